@@ -1,0 +1,135 @@
+/* event.h - the event model: players, rounds, tables, results (CM-1..CM-3).
+ *
+ * An event is its format (options applied), its seed, its players and the
+ * rounds played so far, exactly what an event file holds (event-file.md).
+ * Everything else (standings, the next round) is derived from it, so the
+ * same event always gives the same answers (CM-4, CM-8).
+ *
+ * Players are referred to by index into players[] everywhere in the engine;
+ * ids and names are only for people.  Strings are owned by the event (freed
+ * by tny_event_release).  Rounds are in play order; round r (1-based) is
+ * rounds[r-1].  A round with a table lacking a result is "in progress" and
+ * only allowed as the last round.
+ */
+#ifndef TNY_EVENT_H
+#define TNY_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tny/error.h"
+#include "tny/format.h"
+
+struct tny_player {
+    char *id;                 /* unique, from the event file */
+    char *name;
+    char *club, *country, *external_id;   /* optional, may be NULL */
+    bool has_rating;
+    double rating;
+
+    /* NH-10: indices into format.armies; beginners play the base box. */
+    int32_t n_armies;
+    int32_t armies[TNY_MAX_ARMIES];
+    bool beginner;
+    /* TX-10 */
+    int32_t n_colours;
+    char *colours[2];
+    bool colour_blind;
+    /* GT-14 */
+    char *faction, *agenda;
+
+    /* Lifecycle, all as 1-based round numbers; 0 = never. */
+    int32_t first_round;      /* CM-1 late entry: plays from this round (1) */
+    int32_t dropped_after;    /* CM-2: not paired after this round */
+    int32_t rejoined_from;    /* GT-11: paired again from this round */
+    int32_t dq_after;         /* CM-3: disqualified after this round */
+    int32_t fixed_table;      /* CM-5: always seated at this table; 0 none */
+};
+
+/* A table's result, in the table's seat order (seat i = players[i]).  Which
+ * fields are used depends on the game (event-file.md's result table). */
+struct tny_result {
+    /* NH, GT 2-player matches, TX defaults: seat index of the winner or -1 */
+    int32_t winner;
+    bool draw;                          /* NH Swiss draw */
+    bool modified;                      /* GT-1 modified win (GT-13) */
+    int32_t hq_diff;                    /* NH-1: d >= 0 */
+    int32_t army[TNY_MAX_SEATS];        /* NH-11: army index per seat, -1 */
+
+    /* TX scores, AG VP, CT VP per seat */
+    bool has_score;
+    int32_t score[TNY_MAX_SEATS];
+    int32_t ip[TNY_MAX_SEATS], bp[TNY_MAX_SEATS];   /* AG-1 */
+    bool has_clock;
+    int32_t clock_ms[TNY_MAX_SEATS];    /* TX-3 */
+    int32_t default_winner;             /* TX-5: seat index, -1 */
+    bool decided;                       /* TX-4 organiser decision */
+    int64_t decided_tp[TNY_MAX_SEATS];  /* TNY_POINT_SCALE units */
+    int64_t penalty[TNY_MAX_SEATS];     /* TX-7 late-result deduction */
+
+    /* GT-9 elimination match: seat index that won each game */
+    int32_t n_games;
+    int32_t games[3];
+};
+
+struct tny_table {
+    int32_t number;           /* CM-9, from 1; 0 for a bye */
+    bool is_bye;              /* seats[0] has the bye */
+    int32_t n_seats;          /* 2..4; 1 for a bye */
+    int32_t seats[TNY_MAX_SEATS];
+    bool has_result;
+    struct tny_result result;
+};
+
+struct tny_round {
+    enum tny_stage_kind stage;
+    int32_t n_tables;
+    struct tny_table *tables;
+};
+
+struct tny_event {
+    struct tny_format format;  /* preset with the event's options applied */
+    uint64_t seed;             /* CM-4 */
+    int32_t n_players;
+    struct tny_player *players;
+    int32_t n_rounds;
+    struct tny_round *rounds;
+};
+
+/* Initialise an empty event (caller's storage). */
+void tny_event_init(struct tny_event *ev);
+/* Free every string and array the event owns; ev may then be re-initialised. */
+void tny_event_release(struct tny_event *ev);
+
+/* Index of the player with this id, or -1. */
+int32_t tny_event_player_index(const struct tny_event *ev, const char *id);
+
+/* True when player p may be paired in round r (1-based): entered, not
+ * dropped/disqualified before it, or rejoined (CM-1, CM-2, CM-3, GT-11). */
+bool tny_player_active_in(const struct tny_player *p, int32_t round);
+
+/* Number of rounds whose every table has a result. */
+int32_t tny_event_completed_rounds(const struct tny_event *ev);
+
+/* Seat index of player p at table t, or -1. */
+int32_t tny_table_seat_of(const struct tny_table *t, int32_t player);
+
+/* Checks everything an event file can get wrong beyond JSON types: players
+ * referenced exist and sit once per round, table sizes fit the stage, the
+ * in-progress round is last, results are complete and in range for the
+ * game (CM-6), NH-11 army use, GT-9 Bo3 shape, stage order.  On failure
+ * returns TNY_EINVAL and diag says "event.rounds[2].tables[5].result...: why"
+ * (0-based indices, as in the file). */
+TNY_MUST_USE int tny_event_validate(const struct tny_event *ev,
+                                    struct tny_diag *diag);
+
+/* Validates one table's result against the format (CM-6); path is the
+ * prefix to name in diag, e.g. "event.rounds[2].tables[5].result".
+ * stage is the round's stage (draws are Swiss-only, Bo3 in elimination).
+ * Used by the event-file check and by the hub for submissions. */
+TNY_MUST_USE int tny_result_validate(const struct tny_event *ev,
+                                     enum tny_stage_kind stage,
+                                     const struct tny_table *table,
+                                     const char *path, struct tny_diag *diag);
+
+#endif

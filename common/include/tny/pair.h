@@ -1,0 +1,47 @@
+/* pair.h - the next round of an event: pairings, seating, table numbers.
+ *
+ * Picks the stage (moving Swiss -> cut -> elimination, AG prelim -> final
+ * groups, by itself once the previous stage is complete), then the stage's
+ * strategy: Swiss matching, re-seeded or folded elimination, Agricola
+ * seating, Gorn tables, round robin.  Table numbers follow CM-9 (top of the
+ * standings on table 1).  Every lot comes from the event seed (CM-4), so the
+ * same event gives the same round byte for byte.  The result explains which
+ * constraints held and which were relaxed, for the arbiter.
+ */
+#ifndef TNY_PAIR_H
+#define TNY_PAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tny/error.h"
+#include "tny/event.h"
+
+struct tny_pairing_table {
+    int32_t number;            /* CM-9, 1-based; 0 for a bye */
+    bool is_bye;
+    int32_t n_seats;
+    int32_t seats[TNY_MAX_SEATS];   /* seat order (AG-4 lot applied) */
+    int32_t first_seat;        /* AG-4 starting player seat, else -1 */
+};
+
+struct tny_round_plan {
+    int32_t round;             /* 1-based number of the round planned */
+    enum tny_stage_kind stage;
+    int32_t stage_index;       /* index into format.stages */
+    int32_t n_tables;
+    struct tny_pairing_table *tables;  /* tables by number, byes last */
+    char *explain;             /* heap text: constraints held / relaxed */
+};
+
+/* Plans round ev->n_rounds + 1.  Errors: TNY_ESTATE (a round is still in
+ * progress, or the event is complete: diag says which), TNY_EINVAL (the
+ * field cannot be seated: e.g. AG needs a multiple of 4 players, diag says
+ * why), TNY_ENOMEM. */
+TNY_MUST_USE int tny_pair_next(const struct tny_event *ev,
+                               struct tny_round_plan *out,
+                               struct tny_diag *diag);
+
+void tny_round_plan_release(struct tny_round_plan *plan);
+
+#endif

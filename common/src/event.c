@@ -1,0 +1,74 @@
+/* event.c - lifecycle and small queries of the event model (event.h). */
+#include "tny/event.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tny_event_init(struct tny_event *ev)
+{
+    memset(ev, 0, sizeof(*ev));
+}
+
+static void player_release(struct tny_player *p)
+{
+    free(p->id);
+    free(p->name);
+    free(p->club);
+    free(p->country);
+    free(p->external_id);
+    for (int i = 0; i < p->n_colours; i++)
+        free(p->colours[i]);
+    free(p->faction);
+    free(p->agenda);
+}
+
+void tny_event_release(struct tny_event *ev)
+{
+    for (int32_t i = 0; i < ev->n_players; i++)
+        player_release(&ev->players[i]);
+    free(ev->players);
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        free(ev->rounds[r].tables);
+    free(ev->rounds);
+    memset(ev, 0, sizeof(*ev));
+}
+
+int32_t tny_event_player_index(const struct tny_event *ev, const char *id)
+{
+    for (int32_t i = 0; i < ev->n_players; i++)
+        if (strcmp(ev->players[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+bool tny_player_active_in(const struct tny_player *p, int32_t round)
+{
+    if (p->first_round > round)
+        return false;
+    if (p->dq_after > 0 && round > p->dq_after)
+        return false; /* CM-3: never rejoins */
+    if (p->dropped_after > 0 && round > p->dropped_after)
+        return p->rejoined_from > 0 && round >= p->rejoined_from; /* GT-11 */
+    return true;
+}
+
+int32_t tny_event_completed_rounds(const struct tny_event *ev)
+{
+    int32_t done = 0;
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        for (int32_t t = 0; t < round->n_tables; t++)
+            if (!round->tables[t].is_bye && !round->tables[t].has_result)
+                return done;
+        done++;
+    }
+    return done;
+}
+
+int32_t tny_table_seat_of(const struct tny_table *t, int32_t player)
+{
+    for (int32_t s = 0; s < t->n_seats; s++)
+        if (t->seats[s] == player)
+            return s;
+    return -1;
+}

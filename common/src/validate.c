@@ -1,0 +1,352 @@
+/* validate.c - semantic checks of an event and of single results (CM-6).
+ *
+ * The JSON adapter checks types and keys; this module checks meaning:
+ * players exist and sit once per round, tables fit the stage, the round in
+ * progress is the last one, results are complete and in range for the game,
+ * NH-10/NH-11 army rules, GT-9 best-of-three shape.  Messages name the path
+ * as it appears in the event file (0-based indices) and the player id.
+ * The hub validates submissions with tny_result_validate as well, so a
+ * table and the hub can never disagree about what is valid.
+ */
+#include "tny/event.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/bracket.h"
+
+static const char *pid(const struct tny_event *ev, int32_t p)
+{
+    return ev->players[p].id;
+}
+
+static int check_range(struct tny_diag *diag, const char *path, const char *key,
+                       const char *who, int64_t v, int64_t lo, int64_t hi)
+{
+    if (v < lo || v > hi)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.%s.%s: expected a number %lld..%lld, got %lld",
+                            path, key, who, (long long)lo, (long long)hi,
+                            (long long)v);
+    return TNY_OK;
+}
+
+static bool player_has_army(const struct tny_event *ev, int32_t p, int32_t army)
+{
+    const struct tny_player *pl = &ev->players[p];
+    const struct tny_format *fmt = &ev->format;
+    if (pl->beginner) { /* NH-10: the base box */
+        for (int32_t i = 0; i < fmt->n_beginner_armies; i++)
+            if (strcmp(fmt->beginner_armies[i], fmt->armies[army]) == 0)
+                return true;
+        return false;
+    }
+    for (int32_t i = 0; i < pl->n_armies; i++)
+        if (pl->armies[i] == army)
+            return true;
+    return false;
+}
+
+static int validate_two_player(const struct tny_event *ev,
+                               enum tny_stage_kind stage,
+                               const struct tny_table *t, const char *path,
+                               struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_result *r = &t->result;
+    const bool elim = stage == TNY_STAGE_ELIMINATION;
+    int rc;
+    switch (fmt->game) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        if (!r->draw && (r->winner < 0 || r->winner > 1))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected \"winner\" (a player of the "
+                                "table) or \"draw\": true", path);
+        if ((rc = check_range(diag, path, "hq_diff", "value", r->hq_diff, 0,
+                              fmt->hq_diff_max)) < 0)
+            return rc;
+        for (int s = 0; s < 2; s++)
+            if (r->army[s] >= 0 && !player_has_army(ev, t->seats[s], r->army[s]))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.armies.%s: \"%s\" is not one of the "
+                                    "player's registered armies (NH-10)",
+                                    path, pid(ev, t->seats[s]),
+                                    fmt->armies[r->army[s]]);
+        return TNY_OK;
+    case TNY_GAME_GOT_LCG2:
+        if (elim && r->n_games > 0) {
+            int32_t winner;
+            int32_t games[3];
+            for (int32_t g = 0; g < r->n_games; g++)
+                games[g] = t->seats[r->games[g]];
+            return tny_bracket_bo3_winner(games, r->n_games, t->seats[0],
+                                          t->seats[1], &winner, diag) < 0
+                       ? tny_diag_set(diag, TNY_EINVAL,
+                                      "%s.games: not a finished best-of-three "
+                                      "(GT-9: first to two game wins)", path)
+                       : TNY_OK;
+        }
+        if (r->winner < 0 || r->winner > 1)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected \"winner\": a player of the "
+                                "table (GT-1)", path);
+        return TNY_OK; /* a Bo3 may also be recorded by its winner alone */
+    case TNY_GAME_TANTRIX:
+        if (r->decided) {
+            for (int s = 0; s < 2; s++)
+                if ((rc = check_range(diag, path, "tp", pid(ev, t->seats[s]),
+                                      r->decided_tp[s] * 10 / TNY_POINT_SCALE, 0,
+                                      fmt->tp_per_game * 10 / TNY_POINT_SCALE)) < 0)
+                    return rc;
+            return TNY_OK;
+        }
+        if (r->default_winner >= 0)
+            return r->default_winner <= 1
+                       ? TNY_OK
+                       : tny_diag_set(diag, TNY_EINVAL,
+                                      "%s.default_win: not a player of the "
+                                      "table", path);
+        if (!r->has_score)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected \"scores\", \"default_win\" or "
+                                "\"tp\"", path);
+        for (int s = 0; s < 2; s++) {
+            if ((rc = check_range(diag, path, "scores", pid(ev, t->seats[s]),
+                                  r->score[s], 0, fmt->score_max)) < 0)
+                return rc;
+            if (r->has_clock &&
+                (rc = check_range(diag, path, "clock_ms", pid(ev, t->seats[s]),
+                                  r->clock_ms[s], 0, 4 * 3600 * 1000)) < 0)
+                return rc;
+        }
+        return TNY_OK;
+    default:
+        return TNY_OK;
+    }
+}
+
+int tny_result_validate(const struct tny_event *ev, enum tny_stage_kind stage,
+                        const struct tny_table *t, const char *path,
+                        struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_result *r = &t->result;
+    int rc;
+    if (fmt->players_per_table == 2)
+        return validate_two_player(ev, stage, t, path, diag);
+    if (!r->has_score)
+        return tny_diag_set(diag, TNY_EINVAL, "%s.vp: missing", path);
+    for (int32_t s = 0; s < t->n_seats; s++) {
+        const char *who = pid(ev, t->seats[s]);
+        if ((rc = check_range(diag, path, "vp", who, r->score[s], fmt->vp_min,
+                              fmt->vp_max)) < 0)
+            return rc;
+        if (fmt->game != TNY_GAME_AGRICOLA)
+            continue;
+        if ((rc = check_range(diag, path, "ip", who, r->ip[s], 0, fmt->ip_max)) < 0)
+            return rc;
+        if ((rc = check_range(diag, path, "bp", who, r->bp[s], fmt->bp_min,
+                              fmt->bp_max)) < 0)
+            return rc;
+    }
+    return TNY_OK;
+}
+
+static int validate_seats(const struct tny_event *ev, int32_t r,
+                          const struct tny_round *round, int32_t *seen_round,
+                          struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        const struct tny_table *tb = &round->tables[t];
+        int32_t want_min = fmt->players_per_table, want_max = want_min;
+        if (fmt->game == TNY_GAME_CATAN)
+            want_min = 3; /* CT-1 remainders */
+        if (!tb->is_bye && (tb->n_seats < want_min || tb->n_seats > want_max))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "event.rounds[%d].tables[%d].players: expected "
+                                "%d players, got %d", (int)r, (int)t,
+                                (int)want_max, (int)tb->n_seats);
+        for (int32_t s = 0; s < tb->n_seats; s++) {
+            int32_t p = tb->seats[s];
+            if (p < 0 || p >= ev->n_players)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "event.rounds[%d].tables[%d]: unknown "
+                                    "player", (int)r, (int)t);
+            if (seen_round[p] == r + 1)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "event.rounds[%d].tables[%d].players: "
+                                    "\"%s\" is seated twice in round %d",
+                                    (int)r, (int)t, pid(ev, p), (int)(r + 1));
+            seen_round[p] = r + 1;
+            if (!tny_player_active_in(&ev->players[p], r + 1))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "event.rounds[%d].tables[%d].players: "
+                                    "\"%s\" is not active in round %d (late "
+                                    "entry, drop or disqualification)",
+                                    (int)r, (int)t, pid(ev, p), (int)(r + 1));
+        }
+        if (tb->is_bye)
+            continue;
+        for (int32_t u = 0; u < t; u++)
+            if (!round->tables[u].is_bye && round->tables[u].number == tb->number)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "event.rounds[%d].tables[%d].table: number "
+                                    "%d used twice", (int)r, (int)t,
+                                    (int)tb->number);
+    }
+    return TNY_OK;
+}
+
+/* NH-11: each army at most once in the Swiss stage and once in the
+ * knockout; knockout armies limited to rounds + 1 distinct ones. */
+static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0)
+        return TNY_OK;
+    size_t cells = (size_t)ev->n_players * TNY_MAX_ARMIES * 2;
+    uint8_t *used = calloc(cells ? cells : 1, 1);
+    int32_t *ko_distinct = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
+    int32_t ko_rounds = 0, swiss_rounds = 0;
+    int rc = TNY_OK;
+    if (!used || !ko_distinct) {
+        rc = tny_diag_set(diag, TNY_ENOMEM, "validate: out of memory");
+        goto out;
+    }
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        ko_rounds += ev->rounds[r].stage == TNY_STAGE_ELIMINATION;
+        swiss_rounds += ev->rounds[r].stage == TNY_STAGE_SWISS;
+    }
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        int ko = round->stage == TNY_STAGE_ELIMINATION;
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (tb->is_bye || !tb->has_result)
+                continue;
+            for (int32_t s = 0; s < tb->n_seats; s++) {
+                int32_t p = tb->seats[s], a = tb->result.army[s];
+                if (a < 0)
+                    continue;
+                uint8_t *u = &used[((size_t)p * TNY_MAX_ARMIES + (size_t)a) * 2 + (size_t)ko];
+                /* NH-12: a beginner may repeat in the last Swiss round or a
+                 * knockout round. */
+                bool may_repeat = ev->players[p].beginner &&
+                                  (ko || (round->stage == TNY_STAGE_SWISS &&
+                                          r + 1 == swiss_rounds));
+                if (*u && !may_repeat) {
+                    rc = tny_diag_set(diag, TNY_EINVAL,
+                                      "event.rounds[%d].tables[%d].result."
+                                      "armies.%s: \"%s\" was already played "
+                                      "in the %s stage (NH-11)",
+                                      (int)r, (int)t, pid(ev, p),
+                                      fmt->armies[a], ko ? "knockout" : "Swiss");
+                    goto out;
+                }
+                if (ko && !*u && ++ko_distinct[p] > ko_rounds + 1 &&
+                    !ev->players[p].beginner) {
+                    rc = tny_diag_set(diag, TNY_EINVAL,
+                                      "event.rounds[%d].tables[%d].result."
+                                      "armies.%s: more than %d knockout armies "
+                                      "(NH-11)", (int)r, (int)t, pid(ev, p),
+                                      (int)(ko_rounds + 1));
+                    goto out;
+                }
+                *u = 1;
+            }
+        }
+    }
+out:
+    free(used);
+    free(ko_distinct);
+    return rc;
+}
+
+static int stage_position(const struct tny_format *fmt, enum tny_stage_kind k)
+{
+    for (int32_t s = 0; s < fmt->n_stages; s++)
+        if (fmt->stages[s].kind == k)
+            return (int)s;
+    return -1;
+}
+
+int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    int rc = TNY_OK;
+    int32_t *seen = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
+    if (!seen)
+        return tny_diag_set(diag, TNY_ENOMEM, "validate: out of memory");
+
+    for (int32_t p = 0; p < ev->n_players; p++) {
+        const struct tny_player *pl = &ev->players[p];
+        if (fmt->game == TNY_GAME_NEUROSHIMA_HEX && !pl->beginner &&
+            pl->n_armies > 0 && fmt->armies_per_player > 0 &&
+            pl->n_armies != fmt->armies_per_player) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.players[%d].armies: expected exactly %d "
+                              "different armies, got %d (NH-10)", (int)p,
+                              (int)fmt->armies_per_player, (int)pl->n_armies);
+            goto out;
+        }
+        for (int32_t i = 0; i < pl->n_armies; i++)
+            for (int32_t j = 0; j < i; j++)
+                if (pl->armies[i] == pl->armies[j]) {
+                    rc = tny_diag_set(diag, TNY_EINVAL,
+                                      "event.players[%d].armies: \"%s\" listed "
+                                      "twice (NH-10)", (int)p,
+                                      fmt->armies[pl->armies[i]]);
+                    goto out;
+                }
+    }
+
+    int last_stage = -1;
+    bool open_round = false;
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        int pos = stage_position(fmt, round->stage);
+        if (pos < 0) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.rounds[%d].stage: \"%s\" is not a stage "
+                              "of format \"%s\"", (int)r,
+                              tny_stage_kind_name(round->stage), fmt->name);
+            goto out;
+        }
+        if (pos < last_stage) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.rounds[%d].stage: \"%s\" after a later "
+                              "stage", (int)r, tny_stage_kind_name(round->stage));
+            goto out;
+        }
+        last_stage = pos;
+        if (open_round) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.rounds[%d]: round %d still lacks results, "
+                              "so no later round may exist", (int)(r - 1),
+                              (int)r);
+            goto out;
+        }
+        if ((rc = validate_seats(ev, r, round, seen, diag)) < 0)
+            goto out;
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (tb->is_bye)
+                continue;
+            if (!tb->has_result) {
+                open_round = true;
+                continue;
+            }
+            char path[96];
+            snprintf(path, sizeof(path), "event.rounds[%d].tables[%d].result",
+                     (int)r, (int)t);
+            if ((rc = tny_result_validate(ev, round->stage, tb, path, diag)) < 0)
+                goto out;
+        }
+    }
+    rc = validate_army_use(ev, diag);
+out:
+    free(seen);
+    return rc;
+}
