@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/pair.h"
+
 void tny_event_init(struct tny_event *ev)
 {
     memset(ev, 0, sizeof(*ev));
@@ -71,4 +73,71 @@ int32_t tny_table_seat_of(const struct tny_table *t, int32_t player)
         if (t->seats[s] == player)
             return s;
     return -1;
+}
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *copy = malloc(n);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
+
+int tny_event_add_player(struct tny_event *ev, const char *id,
+                         const char *name, int32_t *index)
+{
+    struct tny_player *np =
+        realloc(ev->players, sizeof(*np) * (size_t)(ev->n_players + 1));
+    if (!np)
+        return TNY_ENOMEM;
+    ev->players = np;
+    struct tny_player *p = &ev->players[ev->n_players];
+    memset(p, 0, sizeof(*p));
+    p->id = dup_string(id);
+    p->name = dup_string(name);
+    p->first_round = 1;
+    if (!p->id || !p->name) {
+        free(p->id);
+        free(p->name);
+        return TNY_ENOMEM;
+    }
+    if (index)
+        *index = ev->n_players;
+    ev->n_players++;
+    return TNY_OK;
+}
+
+int tny_event_append_round(struct tny_event *ev,
+                           const struct tny_round_plan *plan)
+{
+    if (plan->round != ev->n_rounds + 1)
+        return TNY_EINVAL;
+    struct tny_round *nr =
+        realloc(ev->rounds, sizeof(*nr) * (size_t)(ev->n_rounds + 1));
+    if (!nr)
+        return TNY_ENOMEM;
+    ev->rounds = nr;
+    struct tny_round *round = &ev->rounds[ev->n_rounds];
+    memset(round, 0, sizeof(*round));
+    round->stage = plan->stage;
+    round->tables = calloc((size_t)(plan->n_tables > 0 ? plan->n_tables : 1),
+                           sizeof(*round->tables));
+    if (!round->tables)
+        return TNY_ENOMEM;
+    round->n_tables = plan->n_tables;
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        const struct tny_pairing_table *src = &plan->tables[t];
+        struct tny_table *dst = &round->tables[t];
+        dst->number = src->number;
+        dst->is_bye = src->is_bye;
+        dst->n_seats = src->n_seats;
+        memcpy(dst->seats, src->seats, sizeof(dst->seats));
+        dst->result.winner = -1;
+        dst->result.default_winner = -1;
+        for (int s = 0; s < TNY_MAX_SEATS; s++)
+            dst->result.army[s] = -1;
+    }
+    ev->n_rounds++;
+    return TNY_OK;
 }

@@ -114,6 +114,19 @@ int32_t tny_event_completed_rounds(const struct tny_event *ev);
 /* Seat index of player p at table t, or -1. */
 int32_t tny_table_seat_of(const struct tny_table *t, int32_t player);
 
+/* Appends a player with copies of id and name (other fields zero, plays
+ * from round 1); *index (may be NULL) receives its index.  The caller keeps
+ * ids unique (the event-file parser checks them).  Errors: TNY_ENOMEM. */
+TNY_MUST_USE int tny_event_add_player(struct tny_event *ev, const char *id,
+                                      const char *name, int32_t *index);
+
+struct tny_round_plan;
+/* Appends the planned round (seats and table numbers, no results) as the
+ * event's next round.  Errors: TNY_ENOMEM, TNY_EINVAL (plan->round is not
+ * ev->n_rounds + 1). */
+TNY_MUST_USE int tny_event_append_round(struct tny_event *ev,
+                                        const struct tny_round_plan *plan);
+
 /* Checks everything an event file can get wrong beyond JSON types: players
  * referenced exist and sit once per round, table sizes fit the stage, the
  * in-progress round is last, results are complete and in range for the

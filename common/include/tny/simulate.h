@@ -1,0 +1,27 @@
+/* simulate.h - random but valid results, for demos, load tests and
+ * property tests.
+ *
+ * Draws a result for a seated table that tny_result_validate accepts:
+ * NH wins/draws with HQ differences and armies the players still have
+ * (NH-11), Tantrix scores and clocks, Agricola VP/IP/BP, GoT winners (Bo3
+ * games in elimination), Catan VP with a 10-point winner.  A stronger
+ * rating wins more often.  Pure: randomness only from the rng passed in.
+ */
+#ifndef TNY_SIMULATE_H
+#define TNY_SIMULATE_H
+
+#include "tny/event.h"
+#include "tny/rng.h"
+
+/* Fills table->result (and has_result) for round_index (0-based) of ev,
+ * whose tables already hold the seats.  The round need not be appended to
+ * ev->rounds yet when round_index == ev->n_rounds.  Errors: TNY_EINVAL
+ * (a table the format cannot hold). */
+TNY_MUST_USE int tny_simulate_result(const struct tny_event *ev,
+                                     int32_t round_index,
+                                     enum tny_stage_kind stage,
+                                     struct tny_table *table,
+                                     struct tny_rng *rng,
+                                     struct tny_diag *diag);
+
+#endif

@@ -1,0 +1,150 @@
+/* format.c - names of the format vocabulary and their reverse lookups.
+ *
+ * One constant table per enum of format.h, indexed by the enum value, so a
+ * name and its value can never drift apart.  These names are the words of
+ * format files, event files and output ("hq_diff", "elimination", ...).
+ * No parsing of files here (that is common/io), no state, no allocation.
+ * Invariant: every table has exactly one entry per enum value, in order.
+ */
+#include "tny/format.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "tny/error.h"
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const char *const tiebreak_names[] = {
+    [TNY_TB_HQ_DIFF] = "hq_diff",
+    [TNY_TB_HEAD_TO_HEAD] = "head_to_head",
+    [TNY_TB_MINI_TP] = "mini_league_tp",
+    [TNY_TB_WINS] = "wins",
+    [TNY_TB_MINI_SCORE_DIFF] = "mini_league_score_diff",
+    [TNY_TB_TOTAL_SCORE] = "total_score",
+    [TNY_TB_SOS] = "sos",
+    [TNY_TB_ESOS] = "esos",
+    [TNY_TB_RELATIVE_SCORE] = "relative_score",
+    [TNY_TB_BEST_RELATIVE] = "best_relative_score",
+    [TNY_TB_BEST_PRELIM_RELATIVE] = "best_prelim_relative_score",
+    [TNY_TB_FINAL_PLACEMENT] = "final_placement",
+    [TNY_TB_SUCCESS_RATE] = "success_rate",
+    [TNY_TB_GAME_POINTS] = "game_points",
+    [TNY_TB_FIRSTS] = "firsts",
+    [TNY_TB_SECONDS] = "seconds",
+    [TNY_TB_THIRDS] = "thirds",
+    [TNY_TB_LOT] = "lot",
+};
+
+static const char *const stage_kind_names[] = {
+    [TNY_STAGE_SWISS] = "swiss",
+    [TNY_STAGE_ELIMINATION] = "elimination",
+    [TNY_STAGE_PRELIM] = "prelim",
+    [TNY_STAGE_FINAL] = "final",
+    [TNY_STAGE_ROUND] = "round",
+    [TNY_STAGE_ROUND_ROBIN] = "round_robin",
+};
+
+static const char *const pairing_names[] = {
+    [TNY_PAIR_SWISS] = "swiss",
+    [TNY_PAIR_RESEEDED] = "reseeded",
+    [TNY_PAIR_FOLDED] = "folded",
+    [TNY_PAIR_AGRICOLA] = "agricola",
+    [TNY_PAIR_GORN] = "gorn",
+    [TNY_PAIR_ROUND_ROBIN] = "round_robin",
+};
+
+static const char *const game_names[] = {
+    [TNY_GAME_NEUROSHIMA_HEX] = "neuroshima-hex",
+    [TNY_GAME_TANTRIX] = "tantrix",
+    [TNY_GAME_AGRICOLA] = "agricola",
+    [TNY_GAME_GOT_LCG2] = "got-lcg2",
+    [TNY_GAME_CATAN] = "catan",
+};
+
+_Static_assert(sizeof(tiebreak_names) / sizeof(tiebreak_names[0]) ==
+                   TNY_TB_COUNT_,
+               "one name per tiebreak");
+
+static const char *name_at(const char *const *names, int n, int value)
+{
+    if (value < 0 || value >= n || !names[value])
+        return "?";
+    return names[value];
+}
+
+static int index_of(const char *const *names, int n, const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *tny_tiebreak_name(enum tny_tiebreak tb)
+{
+    return name_at(tiebreak_names, COUNT(tiebreak_names), (int)tb);
+}
+
+const char *tny_stage_kind_name(enum tny_stage_kind kind)
+{
+    return name_at(stage_kind_names, COUNT(stage_kind_names), (int)kind);
+}
+
+const char *tny_pairing_name(enum tny_pairing pairing)
+{
+    return name_at(pairing_names, COUNT(pairing_names), (int)pairing);
+}
+
+const char *tny_game_name(enum tny_game game)
+{
+    return name_at(game_names, COUNT(game_names), (int)game);
+}
+
+int tny_tiebreak_from_name(const char *name, enum tny_tiebreak *out)
+{
+    int i = index_of(tiebreak_names, COUNT(tiebreak_names), name);
+    if (i < 0)
+        return TNY_ENOTFOUND;
+    *out = (enum tny_tiebreak)i;
+    return TNY_OK;
+}
+
+int tny_stage_kind_from_name(const char *name, enum tny_stage_kind *out)
+{
+    int i = index_of(stage_kind_names, COUNT(stage_kind_names), name);
+    if (i < 0)
+        return TNY_ENOTFOUND;
+    *out = (enum tny_stage_kind)i;
+    return TNY_OK;
+}
+
+int tny_pairing_from_name(const char *name, enum tny_pairing *out)
+{
+    int i = index_of(pairing_names, COUNT(pairing_names), name);
+    if (i < 0)
+        return TNY_ENOTFOUND;
+    *out = (enum tny_pairing)i;
+    return TNY_OK;
+}
+
+int tny_game_from_name(const char *name, enum tny_game *out)
+{
+    int i = index_of(game_names, COUNT(game_names), name);
+    if (i < 0)
+        return TNY_ENOTFOUND;
+    *out = (enum tny_game)i;
+    return TNY_OK;
+}
+
+int32_t tny_format_army_index(const struct tny_format *fmt, const char *name)
+{
+    if (!name)
+        return -1;
+    for (int32_t i = 0; i < fmt->n_armies && i < TNY_MAX_ARMIES; i++)
+        if (strcmp(fmt->armies[i], name) == 0)
+            return i;
+    return -1;
+}
