@@ -104,8 +104,8 @@ static void play(struct sim *s, const int32_t *ids, int32_t size)
 /* Repeats of a seating given in request indices, counted from scratch. */
 static struct quality measure(int32_t n, const int64_t *pts,
                               const int32_t *hist, int32_t n_hist,
-                              const int32_t (*tables)[4],
-                              const int32_t *sizes, int32_t nt)
+                              const int32_t (*tables)[4], const int32_t *sizes,
+                              int32_t nt)
 {
     struct quality q = {0, 0, 0.0, 0};
     int32_t *start = calloc((size_t)n + 1, sizeof(*start));
@@ -186,10 +186,14 @@ static int round_seat(struct sim *s, uint32_t round, uint64_t seed, int reps,
     if (!ord || !inv || !pts || !hist)
         abort();
     prepare(s, ord, inv, pts, hist);
-    struct tny_gorn_request req = {
-        .n_players = n, .points = pts, .history = hist,
-        .n_history = s->n_hist, .seed = seed, .round = round,
-        .by_lot = round == 1, .pair_window = 0};
+    struct tny_gorn_request req = {.n_players = n,
+                                   .points = pts,
+                                   .history = hist,
+                                   .n_history = s->n_hist,
+                                   .seed = seed,
+                                   .round = round,
+                                   .by_lot = round == 1,
+                                   .pair_window = 0};
     struct tny_gorn_seating seat = {0};
     struct tny_diag diag = {{0}};
     double times[16];
@@ -202,8 +206,7 @@ static int round_seat(struct sim *s, uint32_t round, uint64_t seed, int reps,
         rc = tny_gorn_seat(&req, &seat, &diag);
         times[r] = now_ms() - t0;
         if (rc != 0) {
-            fprintf(stderr, "bench_gorn: %s: %s\n", tny_strerror(rc),
-                    diag.msg);
+            fprintf(stderr, "bench_gorn: %s: %s\n", tny_strerror(rc), diag.msg);
             goto out;
         }
     }
@@ -211,9 +214,9 @@ static int round_seat(struct sim *s, uint32_t round, uint64_t seed, int reps,
         qsort(times, (size_t)reps, sizeof(*times), cmp_double);
         ro->ms_min = times[0];
         ro->ms_median = times[reps / 2];
-        ro->ours = measure(n, pts, hist, s->n_hist,
-                           (const int32_t(*)[4])seat.tables, seat.sizes,
-                           seat.n_tables);
+        ro->ours =
+            measure(n, pts, hist, s->n_hist, (const int32_t(*)[4])seat.tables,
+                    seat.sizes, seat.n_tables);
         int32_t nt = tny_gorn_table_sizes(n, NULL);
         int32_t(*cut)[4] = malloc((size_t)nt * sizeof(*cut));
         int32_t *sizes = malloc((size_t)nt * sizeof(*sizes));
@@ -223,8 +226,8 @@ static int round_seat(struct sim *s, uint32_t round, uint64_t seed, int reps,
         for (int32_t t = 0, q = 0; t < nt; t++)
             for (int32_t i = 0; i < 4; i++)
                 cut[t][i] = i < sizes[t] ? q++ : -1;
-        ro->cut = measure(n, pts, hist, s->n_hist,
-                          (const int32_t(*)[4])cut, sizes, nt);
+        ro->cut = measure(n, pts, hist, s->n_hist, (const int32_t(*)[4])cut,
+                          sizes, nt);
         free(cut);
         free(sizes);
     }
@@ -269,9 +272,9 @@ static void print_row(const char *what, int32_t n, int rounds, int events,
                       const struct quality *q, double ms_min, double ms_med)
 {
     printf("%-13s %6d %6d %6d %9.2f %9.2f %8.2f %8.2f %9.3f %7.1f\n", what,
-           (int)n, rounds + 1, events, ms_min, ms_med, (double)q->triples / events,
-           (double)q->pairs / events, q->spread_mean / events / 2.0,
-           (double)q->spread_max / 2.0);
+           (int)n, rounds + 1, events, ms_min, ms_med,
+           (double)q->triples / events, (double)q->pairs / events,
+           q->spread_mean / events / 2.0, (double)q->spread_max / 2.0);
 }
 
 int main(void)
@@ -286,8 +289,11 @@ int main(void)
     struct {
         int32_t n;
         int rounds, events, reps;
-    } cases[] = {{40, 9, 50, 3},   {40, 6, 50, 3},  {64, 9, 20, 3},
-                 {1000, 6, 3, 7}, {10000, 6, 1, 5}};
+    } cases[] = {{40, 9, 50, 3},
+                 {40, 6, 50, 3},
+                 {64, 9, 20, 3},
+                 {1000, 6, 3, 7},
+                 {10000, 6, 1, 5}};
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         struct quality ours = {0, 0, 0.0, 0}, cut = {0, 0, 0.0, 0};
         double mmin = 1e30, mmed = 0;
@@ -310,10 +316,10 @@ int main(void)
             mmin = ro.ms_min < mmin ? ro.ms_min : mmin;
             mmed = ro.ms_median > mmed ? ro.ms_median : mmed;
         }
-        print_row("gorn", cases[c].n, cases[c].rounds, cases[c].events,
-                  &ours, mmin, mmed);
-        print_row("sort-and-cut", cases[c].n, cases[c].rounds,
-                  cases[c].events, &cut, 0, 0);
+        print_row("gorn", cases[c].n, cases[c].rounds, cases[c].events, &ours,
+                  mmin, mmed);
+        print_row("sort-and-cut", cases[c].n, cases[c].rounds, cases[c].events,
+                  &cut, 0, 0);
     }
     printf("\nms(med): the worst per-event median; targets: N=1000 <= 20 ms, "
            "N=10000 <= 100 ms\n");

@@ -37,21 +37,15 @@ static const char *const tiebreak_names[] = {
 };
 
 static const char *const stage_kind_names[] = {
-    [TNY_STAGE_SWISS] = "swiss",
-    [TNY_STAGE_ELIMINATION] = "elimination",
-    [TNY_STAGE_PRELIM] = "prelim",
-    [TNY_STAGE_FINAL] = "final",
-    [TNY_STAGE_ROUND] = "round",
-    [TNY_STAGE_ROUND_ROBIN] = "round_robin",
+    [TNY_STAGE_SWISS] = "swiss",   [TNY_STAGE_ELIMINATION] = "elimination",
+    [TNY_STAGE_PRELIM] = "prelim", [TNY_STAGE_FINAL] = "final",
+    [TNY_STAGE_ROUND] = "round",   [TNY_STAGE_ROUND_ROBIN] = "round_robin",
 };
 
 static const char *const pairing_names[] = {
-    [TNY_PAIR_SWISS] = "swiss",
-    [TNY_PAIR_RESEEDED] = "reseeded",
-    [TNY_PAIR_FOLDED] = "folded",
-    [TNY_PAIR_AGRICOLA] = "agricola",
-    [TNY_PAIR_GORN] = "gorn",
-    [TNY_PAIR_ROUND_ROBIN] = "round_robin",
+    [TNY_PAIR_SWISS] = "swiss",   [TNY_PAIR_RESEEDED] = "reseeded",
+    [TNY_PAIR_FOLDED] = "folded", [TNY_PAIR_AGRICOLA] = "agricola",
+    [TNY_PAIR_GORN] = "gorn",     [TNY_PAIR_ROUND_ROBIN] = "round_robin",
 };
 
 static const char *const game_names[] = {

@@ -179,10 +179,8 @@ static void cost_add(struct cost *a, const struct cost *b, int sign)
 /* <0, 0, >0 as a is better than, equal to, worse than b. */
 static int cost_cmp(const struct cost *a, const struct cost *b, bool hard)
 {
-    const int64_t av[5] = {a->triples, a->ct1, a->pairs, a->spread,
-                           a->rspread};
-    const int64_t bv[5] = {b->triples, b->ct1, b->pairs, b->spread,
-                           b->rspread};
+    const int64_t av[5] = {a->triples, a->ct1, a->pairs, a->spread, a->rspread};
+    const int64_t bv[5] = {b->triples, b->ct1, b->pairs, b->spread, b->rspread};
     int k = hard ? 2 : 5;
     for (int i = 0; i < k; i++)
         if (av[i] != bv[i])
@@ -239,8 +237,7 @@ static void push(struct gorn *g, int32_t t, int32_t *qtail)
 }
 
 static void apply_swap(struct gorn *g, int32_t ta, int32_t ia, int32_t tb,
-                       int32_t ib, const struct cost *ca,
-                       const struct cost *cb)
+                       int32_t ib, const struct cost *ca, const struct cost *cb)
 {
     int32_t x = g->tab[ta][ia], y = g->tab[tb][ib];
     g->tab[ta][ia] = y;
@@ -460,9 +457,8 @@ static int exact_region(struct gorn *g, const int32_t *tables, int32_t k,
     /* Standings order, so that the first solution found stays close to
      * sort-and-cut. */
     for (int32_t i = 1; i < m; i++)
-        for (int32_t j = i; j > 0 && g->pos[players[j - 1]] >
-                                         g->pos[players[j]];
-             j--) {
+        for (int32_t j = i;
+             j > 0 && g->pos[players[j - 1]] > g->pos[players[j]]; j--) {
             int32_t t = players[j];
             players[j] = players[j - 1];
             players[j - 1] = t;
@@ -488,8 +484,13 @@ static int exact_region(struct gorn *g, const int32_t *tables, int32_t k,
                 }
         }
     long budget = g->exact_left < EXACT_BUDGET ? g->exact_left : EXACT_BUDGET;
-    struct exact e = {.n = m, .tri = tri, .n4 = n4, .n3 = n3, .out = out,
-                      .n_out = 0, .budget = budget};
+    struct exact e = {.n = m,
+                      .tri = tri,
+                      .n4 = n4,
+                      .n3 = n3,
+                      .out = out,
+                      .n_out = 0,
+                      .budget = budget};
     uint64_t all = m == 64 ? ~0ULL : (1ULL << m) - 1;
     int r = exact_dfs(&e, all);
     g->exact_left -= budget - (e.budget > 0 ? e.budget : 0);
@@ -573,8 +574,8 @@ static int break_triples(struct gorn *g)
                 if (m + 3 > EXACT_MAX)
                     break;
             }
-            for (int32_t tries = 0; attempt > 0 && m + 4 <= EXACT_MAX &&
-                                    tries < 4 * EXACT_MAX;
+            for (int32_t tries = 0;
+                 attempt > 0 && m + 4 <= EXACT_MAX && tries < 4 * EXACT_MAX;
                  tries++) {
                 int32_t t = (int32_t)tny_rng_below(&g->rng, (uint64_t)g->nt);
                 bool dup = false;
@@ -741,9 +742,8 @@ static int gorn_init(struct gorn *g, const struct tny_gorn_request *req)
     g->tc = malloc((size_t)g->nt * sizeof(*g->tc));
     g->queue = malloc((size_t)g->nt * sizeof(*g->queue));
     g->queued = malloc((size_t)g->nt * sizeof(*g->queued));
-    if (!g->pos || !g->ord || !g->hstart || !g->tab || !g->size ||
-        !g->where || !g->grp_lo || !g->grp_hi || !g->tc || !g->queue ||
-        !g->queued)
+    if (!g->pos || !g->ord || !g->hstart || !g->tab || !g->size || !g->where ||
+        !g->grp_lo || !g->grp_hi || !g->tc || !g->queue || !g->queued)
         return TNY_ENOMEM;
 
     /* History rows per player (CSR). */
@@ -882,8 +882,7 @@ static int write_result(struct gorn *g, const struct tny_gorn_request *req,
         int32_t m[4];
         memcpy(m, g->tab[t], sizeof(m));
         for (int32_t i = 1; i < g->size[t]; i++)
-            for (int32_t j = i; j > 0 && g->pos[m[j - 1]] > g->pos[m[j]];
-                 j--) {
+            for (int32_t j = i; j > 0 && g->pos[m[j - 1]] > g->pos[m[j]]; j--) {
                 int32_t x = m[j];
                 m[j] = m[j - 1];
                 m[j - 1] = x;
@@ -911,7 +910,8 @@ static int write_result(struct gorn *g, const struct tny_gorn_request *req,
     out->triple_free_impossible = tot.triples > 0 && g->whole_proved_impossible;
 
     struct text tx = {0};
-    text_add(&tx, "round %u: %d players at %d tables (%d of 4, %d of 3, CT-1)\n",
+    text_add(&tx,
+             "round %u: %d players at %d tables (%d of 4, %d of 3, CT-1)\n",
              (unsigned)req->round, (int)g->n, (int)nt, (int)g->n4,
              (int)(nt - g->n4));
     if (req->by_lot)
@@ -965,6 +965,9 @@ static int write_result(struct gorn *g, const struct tny_gorn_request *req,
              (int)fmax, (int)pair_window,
              g->used_full_window ? ", any table for triples and CT-1" : "");
     int listed = 0;
+    if (tot.pairs > 0)
+        text_add(&tx, "players are named by request index (0 = first in "
+                      "standings), tables from 1\n");
     for (int32_t o = 0; o < nt; o++) {
         const int32_t *m = out->tables[o];
         int32_t s = out->sizes[o];
@@ -979,8 +982,7 @@ static int write_result(struct gorn *g, const struct tny_gorn_request *req,
                         text_add(&tx,
                                  "table %d: players %d, %d and %d shared a "
                                  "table before\n",
-                                 (int)o + 1, (int)m[i], (int)m[j],
-                                 (int)m[k]);
+                                 (int)o + 1, (int)m[i], (int)m[j], (int)m[k]);
                 if (listed++ < EXPLAIN_LIST)
                     text_add(&tx,
                              "table %d: players %d and %d shared %d "
@@ -990,8 +992,7 @@ static int write_result(struct gorn *g, const struct tny_gorn_request *req,
             }
     }
     if (listed > EXPLAIN_LIST)
-        text_add(&tx, "(%d more repeats not listed)\n",
-                 listed - EXPLAIN_LIST);
+        text_add(&tx, "(%d more repeats not listed)\n", listed - EXPLAIN_LIST);
     free(perm);
     if (tx.failed || !tx.buf) {
         free(tx.buf);
@@ -1018,7 +1019,7 @@ int tny_gorn_seat(const struct tny_gorn_request *req,
         goto out;
 
     struct cost base = total_cost(&g);
-    int32_t window = req->pair_window == 0   ? TNY_GORN_DEFAULT_WINDOW
+    int32_t window = req->pair_window == 0  ? TNY_GORN_DEFAULT_WINDOW
                      : req->pair_window < 0 ? g.nt
                                             : req->pair_window;
     if (window > g.nt)

@@ -1,8 +1,344 @@
-/* tourney.c - the organiser's command-line program (placeholder main). */
+/* tourney.c - the organiser's command-line program: offline commands.
+ *
+ * Implements the contract of event-file.md: `standings`, `pair`, `formats`
+ * and `format` on JSON event files, with nothing written anywhere but
+ * stdout and stderr.  Each subcommand is one row of the command table
+ * below (name, arguments, help, handler); adding a command (the hub
+ * console's, later) is adding a row.
+ *
+ * Exit status: 0 success; 1 internal failure (out of memory, stdout
+ * unwritable); 2 usage (unknown command or option, missing argument,
+ * unreadable or oversized file, unknown preset); 3 invalid event (one
+ * line on stderr naming the key or value, as the adapter reports it).
+ * Input files are read whole with a 256 MiB limit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int main(void)
+#include "tny/error.h"
+#include "tny/event.h"
+#include "tny/json_io.h"
+#include "tny/pair.h"
+#include "tny/presets.h"
+#include "tny/standings.h"
+
+#ifndef TNY_VERSION
+#define TNY_VERSION "0.0.0"
+#endif
+
+enum {
+    EXIT_OK = 0,
+    EXIT_INTERNAL = 1,
+    EXIT_USAGE = 2,
+    EXIT_INVALID = 3,
+};
+
+struct cli {
+    bool explain; /* --explain: also print the pairing explanation */
+};
+
+struct command {
+    const char *name;
+    const char *args; /* argument synopsis for --help */
+    int n_args;
+    const char *help;
+    int (*run)(const struct cli *cli, char **args);
+};
+
+/* One line on stderr; control characters from user data are replaced so
+ * that the message stays one line. */
+static void report(const char *prefix, const char *msg)
 {
-    fputs("tourney: not built yet\n", stderr);
-    return 2;
+    if (prefix)
+        fputs(prefix, stderr);
+    for (const char *c = msg; *c; c++)
+        fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, stderr);
+    fputc('\n', stderr);
+}
+
+static int exit_for(int rc)
+{
+    switch (rc) {
+    case TNY_OK: return EXIT_OK;
+    case TNY_ENOMEM: return EXIT_INTERNAL;
+    case TNY_ERANGE: return EXIT_USAGE; /* file too large */
+    default: return EXIT_INVALID;
+    }
+}
+
+/* Reads all of path ("-" = stdin) into a NUL-terminated heap buffer of at
+ * most TNY_JSON_MAX_BYTES.  On failure prints one line and returns false. */
+static bool read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    char *buf = NULL;
+    size_t used = 0, cap = 0;
+    bool ok = false;
+    *out = NULL;
+    *len = 0;
+    if (!f) {
+        fprintf(stderr, "tourney: cannot read %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    for (;;) {
+        if (cap - used < 65536) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            if (ncap > (size_t)TNY_JSON_MAX_BYTES + 1)
+                ncap = (size_t)TNY_JSON_MAX_BYTES + 1;
+            if (ncap <= used) {
+                fprintf(stderr, "tourney: %s: larger than %u bytes\n", path,
+                        TNY_JSON_MAX_BYTES);
+                goto out;
+            }
+            char *nbuf = realloc(buf, ncap + 1);
+            if (!nbuf) {
+                fprintf(stderr, "tourney: %s: out of memory\n", path);
+                goto out;
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        size_t n = fread(buf + used, 1, cap - used, f);
+        used += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                fprintf(stderr, "tourney: cannot read %s: %s\n", path,
+                        strerror(errno));
+                goto out;
+            }
+            break;
+        }
+    }
+    if (used > TNY_JSON_MAX_BYTES) {
+        fprintf(stderr, "tourney: %s: larger than %u bytes\n", path,
+                TNY_JSON_MAX_BYTES);
+        goto out;
+    }
+    buf[used] = '\0';
+    *out = buf;
+    *len = used;
+    buf = NULL;
+    ok = true;
+out:
+    free(buf);
+    if (f != stdin)
+        fclose(f);
+    return ok;
+}
+
+/* Loads and validates an event file; on failure reports and returns the
+ * exit status (else EXIT_OK with *ev filled). */
+static int load_event(const char *path, struct tny_event *ev)
+{
+    char *text;
+    size_t len;
+    struct tny_diag diag = {{0}};
+    tny_event_init(ev);
+    if (!read_file(path, &text, &len))
+        return EXIT_USAGE;
+    int rc = tny_event_from_json_text(text, len, ev, &diag);
+    free(text);
+    if (rc < 0) {
+        report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        return exit_for(rc);
+    }
+    return EXIT_OK;
+}
+
+static int emit(char *text)
+{
+    int status = EXIT_OK;
+    if (fputs(text, stdout) == EOF || fflush(stdout) == EOF) {
+        fprintf(stderr, "tourney: cannot write output: %s\n", strerror(errno));
+        status = EXIT_INTERNAL;
+    }
+    free(text);
+    return status;
+}
+
+static int cmd_standings(const struct cli *cli, char **args)
+{
+    struct tny_event ev;
+    struct tny_standings st;
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    (void)cli;
+    int status = load_event(args[0], &ev);
+    if (status != EXIT_OK)
+        return status;
+    memset(&st, 0, sizeof(st));
+    int rc = tny_standings_compute(&ev, &st, &diag);
+    if (rc < 0) {
+        report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = exit_for(rc);
+        goto out;
+    }
+    rc = tny_standings_to_json(&ev, &st, &text);
+    tny_standings_release(&st);
+    if (rc < 0) {
+        report("tourney: ", tny_strerror(rc));
+        status = EXIT_INTERNAL;
+        goto out;
+    }
+    status = emit(text);
+out:
+    tny_event_release(&ev);
+    return status;
+}
+
+static int cmd_pair(const struct cli *cli, char **args)
+{
+    struct tny_event ev;
+    struct tny_round_plan plan;
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    int status = load_event(args[0], &ev);
+    if (status != EXIT_OK)
+        return status;
+    memset(&plan, 0, sizeof(plan));
+    int rc = tny_pair_next(&ev, &plan, &diag);
+    if (rc < 0) {
+        report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = exit_for(rc);
+        goto out;
+    }
+    if (cli->explain && plan.explain)
+        fprintf(stderr, "%s\n", plan.explain);
+    rc = tny_round_plan_to_json(&ev, &plan, &text);
+    tny_round_plan_release(&plan);
+    if (rc < 0) {
+        report("tourney: ", tny_strerror(rc));
+        status = EXIT_INTERNAL;
+        goto out;
+    }
+    status = emit(text);
+out:
+    tny_event_release(&ev);
+    return status;
+}
+
+static int cmd_formats(const struct cli *cli, char **args)
+{
+    (void)cli;
+    (void)args;
+    for (const struct tny_preset *p = tny_presets; p->name; p++)
+        printf("%s\n", p->name);
+    if (fflush(stdout) == EOF) {
+        fprintf(stderr, "tourney: cannot write output: %s\n", strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    return EXIT_OK;
+}
+
+static int cmd_format(const struct cli *cli, char **args)
+{
+    struct tny_format *fmt = malloc(sizeof(*fmt));
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    int status;
+    (void)cli;
+    if (!fmt) {
+        report("tourney: ", tny_strerror(TNY_ENOMEM));
+        return EXIT_INTERNAL;
+    }
+    int rc = tny_format_preset(args[0], fmt, &diag);
+    if (rc == TNY_ENOTFOUND) {
+        report("tourney: ", diag.msg);
+        status = EXIT_USAGE;
+    } else if (rc < 0) {
+        report("tourney: ", diag.msg);
+        status = EXIT_INTERNAL;
+    } else if ((rc = tny_format_to_json(fmt, &text)) < 0) {
+        report("tourney: ", tny_strerror(rc));
+        status = EXIT_INTERNAL;
+    } else {
+        status = emit(text);
+    }
+    free(fmt);
+    return status;
+}
+
+static const struct command commands[] = {
+    {"standings", "EVENT.json", 1,
+     "print the standings after the completed rounds (JSON)", cmd_standings},
+    {"pair", "EVENT.json", 1,
+     "print the next round's pairings and seating (JSON); with --explain "
+     "also the reasoning on stderr",
+     cmd_pair},
+    {"formats", "", 0, "list the shipped format presets, one per line",
+     cmd_formats},
+    {"format", "NAME", 1,
+     "print a preset's full definition (JSON), to copy and edit", cmd_format},
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *to)
+{
+    fputs("usage: tourney [--explain] COMMAND [ARGS]\n"
+          "       tourney --help | --version\n\ncommands:\n",
+          to);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(to, "  %-10s %-11s %s\n", commands[i].name, commands[i].args,
+                commands[i].help);
+    fputs("\nEVENT.json may be - for standard input.\n"
+          "exit status: 0 ok, 1 internal error, 2 usage, 3 invalid event\n",
+          to);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option long_options[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {"explain", no_argument, NULL, 'e'},
+        {NULL, 0, NULL, 0},
+    };
+    struct cli cli = {false};
+    int opt;
+
+    opterr = 0; /* we print our own one-line message */
+    while ((opt = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return EXIT_OK;
+        case 'V': printf("tourney %s\n", TNY_VERSION); return EXIT_OK;
+        case 'e': cli.explain = true; break;
+        default:
+            fprintf(stderr,
+                    "tourney: unknown option \"%s\" (try tourney "
+                    "--help)\n",
+                    argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        fputs("tourney: missing command (try tourney --help)\n", stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[optind];
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        const struct command *c = &commands[i];
+        if (strcmp(c->name, name) != 0)
+            continue;
+        int given = argc - optind - 1;
+        if (given != c->n_args) {
+            fprintf(stderr, "tourney: %s: expected %s%s (try tourney --help)\n",
+                    c->name, c->n_args ? c->args : "no arguments",
+                    given > c->n_args ? ", got more" : "");
+            return EXIT_USAGE;
+        }
+        if (cli.explain && c->run != cmd_pair) {
+            fprintf(stderr, "tourney: %s: --explain is an option of pair\n",
+                    c->name);
+            return EXIT_USAGE;
+        }
+        return c->run(&cli, argv + optind + 1);
+    }
+    fprintf(stderr, "tourney: unknown command \"%s\" (try tourney --help)\n",
+            name);
+    return EXIT_USAGE;
 }

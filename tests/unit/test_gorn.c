@@ -87,8 +87,8 @@ static struct recount baseline(int32_t n, const int64_t *pts,
     for (int32_t t = 0, q = 0; t < nt; t++)
         for (int32_t i = 0; i < 4; i++)
             tab[t][i] = i < sizes[t] ? q++ : -1;
-    struct recount r = recount((const int32_t(*)[4])tab, sizes, nt, pts,
-                               hist, nh);
+    struct recount r =
+        recount((const int32_t(*)[4])tab, sizes, nt, pts, hist, nh);
     free(tab);
     return r;
 }
@@ -239,8 +239,8 @@ static bool triple_free_exists(int32_t n, const int32_t *hist, int32_t nh)
         for (int i = 0; i < 4; i++)
             for (int j = 0; j < 4; j++)
                 for (int k = 0; k < 4; k++)
-                    if (i != j && j != k && i != k && w[i] >= 0 &&
-                        w[j] >= 0 && w[k] >= 0)
+                    if (i != j && j != k && i != k && w[i] >= 0 && w[j] >= 0 &&
+                        w[k] >= 0)
                         e.tri[((size_t)w[i] * (size_t)n + (size_t)w[j]) *
                                   (size_t)n +
                               (size_t)w[k]] = 1;
@@ -327,8 +327,7 @@ static void round_req_free(struct round_req *r)
     free(r->hist);
 }
 
-static void event_request(struct event *ev, uint32_t round,
-                          struct round_req *r)
+static void event_request(struct event *ev, uint32_t round, struct round_req *r)
 {
     int32_t n = ev->n;
     int32_t *ord = malloc(sizeof(int32_t) * (size_t)n);
@@ -446,8 +445,7 @@ static void check_seating(const struct round_req *r,
                 for (int32_t i = 0; i < s->sizes[t] && fits; i++) {
                     int64_t v = r->pts[s->tables[t][i]];
                     bool any = false;
-                    for (int32_t q = lo < 0 ? 0 : lo; q <= hi && q < r->n;
-                         q++)
+                    for (int32_t q = lo < 0 ? 0 : lo; q <= hi && q < r->n; q++)
                         any |= r->pts[q] == v;
                     fits = any;
                 }
@@ -477,6 +475,13 @@ static int event_round(struct event *ev, uint32_t round)
     tny_gorn_seating_release(&s);
     round_req_free(&r);
     return triples;
+}
+
+/* Events per N in the main property test; the other randomised tests scale
+ * with it (TNY_PROPERTY_CASES). */
+static int cases(void)
+{
+    return tu_property_cases(120);
 }
 
 /* ---------- CT-1 ---------- */
@@ -522,8 +527,8 @@ static void test_CT_1_remainder_one_needs_a_bye(void **state)
     struct tny_diag d;
     int32_t bad[] = {-1, 0, 1, 2, 5, 9, 13};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        struct tny_gorn_request req = {.n_players = bad[i], .points = pts,
-                                       .round = 2};
+        struct tny_gorn_request req = {
+            .n_players = bad[i], .points = pts, .round = 2};
         assert_int_equal(tny_gorn_seat(&req, &s, &d), TNY_EINVAL);
         assert_null(s.tables);
         assert_null(s.explain);
@@ -541,8 +546,7 @@ static void test_CT_1_smallest_events(void **state)
     int32_t hist[] = {0, 1, 2, -1, 3, 4, 5, -1};
     struct tny_gorn_seating s = {0};
     struct tny_diag d;
-    struct tny_gorn_request req = {.n_players = 3, .points = pts,
-                                   .round = 2};
+    struct tny_gorn_request req = {.n_players = 3, .points = pts, .round = 2};
     assert_int_equal(tny_gorn_seat(&req, &s, &d), 0);
     assert_int_equal(s.n_tables, 1);
     assert_int_equal(s.sizes[0], 3);
@@ -584,8 +588,8 @@ static void test_CT_1_three_player_tables_hold_lowest(void **state)
     for (int32_t n = 6; n <= 30; n++) {
         if (n % 4 == 1 || n % 4 == 0)
             continue;
-        struct tny_gorn_request req = {.n_players = n, .points = pts,
-                                       .round = 2};
+        struct tny_gorn_request req = {
+            .n_players = n, .points = pts, .round = 2};
         assert_int_equal(tny_gorn_seat(&req, &s, &d), 0);
         int32_t k = n % 4 == 3 ? 3 : 6;
         int32_t seen = 0;
@@ -610,8 +614,10 @@ static void test_CT_1_lowest_points_with_tie_at_the_cut(void **state)
      * triple is avoided. */
     int64_t pts[7] = {14, 12, 10, 6, 6, 6, 6};
     int32_t hist[] = {4, 5, 6, -1};
-    struct tny_gorn_request req = {.n_players = 7, .points = pts,
-                                   .history = hist, .n_history = 1,
+    struct tny_gorn_request req = {.n_players = 7,
+                                   .points = pts,
+                                   .history = hist,
+                                   .n_history = 1,
                                    .round = 2};
     struct tny_gorn_seating s = {0};
     struct tny_diag d;
@@ -643,8 +649,8 @@ static void test_CT_2_round_1_by_lot(void **state)
     const int32_t n = 40;
     struct tny_gorn_seating a = {0}, b = {0};
     struct tny_diag d;
-    struct tny_gorn_request req = {.n_players = n, .points = NULL,
-                                   .by_lot = true, .round = 1};
+    struct tny_gorn_request req = {
+        .n_players = n, .points = NULL, .by_lot = true, .round = 1};
     int at_table0 = 0, differs = 0;
     const int seeds = 2000;
     for (int seed = 0; seed < seeds; seed++) {
@@ -678,8 +684,10 @@ static void test_CT_2_errors_name_the_input(void **state)
     int32_t hist[8] = {0, 1, 2, 3, 4, 5, 5, -1};
     struct tny_gorn_seating s = {0};
     struct tny_diag d;
-    struct tny_gorn_request req = {.n_players = 8, .points = pts,
-                                   .history = hist, .n_history = 2,
+    struct tny_gorn_request req = {.n_players = 8,
+                                   .points = pts,
+                                   .history = hist,
+                                   .n_history = 2,
                                    .round = 3};
     assert_int_equal(tny_gorn_seat(&req, &s, &d), TNY_EINVAL);
     assert_non_null(strstr(d.msg, "history[1]"));
@@ -708,8 +716,7 @@ static void test_CT_2_errors_name_the_input(void **state)
 static void test_CT_2_no_repeated_triple_5_rounds(void **state)
 {
     (void)state;
-    int per_n = tu_property_cases(40);
-    long pairs = 0, base_pairs = 0;
+    int per_n = cases();
     for (int32_t n = 16; n <= 64; n++)
         for (int e = 0; e < per_n; e++) {
             struct event ev;
@@ -718,14 +725,12 @@ static void test_CT_2_no_repeated_triple_5_rounds(void **state)
                 assert_int_equal(event_round(&ev, round), 0);
             event_free(&ev);
         }
-    (void)pairs;
-    (void)base_pairs;
 }
 
 static void test_CT_2_no_repeated_triple_200_players(void **state)
 {
     (void)state;
-    int events = tu_property_cases(40) / 8 + 1;
+    int events = cases() / 24 + 1;
     for (int e = 0; e < events; e++) {
         for (int32_t n = 200; n <= 203; n++) {
             struct event ev;
@@ -742,7 +747,7 @@ static void test_CT_2_no_repeated_triple_200_players(void **state)
 static void test_CT_2_exhaustive_small_events_many_rounds(void **state)
 {
     (void)state;
-    int per_n = tu_property_cases(40) / 4 + 1;
+    int per_n = cases() / 10 + 1;
     int forced = 0;
     for (int32_t n = 12; n <= 24; n++)
         for (int e = 0; e < per_n; e++) {
@@ -759,19 +764,19 @@ static void test_CT_2_exhaustive_small_events_many_rounds(void **state)
 static void test_CT_2_exhaustive_random_histories(void **state)
 {
     (void)state;
-    int cases = tu_property_cases(40) * 10;
+    int n_cases = 2 * cases();
     int forced = 0, free_ok = 0;
     struct tny_rng rng;
     tny_rng_seed(&rng, 20040);
-    for (int c = 0; c < cases; c++) {
+    for (int c = 0; c < n_cases; c++) {
         int32_t n = 12 + (int32_t)tny_rng_below(&rng, 13);
         if (n % 4 == 1)
             n++;
         /* Random rows until a target share (40 % .. 95 %) of all triples
          * has met: around the point where triple-free seatings vanish. */
         int32_t n_triples = n * (n - 1) * (n - 2) / 6;
-        int32_t target = n_triples * (40 + (int32_t)tny_rng_below(&rng, 56)) /
-                         100;
+        int32_t target =
+            n_triples * (40 + (int32_t)tny_rng_below(&rng, 56)) / 100;
         int32_t cap = 4 * n_triples, nh = 0, covered = 0;
         int32_t *hist = malloc(sizeof(int32_t) * 4 * (size_t)cap);
         int64_t *pts = malloc(sizeof(int64_t) * (size_t)n);
@@ -793,13 +798,13 @@ static void test_CT_2_exhaustive_random_histories(void **state)
                         int32_t x = perm[i], y = perm[j], z = perm[k];
                         if (x < 0 || y < 0 || z < 0)
                             continue;
-                        size_t key = (size_t)(x < y ? (x < z ? x : z)
-                                                    : (y < z ? y : z));
-                        size_t top = (size_t)(x > y ? (x > z ? x : z)
-                                                    : (y > z ? y : z));
+                        size_t key =
+                            (size_t)(x < y ? (x < z ? x : z) : (y < z ? y : z));
+                        size_t top =
+                            (size_t)(x > y ? (x > z ? x : z) : (y > z ? y : z));
                         size_t mid = (size_t)(x + y + z) - key - top;
-                        char *f = met + (key * (size_t)n + mid) * (size_t)n +
-                                  top;
+                        char *f =
+                            met + (key * (size_t)n + mid) * (size_t)n + top;
                         covered += !*f;
                         *f = 1;
                     }
@@ -810,8 +815,8 @@ static void test_CT_2_exhaustive_random_histories(void **state)
             pts[i] = v;
             v -= (int64_t)tny_rng_below(&rng, 3);
         }
-        struct round_req r = {.n = n, .ids = NULL, .pts = pts, .hist = hist,
-                              .nh = nh};
+        struct round_req r = {
+            .n = n, .ids = NULL, .pts = pts, .hist = hist, .nh = nh};
         memset(&r.req, 0, sizeof(r.req));
         r.req.n_players = n;
         r.req.points = pts;
@@ -838,10 +843,9 @@ static void test_CT_2_exhaustive_random_histories(void **state)
         free(hist);
         free(pts);
     }
-    print_message("random histories: %d forced triples, %d triple-free\n", forced, free_ok);
     /* both branches exercised */
-    assert_true(forced > cases / 20);
-    assert_true(free_ok > cases / 20);
+    assert_true(forced > n_cases / 20);
+    assert_true(free_ok > n_cases / 20);
 }
 
 static void shuffle_rows(struct tny_rng *rng, int32_t *hist, int32_t nh)
@@ -865,7 +869,7 @@ static void test_CT_2_deterministic(void **state)
     (void)state;
     struct tny_rng rng;
     tny_rng_seed(&rng, 5);
-    int events = tu_property_cases(40) / 2 + 1;
+    int events = cases() / 6 + 1;
     for (int e = 0; e < events; e++) {
         int32_t n = 20 + (int32_t)tny_rng_below(&rng, 60);
         struct event ev;
@@ -886,8 +890,7 @@ static void test_CT_2_deterministic(void **state)
                 shuffle_rows(&rng, r.hist, r.nh);
                 assert_int_equal(tny_gorn_seat(&r.req, &b, &d), 0);
                 assert_memory_equal(a.tables, b.tables,
-                                    sizeof(int32_t[4]) *
-                                        (size_t)a.n_tables);
+                                    sizeof(int32_t[4]) * (size_t)a.n_tables);
                 tny_gorn_seating_release(&b);
             }
             event_play(&ev, &r, &a);
@@ -963,8 +966,10 @@ static void test_CT_2_pair_window(void **state)
         pts[i] = 100 - i;
     int32_t windows[3] = {1, 2, -1}, pairs[3];
     for (int w = 0; w < 3; w++) {
-        struct tny_gorn_request req = {.n_players = N, .points = pts,
-                                       .history = hist, .n_history = nh,
+        struct tny_gorn_request req = {.n_players = N,
+                                       .points = pts,
+                                       .history = hist,
+                                       .n_history = nh,
                                        .round = 4,
                                        .pair_window = windows[w]};
         struct tny_gorn_seating s = {0};
@@ -972,8 +977,8 @@ static void test_CT_2_pair_window(void **state)
         assert_int_equal(tny_gorn_seat(&req, &s, &d), 0);
         check_shape(N, &s);
         assert_int_equal(s.baseline_pairs, 6 * TOP / 4);
-        pairs[w] = recount((const int32_t(*)[4])s.tables, s.sizes,
-                           s.n_tables, pts, hist, nh)
+        pairs[w] = recount((const int32_t(*)[4])s.tables, s.sizes, s.n_tables,
+                           pts, hist, nh)
                        .pairs;
         assert_int_equal(pairs[w], s.repeated_pairs);
         assert_true(pairs[w] >= TOP / 2); /* the proven minimum */

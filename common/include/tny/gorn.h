@@ -78,24 +78,31 @@ struct tny_gorn_seating {
     /* Player indices in seat order, -1 in the 4th seat of a 3-player
      * table; table 0 = strongest (CM-9). */
     int32_t (*tables)[4];
-    int32_t *sizes;           /* 3 or 4 */
-    int32_t repeated_triples; /* triples that already shared a table (0
-                                 whenever possible: hard constraint) */
-    int32_t repeated_pairs;   /* pairs that already shared a table (counted
-                                 with multiplicity) */
-    int64_t spread_max;       /* max over tables of (max - min points) */
-    double spread_mean;       /* mean over tables of the same */
-    int32_t ct1_violations;   /* players at a table of the wrong size for
-                                 their points (CT-1); 0 whenever possible */
-    int32_t baseline_pairs;   /* repeated pairs of plain sort-and-cut */
-    int32_t baseline_triples; /* repeated triples of plain sort-and-cut */
-    int32_t max_float;        /* largest distance, in tables, of a player
-                                 from his score group's tables */
-    bool triple_free_impossible; /* repeated_triples > 0 and an exhaustive
-                                    search proved that no seating avoids
-                                    them */
-    char *explain; /* heap text for the arbiter: what held, what was relaxed
-                      and why (one statement per line) */
+    /* 3 or 4 per table. */
+    int32_t *sizes;
+    /* Triples that already shared a table: 0 whenever possible (hard). */
+    int32_t repeated_triples;
+    /* Pairs that already shared a table, counted with multiplicity. */
+    int32_t repeated_pairs;
+    /* Max and mean over tables of (max points - min points). */
+    int64_t spread_max;
+    double spread_mean;
+    /* Players at a table of the wrong size for their points (CT-1): 0
+     * unless that was the only way found to avoid a repeated triple. */
+    int32_t ct1_violations;
+    /* The same counts for plain sort-and-cut, for comparison. */
+    int32_t baseline_pairs;
+    int32_t baseline_triples;
+    /* Largest distance, in tables, of a player from the tables his score
+     * group fills in sort-and-cut. */
+    int32_t max_float;
+    /* repeated_triples > 0 and an exhaustive search proved that no seating
+     * avoids them (only searched for up to 64 players). */
+    bool triple_free_impossible;
+    /* Heap text for the arbiter, one statement per line: what held, what
+     * was relaxed and why, and every repeated pair or triple (up to a
+     * limit) by table. */
+    char *explain;
 };
 
 /* Seats one round (CT-1, CT-2) into *out, which the caller releases with

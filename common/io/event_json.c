@@ -1,0 +1,1079 @@
+/* event_json.c - event files <-> struct tny_event (docs/event-file.md).
+ *
+ * Parses the event file of the offline contract strictly: every object has
+ * a fixed set of keys (plus "x_"/"_" extension keys), every value is type
+ * checked, and a problem is reported once, as "event.<path>: why" with
+ * 0-based indices.  Player ids are resolved through a hash index built
+ * once, so a 100,000-player file parses in linear time.  Meaning (ranges,
+ * each player once per round, army rules) is left to tny_event_validate,
+ * which tny_event_from_json_text runs afterwards.
+ *
+ * The writer emits the same shape; parse(write(ev)) equals ev.
+ */
+#include "tny/json_io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_internal.h"
+
+/* ---- player id index --------------------------------------------------- */
+
+struct id_index {
+    int32_t *slots; /* player index or -1; capacity mask + 1 */
+    size_t mask;
+};
+
+static uint64_t hash_id(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static int index_init(struct id_index *ix, int32_t n)
+{
+    size_t cap = 16;
+    while (cap < (size_t)n * 2)
+        cap <<= 1;
+    ix->slots = malloc(cap * sizeof(int32_t));
+    if (!ix->slots)
+        return TNY_ENOMEM;
+    for (size_t i = 0; i < cap; i++)
+        ix->slots[i] = -1;
+    ix->mask = cap - 1;
+    return TNY_OK;
+}
+
+/* Slot of id: holds its player, or -1 where it would go. */
+static size_t index_slot(const struct id_index *ix, const struct tny_event *ev,
+                         const char *id)
+{
+    size_t i = (size_t)hash_id(id) & ix->mask;
+    while (ix->slots[i] >= 0 && strcmp(ev->players[ix->slots[i]].id, id) != 0)
+        i = (i + 1) & ix->mask;
+    return i;
+}
+
+static int32_t index_find(const struct id_index *ix, const struct tny_event *ev,
+                          const char *id)
+{
+    return ix->slots[index_slot(ix, ev, id)];
+}
+
+/* ---- parse context ----------------------------------------------------- */
+
+struct eparse {
+    struct tny_event *ev;
+    struct id_index ids;
+    struct tny_diag *diag;
+};
+
+static const char *const top_keys[] = {"format",  "options", "seed",
+                                       "players", "drops",   "disqualified",
+                                       "rounds",  NULL};
+static const char *const player_keys[] = {"id",
+                                          "name",
+                                          "club",
+                                          "country",
+                                          "external_id",
+                                          "rating",
+                                          "armies",
+                                          "beginner",
+                                          "colours",
+                                          "colour_blind",
+                                          "faction",
+                                          "agenda",
+                                          "late_from_round",
+                                          "fixed_table",
+                                          NULL};
+static const char *const drop_keys[] = {"player", "after_round", "rejoin_round",
+                                        NULL};
+static const char *const dq_keys[] = {"player", "after_round", NULL};
+static const char *const round_keys[] = {"stage", "tables", NULL};
+static const char *const table_keys[] = {"table", "players", "result", NULL};
+static const char *const bye_keys[] = {"bye", NULL};
+static const char *const nh_keys[] = {"winner", "draw", "hq_diff", "armies",
+                                      NULL};
+static const char *const tx_keys[] = {"scores", "clock_ms", "default_win",
+                                      "tp",     "penalty",  NULL};
+static const char *const ag_keys[] = {"vp", "ip", "bp", NULL};
+static const char *const gt_keys[] = {"winner", "modified", "games", NULL};
+static const char *const ct_keys[] = {"vp", NULL};
+
+static bool valid_id(const char *s)
+{
+    for (; *s; s++) {
+        char c = *s;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static int dup_string(const json_t *v, const char *path, size_t max, char **out,
+                      struct tny_diag *diag)
+{
+    const char *s;
+    int rc = tny__string(v, path, max, &s, diag);
+    if (rc < 0)
+        return rc;
+    *out = strdup(s);
+    if (!*out)
+        return TNY_ENOMEM;
+    return TNY_OK;
+}
+
+/* Optional string key into *out (heap). */
+static int opt_string(const json_t *obj, const char *path, const char *key,
+                      char **out, struct tny_diag *diag)
+{
+    json_t *v = json_object_get(obj, key);
+    char p[TNY__PATH_MAX];
+    if (!v)
+        return TNY_OK;
+    tny__path_key(p, path, key);
+    return dup_string(v, p, TNY_TEXT_MAX, out, diag);
+}
+
+/* A player id string that names a known player. */
+static int player_ref(const struct eparse *ep, const json_t *v,
+                      const char *path, int32_t *out)
+{
+    const char *id;
+    int rc = tny__string(v, path, TNY_ID_MAX, &id, ep->diag);
+    if (rc < 0)
+        return rc;
+    int32_t p = index_find(&ep->ids, ep->ev, id);
+    if (p < 0)
+        return tny_diag_set(ep->diag, TNY_EINVAL, "%s: unknown player \"%s\"",
+                            path, id);
+    *out = p;
+    return TNY_OK;
+}
+
+static int need(const json_t *obj, const char *path, const char *key,
+                json_t **out, struct tny_diag *diag)
+{
+    *out = json_object_get(obj, key);
+    if (!*out) {
+        char p[TNY__PATH_MAX];
+        tny__path_key(p, path, key);
+        return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+    }
+    return TNY_OK;
+}
+
+/* ---- players ----------------------------------------------------------- */
+
+static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
+                        struct tny_player *pl)
+{
+    struct tny_diag *diag = ep->diag;
+    const struct tny_format *fmt = &ep->ev->format;
+    char p[TNY__PATH_MAX], ip[TNY__PATH_MAX];
+    json_t *v;
+    int64_t x;
+    int rc;
+
+    if ((rc = tny__want_object(obj, path, diag)) < 0 ||
+        (rc = tny__check_keys(obj, path, player_keys, diag)) < 0 ||
+        (rc = need(obj, path, "id", &v, diag)) < 0)
+        return rc;
+    tny__path_key(p, path, "id");
+    if ((rc = dup_string(v, p, TNY_ID_MAX, &pl->id, diag)) < 0)
+        return rc;
+    if (!valid_id(pl->id))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: \"%s\" is not an id (1..%d characters of "
+                            "A-Z a-z 0-9 _ . -)",
+                            p, pl->id, TNY_ID_MAX);
+    if ((rc = need(obj, path, "name", &v, diag)) < 0)
+        return rc;
+    tny__path_key(p, path, "name");
+    if ((rc = dup_string(v, p, TNY_TEXT_MAX, &pl->name, diag)) < 0 ||
+        (rc = opt_string(obj, path, "club", &pl->club, diag)) < 0 ||
+        (rc = opt_string(obj, path, "country", &pl->country, diag)) < 0 ||
+        (rc = opt_string(obj, path, "external_id", &pl->external_id, diag)) <
+            0 ||
+        (rc = opt_string(obj, path, "faction", &pl->faction, diag)) < 0 ||
+        (rc = opt_string(obj, path, "agenda", &pl->agenda, diag)) < 0)
+        return rc;
+    if ((v = json_object_get(obj, "rating"))) {
+        tny__path_key(p, path, "rating");
+        if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+            fabs(json_number_value(v)) > 1e6)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected a number -1000000..1000000", p);
+        pl->has_rating = true;
+        pl->rating = json_number_value(v);
+    }
+    if ((v = json_object_get(obj, "armies"))) {
+        tny__path_key(p, path, "armies");
+        if (fmt->n_armies == 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: format \"%s\" has no army list", p,
+                                fmt->name);
+        if ((rc = tny__want_array(v, p, TNY_MAX_ARMIES, diag)) < 0)
+            return rc;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            const char *name;
+            tny__path_index(ip, p, i);
+            if ((rc = tny__string(json_array_get(v, i), ip, TNY_NAME_MAX, &name,
+                                  diag)) < 0)
+                return rc;
+            int32_t a = tny_format_army_index(fmt, name);
+            if (a < 0)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: unknown army \"%s\" (see `tourney "
+                                    "format %s`, neuroshima_hex.armies)",
+                                    ip, name, fmt->name);
+            pl->armies[i] = a;
+        }
+        pl->n_armies = (int32_t)json_array_size(v);
+    }
+    if ((v = json_object_get(obj, "beginner"))) {
+        tny__path_key(p, path, "beginner");
+        if ((rc = tny__bool(v, p, &pl->beginner, diag)) < 0)
+            return rc;
+    }
+    if ((v = json_object_get(obj, "colour_blind"))) {
+        tny__path_key(p, path, "colour_blind");
+        if ((rc = tny__bool(v, p, &pl->colour_blind, diag)) < 0)
+            return rc;
+    }
+    if ((v = json_object_get(obj, "colours"))) {
+        tny__path_key(p, path, "colours");
+        if ((rc = tny__want_array(v, p, 2, diag)) < 0)
+            return rc;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            tny__path_index(ip, p, i);
+            if ((rc = dup_string(json_array_get(v, i), ip, 32, &pl->colours[i],
+                                 diag)) < 0)
+                return rc;
+            pl->n_colours = (int32_t)i + 1;
+        }
+    }
+    pl->first_round = 1;
+    if ((v = json_object_get(obj, "late_from_round"))) {
+        tny__path_key(p, path, "late_from_round");
+        if ((rc = tny__int(v, p, 1, TNY_MAX_ROUNDS, &x, diag)) < 0)
+            return rc;
+        pl->first_round = (int32_t)x;
+    }
+    if ((v = json_object_get(obj, "fixed_table"))) {
+        tny__path_key(p, path, "fixed_table");
+        if ((rc = tny__int(v, p, 1, TNY_MAX_PLAYERS, &x, diag)) < 0)
+            return rc;
+        pl->fixed_table = (int32_t)x;
+    }
+    return TNY_OK;
+}
+
+static int parse_players(struct eparse *ep, const json_t *arr)
+{
+    struct tny_event *ev = ep->ev;
+    char p[TNY__PATH_MAX];
+    int rc;
+    if ((rc = tny__want_array(arr, "event.players", TNY_MAX_PLAYERS,
+                              ep->diag)) < 0)
+        return rc;
+    size_t n = json_array_size(arr);
+    ev->players = calloc(n ? n : 1, sizeof(*ev->players));
+    if (!ev->players || index_init(&ep->ids, (int32_t)n) < 0)
+        return TNY_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        struct tny_player *pl = &ev->players[i];
+        ev->n_players = (int32_t)i + 1; /* so release frees what we have */
+        tny__path_index(p, "event.players", i);
+        if ((rc = parse_player(ep, json_array_get(arr, i), p, pl)) < 0)
+            return rc;
+        size_t slot = index_slot(&ep->ids, ev, pl->id);
+        if (ep->ids.slots[slot] >= 0)
+            return tny_diag_set(ep->diag, TNY_EINVAL,
+                                "%s.id: duplicate player id \"%s\" (also "
+                                "event.players[%d])",
+                                p, pl->id, (int)ep->ids.slots[slot]);
+        ep->ids.slots[slot] = (int32_t)i;
+    }
+    return TNY_OK;
+}
+
+static int parse_lifecycle(struct eparse *ep, const json_t *arr,
+                           const char *path, bool dq)
+{
+    char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
+    json_t *v;
+    int64_t x;
+    int32_t who;
+    int rc;
+    if ((rc = tny__want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
+        return rc;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const json_t *o = json_array_get(arr, i);
+        tny__path_index(p, path, i);
+        if ((rc = tny__want_object(o, p, ep->diag)) < 0 ||
+            (rc = tny__check_keys(o, p, dq ? dq_keys : drop_keys, ep->diag)) <
+                0 ||
+            (rc = need(o, p, "player", &v, ep->diag)) < 0)
+            return rc;
+        tny__path_key(kp, p, "player");
+        if ((rc = player_ref(ep, v, kp, &who)) < 0)
+            return rc;
+        struct tny_player *pl = &ep->ev->players[who];
+        if (dq ? pl->dq_after : pl->dropped_after)
+            return tny_diag_set(ep->diag, TNY_EINVAL,
+                                "%s: \"%s\" is listed "
+                                "twice",
+                                kp, pl->id);
+        if ((rc = need(o, p, "after_round", &v, ep->diag)) < 0)
+            return rc;
+        tny__path_key(kp, p, "after_round");
+        if ((rc = tny__int(v, kp, 1, TNY_MAX_ROUNDS, &x, ep->diag)) < 0)
+            return rc;
+        if (dq) {
+            pl->dq_after = (int32_t)x;
+            continue;
+        }
+        pl->dropped_after = (int32_t)x;
+        if ((v = json_object_get(o, "rejoin_round"))) {
+            tny__path_key(kp, p, "rejoin_round");
+            if ((rc = tny__int(v, kp, x + 1, TNY_MAX_ROUNDS, &x, ep->diag)) < 0)
+                return rc;
+            pl->rejoined_from = (int32_t)x;
+        }
+    }
+    return TNY_OK;
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+static int seat_of_id(const struct eparse *ep, const struct tny_table *t,
+                      const char *id)
+{
+    for (int s = 0; s < t->n_seats; s++)
+        if (strcmp(ep->ev->players[t->seats[s]].id, id) == 0)
+            return s;
+    return -1;
+}
+
+/* A seat given by player id ("winner": "p1"). */
+static int seat_ref(const struct eparse *ep, const json_t *v, const char *path,
+                    const struct tny_table *t, int32_t *out)
+{
+    const char *id;
+    int rc = tny__string(v, path, TNY_ID_MAX, &id, ep->diag);
+    if (rc < 0)
+        return rc;
+    int s = seat_of_id(ep, t, id);
+    if (s < 0)
+        return tny_diag_set(ep->diag, TNY_EINVAL,
+                            "%s: \"%s\" is not a player of this table", path,
+                            id);
+    *out = s;
+    return TNY_OK;
+}
+
+enum map_kind { MAP_INT, MAP_POINTS, MAP_ARMY };
+
+/* An object keyed by the table's player ids: {"p1": 45, "p2": 38}.  With
+ * need_all every seat must appear.  Values go to out[seat]. */
+static int seat_map(const struct eparse *ep, const json_t *res,
+                    const char *path, const char *key,
+                    const struct tny_table *t, bool need_all,
+                    enum map_kind kind, void *out, bool *present)
+{
+    json_t *map = json_object_get(res, key), *v;
+    char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
+    bool seen[TNY_MAX_SEATS] = {false};
+    const char *id;
+    int rc;
+    if (present)
+        *present = map != NULL;
+    if (!map)
+        return TNY_OK;
+    tny__path_key(p, path, key);
+    if ((rc = tny__want_object(map, p, ep->diag)) < 0)
+        return rc;
+    json_object_foreach(map, id, v)
+    {
+        tny__path_key(kp, p, id);
+        int s = seat_of_id(ep, t, id);
+        if (s < 0)
+            return tny_diag_set(ep->diag, TNY_EINVAL,
+                                "%s: \"%.64s\" is not a player of this table",
+                                kp, id);
+        seen[s] = true;
+        if (kind == MAP_INT) {
+            int64_t x;
+            if ((rc = tny__int(v, kp, INT32_MIN, INT32_MAX, &x, ep->diag)) < 0)
+                return rc;
+            ((int32_t *)out)[s] = (int32_t)x;
+        } else if (kind == MAP_POINTS) {
+            if ((rc = tny__points(v, kp, 100000, &((int64_t *)out)[s],
+                                  ep->diag)) < 0)
+                return rc;
+        } else {
+            const char *name;
+            if ((rc = tny__string(v, kp, TNY_NAME_MAX, &name, ep->diag)) < 0)
+                return rc;
+            int32_t a = tny_format_army_index(&ep->ev->format, name);
+            if (a < 0)
+                return tny_diag_set(ep->diag, TNY_EINVAL,
+                                    "%s: unknown army \"%s\"", kp, name);
+            ((int32_t *)out)[s] = a;
+        }
+    }
+    for (int s = 0; need_all && s < t->n_seats; s++)
+        if (!seen[s])
+            return tny_diag_set(ep->diag, TNY_EINVAL,
+                                "%s: missing a value for \"%s\"", p,
+                                ep->ev->players[t->seats[s]].id);
+    return TNY_OK;
+}
+
+static int parse_result(const struct eparse *ep, const json_t *res,
+                        const char *path, struct tny_table *t)
+{
+    struct tny_result *r = &t->result;
+    struct tny_diag *diag = ep->diag;
+    char p[TNY__PATH_MAX];
+    json_t *v;
+    bool has;
+    int rc;
+    int64_t x;
+
+    if ((rc = tny__want_object(res, path, diag)) < 0)
+        return rc;
+    switch (ep->ev->format.game) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        if ((rc = tny__check_keys(res, path, nh_keys, diag)) < 0)
+            return rc;
+        if ((v = json_object_get(res, "winner"))) {
+            tny__path_key(p, path, "winner");
+            if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
+                return rc;
+        }
+        if ((v = json_object_get(res, "draw"))) {
+            tny__path_key(p, path, "draw");
+            if ((rc = tny__bool(v, p, &r->draw, diag)) < 0)
+                return rc;
+            if (r->draw && r->winner >= 0)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: a draw has no "
+                                    "winner",
+                                    p);
+        }
+        if (r->winner < 0 && !r->draw)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected \"winner\" or \"draw\": true",
+                                path);
+        if ((v = json_object_get(res, "hq_diff"))) {
+            tny__path_key(p, path, "hq_diff");
+            if ((rc = tny__int(v, p, 0, 1000000, &x, diag)) < 0)
+                return rc;
+            r->hq_diff = (int32_t)x;
+            if (r->draw && x != 0)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: a draw records 0 (NH-1)", p);
+        } else if (!r->draw) {
+            tny__path_key(p, path, "hq_diff");
+            return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+        }
+        return seat_map(ep, res, path, "armies", t, false, MAP_ARMY, r->army,
+                        NULL);
+    case TNY_GAME_TANTRIX: {
+        bool has_tp;
+        if ((rc = tny__check_keys(res, path, tx_keys, diag)) < 0 ||
+            (rc = seat_map(ep, res, path, "scores", t, true, MAP_INT, r->score,
+                           &r->has_score)) < 0 ||
+            (rc = seat_map(ep, res, path, "clock_ms", t, true, MAP_INT,
+                           r->clock_ms, &r->has_clock)) < 0 ||
+            (rc = seat_map(ep, res, path, "tp", t, true, MAP_POINTS,
+                           r->decided_tp, &has_tp)) < 0 ||
+            (rc = seat_map(ep, res, path, "penalty", t, false, MAP_POINTS,
+                           r->penalty, NULL)) < 0)
+            return rc;
+        r->decided = has_tp;
+        if ((v = json_object_get(res, "default_win"))) {
+            tny__path_key(p, path, "default_win");
+            if ((rc = seat_ref(ep, v, p, t, &r->default_winner)) < 0)
+                return rc;
+            if (r->has_score || has_tp)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: a default has no "
+                                    "\"scores\" or \"tp\" (TX-5)",
+                                    p);
+        }
+        if (!r->has_score && !has_tp && r->default_winner < 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected \"scores\", \"default_win\" or "
+                                "\"tp\"",
+                                path);
+        if (r->has_clock && !r->has_score)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.clock_ms: only with \"scores\"", path);
+        return TNY_OK;
+    }
+    case TNY_GAME_AGRICOLA:
+        if ((rc = tny__check_keys(res, path, ag_keys, diag)) < 0 ||
+            (rc = seat_map(ep, res, path, "vp", t, true, MAP_INT, r->score,
+                           &r->has_score)) < 0 ||
+            (rc = seat_map(ep, res, path, "ip", t, true, MAP_INT, r->ip,
+                           NULL)) < 0 ||
+            (rc = seat_map(ep, res, path, "bp", t, true, MAP_INT, r->bp,
+                           NULL)) < 0)
+            return rc;
+        if (!r->has_score) {
+            tny__path_key(p, path, "vp");
+            return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+        }
+        return TNY_OK;
+    case TNY_GAME_GOT_LCG2:
+        if ((rc = tny__check_keys(res, path, gt_keys, diag)) < 0)
+            return rc;
+        if ((v = json_object_get(res, "winner"))) {
+            tny__path_key(p, path, "winner");
+            if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
+                return rc;
+        }
+        if ((v = json_object_get(res, "modified"))) {
+            tny__path_key(p, path, "modified");
+            if ((rc = tny__bool(v, p, &r->modified, diag)) < 0)
+                return rc;
+        }
+        if ((v = json_object_get(res, "games"))) {
+            char gp[TNY__PATH_MAX];
+            tny__path_key(p, path, "games");
+            if ((rc = tny__want_array(v, p, 3, diag)) < 0)
+                return rc;
+            for (size_t g = 0; g < json_array_size(v); g++) {
+                tny__path_index(gp, p, g);
+                if ((rc = seat_ref(ep, json_array_get(v, g), gp, t,
+                                   &r->games[g])) < 0)
+                    return rc;
+            }
+            r->n_games = (int32_t)json_array_size(v);
+        }
+        if (r->winner < 0 && r->n_games == 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected \"winner\" or \"games\"", path);
+        return TNY_OK;
+    case TNY_GAME_CATAN:
+        if ((rc = tny__check_keys(res, path, ct_keys, diag)) < 0 ||
+            (rc = seat_map(ep, res, path, "vp", t, true, MAP_INT, r->score,
+                           &has)) < 0)
+            return rc;
+        if (!has) {
+            tny__path_key(p, path, "vp");
+            return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+        }
+        r->has_score = true;
+        return TNY_OK;
+    }
+    return TNY_OK;
+}
+
+/* ---- rounds ------------------------------------------------------------ */
+
+static int parse_table(const struct eparse *ep, const json_t *obj,
+                       const char *path, struct tny_table *t)
+{
+    struct tny_diag *diag = ep->diag;
+    char p[TNY__PATH_MAX], ip[TNY__PATH_MAX];
+    json_t *v;
+    int64_t x;
+    int rc;
+
+    t->result.winner = -1;
+    t->result.default_winner = -1;
+    for (int s = 0; s < TNY_MAX_SEATS; s++)
+        t->result.army[s] = -1;
+    if ((rc = tny__want_object(obj, path, diag)) < 0)
+        return rc;
+    if ((v = json_object_get(obj, "bye"))) {
+        if ((rc = tny__check_keys(obj, path, bye_keys, diag)) < 0)
+            return rc;
+        tny__path_key(p, path, "bye");
+        t->is_bye = true;
+        t->n_seats = 1;
+        return player_ref(ep, v, p, &t->seats[0]);
+    }
+    if ((rc = tny__check_keys(obj, path, table_keys, diag)) < 0 ||
+        (rc = need(obj, path, "table", &v, diag)) < 0)
+        return rc;
+    tny__path_key(p, path, "table");
+    if ((rc = tny__int(v, p, 1, TNY_MAX_PLAYERS, &x, diag)) < 0)
+        return rc;
+    t->number = (int32_t)x;
+    if ((rc = need(obj, path, "players", &v, diag)) < 0)
+        return rc;
+    tny__path_key(p, path, "players");
+    if ((rc = tny__want_array(v, p, TNY_MAX_SEATS, diag)) < 0)
+        return rc;
+    if (json_array_size(v) < 2)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected 2..%d players "
+                            "(a bye is {\"bye\": id})",
+                            p, TNY_MAX_SEATS);
+    for (size_t s = 0; s < json_array_size(v); s++) {
+        tny__path_index(ip, p, s);
+        if ((rc = player_ref(ep, json_array_get(v, s), ip, &t->seats[s])) < 0)
+            return rc;
+        for (size_t u = 0; u < s; u++)
+            if (t->seats[u] == t->seats[s])
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: \"%s\" sits twice "
+                                    "at this table",
+                                    ip, ep->ev->players[t->seats[s]].id);
+    }
+    t->n_seats = (int32_t)json_array_size(v);
+    if ((v = json_object_get(obj, "result"))) {
+        tny__path_key(p, path, "result");
+        if ((rc = parse_result(ep, v, p, t)) < 0)
+            return rc;
+        t->has_result = true;
+    }
+    return TNY_OK;
+}
+
+static int parse_rounds(struct eparse *ep, const json_t *arr)
+{
+    struct tny_event *ev = ep->ev;
+    char p[TNY__PATH_MAX], kp[TNY__PATH_MAX], tp[TNY__PATH_MAX];
+    json_t *v;
+    int rc;
+    if ((rc = tny__want_array(arr, "event.rounds", TNY_MAX_ROUNDS, ep->diag)) <
+        0)
+        return rc;
+    size_t n = json_array_size(arr);
+    ev->rounds = calloc(n ? n : 1, sizeof(*ev->rounds));
+    if (!ev->rounds)
+        return TNY_ENOMEM;
+    for (size_t r = 0; r < n; r++) {
+        const json_t *obj = json_array_get(arr, r);
+        struct tny_round *round = &ev->rounds[r];
+        ev->n_rounds = (int32_t)r + 1;
+        tny__path_index(p, "event.rounds", r);
+        if ((rc = tny__want_object(obj, p, ep->diag)) < 0 ||
+            (rc = tny__check_keys(obj, p, round_keys, ep->diag)) < 0 ||
+            (rc = need(obj, p, "stage", &v, ep->diag)) < 0)
+            return rc;
+        const char *name;
+        tny__path_key(kp, p, "stage");
+        if ((rc = tny__string(v, kp, 64, &name, ep->diag)) < 0)
+            return rc;
+        if (tny_stage_kind_from_name(name, &round->stage) < 0) {
+            char list[200] = "";
+            size_t used = 0;
+            for (int i = 0; i < ev->format.n_stages; i++) {
+                int w = snprintf(
+                    list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+                    tny_stage_kind_name(ev->format.stages[i].kind));
+                if (w < 0 || (size_t)w >= sizeof(list) - used)
+                    break;
+                used += (size_t)w;
+            }
+            return tny_diag_set(ep->diag, TNY_EINVAL,
+                                "%s: unknown stage \"%.64s\" (stages of format "
+                                "\"%s\": %s)",
+                                kp, name, ev->format.name, list);
+        }
+        if ((rc = need(obj, p, "tables", &v, ep->diag)) < 0)
+            return rc;
+        tny__path_key(kp, p, "tables");
+        if ((rc = tny__want_array(v, kp, TNY_MAX_PLAYERS, ep->diag)) < 0)
+            return rc;
+        size_t nt = json_array_size(v);
+        round->tables = calloc(nt ? nt : 1, sizeof(*round->tables));
+        if (!round->tables)
+            return TNY_ENOMEM;
+        round->n_tables = (int32_t)nt;
+        for (size_t t = 0; t < nt; t++) {
+            tny__path_index(tp, kp, t);
+            if ((rc = parse_table(ep, json_array_get(v, t), tp,
+                                  &round->tables[t])) < 0)
+                return rc;
+        }
+    }
+    return TNY_OK;
+}
+
+/* ---- the file ---------------------------------------------------------- */
+
+int tny_event_from_json(const json_t *root, struct tny_event *ev,
+                        struct tny_diag *diag)
+{
+    struct eparse ep = {.ev = ev, .ids = {NULL, 0}, .diag = diag};
+    json_t *v;
+    int64_t x;
+    int rc;
+
+    tny_event_init(ev);
+    if ((rc = tny__want_object(root, "event", diag)) < 0 ||
+        (rc = tny__check_keys(root, "event", top_keys, diag)) < 0 ||
+        (rc = need(root, "event", "format", &v, diag)) < 0)
+        goto out;
+    if (json_is_string(v)) {
+        struct tny_diag inner;
+        rc = tny_format_preset(json_string_value(v), &ev->format, &inner);
+        if (rc < 0) {
+            tny_diag_set(diag, rc, "event.format: %s", inner.msg);
+            goto out;
+        }
+    } else if (json_is_object(v)) {
+        if ((rc = tny_format_from_json(v, "event.format", &ev->format, diag)) <
+            0)
+            goto out;
+    } else {
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "event.format: expected a preset "
+                          "name or a format object");
+        goto out;
+    }
+    if ((v = json_object_get(root, "options")) &&
+        (rc = tny_format_apply_options(&ev->format, v, "event.options", diag)) <
+            0)
+        goto out;
+    if ((v = json_object_get(root, "seed"))) {
+        if ((rc = tny__int(v, "event.seed", 0, INT64_MAX, &x, diag)) < 0)
+            goto out;
+        ev->seed = (uint64_t)x;
+    }
+    if ((rc = need(root, "event", "players", &v, diag)) < 0 ||
+        (rc = parse_players(&ep, v)) < 0)
+        goto out;
+    if ((v = json_object_get(root, "drops")) &&
+        (rc = parse_lifecycle(&ep, v, "event.drops", false)) < 0)
+        goto out;
+    if ((v = json_object_get(root, "disqualified")) &&
+        (rc = parse_lifecycle(&ep, v, "event.disqualified", true)) < 0)
+        goto out;
+    if ((v = json_object_get(root, "rounds")) &&
+        (rc = parse_rounds(&ep, v)) < 0)
+        goto out;
+out:
+    free(ep.ids.slots);
+    if (rc < 0) {
+        if (rc == TNY_ENOMEM)
+            tny_diag_set(diag, rc, "event: out of memory");
+        tny_event_release(ev);
+    }
+    return rc;
+}
+
+int tny_event_from_json_text(const char *text, size_t len,
+                             struct tny_event *out, struct tny_diag *diag)
+{
+    json_t *root = NULL;
+    int rc = tny__load(text, len, "event", &root, diag);
+    if (rc < 0) {
+        tny_event_init(out);
+        return rc;
+    }
+    rc = tny_event_from_json(root, out, diag);
+    json_decref(root);
+    if (rc < 0)
+        return rc;
+    if ((rc = tny_event_validate(out, diag)) < 0)
+        tny_event_release(out);
+    return rc;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static json_t *seat_map_json(const struct tny_event *ev,
+                             const struct tny_table *t, const int32_t *iv,
+                             const int64_t *pv, bool skip_zero)
+{
+    json_t *o = json_object();
+    for (int s = 0; o && s < t->n_seats; s++) {
+        if (skip_zero && pv && pv[s] == 0)
+            continue;
+        if (skip_zero && iv && iv[s] < 0)
+            continue;
+        const char *id = ev->players[t->seats[s]].id;
+        json_t *v;
+        if (pv)
+            v = tny_json_points(pv[s]);
+        else if (skip_zero) /* armies */
+            v = json_string(ev->format.armies[iv[s]]);
+        else
+            v = json_integer(iv[s]);
+        if (!tny__set(o, id, v)) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+static const char *seat_id(const struct tny_event *ev,
+                           const struct tny_table *t, int32_t seat)
+{
+    return ev->players[t->seats[seat]].id;
+}
+
+static json_t *result_json(const struct tny_event *ev,
+                           const struct tny_table *t)
+{
+    const struct tny_result *r = &t->result;
+    json_t *o = json_object();
+    bool ok = o != NULL;
+    switch (ev->format.game) {
+    case TNY_GAME_NEUROSHIMA_HEX: {
+        bool any_army = false;
+        if (r->draw)
+            ok = ok && tny__set(o, "draw", json_true());
+        else
+            ok = ok &&
+                 tny__set(o, "winner", json_string(seat_id(ev, t, r->winner)));
+        ok = ok && tny__set(o, "hq_diff", json_integer(r->hq_diff));
+        for (int s = 0; s < t->n_seats; s++)
+            any_army = any_army || r->army[s] >= 0;
+        if (any_army)
+            ok = ok && tny__set(o, "armies",
+                                seat_map_json(ev, t, r->army, NULL, true));
+        break;
+    }
+    case TNY_GAME_TANTRIX: {
+        bool any_penalty = false;
+        if (r->has_score)
+            ok = ok && tny__set(o, "scores",
+                                seat_map_json(ev, t, r->score, NULL, false));
+        if (r->has_clock)
+            ok = ok && tny__set(o, "clock_ms",
+                                seat_map_json(ev, t, r->clock_ms, NULL, false));
+        if (r->default_winner >= 0)
+            ok = ok && tny__set(o, "default_win",
+                                json_string(seat_id(ev, t, r->default_winner)));
+        if (r->decided)
+            ok = ok &&
+                 tny__set(o, "tp",
+                          seat_map_json(ev, t, NULL, r->decided_tp, false));
+        for (int s = 0; s < t->n_seats; s++)
+            any_penalty = any_penalty || r->penalty[s] != 0;
+        if (any_penalty)
+            ok = ok && tny__set(o, "penalty",
+                                seat_map_json(ev, t, NULL, r->penalty, true));
+        break;
+    }
+    case TNY_GAME_AGRICOLA:
+        ok = ok &&
+             tny__set(o, "vp", seat_map_json(ev, t, r->score, NULL, false));
+        ok = ok && tny__set(o, "ip", seat_map_json(ev, t, r->ip, NULL, false));
+        ok = ok && tny__set(o, "bp", seat_map_json(ev, t, r->bp, NULL, false));
+        break;
+    case TNY_GAME_GOT_LCG2:
+        if (r->winner >= 0)
+            ok = ok &&
+                 tny__set(o, "winner", json_string(seat_id(ev, t, r->winner)));
+        if (r->modified)
+            ok = ok && tny__set(o, "modified", json_true());
+        if (r->n_games > 0) {
+            json_t *a = json_array();
+            for (int g = 0; a && g < r->n_games; g++)
+                if (!tny__append(a, json_string(seat_id(ev, t, r->games[g])))) {
+                    json_decref(a);
+                    a = NULL;
+                }
+            ok = ok && tny__set(o, "games", a);
+        }
+        break;
+    case TNY_GAME_CATAN:
+        ok = ok &&
+             tny__set(o, "vp", seat_map_json(ev, t, r->score, NULL, false));
+        break;
+    }
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *player_json(const struct tny_player *pl,
+                           const struct tny_format *fmt)
+{
+    json_t *o = json_object();
+    bool ok = o != NULL;
+    ok = ok && tny__set(o, "id", json_string(pl->id));
+    ok = ok && tny__set(o, "name", json_string(pl->name));
+    if (pl->club)
+        ok = ok && tny__set(o, "club", json_string(pl->club));
+    if (pl->country)
+        ok = ok && tny__set(o, "country", json_string(pl->country));
+    if (pl->external_id)
+        ok = ok && tny__set(o, "external_id", json_string(pl->external_id));
+    if (pl->has_rating)
+        ok = ok && tny__set(o, "rating", tny__number(pl->rating));
+    if (pl->n_armies > 0) {
+        json_t *a = json_array();
+        for (int i = 0; a && i < pl->n_armies; i++)
+            if (!tny__append(a, json_string(fmt->armies[pl->armies[i]]))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = ok && tny__set(o, "armies", a);
+    }
+    if (pl->beginner)
+        ok = ok && tny__set(o, "beginner", json_true());
+    if (pl->n_colours > 0) {
+        json_t *a = json_array();
+        for (int i = 0; a && i < pl->n_colours; i++)
+            if (!tny__append(a, json_string(pl->colours[i]))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = ok && tny__set(o, "colours", a);
+    }
+    if (pl->colour_blind)
+        ok = ok && tny__set(o, "colour_blind", json_true());
+    if (pl->faction)
+        ok = ok && tny__set(o, "faction", json_string(pl->faction));
+    if (pl->agenda)
+        ok = ok && tny__set(o, "agenda", json_string(pl->agenda));
+    if (pl->first_round > 1)
+        ok =
+            ok && tny__set(o, "late_from_round", json_integer(pl->first_round));
+    if (pl->fixed_table > 0)
+        ok = ok && tny__set(o, "fixed_table", json_integer(pl->fixed_table));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *format_ref_json(const struct tny_format *fmt)
+{
+    struct tny_format *preset = malloc(sizeof(*preset));
+    json_t *out = NULL;
+    if (!preset)
+        return NULL;
+    /* By name when the event runs the preset unchanged: files stay short
+     * and pick up nothing else from a later preset edit than the name. */
+    if (tny_format_preset(fmt->name, preset, NULL) == TNY_OK &&
+        memcmp(preset, fmt, sizeof(*fmt)) == 0)
+        out = json_string(fmt->name);
+    else
+        out = tny__format_json(fmt);
+    free(preset);
+    return out;
+}
+
+int tny_event_to_json(const struct tny_event *ev, char **out)
+{
+    json_t *o = json_object(), *a;
+    bool ok = o != NULL;
+    int rc = TNY_ENOMEM;
+    *out = NULL;
+    ok = ok && tny__set(o, "format", format_ref_json(&ev->format));
+    ok = ok && tny__set(o, "seed", json_integer((json_int_t)ev->seed));
+
+    a = ok ? json_array() : NULL;
+    for (int32_t i = 0; a && i < ev->n_players; i++)
+        if (!tny__append(a, player_json(&ev->players[i], &ev->format))) {
+            json_decref(a);
+            a = NULL;
+        }
+    ok = ok && tny__set(o, "players", a);
+
+    a = ok ? json_array() : NULL;
+    for (int32_t i = 0; a && i < ev->n_players; i++) {
+        const struct tny_player *pl = &ev->players[i];
+        if (!pl->dropped_after)
+            continue;
+        json_t *d = json_object();
+        bool dok = d && tny__set(d, "player", json_string(pl->id)) &&
+                   tny__set(d, "after_round", json_integer(pl->dropped_after));
+        if (dok && pl->rejoined_from)
+            dok = tny__set(d, "rejoin_round", json_integer(pl->rejoined_from));
+        if (!dok) {
+            json_decref(d);
+            d = NULL;
+        }
+        if (!tny__append(a, d)) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    ok = ok && tny__set(o, "drops", a);
+
+    a = ok ? json_array() : NULL;
+    for (int32_t i = 0; a && i < ev->n_players; i++) {
+        const struct tny_player *pl = &ev->players[i];
+        if (!pl->dq_after)
+            continue;
+        json_t *d = json_object();
+        bool dok = d && tny__set(d, "player", json_string(pl->id)) &&
+                   tny__set(d, "after_round", json_integer(pl->dq_after));
+        if (!dok) {
+            json_decref(d);
+            d = NULL;
+        }
+        if (!tny__append(a, d)) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    ok = ok && tny__set(o, "disqualified", a);
+
+    a = ok ? json_array() : NULL;
+    for (int32_t r = 0; a && r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        json_t *ro = json_object(), *tabs = json_array();
+        bool rok = ro && tabs &&
+                   tny__set(ro, "stage",
+                            json_string(tny_stage_kind_name(round->stage)));
+        for (int32_t t = 0; rok && t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            json_t *to = json_object();
+            bool tok = to != NULL;
+            if (tb->is_bye) {
+                tok =
+                    tok && tny__set(to, "bye", json_string(seat_id(ev, tb, 0)));
+            } else {
+                json_t *ps = json_array();
+                for (int32_t s = 0; ps && s < tb->n_seats; s++)
+                    if (!tny__append(ps, json_string(seat_id(ev, tb, s)))) {
+                        json_decref(ps);
+                        ps = NULL;
+                    }
+                tok = tok && tny__set(to, "table", json_integer(tb->number));
+                tok = tok && tny__set(to, "players", ps);
+                if (tb->has_result)
+                    tok = tok && tny__set(to, "result", result_json(ev, tb));
+            }
+            if (!tok) {
+                json_decref(to);
+                to = NULL;
+            }
+            rok = tny__append(tabs, to);
+        }
+        if (rok) {
+            rok = tny__set(ro, "tables", tabs);
+            tabs = NULL;
+        }
+        json_decref(tabs);
+        if (!rok) {
+            json_decref(ro);
+            ro = NULL;
+        }
+        if (!tny__append(a, ro)) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    ok = ok && tny__set(o, "rounds", a);
+    if (ok)
+        rc = tny__dump(o, out);
+    json_decref(o);
+    return rc;
+}

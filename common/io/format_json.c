@@ -1,0 +1,1541 @@
+/* format_json.c - format objects <-> struct tny_format, and the options.
+ *
+ * A format object (docs/formats.md) is parsed key by key into the struct,
+ * then its "options" are applied, then the result is checked as a whole
+ * (stage layout, tiebreak chain, game data).  Options are names for single
+ * fields of the format (swiss_rounds is the Swiss stage's rounds, ...):
+ * one table below lists them with their type, range and the formats they
+ * apply to.  In a format object a value may be written in both places
+ * (options.cut and stages[1].cut); they must then agree, so that an edited
+ * copy of a preset never silently ignores an edit.  An event's "options"
+ * simply overwrite.
+ *
+ * Invariants: the struct is zeroed before parsing and only written through
+ * named fields, so two parses of equal text give memcmp-equal structs and
+ * tny_format_to_json output parses back to an equal struct.
+ */
+#include "tny/json_io.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_internal.h"
+#include "tny/presets.h"
+
+#define UNSET32 INT32_MIN
+#define UNSET64 INT64_MIN
+/* Largest points value a format may hold (whole points). */
+#define POINTS_LIMIT 100000
+
+enum { OPT_INT, OPT_POINTS, OPT_BOOL, OPT_ENUM };
+
+/* Presence of keys that have no spare sentinel value. */
+struct fctx {
+    bool structure_given;
+    bool from_start_given[TNY_MAX_STAGES];
+};
+
+static const char *const structure_names[] = {
+    [TNY_STRUCTURE_CUSTOM] = "custom",
+    [TNY_STRUCTURE_BASIC] = "basic",
+    [TNY_STRUCTURE_ADVANCED] = "advanced",
+};
+static const char *const group_order_names[] = {
+    [TNY_GROUP_LOT] = "lot",
+    [TNY_GROUP_ADJACENT] = "adjacent",
+};
+static const char *const bye_rule_names[] = {
+    [TNY_BYE_LOWEST_POINTS_HQ] = "lowest_points_hq",
+    [TNY_BYE_LOWEST_RANKED] = "lowest_ranked",
+};
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static int pick_name(const json_t *v, const char *path, const char *noun,
+                     const char *const *names, int n, int *out,
+                     struct tny_diag *diag)
+{
+    const char *s;
+    int rc = tny__string(v, path, 64, &s, diag);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < n; i++)
+        if (names[i] && strcmp(names[i], s) == 0) {
+            *out = i;
+            return TNY_OK;
+        }
+    char list[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < n && used < sizeof(list); i++) {
+        int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+                         i ? ", " : "", names[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return tny_diag_set(diag, TNY_EINVAL,
+                        "%s: unknown %s \"%.64s\" (expected one of: %s)", path,
+                        noun, s, list);
+}
+
+/* The name tables of format.h as arrays for pick_name (caller's storage,
+ * so that format.c stays the one place that spells them). */
+#define N_KINDS (TNY_STAGE_ROUND_ROBIN + 1)
+#define N_PAIRINGS (TNY_PAIR_ROUND_ROBIN + 1)
+#define N_GAMES (TNY_GAME_CATAN + 1)
+
+static void tiebreak_names(const char **names)
+{
+    for (int i = 0; i < TNY_TB_COUNT_; i++)
+        names[i] = tny_tiebreak_name((enum tny_tiebreak)i);
+}
+
+static int find_stage(const struct tny_format *fmt, enum tny_stage_kind kind)
+{
+    for (int i = 0; i < fmt->n_stages; i++)
+        if (fmt->stages[i].kind == kind)
+            return i;
+    return -1;
+}
+
+static int swiss_stage(const struct tny_format *fmt)
+{
+    for (int i = 0; i < fmt->n_stages; i++)
+        if (fmt->stages[i].kind == TNY_STAGE_SWISS ||
+            fmt->stages[i].kind == TNY_STAGE_ROUND_ROBIN)
+            return i;
+    return -1;
+}
+
+static int pairing_stage(const struct tny_format *fmt, enum tny_pairing p)
+{
+    for (int i = 0; i < fmt->n_stages; i++)
+        if (fmt->stages[i].pairing == p)
+            return i;
+    return -1;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* ---- options ----------------------------------------------------------- */
+
+struct option {
+    const char *name;
+    int type;
+    int arg;          /* stage kind for per-stage timers */
+    int64_t lo, hi;   /* OPT_INT range; OPT_POINTS range in whole points */
+    const char *home; /* where else in a format object the value lives */
+    bool (*applies)(const struct option *o, const struct tny_format *fmt);
+    /* Address of the field, or NULL (custom get/set below). */
+    void *(*field)(const struct option *o, struct tny_format *fmt);
+    int32_t scale; /* OPT_INT: field = value * scale */
+};
+
+static bool ap_pairing(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->n_stages == 1 && f->players_per_table == 2 &&
+           (f->stages[0].pairing == TNY_PAIR_SWISS ||
+            f->stages[0].pairing == TNY_PAIR_ROUND_ROBIN);
+}
+static bool ap_structure(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->game == TNY_GAME_GOT_LCG2;
+}
+static bool ap_folded(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return pairing_stage(f, TNY_PAIR_FOLDED) >= 0;
+}
+static bool ap_swiss(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return swiss_stage(f) >= 0;
+}
+static bool ap_kind(const struct option *o, const struct tny_format *f)
+{
+    return find_stage(f, (enum tny_stage_kind)o->arg) >= 0;
+}
+static bool ap_four(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->players_per_table == 4;
+}
+static bool ap_not_ag(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->game != TNY_GAME_AGRICOLA;
+}
+static bool ap_ag(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->game == TNY_GAME_AGRICOLA;
+}
+static bool ap_tx(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->game == TNY_GAME_TANTRIX;
+}
+
+static void *fd_swiss_rounds(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->stages[swiss_stage(f)].rounds;
+}
+static void *fd_kind_rounds(const struct option *o, struct tny_format *f)
+{
+    return &f->stages[find_stage(f, (enum tny_stage_kind)o->arg)].rounds;
+}
+static void *fd_cut(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->stages[find_stage(f, TNY_STAGE_ELIMINATION)].cut;
+}
+static void *fd_timer(const struct option *o, struct tny_format *f)
+{
+    return &f->stages[find_stage(f, (enum tny_stage_kind)o->arg)].timer_minutes;
+}
+static void *fd_final_timer(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->stages[find_stage(f, TNY_STAGE_ELIMINATION)].final_timer_minutes;
+}
+static void *fd_ppt(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->players_per_table;
+}
+static void *fd_bye_points(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->bye_points;
+}
+static void *fd_draft(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->draft_minutes;
+}
+static void *fd_action(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->action_seconds;
+}
+static void *fd_clock(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->clock_limit_ms;
+}
+static void *fd_default_win(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->default_win_tp;
+}
+static void *fd_missed(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->max_missed_games;
+}
+static void *fd_group_a(const struct option *o, struct tny_format *f)
+{
+    (void)o;
+    return &f->group_a_size;
+}
+
+/* In application order: "pairing" first, since it changes which stage
+ * kinds (and so which timer options) exist. */
+static const struct option options[] = {
+    {"pairing", OPT_ENUM, 0, 0, 0, "stages[0].kind/pairing", ap_pairing, NULL,
+     0},
+    {"structure", OPT_ENUM, 0, 0, 0, "structure", ap_structure, NULL, 0},
+    {"elimination_only", OPT_BOOL, 0, 0, 0,
+     "the elimination stage's from_start", ap_folded, NULL, 0},
+    {"swiss_rounds", OPT_INT, 0, 0, 1000, "the swiss stage's rounds", ap_swiss,
+     fd_swiss_rounds, 1},
+    {"cut", OPT_INT, TNY_STAGE_ELIMINATION, 0, 4096,
+     "the elimination stage's cut", ap_kind, fd_cut, 1},
+    {"rounds", OPT_INT, TNY_STAGE_ROUND, 1, 1000, "the round stage's rounds",
+     ap_kind, fd_kind_rounds, 1},
+    {"players_per_table", OPT_INT, 0, 4, 4, "players_per_table", ap_four,
+     fd_ppt, 1},
+    {"bye_points", OPT_POINTS, 0, 0, 1000, "bye.points", ap_not_ag,
+     fd_bye_points, 0},
+    {"swiss_timer_minutes", OPT_INT, TNY_STAGE_SWISS, 0, 1440,
+     "the swiss stage's timer_minutes", ap_kind, fd_timer, 1},
+    {"round_robin_timer_minutes", OPT_INT, TNY_STAGE_ROUND_ROBIN, 0, 1440,
+     "the round_robin stage's timer_minutes", ap_kind, fd_timer, 1},
+    {"elimination_timer_minutes", OPT_INT, TNY_STAGE_ELIMINATION, 0, 1440,
+     "the elimination stage's timer_minutes", ap_kind, fd_timer, 1},
+    {"elimination_final_timer_minutes", OPT_INT, TNY_STAGE_ELIMINATION, 0, 1440,
+     "the elimination stage's final_timer_minutes", ap_kind, fd_final_timer, 1},
+    {"prelim_timer_minutes", OPT_INT, TNY_STAGE_PRELIM, 0, 1440,
+     "the prelim stage's timer_minutes", ap_kind, fd_timer, 1},
+    {"final_timer_minutes", OPT_INT, TNY_STAGE_FINAL, 0, 1440,
+     "the final stage's timer_minutes", ap_kind, fd_timer, 1},
+    {"round_timer_minutes", OPT_INT, TNY_STAGE_ROUND, 0, 1440,
+     "the round stage's timer_minutes", ap_kind, fd_timer, 1},
+    {"draft_minutes", OPT_INT, 0, 0, 1440, "table.draft_minutes", ap_ag,
+     fd_draft, 1},
+    {"action_seconds", OPT_INT, 0, 0, 3600, "table.action_seconds", ap_ag,
+     fd_action, 1},
+    {"clock_minutes", OPT_INT, 0, 0, 1440, "tantrix.clock_minutes", ap_tx,
+     fd_clock, 60000},
+    {"default_win_tp", OPT_POINTS, 0, 0, 1000, "tantrix.default_win_tp", ap_tx,
+     fd_default_win, 0},
+    {"max_missed_games", OPT_INT, 0, 0, 1000, "tantrix.max_missed_games", ap_tx,
+     fd_missed, 1},
+    {"group_a_size", OPT_INT, 0, 4, 1000, "agricola.group_a_size", ap_ag,
+     fd_group_a, 1},
+};
+
+static bool option_applies(const struct option *o, const struct tny_format *f)
+{
+    return o->applies(o, f);
+}
+
+/* Current value of an option as JSON; NULL when unset (sentinel) or on
+ * allocation failure. */
+static json_t *option_get(const struct option *o, const struct tny_format *f,
+                          const struct fctx *ctx)
+{
+    struct tny_format *mf = (struct tny_format *)f; /* field() only computes */
+    if (strcmp(o->name, "pairing") == 0)
+        return json_string(tny_pairing_name(f->stages[0].pairing));
+    if (strcmp(o->name, "structure") == 0) {
+        if (ctx && !ctx->structure_given)
+            return NULL;
+        return json_string(structure_names[f->structure]);
+    }
+    if (strcmp(o->name, "elimination_only") == 0) {
+        int s = pairing_stage(f, TNY_PAIR_FOLDED);
+        if (ctx && !ctx->from_start_given[s])
+            return NULL;
+        return json_boolean(f->stages[s].from_start);
+    }
+    if (o->type == OPT_POINTS) {
+        int64_t v = *(int64_t *)o->field(o, mf);
+        return v == UNSET64 ? NULL : tny_json_points(v);
+    }
+    int32_t v = *(int32_t *)o->field(o, mf);
+    return v == UNSET32 ? NULL : json_integer(v / o->scale);
+}
+
+static int option_set(const struct option *o, struct tny_format *f,
+                      const json_t *v, const char *path, struct tny_diag *diag)
+{
+    int rc;
+    if (strcmp(o->name, "pairing") == 0) {
+        static const char *const names[] = {"swiss", "round_robin"};
+        int which;
+        if ((rc = pick_name(v, path, "pairing", names, 2, &which, diag)) < 0)
+            return rc;
+        struct tny_stage *st = &f->stages[0];
+        if (which == 1 && st->pairing != TNY_PAIR_ROUND_ROBIN) {
+            st->kind = TNY_STAGE_ROUND_ROBIN;
+            st->pairing = TNY_PAIR_ROUND_ROBIN;
+            st->rounds = 0; /* a full cycle unless swiss_rounds says */
+        } else if (which == 0 && st->pairing != TNY_PAIR_SWISS) {
+            st->kind = TNY_STAGE_SWISS;
+            st->pairing = TNY_PAIR_SWISS;
+        }
+        return TNY_OK;
+    }
+    if (strcmp(o->name, "structure") == 0) {
+        int which;
+        if ((rc = pick_name(v, path, "structure", structure_names,
+                            N_OF(structure_names), &which, diag)) < 0)
+            return rc;
+        f->structure = (enum tny_structure)which;
+        return TNY_OK;
+    }
+    if (strcmp(o->name, "elimination_only") == 0) {
+        bool b;
+        if ((rc = tny__bool(v, path, &b, diag)) < 0)
+            return rc;
+        f->stages[pairing_stage(f, TNY_PAIR_FOLDED)].from_start = b;
+        return TNY_OK;
+    }
+    if (o->type == OPT_POINTS) {
+        int64_t units;
+        if ((rc = tny__points(v, path, o->hi, &units, diag)) < 0)
+            return rc;
+        if (units < o->lo * TNY_POINT_SCALE)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected points %lld..%lld", path,
+                                (long long)o->lo, (long long)o->hi);
+        *(int64_t *)o->field(o, f) = units;
+        return TNY_OK;
+    }
+    int64_t x, lo = o->lo;
+    /* CT-8: a Catan game is given at least 90 minutes (0 = no limit). */
+    if (f->game == TNY_GAME_CATAN && o->field == fd_timer &&
+        json_is_integer(v) && json_integer_value(v) != 0)
+        lo = 90;
+    if ((rc = tny__int(v, path, lo, o->hi, &x, diag)) < 0)
+        return rc;
+    if (o->field == fd_cut && x != 0 && (x < 2 || (x & (x - 1)) != 0))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: %lld is not a power of two (0 = no "
+                            "elimination stage)",
+                            path, (long long)x);
+    *(int32_t *)o->field(o, f) = (int32_t)(x * o->scale);
+    return TNY_OK;
+}
+
+static void list_options(const struct tny_format *f, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < N_OF(options) && used < cap; i++) {
+        if (!option_applies(&options[i], f))
+            continue;
+        int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "",
+                         options[i].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* Keeps the fields that mirror bye_points for the games that read them. */
+static void sync_derived(struct tny_format *f)
+{
+    if (f->game == TNY_GAME_TANTRIX)
+        f->bye_tp = f->bye_points;
+    if (f->game == TNY_GAME_CATAN)
+        f->bye_placement_points = f->bye_points;
+}
+
+static int check_format(const struct tny_format *f, const char *path,
+                        struct tny_diag *diag);
+
+/* ctx non-NULL: options of a format object, checked against the body. */
+static int apply_options(struct tny_format *f, const json_t *opts,
+                         const char *path, const struct fctx *ctx,
+                         struct tny_diag *diag)
+{
+    int rc = tny__want_object(opts, path, diag);
+    char kpath[TNY__PATH_MAX];
+    struct tny_format *scratch = NULL;
+    if (rc < 0)
+        return rc;
+    /* Every key must be an option of this format (checked up front so
+     * that a typo is reported even when an earlier option also fails). */
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)opts, key, value)
+    {
+        int i;
+        if (tny__is_extension_key(key))
+            continue;
+        for (i = 0; i < N_OF(options); i++)
+            if (strcmp(options[i].name, key) == 0)
+                break;
+        if (i == N_OF(options) || !option_applies(&options[i], f)) {
+            char list[400];
+            list_options(f, list, sizeof(list));
+            tny__path_key(kpath, path, key);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: unknown option (options of format "
+                                "\"%s\": %s)",
+                                kpath, f->name, list);
+        }
+    }
+    scratch = malloc(sizeof(*scratch));
+    if (!scratch)
+        return TNY_ENOMEM;
+    for (int i = 0; i < N_OF(options); i++) {
+        const struct option *o = &options[i];
+        json_t *v = json_object_get(opts, o->name);
+        if (!v)
+            continue;
+        tny__path_key(kpath, path, o->name);
+        if (!option_applies(o, f)) { /* e.g. pairing removed the stage */
+            char list[400];
+            list_options(f, list, sizeof(list));
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "%s: not an option of this format after the "
+                              "options before it (options: %s)",
+                              kpath, list);
+            goto out;
+        }
+        json_t *had = ctx ? option_get(o, f, ctx) : NULL;
+        if (!had) {
+            if ((rc = option_set(o, f, v, kpath, diag)) < 0)
+                goto out;
+            continue;
+        }
+        /* Written twice in one format object: must say the same. */
+        *scratch = *f;
+        rc = option_set(o, scratch, v, kpath, diag);
+        json_t *now = rc < 0 ? NULL : option_get(o, scratch, NULL);
+        bool same = now && json_equal(had, now);
+        char *had_text = json_dumps(had, JSON_ENCODE_ANY);
+        json_decref(had);
+        json_decref(now);
+        if (rc >= 0 && !same)
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "%s: disagrees with %s (%s) in the same format; "
+                              "change one of them",
+                              kpath, o->home, had_text ? had_text : "?");
+        free(had_text);
+        if (rc < 0)
+            goto out;
+    }
+    sync_derived(f);
+out:
+    free(scratch);
+    return rc;
+}
+
+int tny_format_apply_options(struct tny_format *fmt, const json_t *opts,
+                             const char *path, struct tny_diag *diag)
+{
+    struct tny_diag inner;
+    int rc = apply_options(fmt, opts, path, NULL, diag);
+    if (rc < 0)
+        return rc;
+    /* The combined result must still be a valid format (e.g. a Swiss
+     * stage left without rounds). */
+    rc = check_format(fmt, "format", &inner);
+    if (rc < 0)
+        return tny_diag_set(diag, rc,
+                            "%s: the options give an invalid "
+                            "format: %s",
+                            path, inner.msg);
+    return TNY_OK;
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+static const char *const top_keys[] = {"name",
+                                       "title",
+                                       "game",
+                                       "players_per_table",
+                                       "min_players",
+                                       "max_players",
+                                       "player_multiple",
+                                       "structure",
+                                       "options",
+                                       "points",
+                                       "bye",
+                                       "stages",
+                                       "neuroshima_hex",
+                                       "tantrix",
+                                       "agricola",
+                                       "catan",
+                                       "table",
+                                       NULL};
+static const char *const stage_keys[] = {"name",
+                                         "kind",
+                                         "pairing",
+                                         "group_order",
+                                         "rounds",
+                                         "cut",
+                                         "best_of_three",
+                                         "from_start",
+                                         "tiebreaks",
+                                         "timer_minutes",
+                                         "final_timer_minutes",
+                                         "weight",
+                                         NULL};
+static const char *const points_keys[] = {
+    "win", "draw", "loss", "modified_win", "placement", "placement_3", NULL};
+static const char *const bye_keys[] = {"rule",    "second_bye",  "points",
+                                       "hq_diff", "game_points", "success_rate",
+                                       NULL};
+static const char *const nh_keys[] = {"armies",
+                                      "armies_per_player",
+                                      "beginner_armies",
+                                      "capped_armies",
+                                      "capped_hq_diff",
+                                      "hq_diff_max",
+                                      NULL};
+static const char *const tx_keys[] = {
+    "tp_per_game",        "margin_tp",     "clock_minutes",
+    "clock_step_seconds", "clock_penalty", "default_win_tp",
+    "max_missed_games",   "score_max",     NULL};
+static const char *const ag_keys[] = {
+    "group_a_size", "vp_min", "vp_max", "ip_max", "bp_min", "bp_max", NULL};
+static const char *const ct_keys[] = {"game_points_cap", "vp_min", "vp_max",
+                                      NULL};
+static const char *const table_keys[] = {"draft_minutes", "action_seconds",
+                                         "timeout_procedure", "notes", NULL};
+
+/* Optional integer key into an int32 field (untouched when absent). */
+static int opt_i32(const json_t *obj, const char *path, const char *key,
+                   int64_t lo, int64_t hi, int32_t scale, int32_t *field,
+                   struct tny_diag *diag)
+{
+    json_t *v = json_object_get(obj, key);
+    char p[TNY__PATH_MAX];
+    int64_t x;
+    int rc;
+    if (!v)
+        return TNY_OK;
+    tny__path_key(p, path, key);
+    if ((rc = tny__int(v, p, lo, hi, &x, diag)) < 0)
+        return rc;
+    *field = (int32_t)(x * scale);
+    return TNY_OK;
+}
+
+static int opt_points(const json_t *obj, const char *path, const char *key,
+                      int64_t *field, struct tny_diag *diag)
+{
+    json_t *v = json_object_get(obj, key);
+    char p[TNY__PATH_MAX];
+    if (!v)
+        return TNY_OK;
+    tny__path_key(p, path, key);
+    return tny__points(v, p, POINTS_LIMIT, field, diag);
+}
+
+static int opt_bool(const json_t *obj, const char *path, const char *key,
+                    bool *field, bool *given, struct tny_diag *diag)
+{
+    json_t *v = json_object_get(obj, key);
+    char p[TNY__PATH_MAX];
+    if (!v)
+        return TNY_OK;
+    if (given)
+        *given = true;
+    tny__path_key(p, path, key);
+    return tny__bool(v, p, field, diag);
+}
+
+static int need(const json_t *obj, const char *path, const char *key,
+                json_t **out, struct tny_diag *diag)
+{
+    *out = json_object_get(obj, key);
+    if (!*out) {
+        char p[TNY__PATH_MAX];
+        tny__path_key(p, path, key);
+        return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+    }
+    return TNY_OK;
+}
+
+static int points_list(const json_t *obj, const char *path, const char *key,
+                       int64_t *dst, int max, int32_t *n_out,
+                       struct tny_diag *diag)
+{
+    json_t *arr = json_object_get(obj, key);
+    char p[TNY__PATH_MAX], ip[TNY__PATH_MAX];
+    int rc;
+    if (!arr)
+        return TNY_OK;
+    tny__path_key(p, path, key);
+    if ((rc = tny__want_array(arr, p, (size_t)max, diag)) < 0)
+        return rc;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        tny__path_index(ip, p, i);
+        if ((rc = tny__points(json_array_get(arr, i), ip, POINTS_LIMIT, &dst[i],
+                              diag)) < 0)
+            return rc;
+    }
+    if (n_out)
+        *n_out = (int32_t)json_array_size(arr);
+    return TNY_OK;
+}
+
+/* An array of distinct names, each at most TNY_NAME_MAX-1 bytes; when
+ * known is non-NULL every name must be one of the format's armies. */
+static int name_list(const json_t *obj, const char *path, const char *key,
+                     char (*dst)[TNY_NAME_MAX], int max, int32_t *n_out,
+                     const struct tny_format *known, struct tny_diag *diag)
+{
+    json_t *arr = json_object_get(obj, key);
+    char p[TNY__PATH_MAX], ip[TNY__PATH_MAX];
+    int rc;
+    if (!arr)
+        return TNY_OK;
+    tny__path_key(p, path, key);
+    if ((rc = tny__want_array(arr, p, (size_t)max, diag)) < 0)
+        return rc;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        tny__path_index(ip, p, i);
+        if ((rc = tny__string_to(json_array_get(arr, i), ip, dst[i],
+                                 TNY_NAME_MAX, diag)) < 0)
+            return rc;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(dst[j], dst[i]) == 0)
+                return tny_diag_set(diag, TNY_EINVAL, "%s: \"%s\" listed twice",
+                                    ip, dst[i]);
+        if (known && tny_format_army_index(known, dst[i]) < 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: \"%s\" is not in neuroshima_hex.armies",
+                                ip, dst[i]);
+    }
+    *n_out = (int32_t)json_array_size(arr);
+    return TNY_OK;
+}
+
+static int parse_stage(const json_t *obj, const char *path,
+                       struct tny_stage *st, bool *from_start_given,
+                       struct tny_diag *diag)
+{
+    json_t *v;
+    int rc, which;
+    char p[TNY__PATH_MAX];
+    if ((rc = tny__want_object(obj, path, diag)) < 0 ||
+        (rc = tny__check_keys(obj, path, stage_keys, diag)) < 0)
+        return rc;
+    if ((rc = need(obj, path, "name", &v, diag)) < 0)
+        return rc;
+    tny__path_key(p, path, "name");
+    if ((rc = tny__string_to(v, p, st->name, sizeof(st->name), diag)) < 0)
+        return rc;
+
+    const char *kinds[N_KINDS], *pairings[N_PAIRINGS];
+    const char *tbs[TNY_TB_COUNT_];
+    for (int i = 0; i < N_KINDS; i++)
+        kinds[i] = tny_stage_kind_name((enum tny_stage_kind)i);
+    for (int i = 0; i < N_PAIRINGS; i++)
+        pairings[i] = tny_pairing_name((enum tny_pairing)i);
+    tiebreak_names(tbs);
+    if ((rc = need(obj, path, "kind", &v, diag)) < 0)
+        return rc;
+    tny__path_key(p, path, "kind");
+    if ((rc = pick_name(v, p, "stage kind", kinds, N_KINDS, &which, diag)) < 0)
+        return rc;
+    st->kind = (enum tny_stage_kind)which;
+    if ((rc = need(obj, path, "pairing", &v, diag)) < 0)
+        return rc;
+    tny__path_key(p, path, "pairing");
+    if ((rc = pick_name(v, p, "pairing", pairings, N_PAIRINGS, &which, diag)) <
+        0)
+        return rc;
+    st->pairing = (enum tny_pairing)which;
+
+    if ((v = json_object_get(obj, "group_order"))) {
+        tny__path_key(p, path, "group_order");
+        if ((rc = pick_name(v, p, "group order", group_order_names,
+                            N_OF(group_order_names), &which, diag)) < 0)
+            return rc;
+        st->group_order = (enum tny_group_order)which;
+    }
+    if ((rc = opt_i32(obj, path, "rounds", 0, 1000, 1, &st->rounds, diag)) <
+            0 ||
+        (rc = opt_i32(obj, path, "cut", 0, 4096, 1, &st->cut, diag)) < 0 ||
+        (rc = opt_bool(obj, path, "best_of_three", &st->best_of_three, NULL,
+                       diag)) < 0 ||
+        (rc = opt_bool(obj, path, "from_start", &st->from_start,
+                       from_start_given, diag)) < 0 ||
+        (rc = opt_i32(obj, path, "timer_minutes", 0, 1440, 1,
+                      &st->timer_minutes, diag)) < 0 ||
+        (rc = opt_i32(obj, path, "final_timer_minutes", 0, 1440, 1,
+                      &st->final_timer_minutes, diag)) < 0)
+        return rc;
+
+    if ((v = json_object_get(obj, "tiebreaks"))) {
+        char ip[TNY__PATH_MAX];
+        tny__path_key(p, path, "tiebreaks");
+        if ((rc = tny__want_array(v, p, TNY_MAX_TIEBREAKS, diag)) < 0)
+            return rc;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            tny__path_index(ip, p, i);
+            if ((rc = pick_name(json_array_get(v, i), ip, "tiebreak", tbs,
+                                TNY_TB_COUNT_, &which, diag)) < 0)
+                return rc;
+            for (size_t j = 0; j < i; j++)
+                if ((int)st->tiebreaks[j] == which)
+                    return tny_diag_set(
+                        diag, TNY_EINVAL, "%s: \"%s\" listed twice", ip,
+                        tny_tiebreak_name((enum tny_tiebreak)which));
+            st->tiebreaks[i] = (enum tny_tiebreak)which;
+        }
+        st->n_tiebreaks = (int32_t)json_array_size(v);
+        if (st->n_tiebreaks > 0 &&
+            st->tiebreaks[st->n_tiebreaks - 1] != TNY_TB_LOT)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: the last tiebreak must be \"lot\" so that "
+                                "the order is total (CM-4)",
+                                p);
+    }
+
+    st->weight_num = st->weight_den = 1;
+    if ((v = json_object_get(obj, "weight"))) {
+        int64_t units;
+        tny__path_key(p, path, "weight");
+        if ((rc = tny__points(v, p, 1000, &units, diag)) < 0)
+            return rc;
+        if (units <= 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected a positive "
+                                "number",
+                                p);
+        int64_t g = gcd64(units, TNY_POINT_SCALE);
+        st->weight_num = units / g;
+        st->weight_den = TNY_POINT_SCALE / g;
+    }
+    return TNY_OK;
+}
+
+static int parse_game_block(const json_t *root, const char *path,
+                            struct tny_format *f, struct tny_diag *diag)
+{
+    static const char *const blocks[] = {"neuroshima_hex", "tantrix",
+                                         "agricola", "catan"};
+    static const enum tny_game block_game[] = {
+        TNY_GAME_NEUROSHIMA_HEX, TNY_GAME_TANTRIX, TNY_GAME_AGRICOLA,
+        TNY_GAME_CATAN};
+    char p[TNY__PATH_MAX];
+    int rc;
+    for (int i = 0; i < N_OF(blocks); i++)
+        if (json_object_get(root, blocks[i]) && block_game[i] != f->game) {
+            tny__path_key(p, path, blocks[i]);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: not a key of a \"%s\" format", p,
+                                tny_game_name(f->game));
+        }
+    json_t *b;
+    switch (f->game) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        if (!(b = json_object_get(root, "neuroshima_hex")))
+            return TNY_OK;
+        tny__path_key(p, path, "neuroshima_hex");
+        if ((rc = tny__want_object(b, p, diag)) < 0 ||
+            (rc = tny__check_keys(b, p, nh_keys, diag)) < 0 ||
+            (rc = name_list(b, p, "armies", f->armies, TNY_MAX_ARMIES,
+                            &f->n_armies, NULL, diag)) < 0 ||
+            (rc = name_list(b, p, "beginner_armies", f->beginner_armies, 8,
+                            &f->n_beginner_armies, f, diag)) < 0 ||
+            (rc = name_list(b, p, "capped_armies", f->capped_armies, 4,
+                            &f->n_capped_armies, f, diag)) < 0 ||
+            (rc = opt_i32(b, p, "armies_per_player", 0, TNY_MAX_ARMIES, 1,
+                          &f->armies_per_player, diag)) < 0 ||
+            (rc = opt_i32(b, p, "capped_hq_diff", 0, 1000, 1,
+                          &f->capped_hq_diff, diag)) < 0 ||
+            (rc = opt_i32(b, p, "hq_diff_max", 0, 1000, 1, &f->hq_diff_max,
+                          diag)) < 0)
+            return rc;
+        return TNY_OK;
+    case TNY_GAME_TANTRIX:
+        if (!(b = json_object_get(root, "tantrix")))
+            return TNY_OK;
+        tny__path_key(p, path, "tantrix");
+        if ((rc = tny__want_object(b, p, diag)) < 0 ||
+            (rc = tny__check_keys(b, p, tx_keys, diag)) < 0 ||
+            (rc = opt_points(b, p, "tp_per_game", &f->tp_per_game, diag)) < 0 ||
+            (rc = points_list(b, p, "margin_tp", f->margin_tp, 64,
+                              &f->n_margins, diag)) < 0 ||
+            (rc = opt_i32(b, p, "clock_minutes", 0, 1440, 60000,
+                          &f->clock_limit_ms, diag)) < 0 ||
+            (rc = opt_i32(b, p, "clock_step_seconds", 1, 3600, 1000,
+                          &f->clock_step_ms, diag)) < 0 ||
+            (rc = opt_points(b, p, "clock_penalty", &f->clock_penalty, diag)) <
+                0 ||
+            (rc = opt_points(b, p, "default_win_tp", &f->default_win_tp,
+                             diag)) < 0 ||
+            (rc = opt_i32(b, p, "max_missed_games", 0, 1000, 1,
+                          &f->max_missed_games, diag)) < 0 ||
+            (rc = opt_i32(b, p, "score_max", 0, 100000, 1, &f->score_max,
+                          diag)) < 0)
+            return rc;
+        return TNY_OK;
+    case TNY_GAME_AGRICOLA:
+        if (!(b = json_object_get(root, "agricola")))
+            return TNY_OK;
+        tny__path_key(p, path, "agricola");
+        if ((rc = tny__want_object(b, p, diag)) < 0 ||
+            (rc = tny__check_keys(b, p, ag_keys, diag)) < 0 ||
+            (rc = opt_i32(b, p, "group_a_size", 4, 1000, 1, &f->group_a_size,
+                          diag)) < 0 ||
+            (rc = opt_i32(b, p, "vp_min", -100000, 100000, 1, &f->vp_min,
+                          diag)) < 0 ||
+            (rc = opt_i32(b, p, "vp_max", -100000, 100000, 1, &f->vp_max,
+                          diag)) < 0 ||
+            (rc = opt_i32(b, p, "ip_max", 0, 100000, 1, &f->ip_max, diag)) <
+                0 ||
+            (rc = opt_i32(b, p, "bp_min", -100000, 100000, 1, &f->bp_min,
+                          diag)) < 0 ||
+            (rc = opt_i32(b, p, "bp_max", -100000, 100000, 1, &f->bp_max,
+                          diag)) < 0)
+            return rc;
+        return TNY_OK;
+    case TNY_GAME_CATAN:
+        if (!(b = json_object_get(root, "catan")))
+            return TNY_OK;
+        tny__path_key(p, path, "catan");
+        if ((rc = tny__want_object(b, p, diag)) < 0 ||
+            (rc = tny__check_keys(b, p, ct_keys, diag)) < 0 ||
+            (rc = opt_i32(b, p, "game_points_cap", 0, 100000, 1,
+                          &f->game_points_cap, diag)) < 0 ||
+            (rc = opt_i32(b, p, "vp_min", -100000, 100000, 1, &f->vp_min,
+                          diag)) < 0 ||
+            (rc = opt_i32(b, p, "vp_max", -100000, 100000, 1, &f->vp_max,
+                          diag)) < 0)
+            return rc;
+        return TNY_OK;
+    case TNY_GAME_GOT_LCG2: return TNY_OK;
+    }
+    return TNY_OK;
+}
+
+static int parse_table_block(const json_t *root, const char *path,
+                             struct tny_format *f, struct tny_diag *diag)
+{
+    json_t *b = json_object_get(root, "table"), *v;
+    char p[TNY__PATH_MAX], kp[TNY__PATH_MAX], ip[TNY__PATH_MAX];
+    int rc;
+    if (!b)
+        return TNY_OK;
+    tny__path_key(p, path, "table");
+    if ((rc = tny__want_object(b, p, diag)) < 0 ||
+        (rc = tny__check_keys(b, p, table_keys, diag)) < 0 ||
+        (rc = opt_i32(b, p, "draft_minutes", 0, 1440, 1, &f->draft_minutes,
+                      diag)) < 0 ||
+        (rc = opt_i32(b, p, "action_seconds", 0, 3600, 1, &f->action_seconds,
+                      diag)) < 0)
+        return rc;
+    if ((v = json_object_get(b, "timeout_procedure"))) {
+        tny__path_key(kp, p, "timeout_procedure");
+        if ((rc = tny__string_to(v, kp, f->timeout_procedure,
+                                 sizeof(f->timeout_procedure), diag)) < 0)
+            return rc;
+    }
+    if ((v = json_object_get(b, "notes"))) {
+        tny__path_key(kp, p, "notes");
+        if ((rc = tny__want_array(v, kp, TNY_MAX_NOTES, diag)) < 0)
+            return rc;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            tny__path_index(ip, kp, i);
+            if ((rc = tny__string_to(json_array_get(v, i), ip, f->notes[i],
+                                     TNY_NOTE_MAX, diag)) < 0)
+                return rc;
+        }
+        f->n_notes = (int32_t)json_array_size(v);
+    }
+    return TNY_OK;
+}
+
+static void set_sentinels(struct tny_format *f)
+{
+    for (int i = 0; i < TNY_MAX_STAGES; i++) {
+        f->stages[i].rounds = UNSET32;
+        f->stages[i].cut = UNSET32;
+        f->stages[i].timer_minutes = UNSET32;
+        f->stages[i].final_timer_minutes = UNSET32;
+    }
+    f->bye_points = UNSET64;
+    f->draft_minutes = UNSET32;
+    f->action_seconds = UNSET32;
+    f->clock_limit_ms = UNSET32;
+    f->default_win_tp = UNSET64;
+    f->max_missed_games = UNSET32;
+    f->group_a_size = UNSET32;
+}
+
+static void clear_sentinels(struct tny_format *f)
+{
+    for (int i = 0; i < TNY_MAX_STAGES; i++) {
+        struct tny_stage *s = &f->stages[i];
+        if (s->rounds == UNSET32)
+            s->rounds = 0;
+        if (s->cut == UNSET32)
+            s->cut = 0;
+        if (s->timer_minutes == UNSET32)
+            s->timer_minutes = 0;
+        if (s->final_timer_minutes == UNSET32)
+            s->final_timer_minutes = 0;
+    }
+    if (f->bye_points == UNSET64)
+        f->bye_points = 0;
+    if (f->draft_minutes == UNSET32)
+        f->draft_minutes = 0;
+    if (f->action_seconds == UNSET32)
+        f->action_seconds = 0;
+    if (f->clock_limit_ms == UNSET32)
+        f->clock_limit_ms = 0;
+    if (f->default_win_tp == UNSET64)
+        f->default_win_tp = 0;
+    if (f->max_missed_games == UNSET32)
+        f->max_missed_games = 0;
+    if (f->group_a_size == UNSET32)
+        f->group_a_size = 0;
+}
+
+static bool is_power_of_two(int32_t x)
+{
+    return x > 0 && (x & (x - 1)) == 0;
+}
+
+/* The format as a whole: stage layout, strategies that fit the table
+ * size, the game's data present and consistent. */
+static int check_format(const struct tny_format *f, const char *path,
+                        struct tny_diag *diag)
+{
+    const bool two = f->players_per_table == 2;
+    const bool gt_table =
+        f->game == TNY_GAME_GOT_LCG2 && f->structure != TNY_STRUCTURE_CUSTOM;
+    if (f->game == TNY_GAME_AGRICOLA || f->game == TNY_GAME_CATAN) {
+        if (f->players_per_table != 4)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.players_per_table: \"%s\" is played by 4 "
+                                "at a table",
+                                path, tny_game_name(f->game));
+    } else if (!two) {
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.players_per_table: \"%s\" is a 2-player game",
+                            path, tny_game_name(f->game));
+    }
+    if (f->max_players > 0 && f->max_players < f->min_players)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.max_players: less than min_players", path);
+    for (int i = 0; i < f->n_stages; i++) {
+        const struct tny_stage *s = &f->stages[i];
+        char sp[TNY__PATH_MAX];
+        snprintf(sp, sizeof(sp), "%s.stages[%d]", path, i);
+        bool elim_kind = s->kind == TNY_STAGE_ELIMINATION;
+        bool elim_pair =
+            s->pairing == TNY_PAIR_RESEEDED || s->pairing == TNY_PAIR_FOLDED;
+        bool four_pair =
+            s->pairing == TNY_PAIR_AGRICOLA || s->pairing == TNY_PAIR_GORN;
+        if (elim_kind != elim_pair)
+            return tny_diag_set(
+                diag, TNY_EINVAL,
+                "%s.pairing: \"%s\" does not fit a \"%s\" stage "
+                "(elimination stages pair \"reseeded\" or "
+                "\"folded\", no other stage does)",
+                sp, tny_pairing_name(s->pairing), tny_stage_kind_name(s->kind));
+        if (four_pair == two)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.pairing: \"%s\" does not seat %d players "
+                                "at a table",
+                                sp, tny_pairing_name(s->pairing),
+                                (int)f->players_per_table);
+        if (s->pairing == TNY_PAIR_AGRICOLA && f->game != TNY_GAME_AGRICOLA)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.pairing: \"agricola\" seating needs the "
+                                "agricola game",
+                                sp);
+        for (int j = 0; j < i; j++)
+            if (f->stages[j].kind == s->kind)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.kind: a second \"%s\" stage", sp,
+                                    tny_stage_kind_name(s->kind));
+        if (elim_kind) {
+            if (s->cut != 0 && (!is_power_of_two(s->cut) || s->cut < 2))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.cut: %d is not a power of two "
+                                    "(0 = no elimination stage)",
+                                    sp, (int)s->cut);
+        } else {
+            bool rounds_free = s->kind == TNY_STAGE_ROUND_ROBIN ||
+                               (s->kind == TNY_STAGE_SWISS && gt_table);
+            if (s->rounds < 1 && !rounds_free)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.rounds: a \"%s\" stage needs at least "
+                                    "1 round",
+                                    sp, tny_stage_kind_name(s->kind));
+            if (s->n_tiebreaks == 0)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.tiebreaks: missing (a chain ending in "
+                                    "\"lot\")",
+                                    sp);
+        }
+        if (f->game == TNY_GAME_CATAN && s->timer_minutes > 0 &&
+            s->timer_minutes < 90)
+            return tny_diag_set(
+                diag, TNY_EINVAL,
+                "%s.timer_minutes: at least 90 minutes per game "
+                "(CT-8), or 0 for no limit",
+                sp);
+    }
+    switch (f->game) {
+    case TNY_GAME_TANTRIX:
+        if (f->tp_per_game <= 0 || f->n_margins < 1)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.tantrix: needs tp_per_game and margin_tp "
+                                "(TX-2)",
+                                path);
+        for (int i = 0; i < f->n_margins; i++)
+            if (f->margin_tp[i] < 0 || f->margin_tp[i] > f->tp_per_game)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.tantrix.margin_tp[%d]: outside "
+                                    "0..tp_per_game",
+                                    path, i);
+        if (f->default_win_tp > f->tp_per_game)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.tantrix.default_win_tp: more than "
+                                "tp_per_game",
+                                path);
+        if (f->clock_limit_ms > 0 && f->clock_step_ms <= 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.tantrix.clock_step_seconds: missing", path);
+        break;
+    case TNY_GAME_AGRICOLA:
+        if (f->placement_points[0] <= 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.points.placement: missing (AG-5)", path);
+        if (f->group_a_size < 4 || f->group_a_size % 4 != 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.agricola.group_a_size: %d is not a "
+                                "multiple of 4 (AG-10)",
+                                path, (int)f->group_a_size);
+        break;
+    case TNY_GAME_CATAN:
+        if (f->placement_points[0] <= 0 || f->placement_points_3[0] <= 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.points: needs placement and placement_3 "
+                                "(CT-3)",
+                                path);
+        break;
+    default: break;
+    }
+    return TNY_OK;
+}
+
+int tny_format_from_json(const json_t *root, const char *path,
+                         struct tny_format *f, struct tny_diag *diag)
+{
+    struct fctx ctx;
+    json_t *v;
+    char p[TNY__PATH_MAX];
+    int rc, which;
+    int64_t x;
+
+    memset(f, 0, sizeof(*f));
+    memset(&ctx, 0, sizeof(ctx));
+    set_sentinels(f);
+    if ((rc = tny__want_object(root, path, diag)) < 0 ||
+        (rc = tny__check_keys(root, path, top_keys, diag)) < 0)
+        goto out;
+
+    if ((rc = need(root, path, "name", &v, diag)) < 0)
+        goto out;
+    tny__path_key(p, path, "name");
+    if ((rc = tny__string_to(v, p, f->name, sizeof(f->name), diag)) < 0)
+        goto out;
+    if ((rc = need(root, path, "title", &v, diag)) < 0)
+        goto out;
+    tny__path_key(p, path, "title");
+    if ((rc = tny__string_to(v, p, f->title, sizeof(f->title), diag)) < 0)
+        goto out;
+
+    const char *games[N_GAMES];
+    for (int i = 0; i < N_GAMES; i++)
+        games[i] = tny_game_name((enum tny_game)i);
+    if ((rc = need(root, path, "game", &v, diag)) < 0)
+        goto out;
+    tny__path_key(p, path, "game");
+    if ((rc = pick_name(v, p, "game", games, N_GAMES, &which, diag)) < 0)
+        goto out;
+    f->game = (enum tny_game)which;
+
+    if ((rc = need(root, path, "players_per_table", &v, diag)) < 0)
+        goto out;
+    tny__path_key(p, path, "players_per_table");
+    if ((rc = tny__int(v, p, 2, TNY_MAX_SEATS, &x, diag)) < 0)
+        goto out;
+    f->players_per_table = (int32_t)x;
+    f->player_multiple = 1;
+    if ((rc = opt_i32(root, path, "min_players", 0, TNY_MAX_PLAYERS, 1,
+                      &f->min_players, diag)) < 0 ||
+        (rc = opt_i32(root, path, "max_players", 0, TNY_MAX_PLAYERS, 1,
+                      &f->max_players, diag)) < 0 ||
+        (rc = opt_i32(root, path, "player_multiple", 1, 1000, 1,
+                      &f->player_multiple, diag)) < 0)
+        goto out;
+    if ((v = json_object_get(root, "structure"))) {
+        tny__path_key(p, path, "structure");
+        if ((rc = pick_name(v, p, "structure", structure_names,
+                            N_OF(structure_names), &which, diag)) < 0)
+            goto out;
+        f->structure = (enum tny_structure)which;
+        ctx.structure_given = true;
+    }
+
+    if ((v = json_object_get(root, "points"))) {
+        tny__path_key(p, path, "points");
+        if ((rc = tny__want_object(v, p, diag)) < 0 ||
+            (rc = tny__check_keys(v, p, points_keys, diag)) < 0 ||
+            (rc = opt_points(v, p, "win", &f->win_points, diag)) < 0 ||
+            (rc = opt_points(v, p, "draw", &f->draw_points, diag)) < 0 ||
+            (rc = opt_points(v, p, "loss", &f->loss_points, diag)) < 0 ||
+            (rc = opt_points(v, p, "modified_win", &f->modified_win_points,
+                             diag)) < 0 ||
+            (rc = points_list(v, p, "placement", f->placement_points,
+                              TNY_MAX_SEATS, NULL, diag)) < 0 ||
+            (rc = points_list(v, p, "placement_3", f->placement_points_3,
+                              TNY_MAX_SEATS, NULL, diag)) < 0)
+            goto out;
+    }
+
+    if ((v = json_object_get(root, "bye"))) {
+        json_t *r;
+        tny__path_key(p, path, "bye");
+        if ((rc = tny__want_object(v, p, diag)) < 0 ||
+            (rc = tny__check_keys(v, p, bye_keys, diag)) < 0)
+            goto out;
+        if ((r = json_object_get(v, "rule"))) {
+            char rp[TNY__PATH_MAX];
+            tny__path_key(rp, p, "rule");
+            if ((rc = pick_name(r, rp, "bye rule", bye_rule_names,
+                                N_OF(bye_rule_names), &which, diag)) < 0)
+                goto out;
+            f->bye_rule = (enum tny_bye_rule)which;
+        }
+        if ((rc = opt_bool(v, p, "second_bye", &f->second_bye_allowed, NULL,
+                           diag)) < 0 ||
+            (rc = opt_points(v, p, "points", &f->bye_points, diag)) < 0 ||
+            (rc = opt_i32(v, p, "hq_diff", -1000, 1000, 1, &f->bye_hq_diff,
+                          diag)) < 0 ||
+            (rc = opt_i32(v, p, "game_points", 0, 100000, 1,
+                          &f->bye_game_points, diag)) < 0)
+            goto out;
+        if ((r = json_object_get(v, "success_rate"))) {
+            /* Percent, exact to a tenth: 27 -> 270 per mille (CT-6). */
+            int64_t units;
+            char rp[TNY__PATH_MAX];
+            tny__path_key(rp, p, "success_rate");
+            if ((rc = tny__points(r, rp, 100, &units, diag)) < 0)
+                goto out;
+            if (units < 0 || (units * 10) % TNY_POINT_SCALE != 0) {
+                rc = tny_diag_set(diag, TNY_EINVAL,
+                                  "%s: expected a percentage "
+                                  "0..100 in tenths",
+                                  rp);
+                goto out;
+            }
+            f->bye_success_permille = (int32_t)(units * 10 / TNY_POINT_SCALE);
+        }
+    }
+
+    if ((rc = need(root, path, "stages", &v, diag)) < 0)
+        goto out;
+    tny__path_key(p, path, "stages");
+    if ((rc = tny__want_array(v, p, TNY_MAX_STAGES, diag)) < 0)
+        goto out;
+    if (json_array_size(v) == 0) {
+        rc = tny_diag_set(diag, TNY_EINVAL, "%s: expected at least one stage",
+                          p);
+        goto out;
+    }
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        char sp[TNY__PATH_MAX];
+        tny__path_index(sp, p, i);
+        if ((rc = parse_stage(json_array_get(v, i), sp, &f->stages[i],
+                              &ctx.from_start_given[i], diag)) < 0)
+            goto out;
+    }
+    f->n_stages = (int32_t)json_array_size(v);
+
+    if ((rc = parse_game_block(root, path, f, diag)) < 0 ||
+        (rc = parse_table_block(root, path, f, diag)) < 0)
+        goto out;
+
+    if ((v = json_object_get(root, "options"))) {
+        tny__path_key(p, path, "options");
+        if ((rc = apply_options(f, v, p, &ctx, diag)) < 0)
+            goto out;
+    }
+    clear_sentinels(f);
+    sync_derived(f);
+    rc = check_format(f, path, diag);
+out:
+    if (rc < 0) {
+        memset(f, 0, sizeof(*f));
+        if (rc == TNY_ENOMEM)
+            tny_diag_set(diag, rc, "%s: out of memory", path);
+    }
+    return rc;
+}
+
+int tny_format_from_json_text(const char *text, size_t len,
+                              struct tny_format *out, struct tny_diag *diag)
+{
+    json_t *root = NULL;
+    int rc = tny__load(text, len, "format", &root, diag);
+    if (rc < 0)
+        return rc;
+    rc = tny_format_from_json(root, "format", out, diag);
+    json_decref(root);
+    return rc;
+}
+
+int tny_format_preset(const char *name, struct tny_format *out,
+                      struct tny_diag *diag)
+{
+    for (const struct tny_preset *p = tny_presets; p->name; p++) {
+        if (strcmp(p->name, name) != 0)
+            continue;
+        struct tny_diag inner;
+        int rc =
+            tny_format_from_json_text(p->json, strlen(p->json), out, &inner);
+        if (rc < 0)
+            return tny_diag_set(diag, TNY_EINVAL, "preset \"%s\" is broken: %s",
+                                name, inner.msg);
+        return TNY_OK;
+    }
+    char list[256] = "";
+    size_t used = 0;
+    for (const struct tny_preset *p = tny_presets;
+         p->name && used < sizeof(list); p++) {
+        int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+                         used ? ", " : "", p->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return tny_diag_set(diag, TNY_ENOTFOUND,
+                        "unknown format \"%.64s\" (presets: %s)", name, list);
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static json_t *points_array(const int64_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        if (!tny__append(a, tny_json_points(v[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+static json_t *names_array(const char (*names)[TNY_NAME_MAX], int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        if (!tny__append(a, json_string(names[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+static json_t *stage_json(const struct tny_stage *s)
+{
+    json_t *o = json_object();
+    bool ok = o != NULL;
+    const bool elim = s->kind == TNY_STAGE_ELIMINATION;
+    ok = ok && tny__set(o, "name", json_string(s->name));
+    ok = ok && tny__set(o, "kind", json_string(tny_stage_kind_name(s->kind)));
+    ok =
+        ok && tny__set(o, "pairing", json_string(tny_pairing_name(s->pairing)));
+    if (s->pairing == TNY_PAIR_SWISS || s->group_order != TNY_GROUP_LOT)
+        ok = ok && tny__set(o, "group_order",
+                            json_string(group_order_names[s->group_order]));
+    if (!elim || s->rounds)
+        ok = ok && tny__set(o, "rounds", json_integer(s->rounds));
+    if (elim || s->cut)
+        ok = ok && tny__set(o, "cut", json_integer(s->cut));
+    if (elim || s->best_of_three)
+        ok = ok && tny__set(o, "best_of_three", json_boolean(s->best_of_three));
+    if (s->pairing == TNY_PAIR_FOLDED || s->from_start)
+        ok = ok && tny__set(o, "from_start", json_boolean(s->from_start));
+    if (s->n_tiebreaks > 0) {
+        json_t *a = json_array();
+        for (int i = 0; a && i < s->n_tiebreaks; i++)
+            if (!tny__append(a,
+                             json_string(tny_tiebreak_name(s->tiebreaks[i])))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = ok && tny__set(o, "tiebreaks", a);
+    }
+    ok = ok && tny__set(o, "timer_minutes", json_integer(s->timer_minutes));
+    if (elim || s->final_timer_minutes)
+        ok = ok && tny__set(o, "final_timer_minutes",
+                            json_integer(s->final_timer_minutes));
+    if (s->weight_num != s->weight_den || s->kind == TNY_STAGE_PRELIM ||
+        s->kind == TNY_STAGE_FINAL)
+        ok = ok && tny__set(o, "weight",
+                            tny_json_points(s->weight_num * TNY_POINT_SCALE /
+                                            s->weight_den));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *format_json(const struct tny_format *f)
+{
+    json_t *o = json_object(), *sub;
+    bool ok = o != NULL;
+    const enum tny_game g = f->game;
+    ok = ok && tny__set(o, "name", json_string(f->name));
+    ok = ok && tny__set(o, "title", json_string(f->title));
+    ok = ok && tny__set(o, "game", json_string(tny_game_name(g)));
+    ok = ok &&
+         tny__set(o, "players_per_table", json_integer(f->players_per_table));
+    ok = ok && tny__set(o, "min_players", json_integer(f->min_players));
+    ok = ok && tny__set(o, "max_players", json_integer(f->max_players));
+    ok = ok && tny__set(o, "player_multiple", json_integer(f->player_multiple));
+    if (g == TNY_GAME_GOT_LCG2 || f->structure != TNY_STRUCTURE_CUSTOM)
+        ok = ok && tny__set(o, "structure",
+                            json_string(structure_names[f->structure]));
+
+    sub = ok ? json_object() : NULL;
+    for (int i = 0; sub && i < N_OF(options); i++)
+        if (option_applies(&options[i], f) &&
+            !tny__set(sub, options[i].name, option_get(&options[i], f, NULL))) {
+            json_decref(sub);
+            sub = NULL;
+        }
+    ok = ok && tny__set(o, "options", sub);
+
+    sub = ok ? json_object() : NULL;
+    if (sub && f->players_per_table == 2 && g != TNY_GAME_TANTRIX) {
+        ok = ok && tny__set(sub, "win", tny_json_points(f->win_points));
+        if (g == TNY_GAME_GOT_LCG2 || f->modified_win_points)
+            ok = ok && tny__set(sub, "modified_win",
+                                tny_json_points(f->modified_win_points));
+        ok = ok && tny__set(sub, "draw", tny_json_points(f->draw_points));
+        ok = ok && tny__set(sub, "loss", tny_json_points(f->loss_points));
+    } else if (sub && g == TNY_GAME_TANTRIX) {
+        if (f->win_points)
+            ok = ok && tny__set(sub, "win", tny_json_points(f->win_points));
+        if (f->draw_points)
+            ok = ok && tny__set(sub, "draw", tny_json_points(f->draw_points));
+        if (f->loss_points)
+            ok = ok && tny__set(sub, "loss", tny_json_points(f->loss_points));
+        if (f->modified_win_points)
+            ok = ok && tny__set(sub, "modified_win",
+                                tny_json_points(f->modified_win_points));
+    }
+    if (sub && (f->players_per_table == 4 || f->placement_points[0]))
+        ok = ok && tny__set(sub, "placement",
+                            points_array(f->placement_points, TNY_MAX_SEATS));
+    if (sub && (g == TNY_GAME_CATAN || f->placement_points_3[0]))
+        ok = ok && tny__set(sub, "placement_3",
+                            points_array(f->placement_points_3,
+                                         f->placement_points_3[3] ? 4 : 3));
+    if (sub && json_object_size(sub) == 0) {
+        json_decref(sub); /* e.g. Tantrix: TP come from margin_tp */
+        sub = NULL;
+    } else {
+        ok = ok && tny__set(o, "points", sub);
+    }
+
+    sub = ok ? json_object() : NULL;
+    ok = ok && tny__set(sub, "rule", json_string(bye_rule_names[f->bye_rule]));
+    ok = ok && tny__set(sub, "second_bye", json_boolean(f->second_bye_allowed));
+    ok = ok && tny__set(sub, "points", tny_json_points(f->bye_points));
+    if (g == TNY_GAME_NEUROSHIMA_HEX || f->bye_hq_diff)
+        ok = ok && tny__set(sub, "hq_diff", json_integer(f->bye_hq_diff));
+    if (g == TNY_GAME_CATAN || f->bye_game_points)
+        ok = ok &&
+             tny__set(sub, "game_points", json_integer(f->bye_game_points));
+    if (g == TNY_GAME_CATAN || f->bye_success_permille)
+        ok = ok && tny__set(sub, "success_rate",
+                            tny_json_points((int64_t)f->bye_success_permille *
+                                            TNY_POINT_SCALE / 10));
+    ok = ok && tny__set(o, "bye", sub);
+
+    sub = ok ? json_array() : NULL;
+    for (int i = 0; sub && i < f->n_stages; i++)
+        if (!tny__append(sub, stage_json(&f->stages[i]))) {
+            json_decref(sub);
+            sub = NULL;
+        }
+    ok = ok && tny__set(o, "stages", sub);
+
+    if (ok && g == TNY_GAME_NEUROSHIMA_HEX) {
+        sub = json_object();
+        ok = ok && tny__set(sub, "armies", names_array(f->armies, f->n_armies));
+        ok = ok && tny__set(sub, "armies_per_player",
+                            json_integer(f->armies_per_player));
+        ok = ok &&
+             tny__set(sub, "beginner_armies",
+                      names_array(f->beginner_armies, f->n_beginner_armies));
+        ok = ok && tny__set(sub, "capped_armies",
+                            names_array(f->capped_armies, f->n_capped_armies));
+        ok = ok &&
+             tny__set(sub, "capped_hq_diff", json_integer(f->capped_hq_diff));
+        ok = ok && tny__set(sub, "hq_diff_max", json_integer(f->hq_diff_max));
+        ok = ok && tny__set(o, "neuroshima_hex", sub);
+    } else if (ok && g == TNY_GAME_TANTRIX) {
+        sub = json_object();
+        ok =
+            ok && tny__set(sub, "tp_per_game", tny_json_points(f->tp_per_game));
+        ok = ok && tny__set(sub, "margin_tp",
+                            points_array(f->margin_tp, f->n_margins));
+        ok = ok && tny__set(sub, "clock_minutes",
+                            json_integer(f->clock_limit_ms / 60000));
+        ok = ok && tny__set(sub, "clock_step_seconds",
+                            json_integer(f->clock_step_ms / 1000));
+        ok = ok &&
+             tny__set(sub, "clock_penalty", tny_json_points(f->clock_penalty));
+        ok = ok && tny__set(sub, "default_win_tp",
+                            tny_json_points(f->default_win_tp));
+        ok = ok && tny__set(sub, "max_missed_games",
+                            json_integer(f->max_missed_games));
+        ok = ok && tny__set(sub, "score_max", json_integer(f->score_max));
+        ok = ok && tny__set(o, "tantrix", sub);
+    } else if (ok && g == TNY_GAME_AGRICOLA) {
+        sub = json_object();
+        ok = ok && tny__set(sub, "group_a_size", json_integer(f->group_a_size));
+        ok = ok && tny__set(sub, "vp_min", json_integer(f->vp_min));
+        ok = ok && tny__set(sub, "vp_max", json_integer(f->vp_max));
+        ok = ok && tny__set(sub, "ip_max", json_integer(f->ip_max));
+        ok = ok && tny__set(sub, "bp_min", json_integer(f->bp_min));
+        ok = ok && tny__set(sub, "bp_max", json_integer(f->bp_max));
+        ok = ok && tny__set(o, "agricola", sub);
+    } else if (ok && g == TNY_GAME_CATAN) {
+        sub = json_object();
+        ok = ok &&
+             tny__set(sub, "game_points_cap", json_integer(f->game_points_cap));
+        ok = ok && tny__set(sub, "vp_min", json_integer(f->vp_min));
+        ok = ok && tny__set(sub, "vp_max", json_integer(f->vp_max));
+        ok = ok && tny__set(o, "catan", sub);
+    }
+
+    sub = ok ? json_object() : NULL;
+    if (g == TNY_GAME_AGRICOLA || f->draft_minutes)
+        ok = ok &&
+             tny__set(sub, "draft_minutes", json_integer(f->draft_minutes));
+    if (g == TNY_GAME_AGRICOLA || f->action_seconds)
+        ok = ok &&
+             tny__set(sub, "action_seconds", json_integer(f->action_seconds));
+    if (f->timeout_procedure[0])
+        ok = ok && tny__set(sub, "timeout_procedure",
+                            json_string(f->timeout_procedure));
+    if (f->n_notes > 0) {
+        json_t *a = json_array();
+        for (int i = 0; a && i < f->n_notes; i++)
+            if (!tny__append(a, json_string(f->notes[i]))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = ok && tny__set(sub, "notes", a);
+    }
+    ok = ok && tny__set(o, "table", sub);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+json_t *tny__format_json(const struct tny_format *f)
+{
+    return format_json(f);
+}
+
+int tny_format_to_json(const struct tny_format *fmt, char **out)
+{
+    *out = NULL;
+    json_t *o = format_json(fmt);
+    if (!o)
+        return TNY_ENOMEM;
+    int rc = tny__dump(o, out);
+    json_decref(o);
+    return rc;
+}

@@ -1,0 +1,81 @@
+/* io_internal.h - helpers shared by the JSON adapter's files (not public).
+ *
+ * Typed getters that check one JSON value and say what is wrong with it
+ * using the document path ("event.players[3].name: expected a string"),
+ * the unknown-key check, exact point conversion and the one dump routine
+ * that gives every output the same layout.  Nothing here keeps state.
+ */
+#ifndef TNY_IO_INTERNAL_H
+#define TNY_IO_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "tny/error.h"
+
+/* Longest path we name in a message; longer ones are cut. */
+#define TNY__PATH_MAX 256
+
+/* dst = "base.key" (key cut to 64 characters). */
+void tny__path_key(char *dst, const char *base, const char *key);
+/* dst = "base[i]". */
+void tny__path_index(char *dst, const char *base, size_t i);
+
+/* True for keys every object ignores: "x_..." and "_...". */
+bool tny__is_extension_key(const char *key);
+
+/* Fails on a key of obj that is not in allowed (NULL-terminated) and does
+ * not start with "x_" or "_": "path.key: unknown key (expected one of: ...)".
+ */
+TNY_MUST_USE int tny__check_keys(const json_t *obj, const char *path,
+                                 const char *const *allowed,
+                                 struct tny_diag *diag);
+
+/* Checks that v is an object / array; path names it. */
+TNY_MUST_USE int tny__want_object(const json_t *v, const char *path,
+                                  struct tny_diag *diag);
+TNY_MUST_USE int tny__want_array(const json_t *v, const char *path, size_t max,
+                                 struct tny_diag *diag);
+
+/* An integer in [lo, hi] (a JSON integer; 3.0 is not one). */
+TNY_MUST_USE int tny__int(const json_t *v, const char *path, int64_t lo,
+                          int64_t hi, int64_t *out, struct tny_diag *diag);
+/* A number of points, exact in TNY_POINT_SCALE units, |value| <= limit. */
+TNY_MUST_USE int tny__points(const json_t *v, const char *path, int64_t limit,
+                             int64_t *out, struct tny_diag *diag);
+TNY_MUST_USE int tny__bool(const json_t *v, const char *path, bool *out,
+                           struct tny_diag *diag);
+/* A string of 1..max bytes (no NUL inside); *out borrows v's text. */
+TNY_MUST_USE int tny__string(const json_t *v, const char *path, size_t max,
+                             const char **out, struct tny_diag *diag);
+/* Copies a 1..cap-1 byte string into a fixed array of cap bytes. */
+TNY_MUST_USE int tny__string_to(const json_t *v, const char *path, char *dst,
+                                size_t cap, struct tny_diag *diag);
+
+/* Loads len bytes of JSON (duplicate keys rejected); what names the
+ * document in messages ("event", "format").  Errors: TNY_EINVAL with
+ * "what: invalid JSON at line L, column C: why", TNY_ERANGE (too large). */
+TNY_MUST_USE int tny__load(const char *text, size_t len, const char *what,
+                           json_t **out, struct tny_diag *diag);
+
+/* Dumps root in the house style (2-space indent, order kept, "%.15g" reals,
+ * trailing newline) into *out (malloc'd).  Errors: TNY_ENOMEM. */
+TNY_MUST_USE int tny__dump(const json_t *root, char **out);
+
+/* Sets key to value in obj, consuming value; false when value is NULL or
+ * the set failed (allocation). */
+bool tny__set(json_t *obj, const char *key, json_t *value);
+/* Appends value to arr, consuming it; false on failure. */
+bool tny__append(json_t *arr, json_t *value);
+
+/* A double as a JSON number: an integer when it is one, else a real. */
+json_t *tny__number(double v);
+
+struct tny_format;
+/* The format object of f (new reference), NULL on allocation failure. */
+json_t *tny__format_json(const struct tny_format *f);
+
+#endif

@@ -1,0 +1,259 @@
+/* jsonu.c - typed JSON getters with path messages, loading and dumping.
+ *
+ * Every check here answers a bad value with TNY_EINVAL and a one-line
+ * message "path: what was expected"; nothing is asserted about input.
+ * Loading caps the size; dumping fixes the layout of every output.
+ */
+#include "io_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/format.h"
+#include "tny/json_io.h"
+
+void tny__path_key(char *dst, const char *base, const char *key)
+{
+    snprintf(dst, TNY__PATH_MAX, "%s.%.64s", base, key);
+}
+
+void tny__path_index(char *dst, const char *base, size_t i)
+{
+    snprintf(dst, TNY__PATH_MAX, "%s[%zu]", base, i);
+}
+
+bool tny__is_extension_key(const char *key)
+{
+    return key[0] == '_' || (key[0] == 'x' && key[1] == '_');
+}
+
+int tny__check_keys(const json_t *obj, const char *path,
+                    const char *const *allowed, struct tny_diag *diag)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)obj, key, value)
+    {
+        bool ok = tny__is_extension_key(key);
+        for (size_t i = 0; !ok && allowed[i]; i++)
+            ok = strcmp(allowed[i], key) == 0;
+        if (ok)
+            continue;
+        char list[384] = "";
+        size_t used = 0;
+        for (size_t i = 0; allowed[i] && used < sizeof(list); i++) {
+            int n = snprintf(list + used, sizeof(list) - used, "%s%s",
+                             i ? ", " : "", allowed[i]);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+        }
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.%.64s: unknown key (expected one of: %s)", path,
+                            key, list);
+    }
+    return TNY_OK;
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "?";
+}
+
+int tny__want_object(const json_t *v, const char *path, struct tny_diag *diag)
+{
+    if (!json_is_object(v))
+        return tny_diag_set(diag, TNY_EINVAL, "%s: expected an object, got %s",
+                            path, type_name(v));
+    return TNY_OK;
+}
+
+int tny__want_array(const json_t *v, const char *path, size_t max,
+                    struct tny_diag *diag)
+{
+    if (!json_is_array(v))
+        return tny_diag_set(diag, TNY_EINVAL, "%s: expected an array, got %s",
+                            path, type_name(v));
+    if (json_array_size(v) > max)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: too many entries (%zu, at most %zu)", path,
+                            json_array_size(v), max);
+    return TNY_OK;
+}
+
+int tny__int(const json_t *v, const char *path, int64_t lo, int64_t hi,
+             int64_t *out, struct tny_diag *diag)
+{
+    if (!json_is_integer(v))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected an integer %lld..%lld, got %s", path,
+                            (long long)lo, (long long)hi, type_name(v));
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected an integer %lld..%lld, got %lld",
+                            path, (long long)lo, (long long)hi, (long long)x);
+    *out = (int64_t)x;
+    return TNY_OK;
+}
+
+int tny__points(const json_t *v, const char *path, int64_t limit, int64_t *out,
+                struct tny_diag *diag)
+{
+    if (json_is_integer(v)) {
+        json_int_t x = json_integer_value(v);
+        if (x < -limit || x > limit)
+            return tny_diag_set(
+                diag, TNY_EINVAL, "%s: expected points -%lld..%lld, got %lld",
+                path, (long long)limit, (long long)limit, (long long)x);
+        *out = (int64_t)x * TNY_POINT_SCALE;
+        return TNY_OK;
+    }
+    if (!json_is_real(v))
+        return tny_diag_set(diag, TNY_EINVAL, "%s: expected a number, got %s",
+                            path, type_name(v));
+    double x = json_real_value(v);
+    if (!(x >= (double)-limit && x <= (double)limit))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected points -%lld..%lld, got %g", path,
+                            (long long)limit, (long long)limit, x);
+    /* Decimal text such as 13.3 is not exact in binary: round to the unit
+     * and accept only a value that was (within float noise) on a unit. */
+    double scaled = x * TNY_POINT_SCALE;
+    double units = nearbyint(scaled);
+    if (fabs(scaled - units) > 1e-6 * fmax(1.0, fabs(scaled)))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: %.17g is not an exact number of points "
+                            "(tenths, hundredths, halves, thirds, quarters: "
+                            "multiples of 1/%d)",
+                            path, x, TNY_POINT_SCALE);
+    *out = (int64_t)units;
+    return TNY_OK;
+}
+
+int tny__bool(const json_t *v, const char *path, bool *out,
+              struct tny_diag *diag)
+{
+    if (!json_is_boolean(v))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected true or false, got %s", path,
+                            type_name(v));
+    *out = json_is_true(v);
+    return TNY_OK;
+}
+
+int tny__string(const json_t *v, const char *path, size_t max, const char **out,
+                struct tny_diag *diag)
+{
+    if (!json_is_string(v))
+        return tny_diag_set(diag, TNY_EINVAL, "%s: expected a string, got %s",
+                            path, type_name(v));
+    size_t len = json_string_length(v);
+    const char *s = json_string_value(v);
+    if (len == 0)
+        return tny_diag_set(diag, TNY_EINVAL, "%s: expected a non-empty string",
+                            path);
+    if (len > max)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: string too long (%zu bytes, at most %zu)",
+                            path, len, max);
+    if (strlen(s) != len)
+        return tny_diag_set(diag, TNY_EINVAL, "%s: string contains NUL", path);
+    *out = s;
+    return TNY_OK;
+}
+
+int tny__string_to(const json_t *v, const char *path, char *dst, size_t cap,
+                   struct tny_diag *diag)
+{
+    const char *s;
+    int rc = tny__string(v, path, cap - 1, &s, diag);
+    if (rc < 0)
+        return rc;
+    memset(dst, 0, cap);
+    memcpy(dst, s, strlen(s));
+    return TNY_OK;
+}
+
+int tny__load(const char *text, size_t len, const char *what, json_t **out,
+              struct tny_diag *diag)
+{
+    json_error_t err;
+    *out = NULL;
+    if (len > TNY_JSON_MAX_BYTES)
+        return tny_diag_set(diag, TNY_ERANGE,
+                            "%s: too large (%zu bytes, at "
+                            "most %u)",
+                            what, len, TNY_JSON_MAX_BYTES);
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (!root)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: invalid JSON at line %d, column %d: %s", what,
+                            err.line, err.column, err.text);
+    *out = root;
+    return TNY_OK;
+}
+
+int tny__dump(const json_t *root, char **out)
+{
+    *out = NULL;
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                      JSON_REAL_PRECISION(15));
+    if (!text)
+        return TNY_ENOMEM;
+    size_t len = strlen(text);
+    char *with_nl = realloc(text, len + 2);
+    if (!with_nl) {
+        free(text);
+        return TNY_ENOMEM;
+    }
+    with_nl[len] = '\n';
+    with_nl[len + 1] = '\0';
+    *out = with_nl;
+    return TNY_OK;
+}
+
+bool tny__set(json_t *obj, const char *key, json_t *value)
+{
+    if (!value)
+        return false;
+    return json_object_set_new(obj, key, value) == 0;
+}
+
+bool tny__append(json_t *arr, json_t *value)
+{
+    if (!value)
+        return false;
+    return json_array_append_new(arr, value) == 0;
+}
+
+json_t *tny__number(double v)
+{
+    /* Whole values print as integers ("3", not "3.0"). */
+    if (isfinite(v) && fabs(v) < 9007199254740992.0 && v == floor(v))
+        return json_integer((json_int_t)v);
+    if (!isfinite(v))
+        return json_null();
+    return json_real(v);
+}
+
+json_t *tny_json_points(int64_t units)
+{
+    if (units % TNY_POINT_SCALE == 0)
+        return json_integer((json_int_t)(units / TNY_POINT_SCALE));
+    /* "%.15g" of the double prints exact tenths/hundredths with the fewest
+     * digits (12.5, 13.3, 3.75) and thirds as 6.33333333333333. */
+    return json_real((double)units / TNY_POINT_SCALE);
+}

@@ -1,0 +1,808 @@
+/* swiss.c - 2-player Swiss pairing as one minimum-cost perfect matching; see
+ * tny/swiss.h for the objective (levels 1-5).
+ *
+ * Not here: the matching algorithm itself (matching.c), standings, tables.
+ *
+ * How the lexicographic objective becomes one int64 cost per pair.
+ * Let M* be a lexicographic optimum and d the largest number of distinct
+ * opponents a player has met (the "met degree").  Levels are non-negative
+ * integers L1..L5; with weights W5 = 1 and W_k > sum_{j>k} W_j * U_j, where
+ * U_j >= L_j(M*), every minimiser of sum_k W_k L_k is lexicographically
+ * optimal (if M were lexicographically worse than M* first at level k, then
+ * cost(M) - cost(M*) >= W_k - sum_{j>k} W_j L_j(M*) > 0).  So the weights only
+ * need bounds on the OPTIMUM's lower levels, which exchange arguments give:
+ *
+ * (E1) Case A, n >= 2d + 2: the graph of not-yet-met pairs has minimum degree
+ *      >= n - 1 - d >= n/2, so it is Hamiltonian (Dirac); removing any one
+ *      player leaves a Hamiltonian path, hence a rematch-free perfect
+ *      matching.  So L1(M*) = 0 and the bye goes to the first player in bye
+ *      order: levels 1 and 2 are settled before matching, rematch pairs are
+ *      left out and the bye holder is removed from the graph.
+ * (E2) In M*, a same-group pair (a, b) has at most 4d + 1 players between
+ *      a and b on the line: for each such c (partner d) one of the swaps
+ *      {ac, bd} / {ad, cb} keeps levels 1-4 and strictly lowers level 5
+ *      (the quadrangle identity (x1-x2)^2 + (x3-x4)^2 - (x1-x4)^2 -
+ *      (x3-x2)^2 = 2 (x1-x3)(x4-x2)), so it must create a rematch: a-c, b-d,
+ *      a-d or c-b met, at most d each; plus the bye holder.  Same group line
+ *      distance <= D1 = 4d + 2.
+ * (E3) In M*, a cross pair (a above, b below) has at most 4d + 1 players of
+ *      a's group below a (a swap would save a pair-down, or keep levels 3-4
+ *      and lower level 5), likewise above b: the level-5 "tail" distance is
+ *      <= 2T + 1 with T = 4d + 1.
+ * (E4) In M*, at most 2d + 1 pairs cross the boundary between two
+ *      consecutive groups: for two crossing pairs (a1 b1), (a2 b2) the swap
+ *      {a1 a2, b1 b2} never adds a pair-down and strictly lowers level 4
+ *      (2 (x1 - y2)(x2 - y1) > 0), so a1-a2 or b1-b2 must be met.
+ *      Hence L3(M*) <= (2d+1)(G-1) and L4(M*) <= (G-1) * sum of group
+ *      differences <= (2d+1)(G-1)^2.
+ * So with P = floor(players/2): U3 = min(P, (2d+1)(G-1)), U4 = min(P (G-1)^2,
+ * (2d+1)(G-1)^2), U5 = P D1^2 + U3 (2T+1)^2; W4 = U5 + 1, W3 = W4 U4 + U5 + 1.
+ * Example n = 1,000,000, 5 rounds played (d = 5), 16 groups: U5 ~ 2.4e8,
+ * U4 = 2475, W3 ~ 6e11, the largest pair cost ~ 6.5e11 < 2^40: far below the
+ * matcher's 2^58.  Every pair of M* lies in the set K* allowed by E2/E3 (not
+ * met, same group within D1, or cross with both tails <= T), a band of
+ * O(n d + G^2 d^2) pairs.
+ *
+ * Case B, n < 2d + 2 (a player met half the field: tiny events): the full
+ * objective with a bye vertex, rematch pairs included at weight W1, on the
+ * complete graph, with the universal bounds U1 = U3 = P, U2 = n - 1,
+ * U4 = P (G-1)^2, U5 = P (n-1)^2.  TNY_ERANGE when that overflows 2^58
+ * (n beyond a few hundred) or n > 3000.
+ *
+ * Solving case A (pricing): start from a narrow candidate graph (each player
+ * with the next few players on the line, inside K*); if it has no perfect
+ * matching take all of K*.  Then price: every pair of K* not in the graph
+ * whose conservative reduced cost 2c - dual2(u) - dual2(v) is negative is
+ * added and the matcher re-solves from its previous duals; when no pair is
+ * negative the duals certify optimality over K*, hence over all pairings.
+ */
+#include "tny/swiss.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/rng.h"
+
+#define CASE_B_MAX_PLAYERS 3000
+#define INITIAL_WIDTH 4
+
+struct ctx {
+    const struct tny_swiss_request *req;
+    int32_t n, G;
+    int32_t *grp;    /* player -> score group (0 = most points) */
+    int32_t *gstart; /* group -> first line position; gstart[G] = n */
+    int32_t *line;   /* line position -> player */
+    int32_t *pos;    /* player -> line position */
+    int64_t *met_start;
+    int32_t *met_adj; /* sorted, distinct */
+    int32_t dmax;
+    bool case_a;
+    int32_t bye;      /* case A: predetermined bye holder or -1 */
+    int32_t *brank;   /* case B: bye order (0 first) */
+    int64_t W1, W2, W3, W4;
+    int32_t D1, T;
+    int32_t *vid;     /* player -> vertex or -1 */
+    int32_t *pid;     /* vertex -> player, -1 for the bye vertex */
+    int32_t nv, bye_vertex;
+    uint64_t *hash;   /* pairs in the graph */
+    int64_t hash_cap, hash_n;
+    struct tny_match_edge *pend;
+    int64_t n_pend, cap_pend;
+    int initial_mode; /* enum scan_mode */
+};
+
+struct strbuf {
+    char *s;
+    size_t len, cap;
+    bool failed;
+};
+
+TNY_PRINTF(2, 3) static void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+    if (sb->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(sb->s ? sb->s + sb->len : NULL,
+                          sb->s ? sb->cap - sb->len : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            sb->failed = true;
+            return;
+        }
+        if (sb->s && sb->len + (size_t)k < sb->cap) {
+            sb->len += (size_t)k;
+            return;
+        }
+        size_t cap = sb->cap ? sb->cap : 256;
+        while (cap <= sb->len + (size_t)k)
+            cap *= 2;
+        char *s = realloc(sb->s, cap);
+        if (!s) {
+            sb->failed = true;
+            return;
+        }
+        sb->s = s;
+        sb->cap = cap;
+    }
+}
+
+/* --------------------------------------------------------- preparation */
+
+struct keyed {
+    int64_t points;
+    int32_t idx;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    if (x->points != y->points)
+        return x->points > y->points ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int build_line(struct ctx *c)
+{
+    int32_t n = c->n;
+    struct keyed *k = malloc((size_t)n * sizeof(*k));
+    if (!k)
+        return TNY_ENOMEM;
+    for (int32_t i = 0; i < n; i++)
+        k[i] = (struct keyed){c->req->players[i].points, i};
+    qsort(k, (size_t)n, sizeof(*k), cmp_keyed);
+    c->G = 0;
+    for (int32_t p = 0; p < n; p++) {
+        if (p == 0 || k[p].points != k[p - 1].points)
+            c->gstart[c->G++] = p;
+        c->line[p] = k[p].idx;
+        c->grp[k[p].idx] = c->G - 1;
+    }
+    c->gstart[c->G] = n;
+    free(k);
+    if (c->req->order == TNY_SWISS_LOT) {
+        struct tny_rng rng;
+        tny_rng_derive(&rng, c->req->seed, TNY_LOT_PAIRING, c->req->round);
+        for (int32_t g = 0; g < c->G; g++)
+            tny_rng_shuffle_i32(&rng, c->line + c->gstart[g],
+                                c->gstart[g + 1] - c->gstart[g]);
+    }
+    for (int32_t p = 0; p < n; p++)
+        c->pos[c->line[p]] = p;
+    return 0;
+}
+
+static int build_met(struct ctx *c)
+{
+    int32_t n = c->n;
+    const int32_t *met = c->req->met;
+    int64_t nm = c->req->n_met;
+    c->met_start = calloc((size_t)n + 1, sizeof(int64_t));
+    c->met_adj = malloc((size_t)(2 * nm + 1) * sizeof(int32_t));
+    int64_t *fill = malloc(((size_t)n + 1) * sizeof(int64_t));
+    if (!c->met_start || !c->met_adj || !fill) {
+        free(fill);
+        return TNY_ENOMEM;
+    }
+    for (int64_t i = 0; i < nm; i++) {
+        c->met_start[met[2 * i] + 1]++;
+        c->met_start[met[2 * i + 1] + 1]++;
+    }
+    for (int32_t v = 0; v < n; v++)
+        c->met_start[v + 1] += c->met_start[v];
+    memcpy(fill, c->met_start, ((size_t)n + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < nm; i++) {
+        c->met_adj[fill[met[2 * i]]++] = met[2 * i + 1];
+        c->met_adj[fill[met[2 * i + 1]]++] = met[2 * i];
+    }
+    /* sort and deduplicate each list, compacting in place */
+    int64_t out = 0;
+    c->dmax = 0;
+    for (int32_t v = 0; v < n; v++) {
+        int64_t a = c->met_start[v], b = fill[v];
+        qsort(c->met_adj + a, (size_t)(b - a), sizeof(int32_t), cmp_i32);
+        int64_t start = out;
+        for (int64_t i = a; i < b; i++)
+            if (i == a || c->met_adj[i] != c->met_adj[i - 1])
+                c->met_adj[out++] = c->met_adj[i];
+        c->met_start[v] = start;
+        if (out - start > c->dmax)
+            c->dmax = (int32_t)(out - start);
+    }
+    c->met_start[n] = out;
+    free(fill);
+    return 0;
+}
+
+static bool is_met(const struct ctx *c, int32_t u, int32_t v)
+{
+    int64_t lo = c->met_start[u], hi = c->met_start[u + 1];
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (c->met_adj[mid] == v)
+            return true;
+        if (c->met_adj[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* Level-5 distance of two players (see swiss.h). */
+static int64_t line_dist(const struct ctx *c, int32_t u, int32_t v)
+{
+    int32_t pu = c->pos[u], pv = c->pos[v];
+    if (pu > pv) {
+        int32_t t = pu;
+        pu = pv, pv = t;
+        t = u, u = v, v = t;
+    }
+    int32_t gu = c->grp[u], gv = c->grp[v];
+    if (gu == gv)
+        return pv - pu;
+    return (int64_t)(c->gstart[gu + 1] - 1 - pu) + (pv - c->gstart[gv]) + 1;
+}
+
+static int64_t pair_cost(const struct ctx *c, int32_t u, int32_t v)
+{
+    int64_t dg = c->grp[u] - c->grp[v], dl = line_dist(c, u, v);
+    int64_t cost = dl * dl + c->W4 * dg * dg + (dg ? c->W3 : 0);
+    if (!c->case_a && is_met(c, u, v))
+        cost += c->W1;
+    return cost;
+}
+
+/* a * b + add <= TNY_MATCH_COST_MAX (all >= 0), else false. */
+static bool lim_mul_add(int64_t a, int64_t b, int64_t add, int64_t *out)
+{
+    const int64_t lim = TNY_MATCH_COST_MAX;
+    if (a != 0 && b > lim / a)
+        return false;
+    if (a * b > lim - add)
+        return false;
+    *out = a * b + add;
+    return true;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static int set_weights(struct ctx *c, struct tny_diag *diag)
+{
+    int64_t P = c->nv / 2, g1 = c->G - 1, n1 = c->n - 1;
+    int64_t g1sq = g1 * g1;
+    bool ok = true;
+    int64_t U3 = 0, U4 = 0, U5 = 0, L5max, maxc = 0;
+    if (c->case_a) {
+        int64_t dd = 2 * (int64_t)c->dmax + 1;
+        c->D1 = (int32_t)min64(4 * (int64_t)c->dmax + 2, n1);
+        c->T = (int32_t)min64(4 * (int64_t)c->dmax + 1, n1);
+        int64_t tail = min64(2 * (int64_t)c->T + 1, n1);
+        int64_t d1sq = (int64_t)c->D1 * c->D1, tsq = tail * tail;
+        L5max = d1sq > tsq ? d1sq : tsq;
+        U3 = min64(P, dd * g1);
+        U4 = min64(P * g1sq, dd * g1sq);
+        ok = lim_mul_add(U3, tsq, 0, &U5) && lim_mul_add(P, d1sq, U5, &U5);
+        c->W4 = U5 + 1;
+        ok = ok && lim_mul_add(c->W4, U4, U5 + 1, &c->W3) &&
+             lim_mul_add(c->W4, g1sq, c->W3, &maxc) &&
+             lim_mul_add(1, maxc, L5max, &maxc);
+    } else {
+        L5max = n1 * n1;
+        U3 = P;
+        ok = lim_mul_add(P, g1sq, 0, &U4) && lim_mul_add(P, L5max, 0, &U5);
+        c->W4 = U5 + 1;
+        ok = ok && lim_mul_add(c->W4, U4, U5 + 1, &c->W3) &&
+             lim_mul_add(c->W3, U3 + 1, 0, &c->W2) &&
+             lim_mul_add(c->W2, n1 + 1, 0, &c->W1) &&
+             lim_mul_add(c->W4, g1sq, c->W3 + c->W1, &maxc) &&
+             lim_mul_add(1, maxc, L5max, &maxc) &&
+             lim_mul_add(c->W2, n1, 0, &maxc);
+    }
+    if (!ok)
+        return tny_diag_set(diag, TNY_ERANGE,
+                            "swiss: %d players with up to %d opponents met "
+                            "each: pairing weights exceed the 2^58 cost range",
+                            (int)c->n, (int)c->dmax);
+    return 0;
+}
+
+/* ----------------------------------------------------- candidate graph */
+
+static uint64_t pair_key(int32_t a, int32_t b)
+{
+    if (a > b) {
+        int32_t t = a;
+        a = b, b = t;
+    }
+    return ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1; /* 0 = empty */
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+}
+
+static bool hash_has(const struct ctx *c, uint64_t key)
+{
+    if (!c->hash)
+        return false;
+    uint64_t mask = (uint64_t)c->hash_cap - 1;
+    for (uint64_t i = mix(key) & mask;; i = (i + 1) & mask) {
+        if (c->hash[i] == key)
+            return true;
+        if (c->hash[i] == 0)
+            return false;
+    }
+}
+
+static int hash_put(struct ctx *c, uint64_t key)
+{
+    if (2 * (c->hash_n + 1) > c->hash_cap) {
+        int64_t cap = c->hash_cap ? 2 * c->hash_cap : 1024;
+        uint64_t *h = calloc((size_t)cap, sizeof(*h));
+        if (!h)
+            return TNY_ENOMEM;
+        for (int64_t i = 0; i < c->hash_cap; i++) {
+            uint64_t k = c->hash[i];
+            if (!k)
+                continue;
+            uint64_t j = mix(k) & (uint64_t)(cap - 1);
+            while (h[j])
+                j = (j + 1) & (uint64_t)(cap - 1);
+            h[j] = k;
+        }
+        free(c->hash);
+        c->hash = h;
+        c->hash_cap = cap;
+    }
+    uint64_t mask = (uint64_t)c->hash_cap - 1, i = mix(key) & mask;
+    while (c->hash[i] && c->hash[i] != key)
+        i = (i + 1) & mask;
+    if (!c->hash[i]) {
+        c->hash[i] = key;
+        c->hash_n++;
+    }
+    return 0;
+}
+
+static int pend_add(struct ctx *c, int32_t a, int32_t b, int64_t cost,
+                    bool hashed)
+{
+    if (c->n_pend == c->cap_pend) {
+        int64_t cap = c->cap_pend ? 2 * c->cap_pend : 1024;
+        struct tny_match_edge *p = realloc(c->pend, (size_t)cap * sizeof(*p));
+        if (!p)
+            return TNY_ENOMEM;
+        c->pend = p;
+        c->cap_pend = cap;
+    }
+    c->pend[c->n_pend++] = (struct tny_match_edge){a, b, cost};
+    return hashed ? hash_put(c, pair_key(a, b)) : 0;
+}
+
+enum scan_mode { SCAN_INITIAL, SCAN_FULL, SCAN_PRICE };
+
+static int getenv_mode(void)
+{
+    const char *e = getenv("SWISS_MODE");
+    return e ? atoi(e) : 1;
+}
+
+static int consider(struct ctx *c, struct tny_matching *m, enum scan_mode mode,
+                    int32_t u, int32_t v)
+{
+    if (v == c->bye || is_met(c, u, v))
+        return 0;
+    int32_t a = c->vid[u], b = c->vid[v];
+    if (hash_has(c, pair_key(a, b)))
+        return 0;
+    int64_t cost = pair_cost(c, u, v);
+    if (mode == SCAN_PRICE &&
+        2 * cost - tny_matching_dual2(m, a) - tny_matching_dual2(m, b) >= 0)
+        return 0;
+    return pend_add(c, a, b, cost, true);
+}
+
+/* Walks the pairs of K* (case A); see the file comment. */
+static int scan_kstar(struct ctx *c, struct tny_matching *m,
+                      enum scan_mode mode)
+{
+    int rc = 0;
+    int32_t w = mode == SCAN_INITIAL ? INITIAL_WIDTH : INT32_MAX;
+    for (int32_t p = 0; p < c->n && !rc; p++) {
+        int32_t u = c->line[p];
+        if (u == c->bye)
+            continue;
+        int32_t g = c->grp[u], end = c->gstart[g + 1];
+        int32_t lim = (int32_t)min64((int64_t)p + min64(c->D1, w), end - 1);
+        for (int32_t q = p + 1; q <= lim && !rc; q++)
+            rc = consider(c, m, mode, u, c->line[q]);
+        int32_t tail = end - 1 - p;
+        if (tail > c->T)
+            continue;
+        for (int32_t h = g + 1; h < c->G && !rc; h++) {
+            int32_t hs = c->gstart[h], he = c->gstart[h + 1];
+            int32_t qlim = (int32_t)min64((int64_t)hs + c->T, he - 1);
+            if (mode == SCAN_INITIAL) {
+                if (h > g + 1)
+                    break;
+                qlim = (int32_t)min64(qlim, (int64_t)p + w);
+            }
+            for (int32_t q = hs; q <= qlim && !rc; q++)
+                rc = consider(c, m, mode, u, c->line[q]);
+        }
+    }
+    return rc;
+}
+
+static int flush(struct ctx *c, struct tny_matching *m, struct tny_diag *diag)
+{
+    int rc = tny_matching_add_edges(m, c->pend, c->n_pend, diag);
+    c->n_pend = 0;
+    return rc;
+}
+
+/* Case B: complete graph with rematches and a bye vertex. */
+static int build_full(struct ctx *c, struct tny_matching *m,
+                      struct tny_diag *diag)
+{
+    int rc = 0;
+    for (int32_t u = 0; u < c->n && !rc; u++) {
+        for (int32_t v = u + 1; v < c->n && !rc; v++)
+            rc = pend_add(c, c->vid[u], c->vid[v], pair_cost(c, u, v), false);
+        if (!rc && c->bye_vertex >= 0)
+            rc = pend_add(c, c->vid[u], c->bye_vertex, c->W2 * c->brank[u],
+                          false);
+    }
+    if (!rc)
+        rc = flush(c, m, diag);
+    return rc;
+}
+
+/* Bye order: eligible players by bye_rank, then the others from the bottom
+ * of the standings (NH-4, GT-3). */
+static int bye_order(struct ctx *c)
+{
+    int32_t n = c->n;
+    struct keyed *k = malloc((size_t)n * sizeof(*k));
+    if (!k)
+        return TNY_ENOMEM;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t r = c->req->players[i].bye_rank;
+        /* ascending key, negated because cmp_keyed sorts descending */
+        int64_t key = r >= 0 ? r : ((int64_t)1 << 40) + (n - 1 - i);
+        k[i].points = -key;
+        k[i].idx = i;
+    }
+    qsort(k, (size_t)n, sizeof(*k), cmp_keyed);
+    for (int32_t i = 0; i < n; i++)
+        c->brank[k[i].idx] = i;
+    free(k);
+    return 0;
+}
+
+static int validate(const struct tny_swiss_request *req, struct tny_diag *diag)
+{
+    if (!req || req->n_players < 1 || !req->players ||
+        req->n_met < 0 || (req->n_met > 0 && !req->met))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "swiss: request needs n_players >= 1 and arrays");
+    if (req->order != TNY_SWISS_LOT && req->order != TNY_SWISS_ADJACENT)
+        return tny_diag_set(diag, TNY_EINVAL, "swiss: unknown order %d",
+                            (int)req->order);
+    int32_t n = req->n_players;
+    for (int64_t i = 0; i < 2 * req->n_met; i++)
+        if (req->met[i] < 0 || req->met[i] >= n)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "swiss: met[%lld]: player %d out of range",
+                                (long long)(i / 2), (int)req->met[i]);
+    for (int64_t i = 0; i < req->n_met; i++)
+        if (req->met[2 * i] == req->met[2 * i + 1])
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "swiss: met[%lld]: player %d met themself",
+                                (long long)i, (int)req->met[2 * i]);
+    int32_t *seen = malloc((size_t)n * sizeof(int32_t));
+    if (!seen)
+        return tny_diag_set(diag, TNY_ENOMEM, "swiss: out of memory");
+    int rc = 0;
+    for (int32_t i = 0; i < n; i++)
+        seen[i] = -1;
+    for (int32_t i = 0; i < n && !rc; i++) {
+        int32_t r = req->players[i].bye_rank;
+        if (r < -1)
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "swiss: players[%d].bye_rank: expected -1 or more",
+                              (int)i);
+        else if (r >= 0 && r < n && seen[r] >= 0)
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "swiss: players[%d].bye_rank: %d also held by "
+                              "players[%d]", (int)i, (int)r, (int)seen[r]);
+        else if (r >= 0 && r < n)
+            seen[r] = i;
+    }
+    /* ranks >= n: check distinctness by sorting */
+    if (!rc) {
+        int32_t k = 0;
+        for (int32_t i = 0; i < n; i++)
+            if (req->players[i].bye_rank >= n)
+                seen[k++] = req->players[i].bye_rank;
+        qsort(seen, (size_t)k, sizeof(int32_t), cmp_i32);
+        for (int32_t i = 1; i < k && !rc; i++)
+            if (seen[i] == seen[i - 1])
+                rc = tny_diag_set(diag, TNY_EINVAL,
+                                  "swiss: bye_rank %d held twice", (int)seen[i]);
+    }
+    free(seen);
+    return rc;
+}
+
+/* --------------------------------------------------------------- result */
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
+                    int32_t bye_brank, struct strbuf *sb)
+{
+    const struct tny_swiss_request *req = c->req;
+    sb_addf(sb, "round %u: %d players in %d score group%s; inside a score "
+                "group partners are %s",
+            (unsigned)req->round, (int)c->n, (int)c->G, c->G == 1 ? "" : "s",
+            req->order == TNY_SWISS_LOT ? "drawn by lot"
+                                        : "adjacent in standings order");
+    sb_addf(sb, "; optimal over all pairings (global minimum-cost matching)");
+    if (out->bye >= 0) {
+        int32_t r = req->players[out->bye].bye_rank;
+        if (out->bye_rule_relaxed)
+            sb_addf(sb, ". bye: player %d although they already had one: no "
+                        "player without a bye could take it%s",
+                    (int)out->bye,
+                    out->n_rematches ? "" : " without forcing a rematch");
+        else if (bye_brank == 0)
+            sb_addf(sb, ". bye: player %d, first in the bye order (bye rank "
+                        "%d)", (int)out->bye, (int)r);
+        else
+            sb_addf(sb, ". bye: player %d (bye rank %d): the %d player%s "
+                        "before them in the bye order could not take it "
+                        "without a rematch",
+                    (int)out->bye, (int)r, (int)bye_brank,
+                    bye_brank == 1 ? "" : "s");
+    }
+    if (out->n_rematches == 0) {
+        sb_addf(sb, ". no rematches");
+    } else {
+        sb_addf(sb, ". no rematch-free pairing exists (the players below have "
+                    "already met everyone else left in reach): %d rematch%s:",
+                (int)out->n_rematches, out->n_rematches == 1 ? "" : "es");
+        int32_t shown = 0;
+        for (int32_t i = 0; i < out->n_pairs && shown < 10; i++)
+            if (is_met(c, out->pairs[i][0], out->pairs[i][1])) {
+                sb_addf(sb, " players %d and %d", (int)out->pairs[i][0],
+                        (int)out->pairs[i][1]);
+                shown++;
+            }
+        if (out->n_rematches > shown)
+            sb_addf(sb, " ...");
+    }
+    if (out->n_pair_downs == 0) {
+        sb_addf(sb, ". no pair-downs");
+    } else {
+        sb_addf(sb, ". %d pair-down%s (odd score groups send one player to "
+                    "the nearest group they can play):",
+                (int)out->n_pair_downs, out->n_pair_downs == 1 ? "" : "s");
+        int32_t shown = 0;
+        for (int32_t i = 0; i < out->n_pairs && shown < 10; i++) {
+            int32_t a = out->pairs[i][0], b = out->pairs[i][1];
+            if (c->grp[a] == c->grp[b])
+                continue;
+            sb_addf(sb, " %d (group %d) v %d (group %d)", (int)a,
+                    (int)c->grp[a] + 1, (int)b, (int)c->grp[b] + 1);
+            shown++;
+        }
+        if (out->n_pair_downs > shown)
+            sb_addf(sb, " ...");
+    }
+    sb_addf(sb, "\n");
+}
+
+static void ctx_release(struct ctx *c)
+{
+    free(c->grp), free(c->gstart), free(c->line), free(c->pos);
+    free(c->met_start), free(c->met_adj), free(c->brank);
+    free(c->vid), free(c->pid), free(c->hash), free(c->pend);
+}
+
+static int solve_case_a(struct ctx *c, struct tny_matching *m,
+                        struct tny_swiss_pairing *out, struct tny_diag *diag)
+{
+    int rc = scan_kstar(c, m, c->initial_mode);
+    if (!rc)
+        rc = flush(c, m, diag);
+    if (!rc)
+        rc = tny_matching_solve(m, diag);
+    if (rc == TNY_ENOMATCH) { /* widen to all of K* */
+        rc = scan_kstar(c, m, SCAN_FULL);
+        if (!rc)
+            rc = flush(c, m, diag);
+        if (!rc)
+            rc = tny_matching_solve(m, diag);
+    }
+    while (!rc) {
+        rc = scan_kstar(c, m, SCAN_PRICE);
+        if (rc || c->n_pend == 0)
+            break;
+        out->n_pricing_rounds++;
+        rc = flush(c, m, diag);
+        if (!rc)
+            rc = tny_matching_solve(m, diag);
+    }
+    if (rc == TNY_ENOMATCH) /* K* always holds the optimum: a bug */
+        rc = tny_diag_set(diag, TNY_ENOMATCH,
+                          "swiss: internal error: candidate set has no "
+                          "perfect matching");
+    return rc;
+}
+
+int tny_swiss_pair(const struct tny_swiss_request *req,
+                   struct tny_swiss_pairing *out, struct tny_diag *diag)
+{
+    struct ctx c;
+    struct tny_matching *m = NULL;
+    struct strbuf sb = {0};
+    memset(&c, 0, sizeof(c));
+    if (!out)
+        return tny_diag_set(diag, TNY_EINVAL, "swiss: NULL output");
+    memset(out, 0, sizeof(*out));
+    out->bye = -1;
+    int rc = validate(req, diag);
+    if (rc)
+        return rc;
+    int32_t n = req->n_players;
+    c.req = req;
+    c.n = n;
+    c.bye = -1;
+    c.bye_vertex = -1;
+    c.grp = malloc((size_t)n * sizeof(int32_t));
+    c.gstart = malloc(((size_t)n + 1) * sizeof(int32_t));
+    c.line = malloc((size_t)n * sizeof(int32_t));
+    c.pos = malloc((size_t)n * sizeof(int32_t));
+    c.brank = malloc((size_t)n * sizeof(int32_t));
+    c.vid = malloc((size_t)n * sizeof(int32_t));
+    c.pid = malloc(((size_t)n + 1) * sizeof(int32_t));
+    out->pairs = malloc(((size_t)n / 2 + 1) * sizeof(*out->pairs));
+    if (!c.grp || !c.gstart || !c.line || !c.pos || !c.brank || !c.vid ||
+        !c.pid || !out->pairs) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    rc = build_line(&c);
+    if (!rc)
+        rc = build_met(&c);
+    if (!rc)
+        rc = bye_order(&c);
+    if (rc)
+        goto out;
+    c.case_a = (int64_t)n >= 2 * (int64_t)c.dmax + 2;
+    c.initial_mode = getenv_mode();
+    if (!c.case_a && n > CASE_B_MAX_PLAYERS) {
+        rc = tny_diag_set(diag, TNY_ERANGE,
+                          "swiss: %d players and one has met %d of them: "
+                          "too dense for the pairing engine",
+                          (int)n, (int)c.dmax);
+        goto out;
+    }
+    if (c.case_a && (n & 1))
+        for (int32_t i = 0; i < n; i++)
+            if (c.brank[i] == 0)
+                c.bye = i;
+    /* vertices in line order: the matcher's greedy start then pairs line
+     * neighbours 1v2, 3v4, which is most of the optimum */
+    c.nv = 0;
+    for (int32_t q = 0; q < n; q++) {
+        int32_t i = c.line[q];
+        c.vid[i] = i == c.bye ? -1 : c.nv;
+        if (i != c.bye)
+            c.pid[c.nv++] = i;
+    }
+    if (!c.case_a && (n & 1)) {
+        c.bye_vertex = c.nv;
+        c.pid[c.nv++] = -1;
+    }
+    rc = set_weights(&c, diag);
+    if (rc)
+        goto out;
+    if (c.nv > 0) {
+        rc = tny_matching_new(c.nv, &m, diag);
+        if (rc)
+            goto out;
+        rc = c.case_a ? solve_case_a(&c, m, out, diag) : build_full(&c, m, diag);
+        if (!rc && !c.case_a)
+            rc = tny_matching_solve(m, diag);
+        if (rc)
+            goto out;
+    }
+    /* read the pairing */
+    out->bye = c.bye;
+    for (int32_t v = 0; v < c.nv; v++) {
+        int32_t w = tny_matching_mate(m, v);
+        int32_t a = c.pid[v], b = c.pid[w];
+        if (a < 0 || b < 0) {
+            if (a >= 0)
+                out->bye = a;
+            continue;
+        }
+        if (a > b)
+            continue;
+        out->pairs[out->n_pairs][0] = a;
+        out->pairs[out->n_pairs][1] = b;
+        out->n_pairs++;
+        out->n_rematches += is_met(&c, a, b);
+        out->n_pair_downs += c.grp[a] != c.grp[b];
+    }
+    qsort(out->pairs, (size_t)out->n_pairs, sizeof(*out->pairs), cmp_pair);
+    if (out->bye >= 0)
+        out->bye_rule_relaxed = req->players[out->bye].bye_rank < 0;
+    out->n_candidate_edges = m ? tny_matching_n_edges(m) : 0;
+    if (m && req->keep_graph) {
+        int64_t ne = tny_matching_n_edges(m);
+        out->graph_n_vertices = c.nv;
+        out->graph_player = malloc((size_t)c.nv * sizeof(int32_t));
+        out->graph_edges = malloc((size_t)(ne + 1) * sizeof(*out->graph_edges));
+        if (!out->graph_player || !out->graph_edges) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+        memcpy(out->graph_player, c.pid, (size_t)c.nv * sizeof(int32_t));
+        for (int64_t i = 0; i < ne; i++)
+            out->graph_edges[i] = tny_matching_edge(m, i);
+        rc = tny_matching_total_cost(m, &out->graph_cost);
+        if (rc)
+            goto out;
+    }
+    explain(&c, out, out->bye >= 0 ? c.brank[out->bye] : 0, &sb);
+    if (sb.failed) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    out->explain = sb.s;
+    sb.s = NULL;
+out:
+    if (rc == TNY_ENOMEM)
+        tny_diag_set(diag, rc, "swiss: out of memory");
+    if (rc)
+        tny_swiss_pairing_release(out);
+    free(sb.s);
+    tny_matching_free(m);
+    ctx_release(&c);
+    return rc;
+}
+
+void tny_swiss_pairing_release(struct tny_swiss_pairing *p)
+{
+    if (!p)
+        return;
+    free(p->pairs);
+    free(p->explain);
+    free(p->graph_player);
+    free(p->graph_edges);
+    memset(p, 0, sizeof(*p));
+    p->bye = -1;
+}

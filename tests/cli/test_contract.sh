@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# test_contract.sh - the offline CLI contract (docs/event-file.md), run
+# against the real binary: commands, exit codes 0/2/3, one stderr line
+# naming the key, nothing on stdout on failure, presets that load back,
+# the bad event files of tests/cases/bad/ (each NAME.json has its expected
+# message substring on the first line of NAME.expect), the good event files
+# of tests/cases/, and a 100,000-player event parsed in bounded time.
+# Needs bash, grep, awk and coreutils only (no jq, no python).
+#
+# usage: bash test_contract.sh /path/to/tourney /path/to/tests
+set -u
+TOURNEY=${1:?tourney binary}
+TESTS=${2:?tests directory}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# run EXPECTED_STATUS ARGS... : runs tourney, keeps stdout/stderr in $TMP.
+run() {
+    local want=$1
+    shift
+    "$TOURNEY" "$@" >"$TMP/out" 2>"$TMP/err"
+    local got=$?
+    if [ "$got" != "$want" ]; then
+        fail "tourney $*: exit $got, wanted $want; stderr: $(cat "$TMP/err")"
+        return 1
+    fi
+    return 0
+}
+
+# one_error_line SUBSTRING : stderr is exactly one line containing it and
+# stdout is empty.
+one_error_line() {
+    local lines
+    lines=$(wc -l <"$TMP/err")
+    [ "$lines" = 1 ] || fail "$CASE: stderr has $lines lines: $(cat "$TMP/err")"
+    grep -qF -- "$1" "$TMP/err" ||
+        fail "$CASE: stderr lacks \"$1\": $(cat "$TMP/err")"
+    [ -s "$TMP/out" ] && fail "$CASE: stdout not empty on error"
+    return 0
+}
+
+# --- help, version, usage errors (exit 2) ---
+CASE=help
+run 0 --help && grep -q '^usage: tourney' "$TMP/out" || fail "--help text"
+CASE=version
+run 0 --version && grep -q '^tourney [0-9]' "$TMP/out" || fail "--version text"
+CASE="no command"
+run 2 && one_error_line "missing command"
+CASE="unknown command"
+run 2 frobnicate && one_error_line 'unknown command "frobnicate"'
+CASE="unknown option"
+run 2 --frob formats && one_error_line 'unknown option'
+CASE="missing argument"
+run 2 standings && one_error_line "standings: expected EVENT.json"
+CASE="extra argument"
+run 2 formats extra && one_error_line "formats: expected no arguments"
+CASE="unreadable file"
+run 2 standings "$TMP/does-not-exist.json" && one_error_line "cannot read"
+CASE="directory"
+run 2 pair "$TMP" && one_error_line "cannot read"
+CASE="unknown preset"
+run 2 format chess && one_error_line 'unknown format "chess"'
+CASE="explain elsewhere"
+run 2 --explain standings "$TESTS/cases/catan-round.json" &&
+    one_error_line "--explain is an option of pair"
+
+# --- formats: the five presets, one per line ---
+CASE=formats
+if run 0 formats; then
+    printf 'agricola\ncatan\ngot-lcg2\nneuroshima-hex\ntantrix\n' >"$TMP/want"
+    cmp -s "$TMP/out" "$TMP/want" || fail "formats printed: $(cat "$TMP/out")"
+fi
+
+# --- format NAME: JSON that loads back as an event's format object ---
+for name in agricola catan got-lcg2 neuroshima-hex tantrix; do
+    CASE="format $name"
+    run 0 format "$name" || continue
+    grep -q "^  \"name\": \"$name\",\$" "$TMP/out" || fail "$CASE: no name line"
+    grep -q '^  "options": {' "$TMP/out" || fail "$CASE: no options"
+    [ "$(tail -c 2 "$TMP/out" | head -c 1)" = "}" ] || fail "$CASE: no trailing newline"
+    { printf '{"format": '; cat "$TMP/out"; printf ', "players": []}\n'; } \
+        >"$TMP/ev.json"
+    run 0 standings "$TMP/ev.json" ||
+        fail "$CASE: its output is not accepted as a format object"
+    # and an edited copy: a typo in a tiebreak is reported by key
+    sed 's/^\( *\)"lot"$/\1"lott"/' "$TMP/ev.json" >"$TMP/ev-bad.json"
+    run 3 standings "$TMP/ev-bad.json" &&
+        one_error_line 'unknown tiebreak "lott"'
+done
+
+# --- bad event files: exit 3, one line naming the key ---
+n_bad=0
+for f in "$TESTS"/cases/bad/*.json; do
+    CASE="bad/$(basename "$f")"
+    exp="${f%.json}.expect"
+    [ -f "$exp" ] || { fail "$CASE: no .expect file"; continue; }
+    want=$(head -n 1 "$exp")
+    for cmd in standings pair; do
+        run 3 "$cmd" "$f" && one_error_line "$want"
+    done
+    n_bad=$((n_bad + 1))
+done
+[ "$n_bad" -ge 20 ] || fail "only $n_bad bad cases found"
+
+# --- good event files: standings and pair succeed with contract shape ---
+for f in "$TESTS"/cases/*.json; do
+    CASE="$(basename "$f")"
+    if run 0 standings "$f"; then
+        grep -q '^  "after_round": [0-9]*,$' "$TMP/out" || fail "$CASE: after_round"
+        grep -q '^  "standings": \[' "$TMP/out" || fail "$CASE: standings key"
+        grep -q '"decided_by_lot": ' "$TMP/out" || fail "$CASE: row keys"
+        golden="${f%.json}.expect-standings"
+        if [ -f "$golden" ]; then
+            # "id points" in rank order; "?" stands for a player placed by lot
+            got=$(grep -E '^      "(player|points)": ' "$TMP/out" |
+                sed -e 's/^[^:]*: //' -e 's/[",]//g' | tr '\n' ' ')
+            want=$(grep -v '^#' "$golden")
+            awk -v got="$got" -v want="$want" 'BEGIN {
+                n = split(got, g, " "); m = split(want, w, " ")
+                if (n != m) exit 1
+                for (i = 1; i <= n; i++) if (w[i] != "?" && w[i] != g[i]) exit 1
+            }' || fail "$CASE: standings $got, wanted $want"
+        fi
+        cp "$TMP/out" "$TMP/standings1"
+        run 0 standings "$f" && cmp -s "$TMP/out" "$TMP/standings1" ||
+            fail "$CASE: standings differ between two runs (CM-8)"
+    fi
+    if run 0 pair "$f"; then
+        grep -q '^  "round": [0-9]*,$' "$TMP/out" || fail "$CASE: round"
+        grep -q '^  "tables": \[' "$TMP/out" || fail "$CASE: tables key"
+        grep -q '^  "explain": ' "$TMP/out" || fail "$CASE: explain key"
+        [ -s "$TMP/err" ] && fail "$CASE: pair wrote to stderr without --explain"
+        cp "$TMP/out" "$TMP/pair1"
+        run 0 pair --explain "$f" && cmp -s "$TMP/out" "$TMP/pair1" ||
+            fail "$CASE: pair differs between two runs (CM-4)"
+        [ -s "$TMP/err" ] || fail "$CASE: --explain printed nothing"
+    fi
+done
+
+# --- stdin ---
+CASE=stdin
+"$TOURNEY" standings - <"$TESTS/cases/catan-round.json" >"$TMP/out" 2>"$TMP/err" ||
+    fail "standings - (stdin) failed: $(cat "$TMP/err")"
+
+# --- 100,000 players: parsed, validated and ranked in bounded time ---
+CASE=large
+awk 'BEGIN {
+    n = 100000
+    printf "{\"format\": \"catan\", \"seed\": 1, \"players\": [\n"
+    for (i = 1; i <= n; i++)
+        printf "{\"id\": \"p%d\", \"name\": \"Player %d\"}%s\n", i, i, (i < n ? "," : "")
+    printf "], \"rounds\": [{\"stage\": \"round\", \"tables\": [\n"
+    for (t = 1; t <= n / 4; t++) {
+        a = 4 * t - 3
+        printf "{\"table\": %d, \"players\": [\"p%d\", \"p%d\", \"p%d\", \"p%d\"], ", t, a, a + 1, a + 2, a + 3
+        printf "\"result\": {\"vp\": {\"p%d\": 10, \"p%d\": %d, \"p%d\": 7, \"p%d\": 6}}}%s\n", a, a + 1, 8 + t % 2, a + 2, a + 3, (t < n / 4 ? "," : "")
+    }
+    printf "]}]}\n"
+}' >"$TMP/large.json"
+start=$(date +%s)
+if timeout 120 "$TOURNEY" standings "$TMP/large.json" >"$TMP/out" 2>"$TMP/err"; then
+    rows=$(grep -c '"rank": ' "$TMP/out")
+    [ "$rows" = 100000 ] || fail "large: $rows standings rows"
+else
+    fail "large: standings failed or took over 120 s: $(head -c 300 "$TMP/err")"
+fi
+echo "large event (100,000 players): $(( $(date +%s) - start )) s"
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+echo "all contract checks passed"
