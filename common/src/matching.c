@@ -58,7 +58,7 @@ struct tny_matching {
     int64_t adj_built_for;
 
     /* nodes 0..n-1 are vertices, n..2n-1 blossoms */
-    int32_t *parent, *inb, *base, *label;
+    int32_t *parent, *inb, *base, *label, *size;
     int32_t *lab_s, *lab_t, *lab_e;
     uint32_t *stamp;
     int64_t *eff;    /* per vertex */
@@ -107,9 +107,21 @@ static int32_t collect_leaves(struct tny_matching *m, int32_t b)
     return n_out;
 }
 
-static int64_t eff_at(const struct tny_matching *m, int32_t v, int64_t t)
+/* Top-level node containing vertex v.  inb[v] is always v or a blossom
+ * around v; walk up and compress.  Blossom formation thus costs nothing
+ * for the vertices inside; an expansion resets inb of its vertices. */
+static int32_t top_of(struct tny_matching *m, int32_t v)
 {
-    int32_t top = m->inb[v];
+    int32_t x = m->inb[v];
+    while (m->parent[x] != -1)
+        x = m->parent[x];
+    m->inb[v] = x;
+    return x;
+}
+
+static int64_t eff_at(struct tny_matching *m, int32_t v, int64_t t)
+{
+    int32_t top = top_of(m, v);
     return m->eff[v] + (int64_t)m->label[top] * (t - m->tjoin[top]);
 }
 
@@ -198,12 +210,12 @@ static int scan_plus(struct tny_matching *m, int32_t c)
     int32_t k = collect_leaves(m, c);
     for (int32_t i = 0; i < k; i++) {
         int32_t x = m->leaves[i];
-        int32_t X = m->inb[x];
+        int32_t X = top_of(m, x);
         int64_t ex = eff_at(m, x, m->D);
         for (int64_t a = m->adj_start[x]; a < m->adj_start[x + 1]; a++) {
             int32_t e = m->adj[a];
             int32_t y = other(m, e, x);
-            int32_t Y = m->inb[y];
+            int32_t Y = top_of(m, y);
             if (Y == X || m->label[Y] < 0)
                 continue;
             int64_t s = m->c2[e] - ex - eff_at(m, y, m->D);
@@ -229,7 +241,7 @@ static int scan_into(struct tny_matching *m, int32_t c)
         for (int64_t a = m->adj_start[x]; a < m->adj_start[x + 1]; a++) {
             int32_t e = m->adj[a];
             int32_t y = other(m, e, x);
-            if (m->label[m->inb[y]] <= 0)
+            if (m->label[top_of(m, y)] <= 0)
                 continue;
             int64_t s = m->c2[e] - m->eff[x] - eff_at(m, y, m->D);
             int rc = heap_push(m, m->D + s, EV_EDGE, e, 0);
@@ -273,18 +285,18 @@ static int label_plus(struct tny_matching *m, int32_t c, int32_t t)
 
 /* ------------------------------------------------------------- blossoms */
 
-static int32_t plus_parent(const struct tny_matching *m, int32_t X)
+static int32_t plus_parent(struct tny_matching *m, int32_t X)
 {
     if (m->lab_t[X] < 0)
         return -1;
-    int32_t T = m->inb[m->lab_t[X]];
-    return m->inb[m->lab_s[T]];
+    int32_t T = top_of(m, m->lab_t[X]);
+    return top_of(m, m->lab_s[T]);
 }
 
 static int form_blossom(struct tny_matching *m, int32_t e, int32_t u,
                         int32_t v)
 {
-    int32_t U = m->inb[u], V = m->inb[v];
+    int32_t U = top_of(m, u), V = top_of(m, v);
     int32_t lca = -1;
     if (++m->mark_stamp == 0) {
         memset(m->mark, 0, 2 * (size_t)m->n * sizeof(*m->mark));
@@ -314,17 +326,17 @@ static int form_blossom(struct tny_matching *m, int32_t e, int32_t u,
         m->path_a[la++] = x;
         if (x == lca)
             break;
-        int32_t T = m->inb[m->lab_t[x]];
+        int32_t T = top_of(m, m->lab_t[x]);
         m->path_a[la++] = T;
-        x = m->inb[m->lab_s[T]];
+        x = top_of(m, m->lab_s[T]);
     }
     for (int32_t x = V;;) {
         m->path_b[lb++] = x;
         if (x == lca)
             break;
-        int32_t T = m->inb[m->lab_t[x]];
+        int32_t T = top_of(m, m->lab_t[x]);
         m->path_b[lb++] = T;
-        x = m->inb[m->lab_s[T]];
+        x = top_of(m, m->lab_s[T]);
     }
     int32_t k = la + lb - 1;
     int32_t id = m->free_ids[--m->n_free];
@@ -367,20 +379,41 @@ static int form_blossom(struct tny_matching *m, int32_t e, int32_t u,
             }
         }
     }
+    /* The largest "+" child keeps its time base: the new blossom inherits
+     * its tjoin, so only the other children's vertices are rewritten and a
+     * blossom growing through a big tree costs only what it absorbs. */
+    int32_t big = -1;
+    int64_t total = 0;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t c = B->ch[i];
+        total += m->size[c];
+        if (m->label[c] > 0 && (big < 0 || m->size[c] > m->size[big]))
+            big = c;
+    }
+    int64_t base_shift = m->D - m->tjoin[big];
+    if (big >= m->n)
+        m->z[big] += base_shift;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t c = B->ch[i];
+        if (c == big)
+            continue;
+        int64_t d = (int64_t)m->label[c] * (m->D - m->tjoin[c]);
+        if (c >= m->n)
+            m->z[c] += d;
+        int32_t nl = collect_leaves(m, c);
+        for (int32_t j = 0; j < nl; j++)
+            m->eff[m->leaves[j]] += d - base_shift;
+    }
     int rc = 0;
-    for (int32_t i = 0; i < k && !rc; i++)
-        rc = materialise(m, B->ch[i]);
-    if (rc)
-        return rc;
     m->parent[id] = -1;
     m->base[id] = m->base[lca];
-    m->z[id] = 0;
+    m->z[id] = -base_shift; /* true value 0 now */
+    m->size[id] = (int32_t)total;
     m->lab_t[id] = m->lab_t[lca];
     for (int32_t i = 0; i < k; i++)
         m->parent[B->ch[i]] = id;
-    set_top(m, id, id);
     m->label[id] = 1;
-    m->tjoin[id] = m->D;
+    m->tjoin[id] = m->tjoin[big];
     m->stamp[id]++;
     rc = tree_add(m, id);
     for (int32_t i = 0; i < k && !rc; i++) {
@@ -463,7 +496,7 @@ static int expand(struct tny_matching *m, int32_t b)
         m->label[c] = 0;
         set_top(m, c, c);
     }
-    int32_t entry = m->inb[m->lab_t[b]];
+    int32_t entry = top_of(m, m->lab_t[b]);
     int32_t j = 0;
     while (B->ch[j] != entry)
         j++;
@@ -507,13 +540,13 @@ static void augment(struct tny_matching *m, int32_t e, int32_t u, int32_t v)
     m->medge[v] = e;
     int32_t s = u, me = e;
     for (;;) {
-        int32_t X = m->inb[s];
+        int32_t X = top_of(m, s);
         if (X >= m->n)
             augment_blossom(m, X, s);
         m->medge[s] = me;
         if (m->lab_t[X] < 0)
             break;
-        int32_t Y = m->inb[m->lab_t[X]];
+        int32_t Y = top_of(m, m->lab_t[X]);
         int32_t s2 = m->lab_s[Y], j = m->lab_t[Y], e2 = m->lab_e[Y];
         if (Y >= m->n)
             augment_blossom(m, Y, j);
@@ -570,7 +603,7 @@ static int grow_tree(struct tny_matching *m, int32_t r, struct tny_diag *diag)
             continue;
         }
         int32_t e = ev.id, u = m->eu[e], v = m->ev[e];
-        int32_t U = m->inb[u], V = m->inb[v];
+        int32_t U = top_of(m, u), V = top_of(m, v);
         if (U == V)
             continue;
         if (m->label[U] <= 0) {
@@ -592,9 +625,9 @@ static int grow_tree(struct tny_matching *m, int32_t r, struct tny_diag *diag)
             int32_t w = other(m, m->medge[b], b);
             rc = label_minus(m, V, u, v, e);
             if (!rc)
-                rc = label_plus(m, m->inb[w], b);
+                rc = label_plus(m, top_of(m, w), b);
             if (!rc)
-                rc = scan_plus(m, m->inb[w]);
+                rc = scan_plus(m, top_of(m, w));
         }
     }
     int rc2 = finish_tree(m);
@@ -634,6 +667,7 @@ void tny_matching_free(struct tny_matching *m)
     free(m->eu), free(m->ev), free(m->cost), free(m->c2);
     free(m->adj_start), free(m->adj);
     free(m->parent), free(m->inb), free(m->base), free(m->label);
+    free(m->size);
     free(m->lab_s), free(m->lab_t), free(m->lab_e), free(m->stamp);
     free(m->eff), free(m->z), free(m->tjoin), free(m->bl), free(m->free_ids);
     free(m->medge), free(m->tree), free(m->heap), free(m->leaves);
@@ -658,6 +692,7 @@ int tny_matching_new(int32_t n, struct tny_matching **out,
     m->inb = malloc(n1 * sizeof(int32_t));
     m->base = malloc(nn * sizeof(int32_t));
     m->label = calloc(nn, sizeof(int32_t));
+    m->size = calloc(nn, sizeof(int32_t));
     m->lab_s = malloc(nn * sizeof(int32_t));
     m->lab_t = malloc(nn * sizeof(int32_t));
     m->lab_e = malloc(nn * sizeof(int32_t));
@@ -675,7 +710,7 @@ int tny_matching_new(int32_t n, struct tny_matching **out,
     m->path_b = malloc(nn * sizeof(int32_t));
     m->tmp = malloc(n1 * sizeof(int32_t));
     m->adj_start = calloc(n1, sizeof(int64_t));
-    if (!m->parent || !m->inb || !m->base || !m->label || !m->lab_s ||
+    if (!m->parent || !m->inb || !m->base || !m->label || !m->size || !m->lab_s ||
         !m->lab_t || !m->lab_e || !m->stamp || !m->eff || !m->z ||
         !m->tjoin || !m->bl || !m->free_ids || !m->medge || !m->leaves ||
         !m->stk || !m->mark || !m->path_a || !m->path_b || !m->tmp ||
@@ -774,6 +809,7 @@ static int jump_start(struct tny_matching *m, struct tny_diag *diag)
     for (int32_t i = 0; i < 2 * n; i++) {
         m->parent[i] = -1;
         m->base[i] = i < n ? i : -1;
+        m->size[i] = i < n ? 1 : 0;
         m->label[i] = 0;
         m->z[i] = 0;
         m->tjoin[i] = 0;

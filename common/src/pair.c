@@ -1016,3 +1016,52 @@ void tny_round_plan_release(struct tny_round_plan *plan)
     free(plan->explain);
     memset(plan, 0, sizeof(*plan));
 }
+
+static bool find_seat(struct tny_round_plan *plan, int32_t player,
+                      int32_t **slot)
+{
+    for (int32_t t = 0; t < plan->n_tables; t++)
+        for (int32_t s = 0; s < plan->tables[t].n_seats; s++)
+            if (plan->tables[t].seats[s] == player) {
+                *slot = &plan->tables[t].seats[s];
+                return true;
+            }
+    return false;
+}
+
+int tny_round_plan_swap(struct tny_round_plan *plan, int32_t a, int32_t b,
+                        struct tny_diag *diag)
+{
+    int32_t *sa = NULL, *sb = NULL;
+    if (a == b)
+        return tny_diag_set(diag, TNY_EINVAL, "swap: the same player twice");
+    if (!find_seat(plan, a, &sa) || !find_seat(plan, b, &sb))
+        return tny_diag_set(diag, TNY_ENOTFOUND,
+                            "swap: player %d is not in round %d",
+                            (int)(sa ? b : a), (int)plan->round);
+    *sa = b;
+    *sb = a;
+    return TNY_OK;
+}
+
+int tny_round_plan_move(struct tny_round_plan *plan, int32_t from, int32_t to,
+                        struct tny_diag *diag)
+{
+    if (to < 1)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "move: table number %d: expected 1 or more",
+                            (int)to);
+    struct tny_pairing_table *src = NULL;
+    for (int32_t t = 0; t < plan->n_tables; t++)
+        if (!plan->tables[t].is_bye && plan->tables[t].number == from)
+            src = &plan->tables[t];
+    if (!src)
+        return tny_diag_set(diag, TNY_ENOTFOUND,
+                            "move: round %d has no table %d", (int)plan->round,
+                            (int)from);
+    for (int32_t t = 0; t < plan->n_tables; t++)
+        if (!plan->tables[t].is_bye && plan->tables[t].number == to)
+            plan->tables[t].number = from;
+    src->number = to;
+    return TNY_OK;
+}

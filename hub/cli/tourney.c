@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demo.h"
+#include "ratings.h"
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/json_io.h"
@@ -285,6 +287,11 @@ static void usage(FILE *to)
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(to, "  %-10s %-11s %s\n", commands[i].name, commands[i].args,
                 commands[i].help);
+    fputs("  demo       [OPTIONS]   play sample events offline with simulated "
+          "results\n"
+          "  ratings    PAST.json... Elo ratings from past events, oldest "
+          "first (AG-2)\n",
+          to);
     fputs("\nEVENT.json may be - for standard input.\n"
           "exit status: 0 ok, 1 internal error, 2 usage, 3 invalid event\n",
           to);
@@ -300,6 +307,12 @@ int main(int argc, char **argv)
     };
     struct cli cli = {false};
     int opt;
+
+    /* Commands with options of their own parse their whole argv. */
+    if (argc >= 2 && strcmp(argv[1], "demo") == 0)
+        return tny_cli_demo(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "ratings") == 0)
+        return tny_cli_ratings(argc - 1, argv + 1);
 
     opterr = 0; /* we print our own one-line message */
     while ((opt = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {

@@ -44,4 +44,16 @@ TNY_MUST_USE int tny_pair_next(const struct tny_event *ev,
 
 void tny_round_plan_release(struct tny_round_plan *plan);
 
+/* CM-5 pre-publish edits.  Swaps the seats of two players (at different
+ * tables, the same table, or with the bye).  Errors: TNY_ENOTFOUND (a
+ * player is not in the plan), TNY_EINVAL (a == b). */
+TNY_MUST_USE int tny_round_plan_swap(struct tny_round_plan *plan, int32_t a,
+                                     int32_t b, struct tny_diag *diag);
+
+/* CM-5: gives the table numbered `from` the number `to`; a table already
+ * numbered `to` takes `from` (numbers stay unique).  Errors: TNY_ENOTFOUND
+ * (no table `from`), TNY_EINVAL (to < 1). */
+TNY_MUST_USE int tny_round_plan_move(struct tny_round_plan *plan, int32_t from,
+                                     int32_t to, struct tny_diag *diag);
+
 #endif

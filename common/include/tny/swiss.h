@@ -80,7 +80,6 @@ struct tny_swiss_pairing {
     char *explain; /* heap, NUL-terminated English for the arbiter: which
                       constraints held, which were relaxed and why */
     /* diagnostics */
-    int32_t n_pricing_rounds; /* re-solves after adding priced-in edges */
     int64_t n_candidate_edges; /* edges of the final matching graph */
     /* the final weighted graph (only with keep_graph): vertices are
      * graph_player[v] (a player index, or -1 for the bye vertex) */

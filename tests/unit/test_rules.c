@@ -1,0 +1,422 @@
+/* test_rules.c - event-level rules: entries, drops, edits, table numbers,
+ * result validation and the Agricola rankings, from the rule text.
+ */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/pair.h"
+#include "tny/standings.h"
+
+#define P(x) ((int64_t)((x) * TNY_POINT_SCALE + 0.5))
+
+static int32_t idx(const struct tny_event *ev, const char *id)
+{
+    int32_t i = tny_event_player_index(ev, id);
+    assert_true(i >= 0);
+    return i;
+}
+
+static void plan(const struct tny_event *ev, struct tny_round_plan *out)
+{
+    struct tny_diag diag = {{0}};
+    if (tny_pair_next(ev, out, &diag) != 0)
+        fail_msg("pair failed: %s", diag.msg);
+}
+
+static const struct tny_pairing_table *table_of(const struct tny_round_plan *p,
+                                                int32_t player)
+{
+    for (int32_t t = 0; t < p->n_tables; t++)
+        for (int32_t s = 0; s < p->tables[t].n_seats; s++)
+            if (p->tables[t].seats[s] == player)
+                return &p->tables[t];
+    return NULL;
+}
+
+#define SIX_GT                                                                 \
+    "'players':[{'id':'a','name':'A'},{'id':'b','name':'B'},"                  \
+    "{'id':'c','name':'C'},{'id':'d','name':'D'},{'id':'e','name':'E'},"       \
+    "{'id':'f','name':'F'}]"
+
+/* CM-1: a late entrant is paired from their first round; the rounds they
+ * missed count as losses with no points. */
+static void test_CM_1_late_entry(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    tu_load_event("{'format':'got-lcg2','seed':4,'options':{'structure':"
+                  "'custom','swiss_rounds':3,'cut':0},'players':["
+                  "{'id':'a','name':'A'},{'id':'b','name':'B'},"
+                  "{'id':'c','name':'C'},{'id':'d','name':'D'},"
+                  "{'id':'e','name':'E','late_from_round':2}],'rounds':["
+                  "{'stage':'swiss','tables':["
+                  "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
+                  "{'table':2,'players':['c','d'],'result':{'winner':'c'}}]}]}",
+                  &ev);
+    struct tny_round_plan p;
+    plan(&ev, &p);
+    assert_non_null(table_of(&p, idx(&ev, "e"))); /* plays round 2 */
+    tny_round_plan_release(&p);
+    struct tny_standings st;
+    struct tny_diag diag;
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    int r = tu_row_of(&ev, &st, "e");
+    assert_int_equal(st.rows[r].points, 0);
+    assert_int_equal(st.rows[r].games_played, 0);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+
+    /* A late entrant may not appear in a round before their first. */
+    char msg[600];
+    assert_int_not_equal(
+        tu_try_event("{'format':'got-lcg2','seed':4,'players':["
+                     "{'id':'a','name':'A'},{'id':'e','name':'E',"
+                     "'late_from_round':2}],'rounds':[{'stage':'swiss',"
+                     "'tables':[{'table':1,'players':['a','e'],'result':"
+                     "{'winner':'a'}}]}]}",
+                     &ev, msg, sizeof(msg)),
+        0);
+    assert_non_null(strstr(msg, "\"e\""));
+}
+
+/* CM-2: a dropped player is not paired from the next round on. GT-11: a
+ * rejoined player is paired again. CM-3: a DQ'd player never again. */
+static void test_CM_2_GT_11_drop_and_rejoin(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    tu_load_event("{'format':'got-lcg2','seed':4,'options':{'structure':"
+                  "'custom','swiss_rounds':4,'cut':0}," SIX_GT ","
+                  "'drops':[{'player':'a','after_round':1,'rejoin_round':3},"
+                  "{'player':'b','after_round':1}],"
+                  "'disqualified':[{'player':'c','after_round':1}],'rounds':["
+                  "{'stage':'swiss','tables':["
+                  "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
+                  "{'table':2,'players':['c','d'],'result':{'winner':'c'}},"
+                  "{'table':3,'players':['e','f'],'result':{'winner':'e'}}]}]}",
+                  &ev);
+    struct tny_round_plan p;
+    plan(&ev, &p);
+    assert_null(table_of(&p, idx(&ev, "a")));
+    assert_null(table_of(&p, idx(&ev, "b")));
+    assert_null(table_of(&p, idx(&ev, "c")));
+    assert_non_null(table_of(&p, idx(&ev, "d")));
+    assert_true(tny_player_active_in(&ev.players[idx(&ev, "a")], 3));
+    assert_false(tny_player_active_in(&ev.players[idx(&ev, "c")], 3));
+    tny_round_plan_release(&p);
+    tny_event_release(&ev);
+}
+
+/* CM-9: the top of the standings plays on table 1; CM-5: a fixed table
+ * overrides the numbering, and pre-publish edits swap and move. */
+static void test_CM_9_CM_5_table_numbers_and_edits(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    tu_load_event("{'format':'got-lcg2','seed':9,'options':{'structure':"
+                  "'custom','swiss_rounds':4,'cut':0},'players':["
+                  "{'id':'a','name':'A'},{'id':'b','name':'B'},"
+                  "{'id':'c','name':'C'},{'id':'d','name':'D'},"
+                  "{'id':'e','name':'E'},{'id':'f','name':'F','fixed_table':7}],"
+                  "'rounds':[{'stage':'swiss','tables':["
+                  "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
+                  "{'table':2,'players':['c','d'],'result':{'winner':'c'}},"
+                  "{'table':3,'players':['e','f'],'result':{'winner':'e'}}]}]}",
+                  &ev);
+    struct tny_round_plan p;
+    plan(&ev, &p);
+    /* f has the fixed table 7 */
+    assert_int_equal(table_of(&p, idx(&ev, "f"))->number, 7);
+    /* the winners' group (a, c, e: 5 points) sits on the lowest numbers
+     * that are not fixed: the best-ranked pairing is on table 1 */
+    struct tny_standings st;
+    struct tny_diag diag;
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    const struct tny_pairing_table *top = table_of(&p, st.rows[0].player);
+    if (top->number != 7)
+        assert_int_equal(top->number, 1);
+    tny_standings_release(&st);
+
+    /* swap two players of different tables */
+    const struct tny_pairing_table *ta = table_of(&p, idx(&ev, "a"));
+    int32_t a_table = ta->number;
+    int32_t other = -1;
+    for (int32_t t = 0; t < p.n_tables && other < 0; t++)
+        if (p.tables[t].number != a_table && !p.tables[t].is_bye)
+            other = p.tables[t].seats[0];
+    int32_t other_table = table_of(&p, other)->number;
+    assert_int_equal(tny_round_plan_swap(&p, idx(&ev, "a"), other, &diag), 0);
+    assert_int_equal(table_of(&p, idx(&ev, "a"))->number, other_table);
+    assert_int_equal(table_of(&p, other)->number, a_table);
+    assert_int_equal(tny_round_plan_swap(&p, idx(&ev, "a"), idx(&ev, "a"), &diag),
+                     TNY_EINVAL);
+    /* move a table to number 12, then onto 12's spot from another */
+    assert_int_equal(tny_round_plan_move(&p, a_table, 12, &diag), 0);
+    assert_int_equal(table_of(&p, other)->number, 12);
+    assert_int_equal(tny_round_plan_move(&p, 99, 1, &diag), TNY_ENOTFOUND);
+    tny_round_plan_release(&p);
+    tny_event_release(&ev);
+}
+
+/* CM-6: a result is accepted only if complete and in range; the error
+ * names the path and the player. */
+static void test_CM_6_result_validation(void **state)
+{
+    (void)state;
+    struct {
+        const char *event;
+        const char *expect;
+    } cases[] = {
+        {"{'format':'catan','seed':1,'players':[{'id':'a','name':'A'},"
+         "{'id':'b','name':'B'},{'id':'c','name':'C'}],'rounds':[{'stage':"
+         "'round','tables':[{'table':1,'players':['a','b','c'],'result':"
+         "{'vp':{'a':10,'b':-1,'c':3}}}]}]}",
+         "vp.b"},
+        {"{'format':'neuroshima-hex','seed':1,'players':[{'id':'a','name':"
+         "'A'},{'id':'b','name':'B'}],'rounds':[{'stage':'swiss','tables':"
+         "[{'table':1,'players':['a','b'],'result':{'winner':'a','hq_diff':"
+         "99}}]}]}",
+         "hq_diff"},
+        {"{'format':'tantrix','seed':1,'players':[{'id':'a','name':'A'},"
+         "{'id':'b','name':'B'}],'rounds':[{'stage':'swiss','tables':["
+         "{'table':1,'players':['a','b'],'result':{'scores':{'a':10,"
+         "'b':9999}}}]}]}",
+         "scores.b"},
+        {"{'format':'got-lcg2','seed':1,'players':[{'id':'a','name':'A'},"
+         "{'id':'b','name':'B'},{'id':'c','name':'C'}],'rounds':[{'stage':"
+         "'swiss','tables':[{'table':1,'players':['a','b'],'result':"
+         "{'winner':'c'}}]}]}",
+         "winner"},
+        {"{'format':'got-lcg2','seed':1,'players':[{'id':'a','name':'A'},"
+         "{'id':'b','name':'B'}],'rounds':[{'stage':'swiss','tables':["
+         "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
+         "{'table':2,'players':['b','a'],'result':{'winner':'a'}}]}]}",
+         "twice"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tny_event ev;
+        char msg[600];
+        int rc = tu_try_event(cases[i].event, &ev, msg, sizeof(msg));
+        if (rc == 0) {
+            tny_event_release(&ev);
+            fail_msg("case %zu accepted", i);
+        }
+        if (!strstr(msg, cases[i].expect))
+            fail_msg("case %zu: message \"%s\" lacks \"%s\"", i, msg,
+                     cases[i].expect);
+    }
+}
+
+#define NH_ARMIES(x)                                                           \
+    "{'id':'" x "','name':'" x "','armies':['Borgo','Moloch','Hegemony',"      \
+    "'Outpost','Vegas']}"
+
+/* NH-11: an army is played in at most one Swiss match; NH-10 armies are
+ * the player's own. */
+static void test_NH_11_army_used_twice_refused(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    char msg[600];
+    int rc = tu_try_event(
+        "{'format':'neuroshima-hex','seed':1,'players':[" NH_ARMIES("a") ","
+        NH_ARMIES("b") "],'rounds':["
+        "{'stage':'swiss','tables':[{'table':1,'players':['a','b'],'result':"
+        "{'winner':'a','hq_diff':3,'armies':{'a':'Borgo','b':'Moloch'}}}]},"
+        "{'stage':'swiss','tables':[{'table':1,'players':['a','b'],'result':"
+        "{'winner':'b','hq_diff':3,'armies':{'a':'Borgo','b':'Vegas'}}}]}]}",
+        &ev, msg, sizeof(msg));
+    assert_int_not_equal(rc, 0);
+    assert_non_null(strstr(msg, "Borgo"));
+    assert_non_null(strstr(msg, "NH-11"));
+
+    rc = tu_try_event(
+        "{'format':'neuroshima-hex','seed':1,'players':[" NH_ARMIES("a") ","
+        NH_ARMIES("b") "],'rounds':["
+        "{'stage':'swiss','tables':[{'table':1,'players':['a','b'],'result':"
+        "{'winner':'a','hq_diff':3,'armies':{'a':'Dancer','b':'Moloch'}}}]}]}",
+        &ev, msg, sizeof(msg));
+    assert_int_not_equal(rc, 0);
+    assert_non_null(strstr(msg, "Dancer"));
+}
+
+/* NH-10: exactly 5 different armies from the legal list. */
+static void test_NH_10_army_list(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    char msg[600];
+    assert_int_not_equal(
+        tu_try_event("{'format':'neuroshima-hex','seed':1,'players':[{'id':"
+                     "'a','name':'A','armies':['Borgo','Moloch']}]}",
+                     &ev, msg, sizeof(msg)),
+        0);
+    assert_non_null(strstr(msg, "armies"));
+    assert_int_not_equal(
+        tu_try_event("{'format':'neuroshima-hex','seed':1,'players':[{'id':"
+                     "'a','name':'A','armies':['Borgo','Moloch','Hegemony',"
+                     "'Outpost','Atlantis']}]}",
+                     &ev, msg, sizeof(msg)),
+        0);
+    assert_non_null(strstr(msg, "Atlantis"));
+}
+
+/* TX-4: an organiser decision enters TP by hand; TX-7: a late-result
+ * penalty deducts TP from both players. TX-1: the margin is winner score
+ * minus loser score. */
+static void test_TX_4_TX_7_TX_1_decisions_and_penalties(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    tu_load_event("{'format':'tantrix','seed':1,'players':[{'id':'a','name':"
+                  "'A'},{'id':'b','name':'B'},{'id':'c','name':'C'},{'id':'d',"
+                  "'name':'D'}],'rounds':[{'stage':'swiss','tables':["
+                  "{'table':1,'players':['a','b'],'result':{'tp':{'a':14.0,"
+                  "'b':6.0}}},"
+                  "{'table':2,'players':['c','d'],'result':{'scores':{'c':20,"
+                  "'d':20},'penalty':{'c':1.0,'d':1.0}}}]}]}",
+                  &ev);
+    struct tny_standings st;
+    struct tny_diag diag;
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    assert_int_equal(st.rows[tu_row_of(&ev, &st, "a")].points, P(14));
+    assert_int_equal(st.rows[tu_row_of(&ev, &st, "b")].points, P(6));
+    /* margin 0 -> 10.0 each, minus the 1.0 penalty */
+    assert_int_equal(st.rows[tu_row_of(&ev, &st, "c")].points, P(9));
+    assert_int_equal(st.rows[tu_row_of(&ev, &st, "d")].points, P(9));
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+#define AG8                                                                    \
+    "'players':[{'id':'a','name':'A'},{'id':'b','name':'B'},"                  \
+    "{'id':'c','name':'C'},{'id':'d','name':'D'},{'id':'e','name':'E'},"       \
+    "{'id':'f','name':'F'},{'id':'g','name':'G'},{'id':'h','name':'H'}]"
+#define AG_T(n, p1, p2, p3, p4, v1, v2, v3, v4)                                \
+    "{'table':" #n ",'players':['" p1 "','" p2 "','" p3 "','" p4 "'],"         \
+    "'result':{'vp':{'" p1 "':" #v1 ",'" p2 "':" #v2 ",'" p3 "':" #v3          \
+    ",'" p4 "':" #v4 "},'ip':{'" p1 "':0,'" p2 "':0,'" p3 "':0,'" p4           \
+    "':0},'bp':{'" p1 "':0,'" p2 "':0,'" p3 "':0,'" p4 "':0}}}"
+
+/* AG-1 + AG-8: total TP, then total relative score, then the best single
+ * relative score. */
+static void test_AG_8_AG_1_ranking(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    /* Game 1: a 40 (10), b 30 (6), c 20 (3), d 10 (1); mean 25.
+     *         e 60 (10), f 30 (6), g 20 (3), h 10 (1); mean 30.
+     * Game 2: a 30 (3), e 50 (10), b 40 (6), f 20 (1) mean 35;
+     *         c 45 (10), g 35 (6), d 25 (3), h 15 (1) mean 30.
+     * TP: a 13, b 12, c 13, d 4, e 20, f 7, g 9, h 2.
+     * Relative: a 15 - 5 = 10, c -5 + 15 = 10: equal; best single:
+     * a 15, c 15: equal -> lot between a and c.  b: 5 + 5 = 10. */
+    tu_load_event("{'format':'agricola','seed':3," AG8 ",'rounds':["
+                  "{'stage':'prelim','tables':["
+                  AG_T(1, "a", "b", "c", "d", 40, 30, 20, 10) ","
+                  AG_T(2, "e", "f", "g", "h", 60, 30, 20, 10) "]},"
+                  "{'stage':'prelim','tables':["
+                  AG_T(1, "a", "e", "b", "f", 30, 50, 40, 20) ","
+                  AG_T(2, "c", "g", "d", "h", 45, 35, 25, 15) "]}]}",
+                  &ev);
+    struct tny_standings st;
+    struct tny_diag diag;
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    assert_int_equal(st.rows[0].player, idx(&ev, "e"));
+    int ra = tu_row_of(&ev, &st, "a"), rc = tu_row_of(&ev, &st, "c");
+    assert_true((ra == 1 && rc == 2) || (ra == 2 && rc == 1));
+    assert_true(st.rows[1].decided_by_lot);
+    assert_int_equal(tu_row_of(&ev, &st, "b"), 3);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+/* AG-13: after the final, players are ranked table by table of final game
+ * 2; within a table by total TP, then placement in the final game. */
+static void test_AG_13_final_ranking_by_table(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    /* An 8-player event: the final tables hold all players.  Whoever sits
+     * at final-2 table 1 ranks 1-4 whatever their TP. */
+    tu_load_event(
+        "{'format':'agricola','seed':3," AG8 ",'rounds':["
+        "{'stage':'prelim','tables':[" AG_T(1, "a", "b", "c", "d", 40, 30, 20, 10)
+        "," AG_T(2, "e", "f", "g", "h", 40, 30, 20, 10) "]},"
+        "{'stage':'prelim','tables':[" AG_T(1, "a", "f", "c", "h", 40, 30, 20, 10)
+        "," AG_T(2, "e", "b", "g", "d", 40, 30, 20, 10) "]},"
+        "{'stage':'prelim','tables':[" AG_T(1, "a", "f", "g", "d", 40, 30, 20, 10)
+        "," AG_T(2, "e", "b", "c", "h", 40, 30, 20, 10) "]},"
+        "{'stage':'final','tables':[" AG_T(1, "a", "b", "g", "h", 40, 30, 20, 10)
+        "," AG_T(2, "e", "f", "c", "d", 40, 30, 20, 10) "]},"
+        "{'stage':'final','tables':[" AG_T(1, "d", "c", "h", "b", 40, 30, 20, 10)
+        "," AG_T(2, "a", "e", "f", "g", 40, 30, 20, 10) "]}]}",
+        &ev);
+    struct tny_standings st;
+    struct tny_diag diag;
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    /* table 1 of final game 2: d, c, h, b -> ranks 1..4 */
+    const char *table1[] = {"b", "c", "d", "h"};
+    for (int i = 0; i < 4; i++)
+        assert_true(tu_row_of(&ev, &st, table1[i]) < 4);
+    /* Within table 1, total TP: b 6+6+6+7.5+1.25 = 26.75, c 3+3+3+3.75+7.5
+     * = 20.25, d 1+1+1+1.25+12.5 = 16.75, h 1+1+1+1.25+3.75 = 8: the final
+     * game's winner d is third. */
+    assert_int_equal(st.rows[tu_row_of(&ev, &st, "d")].points, P(16.75));
+    assert_int_equal(st.rows[tu_row_of(&ev, &st, "b")].points, P(26.75));
+    assert_int_equal(tu_row_of(&ev, &st, "b"), 0);
+    assert_int_equal(tu_row_of(&ev, &st, "c"), 1);
+    assert_int_equal(tu_row_of(&ev, &st, "d"), 2);
+    assert_int_equal(tu_row_of(&ev, &st, "h"), 3);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+/* CT-6: a bye gives 4 points, 10 game points, 27 %; CT-7 ranks by points,
+ * success rate, game points, firsts, seconds, thirds. */
+static void test_CT_6_CT_7_bye_and_order(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    /* a: 1st (10 of 10+5+5+5 = 40 %); f: bye (27 %): both 4 points.
+     * b, c, d tied 2nd: (3+2+1)/3 = 2 each. */
+    tu_load_event("{'format':'catan','seed':1,'players':[{'id':'a','name':"
+                  "'A'},{'id':'b','name':'B'},{'id':'c','name':'C'},{'id':"
+                  "'d','name':'D'},{'id':'f','name':'F'}],'rounds':[{'stage':"
+                  "'round','tables':[{'table':1,'players':['a','b','c','d'],"
+                  "'result':{'vp':{'a':10,'b':5,'c':5,'d':5}}},{'bye':'f'}]}]}",
+                  &ev);
+    struct tny_standings st;
+    struct tny_diag diag;
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    assert_int_equal(tu_row_of(&ev, &st, "a"), 0);
+    assert_int_equal(tu_row_of(&ev, &st, "f"), 1);
+    assert_int_equal(st.rows[1].points, P(4));
+    assert_int_equal(st.rows[tu_row_of(&ev, &st, "b")].points, P(2));
+    for (int k = 0; k < st.n_tiebreaks; k++)
+        if (st.tiebreaks[k] == TNY_TB_SECONDS) /* tied 2nd-4th count 2nd */
+            assert_true(st.rows[tu_row_of(&ev, &st, "d")].tiebreaks[k] == 1);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_CM_1_late_entry),
+        cmocka_unit_test(test_CM_2_GT_11_drop_and_rejoin),
+        cmocka_unit_test(test_CM_9_CM_5_table_numbers_and_edits),
+        cmocka_unit_test(test_CM_6_result_validation),
+        cmocka_unit_test(test_NH_11_army_used_twice_refused),
+        cmocka_unit_test(test_NH_10_army_list),
+        cmocka_unit_test(test_TX_4_TX_7_TX_1_decisions_and_penalties),
+        cmocka_unit_test(test_AG_8_AG_1_ranking),
+        cmocka_unit_test(test_AG_13_final_ranking_by_table),
+        cmocka_unit_test(test_CT_6_CT_7_bye_and_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
