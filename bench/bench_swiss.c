@@ -96,7 +96,8 @@ static void play(struct event *ev, struct tny_rng *rng,
 {
     for (int32_t i = 0; i < p->n_pairs; i++) {
         int32_t a = ev->order[p->pairs[i][0]], b = ev->order[p->pairs[i][1]];
-        double pa = 1.0 / (1.0 + pow(10.0, (ev->rating[b] - ev->rating[a]) / 400));
+        double pa =
+            1.0 / (1.0 + pow(10.0, (ev->rating[b] - ev->rating[a]) / 400));
         double x = (double)tny_rng_below(rng, 1000000) / 1e6;
         if (x < 0.1)
             ev->points[a] += 1, ev->points[b] += 1;

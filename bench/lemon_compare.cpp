@@ -22,7 +22,8 @@ extern "C" {
 #include "tny/swiss.h"
 }
 
-namespace {
+namespace
+{
 
 struct Event {
     int32_t n = 0;
@@ -45,11 +46,12 @@ void make_request(Event &ev, tny_rng *rng, uint32_t round,
     int32_t n = ev.n;
     for (int32_t i = 0; i < n; i++)
         ev.order[i] = i;
-    std::stable_sort(ev.order.begin(), ev.order.end(), [&](int32_t x, int32_t y) {
-        if (ev.points[x] != ev.points[y])
-            return ev.points[x] > ev.points[y];
-        return x < y;
-    });
+    std::stable_sort(ev.order.begin(), ev.order.end(),
+                     [&](int32_t x, int32_t y) {
+                         if (ev.points[x] != ev.points[y])
+                             return ev.points[x] > ev.points[y];
+                         return x < y;
+                     });
     for (int32_t i = 0; i < n; i++)
         ev.rank[ev.order[i]] = i;
     int32_t next = 0;
@@ -164,7 +166,8 @@ int compare(int32_t n)
             nodes[v] = g.addNode();
         lemon::SmartGraph::EdgeMap<long long> w(g);
         for (int64_t i = 0; i < m; i++) {
-            lemon::SmartGraph::Edge ed = g.addEdge(nodes[e[i].u], nodes[e[i].v]);
+            lemon::SmartGraph::Edge ed =
+                g.addEdge(nodes[e[i].u], nodes[e[i].v]);
             w[ed] = -(long long)e[i].cost;
         }
         double t1 = now();
@@ -172,7 +175,8 @@ int compare(int32_t n)
                                           lemon::SmartGraph::EdgeMap<long long>>
             mwpm(g, w);
         if (!mwpm.run()) {
-            std::fprintf(stderr, "lemon_compare: LEMON found no perfect matching\n");
+            std::fprintf(stderr,
+                         "lemon_compare: LEMON found no perfect matching\n");
             return 1;
         }
         double t2 = now();

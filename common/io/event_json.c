@@ -401,8 +401,7 @@ static int seat_map(const struct eparse *ep, const json_t *res,
     tny__path_key(p, path, key);
     if ((rc = tny__want_object(map, p, ep->diag)) < 0)
         return rc;
-    json_object_foreach(map, id, v)
-    {
+    json_object_foreach (map, id, v) {
         tny__path_key(kp, p, id);
         int s = seat_of_id(ep, t, id);
         if (s < 0)

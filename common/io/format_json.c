@@ -435,8 +435,7 @@ static int apply_options(struct tny_format *f, const json_t *opts,
      * that a typo is reported even when an earlier option also fails). */
     const char *key;
     json_t *value;
-    json_object_foreach((json_t *)opts, key, value)
-    {
+    json_object_foreach ((json_t *)opts, key, value) {
         int i;
         if (tny__is_extension_key(key))
             continue;

@@ -34,8 +34,7 @@ int tny__check_keys(const json_t *obj, const char *path,
 {
     const char *key;
     json_t *value;
-    json_object_foreach((json_t *)obj, key, value)
-    {
+    json_object_foreach ((json_t *)obj, key, value) {
         bool ok = tny__is_extension_key(key);
         for (size_t i = 0; !ok && allowed[i]; i++)
             ok = strcmp(allowed[i], key) == 0;

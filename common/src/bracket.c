@@ -11,7 +11,10 @@
 #include <assert.h>
 #include <stdlib.h>
 
-static bool is_pow2(int32_t n) { return n > 0 && (n & (n - 1)) == 0; }
+static bool is_pow2(int32_t n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
 
 int tny_bracket_reseeded_round(int32_t n, const int32_t *seeds,
                                struct tny_bracket_game *games,

@@ -84,8 +84,8 @@ static char *dup_string(const char *s)
     return copy;
 }
 
-int tny_event_add_player(struct tny_event *ev, const char *id,
-                         const char *name, int32_t *index)
+int tny_event_add_player(struct tny_event *ev, const char *id, const char *name,
+                         int32_t *index)
 {
     struct tny_player *np =
         realloc(ev->players, sizeof(*np) * (size_t)(ev->n_players + 1));

@@ -20,6 +20,14 @@
  * dual reaching zero) sit in a binary heap keyed by the clock time at which
  * they happen; stale events are recognised on pop and dropped.
  *
+ * Two things keep a blossom formation proportional to what it absorbs, not
+ * to the blossom's size (a tree sweeping a large score group forms nested
+ * blossoms over and over): the new blossom inherits the time base (tjoin) of
+ * its largest "+" child, whose vertices then need no rewrite; and inb[v] is
+ * only a hint (v or some blossom around v) resolved by top_of() through the
+ * parent links with path compression, so vertices are not relabelled at
+ * formation; an expansion resets inb of the vertices it releases.
+ *
  * Not here: a multi-tree variant, fractional costs.
  */
 #include "tny/matching.h"
@@ -40,34 +48,34 @@ struct event {
 };
 
 struct blossom {
-    int32_t k;       /* number of children (odd, >= 3) */
-    int32_t *ch;     /* children in cycle order, ch[0] holds the base */
-    int32_t *ex;     /* ex[i]: endpoint in ch[i] of the link to ch[i+1] */
-    int32_t *ey;     /* ey[i]: endpoint in ch[i+1] */
-    int32_t *ce;     /* ce[i]: edge index of that link */
+    int32_t k;   /* number of children (odd, >= 3) */
+    int32_t *ch; /* children in cycle order, ch[0] holds the base */
+    int32_t *ex; /* ex[i]: endpoint in ch[i] of the link to ch[i+1] */
+    int32_t *ey; /* ey[i]: endpoint in ch[i+1] */
+    int32_t *ce; /* ce[i]: edge index of that link */
 };
 
 struct tny_matching {
     int32_t n;
     int64_t m, cap;
     int32_t *eu, *ev;
-    int64_t *cost;   /* as given */
-    int64_t *c2;     /* doubled */
+    int64_t *cost; /* as given */
+    int64_t *c2;   /* doubled */
     int64_t *adj_start;
-    int32_t *adj;    /* edge indices, grouped by vertex */
+    int32_t *adj; /* edge indices, grouped by vertex */
     int64_t adj_built_for;
 
     /* nodes 0..n-1 are vertices, n..2n-1 blossoms */
     int32_t *parent, *inb, *base, *label, *size;
     int32_t *lab_s, *lab_t, *lab_e;
     uint32_t *stamp;
-    int64_t *eff;    /* per vertex */
-    int64_t *z;      /* per node */
-    int64_t *tjoin;  /* per node */
+    int64_t *eff;       /* per vertex */
+    int64_t *z;         /* per node */
+    int64_t *tjoin;     /* per node */
     struct blossom *bl; /* index node - n */
     int32_t *free_ids;
     int32_t n_free;
-    int32_t *medge;  /* matched edge per vertex or -1 */
+    int32_t *medge; /* matched edge per vertex or -1 */
 
     /* scratch */
     int32_t *tree;
@@ -293,8 +301,7 @@ static int32_t plus_parent(struct tny_matching *m, int32_t X)
     return top_of(m, m->lab_s[T]);
 }
 
-static int form_blossom(struct tny_matching *m, int32_t e, int32_t u,
-                        int32_t v)
+static int form_blossom(struct tny_matching *m, int32_t e, int32_t u, int32_t v)
 {
     int32_t U = top_of(m, u), V = top_of(m, v);
     int32_t lca = -1;
@@ -583,9 +590,11 @@ static int grow_tree(struct tny_matching *m, int32_t r, struct tny_diag *diag)
         rc = scan_plus(m, r);
     while (!rc) {
         if (m->n_heap == 0) {
-            rc = tny_diag_set(diag, TNY_ENOMATCH,
-                              "no perfect matching: vertex %d cannot be matched "
-                              "(Tutte obstruction found)", (int)r);
+            rc =
+                tny_diag_set(diag, TNY_ENOMATCH,
+                             "no perfect matching: vertex %d cannot be matched "
+                             "(Tutte obstruction found)",
+                             (int)r);
             break;
         }
         struct event ev = heap_pop(m);
@@ -710,8 +719,8 @@ int tny_matching_new(int32_t n, struct tny_matching **out,
     m->path_b = malloc(nn * sizeof(int32_t));
     m->tmp = malloc(n1 * sizeof(int32_t));
     m->adj_start = calloc(n1, sizeof(int64_t));
-    if (!m->parent || !m->inb || !m->base || !m->label || !m->size || !m->lab_s ||
-        !m->lab_t || !m->lab_e || !m->stamp || !m->eff || !m->z ||
+    if (!m->parent || !m->inb || !m->base || !m->label || !m->size ||
+        !m->lab_s || !m->lab_t || !m->lab_e || !m->stamp || !m->eff || !m->z ||
         !m->tjoin || !m->bl || !m->free_ids || !m->medge || !m->leaves ||
         !m->stk || !m->mark || !m->path_a || !m->path_b || !m->tmp ||
         !m->adj_start) {

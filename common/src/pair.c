@@ -67,10 +67,10 @@ struct plan_ctx {
     const struct tny_event *ev;
     const struct tny_stage *stage;
     int32_t stage_index;
-    int32_t round;            /* 1-based number being planned */
-    int32_t round_in_stage;   /* 1-based within the stage */
-    int32_t stage_cut;        /* resolved cut (GT-5) */
-    struct tny_standings st;  /* after the completed rounds */
+    int32_t round;           /* 1-based number being planned */
+    int32_t round_in_stage;  /* 1-based within the stage */
+    int32_t stage_cut;       /* resolved cut (GT-5) */
+    struct tny_standings st; /* after the completed rounds */
     struct tny_records rec;
     struct text explain;
     struct tny_round_plan *out;
@@ -152,7 +152,8 @@ static int stage_size(const struct tny_event *ev, const struct tny_stage *s,
     enum tny_gt_structure_kind kind =
         ev->format.structure == TNY_STRUCTURE_BASIC ? TNY_GT_STRUCTURE_BASIC
                                                     : TNY_GT_STRUCTURE_ADVANCED;
-    int rc = tny_gt_structure_lookup(registered_players(ev), kind, &sw, &k, diag);
+    int rc =
+        tny_gt_structure_lookup(registered_players(ev), kind, &sw, &k, diag);
     if (rc < 0)
         return rc;
     if (s->kind == TNY_STAGE_SWISS)
@@ -279,10 +280,9 @@ static int pair_swiss(struct plan_ctx *c)
             /* insertion sort keeps "lower ranked first" among equals */
             for (int32_t a = 1; a < n_line; a++) {
                 int32_t x = bye_order[a], b = a - 1;
-                while (b >= 0 &&
-                       (sp[bye_order[b]].points > sp[x].points ||
-                        (sp[bye_order[b]].points == sp[x].points &&
-                         hq[order[bye_order[b]]] > hq[order[x]]))) {
+                while (b >= 0 && (sp[bye_order[b]].points > sp[x].points ||
+                                  (sp[bye_order[b]].points == sp[x].points &&
+                                   hq[order[bye_order[b]]] > hq[order[x]]))) {
                     bye_order[b + 1] = bye_order[b];
                     b--;
                 }
@@ -315,9 +315,11 @@ static int pair_swiss(struct plan_ctx *c)
                 continue;
             if (n_met == cap_met) {
                 cap_met = cap_met ? cap_met * 2 : 1024;
-                int32_t *nm = realloc(met, sizeof(int32_t) * 2 * (size_t)cap_met);
+                int32_t *nm =
+                    realloc(met, sizeof(int32_t) * 2 * (size_t)cap_met);
                 if (!nm) {
-                    rc = tny_diag_set(c->diag, TNY_ENOMEM, "pair: out of memory");
+                    rc = tny_diag_set(c->diag, TNY_ENOMEM,
+                                      "pair: out of memory");
                     goto out;
                 }
                 met = nm;
@@ -335,8 +337,9 @@ static int pair_swiss(struct plan_ctx *c)
         .n_met = n_met,
         .seed = ev->seed,
         .round = (uint32_t)c->round,
-        .order = c->stage->group_order == TNY_GROUP_ADJACENT ? TNY_SWISS_ADJACENT
-                                                             : TNY_SWISS_LOT,
+        .order = c->stage->group_order == TNY_GROUP_ADJACENT
+                     ? TNY_SWISS_ADJACENT
+                     : TNY_SWISS_LOT,
     };
     rc = tny_swiss_pair(&req, &sw, c->diag);
     if (rc < 0)
@@ -454,7 +457,8 @@ static int pair_elimination(struct plan_ctx *c)
             struct tny_rng rng;
             tny_rng_derive(&rng, ev->seed, TNY_LOT_BRACKET, (uint32_t)c->round);
             int32_t n_games = 0;
-            rc = tny_bracket_open_round(n, list, &rng, games, &n_games, c->diag);
+            rc =
+                tny_bracket_open_round(n, list, &rng, games, &n_games, c->diag);
             if (rc < 0)
                 goto out;
             text_add(&c->explain,
@@ -478,13 +482,15 @@ static int pair_elimination(struct plan_ctx *c)
             int32_t k2 = largest_pow2_at_most(active);
             text_add(&c->explain,
                      "cut reduced from top %d to top %d: only %d players "
-                     "remain\n", (int)k, (int)k2, (int)active);
+                     "remain\n",
+                     (int)k, (int)k2, (int)active);
             k = k2;
         }
         if (k < 2) {
             rc = tny_diag_set(c->diag, TNY_EINVAL,
                               "round %d: an elimination needs at least 2 "
-                              "players (%d remain)", (int)c->round, (int)active);
+                              "players (%d remain)",
+                              (int)c->round, (int)active);
             goto out;
         }
         int32_t *seeded = calloc((size_t)k, sizeof(int32_t));
@@ -514,8 +520,7 @@ static int pair_elimination(struct plan_ctx *c)
                 games[g].b = seeded[games[g].b - 1];
             }
             text_add(&c->explain, "top %d cut: 1 v %d, 2 v %d, ... (%s)\n",
-                     (int)k, (int)k, (int)(k - 1),
-                     folded ? "GT-7" : "NH-7");
+                     (int)k, (int)k, (int)(k - 1), folded ? "GT-7" : "NH-7");
             rc = emit_games(c, games, k / 2, NULL);
         }
         free(seeded);
@@ -602,8 +607,10 @@ static int pair_elimination(struct plan_ctx *c)
         for (int s = 0; s < 2; s++) {
             if (side[s] < 0 || is_active(c, side[s]))
                 continue;
-            text_add(&c->explain, "%s left the elimination: opponent gets a "
-                     "bye (GT-10)\n", ev->players[side[s]].id);
+            text_add(&c->explain,
+                     "%s left the elimination: opponent gets a "
+                     "bye (GT-10)\n",
+                     ev->players[side[s]].id);
             rc = tny_bracket_withdraw(n_games, games, side[s], c->diag);
             if (rc < 0)
                 goto out;
@@ -647,7 +654,8 @@ static int pair_agricola(struct plan_ctx *c)
         rc = tny_diag_set(c->diag, TNY_EINVAL,
                           "agricola seats tables of 4: %d active players is "
                           "not a multiple of 4 of at least 8 (register or "
-                          "withdraw players in blocks of 4)", (int)n);
+                          "withdraw players in blocks of 4)",
+                          (int)n);
         goto out;
     }
     const bool final = c->stage->kind == TNY_STAGE_FINAL;
@@ -712,14 +720,16 @@ static int pair_agricola(struct plan_ctx *c)
         memcpy(tables, out2, sizeof(*out2) * (size_t)nt);
         free(out2);
         text_add(&c->explain, "game 2: game-1 winners stay, places spread "
-                 "(AG-7)\n");
+                              "(AG-7)\n");
     } else if (!final) { /* AG-9: rank sum by the ranking after game 2 */
         rc = tny_ag_seat_rank_sum(n, list, tables, c->diag);
         text_add(&c->explain, "game 3: equal rank sums (AG-9)\n");
     } else if (g == 1) { /* AG-10, AG-11 */
         rc = tny_ag_seat_final1(n, list, np, tables, c->diag);
-        text_add(&c->explain, "final game 1: top %d in group A (AG-10, "
-                 "AG-11)\n", (int)ev->format.group_a_size);
+        text_add(&c->explain,
+                 "final game 1: top %d in group A (AG-10, "
+                 "AG-11)\n",
+                 (int)ev->format.group_a_size);
     } else { /* AG-12: re-ranked within the groups */
         int32_t r1 = first_round_of(ev, TNY_STAGE_FINAL);
         int32_t a_tables = ev->format.group_a_size / 4;
@@ -733,7 +743,7 @@ static int pair_agricola(struct plan_ctx *c)
         }
         rc = tny_ag_seat_final2(n_a, list, n_b, list_b, tables, c->diag);
         text_add(&c->explain, "final game 2: ranks 1-4, 5-8, ... within "
-                 "each group (AG-12)\n");
+                              "each group (AG-12)\n");
     }
     if (rc < 0)
         goto out;
@@ -785,7 +795,8 @@ static int pair_gorn(struct plan_ctx *c)
                 pick = n - 1;
         }
         int32_t bye = list[pick];
-        memmove(list + pick, list + pick + 1, sizeof(int32_t) * (size_t)(n - pick - 1));
+        memmove(list + pick, list + pick + 1,
+                sizeof(int32_t) * (size_t)(n - pick - 1));
         n--;
         text_add(&c->explain, "bye: %s (CT-1: %s)\n", ev->players[bye].id,
                  c->round == 1 ? "round 1, by lot"
@@ -823,7 +834,8 @@ static int pair_gorn(struct plan_ctx *c)
             if (tb->is_bye)
                 continue;
             for (int32_t s = 0; s < 4; s++)
-                history[4 * n_hist + s] = s < tb->n_seats ? pos[tb->seats[s]] : -1;
+                history[4 * n_hist + s] =
+                    s < tb->n_seats ? pos[tb->seats[s]] : -1;
             n_hist++;
         }
     struct tny_gorn_request req = {
@@ -906,8 +918,8 @@ static int pair_round_robin(struct plan_ctx *c)
     if (bye > 0 && is_active(c, list[bye - 1]) &&
         (rc = add_bye(c, list[bye - 1])) < 0)
         goto out;
-    text_add(&c->explain, "round robin: Berger table round %d of %d\n",
-             (int)rr, (int)cycle);
+    text_add(&c->explain, "round robin: Berger table round %d of %d\n", (int)rr,
+             (int)cycle);
 out:
     free(list);
     free(pairs);
@@ -923,7 +935,8 @@ static void number_tables(struct plan_ctx *c)
     int32_t n_games = 0;
     for (int32_t t = 0; t < p->n_tables; t++)
         n_games += !p->tables[t].is_bye;
-    bool *used = calloc((size_t)n_games + 2 + (size_t)ev->n_players, sizeof(bool));
+    bool *used =
+        calloc((size_t)n_games + 2 + (size_t)ev->n_players, sizeof(bool));
     if (!used) { /* numbering by order still works */
         for (int32_t t = 0, k = 0; t < p->n_tables; t++)
             p->tables[t].number = p->tables[t].is_bye ? 0 : ++k;
@@ -972,7 +985,8 @@ int tny_pair_next(const struct tny_event *ev, struct tny_round_plan *out,
         return tny_diag_set(diag, TNY_ESTATE,
                             "event.rounds[%d]: round %d is in progress (a "
                             "table has no result); pair refuses to pair past "
-                            "it", (int)done, (int)(done + 1));
+                            "it",
+                            (int)done, (int)(done + 1));
     c.round = ev->n_rounds + 1;
     int rc = find_stage(&c);
     if (rc < 0)
@@ -984,8 +998,8 @@ int tny_pair_next(const struct tny_event *ev, struct tny_round_plan *out,
     out->round = c.round;
     out->stage = c.stage->kind;
     out->stage_index = c.stage_index;
-    text_add(&c.explain, "round %d: %s round %d\n", (int)c.round,
-             c.stage->name, (int)c.round_in_stage);
+    text_add(&c.explain, "round %d: %s round %d\n", (int)c.round, c.stage->name,
+             (int)c.round_in_stage);
     switch (c.stage->pairing) {
     case TNY_PAIR_SWISS: rc = pair_swiss(&c); break;
     case TNY_PAIR_RESEEDED:

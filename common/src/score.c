@@ -11,9 +11,16 @@
 #include <string.h>
 
 #include "tny/agricola.h"
+#include "tny/clock.h"
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
 
 int32_t tny_result_winner_seat(const struct tny_format *fmt,
                                const struct tny_result *res)
@@ -42,21 +49,23 @@ void tny_neuroshima_hq(const struct tny_format *fmt,
         if (res->army[s] < 0)
             continue;
         for (int32_t c = 0; c < fmt->n_capped_armies; c++)
-            if (strcmp(fmt->armies[res->army[s]], fmt->capped_armies[c]) == 0
-                && d > fmt->capped_hq_diff)
+            if (strcmp(fmt->armies[res->army[s]], fmt->capped_armies[c]) == 0 &&
+                d > fmt->capped_hq_diff)
                 d = fmt->capped_hq_diff;
     }
     hq[res->winner] = d;
     hq[1 - res->winner] = -d;
 }
 
-/* TX-3: TP lost to the opponent for a clock reading. */
+/* TX-3: TP lost to the opponent for a clock reading (validated input). */
 static int64_t clock_penalty(const struct tny_format *fmt, int32_t clock_ms)
 {
-    if (fmt->clock_limit_ms <= 0 || clock_ms < fmt->clock_limit_ms)
+    int64_t penalty = 0;
+    if (fmt->clock_limit_ms <= 0 ||
+        tny_tx_clock_penalty(clock_ms, fmt->clock_limit_ms, fmt->clock_step_ms,
+                             fmt->clock_penalty, &penalty, NULL) < 0)
         return 0;
-    int64_t minutes = 1 + (clock_ms - fmt->clock_limit_ms) / fmt->clock_step_ms;
-    return minutes * fmt->clock_penalty;
+    return penalty;
 }
 
 void tny_tantrix_tp(const struct tny_format *fmt, const struct tny_result *res,
@@ -116,8 +125,9 @@ static const struct tny_stage *stage_of_kind(const struct tny_format *fmt,
     return NULL;
 }
 
-static void score_table(const struct tny_event *ev, const struct tny_round *round,
-                        int32_t ti, int32_t r0, struct tny_records *out)
+static void score_table(const struct tny_event *ev,
+                        const struct tny_round *round, int32_t ti, int32_t r0,
+                        struct tny_records *out)
 {
     const struct tny_format *fmt = &ev->format;
     const struct tny_table *t = &round->tables[ti];
@@ -153,8 +163,8 @@ static void score_table(const struct tny_event *ev, const struct tny_round *roun
             if (w < 0)
                 rec[s]->tp = fmt->draw_points;
             else if (w == s)
-                rec[s]->tp = res->modified ? fmt->modified_win_points
-                                           : fmt->win_points;
+                rec[s]->tp =
+                    res->modified ? fmt->modified_win_points : fmt->win_points;
             else
                 rec[s]->tp = fmt->loss_points;
         }
@@ -170,7 +180,8 @@ static void score_table(const struct tny_event *ev, const struct tny_round *roun
             w = res->default_winner;
         else
             w = res->score[0] == res->score[1]
-                    ? -1 : (res->score[0] > res->score[1] ? 0 : 1);
+                    ? -1
+                    : (res->score[0] > res->score[1] ? 0 : 1);
         bool scored = !res->decided && res->default_winner < 0;
         for (int s = 0; s < 2; s++) {
             rec[s]->tp = tp[s];
@@ -214,7 +225,7 @@ static void score_table(const struct tny_event *ev, const struct tny_round *roun
             rec[s]->score = score[s];
             rec[s]->has_score = true;
             rec[s]->place = place[s];
-            rec[s]->relative = score[s] - mean;                  /* AG-6 */
+            rec[s]->relative = score[s] - mean;                     /* AG-6 */
             rec[s]->success = sum > 0 ? (double)score[s] / sum : 0; /* CT-5 */
         }
         break;
@@ -228,27 +239,21 @@ static void score_bye(const struct tny_event *ev, int32_t player, int32_t r0,
     const struct tny_format *fmt = &ev->format;
     struct tny_record *rec = &out->rec[(int64_t)player * out->n_rounds + r0];
     rec->presence = TNY_BYE;
-    rec->win = 1.0f; /* NH-4, GT-1, TX-8/TX-13: a bye counts as a win */
+    rec->win = 1.0f;      /* NH-4, GT-1, TX-8/TX-13: a bye counts as a win */
     rec->elim_won = true; /* GT-8/GT-10: a bye advances */
     switch (fmt->game) {
     case TNY_GAME_NEUROSHIMA_HEX:
         rec->tp = fmt->bye_points;
         rec->hq = fmt->bye_hq_diff;
         break;
-    case TNY_GAME_GOT_LCG2:
-        rec->tp = fmt->bye_points;
-        break;
-    case TNY_GAME_TANTRIX:
-        rec->tp = fmt->bye_tp;
-        break;
+    case TNY_GAME_GOT_LCG2: rec->tp = fmt->bye_points; break;
+    case TNY_GAME_TANTRIX: rec->tp = fmt->bye_tp; break;
     case TNY_GAME_CATAN: /* CT-6 */
         rec->tp = fmt->bye_placement_points;
         rec->score = fmt->bye_game_points;
         rec->success = fmt->bye_success_permille / 1000.0;
         break;
-    case TNY_GAME_AGRICOLA:
-        rec->tp = fmt->bye_points;
-        break;
+    case TNY_GAME_AGRICOLA: rec->tp = fmt->bye_points; break;
     }
     if (ev->rounds[r0].stage == TNY_STAGE_ELIMINATION)
         rec->tp = 0;
@@ -263,7 +268,8 @@ int tny_records_compute(const struct tny_event *ev, int32_t after_round,
                             (int)after_round);
     out->n_players = ev->n_players;
     out->n_rounds = after_round;
-    size_t n = (size_t)ev->n_players * (size_t)(after_round > 0 ? after_round : 1);
+    size_t n =
+        (size_t)ev->n_players * (size_t)(after_round > 0 ? after_round : 1);
     out->rec = calloc(n, sizeof(*out->rec));
     if (!out->rec)
         return tny_diag_set(diag, TNY_ENOMEM, "records: out of memory");

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "tny/pair.h"
+
 /* Chance that a beats b from ratings (Elo curve; 50 % when unrated). */
 static double win_chance(const struct tny_event *ev, int32_t a, int32_t b)
 {
@@ -79,8 +81,10 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
     const int32_t n = table->n_seats;
     const bool elim = stage == TNY_STAGE_ELIMINATION;
     if (fmt->players_per_table == 2 && n != 2)
-        return tny_diag_set(diag, TNY_EINVAL, "simulate: %d seats at a "
-                            "2-player table", (int)n);
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "simulate: %d seats at a "
+                            "2-player table",
+                            (int)n);
     int32_t a = table->seats[0], b = n > 1 ? table->seats[1] : -1;
     int32_t w = uniform(rng) < win_chance(ev, a, b) ? 0 : 1;
 
@@ -90,11 +94,13 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
             r->draw = true;
         } else {
             r->winner = w;
-            r->hq_diff = between(rng, 1, fmt->hq_diff_max < 20 ? fmt->hq_diff_max : 20);
+            r->hq_diff =
+                between(rng, 1, fmt->hq_diff_max < 20 ? fmt->hq_diff_max : 20);
         }
         if (fmt->n_armies > 0)
             for (int s = 0; s < 2; s++)
-                r->army[s] = fresh_army(ev, round_index, stage, table->seats[s], rng);
+                r->army[s] =
+                    fresh_army(ev, round_index, stage, table->seats[s], rng);
         break;
     case TNY_GAME_GOT_LCG2:
         if (elim) { /* GT-9: first to two game wins */
@@ -130,9 +136,10 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
             if (fmt->game == TNY_GAME_CATAN) {
                 r->score[s] = between(rng, 3, 9);
             } else {
-                double skill = ev->players[table->seats[s]].has_rating
-                                   ? (ev->players[table->seats[s]].rating - 1500) / 20
-                                   : 0;
+                double skill =
+                    ev->players[table->seats[s]].has_rating
+                        ? (ev->players[table->seats[s]].rating - 1500) / 20
+                        : 0;
                 r->score[s] = between(rng, 20, 55) + (int32_t)skill;
                 if (r->score[s] < fmt->vp_min)
                     r->score[s] = fmt->vp_min;
@@ -149,4 +156,35 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
     }
     table->has_result = true;
     return TNY_OK;
+}
+
+int tny_simulate_rounds(struct tny_event *ev, int32_t n_rounds,
+                        struct tny_rng *rng, int32_t *played,
+                        struct tny_diag *diag)
+{
+    int32_t done = 0;
+    int rc = TNY_OK;
+    for (; done < n_rounds; done++) {
+        struct tny_round_plan plan;
+        rc = tny_pair_next(ev, &plan, diag);
+        if (rc == TNY_ESTATE) {
+            rc = TNY_OK;
+            break;
+        }
+        if (rc < 0)
+            break;
+        rc = tny_event_append_round(ev, &plan);
+        tny_round_plan_release(&plan);
+        if (rc < 0)
+            break;
+        struct tny_round *round = &ev->rounds[ev->n_rounds - 1];
+        for (int32_t t = 0; t < round->n_tables && rc == TNY_OK; t++)
+            rc = tny_simulate_result(ev, ev->n_rounds - 1, round->stage,
+                                     &round->tables[t], rng, diag);
+        if (rc < 0)
+            break;
+    }
+    if (played)
+        *played = done;
+    return rc;
 }

@@ -24,25 +24,25 @@
 
 struct work {
     int32_t player;
-    int32_t category;       /* 0 ranked, 1 TX-6 separate list, 2 DQ */
-    int32_t group;          /* AG-13 final table / AG-12 group; else 0 */
+    int32_t category; /* 0 ranked, 1 TX-6 separate list, 2 DQ */
+    int32_t group;    /* AG-13 final table / AG-12 group; else 0 */
     int64_t points;
     double key[TNY_MAX_TIEBREAKS];   /* sort keys, higher is better */
     double value[TNY_MAX_TIEBREAKS]; /* shown values */
     bool has[TNY_MAX_TIEBREAKS];
-    int32_t prev_pos;       /* position before the current sort (stability) */
-    bool cur_has;           /* copy of has[k]/key[k] for the sort of step k */
+    int32_t prev_pos; /* position before the current sort (stability) */
+    bool cur_has;     /* copy of has[k]/key[k] for the sort of step k */
     double cur_key;
 };
 
 struct ctx {
     const struct tny_event *ev;
     const struct tny_records *rec;
-    int32_t n_rounds;             /* rounds in rec */
-    bool *in_scope;               /* rounds that count for points/tiebreaks */
-    int64_t *points;              /* per player */
-    int32_t *lot;                 /* per player lot rank, 1 = luckiest */
-    double *sos;                  /* per player, computed lazily */
+    int32_t n_rounds; /* rounds in rec */
+    bool *in_scope;   /* rounds that count for points/tiebreaks */
+    int64_t *points;  /* per player */
+    int32_t *lot;     /* per player lot rank, 1 = luckiest */
+    double *sos;      /* per player, computed lazily */
     bool have_sos;
 };
 
@@ -71,8 +71,8 @@ static void compute_sos(struct ctx *c)
         return;
     for (int32_t p = 0; p < n; p++) {
         int32_t played = rounds_played(c, p);
-        ratio[p] = played > 0 ? (double)c->points[p] / TNY_POINT_SCALE / played
-                              : 0.0;
+        ratio[p] =
+            played > 0 ? (double)c->points[p] / TNY_POINT_SCALE / played : 0.0;
     }
     for (int32_t p = 0; p < n; p++) {
         double sum = 0;
@@ -132,7 +132,10 @@ static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
             if (played && x->relative > best)
                 best = x->relative;
             break;
-        case TNY_TB_SUCCESS_RATE: sum += x->success; count++; break;
+        case TNY_TB_SUCCESS_RATE:
+            sum += x->success;
+            count++;
+            break;
         case TNY_TB_GAME_POINTS: sum += x->score; break;
         case TNY_TB_FIRSTS: sum += played && x->place == 1; break;
         case TNY_TB_SECONDS: sum += played && x->place == 2; break;
@@ -175,9 +178,7 @@ static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
         *value = c->lot[p];
         *key = -c->lot[p];
         return true;
-    default:
-        *value = *key = sum;
-        return true;
+    default: *value = *key = sum; return true;
     }
 }
 
@@ -228,7 +229,8 @@ static bool same_before(const struct work *a, const struct work *b, int k)
     for (int i = 0; i < k; i++) {
         if (a->has[i] != b->has[i])
             return false;
-        if (a->has[i] && fabs(a->key[i] - b->key[i]) > EPS * (1 + fabs(a->key[i])))
+        if (a->has[i] &&
+            fabs(a->key[i] - b->key[i]) > EPS * (1 + fabs(a->key[i])))
             return false;
     }
     return true;
@@ -271,8 +273,8 @@ static void rank_rows(struct ctx *c, struct work *rows, int32_t n,
                     mini_league(c, w->player, tb == TNY_TB_MINI_SCORE_DIFF);
                 w->has[k] = true;
             } else if (tb != TNY_TB_HEAD_TO_HEAD) {
-                w->has[k] = plain_value(c, tb, w->player, &w->value[k],
-                                        &w->key[k]);
+                w->has[k] =
+                    plain_value(c, tb, w->player, &w->value[k], &w->key[k]);
             }
         }
         for (int32_t i = 0; i < n;) {
@@ -351,14 +353,14 @@ static void fill_rows_out(const struct ctx *c, struct work *rows, int32_t n,
         row->missed_games = missed_games(c, rows[i].player);
         row->separate_list = rows[i].category == 1;
         row->disqualified = pl->dq_after > 0 && pl->dq_after <= c->n_rounds;
-        row->dropped = pl->dropped_after > 0 && pl->dropped_after <= c->n_rounds &&
-                       !(pl->rejoined_from > 0 &&
-                         pl->rejoined_from <= c->n_rounds + 1);
+        row->dropped =
+            pl->dropped_after > 0 && pl->dropped_after <= c->n_rounds &&
+            !(pl->rejoined_from > 0 && pl->rejoined_from <= c->n_rounds + 1);
         /* decided by lot: tied with the next row on all but the lot */
         int k_lot = stage->n_tiebreaks - 1;
-        row->decided_by_lot =
-            i + 1 < n && k_lot >= 0 && stage->tiebreaks[k_lot] == TNY_TB_LOT &&
-            same_before(&rows[i], &rows[i + 1], k_lot);
+        row->decided_by_lot = i + 1 < n && k_lot >= 0 &&
+                              stage->tiebreaks[k_lot] == TNY_TB_LOT &&
+                              same_before(&rows[i], &rows[i + 1], k_lot);
     }
 }
 
@@ -545,8 +547,8 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
                 c.points[p] += tny_records_at(&rec, p, r)->tp;
 
     const struct tny_stage *stage = stage_for(&ev->format, out->stage);
-    bool ag_final = ev->format.game == TNY_GAME_AGRICOLA &&
-                    out->stage == TNY_STAGE_FINAL;
+    bool ag_final =
+        ev->format.game == TNY_GAME_AGRICOLA && out->stage == TNY_STAGE_FINAL;
     int32_t final_rounds = 0;
     for (int32_t r = 0; r < after_round; r++)
         final_rounds += ev->rounds[r].stage == TNY_STAGE_FINAL;

@@ -81,12 +81,12 @@ struct ctx {
     int32_t *met_adj; /* sorted, distinct */
     int32_t dmax;
     bool case_a;
-    int32_t bye;      /* case A: predetermined bye holder or -1 */
-    int32_t *brank;   /* case B: bye order (0 first) */
+    int32_t bye;    /* case A: predetermined bye holder or -1 */
+    int32_t *brank; /* case B: bye order (0 first) */
     int64_t W1, W2, W3, W4;
     int32_t D1, T;
-    int32_t *vid;     /* player -> vertex or -1 */
-    int32_t *pid;     /* vertex -> player, -1 for the bye vertex */
+    int32_t *vid; /* player -> vertex or -1 */
+    int32_t *pid; /* vertex -> player, -1 for the bye vertex */
     int32_t nv, bye_vertex;
     struct tny_match_edge *pend;
     int64_t n_pend, cap_pend;
@@ -414,8 +414,8 @@ static int bye_order(struct ctx *c)
 
 static int validate(const struct tny_swiss_request *req, struct tny_diag *diag)
 {
-    if (!req || req->n_players < 1 || !req->players ||
-        req->n_met < 0 || (req->n_met > 0 && !req->met))
+    if (!req || req->n_players < 1 || !req->players || req->n_met < 0 ||
+        (req->n_met > 0 && !req->met))
         return tny_diag_set(diag, TNY_EINVAL,
                             "swiss: request needs n_players >= 1 and arrays");
     if (req->order != TNY_SWISS_LOT && req->order != TNY_SWISS_ADJACENT)
@@ -441,13 +441,14 @@ static int validate(const struct tny_swiss_request *req, struct tny_diag *diag)
     for (int32_t i = 0; i < n && !rc; i++) {
         int32_t r = req->players[i].bye_rank;
         if (r < -1)
-            rc = tny_diag_set(diag, TNY_EINVAL,
-                              "swiss: players[%d].bye_rank: expected -1 or more",
-                              (int)i);
+            rc = tny_diag_set(
+                diag, TNY_EINVAL,
+                "swiss: players[%d].bye_rank: expected -1 or more", (int)i);
         else if (r >= 0 && r < n && seen[r] >= 0)
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "swiss: players[%d].bye_rank: %d also held by "
-                              "players[%d]", (int)i, (int)r, (int)seen[r]);
+                              "players[%d]",
+                              (int)i, (int)r, (int)seen[r]);
         else if (r >= 0 && r < n)
             seen[r] = i;
     }
@@ -460,8 +461,9 @@ static int validate(const struct tny_swiss_request *req, struct tny_diag *diag)
         qsort(seen, (size_t)k, sizeof(int32_t), cmp_i32);
         for (int32_t i = 1; i < k && !rc; i++)
             if (seen[i] == seen[i - 1])
-                rc = tny_diag_set(diag, TNY_EINVAL,
-                                  "swiss: bye_rank %d held twice", (int)seen[i]);
+                rc =
+                    tny_diag_set(diag, TNY_EINVAL,
+                                 "swiss: bye_rank %d held twice", (int)seen[i]);
     }
     free(seen);
     return rc;
@@ -479,8 +481,9 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
                     int32_t bye_brank, struct strbuf *sb)
 {
     const struct tny_swiss_request *req = c->req;
-    sb_addf(sb, "round %u: %d players in %d score group%s; inside a score "
-                "group partners are %s",
+    sb_addf(sb,
+            "round %u: %d players in %d score group%s; inside a score "
+            "group partners are %s",
             (unsigned)req->round, (int)c->n, (int)c->G, c->G == 1 ? "" : "s",
             req->order == TNY_SWISS_LOT ? "drawn by lot"
                                         : "adjacent in standings order");
@@ -488,31 +491,36 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
     if (out->bye >= 0) {
         int32_t r = req->players[out->bye].bye_rank;
         if (out->bye_rule_relaxed)
-            sb_addf(sb, ". bye: player %d although they already had one: no "
-                        "player without a bye could take it%s",
+            sb_addf(sb,
+                    ". bye: player %d although they already had one: no "
+                    "player without a bye could take it%s",
                     (int)out->bye,
                     out->n_rematches ? "" : " without forcing a rematch");
         else if (bye_brank == 0)
-            sb_addf(sb, ". bye: player %d, first in the bye order (bye rank "
-                        "%d)", (int)out->bye, (int)r);
+            sb_addf(sb,
+                    ". bye: player %d, first in the bye order (bye rank "
+                    "%d)",
+                    (int)out->bye, (int)r);
         else
-            sb_addf(sb, ". bye: player %d (bye rank %d): the %d player%s "
-                        "before them in the bye order could not take it "
-                        "without a rematch",
+            sb_addf(sb,
+                    ". bye: player %d (bye rank %d): the %d player%s "
+                    "before them in the bye order could not take it "
+                    "without a rematch",
                     (int)out->bye, (int)r, (int)bye_brank,
                     bye_brank == 1 ? "" : "s");
     }
     if (out->n_rematches == 0) {
         sb_addf(sb, ". no rematches");
     } else {
-        sb_addf(sb, ". no rematch-free pairing exists (the players below have "
-                    "already met everyone else left in reach): %d rematch%s:",
+        sb_addf(sb,
+                ". no rematch-free pairing exists (the players below have "
+                "already met everyone else left in reach): %d rematch%s:",
                 (int)out->n_rematches, out->n_rematches == 1 ? "" : "es");
         int32_t shown = 0;
         for (int32_t i = 0; i < out->n_pairs && shown < 10; i++)
             if (is_met(c, out->pairs[i][0], out->pairs[i][1])) {
-                sb_addf(sb, " players %d and %d", (int)out->pairs[i][0],
-                        (int)out->pairs[i][1]);
+                sb_addf(sb, "%s players %d and %d", shown ? "," : "",
+                        (int)out->pairs[i][0], (int)out->pairs[i][1]);
                 shown++;
             }
         if (out->n_rematches > shown)
@@ -521,16 +529,18 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
     if (out->n_pair_downs == 0) {
         sb_addf(sb, ". no pair-downs");
     } else {
-        sb_addf(sb, ". %d pair-down%s (odd score groups send one player to "
-                    "the nearest group they can play):",
+        sb_addf(sb,
+                ". %d pair-down%s (odd score groups send one player to "
+                "the nearest group they can play):",
                 (int)out->n_pair_downs, out->n_pair_downs == 1 ? "" : "s");
         int32_t shown = 0;
         for (int32_t i = 0; i < out->n_pairs && shown < 10; i++) {
             int32_t a = out->pairs[i][0], b = out->pairs[i][1];
             if (c->grp[a] == c->grp[b])
                 continue;
-            sb_addf(sb, " %d (group %d) v %d (group %d)", (int)a,
-                    (int)c->grp[a] + 1, (int)b, (int)c->grp[b] + 1);
+            sb_addf(sb, "%s player %d (group %d) v player %d (group %d)",
+                    shown ? "," : "", (int)a, (int)c->grp[a] + 1, (int)b,
+                    (int)c->grp[b] + 1);
             shown++;
         }
         if (out->n_pair_downs > shown)

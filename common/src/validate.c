@@ -62,12 +62,14 @@ static int validate_two_player(const struct tny_event *ev,
         if (!r->draw && (r->winner < 0 || r->winner > 1))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" (a player of the "
-                                "table) or \"draw\": true", path);
+                                "table) or \"draw\": true",
+                                path);
         if ((rc = check_range(diag, path, "hq_diff", "value", r->hq_diff, 0,
                               fmt->hq_diff_max)) < 0)
             return rc;
         for (int s = 0; s < 2; s++)
-            if (r->army[s] >= 0 && !player_has_army(ev, t->seats[s], r->army[s]))
+            if (r->army[s] >= 0 &&
+                !player_has_army(ev, t->seats[s], r->army[s]))
                 return tny_diag_set(diag, TNY_EINVAL,
                                     "%s.armies.%s: \"%s\" is not one of the "
                                     "player's registered armies (NH-10)",
@@ -84,20 +86,23 @@ static int validate_two_player(const struct tny_event *ev,
                                           t->seats[1], &winner, diag) < 0
                        ? tny_diag_set(diag, TNY_EINVAL,
                                       "%s.games: not a finished best-of-three "
-                                      "(GT-9: first to two game wins)", path)
+                                      "(GT-9: first to two game wins)",
+                                      path)
                        : TNY_OK;
         }
         if (r->winner < 0 || r->winner > 1)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\": a player of the "
-                                "table (GT-1)", path);
+                                "table (GT-1)",
+                                path);
         return TNY_OK; /* a Bo3 may also be recorded by its winner alone */
     case TNY_GAME_TANTRIX:
         if (r->decided) {
             for (int s = 0; s < 2; s++)
-                if ((rc = check_range(diag, path, "tp", pid(ev, t->seats[s]),
-                                      r->decided_tp[s] * 10 / TNY_POINT_SCALE, 0,
-                                      fmt->tp_per_game * 10 / TNY_POINT_SCALE)) < 0)
+                if ((rc = check_range(
+                         diag, path, "tp", pid(ev, t->seats[s]),
+                         r->decided_tp[s] * 10 / TNY_POINT_SCALE, 0,
+                         fmt->tp_per_game * 10 / TNY_POINT_SCALE)) < 0)
                     return rc;
             return TNY_OK;
         }
@@ -106,11 +111,13 @@ static int validate_two_player(const struct tny_event *ev,
                        ? TNY_OK
                        : tny_diag_set(diag, TNY_EINVAL,
                                       "%s.default_win: not a player of the "
-                                      "table", path);
+                                      "table",
+                                      path);
         if (!r->has_score)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"scores\", \"default_win\" or "
-                                "\"tp\"", path);
+                                "\"tp\"",
+                                path);
         for (int s = 0; s < 2; s++) {
             if ((rc = check_range(diag, path, "scores", pid(ev, t->seats[s]),
                                   r->score[s], 0, fmt->score_max)) < 0)
@@ -121,8 +128,7 @@ static int validate_two_player(const struct tny_event *ev,
                 return rc;
         }
         return TNY_OK;
-    default:
-        return TNY_OK;
+    default: return TNY_OK;
     }
 }
 
@@ -144,7 +150,8 @@ int tny_result_validate(const struct tny_event *ev, enum tny_stage_kind stage,
             return rc;
         if (fmt->game != TNY_GAME_AGRICOLA)
             continue;
-        if ((rc = check_range(diag, path, "ip", who, r->ip[s], 0, fmt->ip_max)) < 0)
+        if ((rc = check_range(diag, path, "ip", who, r->ip[s], 0,
+                              fmt->ip_max)) < 0)
             return rc;
         if ((rc = check_range(diag, path, "bp", who, r->bp[s], fmt->bp_min,
                               fmt->bp_max)) < 0)
@@ -166,14 +173,16 @@ static int validate_seats(const struct tny_event *ev, int32_t r,
         if (!tb->is_bye && (tb->n_seats < want_min || tb->n_seats > want_max))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "event.rounds[%d].tables[%d].players: expected "
-                                "%d players, got %d", (int)r, (int)t,
-                                (int)want_max, (int)tb->n_seats);
+                                "%d players, got %d",
+                                (int)r, (int)t, (int)want_max,
+                                (int)tb->n_seats);
         for (int32_t s = 0; s < tb->n_seats; s++) {
             int32_t p = tb->seats[s];
             if (p < 0 || p >= ev->n_players)
                 return tny_diag_set(diag, TNY_EINVAL,
                                     "event.rounds[%d].tables[%d]: unknown "
-                                    "player", (int)r, (int)t);
+                                    "player",
+                                    (int)r, (int)t);
             if (seen_round[p] == r + 1)
                 return tny_diag_set(diag, TNY_EINVAL,
                                     "event.rounds[%d].tables[%d].players: "
@@ -190,11 +199,12 @@ static int validate_seats(const struct tny_event *ev, int32_t r,
         if (tb->is_bye)
             continue;
         for (int32_t u = 0; u < t; u++)
-            if (!round->tables[u].is_bye && round->tables[u].number == tb->number)
+            if (!round->tables[u].is_bye &&
+                round->tables[u].number == tb->number)
                 return tny_diag_set(diag, TNY_EINVAL,
                                     "event.rounds[%d].tables[%d].table: number "
-                                    "%d used twice", (int)r, (int)t,
-                                    (int)tb->number);
+                                    "%d used twice",
+                                    (int)r, (int)t, (int)tb->number);
     }
     return TNY_OK;
 }
@@ -230,19 +240,22 @@ static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
                 int32_t p = tb->seats[s], a = tb->result.army[s];
                 if (a < 0)
                     continue;
-                uint8_t *u = &used[((size_t)p * TNY_MAX_ARMIES + (size_t)a) * 2 + (size_t)ko];
+                uint8_t *u =
+                    &used[((size_t)p * TNY_MAX_ARMIES + (size_t)a) * 2 +
+                          (size_t)ko];
                 /* NH-12: a beginner may repeat in the last Swiss round or a
                  * knockout round. */
                 bool may_repeat = ev->players[p].beginner &&
                                   (ko || (round->stage == TNY_STAGE_SWISS &&
                                           r + 1 == swiss_rounds));
                 if (*u && !may_repeat) {
-                    rc = tny_diag_set(diag, TNY_EINVAL,
-                                      "event.rounds[%d].tables[%d].result."
-                                      "armies.%s: \"%s\" was already played "
-                                      "in the %s stage (NH-11)",
-                                      (int)r, (int)t, pid(ev, p),
-                                      fmt->armies[a], ko ? "knockout" : "Swiss");
+                    rc =
+                        tny_diag_set(diag, TNY_EINVAL,
+                                     "event.rounds[%d].tables[%d].result."
+                                     "armies.%s: \"%s\" was already played "
+                                     "in the %s stage (NH-11)",
+                                     (int)r, (int)t, pid(ev, p), fmt->armies[a],
+                                     ko ? "knockout" : "Swiss");
                     goto out;
                 }
                 if (ko && !*u && ++ko_distinct[p] > ko_rounds + 1 &&
@@ -250,7 +263,8 @@ static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
                     rc = tny_diag_set(diag, TNY_EINVAL,
                                       "event.rounds[%d].tables[%d].result."
                                       "armies.%s: more than %d knockout armies "
-                                      "(NH-11)", (int)r, (int)t, pid(ev, p),
+                                      "(NH-11)",
+                                      (int)r, (int)t, pid(ev, p),
                                       (int)(ko_rounds + 1));
                     goto out;
                 }
@@ -287,8 +301,9 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
             pl->n_armies != fmt->armies_per_player) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.players[%d].armies: expected exactly %d "
-                              "different armies, got %d (NH-10)", (int)p,
-                              (int)fmt->armies_per_player, (int)pl->n_armies);
+                              "different armies, got %d (NH-10)",
+                              (int)p, (int)fmt->armies_per_player,
+                              (int)pl->n_armies);
             goto out;
         }
         for (int32_t i = 0; i < pl->n_armies; i++)
@@ -296,8 +311,8 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
                 if (pl->armies[i] == pl->armies[j]) {
                     rc = tny_diag_set(diag, TNY_EINVAL,
                                       "event.players[%d].armies: \"%s\" listed "
-                                      "twice (NH-10)", (int)p,
-                                      fmt->armies[pl->armies[i]]);
+                                      "twice (NH-10)",
+                                      (int)p, fmt->armies[pl->armies[i]]);
                     goto out;
                 }
     }
@@ -310,22 +325,24 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
         if (pos < 0) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.rounds[%d].stage: \"%s\" is not a stage "
-                              "of format \"%s\"", (int)r,
-                              tny_stage_kind_name(round->stage), fmt->name);
+                              "of format \"%s\"",
+                              (int)r, tny_stage_kind_name(round->stage),
+                              fmt->name);
             goto out;
         }
         if (pos < last_stage) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.rounds[%d].stage: \"%s\" after a later "
-                              "stage", (int)r, tny_stage_kind_name(round->stage));
+                              "stage",
+                              (int)r, tny_stage_kind_name(round->stage));
             goto out;
         }
         last_stage = pos;
         if (open_round) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.rounds[%d]: round %d still lacks results, "
-                              "so no later round may exist", (int)(r - 1),
-                              (int)r);
+                              "so no later round may exist",
+                              (int)(r - 1), (int)r);
             goto out;
         }
         if ((rc = validate_seats(ev, r, round, seen, diag)) < 0)
@@ -341,7 +358,8 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
             char path[96];
             snprintf(path, sizeof(path), "event.rounds[%d].tables[%d].result",
                      (int)r, (int)t);
-            if ((rc = tny_result_validate(ev, round->stage, tb, path, diag)) < 0)
+            if ((rc = tny_result_validate(ev, round->stage, tb, path, diag)) <
+                0)
                 goto out;
         }
     }

@@ -22,13 +22,13 @@ static const char *const demo_formats[] = {"neuroshima-hex", "tantrix",
                                            "agricola", "got-lcg2", "catan"};
 
 static const char *const first_names[] = {
-    "Anna", "Bartek", "Csilla", "Dagny", "Emil", "Fruzsina", "Gustav",
-    "Hana", "Igor", "Jana", "Kristof", "Liv", "Marek", "Nora", "Ondrej",
-    "Petra", "Quentin", "Rita", "Sven", "Tereza", "Ulla", "Viktor", "Wanda",
-    "Xenia", "Yusuf", "Zofia"};
+    "Anna",   "Bartek", "Csilla",  "Dagny",   "Emil", "Fruzsina", "Gustav",
+    "Hana",   "Igor",   "Jana",    "Kristof", "Liv",  "Marek",    "Nora",
+    "Ondrej", "Petra",  "Quentin", "Rita",    "Sven", "Tereza",   "Ulla",
+    "Viktor", "Wanda",  "Xenia",   "Yusuf",   "Zofia"};
 static const char *const last_names[] = {
-    "Nowak", "Kovacs", "Hansen", "Novak", "Berg", "Szabo", "Lind", "Dvorak",
-    "Wojcik", "Toth", "Olsen", "Kral", "Mazur", "Nagy", "Dahl"};
+    "Nowak",  "Kovacs", "Hansen", "Novak", "Berg",  "Szabo", "Lind", "Dvorak",
+    "Wojcik", "Toth",   "Olsen",  "Kral",  "Mazur", "Nagy",  "Dahl"};
 
 static void points_text(int64_t units, char *buf, size_t size)
 {
@@ -83,7 +83,8 @@ static void print_result(const struct tny_event *ev, const struct tny_table *t)
 static void print_round(const struct tny_event *ev, int32_t r)
 {
     const struct tny_round *round = &ev->rounds[r];
-    printf("\nRound %d (%s)\n", (int)(r + 1), tny_stage_kind_name(round->stage));
+    printf("\nRound %d (%s)\n", (int)(r + 1),
+           tny_stage_kind_name(round->stage));
     for (int32_t t = 0; t < round->n_tables; t++) {
         const struct tny_table *tb = &round->tables[t];
         if (tb->is_bye) {
@@ -92,8 +93,8 @@ static void print_round(const struct tny_event *ev, int32_t r)
         }
         printf("  table %-3d ", (int)tb->number);
         for (int32_t s = 0; s < tb->n_seats; s++)
-            printf("%s%s", s ? (ev->format.players_per_table == 2 ? " vs " : ", ")
-                             : "",
+            printf("%s%s",
+                   s ? (ev->format.players_per_table == 2 ? " vs " : ", ") : "",
                    name_of(ev, tb->seats[s]));
         printf("   -> ");
         print_result(ev, tb);
@@ -124,7 +125,9 @@ static void print_standings(const struct tny_event *ev, int32_t top)
                    row->tiebreaks[k]);
         }
         printf("%s%s\n", row->decided_by_lot ? "  (lot)" : "",
-               row->disqualified ? "  DQ" : row->dropped ? "  dropped" : "");
+               row->disqualified ? "  DQ"
+               : row->dropped    ? "  dropped"
+                                 : "");
     }
     if (st.n_rows > top)
         printf("  ... %d more\n", (int)(st.n_rows - top));
@@ -168,9 +171,11 @@ static int play_demo(const char *format, int32_t n_players, uint64_t seed,
         struct tny_player *p = &ev.players[idx];
         p->has_rating = true;
         p->rating = 1300 + (double)tny_rng_below(&rng, 500);
-        if (ev.format.game == TNY_GAME_NEUROSHIMA_HEX && ev.format.n_armies >= 5) {
+        if (ev.format.game == TNY_GAME_NEUROSHIMA_HEX &&
+            ev.format.n_armies >= 5) {
             p->n_armies = 5; /* NH-10: five different armies */
-            int32_t start = (int32_t)tny_rng_below(&rng, (uint64_t)ev.format.n_armies);
+            int32_t start =
+                (int32_t)tny_rng_below(&rng, (uint64_t)ev.format.n_armies);
             for (int32_t a = 0; a < 5; a++)
                 p->armies[a] = (start + a * 3) % ev.format.n_armies;
         }
@@ -211,8 +216,8 @@ static int play_demo(const char *format, int32_t n_players, uint64_t seed,
     }
     if (out_path) {
         char *json = NULL;
-        FILE *f = tny_event_to_json(&ev, &json) == 0 ? fopen(out_path, "w")
-                                                     : NULL;
+        FILE *f =
+            tny_event_to_json(&ev, &json) == 0 ? fopen(out_path, "w") : NULL;
         if (!f || fputs(json, f) < 0) {
             fprintf(stderr, "tourney demo: cannot write %s\n", out_path);
             rc = 1;
@@ -249,16 +254,20 @@ int tny_cli_demo(int argc, char **argv)
         case 'n':
             players = strtol(optarg, &end, 10);
             if (*end || players < 2 || players > 100000) {
-                fprintf(stderr, "tourney demo: --players: expected 2..100000, "
-                        "got \"%s\"\n", optarg);
+                fprintf(stderr,
+                        "tourney demo: --players: expected 2..100000, "
+                        "got \"%s\"\n",
+                        optarg);
                 return 2;
             }
             break;
         case 's':
             seed = strtoull(optarg, &end, 10);
             if (*end) {
-                fprintf(stderr, "tourney demo: --seed: expected a number, got "
-                        "\"%s\"\n", optarg);
+                fprintf(stderr,
+                        "tourney demo: --seed: expected a number, got "
+                        "\"%s\"\n",
+                        optarg);
                 return 2;
             }
             break;
@@ -292,8 +301,10 @@ int tny_cli_demo(int argc, char **argv)
             return status;
     }
     if (format) {
-        fprintf(stderr, "tourney demo: unknown format \"%s\" (see tourney "
-                "formats)\n", format);
+        fprintf(stderr,
+                "tourney demo: unknown format \"%s\" (see tourney "
+                "formats)\n",
+                format);
         return 2;
     }
     return status;

@@ -20,7 +20,7 @@
 #include "tny/score.h"
 
 struct pool {
-    char **keys;       /* external id or id */
+    char **keys; /* external id or id */
     char **names;
     int32_t n, cap;
 };
@@ -154,8 +154,8 @@ int tny_cli_ratings(int argc, char **argv)
         }
         for (int32_t p = 0; p < ev.n_players; p++) {
             const struct tny_player *pl = &ev.players[p];
-            slot[p] = pool_index(&pool, pl->external_id ? pl->external_id : pl->id,
-                                 pl->name);
+            slot[p] = pool_index(
+                &pool, pl->external_id ? pl->external_id : pl->id, pl->name);
         }
         int32_t k = 0;
         for (int32_t r = 0; r < ev.n_rounds; r++)
@@ -178,7 +178,8 @@ int tny_cli_ratings(int argc, char **argv)
     tny_elo_params_default(&params);
     out = calloc((size_t)pool.n + 1, sizeof(*out));
     struct tny_diag diag = {{0}};
-    if (!out || tny_elo_compute(&params, pool.n, events, n_events, out, &diag)) {
+    if (!out ||
+        tny_elo_compute(&params, pool.n, events, n_events, out, &diag)) {
         fprintf(stderr, "tourney ratings: %s\n", diag.msg);
         status = 3;
         goto out;
@@ -191,7 +192,8 @@ int tny_cli_ratings(int argc, char **argv)
         json_object_set_new(p, "id", json_string(pool.keys[i]));
         json_object_set_new(p, "name", json_string(pool.names[i]));
         if (out[i].rated) /* AG-2: only eligible players get a rating */
-            json_object_set_new(p, "rating", json_integer((json_int_t)(out[i].rating + 0.5)));
+            json_object_set_new(
+                p, "rating", json_integer((json_int_t)(out[i].rating + 0.5)));
         json_object_set_new(p, "elo", json_real(out[i].rating));
         json_object_set_new(p, "games", json_integer(out[i].games));
         json_object_set_new(p, "events", json_integer(out[i].events));

@@ -109,9 +109,12 @@ static void check_round(const struct tny_event *ev, int32_t r,
                         for (int32_t q = 0; q < r; q++) {
                             const struct tny_round *o = &ev->rounds[q];
                             for (int32_t u = 0; u < o->n_tables; u++)
-                                if (tny_table_seat_of(&o->tables[u], tb->seats[i]) >= 0 &&
-                                    tny_table_seat_of(&o->tables[u], tb->seats[j]) >= 0 &&
-                                    tny_table_seat_of(&o->tables[u], tb->seats[k]) >= 0 &&
+                                if (tny_table_seat_of(&o->tables[u],
+                                                      tb->seats[i]) >= 0 &&
+                                    tny_table_seat_of(&o->tables[u],
+                                                      tb->seats[j]) >= 0 &&
+                                    tny_table_seat_of(&o->tables[u],
+                                                      tb->seats[k]) >= 0 &&
                                     !o->tables[u].is_bye)
                                     ck->catan_repeated_triples++;
                         }
@@ -165,11 +168,10 @@ static void play(const char *format, const char *options, int n, uint64_t seed,
         assert_int_equal(tny_event_append_round(ev, &plan), 0);
         struct tny_round *round = &ev->rounds[ev->n_rounds - 1];
         for (int32_t t = 0; t < round->n_tables; t++)
-            assert_int_equal(tny_simulate_result(ev, ev->n_rounds - 1,
-                                                 round->stage,
-                                                 &round->tables[t], &rng,
-                                                 &diag),
-                             0);
+            assert_int_equal(
+                tny_simulate_result(ev, ev->n_rounds - 1, round->stage,
+                                    &round->tables[t], &rng, &diag),
+                0);
         tny_round_plan_release(&plan);
         if (tny_event_validate(ev, &diag) != 0)
             fail_msg("%s n=%d: simulated round invalid: %s", format, n,
@@ -211,7 +213,8 @@ static void test_NH_5_NH_4_NH_7_whole_events(void **state)
         /* NH-9: the champion won the last match */
         const struct tny_round *final = &ev.rounds[ev.n_rounds - 1];
         assert_int_equal(final->n_tables, 1);
-        int32_t w = tny_result_winner_seat(&ev.format, &final->tables[0].result);
+        int32_t w =
+            tny_result_winner_seat(&ev.format, &final->tables[0].result);
         if (w >= 0)
             assert_int_equal(st.rows[0].player, final->tables[0].seats[w]);
         tny_standings_release(&st);
@@ -330,9 +333,9 @@ static void test_CM_4_determinism(void **state)
         }
         bool differs = false;
         for (int32_t t = 0; t < a.rounds[0].n_tables; t++)
-            differs |= memcmp(a.rounds[0].tables[t].seats,
-                              c.rounds[0].tables[t].seats,
-                              sizeof(a.rounds[0].tables[t].seats)) != 0;
+            differs |=
+                memcmp(a.rounds[0].tables[t].seats, c.rounds[0].tables[t].seats,
+                       sizeof(a.rounds[0].tables[t].seats)) != 0;
         assert_true(differs);
         tny_event_release(&a);
         tny_event_release(&b);

@@ -135,8 +135,8 @@ static void test_NH_5_matching_resolve_after_adding_edges(void **state)
                 int j = (int)tny_rng_below(&rng, (uint64_t)n);
                 if (i == j || cost[i][j] != BF_NONE)
                     continue;
-                struct tny_match_edge e = {i, j,
-                                           (int64_t)tny_rng_below(&rng, 50) - 10};
+                struct tny_match_edge e = {
+                    i, j, (int64_t)tny_rng_below(&rng, 50) - 10};
                 cost[i][j] = cost[j][i] = e.cost;
                 assert_int_equal(tny_matching_add_edges(m, &e, 1, &diag), 0);
             }
@@ -199,19 +199,22 @@ static void test_NH_5_matching_rejects_bad_input(void **state)
     int32_t mate[4];
     int64_t total;
     struct tny_diag diag = {{0}};
-    assert_int_equal(tny_matching_min_cost_perfect(4, e, 1, mate, &total, &diag),
-                     TNY_EINVAL);
+    assert_int_equal(
+        tny_matching_min_cost_perfect(4, e, 1, mate, &total, &diag),
+        TNY_EINVAL);
     assert_int_equal(
         tny_matching_min_cost_perfect(4, e + 1, 1, mate, &total, &diag),
         TNY_EINVAL);
     struct tny_match_edge big = {0, 1, TNY_MATCH_COST_MAX + 1};
-    assert_int_equal(tny_matching_min_cost_perfect(2, &big, 1, mate, &total, &diag),
-                     TNY_EINVAL);
+    assert_int_equal(
+        tny_matching_min_cost_perfect(2, &big, 1, mate, &total, &diag),
+        TNY_EINVAL);
     struct tny_match_edge one = {0, 1, 3};
-    assert_int_equal(tny_matching_min_cost_perfect(3, &one, 1, mate, &total, &diag),
-                     TNY_ENOMATCH);
-    assert_int_equal(tny_matching_min_cost_perfect(2, &one, 1, mate, &total, &diag),
-                     0);
+    assert_int_equal(
+        tny_matching_min_cost_perfect(3, &one, 1, mate, &total, &diag),
+        TNY_ENOMATCH);
+    assert_int_equal(
+        tny_matching_min_cost_perfect(2, &one, 1, mate, &total, &diag), 0);
     assert_int_equal(total, 3);
     assert_int_equal(mate[0], 1);
 }

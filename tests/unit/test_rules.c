@@ -11,7 +11,7 @@
 #include "tny/pair.h"
 #include "tny/standings.h"
 
-#define P(x) ((int64_t)((x) * TNY_POINT_SCALE + 0.5))
+#define P(x) ((int64_t)((x)*TNY_POINT_SCALE + 0.5))
 
 static int32_t idx(const struct tny_event *ev, const char *id)
 {
@@ -117,16 +117,17 @@ static void test_CM_9_CM_5_table_numbers_and_edits(void **state)
 {
     (void)state;
     struct tny_event ev;
-    tu_load_event("{'format':'got-lcg2','seed':9,'options':{'structure':"
-                  "'custom','swiss_rounds':4,'cut':0},'players':["
-                  "{'id':'a','name':'A'},{'id':'b','name':'B'},"
-                  "{'id':'c','name':'C'},{'id':'d','name':'D'},"
-                  "{'id':'e','name':'E'},{'id':'f','name':'F','fixed_table':7}],"
-                  "'rounds':[{'stage':'swiss','tables':["
-                  "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
-                  "{'table':2,'players':['c','d'],'result':{'winner':'c'}},"
-                  "{'table':3,'players':['e','f'],'result':{'winner':'e'}}]}]}",
-                  &ev);
+    tu_load_event(
+        "{'format':'got-lcg2','seed':9,'options':{'structure':"
+        "'custom','swiss_rounds':4,'cut':0},'players':["
+        "{'id':'a','name':'A'},{'id':'b','name':'B'},"
+        "{'id':'c','name':'C'},{'id':'d','name':'D'},"
+        "{'id':'e','name':'E'},{'id':'f','name':'F','fixed_table':7}],"
+        "'rounds':[{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
+        "{'table':2,'players':['c','d'],'result':{'winner':'c'}},"
+        "{'table':3,'players':['e','f'],'result':{'winner':'e'}}]}]}",
+        &ev);
     struct tny_round_plan p;
     plan(&ev, &p);
     /* f has the fixed table 7 */
@@ -152,8 +153,9 @@ static void test_CM_9_CM_5_table_numbers_and_edits(void **state)
     assert_int_equal(tny_round_plan_swap(&p, idx(&ev, "a"), other, &diag), 0);
     assert_int_equal(table_of(&p, idx(&ev, "a"))->number, other_table);
     assert_int_equal(table_of(&p, other)->number, a_table);
-    assert_int_equal(tny_round_plan_swap(&p, idx(&ev, "a"), idx(&ev, "a"), &diag),
-                     TNY_EINVAL);
+    assert_int_equal(
+        tny_round_plan_swap(&p, idx(&ev, "a"), idx(&ev, "a"), &diag),
+        TNY_EINVAL);
     /* move a table to number 12, then onto 12's spot from another */
     assert_int_equal(tny_round_plan_move(&p, a_table, 12, &diag), 0);
     assert_int_equal(table_of(&p, other)->number, 12);
@@ -223,22 +225,28 @@ static void test_NH_11_army_used_twice_refused(void **state)
     struct tny_event ev;
     char msg[600];
     int rc = tu_try_event(
-        "{'format':'neuroshima-hex','seed':1,'players':[" NH_ARMIES("a") ","
-        NH_ARMIES("b") "],'rounds':["
-        "{'stage':'swiss','tables':[{'table':1,'players':['a','b'],'result':"
-        "{'winner':'a','hq_diff':3,'armies':{'a':'Borgo','b':'Moloch'}}}]},"
-        "{'stage':'swiss','tables':[{'table':1,'players':['a','b'],'result':"
-        "{'winner':'b','hq_diff':3,'armies':{'a':'Borgo','b':'Vegas'}}}]}]}",
+        "{'format':'neuroshima-hex','seed':1,'players':[" NH_ARMIES(
+            "a") "," NH_ARMIES("b") "],'rounds':["
+                                    "{'stage':'swiss','tables':[{'table':1,'"
+                                    "players':['a','b'],'result':"
+                                    "{'winner':'a','hq_diff':3,'armies':{'a':'"
+                                    "Borgo','b':'Moloch'}}}]},"
+                                    "{'stage':'swiss','tables':[{'table':1,'"
+                                    "players':['a','b'],'result':"
+                                    "{'winner':'b','hq_diff':3,'armies':{'a':'"
+                                    "Borgo','b':'Vegas'}}}]}]}",
         &ev, msg, sizeof(msg));
     assert_int_not_equal(rc, 0);
     assert_non_null(strstr(msg, "Borgo"));
     assert_non_null(strstr(msg, "NH-11"));
 
     rc = tu_try_event(
-        "{'format':'neuroshima-hex','seed':1,'players':[" NH_ARMIES("a") ","
-        NH_ARMIES("b") "],'rounds':["
-        "{'stage':'swiss','tables':[{'table':1,'players':['a','b'],'result':"
-        "{'winner':'a','hq_diff':3,'armies':{'a':'Dancer','b':'Moloch'}}}]}]}",
+        "{'format':'neuroshima-hex','seed':1,'players':[" NH_ARMIES(
+            "a") "," NH_ARMIES("b") "],'rounds':["
+                                    "{'stage':'swiss','tables':[{'table':1,'"
+                                    "players':['a','b'],'result':"
+                                    "{'winner':'a','hq_diff':3,'armies':{'a':'"
+                                    "Dancer','b':'Moloch'}}}]}]}",
         &ev, msg, sizeof(msg));
     assert_int_not_equal(rc, 0);
     assert_non_null(strstr(msg, "Dancer"));
@@ -298,9 +306,9 @@ static void test_TX_4_TX_7_TX_1_decisions_and_penalties(void **state)
     "{'id':'f','name':'F'},{'id':'g','name':'G'},{'id':'h','name':'H'}]"
 #define AG_T(n, p1, p2, p3, p4, v1, v2, v3, v4)                                \
     "{'table':" #n ",'players':['" p1 "','" p2 "','" p3 "','" p4 "'],"         \
-    "'result':{'vp':{'" p1 "':" #v1 ",'" p2 "':" #v2 ",'" p3 "':" #v3          \
-    ",'" p4 "':" #v4 "},'ip':{'" p1 "':0,'" p2 "':0,'" p3 "':0,'" p4           \
-    "':0},'bp':{'" p1 "':0,'" p2 "':0,'" p3 "':0,'" p4 "':0}}}"
+    "'result':{'vp':{'" p1 "':" #v1 ",'" p2 "':" #v2 ",'" p3 "':" #v3 ",'" p4  \
+    "':" #v4 "},'ip':{'" p1 "':0,'" p2 "':0,'" p3 "':0,'" p4 "':0},'bp':{'" p1 \
+    "':0,'" p2 "':0,'" p3 "':0,'" p4 "':0}}}"
 
 /* AG-1 + AG-8: total TP, then total relative score, then the best single
  * relative score. */
@@ -316,12 +324,14 @@ static void test_AG_8_AG_1_ranking(void **state)
      * Relative: a 15 - 5 = 10, c -5 + 15 = 10: equal; best single:
      * a 15, c 15: equal -> lot between a and c.  b: 5 + 5 = 10. */
     tu_load_event("{'format':'agricola','seed':3," AG8 ",'rounds':["
-                  "{'stage':'prelim','tables':["
-                  AG_T(1, "a", "b", "c", "d", 40, 30, 20, 10) ","
-                  AG_T(2, "e", "f", "g", "h", 60, 30, 20, 10) "]},"
-                  "{'stage':'prelim','tables':["
-                  AG_T(1, "a", "e", "b", "f", 30, 50, 40, 20) ","
-                  AG_T(2, "c", "g", "d", "h", 45, 35, 25, 15) "]}]}",
+                  "{'stage':'prelim','tables':[" AG_T(
+                      1, "a", "b", "c", "d", 40, 30, 20,
+                      10) "," AG_T(2, "e", "f", "g", "h", 60, 30, 20,
+                                   10) "]},"
+                                       "{'stage':'prelim','tables':[" AG_T(
+                                           1, "a", "e", "b", "f", 30, 50, 40,
+                                           20) "," AG_T(2, "c", "g", "d", "h",
+                                                        45, 35, 25, 15) "]}]}",
                   &ev);
     struct tny_standings st;
     struct tny_diag diag;
@@ -345,16 +355,38 @@ static void test_AG_13_final_ranking_by_table(void **state)
      * at final-2 table 1 ranks 1-4 whatever their TP. */
     tu_load_event(
         "{'format':'agricola','seed':3," AG8 ",'rounds':["
-        "{'stage':'prelim','tables':[" AG_T(1, "a", "b", "c", "d", 40, 30, 20, 10)
-        "," AG_T(2, "e", "f", "g", "h", 40, 30, 20, 10) "]},"
-        "{'stage':'prelim','tables':[" AG_T(1, "a", "f", "c", "h", 40, 30, 20, 10)
-        "," AG_T(2, "e", "b", "g", "d", 40, 30, 20, 10) "]},"
-        "{'stage':'prelim','tables':[" AG_T(1, "a", "f", "g", "d", 40, 30, 20, 10)
-        "," AG_T(2, "e", "b", "c", "h", 40, 30, 20, 10) "]},"
-        "{'stage':'final','tables':[" AG_T(1, "a", "b", "g", "h", 40, 30, 20, 10)
-        "," AG_T(2, "e", "f", "c", "d", 40, 30, 20, 10) "]},"
-        "{'stage':'final','tables':[" AG_T(1, "d", "c", "h", "b", 40, 30, 20, 10)
-        "," AG_T(2, "a", "e", "f", "g", 40, 30, 20, 10) "]}]}",
+        "{'stage':'prelim','tables':[" AG_T(1, "a", "b", "c", "d", 40, 30, 20, 10) "," AG_T(
+            2, "e", "f", "g", "h", 40, 30, 20,
+            10) "]},"
+                "{'stage':'prelim','tables':[" AG_T(1, "a", "f", "c", "h", 40, 30, 20, 10) "," AG_T(
+                    2, "e", "b",
+                    "g", "d", 40, 30,
+                    20, 10) "]},"
+                            "{'stage':'prelim','tables':[" AG_T(
+                                1, "a", "f",
+                                "g", "d", 40, 30, 20,
+                                10) "," AG_T(2, "e", "b", "c", "h", 40, 30, 20,
+                                             10) "]},"
+                                                 "{'stage':'final','tables':"
+                                                 "[" AG_T(1, "a", "b", "g", "h", 40, 30, 20, 10) "," AG_T(
+                                                     2, "e", "f",
+                                                     "c", "d", 40, 30,
+                                                     20,
+                                                     10) "]},"
+                                                         "{'stage':'final','"
+                                                         "tables':[" AG_T(
+                                                             1, "d", "c",
+                                                             "h", "b", 40, 30,
+                                                             20,
+                                                             10) "," AG_T(2,
+                                                                          "a",
+                                                                          "e",
+                                                                          "f",
+                                                                          "g",
+                                                                          40,
+                                                                          30,
+                                                                          20,
+                                                                          10) "]}]}",
         &ev);
     struct tny_standings st;
     struct tny_diag diag;

@@ -13,7 +13,7 @@
 
 #include "tny/standings.h"
 
-#define P(x) ((int64_t)((x) * TNY_POINT_SCALE + 0.5))
+#define P(x) ((int64_t)((x)*TNY_POINT_SCALE + 0.5))
 
 struct fixture {
     struct tny_event ev;
@@ -100,10 +100,14 @@ static void test_NH_2_dancer_cap(void **state)
     (void)state;
     struct fixture *f = load(
         "{'format':'neuroshima-hex','seed':1,'players':["
-        "{'id':'a','name':'A','armies':['Dancer','Borgo','Moloch','Vegas','Smart']},"
-        "{'id':'b','name':'B','armies':['Hegemony','Outpost','Moloch','Vegas','Smart']},"
-        "{'id':'c','name':'C','armies':['Hegemony','Outpost','Moloch','Vegas','Smart']},"
-        "{'id':'d','name':'D','armies':['Hegemony','Outpost','Moloch','Vegas','Smart']}],"
+        "{'id':'a','name':'A','armies':['Dancer','Borgo','Moloch','Vegas','"
+        "Smart']},"
+        "{'id':'b','name':'B','armies':['Hegemony','Outpost','Moloch','Vegas','"
+        "Smart']},"
+        "{'id':'c','name':'C','armies':['Hegemony','Outpost','Moloch','Vegas','"
+        "Smart']},"
+        "{'id':'d','name':'D','armies':['Hegemony','Outpost','Moloch','Vegas','"
+        "Smart']}],"
         "'rounds':[{'stage':'swiss','tables':["
         "{'table':1,'players':['a','b'],'result':{'winner':'b','hq_diff':24,"
         "'armies':{'a':'Dancer','b':'Moloch'}}},"
@@ -131,7 +135,8 @@ static void test_NH_6_head_to_head_of_two(void **state)
         "{'table':2,'players':['c','d'],'result':{'winner':'c','hq_diff':5}}]},"
         "{'stage':'swiss','tables':["
         "{'table':1,'players':['b','c'],'result':{'winner':'b','hq_diff':5}},"
-        "{'table':2,'players':['d','a'],'result':{'winner':'d','hq_diff':5}}]}]}");
+        "{'table':2,'players':['d','a'],'result':{'winner':'d','hq_diff':5}}]}]"
+        "}");
     for (int i = 0; i < 3; i++)
         assert_true(f->st.rows[i].decided_by_lot);
     unload(f);
@@ -140,15 +145,17 @@ static void test_NH_6_head_to_head_of_two(void **state)
      * a: 3 pts +3-3=0; b: 3 pts -3+3=0; c: 3 pts 3-3=0; d: 3 pts -3+3=0.
      * Make a and b the only pair tied: give c, d different HQ by changing
      * round 2 margins. */
-    f = load("{'format':'neuroshima-hex','seed':5,'players':["
-             "{'id':'a','name':'A'},{'id':'b','name':'B'},{'id':'c','name':'C'},"
-             "{'id':'d','name':'D'}],'rounds':["
-             "{'stage':'swiss','tables':["
-             "{'table':1,'players':['a','b'],'result':{'winner':'b','hq_diff':4}},"
-             "{'table':2,'players':['c','d'],'result':{'winner':'c','hq_diff':6}}]},"
-             "{'stage':'swiss','tables':["
-             "{'table':1,'players':['a','c'],'result':{'winner':'a','hq_diff':4}},"
-             "{'table':2,'players':['b','d'],'result':{'winner':'d','hq_diff':4}}]}]}");
+    f = load(
+        "{'format':'neuroshima-hex','seed':5,'players':["
+        "{'id':'a','name':'A'},{'id':'b','name':'B'},{'id':'c','name':'C'},"
+        "{'id':'d','name':'D'}],'rounds':["
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','b'],'result':{'winner':'b','hq_diff':4}},"
+        "{'table':2,'players':['c','d'],'result':{'winner':'c','hq_diff':6}}]},"
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','c'],'result':{'winner':'a','hq_diff':4}},"
+        "{'table':2,'players':['b','d'],'result':{'winner':'d','hq_diff':4}}]}]"
+        "}");
     /* a: 3 pts, -4+4 = 0; b: 3 pts, +4-4 = 0; c: 3, 6-4 = 2; d: 3, -6+4=-2.
      * Order: c (HQ 2), then a and b tied (3, 0): b beat a -> b above a. */
     assert_int_equal(rank_of(f, "c"), 1);
@@ -208,12 +215,12 @@ static void test_TX_3_penalty_floor(void **state)
 static void test_TX_5_TX_13_default_and_bye(void **state)
 {
     (void)state;
-    struct fixture *f = load(
-        "{'format':'tantrix','seed':1,'players':[{'id':'a','name':'A'},"
-        "{'id':'b','name':'B'},{'id':'c','name':'C'}],'rounds':["
-        "{'stage':'swiss','tables':["
-        "{'table':1,'players':['a','b'],'result':{'default_win':'b'}},"
-        "{'bye':'c'}]}]}");
+    struct fixture *f =
+        load("{'format':'tantrix','seed':1,'players':[{'id':'a','name':'A'},"
+             "{'id':'b','name':'B'},{'id':'c','name':'C'}],'rounds':["
+             "{'stage':'swiss','tables':["
+             "{'table':1,'players':['a','b'],'result':{'default_win':'b'}},"
+             "{'bye':'c'}]}]}");
     assert_int_equal(row(f, "b")->points, P(15.0));
     assert_int_equal(row(f, "a")->points, P(5.0));
     assert_int_equal(row(f, "c")->points, P(15.0));
@@ -238,7 +245,8 @@ static void test_TX_8_mini_league(void **state)
         "{'table':2,'players':['c','d'],'result':{'scores':{'c':18,'d':25}}}]},"
         "{'stage':'swiss','tables':["
         "{'table':1,'players':['a','d'],'result':{'scores':{'a':18,'d':25}}},"
-        "{'table':2,'players':['b','c'],'result':{'scores':{'b':25,'c':18}}}]}]}");
+        "{'table':2,'players':['b','c'],'result':{'scores':{'b':25,'c':18}}}]}]"
+        "}");
     assert_int_equal(row(f, "a")->points, P(20.0));
     assert_int_equal(row(f, "b")->points, P(20.0));
     assert_int_equal(rank_of(f, "d"), 1);
@@ -327,15 +335,16 @@ static void test_GT_1_GT_4_points_sos_esos(void **state)
      * SoS(a) = (5/2 + 4/2) / 2 = 2.25; SoS(b) = (10/2 + 0/2)/2 = 2.5;
      * SoS(c) = (0/2 + 10/2)/2 = 2.5; SoS(d) = (4/2 + 5/2)/2 = 2.25.
      * ESoS(a) = (SoS b + SoS c)/2 = 2.5; ESoS(b) = (2.25+2.25)/2 = 2.25. */
-    struct fixture *f = load(
-        "{'format':'got-lcg2','seed':1,'options':{'structure':'custom',"
-        "'swiss_rounds':3,'cut':0}," GT_PLAYERS ",'rounds':["
-        "{'stage':'swiss','tables':["
-        "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
-        "{'table':2,'players':['c','d'],'result':{'winner':'c','modified':true}}]},"
-        "{'stage':'swiss','tables':["
-        "{'table':1,'players':['a','c'],'result':{'winner':'a'}},"
-        "{'table':2,'players':['b','d'],'result':{'winner':'b'}}]}]}");
+    struct fixture *f =
+        load("{'format':'got-lcg2','seed':1,'options':{'structure':'custom',"
+             "'swiss_rounds':3,'cut':0}," GT_PLAYERS ",'rounds':["
+             "{'stage':'swiss','tables':["
+             "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
+             "{'table':2,'players':['c','d'],'result':{'winner':'c','modified':"
+             "true}}]},"
+             "{'stage':'swiss','tables':["
+             "{'table':1,'players':['a','c'],'result':{'winner':'a'}},"
+             "{'table':2,'players':['b','d'],'result':{'winner':'b'}}]}]}");
     assert_int_equal(row(f, "a")->points, P(10));
     assert_int_equal(row(f, "b")->points, P(5));
     assert_int_equal(row(f, "c")->points, P(4));
@@ -362,7 +371,8 @@ static void test_GT_4_bye_not_an_opponent(void **state)
         "{'stage':'swiss','tables':["
         "{'table':1,'players':['a','b'],'result':{'winner':'a'}},{'bye':'c'}]},"
         "{'stage':'swiss','tables':["
-        "{'table':1,'players':['c','a'],'result':{'winner':'c'}},{'bye':'b'}]}]}");
+        "{'table':1,'players':['c','a'],'result':{'winner':'c'}},{'bye':'b'}]}]"
+        "}");
     assert_int_equal(row(f, "c")->points, P(10));
     assert_true(fabs(tb(f, "c", TNY_TB_SOS) - 2.5) < 1e-9);
     assert_true(fabs(tb(f, "b", TNY_TB_SOS) - 2.5) < 1e-9);
@@ -432,14 +442,14 @@ static void test_CT_4_cap_and_CT_3_ties(void **state)
 static void test_CM_2_CM_3_drop_and_dq(void **state)
 {
     (void)state;
-    struct fixture *f = load(
-        "{'format':'got-lcg2','seed':1,'options':{'structure':'custom',"
-        "'swiss_rounds':3,'cut':0}," GT_PLAYERS ","
-        "'drops':[{'player':'a','after_round':1}],"
-        "'disqualified':[{'player':'c','after_round':1}],'rounds':["
-        "{'stage':'swiss','tables':["
-        "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
-        "{'table':2,'players':['c','d'],'result':{'winner':'c'}}]}]}");
+    struct fixture *f =
+        load("{'format':'got-lcg2','seed':1,'options':{'structure':'custom',"
+             "'swiss_rounds':3,'cut':0}," GT_PLAYERS ","
+             "'drops':[{'player':'a','after_round':1}],"
+             "'disqualified':[{'player':'c','after_round':1}],'rounds':["
+             "{'stage':'swiss','tables':["
+             "{'table':1,'players':['a','b'],'result':{'winner':'a'}},"
+             "{'table':2,'players':['c','d'],'result':{'winner':'c'}}]}]}");
     assert_true(row(f, "a")->dropped);
     assert_true(rank_of(f, "a") <= 2);
     assert_true(row(f, "c")->disqualified);
@@ -453,14 +463,14 @@ static void test_CM_8_stable_and_CM_4_lot_by_seed(void **state)
 {
     (void)state;
 #define CM8_TMPL                                                               \
-        "{'format':'catan','seed':%d,'players':[{'id':'a','name':'A'}," \
-        "{'id':'b','name':'B'},{'id':'c','name':'C'},{'id':'d','name':'D'}," \
-        "{'id':'e','name':'E'},{'id':'f','name':'F'},{'id':'g','name':'G'}," \
-        "{'id':'h','name':'H'}],'rounds':[{'stage':'round','tables':[" \
-        "{'table':1,'players':['a','b','c','d'],'result':{'vp':{'a':10,'b':9," \
-        "'c':7,'d':6}}}," \
-        "{'table':2,'players':['e','f','g','h'],'result':{'vp':{'e':10,'f':9," \
-        "'g':7,'h':6}}}]}]}"
+    "{'format':'catan','seed':%d,'players':[{'id':'a','name':'A'},"            \
+    "{'id':'b','name':'B'},{'id':'c','name':'C'},{'id':'d','name':'D'},"       \
+    "{'id':'e','name':'E'},{'id':'f','name':'F'},{'id':'g','name':'G'},"       \
+    "{'id':'h','name':'H'}],'rounds':[{'stage':'round','tables':["             \
+    "{'table':1,'players':['a','b','c','d'],'result':{'vp':{'a':10,'b':9,"     \
+    "'c':7,'d':6}}},"                                                          \
+    "{'table':2,'players':['e','f','g','h'],'result':{'vp':{'e':10,'f':9,"     \
+    "'g':7,'h':6}}}]}]}"
     char text[2048];
     int first_differs = 0;
     char first_a[8] = "";

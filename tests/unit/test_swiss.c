@@ -33,7 +33,7 @@ struct inst {
 
 static struct tny_swiss_request request_of(const struct inst *in)
 {
-    struct tny_swiss_request r = {in->n, in->pl, in->met, in->n_met,
+    struct tny_swiss_request r = {in->n,    in->pl,    in->met,   in->n_met,
                                   in->seed, in->round, in->order, false};
     return r;
 }
@@ -112,7 +112,8 @@ static int64_t dist(const struct inst *in, int32_t a, int32_t b)
            (in->pos[b] - in->gstart[in->grp[b]]) + 1;
 }
 
-static void add_pair(const struct inst *in, struct objv *o, int32_t a, int32_t b)
+static void add_pair(const struct inst *in, struct objv *o, int32_t a,
+                     int32_t b)
 {
     int64_t dg = in->grp[a] - in->grp[b], dl = dist(in, a, b);
     o->v[0] += in->metm[a][b];
@@ -198,8 +199,8 @@ static void random_inst(struct tny_rng *rng, struct inst *in, int32_t nmax)
         in->pl[i].points = 3 * (int64_t)tny_rng_below(rng, (uint64_t)levels);
     if (tny_rng_below(rng, 4)) /* usually in standings order */
         for (int32_t i = 1; i < in->n; i++)
-            for (int32_t j = i; j > 0 && in->pl[j].points > in->pl[j - 1].points;
-                 j--) {
+            for (int32_t j = i;
+                 j > 0 && in->pl[j].points > in->pl[j - 1].points; j--) {
                 int64_t t = in->pl[j].points;
                 in->pl[j].points = in->pl[j - 1].points;
                 in->pl[j - 1].points = t;
@@ -210,7 +211,8 @@ static void random_inst(struct tny_rng *rng, struct inst *in, int32_t nmax)
         for (int32_t j = i + 1; j < in->n; j++)
             if ((int)tny_rng_below(rng, 100) < d) {
                 in->met[2 * in->n_met] = tny_rng_below(rng, 2) ? i : j;
-                in->met[2 * in->n_met + 1] = in->met[2 * in->n_met] == i ? j : i;
+                in->met[2 * in->n_met + 1] =
+                    in->met[2 * in->n_met] == i ? j : i;
                 in->n_met++;
                 in->metm[i][j] = in->metm[j][i] = true;
             }
@@ -254,8 +256,8 @@ static void test_NH_5_GT_2_lexicographic_optimum_brute_force(void **state)
         struct objv want = brute_force(in), got = pair_and_score(in);
         if (obj_cmp(&want, &got) != 0)
             fail_msg("case %d n=%d: want (%lld %lld %lld %lld %lld) got "
-                     "(%lld %lld %lld %lld %lld)", c, in->n,
-                     (long long)want.v[0], (long long)want.v[1],
+                     "(%lld %lld %lld %lld %lld)",
+                     c, in->n, (long long)want.v[0], (long long)want.v[1],
                      (long long)want.v[2], (long long)want.v[3],
                      (long long)want.v[4], (long long)got.v[0],
                      (long long)got.v[1], (long long)got.v[2],
@@ -290,9 +292,10 @@ static void test_NH_5_GT_2_optimum_matches_complete_graph(void **state)
         for (int32_t a = 0; a < n; a++) {
             for (int32_t b = a + 1; b < n; b++) {
                 int64_t dg = in->grp[a] - in->grp[b], dl = dist(in, a, b);
-                e[m++] = (struct tny_match_edge){
-                    a, b, W1 * in->metm[a][b] + W3 * (dg != 0) + W4 * dg * dg +
-                              dl * dl};
+                e[m++] = (struct tny_match_edge){a, b,
+                                                 W1 * in->metm[a][b] +
+                                                     W3 * (dg != 0) +
+                                                     W4 * dg * dg + dl * dl};
             }
             if (n & 1)
                 e[m++] = (struct tny_match_edge){a, n, W2 * in->brank[a]};
@@ -300,8 +303,8 @@ static void test_NH_5_GT_2_optimum_matches_complete_graph(void **state)
         int32_t mate[MAXN + 1];
         int64_t total;
         struct tny_diag diag = {{0}};
-        assert_int_equal(tny_matching_min_cost_perfect(nv, e, m, mate, &total,
-                                                       &diag), 0);
+        assert_int_equal(
+            tny_matching_min_cost_perfect(nv, e, m, mate, &total, &diag), 0);
         struct objv want = {{0}};
         for (int32_t a = 0; a < n; a++) {
             if (mate[a] == n)
@@ -312,8 +315,8 @@ static void test_NH_5_GT_2_optimum_matches_complete_graph(void **state)
         struct objv got = pair_and_score(in);
         if (obj_cmp(&want, &got) != 0)
             fail_msg("case %d n=%d: objective differs (rematches %lld/%lld, "
-                     "pair-downs %lld/%lld, L5 %lld/%lld)", c, n,
-                     (long long)want.v[0], (long long)got.v[0],
+                     "pair-downs %lld/%lld, L5 %lld/%lld)",
+                     c, n, (long long)want.v[0], (long long)got.v[0],
                      (long long)want.v[2], (long long)got.v[2],
                      (long long)want.v[4], (long long)got.v[4]);
         free(e);
@@ -368,8 +371,8 @@ static void test_GT_2_random_in_group_varies_with_seed(void **state)
     struct tny_swiss_player pl[100];
     for (int i = 0; i < 100; i++)
         pl[i] = (struct tny_swiss_player){0, i};
-    struct tny_swiss_request req = {100, pl, NULL, 0, 1, 1, TNY_SWISS_LOT,
-                                    false};
+    struct tny_swiss_request req = {100, pl, NULL,          0,
+                                    1,   1,  TNY_SWISS_LOT, false};
     struct tny_swiss_pairing a, b;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &a, &diag), 0);
@@ -393,7 +396,7 @@ static void test_NH_5_adjacent_pairs_neighbours(void **state)
     struct tny_swiss_player pl[20];
     for (int i = 0; i < 20; i++)
         pl[i] = (struct tny_swiss_player){i < 10 ? 6 : 3, i};
-    struct tny_swiss_request req = {20, pl, NULL, 0, 5, 3, TNY_SWISS_ADJACENT,
+    struct tny_swiss_request req = {20,   pl, NULL, 0, 5, 3, TNY_SWISS_ADJACENT,
                                     false};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
@@ -538,8 +541,8 @@ static void sim_round(struct sim *s, struct tny_rng *rng, uint32_t round,
     }
     for (int64_t i = 0; i < 2 * s->n_met; i++)
         met[i] = rank_of[s->met[i]];
-    struct tny_swiss_request req = {n, pl, met, s->n_met, 42, round, order,
-                                    false};
+    struct tny_swiss_request req = {n,  pl,    met,   s->n_met,
+                                    42, round, order, false};
     struct tny_swiss_pairing p, q;
     struct tny_diag diag = {{0}};
     int rc = tny_swiss_pair(&req, &p, &diag);
@@ -574,8 +577,8 @@ static void sim_round(struct sim *s, struct tny_rng *rng, uint32_t round,
     /* results: rating-weighted coin, some draws, 3/1/0 */
     for (int32_t i = 0; i < p.n_pairs; i++) {
         int32_t a = order_ids[p.pairs[i][0]], b = order_ids[p.pairs[i][1]];
-        double pa = 1.0 / (1.0 + pow(10.0, (s->rating[b] -
-                                                     s->rating[a]) / 400.0));
+        double pa =
+            1.0 / (1.0 + pow(10.0, (s->rating[b] - s->rating[a]) / 400.0));
         double x = (double)tny_rng_below(rng, 1000000) / 1e6;
         if (x < 0.1) {
             s->points[a] += 1, s->points[b] += 1;

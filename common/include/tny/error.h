@@ -20,13 +20,13 @@
 
 enum tny_error {
     TNY_OK = 0,
-    TNY_ENOMEM = -1,     /* allocation failed */
-    TNY_EINVAL = -2,     /* invalid input (event, format, result, argument) */
-    TNY_ENOMATCH = -3,   /* no perfect matching / seating exists */
-    TNY_ESTATE = -4,     /* operation not allowed in the current state */
-    TNY_ERANGE = -5,     /* value or size outside the supported range */
-    TNY_ENOTFOUND = -6,  /* named thing (player, preset, table) unknown */
-    TNY_ECONFLICT = -7,  /* conflicts with something already recorded */
+    TNY_ENOMEM = -1,    /* allocation failed */
+    TNY_EINVAL = -2,    /* invalid input (event, format, result, argument) */
+    TNY_ENOMATCH = -3,  /* no perfect matching / seating exists */
+    TNY_ESTATE = -4,    /* operation not allowed in the current state */
+    TNY_ERANGE = -5,    /* value or size outside the supported range */
+    TNY_ENOTFOUND = -6, /* named thing (player, preset, table) unknown */
+    TNY_ECONFLICT = -7, /* conflicts with something already recorded */
 };
 
 /* Lowercase description of rc ("out of memory"); never NULL. */

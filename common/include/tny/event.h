@@ -21,9 +21,9 @@
 #include "tny/format.h"
 
 struct tny_player {
-    char *id;                 /* unique, from the event file */
+    char *id; /* unique, from the event file */
     char *name;
-    char *club, *country, *external_id;   /* optional, may be NULL */
+    char *club, *country, *external_id; /* optional, may be NULL */
     bool has_rating;
     double rating;
 
@@ -39,11 +39,11 @@ struct tny_player {
     char *faction, *agenda;
 
     /* Lifecycle, all as 1-based round numbers; 0 = never. */
-    int32_t first_round;      /* CM-1 late entry: plays from this round (1) */
-    int32_t dropped_after;    /* CM-2: not paired after this round */
-    int32_t rejoined_from;    /* GT-11: paired again from this round */
-    int32_t dq_after;         /* CM-3: disqualified after this round */
-    int32_t fixed_table;      /* CM-5: always seated at this table; 0 none */
+    int32_t first_round;   /* CM-1 late entry: plays from this round (1) */
+    int32_t dropped_after; /* CM-2: not paired after this round */
+    int32_t rejoined_from; /* GT-11: paired again from this round */
+    int32_t dq_after;      /* CM-3: disqualified after this round */
+    int32_t fixed_table;   /* CM-5: always seated at this table; 0 none */
 };
 
 /* A table's result, in the table's seat order (seat i = players[i]).  Which
@@ -51,21 +51,21 @@ struct tny_player {
 struct tny_result {
     /* NH, GT 2-player matches, TX defaults: seat index of the winner or -1 */
     int32_t winner;
-    bool draw;                          /* NH Swiss draw */
-    bool modified;                      /* GT-1 modified win (GT-13) */
-    int32_t hq_diff;                    /* NH-1: d >= 0 */
-    int32_t army[TNY_MAX_SEATS];        /* NH-11: army index per seat, -1 */
+    bool draw;                   /* NH Swiss draw */
+    bool modified;               /* GT-1 modified win (GT-13) */
+    int32_t hq_diff;             /* NH-1: d >= 0 */
+    int32_t army[TNY_MAX_SEATS]; /* NH-11: army index per seat, -1 */
 
     /* TX scores, AG VP, CT VP per seat */
     bool has_score;
     int32_t score[TNY_MAX_SEATS];
-    int32_t ip[TNY_MAX_SEATS], bp[TNY_MAX_SEATS];   /* AG-1 */
+    int32_t ip[TNY_MAX_SEATS], bp[TNY_MAX_SEATS]; /* AG-1 */
     bool has_clock;
-    int32_t clock_ms[TNY_MAX_SEATS];    /* TX-3 */
-    int32_t default_winner;             /* TX-5: seat index, -1 */
-    bool decided;                       /* TX-4 organiser decision */
-    int64_t decided_tp[TNY_MAX_SEATS];  /* TNY_POINT_SCALE units */
-    int64_t penalty[TNY_MAX_SEATS];     /* TX-7 late-result deduction */
+    int32_t clock_ms[TNY_MAX_SEATS];   /* TX-3 */
+    int32_t default_winner;            /* TX-5: seat index, -1 */
+    bool decided;                      /* TX-4 organiser decision */
+    int64_t decided_tp[TNY_MAX_SEATS]; /* TNY_POINT_SCALE units */
+    int64_t penalty[TNY_MAX_SEATS];    /* TX-7 late-result deduction */
 
     /* GT-9 elimination match: seat index that won each game */
     int32_t n_games;
@@ -73,9 +73,9 @@ struct tny_result {
 };
 
 struct tny_table {
-    int32_t number;           /* CM-9, from 1; 0 for a bye */
-    bool is_bye;              /* seats[0] has the bye */
-    int32_t n_seats;          /* 2..4; 1 for a bye */
+    int32_t number;  /* CM-9, from 1; 0 for a bye */
+    bool is_bye;     /* seats[0] has the bye */
+    int32_t n_seats; /* 2..4; 1 for a bye */
     int32_t seats[TNY_MAX_SEATS];
     bool has_result;
     struct tny_result result;
@@ -88,8 +88,8 @@ struct tny_round {
 };
 
 struct tny_event {
-    struct tny_format format;  /* preset with the event's options applied */
-    uint64_t seed;             /* CM-4 */
+    struct tny_format format; /* preset with the event's options applied */
+    uint64_t seed;            /* CM-4 */
     int32_t n_players;
     struct tny_player *players;
     int32_t n_rounds;

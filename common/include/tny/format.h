@@ -67,24 +67,24 @@ enum tny_bye_rule {
 
 /* Tiebreak criteria, in the order a stage lists them (after points). */
 enum tny_tiebreak {
-    TNY_TB_HQ_DIFF,          /* "hq_diff": sum of HQ differences (NH-6) */
-    TNY_TB_HEAD_TO_HEAD,     /* "head_to_head": two tied who met (NH-6) */
-    TNY_TB_MINI_TP,          /* "mini_league_tp": TP among the tied (TX-8) */
-    TNY_TB_WINS,             /* "wins": draws 1/2, byes count (TX-8) */
-    TNY_TB_MINI_SCORE_DIFF,  /* "mini_league_score_diff" (TX-8) */
-    TNY_TB_TOTAL_SCORE,      /* "total_score": sum of own scores (TX-8) */
-    TNY_TB_SOS,              /* "sos" (GT-4) */
-    TNY_TB_ESOS,             /* "esos" (GT-4) */
-    TNY_TB_RELATIVE_SCORE,   /* "relative_score": sum (AG-6, AG-8) */
-    TNY_TB_BEST_RELATIVE,    /* "best_relative_score" (AG-8) */
+    TNY_TB_HQ_DIFF,         /* "hq_diff": sum of HQ differences (NH-6) */
+    TNY_TB_HEAD_TO_HEAD,    /* "head_to_head": two tied who met (NH-6) */
+    TNY_TB_MINI_TP,         /* "mini_league_tp": TP among the tied (TX-8) */
+    TNY_TB_WINS,            /* "wins": draws 1/2, byes count (TX-8) */
+    TNY_TB_MINI_SCORE_DIFF, /* "mini_league_score_diff" (TX-8) */
+    TNY_TB_TOTAL_SCORE,     /* "total_score": sum of own scores (TX-8) */
+    TNY_TB_SOS,             /* "sos" (GT-4) */
+    TNY_TB_ESOS,            /* "esos" (GT-4) */
+    TNY_TB_RELATIVE_SCORE,  /* "relative_score": sum (AG-6, AG-8) */
+    TNY_TB_BEST_RELATIVE,   /* "best_relative_score" (AG-8) */
     TNY_TB_BEST_PRELIM_RELATIVE, /* "best_prelim_relative_score" (AG-13) */
-    TNY_TB_FINAL_PLACEMENT,  /* "final_placement": place in last game (AG-13) */
-    TNY_TB_SUCCESS_RATE,     /* "success_rate" in percent (CT-5, CT-7) */
-    TNY_TB_GAME_POINTS,      /* "game_points": total capped VP (CT-7) */
-    TNY_TB_FIRSTS,           /* "firsts" (CT-7) */
-    TNY_TB_SECONDS,          /* "seconds" (CT-7) */
-    TNY_TB_THIRDS,           /* "thirds" (CT-7) */
-    TNY_TB_LOT,              /* "lot": the seeded lot, always last (CM-4) */
+    TNY_TB_FINAL_PLACEMENT, /* "final_placement": place in last game (AG-13) */
+    TNY_TB_SUCCESS_RATE,    /* "success_rate" in percent (CT-5, CT-7) */
+    TNY_TB_GAME_POINTS,     /* "game_points": total capped VP (CT-7) */
+    TNY_TB_FIRSTS,          /* "firsts" (CT-7) */
+    TNY_TB_SECONDS,         /* "seconds" (CT-7) */
+    TNY_TB_THIRDS,          /* "thirds" (CT-7) */
+    TNY_TB_LOT,             /* "lot": the seeded lot, always last (CM-4) */
     TNY_TB_COUNT_
 };
 
@@ -95,79 +95,82 @@ enum tny_group_order {
 };
 
 struct tny_stage {
-    char name[TNY_NAME_MAX];       /* shown to players, e.g. "Swiss" */
+    char name[TNY_NAME_MAX]; /* shown to players, e.g. "Swiss" */
     enum tny_stage_kind kind;
     enum tny_pairing pairing;
-    enum tny_group_order group_order;  /* TNY_PAIR_SWISS only */
-    int32_t rounds;                /* rounds in the stage; 0 = from size (elimination) */
-    int32_t cut;                   /* elimination: players advancing; 0 = no stage */
-    bool best_of_three;            /* GT-9 elimination matches */
-    bool from_start;               /* GT-8: elimination without a Swiss stage */
+    enum tny_group_order group_order; /* TNY_PAIR_SWISS only */
+    int32_t rounds;     /* rounds in the stage; 0 = from size (elimination) */
+    int32_t cut;        /* elimination: players advancing; 0 = no stage */
+    bool best_of_three; /* GT-9 elimination matches */
+    bool from_start;    /* GT-8: elimination without a Swiss stage */
     int32_t n_tiebreaks;
     enum tny_tiebreak tiebreaks[TNY_MAX_TIEBREAKS];
-    int32_t timer_minutes;         /* round length; 0 = no limit (CM-7) */
-    int32_t final_timer_minutes;   /* elimination final; 0 = no limit */
-    int64_t weight_num, weight_den;/* placement-point weight (AG-11 5/4) */
+    int32_t timer_minutes;          /* round length; 0 = no limit (CM-7) */
+    int32_t final_timer_minutes;    /* elimination final; 0 = no limit */
+    int64_t weight_num, weight_den; /* placement-point weight (AG-11 5/4) */
 };
 
 struct tny_format {
-    char name[TNY_NAME_MAX];       /* preset name, e.g. "neuroshima-hex" */
+    char name[TNY_NAME_MAX]; /* preset name, e.g. "neuroshima-hex" */
     char title[128];
     enum tny_game game;
-    int32_t players_per_table;     /* 2 or 4 */
-    int32_t min_players, max_players;  /* 0 = no limit */
-    int32_t player_multiple;       /* AG: players must be a multiple of 4 */
+    int32_t players_per_table;        /* 2 or 4 */
+    int32_t min_players, max_players; /* 0 = no limit */
+    int32_t player_multiple;          /* AG: players must be a multiple of 4 */
 
     int32_t n_stages;
     struct tny_stage stages[TNY_MAX_STAGES];
     /* GT-5: Swiss rounds and cut from attendance ("structure" option);
      * CUSTOM keeps the stages' own rounds and cut. */
-    enum tny_structure { TNY_STRUCTURE_CUSTOM, TNY_STRUCTURE_BASIC,
-                         TNY_STRUCTURE_ADVANCED } structure;
+    enum tny_structure {
+        TNY_STRUCTURE_CUSTOM,
+        TNY_STRUCTURE_BASIC,
+        TNY_STRUCTURE_ADVANCED
+    } structure;
 
     /* 2-player points (NH-3, GT-1, TX byes), in TNY_POINT_SCALE units. */
     int64_t win_points, draw_points, loss_points, modified_win_points;
     int64_t bye_points;
     enum tny_bye_rule bye_rule;
-    bool second_bye_allowed;       /* NH-4 decision: false */
+    bool second_bye_allowed; /* NH-4 decision: false */
 
     /* NH */
-    int32_t bye_hq_diff;           /* NH-4: +7 */
-    int32_t hq_diff_max;           /* validation range of |d| */
+    int32_t bye_hq_diff; /* NH-4: +7 */
+    int32_t hq_diff_max; /* validation range of |d| */
     int32_t n_armies;
-    char armies[TNY_MAX_ARMIES][TNY_NAME_MAX];      /* NH-10 legal list */
+    char armies[TNY_MAX_ARMIES][TNY_NAME_MAX]; /* NH-10 legal list */
     int32_t n_capped_armies;
-    char capped_armies[4][TNY_NAME_MAX];            /* NH-2: Dancer */
-    int32_t capped_hq_diff;                         /* NH-2: 20 */
-    int32_t armies_per_player;                      /* NH-10: 5 */
+    char capped_armies[4][TNY_NAME_MAX]; /* NH-2: Dancer */
+    int32_t capped_hq_diff;              /* NH-2: 20 */
+    int32_t armies_per_player;           /* NH-10: 5 */
     int32_t n_beginner_armies;
-    char beginner_armies[8][TNY_NAME_MAX];          /* NH-10 base box */
+    char beginner_armies[8][TNY_NAME_MAX]; /* NH-10 base box */
 
     /* TX (tenths of TP are TNY_POINT_SCALE/10 units) */
-    int64_t tp_per_game;           /* TX-2: 20.0 */
+    int64_t tp_per_game; /* TX-2: 20.0 */
     int32_t n_margins;
-    int64_t margin_tp[64];         /* TX-2: winner's TP by margin index */
-    int32_t clock_limit_ms;        /* TX-3: 20 min */
-    int32_t clock_step_ms;         /* TX-3: 1 more TP per further minute */
-    int64_t clock_penalty;         /* TX-3: 1 TP */
-    int64_t default_win_tp;        /* TX-5: 15.0 */
-    int64_t bye_tp;                /* TX-13: 15.0 */
-    int32_t max_missed_games;      /* TX-6: more than 2 -> separate list */
-    int32_t score_max;             /* result validation: game score range */
+    int64_t margin_tp[64];    /* TX-2: winner's TP by margin index */
+    int32_t clock_limit_ms;   /* TX-3: 20 min */
+    int32_t clock_step_ms;    /* TX-3: 1 more TP per further minute */
+    int64_t clock_penalty;    /* TX-3: 1 TP */
+    int64_t default_win_tp;   /* TX-5: 15.0 */
+    int64_t bye_tp;           /* TX-13: 15.0 */
+    int32_t max_missed_games; /* TX-6: more than 2 -> separate list */
+    int32_t score_max;        /* result validation: game score range */
 
     /* AG / CT placement points (TNY_POINT_SCALE units), by place 1..4 */
     int64_t placement_points[TNY_MAX_SEATS];
-    int64_t placement_points_3[TNY_MAX_SEATS];  /* CT-3: 3-player table */
+    int64_t placement_points_3[TNY_MAX_SEATS];      /* CT-3: 3-player table */
     int32_t vp_min, vp_max, ip_max, bp_min, bp_max; /* AG/CT validation */
-    int32_t game_points_cap;       /* CT-4: 10 */
-    int64_t bye_placement_points;  /* CT-6: 4 */
-    int32_t bye_game_points;       /* CT-6: 10 */
-    int32_t bye_success_permille;  /* CT-6: 270 */
-    int32_t group_a_size;          /* AG-10: 8 */
+    int32_t game_points_cap;                        /* CT-4: 10 */
+    int64_t bye_placement_points;                   /* CT-6: 4 */
+    int32_t bye_game_points;                        /* CT-6: 10 */
+    int32_t bye_success_permille;                   /* CT-6: 270 */
+    int32_t group_a_size;                           /* AG-10: 8 */
 
     /* Table procedures and notes, shown at the table (AG-15, CT-9, NH-13). */
-    int32_t draft_minutes;         /* AG-14 */
-    int32_t action_seconds;        /* AG-14 speed play */
+    int32_t draft_minutes;  /* AG-14 */
+    int32_t action_seconds; /* AG-14 speed play */
     int32_t n_notes;
     char notes[TNY_MAX_NOTES][TNY_NOTE_MAX];
     char timeout_procedure[TNY_NOTE_MAX];

@@ -36,8 +36,8 @@
 #define TNY_MATCH_COST_MAX ((int64_t)1 << 58)
 
 struct tny_match_edge {
-    int32_t u, v;  /* distinct vertices in [0, n_vertices) */
-    int64_t cost;  /* |cost| <= TNY_MATCH_COST_MAX */
+    int32_t u, v; /* distinct vertices in [0, n_vertices) */
+    int64_t cost; /* |cost| <= TNY_MATCH_COST_MAX */
 };
 
 /* One-shot: minimum-cost perfect matching of the graph (parallel edges are
@@ -46,11 +46,9 @@ struct tny_match_edge {
  * Errors: TNY_EINVAL (n < 0, endpoint out of range, u == v, |cost| too large,
  * NULL pointer), TNY_ENOMATCH (no perfect matching exists, e.g. n odd),
  * TNY_ERANGE (duals or the total cost would overflow), TNY_ENOMEM. */
-TNY_MUST_USE int tny_matching_min_cost_perfect(int32_t n_vertices,
-                                               const struct tny_match_edge *edges,
-                                               int64_t n_edges, int32_t *mate,
-                                               int64_t *total_cost,
-                                               struct tny_diag *diag);
+TNY_MUST_USE int tny_matching_min_cost_perfect(
+    int32_t n_vertices, const struct tny_match_edge *edges, int64_t n_edges,
+    int32_t *mate, int64_t *total_cost, struct tny_diag *diag);
 
 /* Reusable solver (opaque). */
 struct tny_matching;
@@ -85,6 +83,7 @@ TNY_MUST_USE int tny_matching_total_cost(const struct tny_matching *m,
 
 /* Number of edges added so far, and edge i (as given). */
 int64_t tny_matching_n_edges(const struct tny_matching *m);
-struct tny_match_edge tny_matching_edge(const struct tny_matching *m, int64_t i);
+struct tny_match_edge tny_matching_edge(const struct tny_matching *m,
+                                        int64_t i);
 
 #endif

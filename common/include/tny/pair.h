@@ -18,20 +18,20 @@
 #include "tny/event.h"
 
 struct tny_pairing_table {
-    int32_t number;            /* CM-9, 1-based; 0 for a bye */
+    int32_t number; /* CM-9, 1-based; 0 for a bye */
     bool is_bye;
     int32_t n_seats;
-    int32_t seats[TNY_MAX_SEATS];   /* seat order (AG-4 lot applied) */
-    int32_t first_seat;        /* AG-4 starting player seat, else -1 */
+    int32_t seats[TNY_MAX_SEATS]; /* seat order (AG-4 lot applied) */
+    int32_t first_seat;           /* AG-4 starting player seat, else -1 */
 };
 
 struct tny_round_plan {
-    int32_t round;             /* 1-based number of the round planned */
+    int32_t round; /* 1-based number of the round planned */
     enum tny_stage_kind stage;
-    int32_t stage_index;       /* index into format.stages */
+    int32_t stage_index; /* index into format.stages */
     int32_t n_tables;
-    struct tny_pairing_table *tables;  /* tables by number, byes last */
-    char *explain;             /* heap text: constraints held / relaxed */
+    struct tny_pairing_table *tables; /* tables by number, byes last */
+    char *explain; /* heap text: constraints held / relaxed */
 };
 
 /* Plans round ev->n_rounds + 1.  Errors: TNY_ESTATE (a round is still in

@@ -16,13 +16,13 @@ struct tny_rng {
 
 /* Purposes of draws, mixed into the derived stream (never renumber). */
 enum tny_rng_purpose {
-    TNY_LOT_PAIRING = 1,   /* round-1 pairings, order inside score groups */
-    TNY_LOT_BYE = 2,       /* random bye holder (round 1) */
-    TNY_LOT_SEATS = 3,     /* seat order / starting player at a table */
-    TNY_LOT_TIEBREAK = 4,  /* final tiebreak "lot" in standings */
-    TNY_LOT_BRACKET = 5,   /* elimination numbering (GT-8) */
-    TNY_LOT_ARMY = 6,      /* NH-12 equal first choices, NH-14 first player */
-    TNY_LOT_SEEDING = 7,   /* AG-3 mild seeding */
+    TNY_LOT_PAIRING = 1,  /* round-1 pairings, order inside score groups */
+    TNY_LOT_BYE = 2,      /* random bye holder (round 1) */
+    TNY_LOT_SEATS = 3,    /* seat order / starting player at a table */
+    TNY_LOT_TIEBREAK = 4, /* final tiebreak "lot" in standings */
+    TNY_LOT_BRACKET = 5,  /* elimination numbering (GT-8) */
+    TNY_LOT_ARMY = 6,     /* NH-12 equal first choices, NH-14 first player */
+    TNY_LOT_SEEDING = 7,  /* AG-3 mild seeding */
 };
 
 /* Seed from a 64-bit value (any value, 0 included, is fine). */

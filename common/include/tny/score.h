@@ -16,35 +16,35 @@
 #include "tny/event.h"
 
 enum tny_presence {
-    TNY_ABSENT = 0,  /* not seated this round (late entry, drop, DQ) */
-    TNY_PLAYED,      /* sat at a table with a result */
-    TNY_BYE,         /* had the bye */
+    TNY_ABSENT = 0, /* not seated this round (late entry, drop, DQ) */
+    TNY_PLAYED,     /* sat at a table with a result */
+    TNY_BYE,        /* had the bye */
 };
 
 struct tny_record {
-    uint8_t presence;          /* enum tny_presence */
-    uint8_t stage;             /* enum tny_stage_kind of the round */
-    int8_t seat;               /* seat index, -1 for bye/absent */
-    int8_t place;              /* 1-based placement at the table (best of a
-                                * shared place; AG: VP, IP, BP order) */
+    uint8_t presence; /* enum tny_presence */
+    uint8_t stage;    /* enum tny_stage_kind of the round */
+    int8_t seat;      /* seat index, -1 for bye/absent */
+    int8_t place;     /* 1-based placement at the table (best of a
+                       * shared place; AG: VP, IP, BP order) */
     int8_t n_opponents;
-    int32_t table;             /* index into the round's tables, -1 */
+    int32_t table; /* index into the round's tables, -1 */
     int32_t opponents[TNY_MAX_SEATS - 1];
-    int64_t tp;                /* tournament points, TNY_POINT_SCALE units */
-    float win;                 /* 1 win, 0.5 draw, 0 loss (TX-8, NH-6) */
-    bool elim_won;             /* elimination: advanced (NH-8, GT-9) */
-    int32_t hq;                /* NH-1 signed HQ difference, bye +7 */
-    int32_t score;             /* own game score (TX, AG VP, CT capped VP) */
-    int32_t opp_score;         /* 2-player: opponent's game score */
-    bool has_score;            /* false for byes and TX defaults/decisions */
-    double relative;           /* AG-6 */
-    double success;            /* CT-5 fraction 0..1 (bye: 0.27) */
+    int64_t tp;        /* tournament points, TNY_POINT_SCALE units */
+    float win;         /* 1 win, 0.5 draw, 0 loss (TX-8, NH-6) */
+    bool elim_won;     /* elimination: advanced (NH-8, GT-9) */
+    int32_t hq;        /* NH-1 signed HQ difference, bye +7 */
+    int32_t score;     /* own game score (TX, AG VP, CT capped VP) */
+    int32_t opp_score; /* 2-player: opponent's game score */
+    bool has_score;    /* false for byes and TX defaults/decisions */
+    double relative;   /* AG-6 */
+    double success;    /* CT-5 fraction 0..1 (bye: 0.27) */
 };
 
 struct tny_records {
     int32_t n_players;
-    int32_t n_rounds;          /* rounds recorded (completed ones) */
-    struct tny_record *rec;    /* rec[player * n_rounds + round0] */
+    int32_t n_rounds;       /* rounds recorded (completed ones) */
+    struct tny_record *rec; /* rec[player * n_rounds + round0] */
 };
 
 static inline const struct tny_record *

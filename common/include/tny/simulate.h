@@ -17,11 +17,18 @@
  * whose tables already hold the seats.  The round need not be appended to
  * ev->rounds yet when round_index == ev->n_rounds.  Errors: TNY_EINVAL
  * (a table the format cannot hold). */
-TNY_MUST_USE int tny_simulate_result(const struct tny_event *ev,
-                                     int32_t round_index,
-                                     enum tny_stage_kind stage,
-                                     struct tny_table *table,
-                                     struct tny_rng *rng,
+TNY_MUST_USE int
+tny_simulate_result(const struct tny_event *ev, int32_t round_index,
+                    enum tny_stage_kind stage, struct tny_table *table,
+                    struct tny_rng *rng, struct tny_diag *diag);
+
+/* Plays up to n_rounds more rounds of ev: pairs each with tny_pair_next,
+ * appends it and fills every table with tny_simulate_result.  Stops early,
+ * returning TNY_OK, when the event is complete; *played (may be NULL)
+ * receives the number of rounds added.  Errors: those of tny_pair_next and
+ * tny_simulate_result. */
+TNY_MUST_USE int tny_simulate_rounds(struct tny_event *ev, int32_t n_rounds,
+                                     struct tny_rng *rng, int32_t *played,
                                      struct tny_diag *diag);
 
 #endif

@@ -18,28 +18,28 @@
 #include "tny/format.h"
 
 struct tny_standing_row {
-    int32_t rank;               /* 1-based; equal only never (lot decides) */
-    int32_t player;             /* index into ev->players */
-    int64_t points;             /* TNY_POINT_SCALE units */
+    int32_t rank;   /* 1-based; equal only never (lot decides) */
+    int32_t player; /* index into ev->players */
+    int64_t points; /* TNY_POINT_SCALE units */
     double tiebreaks[TNY_MAX_TIEBREAKS];  /* in the order of ->tiebreaks */
     bool has_tiebreak[TNY_MAX_TIEBREAKS]; /* false: not applicable (null) */
     int32_t games_played;
-    int32_t missed_games;       /* TX-6 */
-    bool separate_list;         /* TX-6: ranked below everyone else */
-    bool dropped;               /* CM-2 */
-    bool disqualified;          /* CM-3 */
-    bool decided_by_lot;        /* order against the next row set by lot */
-    int32_t eliminated_in;      /* elimination round lost (0 = not / won) */
+    int32_t missed_games;  /* TX-6 */
+    bool separate_list;    /* TX-6: ranked below everyone else */
+    bool dropped;          /* CM-2 */
+    bool disqualified;     /* CM-3 */
+    bool decided_by_lot;   /* order against the next row set by lot */
+    int32_t eliminated_in; /* elimination round lost (0 = not / won) */
 };
 
 struct tny_standings {
-    int32_t after_round;        /* completed rounds taken into account */
-    enum tny_stage_kind stage;  /* stage of the last completed round */
-    bool final;                 /* the event is complete */
+    int32_t after_round;       /* completed rounds taken into account */
+    enum tny_stage_kind stage; /* stage of the last completed round */
+    bool final;                /* the event is complete */
     int32_t n_tiebreaks;
     enum tny_tiebreak tiebreaks[TNY_MAX_TIEBREAKS];
     int32_t n_rows;
-    struct tny_standing_row *rows;   /* rank order */
+    struct tny_standing_row *rows; /* rank order */
 };
 
 /* Standings after the completed rounds of ev.  Errors: TNY_ENOMEM,

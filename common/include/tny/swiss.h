@@ -69,12 +69,12 @@ struct tny_swiss_request {
 
 struct tny_swiss_pairing {
     int32_t n_pairs;
-    int32_t (*pairs)[2]; /* indices into players[]; better-standing player
-                            first; pairs sorted by their first player's
-                            standing (CM-9: top boards get low numbers) */
-    int32_t bye;         /* index of the bye holder, or -1 */
-    int32_t n_rematches; /* > 0 only when no rematch-free pairing exists */
-    int32_t n_pair_downs; /* pairs across score groups */
+    int32_t (*pairs)[2];   /* indices into players[]; better-standing player
+                              first; pairs sorted by their first player's
+                              standing (CM-9: top boards get low numbers) */
+    int32_t bye;           /* index of the bye holder, or -1 */
+    int32_t n_rematches;   /* > 0 only when no rematch-free pairing exists */
+    int32_t n_pair_downs;  /* pairs across score groups */
     bool bye_rule_relaxed; /* bye went to a player with bye_rank -1 because
                               nobody eligible could take it */
     char *explain; /* heap, NUL-terminated English for the arbiter: which

@@ -1,4 +1,5 @@
-/* presets.h - the format presets shipped in formats/<name>.json, compiled in. */
+/* presets.h - the format presets shipped in formats/<name>.json, compiled in.
+ */
 #ifndef TNY_PRESETS_H
 #define TNY_PRESETS_H
 

@@ -1,0 +1,151 @@
+/* bench_standings.c - standings speed: 10,000 players x 10 rounds, per
+ * format (GoT includes SoS and ESoS, the costliest chain), and the
+ * `tourney pair` path end to end on a 10,000-player event file: parse +
+ * validate, pair, print, timed in-process; the file is also written to
+ * /tmp so the binary can be timed from the shell (see README).
+ * Not a test: prints numbers only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tny/json_io.h"
+#include "tny/pair.h"
+#include "tny/simulate.h"
+#include "tny/standings.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int build_event(const char *format, const char *options, int n,
+                       int rounds, struct tny_event *ev)
+{
+    char head[512];
+    snprintf(head, sizeof(head),
+             "{\"format\":\"%s\",\"seed\":7,\"options\":%s,\"players\":[]}",
+             format, options);
+    struct tny_diag diag = {{0}};
+    if (tny_event_from_json_text(head, strlen(head), ev, &diag) != 0) {
+        fprintf(stderr, "bench: %s\n", diag.msg);
+        return -1;
+    }
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 11);
+    for (int i = 0; i < n; i++) {
+        char id[32];
+        snprintf(id, sizeof(id), "p%d", i + 1);
+        int32_t idx;
+        if (tny_event_add_player(ev, id, id, &idx) != 0)
+            return -1;
+        ev->players[idx].has_rating = true;
+        ev->players[idx].rating = 1200 + (double)tny_rng_below(&rng, 800);
+        if (ev->format.game == TNY_GAME_NEUROSHIMA_HEX) {
+            ev->players[idx].n_armies = 5;
+            for (int a = 0; a < 5; a++)
+                ev->players[idx].armies[a] = (i + a) % ev->format.n_armies;
+        }
+    }
+    int32_t played = 0;
+    if (tny_simulate_rounds(ev, rounds, &rng, &played, &diag) != 0) {
+        fprintf(stderr, "bench: %s\n", diag.msg);
+        return -1;
+    }
+    return played;
+}
+
+static void bench_standings(const char *format, const char *options, int n,
+                            int rounds)
+{
+    struct tny_event ev;
+    int played = build_event(format, options, n, rounds, &ev);
+    if (played < 0)
+        return;
+    double best = 1e9;
+    for (int rep = 0; rep < 5; rep++) {
+        struct tny_standings st;
+        struct tny_diag diag;
+        double t0 = now_s();
+        if (tny_standings_compute(&ev, &st, &diag) != 0)
+            fprintf(stderr, "bench: %s\n", diag.msg);
+        double t = now_s() - t0;
+        if (t < best)
+            best = t;
+        tny_standings_release(&st);
+    }
+    printf("| standings | %-14s | %6d | %2d | %8.2f ms |\n", format, n, played,
+           best * 1e3);
+    tny_event_release(&ev);
+}
+
+static void bench_pair_file(const char *format, const char *options, int n,
+                            int rounds)
+{
+    struct tny_event ev;
+    int played = build_event(format, options, n, rounds, &ev);
+    if (played < 0)
+        return;
+    char *text = NULL;
+    if (tny_event_to_json(&ev, &text) != 0)
+        return;
+    tny_event_release(&ev);
+    char path[128];
+    snprintf(path, sizeof(path), "/tmp/tourney-bench-%s-%d.json", format, n);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    size_t len = strlen(text);
+    double t0 = now_s();
+    struct tny_diag diag = {{0}};
+    struct tny_event parsed;
+    if (tny_event_from_json_text(text, len, &parsed, &diag) != 0) {
+        fprintf(stderr, "bench: %s\n", diag.msg);
+        free(text);
+        return;
+    }
+    double t1 = now_s();
+    struct tny_round_plan plan;
+    if (tny_pair_next(&parsed, &plan, &diag) != 0) {
+        fprintf(stderr, "bench: %s\n", diag.msg);
+        free(text);
+        tny_event_release(&parsed);
+        return;
+    }
+    double t2 = now_s();
+    char *out = NULL;
+    if (tny_round_plan_to_json(&parsed, &plan, &out) == 0)
+        free(out);
+    double t3 = now_s();
+    printf("| pair e2e | %-14s | %6d | %2d | parse %.0f ms + pair %.0f ms + "
+           "print %.0f ms = %.0f ms | %s (%.1f MB) |\n",
+           format, n, played + 1, (t1 - t0) * 1e3, (t2 - t1) * 1e3,
+           (t3 - t2) * 1e3, (t3 - t0) * 1e3, path, (double)len / 1e6);
+    tny_round_plan_release(&plan);
+    tny_event_release(&parsed);
+    free(text);
+}
+
+int main(void)
+{
+    printf(
+        "| what | format | players | rounds | time |\n|---|---|---|---|---|\n");
+    bench_standings("got-lcg2",
+                    "{\"structure\":\"custom\",\"swiss_rounds\":10,"
+                    "\"cut\":0}",
+                    10000, 10);
+    bench_standings("neuroshima-hex", "{\"swiss_rounds\":10,\"cut\":0}", 10000,
+                    10);
+    bench_standings("catan", "{\"rounds\":10}", 10000, 10);
+    bench_pair_file("got-lcg2",
+                    "{\"structure\":\"custom\",\"swiss_rounds\":10,"
+                    "\"cut\":0}",
+                    10000, 5);
+    bench_pair_file("catan", "{\"rounds\":10}", 10000, 6);
+    return 0;
+}
