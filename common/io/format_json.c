@@ -46,6 +46,10 @@ static const char *const group_order_names[] = {
     [TNY_GROUP_LOT] = "lot",
     [TNY_GROUP_ADJACENT] = "adjacent",
 };
+static const char *const score_groups_names[] = {
+    [TNY_GROUPS_POINTS] = "points",
+    [TNY_GROUPS_WINS] = "wins",
+};
 static const char *const bye_rule_names[] = {
     [TNY_BYE_LOWEST_POINTS_HQ] = "lowest_points_hq",
     [TNY_BYE_LOWEST_RANKED] = "lowest_ranked",
@@ -537,19 +541,11 @@ static const char *const top_keys[] = {"name",
                                        "catan",
                                        "table",
                                        NULL};
-static const char *const stage_keys[] = {"name",
-                                         "kind",
-                                         "pairing",
-                                         "group_order",
-                                         "rounds",
-                                         "cut",
-                                         "best_of_three",
-                                         "from_start",
-                                         "tiebreaks",
-                                         "timer_minutes",
-                                         "final_timer_minutes",
-                                         "weight",
-                                         NULL};
+static const char *const stage_keys[] = {
+    "name",         "kind",      "pairing",       "group_order",
+    "score_groups", "rounds",    "cut",           "best_of_three",
+    "from_start",   "tiebreaks", "timer_minutes", "final_timer_minutes",
+    "weight",       NULL};
 static const char *const points_keys[] = {
     "win", "draw", "loss", "modified_win", "placement", "placement_3", NULL};
 static const char *const bye_keys[] = {"rule",    "second_bye",  "points",
@@ -725,6 +721,13 @@ static int parse_stage(const json_t *obj, const char *path,
                             N_OF(group_order_names), &which, diag)) < 0)
             return rc;
         st->group_order = (enum tny_group_order)which;
+    }
+    if ((v = json_object_get(obj, "score_groups"))) {
+        tny__path_key(p, path, "score_groups");
+        if ((rc = pick_name(v, p, "score groups", score_groups_names,
+                            N_OF(score_groups_names), &which, diag)) < 0)
+            return rc;
+        st->score_groups = (enum tny_score_groups)which;
     }
     if ((rc = opt_i32(obj, path, "rounds", 0, 1000, 1, &st->rounds, diag)) <
             0 ||
@@ -1330,6 +1333,9 @@ static json_t *stage_json(const struct tny_stage *s)
     if (s->pairing == TNY_PAIR_SWISS || s->group_order != TNY_GROUP_LOT)
         ok = ok && tny__set(o, "group_order",
                             json_string(group_order_names[s->group_order]));
+    if (s->pairing == TNY_PAIR_SWISS)
+        ok = ok && tny__set(o, "score_groups",
+                            json_string(score_groups_names[s->score_groups]));
     if (!elim || s->rounds)
         ok = ok && tny__set(o, "rounds", json_integer(s->rounds));
     if (elim || s->cut)

@@ -262,6 +262,20 @@ static int pair_swiss(struct plan_ctx *c)
     for (int32_t p = 0; p < np; p++)
         for (int32_t r = 0; r < c->rec.n_rounds; r++)
             hq[p] += tny_records_at(&c->rec, p, r)->hq;
+    if (c->stage->score_groups == TNY_GROUPS_WINS) {
+        /* Group key: wins in half units (draws 1/2, byes count). */
+        for (int32_t i = 0; i < n; i++) {
+            int64_t halves = 0;
+            for (int32_t r = 0; r < c->rec.n_rounds; r++) {
+                const struct tny_record *x =
+                    tny_records_at(&c->rec, order[i], r);
+                if (x->presence != TNY_ABSENT &&
+                    x->stage != TNY_STAGE_ELIMINATION)
+                    halves += (int64_t)(2 * x->win + 0.5f);
+            }
+            sp[i].points = halves;
+        }
+    }
 
     /* Bye line (only matters for odd n): eligible players, first in line
      * first.  Round 1 by lot (NH-4, GT-3); later NH-4: fewest points, then

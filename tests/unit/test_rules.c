@@ -360,33 +360,29 @@ static void test_AG_13_final_ranking_by_table(void **state)
             10) "]},"
                 "{'stage':'prelim','tables':[" AG_T(1, "a", "f", "c", "h", 40, 30, 20, 10) "," AG_T(
                     2, "e", "b",
-                    "g", "d", 40, 30,
-                    20, 10) "]},"
-                            "{'stage':'prelim','tables':[" AG_T(
-                                1, "a", "f",
-                                "g", "d", 40, 30, 20,
-                                10) "," AG_T(2, "e", "b", "c", "h", 40, 30, 20,
-                                             10) "]},"
-                                                 "{'stage':'final','tables':"
-                                                 "[" AG_T(1, "a", "b", "g", "h", 40, 30, 20, 10) "," AG_T(
-                                                     2, "e", "f",
-                                                     "c", "d", 40, 30,
-                                                     20,
-                                                     10) "]},"
-                                                         "{'stage':'final','"
-                                                         "tables':[" AG_T(
-                                                             1, "d", "c",
-                                                             "h", "b", 40, 30,
-                                                             20,
-                                                             10) "," AG_T(2,
-                                                                          "a",
-                                                                          "e",
-                                                                          "f",
-                                                                          "g",
-                                                                          40,
-                                                                          30,
-                                                                          20,
-                                                                          10) "]}]}",
+                    "g", "d", 40, 30, 20,
+                    10) "]},"
+                        "{'stage':'prelim','tables':[" AG_T(
+                            1, "a", "f",
+                            "g", "d", 40, 30, 20,
+                            10) "," AG_T(2, "e", "b", "c", "h", 40, 30, 20,
+                                         10) "]},"
+                                             "{'stage':'final','tables':"
+                                             "[" AG_T(1, "a", "b", "g", "h", 40, 30, 20, 10) "," AG_T(
+                                                 2, "e",
+                                                 "f", "c", "d", 40, 30, 20,
+                                                 10) "]},"
+                                                     "{'stage':'final','"
+                                                     "tables':[" AG_T(
+                                                         1, "d", "c",
+                                                         "h", "b", 40, 30,
+                                                         20,
+                                                         10) "," AG_T(2, "a",
+                                                                      "e", "f",
+                                                                      "g", 40,
+                                                                      30, 20,
+                                                                      10) "]}]"
+                                                                          "}",
         &ev);
     struct tny_standings st;
     struct tny_diag diag;

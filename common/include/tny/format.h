@@ -94,11 +94,20 @@ enum tny_group_order {
     TNY_GROUP_ADJACENT, /* "adjacent": 1v2, 3v4 (Monrad) */
 };
 
+/* What makes a Swiss score group. */
+enum tny_score_groups {
+    TNY_GROUPS_POINTS, /* "points": equal tournament points (NH, GT) */
+    TNY_GROUPS_WINS,   /* "wins": equal wins, draws 1/2 (TX: TP are too
+                        * fine-grained to form groups; standings order
+                        * inside the group still follows TP) */
+};
+
 struct tny_stage {
     char name[TNY_NAME_MAX]; /* shown to players, e.g. "Swiss" */
     enum tny_stage_kind kind;
     enum tny_pairing pairing;
-    enum tny_group_order group_order; /* TNY_PAIR_SWISS only */
+    enum tny_group_order group_order;   /* TNY_PAIR_SWISS only */
+    enum tny_score_groups score_groups; /* TNY_PAIR_SWISS only */
     int32_t rounds;     /* rounds in the stage; 0 = from size (elimination) */
     int32_t cut;        /* elimination: players advancing; 0 = no stage */
     bool best_of_three; /* GT-9 elimination matches */
