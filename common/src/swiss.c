@@ -18,36 +18,61 @@
  *      matching.  So L1(M*) = 0 and the bye goes to the first player in bye
  *      order: levels 1 and 2 are settled before matching, rematch pairs are
  *      left out and the bye holder is removed from the graph.
+ * Below, group indices and line positions are points on a line, and the
+ * quadrangle identity (x1-x2)^2 + (x3-x4)^2 - (x1-x4)^2 - (x3-x2)^2 =
+ * 2 (x1-x3)(x4-x2) says when re-pairing {x1 x2, x3 x4} as {x1 x4, x3 x2}
+ * strictly lowers a sum of squares.  Line distance is such a metric for a
+ * fixed pair of groups: for x in group g and y in group h != g it is
+ * |pos(x) - pos(y)| minus the players strictly between g and h, so y acts
+ * as a point y' outside g's stretch of the line (above it if h < g, below
+ * it if h > g).  Every swap below leaves the bye holder alone and would be
+ * an improvement, so in M* it must create a rematch (forbidden, L1(M*) = 0):
+ * we count the players it can be blocked by.  Levels: L3 = sum dg^2,
+ * L4 = pair-downs, L5 = sum dl^2.
  * (E2) In M*, a same-group pair (a, b) has at most 4d + 1 players between
- *      a and b on the line: for each such c (partner d) one of the swaps
- *      {ac, bd} / {ad, cb} keeps levels 1-4 and strictly lowers level 5
- *      (the quadrangle identity (x1-x2)^2 + (x3-x4)^2 - (x1-x4)^2 -
- *      (x3-x2)^2 = 2 (x1-x3)(x4-x2)), so it must create a rematch: a-c, b-d,
- *      a-d or c-b met, at most d each; plus the bye holder.  Same group line
- *      distance <= D1 = 4d + 2.
- * (E3) In M*, a cross pair (a above, b below) has at most 4d + 1 players of
- *      a's group below a (a swap would save a pair-down, or keep levels 3-4
- *      and lower level 5), likewise above b: the level-5 "tail" distance is
- *      <= 2T + 1 with T = 4d + 1.
- * (E4) In M*, at most 2d + 1 pairs cross the boundary between two
+ *      a and b on the line: such a c (partner e) is in the same group, the
+ *      swaps {ac, be} / {ae, cb} keep the multiset of group pairs (so L3, L4)
+ *      and one of them strictly lowers L5 (a < c < b: the first if e' > a,
+ *      the second if e' < b), so a-c, b-e, a-e or c-b met: at most d
+ *      players c each; plus the bye holder.  Same group line distance
+ *      <= D1 = 4d + 2.
+ * (E3) In M*, a cross pair (a in group g above, b in group h > g below) has
+ *      at most T = 4d + 1 players of g below a: for such a c (partner e in
+ *      group k), if k <= g the swap {ae, cb} keeps the group pairs and
+ *      lowers L5 (2 (a-c)(e'-b') > 0 as e' < b'), if k > g the swap
+ *      {ac, be} lowers L3 by 2 (h-g)(k-g) > 0.  Likewise at most T players
+ *      of h above b.  The level-5 distance is then <= 2T + 1.
+ * (E4) In M*, at most T players lie in the groups strictly between g and h
+ *      for a cross pair (a in g, b in h): for such a c (group j, g < j < h;
+ *      partner e in group k) {ac, be} lowers L3 by 2 (k-g)(h-j) when k > g
+ *      and {ae, cb} lowers it by 2 (j-g)(h-k) when k < h, and one of the
+ *      two holds.  So dg <= T + 1 in M*.  [Under the old order, pair-downs
+ *      before L3, this did not hold; now far floats are not candidates.]
+ * (E5) In M*, at most 2d + 1 pairs cross the boundary between two
  *      consecutive groups: for two crossing pairs (a1 b1), (a2 b2) the swap
- *      {a1 a2, b1 b2} never adds a pair-down and strictly lowers level 4
- *      (2 (x1 - y2)(x2 - y1) > 0), so a1-a2 or b1-b2 must be met.
- *      Hence L3(M*) <= (2d+1)(G-1) and L4(M*) <= (G-1) * sum of group
- *      differences <= (2d+1)(G-1)^2.
- * So with P = floor(players/2): U3 = min(P, (2d+1)(G-1)), U4 = min(P (G-1)^2,
- * (2d+1)(G-1)^2), U5 = P D1^2 + U3 (2T+1)^2; W4 = U5 + 1, W3 = W4 U4 + U5 + 1.
- * Example n = 1,000,000, 5 rounds played (d = 5), 16 groups: U5 ~ 2.4e8,
- * U4 = 2475, W3 ~ 6e11, the largest pair cost ~ 6.5e11 < 2^40: far below the
- * matcher's 2^58.  Every pair of M* lies in the set K* allowed by E2/E3 (not
- * met, same group within D1, or cross with both tails <= T), a band of
- * O(n d + G^2 d^2) pairs.
+ *      {a1 a2, b1 b2} strictly lowers L3 (2 (x1 - y2)(x2 - y1) > 0 for the
+ *      group indices x1, x2 above, y1, y2 below the boundary), so a1-a2 or
+ *      b1-b2 must be met; k crossing pairs need k(k-1)/2 such rematches
+ *      but have at most k d / 2 met pairs among the upper and k d / 2 among
+ *      the lower players: k <= 2d + 1.  A cross pair crosses
+ *      at least one boundary, so L4(M*) <= (2d+1)(G-1).
+ * Level 3 is the top level of the weighted cost in case A (1 and 2 are
+ * settled), so it needs no bound; with P = floor(players/2):
+ * U4 = min(P, (2d+1)(G-1)), U5 = P D1^2 + U4 (2T+1)^2; W4 = U5 + 1,
+ * W3 = W4 U4 + U5 + 1; pair cost W3 dg^2 + W4 [dg > 0] + dl^2.  The largest
+ * candidate cost is W3 DG^2 + W4 + max dl^2, DG the largest dg in K* (<=
+ * T + 1 by E4).  Example n = 1,000,000, 5 rounds played (d = 5), 16 groups:
+ * U5 ~ 2.4e8, U4 = 165, W3 ~ 4e10, the largest pair cost (DG <= 15) ~ 9e12
+ * < 2^44: far below the matcher's 2^58.  Every pair of M* lies in the set K*
+ * allowed by E2-E4 (not met, same group within D1, or cross with both tails
+ * <= T and at most T players of groups in between), a band of O(n d + G d^2)
+ * pairs.
  *
  * Case B, n < 2d + 2 (a player met half the field: tiny events): the full
  * objective with a bye vertex, rematch pairs included at weight W1, on the
- * complete graph, with the universal bounds U1 = U3 = P, U2 = n - 1,
- * U4 = P (G-1)^2, U5 = P (n-1)^2.  TNY_ERANGE when that overflows 2^58
- * (n beyond a few hundred) or n > 3000.
+ * complete graph, with the universal bounds U2 = n - 1, U3 = P (G-1)^2,
+ * U4 = P, U5 = P (n-1)^2 (W4, W3 as above, W2 = W3 (U3 + 1), W1 = W2 n).
+ * TNY_ERANGE when that overflows 2^58 (n beyond a few hundred) or n > 3000.
  *
  * Solving case A: one matching on exactly the pairs of K* (no rematch pairs,
  * no bye vertex).  Since every optimal pairing lies in K* (E2-E4) and the
@@ -255,7 +280,7 @@ static int64_t line_dist(const struct ctx *c, int32_t u, int32_t v)
 static int64_t pair_cost(const struct ctx *c, int32_t u, int32_t v)
 {
     int64_t dg = c->grp[u] - c->grp[v], dl = line_dist(c, u, v);
-    int64_t cost = dl * dl + c->W4 * dg * dg + (dg ? c->W3 : 0);
+    int64_t cost = dl * dl + c->W3 * dg * dg + (dg ? c->W4 : 0);
     if (!c->case_a && is_met(c, u, v))
         cost += c->W1;
     return cost;
@@ -278,6 +303,24 @@ static int64_t min64(int64_t a, int64_t b)
     return a < b ? a : b;
 }
 
+/* Largest group difference h - g of a K* pair (E4): at most T players in
+ * the groups strictly between g and h.  Two pointers: the farthest group
+ * reachable from g never moves up as g moves down. */
+static int64_t max_reach(const struct ctx *c)
+{
+    int64_t dg = 0;
+    int32_t h = 0;
+    for (int32_t g = 0; g + 1 < c->G; g++) {
+        if (h < g + 1)
+            h = g + 1;
+        while (h + 1 < c->G && c->gstart[h + 1] - c->gstart[g + 1] <= c->T)
+            h++;
+        if (h - g > dg)
+            dg = h - g;
+    }
+    return dg;
+}
+
 static int set_weights(struct ctx *c, struct tny_diag *diag)
 {
     int64_t P = c->nv / 2, g1 = c->G - 1, n1 = c->n - 1;
@@ -290,23 +333,23 @@ static int set_weights(struct ctx *c, struct tny_diag *diag)
         c->T = (int32_t)min64(4 * (int64_t)c->dmax + 1, n1);
         int64_t tail = min64(2 * (int64_t)c->T + 1, n1);
         int64_t d1sq = (int64_t)c->D1 * c->D1, tsq = tail * tail;
+        int64_t dg = max_reach(c);
         L5max = d1sq > tsq ? d1sq : tsq;
-        U3 = min64(P, dd * g1);
-        U4 = min64(P * g1sq, dd * g1sq);
-        ok = lim_mul_add(U3, tsq, 0, &U5) && lim_mul_add(P, d1sq, U5, &U5);
+        U4 = min64(P, dd * g1); /* pair-downs (E5) */
+        ok = lim_mul_add(U4, tsq, 0, &U5) && lim_mul_add(P, d1sq, U5, &U5);
         c->W4 = U5 + 1;
         ok = ok && lim_mul_add(c->W4, U4, U5 + 1, &c->W3) &&
-             lim_mul_add(c->W4, g1sq, c->W3, &maxc) &&
+             lim_mul_add(c->W3, dg * dg, c->W4, &maxc) &&
              lim_mul_add(1, maxc, L5max, &maxc);
     } else {
         L5max = n1 * n1;
-        U3 = P;
-        ok = lim_mul_add(P, g1sq, 0, &U4) && lim_mul_add(P, L5max, 0, &U5);
+        U4 = P;
+        ok = lim_mul_add(P, g1sq, 0, &U3) && lim_mul_add(P, L5max, 0, &U5);
         c->W4 = U5 + 1;
         ok = ok && lim_mul_add(c->W4, U4, U5 + 1, &c->W3) &&
              lim_mul_add(c->W3, U3 + 1, 0, &c->W2) &&
              lim_mul_add(c->W2, n1 + 1, 0, &c->W1) &&
-             lim_mul_add(c->W4, g1sq, c->W3 + c->W1, &maxc) &&
+             lim_mul_add(c->W3, g1sq, c->W4 + c->W1, &maxc) &&
              lim_mul_add(1, maxc, L5max, &maxc) &&
              lim_mul_add(c->W2, n1, 0, &maxc);
     }
@@ -343,7 +386,8 @@ static int consider(struct ctx *c, int32_t u, int32_t v)
 
 /* Lists every pair of K* once (case A; see the file comment): the players
  * after u on the line in u's group within D1, and, when u is among the last
- * T + 1 of its group, the first T + 1 players of every lower group. */
+ * T + 1 of its group, the first T + 1 players of every lower group with at
+ * most T players in the groups in between (E3, E4). */
 static int scan_kstar(struct ctx *c)
 {
     int rc = 0;
@@ -357,7 +401,8 @@ static int scan_kstar(struct ctx *c)
             rc = consider(c, u, c->line[q]);
         if (end - 1 - p > c->T)
             continue;
-        for (int32_t h = g + 1; h < c->G && !rc; h++) {
+        for (int32_t h = g + 1;
+             h < c->G && c->gstart[h] - end <= c->T && !rc; h++) {
             int32_t hs = c->gstart[h], he = c->gstart[h + 1];
             int32_t qlim = (int32_t)min64((int64_t)hs + c->T, he - 1);
             for (int32_t q = hs; q <= qlim && !rc; q++)

@@ -89,7 +89,7 @@ static void derive(struct inst *in)
 }
 
 struct objv {
-    int64_t v[5]; /* rematches, bye order, pair-downs, sum dg^2, sum dl^2 */
+    int64_t v[5]; /* rematches, bye order, sum dg^2, pair-downs, sum dl^2 */
 };
 
 static int obj_cmp(const struct objv *a, const struct objv *b)
@@ -117,8 +117,8 @@ static void add_pair(const struct inst *in, struct objv *o, int32_t a,
 {
     int64_t dg = in->grp[a] - in->grp[b], dl = dist(in, a, b);
     o->v[0] += in->metm[a][b];
-    o->v[2] += dg != 0;
-    o->v[3] += dg * dg;
+    o->v[2] += dg * dg;
+    o->v[3] += dg != 0;
     o->v[4] += dl * dl;
 }
 
@@ -185,7 +185,7 @@ static struct objv objective_of(const struct inst *in,
     for (int32_t i = 0; i < in->n; i++)
         assert_int_equal(seen[i], 1);
     assert_int_equal(p->n_rematches, o.v[0]);
-    assert_int_equal(p->n_pair_downs, o.v[2]);
+    assert_int_equal(p->n_pair_downs, o.v[3]);
     assert_non_null(p->explain);
     return o;
 }
@@ -280,8 +280,9 @@ static void test_NH_5_GT_2_optimum_matches_complete_graph(void **state)
         random_inst(&rng, in, 40);
         int32_t n = in->n, nv = n + (n & 1);
         int64_t P = nv / 2, g1 = in->G - 1;
-        int64_t U5 = P * (int64_t)(n - 1) * (n - 1), U4 = P * g1 * g1;
-        int64_t W4 = U5 + 1, W3 = W4 * U4 + W4, W2 = W3 * (P + 1);
+        /* level 3: sum dg^2 <= P g1^2; level 4: pair-downs <= P */
+        int64_t U5 = P * (int64_t)(n - 1) * (n - 1), U4 = P, U3 = P * g1 * g1;
+        int64_t W4 = U5 + 1, W3 = W4 * U4 + W4, W2 = W3 * (U3 + 1);
         int64_t W1 = W2 * n;
         if (W1 > ((int64_t)1 << 50)) { /* keep the check exact */
             free(in);
@@ -294,8 +295,8 @@ static void test_NH_5_GT_2_optimum_matches_complete_graph(void **state)
                 int64_t dg = in->grp[a] - in->grp[b], dl = dist(in, a, b);
                 e[m++] = (struct tny_match_edge){a, b,
                                                  W1 * in->metm[a][b] +
-                                                     W3 * (dg != 0) +
-                                                     W4 * dg * dg + dl * dl};
+                                                     W3 * dg * dg +
+                                                     W4 * (dg != 0) + dl * dl};
             }
             if (n & 1)
                 e[m++] = (struct tny_match_edge){a, n, W2 * in->brank[a]};
@@ -315,9 +316,10 @@ static void test_NH_5_GT_2_optimum_matches_complete_graph(void **state)
         struct objv got = pair_and_score(in);
         if (obj_cmp(&want, &got) != 0)
             fail_msg("case %d n=%d: objective differs (rematches %lld/%lld, "
-                     "pair-downs %lld/%lld, L5 %lld/%lld)",
+                     "sum dg^2 %lld/%lld, pair-downs %lld/%lld, L5 %lld/%lld)",
                      c, n, (long long)want.v[0], (long long)got.v[0],
                      (long long)want.v[2], (long long)got.v[2],
+                     (long long)want.v[3], (long long)got.v[3],
                      (long long)want.v[4], (long long)got.v[4]);
         free(e);
         free(in);

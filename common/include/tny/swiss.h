@@ -8,10 +8,12 @@
  *   2. the bye (odd n): the eligible player (bye_rank >= 0) with the smallest
  *      bye_rank among those compatible with 1; if no eligible player is, the
  *      ineligible one lowest in standings (bye_rule_relaxed is set);
- *   3. the number of pair-downs (pairs whose players have different points);
- *   4. the sum over pairs of (score-group index difference)^2, groups
- *      numbered 0, 1, ... from the highest points down (an odd group sends
- *      one player to the next group, not further);
+ *   3. the sum over pairs of (score-group index difference)^2, groups
+ *      numbered 0, 1, ... from the highest points down: an odd group sends
+ *      one player to the NEXT group, not further (GT-2, NH-5 "equal or
+ *      nearest points"), and floats cascade group by group (1 | 2 | 1
+ *      players gives two pair-downs to adjacent groups, not one across two);
+ *   4. the number of pair-downs (pairs whose players have different points);
  *   5. the sum over pairs of (line distance)^2.  The line lists score groups
  *      top to bottom; inside a group the players are in a seeded random
  *      order (TNY_SWISS_LOT, lot = tny_rng_derive(seed, TNY_LOT_PAIRING,
@@ -20,7 +22,7 @@
  *      players of one group is the difference of their line positions; for
  *      players of different groups the players of the groups strictly
  *      between them are not counted [decision: their distance is already
- *      charged by 3 and 4], i.e. it is (players of the upper group below the
+ *      charged by 3], i.e. it is (players of the upper group below the
  *      upper player) + (players of the lower group above the lower player)
  *      + 1.  Unconstrained, partners are line neighbours 1v2, 3v4: a random
  *      pairing inside each group (LOT) or Monrad order (ADJACENT).
