@@ -74,9 +74,10 @@ struct eparse {
     struct tny_diag *diag;
 };
 
-static const char *const top_keys[] = {"format",  "options", "seed",
-                                       "players", "drops",   "disqualified",
-                                       "rounds",  NULL};
+static const char *const top_keys[] = {
+    "format", "options",      "seed",   "title", "level",
+    "players", "drops", "disqualified", "rounds", NULL};
+static const char *const level_names[] = {"", "casual", "formal", "premier"};
 static const char *const player_keys[] = {"id",
                                           "name",
                                           "club",
@@ -745,6 +746,24 @@ int tny_event_from_json(const json_t *root, struct tny_event *ev,
             goto out;
         ev->seed = (uint64_t)x;
     }
+    if ((v = json_object_get(root, "title")) &&
+        (rc = tny__string_to(v, "event.title", ev->title, sizeof(ev->title),
+                             diag)) < 0)
+        goto out;
+    if ((v = json_object_get(root, "level"))) { /* GT-15 */
+        const char *name = json_is_string(v) ? json_string_value(v) : "";
+        int which = 0;
+        for (int i = 1; i < 4; i++)
+            if (strcmp(name, level_names[i]) == 0)
+                which = i;
+        if (which == 0) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.level: expected \"casual\", \"formal\" "
+                              "or \"premier\" (GT-15)");
+            goto out;
+        }
+        ev->level = (enum tny_event_level)which;
+    }
     if ((rc = need(root, "event", "players", &v, diag)) < 0 ||
         (rc = parse_players(&ep, v)) < 0)
         goto out;
@@ -975,6 +994,10 @@ int tny_event_to_json(const struct tny_event *ev, char **out)
     *out = NULL;
     ok = ok && tny__set(o, "format", format_ref_json(&ev->format));
     ok = ok && tny__set(o, "seed", json_integer((json_int_t)ev->seed));
+    if (ev->title[0])
+        ok = ok && tny__set(o, "title", json_string(ev->title));
+    if (ev->level != TNY_LEVEL_NONE)
+        ok = ok && tny__set(o, "level", json_string(level_names[ev->level]));
 
     a = ok ? json_array() : NULL;
     for (int32_t i = 0; a && i < ev->n_players; i++)

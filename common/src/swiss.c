@@ -401,8 +401,8 @@ static int scan_kstar(struct ctx *c)
             rc = consider(c, u, c->line[q]);
         if (end - 1 - p > c->T)
             continue;
-        for (int32_t h = g + 1;
-             h < c->G && c->gstart[h] - end <= c->T && !rc; h++) {
+        for (int32_t h = g + 1; h < c->G && c->gstart[h] - end <= c->T && !rc;
+             h++) {
             int32_t hs = c->gstart[h], he = c->gstart[h + 1];
             int32_t qlim = (int32_t)min64((int64_t)hs + c->T, he - 1);
             for (int32_t q = hs; q <= qlim && !rc; q++)

@@ -595,7 +595,7 @@ static void test_event_errors_name_the_key(void **state)
                 "catan, got-lcg2, neuroshima-hex, tantrix)");
     event_fails("{\"format\": \"catan\", \"players\": [], \"round\": []}",
                 "event.round: unknown key (expected one of: format, options, "
-                "seed, players, drops, disqualified, rounds)");
+                "seed, title, level, players, drops, disqualified, rounds)");
     event_fails("{\"format\": \"catan\", \"players\": [{\"id\": \"p1\", "
                 "\"name\": \"A\"}, {\"id\": \"p1\", \"name\": \"B\"}]}",
                 "event.players[1].id: duplicate player id \"p1\"");

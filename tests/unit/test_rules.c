@@ -432,6 +432,55 @@ static void test_CT_6_CT_7_bye_and_order(void **state)
     tny_event_release(&ev);
 }
 
+/* GT-14: faction and agenda are registered with the player and kept. */
+static void test_GT_14_decks_registered(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    tu_load_event("{'format':'got-lcg2','seed':1,'players':[{'id':'a','name':"
+                  "'A','faction':'Stark','agenda':'Banner of the Wolf'},"
+                  "{'id':'b','name':'B','faction':'Lannister'}]}",
+                  &ev);
+    assert_string_equal(ev.players[0].faction, "Stark");
+    assert_string_equal(ev.players[0].agenda, "Banner of the Wolf");
+    assert_string_equal(ev.players[1].faction, "Lannister");
+    assert_null(ev.players[1].agenda);
+    tny_event_release(&ev);
+}
+
+/* GT-15: the event level is casual, formal or premier (metadata). */
+static void test_GT_15_event_level(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    tu_load_event("{'format':'got-lcg2','seed':1,'level':'premier',"
+                  "'players':[]}",
+                  &ev);
+    assert_int_equal(ev.level, TNY_LEVEL_PREMIER);
+    tny_event_release(&ev);
+    char msg[600];
+    assert_int_not_equal(tu_try_event("{'format':'got-lcg2','seed':1,'level':"
+                                      "'regional','players':[]}",
+                                      &ev, msg, sizeof(msg)),
+                         0);
+    assert_non_null(strstr(msg, "event.level"));
+}
+
+/* AG-15: the format carries table notes (banned cards, draft procedure)
+ * that tables show on request. */
+static void test_AG_15_table_notes(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    tu_load_event("{'format':'agricola','seed':1,'players':[]}", &ev);
+    assert_true(ev.format.n_notes > 0);
+    bool draft = false;
+    for (int32_t i = 0; i < ev.format.n_notes; i++)
+        draft |= strstr(ev.format.notes[i], "raft") != NULL;
+    assert_true(draft);
+    tny_event_release(&ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +494,9 @@ int main(void)
         cmocka_unit_test(test_AG_8_AG_1_ranking),
         cmocka_unit_test(test_AG_13_final_ranking_by_table),
         cmocka_unit_test(test_CT_6_CT_7_bye_and_order),
+        cmocka_unit_test(test_GT_14_decks_registered),
+        cmocka_unit_test(test_GT_15_event_level),
+        cmocka_unit_test(test_AG_15_table_notes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,7 +194,10 @@ static void random_inst(struct tny_rng *rng, struct inst *in, int32_t nmax)
 {
     memset(in, 0, sizeof(*in));
     in->n = 1 + (int32_t)tny_rng_below(rng, (uint64_t)nmax);
-    int32_t levels = 1 + (int32_t)tny_rng_below(rng, 5);
+    /* sometimes many small score groups: floats across several groups */
+    int32_t levels = tny_rng_below(rng, 3)
+                         ? 1 + (int32_t)tny_rng_below(rng, 5)
+                         : 1 + (int32_t)tny_rng_below(rng, (uint64_t)nmax);
     for (int32_t i = 0; i < in->n; i++)
         in->pl[i].points = 3 * (int64_t)tny_rng_below(rng, (uint64_t)levels);
     if (tny_rng_below(rng, 4)) /* usually in standings order */
@@ -293,10 +296,10 @@ static void test_NH_5_GT_2_optimum_matches_complete_graph(void **state)
         for (int32_t a = 0; a < n; a++) {
             for (int32_t b = a + 1; b < n; b++) {
                 int64_t dg = in->grp[a] - in->grp[b], dl = dist(in, a, b);
-                e[m++] = (struct tny_match_edge){a, b,
-                                                 W1 * in->metm[a][b] +
-                                                     W3 * dg * dg +
-                                                     W4 * (dg != 0) + dl * dl};
+                e[m++] =
+                    (struct tny_match_edge){a, b,
+                                            W1 * in->metm[a][b] + W3 * dg * dg +
+                                                W4 * (dg != 0) + dl * dl};
             }
             if (n & 1)
                 e[m++] = (struct tny_match_edge){a, n, W2 * in->brank[a]};
@@ -364,6 +367,99 @@ static void test_GT_2_odd_group_sends_one_random_player_down(void **state)
         assert_true(down_top[i] > 5);
     for (int i = 3; i < 8; i++) /* and so is the partner */
         assert_true(down_partner[i] > 2);
+}
+
+/* Pairs in (nobody met, bye ranks 0..n-1) and checks every pair joins
+ * equal or adjacent score groups (points[] lists one value per group, top
+ * first) and that exactly want_downs pairs cross groups.  Returns x's
+ * partner for player 0. */
+static int32_t pair_adjacent_floats(const int64_t *pts, int32_t n,
+                                    const int64_t *group_pts, int32_t G,
+                                    uint64_t seed, int32_t want_downs)
+{
+    struct tny_swiss_player pl[16];
+    int32_t grp[16];
+    for (int32_t i = 0; i < n; i++) {
+        pl[i] = (struct tny_swiss_player){pts[i], i};
+        grp[i] = -1;
+        for (int32_t g = 0; g < G; g++)
+            if (group_pts[g] == pts[i])
+                grp[i] = g;
+        assert_true(grp[i] >= 0);
+    }
+    struct tny_swiss_request req = {n,    pl, NULL,          0,
+                                    seed, 3,  TNY_SWISS_LOT, false};
+    struct tny_swiss_pairing p;
+    struct tny_diag diag = {{0}};
+    assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
+    assert_int_equal(p.n_pairs, n / 2);
+    assert_int_equal(p.n_rematches, 0);
+    int32_t downs = 0, partner0 = -1;
+    for (int32_t i = 0; i < p.n_pairs; i++) {
+        int32_t a = p.pairs[i][0], b = p.pairs[i][1];
+        int32_t dg = grp[b] - grp[a];
+        assert_true(dg == 0 || dg == 1 || dg == -1);
+        downs += dg != 0;
+        if (a == 0)
+            partner0 = b;
+    }
+    assert_int_equal(downs, want_downs);
+    assert_int_equal(p.n_pair_downs, want_downs);
+    tny_swiss_pairing_release(&p);
+    return partner0;
+}
+
+/* GT-2 ("an odd group sends one random player down to be paired at random
+ * with a player of the NEXT group") and NH-5 ("equal or nearest points"):
+ * groups {x} {y, z} {w}: x plays y or z (at random) and the other one plays
+ * w: two pair-downs to the next group, never x-w plus y-z. */
+static void test_GT_2_odd_group_floats_to_next_group(void **state)
+{
+    (void)state;
+    static const int64_t pts[4] = {9, 6, 6, 3}, gp[3] = {9, 6, 3};
+    int got[4] = {0};
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        int32_t x_partner = pair_adjacent_floats(pts, 4, gp, 3, seed, 2);
+        assert_true(x_partner == 1 || x_partner == 2);
+        got[x_partner]++;
+    }
+    assert_true(got[1] >= 5 && got[2] >= 5); /* the partner is random */
+    /* x has met y and z already: the nearest group x can play is w's */
+    struct tny_swiss_player pl[4] = {{9, 0}, {6, 1}, {6, 2}, {3, 3}};
+    int32_t met[4] = {0, 1, 2, 0};
+    struct tny_swiss_request req = {4, pl, met, 2, 7, 3, TNY_SWISS_LOT, false};
+    struct tny_swiss_pairing p;
+    struct tny_diag diag = {{0}};
+    assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
+    assert_int_equal(p.n_rematches, 0);
+    assert_int_equal(p.n_pair_downs, 1);
+    assert_int_equal(p.pairs[0][0], 0);
+    assert_int_equal(p.pairs[0][1], 3);
+    assert_int_equal(p.pairs[1][0], 1);
+    assert_int_equal(p.pairs[1][1], 2);
+    tny_swiss_pairing_release(&p);
+}
+
+/* GT-2 / NH-5 cascade: groups of 1, 2, 2, 1 players: each odd remainder
+ * floats one group down, giving three pair-downs between adjacent groups
+ * (G1-G2, G2-G3, G3-G4), not one long one (G1-G4) plus two inside groups.
+ * Same for 1, 2, 2, 2, 1 (four) and with an even group in between. */
+static void test_GT_2_NH_5_floats_cascade_through_adjacent_groups(void **state)
+{
+    (void)state;
+    static const int64_t p4[6] = {12, 9, 9, 6, 6, 3}, g4[4] = {12, 9, 6, 3};
+    static const int64_t p5[8] = {15, 12, 12, 9, 9, 6, 6, 3};
+    static const int64_t g5[5] = {15, 12, 9, 6, 3};
+    /* 1 | 3 | 2 | 3 | 1: floats G1-G2, G3 stays, G4-G5 */
+    static const int64_t p6[10] = {15, 12, 12, 12, 9, 9, 6, 6, 6, 3};
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        int32_t x = pair_adjacent_floats(p4, 6, g4, 4, seed, 3);
+        assert_true(x == 1 || x == 2);
+        x = pair_adjacent_floats(p5, 8, g5, 5, seed, 4);
+        assert_true(x == 1 || x == 2);
+        x = pair_adjacent_floats(p6, 10, g5, 5, seed, 2);
+        assert_true(x >= 1 && x <= 3);
+    }
 }
 
 /* GT-2 / NH-5 round 1: by lot, and the lot follows the seed. */
@@ -663,6 +759,8 @@ int main(void)
         cmocka_unit_test(test_NH_5_GT_2_lexicographic_optimum_brute_force),
         cmocka_unit_test(test_NH_5_GT_2_optimum_matches_complete_graph),
         cmocka_unit_test(test_GT_2_odd_group_sends_one_random_player_down),
+        cmocka_unit_test(test_GT_2_odd_group_floats_to_next_group),
+        cmocka_unit_test(test_GT_2_NH_5_floats_cascade_through_adjacent_groups),
         cmocka_unit_test(test_GT_2_random_in_group_varies_with_seed),
         cmocka_unit_test(test_NH_5_adjacent_pairs_neighbours),
         cmocka_unit_test(test_NH_4_bye_no_second_bye),

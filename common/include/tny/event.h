@@ -87,8 +87,18 @@ struct tny_round {
     struct tny_table *tables;
 };
 
+/* GT-15: the event's level, shown to players; none for other games. */
+enum tny_event_level {
+    TNY_LEVEL_NONE,
+    TNY_LEVEL_CASUAL,
+    TNY_LEVEL_FORMAL,
+    TNY_LEVEL_PREMIER,
+};
+
 struct tny_event {
-    struct tny_format format; /* preset with the event's options applied */
+    struct tny_format format;   /* preset with the event's options applied */
+    char title[128];            /* optional display title ("" = format's) */
+    enum tny_event_level level; /* GT-15 */
     uint64_t seed;            /* CM-4 */
     int32_t n_players;
     struct tny_player *players;
