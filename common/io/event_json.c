@@ -75,8 +75,8 @@ struct eparse {
 };
 
 static const char *const top_keys[] = {
-    "format", "options",      "seed",   "title", "level",
-    "players", "drops", "disqualified", "rounds", NULL};
+    "format",  "options", "seed",         "title",  "level",
+    "players", "drops",   "disqualified", "rounds", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
 static const char *const player_keys[] = {"id",
                                           "name",

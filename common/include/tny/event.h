@@ -99,7 +99,7 @@ struct tny_event {
     struct tny_format format;   /* preset with the event's options applied */
     char title[128];            /* optional display title ("" = format's) */
     enum tny_event_level level; /* GT-15 */
-    uint64_t seed;            /* CM-4 */
+    uint64_t seed;              /* CM-4 */
     int32_t n_players;
     struct tny_player *players;
     int32_t n_rounds;
