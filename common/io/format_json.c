@@ -17,6 +17,7 @@
 #include "tny/json_io.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,8 @@ static int64_t gcd64(int64_t a, int64_t b)
 struct option {
     const char *name;
     int type;
-    int arg;          /* stage kind for per-stage timers */
+    int arg;          /* stage kind for per-stage options; for fd_format the
+                       * field's offsetof(struct tny_format, ...) */
     int64_t lo, hi;   /* OPT_INT range; OPT_POINTS range in whole points */
     const char *home; /* where else in a format object the value lives */
     bool (*applies)(const struct option *o, const struct tny_format *fmt);
@@ -217,45 +219,10 @@ static void *fd_final_timer(const struct option *o, struct tny_format *f)
     (void)o;
     return &f->stages[find_stage(f, TNY_STAGE_ELIMINATION)].final_timer_minutes;
 }
-static void *fd_ppt(const struct option *o, struct tny_format *f)
+/* A format-level field: o->arg is its byte offset in struct tny_format. */
+static void *fd_format(const struct option *o, struct tny_format *f)
 {
-    (void)o;
-    return &f->players_per_table;
-}
-static void *fd_bye_points(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->bye_points;
-}
-static void *fd_draft(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->draft_minutes;
-}
-static void *fd_action(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->action_seconds;
-}
-static void *fd_clock(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->clock_limit_ms;
-}
-static void *fd_default_win(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->default_win_tp;
-}
-static void *fd_missed(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->max_missed_games;
-}
-static void *fd_group_a(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->group_a_size;
+    return (char *)f + o->arg;
 }
 
 /* In application order: "pairing" first, since it changes which stage
@@ -272,10 +239,11 @@ static const struct option options[] = {
      "the elimination stage's cut", ap_kind, fd_cut, 1},
     {"rounds", OPT_INT, TNY_STAGE_ROUND, 1, 1000, "the round stage's rounds",
      ap_kind, fd_kind_rounds, 1},
-    {"players_per_table", OPT_INT, 0, 4, 4, "players_per_table", ap_four,
-     fd_ppt, 1},
-    {"bye_points", OPT_POINTS, 0, 0, 1000, "bye.points", ap_not_ag,
-     fd_bye_points, 0},
+    {"players_per_table", OPT_INT,
+     offsetof(struct tny_format, players_per_table), 4, 4, "players_per_table",
+     ap_four, fd_format, 1},
+    {"bye_points", OPT_POINTS, offsetof(struct tny_format, bye_points), 0, 1000,
+     "bye.points", ap_not_ag, fd_format, 0},
     {"swiss_timer_minutes", OPT_INT, TNY_STAGE_SWISS, 0, 1440,
      "the swiss stage's timer_minutes", ap_kind, fd_timer, 1},
     {"round_robin_timer_minutes", OPT_INT, TNY_STAGE_ROUND_ROBIN, 0, 1440,
@@ -290,18 +258,18 @@ static const struct option options[] = {
      "the final stage's timer_minutes", ap_kind, fd_timer, 1},
     {"round_timer_minutes", OPT_INT, TNY_STAGE_ROUND, 0, 1440,
      "the round stage's timer_minutes", ap_kind, fd_timer, 1},
-    {"draft_minutes", OPT_INT, 0, 0, 1440, "table.draft_minutes", ap_ag,
-     fd_draft, 1},
-    {"action_seconds", OPT_INT, 0, 0, 3600, "table.action_seconds", ap_ag,
-     fd_action, 1},
-    {"clock_minutes", OPT_INT, 0, 0, 1440, "tantrix.clock_minutes", ap_tx,
-     fd_clock, 60000},
-    {"default_win_tp", OPT_POINTS, 0, 0, 1000, "tantrix.default_win_tp", ap_tx,
-     fd_default_win, 0},
-    {"max_missed_games", OPT_INT, 0, 0, 1000, "tantrix.max_missed_games", ap_tx,
-     fd_missed, 1},
-    {"group_a_size", OPT_INT, 0, 4, 1000, "agricola.group_a_size", ap_ag,
-     fd_group_a, 1},
+    {"draft_minutes", OPT_INT, offsetof(struct tny_format, draft_minutes), 0,
+     1440, "table.draft_minutes", ap_ag, fd_format, 1},
+    {"action_seconds", OPT_INT, offsetof(struct tny_format, action_seconds), 0,
+     3600, "table.action_seconds", ap_ag, fd_format, 1},
+    {"clock_minutes", OPT_INT, offsetof(struct tny_format, clock_limit_ms), 0,
+     1440, "tantrix.clock_minutes", ap_tx, fd_format, 60000},
+    {"default_win_tp", OPT_POINTS, offsetof(struct tny_format, default_win_tp),
+     0, 1000, "tantrix.default_win_tp", ap_tx, fd_format, 0},
+    {"max_missed_games", OPT_INT, offsetof(struct tny_format, max_missed_games),
+     0, 1000, "tantrix.max_missed_games", ap_tx, fd_format, 1},
+    {"group_a_size", OPT_INT, offsetof(struct tny_format, group_a_size), 4,
+     1000, "agricola.group_a_size", ap_ag, fd_format, 1},
 };
 
 static bool option_applies(const struct option *o, const struct tny_format *f)
