@@ -1,0 +1,588 @@
+#!/usr/bin/env bash
+# gen-config.sh - generates a complete mosquitto 2.0 setup for one venue:
+# two broker processes and their files.
+#   mosquitto.conf  the venue broker: one MQTT listener (TCP, optionally
+#                   TLS) for the hub, organiser consoles and table devices;
+#                   passwd + acl; no anonymous clients
+#   feed.conf       the public feed broker: one WebSocket listener,
+#                   anonymous and read-only (acl-feed), fed by a bridge that
+#                   pulls tourney/v1/feed/# from the venue broker
+#   devices.cred, users.cred  plaintext logins for provisioning (0600)
+# The feed is a separate process because in one mosquitto 2.0 process an
+# anonymous WebSocket client may take any client id and so disconnect any
+# device or the hub (measured; deploy/broker/README.md).
+#
+# It does not start, reload or install mosquitto, and it never touches
+# files outside the output directory.
+#
+# Invariants:
+# - the credential files are the source of truth for passwords: a re-run
+#   keeps every password (and its passwd hash line, so the output is
+#   byte-identical) unless --rotate is given; users no longer configured
+#   are removed from every file;
+# - usernames are [a-z0-9-]; devices are table-001..table-NNN; no
+#   organiser or hub name can look like a device;
+# - every bad argument is one line on stderr and exit status 2; nothing is
+#   written before all arguments are valid.
+#
+# Design notes (why each setting is what it is) are in deploy/broker/README.md.
+set -euo pipefail
+
+prog=gen-config.sh
+
+usage() {
+    cat <<'EOF'
+usage: gen-config.sh [options] OUTDIR
+
+Writes mosquitto.conf, feed.conf, passwd, acl, acl-feed, devices.cred and
+users.cred into OUTDIR (created if missing).  Run the two brokers with:
+    mosquitto -c OUTDIR/mosquitto.conf     (venue broker)
+    mosquitto -c OUTDIR/feed.conf          (public feed, WebSocket)
+
+options:
+  --tables N               devices table-001..table-N (0..9999, default 0)
+  --organisers LIST        organiser logins, comma-separated (default o1)
+  --hub-user NAME          the hub's login (default hub)
+  --bind ADDR              MQTT listener address (default 0.0.0.0)
+  --port N                 MQTT listener port (default 1883, 8883 with TLS)
+  --monitors LIST          read-only logins for all of tourney/v1/ (default
+                           none; debugging at a venue, test observers)
+  --ws-bind ADDR           feed broker's WebSocket address (default: --bind)
+  --ws-port N              feed broker's WebSocket port (default 9001)
+  --no-ws                  no feed broker (no feed.conf)
+  --certfile FILE          server certificate (PEM): TLS on the MQTT listener
+  --keyfile FILE           server key (PEM), required with --certfile
+  --cafile FILE            CA bundle written into the config (optional)
+  --run-as USER            user mosquitto drops to when started as root
+                           (default mosquitto)
+  --max-queued-messages N  per-client queue limit (default 50000)
+  --max-queued-bytes N     per-client queue byte limit (default 33554432)
+  --max-inflight N         in-flight QoS 1/2 messages per client, also the
+                           MQTT v5 receive maximum (default 1000)
+  --log-debug              log every packet (tests; never at a venue)
+  --rotate                 new random passwords for every login
+  -h, --help               this text
+
+Names: logins are 1..64 characters of [a-z0-9-]; organisers, monitors and
+the hub may not be named like a device (table-<digits>) nor feed-bridge
+(the feed broker's login), and no login may be listed twice.
+EOF
+}
+
+die() {
+    echo "$prog: $*" >&2
+    exit 2
+}
+
+# --- arguments -------------------------------------------------------------
+
+tables=0
+organisers=o1
+monitors=
+hub_user=hub
+bind=0.0.0.0
+port=
+ws_bind=
+ws_port=9001
+ws=1
+certfile=
+keyfile=
+cafile=
+run_as=mosquitto
+max_queued_messages=50000
+max_queued_bytes=33554432
+max_inflight=1000
+log_debug=0
+rotate=0
+outdir=
+bridge_user=feed-bridge
+
+# need OPTION VALUE: the option has a value that is not another option.
+need() {
+    if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
+        die "$1: missing value"
+    fi
+}
+
+# uint OPTION VALUE MIN MAX: decimal integer in [MIN, MAX].
+uint() {
+    case $2 in
+    '' | *[!0-9]*) die "$1: expected an integer $3..$4, got \"$2\"" ;;
+    esac
+    if [ ${#2} -gt 10 ] || [ "$((10#$2))" -lt "$3" ] ||
+        [ "$((10#$2))" -gt "$4" ]; then
+        die "$1: expected an integer $3..$4, got \"$2\""
+    fi
+}
+
+# addr OPTION VALUE: a numeric IPv4 address (mosquitto's WebSocket
+# listener accepts only an IP address, and IPv4 keeps the bind exact).
+addr() {
+    local a b c d rest
+    IFS=. read -r a b c d rest <<<"$2"
+    if [ -n "$rest" ] || [ "${2//[0-9.]/}" != "" ]; then
+        die "$1: expected an IPv4 address like 192.168.1.10, got \"$2\""
+    fi
+    for x in "$a" "$b" "$c" "$d"; do
+        case $x in
+        '' | *[!0-9]*)
+            die "$1: expected an IPv4 address like 192.168.1.10, got \"$2\""
+            ;;
+        esac
+        if [ ${#x} -gt 3 ] || [ "$((10#$x))" -gt 255 ]; then
+            die "$1: expected an IPv4 address like 192.168.1.10, got \"$2\""
+        fi
+    done
+}
+
+# login OPTION NAME: a valid login that does not look like a device.
+login() {
+    if ! [[ $2 =~ ^[a-z0-9][a-z0-9-]{0,63}$ ]]; then
+        die "$1: \"$2\" is not a login name ([a-z0-9-], 1..64 characters)"
+    fi
+    if [[ $2 =~ ^table-[0-9]+$ ]]; then
+        die "$1: \"$2\" is reserved for table devices"
+    fi
+    if [ "$2" = "$bridge_user" ]; then
+        die "$1: \"$2\" is reserved for the feed broker's bridge"
+    fi
+}
+
+# readable OPTION FILE
+readable() {
+    [ -f "$2" ] && [ -r "$2" ] || die "$1: cannot read \"$2\""
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    --tables) need "$@"; uint "$1" "$2" 0 9999; tables=$((10#$2)); shift 2 ;;
+    --organisers) need "$@"; organisers=$2; shift 2 ;;
+    --hub-user) need "$@"; hub_user=$2; shift 2 ;;
+    --monitors) need "$@"; monitors=$2; shift 2 ;;
+    --bind) need "$@"; addr "$1" "$2"; bind=$2; shift 2 ;;
+    --port) need "$@"; uint "$1" "$2" 1 65535; port=$((10#$2)); shift 2 ;;
+    --ws-bind) need "$@"; addr "$1" "$2"; ws_bind=$2; shift 2 ;;
+    --ws-port) need "$@"; uint "$1" "$2" 1 65535; ws_port=$((10#$2)); shift 2 ;;
+    --no-ws) ws=0; shift ;;
+    --certfile) need "$@"; readable "$1" "$2"; certfile=$2; shift 2 ;;
+    --keyfile) need "$@"; readable "$1" "$2"; keyfile=$2; shift 2 ;;
+    --cafile) need "$@"; readable "$1" "$2"; cafile=$2; shift 2 ;;
+    --run-as)
+        need "$@"
+        [[ $2 =~ ^[a-z_][a-z0-9_-]*$ ]] || die "$1: \"$2\" is not a user name"
+        run_as=$2
+        shift 2
+        ;;
+    --max-queued-messages)
+        need "$@"; uint "$1" "$2" 1000 10000000
+        max_queued_messages=$((10#$2)); shift 2 ;;
+    --max-queued-bytes)
+        need "$@"; uint "$1" "$2" 1048576 4294967295
+        max_queued_bytes=$((10#$2)); shift 2 ;;
+    --max-inflight)
+        need "$@"; uint "$1" "$2" 20 65535
+        max_inflight=$((10#$2)); shift 2 ;;
+    --log-debug) log_debug=1; shift ;;
+    --rotate) rotate=1; shift ;;
+    --) shift; break ;;
+    -*) die "unknown option \"$1\" (see --help)" ;;
+    *)
+        [ -z "$outdir" ] || die "more than one output directory: \"$outdir\" and \"$1\""
+        outdir=$1
+        shift
+        ;;
+    esac
+done
+if [ $# -gt 0 ]; then
+    [ -z "$outdir" ] && [ $# -eq 1 ] ||
+        die "more than one output directory: \"${outdir:-$1}\" and \"${2:-$1}\""
+    outdir=$1
+fi
+[ -n "$outdir" ] || die "missing OUTDIR (see --help)"
+
+login --hub-user "$hub_user"
+org_list=()
+mon_list=()
+[ -z "$organisers" ] || IFS=, read -r -a org_list <<<"$organisers"
+[ -z "$monitors" ] || IFS=, read -r -a mon_list <<<"$monitors"
+for o in "${org_list[@]}"; do
+    login --organisers "$o"
+done
+for o in "${mon_list[@]}"; do
+    login --monitors "$o"
+done
+dups=$(printf '%s\n' "$hub_user" "${org_list[@]}" "${mon_list[@]}" | sort | uniq -d | head -n1)
+[ -z "$dups" ] || die "login \"$dups\" is listed twice (--hub-user, --organisers, --monitors)"
+
+if [ -n "$certfile" ] && [ -z "$keyfile" ]; then
+    die "--certfile: needs --keyfile"
+fi
+if [ -n "$keyfile" ] && [ -z "$certfile" ]; then
+    die "--keyfile: needs --certfile"
+fi
+if [ -n "$cafile" ] && [ -z "$certfile" ]; then
+    die "--cafile: only used with --certfile/--keyfile"
+fi
+tls=0
+[ -z "$certfile" ] || tls=1
+if [ -z "$port" ]; then
+    if [ $tls = 1 ]; then port=8883; else port=1883; fi
+fi
+[ -n "$ws_bind" ] || ws_bind=$bind
+if [ $ws = 1 ] && [ "$ws_port" = "$port" ] &&
+    { [ "$ws_bind" = "$bind" ] || [ "$bind" = 0.0.0.0 ] ||
+        [ "$ws_bind" = 0.0.0.0 ]; }; then
+    die "--ws-port: $ws_port is also the MQTT listener's port"
+fi
+for tool in mosquitto_passwd base64 head sha256sum; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool: not found (apt-get install mosquitto mosquitto-clients)"
+done
+
+if [ -e "$outdir" ] && [ ! -d "$outdir" ]; then
+    die "\"$outdir\" exists and is not a directory"
+fi
+umask 077
+mkdir -p -- "$outdir" 2>/dev/null || die "cannot create \"$outdir\""
+outdir=$(cd -- "$outdir" && pwd -P)
+[ -w "$outdir" ] || die "cannot write to \"$outdir\""
+abspath() { (cd -- "$(dirname -- "$1")" && printf '%s/%s\n' "$(pwd -P)" "$(basename -- "$1")"); }
+[ -z "$certfile" ] || certfile=$(abspath "$certfile")
+[ -z "$keyfile" ] || keyfile=$(abspath "$keyfile")
+[ -z "$cafile" ] || cafile=$(abspath "$cafile")
+
+# --- credentials -----------------------------------------------------------
+
+work=$(mktemp -d "$outdir/.gen.XXXXXX")
+trap 'rm -rf -- "$work"' EXIT
+
+# new_password: 144 random bits, URL-safe base64 (no ':' '@' '/' or
+# quotes, so it fits in config files and URIs unescaped).
+new_password() {
+    head -c 18 /dev/urandom | base64 | tr '+/' '-_'
+}
+
+# The desired logins in file order: hub, organisers, monitors, the feed
+# bridge, devices.
+users=("$hub_user" "${org_list[@]}" "${mon_list[@]}")
+[ $ws = 0 ] || users+=("$bridge_user")
+devices=()
+for ((i = 1; i <= tables; i++)); do
+    devices+=("$(printf 'table-%03d' "$i")")
+done
+
+# Old passwords (plaintext) and hash lines, by login.
+declare -A old_pw=() old_hash=()
+for f in users.cred devices.cred; do
+    [ -f "$outdir/$f" ] || continue
+    while read -r name pw rest; do
+        case $name in '' | '#'*) continue ;; esac
+        [ -n "$pw" ] && [ -z "$rest" ] ||
+            die "$outdir/$f: malformed line for \"$name\" (want: LOGIN PASSWORD)"
+        old_pw[$name]=$pw
+    done <"$outdir/$f"
+done
+if [ -f "$outdir/passwd" ]; then
+    while IFS= read -r line; do
+        [ -n "$line" ] || continue
+        old_hash[${line%%:*}]=$line
+    done <"$outdir/passwd"
+fi
+
+# Passwords: kept unless rotating; a kept password keeps its hash line
+# when there is one, everything else is hashed below in one
+# mosquitto_passwd -U run (one process for all logins: 0.09 s for 1000
+# logins, where 1000 runs of mosquitto_passwd -b take 6 s).
+declare -A pw=()
+: >"$work/plain"
+for name in "${users[@]}" "${devices[@]}"; do
+    if [ $rotate = 0 ] && [ -n "${old_pw[$name]:-}" ]; then
+        pw[$name]=${old_pw[$name]}
+        [ -z "${old_hash[$name]:-}" ] || continue
+    else
+        pw[$name]=$(new_password)
+    fi
+    printf '%s:%s\n' "$name" "${pw[$name]}" >>"$work/plain"
+done
+if [ -s "$work/plain" ]; then
+    mosquitto_passwd -U "$work/plain" >/dev/null ||
+        die "mosquitto_passwd -U failed"
+fi
+declare -A new_hash=()
+while IFS= read -r line; do
+    [ -n "$line" ] && new_hash[${line%%:*}]=$line
+done <"$work/plain"
+
+: >"$work/passwd"
+: >"$work/users.cred"
+: >"$work/devices.cred"
+for name in "${users[@]}" "${devices[@]}"; do
+    h=${new_hash[$name]:-${old_hash[$name]:-}}
+    [ -n "$h" ] || die "internal error: no hash for \"$name\""
+    printf '%s\n' "$h" >>"$work/passwd"
+done
+for name in "${users[@]}"; do
+    printf '%s %s\n' "$name" "${pw[$name]}" >>"$work/users.cred"
+done
+for name in "${devices[@]}"; do
+    printf '%s %s\n' "$name" "${pw[$name]}" >>"$work/devices.cred"
+done
+
+# --- ACLs ------------------------------------------------------------------
+
+{
+    cat <<EOF
+# acl - venue broker access rules, generated by deploy/broker/gen-config.sh.
+# Do not edit: re-run the script.  Everything not granted here is denied.
+# No anonymous section: the venue broker refuses anonymous clients.
+
+# Every login (pattern lines apply to all users): the hub's presence and
+# every event's round clock.  mosquitto warns at start that these two
+# patterns contain no %u or %c: expected.
+pattern read tourney/v1/hub/state
+pattern read tourney/v1/event/+/clock
+
+# Devices: %u is the login (= client id, use_username_as_clientid), so a
+# table writes only its own result/presence and reads only its own
+# assign/ack.  Pattern lines also apply to the other logins, whose names
+# can never be a device's: the hub ignores device topics of unknown ids.
+pattern write tourney/v1/device/%u/result
+pattern write tourney/v1/device/%u/presence
+pattern read tourney/v1/device/%u/assign
+pattern read tourney/v1/device/%u/ack
+
+# The hub: everything under tourney/v1/, and the broker's statistics.
+user $hub_user
+topic readwrite tourney/v1/#
+topic read \$SYS/#
+EOF
+    for o in "${org_list[@]}"; do
+        cat <<EOF
+
+# Organiser console $o: its own request/response pair and the public feed.
+user $o
+topic write tourney/v1/ctl/$o/req
+topic read tourney/v1/ctl/$o/resp
+topic read tourney/v1/feed/#
+EOF
+    done
+    for o in "${mon_list[@]}"; do
+        cat <<EOF
+
+# Monitor $o: reads everything, writes nothing.
+user $o
+topic read tourney/v1/#
+topic read \$SYS/#
+EOF
+    done
+    if [ $ws = 1 ]; then
+        cat <<EOF
+
+# The feed broker's bridge: pulls the public feed, writes nothing.
+user $bridge_user
+topic read tourney/v1/feed/#
+EOF
+    fi
+} >"$work/acl"
+
+[ $ws = 0 ] || cat >"$work/acl-feed" <<'EOF'
+# acl-feed - feed broker access rules, generated by
+# deploy/broker/gen-config.sh.  Do not edit: re-run the script.
+# Overlays and browsers connect without a username and read the public
+# feed; nobody writes (the bridge is not subject to this file).  The feed
+# broker has no logins: a client that sends a username is granted nothing.
+topic read tourney/v1/feed/#
+EOF
+
+# --- mosquitto.conf, feed.conf ---------------------------------------------
+
+# common_settings: what both brokers share.
+common_settings() {
+    cat <<EOF
+# One listener per process: nothing to set per listener.
+per_listener_settings false
+
+# The hub's SQLite database is the truth; mosquitto.db is corrupted by
+# power loss on Raspberry Pis.  The hub republishes retained state when it
+# starts.
+persistence false
+
+# Log to stderr (journald adds the time under systemd).
+log_dest stderr
+EOF
+    if [ $log_debug = 1 ]; then
+        echo "log_type all"
+    else
+        printf 'log_type error\nlog_type warning\nlog_type notice\nlog_type information\n'
+    fi
+    cat <<EOF
+connection_messages true
+log_timestamp true
+log_timestamp_format %Y-%m-%dT%H:%M:%S
+
+# Drop root to this user after binding (no effect when not started as root).
+user $run_as
+
+# Nagle off: without it a result -> ack round trip costs ~90 ms, not 0.2 ms.
+set_tcp_nodelay true
+
+# Per-client queue above the in-flight window.  The default (1000) silently
+# drops QoS 1 messages to a slow subscriber although the publisher got its
+# PUBACK: a hub pausing for 2 s while 1000 tables reconnect and resubmit,
+# or an overlay subscribing to the retained feed of a convention, exceeds
+# it.  The byte cap bounds the memory one stuck client can hold.
+max_queued_messages $max_queued_messages
+max_queued_bytes $max_queued_bytes
+
+# In-flight QoS 1/2 window per client, and the receive maximum sent to
+# MQTT v5 clients: at the default (20) Paho sends 20 and waits for a 1 s
+# wake-up, so fanning assignments out to 200 tables takes 9 s.
+max_inflight_messages $max_inflight
+
+# Bound every packet (the largest is a standings feed of a big event).
+max_packet_size 16777216
+EOF
+}
+
+{
+    cat <<EOF
+# mosquitto.conf - Tourney venue broker, generated by
+# deploy/broker/gen-config.sh.  Do not edit: re-run the script.
+# Why each setting is what it is: deploy/broker/README.md.
+
+EOF
+    common_settings
+    cat <<EOF
+
+# --- MQTT listener: hub, organiser consoles, table devices, feed bridge ---
+listener $port $bind
+socket_domain ipv4
+allow_anonymous false
+password_file $outdir/passwd
+acl_file $outdir/acl
+# The client id is the login, so one device cannot disconnect another by
+# choosing its client id (the same login twice: the newer one wins).
+use_username_as_clientid true
+EOF
+    if [ $tls = 1 ]; then
+        cat <<EOF
+certfile $certfile
+keyfile $keyfile
+tls_version tlsv1.2
+EOF
+        [ -z "$cafile" ] || echo "cafile $cafile"
+    fi
+} >"$work/mosquitto.conf"
+
+if [ $ws = 1 ]; then
+    # The bridge dials the venue broker on loopback when it listens on
+    # every interface.
+    venue_addr=$bind
+    [ "$venue_addr" != 0.0.0.0 ] || venue_addr=127.0.0.1
+    # Derived from the bridge's password: stable across re-runs, secret.
+    bridge_local_id=feed-bridge-$(printf 'local id %s' "${pw[$bridge_user]}" |
+        sha256sum | head -c 20)
+    {
+        cat <<EOF
+# feed.conf - Tourney public feed broker, generated by
+# deploy/broker/gen-config.sh.  Do not edit: re-run the script.
+# Holds the bridge's password: keep it unreadable to others.
+# Why each setting is what it is: deploy/broker/README.md.
+
+EOF
+        common_settings
+        cat <<EOF
+
+# mosquitto 2.0.11 will not start with WebSocket listeners only ("Unable
+# to start any listening sockets"): this local socket is the other
+# listener it needs, under the same read-only rules.  It is bound after
+# mosquitto drops to --run-as, hence its own directory.
+listener 0 $outdir/run/feed.sock
+
+# --- WebSocket listener: overlays and browsers, anonymous, read-only ------
+listener $ws_port $ws_bind
+protocol websockets
+# Without socket_domain the WebSocket listener binds every interface
+# whatever the address above says (measured on 2.0.11).
+socket_domain ipv4
+allow_anonymous true
+acl_file $outdir/acl-feed
+
+# --- Bridge: pull the public feed from the venue broker -------------------
+connection venue
+address $venue_addr:$port
+bridge_protocol_version mqttv311
+# mosquitto-to-mosquitto bridge mode: retained flags are kept.
+try_private true
+cleansession true
+remote_username $bridge_user
+remote_password ${pw[$bridge_user]}
+remote_clientid $bridge_user
+# A client id nobody can guess: a WebSocket client taking the bridge's
+# local client id would disconnect the bridge (measured).
+local_clientid $bridge_local_id
+# No \$SYS notification topics (the venue ACL would deny them anyway).
+notifications false
+start_type automatic
+# Reconnect after 1 s, backing off to 10 s, with jitter.
+restart_timeout 1 10
+topic tourney/v1/feed/# in 1
+EOF
+        if [ $tls = 1 ]; then
+            if [ -n "$cafile" ]; then
+                echo "bridge_cafile $cafile"
+            else
+                echo "bridge_capath /etc/ssl/certs"
+            fi
+            cat <<EOF
+# The bridge dials $venue_addr, which is not the certificate's name.
+bridge_insecure true
+EOF
+        fi
+    } >"$work/feed.conf"
+fi
+
+# --- install ---------------------------------------------------------------
+
+# mosquitto reads passwd and the ACLs after dropping to --run-as: give that
+# user's group read access when we are root.  The .cred files stay 0600.
+group=
+if [ "$(id -u)" = 0 ] && [ "$run_as" != root ] && id -u "$run_as" >/dev/null 2>&1; then
+    group=$(id -gn "$run_as")
+fi
+for f in passwd acl acl-feed mosquitto.conf feed.conf; do
+    [ -f "$work/$f" ] || continue
+    if [ -n "$group" ]; then
+        chgrp "$group" "$work/$f"
+        chmod 0640 "$work/$f"
+    else
+        chmod 0600 "$work/$f"
+    fi
+done
+chmod 0600 "$work/users.cred" "$work/devices.cred"
+if [ -n "$group" ]; then
+    chgrp "$group" "$outdir"
+    chmod 0750 "$outdir"
+fi
+# The feed broker's local socket directory, writable by --run-as.
+if [ $ws = 1 ]; then
+    mkdir -p -- "$outdir/run"
+    if [ -n "$group" ]; then
+        chown "$run_as:$group" "$outdir/run"
+    fi
+    chmod 0750 "$outdir/run"
+fi
+
+# Rename into place (atomic per file); stale files of a previous layout go.
+for f in passwd acl acl-feed mosquitto.conf feed.conf users.cred devices.cred; do
+    if [ -f "$work/$f" ]; then
+        mv -f -- "$work/$f" "$outdir/$f"
+    else
+        rm -f -- "$outdir/$f"
+    fi
+done
+
+echo "$prog: wrote $outdir (${#users[@]} users, ${#devices[@]} devices$([ $rotate = 1 ] && echo ', passwords rotated'))" >&2

@@ -1,0 +1,815 @@
+/* store.c - opening the hub's SQLite file, the schema and its forward
+ * migrations, transactions, the append-only log and the integrity check.
+ *
+ * Durability decision: WAL with synchronous=FULL.  The hub acknowledges a
+ * result as soon as the call returns, and the table then forgets it; with
+ * synchronous=NORMAL a power loss (likely on a venue's Pi or laptop) could
+ * roll back the last commits after their acks went out, losing results
+ * nobody will resubmit.  FULL costs one fsync of the WAL per commit (about
+ * a millisecond on an SSD, a few on an SD card): a few hundred results per
+ * second, far above what a venue produces.  An application crash loses
+ * nothing in either mode.
+ *
+ * Not here: the event model (store_event.c), results (store_result.c), the
+ * engine projection (store_load.c).  Invariants: the log table only grows
+ * (triggers refuse UPDATE and DELETE); user_version equals the number of
+ * migration steps applied, each step applied in its own transaction.
+ */
+#include "store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- schema ------------------------------------------------------------ */
+
+/* Migration steps: steps[i] takes user_version i to i + 1, as a list of
+ * statements run in one transaction.  Never edit a shipped step; append a
+ * new one (and raise HUB_STORE_SCHEMA_VERSION). */
+/* 0 -> 1: the first schema. */
+static const char *const step_1[] = {
+    "CREATE TABLE events (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  name TEXT NOT NULL UNIQUE,         -- the public event id\n"
+    "  title TEXT NOT NULL,\n"
+    "  format_name TEXT NOT NULL,\n"
+    "  header_json TEXT NOT NULL,  -- event file minus players/drops/rounds,\n"
+    "                              -- format as a full object\n"
+    "  options_json TEXT NOT NULL, -- the options asked for (record only)\n"
+    "  seed INTEGER NOT NULL,      -- uint64 stored as int64 bits\n"
+    "  status TEXT NOT NULL CHECK (status IN ('setup','running','finished')),\n"
+    "  created_ms INTEGER NOT NULL\n"
+    ");\n",
+    "CREATE TABLE players (\n"
+    "  id INTEGER PRIMARY KEY,     -- order of entry = engine index order\n"
+    "  event_id INTEGER NOT NULL REFERENCES events(id),\n"
+    "  pid TEXT NOT NULL,\n"
+    "  name TEXT NOT NULL,\n"
+    "  club TEXT, country TEXT, external_id TEXT,\n"
+    "  rating REAL,\n"
+    "  armies_json TEXT,           -- JSON array of army names\n"
+    "  beginner INTEGER NOT NULL DEFAULT 0,\n"
+    "  colours_json TEXT,          -- JSON array of colour names\n"
+    "  colour_blind INTEGER NOT NULL DEFAULT 0,\n"
+    "  faction TEXT, agenda TEXT,\n"
+    "  late_from_round INTEGER NOT NULL DEFAULT 0,  -- 0 = from the start\n"
+    "  fixed_table INTEGER NOT NULL DEFAULT 0,\n"
+    "  dropped_after INTEGER NOT NULL DEFAULT 0,\n"
+    "  rejoin_round INTEGER NOT NULL DEFAULT 0,\n"
+    "  dq_after INTEGER NOT NULL DEFAULT 0,\n"
+    "  UNIQUE (event_id, pid)\n"
+    ");\n",
+    "CREATE TABLE rounds (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  event_id INTEGER NOT NULL REFERENCES events(id),\n"
+    "  number INTEGER NOT NULL CHECK (number >= 1),\n"
+    "  stage TEXT NOT NULL,\n"
+    "  stage_index INTEGER NOT NULL,\n"
+    "  status TEXT NOT NULL\n"
+    "    CHECK (status IN ('draft','published','started','closed')),\n"
+    "  explain TEXT,\n"
+    "  UNIQUE (event_id, number)\n"
+    ");\n",
+    "CREATE TABLE tables (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,\n"
+    "  position INTEGER NOT NULL,  -- engine order: by number, byes last\n"
+    "  number INTEGER NOT NULL,    -- CM-9; 0 for a bye\n"
+    "  is_bye INTEGER NOT NULL,\n"
+    "  first_seat INTEGER NOT NULL DEFAULT -1,  -- AG-4 starting seat\n"
+    "  extension_ms INTEGER NOT NULL DEFAULT 0, -- CM-7 table extension\n"
+    "  UNIQUE (round_id, position)\n"
+    ");\n",
+    "CREATE UNIQUE INDEX tables_number ON tables(round_id, number)\n"
+    "  WHERE is_bye = 0;\n",
+    "CREATE TABLE seats (\n"
+    "  table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,\n"
+    "  seat INTEGER NOT NULL,\n"
+    "  round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,\n"
+    "  player_id INTEGER NOT NULL REFERENCES players(id),\n"
+    "  PRIMARY KEY (table_id, seat),\n"
+    "  UNIQUE (round_id, player_id)   -- one seat per player and round\n"
+    ") WITHOUT ROWID;\n",
+    "CREATE TABLE results (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  table_id INTEGER NOT NULL REFERENCES tables(id),\n"
+    "  result_json TEXT NOT NULL,  -- the event file's result object\n"
+    "  source TEXT NOT NULL CHECK (source IN ('device','organiser')),\n"
+    "  actor TEXT NOT NULL,\n"
+    "  confirmed INTEGER NOT NULL,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('valid','pending','conflict')),\n"
+    "  superseded_by INTEGER REFERENCES results(id)\n"
+    "    DEFERRABLE INITIALLY DEFERRED,  -- set before the new row exists\n"
+    "  resolved INTEGER NOT NULL DEFAULT 0,\n"
+    "  created_ms INTEGER NOT NULL\n"
+    ");\n",
+    "CREATE INDEX results_table ON results(table_id);\n",
+    "CREATE UNIQUE INDEX results_counted ON results(table_id)\n"
+    "  WHERE status = 'valid' AND superseded_by IS NULL;\n",
+    "CREATE TRIGGER results_keep BEFORE UPDATE OF id, table_id, result_json,\n"
+    "  source, actor, confirmed, status, created_ms ON results\n"
+    "  BEGIN SELECT RAISE(ABORT, 'results rows are never rewritten'); END;\n",
+    "CREATE TRIGGER results_no_delete BEFORE DELETE ON results\n"
+    "  BEGIN SELECT RAISE(ABORT, 'results rows are never deleted'); END;\n",
+    "CREATE TABLE submissions (\n"
+    "  device_id TEXT NOT NULL,\n"
+    "  idem_key TEXT NOT NULL,\n"
+    "  event_name TEXT NOT NULL,\n"
+    "  round INTEGER NOT NULL,\n"
+    "  table_number INTEGER NOT NULL,\n"
+    "  request TEXT NOT NULL,      -- the result text as received\n"
+    "  confirmed INTEGER NOT NULL,\n"
+    "  outcome TEXT NOT NULL\n"
+    "    CHECK (outcome IN ('accepted','conflict','rejected')),\n"
+    "  result_id INTEGER REFERENCES results(id),\n"
+    "  reason TEXT NOT NULL,\n"
+    "  answer TEXT NOT NULL,       -- sent back byte for byte\n"
+    "  created_ms INTEGER NOT NULL,\n"
+    "  PRIMARY KEY (device_id, idem_key)\n"
+    ") WITHOUT ROWID;\n",
+    "CREATE TABLE devices (\n"
+    "  id TEXT PRIMARY KEY,\n"
+    "  event_id INTEGER REFERENCES events(id),\n"
+    "  table_number INTEGER NOT NULL DEFAULT 0,\n"
+    "  presence TEXT NOT NULL DEFAULT 'unknown'\n"
+    "    CHECK (presence IN ('unknown','online','offline')),\n"
+    "  last_seen_ms INTEGER NOT NULL DEFAULT 0,\n"
+    "  created_ms INTEGER NOT NULL\n"
+    ");\n",
+    "CREATE UNIQUE INDEX devices_table ON devices(event_id, table_number)\n"
+    "  WHERE event_id IS NOT NULL;\n",
+    "CREATE TABLE clocks (\n"
+    "  round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,\n"
+    "  state TEXT NOT NULL CHECK (state IN ('ready','running','paused')),\n"
+    "  length_ms INTEGER NOT NULL,\n"
+    "  extension_ms INTEGER NOT NULL,\n"
+    "  deadline_ms INTEGER NOT NULL,\n"
+    "  remaining_ms INTEGER NOT NULL,\n"
+    "  updated_ms INTEGER NOT NULL\n"
+    ");\n",
+    "CREATE TABLE penalties (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  table_id INTEGER NOT NULL REFERENCES tables(id),\n"
+    "  player_id INTEGER NOT NULL REFERENCES players(id),\n"
+    "  units INTEGER NOT NULL CHECK (units > 0),  -- TNY_POINT_SCALE units\n"
+    "  reason TEXT NOT NULL,\n"
+    "  actor TEXT NOT NULL,\n"
+    "  created_ms INTEGER NOT NULL\n"
+    ");\n",
+    "CREATE INDEX penalties_table ON penalties(table_id);\n",
+    "CREATE TABLE log (\n"
+    "  seq INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  time_ms INTEGER NOT NULL,\n"
+    "  actor TEXT NOT NULL,\n"
+    "  event_name TEXT,            -- NULL: not about one event\n"
+    "  kind TEXT NOT NULL,\n"
+    "  detail TEXT NOT NULL        -- JSON object\n"
+    ");\n",
+    "CREATE INDEX log_event ON log(event_name, seq);\n",
+    "CREATE TRIGGER log_no_update BEFORE UPDATE ON log\n"
+    "  BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;\n",
+    "CREATE TRIGGER log_no_delete BEFORE DELETE ON log\n"
+    "  BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;\n",
+    NULL,
+};
+
+static const char *const *const migration_steps[] = {step_1};
+
+_Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
+                   HUB_STORE_SCHEMA_VERSION,
+               "one migration step per schema version");
+
+/* ---- helpers ----------------------------------------------------------- */
+
+int hs_sqlite_error(struct hub_store *s, int src, const char *what,
+                    struct tny_diag *d)
+{
+    int rc = (src & 0xff) == SQLITE_NOMEM ? TNY_ENOMEM : TNY_ESTATE;
+    const char *msg = s && s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(src);
+    return tny_diag_set(d, rc, "store: %s: %s", what, msg);
+}
+
+int hs_prepare(struct hub_store *s, const char *sql, sqlite3_stmt **st,
+               struct tny_diag *d)
+{
+    int src = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+    if (src != SQLITE_OK) {
+        *st = NULL;
+        return hs_sqlite_error(s, src, "prepare", d);
+    }
+    return TNY_OK;
+}
+
+int hs_done(struct hub_store *s, sqlite3_stmt *st, struct tny_diag *d)
+{
+    int src = sqlite3_step(st);
+    if (src == SQLITE_DONE || src == SQLITE_ROW)
+        return TNY_OK;
+    return hs_sqlite_error(s, src, "write", d);
+}
+
+int hs_row(struct hub_store *s, sqlite3_stmt *st, bool *row, struct tny_diag *d)
+{
+    int src = sqlite3_step(st);
+    *row = src == SQLITE_ROW;
+    if (src == SQLITE_ROW || src == SQLITE_DONE)
+        return TNY_OK;
+    return hs_sqlite_error(s, src, "read", d);
+}
+
+int hs_exec(struct hub_store *s, const char *sql, struct tny_diag *d)
+{
+    int src = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+    if (src != SQLITE_OK)
+        return hs_sqlite_error(s, src, "exec", d);
+    return TNY_OK;
+}
+
+void hs_cache_drop(struct hub_store *s)
+{
+    if (s->cache_ev)
+        tny_event_release(&s->cache);
+    json_decref(s->cache_format);
+    s->cache_format = NULL;
+    s->cache_ev = 0;
+}
+
+int hs_begin(struct hub_store *s, struct tny_diag *d)
+{
+    s->keep_cache = false;
+    if (s->read_only)
+        return tny_diag_set(d, TNY_ESTATE,
+                            "store: the database is open read-only");
+    return hs_exec(s, "BEGIN IMMEDIATE", d);
+}
+
+int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
+{
+    if (rc != 0 || !s->keep_cache)
+        hs_cache_drop(s);
+    s->keep_cache = false;
+    if (rc == 0) {
+        int src = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+        if (src == SQLITE_OK)
+            return TNY_OK;
+        rc = hs_sqlite_error(s, src, "commit", d);
+        hs_cache_drop(s);
+    }
+    /* SQLite may already have rolled back (full disk, I/O error). */
+    if (!sqlite3_get_autocommit(s->db))
+        (void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+int hs_begin_read(struct hub_store *s, struct tny_diag *d)
+{
+    return hs_exec(s, "BEGIN", d);
+}
+
+void hs_end_read(struct hub_store *s)
+{
+    if (!sqlite3_get_autocommit(s->db))
+        (void)sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+}
+
+int64_t hs_now_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+char *hs_dump(const json_t *v)
+{
+    return json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+int hs_log(struct hub_store *s, const char *actor, const char *event_id,
+           const char *kind, json_t *detail, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    char *text = NULL;
+    int rc;
+    if (!detail)
+        detail = json_object();
+    if (!detail || !(text = hs_dump(detail))) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    if ((rc = hs_prepare(s,
+                         "INSERT INTO log (time_ms, actor, event_name, kind, "
+                         "detail) VALUES (?, ?, ?, ?, ?)",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, hs_now_ms());
+    sqlite3_bind_text(st, 2, actor, -1, SQLITE_STATIC);
+    if (event_id)
+        sqlite3_bind_text(st, 3, event_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+    rc = hs_done(s, st, d);
+out:
+    sqlite3_finalize(st);
+    free(text);
+    json_decref(detail);
+    return rc;
+}
+
+int hs_check_id(const char *what, const char *id, struct tny_diag *d)
+{
+    size_t n = id ? strlen(id) : 0;
+    if (n < 1 || n > HUB_STORE_ID_MAX)
+        return tny_diag_set(d, TNY_EINVAL,
+                            "%s: expected 1..%d characters of A-Z a-z 0-9 "
+                            "_ . -",
+                            what, HUB_STORE_ID_MAX);
+    for (size_t i = 0; i < n; i++) {
+        char c = id[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+            return tny_diag_set(d, TNY_EINVAL,
+                                "%s: \"%.64s\" is not an id (1..%d "
+                                "characters of A-Z a-z 0-9 _ . -)",
+                                what, id, HUB_STORE_ID_MAX);
+    }
+    return TNY_OK;
+}
+
+int hs_check_actor(const char *actor, struct tny_diag *d)
+{
+    if (!actor)
+        return tny_diag_set(d, TNY_EINVAL, "actor: missing");
+    if (strcmp(actor, "hub") == 0)
+        return TNY_OK;
+    if (strncmp(actor, "organiser:", 10) == 0)
+        return hs_check_id("actor", actor + 10, d);
+    if (strncmp(actor, "device:", 7) == 0)
+        return hs_check_id("actor", actor + 7, d);
+    return tny_diag_set(d, TNY_EINVAL,
+                        "actor: \"%.64s\": expected \"hub\", "
+                        "\"organiser:LOGIN\" or \"device:ID\"",
+                        actor);
+}
+
+char *hs_col_strdup(sqlite3_stmt *st, int col, bool *oom)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    if (!t)
+        return NULL;
+    char *copy = strdup((const char *)t);
+    if (!copy)
+        *oom = true;
+    return copy;
+}
+
+void hs_col_copy(sqlite3_stmt *st, int col, char *dst, size_t cap)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+static const char *const round_status_names[] = {"draft", "published",
+                                                 "started", "closed"};
+
+const char *hs_round_status_name(enum hub_round_status st)
+{
+    return round_status_names[st];
+}
+
+int hs_round_status_from(const char *name, enum hub_round_status *out)
+{
+    for (int i = 0; i < 4; i++)
+        if (name && strcmp(name, round_status_names[i]) == 0) {
+            *out = (enum hub_round_status)i;
+            return TNY_OK;
+        }
+    return TNY_EINVAL;
+}
+
+int hs_event_row(struct hub_store *s, const char *event_id, int64_t *row,
+                 struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool found;
+    int rc;
+    if ((rc = hs_check_id("event", event_id, d)) < 0 ||
+        (rc = hs_prepare(s, "SELECT id FROM events WHERE name = ?", &st, d)) <
+            0)
+        goto out;
+    sqlite3_bind_text(st, 1, event_id, -1, SQLITE_STATIC);
+    if ((rc = hs_row(s, st, &found, d)) < 0)
+        goto out;
+    if (!found) {
+        rc =
+            tny_diag_set(d, TNY_ENOTFOUND, "event \"%s\": not found", event_id);
+        goto out;
+    }
+    *row = sqlite3_column_int64(st, 0);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int hs_round_row(struct hub_store *s, int64_t ev_row, const char *event_id,
+                 int32_t number, int64_t *row, enum hub_round_status *status,
+                 struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool found;
+    int rc;
+    if ((rc = hs_prepare(s,
+                         "SELECT id, status FROM rounds WHERE event_id = ? "
+                         "AND number = ?",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_int(st, 2, number);
+    if ((rc = hs_row(s, st, &found, d)) < 0)
+        goto out;
+    if (!found) {
+        rc = tny_diag_set(d, TNY_ENOTFOUND, "event \"%s\": no round %d",
+                          event_id, (int)number);
+        goto out;
+    }
+    *row = sqlite3_column_int64(st, 0);
+    if (status && hs_round_status_from((const char *)sqlite3_column_text(st, 1),
+                                       status) < 0)
+        rc = tny_diag_set(d, TNY_ESTATE, "store: round %d: bad status",
+                          (int)number);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int hs_table_row(struct hub_store *s, int64_t round_row, const char *event_id,
+                 int32_t round, int32_t number, int64_t *row,
+                 struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool found;
+    int rc;
+    if ((rc = hs_prepare(s,
+                         "SELECT id FROM tables WHERE round_id = ? AND "
+                         "number = ? AND is_bye = 0",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    sqlite3_bind_int(st, 2, number);
+    if ((rc = hs_row(s, st, &found, d)) < 0)
+        goto out;
+    if (!found) {
+        rc = tny_diag_set(d, TNY_ENOTFOUND,
+                          "event \"%s\": round %d has no table %d", event_id,
+                          (int)round, (int)number);
+        goto out;
+    }
+    *row = sqlite3_column_int64(st, 0);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int hs_player_row(struct hub_store *s, int64_t ev_row, const char *event_id,
+                  const char *player_id, int64_t *row, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool found;
+    int rc;
+    if ((rc = hs_check_id("player", player_id, d)) < 0 ||
+        (rc = hs_prepare(s,
+                         "SELECT id FROM players WHERE event_id = ? AND "
+                         "pid = ?",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_text(st, 2, player_id, -1, SQLITE_STATIC);
+    if ((rc = hs_row(s, st, &found, d)) < 0)
+        goto out;
+    if (!found) {
+        rc = tny_diag_set(d, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"",
+                          event_id, player_id);
+        goto out;
+    }
+    *row = sqlite3_column_int64(st, 0);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int hs_validate_event(struct hub_store *s, int64_t ev_row, bool with_draft,
+                      struct tny_diag *d)
+{
+    struct tny_event ev;
+    int rc = hs_project(s, ev_row, with_draft, true, NULL, &ev, d);
+    if (rc == 0)
+        tny_event_release(&ev);
+    return rc;
+}
+
+/* ---- open / close ------------------------------------------------------ */
+
+static int pragma_int(struct hub_store *s, const char *sql, int64_t *out,
+                      struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    if ((rc = hs_prepare(s, sql, &st, d)) < 0 ||
+        (rc = hs_row(s, st, &row, d)) < 0)
+        goto out;
+    *out = row ? sqlite3_column_int64(st, 0) : 0;
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int migrate(struct hub_store *s, const char *path, struct tny_diag *d)
+{
+    int64_t version;
+    char sql[64];
+    int rc;
+    if ((rc = pragma_int(s, "PRAGMA user_version", &version, d)) < 0)
+        return rc;
+    if (version > HUB_STORE_SCHEMA_VERSION || version < 0)
+        return tny_diag_set(d, TNY_ESTATE,
+                            "store: %s has schema version %lld, this build "
+                            "knows up to %d (use a newer tourney-hub)",
+                            path, (long long)version, HUB_STORE_SCHEMA_VERSION);
+    if (version < HUB_STORE_SCHEMA_VERSION && s->read_only)
+        return tny_diag_set(d, TNY_ESTATE,
+                            "store: %s has schema version %lld and needs "
+                            "migrating to %d, but it is read-only",
+                            path, (long long)version, HUB_STORE_SCHEMA_VERSION);
+    for (int64_t v = version; v < HUB_STORE_SCHEMA_VERSION; v++) {
+        /* Each step and its version bump commit together. */
+        snprintf(sql, sizeof(sql), "PRAGMA user_version = %lld",
+                 (long long)(v + 1));
+        if ((rc = hs_begin(s, d)) < 0)
+            return rc;
+        for (const char *const *q = migration_steps[v]; rc == 0 && *q; q++)
+            rc = hs_exec(s, *q, d);
+        if (rc == 0)
+            rc = hs_exec(s, sql, d);
+        if (rc == 0) {
+            json_t *detail = json_pack("{s:I, s:I}", "from", (json_int_t)v,
+                                       "to", (json_int_t)(v + 1));
+            rc = hs_log(s, "hub", NULL, "store.migrate", detail, d);
+        }
+        if ((rc = hs_finish(s, rc, d)) < 0) {
+            char why[sizeof(d->msg)];
+            snprintf(why, sizeof(why), "%s", d ? d->msg : "failed");
+            return tny_diag_set(d, rc, "store: %s: migration %lld -> %lld: %s",
+                                path, (long long)v, (long long)(v + 1), why);
+        }
+    }
+    return TNY_OK;
+}
+
+int hub_store_open(const char *path, struct hub_store **out,
+                   struct tny_diag *diag)
+{
+    return hub_store_open_with(path, NULL, out, diag);
+}
+
+int hub_store_open_with(const char *path, const struct hub_store_options *opt,
+                        struct hub_store **out, struct tny_diag *diag)
+{
+    struct hub_store_options o = {0};
+    struct hub_store *s = NULL;
+    char sql[96];
+    int64_t got;
+    int rc, src;
+
+    *out = NULL;
+    if (opt)
+        o = *opt;
+    if (!path || !*path)
+        return tny_diag_set(diag, TNY_EINVAL, "store: no database path");
+    s = calloc(1, sizeof(*s));
+    if (!s)
+        return TNY_ENOMEM;
+    int flags = (o.flags & HUB_STORE_READ_ONLY)
+                    ? SQLITE_OPEN_READONLY
+                    : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    src = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+    if (src != SQLITE_OK) {
+        rc = tny_diag_set(diag, src == SQLITE_NOMEM ? TNY_ENOMEM : TNY_ESTATE,
+                          "store: cannot open %s: %s", path,
+                          s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(src));
+        goto out;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    /* A file without write permission opens read-only (SQLite falls back);
+     * say so once here instead of failing every write obscurely. */
+    s->read_only = sqlite3_db_readonly(s->db, "main") == 1;
+    sqlite3_busy_timeout(s->db,
+                         o.busy_timeout_ms > 0 ? o.busy_timeout_ms : 5000);
+    /* Reading the schema first makes "not a database" fail here. */
+    if ((rc = pragma_int(s, "PRAGMA schema_version", &got, diag)) < 0) {
+        tny_diag_set(diag, rc, "store: cannot open %s: %s", path,
+                     sqlite3_errmsg(s->db));
+        goto out;
+    }
+    if ((rc = hs_exec(s, "PRAGMA foreign_keys = ON", diag)) < 0)
+        goto out;
+    if (!s->read_only) {
+        if ((rc = pragma_int(s, "PRAGMA journal_mode = WAL", &got, diag)) < 0)
+            goto out;
+        if ((rc = hs_exec(s,
+                          (o.flags & HUB_STORE_NO_SYNC)
+                              ? "PRAGMA synchronous = OFF"
+                              : "PRAGMA synchronous = FULL",
+                          diag)) < 0)
+            goto out;
+    }
+    if (o.max_pages > 0) {
+        snprintf(sql, sizeof(sql), "PRAGMA max_page_count = %lld",
+                 (long long)o.max_pages);
+        if ((rc = pragma_int(s, sql, &got, diag)) < 0)
+            goto out;
+    }
+    if ((rc = migrate(s, path, diag)) < 0)
+        goto out;
+    *out = s;
+    s = NULL;
+out:
+    hub_store_close(s);
+    return rc;
+}
+
+void hub_store_close(struct hub_store *store)
+{
+    if (!store)
+        return;
+    hs_cache_drop(store);
+    sqlite3_close_v2(store->db);
+    free(store);
+}
+
+int hub_store_schema_version(struct hub_store *store, int32_t *version,
+                             struct tny_diag *diag)
+{
+    int64_t v = 0;
+    int rc = pragma_int(store, "PRAGMA user_version", &v, diag);
+    *version = (int32_t)v;
+    return rc;
+}
+
+/* ---- check ------------------------------------------------------------- */
+
+int hub_store_check(struct hub_store *store, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int64_t *events = NULL;
+    int32_t n_events = 0;
+    int rc;
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_prepare(store, "PRAGMA integrity_check", &st, diag)) < 0 ||
+        (rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row || strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "store: integrity check: %s",
+                          row ? (const char *)sqlite3_column_text(st, 0)
+                              : "no answer");
+        goto out;
+    }
+    sqlite3_finalize(st);
+    if ((rc = hs_prepare(store, "PRAGMA foreign_key_check", &st, diag)) < 0 ||
+        (rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (row) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "store: foreign key check: table %s row %lld",
+                          (const char *)sqlite3_column_text(st, 0),
+                          (long long)sqlite3_column_int64(st, 1));
+        goto out;
+    }
+    sqlite3_finalize(st);
+    /* Every submission was logged in its own transaction. */
+    if ((rc = hs_prepare(store,
+                         "SELECT (SELECT count(*) FROM submissions), "
+                         "(SELECT count(*) FROM log WHERE kind LIKE "
+                         "'submit.%')",
+                         &st, diag)) < 0 ||
+        (rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (sqlite3_column_int64(st, 0) != sqlite3_column_int64(st, 1)) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "store: %lld submissions but %lld submission log "
+                          "rows",
+                          (long long)sqlite3_column_int64(st, 0),
+                          (long long)sqlite3_column_int64(st, 1));
+        goto out;
+    }
+    sqlite3_finalize(st);
+    if ((rc = hs_prepare(store, "SELECT id FROM events ORDER BY id", &st,
+                         diag)) < 0)
+        goto out;
+    for (;;) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row)
+            break;
+        int64_t *grown =
+            realloc(events, sizeof(*events) * (size_t)(n_events + 1));
+        if (!grown) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+        events = grown;
+        events[n_events++] = sqlite3_column_int64(st, 0);
+    }
+    for (int32_t i = 0; i < n_events; i++)
+        if ((rc = hs_validate_event(store, events[i], true, diag)) < 0) {
+            char why[sizeof(diag->msg)];
+            snprintf(why, sizeof(why), "%s", diag ? diag->msg : "");
+            rc = tny_diag_set(diag, TNY_ESTATE, "store: event row %lld: %s",
+                              (long long)events[i], why);
+            goto out;
+        }
+out:
+    sqlite3_finalize(st);
+    hs_end_read(store);
+    free(events);
+    return rc;
+}
+
+/* ---- log --------------------------------------------------------------- */
+
+void hub_log_entries_free(struct hub_log_entry *entries, int32_t n)
+{
+    for (int32_t i = 0; entries && i < n; i++)
+        free(entries[i].detail);
+    free(entries);
+}
+
+int hub_store_read_log(struct hub_store *store, const char *event_id,
+                       int64_t after_seq, int32_t max,
+                       struct hub_log_entry **out, int32_t *n,
+                       struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    struct hub_log_entry *rows = NULL;
+    int32_t count = 0;
+    bool row, oom = false;
+    int rc;
+    *out = NULL;
+    *n = 0;
+    if (max <= 0)
+        return TNY_OK;
+    if ((rc = hs_prepare(store,
+                         "SELECT seq, time_ms, actor, event_name, kind, "
+                         "detail FROM log WHERE seq > ?1 AND (?2 IS NULL OR "
+                         "event_name = ?2) ORDER BY seq LIMIT ?3",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, after_seq);
+    if (event_id)
+        sqlite3_bind_text(st, 2, event_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, max);
+    rows = calloc((size_t)max < 4096 ? (size_t)max : 4096, sizeof(*rows));
+    int32_t cap = max < 4096 ? max : 4096;
+    if (!rows) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    for (;;) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row)
+            break;
+        if (count == cap) {
+            struct hub_log_entry *grown =
+                realloc(rows, sizeof(*rows) * (size_t)cap * 2);
+            if (!grown) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+            rows = grown;
+            cap *= 2;
+        }
+        struct hub_log_entry *e = &rows[count++];
+        memset(e, 0, sizeof(*e));
+        e->seq = sqlite3_column_int64(st, 0);
+        e->time_ms = sqlite3_column_int64(st, 1);
+        hs_col_copy(st, 2, e->actor, sizeof(e->actor));
+        hs_col_copy(st, 3, e->event, sizeof(e->event));
+        hs_col_copy(st, 4, e->kind, sizeof(e->kind));
+        e->detail = hs_col_strdup(st, 5, &oom);
+        if (oom) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+    }
+    *out = rows;
+    *n = count;
+    rows = NULL;
+out:
+    sqlite3_finalize(st);
+    hub_log_entries_free(rows, count);
+    return rc;
+}

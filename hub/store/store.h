@@ -1,0 +1,524 @@
+/* store.h - the hub's durable state: events, players, rounds, tables,
+ * results, submissions, devices, clocks and the append-only log, in one
+ * SQLite file (architecture.md "State and durability").
+ *
+ * All SQL of the project lives behind this header.  The store is the truth
+ * the hub restarts from: every write below is ONE transaction (BEGIN
+ * IMMEDIATE .. COMMIT) that also appends its log row, and returns only after
+ * the commit is durable (WAL, synchronous=FULL), so the hub may acknowledge
+ * as soon as a call returns 0.  A call that fails changes nothing.
+ *
+ * Invariant kept by every write: the stored event projects into an engine
+ * event that tny_event_validate accepts (each write is checked against the
+ * projection before it commits), so hub_store_load_event never fails on
+ * data the store itself accepted.
+ *
+ * Not here: MQTT, protobuf, deciding what to pair (the engine), timers.
+ * Threads: a struct hub_store belongs to the one thread that owns state (the
+ * hub loop); SQLite runs in its default serialized mode but nothing here is
+ * designed for concurrent callers.  Several processes may open the same file
+ * (WAL readers); only one should write.
+ *
+ * Errors: engine codes from tny/error.h.  SQLite failures (disk full,
+ * read-only file, I/O error, busy) are TNY_ESTATE with diag quoting SQLite's
+ * message ("store: database or disk is full"); out of memory is TNY_ENOMEM.
+ * Identifiers: event ids, player ids, device ids and idempotency keys are
+ * 1..64 characters of [A-Za-z0-9_.-] (player ids as in the event file);
+ * anything else is TNY_EINVAL.  Actors name who did a change: "hub",
+ * "organiser:<login>" or "device:<id>".
+ */
+#ifndef HUB_STORE_H
+#define HUB_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tny/clock.h"
+#include "tny/error.h"
+#include "tny/event.h"
+#include "tny/pair.h"
+
+/* The schema version this build writes (PRAGMA user_version). */
+#define HUB_STORE_SCHEMA_VERSION 1
+/* Identifier length limit (event, player, device ids, idempotency keys). */
+#define HUB_STORE_ID_MAX 64
+/* Largest result / player JSON text accepted from the wire (bytes). */
+#define HUB_STORE_JSON_MAX (64u * 1024u)
+
+struct hub_store;
+
+/* ---- open / close ----------------------------------------------------- */
+
+enum hub_store_flag {
+    HUB_STORE_READ_ONLY = 1, /* open read-only: writes fail, TNY_ESTATE */
+    /* synchronous=OFF: for tests and benchmarks only; a power loss may then
+     * lose acknowledged commits (an application crash still does not). */
+    HUB_STORE_NO_SYNC = 2,
+};
+
+struct hub_store_options {
+    unsigned flags;          /* enum hub_store_flag bits */
+    int32_t busy_timeout_ms; /* wait for another writer; 0 = 5000 */
+    /* Largest size in database pages (PRAGMA max_page_count); 0 = no limit.
+     * A write that would grow past it fails like a full disk. */
+    int64_t max_pages;
+};
+
+/* Opens (creating when absent) the database at path with default options:
+ * WAL, synchronous=FULL, foreign keys on, busy timeout 5 s, and migrates
+ * the schema forward to HUB_STORE_SCHEMA_VERSION (each step one
+ * transaction).  *out receives the store (close with hub_store_close).
+ * A file opened read-only (no write permission) opens, reads, and refuses
+ * every write.  Errors: TNY_ESTATE (cannot open, not a database, a
+ * migration failed, or the schema is newer than this build: diag "store:
+ * PATH has schema version N, this build knows up to M"), TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_open(const char *path, struct hub_store **out,
+                                struct tny_diag *diag);
+
+/* Same with options (NULL = defaults). */
+TNY_MUST_USE int hub_store_open_with(const char *path,
+                                     const struct hub_store_options *opt,
+                                     struct hub_store **out,
+                                     struct tny_diag *diag);
+
+/* Closes the database (checkpoints the WAL when last); NULL is a no-op. */
+void hub_store_close(struct hub_store *store);
+
+/* Schema version of the open database.  Errors: TNY_ESTATE. */
+TNY_MUST_USE int hub_store_schema_version(struct hub_store *store,
+                                          int32_t *version,
+                                          struct tny_diag *diag);
+
+/* Runs PRAGMA integrity_check and foreign_key_check and the store's own
+ * invariants (every submission has its log row, at most one counted result
+ * per table, the event projects into a valid engine event).  Errors:
+ * TNY_ESTATE with the first problem in diag. */
+TNY_MUST_USE int hub_store_check(struct hub_store *store,
+                                 struct tny_diag *diag);
+
+/* ---- events ----------------------------------------------------------- */
+
+enum hub_event_status {
+    HUB_EVENT_SETUP,    /* "setup": registration, no round published */
+    HUB_EVENT_RUNNING,  /* "running": set when a round is published */
+    HUB_EVENT_FINISHED, /* "finished": set by the organiser */
+};
+
+struct hub_event_info {
+    char id[HUB_STORE_ID_MAX + 1];
+    char title[128]; /* the event's title, else the format's */
+    char format[48]; /* format (preset) name */
+    uint64_t seed;
+    enum hub_event_status status;
+    int64_t created_ms;
+    int32_t n_players;
+    int32_t n_rounds; /* stored rounds, the draft included */
+};
+
+/* Creates event `event_id` from an event file (event-file.md; len bytes of
+ * JSON text): format (stored as the full format object with the options
+ * applied, so a later change of a preset never changes a stored event),
+ * options (kept for the record), seed, title, players, drops,
+ * disqualifications and rounds (imported: a round whose every table has a
+ * result is stored closed with organiser-entered results, an unfinished
+ * last round as started).  Errors: TNY_EINVAL (bad id, the file does not
+ * parse or validate: diag as tny_event_from_json_text), TNY_ENOTFOUND
+ * (unknown preset), TNY_ECONFLICT (the event id exists), TNY_ESTATE (I/O,
+ * read-only), TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_create_event(struct hub_store *store,
+                                        const char *event_id,
+                                        const char *event_json, size_t len,
+                                        const char *actor,
+                                        struct tny_diag *diag);
+
+/* Information about one event.  Errors: TNY_ENOTFOUND, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_get_event(struct hub_store *store,
+                                     const char *event_id,
+                                     struct hub_event_info *out,
+                                     struct tny_diag *diag);
+
+/* Every event, oldest first, in *out (malloc'd; free()).  Errors:
+ * TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_list_events(struct hub_store *store,
+                                       struct hub_event_info **out, int32_t *n,
+                                       struct tny_diag *diag);
+
+/* Sets the event's status (any change; the organiser decides).
+ * Errors: TNY_ENOTFOUND, TNY_EINVAL, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_set_event_status(struct hub_store *store,
+                                            const char *event_id,
+                                            enum hub_event_status status,
+                                            const char *actor,
+                                            struct tny_diag *diag);
+
+/* ---- players (CM-1, CM-2, CM-3, GT-11, CM-5 fixed tables) -------------- */
+
+/* Adds a player, or replaces every attribute of the player with the same
+ * id, from an event-file player object (len bytes of JSON: "id", "name",
+ * "club", "country", "external_id", "rating", "armies", "beginner",
+ * "colours", "colour_blind", "faction", "agenda", "late_from_round",
+ * "fixed_table"; "x_"/"_" keys are ignored).  Players keep the order in
+ * which they were first added (it is the engine's player index order).
+ * Errors: TNY_EINVAL (bad JSON, unknown key, wrong type, or the event would
+ * not validate, e.g. an unknown army: diag says which), TNY_ENOTFOUND (no
+ * event), TNY_ESTATE (I/O, read-only), TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_put_player(struct hub_store *store,
+                                      const char *event_id,
+                                      const char *player_json, size_t len,
+                                      const char *actor, struct tny_diag *diag);
+
+/* CM-2: the player is not paired after round after_round (>= 1); a later
+ * call moves the drop and clears a rejoin.  Errors: TNY_ENOTFOUND (event or
+ * player), TNY_EINVAL (after_round < 1, or the event would not validate:
+ * the player already sits in a later round), TNY_ESTATE. */
+TNY_MUST_USE int hub_store_drop_player(struct hub_store *store,
+                                       const char *event_id,
+                                       const char *player_id,
+                                       int32_t after_round, const char *actor,
+                                       struct tny_diag *diag);
+
+/* GT-11: a dropped player is paired again from round from_round.
+ * Errors: TNY_ESTATE (not dropped, or disqualified: CM-3 never rejoin),
+ * TNY_EINVAL (from_round <= the drop round), TNY_ENOTFOUND. */
+TNY_MUST_USE int hub_store_rejoin_player(struct hub_store *store,
+                                         const char *event_id,
+                                         const char *player_id,
+                                         int32_t from_round, const char *actor,
+                                         struct tny_diag *diag);
+
+/* CM-3: disqualified after round after_round (>= 1).  Errors as
+ * hub_store_drop_player; TNY_ESTATE when already disqualified. */
+TNY_MUST_USE int
+hub_store_disqualify_player(struct hub_store *store, const char *event_id,
+                            const char *player_id, int32_t after_round,
+                            const char *actor, struct tny_diag *diag);
+
+/* CM-5: the player always sits at table `table` (0 = no longer fixed), for
+ * the pairings to come; when a draft round exists, the table holding the
+ * player in the draft is moved to that number too (a table already there
+ * takes the old number).  Errors: TNY_EINVAL (table < 0), TNY_ENOTFOUND,
+ * TNY_ESTATE. */
+TNY_MUST_USE int hub_store_fix_player_table(struct hub_store *store,
+                                            const char *event_id,
+                                            const char *player_id,
+                                            int32_t table, const char *actor,
+                                            struct tny_diag *diag);
+
+/* ---- rounds (CM-5) ---------------------------------------------------- */
+
+enum hub_round_status {
+    HUB_ROUND_DRAFT,     /* "draft": paired, editable, not shown */
+    HUB_ROUND_PUBLISHED, /* "published": shown at the tables */
+    HUB_ROUND_STARTED,   /* "started": timer running */
+    HUB_ROUND_CLOSED,    /* "closed": every result in; corrections only */
+};
+
+struct hub_round_info {
+    int32_t number;
+    enum tny_stage_kind stage;
+    int32_t stage_index;
+    enum hub_round_status status;
+    int32_t n_tables;    /* byes included */
+    int32_t n_results;   /* tables with a counted result (byes excluded) */
+    int32_t n_conflicts; /* unresolved conflicting submissions */
+};
+
+/* Stores plan (from tny_pair_next on ev, the projection of this event) as
+ * the draft of round plan->round; it replaces an existing draft of that
+ * round.  Seats are mapped through ev->players[i].id.  Errors: TNY_ESTATE
+ * (the previous round is not closed, or round plan->round is past draft),
+ * TNY_EINVAL (plan->round is not the next round, a seat index outside ev,
+ * the event would not validate), TNY_ENOTFOUND (event, or a player of ev
+ * unknown to the store), TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_save_draft(struct hub_store *store,
+                                      const char *event_id,
+                                      const struct tny_event *ev,
+                                      const struct tny_round_plan *plan,
+                                      const char *actor, struct tny_diag *diag);
+
+/* Deletes the draft round (to pair again).  Errors: TNY_ENOTFOUND (no such
+ * round), TNY_ESTATE (not a draft). */
+TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
+                                         const char *event_id, int32_t round,
+                                         const char *actor,
+                                         struct tny_diag *diag);
+
+/* CM-5 draft edits, as tny_round_plan_swap / tny_round_plan_move.  Errors:
+ * TNY_ESTATE (the round is not a draft), TNY_ENOTFOUND (round, player or
+ * table), TNY_EINVAL (as the engine's edit, or the result would not
+ * validate). */
+TNY_MUST_USE int hub_store_draft_swap(struct hub_store *store,
+                                      const char *event_id, int32_t round,
+                                      const char *player_a,
+                                      const char *player_b, const char *actor,
+                                      struct tny_diag *diag);
+TNY_MUST_USE int hub_store_draft_move(struct hub_store *store,
+                                      const char *event_id, int32_t round,
+                                      int32_t from, int32_t to,
+                                      const char *actor, struct tny_diag *diag);
+
+/* Moves the round one step forward: DRAFT -> PUBLISHED -> STARTED ->
+ * CLOSED (PUBLISHED -> CLOSED is allowed too: a round without a clock).
+ * Closing needs a counted result at every table and no unresolved conflict.
+ * Publishing sets the event RUNNING.  Errors: TNY_ESTATE (any other move;
+ * a table without result or with a conflict: diag names the table),
+ * TNY_ENOTFOUND. */
+TNY_MUST_USE int hub_store_set_round_status(struct hub_store *store,
+                                            const char *event_id, int32_t round,
+                                            enum hub_round_status status,
+                                            const char *actor,
+                                            struct tny_diag *diag);
+
+/* Errors: TNY_ENOTFOUND, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_get_round(struct hub_store *store,
+                                     const char *event_id, int32_t round,
+                                     struct hub_round_info *out,
+                                     struct tny_diag *diag);
+
+/* ---- results (CM-6) --------------------------------------------------- */
+
+enum hub_submit_kind {
+    HUB_SUBMIT_ACCEPTED,  /* stored (counted when confirmed) */
+    HUB_SUBMIT_DUPLICATE, /* the key was seen: the first answer again */
+    HUB_SUBMIT_CONFLICT,  /* differs from the counted result: flagged */
+    HUB_SUBMIT_REJECTED,  /* not stored as a result; reason recorded */
+};
+
+struct hub_submit_outcome {
+    enum hub_submit_kind kind;
+    enum hub_submit_kind first; /* the first answer's kind (not DUPLICATE) */
+    int64_t result_id;          /* result row stored or matched; 0 = none */
+    char reason[512];           /* REJECTED / CONFLICT: why */
+    /* The answer to send, a JSON object ({"status": "accepted", ...});
+     * the same bytes for every submission of the key.  Malloc'd: release
+     * with hub_submit_outcome_release. */
+    char *answer;
+};
+
+void hub_submit_outcome_release(struct hub_submit_outcome *out);
+
+/* Records a table device's result for table `table` of round `round`
+ * (result_json: the event file's result object, len bytes) under the
+ * device's idempotency key, in one transaction with its log row:
+ * - the key was seen before: DUPLICATE, with the first answer byte for
+ *   byte (nothing else happens; a different payload is logged);
+ * - the device is unknown, the event/round/table does not exist, the round
+ *   is a draft or closed, or the result is invalid for the format (CM-6:
+ *   reason as tny_result_validate / the JSON adapter): REJECTED, reason
+ *   recorded;
+ * - a counted result exists and differs: CONFLICT, stored flagged for the
+ *   organiser, not counted (the original stays);
+ * - else ACCEPTED: confirmed = true makes it the table's counted result
+ *   (the same result again is a no-op that points at the counted row);
+ *   confirmed = false stores it pending (shown, not counted).
+ * Returns 0 whenever an answer was stored (rejections included); *out
+ * then holds it (release it).  Errors (nothing stored, no answer; the
+ * device should retry): TNY_EINVAL (device_id or idem_key not an
+ * identifier, result text larger than HUB_STORE_JSON_MAX), TNY_ESTATE (I/O,
+ * read-only, full), TNY_ENOMEM. */
+TNY_MUST_USE int
+hub_store_submit_result(struct hub_store *store, const char *event_id,
+                        int32_t round, int32_t table, const char *device_id,
+                        const char *idem_key, const char *result_json,
+                        size_t len, bool confirmed,
+                        struct hub_submit_outcome *out, struct tny_diag *diag);
+
+/* The stored answer of (device_id, idem_key) as DUPLICATE would give it.
+ * Errors: TNY_ENOTFOUND (never seen), TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_get_submission(struct hub_store *store,
+                                          const char *device_id,
+                                          const char *idem_key,
+                                          struct hub_submit_outcome *out,
+                                          struct tny_diag *diag);
+
+/* The organiser enters or corrects a table's result (CM-5, CM-6): a new
+ * counted row supersedes the counted one (never overwritten: both stay,
+ * with the log), and every open conflict of the table is resolved.
+ * Allowed in published, started and closed rounds.  *result_id (may be
+ * NULL) receives the new row.  Errors: TNY_EINVAL (invalid result, diag),
+ * TNY_ENOTFOUND, TNY_ESTATE (draft round, I/O). */
+TNY_MUST_USE int hub_store_enter_result(struct hub_store *store,
+                                        const char *event_id, int32_t round,
+                                        int32_t table, const char *result_json,
+                                        size_t len, const char *actor,
+                                        int64_t *result_id,
+                                        struct tny_diag *diag);
+
+/* The organiser keeps the counted result and resolves the flagged conflict
+ * row result_id.  Errors: TNY_ENOTFOUND (no such conflict in the event),
+ * TNY_ESTATE (already resolved, I/O). */
+TNY_MUST_USE int hub_store_dismiss_conflict(struct hub_store *store,
+                                            const char *event_id,
+                                            int64_t result_id,
+                                            const char *actor,
+                                            struct tny_diag *diag);
+
+enum hub_result_status {
+    HUB_RESULT_VALID,    /* counted unless superseded */
+    HUB_RESULT_PENDING,  /* not confirmed at the table */
+    HUB_RESULT_CONFLICT, /* flagged for the organiser */
+};
+
+struct hub_result_row {
+    int64_t id;
+    char *result_json; /* malloc'd */
+    char actor[80];
+    bool from_device; /* else the organiser */
+    bool confirmed;
+    enum hub_result_status status;
+    int64_t superseded_by; /* 0 = not superseded */
+    bool resolved;         /* conflicts: dealt with by the organiser */
+    int64_t created_ms;
+};
+
+/* Every result row of a table, oldest first (history, conflicts included),
+ * in *rows (release with hub_result_rows_free).  Errors: TNY_ENOTFOUND,
+ * TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_list_results(struct hub_store *store,
+                                        const char *event_id, int32_t round,
+                                        int32_t table,
+                                        struct hub_result_row **rows,
+                                        int32_t *n, struct tny_diag *diag);
+void hub_result_rows_free(struct hub_result_row *rows, int32_t n);
+
+/* TX-7: deducts `units` (TNY_POINT_SCALE units, > 0) of TP from
+ * player_id at the table, or from every player of the table when player_id
+ * is NULL; entries add up and appear as the result's "penalty" object.
+ * Errors: TNY_EINVAL (units <= 0, reason empty, or the format has no
+ * penalties: the event would not validate), TNY_ENOTFOUND, TNY_ESTATE (a
+ * draft round or a bye). */
+TNY_MUST_USE int hub_store_add_penalty(struct hub_store *store,
+                                       const char *event_id, int32_t round,
+                                       int32_t table, const char *player_id,
+                                       int64_t units, const char *reason,
+                                       const char *actor,
+                                       struct tny_diag *diag);
+
+/* ---- devices ---------------------------------------------------------- */
+
+enum hub_presence {
+    HUB_PRESENCE_UNKNOWN,
+    HUB_PRESENCE_ONLINE,
+    HUB_PRESENCE_OFFLINE,
+};
+
+struct hub_device_info {
+    char id[HUB_STORE_ID_MAX + 1];
+    char event[HUB_STORE_ID_MAX + 1]; /* "" = unassigned */
+    int32_t table;                    /* 0 = unassigned */
+    enum hub_presence presence;
+    int64_t last_seen_ms;
+};
+
+/* Registers a table device (a no-op when it exists).  Errors: TNY_EINVAL,
+ * TNY_ESTATE. */
+TNY_MUST_USE int hub_store_device_register(struct hub_store *store,
+                                           const char *device_id,
+                                           const char *actor,
+                                           struct tny_diag *diag);
+
+/* Assigns the device to table `table` (>= 1) of event_id, or unassigns it
+ * (event_id NULL).  One device per (event, table).  Errors: TNY_ENOTFOUND
+ * (device or event), TNY_ECONFLICT (another device has that table),
+ * TNY_EINVAL, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_device_assign(struct hub_store *store,
+                                         const char *device_id,
+                                         const char *event_id, int32_t table,
+                                         const char *actor,
+                                         struct tny_diag *diag);
+
+/* Records presence at now_ms (UTC).  last_seen always moves; a log row is
+ * written only when the presence changes.  Errors: TNY_ENOTFOUND,
+ * TNY_EINVAL, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_device_presence(struct hub_store *store,
+                                           const char *device_id,
+                                           enum hub_presence presence,
+                                           int64_t now_ms,
+                                           struct tny_diag *diag);
+
+/* Errors: TNY_ENOTFOUND, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_get_device(struct hub_store *store,
+                                      const char *device_id,
+                                      struct hub_device_info *out,
+                                      struct tny_diag *diag);
+
+/* ---- clocks (CM-7) ---------------------------------------------------- */
+
+/* Stores the round clock as the hub computed it (tny_round_clock_*).
+ * Errors: TNY_ENOTFOUND, TNY_EINVAL (a field out of range), TNY_ESTATE. */
+TNY_MUST_USE int hub_store_save_clock(struct hub_store *store,
+                                      const char *event_id, int32_t round,
+                                      const struct tny_round_clock *clock,
+                                      const char *actor, struct tny_diag *diag);
+
+/* Errors: TNY_ENOTFOUND (no round, or no clock saved yet), TNY_ESTATE. */
+TNY_MUST_USE int hub_store_load_clock(struct hub_store *store,
+                                      const char *event_id, int32_t round,
+                                      struct tny_round_clock *out,
+                                      struct tny_diag *diag);
+
+/* Grants one table extra_ms (> 0) more (judge intervention); *total_ms
+ * (may be NULL) receives the table's total.  Errors: TNY_EINVAL,
+ * TNY_ENOTFOUND, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_extend_table(struct hub_store *store,
+                                        const char *event_id, int32_t round,
+                                        int32_t table, int64_t extra_ms,
+                                        const char *actor, int64_t *total_ms,
+                                        struct tny_diag *diag);
+
+/* ---- the log ---------------------------------------------------------- */
+
+struct hub_log_entry {
+    int64_t seq;
+    int64_t time_ms;
+    char actor[80];
+    char event[HUB_STORE_ID_MAX + 1]; /* "" = not about one event */
+    char kind[48];                    /* e.g. "result.accepted" */
+    char *detail;                     /* JSON object, malloc'd */
+};
+
+/* Log rows with seq > after_seq (of event_id only, unless NULL), oldest
+ * first, at most max, in *out (release with hub_log_entries_free).
+ * Errors: TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_read_log(struct hub_store *store,
+                                    const char *event_id, int64_t after_seq,
+                                    int32_t max, struct hub_log_entry **out,
+                                    int32_t *n, struct tny_diag *diag);
+void hub_log_entries_free(struct hub_log_entry *entries, int32_t n);
+
+/* ---- the engine's view ------------------------------------------------ */
+
+/* Builds the full engine event (format, seed, players in the order added,
+ * every published round with its counted results and penalties; a round
+ * still missing results is the in-progress last round) into *out, which
+ * this initialises; release with tny_event_release.  A draft round is not
+ * part of it (it is a proposal: see hub_store_load_draft), so
+ * tny_pair_next on the result pairs the draft's round again.  The same snapshot
+ * of the database is read throughout.  Errors: TNY_ENOTFOUND, TNY_ESTATE,
+ * TNY_ENOMEM, TNY_EINVAL (only if the file was changed behind the store's
+ * back). */
+TNY_MUST_USE int hub_store_load_event(struct hub_store *store,
+                                      const char *event_id,
+                                      struct tny_event *out,
+                                      struct tny_diag *diag);
+
+/* The draft round of the event as a plan over ev (the event as
+ * hub_store_load_event gives it): seats are indices into ev->players.
+ * *out is overwritten; release with tny_round_plan_release.  Errors:
+ * TNY_ENOTFOUND (no draft, or a seated player not in ev), TNY_ESTATE,
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_load_draft(struct hub_store *store,
+                                      const char *event_id,
+                                      const struct tny_event *ev,
+                                      struct tny_round_plan *out,
+                                      struct tny_diag *diag);
+
+/* The event as an event file (tny_event_to_json of the loaded event), in
+ * *text (malloc'd; free()).  `tourney standings` on it gives the hub's
+ * standings.  Errors: those of hub_store_load_event. */
+TNY_MUST_USE int hub_store_export_event_json(struct hub_store *store,
+                                             const char *event_id, char **text,
+                                             struct tny_diag *diag);
+
+#endif

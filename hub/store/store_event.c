@@ -1,0 +1,1620 @@
+/* store_event.c - events, players, rounds and drafts, devices and clocks.
+ *
+ * Every public write here is one transaction: check the arguments, change
+ * the rows, re-project the event and validate it with the engine (so the
+ * store never holds an event the engine rejects), append the log row,
+ * commit.  Any failure rolls everything back.
+ *
+ * Not here: results and submissions (store_result.c), the projection itself
+ * (store_load.c).  Invariants: players are never deleted (their row order
+ * is the engine's index order); tables of a round are only rewritten while
+ * the round is a draft.
+ */
+#include "store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/json_io.h"
+
+static const char *const event_status_names[] = {"setup", "running",
+                                                 "finished"};
+
+static int event_status_from(const char *name, enum hub_event_status *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (name && strcmp(name, event_status_names[i]) == 0) {
+            *out = (enum hub_event_status)i;
+            return TNY_OK;
+        }
+    return TNY_EINVAL;
+}
+
+/* ---- players: rows from the engine struct or from JSON ----------------- */
+
+static void bind_opt_text(sqlite3_stmt *st, int i, const char *v)
+{
+    if (v)
+        sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static const char *const player_sql =
+    "INSERT INTO players (event_id, pid, name, club, country, external_id, "
+    "rating, armies_json, beginner, colours_json, colour_blind, faction, "
+    "agenda, late_from_round, fixed_table, dropped_after, rejoin_round, "
+    "dq_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+    "?13, ?14, ?15, ?16, ?17, ?18) "
+    "ON CONFLICT (event_id, pid) DO UPDATE SET name = ?3, club = ?4, "
+    "country = ?5, external_id = ?6, rating = ?7, armies_json = ?8, "
+    "beginner = ?9, colours_json = ?10, colour_blind = ?11, faction = ?12, "
+    "agenda = ?13, late_from_round = ?14, fixed_table = ?15";
+
+/* Inserts the engine player (create_event's import); *row gets its id. */
+static int insert_player(struct hub_store *s, int64_t ev_row,
+                         const struct tny_format *fmt,
+                         const struct tny_player *pl, int64_t *row,
+                         struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *armies = NULL, *colours = NULL;
+    char *armies_text = NULL, *colours_text = NULL;
+    int rc = TNY_ENOMEM;
+    if (pl->n_armies > 0) {
+        if (!(armies = json_array()))
+            goto out;
+        for (int32_t i = 0; i < pl->n_armies; i++)
+            if (json_array_append_new(
+                    armies, json_string(fmt->armies[pl->armies[i]])) < 0)
+                goto out;
+        if (!(armies_text = hs_dump(armies)))
+            goto out;
+    }
+    if (pl->n_colours > 0) {
+        if (!(colours = json_array()))
+            goto out;
+        for (int32_t i = 0; i < pl->n_colours; i++)
+            if (json_array_append_new(colours, json_string(pl->colours[i])) < 0)
+                goto out;
+        if (!(colours_text = hs_dump(colours)))
+            goto out;
+    }
+    if ((rc = hs_prepare(s, player_sql, &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_text(st, 2, pl->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, pl->name, -1, SQLITE_STATIC);
+    bind_opt_text(st, 4, pl->club);
+    bind_opt_text(st, 5, pl->country);
+    bind_opt_text(st, 6, pl->external_id);
+    if (pl->has_rating)
+        sqlite3_bind_double(st, 7, pl->rating);
+    bind_opt_text(st, 8, armies_text);
+    sqlite3_bind_int(st, 9, pl->beginner);
+    bind_opt_text(st, 10, colours_text);
+    sqlite3_bind_int(st, 11, pl->colour_blind);
+    bind_opt_text(st, 12, pl->faction);
+    bind_opt_text(st, 13, pl->agenda);
+    sqlite3_bind_int(st, 14, pl->first_round > 1 ? pl->first_round : 0);
+    sqlite3_bind_int(st, 15, pl->fixed_table);
+    sqlite3_bind_int(st, 16, pl->dropped_after);
+    sqlite3_bind_int(st, 17, pl->rejoined_from);
+    sqlite3_bind_int(st, 18, pl->dq_after);
+    if ((rc = hs_done(s, st, d)) < 0)
+        goto out;
+    *row = sqlite3_last_insert_rowid(s->db);
+out:
+    sqlite3_finalize(st);
+    json_decref(armies);
+    json_decref(colours);
+    free(armies_text);
+    free(colours_text);
+    return rc;
+}
+
+static const char *const player_keys[] = {"id",
+                                          "name",
+                                          "club",
+                                          "country",
+                                          "external_id",
+                                          "rating",
+                                          "armies",
+                                          "beginner",
+                                          "colours",
+                                          "colour_blind",
+                                          "faction",
+                                          "agenda",
+                                          "late_from_round",
+                                          "fixed_table",
+                                          NULL};
+
+static int want(bool ok, const char *key, const char *what, struct tny_diag *d)
+{
+    if (ok)
+        return TNY_OK;
+    return tny_diag_set(d, TNY_EINVAL, "player.%s: expected %s", key, what);
+}
+
+static int bind_json_player(sqlite3_stmt *st, const json_t *p,
+                            struct tny_diag *d)
+{
+    const char *key;
+    json_t *v;
+    int rc;
+    json_object_foreach ((json_t *)p, key, v) {
+        int i = 0;
+        while (player_keys[i] && strcmp(player_keys[i], key) != 0)
+            i++;
+        if (!player_keys[i]) {
+            if (key[0] == '_' || strncmp(key, "x_", 2) == 0)
+                continue;
+            return tny_diag_set(d, TNY_EINVAL, "player.%.64s: unknown key",
+                                key);
+        }
+        switch (i) {
+        case 0: /* id, checked by the caller */ break;
+        case 1:
+        case 2:
+        case 3:
+        case 4:
+        case 10:
+        case 11: {
+            static const int col[] = {0, 3, 4, 5, 6, 0, 0, 0, 0, 0, 12, 13};
+            size_t n = json_is_string(v) ? json_string_length(v) : 0;
+            if ((rc = want(n >= 1 && n <= TNY_TEXT_MAX, key,
+                           "a string of 1..200 bytes", d)) < 0)
+                return rc;
+            sqlite3_bind_text(st, col[i], json_string_value(v), -1,
+                              SQLITE_TRANSIENT);
+            break;
+        }
+        case 5:
+            if ((rc = want(json_is_number(v), key, "a number", d)) < 0)
+                return rc;
+            sqlite3_bind_double(st, 7, json_number_value(v));
+            break;
+        case 6:
+        case 8: {
+            bool ok = json_is_array(v) && json_array_size(v) <= TNY_MAX_ARMIES;
+            for (size_t k = 0; ok && k < json_array_size(v); k++)
+                ok = json_is_string(json_array_get(v, k));
+            if ((rc = want(ok, key, "an array of names", d)) < 0)
+                return rc;
+            char *text = hs_dump(v);
+            if (!text)
+                return TNY_ENOMEM;
+            sqlite3_bind_text(st, i == 6 ? 8 : 10, text, -1, free);
+            break;
+        }
+        case 7:
+        case 9:
+            if ((rc = want(json_is_boolean(v), key, "true or false", d)) < 0)
+                return rc;
+            sqlite3_bind_int(st, i == 7 ? 9 : 11, json_is_true(v));
+            break;
+        case 12:
+        case 13:
+            if ((rc = want(json_is_integer(v) && json_integer_value(v) >= 0 &&
+                               json_integer_value(v) <= 1000000,
+                           key, "an integer 0..1000000", d)) < 0)
+                return rc;
+            sqlite3_bind_int(st, i == 12 ? 14 : 15, (int)json_integer_value(v));
+            break;
+        }
+    }
+    return TNY_OK;
+}
+
+/* Store player rows in entry order = the engine's player indices. */
+static int player_rows(struct hub_store *s, int64_t ev_row, int64_t **rows,
+                       int32_t *n, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t *a = NULL;
+    int32_t count = 0, cap = 0;
+    bool row;
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if ((rc = hs_prepare(s,
+                         "SELECT id FROM players WHERE event_id = ? ORDER BY "
+                         "id",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    for (;;) {
+        if ((rc = hs_row(s, st, &row, d)) < 0)
+            goto out;
+        if (!row)
+            break;
+        if (count == cap) {
+            int32_t ncap = cap ? cap * 2 : 256;
+            int64_t *grown = realloc(a, sizeof(*a) * (size_t)ncap);
+            if (!grown) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+            a = grown;
+            cap = ncap;
+        }
+        a[count++] = sqlite3_column_int64(st, 0);
+    }
+    *rows = a;
+    *n = count;
+    a = NULL;
+out:
+    sqlite3_finalize(st);
+    free(a);
+    return rc;
+}
+
+/* ---- rounds: tables ---------------------------------------------------- */
+
+int hs_insert_tables(struct hub_store *s, int64_t round_row,
+                     const struct tny_round_plan *plan, const int64_t *prow,
+                     int32_t n_players, struct tny_diag *d)
+{
+    sqlite3_stmt *tst = NULL, *sst = NULL;
+    int rc;
+    if ((rc = hs_prepare(s,
+                         "INSERT INTO tables (round_id, position, number, "
+                         "is_bye, first_seat) VALUES (?, ?, ?, ?, ?)",
+                         &tst, d)) < 0 ||
+        (rc = hs_prepare(s,
+                         "INSERT INTO seats (table_id, seat, round_id, "
+                         "player_id) VALUES (?, ?, ?, ?)",
+                         &sst, d)) < 0)
+        goto out;
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        const struct tny_pairing_table *pt = &plan->tables[t];
+        if (pt->n_seats < 1 || pt->n_seats > TNY_MAX_SEATS ||
+            (pt->is_bye && pt->n_seats != 1) ||
+            (!pt->is_bye && pt->number < 1)) {
+            rc = tny_diag_set(d, TNY_EINVAL,
+                              "round %d: table %d: bad seats or number",
+                              (int)plan->round, (int)t);
+            goto out;
+        }
+        sqlite3_reset(tst);
+        sqlite3_bind_int64(tst, 1, round_row);
+        sqlite3_bind_int(tst, 2, t);
+        sqlite3_bind_int(tst, 3, pt->is_bye ? 0 : pt->number);
+        sqlite3_bind_int(tst, 4, pt->is_bye);
+        sqlite3_bind_int(tst, 5, pt->first_seat);
+        if ((rc = hs_done(s, tst, d)) < 0)
+            goto out;
+        int64_t table_row = sqlite3_last_insert_rowid(s->db);
+        for (int32_t k = 0; k < pt->n_seats; k++) {
+            int32_t p = pt->seats[k];
+            if (p < 0 || p >= n_players) {
+                rc = tny_diag_set(d, TNY_EINVAL,
+                                  "round %d: table %d: seat %d: no player "
+                                  "index %d",
+                                  (int)plan->round, (int)pt->number, (int)k,
+                                  (int)p);
+                goto out;
+            }
+            sqlite3_reset(sst);
+            sqlite3_bind_int64(sst, 1, table_row);
+            sqlite3_bind_int(sst, 2, k);
+            sqlite3_bind_int64(sst, 3, round_row);
+            sqlite3_bind_int64(sst, 4, prow[p]);
+            if ((rc = hs_done(s, sst, d)) < 0)
+                goto out;
+        }
+    }
+out:
+    sqlite3_finalize(tst);
+    sqlite3_finalize(sst);
+    return rc;
+}
+
+static int insert_round(struct hub_store *s, int64_t ev_row, int32_t number,
+                        enum tny_stage_kind stage, int32_t stage_index,
+                        const char *status, const char *explain, int64_t *row,
+                        struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+    if ((rc = hs_prepare(s,
+                         "INSERT INTO rounds (event_id, number, stage, "
+                         "stage_index, status, explain) VALUES (?, ?, ?, ?, "
+                         "?, ?)",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_int(st, 2, number);
+    sqlite3_bind_text(st, 3, tny_stage_kind_name(stage), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, stage_index);
+    sqlite3_bind_text(st, 5, status, -1, SQLITE_STATIC);
+    bind_opt_text(st, 6, explain);
+    if ((rc = hs_done(s, st, d)) < 0)
+        goto out;
+    *row = sqlite3_last_insert_rowid(s->db);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+/* The event file's header: format as a full object, no players or rounds. */
+static int header_text(const struct tny_event *ev, char **out)
+{
+    struct tny_event bare = *ev;
+    char *text = NULL, *fmt_text = NULL;
+    json_t *root = NULL, *fmt = NULL;
+    int rc;
+    *out = NULL;
+    bare.n_players = 0;
+    bare.players = NULL;
+    bare.n_rounds = 0;
+    bare.rounds = NULL;
+    if ((rc = tny_event_to_json(&bare, &text)) < 0 ||
+        (rc = tny_format_to_json(&ev->format, &fmt_text)) < 0)
+        goto out;
+    rc = TNY_ENOMEM;
+    if (!(root = json_loads(text, 0, NULL)) ||
+        !(fmt = json_loads(fmt_text, 0, NULL)))
+        goto out;
+    json_object_del(root, "players");
+    json_object_del(root, "drops");
+    json_object_del(root, "disqualified");
+    json_object_del(root, "rounds");
+    if (json_object_set(root, "format", fmt) < 0 || !(*out = hs_dump(root)))
+        goto out;
+    rc = TNY_OK;
+out:
+    free(text);
+    free(fmt_text);
+    json_decref(root);
+    json_decref(fmt);
+    return rc;
+}
+
+static int stage_index_of(const struct tny_format *fmt,
+                          enum tny_stage_kind kind)
+{
+    for (int32_t i = 0; i < fmt->n_stages; i++)
+        if (fmt->stages[i].kind == kind)
+            return i;
+    return 0;
+}
+
+/* Imports the file's rounds: complete ones closed, the last one started. */
+static int import_rounds(struct hub_store *s, int64_t ev_row,
+                         const struct tny_event *ev, const int64_t *prow,
+                         const char *actor, struct tny_diag *d)
+{
+    struct tny_round_plan plan = {0};
+    sqlite3_stmt *st = NULL;
+    char *text = NULL;
+    json_t *root = NULL;
+    int rc = TNY_OK;
+    if (ev->n_rounds == 0)
+        return TNY_OK;
+    if ((rc = tny_event_to_json(ev, &text)) < 0)
+        goto out;
+    if (!(root = json_loads(text, 0, NULL))) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    if ((rc = hs_prepare(s,
+                         "INSERT INTO results (table_id, result_json, source, "
+                         "actor, confirmed, status, created_ms) SELECT id, ?, "
+                         "'organiser', ?, 1, 'valid', ? FROM tables WHERE "
+                         "round_id = ? AND position = ?",
+                         &st, d)) < 0)
+        goto out;
+    json_t *rounds = json_object_get(root, "rounds");
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        bool complete = true;
+        free(plan.tables);
+        plan.tables = calloc((size_t)round->n_tables + 1, sizeof(*plan.tables));
+        if (!plan.tables) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+        plan.round = r + 1;
+        plan.n_tables = round->n_tables;
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            struct tny_pairing_table *pt = &plan.tables[t];
+            pt->number = tb->number;
+            pt->is_bye = tb->is_bye;
+            pt->n_seats = tb->n_seats;
+            memcpy(pt->seats, tb->seats, sizeof(pt->seats));
+            pt->first_seat = -1;
+            if (!tb->is_bye && !tb->has_result)
+                complete = false;
+        }
+        int64_t round_row;
+        if ((rc = insert_round(s, ev_row, r + 1, round->stage,
+                               stage_index_of(&ev->format, round->stage),
+                               complete ? "closed" : "started", NULL,
+                               &round_row, d)) < 0 ||
+            (rc = hs_insert_tables(s, round_row, &plan, prow, ev->n_players,
+                                   d)) < 0)
+            goto out;
+        json_t *tables =
+            json_object_get(json_array_get(rounds, (size_t)r), "tables");
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            json_t *res =
+                json_object_get(json_array_get(tables, (size_t)t), "result");
+            if (!res)
+                continue;
+            char *rtext = hs_dump(res);
+            if (!rtext) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+            sqlite3_reset(st);
+            sqlite3_bind_text(st, 1, rtext, -1, free);
+            sqlite3_bind_text(st, 2, actor, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 3, hs_now_ms());
+            sqlite3_bind_int64(st, 4, round_row);
+            sqlite3_bind_int(st, 5, t);
+            if ((rc = hs_done(s, st, d)) < 0)
+                goto out;
+        }
+    }
+out:
+    sqlite3_finalize(st);
+    free(plan.tables);
+    free(text);
+    json_decref(root);
+    return rc;
+}
+
+int hub_store_create_event(struct hub_store *store, const char *event_id,
+                           const char *event_json, size_t len,
+                           const char *actor, struct tny_diag *diag)
+{
+    struct tny_event ev;
+    sqlite3_stmt *st = NULL;
+    json_t *root = NULL;
+    char *header = NULL, *options = NULL;
+    int64_t ev_row, *prow = NULL;
+    bool in_tx = false;
+    int rc;
+
+    tny_event_init(&ev);
+    if ((rc = hs_check_id("event", event_id, diag)) < 0 ||
+        (rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = tny_event_from_json_text(event_json, len, &ev, diag)) < 0)
+        goto out;
+    root = json_loadb(event_json, len, JSON_REJECT_DUPLICATES, NULL);
+    json_t *opt = root ? json_object_get(root, "options") : NULL;
+    options = opt ? hs_dump(opt) : strdup("{}");
+    prow = calloc((size_t)ev.n_players + 1, sizeof(*prow));
+    if (!root || !options || !prow) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    if ((rc = header_text(&ev, &header)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        goto out;
+    in_tx = true;
+    if ((rc = hs_prepare(store,
+                         "INSERT INTO events (name, title, format_name, "
+                         "header_json, options_json, seed, status, "
+                         "created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                         "ON CONFLICT (name) DO NOTHING",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, event_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, ev.title[0] ? ev.title : ev.format.title, -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, ev.format.name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, header, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, options, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, (int64_t)ev.seed);
+    sqlite3_bind_text(st, 7, ev.n_rounds ? "running" : "setup", -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, hs_now_ms());
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    if (sqlite3_changes(store->db) == 0) {
+        rc = tny_diag_set(diag, TNY_ECONFLICT, "event \"%s\": already exists",
+                          event_id);
+        goto out;
+    }
+    ev_row = sqlite3_last_insert_rowid(store->db);
+    for (int32_t i = 0; i < ev.n_players; i++)
+        if ((rc = insert_player(store, ev_row, &ev.format, &ev.players[i],
+                                &prow[i], diag)) < 0)
+            goto out;
+    if ((rc = import_rounds(store, ev_row, &ev, prow, actor, diag)) < 0 ||
+        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "event.create",
+                json_pack("{s:s, s:I, s:i, s:i, s:o}", "format", ev.format.name,
+                          "seed", (json_int_t)ev.seed, "players",
+                          (int)ev.n_players, "rounds", (int)ev.n_rounds,
+                          "options", opt ? json_deep_copy(opt) : json_object()),
+                diag);
+out:
+    sqlite3_finalize(st);
+    if (in_tx)
+        rc = hs_finish(store, rc, diag);
+    tny_event_release(&ev);
+    json_decref(root);
+    free(header);
+    free(options);
+    free(prow);
+    return rc;
+}
+
+static void info_from_row(sqlite3_stmt *st, struct hub_event_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    hs_col_copy(st, 0, out->id, sizeof(out->id));
+    hs_col_copy(st, 1, out->title, sizeof(out->title));
+    hs_col_copy(st, 2, out->format, sizeof(out->format));
+    out->seed = (uint64_t)sqlite3_column_int64(st, 3);
+    if (event_status_from((const char *)sqlite3_column_text(st, 4),
+                          &out->status) < 0)
+        out->status = HUB_EVENT_SETUP;
+    out->created_ms = sqlite3_column_int64(st, 5);
+    out->n_players = sqlite3_column_int(st, 6);
+    out->n_rounds = sqlite3_column_int(st, 7);
+}
+
+static const char *const info_sql =
+    "SELECT e.name, e.title, e.format_name, e.seed, e.status, e.created_ms, "
+    "(SELECT count(*) FROM players p WHERE p.event_id = e.id), "
+    "(SELECT count(*) FROM rounds r WHERE r.event_id = e.id) FROM events e ";
+
+int hub_store_get_event(struct hub_store *store, const char *event_id,
+                        struct hub_event_info *out, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    char sql[512];
+    bool row;
+    int rc;
+    snprintf(sql, sizeof(sql), "%sWHERE e.name = ?", info_sql);
+    if ((rc = hs_check_id("event", event_id, diag)) < 0 ||
+        (rc = hs_prepare(store, sql, &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, event_id, -1, SQLITE_STATIC);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND, "event \"%s\": not found",
+                          event_id);
+        goto out;
+    }
+    info_from_row(st, out);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int hub_store_list_events(struct hub_store *store, struct hub_event_info **out,
+                          int32_t *n, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    struct hub_event_info *a = NULL;
+    int32_t count = 0, cap = 0;
+    char sql[512];
+    bool row;
+    int rc;
+    *out = NULL;
+    *n = 0;
+    snprintf(sql, sizeof(sql), "%sORDER BY e.id", info_sql);
+    if ((rc = hs_prepare(store, sql, &st, diag)) < 0)
+        goto out;
+    for (;;) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row)
+            break;
+        if (count == cap) {
+            int32_t ncap = cap ? cap * 2 : 8;
+            struct hub_event_info *grown =
+                realloc(a, sizeof(*a) * (size_t)ncap);
+            if (!grown) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+            a = grown;
+            cap = ncap;
+        }
+        info_from_row(st, &a[count++]);
+    }
+    *out = a;
+    *n = count;
+    a = NULL;
+out:
+    sqlite3_finalize(st);
+    free(a);
+    return rc;
+}
+
+int hub_store_set_event_status(struct hub_store *store, const char *event_id,
+                               enum hub_event_status status, const char *actor,
+                               struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row;
+    int rc;
+    if ((unsigned)status > HUB_EVENT_FINISHED)
+        return tny_diag_set(diag, TNY_EINVAL, "event status: unknown value");
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_prepare(store, "UPDATE events SET status = ? WHERE id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, event_status_names[status], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, ev_row);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "event.status",
+                json_pack("{s:s}", "status", event_status_names[status]), diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+/* ---- players ----------------------------------------------------------- */
+
+int hub_store_put_player(struct hub_store *store, const char *event_id,
+                         const char *player_json, size_t len, const char *actor,
+                         struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *p = NULL;
+    json_error_t err;
+    int64_t ev_row;
+    bool in_tx = false;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0)
+        goto out;
+    if (len > HUB_STORE_JSON_MAX) {
+        rc = tny_diag_set(diag, TNY_EINVAL, "player: larger than %u bytes",
+                          HUB_STORE_JSON_MAX);
+        goto out;
+    }
+    p = json_loadb(player_json, len, JSON_REJECT_DUPLICATES, &err);
+    if (!p || !json_is_object(p)) {
+        rc = tny_diag_set(diag, TNY_EINVAL, "player: %s",
+                          p ? "expected an object" : err.text);
+        goto out;
+    }
+    json_t *id = json_object_get(p, "id");
+    if ((rc = hs_check_id("player.id", json_string_value(id), diag)) < 0)
+        goto out;
+    if (!json_is_string(json_object_get(p, "name"))) {
+        rc = tny_diag_set(diag, TNY_EINVAL, "player.name: missing");
+        goto out;
+    }
+    if ((rc = hs_begin(store, diag)) < 0)
+        goto out;
+    in_tx = true;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_prepare(store, player_sql, &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_text(st, 2, json_string_value(id), -1, SQLITE_TRANSIENT);
+    for (int i = 9; i <= 18; i++)
+        if (i != 10 && i != 12 && i != 13)
+            sqlite3_bind_int(st, i, 0);
+    if ((rc = bind_json_player(st, p, diag)) < 0 ||
+        (rc = hs_done(store, st, diag)) < 0 ||
+        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "player.put", json_incref(p), diag);
+out:
+    sqlite3_finalize(st);
+    if (in_tx)
+        rc = hs_finish(store, rc, diag);
+    json_decref(p);
+    return rc;
+}
+
+enum lifecycle { LC_DROP, LC_REJOIN, LC_DQ, LC_FIX };
+
+static int edit_draft_fix(struct hub_store *s, int64_t ev_row,
+                          const char *event_id, const char *player_id,
+                          int32_t table, struct tny_diag *d);
+
+static int lifecycle(struct hub_store *store, const char *event_id,
+                     const char *player_id, enum lifecycle what, int32_t value,
+                     const char *actor, struct tny_diag *diag)
+{
+    static const char *const kinds[] = {"player.drop", "player.rejoin",
+                                        "player.disqualify", "player.fix"};
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, prow;
+    bool row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0)
+        return rc;
+    if ((what == LC_FIX && value < 0) || (what != LC_FIX && value < 1))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: round or table %d out of range", kinds[what],
+                            (int)value);
+    if ((rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_player_row(store, ev_row, event_id, player_id, &prow, diag)) <
+            0 ||
+        (rc = hs_prepare(store,
+                         "SELECT dropped_after, dq_after FROM players WHERE "
+                         "id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, prow);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    int dropped = sqlite3_column_int(st, 0), dq = sqlite3_column_int(st, 1);
+    sqlite3_finalize(st);
+    st = NULL;
+    const char *sql = NULL;
+    switch (what) {
+    case LC_DROP:
+        sql = "UPDATE players SET dropped_after = ?, rejoin_round = 0 WHERE "
+              "id = ?";
+        break;
+    case LC_REJOIN:
+        if (dq) {
+            rc = tny_diag_set(diag, TNY_ESTATE,
+                              "player \"%s\": disqualified players never "
+                              "rejoin (CM-3)",
+                              player_id);
+            goto out;
+        }
+        if (!dropped) {
+            rc = tny_diag_set(diag, TNY_ESTATE, "player \"%s\": not dropped",
+                              player_id);
+            goto out;
+        }
+        if (value <= dropped) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "player \"%s\": rejoin round %d: expected a "
+                              "round after the drop (round %d)",
+                              player_id, (int)value, dropped);
+            goto out;
+        }
+        sql = "UPDATE players SET rejoin_round = ? WHERE id = ?";
+        break;
+    case LC_DQ:
+        if (dq) {
+            rc = tny_diag_set(diag, TNY_ESTATE,
+                              "player \"%s\": already disqualified", player_id);
+            goto out;
+        }
+        sql = "UPDATE players SET dq_after = ? WHERE id = ?";
+        break;
+    case LC_FIX: sql = "UPDATE players SET fixed_table = ? WHERE id = ?"; break;
+    }
+    if ((rc = hs_prepare(store, sql, &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int(st, 1, value);
+    sqlite3_bind_int64(st, 2, prow);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    if (what == LC_FIX && value > 0 &&
+        (rc = edit_draft_fix(store, ev_row, event_id, player_id, value, diag)) <
+            0)
+        goto out;
+    if ((rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, kinds[what],
+                json_pack("{s:s, s:i}", "player", player_id,
+                          what == LC_FIX ? "table" : "round", (int)value),
+                diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_drop_player(struct hub_store *store, const char *event_id,
+                          const char *player_id, int32_t after_round,
+                          const char *actor, struct tny_diag *diag)
+{
+    return lifecycle(store, event_id, player_id, LC_DROP, after_round, actor,
+                     diag);
+}
+
+int hub_store_rejoin_player(struct hub_store *store, const char *event_id,
+                            const char *player_id, int32_t from_round,
+                            const char *actor, struct tny_diag *diag)
+{
+    return lifecycle(store, event_id, player_id, LC_REJOIN, from_round, actor,
+                     diag);
+}
+
+int hub_store_disqualify_player(struct hub_store *store, const char *event_id,
+                                const char *player_id, int32_t after_round,
+                                const char *actor, struct tny_diag *diag)
+{
+    return lifecycle(store, event_id, player_id, LC_DQ, after_round, actor,
+                     diag);
+}
+
+int hub_store_fix_player_table(struct hub_store *store, const char *event_id,
+                               const char *player_id, int32_t table,
+                               const char *actor, struct tny_diag *diag)
+{
+    return lifecycle(store, event_id, player_id, LC_FIX, table, actor, diag);
+}
+
+/* ---- drafts ------------------------------------------------------------ */
+
+/* The draft round's row and number; TNY_ENOTFOUND when there is none. */
+static int draft_row(struct hub_store *s, int64_t ev_row, int64_t *row,
+                     int32_t *number, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool found;
+    int rc;
+    if ((rc = hs_prepare(s,
+                         "SELECT id, number FROM rounds WHERE event_id = ? "
+                         "AND status = 'draft'",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    if ((rc = hs_row(s, st, &found, d)) < 0)
+        goto out;
+    if (!found) {
+        rc = TNY_ENOTFOUND;
+        goto out;
+    }
+    *row = sqlite3_column_int64(st, 0);
+    *number = sqlite3_column_int(st, 1);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+struct draft_edit {
+    enum { EDIT_SWAP, EDIT_MOVE, EDIT_FIX } kind;
+    const char *a, *b;
+    int32_t from, to;
+};
+
+/* Loads the draft as a plan, applies the edit with the engine, rewrites the
+ * draft's tables (inside the caller's transaction). */
+static int edit_draft(struct hub_store *s, int64_t ev_row, const char *event_id,
+                      int32_t round, const struct draft_edit *e,
+                      struct tny_diag *d)
+{
+    struct tny_event ev;
+    struct tny_round_plan plan = {0};
+    sqlite3_stmt *st = NULL;
+    int64_t round_row, *prow = NULL;
+    int32_t n_prow;
+    enum hub_round_status status;
+    int rc;
+    tny_event_init(&ev);
+    if ((rc = hs_round_row(s, ev_row, event_id, round, &round_row, &status,
+                           d)) < 0)
+        goto out;
+    if (status != HUB_ROUND_DRAFT) {
+        rc = tny_diag_set(d, TNY_ESTATE,
+                          "event \"%s\": round %d is %s: only a draft can be "
+                          "edited (CM-5)",
+                          event_id, (int)round, hs_round_status_name(status));
+        goto out;
+    }
+    if ((rc = hs_project(s, ev_row, false, false, NULL, &ev, d)) < 0 ||
+        (rc = hs_read_draft(s, ev_row, event_id, &ev, &plan, d)) < 0 ||
+        (rc = player_rows(s, ev_row, &prow, &n_prow, d)) < 0)
+        goto out;
+    if (e->kind == EDIT_SWAP) {
+        int32_t a = tny_event_player_index(&ev, e->a);
+        int32_t b = tny_event_player_index(&ev, e->b);
+        if (a < 0 || b < 0) {
+            rc =
+                tny_diag_set(d, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"",
+                             event_id, a < 0 ? e->a : e->b);
+            goto out;
+        }
+        rc = tny_round_plan_swap(&plan, a, b, d);
+    } else if (e->kind == EDIT_MOVE) {
+        rc = tny_round_plan_move(&plan, e->from, e->to, d);
+    } else {
+        int32_t p = tny_event_player_index(&ev, e->a);
+        int32_t from = -1;
+        for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
+            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
+                    from = plan.tables[t].number;
+        if (from < 0 || from == e->to)
+            goto out; /* not seated at a table, or already there */
+        rc = tny_round_plan_move(&plan, from, e->to, d);
+    }
+    if (rc < 0)
+        goto out;
+    if ((rc = hs_prepare(s, "DELETE FROM tables WHERE round_id = ?", &st, d)) <
+        0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    if ((rc = hs_done(s, st, d)) < 0 ||
+        (rc = hs_insert_tables(s, round_row, &plan, prow, n_prow, d)) < 0)
+        goto out;
+out:
+    sqlite3_finalize(st);
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    free(prow);
+    return rc;
+}
+
+static int edit_draft_fix(struct hub_store *s, int64_t ev_row,
+                          const char *event_id, const char *player_id,
+                          int32_t table, struct tny_diag *d)
+{
+    int64_t row;
+    int32_t number;
+    int rc = draft_row(s, ev_row, &row, &number, d);
+    if (rc == TNY_ENOTFOUND)
+        return TNY_OK; /* no draft: the next pairing uses fixed_table */
+    if (rc < 0)
+        return rc;
+    struct draft_edit e = {.kind = EDIT_FIX, .a = player_id, .to = table};
+    return edit_draft(s, ev_row, event_id, number, &e, d);
+}
+
+static int draft_edit_tx(struct hub_store *store, const char *event_id,
+                         int32_t round, const struct draft_edit *e,
+                         const char *actor, struct tny_diag *diag)
+{
+    int64_t ev_row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = edit_draft(store, ev_row, event_id, round, e, diag)) < 0 ||
+        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id,
+                e->kind == EDIT_SWAP ? "draft.swap" : "draft.move",
+                e->kind == EDIT_SWAP
+                    ? json_pack("{s:i, s:s, s:s}", "round", (int)round, "a",
+                                e->a, "b", e->b)
+                    : json_pack("{s:i, s:i, s:i}", "round", (int)round, "from",
+                                (int)e->from, "to", (int)e->to),
+                diag);
+out:
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_draft_swap(struct hub_store *store, const char *event_id,
+                         int32_t round, const char *player_a,
+                         const char *player_b, const char *actor,
+                         struct tny_diag *diag)
+{
+    int rc;
+    if ((rc = hs_check_id("player", player_a, diag)) < 0 ||
+        (rc = hs_check_id("player", player_b, diag)) < 0)
+        return rc;
+    struct draft_edit e = {.kind = EDIT_SWAP, .a = player_a, .b = player_b};
+    return draft_edit_tx(store, event_id, round, &e, actor, diag);
+}
+
+int hub_store_draft_move(struct hub_store *store, const char *event_id,
+                         int32_t round, int32_t from, int32_t to,
+                         const char *actor, struct tny_diag *diag)
+{
+    struct draft_edit e = {.kind = EDIT_MOVE, .from = from, .to = to};
+    return draft_edit_tx(store, event_id, round, &e, actor, diag);
+}
+
+int hub_store_save_draft(struct hub_store *store, const char *event_id,
+                         const struct tny_event *ev,
+                         const struct tny_round_plan *plan, const char *actor,
+                         struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row, *map = NULL;
+    bool row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT coalesce(max(number), 0), (SELECT status "
+                         "FROM rounds WHERE event_id = ?1 AND number = "
+                         "(SELECT max(number) FROM rounds WHERE event_id = ?1 "
+                         "AND status <> 'draft')) FROM rounds WHERE event_id "
+                         "= ?1 AND status <> 'draft'",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    int32_t last = sqlite3_column_int(st, 0);
+    const char *last_status = (const char *)sqlite3_column_text(st, 1);
+    if (last > 0 && (!last_status || strcmp(last_status, "closed") != 0)) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "event \"%s\": round %d is not closed yet", event_id,
+                          (int)last);
+        goto out;
+    }
+    if (plan->round != last + 1) {
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "event \"%s\": the plan is for round %d, the next "
+                          "round is %d",
+                          event_id, (int)plan->round, (int)last + 1);
+        goto out;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    /* Replace an earlier draft of this round. */
+    if ((rc = hs_prepare(store,
+                         "DELETE FROM rounds WHERE event_id = ? AND status = "
+                         "'draft'",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    sqlite3_finalize(st);
+    st = NULL;
+    /* Engine indices of ev -> store player rows, through the ids. */
+    map = calloc((size_t)ev->n_players + 1, sizeof(*map));
+    if (!map) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    if ((rc = hs_prepare(store,
+                         "SELECT id FROM players WHERE event_id = ? AND pid = "
+                         "?",
+                         &st, diag)) < 0)
+        goto out;
+    for (int32_t i = 0; i < ev->n_players; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, ev_row);
+        sqlite3_bind_text(st, 2, ev->players[i].id, -1, SQLITE_STATIC);
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row) {
+            rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                              "event \"%s\": no player \"%s\"", event_id,
+                              ev->players[i].id);
+            goto out;
+        }
+        map[i] = sqlite3_column_int64(st, 0);
+    }
+    if ((rc = insert_round(store, ev_row, plan->round, plan->stage,
+                           plan->stage_index, "draft", plan->explain,
+                           &round_row, diag)) < 0 ||
+        (rc = hs_insert_tables(store, round_row, plan, map, ev->n_players,
+                               diag)) < 0 ||
+        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "round.draft",
+                json_pack("{s:i, s:s, s:i}", "round", (int)plan->round, "stage",
+                          tny_stage_kind_name(plan->stage), "tables",
+                          (int)plan->n_tables),
+                diag);
+out:
+    sqlite3_finalize(st);
+    free(map);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_discard_draft(struct hub_store *store, const char *event_id,
+                            int32_t round, const char *actor,
+                            struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row;
+    enum hub_round_status status;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+                           diag)) < 0)
+        goto out;
+    if (status != HUB_ROUND_DRAFT) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "event \"%s\": round %d is %s, not a draft", event_id,
+                          (int)round, hs_round_status_name(status));
+        goto out;
+    }
+    if ((rc = hs_prepare(store, "DELETE FROM rounds WHERE id = ?", &st, diag)) <
+        0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "round.discard",
+                json_pack("{s:i}", "round", (int)round), diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+/* ---- round status ------------------------------------------------------ */
+
+static int round_counts(struct hub_store *s, int64_t round_row,
+                        struct hub_round_info *info, int32_t *first_missing,
+                        int32_t *first_conflict, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    if ((rc = hs_prepare(
+             s,
+             "SELECT count(*), "
+             "coalesce(sum(EXISTS (SELECT 1 FROM results r WHERE r.table_id = "
+             "t.id AND r.status = 'valid' AND r.superseded_by IS NULL)), 0), "
+             "(SELECT count(*) FROM results r JOIN tables u ON u.id = "
+             "r.table_id WHERE u.round_id = ?1 AND r.status = 'conflict' AND "
+             "r.resolved = 0), "
+             "(SELECT min(number) FROM tables u WHERE u.round_id = ?1 AND "
+             "u.is_bye = 0 AND NOT EXISTS (SELECT 1 FROM results r WHERE "
+             "r.table_id = u.id AND r.status = 'valid' AND r.superseded_by IS "
+             "NULL)), "
+             "(SELECT min(u.number) FROM results r JOIN tables u ON u.id = "
+             "r.table_id WHERE u.round_id = ?1 AND r.status = 'conflict' AND "
+             "r.resolved = 0) "
+             "FROM tables t WHERE t.round_id = ?1",
+             &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    if ((rc = hs_row(s, st, &row, d)) < 0)
+        goto out;
+    info->n_tables = sqlite3_column_int(st, 0);
+    info->n_results = sqlite3_column_int(st, 1);
+    info->n_conflicts = sqlite3_column_int(st, 2);
+    *first_missing = sqlite3_column_type(st, 3) == SQLITE_NULL
+                         ? 0
+                         : sqlite3_column_int(st, 3);
+    *first_conflict = sqlite3_column_type(st, 4) == SQLITE_NULL
+                          ? 0
+                          : sqlite3_column_int(st, 4);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int hub_store_set_round_status(struct hub_store *store, const char *event_id,
+                               int32_t round, enum hub_round_status status,
+                               const char *actor, struct tny_diag *diag)
+{
+    static const char *const kinds[] = {"round.draft", "round.publish",
+                                        "round.start", "round.close"};
+    sqlite3_stmt *st = NULL;
+    struct hub_round_info info = {0};
+    int64_t ev_row, round_row;
+    int32_t missing, conflict;
+    enum hub_round_status cur;
+    int rc;
+    if ((unsigned)status > HUB_ROUND_CLOSED)
+        return tny_diag_set(diag, TNY_EINVAL, "round status: unknown value");
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &cur,
+                           diag)) < 0)
+        goto out;
+    bool ok = (int)status == (int)cur + 1 ||
+              (cur == HUB_ROUND_PUBLISHED && status == HUB_ROUND_CLOSED);
+    if (!ok) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "event \"%s\": round %d is %s, cannot become %s "
+                          "(CM-5)",
+                          event_id, (int)round, hs_round_status_name(cur),
+                          hs_round_status_name(status));
+        goto out;
+    }
+    if (status == HUB_ROUND_CLOSED) {
+        if ((rc = round_counts(store, round_row, &info, &missing, &conflict,
+                               diag)) < 0)
+            goto out;
+        if (missing) {
+            rc = tny_diag_set(diag, TNY_ESTATE,
+                              "event \"%s\": round %d: table %d has no "
+                              "result yet",
+                              event_id, (int)round, (int)missing);
+            goto out;
+        }
+        if (conflict) {
+            rc = tny_diag_set(diag, TNY_ESTATE,
+                              "event \"%s\": round %d: table %d has a "
+                              "conflicting result to resolve (CM-6)",
+                              event_id, (int)round, (int)conflict);
+            goto out;
+        }
+    }
+    if ((rc = hs_prepare(store, "UPDATE rounds SET status = ? WHERE id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, hs_round_status_name(status), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, round_row);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (status == HUB_ROUND_PUBLISHED) {
+        if ((rc = hs_prepare(store,
+                             "UPDATE events SET status = 'running' WHERE id = "
+                             "? AND status = 'setup'",
+                             &st, diag)) < 0)
+            goto out;
+        sqlite3_bind_int64(st, 1, ev_row);
+        if ((rc = hs_done(store, st, diag)) < 0)
+            goto out;
+        /* A published round enters the projection: check it. */
+        if ((rc = hs_validate_event(store, ev_row, false, diag)) < 0)
+            goto out;
+    }
+    rc = hs_log(store, actor, event_id, kinds[status],
+                json_pack("{s:i}", "round", (int)round), diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_get_round(struct hub_store *store, const char *event_id,
+                        int32_t round, struct hub_round_info *out,
+                        struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row;
+    int32_t missing, conflict;
+    bool row;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row,
+                           &out->status, diag)) < 0 ||
+        (rc = round_counts(store, round_row, out, &missing, &conflict, diag)) <
+            0 ||
+        (rc = hs_prepare(store,
+                         "SELECT stage, stage_index FROM rounds WHERE id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    out->number = round;
+    if (tny_stage_kind_from_name((const char *)sqlite3_column_text(st, 0),
+                                 &out->stage) < 0)
+        rc = tny_diag_set(diag, TNY_ESTATE, "store: round %d: bad stage",
+                          (int)round);
+    out->stage_index = sqlite3_column_int(st, 1);
+out:
+    sqlite3_finalize(st);
+    hs_end_read(store);
+    return rc;
+}
+
+/* ---- devices ----------------------------------------------------------- */
+
+static const char *const presence_names[] = {"unknown", "online", "offline"};
+
+int hub_store_device_register(struct hub_store *store, const char *device_id,
+                              const char *actor, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
+        (rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_prepare(store,
+                         "INSERT INTO devices (id, created_ms) VALUES (?, ?) "
+                         "ON CONFLICT (id) DO NOTHING",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, hs_now_ms());
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    if (sqlite3_changes(store->db) > 0)
+        rc = hs_log(store, actor, NULL, "device.register",
+                    json_pack("{s:s}", "device", device_id), diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_device_assign(struct hub_store *store, const char *device_id,
+                            const char *event_id, int32_t table,
+                            const char *actor, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row = 0;
+    bool row;
+    int rc;
+    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
+        (rc = hs_check_actor(actor, diag)) < 0)
+        return rc;
+    if (event_id && table < 1)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "device \"%s\": table %d: expected 1 or more",
+                            device_id, (int)table);
+    if ((rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if (event_id && (rc = hs_event_row(store, event_id, &ev_row, diag)) < 0)
+        goto out;
+    if (event_id) {
+        if ((rc = hs_prepare(store,
+                             "SELECT id FROM devices WHERE event_id = ? AND "
+                             "table_number = ? AND id <> ?",
+                             &st, diag)) < 0)
+            goto out;
+        sqlite3_bind_int64(st, 1, ev_row);
+        sqlite3_bind_int(st, 2, table);
+        sqlite3_bind_text(st, 3, device_id, -1, SQLITE_STATIC);
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (row) {
+            rc = tny_diag_set(diag, TNY_ECONFLICT,
+                              "event \"%s\": table %d already has device "
+                              "\"%s\"",
+                              event_id, (int)table,
+                              (const char *)sqlite3_column_text(st, 0));
+            goto out;
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if ((rc = hs_prepare(store,
+                         "UPDATE devices SET event_id = ?, table_number = ? "
+                         "WHERE id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    if (event_id)
+        sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_int(st, 2, event_id ? table : 0);
+    sqlite3_bind_text(st, 3, device_id, -1, SQLITE_STATIC);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    if (sqlite3_changes(store->db) == 0) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND, "device \"%s\": not registered",
+                          device_id);
+        goto out;
+    }
+    rc = hs_log(store, actor, event_id, "device.assign",
+                json_pack("{s:s, s:i}", "device", device_id, "table",
+                          event_id ? (int)table : 0),
+                diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_device_presence(struct hub_store *store, const char *device_id,
+                              enum hub_presence presence, int64_t now_ms,
+                              struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    if ((unsigned)presence > HUB_PRESENCE_OFFLINE)
+        return tny_diag_set(diag, TNY_EINVAL, "presence: unknown value");
+    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_prepare(store, "SELECT presence FROM devices WHERE id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND, "device \"%s\": not registered",
+                          device_id);
+        goto out;
+    }
+    bool changed = strcmp((const char *)sqlite3_column_text(st, 0),
+                          presence_names[presence]) != 0;
+    sqlite3_finalize(st);
+    st = NULL;
+    if ((rc = hs_prepare(store,
+                         "UPDATE devices SET presence = ?, last_seen_ms = ? "
+                         "WHERE id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, presence_names[presence], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, now_ms);
+    sqlite3_bind_text(st, 3, device_id, -1, SQLITE_STATIC);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    char actor[16 + HUB_STORE_ID_MAX];
+    snprintf(actor, sizeof(actor), "device:%s", device_id);
+    if (changed)
+        rc = hs_log(store, actor, NULL, "device.presence",
+                    json_pack("{s:s, s:s}", "device", device_id, "presence",
+                              presence_names[presence]),
+                    diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_get_device(struct hub_store *store, const char *device_id,
+                         struct hub_device_info *out, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT d.id, e.name, d.table_number, d.presence, "
+                         "d.last_seen_ms FROM devices d LEFT JOIN events e ON "
+                         "e.id = d.event_id WHERE d.id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND, "device \"%s\": not registered",
+                          device_id);
+        goto out;
+    }
+    hs_col_copy(st, 0, out->id, sizeof(out->id));
+    hs_col_copy(st, 1, out->event, sizeof(out->event));
+    out->table = sqlite3_column_int(st, 2);
+    const char *p = (const char *)sqlite3_column_text(st, 3);
+    for (int i = 0; i < 3; i++)
+        if (p && strcmp(p, presence_names[i]) == 0)
+            out->presence = (enum hub_presence)i;
+    out->last_seen_ms = sqlite3_column_int64(st, 4);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- clocks ------------------------------------------------------------ */
+
+static const char *const clock_names[] = {"ready", "running", "paused"};
+
+int hub_store_save_clock(struct hub_store *store, const char *event_id,
+                         int32_t round, const struct tny_round_clock *clock,
+                         const char *actor, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row;
+    int rc;
+    if ((unsigned)clock->state > TNY_ROUND_CLOCK_PAUSED ||
+        clock->length_ms < 0 || clock->length_ms > TNY_CLOCK_MAX_MS ||
+        clock->extension_ms < 0 || clock->extension_ms > TNY_CLOCK_MAX_MS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "clock: state, length or extension out of range");
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
+                           diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "INSERT OR REPLACE INTO clocks (round_id, state, "
+                         "length_ms, extension_ms, deadline_ms, remaining_ms, "
+                         "updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    sqlite3_bind_text(st, 2, clock_names[clock->state], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, clock->length_ms);
+    sqlite3_bind_int64(st, 4, clock->extension_ms);
+    sqlite3_bind_int64(st, 5, clock->deadline_ms);
+    sqlite3_bind_int64(st, 6, clock->remaining_ms);
+    sqlite3_bind_int64(st, 7, hs_now_ms());
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "clock.save",
+                json_pack("{s:i, s:s, s:I, s:I, s:I, s:I}", "round", (int)round,
+                          "state", clock_names[clock->state], "length_ms",
+                          (json_int_t)clock->length_ms, "extension_ms",
+                          (json_int_t)clock->extension_ms, "deadline_ms",
+                          (json_int_t)clock->deadline_ms, "remaining_ms",
+                          (json_int_t)clock->remaining_ms),
+                diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_load_clock(struct hub_store *store, const char *event_id,
+                         int32_t round, struct tny_round_clock *out,
+                         struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row;
+    bool row;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
+                           diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT state, length_ms, extension_ms, deadline_ms, "
+                         "remaining_ms FROM clocks WHERE round_id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                          "event \"%s\": round %d has no clock", event_id,
+                          (int)round);
+        goto out;
+    }
+    const char *state = (const char *)sqlite3_column_text(st, 0);
+    for (int i = 0; i < 3; i++)
+        if (state && strcmp(state, clock_names[i]) == 0)
+            out->state = (enum tny_round_clock_state)i;
+    out->length_ms = sqlite3_column_int64(st, 1);
+    out->extension_ms = sqlite3_column_int64(st, 2);
+    out->deadline_ms = sqlite3_column_int64(st, 3);
+    out->remaining_ms = sqlite3_column_int64(st, 4);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int hub_store_extend_table(struct hub_store *store, const char *event_id,
+                           int32_t round, int32_t table, int64_t extra_ms,
+                           const char *actor, int64_t *total_ms,
+                           struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row, table_row, total = 0;
+    bool row;
+    int rc;
+    if (extra_ms <= 0 || extra_ms > TNY_CLOCK_MAX_MS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "extension: %lld ms: expected 1..%lld",
+                            (long long)extra_ms, (long long)TNY_CLOCK_MAX_MS);
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
+                           diag)) < 0 ||
+        (rc = hs_table_row(store, round_row, event_id, round, table, &table_row,
+                           diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "UPDATE tables SET extension_ms = extension_ms + ?1 "
+                         "WHERE id = ?2 AND extension_ms + ?1 <= ?3 "
+                         "RETURNING extension_ms",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, extra_ms);
+    sqlite3_bind_int64(st, 2, table_row);
+    sqlite3_bind_int64(st, 3, TNY_CLOCK_MAX_MS);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row) {
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "table %d: total extension would exceed %lld ms",
+                          (int)table, (long long)TNY_CLOCK_MAX_MS);
+        goto out;
+    }
+    total = sqlite3_column_int64(st, 0);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "clock.extend_table",
+                json_pack("{s:i, s:i, s:I, s:I}", "round", (int)round, "table",
+                          (int)table, "extra_ms", (json_int_t)extra_ms,
+                          "total_ms", (json_int_t)total),
+                diag);
+out:
+    sqlite3_finalize(st);
+    rc = hs_finish(store, rc, diag);
+    if (rc == 0 && total_ms)
+        *total_ms = total;
+    return rc;
+}

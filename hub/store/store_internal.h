@@ -1,0 +1,136 @@
+/* store_internal.h - what the store's files share (not public).
+ *
+ * The store struct, SQLite error mapping, statement and transaction
+ * helpers, the log append, row lookups and the projection builder.  Every
+ * helper that can fail returns an engine rc and fills diag; none of them
+ * begins or ends a transaction except hs_begin / hs_finish.
+ */
+#ifndef HUB_STORE_INTERNAL_H
+#define HUB_STORE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "store.h"
+
+struct hub_store {
+    sqlite3 *db;
+    bool read_only;
+    /* Projection cache for result writes (store_result.c): the engine
+     * event of cache_ev as committed, valid while PRAGMA data_version is
+     * cache_version (no other connection wrote).  Any transaction drops it
+     * unless it set keep_cache after updating it to match its changes. */
+    int64_t cache_ev; /* 0 = empty */
+    int64_t cache_version;
+    struct tny_event cache;
+    json_t *cache_format; /* the event's format object */
+    bool keep_cache;
+};
+
+/* Empties the projection cache. */
+void hs_cache_drop(struct hub_store *s);
+
+/* Maps an SQLite result code to an engine rc and says what failed:
+ * "store: WHAT: sqlite message".  SQLITE_NOMEM -> TNY_ENOMEM, everything
+ * else (full, read-only, I/O, busy, corrupt, constraint) -> TNY_ESTATE. */
+int hs_sqlite_error(struct hub_store *s, int src, const char *what,
+                    struct tny_diag *d);
+
+TNY_MUST_USE int hs_prepare(struct hub_store *s, const char *sql,
+                            sqlite3_stmt **st, struct tny_diag *d);
+/* Steps a statement that returns no row (SQLITE_DONE expected). */
+TNY_MUST_USE int hs_done(struct hub_store *s, sqlite3_stmt *st,
+                         struct tny_diag *d);
+/* Steps; *row is true when a row is ready, false at the end. */
+TNY_MUST_USE int hs_row(struct hub_store *s, sqlite3_stmt *st, bool *row,
+                        struct tny_diag *d);
+/* Runs SQL without parameters or rows. */
+TNY_MUST_USE int hs_exec(struct hub_store *s, const char *sql,
+                         struct tny_diag *d);
+
+/* BEGIN IMMEDIATE (the write lock now, so nothing fails half-way for
+ * BUSY); refuses a read-only store. */
+TNY_MUST_USE int hs_begin(struct hub_store *s, struct tny_diag *d);
+/* rc == 0: COMMIT (a failed commit rolls back and returns its error);
+ * else ROLLBACK.  Returns the final rc. */
+TNY_MUST_USE int hs_finish(struct hub_store *s, int rc, struct tny_diag *d);
+/* A read snapshot (BEGIN; ... COMMIT). */
+TNY_MUST_USE int hs_begin_read(struct hub_store *s, struct tny_diag *d);
+void hs_end_read(struct hub_store *s);
+
+/* Appends the log row (time now); detail is consumed (NULL = {}). */
+TNY_MUST_USE int hs_log(struct hub_store *s, const char *actor,
+                        const char *event_id, const char *kind, json_t *detail,
+                        struct tny_diag *d);
+
+TNY_MUST_USE int hs_check_id(const char *what, const char *id,
+                             struct tny_diag *d);
+TNY_MUST_USE int hs_check_actor(const char *actor, struct tny_diag *d);
+int64_t hs_now_ms(void);
+
+/* Column text copied (NULL column -> NULL; *oom set on allocation
+ * failure). */
+char *hs_col_strdup(sqlite3_stmt *st, int col, bool *oom);
+/* Column text copied into a fixed buffer (cut). */
+void hs_col_copy(sqlite3_stmt *st, int col, char *dst, size_t cap);
+
+TNY_MUST_USE int hs_event_row(struct hub_store *s, const char *event_id,
+                              int64_t *row, struct tny_diag *d);
+TNY_MUST_USE int hs_round_row(struct hub_store *s, int64_t ev_row,
+                              const char *event_id, int32_t number,
+                              int64_t *row, enum hub_round_status *status,
+                              struct tny_diag *d);
+/* A table (or the bye, number 0 is not addressable) of a round. */
+TNY_MUST_USE int hs_table_row(struct hub_store *s, int64_t round_row,
+                              const char *event_id, int32_t round,
+                              int32_t number, int64_t *row, struct tny_diag *d);
+TNY_MUST_USE int hs_player_row(struct hub_store *s, int64_t ev_row,
+                               const char *event_id, const char *player_id,
+                               int64_t *row, struct tny_diag *d);
+
+const char *hs_round_status_name(enum hub_round_status st);
+TNY_MUST_USE int hs_round_status_from(const char *name,
+                                      enum hub_round_status *out);
+
+/* A result to project in place of a table's counted one (a candidate). */
+struct hs_override {
+    int64_t table_id;
+    const json_t *result; /* NULL: the table has no result */
+};
+
+/* Builds the engine event of ev_row from the tables (inside the caller's
+ * transaction or snapshot).  with_draft includes a draft round as the
+ * in-progress last round.  validate runs tny_event_validate.  ov (may be
+ * NULL) replaces one table's result.  *out is initialised here and
+ * released on error. */
+TNY_MUST_USE int hs_project(struct hub_store *s, int64_t ev_row,
+                            bool with_draft, bool validate,
+                            const struct hs_override *ov, struct tny_event *out,
+                            struct tny_diag *d);
+/* hs_project with validation, the event thrown away: the check every
+ * write runs before it commits. */
+TNY_MUST_USE int hs_validate_event(struct hub_store *s, int64_t ev_row,
+                                   bool with_draft, struct tny_diag *d);
+
+/* The draft round as a plan over ev (inside the caller's transaction).
+ * Errors: TNY_ENOTFOUND (no draft, or a seated player not in ev). */
+struct tny_round_plan;
+TNY_MUST_USE int hs_read_draft(struct hub_store *s, int64_t ev_row,
+                               const char *event_id, const struct tny_event *ev,
+                               struct tny_round_plan *out, struct tny_diag *d);
+
+/* Inserts the tables and seats of a round (rows of plan over ev).  seats
+ * map engine player indices to store player rows (player_rows[i]). */
+struct tny_round_plan;
+TNY_MUST_USE int hs_insert_tables(struct hub_store *s, int64_t round_row,
+                                  const struct tny_round_plan *plan,
+                                  const int64_t *player_rows, int32_t n_players,
+                                  struct tny_diag *d);
+
+/* Compact JSON text of v (malloc'd), NULL on allocation failure. */
+char *hs_dump(const json_t *v);
+
+#endif

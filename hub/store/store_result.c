@@ -1,0 +1,876 @@
+/* store_result.c - results: table submissions with idempotency keys,
+ * organiser entries and corrections, conflicts, TX-7 penalties.
+ *
+ * A submission is decided and stored in one transaction: the key is looked
+ * up first (a key seen before gets the stored answer, byte for byte, and
+ * nothing else happens); otherwise the candidate is parsed by the JSON
+ * adapter and the whole event is validated with it in place
+ * (tny_event_validate, so a table and the hub judge with the same code,
+ * CM-6), then stored as counted, pending, conflict or rejected, with the
+ * answer and the log row.  The event is not rebuilt per submission: the
+ * store keeps the projection of the last event written (dropped by every
+ * other write, by a failed transaction and when another connection
+ * commits).
+ *
+ * Not here: sending the answer.  Invariants: result rows are never
+ * rewritten or deleted (triggers); a correction is a new row and the old
+ * one points to it through superseded_by; at most one counted row per
+ * table (partial unique index).
+ */
+#include "store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include "tny/json_io.h"
+
+static const char *const kind_names[] = {"accepted", "duplicate", "conflict",
+                                         "rejected"};
+
+void hub_submit_outcome_release(struct hub_submit_outcome *out)
+{
+    if (!out)
+        return;
+    free(out->answer);
+    out->answer = NULL;
+}
+
+/* "event.rounds[2].tables[5].result.vp.p7: ..." -> "result.vp.p7: ...". */
+static void reason_from(char *dst, size_t cap, const char *msg)
+{
+    const char *r = NULL;
+    if (strncmp(msg, "event.rounds[", 13) == 0)
+        r = strstr(msg, ".result");
+    snprintf(dst, cap, "%s", r ? r + 1 : msg);
+}
+
+/* The table's counted result row (0 = none) and its JSON (new ref). */
+static int counted_result(struct hub_store *s, int64_t table_row, int64_t *id,
+                          json_t **json, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    *id = 0;
+    *json = NULL;
+    if ((rc = hs_prepare(s,
+                         "SELECT id, result_json FROM results WHERE table_id "
+                         "= ? AND status = 'valid' AND superseded_by IS NULL",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, table_row);
+    if ((rc = hs_row(s, st, &row, d)) < 0 || !row)
+        goto out;
+    *id = sqlite3_column_int64(st, 0);
+    *json = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
+    if (!*json)
+        rc = tny_diag_set(d, TNY_ESTATE, "store: result row %lld: bad JSON",
+                          (long long)*id);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Inserts a result row.  A counted row first marks the rows it replaces
+ * (the counted one and open pending ones) as superseded by its id-to-be;
+ * the foreign key is deferred to the commit for that. */
+static int insert_result(struct hub_store *s, int64_t table_row,
+                         const char *text, bool from_device, const char *actor,
+                         bool confirmed, const char *status, int64_t *id,
+                         struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    if ((rc = hs_prepare(s, "SELECT coalesce(max(id), 0) + 1 FROM results", &st,
+                         d)) < 0 ||
+        (rc = hs_row(s, st, &row, d)) < 0)
+        goto out;
+    *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (strcmp(status, "valid") == 0) {
+        if ((rc = hs_prepare(s,
+                             "UPDATE results SET superseded_by = ? WHERE "
+                             "table_id = ? AND status IN ('valid', "
+                             "'pending') AND superseded_by IS NULL",
+                             &st, d)) < 0)
+            goto out;
+        sqlite3_bind_int64(st, 1, *id);
+        sqlite3_bind_int64(st, 2, table_row);
+        if ((rc = hs_done(s, st, d)) < 0)
+            goto out;
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if ((rc = hs_prepare(s,
+                         "INSERT INTO results (id, table_id, result_json, "
+                         "source, actor, confirmed, status, created_ms) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, *id);
+    sqlite3_bind_int64(st, 2, table_row);
+    sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, from_device ? "device" : "organiser", -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, actor, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, confirmed);
+    sqlite3_bind_text(st, 7, status, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, hs_now_ms());
+    rc = hs_done(s, st, d);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+struct target {
+    int64_t ev_row, round_row, table_row;
+    int32_t round, table;
+    enum hub_round_status status;
+};
+
+/* Finds event, round and table; TNY_ENOTFOUND etc. with the message. */
+static int find_target(struct hub_store *s, const char *event_id, int32_t round,
+                       int32_t table, struct target *t, struct tny_diag *d)
+{
+    int rc;
+    t->round = round;
+    t->table = table;
+    if ((rc = hs_event_row(s, event_id, &t->ev_row, d)) < 0 ||
+        (rc = hs_round_row(s, t->ev_row, event_id, round, &t->round_row,
+                           &t->status, d)) < 0 ||
+        (rc = hs_table_row(s, t->round_row, event_id, round, table,
+                           &t->table_row, d)) < 0)
+        return rc;
+    return TNY_OK;
+}
+
+/* Fills the projection cache for ev_row unless it is current. */
+static int cache_get(struct hub_store *s, int64_t ev_row, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *header = NULL;
+    int64_t version;
+    bool row;
+    int rc;
+    if ((rc = hs_prepare(s, "PRAGMA data_version", &st, d)) < 0 ||
+        (rc = hs_row(s, st, &row, d)) < 0)
+        goto out;
+    version = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (s->cache_ev == ev_row && s->cache_version == version)
+        goto out;
+    hs_cache_drop(s);
+    if ((rc = hs_project(s, ev_row, false, false, NULL, &s->cache, d)) < 0)
+        goto out;
+    s->cache_ev = ev_row;
+    s->cache_version = version;
+    if ((rc = hs_prepare(s, "SELECT header_json FROM events WHERE id = ?", &st,
+                         d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    if ((rc = hs_row(s, st, &row, d)) < 0)
+        goto out;
+    header = row ? json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL)
+                 : NULL;
+    s->cache_format = json_incref(json_object_get(header, "format"));
+    if (!s->cache_format)
+        rc = tny_diag_set(d, TNY_ESTATE, "store: event header unreadable");
+out:
+    sqlite3_finalize(st);
+    json_decref(header);
+    if (rc < 0)
+        hs_cache_drop(s);
+    return rc;
+}
+
+/* The table's TX-7 penalty sums merged into a copy of the result. */
+static int with_penalties(struct hub_store *s, int64_t table_row,
+                          const json_t *result, json_t **out,
+                          struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    *out = json_deep_copy(result);
+    if (!*out)
+        return TNY_ENOMEM;
+    if ((rc = hs_prepare(s,
+                         "SELECT p.pid, SUM(pe.units) FROM penalties pe JOIN "
+                         "players p ON p.id = pe.player_id WHERE pe.table_id "
+                         "= ? GROUP BY p.pid ORDER BY p.pid",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, table_row);
+    for (;;) {
+        if ((rc = hs_row(s, st, &row, d)) < 0 || !row)
+            goto out;
+        json_t *pen = json_object_get(*out, "penalty");
+        if (!pen) {
+            pen = json_object();
+            if (!pen || json_object_set_new(*out, "penalty", pen) < 0) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+        }
+        if (!json_is_object(pen))
+            goto out; /* the adapter will say what is wrong */
+        const char *pid = (const char *)sqlite3_column_text(st, 0);
+        int64_t units = sqlite3_column_int64(st, 1);
+        json_t *have = json_object_get(pen, pid);
+        if (have && json_is_number(have))
+            units +=
+                (int64_t)llround(json_number_value(have) * TNY_POINT_SCALE);
+        json_t *v = tny_json_points(units);
+        if (!v || json_object_set_new(pen, pid, v) < 0) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+    }
+out:
+    sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* Parses and validates a candidate result for the table: 0 with *parsed
+ * (the JSON as sent), *result (the engine's parse, penalties applied) and
+ * *slot (the table in the cached projection), TNY_EINVAL with the reason in
+ * why, or another error (I/O, memory).
+ *
+ * Exactly tny_event_validate on the event with the candidate in place, but
+ * without rebuilding the event per submission: the result is parsed by
+ * the JSON adapter in a one-table event over the same format, put into the
+ * cached projection, the whole event validated (NH-11 army use spans
+ * rounds), and the old result put back. */
+static int check_candidate(struct hub_store *s, const struct target *t,
+                           const char *text, size_t len, json_t **parsed,
+                           struct tny_result *result, struct tny_table **slot,
+                           char *why, size_t cap, struct tny_diag *d)
+{
+    struct tny_diag inner = {{0}};
+    struct tny_event mini;
+    json_error_t err;
+    json_t *r = NULL, *merged = NULL, *root = NULL;
+    struct tny_table *tb = NULL;
+    int rc;
+
+    *parsed = NULL;
+    *slot = NULL;
+    tny_event_init(&mini);
+    if (len > HUB_STORE_JSON_MAX) {
+        snprintf(why, cap, "result: larger than %u bytes", HUB_STORE_JSON_MAX);
+        return TNY_EINVAL;
+    }
+    r = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (!r || !json_is_object(r)) {
+        snprintf(why, cap, "result: %s", r ? "expected an object" : err.text);
+        rc = TNY_EINVAL;
+        goto out;
+    }
+    if ((rc = cache_get(s, t->ev_row, d)) < 0)
+        goto out;
+    struct tny_event *ev = &s->cache;
+    if (t->round < 1 || t->round > ev->n_rounds) {
+        rc = tny_diag_set(d, TNY_ESTATE, "store: round %d not projected",
+                          (int)t->round);
+        goto out;
+    }
+    struct tny_round *round = &ev->rounds[t->round - 1];
+    for (int32_t i = 0; i < round->n_tables; i++)
+        if (!round->tables[i].is_bye && round->tables[i].number == t->table)
+            tb = &round->tables[i];
+    if (!tb) {
+        rc = tny_diag_set(d, TNY_ESTATE, "store: table %d not projected",
+                          (int)t->table);
+        goto out;
+    }
+    if ((rc = with_penalties(s, t->table_row, r, &merged, d)) < 0)
+        goto out;
+    json_t *players = json_array(), *seats = json_array();
+    root =
+        json_pack("{s:O, s:i, s:o, s:[{s:s, s:[{s:i, s:o, s:o}]}]}", "format",
+                  s->cache_format, "seed", 0, "players", players, "rounds",
+                  "stage", tny_stage_kind_name(round->stage), "tables", "table",
+                  (int)t->table, "players", seats, "result", merged);
+    if (!root) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    for (int32_t k = 0; k < tb->n_seats; k++) {
+        const char *id = ev->players[tb->seats[k]].id;
+        if (json_array_append_new(
+                players, json_pack("{s:s, s:s}", "id", id, "name", "-")) < 0 ||
+            json_array_append_new(seats, json_string(id)) < 0) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+    }
+    rc = tny_event_from_json(root, &mini, &inner);
+    if (rc == 0) {
+        struct tny_result old = tb->result;
+        bool had = tb->has_result;
+        tb->result = mini.rounds[0].tables[0].result;
+        tb->has_result = true;
+        rc = tny_event_validate(ev, &inner);
+        *result = tb->result;
+        tb->result = old;
+        tb->has_result = had;
+    }
+    if (rc == TNY_EINVAL || rc == TNY_ERANGE || rc == TNY_ENOTFOUND) {
+        reason_from(why, cap, inner.msg);
+        rc = TNY_EINVAL;
+        goto out;
+    }
+    if (rc < 0) {
+        tny_diag_set(d, rc, "%s", inner.msg);
+        goto out;
+    }
+    *parsed = r;
+    *slot = tb;
+    r = NULL;
+out:
+    tny_event_release(&mini);
+    json_decref(r);
+    json_decref(root);
+    return rc;
+}
+
+static int outcome_from_row(sqlite3_stmt *st, int col,
+                            struct hub_submit_outcome *out)
+{
+    const char *kind = (const char *)sqlite3_column_text(st, col);
+    out->kind = HUB_SUBMIT_DUPLICATE;
+    out->first = HUB_SUBMIT_REJECTED;
+    for (int i = 0; i < 4; i++)
+        if (kind && strcmp(kind, kind_names[i]) == 0)
+            out->first = (enum hub_submit_kind)i;
+    out->result_id = sqlite3_column_int64(st, col + 1);
+    hs_col_copy(st, col + 2, out->reason, sizeof(out->reason));
+    bool oom = false;
+    out->answer = hs_col_strdup(st, col + 3, &oom);
+    return oom || !out->answer ? TNY_ENOMEM : TNY_OK;
+}
+
+int hub_store_submit_result(struct hub_store *store, const char *event_id,
+                            int32_t round, int32_t table, const char *device_id,
+                            const char *idem_key, const char *result_json,
+                            size_t len, bool confirmed,
+                            struct hub_submit_outcome *out,
+                            struct tny_diag *diag)
+{
+    struct tny_diag inner = {{0}};
+    struct target t = {0};
+    struct tny_result engine;
+    struct tny_table *slot = NULL;
+    sqlite3_stmt *st = NULL;
+    json_t *parsed = NULL, *counted = NULL, *answer = NULL;
+    char *answer_text = NULL, *request = NULL;
+    char actor[16 + HUB_STORE_ID_MAX];
+    enum hub_submit_kind kind = HUB_SUBMIT_REJECTED;
+    int64_t result_id = 0, counted_id = 0;
+    bool row, event_known = false;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
+        (rc = hs_check_id("idempotency key", idem_key, diag)) < 0)
+        return rc;
+    if (len > HUB_STORE_JSON_MAX)
+        return tny_diag_set(diag, TNY_EINVAL, "result: larger than %u bytes",
+                            HUB_STORE_JSON_MAX);
+    if (!(request = malloc(len + 1)))
+        return TNY_ENOMEM;
+    memcpy(request, result_json, len);
+    request[len] = '\0';
+    snprintf(actor, sizeof(actor), "device:%s", device_id);
+    if ((rc = hs_begin(store, diag)) < 0)
+        goto out_free;
+
+    /* 1. The key seen before: the first answer, nothing else. */
+    if ((rc = hs_prepare(store,
+                         "SELECT event_name = ?3 AND round = ?4 AND "
+                         "table_number = ?5 AND request = ?6 AND confirmed = "
+                         "?7, outcome, result_id, reason, answer FROM "
+                         "submissions WHERE device_id = ?1 AND idem_key = ?2",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, idem_key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, event_id ? event_id : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, round);
+    sqlite3_bind_int(st, 5, table);
+    sqlite3_bind_text(st, 6, request, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 7, confirmed);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (row) {
+        bool same = sqlite3_column_int(st, 0) != 0;
+        if ((rc = outcome_from_row(st, 1, out)) < 0)
+            goto out;
+        store->keep_cache = true; /* nothing projected changes */
+        if (!same) /* a table reusing a key for other data: say so */
+            rc = hs_log(store, actor, NULL, "duplicate.key_reused",
+                        json_pack("{s:s, s:s, s:i, s:i}", "device", device_id,
+                                  "key", idem_key, "round", (int)round, "table",
+                                  (int)table),
+                        diag);
+        goto out;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+
+    /* 2. Decide. */
+    if ((rc = hs_prepare(store, "SELECT 1 FROM devices WHERE id = ?", &st,
+                         diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (!row) {
+        snprintf(out->reason, sizeof(out->reason),
+                 "device \"%s\": not registered", device_id);
+        goto decided;
+    }
+    rc = find_target(store, event_id, round, table, &t, &inner);
+    if (rc == TNY_ENOTFOUND || rc == TNY_EINVAL) {
+        event_known = t.ev_row != 0;
+        snprintf(out->reason, sizeof(out->reason), "%s", inner.msg);
+        rc = TNY_OK;
+        goto decided;
+    }
+    if (rc < 0) {
+        tny_diag_set(diag, rc, "%s", inner.msg);
+        goto out;
+    }
+    event_known = true;
+    if (t.status == HUB_ROUND_DRAFT || t.status == HUB_ROUND_CLOSED) {
+        snprintf(out->reason, sizeof(out->reason),
+                 "round %d is %s: results come in between publish and close "
+                 "(CM-5); ask the organiser",
+                 (int)round,
+                 t.status == HUB_ROUND_DRAFT ? "not published" : "closed");
+        goto decided;
+    }
+    rc = check_candidate(store, &t, result_json, len, &parsed, &engine, &slot,
+                         out->reason, sizeof(out->reason), diag);
+    if (rc == TNY_EINVAL) {
+        rc = TNY_OK;
+        goto decided;
+    }
+    if (rc < 0 || (rc = counted_result(store, t.table_row, &counted_id,
+                                       &counted, diag)) < 0)
+        goto out;
+    if (counted && json_equal(counted, parsed)) {
+        kind = HUB_SUBMIT_ACCEPTED; /* CM-6: the same result is a no-op */
+        result_id = counted_id;
+    } else if (counted) {
+        kind = HUB_SUBMIT_CONFLICT;
+        snprintf(out->reason, sizeof(out->reason),
+                 "table %d already has a different confirmed result "
+                 "(result %lld): flagged for the organiser (CM-6)",
+                 (int)table, (long long)counted_id);
+        if ((rc = insert_result(store, t.table_row, request, true, actor,
+                                confirmed, "conflict", &result_id, diag)) < 0)
+            goto out;
+    } else {
+        kind = HUB_SUBMIT_ACCEPTED;
+        if ((rc = insert_result(store, t.table_row, request, true, actor,
+                                confirmed, confirmed ? "valid" : "pending",
+                                &result_id, diag)) < 0)
+            goto out;
+        if (confirmed) { /* the projection cache follows the rows */
+            slot->result = engine;
+            slot->has_result = true;
+        }
+    }
+
+decided:
+    /* 3. The answer, stored with the key, and the log row. */
+    answer = json_pack("{s:s, s:s, s:s, s:i, s:i}", "status", kind_names[kind],
+                       "key", idem_key, "event", event_id ? event_id : "",
+                       "round", (int)round, "table", (int)table);
+    if (!answer) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    if (result_id &&
+        json_object_set_new(answer, "result_id", json_integer(result_id)) < 0)
+        rc = TNY_ENOMEM;
+    if (kind == HUB_SUBMIT_ACCEPTED &&
+        json_object_set_new(
+            answer, "counted",
+            json_boolean(confirmed || result_id == counted_id)) < 0)
+        rc = TNY_ENOMEM;
+    if (kind != HUB_SUBMIT_ACCEPTED &&
+        json_object_set_new(answer, "reason", json_string(out->reason)) < 0)
+        rc = TNY_ENOMEM;
+    if (rc < 0 || !(answer_text = hs_dump(answer))) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    if ((rc = hs_prepare(store,
+                         "INSERT INTO submissions (device_id, idem_key, "
+                         "event_name, round, table_number, request, "
+                         "confirmed, outcome, result_id, reason, answer, "
+                         "created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                         "?, ?)",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, idem_key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, event_id ? event_id : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, round);
+    sqlite3_bind_int(st, 5, table);
+    sqlite3_bind_text(st, 6, request, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 7, confirmed);
+    sqlite3_bind_text(st, 8, kind_names[kind], -1, SQLITE_STATIC);
+    if (result_id)
+        sqlite3_bind_int64(st, 9, result_id);
+    sqlite3_bind_text(st, 10, out->reason, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, answer_text, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 12, hs_now_ms());
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    char log_kind[32];
+    snprintf(log_kind, sizeof(log_kind), "submit.%s", kind_names[kind]);
+    rc = hs_log(store, actor, event_known ? event_id : NULL, log_kind,
+                json_pack("{s:s, s:s, s:i, s:i, s:b, s:I, s:s, s:s}", "device",
+                          device_id, "key", idem_key, "round", (int)round,
+                          "table", (int)table, "confirmed", confirmed,
+                          "result_id", (json_int_t)result_id, "reason",
+                          out->reason, "result", request),
+                diag);
+    if (rc == 0) {
+        store->keep_cache = true;
+        out->kind = kind;
+        out->first = kind;
+        out->result_id = result_id;
+        out->answer = answer_text;
+        answer_text = NULL;
+    }
+out:
+    sqlite3_finalize(st);
+    rc = hs_finish(store, rc, diag);
+    if (rc < 0)
+        hub_submit_outcome_release(out);
+out_free:
+    json_decref(parsed);
+    json_decref(counted);
+    json_decref(answer);
+    free(answer_text);
+    free(request);
+    return rc;
+}
+
+int hub_store_get_submission(struct hub_store *store, const char *device_id,
+                             const char *idem_key,
+                             struct hub_submit_outcome *out,
+                             struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
+        (rc = hs_check_id("idempotency key", idem_key, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT outcome, result_id, reason, answer FROM "
+                         "submissions WHERE device_id = ? AND idem_key = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, idem_key, -1, SQLITE_STATIC);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                          "device \"%s\": no submission \"%s\"", device_id,
+                          idem_key);
+        goto out;
+    }
+    rc = outcome_from_row(st, 0, out);
+out:
+    sqlite3_finalize(st);
+    if (rc < 0)
+        hub_submit_outcome_release(out);
+    return rc;
+}
+
+int hub_store_enter_result(struct hub_store *store, const char *event_id,
+                           int32_t round, int32_t table,
+                           const char *result_json, size_t len,
+                           const char *actor, int64_t *result_id,
+                           struct tny_diag *diag)
+{
+    struct target t = {0};
+    struct tny_result engine;
+    struct tny_table *slot = NULL;
+    sqlite3_stmt *st = NULL;
+    json_t *parsed = NULL, *counted = NULL;
+    char why[512], *text = NULL;
+    int64_t id = 0, counted_id = 0;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0)
+        goto out;
+    if (t.status == HUB_ROUND_DRAFT) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "event \"%s\": round %d is not published", event_id,
+                          (int)round);
+        goto out;
+    }
+    rc = check_candidate(store, &t, result_json, len, &parsed, &engine, &slot,
+                         why, sizeof(why), diag);
+    if (rc == TNY_EINVAL)
+        rc = tny_diag_set(diag, TNY_EINVAL, "%s", why);
+    if (rc < 0 || (rc = counted_result(store, t.table_row, &counted_id,
+                                       &counted, diag)) < 0)
+        goto out;
+    if (!(text = hs_dump(parsed))) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    if ((rc = insert_result(store, t.table_row, text, false, actor, true,
+                            "valid", &id, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "UPDATE results SET resolved = 1 WHERE table_id = ? "
+                         "AND status = 'conflict' AND resolved = 0",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, t.table_row);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    int resolved = sqlite3_changes(store->db);
+    /* Standings move with a correction; published pairings never do. */
+    rc = hs_log(store, actor, event_id,
+                counted_id ? "result.correct" : "result.enter",
+                json_pack("{s:i, s:i, s:I, s:I, s:i, s:O}", "round", (int)round,
+                          "table", (int)table, "result_id", (json_int_t)id,
+                          "supersedes", (json_int_t)counted_id,
+                          "conflicts_resolved", resolved, "result", parsed),
+                diag);
+    if (rc == 0) {
+        slot->result = engine;
+        slot->has_result = true;
+        store->keep_cache = true;
+    }
+out:
+    sqlite3_finalize(st);
+    rc = hs_finish(store, rc, diag);
+    if (rc == 0 && result_id)
+        *result_id = id;
+    json_decref(parsed);
+    json_decref(counted);
+    free(text);
+    return rc;
+}
+
+int hub_store_dismiss_conflict(struct hub_store *store, const char *event_id,
+                               int64_t result_id, const char *actor,
+                               struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row;
+    bool row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT r.resolved FROM results r JOIN tables t ON "
+                         "t.id = r.table_id JOIN rounds u ON u.id = "
+                         "t.round_id WHERE r.id = ? AND u.event_id = ? AND "
+                         "r.status = 'conflict'",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, result_id);
+    sqlite3_bind_int64(st, 2, ev_row);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                          "event \"%s\": no conflicting result %lld", event_id,
+                          (long long)result_id);
+        goto out;
+    }
+    if (sqlite3_column_int(st, 0)) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "event \"%s\": conflict %lld is already resolved",
+                          event_id, (long long)result_id);
+        goto out;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if ((rc = hs_prepare(store, "UPDATE results SET resolved = 1 WHERE id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, result_id);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "result.dismiss_conflict",
+                json_pack("{s:I}", "result_id", (json_int_t)result_id), diag);
+out:
+    sqlite3_finalize(st);
+    return hs_finish(store, rc, diag);
+}
+
+void hub_result_rows_free(struct hub_result_row *rows, int32_t n)
+{
+    for (int32_t i = 0; rows && i < n; i++)
+        free(rows[i].result_json);
+    free(rows);
+}
+
+int hub_store_list_results(struct hub_store *store, const char *event_id,
+                           int32_t round, int32_t table,
+                           struct hub_result_row **rows, int32_t *n,
+                           struct tny_diag *diag)
+{
+    struct target t = {0};
+    sqlite3_stmt *st = NULL;
+    struct hub_result_row *a = NULL;
+    int32_t count = 0, cap = 0;
+    bool row, oom = false;
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT id, result_json, actor, source, confirmed, "
+                         "status, superseded_by, resolved, created_ms FROM "
+                         "results WHERE table_id = ? ORDER BY id",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, t.table_row);
+    for (;;) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row)
+            break;
+        if (count == cap) {
+            int32_t ncap = cap ? cap * 2 : 8;
+            struct hub_result_row *grown =
+                realloc(a, sizeof(*a) * (size_t)ncap);
+            if (!grown) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+            a = grown;
+            cap = ncap;
+        }
+        struct hub_result_row *r = &a[count++];
+        memset(r, 0, sizeof(*r));
+        r->id = sqlite3_column_int64(st, 0);
+        r->result_json = hs_col_strdup(st, 1, &oom);
+        hs_col_copy(st, 2, r->actor, sizeof(r->actor));
+        r->from_device =
+            strcmp((const char *)sqlite3_column_text(st, 3), "device") == 0;
+        r->confirmed = sqlite3_column_int(st, 4) != 0;
+        const char *status = (const char *)sqlite3_column_text(st, 5);
+        r->status = strcmp(status, "valid") == 0     ? HUB_RESULT_VALID
+                    : strcmp(status, "pending") == 0 ? HUB_RESULT_PENDING
+                                                     : HUB_RESULT_CONFLICT;
+        r->superseded_by = sqlite3_column_int64(st, 6);
+        r->resolved = sqlite3_column_int(st, 7) != 0;
+        r->created_ms = sqlite3_column_int64(st, 8);
+        if (oom) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+    }
+    *rows = a;
+    *n = count;
+    a = NULL;
+out:
+    sqlite3_finalize(st);
+    hs_end_read(store);
+    hub_result_rows_free(a, count);
+    return rc;
+}
+
+int hub_store_add_penalty(struct hub_store *store, const char *event_id,
+                          int32_t round, int32_t table, const char *player_id,
+                          int64_t units, const char *reason, const char *actor,
+                          struct tny_diag *diag)
+{
+    struct target t = {0};
+    sqlite3_stmt *st = NULL;
+    json_t *counted = NULL;
+    int64_t counted_id, prow = 0;
+    int rc;
+    if (units <= 0 || units > (int64_t)1000 * TNY_POINT_SCALE)
+        return tny_diag_set(
+            diag, TNY_EINVAL, "penalty: %lld units: expected 1..%lld",
+            (long long)units, (long long)1000 * TNY_POINT_SCALE);
+    if (!reason || !*reason || strlen(reason) > TNY_NOTE_MAX)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "penalty: a reason of 1..%d bytes is required "
+                            "(TX-7: audited)",
+                            TNY_NOTE_MAX);
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0 ||
+        (player_id && (rc = hs_player_row(store, t.ev_row, event_id, player_id,
+                                          &prow, diag)) < 0) ||
+        (rc = counted_result(store, t.table_row, &counted_id, &counted, diag)) <
+            0)
+        goto out;
+    if (!counted_id) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "event \"%s\": round %d table %d has no result to "
+                          "penalise yet",
+                          event_id, (int)round, (int)table);
+        goto out;
+    }
+    if ((rc = hs_prepare(store,
+                         "INSERT INTO penalties (table_id, player_id, units, "
+                         "reason, actor, created_ms) SELECT ?1, player_id, "
+                         "?2, ?3, ?4, ?5 FROM seats WHERE table_id = ?1 AND "
+                         "(?6 IS NULL OR player_id = ?6)",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, t.table_row);
+    sqlite3_bind_int64(st, 2, units);
+    sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, actor, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, hs_now_ms());
+    if (player_id)
+        sqlite3_bind_int64(st, 6, prow);
+    if ((rc = hs_done(store, st, diag)) < 0)
+        goto out;
+    if (sqlite3_changes(store->db) == 0) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                          "event \"%s\": player \"%s\" is not at round %d "
+                          "table %d",
+                          event_id, player_id ? player_id : "", (int)round,
+                          (int)table);
+        goto out;
+    }
+    if ((rc = hs_validate_event(store, t.ev_row, false, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "result.penalty",
+                json_pack("{s:i, s:i, s:s?, s:I, s:s}", "round", (int)round,
+                          "table", (int)table, "player", player_id, "units",
+                          (json_int_t)units, "reason", reason),
+                diag);
+out:
+    sqlite3_finalize(st);
+    json_decref(counted);
+    return hs_finish(store, rc, diag);
+}

@@ -1,0 +1,498 @@
+/* wire.h - the table and console protocols as engine-typed C structs
+ * (docs/protocol.md; proto/common.proto, table.proto, console.proto).
+ *
+ * Each message has an encode and a decode.  Decode takes untrusted bytes:
+ * it checks the size limit, unpacks with protobuf-c, copies into the
+ * caller's struct, validates what is structural (presence of required
+ * fields, string lengths and character sets, ids [A-Za-z0-9_.-]{1,64},
+ * counts such as 2..4 seats, enum values, ranges that hold for every format
+ * such as non-negative clocks) and frees the protobuf before returning.
+ * Encode validates the same rules, so a peer never sends what the other
+ * side would refuse.  What needs the event (is this player at this table,
+ * is 37 VP allowed in this format) is tny_wire_result_to_table's and the
+ * engine's tny_result_validate.  No generated protobuf-c type appears in
+ * this header.
+ *
+ * Errors: every decode failure is TNY_EINVAL with diag "path: why", the
+ * path being the protobuf field names from the message down, e.g.
+ * "result_submission.result.ag.players[2].vp: missing" (0-based indices);
+ * TNY_ENOMEM only when an allocation fails.  Encode returns TNY_EINVAL for
+ * a struct that breaks the rules, TNY_ERANGE when the encoded message would
+ * exceed its size limit, TNY_ENOMEM.  On a decode error *out is left empty
+ * (zeroed; structs with heap members are released).
+ *
+ * Strings are NUL-terminated UTF-8 in fixed arrays (their capacity is the
+ * limit), except the large console texts (CSV, JSON), which are malloc'd:
+ * those structs have a _release function.  Encoded buffers are malloc'd;
+ * the caller frees them with free().
+ *
+ * All functions are pure apart from allocation and may be called from any
+ * thread on distinct structs.
+ */
+#ifndef TNY_WIRE_H
+#define TNY_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tny/clock.h"
+#include "tny/error.h"
+#include "tny/event.h"
+#include "tny/format.h"
+
+/* ---- limits --------------------------------------------------------- */
+
+/* Largest table-protocol payload (assign, clock, result, ack, presence). */
+#define TNY_WIRE_MAX_TABLE_MSG ((size_t)64 * 1024)
+/* Largest console request or reply (CSV import, event export). */
+#define TNY_WIRE_MAX_CONSOLE_MSG ((size_t)4 * 1024 * 1024)
+/* Ids (event, player, device, idempotency and correlation keys):
+ * 1..64 characters of [A-Za-z0-9_.-]. */
+#define TNY_WIRE_ID_MAX 64
+/* Names, titles, clubs, factions and other one-line text: bytes, UTF-8. */
+#define TNY_WIRE_TEXT_MAX 200
+/* Multi-line texts shown at a table (procedure, each note), reasons. */
+#define TNY_WIRE_NOTE_MAX TNY_NOTE_MAX
+/* Console reply messages (the size of struct tny_diag's msg). */
+#define TNY_WIRE_MESSAGE_MAX 512
+/* Tables with an extension in one RoundClock. */
+#define TNY_WIRE_MAX_EXTENSIONS 4096
+
+/* Topic prefix; the protobuf package is tourney.v1. */
+#define TNY_WIRE_TOPIC_PREFIX "tourney/v1/"
+/* Payloads of tourney/v1/hub/state (plain text, retained; the hub's last
+ * will is "offline"). */
+#define TNY_WIRE_HUB_ONLINE "online"
+#define TNY_WIRE_HUB_OFFLINE "offline"
+/* Longest topic tny_wire_topic() writes, with the NUL. */
+#define TNY_WIRE_TOPIC_MAX 96
+
+/* ---- shared helpers --------------------------------------------------- */
+
+/* True when s is an id: 1..TNY_WIRE_ID_MAX characters of [A-Za-z0-9_.-]. */
+bool tny_wire_id_valid(const char *s);
+
+enum tny_wire_topic {
+    TNY_WIRE_TOPIC_HUB_STATE, /* tourney/v1/hub/state (no id) */
+    TNY_WIRE_TOPIC_PRESENCE,  /* tourney/v1/device/{id}/presence */
+    TNY_WIRE_TOPIC_ASSIGN,    /* tourney/v1/device/{id}/assign */
+    TNY_WIRE_TOPIC_RESULT,    /* tourney/v1/device/{id}/result */
+    TNY_WIRE_TOPIC_ACK,       /* tourney/v1/device/{id}/ack */
+    TNY_WIRE_TOPIC_CLOCK,     /* tourney/v1/event/{id}/clock */
+    TNY_WIRE_TOPIC_CTL_REQ,   /* tourney/v1/ctl/{id}/req */
+    TNY_WIRE_TOPIC_CTL_RESP,  /* tourney/v1/ctl/{id}/resp */
+};
+
+/* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
+ * Errors: TNY_EINVAL for an invalid id or kind; TNY_ERANGE if size is too
+ * small (TNY_WIRE_TOPIC_MAX always suffices). */
+TNY_MUST_USE int tny_wire_topic(enum tny_wire_topic kind, const char *id,
+                                char *buf, size_t size, struct tny_diag *diag);
+
+/* Parses a topic written by tny_wire_topic (a received message's topic):
+ * *kind and id (a TNY_WIRE_ID_MAX + 1 buffer; "" for HUB_STATE).
+ * Errors: TNY_EINVAL for any other topic (diag quotes it). */
+TNY_MUST_USE int tny_wire_topic_parse(const char *topic,
+                                      enum tny_wire_topic *kind,
+                                      char id[TNY_WIRE_ID_MAX + 1],
+                                      struct tny_diag *diag);
+
+/* ---- results ----------------------------------------------------------- */
+
+/* One player's values in a result.  Which fields a game uses:
+ * NH: army (the army played; an entry exists only for a known army);
+ * TX: score + clock_ms (scores), or tp_units (organiser decision), and
+ * penalty_units (any); AG: score (VP), ip, bp; CT: score (VP); GT: none
+ * (GT results name players in winner_id and games[]).  Points are in
+ * 1/1200 TP units (TNY_POINT_SCALE). */
+struct tny_wire_result_player {
+    char player_id[TNY_WIRE_ID_MAX + 1];
+    bool has_score;
+    int32_t score;
+    int32_t ip, bp;
+    bool has_clock;
+    int32_t clock_ms;
+    bool has_tp;
+    int64_t tp_units;
+    int64_t penalty_units;
+    char army[TNY_NAME_MAX];
+};
+
+/* A result as the wire carries it: players named by id, in any order.
+ * Invariants after decode (checked before encode):
+ * - NH: winner_id xor draw; hq_diff 0..1000000 (0 for a draw); players[]
+ *   0..2 army entries, each with an army name.
+ * - TX: default_winner_id set and no entry with a score or TP; or 2 entries
+ *   all with a score (clock optional); or 2 entries all with TP; TP and
+ *   penalties 0..100 TP, scores 0..100000, clocks >= 0.
+ * - AG: 2..4 entries with VP, IP, BP; CT: 2..4 entries with VP; values
+ *   within +-1000000.
+ * - GT: winner_id and/or 1..3 games (winner id of each game); no entries.
+ * - Player ids valid and distinct within players[]. */
+struct tny_wire_result {
+    enum tny_game game;
+    int32_t n_players;
+    struct tny_wire_result_player players[TNY_MAX_SEATS];
+    char winner_id[TNY_WIRE_ID_MAX + 1];         /* NH, GT; "" none */
+    bool draw;                                   /* NH */
+    int32_t hq_diff;                             /* NH */
+    bool modified;                               /* GT-1 */
+    char default_winner_id[TNY_WIRE_ID_MAX + 1]; /* TX-5; "" none */
+    int32_t n_games;                             /* GT-9 */
+    char games[3][TNY_WIRE_ID_MAX + 1];
+};
+
+/* Maps a wire result onto the table the hub assigned (ids -> seats, army
+ * names -> format indices, units -> engine points) and validates it with
+ * tny_result_validate(ev, stage, ...).  *out is a copy of *assigned with
+ * has_result set and the result filled in seat order.  path prefixes
+ * messages ("result_submission.result").
+ * Errors: TNY_EINVAL: the result is for another game, names a player not
+ * at the table or misses one (AG, CT, TX scores), an unknown army, a GT
+ * winner that contradicts the games, or anything tny_result_validate
+ * refuses; assigned is a bye.  *out is unspecified on error. */
+TNY_MUST_USE int
+tny_wire_result_to_table(const struct tny_event *ev, enum tny_stage_kind stage,
+                         const struct tny_table *assigned,
+                         const struct tny_wire_result *in, const char *path,
+                         struct tny_table *out, struct tny_diag *diag);
+
+/* The reverse: a table's stored result as a wire result (ack echo, console
+ * views).  Errors: TNY_EINVAL if the table has no result, is a bye, or
+ * holds a value the wire cannot carry (an army index out of the format). */
+TNY_MUST_USE int tny_wire_result_from_table(const struct tny_event *ev,
+                                            const struct tny_table *t,
+                                            struct tny_wire_result *out,
+                                            struct tny_diag *diag);
+
+/* ---- TableAssignment (hub -> table, retained) -------------------------- */
+
+struct tny_wire_seat {
+    char player_id[TNY_WIRE_ID_MAX + 1];
+    char name[TNY_WIRE_TEXT_MAX + 1];
+    char club[TNY_WIRE_TEXT_MAX + 1];
+    bool first_player;
+    int32_t n_armies; /* NH-10 */
+    char armies[TNY_MAX_ARMIES][TNY_NAME_MAX];
+    int32_t n_colours; /* TX-10 */
+    char colours[2][TNY_NAME_MAX];
+    bool colour_blind;
+    char faction[TNY_WIRE_TEXT_MAX + 1]; /* GT-14 */
+    char agenda[TNY_WIRE_TEXT_MAX + 1];
+};
+
+/* A device's table for a round.  seats[i] is seat number i + 1 (the wire
+ * carries the seat number; decode puts seats in seat order).  table == 0
+ * means "no table this round" (idle) and then n_seats == 0; else 2..4
+ * seats with distinct player ids, at most one first player.  The clock is
+ * this table's (its extension included), present when has_clock. */
+struct tny_wire_assignment {
+    uint64_t version; /* >= 1; a table ignores versions it has passed */
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    char event_title[TNY_WIRE_TEXT_MAX + 1];
+    char format_name[TNY_NAME_MAX];
+    enum tny_game game;
+    int32_t round; /* >= 1 */
+    enum tny_stage_kind stage;
+    char stage_name[TNY_NAME_MAX];
+    int32_t table;
+    int32_t n_seats;
+    struct tny_wire_seat seats[TNY_MAX_SEATS];
+    bool has_clock;
+    struct tny_clock_msg clock;
+    char procedure[TNY_WIRE_NOTE_MAX];
+    int32_t n_notes;
+    char notes[TNY_MAX_NOTES][TNY_WIRE_NOTE_MAX];
+    bool best_of_three;
+    int64_t chess_clock_limit_ms, draft_ms, action_ms; /* 0 = none */
+};
+
+/* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
+ * TNY_ERANGE, TNY_ENOMEM (see the top of this file). */
+TNY_MUST_USE int
+tny_wire_encode_assignment(const struct tny_wire_assignment *in, uint8_t **buf,
+                           size_t *len, struct tny_diag *diag);
+/* Decodes len bytes (at most TNY_WIRE_MAX_TABLE_MSG) into *out.
+ * Errors: TNY_EINVAL ("table_assignment...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_decode_assignment(const uint8_t *buf, size_t len,
+                                            struct tny_wire_assignment *out,
+                                            struct tny_diag *diag);
+
+/* ---- RoundClock (hub -> tables, retained) ------------------------------ */
+
+struct tny_wire_table_extension {
+    int32_t table;        /* >= 1, distinct */
+    int64_t extension_ms; /* 0..TNY_CLOCK_MAX_MS */
+};
+
+/* An event's round clock: the round-wide reading plus per-table
+ * extensions.  extensions is malloc'd after decode (release with
+ * tny_wire_clock_release); before encode it is the caller's (borrowed). */
+struct tny_wire_clock {
+    uint64_t version; /* >= 1, grows per event */
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    int32_t round; /* >= 1 */
+    struct tny_clock_msg clock;
+    int32_t n_extensions; /* 0..TNY_WIRE_MAX_EXTENSIONS */
+    struct tny_wire_table_extension *extensions;
+};
+
+/* Frees extensions and zeroes *c (safe on a zeroed struct). */
+void tny_wire_clock_release(struct tny_wire_clock *c);
+
+/* One table's clock message: the round reading with that table's
+ * extension added (to the deadline when running, to the remaining time
+ * otherwise; nothing when unlimited). */
+void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
+                              struct tny_clock_msg *out);
+
+TNY_MUST_USE int tny_wire_encode_clock(const struct tny_wire_clock *in,
+                                       uint8_t **buf, size_t *len,
+                                       struct tny_diag *diag);
+/* Decodes into *out (initialised by this function; release it after
+ * success).  Errors: TNY_EINVAL ("round_clock...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_decode_clock(const uint8_t *buf, size_t len,
+                                       struct tny_wire_clock *out,
+                                       struct tny_diag *diag);
+
+/* ---- ResultSubmission (table -> hub) ----------------------------------- */
+
+struct tny_wire_submission {
+    char key[TNY_WIRE_ID_MAX + 1]; /* idempotency key */
+    char device_id[TNY_WIRE_ID_MAX + 1];
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    int32_t round;               /* >= 1 */
+    int32_t table;               /* >= 1 */
+    uint64_t assignment_version; /* 0 = unknown */
+    struct tny_wire_result result;
+    int32_t n_confirmed; /* 0..4 distinct ids */
+    char confirmed[TNY_MAX_SEATS][TNY_WIRE_ID_MAX + 1];
+    int64_t table_time_ms; /* 0 = unknown */
+};
+
+TNY_MUST_USE int
+tny_wire_encode_submission(const struct tny_wire_submission *in, uint8_t **buf,
+                           size_t *len, struct tny_diag *diag);
+/* Errors: TNY_EINVAL ("result_submission...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_decode_submission(const uint8_t *buf, size_t len,
+                                            struct tny_wire_submission *out,
+                                            struct tny_diag *diag);
+
+/* ---- ResultAck (hub -> table) ------------------------------------------ */
+
+enum tny_wire_ack_status {
+    TNY_WIRE_ACK_ACCEPTED = 1,
+    TNY_WIRE_ACK_REJECTED,
+    TNY_WIRE_ACK_DUPLICATE,
+    TNY_WIRE_ACK_CONFLICT,
+    TNY_WIRE_ACK_PENDING_CONFIRMATION,
+};
+
+enum tny_wire_ack_reason {
+    TNY_WIRE_REASON_NONE = 0,
+    TNY_WIRE_REASON_MALFORMED,
+    TNY_WIRE_REASON_UNKNOWN_EVENT,
+    TNY_WIRE_REASON_WRONG_TABLE,
+    TNY_WIRE_REASON_WRONG_ROUND,
+    TNY_WIRE_REASON_WRONG_PLAYERS,
+    TNY_WIRE_REASON_INVALID_RESULT,
+    TNY_WIRE_REASON_ALREADY_CONFIRMED,
+    TNY_WIRE_REASON_UNCONFIRMED,
+    TNY_WIRE_REASON_STALE_ASSIGNMENT,
+};
+
+/* Invariants: key valid, or "" only with REJECTED + MALFORMED; ACCEPTED and
+ * DUPLICATE have reason NONE; REJECTED and CONFLICT have a reason. */
+struct tny_wire_ack {
+    char key[TNY_WIRE_ID_MAX + 1];
+    enum tny_wire_ack_status status;
+    enum tny_wire_ack_reason reason;
+    char reason_text[TNY_WIRE_NOTE_MAX];
+    char event_id[TNY_WIRE_ID_MAX + 1]; /* "" = not given */
+    int32_t round, table;               /* 0 = not given */
+    bool has_stored;
+    struct tny_wire_result stored; /* the result on record */
+};
+
+TNY_MUST_USE int tny_wire_encode_ack(const struct tny_wire_ack *in,
+                                     uint8_t **buf, size_t *len,
+                                     struct tny_diag *diag);
+/* Errors: TNY_EINVAL ("result_ack...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_decode_ack(const uint8_t *buf, size_t len,
+                                     struct tny_wire_ack *out,
+                                     struct tny_diag *diag);
+
+/* ---- Presence (table -> hub, retained, last will) ---------------------- */
+
+enum tny_wire_presence_state {
+    TNY_WIRE_PRESENCE_ONLINE = 1,
+    TNY_WIRE_PRESENCE_OFFLINE,
+    TNY_WIRE_PRESENCE_ERROR,
+};
+
+struct tny_wire_presence {
+    char device_id[TNY_WIRE_ID_MAX + 1];
+    enum tny_wire_presence_state state;
+    int32_t queued_results;                     /* 0..1000000 */
+    char software_version[TNY_WIRE_ID_MAX + 1]; /* printable ASCII */
+    uint64_t last_assignment_version;
+    int64_t device_time_ms; /* 0 = unknown */
+    char detail[TNY_WIRE_TEXT_MAX + 1];
+};
+
+TNY_MUST_USE int tny_wire_encode_presence(const struct tny_wire_presence *in,
+                                          uint8_t **buf, size_t *len,
+                                          struct tny_diag *diag);
+/* Errors: TNY_EINVAL ("presence...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_decode_presence(const uint8_t *buf, size_t len,
+                                          struct tny_wire_presence *out,
+                                          struct tny_diag *diag);
+
+/* ---- ConsoleRequest (console -> hub) ----------------------------------- */
+
+enum tny_wire_cmd {
+    TNY_WIRE_CMD_CREATE_EVENT = 1,
+    TNY_WIRE_CMD_IMPORT_PLAYERS,
+    TNY_WIRE_CMD_REGISTER_PLAYER,
+    TNY_WIRE_CMD_DROP_PLAYER,
+    TNY_WIRE_CMD_DISQUALIFY_PLAYER,
+    TNY_WIRE_CMD_REJOIN_PLAYER,
+    TNY_WIRE_CMD_PAIR_ROUND,
+    TNY_WIRE_CMD_SHOW_DRAFT,
+    TNY_WIRE_CMD_SWAP_PLAYERS,
+    TNY_WIRE_CMD_MOVE_TABLE,
+    TNY_WIRE_CMD_FIX_TABLE,
+    TNY_WIRE_CMD_PUBLISH_ROUND,
+    TNY_WIRE_CMD_CLOCK_START,
+    TNY_WIRE_CMD_CLOCK_PAUSE,
+    TNY_WIRE_CMD_CLOCK_RESUME,
+    TNY_WIRE_CMD_CLOCK_EXTEND,
+    TNY_WIRE_CMD_ENTER_RESULT,
+    TNY_WIRE_CMD_PENALTY,
+    TNY_WIRE_CMD_GET_STANDINGS,
+    TNY_WIRE_CMD_EXPORT_EVENT,
+    TNY_WIRE_CMD_LIST_DEVICES,
+    TNY_WIRE_CMD_ASSIGN_DEVICE,
+    TNY_WIRE_CMD_CLOSE_ROUND,
+    TNY_WIRE_CMD_NEXT_STAGE,
+    TNY_WIRE_CMD_LIST_EVENTS,
+    TNY_WIRE_CMD_COUNT_
+};
+
+/* Protobuf name of a command ("create_event"); "?" when out of range. */
+const char *tny_wire_cmd_name(enum tny_wire_cmd cmd);
+
+/* A player as registered from the console (event-file.md players[]). */
+struct tny_wire_player {
+    char id[TNY_WIRE_ID_MAX + 1];
+    char name[TNY_WIRE_TEXT_MAX + 1];
+    char club[TNY_WIRE_TEXT_MAX + 1];
+    char country[TNY_WIRE_TEXT_MAX + 1];
+    char external_id[TNY_WIRE_TEXT_MAX + 1];
+    bool has_rating;
+    double rating; /* finite, |rating| <= 1000000 */
+    int32_t n_armies;
+    char armies[TNY_MAX_ARMIES][TNY_NAME_MAX];
+    bool beginner;
+    int32_t n_colours;
+    char colours[2][TNY_NAME_MAX];
+    bool colour_blind;
+    char faction[TNY_WIRE_TEXT_MAX + 1];
+    char agenda[TNY_WIRE_TEXT_MAX + 1];
+    int32_t first_round; /* 0 = next round */
+};
+
+/* One console command.  The arguments each command uses (everything else
+ * is ignored by encode and zero after decode):
+ *   every command   correlation_id, organiser_id; event_id except
+ *                   LIST_EVENTS (none) and LIST_DEVICES (optional filter)
+ *   CREATE_EVENT    event_id = the new id; preset xor format_json; title;
+ *                   has_seed + seed; options_json (optional)
+ *   IMPORT_PLAYERS  csv (non-empty)
+ *   REGISTER_PLAYER player
+ *   DROP_PLAYER, DISQUALIFY_PLAYER   player_id, round (after; 0 current),
+ *                   reason (DQ, optional)
+ *   REJOIN_PLAYER   player_id, round (from; 0 next)
+ *   PAIR_ROUND, SHOW_DRAFT, PUBLISH_ROUND, CLOSE_ROUND   round (0 = the
+ *                   natural one; CLOSE_ROUND and PUBLISH_ROUND need >= 1)
+ *   SWAP_PLAYERS    round >= 1, player_id, other_player_id (distinct)
+ *   MOVE_TABLE      round >= 1, table >= 1, to_table >= 1
+ *   FIX_TABLE       player_id, table (0 = none)
+ *   CLOCK_START, CLOCK_PAUSE, CLOCK_RESUME   round >= 1, table (0 = all)
+ *   CLOCK_EXTEND    round >= 1, table (0 = all), extra_ms 1..30 days
+ *   ENTER_RESULT    round >= 1, table >= 1, result, override, reason
+ *   PENALTY         round >= 1, table >= 1, player_id, points_units > 0
+ *                   (at most 20 TP), reason
+ *   GET_STANDINGS   round (after; 0 latest)
+ *   ASSIGN_DEVICE   device_id, table (0 = unassign)
+ *   NEXT_STAGE      confirm (must be true)
+ *   EXPORT_EVENT, LIST_DEVICES, LIST_EVENTS   nothing more
+ * Heap members (preset excluded) are malloc'd NUL-terminated UTF-8 after
+ * decode and freed by tny_wire_request_release; before encode they are
+ * the caller's (borrowed), NULL = absent. */
+struct tny_wire_request {
+    char correlation_id[TNY_WIRE_ID_MAX + 1];
+    char organiser_id[TNY_WIRE_ID_MAX + 1];
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    enum tny_wire_cmd cmd;
+
+    char preset[TNY_NAME_MAX];
+    char *format_json;
+    char *options_json;
+    char *csv;
+    char title[TNY_WIRE_TEXT_MAX + 1];
+    bool has_seed;
+    uint64_t seed;
+    struct tny_wire_player player;
+    char player_id[TNY_WIRE_ID_MAX + 1];
+    char other_player_id[TNY_WIRE_ID_MAX + 1];
+    char device_id[TNY_WIRE_ID_MAX + 1];
+    int32_t round, table, to_table;
+    int64_t extra_ms;
+    int64_t points_units;
+    bool override, confirm;
+    char reason[TNY_WIRE_NOTE_MAX];
+    struct tny_wire_result result;
+};
+
+/* Frees the heap members (with free()) and zeroes *req. */
+void tny_wire_request_release(struct tny_wire_request *req);
+
+TNY_MUST_USE int tny_wire_encode_request(const struct tny_wire_request *in,
+                                         uint8_t **buf, size_t *len,
+                                         struct tny_diag *diag);
+/* Decodes len bytes (at most TNY_WIRE_MAX_CONSOLE_MSG) into *out, which
+ * this initialises; release it after success.
+ * Errors: TNY_EINVAL ("console_request...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_decode_request(const uint8_t *buf, size_t len,
+                                         struct tny_wire_request *out,
+                                         struct tny_diag *diag);
+
+/* ---- ConsoleReply (hub -> console) ------------------------------------- */
+
+/* rc is 0 or a negative enum tny_error (the wire carries it positive);
+ * message is the diagnostic (required when rc != 0).  json is malloc'd
+ * after decode (release with tny_wire_reply_release), borrowed before
+ * encode, NULL = absent. */
+struct tny_wire_reply {
+    char correlation_id[TNY_WIRE_ID_MAX + 1];
+    int rc;
+    char message[TNY_WIRE_MESSAGE_MAX];
+    char *json;
+    char event_id[TNY_WIRE_ID_MAX + 1]; /* "" = not given */
+    int32_t round;                      /* 0 = not given */
+    uint64_t count;
+};
+
+void tny_wire_reply_release(struct tny_wire_reply *rep);
+
+TNY_MUST_USE int tny_wire_encode_reply(const struct tny_wire_reply *in,
+                                       uint8_t **buf, size_t *len,
+                                       struct tny_diag *diag);
+/* Errors: TNY_EINVAL ("console_reply...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_decode_reply(const uint8_t *buf, size_t len,
+                                       struct tny_wire_reply *out,
+                                       struct tny_diag *diag);
+
+#endif

@@ -1,0 +1,1098 @@
+/* test_store.c - the hub's SQLite store against real files under /tmp.
+ *
+ * Round trips through every write (CM-5 lifecycle, CM-6 results) compared
+ * with an in-memory engine event built alongside (the expected standings
+ * come from the engine on the mirror, never from the store); idempotency
+ * and conflicts (CM-6); corrections that keep history; migrations; crash
+ * safety with a SIGKILLed writer child; read-only and full databases; the
+ * load speed of 10,000 results (printed, not asserted).
+ */
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "store.h"
+#include "tny/json_io.h"
+#include "tny/pair.h"
+#include "tny/rng.h"
+#include "tny/simulate.h"
+#include "tny/standings.h"
+
+/* ---- temp files -------------------------------------------------------- */
+
+struct tmpdb {
+    char dir[64];
+    char path[96];
+};
+
+static void tmpdb_make(struct tmpdb *t)
+{
+    snprintf(t->dir, sizeof(t->dir), "/tmp/tny-store-XXXXXX");
+    assert_non_null(mkdtemp(t->dir));
+    snprintf(t->path, sizeof(t->path), "%s/hub.db", t->dir);
+}
+
+static void tmpdb_remove(struct tmpdb *t)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+    char p[128];
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof(p), "%s%s", t->path, suffix[i]);
+        unlink(p);
+    }
+    rmdir(t->dir);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct hub_store *open_store(const char *path, unsigned flags)
+{
+    struct hub_store_options o = {.flags = flags};
+    struct hub_store *s = NULL;
+    struct tny_diag d = {{0}};
+    int rc = hub_store_open_with(path, &o, &s, &d);
+    if (rc != 0)
+        fail_msg("open %s: %s", path, d.msg);
+    return s;
+}
+
+/* Calls an rc function that takes `&diag`; fails the test with the
+ * message when it does not return 0. */
+#define OK(call)                                                               \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        if (rc_ != 0)                                                          \
+            fail_msg("%s: rc %d: %s", #call, rc_, diag.msg);                   \
+    } while (0)
+
+/* ---- event texts ------------------------------------------------------- */
+
+/* An event file with n players (ids p1..pn) and the given header keys. */
+static char *event_text(const char *format, const char *options, int n,
+                        uint64_t seed)
+{
+    size_t cap = 256 + (size_t)n * 64 + strlen(options);
+    char *t = malloc(cap);
+    assert_non_null(t);
+    size_t used = (size_t)snprintf(
+        t, cap,
+        "{\"format\": \"%s\", \"options\": %s, \"seed\": %llu, "
+        "\"players\": [",
+        format, options, (unsigned long long)seed);
+    for (int i = 1; i <= n; i++)
+        used +=
+            (size_t)snprintf(t + used, cap - used,
+                             "%s{\"id\": \"p%d\", \"name\": \"Player %d\", "
+                             "\"rating\": %d}",
+                             i > 1 ? ", " : "", i, i, 1500 + (i * 37) % 400);
+    snprintf(t + used, cap - used, "]}");
+    return t;
+}
+
+/* The result objects of round r (0-based) of ev, by table index, as
+ * compact JSON texts (NULL for byes and tables without result). */
+static char **round_results(const struct tny_event *ev, int32_t r)
+{
+    char *text = NULL;
+    assert_int_equal(tny_event_to_json(ev, &text), 0);
+    json_t *root = json_loads(text, 0, NULL);
+    assert_non_null(root);
+    json_t *tables = json_object_get(
+        json_array_get(json_object_get(root, "rounds"), (size_t)r), "tables");
+    int32_t n = ev->rounds[r].n_tables;
+    char **out = calloc((size_t)n + 1, sizeof(*out));
+    assert_non_null(out);
+    for (int32_t t = 0; t < n; t++) {
+        json_t *res =
+            json_object_get(json_array_get(tables, (size_t)t), "result");
+        if (res)
+            out[t] = json_dumps(res, JSON_COMPACT);
+    }
+    json_decref(root);
+    free(text);
+    return out;
+}
+
+static void free_results(char **r, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        free(r[i]);
+    free(r);
+}
+
+static char *standings_json(const struct tny_event *ev)
+{
+    struct tny_standings st;
+    struct tny_diag diag = {{0}};
+    char *out = NULL;
+    OK(tny_standings_compute(ev, &st, &diag));
+    assert_int_equal(tny_standings_to_json(ev, &st, &out), 0);
+    tny_standings_release(&st);
+    return out;
+}
+
+static void register_devices(struct hub_store *s, int n)
+{
+    struct tny_diag diag = {{0}};
+    char id[32];
+    for (int i = 1; i <= n; i++) {
+        snprintf(id, sizeof(id), "table-%d", i);
+        OK(hub_store_device_register(s, id, "organiser:anna", &diag));
+    }
+}
+
+/* Pairs the next round from the store's own projection, saves it as the
+ * draft, publishes and starts it; the mirror gets the same round. */
+static void next_round(struct hub_store *s, const char *event,
+                       struct tny_event *mirror)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    struct tny_round_plan plan, back;
+    OK(hub_store_load_event(s, event, &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    OK(hub_store_save_draft(s, event, &ev, &plan, "hub", &diag));
+    /* The draft reads back as the plan it was saved from. */
+    OK(hub_store_load_draft(s, event, &ev, &back, &diag));
+    assert_int_equal(back.round, plan.round);
+    assert_int_equal(back.n_tables, plan.n_tables);
+    for (int32_t t = 0; t < plan.n_tables; t++) {
+        assert_int_equal(back.tables[t].number, plan.tables[t].number);
+        assert_int_equal(back.tables[t].n_seats, plan.tables[t].n_seats);
+        assert_memory_equal(back.tables[t].seats, plan.tables[t].seats,
+                            sizeof(int32_t) * (size_t)plan.tables[t].n_seats);
+    }
+    tny_round_plan_release(&back);
+    /* A draft is not part of the event yet: standings unchanged. */
+    OK(hub_store_set_round_status(s, event, plan.round, HUB_ROUND_PUBLISHED,
+                                  "organiser:anna", &diag));
+    OK(hub_store_set_round_status(s, event, plan.round, HUB_ROUND_STARTED,
+                                  "organiser:anna", &diag));
+    OK(tny_event_append_round(mirror, &plan));
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+}
+
+/* Simulates the mirror's last round and submits every result from its
+ * table's device; closes the round. */
+static void play_round(struct hub_store *s, const char *event,
+                       struct tny_event *mirror, struct tny_rng *rng)
+{
+    struct tny_diag diag = {{0}};
+    int32_t r = mirror->n_rounds - 1;
+    struct tny_round *round = &mirror->rounds[r];
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (!round->tables[t].is_bye)
+            OK(tny_simulate_result(mirror, r, round->stage, &round->tables[t],
+                                   rng, &diag));
+    char **res = round_results(mirror, r);
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        const struct tny_table *tb = &round->tables[t];
+        if (tb->is_bye)
+            continue;
+        char dev[32], key[48];
+        struct hub_submit_outcome out;
+        snprintf(dev, sizeof(dev), "table-%d", (int)tb->number);
+        snprintf(key, sizeof(key), "r%d-t%d", (int)r + 1, (int)tb->number);
+        OK(hub_store_submit_result(s, event, r + 1, tb->number, dev, key,
+                                   res[t], strlen(res[t]), true, &out, &diag));
+        if (out.kind != HUB_SUBMIT_ACCEPTED)
+            fail_msg("round %d table %d: %s: %s", (int)r + 1, (int)tb->number,
+                     out.answer, res[t]);
+        hub_submit_outcome_release(&out);
+    }
+    free_results(res, round->n_tables);
+    OK(hub_store_set_round_status(s, event, r + 1, HUB_ROUND_CLOSED,
+                                  "organiser:anna", &diag));
+}
+
+/* The store's export equals the mirror, and so do the standings. */
+static void assert_same_event(struct hub_store *s, const char *event,
+                              const struct tny_event *mirror)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    char *exported = NULL, *want = NULL;
+    OK(hub_store_export_event_json(s, event, &exported, &diag));
+    assert_int_equal(tny_event_to_json(mirror, &want), 0);
+    assert_string_equal(exported, want);
+    OK(hub_store_load_event(s, event, &ev, &diag));
+    char *got_st = standings_json(&ev), *want_st = standings_json(mirror);
+    assert_string_equal(got_st, want_st);
+    /* `tourney standings` on the export gives the same standings. */
+    struct tny_event reparsed;
+    OK(tny_event_from_json_text(exported, strlen(exported), &reparsed, &diag));
+    char *file_st = standings_json(&reparsed);
+    assert_string_equal(file_st, want_st);
+    free(file_st);
+    tny_event_release(&reparsed);
+    free(got_st);
+    free(want_st);
+    free(exported);
+    free(want);
+    tny_event_release(&ev);
+}
+
+static void round_trip(const char *format, const char *options, int players,
+                       int rounds)
+{
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror;
+    struct tny_rng rng;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, 0);
+    char *text = event_text(format, options, players, 20240601);
+    OK(hub_store_create_event(s, "ev1", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    register_devices(s, players / 2 + 1);
+    tny_rng_seed(&rng, 99);
+    for (int r = 0; r < rounds; r++) {
+        next_round(s, "ev1", &mirror);
+        play_round(s, "ev1", &mirror, &rng);
+        assert_same_event(s, "ev1", &mirror);
+    }
+    /* Reopen: everything is still there. */
+    hub_store_close(s);
+    s = open_store(db.path, 0);
+    assert_same_event(s, "ev1", &mirror);
+    OK(hub_store_check(s, &diag));
+    struct hub_event_info info;
+    OK(hub_store_get_event(s, "ev1", &info, &diag));
+    assert_int_equal(info.status, HUB_EVENT_RUNNING);
+    assert_int_equal(info.n_players, players);
+    assert_int_equal(info.n_rounds, rounds);
+    assert_int_equal(info.seed, 20240601);
+    tny_event_release(&mirror);
+    free(text);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
+static void test_CM_5_CM_6_round_trip_neuroshima(void **state)
+{
+    (void)state;
+    round_trip("neuroshima-hex", "{\"swiss_rounds\": 3, \"cut\": 0}", 11, 3);
+}
+
+static void test_CM_5_CM_6_round_trip_catan(void **state)
+{
+    (void)state;
+    round_trip("catan", "{\"rounds\": 3}", 14, 3);
+}
+
+static void test_CM_5_CM_6_round_trip_tantrix(void **state)
+{
+    (void)state;
+    round_trip("tantrix", "{\"swiss_rounds\": 3}", 9, 3);
+}
+
+/* ---- idempotency, conflicts, corrections (CM-6) ------------------------ */
+
+static int count_log(struct hub_store *s, const char *event, const char *kind)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_log_entry *e = NULL;
+    int32_t n = 0, count = 0;
+    OK(hub_store_read_log(s, event, 0, 100000, &e, &n, &diag));
+    for (int32_t i = 0; i < n; i++)
+        count += strcmp(e[i].kind, kind) == 0;
+    hub_log_entries_free(e, n);
+    return count;
+}
+
+static void test_CM_6_idempotency_and_conflicts(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror;
+    struct hub_submit_outcome a, b, c;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("got-lcg2", "{}", 4, 5);
+    OK(hub_store_create_event(s, "gt", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    register_devices(s, 3);
+    next_round(s, "gt", &mirror);
+    const struct tny_table *t1 = &mirror.rounds[0].tables[0];
+    char win_a[64], win_b[64];
+    snprintf(win_a, sizeof(win_a), "{\"winner\": \"%s\"}",
+             mirror.players[t1->seats[0]].id);
+    snprintf(win_b, sizeof(win_b), "{\"winner\": \"%s\"}",
+             mirror.players[t1->seats[1]].id);
+
+    /* First submission: accepted and counted. */
+    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k1", win_a,
+                               strlen(win_a), true, &a, &diag));
+    assert_int_equal(a.kind, HUB_SUBMIT_ACCEPTED);
+    assert_true(a.result_id > 0);
+    /* The same key: the first answer, byte for byte. */
+    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k1", win_a,
+                               strlen(win_a), true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_DUPLICATE);
+    assert_int_equal(b.first, HUB_SUBMIT_ACCEPTED);
+    assert_string_equal(b.answer, a.answer);
+    hub_submit_outcome_release(&b);
+    /* The same key with other data still gets the first answer. */
+    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k1", win_b,
+                               strlen(win_b), true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_DUPLICATE);
+    assert_string_equal(b.answer, a.answer);
+    hub_submit_outcome_release(&b);
+    assert_int_equal(count_log(s, NULL, "duplicate.key_reused"), 1);
+    /* The same result under a new key: a no-op pointing at the row. */
+    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k2", win_a,
+                               strlen(win_a), true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_ACCEPTED);
+    assert_int_equal(b.result_id, a.result_id);
+    hub_submit_outcome_release(&b);
+    /* A different result: conflict, flagged, the original kept. */
+    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k3", win_b,
+                               strlen(win_b), true, &c, &diag));
+    assert_int_equal(c.kind, HUB_SUBMIT_CONFLICT);
+    assert_non_null(strstr(c.answer, "conflict"));
+    assert_int_equal(count_log(s, "gt", "submit.conflict"), 1);
+    struct tny_event ev;
+    OK(hub_store_load_event(s, "gt", &ev, &diag));
+    assert_true(ev.rounds[0].tables[0].has_result);
+    assert_int_equal(ev.rounds[0].tables[0].result.winner, 0);
+    tny_event_release(&ev);
+    struct hub_round_info ri;
+    OK(hub_store_get_round(s, "gt", 1, &ri, &diag));
+    assert_int_equal(ri.n_conflicts, 1);
+    assert_int_equal(ri.status, HUB_ROUND_STARTED);
+
+    /* Invalid results and bad targets are rejected with the reason; the
+     * reason is stored with the key. */
+    const char *bad = "{\"winner\": \"nobody\"}";
+    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k4", bad, strlen(bad),
+                               true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
+    assert_non_null(strstr(b.reason, "result.winner"));
+    hub_submit_outcome_release(&b);
+    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k5", "{", 1, true, &b,
+                               &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
+    hub_submit_outcome_release(&b);
+    OK(hub_store_submit_result(s, "gt", 1, 9, "table-2", "k6", win_a,
+                               strlen(win_a), true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
+    assert_non_null(strstr(b.reason, "no table 9"));
+    hub_submit_outcome_release(&b);
+    OK(hub_store_submit_result(s, "gt", 1, 1, "stranger", "k1", win_a,
+                               strlen(win_a), true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
+    assert_non_null(strstr(b.reason, "not registered"));
+    hub_submit_outcome_release(&b);
+    /* Bad keys are not answers: nothing is stored. */
+    assert_int_equal(hub_store_submit_result(s, "gt", 1, 1, "table-1",
+                                             "bad key", win_a, strlen(win_a),
+                                             true, &b, &diag),
+                     TNY_EINVAL);
+
+    /* Closing needs the conflict resolved and every result (CM-6). */
+    assert_int_equal(hub_store_set_round_status(s, "gt", 1, HUB_ROUND_CLOSED,
+                                                "organiser:anna", &diag),
+                     TNY_ESTATE);
+    /* The organiser corrects: a new row, the old one superseded. */
+    int64_t corrected;
+    OK(hub_store_enter_result(s, "gt", 1, 1, win_b, strlen(win_b),
+                              "organiser:anna", &corrected, &diag));
+    struct hub_result_row *rows;
+    int32_t n;
+    OK(hub_store_list_results(s, "gt", 1, 1, &rows, &n, &diag));
+    assert_int_equal(n, 3);
+    assert_int_equal(rows[0].id, a.result_id);
+    assert_int_equal(rows[0].superseded_by, corrected);
+    assert_int_equal(rows[1].status, HUB_RESULT_CONFLICT);
+    assert_true(rows[1].resolved);
+    assert_int_equal(rows[2].id, corrected);
+    assert_false(rows[2].from_device);
+    assert_int_equal(rows[2].superseded_by, 0);
+    hub_result_rows_free(rows, n);
+    assert_int_equal(count_log(s, "gt", "result.correct"), 1);
+    OK(hub_store_load_event(s, "gt", &ev, &diag));
+    assert_int_equal(ev.rounds[0].tables[0].result.winner, 1);
+    tny_event_release(&ev);
+
+    /* An unconfirmed result is stored but not counted. */
+    const struct tny_table *t2 = &mirror.rounds[0].tables[1];
+    char win_c[64];
+    snprintf(win_c, sizeof(win_c), "{\"winner\": \"%s\"}",
+             mirror.players[t2->seats[0]].id);
+    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k7", win_c,
+                               strlen(win_c), false, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_ACCEPTED);
+    assert_non_null(strstr(b.answer, "\"counted\":false"));
+    hub_submit_outcome_release(&b);
+    assert_int_equal(hub_store_set_round_status(s, "gt", 1, HUB_ROUND_CLOSED,
+                                                "organiser:anna", &diag),
+                     TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "table 2"));
+    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k8", win_c,
+                               strlen(win_c), true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_ACCEPTED);
+    hub_submit_outcome_release(&b);
+    OK(hub_store_set_round_status(s, "gt", 1, HUB_ROUND_CLOSED,
+                                  "organiser:anna", &diag));
+    /* After close a device gets a rejection, stored with its key. */
+    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k9", win_c,
+                               strlen(win_c), true, &b, &diag));
+    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
+    assert_non_null(strstr(b.reason, "closed"));
+    hub_submit_outcome_release(&a);
+    OK(hub_store_get_submission(s, "table-2", "k9", &a, &diag));
+    assert_int_equal(a.kind, HUB_SUBMIT_DUPLICATE);
+    assert_int_equal(a.first, HUB_SUBMIT_REJECTED);
+    assert_string_equal(a.answer, b.answer);
+    hub_submit_outcome_release(&b);
+    hub_submit_outcome_release(&c);
+    hub_submit_outcome_release(&a);
+    OK(hub_store_check(s, &diag));
+    tny_event_release(&mirror);
+    free(text);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
+/* ---- players, drafts, penalties, devices, clocks ----------------------- */
+
+static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event ev, mirror;
+    struct tny_round_plan plan;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("tantrix", "{\"swiss_rounds\": 4}", 8, 11);
+    OK(hub_store_create_event(s, "tx", text, strlen(text), "organiser:anna",
+                              &diag));
+    assert_int_equal(hub_store_create_event(s, "tx", text, strlen(text),
+                                            "organiser:anna", &diag),
+                     TNY_ECONFLICT);
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    /* CM-1: a late registration, then an update of the same player. */
+    const char *late = "{\"id\": \"p9\", \"name\": \"Late\", \"club\": \"X\"}";
+    OK(hub_store_put_player(s, "tx", late, strlen(late), "organiser:anna",
+                            &diag));
+    const char *late2 = "{\"id\": \"p9\", \"name\": \"Late Comer\"}";
+    OK(hub_store_put_player(s, "tx", late2, strlen(late2), "organiser:anna",
+                            &diag));
+    const char *bad = "{\"id\": \"p10\", \"name\": \"B\", \"armies\": 3}";
+    assert_int_equal(hub_store_put_player(s, "tx", bad, strlen(bad),
+                                          "organiser:anna", &diag),
+                     TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "player.armies"));
+    int32_t idx;
+    OK(tny_event_add_player(&mirror, "p9", "Late Comer", &idx));
+    /* CM-3 and CM-2 before pairing. */
+    OK(hub_store_disqualify_player(s, "tx", "p2", 1, "organiser:anna", &diag));
+    assert_int_equal(
+        hub_store_rejoin_player(s, "tx", "p2", 3, "organiser:anna", &diag),
+        TNY_ESTATE);
+    OK(hub_store_drop_player(s, "tx", "p3", 1, "organiser:anna", &diag));
+    OK(hub_store_rejoin_player(s, "tx", "p3", 3, "organiser:anna", &diag));
+    mirror.players[1].dq_after = 1;
+    mirror.players[2].dropped_after = 1;
+    mirror.players[2].rejoined_from = 3;
+
+    /* CM-5 draft edits: swap, move, fix, all with the engine's edits. */
+    OK(hub_store_load_event(s, "tx", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    OK(hub_store_save_draft(s, "tx", &ev, &plan, "hub", &diag));
+    int32_t a = plan.tables[0].seats[0], b = plan.tables[1].seats[1];
+    OK(hub_store_draft_swap(s, "tx", 1, ev.players[a].id, ev.players[b].id,
+                            "organiser:anna", &diag));
+    OK(tny_round_plan_swap(&plan, a, b, &diag));
+    OK(hub_store_draft_move(s, "tx", 1, 1, 7, "organiser:anna", &diag));
+    OK(tny_round_plan_move(&plan, 1, 7, &diag));
+    int32_t fixed = plan.tables[1].seats[0];
+    OK(hub_store_fix_player_table(s, "tx", ev.players[fixed].id, 12,
+                                  "organiser:anna", &diag));
+    OK(tny_round_plan_move(&plan, plan.tables[1].number, 12, &diag));
+    mirror.players[fixed].fixed_table = 12;
+    struct tny_round_plan back;
+    OK(hub_store_load_draft(s, "tx", &ev, &back, &diag));
+    assert_int_equal(back.n_tables, plan.n_tables);
+    for (int32_t t = 0; t < plan.n_tables; t++) {
+        assert_int_equal(back.tables[t].number, plan.tables[t].number);
+        assert_memory_equal(back.tables[t].seats, plan.tables[t].seats,
+                            sizeof(int32_t) * (size_t)plan.tables[t].n_seats);
+    }
+    tny_round_plan_release(&back);
+    /* Drafts are not the event: standings and pairing unaffected. */
+    struct tny_event ev2;
+    OK(hub_store_load_event(s, "tx", &ev2, &diag));
+    assert_int_equal(ev2.n_rounds, 0);
+    tny_event_release(&ev2);
+    /* Discard and save again works; a second plan for round 2 does not. */
+    OK(hub_store_discard_draft(s, "tx", 1, "organiser:anna", &diag));
+    OK(hub_store_save_draft(s, "tx", &ev, &plan, "hub", &diag));
+    plan.round = 2;
+    assert_int_equal(hub_store_save_draft(s, "tx", &ev, &plan, "hub", &diag),
+                     TNY_EINVAL);
+    plan.round = 1;
+    assert_int_equal(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_CLOSED,
+                                                "organiser:anna", &diag),
+                     TNY_ESTATE);
+    OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_PUBLISHED,
+                                  "organiser:anna", &diag));
+    assert_int_equal(
+        hub_store_draft_move(s, "tx", 1, 7, 1, "organiser:anna", &diag),
+        TNY_ESTATE);
+    OK(tny_event_append_round(&mirror, &plan));
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+
+    /* Results by the organiser, then a TX-7 penalty on table 7. */
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 3);
+    struct tny_round *round = &mirror.rounds[0];
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (!round->tables[t].is_bye)
+            OK(tny_simulate_result(&mirror, 0, round->stage, &round->tables[t],
+                                   &rng, &diag));
+    char **res = round_results(&mirror, 0);
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (res[t])
+            OK(hub_store_enter_result(s, "tx", 1, round->tables[t].number,
+                                      res[t], strlen(res[t]), "organiser:anna",
+                                      NULL, &diag));
+    free_results(res, round->n_tables);
+    assert_int_equal(hub_store_add_penalty(s, "tx", 1, 7, NULL, 0, "late",
+                                           "organiser:anna", &diag),
+                     TNY_EINVAL);
+    OK(hub_store_add_penalty(s, "tx", 1, 7, NULL, TNY_POINT_SCALE,
+                             "result 20 minutes late", "organiser:anna",
+                             &diag));
+    int32_t t7 = -1;
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (round->tables[t].number == 7)
+            t7 = t;
+    assert_true(t7 >= 0);
+    for (int32_t k = 0; k < round->tables[t7].n_seats; k++)
+        round->tables[t7].result.penalty[k] += TNY_POINT_SCALE;
+    OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_CLOSED,
+                                  "organiser:anna", &diag));
+    assert_same_event(s, "tx", &mirror);
+
+    /* Devices and clocks. */
+    OK(hub_store_device_register(s, "pi-01", "organiser:anna", &diag));
+    OK(hub_store_device_register(s, "pi-02", "organiser:anna", &diag));
+    OK(hub_store_device_assign(s, "pi-01", "tx", 3, "organiser:anna", &diag));
+    assert_int_equal(
+        hub_store_device_assign(s, "pi-02", "tx", 3, "organiser:anna", &diag),
+        TNY_ECONFLICT);
+    OK(hub_store_device_presence(s, "pi-01", HUB_PRESENCE_ONLINE, 1000, &diag));
+    OK(hub_store_device_presence(s, "pi-01", HUB_PRESENCE_ONLINE, 2000, &diag));
+    struct hub_device_info dev;
+    OK(hub_store_get_device(s, "pi-01", &dev, &diag));
+    assert_string_equal(dev.event, "tx");
+    assert_int_equal(dev.table, 3);
+    assert_int_equal(dev.presence, HUB_PRESENCE_ONLINE);
+    assert_int_equal(dev.last_seen_ms, 2000);
+    assert_int_equal(count_log(s, NULL, "device.presence"), 1);
+    struct tny_round_clock clk, got;
+    OK(tny_round_clock_init(&clk, 40 * 60000, &diag));
+    OK(tny_round_clock_start(&clk, 1700000000000, &diag));
+    OK(hub_store_save_clock(s, "tx", 1, &clk, "hub", &diag));
+    OK(hub_store_load_clock(s, "tx", 1, &got, &diag));
+    assert_memory_equal(&got, &clk, sizeof(clk));
+    int64_t total;
+    OK(hub_store_extend_table(s, "tx", 1, 7, 60000, "organiser:anna", &total,
+                              &diag));
+    OK(hub_store_extend_table(s, "tx", 1, 7, 30000, "organiser:anna", &total,
+                              &diag));
+    assert_int_equal(total, 90000);
+    OK(hub_store_set_event_status(s, "tx", HUB_EVENT_FINISHED, "organiser:anna",
+                                  &diag));
+    struct hub_event_info *list;
+    int32_t n;
+    OK(hub_store_list_events(s, &list, &n, &diag));
+    assert_int_equal(n, 1);
+    assert_int_equal(list[0].status, HUB_EVENT_FINISHED);
+    free(list);
+    OK(hub_store_check(s, &diag));
+    tny_event_release(&mirror);
+    free(text);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
+/* ---- migrations -------------------------------------------------------- */
+
+static void set_user_version(const char *path, uint32_t v)
+{
+    unsigned char be[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
+                           (unsigned char)(v >> 8), (unsigned char)v};
+    int fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    /* The SQLite header keeps user_version at byte offset 60. */
+    assert_int_equal(pwrite(fd, be, 4, 60), 4);
+    close(fd);
+}
+
+static void test_store_migrations(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct hub_store *s = NULL;
+    int32_t v;
+    tmpdb_make(&db);
+    /* An empty file is a database at user_version 0. */
+    int fd = open(db.path, O_CREAT | O_WRONLY, 0644);
+    assert_true(fd >= 0);
+    close(fd);
+    s = open_store(db.path, 0);
+    OK(hub_store_schema_version(s, &v, &diag));
+    assert_int_equal(v, HUB_STORE_SCHEMA_VERSION);
+    assert_int_equal(count_log(s, NULL, "store.migrate"),
+                     HUB_STORE_SCHEMA_VERSION);
+    OK(hub_store_check(s, &diag));
+    hub_store_close(s);
+    /* Opening again migrates nothing. */
+    s = open_store(db.path, 0);
+    assert_int_equal(count_log(s, NULL, "store.migrate"),
+                     HUB_STORE_SCHEMA_VERSION);
+    hub_store_close(s);
+    /* A database from the future is refused, and left alone. */
+    set_user_version(db.path, HUB_STORE_SCHEMA_VERSION + 7);
+    assert_int_equal(hub_store_open(db.path, &s, &diag), TNY_ESTATE);
+    assert_null(s);
+    assert_non_null(strstr(diag.msg, "schema version 8"));
+    assert_non_null(strstr(diag.msg, "knows up to 1"));
+    /* Not a database at all. */
+    fd = open(db.path, O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "hello, this is not sqlite at all, no....", 40),
+                     40);
+    close(fd);
+    assert_int_equal(hub_store_open(db.path, &s, &diag), TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "cannot open"));
+    tmpdb_remove(&db);
+}
+
+/* ---- crash safety ------------------------------------------------------ */
+
+static void crash_child(const char *path, int wfd, int iter, int n_tables,
+                        char **res, const int32_t *numbers)
+{
+    struct hub_store *s = NULL;
+    struct tny_diag diag = {{0}};
+    if (hub_store_open(path, &s, &diag) != 0)
+        _exit(3);
+    for (int32_t i = 0;; i++) {
+        int t = i % n_tables;
+        char dev[32], key[48];
+        struct hub_submit_outcome out;
+        snprintf(dev, sizeof(dev), "table-%d", (int)numbers[t]);
+        snprintf(key, sizeof(key), "it%d-%d", iter, (int)i);
+        if (hub_store_submit_result(s, "big", 1, numbers[t], dev, key, res[t],
+                                    strlen(res[t]), true, &out, &diag) != 0)
+            _exit(4);
+        hub_submit_outcome_release(&out);
+        /* Reported only after the commit returned. */
+        if (write(wfd, &i, sizeof(i)) != (ssize_t)sizeof(i))
+            _exit(5);
+    }
+}
+
+static void test_store_crash_safety(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror;
+    struct tny_rng rng;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, 0);
+    char *text = event_text("neuroshima-hex", "{\"swiss_rounds\": 3}", 60, 1);
+    OK(hub_store_create_event(s, "big", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    register_devices(s, 31);
+    next_round(s, "big", &mirror);
+    hub_store_close(s);
+    tny_rng_seed(&rng, 20240602);
+    struct tny_round *round = &mirror.rounds[0];
+    for (int32_t t = 0; t < round->n_tables; t++)
+        OK(tny_simulate_result(&mirror, 0, round->stage, &round->tables[t],
+                               &rng, &diag));
+    char **all = round_results(&mirror, 0);
+    /* Only real tables (no byes with 60 players, but keep it general). */
+    char **res = calloc((size_t)round->n_tables, sizeof(*res));
+    int32_t *numbers = calloc((size_t)round->n_tables, sizeof(*numbers));
+    int n_tables = 0;
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (all[t]) {
+            res[n_tables] = all[t];
+            numbers[n_tables++] = round->tables[t].number;
+        }
+    int64_t total = 0;
+    for (int iter = 0; iter < 4; iter++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            close(fds[0]);
+            crash_child(db.path, fds[1], iter, n_tables, res, numbers);
+        }
+        close(fds[1]);
+        struct timespec nap = {0, (long)(30 + tny_rng_below(&rng, 170)) *
+                                      1000000L};
+        nanosleep(&nap, NULL);
+        assert_int_equal(kill(pid, SIGKILL), 0);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status));
+        /* Every key the child reported as committed. */
+        int32_t *keys = NULL, n = 0, cap = 0, k;
+        while (read(fds[0], &k, sizeof(k)) == (ssize_t)sizeof(k)) {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                keys = realloc(keys, sizeof(*keys) * (size_t)cap);
+                assert_non_null(keys);
+            }
+            keys[n++] = k;
+        }
+        close(fds[0]);
+        s = open_store(db.path, 0);
+        OK(hub_store_check(s, &diag));
+        for (int32_t i = 0; i < n; i++) {
+            char dev[32], key[48];
+            struct hub_submit_outcome out;
+            snprintf(dev, sizeof(dev), "table-%d",
+                     (int)numbers[keys[i] % n_tables]);
+            snprintf(key, sizeof(key), "it%d-%d", iter, (int)keys[i]);
+            OK(hub_store_get_submission(s, dev, key, &out, &diag));
+            assert_int_equal(out.first, HUB_SUBMIT_ACCEPTED);
+            hub_submit_outcome_release(&out);
+        }
+        /* Counted results are whole rows that parse and validate. */
+        struct tny_event ev;
+        OK(hub_store_load_event(s, "big", &ev, &diag));
+        OK(tny_event_validate(&ev, &diag));
+        tny_event_release(&ev);
+        hub_store_close(s);
+        print_message("crash %d: killed after %d acknowledged submissions\n",
+                      iter, (int)n);
+        total += n;
+        free(keys);
+    }
+    assert_true(total > 0);
+    free_results(all, round->n_tables);
+    free(res);
+    free(numbers);
+    tny_event_release(&mirror);
+    free(text);
+    tmpdb_remove(&db);
+}
+
+/* ---- read-only and full databases -------------------------------------- */
+
+static char *export_of(struct hub_store *s, const char *event)
+{
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    OK(hub_store_export_event_json(s, event, &text, &diag));
+    return text;
+}
+
+/* Every kind of write fails with TNY_ESTATE and says why. */
+static int try_writes(struct hub_store *s, const char *why)
+{
+    struct tny_diag d = {{0}};
+    struct hub_submit_outcome out;
+    const char *pl = "{\"id\": \"zz\", \"name\": \"Z\"}";
+    if (hub_store_put_player(s, "ev", pl, strlen(pl), "organiser:anna", &d) !=
+            TNY_ESTATE ||
+        !strstr(d.msg, why))
+        return 1;
+    memset(&d, 0, sizeof(d));
+    if (hub_store_device_register(s, "pi-9", "hub", &d) != TNY_ESTATE ||
+        !strstr(d.msg, why))
+        return 2;
+    memset(&d, 0, sizeof(d));
+    if (hub_store_submit_result(s, "ev", 1, 1, "table-1", "x1", "{}", 2, true,
+                                &out, &d) != TNY_ESTATE ||
+        !strstr(d.msg, why))
+        return 3;
+    return 0;
+}
+
+static void test_store_read_only(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, 0);
+    char *text = event_text("catan", "{}", 8, 4);
+    OK(hub_store_create_event(s, "ev", text, strlen(text), "organiser:anna",
+                              &diag));
+    char *before = export_of(s, "ev");
+    hub_store_close(s);
+
+    /* Opened read-only by flag. */
+    s = open_store(db.path, HUB_STORE_READ_ONLY);
+    assert_int_equal(try_writes(s, "read-only"), 0);
+    char *after = export_of(s, "ev");
+    assert_string_equal(after, before);
+    free(after);
+    hub_store_close(s);
+
+    /* The file without write permission (as an unprivileged user: root
+     * ignores permissions). */
+    assert_int_equal(chmod(db.path, 0444), 0);
+    assert_int_equal(chmod(db.dir, 0777), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct hub_store *c = NULL;
+        struct tny_diag d = {{0}};
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(10);
+        if (hub_store_open(db.path, &c, &d) != 0) {
+            fprintf(stderr, "child open: %s\n", d.msg);
+            _exit(11);
+        }
+        int r = try_writes(c, "read-only");
+        char *t = NULL;
+        if (r == 0 && hub_store_export_event_json(c, "ev", &t, &d) != 0)
+            r = 12;
+        if (r == 0 && strcmp(t, before) != 0)
+            r = 13;
+        free(t);
+        hub_store_close(c);
+        _exit(r);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(chmod(db.path, 0644), 0);
+    s = open_store(db.path, 0);
+    after = export_of(s, "ev");
+    assert_string_equal(after, before);
+    OK(hub_store_check(s, &diag));
+    free(after);
+    hub_store_close(s);
+    free(before);
+    free(text);
+    tmpdb_remove(&db);
+}
+
+static void test_store_full_database(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, 0);
+    char *text = event_text("catan", "{}", 16, 4);
+    OK(hub_store_create_event(s, "ev", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    register_devices(s, 4);
+    next_round(s, "ev", &mirror);
+    hub_store_close(s);
+    struct stat sb;
+    assert_int_equal(stat(db.path, &sb), 0);
+    /* Room for a few more pages only: writes soon hit "full". */
+    struct hub_store_options o = {.max_pages = sb.st_size / 4096 + 3};
+    s = NULL;
+    OK(hub_store_open_with(db.path, &o, &s, &diag));
+    char name[201], player[1200];
+    memset(name, 'n', sizeof(name) - 1);
+    name[200] = '\0';
+    int ok = 0, rc = 0;
+    char *last = export_of(s, "ev");
+    for (int i = 0; i < 2000; i++) {
+        snprintf(player, sizeof(player),
+                 "{\"id\": \"late%d\", \"name\": \"%s\", \"club\": \"%s\", "
+                 "\"country\": \"%s\", \"faction\": \"%s\"}",
+                 i, name, name, name, name);
+        memset(&diag, 0, sizeof(diag));
+        rc = hub_store_put_player(s, "ev", player, strlen(player),
+                                  "organiser:anna", &diag);
+        if (rc != 0)
+            break;
+        ok++;
+        free(last);
+        last = export_of(s, "ev");
+    }
+    print_message("full after %d players: %s\n", ok, diag.msg);
+    assert_int_equal(rc, TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "full"));
+    /* The failed write changed nothing; the store still works for reads. */
+    char *now = export_of(s, "ev");
+    assert_string_equal(now, last);
+    free(now);
+    /* A submission on a full database: an error, no answer, nothing
+     * stored (the table retries later). */
+    struct hub_submit_outcome out;
+    const struct tny_table *t1 = &mirror.rounds[0].tables[0];
+    char vp[256];
+    snprintf(vp, sizeof(vp),
+             "{\"vp\": {\"%s\": 10, \"%s\": 8, \"%s\": 7, \"%s\": 6}}",
+             mirror.players[t1->seats[0]].id, mirror.players[t1->seats[1]].id,
+             mirror.players[t1->seats[2]].id, mirror.players[t1->seats[3]].id);
+    for (int i = 0; i < 50; i++) /* use up what room is left */
+        if (hub_store_device_register(s, "pi-x", "hub", &diag) != 0)
+            break;
+    rc = hub_store_submit_result(s, "ev", 1, t1->number, "table-1", "full-1",
+                                 vp, strlen(vp), true, &out, &diag);
+    if (rc == 0) {
+        /* It fitted: then it must be stored. */
+        hub_submit_outcome_release(&out);
+        OK(hub_store_get_submission(s, "table-1", "full-1", &out, &diag));
+        hub_submit_outcome_release(&out);
+    } else {
+        assert_int_equal(rc, TNY_ESTATE);
+        assert_null(out.answer);
+        assert_int_equal(
+            hub_store_get_submission(s, "table-1", "full-1", &out, &diag),
+            TNY_ENOTFOUND);
+    }
+    hub_store_close(s);
+    s = open_store(db.path, 0);
+    OK(hub_store_check(s, &diag));
+    hub_store_close(s);
+    free(last);
+    tny_event_release(&mirror);
+    free(text);
+    tmpdb_remove(&db);
+}
+
+/* ---- load speed -------------------------------------------------------- */
+
+static void test_store_load_10000_results(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event ev, loaded;
+    struct tny_rng rng;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(
+        db.path, getenv("TNY_STORE_NO_SYNC") ? HUB_STORE_NO_SYNC : 0);
+    char *text = event_text("neuroshima-hex",
+                            "{\"swiss_rounds\": 11, \"cut\": 0}", 2000, 77);
+    OK(tny_event_from_json_text(text, strlen(text), &ev, &diag));
+    tny_rng_seed(&rng, 5);
+    double t0 = now_s();
+    int32_t played;
+    OK(tny_simulate_rounds(&ev, 11, &rng, &played, &diag));
+    assert_int_equal(played, 11);
+    /* Round 11 stays in progress, so results can be submitted into it. */
+    struct tny_round *last = &ev.rounds[10];
+    for (int32_t t = 0; t < last->n_tables; t++)
+        last->tables[t].has_result = false;
+    char *file = NULL;
+    assert_int_equal(tny_event_to_json(&ev, &file), 0);
+    for (int32_t t = 0; t < last->n_tables; t++)
+        last->tables[t].has_result = true;
+    double t1 = now_s();
+    OK(hub_store_create_event(s, "huge", file, strlen(file), "organiser:anna",
+                              &diag));
+    double t2 = now_s();
+    OK(hub_store_load_event(s, "huge", &loaded, &diag));
+    double t3 = now_s();
+    int64_t n_results = 0;
+    for (int32_t r = 0; r < loaded.n_rounds; r++)
+        for (int32_t t = 0; t < loaded.rounds[r].n_tables; t++)
+            n_results += loaded.rounds[r].tables[t].has_result;
+    assert_true(n_results >= 10000);
+    double tv = now_s();
+    OK(tny_event_validate(&loaded, &diag));
+    tv = now_s() - tv;
+    char *st_a = standings_json(&loaded);
+    double t4 = now_s();
+    tny_event_release(&loaded);
+    /* Submissions into round 11 of the big event (the first one fills the
+     * store's projection cache). */
+    char **res = round_results(&ev, 10);
+    register_devices(s, 100);
+    int submitted = 0;
+    double t5 = now_s(), t6 = t5;
+    for (int32_t t = 0; t < last->n_tables && submitted < 50; t++) {
+        if (!res[t] || last->tables[t].number > 100)
+            continue;
+        char dev[32], key[32];
+        struct hub_submit_outcome out;
+        snprintf(dev, sizeof(dev), "table-%d", (int)last->tables[t].number);
+        snprintf(key, sizeof(key), "k%d", (int)t);
+        OK(hub_store_submit_result(s, "huge", 11, last->tables[t].number, dev,
+                                   key, res[t], strlen(res[t]), true, &out,
+                                   &diag));
+        assert_int_equal(out.kind, HUB_SUBMIT_ACCEPTED);
+        hub_submit_outcome_release(&out);
+        if (submitted++ == 0)
+            t6 = now_s();
+    }
+    double t7 = now_s();
+    free_results(res, last->n_tables);
+    print_message("10k results: simulate %.3f s, import (one transaction) "
+                  "%.3f s, load_event %.3f s (%lld results), standings "
+                  "%.3f s, first submit %.1f ms, then %.2f ms each (%d, "
+                  "synchronous=%s; tny_event_validate %.2f ms)\n",
+                  t1 - t0, t2 - t1, t3 - t2, (long long)n_results, t4 - t3,
+                  (t6 - t5) * 1000.0,
+                  (t7 - t6) * 1000.0 / (submitted > 1 ? submitted - 1 : 1),
+                  submitted, getenv("TNY_STORE_NO_SYNC") ? "OFF" : "FULL",
+                  tv * 1000.0);
+    /* The loaded event's standings equal the file's (rounds 1..10). */
+    for (int32_t t = 0; t < last->n_tables; t++)
+        last->tables[t].has_result = false;
+    char *st_b = standings_json(&ev);
+    assert_string_equal(st_a, st_b);
+    free(st_a);
+    free(st_b);
+    free(file);
+    free(text);
+    tny_event_release(&ev);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_CM_5_CM_6_round_trip_neuroshima),
+        cmocka_unit_test(test_CM_5_CM_6_round_trip_catan),
+        cmocka_unit_test(test_CM_5_CM_6_round_trip_tantrix),
+        cmocka_unit_test(test_CM_6_idempotency_and_conflicts),
+        cmocka_unit_test(test_CM_2_CM_3_CM_5_TX_7_organiser_actions),
+        cmocka_unit_test(test_store_migrations),
+        cmocka_unit_test(test_store_crash_safety),
+        cmocka_unit_test(test_store_read_only),
+        cmocka_unit_test(test_store_full_database),
+        cmocka_unit_test(test_store_load_10000_results),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1707 @@
+/* test_wire.c - the wire module (proto/include/tny/wire.h, docs/protocol.md).
+ *
+ * Round trips of every message; decode errors that name the field
+ * (truncation, wrong wire type, missing required field, over-long id, seat
+ * counts, empty idempotency key, oversize buffer, unknown enum values);
+ * results mapped onto engine tables and checked by the engine's rules
+ * (AG-1, NH-1, NH-10, GT-9, TX-5, CT-3, CM-7); and a randomised test that
+ * feeds random and mutated byte strings to every decoder.
+ *
+ * Crafted inputs are written with a tiny protobuf writer below, not with
+ * the generated code, so the tests also pin the wire format itself.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/json_io.h"
+#include "tny/rng.h"
+#include "tny/wire.h"
+
+/* ---- a tiny protobuf writer -----------------------------------------------
+ */
+
+struct pbw {
+    uint8_t b[8192];
+    size_t n;
+};
+
+static void pb_raw(struct pbw *w, const void *d, size_t n)
+{
+    assert_true(w->n + n <= sizeof w->b);
+    memcpy(w->b + w->n, d, n);
+    w->n += n;
+}
+
+static void pb_varint(struct pbw *w, uint64_t v)
+{
+    do {
+        uint8_t c = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            c |= 0x80;
+        pb_raw(w, &c, 1);
+    } while (v);
+}
+
+static void pb_key(struct pbw *w, unsigned field, unsigned wt)
+{
+    pb_varint(w, ((uint64_t)field << 3) | wt);
+}
+
+static void pb_uint(struct pbw *w, unsigned field, uint64_t v)
+{
+    pb_key(w, field, 0);
+    pb_varint(w, v);
+}
+
+static void pb_bytes(struct pbw *w, unsigned field, const void *d, size_t n)
+{
+    pb_key(w, field, 2);
+    pb_varint(w, n);
+    pb_raw(w, d, n);
+}
+
+static void pb_str(struct pbw *w, unsigned field, const char *s)
+{
+    pb_bytes(w, field, s, strlen(s));
+}
+
+static void pb_msg(struct pbw *w, unsigned field, const struct pbw *sub)
+{
+    pb_bytes(w, field, sub->b, sub->n);
+}
+
+static uint64_t zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+/* Asserts rc == TNY_EINVAL and that diag starts with want. */
+#define assert_diag(rc, diag, want)                                            \
+    do {                                                                       \
+        assert_int_equal((rc), TNY_EINVAL);                                    \
+        if (strncmp((diag).msg, (want), strlen(want)) != 0)                    \
+            fail_msg("diag \"%s\" does not start with \"%s\"", (diag).msg,     \
+                     (want));                                                  \
+    } while (0)
+
+/* ---- samples ------------------------------------------------------------- */
+
+#define N_RESULT_SAMPLES 10
+
+static void entry(struct tny_wire_result *r, const char *id)
+{
+    snprintf(r->players[r->n_players].player_id, TNY_WIRE_ID_MAX + 1, "%s", id);
+    r->n_players++;
+}
+
+static void result_sample(int k, struct tny_wire_result *r)
+{
+    memset(r, 0, sizeof *r);
+    switch (k) {
+    case 0: /* NH win with armies */
+        r->game = TNY_GAME_NEUROSHIMA_HEX;
+        strcpy(r->winner_id, "p1");
+        r->hq_diff = 7;
+        entry(r, "p1");
+        strcpy(r->players[0].army, "Borgo");
+        entry(r, "p2");
+        strcpy(r->players[1].army, "Moloch");
+        break;
+    case 1: /* NH draw */
+        r->game = TNY_GAME_NEUROSHIMA_HEX;
+        r->draw = true;
+        break;
+    case 2: /* TX scores with clocks and a penalty */
+        r->game = TNY_GAME_TANTRIX;
+        entry(r, "t2");
+        entry(r, "t1");
+        for (int i = 0; i < 2; i++) {
+            r->players[i].has_score = r->players[i].has_clock = true;
+            r->players[i].score = 25 - 7 * i;
+            r->players[i].clock_ms = 1140000 + 125000 * i;
+        }
+        r->players[1].penalty_units = 1200;
+        break;
+    case 3: /* TX default */
+        r->game = TNY_GAME_TANTRIX;
+        strcpy(r->default_winner_id, "t1");
+        break;
+    case 4: /* TX organiser decision */
+        r->game = TNY_GAME_TANTRIX;
+        entry(r, "t1");
+        entry(r, "t2");
+        r->players[0].has_tp = r->players[1].has_tp = true;
+        r->players[0].tp_units = 14 * 1200;
+        r->players[1].tp_units = 6 * 1200;
+        break;
+    case 5: /* AG table of 4, negative BP */
+        r->game = TNY_GAME_AGRICOLA;
+        entry(r, "n7");
+        entry(r, "n1");
+        entry(r, "n5");
+        entry(r, "n3");
+        for (int i = 0; i < 4; i++) {
+            r->players[i].has_score = true;
+            r->players[i].score = 30 + 5 * i;
+            r->players[i].ip = 4 + i;
+            r->players[i].bp = i - 1;
+        }
+        break;
+    case 6: /* GT modified win */
+        r->game = TNY_GAME_GOT_LCG2;
+        strcpy(r->winner_id, "g3");
+        r->modified = true;
+        break;
+    case 7: /* GT best of three */
+        r->game = TNY_GAME_GOT_LCG2;
+        r->n_games = 3;
+        strcpy(r->games[0], "g1");
+        strcpy(r->games[1], "g2");
+        strcpy(r->games[2], "g1");
+        break;
+    case 8: /* CT table of 3 */
+        r->game = TNY_GAME_CATAN;
+        entry(r, "c1");
+        entry(r, "c2");
+        entry(r, "c3");
+        for (int i = 0; i < 3; i++) {
+            r->players[i].has_score = true;
+            r->players[i].score = 10 - i;
+        }
+        break;
+    default: /* CT table of 4 */
+        r->game = TNY_GAME_CATAN;
+        for (int i = 0; i < 4; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "c%d", i + 1);
+            entry(r, id);
+            r->players[i].has_score = true;
+            r->players[i].score = 3 + i;
+        }
+        break;
+    }
+}
+
+static void submission_sample(int k, struct tny_wire_submission *s)
+{
+    memset(s, 0, sizeof *s);
+    strcpy(s->key, "table-07.boot3.000042");
+    strcpy(s->device_id, "table-07");
+    strcpy(s->event_id, "nh-2025");
+    s->round = 3;
+    s->table = 7;
+    s->assignment_version = 12;
+    result_sample(k, &s->result);
+    s->n_confirmed = 2;
+    strcpy(s->confirmed[0], "p1");
+    strcpy(s->confirmed[1], "p2");
+    s->table_time_ms = 1732000000000;
+}
+
+static void assignment_sample(struct tny_wire_assignment *a)
+{
+    memset(a, 0, sizeof *a);
+    a->version = 41;
+    strcpy(a->event_id, "nh-2025");
+    strcpy(a->event_title, "Neuroshima Hex! Polish Open — Kraków");
+    strcpy(a->format_name, "neuroshima-hex");
+    a->game = TNY_GAME_NEUROSHIMA_HEX;
+    a->round = 4;
+    a->stage = TNY_STAGE_SWISS;
+    strcpy(a->stage_name, "Swiss");
+    a->table = 12;
+    a->n_seats = 2;
+    strcpy(a->seats[0].player_id, "p1");
+    strcpy(a->seats[0].name, "Anna Nowak");
+    strcpy(a->seats[0].club, "Hex Kraków");
+    a->seats[0].first_player = true;
+    a->seats[0].n_armies = 3;
+    strcpy(a->seats[0].armies[0], "Borgo");
+    strcpy(a->seats[0].armies[1], "Moloch");
+    strcpy(a->seats[0].armies[2], "Dancer");
+    strcpy(a->seats[1].player_id, "p3");
+    strcpy(a->seats[1].name, "Celina Wrona");
+    a->seats[1].n_armies = 1;
+    strcpy(a->seats[1].armies[0], "Hegemony");
+    a->has_clock = true;
+    a->clock.state = TNY_ROUND_CLOCK_RUNNING;
+    a->clock.hub_now_ms = 1732000000000;
+    a->clock.deadline_ms = 1732000000000 + 3600000;
+    strcpy(a->procedure, "At time: finish the current turn,\n"
+                         "then one more turn each.");
+    a->n_notes = 2;
+    strcpy(a->notes[0], "Table 12 is by the window.");
+    strcpy(a->notes[1], "Beginners may ask a judge.");
+    a->best_of_three = false;
+}
+
+static void tx_assignment_sample(struct tny_wire_assignment *a)
+{
+    memset(a, 0, sizeof *a);
+    a->version = 1;
+    strcpy(a->event_id, "tx.open");
+    a->game = TNY_GAME_TANTRIX;
+    a->round = 1;
+    a->stage = TNY_STAGE_SWISS;
+    a->table = 3;
+    a->n_seats = 2;
+    for (int i = 0; i < 2; i++) {
+        snprintf(a->seats[i].player_id, TNY_WIRE_ID_MAX + 1, "t%d", i + 1);
+        snprintf(a->seats[i].name, TNY_WIRE_TEXT_MAX + 1, "Player %d", i + 1);
+        a->seats[i].n_colours = 2;
+        strcpy(a->seats[i].colours[0], i ? "red" : "blue");
+        strcpy(a->seats[i].colours[1], i ? "yellow" : "green");
+    }
+    a->seats[1].colour_blind = true;
+    a->seats[1].first_player = true;
+    a->has_clock = true;
+    a->clock.state = TNY_ROUND_CLOCK_PAUSED;
+    a->clock.hub_now_ms = 5;
+    a->clock.remaining_ms = -2500; /* paused in overtime */
+    a->chess_clock_limit_ms = 20 * 60000;
+}
+
+static struct tny_wire_table_extension sample_ext[3] = {
+    {2, 120000}, {9, 300000}, {40, 0}};
+
+static void clock_sample(struct tny_wire_clock *c)
+{
+    memset(c, 0, sizeof *c);
+    c->version = 7;
+    strcpy(c->event_id, "ct-cup");
+    c->round = 2;
+    c->clock.state = TNY_ROUND_CLOCK_RUNNING;
+    c->clock.hub_now_ms = 1732000000000;
+    c->clock.deadline_ms = 1732000000000 + 90 * 60000;
+    c->n_extensions = 3;
+    c->extensions = sample_ext;
+}
+
+static void ack_sample(int k, struct tny_wire_ack *a)
+{
+    memset(a, 0, sizeof *a);
+    strcpy(a->key, "table-07.boot3.000042");
+    switch (k) {
+    case 0: a->status = TNY_WIRE_ACK_ACCEPTED; break;
+    case 1:
+        a->status = TNY_WIRE_ACK_CONFLICT;
+        a->reason = TNY_WIRE_REASON_ALREADY_CONFIRMED;
+        strcpy(a->reason_text, "table 7 already has a confirmed result");
+        strcpy(a->event_id, "ag-2025");
+        a->round = 3;
+        a->table = 7;
+        a->has_stored = true;
+        result_sample(5, &a->stored);
+        break;
+    case 2:
+        a->status = TNY_WIRE_ACK_REJECTED;
+        a->reason = TNY_WIRE_REASON_INVALID_RESULT;
+        strcpy(a->reason_text, "result_submission.result.vp.n7: expected a "
+                               "number -50..200, got 201");
+        break;
+    default: /* keyless: the submission did not decode */
+        memset(a->key, 0, sizeof a->key);
+        a->status = TNY_WIRE_ACK_REJECTED;
+        a->reason = TNY_WIRE_REASON_MALFORMED;
+        strcpy(a->reason_text, "result_submission.round: missing");
+        break;
+    }
+}
+
+static void presence_sample(struct tny_wire_presence *p)
+{
+    memset(p, 0, sizeof *p);
+    strcpy(p->device_id, "table-07");
+    p->state = TNY_WIRE_PRESENCE_ONLINE;
+    p->queued_results = 2;
+    strcpy(p->software_version, "0.1.0+g1a2b3c");
+    p->last_assignment_version = 41;
+    p->device_time_ms = 1732000000123;
+    strcpy(p->detail, "keypad ok");
+}
+
+/* A request with exactly the arguments cmd uses (variant picks CREATE
+ * EVENT's preset or format_json). */
+static void request_sample(enum tny_wire_cmd cmd, int variant,
+                           struct tny_wire_request *q)
+{
+    memset(q, 0, sizeof *q);
+    strcpy(q->correlation_id, "c-000123");
+    strcpy(q->organiser_id, "org.anna");
+    strcpy(q->event_id, "ag-2025");
+    q->cmd = cmd;
+    switch (cmd) {
+    case TNY_WIRE_CMD_CREATE_EVENT:
+        if (variant)
+            q->format_json = "{\"name\": \"my-catan\",\n\t\"game\": \"catan\"}";
+        else
+            strcpy(q->preset, "agricola");
+        strcpy(q->title, "Agricola Nationals");
+        q->has_seed = true;
+        q->seed = UINT64_MAX;
+        q->options_json = variant ? NULL : "{\"swiss_rounds\": 5}";
+        break;
+    case TNY_WIRE_CMD_IMPORT_PLAYERS:
+        q->csv = "id,name,club\r\nn1,Nora,Oslo\r\nn2,\"Ola, Jr\",\r\n";
+        break;
+    case TNY_WIRE_CMD_REGISTER_PLAYER:
+        strcpy(q->player.id, "p9");
+        strcpy(q->player.name, "Zoë Ünal");
+        strcpy(q->player.club, "Berlin");
+        strcpy(q->player.country, "DE");
+        strcpy(q->player.external_id, "FIG-1234");
+        q->player.has_rating = true;
+        q->player.rating = 1587.5;
+        q->player.n_armies = 2;
+        strcpy(q->player.armies[0], "Borgo");
+        strcpy(q->player.armies[1], "Iron Gang");
+        q->player.beginner = true;
+        q->player.n_colours = 2;
+        strcpy(q->player.colours[0], "red");
+        strcpy(q->player.colours[1], "blue");
+        q->player.colour_blind = true;
+        strcpy(q->player.faction, "Stark");
+        strcpy(q->player.agenda, "Banner of the Wolf");
+        q->player.first_round = 3;
+        break;
+    case TNY_WIRE_CMD_DROP_PLAYER:
+    case TNY_WIRE_CMD_REJOIN_PLAYER:
+        strcpy(q->player_id, "p4");
+        q->round = 2;
+        break;
+    case TNY_WIRE_CMD_DISQUALIFY_PLAYER:
+        strcpy(q->player_id, "p4");
+        q->round = 2;
+        strcpy(q->reason, "unsporting conduct");
+        break;
+    case TNY_WIRE_CMD_PAIR_ROUND:
+    case TNY_WIRE_CMD_SHOW_DRAFT:
+    case TNY_WIRE_CMD_GET_STANDINGS: q->round = variant ? 0 : 4; break;
+    case TNY_WIRE_CMD_PUBLISH_ROUND:
+    case TNY_WIRE_CMD_CLOSE_ROUND: q->round = 4; break;
+    case TNY_WIRE_CMD_SWAP_PLAYERS:
+        q->round = 4;
+        strcpy(q->player_id, "p1");
+        strcpy(q->other_player_id, "p7");
+        break;
+    case TNY_WIRE_CMD_MOVE_TABLE:
+        q->round = 4;
+        q->table = 12;
+        q->to_table = 40;
+        break;
+    case TNY_WIRE_CMD_FIX_TABLE:
+        strcpy(q->player_id, "p2");
+        q->table = variant ? 0 : 1;
+        break;
+    case TNY_WIRE_CMD_CLOCK_START:
+    case TNY_WIRE_CMD_CLOCK_PAUSE:
+    case TNY_WIRE_CMD_CLOCK_RESUME:
+        q->round = 4;
+        q->table = variant ? 0 : 5;
+        break;
+    case TNY_WIRE_CMD_CLOCK_EXTEND:
+        q->round = 4;
+        q->table = 5;
+        q->extra_ms = 5 * 60000;
+        break;
+    case TNY_WIRE_CMD_ENTER_RESULT:
+        q->round = 4;
+        q->table = 5;
+        result_sample(variant ? 2 : 5, &q->result);
+        q->override = true;
+        strcpy(q->reason, "table entered wrong VP");
+        break;
+    case TNY_WIRE_CMD_PENALTY:
+        q->round = 4;
+        q->table = 5;
+        strcpy(q->player_id, "t1");
+        q->points_units = 1200;
+        strcpy(q->reason, "TX-7 late result");
+        break;
+    case TNY_WIRE_CMD_ASSIGN_DEVICE:
+        strcpy(q->device_id, "table-07");
+        q->table = 7;
+        break;
+    case TNY_WIRE_CMD_NEXT_STAGE: q->confirm = true; break;
+    case TNY_WIRE_CMD_LIST_EVENTS:
+        memset(q->event_id, 0, sizeof q->event_id);
+        break;
+    case TNY_WIRE_CMD_LIST_DEVICES:
+        if (variant)
+            memset(q->event_id, 0, sizeof q->event_id);
+        break;
+    default: break;
+    }
+}
+
+static void reply_sample(int k, struct tny_wire_reply *r)
+{
+    memset(r, 0, sizeof *r);
+    strcpy(r->correlation_id, "c-000123");
+    if (k == 0) {
+        r->json = "{ \"after_round\": 3,\n  \"standings\": [] }\n";
+        strcpy(r->event_id, "ag-2025");
+        r->round = 3;
+        r->count = 48;
+    } else {
+        r->rc = k == 1 ? TNY_EINVAL : TNY_ECONFLICT;
+        strcpy(r->message, "console_request.swap_players.player_b: \"p77\" "
+                           "is not in round 4");
+    }
+}
+
+/* ---- equality of decoded structs ------------------------------------------
+ */
+
+/* Decoded structs start zeroed and samples are built with memset, so equal
+ * content means equal bytes, except for heap members compared apart. */
+static bool str_eq(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool clock_eq(const struct tny_wire_clock *a,
+                     const struct tny_wire_clock *b)
+{
+    struct tny_wire_clock x = *a, y = *b;
+    x.extensions = y.extensions = NULL;
+    return memcmp(&x, &y, sizeof x) == 0 &&
+           (a->n_extensions == 0 ||
+            memcmp(a->extensions, b->extensions,
+                   (size_t)a->n_extensions * sizeof *a->extensions) == 0);
+}
+
+static bool request_eq(const struct tny_wire_request *a,
+                       const struct tny_wire_request *b)
+{
+    struct tny_wire_request *x = malloc(sizeof *x), *y = malloc(sizeof *y);
+    assert_non_null(x);
+    assert_non_null(y);
+    *x = *a;
+    *y = *b;
+    x->format_json = x->options_json = x->csv = NULL;
+    y->format_json = y->options_json = y->csv = NULL;
+    bool eq = memcmp(x, y, sizeof *x) == 0 &&
+              str_eq(a->format_json, b->format_json) &&
+              str_eq(a->options_json, b->options_json) &&
+              str_eq(a->csv, b->csv);
+    free(x);
+    free(y);
+    return eq;
+}
+
+static bool reply_eq(const struct tny_wire_reply *a,
+                     const struct tny_wire_reply *b)
+{
+    struct tny_wire_reply x = *a, y = *b;
+    x.json = y.json = NULL;
+    return memcmp(&x, &y, sizeof x) == 0 && str_eq(a->json, b->json);
+}
+
+/* ---- a codec table for generic tests --------------------------------------
+ */
+
+struct codec {
+    const char *root;
+    size_t size;
+    int (*decode)(const uint8_t *, size_t, void *, struct tny_diag *);
+    int (*encode)(const void *, uint8_t **, size_t *, struct tny_diag *);
+    void (*release)(void *);
+    bool (*equal)(const void *, const void *);
+};
+
+#define WRAP(name, type)                                                       \
+    static int dec_##name(const uint8_t *b, size_t n, void *o,                 \
+                          struct tny_diag *d)                                  \
+    {                                                                          \
+        return tny_wire_decode_##name(b, n, (type *)o, d);                     \
+    }                                                                          \
+    static int enc_##name(const void *i, uint8_t **b, size_t *n,               \
+                          struct tny_diag *d)                                  \
+    {                                                                          \
+        return tny_wire_encode_##name((const type *)i, b, n, d);               \
+    }
+WRAP(assignment, struct tny_wire_assignment)
+WRAP(clock, struct tny_wire_clock)
+WRAP(submission, struct tny_wire_submission)
+WRAP(ack, struct tny_wire_ack)
+WRAP(presence, struct tny_wire_presence)
+WRAP(request, struct tny_wire_request)
+WRAP(reply, struct tny_wire_reply)
+#undef WRAP
+
+static void rel_clock(void *p)
+{
+    tny_wire_clock_release(p);
+}
+static void rel_request(void *p)
+{
+    tny_wire_request_release(p);
+}
+static void rel_reply(void *p)
+{
+    tny_wire_reply_release(p);
+}
+static bool eq_clock(const void *a, const void *b)
+{
+    return clock_eq(a, b);
+}
+static bool eq_request(const void *a, const void *b)
+{
+    return request_eq(a, b);
+}
+static bool eq_reply(const void *a, const void *b)
+{
+    return reply_eq(a, b);
+}
+
+enum {
+    C_ASSIGN,
+    C_CLOCK,
+    C_SUBMISSION,
+    C_ACK,
+    C_PRESENCE,
+    C_REQUEST,
+    C_REPLY,
+    C_COUNT
+};
+
+static const struct codec codecs[C_COUNT] = {
+    [C_ASSIGN] = {"table_assignment", sizeof(struct tny_wire_assignment),
+                  dec_assignment, enc_assignment, NULL, NULL},
+    [C_CLOCK] = {"round_clock", sizeof(struct tny_wire_clock), dec_clock,
+                 enc_clock, rel_clock, eq_clock},
+    [C_SUBMISSION] = {"result_submission", sizeof(struct tny_wire_submission),
+                      dec_submission, enc_submission, NULL, NULL},
+    [C_ACK] = {"result_ack", sizeof(struct tny_wire_ack), dec_ack, enc_ack,
+               NULL, NULL},
+    [C_PRESENCE] = {"presence", sizeof(struct tny_wire_presence), dec_presence,
+                    enc_presence, NULL, NULL},
+    [C_REQUEST] = {"console_request", sizeof(struct tny_wire_request),
+                   dec_request, enc_request, rel_request, eq_request},
+    [C_REPLY] = {"console_reply", sizeof(struct tny_wire_reply), dec_reply,
+                 enc_reply, rel_reply, eq_reply},
+};
+
+static bool codec_eq(const struct codec *c, const void *a, const void *b)
+{
+    return c->equal ? c->equal(a, b) : memcmp(a, b, c->size) == 0;
+}
+
+static void codec_release(const struct codec *c, void *p)
+{
+    if (c->release)
+        c->release(p);
+}
+
+/* Encodes in, decodes it again and asserts the result equals in. */
+static void roundtrip(const struct codec *c, const void *in)
+{
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    void *out = calloc(1, c->size);
+    assert_non_null(out);
+    int rc = c->encode(in, &buf, &len, &diag);
+    if (rc != 0)
+        fail_msg("%s: encode failed: %s", c->root, diag.msg);
+    rc = c->decode(buf, len, out, &diag);
+    if (rc != 0)
+        fail_msg("%s: decode failed: %s", c->root, diag.msg);
+    if (!codec_eq(c, in, out))
+        fail_msg("%s: round trip changed the message", c->root);
+    codec_release(c, out);
+    free(out);
+    free(buf);
+}
+
+/* Encodes a sample (the test fails if it does not encode). */
+static void encode_ok(const struct codec *c, const void *in, uint8_t **buf,
+                      size_t *len)
+{
+    struct tny_diag diag = {{0}};
+    if (c->encode(in, buf, len, &diag) != 0)
+        fail_msg("%s: encode failed: %s", c->root, diag.msg);
+}
+
+/* Decodes and asserts an EINVAL whose diag starts with want. */
+static void decode_fails(const struct codec *c, const uint8_t *buf, size_t len,
+                         const char *want)
+{
+    struct tny_diag diag = {{0}};
+    void *out = calloc(1, c->size), *zero = calloc(1, c->size);
+    assert_non_null(out);
+    assert_non_null(zero);
+    memset(out, 0xa5, c->size); /* must come back zeroed */
+    int rc = c->decode(buf, len, out, &diag);
+    assert_diag(rc, diag, want);
+    assert_memory_equal(out, zero, c->size);
+    free(out);
+    free(zero);
+}
+
+/* ---- round trips ------------------------------------------------------- */
+
+static void test_PROTO_roundtrip_assignment(void **state)
+{
+    (void)state;
+    struct tny_wire_assignment *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    assignment_sample(a);
+    roundtrip(&codecs[C_ASSIGN], a);
+    tx_assignment_sample(a);
+    roundtrip(&codecs[C_ASSIGN], a);
+    /* Four seats (Agricola), clock not started, Bo3 flag, AG timers. */
+    assignment_sample(a);
+    a->game = TNY_GAME_AGRICOLA;
+    a->stage = TNY_STAGE_PRELIM;
+    a->n_seats = 4;
+    for (int i = 0; i < 4; i++) {
+        memset(&a->seats[i], 0, sizeof a->seats[i]);
+        snprintf(a->seats[i].player_id, TNY_WIRE_ID_MAX + 1, "n%d", i + 1);
+        snprintf(a->seats[i].name, TNY_WIRE_TEXT_MAX + 1, "Player %d", i);
+    }
+    a->clock.state = TNY_ROUND_CLOCK_READY;
+    a->clock.deadline_ms = 0;
+    a->clock.remaining_ms = 105 * 60000;
+    a->draft_ms = 15 * 60000;
+    a->action_ms = 30000;
+    a->best_of_three = true;
+    roundtrip(&codecs[C_ASSIGN], a);
+    /* Idle: no table this round, unlimited clock. */
+    memset(a, 0, sizeof *a);
+    a->version = 2;
+    strcpy(a->event_id, "nh-2025");
+    a->game = TNY_GAME_NEUROSHIMA_HEX;
+    a->round = 5;
+    a->stage = TNY_STAGE_ELIMINATION;
+    a->has_clock = true;
+    a->clock.unlimited = true;
+    a->clock.state = TNY_ROUND_CLOCK_RUNNING;
+    a->clock.hub_now_ms = 1;
+    roundtrip(&codecs[C_ASSIGN], a);
+    free(a);
+}
+
+/* Seats arrive in any order on the wire; decode puts them in seat order. */
+static void test_PROTO_assignment_seats_by_number(void **state)
+{
+    (void)state;
+    struct pbw seat1 = {0}, seat2 = {0}, w = {0};
+    struct tny_wire_assignment *a = calloc(1, sizeof *a);
+    struct tny_diag diag = {{0}};
+    assert_non_null(a);
+    pb_str(&seat2, 1, "bb");
+    pb_str(&seat2, 2, "Second");
+    pb_uint(&seat2, 3, 2);
+    pb_str(&seat1, 1, "aa");
+    pb_str(&seat1, 2, "First");
+    pb_uint(&seat1, 3, 1);
+    pb_uint(&w, 1, 1);
+    pb_str(&w, 2, "ev");
+    pb_uint(&w, 5, 2); /* GAME_TANTRIX */
+    pb_uint(&w, 6, 1);
+    pb_uint(&w, 7, 1); /* STAGE_SWISS */
+    pb_uint(&w, 9, 4);
+    pb_msg(&w, 10, &seat2);
+    pb_msg(&w, 10, &seat1);
+    int rc = tny_wire_decode_assignment(w.b, w.n, a, &diag);
+    if (rc != 0)
+        fail_msg("%s", diag.msg);
+    assert_string_equal(a->seats[0].player_id, "aa");
+    assert_string_equal(a->seats[1].player_id, "bb");
+    assert_int_equal(a->game, TNY_GAME_TANTRIX);
+    assert_int_equal(a->table, 4);
+    free(a);
+}
+
+static void test_PROTO_roundtrip_clock(void **state)
+{
+    (void)state;
+    struct tny_wire_clock c;
+    clock_sample(&c);
+    roundtrip(&codecs[C_CLOCK], &c);
+    c.n_extensions = 0;
+    c.extensions = NULL;
+    c.clock.state = TNY_ROUND_CLOCK_PAUSED;
+    c.clock.deadline_ms = 0;
+    c.clock.remaining_ms = 61000;
+    roundtrip(&codecs[C_CLOCK], &c);
+}
+
+/* CM-7: a table's deadline is the round's plus its own extension; tables
+ * without one get the round's clock; an unlimited clock stays unlimited. */
+static void test_CM_7_table_extension_added(void **state)
+{
+    (void)state;
+    struct tny_wire_clock c;
+    struct tny_clock_msg m;
+    clock_sample(&c);
+    tny_wire_clock_for_table(&c, 9, &m);
+    assert_int_equal(m.deadline_ms, c.clock.deadline_ms + 300000);
+    assert_int_equal(m.hub_now_ms, c.clock.hub_now_ms);
+    tny_wire_clock_for_table(&c, 2, &m);
+    assert_int_equal(m.deadline_ms, c.clock.deadline_ms + 120000);
+    tny_wire_clock_for_table(&c, 3, &m);
+    assert_int_equal(m.deadline_ms, c.clock.deadline_ms);
+    tny_wire_clock_for_table(&c, 41, &m);
+    assert_int_equal(m.deadline_ms, c.clock.deadline_ms);
+    c.clock.state = TNY_ROUND_CLOCK_PAUSED;
+    c.clock.remaining_ms = 1000;
+    tny_wire_clock_for_table(&c, 9, &m);
+    assert_int_equal(m.remaining_ms, 301000);
+    assert_int_equal(m.deadline_ms, c.clock.deadline_ms);
+    c.clock.unlimited = true;
+    tny_wire_clock_for_table(&c, 9, &m);
+    assert_true(m.unlimited);
+    assert_int_equal(m.remaining_ms, 1000);
+}
+
+static void test_PROTO_roundtrip_submission_every_game(void **state)
+{
+    (void)state;
+    struct tny_wire_submission s;
+    for (int k = 0; k < N_RESULT_SAMPLES; k++) {
+        submission_sample(k, &s);
+        roundtrip(&codecs[C_SUBMISSION], &s);
+    }
+    submission_sample(0, &s); /* optional fields absent */
+    s.assignment_version = 0;
+    s.n_confirmed = 0;
+    memset(s.confirmed, 0, sizeof s.confirmed);
+    s.table_time_ms = 0;
+    roundtrip(&codecs[C_SUBMISSION], &s);
+}
+
+static void test_PROTO_roundtrip_ack(void **state)
+{
+    (void)state;
+    struct tny_wire_ack a;
+    for (int k = 0; k < 4; k++) {
+        ack_sample(k, &a);
+        roundtrip(&codecs[C_ACK], &a);
+    }
+}
+
+static void test_PROTO_roundtrip_presence(void **state)
+{
+    (void)state;
+    struct tny_wire_presence p;
+    presence_sample(&p);
+    roundtrip(&codecs[C_PRESENCE], &p);
+    p.state = TNY_WIRE_PRESENCE_OFFLINE;
+    p.queued_results = 0;
+    memset(p.detail, 0, sizeof p.detail);
+    memset(p.software_version, 0, sizeof p.software_version);
+    roundtrip(&codecs[C_PRESENCE], &p);
+}
+
+static void test_PROTO_roundtrip_request_every_command(void **state)
+{
+    (void)state;
+    struct tny_wire_request *q = malloc(sizeof *q);
+    assert_non_null(q);
+    for (int c = 1; c < TNY_WIRE_CMD_COUNT_; c++)
+        for (int v = 0; v < 2; v++) {
+            request_sample((enum tny_wire_cmd)c, v, q);
+            roundtrip(&codecs[C_REQUEST], q);
+        }
+    assert_string_equal(tny_wire_cmd_name(TNY_WIRE_CMD_CLOCK_EXTEND),
+                        "clock_extend");
+    free(q);
+}
+
+static void test_PROTO_roundtrip_reply(void **state)
+{
+    (void)state;
+    struct tny_wire_reply r;
+    for (int k = 0; k < 3; k++) {
+        reply_sample(k, &r);
+        roundtrip(&codecs[C_REPLY], &r);
+    }
+}
+
+/* ---- decode errors name the field ------------------------------------------
+ */
+
+/* Submission bytes with every required field, for the crafted cases. */
+static void ag_player_bytes(struct pbw *w, const char *id, int vp, int ip,
+                            int bp, bool with_ip)
+{
+    pb_str(w, 1, id);
+    pb_uint(w, 2, zigzag(vp));
+    if (with_ip)
+        pb_uint(w, 3, zigzag(ip));
+    pb_uint(w, 4, zigzag(bp));
+}
+
+static void submission_bytes(struct pbw *w, const char *key, bool with_round,
+                             int n_players, bool ip_missing_at_1)
+{
+    struct pbw gr = {0}, ag = {0};
+    for (int i = 0; i < n_players; i++) {
+        struct pbw pl = {0};
+        char id[16];
+        snprintf(id, sizeof id, "n%d", i + 1);
+        ag_player_bytes(&pl, id, 40 - i, 5, 0, !(ip_missing_at_1 && i == 1));
+        pb_msg(&ag, 1, &pl);
+    }
+    pb_msg(&gr, 3, &ag); /* GameResult.ag */
+    memset(w, 0, sizeof *w);
+    if (key)
+        pb_str(w, 1, key);
+    pb_str(w, 2, "table-07");
+    pb_str(w, 3, "ag-2025");
+    if (with_round)
+        pb_uint(w, 4, 3);
+    pb_uint(w, 5, 7);
+    pb_msg(w, 7, &gr);
+}
+
+static void test_PROTO_crafted_submission_decodes(void **state)
+{
+    (void)state;
+    struct pbw w;
+    struct tny_wire_submission s;
+    struct tny_diag diag = {{0}};
+    submission_bytes(&w, "k1", true, 4, false);
+    int rc = tny_wire_decode_submission(w.b, w.n, &s, &diag);
+    if (rc != 0)
+        fail_msg("%s", diag.msg);
+    assert_int_equal(s.result.game, TNY_GAME_AGRICOLA);
+    assert_int_equal(s.result.n_players, 4);
+    assert_string_equal(s.result.players[3].player_id, "n4");
+    assert_int_equal(s.result.players[3].score, 37);
+    assert_int_equal(s.round, 3);
+}
+
+static void test_PROTO_error_truncated(void **state)
+{
+    (void)state;
+    const struct codec *c = &codecs[C_SUBMISSION];
+    struct tny_wire_submission s;
+    uint8_t *buf;
+    size_t len;
+    submission_sample(5, &s);
+    s.n_confirmed = 0; /* the result (field 7) is then the last field */
+    memset(s.confirmed, 0, sizeof s.confirmed);
+    s.table_time_ms = 0;
+    encode_ok(c, &s, &buf, &len);
+    decode_fails(c, buf, len - 1, "result_submission.result: truncated");
+    /* Cut inside the key (tag, length, then 3 of its bytes). */
+    decode_fails(c, buf, 5, "result_submission.idempotency_key: truncated");
+    /* Cut inside a nested entry. */
+    struct pbw w;
+    submission_bytes(&w, "k1", true, 2, false);
+    w.b[w.n - 1] = 0x80; /* the last varint never ends */
+    decode_fails(c, w.b, w.n,
+                 "result_submission.result.ag.players[1].bp: "
+                 "truncated varint");
+    free(buf);
+}
+
+static void test_PROTO_error_wrong_wire_type(void **state)
+{
+    (void)state;
+    const struct codec *c = &codecs[C_SUBMISSION];
+    struct pbw w = {0}, pl = {0}, ag = {0}, gr = {0};
+    /* round (uint32) sent as a length-delimited field */
+    pb_str(&w, 1, "k1");
+    pb_bytes(&w, 4, "\x03", 1);
+    decode_fails(c, w.b, w.n,
+                 "result_submission.round: wrong wire type 2 (expected 0)");
+    /* AG vp sent as fixed32, three levels down */
+    pb_str(&pl, 1, "n1");
+    pb_key(&pl, 2, 5);
+    pb_raw(&pl, "\x01\x00\x00\x00", 4);
+    pb_msg(&ag, 1, &pl);
+    pb_msg(&gr, 3, &ag);
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "k1");
+    pb_msg(&w, 7, &gr);
+    decode_fails(c, w.b, w.n,
+                 "result_submission.result.ag.players[0].vp: wrong wire type 5 "
+                 "(expected 0)");
+    /* a string field sent as a varint */
+    memset(&w, 0, sizeof w);
+    pb_uint(&w, 2, 5);
+    decode_fails(c, w.b, w.n, "result_submission.device_id: wrong wire type 0");
+}
+
+/* AG-1: a result has VP, IP and BP for every player. */
+static void test_AG_1_missing_ip_named(void **state)
+{
+    (void)state;
+    struct pbw w;
+    submission_bytes(&w, "k1", true, 4, true);
+    decode_fails(&codecs[C_SUBMISSION], w.b, w.n,
+                 "result_submission.result.ag.players[1].ip: missing");
+}
+
+static void test_PROTO_error_missing_required(void **state)
+{
+    (void)state;
+    const struct codec *c = &codecs[C_SUBMISSION];
+    struct pbw w = {0};
+    submission_bytes(&w, "k1", false, 4, false);
+    decode_fails(c, w.b, w.n, "result_submission.round: missing");
+    decode_fails(c, NULL, 0, "result_submission.idempotency_key: missing");
+    /* No game in the result. */
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "k1");
+    pb_str(&w, 2, "d1");
+    pb_str(&w, 3, "e1");
+    pb_uint(&w, 4, 1);
+    pb_uint(&w, 5, 1);
+    pb_bytes(&w, 7, "", 0);
+    decode_fails(c, w.b, w.n, "result_submission.result: missing");
+    decode_fails(&codecs[C_ASSIGN], NULL, 0,
+                 "table_assignment.version: "
+                 "missing");
+    decode_fails(&codecs[C_CLOCK], NULL, 0, "round_clock.version: missing");
+    decode_fails(&codecs[C_ACK], NULL, 0, "result_ack.status: missing");
+    decode_fails(&codecs[C_PRESENCE], NULL, 0, "presence.device_id: missing");
+    decode_fails(&codecs[C_REQUEST], NULL, 0,
+                 "console_request.correlation_id: "
+                 "missing");
+    decode_fails(&codecs[C_REPLY], NULL, 0,
+                 "console_reply.correlation_id: missing");
+    /* A running clock needs its deadline. */
+    struct pbw cr = {0};
+    memset(&w, 0, sizeof w);
+    pb_uint(&cr, 1, 2); /* CLOCK_RUNNING */
+    pb_uint(&cr, 3, 1000);
+    pb_uint(&w, 1, 1);
+    pb_str(&w, 2, "ev");
+    pb_uint(&w, 3, 1);
+    pb_msg(&w, 4, &cr);
+    decode_fails(&codecs[C_CLOCK], w.b, w.n,
+                 "round_clock.clock.deadline_ms: "
+                 "missing");
+}
+
+static void test_PROTO_error_overlong_id(void **state)
+{
+    (void)state;
+    const struct codec *c = &codecs[C_SUBMISSION];
+    struct pbw w;
+    char id[80];
+    memset(id, 'a', 65);
+    id[65] = '\0';
+    submission_bytes(&w, id, true, 4, false);
+    decode_fails(c, w.b, w.n,
+                 "result_submission.idempotency_key: longer than 64 bytes");
+    id[64] = '\0'; /* 64 is fine */
+    submission_bytes(&w, id, true, 4, false);
+    struct tny_wire_submission s;
+    struct tny_diag diag = {{0}};
+    assert_int_equal(tny_wire_decode_submission(w.b, w.n, &s, &diag), 0);
+    /* Characters outside [A-Za-z0-9_.-]: MQTT wildcards and separators. */
+    submission_bytes(&w, "tbl/7#", true, 4, false);
+    decode_fails(c, w.b, w.n,
+                 "result_submission.idempotency_key: expected "
+                 "an id ([A-Za-z0-9_.-]{1,64}), got \"tbl/7#\"");
+    /* Bytes that are not printable ASCII are escaped in the message. */
+    submission_bytes(&w, "a\nb\xff", true, 4, false);
+    decode_fails(c, w.b, w.n,
+                 "result_submission.idempotency_key: expected "
+                 "an id ([A-Za-z0-9_.-]{1,64}), got "
+                 "\"a\\x0ab\\xff\"");
+    /* Encode refuses the same. */
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    submission_sample(0, &s);
+    strcpy(s.device_id, "table 7");
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.device_id: expected an id");
+    assert_null(buf);
+}
+
+static void seat_bytes(struct pbw *w, int k)
+{
+    struct pbw seat = {0};
+    char id[16];
+    snprintf(id, sizeof id, "s%d", k);
+    pb_str(&seat, 1, id);
+    pb_str(&seat, 2, "Name");
+    pb_uint(&seat, 3, (uint64_t)k);
+    pb_msg(w, 10, &seat);
+}
+
+static void assignment_bytes(struct pbw *w, int n_seats)
+{
+    memset(w, 0, sizeof *w);
+    pb_uint(w, 1, 1);
+    pb_str(w, 2, "ev");
+    pb_uint(w, 5, 5); /* GAME_CATAN */
+    pb_uint(w, 6, 1);
+    pb_uint(w, 7, 5); /* STAGE_ROUND */
+    pb_uint(w, 9, 3);
+    for (int k = 1; k <= n_seats; k++)
+        seat_bytes(w, k);
+}
+
+static void test_PROTO_error_seat_count(void **state)
+{
+    (void)state;
+    const struct codec *c = &codecs[C_ASSIGN];
+    struct pbw w;
+    struct tny_wire_assignment *a = calloc(1, sizeof *a);
+    struct tny_diag diag = {{0}};
+    assert_non_null(a);
+    for (int n = 0; n <= 6; n++) {
+        assignment_bytes(&w, n);
+        if (n >= 2 && n <= 4) {
+            int rc = tny_wire_decode_assignment(w.b, w.n, a, &diag);
+            if (rc != 0)
+                fail_msg("%d seats: %s", n, diag.msg);
+            assert_int_equal(a->n_seats, n);
+        } else {
+            char want[64];
+            snprintf(want, sizeof want,
+                     "table_assignment.seats: expected 2..4 seats, got %d", n);
+            decode_fails(c, w.b, w.n, want);
+        }
+    }
+    /* Seat numbers 1..n, each once. */
+    assignment_bytes(&w, 2);
+    seat_bytes(&w, 2);
+    decode_fails(c, w.b, w.n,
+                 "table_assignment.seats[2].seat: seat 2 given "
+                 "twice");
+    assignment_bytes(&w, 1);
+    seat_bytes(&w, 5);
+    decode_fails(c, w.b, w.n,
+                 "table_assignment.seats[1].seat: expected 1..2, "
+                 "got 5");
+    /* Results: 2..4 entries for AG and CT. */
+    submission_bytes(&w, "k1", true, 5, false);
+    decode_fails(&codecs[C_SUBMISSION], w.b, w.n,
+                 "result_submission.result.ag.players: expected at most 4 "
+                 "entries, got 5");
+    submission_bytes(&w, "k1", true, 1, false);
+    decode_fails(&codecs[C_SUBMISSION], w.b, w.n,
+                 "result_submission.result.ag.players: expected 2..4 entries, "
+                 "got 1");
+    /* Encode refuses a table with one seat. */
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assignment_sample(a);
+    a->n_seats = 1;
+    assert_diag(tny_wire_encode_assignment(a, &buf, &len, &diag), diag,
+                "table_assignment.seats: expected 2..4 seats, got 1");
+    free(a);
+}
+
+static void test_PROTO_error_empty_idempotency_key(void **state)
+{
+    (void)state;
+    struct pbw w;
+    struct tny_wire_submission s;
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    submission_bytes(&w, "", true, 4, false);
+    decode_fails(&codecs[C_SUBMISSION], w.b, w.n,
+                 "result_submission.idempotency_key: missing");
+    submission_bytes(&w, NULL, true, 4, false);
+    decode_fails(&codecs[C_SUBMISSION], w.b, w.n,
+                 "result_submission.idempotency_key: missing");
+    submission_sample(3, &s);
+    s.key[0] = '\0';
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.idempotency_key: missing");
+    /* An ack may lack the key only when the submission was unreadable. */
+    struct tny_wire_ack a;
+    ack_sample(2, &a);
+    a.key[0] = '\0';
+    assert_diag(tny_wire_encode_ack(&a, &buf, &len, &diag), diag,
+                "result_ack.idempotency_key: missing");
+}
+
+static void test_PROTO_error_oversize_buffer(void **state)
+{
+    (void)state;
+    size_t big = TNY_WIRE_MAX_CONSOLE_MSG + 1;
+    uint8_t *buf = calloc(1, big);
+    assert_non_null(buf);
+    char want[128];
+    for (int k = 0; k < C_COUNT; k++) {
+        const struct codec *c = &codecs[k];
+        size_t limit = k == C_REQUEST || k == C_REPLY ? TNY_WIRE_MAX_CONSOLE_MSG
+                                                      : TNY_WIRE_MAX_TABLE_MSG;
+        snprintf(want, sizeof want,
+                 "%s: message of %zu bytes exceeds the limit of %zu bytes",
+                 c->root, limit + 1, limit);
+        decode_fails(c, buf, limit + 1, want);
+    }
+    /* Encode refuses to produce what the peer would refuse. */
+    struct tny_wire_reply r;
+    struct tny_diag diag = {{0}};
+    uint8_t *out = NULL;
+    size_t len = 0;
+    memset(buf, 'x', big - 1);
+    buf[big - 1] = '\0';
+    reply_sample(0, &r);
+    r.json = (char *)buf;
+    assert_int_equal(tny_wire_encode_reply(&r, &out, &len, &diag), TNY_ERANGE);
+    assert_null(out);
+    assert_non_null(strstr(diag.msg, "console_reply: encoded message"));
+    free(buf);
+}
+
+static void test_PROTO_error_bad_values(void **state)
+{
+    (void)state;
+    struct pbw w;
+    /* Unknown enum value. */
+    assignment_bytes(&w, 2);
+    pb_uint(&w, 5, 99); /* the last value wins */
+    decode_fails(&codecs[C_ASSIGN], w.b, w.n,
+                 "table_assignment.game: unknown game 99");
+    /* Invalid UTF-8 in a display name. */
+    assignment_bytes(&w, 1);
+    struct pbw seat = {0};
+    pb_str(&seat, 1, "s2");
+    pb_str(&seat, 2, "Bad \xc3\x28 name");
+    pb_uint(&seat, 3, 2);
+    pb_msg(&w, 10, &seat);
+    decode_fails(&codecs[C_ASSIGN], w.b, w.n,
+                 "table_assignment.seats[1].name: not valid UTF-8 at byte 4");
+    /* A clock not started holds a non-negative time. */
+    struct tny_wire_clock c;
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    clock_sample(&c);
+    c.clock.state = TNY_ROUND_CLOCK_READY;
+    c.clock.remaining_ms = -1;
+    assert_diag(tny_wire_encode_clock(&c, &buf, &len, &diag), diag,
+                "round_clock.clock.remaining_ms: expected 0..");
+    clock_sample(&c);
+    c.extensions[1].table = 2; /* not increasing */
+    assert_diag(tny_wire_encode_clock(&c, &buf, &len, &diag), diag,
+                "round_clock.extensions[1].table: tables must be in "
+                "increasing order");
+    c.extensions[1].table = 9;
+    /* A reply's ok flag agrees with its error code. */
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c1");
+    pb_uint(&w, 2, 1);
+    pb_uint(&w, 3, 2);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.ok: true contradicts error_code 2");
+    /* Console arguments are checked per command. */
+    struct tny_wire_request *q = malloc(sizeof *q);
+    assert_non_null(q);
+    request_sample(TNY_WIRE_CMD_CLOCK_EXTEND, 0, q);
+    q->extra_ms = 0;
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.clock_extend.extra_ms: expected 1..");
+    request_sample(TNY_WIRE_CMD_SWAP_PLAYERS, 0, q);
+    strcpy(q->other_player_id, q->player_id);
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.swap_players.player_b: a player cannot swap");
+    request_sample(TNY_WIRE_CMD_DROP_PLAYER, 0, q);
+    q->event_id[0] = '\0';
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.event_id: missing");
+    request_sample(TNY_WIRE_CMD_NEXT_STAGE, 0, q);
+    q->confirm = false;
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.next_stage.confirm: must be true");
+    free(q);
+}
+
+/* NH-1: a draw has no winner and records an HQ difference of 0. */
+static void test_NH_1_draw_shape(void **state)
+{
+    (void)state;
+    struct tny_wire_submission s;
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    submission_sample(1, &s);
+    s.result.hq_diff = 3;
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.result.nh.hq_diff: a draw records 0");
+    submission_sample(1, &s);
+    strcpy(s.result.winner_id, "p1");
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.result.nh.winner_id: a draw has no winner");
+    submission_sample(1, &s);
+    s.result.draw = false;
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.result.nh.winner_id: missing");
+}
+
+/* TX-5: a default names the winner and carries no scores. */
+static void test_TX_5_default_has_no_scores(void **state)
+{
+    (void)state;
+    struct tny_wire_submission s;
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    submission_sample(2, &s);
+    strcpy(s.result.default_winner_id, "t1");
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.result.tx.players[0].score: a default");
+    submission_sample(2, &s);
+    s.result.players[1].has_score = false;
+    s.result.players[1].has_clock = false;
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.result.tx.players[1].score: missing");
+}
+
+/* ---- results mapped onto the engine's tables
+ * ---------------------------------- */
+
+static const char ag_event[] =
+    "{ 'format': 'agricola', 'seed': 1, 'players': ["
+    "  {'id': 'n1', 'name': 'A'}, {'id': 'n3', 'name': 'B'},"
+    "  {'id': 'n5', 'name': 'C'}, {'id': 'n7', 'name': 'D'}],"
+    "  'rounds': [ { 'stage': 'prelim', 'tables': ["
+    "    { 'table': 1, 'players': ['n1', 'n5', 'n3', 'n7'] } ] } ] }";
+
+/* AG-1: the wire's players (any order) land on their seats; the engine's
+ * ranges apply (VP -50..200 in the preset). */
+static void test_AG_1_result_to_table(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_wire_result r, back;
+    struct tny_table t;
+    struct tny_diag diag = {{0}};
+    tu_load_event(ag_event, &ev);
+    const struct tny_table *assigned = &ev.rounds[0].tables[0];
+    result_sample(5, &r); /* n7, n1, n5, n3 */
+    int rc = tny_wire_result_to_table(&ev, TNY_STAGE_PRELIM, assigned, &r,
+                                      "result_submission.result", &t, &diag);
+    if (rc != 0)
+        fail_msg("%s", diag.msg);
+    assert_true(t.has_result);
+    for (int i = 0; i < 4; i++) {
+        int32_t s = tny_table_seat_of(
+            &t, tny_event_player_index(&ev, r.players[i].player_id));
+        assert_int_equal(t.result.score[s], r.players[i].score);
+        assert_int_equal(t.result.ip[s], r.players[i].ip);
+        assert_int_equal(t.result.bp[s], r.players[i].bp);
+    }
+    /* Back to the wire: the same values, in seat order. */
+    assert_int_equal(tny_wire_result_from_table(&ev, &t, &back, &diag), 0);
+    assert_int_equal(back.n_players, 4);
+    assert_string_equal(back.players[0].player_id, "n1");
+    assert_int_equal(back.players[0].score, r.players[1].score);
+    /* Out of the format's range: the engine names the player. */
+    r.players[2].score = 201;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_PRELIM, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag, "result_submission.result.vp.n5: expected a number");
+    /* A player of another table, a missing player, another game. */
+    result_sample(5, &r);
+    strcpy(r.players[0].player_id, "n9");
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_PRELIM, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.ag.players[0].player_id: \"n9\" is "
+                "not a player of table 1");
+    result_sample(5, &r);
+    r.n_players = 3;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_PRELIM, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.ag.players: missing an entry for "
+                "\"n3\"");
+    result_sample(8, &r);
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_PRELIM, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag, "result_submission.result: a catan result for");
+    tny_event_release(&ev);
+}
+
+static const char nh_event[] =
+    "{ 'format': 'neuroshima-hex', 'seed': 1, 'players': ["
+    "  {'id': 'p1', 'name': 'A', 'armies': ['Borgo', 'Moloch', 'Vegas', "
+    "   'Smart', 'Dancer']},"
+    "  {'id': 'p2', 'name': 'B', 'beginner': true}],"
+    "  'rounds': [ { 'stage': 'swiss', 'tables': ["
+    "    { 'table': 1, 'players': ['p2', 'p1'] } ] } ] }";
+
+/* NH-1, NH-10: winner and armies map by id and name; an army the player
+ * did not register is refused by the engine, an unknown one by the map. */
+static void test_NH_10_armies_to_table(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_wire_result r, back;
+    struct tny_table t;
+    struct tny_diag diag = {{0}};
+    tu_load_event(nh_event, &ev);
+    const struct tny_table *assigned = &ev.rounds[0].tables[0];
+    result_sample(0, &r); /* p1 wins by 7, Borgo vs Moloch */
+    int rc = tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                      "result_submission.result", &t, &diag);
+    if (rc != 0)
+        fail_msg("%s", diag.msg);
+    assert_int_equal(t.result.winner, 1); /* p1 sits in seat 1 */
+    assert_int_equal(t.result.hq_diff, 7);
+    assert_string_equal(ev.format.armies[t.result.army[1]], "Borgo");
+    assert_string_equal(ev.format.armies[t.result.army[0]], "Moloch");
+    assert_int_equal(tny_wire_result_from_table(&ev, &t, &back, &diag), 0);
+    assert_string_equal(back.winner_id, "p1");
+    assert_int_equal(back.hq_diff, 7);
+    assert_int_equal(back.n_players, 2);
+    strcpy(r.players[0].army, "Sharrash"); /* not p1's */
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag, "result_submission.result.armies.p1: \"Sharrash\"");
+    strcpy(r.players[0].army, "Atlantis Prime");
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.nh.armies[0].army: unknown army");
+    tny_event_release(&ev);
+}
+
+static const char gt_event[] =
+    "{ 'format': 'got-lcg2', 'seed': 1, 'players': ["
+    "  {'id': 'g1', 'name': 'A'}, {'id': 'g2', 'name': 'B'}],"
+    "  'rounds': [ { 'stage': 'swiss', 'tables': ["
+    "    { 'table': 1, 'players': ['g1', 'g2'] } ] } ] }";
+
+/* GT-9: a best-of-three is won with two game wins; a stated winner must
+ * agree with the games. */
+static void test_GT_9_winner_agrees_with_games(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_wire_result r;
+    struct tny_table t;
+    struct tny_diag diag = {{0}};
+    tu_load_event(gt_event, &ev);
+    const struct tny_table *assigned = &ev.rounds[0].tables[0];
+    result_sample(7, &r); /* g1, g2, g1 */
+    int rc = tny_wire_result_to_table(&ev, TNY_STAGE_ELIMINATION, assigned, &r,
+                                      "r", &t, &diag);
+    if (rc != 0)
+        fail_msg("%s", diag.msg);
+    assert_int_equal(t.result.n_games, 3);
+    assert_int_equal(t.result.games[1], 1);
+    strcpy(r.winner_id, "g2");
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_ELIMINATION, assigned,
+                                         &r, "r", &t, &diag),
+                diag, "r.gt.winner_id: \"g2\" did not win two games (GT-9)");
+    r.winner_id[0] = '\0';
+    r.n_games = 2; /* 1-1: unfinished */
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_ELIMINATION, assigned,
+                                         &r, "r", &t, &diag),
+                diag, "r.games: not a finished best-of-three");
+    tny_event_release(&ev);
+}
+
+/* ---- topics -------------------------------------------------------------- */
+
+static void test_PROTO_topics(void **state)
+{
+    (void)state;
+    char buf[TNY_WIRE_TOPIC_MAX], id[TNY_WIRE_ID_MAX + 1];
+    struct tny_diag diag = {{0}};
+    enum tny_wire_topic kind;
+    static const struct {
+        enum tny_wire_topic kind;
+        const char *topic;
+    } cases[] = {
+        {TNY_WIRE_TOPIC_HUB_STATE, "tourney/v1/hub/state"},
+        {TNY_WIRE_TOPIC_PRESENCE, "tourney/v1/device/tbl-7/presence"},
+        {TNY_WIRE_TOPIC_ASSIGN, "tourney/v1/device/tbl-7/assign"},
+        {TNY_WIRE_TOPIC_RESULT, "tourney/v1/device/tbl-7/result"},
+        {TNY_WIRE_TOPIC_ACK, "tourney/v1/device/tbl-7/ack"},
+        {TNY_WIRE_TOPIC_CLOCK, "tourney/v1/event/tbl-7/clock"},
+        {TNY_WIRE_TOPIC_CTL_REQ, "tourney/v1/ctl/tbl-7/req"},
+        {TNY_WIRE_TOPIC_CTL_RESP, "tourney/v1/ctl/tbl-7/resp"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(
+            tny_wire_topic(cases[i].kind, "tbl-7", buf, sizeof buf, &diag), 0);
+        assert_string_equal(buf, cases[i].topic);
+        assert_int_equal(tny_wire_topic_parse(buf, &kind, id, &diag), 0);
+        assert_int_equal(kind, cases[i].kind);
+        assert_string_equal(id, cases[i].kind ? "tbl-7" : "");
+    }
+    char longest[TNY_WIRE_ID_MAX + 1];
+    memset(longest, 'x', TNY_WIRE_ID_MAX);
+    longest[TNY_WIRE_ID_MAX] = '\0';
+    assert_int_equal(tny_wire_topic(TNY_WIRE_TOPIC_PRESENCE, longest, buf,
+                                    sizeof buf, &diag),
+                     0);
+    assert_int_equal(
+        tny_wire_topic(TNY_WIRE_TOPIC_ASSIGN, "a/b", buf, sizeof buf, &diag),
+        TNY_EINVAL);
+    assert_int_equal(tny_wire_topic(TNY_WIRE_TOPIC_ASSIGN, "t", buf, 10, &diag),
+                     TNY_ERANGE);
+    static const char *bad[] = {
+        "tourney/v2/device/t/ack",   "tourney/v1/device/t/acks",
+        "tourney/v1/device//ack",    "tourney/v1/device/a/b/ack",
+        "tourney/v1/event/t/assign", "tourney/v1/hub"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(tny_wire_topic_parse(bad[i], &kind, id, &diag),
+                         TNY_EINVAL);
+}
+
+/* ---- randomised: random and mutated bytes into every decoder
+ * ------------------ */
+
+#define MAX_SEEDS 64
+
+struct seeds {
+    int n;
+    uint8_t *buf[MAX_SEEDS];
+    size_t len[MAX_SEEDS];
+};
+
+static void add_seed(struct seeds *s, const struct codec *c, const void *in)
+{
+    assert_true(s->n < MAX_SEEDS);
+    encode_ok(c, in, &s->buf[s->n], &s->len[s->n]);
+    s->n++;
+}
+
+static void build_seeds(int k, struct seeds *s)
+{
+    const struct codec *c = &codecs[k];
+    memset(s, 0, sizeof *s);
+    switch (k) {
+    case C_ASSIGN: {
+        struct tny_wire_assignment *a = calloc(1, sizeof *a);
+        assert_non_null(a);
+        assignment_sample(a);
+        add_seed(s, c, a);
+        tx_assignment_sample(a);
+        add_seed(s, c, a);
+        free(a);
+        break;
+    }
+    case C_CLOCK: {
+        struct tny_wire_clock cl;
+        clock_sample(&cl);
+        add_seed(s, c, &cl);
+        break;
+    }
+    case C_SUBMISSION:
+        for (int i = 0; i < N_RESULT_SAMPLES; i++) {
+            struct tny_wire_submission sub;
+            submission_sample(i, &sub);
+            add_seed(s, c, &sub);
+        }
+        break;
+    case C_ACK:
+        for (int i = 0; i < 4; i++) {
+            struct tny_wire_ack a;
+            ack_sample(i, &a);
+            add_seed(s, c, &a);
+        }
+        break;
+    case C_PRESENCE: {
+        struct tny_wire_presence p;
+        presence_sample(&p);
+        add_seed(s, c, &p);
+        break;
+    }
+    case C_REQUEST: {
+        struct tny_wire_request *q = malloc(sizeof *q);
+        assert_non_null(q);
+        for (int cmd = 1; cmd < TNY_WIRE_CMD_COUNT_; cmd++)
+            for (int v = 0; v < 2; v++) {
+                request_sample((enum tny_wire_cmd)cmd, v, q);
+                add_seed(s, c, q);
+            }
+        free(q);
+        break;
+    }
+    default:
+        for (int i = 0; i < 3; i++) {
+            struct tny_wire_reply r;
+            reply_sample(i, &r);
+            add_seed(s, c, &r);
+        }
+        break;
+    }
+}
+
+/* 1..4 random edits of a seed (or of random bytes): bit flips, byte
+ * overwrites, truncation, insertion, deletion, duplicated spans, splices.
+ * The result is malloc'd into *out with its length. */
+static void mutate(struct tny_rng *rng, const struct seeds *s, uint8_t **out,
+                   size_t *out_len)
+{
+    size_t cap = 4096, n;
+    uint8_t *b = malloc(cap);
+    assert_non_null(b);
+    if (tny_rng_below(rng, 8) == 0) { /* pure random bytes */
+        n = (size_t)tny_rng_below(rng, 300);
+        for (size_t i = 0; i < n; i++)
+            b[i] = (uint8_t)tny_rng_next(rng);
+    } else {
+        int k = (int)tny_rng_below(rng, (uint64_t)s->n);
+        n = s->len[k] < cap ? s->len[k] : cap;
+        memcpy(b, s->buf[k], n);
+        int edits = 1 + (int)tny_rng_below(rng, 4);
+        for (int e = 0; e < edits; e++) {
+            size_t at = n ? (size_t)tny_rng_below(rng, n) : 0;
+            switch (tny_rng_below(rng, 7)) {
+            case 0:
+                if (n)
+                    b[at] ^= (uint8_t)(1u << tny_rng_below(rng, 8));
+                break;
+            case 1:
+                if (n)
+                    b[at] = (uint8_t)tny_rng_next(rng);
+                break;
+            case 2: n = at; break;
+            case 3:
+                if (n < cap) {
+                    memmove(b + at + 1, b + at, n - at);
+                    b[at] = (uint8_t)tny_rng_next(rng);
+                    n++;
+                }
+                break;
+            case 4:
+                if (n) {
+                    memmove(b + at, b + at + 1, n - at - 1);
+                    n--;
+                }
+                break;
+            case 5: { /* duplicate a span (repeats fields) */
+                size_t span = n - at < 40 ? n - at : 40;
+                if (n + span <= cap) {
+                    memmove(b + at + span, b + at, n - at);
+                    n += span;
+                }
+                break;
+            }
+            default: { /* splice: our head, another seed's tail */
+                int j = (int)tny_rng_below(rng, (uint64_t)s->n);
+                size_t from =
+                    s->len[j] ? (size_t)tny_rng_below(rng, s->len[j]) : 0;
+                size_t tail = s->len[j] - from;
+                if (at + tail <= cap) {
+                    memcpy(b + at, s->buf[j] + from, tail);
+                    n = at + tail;
+                }
+                break;
+            }
+            }
+        }
+    }
+    *out = b;
+    *out_len = n;
+}
+
+/* Every decoder, on thousands of random and mutated inputs: no crash, no
+ * leak (ASan), only OK or TNY_EINVAL with a diag naming the message; what
+ * decodes re-encodes and decodes to the same struct (a normal form). */
+static void test_PROTO_random_inputs_every_decoder(void **state)
+{
+    (void)state;
+    const int cases = tu_property_cases(10000);
+    int accepted[C_COUNT] = {0};
+    for (int k = 0; k < C_COUNT; k++) {
+        const struct codec *c = &codecs[k];
+        struct seeds s;
+        struct tny_rng rng;
+        void *a = calloc(1, c->size), *b = calloc(1, c->size);
+        assert_non_null(a);
+        assert_non_null(b);
+        build_seeds(k, &s);
+        tny_rng_seed(&rng, 0x5eed0000u + (uint64_t)k);
+        for (int i = 0; i < cases; i++) {
+            uint8_t *in, *re = NULL;
+            size_t n, re_len = 0;
+            struct tny_diag diag = {{0}};
+            mutate(&rng, &s, &in, &n);
+            int rc = c->decode(in, n, a, &diag);
+            if (rc == TNY_EINVAL) {
+                if (strncmp(diag.msg, c->root, strlen(c->root)) != 0)
+                    fail_msg("%s case %d: diag \"%s\"", c->root, i, diag.msg);
+                /* The hub sends decode errors back as ack reasons: every
+                 * diagnostic must itself be valid text for the wire. */
+                struct tny_wire_ack ack;
+                struct tny_diag d2 = {{0}};
+                ack_sample(3, &ack);
+                snprintf(ack.reason_text, sizeof ack.reason_text, "%s",
+                         diag.msg);
+                if (tny_wire_encode_ack(&ack, &re, &re_len, &d2) != 0)
+                    fail_msg("%s case %d: diag unfit for an ack: %s", c->root,
+                             i, d2.msg);
+                free(re);
+                re = NULL;
+            } else if (rc != 0) {
+                fail_msg("%s case %d: rc %d", c->root, i, rc);
+            } else {
+                accepted[k]++;
+                rc = c->encode(a, &re, &re_len, &diag);
+                if (rc != 0)
+                    fail_msg("%s case %d: decoded but does not re-encode: %s",
+                             c->root, i, diag.msg);
+                rc = c->decode(re, re_len, b, &diag);
+                if (rc != 0)
+                    fail_msg("%s case %d: re-encoding does not decode: %s",
+                             c->root, i, diag.msg);
+                if (!codec_eq(c, a, b))
+                    fail_msg("%s case %d: not a normal form", c->root, i);
+                codec_release(c, a);
+                codec_release(c, b);
+                free(re);
+            }
+            free(in);
+        }
+        /* The mutations must also leave valid messages now and then, or the
+         * test only ever exercises the error paths. */
+        if (accepted[k] == 0)
+            fail_msg("%s: no mutated input decoded", c->root);
+        print_message("%s: %d of %d inputs decoded\n", c->root, accepted[k],
+                      cases);
+        for (int j = 0; j < s.n; j++)
+            free(s.buf[j]);
+        free(a);
+        free(b);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_PROTO_roundtrip_assignment),
+        cmocka_unit_test(test_PROTO_assignment_seats_by_number),
+        cmocka_unit_test(test_PROTO_roundtrip_clock),
+        cmocka_unit_test(test_CM_7_table_extension_added),
+        cmocka_unit_test(test_PROTO_roundtrip_submission_every_game),
+        cmocka_unit_test(test_PROTO_roundtrip_ack),
+        cmocka_unit_test(test_PROTO_roundtrip_presence),
+        cmocka_unit_test(test_PROTO_roundtrip_request_every_command),
+        cmocka_unit_test(test_PROTO_roundtrip_reply),
+        cmocka_unit_test(test_PROTO_crafted_submission_decodes),
+        cmocka_unit_test(test_PROTO_error_truncated),
+        cmocka_unit_test(test_PROTO_error_wrong_wire_type),
+        cmocka_unit_test(test_AG_1_missing_ip_named),
+        cmocka_unit_test(test_PROTO_error_missing_required),
+        cmocka_unit_test(test_PROTO_error_overlong_id),
+        cmocka_unit_test(test_PROTO_error_seat_count),
+        cmocka_unit_test(test_PROTO_error_empty_idempotency_key),
+        cmocka_unit_test(test_PROTO_error_oversize_buffer),
+        cmocka_unit_test(test_PROTO_error_bad_values),
+        cmocka_unit_test(test_NH_1_draw_shape),
+        cmocka_unit_test(test_TX_5_default_has_no_scores),
+        cmocka_unit_test(test_AG_1_result_to_table),
+        cmocka_unit_test(test_NH_10_armies_to_table),
+        cmocka_unit_test(test_GT_9_winner_agrees_with_games),
+        cmocka_unit_test(test_PROTO_topics),
+        cmocka_unit_test(test_PROTO_random_inputs_every_decoder),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
