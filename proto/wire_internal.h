@@ -31,8 +31,9 @@
 #define WIRE_MAX_QUEUED 1000000
 #define WIRE_MAX_ABS_VALUE 1000000 /* VP, IP, BP, HQ difference */
 #define WIRE_MAX_SCORE 100000      /* Tantrix game score */
-#define WIRE_MAX_TP_UNITS ((int64_t)100 * TNY_POINT_SCALE) /* TX TP, penalty   \
-                                                            */
+#define WIRE_MAX_TP_UNITS                                                      \
+    ((int64_t)100 * TNY_POINT_SCALE) /* TX TP, penalty                         \
+                                      */
 
 /* One decode's allocator: counts bytes so that a small message cannot make
  * protobuf-c allocate without bound, and tells a refused allocation (input

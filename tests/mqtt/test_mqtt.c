@@ -811,8 +811,12 @@ static void test_birth_and_subscriptions_after_broker_restart(void **state)
     t0 = now_us();
     broker_start(&g_broker); /* same port */
     wait_connected(dev, TNY_MQTT_RECONNECTED);
-    fprintf(stderr, "    reconnected %.0f ms after the broker came back\n",
-            (double)(now_us() - t0) / 1000.0);
+    tny_mqtt_stats_get(dev, &st);
+    fprintf(stderr,
+            "    reconnected %.0f ms after the broker came back (%llu "
+            "failed attempts, last delay %d ms)\n",
+            (double)(now_us() - t0) / 1000.0,
+            (unsigned long long)st.n_connect_failures, st.last_backoff_ms);
     wait_connected(obs, TNY_MQTT_RECONNECTED);
     /* The birth was published again (retained: however the two race). */
     wait_event(obs, TNY_MQTT_MESSAGE, presence, EVENT_WAIT_MS, &m);
