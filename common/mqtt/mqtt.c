@@ -125,8 +125,9 @@ struct tny_mqtt {
     bool connect_due;
     bool disconnect_done;
     struct timespec due;
-    int attempt;    /* failed attempts since the last connection */
-    int server_idx; /* server to try next */
+    int attempt;     /* failed attempts since the last connection */
+    int server_idx;  /* server to try next */
+    int resub_count; /* subscriptions sent by the latest connect */
     enum tny_mqtt_kind conn_kind;
     bool conn_session_present;
     struct tny_rng rng;
@@ -155,7 +156,8 @@ static struct timespec ts_add_ms(struct timespec t, int64_t ms)
 
 static bool ts_before(struct timespec a, struct timespec b)
 {
-    return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+    return a.tv_sec < b.tv_sec ||
+           (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
 }
 
 static uint64_t fnv1a64(const char *s)
@@ -260,8 +262,8 @@ static struct node *control_node(enum tny_mqtt_kind kind)
 
 /* Splits "scheme://host:port" (host may be "[v6]"); port defaults to 1883
  * (8883 for ssl://, mqtts://, wss://).  0 on success. */
-static int split_uri(const char *uri, char *host, size_t host_size,
-                     char *port, size_t port_size)
+static int split_uri(const char *uri, char *host, size_t host_size, char *port,
+                     size_t port_size)
 {
     const char *p = strstr(uri, "://");
     const char *h;
@@ -312,8 +314,7 @@ static bool same_peer(const struct sockaddr_storage *peer,
     }
     if (ai->ai_family == AF_INET6) {
         const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)peer;
-        const struct sockaddr_in6 *b =
-            (const struct sockaddr_in6 *)ai->ai_addr;
+        const struct sockaddr_in6 *b = (const struct sockaddr_in6 *)ai->ai_addr;
         return a->sin6_port == b->sin6_port &&
                memcmp(&a->sin6_addr, &b->sin6_addr, sizeof(a->sin6_addr)) == 0;
     }
@@ -324,8 +325,10 @@ static bool same_peer(const struct sockaddr_storage *peer,
  * socket of this process whose peer is the broker's address and port is an
  * MQTT connection to that broker (ours, or another client's in the same
  * process, for which TCP_NODELAY is just as right).  Called right after
- * CONNACK, when our socket is certainly open.  Returns how many sockets now
- * have TCP_NODELAY and the last one's fd; -1 when the URI did not resolve.
+ * CONNACK, when our socket is certainly open, in Paho's receive thread (a
+ * host name is resolved there again: use addresses or a local resolver).
+ * Returns how many sockets now have TCP_NODELAY and the last one's fd; -1
+ * when the URI did not resolve.
  * A socket closed and its fd reused between the peer check and setsockopt
  * can only be another TCP socket, for which the option is harmless. */
 static int set_nodelay(const char *uri, int *last_fd)
@@ -375,8 +378,8 @@ static int set_nodelay(const char *uri, int *last_fd)
             match = same_peer(&peer, ai);
         if (!match)
             continue;
-        if (setsockopt((int)fd, IPPROTO_TCP, TCP_NODELAY, &one,
-                       sizeof(one)) == 0) {
+        if (setsockopt((int)fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ==
+            0) {
             n_set++;
             *last_fd = (int)fd;
         }
@@ -538,8 +541,10 @@ static void on_resub_fail(void *ctx, MQTTAsync_failureData5 *resp)
     int n;
 
     (void)resp;
+    /* Paho calls this for a refused single subscription (reasonCode) or
+     * when the request ended unanswered: either way none was made. */
     pthread_mutex_lock(&c->mu);
-    n = c->n_subs;
+    n = c->resub_count;
     pthread_mutex_unlock(&c->mu);
     push_conn_event(c, n);
 }
@@ -578,6 +583,7 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
     /* Filter strings are never freed before close: copying the pointers is
      * enough for Paho, which copies the strings in subscribeMany. */
     n_subs = c->n_subs;
+    c->resub_count = n_subs;
     for (int i = 0; i < n_subs; i++) {
         filters[i] = c->subs[i].filter;
         qoss[i] = c->subs[i].qos;
@@ -641,9 +647,9 @@ static void on_connect_fail(void *ctx, MQTTAsync_failureData5 *resp)
     /* Paho puts a refusing CONNACK's reason code (134 bad login, 135 not
      * authorised) in code, not in reasonCode. */
     c->stats.last_connect_rc = resp && resp->code < 0 ? resp->code : 0;
-    c->stats.last_connect_reason =
-        resp && resp->code > 0 ? resp->code
-                               : (resp ? (int)resp->reasonCode : 0);
+    c->stats.last_connect_reason = resp && resp->code > 0
+                                       ? resp->code
+                                       : (resp ? (int)resp->reasonCode : 0);
     c->server_idx = (c->server_idx + 1) % c->n_servers;
     schedule_retry_locked(c);
     pthread_mutex_unlock(&c->mu);
@@ -779,7 +785,8 @@ static void on_sub_fail(void *ctx, MQTTAsync_failureData5 *resp)
         /* A refusing SUBACK sets reasonCode; a request that ended without
          * one sets code only. */
         n->m.reason = (int)resp->reasonCode;
-        n->m.lib_rc = resp->reasonCode >= 128 ? 0 : (resp->code ? resp->code : -1);
+        n->m.lib_rc =
+            resp->reasonCode >= 128 ? 0 : (resp->code ? resp->code : -1);
     }
     pthread_mutex_lock(&c->mu);
     c->stats.n_subs_refused++;
@@ -847,9 +854,8 @@ static bool valid_topic(const char *t, bool wildcards)
     return wildcards || strpbrk(t, "+#") == NULL;
 }
 
-static int check_fixed(const struct tny_mqtt_fixed_message *f,
-                       const char *what, size_t max_payload,
-                       struct tny_diag *diag)
+static int check_fixed(const struct tny_mqtt_fixed_message *f, const char *what,
+                       size_t max_payload, struct tny_diag *diag)
 {
     if (!f->topic)
         return 0;
@@ -940,7 +946,8 @@ static int check_options(const struct tny_mqtt_options *o,
     return rc;
 }
 
-static int copy_fixed(struct fixed *dst, const struct tny_mqtt_fixed_message *src)
+static int copy_fixed(struct fixed *dst,
+                      const struct tny_mqtt_fixed_message *src)
 {
     if (!src->topic)
         return 0;
@@ -995,8 +1002,8 @@ static void free_client(struct tny_mqtt *c)
     free(c);
 }
 
-int tny_mqtt_open(const struct tny_mqtt_options *opts,
-                  struct tny_mqtt **client, struct tny_diag *diag)
+int tny_mqtt_open(const struct tny_mqtt_options *opts, struct tny_mqtt **client,
+                  struct tny_diag *diag)
 {
     struct tny_mqtt *c = NULL;
     MQTTAsync_createOptions cro = MQTTAsync_createOptions_initializer5;
@@ -1059,8 +1066,7 @@ int tny_mqtt_open(const struct tny_mqtt_options *opts,
     c->pipe_rd = fds[0];
     c->pipe_wr = fds[1];
     if (set_fd_flags(c->pipe_rd) != 0 || set_fd_flags(c->pipe_wr) != 0) {
-        rc = tny_diag_set(diag, TNY_ESTATE, "mqtt: fcntl: %s",
-                          strerror(errno));
+        rc = tny_diag_set(diag, TNY_ESTATE, "mqtt: fcntl: %s", strerror(errno));
         goto out;
     }
     if (pthread_mutex_init(&c->mu, NULL) != 0) {
@@ -1225,9 +1231,9 @@ static int paho_error(int prc, const char *what, struct tny_diag *diag)
                         text ? text : "unknown error", prc);
 }
 
-int tny_mqtt_publish(struct tny_mqtt *c, const char *topic,
-                     const void *payload, size_t len, int qos, bool retained,
-                     int *token, struct tny_diag *diag)
+int tny_mqtt_publish(struct tny_mqtt *c, const char *topic, const void *payload,
+                     size_t len, int qos, bool retained, int *token,
+                     struct tny_diag *diag)
 {
     MQTTAsync_message m = MQTTAsync_message_initializer;
     MQTTAsync_responseOptions ro = MQTTAsync_responseOptions_initializer;
@@ -1246,8 +1252,8 @@ int tny_mqtt_publish(struct tny_mqtt *c, const char *topic,
     }
     if (qos < 0 || qos > 2 || (len > 0 && !payload)) {
         rc = tny_diag_set(diag, TNY_EINVAL,
-                          "mqtt: publish on '%s': bad qos %d or payload",
-                          topic, qos);
+                          "mqtt: publish on '%s': bad qos %d or payload", topic,
+                          qos);
         goto out;
     }
     if (len > c->max_payload) {

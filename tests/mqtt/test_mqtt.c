@@ -112,6 +112,9 @@ struct broker {
     char conf[128];
 };
 
+#define MAX_BROKERS 4
+static struct broker *g_brokers[MAX_BROKERS];
+
 static int free_port(void)
 {
     struct sockaddr_in a;
@@ -162,6 +165,12 @@ static void broker_init(struct broker *b, bool acl)
     memset(b, 0, sizeof(*b));
     snprintf(b->dir, sizeof(b->dir), "/tmp/tny-mqtt-XXXXXX");
     assert_non_null(mkdtemp(b->dir));
+    for (int i = 0; i < MAX_BROKERS; i++) {
+        if (!g_brokers[i]) {
+            g_brokers[i] = b;
+            break;
+        }
+    }
     b->port = free_port();
     snprintf(b->conf, sizeof(b->conf), "%s/mosquitto.conf", b->dir);
     if (!acl) {
@@ -187,12 +196,11 @@ static void broker_init(struct broker *b, bool acl)
                  b->port, b->dir, b->dir, b->dir,
                  geteuid() == 0 ? "user root\n" : "");
         snprintf(path, sizeof(path), "%s/acl", b->dir);
-        write_file(path,
-                   "user dev-1\n"
-                   "topic write tourney/v1/device/dev-1/result\n"
-                   "topic read tourney/v1/device/dev-1/ack\n"
-                   "user hub\n"
-                   "topic readwrite tourney/#\n");
+        write_file(path, "user dev-1\n"
+                         "topic write tourney/v1/device/dev-1/result\n"
+                         "topic read tourney/v1/device/dev-1/ack\n"
+                         "user hub\n"
+                         "topic readwrite tourney/#\n");
         snprintf(path, sizeof(path), "%s/passwd", b->dir);
         for (int i = 0; i < 2; i++) {
             char *argv[] = {(char *)TNY_MOSQUITTO_PASSWD,
@@ -240,17 +248,43 @@ static void broker_stop(struct broker *b)
     b->pid = 0;
 }
 
+/* Removes one of our mkdtemp directories (flat: config, passwd, acl, log). */
+static void remove_dir(const char *path)
+{
+    DIR *dir = opendir(path);
+    struct dirent *de;
+    char file[320];
+
+    if (!dir)
+        return;
+    while ((de = readdir(dir)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+        unlink(file);
+    }
+    closedir(dir);
+    rmdir(path);
+}
+
 static void broker_remove(struct broker *b)
 {
-    char cmd[128];
     broker_stop(b);
+    for (int i = 0; i < MAX_BROKERS; i++)
+        if (g_brokers[i] == b)
+            g_brokers[i] = NULL;
     if (b->dir[0]) {
-        /* Only our own mkdtemp directory. */
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", b->dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", b->dir);
+        remove_dir(b->dir);
         b->dir[0] = '\0';
     }
+}
+
+/* Brokers of tests that failed half-way: the group teardown removes them. */
+static void brokers_remove_all(void)
+{
+    for (int i = 0; i < MAX_BROKERS; i++)
+        if (g_brokers[i])
+            broker_remove(g_brokers[i]);
 }
 
 /* ---- clients ---------------------------------------------------------- */
@@ -328,8 +362,8 @@ static void expect_no_event(struct tny_mqtt *c, enum tny_mqtt_kind kind,
             bool bad = m.kind == kind &&
                        (!topic || (m.topic && strcmp(m.topic, topic) == 0));
             if (bad)
-                fail_msg("unexpected event of kind %d on %s: '%s'",
-                         (int)kind, m.topic ? m.topic : "-",
+                fail_msg("unexpected event of kind %d on %s: '%s'", (int)kind,
+                         m.topic ? m.topic : "-",
                          m.payload ? (char *)m.payload : "");
             tny_mqtt_message_release(&m);
         }
@@ -345,8 +379,8 @@ static void wait_connected(struct tny_mqtt *c, enum tny_mqtt_kind kind)
     tny_mqtt_message_release(&m);
 }
 
-static void publish_ok(struct tny_mqtt *c, const char *topic,
-                       const char *text, int qos, bool retained, int *token)
+static void publish_ok(struct tny_mqtt *c, const char *topic, const char *text,
+                       int qos, bool retained, int *token)
 {
     struct tny_diag d = {{0}};
     int rc = tny_mqtt_publish(c, topic, text, strlen(text), qos, retained,
@@ -426,6 +460,7 @@ static int group_teardown(void **state)
 {
     (void)state;
     broker_remove(&g_broker);
+    brokers_remove_all();
     children_kill_all();
     return 0;
 }
@@ -619,13 +654,11 @@ static void test_oversize_inbound_dropped_and_counted(void **state)
     wait_connected(rx, TNY_MQTT_CONNECTED);
     wait_connected(tx, TNY_MQTT_CONNECTED);
 
-    assert_int_equal(tny_mqtt_publish(tx, "big/1", blob, 2000, 1, false,
-                                      &token, &d),
-                     0);
+    assert_int_equal(
+        tny_mqtt_publish(tx, "big/1", blob, 2000, 1, false, &token, &d), 0);
     publish_ok(tx, "big/2", "small", 1, false, &token);
-    assert_int_equal(tny_mqtt_publish(tx, "big/1", blob, 1024, 1, false,
-                                      &token, &d),
-                     0);
+    assert_int_equal(
+        tny_mqtt_publish(tx, "big/1", blob, 1024, 1, false, &token, &d), 0);
     /* Order is kept: the dropped one is reported, then the others. */
     wait_event(rx, TNY_MQTT_DROPPED, NULL, EVENT_WAIT_MS, &m);
     assert_string_equal(m.topic, "big/1");
@@ -645,9 +678,9 @@ static void test_oversize_inbound_dropped_and_counted(void **state)
     assert_int_equal(st.n_received, 2);
 
     /* Outbound: above the sender's own max_payload (256 KiB) is refused. */
-    assert_int_equal(tny_mqtt_publish(tx, "big/3", blob, sizeof(blob), 1,
-                                      false, &token, &d),
-                     TNY_ERANGE);
+    assert_int_equal(
+        tny_mqtt_publish(tx, "big/3", blob, sizeof(blob), 1, false, &token, &d),
+        TNY_ERANGE);
     tny_mqtt_close(tx);
     tny_mqtt_close(rx);
 }
@@ -804,9 +837,9 @@ static void test_birth_and_subscriptions_after_broker_restart(void **state)
     tny_mqtt_message_release(&m);
     wait_event(obs, TNY_MQTT_LOST, NULL, EVENT_WAIT_MS, &m);
     tny_mqtt_message_release(&m);
-    assert_int_equal(tny_mqtt_publish(dev, presence, "x", 1, 1, true, &token,
-                                      &d),
-                     TNY_ESTATE);
+    assert_int_equal(
+        tny_mqtt_publish(dev, presence, "x", 1, 1, true, &token, &d),
+        TNY_ESTATE);
     sleep_ms(300); /* a few refused attempts */
     t0 = now_us();
     broker_start(&g_broker); /* same port */
@@ -867,7 +900,8 @@ static int cmp_i64(const void *a, const void *b)
 static void print_rtt(const char *label, int64_t *rtt, int n)
 {
     qsort(rtt, (size_t)n, sizeof(rtt[0]), cmp_i64);
-    fprintf(stderr, "    %s: %d QoS 1 round trips: p50 %.3f ms, p99 %.3f ms, "
+    fprintf(stderr,
+            "    %s: %d QoS 1 round trips: p50 %.3f ms, p99 %.3f ms, "
             "max %.3f ms\n",
             label, n, (double)rtt[n / 2] / 1000.0,
             (double)rtt[n * 99 / 100] / 1000.0, (double)rtt[n - 1] / 1000.0);
@@ -912,13 +946,11 @@ static void latency_pair(bool nodelay, int64_t *rtt, int n)
         assert_int_equal(st.n_nodelay_set, 1);
         assert_int_equal(st.n_nodelay_failed, 0);
         assert_true(st.nodelay_fd >= 0);
-        assert_int_equal(getsockopt(st.nodelay_fd, IPPROTO_TCP, TCP_NODELAY,
-                                    &on, &olen),
-                         0);
+        assert_int_equal(
+            getsockopt(st.nodelay_fd, IPPROTO_TCP, TCP_NODELAY, &on, &olen), 0);
         assert_true(on);
-        assert_int_equal(getpeername(st.nodelay_fd, (struct sockaddr *)&peer,
-                                     &len),
-                         0);
+        assert_int_equal(
+            getpeername(st.nodelay_fd, (struct sockaddr *)&peer, &len), 0);
         assert_int_equal(ntohs(peer.sin_port), g_broker.port);
     } else {
         assert_int_equal(st.n_nodelay_set, 0);
@@ -978,8 +1010,8 @@ static void test_burst_every_publish_accounted_for(void **state)
         char text[16];
         int rc;
         snprintf(text, sizeof(text), "%d", i);
-        rc = tny_mqtt_publish(tx, "burst/x", text, strlen(text), 1, false,
-                              NULL, &d);
+        rc = tny_mqtt_publish(tx, "burst/x", text, strlen(text), 1, false, NULL,
+                              &d);
         if (rc == 0) {
             ok++;
         } else {
@@ -1018,7 +1050,7 @@ static void test_burst_every_publish_accounted_for(void **state)
 
 static void test_acl_denied_publish_reports_reason_135(void **state)
 {
-    struct broker acl;
+    static struct broker acl; /* static: teardown removes it on failure */
     struct tny_mqtt_options o;
     const char *servers[1];
     char uri[64];
@@ -1040,8 +1072,7 @@ static void test_acl_denied_publish_reports_reason_135(void **state)
     c = open_client(&o);
     wait_connected(c, TNY_MQTT_CONNECTED);
 
-    publish_ok(c, "tourney/v1/device/dev-2/result", "forged", 1, false,
-               &token);
+    publish_ok(c, "tourney/v1/device/dev-2/result", "forged", 1, false, &token);
     assert_int_equal(wait_delivered(c, token, &lib_rc), 135);
     assert_int_equal(lib_rc, 0);
     publish_ok(c, "tourney/v1/device/dev-1/result", "mine", 1, false, &token);
@@ -1058,16 +1089,14 @@ static void test_acl_denied_publish_reports_reason_135(void **state)
     o.password = "secret-h";
     hub = open_client(&o);
     wait_connected(hub, TNY_MQTT_CONNECTED);
-    assert_int_equal(tny_mqtt_subscribe(c, "tourney/v1/device/+/ack", 1,
-                                        &token, &d),
-                     0);
+    assert_int_equal(
+        tny_mqtt_subscribe(c, "tourney/v1/device/+/ack", 1, &token, &d), 0);
     wait_event(c, TNY_MQTT_SUBSCRIBED, NULL, EVENT_WAIT_MS, &m);
     assert_int_equal(m.token, token);
     assert_int_equal(m.reason, 1);
     assert_int_equal(m.lib_rc, 0);
     tny_mqtt_message_release(&m);
-    publish_ok(hub, "tourney/v1/device/dev-2/ack", "theirs", 1, false,
-               &token);
+    publish_ok(hub, "tourney/v1/device/dev-2/ack", "theirs", 1, false, &token);
     assert_int_equal(wait_delivered(hub, token, NULL), 0);
     publish_ok(hub, "tourney/v1/device/dev-1/ack", "yours", 1, false, &token);
     assert_int_equal(wait_delivered(hub, token, NULL), 0);

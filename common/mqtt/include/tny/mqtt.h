@@ -42,10 +42,10 @@
 #include "tny/rng.h"
 
 /* Limits of the options (checked by tny_mqtt_open). */
-#define TNY_MQTT_MAX_SERVERS 8      /* server URIs tried in order */
-#define TNY_MQTT_MAX_SUBS 64        /* subscriptions per client, all kinds */
-#define TNY_MQTT_MAX_CLIENT_ID 64   /* bytes of [a-z0-9-] */
-#define TNY_MQTT_MAX_TOPIC 1024     /* bytes of a topic or filter we send */
+#define TNY_MQTT_MAX_SERVERS 8    /* server URIs tried in order */
+#define TNY_MQTT_MAX_SUBS 64      /* subscriptions per client, all kinds */
+#define TNY_MQTT_MAX_CLIENT_ID 64 /* bytes of [a-z0-9-] */
+#define TNY_MQTT_MAX_TOPIC 1024   /* bytes of a topic or filter we send */
 #define TNY_MQTT_MAX_PAYLOAD_LIMIT ((size_t)64 * 1024 * 1024)
 #define TNY_MQTT_DEFAULT_MAX_PAYLOAD ((size_t)256 * 1024)
 
@@ -56,7 +56,7 @@ struct tny_mqtt_fixed_message {
     const char *topic;
     const void *payload; /* len bytes; NULL only when len is 0 */
     size_t len;
-    int qos;             /* 0..2 */
+    int qos; /* 0..2 */
     bool retained;
 };
 
@@ -84,12 +84,12 @@ struct tny_mqtt_options {
     const char *ca_file;
     const char *cert_file;
     const char *key_file;
-    int keepalive_s;          /* 1..3600; default 30 */
-    int connect_timeout_s;    /* 1..300; default 10 */
-    bool clean_start;         /* MQTT v5 clean start; default true */
-    uint32_t session_expiry_s; /* v5 session expiry; default 0 (session
-                                  ends with the connection) */
-    struct tny_mqtt_fixed_message will;  /* last will; default none */
+    int keepalive_s;                    /* 1..3600; default 30 */
+    int connect_timeout_s;              /* 1..300; default 10 */
+    bool clean_start;                   /* MQTT v5 clean start; default true */
+    uint32_t session_expiry_s;          /* v5 session expiry; default 0 (session
+                                           ends with the connection) */
+    struct tny_mqtt_fixed_message will; /* last will; default none */
     struct tny_mqtt_fixed_message birth; /* published after every connect */
     const struct tny_mqtt_subscription *subs; /* n_subs, 0..MAX_SUBS */
     int n_subs;
@@ -117,7 +117,9 @@ struct tny_mqtt_options {
     int reconnect_max_ms;
     uint64_t seed;
     /* Set TCP_NODELAY on the socket after every connect; default true.
-     * Turning it off exists to measure Nagle's cost (see tny_mqtt_open). */
+     * Turning it off exists to measure Nagle's cost (see tny_mqtt_open);
+     * another client of the same process connecting to the same broker
+     * still sets it on this client's socket. */
     bool tcp_nodelay;
 };
 
@@ -178,25 +180,25 @@ struct tny_mqtt_stats {
     uint64_t n_connects;         /* connections established */
     uint64_t n_connect_failures; /* attempts that ended without one */
     uint64_t n_lost;             /* established connections lost */
-    int last_connect_rc;    /* Paho code of the last failed attempt */
-    int last_connect_reason; /* v5 CONNACK reason of it (135, 134...) */
-    int last_backoff_ms;    /* delay chosen for the latest retry */
+    int last_connect_rc;         /* Paho code of the last failed attempt */
+    int last_connect_reason;     /* v5 CONNACK reason of it (135, 134...) */
+    int last_backoff_ms;         /* delay chosen for the latest retry */
     /* TCP_NODELAY: connects after which it was set on at least one socket
      * to the broker / after which no such socket was found or setsockopt
      * failed; the fd it was last set on (-1: never). */
     uint64_t n_nodelay_set;
     uint64_t n_nodelay_failed;
     int nodelay_fd;
-    uint64_t n_received;        /* MESSAGE events queued */
+    uint64_t n_received;         /* MESSAGE events queued */
     uint64_t n_dropped_oversize; /* inbound payload > max_payload */
     uint64_t n_dropped_overflow; /* inbound message did not fit the queue */
-    uint64_t n_published;       /* tny_mqtt_publish calls that succeeded */
-    uint64_t n_publish_refused; /* ... that failed */
+    uint64_t n_published;        /* tny_mqtt_publish calls that succeeded */
+    uint64_t n_publish_refused;  /* ... that failed */
     uint64_t n_delivery_refused; /* DELIVERED with reason >= 128 */
     uint64_t n_delivery_failed;  /* DELIVERED with lib_rc != 0 */
-    uint64_t n_birth_failed;    /* birth publishes refused or not acked */
-    uint64_t n_subs_refused;    /* subscriptions refused, all connects */
-    uint64_t n_events_lost;     /* control events lost: out of memory */
+    uint64_t n_birth_failed;     /* birth publishes refused or not acked */
+    uint64_t n_subs_refused;     /* subscriptions refused, all connects */
+    uint64_t n_events_lost;      /* control events lost: out of memory */
 };
 
 struct tny_mqtt; /* opaque: one client */
@@ -205,6 +207,9 @@ struct tny_mqtt; /* opaque: one client */
  * persistence, automatic reconnect off) and starts connecting in the
  * background.  Returns before the connection is up: the owner learns of it
  * through TNY_MQTT_CONNECTED.  *client is set on success, NULL otherwise.
+ * Paho 1.3.12's receive thread polls its sockets with a 1 s timeout and no
+ * wake-up: a connect made while it waits (every reconnect, the second client
+ * of a process) completes 1-2 s later; the first one in 20 ms.
  *
  * TCP_NODELAY: Paho C 1.3.12 never sets it and has no way to reach its
  * socket, so after every connect this module scans /proc/self/fd for TCP
@@ -215,8 +220,7 @@ struct tny_mqtt; /* opaque: one client */
  * Errors: TNY_EINVAL for an invalid option (diag names it), TNY_ENOMEM,
  * TNY_ESTATE when Paho, a pipe or the thread could not be created. */
 TNY_MUST_USE int tny_mqtt_open(const struct tny_mqtt_options *opts,
-                               struct tny_mqtt **client,
-                               struct tny_diag *diag);
+                               struct tny_mqtt **client, struct tny_diag *diag);
 
 /* Stops reconnecting, disconnects cleanly (MQTT DISCONNECT with reason 0,
  * so the broker does NOT publish the last will; nothing else is published)
@@ -265,9 +269,8 @@ TNY_MUST_USE int tny_mqtt_publish(struct tny_mqtt *client, const char *topic,
  * Errors: TNY_EINVAL (empty or too long filter, qos outside 0..2),
  * TNY_ERANGE (TNY_MQTT_MAX_SUBS reached), TNY_ENOMEM; TNY_ESTATE when Paho
  * refused the request (the filter stays in the set). */
-TNY_MUST_USE int tny_mqtt_subscribe(struct tny_mqtt *client,
-                                    const char *filter, int qos, int *token,
-                                    struct tny_diag *diag);
+TNY_MUST_USE int tny_mqtt_subscribe(struct tny_mqtt *client, const char *filter,
+                                    int qos, int *token, struct tny_diag *diag);
 
 /* True between the connect callback and the loss of the connection (the
  * CONNECTED event may still be on its way). */
