@@ -196,7 +196,7 @@ static void play(const char *format, const char *options, int n, uint64_t seed,
 static void test_NH_5_NH_4_NH_7_whole_events(void **state)
 {
     (void)state;
-    int cases = tu_property_cases(150);
+    int cases = tu_property_cases(1000);
     for (int c = 0; c < cases; c++) {
         int n = 9 + c % 40;
         struct tny_event ev;
@@ -225,7 +225,7 @@ static void test_NH_5_NH_4_NH_7_whole_events(void **state)
 static void test_GT_2_GT_3_GT_7_whole_events(void **state)
 {
     (void)state;
-    int cases = tu_property_cases(120);
+    int cases = tu_property_cases(1000);
     for (int c = 0; c < cases; c++) {
         int n = 9 + c % 60;
         struct tny_event ev;
@@ -257,7 +257,7 @@ static void test_GT_8_elimination_from_start(void **state)
 static void test_TX_2_TX_13_whole_events(void **state)
 {
     (void)state;
-    int cases = tu_property_cases(120);
+    int cases = tu_property_cases(1000);
     for (int c = 0; c < cases; c++) {
         int n = 12 + c % 30; /* >= 2 x 6 rounds: rematch-free exists */
         struct tny_event ev;
@@ -271,7 +271,7 @@ static void test_TX_2_TX_13_whole_events(void **state)
 static void test_AG_3_AG_7_AG_9_AG_11_whole_events(void **state)
 {
     (void)state;
-    int cases = tu_property_cases(60);
+    int cases = tu_property_cases(500);
     for (int c = 0; c < cases; c++) {
         int n = 8 + 4 * (c % 7);
         struct tny_event ev;
@@ -297,7 +297,7 @@ static void test_AG_3_AG_7_AG_9_AG_11_whole_events(void **state)
 static void test_CT_1_CT_2_whole_events(void **state)
 {
     (void)state;
-    int cases = tu_property_cases(100);
+    int cases = tu_property_cases(1000);
     for (int c = 0; c < cases; c++) {
         int n = 16 + c % 50;
         struct tny_event ev;
@@ -306,6 +306,28 @@ static void test_CT_1_CT_2_whole_events(void **state)
         assert_int_equal(ck.rounds_played, 5);
         assert_int_equal(ck.catan_repeated_triples, 0);
         assert_true(ck.max_byes <= 1);
+        tny_event_release(&ev);
+    }
+}
+
+/* TX option: round robin (Berger tables): every pair meets exactly once
+ * over the cycle, a bye each round for odd n. */
+static void test_TX_round_robin_whole_events(void **state)
+{
+    (void)state;
+    for (int n = 3; n <= 16; n++) {
+        struct tny_event ev;
+        struct checks ck;
+        play("tantrix", "{\"pairing\":\"round_robin\"}", n, 7000 + (uint64_t)n,
+             &ev, &ck);
+        assert_int_equal(ck.rounds_played, n % 2 ? n : n - 1);
+        for (int32_t a = 0; a < n; a++)
+            for (int32_t b = a + 1; b < n; b++) {
+                int met = 0;
+                for (int32_t r = 0; r < ev.n_rounds; r++)
+                    met += same_table(&ev.rounds[r], a, b);
+                assert_int_equal(met, 1);
+            }
         tny_event_release(&ev);
     }
 }
@@ -352,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_TX_2_TX_13_whole_events),
         cmocka_unit_test(test_AG_3_AG_7_AG_9_AG_11_whole_events),
         cmocka_unit_test(test_CT_1_CT_2_whole_events),
+        cmocka_unit_test(test_TX_round_robin_whole_events),
         cmocka_unit_test(test_CM_4_determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
