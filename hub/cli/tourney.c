@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "console.h"
 #include "demo.h"
 #include "ratings.h"
 #include "tny/error.h"
@@ -290,7 +291,9 @@ static void usage(FILE *to)
     fputs("  demo       [OPTIONS]   play sample events offline with simulated "
           "results\n"
           "  ratings    PAST.json... Elo ratings from past events, oldest "
-          "first (AG-2)\n",
+          "first (AG-2)\n"
+          "  live       COMMAND...  drive the hub over MQTT (tourney live "
+          "--help)\n",
           to);
     fputs("\nEVENT.json may be - for standard input.\n"
           "exit status: 0 ok, 1 internal error, 2 usage, 3 invalid event\n",
@@ -313,6 +316,8 @@ int main(int argc, char **argv)
         return tny_cli_demo(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "ratings") == 0)
         return tny_cli_ratings(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "live") == 0)
+        return tny_cli_live(argc - 1, argv + 1);
 
     opterr = 0; /* we print our own one-line message */
     while ((opt = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {

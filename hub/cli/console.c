@@ -1,0 +1,1649 @@
+/* console.c - `tourney live ...`: the organiser console's commands, one row
+ * of the command table per console command of docs/protocol.md, plus
+ * `wait-hub`.
+ *
+ * What it does: settings from the config file (console.conf, the config.h
+ * table below), TOURNEY_PASSWORD and flags; the command's words, options
+ * and arguments into a struct tny_wire_request; one request/reply exchange
+ * (console_conn.c); the reply printed for people (default) or as the
+ * reply's JSON payload for scripts (--json).
+ *
+ * What it does not do: no tournament logic (the hub decides, its message
+ * is printed as is), no state between runs, nothing written but stdout and
+ * stderr.  Every live command starts with `live`, so the offline contract
+ * of event-file.md (`standings`, `pair`, `formats`, `format`) is untouched.
+ *
+ * Exit status (console.h): 0 ok, 1 internal, 2 usage or settings or the
+ * broker refused, 3 the hub refused, 4 no answer in time.  Errors are one
+ * line on stderr.
+ */
+#include "console.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "console_internal.h"
+#include "tny/config.h"
+
+/* ---- settings ----------------------------------------------------------- */
+
+enum {
+    SET_BROKER,
+    SET_USER,
+    SET_PASSWORD_FILE,
+    SET_TLS_CA,
+    SET_TIMEOUT,
+    SET_RETRY,
+    N_SETTINGS
+};
+
+static const struct tny_config_item settings_table[N_SETTINGS] = {
+    [SET_BROKER] = {"broker", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                    "broker URI: tcp://HOST:1883 or ssl://HOST:8883 (a "
+                    "standby after a comma)"},
+    [SET_USER] = {"user", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                  "your organiser login (deploy/broker users.cred)"},
+    [SET_PASSWORD_FILE] = {"password_file", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                           "file whose first line is the password (else "
+                           "TOURNEY_PASSWORD)"},
+    [SET_TLS_CA] = {"tls_ca", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                    "CA bundle (PEM) for ssl:// brokers; empty: the system's"},
+    [SET_TIMEOUT] = {"timeout", TNY_CONFIG_INT, "30", 1, 3600, NULL,
+                     "seconds to wait for the hub's answer, connecting "
+                     "included"},
+    [SET_RETRY] = {"retry", TNY_CONFIG_INT, "10", 1, 3600, NULL,
+                   "seconds before a request is resent with the same "
+                   "correlation id"},
+};
+
+/* ---- the command line ------------------------------------------------- */
+
+#define MAX_OPTS 64
+#define MAX_POS 8
+
+struct opt_value {
+    char name[32];     /* the spec's name, without "=" or "=*" */
+    const char *value; /* "" for flags */
+};
+
+struct live;
+
+struct live_cmd {
+    const char *group;
+    const char *verb; /* NULL: a one-word command */
+    const char *synopsis;
+    int min_pos, max_pos;
+    /* Options: "name" flag, "name=" one value, "name=*" repeatable. */
+    const char *const *opts;
+    const char *help;
+    int (*run)(struct live *lv);
+};
+
+struct live {
+    const struct live_cmd *cmd;
+    bool json;
+    struct tny_config_value values[N_SETTINGS];
+    bool password_file_flag; /* --password-file given on the command line */
+    char config_path[HUB_CONSOLE_PATH_MAX];
+    struct hub_console_settings set;
+    int n_pos;
+    const char *pos[MAX_POS];
+    int n_opts;
+    struct opt_value opts[MAX_OPTS];
+    struct hub_console_conn *conn;
+    struct tny_wire_request req;
+    struct tny_wire_reply rep;
+};
+
+/* One line on stderr, control characters replaced. */
+static void say(const char *fmt, ...) TNY_PRINTF(1, 2);
+
+static void say(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fputs("tourney: ", stderr);
+    for (const char *c = line; *c; c++)
+        fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, stderr);
+    fputc('\n', stderr);
+}
+
+static const char *opt(const struct live *lv, const char *name)
+{
+    for (int i = 0; i < lv->n_opts; i++)
+        if (strcmp(lv->opts[i].name, name) == 0)
+            return lv->opts[i].value;
+    return NULL;
+}
+
+static bool flag(const struct live *lv, const char *name)
+{
+    return opt(lv, name) != NULL;
+}
+
+/* An optional whole-number option; *out keeps its value when absent. */
+static int opt_int(const struct live *lv, const char *name, int64_t min,
+                   int64_t max, int32_t *out)
+{
+    struct tny_diag d = {{0}};
+    const char *v = opt(lv, name);
+    int64_t x;
+    if (!v)
+        return HUB_CONSOLE_EXIT_OK;
+    if (hub_console_int(v, min, max, &x, &d) < 0) {
+        say("--%s %s", name, d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    *out = (int32_t)x;
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+static int pos_int(const struct live *lv, int i, const char *what, int64_t min,
+                   int64_t max, int32_t *out)
+{
+    struct tny_diag d = {{0}};
+    int64_t x;
+    if (hub_console_int(lv->pos[i], min, max, &x, &d) < 0) {
+        say("%s %s", what, d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    *out = (int32_t)x;
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* Copies an id argument; usage error when it is not one. */
+static int put_id(char *dst, const char *src, const char *what)
+{
+    if (!tny_wire_id_valid(src)) {
+        say("%s \"%s\": expected 1..64 characters of [A-Za-z0-9_.-]", what,
+            src);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    memcpy(dst, src, strlen(src) + 1);
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* Copies a text argument of at most size - 1 bytes. */
+static int put_text(char *dst, size_t size, const char *src, const char *what)
+{
+    if (strlen(src) >= size) {
+        say("%s: longer than %zu bytes", what, size - 1);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    memcpy(dst, src, strlen(src) + 1);
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* ---- settings: file, environment, flags --------------------------------- */
+
+static int load_config_file(struct live *lv, bool explicit_path)
+{
+    struct tny_diag d = {{0}};
+    char *text = NULL;
+    size_t len;
+    int rc =
+        hub_console_read_file(lv->config_path, 1024 * 1024, &text, &len, &d);
+    if (rc < 0) {
+        if (!explicit_path && rc == TNY_ENOTFOUND)
+            return HUB_CONSOLE_EXIT_OK; /* no default file: fine */
+        say("%s", d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    rc = tny_config_parse(settings_table, N_SETTINGS, lv->values, text,
+                          lv->config_path, &d);
+    free(text);
+    if (rc < 0) {
+        say("%s", d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+static void default_config_path(struct live *lv)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    if (xdg && xdg[0] == '/')
+        snprintf(lv->config_path, sizeof lv->config_path,
+                 "%s/tourney/console.conf", xdg);
+    else if (home && home[0])
+        snprintf(lv->config_path, sizeof lv->config_path,
+                 "%s/.config/tourney/console.conf", home);
+    else
+        lv->config_path[0] = '\0';
+}
+
+static const char *where(const struct live *lv)
+{
+    return lv->config_path[0] ? lv->config_path : "console.conf";
+}
+
+static bool valid_login(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > TNY_WIRE_ID_MAX)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '-'))
+            return false;
+    return true;
+}
+
+static int read_password(struct live *lv, const char *path)
+{
+    struct tny_diag d = {{0}};
+    char *text = NULL;
+    size_t len;
+    if (hub_console_read_file(path, 64 * 1024, &text, &len, &d) < 0) {
+        say("password file: %s", d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    len = strcspn(text, "\r\n");
+    text[len] = '\0';
+    int status = HUB_CONSOLE_EXIT_OK;
+    if (len == 0) {
+        say("password file %s: the first line is empty", path);
+        status = HUB_CONSOLE_EXIT_USAGE;
+    } else if (len >= sizeof lv->set.password) {
+        say("password file %s: longer than %zu bytes", path,
+            sizeof lv->set.password - 1);
+        status = HUB_CONSOLE_EXIT_USAGE;
+    } else {
+        memcpy(lv->set.password, text, len + 1);
+    }
+    memset(text, 0, len);
+    free(text);
+    return status;
+}
+
+/* The connection settings from lv->values; one line and exit 2 on a
+ * missing or bad one. */
+static int settings_finish(struct live *lv)
+{
+    struct hub_console_settings *s = &lv->set;
+    const char *broker = lv->values[SET_BROKER].text;
+    const char *user = lv->values[SET_USER].text;
+
+    s->n_servers = 0;
+    if (broker[0] == '\0') {
+        say("no broker: give --broker tcp://HOST:1883 or \"broker = ...\" in "
+            "%s",
+            where(lv));
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (strlen(broker) >= sizeof s->broker_list) {
+        say("broker: longer than %zu bytes", sizeof s->broker_list - 1);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    memcpy(s->broker_list, broker, strlen(broker) + 1);
+    memcpy(s->server_buf, broker, strlen(broker) + 1);
+    for (char *p = s->server_buf;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (s->n_servers == HUB_CONSOLE_MAX_SERVERS) {
+            say("broker: more than %d URIs", HUB_CONSOLE_MAX_SERVERS);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        if ((strncmp(p, "tcp://", 6) != 0 && strncmp(p, "ssl://", 6) != 0) ||
+            strlen(p) < 7) {
+            say("broker \"%s\": expected tcp://HOST:PORT or ssl://HOST:PORT",
+                p);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        s->servers[s->n_servers++] = p;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+
+    if (user[0] == '\0') {
+        say("no user: give --user LOGIN or \"user = ...\" in %s", where(lv));
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (!valid_login(user)) {
+        say("user \"%s\": a login is 1..64 characters of [a-z0-9-]", user);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    memcpy(s->user, user, strlen(user) + 1);
+
+    const char *env = getenv("TOURNEY_PASSWORD");
+    const char *pw_file = lv->values[SET_PASSWORD_FILE].text;
+    if (lv->password_file_flag || (pw_file[0] && !(env && env[0]))) {
+        int status = read_password(lv, pw_file);
+        if (status != HUB_CONSOLE_EXIT_OK)
+            return status;
+    } else if (env && env[0]) {
+        if (strlen(env) >= sizeof s->password) {
+            say("TOURNEY_PASSWORD: longer than %zu bytes",
+                sizeof s->password - 1);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        memcpy(s->password, env, strlen(env) + 1);
+    } else {
+        say("no password: give --password-file FILE, TOURNEY_PASSWORD or "
+            "\"password_file = ...\" in %s",
+            where(lv));
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+
+    const char *ca = lv->values[SET_TLS_CA].text;
+    if (strlen(ca) >= sizeof s->tls_ca) {
+        say("tls_ca: longer than %zu bytes", sizeof s->tls_ca - 1);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    memcpy(s->tls_ca, ca, strlen(ca) + 1);
+    s->timeout_s = (int)lv->values[SET_TIMEOUT].number;
+    s->retry_s = (int)lv->values[SET_RETRY].number;
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* ---- talking to the hub ------------------------------------------------ */
+
+static int exit_for_conn(int rc)
+{
+    switch (rc) {
+    case TNY_EINVAL: return HUB_CONSOLE_EXIT_USAGE;
+    case TNY_ESTATE: return HUB_CONSOLE_EXIT_NO_ANSWER;
+    default: return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+}
+
+/* Connects on first use, so that every argument is checked before the
+ * settings are. */
+static int connect_hub(struct live *lv)
+{
+    struct tny_diag d = {{0}};
+    if (lv->conn)
+        return HUB_CONSOLE_EXIT_OK;
+    int status = settings_finish(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    int rc = hub_console_open(&lv->set, &lv->conn, &d);
+    if (rc < 0) {
+        say("%s", d.msg[0] ? d.msg : tny_strerror(rc));
+        return exit_for_conn(rc);
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* Sends lv->req and waits for lv->rep.  EXIT_OK leaves an ok reply in
+ * lv->rep (release it); anything else has been reported. */
+static int exchange(struct live *lv)
+{
+    struct tny_diag d = {{0}};
+    int status = connect_hub(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    tny_wire_reply_release(&lv->rep);
+    int rc = hub_console_call(lv->conn, &lv->req, &lv->rep, &d);
+    if (rc < 0) {
+        say("%s", d.msg[0] ? d.msg : tny_strerror(rc));
+        return exit_for_conn(rc);
+    }
+    if (lv->rep.rc != TNY_OK) {
+        say("the hub refused %s: %s", tny_wire_cmd_name(lv->req.cmd),
+            lv->rep.message[0] ? lv->rep.message : tny_strerror(lv->rep.rc));
+        tny_wire_reply_release(&lv->rep);
+        return HUB_CONSOLE_EXIT_REFUSED;
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* A fresh request for the command's event (NULL: none). */
+static int start_request(struct live *lv, enum tny_wire_cmd cmd,
+                         const char *event_id)
+{
+    /* Not tny_wire_request_release: before encode the heap members are
+     * borrowed (the command frees what it read). */
+    memset(&lv->req, 0, sizeof lv->req);
+    lv->req.cmd = cmd;
+    if (event_id)
+        return put_id(lv->req.event_id, event_id, "EVENT_ID");
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static int flush_out(void)
+{
+    if (fflush(stdout) == EOF || ferror(stdout)) {
+        say("cannot write output: %s", strerror(errno));
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+static void print_payload(const char *json)
+{
+    size_t n = strlen(json);
+    fputs(json, stdout);
+    if (n == 0 || json[n - 1] != '\n')
+        fputc('\n', stdout);
+}
+
+/* --json without a payload: the reply's other fields as a small object. */
+static void print_reply_object(const struct tny_wire_reply *rep)
+{
+    json_t *o = json_object();
+    char *text = NULL;
+    if (o) {
+        json_object_set_new(o, "ok", json_true());
+        if (rep->event_id[0])
+            json_object_set_new(o, "event_id", json_string(rep->event_id));
+        if (rep->round)
+            json_object_set_new(o, "round", json_integer(rep->round));
+        if (rep->count)
+            json_object_set_new(o, "count",
+                                json_integer((json_int_t)rep->count));
+        if (rep->message[0])
+            json_object_set_new(o, "message", json_string(rep->message));
+        text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(o);
+    }
+    if (text) {
+        print_payload(text);
+        free(text);
+    } else {
+        say("out of memory");
+    }
+}
+
+static void print_scalar(const json_t *v)
+{
+    if (json_is_string(v)) {
+        fputs(json_string_value(v), stdout);
+    } else if (json_is_integer(v)) {
+        printf("%lld", (long long)json_integer_value(v));
+    } else if (json_is_real(v)) {
+        printf("%g", json_real_value(v));
+    } else {
+        char *t =
+            json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+        fputs(t ? t : "?", stdout);
+        free(t);
+    }
+}
+
+/* One record: "key=value  key=value" (nested values as compact JSON). */
+static void print_record(const json_t *rec)
+{
+    const char *key;
+    json_t *v;
+    bool first = true;
+    if (!json_is_object(rec)) {
+        print_scalar(rec);
+        fputc('\n', stdout);
+        return;
+    }
+    json_object_foreach ((json_t *)rec, key, v) {
+        printf("%s%s=", first ? "" : "  ", key);
+        print_scalar(v);
+        first = false;
+    }
+    fputc('\n', stdout);
+}
+
+/* True for a non-empty array of objects. */
+static bool is_record_list(const json_t *v)
+{
+    if (!json_is_array(v) || json_array_size(v) == 0)
+        return false;
+    for (size_t i = 0; i < json_array_size(v); i++)
+        if (!json_is_object(json_array_get(v, i)))
+            return false;
+    return true;
+}
+
+/* Records (events, devices, a created event): an array, an object whose
+ * only member is an array or that holds one array of objects, or else one
+ * flat object; false for any other shape (the caller prints the JSON). */
+static bool print_records(const json_t *root)
+{
+    const json_t *list = root;
+    if (json_is_object(root)) {
+        const char *key;
+        json_t *v;
+        list = NULL;
+        json_object_foreach ((json_t *)root, key, v) {
+            if (json_object_size(root) == 1 && json_is_array(v))
+                list = v;
+            else if (is_record_list(v) && list)
+                return false; /* two lists: not a simple shape */
+            else if (is_record_list(v))
+                list = v;
+        }
+        if (!list) {
+            print_record(root);
+            return true;
+        }
+    }
+    if (!json_is_array(list))
+        return false;
+    if (json_array_size(list) == 0)
+        puts("(none)");
+    for (size_t i = 0; i < json_array_size(list); i++)
+        print_record(json_array_get(list, i));
+    return true;
+}
+
+/* The pairing shape of `tourney pair`: round, stage, tables[]. */
+static bool print_draft(const json_t *root, bool published)
+{
+    const json_t *tables = json_object_get(root, "tables");
+    const json_t *round = json_object_get(root, "round");
+    const json_t *stage = json_object_get(root, "stage");
+    if (!json_is_array(tables))
+        return false;
+    printf("round ");
+    if (round)
+        print_scalar(round);
+    if (json_is_string(stage))
+        printf(" (%s)", json_string_value(stage));
+    puts(published ? "" : ", draft");
+    for (size_t i = 0; i < json_array_size(tables); i++) {
+        const json_t *t = json_array_get(tables, i);
+        const json_t *players = json_object_get(t, "players");
+        const json_t *bye = json_object_get(t, "bye");
+        if (json_is_string(bye)) {
+            printf("  bye       %s\n", json_string_value(bye));
+            continue;
+        }
+        printf("  table ");
+        const json_t *num = json_object_get(t, "table");
+        if (json_is_integer(num))
+            printf("%-4lld", (long long)json_integer_value(num));
+        else
+            printf("?   ");
+        for (size_t p = 0; p < json_array_size(players); p++) {
+            fputs(p ? " - " : "", stdout);
+            print_scalar(json_array_get(players, p));
+        }
+        fputc('\n', stdout);
+    }
+    return true;
+}
+
+/* The standings shape of `tourney standings`. */
+static bool print_standings(const json_t *root)
+{
+    const json_t *rows = json_object_get(root, "standings");
+    const json_t *after = json_object_get(root, "after_round");
+    const json_t *stage = json_object_get(root, "stage");
+    if (!json_is_array(rows))
+        return false;
+    printf("standings after round %lld",
+           (long long)(json_is_integer(after) ? json_integer_value(after) : 0));
+    if (json_is_string(stage))
+        printf(" (%s)", json_string_value(stage));
+    fputc('\n', stdout);
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        const json_t *r = json_array_get(rows, i);
+        const json_t *rank = json_object_get(r, "rank");
+        const json_t *pts = json_object_get(r, "points");
+        const json_t *name = json_object_get(r, "name");
+        printf("%4lld  %-16s %6g  %s%s\n", (long long)json_integer_value(rank),
+               json_string_value(json_object_get(r, "player"))
+                   ? json_string_value(json_object_get(r, "player"))
+                   : "?",
+               json_number_value(pts),
+               json_is_string(name) ? json_string_value(name) : "",
+               json_is_true(json_object_get(r, "dropped")) ? " (dropped)" : "");
+    }
+    return true;
+}
+
+enum shape {
+    SHAPE_RAW,
+    SHAPE_RECORDS,
+    SHAPE_DRAFT,
+    SHAPE_PUBLISHED,
+    SHAPE_STANDINGS
+};
+
+/* Prints the reply: its JSON payload with --json (or for SHAPE_RAW, the
+ * export), else the human line and the payload in the expected shape,
+ * falling back to the JSON itself when the shape is not the expected one.
+ */
+static int show(struct live *lv, enum shape shape, const char *line)
+{
+    const struct tny_wire_reply *rep = &lv->rep;
+    if (lv->json || (shape == SHAPE_RAW && rep->json)) {
+        if (rep->json)
+            print_payload(rep->json);
+        else
+            print_reply_object(rep);
+        return flush_out();
+    }
+    if (line && line[0])
+        puts(line);
+    if (rep->json && rep->json[0]) {
+        json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
+        bool done = false;
+        if (root) {
+            switch (shape) {
+            case SHAPE_RECORDS: done = print_records(root); break;
+            case SHAPE_DRAFT: done = print_draft(root, false); break;
+            case SHAPE_PUBLISHED: done = print_draft(root, true); break;
+            case SHAPE_STANDINGS: done = print_standings(root); break;
+            case SHAPE_RAW: break;
+            }
+            json_decref(root);
+        }
+        if (!done)
+            print_payload(rep->json);
+    }
+    return flush_out();
+}
+
+/* ---- round resolution ------------------------------------------------- */
+
+/* The round in progress: the number of rounds in the hub's export. */
+static int current_round(struct live *lv, int32_t *round)
+{
+    char ev[TNY_WIRE_ID_MAX + 1];
+    struct tny_wire_request saved = lv->req;
+    memcpy(ev, lv->req.event_id, sizeof ev);
+    int status = start_request(lv, TNY_WIRE_CMD_EXPORT_EVENT, ev);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    lv->req = saved;
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    const json_t *rounds = json_object_get(root, "rounds");
+    *round = json_is_array(rounds) ? (int32_t)json_array_size(rounds) : -1;
+    json_decref(root);
+    tny_wire_reply_release(&lv->rep);
+    if (*round < 0) {
+        say("cannot tell the current round of %s from its export: give "
+            "--round N",
+            ev);
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    if (*round == 0) {
+        say("%s has no round yet: pair and publish one first", ev);
+        return HUB_CONSOLE_EXIT_REFUSED;
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* The round of the unpublished draft (show_draft round 0). */
+static int draft_round(struct live *lv, int32_t *round)
+{
+    char ev[TNY_WIRE_ID_MAX + 1];
+    struct tny_wire_request saved = lv->req;
+    memcpy(ev, lv->req.event_id, sizeof ev);
+    int status = start_request(lv, TNY_WIRE_CMD_SHOW_DRAFT, ev);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    lv->req = saved;
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    *round = lv->rep.round;
+    if (*round <= 0 && lv->rep.json) {
+        json_t *root = json_loads(lv->rep.json, 0, NULL);
+        const json_t *r = json_object_get(root, "round");
+        if (json_is_integer(r) && json_integer_value(r) > 0 &&
+            json_integer_value(r) <= 10000)
+            *round = (int32_t)json_integer_value(r);
+        json_decref(root);
+    }
+    tny_wire_reply_release(&lv->rep);
+    if (*round <= 0) {
+        say("cannot tell the draft's round of %s: give --round N", ev);
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+/* --round N, or the round resolve() finds. */
+static int round_option(struct live *lv,
+                        int (*resolve)(struct live *, int32_t *))
+{
+    int32_t round = 0;
+    int status = opt_int(lv, "round", 1, 10000, &round);
+    if (status == HUB_CONSOLE_EXIT_OK && round == 0)
+        status = resolve(lv, &round);
+    lv->req.round = round;
+    return status;
+}
+
+/* ---- the commands ------------------------------------------------------- */
+
+static int run_event_create(struct live *lv)
+{
+    const char *preset = opt(lv, "format");
+    const char *format_file = opt(lv, "format-file");
+    const char *options = opt(lv, "options");
+    const char *options_file = opt(lv, "options-file");
+    const char *seed = opt(lv, "seed");
+    const char *title = opt(lv, "title");
+    char *format_text = NULL, *options_text = NULL;
+    struct tny_diag d = {{0}};
+    size_t len;
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_CREATE_EVENT, lv->pos[0]);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    status = HUB_CONSOLE_EXIT_USAGE;
+    if (!preset == !format_file) {
+        say("event create: give --format NAME or --format-file FILE");
+        goto out;
+    }
+    if (options && options_file) {
+        say("event create: give --options JSON or --options-file FILE, not "
+            "both");
+        goto out;
+    }
+    if (preset && put_text(lv->req.preset, sizeof lv->req.preset, preset,
+                           "--format") != HUB_CONSOLE_EXIT_OK)
+        goto out;
+    if (format_file) {
+        if (hub_console_read_file(format_file, TNY_WIRE_MAX_CONSOLE_MSG / 2,
+                                  &format_text, &len, &d) < 0) {
+            say("--format-file: %s", d.msg);
+            goto out;
+        }
+        lv->req.format_json = format_text;
+    }
+    if (options_file) {
+        if (hub_console_read_file(options_file, TNY_WIRE_MAX_CONSOLE_MSG / 4,
+                                  &options_text, &len, &d) < 0) {
+            say("--options-file: %s", d.msg);
+            goto out;
+        }
+        options = options_text;
+    }
+    if (options) {
+        json_error_t err;
+        json_t *o = json_loads(options, 0, &err);
+        bool is_obj = json_is_object(o);
+        json_decref(o);
+        if (!is_obj) {
+            say("options: expected a JSON object such as "
+                "{\"swiss_rounds\": 5}%s%s",
+                o ? "" : ": ", o ? "" : err.text);
+            goto out;
+        }
+        lv->req.options_json = (char *)options;
+    }
+    if (title && put_text(lv->req.title, sizeof lv->req.title, title,
+                          "--title") != HUB_CONSOLE_EXIT_OK)
+        goto out;
+    if (seed) {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(seed, &end, 10);
+        if (seed[0] < '0' || seed[0] > '9' || *end || errno) {
+            say("--seed \"%s\": expected a whole number 0..2^64-1", seed);
+            goto out;
+        }
+        lv->req.has_seed = true;
+        lv->req.seed = s;
+    }
+    status = exchange(lv);
+    if (status == HUB_CONSOLE_EXIT_OK) {
+        snprintf(line, sizeof line, "created event %s",
+                 lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
+        status = show(lv, SHAPE_RECORDS, line);
+    }
+out:
+    lv->req.format_json = NULL;
+    lv->req.options_json = NULL;
+    free(format_text);
+    free(options_text);
+    return status;
+}
+
+static int run_event_list(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_LIST_EVENTS, NULL);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
+                                         : status;
+}
+
+static int run_players_import(struct live *lv)
+{
+    struct tny_diag d = {{0}};
+    char *csv = NULL;
+    size_t len;
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_IMPORT_PLAYERS, lv->pos[0]);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    /* Leave room in the 4 MiB message for everything around the CSV. */
+    if (hub_console_read_file(lv->pos[1], TNY_WIRE_MAX_CONSOLE_MSG - 4096, &csv,
+                              &len, &d) < 0) {
+        say("%s", d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (len == 0) {
+        say("%s: empty (expected a header row id,name,... and one row per "
+            "player)",
+            lv->pos[1]);
+        free(csv);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    lv->req.csv = csv;
+    status = exchange(lv);
+    lv->req.csv = NULL;
+    free(csv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "imported %llu player%s into %s",
+             (unsigned long long)lv->rep.count, lv->rep.count == 1 ? "" : "s",
+             lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_player_add(struct live *lv)
+{
+    struct tny_wire_player *p = &lv->req.player;
+    const char *v;
+    char line[512];
+    int status = start_request(lv, TNY_WIRE_CMD_REGISTER_PLAYER, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(p->id, lv->pos[1], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_text(p->name, sizeof p->name, lv->pos[2], "NAME");
+    if (status == HUB_CONSOLE_EXIT_OK && (v = opt(lv, "club")))
+        status = put_text(p->club, sizeof p->club, v, "--club");
+    if (status == HUB_CONSOLE_EXIT_OK && (v = opt(lv, "country")))
+        status = put_text(p->country, sizeof p->country, v, "--country");
+    if (status == HUB_CONSOLE_EXIT_OK && (v = opt(lv, "external-id")))
+        status =
+            put_text(p->external_id, sizeof p->external_id, v, "--external-id");
+    if (status == HUB_CONSOLE_EXIT_OK && (v = opt(lv, "faction")))
+        status = put_text(p->faction, sizeof p->faction, v, "--faction");
+    if (status == HUB_CONSOLE_EXIT_OK && (v = opt(lv, "agenda")))
+        status = put_text(p->agenda, sizeof p->agenda, v, "--agenda");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, "first-round", 1, 10000, &p->first_round);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if ((v = opt(lv, "rating"))) {
+        char *end;
+        errno = 0;
+        double r = strtod(v, &end);
+        if (end == v || *end || errno || !(r >= -1000000 && r <= 1000000)) {
+            say("--rating \"%s\": expected a number", v);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        p->has_rating = true;
+        p->rating = r;
+    }
+    p->beginner = flag(lv, "beginner");
+    p->colour_blind = flag(lv, "colour-blind");
+    for (int i = 0; i < lv->n_opts; i++) {
+        const struct opt_value *o = &lv->opts[i];
+        if (strcmp(o->name, "army") == 0) {
+            if (p->n_armies == TNY_MAX_ARMIES) {
+                say("--army: at most %d", TNY_MAX_ARMIES);
+                return HUB_CONSOLE_EXIT_USAGE;
+            }
+            if ((status = put_text(p->armies[p->n_armies], TNY_NAME_MAX,
+                                   o->value, "--army")) != HUB_CONSOLE_EXIT_OK)
+                return status;
+            p->n_armies++;
+        } else if (strcmp(o->name, "colour") == 0) {
+            if (p->n_colours == 2) {
+                say("--colour: at most 2 (TX-10)");
+                return HUB_CONSOLE_EXIT_USAGE;
+            }
+            if ((status = put_text(p->colours[p->n_colours], TNY_NAME_MAX,
+                                   o->value, "--colour")) !=
+                HUB_CONSOLE_EXIT_OK)
+                return status;
+            p->n_colours++;
+        }
+    }
+    status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "registered %s (%s) in %s", p->id, p->name,
+             lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+/* drop, dq, rejoin: EVENT_ID PLAYER_ID and a round option. */
+static int run_player_change(struct live *lv, enum tny_wire_cmd cmd,
+                             const char *round_opt, const char *done)
+{
+    char line[256];
+    int status = start_request(lv, cmd, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, round_opt, 0, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "reason"))
+        status = put_text(lv->req.reason, sizeof lv->req.reason,
+                          opt(lv, "reason"), "--reason");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (lv->rep.round > 0)
+        snprintf(line, sizeof line, "%s %s in %s (round %d)", done,
+                 lv->req.player_id, lv->req.event_id, (int)lv->rep.round);
+    else
+        snprintf(line, sizeof line, "%s %s in %s", done, lv->req.player_id,
+                 lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_player_drop(struct live *lv)
+{
+    return run_player_change(lv, TNY_WIRE_CMD_DROP_PLAYER, "after-round",
+                             "dropped");
+}
+
+static int run_player_dq(struct live *lv)
+{
+    return run_player_change(lv, TNY_WIRE_CMD_DISQUALIFY_PLAYER, "after-round",
+                             "disqualified");
+}
+
+static int run_player_rejoin(struct live *lv)
+{
+    return run_player_change(lv, TNY_WIRE_CMD_REJOIN_PLAYER, "from-round",
+                             "rejoined");
+}
+
+static int run_round_pair(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_PAIR_ROUND, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, "round", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line,
+             "paired round %d of %s as a draft: check it, then `tourney live "
+             "round publish %s`",
+             (int)lv->rep.round, lv->req.event_id, lv->req.event_id);
+    return show(lv, SHAPE_DRAFT, line);
+}
+
+static int run_round_show(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_SHOW_DRAFT, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, "round", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    return show(lv, SHAPE_DRAFT, NULL);
+}
+
+static int run_round_swap(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_SWAP_PLAYERS, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.player_id, lv->pos[2], "PLAYER_A");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.other_player_id, lv->pos[3], "PLAYER_B");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "swapped %s and %s in round %d of %s",
+             lv->req.player_id, lv->req.other_player_id, (int)lv->req.round,
+             lv->req.event_id);
+    return show(lv, SHAPE_DRAFT, line);
+}
+
+static int run_round_move(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_MOVE_TABLE, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 2, "TABLE", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 3, "TO_TABLE", 1, 100000, &lv->req.to_table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "moved table %d to table %d in round %d of %s",
+             (int)lv->req.table, (int)lv->req.to_table, (int)lv->req.round,
+             lv->req.event_id);
+    return show(lv, SHAPE_DRAFT, line);
+}
+
+static int run_round_fix(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_FIX_TABLE, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 2, "TABLE", 0, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (lv->req.table)
+        snprintf(line, sizeof line, "%s now always plays at table %d (CM-5)",
+                 lv->req.player_id, (int)lv->req.table);
+    else
+        snprintf(line, sizeof line, "%s has no fixed table any more",
+                 lv->req.player_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_round_publish(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_PUBLISH_ROUND, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = round_option(lv, draft_round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "published round %d of %s to the tables",
+             (int)lv->req.round, lv->req.event_id);
+    return show(lv, SHAPE_PUBLISHED, line);
+}
+
+static int run_round_close(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_CLOSE_ROUND, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = round_option(lv, current_round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "closed round %d of %s", (int)lv->req.round,
+             lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_stage_next(struct live *lv)
+{
+    char line[256];
+    if (!flag(lv, "confirm")) {
+        say("stage next: moving to the next stage cannot be undone; add "
+            "--confirm");
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    int status = start_request(lv, TNY_WIRE_CMD_NEXT_STAGE, lv->pos[0]);
+    lv->req.confirm = true;
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "%s moved to its next stage", lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
+{
+    char line[256], tables[32] = "every table";
+    int status = start_request(lv, cmd, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, "table", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK && cmd == TNY_WIRE_CMD_CLOCK_EXTEND) {
+        struct tny_diag d = {{0}};
+        if (hub_console_duration_ms(lv->pos[1], &lv->req.extra_ms, &d) < 0) {
+            say("clock extend: %s", d.msg);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+    }
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = round_option(lv, current_round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (lv->req.table)
+        snprintf(tables, sizeof tables, "table %d", (int)lv->req.table);
+    if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND)
+        snprintf(line, sizeof line,
+                 "extended the clock of %s by %lld s in round %d of %s", tables,
+                 (long long)(lv->req.extra_ms / 1000), (int)lv->req.round,
+                 lv->req.event_id);
+    else
+        snprintf(line, sizeof line, "%s the clock of %s in round %d of %s",
+                 done, tables, (int)lv->req.round, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_clock_start(struct live *lv)
+{
+    return run_clock(lv, TNY_WIRE_CMD_CLOCK_START, "started");
+}
+
+static int run_clock_pause(struct live *lv)
+{
+    return run_clock(lv, TNY_WIRE_CMD_CLOCK_PAUSE, "paused");
+}
+
+static int run_clock_resume(struct live *lv)
+{
+    return run_clock(lv, TNY_WIRE_CMD_CLOCK_RESUME, "resumed");
+}
+
+static int run_clock_extend(struct live *lv)
+{
+    return run_clock(lv, TNY_WIRE_CMD_CLOCK_EXTEND, "extended");
+}
+
+static int run_result_enter(struct live *lv)
+{
+    struct tny_diag d = {{0}};
+    char *text = NULL;
+    size_t len;
+    char line[256];
+    const char *json = lv->pos[3];
+    int status = start_request(lv, TNY_WIRE_CMD_ENTER_RESULT, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 2, "TABLE", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "reason"))
+        status = put_text(lv->req.reason, sizeof lv->req.reason,
+                          opt(lv, "reason"), "--reason");
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (strcmp(json, "-") == 0) {
+        if (hub_console_read_file("-", 1024 * 1024, &text, &len, &d) < 0) {
+            say("%s", d.msg);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        json = text;
+    }
+    if (hub_console_result_from_json(json, opt(lv, "game"), &lv->req.result,
+                                     &d) < 0) {
+        say("%s", d.msg);
+        free(text);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    free(text);
+    lv->req.override = flag(lv, "override");
+    status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "%s the result of table %d, round %d of %s",
+             lv->req.override ? "overrode" : "entered", (int)lv->req.table,
+             (int)lv->req.round, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_result_penalty(struct live *lv)
+{
+    struct tny_diag d = {{0}};
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_PENALTY, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 2, "TABLE", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.player_id, lv->pos[3], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "reason"))
+        status = put_text(lv->req.reason, sizeof lv->req.reason,
+                          opt(lv, "reason"), "--reason");
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (hub_console_points(lv->pos[4], 100, &lv->req.points_units, &d) < 0) {
+        say("POINTS %s", d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line,
+             "penalised %s by %s TP at table %d, round %d of %s (TX-7)",
+             lv->req.player_id, lv->pos[4], (int)lv->req.table,
+             (int)lv->req.round, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_standings(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_GET_STANDINGS, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, "after-round", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_STANDINGS, NULL)
+                                         : status;
+}
+
+static int run_export(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_EXPORT_EVENT, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (!lv->rep.json) {
+        say("the hub's export of %s carried no event file", lv->req.event_id);
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    return show(lv, SHAPE_RAW, NULL);
+}
+
+static int run_devices(struct live *lv)
+{
+    const char *ev = opt(lv, "event");
+    int status = start_request(lv, TNY_WIRE_CMD_LIST_DEVICES, ev);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
+                                         : status;
+}
+
+static int run_device_assign(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_ASSIGN_DEVICE, lv->pos[1]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.device_id, lv->pos[0], "DEVICE");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 2, "TABLE", 0, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (lv->req.table)
+        snprintf(line, sizeof line, "%s is table %d of %s", lv->req.device_id,
+                 (int)lv->req.table, lv->req.event_id);
+    else
+        snprintf(line, sizeof line, "%s has no table in %s any more",
+                 lv->req.device_id, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_wait_hub(struct live *lv)
+{
+    struct tny_diag d = {{0}};
+    int status = connect_hub(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    int rc = hub_console_wait_hub(lv->conn, &d);
+    if (rc < 0) {
+        say("%s", d.msg);
+        return exit_for_conn(rc);
+    }
+    if (!lv->json)
+        puts("the hub is online");
+    else
+        puts("{\"hub\": \"online\"}");
+    return flush_out();
+}
+
+/* ---- the command table --------------------------------------------------- */
+
+static const char *const o_none[] = {NULL};
+static const char *const o_create[] = {
+    "format=",  "format-file=",  "title=", "seed=",
+    "options=", "options-file=", NULL};
+static const char *const o_add[] = {
+    "club=",    "country=",     "rating=",      "army=*",
+    "beginner", "colour=*",     "colour-blind", "faction=",
+    "agenda=",  "first-round=", "external-id=", NULL};
+static const char *const o_after[] = {"after-round=", NULL};
+static const char *const o_dq[] = {"after-round=", "reason=", NULL};
+static const char *const o_from[] = {"from-round=", NULL};
+static const char *const o_round[] = {"round=", NULL};
+static const char *const o_clock[] = {"round=", "table=", NULL};
+static const char *const o_result[] = {"override", "reason=", "game=", NULL};
+static const char *const o_reason[] = {"reason=", NULL};
+static const char *const o_confirm[] = {"confirm", NULL};
+static const char *const o_standings[] = {"after-round=", NULL};
+static const char *const o_devices[] = {"event=", NULL};
+
+static const struct live_cmd live_cmds[] = {
+    {"event", "create",
+     "--format NAME|--format-file F [--title T] [--seed S] [--options "
+     "JSON|--options-file F] EVENT_ID",
+     1, 1, o_create, "create an event (no --seed: the hub draws one, CM-4)",
+     run_event_create},
+    {"event", "list", "", 0, 0, o_none, "the hub's events", run_event_list},
+    {"players", "import", "EVENT_ID FILE.csv", 2, 2, o_none,
+     "register players from a CSV file (header id,name,club,...; - = stdin)",
+     run_players_import},
+    {"player", "add",
+     "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army "
+     "A]... [--beginner] [--colour C]... [--colour-blind] [--faction F] "
+     "[--agenda A] [--first-round N] [--external-id X]",
+     3, 3, o_add, "register one player, also a late entry (CM-1)",
+     run_player_add},
+    {"player", "drop", "EVENT_ID PLAYER_ID [--after-round N]", 2, 2, o_after,
+     "drop a player (CM-2; default after the current round)", run_player_drop},
+    {"player", "dq", "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2,
+     2, o_dq, "disqualify a player (CM-3)", run_player_dq},
+    {"player", "rejoin", "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,
+     "bring a dropped player back (GT-11; default the next round)",
+     run_player_rejoin},
+    {"round", "pair", "EVENT_ID [--round N]", 1, 1, o_round,
+     "pair the next round as a draft (not yet sent to the tables)",
+     run_round_pair},
+    {"round", "show", "EVENT_ID [--round N]", 1, 1, o_round,
+     "show the draft (or round N)", run_round_show},
+    {"round", "swap", "EVENT_ID ROUND PLAYER_A PLAYER_B", 4, 4, o_none,
+     "swap two players in the draft", run_round_swap},
+    {"round", "move", "EVENT_ID ROUND TABLE TO_TABLE", 4, 4, o_none,
+     "renumber a table (a broken physical table)", run_round_move},
+    {"round", "fix", "EVENT_ID PLAYER_ID TABLE", 3, 3, o_none,
+     "seat a player always at TABLE (CM-5; 0 = no longer)", run_round_fix},
+    {"round", "publish", "EVENT_ID [--round N]", 1, 1, o_round,
+     "send the draft to the tables (default: the draft's round)",
+     run_round_publish},
+    {"round", "close", "EVENT_ID [--round N]", 1, 1, o_round,
+     "close the round (default: the current round)", run_round_close},
+    {"stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm,
+     "move to the next stage (Swiss -> cut, ...)", run_stage_next},
+    {"clock", "start", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
+     "start the round clock (CM-7; default every table, current round)",
+     run_clock_start},
+    {"clock", "pause", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
+     "pause the clock", run_clock_pause},
+    {"clock", "resume", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
+     "resume the clock", run_clock_resume},
+    {"clock", "extend", "EVENT_ID DURATION [--table N] [--round N]", 2, 2,
+     o_clock, "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7)",
+     run_clock_extend},
+    {"result", "enter",
+     "EVENT_ID ROUND TABLE RESULT_JSON [--override] [--reason T] [--game G]", 4,
+     4, o_result,
+     "enter a table's result: an event-file result object (- = stdin); "
+     "--override replaces a confirmed one",
+     run_result_enter},
+    {"result", "penalty", "EVENT_ID ROUND TABLE PLAYER_ID POINTS [--reason T]",
+     5, 5, o_reason, "deduct tournament points (TX-7), e.g. 1 or 0.5",
+     run_result_penalty},
+    {"standings", NULL, "EVENT_ID [--after-round N]", 1, 1, o_standings,
+     "the hub's standings (the JSON of `tourney standings`)", run_standings},
+    {"export", NULL, "EVENT_ID", 1, 1, o_none,
+     "the event file (JSON, event-file.md) on stdout", run_export},
+    {"devices", NULL, "[--event EVENT_ID]", 0, 0, o_devices,
+     "table devices: presence and assignment", run_devices},
+    {"device", "assign", "DEVICE EVENT_ID TABLE", 3, 3, o_none,
+     "make a device physical table TABLE (0 = unassign)", run_device_assign},
+    {"wait-hub", NULL, "", 0, 0, o_none,
+     "wait until the hub is online (hub/state), at most --timeout",
+     run_wait_hub},
+};
+
+#define N_LIVE_CMDS (sizeof(live_cmds) / sizeof(live_cmds[0]))
+
+static void usage(FILE *to)
+{
+    fputs("usage: tourney live [OPTIONS] COMMAND [ARGS]   (talks to the hub "
+          "over MQTT)\n\ncommands:\n",
+          to);
+    for (size_t i = 0; i < N_LIVE_CMDS; i++) {
+        const struct live_cmd *c = &live_cmds[i];
+        fprintf(to, "  %s%s%s%s%s\n      %s\n", c->group, c->verb ? " " : "",
+                c->verb ? c->verb : "", c->synopsis[0] ? " " : "", c->synopsis,
+                c->help);
+    }
+    fputs("\noptions (also \"name = value\" lines in the config file):\n"
+          "  --broker URI         tcp://HOST:1883 or ssl://HOST:8883\n"
+          "  --user LOGIN         your organiser login\n"
+          "  --password-file F    first line: the password (or "
+          "TOURNEY_PASSWORD)\n"
+          "  --tls-ca F           CA bundle for ssl:// brokers\n"
+          "  --timeout S          wait at most S seconds (default 30)\n"
+          "  --retry S            resend after S seconds, same id (default "
+          "10)\n"
+          "  --config F           config file (default "
+          "~/.config/tourney/console.conf)\n"
+          "  --dump-config        print the effective settings\n"
+          "  --json               print the hub's JSON payload as is\n"
+          "\nexit status: 0 ok, 1 internal error, 2 usage or settings or "
+          "refused login, 3 the hub refused, 4 no answer in time\n",
+          to);
+}
+
+/* Parses the command's options and arguments from args (after the command
+ * words).  Global flags (--json, --config F, --dump-config) were taken
+ * out before. */
+static int parse_command_args(struct live *lv, int n, char **args)
+{
+    const struct live_cmd *c = lv->cmd;
+    bool only_pos = false;
+    for (int i = 0; i < n; i++) {
+        const char *a = args[i];
+        if (!only_pos && strcmp(a, "--") == 0) {
+            only_pos = true;
+            continue;
+        }
+        if (only_pos || strncmp(a, "--", 2) != 0) {
+            if (lv->n_pos == MAX_POS || lv->n_pos == c->max_pos) {
+                say("%s%s%s: too many arguments (expected %s)", c->group,
+                    c->verb ? " " : "", c->verb ? c->verb : "", c->synopsis);
+                return HUB_CONSOLE_EXIT_USAGE;
+            }
+            lv->pos[lv->n_pos++] = a;
+            continue;
+        }
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const char *spec = NULL;
+        for (const char *const *s = c->opts; *s; s++)
+            if (strncmp(*s, name, len) == 0 &&
+                ((*s)[len] == '\0' || (*s)[len] == '=')) {
+                spec = *s;
+                break;
+            }
+        if (!spec) {
+            say("%s%s%s: unknown option --%.*s (try tourney live --help)",
+                c->group, c->verb ? " " : "", c->verb ? c->verb : "", (int)len,
+                name);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        bool takes = spec[len] == '=';
+        bool repeat = takes && spec[len + 1] == '*';
+        const char *value = "";
+        if (takes) {
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < n)
+                value = args[++i];
+            else {
+                say("--%.*s: missing value", (int)len, name);
+                return HUB_CONSOLE_EXIT_USAGE;
+            }
+        } else if (eq) {
+            say("--%.*s takes no value", (int)len, name);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        if (len >= sizeof lv->opts[0].name)
+            len = sizeof lv->opts[0].name - 1; /* specs are short */
+        for (int k = 0; !repeat && k < lv->n_opts; k++)
+            if (strlen(lv->opts[k].name) == len &&
+                strncmp(lv->opts[k].name, name, len) == 0) {
+                say("--%.*s given twice", (int)len, name);
+                return HUB_CONSOLE_EXIT_USAGE;
+            }
+        if (lv->n_opts == MAX_OPTS) {
+            say("too many options");
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        memcpy(lv->opts[lv->n_opts].name, spec, len);
+        lv->opts[lv->n_opts].name[len] = '\0';
+        lv->opts[lv->n_opts].value = value;
+        lv->n_opts++;
+    }
+    if (lv->n_pos < c->min_pos) {
+        say("%s%s%s: expected %s", c->group, c->verb ? " " : "",
+            c->verb ? c->verb : "", c->synopsis);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
+int tny_cli_live(int argc, char **argv)
+{
+    struct live *lv = calloc(1, sizeof(*lv));
+    char **rest = NULL, **flags_rest = NULL;
+    struct tny_config_value *flag_values = NULL;
+    struct tny_diag d = {{0}};
+    int status = HUB_CONSOLE_EXIT_USAGE, n_rest = 0, n_flags_rest = 0;
+    bool explicit_config = false, dump = false;
+    int n_before_dashes = argc - 1;
+
+    rest = calloc((size_t)argc + 1, sizeof(*rest));
+    flags_rest = calloc((size_t)argc + 1, sizeof(*flags_rest));
+    flag_values = calloc(N_SETTINGS, sizeof(*flag_values));
+    if (!lv || !rest || !flags_rest || !flag_values) {
+        say("out of memory");
+        status = HUB_CONSOLE_EXIT_INTERNAL;
+        goto out;
+    }
+    tny_config_defaults(settings_table, N_SETTINGS, lv->values);
+    tny_config_defaults(settings_table, N_SETTINGS, flag_values);
+
+    /* --help and --config first: they decide what is read. */
+    default_config_path(lv);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            n_before_dashes = i - 1;
+            break;
+        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            status = flush_out();
+            goto out;
+        }
+        const char *path = NULL;
+        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+            path = argv[i + 1];
+        else if (strncmp(argv[i], "--config=", 9) == 0)
+            path = argv[i] + 9;
+        if (path) {
+            if (strlen(path) >= sizeof lv->config_path) {
+                say("--config: path too long");
+                goto out;
+            }
+            snprintf(lv->config_path, sizeof lv->config_path, "%s", path);
+            explicit_config = true;
+        }
+    }
+    if (lv->config_path[0] &&
+        (status = load_config_file(lv, explicit_config)) != HUB_CONSOLE_EXIT_OK)
+        goto out;
+    status = HUB_CONSOLE_EXIT_USAGE;
+
+    /* Settings given as flags override the file. */
+    if (tny_config_apply_args(settings_table, N_SETTINGS, flag_values,
+                              n_before_dashes, argv + 1, flags_rest,
+                              &n_flags_rest, &d) < 0 ||
+        tny_config_apply_args(settings_table, N_SETTINGS, lv->values,
+                              n_before_dashes, argv + 1, rest, &n_rest,
+                              &d) < 0) {
+        say("%s", d.msg);
+        goto out;
+    }
+    lv->password_file_flag = flag_values[SET_PASSWORD_FILE].set;
+    for (int i = 1 + n_before_dashes; i < argc; i++)
+        rest[n_rest++] = argv[i];
+
+    /* Global flags, anywhere before "--". */
+    int n = 0;
+    for (int i = 0; i < n_rest; i++) {
+        if (strcmp(rest[i], "--") == 0) {
+            while (i < n_rest)
+                rest[n++] = rest[i++];
+            break;
+        }
+        if (strcmp(rest[i], "--json") == 0) {
+            lv->json = true;
+        } else if (strcmp(rest[i], "--dump-config") == 0) {
+            dump = true;
+        } else if (strcmp(rest[i], "--config") == 0) {
+            i++; /* its value was read above */
+        } else if (strncmp(rest[i], "--config=", 9) == 0) {
+            continue;
+        } else {
+            rest[n++] = rest[i];
+        }
+    }
+    n_rest = n;
+
+    if (dump) {
+        size_t need = tny_config_dump(settings_table, N_SETTINGS, lv->values,
+                                      true, NULL, 0);
+        char *text = malloc(need + 1);
+        if (!text) {
+            say("out of memory");
+            status = HUB_CONSOLE_EXIT_INTERNAL;
+            goto out;
+        }
+        tny_config_dump(settings_table, N_SETTINGS, lv->values, true, text,
+                        need + 1);
+        fputs(text, stdout);
+        free(text);
+        status = flush_out();
+        goto out;
+    }
+
+    if (n_rest == 0 || strncmp(rest[0], "--", 2) == 0) {
+        if (n_rest > 0)
+            say("live: unknown option \"%s\" (try tourney live --help)",
+                rest[0]);
+        else
+            say("live: missing command (try tourney live --help)");
+        goto out;
+    }
+    int words = 0;
+    for (size_t i = 0; i < N_LIVE_CMDS && !lv->cmd; i++) {
+        const struct live_cmd *c = &live_cmds[i];
+        if (strcmp(c->group, rest[0]) != 0)
+            continue;
+        if (!c->verb) {
+            lv->cmd = c;
+            words = 1;
+        } else if (n_rest > 1 && strcmp(c->verb, rest[1]) == 0) {
+            lv->cmd = c;
+            words = 2;
+        }
+    }
+    if (!lv->cmd) {
+        say("live: unknown command \"%s%s%s\" (try tourney live --help)",
+            rest[0], n_rest > 1 ? " " : "", n_rest > 1 ? rest[1] : "");
+        goto out;
+    }
+    if ((status = parse_command_args(lv, n_rest - words, rest + words)) !=
+        HUB_CONSOLE_EXIT_OK)
+        goto out;
+    status = lv->cmd->run(lv);
+out:
+    if (lv) {
+        hub_console_close(lv->conn);
+        tny_wire_reply_release(&lv->rep);
+        memset(&lv->set, 0, sizeof lv->set); /* the password */
+    }
+    free(lv);
+    free(rest);
+    free(flags_rest);
+    free(flag_values);
+    return status;
+}

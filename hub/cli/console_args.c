@@ -1,0 +1,516 @@
+/* console_args.c - turns what an organiser types into protocol values:
+ * event-file result objects into wire results, "2.5" tournament points into
+ * 1/1200 units, "90s" into milliseconds, files into text.
+ *
+ * What it does not do: no meaning checks that need the event (is p7 at
+ * table 3, is 37 VP allowed): the hub answers those.  Structural rules
+ * (2..4 players, winner xor draw) are checked again by the wire encoder,
+ * whose message then names the protobuf field.
+ *
+ * Invariants: every value written into a fixed array fits it (checked),
+ * and messages name the offending key as "result.KEY" or quote the text.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "console_internal.h"
+#include "tny/format.h"
+
+/* ---- numbers ------------------------------------------------------------ */
+
+int hub_console_int(const char *text, int64_t min, int64_t max, int64_t *out,
+                    struct tny_diag *diag)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (text[0] == '\0' || *end != '\0' || errno != 0 || v < min || v > max)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "\"%s\": expected a whole number %lld..%lld", text,
+                            (long long)min, (long long)max);
+    *out = v;
+    return TNY_OK;
+}
+
+/* A finite decimal number, the whole text. */
+static bool parse_number(const char *text, double *out, char **rest)
+{
+    char *end;
+    if (text[0] == '\0' || text[0] == ' ')
+        return false;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || errno != 0 || !isfinite(v))
+        return false;
+    /* No hex floats, infinities or exponents slipping in. */
+    for (const char *c = text; c < end; c++)
+        if (!((*c >= '0' && *c <= '9') || *c == '.' || *c == '-' || *c == '+'))
+            return false;
+    *out = v;
+    *rest = end;
+    return true;
+}
+
+/* x tournament points as units; false when not a whole number of units. */
+static bool to_units(double x, int64_t *units)
+{
+    double u = x * TNY_POINT_SCALE;
+    if (fabs(u) > 1e15)
+        return false;
+    double r = nearbyint(u);
+    if (fabs(u - r) > 1e-6)
+        return false;
+    *units = (int64_t)r;
+    return true;
+}
+
+int hub_console_points(const char *text, int64_t max_tp, int64_t *units,
+                       struct tny_diag *diag)
+{
+    double x;
+    char *rest;
+    if (!parse_number(text, &x, &rest) || *rest != '\0' ||
+        !to_units(x, units) || *units <= 0 || *units > max_tp * TNY_POINT_SCALE)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "\"%s\": expected tournament points above 0 and "
+                            "at most %lld (e.g. 1 or 0.5)",
+                            text, (long long)max_tp);
+    return TNY_OK;
+}
+
+int hub_console_duration_ms(const char *text, int64_t *ms,
+                            struct tny_diag *diag)
+{
+    double x, scale = 60000.0; /* bare numbers are minutes */
+    char *rest;
+    if (!parse_number(text, &x, &rest))
+        goto bad;
+    if (strcmp(rest, "ms") == 0)
+        scale = 1.0;
+    else if (strcmp(rest, "s") == 0)
+        scale = 1000.0;
+    else if (strcmp(rest, "m") == 0 || strcmp(rest, "min") == 0 ||
+             *rest == '\0')
+        scale = 60000.0;
+    else if (strcmp(rest, "h") == 0)
+        scale = 3600000.0;
+    else
+        goto bad;
+    double v = nearbyint(x * scale);
+    if (v < 1 || v > (double)TNY_CLOCK_MAX_MS)
+        goto bad;
+    *ms = (int64_t)v;
+    return TNY_OK;
+bad:
+    return tny_diag_set(diag, TNY_EINVAL,
+                        "\"%s\": expected a duration: minutes (5, 2.5) or "
+                        "90s, 5m, 1h; at most 30 days",
+                        text);
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+int hub_console_read_file(const char *path, size_t max, char **out, size_t *len,
+                          struct tny_diag *diag)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    char *buf = NULL;
+    size_t used = 0, cap = 0;
+    int rc;
+
+    *out = NULL;
+    *len = 0;
+    if (!f)
+        return tny_diag_set(diag, errno == ENOENT ? TNY_ENOTFOUND : TNY_EINVAL,
+                            "cannot read %s: %s", path, strerror(errno));
+    for (;;) {
+        if (cap - used < 65536) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            if (ncap > max + 1)
+                ncap = max + 1;
+            if (ncap <= used) {
+                rc = tny_diag_set(diag, TNY_ERANGE, "%s: larger than %zu bytes",
+                                  path, max);
+                goto out;
+            }
+            char *nbuf = realloc(buf, ncap + 1);
+            if (!nbuf) {
+                rc = tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        size_t n = fread(buf + used, 1, cap - used, f);
+        used += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                rc = tny_diag_set(diag, TNY_EINVAL, "cannot read %s: %s", path,
+                                  strerror(errno));
+                goto out;
+            }
+            break;
+        }
+    }
+    if (used > max) {
+        rc = tny_diag_set(diag, TNY_ERANGE, "%s: larger than %zu bytes", path,
+                          max);
+        goto out;
+    }
+    buf[used] = '\0';
+    *out = buf;
+    *len = used;
+    buf = NULL;
+    rc = TNY_OK;
+out:
+    free(buf);
+    if (!is_stdin)
+        fclose(f);
+    return rc;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+struct rparse {
+    struct tny_wire_result *r;
+    struct tny_diag *diag;
+};
+
+static int copy_id(char *dst, const char *src, const char *path,
+                   struct tny_diag *diag)
+{
+    if (!tny_wire_id_valid(src))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: \"%s\" is not a player id ([A-Za-z0-9_.-], "
+                            "1..64 characters)",
+                            path, src);
+    memcpy(dst, src, strlen(src) + 1);
+    return TNY_OK;
+}
+
+static int want_id(const json_t *v, char *dst, const char *path,
+                   struct tny_diag *diag)
+{
+    if (!json_is_string(v))
+        return tny_diag_set(diag, TNY_EINVAL, "%s: expected a player id", path);
+    return copy_id(dst, json_string_value(v), path, diag);
+}
+
+/* The entry of player id in r->players, added when new. */
+static int player_slot(struct rparse *rp, const char *id, const char *path,
+                       struct tny_wire_result_player **out)
+{
+    struct tny_wire_result *r = rp->r;
+    for (int32_t i = 0; i < r->n_players; i++)
+        if (strcmp(r->players[i].player_id, id) == 0) {
+            *out = &r->players[i];
+            return TNY_OK;
+        }
+    if (r->n_players >= TNY_MAX_SEATS)
+        return tny_diag_set(rp->diag, TNY_EINVAL, "%s: more than %d players",
+                            path, TNY_MAX_SEATS);
+    struct tny_wire_result_player *p = &r->players[r->n_players];
+    int rc = copy_id(p->player_id, id, path, rp->diag);
+    if (rc < 0)
+        return rc;
+    r->n_players++;
+    *out = p;
+    return TNY_OK;
+}
+
+enum map_kind {
+    MAP_SCORE,
+    MAP_CLOCK,
+    MAP_TP,
+    MAP_PENALTY,
+    MAP_IP,
+    MAP_BP,
+    MAP_ARMY
+};
+
+/* Applies a {"p1": value, ...} object to the players' entries. */
+static int player_map(struct rparse *rp, const json_t *res, const char *key,
+                      enum map_kind kind)
+{
+    char path[160], ppath[240];
+    const json_t *obj = json_object_get(res, key);
+    const char *id;
+    json_t *v;
+    int rc;
+
+    if (!obj)
+        return TNY_OK;
+    snprintf(path, sizeof path, "result.%s", key);
+    if (!json_is_object(obj))
+        return tny_diag_set(rp->diag, TNY_EINVAL,
+                            "%s: expected an object of player id -> value",
+                            path);
+    json_object_foreach ((json_t *)obj, id, v) {
+        struct tny_wire_result_player *p = NULL;
+        snprintf(ppath, sizeof ppath, "%s.%s", path, id);
+        if ((rc = player_slot(rp, id, ppath, &p)) < 0)
+            return rc;
+        if (kind == MAP_ARMY) {
+            if (!json_is_string(v) ||
+                strlen(json_string_value(v)) >= sizeof p->army ||
+                json_string_value(v)[0] == '\0')
+                return tny_diag_set(rp->diag, TNY_EINVAL,
+                                    "%s: expected an army name (1..%zu "
+                                    "bytes)",
+                                    ppath, sizeof p->army - 1);
+            memcpy(p->army, json_string_value(v),
+                   strlen(json_string_value(v)) + 1);
+            continue;
+        }
+        if (kind == MAP_TP || kind == MAP_PENALTY) {
+            int64_t units;
+            if (!json_is_number(v) || !to_units(json_number_value(v), &units))
+                return tny_diag_set(rp->diag, TNY_EINVAL,
+                                    "%s: expected tournament points (a "
+                                    "number such as 14 or 2.5)",
+                                    ppath);
+            if (kind == MAP_TP) {
+                p->has_tp = true;
+                p->tp_units = units;
+            } else {
+                p->penalty_units = units;
+            }
+            continue;
+        }
+        if (!json_is_integer(v) || json_integer_value(v) < -1000000 ||
+            json_integer_value(v) > 1000000)
+            return tny_diag_set(rp->diag, TNY_EINVAL,
+                                "%s: expected a whole number", ppath);
+        int32_t x = (int32_t)json_integer_value(v);
+        switch (kind) {
+        case MAP_SCORE:
+            p->has_score = true;
+            p->score = x;
+            break;
+        case MAP_CLOCK:
+            p->has_clock = true;
+            p->clock_ms = x;
+            break;
+        case MAP_IP: p->ip = x; break;
+        case MAP_BP: p->bp = x; break;
+        default: break;
+        }
+    }
+    return TNY_OK;
+}
+
+static bool has(const json_t *o, const char *key)
+{
+    return json_object_get(o, key) != NULL;
+}
+
+static int infer_game(const json_t *res, enum tny_game *game,
+                      struct tny_diag *diag)
+{
+    static const char *const known[] = {
+        "winner",   "draw", "hq_diff", "armies",      "scores",
+        "clock_ms", "tp",   "penalty", "default_win", "vp",
+        "ip",       "bp",   "games",   "modified",    NULL};
+    const char *key;
+    json_t *v;
+    json_object_foreach ((json_t *)res, key, v) {
+        bool ok = false;
+        for (int i = 0; known[i]; i++)
+            ok = ok || strcmp(key, known[i]) == 0;
+        if (!ok)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "result.%s: unknown key (a result object of "
+                                "event-file.md, e.g. {\"vp\": {\"p1\": 10, "
+                                "\"p2\": 8}})",
+                                key);
+    }
+    if (has(res, "hq_diff") || has(res, "draw") || has(res, "armies"))
+        *game = TNY_GAME_NEUROSHIMA_HEX;
+    else if (has(res, "scores") || has(res, "clock_ms") || has(res, "tp") ||
+             has(res, "penalty") || has(res, "default_win"))
+        *game = TNY_GAME_TANTRIX;
+    else if (has(res, "ip") || has(res, "bp"))
+        *game = TNY_GAME_AGRICOLA;
+    else if (has(res, "winner") || has(res, "games") || has(res, "modified"))
+        *game = TNY_GAME_GOT_LCG2;
+    else if (has(res, "vp"))
+        *game = TNY_GAME_CATAN;
+    else
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "result: empty (expected e.g. {\"vp\": {\"p1\": "
+                            "10, \"p2\": 8}})");
+    return TNY_OK;
+}
+
+/* Keys a game's result may have (event-file.md). */
+static int check_keys(const json_t *res, enum tny_game game,
+                      struct tny_diag *diag)
+{
+    static const char *const nh[] = {"winner", "draw", "hq_diff", "armies",
+                                     NULL};
+    static const char *const tx[] = {"scores", "clock_ms", "default_win",
+                                     "tp",     "penalty",  NULL};
+    static const char *const ag[] = {"vp", "ip", "bp", NULL};
+    static const char *const gt[] = {"winner", "modified", "games", NULL};
+    static const char *const ct[] = {"vp", NULL};
+    const char *const *keys = game == TNY_GAME_NEUROSHIMA_HEX ? nh
+                              : game == TNY_GAME_TANTRIX      ? tx
+                              : game == TNY_GAME_AGRICOLA     ? ag
+                              : game == TNY_GAME_GOT_LCG2     ? gt
+                                                              : ct;
+    const char *key;
+    json_t *v;
+    json_object_foreach ((json_t *)res, key, v) {
+        bool ok = false;
+        for (int i = 0; keys[i]; i++)
+            ok = ok || strcmp(key, keys[i]) == 0;
+        if (!ok)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "result.%s: not a key of a %s result", key,
+                                tny_game_name(game));
+    }
+    return TNY_OK;
+}
+
+static int parse_result(struct rparse *rp, const json_t *res)
+{
+    struct tny_wire_result *r = rp->r;
+    struct tny_diag *diag = rp->diag;
+    const json_t *v;
+    int rc;
+
+    if ((rc = check_keys(res, r->game, diag)) < 0)
+        return rc;
+    switch (r->game) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        if ((v = json_object_get(res, "winner")) &&
+            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
+            return rc;
+        if ((v = json_object_get(res, "draw"))) {
+            if (!json_is_boolean(v))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "result.draw: expected true or false");
+            r->draw = json_is_true(v);
+        }
+        if ((v = json_object_get(res, "hq_diff"))) {
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) > 1000000)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "result.hq_diff: expected a whole number "
+                                    "0..1000000");
+            r->hq_diff = (int32_t)json_integer_value(v);
+        } else if (!r->draw) {
+            return tny_diag_set(diag, TNY_EINVAL, "result.hq_diff: missing");
+        }
+        if (r->winner_id[0] == '\0' && !r->draw)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "result: expected \"winner\" or \"draw\": "
+                                "true");
+        return player_map(rp, res, "armies", MAP_ARMY);
+    case TNY_GAME_TANTRIX:
+        if ((rc = player_map(rp, res, "scores", MAP_SCORE)) < 0 ||
+            (rc = player_map(rp, res, "clock_ms", MAP_CLOCK)) < 0 ||
+            (rc = player_map(rp, res, "tp", MAP_TP)) < 0 ||
+            (rc = player_map(rp, res, "penalty", MAP_PENALTY)) < 0)
+            return rc;
+        if ((v = json_object_get(res, "default_win")) &&
+            (rc = want_id(v, r->default_winner_id, "result.default_win",
+                          diag)) < 0)
+            return rc;
+        return TNY_OK;
+    case TNY_GAME_AGRICOLA:
+        if (!has(res, "vp") || !has(res, "ip") || !has(res, "bp"))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "result: an Agricola result has \"vp\", "
+                                "\"ip\" and \"bp\" (AG-1)");
+        if ((rc = player_map(rp, res, "vp", MAP_SCORE)) < 0 ||
+            (rc = player_map(rp, res, "ip", MAP_IP)) < 0 ||
+            (rc = player_map(rp, res, "bp", MAP_BP)) < 0)
+            return rc;
+        for (int32_t i = 0; i < r->n_players; i++)
+            if (!r->players[i].has_score)
+                return tny_diag_set(diag, TNY_EINVAL, "result.vp.%s: missing",
+                                    r->players[i].player_id);
+        return TNY_OK;
+    case TNY_GAME_GOT_LCG2:
+        if ((v = json_object_get(res, "winner")) &&
+            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
+            return rc;
+        if ((v = json_object_get(res, "modified"))) {
+            if (!json_is_boolean(v))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "result.modified: expected true or false");
+            r->modified = json_is_true(v);
+        }
+        if ((v = json_object_get(res, "games"))) {
+            if (!json_is_array(v) || json_array_size(v) < 1 ||
+                json_array_size(v) > 3)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "result.games: expected 1..3 winner ids");
+            for (size_t g = 0; g < json_array_size(v); g++) {
+                char path[48];
+                snprintf(path, sizeof path, "result.games[%zu]", g);
+                if ((rc = want_id(json_array_get(v, g), r->games[g], path,
+                                  diag)) < 0)
+                    return rc;
+            }
+            r->n_games = (int32_t)json_array_size(v);
+        }
+        if (r->winner_id[0] == '\0' && r->n_games == 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "result: expected \"winner\" or \"games\"");
+        return TNY_OK;
+    case TNY_GAME_CATAN:
+        if ((rc = player_map(rp, res, "vp", MAP_SCORE)) < 0)
+            return rc;
+        if (r->n_players == 0)
+            return tny_diag_set(diag, TNY_EINVAL, "result.vp: missing");
+        return TNY_OK;
+    }
+    return TNY_OK;
+}
+
+int hub_console_result_from_json(const char *text, const char *game,
+                                 struct tny_wire_result *out,
+                                 struct tny_diag *diag)
+{
+    json_error_t err;
+    struct rparse rp = {out, diag};
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    json_t *res = json_loads(text, JSON_REJECT_DUPLICATES, &err);
+    if (!res)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "result: invalid JSON at column %d: %s", err.column,
+                            err.text);
+    if (!json_is_object(res)) {
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "result: expected an object such as {\"vp\": "
+                          "{\"p1\": 10, \"p2\": 8}}");
+        goto out;
+    }
+    if (game) {
+        if (tny_game_from_name(game, &out->game) < 0) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "--game \"%s\": expected neuroshima-hex, "
+                              "tantrix, agricola, got-lcg2 or catan",
+                              game);
+            goto out;
+        }
+    } else if ((rc = infer_game(res, &out->game, diag)) < 0) {
+        goto out;
+    }
+    rc = parse_result(&rp, res);
+out:
+    json_decref(res);
+    if (rc < 0)
+        memset(out, 0, sizeof(*out));
+    return rc;
+}

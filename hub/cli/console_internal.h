@@ -1,0 +1,115 @@
+/* console_internal.h - what the console's files share: settings, the
+ * connection to the hub (console_conn.c) and the argument converters
+ * (console_args.c).  Not an API outside hub/cli/console*.c.
+ *
+ * Invariants: a struct hub_console_conn is used by one thread (the
+ * program's only one); every request it sends carries a correlation id
+ * unique to this process and its login, and a retry resends the same bytes
+ * (same id), as docs/protocol.md asks.
+ */
+#ifndef TNY_CLI_CONSOLE_INTERNAL_H
+#define TNY_CLI_CONSOLE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tny/error.h"
+#include "tny/wire.h"
+
+/* Exit statuses of `tourney live` (console.h). */
+enum hub_console_exit {
+    HUB_CONSOLE_EXIT_OK = 0,
+    HUB_CONSOLE_EXIT_INTERNAL = 1,
+    HUB_CONSOLE_EXIT_USAGE = 2,
+    HUB_CONSOLE_EXIT_REFUSED = 3,
+    HUB_CONSOLE_EXIT_NO_ANSWER = 4,
+};
+
+#define HUB_CONSOLE_MAX_SERVERS 8
+#define HUB_CONSOLE_PATH_MAX 512
+#define HUB_CONSOLE_PASSWORD_MAX 256
+
+/* The effective connection settings (after config file, environment and
+ * flags). */
+struct hub_console_settings {
+    char broker_list[HUB_CONSOLE_PATH_MAX]; /* "uri[,uri...]", for messages */
+    char server_buf[HUB_CONSOLE_PATH_MAX];  /* the same, commas now NULs */
+    const char *servers[HUB_CONSOLE_MAX_SERVERS]; /* into server_buf */
+    int n_servers;
+    char user[TNY_WIRE_ID_MAX + 1];
+    char password[HUB_CONSOLE_PASSWORD_MAX];
+    char tls_ca[HUB_CONSOLE_PATH_MAX]; /* "" = system trust store */
+    int timeout_s;                     /* per request, connection included */
+    int retry_s;                       /* resend interval, same id */
+};
+
+struct hub_console_conn; /* opaque: one MQTT session with the broker */
+
+/* Connects as s->user, subscribes to the login's reply topic and to the
+ * hub's state, and waits until the broker confirmed both, at most
+ * s->timeout_s seconds.  s is copied.
+ * Errors: TNY_EINVAL (the broker refused the login: wrong password or
+ * user; an invalid setting), TNY_ESTATE (no connection within the
+ * timeout), TNY_ENOMEM.  diag says which, in one line. */
+TNY_MUST_USE int hub_console_open(const struct hub_console_settings *s,
+                                  struct hub_console_conn **out,
+                                  struct tny_diag *diag);
+
+/* Disconnects and frees; NULL is a no-op. */
+void hub_console_close(struct hub_console_conn *c);
+
+/* Sends one request and waits for its reply: fills req's correlation_id
+ * (fresh) and organiser_id (the login), publishes it on ctl/LOGIN/req,
+ * resends the same bytes every retry_s seconds and after a reconnect, and
+ * returns when the reply with that id arrived (its rc may be an error:
+ * the hub's refusal) or the timeout passed.  *rep is initialised here;
+ * release it with tny_wire_reply_release on success.
+ * Errors: TNY_EINVAL (the request does not encode, or the broker refused
+ * it: the login may not write that topic), TNY_ESTATE (no reply within
+ * the timeout; diag says whether the hub looked online), TNY_ENOMEM. */
+TNY_MUST_USE int hub_console_call(struct hub_console_conn *c,
+                                  struct tny_wire_request *req,
+                                  struct tny_wire_reply *rep,
+                                  struct tny_diag *diag);
+
+/* Waits until tourney/v1/hub/state says "online", at most timeout_s.
+ * Errors: TNY_ESTATE (not online in time; diag has the last state seen). */
+TNY_MUST_USE int hub_console_wait_hub(struct hub_console_conn *c,
+                                      struct tny_diag *diag);
+
+/* ---- argument converters (console_args.c) ---------------------------- */
+
+/* An event-file result object (event-file.md: {"vp": {"p1": 10, ...}},
+ * {"winner": "p1", "hq_diff": 7}, ...) as a wire result.  game names the
+ * game ("neuroshima-hex", ...); NULL infers it from the keys (hq_diff,
+ * draw or armies: NH; scores, clock_ms, default_win, tp or penalty: TX;
+ * ip or bp: AG; winner, games or modified without hq_diff: GT; vp alone:
+ * CT).  Errors: TNY_EINVAL (diag: "result.KEY: why"), TNY_ENOMEM. */
+TNY_MUST_USE int hub_console_result_from_json(const char *text,
+                                              const char *game,
+                                              struct tny_wire_result *out,
+                                              struct tny_diag *diag);
+
+/* Tournament points as written ("1", "0.5", "12.5") in 1/1200 units,
+ * 0 < points <= max_tp.  Errors: TNY_EINVAL. */
+TNY_MUST_USE int hub_console_points(const char *text, int64_t max_tp,
+                                    int64_t *units, struct tny_diag *diag);
+
+/* A duration: minutes ("5", "2.5") or with a unit ("90s", "5m", "1h"),
+ * 1 ms..30 days.  Errors: TNY_EINVAL. */
+TNY_MUST_USE int hub_console_duration_ms(const char *text, int64_t *ms,
+                                         struct tny_diag *diag);
+
+/* A whole number in [min, max].  Errors: TNY_EINVAL. */
+TNY_MUST_USE int hub_console_int(const char *text, int64_t min, int64_t max,
+                                 int64_t *out, struct tny_diag *diag);
+
+/* Reads a whole file ("-" = standard input) into a malloc'd NUL-terminated
+ * buffer of at most max bytes.  Errors: TNY_ENOTFOUND (no such file),
+ * TNY_EINVAL (cannot read: diag has the path and errno's text), TNY_ERANGE
+ * (larger than max), TNY_ENOMEM. */
+TNY_MUST_USE int hub_console_read_file(const char *path, size_t max, char **out,
+                                       size_t *len, struct tny_diag *diag);
+
+#endif

@@ -1,0 +1,303 @@
+/* feed.c - the public live feed: JSON, retained, under
+ * tourney/v1/feed/{ev}/ (docs/feed.md describes every topic and field).
+ *
+ * Five topics per event, each a complete document (an overlay that
+ * subscribes late gets the whole picture from the retained messages):
+ * event, pairings, tables, standings, bracket.  Built from the store's
+ * projection and the service's in-memory table states; published by
+ * hub_service_flush after a batch of changes.
+ *
+ * Not here: anything private.  The feed is public (anonymous WebSocket
+ * readers): it carries names, clubs, countries and what the tables show,
+ * never ratings, external ids, device credentials or organiser logins.
+ */
+#include "service/service_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tny/json_io.h"
+#include "tny/score.h"
+#include "tny/standings.h"
+
+static int add(struct hub_outbox *ob, const struct hub_ev *e, const char *what,
+               json_t *doc)
+{
+    char topic[HUB_TOPIC_MAX];
+    char *text;
+    if (!doc)
+        return TNY_ENOMEM;
+    text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (!text)
+        return TNY_ENOMEM;
+    snprintf(topic, sizeof(topic), "%sfeed/%s/%s", TNY_WIRE_TOPIC_PREFIX, e->id,
+             what);
+    return hub_outbox_add(ob, topic, (uint8_t *)text, strlen(text), true);
+}
+
+static const char *level_name(enum tny_event_level l)
+{
+    switch (l) {
+    case TNY_LEVEL_CASUAL: return "casual";
+    case TNY_LEVEL_FORMAL: return "formal";
+    case TNY_LEVEL_PREMIER: return "premier";
+    default: return NULL;
+    }
+}
+
+static const char *round_status(const struct hub_ev *e)
+{
+    static const char *const names[] = {"draft", "published", "started",
+                                        "closed"};
+    if (e->ev.n_rounds == 0 || e->round.status > HUB_ROUND_CLOSED)
+        return NULL;
+    return names[e->round.status];
+}
+
+static const char *stage_name(const struct hub_ev *e)
+{
+    int32_t si = e->round.stage_index;
+    if (e->ev.n_rounds == 0 || si < 0 || si >= e->ev.format.n_stages)
+        return NULL;
+    return e->ev.format.stages[si].name;
+}
+
+static json_t *event_doc(const struct hub_ev *e, int64_t now_ms)
+{
+    static const char *const status[] = {"setup", "running", "finished"};
+    const struct tny_format *f = &e->ev.format;
+    int32_t r = e->ev.n_rounds;
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:s?, s:s, s:i, s:s?, s:s?, s:s?, s:i, s:I}",
+        "id", e->id, "title", e->ev.title[0] ? e->ev.title : f->title, "format",
+        f->name, "game", tny_game_name(f->game), "level",
+        level_name(e->ev.level), "status",
+        e->info.status <= HUB_EVENT_FINISHED ? status[e->info.status] : "?",
+        "round", (int)r, "round_status", round_status(e), "stage",
+        r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL, "stage_name",
+        stage_name(e), "players", (int)e->ev.n_players, "updated_ms",
+        (json_int_t)now_ms);
+}
+
+static json_t *player_brief(const struct hub_ev *e, int32_t p)
+{
+    const struct tny_player *pl = &e->ev.players[p];
+    return json_pack("{s:s, s:s, s:s?, s:s?}", "id", pl->id, "name", pl->name,
+                     "club", pl->club, "country", pl->country);
+}
+
+static json_t *seat_doc(const struct hub_ev *e, const struct tny_table *t,
+                        int32_t i, int32_t first_seat)
+{
+    const struct tny_player *pl = &e->ev.players[t->seats[i]];
+    json_t *o = player_brief(e, t->seats[i]);
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "seat", json_integer(i + 1));
+    if (first_seat == i)
+        json_object_set_new(o, "first", json_true());
+    if (pl->n_armies > 0) {
+        json_t *a = json_array();
+        for (int32_t k = 0; a && k < pl->n_armies; k++)
+            if (pl->armies[k] >= 0 && pl->armies[k] < e->ev.format.n_armies)
+                json_array_append_new(
+                    a, json_string(e->ev.format.armies[pl->armies[k]]));
+        json_object_set_new(o, "armies", a);
+    }
+    if (t->has_result && t->result.army[i] >= 0 &&
+        t->result.army[i] < e->ev.format.n_armies)
+        json_object_set_new(
+            o, "army", json_string(e->ev.format.armies[t->result.army[i]]));
+    if (pl->n_colours > 0) {
+        json_t *a = json_array();
+        for (int32_t k = 0; a && k < pl->n_colours; k++)
+            json_array_append_new(a, json_string(pl->colours[k]));
+        json_object_set_new(o, "colours", a);
+    }
+    if (pl->faction)
+        json_object_set_new(o, "faction", json_string(pl->faction));
+    if (pl->agenda)
+        json_object_set_new(o, "agenda", json_string(pl->agenda));
+    return o;
+}
+
+static json_t *pairings_doc(struct hub_ev *e)
+{
+    int32_t r = e->ev.n_rounds;
+    json_t *tables = json_array(), *byes = json_array();
+    if (r > 0) {
+        const struct tny_round *round = &e->ev.rounds[r - 1];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (tb->is_bye) {
+                json_array_append_new(byes, player_brief(e, tb->seats[0]));
+                continue;
+            }
+            struct hub_table_state *ts = hub__ev_table_state(e, tb->number);
+            json_t *seats = json_array();
+            for (int32_t i = 0; seats && i < tb->n_seats; i++)
+                json_array_append_new(
+                    seats, seat_doc(e, tb, i, ts ? ts->first_seat : -1));
+            json_array_append_new(tables,
+                                  json_pack("{s:i, s:o}", "table",
+                                            (int)tb->number, "players", seats));
+        }
+    }
+    return json_pack("{s:i, s:s?, s:s?, s:o, s:o}", "round", (int)r, "stage",
+                     r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL,
+                     "stage_name", stage_name(e), "tables", tables, "byes",
+                     byes);
+}
+
+static json_t *clock_doc(const struct tny_clock_msg *m, int64_t now_ms)
+{
+    static const char *const states[] = {"not_started", "running", "paused"};
+    json_t *o =
+        json_pack("{s:s, s:b, s:I}", "state",
+                  m->state <= TNY_ROUND_CLOCK_PAUSED ? states[m->state] : "?",
+                  "unlimited", m->unlimited, "hub_now_ms", (json_int_t)now_ms);
+    if (!o || m->unlimited)
+        return o;
+    if (m->state == TNY_ROUND_CLOCK_RUNNING) {
+        json_object_set_new(o, "deadline_ms", json_integer(m->deadline_ms));
+        json_object_set_new(o, "remaining_ms",
+                            json_integer(m->deadline_ms - now_ms));
+    } else {
+        json_object_set_new(o, "remaining_ms", json_integer(m->remaining_ms));
+    }
+    return o;
+}
+
+static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
+                          int64_t now_ms)
+{
+    int32_t r = e->ev.n_rounds;
+    struct tny_round_clock c;
+    struct tny_diag ignored;
+    bool have_clock = r > 0 && hub__round_clock(svc, e, &c, &ignored) == 0;
+    json_t *tables = json_array();
+    struct tny_clock_msg m;
+    json_t *round_clock = NULL;
+    if (have_clock) {
+        tny_round_clock_message(&c, 0, now_ms, &m);
+        round_clock = clock_doc(&m, now_ms);
+    }
+    if (r > 0) {
+        const struct tny_round *round = &e->ev.rounds[r - 1];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (tb->is_bye)
+                continue;
+            struct hub_table_state *ts = hub__ev_table_state(e, tb->number);
+            int64_t ext = hub__ev_extension(e, r, tb->number);
+            const char *state = "waiting";
+            if (ts && ts->conflict)
+                state = "conflict";
+            else if (tb->has_result)
+                state = "confirmed";
+            else if (ts && ts->pending)
+                state = "pending_confirmation";
+            else if (have_clock && c.state != TNY_ROUND_CLOCK_READY) {
+                state = "playing";
+                if (c.state == TNY_ROUND_CLOCK_RUNNING &&
+                    tny_round_clock_table_remaining(&c, ext, now_ms) <= 0)
+                    state = "overdue";
+            }
+            const struct hub_device *dev = NULL;
+            for (int32_t i = 0; i < svc->n_devices; i++)
+                if (!strcmp(svc->devices[i].event, e->id) &&
+                    svc->devices[i].table == tb->number)
+                    dev = &svc->devices[i];
+            json_t *o = json_pack(
+                "{s:i, s:s, s:s?, s:b}", "table", (int)tb->number, "state",
+                state, "device", dev ? dev->id : NULL, "online",
+                dev && dev->state == TNY_WIRE_PRESENCE_ONLINE);
+            if (o && ext > 0)
+                json_object_set_new(o, "extension_ms", json_integer(ext));
+            if (o && have_clock) {
+                tny_round_clock_message(&c, ext, now_ms, &m);
+                json_object_set_new(o, "clock", clock_doc(&m, now_ms));
+            }
+            json_array_append_new(tables, o);
+        }
+    }
+    return json_pack("{s:i, s:s?, s:o?, s:o}", "round", (int)r, "round_status",
+                     round_status(e), "clock", round_clock, "tables", tables);
+}
+
+static json_t *standings_doc(const struct hub_ev *e, struct tny_diag *diag)
+{
+    struct tny_standings st;
+    char *text = NULL;
+    json_t *doc = NULL;
+    if (tny_standings_compute(&e->ev, &st, diag) < 0)
+        return json_pack("{s:i, s:[]}", "after_round", 0, "standings");
+    if (tny_standings_to_json(&e->ev, &st, &text) == 0)
+        doc = json_loads(text, 0, NULL);
+    free(text);
+    tny_standings_release(&st);
+    return doc;
+}
+
+static json_t *bracket_doc(const struct hub_ev *e)
+{
+    json_t *rounds = json_array();
+    for (int32_t r = 0; rounds && r < e->ev.n_rounds; r++) {
+        const struct tny_round *round = &e->ev.rounds[r];
+        if (round->stage != TNY_STAGE_ELIMINATION)
+            continue;
+        json_t *tables = json_array();
+        for (int32_t t = 0; tables && t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (tb->is_bye) {
+                json_array_append_new(
+                    tables,
+                    json_pack("{s:o}", "bye", player_brief(e, tb->seats[0])));
+                continue;
+            }
+            json_t *players = json_array();
+            for (int32_t i = 0; players && i < tb->n_seats; i++)
+                json_array_append_new(players, player_brief(e, tb->seats[i]));
+            const char *winner = NULL;
+            if (tb->has_result) {
+                int32_t w = tny_result_winner_seat(&e->ev.format, &tb->result);
+                if (w >= 0 && w < tb->n_seats)
+                    winner = e->ev.players[tb->seats[w]].id;
+            }
+            json_t *o = json_pack("{s:i, s:o, s:s?}", "table", (int)tb->number,
+                                  "players", players, "winner", winner);
+            if (o && tb->has_result && tb->result.n_games > 0) {
+                json_t *g = json_array();
+                for (int32_t k = 0; g && k < tb->result.n_games; k++) {
+                    int32_t s = tb->result.games[k];
+                    json_array_append_new(
+                        g, s >= 0 && s < tb->n_seats
+                               ? json_string(e->ev.players[tb->seats[s]].id)
+                               : json_null());
+                }
+                json_object_set_new(o, "games", g);
+            }
+            json_array_append_new(tables, o);
+        }
+        json_array_append_new(rounds, json_pack("{s:i, s:o}", "round",
+                                                (int)r + 1, "tables", tables));
+    }
+    return json_pack("{s:o}", "rounds", rounds);
+}
+
+int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
+                     struct hub_outbox *ob, struct tny_diag *diag)
+{
+    int rc;
+    if ((rc = add(ob, e, "event", event_doc(e, now_ms))) < 0 ||
+        (rc = add(ob, e, "pairings", pairings_doc(e))) < 0 ||
+        (rc = add(ob, e, "tables", tables_doc(svc, e, now_ms))) < 0 ||
+        (rc = add(ob, e, "standings", standings_doc(e, diag))) < 0 ||
+        (rc = add(ob, e, "bracket", bracket_doc(e))) < 0)
+        return tny_diag_set(diag, rc, "feed %s: %s", e->id, tny_strerror(rc));
+    return TNY_OK;
+}

@@ -1,0 +1,248 @@
+/* hub_config.c - tourney-hub's configuration table and its loading:
+ * defaults -> config file (--config PATH) -> --name=value overrides ->
+ * checks that need more than one value or the file system.
+ *
+ * The table is the single description of every setting: the parser, the
+ * command line, --dump-config and deploy/hub.conf.example
+ * (`tourney-hub --dump-config --annotated`) all come from it.
+ * Not here: acting on the settings (hub_loop.c).
+ */
+#include "hub/hub.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest config or password file read (bytes). */
+#define HUB_CONFIG_FILE_MAX (256 * 1024)
+
+const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
+    [HUB_CFG_BROKER_URI] = {"broker_uri", TNY_CONFIG_STRING,
+                            "tcp://127.0.0.1:1883", 0, 0, NULL,
+                            "MQTT broker URIs tried in order, comma separated "
+                            "(tcp://HOST:PORT or ssl://HOST:PORT; a standby "
+                            "broker second)"},
+    [HUB_CFG_USERNAME] = {"username", TNY_CONFIG_STRING, "hub", 0, 0, NULL,
+                          "broker login, also the MQTT client id (the broker "
+                          "runs use_username_as_clientid); [a-z0-9-]"},
+    [HUB_CFG_PASSWORD] = {"password", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                          "broker password (prefer password_file)"},
+    [HUB_CFG_PASSWORD_FILE] = {"password_file", TNY_CONFIG_STRING, "", 0, 0,
+                               NULL,
+                               "file holding the broker password on its "
+                               "first line (keep it mode 0600)"},
+    [HUB_CFG_TLS_CA_FILE] = {"tls_ca_file", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                             "CA bundle (PEM) for ssl:// brokers; empty = "
+                             "the system's trust store"},
+    [HUB_CFG_TLS_CERT_FILE] = {"tls_cert_file", TNY_CONFIG_STRING, "", 0, 0,
+                               NULL, "client certificate (PEM), optional"},
+    [HUB_CFG_TLS_KEY_FILE] = {"tls_key_file", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                              "client key (PEM), with tls_cert_file"},
+    [HUB_CFG_KEEPALIVE_S] = {"keepalive_s", TNY_CONFIG_INT, "15", 1, 3600, NULL,
+                             "MQTT keep-alive in seconds: a crashed hub shows "
+                             "offline (last will) within about 1.5 times this"},
+    [HUB_CFG_DATABASE] = {"database", TNY_CONFIG_STRING,
+                          "/var/lib/tourney/hub.db", 0, 0, NULL,
+                          "SQLite database file (created when absent): the "
+                          "truth the hub restarts from"},
+    [HUB_CFG_DATABASE_SYNC] = {"database_sync", TNY_CONFIG_BOOL, "true", 0, 0,
+                               NULL,
+                               "fsync every commit (false only for tests and "
+                               "benchmarks: a power loss may then lose "
+                               "acknowledged results)"},
+    [HUB_CFG_DEVICE_PREFIX] = {"device_prefix", TNY_CONFIG_STRING, "table-", 0,
+                               0, NULL,
+                               "table device logins are this prefix plus "
+                               "digits; they register on their first message"},
+    [HUB_CFG_FEED] = {"feed", TNY_CONFIG_BOOL, "true", 0, 0, NULL,
+                      "publish the public JSON feed tourney/v1/feed/{event}/"},
+    [HUB_CFG_FEED_INTERVAL_MS] = {"feed_interval_ms", TNY_CONFIG_INT, "200", 0,
+                                  60000, NULL,
+                                  "group window: feed updates of a burst of "
+                                  "results go out together at most this often"},
+    [HUB_CFG_REPLY_CACHE] = {"reply_cache", TNY_CONFIG_INT, "1024", 1, 1000000,
+                             NULL,
+                             "console replies remembered for repeated "
+                             "correlation ids"},
+    [HUB_CFG_LOG_LEVEL] = {"log_level", TNY_CONFIG_ENUM, "info", 0, 0,
+                           "error|warn|info|debug",
+                           "lowest level written to stderr"},
+    [HUB_CFG_LOG_TIMESTAMPS] = {"log_timestamps", TNY_CONFIG_BOOL, "false", 0,
+                                0, NULL,
+                                "start log lines with a UTC time (journald "
+                                "adds its own)"},
+};
+
+/* Reads a whole small file into a NUL-terminated malloc'd buffer. */
+static int read_file(const char *path, char **out, struct tny_diag *diag)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0;
+    if (!f)
+        return tny_diag_set(diag, TNY_ESTATE, "%s: %s", path, strerror(errno));
+    if (!(buf = malloc(HUB_CONFIG_FILE_MAX + 1))) {
+        fclose(f);
+        return TNY_ENOMEM;
+    }
+    n = fread(buf, 1, HUB_CONFIG_FILE_MAX + 1, f);
+    bool err = ferror(f) != 0;
+    fclose(f);
+    if (err || n > HUB_CONFIG_FILE_MAX) {
+        free(buf);
+        return tny_diag_set(diag, TNY_ESTATE, "%s: %s", path,
+                            err ? "read error" : "larger than 256 KiB");
+    }
+    buf[n] = '\0';
+    *out = buf;
+    return TNY_OK;
+}
+
+static bool login_valid(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 1 && n <= 64 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
+}
+
+static int check(struct hub_config *cfg, struct tny_diag *diag)
+{
+    const char *uris = cfg->v[HUB_CFG_BROKER_URI].text;
+    char copy[TNY_CONFIG_VALUE_MAX];
+    char *save = NULL;
+    int n = 0;
+    snprintf(copy, sizeof(copy), "%s", uris);
+    for (char *u = strtok_r(copy, ",", &save); u;
+         u = strtok_r(NULL, ",", &save)) {
+        while (*u == ' ')
+            u++;
+        if (strncmp(u, "tcp://", 6) != 0 && strncmp(u, "ssl://", 6) != 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "broker_uri: \"%s\" is not tcp://HOST:PORT or "
+                                "ssl://HOST:PORT",
+                                u);
+        n++;
+    }
+    if (n == 0 || n > 8)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "broker_uri: expected 1..8 URIs, got %d", n);
+    if (!login_valid(cfg->v[HUB_CFG_USERNAME].text))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "username: \"%s\" is not 1..64 characters of "
+                            "[a-z0-9-]",
+                            cfg->v[HUB_CFG_USERNAME].text);
+    if (!cfg->v[HUB_CFG_DATABASE].text[0])
+        return tny_diag_set(diag, TNY_EINVAL, "database: empty");
+    const char *prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
+    if (!prefix[0] || strlen(prefix) > 31)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "device_prefix: expected 1..31 bytes");
+    if (cfg->v[HUB_CFG_TLS_KEY_FILE].text[0] &&
+        !cfg->v[HUB_CFG_TLS_CERT_FILE].text[0])
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "tls_key_file: given without tls_cert_file");
+    snprintf(cfg->password, sizeof(cfg->password), "%s",
+             cfg->v[HUB_CFG_PASSWORD].text);
+    const char *pwfile = cfg->v[HUB_CFG_PASSWORD_FILE].text;
+    if (pwfile[0]) {
+        char *text = NULL;
+        int rc = read_file(pwfile, &text, diag);
+        if (rc < 0)
+            return tny_diag_set(diag, TNY_EINVAL, "password_file: %s",
+                                diag ? diag->msg : pwfile);
+        text[strcspn(text, "\r\n")] = '\0';
+        if (strlen(text) >= sizeof(cfg->password)) {
+            free(text);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "password_file: password longer than %d bytes",
+                                (int)sizeof(cfg->password) - 1);
+        }
+        snprintf(cfg->password, sizeof(cfg->password), "%s", text);
+        free(text);
+    }
+    return TNY_OK;
+}
+
+int hub_config_load(int argc, char **argv, struct hub_config *cfg,
+                    struct hub_args *args, struct tny_diag *diag)
+{
+    char **rest = NULL;
+    char *text = NULL;
+    int n_rest = 0, rc;
+
+    memset(cfg, 0, sizeof(*cfg));
+    memset(args, 0, sizeof(*args));
+    tny_config_defaults(hub_config_items, HUB_CFG_COUNT_, cfg->v);
+    /* First the program's own flags and --config, so the file comes before
+     * the overrides whatever the order on the command line. */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--config") == 0) {
+            if (i + 1 >= argc)
+                return tny_diag_set(diag, TNY_EINVAL, "--config: missing path");
+            args->config_path = argv[++i];
+        } else if (strncmp(argv[i], "--config=", 9) == 0) {
+            args->config_path = argv[i] + 9;
+        }
+    }
+    if (args->config_path) {
+        if ((rc = read_file(args->config_path, &text, diag)) < 0)
+            return rc;
+        rc = tny_config_parse(hub_config_items, HUB_CFG_COUNT_, cfg->v, text,
+                              args->config_path, diag);
+        free(text);
+        if (rc < 0)
+            return rc;
+    }
+    if (!(rest = calloc((size_t)argc + 1, sizeof(*rest))))
+        return TNY_ENOMEM;
+    rc = tny_config_apply_args(hub_config_items, HUB_CFG_COUNT_, cfg->v,
+                               argc - 1, argv + 1, rest, &n_rest, diag);
+    for (int i = 0; rc == 0 && i < n_rest; i++) {
+        const char *a = rest[i];
+        if (strcmp(a, "--config") == 0)
+            i++; /* its value was taken above */
+        else if (strncmp(a, "--config=", 9) == 0)
+            ;
+        else if (strcmp(a, "--dump-config") == 0)
+            args->dump_config = true;
+        else if (strcmp(a, "--annotated") == 0)
+            args->annotated = true;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            args->help = true;
+        else if (strcmp(a, "--version") == 0)
+            args->version = true;
+        else
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "unknown argument \"%s\" (see --help)", a);
+    }
+    free(rest);
+    if (rc < 0)
+        return rc;
+    if (args->help || args->version || (args->dump_config && args->annotated))
+        return TNY_OK; /* the example file is made from defaults */
+    return check(cfg, diag);
+}
+
+void hub_config_print(const struct hub_config *cfg, bool annotated)
+{
+    struct tny_config_value v[HUB_CFG_COUNT_];
+    memcpy(v, cfg->v, sizeof(v));
+    if (v[HUB_CFG_PASSWORD].text[0])
+        snprintf(v[HUB_CFG_PASSWORD].text, sizeof(v[HUB_CFG_PASSWORD].text),
+                 "(hidden)");
+    size_t need = tny_config_dump(hub_config_items, HUB_CFG_COUNT_, v,
+                                  annotated, NULL, 0);
+    char *buf = malloc(need + 1);
+    if (!buf)
+        return;
+    tny_config_dump(hub_config_items, HUB_CFG_COUNT_, v, annotated, buf,
+                    need + 1);
+    if (annotated)
+        fputs("# tourney-hub configuration (tourney-hub --config FILE).\n"
+              "# Generated by `tourney-hub --dump-config --annotated`; every "
+              "setting\n# can also be given as --name=value.\n\n",
+              stdout);
+    fputs(buf, stdout);
+    free(buf);
+}

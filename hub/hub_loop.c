@@ -1,0 +1,498 @@
+/* hub_loop.c - the hub's one thread that owns state: poll() on the MQTT
+ * adapter's wakeup fd, a signal pipe and a timer; every received message
+ * goes through the service, and everything the service appends is
+ * published here, with its return code checked.
+ *
+ * Publishing: a publish the adapter refuses (not connected, Paho's buffer
+ * full) waits in `pending` and is retried every RETRY_MS and after each
+ * reconnect; a QoS 1 publish stays in `inflight` (by token) until the
+ * adapter's DELIVERED event says the broker has it, and goes back to
+ * `pending` when the delivery failed.  Retained state does not depend on
+ * this: every (re)connect republishes all of it from the database.
+ *
+ * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
+ * up to 2 s for it, disconnect cleanly, close the database.  A SIGKILL
+ * leaves the broker to publish the last will (offline) and the database
+ * to its WAL: nothing acknowledged is lost, because nothing is
+ * acknowledged before its commit.
+ *
+ * Not here: use cases (service/), configuration parsing (hub_config.c).
+ */
+#include "hub/hub.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hub/log.h"
+#include "hub/service.h"
+#include "store.h"
+#include "tny/mqtt.h"
+#include "tny/wire.h"
+
+#define RETRY_MS 250
+/* Bound of the messages waiting for a retry; beyond it the oldest
+ * non-retained ones are dropped (tables and consoles resend) and logged. */
+#define PENDING_MAX 200000
+
+struct pending_msg {
+    struct hub_msg m;
+    int token; /* inflight only */
+};
+
+struct queue {
+    struct pending_msg *items;
+    int32_t n, cap;
+};
+
+struct loop {
+    const struct hub_config *cfg;
+    struct hub_store *store;
+    struct hub_service *svc;
+    struct tny_mqtt *mqtt;
+    struct queue pending, inflight;
+    int64_t next_retry_ms;
+    int64_t next_feed_ms;
+    bool feed_due;
+    bool connected;
+};
+
+static int sig_pipe[2] = {-1, -1};
+static volatile sig_atomic_t sig_seen;
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    sig_seen = sig;
+    if (sig_pipe[1] >= 0) {
+        char b = 1;
+        ssize_t w = write(sig_pipe[1], &b, 1);
+        (void)w;
+    }
+    errno = saved;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int queue_push(struct queue *q, struct hub_msg *m, int token)
+{
+    if (q->n == q->cap) {
+        int32_t cap = q->cap ? q->cap * 2 : 64;
+        struct pending_msg *n = realloc(q->items, sizeof(*n) * (size_t)cap);
+        if (!n)
+            return TNY_ENOMEM;
+        q->items = n;
+        q->cap = cap;
+    }
+    q->items[q->n].m = *m;
+    q->items[q->n].token = token;
+    q->n++;
+    memset(m, 0, sizeof(*m)); /* moved */
+    return TNY_OK;
+}
+
+static void queue_release(struct queue *q)
+{
+    for (int32_t i = 0; i < q->n; i++)
+        free(q->items[i].m.payload);
+    free(q->items);
+    memset(q, 0, sizeof(*q));
+}
+
+/* A newer retained message for a topic replaces a waiting older one. */
+static void pending_drop_topic(struct queue *q, const char *topic)
+{
+    int32_t w = 0;
+    for (int32_t i = 0; i < q->n; i++) {
+        if (q->items[i].m.retained && strcmp(q->items[i].m.topic, topic) == 0) {
+            free(q->items[i].m.payload);
+            continue;
+        }
+        q->items[w++] = q->items[i];
+    }
+    q->n = w;
+}
+
+/* Publishes m (consumed).  Refused: into pending for a retry. */
+static void publish(struct loop *l, struct hub_msg *m)
+{
+    struct tny_diag diag = {{0}};
+    int token = 0;
+    if (m->retained)
+        pending_drop_topic(&l->pending, m->topic);
+    int rc = tny_mqtt_publish(l->mqtt, m->topic, m->payload, m->len, 1,
+                              m->retained, &token, &diag);
+    if (rc == 0) {
+        if (queue_push(&l->inflight, m, token) < 0) {
+            free(m->payload); /* the publish went out; only tracking lost */
+            memset(m, 0, sizeof(*m));
+        }
+        return;
+    }
+    if (rc == TNY_EINVAL) {
+        HUB_LOG(HUB_LOG_ERROR, "publish refused topic=%s: %s", m->topic,
+                diag.msg);
+        free(m->payload);
+        memset(m, 0, sizeof(*m));
+        return;
+    }
+    HUB_LOG(rc == TNY_ESTATE ? HUB_LOG_DEBUG : HUB_LOG_WARN,
+            "publish deferred topic=%s: %s", m->topic,
+            diag.msg[0] ? diag.msg : tny_strerror(rc));
+    if (l->pending.n >= PENDING_MAX) {
+        HUB_LOG(HUB_LOG_ERROR, "publish queue full: dropped topic=%s",
+                m->topic);
+        free(m->payload);
+        memset(m, 0, sizeof(*m));
+        return;
+    }
+    if (queue_push(&l->pending, m, 0) < 0) {
+        free(m->payload);
+        memset(m, 0, sizeof(*m));
+    }
+    if (!l->next_retry_ms)
+        l->next_retry_ms = now_ms() + RETRY_MS;
+}
+
+static void publish_outbox(struct loop *l, struct hub_outbox *ob)
+{
+    for (int32_t i = 0; i < ob->n; i++)
+        publish(l, &ob->msgs[i]);
+    hub_outbox_release(ob);
+}
+
+static void retry_pending(struct loop *l)
+{
+    struct queue q = l->pending;
+    memset(&l->pending, 0, sizeof(l->pending));
+    l->next_retry_ms = 0;
+    for (int32_t i = 0; i < q.n; i++)
+        publish(l, &q.items[i].m);
+    free(q.items);
+}
+
+static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
+{
+    for (int32_t i = 0; i < l->inflight.n; i++) {
+        if (l->inflight.items[i].token != ev->token)
+            continue;
+        struct hub_msg m = l->inflight.items[i].m;
+        l->inflight.items[i] = l->inflight.items[--l->inflight.n];
+        if (ev->lib_rc == 0 && ev->reason < 128) {
+            free(m.payload);
+            return;
+        }
+        HUB_LOG(HUB_LOG_WARN,
+                "delivery failed topic=%s reason=%d lib_rc=%d: retrying",
+                m.topic, ev->reason, ev->lib_rc);
+        if (ev->reason >= 128 && ev->lib_rc == 0) {
+            free(m.payload); /* the broker refused it (ACL): no retry */
+            return;
+        }
+        if (queue_push(&l->pending, &m, 0) < 0)
+            free(m.payload);
+        if (!l->next_retry_ms)
+            l->next_retry_ms = now_ms() + RETRY_MS;
+        return;
+    }
+}
+
+static void on_connected(struct loop *l, bool again)
+{
+    struct hub_outbox ob;
+    struct tny_diag diag = {{0}};
+    l->connected = true;
+    HUB_LOG(HUB_LOG_INFO, "broker %s: republishing retained state",
+            again ? "reconnected" : "connected");
+    /* Deliveries outstanding on the old connection are in doubt: send
+     * them again (QoS 1 receivers deduplicate). */
+    for (int32_t i = 0; i < l->inflight.n; i++) {
+        struct hub_msg m = l->inflight.items[i].m;
+        if (queue_push(&l->pending, &m, 0) < 0)
+            free(m.payload);
+    }
+    l->inflight.n = 0;
+    retry_pending(l);
+    hub_outbox_init(&ob);
+    int rc = hub_service_republish(l->svc, now_ms(), &ob, &diag);
+    if (rc < 0)
+        HUB_LOG(HUB_LOG_ERROR, "republish failed: %s", diag.msg);
+    publish_outbox(l, &ob);
+}
+
+static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
+{
+    struct hub_outbox ob;
+    struct tny_diag diag = {{0}};
+    hub_outbox_init(&ob);
+    int rc = hub_service_handle(l->svc, ev->topic, ev->payload, ev->len,
+                                now_ms(), &ob, &diag);
+    if (rc < 0) {
+        /* Nothing was answered: the peer resends (tables, consoles). */
+        HUB_LOG(HUB_LOG_ERROR, "message not handled topic=%s: %s", ev->topic,
+                diag.msg[0] ? diag.msg : tny_strerror(rc));
+        hub_outbox_release(&ob);
+        return;
+    }
+    publish_outbox(l, &ob);
+    l->feed_due = true;
+}
+
+static void drain(struct loop *l)
+{
+    struct tny_mqtt_message ev;
+    while (tny_mqtt_next_message(l->mqtt, &ev) == 0) {
+        switch (ev.kind) {
+        case TNY_MQTT_MESSAGE: on_message(l, &ev); break;
+        case TNY_MQTT_DROPPED:
+            HUB_LOG(HUB_LOG_WARN,
+                    "message dropped topic=%s len=%zu: too "
+                    "large",
+                    ev.topic, ev.len);
+            break;
+        case TNY_MQTT_DELIVERED: on_delivered(l, &ev); break;
+        case TNY_MQTT_SUBSCRIBED:
+            if (ev.reason >= 128 || ev.lib_rc)
+                HUB_LOG(HUB_LOG_ERROR,
+                        "subscription refused reason=%d "
+                        "lib_rc=%d",
+                        ev.reason, ev.lib_rc);
+            break;
+        case TNY_MQTT_CONNECTED:
+        case TNY_MQTT_RECONNECTED:
+            if (ev.n_refused > 0)
+                HUB_LOG(HUB_LOG_ERROR,
+                        "broker refused %d subscriptions "
+                        "(check the ACL for login %s)",
+                        ev.n_refused, l->cfg->v[HUB_CFG_USERNAME].text);
+            on_connected(l, ev.kind == TNY_MQTT_RECONNECTED);
+            break;
+        case TNY_MQTT_LOST:
+            l->connected = false;
+            HUB_LOG(HUB_LOG_WARN, "broker connection lost: reconnecting");
+            break;
+        }
+        tny_mqtt_message_release(&ev);
+    }
+}
+
+static void flush_feed(struct loop *l, int64_t now)
+{
+    struct hub_outbox ob;
+    struct tny_diag diag = {{0}};
+    hub_outbox_init(&ob);
+    if (hub_service_flush(l->svc, now, &ob, &diag) < 0)
+        HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", diag.msg);
+    publish_outbox(l, &ob);
+    l->feed_due = false;
+    l->next_feed_ms = now + l->cfg->v[HUB_CFG_FEED_INTERVAL_MS].number;
+}
+
+/* Publishes hub/state offline and waits (up to 2 s) for the broker's
+ * acknowledgement before the clean disconnect. */
+static void say_offline(struct loop *l)
+{
+    char topic[TNY_WIRE_TOPIC_MAX];
+    struct tny_diag diag = {{0}};
+    int token = 0;
+    if (!tny_mqtt_is_connected(l->mqtt) ||
+        tny_wire_topic(TNY_WIRE_TOPIC_HUB_STATE, NULL, topic, sizeof(topic),
+                       &diag) < 0 ||
+        tny_mqtt_publish(l->mqtt, topic, TNY_WIRE_HUB_OFFLINE,
+                         strlen(TNY_WIRE_HUB_OFFLINE), 1, true, &token,
+                         &diag) < 0) {
+        HUB_LOG(HUB_LOG_WARN, "could not publish hub/state offline%s%s",
+                diag.msg[0] ? ": " : "", diag.msg);
+        return;
+    }
+    int64_t until = now_ms() + 2000;
+    while (now_ms() < until) {
+        struct pollfd p = {.fd = tny_mqtt_wakeup_fd(l->mqtt), .events = POLLIN};
+        if (poll(&p, 1, 100) < 0 && errno != EINTR)
+            break;
+        struct tny_mqtt_message ev;
+        while (tny_mqtt_next_message(l->mqtt, &ev) == 0) {
+            bool done = ev.kind == TNY_MQTT_DELIVERED && ev.token == token;
+            tny_mqtt_message_release(&ev);
+            if (done)
+                return;
+        }
+    }
+}
+
+static int open_mqtt(struct loop *l, struct tny_diag *diag)
+{
+    const struct hub_config *cfg = l->cfg;
+    char uris[TNY_CONFIG_VALUE_MAX];
+    const char *servers[TNY_MQTT_MAX_SERVERS];
+    char *save = NULL;
+    int n = 0;
+    char t_state[TNY_WIRE_TOPIC_MAX];
+    static const char *const filters[] = {
+        TNY_WIRE_TOPIC_PREFIX "device/+/result",
+        TNY_WIRE_TOPIC_PREFIX "device/+/presence",
+        TNY_WIRE_TOPIC_PREFIX "ctl/+/req"};
+    struct tny_mqtt_subscription subs[3];
+    struct tny_mqtt_options o;
+
+    snprintf(uris, sizeof(uris), "%s", cfg->v[HUB_CFG_BROKER_URI].text);
+    for (char *u = strtok_r(uris, ",", &save); u && n < TNY_MQTT_MAX_SERVERS;
+         u = strtok_r(NULL, ",", &save)) {
+        while (*u == ' ')
+            u++;
+        servers[n++] = u;
+    }
+    int rc = tny_wire_topic(TNY_WIRE_TOPIC_HUB_STATE, NULL, t_state,
+                            sizeof(t_state), diag);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < 3; i++)
+        subs[i] =
+            (struct tny_mqtt_subscription){.filter = filters[i], .qos = 1};
+    tny_mqtt_options_init(&o);
+    o.servers = servers;
+    o.n_servers = n;
+    o.client_id = cfg->v[HUB_CFG_USERNAME].text;
+    o.password = cfg->password[0] ? cfg->password : NULL;
+    o.ca_file = cfg->v[HUB_CFG_TLS_CA_FILE].text[0]
+                    ? cfg->v[HUB_CFG_TLS_CA_FILE].text
+                    : NULL;
+    o.cert_file = cfg->v[HUB_CFG_TLS_CERT_FILE].text[0]
+                      ? cfg->v[HUB_CFG_TLS_CERT_FILE].text
+                      : NULL;
+    o.key_file = cfg->v[HUB_CFG_TLS_KEY_FILE].text[0]
+                     ? cfg->v[HUB_CFG_TLS_KEY_FILE].text
+                     : NULL;
+    o.keepalive_s = (int)cfg->v[HUB_CFG_KEEPALIVE_S].number;
+    o.will =
+        (struct tny_mqtt_fixed_message){.topic = t_state,
+                                        .payload = TNY_WIRE_HUB_OFFLINE,
+                                        .len = strlen(TNY_WIRE_HUB_OFFLINE),
+                                        .qos = 1,
+                                        .retained = true};
+    o.birth =
+        (struct tny_mqtt_fixed_message){.topic = t_state,
+                                        .payload = TNY_WIRE_HUB_ONLINE,
+                                        .len = strlen(TNY_WIRE_HUB_ONLINE),
+                                        .qos = 1,
+                                        .retained = true};
+    o.subs = subs;
+    o.n_subs = 3;
+    o.max_payload = TNY_WIRE_MAX_CONSOLE_MSG + 1024;
+    o.max_buffered = 100000;
+    o.seed = (uint64_t)now_ms() ^ ((uint64_t)getpid() << 32);
+    return tny_mqtt_open(&o, &l->mqtt, diag);
+}
+
+int hub_run(const struct hub_config *cfg)
+{
+    struct loop l;
+    struct tny_diag diag = {{0}};
+    struct hub_service_options so;
+    struct hub_store_options sto = {0};
+    int status = 1;
+
+    memset(&l, 0, sizeof(l));
+    l.cfg = cfg;
+    hub_log_setup((enum hub_log_level)cfg->v[HUB_CFG_LOG_LEVEL].number,
+                  cfg->v[HUB_CFG_LOG_TIMESTAMPS].number != 0);
+    if (pipe(sig_pipe) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "pipe: %s", strerror(errno));
+        return 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        fcntl(sig_pipe[i], F_SETFL, fcntl(sig_pipe[i], F_GETFL) | O_NONBLOCK);
+        fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    if (!cfg->v[HUB_CFG_DATABASE_SYNC].number)
+        sto.flags |= HUB_STORE_NO_SYNC;
+    if (hub_store_open_with(cfg->v[HUB_CFG_DATABASE].text, &sto, &l.store,
+                            &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
+                diag.msg);
+        goto out;
+    }
+    hub_service_options_init(&so);
+    so.device_prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
+    so.feed = cfg->v[HUB_CFG_FEED].number != 0;
+    so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
+    if (hub_service_new(l.store, &so, &l.svc, &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
+                diag.msg);
+        goto out;
+    }
+    if (open_mqtt(&l, &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "mqtt: %s", diag.msg);
+        goto out;
+    }
+    HUB_LOG(HUB_LOG_INFO, "hub started database=%s broker=%s login=%s",
+            cfg->v[HUB_CFG_DATABASE].text, cfg->v[HUB_CFG_BROKER_URI].text,
+            cfg->v[HUB_CFG_USERNAME].text);
+
+    while (!sig_seen) {
+        int64_t now = now_ms(), next_tick = INT64_MAX;
+        hub_service_tick(l.svc, now, &next_tick);
+        int64_t wake = next_tick;
+        if (l.next_retry_ms && l.next_retry_ms < wake)
+            wake = l.next_retry_ms;
+        if (l.feed_due && l.next_feed_ms < wake)
+            wake = l.next_feed_ms;
+        int timeout = -1;
+        if (wake != INT64_MAX)
+            timeout = wake <= now
+                          ? 0
+                          : (int)(wake - now > 60000 ? 60000 : wake - now);
+        else
+            timeout = 60000;
+        struct pollfd p[2] = {
+            {.fd = tny_mqtt_wakeup_fd(l.mqtt), .events = POLLIN},
+            {.fd = sig_pipe[0], .events = POLLIN}};
+        if (poll(p, 2, timeout) < 0 && errno != EINTR) {
+            HUB_LOG(HUB_LOG_ERROR, "poll: %s", strerror(errno));
+            break;
+        }
+        if (sig_seen)
+            break;
+        drain(&l);
+        now = now_ms();
+        if (l.next_retry_ms && now >= l.next_retry_ms)
+            retry_pending(&l);
+        if (l.feed_due && now >= l.next_feed_ms)
+            flush_feed(&l, now);
+    }
+    HUB_LOG(HUB_LOG_INFO, "shutting down (signal %d)", (int)sig_seen);
+    flush_feed(&l, now_ms());
+    say_offline(&l);
+    status = 0;
+out:
+    tny_mqtt_close(l.mqtt);
+    queue_release(&l.pending);
+    queue_release(&l.inflight);
+    hub_service_free(l.svc);
+    hub_store_close(l.store);
+    for (int i = 0; i < 2; i++) {
+        if (sig_pipe[i] >= 0)
+            close(sig_pipe[i]);
+        sig_pipe[i] = -1;
+    }
+    return status;
+}

@@ -1,0 +1,75 @@
+/* hub.h - tourney-hub as a library: its configuration (one table drives the
+ * file, the command line, validation and --dump-config) and its loop (the
+ * one thread that owns state).  main.c only calls hub_main().
+ *
+ * Not here: the use cases (hub/service.h), SQL (hub/store/store.h), MQTT
+ * details (common/mqtt/include/tny/mqtt.h).
+ */
+#ifndef HUB_HUB_H
+#define HUB_HUB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tny/config.h"
+#include "tny/error.h"
+
+/* Indices into hub_config_items[] (same order). */
+enum hub_config_key {
+    HUB_CFG_BROKER_URI,
+    HUB_CFG_USERNAME,
+    HUB_CFG_PASSWORD,
+    HUB_CFG_PASSWORD_FILE,
+    HUB_CFG_TLS_CA_FILE,
+    HUB_CFG_TLS_CERT_FILE,
+    HUB_CFG_TLS_KEY_FILE,
+    HUB_CFG_KEEPALIVE_S,
+    HUB_CFG_DATABASE,
+    HUB_CFG_DATABASE_SYNC,
+    HUB_CFG_DEVICE_PREFIX,
+    HUB_CFG_FEED,
+    HUB_CFG_FEED_INTERVAL_MS,
+    HUB_CFG_REPLY_CACHE,
+    HUB_CFG_LOG_LEVEL,
+    HUB_CFG_LOG_TIMESTAMPS,
+    HUB_CFG_COUNT_
+};
+
+extern const struct tny_config_item hub_config_items[HUB_CFG_COUNT_];
+
+/* The effective configuration: values parallel to hub_config_items, and
+ * the password read from password_file when that is set. */
+struct hub_config {
+    struct tny_config_value v[HUB_CFG_COUNT_];
+    char password[TNY_CONFIG_VALUE_MAX];
+};
+
+/* What the command line asked for besides settings. */
+struct hub_args {
+    const char *config_path; /* --config PATH, NULL = none */
+    bool dump_config;        /* --dump-config */
+    bool annotated;          /* --annotated */
+    bool help, version;
+};
+
+/* Defaults, then the file named by --config (if any), then --name=value
+ * overrides; validates (URIs, files given for TLS, a password file that
+ * can be read).  Errors: TNY_EINVAL with one line in diag
+ * ("hub.conf:12: unknown setting \"brokr\""), TNY_ENOTFOUND for an
+ * unknown setting, TNY_ESTATE for a file that cannot be read. */
+TNY_MUST_USE int hub_config_load(int argc, char **argv, struct hub_config *cfg,
+                                 struct hub_args *args, struct tny_diag *diag);
+
+/* Writes the configuration (password masked) to stdout. */
+void hub_config_print(const struct hub_config *cfg, bool annotated);
+
+/* Runs the hub until SIGINT/SIGTERM: opens the store, connects, serves.
+ * Returns the process exit status (0 clean shutdown, 1 start-up failure:
+ * the database cannot be opened, the broker options are invalid). */
+int hub_run(const struct hub_config *cfg);
+
+/* The whole program: arguments, config (exit 2 on a bad one), run. */
+int hub_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,156 @@
+/* service.h - the hub's use cases: table results (CM-6), device presence,
+ * organiser console commands, and the retained state the hub publishes
+ * (table assignments, round clocks, the JSON feed), as functions from
+ * decoded inputs to messages to publish (docs/protocol.md, docs/feed.md).
+ *
+ * A service owns no connection: every entry point takes the received
+ * topic and payload and appends what must be published to a struct
+ * hub_outbox, so the whole hub can be driven without a broker (tests, the
+ * loop in hub_loop.c).  Every change goes through the store (one
+ * transaction each, hub/store/store.h) and the answer is appended only
+ * after its commit: an outbox message never promises what is not on disk.
+ * When the store fails (disk full, I/O) the entry point returns the error
+ * and appends no answer; the peer's resend tries again.
+ *
+ * Not here: MQTT, sockets, timers, signals, configuration files.
+ *
+ * Threads: a service belongs to the one thread that owns state (the hub
+ * loop); nothing here is thread-safe.  The store passed to hub_service_new
+ * is borrowed and must outlive the service.
+ *
+ * Invariants: a device is in the registry iff the store has it; the event
+ * cache is the store's projection (dropped after every write to the
+ * event); assignment and clock versions never decrease within a process
+ * and are taken from the hub's UTC clock (max(previous + 1, now_ms)), so a
+ * restarted hub publishes higher versions than before unless the wall
+ * clock went back by more than the downtime.
+ */
+#ifndef HUB_SERVICE_H
+#define HUB_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tny/error.h"
+
+struct hub_store;
+
+/* Longest topic the service publishes (feed topics included), with NUL. */
+#define HUB_TOPIC_MAX 160
+
+/* One message to publish (QoS 1).  payload is malloc'd (NULL with len 0:
+ * a zero-length retained message clears the topic). */
+struct hub_msg {
+    char topic[HUB_TOPIC_MAX];
+    uint8_t *payload;
+    size_t len;
+    bool retained;
+};
+
+/* A growable list of messages, in publishing order. */
+struct hub_outbox {
+    struct hub_msg *msgs;
+    int32_t n, cap;
+};
+
+void hub_outbox_init(struct hub_outbox *ob);
+/* Frees every payload and the array; *ob is then empty (re-usable). */
+void hub_outbox_release(struct hub_outbox *ob);
+/* Appends a message; payload is consumed (freed on error too).
+ * Errors: TNY_ENOMEM, TNY_EINVAL (topic longer than HUB_TOPIC_MAX - 1). */
+TNY_MUST_USE int hub_outbox_add(struct hub_outbox *ob, const char *topic,
+                                uint8_t *payload, size_t len, bool retained);
+
+struct hub_service_options {
+    /* Device logins the hub registers on their first message: the prefix
+     * followed by 1..9 digits ("table-" + "001").  Anything else on a
+     * device topic is ignored (organisers and monitors could write
+     * device/<their login>/... under the broker's pattern ACL). */
+    const char *device_prefix;
+    bool feed;           /* publish tourney/v1/feed/{ev}/... */
+    int32_t reply_cache; /* console replies remembered per hub (1..) */
+    /* Seed for create_event without one (CM-4: recorded with the event);
+     * NULL: read /dev/urandom. */
+    uint64_t (*draw_seed)(void *arg);
+    void *draw_seed_arg;
+};
+
+/* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom. */
+void hub_service_options_init(struct hub_service_options *o);
+
+struct hub_service;
+
+/* Creates the service over store (borrowed) and rebuilds the in-memory
+ * registry from it (devices, table extensions, results pending or in
+ * conflict of the rounds in play).  Errors: TNY_ESTATE (the store failed),
+ * TNY_ENOMEM, TNY_EINVAL (bad options). */
+TNY_MUST_USE int hub_service_new(struct hub_store *store,
+                                 const struct hub_service_options *opt,
+                                 struct hub_service **out,
+                                 struct tny_diag *diag);
+void hub_service_free(struct hub_service *svc);
+
+/* Handles one received message (topic as received): device result or
+ * presence, console request; other topics are ignored (0).  Appends the
+ * ack / reply and every retained message the change affects (assignments,
+ * clocks) to ob; the feed is only marked dirty (hub_service_flush).
+ * now_ms: the hub's UTC clock.  Returns 0 when the message was dealt with
+ * (a rejection is dealt with: its ack is in ob).  Errors (nothing appended
+ * for this message): TNY_ESTATE (the store failed: the peer resends),
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub_service_handle(struct hub_service *svc, const char *topic,
+                                    const uint8_t *payload, size_t len,
+                                    int64_t now_ms, struct hub_outbox *ob,
+                                    struct tny_diag *diag);
+
+/* The same entry points by kind (hub_service_handle parses the topic and
+ * calls these).  device_id / console_id come from the topic, never from
+ * the payload. */
+TNY_MUST_USE int hub_service_on_result(struct hub_service *svc,
+                                       const char *device_id,
+                                       const uint8_t *payload, size_t len,
+                                       int64_t now_ms, struct hub_outbox *ob,
+                                       struct tny_diag *diag);
+TNY_MUST_USE int hub_service_on_presence(struct hub_service *svc,
+                                         const char *device_id,
+                                         const uint8_t *payload, size_t len,
+                                         int64_t now_ms, struct hub_outbox *ob,
+                                         struct tny_diag *diag);
+TNY_MUST_USE int hub_service_on_request(struct hub_service *svc,
+                                        const char *console_id,
+                                        const uint8_t *payload, size_t len,
+                                        int64_t now_ms, struct hub_outbox *ob,
+                                        struct tny_diag *diag);
+
+/* Appends every retained message from the store: each known device's
+ * assignment (seated, idle or cleared), the clock of every running
+ * event's current round, and the feed of every event.  Called on every
+ * (re)connect, so nothing depends on the broker keeping retained
+ * messages.  Errors: TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_service_republish(struct hub_service *svc, int64_t now_ms,
+                                       struct hub_outbox *ob,
+                                       struct tny_diag *diag);
+
+/* Appends the feed topics of events changed since the last flush (the
+ * loop calls it after a batch of messages, so a burst of results gives
+ * one feed update).  Errors: TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_service_flush(struct hub_service *svc, int64_t now_ms,
+                                   struct hub_outbox *ob,
+                                   struct tny_diag *diag);
+
+/* Time-driven work: marks the tables feed of events whose round clock ran
+ * out since the last call (overdue tables).  *next_ms receives the next
+ * instant this wants to run (INT64_MAX: none).  Never fails. */
+void hub_service_tick(struct hub_service *svc, int64_t now_ms,
+                      int64_t *next_ms);
+
+/* Counters for logs and tests. */
+struct hub_service_stats {
+    uint64_t results, acks_accepted, acks_rejected, acks_pending, acks_conflict,
+        acks_duplicate, requests, replies_cached, presences, ignored;
+};
+void hub_service_stats_get(const struct hub_service *svc,
+                           struct hub_service_stats *out);
+
+#endif

@@ -1,0 +1,8 @@
+/* main.c - tourney-hub: the daemon's entry point; everything else is the
+ * tny_hub library (hub/include/hub/hub.h). */
+#include "hub/hub.h"
+
+int main(int argc, char **argv)
+{
+    return hub_main(argc, argv);
+}

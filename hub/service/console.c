@@ -1,0 +1,1203 @@
+/* console.c - the organiser's commands (ctl/{con}/req), as one table of
+ * commands: name, whether the event must exist, handler.
+ *
+ * Each handler validates its arguments, makes its change through the store
+ * (each store write is one transaction, committed before the handler
+ * returns; the reply is built after it), appends the retained messages the
+ * change affects (assignments, clocks) and marks the feed dirty.  Errors
+ * are replies with rc < 0 and a message naming the field
+ * ("console_request.round: ...") or the store's / engine's diagnostic.
+ *
+ * Not here: decoding, the reply cache (service.c), publishing (publish.c).
+ * NEEDSWORK: import_players and the clock + round status pair are several
+ * store transactions (the store has no batch call); a failure half way
+ * leaves the rows before it (the reply says which row failed).
+ */
+#include "service_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "hub/log.h"
+#include "tny/json_io.h"
+#include "tny/pair.h"
+#include "tny/standings.h"
+
+struct ctx {
+    struct hub_service *svc;
+    const char *console;
+    char actor[16 + TNY_WIRE_ID_MAX];
+    const struct tny_wire_request *req;
+    int64_t now;
+    struct hub_outbox *ob;
+    struct tny_wire_reply *rep;
+    struct tny_diag diag;
+    struct hub_ev *e; /* loaded when the command needs an event */
+};
+
+/* Sets the reply's error (rc < 0) and message; returns rc. */
+static int fail(struct ctx *c, int rc, const char *fmt, ...) TNY_PRINTF(3, 4);
+static int fail(struct ctx *c, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->rep->message, sizeof(c->rep->message), fmt, ap);
+    va_end(ap);
+    c->rep->rc = rc;
+    return rc;
+}
+
+/* The store's / engine's diagnostic as the reply. */
+static int fail_diag(struct ctx *c, int rc)
+{
+    return fail(c, rc, "%s", c->diag.msg[0] ? c->diag.msg : tny_strerror(rc));
+}
+
+static int reply_json(struct ctx *c, char *text)
+{
+    c->rep->json = text;
+    return TNY_OK;
+}
+
+static int reload(struct ctx *c)
+{
+    hub__ev_invalidate(c->e);
+    int rc = hub__ev_get(c->svc, c->e->id, &c->e, &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
+static char *dump(json_t *j)
+{
+    char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(j);
+    return s;
+}
+
+static const char *round_status_name(enum hub_round_status s)
+{
+    static const char *const names[] = {"draft", "published", "started",
+                                        "closed"};
+    return s <= HUB_ROUND_CLOSED ? names[s] : "?";
+}
+
+static const char *event_status_name(enum hub_event_status s)
+{
+    static const char *const names[] = {"setup", "running", "finished"};
+    return s <= HUB_EVENT_FINISHED ? names[s] : "?";
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static int cmd_create_event(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    json_t *root = json_object(), *fmt = NULL, *opts = NULL;
+    json_error_t jerr;
+    char *text = NULL;
+    int rc = TNY_OK;
+
+    if (!root)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    if (q->preset[0] && q->format_json)
+        rc = fail(c, TNY_EINVAL,
+                  "console_request.create_event: give preset "
+                  "or format_json, not both");
+    else if (q->preset[0])
+        fmt = json_string(q->preset);
+    else if (q->format_json) {
+        fmt = json_loads(q->format_json, JSON_REJECT_DUPLICATES, &jerr);
+        if (!fmt || !json_is_object(fmt))
+            rc = fail(c, TNY_EINVAL,
+                      "console_request.create_event.format_json: %s",
+                      fmt ? "expected a JSON object" : jerr.text);
+    } else
+        rc = fail(c, TNY_EINVAL,
+                  "console_request.create_event: preset or "
+                  "format_json is required");
+    if (rc == 0 && fmt)
+        json_object_set_new(root, "format", fmt);
+    else
+        json_decref(fmt);
+    if (rc == 0 && q->options_json && q->options_json[0]) {
+        opts = json_loads(q->options_json, JSON_REJECT_DUPLICATES, &jerr);
+        if (!opts || !json_is_object(opts)) {
+            rc = fail(c, TNY_EINVAL,
+                      "console_request.create_event.options_json: %s",
+                      opts ? "expected a JSON object" : jerr.text);
+        } else {
+            /* "level" (GT-15) is an event key; accept it among options. */
+            json_t *level = json_object_get(opts, "level");
+            if (level) {
+                json_object_set(root, "level", level);
+                json_object_del(opts, "level");
+            }
+            json_object_set(root, "options", opts);
+        }
+        json_decref(opts);
+    }
+    uint64_t seed = q->has_seed
+                        ? q->seed
+                        : c->svc->opt.draw_seed(c->svc->opt.draw_seed_arg) &
+                              (uint64_t)INT64_MAX;
+    if (rc == 0 && seed > (uint64_t)INT64_MAX)
+        rc = fail(c, TNY_EINVAL,
+                  "console_request.create_event.seed: expected 0..2^63-1");
+    if (rc == 0) {
+        json_object_set_new(root, "seed", json_integer((json_int_t)seed));
+        if (q->title[0])
+            json_object_set_new(root, "title", json_string(q->title));
+        json_object_set_new(root, "players", json_array());
+        if (!(text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER)))
+            rc = fail(c, TNY_ENOMEM, "out of memory");
+    }
+    json_decref(root);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_create_event(c->svc->store, q->event_id, text, strlen(text),
+                                c->actor, &c->diag);
+    free(text);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    struct hub_ev *e;
+    if ((rc = hub__ev_add(c->svc, q->event_id, &e)) < 0)
+        return fail(c, rc, "out of memory");
+    snprintf(c->rep->event_id, sizeof(c->rep->event_id), "%s", q->event_id);
+    HUB_LOG(HUB_LOG_INFO, "event created event=%s seed=%llu", q->event_id,
+            (unsigned long long)seed);
+    return reply_json(c, dump(json_pack("{s:s, s:I}", "event", q->event_id,
+                                        "seed", (json_int_t)seed)));
+}
+
+static int cmd_list_events(struct ctx *c)
+{
+    struct hub_event_info *ev = NULL;
+    int32_t n = 0;
+    int rc = hub_store_list_events(c->svc->store, &ev, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    json_t *arr = json_array();
+    for (int32_t i = 0; arr && i < n; i++)
+        json_array_append_new(
+            arr,
+            json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:I}", "id",
+                      ev[i].id, "title", ev[i].title, "format", ev[i].format,
+                      "status", event_status_name(ev[i].status), "players",
+                      (int)ev[i].n_players, "rounds", (int)ev[i].n_rounds,
+                      "seed", (json_int_t)(ev[i].seed & INT64_MAX),
+                      "created_ms", (json_int_t)ev[i].created_ms));
+    free(ev);
+    c->rep->count = (uint64_t)n;
+    return reply_json(c, dump(arr));
+}
+
+static int cmd_export_event(struct ctx *c)
+{
+    char *text = NULL;
+    int rc =
+        hub_store_export_event_json(c->svc->store, c->e->id, &text, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    return reply_json(c, text);
+}
+
+static int cmd_get_standings(struct ctx *c)
+{
+    struct tny_standings st;
+    char *text = NULL;
+    int32_t after = c->req->round;
+    int rc;
+    if (after < 0 || after > c->e->ev.n_rounds)
+        return fail(c, TNY_EINVAL,
+                    "console_request.round: expected 0..%d, got %d",
+                    (int)c->e->ev.n_rounds, (int)after);
+    if (after == 0)
+        rc = tny_standings_compute(&c->e->ev, &st, &c->diag);
+    else
+        rc = tny_standings_compute_at(&c->e->ev, after, &st, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    rc = tny_standings_to_json(&c->e->ev, &st, &text);
+    c->rep->round = st.after_round;
+    tny_standings_release(&st);
+    if (rc < 0)
+        return fail(c, rc, "out of memory");
+    return reply_json(c, text);
+}
+
+/* ---- players ---------------------------------------------------------------
+ */
+
+/* Next round to be paired (drafts included). */
+static int32_t next_round(const struct ctx *c)
+{
+    return c->e->info.n_rounds + 1;
+}
+
+/* The round a "0 = current" argument means: the latest published round. */
+static int32_t current_round(const struct ctx *c)
+{
+    return c->e->ev.n_rounds;
+}
+
+static json_t *player_json(const struct tny_wire_player *p, int32_t late)
+{
+    json_t *o = json_pack("{s:s, s:s}", "id", p->id, "name", p->name);
+    if (!o)
+        return NULL;
+    if (p->club[0])
+        json_object_set_new(o, "club", json_string(p->club));
+    if (p->country[0])
+        json_object_set_new(o, "country", json_string(p->country));
+    if (p->external_id[0])
+        json_object_set_new(o, "external_id", json_string(p->external_id));
+    if (p->has_rating)
+        json_object_set_new(o, "rating", json_real(p->rating));
+    if (p->n_armies > 0) {
+        json_t *a = json_array();
+        for (int32_t i = 0; a && i < p->n_armies; i++)
+            json_array_append_new(a, json_string(p->armies[i]));
+        json_object_set_new(o, "armies", a);
+    }
+    if (p->beginner)
+        json_object_set_new(o, "beginner", json_true());
+    if (p->n_colours > 0) {
+        json_t *a = json_array();
+        for (int32_t i = 0; a && i < p->n_colours; i++)
+            json_array_append_new(a, json_string(p->colours[i]));
+        json_object_set_new(o, "colours", a);
+    }
+    if (p->colour_blind)
+        json_object_set_new(o, "colour_blind", json_true());
+    if (p->faction[0])
+        json_object_set_new(o, "faction", json_string(p->faction));
+    if (p->agenda[0])
+        json_object_set_new(o, "agenda", json_string(p->agenda));
+    if (late > 1)
+        json_object_set_new(o, "late_from_round", json_integer(late));
+    return o;
+}
+
+static int put_player(struct ctx *c, const struct tny_wire_player *p)
+{
+    int32_t late = p->first_round ? p->first_round : next_round(c);
+    if (late < next_round(c) && c->e->info.n_rounds > 0)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": first_round %d is already paired; the "
+                    "next round is %d (CM-1)",
+                    p->id, (int)late, (int)next_round(c));
+    char *text = dump(player_json(p, late));
+    if (!text)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    int rc = hub_store_put_player(c->svc->store, c->e->id, text, strlen(text),
+                                  c->actor, &c->diag);
+    free(text);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+static int cmd_register_player(struct ctx *c)
+{
+    int rc = put_player(c, &c->req->player);
+    if (rc < 0)
+        return rc;
+    c->rep->count = 1;
+    HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
+            c->req->player.id);
+    return reload(c);
+}
+
+/* CSV: RFC 4180 fields (quotes, "" inside quotes), comma separated, one
+ * record per line, a header row naming the columns.  Returns the fields
+ * of the next record in f[] (pointers into buf, which is modified). */
+#define CSV_MAX_FIELDS 48
+#define CSV_MAX_ROWS 100000
+
+static int csv_record(char **pos, char **f, int *n, int line, char *err,
+                      size_t errsz)
+{
+    char *p = *pos, *w = p;
+    *n = 0;
+    if (!*p)
+        return 0;
+    for (;;) {
+        if (*n == CSV_MAX_FIELDS) {
+            snprintf(err, errsz, "csv line %d: more than %d fields", line,
+                     CSV_MAX_FIELDS);
+            return -1;
+        }
+        f[(*n)++] = w;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (!*p) {
+                    snprintf(err, errsz, "csv line %d: unterminated quote",
+                             line);
+                    return -1;
+                }
+                if (*p == '"' && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *w++ = *p++;
+                }
+            }
+        } else {
+            while (*p && *p != ',' && *p != '\n' && *p != '\r')
+                *w++ = *p++;
+        }
+        if (*p == ',') {
+            *w++ = '\0';
+            p++;
+            w = p;
+            continue;
+        }
+        if (*p && *p != '\n' && *p != '\r') {
+            snprintf(err, errsz, "csv line %d: text after a closing quote",
+                     line);
+            return -1;
+        }
+        if (*p == '\r')
+            p++;
+        if (*p == '\n')
+            p++;
+        *w = '\0';
+        *pos = p;
+        return 1;
+    }
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool parse_bool(const char *s, bool *out)
+{
+    if (!*s || !strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "false")) {
+        *out = false;
+        return true;
+    }
+    if (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true")) {
+        *out = true;
+        return true;
+    }
+    return false;
+}
+
+/* Splits "a;b" lists (armies, colours) into dst (cap entries). */
+static int split_list(char *s, char dst[][TNY_NAME_MAX], int32_t cap,
+                      int32_t *n)
+{
+    char *save = NULL;
+    for (char *t = strtok_r(s, ";|", &save); t;
+         t = strtok_r(NULL, ";|", &save)) {
+        t = trim(t);
+        if (!*t)
+            continue;
+        if (*n >= cap || strlen(t) >= TNY_NAME_MAX)
+            return -1;
+        snprintf(dst[(*n)++], TNY_NAME_MAX, "%s", t);
+    }
+    return 0;
+}
+
+static const char *const csv_columns[] = {
+    "id",           "name",    "club",        "country",     "rating",
+    "armies",       "army",    "external_id", "beginner",    "colours",
+    "colour_blind", "faction", "agenda",      "first_round", NULL};
+
+static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
+                          int line, struct tny_wire_player *p)
+{
+    memset(p, 0, sizeof(*p));
+    for (int i = 0; i < nf; i++) {
+        char *v = trim(f[i]);
+        const char *name = csv_columns[col[i]];
+        char *end = NULL;
+        bool bad = false;
+        if (!*v && strcmp(name, "id") != 0 && strcmp(name, "name") != 0)
+            continue;
+        if (!strcmp(name, "id"))
+            bad = !tny_wire_id_valid(v) ||
+                  snprintf(p->id, sizeof(p->id), "%s", v) < 0;
+        else if (!strcmp(name, "name"))
+            bad = !*v || strlen(v) > TNY_WIRE_TEXT_MAX ||
+                  snprintf(p->name, sizeof(p->name), "%s", v) < 0;
+        else if (!strcmp(name, "club"))
+            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
+                  snprintf(p->club, sizeof(p->club), "%s", v) < 0;
+        else if (!strcmp(name, "country"))
+            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
+                  snprintf(p->country, sizeof(p->country), "%s", v) < 0;
+        else if (!strcmp(name, "external_id"))
+            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
+                  snprintf(p->external_id, sizeof(p->external_id), "%s", v) < 0;
+        else if (!strcmp(name, "faction"))
+            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
+                  snprintf(p->faction, sizeof(p->faction), "%s", v) < 0;
+        else if (!strcmp(name, "agenda"))
+            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
+                  snprintf(p->agenda, sizeof(p->agenda), "%s", v) < 0;
+        else if (!strcmp(name, "rating")) {
+            p->rating = strtod(v, &end);
+            p->has_rating = true;
+            bad = *end != '\0' || p->rating != p->rating || p->rating > 1e6 ||
+                  p->rating < -1e6;
+        } else if (!strcmp(name, "armies") || !strcmp(name, "army"))
+            bad = split_list(v, p->armies, TNY_MAX_ARMIES, &p->n_armies) < 0;
+        else if (!strcmp(name, "colours"))
+            bad = split_list(v, p->colours, 2, &p->n_colours) < 0;
+        else if (!strcmp(name, "beginner"))
+            bad = !parse_bool(v, &p->beginner);
+        else if (!strcmp(name, "colour_blind"))
+            bad = !parse_bool(v, &p->colour_blind);
+        else if (!strcmp(name, "first_round")) {
+            long r = strtol(v, &end, 10);
+            bad = *end != '\0' || r < 0 || r > 10000;
+            p->first_round = (int32_t)r;
+        }
+        if (bad)
+            return fail(c, TNY_EINVAL,
+                        "csv line %d, column %s: invalid value "
+                        "\"%.60s\"",
+                        line, name, v);
+        if (!strcmp(name, "armies") || !strcmp(name, "army"))
+            for (int32_t a = 0; a < p->n_armies; a++)
+                if (tny_format_army_index(&c->e->ev.format, p->armies[a]) < 0)
+                    return fail(c, TNY_EINVAL,
+                                "csv line %d, column %s: "
+                                "\"%s\" is not an army of %s (NH-10)",
+                                line, name, p->armies[a], c->e->ev.format.name);
+    }
+    if (!p->id[0] || !p->name[0])
+        return fail(c, TNY_EINVAL, "csv line %d: id and name are required",
+                    line);
+    return TNY_OK;
+}
+
+static int cmd_import_players(struct ctx *c)
+{
+    char *buf = NULL, *pos, *f[CSV_MAX_FIELDS];
+    char err[160];
+    int col[CSV_MAX_FIELDS], nf = 0, ncol = 0, line = 1, rc = TNY_OK;
+    struct tny_wire_player *players = NULL;
+    int32_t n = 0;
+
+    if (!c->req->csv || !c->req->csv[0])
+        return fail(c, TNY_EINVAL, "console_request.csv: empty");
+    if (!(buf = strdup(c->req->csv)))
+        return fail(c, TNY_ENOMEM, "out of memory");
+    pos = buf;
+    if (csv_record(&pos, f, &ncol, line, err, sizeof(err)) <= 0) {
+        rc = fail(c, TNY_EINVAL, "%s", ncol ? err : "csv: no header row");
+        goto out;
+    }
+    bool have_id = false, have_name = false;
+    for (int i = 0; i < ncol; i++) {
+        const char *h = trim(f[i]);
+        col[i] = -1;
+        for (int k = 0; csv_columns[k]; k++)
+            if (strcmp(h, csv_columns[k]) == 0)
+                col[i] = k;
+        if (col[i] < 0) {
+            rc = fail(c, TNY_EINVAL,
+                      "csv line 1: unknown column \"%.40s\" (expected id, "
+                      "name, club, country, rating, armies, external_id, "
+                      "beginner, colours, colour_blind, faction, agenda, "
+                      "first_round)",
+                      h);
+            goto out;
+        }
+        have_id |= col[i] == 0;
+        have_name |= col[i] == 1;
+    }
+    if (!have_id || !have_name) {
+        rc = fail(c, TNY_EINVAL, "csv line 1: the header needs id and name");
+        goto out;
+    }
+    /* Parse and check every row first: a bad row changes nothing. */
+    for (;;) {
+        line++;
+        int got = csv_record(&pos, f, &nf, line, err, sizeof(err));
+        if (got < 0) {
+            rc = fail(c, TNY_EINVAL, "%s", err);
+            goto out;
+        }
+        if (got == 0)
+            break;
+        if (nf == 1 && !*trim(f[0]))
+            continue; /* blank line */
+        if (nf > ncol) {
+            rc = fail(c, TNY_EINVAL,
+                      "csv line %d: %d fields, the header has "
+                      "%d",
+                      line, nf, ncol);
+            goto out;
+        }
+        if (n == CSV_MAX_ROWS) {
+            rc = fail(c, TNY_ERANGE, "csv: more than %d players", CSV_MAX_ROWS);
+            goto out;
+        }
+        struct tny_wire_player *np =
+            realloc(players, sizeof(*np) * (size_t)(n + 1));
+        if (!np) {
+            rc = fail(c, TNY_ENOMEM, "out of memory");
+            goto out;
+        }
+        players = np;
+        if ((rc = csv_row_player(c, f, nf, col, line, &players[n])) < 0)
+            goto out;
+        for (int32_t k = 0; k < n; k++)
+            if (strcmp(players[k].id, players[n].id) == 0) {
+                rc = fail(c, TNY_EINVAL,
+                          "csv line %d: id \"%s\" repeats "
+                          "line %d",
+                          line, players[n].id, (int)k + 2);
+                goto out;
+            }
+        n++;
+    }
+    for (int32_t i = 0; i < n; i++)
+        if ((rc = put_player(c, &players[i])) < 0) {
+            char m[TNY_WIRE_MESSAGE_MAX];
+            snprintf(m, sizeof(m), "%s", c->rep->message);
+            fail(c, rc, "player %d (\"%s\"; %d before it imported): %.400s",
+                 (int)i + 1, players[i].id, (int)i, m);
+            c->rep->count = (uint64_t)i;
+            reload(c);
+            goto out;
+        }
+    c->rep->count = (uint64_t)n;
+    HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
+            (int)n);
+    rc = reload(c);
+out:
+    free(players);
+    free(buf);
+    return rc;
+}
+
+static int cmd_drop(struct ctx *c, bool dq)
+{
+    const struct tny_wire_request *q = c->req;
+    int32_t after = q->round ? q->round : current_round(c);
+    int rc;
+    if (after < 1)
+        return fail(c, TNY_ESTATE,
+                    "console_request.round: no round has been published; a "
+                    "player who leaves before round 1 keeps the entry (CM-2 "
+                    "needs a round to drop after)");
+    if (dq)
+        rc = hub_store_disqualify_player(c->svc->store, c->e->id, q->player_id,
+                                         after, c->actor, &c->diag);
+    else
+        rc = hub_store_drop_player(c->svc->store, c->e->id, q->player_id, after,
+                                   c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "player %s event=%s player=%s after_round=%d%s%s",
+            dq ? "disqualified" : "dropped", c->e->id, q->player_id, (int)after,
+            q->reason[0] ? " reason=" : "", q->reason);
+    c->rep->round = after;
+    return reload(c);
+}
+
+static int cmd_drop_player(struct ctx *c)
+{
+    return cmd_drop(c, false);
+}
+
+static int cmd_disqualify_player(struct ctx *c)
+{
+    return cmd_drop(c, true);
+}
+
+static int cmd_rejoin_player(struct ctx *c)
+{
+    int32_t from = c->req->round ? c->req->round : next_round(c);
+    int rc = hub_store_rejoin_player(c->svc->store, c->e->id, c->req->player_id,
+                                     from, c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    c->rep->round = from;
+    return reload(c);
+}
+
+static int cmd_fix_table(struct ctx *c)
+{
+    int rc =
+        hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,
+                                   c->req->table, c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    return reload(c);
+}
+
+/* ---- rounds: pairing, draft edits, publish, close ------------------------ */
+
+static int draft_reply(struct ctx *c, int32_t round)
+{
+    struct tny_round_plan plan;
+    char *text = NULL;
+    int rc = hub_store_load_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
+                                  &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if (round && plan.round != round) {
+        tny_round_plan_release(&plan);
+        return fail(c, TNY_ENOTFOUND,
+                    "console_request.round: round %d is not the draft (the "
+                    "draft is round %d)",
+                    (int)round, (int)plan.round);
+    }
+    rc = tny_round_plan_to_json(&c->e->ev, &plan, &text);
+    c->rep->round = plan.round;
+    tny_round_plan_release(&plan);
+    if (rc < 0)
+        return fail(c, rc, "out of memory");
+    return reply_json(c, text);
+}
+
+static int pair(struct ctx *c, int32_t round)
+{
+    struct tny_round_plan plan;
+    int rc;
+    int32_t want = c->e->ev.n_rounds + 1;
+    if (round != 0 && round != want)
+        return fail(c, TNY_EINVAL,
+                    "console_request.round: the next round is %d, got %d",
+                    (int)want, (int)round);
+    if (c->e->ev.n_rounds > 0 && c->e->round.status != HUB_ROUND_CLOSED)
+        return fail(c, TNY_ESTATE,
+                    "round %d is %s: close it before pairing round %d",
+                    (int)c->e->ev.n_rounds,
+                    round_status_name(c->e->round.status), (int)want);
+    if ((rc = tny_pair_next(&c->e->ev, &plan, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
+                              c->actor, &c->diag);
+    HUB_LOG(HUB_LOG_INFO, "round paired event=%s round=%d tables=%d%s%s",
+            c->e->id, (int)plan.round, (int)plan.n_tables,
+            rc < 0 ? " not saved: " : "", rc < 0 ? c->diag.msg : "");
+    tny_round_plan_release(&plan);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return draft_reply(c, want);
+}
+
+static int cmd_pair_round(struct ctx *c)
+{
+    return pair(c, c->req->round);
+}
+
+static int cmd_next_stage(struct ctx *c)
+{
+    if (!c->req->confirm)
+        return fail(c, TNY_EINVAL, "console_request.confirm: must be true");
+    /* tny_pair_next moves to the next stage by itself once the current one
+     * is complete (Swiss -> cut -> elimination, AG prelim -> final). */
+    return pair(c, 0);
+}
+
+static int cmd_show_draft(struct ctx *c)
+{
+    return draft_reply(c, c->req->round);
+}
+
+static int cmd_swap_players(struct ctx *c)
+{
+    int rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
+                                  c->req->player_id, c->req->other_player_id,
+                                  c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return draft_reply(c, c->req->round);
+}
+
+static int cmd_move_table(struct ctx *c)
+{
+    int rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
+                                  c->req->table, c->req->to_table, c->actor,
+                                  &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return draft_reply(c, c->req->round);
+}
+
+static bool table_in_round(const struct tny_round *r, int32_t number)
+{
+    for (int32_t t = 0; t < r->n_tables; t++)
+        if (!r->tables[t].is_bye && r->tables[t].number == number)
+            return true;
+    return false;
+}
+
+static int cmd_publish_round(struct ctx *c)
+{
+    struct hub_service *svc = c->svc;
+    struct tny_round_plan plan;
+    struct tny_round_clock clock;
+    int32_t round = c->req->round;
+    int rc;
+
+    if ((rc = hub_store_load_draft(svc->store, c->e->id, &c->e->ev, &plan,
+                                   &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (plan.round != round) {
+        tny_round_plan_release(&plan);
+        return fail(c, TNY_ESTATE,
+                    "console_request.round: round %d is not the draft (the "
+                    "draft is round %d)",
+                    (int)round, (int)plan.round);
+    }
+    /* AG-4 first seats are in the draft only: keep them. */
+    struct hub_table_state *fs = calloc((size_t)plan.n_tables + 1, sizeof(*fs));
+    if (!fs) {
+        tny_round_plan_release(&plan);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    for (int32_t t = 0; t < plan.n_tables; t++)
+        fs[t] =
+            (struct hub_table_state){.number = plan.tables[t].number,
+                                     .first_seat = plan.tables[t].first_seat};
+    free(c->e->first_seats);
+    c->e->first_seats = fs;
+    c->e->n_first_seats = plan.n_tables;
+    c->e->first_seat_round = plan.round;
+    tny_round_plan_release(&plan);
+
+    if ((rc = hub_store_set_round_status(svc->store, c->e->id, round,
+                                         HUB_ROUND_PUBLISHED, c->actor,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    if ((rc = tny_round_clock_init(&clock, hub__round_length_ms(c->e),
+                                   &c->diag)) < 0 ||
+        (rc = hub__save_clock(svc, c->e, &clock, c->actor, &c->diag)) < 0)
+        return fail_diag(c, rc);
+
+    /* Devices: those assigned to a table of this event keep it; tables
+     * without one get free registered devices in id order. */
+    const struct tny_round *r = &c->e->ev.rounds[round - 1];
+    json_t *assigned = json_array(), *missing = json_array();
+    for (int32_t t = 0; t < r->n_tables; t++) {
+        const struct tny_table *tb = &r->tables[t];
+        if (tb->is_bye)
+            continue;
+        struct hub_device *have = NULL, *free_dev = NULL;
+        for (int32_t i = 0; i < svc->n_devices; i++) {
+            struct hub_device *d = &svc->devices[i];
+            if (!strcmp(d->event, c->e->id) && d->table == tb->number)
+                have = d;
+            if (!free_dev && !d->event[0])
+                free_dev = d;
+        }
+        if (!have && free_dev) {
+            rc = hub_store_device_assign(svc->store, free_dev->id, c->e->id,
+                                         tb->number, c->actor, &c->diag);
+            if (rc < 0) {
+                json_decref(assigned);
+                json_decref(missing);
+                return fail_diag(c, rc);
+            }
+            snprintf(free_dev->event, sizeof(free_dev->event), "%s", c->e->id);
+            free_dev->table = tb->number;
+            have = free_dev;
+        }
+        if (have)
+            json_array_append_new(assigned, json_pack("{s:i, s:s}", "table",
+                                                      (int)tb->number, "device",
+                                                      have->id));
+        else
+            json_array_append_new(missing, json_integer(tb->number));
+    }
+    int32_t idle = 0;
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        idle += !strcmp(svc->devices[i].event, c->e->id) &&
+                !table_in_round(r, svc->devices[i].table);
+    if ((rc = hub__publish_event_devices(svc, c->e, c->now, c->ob, &c->diag)) <
+            0 ||
+        (rc = hub__publish_clock(svc, c->e, c->now, c->ob, &c->diag)) < 0) {
+        json_decref(assigned);
+        json_decref(missing);
+        return fail_diag(c, rc);
+    }
+    HUB_LOG(HUB_LOG_INFO,
+            "round published event=%s round=%d tables=%d without_device=%d",
+            c->e->id, (int)round, (int)json_array_size(assigned),
+            (int)json_array_size(missing));
+    c->rep->round = round;
+    c->rep->count = json_array_size(assigned);
+    return reply_json(
+        c, dump(json_pack("{s:i, s:o, s:o, s:i}", "round", (int)round,
+                          "assigned", assigned, "tables_without_device",
+                          missing, "idle_devices", (int)idle)));
+}
+
+static int cmd_close_round(struct ctx *c)
+{
+    int rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
+                                        HUB_ROUND_CLOSED, c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    c->rep->round = c->req->round;
+    HUB_LOG(HUB_LOG_INFO, "round closed event=%s round=%d", c->e->id,
+            (int)c->req->round);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    /* Tables show the round as closed (no more entry). */
+    if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+/* ---- clock (CM-7) ---------------------------------------------------------
+ */
+
+static int need_current(struct ctx *c, int32_t round)
+{
+    if (c->e->ev.n_rounds == 0 || round != c->e->ev.n_rounds)
+        return fail(c, TNY_EINVAL,
+                    "console_request.round: round %d is not the published "
+                    "round (%d)",
+                    (int)round, (int)c->e->ev.n_rounds);
+    if (c->e->round.status == HUB_ROUND_CLOSED)
+        return fail(c, TNY_ESTATE, "round %d is closed", (int)round);
+    return TNY_OK;
+}
+
+enum clock_op { CLOCK_START, CLOCK_PAUSE, CLOCK_RESUME, CLOCK_EXTEND };
+
+static int clock_cmd(struct ctx *c, enum clock_op op)
+{
+    struct tny_round_clock clock;
+    const struct tny_wire_request *q = c->req;
+    int rc;
+
+    if ((rc = need_current(c, q->round)) < 0)
+        return rc;
+    if (q->table != 0 && op != CLOCK_EXTEND)
+        return fail(c, TNY_EINVAL,
+                    "console_request.table: start, pause and resume act on "
+                    "the whole round (table 0); give one table extra time "
+                    "with clock_extend");
+    if (op == CLOCK_EXTEND && q->table != 0) {
+        int64_t total = 0;
+        if (!hub__ev_table(c->e, q->table))
+            return fail(c, TNY_ENOTFOUND,
+                        "console_request.table: round %d has no table %d",
+                        (int)q->round, (int)q->table);
+        if ((rc = hub_store_extend_table(c->svc->store, c->e->id, q->round,
+                                         q->table, q->extra_ms, c->actor,
+                                         &total, &c->diag)) < 0)
+            return fail_diag(c, rc);
+        if ((rc = hub__ev_set_extension(c->e, q->round, q->table, total)) < 0)
+            return fail(c, rc, "out of memory");
+        HUB_LOG(HUB_LOG_INFO,
+                "table extended event=%s round=%d table=%d extra_ms=%lld "
+                "total_ms=%lld",
+                c->e->id, (int)q->round, (int)q->table, (long long)q->extra_ms,
+                (long long)total);
+        c->e->feed_dirty = true;
+        c->e->clock_expired_seen = false;
+        return hub__publish_clock(c->svc, c->e, c->now, c->ob, &c->diag) < 0
+                   ? fail_diag(c, TNY_ESTATE)
+                   : TNY_OK;
+    }
+    if ((rc = hub__round_clock(c->svc, c->e, &clock, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    switch (op) {
+    case CLOCK_START:
+        rc = tny_round_clock_start(&clock, c->now, &c->diag);
+        break;
+    case CLOCK_PAUSE:
+        rc = tny_round_clock_pause(&clock, c->now, &c->diag);
+        break;
+    case CLOCK_RESUME:
+        rc = tny_round_clock_resume(&clock, c->now, &c->diag);
+        break;
+    case CLOCK_EXTEND:
+        rc = tny_round_clock_extend(&clock, q->extra_ms, &c->diag);
+        break;
+    }
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if (op == CLOCK_START && c->e->round.status == HUB_ROUND_PUBLISHED) {
+        if ((rc = hub_store_set_round_status(c->svc->store, c->e->id, q->round,
+                                             HUB_ROUND_STARTED, c->actor,
+                                             &c->diag)) < 0)
+            return fail_diag(c, rc);
+        c->e->round.status = HUB_ROUND_STARTED;
+    }
+    if ((rc = hub__save_clock(c->svc, c->e, &clock, c->actor, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "clock %s event=%s round=%d",
+            tny_wire_cmd_name(q->cmd), c->e->id, (int)q->round);
+    c->rep->round = q->round;
+    if ((rc = hub__publish_clock(c->svc, c->e, c->now, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+static int cmd_clock_start(struct ctx *c)
+{
+    return clock_cmd(c, CLOCK_START);
+}
+static int cmd_clock_pause(struct ctx *c)
+{
+    return clock_cmd(c, CLOCK_PAUSE);
+}
+static int cmd_clock_resume(struct ctx *c)
+{
+    return clock_cmd(c, CLOCK_RESUME);
+}
+static int cmd_clock_extend(struct ctx *c)
+{
+    return clock_cmd(c, CLOCK_EXTEND);
+}
+
+/* ---- results by the organiser ----------------------------------------------
+ */
+
+static const struct tny_table *round_table(const struct hub_ev *e,
+                                           int32_t round, int32_t number)
+{
+    if (round < 1 || round > e->ev.n_rounds)
+        return NULL;
+    const struct tny_round *r = &e->ev.rounds[round - 1];
+    for (int32_t t = 0; t < r->n_tables; t++)
+        if (!r->tables[t].is_bye && r->tables[t].number == number)
+            return &r->tables[t];
+    return NULL;
+}
+
+static int cmd_enter_result(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct tny_table *t = round_table(c->e, q->round, q->table);
+    struct tny_table mapped;
+    char *json = NULL;
+    int rc;
+
+    if (!t)
+        return fail(c, TNY_ENOTFOUND,
+                    "console_request.table: round %d has no table %d",
+                    (int)q->round, (int)q->table);
+    if (t->has_result && !q->override)
+        return fail(c, TNY_ECONFLICT,
+                    "table %d of round %d already has a confirmed result: "
+                    "set override to replace it (CM-6)",
+                    (int)q->table, (int)q->round);
+    if ((rc = tny_wire_result_to_table(
+             &c->e->ev, c->e->ev.rounds[q->round - 1].stage, t, &q->result,
+             "console_request.result", &mapped, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if ((rc = hub__result_json(&q->result, &json, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    int64_t id = 0;
+    rc = hub_store_enter_result(c->svc->store, c->e->id, q->round, q->table,
+                                json, strlen(json), c->actor, &id, &c->diag);
+    free(json);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "result entered event=%s round=%d table=%d%s%s%s",
+            c->e->id, (int)q->round, (int)q->table,
+            q->override ? " override" : "", q->reason[0] ? " reason=" : "",
+            q->reason);
+    if (q->round == c->e->ev.n_rounds) {
+        struct hub_table_state *ts = hub__ev_table_state(c->e, q->table);
+        if (ts)
+            ts->pending = ts->conflict = false;
+    }
+    c->rep->round = q->round;
+    c->rep->count = (uint64_t)id;
+    return reload(c);
+}
+
+static int cmd_penalty(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    if (!q->reason[0])
+        return fail(c, TNY_EINVAL,
+                    "console_request.reason: a penalty needs "
+                    "a reason (TX-7)");
+    int rc =
+        hub_store_add_penalty(c->svc->store, c->e->id, q->round, q->table,
+                              q->player_id[0] ? q->player_id : NULL,
+                              q->points_units, q->reason, c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO,
+            "penalty event=%s round=%d table=%d player=%s units=%lld", c->e->id,
+            (int)q->round, (int)q->table, q->player_id,
+            (long long)q->points_units);
+    return reload(c);
+}
+
+/* ---- devices ---------------------------------------------------------------
+ */
+
+static const char *presence_name(int state)
+{
+    switch (state) {
+    case TNY_WIRE_PRESENCE_ONLINE: return "online";
+    case TNY_WIRE_PRESENCE_OFFLINE: return "offline";
+    case TNY_WIRE_PRESENCE_ERROR: return "error";
+    default: return "unknown";
+    }
+}
+
+static int cmd_list_devices(struct ctx *c)
+{
+    json_t *arr = json_array();
+    const char *filter = c->req->event_id;
+    uint64_t n = 0;
+    for (int32_t i = 0; arr && i < c->svc->n_devices; i++) {
+        const struct hub_device *d = &c->svc->devices[i];
+        if (filter[0] && strcmp(d->event, filter) != 0)
+            continue;
+        json_t *o = json_pack(
+            "{s:s, s:s?, s:i, s:s, s:i, s:I, s:I, s:s, s:I, s:s}", "id", d->id,
+            "event", d->event[0] ? d->event : NULL, "table", (int)d->table,
+            "presence", presence_name(d->state), "queued", (int)d->queued,
+            "assignment_version", (json_int_t)d->version, "shows_version",
+            (json_int_t)d->shown_version, "software", d->software,
+            "last_seen_ms", (json_int_t)d->last_seen_ms, "detail", d->detail);
+        if (o && d->version && d->shown_version &&
+            d->shown_version < d->version)
+            json_object_set_new(o, "stale", json_true());
+        json_array_append_new(arr, o);
+        n++;
+    }
+    c->rep->count = n;
+    return reply_json(c, dump(arr));
+}
+
+static int cmd_assign_device(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    struct hub_device *d = hub__device_find(c->svc, q->device_id);
+    int rc;
+    if (!d) {
+        if (!hub__device_login(c->svc, q->device_id))
+            return fail(c, TNY_ENOTFOUND,
+                        "console_request.device_id: \"%s\" is not a table "
+                        "device login (%s + digits)",
+                        q->device_id, c->svc->prefix);
+        if ((rc = hub__device_ensure(c->svc, q->device_id, c->actor, &d,
+                                     &c->diag)) < 0)
+            return fail_diag(c, rc);
+    }
+    if (q->table < 0)
+        return fail(c, TNY_EINVAL, "console_request.table: expected >= 0");
+    rc = hub_store_device_assign(c->svc->store, d->id,
+                                 q->table ? c->e->id : NULL, q->table, c->actor,
+                                 &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if ((rc = hub__device_refresh(c->svc, d, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "device assigned device=%s event=%s table=%d", d->id,
+            c->e->id, (int)q->table);
+    c->e->feed_dirty = true;
+    if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+/* ---- the table of commands --------------------------------------------------
+ */
+
+struct command {
+    enum tny_wire_cmd cmd;
+    bool needs_event;
+    int (*run)(struct ctx *c);
+};
+
+static const struct command commands[] = {
+    {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event},
+    {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players},
+    {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player},
+    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player},
+    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player},
+    {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player},
+    {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round},
+    {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft},
+    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players},
+    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table},
+    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table},
+    {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round},
+    {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start},
+    {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause},
+    {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume},
+    {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend},
+    {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result},
+    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty},
+    {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings},
+    {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event},
+    {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices},
+    {TNY_WIRE_CMD_ASSIGN_DEVICE, true, cmd_assign_device},
+    {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round},
+    {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage},
+    {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events},
+};
+
+int hub__console_run(struct hub_service *svc, const char *console_id,
+                     const struct tny_wire_request *req, int64_t now_ms,
+                     struct hub_outbox *ob, struct tny_wire_reply *rep)
+{
+    struct ctx c;
+    memset(&c, 0, sizeof(c));
+    c.svc = svc;
+    c.console = console_id;
+    snprintf(c.actor, sizeof(c.actor), "organiser:%s", console_id);
+    c.req = req;
+    c.now = now_ms;
+    c.ob = ob;
+    c.rep = rep;
+    const struct command *cmd = NULL;
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (commands[i].cmd == req->cmd)
+            cmd = &commands[i];
+    if (!cmd) {
+        fail(&c, TNY_EINVAL, "console_request: unknown command %d",
+             (int)req->cmd);
+        return TNY_OK;
+    }
+    if (cmd->needs_event) {
+        int rc = hub__ev_get(svc, req->event_id, &c.e, &c.diag);
+        if (rc == TNY_ENOTFOUND) {
+            fail(&c, rc, "console_request.event_id: no event \"%s\"",
+                 req->event_id);
+            return TNY_OK;
+        }
+        if (rc < 0) {
+            fail_diag(&c, rc);
+            return TNY_OK;
+        }
+        snprintf(rep->event_id, sizeof(rep->event_id), "%s", req->event_id);
+    }
+    (void)cmd->run(&c); /* errors are in the reply */
+    return TNY_OK;
+}

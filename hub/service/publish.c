@@ -1,0 +1,432 @@
+/* publish.c - the retained state the hub publishes to tables: each
+ * device's TableAssignment, each event's RoundClock, and the wire result
+ * -> event-file JSON mapping the store needs.
+ *
+ * An assignment is computed from the store's projection every time (no
+ * copy is kept): the event's latest published round, the table whose
+ * number the device is assigned to (idle when that table does not play
+ * this round), the seats with the players' details (NH-11 armies not yet
+ * used in the stage, TX-10 colour preferences, GT-14 faction and agenda,
+ * AG-4 first seat), the table's clock with its extension, and the
+ * format's time-out procedure and notes (NH-13, GT-13, CT-8, AG-14/15,
+ * CT-9).  A device with no event, or whose event has no published round,
+ * gets a zero-length retained message (clears the topic).
+ *
+ * Not here: deciding which device gets which table (console.c, publish
+ * command), sending (the loop).
+ */
+#include "service_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "hub/log.h"
+#include "tny/json_io.h"
+#include "tny/procedure.h"
+
+/* ---- result JSON ------------------------------------------------------ */
+
+static int set(json_t *obj, const char *key, json_t *v)
+{
+    return v && json_object_set_new(obj, key, v) == 0 ? 0 : TNY_ENOMEM;
+}
+
+int hub__result_json(const struct tny_wire_result *r, char **out,
+                     struct tny_diag *diag)
+{
+    json_t *o = json_object(), *a = NULL, *b = NULL, *c = NULL;
+    int rc = o ? 0 : TNY_ENOMEM;
+    *out = NULL;
+    switch (r->game) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        if (r->draw)
+            rc = set(o, "draw", json_true());
+        else
+            rc = set(o, "winner", json_string(r->winner_id)) |
+                 set(o, "hq_diff", json_integer(r->hq_diff));
+        if (r->n_players > 0) {
+            a = json_object();
+            for (int32_t i = 0; a && i < r->n_players; i++)
+                rc |= set(a, r->players[i].player_id,
+                          json_string(r->players[i].army));
+            rc |= set(o, "armies", a);
+        }
+        break;
+    case TNY_GAME_TANTRIX:
+        if (r->default_winner_id[0]) {
+            rc = set(o, "default_win", json_string(r->default_winner_id));
+        } else if (r->n_players > 0 && r->players[0].has_tp) {
+            a = json_object();
+            for (int32_t i = 0; a && i < r->n_players; i++)
+                rc |= set(a, r->players[i].player_id,
+                          tny_json_points(r->players[i].tp_units));
+            rc |= set(o, "tp", a);
+        } else {
+            bool clocks = r->n_players > 0;
+            a = json_object();
+            for (int32_t i = 0; a && i < r->n_players; i++) {
+                rc |= set(a, r->players[i].player_id,
+                          json_integer(r->players[i].score));
+                clocks = clocks && r->players[i].has_clock;
+            }
+            rc |= set(o, "scores", a);
+            if (clocks) {
+                b = json_object();
+                for (int32_t i = 0; b && i < r->n_players; i++)
+                    rc |= set(b, r->players[i].player_id,
+                              json_integer(r->players[i].clock_ms));
+                rc |= set(o, "clock_ms", b);
+            }
+        }
+        for (int32_t i = 0; i < r->n_players; i++)
+            if (r->players[i].penalty_units > 0) {
+                if (!c && !(c = json_object()))
+                    rc = TNY_ENOMEM;
+                if (c)
+                    rc |= set(c, r->players[i].player_id,
+                              tny_json_points(r->players[i].penalty_units));
+            }
+        if (c)
+            rc |= set(o, "penalty", c);
+        break;
+    case TNY_GAME_AGRICOLA:
+        a = json_object();
+        b = json_object();
+        c = json_object();
+        for (int32_t i = 0; a && b && c && i < r->n_players; i++) {
+            rc |= set(a, r->players[i].player_id,
+                      json_integer(r->players[i].score));
+            rc |=
+                set(b, r->players[i].player_id, json_integer(r->players[i].ip));
+            rc |=
+                set(c, r->players[i].player_id, json_integer(r->players[i].bp));
+        }
+        rc |= set(o, "vp", a) | set(o, "ip", b) | set(o, "bp", c);
+        break;
+    case TNY_GAME_GOT_LCG2:
+        if (r->winner_id[0])
+            rc |= set(o, "winner", json_string(r->winner_id));
+        if (r->modified)
+            rc |= set(o, "modified", json_true());
+        if (r->n_games > 0) {
+            a = json_array();
+            for (int32_t i = 0; a && i < r->n_games; i++)
+                if (json_array_append_new(a, json_string(r->games[i])) < 0)
+                    rc = TNY_ENOMEM;
+            rc |= set(o, "games", a);
+        }
+        break;
+    case TNY_GAME_CATAN:
+        a = json_object();
+        for (int32_t i = 0; a && i < r->n_players; i++)
+            rc |= set(a, r->players[i].player_id,
+                      json_integer(r->players[i].score));
+        rc |= set(o, "vp", a);
+        break;
+    default:
+        json_decref(o);
+        return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
+                            (int)r->game);
+    }
+    if (rc == 0 && !(*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER)))
+        rc = TNY_ENOMEM;
+    json_decref(o);
+    if (rc < 0)
+        return tny_diag_set(diag, TNY_ENOMEM, "result: out of memory");
+    return TNY_OK;
+}
+
+/* ---- clocks -------------------------------------------------------------- */
+
+int64_t hub__round_length_ms(const struct hub_ev *e)
+{
+    if (!e->loaded || e->ev.n_rounds == 0)
+        return 0;
+    const struct tny_round *round = &e->ev.rounds[e->ev.n_rounds - 1];
+    int32_t si = e->round.stage_index;
+    if (si < 0 || si >= e->ev.format.n_stages)
+        return 0;
+    int32_t playing = 0;
+    for (int32_t t = 0; t < round->n_tables; t++)
+        playing += !round->tables[t].is_bye;
+    bool final_round = round->stage == TNY_STAGE_ELIMINATION && playing == 1;
+    int32_t minutes = 0;
+    struct tny_diag ignored;
+    if (tny_stage_round_minutes(&e->ev.format.stages[si], final_round, &minutes,
+                                &ignored) < 0)
+        return 0;
+    return (int64_t)minutes * 60000;
+}
+
+int hub__round_clock(struct hub_service *svc, struct hub_ev *e,
+                     struct tny_round_clock *out, struct tny_diag *diag)
+{
+    int32_t r = e->ev.n_rounds;
+    if (!e->loaded || r == 0)
+        return tny_diag_set(diag, TNY_EINVAL, "event %s: no published round",
+                            e->id);
+    if (e->clock_round == r) {
+        *out = e->clock;
+        return TNY_OK;
+    }
+    int rc = hub_store_load_clock(svc->store, e->id, r, out, diag);
+    if (rc == TNY_ENOTFOUND)
+        rc = tny_round_clock_init(out, hub__round_length_ms(e), diag);
+    if (rc == 0) {
+        e->clock = *out;
+        e->clock_round = r;
+    }
+    return rc;
+}
+
+int hub__save_clock(struct hub_service *svc, struct hub_ev *e,
+                    const struct tny_round_clock *c, const char *actor,
+                    struct tny_diag *diag)
+{
+    int32_t r = e->ev.n_rounds;
+    int rc = hub_store_save_clock(svc->store, e->id, r, c, actor, diag);
+    if (rc == 0) {
+        e->clock = *c;
+        e->clock_round = r;
+        e->clock_expired_seen = false;
+        e->feed_dirty = true;
+    } else {
+        e->clock_round = 0;
+    }
+    return rc;
+}
+
+static int cmp_ext(const void *a, const void *b)
+{
+    const struct tny_wire_table_extension *x = a, *y = b;
+    return (x->table > y->table) - (x->table < y->table);
+}
+
+int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
+                       int64_t now_ms, struct hub_outbox *ob,
+                       struct tny_diag *diag)
+{
+    struct tny_wire_clock msg;
+    struct tny_round_clock c;
+    char topic[TNY_WIRE_TOPIC_MAX];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (!e->loaded || e->ev.n_rounds == 0)
+        return TNY_OK;
+    if ((rc = hub__round_clock(svc, e, &c, diag)) < 0)
+        return rc;
+    memset(&msg, 0, sizeof(msg));
+    msg.version = hub__next_version(svc, now_ms);
+    snprintf(msg.event_id, sizeof(msg.event_id), "%s", e->id);
+    msg.round = e->ev.n_rounds;
+    tny_round_clock_message(&c, 0, now_ms, &msg.clock);
+    int32_t n = 0;
+    for (int32_t i = 0; i < e->n_ext; i++)
+        n += e->ext[i].round == msg.round && e->ext[i].total_ms > 0;
+    if (n > TNY_WIRE_MAX_EXTENSIONS)
+        n = TNY_WIRE_MAX_EXTENSIONS;
+    if (n > 0 && !(msg.extensions = calloc((size_t)n, sizeof(*msg.extensions))))
+        return TNY_ENOMEM;
+    for (int32_t i = 0; i < e->n_ext && msg.n_extensions < n; i++)
+        if (e->ext[i].round == msg.round && e->ext[i].total_ms > 0)
+            msg.extensions[msg.n_extensions++] =
+                (struct tny_wire_table_extension){.table = e->ext[i].table,
+                                                  .extension_ms =
+                                                      e->ext[i].total_ms};
+    if (msg.n_extensions > 1)
+        qsort(msg.extensions, (size_t)msg.n_extensions, sizeof(*msg.extensions),
+              cmp_ext);
+    rc =
+        tny_wire_topic(TNY_WIRE_TOPIC_CLOCK, e->id, topic, sizeof(topic), diag);
+    if (rc == 0)
+        rc = tny_wire_encode_clock(&msg, &buf, &len, diag);
+    free(msg.extensions);
+    if (rc < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "clock not published event=%s round=%d: %s",
+                e->id, (int)msg.round, diag ? diag->msg : tny_strerror(rc));
+        return rc;
+    }
+    HUB_LOG(HUB_LOG_DEBUG, "clock event=%s round=%d version=%llu", e->id,
+            (int)msg.round, (unsigned long long)msg.version);
+    return hub_outbox_add(ob, topic, buf, len, true);
+}
+
+/* ---- assignments -----------------------------------------------------------
+ */
+
+/* NH-11: armies of player p not yet played in the current round's stage
+ * (rounds of the same stage kind before the current one). */
+static void available_armies(const struct hub_ev *e, int32_t p,
+                             struct tny_wire_seat *seat)
+{
+    const struct tny_player *pl = &e->ev.players[p];
+    const struct tny_format *f = &e->ev.format;
+    int32_t cur = e->ev.n_rounds - 1;
+    enum tny_stage_kind stage = e->ev.rounds[cur].stage;
+    bool used[TNY_MAX_ARMIES] = {false};
+    for (int32_t r = 0; r < cur; r++) {
+        const struct tny_round *round = &e->ev.rounds[r];
+        if (round->stage != stage)
+            continue;
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            int32_t s = tny_table_seat_of(tb, p);
+            if (tb->is_bye || s < 0 || !tb->has_result)
+                continue;
+            int32_t a = tb->result.army[s];
+            if (a >= 0 && a < TNY_MAX_ARMIES)
+                used[a] = true;
+        }
+    }
+    seat->n_armies = 0;
+    for (int32_t i = 0; i < pl->n_armies && seat->n_armies < TNY_MAX_ARMIES;
+         i++) {
+        int32_t a = pl->armies[i];
+        if (a < 0 || a >= f->n_armies || used[a])
+            continue;
+        snprintf(seat->armies[seat->n_armies++], TNY_NAME_MAX, "%s",
+                 f->armies[a]);
+    }
+}
+
+static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
+                      int32_t i, int32_t first_seat, struct tny_wire_seat *s)
+{
+    const struct tny_player *pl = &e->ev.players[t->seats[i]];
+    memset(s, 0, sizeof(*s));
+    snprintf(s->player_id, sizeof(s->player_id), "%s", pl->id);
+    snprintf(s->name, sizeof(s->name), "%s", pl->name);
+    if (pl->club)
+        snprintf(s->club, sizeof(s->club), "%s", pl->club);
+    s->first_player = first_seat == i;
+    if (e->ev.format.game == TNY_GAME_NEUROSHIMA_HEX)
+        available_armies(e, t->seats[i], s);
+    for (int32_t c = 0; c < pl->n_colours && c < 2; c++)
+        if (pl->colours[c])
+            snprintf(s->colours[s->n_colours++], TNY_NAME_MAX, "%s",
+                     pl->colours[c]);
+    s->colour_blind = pl->colour_blind;
+    if (pl->faction)
+        snprintf(s->faction, sizeof(s->faction), "%s", pl->faction);
+    if (pl->agenda)
+        snprintf(s->agenda, sizeof(s->agenda), "%s", pl->agenda);
+}
+
+/* Builds the assignment of device d (its event loaded with a published
+ * round). */
+static int build_assignment(struct hub_service *svc, struct hub_ev *e,
+                            const struct hub_device *d, int64_t now_ms,
+                            struct tny_wire_assignment *a,
+                            struct tny_diag *diag)
+{
+    const struct tny_format *f = &e->ev.format;
+    int32_t r = e->ev.n_rounds;
+    const struct tny_round *round = &e->ev.rounds[r - 1];
+    int32_t si = e->round.stage_index;
+    const struct tny_stage *st =
+        si >= 0 && si < f->n_stages ? &f->stages[si] : NULL;
+    struct tny_round_clock c;
+    int rc;
+
+    memset(a, 0, sizeof(*a));
+    snprintf(a->event_id, sizeof(a->event_id), "%s", e->id);
+    snprintf(a->event_title, sizeof(a->event_title), "%s",
+             e->ev.title[0] ? e->ev.title : f->title);
+    snprintf(a->format_name, sizeof(a->format_name), "%s", f->name);
+    a->game = f->game;
+    a->round = r;
+    a->stage = round->stage;
+    if (st)
+        snprintf(a->stage_name, sizeof(a->stage_name), "%s", st->name);
+    snprintf(a->procedure, sizeof(a->procedure), "%s", f->timeout_procedure);
+    for (int32_t i = 0; i < f->n_notes && i < TNY_MAX_NOTES; i++)
+        if (f->notes[i][0])
+            snprintf(a->notes[a->n_notes++], TNY_WIRE_NOTE_MAX, "%s",
+                     f->notes[i]);
+    a->best_of_three =
+        st && st->best_of_three && round->stage == TNY_STAGE_ELIMINATION;
+    if (f->game == TNY_GAME_TANTRIX)
+        a->chess_clock_limit_ms = f->clock_limit_ms;
+    if (f->game == TNY_GAME_AGRICOLA) {
+        a->draft_ms = (int64_t)f->draft_minutes * 60000;
+        a->action_ms = (int64_t)f->action_seconds * 1000;
+    }
+    const struct tny_table *t = hub__ev_table(e, d->table);
+    if (t) {
+        struct hub_table_state *ts = hub__ev_table_state(e, t->number);
+        a->table = t->number;
+        a->n_seats = t->n_seats;
+        for (int32_t i = 0; i < t->n_seats; i++)
+            fill_seat(e, t, i, ts ? ts->first_seat : -1, &a->seats[i]);
+        if ((rc = hub__round_clock(svc, e, &c, diag)) < 0)
+            return rc;
+        tny_round_clock_message(&c, hub__ev_extension(e, r, t->number), now_ms,
+                                &a->clock);
+        a->has_clock = true;
+    }
+    a->version = hub__next_version(svc, now_ms);
+    return TNY_OK;
+}
+
+int hub__publish_device(struct hub_service *svc, struct hub_device *d,
+                        int64_t now_ms, struct hub_outbox *ob,
+                        struct tny_diag *diag)
+{
+    char topic[TNY_WIRE_TOPIC_MAX];
+    struct hub_ev *e = NULL;
+    struct tny_wire_assignment a;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_ASSIGN, d->id, topic, sizeof(topic),
+                             diag)) < 0)
+        return rc;
+    if (d->event[0]) {
+        rc = hub__ev_get(svc, d->event, &e, diag);
+        if (rc < 0 && rc != TNY_ENOTFOUND)
+            return rc;
+    }
+    bool shown = e && e->ev.n_rounds > 0 &&
+                 e->round.status != HUB_ROUND_DRAFT &&
+                 e->info.status != HUB_EVENT_SETUP;
+    if (!shown) {
+        HUB_LOG(HUB_LOG_DEBUG, "assignment cleared device=%s", d->id);
+        return hub_outbox_add(ob, topic, NULL, 0, true);
+    }
+    if ((rc = build_assignment(svc, e, d, now_ms, &a, diag)) < 0)
+        return rc;
+    if ((rc = tny_wire_encode_assignment(&a, &buf, &len, diag)) < 0) {
+        /* A player's data the wire refuses: log, do not stop the others. */
+        HUB_LOG(HUB_LOG_ERROR,
+                "assignment not published device=%s event=%s round=%d "
+                "table=%d: %s",
+                d->id, e->id, (int)a.round, (int)a.table,
+                diag ? diag->msg : tny_strerror(rc));
+        return TNY_OK;
+    }
+    d->version = a.version;
+    HUB_LOG(HUB_LOG_DEBUG,
+            "assignment device=%s event=%s round=%d table=%d version=%llu",
+            d->id, e->id, (int)a.round, (int)a.table,
+            (unsigned long long)a.version);
+    return hub_outbox_add(ob, topic, buf, len, true);
+}
+
+int hub__publish_event_devices(struct hub_service *svc, struct hub_ev *e,
+                               int64_t now_ms, struct hub_outbox *ob,
+                               struct tny_diag *diag)
+{
+    int rc;
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if (strcmp(svc->devices[i].event, e->id) == 0 &&
+            (rc = hub__publish_device(svc, &svc->devices[i], now_ms, ob,
+                                      diag)) < 0)
+            return rc;
+    return TNY_OK;
+}

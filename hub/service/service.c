@@ -1,0 +1,1133 @@
+/* service.c - the service's core: the outbox, the device registry, the
+ * event cache, and the table-side use cases (results CM-6, presence).
+ *
+ * A result goes: decode (malformed: REJECTED MALFORMED) -> a key seen
+ * before gets its stored answer -> the device must be assigned to that
+ * event and table (WRONG_TABLE), the round must be the current one and in
+ * play (WRONG_ROUND) -> the wire result is mapped onto the table
+ * (tny_wire_result_to_table: WRONG_PLAYERS / INVALID_RESULT naming the
+ * field) -> every seated player must have confirmed, else the result is
+ * stored pending (PENDING_CONFIRMATION) -> hub_store_submit_result, one
+ * transaction -> the ack, built from the stored answer, only after the
+ * commit.  Rejections decided here store nothing (protocol.md: REJECTED
+ * means nothing stored); those the store decides are stored with the key.
+ *
+ * Not here: console commands (console.c), building assignments and clocks
+ * (publish.c), the feed (hub/feed.c), MQTT.
+ */
+#include "service_internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "hub/log.h"
+#include "tny/json_io.h"
+
+/* ---- outbox ----------------------------------------------------------- */
+
+void hub_outbox_init(struct hub_outbox *ob)
+{
+    memset(ob, 0, sizeof(*ob));
+}
+
+void hub_outbox_release(struct hub_outbox *ob)
+{
+    for (int32_t i = 0; i < ob->n; i++)
+        free(ob->msgs[i].payload);
+    free(ob->msgs);
+    memset(ob, 0, sizeof(*ob));
+}
+
+int hub_outbox_add(struct hub_outbox *ob, const char *topic, uint8_t *payload,
+                   size_t len, bool retained)
+{
+    if (strlen(topic) >= HUB_TOPIC_MAX) {
+        free(payload);
+        return TNY_EINVAL;
+    }
+    if (ob->n == ob->cap) {
+        int32_t cap = ob->cap ? ob->cap * 2 : 16;
+        struct hub_msg *m = realloc(ob->msgs, sizeof(*m) * (size_t)cap);
+        if (!m) {
+            free(payload);
+            return TNY_ENOMEM;
+        }
+        ob->msgs = m;
+        ob->cap = cap;
+    }
+    struct hub_msg *m = &ob->msgs[ob->n++];
+    memset(m, 0, sizeof(*m));
+    snprintf(m->topic, sizeof(m->topic), "%s", topic);
+    m->payload = payload;
+    m->len = len;
+    m->retained = retained;
+    return TNY_OK;
+}
+
+/* ---- options, lifecycle ------------------------------------------------ */
+
+static uint64_t urandom_seed(void *arg)
+{
+    (void)arg;
+    uint64_t v = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+            v = 0;
+        close(fd);
+    }
+    if (v == 0) { /* no urandom: still something different per call */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        v = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
+            ((uint64_t)getpid() << 32);
+    }
+    return v;
+}
+
+void hub_service_options_init(struct hub_service_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->device_prefix = "table-";
+    o->feed = true;
+    o->reply_cache = 1024;
+    o->draw_seed = urandom_seed;
+}
+
+static void ev_free(struct hub_ev *e)
+{
+    if (!e)
+        return;
+    if (e->loaded)
+        tny_event_release(&e->ev);
+    free(e->tables);
+    free(e->first_seats);
+    free(e->ext);
+    free(e);
+}
+
+void hub_service_free(struct hub_service *svc)
+{
+    if (!svc)
+        return;
+    for (int32_t i = 0; i < svc->n_events; i++)
+        ev_free(svc->events[i]);
+    free(svc->events);
+    free(svc->devices);
+    for (int32_t i = 0; i < svc->n_replies; i++)
+        free(svc->replies[i].bytes);
+    free(svc->replies);
+    free(svc);
+}
+
+/* ---- registry ----------------------------------------------------------- */
+
+struct hub_device *hub__device_find(struct hub_service *svc, const char *id)
+{
+    int32_t lo = 0, hi = svc->n_devices - 1;
+    while (lo <= hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(svc->devices[mid].id, id);
+        if (c == 0)
+            return &svc->devices[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return NULL;
+}
+
+bool hub__device_login(const struct hub_service *svc, const char *id)
+{
+    size_t n = strlen(svc->prefix);
+    if (strncmp(id, svc->prefix, n) != 0)
+        return false;
+    size_t digits = strspn(id + n, "0123456789");
+    return digits >= 1 && digits <= 9 && id[n + digits] == '\0';
+}
+
+/* Inserts a registry entry in id order (no store access). */
+static int device_insert(struct hub_service *svc, const char *id,
+                         struct hub_device **out)
+{
+    struct hub_device *d = hub__device_find(svc, id);
+    if (d) {
+        *out = d;
+        return TNY_OK;
+    }
+    if (svc->n_devices == svc->cap_devices) {
+        int32_t cap = svc->cap_devices ? svc->cap_devices * 2 : 64;
+        struct hub_device *m = realloc(svc->devices, sizeof(*m) * (size_t)cap);
+        if (!m)
+            return TNY_ENOMEM;
+        svc->devices = m;
+        svc->cap_devices = cap;
+    }
+    int32_t at = 0;
+    while (at < svc->n_devices && strcmp(svc->devices[at].id, id) < 0)
+        at++;
+    memmove(&svc->devices[at + 1], &svc->devices[at],
+            sizeof(*svc->devices) * (size_t)(svc->n_devices - at));
+    svc->n_devices++;
+    d = &svc->devices[at];
+    memset(d, 0, sizeof(*d));
+    snprintf(d->id, sizeof(d->id), "%s", id);
+    *out = d;
+    return TNY_OK;
+}
+
+int hub__device_refresh(struct hub_service *svc, struct hub_device *d,
+                        struct tny_diag *diag)
+{
+    struct hub_device_info info;
+    int rc = hub_store_get_device(svc->store, d->id, &info, diag);
+    if (rc < 0)
+        return rc;
+    snprintf(d->event, sizeof(d->event), "%s", info.event);
+    d->table = info.event[0] ? info.table : 0;
+    if (!d->last_seen_ms)
+        d->last_seen_ms = info.last_seen_ms;
+    return TNY_OK;
+}
+
+int hub__device_ensure(struct hub_service *svc, const char *id,
+                       const char *actor, struct hub_device **out,
+                       struct tny_diag *diag)
+{
+    struct hub_device *d = hub__device_find(svc, id);
+    int rc;
+    if (d) {
+        *out = d;
+        return TNY_OK;
+    }
+    if ((rc = hub_store_device_register(svc->store, id, actor, diag)) < 0)
+        return rc;
+    if ((rc = device_insert(svc, id, &d)) < 0)
+        return tny_diag_set(diag, rc, "device \"%s\": out of memory", id);
+    if ((rc = hub__device_refresh(svc, d, diag)) < 0)
+        return rc;
+    HUB_LOG(HUB_LOG_INFO, "device registered device=%s", id);
+    *out = d;
+    return TNY_OK;
+}
+
+/* ---- event cache ----------------------------------------------------------
+ */
+
+struct hub_ev *hub__ev_find(struct hub_service *svc, const char *id)
+{
+    for (int32_t i = 0; i < svc->n_events; i++)
+        if (strcmp(svc->events[i]->id, id) == 0)
+            return svc->events[i];
+    return NULL;
+}
+
+int hub__ev_add(struct hub_service *svc, const char *id, struct hub_ev **out)
+{
+    struct hub_ev *e = hub__ev_find(svc, id);
+    if (e) {
+        *out = e;
+        return TNY_OK;
+    }
+    if (svc->n_events == svc->cap_events) {
+        int32_t cap = svc->cap_events ? svc->cap_events * 2 : 8;
+        struct hub_ev **m = realloc(svc->events, sizeof(*m) * (size_t)cap);
+        if (!m)
+            return TNY_ENOMEM;
+        svc->events = m;
+        svc->cap_events = cap;
+    }
+    if (!(e = calloc(1, sizeof(*e))))
+        return TNY_ENOMEM;
+    snprintf(e->id, sizeof(e->id), "%s", id);
+    e->feed_dirty = true;
+    svc->events[svc->n_events++] = e;
+    *out = e;
+    return TNY_OK;
+}
+
+void hub__ev_invalidate(struct hub_ev *e)
+{
+    if (e->loaded)
+        tny_event_release(&e->ev);
+    e->loaded = false;
+    e->feed_dirty = true;
+}
+
+/* Rebuilds the table states when the current round changed: pending and
+ * conflict flags from the store's result rows (once per round; afterwards
+ * the service keeps them up to date itself). */
+static int ev_sync_tables(struct hub_service *svc, struct hub_ev *e,
+                          struct tny_diag *diag)
+{
+    int32_t r = e->ev.n_rounds;
+    int rc = TNY_OK;
+    if (e->state_round == r && e->tables)
+        return TNY_OK;
+    free(e->tables);
+    e->tables = NULL;
+    e->n_tables = 0;
+    e->state_round = r;
+    e->clock_expired_seen = false;
+    if (r == 0)
+        return TNY_OK;
+    const struct tny_round *round = &e->ev.rounds[r - 1];
+    e->tables = calloc((size_t)round->n_tables + 1, sizeof(*e->tables));
+    if (!e->tables)
+        return TNY_ENOMEM;
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        const struct tny_table *tb = &round->tables[t];
+        struct hub_table_state *ts = &e->tables[e->n_tables];
+        if (tb->is_bye)
+            continue;
+        ts->number = tb->number;
+        ts->first_seat = -1;
+        if (e->first_seat_round == r)
+            for (int32_t i = 0; i < e->n_first_seats; i++)
+                if (e->first_seats[i].number == tb->number)
+                    ts->first_seat = e->first_seats[i].first_seat;
+        struct hub_result_row *rows = NULL;
+        int32_t n = 0;
+        if ((rc = hub_store_list_results(svc->store, e->id, r, tb->number,
+                                         &rows, &n, diag)) < 0)
+            return rc;
+        for (int32_t i = 0; i < n; i++) {
+            if (rows[i].superseded_by)
+                continue;
+            if (rows[i].status == HUB_RESULT_PENDING)
+                ts->pending = true;
+            if (rows[i].status == HUB_RESULT_CONFLICT && !rows[i].resolved)
+                ts->conflict = true;
+        }
+        hub_result_rows_free(rows, n);
+        e->n_tables++;
+    }
+    return TNY_OK;
+}
+
+int hub__ev_get(struct hub_service *svc, const char *id, struct hub_ev **out,
+                struct tny_diag *diag)
+{
+    struct hub_ev *e = hub__ev_find(svc, id);
+    int rc;
+    *out = NULL;
+    if (e && e->loaded) {
+        *out = e;
+        return TNY_OK;
+    }
+    struct hub_event_info info;
+    if ((rc = hub_store_get_event(svc->store, id, &info, diag)) < 0)
+        return rc;
+    if (!e && (rc = hub__ev_add(svc, id, &e)) < 0)
+        return rc;
+    if ((rc = hub_store_load_event(svc->store, id, &e->ev, diag)) < 0)
+        return rc;
+    e->info = info;
+    e->loaded = true;
+    memset(&e->round, 0, sizeof(e->round));
+    if (e->ev.n_rounds > 0 &&
+        (rc = hub_store_get_round(svc->store, id, e->ev.n_rounds, &e->round,
+                                  diag)) < 0)
+        goto fail;
+    if ((rc = ev_sync_tables(svc, e, diag)) < 0)
+        goto fail;
+    *out = e;
+    return TNY_OK;
+fail:
+    hub__ev_invalidate(e);
+    return rc;
+}
+
+struct tny_table *hub__ev_table(struct hub_ev *e, int32_t number)
+{
+    if (!e->loaded || e->ev.n_rounds == 0 || number < 1)
+        return NULL;
+    struct tny_round *round = &e->ev.rounds[e->ev.n_rounds - 1];
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (!round->tables[t].is_bye && round->tables[t].number == number)
+            return &round->tables[t];
+    return NULL;
+}
+
+struct hub_table_state *hub__ev_table_state(struct hub_ev *e, int32_t number)
+{
+    for (int32_t i = 0; i < e->n_tables; i++)
+        if (e->tables[i].number == number)
+            return &e->tables[i];
+    return NULL;
+}
+
+int64_t hub__ev_extension(const struct hub_ev *e, int32_t round, int32_t table)
+{
+    for (int32_t i = 0; i < e->n_ext; i++)
+        if (e->ext[i].round == round && e->ext[i].table == table)
+            return e->ext[i].total_ms;
+    return 0;
+}
+
+int hub__ev_set_extension(struct hub_ev *e, int32_t round, int32_t table,
+                          int64_t total_ms)
+{
+    for (int32_t i = 0; i < e->n_ext; i++)
+        if (e->ext[i].round == round && e->ext[i].table == table) {
+            e->ext[i].total_ms = total_ms;
+            return TNY_OK;
+        }
+    if (e->n_ext == e->cap_ext) {
+        int32_t cap = e->cap_ext ? e->cap_ext * 2 : 16;
+        struct hub_extension *m = realloc(e->ext, sizeof(*m) * (size_t)cap);
+        if (!m)
+            return TNY_ENOMEM;
+        e->ext = m;
+        e->cap_ext = cap;
+    }
+    e->ext[e->n_ext++] = (struct hub_extension){
+        .round = round, .table = table, .total_ms = total_ms};
+    return TNY_OK;
+}
+
+uint64_t hub__next_version(struct hub_service *svc, int64_t now_ms)
+{
+    uint64_t v = svc->last_version + 1;
+    if (now_ms > 0 && (uint64_t)now_ms > v)
+        v = (uint64_t)now_ms;
+    svc->last_version = v;
+    return v;
+}
+
+/* Start-up: every event, every registered device and every table
+ * extension, from the store (the log is the only listing of devices and
+ * extensions the store offers). */
+static int rebuild(struct hub_service *svc, struct tny_diag *diag)
+{
+    struct hub_event_info *events = NULL;
+    int32_t n_events = 0;
+    int64_t after = 0;
+    int rc;
+
+    if ((rc = hub_store_list_events(svc->store, &events, &n_events, diag)) < 0)
+        return rc;
+    for (int32_t i = 0; i < n_events && rc == 0; i++) {
+        struct hub_ev *e;
+        rc = hub__ev_add(svc, events[i].id, &e);
+    }
+    free(events);
+    if (rc < 0)
+        return rc;
+    for (;;) {
+        struct hub_log_entry *log = NULL;
+        int32_t n = 0;
+        if ((rc = hub_store_read_log(svc->store, NULL, after, 4096, &log, &n,
+                                     diag)) < 0)
+            return rc;
+        for (int32_t i = 0; i < n && rc == 0; i++) {
+            after = log[i].seq;
+            bool reg = strcmp(log[i].kind, "device.register") == 0;
+            bool ext = strcmp(log[i].kind, "clock.extend_table") == 0;
+            if (!reg && !ext)
+                continue;
+            json_t *d =
+                json_loads(log[i].detail ? log[i].detail : "{}", 0, NULL);
+            if (reg) {
+                const char *id =
+                    json_string_value(json_object_get(d, "device"));
+                struct hub_device *dev;
+                if (id && tny_wire_id_valid(id))
+                    rc = device_insert(svc, id, &dev);
+            } else {
+                struct hub_ev *e = hub__ev_find(svc, log[i].event);
+                json_int_t r = json_integer_value(json_object_get(d, "round"));
+                json_int_t t = json_integer_value(json_object_get(d, "table"));
+                json_int_t tot =
+                    json_integer_value(json_object_get(d, "total_ms"));
+                if (e)
+                    rc = hub__ev_set_extension(e, (int32_t)r, (int32_t)t,
+                                               (int64_t)tot);
+            }
+            json_decref(d);
+        }
+        hub_log_entries_free(log, n);
+        if (rc < 0)
+            return rc;
+        if (n < 4096)
+            break;
+    }
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if ((rc = hub__device_refresh(svc, &svc->devices[i], diag)) < 0)
+            return rc;
+    return TNY_OK;
+}
+
+int hub_service_new(struct hub_store *store,
+                    const struct hub_service_options *opt,
+                    struct hub_service **out, struct tny_diag *diag)
+{
+    struct hub_service *svc = NULL;
+    struct hub_service_options defaults;
+    int rc;
+
+    *out = NULL;
+    if (!opt) {
+        hub_service_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (!opt->device_prefix || !opt->device_prefix[0] ||
+        strlen(opt->device_prefix) >= 32 || opt->reply_cache < 1)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "service: device_prefix must be 1..31 bytes and "
+                            "reply_cache >= 1");
+    if (!(svc = calloc(1, sizeof(*svc))))
+        return TNY_ENOMEM;
+    svc->store = store;
+    svc->opt = *opt;
+    if (!svc->opt.draw_seed)
+        svc->opt.draw_seed = urandom_seed;
+    snprintf(svc->prefix, sizeof(svc->prefix), "%s", opt->device_prefix);
+    svc->opt.device_prefix = svc->prefix;
+    svc->replies = calloc((size_t)opt->reply_cache, sizeof(*svc->replies));
+    if (!svc->replies) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    rc = rebuild(svc, diag);
+out:
+    if (rc < 0)
+        hub_service_free(svc);
+    else
+        *out = svc;
+    return rc;
+}
+
+void hub_service_stats_get(const struct hub_service *svc,
+                           struct hub_service_stats *out)
+{
+    *out = svc->stats;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+/* Appends the ack on device/{dev}/ack (encoded; not retained). */
+static int send_ack(struct hub_service *svc, const char *device_id,
+                    const struct tny_wire_ack *ack, struct hub_outbox *ob,
+                    struct tny_diag *diag)
+{
+    char topic[TNY_WIRE_TOPIC_MAX];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc;
+    if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_ACK, device_id, topic,
+                             sizeof(topic), diag)) < 0 ||
+        (rc = tny_wire_encode_ack(ack, &buf, &len, diag)) < 0)
+        return rc;
+    switch (ack->status) {
+    case TNY_WIRE_ACK_ACCEPTED: svc->stats.acks_accepted++; break;
+    case TNY_WIRE_ACK_REJECTED: svc->stats.acks_rejected++; break;
+    case TNY_WIRE_ACK_DUPLICATE: svc->stats.acks_duplicate++; break;
+    case TNY_WIRE_ACK_CONFLICT: svc->stats.acks_conflict++; break;
+    case TNY_WIRE_ACK_PENDING_CONFIRMATION: svc->stats.acks_pending++; break;
+    }
+    return hub_outbox_add(ob, topic, buf, len, false);
+}
+
+static const char *ack_status_name(enum tny_wire_ack_status s)
+{
+    switch (s) {
+    case TNY_WIRE_ACK_ACCEPTED: return "accepted";
+    case TNY_WIRE_ACK_REJECTED: return "rejected";
+    case TNY_WIRE_ACK_DUPLICATE: return "duplicate";
+    case TNY_WIRE_ACK_CONFLICT: return "conflict";
+    case TNY_WIRE_ACK_PENDING_CONFIRMATION: return "pending_confirmation";
+    }
+    return "?";
+}
+
+/* A rejection decided by the hub itself (nothing stored). */
+static int reject(struct hub_service *svc, const char *device_id,
+                  const struct tny_wire_submission *sub,
+                  enum tny_wire_ack_reason reason, const char *text,
+                  struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct tny_wire_ack ack;
+    memset(&ack, 0, sizeof(ack));
+    ack.status = TNY_WIRE_ACK_REJECTED;
+    ack.reason = reason;
+    if (sub) {
+        snprintf(ack.key, sizeof(ack.key), "%s", sub->key);
+        snprintf(ack.event_id, sizeof(ack.event_id), "%s", sub->event_id);
+        ack.round = sub->round;
+        ack.table = sub->table;
+    }
+    snprintf(ack.reason_text, sizeof(ack.reason_text), "%s", text);
+    HUB_LOG(HUB_LOG_WARN,
+            "result rejected device=%s key=%s event=%s round=%d table=%d: %s",
+            device_id, sub ? sub->key : "", sub ? sub->event_id : "",
+            sub ? (int)sub->round : 0, sub ? (int)sub->table : 0, text);
+    return send_ack(svc, device_id, &ack, ob, diag);
+}
+
+/* The reason of a rejection the store decided, from its text. */
+static enum tny_wire_ack_reason store_reason(const char *text)
+{
+    if (strstr(text, "not registered"))
+        return TNY_WIRE_REASON_WRONG_TABLE;
+    if (strstr(text, "not published") || strstr(text, "closed"))
+        return TNY_WIRE_REASON_WRONG_ROUND;
+    if (strstr(text, "event \"") && strstr(text, "not found"))
+        return TNY_WIRE_REASON_UNKNOWN_EVENT;
+    if (strstr(text, "table") && strstr(text, "not found"))
+        return TNY_WIRE_REASON_WRONG_TABLE;
+    return TNY_WIRE_REASON_INVALID_RESULT;
+}
+
+/* The counted result of a table as a wire result (ack echo). */
+static void echo_counted(struct hub_ev *e, int32_t table,
+                         struct tny_wire_ack *ack)
+{
+    struct tny_table *t = hub__ev_table(e, table);
+    struct tny_diag ignored;
+    if (t && t->has_result &&
+        tny_wire_result_from_table(&e->ev, t, &ack->stored, &ignored) == 0)
+        ack->has_stored = true;
+}
+
+/* Builds the ack from the store's answer (the same bytes for every
+ * submission of the key, so a repeated key gets the same ack).  duplicate:
+ * the live submission repeated the counted result under a new key. */
+static int ack_from_answer(struct hub_service *svc, const char *answer,
+                           bool duplicate, struct tny_wire_ack *ack,
+                           struct tny_diag *diag)
+{
+    json_t *a = json_loads(answer, 0, NULL);
+    memset(ack, 0, sizeof(*ack));
+    if (!a || !json_is_object(a)) {
+        json_decref(a);
+        return tny_diag_set(diag, TNY_ESTATE, "store: unreadable answer");
+    }
+    const char *status = json_string_value(json_object_get(a, "status"));
+    const char *key = json_string_value(json_object_get(a, "key"));
+    const char *event = json_string_value(json_object_get(a, "event"));
+    const char *reason = json_string_value(json_object_get(a, "reason"));
+    snprintf(ack->key, sizeof(ack->key), "%s", key ? key : "");
+    snprintf(ack->event_id, sizeof(ack->event_id), "%s",
+             event && tny_wire_id_valid(event) ? event : "");
+    ack->round = (int32_t)json_integer_value(json_object_get(a, "round"));
+    ack->table = (int32_t)json_integer_value(json_object_get(a, "table"));
+    if (ack->round < 0)
+        ack->round = 0;
+    if (ack->table < 0)
+        ack->table = 0;
+    status = status ? status : "rejected";
+    if (strcmp(status, "accepted") == 0) {
+        if (json_is_true(json_object_get(a, "counted"))) {
+            ack->status =
+                duplicate ? TNY_WIRE_ACK_DUPLICATE : TNY_WIRE_ACK_ACCEPTED;
+        } else {
+            ack->status = TNY_WIRE_ACK_PENDING_CONFIRMATION;
+            ack->reason = TNY_WIRE_REASON_UNCONFIRMED;
+            snprintf(ack->reason_text, sizeof(ack->reason_text),
+                     "stored, not final: every player at the table must "
+                     "confirm it, or the organiser (CM-6)");
+        }
+    } else if (strcmp(status, "conflict") == 0) {
+        ack->status = TNY_WIRE_ACK_CONFLICT;
+        ack->reason = TNY_WIRE_REASON_ALREADY_CONFIRMED;
+    } else {
+        ack->status = TNY_WIRE_ACK_REJECTED;
+        ack->reason = store_reason(reason ? reason : "");
+    }
+    if (reason && reason[0] && !ack->reason_text[0])
+        snprintf(ack->reason_text, sizeof(ack->reason_text), "%s", reason);
+    json_decref(a);
+    if (ack->status == TNY_WIRE_ACK_CONFLICT ||
+        ack->status == TNY_WIRE_ACK_DUPLICATE) {
+        struct hub_ev *e;
+        struct tny_diag ignored;
+        if (ack->event_id[0] &&
+            hub__ev_get(svc, ack->event_id, &e, &ignored) == 0)
+            echo_counted(e, ack->table, ack);
+    }
+    return TNY_OK;
+}
+
+/* True when id is one of the table's players. */
+static bool seated(const struct hub_ev *e, const struct tny_table *t,
+                   const char *id)
+{
+    for (int32_t i = 0; i < t->n_seats; i++)
+        if (strcmp(e->ev.players[t->seats[i]].id, id) == 0)
+            return true;
+    return false;
+}
+
+/* A result naming someone who is not at the table is WRONG_PLAYERS. */
+static bool names_stranger(const struct hub_ev *e, const struct tny_table *t,
+                           const struct tny_wire_result *r)
+{
+    for (int32_t i = 0; i < r->n_players; i++)
+        if (!seated(e, t, r->players[i].player_id))
+            return true;
+    if (r->winner_id[0] && !seated(e, t, r->winner_id))
+        return true;
+    if (r->default_winner_id[0] && !seated(e, t, r->default_winner_id))
+        return true;
+    for (int32_t i = 0; i < r->n_games; i++)
+        if (!seated(e, t, r->games[i]))
+            return true;
+    return false;
+}
+
+int hub_service_on_result(struct hub_service *svc, const char *device_id,
+                          const uint8_t *payload, size_t len, int64_t now_ms,
+                          struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct tny_wire_submission sub;
+    struct tny_diag why = {{0}};
+    struct hub_submit_outcome outcome;
+    struct tny_wire_ack ack;
+    struct hub_device *dev;
+    struct hub_ev *e = NULL;
+    char text[TNY_WIRE_NOTE_MAX];
+    char actor[16 + HUB_STORE_ID_MAX];
+    char *json = NULL;
+    int rc;
+
+    memset(&outcome, 0, sizeof(outcome));
+    svc->stats.results++;
+    if (!hub__device_login(svc, device_id)) {
+        svc->stats.ignored++;
+        HUB_LOG(HUB_LOG_DEBUG, "result ignored: not a device login device=%s",
+                device_id);
+        return TNY_OK;
+    }
+    snprintf(actor, sizeof(actor), "device:%s", device_id);
+    if ((rc = hub__device_ensure(svc, device_id, actor, &dev, diag)) < 0)
+        return rc;
+    dev->last_seen_ms = now_ms;
+    if (tny_wire_decode_submission(payload, len, &sub, &why) < 0)
+        return reject(svc, device_id, NULL, TNY_WIRE_REASON_MALFORMED, why.msg,
+                      ob, diag);
+    if (strcmp(sub.device_id, device_id) != 0) {
+        snprintf(text, sizeof(text),
+                 "result_submission.device_id: \"%s\" is not the sending "
+                 "device \"%s\"",
+                 sub.device_id, device_id);
+        return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_TABLE, text,
+                      ob, diag);
+    }
+
+    /* Same key -> the first answer, whatever the payload says now. */
+    rc = hub_store_get_submission(svc->store, device_id, sub.key, &outcome,
+                                  &why);
+    if (rc == 0) {
+        rc = ack_from_answer(svc, outcome.answer, false, &ack, diag);
+        hub_submit_outcome_release(&outcome);
+        if (rc == 0) {
+            HUB_LOG(HUB_LOG_INFO,
+                    "result repeated device=%s key=%s event=%s round=%d "
+                    "table=%d: %s again",
+                    device_id, sub.key, sub.event_id, (int)sub.round,
+                    (int)sub.table, ack_status_name(ack.status));
+            rc = send_ack(svc, device_id, &ack, ob, diag);
+        }
+        return rc;
+    }
+    if (rc != TNY_ENOTFOUND)
+        return tny_diag_set(diag, rc, "%s", why.msg);
+
+    rc = hub__ev_get(svc, sub.event_id, &e, &why);
+    if (rc == TNY_ENOTFOUND) {
+        snprintf(text, sizeof(text),
+                 "result_submission.event_id: no event "
+                 "\"%s\" on this hub",
+                 sub.event_id);
+        return reject(svc, device_id, &sub, TNY_WIRE_REASON_UNKNOWN_EVENT, text,
+                      ob, diag);
+    }
+    if (rc < 0)
+        return tny_diag_set(diag, rc, "%s", why.msg);
+    if (strcmp(dev->event, sub.event_id) != 0 || dev->table != sub.table) {
+        if (dev->event[0])
+            snprintf(text, sizeof(text),
+                     "result_submission.table: device %s is assigned to "
+                     "table %d of event %s, not table %d of event %s",
+                     device_id, (int)dev->table, dev->event, (int)sub.table,
+                     sub.event_id);
+        else
+            snprintf(text, sizeof(text),
+                     "result_submission.table: device %s is not assigned to "
+                     "a table (it sent table %d of event %s)",
+                     device_id, (int)sub.table, sub.event_id);
+        return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_TABLE, text,
+                      ob, diag);
+    }
+    if (sub.round != e->ev.n_rounds ||
+        (e->round.status != HUB_ROUND_PUBLISHED &&
+         e->round.status != HUB_ROUND_STARTED)) {
+        if (e->ev.n_rounds == 0)
+            snprintf(text, sizeof(text),
+                     "result_submission.round: event %s "
+                     "has no published round",
+                     e->id);
+        else if (sub.round == e->ev.n_rounds)
+            snprintf(text, sizeof(text),
+                     "result_submission.round: round %d "
+                     "is closed; ask the organiser",
+                     (int)sub.round);
+        else
+            snprintf(text, sizeof(text),
+                     "result_submission.round: round %d "
+                     "is not in play (the current round is %d)",
+                     (int)sub.round, (int)e->ev.n_rounds);
+        return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_ROUND, text,
+                      ob, diag);
+    }
+    struct tny_table *assigned = hub__ev_table(e, sub.table);
+    if (!assigned) {
+        snprintf(text, sizeof(text),
+                 "result_submission.table: round %d has "
+                 "no table %d",
+                 (int)sub.round, (int)sub.table);
+        return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_TABLE, text,
+                      ob, diag);
+    }
+    enum tny_stage_kind stage = e->ev.rounds[sub.round - 1].stage;
+    struct tny_table mapped;
+    if (tny_wire_result_to_table(&e->ev, stage, assigned, &sub.result,
+                                 "result_submission.result", &mapped, &why) < 0)
+        return reject(svc, device_id, &sub,
+                      names_stranger(e, assigned, &sub.result)
+                          ? TNY_WIRE_REASON_WRONG_PLAYERS
+                          : TNY_WIRE_REASON_INVALID_RESULT,
+                      why.msg, ob, diag);
+    int32_t n_confirmed_seated = 0;
+    for (int32_t i = 0; i < sub.n_confirmed; i++) {
+        if (!seated(e, assigned, sub.confirmed[i])) {
+            snprintf(text, sizeof(text),
+                     "result_submission.confirmed_by[%d]: \"%s\" is not a "
+                     "player of table %d",
+                     (int)i, sub.confirmed[i], (int)sub.table);
+            return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_PLAYERS,
+                          text, ob, diag);
+        }
+        n_confirmed_seated++;
+    }
+    /* confirmed_by ids are distinct (decode checks), so a count equal to
+     * the seats means every seated player confirmed. */
+    bool confirmed = n_confirmed_seated == assigned->n_seats;
+    bool had_counted = assigned->has_result;
+    if ((rc = hub__result_json(&sub.result, &json, diag)) < 0)
+        return rc;
+    rc = hub_store_submit_result(svc->store, sub.event_id, sub.round, sub.table,
+                                 device_id, sub.key, json, strlen(json),
+                                 confirmed, &outcome, diag);
+    free(json);
+    if (rc < 0) {
+        HUB_LOG(HUB_LOG_ERROR,
+                "result not stored device=%s key=%s event=%s round=%d "
+                "table=%d: %s",
+                device_id, sub.key, sub.event_id, (int)sub.round,
+                (int)sub.table, diag ? diag->msg : tny_strerror(rc));
+        return rc;
+    }
+    /* Committed: keep the cache and the table flags in step. */
+    struct hub_table_state *ts = hub__ev_table_state(e, sub.table);
+    if (outcome.kind == HUB_SUBMIT_ACCEPTED && ts) {
+        if (confirmed)
+            ts->pending = false;
+        else if (!had_counted)
+            ts->pending = true;
+    }
+    if (outcome.kind == HUB_SUBMIT_CONFLICT && ts)
+        ts->conflict = true;
+    if (outcome.kind == HUB_SUBMIT_ACCEPTED && confirmed && !had_counted)
+        hub__ev_invalidate(e);
+    e->feed_dirty = true;
+    rc = ack_from_answer(svc, outcome.answer,
+                         had_counted && outcome.kind == HUB_SUBMIT_ACCEPTED,
+                         &ack, diag);
+    hub_submit_outcome_release(&outcome);
+    if (rc < 0)
+        return rc;
+    HUB_LOG(HUB_LOG_INFO,
+            "result %s device=%s key=%s event=%s round=%d table=%d%s%s",
+            ack_status_name(ack.status), device_id, sub.key, sub.event_id,
+            (int)sub.round, (int)sub.table, ack.reason_text[0] ? ": " : "",
+            ack.reason_text);
+    return send_ack(svc, device_id, &ack, ob, diag);
+}
+
+/* ---- presence ------------------------------------------------------------ */
+
+int hub_service_on_presence(struct hub_service *svc, const char *device_id,
+                            const uint8_t *payload, size_t len, int64_t now_ms,
+                            struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct tny_wire_presence p;
+    struct tny_diag why = {{0}};
+    struct hub_device *dev;
+    char actor[16 + HUB_STORE_ID_MAX];
+    int rc;
+
+    (void)ob;
+    svc->stats.presences++;
+    if (!hub__device_login(svc, device_id) || len == 0) {
+        svc->stats.ignored++; /* a cleared retained presence, or a stranger */
+        return TNY_OK;
+    }
+    if (tny_wire_decode_presence(payload, len, &p, &why) < 0) {
+        HUB_LOG(HUB_LOG_WARN, "presence ignored device=%s: %s", device_id,
+                why.msg);
+        svc->stats.ignored++;
+        return TNY_OK;
+    }
+    if (strcmp(p.device_id, device_id) != 0) {
+        HUB_LOG(HUB_LOG_WARN,
+                "presence ignored device=%s: presence.device_id is \"%s\"",
+                device_id, p.device_id);
+        svc->stats.ignored++;
+        return TNY_OK;
+    }
+    snprintf(actor, sizeof(actor), "device:%s", device_id);
+    if ((rc = hub__device_ensure(svc, device_id, actor, &dev, diag)) < 0)
+        return rc;
+    bool online = p.state != TNY_WIRE_PRESENCE_OFFLINE;
+    bool changed = dev->state != (int)p.state;
+    if ((rc = hub_store_device_presence(svc->store, device_id,
+                                        online ? HUB_PRESENCE_ONLINE
+                                               : HUB_PRESENCE_OFFLINE,
+                                        now_ms, diag)) < 0)
+        return rc;
+    dev->state = (int)p.state;
+    dev->queued = p.queued_results;
+    dev->shown_version = p.last_assignment_version;
+    dev->device_time_ms = p.device_time_ms;
+    dev->last_seen_ms = now_ms;
+    snprintf(dev->software, sizeof(dev->software), "%s", p.software_version);
+    snprintf(dev->detail, sizeof(dev->detail), "%s", p.detail);
+    if (changed || p.queued_results > 0)
+        HUB_LOG(HUB_LOG_INFO,
+                "presence device=%s event=%s table=%d state=%s "
+                "queued=%d shows=%llu%s%s",
+                device_id, dev->event, (int)dev->table,
+                p.state == TNY_WIRE_PRESENCE_ONLINE    ? "online"
+                : p.state == TNY_WIRE_PRESENCE_OFFLINE ? "offline"
+                                                       : "error",
+                (int)p.queued_results,
+                (unsigned long long)p.last_assignment_version,
+                p.detail[0] ? " detail=" : "", p.detail);
+    if (dev->event[0]) {
+        struct hub_ev *e = hub__ev_find(svc, dev->event);
+        if (e)
+            e->feed_dirty = true;
+    }
+    return TNY_OK;
+}
+
+/* ---- console requests -------------------------------------------------- */
+
+static struct hub_reply_entry *reply_find(struct hub_service *svc,
+                                          const char *console, const char *corr)
+{
+    for (int32_t i = 0; i < svc->n_replies; i++)
+        if (strcmp(svc->replies[i].corr, corr) == 0 &&
+            strcmp(svc->replies[i].console, console) == 0)
+            return &svc->replies[i];
+    return NULL;
+}
+
+static void reply_remember(struct hub_service *svc, const char *console,
+                           const char *corr, const uint8_t *bytes, size_t len)
+{
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy)
+        return; /* only a cache */
+    memcpy(copy, bytes, len);
+    struct hub_reply_entry *slot;
+    if (svc->n_replies < svc->opt.reply_cache) {
+        slot = &svc->replies[svc->n_replies++];
+    } else {
+        slot = &svc->replies[svc->next_reply];
+        svc->next_reply = (svc->next_reply + 1) % svc->opt.reply_cache;
+        free(slot->bytes);
+    }
+    snprintf(slot->console, sizeof(slot->console), "%s", console);
+    snprintf(slot->corr, sizeof(slot->corr), "%s", corr);
+    slot->bytes = copy;
+    slot->len = len;
+}
+
+int hub_service_on_request(struct hub_service *svc, const char *console_id,
+                           const uint8_t *payload, size_t len, int64_t now_ms,
+                           struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct tny_wire_request req;
+    struct tny_wire_reply rep;
+    struct tny_diag why = {{0}};
+    char topic[TNY_WIRE_TOPIC_MAX];
+    uint8_t *buf = NULL;
+    size_t blen = 0;
+    int rc;
+
+    svc->stats.requests++;
+    if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_CTL_RESP, console_id, topic,
+                             sizeof(topic), diag)) < 0)
+        return rc;
+    if (tny_wire_decode_request(payload, len, &req, &why) < 0) {
+        /* No correlation id to answer to: the console times out. */
+        HUB_LOG(HUB_LOG_WARN, "console request ignored console=%s: %s",
+                console_id, why.msg);
+        svc->stats.ignored++;
+        return TNY_OK;
+    }
+    struct hub_reply_entry *seen =
+        reply_find(svc, console_id, req.correlation_id);
+    if (seen) {
+        svc->stats.replies_cached++;
+        HUB_LOG(HUB_LOG_INFO, "console repeat console=%s id=%s: stored reply",
+                console_id, req.correlation_id);
+        uint8_t *copy = malloc(seen->len ? seen->len : 1);
+        if (!copy) {
+            tny_wire_request_release(&req);
+            return TNY_ENOMEM;
+        }
+        memcpy(copy, seen->bytes, seen->len);
+        tny_wire_request_release(&req);
+        return hub_outbox_add(ob, topic, copy, seen->len, false);
+    }
+    memset(&rep, 0, sizeof(rep));
+    snprintf(rep.correlation_id, sizeof(rep.correlation_id), "%s",
+             req.correlation_id);
+    if (strcmp(req.organiser_id, console_id) != 0) {
+        rep.rc = TNY_EINVAL;
+        snprintf(rep.message, sizeof(rep.message),
+                 "console_request.organiser_id: \"%s\" is not this console's "
+                 "login \"%s\"",
+                 req.organiser_id, console_id);
+    } else if ((rc = hub__console_run(svc, console_id, &req, now_ms, ob,
+                                      &rep)) < 0) {
+        tny_wire_request_release(&req);
+        free(rep.json);
+        return rc;
+    }
+    if (rep.rc < 0 && !rep.message[0])
+        snprintf(rep.message, sizeof(rep.message), "%s", tny_strerror(rep.rc));
+    HUB_LOG(rep.rc < 0 ? HUB_LOG_WARN : HUB_LOG_INFO,
+            "console %s console=%s id=%s event=%s%s%s",
+            tny_wire_cmd_name(req.cmd), console_id, req.correlation_id,
+            req.event_id, rep.rc < 0 ? " failed: " : " ok",
+            rep.rc < 0 ? rep.message : "");
+    rc = tny_wire_encode_reply(&rep, &buf, &blen, &why);
+    if (rc == TNY_ERANGE || rc == TNY_EINVAL) {
+        /* Too large (an export past 4 MiB) or a text the wire refuses:
+         * say so instead of staying silent. */
+        free(rep.json);
+        rep.json = NULL;
+        rep.rc = rc;
+        snprintf(rep.message, sizeof(rep.message), "reply: %.400s", why.msg);
+        rc = tny_wire_encode_reply(&rep, &buf, &blen, &why);
+    }
+    free(rep.json);
+    if (rc < 0) {
+        tny_wire_request_release(&req);
+        return tny_diag_set(diag, rc, "%s", why.msg);
+    }
+    reply_remember(svc, console_id, req.correlation_id, buf, blen);
+    tny_wire_request_release(&req);
+    return hub_outbox_add(ob, topic, buf, blen, false);
+}
+
+/* ---- dispatch, republish, flush, tick ---------------------------------- */
+
+int hub_service_handle(struct hub_service *svc, const char *topic,
+                       const uint8_t *payload, size_t len, int64_t now_ms,
+                       struct hub_outbox *ob, struct tny_diag *diag)
+{
+    enum tny_wire_topic kind;
+    char id[TNY_WIRE_ID_MAX + 1];
+    struct tny_diag why;
+    if (tny_wire_topic_parse(topic, &kind, id, &why) < 0) {
+        svc->stats.ignored++;
+        return TNY_OK;
+    }
+    switch (kind) {
+    case TNY_WIRE_TOPIC_RESULT:
+        return hub_service_on_result(svc, id, payload, len, now_ms, ob, diag);
+    case TNY_WIRE_TOPIC_PRESENCE:
+        return hub_service_on_presence(svc, id, payload, len, now_ms, ob, diag);
+    case TNY_WIRE_TOPIC_CTL_REQ:
+        return hub_service_on_request(svc, id, payload, len, now_ms, ob, diag);
+    default: svc->stats.ignored++; return TNY_OK;
+    }
+}
+
+int hub_service_republish(struct hub_service *svc, int64_t now_ms,
+                          struct hub_outbox *ob, struct tny_diag *diag)
+{
+    int rc;
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if ((rc = hub__publish_device(svc, &svc->devices[i], now_ms, ob,
+                                      diag)) < 0)
+            return rc;
+    for (int32_t i = 0; i < svc->n_events; i++) {
+        struct hub_ev *e;
+        if ((rc = hub__ev_get(svc, svc->events[i]->id, &e, diag)) < 0)
+            return rc;
+        if ((rc = hub__publish_clock(svc, e, now_ms, ob, diag)) < 0)
+            return rc;
+        e->feed_dirty = true;
+    }
+    return hub_service_flush(svc, now_ms, ob, diag);
+}
+
+int hub_service_flush(struct hub_service *svc, int64_t now_ms,
+                      struct hub_outbox *ob, struct tny_diag *diag)
+{
+    int rc;
+    for (int32_t i = 0; i < svc->n_events; i++) {
+        struct hub_ev *e = svc->events[i];
+        if (!e->feed_dirty)
+            continue;
+        if (!svc->opt.feed) {
+            e->feed_dirty = false;
+            continue;
+        }
+        if ((rc = hub__ev_get(svc, e->id, &e, diag)) < 0)
+            return rc;
+        if ((rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
+            return rc;
+        e->feed_dirty = false;
+    }
+    return TNY_OK;
+}
+
+void hub_service_tick(struct hub_service *svc, int64_t now_ms, int64_t *next_ms)
+{
+    int64_t next = INT64_MAX;
+    for (int32_t i = 0; i < svc->n_events; i++) {
+        struct hub_ev *e = svc->events[i];
+        struct tny_round_clock c;
+        struct tny_diag ignored;
+        if (!e->loaded || e->round.number == 0 ||
+            e->round.status != HUB_ROUND_STARTED || e->clock_expired_seen)
+            continue;
+        if (hub__round_clock(svc, e, &c, &ignored) < 0 ||
+            c.state != TNY_ROUND_CLOCK_RUNNING || c.length_ms == 0)
+            continue;
+        if (c.deadline_ms <= now_ms) {
+            e->clock_expired_seen = true; /* the feed shows overdue tables */
+            e->feed_dirty = true;
+            HUB_LOG(HUB_LOG_INFO, "round time is up event=%s round=%d", e->id,
+                    (int)e->round.number);
+        } else if (c.deadline_ms < next) {
+            next = c.deadline_ms;
+        }
+    }
+    *next_ms = next;
+}

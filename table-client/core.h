@@ -1,0 +1,206 @@
+/* core.h - the table client's state machine, without I/O: decoded hub
+ * messages and the players' input go in, output lines (the headless line
+ * protocol, docs/table-protocol.md) and submissions come out through the
+ * callbacks in struct tbl_core_ops.
+ *
+ * States (shown as "state NAME" lines whenever they change):
+ *   waiting              no assignment (none yet, or the hub cleared it)
+ *   idle                 assigned to the event but no table this round
+ *   playing              assigned; no result entered (also after a reject
+ *                        by a player or by the hub: the hub's reason is
+ *                        shown with the ack line)
+ *   confirming           a result is entered; every seated player must
+ *                        confirm it; any player may reject it (-> playing)
+ *   submitted            confirmed by all, stored in the outbox and sent;
+ *                        waiting for the hub's ack
+ *   pending_confirmation the hub stored it but waits for confirmations
+ *   done                 accepted (or a duplicate of what the hub has)
+ * The state is derived from what the core holds: the assignment, the
+ * entry being confirmed and the last submission with the hub's answer.
+ * A submission belongs to (event, round, table): a new assignment version
+ * for the same table keeps it; another table starts afresh (the old
+ * submission stays in the outbox until the hub answers it).
+ *
+ * Assignments apply only with a version above the last applied one (a
+ * stale retained copy is ignored, "stale assign" line); a zero-length
+ * retained assign (tbl_core_clear_assignment) always applies.
+ *
+ * Clock: the assignment's clock until a RoundClock of the same event and
+ * round arrives; RoundClocks apply in increasing version per event.  The
+ * offset to the hub is measured once per message (tny_table_clock_apply)
+ * and the countdown runs on the caller's monotonic milliseconds.
+ *
+ * Not here: decoding bytes, MQTT, the outbox's storage and resends
+ * (app.c), the simulated players (app.c drives tbl_core_enter_result).
+ * Threads: one owner thread per core.
+ */
+#ifndef TBL_CORE_H
+#define TBL_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tny/clock.h"
+#include "tny/error.h"
+#include "tny/wire.h"
+
+#include "game.h"
+
+enum tbl_state {
+    TBL_STATE_WAITING,
+    TBL_STATE_IDLE,
+    TBL_STATE_PLAYING,
+    TBL_STATE_CONFIRMING,
+    TBL_STATE_SUBMITTED,
+    TBL_STATE_PENDING_CONFIRMATION,
+    TBL_STATE_DONE,
+};
+
+/* Name used in "state NAME" lines. */
+const char *tbl_state_name(enum tbl_state s);
+
+/* The hub's answer to the current submission. */
+enum tbl_sub_status {
+    TBL_SUB_SENT,     /* no ack yet */
+    TBL_SUB_ACCEPTED, /* ACCEPTED or DUPLICATE */
+    TBL_SUB_PENDING,  /* PENDING_CONFIRMATION */
+    TBL_SUB_REFUSED,  /* REJECTED or CONFLICT: back to playing */
+};
+
+struct tbl_core_ops {
+    void *ctx;
+    /* One output line, without the newline. */
+    void (*emit)(void *ctx, const char *line);
+    /* Stores sub durably (outbox) and sends it.  Returns 0, or a negative
+     * error with diag: then the core stays in confirming and says so. */
+    int (*submit)(void *ctx, const struct tny_wire_submission *sub,
+                  struct tny_diag *diag);
+    /* Wall clock, UTC ms, for table_time_ms (display only); NULL = 0. */
+    int64_t (*wall_ms)(void *ctx);
+};
+
+struct tbl_core {
+    struct tbl_core_ops ops;
+    char device_id[TNY_WIRE_ID_MAX + 1];
+    uint64_t boot; /* from the outbox: keys are {dev}.{boot}.{seq} */
+    uint64_t seq;
+
+    bool has_assignment;
+    struct tny_wire_assignment asg;
+    uint64_t asg_version; /* last applied; 0 = none */
+    int64_t asg_recv_ms;
+    bool has_game; /* game is valid (a table whose format we know) */
+    struct tbl_game game;
+    char game_error[sizeof(((struct tny_diag *)0)->msg)];
+
+    /* Latest RoundClock of the assignment's event (owned copy). */
+    bool has_round_clock;
+    struct tny_wire_clock round_clock;
+    int64_t round_clock_recv_ms;
+
+    bool has_clock;
+    struct tny_table_clock clock;
+    bool expired_shown;
+
+    bool has_entry; /* result entered, collecting confirmations */
+    struct tny_wire_result entry;
+    bool confirmed[TNY_MAX_SEATS];
+
+    bool has_sub;
+    struct tny_wire_submission sub;
+    enum tbl_sub_status sub_status;
+
+    bool online;
+    int32_t queued;
+    bool net_shown;
+
+    enum tbl_state shown; /* last "state" line */
+    bool state_shown;
+};
+
+/* Sets up an empty core (state waiting; emits nothing yet).  device_id is
+ * copied (a valid id); boot distinguishes runs for the keys. */
+void tbl_core_init(struct tbl_core *core, const char *device_id, uint64_t boot,
+                   const struct tbl_core_ops *ops);
+
+/* Frees what the core owns. */
+void tbl_core_release(struct tbl_core *core);
+
+/* Emits the first "state" line. */
+void tbl_core_start(struct tbl_core *core);
+
+/* The derived state. */
+enum tbl_state tbl_core_state(const struct tbl_core *core);
+
+/* Applies a decoded assignment received at now_ms (monotonic).  *applied
+ * (may be NULL) is false when it was stale (version not above the last
+ * applied one).  Emits "assigned", "seat", "clock" and "state" lines. */
+void tbl_core_assignment(struct tbl_core *core,
+                         const struct tny_wire_assignment *a, int64_t now_ms,
+                         bool *applied);
+
+/* The hub removed the retained assignment: back to waiting. */
+void tbl_core_clear_assignment(struct tbl_core *core);
+
+/* Applies a decoded RoundClock received at now_ms.  Ignored unless it is
+ * for the assignment's event and newer than the last one.
+ * Errors: TNY_ENOMEM (copying its extensions). */
+TNY_MUST_USE int tbl_core_round_clock(struct tbl_core *core,
+                                      const struct tny_wire_clock *c,
+                                      int64_t now_ms);
+
+/* Applies a decoded ack (the caller has resolved an empty MALFORMED key
+ * to its oldest pending submission).  Emits an "ack" line; changes the
+ * state when the key is the current submission's. */
+void tbl_core_ack(struct tbl_core *core, const struct tny_wire_ack *ack);
+
+/* After a restart: the outbox's newest submission becomes the current
+ * one again, with the hub's answer when it had one (so a table shows
+ * "submitted" or "done" once its assignment arrives, not "playing"). */
+void tbl_core_restore(struct tbl_core *core,
+                      const struct tny_wire_submission *sub,
+                      enum tbl_sub_status status);
+
+/* A result entered at the table (playing or confirming): it becomes the
+ * entry, every confirmation is cleared.  Errors: TNY_ESTATE (no table, or
+ * already submitted/accepted; diag says why); nothing changes then. */
+TNY_MUST_USE int tbl_core_enter_result(struct tbl_core *core,
+                                       const struct tny_wire_result *r,
+                                       struct tny_diag *diag);
+
+/* Player id confirms the entry; the last confirmation submits it
+ * (ops.submit).  Errors: TNY_ESTATE (nothing to confirm), TNY_ENOTFOUND
+ * (not a player of this table), TNY_EINVAL (already confirmed), or the
+ * submit callback's error (the confirmation stays, the entry is kept). */
+TNY_MUST_USE int tbl_core_confirm(struct tbl_core *core, const char *id,
+                                  struct tny_diag *diag);
+
+/* Player id rejects the entry: it is discarded (state playing).
+ * Errors: TNY_ESTATE, TNY_ENOTFOUND as confirm. */
+TNY_MUST_USE int tbl_core_reject(struct tbl_core *core, const char *id,
+                                 struct tny_diag *diag);
+
+/* Connection and outbox size, for "net" lines (emitted on change). */
+void tbl_core_set_net(struct tbl_core *core, bool online, int32_t queued);
+
+/* What tbl_core_input did. */
+enum tbl_input {
+    TBL_INPUT_OK,    /* a command ran (its lines were emitted) */
+    TBL_INPUT_ERROR, /* refused: one "error ..." line, state unchanged */
+    TBL_INPUT_QUIT,  /* "quit" */
+};
+
+/* One input line of the line protocol (result, confirm, reject, status,
+ * quit, help); blank lines are ignored (OK). */
+enum tbl_input tbl_core_input(struct tbl_core *core, const char *line,
+                              int64_t now_ms);
+
+/* Emits "clock expired" once when the running countdown reaches 0.
+ * Returns the milliseconds until that moment (for poll), or -1 when none
+ * is due. */
+int64_t tbl_core_tick(struct tbl_core *core, int64_t now_ms);
+
+/* Emits the status block: state, assignment, clock, submission, net. */
+void tbl_core_status(struct tbl_core *core, int64_t now_ms);
+
+#endif

@@ -1,0 +1,653 @@
+/* test_service.c - the hub's use cases driven directly with encoded
+ * protobuf payloads over a real SQLite file (no broker): a Neuroshima Hex
+ * event created, filled, paired, published and played through console
+ * requests and table submissions, with every way a submission can go
+ * wrong, organiser corrections, drops and late entries, a restart, and
+ * standings checked against the engine on the store's export.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hub/log.h"
+#include "hub/service.h"
+#include "store.h"
+#include "tny/json_io.h"
+#include "tny/standings.h"
+#include "tny/wire.h"
+
+#define OK(x)                                                                  \
+    do {                                                                       \
+        int rc_ = (x);                                                         \
+        if (rc_ != 0)                                                          \
+            fail_msg("%s: %d (%s) %s", #x, rc_, tny_strerror(rc_), diag.msg);  \
+    } while (0)
+
+#define EV "nh1"
+#define CON "o1"
+
+struct fx {
+    char path[64];
+    struct hub_store *store;
+    struct hub_service *svc;
+    int64_t now;
+    int corr;
+    struct hub_outbox ob; /* the last call's output */
+};
+
+static uint64_t fixed_seed(void *arg)
+{
+    (void)arg;
+    return 4242;
+}
+
+static void fx_open_service(struct fx *f)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_service_options o;
+    hub_service_options_init(&o);
+    o.draw_seed = fixed_seed;
+    OK(hub_service_new(f->store, &o, &f->svc, &diag));
+}
+
+static struct fx *fx_new(void)
+{
+    struct tny_diag diag = {{0}};
+    struct fx *f = calloc(1, sizeof(*f));
+    assert_non_null(f);
+    snprintf(f->path, sizeof(f->path), "/tmp/test_service.XXXXXX");
+    int fd = mkstemp(f->path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(f->path);
+    struct hub_store_options so = {.flags = HUB_STORE_NO_SYNC};
+    OK(hub_store_open_with(f->path, &so, &f->store, &diag));
+    fx_open_service(f);
+    f->now = 1700000000000;
+    hub_outbox_init(&f->ob);
+    return f;
+}
+
+static void fx_free(struct fx *f)
+{
+    char side[80];
+    hub_outbox_release(&f->ob);
+    hub_service_free(f->svc);
+    hub_store_close(f->store);
+    unlink(f->path);
+    snprintf(side, sizeof(side), "%s-wal", f->path);
+    unlink(side);
+    snprintf(side, sizeof(side), "%s-shm", f->path);
+    unlink(side);
+    free(f);
+}
+
+/* Sends one message through the service; f->ob holds what came out. */
+static int handle(struct fx *f, const char *topic, const uint8_t *buf,
+                  size_t len)
+{
+    struct tny_diag diag = {{0}};
+    hub_outbox_release(&f->ob);
+    f->now += 1000;
+    return hub_service_handle(f->svc, topic, buf, len, f->now, &f->ob, &diag);
+}
+
+static const struct hub_msg *find_msg(const struct fx *f, const char *topic)
+{
+    const struct hub_msg *m = NULL;
+    for (int32_t i = 0; i < f->ob.n; i++)
+        if (strcmp(f->ob.msgs[i].topic, topic) == 0)
+            m = &f->ob.msgs[i]; /* the last one wins (retained) */
+    return m;
+}
+
+static void req_init(struct fx *f, struct tny_wire_request *q,
+                     enum tny_wire_cmd cmd)
+{
+    memset(q, 0, sizeof(*q));
+    snprintf(q->correlation_id, sizeof(q->correlation_id), "c%d", ++f->corr);
+    snprintf(q->organiser_id, sizeof(q->organiser_id), "%s", CON);
+    snprintf(q->event_id, sizeof(q->event_id), "%s", EV);
+    q->cmd = cmd;
+}
+
+/* A fresh correlation id for a changed request (the same id would get
+ * the stored reply). */
+static void renew(struct fx *f, struct tny_wire_request *q)
+{
+    snprintf(q->correlation_id, sizeof(q->correlation_id), "c%d", ++f->corr);
+}
+
+/* Runs a console request; *rep is the decoded reply (release it). */
+static void request(struct fx *f, const struct tny_wire_request *q,
+                    struct tny_wire_reply *rep)
+{
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    OK(tny_wire_encode_request(q, &buf, &len, &diag));
+    OK(handle(f, "tourney/v1/ctl/" CON "/req", buf, len));
+    free(buf);
+    const struct hub_msg *m = find_msg(f, "tourney/v1/ctl/" CON "/resp");
+    assert_non_null(m);
+    assert_false(m->retained);
+    OK(tny_wire_decode_reply(m->payload, m->len, rep, &diag));
+    assert_string_equal(rep->correlation_id, q->correlation_id);
+}
+
+/* A request that must succeed; returns the reply's JSON (malloc'd). */
+static char *must(struct fx *f, const struct tny_wire_request *q)
+{
+    struct tny_wire_reply rep;
+    request(f, q, &rep);
+    if (rep.rc != 0)
+        fail_msg("%s: %s", tny_wire_cmd_name(q->cmd), rep.message);
+    char *json = rep.json ? strdup(rep.json) : NULL;
+    tny_wire_reply_release(&rep);
+    return json;
+}
+
+static int must_fail(struct fx *f, const struct tny_wire_request *q,
+                     const char *needle)
+{
+    struct tny_wire_reply rep;
+    request(f, q, &rep);
+    if (rep.rc == 0 || !strstr(rep.message, needle))
+        fail_msg("%s: rc %d, message \"%s\" lacks \"%s\"",
+                 tny_wire_cmd_name(q->cmd), rep.rc, rep.message, needle);
+    int rc = rep.rc;
+    tny_wire_reply_release(&rep);
+    return rc;
+}
+
+static void presence(struct fx *f, const char *dev)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_wire_presence p;
+    char topic[TNY_WIRE_TOPIC_MAX];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(&p, 0, sizeof(p));
+    snprintf(p.device_id, sizeof(p.device_id), "%s", dev);
+    p.state = TNY_WIRE_PRESENCE_ONLINE;
+    snprintf(p.software_version, sizeof(p.software_version), "test");
+    OK(tny_wire_encode_presence(&p, &buf, &len, &diag));
+    OK(tny_wire_topic(TNY_WIRE_TOPIC_PRESENCE, dev, topic, sizeof(topic),
+                      &diag));
+    OK(handle(f, topic, buf, len));
+    free(buf);
+}
+
+/* The assignment for dev in the last output (false when none). */
+static bool assignment(struct fx *f, const char *dev,
+                       struct tny_wire_assignment *a)
+{
+    struct tny_diag diag = {{0}};
+    char topic[TNY_WIRE_TOPIC_MAX];
+    OK(tny_wire_topic(TNY_WIRE_TOPIC_ASSIGN, dev, topic, sizeof(topic), &diag));
+    const struct hub_msg *m = find_msg(f, topic);
+    if (!m)
+        return false;
+    assert_true(m->retained);
+    if (m->len == 0) {
+        memset(a, 0, sizeof(*a));
+        return true;
+    }
+    OK(tny_wire_decode_assignment(m->payload, m->len, a, &diag));
+    return true;
+}
+
+/* Sends raw submission bytes from dev; *ack is the decoded ack and
+ * *bytes/len a copy of its encoding. */
+static void send_raw(struct fx *f, const char *dev, const uint8_t *buf,
+                     size_t len, struct tny_wire_ack *ack, uint8_t **bytes,
+                     size_t *blen)
+{
+    struct tny_diag diag = {{0}};
+    char topic[TNY_WIRE_TOPIC_MAX];
+    OK(tny_wire_topic(TNY_WIRE_TOPIC_RESULT, dev, topic, sizeof(topic), &diag));
+    OK(handle(f, topic, buf, len));
+    OK(tny_wire_topic(TNY_WIRE_TOPIC_ACK, dev, topic, sizeof(topic), &diag));
+    const struct hub_msg *m = find_msg(f, topic);
+    assert_non_null(m);
+    OK(tny_wire_decode_ack(m->payload, m->len, ack, &diag));
+    if (bytes) {
+        *bytes = malloc(m->len);
+        memcpy(*bytes, m->payload, m->len);
+        *blen = m->len;
+    }
+}
+
+static void submit(struct fx *f, const char *dev,
+                   const struct tny_wire_submission *s,
+                   struct tny_wire_ack *ack)
+{
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    OK(tny_wire_encode_submission(s, &buf, &len, &diag));
+    send_raw(f, dev, buf, len, ack, NULL, NULL);
+    free(buf);
+}
+
+/* An NH result for an assignment: seat `winner` wins by hq, each plays
+ * the first army still available; every seated player confirms. */
+static void nh_submission(const struct tny_wire_assignment *a, const char *dev,
+                          const char *key, int winner, int hq,
+                          struct tny_wire_submission *s)
+{
+    memset(s, 0, sizeof(*s));
+    snprintf(s->key, sizeof(s->key), "%s", key);
+    snprintf(s->device_id, sizeof(s->device_id), "%s", dev);
+    snprintf(s->event_id, sizeof(s->event_id), "%s", a->event_id);
+    s->round = a->round;
+    s->table = a->table;
+    s->assignment_version = a->version;
+    s->result.game = TNY_GAME_NEUROSHIMA_HEX;
+    snprintf(s->result.winner_id, sizeof(s->result.winner_id), "%s",
+             a->seats[winner].player_id);
+    s->result.hq_diff = hq;
+    for (int32_t i = 0; i < a->n_seats; i++) {
+        struct tny_wire_result_player *p = &s->result.players[i];
+        snprintf(p->player_id, sizeof(p->player_id), "%s",
+                 a->seats[i].player_id);
+        assert_true(a->seats[i].n_armies > 0);
+        snprintf(p->army, sizeof(p->army), "%s", a->seats[i].armies[0]);
+        snprintf(s->confirmed[i], sizeof(s->confirmed[i]), "%s",
+                 a->seats[i].player_id);
+    }
+    s->result.n_players = a->n_seats;
+    s->n_confirmed = a->n_seats;
+}
+
+static const char *const csv =
+    "id,name,club,country,rating,armies\n"
+    "p1,Anna Nowak,Hex Club,PL,1510,Borgo;Hegemony;Moloch;Outpost;Smart\n"
+    "p2,Ben Ode,,DE,1490,Borgo;Hegemony;Moloch;Outpost;Smart\n"
+    "p3,\"Cruz, Carla\",Hex Club,ES,1600,Borgo;Hegemony;Moloch;Outpost;Smart\n"
+    "p4,Dan Li,,CN,1400,Borgo;Hegemony;Moloch;Outpost;Smart\n"
+    "p5,Eve Tan,,SG,1450,Borgo;Hegemony;Moloch;Outpost;Smart\n"
+    "p6,Finn Ek,,SE,1550,Borgo;Hegemony;Moloch;Outpost;Smart\n"
+    "p7,Gil Roy,,FR,1500,Borgo;Hegemony;Moloch;Outpost;Smart\n"
+    "p8,Hana Sato,,JP,1520,Borgo;Hegemony;Moloch;Outpost;Smart\n";
+
+/* Creates the NH event and its players, registers table-001..004. */
+static void setup_event(struct fx *f)
+{
+    struct tny_wire_request q;
+    char *json;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
+    snprintf(q.title, sizeof(q.title), "Hex Open");
+    q.options_json = "{\"swiss_rounds\": 3}";
+    q.has_seed = true;
+    q.seed = 7;
+    free(must(f, &q));
+
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)csv;
+    struct tny_wire_reply rep;
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    assert_int_equal(rep.count, 8);
+    tny_wire_reply_release(&rep);
+
+    for (int i = 1; i <= 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i);
+        presence(f, dev);
+    }
+    req_init(f, &q, TNY_WIRE_CMD_LIST_DEVICES);
+    q.event_id[0] = '\0'; /* no filter: every device */
+    json = must(f, &q);
+    assert_non_null(strstr(json, "\"table-004\""));
+    assert_non_null(strstr(json, "\"online\""));
+    free(json);
+}
+
+/* Pairs and publishes the next round; a[i] is table-00(i+1)'s
+ * assignment. */
+static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
+{
+    struct tny_wire_request q;
+    struct tny_wire_reply rep;
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    request(f, &q, &rep);
+    if (rep.rc)
+        fail_msg("pair: %s", rep.message);
+    int32_t round = rep.round;
+    assert_non_null(rep.json);
+    tny_wire_reply_release(&rep);
+
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = round;
+    free(must(f, &q));
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &a[i]));
+        assert_int_equal(a[i].round, round);
+        assert_string_equal(a[i].event_id, EV);
+        assert_string_equal(a[i].event_title, "Hex Open");
+        assert_true(a[i].has_clock);
+        assert_true(a[i].procedure[0] != '\0'); /* NH-13 */
+        assert_int_equal(a[i].clock.state, TNY_ROUND_CLOCK_READY);
+        assert_int_equal(a[i].clock.remaining_ms, 45 * 60000);
+    }
+    assert_non_null(find_msg(f, "tourney/v1/event/" EV "/clock"));
+
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+    q.round = round;
+    free(must(f, &q));
+    const struct hub_msg *m = find_msg(f, "tourney/v1/event/" EV "/clock");
+    assert_non_null(m);
+    struct tny_wire_clock c;
+    struct tny_diag diag = {{0}};
+    OK(tny_wire_decode_clock(m->payload, m->len, &c, &diag));
+    assert_int_equal(c.clock.state, TNY_ROUND_CLOCK_RUNNING);
+    assert_int_equal(c.clock.deadline_ms - c.clock.hub_now_ms, 45 * 60000);
+    tny_wire_clock_release(&c);
+    return round;
+}
+
+/* Standings from the console equal the engine's on the store's export. */
+static void check_standings(struct fx *f)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_wire_request q;
+    struct tny_event ev;
+    struct tny_standings st;
+    char *exported = NULL, *want = NULL;
+    OK(hub_store_export_event_json(f->store, EV, &exported, &diag));
+    OK(tny_event_from_json_text(exported, strlen(exported), &ev, &diag));
+    OK(tny_standings_compute(&ev, &st, &diag));
+    assert_int_equal(tny_standings_to_json(&ev, &st, &want), 0);
+    req_init(f, &q, TNY_WIRE_CMD_GET_STANDINGS);
+    char *got = must(f, &q);
+    assert_string_equal(got, want);
+    /* The console's export is the store's export. */
+    req_init(f, &q, TNY_WIRE_CMD_EXPORT_EVENT);
+    char *exp2 = must(f, &q);
+    assert_string_equal(exp2, exported);
+    free(exp2);
+    free(got);
+    free(want);
+    free(exported);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+/* CM-6 and the protocol's submission rules, over a whole NH event. */
+static void test_CM_6_nh_event_through_the_service(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+    uint8_t *first = NULL, *again = NULL, *buf = NULL;
+    size_t first_len = 0, again_len = 0, len = 0;
+
+    setup_event(f);
+    int32_t r1 = pair_publish(f, a);
+    assert_int_equal(r1, 1);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(a[i].n_seats, 2);
+        assert_int_equal(a[i].seats[0].n_armies, 5); /* NH-11: none used */
+    }
+
+    /* Malformed protobuf: REJECTED MALFORMED with the decoder's reason. */
+    static const uint8_t junk[] = {0x0a, 0xff, 0xff, 0x01};
+    send_raw(f, "table-001", junk, sizeof(junk), &ack, NULL, NULL);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_REJECTED);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_MALFORMED);
+    assert_non_null(strstr(ack.reason_text, "result_submission"));
+
+    /* A result for another device's table: WRONG_TABLE, nothing stored. */
+    nh_submission(&a[1], "table-001", "t1-wrong", 0, 5, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_REJECTED);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_WRONG_TABLE);
+    assert_non_null(strstr(ack.reason_text, "assigned to table"));
+    /* The payload's device id must be the topic's. */
+    nh_submission(&a[1], "table-002", "t2-spoof", 0, 5, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_WRONG_TABLE);
+    assert_non_null(strstr(ack.reason_text, "device_id"));
+
+    /* Out of range (NH hq_diff_max 40): the reason names the field. */
+    nh_submission(&a[0], "table-001", "t1-range", 0, 41, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_REJECTED);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_INVALID_RESULT);
+    assert_non_null(strstr(ack.reason_text, "result_submission.result"));
+    assert_non_null(strstr(ack.reason_text, "hq_diff"));
+
+    /* A confirmation by someone not at the table: WRONG_PLAYERS. */
+    nh_submission(&a[0], "table-001", "t1-stranger", 0, 5, &s);
+    snprintf(s.confirmed[1], sizeof(s.confirmed[1]), "%s",
+             a[1].seats[0].player_id);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_WRONG_PLAYERS);
+    assert_non_null(strstr(ack.reason_text, "confirmed_by[1]"));
+
+    /* Unconfirmed: stored pending, not counted. */
+    nh_submission(&a[0], "table-001", "t1-a", 0, 5, &s);
+    s.n_confirmed = 1;
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_PENDING_CONFIRMATION);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_UNCONFIRMED);
+    /* Both confirmed (a new key): accepted, ack only after the commit. */
+    nh_submission(&a[0], "table-001", "t1-b", 0, 5, &s);
+    OK(tny_wire_encode_submission(&s, &buf, &len, &diag));
+    send_raw(f, "table-001", buf, len, &ack, &first, &first_len);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    assert_string_equal(ack.key, "t1-b");
+    struct hub_round_info ri;
+    OK(hub_store_get_round(f->store, EV, 1, &ri, &diag));
+    assert_int_equal(ri.n_results, 1); /* committed when the ack exists */
+    /* The same key again (QoS 1 duplicate, lost ack): the same bytes. */
+    send_raw(f, "table-001", buf, len, &ack, &again, &again_len);
+    assert_int_equal(again_len, first_len);
+    assert_memory_equal(again, first, first_len);
+    free(again);
+    /* Even with another payload under that key: the first answer. */
+    nh_submission(&a[0], "table-001", "t1-b", 1, 9, &s);
+    uint8_t *buf2 = NULL;
+    size_t len2 = 0;
+    OK(tny_wire_encode_submission(&s, &buf2, &len2, &diag));
+    send_raw(f, "table-001", buf2, len2, &ack, &again, &again_len);
+    assert_memory_equal(again, first, first_len);
+    free(again);
+    free(buf2);
+    free(buf);
+    free(first);
+    /* The same result under a new key (lost outbox): DUPLICATE. */
+    nh_submission(&a[0], "table-001", "t1-c", 0, 5, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_DUPLICATE);
+    assert_true(ack.has_stored);
+    /* A different result: CONFLICT, flagged, the original stays. */
+    nh_submission(&a[0], "table-001", "t1-d", 1, 7, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_CONFLICT);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_ALREADY_CONFIRMED);
+    assert_true(ack.has_stored);
+    assert_string_equal(ack.stored.winner_id, a[0].seats[0].player_id);
+
+    /* The other tables. */
+    for (int i = 1; i < 4; i++) {
+        char dev[16], key[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        snprintf(key, sizeof(key), "r1-t%d", i + 1);
+        nh_submission(&a[i], dev, key, i % 2, 10 + i, &s);
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+    /* The feed shows the conflict (organiser sees it). */
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    const struct hub_msg *feed = find_msg(f, "tourney/v1/feed/" EV "/tables");
+    assert_non_null(feed);
+    assert_true(feed->retained);
+    assert_non_null(strstr((const char *)feed->payload, "\"conflict\""));
+    assert_non_null(find_msg(f, "tourney/v1/feed/" EV "/standings"));
+    assert_non_null(find_msg(f, "tourney/v1/feed/" EV "/pairings"));
+
+    /* Closing is refused while the conflict is open (CM-6). */
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    must_fail(f, &q, "conflict");
+    /* Organiser correction: needs override for a confirmed result. */
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a[0].table;
+    nh_submission(&a[0], "table-001", "x", 1, 7, &s);
+    q.result = s.result;
+    must_fail(f, &q, "override");
+    q.override = true;
+    renew(f, &q);
+    snprintf(q.reason, sizeof(q.reason), "judge ruling");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    check_standings(f);
+
+    /* CM-2 drop and CM-1 late entry before round 2. */
+    req_init(f, &q, TNY_WIRE_CMD_DROP_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "p8");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_REGISTER_PLAYER);
+    snprintf(q.player.id, sizeof(q.player.id), "p9");
+    snprintf(q.player.name, sizeof(q.player.name), "Ivo Late");
+    q.player.n_armies = 5;
+    const char *armies[] = {"Borgo", "Hegemony", "Moloch", "Outpost", "Smart"};
+    for (int i = 0; i < 5; i++)
+        snprintf(q.player.armies[i], TNY_NAME_MAX, "%s", armies[i]);
+    free(must(f, &q));
+
+    int32_t r2 = pair_publish(f, a);
+    assert_int_equal(r2, 2);
+    bool p9 = false;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < a[i].n_seats; k++) {
+            assert_string_not_equal(a[i].seats[k].player_id, "p8");
+            p9 |= strcmp(a[i].seats[k].player_id, "p9") == 0;
+            /* NH-11: the army played in round 1 is no longer offered */
+            if (strcmp(a[i].seats[k].player_id, "p9") != 0)
+                assert_int_equal(a[i].seats[k].n_armies, 4);
+        }
+    assert_true(p9);
+    /* A result for round 1 now: WRONG_ROUND. */
+    nh_submission(&a[0], "table-001", "late-r1", 0, 5, &s);
+    s.round = 1;
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_WRONG_ROUND);
+    for (int i = 0; i < 4; i++) {
+        char dev[16], key[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        snprintf(key, sizeof(key), "r2-t%d", i + 1);
+        nh_submission(&a[i], dev, key, 0, 3 + i, &s);
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+
+    /* Restart: a new service over the same database republishes every
+     * assignment and the clock with higher versions, and answers a key
+     * seen before with the stored answer. */
+    uint64_t before = a[0].version;
+    hub_service_free(f->svc);
+    fx_open_service(f);
+    hub_outbox_release(&f->ob);
+    f->now += 1000;
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    struct tny_wire_assignment b;
+    assert_true(assignment(f, "table-001", &b));
+    assert_true(b.version > before);
+    assert_int_equal(b.round, 2);
+    assert_int_equal(b.table, a[0].table);
+    assert_string_equal(b.seats[0].player_id, a[0].seats[0].player_id);
+    assert_non_null(find_msg(f, "tourney/v1/event/" EV "/clock"));
+    nh_submission(&a[1], "table-002", "r2-t2", 0, 4, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    assert_string_equal(ack.key, "r2-t2");
+
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 2;
+    free(must(f, &q));
+    check_standings(f);
+
+    /* A repeated correlation id returns the stored reply. */
+    struct tny_wire_reply r_a, r_b;
+    req_init(f, &q, TNY_WIRE_CMD_LIST_EVENTS);
+    request(f, &q, &r_a);
+    request(f, &q, &r_b);
+    assert_string_equal(r_a.json, r_b.json);
+    tny_wire_reply_release(&r_a);
+    tny_wire_reply_release(&r_b);
+    struct hub_service_stats st;
+    hub_service_stats_get(f->svc, &st);
+    assert_int_equal(st.replies_cached, 1);
+    OK(hub_store_check(f->store, &diag));
+    fx_free(f);
+}
+
+/* Console errors: clear messages, nothing changed. */
+static void test_CM_5_console_errors(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    assert_int_equal(must_fail(f, &q, "no event"), TNY_ENOTFOUND);
+    setup_event(f);
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
+    assert_int_equal(must_fail(f, &q, EV), TNY_ECONFLICT);
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name,armies\nq1,Quinn,Borgo;Nope\n";
+    must_fail(f, &q, "Nope");
+    q.csv = "id,name,colour\nq1,Quinn,red\n";
+    renew(f, &q);
+    must_fail(f, &q, "unknown column \"colour\"");
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    must_fail(f, &q, "draft");
+    /* Draft edits (CM-5) and showing the draft. */
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS);
+    q.round = 1;
+    snprintf(q.player_id, sizeof(q.player_id), "p1");
+    snprintf(q.other_player_id, sizeof(q.other_player_id), "p2");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_SHOW_DRAFT);
+    char *draft = must(f, &q);
+    assert_non_null(strstr(draft, "\"p1\""));
+    free(draft);
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+    q.round = 1;
+    must_fail(f, &q, "not the published round");
+    /* A console may not speak for another organiser. */
+    req_init(f, &q, TNY_WIRE_CMD_LIST_EVENTS);
+    snprintf(q.organiser_id, sizeof(q.organiser_id), "o2");
+    must_fail(f, &q, "organiser_id");
+    fx_free(f);
+}
+
+int main(void)
+{
+    hub_log_setup(HUB_LOG_ERROR, false);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_CM_6_nh_event_through_the_service),
+        cmocka_unit_test(test_CM_5_console_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
