@@ -415,7 +415,12 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
         if (m->len == strlen(TNY_WIRE_HUB_ONLINE) &&
             memcmp(m->payload, TNY_WIRE_HUB_ONLINE, m->len) == 0) {
             emit(a, "hub online");
-            resend_all(a, now);
+            /* The hub restarted: every table resends what it holds, spread
+             * over 2 s so a venue's tables do not all hit it at once. */
+            for (int32_t i = 0; i < a->n_pend; i++) {
+                a->pend[i].attempt = 0;
+                a->pend[i].due_ms = now + (int64_t)tny_rng_below(&a->rng, 2000);
+            }
         } else {
             emit(a, "hub offline");
         }

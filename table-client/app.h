@@ -5,11 +5,11 @@
  * What it does: decodes hub messages for the core (assign, ack, the
  * event's clock, hub state); stores every submission in the outbox before
  * publishing it and resends it with tbl_outbox_backoff_ms until the ack
- * with its key arrives (at once on every reconnect and when the hub comes
- * back online); publishes a retained Presence (online, queued count,
- * assignment version) on every connect and change, with an offline
- * Presence as last will and on a clean exit; in simulate mode plays every
- * assigned game after a random delay.  Reconnecting (jittered) and
+ * with its key arrives (at once on every reconnect; within a random 2 s
+ * when the hub comes back online); publishes a retained Presence (online,
+ * queued count, assignment version) on every connect and change, with an
+ * offline Presence as last will and on a clean exit; in simulate mode plays
+ * every assigned game after a random delay.  Reconnecting (jittered) and
  * resubscribing are the MQTT adapter's.
  *
  * Not here: the display, the state machine (core.h), storage (outbox.h).

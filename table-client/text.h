@@ -33,10 +33,10 @@ void tbl_text_quote(const char *in, char *out, size_t size);
 TNY_MUST_USE int tbl_text_kv_to_json(const char *text, json_t **out,
                                      struct tny_diag *diag);
 
-/* Parses a result given as a JSON object (text starting with '{') or in
- * the key=value form.  Errors: TNY_EINVAL (bad JSON: "result: invalid
- * JSON at column C: why"; not an object; the key=value errors above),
- * TNY_ENOMEM. */
+/* Parses a result given as JSON (text starting with '{', '[' or '"'; it
+ * must be an object) or in the key=value form.  Errors: TNY_EINVAL (bad JSON:
+ * "result: invalid JSON at column C: why"; not an object; the key=value errors
+ * above), TNY_ENOMEM. */
 TNY_MUST_USE int tbl_text_result_json(const char *text, json_t **out,
                                       struct tny_diag *diag);
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# test_event_full.sh - whole events of all five formats played by the real
+# programs: mosquitto (venue config), tourney-hub on a temp database, four
+# tourney-table devices in --simulate mode, and the organiser's `tourney
+# live` subcommands driving each event: create -> import players -> assign
+# the devices to tables 1..4 -> for every round: pair, publish, start the
+# clock, let the tables play (each simulated table enters a random valid
+# result, every player confirms, the hub acks it), close; "stage next"
+# when the hub refuses to pair the next stage; until the event is complete.
+# Then the hub's standings must equal, byte for byte, `tourney standings`
+# on the event file the hub exports.
+#
+# The tables' results are the only results: no organiser entry.  A round
+# is over when the device at each paired table shows "state done" after
+# its assignment for that round.
+#
+# usage: bash test_event_full.sh SOURCE_DIR BUILD_DIR
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=${E2E_TIMEOUT:-400}
+e2e_init "$@"
+
+TOURNEY=$E2E_BUILD/hub/tourney
+HUB=$E2E_BUILD/hub/tourney-hub
+TABLE=$E2E_BUILD/table-client/tourney-table
+for b in "$TOURNEY" "$HUB" "$TABLE"; do
+    [ -x "$b" ] || fail "$b not built"
+done
+export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
+unset TOURNEY_PASSWORD
+mkdir -p "$XDG_CONFIG_HOME/tourney" "$HOME"
+N_DEV=4
+
+start_broker --no-ws --tables $N_DEV --organisers o1
+printf '%s\n' "$(cred hub)" >"$E2E_TMP/hub.pw"
+cred o1 >"$E2E_TMP/o1.pw"
+cat >"$E2E_TMP/hub.conf" <<EOF
+broker_uri = "tcp://$BROKER_HOST:$BROKER_PORT"
+username = "hub"
+password_file = "$E2E_TMP/hub.pw"
+database = "$E2E_TMP/hub.db"
+database_sync = false
+keepalive_s = 5
+feed = false
+EOF
+cat >"$XDG_CONFIG_HOME/tourney/console.conf" <<EOF
+broker = "tcp://$BROKER_HOST:$BROKER_PORT"
+user = o1
+password_file = "$E2E_TMP/o1.pw"
+timeout = 30
+EOF
+
+"$HUB" --config "$E2E_TMP/hub.conf" >>"$E2E_TMP/hub.log" 2>&1 </dev/null &
+HUB_PID=$!
+e2e_track "$HUB_PID"
+
+# live WANT ARGS...: `tourney live ARGS`, exit status WANT; output in
+# $E2E_TMP/out, $E2E_TMP/err.
+live() {
+    local want=$1 st
+    shift
+    timeout 90 "$TOURNEY" live "$@" >"$E2E_TMP/out" 2>"$E2E_TMP/err"
+    st=$?
+    [ "$st" -eq "$want" ] ||
+        fail "tourney live $*: exit $st, expected $want; stdout: $(head -c 300 "$E2E_TMP/out") stderr: $(cat "$E2E_TMP/err"); hub log: $(tail -n 5 "$E2E_TMP/hub.log")"
+}
+live 0 wait-hub --timeout 20
+
+for ((i = 1; i <= N_DEV; i++)); do
+    d=$(printf 'table-%03d' "$i")
+    cat >"$E2E_TMP/$d.conf" <<EOF
+device_id = "$d"
+mqtt_password = "$(cred "$d")"
+broker_uri = "tcp://$BROKER_HOST:$BROKER_PORT"
+outbox = "$E2E_TMP/$d.db"
+simulate = true
+simulate_delay_ms = "20-150"
+seed = $((1000 + i))
+keepalive_s = 5
+EOF
+    "$TABLE" --config "$E2E_TMP/$d.conf" </dev/null >"$E2E_TMP/$d.out" 2>"$E2E_TMP/$d.err" &
+    e2e_track $!
+done
+for ((i = 1; i <= N_DEV; i++)); do
+    d=$(printf 'table-%03d' "$i")
+    wait_until 15 grep -q -x 'net online queued=0' "$E2E_TMP/$d.out" ||
+        fail "$d did not connect: $(tail -n 5 "$E2E_TMP/$d.err")"
+done
+ok "hub and $N_DEV simulated tables online"
+
+# table_done DEVICE EVENT ROUND TABLE: the device showed "state done" after
+# its assignment to that table of that round.
+table_done() {
+    awk -v want="assigned event=$2 round=$3 table=$4 " '
+        index($0, want) == 1 { seen = 1; done = 0; next }
+        /^assigned / { seen = 0; next }
+        seen && $0 == "state done" { done = 1 }
+        END { exit !done }' "$E2E_TMP/$1.out"
+}
+
+# play EVENT FORMAT OPTIONS N_PLAYERS: the whole event.
+play() {
+    local ev=$1 format=$2 options=$3 n=$4 round=0 r t d players
+    live 0 event create "$ev" --format "$format" --title "Full $format" \
+        --seed 77 --options "$options"
+    {
+        echo 'id,name'
+        for ((i = 1; i <= n; i++)); do echo "$ev-p$i,Player $i"; done
+    } >"$E2E_TMP/$ev.csv"
+    live 0 players import "$ev" "$E2E_TMP/$ev.csv"
+    for ((i = 1; i <= N_DEV; i++)); do
+        live 0 device assign "$(printf 'table-%03d' "$i")" "$ev" "$i"
+    done
+    for ((r = 1; r <= 30; r++)); do
+        timeout 90 "$TOURNEY" live round pair "$ev" >"$E2E_TMP/pair.out" 2>"$E2E_TMP/err"
+        st=$?
+        if [ $st -eq 3 ]; then
+            # The stage may be over: the next one, or the end.
+            timeout 90 "$TOURNEY" live stage next "$ev" --confirm >"$E2E_TMP/out" 2>"$E2E_TMP/err" || break
+            timeout 90 "$TOURNEY" live round pair "$ev" >"$E2E_TMP/pair.out" 2>"$E2E_TMP/err" || break
+        elif [ $st -ne 0 ]; then
+            fail "$ev: round pair: exit $st: $(cat "$E2E_TMP/err")"
+        fi
+        round=$r
+        grep '^  table ' "$E2E_TMP/pair.out" | awk '{ print $2 }' >"$E2E_TMP/tables"
+        [ -s "$E2E_TMP/tables" ] || fail "$ev round $r: no tables: $(cat "$E2E_TMP/pair.out")"
+        [ "$(sort -n "$E2E_TMP/tables" | tail -n 1)" -le $N_DEV ] ||
+            fail "$ev round $r: more tables than devices: $(cat "$E2E_TMP/pair.out")"
+        live 0 round publish "$ev"
+        live 0 clock start "$ev"
+        while read -r t; do
+            d=$(printf 'table-%03d' "$t")
+            wait_until 30 table_done "$d" "$ev" "$r" "$t" ||
+                fail "$ev round $r table $t: $d did not finish: $(tail -n 12 "$E2E_TMP/$d.out" | tr '\n' '|') hub: $(tail -n 5 "$E2E_TMP/hub.log" | tr '\n' '|')"
+        done <"$E2E_TMP/tables"
+        live 0 round close "$ev"
+    done
+    [ "$round" -ge 2 ] || fail "$ev: only $round rounds played; last refusal: $(cat "$E2E_TMP/err")"
+    live 0 export "$ev"
+    cp "$E2E_TMP/out" "$E2E_TMP/$ev-export.json"
+    live 0 standings "$ev" --json
+    cp "$E2E_TMP/out" "$E2E_TMP/$ev-hub.json"
+    "$TOURNEY" standings "$E2E_TMP/$ev-export.json" >"$E2E_TMP/$ev-offline.json" 2>"$E2E_TMP/err" ||
+        fail "$ev: offline standings of the export: $(cat "$E2E_TMP/err")"
+    cmp -s "$E2E_TMP/$ev-offline.json" "$E2E_TMP/$ev-hub.json" ||
+        fail "$ev: standings differ: hub $(head -c 300 "$E2E_TMP/$ev-hub.json") offline $(head -c 300 "$E2E_TMP/$ev-offline.json")"
+    grep -q "\"after_round\": $round" "$E2E_TMP/$ev-hub.json" ||
+        fail "$ev: standings not after round $round: $(head -c 200 "$E2E_TMP/$ev-hub.json")"
+    ok "$format: $round rounds played by the tables; hub standings == tourney standings of the export"
+}
+
+play nh neuroshima-hex '{"swiss_rounds": 2, "cut": 4}' 8
+play tx tantrix '{"swiss_rounds": 3}' 8
+play ag agricola '{}' 8
+play gt got-lcg2 '{"structure": "custom", "swiss_rounds": 2, "cut": 4}' 8
+play ct catan '{"rounds": 2}' 8
+
+kill -TERM "$HUB_PID"
+wait "$HUB_PID" || fail "hub exit status $? after SIGTERM"
+e2e_done
