@@ -1,13 +1,500 @@
 #!/usr/bin/env bash
-# The README's first command: installs what Tourney needs, builds it, and
-# plays a sample event of every format offline with simulated tables,
-# printing pairings, results and standings round by round.
-# Usage: deploy/run.sh [tourney demo options, e.g. --format catan --players 40]
+# deploy/run.sh - the README's first command: installs what Tourney needs,
+# builds build/, and runs the live system on this machine for a demo event:
+# a venue broker (mosquitto, config from deploy/broker/gen-config.sh,
+# 127.0.0.1 on a free port), tourney-hub on a fresh database, N simulated
+# table devices (tourney-table --simulate), and `tourney live` commands
+# driving the event round by round (pair, publish, start the clock, wait
+# for every table to report, close) until it is complete, printing each
+# round's pairings, results and standings, then the final standings.
+# `--offline` runs the old offline `tourney demo` instead (no broker).
+#
+# It does not touch the machine's own mosquitto or /etc, and keeps nothing:
+# everything lives in one runtime dir (mktemp under $TMPDIR or /tmp).
+# Invariants: every process it starts is killed by pid on any exit (normal
+# end, error, Ctrl-C, TERM) and the runtime dir is removed (kept with
+# --keep); every wait is bounded; errors are one line "run.sh: ..." on
+# stderr with exit status 1 (2 for usage).  Works as root and as a normal
+# user (sudo is used by install-deps.sh for apt only).
 set -euo pipefail
+export LC_ALL=C
+prog=run.sh
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-deploy/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc 2>/dev/null || echo 2)" --target tourney
-exec build/hub/tourney demo "$@"
+usage() {
+    cat <<'EOF'
+usage: deploy/run.sh [--format NAME|all] [--players N] [--tables N] [--seed S]
+                     [--delay MS|MIN-MAX] [--port P] [--console] [--keep]
+                     [--no-build] [--build-dir DIR]
+       deploy/run.sh --offline [tourney demo options: --format NAME --players N
+                     --seed S --out FILE --quiet]
+Installs the packages, builds build/, starts mosquitto, tourney-hub and N
+simulated tables on 127.0.0.1, and plays a demo event of each format (or
+NAME: neuroshima-hex, tantrix, agricola, got-lcg2, catan) through the hub
+with `tourney live`, printing pairings, results and standings per round.
+  --players N   players per event (default: 13, 16 for agricola, 22 for catan)
+  --tables N    simulated table devices (default: enough for every table)
+  --seed S      event seed (default 2026)
+  --delay D     simulated game length in ms (default 100-600)
+  --port P      broker port (default: a free one)
+  --console     open `tourney live console` (when built and on a terminal)
+  --keep        keep the runtime dir (logs, database) and print its path
+  --no-build    skip install-deps.sh and the build (use DIR's binaries)
+  --build-dir DIR  build directory (default build)
+  --offline     the offline demo, no broker or hub (other options go to
+                `tourney demo`)
+Ctrl-C stops everything it started.
+EOF
+}
+
+die() {
+    echo "$prog: $*" >&2
+    exit 1
+}
+usage_err() {
+    echo "$prog: $* (see --help)" >&2
+    exit 2
+}
+
+# --- options -----------------------------------------------------------------
+all_formats=(neuroshima-hex tantrix agricola got-lcg2 catan)
+build_dir=build
+do_build=1
+offline=0
+format=all
+players=
+tables=
+seed=2026
+delay=100-600
+port=
+console=0
+keep=0
+demo_args=()
+args=("$@")
+# --offline, --no-build and --build-dir are found anywhere; with --offline
+# every other argument goes to `tourney demo`.
+for ((i = 0; i < ${#args[@]}; i++)); do
+    [ "${args[$i]}" != --offline ] || offline=1
+done
+while [ $# -gt 0 ]; do
+    case $1 in
+    --offline) shift ;;
+    --no-build) do_build=0; shift ;;
+    --build-dir)
+        [ $# -ge 2 ] || usage_err "--build-dir needs a value"
+        build_dir=$2; shift 2 ;;
+    --build-dir=*) build_dir=${1#*=}; shift ;;
+    -h | --help)
+        if [ $offline = 1 ]; then demo_args+=("$1"); shift; else usage; exit 0; fi ;;
+    *)
+        if [ $offline = 1 ]; then
+            demo_args+=("$1"); shift; continue
+        fi
+        case $1 in
+        --*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+        esac
+        case $1 in
+        --format | --players | --tables | --seed | --delay | --port)
+            [ $# -ge 2 ] || usage_err "$1 needs a value"
+            case $1 in
+            --format) format=$2 ;;
+            --players) players=$2 ;;
+            --tables) tables=$2 ;;
+            --seed) seed=$2 ;;
+            --delay) delay=$2 ;;
+            --port) port=$2 ;;
+            esac
+            shift 2 ;;
+        --console) console=1; shift ;;
+        --keep) keep=1; shift ;;
+        *) usage_err "unknown option \"$1\"" ;;
+        esac
+        ;;
+    esac
+done
+
+uint_in() { # NAME VALUE MIN MAX
+    [[ $2 =~ ^[0-9]+$ ]] && [ "${#2}" -le 9 ] && [ "$((10#$2))" -ge "$3" ] &&
+        [ "$((10#$2))" -le "$4" ] || usage_err "$1: expected $3..$4, got \"$2\""
+}
+if [ $offline = 0 ]; then
+    formats=()
+    if [ "$format" = all ]; then
+        formats=("${all_formats[@]}")
+    else
+        for f in "${all_formats[@]}"; do
+            [ "$f" != "$format" ] || formats=("$f")
+        done
+        [ ${#formats[@]} = 1 ] ||
+            usage_err "--format: unknown format \"$format\" (${all_formats[*]} or all)"
+    fi
+    [ -z "$players" ] || { uint_in --players "$players" 2 1000; players=$((10#$players)); }
+    [ -z "$tables" ] || { uint_in --tables "$tables" 1 500; tables=$((10#$tables)); }
+    [ -z "$port" ] || { uint_in --port "$port" 1 65535; port=$((10#$port)); }
+    [[ $seed =~ ^[0-9]{1,18}$ ]] || usage_err "--seed: expected a number, got \"$seed\""
+    [[ $delay =~ ^[0-9]{1,6}(-[0-9]{1,6})?$ ]] ||
+        usage_err "--delay: expected MS or MIN-MAX, got \"$delay\""
+fi
+
+# --- install and build -------------------------------------------------------
+case $build_dir in /*) ;; *) build_dir=$root/$build_dir ;; esac
+if [ $do_build = 1 ]; then
+    deploy/install-deps.sh || die "deploy/install-deps.sh failed"
+    cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
+        die "cmake configure failed"
+    targets=(tourney)
+    [ $offline = 1 ] || targets+=(tourney-hub tourney-table)
+    cmake --build "$build_dir" -j"$(nproc 2>/dev/null || echo 2)" \
+        --target "${targets[@]}" >"${TMPDIR:-/tmp}/tourney-run-build.$$.log" 2>&1 || {
+        tail -n 30 "${TMPDIR:-/tmp}/tourney-run-build.$$.log" >&2
+        rm -f "${TMPDIR:-/tmp}/tourney-run-build.$$.log"
+        die "build failed (cmake --build $build_dir)"
+    }
+    rm -f "${TMPDIR:-/tmp}/tourney-run-build.$$.log"
+fi
+TOURNEY=$build_dir/hub/tourney
+HUB=$build_dir/hub/tourney-hub
+TABLE=$build_dir/table-client/tourney-table
+[ -x "$TOURNEY" ] || die "$TOURNEY: not built (run without --no-build)"
+
+if [ $offline = 1 ]; then
+    exec "$TOURNEY" demo "${demo_args[@]}"
+fi
+
+for b in "$HUB" "$TABLE"; do
+    [ -x "$b" ] || die "$b: not built (run without --no-build)"
+done
+MOSQUITTO=${MOSQUITTO:-/usr/sbin/mosquitto}
+for t in "$MOSQUITTO" mosquitto_passwd timeout; do
+    command -v "$t" >/dev/null 2>&1 ||
+        die "$t: not found (deploy/install-deps.sh installs mosquitto)"
+done
+
+# --- runtime dir and cleanup -------------------------------------------------
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/tourney-run.XXXXXX") || die "cannot create a runtime dir"
+PIDS=()
+cleanup() {
+    local rc=$? pid i alive rev=()
+    trap - EXIT INT TERM HUP
+    [ -z "$FG" ] || PIDS+=("$FG")
+    # Newest first (tables, hub, then the broker they talk to); TERM to
+    # all, up to 3 s for all of them together, then KILL what is left.
+    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
+        rev+=("${PIDS[$i]}")
+    done
+    for pid in "${rev[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for ((i = 0; i < 60; i++)); do
+        alive=0
+        for pid in "${rev[@]}"; do
+            ! kill -0 "$pid" 2>/dev/null || { alive=1; break; }
+        done
+        [ $alive = 1 ] || break
+        sleep 0.05
+    done
+    for pid in "${rev[@]}"; do
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    if [ $keep = 1 ]; then
+        echo "$prog: kept $RUN" >&2
+    else
+        rm -rf -- "$RUN"
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'echo "$prog: interrupted" >&2; exit 130' INT
+trap 'exit 143' TERM HUP
+# fg COMMAND...: runs it as a waited-for background child, so that INT and
+# TERM reach the traps at once instead of after the command (timeout(1)
+# takes its child out of the terminal's process group).
+FG=
+fg() {
+    local st=0
+    "$@" </dev/null &
+    FG=$!
+    wait "$FG" || st=$?
+    FG=
+    return $st
+}
+track() {
+    PIDS+=("$1")
+    printf '%s\n' "$1" >>"$RUN/pids"
+}
+# log_tail FILE: its last lines on one line, for an error message.
+log_tail() {
+    tail -n "${2:-4}" "$1" 2>/dev/null | tr '\n' '|'
+}
+
+# --- players and tables ------------------------------------------------------
+default_players() {
+    case $1 in
+    agricola) echo 16 ;;
+    catan) echo 22 ;;
+    *) echo 13 ;;
+    esac
+}
+n_dev=0
+for f in "${formats[@]}"; do
+    n=${players:-$(default_players "$f")}
+    [ $(((n + 1) / 2)) -le $n_dev ] || n_dev=$(((n + 1) / 2))
+done
+[ -z "$tables" ] || n_dev=$tables
+
+# --- broker ------------------------------------------------------------------
+HOST=127.0.0.1
+random_port() {
+    local lo=32768
+    if [ -r /proc/sys/net/ipv4/ip_local_port_range ]; then
+        read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+    fi
+    [ "$lo" -gt 21000 ] || lo=32768
+    echo $((20000 + (RANDOM * 32768 + RANDOM) % (lo - 20000)))
+}
+tcp_open() {
+    (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
+}
+# start_broker PORT: 0 when up, 1 when the port is taken, dies otherwise.
+start_broker() {
+    local p=$1 pid i
+    bash deploy/broker/gen-config.sh --no-ws --tables "$n_dev" --organisers demo,console \
+        --bind "$HOST" --port "$p" --run-as "$(id -un)" "$RUN/broker" \
+        2>"$RUN/gen-config.err" || die "gen-config.sh: $(cat "$RUN/gen-config.err")"
+    ! tcp_open "$p" || return 1
+    : >"$RUN/broker.log"
+    "$MOSQUITTO" -c "$RUN/broker/mosquitto.conf" >>"$RUN/broker.log" 2>&1 </dev/null &
+    pid=$!
+    for ((i = 0; i < 200; i++)); do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            wait "$pid" 2>/dev/null || true
+            grep -q -i -E "address already in use|unable to start any listening" \
+                "$RUN/broker.log" && return 1
+            die "mosquitto exited at start: $(log_tail "$RUN/broker.log")"
+        fi
+        if tcp_open "$p"; then
+            track "$pid"
+            BROKER_PORT=$p
+            return 0
+        fi
+        sleep 0.05
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    die "mosquitto did not accept connections on $HOST:$p within 10 s: $(log_tail "$RUN/broker.log")"
+}
+if [ -n "$port" ]; then
+    start_broker "$port" || die "port $port on $HOST is in use (choose another --port, or omit it)"
+else
+    up=0
+    for ((attempt = 0; attempt < 20; attempt++)); do
+        if start_broker "$(random_port)"; then up=1; break; fi
+    done
+    [ $up = 1 ] || die "no free port for the broker in 20 attempts"
+fi
+cred() { # LOGIN: its password
+    awk -v u="$1" '$1 == u { print $2; found = 1 } END { exit !found }' \
+        "$RUN/broker/users.cred" "$RUN/broker/devices.cred" ||
+        die "no password for \"$1\" in $RUN/broker"
+}
+
+# --- hub ---------------------------------------------------------------------
+(umask 077; cred hub >"$RUN/hub.pw"; cred demo >"$RUN/demo.pw"; cred console >"$RUN/console.pw")
+cat >"$RUN/hub.conf" <<EOF
+broker_uri = "tcp://$HOST:$BROKER_PORT"
+username = "hub"
+password_file = "$RUN/hub.pw"
+database = "$RUN/hub.db"
+database_sync = false
+keepalive_s = 5
+EOF
+"$HUB" --config "$RUN/hub.conf" >"$RUN/hub.log" 2>&1 </dev/null &
+track $!
+HUB_PID=$!
+# The console (`tourney live`) reads its settings from here.
+export XDG_CONFIG_HOME=$RUN/xdg
+mkdir -p "$XDG_CONFIG_HOME/tourney"
+unset TOURNEY_PASSWORD
+cat >"$XDG_CONFIG_HOME/tourney/console.conf" <<EOF
+broker = "tcp://$HOST:$BROKER_PORT"
+user = demo
+password_file = "$RUN/demo.pw"
+timeout = 30
+EOF
+
+# live ARGS...: `tourney live ARGS` (at most 60 s); output in $RUN/out,
+# $RUN/err; dies on failure.
+live() {
+    local st=0
+    fg timeout 60 "$TOURNEY" live "$@" >"$RUN/out" 2>"$RUN/err" </dev/null || st=$?
+    [ $st = 0 ] || die "tourney live $*: exit $st: $(log_tail "$RUN/err" 2) hub: $(log_tail "$RUN/hub.log" 3)"
+}
+kill -0 "$HUB_PID" 2>/dev/null || die "tourney-hub exited at start: $(log_tail "$RUN/hub.log")"
+live wait-hub --timeout 20
+
+# --- tables ------------------------------------------------------------------
+dev_name() { printf 'table-%03d' "$1"; }
+for ((i = 1; i <= n_dev; i++)); do
+    d=$(dev_name "$i")
+    (umask 077; cat >"$RUN/$d.conf" <<EOF
+device_id = "$d"
+mqtt_password = "$(cred "$d")"
+broker_uri = "tcp://$HOST:$BROKER_PORT"
+outbox = "$RUN/$d.db"
+simulate = true
+simulate_delay_ms = "$delay"
+seed = $((seed + i))
+keepalive_s = 5
+EOF
+    )
+    "$TABLE" --config "$RUN/$d.conf" </dev/null >"$RUN/$d.out" 2>"$RUN/$d.err" &
+    track $!
+done
+for ((i = 1; i <= n_dev; i++)); do
+    d=$(dev_name "$i")
+    for ((w = 0; w < 300; w++)); do
+        ! grep -q -x 'net online queued=0' "$RUN/$d.out" || break
+        sleep 0.05
+    done
+    grep -q -x 'net online queued=0' "$RUN/$d.out" ||
+        die "$d did not connect within 15 s: $(log_tail "$RUN/$d.err")"
+done
+echo "== live system up: mosquitto $HOST:$BROKER_PORT, tourney-hub, $n_dev simulated tables (runtime dir $RUN)"
+
+# --- the event ---------------------------------------------------------------
+# table_done DEVICE EVENT ROUND TABLE: the device showed "state done" after
+# its assignment to that table of that round.
+table_done() {
+    awk -v want="assigned event=$2 round=$3 table=$4 " '
+        index($0, want) == 1 { seen = 1; done = 0; next }
+        /^assigned / { seen = 0; next }
+        seen && $0 == "state done" { done = 1 }
+        END { exit !done }' "$RUN/$1.out"
+}
+# wait_table DEVICE EVENT ROUND TABLE: bounded by the game length.
+wait_table() {
+    local max=${delay#*-} limit w
+    limit=$((max / 1000 * 20 + 600))   # 50 ms polls: 30 s plus 20x the longest game
+    for ((w = 0; w < limit; w++)); do
+        table_done "$@" && return 0
+        kill -0 "$HUB_PID" 2>/dev/null || die "tourney-hub died: $(log_tail "$RUN/hub.log")"
+        sleep 0.05
+    done
+    die "$2 round $3 table $4: $1 did not finish within $((limit / 20)) s: $(log_tail "$RUN/$1.out" 6)"
+}
+
+# round_results EXPORT.json R: round R's tables and results, one line each
+# ("  table 2   p7,p1,p2,p3   vp:{p7:10,p1:9,p2:8,p3:7}", "  bye p3"), from
+# the event file the hub exports (pretty-printed JSON; no jq needed).
+round_results() {
+    tr -d ' \n' <"$1" | sed 's/"rounds":\[/\n/' | tail -n +2 |
+        awk -v r="$2" 'BEGIN { RS = "\\{\"stage\":" } NR == r + 1' |
+        grep -E -o '\{"table":[0-9]+,"players":\[[^]]*\],"result":\{([^{}]|\{[^{}]*\})*\}\}|\{"bye":"[^"]*"\}' |
+        sed -E 's/^\{"table":([0-9]+),"players":\[([^]]*)\],"result":\{(.*)\}\}$/  table \1   \2   \3/; s/^\{"bye":"([^"]*)"\}$/  bye \1/; s/"//g' ||
+        true
+}
+
+first_names=(Anna Bartek Csilla Dagny Emil Fruzsina Gustav Hana Igor Jana Kristof
+    Liv Marek Nora Ondrej Petra Quentin Rita Sven Tereza Ulla Viktor Wanda Xenia
+    Yusuf Zofia)
+last_names=(Nowak Kovacs Hansen Novak Berg Szabo Lind Dvorak Wojcik Toth Olsen Kral
+    Mazur Nagy Dahl)
+
+# play FORMAT N: one whole event through the hub.
+play() {
+    local fmt=$1 n=$2 ev r t st last=0
+    ev=$(printf '%s' "$fmt" | tr -cd 'a-z0-9')-demo
+    echo
+    echo "==== $fmt: $n players, live through tourney-hub (event $ev) ===="
+    live event create "$ev" --format "$fmt" --title "Demo $fmt" --seed "$seed"
+    {
+        echo 'id,name'
+        for ((i = 1; i <= n; i++)); do
+            echo "p$i,${first_names[$(((i - 1) % 26))]} ${last_names[$(((i - 1) % 15))]}"
+        done
+    } >"$RUN/$ev.csv"
+    live players import "$ev" "$RUN/$ev.csv"
+    for ((i = 1; i <= n_dev; i++)); do
+        live device assign "$(dev_name "$i")" "$ev" "$i"
+    done
+    for ((r = 1; r <= 100; r++)); do
+        st=0
+        fg timeout 60 "$TOURNEY" live round pair "$ev" >"$RUN/pair.out" 2>"$RUN/err" </dev/null || st=$?
+        if [ $st = 3 ]; then
+            # The stage is over: the next stage, or the end of the event.
+            st=0
+            fg timeout 60 "$TOURNEY" live stage next "$ev" --confirm >"$RUN/out" 2>"$RUN/err" </dev/null || st=$?
+            [ $st = 0 ] || { [ $st = 3 ] && break; } ||
+                die "$ev: stage next: exit $st: $(log_tail "$RUN/err" 2)"
+            echo "-- $fmt: next stage: $(head -n 1 "$RUN/out")"
+            fg timeout 60 "$TOURNEY" live round pair "$ev" >"$RUN/pair.out" 2>"$RUN/err" </dev/null || st=$?
+            [ $st = 0 ] || { [ $st = 3 ] && break; } ||
+                die "$ev: round pair: exit $st: $(log_tail "$RUN/err" 2)"
+        elif [ $st != 0 ]; then
+            die "$ev: round pair: exit $st: $(log_tail "$RUN/err" 2)"
+        fi
+        echo
+        echo "--- $fmt round $r: pairings"
+        cat "$RUN/pair.out"
+        grep '^  table ' "$RUN/pair.out" | awk '{ print $2 }' >"$RUN/tables"
+        [ -s "$RUN/tables" ] || die "$ev round $r: no tables in: $(log_tail "$RUN/pair.out")"
+        t=$(sort -n "$RUN/tables" | tail -n 1)
+        [ "$t" -le "$n_dev" ] ||
+            die "$ev round $r needs table $t but only $n_dev simulated tables run (raise --tables)"
+        live round publish "$ev"
+        live clock start "$ev"
+        while read -r t; do
+            wait_table "$(dev_name "$t")" "$ev" "$r" "$t"
+        done <"$RUN/tables"
+        live round close "$ev"
+        echo "--- $fmt round $r: results (entered at the tables)"
+        live export "$ev"
+        round_results "$RUN/out" "$r"
+        echo "--- $fmt standings after round $r"
+        live standings "$ev"
+        cat "$RUN/out"
+        last=$r
+    done
+    [ $last -ge 1 ] || die "$ev: no round could be paired: $(log_tail "$RUN/err" 2)"
+    echo
+    echo "==== $fmt: final standings after $last rounds ===="
+    live standings "$ev"
+    cat "$RUN/out"
+}
+
+play_all() {
+    for f in "${formats[@]}"; do
+        play "$f" "${players:-$(default_players "$f")}"
+    done
+}
+
+# --console: the organiser dashboard in the foreground (its own login), the
+# event driven in the background into $RUN/demo.log.  Only when this build
+# has `tourney live console` and stdout is a terminal.
+if [ $console = 1 ]; then
+    if [ ! -t 1 ] || ! "$TOURNEY" live --help 2>&1 | grep -q '^  console'; then
+        echo "$prog: --console: \`tourney live console\` is not built or stdout is not a terminal; printing instead" >&2
+        console=0
+    fi
+fi
+if [ $console = 1 ]; then
+    mkdir -p "$RUN/xdg-console/tourney"
+    sed -e 's/^user = demo$/user = console/' -e "s|/demo.pw\"|/console.pw\"|" \
+        "$XDG_CONFIG_HOME/tourney/console.conf" >"$RUN/xdg-console/tourney/console.conf"
+    (trap - EXIT INT TERM HUP; play_all) >"$RUN/demo.log" 2>&1 </dev/null &
+    track $!
+    driver=$!
+    XDG_CONFIG_HOME=$RUN/xdg-console "$TOURNEY" live console || true
+    if kill -0 "$driver" 2>/dev/null; then
+        echo "$prog: console closed before the demo ended; stopping" >&2
+    else
+        st=0; wait "$driver" || st=$?
+        cat "$RUN/demo.log"
+        exit "$st"
+    fi
+    exit 0
+fi
+play_all
+echo
+echo "== demo complete: ${#formats[@]} event(s) played live; stopping the hub, tables and broker"

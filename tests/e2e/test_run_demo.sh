@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# test_run_demo.sh - deploy/run.sh, the README's first command, runs the
+# live demo end to end without a terminal: its own mosquitto, tourney-hub
+# and simulated tables, a small Tantrix event driven by `tourney live` to
+# the end.  Checks: exit 0, every round's pairings, results and standings
+# printed, the final standings list every player once, and afterwards no
+# process it started is left (none whose command line names its runtime
+# dir, none of the pids it recorded) and the runtime dir is gone.  Then a
+# usage error (exit 2, one line) and the offline demo (--offline) still
+# working.
+#
+# It does not install or build (--no-build on BUILD_DIR's binaries).
+#
+# usage: bash test_run_demo.sh SOURCE_DIR BUILD_DIR
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+e2e_init "$@"
+[ -n "$E2E_BUILD" ] || fail "usage: bash $0 SOURCE_DIR BUILD_DIR"
+for b in hub/tourney hub/tourney-hub table-client/tourney-table; do
+    [ -x "$E2E_BUILD/$b" ] || fail "$E2E_BUILD/$b not built"
+done
+RUN_SH=$E2E_SRC/deploy/run.sh
+N=6
+
+# run.sh makes its runtime dir under $TMPDIR: ours, so we can find it.
+mkdir -p "$E2E_TMP/t"
+TMPDIR=$E2E_TMP/t timeout 240 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" \
+    --format tantrix --players $N --tables 3 --delay 20-80 \
+    >"$E2E_TMP/run.out" 2>"$E2E_TMP/run.err" </dev/null
+st=$?
+[ $st -eq 0 ] || fail "run.sh exit $st: $(tail -n 5 "$E2E_TMP/run.err") stdout: $(tail -n 5 "$E2E_TMP/run.out")"
+ok "run.sh --format tantrix --players $N: exit 0"
+
+out=$E2E_TMP/run.out
+grep -q '^== live system up: mosquitto 127\.0\.0\.1:[0-9]*, tourney-hub, 3 simulated tables' "$out" ||
+    fail "no start line: $(head -n 3 "$out")"
+rounds=$(grep -c '^--- tantrix round [0-9]*: pairings$' "$out")
+[ "$rounds" -ge 2 ] || fail "only $rounds rounds printed: $(head -c 400 "$out")"
+[ "$(grep -c '^--- tantrix round [0-9]*: results' "$out")" -eq "$rounds" ] ||
+    fail "results not printed for every round"
+[ "$(grep -c '^--- tantrix standings after round [0-9]*$' "$out")" -eq "$rounds" ] ||
+    fail "standings not printed for every round"
+# Every result line names a table and a result (Tantrix: scores).
+grep -q '^  table [0-9]*   p[0-9]*,p[0-9]*   scores:' "$out" ||
+    fail "no result lines: $(grep -A3 'results' "$out" | head -n 5)"
+grep -q "^==== tantrix: final standings after $rounds rounds ====$" "$out" ||
+    fail "no final standings header for $rounds rounds: $(tail -n 12 "$out")"
+# The final block: "standings after round R", then one row per player.
+sed -n '/^==== tantrix: final standings/,/^$/p' "$out" >"$E2E_TMP/final"
+grep -q "^standings after round $rounds" "$E2E_TMP/final" ||
+    fail "final standings not after round $rounds: $(cat "$E2E_TMP/final")"
+grep -E '^ +[0-9]+  p[0-9]+ ' "$E2E_TMP/final" | awk '{ print $2 }' | sort >"$E2E_TMP/ranked"
+for ((i = 1; i <= N; i++)); do echo "p$i"; done | sort >"$E2E_TMP/want"
+cmp -s "$E2E_TMP/ranked" "$E2E_TMP/want" ||
+    fail "final standings do not list p1..p$N once each: $(tr '\n' ' ' <"$E2E_TMP/ranked")"
+grep -q '^== demo complete' "$out" || fail "no completion line"
+ok "$rounds rounds: pairings, results, standings each round; final standings of all $N players"
+
+# Nothing left: the runtime dir is gone and no process names it.
+left=$(find "$E2E_TMP/t" -mindepth 1 -maxdepth 1 -name 'tourney-run.*')
+[ -z "$left" ] || fail "runtime dir left behind: $left"
+pgrep -f "$E2E_TMP/t/" >/dev/null && fail "processes left: $(pgrep -a -f "$E2E_TMP/t/")"
+ok "no process left running, runtime dir removed"
+
+# Kept runtime dir: the recorded pids are all gone after the run.
+TMPDIR=$E2E_TMP/t timeout 240 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" \
+    --format catan --players 4 --tables 1 --delay 10-30 --keep \
+    >"$E2E_TMP/run2.out" 2>"$E2E_TMP/run2.err" </dev/null ||
+    fail "run.sh --keep (catan, 4 players): $(tail -n 3 "$E2E_TMP/run2.err")"
+kept=$(find "$E2E_TMP/t" -mindepth 1 -maxdepth 1 -name 'tourney-run.*')
+[ -n "$kept" ] && [ -s "$kept/pids" ] || fail "--keep: no runtime dir with a pids file"
+[ "$(wc -l <"$kept/pids")" -eq 3 ] || fail "expected 3 pids (broker, hub, 1 table): $(cat "$kept/pids")"
+while read -r pid; do
+    ! kill -0 "$pid" 2>/dev/null || fail "pid $pid from $kept/pids still runs: $(ps -o args= -p "$pid")"
+done <"$kept/pids"
+pgrep -f "$kept" >/dev/null && fail "processes left: $(pgrep -a -f "$kept")"
+grep -q '^==== catan: final standings after [0-9]* rounds ====$' "$E2E_TMP/run2.out" ||
+    fail "catan: no final standings"
+ok "--keep: the 3 recorded pids are gone"
+
+# A usage error: exit 2, one line, nothing started.
+timeout 20 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" --format chess \
+    >"$E2E_TMP/u.out" 2>"$E2E_TMP/u.err"
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$E2E_TMP/u.err")" -eq 1 ] &&
+    grep -q 'unknown format "chess"' "$E2E_TMP/u.err" ||
+    fail "--format chess: exit $st, stderr: $(cat "$E2E_TMP/u.err")"
+ok "unknown format: exit 2, one line"
+
+# --offline: the offline demo with its own options.
+timeout 60 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" --offline \
+    --format tantrix --players 6 >"$E2E_TMP/off.out" 2>"$E2E_TMP/off.err" ||
+    fail "--offline: $(cat "$E2E_TMP/off.err")"
+[ -s "$E2E_TMP/off.out" ] || fail "--offline printed nothing"
+ok "--offline runs tourney demo"
+e2e_done
