@@ -13,6 +13,7 @@ packages=(
     libprotobuf-c-dev protobuf-c-compiler  # wire protocol codegen + runtime
     mosquitto mosquitto-clients            # broker for the live system and e2e tests
     libncurses-dev                         # terminal UI: console and table display
+    tmux                                   # e2e test of the console dashboard
     clang-format                           # formatting check
 )
 if [ "${1:-}" = "--bench" ]; then

@@ -23,8 +23,14 @@
  * - Publishes still queued inside Paho survive a reconnect and are sent in
  *   the new session; in-flight QoS 1/2 ones of a clean session fail with
  *   -11 (MQTTASYNC_OPERATION_INCOMPLETE) before connectionLost is called.
- * - A v5 PUBACK >= 128 arrives in onFailure5 with packet_type PUBACK and the
- *   reason code; onSuccess5 never carries the ack's reason code.
+ * - A v5 PUBACK >= 128 arrives in onFailure5 with the reason code;
+ *   onSuccess5 never carries the ack's reason code.  The failure data's
+ *   packet_type is NOT usable to tell a broker's refusal from a request
+ *   that ended inside Paho: for an ack, 1.3.12 reads it from the packet
+ *   after MQTTProtocol_handlePubacks freed it (garbage, sometimes 0; fixed in
+ *   1.3.13), and a failed write reports packet_type PUBLISH with code -1.
+ *   reasonCode is reliable: >= 128 only for a refusing ack, otherwise
+ *   MQTTREASONCODE_SUCCESS with the Paho error in code.
  *
  * Invariants: the pipe holds one byte exactly while the queue is non-empty
  * (c->signalled); q_limited/q_bytes count only MESSAGE and DROPPED nodes;
@@ -741,9 +747,10 @@ static void on_pub_fail(void *ctx, MQTTAsync_failureData5 *resp)
 {
     struct tny_mqtt *c = ctx;
     struct node *n = control_node(TNY_MQTT_DELIVERED);
-    /* packet_type is set (PUBACK, PUBREC) only when the broker answered;
-     * otherwise the request ended inside Paho (code, e.g. -11). */
-    bool answered = resp->packet_type != 0;
+    /* Only a refusing PUBACK/PUBREC sets reasonCode (>= 128); a request
+     * that ended inside Paho leaves it 0 and sets code (e.g. -11, or -1
+     * for a failed write).  Never packet_type: see the file comment. */
+    bool answered = (int)resp->reasonCode >= MQTTREASONCODE_UNSPECIFIED_ERROR;
     int reason = answered ? (int)resp->reasonCode : 0;
     int lib_rc = answered ? 0 : (resp->code != 0 ? resp->code : -1);
 

@@ -24,10 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "console_internal.h"
+#include "console_tui.h"
 #include "tny/config.h"
 
 /* ---- settings ----------------------------------------------------------- */
@@ -1296,6 +1298,22 @@ static int run_wait_hub(struct live *lv)
     return flush_out();
 }
 
+static int run_console(struct live *lv)
+{
+    char ev[TNY_WIRE_ID_MAX + 1];
+    if (!isatty(STDOUT_FILENO)) {
+        say("console: the dashboard needs a terminal on stdout (use the "
+            "other live commands in scripts)");
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    int status = put_id(ev, lv->pos[0], "EVENT_ID");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = settings_finish(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    return hub_console_tui(&lv->set, ev);
+}
+
 /* ---- the command table --------------------------------------------------- */
 
 static const char *const o_none[] = {NULL};
@@ -1385,6 +1403,10 @@ static const struct live_cmd live_cmds[] = {
      "table devices: presence and assignment", run_devices},
     {"device", "assign", "DEVICE EVENT_ID TABLE", 3, 3, o_none,
      "make a device physical table TABLE (0 = unassign)", run_device_assign},
+    {"console", NULL, "EVENT_ID", 1, 1, o_none,
+     "live full-screen dashboard: tables, clock, standings; keys send the "
+     "commands above",
+     run_console},
     {"wait-hub", NULL, "", 0, 0, o_none,
      "wait until the hub is online (hub/state), at most --timeout",
      run_wait_hub},
@@ -1500,6 +1522,52 @@ static int parse_command_args(struct live *lv, int n, char **args)
     return HUB_CONSOLE_EXIT_OK;
 }
 
+/* Finds the command named by rest[0] (and rest[1]) and parses its
+ * arguments into lv.  Reported on stderr unless EXIT_OK. */
+static int find_command(struct live *lv, int n_rest, char **rest)
+{
+    int words = 0;
+    for (size_t i = 0; i < N_LIVE_CMDS && !lv->cmd; i++) {
+        const struct live_cmd *c = &live_cmds[i];
+        if (strcmp(c->group, rest[0]) != 0)
+            continue;
+        if (!c->verb) {
+            lv->cmd = c;
+            words = 1;
+        } else if (n_rest > 1 && strcmp(c->verb, rest[1]) == 0) {
+            lv->cmd = c;
+            words = 2;
+        }
+    }
+    if (!lv->cmd) {
+        say("live: unknown command \"%s%s%s\" (try tourney live --help)",
+            rest[0], n_rest > 1 ? " " : "", n_rest > 1 ? rest[1] : "");
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    return parse_command_args(lv, n_rest - words, rest + words);
+}
+
+int hub_console_run_words(struct hub_console_conn *conn, int n, char **words)
+{
+    struct live *lv = calloc(1, sizeof(*lv));
+    int status = HUB_CONSOLE_EXIT_INTERNAL;
+    if (!lv) {
+        say("out of memory");
+        return status;
+    }
+    lv->conn = conn;
+    status = n > 0 ? find_command(lv, n, words) : HUB_CONSOLE_EXIT_USAGE;
+    if (status == HUB_CONSOLE_EXIT_OK && lv->cmd->run == run_console) {
+        say("console: already running");
+        status = HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = lv->cmd->run(lv);
+    tny_wire_reply_release(&lv->rep);
+    free(lv); /* the connection stays the caller's */
+    return status;
+}
+
 int tny_cli_live(int argc, char **argv)
 {
     struct live *lv = calloc(1, sizeof(*lv));
@@ -1613,26 +1681,7 @@ int tny_cli_live(int argc, char **argv)
             say("live: missing command (try tourney live --help)");
         goto out;
     }
-    int words = 0;
-    for (size_t i = 0; i < N_LIVE_CMDS && !lv->cmd; i++) {
-        const struct live_cmd *c = &live_cmds[i];
-        if (strcmp(c->group, rest[0]) != 0)
-            continue;
-        if (!c->verb) {
-            lv->cmd = c;
-            words = 1;
-        } else if (n_rest > 1 && strcmp(c->verb, rest[1]) == 0) {
-            lv->cmd = c;
-            words = 2;
-        }
-    }
-    if (!lv->cmd) {
-        say("live: unknown command \"%s%s%s\" (try tourney live --help)",
-            rest[0], n_rest > 1 ? " " : "", n_rest > 1 ? rest[1] : "");
-        goto out;
-    }
-    if ((status = parse_command_args(lv, n_rest - words, rest + words)) !=
-        HUB_CONSOLE_EXIT_OK)
+    if ((status = find_command(lv, n_rest, rest)) != HUB_CONSOLE_EXIT_OK)
         goto out;
     status = lv->cmd->run(lv);
 out:

@@ -20,6 +20,7 @@
  * machines sharing that login (mosquitto allows one connection per login
  * at a time anyway), and at most 64 characters of [A-Za-z0-9_.-].
  */
+#include <assert.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ struct hub_console_conn {
     unsigned counter;       /* correlation ids issued */
     int n_bad_replies;      /* replies on our topic that did not decode */
     char bad_reply[TNY_WIRE_MESSAGE_MAX];
+    struct hub_console_watch watch; /* n_filters 0: none */
 };
 
 static int64_t mono_ms(void)
@@ -131,6 +133,9 @@ static void note(struct hub_console_conn *c, const struct tny_mqtt_message *m)
                 if ((unsigned char)c->hub_state[i] < 0x20 ||
                     (unsigned char)c->hub_state[i] > 0x7e)
                     c->hub_state[i] = '?';
+        } else if (c->watch.on_message &&
+                   strcmp(m->topic, c->resp_topic) != 0) {
+            c->watch.on_message(c->watch.ctx, m->topic, m->payload, m->len);
         }
         break;
     default: break;
@@ -145,9 +150,16 @@ static const char *hub_state_text(const struct hub_console_conn *c)
 int hub_console_open(const struct hub_console_settings *s,
                      struct hub_console_conn **out, struct tny_diag *diag)
 {
+    return hub_console_open_watch(s, NULL, out, diag);
+}
+
+int hub_console_open_watch(const struct hub_console_settings *s,
+                           const struct hub_console_watch *w,
+                           struct hub_console_conn **out, struct tny_diag *diag)
+{
     struct hub_console_conn *c = calloc(1, sizeof(*c));
     struct tny_mqtt_options o;
-    struct tny_mqtt_subscription subs[2];
+    struct tny_mqtt_subscription subs[2 + HUB_CONSOLE_MAX_WATCH];
     struct tny_mqtt_message m = {0};
     int rc;
 
@@ -155,6 +167,10 @@ int hub_console_open(const struct hub_console_settings *s,
     if (!c)
         return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
     c->s = *s;
+    if (w) {
+        assert(w->n_filters >= 0 && w->n_filters <= HUB_CONSOLE_MAX_WATCH);
+        c->watch = *w;
+    }
     /* The copied servers must point into the copy's buffer. */
     for (int i = 0; i < s->n_servers; i++)
         c->s.servers[i] = c->s.server_buf + (s->servers[i] - s->server_buf);
@@ -178,8 +194,12 @@ int hub_console_open(const struct hub_console_settings *s,
     subs[0].qos = 1;
     subs[1].filter = c->state_topic;
     subs[1].qos = 1;
+    for (int i = 0; i < c->watch.n_filters; i++) {
+        subs[2 + i].filter = c->watch.filters[i];
+        subs[2 + i].qos = 1;
+    }
     o.subs = subs;
-    o.n_subs = 2;
+    o.n_subs = 2 + c->watch.n_filters;
     /* A reply carries up to a whole event export. */
     o.max_payload = TNY_WIRE_MAX_CONSOLE_MSG + 64 * 1024;
     /* A person is waiting: retry the broker often, not every 30 s. */
@@ -214,8 +234,10 @@ int hub_console_open(const struct hub_console_settings *s,
             if (m.kind == TNY_MQTT_CONNECTED && m.n_refused > 0) {
                 tny_mqtt_message_release(&m);
                 rc = tny_diag_set(diag, TNY_EINVAL,
-                                  "the broker refused the subscription to %s",
-                                  c->resp_topic);
+                                  "the broker refused the subscription to %s%s",
+                                  c->resp_topic,
+                                  c->watch.n_filters ? " or a watched topic"
+                                                     : "");
                 goto out;
             }
             tny_mqtt_message_release(&m);
@@ -371,4 +393,19 @@ int hub_console_wait_hub(struct hub_console_conn *c, struct tny_diag *diag)
         }
     }
     return TNY_OK;
+}
+
+bool hub_console_pump(struct hub_console_conn *c)
+{
+    struct tny_mqtt_message m = {0};
+    while (tny_mqtt_next_message(c->mqtt, &m) == TNY_OK) {
+        note(c, &m);
+        tny_mqtt_message_release(&m);
+    }
+    return c->connected;
+}
+
+int hub_console_wakeup_fd(const struct hub_console_conn *c)
+{
+    return tny_mqtt_wakeup_fd(c->mqtt);
 }

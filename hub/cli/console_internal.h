@@ -56,6 +56,37 @@ TNY_MUST_USE int hub_console_open(const struct hub_console_settings *s,
                                   struct hub_console_conn **out,
                                   struct tny_diag *diag);
 
+/* Extra topics a connection watches (the dashboard's feed and clock):
+ * subscribed at QoS 1 together with the reply topic (again after a
+ * reconnect); every message on them is handed to on_message(ctx, topic,
+ * payload, len) from hub_console_pump and also while hub_console_call or
+ * hub_console_wait_hub wait.  The payload is borrowed for the call. */
+struct hub_console_watch {
+    const char *const *filters; /* n_filters topic filters */
+    int n_filters;              /* 0..HUB_CONSOLE_MAX_WATCH */
+    void (*on_message)(void *ctx, const char *topic,
+                       const unsigned char *payload, size_t len);
+    void *ctx;
+};
+
+#define HUB_CONSOLE_MAX_WATCH 8
+
+/* hub_console_open, also watching w (copied; the filters must outlive the
+ * connection).  Errors: those of hub_console_open; TNY_EINVAL also when
+ * the broker refused one of w's subscriptions. */
+TNY_MUST_USE int hub_console_open_watch(const struct hub_console_settings *s,
+                                        const struct hub_console_watch *w,
+                                        struct hub_console_conn **out,
+                                        struct tny_diag *diag);
+
+/* Handles every event already received (no waiting): watched messages go
+ * to on_message.  Returns whether the broker connection is up. */
+bool hub_console_pump(struct hub_console_conn *c);
+
+/* A descriptor that becomes readable when an event arrives (poll it, then
+ * call hub_console_pump). */
+int hub_console_wakeup_fd(const struct hub_console_conn *c);
+
 /* Disconnects and frees; NULL is a no-op. */
 void hub_console_close(struct hub_console_conn *c);
 
@@ -77,6 +108,13 @@ TNY_MUST_USE int hub_console_call(struct hub_console_conn *c,
  * Errors: TNY_ESTATE (not online in time; diag has the last state seen). */
 TNY_MUST_USE int hub_console_wait_hub(struct hub_console_conn *c,
                                       struct tny_diag *diag);
+
+/* Runs one `tourney live` command over the open connection c, exactly as
+ * on the command line: words are what follows `live` (command words,
+ * arguments and the command's options; no settings flags), output on
+ * stdout and stderr as the command prints it.  c stays open and the
+ * caller's.  Returns the exit status (console.h). */
+int hub_console_run_words(struct hub_console_conn *c, int n, char **words);
 
 /* ---- argument converters (console_args.c) ---------------------------- */
 

@@ -1,0 +1,650 @@
+/* console_tui.c - `tourney live console EVENT_ID`: a live full-screen
+ * dashboard for the organiser (ncurses).
+ *
+ * What it does: one MQTT session as the organiser's login (console_conn.c)
+ * that also watches the event's retained feed (feed/{ev}/event, /tables,
+ * /standings: JSON, docs/feed.md) and its RoundClock (event/{ev}/clock,
+ * protobuf); shows the title, round and stage, the round clock (large
+ * digits, counted down locally with the tny_table_clock helpers), a grid
+ * of every table with its state in colour, and the top of the standings.
+ * Keys run the matching `tourney live` command through
+ * hub_console_run_words (the same request-building code as the command
+ * line); its output (first line, or the error line) goes to the status
+ * line.  Each frame is rendered into an off-screen cell buffer, then
+ * copied to curses and drawn with one refresh.
+ *
+ * What it does not do: no tournament logic, no state of its own beyond
+ * the last feed documents; no request while another is in flight (the
+ * screen waits for the reply, at most --timeout).
+ *
+ * Invariants: curses writes to its own duplicate of the terminal's
+ * descriptor, so a command's stdout/stderr (redirected into a temporary
+ * file while it runs) never reaches the screen; the terminal is restored
+ * (endwin) on every exit path, SIGINT and SIGTERM included (the handler
+ * only sets a flag; the loop exits).
+ */
+#include "console_tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "tny/clock.h"
+#include "tny/wire.h"
+
+#define MAX_TABLES 512
+#define MAX_STANDINGS 32
+#define STATUS_MAX 256
+#define FB_ROWS 200
+#define FB_COLS 400
+#define CELL_W 26 /* one table in the grid */
+
+enum colour {
+    C_PLAIN,
+    C_TITLE,
+    C_WAITING,
+    C_PLAYING,
+    C_OVERDUE,
+    C_PENDING,
+    C_CONFIRMED,
+    C_CONFLICT,
+    C_OFFLINE,
+    C_KEYS,
+    N_COLOURS
+};
+
+struct tui_table {
+    int number;
+    char state[24];
+    bool has_device, online;
+};
+
+struct tui_row {
+    int rank;
+    char name[48];
+    char points[16];
+};
+
+struct tui {
+    char ev[TNY_WIRE_ID_MAX + 1];
+    char t_event[TNY_WIRE_TOPIC_MAX], t_tables[TNY_WIRE_TOPIC_MAX];
+    char t_standings[TNY_WIRE_TOPIC_MAX], t_clock[TNY_WIRE_TOPIC_MAX];
+    /* feed/{ev}/event */
+    bool have_event;
+    char title[96], status[16], round_status[16], stage[32];
+    int round;
+    /* feed/{ev}/tables */
+    int tables_round, n_tables;
+    struct tui_table tables[MAX_TABLES];
+    /* feed/{ev}/standings */
+    int after_round, n_rows;
+    struct tui_row rows[MAX_STANDINGS];
+    /* event/{ev}/clock */
+    bool have_clock;
+    int clock_round;
+    struct tny_table_clock clock;
+    bool connected;
+    char status_line[STATUS_MAX];
+    /* the frame */
+    int rows_n, cols_n;
+    char ch[FB_ROWS][FB_COLS];
+    unsigned char co[FB_ROWS][FB_COLS];
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- feed documents ------------------------------------------------------ */
+
+static void copy_str(char *dst, size_t size, const json_t *v)
+{
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    snprintf(dst, size, "%s", s);
+    for (char *c = dst; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
+static int get_int(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : 0;
+}
+
+static void parse_event(struct tui *t, const json_t *root)
+{
+    copy_str(t->title, sizeof t->title, json_object_get(root, "title"));
+    copy_str(t->status, sizeof t->status, json_object_get(root, "status"));
+    copy_str(t->round_status, sizeof t->round_status,
+             json_object_get(root, "round_status"));
+    copy_str(t->stage, sizeof t->stage, json_object_get(root, "stage_name"));
+    if (!t->stage[0])
+        copy_str(t->stage, sizeof t->stage, json_object_get(root, "stage"));
+    t->round = get_int(root, "round");
+    t->have_event = true;
+}
+
+static void parse_tables(struct tui *t, const json_t *root)
+{
+    const json_t *arr = json_object_get(root, "tables");
+    size_t i;
+    const json_t *v;
+    t->tables_round = get_int(root, "round");
+    t->n_tables = 0;
+    json_array_foreach (arr, i, v) {
+        if (t->n_tables == MAX_TABLES)
+            break;
+        struct tui_table *tb = &t->tables[t->n_tables++];
+        tb->number = get_int(v, "table");
+        copy_str(tb->state, sizeof tb->state, json_object_get(v, "state"));
+        tb->has_device = json_is_string(json_object_get(v, "device"));
+        tb->online = json_is_true(json_object_get(v, "online"));
+    }
+}
+
+static void parse_standings(struct tui *t, const json_t *root)
+{
+    const json_t *arr = json_object_get(root, "standings");
+    size_t i;
+    const json_t *v;
+    t->after_round = get_int(root, "after_round");
+    t->n_rows = 0;
+    json_array_foreach (arr, i, v) {
+        if (t->n_rows == MAX_STANDINGS)
+            break;
+        struct tui_row *r = &t->rows[t->n_rows++];
+        r->rank = get_int(v, "rank");
+        copy_str(r->name, sizeof r->name, json_object_get(v, "name"));
+        if (!r->name[0])
+            copy_str(r->name, sizeof r->name, json_object_get(v, "player"));
+        const json_t *p = json_object_get(v, "points");
+        if (json_is_number(p))
+            snprintf(r->points, sizeof r->points, "%g", json_number_value(p));
+        else
+            copy_str(r->points, sizeof r->points, p);
+    }
+}
+
+static void parse_clock(struct tui *t, const unsigned char *payload, size_t len)
+{
+    struct tny_wire_clock wc;
+    struct tny_clock_msg msg;
+    struct tny_diag d = {{0}};
+    if (len == 0) { /* retained message cleared */
+        t->have_clock = false;
+        return;
+    }
+    if (tny_wire_decode_clock(payload, len, &wc, &d) < 0)
+        return;
+    tny_wire_clock_for_table(&wc, 0, &msg);
+    if (tny_table_clock_apply(&t->clock, &msg, mono_ms(), &d) == TNY_OK) {
+        t->have_clock = true;
+        t->clock_round = wc.round;
+    }
+    tny_wire_clock_release(&wc);
+}
+
+static void on_message(void *ctx, const char *topic,
+                       const unsigned char *payload, size_t len)
+{
+    struct tui *t = ctx;
+    if (strcmp(topic, t->t_clock) == 0) {
+        parse_clock(t, payload, len);
+        return;
+    }
+    json_t *root = json_loadb((const char *)payload, len, 0, NULL);
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return;
+    }
+    if (strcmp(topic, t->t_event) == 0)
+        parse_event(t, root);
+    else if (strcmp(topic, t->t_tables) == 0)
+        parse_tables(t, root);
+    else if (strcmp(topic, t->t_standings) == 0)
+        parse_standings(t, root);
+    json_decref(root);
+}
+
+/* ---- the frame buffer ---------------------------------------------------- */
+
+static void fb_clear(struct tui *t, int rows, int cols)
+{
+    t->rows_n = rows < FB_ROWS ? rows : FB_ROWS;
+    t->cols_n = cols < FB_COLS ? cols : FB_COLS;
+    memset(t->ch, ' ', sizeof t->ch);
+    memset(t->co, C_PLAIN, sizeof t->co);
+}
+
+/* Writes text at (row, col), clipped to the frame; returns the column
+ * after it. */
+static int fb_put(struct tui *t, int row, int col, enum colour c,
+                  const char *text)
+{
+    for (; *text; text++, col++)
+        if (row >= 0 && row < t->rows_n && col >= 0 && col < t->cols_n) {
+            t->ch[row][col] = *text;
+            t->co[row][col] = (unsigned char)c;
+        }
+    return col;
+}
+
+static int fb_printf(struct tui *t, int row, int col, enum colour c,
+                     const char *fmt, ...) TNY_PRINTF(5, 6);
+
+static int fb_printf(struct tui *t, int row, int col, enum colour c,
+                     const char *fmt, ...)
+{
+    char buf[FB_COLS + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return fb_put(t, row, col, c, buf);
+}
+
+/* 3x5 digits for the clock: '#' is lit. */
+static const char *const big_font[12][5] = {
+    {"###", "# #", "# #", "# #", "###"}, {"  #", "  #", "  #", "  #", "  #"},
+    {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},
+    {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
+    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"},
+    {"###", "# #", "###", "# #", "###"}, {"###", "# #", "###", "  #", "###"},
+    {"   ", " # ", "   ", " # ", "   "}, /* ':' */
+    {"   ", "   ", "###", "   ", "   "}, /* '-' */
+};
+
+static void fb_big(struct tui *t, int row, int col, enum colour c,
+                   const char *text)
+{
+    for (; *text; text++) {
+        int g = *text >= '0' && *text <= '9' ? *text - '0'
+                : *text == ':'               ? 10
+                                             : 11;
+        for (int r = 0; r < 5; r++)
+            for (int k = 0; k < 3; k++)
+                if (big_font[g][r][k] == '#')
+                    fb_put(t, row + r, col + 2 * k, c, "##");
+        col += 8;
+    }
+}
+
+/* ---- rendering ----------------------------------------------------------- */
+
+static const char *state_label(const char *state, enum colour *c)
+{
+    static const struct {
+        const char *state, *label;
+        enum colour c;
+    } map[] = {
+        {"waiting", "waiting", C_WAITING},
+        {"playing", "playing", C_PLAYING},
+        {"overdue", "time-out/overdue", C_OVERDUE},
+        {"pending_confirmation", "pending confirm", C_PENDING},
+        {"confirmed", "confirmed", C_CONFIRMED},
+        {"conflict", "CONFLICT", C_CONFLICT},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(map[i].state, state) == 0) {
+            *c = map[i].c;
+            return map[i].label;
+        }
+    *c = C_PLAIN;
+    return state[0] ? state : "?";
+}
+
+/* The clock as "MM:SS" (or "H:MM:SS", "-MM:SS" in overtime, "--:--"). */
+static void clock_text(const struct tui *t, char *buf, size_t size,
+                       const char **state)
+{
+    if (!t->have_clock) {
+        snprintf(buf, size, "--:--");
+        *state = "not started";
+        return;
+    }
+    *state = t->clock.state == TNY_ROUND_CLOCK_RUNNING  ? "running"
+             : t->clock.state == TNY_ROUND_CLOCK_PAUSED ? "paused"
+                                                        : "not started";
+    if (t->clock.unlimited) {
+        snprintf(buf, size, "--:--");
+        *state = "no time limit";
+        return;
+    }
+    int64_t ms = tny_table_clock_remaining(&t->clock, mono_ms());
+    bool neg = ms < 0;
+    int64_t s = neg ? (-ms + 999) / 1000 : (ms + 999) / 1000;
+    if (s >= 3600)
+        snprintf(buf, size, "%s%lld:%02lld:%02lld", neg ? "-" : "",
+                 (long long)(s / 3600), (long long)(s / 60 % 60),
+                 (long long)(s % 60));
+    else
+        snprintf(buf, size, "%s%02lld:%02lld", neg ? "-" : "",
+                 (long long)(s / 60), (long long)(s % 60));
+}
+
+static void render(struct tui *t, int rows, int cols)
+{
+    char clk[32];
+    const char *clk_state;
+    int row = 0;
+
+    fb_clear(t, rows, cols);
+    int col = fb_printf(
+        t, row, 0, C_TITLE, " %s ",
+        t->have_event && t->title[0] ? t->title : "(waiting for the feed)");
+    fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
+              t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    row++;
+    fb_printf(t, row++, 1, C_PLAIN, "round %d %s   stage %s   event %s",
+              t->round, t->round_status[0] ? t->round_status : "-",
+              t->stage[0] ? t->stage : "-", t->status[0] ? t->status : "-");
+    row++;
+
+    clock_text(t, clk, sizeof clk, &clk_state);
+    enum colour cc =
+        !t->have_clock ? C_WAITING
+        : clk[0] == '-'
+            ? C_OVERDUE
+            : (t->clock.state == TNY_ROUND_CLOCK_RUNNING ? C_PLAYING
+                                                         : C_PENDING);
+    fb_big(t, row, 2, cc, clk);
+    int right = 2 + 8 * (int)strlen(clk) + 2;
+    fb_printf(t, row + 1, right, C_PLAIN, "clock %s %s", clk, clk_state);
+    if (t->have_clock)
+        fb_printf(t, row + 2, right, C_PLAIN, "round %d", t->clock_round);
+    row += 6;
+
+    fb_printf(t, row++, 1, C_TITLE, "TABLES (round %d): %d", t->tables_round,
+              t->n_tables);
+    int per_row = cols / CELL_W > 0 ? cols / CELL_W : 1;
+    int standings_min = 4;
+    for (int i = 0; i < t->n_tables; i++) {
+        const struct tui_table *tb = &t->tables[i];
+        enum colour c;
+        const char *label = state_label(tb->state, &c);
+        bool offline = tb->has_device && !tb->online;
+        int r = row + i / per_row;
+        if (r >= rows - 3 - standings_min) {
+            fb_printf(t, r, 1, C_PLAIN, "... %d more tables", t->n_tables - i);
+            break;
+        }
+        fb_printf(t, r, 1 + (i % per_row) * CELL_W, offline ? C_OFFLINE : c,
+                  "T%-3d %s%s", tb->number, label, offline ? " OFFLINE" : "");
+    }
+    if (t->n_tables == 0)
+        fb_put(t, row, 2, C_PLAIN, "no published round");
+    row += t->n_tables ? (t->n_tables + per_row - 1) / per_row : 1;
+    if (row > rows - 3 - standings_min)
+        row = rows - 3 - standings_min;
+    row++;
+
+    fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d", t->after_round);
+    for (int i = 0; i < t->n_rows && row < rows - 2; i++, row++)
+        fb_printf(t, row, 2, C_PLAIN, "%3d. %-32s %8s", t->rows[i].rank,
+                  t->rows[i].name, t->rows[i].points);
+
+    fb_put(t, rows - 2, 0, C_PLAIN, "> ");
+    fb_put(t, rows - 2, 2, C_PLAIN, t->status_line);
+    fb_put(t, rows - 1, 0, C_KEYS,
+           " q quit  p pair  P publish  s start clock  space pause/resume  "
+           "+ extend 5m  c close round  r refresh ");
+}
+
+/* Copies the frame to curses and draws it once. */
+static void draw(struct tui *t)
+{
+    for (int r = 0; r < t->rows_n; r++) {
+        move(r, 0);
+        for (int c = 0; c < t->cols_n; c++) {
+            int co = t->co[r][c];
+            chtype attr = co == C_PLAIN ? A_NORMAL : COLOR_PAIR(co);
+            if (co == C_TITLE || co == C_CONFLICT || co == C_OVERDUE)
+                attr |= A_BOLD;
+            if (r == t->rows_n - 1 && c == t->cols_n - 1)
+                break; /* the last cell would scroll on some terminals */
+            addch((chtype)(unsigned char)t->ch[r][c] | attr);
+        }
+    }
+    refresh();
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+/* Runs `tourney live WORDS...` with its output captured; the status line
+ * gets its first line (or, on failure, its last: the error). */
+static void run_key(struct tui *t, struct hub_console_conn *conn,
+                    const char *what, int n, char **words)
+{
+    char line[STATUS_MAX] = "", buf[STATUS_MAX];
+    snprintf(t->status_line, sizeof t->status_line, "%s ...", what);
+    render(t, LINES, COLS);
+    draw(t);
+
+    FILE *tmp = tmpfile();
+    int save_out = dup(STDOUT_FILENO), save_err = dup(STDERR_FILENO);
+    if (!tmp || save_out < 0 || save_err < 0) {
+        snprintf(t->status_line, sizeof t->status_line,
+                 "%s: cannot capture output: %s", what, strerror(errno));
+        goto out;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    dup2(fileno(tmp), STDOUT_FILENO);
+    dup2(fileno(tmp), STDERR_FILENO);
+    int status = hub_console_run_words(conn, n, words);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(save_out, STDOUT_FILENO);
+    dup2(save_err, STDERR_FILENO);
+    rewind(tmp);
+    while (fgets(buf, sizeof buf, tmp)) {
+        buf[strcspn(buf, "\n")] = '\0';
+        if (!buf[0])
+            continue;
+        if (!line[0] || status != HUB_CONSOLE_EXIT_OK)
+            snprintf(line, sizeof line, "%s", buf);
+    }
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    if (status == HUB_CONSOLE_EXIT_OK)
+        snprintf(t->status_line, sizeof t->status_line, "ok: %s",
+                 line[0] ? line : what);
+    else
+        snprintf(t->status_line, sizeof t->status_line, "error (exit %d): %s",
+                 status, line[0] ? line : what);
+out:
+    if (save_out >= 0)
+        close(save_out);
+    if (save_err >= 0)
+        close(save_err);
+    if (tmp)
+        fclose(tmp);
+}
+
+static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
+{
+    char *w[4] = {NULL, NULL, t->ev, NULL};
+    switch (key) {
+    case 'p':
+        w[0] = "round", w[1] = "pair";
+        run_key(t, conn, "pair next round", 3, w);
+        break;
+    case 'P':
+        w[0] = "round", w[1] = "publish";
+        run_key(t, conn, "publish the draft", 3, w);
+        break;
+    case 's':
+        w[0] = "clock", w[1] = "start";
+        run_key(t, conn, "start clock", 3, w);
+        break;
+    case ' ':
+        w[0] = "clock";
+        w[1] = t->have_clock && t->clock.state == TNY_ROUND_CLOCK_RUNNING
+                   ? "pause"
+                   : "resume";
+        run_key(t, conn, w[1][0] == 'p' ? "pause clock" : "resume clock", 3, w);
+        break;
+    case '+':
+        w[0] = "clock", w[1] = "extend", w[3] = "5";
+        run_key(t, conn, "extend all by 5 minutes", 4, w);
+        break;
+    case 'c':
+        w[0] = "round", w[1] = "close";
+        run_key(t, conn, "close round", 3, w);
+        break;
+    case 'r':
+    case KEY_RESIZE:
+        clearok(curscr, TRUE);
+        if (key == 'r')
+            snprintf(t->status_line, sizeof t->status_line, "screen refreshed");
+        break;
+    default: break;
+    }
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
+{
+    struct tui *t = calloc(1, sizeof(*t));
+    struct hub_console_conn *conn = NULL;
+    struct tny_diag d = {{0}};
+    SCREEN *screen = NULL;
+    FILE *term = NULL;
+    int status = HUB_CONSOLE_EXIT_INTERNAL, rc;
+    struct sigaction sa, old_int, old_term;
+    bool handlers = false;
+    char err[600] = "";
+
+    if (!t) {
+        fputs("tourney: out of memory\n", stderr);
+        return status;
+    }
+    snprintf(t->ev, sizeof t->ev, "%s", event_id);
+    if (snprintf(t->t_event, sizeof t->t_event, "tourney/v1/feed/%s/event",
+                 event_id) >= (int)sizeof t->t_event ||
+        snprintf(t->t_tables, sizeof t->t_tables, "tourney/v1/feed/%s/tables",
+                 event_id) >= (int)sizeof t->t_tables ||
+        snprintf(t->t_standings, sizeof t->t_standings,
+                 "tourney/v1/feed/%s/standings",
+                 event_id) >= (int)sizeof t->t_standings ||
+        tny_wire_topic(TNY_WIRE_TOPIC_CLOCK, event_id, t->t_clock,
+                       sizeof t->t_clock, &d) < 0) {
+        snprintf(err, sizeof err, "console: event id too long");
+        status = HUB_CONSOLE_EXIT_USAGE;
+        goto out;
+    }
+    const char *const filters[4] = {t->t_event, t->t_tables, t->t_standings,
+                                    t->t_clock};
+    struct hub_console_watch w = {filters, 4, on_message, t};
+    if ((rc = hub_console_open_watch(s, &w, &conn, &d)) < 0) {
+        snprintf(err, sizeof err, "%s", d.msg[0] ? d.msg : tny_strerror(rc));
+        status = rc == TNY_EINVAL   ? HUB_CONSOLE_EXIT_USAGE
+                 : rc == TNY_ESTATE ? HUB_CONSOLE_EXIT_NO_ANSWER
+                                    : HUB_CONSOLE_EXIT_INTERNAL;
+        goto out;
+    }
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    handlers = true;
+
+    /* curses on its own descriptor: commands' output is redirected. */
+    int fd = dup(STDOUT_FILENO);
+    term = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!term) {
+        if (fd >= 0)
+            close(fd);
+        snprintf(err, sizeof err, "console: %s", strerror(errno));
+        goto out;
+    }
+    screen = newterm(NULL, term, stdin);
+    if (!screen) {
+        snprintf(err, sizeof err, "console: cannot use the terminal (TERM=%s)",
+                 getenv("TERM") ? getenv("TERM") : "");
+        status = HUB_CONSOLE_EXIT_USAGE;
+        goto out;
+    }
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    curs_set(0);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+        init_pair(C_TITLE, COLOR_CYAN, -1);
+        init_pair(C_WAITING, COLOR_WHITE, -1);
+        init_pair(C_PLAYING, COLOR_BLUE, -1);
+        init_pair(C_OVERDUE, COLOR_RED, -1);
+        init_pair(C_PENDING, COLOR_YELLOW, -1);
+        init_pair(C_CONFIRMED, COLOR_GREEN, -1);
+        init_pair(C_CONFLICT, COLOR_WHITE, COLOR_RED);
+        init_pair(C_OFFLINE, COLOR_MAGENTA, -1);
+        init_pair(C_KEYS, COLOR_BLACK, COLOR_WHITE);
+    }
+    snprintf(t->status_line, sizeof t->status_line, "watching %s", t->ev);
+
+    bool quit = false;
+    while (!quit && !stop_signal) {
+        t->connected = hub_console_pump(conn);
+        render(t, LINES, COLS);
+        draw(t);
+        struct pollfd pfd[2] = {
+            {.fd = STDIN_FILENO, .events = POLLIN},
+            {.fd = hub_console_wakeup_fd(conn), .events = POLLIN},
+        };
+        /* 250 ms: the clock's seconds tick without any message. */
+        if (poll(pfd, 2, 250) < 0 && errno != EINTR)
+            break;
+        int key;
+        while (!quit && !stop_signal && (key = getch()) != ERR) {
+            if (key == 'q')
+                quit = true;
+            else
+                on_key(t, conn, key);
+        }
+    }
+    status = HUB_CONSOLE_EXIT_OK;
+out:
+    if (screen) {
+        endwin();
+        delscreen(screen);
+    }
+    if (term)
+        fclose(term);
+    if (handlers) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+    hub_console_close(conn);
+    if (err[0])
+        fprintf(stderr, "tourney: %s\n", err);
+    free(t);
+    return status;
+}

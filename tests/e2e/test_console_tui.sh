@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# test_console_tui.sh - the organiser's dashboard `tourney live console EV`
+# in a real terminal (tmux) against the real tourney-hub (feed on) and the
+# real venue broker: create (Catan, 16 players: 4 tables) -> the dashboard
+# shows the title; key p pairs, P publishes (4 tables "waiting"), s starts
+# the clock (tables "playing", the clock counts down), space pauses (the
+# clock stands still) and resumes; results entered by a second organiser
+# turn tables "confirmed"; c closes the round and the standings appear; q
+# exits with status 0 and the terminal settings are those from before.
+# Also: SIGINT (C-c) restores the terminal too; stdout not a terminal is
+# exit 2 with one line.
+#
+# Synchronisation: every wait polls `tmux capture-pane` (bounded); no
+# fixed sleeps.  The dashboard runs as o1; the test's own commands run as
+# o2 (one connection per login).
+#
+# usage: bash test_console_tui.sh SOURCE_DIR BUILD_DIR
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=${E2E_TIMEOUT:-240}
+e2e_init "$@"
+
+TOURNEY=$E2E_BUILD/hub/tourney
+HUB=$E2E_BUILD/hub/tourney-hub
+[ -x "$TOURNEY" ] || fail "no tourney binary at $TOURNEY"
+[ -x "$HUB" ] || fail "no $HUB (build the tourney-hub target)"
+command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
+export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
+unset TOURNEY_PASSWORD
+mkdir -p "$XDG_CONFIG_HOME/tourney" "$HOME"
+
+start_broker --no-ws --organisers o1,o2
+printf '%s\n' "$(cred hub)" >"$E2E_TMP/hub.pw"
+cred o1 >"$E2E_TMP/o1.pw"
+cred o2 >"$E2E_TMP/o2.pw"
+cat >"$E2E_TMP/hub.conf" <<EOF
+broker_uri = "tcp://$BROKER_HOST:$BROKER_PORT"
+username = "hub"
+password_file = "$E2E_TMP/hub.pw"
+database = "$E2E_TMP/hub.db"
+database_sync = false
+keepalive_s = 5
+feed = true
+feed_interval_ms = 50
+EOF
+cat >"$XDG_CONFIG_HOME/tourney/console.conf" <<EOF
+broker = "tcp://$BROKER_HOST:$BROKER_PORT"
+user = o1
+password_file = "$E2E_TMP/o1.pw"
+timeout = 30
+EOF
+
+"$HUB" --config "$E2E_TMP/hub.conf" >>"$E2E_TMP/hub.log" 2>&1 </dev/null &
+HUB_PID=$!
+e2e_track "$HUB_PID"
+
+# The test's own commands: organiser o2.
+run() {
+    local want=$1 st
+    shift
+    timeout 90 "$TOURNEY" live --user o2 --password-file "$E2E_TMP/o2.pw" "$@" \
+        >"$E2E_TMP/out" 2>"$E2E_TMP/err"
+    st=$?
+    [ "$st" -eq "$want" ] ||
+        fail "tourney live $*: exit $st, expected $want; stderr: $(cat "$E2E_TMP/err")"
+}
+
+run 0 wait-hub --timeout 20
+run 0 event create ev1 --format catan --title 'Dashboard Cup' --seed 7 --options '{"rounds": 2}'
+{
+    echo 'id,name,club'
+    for i in $(seq 1 16); do echo "p$i,Player $i,Club $((i % 3))"; done
+} >"$E2E_TMP/players.csv"
+run 0 players import ev1 "$E2E_TMP/players.csv"
+ok "event ev1 with 16 players"
+
+# Not a terminal: one line, exit 2.
+"$TOURNEY" live console ev1 >"$E2E_TMP/notty.out" 2>"$E2E_TMP/notty.err" </dev/null
+st=$?
+[ $st -eq 2 ] || fail "console with stdout not a tty: exit $st"
+[ "$(wc -l <"$E2E_TMP/notty.err")" -eq 1 ] && grep -q 'needs a terminal' "$E2E_TMP/notty.err" ||
+    fail "not-a-tty message: $(cat "$E2E_TMP/notty.err")"
+ok "stdout not a terminal: exit 2, one line"
+
+# --- tmux ------------------------------------------------------------------
+SOCK=$E2E_TMP/tmux.sock
+tm() { tmux -S "$SOCK" "$@"; }
+# Our tmux servers (their own sockets) go first on exit, then the
+# harness's cleanup with the test's status.
+# Each dashboard run gets its own server (socket): a new server on the
+# socket of one just killed can race with its shutdown.
+trap 'tui_rc=$?; for s in "$E2E_TMP"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; (exit $tui_rc); e2e_cleanup' EXIT
+# The pane runs a shell script: terminal settings before, the dashboard,
+# its exit status and the settings after, then waits to be killed.
+cat >"$E2E_TMP/pane.sh" <<EOF
+export XDG_CONFIG_HOME='$XDG_CONFIG_HOME' HOME='$HOME' LC_ALL=C
+unset TOURNEY_PASSWORD
+stty -g >'$E2E_TMP/stty.before'
+'$TOURNEY' live console ev1 2>'$E2E_TMP/console.err'
+echo "DASHBOARD-EXIT=\$?"
+stty -g >'$E2E_TMP/stty.after'
+exec sleep 600
+EOF
+start_pane() {
+    rm -f "$E2E_TMP/stty.before" "$E2E_TMP/stty.after"
+    tm -f /dev/null new-session -d -s tui -x 132 -y 40 "bash '$E2E_TMP/pane.sh'" ||
+        fail "tmux new-session"
+}
+screen() { tm capture-pane -p -t tui 2>/dev/null; }
+# expect SECONDS 'ERE' WHAT: waits until the screen matches.
+expect() {
+    wait_until "$1" grep_screen "$2" ||
+        fail "$3: no /$2/ on the screen: $(screen); stderr: $(cat "$E2E_TMP/console.err" 2>/dev/null)"
+}
+grep_screen() { screen | grep -q -E -- "$1"; }
+# clock_now: the "clock MM:SS state" text line.
+clock_now() { screen | grep -o -E 'clock -?[0-9:]+ [a-z ]+' | head -n 1; }
+count_screen() { screen | grep -o -E -- "$1" | wc -l; }
+
+start_pane
+expect 20 ' Dashboard Cup ' "title"
+expect 10 'round 0 ' "round line"
+expect 10 'q quit +p pair +P publish +s start clock +space pause/resume' "key help"
+ok "the dashboard shows the event title and the keys"
+
+tm send-keys -t tui p
+expect 30 '> ok: paired round 1 of ev1' "pair (p)"
+tm send-keys -t tui P
+expect 30 '> ok: published round 1 of ev1 to the tables' "publish (P)"
+wait_for 20 '[ "$(count_screen "T[1-4] +waiting")" -eq 4 ]' ||
+    fail "4 waiting tables: $(screen)"
+expect 10 'round 1 published' "round status"
+ok "p and P: round 1 paired and published, 4 tables waiting"
+
+tm send-keys -t tui s
+expect 30 '> ok: started the clock of every table in round 1 of ev1' "clock start (s)"
+wait_for 20 '[ "$(count_screen "T[1-4] +playing")" -eq 4 ]' ||
+    fail "4 playing tables: $(screen)"
+expect 10 'clock [0-9]+(:[0-9]{2})+ running' "running clock"
+first=$(clock_now)
+wait_for 10 '[ "$(clock_now)" != "$first" ] && [[ "$(clock_now)" == *running ]]' ||
+    fail "the clock does not count: $first, then $(clock_now)"
+ok "s: clock started, tables playing, clock counts ($first -> $(clock_now))"
+
+tm send-keys -t tui Space
+expect 30 '> ok: paused the clock of every table' "pause (space)"
+expect 10 'clock [0-9]+(:[0-9]{2})+ paused' "paused clock"
+paused=$(clock_now)
+# The value must stand still while paused: it has to equal the reading
+# again after the screen has been redrawn at least once more (the status
+# line changes with r).
+tm send-keys -t tui r
+expect 10 '> screen refreshed' "refresh (r)"
+[ "$(clock_now)" = "$paused" ] || fail "paused clock moved: $paused -> $(clock_now)"
+tm send-keys -t tui Space
+expect 30 '> ok: resumed the clock of every table' "resume (space)"
+expect 10 'clock [0-9]+(:[0-9]{2})+ running' "resumed clock"
+tm send-keys -t tui +
+expect 30 '> ok: extended the clock of every table by 300 s' "extend (+)"
+ok "space pauses and resumes, + extends, r refreshes"
+
+# Results by the second organiser: tables turn confirmed.
+# The tables of round 1 from the hub's export (compacted: "table":N,
+# "players":["pA",...]).
+run 0 export ev1
+tr -d ' \n\t' <"$E2E_TMP/out" | grep -o -E '"table":[0-9]+,"players":\[[^]]*\]' |
+    sed -E 's/"table":([0-9]+),"players":\[(.*)\]/\1 \2/; s/[",]/ /g' >"$E2E_TMP/tables"
+[ "$(wc -l <"$E2E_TMP/tables")" -eq 4 ] || fail "tables in the export: $(head -c 600 "$E2E_TMP/out")"
+vps=(10 8 6 4)
+while read -r table players; do
+    read -r -a ids <<<"$players"
+    json='{"vp": {'
+    for ((k = 0; k < ${#ids[@]}; k++)); do
+        [ $k -eq 0 ] || json+=', '
+        json+="\"${ids[$k]}\": ${vps[$k]}"
+    done
+    json+='}}'
+    run 0 result enter ev1 1 "$table" "$json"
+    expect 20 "T$table +confirmed" "table $table confirmed"
+done <"$E2E_TMP/tables"
+ok "results entered: every table confirmed"
+
+tm send-keys -t tui c
+expect 30 '> ok: closed round 1 of ev1' "close (c)"
+expect 20 'STANDINGS after round 1' "standings"
+expect 10 ' 1\. Player [0-9]+ +[0-9.]+' "standings rows"
+ok "c: round closed, standings after round 1 shown"
+
+tm send-keys -t tui q
+wait_until 20 test -s "$E2E_TMP/stty.after" || fail "q did not exit: $(screen)"
+expect 5 '^DASHBOARD-EXIT=0$' "exit status after q"
+grep_screen 'TABLES \(round' && fail "the dashboard is still on the screen after q: $(screen)"
+cmp -s "$E2E_TMP/stty.before" "$E2E_TMP/stty.after" ||
+    fail "terminal not restored: $(cat "$E2E_TMP/stty.before") vs $(cat "$E2E_TMP/stty.after")"
+[ ! -s "$E2E_TMP/console.err" ] || fail "console stderr: $(cat "$E2E_TMP/console.err")"
+tm kill-server
+ok "q exits 0 and restores the terminal (stty settings equal, screen back)"
+
+# SIGINT (C-c) also restores the terminal.
+SOCK=$E2E_TMP/tmux2.sock
+start_pane
+expect 20 ' Dashboard Cup ' "title (second run)"
+expect 10 'T[1-4] +confirmed' "retained tables state"
+tm send-keys -t tui C-c
+wait_until 20 test -s "$E2E_TMP/stty.after" || fail "C-c did not exit: $(screen)"
+expect 5 '^DASHBOARD-EXIT=0$' "exit status after C-c"
+cmp -s "$E2E_TMP/stty.before" "$E2E_TMP/stty.after" ||
+    fail "terminal not restored after C-c"
+tm kill-server
+ok "C-c exits and restores the terminal"
+
+kill -TERM "$HUB_PID"
+wait "$HUB_PID" || fail "hub exit status $? after SIGTERM"
+e2e_done
