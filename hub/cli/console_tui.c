@@ -468,11 +468,11 @@ static void run_key(struct tui *t, struct hub_console_conn *conn,
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
     if (status == HUB_CONSOLE_EXIT_OK)
-        snprintf(t->status_line, sizeof t->status_line, "ok: %s",
-                 line[0] ? line : what);
+        snprintf(t->status_line, sizeof t->status_line, "ok: %.200s",
+                 line[0] ? line : what); /* the screen shows 200 at most */
     else
-        snprintf(t->status_line, sizeof t->status_line, "error (exit %d): %s",
-                 status, line[0] ? line : what);
+        snprintf(t->status_line, sizeof t->status_line,
+                 "error (exit %d): %.200s", status, line[0] ? line : what);
 out:
     if (save_out >= 0)
         close(save_out);
