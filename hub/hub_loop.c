@@ -10,6 +10,12 @@
  * `pending` when the delivery failed.  Retained state does not depend on
  * this: every (re)connect republishes all of it from the database.
  *
+ * Results are group-committed: drain() takes every message waiting in the
+ * adapter's queue, and the result messages among them (up to BATCH_MAX,
+ * in arrival order, until another kind of message comes) go to the service
+ * as one batch, one store transaction; their acks are published after
+ * that commit.
+ *
  * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
  * up to 2 s for it, disconnect cleanly, close the database.  A SIGKILL
  * leaves the broker to publish the last will (offline) and the database
@@ -40,6 +46,13 @@
 /* Bound of the messages waiting for a retry; beyond it the oldest
  * non-retained ones are dropped (tables and consoles resend) and logged. */
 #define PENDING_MAX 200000
+/* Most result messages committed in one transaction. */
+#define BATCH_MAX 2048
+
+struct batch_item {
+    struct tny_mqtt_message ev;
+    char device[TNY_WIRE_ID_MAX + 1];
+};
 
 struct pending_msg {
     struct hub_msg m;
@@ -61,6 +74,8 @@ struct loop {
     int64_t next_feed_ms;
     bool feed_due;
     bool connected;
+    struct batch_item *batch; /* result messages waiting for drain's commit */
+    int32_t n_batch;
 };
 
 static int sig_pipe[2] = {-1, -1};
@@ -249,10 +264,59 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     l->feed_due = true;
 }
 
+/* Hands the collected result messages to the service as one batch and
+ * publishes the acks (after the commit). */
+static void flush_results(struct loop *l)
+{
+    struct hub_outbox ob;
+    struct tny_diag diag = {{0}};
+    struct hub_result_msg msgs[BATCH_MAX];
+    if (l->n_batch == 0)
+        return;
+    for (int32_t i = 0; i < l->n_batch; i++)
+        msgs[i] = (struct hub_result_msg){
+            l->batch[i].device, l->batch[i].ev.payload, l->batch[i].ev.len};
+    hub_outbox_init(&ob);
+    int rc =
+        hub_service_on_results(l->svc, l->n_batch, msgs, now_ms(), &ob, &diag);
+    if (rc < 0) /* those without an ack resend */
+        HUB_LOG(HUB_LOG_ERROR, "results not all handled (%d in batch): %s",
+                (int)l->n_batch, diag.msg[0] ? diag.msg : tny_strerror(rc));
+    publish_outbox(l, &ob);
+    l->feed_due = true;
+    for (int32_t i = 0; i < l->n_batch; i++)
+        tny_mqtt_message_release(&l->batch[i].ev);
+    l->n_batch = 0;
+}
+
+/* Keeps a result message for the batch; false when ev is something else
+ * (then the caller handles it, after flushing the batch). */
+static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
+{
+    enum tny_wire_topic kind;
+    char id[TNY_WIRE_ID_MAX + 1];
+    struct tny_diag why = {{0}};
+    if (ev->kind != TNY_MQTT_MESSAGE ||
+        tny_wire_topic_parse(ev->topic, &kind, id, &why) < 0 ||
+        kind != TNY_WIRE_TOPIC_RESULT)
+        return false;
+    if (!l->batch && !(l->batch = calloc(BATCH_MAX, sizeof(*l->batch))))
+        return false; /* out of memory: one at a time */
+    if (l->n_batch == BATCH_MAX)
+        flush_results(l);
+    l->batch[l->n_batch].ev = *ev;
+    memcpy(l->batch[l->n_batch].device, id, sizeof(id));
+    l->n_batch++;
+    return true;
+}
+
 static void drain(struct loop *l)
 {
     struct tny_mqtt_message ev;
     while (tny_mqtt_next_message(l->mqtt, &ev) == 0) {
+        if (batch_result(l, &ev))
+            continue; /* released by flush_results */
+        flush_results(l);
         switch (ev.kind) {
         case TNY_MQTT_MESSAGE: on_message(l, &ev); break;
         case TNY_MQTT_DROPPED:
@@ -285,6 +349,7 @@ static void drain(struct loop *l)
         }
         tny_mqtt_message_release(&ev);
     }
+    flush_results(l);
 }
 
 static void flush_feed(struct loop *l, int64_t now)
@@ -487,6 +552,7 @@ out:
     tny_mqtt_close(l.mqtt);
     queue_release(&l.pending);
     queue_release(&l.inflight);
+    free(l.batch);
     hub_service_free(l.svc);
     hub_store_close(l.store);
     for (int i = 0; i < 2; i++) {

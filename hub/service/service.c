@@ -683,11 +683,25 @@ static bool names_stranger(const struct hub_ev *e, const struct tny_table *t,
     return false;
 }
 
-int hub_service_on_result(struct hub_service *svc, const char *device_id,
-                          const uint8_t *payload, size_t len, int64_t now_ms,
-                          struct hub_outbox *ob, struct tny_diag *diag)
-{
+/* A result that passed the service's checks and waits for the store. */
+struct result_job {
+    char device_id[HUB_STORE_ID_MAX + 1];
     struct tny_wire_submission sub;
+    char *json; /* the result as the store takes it (malloc'd) */
+    bool confirmed, had_counted;
+    struct tny_table mapped; /* the result in the assigned table's seats */
+};
+
+/* Everything before the store: answers what the service decides itself
+ * (acks to ob); a result for the store is described in *job and *queued
+ * set (release job->json). */
+static int result_prepare(struct hub_service *svc, const char *device_id,
+                          const uint8_t *payload, size_t len, int64_t now_ms,
+                          struct hub_outbox *ob, struct result_job *job,
+                          bool *queued, struct tny_diag *diag)
+{
+    struct tny_wire_submission *subp = &job->sub;
+#define sub (*subp)
     struct tny_diag why = {{0}};
     struct hub_submit_outcome outcome;
     struct tny_wire_ack ack;
@@ -824,35 +838,72 @@ int hub_service_on_result(struct hub_service *svc, const char *device_id,
     bool had_counted = assigned->has_result;
     if ((rc = hub__result_json(&sub.result, &json, diag)) < 0)
         return rc;
-    rc = hub_store_submit_result(svc->store, sub.event_id, sub.round, sub.table,
-                                 device_id, sub.key, json, strlen(json),
-                                 confirmed, &outcome, diag);
-    free(json);
-    if (rc < 0) {
-        HUB_LOG(HUB_LOG_ERROR,
-                "result not stored device=%s key=%s event=%s round=%d "
-                "table=%d: %s",
-                device_id, sub.key, sub.event_id, (int)sub.round,
-                (int)sub.table, diag ? diag->msg : tny_strerror(rc));
-        return rc;
+    snprintf(job->device_id, sizeof(job->device_id), "%s", device_id);
+    job->json = json;
+    job->mapped = mapped;
+    job->confirmed = confirmed;
+    job->had_counted = had_counted;
+    *queued = true;
+    return TNY_OK;
+#undef sub
+}
+
+/* A newly counted result enters the cached event in place (what a reload
+ * would give, without reloading the whole event per result); Tantrix
+ * tables may carry organiser penalties (TX-7) that the store merges into
+ * the counted result, so there the cache is rebuilt. */
+static void counted_in_cache(struct hub_ev *e, const struct result_job *job,
+                             bool *invalidate)
+{
+    struct tny_table *tb = e->loaded && job->sub.round == e->ev.n_rounds
+                               ? hub__ev_table(e, job->sub.table)
+                               : NULL;
+    if (!tb || e->ev.format.game == TNY_GAME_TANTRIX || tb->has_result ||
+        tb->n_seats != job->mapped.n_seats ||
+        memcmp(tb->seats, job->mapped.seats, sizeof(tb->seats)) != 0) {
+        *invalidate = true;
+        return;
+    }
+    tb->result = job->mapped.result;
+    tb->has_result = true;
+    e->round.n_results++;
+}
+
+/* After the commit: the table flags, the ack.  *invalidate is set when the
+ * event cache must be rebuilt (the caller does it once per batch). */
+static int result_finish(struct hub_service *svc, struct result_job *job,
+                         struct hub_submit_outcome *outcome, bool *invalidate,
+                         struct hub_outbox *ob, struct tny_diag *diag)
+{
+    const struct tny_wire_submission *subp = &job->sub;
+#define sub (*subp)
+    const char *device_id = job->device_id;
+    bool confirmed = job->confirmed, had_counted = job->had_counted;
+    struct tny_wire_ack ack;
+    struct hub_ev *e = hub__ev_find(svc, sub.event_id);
+    int rc;
+    if (!e) {
+        hub_submit_outcome_release(outcome);
+        return tny_diag_set(diag, TNY_ESTATE, "event %s left the cache",
+                            sub.event_id);
     }
     /* Committed: keep the cache and the table flags in step. */
     struct hub_table_state *ts = hub__ev_table_state(e, sub.table);
-    if (outcome.kind == HUB_SUBMIT_ACCEPTED && ts) {
+    if (outcome->kind == HUB_SUBMIT_ACCEPTED && ts) {
         if (confirmed)
             ts->pending = false;
         else if (!had_counted)
             ts->pending = true;
     }
-    if (outcome.kind == HUB_SUBMIT_CONFLICT && ts)
+    if (outcome->kind == HUB_SUBMIT_CONFLICT && ts)
         ts->conflict = true;
-    if (outcome.kind == HUB_SUBMIT_ACCEPTED && confirmed && !had_counted)
-        hub__ev_invalidate(e);
+    if (outcome->kind == HUB_SUBMIT_ACCEPTED && confirmed && !had_counted)
+        counted_in_cache(e, job, invalidate);
     e->feed_dirty = true;
-    rc = ack_from_answer(svc, outcome.answer,
-                         had_counted && outcome.kind == HUB_SUBMIT_ACCEPTED,
+    rc = ack_from_answer(svc, outcome->answer,
+                         had_counted && outcome->kind == HUB_SUBMIT_ACCEPTED,
                          &ack, diag);
-    hub_submit_outcome_release(&outcome);
+    hub_submit_outcome_release(outcome);
     if (rc < 0)
         return rc;
     HUB_LOG(HUB_LOG_INFO,
@@ -861,6 +912,122 @@ int hub_service_on_result(struct hub_service *svc, const char *device_id,
             (int)sub.round, (int)sub.table, ack.reason_text[0] ? ": " : "",
             ack.reason_text);
     return send_ack(svc, device_id, &ack, ob, diag);
+#undef sub
+}
+
+int hub_service_on_result(struct hub_service *svc, const char *device_id,
+                          const uint8_t *payload, size_t len, int64_t now_ms,
+                          struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct hub_result_msg m = {device_id, payload, len};
+    return hub_service_on_results(svc, 1, &m, now_ms, ob, diag);
+}
+
+/* Submits jobs[0..n-1] in one transaction, then answers each. */
+static int result_commit(struct hub_service *svc, struct result_job *jobs,
+                         int32_t n, struct hub_outbox *ob,
+                         struct tny_diag *diag)
+{
+    struct hub_submit_request *reqs = calloc((size_t)n, sizeof(*reqs));
+    struct hub_submit_outcome *outs = calloc((size_t)n, sizeof(*outs));
+    int rc = TNY_OK;
+    if (!reqs || !outs) {
+        rc = TNY_ENOMEM;
+        goto out;
+    }
+    for (int32_t i = 0; i < n; i++)
+        reqs[i] = (struct hub_submit_request){
+            .event_id = jobs[i].sub.event_id,
+            .round = jobs[i].sub.round,
+            .table = jobs[i].sub.table,
+            .device_id = jobs[i].device_id,
+            .idem_key = jobs[i].sub.key,
+            .result_json = jobs[i].json,
+            .len = strlen(jobs[i].json),
+            .confirmed = jobs[i].confirmed,
+        };
+    if ((rc = hub_store_submit_results(svc->store, n, reqs, outs, diag)) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "%d results not stored: %s", (int)n,
+                diag ? diag->msg : tny_strerror(rc));
+        goto out;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        struct tny_diag one = {{0}};
+        bool invalidate = false;
+        int irc;
+        if (outs[i].rc < 0) {
+            irc = outs[i].rc;
+            tny_diag_set(&one, irc, "%s", outs[i].reason);
+        } else {
+            irc = result_finish(svc, &jobs[i], &outs[i], &invalidate, ob, &one);
+        }
+        if (irc < 0) {
+            HUB_LOG(HUB_LOG_ERROR,
+                    "result not stored device=%s key=%s event=%s round=%d "
+                    "table=%d: %s",
+                    jobs[i].device_id, jobs[i].sub.key, jobs[i].sub.event_id,
+                    (int)jobs[i].sub.round, (int)jobs[i].sub.table, one.msg);
+            if (rc == 0) {
+                rc = irc;
+                tny_diag_set(diag, irc, "%s", one.msg);
+            }
+        }
+        struct hub_ev *e = hub__ev_find(svc, jobs[i].sub.event_id);
+        if (invalidate && e)
+            hub__ev_invalidate(e);
+    }
+out:
+    for (int32_t i = 0; outs && i < n; i++)
+        hub_submit_outcome_release(&outs[i]);
+    free(reqs);
+    free(outs);
+    return rc;
+}
+
+int hub_service_on_results(struct hub_service *svc, int32_t n,
+                           const struct hub_result_msg *msgs, int64_t now_ms,
+                           struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct result_job *jobs = n > 0 ? calloc((size_t)n, sizeof(*jobs)) : NULL;
+    int32_t i = 0, nq = 0;
+    int rc = TNY_OK;
+    if (n > 0 && !jobs)
+        return TNY_ENOMEM;
+    while (i < n) {
+        /* Prepare until a device repeats: its second message must see the
+         * first one's outcome (service state), so it waits a batch. */
+        nq = 0;
+        for (; i < n; i++) {
+            bool seen = false, queued = false;
+            for (int32_t k = 0; k < nq && !seen; k++)
+                seen = strcmp(jobs[k].device_id, msgs[i].device_id) == 0;
+            if (seen)
+                break;
+            struct tny_diag one = {{0}};
+            memset(&jobs[nq], 0, sizeof(jobs[nq]));
+            int irc = result_prepare(svc, msgs[i].device_id, msgs[i].payload,
+                                     msgs[i].len, now_ms, ob, &jobs[nq],
+                                     &queued, &one);
+            if (queued)
+                nq++;
+            if (irc < 0 && rc == 0) {
+                rc = irc;
+                tny_diag_set(diag, irc, "%s", one.msg);
+            }
+        }
+        if (nq > 0) {
+            struct tny_diag one = {{0}};
+            int crc = result_commit(svc, jobs, nq, ob, &one);
+            if (crc < 0 && rc == 0) {
+                rc = crc;
+                tny_diag_set(diag, crc, "%s", one.msg);
+            }
+            for (int32_t k = 0; k < nq; k++)
+                free(jobs[k].json);
+        }
+    }
+    free(jobs);
+    return rc;
 }
 
 /* ---- presence ------------------------------------------------------------ */

@@ -294,6 +294,10 @@ struct hub_submit_outcome {
      * the same bytes for every submission of the key.  Malloc'd: release
      * with hub_submit_outcome_release. */
     char *answer;
+    /* hub_store_submit_results only: 0 = answered (above), else the item's
+     * error as hub_store_submit_result would return it (nothing stored for
+     * it, no answer, reason holds the message; the device should retry). */
+    int rc;
 };
 
 void hub_submit_outcome_release(struct hub_submit_outcome *out);
@@ -323,6 +327,35 @@ hub_store_submit_result(struct hub_store *store, const char *event_id,
                         const char *idem_key, const char *result_json,
                         size_t len, bool confirmed,
                         struct hub_submit_outcome *out, struct tny_diag *diag);
+
+/* One submission of a batch: the arguments of hub_store_submit_result
+ * (strings borrowed for the call). */
+struct hub_submit_request {
+    const char *event_id;
+    int32_t round, table;
+    const char *device_id;
+    const char *idem_key;
+    const char *result_json;
+    size_t len;
+    bool confirmed;
+};
+
+/* Group commit: submits reqs[0..n-1] in ONE transaction (one durable
+ * commit), each decided exactly as hub_store_submit_result would in that
+ * order (a later item sees the earlier ones: a repeated key is DUPLICATE,
+ * a second different result for a table is CONFLICT).  Each item runs
+ * under its own savepoint: an item that fails (outs[i].rc < 0, e.g.
+ * TNY_EINVAL for a bad identifier) is rolled back alone and the others
+ * still commit; rejections are answers (rc 0) and are stored.  outs[i] is
+ * overwritten; release each with hub_submit_outcome_release.  Returns 0
+ * when the batch committed (answers may be sent); else the error for the
+ * whole batch (nothing stored, every outs[i].rc is that error, no
+ * answers): TNY_ESTATE (I/O, read-only, full), TNY_ENOMEM.  n = 0 is a
+ * no-op. */
+TNY_MUST_USE int hub_store_submit_results(struct hub_store *store, int32_t n,
+                                          const struct hub_submit_request *reqs,
+                                          struct hub_submit_outcome *outs,
+                                          struct tny_diag *diag);
 
 /* The stored answer of (device_id, idem_key) as DUPLICATE would give it.
  * Errors: TNY_ENOTFOUND (never seen), TNY_ESTATE, TNY_ENOMEM. */

@@ -4,13 +4,14 @@
  * A submission is decided and stored in one transaction: the key is looked
  * up first (a key seen before gets the stored answer, byte for byte, and
  * nothing else happens); otherwise the candidate is parsed by the JSON
- * adapter and the whole event is validated with it in place
- * (tny_event_validate, so a table and the hub judge with the same code,
- * CM-6), then stored as counted, pending, conflict or rejected, with the
- * answer and the log row.  The event is not rebuilt per submission: the
- * store keeps the projection of the last event written (dropped by every
- * other write, by a failed transaction and when another connection
- * commits).
+ * adapter and validated in place with the engine's own checks
+ * (tny_result_validate on its table and tny_event_validate_table_armies for
+ * the players of that table, so a table and the hub judge with the same
+ * code, CM-6, at a cost that does not grow with the event), then stored as
+ * counted, pending, conflict or rejected, with the answer and the log row.  The
+ * event is not rebuilt per submission: the store keeps the projection of the
+ * last event written (dropped by every other write, by a failed transaction and
+ * when another connection commits).
  *
  * Not here: sending the answer.  Invariants: result rows are never
  * rewritten or deleted (triggers); a correction is a new row and the old
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <math.h>
 
+#include "tny/event_table.h"
 #include "tny/json_io.h"
 
 static const char *const kind_names[] = {"accepted", "duplicate", "conflict",
@@ -245,11 +247,13 @@ out:
  * *slot (the table in the cached projection), TNY_EINVAL with the reason in
  * why, or another error (I/O, memory).
  *
- * Exactly tny_event_validate on the event with the candidate in place, but
- * without rebuilding the event per submission: the result is parsed by
- * the JSON adapter in a one-table event over the same format, put into the
- * cached projection, the whole event validated (NH-11 army use spans
- * rounds), and the old result put back. */
+ * Equivalent to tny_event_validate on the event with the candidate in
+ * place (every other table is valid by the store's invariant), without
+ * rebuilding or re-validating the event per submission: the result is
+ * parsed by the JSON adapter in a one-table event over the same format,
+ * put into the cached projection, checked with tny_result_validate and
+ * the NH-11 check of its players (army use spans rounds), and the old
+ * result put back. */
 static int check_candidate(struct hub_store *s, const struct target *t,
                            const char *text, size_t len, json_t **parsed,
                            struct tny_result *result, struct tny_table **slot,
@@ -284,9 +288,12 @@ static int check_candidate(struct hub_store *s, const struct target *t,
         goto out;
     }
     struct tny_round *round = &ev->rounds[t->round - 1];
+    int32_t tb_index = -1;
     for (int32_t i = 0; i < round->n_tables; i++)
-        if (!round->tables[i].is_bye && round->tables[i].number == t->table)
+        if (!round->tables[i].is_bye && round->tables[i].number == t->table) {
             tb = &round->tables[i];
+            tb_index = i;
+        }
     if (!tb) {
         rc = tny_diag_set(d, TNY_ESTATE, "store: table %d not projected",
                           (int)t->table);
@@ -317,9 +324,17 @@ static int check_candidate(struct hub_store *s, const struct target *t,
     if (rc == 0) {
         struct tny_result old = tb->result;
         bool had = tb->has_result;
+        char path[96];
+        snprintf(path, sizeof(path), "event.rounds[%d].tables[%d].result",
+                 (int)(t->round - 1), (int)tb_index);
         tb->result = mini.rounds[0].tables[0].result;
         tb->has_result = true;
-        rc = tny_event_validate(ev, &inner);
+        /* The rest of the event is valid (the store's invariant): the
+         * candidate's own checks and NH-11 for its players are enough. */
+        rc = tny_result_validate(ev, round->stage, tb, path, &inner);
+        if (rc == 0)
+            rc = tny_event_validate_table_armies(ev, t->round - 1, tb_index,
+                                                 &inner);
         *result = tb->result;
         tb->result = old;
         tb->has_result = had;
@@ -359,13 +374,18 @@ static int outcome_from_row(sqlite3_stmt *st, int col,
     return oom || !out->answer ? TNY_ENOMEM : TNY_OK;
 }
 
-int hub_store_submit_result(struct hub_store *store, const char *event_id,
-                            int32_t round, int32_t table, const char *device_id,
-                            const char *idem_key, const char *result_json,
-                            size_t len, bool confirmed,
-                            struct hub_submit_outcome *out,
-                            struct tny_diag *diag)
+/* One submission inside the caller's transaction (hub_store_submit_results
+ * wraps it in a savepoint).  On success the projection cache matches the
+ * transaction's rows; on failure the caller drops it. */
+static int submit_one(struct hub_store *store,
+                      const struct hub_submit_request *q,
+                      struct hub_submit_outcome *out, struct tny_diag *diag)
 {
+    const char *event_id = q->event_id, *device_id = q->device_id;
+    const char *idem_key = q->idem_key, *result_json = q->result_json;
+    int32_t round = q->round, table = q->table;
+    size_t len = q->len;
+    bool confirmed = q->confirmed;
     struct tny_diag inner = {{0}};
     struct target t = {0};
     struct tny_result engine;
@@ -391,8 +411,6 @@ int hub_store_submit_result(struct hub_store *store, const char *event_id,
     memcpy(request, result_json, len);
     request[len] = '\0';
     snprintf(actor, sizeof(actor), "device:%s", device_id);
-    if ((rc = hs_begin(store, diag)) < 0)
-        goto out_free;
 
     /* 1. The key seen before: the first answer, nothing else. */
     if ((rc = hs_prepare(store,
@@ -560,15 +578,102 @@ decided:
     }
 out:
     sqlite3_finalize(st);
-    rc = hs_finish(store, rc, diag);
     if (rc < 0)
         hub_submit_outcome_release(out);
-out_free:
     json_decref(parsed);
     json_decref(counted);
     json_decref(answer);
     free(answer_text);
     free(request);
+    return rc;
+}
+
+/* Runs one item under a savepoint: an item that fails is rolled back alone
+ * (its outcome carries the error), unless SQLite abandoned the whole
+ * transaction (then the batch fails: *fatal). */
+static int submit_item(struct hub_store *store,
+                       const struct hub_submit_request *q,
+                       struct hub_submit_outcome *out, bool *fatal,
+                       struct tny_diag *diag)
+{
+    struct tny_diag inner = {{0}};
+    int rc;
+    *fatal = false;
+    if ((rc = hs_exec(store, "SAVEPOINT submit_item", diag)) < 0) {
+        *fatal = true;
+        return rc;
+    }
+    rc = submit_one(store, q, out, &inner);
+    if (rc == 0)
+        return hs_exec(store, "RELEASE submit_item", diag) < 0
+                   ? (*fatal = true, TNY_ESTATE)
+                   : TNY_OK;
+    memset(out, 0, sizeof(*out));
+    out->rc = rc;
+    snprintf(out->reason, sizeof(out->reason), "%s",
+             inner.msg[0] ? inner.msg : tny_strerror(rc));
+    hs_cache_drop(store); /* rebuilt from the transaction when needed */
+    if (sqlite3_get_autocommit(store->db) ||
+        hs_exec(store, "ROLLBACK TO submit_item", NULL) < 0 ||
+        hs_exec(store, "RELEASE submit_item", NULL) < 0) {
+        *fatal = true;
+        tny_diag_set(diag, rc, "%s", out->reason);
+    }
+    return rc;
+}
+
+int hub_store_submit_results(struct hub_store *store, int32_t n,
+                             const struct hub_submit_request *reqs,
+                             struct hub_submit_outcome *outs,
+                             struct tny_diag *diag)
+{
+    bool fatal = false;
+    int rc;
+    for (int32_t i = 0; i < n; i++)
+        memset(&outs[i], 0, sizeof(outs[i]));
+    if (n <= 0)
+        return TNY_OK;
+    if ((rc = hs_begin(store, diag)) < 0)
+        return rc;
+    for (int32_t i = 0; i < n && !fatal; i++) {
+        int irc = submit_item(store, &reqs[i], &outs[i], &fatal, diag);
+        if (fatal)
+            rc = irc < 0 ? irc : TNY_ESTATE;
+    }
+    if (rc == 0)
+        store->keep_cache = true; /* the cache follows every item */
+    rc = hs_finish(store, rc, diag);
+    if (rc < 0)
+        for (int32_t i = 0; i < n; i++) {
+            hub_submit_outcome_release(&outs[i]);
+            memset(&outs[i], 0, sizeof(outs[i]));
+            outs[i].rc = rc;
+        }
+    return rc;
+}
+
+int hub_store_submit_result(struct hub_store *store, const char *event_id,
+                            int32_t round, int32_t table, const char *device_id,
+                            const char *idem_key, const char *result_json,
+                            size_t len, bool confirmed,
+                            struct hub_submit_outcome *out,
+                            struct tny_diag *diag)
+{
+    struct hub_submit_request q = {
+        .event_id = event_id,
+        .round = round,
+        .table = table,
+        .device_id = device_id,
+        .idem_key = idem_key,
+        .result_json = result_json,
+        .len = len,
+        .confirmed = confirmed,
+    };
+    int rc = hub_store_submit_results(store, 1, &q, out, diag);
+    if (rc == 0 && out->rc < 0) {
+        rc = tny_diag_set(diag, out->rc, "%s", out->reason);
+        memset(out, 0, sizeof(*out));
+    }
     return rc;
 }
 

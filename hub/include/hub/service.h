@@ -112,6 +112,26 @@ TNY_MUST_USE int hub_service_on_result(struct hub_service *svc,
                                        const uint8_t *payload, size_t len,
                                        int64_t now_ms, struct hub_outbox *ob,
                                        struct tny_diag *diag);
+/* One result message of a batch (borrowed for the call). */
+struct hub_result_msg {
+    const char *device_id; /* from the topic */
+    const uint8_t *payload;
+    size_t len;
+};
+
+/* Group commit: handles n result messages as hub_service_on_result would
+ * one after the other, but every result that reaches the store is stored in
+ * one transaction (hub_store_submit_results; a device that appears twice
+ * starts a new transaction for its second message), and the acks of those
+ * are appended to ob only after that commit.  Acks the service decides by
+ * itself (rejections, repeated keys) are appended as the messages are read.
+ * ob receives every ack decided, also when an error is returned: publish
+ * it.  Errors: the first message's error (logged; that message has no ack
+ * and the device resends), e.g. TNY_ESTATE when the store failed. */
+TNY_MUST_USE int hub_service_on_results(struct hub_service *svc, int32_t n,
+                                        const struct hub_result_msg *msgs,
+                                        int64_t now_ms, struct hub_outbox *ob,
+                                        struct tny_diag *diag);
 TNY_MUST_USE int hub_service_on_presence(struct hub_service *svc,
                                          const char *device_id,
                                          const uint8_t *payload, size_t len,
