@@ -1,8 +1,22 @@
 #!/usr/bin/env bash
 # Installs every Debian package Tourney needs to build, test, benchmark and run.
 # Idempotent: packages already present are left alone; safe to run again.
-# Usage: deploy/install-deps.sh [--bench]   (--bench adds bench-only packages)
+# Usage: deploy/install-deps.sh [--bench] [--cross]
+#   --bench  adds bench-only packages
+#   --cross  adds the arm64 cross toolchain, the :arm64 -dev libraries (Debian
+#            multiarch: enables the arm64 architecture once) and qemu-user, for
+#            deploy/cross/build-arm64.sh and tests/e2e/test_arm64_qemu.sh
 set -euo pipefail
+
+bench=0
+cross=0
+for arg in "$@"; do
+    case $arg in
+        --bench) bench=1 ;;
+        --cross) cross=1 ;;
+        *) echo "usage: $0 [--bench] [--cross]" >&2; exit 2 ;;
+    esac
+done
 
 packages=(
     build-essential cmake pkg-config git   # toolchain
@@ -16,8 +30,26 @@ packages=(
     tmux                                   # e2e test of the console dashboard
     clang-format                           # formatting check
 )
-if [ "${1:-}" = "--bench" ]; then
+if [ "$bench" = 1 ]; then
     packages+=(liblemon-dev g++)           # reference matcher for bench/lemon_compare
+fi
+sudo_cmd=""
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+need_update=0
+if [ "$cross" = 1 ]; then
+    # The :arm64 libraries are Multi-Arch: same, so they sit beside the
+    # amd64 ones; protoc-c stays the native protobuf-c-compiler.
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        $sudo_cmd dpkg --add-architecture arm64
+        need_update=1
+    fi
+    packages+=(
+        crossbuild-essential-arm64             # aarch64-linux-gnu-gcc, arm64 libc
+        libjansson-dev:arm64 libsqlite3-dev:arm64 libcmocka-dev:arm64
+        libpaho-mqtt-dev:arm64 libssl-dev:arm64
+        libprotobuf-c-dev:arm64 libncurses-dev:arm64
+        qemu-user                              # runs the arm64 binaries in tests
+    )
 fi
 
 missing=()
@@ -25,11 +57,10 @@ for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
         || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ "$need_update" = 0 ]; then
     exit 0
 fi
-sudo_cmd=""
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo_cmd apt-get update -qq
+[ ${#missing[@]} -eq 0 ] && exit 0
 $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
