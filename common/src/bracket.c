@@ -328,7 +328,8 @@ struct exit_key {
 static int cmp_exit(const void *pa, const void *pb)
 {
     const struct exit_key *x = pa, *y = pb;
-    /* Champion (round_lost 0) first, then later rounds first. */
+    /* Champion or the alive (round_lost 0) first, then later rounds
+     * first. */
     int32_t rx = x->round_lost == 0 ? INT32_MAX : x->round_lost;
     int32_t ry = y->round_lost == 0 ? INT32_MAX : y->round_lost;
     if (rx != ry)
@@ -349,7 +350,8 @@ static int cmp_pos_entry(const void *pa, const void *pb)
 
 int tny_bracket_final_order(int32_t n, const int32_t *swiss, int32_t n_exits,
                             const struct tny_bracket_exit *exits,
-                            int32_t *order, struct tny_diag *diag)
+                            bool in_progress, int32_t *order,
+                            struct tny_diag *diag)
 {
     int rc = TNY_OK;
     struct pos_entry *index = NULL;
@@ -416,10 +418,15 @@ int tny_bracket_final_order(int32_t n, const int32_t *swiss, int32_t n_exits,
         keys[e].swiss_pos = hit->pos;
         keys[e].id = exits[e].id;
     }
-    if (n_exits > 0 && champions != 1) {
+    if (n_exits > 0 && !in_progress && champions != 1) {
         rc = tny_diag_set(diag, TNY_EINVAL,
                           "final order: %d champions: expected exactly one",
                           (int)champions);
+        goto out;
+    }
+    if (n_exits > 0 && in_progress && champions < 1) {
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "final order: nobody left in the bracket");
         goto out;
     }
     qsort(keys, (size_t)n_exits, sizeof(*keys), cmp_exit);

@@ -9,6 +9,7 @@
 #include "tny/format.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tny/error.h"
@@ -141,4 +142,21 @@ int32_t tny_format_army_index(const struct tny_format *fmt, const char *name)
         if (strcmp(fmt->armies[i], name) == 0)
             return i;
     return -1;
+}
+
+void tny_points_text(int64_t units, char *buf, size_t size)
+{
+    /* round half away from zero to hundredths of a point */
+    int64_t half = units >= 0 ? TNY_POINT_SCALE / 2 : -TNY_POINT_SCALE / 2;
+    int64_t hundredths = (units * 100 + half) / TNY_POINT_SCALE;
+    const char *sign = hundredths < 0 ? "-" : "";
+    int64_t mag = hundredths < 0 ? -hundredths : hundredths;
+    if (mag % 100 == 0)
+        snprintf(buf, size, "%s%lld", sign, (long long)(mag / 100));
+    else if (mag % 10 == 0)
+        snprintf(buf, size, "%s%lld.%lld", sign, (long long)(mag / 100),
+                 (long long)(mag % 100 / 10));
+    else
+        snprintf(buf, size, "%s%lld.%02lld", sign, (long long)(mag / 100),
+                 (long long)(mag % 100));
 }

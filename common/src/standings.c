@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/bracket.h"
 #include "tny/rng.h"
 #include "tny/score.h"
 
@@ -411,6 +412,8 @@ static int classify_elimination(struct ctx *c, int32_t last_swiss,
     bool *alive = calloc((size_t)n + 1, sizeof(bool));
     bool *in_bracket = calloc((size_t)n + 1, sizeof(bool));
     struct tny_standing_row *rows = NULL;
+    int32_t *swiss_ids = NULL, *order = NULL;
+    struct tny_bracket_exit *exits = NULL;
     if (!swiss_rank || !lost_in || !alive || !in_bracket) {
         rc = tny_diag_set(diag, TNY_ENOMEM, "standings: out of memory");
         goto out;
@@ -421,35 +424,34 @@ static int classify_elimination(struct ctx *c, int32_t last_swiss,
 
     /* NH-9: alive (by seed), then losers of later rounds first, each group
      * by Swiss rank, then everyone else in Swiss order. */
-    int32_t max_round = 0;
-    for (int32_t p = 0; p < n; p++)
-        if (lost_in[p] > max_round)
-            max_round = lost_in[p];
+    swiss_ids = malloc(sizeof(*swiss_ids) * (size_t)(n > 0 ? n : 1));
+    order = malloc(sizeof(*order) * (size_t)(n > 0 ? n : 1));
+    exits = malloc(sizeof(*exits) * (size_t)(n > 0 ? n : 1));
     rows = malloc(sizeof(*rows) * (size_t)(n > 0 ? n : 1));
-    if (!rows) {
+    if (!swiss_ids || !order || !exits || !rows) {
         rc = tny_diag_set(diag, TNY_ENOMEM, "standings: out of memory");
         goto out;
     }
-    int32_t k = 0;
-    for (int32_t pass = max_round + 1; pass >= -1; pass--) {
-        for (int32_t i = 0; i < swiss.n_rows; i++) {
-            int32_t p = swiss.rows[i].player;
-            bool take;
-            if (pass == max_round + 1)
-                take = in_bracket[p] && alive[p];
-            else if (pass >= 1)
-                take = in_bracket[p] && !alive[p] && lost_in[p] == pass;
-            else
-                take = pass == -1 && !in_bracket[p];
-            if (!take)
-                continue;
-            rows[k] = swiss.rows[i];
-            rows[k].rank = k + 1;
-            rows[k].eliminated_in = lost_in[p];
-            rows[k].decided_by_lot = false;
-            k++;
-        }
+    int32_t n_exits = 0;
+    for (int32_t i = 0; i < swiss.n_rows; i++) {
+        int32_t p = swiss.rows[i].player;
+        swiss_ids[i] = p;
+        if (in_bracket[p])
+            exits[n_exits++] = (struct tny_bracket_exit){
+                .id = p, .round_lost = alive[p] ? 0 : lost_in[p]};
     }
+    rc = tny_bracket_final_order(swiss.n_rows, swiss_ids, n_exits, exits, true,
+                                 order, diag);
+    if (rc < 0)
+        goto out;
+    for (int32_t k = 0; k < swiss.n_rows; k++) {
+        int32_t p = order[k];
+        rows[k] = swiss.rows[swiss_rank[p] - 1];
+        rows[k].rank = k + 1;
+        rows[k].eliminated_in = lost_in[p];
+        rows[k].decided_by_lot = false;
+    }
+    int32_t k = swiss.n_rows;
     out->n_tiebreaks = swiss.n_tiebreaks;
     memcpy(out->tiebreaks, swiss.tiebreaks, sizeof(out->tiebreaks));
     out->n_rows = k;
@@ -458,6 +460,9 @@ static int classify_elimination(struct ctx *c, int32_t last_swiss,
     rc = TNY_OK;
 out:
     free(rows);
+    free(swiss_ids);
+    free(order);
+    free(exits);
     free(swiss_rank);
     free(lost_in);
     free(alive);

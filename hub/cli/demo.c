@@ -30,17 +30,6 @@ static const char *const last_names[] = {
     "Nowak",  "Kovacs", "Hansen", "Novak", "Berg",  "Szabo", "Lind", "Dvorak",
     "Wojcik", "Toth",   "Olsen",  "Kral",  "Mazur", "Nagy",  "Dahl"};
 
-static void points_text(int64_t units, char *buf, size_t size)
-{
-    int64_t hundredths = (units * 100 + (units >= 0 ? 600 : -600)) / 1200;
-    if (hundredths % 100 == 0)
-        snprintf(buf, size, "%lld", (long long)(hundredths / 100));
-    else if (hundredths % 10 == 0)
-        snprintf(buf, size, "%.1f", (double)hundredths / 100);
-    else
-        snprintf(buf, size, "%.2f", (double)hundredths / 100);
-}
-
 static const char *name_of(const struct tny_event *ev, int32_t p)
 {
     return ev->players[p].name;
@@ -115,7 +104,7 @@ static void print_standings(const struct tny_event *ev, int32_t top)
     for (int32_t i = 0; i < st.n_rows && i < top; i++) {
         const struct tny_standing_row *row = &st.rows[i];
         char pts[32];
-        points_text(row->points, pts, sizeof(pts));
+        tny_points_text(row->points, pts, sizeof(pts));
         printf("  %3d. %-20s %6s", (int)row->rank, name_of(ev, row->player),
                pts);
         for (int k = 0; k < st.n_tiebreaks; k++) {

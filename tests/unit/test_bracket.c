@@ -121,8 +121,8 @@ static void test_NH_9_top4(void **state)
     const struct tny_bracket_exit exits[4] = {
         {103, 1}, {104, 2}, {101, 1}, {102, 0}};
     int32_t order[10];
-    assert_int_equal(tny_bracket_final_order(10, swiss, 4, exits, order, &diag),
-                     0);
+    assert_int_equal(
+        tny_bracket_final_order(10, swiss, 4, exits, false, order, &diag), 0);
     /* 1st final winner, 2nd final loser, 3-4 semi losers by Swiss rank,
      * then everyone else in Swiss order. */
     const int32_t want[10] = {102, 104, 101, 103, 105, 106, 107, 108, 109, 110};
@@ -141,10 +141,40 @@ static void test_NH_9_top8(void **state)
     const struct tny_bracket_exit exits[8] = {{1, 1}, {2, 1}, {6, 1}, {5, 1},
                                               {3, 2}, {7, 2}, {8, 3}, {4, 0}};
     int32_t order[12];
-    assert_int_equal(tny_bracket_final_order(12, swiss, 8, exits, order, &diag),
-                     0);
+    assert_int_equal(
+        tny_bracket_final_order(12, swiss, 8, exits, false, order, &diag), 0);
     const int32_t want[12] = {4, 8, 3, 7, 1, 2, 5, 6, 9, 10, 11, 12};
     assert_memory_equal(order, want, sizeof(want));
+}
+
+static void test_NH_9_in_progress(void **state)
+{
+    (void)state;
+    struct tny_diag diag;
+    int32_t swiss[12];
+    for (int32_t i = 0; i < 12; i++)
+        swiss[i] = i + 1; /* id = Swiss rank */
+    /* Top 8 after the quarter-finals: 8, 7, 3, 4 still in (listed out of
+     * Swiss order on purpose); 1, 2, 6, 5 lost in round 1.  NH-9 while the
+     * bracket runs: the alive by Swiss rank, then the round-1 losers by
+     * Swiss rank, then the rest. */
+    const struct tny_bracket_exit exits[8] = {{8, 0}, {1, 1}, {7, 0}, {2, 1},
+                                              {3, 0}, {6, 1}, {4, 0}, {5, 1}};
+    int32_t order[12];
+    assert_int_equal(
+        tny_bracket_final_order(12, swiss, 8, exits, true, order, &diag), 0);
+    const int32_t want[12] = {3, 4, 7, 8, 1, 2, 5, 6, 9, 10, 11, 12};
+    assert_memory_equal(order, want, sizeof(want));
+    /* Finished-bracket mode refuses four "champions"; in progress needs
+     * someone alive. */
+    assert_int_equal(
+        tny_bracket_final_order(12, swiss, 8, exits, false, order, &diag),
+        TNY_EINVAL);
+    const struct tny_bracket_exit all_out[2] = {{1, 1}, {2, 1}};
+    assert_int_equal(
+        tny_bracket_final_order(12, swiss, 2, all_out, true, order, &diag),
+        TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "nobody"));
 }
 
 static void test_NH_9_errors(void **state)
@@ -155,21 +185,23 @@ static void test_NH_9_errors(void **state)
     int32_t order[4];
     const struct tny_bracket_exit two_champs[2] = {{1, 0}, {2, 0}};
     assert_int_equal(
-        tny_bracket_final_order(4, swiss, 2, two_champs, order, &diag),
+        tny_bracket_final_order(4, swiss, 2, two_champs, false, order, &diag),
         TNY_EINVAL);
     assert_non_null(strstr(diag.msg, "champions"));
     const struct tny_bracket_exit stranger[2] = {{1, 0}, {9, 1}};
     assert_int_equal(
-        tny_bracket_final_order(4, swiss, 2, stranger, order, &diag),
+        tny_bracket_final_order(4, swiss, 2, stranger, false, order, &diag),
         TNY_EINVAL);
     assert_non_null(strstr(diag.msg, "9"));
     const struct tny_bracket_exit twice[2] = {{1, 0}, {1, 1}};
-    assert_int_equal(tny_bracket_final_order(4, swiss, 2, twice, order, &diag),
-                     TNY_EINVAL);
+    assert_int_equal(
+        tny_bracket_final_order(4, swiss, 2, twice, false, order, &diag),
+        TNY_EINVAL);
     const int32_t dup[4] = {1, 2, 2, 4};
     const struct tny_bracket_exit ok[2] = {{1, 0}, {2, 1}};
-    assert_int_equal(tny_bracket_final_order(4, dup, 2, ok, order, &diag),
-                     TNY_EINVAL);
+    assert_int_equal(
+        tny_bracket_final_order(4, dup, 2, ok, false, order, &diag),
+        TNY_EINVAL);
 }
 
 /* ---- GT-6 ------------------------------------------------------------ */
@@ -701,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_NH_8_draw_better_swiss_rank_wins),
         cmocka_unit_test(test_NH_9_top4),
         cmocka_unit_test(test_NH_9_top8),
+        cmocka_unit_test(test_NH_9_in_progress),
         cmocka_unit_test(test_NH_9_errors),
         cmocka_unit_test(test_GT_6_replacement),
         cmocka_unit_test(test_GT_6_cut_edge_cases),

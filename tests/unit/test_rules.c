@@ -481,9 +481,38 @@ static void test_AG_15_table_notes(void **state)
     tny_event_release(&ev);
 }
 
+/* Points shown to people: TX-2 halves and tenths, AG/CT thirds (the unit
+ * is 1/1200 point, format.h). */
+static void test_points_text(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t units;
+        const char *want;
+    } cases[] = {
+        {0, "0"},
+        {3 * 1200, "3"},
+        {1200 / 2, "0.5"},
+        {-1200 / 4, "-0.25"},
+        {1200 / 3, "0.33"},
+        {2 * 1200 / 3, "0.67"},
+        {12 * 1200 + 120, "12.1"},
+        {-1200 / 3, "-0.33"},
+        {1, "0"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        tny_points_text(cases[i].units, buf, sizeof(buf));
+        assert_string_equal(buf, cases[i].want);
+    }
+    tny_points_text(123456 * 1200, buf, 4);
+    assert_string_equal(buf, "123");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_points_text),
         cmocka_unit_test(test_CM_1_late_entry),
         cmocka_unit_test(test_CM_2_GT_11_drop_and_rejoin),
         cmocka_unit_test(test_CM_9_CM_5_table_numbers_and_edits),

@@ -131,26 +131,30 @@ TNY_MUST_USE int tny_bracket_bo3_winner(const int32_t *game_winners,
                                         int32_t n_games, int32_t a, int32_t b,
                                         int32_t *winner, struct tny_diag *diag);
 
-/* How a knockout player's run ended. */
+/* How a knockout player's run ended (or stands). */
 struct tny_bracket_exit {
     int32_t id;
-    int32_t round_lost; /* elimination round (1-based) lost; 0 = champion */
+    int32_t round_lost; /* elimination round (1-based) lost; 0 = champion,
+                           or still alive while the bracket is in progress */
 };
 
 /* NH-9 final classification (also used for GT: see below).  swiss[]
  * (n entries, best first, distinct ids) is the Swiss order of all players;
  * exits[] (n_exits entries) describes every player who took part in the
- * knockout.  order[] (n entries) receives: the champion, then the losers of
- * the latest round (the final), then of each earlier round, later rounds
- * first, each group in Swiss order; then everybody not in exits[] in Swiss
- * order.  For GT (seed silent beyond the champion) the same order is used;
- * for elimination from the start the caller passes its seeding order (or
- * registration order) as swiss[].
+ * knockout.  order[] (n entries) receives: the champion (while in_progress:
+ * every player still alive, in Swiss order), then the losers of the latest
+ * round, then of each earlier round, later rounds first, each group in
+ * Swiss order; then everybody not in exits[] in Swiss order.  For GT (seed
+ * silent beyond the champion) the same order is used; for elimination from
+ * the start the caller passes its seeding order (or registration order) as
+ * swiss[].
  * Errors: TNY_EINVAL (an exit id not in swiss[] or repeated, round_lost < 0,
- * not exactly one champion, n_exits > n), TNY_ENOMEM. */
+ * not exactly one champion when !in_progress, none alive when in_progress,
+ * n_exits > n), TNY_ENOMEM. */
 TNY_MUST_USE int tny_bracket_final_order(int32_t n, const int32_t *swiss,
                                          int32_t n_exits,
                                          const struct tny_bracket_exit *exits,
-                                         int32_t *order, struct tny_diag *diag);
+                                         bool in_progress, int32_t *order,
+                                         struct tny_diag *diag);
 
 #endif

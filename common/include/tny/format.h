@@ -17,6 +17,7 @@
 #define TNY_FORMAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* 1 tournament point = 1200 units (divisible by 2, 3, 4, 10 and 100/1.25). */
@@ -195,6 +196,11 @@ int tny_tiebreak_from_name(const char *name, enum tny_tiebreak *out);
 int tny_stage_kind_from_name(const char *name, enum tny_stage_kind *out);
 int tny_pairing_from_name(const char *name, enum tny_pairing *out);
 int tny_game_from_name(const char *name, enum tny_game *out);
+
+/* Points (TNY_POINT_SCALE units) as text for people: rounded to
+ * hundredths, without trailing zeros ("3", "2.5", "0.33", "-1.25").
+ * Always NUL-terminates when size > 0 (truncates if size is short). */
+void tny_points_text(int64_t units, char *buf, size_t size);
 
 /* Index of an army name in fmt->armies, or -1. */
 int32_t tny_format_army_index(const struct tny_format *fmt, const char *name);
