@@ -25,66 +25,17 @@ TABLE=$E2E_BUILD/table-client/tourney-table
 for b in "$TOURNEY" "$HUB" "$TABLE"; do
     [ -x "$b" ] || fail "$b not built"
 done
-export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
-unset TOURNEY_PASSWORD
-mkdir -p "$XDG_CONFIG_HOME/tourney" "$HOME"
 N_DEV=4
 
 start_broker --no-ws --tables $N_DEV --organisers o1
-printf '%s\n' "$(cred hub)" >"$E2E_TMP/hub.pw"
-cred o1 >"$E2E_TMP/o1.pw"
-cat >"$E2E_TMP/hub.conf" <<EOF
-broker_uri = "tcp://$BROKER_HOST:$BROKER_PORT"
-username = "hub"
-password_file = "$E2E_TMP/hub.pw"
-database = "$E2E_TMP/hub.db"
-database_sync = false
-keepalive_s = 5
-feed = false
-EOF
-cat >"$XDG_CONFIG_HOME/tourney/console.conf" <<EOF
-broker = "tcp://$BROKER_HOST:$BROKER_PORT"
-user = o1
-password_file = "$E2E_TMP/o1.pw"
-timeout = 30
-EOF
+source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
+live_hub_config
 
-"$HUB" --config "$E2E_TMP/hub.conf" >>"$E2E_TMP/hub.log" 2>&1 </dev/null &
-HUB_PID=$!
-e2e_track "$HUB_PID"
-
-# live WANT ARGS...: `tourney live ARGS`, exit status WANT; output in
-# $E2E_TMP/out, $E2E_TMP/err.
-live() {
-    local want=$1 st
-    shift
-    timeout 90 "$TOURNEY" live "$@" >"$E2E_TMP/out" 2>"$E2E_TMP/err"
-    st=$?
-    [ "$st" -eq "$want" ] ||
-        fail "tourney live $*: exit $st, expected $want; stdout: $(head -c 300 "$E2E_TMP/out") stderr: $(cat "$E2E_TMP/err"); hub log: $(tail -n 5 "$E2E_TMP/hub.log")"
-}
+hub_launch
 live 0 wait-hub --timeout 20
 
-for ((i = 1; i <= N_DEV; i++)); do
-    d=$(printf 'table-%03d' "$i")
-    cat >"$E2E_TMP/$d.conf" <<EOF
-device_id = "$d"
-mqtt_password = "$(cred "$d")"
-broker_uri = "tcp://$BROKER_HOST:$BROKER_PORT"
-outbox = "$E2E_TMP/$d.db"
-simulate = true
-simulate_delay_ms = "20-150"
-seed = $((1000 + i))
-keepalive_s = 5
-EOF
-    "$TABLE" --config "$E2E_TMP/$d.conf" </dev/null >"$E2E_TMP/$d.out" 2>"$E2E_TMP/$d.err" &
-    e2e_track $!
-done
-for ((i = 1; i <= N_DEV; i++)); do
-    d=$(printf 'table-%03d' "$i")
-    wait_until 15 grep -q -x 'net online queued=0' "$E2E_TMP/$d.out" ||
-        fail "$d did not connect: $(tail -n 5 "$E2E_TMP/$d.err")"
-done
+source "$(dirname -- "${BASH_SOURCE[0]}")/sim_tables.sh"
+start_sim_tables "$N_DEV" "20-150" 1000
 ok "hub and $N_DEV simulated tables online"
 
 # table_done DEVICE EVENT ROUND TABLE: the device showed "state done" after
