@@ -519,25 +519,24 @@ static int request_from_pb(const Tourney__V1__ConsoleRequest *m,
     return command_from_pb(m, q, p, diag);
 }
 
+static void request_release_any(void *out)
+{
+    tny_wire_request_release(out);
+}
+
+static int request_decode_pb(const ProtobufCMessage *m, void *out,
+                             struct tny_diag *diag)
+{
+    int rc = request_from_pb((const Tourney__V1__ConsoleRequest *)m, out, diag);
+    return rc == TNY_OK ? request_check(out, diag) : rc;
+}
+
 int tny_wire_decode_request(const uint8_t *buf, size_t len,
                             struct tny_wire_request *out, struct tny_diag *diag)
 {
-    struct wire_alloc a;
-    ProtobufCMessage *pm = NULL;
-    int rc;
-    memset(out, 0, sizeof *out);
-    rc = wire__unpack(&tourney__v1__console_request__descriptor, req_root, buf,
-                      len, TNY_WIRE_MAX_CONSOLE_MSG, &a, &pm, diag);
-    if (rc < 0)
-        goto out;
-    rc = request_from_pb((const Tourney__V1__ConsoleRequest *)pm, out, diag);
-    if (rc == TNY_OK)
-        rc = request_check(out, diag);
-out:
-    wire__free(&a, pm);
-    if (rc < 0)
-        tny_wire_request_release(out);
-    return rc;
+    return wire__decode(&tourney__v1__console_request__descriptor, req_root,
+                        TNY_WIRE_MAX_CONSOLE_MSG, buf, len, request_decode_pb,
+                        request_release_any, out, sizeof *out, diag);
 }
 
 /* ---- encode -------------------------------------------------------------- */
@@ -909,23 +908,22 @@ int tny_wire_encode_reply(const struct tny_wire_reply *in, uint8_t **buf,
                       diag);
 }
 
+static void reply_release_any(void *out)
+{
+    tny_wire_reply_release(out);
+}
+
+static int reply_decode_pb(const ProtobufCMessage *m, void *out,
+                           struct tny_diag *diag)
+{
+    int rc = reply_from_pb((const Tourney__V1__ConsoleReply *)m, out, diag);
+    return rc == TNY_OK ? reply_check(out, diag) : rc;
+}
+
 int tny_wire_decode_reply(const uint8_t *buf, size_t len,
                           struct tny_wire_reply *out, struct tny_diag *diag)
 {
-    struct wire_alloc a;
-    ProtobufCMessage *pm = NULL;
-    int rc;
-    memset(out, 0, sizeof *out);
-    rc = wire__unpack(&tourney__v1__console_reply__descriptor, reply_root, buf,
-                      len, TNY_WIRE_MAX_CONSOLE_MSG, &a, &pm, diag);
-    if (rc < 0)
-        goto out;
-    rc = reply_from_pb((const Tourney__V1__ConsoleReply *)pm, out, diag);
-    if (rc == TNY_OK)
-        rc = reply_check(out, diag);
-out:
-    wire__free(&a, pm);
-    if (rc < 0)
-        tny_wire_reply_release(out);
-    return rc;
+    return wire__decode(&tourney__v1__console_reply__descriptor, reply_root,
+                        TNY_WIRE_MAX_CONSOLE_MSG, buf, len, reply_decode_pb,
+                        reply_release_any, out, sizeof *out, diag);
 }

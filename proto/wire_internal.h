@@ -54,6 +54,19 @@ int wire__unpack(const ProtobufCMessageDescriptor *desc, const char *root,
                  struct tny_diag *diag);
 void wire__free(struct wire_alloc *a, ProtobufCMessage *m);
 
+/* The decode of every message: zeroes out_size bytes at out, unpacks buf
+ * as desc (wire__unpack), converts it with from_pb (the message type's
+ * conversion into *out and check of its invariants: 0 or a negative error
+ * with diag), frees the protobuf.
+ * On error *out is released (release, when not NULL) and zeroed.
+ * Errors: those of wire__unpack and from_pb. */
+int wire__decode(const ProtobufCMessageDescriptor *desc, const char *root,
+                 size_t max_len, const uint8_t *buf, size_t len,
+                 int (*from_pb)(const ProtobufCMessage *m, void *out,
+                                struct tny_diag *diag),
+                 void (*release)(void *out), void *out, size_t out_size,
+                 struct tny_diag *diag);
+
 /* Packs m into a malloc'd buffer.  Errors: TNY_ERANGE (over max_len),
  * TNY_ENOMEM. */
 int wire__pack(const ProtobufCMessage *m, const char *root, size_t max_len,

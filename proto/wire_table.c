@@ -387,27 +387,21 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
                       diag);
 }
 
+static int assignment_decode_pb(const ProtobufCMessage *m, void *out,
+                                struct tny_diag *diag)
+{
+    int rc =
+        assignment_from_pb((const Tourney__V1__TableAssignment *)m, out, diag);
+    return rc == TNY_OK ? assignment_check(out, diag) : rc;
+}
+
 int tny_wire_decode_assignment(const uint8_t *buf, size_t len,
                                struct tny_wire_assignment *out,
                                struct tny_diag *diag)
 {
-    struct wire_alloc a;
-    ProtobufCMessage *pm = NULL;
-    int rc;
-    memset(out, 0, sizeof *out);
-    rc = wire__unpack(&tourney__v1__table_assignment__descriptor, assign_root,
-                      buf, len, TNY_WIRE_MAX_TABLE_MSG, &a, &pm, diag);
-    if (rc < 0)
-        goto out;
-    rc =
-        assignment_from_pb((const Tourney__V1__TableAssignment *)pm, out, diag);
-    if (rc == TNY_OK)
-        rc = assignment_check(out, diag);
-out:
-    wire__free(&a, pm);
-    if (rc < 0)
-        memset(out, 0, sizeof *out);
-    return rc;
+    return wire__decode(&tourney__v1__table_assignment__descriptor, assign_root,
+                        TNY_WIRE_MAX_TABLE_MSG, buf, len, assignment_decode_pb,
+                        NULL, out, sizeof *out, diag);
 }
 
 /* ---- RoundClock -------------------------------------------------------- */
@@ -578,25 +572,24 @@ out:
     return rc;
 }
 
+static void clock_release_any(void *out)
+{
+    tny_wire_clock_release(out);
+}
+
+static int clock_decode_pb(const ProtobufCMessage *m, void *out,
+                           struct tny_diag *diag)
+{
+    int rc = clock_from_pb((const Tourney__V1__RoundClock *)m, out, diag);
+    return rc == TNY_OK ? clock_check(out, diag) : rc;
+}
+
 int tny_wire_decode_clock(const uint8_t *buf, size_t len,
                           struct tny_wire_clock *out, struct tny_diag *diag)
 {
-    struct wire_alloc a;
-    ProtobufCMessage *pm = NULL;
-    int rc;
-    memset(out, 0, sizeof *out);
-    rc = wire__unpack(&tourney__v1__round_clock__descriptor, clock_root, buf,
-                      len, TNY_WIRE_MAX_TABLE_MSG, &a, &pm, diag);
-    if (rc < 0)
-        goto out;
-    rc = clock_from_pb((const Tourney__V1__RoundClock *)pm, out, diag);
-    if (rc == TNY_OK)
-        rc = clock_check(out, diag);
-out:
-    wire__free(&a, pm);
-    if (rc < 0)
-        tny_wire_clock_release(out);
-    return rc;
+    return wire__decode(&tourney__v1__round_clock__descriptor, clock_root,
+                        TNY_WIRE_MAX_TABLE_MSG, buf, len, clock_decode_pb,
+                        clock_release_any, out, sizeof *out, diag);
 }
 
 /* ---- ResultSubmission ---------------------------------------------------- */
@@ -727,27 +720,21 @@ int tny_wire_encode_submission(const struct tny_wire_submission *in,
                       diag);
 }
 
+static int submission_decode_pb(const ProtobufCMessage *m, void *out,
+                                struct tny_diag *diag)
+{
+    int rc =
+        submission_from_pb((const Tourney__V1__ResultSubmission *)m, out, diag);
+    return rc == TNY_OK ? submission_check(out, diag) : rc;
+}
+
 int tny_wire_decode_submission(const uint8_t *buf, size_t len,
                                struct tny_wire_submission *out,
                                struct tny_diag *diag)
 {
-    struct wire_alloc a;
-    ProtobufCMessage *pm = NULL;
-    int rc;
-    memset(out, 0, sizeof *out);
-    rc = wire__unpack(&tourney__v1__result_submission__descriptor, sub_root,
-                      buf, len, TNY_WIRE_MAX_TABLE_MSG, &a, &pm, diag);
-    if (rc < 0)
-        goto out;
-    rc = submission_from_pb((const Tourney__V1__ResultSubmission *)pm, out,
-                            diag);
-    if (rc == TNY_OK)
-        rc = submission_check(out, diag);
-out:
-    wire__free(&a, pm);
-    if (rc < 0)
-        memset(out, 0, sizeof *out);
-    return rc;
+    return wire__decode(&tourney__v1__result_submission__descriptor, sub_root,
+                        TNY_WIRE_MAX_TABLE_MSG, buf, len, submission_decode_pb,
+                        NULL, out, sizeof *out, diag);
 }
 
 /* ---- ResultAck ------------------------------------------------------------
@@ -878,25 +865,19 @@ int tny_wire_encode_ack(const struct tny_wire_ack *in, uint8_t **buf,
                       diag);
 }
 
+static int ack_decode_pb(const ProtobufCMessage *m, void *out,
+                         struct tny_diag *diag)
+{
+    int rc = ack_from_pb((const Tourney__V1__ResultAck *)m, out, diag);
+    return rc == TNY_OK ? ack_check(out, diag) : rc;
+}
+
 int tny_wire_decode_ack(const uint8_t *buf, size_t len,
                         struct tny_wire_ack *out, struct tny_diag *diag)
 {
-    struct wire_alloc a;
-    ProtobufCMessage *pm = NULL;
-    int rc;
-    memset(out, 0, sizeof *out);
-    rc = wire__unpack(&tourney__v1__result_ack__descriptor, ack_root, buf, len,
-                      TNY_WIRE_MAX_TABLE_MSG, &a, &pm, diag);
-    if (rc < 0)
-        goto out;
-    rc = ack_from_pb((const Tourney__V1__ResultAck *)pm, out, diag);
-    if (rc == TNY_OK)
-        rc = ack_check(out, diag);
-out:
-    wire__free(&a, pm);
-    if (rc < 0)
-        memset(out, 0, sizeof *out);
-    return rc;
+    return wire__decode(&tourney__v1__result_ack__descriptor, ack_root,
+                        TNY_WIRE_MAX_TABLE_MSG, buf, len, ack_decode_pb, NULL,
+                        out, sizeof *out, diag);
 }
 
 /* ---- Presence -------------------------------------------------------------
@@ -993,24 +974,18 @@ int tny_wire_encode_presence(const struct tny_wire_presence *in, uint8_t **buf,
                       diag);
 }
 
+static int presence_decode_pb(const ProtobufCMessage *m, void *out,
+                              struct tny_diag *diag)
+{
+    int rc = presence_from_pb((const Tourney__V1__Presence *)m, out, diag);
+    return rc == TNY_OK ? presence_check(out, diag) : rc;
+}
+
 int tny_wire_decode_presence(const uint8_t *buf, size_t len,
                              struct tny_wire_presence *out,
                              struct tny_diag *diag)
 {
-    struct wire_alloc a;
-    ProtobufCMessage *pm = NULL;
-    int rc;
-    memset(out, 0, sizeof *out);
-    rc = wire__unpack(&tourney__v1__presence__descriptor, presence_root, buf,
-                      len, TNY_WIRE_MAX_TABLE_MSG, &a, &pm, diag);
-    if (rc < 0)
-        goto out;
-    rc = presence_from_pb((const Tourney__V1__Presence *)pm, out, diag);
-    if (rc == TNY_OK)
-        rc = presence_check(out, diag);
-out:
-    wire__free(&a, pm);
-    if (rc < 0)
-        memset(out, 0, sizeof *out);
-    return rc;
+    return wire__decode(&tourney__v1__presence__descriptor, presence_root,
+                        TNY_WIRE_MAX_TABLE_MSG, buf, len, presence_decode_pb,
+                        NULL, out, sizeof *out, diag);
 }

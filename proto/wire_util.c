@@ -218,6 +218,28 @@ void wire__free(struct wire_alloc *a, ProtobufCMessage *m)
         protobuf_c_message_free_unpacked(m, &a->pc);
 }
 
+int wire__decode(const ProtobufCMessageDescriptor *desc, const char *root,
+                 size_t max_len, const uint8_t *buf, size_t len,
+                 int (*from_pb)(const ProtobufCMessage *m, void *out,
+                                struct tny_diag *diag),
+                 void (*release)(void *out), void *out, size_t out_size,
+                 struct tny_diag *diag)
+{
+    struct wire_alloc a;
+    ProtobufCMessage *pm = NULL;
+    memset(out, 0, out_size);
+    int rc = wire__unpack(desc, root, buf, len, max_len, &a, &pm, diag);
+    if (rc == TNY_OK)
+        rc = from_pb(pm, out, diag);
+    wire__free(&a, pm);
+    if (rc < 0) {
+        if (release)
+            release(out);
+        memset(out, 0, out_size);
+    }
+    return rc;
+}
+
 int wire__pack(const ProtobufCMessage *m, const char *root, size_t max_len,
                uint8_t **buf, size_t *len, struct tny_diag *diag)
 {
