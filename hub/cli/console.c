@@ -31,6 +31,9 @@
 #include "console_internal.h"
 #include "console_tui.h"
 #include "tny/config.h"
+#include "tny/csv_io.h"
+#include "tny/json_io.h"
+#include "tny/standings.h"
 
 /* ---- settings ----------------------------------------------------------- */
 
@@ -1224,8 +1227,64 @@ static int run_result_penalty(struct live *lv)
     return show(lv, SHAPE_RECORDS, line);
 }
 
+/* --csv: the event file from the hub's export, loaded by the engine; the
+ * hub's standings are `tourney standings` of that file (e2e-tested), so
+ * the CSV is computed here from it. */
+static int export_to_csv(struct live *lv, bool standings, int32_t after)
+{
+    struct tny_event ev;
+    struct tny_standings st = {0};
+    struct tny_diag diag = {{0}};
+    char *csv = NULL;
+    int status = HUB_CONSOLE_EXIT_INTERNAL;
+    tny_event_init(&ev);
+    int rc = tny_event_from_json_text(lv->rep.json, strlen(lv->rep.json), &ev,
+                                      &diag);
+    if (rc == TNY_OK && standings) {
+        rc = after > 0 ? tny_standings_compute_at(&ev, after, &st, &diag)
+                       : tny_standings_compute(&ev, &st, &diag);
+        if (rc == TNY_OK)
+            rc = tny_standings_to_csv(&ev, &st, &csv);
+    } else if (rc == TNY_OK) {
+        rc = tny_results_to_csv(&ev, &csv);
+    }
+    if (rc < 0) {
+        say("%s of %s: %s", standings ? "standings" : "results",
+            lv->req.event_id, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = rc == TNY_ENOMEM ? HUB_CONSOLE_EXIT_INTERNAL
+                                  : HUB_CONSOLE_EXIT_REFUSED;
+    } else {
+        fputs(csv, stdout);
+        status = flush_out();
+    }
+    free(csv);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+    return status;
+}
+
+static int fetch_export(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_EXPORT_EVENT, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status == HUB_CONSOLE_EXIT_OK && !lv->rep.json) {
+        say("the hub's export of %s carried no event file", lv->req.event_id);
+        status = HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    return status;
+}
+
 static int run_standings(struct live *lv)
 {
+    if (flag(lv, "csv")) {
+        int32_t after = 0;
+        int status = opt_int(lv, "after-round", 1, 10000, &after);
+        if (status == HUB_CONSOLE_EXIT_OK)
+            status = fetch_export(lv);
+        return status == HUB_CONSOLE_EXIT_OK ? export_to_csv(lv, true, after)
+                                             : status;
+    }
     int status = start_request(lv, TNY_WIRE_CMD_GET_STANDINGS, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = opt_int(lv, "after-round", 1, 10000, &lv->req.round);
@@ -1237,15 +1296,11 @@ static int run_standings(struct live *lv)
 
 static int run_export(struct live *lv)
 {
-    int status = start_request(lv, TNY_WIRE_CMD_EXPORT_EVENT, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
+    int status = fetch_export(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    if (!lv->rep.json) {
-        say("the hub's export of %s carried no event file", lv->req.event_id);
-        return HUB_CONSOLE_EXIT_INTERNAL;
-    }
+    if (flag(lv, "csv"))
+        return export_to_csv(lv, false, 0);
     return show(lv, SHAPE_RAW, NULL);
 }
 
@@ -1332,7 +1387,8 @@ static const char *const o_clock[] = {"round=", "table=", NULL};
 static const char *const o_result[] = {"override", "reason=", "game=", NULL};
 static const char *const o_reason[] = {"reason=", NULL};
 static const char *const o_confirm[] = {"confirm", NULL};
-static const char *const o_standings[] = {"after-round=", NULL};
+static const char *const o_standings[] = {"after-round=", "csv", NULL};
+static const char *const o_export[] = {"csv", NULL};
 static const char *const o_devices[] = {"event=", NULL};
 
 static const struct live_cmd live_cmds[] = {
@@ -1395,10 +1451,14 @@ static const struct live_cmd live_cmds[] = {
     {"result", "penalty", "EVENT_ID ROUND TABLE PLAYER_ID POINTS [--reason T]",
      5, 5, o_reason, "deduct tournament points (TX-7), e.g. 1 or 0.5",
      run_result_penalty},
-    {"standings", NULL, "EVENT_ID [--after-round N]", 1, 1, o_standings,
-     "the hub's standings (the JSON of `tourney standings`)", run_standings},
-    {"export", NULL, "EVENT_ID", 1, 1, o_none,
-     "the event file (JSON, event-file.md) on stdout", run_export},
+    {"standings", NULL, "EVENT_ID [--after-round N] [--csv]", 1, 1, o_standings,
+     "the hub's standings (the JSON of `tourney standings`; --csv: a "
+     "spreadsheet)",
+     run_standings},
+    {"export", NULL, "EVENT_ID [--csv]", 1, 1, o_export,
+     "the event file (JSON, event-file.md) on stdout; --csv: every result, "
+     "one row per player and round",
+     run_export},
     {"devices", NULL, "[--event EVENT_ID]", 0, 0, o_devices,
      "table devices: presence and assignment", run_devices},
     {"device", "assign", "DEVICE EVENT_ID TABLE", 3, 3, o_none,

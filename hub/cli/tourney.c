@@ -27,6 +27,7 @@
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/presets.h"
+#include "tny/csv_io.h"
 #include "tny/standings.h"
 
 #ifndef TNY_VERSION
@@ -42,6 +43,7 @@ enum {
 
 struct cli {
     bool explain; /* --explain: also print the pairing explanation */
+    bool csv;     /* --csv: standings as CSV */
 };
 
 struct command {
@@ -169,7 +171,6 @@ static int cmd_standings(const struct cli *cli, char **args)
     struct tny_standings st;
     struct tny_diag diag = {{0}};
     char *text = NULL;
-    (void)cli;
     int status = load_event(args[0], &ev);
     if (status != EXIT_OK)
         return status;
@@ -180,7 +181,8 @@ static int cmd_standings(const struct cli *cli, char **args)
         status = exit_for(rc);
         goto out;
     }
-    rc = tny_standings_to_json(&ev, &st, &text);
+    rc = cli->csv ? tny_standings_to_csv(&ev, &st, &text)
+                  : tny_standings_to_json(&ev, &st, &text);
     tny_standings_release(&st);
     if (rc < 0) {
         report("tourney: ", tny_strerror(rc));
@@ -220,6 +222,25 @@ static int cmd_pair(const struct cli *cli, char **args)
     }
     status = emit(text);
 out:
+    tny_event_release(&ev);
+    return status;
+}
+
+static int cmd_results(const struct cli *cli, char **args)
+{
+    struct tny_event ev;
+    char *text = NULL;
+    (void)cli;
+    int status = load_event(args[0], &ev);
+    if (status != EXIT_OK)
+        return status;
+    int rc = tny_results_to_csv(&ev, &text);
+    if (rc < 0) {
+        report("tourney: ", tny_strerror(rc));
+        status = EXIT_INTERNAL;
+    } else {
+        status = emit(text);
+    }
     tny_event_release(&ev);
     return status;
 }
@@ -267,7 +288,11 @@ static int cmd_format(const struct cli *cli, char **args)
 
 static const struct command commands[] = {
     {"standings", "EVENT.json", 1,
-     "print the standings after the completed rounds (JSON)", cmd_standings},
+     "print the standings after the completed rounds (JSON; --csv: CSV)",
+     cmd_standings},
+    {"results", "EVENT.json", 1,
+     "print every table's result as CSV, one row per player and round",
+     cmd_results},
     {"pair", "EVENT.json", 1,
      "print the next round's pairings and seating (JSON); with --explain "
      "also the reasoning on stderr",
@@ -282,7 +307,7 @@ static const struct command commands[] = {
 
 static void usage(FILE *to)
 {
-    fputs("usage: tourney [--explain] COMMAND [ARGS]\n"
+    fputs("usage: tourney [--explain] [--csv] COMMAND [ARGS]\n"
           "       tourney --help | --version\n\ncommands:\n",
           to);
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -306,9 +331,10 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {"explain", no_argument, NULL, 'e'},
+        {"csv", no_argument, NULL, 'c'},
         {NULL, 0, NULL, 0},
     };
-    struct cli cli = {false};
+    struct cli cli = {false, false};
     int opt;
 
     /* Commands with options of their own parse their whole argv. */
@@ -325,6 +351,7 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); return EXIT_OK;
         case 'V': printf("tourney %s\n", TNY_VERSION); return EXIT_OK;
         case 'e': cli.explain = true; break;
+        case 'c': cli.csv = true; break;
         default:
             fprintf(stderr,
                     "tourney: unknown option \"%s\" (try tourney "

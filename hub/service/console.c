@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "hub/log.h"
+#include "tny/csv_io.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/standings.h"
@@ -311,68 +312,9 @@ static int cmd_register_player(struct ctx *c)
     return reload(c);
 }
 
-/* CSV: RFC 4180 fields (quotes, "" inside quotes), comma separated, one
- * record per line, a header row naming the columns.  Returns the fields
- * of the next record in f[] (pointers into buf, which is modified). */
+/* CSV limits of one import (tny_csv_parse reads RFC 4180). */
 #define CSV_MAX_FIELDS 48
 #define CSV_MAX_ROWS 100000
-
-static int csv_record(char **pos, char **f, int *n, int line, char *err,
-                      size_t errsz)
-{
-    char *p = *pos, *w = p;
-    *n = 0;
-    if (!*p)
-        return 0;
-    for (;;) {
-        if (*n == CSV_MAX_FIELDS) {
-            snprintf(err, errsz, "csv line %d: more than %d fields", line,
-                     CSV_MAX_FIELDS);
-            return -1;
-        }
-        f[(*n)++] = w;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (!*p) {
-                    snprintf(err, errsz, "csv line %d: unterminated quote",
-                             line);
-                    return -1;
-                }
-                if (*p == '"' && p[1] == '"') {
-                    *w++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *w++ = *p++;
-                }
-            }
-        } else {
-            while (*p && *p != ',' && *p != '\n' && *p != '\r')
-                *w++ = *p++;
-        }
-        if (*p == ',') {
-            *w++ = '\0';
-            p++;
-            w = p;
-            continue;
-        }
-        if (*p && *p != '\n' && *p != '\r') {
-            snprintf(err, errsz, "csv line %d: text after a closing quote",
-                     line);
-            return -1;
-        }
-        if (*p == '\r')
-            p++;
-        if (*p == '\n')
-            p++;
-        *w = '\0';
-        *pos = p;
-        return 1;
-    }
-}
 
 static char *trim(char *s)
 {
@@ -490,82 +432,73 @@ static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
 
 static int cmd_import_players(struct ctx *c)
 {
-    char *buf = NULL, *pos, *f[CSV_MAX_FIELDS];
-    char err[160];
-    int col[CSV_MAX_FIELDS], nf = 0, ncol = 0, line = 1, rc = TNY_OK;
+    struct tny_csv_table csv = {0};
+    int col[CSV_MAX_FIELDS], ncol = 0, rc = TNY_OK;
     struct tny_wire_player *players = NULL;
     int32_t n = 0;
 
     if (!c->req->csv || !c->req->csv[0])
         return fail(c, TNY_EINVAL, "console_request.csv: empty");
-    if (!(buf = strdup(c->req->csv)))
-        return fail(c, TNY_ENOMEM, "out of memory");
-    pos = buf;
-    if (csv_record(&pos, f, &ncol, line, err, sizeof(err)) <= 0) {
-        rc = fail(c, TNY_EINVAL, "%s", ncol ? err : "csv: no header row");
+    rc = tny_csv_parse(c->req->csv, strlen(c->req->csv), CSV_MAX_ROWS + 1,
+                       CSV_MAX_FIELDS, &csv, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if (csv.n_rows == 0) {
+        rc = fail(c, TNY_EINVAL, "csv: no header row");
         goto out;
     }
+    const struct tny_csv_row *header = &csv.rows[0];
+    ncol = header->n_fields;
     bool have_id = false, have_name = false;
     for (int i = 0; i < ncol; i++) {
-        const char *h = trim(f[i]);
+        const char *h = trim(header->fields[i]);
         col[i] = -1;
         for (int k = 0; csv_columns[k]; k++)
             if (strcmp(h, csv_columns[k]) == 0)
                 col[i] = k;
         if (col[i] < 0) {
             rc = fail(c, TNY_EINVAL,
-                      "csv line 1: unknown column \"%.40s\" (expected id, "
+                      "csv line %d: unknown column \"%.40s\" (expected id, "
                       "name, club, country, rating, armies, external_id, "
                       "beginner, colours, colour_blind, faction, agenda, "
                       "first_round)",
-                      h);
+                      (int)header->line, h);
             goto out;
         }
         have_id |= col[i] == 0;
         have_name |= col[i] == 1;
     }
     if (!have_id || !have_name) {
-        rc = fail(c, TNY_EINVAL, "csv line 1: the header needs id and name");
+        rc = fail(c, TNY_EINVAL, "csv line %d: the header needs id and name",
+                  (int)header->line);
         goto out;
     }
-    /* Parse and check every row first: a bad row changes nothing. */
-    for (;;) {
-        line++;
-        int got = csv_record(&pos, f, &nf, line, err, sizeof(err));
-        if (got < 0) {
-            rc = fail(c, TNY_EINVAL, "%s", err);
+    /* Check every row first: a bad row changes nothing. */
+    if (csv.n_rows - 1 > CSV_MAX_ROWS) {
+        rc = fail(c, TNY_ERANGE, "csv: more than %d players", CSV_MAX_ROWS);
+        goto out;
+    }
+    players = calloc((size_t)csv.n_rows, sizeof(*players));
+    if (!players) {
+        rc = fail(c, TNY_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int32_t r = 1; r < csv.n_rows; r++) {
+        const struct tny_csv_row *row = &csv.rows[r];
+        if (row->n_fields > ncol) {
+            rc =
+                fail(c, TNY_EINVAL, "csv line %d: %d fields, the header has %d",
+                     (int)row->line, (int)row->n_fields, ncol);
             goto out;
         }
-        if (got == 0)
-            break;
-        if (nf == 1 && !*trim(f[0]))
-            continue; /* blank line */
-        if (nf > ncol) {
-            rc = fail(c, TNY_EINVAL,
-                      "csv line %d: %d fields, the header has "
-                      "%d",
-                      line, nf, ncol);
-            goto out;
-        }
-        if (n == CSV_MAX_ROWS) {
-            rc = fail(c, TNY_ERANGE, "csv: more than %d players", CSV_MAX_ROWS);
-            goto out;
-        }
-        struct tny_wire_player *np =
-            realloc(players, sizeof(*np) * (size_t)(n + 1));
-        if (!np) {
-            rc = fail(c, TNY_ENOMEM, "out of memory");
-            goto out;
-        }
-        players = np;
-        if ((rc = csv_row_player(c, f, nf, col, line, &players[n])) < 0)
+        if ((rc = csv_row_player(c, row->fields, row->n_fields, col,
+                                 (int)row->line, &players[n])) < 0)
             goto out;
         for (int32_t k = 0; k < n; k++)
             if (strcmp(players[k].id, players[n].id) == 0) {
-                rc = fail(c, TNY_EINVAL,
-                          "csv line %d: id \"%s\" repeats "
-                          "line %d",
-                          line, players[n].id, (int)k + 2);
+                rc = fail(
+                    c, TNY_EINVAL, "csv line %d: id \"%s\" repeats line %d",
+                    (int)row->line, players[n].id, (int)csv.rows[k + 1].line);
                 goto out;
             }
         n++;
@@ -586,7 +519,7 @@ static int cmd_import_players(struct ctx *c)
     rc = reload(c);
 out:
     free(players);
-    free(buf);
+    tny_csv_release(&csv);
     return rc;
 }
 

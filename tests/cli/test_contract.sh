@@ -148,6 +148,27 @@ CASE=stdin
 "$TOURNEY" standings - <"$TESTS/cases/catan-round.json" >"$TMP/out" 2>"$TMP/err" ||
     fail "standings - (stdin) failed: $(cat "$TMP/err")"
 
+# --- CSV: standings (--csv) and results, CT-3 worked example ---
+CASE="standings --csv"
+if run 0 --csv standings "$TESTS/cases/catan-round.json"; then
+    head -n 1 "$TMP/out" | grep -q '^"rank","player","name","club","points","success_rate",' ||
+        fail "$CASE: header $(head -n 1 "$TMP/out")"
+    [ "$(wc -l <"$TMP/out")" = 8 ] || fail "$CASE: $(wc -l <"$TMP/out") lines, want 8"
+    # CT-3: f 4 points first (CT-5 success rate), e and g share 2.5
+    grep -q '^1,"f","Filip","",4,' "$TMP/out" || fail "$CASE: f not first with 4"
+    [ "$(grep -c '^[45],"[eg]",.*,2\.5,' "$TMP/out")" = 2 ] || fail "$CASE: e, g not 4th-5th with 2.5"
+fi
+CASE="results csv"
+if run 0 results "$TESTS/cases/catan-round.json"; then
+    head -n 1 "$TMP/out" | tr -d '\r' | grep -qx '"round","stage","table","seat","player","name","result","points"' ||
+        fail "$CASE: header $(head -n 1 "$TMP/out")"
+    [ "$(wc -l <"$TMP/out")" = 8 ] || fail "$CASE: $(wc -l <"$TMP/out") lines, want 8"
+    grep -q '^1,"round",2,1,"e","Emil","8",2\.5' "$TMP/out" || fail "$CASE: e's row"
+fi
+CASE="results of a bad file"
+run 3 results "$TESTS/cases/bad/$(ls "$TESTS/cases/bad" | grep -m1 '\.json$')" && [ ! -s "$TMP/out" ] ||
+    fail "$CASE: output on failure"
+
 # --- 100,000 players: parsed, validated and ranked in bounded time ---
 CASE=large
 awk 'BEGIN {

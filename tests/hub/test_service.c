@@ -617,6 +617,16 @@ static void test_CM_5_console_errors(void **state)
     q.csv = "id,name,colour\nq1,Quinn,red\n";
     renew(f, &q);
     must_fail(f, &q, "unknown column \"colour\"");
+    /* Malformed CSV and bad rows name their line; nothing is imported. */
+    q.csv = "id,name\nq1,\"Quinn\nQ\"\nq2,\"open\n";
+    renew(f, &q);
+    must_fail(f, &q, "csv line 4");
+    q.csv = "id,name\nq1,Quinn\n\nq1,Again\n";
+    renew(f, &q);
+    must_fail(f, &q, "csv line 4: id \"q1\" repeats line 2");
+    q.csv = "id,name\nq1,Quinn,extra\n";
+    renew(f, &q);
+    must_fail(f, &q, "csv line 2: 3 fields, the header has 2");
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
     q.round = 1;
     must_fail(f, &q, "draft");

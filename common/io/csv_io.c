@@ -1,0 +1,390 @@
+/* csv_io.c - CSV reading (libcsv, strict RFC 4180) and the standings and
+ * results CSV writers (csv_io.h).
+ *
+ * Reading feeds libcsv one input line at a time so that every record knows
+ * the line it starts on for messages.  Writing goes through an
+ * open_memstream with libcsv's csv_fwrite, which quotes every field.
+ */
+#include "tny/csv_io.h"
+
+#include <csv.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/format.h"
+#include "tny/score.h"
+
+/* ---- reading ------------------------------------------------------------ */
+
+struct reader {
+    struct tny_csv_table *out;
+    int32_t max_rows, max_fields;
+    int32_t line;     /* input line being fed */
+    int32_t cap_rows; /* allocated rows */
+    int32_t cap_fields;
+    bool in_record; /* the last row takes more fields */
+    int rc;
+    struct tny_diag *diag;
+};
+
+static struct tny_csv_row *row_open(struct reader *r)
+{
+    struct tny_csv_table *t = r->out;
+    if (r->in_record)
+        return &t->rows[t->n_rows - 1];
+    if (t->n_rows == r->max_rows) {
+        r->rc =
+            tny_diag_set(r->diag, TNY_ERANGE, "csv line %d: more than %d rows",
+                         (int)r->line, (int)r->max_rows);
+        return NULL;
+    }
+    if (t->n_rows == r->cap_rows) {
+        int32_t cap = r->cap_rows ? 2 * r->cap_rows : 16;
+        struct tny_csv_row *rows =
+            realloc(t->rows, sizeof(*rows) * (size_t)cap);
+        if (!rows) {
+            r->rc = tny_diag_set(r->diag, TNY_ENOMEM, "csv: out of memory");
+            return NULL;
+        }
+        t->rows = rows;
+        r->cap_rows = cap;
+    }
+    struct tny_csv_row *row = &t->rows[t->n_rows++];
+    *row = (struct tny_csv_row){.line = r->line};
+    row->fields = calloc((size_t)r->max_fields, sizeof(char *));
+    if (!row->fields) {
+        t->n_rows--;
+        r->rc = tny_diag_set(r->diag, TNY_ENOMEM, "csv: out of memory");
+        return NULL;
+    }
+    r->in_record = true;
+    return row;
+}
+
+static void on_field(void *data, size_t len, void *ctx)
+{
+    struct reader *r = ctx;
+    if (r->rc < 0)
+        return;
+    struct tny_csv_row *row = row_open(r);
+    if (!row)
+        return;
+    if (row->n_fields == r->max_fields) {
+        r->rc = tny_diag_set(r->diag, TNY_ERANGE,
+                             "csv line %d: more than %d fields", (int)row->line,
+                             (int)r->max_fields);
+        return;
+    }
+    if (data && memchr(data, '\0', len)) {
+        r->rc = tny_diag_set(r->diag, TNY_EINVAL,
+                             "csv line %d, field %d: contains a NUL byte",
+                             (int)row->line, (int)row->n_fields + 1);
+        return;
+    }
+    char *f = malloc(len + 1);
+    if (!f) {
+        r->rc = tny_diag_set(r->diag, TNY_ENOMEM, "csv: out of memory");
+        return;
+    }
+    if (len)
+        memcpy(f, data, len);
+    f[len] = '\0';
+    row->fields[row->n_fields++] = f;
+}
+
+static void on_record(int terminator, void *ctx)
+{
+    (void)terminator;
+    struct reader *r = ctx;
+    if (r->rc < 0)
+        return;
+    /* A record without any field callback cannot happen in libcsv (blank
+     * lines are skipped), but keep rows well-formed either way. */
+    if (!r->in_record && !row_open(r))
+        return;
+    r->in_record = false;
+}
+
+static int parse_error(struct reader *r, struct csv_parser *p)
+{
+    int e = csv_error(p);
+    if (e == CSV_ENOMEM || e == CSV_ETOOBIG)
+        return tny_diag_set(r->diag, TNY_ENOMEM, "csv: out of memory");
+    /* libcsv's strict mode refuses a quote inside an unquoted field, text
+     * after a closing quote and (at the end) an unterminated quote. */
+    return tny_diag_set(r->diag, TNY_EINVAL,
+                        "csv line %d: malformed (a stray quote, text after a "
+                        "closing quote, or a quote never closed)",
+                        (int)r->line);
+}
+
+int tny_csv_parse(const char *text, size_t len, int32_t max_rows,
+                  int32_t max_fields, struct tny_csv_table *out,
+                  struct tny_diag *diag)
+{
+    struct csv_parser p;
+    struct reader r = {.out = out,
+                       .max_rows = max_rows,
+                       .max_fields = max_fields > 0 ? max_fields : 1,
+                       .line = 1,
+                       .diag = diag};
+    memset(out, 0, sizeof *out);
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return tny_diag_set(diag, TNY_ENOMEM, "csv: out of memory");
+    size_t pos = 0;
+    while (pos < len && r.rc == TNY_OK) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
+        if (csv_parse(&p, text + pos, n, on_field, on_record, &r) != n &&
+            r.rc == TNY_OK)
+            r.rc = parse_error(&r, &p);
+        pos += n;
+        r.line++;
+    }
+    if (r.rc == TNY_OK) {
+        r.line--; /* the end of the text is on the last line */
+        if (csv_fini(&p, on_field, on_record, &r) != 0 && r.rc == TNY_OK)
+            r.rc = parse_error(&r, &p);
+    }
+    csv_free(&p);
+    if (r.rc < 0)
+        tny_csv_release(out);
+    return r.rc;
+}
+
+void tny_csv_release(struct tny_csv_table *t)
+{
+    for (int32_t i = 0; i < t->n_rows; i++) {
+        for (int32_t f = 0; f < t->rows[i].n_fields; f++)
+            free(t->rows[i].fields[f]);
+        free(t->rows[i].fields);
+    }
+    free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct writer {
+    FILE *f;
+    char *buf;
+    size_t len;
+    bool row_started;
+    bool ok;
+};
+
+static bool writer_open(struct writer *w)
+{
+    *w = (struct writer){0};
+    w->f = open_memstream(&w->buf, &w->len);
+    w->ok = w->f != NULL;
+    return w->ok;
+}
+
+static void put_field(struct writer *w, const char *s)
+{
+    if (!w->ok)
+        return;
+    if (w->row_started && fputc(',', w->f) == EOF)
+        w->ok = false;
+    if (w->ok && csv_fwrite(w->f, s ? s : "", s ? strlen(s) : 0) != 0)
+        w->ok = false;
+    w->row_started = true;
+}
+
+/* Numbers and flags go unquoted: spreadsheets read them as numbers. */
+static void put_plain(struct writer *w, const char *s)
+{
+    if (!w->ok)
+        return;
+    if (fprintf(w->f, "%s%s", w->row_started ? "," : "", s) < 0)
+        w->ok = false;
+    w->row_started = true;
+}
+
+static void put_int(struct writer *w, long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    put_plain(w, b);
+}
+
+static void put_points(struct writer *w, int64_t units)
+{
+    char b[32];
+    tny_points_text(units, b, sizeof b);
+    put_plain(w, b);
+}
+
+static void end_row(struct writer *w)
+{
+    if (w->ok && fputs("\r\n", w->f) == EOF)
+        w->ok = false;
+    w->row_started = false;
+}
+
+static int writer_close(struct writer *w, char **out)
+{
+    if (w->f && fclose(w->f) != 0)
+        w->ok = false;
+    if (!w->ok) {
+        free(w->buf);
+        *out = NULL;
+        return TNY_ENOMEM;
+    }
+    *out = w->buf;
+    return TNY_OK;
+}
+
+int tny_standings_to_csv(const struct tny_event *ev,
+                         const struct tny_standings *st, char **out)
+{
+    struct writer w;
+    *out = NULL;
+    if (!writer_open(&w))
+        return TNY_ENOMEM;
+    put_field(&w, "rank");
+    put_field(&w, "player");
+    put_field(&w, "name");
+    put_field(&w, "club");
+    put_field(&w, "points");
+    for (int32_t i = 0; i < st->n_tiebreaks; i++)
+        put_field(&w, tny_tiebreak_name(st->tiebreaks[i]));
+    put_field(&w, "dropped");
+    put_field(&w, "disqualified");
+    put_field(&w, "decided_by_lot");
+    end_row(&w);
+    for (int32_t r = 0; r < st->n_rows; r++) {
+        const struct tny_standing_row *row = &st->rows[r];
+        const struct tny_player *pl = &ev->players[row->player];
+        put_int(&w, row->rank);
+        put_field(&w, pl->id);
+        put_field(&w, pl->name);
+        put_field(&w, pl->club);
+        put_points(&w, row->points);
+        for (int32_t i = 0; i < st->n_tiebreaks; i++) {
+            char b[40] = "";
+            if (row->has_tiebreak[i])
+                snprintf(b, sizeof b, "%.10g", row->tiebreaks[i]);
+            put_plain(&w, b);
+        }
+        put_plain(&w, row->dropped ? "yes" : "");
+        put_plain(&w, row->disqualified ? "yes" : "");
+        put_plain(&w, row->decided_by_lot ? "yes" : "");
+        end_row(&w);
+    }
+    return writer_close(&w, out);
+}
+
+/* The game's own measure of seat s's result, for people. */
+static void score_text(const struct tny_event *ev, const struct tny_table *t,
+                       int32_t s, char *buf, size_t size)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_result *res = &t->result;
+    int32_t w = t->n_seats == 2 ? tny_result_winner_seat(fmt, res) : -1;
+    const char *outcome = w < 0 ? "draw" : w == s ? "win" : "loss";
+    buf[0] = '\0';
+    switch (fmt->game) {
+    case TNY_GAME_NEUROSHIMA_HEX: {
+        int32_t hq[2];
+        tny_neuroshima_hq(fmt, res, hq);
+        const char *army = res->army[s] >= 0 && res->army[s] < fmt->n_armies
+                               ? fmt->armies[res->army[s]]
+                               : "";
+        snprintf(buf, size, "%s %+d%s%s", outcome, (int)hq[s],
+                 army[0] ? " " : "", army);
+        break;
+    }
+    case TNY_GAME_TANTRIX:
+        if (res->has_score)
+            snprintf(buf, size, "%d", (int)res->score[s]);
+        else if (res->default_winner >= 0)
+            snprintf(buf, size, "%s by default",
+                     res->default_winner == s ? "win" : "loss");
+        break;
+    case TNY_GAME_AGRICOLA:
+        snprintf(buf, size, "%d/%d/%d", (int)res->score[s], (int)res->ip[s],
+                 (int)res->bp[s]);
+        break;
+    case TNY_GAME_GOT_LCG2:
+        if (res->n_games > 1) {
+            int won = 0;
+            for (int32_t g = 0; g < res->n_games; g++)
+                won += res->games[g] == s;
+            snprintf(buf, size, "%s %d-%d", outcome, won,
+                     (int)res->n_games - won);
+        } else {
+            snprintf(buf, size, "%s%s",
+                     res->modified && w >= 0 ? "modified " : "", outcome);
+        }
+        break;
+    case TNY_GAME_CATAN: snprintf(buf, size, "%d", (int)res->score[s]); break;
+    }
+}
+
+static bool round_complete(const struct tny_round *r)
+{
+    for (int32_t t = 0; t < r->n_tables; t++)
+        if (!r->tables[t].is_bye && !r->tables[t].has_result)
+            return false;
+    return true;
+}
+
+int tny_results_to_csv(const struct tny_event *ev, char **out)
+{
+    struct writer w;
+    struct tny_records rec = {0};
+    struct tny_diag diag;
+    int32_t complete = 0;
+    *out = NULL;
+    while (complete < ev->n_rounds && round_complete(&ev->rounds[complete]))
+        complete++;
+    /* Points come from the records of the completed rounds; a round still
+     * being played shows its results without points. */
+    int rc = tny_records_compute(ev, complete, &rec, &diag);
+    if (rc < 0)
+        return rc == TNY_ENOMEM ? rc : TNY_EINVAL;
+    if (!writer_open(&w)) {
+        tny_records_release(&rec);
+        return TNY_ENOMEM;
+    }
+    static const char *const head[] = {"round",  "stage", "table",  "seat",
+                                       "player", "name",  "result", "points"};
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+        put_field(&w, head[i]);
+    end_row(&w);
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            for (int32_t s = 0; s < tb->n_seats; s++) {
+                int32_t p = tb->seats[s];
+                char score[96] = "";
+                put_int(&w, r + 1);
+                put_field(&w, tny_stage_kind_name(round->stage));
+                if (tb->is_bye)
+                    put_field(&w, "bye");
+                else
+                    put_int(&w, tb->number);
+                put_int(&w, s + 1);
+                put_field(&w, ev->players[p].id);
+                put_field(&w, ev->players[p].name);
+                if (tb->is_bye)
+                    snprintf(score, sizeof score, "bye");
+                else if (tb->has_result)
+                    score_text(ev, tb, s, score, sizeof score);
+                put_field(&w, score);
+                if (r < complete)
+                    put_points(&w, tny_records_at(&rec, p, r)->tp);
+                else
+                    put_plain(&w, "");
+                end_row(&w);
+            }
+        }
+    }
+    tny_records_release(&rec);
+    return writer_close(&w, out);
+}
