@@ -56,7 +56,8 @@ live() {
 # messages): every submission was acknowledged; the hub's standings equal
 # `tourney standings` of its export; the export has every paired table of
 # every round with exactly one result and every player seated once; every
-# acknowledged submission is in the export; no table saw a rejected,
+# acknowledged submission is in the export; the CSV standings and results
+# of the hub are those of the export; no table saw a rejected,
 # conflicting or pending answer.
 check_event_complete() {
     local i d u r t k bad n_acked=0
@@ -77,6 +78,15 @@ check_event_complete() {
     grep -q "\"after_round\": $N_ROUNDS" "$E2E_TMP/hub-standings.json" ||
         fail "standings not after round $N_ROUNDS: $(head -c 200 "$E2E_TMP/hub-standings.json")"
     ok "hub standings == tourney standings of the export"
+    live 0 standings "$EV" --csv
+    "$TOURNEY" --csv standings "$E2E_TMP/export.json" | cmp -s - "$E2E_TMP/out" ||
+        fail "tourney live standings --csv differs from tourney --csv standings of the export"
+    live 0 export "$EV" --csv
+    "$TOURNEY" results "$E2E_TMP/export.json" | cmp -s - "$E2E_TMP/out" ||
+        fail "tourney live export --csv differs from tourney results of the export"
+    [ "$(grep -c . "$E2E_TMP/out")" -eq $((N_ROUNDS * N_PLAYERS + 1)) ] ||
+        fail "results CSV has $(grep -c . "$E2E_TMP/out") lines, expected a header and $N_ROUNDS x $N_PLAYERS rows"
+    ok "CSV standings and results from the hub == those of the export"
 
     # The export as lines: "T ROUND TABLE" per table, "R ROUND TABLE" per
     # result, "S ROUND PLAYER" per seated player or bye (the hub's JSON
