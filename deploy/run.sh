@@ -25,20 +25,24 @@ cd "$root"
 usage() {
     cat <<'EOF'
 usage: deploy/run.sh [--format NAME|all] [--players N] [--tables N] [--seed S]
-                     [--delay MS|MIN-MAX] [--port P] [--console] [--keep]
+                     [--delay MS|MIN-MAX] [--port P] [--console|--print] [--keep]
                      [--no-build] [--build-dir DIR]
        deploy/run.sh --offline [tourney demo options: --format NAME --players N
                      --seed S --out FILE --quiet]
 Installs the packages, builds build/, starts mosquitto, tourney-hub and N
 simulated tables on 127.0.0.1, and plays a demo event of each format (or
 NAME: neuroshima-hex, tantrix, agricola, got-lcg2, catan) through the hub
-with `tourney live`, printing pairings, results and standings per round.
+with `tourney live`.  On a terminal the organiser dashboard (`tourney live
+console`) shows the event playing itself; otherwise (or with --print) the
+pairings, results and standings are printed round by round.
   --players N   players per event (default: 13, 16 for agricola, 22 for catan)
   --tables N    simulated table devices (default: enough for every table)
   --seed S      event seed (default 2026)
-  --delay D     simulated game length in ms (default 100-600)
+  --delay D     simulated game length in ms (default 1500-4000 with the
+                dashboard, 100-600 when printing)
   --port P      broker port (default: a free one)
-  --console     open `tourney live console` (when built and on a terminal)
+  --console     the dashboard (the default on a terminal)
+  --print       print round by round instead of the dashboard
   --keep        keep the runtime dir (logs, database) and print its path
   --no-build    skip install-deps.sh and the build (use DIR's binaries)
   --build-dir DIR  build directory (default build)
@@ -66,9 +70,9 @@ format=all
 players=
 tables=
 seed=2026
-delay=100-600
+delay=
 port=
-console=0
+console=auto
 keep=0
 demo_args=()
 args=("$@")
@@ -107,6 +111,7 @@ while [ $# -gt 0 ]; do
             esac
             shift 2 ;;
         --console) console=1; shift ;;
+        --print) console=0; shift ;;
         --keep) keep=1; shift ;;
         *) usage_err "unknown option \"$1\"" ;;
         esac
@@ -133,6 +138,11 @@ if [ $offline = 0 ]; then
     [ -z "$tables" ] || { uint_in --tables "$tables" 1 500; tables=$((10#$tables)); }
     [ -z "$port" ] || { uint_in --port "$port" 1 65535; port=$((10#$port)); }
     [[ $seed =~ ^[0-9]{1,18}$ ]] || usage_err "--seed: expected a number, got \"$seed\""
+    if [ $console = auto ]; then
+        if [ -t 1 ] && [ -t 0 ]; then console=1; else console=0; fi
+    fi
+    # The dashboard is watched by people: games that take a few seconds.
+    [ -n "$delay" ] || { [ $console = 1 ] && delay=1500-4000 || delay=100-600; }
     [[ $delay =~ ^[0-9]{1,6}(-[0-9]{1,6})?$ ]] ||
         usage_err "--delay: expected MS or MIN-MAX, got \"$delay\""
 fi
@@ -469,30 +479,53 @@ play_all() {
     done
 }
 
-# --console: the organiser dashboard in the foreground (its own login), the
-# event driven in the background into $RUN/demo.log.  Only when this build
-# has `tourney live console` and stdout is a terminal.
-if [ $console = 1 ]; then
-    if [ ! -t 1 ] || ! "$TOURNEY" live --help 2>&1 | grep -q '^  console'; then
-        echo "$prog: --console: \`tourney live console\` is not built or stdout is not a terminal; printing instead" >&2
-        console=0
-    fi
+# The dashboard: for each format, the event is driven in the background
+# (into $RUN/demo.log) while `tourney live console EVENT` shows it in the
+# foreground under its own login; 5 s after the event's last round the
+# console gets SIGTERM (it restores the terminal) and the next event
+# starts.  Quitting the console (q) before the end stops everything.
+if [ $console = 1 ] && ! "$TOURNEY" live --help 2>&1 | grep -q '^  console'; then
+    echo "$prog: \`tourney live console\` is not built; printing instead" >&2
+    console=0
 fi
 if [ $console = 1 ]; then
     mkdir -p "$RUN/xdg-console/tourney"
     sed -e 's/^user = demo$/user = console/' -e "s|/demo.pw\"|/console.pw\"|" \
         "$XDG_CONFIG_HOME/tourney/console.conf" >"$RUN/xdg-console/tourney/console.conf"
-    (trap - EXIT INT TERM HUP; play_all) >"$RUN/demo.log" 2>&1 </dev/null &
-    track $!
-    driver=$!
-    XDG_CONFIG_HOME=$RUN/xdg-console "$TOURNEY" live console || true
-    if kill -0 "$driver" 2>/dev/null; then
-        echo "$prog: console closed before the demo ended; stopping" >&2
-    else
+    exec 3<&0
+    for f in "${formats[@]}"; do
+        ev=$(printf '%s' "$f" | tr -cd 'a-z0-9')-demo
+        (trap - EXIT INT TERM HUP; play "$f" "${players:-$(default_players "$f")}") \
+            >>"$RUN/demo.log" 2>&1 </dev/null &
+        driver=$!
+        track "$driver"
+        # the console needs the event: wait until the hub lists it
+        for ((w = 0; w < 300; w++)); do
+            "$TOURNEY" live event list 2>/dev/null </dev/null | grep -q "$ev" && break
+            kill -0 "$driver" 2>/dev/null || break
+            sleep 0.2
+        done
+        # (a background job of a script reads /dev/null unless told)
+        XDG_CONFIG_HOME=$RUN/xdg-console "$TOURNEY" live console "$ev" <&3 &
+        viewer=$!
+        track "$viewer"
+        (trap - EXIT INT TERM HUP
+         while kill -0 "$driver" 2>/dev/null; do sleep 0.5; done
+         sleep 5
+         kill -TERM "$viewer" 2>/dev/null) </dev/null >/dev/null 2>&1 &
+        closer=$!
+        track "$closer"
+        wait "$viewer" || true
+        if kill -0 "$driver" 2>/dev/null; then
+            echo "$prog: console closed before the demo ended; stopping" >&2
+            exit 0
+        fi
         st=0; wait "$driver" || st=$?
-        cat "$RUN/demo.log"
-        exit "$st"
-    fi
+        [ $st = 0 ] || { cat "$RUN/demo.log"; die "the $f demo failed (exit $st)"; }
+    done
+    cat "$RUN/demo.log"
+    echo
+    echo "== demo complete: ${#formats[@]} event(s) played live; stopping the hub, tables and broker"
     exit 0
 fi
 play_all
