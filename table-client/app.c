@@ -25,6 +25,7 @@
 #include "core.h"
 #include "outbox.h"
 #include "text.h"
+#include "ui.h"
 
 #ifndef TNY_VERSION
 #define TNY_VERSION "0"
@@ -44,6 +45,11 @@ struct pending {
 struct app {
     const struct tbl_settings *s;
     FILE *out;
+    FILE *log; /* NULL: the log is dropped (the display owns the tty) */
+    bool tui;  /* the full-screen display instead of the line protocol */
+    struct tbl_ui *ui;
+    FILE *ui_in; /* the display's keys (a dup of in_fd) */
+    int empty_reads;
     struct tbl_outbox *ob;
     struct tbl_core core;
     struct tny_mqtt *mqtt;
@@ -104,20 +110,23 @@ static void logf_(const struct app *a, enum tbl_log_level lvl, const char *fmt,
     static const char *const names[] = {"error", "warn", "info", "debug"};
     va_list ap;
 
-    if (lvl > a->s->log_level)
+    if (lvl > a->s->log_level || !a->log)
         return;
-    fprintf(stderr, "tourney-table[%s] %s: ", a->s->device_id, names[lvl]);
+    fprintf(a->log, "tourney-table[%s] %s: ", a->s->device_id, names[lvl]);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(a->log, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fputc('\n', a->log);
+    fflush(a->log);
 }
 
 static void emit(void *ctx, const char *line)
 {
     struct app *a = ctx;
-    fprintf(a->out, "%s\n", line);
-    fflush(a->out);
+    if (!a->tui) {
+        fprintf(a->out, "%s\n", line);
+        fflush(a->out);
+    }
     logf_(a, TBL_LOG_DEBUG, "out: %s", line);
 }
 
@@ -414,7 +423,7 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
     case TNY_WIRE_TOPIC_HUB_STATE:
         if (m->len == strlen(TNY_WIRE_HUB_ONLINE) &&
             memcmp(m->payload, TNY_WIRE_HUB_ONLINE, m->len) == 0) {
-            emit(a, "hub online");
+            tbl_core_set_hub(&a->core, true);
             /* The hub restarted: every table resends what it holds, spread
              * over 2 s so a venue's tables do not all hit it at once. */
             for (int32_t i = 0; i < a->n_pend; i++) {
@@ -422,7 +431,7 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
                 a->pend[i].due_ms = now + (int64_t)tny_rng_below(&a->rng, 2000);
             }
         } else {
-            emit(a, "hub offline");
+            tbl_core_set_hub(&a->core, false);
         }
         return;
     default: return;
@@ -653,6 +662,11 @@ static int64_t next_wakeup(struct app *a, int64_t now)
     t = tbl_core_tick(&a->core, now);
     if (t >= 0 && t < wait)
         wait = t;
+    if (a->ui) {
+        t = tbl_ui_next_wakeup(a->ui, &a->core, now);
+        if (t < wait)
+            wait = t;
+    }
     return wait < 0 ? 0 : wait;
 }
 
@@ -670,6 +684,48 @@ static void run_timers(struct app *a)
     sim_check(a, now);
 }
 
+/* The display follows the core, saves its state and redraws. */
+static void update_display(struct app *a)
+{
+    char err[TNY_CONFIG_VALUE_MAX + 64];
+
+    if (!a->ui)
+        return;
+    tbl_ui_update(a->ui, &a->core, mono_ms(), wall_ms(NULL), err, sizeof(err));
+    if (err[0])
+        logf_(a, TBL_LOG_ERROR, "%s", err);
+}
+
+/* display = tui | headless | auto (tui when input and output are
+ * terminals); the log goes to log_file, else stderr unless the display
+ * owns that terminal. */
+static int choose_display(struct app *a, int in_fd, struct tny_diag *diag)
+{
+    const struct tbl_settings *s = a->s;
+
+    switch (s->display) {
+    case TBL_DISPLAY_TUI: a->tui = true; break;
+    case TBL_DISPLAY_HEADLESS: a->tui = false; break;
+    case TBL_DISPLAY_AUTO:
+        a->tui = in_fd >= 0 && isatty(in_fd) && isatty(fileno(a->out));
+        break;
+    }
+    if (a->tui && (in_fd < 0 || !isatty(in_fd) || !isatty(fileno(a->out))))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "display=tui needs a terminal on stdin and "
+                            "stdout (or display=headless)");
+    a->log = stderr;
+    if (s->log_file[0]) {
+        a->log = fopen(s->log_file, "a");
+        if (!a->log)
+            return tny_diag_set(diag, TNY_EINVAL, "log_file %s: %s",
+                                s->log_file, strerror(errno));
+    } else if (a->tui && isatty(STDERR_FILENO)) {
+        a->log = NULL;
+    }
+    return TNY_OK;
+}
+
 int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
                 struct tny_diag *diag)
 {
@@ -684,6 +740,9 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
         return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
     a->s = s;
     a->out = out;
+    a->log = stderr;
+    if ((rc = choose_display(a, in_fd, diag)) < 0)
+        goto out;
     a->line = malloc(TBL_LINE_MAX + 1);
     if (!a->line) {
         rc = tny_diag_set(diag, TNY_ENOMEM, "out of memory");
@@ -712,6 +771,20 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
     if ((rc = restore(a, diag)) < 0)
         goto out;
     update_net(a);
+    if (a->tui) {
+        int fd = dup(in_fd);
+        a->ui_in = fd >= 0 ? fdopen(fd, "r") : NULL;
+        if (!a->ui_in) {
+            if (fd >= 0)
+                close(fd);
+            rc = tny_diag_set(diag, TNY_ESTATE, "display: %s", strerror(errno));
+            goto out;
+        }
+        if ((rc = tbl_ui_open(a->ui_in, out, a->ob, s->device_id, &a->ui,
+                              diag)) < 0)
+            goto out;
+        update_display(a);
+    }
 
     if (pipe(g_sig_pipe) < 0) {
         rc = tny_diag_set(diag, TNY_ESTATE, "pipe: %s", strerror(errno));
@@ -749,7 +822,24 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
             logf_(a, TBL_LOG_INFO, "stopping on a signal");
             break;
         }
-        if (input_open && fds[2].revents & (POLLIN | POLLHUP | POLLERR)) {
+        if (input_open && a->ui) {
+            if (fds[2].revents & POLLIN) {
+                /* Readable without a key many times over: the terminal
+                 * is gone (end of input), stop polling it. */
+                if (tbl_ui_input(a->ui, &a->core, mono_ms(), wall_ms(NULL)))
+                    a->empty_reads = 0;
+                else if (++a->empty_reads > 100) {
+                    input_open = false;
+                    logf_(a, TBL_LOG_WARN,
+                          "display: no more keys (end of "
+                          "input)");
+                }
+            } else if (fds[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+                input_open = false; /* the terminal went away */
+                logf_(a, TBL_LOG_WARN, "display: the terminal hung up");
+            }
+        } else if (input_open &&
+                   fds[2].revents & (POLLIN | POLLHUP | POLLERR)) {
             if (!read_input(a, in_fd)) {
                 input_open = false;
                 logf_(a, TBL_LOG_DEBUG, "end of input");
@@ -757,9 +847,15 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
         }
         drain_mqtt(a);
         run_timers(a);
+        update_display(a);
     }
     publish_offline(a);
 out:
+    tbl_ui_close(a->ui);
+    if (a->ui_in)
+        fclose(a->ui_in);
+    if (a->log && a->log != stderr)
+        fclose(a->log);
     tny_mqtt_close(a->mqtt);
     if (have_signals) {
         sigaction(SIGTERM, &old_term, NULL);

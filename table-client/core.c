@@ -386,6 +386,8 @@ void tbl_core_restore(struct tbl_core *c, const struct tny_wire_submission *sub,
     c->sub = *sub;
     c->has_sub = true;
     c->sub_status = status;
+    c->sub_reason = TNY_WIRE_REASON_NONE;
+    c->sub_reason_text[0] = '\0';
     update_state(c);
 }
 
@@ -414,6 +416,9 @@ void tbl_core_ack(struct tbl_core *c, const struct tny_wire_ack *ack)
     case TNY_WIRE_ACK_REJECTED:
     case TNY_WIRE_ACK_CONFLICT: c->sub_status = TBL_SUB_REFUSED; break;
     }
+    c->sub_reason = ack->reason;
+    snprintf(c->sub_reason_text, sizeof(c->sub_reason_text), "%s",
+             ack->reason_text);
     update_state(c);
 }
 
@@ -542,6 +547,8 @@ int tbl_core_confirm(struct tbl_core *c, const char *id, struct tny_diag *diag)
     c->sub = sub;
     c->has_sub = true;
     c->sub_status = TBL_SUB_SENT;
+    c->sub_reason = TNY_WIRE_REASON_NONE;
+    c->sub_reason_text[0] = '\0';
     c->has_entry = false;
     memset(c->confirmed, 0, sizeof(c->confirmed));
     emitf(c, "result pending key=%s", sub.key);
@@ -563,6 +570,25 @@ int tbl_core_reject(struct tbl_core *c, const char *id, struct tny_diag *diag)
 }
 
 /* ---- net and status ---------------------------------------------------- */
+
+void tbl_core_set_hub(struct tbl_core *c, bool online)
+{
+    c->hub_known = true;
+    c->hub_online = online;
+    emitf(c, "hub %s", online ? "online" : "offline");
+}
+
+const char *tbl_core_refusal(const struct tbl_core *c, char *buf, size_t size)
+{
+    if (!sub_is_for_assignment(c) || c->sub_status != TBL_SUB_REFUSED)
+        return NULL;
+    if (c->sub_reason_text[0])
+        snprintf(buf, size, "%s: %s", ack_reason_name(c->sub_reason),
+                 c->sub_reason_text);
+    else
+        snprintf(buf, size, "%s", ack_reason_name(c->sub_reason));
+    return buf;
+}
 
 void tbl_core_set_net(struct tbl_core *c, bool online, int32_t queued)
 {

@@ -38,6 +38,7 @@
 #define TBL_CORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tny/clock.h"
@@ -109,6 +110,11 @@ struct tbl_core {
     bool has_sub;
     struct tny_wire_submission sub;
     enum tbl_sub_status sub_status;
+    /* The hub's reason when it refused sub (REJECTED/CONFLICT), "" else. */
+    enum tny_wire_ack_reason sub_reason;
+    char sub_reason_text[TNY_WIRE_NOTE_MAX];
+
+    bool hub_known, hub_online; /* the hub's state topic */
 
     bool online;
     int32_t queued;
@@ -179,6 +185,16 @@ TNY_MUST_USE int tbl_core_confirm(struct tbl_core *core, const char *id,
  * Errors: TNY_ESTATE, TNY_ENOTFOUND as confirm. */
 TNY_MUST_USE int tbl_core_reject(struct tbl_core *core, const char *id,
                                  struct tny_diag *diag);
+
+/* The hub's state topic said online or offline: a "hub online|offline"
+ * line (every time). */
+void tbl_core_set_hub(struct tbl_core *core, bool online);
+
+/* When the hub refused the current table's submission (state playing
+ * again): its reason for the players, e.g. "invalid_result: result.vp.p1:
+ * ..."; NULL otherwise. */
+const char *tbl_core_refusal(const struct tbl_core *core, char *buf,
+                             size_t size);
 
 /* Connection and outbox size, for "net" lines (emitted on change). */
 void tbl_core_set_net(struct tbl_core *core, bool online, int32_t queued);

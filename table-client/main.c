@@ -1,6 +1,7 @@
-/* main.c - tourney-table: the table client, headless (line protocol on
- * stdin/stdout, docs/table-protocol.md).  Reads the settings and runs the
- * loop; everything else is in the tny_table library.
+/* main.c - tourney-table: the table client, full-screen on a terminal
+ * (docs/table-display.md) or headless (line protocol on stdin/stdout,
+ * docs/table-protocol.md).  Reads the settings and runs the loop;
+ * everything else is in the tny_table library.
  *
  * Exit status: 0 after "quit" or a signal, 2 for bad settings or usage,
  * 1 when the outbox or the MQTT client cannot be opened.

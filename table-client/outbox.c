@@ -31,6 +31,17 @@ static const char *const schema_sql =
     " done_ms INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(done, seq);";
 
+/* Migrations by PRAGMA user_version: version 1 is the schema above (a
+ * database from before the versioning has 0 and the same tables); version
+ * 2 adds the display's key/value state (kv). */
+static const char *const migrations[] = {
+    /* 0 -> 1 */ "",
+    /* 1 -> 2 */
+    "CREATE TABLE IF NOT EXISTS kv ("
+    " name TEXT PRIMARY KEY, value TEXT NOT NULL, stored_ms INTEGER NOT NULL"
+    " DEFAULT 0) WITHOUT ROWID;",
+};
+
 static int db_error(struct tbl_outbox *ob, struct tny_diag *diag,
                     const char *what)
 {
@@ -43,6 +54,47 @@ static int exec(struct tbl_outbox *ob, const char *sql, struct tny_diag *diag)
     if (sqlite3_exec(ob->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         return db_error(ob, diag, sql);
     return TNY_OK;
+}
+
+static int migrate(struct tbl_outbox *ob, struct tny_diag *diag)
+{
+    int rc = TNY_OK;
+    sqlite3_stmt *st = NULL;
+    int version;
+    const int n = (int)(sizeof(migrations) / sizeof(*migrations));
+    char sql[64];
+
+    if ((rc = exec(ob, "BEGIN IMMEDIATE", diag)) < 0)
+        return rc;
+    if (sqlite3_prepare_v2(ob->db, "PRAGMA user_version", -1, &st, NULL) !=
+            SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
+        rc = db_error(ob, diag, "reading the schema version");
+        goto out;
+    }
+    version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (version > n) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "outbox: schema version %d is newer than this "
+                          "program's %d",
+                          version, n);
+        goto out;
+    }
+    for (; version < n; version++)
+        if (migrations[version][0] &&
+            (rc = exec(ob, migrations[version], diag)) < 0)
+            goto out;
+    snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", n);
+    if ((rc = exec(ob, sql, diag)) < 0)
+        goto out;
+    rc = exec(ob, "COMMIT", diag);
+out:
+    sqlite3_finalize(st);
+    if (rc < 0)
+        (void)sqlite3_exec(ob->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
 }
 
 static int bump_boot(struct tbl_outbox *ob, struct tny_diag *diag)
@@ -104,7 +156,8 @@ int tbl_outbox_open(const char *path, struct tbl_outbox **out,
     sqlite3_busy_timeout(ob->db, 5000);
     if ((rc = exec(ob, "PRAGMA journal_mode=WAL", diag)) < 0 ||
         (rc = exec(ob, "PRAGMA synchronous=FULL", diag)) < 0 ||
-        (rc = exec(ob, schema_sql, diag)) < 0 || (rc = bump_boot(ob, diag)) < 0)
+        (rc = exec(ob, schema_sql, diag)) < 0 || (rc = migrate(ob, diag)) < 0 ||
+        (rc = bump_boot(ob, diag)) < 0)
         goto out;
     *out = ob;
     ob = NULL;
@@ -366,4 +419,66 @@ int64_t tbl_outbox_backoff_ms(struct tny_rng *rng, int attempt)
         hi = 60000;
     lo = hi / 5 < 1000 ? 1000 : hi / 5;
     return lo + (int64_t)tny_rng_below(rng, (uint64_t)(hi - lo + 1));
+}
+
+int tbl_outbox_kv_set(struct tbl_outbox *ob, const char *name,
+                      const char *value, int64_t wall_ms, struct tny_diag *diag)
+{
+    int rc = TNY_OK;
+    sqlite3_stmt *st = NULL;
+
+    if (!name[0] || strlen(name) > 64 || strlen(value) > TBL_OUTBOX_KV_MAX)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "outbox: kv \"%.64s\": name 1..64 bytes, value "
+                            "at most %d bytes",
+                            name, TBL_OUTBOX_KV_MAX);
+    if (sqlite3_prepare_v2(ob->db,
+                           "INSERT INTO kv(name, value, stored_ms) "
+                           "VALUES(?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
+                           "value = excluded.value, "
+                           "stored_ms = excluded.stored_ms",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_error(ob, diag, "kv set");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, wall_ms);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = db_error(ob, diag, "kv set");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int tbl_outbox_kv_get(struct tbl_outbox *ob, const char *name, char *buf,
+                      size_t size, struct tny_diag *diag)
+{
+    int rc = TNY_OK;
+    sqlite3_stmt *st = NULL;
+    const unsigned char *v;
+    int len;
+
+    if (sqlite3_prepare_v2(ob->db, "SELECT value FROM kv WHERE name = ?", -1,
+                           &st, NULL) != SQLITE_OK)
+        return db_error(ob, diag, "kv get");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    switch (sqlite3_step(st)) {
+    case SQLITE_ROW:
+        v = sqlite3_column_text(st, 0);
+        len = sqlite3_column_bytes(st, 0);
+        if (!v || (size_t)len >= size) {
+            rc = tny_diag_set(diag, TNY_ERANGE,
+                              "outbox: kv \"%.64s\": %d bytes do not fit", name,
+                              len);
+            break;
+        }
+        memcpy(buf, v, (size_t)len);
+        buf[len] = '\0';
+        break;
+    case SQLITE_DONE:
+        rc = tny_diag_set(diag, TNY_ENOTFOUND, "outbox: kv \"%.64s\" not set",
+                          name);
+        break;
+    default: rc = db_error(ob, diag, "kv get"); break;
+    }
+    sqlite3_finalize(st);
+    return rc;
 }

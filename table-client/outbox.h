@@ -7,7 +7,8 @@
  * power loss.  Acked entries are marked done (kept for the record; the
  * oldest done ones beyond TBL_OUTBOX_KEEP_DONE are pruned at open).  The
  * database also keeps a boot counter, incremented at every open, from
- * which fresh keys are made ({dev}.{boot}.{seq}).
+ * which fresh keys are made ({dev}.{boot}.{seq}), and the display's
+ * small key/value state (tbl_outbox_kv_set).
  *
  * Not here: when to resend (the caller, with tbl_outbox_backoff_ms), what
  * the payload means.  All SQL of the table client lives in outbox.c.
@@ -89,6 +90,25 @@ TNY_MUST_USE int tbl_outbox_latest(struct tbl_outbox *ob,
 /* Number of pending entries.  Errors: TNY_ESTATE. */
 TNY_MUST_USE int tbl_outbox_count(struct tbl_outbox *ob, int32_t *pending,
                                   struct tny_diag *diag);
+
+/* Longest kv value (bytes, without the NUL). */
+#define TBL_OUTBOX_KV_MAX 8192
+
+/* The display's small durable state (screen, flow answers, chess clock:
+ * ui.c) as name -> text, in the same file (table kv, schema version 2).
+ * kv_set replaces the value, committed (fsync'd) before returning.
+ * Errors: TNY_EINVAL (name not 1..64 bytes, value above
+ * TBL_OUTBOX_KV_MAX), TNY_ESTATE (SQLite failed). */
+TNY_MUST_USE int tbl_outbox_kv_set(struct tbl_outbox *ob, const char *name,
+                                   const char *value, int64_t wall_ms,
+                                   struct tny_diag *diag);
+
+/* Copies the value of name into buf (size bytes with the NUL).
+ * Errors: TNY_ENOTFOUND (never set), TNY_ERANGE (buf too small),
+ * TNY_ESTATE. */
+TNY_MUST_USE int tbl_outbox_kv_get(struct tbl_outbox *ob, const char *name,
+                                   char *buf, size_t size,
+                                   struct tny_diag *diag);
 
 /* Frees the payloads and the array (NULL is fine). */
 void tbl_outbox_entries_free(struct tbl_outbox_entry *e, int32_t n);

@@ -23,6 +23,8 @@ enum {
     S_SIMULATE_DELAY_MS,
     S_SEED,
     S_KEEPALIVE_S,
+    S_DISPLAY,
+    S_LOG_FILE,
     S_COUNT
 };
 
@@ -59,13 +61,24 @@ static const struct tny_config_item items[S_COUNT] = {
     [S_KEEPALIVE_S] = {"keepalive_s", TNY_CONFIG_INT, "30", 2, 3600, NULL,
                        "MQTT keep-alive: a lost device shows offline after "
                        "about 1.5 times this"},
+    [S_DISPLAY] = {"display", TNY_CONFIG_ENUM, "auto", 0, 0,
+                   "auto|tui|headless",
+                   "tui: the full-screen display on the terminal (keys from "
+                   "the keyboard or a numeric keypad, docs/table-display.md); "
+                   "headless: the line protocol on stdin/stdout; auto: tui "
+                   "when stdin and stdout are terminals"},
+    [S_LOG_FILE] = {"log_file", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                    "append the log to this file instead of stderr (empty = "
+                    "stderr; the display never shows the log)"},
 };
 
 static const char usage_text[] =
     "usage: tourney-table [--config FILE] [--name=value ...] [options]\n"
     "\n"
-    "The table client, headless: reads commands on stdin and writes one\n"
-    "line per event on stdout (docs/table-protocol.md).\n"
+    "The table client.  On a terminal (display=auto or tui) it runs the\n"
+    "full-screen display (docs/table-display.md); otherwise (or with\n"
+    "--display=headless) it reads commands on stdin and writes one line\n"
+    "per event on stdout (docs/table-protocol.md).\n"
     "\n"
     "  --config FILE      settings file (default " TBL_DEFAULT_CONFIG
     " when present)\n"
@@ -77,7 +90,7 @@ static const char usage_text[] =
     "\n"
     "Settings: device_id, mqtt_password, broker_uri, tls_ca_file,\n"
     "mqtt_password_file, outbox, log_level, simulate, simulate_delay_ms,\n"
-    "seed, keepalive_s.\n";
+    "seed, keepalive_s, display, log_file.\n";
 
 static int read_file(const char *path, char **out, struct tny_diag *diag)
 {
@@ -275,6 +288,9 @@ int tbl_settings_load(int argc, char **argv, struct tbl_settings *out,
     out->simulate = values[S_SIMULATE].number != 0;
     out->seed = (uint64_t)values[S_SEED].number;
     out->keepalive_s = (int)values[S_KEEPALIVE_S].number;
+    out->display = (enum tbl_display)values[S_DISPLAY].number;
+    snprintf(out->log_file, sizeof(out->log_file), "%s",
+             values[S_LOG_FILE].text);
     if ((rc = parse_delay(values[S_SIMULATE_DELAY_MS].text,
                           &out->simulate_delay_min_ms,
                           &out->simulate_delay_max_ms, diag)) < 0)

@@ -18,6 +18,9 @@
 
 enum tbl_log_level { TBL_LOG_ERROR, TBL_LOG_WARN, TBL_LOG_INFO, TBL_LOG_DEBUG };
 
+/* The display setting (order as in the settings table's enum). */
+enum tbl_display { TBL_DISPLAY_AUTO, TBL_DISPLAY_TUI, TBL_DISPLAY_HEADLESS };
+
 #define TBL_DEFAULT_CONFIG "/etc/tourney/table.conf"
 
 /* The parsed settings. */
@@ -32,6 +35,8 @@ struct tbl_settings {
     int64_t simulate_delay_min_ms, simulate_delay_max_ms;
     uint64_t seed; /* 0 = from the time and pid */
     int keepalive_s;
+    enum tbl_display display;
+    char log_file[TNY_CONFIG_VALUE_MAX]; /* "" = stderr */
 };
 
 /* What tbl_settings_load decided besides the settings. */

@@ -1,0 +1,836 @@
+/* screen_draw.c - drawing the table display's screens into a character
+ * grid (screen.h): the grid itself, the layout of every screen and the
+ * key line.
+ *
+ * Pure: no I/O, no clock read; the only allocation is the grid's.
+ * Layout (100x30, a Pi 7" console; 80x24 keeps every part): row 0 the
+ * title bar; the large table number and round clock below it; the seats;
+ * the state in words; the message line, the network line and the key
+ * line at the bottom.  Text is clipped, never wrapped past its area.
+ */
+#include "screen.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bigtext.h"
+
+/* ---- grid ------------------------------------------------------------ */
+
+int tbl_grid_init(struct tbl_grid *g, int32_t rows, int32_t cols,
+                  struct tny_diag *diag)
+{
+    memset(g, 0, sizeof(*g));
+    if (rows < 1 || cols < 1 || rows > 1000 || cols > 1000)
+        return tny_diag_set(diag, TNY_EINVAL, "grid: %dx%d out of range",
+                            (int)cols, (int)rows);
+    g->cells = calloc((size_t)rows * (size_t)cols, sizeof(*g->cells));
+    if (!g->cells)
+        return tny_diag_set(diag, TNY_ENOMEM, "grid: out of memory");
+    g->rows = rows;
+    g->cols = cols;
+    tbl_grid_clear(g);
+    return TNY_OK;
+}
+
+void tbl_grid_release(struct tbl_grid *g)
+{
+    free(g->cells);
+    memset(g, 0, sizeof(*g));
+}
+
+void tbl_grid_clear(struct tbl_grid *g)
+{
+    for (int32_t i = 0; i < g->rows * g->cols; i++) {
+        g->cells[i].ch[0] = ' ';
+        g->cells[i].ch[1] = '\0';
+        g->cells[i].attr = TBL_ATTR_NORMAL;
+    }
+}
+
+/* Bytes of the UTF-8 sequence starting with b (1 for a stray byte). */
+static int utf8_len(unsigned char b)
+{
+    if (b >= 0xf0 && b < 0xf8)
+        return 4;
+    if (b >= 0xe0)
+        return b < 0xf0 ? 3 : 1;
+    if (b >= 0xc0)
+        return 2;
+    return 1;
+}
+
+int32_t tbl_grid_put(struct tbl_grid *g, int32_t row, int32_t col,
+                     enum tbl_attr attr, const char *text, int32_t max_cols)
+{
+    int32_t n = 0;
+    const unsigned char *p = (const unsigned char *)text;
+
+    if (row < 0 || row >= g->rows || col < 0)
+        return 0;
+    while (*p && col + n < g->cols && (max_cols < 0 || n < max_cols)) {
+        struct tbl_cell *c = &g->cells[row * g->cols + col + n];
+        int len = utf8_len(*p);
+        int ok = 1;
+        for (int i = 1; i < len; i++)
+            if ((p[i] & 0xc0) != 0x80)
+                ok = 0;
+        if (!ok)
+            len = 1;
+        if (len == 1 && (*p < 0x20 || *p == 0x7f || *p >= 0x80)) {
+            c->ch[0] = *p >= 0x80 ? '?' : ' ';
+            c->ch[1] = '\0';
+        } else {
+            memcpy(c->ch, p, (size_t)len);
+            c->ch[len] = '\0';
+        }
+        c->attr = (uint8_t)attr;
+        p += len;
+        n++;
+    }
+    return n;
+}
+
+void tbl_grid_row(const struct tbl_grid *g, int32_t row, char *buf, size_t size)
+{
+    size_t at = 0;
+
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    if (row < 0 || row >= g->rows)
+        return;
+    for (int32_t c = 0; c < g->cols; c++) {
+        const char *ch = g->cells[row * g->cols + c].ch;
+        size_t len = strlen(ch);
+        if (at + len + 1 > size)
+            break;
+        memcpy(buf + at, ch, len);
+        at += len;
+    }
+    buf[at] = '\0';
+}
+
+/* Columns of UTF-8 text (one per character). */
+static int32_t text_cols(const char *text)
+{
+    int32_t n = 0;
+
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if ((*p & 0xc0) != 0x80)
+            n++;
+    return n;
+}
+
+static int32_t putf(struct tbl_grid *g, int32_t row, int32_t col,
+                    enum tbl_attr attr, const char *fmt, ...) TNY_PRINTF(5, 6);
+
+static int32_t putf(struct tbl_grid *g, int32_t row, int32_t col,
+                    enum tbl_attr attr, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    return tbl_grid_put(g, row, col, attr, buf, -1);
+}
+
+static void fill_row(struct tbl_grid *g, int32_t row, enum tbl_attr attr)
+{
+    char blank[2] = " ";
+
+    for (int32_t c = 0; c < g->cols; c++)
+        tbl_grid_put(g, row, c, attr, blank, 1);
+}
+
+/* Word-wraps text (with '\n') into width columns from row; at most
+ * max_rows rows.  Returns the rows used. */
+static int32_t put_wrapped(struct tbl_grid *g, int32_t row, int32_t col,
+                           int32_t width, enum tbl_attr attr, const char *text,
+                           int32_t max_rows)
+{
+    char line[1024];
+    int32_t used = 0;
+    const char *p = text;
+
+    while (*p && used < max_rows) {
+        size_t len = 0, last_space = 0;
+        int32_t cols = 0;
+        while (p[len] && p[len] != '\n' && cols < width &&
+               len < sizeof(line) - 5) {
+            if (p[len] == ' ')
+                last_space = len;
+            if (((unsigned char)p[len] & 0xc0) != 0x80)
+                cols++;
+            len++;
+        }
+        /* Continuation bytes of the last character. */
+        while (p[len] && ((unsigned char)p[len] & 0xc0) == 0x80 &&
+               len < sizeof(line) - 1)
+            len++;
+        if (p[len] && p[len] != '\n' && last_space > 0)
+            len = last_space;
+        memcpy(line, p, len);
+        line[len] = '\0';
+        tbl_grid_put(g, row + used, col, attr, line, width);
+        used++;
+        p += len;
+        if (*p == '\n' || *p == ' ')
+            p++;
+    }
+    return used;
+}
+
+/* ---- pieces ------------------------------------------------------------ */
+
+/* m:ss of a countdown (seconds rounded up, so 0:00 is shown only when the
+ * time is up); negative as -m:ss. */
+static void fmt_left(int64_t ms, char *buf, size_t size)
+{
+    bool neg = ms < 0;
+    int64_t s = neg ? (-ms) / 1000 : (ms + 999) / 1000;
+
+    snprintf(buf, size, "%s%" PRId64 ":%02d", neg ? "-" : "", s / 60,
+             (int)(s % 60));
+}
+
+/* m:ss of a used time (seconds rounded down). */
+static void fmt_used(int64_t ms, char *buf, size_t size)
+{
+    int64_t s = ms < 0 ? 0 : ms / 1000;
+
+    snprintf(buf, size, "%" PRId64 ":%02d", s / 60, (int)(s % 60));
+}
+
+static void put_big(struct tbl_grid *g, int32_t row, int32_t col,
+                    const char *text, enum tbl_attr ink)
+{
+    char rows[TBL_BIGTEXT_ROWS][128];
+    struct tny_diag d = {{0}};
+
+    if (tbl_bigtext_render(text, 2, &rows[0][0], sizeof(rows[0]), &d) < 0)
+        return;
+    for (int32_t r = 0; r < TBL_BIGTEXT_ROWS; r++)
+        for (int32_t c = 0; rows[r][c]; c++)
+            if (rows[r][c] == TBL_BIGTEXT_INK)
+                tbl_grid_put(g, row + r, col + c, ink, "#", 1);
+}
+
+static bool blink_on(int64_t now_ms)
+{
+    return (now_ms / 500) % 2 == 0;
+}
+
+struct clock_text {
+    char big[32];    /* for bigtext */
+    char small[128]; /* words */
+    bool expired, paused;
+};
+
+static void round_clock(const struct tbl_core *core, int64_t now_ms,
+                        struct clock_text *out)
+{
+    int64_t rem;
+
+    memset(out, 0, sizeof(*out));
+    if (!core->has_clock) {
+        snprintf(out->big, sizeof(out->big), "--:--");
+        snprintf(out->small, sizeof(out->small), "no round clock yet");
+        return;
+    }
+    if (core->clock.unlimited) {
+        snprintf(out->big, sizeof(out->big), "--:--");
+        snprintf(out->small, sizeof(out->small), "no time limit");
+        return;
+    }
+    rem = tny_table_clock_remaining(&core->clock, now_ms);
+    fmt_left(rem > 0 ? rem : 0, out->big, sizeof(out->big));
+    switch (core->clock.state) {
+    case TNY_ROUND_CLOCK_READY:
+        snprintf(out->small, sizeof(out->small), "clock %s not started",
+                 out->big);
+        break;
+    case TNY_ROUND_CLOCK_PAUSED:
+        out->paused = true;
+        snprintf(out->small, sizeof(out->small), "clock %s PAUSED", out->big);
+        break;
+    case TNY_ROUND_CLOCK_RUNNING:
+        if (rem <= 0) {
+            char over[24];
+            out->expired = true;
+            fmt_used(-rem, over, sizeof(over));
+            snprintf(out->small, sizeof(out->small),
+                     "clock 0:00 TIME IS UP (+%s)", over);
+        } else {
+            snprintf(out->small, sizeof(out->small), "clock %s running",
+                     out->big);
+        }
+        break;
+    }
+}
+
+static void title_bar(const struct tbl_core *core, const char *device_id,
+                      struct tbl_grid *g)
+{
+    char right[96];
+    const struct tny_wire_assignment *a = &core->asg;
+
+    fill_row(g, 0, TBL_ATTR_BAR);
+    if (core->has_assignment) {
+        char t[512];
+        snprintf(
+            t, sizeof(t), " %s | Round %d | %s",
+            a->event_title[0] ? a->event_title : a->event_id, (int)a->round,
+            a->stage_name[0] ? a->stage_name : tny_stage_kind_name(a->stage));
+        tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, t, g->cols - 14);
+    } else {
+        tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, " Tourney table", -1);
+    }
+    snprintf(right, sizeof(right), "%s ", device_id);
+    tbl_grid_put(g, 0, g->cols - text_cols(right), TBL_ATTR_BAR, right, -1);
+}
+
+static void bottom(const struct tbl_screen *s, const struct tbl_core *core,
+                   const char *keys, struct tbl_grid *g)
+{
+    int32_t r = g->rows;
+    int32_t c;
+
+    if (s->message[0])
+        tbl_grid_put(g, r - 3, 1,
+                     s->message_error ? TBL_ATTR_ALERT : TBL_ATTR_GOOD,
+                     s->message, g->cols - 2);
+    c = tbl_grid_put(g, r - 2, 1, core->online ? TBL_ATTR_GOOD : TBL_ATTR_ALERT,
+                     core->online ? "network online" : "network OFFLINE", -1);
+    c += 1;
+    c += putf(g, r - 2, 1 + c, core->queued ? TBL_ATTR_WARN : TBL_ATTR_DIM,
+              "| %d result%s queued%s ", (int)core->queued,
+              core->queued == 1 ? "" : "s",
+              core->queued && !core->online ? " (sent when back online)" : "");
+    putf(g, r - 2, 1 + c,
+         !core->hub_known   ? TBL_ATTR_DIM
+         : core->hub_online ? TBL_ATTR_GOOD
+                            : TBL_ATTR_ALERT,
+         "| hub %s",
+         !core->hub_known   ? "unknown"
+         : core->hub_online ? "online"
+                            : "OFFLINE");
+    fill_row(g, r - 1, TBL_ATTR_KEYS);
+    tbl_grid_put(g, r - 1, 1, TBL_ATTR_KEYS, keys, g->cols - 2);
+}
+
+/* A small status line for screens without the large digits. */
+static void status_line(const struct tbl_core *core, int64_t now_ms,
+                        const char *what, struct tbl_grid *g)
+{
+    struct clock_text ct;
+
+    round_clock(core, now_ms, &ct);
+    putf(g, 1, 1, TBL_ATTR_BOLD, "Table %d", (int)core->asg.table);
+    putf(g, 1, 12, ct.expired ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL, "%s",
+         ct.small);
+    if (what)
+        tbl_grid_put(g, 1, g->cols - text_cols(what) - 1, TBL_ATTR_BOLD, what,
+                     -1);
+}
+
+/* One seat: number, name, club, first player (buf) and the format's
+ * extras (NH-10 armies, TX-10 colours, GT-14 faction and agenda: extra,
+ * may be ""). */
+static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
+                      size_t size, char *extra, size_t extra_size)
+{
+    const struct tny_wire_seat *st = &core->asg.seats[i];
+    size_t at = 0;
+    int k;
+
+#define ADD(...)                                                               \
+    do {                                                                       \
+        k = snprintf(buf + at, size - at, __VA_ARGS__);                        \
+        if (k > 0)                                                             \
+            at += (size_t)k < size - at ? (size_t)k : size - at - 1;           \
+    } while (0)
+    ADD("%d  %-24.60s", (int)(i + 1), st->name[0] ? st->name : st->player_id);
+    if (st->club[0])
+        ADD(" (%.40s)", st->club);
+    if (st->first_player)
+        ADD("  FIRST PLAYER");
+    buf = extra;
+    size = extra_size;
+    at = 0;
+    buf[0] = '\0';
+    for (int32_t a = 0; a < st->n_armies; a++)
+        ADD("%s%s", a ? ", " : "  armies: ", st->armies[a]);
+    for (int32_t c = 0; c < st->n_colours; c++)
+        ADD("%s%s", c ? ", " : "  colours: ", st->colours[c]);
+    if (st->colour_blind)
+        ADD(" (colour-blind set)");
+    if (st->faction[0])
+        ADD("  faction: %.60s", st->faction);
+    if (st->agenda[0])
+        ADD("  agenda: %.60s", st->agenda);
+#undef ADD
+}
+
+/* ---- MAIN ---------------------------------------------------------------- */
+
+struct words {
+    const char *head;
+    char detail[TNY_WIRE_NOTE_MAX + 128];
+    enum tbl_attr attr;
+};
+
+static void state_words(const struct tbl_screen *s, const struct tbl_core *core,
+                        int64_t now_ms, struct words *w)
+{
+    char reason[TNY_WIRE_NOTE_MAX + 32];
+    struct clock_text ct;
+
+    (void)s;
+    round_clock(core, now_ms, &ct);
+    w->detail[0] = '\0';
+    w->attr = TBL_ATTR_BOLD;
+    switch (tbl_core_state(core)) {
+    case TBL_STATE_WAITING:
+        w->head = "WAITING FOR THE ROUND";
+        snprintf(w->detail, sizeof(w->detail),
+                 "no table assigned yet: the organiser publishes the round");
+        w->attr = TBL_ATTR_WARN;
+        break;
+    case TBL_STATE_IDLE:
+        w->head = "NO TABLE THIS ROUND";
+        snprintf(w->detail, sizeof(w->detail),
+                 "this device has no table in round %d", (int)core->asg.round);
+        w->attr = TBL_ATTR_WARN;
+        break;
+    case TBL_STATE_PLAYING:
+        if (tbl_core_refusal(core, reason, sizeof(reason))) {
+            w->head = "RESULT REJECTED BY THE HUB";
+            snprintf(w->detail, sizeof(w->detail),
+                     "%s -- Enter: correct the result", reason);
+            w->attr = TBL_ATTR_ALERT;
+        } else if (ct.expired) {
+            w->head = "TIME-OUT PROCEDURE";
+            snprintf(w->detail, sizeof(w->detail),
+                     "the round time is up: * time-out steps, Enter: the "
+                     "result");
+            w->attr = TBL_ATTR_ALERT;
+        } else {
+            w->head = "PLAYING";
+            snprintf(w->detail, sizeof(w->detail),
+                     "Enter: the result when the game is over");
+        }
+        break;
+    case TBL_STATE_CONFIRMING:
+        w->head = "RESULT ENTERED: WAITING FOR CONFIRMATIONS";
+        snprintf(w->detail, sizeof(w->detail), "Enter: every player confirms");
+        w->attr = TBL_ATTR_WARN;
+        break;
+    case TBL_STATE_SUBMITTED:
+        w->head = "RESULT SENT";
+        snprintf(w->detail, sizeof(w->detail), "%s",
+                 core->online ? "waiting for the hub's answer"
+                              : "offline: stored here, sent when the network "
+                                "is back");
+        w->attr = TBL_ATTR_WARN;
+        break;
+    case TBL_STATE_PENDING_CONFIRMATION:
+        w->head = "RESULT AT THE HUB: WAITING FOR CONFIRMATIONS";
+        snprintf(w->detail, sizeof(w->detail),
+                 "the hub holds it until the organiser confirms");
+        w->attr = TBL_ATTR_WARN;
+        break;
+    case TBL_STATE_DONE:
+        w->head = "RESULT ACCEPTED";
+        snprintf(w->detail, sizeof(w->detail),
+                 "thank you: the hub has stored the result");
+        w->attr = TBL_ATTR_GOOD;
+        break;
+    }
+}
+
+static void draw_ag(const struct tbl_screen *s, int64_t now_ms, int32_t row,
+                    struct tbl_grid *g)
+{
+    struct tbl_ag_view v;
+    char a[24], b[24];
+
+    tbl_ag_view(&s->ag, now_ms, &v);
+    if (!v.started) {
+        putf(g, row, 1, TBL_ATTR_DIM,
+             "AG-14: the draft countdown starts with the round clock (/ "
+             "starts it now)");
+    } else if (v.speed) {
+        fmt_left(v.action_left_ms > 0 ? v.action_left_ms : 0, a, sizeof(a));
+        putf(g, row, 1, v.action_over ? TBL_ATTR_ALERT : TBL_ATTR_WARN,
+             "SPEED PLAY (AG-14): action %s%s -- 0: next action", a,
+             v.action_over ? " TURN PASSED" : "");
+    } else if (v.drafting) {
+        fmt_left(v.draft_left_ms > 0 ? v.draft_left_ms : 0, a, sizeof(a));
+        putf(g, row, 1, v.draft_left_ms < 0 ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL,
+             "DRAFT %s left (AG-14) -- / when the draft is finished", a);
+    } else {
+        fmt_used(s->ag.draft_end_ms - s->ag.start_ms, b, sizeof(b));
+        putf(g, row, 1, TBL_ATTR_DIM, "draft done in %s (AG-14)", b);
+    }
+}
+
+static void draw_chess_summary(const struct tbl_screen *s,
+                               const struct tbl_core *core, int64_t now_ms,
+                               int32_t row, struct tbl_grid *g)
+{
+    struct tbl_chess_view v;
+    char a[24], b[24];
+
+    if (!s->chess.started) {
+        putf(g, row, 1, TBL_ATTR_DIM, "chess clock (TX-3): / opens it");
+        return;
+    }
+    tbl_chess_view(&s->chess, now_ms, &v);
+    fmt_used(v.used_ms[0], a, sizeof(a));
+    fmt_used(v.used_ms[1], b, sizeof(b));
+    putf(g, row, 1, v.paused ? TBL_ATTR_WARN : TBL_ATTR_NORMAL,
+         "chess clock: %s %s | %s %s%s%s -- / opens it",
+         core->asg.seats[0].name, a, core->asg.seats[1].name, b,
+         v.paused ? " PAUSED" : "", v.stopped ? " stopped" : "");
+}
+
+static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
+                      int64_t now_ms, struct tbl_grid *g, char *keys,
+                      size_t keys_size)
+{
+    struct clock_text ct;
+    struct words w;
+    char num[16], line[1024];
+    int32_t row, clock_col, max_row = g->rows - 4;
+    bool big = g->rows >= 20 && g->cols >= 60;
+    enum tbl_state st = tbl_core_state(core);
+    const struct tny_wire_assignment *a = &core->asg;
+
+    round_clock(core, now_ms, &ct);
+    if (core->has_assignment && a->table > 0)
+        snprintf(num, sizeof(num), "%d", (int)a->table);
+    else
+        snprintf(num, sizeof(num), "--");
+    if (big) {
+        enum tbl_attr ink = TBL_ATTR_INK;
+        if (ct.expired)
+            ink = blink_on(now_ms) ? TBL_ATTR_INK_ALERT : TBL_ATTR_NORMAL;
+        else if (ct.paused)
+            ink = blink_on(now_ms) ? TBL_ATTR_INK : TBL_ATTR_DIM;
+        putf(g, 1, 2, TBL_ATTR_BOLD, "TABLE");
+        put_big(g, 2, 2, num, TBL_ATTR_INK);
+        clock_col = 2 + tbl_bigtext_width("888", 2) + 6;
+        putf(g, 1, clock_col, TBL_ATTR_BOLD, "ROUND CLOCK");
+        if (ink != TBL_ATTR_NORMAL)
+            put_big(g, 2, clock_col, ct.big, ink);
+        putf(g, 7, 2, TBL_ATTR_NORMAL, "Table %s", num);
+        putf(g, 7, clock_col, ct.expired ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL,
+             "%s", ct.small);
+        row = 9;
+    } else {
+        putf(g, 1, 1, TBL_ATTR_BOLD, "Table %s", num);
+        putf(g, 1, 12, ct.expired ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL, "%s",
+             ct.small);
+        row = 2;
+    }
+    if (s->bound && s->has_ag)
+        draw_ag(s, now_ms, row++, g);
+    if (s->bound && s->has_chess)
+        draw_chess_summary(s, core, now_ms, row++, g);
+    row++;
+    if (core->has_assignment && a->table > 0) {
+        for (int32_t i = 0; i < a->n_seats && row < max_row; i++) {
+            char extra[1024];
+            int32_t c;
+            seat_line(core, i, line, sizeof(line), extra, sizeof(extra));
+            c = tbl_grid_put(g, row, 1, TBL_ATTR_NORMAL, line, g->cols - 2);
+            /* The extras on the same line when they fit, else below. */
+            if (extra[0] && c + text_cols(extra) > g->cols - 2 &&
+                row + 1 < max_row) {
+                row++;
+                c = 2;
+            }
+            tbl_grid_put(g, row++, 1 + c, TBL_ATTR_DIM, extra, g->cols - 2 - c);
+        }
+        row++;
+    }
+    state_words(s, core, now_ms, &w);
+    if (row < max_row)
+        tbl_grid_put(g, row++, 1, w.attr, w.head, -1);
+    if (row < max_row)
+        row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL, w.detail,
+                           max_row - row > 2 ? 2 : max_row - row);
+    if (s->outcome_kind != TBL_FLOW_RESULT && s->n_outcome > 0 &&
+        row + 1 < max_row) {
+        row++;
+        for (int32_t i = 0; i < s->n_outcome && row < max_row; i++)
+            tbl_grid_put(g, row++, 1, TBL_ATTR_DIM, s->outcome[i], g->cols - 2);
+    }
+    if (st == TBL_STATE_PLAYING) {
+        bool refused = tbl_core_refusal(core, line, sizeof(line)) != NULL;
+        snprintf(keys, keys_size,
+                 "Enter %s  + before the game  * time-out  %s. notes",
+                 refused ? "correct the result" : "enter the result",
+                 a->game == TNY_GAME_TANTRIX    ? "/ chess clock  "
+                 : a->game == TNY_GAME_AGRICOLA ? "/ draft  0 next action  "
+                                                : "");
+    } else if (st == TBL_STATE_CONFIRMING) {
+        snprintf(keys, keys_size, "Enter confirm the result  . notes");
+    } else {
+        snprintf(keys, keys_size, ". notes");
+    }
+}
+
+/* ---- FLOW, OUTCOME, CONFIRM, NOTES --------------------------------------- */
+
+static const char *flow_name(enum tbl_flow_kind k)
+{
+    switch (k) {
+    case TBL_FLOW_PREGAME: return "BEFORE THE GAME";
+    case TBL_FLOW_TIMEOUT: return "TIME-OUT";
+    case TBL_FLOW_RESULT: return "RESULT";
+    }
+    return "?";
+}
+
+static void draw_flow(const struct tbl_screen *s, const struct tbl_core *core,
+                      int64_t now_ms, struct tbl_grid *g, char *keys,
+                      size_t keys_size)
+{
+    struct tbl_flow_step st;
+    int32_t row = 3, max_row = g->rows - 4;
+
+    status_line(core, now_ms, flow_name(s->flow.kind), g);
+    tbl_flow_step(&s->flow, &st);
+    tbl_grid_put(g, row++, 1, TBL_ATTR_BOLD, st.title, g->cols - 2);
+    row++;
+    row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL, st.text,
+                       max_row - row -
+                           (st.ask == TBL_ASK_CHOICE ? st.n_options + 1 : 2));
+    row++;
+    switch (st.ask) {
+    case TBL_ASK_CHOICE:
+        for (int32_t i = 0; i < st.n_options && row < max_row; i++)
+            putf(g, row++, 3,
+                 st.has_default && st.default_value == i ? TBL_ATTR_BOLD
+                                                         : TBL_ATTR_NORMAL,
+                 "%d  %s%s", (int)(i + 1), st.options[i],
+                 st.has_default && st.default_value == i ? "  (Enter)" : "");
+        snprintf(keys, keys_size, "1-%d choose  %s- back  / cancel the steps",
+                 (int)st.n_options,
+                 st.has_default ? "Enter the marked one  " : "");
+        break;
+    case TBL_ASK_NUMBER: {
+        char shown[24];
+        size_t n = strlen(s->typed);
+        if (st.secret) {
+            memset(shown, '*', n < sizeof(shown) - 1 ? n : sizeof(shown) - 1);
+            shown[n < sizeof(shown) - 1 ? n : sizeof(shown) - 1] = '\0';
+        } else {
+            snprintf(shown, sizeof(shown), "%s", s->typed);
+        }
+        putf(g, row, 3, TBL_ATTR_NORMAL, "%d..%d:", (int)st.min, (int)st.max);
+        putf(g, row, 16, TBL_ATTR_INPUT, " %s_ ", shown);
+        snprintf(keys, keys_size,
+                 "digits type  Enter OK  Backspace delete  - back  / cancel");
+        break;
+    }
+    case TBL_ASK_INFO:
+        snprintf(keys, keys_size, "Enter continue  - back  / cancel the steps");
+        break;
+    case TBL_ASK_DONE: snprintf(keys, keys_size, "Enter continue"); break;
+    }
+}
+
+static void draw_lines(struct tbl_grid *g, int32_t *row, int32_t max_row,
+                       const struct tbl_screen *s, enum tbl_attr attr)
+{
+    for (int32_t i = 0; i < s->n_outcome && *row < max_row; i++)
+        tbl_grid_put(g, (*row)++, 3, attr, s->outcome[i], g->cols - 4);
+}
+
+static void draw_outcome(const struct tbl_screen *s,
+                         const struct tbl_core *core, int64_t now_ms,
+                         struct tbl_grid *g, char *keys, size_t keys_size)
+{
+    int32_t row = 3;
+
+    status_line(core, now_ms, flow_name(s->outcome_kind), g);
+    putf(g, row++, 1, TBL_ATTR_BOLD, "%s: decided", flow_name(s->outcome_kind));
+    row++;
+    draw_lines(g, &row, g->rows - 4, s, TBL_ATTR_NORMAL);
+    snprintf(keys, keys_size, "Enter back to the table");
+}
+
+static void draw_confirm(const struct tbl_screen *s,
+                         const struct tbl_core *core, int64_t now_ms,
+                         struct tbl_grid *g, char *keys, size_t keys_size)
+{
+    int32_t row = 3, max_row = g->rows - 4, cur = -1;
+
+    status_line(core, now_ms, "CONFIRM", g);
+    putf(g, row++, 1, TBL_ATTR_BOLD, "CONFIRM THE RESULT");
+    if (s->outcome_kind == TBL_FLOW_RESULT)
+        draw_lines(g, &row, max_row - core->asg.n_seats - 2, s,
+                   TBL_ATTR_NORMAL);
+    row++;
+    for (int32_t i = 0; i < core->asg.n_seats && row < max_row; i++) {
+        bool ok = core->confirmed[i];
+        if (!ok && cur < 0)
+            cur = i;
+        putf(g, row++, 3,
+             ok         ? TBL_ATTR_GOOD
+             : cur == i ? TBL_ATTR_BOLD
+                        : TBL_ATTR_WARN,
+             "%s seat %d  %-24.60s %s", cur == i ? ">" : " ", (int)(i + 1),
+             core->asg.seats[i].name,
+             ok         ? "confirmed"
+             : cur == i ? "confirm now?"
+                        : "to confirm");
+    }
+    row++;
+    if (cur >= 0 && row < max_row)
+        putf(g, row, 1, TBL_ATTR_BOLD,
+             "%s (seat %d): Enter or %d confirms, / rejects",
+             core->asg.seats[cur].name, (int)(cur + 1), (int)(cur + 1));
+    snprintf(
+        keys, keys_size,
+        "Enter confirm  1-%d that seat confirms  / or - reject and correct",
+        (int)core->asg.n_seats);
+}
+
+static void draw_notes(const struct tbl_core *core, int64_t now_ms,
+                       struct tbl_grid *g, char *keys, size_t keys_size)
+{
+    int32_t row = 3, max_row = g->rows - 4;
+    const struct tny_wire_assignment *a = &core->asg;
+
+    status_line(core, now_ms, "NOTES", g);
+    if (!core->has_assignment || (!a->procedure[0] && a->n_notes == 0)) {
+        putf(g, row, 1, TBL_ATTR_DIM, "no notes for this table");
+    } else {
+        if (a->procedure[0])
+            row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
+                               a->procedure, max_row - row) +
+                   1;
+        for (int32_t i = 0; i < a->n_notes && row < max_row; i++)
+            row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
+                               a->notes[i], max_row - row);
+    }
+    snprintf(keys, keys_size, "Enter or . back to the table");
+}
+
+/* ---- CHESS ------------------------------------------------------------- */
+
+static void draw_chess(const struct tbl_screen *s, const struct tbl_core *core,
+                       int64_t now_ms, struct tbl_grid *g, char *keys,
+                       size_t keys_size)
+{
+    struct tbl_chess_view v;
+    int32_t half = g->cols / 2, row = 3;
+    char t[24];
+
+    status_line(core, now_ms, "CHESS CLOCK", g);
+    tbl_chess_view(&s->chess, now_ms, &v);
+    for (int32_t side = 0; side < 2; side++) {
+        int32_t col = side * half + 2;
+        bool run = v.running == side;
+        enum tbl_attr ink = v.over[side] ? TBL_ATTR_INK_ALERT : TBL_ATTR_INK;
+        putf(g, row, col, run ? TBL_ATTR_BOLD : TBL_ATTR_NORMAL, "%s%.30s",
+             run ? "> " : "  ", core->asg.seats[side].name);
+        fmt_used(v.used_ms[side], t, sizeof(t));
+        if (!(run && v.paused && !blink_on(now_ms)))
+            put_big(g, row + 1, col, t, ink);
+        putf(g, row + 6, col, v.over[side] ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL,
+             "used %s%s", t, run ? (v.paused ? " PAUSED" : " running") : "");
+        if (v.penalty_preview[side] > 0)
+            putf(g, row + 7, col, TBL_ATTR_ALERT, "TX-3 penalty: %d TP",
+                 (int)v.penalty_preview[side]);
+        if (v.alert_25min[side])
+            putf(g, row + 8, col, TBL_ATTR_ALERT,
+                 "TX-4: past 25 min: call the organiser");
+    }
+    row += 10;
+    if (!s->chess.started) {
+        putf(g, row++, 1, TBL_ATTR_BOLD,
+             "TX-11: the player who does NOT start presses their key: the "
+             "starter's clock runs");
+        if (s->round_start_ms >= 0) {
+            int32_t phase = 0;
+            struct tny_diag d = {{0}};
+            int64_t left =
+                TBL_TX_ABSENT_CLOCK_MS - (now_ms - s->round_start_ms);
+            if (tbl_tx_absence(s->round_start_ms, now_ms, &phase, &d) == 0) {
+                fmt_left(left > 0 ? left : 0, t, sizeof(t));
+                putf(g, row++, 1, phase ? TBL_ATTR_ALERT : TBL_ATTR_DIM, "%s",
+                     phase == 0   ? "TX-5: a player absent 5 min after the "
+                                    "start has their clock started"
+                     : phase == 1 ? "TX-5: absent player? start their clock "
+                                    "now (their opponent's key)"
+                                  : "TX-5: absent 10 min: call the organiser "
+                                    "(default win 15-5)");
+                if (phase == 0)
+                    putf(g, row++, 1, TBL_ATTR_DIM, "  %s to go", t);
+            }
+        }
+    } else if (v.paused) {
+        putf(g, row++, 1, TBL_ATTR_WARN,
+             "PAUSED (TX-9): 5 resumes; a wrongful pause: the key of the "
+             "player who paused (30 s)");
+    } else if (v.stopped) {
+        putf(g, row++, 1, TBL_ATTR_BOLD,
+             "stopped: Enter takes the times "
+             "into the result");
+    }
+    if (v.stop_favours >= 0)
+        putf(g, row++, 1, TBL_ATTR_ALERT,
+             "TX-4: the organiser may decide for %s",
+             core->asg.seats[v.stop_favours].name);
+    snprintf(keys, keys_size,
+             "1/4/7 left done  2/3/6/9 right done  5 pause  Enter stop + "
+             "result  - back");
+}
+
+void tbl_screen_draw(const struct tbl_screen *s, const struct tbl_core *core,
+                     const char *device_id, int64_t now_ms, struct tbl_grid *g)
+{
+    char keys[256] = "";
+
+    tbl_grid_clear(g);
+    title_bar(core, device_id, g);
+    switch (s->view) {
+    case TBL_VIEW_MAIN:
+        draw_main(s, core, now_ms, g, keys, sizeof(keys));
+        break;
+    case TBL_VIEW_FLOW:
+        if (s->in_flow)
+            draw_flow(s, core, now_ms, g, keys, sizeof(keys));
+        break;
+    case TBL_VIEW_OUTCOME:
+        draw_outcome(s, core, now_ms, g, keys, sizeof(keys));
+        break;
+    case TBL_VIEW_CONFIRM:
+        draw_confirm(s, core, now_ms, g, keys, sizeof(keys));
+        break;
+    case TBL_VIEW_CHESS:
+        draw_chess(s, core, now_ms, g, keys, sizeof(keys));
+        break;
+    case TBL_VIEW_NOTES: draw_notes(core, now_ms, g, keys, sizeof(keys)); break;
+    }
+    bottom(s, core, keys, g);
+}
+
+int64_t tbl_screen_next_tick(const struct tbl_screen *s,
+                             const struct tbl_core *core, int64_t now_ms)
+{
+    (void)s;
+    (void)core;
+    /* Clocks change every second and blink every half second. */
+    return 500 - now_ms % 500;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# test_table_tui_ct.sh - Catan on the table's full-screen display (tmux
+# 100x30, real hub): the RESULT steps (CT-4 game points capped at 10)
+# refuse a letter and an out-of-range value on the spot; a player rejects
+# the entered result (back to the steps); then the organiser enters a
+# different result for the table first, so the hub refuses the table's
+# (conflict): the screen shows the hub's reason and Enter goes back to
+# the result steps.  Then the same result as the organiser's is
+# accepted (a duplicate).
+#
+# usage: bash test_table_tui_ct.sh SOURCE_DIR BUILD_DIR
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=${E2E_TIMEOUT:-170}
+e2e_init "$@"
+source "$(dirname -- "${BASH_SOURCE[0]}")/table_tui.sh"
+
+tui_setup catan '{"rounds": 2}' 8
+tui_round
+expect 30 '^ PLAYING' "state playing"
+# The seats' player ids (names are "Player N" for pN).
+mapfile -t ids < <(screen | grep -o -E '^ [1-4]  Player [0-9]+' | awk '{ print "p" $3 }')
+[ "${#ids[@]}" -ge 3 ] || fail "seats: $(screen)"
+key Enter
+expect 10 ' RESULT *$' "result steps"
+walk_flow 1
+expect 10 'CONFIRM THE RESULT' "confirmation screen"
+key Enter
+key /
+expect 10 'rejected the result: correct it' "a player's rejection"
+expect 10 ' RESULT *$' "back in the result steps"
+ok "a player rejected: back to the result steps"
+
+# The organiser's result first: the table's own one conflicts.
+json='{"vp": {'
+for ((k = 0; k < ${#ids[@]}; k++)); do
+    [ $k -eq 0 ] || json+=', '
+    json+="\"${ids[$k]}\": $((10 - k))"
+done
+json+='}}'
+live 0 result enter ev 1 1 "$json"
+key Enter
+confirm_n=0
+expect 10 'CONFIRM THE RESULT' "confirmation screen again"
+for ((k = 0; k < 4; k++)); do
+    grep_screen 'CONFIRM THE RESULT' || break
+    key Enter
+    sleep 0.2
+done
+expect 30 'RESULT REJECTED BY THE HUB' "the hub's refusal"
+expect 10 'conflict|already|differs' "the hub's reason"
+ok "hub refusal shown: $(screen | grep -A1 'REJECTED BY THE HUB' | tail -n 1 | sed 's/^ *//')"
+key Enter
+expect 10 ' RESULT *$' "back to the result steps after the hub's refusal"
+tui_finish
+e2e_done
