@@ -25,7 +25,8 @@ cd "$root"
 usage() {
     cat <<'EOF'
 usage: deploy/run.sh [--format NAME|all] [--players N] [--tables N] [--seed S]
-                     [--delay MS|MIN-MAX] [--port P] [--console|--print] [--keep]
+                     [--delay MS|MIN-MAX] [--port P] [--console|--print|--play]
+                     [--keep]
                      [--no-build] [--build-dir DIR]
        deploy/run.sh --offline [tourney demo options: --format NAME --players N
                      --seed S --out FILE --quiet]
@@ -43,6 +44,9 @@ pairings, results and standings are printed round by round.
   --port P      broker port (default: a free one)
   --console     the dashboard (the default on a terminal)
   --print       print round by round instead of the dashboard
+  --play        you sit at table 1: tmux with the dashboard on the left and
+                table-001's full-screen display on the right (enter its
+                results with the keys shown); the other tables play alone
   --keep        keep the runtime dir (logs, database) and print its path
   --no-build    skip install-deps.sh and the build (use DIR's binaries)
   --build-dir DIR  build directory (default build)
@@ -73,6 +77,7 @@ seed=2026
 delay=
 port=
 console=auto
+play_table=0
 keep=0
 demo_args=()
 args=("$@")
@@ -112,6 +117,7 @@ while [ $# -gt 0 ]; do
             shift 2 ;;
         --console) console=1; shift ;;
         --print) console=0; shift ;;
+        --play) console=1; play_table=1; shift ;;
         --keep) keep=1; shift ;;
         *) usage_err "unknown option \"$1\"" ;;
         esac
@@ -138,6 +144,10 @@ if [ $offline = 0 ]; then
     [ -z "$tables" ] || { uint_in --tables "$tables" 1 500; tables=$((10#$tables)); }
     [ -z "$port" ] || { uint_in --port "$port" 1 65535; port=$((10#$port)); }
     [[ $seed =~ ^[0-9]{1,18}$ ]] || usage_err "--seed: expected a number, got \"$seed\""
+    if [ $play_table = 1 ]; then
+        [ -t 0 ] && [ -t 1 ] || usage_err "--play needs a terminal"
+        command -v tmux >/dev/null 2>&1 || usage_err "--play needs tmux (deploy/install-deps.sh installs it)"
+    fi
     if [ $console = auto ]; then
         if [ -t 1 ] && [ -t 0 ]; then console=1; else console=0; fi
     fi
@@ -188,6 +198,7 @@ cleanup() {
     local rc=$? pid i alive rev=()
     trap - EXIT INT TERM HUP
     [ -z "$FG" ] || PIDS+=("$FG")
+    [ -z "${PLAY_SESSION:-}" ] || tmux kill-session -t "$PLAY_SESSION" 2>/dev/null || true
     # Newest first (tables, hub, then the broker they talk to); TERM to
     # all, up to 3 s for all of them together, then KILL what is left.
     for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
@@ -345,6 +356,9 @@ live wait-hub --timeout 20
 
 # --- tables ------------------------------------------------------------------
 dev_name() { printf 'table-%03d' "$1"; }
+# --play: table-001 is the person's: the display, no simulation; it is
+# started in the tmux session below.
+human() { [ $play_table = 1 ] && [ "$1" = table-001 ]; }
 for ((i = 1; i <= n_dev; i++)); do
     d=$(dev_name "$i")
     (umask 077; cat >"$RUN/$d.conf" <<EOF
@@ -352,17 +366,22 @@ device_id = "$d"
 mqtt_password = "$(cred "$d")"
 broker_uri = "tcp://$HOST:$BROKER_PORT"
 outbox = "$RUN/$d.db"
-simulate = true
+simulate = $(human "$d" && echo false || echo true)
 simulate_delay_ms = "$delay"
 seed = $((seed + i))
 keepalive_s = 5
 EOF
     )
+    if human "$d"; then
+        printf 'display = "tui"\nlog_file = "%s"\n' "$RUN/$d.log" >>"$RUN/$d.conf"
+        continue
+    fi
     "$TABLE" --config "$RUN/$d.conf" </dev/null >"$RUN/$d.out" 2>"$RUN/$d.err" &
     track $!
 done
 for ((i = 1; i <= n_dev; i++)); do
     d=$(dev_name "$i")
+    ! human "$d" || continue
     for ((w = 0; w < 300; w++)); do
         ! grep -q -x 'net online queued=0' "$RUN/$d.out" || break
         sleep 0.05
@@ -382,9 +401,18 @@ table_done() {
         seen && $0 == "state done" { done = 1 }
         END { exit !done }' "$RUN/$1.out"
 }
-# wait_table DEVICE EVENT ROUND TABLE: bounded by the game length.
+# wait_table DEVICE EVENT ROUND TABLE: bounded by the game length (a
+# person's table, --play: until the hub has its result).
 wait_table() {
     local max=${delay#*-} limit w
+    if human "$1"; then
+        while :; do
+            kill -0 "$HUB_PID" 2>/dev/null || die "tourney-hub died: $(log_tail "$RUN/hub.log")"
+            timeout 30 "$TOURNEY" live export "$2" >"$RUN/human.json" 2>/dev/null </dev/null &&
+                round_results "$RUN/human.json" "$3" | grep -q "^  table $4 " && return 0
+            sleep 1
+        done
+    fi
     limit=$((max / 1000 * 20 + 600))   # 50 ms polls: 30 s plus 20x the longest game
     for ((w = 0; w < limit; w++)); do
         table_done "$@" && return 0
@@ -478,6 +506,50 @@ play_all() {
         play "$f" "${players:-$(default_players "$f")}"
     done
 }
+
+# --play: one tmux session, the dashboard of the current event on the left
+# (respawned for each event), table-001's display on the right; the events
+# are driven in the background into $RUN/demo.log.  The session ends 5 s
+# after the last event (or when you leave it: Ctrl-b d), and so does this
+# script.
+if [ $play_table = 1 ]; then
+    mkdir -p "$RUN/xdg-console/tourney"
+    sed -e 's/^user = demo$/user = console/' -e "s|/demo.pw\"|/console.pw\"|" \
+        "$XDG_CONFIG_HOME/tourney/console.conf" >"$RUN/xdg-console/tourney/console.conf"
+    PLAY_SESSION=tourney-play-$$
+    cols=$(tput cols 2>/dev/null || echo 200)
+    lines=$(tput lines 2>/dev/null || echo 50)
+    printf '%s\n' "#!/bin/sh" "echo 'waiting for the first event...'" "exec sleep 100000" >"$RUN/idle.sh"
+    printf '%s\n' "#!/bin/sh" "exec '$TABLE' --config '$RUN/table-001.conf'" >"$RUN/table.sh"
+    tmux new-session -d -s "$PLAY_SESSION" -x "$cols" -y "$lines" "sh $RUN/idle.sh" ||
+        die "tmux new-session failed"
+    tmux split-window -h -t "$PLAY_SESSION:0" "sh $RUN/table.sh" ||
+        die "tmux split-window failed"
+    (trap - EXIT INT TERM HUP
+     for f in "${formats[@]}"; do
+         ev=$(printf '%s' "$f" | tr -cd 'a-z0-9')-demo
+         (for ((w = 0; w < 300; w++)); do
+              "$TOURNEY" live event list 2>/dev/null </dev/null | grep -q "$ev" && break
+              sleep 0.2
+          done
+          printf '%s\n' "#!/bin/sh" "XDG_CONFIG_HOME='$RUN/xdg-console' exec '$TOURNEY' live console $ev" >"$RUN/console-$ev.sh"
+          tmux respawn-pane -k -t "$PLAY_SESSION:0.0" "sh $RUN/console-$ev.sh") &
+         play "$f" "${players:-$(default_players "$f")}" || exit $?
+         wait
+     done
+     sleep 5
+     tmux kill-session -t "$PLAY_SESSION") >"$RUN/demo.log" 2>&1 </dev/null &
+    driver=$!
+    track "$driver"
+    TMUX= tmux attach -t "$PLAY_SESSION" || true
+    if kill -0 "$driver" 2>/dev/null; then
+        echo "$prog: you left the session before the demo ended; stopping" >&2
+        exit 0
+    fi
+    st=0; wait "$driver" || st=$?
+    cat "$RUN/demo.log"
+    exit "$st"
+fi
 
 # The dashboard: for each format, the event is driven in the background
 # (into $RUN/demo.log) while `tourney live console EVENT` shows it in the

@@ -114,10 +114,10 @@ static void result(struct tbl_flow_run *r)
     if (!tbl_flow__finish_result(r, &t))
         return;
     for (int32_t p = 0; p < r->n_seats; p++)
-        tbl_flow__line(r, "%d. %s: %d VP, %d IP, %d BP",
-                       (int)tbl_flow__place(res, r->n_seats, p),
+        tbl_flow__line(r, "%s: %d VP, %d IP, %d BP (place %d)",
                        tbl_flow__name(r, p), (int)res->score[p],
-                       (int)res->ip[p], (int)res->bp[p]);
+                       (int)res->ip[p], (int)res->bp[p],
+                       (int)tbl_flow__place(res, r->n_seats, p));
     tbl_flow__summary_step(r, "Result: check, then confirm");
 }
 

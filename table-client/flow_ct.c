@@ -214,9 +214,9 @@ static void result(struct tbl_flow_run *r)
     if (!tbl_flow__finish_result(r, &t))
         return;
     for (int32_t p = 0; p < r->n_seats; p++)
-        tbl_flow__line(r, "%d. %s: %d game points",
-                       (int)tbl_flow__place(res, r->n_seats, p),
-                       tbl_flow__name(r, p), (int)res->score[p]);
+        tbl_flow__line(r, "%s: %d game points (place %d)", tbl_flow__name(r, p),
+                       (int)res->score[p],
+                       (int)tbl_flow__place(res, r->n_seats, p));
     tbl_flow__summary_step(r, "Result: check, then confirm");
 }
 

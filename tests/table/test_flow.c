@@ -730,8 +730,8 @@ static void test_AG_1_vp_ip_bp_per_seat(void **s)
         ok(x, p);
         ok(x, 0);
     }
-    expect_line(x, "1. Anna: 45 VP, 8 IP, 3 BP");
-    expect_line(x, "4. Dan: 37 VP");
+    expect_line(x, "Anna: 45 VP, 8 IP, 3 BP (place 1)");
+    expect_line(x, "Dan: 37 VP, 3 IP, 0 BP (place 4)");
     r = done_result(x);
     assert_int_equal(r.n_players, 4);
     assert_int_equal(r.players[0].score, 45);
@@ -975,8 +975,8 @@ static void test_CT_4_game_points_at_most_10(void **s)
     refused(x, 11, TNY_ERANGE, "0..10");
     refused(x, -1, TNY_ERANGE, "CT-4");
     oks(x, (const int32_t[]){10, 7, 8}, 3);
-    expect_line(x, "1. Anna: 10 game points");
-    expect_line(x, "3. Ben: 7");
+    expect_line(x, "Anna: 10 game points (place 1)");
+    expect_line(x, "Ben: 7 game points (place 3)");
     r = done_result(x);
     assert_int_equal(r.n_players, 3);
     assert_int_equal(r.players[2].score, 8);
