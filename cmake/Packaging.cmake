@@ -54,7 +54,7 @@ set(CPACK_COMPONENT_HUB_DESCRIPTION "Tourney hub daemon and organiser CLI")
 set(CPACK_COMPONENT_TABLE_DESCRIPTION "Tourney table client (Raspberry Pi)")
 # Explicit Debian 12 runtime libraries (dpkg-shlibdeps does not work cross).
 set(CPACK_DEBIAN_HUB_PACKAGE_DEPENDS
-    "libc6, libjansson4, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6, passwd")
+    "libc6, libjansson4, libcsv3, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6, passwd")
 set(CPACK_DEBIAN_TABLE_PACKAGE_DEPENDS
-    "libc6, libjansson4, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, passwd")
+    "libc6, libjansson4, libcsv3, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6, passwd")
 include(CPack)

@@ -10,6 +10,9 @@
 #
 # It does not set a sysroot: Debian multiarch shares / between the
 # architectures, and pkg-config is pointed at the arm64 .pc files only.
+# Binaries link against the cross libc (libc6-dev-arm64-cross) and run
+# with any glibc >= it: on the Pi its own, under qemu multiarch
+# libc6:arm64 (see CMAKE_CROSSCOMPILING_EMULATOR below).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(TNY_CROSS_TRIPLE aarch64-linux-gnu)
@@ -37,7 +40,12 @@ set(ENV{PKG_CONFIG_PATH} "")
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
 
 # How ctest runs target binaries (tests that execute them need qemu).
+# -L / : the arm64 loader AND libc from multiarch libc6:arm64 (the package
+# the :arm64 libraries depend on).  Never -L /usr/aarch64-linux-gnu: there
+# ld.so is libc6-arm64-cross's (an older Debian revision of glibc) while
+# libc.so.6 is still found in /lib/aarch64-linux-gnu through ld.so.cache;
+# that loader/libc mix hangs in the first pthread_create (100% CPU).
 find_program(TNY_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
 if(TNY_QEMU_AARCH64)
-    set(CMAKE_CROSSCOMPILING_EMULATOR ${TNY_QEMU_AARCH64} -L /usr/${TNY_CROSS_TRIPLE})
+    set(CMAKE_CROSSCOMPILING_EMULATOR ${TNY_QEMU_AARCH64} -L /)
 endif()

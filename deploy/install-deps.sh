@@ -4,8 +4,10 @@
 # Usage: deploy/install-deps.sh [--bench] [--cross]
 #   --bench  adds bench-only packages
 #   --cross  adds the arm64 cross toolchain, the :arm64 -dev libraries (Debian
-#            multiarch: enables the arm64 architecture once) and qemu-user, for
-#            deploy/cross/build-arm64.sh and tests/e2e/test_arm64_qemu.sh
+#            multiarch: enables the arm64 architecture once; they pull in
+#            libc6:arm64, the runtime qemu uses with -L /) and qemu-user, for
+#            deploy/cross/build-arm64.sh and deploy/cross/test_arm64_qemu.sh
+#            (deploy/test.sh, i.e. CI, uses --cross)
 set -euo pipefail
 
 bench=0
@@ -29,6 +31,9 @@ packages=(
     mosquitto mosquitto-clients            # broker for the live system and e2e tests
     libncurses-dev                         # terminal UI: console and table display
     tmux                                   # e2e test of the console dashboard
+    iproute2                               # e2e: ip netns / veth (test_table_netns)
+    faketime                               # e2e: skewed table clock (libfaketime)
+    sqlite3                                # e2e: read the hub's clock row (clock skew)
     clang-format                           # formatting check
 )
 if [ "$bench" = 1 ]; then

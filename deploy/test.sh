@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The README's second command: installs what the tests need, then builds and
 # runs every test twice: an optimised -Werror build and an AddressSanitizer +
-# UndefinedBehaviorSanitizer build.  Benchmarks are not part of this run.
+# UndefinedBehaviorSanitizer build; between the two, the arm64 table client
+# (cross-built into build-arm64/) plays a round under qemu-aarch64 against
+# the release build's hub (deploy/cross/test_arm64_qemu.sh; not a ctest
+# entry, so it stays out of the sanitizer build).  Benchmarks are not part
+# of this run.
 # Usage: deploy/test.sh            (from anywhere; builds under ./build*)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-deploy/install-deps.sh
+deploy/install-deps.sh --cross
 
 jobs=$(nproc 2>/dev/null || echo 2)
 run_suite() {
@@ -19,6 +23,10 @@ run_suite() {
 
 echo "== release build (-O2, -Werror) =="
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+echo "== arm64 table client under qemu-user =="
+JOBS=$jobs deploy/cross/build-arm64.sh --no-install "$root/build-arm64"
+TNY_REQUIRE_ARM64=1 TNY_ARM64_BUILD="$root/build-arm64" \
+    bash deploy/cross/test_arm64_qemu.sh "$root" "$root/build"
 echo "== sanitizer build (ASan + UBSan) =="
 run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DTNY_SANITIZE=ON
 echo "== formatting (clang-format) =="

@@ -1,4 +1,4 @@
-/* mqtt.c - MQTT v5 client over Eclipse Paho C 1.3.12 (asynchronous API)
+/* mqtt.c - MQTT v5 client over Eclipse Paho C 1.3 (asynchronous API)
  * that turns everything Paho reports into events on a bounded queue read by
  * one owner thread.  See tny/mqtt.h for the contract.
  *
@@ -59,6 +59,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "paho.h"
+
 /* Paho's internal out-of-memory code (PAHO_MEMORY_ERROR, not in its public
  * headers). */
 #define PAHO_NOMEM (-99)
@@ -86,6 +88,7 @@ struct fixed {
 
 struct tny_mqtt {
     MQTTAsync paho;
+    const struct tny_paho *api; /* the Paho build (paho.h) */
 
     /* Options, immutable after open. */
     char *servers[TNY_MQTT_MAX_SERVERS];
@@ -462,12 +465,12 @@ static int start_connect(struct tny_mqtt *c, int idx)
     if (c->session_expiry_s > 0) {
         prop.identifier = MQTTPROPERTY_CODE_SESSION_EXPIRY_INTERVAL;
         prop.value.integer4 = c->session_expiry_s;
-        if (MQTTProperties_add(&props, &prop) != 0)
+        if (c->api->properties_add(&props, &prop) != 0)
             return PAHO_NOMEM;
         co.connectProperties = &props;
     }
-    rc = MQTTAsync_connect(c->paho, &co);
-    MQTTProperties_free(&props); /* Paho copied them */
+    rc = c->api->connect(c->paho, &co);
+    c->api->properties_free(&props); /* Paho copied them */
     return rc;
 }
 
@@ -621,7 +624,7 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
         m.retained = c->birth.retained;
         ro.onFailure5 = on_birth_fail;
         ro.context = c;
-        rc = MQTTAsync_sendMessage(c->paho, c->birth.topic, &m, &ro);
+        rc = c->api->sendMessage(c->paho, c->birth.topic, &m, &ro);
         if (rc != MQTTASYNC_SUCCESS) {
             pthread_mutex_lock(&c->mu);
             c->stats.n_birth_failed++;
@@ -638,7 +641,7 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
         ro.onSuccess5 = on_resub_ok;
         ro.onFailure5 = on_resub_fail;
         ro.context = c;
-        rc = MQTTAsync_subscribeMany(c->paho, n_subs, filters, qoss, &ro);
+        rc = c->api->subscribeMany(c->paho, n_subs, filters, qoss, &ro);
         if (rc != MQTTASYNC_SUCCESS)
             push_conn_event(c, n_subs);
     }
@@ -709,8 +712,8 @@ static int on_arrived(void *ctx, char *topic, int topic_len,
         n->limited = true;
         n->cost = tlen + plen;
     }
-    MQTTAsync_freeMessage(&pm);
-    MQTTAsync_free(topic);
+    c->api->freeMessage(&pm);
+    c->api->free(topic);
 
     pthread_mutex_lock(&c->mu);
     if (oversize)
@@ -977,7 +980,7 @@ static void free_client(struct tny_mqtt *c)
     struct node *n;
 
     if (c->paho)
-        MQTTAsync_destroy(&c->paho);
+        c->api->destroy(&c->paho);
     /* Paho is gone: no callback can run any more. */
     n = c->head;
     while (n) {
@@ -1095,6 +1098,13 @@ int tny_mqtt_open(const struct tny_mqtt_options *opts, struct tny_mqtt **client,
     }
     c->cv_ok = true;
 
+    /* Paho's TLS build only when a broker needs it (paho.h). */
+    bool tls = false;
+    for (int i = 0; i < c->n_servers; i++)
+        tls = tls || strncmp(c->servers[i], "ssl://", 6) == 0;
+    if ((rc = tny__paho_get(tls, &c->api, diag)) < 0)
+        goto out;
+
     /* No persistence (the owner's store is the truth; Paho's files cost
      * throughput and break on power loss); never queue while disconnected,
      * so that publish reports the disconnection instead of buffering. */
@@ -1102,19 +1112,19 @@ int tny_mqtt_open(const struct tny_mqtt_options *opts, struct tny_mqtt **client,
     cro.maxBufferedMessages = opts->max_buffered;
     cro.MQTTVersion = MQTTVERSION_5;
     cro.deleteOldestMessages = 0; /* would drop silently */
-    prc = MQTTAsync_createWithOptions(&c->paho, c->servers[0], c->client_id,
-                                      MQTTCLIENT_PERSISTENCE_NONE, NULL, &cro);
+    prc = c->api->createWithOptions(&c->paho, c->servers[0], c->client_id,
+                                    MQTTCLIENT_PERSISTENCE_NONE, NULL, &cro);
     if (prc != MQTTASYNC_SUCCESS) {
         c->paho = NULL;
         rc = tny_diag_set(diag, TNY_ESTATE, "mqtt: MQTTAsync_create: %s (%d)",
-                          MQTTAsync_strerror(prc), prc);
+                          c->api->strerror(prc), prc);
         goto out;
     }
-    prc = MQTTAsync_setCallbacks(c->paho, c, on_lost, on_arrived, NULL);
+    prc = c->api->setCallbacks(c->paho, c, on_lost, on_arrived, NULL);
     if (prc != MQTTASYNC_SUCCESS) {
         rc = tny_diag_set(diag, TNY_ESTATE,
                           "mqtt: MQTTAsync_setCallbacks: %s (%d)",
-                          MQTTAsync_strerror(prc), prc);
+                          c->api->strerror(prc), prc);
         goto out;
     }
     /* The first attempt is immediate; the thread makes it. */
@@ -1158,7 +1168,7 @@ void tny_mqtt_close(struct tny_mqtt *c)
         d.onSuccess5 = on_disconnected;
         d.onFailure5 = on_disconnect_fail;
         d.context = c;
-        if (MQTTAsync_disconnect(c->paho, &d) == MQTTASYNC_SUCCESS) {
+        if (c->api->disconnect(c->paho, &d) == MQTTASYNC_SUCCESS) {
             struct timespec until = ts_add_ms(mono_now(), 3000);
             pthread_mutex_lock(&c->mu);
             while (!c->disconnect_done && ts_before(mono_now(), until))
@@ -1219,9 +1229,10 @@ void tny_mqtt_message_release(struct tny_mqtt_message *msg)
 }
 
 /* Maps a Paho refusal to our error and message. */
-static int paho_error(int prc, const char *what, struct tny_diag *diag)
+static int paho_error(const struct tny_mqtt *c, int prc, const char *what,
+                      struct tny_diag *diag)
 {
-    const char *text = MQTTAsync_strerror(prc);
+    const char *text = c->api->strerror(prc);
     int rc;
 
     switch (prc) {
@@ -1287,9 +1298,9 @@ int tny_mqtt_publish(struct tny_mqtt *c, const char *topic, const void *payload,
         ro.onFailure5 = on_pub_fail;
         ro.context = c;
     }
-    prc = MQTTAsync_sendMessage(c->paho, topic, &m, &ro);
+    prc = c->api->sendMessage(c->paho, topic, &m, &ro);
     if (prc != MQTTASYNC_SUCCESS) {
-        rc = paho_error(prc, "publish", diag);
+        rc = paho_error(c, prc, "publish", diag);
         goto out;
     }
     if (token)
@@ -1350,9 +1361,9 @@ int tny_mqtt_subscribe(struct tny_mqtt *c, const char *filter, int qos,
     ro.onSuccess5 = on_sub_ok;
     ro.onFailure5 = on_sub_fail;
     ro.context = c;
-    prc = MQTTAsync_subscribe(c->paho, filter, qos, &ro);
+    prc = c->api->subscribe(c->paho, filter, qos, &ro);
     if (prc != MQTTASYNC_SUCCESS) {
-        rc = paho_error(prc, "subscribe", diag);
+        rc = paho_error(c, prc, "subscribe", diag);
         goto out;
     }
     if (token)

@@ -4,11 +4,11 @@
 #
 # Installs the cross toolchain and the :arm64 libraries (deploy/install-deps.sh
 # --cross, idempotent), then configures build-arm64/ with
-# cmake/aarch64-linux-gnu.cmake and builds tourney-table (and wiretool, which
-# the qemu e2e test does not need but is cheap) and, when --all is given, every
-# target (hub, CLI, tests).  With --package it also runs `cpack -G DEB` there,
-# giving arm64 .deb files.  It does not run anything: tests/e2e/
-# test_arm64_qemu.sh runs the result under qemu-aarch64.
+# cmake/aarch64-linux-gnu.cmake and builds tourney-table and, when --all is
+# given, every target (hub, CLI, tests).  With --package it also runs
+# `cpack -G DEB` there, giving arm64 .deb files.  It does not run anything:
+# deploy/cross/test_arm64_qemu.sh runs the table under qemu-aarch64 (-L /,
+# see there) against the native hub; deploy/test.sh does both in CI.
 #
 # usage: deploy/cross/build-arm64.sh [--no-install] [--all] [--package] [BUILD_DIR]
 #        (BUILD_DIR defaults to build-arm64 under the source tree)
@@ -44,7 +44,7 @@ cmake -S "$root" -B "$dir" \
 if [ "$all" = 1 ]; then
     cmake --build "$dir" -j"$jobs"
 else
-    cmake --build "$dir" -j"$jobs" --target tourney-table wiretool
+    cmake --build "$dir" -j"$jobs" --target tourney-table
 fi
 if [ "$package" = 1 ]; then
     (cd "$dir" && cpack -G DEB)
