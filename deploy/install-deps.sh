@@ -35,7 +35,11 @@ packages=(
     faketime                               # e2e: skewed table clock (libfaketime)
     sqlite3                                # e2e: read the hub's clock row (clock skew)
     clang-format                           # formatting check
+    nodejs                                 # stream overlays: deploy/overlays/install.sh, e2e test_overlays
 )
+# npm: Debian's package, unless the installed nodejs ships its own npm
+# (NodeSource's does, and conflicts with Debian's npm package).
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [ "$bench" = 1 ]; then
     packages+=(liblemon-dev g++)           # reference matcher for bench/lemon_compare
 fi

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# install.sh - installs the overlays' one dependency, the `mqtt` package
+# (MQTT over WebSocket), from the npm registry with the versions pinned in
+# package-lock.json (`npm ci`), and copies its browser bundle to
+# vendor/mqtt.min.js, which the pages load.  node_modules/ (used by
+# tests/e2e/overlay_check.js) and vendor/ are not in git.
+#
+# Run it once on a machine that reaches the npm registry (CI does, through
+# deploy/test.sh); afterwards this folder is self-contained: copy it to
+# the streaming PC, the venue needs no internet.  Needs node and npm
+# (deploy/install-deps.sh installs them).  Takes a few seconds.
+#
+# Exit status: 0 done; 2 npm or node missing; npm's own status when the
+# install fails.
+set -euo pipefail
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
+cd -- "$here"
+for tool in node npm; do
+    command -v "$tool" >/dev/null 2>&1 || {
+        echo "install.sh: $tool not found (apt-get install -y nodejs npm, or deploy/install-deps.sh)" >&2
+        exit 2
+    }
+done
+npm ci --no-audit --no-fund --loglevel=error
+mkdir -p vendor
+cp node_modules/mqtt/dist/mqtt.min.js vendor/mqtt.min.js.tmp
+mv -f vendor/mqtt.min.js.tmp vendor/mqtt.min.js
+cp node_modules/mqtt/LICENSE.md vendor/mqtt.LICENSE.md
+echo "install.sh: vendor/mqtt.min.js from mqtt $(node -p 'require("./node_modules/mqtt/package.json").version')"

@@ -1,0 +1,867 @@
+/* overlay.js - the pure part of the Tourney stream overlays (OBS browser
+ * sources reading the hub's public feed, docs/feed.md): page options from
+ * the URL, feed messages -> state, state -> view models -> HTML strings,
+ * the countdown from the feed's absolute deadline and a clock offset, and
+ * the escaping of every string that comes from the feed.
+ *
+ * Not here: the network and the DOM (live.js does MQTT over WebSocket and
+ * puts the HTML into the page).  Loads both in a browser (<script>: the
+ * global TourneyOverlay) and in node (module.exports), so the e2e test
+ * (tests/e2e/overlay_check.js) renders exactly what the pages render.
+ *
+ * Invariants: every value taken from the feed goes through esc() before it
+ * is part of HTML (names, clubs, armies, factions... may contain <, &,
+ * quotes); CSS gets only whitelisted colour names and computed numbers;
+ * functions never throw on a malformed or missing document (the feed may
+ * add keys within v1, and a page may start before every topic arrived).
+ * ASCII only.
+ */
+(function (root, factory) {
+    'use strict';
+    var api = factory();
+    if (typeof module === 'object' && module && module.exports)
+        module.exports = api;
+    if (root)
+        root.TourneyOverlay = api;
+})(typeof window !== 'undefined' ? window : null, function () {
+    'use strict';
+
+    var TOPIC_ROOT = 'tourney/v1/feed/';
+    var KEYS = ['event', 'pairings', 'tables', 'standings', 'bracket'];
+    var EVENT_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+    var PAGES = ['pairings', 'standings', 'table', 'ticker'];
+
+    /* ---- escaping and formatting ----------------------------------- */
+
+    var ESC = {
+        '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;',
+        "'": '&#39;', '`': '&#96;'
+    };
+
+    /* esc(v): v as HTML text, safe in element content and in quoted
+     * attribute values; null and undefined are the empty string. */
+    function esc(v) {
+        if (v === null || v === undefined)
+            return '';
+        return String(v).replace(/[&<>"'`]/g, function (c) {
+            return ESC[c];
+        });
+    }
+
+    function isNum(v) {
+        return typeof v === 'number' && isFinite(v);
+    }
+
+    function isObj(v) {
+        return v !== null && typeof v === 'object' && !Array.isArray(v);
+    }
+
+    function arr(v) {
+        return Array.isArray(v) ? v : [];
+    }
+
+    function str(v) {
+        return typeof v === 'string' ? v : '';
+    }
+
+    /* formatNumber(v): tournament points and tiebreaks: at most two
+     * decimals, no trailing zeros (6.33333333333333 -> "6.33", 12.5 ->
+     * "12.5", 3 -> "3"); null or not a number -> "-". */
+    function formatNumber(v) {
+        if (!isNum(v))
+            return '-';
+        var s = (Math.round(v * 100) / 100).toFixed(2);
+        s = s.replace(/\.?0+$/, '');
+        return s === '-0' ? '0' : s;
+    }
+
+    function pad2(n) {
+        return n < 10 ? '0' + n : String(n);
+    }
+
+    /* formatClock(ms): "M:SS", or "H:MM:SS" from an hour on; time left is
+     * rounded up (a table shows 0:01 until the last second is over),
+     * overtime (negative) is "-M:SS" rounded down; null -> "--:--". */
+    function formatClock(ms) {
+        if (!isNum(ms))
+            return '--:--';
+        var sign = '', s;
+        if (ms > 0) {
+            s = Math.ceil(ms / 1000);
+        } else {
+            s = Math.floor(-ms / 1000);
+            if (s > 0)
+                sign = '-';
+        }
+        var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+        var sec = s % 60;
+        if (h > 0)
+            return sign + h + ':' + pad2(m) + ':' + pad2(sec);
+        return sign + m + ':' + pad2(sec);
+    }
+
+    /* ---- page options ------------------------------------------------ */
+
+    var DEFAULTS = {
+        broker: 'ws://localhost:9001',
+        event: '',
+        theme: 'dark',
+        scale: 1,
+        top: 8,
+        table: 0,
+        rows: 9,
+        cycle: 12,
+        tb: 2,
+        bracket: 'auto',
+        items: 8,
+        speed: 120,
+        title: 1
+    };
+
+    /* Integer options: [min, max]. */
+    var INTS = {
+        top: [1, 200], table: [1, 100000], rows: [1, 100], cycle: [2, 600],
+        tb: [0, 8], items: [1, 50], speed: [10, 2000], title: [0, 1]
+    };
+
+    /* parseParams(query, defaults): the options of a page from a query
+     * string ("?a=1&b=2" or "#a=1&b=2", both may be joined with "&").
+     * Returns {opts, errors}: errors is a list of messages (unknown values
+     * are errors, unknown keys are ignored); opts always holds every
+     * option (defaults where missing or wrong).  `defaults` overrides
+     * DEFAULTS (live.js passes the broker on the page's own host); with
+     * `page` "table", a missing table= is an error. */
+    function parseParams(query, defaults, page) {
+        var opts = {}, errors = [], k;
+        for (k in DEFAULTS)
+            opts[k] = DEFAULTS[k];
+        if (isObj(defaults))
+            for (k in defaults)
+                if (Object.prototype.hasOwnProperty.call(DEFAULTS, k))
+                    opts[k] = defaults[k];
+        var raw = {};
+        String(query || '').replace(/^[?#]/, '').split(/[&#?]/).forEach(
+            function (part) {
+                if (!part)
+                    return;
+                var i = part.indexOf('=');
+                var key = i < 0 ? part : part.slice(0, i);
+                var val = i < 0 ? '' : part.slice(i + 1);
+                try {
+                    key = decodeURIComponent(key.replace(/\+/g, ' '));
+                    val = decodeURIComponent(val.replace(/\+/g, ' '));
+                } catch (e) {
+                    errors.push('bad URL encoding in "' + part + '"');
+                    return;
+                }
+                raw[key] = val;
+            });
+        if ('broker' in raw) {
+            if (/^wss?:\/\/[^\s\/?#]+(\/[^\s]*)?$/.test(raw.broker))
+                opts.broker = raw.broker;
+            else
+                errors.push('broker: expected ws://HOST:PORT or wss://HOST:PORT, got "' + raw.broker + '"');
+        }
+        if ('event' in raw)
+            opts.event = raw.event;
+        if (!EVENT_RE.test(opts.event))
+            errors.push(opts.event === '' ? 'event: missing (add ?event=ID to the URL)'
+                                          : 'event: not an event id: "' + opts.event + '"');
+        if ('theme' in raw) {
+            if (raw.theme === 'dark' || raw.theme === 'light')
+                opts.theme = raw.theme;
+            else
+                errors.push('theme: expected dark or light, got "' + raw.theme + '"');
+        }
+        if ('bracket' in raw) {
+            if (/^(auto|off|only)$/.test(raw.bracket))
+                opts.bracket = raw.bracket;
+            else
+                errors.push('bracket: expected auto, off or only, got "' + raw.bracket + '"');
+        }
+        if ('scale' in raw) {
+            var s = Number(raw.scale);
+            if (raw.scale !== '' && isNum(s) && s >= 0.25 && s <= 4)
+                opts.scale = s;
+            else
+                errors.push('scale: expected a number 0.25..4, got "' + raw.scale + '"');
+        }
+        for (k in INTS) {
+            if (!(k in raw))
+                continue;
+            var v = raw[k];
+            if (/^[0-9]{1,7}$/.test(v) && Number(v) >= INTS[k][0] &&
+                Number(v) <= INTS[k][1])
+                opts[k] = Number(v);
+            else
+                errors.push(k + ': expected an integer ' + INTS[k][0] + '..' +
+                            INTS[k][1] + ', got "' + v + '"');
+        }
+        if (page === 'table' && !opts.table)
+            errors.push('table: missing (add &table=N to the URL)');
+        return {opts: opts, errors: errors};
+    }
+
+    /* ---- feed state --------------------------------------------------- */
+
+    /* newState(event): what a page knows of one event's feed.  `docs`
+     * holds the latest document of each topic; `offset` is hub clock
+     * minus local clock (ms, null until a tables document arrived);
+     * `conn` is set by live.js ("connecting", "online", "offline"). */
+    function newState(event) {
+        return {
+            event: event,
+            docs: {},
+            offset: null,
+            offsetLive: false,
+            finished: {round: 0, order: []},
+            conn: 'connecting',
+            broker: ''
+        };
+    }
+
+    /* topics(event): the subscription and the prefix of its topics. */
+    function topics(event) {
+        var prefix = TOPIC_ROOT + event + '/';
+        return {prefix: prefix, subscribe: prefix + '+'};
+    }
+
+    /* feedKey(topic, event): "event", "pairings", "tables", "standings"
+     * or "bracket" for the event's feed topics, else null. */
+    function feedKey(topic, event) {
+        var p = TOPIC_ROOT + event + '/';
+        if (typeof topic !== 'string' || topic.indexOf(p) !== 0)
+            return null;
+        var k = topic.slice(p.length);
+        return KEYS.indexOf(k) >= 0 ? k : null;
+    }
+
+    /* noteOffset(st, hubNowMs, localMs, retained): the clock offset rule
+     * of docs/feed.md ("Times"): offset = hub_now_ms - local receive time.
+     * A retained message may be old (the broker keeps it until the hub
+     * publishes again), so its measurement is a lower bound of the true
+     * offset: until a live (not retained) message came, the largest
+     * lower bound is used; a live message sets the offset. */
+    function noteOffset(st, hubNowMs, localMs, retained) {
+        if (!isNum(hubNowMs) || !isNum(localMs))
+            return;
+        var m = hubNowMs - localMs;
+        if (!retained) {
+            st.offset = m;
+            st.offsetLive = true;
+        } else if (!st.offsetLive) {
+            st.offset = st.offset === null ? m : Math.max(st.offset, m);
+        }
+    }
+
+    /* noteFinished(st, doc): remembers the order in which this page saw
+     * the tables of the latest round finish (the ticker shows the latest
+     * first; the feed has no time of result). */
+    function noteFinished(st, doc) {
+        var r = isNum(doc.round) ? doc.round : 0;
+        if (r !== st.finished.round)
+            st.finished = {round: r, order: []};
+        arr(doc.tables).forEach(function (t) {
+            if (isObj(t) && t.state === 'confirmed' && isNum(t.table) &&
+                st.finished.order.indexOf(t.table) < 0)
+                st.finished.order.push(t.table);
+        });
+    }
+
+    /* applyMessage(st, topic, text, localMs, retained): one MQTT message
+     * (payload as a string) received at localMs (Date.now()).  Returns the
+     * feed key it updated, or null (another topic, not a JSON object). */
+    function applyMessage(st, topic, text, localMs, retained) {
+        var key = feedKey(topic, st.event), doc;
+        if (!key)
+            return null;
+        try {
+            doc = JSON.parse(String(text));
+        } catch (e) {
+            return null;
+        }
+        if (!isObj(doc))
+            return null;
+        st.docs[key] = doc;
+        if (key === 'tables') {
+            var c = isObj(doc.clock) ? doc.clock : null;
+            arr(doc.tables).forEach(function (t) {
+                if (!c && isObj(t) && isObj(t.clock))
+                    c = t.clock;
+            });
+            if (c)
+                noteOffset(st, c.hub_now_ms, localMs, retained);
+            noteFinished(st, doc);
+        }
+        return key;
+    }
+
+    /* ---- clocks ------------------------------------------------------- */
+
+    /* clockRemaining(clock, st, localNowMs): {state, unlimited, ms} of a
+     * feed clock object: running -> deadline_ms - (localNowMs + offset),
+     * otherwise the frozen remaining_ms; ms null when unknown or
+     * unlimited.  null when clock is not an object. */
+    function clockRemaining(clock, st, localNowMs) {
+        if (!isObj(clock))
+            return null;
+        var out = {state: str(clock.state), unlimited: !!clock.unlimited, ms: null};
+        if (out.unlimited)
+            return out;
+        if (clock.state === 'running' && isNum(clock.deadline_ms)) {
+            var off = st && isNum(st.offset) ? st.offset : 0;
+            out.ms = clock.deadline_ms - (localNowMs + off);
+        } else if (isNum(clock.remaining_ms)) {
+            out.ms = clock.remaining_ms;
+        }
+        return out;
+    }
+
+    /* clockText(rem): what a page shows for clockRemaining's result. */
+    function clockText(rem) {
+        if (!rem)
+            return '';
+        if (rem.unlimited)
+            return 'no time limit';
+        if (rem.state === 'not_started')
+            return rem.ms === null ? '' : formatClock(rem.ms);
+        return formatClock(rem.ms);
+    }
+
+    function clockClass(rem) {
+        if (!rem)
+            return 'clock';
+        var c = 'clock ck-' + (rem.state || 'none');
+        if (isNum(rem.ms) && rem.ms <= 0 && !rem.unlimited)
+            c += ' ck-over';
+        else if (isNum(rem.ms) && rem.ms <= 5 * 60000 && rem.state === 'running')
+            c += ' ck-low';
+        return c;
+    }
+
+    function clockHtml(rem, extra) {
+        var t = clockText(rem);
+        if (!t)
+            return '';
+        var pause = rem.state === 'paused' ? '<span class="ck-tag">paused</span>' : '';
+        return '<span class="' + clockClass(rem) + (extra ? ' ' + extra : '') +
+               '">' + esc(t) + pause + '</span>';
+    }
+
+    /* ---- view models -------------------------------------------------- */
+
+    var STATE_LABELS = {
+        waiting: 'Waiting',
+        playing: 'Playing',
+        overdue: 'Time up',
+        pending_confirmation: 'Confirming',
+        confirmed: 'Finished',
+        conflict: 'Judge call'
+    };
+
+    /* Colour names a swatch may use (TX-10 colours); anything else is
+     * shown as text only. */
+    var SWATCH = {
+        red: '#d32f2f', yellow: '#fbc02d', green: '#388e3c', blue: '#1e63c4',
+        black: '#111', white: '#f5f5f5', orange: '#ef6c00', purple: '#7b1fa2'
+    };
+
+    function playerView(p) {
+        p = isObj(p) ? p : {};
+        return {
+            id: str(p.id),
+            name: str(p.name) || str(p.id),
+            club: str(p.club),
+            country: str(p.country),
+            seat: isNum(p.seat) ? p.seat : 0,
+            first: p.first === true,
+            army: str(p.army),
+            armies: arr(p.armies).filter(function (a) {
+                return typeof a === 'string';
+            }),
+            colours: arr(p.colours).filter(function (a) {
+                return typeof a === 'string';
+            }),
+            faction: str(p.faction),
+            agenda: str(p.agenda)
+        };
+    }
+
+    /* tableState(t, st, now): the table's state, "overdue" also when the
+     * page's own countdown of a playing table reached zero (the hub
+     * publishes again only on a change). */
+    function tableState(t, st, now) {
+        var s = str(t && t.state) || 'waiting';
+        if (s === 'playing' && isObj(t.clock) && t.clock.state === 'running') {
+            var r = clockRemaining(t.clock, st, now);
+            if (r && isNum(r.ms) && r.ms <= 0)
+                s = 'overdue';
+        }
+        return s;
+    }
+
+    /* roundView(st, now): the latest published round as the pages show
+     * it: {title, game, round, stage, tables: [{table, players, state,
+     * label, clock (remaining), extensionMs, winner}], byes, clock}.
+     * Table states come from the tables document only when it is of the
+     * same round as the pairings. */
+    function roundView(st, now) {
+        var ev = isObj(st.docs.event) ? st.docs.event : {};
+        var pa = isObj(st.docs.pairings) ? st.docs.pairings : null;
+        var td = isObj(st.docs.tables) ? st.docs.tables : null;
+        var round = pa && isNum(pa.round) ? pa.round : 0;
+        if (td && td.round !== round)
+            td = null;
+        var byTable = {};
+        if (td)
+            arr(td.tables).forEach(function (t) {
+                if (isObj(t) && isNum(t.table))
+                    byTable[t.table] = t;
+            });
+        var winners = bracketWinners(st, round);
+        var tables = pa ? arr(pa.tables).filter(isObj).map(function (t) {
+            var s = byTable[t.table];
+            var state = s ? tableState(s, st, now) : '';
+            return {
+                table: isNum(t.table) ? t.table : 0,
+                players: arr(t.players).map(playerView),
+                state: state,
+                label: STATE_LABELS[state] || '',
+                clock: s ? clockRemaining(s.clock, st, now) : null,
+                extensionMs: s && isNum(s.extension_ms) ? s.extension_ms : 0,
+                online: s ? s.online === true : false,
+                winner: winners[t.table] || null
+            };
+        }) : [];
+        return {
+            title: str(ev.title) || st.event,
+            game: str(ev.game),
+            status: str(ev.status),
+            round: round,
+            stage: pa ? str(pa.stage) : '',
+            stageName: pa ? str(pa.stage_name) : '',
+            tables: tables,
+            byes: pa ? arr(pa.byes).map(playerView) : [],
+            clock: td ? clockRemaining(td.clock, st, now) : null,
+            finished: tables.filter(function (t) {
+                return t.state === 'confirmed';
+            }).length
+        };
+    }
+
+    /* bracketWinners(st, round): {table: {winner id, games}} of that
+     * round's elimination tables with a result. */
+    function bracketWinners(st, round) {
+        var out = {};
+        var b = isObj(st.docs.bracket) ? st.docs.bracket : {};
+        arr(b.rounds).forEach(function (r) {
+            if (!isObj(r) || r.round !== round)
+                return;
+            arr(r.tables).forEach(function (t) {
+                if (isObj(t) && isNum(t.table) && typeof t.winner === 'string')
+                    out[t.table] = {winner: t.winner, games: arr(t.games)};
+            });
+        });
+        return out;
+    }
+
+    /* tiebreakLabel(name): a column heading for a tiebreak criterion. */
+    var TB_LABELS = {
+        hq_diff: 'HQ diff', head_to_head: 'H2H', sos: 'SoS', sb: 'SB',
+        buchholz: 'Buchholz', opp_win_pct: 'Opp %', lot: 'Lot'
+    };
+    function tiebreakLabel(name) {
+        if (TB_LABELS[name])
+            return TB_LABELS[name];
+        var s = String(name).replace(/_/g, ' ');
+        return s.charAt(0).toUpperCase() + s.slice(1);
+    }
+
+    /* standingsView(st, top, nTb): {afterRound, stage, tiebreaks (names
+     * shown: the first nTb of the stage's chain, the lot never), rows:
+     * the first `top` rows in the feed's order with rank, id, name,
+     * points (number), pointsText, tb ([text]), dropped, disqualified}. */
+    function standingsView(st, top, nTb) {
+        var sd = isObj(st.docs.standings) ? st.docs.standings : {};
+        var rows = arr(sd.standings).filter(isObj);
+        var names = [];
+        if (rows.length && isObj(rows[0].tiebreaks))
+            names = Object.keys(rows[0].tiebreaks).filter(function (n) {
+                return n !== 'lot';
+            }).slice(0, nTb);
+        return {
+            afterRound: isNum(sd.after_round) ? sd.after_round : 0,
+            stage: str(sd.stage),
+            tiebreaks: names,
+            total: rows.length,
+            rows: rows.slice(0, top).map(function (r) {
+                var tbs = isObj(r.tiebreaks) ? r.tiebreaks : {};
+                return {
+                    rank: isNum(r.rank) ? r.rank : 0,
+                    id: str(r.player),
+                    name: str(r.name) || str(r.player),
+                    points: isNum(r.points) ? r.points : null,
+                    pointsText: formatNumber(r.points),
+                    tb: names.map(function (n) {
+                        return formatNumber(tbs[n]);
+                    }),
+                    dropped: r.dropped === true,
+                    disqualified: r.disqualified === true
+                };
+            })
+        };
+    }
+
+    /* roundName(nTables, isLast): a knockout round's name by its size. */
+    function roundName(nTables) {
+        if (nTables === 1)
+            return 'Final';
+        if (nTables === 2)
+            return 'Semi-finals';
+        if (nTables === 4)
+            return 'Quarter-finals';
+        return 'Last ' + nTables * 2;
+    }
+
+    /* bracketView(st): {rounds: [{round, name, matches: [{table, bye,
+     * players: [{id, name, win, games}], decided}]}]}; names come from the
+     * bracket's own player objects. */
+    function bracketView(st) {
+        var b = isObj(st.docs.bracket) ? st.docs.bracket : {};
+        return {
+            rounds: arr(b.rounds).filter(isObj).map(function (r) {
+                var tables = arr(r.tables).filter(isObj);
+                var n = tables.filter(function (t) {
+                    return !t.bye;
+                }).length;
+                return {
+                    round: isNum(r.round) ? r.round : 0,
+                    name: roundName(n || 1),
+                    matches: tables.map(function (t) {
+                        if (t.bye)
+                            return {table: 0, bye: true, decided: true,
+                                    players: [playerView(t.bye)]};
+                        var w = typeof t.winner === 'string' ? t.winner : null;
+                        var games = arr(t.games);
+                        return {
+                            table: isNum(t.table) ? t.table : 0,
+                            bye: false,
+                            decided: w !== null,
+                            players: arr(t.players).map(function (p) {
+                                var v = playerView(p);
+                                v.win = w !== null && v.id === w;
+                                v.games = games.filter(function (g) {
+                                    return g === v.id;
+                                }).length;
+                                return v;
+                            }),
+                            hasGames: games.length > 0
+                        };
+                    })
+                };
+            })
+        };
+    }
+
+    /* tickerItems(st, now, max): the ticker's lines as plain text, latest
+     * first: the finished tables of the current round (in the order this
+     * page saw them finish; the knockout winner when the bracket knows
+     * it, the armies played when the feed has them), then the leaders. */
+    function tickerItems(st, now, max) {
+        var rv = roundView(st, now), items = [];
+        var byNum = {};
+        rv.tables.forEach(function (t) {
+            byNum[t.table] = t;
+        });
+        var order = st.finished.round === rv.round ? st.finished.order.slice() : [];
+        rv.tables.forEach(function (t) {
+            if (t.state === 'confirmed' && order.indexOf(t.table) < 0)
+                order.push(t.table);
+        });
+        var where = 'Round ' + rv.round + (rv.stageName ? ' (' + rv.stageName + ')' : '');
+        order.reverse().forEach(function (n) {
+            var t = byNum[n];
+            if (!t || t.state !== 'confirmed')
+                return;
+            var nm = function (p) {
+                return p.name + (p.army ? ' [' + p.army + ']' : '');
+            };
+            var text;
+            if (t.winner) {
+                var w = t.players.filter(function (p) {
+                    return p.id === t.winner.winner;
+                });
+                var l = t.players.filter(function (p) {
+                    return p.id !== t.winner.winner;
+                });
+                var score = '';
+                if (t.winner.games.length && l.length === 1 && w.length === 1) {
+                    var gw = t.winner.games.filter(function (g) {
+                        return g === w[0].id;
+                    }).length;
+                    score = ' ' + gw + '-' + (t.winner.games.length - gw);
+                }
+                text = where + ', table ' + n + ': ' +
+                       (w.length ? nm(w[0]) : '?') + ' beat ' +
+                       l.map(nm).join(', ') + score;
+            } else {
+                text = where + ', table ' + n + ' finished: ' +
+                       t.players.map(nm).join(' vs ');
+            }
+            items.push(text);
+        });
+        var sv = standingsView(st, 3, 0);
+        if (sv.afterRound > 0 && sv.rows.length) {
+            items.push('Standings after round ' + sv.afterRound + ': ' +
+                       sv.rows.map(function (r) {
+                           return r.rank + '. ' + r.name + ' ' + r.pointsText;
+                       }).join(', '));
+        }
+        if (!items.length && rv.round > 0)
+            items.push(rv.title + ' - round ' + rv.round + ': ' + rv.finished +
+                       ' of ' + rv.tables.length + ' tables finished');
+        return items.slice(0, max);
+    }
+
+    /* ---- HTML --------------------------------------------------------- */
+
+    function swatches(colours) {
+        return colours.map(function (c) {
+            var k = c.toLowerCase();
+            var sw = SWATCH[k] ? '<i class="sw" style="background:' + SWATCH[k] + '"></i>' : '';
+            return '<span class="colour">' + sw + esc(c) + '</span>';
+        }).join('');
+    }
+
+    /* playerHtml(p, full): one player; full (table page) adds every
+     * registered army. */
+    function playerHtml(p, full, extraClass) {
+        var d = [];
+        if (p.first)
+            d.push('<span class="badge">1st</span>');
+        if (p.army)
+            d.push('<span class="army played">' + esc(p.army) + '</span>');
+        else if (full && p.armies.length)
+            d.push('<span class="armies">' + p.armies.map(function (a) {
+                return '<span class="army">' + esc(a) + '</span>';
+            }).join('') + '</span>');
+        if (p.colours.length)
+            d.push(swatches(p.colours));
+        if (p.faction)
+            d.push('<span class="faction">' + esc(p.faction) +
+                   (p.agenda ? ' / ' + esc(p.agenda) : '') + '</span>');
+        var club = [p.club, p.country].filter(Boolean).join(', ');
+        return '<span class="pl' + (extraClass ? ' ' + extraClass : '') +
+               '" data-player="' + esc(p.id) + '">' +
+               '<span class="nm">' + esc(p.name) + '</span>' +
+               (club ? '<span class="cl">' + esc(club) + '</span>' : '') +
+               (d.length ? '<span class="dt">' + d.join('') + '</span>' : '') +
+               '</span>';
+    }
+
+    function headerHtml(rv, opts, right) {
+        if (!opts.title)
+            return '';
+        var rd = rv.round ? 'Round ' + rv.round + (rv.stageName ? ' - ' + rv.stageName : '') : '';
+        return '<div class="hd"><span class="ti">' + esc(rv.title) + '</span>' +
+               (rd ? '<span class="rd">' + esc(rd) + '</span>' : '') +
+               (right || '') + '</div>';
+    }
+
+    /* statusHtml(st, what): the line shown while there is nothing to show
+     * yet (connecting, or the event has no such data). */
+    function statusHtml(st, what) {
+        var m;
+        if (st.conn === 'online')
+            m = what;
+        else if (st.conn === 'offline')
+            m = 'Feed broker ' + st.broker + ' unreachable, retrying';
+        else
+            m = 'Connecting to ' + st.broker;
+        return '<div class="panel status">' + esc(m) + '</div>';
+    }
+
+    function connDot(st) {
+        return st.conn === 'online' ? '' : '<span class="offline" title="feed offline"></span>';
+    }
+
+    function pageCount(n, rows) {
+        return Math.max(1, Math.ceil(n / rows));
+    }
+
+    /* renderPairings(st, opts, now): the current round's tables; more
+     * than opts.rows tables are shown a page at a time, each for
+     * opts.cycle seconds (the page follows the clock, so every screen
+     * shows the same page). */
+    function renderPairings(st, opts, now) {
+        var rv = roundView(st, now);
+        if (!st.docs.pairings || !rv.round)
+            return statusHtml(st, 'No round published yet for ' + st.event);
+        var pages = pageCount(rv.tables.length, opts.rows);
+        var page = Math.floor(now / (opts.cycle * 1000)) % pages;
+        var shown = rv.tables.slice(page * opts.rows, (page + 1) * opts.rows);
+        var right = clockHtml(rv.clock, 'round-clock') + connDot(st);
+        var h = '<div class="panel pairings">' + headerHtml(rv, opts, right) +
+                '<div class="rows">';
+        shown.forEach(function (t) {
+            h += '<div class="row st-' + esc(t.state || 'none') + '" data-table="' + t.table + '">' +
+                 '<span class="tn">' + t.table + '</span><span class="pls">' +
+                 t.players.map(function (p) {
+                     return playerHtml(p, false, t.winner && t.winner.winner === p.id ? 'win' : '');
+                 }).join('<span class="vs">vs</span>') +
+                 '</span><span class="ts">' + esc(t.label) +
+                 (t.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(t.extensionMs)) + '</span>' : '') +
+                 '</span></div>';
+        });
+        h += '</div>';
+        if (rv.byes.length && page === pages - 1)
+            h += '<div class="byes">Bye: ' + rv.byes.map(function (p) {
+                return '<span class="nm">' + esc(p.name) + '</span>';
+            }).join(', ') + '</div>';
+        if (pages > 1)
+            h += '<div class="page">' + (page + 1) + ' / ' + pages + '</div>';
+        return h + '</div>';
+    }
+
+    function bracketHtml(st) {
+        var bv = bracketView(st);
+        if (!bv.rounds.length)
+            return '';
+        var h = '<div class="panel bracket"><div class="hd"><span class="ti">Knockout</span></div><div class="brounds">';
+        bv.rounds.forEach(function (r) {
+            h += '<div class="bround" data-round="' + r.round + '"><div class="bname">' +
+                 esc(r.name) + '</div>';
+            r.matches.forEach(function (m) {
+                h += '<div class="match' + (m.decided ? ' decided' : '') + '">';
+                m.players.forEach(function (p) {
+                    h += '<div class="bp' + (p.win ? ' win' : '') + '" data-player="' + esc(p.id) + '">' +
+                         '<span class="nm">' + esc(p.name) + '</span>' +
+                         (m.bye ? '<span class="g">bye</span>' : (m.hasGames ? '<span class="g">' + p.games + '</span>' : '')) +
+                         '</div>';
+                });
+                h += '</div>';
+            });
+            h += '</div>';
+        });
+        return h + '</div></div>';
+    }
+
+    /* renderStandings(st, opts, now): the top opts.top rows with points
+     * and opts.tb tiebreaks; the bracket beside them once there is one
+     * (bracket=off hides it, bracket=only shows nothing else). */
+    function renderStandings(st, opts, now) {
+        var rv = roundView(st, now);
+        var br = opts.bracket === 'off' ? '' : bracketHtml(st);
+        if (opts.bracket === 'only')
+            return br ? '<div class="standings-page">' + br + '</div>'
+                      : statusHtml(st, 'No knockout bracket yet for ' + st.event);
+        if (!st.docs.standings)
+            return statusHtml(st, 'No standings yet for ' + st.event);
+        var sv = standingsView(st, opts.top, opts.tb);
+        var sub = sv.afterRound > 0 ? 'Standings after round ' + sv.afterRound
+                                    : 'Standings (no round complete yet)';
+        var h = '<div class="standings-page"><div class="panel standings">' +
+                (opts.title ? '<div class="hd"><span class="ti">' + esc(rv.title) +
+                              '</span><span class="rd">' + esc(sub) + '</span>' + connDot(st) + '</div>' : '') +
+                '<table><thead><tr><th class="rk">#</th><th class="nmh">Player</th><th class="pt">Pts</th>' +
+                sv.tiebreaks.map(function (n) {
+                    return '<th class="tb">' + esc(tiebreakLabel(n)) + '</th>';
+                }).join('') + '</tr></thead><tbody>';
+        sv.rows.forEach(function (r) {
+            var flag = r.disqualified ? ' <span class="flag">DQ</span>'
+                                      : (r.dropped ? ' <span class="flag">dropped</span>' : '');
+            h += '<tr class="' + (r.dropped || r.disqualified ? 'out' : '') + '" data-player="' + esc(r.id) + '">' +
+                 '<td class="rk">' + r.rank + '</td><td class="nmc"><span class="nm">' + esc(r.name) + '</span>' + flag +
+                 '</td><td class="pt">' + esc(r.pointsText) + '</td>' +
+                 r.tb.map(function (v) {
+                     return '<td class="tb">' + esc(v) + '</td>';
+                 }).join('') + '</tr>';
+        });
+        h += '</tbody></table></div>';
+        return h + br + '</div>';
+    }
+
+    /* renderTable(st, opts, now): one featured table (opts.table). */
+    function renderTable(st, opts, now) {
+        var rv = roundView(st, now);
+        if (!st.docs.pairings || !rv.round)
+            return statusHtml(st, 'No round published yet for ' + st.event);
+        var t = rv.tables.filter(function (x) {
+            return x.table === opts.table;
+        })[0];
+        if (!t)
+            return statusHtml(st, 'Table ' + opts.table + ' does not play in round ' + rv.round);
+        var h = '<div class="panel featured st-' + esc(t.state || 'none') + '" data-table="' + t.table + '">' +
+                '<div class="hd"><span class="ti">Table ' + t.table + '</span>' +
+                '<span class="rd">' + esc('Round ' + rv.round + (rv.stageName ? ' - ' + rv.stageName : '')) + '</span>' +
+                '<span class="ts">' + esc(t.label) + '</span>' + connDot(st) + '</div>' +
+                '<div class="big-clock">' + clockHtml(t.clock, 'table-clock') +
+                (t.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(t.extensionMs)) + ' extra</span>' : '') +
+                '</div><div class="seats">';
+        h += t.players.map(function (p) {
+            return playerHtml(p, true, t.winner && t.winner.winner === p.id ? 'win' : '');
+        }).join('<span class="vs">vs</span>');
+        return h + '</div></div>';
+    }
+
+    /* renderTicker(st, opts, now): one line of the latest results,
+     * repeated twice so that live.js can scroll it seamlessly. */
+    function renderTicker(st, opts, now) {
+        var items = tickerItems(st, now, opts.items);
+        if (!items.length)
+            return statusHtml(st, 'No results yet for ' + st.event);
+        var line = items.map(function (s) {
+            return '<span class="item">' + esc(s) + '</span>';
+        }).join('<span class="sep">+++</span>') + '<span class="sep">+++</span>';
+        return '<div class="ticker">' + (opts.title ? '<span class="lbl">Results</span>' : '') +
+               '<div class="track"><div class="strip"><span class="copy">' + line +
+               '</span><span class="copy" aria-hidden="true">' + line + '</span></div></div>' +
+               connDot(st) + '</div>';
+    }
+
+    function renderError(errors) {
+        return '<div class="panel status error">' + errors.map(function (e) {
+            return '<div>' + esc(e) + '</div>';
+        }).join('') + '<div>Parameters: broker=ws://HOST:PORT, event=ID, theme=dark|light, scale=1, ' +
+               'top=8, table=N, rows=9, cycle=12, tb=2, bracket=auto|off|only, items=8, speed=120, title=1|0</div></div>';
+    }
+
+    /* render(page, st, opts, now): the page's HTML ("pairings",
+     * "standings", "table", "ticker"). */
+    function render(page, st, opts, now) {
+        switch (page) {
+        case 'pairings': return renderPairings(st, opts, now);
+        case 'standings': return renderStandings(st, opts, now);
+        case 'table': return renderTable(st, opts, now);
+        case 'ticker': return renderTicker(st, opts, now);
+        default: return renderError(['unknown page "' + page + '"']);
+        }
+    }
+
+    return {
+        PAGES: PAGES,
+        esc: esc,
+        formatNumber: formatNumber,
+        formatClock: formatClock,
+        parseParams: parseParams,
+        newState: newState,
+        topics: topics,
+        feedKey: feedKey,
+        noteOffset: noteOffset,
+        applyMessage: applyMessage,
+        clockRemaining: clockRemaining,
+        clockText: clockText,
+        tableState: tableState,
+        roundView: roundView,
+        standingsView: standingsView,
+        bracketView: bracketView,
+        tickerItems: tickerItems,
+        tiebreakLabel: tiebreakLabel,
+        renderPairings: renderPairings,
+        renderStandings: renderStandings,
+        renderTable: renderTable,
+        renderTicker: renderTicker,
+        renderError: renderError,
+        render: render
+    };
+});

@@ -1,0 +1,477 @@
+#!/usr/bin/env node
+/* overlay_check.js - checks the stream overlays (deploy/overlays) for
+ * tests/e2e/test_overlays.sh, with deploy/overlays/overlay.js, the code the
+ * pages run, and the real `mqtt` package (deploy/overlays/node_modules).
+ *
+ *   node overlay_check.js selftest --overlays DIR
+ *       overlay.js alone: escaping, clock formatting and the offset rule,
+ *       the options, and every page rendered from a synthetic feed whose
+ *       every string is hostile.
+ *   node overlay_check.js feed --overlays DIR --broker ws://H:P --event EV
+ *        --names FILE --pairs FILE --standings FILE [--finished "1 2"]
+ *        [--playing "4"] [--featured N --extend-ms MS] [--export FILE]
+ *        [--hostile ID] [--timeout S]
+ *       connects to the feed broker over WebSocket as an anonymous client,
+ *       waits (at most --timeout s) until the retained feed shows the
+ *       expected round and standings, then renders every page and asserts
+ *       what it must show.  With --featured, it then prints "READY" and
+ *       waits for a live (not retained) tables document giving that table
+ *       an extension of --extend-ms (the shell script makes the hub do it),
+ *       and checks the countdown against the true time.
+ *
+ * Expectations come from outside the feed: --names "ID<TAB>NAME" lines as
+ * registered, --pairs the console's `round show` output, --standings the
+ * output of `tourney live standings --json`, --export the event file of
+ * `tourney live export` (knockout winners).  The hub and this script share
+ * the machine's clock, so the true remaining time is deadline - Date.now().
+ *
+ * Exit status 0 when every check passed, 1 with a "FAIL:" line otherwise.
+ */
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+function fail(msg) {
+    process.stdout.write('FAIL: ' + msg + '\n');
+    process.exit(1);
+}
+function ok(msg) {
+    process.stdout.write('ok - ' + msg + '\n');
+}
+function check(cond, msg) {
+    if (!cond)
+        fail(msg);
+}
+
+function args(argv) {
+    const a = {_: []};
+    for (let i = 0; i < argv.length; i++) {
+        if (argv[i].startsWith('--')) {
+            a[argv[i].slice(2)] = argv[i + 1];
+            i++;
+        } else {
+            a._.push(argv[i]);
+        }
+    }
+    return a;
+}
+
+const A = args(process.argv.slice(2));
+if (!A.overlays)
+    fail('usage: overlay_check.js selftest|feed --overlays DIR ...');
+const O = require(path.resolve(A.overlays, 'overlay.js'));
+
+/* The HTML of one data-table / data-player element, up to the next one of
+ * the same kind (the renderers put these attributes on every row). */
+function segment(html, attr, value) {
+    const start = html.indexOf(attr + '="' + O.esc(value) + '"');
+    if (start < 0)
+        return null;
+    const next = html.indexOf(attr + '="', start + attr.length + 3);
+    return html.slice(start, next < 0 ? html.length : next);
+}
+
+/* inOrder(html, list): every string of list appears, in this order. */
+function inOrder(html, list) {
+    let at = 0;
+    for (const s of list) {
+        const i = html.indexOf(s, at);
+        if (i < 0)
+            return false;
+        at = i + s.length;
+    }
+    return true;
+}
+
+/* clockSecs(text): seconds of a "M:SS" / "H:MM:SS" / "-M:SS" text. */
+function clockSecs(text) {
+    const m = /^(-?)(?:(\d+):)?(\d+):(\d\d)$/.exec(text);
+    if (!m)
+        return null;
+    const s = (Number(m[2] || 0) * 3600) + Number(m[3]) * 60 + Number(m[4]);
+    return m[1] ? -s : s;
+}
+
+function tableClockText(html) {
+    const m = /<span class="clock[^"]*table-clock">([^<]*)/.exec(html);
+    return m ? m[1] : null;
+}
+
+/* ---- selftest ---------------------------------------------------------- */
+
+function selftest() {
+    const evil = '<img src=x onerror="alert(1)">&\'`';
+    const evilEsc = '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;&#96;';
+    check(O.esc(evil) === evilEsc, 'esc: ' + O.esc(evil));
+    check(O.esc(null) === '' && O.esc(undefined) === '' && O.esc(0) === '0', 'esc of null/undefined/0');
+
+    const fc = [[0, '0:00'], [1, '0:01'], [999, '0:01'], [1000, '0:01'], [1001, '0:02'],
+        [59999, '1:00'], [60000, '1:00'], [3599000, '59:59'], [3600000, '1:00:00'],
+        [3661001, '1:01:02'], [-1, '0:00'], [-999, '0:00'], [-1000, '-0:01'],
+        [-61500, '-1:01'], [null, '--:--'], [NaN, '--:--']];
+    for (const [ms, want] of fc)
+        check(O.formatClock(ms) === want, 'formatClock(' + ms + ') = ' + O.formatClock(ms) + ', want ' + want);
+    const fn = [[3, '3'], [12.5, '12.5'], [6.33333333333333, '6.33'], [3.75, '3.75'],
+        [-2, '-2'], [-0.001, '0'], [0, '0'], [null, '-'], ['7', '-']];
+    for (const [v, want] of fn)
+        check(O.formatNumber(v) === want, 'formatNumber(' + v + ') = ' + O.formatNumber(v) + ', want ' + want);
+    ok('selftest: escaping, clock and number formatting');
+
+    // Options.
+    let p = O.parseParams('?broker=ws%3A%2F%2F10.0.0.5%3A9001&event=cup-1&top=5&theme=light&scale=1.5&table=3', {}, 'table');
+    check(p.errors.length === 0, 'parseParams errors: ' + p.errors.join('; '));
+    check(p.opts.broker === 'ws://10.0.0.5:9001' && p.opts.event === 'cup-1' && p.opts.top === 5 &&
+          p.opts.theme === 'light' && p.opts.scale === 1.5 && p.opts.table === 3, 'parseParams values');
+    p = O.parseParams('?event=a b&broker=http://x&top=0&theme=pink&scale=9', {}, 'table');
+    check(p.errors.length === 6, 'parseParams wants 6 errors, got: ' + p.errors.join('; '));
+    check(p.opts.top === 8 && p.opts.theme === 'dark' && p.opts.scale === 1, 'parseParams keeps defaults on errors');
+    p = O.parseParams('#event=e1&rows=4', {broker: 'ws://h:1'}, 'pairings');
+    check(p.errors.length === 0 && p.opts.rows === 4 && p.opts.broker === 'ws://h:1', 'parseParams hash and defaults');
+    check(O.renderError(['<b>']).indexOf('<b>') < 0, 'renderError escapes');
+    ok('selftest: page options');
+
+    // Offset rule: retained = lower bound (largest kept), live wins.
+    const st = O.newState('e1');
+    O.noteOffset(st, 1000, 5000, true);
+    check(st.offset === -4000 && !st.offsetLive, 'retained offset');
+    O.noteOffset(st, 900, 5000, true);
+    check(st.offset === -4000, 'an older retained message does not lower the offset');
+    O.noteOffset(st, 2000, 5000, true);
+    check(st.offset === -3000, 'a newer retained message raises the offset');
+    O.noteOffset(st, 10000, 5000, false);
+    check(st.offset === 5000 && st.offsetLive, 'a live message sets the offset');
+    O.noteOffset(st, 99999, 5000, true);
+    check(st.offset === 5000, 'retained after live is ignored');
+    const clk = {state: 'running', unlimited: false, hub_now_ms: 10000, deadline_ms: 70000, remaining_ms: 60000};
+    check(O.clockRemaining(clk, st, 5000).ms === 60000, 'remaining at receive time');
+    check(O.clockRemaining(clk, st, 7500).ms === 57500, 'remaining counts down with the local clock');
+    check(O.clockRemaining({state: 'paused', unlimited: false, hub_now_ms: 1, remaining_ms: -5000}, st, 9e9).ms === -5000,
+          'paused: frozen remaining');
+    check(O.clockText(O.clockRemaining({state: 'running', unlimited: true, hub_now_ms: 1}, st, 0)) === 'no time limit',
+          'unlimited');
+    ok('selftest: clock offset rule (retained lower bound, live wins) and countdown');
+
+    // Every page from a synthetic feed, every string hostile.
+    const H = (s) => s + ' <b>"&\'</b>';
+    const pl = (id, extra) => Object.assign({id: id, name: H('Name ' + id), club: H('Club'), country: H('XX')}, extra || {});
+    const now = 1000000;
+    const fst = O.newState('e1');
+    const send = (k, doc, retained) => O.applyMessage(fst, 'tourney/v1/feed/e1/' + k, JSON.stringify(doc), now, retained);
+    send('event', {id: 'e1', title: H('Cup'), game: 'got-lcg2', status: 'running', round: 5, round_status: 'started',
+        stage: 'elimination', stage_name: H('Top'), players: 9, updated_ms: now}, true);
+    send('pairings', {round: 5, stage: 'elimination', stage_name: H('Top'), tables: [
+        {table: 1, players: [pl('a', {seat: 1, faction: H('Stark'), agenda: H('Banner'), first: true}),
+                             pl('b', {seat: 2, colours: ['red', H('mauve')], armies: [H('Moloch')], army: H('Borgo')})]},
+        {table: 2, players: [pl('c', {seat: 1}), pl('d', {seat: 2})]}], byes: [pl('e')]}, true);
+    send('tables', {round: 5, round_status: 'started',
+        clock: {state: 'running', unlimited: false, hub_now_ms: now, deadline_ms: now + 90000, remaining_ms: 90000},
+        tables: [{table: 1, state: 'confirmed', device: null, online: false,
+                  clock: {state: 'running', unlimited: false, hub_now_ms: now, deadline_ms: now + 90000}},
+                 {table: 2, state: 'playing', device: 'table-002', online: true, extension_ms: 60000,
+                  clock: {state: 'running', unlimited: false, hub_now_ms: now, deadline_ms: now + 150000}}]}, false);
+    send('standings', {after_round: 4, stage: 'swiss', standings: [
+        {rank: 1, player: 'a', name: H('Name a'), points: 12.5, tiebreaks: {sos: 3.333333, lot: 2}, dropped: false},
+        {rank: 2, player: 'b', name: H('Name b'), points: 6.33333333333333, tiebreaks: {sos: null, lot: 1}, dropped: true}]}, true);
+    send('bracket', {rounds: [{round: 5, tables: [
+        {table: 1, players: [pl('a'), pl('b')], winner: 'a', games: ['a', 'b', 'a']},
+        {table: 2, players: [pl('c'), pl('d')], winner: null}, {bye: pl('e')}]}]}, true);
+    check(O.applyMessage(fst, 'tourney/v1/feed/e1/nope', '{}', now, true) === null, 'unknown topic ignored');
+    check(O.applyMessage(fst, 'tourney/v1/feed/e1/event', 'not json', now, true) === null, 'bad JSON ignored');
+    check(O.applyMessage(fst, 'tourney/v1/feed/e2/event', '{}', now, true) === null, 'other event ignored');
+    fst.conn = 'online';
+    const opts = O.parseParams('?event=e1&table=2&top=8', {}, 'table').opts;
+    const pages = {};
+    for (const page of O.PAGES)
+        pages[page] = O.render(page, fst, opts, now + 30000);
+    for (const page of O.PAGES) {
+        const h = pages[page];
+        check(!/<b>|<\/b>|"&'/.test(h), page + ': a raw hostile string in ' + h);
+        check(h.indexOf('&lt;b&gt;&quot;&amp;&#39;&lt;/b&gt;') >= 0, page + ': no escaped string in ' + h);
+    }
+    check(inOrder(pages.pairings, ['data-table="1"', '1st', O.esc(H('Stark')), O.esc(H('Banner')),
+        O.esc(H('Name b')), O.esc(H('Borgo')), 'background:#d32f2f', O.esc(H('mauve')), 'Finished',
+        'data-table="2"', O.esc(H('Name c')), O.esc(H('Name d')), 'Playing', '+1:00', 'Bye: ', O.esc(H('Name e'))]),
+          'pairings order: ' + pages.pairings);
+    check(pages.pairings.indexOf('1:00</span>') >= 0, 'round clock 1:00 after 30 s of 90: ' + pages.pairings);
+    check(tableClockText(pages.table) === '2:00', 'table 2 clock (150 s, 30 s later): ' + pages.table);
+    check(pages.table.indexOf(O.esc(H('Name c'))) >= 0 && pages.table.indexOf('+1:00 extra') >= 0, 'table page');
+    check(inOrder(pages.standings, ['data-player="a"', '12.5', '3.33', 'data-player="b"', 'dropped', '6.33',
+        'Semi-finals', 'bp win" data-player="a"', '>2<', 'data-player="b"', '>1<', 'data-player="c"', 'bye']),
+          'standings and bracket: ' + pages.standings);
+    check(inOrder(pages.ticker, ['table 1: ', O.esc(H('Name a')), ' beat ', O.esc(H('Name b')), ' 2-1',
+        'Standings after round 4: 1. ', O.esc(H('Name a')), ' 12.5']), 'ticker: ' + pages.ticker);
+    // Overdue when the local countdown ends; paging.
+    const late = O.roundView(fst, now + 151000);
+    check(late.tables[1].state === 'overdue', 'playing table past its deadline is overdue');
+    const o2 = Object.assign({}, opts, {rows: 1, cycle: 10});
+    check(O.renderPairings(fst, o2, 0).indexOf('data-table="2"') < 0 &&
+          O.renderPairings(fst, o2, 10000).indexOf('data-table="2"') >= 0, 'pairings pages cycle');
+    ok('selftest: every page from a hostile synthetic feed is escaped and shows what it must');
+}
+
+/* ---- feed --------------------------------------------------------------- */
+
+function readLines(file) {
+    return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.length);
+}
+
+function feed() {
+    for (const k of ['broker', 'event', 'names', 'pairs', 'standings'])
+        check(A[k], 'feed: --' + k + ' missing');
+    const mqtt = require(path.resolve(A.overlays, 'node_modules', 'mqtt'));
+    const names = {};
+    for (const l of readLines(A.names)) {
+        const t = l.indexOf('\t');
+        names[l.slice(0, t)] = l.slice(t + 1);
+    }
+    // "  table N   p1 - p2" lines of `round show`; its first line names the round.
+    const pairs = {};
+    let round = 0;
+    for (const l of readLines(A.pairs)) {
+        let m = /^round (\d+) /.exec(l);
+        if (m)
+            round = Number(m[1]);
+        m = /^ {2}table (\d+) +(.*)$/.exec(l);
+        if (m)
+            pairs[m[1]] = m[2].split(' - ').map((s) => s.trim());
+    }
+    check(round > 0 && Object.keys(pairs).length > 0, 'no round/tables in ' + A.pairs);
+    const hubStandings = JSON.parse(fs.readFileSync(A.standings, 'utf8'));
+    const finished = (A.finished || '').split(/\s+/).filter(Boolean).map(Number);
+    const playing = (A.playing || '').split(/\s+/).filter(Boolean).map(Number);
+    const timeout = Number(A.timeout || 30) * 1000;
+    const st = O.newState(A.event);
+    let live = null; // first live tables document with the extension
+    const extendMs = Number(A['extend-ms'] || 0);
+    const featured = Number(A.featured || 0);
+
+    function tablesReady() {
+        const td = st.docs.tables;
+        if (!td || td.round !== round)
+            return false;
+        const by = {};
+        for (const t of td.tables || [])
+            by[t.table] = t.state;
+        return finished.every((n) => by[n] === 'confirmed') && playing.every((n) => by[n] === 'playing');
+    }
+    function ready() {
+        const d = st.docs;
+        return d.event && d.pairings && d.bracket && d.standings && d.event.round === round &&
+               d.pairings.round === round && JSON.stringify(d.standings) === JSON.stringify(hubStandings) &&
+               tablesReady();
+    }
+    function why() {
+        const d = st.docs;
+        return 'event.round=' + (d.event && d.event.round) + ' pairings.round=' + (d.pairings && d.pairings.round) +
+               ' want ' + round + '; standings equal: ' + (JSON.stringify(d.standings) === JSON.stringify(hubStandings)) +
+               '; tables: ' + JSON.stringify(d.tables && d.tables.tables.map((t) => t.table + ':' + t.state)) +
+               '; feed standings: ' + JSON.stringify(d.standings).slice(0, 300);
+    }
+
+    const client = mqtt.connect(A.broker, {clientId: 'overlay-check-' + process.pid, clean: true,
+        protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 10000});
+    let phase = 'retained', retainedSeen = 0;
+    const timer = setTimeout(() => fail('timed out in phase ' + phase + ': ' + why()), timeout);
+    client.on('error', (e) => fail('mqtt: ' + e.message));
+    client.on('connect', () => {
+        client.subscribe(O.topics(A.event).subscribe, {qos: 1}, (err, granted) => {
+            if (err)
+                fail('subscribe: ' + err.message);
+            check(granted.length === 1 && granted[0].qos <= 1, 'SUBACK: ' + JSON.stringify(granted));
+        });
+    });
+    client.on('message', (topic, payload, packet) => {
+        const key = O.applyMessage(st, topic, payload.toString(), Date.now(), !!packet.retain);
+        check(key !== null, 'a message the overlays cannot read on ' + topic + ': ' + payload.toString().slice(0, 200));
+        if (packet.retain)
+            retainedSeen++;
+        if (phase === 'retained' && ready()) {
+            phase = 'checks';
+            checkPages(st, round, pairs, names, hubStandings, finished, playing);
+            if (!featured) {
+                clearTimeout(timer);
+                client.end(true, () => process.exit(0));
+                return;
+            }
+            phase = 'live';
+            process.stdout.write('READY\n');
+        } else if (phase === 'live' && key === 'tables' && !packet.retain) {
+            const t = (st.docs.tables.tables || []).find((x) => x.table === featured);
+            if (!t || t.extension_ms !== extendMs)
+                return;
+            live = t;
+            phase = 'done';
+            checkLiveClock(st, featured, extendMs);
+            clearTimeout(timer);
+            client.end(true, () => process.exit(0));
+        }
+    });
+
+    function checkLiveClock(state, n, ext) {
+        check(state.offsetLive, 'the live tables document did not set the offset');
+        const now = Date.now();
+        const opts = O.parseParams('?event=' + A.event + '&table=' + n, {}, 'table').opts;
+        const html = O.renderTable(state, opts, now);
+        const txt = tableClockText(html);
+        const truth = (live.clock.deadline_ms - now) / 1000;
+        check(txt !== null && Math.abs(clockSecs(txt) - truth) <= 1.5,
+              'live: table ' + n + ' shows ' + txt + ', true remaining ' + truth.toFixed(1) + ' s');
+        check(html.indexOf('+' + O.formatClock(ext) + ' extra') >= 0, 'live: extension not shown: ' + html);
+        const ph = O.renderPairings(state, O.parseParams('?event=' + A.event + '&rows=100', {}, 'pairings').opts, now);
+        check((segment(ph, 'data-table', n) || '').indexOf('+' + O.formatClock(ext)) >= 0,
+              'live: pairings row of table ' + n + ' without its extension');
+        ok('live update: table ' + n + ' extended by ' + O.formatClock(ext) + ', countdown ' + txt +
+           ' = true remaining ' + truth.toFixed(1) + ' s (offset from the live message)');
+    }
+
+    function checkPages(state, r, expPairs, nm, hub, fin, play) {
+        const now = Date.now();
+        const q = (extra) => O.parseParams('?event=' + A.event + extra, {}, extra.indexOf('table=') >= 0 ? 'table' : '').opts;
+        // Pairings: every table of `round show` with its players, in seat order, as the hub published them.
+        const pa = state.docs.pairings;
+        const feedPairs = {};
+        for (const t of pa.tables)
+            feedPairs[t.table] = t.players.map((p) => p.id);
+        check(JSON.stringify(feedPairs) === JSON.stringify(Object.fromEntries(Object.entries(expPairs).map(
+            ([k, v]) => [Number(k), v]))), 'feed pairings ' + JSON.stringify(feedPairs) + ' != round show ' + JSON.stringify(expPairs));
+        for (const t of pa.tables)
+            for (const p of t.players)
+                check(p.name === nm[p.id], 'feed name of ' + p.id + ': ' + JSON.stringify(p.name) + ' registered ' + JSON.stringify(nm[p.id]));
+        const ph = O.renderPairings(state, q('&rows=100'), now);
+        for (const [n, ids] of Object.entries(expPairs)) {
+            const seg = segment(ph, 'data-table', n);
+            check(seg !== null, 'pairings.html: no table ' + n);
+            check(inOrder(seg, ids.map((id) => '<span class="nm">' + O.esc(nm[id]) + '</span>')),
+                  'pairings.html table ' + n + ': not ' + ids.join(', ') + ' in order: ' + seg);
+            const want = fin.indexOf(Number(n)) >= 0 ? 'Finished' : (play.indexOf(Number(n)) >= 0 ? 'Playing' : null);
+            check(!want || seg.indexOf('<span class="ts">' + want) >= 0, 'pairings.html table ' + n + ' not ' + want + ': ' + seg);
+            for (const id of ids) {
+                const p = pa.tables.find((t) => t.table === Number(n)).players.find((x) => x.id === id);
+                if (p.army)
+                    check(seg.indexOf('<span class="army played">' + O.esc(p.army) + '</span>') >= 0,
+                          'pairings.html table ' + n + ': army ' + p.army + ' of ' + id + ' not shown');
+            }
+        }
+        check(ph.indexOf('Round ' + r) >= 0, 'pairings.html: no "Round ' + r + '"');
+        const rowsPerPage = 2;
+        const pages = Math.ceil(Object.keys(expPairs).length / rowsPerPage);
+        const seen = new Set();
+        for (let k = 0; k < pages; k++) {
+            const h = O.renderPairings(state, q('&rows=' + rowsPerPage + '&cycle=10'), k * 10000);
+            for (const m of h.matchAll(/data-table="(\d+)"/g))
+                seen.add(m[1]);
+        }
+        check(seen.size === Object.keys(expPairs).length, 'pairings.html pages of 2 rows show ' + seen.size + ' tables');
+        ok('pairings.html: round ' + r + ', ' + Object.keys(expPairs).length + ' tables with the players of `round show` in seat order, names as registered, states');
+
+        // Standings: order and points of `tourney live standings --json`.
+        const all = O.renderStandings(state, q('&top=200'), now);
+        const rows = hub.standings;
+        check(inOrder(all, rows.map((x) => 'data-player="' + O.esc(x.player) + '"')), 'standings.html order differs from the hub\'s');
+        for (const x of rows) {
+            const seg = segment(all, 'data-player', x.player);
+            check(seg.indexOf('<td class="rk">' + x.rank + '</td>') >= 0, 'standings.html rank of ' + x.player + ': ' + seg);
+            check(seg.indexOf('<span class="nm">' + O.esc(x.name) + '</span>') >= 0, 'standings.html name of ' + x.player + ': ' + seg);
+            check(seg.indexOf('<td class="pt">' + O.formatNumber(x.points) + '</td>') >= 0,
+                  'standings.html points of ' + x.player + ' (' + x.points + '): ' + seg);
+        }
+        const top3 = O.renderStandings(state, q('&top=3&bracket=off'), now);
+        check((top3.match(/<tr class="[^"]*" data-player=/g) || []).length === Math.min(3, rows.length),
+              'standings.html top=3 shows ' + (top3.match(/<tr class="[^"]*" data-player=/g) || []).length + ' rows');
+        ok('standings.html: ' + rows.length + ' rows in the order, ranks and points of `tourney live standings --json` (after round ' +
+           hub.after_round + '); top=3 shows 3');
+
+        // Featured tables: both players and the clock.
+        for (const n of fin.concat(play)) {
+            const h = O.renderTable(state, q('&table=' + n), now);
+            check(inOrder(h, expPairs[n].map((id) => '<span class="nm">' + O.esc(nm[id]) + '</span>')),
+                  'table.html?table=' + n + ': players ' + expPairs[n].join(', ') + ' missing: ' + h);
+            const td = state.docs.tables.tables.find((t) => t.table === n);
+            const txt = tableClockText(h);
+            if (td.clock.unlimited) {
+                check(txt === 'no time limit', 'table.html?table=' + n + ': unlimited clock shown as ' + txt);
+            } else if (td.clock.state === 'running') {
+                // Retained: the offset is a lower bound, the page may show at
+                // most the feed's age more than the truth.
+                const truth = (td.clock.deadline_ms - now) / 1000;
+                const age = Math.max(0, (now - td.clock.hub_now_ms) / 1000);
+                const shown = clockSecs(txt || '');
+                check(shown !== null && shown >= truth - 1.5 && shown <= truth + age + 1.5,
+                      'table.html?table=' + n + ': clock ' + txt + ', true remaining ' + truth.toFixed(1) + ' s, feed age ' + age.toFixed(1) + ' s');
+            }
+        }
+        if (fin.length + play.length)
+            ok('table.html: tables ' + fin.concat(play).join(', ') + ' show both players and the clock');
+
+        // Ticker: every finished table, and the leaders once a round is complete.
+        const tk = O.renderTicker(state, q(''), now);
+        for (const n of fin) {
+            const want = expPairs[n].map((id) => O.esc(nm[id]));
+            check(tk.indexOf('table ' + n + ' finished: ') >= 0 || tk.indexOf('table ' + n + ': ') >= 0, 'ticker.html: no table ' + n + ': ' + tk);
+            check(want.every((s) => tk.indexOf(s) >= 0), 'ticker.html: players of table ' + n + ' missing');
+        }
+        if (hub.after_round > 0)
+            check(tk.indexOf('Standings after round ' + hub.after_round + ': 1. ' + O.esc(rows[0].name) + ' ' +
+                             O.formatNumber(rows[0].points)) >= 0, 'ticker.html: no leader line: ' + tk);
+        ok('ticker.html: ' + fin.length + ' finished tables' + (hub.after_round > 0 ? ' and the leaders' : ''));
+
+        // Knockout winners of the event file are the bracket's winners.
+        if (A.export) {
+            const ex = JSON.parse(fs.readFileSync(A.export, 'utf8'));
+            const bv = O.bracketView(state);
+            const bh = O.renderStandings(state, q('&bracket=only'), now);
+            let n = 0;
+            ex.rounds.forEach((rr, i) => {
+                if (rr.stage !== 'elimination')
+                    return;
+                const br = bv.rounds.find((b) => b.round === i + 1);
+                check(br, 'bracket: no round ' + (i + 1));
+                const seg = segment(bh, 'data-round', i + 1) || '';
+                for (const t of rr.tables) {
+                    if (!t.result || !t.result.winner)
+                        continue;
+                    const loser = t.players.find((id) => id !== t.result.winner);
+                    check(seg.indexOf('<div class="bp win" data-player="' + O.esc(t.result.winner) + '"><span class="nm">' +
+                                      O.esc(nm[t.result.winner]) + '</span>') >= 0,
+                          'bracket round ' + (i + 1) + ': winner ' + t.result.winner + ' not marked: ' + seg);
+                    check(seg.indexOf('<div class="bp" data-player="' + O.esc(loser) + '">') >= 0,
+                          'bracket round ' + (i + 1) + ': loser ' + loser + ' not shown');
+                    n++;
+                }
+            });
+            check(n > 0, 'the export has no knockout results');
+            ok('standings.html bracket: the ' + n + ' knockout winners of the exported event file are marked');
+        }
+
+        // Hostile names: escaped on every page, never raw; shown on the
+        // standings, and on the pairings, the table's page and (finished)
+        // the ticker when the player plays this round.
+        if (A.hostile) {
+            const raw = nm[A.hostile];
+            const at = Object.keys(expPairs).find((n) => expPairs[n].indexOf(A.hostile) >= 0);
+            const pagesHtml = {pairings: ph, standings: all, ticker: tk};
+            for (const n of Object.keys(expPairs))
+                pagesHtml['table=' + n] = O.renderTable(state, q('&table=' + n), now);
+            const want = ['standings'];
+            if (at) {
+                want.push('pairings', 'table=' + at);
+                if (fin.indexOf(Number(at)) >= 0)
+                    want.push('ticker');
+            }
+            for (const [k, h] of Object.entries(pagesHtml)) {
+                check(h.indexOf(raw) < 0 && h.indexOf('<script') < 0, k + ': the raw name ' + JSON.stringify(raw));
+                check((h.indexOf(O.esc(raw)) >= 0) === (want.indexOf(k) >= 0),
+                      k + ': the escaped hostile name ' + (want.indexOf(k) >= 0 ? 'missing' : 'where it does not belong'));
+            }
+            ok('hostile name ' + JSON.stringify(raw) + ' escaped on ' + want.join(', ') + '; never raw');
+        }
+        check(retainedSeen >= 5, 'retained messages: ' + retainedSeen);
+    }
+}
+
+if (A._[0] === 'selftest')
+    selftest();
+else if (A._[0] === 'feed')
+    feed();
+else
+    fail('usage: overlay_check.js selftest|feed --overlays DIR ...');
