@@ -2,23 +2,32 @@
  * config from deploy/broker/gen-config.sh, 127.0.0.1, a free port) and its
  * own tourney-hub on a temp database (synchronous=FULL), driven by ONE
  * privileged MQTT client that publishes ResultSubmissions on behalf of the
- * devices and reads their acks.
+ * devices, reads their acks and assignments, and sends console requests
+ * as an organiser would (`tourney live round close|pair|publish`).
  *
  * Measures (printed): (b) ack latency at 200 tables reporting at a
  * realistic pace, (a) durable results per second with 500 tables (each ack
- * comes only after its commit), (e) hub restart with >= 10,000 stored
+ * comes only after its commit), (c) console publish -> every one of 500
+ * tables has its assignment, (d) round turnaround at 1,000 tables: the last
+ * result sent -> its ack -> close, pair, publish (the console commands an
+ * organiser runs, sent the moment the previous reply arrives) -> every
+ * table has its round 2 assignment, (e) hub restart with >= 10,000 stored
  * results: exec -> hub/state online, and exec -> first ack.
- * Not measured here (yet): (c) publish -> assignments at 500 tables and (d)
- * round turnaround at 1,000 tables (they need the console protocol).
  *
  * The setup writes the database through the store API before the hub
- * starts (event, players, devices assigned to tables, round 1 published),
- * which is what the console would have done.  The load client logs in as
- * "bench", a login this program adds to ITS generated broker files only
- * (readwrite tourney/v1/#); the production ACL is untouched.
+ * starts (events, players, devices assigned to tables, round 1 paired and
+ * published; for (c) paired only), which is what the console would have
+ * done.  The load client logs in as "bench", a login this program adds to
+ * ITS generated broker files only (readwrite tourney/v1/#); the
+ * production ACL is untouched.  The hub runs as deployed (feed on,
+ * database_sync on: an fsync per commit) unless --no-feed / --no-sync.
+ * The disk's own fsync latency is printed first (4 KiB in-place writes +
+ * fdatasync, 100/s, in the temp dir): with sync on, (b)'s tail cannot be
+ * shorter than the disk's.
  *
- * usage: bench_live [HUB_BINARY]   (default: ../hub/tourney-hub next to
- * this binary in the build tree).  Not a test: nothing is asserted.
+ * usage: bench_live [--no-feed] [--no-sync] [HUB_BINARY]   (default:
+ * ../hub/tourney-hub next to this binary in the build tree).  Not a test:
+ * nothing is asserted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,14 +54,24 @@
 #define TNY_SOURCE_DIR "."
 #endif
 
-#define N_TABLES 700 /* 200 for (b), 500 for (a) */
-#define N_PLAYERS (2 * N_TABLES)
+/* Devices table-0001..: 1..700 play "live" ((b) uses 1..200, (a)
+ * 201..700), 701..1200 the 500 tables of "c500", 1201..2200 the 1,000
+ * tables of "d1000"; device d sits at table d - first of its event. */
+#define LIVE_FIRST 1
+#define LIVE_TABLES 700
+#define C_FIRST 701
+#define C_TABLES 500
+#define D_FIRST 1201
+#define D_TABLES 1000
+#define N_DEVICES (D_FIRST + D_TABLES - 1)
 #define PREFIX "tourney/v1/"
 
 static char tmp[64], hub_bin[1024];
 static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
-static char **seat_ids; /* [table * 2 + k] player id, table from 1 */
+static bool feed = true, sync_db = true;
+/* [device * 2 + k] the round 1 players of the device's table */
+static char **seat_ids;
 
 static double now_s(void)
 {
@@ -134,9 +153,11 @@ static void start_broker(void)
              "bash %s/deploy/broker/gen-config.sh --tables 0 --organisers o1 "
              "--monitors watch --bind 127.0.0.1 --port %d --run-as \"$(id "
              "-un)\" %s/broker >/dev/null && mosquitto_passwd -b "
-             "%s/broker/passwd bench bench-pw && printf '\\nuser bench\\n"
-             "topic readwrite tourney/v1/#\\n' >>%s/broker/acl",
-             TNY_SOURCE_DIR, port, tmp, tmp, tmp);
+             "%s/broker/passwd bench bench-pw && mosquitto_passwd -b "
+             "%s/broker/passwd benchwatch bench-pw && printf '\\nuser bench\\n"
+             "topic readwrite tourney/v1/#\\nuser benchwatch\\ntopic read "
+             "tourney/v1/#\\n' >>%s/broker/acl",
+             TNY_SOURCE_DIR, port, tmp, tmp, tmp, tmp);
     run(cmd);
     char conf[128], log[128];
     snprintf(conf, sizeof(conf), "%s/broker/mosquitto.conf", tmp);
@@ -165,67 +186,82 @@ static void start_broker(void)
         }                                                                      \
     } while (0)
 
-/* The event "live" (got-lcg2, N_PLAYERS, round 1 published, devices
- * table-001.. assigned) and "big" (>= 10,000 stored results). */
+/* Event `id` (got-lcg2, 2 * n_tables players, round 1 paired, published
+ * when `publish`), devices first.. assigned to its tables 1..n_tables and
+ * their round 1 players noted in seat_ids. */
+static void make_event(struct hub_store *s, const char *id, int n_tables,
+                       uint64_t seed, int first, bool publish)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    struct tny_round_plan plan;
+    int n_players = 2 * n_tables;
+    size_t cap = 256 + (size_t)n_players * 64;
+    char *text = malloc(cap);
+    if (!text)
+        die("oom");
+    size_t len = (size_t)snprintf(text, cap,
+                                  "{\"format\":\"got-lcg2\",\"seed\":%llu,"
+                                  "\"players\":[",
+                                  (unsigned long long)seed);
+    for (int i = 0; i < n_players; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "%s{\"id\":\"p%d\",\"name\":\"P %d\"}",
+                                i ? "," : "", i + 1, i + 1);
+    snprintf(text + len, cap - len, "]}");
+    CHECK(hub_store_create_event(s, id, text, strlen(text), "hub", &diag));
+    free(text);
+    CHECK(hub_store_load_event(s, id, &ev, &diag));
+    CHECK(tny_pair_next(&ev, &plan, &diag));
+    CHECK(hub_store_save_draft(s, id, &ev, &plan, "hub", &diag));
+    for (int32_t t = 0; t < plan.n_tables; t++) {
+        const struct tny_pairing_table *tb = &plan.tables[t];
+        if (tb->number < 1 || tb->number > n_tables || tb->n_seats != 2)
+            continue;
+        for (int k = 0; k < 2; k++)
+            seat_ids[(first + tb->number - 1) * 2 + k] =
+                strdup(ev.players[tb->seats[k]].id);
+    }
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    if (publish)
+        CHECK(hub_store_set_round_status(s, id, 1, HUB_ROUND_PUBLISHED, "hub",
+                                         &diag));
+    for (int t = 1; t <= n_tables; t++) {
+        char dev[32];
+        snprintf(dev, sizeof(dev), "table-%04d", first + t - 1);
+        CHECK(hub_store_device_register(s, dev, "hub", &diag));
+        CHECK(hub_store_device_assign(s, dev, id, t, "hub", &diag));
+    }
+}
+
+/* The events above and "big" (>= 10,000 stored results). */
 static void setup_db(void)
 {
     struct tny_diag diag = {{0}};
     struct hub_store *s = NULL;
     struct tny_event ev;
-    struct tny_round_plan plan;
     char path[128];
-    size_t cap = 256 + (size_t)N_PLAYERS * 64;
+    snprintf(path, sizeof(path), "%s/hub.db", tmp);
+    CHECK(hub_store_open(path, &s, &diag));
+    seat_ids = calloc((size_t)(N_DEVICES + 1) * 2, sizeof(char *));
+    if (!seat_ids)
+        die("oom");
+    make_event(s, "live", LIVE_TABLES, 7, LIVE_FIRST, true);
+    make_event(s, "c500", C_TABLES, 8, C_FIRST, false);
+    make_event(s, "d1000", D_TABLES, 10, D_FIRST, true);
+    /* "big": 2000 players, 10 rounds of simulated results (10,000). */
+    struct tny_rng rng;
+    char *big = NULL;
+    size_t cap = 256 + 2000 * 64;
     char *text = malloc(cap);
     if (!text)
         die("oom");
-    snprintf(path, sizeof(path), "%s/hub.db", tmp);
-    CHECK(hub_store_open(path, &s, &diag));
-    size_t len = (size_t)snprintf(text, cap,
-                                  "{\"format\":\"got-lcg2\",\"seed\":7,"
-                                  "\"players\":[");
-    for (int i = 0; i < N_PLAYERS; i++)
-        len += (size_t)snprintf(text + len, cap - len,
-                                "%s{\"id\":\"p%d\",\"name\":\"P %d\"}",
-                                i ? "," : "", i + 1, i + 1);
-    snprintf(text + len, cap - len, "]}");
-    CHECK(hub_store_create_event(s, "live", text, strlen(text), "hub", &diag));
-    CHECK(hub_store_load_event(s, "live", &ev, &diag));
-    CHECK(tny_pair_next(&ev, &plan, &diag));
-    CHECK(hub_store_save_draft(s, "live", &ev, &plan, "hub", &diag));
-    tny_round_plan_release(&plan);
-    tny_event_release(&ev);
-    CHECK(hub_store_set_round_status(s, "live", 1, HUB_ROUND_PUBLISHED, "hub",
-                                     &diag));
-    CHECK(hub_store_load_event(s, "live", &ev, &diag));
-    seat_ids = calloc((size_t)(N_TABLES + 1) * 2, sizeof(char *));
-    if (!seat_ids)
-        die("oom");
-    const struct tny_round *r = &ev.rounds[0];
-    for (int32_t t = 0; t < r->n_tables; t++) {
-        const struct tny_table *tb = &r->tables[t];
-        if (tb->is_bye || tb->number > N_TABLES)
-            continue;
-        for (int k = 0; k < 2; k++)
-            seat_ids[tb->number * 2 + k] = strdup(ev.players[tb->seats[k]].id);
-    }
-    tny_event_release(&ev);
-    for (int t = 1; t <= N_TABLES; t++) {
-        char dev[32];
-        snprintf(dev, sizeof(dev), "table-%03d", t);
-        CHECK(hub_store_device_register(s, dev, "hub", &diag));
-        CHECK(hub_store_device_assign(s, dev, "live", t, "hub", &diag));
-    }
-    /* "big": 1000 players, 10 rounds of simulated results (10,000). */
-    struct tny_rng rng;
-    char *big = NULL;
-    free(text);
-    cap = 256 + 1000 * 64;
-    if (!(text = malloc(cap)))
-        die("oom");
-    len = (size_t)snprintf(text, cap,
-                           "{\"format\":\"got-lcg2\",\"seed\":9,"
-                           "\"options\":{\"structure\":\"custom\","
-                           "\"swiss_rounds\":11,\"cut\":0},\"players\":[");
+    size_t len =
+        (size_t)snprintf(text, cap,
+                         "{\"format\":\"got-lcg2\",\"seed\":9,"
+                         "\"options\":{\"structure\":\"custom\","
+                         "\"swiss_rounds\":11,\"cut\":0},\"players\":[");
     for (int i = 0; i < 2000; i++)
         len += (size_t)snprintf(text + len, cap - len,
                                 "%s{\"id\":\"b%d\",\"name\":\"B\"}",
@@ -246,10 +282,9 @@ static void setup_db(void)
 
 static void start_hub(void)
 {
-    char conf[128], log[128], pw[128];
+    char conf[128], log[128];
     snprintf(conf, sizeof(conf), "%s/hub.conf", tmp);
     snprintf(log, sizeof(log), "%s/hub.log", tmp);
-    snprintf(pw, sizeof(pw), "%s/hub.pw", tmp);
     char *argv[] = {hub_bin, "--config", conf, NULL};
     hub_pid = spawn(argv, log);
 }
@@ -270,54 +305,118 @@ static void write_hub_conf(void)
     fprintf(f,
             "broker_uri = \"tcp://127.0.0.1:%d\"\nusername = \"hub\"\n"
             "password_file = \"%s/hub.pw\"\ndatabase = \"%s/hub.db\"\n"
-            "keepalive_s = 5\nfeed = false\nlog_level = \"warn\"\n",
-            port, tmp, tmp);
+            "keepalive_s = 5\nfeed = %s\ndatabase_sync = %s\n"
+            "log_level = \"warn\"\n",
+            port, tmp, tmp, feed ? "true" : "false",
+            sync_db ? "true" : "false");
     fclose(f);
 }
 
 /* ---- the load client ---------------------------------------------------- */
 
 static struct tny_mqtt *cli;
-static double sent_at[N_TABLES + 1], acked_at[N_TABLES + 1];
-static int acked_status[N_TABLES + 1];
-static int n_acked, hub_online;
+/* Reads every device's assignment (as the 2,200 tables would, each its
+ * own), open for (c) and (d) only, so acks to `cli` never queue behind
+ * thousands of assignments in the broker. */
+static struct tny_mqtt *watch;
+static double sent_at[N_DEVICES + 1], acked_at[N_DEVICES + 1];
+static int acked_status[N_DEVICES + 1];
+/* The round of the device's latest assignment (0: none / cleared) and
+ * when it arrived. */
+static int assign_round[N_DEVICES + 1];
+static double assign_at[N_DEVICES + 1];
+static int hub_online;
 static double online_at;
+/* The console reply being waited for. */
+static char want_corr[TNY_WIRE_ID_MAX + 1];
+static int reply_rc, reply_seen;
+static char reply_msg[TNY_WIRE_MESSAGE_MAX];
 
-/* Drains the client's events, waiting up to wait_ms for the first. */
-static void pump(int wait_ms)
+static void on_assignment(int dev, const struct tny_mqtt_message *m, double t)
 {
-    struct pollfd p = {.fd = tny_mqtt_wakeup_fd(cli), .events = POLLIN};
-    if (poll(&p, 1, wait_ms) <= 0)
-        return;
-    struct tny_mqtt_message m;
-    while (tny_mqtt_next_message(cli, &m) == 0) {
-        double t = now_s();
-        if (m.kind == TNY_MQTT_MESSAGE) {
-            int table = 0;
-            if (strcmp(m.topic, PREFIX "hub/state") == 0) {
-                bool on = m.len == strlen(TNY_WIRE_HUB_ONLINE) &&
-                          memcmp(m.payload, TNY_WIRE_HUB_ONLINE, m.len) == 0;
-                if (on && !hub_online)
-                    online_at = t;
-                hub_online = on;
-            } else if (sscanf(m.topic, PREFIX "device/table-%d/ack", &table) ==
-                           1 &&
-                       table >= 1 && table <= N_TABLES) {
-                struct tny_wire_ack ack;
-                struct tny_diag d = {{0}};
-                if (tny_wire_decode_ack(m.payload, m.len, &ack, &d) == 0 &&
-                    acked_at[table] == 0) {
-                    acked_at[table] = t;
-                    acked_status[table] = (int)ack.status;
-                    n_acked++;
-                }
-            }
-        }
-        tny_mqtt_message_release(&m);
+    struct tny_wire_assignment *a = malloc(sizeof(*a));
+    struct tny_diag d = {{0}};
+    if (!a)
+        die("oom");
+    int round = 0;
+    if (m->len > 0 &&
+        tny_wire_decode_assignment(m->payload, m->len, a, &d) == 0)
+        round = (int)a->round;
+    free(a);
+    if (round != assign_round[dev]) {
+        assign_round[dev] = round;
+        assign_at[dev] = t;
     }
 }
 
-static void submit(int table, const char *key)
+static void handle(struct tny_mqtt_message *m, double t)
+{
+    int dev = 0;
+    char kind[16];
+    if (m->kind != TNY_MQTT_MESSAGE)
+        return;
+    if (strcmp(m->topic, PREFIX "hub/state") == 0) {
+        bool on = m->len == strlen(TNY_WIRE_HUB_ONLINE) &&
+                  memcmp(m->payload, TNY_WIRE_HUB_ONLINE, m->len) == 0;
+        if (on && !hub_online)
+            online_at = t;
+        hub_online = on;
+    } else if (strcmp(m->topic, PREFIX "ctl/bench/resp") == 0) {
+        struct tny_wire_reply rep;
+        struct tny_diag d = {{0}};
+        if (tny_wire_decode_reply(m->payload, m->len, &rep, &d) == 0) {
+            if (strcmp(rep.correlation_id, want_corr) == 0) {
+                reply_seen = 1;
+                reply_rc = rep.rc;
+                snprintf(reply_msg, sizeof(reply_msg), "%s", rep.message);
+            }
+            tny_wire_reply_release(&rep);
+        }
+    } else if (sscanf(m->topic, PREFIX "device/table-%d/%15s", &dev, kind) ==
+                   2 &&
+               dev >= 1 && dev <= N_DEVICES) {
+        struct tny_wire_ack ack;
+        struct tny_diag d = {{0}};
+        if (strcmp(kind, "assign") == 0)
+            on_assignment(dev, m, t);
+        else if (strcmp(kind, "ack") == 0 &&
+                 tny_wire_decode_ack(m->payload, m->len, &ack, &d) == 0 &&
+                 acked_at[dev] == 0) {
+            acked_at[dev] = t;
+            acked_status[dev] = (int)ack.status;
+        }
+    }
+}
+
+/* Drains both clients' events, waiting up to wait_ms for the first. */
+static void pump(int wait_ms)
+{
+    struct pollfd p[2] = {
+        {.fd = tny_mqtt_wakeup_fd(cli), .events = POLLIN},
+        {.fd = watch ? tny_mqtt_wakeup_fd(watch) : -1, .events = POLLIN}};
+    if (poll(p, 2, wait_ms) <= 0)
+        return;
+    struct tny_mqtt *c[2] = {cli, watch};
+    for (int i = 0; i < 2; i++) {
+        struct tny_mqtt_message m;
+        while (c[i] && tny_mqtt_next_message(c[i], &m) == 0) {
+            handle(&m, now_s());
+            tny_mqtt_message_release(&m);
+        }
+    }
+}
+
+static const char *event_of(int dev)
+{
+    return dev >= D_FIRST ? "d1000" : dev >= C_FIRST ? "c500" : "live";
+}
+
+static int table_of(int dev)
+{
+    return dev - (dev >= D_FIRST ? D_FIRST : dev >= C_FIRST ? C_FIRST : 1) + 1;
+}
+
+static void submit(int dev, const char *key)
 {
     struct tny_wire_submission sub;
     struct tny_diag d = {{0}};
@@ -326,39 +425,100 @@ static void submit(int table, const char *key)
     char topic[128];
     memset(&sub, 0, sizeof(sub));
     snprintf(sub.key, sizeof(sub.key), "%s", key);
-    snprintf(sub.device_id, sizeof(sub.device_id), "table-%03d", table);
-    snprintf(sub.event_id, sizeof(sub.event_id), "live");
+    snprintf(sub.device_id, sizeof(sub.device_id), "table-%04d", dev);
+    snprintf(sub.event_id, sizeof(sub.event_id), "%s", event_of(dev));
     sub.round = 1;
-    sub.table = table;
+    sub.table = table_of(dev);
     sub.result.game = TNY_GAME_GOT_LCG2;
     snprintf(sub.result.winner_id, sizeof(sub.result.winner_id), "%s",
-             seat_ids[table * 2]);
+             seat_ids[dev * 2]);
     sub.n_confirmed = 2;
     for (int k = 0; k < 2; k++)
         snprintf(sub.confirmed[k], sizeof(sub.confirmed[k]), "%s",
-                 seat_ids[table * 2 + k]);
+                 seat_ids[dev * 2 + k]);
     if (tny_wire_encode_submission(&sub, &buf, &len, &d) < 0) {
         fprintf(stderr, "encode: %s\n", d.msg);
         die("encode");
     }
     snprintf(topic, sizeof(topic), PREFIX "device/%s/result", sub.device_id);
-    sent_at[table] = now_s();
+    sent_at[dev] = now_s();
     while (tny_mqtt_publish(cli, topic, buf, len, 1, false, NULL, &d) < 0)
         pump(1); /* Paho's buffer full: let it drain */
     free(buf);
 }
 
+static int missing_acks(int first, int last)
+{
+    int missing = 0;
+    for (int t = first; t <= last; t++)
+        missing += acked_at[t] == 0;
+    return missing;
+}
+
 static void wait_acks(int first, int last, double timeout_s)
+{
+    double until = now_s() + timeout_s;
+    while (missing_acks(first, last) && now_s() < until)
+        pump(50);
+}
+
+/* Waits until devices first..last all show `round`; returns when the last
+ * of them got it (0: timed out). */
+static double wait_assignments(int first, int last, int round, double timeout_s)
 {
     double until = now_s() + timeout_s;
     for (;;) {
         int missing = 0;
-        for (int t = first; t <= last; t++)
-            missing += acked_at[t] == 0;
-        if (!missing || now_s() > until)
-            return;
-        pump(50);
+        double latest = 0;
+        for (int t = first; t <= last; t++) {
+            missing += assign_round[t] != round;
+            if (assign_at[t] > latest)
+                latest = assign_at[t];
+        }
+        if (!missing)
+            return latest;
+        if (now_s() > until) {
+            fprintf(stderr, "bench_live: %d devices without round %d\n",
+                    missing, round);
+            return 0;
+        }
+        pump(5);
     }
+}
+
+/* Sends one console command as the organiser "bench" and waits for its
+ * reply; returns the time the reply arrived. */
+static double console(enum tny_wire_cmd cmd, const char *event, int round)
+{
+    static unsigned counter;
+    struct tny_wire_request req;
+    struct tny_diag d = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(&req, 0, sizeof(req));
+    snprintf(req.correlation_id, sizeof(req.correlation_id), "bench.%d.%u",
+             (int)getpid(), ++counter);
+    snprintf(req.organiser_id, sizeof(req.organiser_id), "bench");
+    snprintf(req.event_id, sizeof(req.event_id), "%s", event);
+    req.cmd = cmd;
+    req.round = round;
+    if (tny_wire_encode_request(&req, &buf, &len, &d) < 0)
+        die("encode request");
+    snprintf(want_corr, sizeof(want_corr), "%s", req.correlation_id);
+    reply_seen = 0;
+    while (tny_mqtt_publish(cli, PREFIX "ctl/bench/req", buf, len, 1, false,
+                            NULL, &d) < 0)
+        pump(1);
+    free(buf);
+    for (double until = now_s() + 30; !reply_seen && now_s() < until;)
+        pump(5);
+    double t = now_s();
+    if (!reply_seen || reply_rc != 0) {
+        fprintf(stderr, "bench_live: console %s: %s\n", tny_wire_cmd_name(cmd),
+                reply_seen ? reply_msg : "no reply");
+        die("console command failed");
+    }
+    return t;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -375,57 +535,67 @@ static void stop_hub(void)
     hub_pid = -1;
 }
 
-int main(int argc, char **argv)
+static void print_load(const char *when)
 {
-    if (argc > 1) {
-        snprintf(hub_bin, sizeof(hub_bin), "%s", argv[1]);
-    } else {
-        const char *slash = strrchr(argv[0], '/');
-        int n = slash ? (int)(slash - argv[0]) : 1;
-        snprintf(hub_bin, sizeof(hub_bin), "%.*s/../hub/tourney-hub", n,
-                 slash ? argv[0] : ".");
+    char line[128] = "?";
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(line, sizeof(line), f))
+            snprintf(line, sizeof(line), "?\n");
+        fclose(f);
     }
-    if (access(hub_bin, X_OK) != 0)
-        die("hub binary not found (give its path as the argument)");
-    snprintf(tmp, sizeof(tmp), "/tmp/tny-bench-live-XXXXXX");
-    if (!mkdtemp(tmp))
-        die("mkdtemp");
-    double t0 = now_s();
-    start_broker();
-    setup_db();
-    write_hub_conf();
-    printf("setup (broker, %d-table event, 10,000-result event): %.1f s\n",
-           N_TABLES, now_s() - t0);
+    printf("load average %s: %s", when, line);
+}
 
+static struct tny_mqtt *open_client(const char *login,
+                                    const struct tny_mqtt_subscription *subs,
+                                    int n_subs)
+{
     char uri[64];
     snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d", port);
     const char *servers[] = {uri};
-    struct tny_mqtt_subscription subs[] = {
-        {PREFIX "hub/state", 1},
-        {PREFIX "device/+/ack", 1},
-    };
     struct tny_mqtt_options o;
+    struct tny_mqtt *c = NULL;
+    struct tny_diag d = {{0}};
     tny_mqtt_options_init(&o);
     o.servers = servers;
     o.n_servers = 1;
-    o.client_id = "bench";
+    o.client_id = login;
     o.password = "bench-pw";
     o.subs = subs;
-    o.n_subs = 2;
+    o.n_subs = n_subs;
     o.max_queued = 100000;
     o.max_buffered = 10000;
-    struct tny_diag d = {{0}};
-    if (tny_mqtt_open(&o, &cli, &d) < 0) {
+    if (tny_mqtt_open(&o, &c, &d) < 0) {
         fprintf(stderr, "mqtt: %s\n", d.msg);
         die("mqtt open");
     }
-    start_hub();
-    for (double until = now_s() + 20; !hub_online && now_s() < until;)
-        pump(100);
-    if (!hub_online)
-        die("hub did not come online (see its log in the temp dir)");
+    return c;
+}
 
-    /* (b) 200 tables, each one result, spread uniformly over 4 s. */
+/* Opens `watch` and waits until it holds every device's retained
+ * assignment state (round 1 for live and d1000; c500 has none yet). */
+static void open_watch(void)
+{
+    static const struct tny_mqtt_subscription sub = {PREFIX "device/+/assign",
+                                                     1};
+    watch = open_client("benchwatch", &sub, 1);
+    int missing = 1;
+    for (double until = now_s() + 20; missing && now_s() < until;) {
+        pump(20);
+        missing = 0;
+        for (int t = LIVE_FIRST; t < C_FIRST; t++)
+            missing += assign_round[t] != 1;
+        for (int t = D_FIRST; t <= N_DEVICES; t++)
+            missing += assign_round[t] != 1;
+    }
+    if (missing)
+        die("the retained assignments did not arrive");
+}
+
+/* (b) 200 tables, each one result, spread uniformly over 4 s. */
+static void bench_latency(void)
+{
     struct tny_rng rng;
     tny_rng_seed(&rng, 1);
     double at[201];
@@ -456,9 +626,12 @@ int main(int argc, char **argv)
                "ms, max %.2f ms (%d acks)\n",
                lat[n_lat / 2], lat[(n_lat * 99) / 100 - (n_lat >= 100)],
                lat[n_lat - 1], n_lat);
+}
 
-    /* (a) 500 tables at once: durable results per second. */
-    start = now_s();
+/* (a) 500 tables at once: durable results per second. */
+static void bench_throughput(void)
+{
+    double start = now_s();
     for (int t = 201; t <= 700; t++) {
         char key[32];
         snprintf(key, sizeof(key), "a-%d", t);
@@ -477,14 +650,56 @@ int main(int argc, char **argv)
     printf("(a) 500 tables at once: %d acks (%d accepted) in %.3f s: %.0f "
            "durable results/s\n",
            got, accepted, last - start, got / (last - start));
+}
 
-    /* (e) restart with >= 10,000 stored results. */
+/* (c) publish round 1 of c500 -> every table has its assignment. */
+static void bench_publish(void)
+{
+    double start = now_s();
+    double replied = console(TNY_WIRE_CMD_PUBLISH_ROUND, "c500", 1);
+    double all = wait_assignments(C_FIRST, C_FIRST + C_TABLES - 1, 1, 10);
+    printf("(c) 500 tables: publish sent -> reply %.1f ms, -> every table "
+           "has its assignment %.1f ms\n",
+           (replied - start) * 1000.0, (all - start) * 1000.0);
+}
+
+/* (d) d1000: 999 results in, then the last one; the organiser closes,
+ * pairs and publishes round 2 as soon as each step is answered. */
+static void bench_turnaround(void)
+{
+    int last_dev = D_FIRST + D_TABLES - 1;
+    for (int t = D_FIRST; t < last_dev; t++) {
+        char key[32];
+        snprintf(key, sizeof(key), "d-%d", t);
+        submit(t, key);
+        pump(0);
+    }
+    wait_acks(D_FIRST, last_dev - 1, 60);
+    double start = now_s();
+    submit(last_dev, "d-last");
+    wait_acks(last_dev, last_dev, 10);
+    double acked = now_s();
+    double closed = console(TNY_WIRE_CMD_CLOSE_ROUND, "d1000", 1);
+    double paired = console(TNY_WIRE_CMD_PAIR_ROUND, "d1000", 0);
+    double published = console(TNY_WIRE_CMD_PUBLISH_ROUND, "d1000", 2);
+    double all = wait_assignments(D_FIRST, last_dev, 2, 20);
+    printf("(d) 1,000 tables: last result sent -> ack %.1f ms, -> close "
+           "%.1f ms, -> pair %.1f ms, -> publish %.1f ms, -> every table has "
+           "its round 2 assignment %.1f ms\n",
+           (acked - start) * 1000.0, (closed - start) * 1000.0,
+           (paired - start) * 1000.0, (published - start) * 1000.0,
+           (all - start) * 1000.0);
+}
+
+/* (e) restart with >= 10,000 stored results. */
+static void bench_restart(void)
+{
     stop_hub();
     for (double until = now_s() + 5; hub_online && now_s() < until;)
         pump(50);
-    memset(acked_at, 0, sizeof(acked_at));
+    acked_at[1] = 0;
     hub_online = 0;
-    start = now_s();
+    double start = now_s();
     start_hub();
     for (double until = now_s() + 30; !hub_online && now_s() < until;)
         pump(5);
@@ -494,7 +709,90 @@ int main(int argc, char **argv)
     printf("(e) restart with 10,000+ stored results: exec -> hub/state "
            "online %.0f ms, exec -> first ack %.0f ms\n",
            online * 1000.0, (acked_at[1] - start) * 1000.0);
-    printf("(c), (d): not measured by this version\n");
+}
+
+/* The disk's fdatasync latency: 400 in-place 4 KiB writes at 100/s. */
+static void probe_disk(void)
+{
+    char path[96];
+    char buf[4096];
+    double lat[400];
+    snprintf(path, sizeof(path), "%s/fsync.probe", tmp);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        die("fsync probe");
+    memset(buf, 1, sizeof(buf));
+    for (int i = 0; i < 400; i++) {
+        double t = now_s();
+        if (pwrite(fd, buf, sizeof(buf), (off_t)(i % 16) * 4096) < 0 ||
+            fdatasync(fd) < 0)
+            die("fsync probe");
+        lat[i] = (now_s() - t) * 1000.0;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    close(fd);
+    unlink(path);
+    qsort(lat, 400, sizeof(double), cmp_double);
+    printf("disk: fdatasync of a 4 KiB write p50 %.2f ms, p99 %.2f ms, max "
+           "%.2f ms\n",
+           lat[200], lat[396], lat[399]);
+}
+
+int main(int argc, char **argv)
+{
+    int a = 1;
+    for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
+        if (strcmp(argv[a], "--no-feed") == 0)
+            feed = false;
+        else if (strcmp(argv[a], "--no-sync") == 0)
+            sync_db = false;
+        else
+            die("usage: bench_live [--no-feed] [--no-sync] [HUB_BINARY]");
+    }
+    if (a < argc) {
+        snprintf(hub_bin, sizeof(hub_bin), "%s", argv[a]);
+    } else {
+        const char *slash = strrchr(argv[0], '/');
+        int n = slash ? (int)(slash - argv[0]) : 1;
+        snprintf(hub_bin, sizeof(hub_bin), "%.*s/../hub/tourney-hub", n,
+                 slash ? argv[0] : ".");
+    }
+    if (access(hub_bin, X_OK) != 0)
+        die("hub binary not found (give its path as the argument)");
+    snprintf(tmp, sizeof(tmp), "/tmp/tny-bench-live-XXXXXX");
+    if (!mkdtemp(tmp))
+        die("mkdtemp");
+    print_load("before");
+    probe_disk();
+    double t0 = now_s();
+    start_broker();
+    setup_db();
+    write_hub_conf();
+    printf("setup (broker; events of 700, 500 and 1,000 tables; a "
+           "10,000-result event; feed %s, database_sync %s): %.1f s\n",
+           feed ? "on" : "off", sync_db ? "on" : "off", now_s() - t0);
+
+    struct tny_mqtt_subscription subs[] = {
+        {PREFIX "hub/state", 1},
+        {PREFIX "device/+/ack", 1},
+        {PREFIX "ctl/bench/resp", 1},
+    };
+    cli = open_client("bench", subs, 3);
+    start_hub();
+    for (double until = now_s() + 20; !hub_online && now_s() < until;)
+        pump(100);
+    if (!hub_online)
+        die("hub did not come online (see its log in the temp dir)");
+
+    bench_latency();
+    bench_throughput();
+    open_watch();
+    bench_publish();
+    bench_turnaround();
+    tny_mqtt_close(watch);
+    watch = NULL;
+    bench_restart();
+    print_load("after");
 
     tny_mqtt_close(cli);
     stop_hub();

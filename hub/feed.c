@@ -186,6 +186,13 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
         tny_round_clock_message(&c, 0, now_ms, &m);
         round_clock = clock_doc(&m, now_ms);
     }
+    struct hub_device **by_table = NULL;
+    int32_t n_by_table = 0;
+    if (r > 0 && hub__ev_devices_by_table(svc, e, &by_table, &n_by_table) < 0) {
+        json_decref(tables);
+        json_decref(round_clock);
+        return NULL;
+    }
     if (r > 0) {
         const struct tny_round *round = &e->ev.rounds[r - 1];
         for (int32_t t = 0; t < round->n_tables; t++) {
@@ -207,11 +214,10 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
                     tny_round_clock_table_remaining(&c, ext, now_ms) <= 0)
                     state = "overdue";
             }
-            const struct hub_device *dev = NULL;
-            for (int32_t i = 0; i < svc->n_devices; i++)
-                if (!strcmp(svc->devices[i].event, e->id) &&
-                    svc->devices[i].table == tb->number)
-                    dev = &svc->devices[i];
+            const struct hub_device *dev =
+                tb->number >= 0 && tb->number < n_by_table
+                    ? by_table[tb->number]
+                    : NULL;
             json_t *o = json_pack(
                 "{s:i, s:s, s:s?, s:b}", "table", (int)tb->number, "state",
                 state, "device", dev ? dev->id : NULL, "online",
@@ -225,6 +231,7 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
             json_array_append_new(tables, o);
         }
     }
+    free(by_table);
     return json_pack("{s:i, s:s?, s:o?, s:o}", "round", (int)r, "round_status",
                      round_status(e), "clock", round_clock, "tables", tables);
 }

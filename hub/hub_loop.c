@@ -8,7 +8,13 @@
  * reconnect; a QoS 1 publish stays in `inflight` (by token) until the
  * adapter's DELIVERED event says the broker has it, and goes back to
  * `pending` when the delivery failed.  Retained state does not depend on
- * this: every (re)connect republishes all of it from the database.
+ * this: every (re)connect republishes all of it from the database, in
+ * steps (16 assignments, or one event's clock, or one event's feed per
+ * turn of the loop) with the messages received in between handled first,
+ * so results are answered while thousands of assignments go out.  The
+ * feed (standings and the rest, tens of ms for a big event) is built on a
+ * thread of its own (hub_feed_thread.c), one event at a time, and
+ * published here when it is ready.
  *
  * Results are group-committed: drain() takes every message waiting in the
  * adapter's queue, and the result messages among them (up to BATCH_MAX,
@@ -36,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hub/feed_thread.h"
 #include "hub/log.h"
 #include "hub/service.h"
 #include "store.h"
@@ -74,6 +81,9 @@ struct loop {
     int64_t next_feed_ms;
     bool feed_due;
     bool connected;
+    bool republishing; /* a republish is under way (republish_step) */
+    /* Builds the feed off this thread (NULL: built here, in turns). */
+    struct hub_feed_thread *feeder;
     struct batch_item *batch; /* result messages waiting for drain's commit */
     int32_t n_batch;
 };
@@ -225,8 +235,6 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
 
 static void on_connected(struct loop *l, bool again)
 {
-    struct hub_outbox ob;
-    struct tny_diag diag = {{0}};
     l->connected = true;
     HUB_LOG(HUB_LOG_INFO, "broker %s: republishing retained state",
             again ? "reconnected" : "connected");
@@ -239,11 +247,31 @@ static void on_connected(struct loop *l, bool again)
     }
     l->inflight.n = 0;
     retry_pending(l);
+    /* Built in steps between received messages (republish_step). */
+    hub_service_republish_begin(l->svc);
+    l->republishing = true;
+}
+
+/* One step of the republish begun on (re)connect; results and other
+ * messages are handled between steps (drain runs first in every turn). */
+static void republish_step(struct loop *l)
+{
+    struct hub_outbox ob;
+    struct tny_diag diag = {{0}};
+    bool done = false;
     hub_outbox_init(&ob);
-    int rc = hub_service_republish(l->svc, now_ms(), &ob, &diag);
-    if (rc < 0)
+    int rc = hub_service_republish_step(l->svc, now_ms(), &ob, &done, &diag);
+    if (rc < 0) {
         HUB_LOG(HUB_LOG_ERROR, "republish failed: %s", diag.msg);
+        done = true; /* the next reconnect tries again */
+    }
     publish_outbox(l, &ob);
+    if (done) {
+        l->republishing = false;
+        l->feed_due = true; /* every feed, one event per turn */
+        l->next_feed_ms = 0;
+        HUB_LOG(HUB_LOG_INFO, "retained state republished");
+    }
 }
 
 static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
@@ -352,16 +380,53 @@ static void drain(struct loop *l)
     flush_results(l);
 }
 
-static void flush_feed(struct loop *l, int64_t now)
+/* Publishes the feed of one changed event (all of them when `all`); the
+ * next event's comes in the next turn, after the messages waiting.  With
+ * the feed thread, hands it the next event's snapshot instead (its
+ * messages are published by feed_done). */
+static void flush_feed(struct loop *l, int64_t now, bool all)
 {
     struct hub_outbox ob;
     struct tny_diag diag = {{0}};
+    bool more = false;
+    int rc;
+    if (l->feeder && !all) {
+        struct hub_feed_snapshot snap;
+        if (hub_feed_thread_busy(l->feeder))
+            return; /* feed_done comes back here */
+        if (hub_service_feed_next(l->svc, now, &snap, &rc)) {
+            hub_feed_thread_post(l->feeder, &snap);
+            return;
+        }
+        if (rc < 0)
+            HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", tny_strerror(rc));
+        l->feed_due = false;
+        l->next_feed_ms = now + l->cfg->v[HUB_CFG_FEED_INTERVAL_MS].number;
+        return;
+    }
     hub_outbox_init(&ob);
-    if (hub_service_flush(l->svc, now, &ob, &diag) < 0)
+    if (all)
+        rc = hub_service_flush(l->svc, now, &ob, &diag);
+    else
+        rc = hub_service_flush_step(l->svc, now, &ob, &more, &diag);
+    if (rc < 0)
         HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", diag.msg);
     publish_outbox(l, &ob);
-    l->feed_due = false;
-    l->next_feed_ms = now + l->cfg->v[HUB_CFG_FEED_INTERVAL_MS].number;
+    l->feed_due = more;
+    l->next_feed_ms =
+        more ? now : now + l->cfg->v[HUB_CFG_FEED_INTERVAL_MS].number;
+}
+
+/* The feed thread finished a build: publish it; the next event's follows
+ * in this turn when one is due. */
+static void feed_done(struct loop *l)
+{
+    struct hub_outbox ob;
+    hub_outbox_init(&ob);
+    if (!hub_feed_thread_take(l->feeder, &ob))
+        return;
+    publish_outbox(l, &ob);
+    l->feed_due = true; /* flush_feed looks for the next dirty event */
 }
 
 /* Publishes hub/state offline and waits (up to 2 s) for the broker's
@@ -488,6 +553,7 @@ int hub_run(const struct hub_config *cfg)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    sto.flags |= HUB_STORE_BACKGROUND_CHECKPOINT;
     if (!cfg->v[HUB_CFG_DATABASE_SYNC].number)
         sto.flags |= HUB_STORE_NO_SYNC;
     if (hub_store_open_with(cfg->v[HUB_CFG_DATABASE].text, &sto, &l.store,
@@ -505,6 +571,14 @@ int hub_run(const struct hub_config *cfg)
                 diag.msg);
         goto out;
     }
+    if (so.feed && hub_feed_thread_start(cfg->v[HUB_CFG_DATABASE].text, &so,
+                                         &l.feeder, &diag) < 0)
+        HUB_LOG(HUB_LOG_WARN, "feed built on the main thread: %s", diag.msg);
+    if (hub_service_preload(l.svc, &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
+                diag.msg);
+        goto out;
+    }
     if (open_mqtt(&l, &diag) < 0) {
         HUB_LOG(HUB_LOG_ERROR, "mqtt: %s", diag.msg);
         goto out;
@@ -516,10 +590,11 @@ int hub_run(const struct hub_config *cfg)
     while (!sig_seen) {
         int64_t now = now_ms(), next_tick = INT64_MAX;
         hub_service_tick(l.svc, now, &next_tick);
-        int64_t wake = next_tick;
+        int64_t wake = l.republishing ? now : next_tick;
         if (l.next_retry_ms && l.next_retry_ms < wake)
             wake = l.next_retry_ms;
-        if (l.feed_due && l.next_feed_ms < wake)
+        bool feeding = l.feeder && hub_feed_thread_busy(l.feeder);
+        if (l.feed_due && !feeding && l.next_feed_ms < wake)
             wake = l.next_feed_ms;
         int timeout = -1;
         if (wake != INT64_MAX)
@@ -528,27 +603,44 @@ int hub_run(const struct hub_config *cfg)
                           : (int)(wake - now > 60000 ? 60000 : wake - now);
         else
             timeout = 60000;
-        struct pollfd p[2] = {
+        struct pollfd p[3] = {
             {.fd = tny_mqtt_wakeup_fd(l.mqtt), .events = POLLIN},
-            {.fd = sig_pipe[0], .events = POLLIN}};
-        if (poll(p, 2, timeout) < 0 && errno != EINTR) {
+            {.fd = sig_pipe[0], .events = POLLIN},
+            {.fd = l.feeder ? hub_feed_thread_fd(l.feeder) : -1,
+             .events = POLLIN}};
+        if (poll(p, 3, timeout) < 0 && errno != EINTR) {
             HUB_LOG(HUB_LOG_ERROR, "poll: %s", strerror(errno));
             break;
         }
         if (sig_seen)
             break;
         drain(&l);
+        if (l.feeder && p[2].revents)
+            feed_done(&l);
         now = now_ms();
         if (l.next_retry_ms && now >= l.next_retry_ms)
             retry_pending(&l);
-        if (l.feed_due && now >= l.next_feed_ms)
-            flush_feed(&l, now);
+        if (l.republishing)
+            republish_step(&l);
+        else if (l.feed_due && now >= l.next_feed_ms)
+            flush_feed(&l, now, false);
     }
     HUB_LOG(HUB_LOG_INFO, "shutting down (signal %d)", (int)sig_seen);
-    flush_feed(&l, now_ms());
+    if (l.feeder) { /* its last build (up to 2 s), then the rest here */
+        for (int i = 0; i < 200 && hub_feed_thread_busy(l.feeder); i++) {
+            struct pollfd fp = {.fd = hub_feed_thread_fd(l.feeder),
+                                .events = POLLIN};
+            (void)poll(&fp, 1, 10);
+            feed_done(&l);
+        }
+        hub_feed_thread_stop(l.feeder);
+        l.feeder = NULL;
+    }
+    flush_feed(&l, now_ms(), true);
     say_offline(&l);
     status = 0;
 out:
+    hub_feed_thread_stop(l.feeder);
     tny_mqtt_close(l.mqtt);
     queue_release(&l.pending);
     queue_release(&l.inflight);

@@ -8,6 +8,9 @@
 #                   anonymous and read-only (acl-feed), fed by a bridge that
 #                   pulls tourney/v1/feed/# from the venue broker
 #   devices.cred, users.cred  plaintext logins for provisioning (0600)
+#   tls/            with --gen-tls only: a private CA and a server
+#                   certificate signed by it (tests and demos; a venue with
+#                   real certificates passes --certfile/--keyfile/--cafile)
 # The feed is a separate process because in one mosquitto 2.0 process an
 # anonymous WebSocket client may take any client id and so disconnect any
 # device or the hub (measured; deploy/broker/README.md).
@@ -53,6 +56,18 @@ options:
   --certfile FILE          server certificate (PEM): TLS on the MQTT listener
   --keyfile FILE           server key (PEM), required with --certfile
   --cafile FILE            CA bundle written into the config (optional)
+  --gen-tls                generate OUTDIR/tls/ca.crt (+ ca.key) and
+                           server.crt/server.key signed by it (openssl; kept
+                           across re-runs unless --rotate) and use them as
+                           --certfile/--keyfile/--cafile.  For tests and
+                           demos: clients trust OUTDIR/tls/ca.crt
+                           (tls_ca_file).  The certificate names localhost,
+                           127.0.0.1, this host's name, --bind and --tls-host
+  --tls-host LIST          extra names / IPv4 addresses in the generated
+                           certificate, comma-separated (with --gen-tls)
+  --tls-port N             TLS on a second listener on port N (same --bind,
+                           logins and ACL); the --port listener stays plain
+                           TCP.  Without it, TLS replaces plain TCP on --port
   --run-as USER            user mosquitto drops to when started as root
                            (default mosquitto)
   --max-queued-messages N  per-client queue limit (default 50000)
@@ -88,6 +103,9 @@ ws=1
 certfile=
 keyfile=
 cafile=
+gen_tls=0
+tls_hosts=
+tls_port=
 run_as=mosquitto
 max_queued_messages=50000
 max_queued_bytes=33554432
@@ -171,6 +189,14 @@ while [ $# -gt 0 ]; do
     --certfile) need "$@"; readable "$1" "$2"; certfile=$2; shift 2 ;;
     --keyfile) need "$@"; readable "$1" "$2"; keyfile=$2; shift 2 ;;
     --cafile) need "$@"; readable "$1" "$2"; cafile=$2; shift 2 ;;
+    --gen-tls) gen_tls=1; shift ;;
+    --tls-host)
+        need "$@"
+        [[ $2 =~ ^[A-Za-z0-9.,-]+$ ]] || die "$1: \"$2\" is not a list of host names"
+        tls_hosts=$2
+        shift 2
+        ;;
+    --tls-port) need "$@"; uint "$1" "$2" 1 65535; tls_port=$((10#$2)); shift 2 ;;
     --run-as)
         need "$@"
         [[ $2 =~ ^[a-z_][a-z0-9_-]*$ ]] || die "$1: \"$2\" is not a user name"
@@ -224,13 +250,31 @@ fi
 if [ -n "$keyfile" ] && [ -z "$certfile" ]; then
     die "--keyfile: needs --certfile"
 fi
+if [ $gen_tls = 1 ] && [ -n "$certfile" ]; then
+    die "--gen-tls: generates its own certificate (drop --certfile/--keyfile)"
+fi
 if [ -n "$cafile" ] && [ -z "$certfile" ]; then
     die "--cafile: only used with --certfile/--keyfile"
 fi
+if [ -n "$tls_hosts" ] && [ $gen_tls = 0 ]; then
+    die "--tls-host: only used with --gen-tls"
+fi
+if [ $gen_tls = 1 ]; then
+    command -v openssl >/dev/null 2>&1 || die "openssl: not found (apt-get install openssl)"
+fi
 tls=0
-[ -z "$certfile" ] || tls=1
+[ -z "$certfile" ] && [ $gen_tls = 0 ] || tls=1
+if [ -n "$tls_port" ] && [ $tls = 0 ]; then
+    die "--tls-port: needs --gen-tls or --certfile/--keyfile"
+fi
+# tls_main: TLS on the --port listener (no separate --tls-port).
+tls_main=0
+[ $tls = 0 ] || [ -n "$tls_port" ] || tls_main=1
 if [ -z "$port" ]; then
-    if [ $tls = 1 ]; then port=8883; else port=1883; fi
+    if [ $tls_main = 1 ]; then port=8883; else port=1883; fi
+fi
+if [ -n "$tls_port" ] && [ "$tls_port" = "$port" ]; then
+    die "--tls-port: $tls_port is also the plain listener's port"
 fi
 [ -n "$ws_bind" ] || ws_bind=$bind
 if [ $ws = 1 ] && [ "$ws_port" = "$port" ] &&
@@ -253,6 +297,47 @@ abspath() { (cd -- "$(dirname -- "$1")" && printf '%s/%s\n' "$(pwd -P)" "$(basen
 [ -z "$certfile" ] || certfile=$(abspath "$certfile")
 [ -z "$keyfile" ] || keyfile=$(abspath "$keyfile")
 [ -z "$cafile" ] || cafile=$(abspath "$cafile")
+
+# --- generated TLS (--gen-tls) -----------------------------------------------
+
+# A private CA and a server certificate for tests and demos.  Kept when
+# present (clients keep trusting the same CA) unless --rotate.
+if [ $gen_tls = 1 ]; then
+    tdir=$outdir/tls
+    mkdir -p -- "$tdir"
+    if [ $rotate = 1 ] || [ ! -s "$tdir/ca.crt" ] || [ ! -s "$tdir/server.crt" ] ||
+        [ ! -s "$tdir/server.key" ]; then
+        san="DNS:localhost,IP:127.0.0.1"
+        host=$(hostname 2>/dev/null || true)
+        [[ $host =~ ^[A-Za-z0-9.-]+$ ]] && san="$san,DNS:$host"
+        [ "$bind" = 0.0.0.0 ] || [ "$bind" = 127.0.0.1 ] || san="$san,IP:$bind"
+        if [ -n "$tls_hosts" ]; then
+            IFS=, read -r -a extra <<<"$tls_hosts"
+            for h in "${extra[@]}"; do
+                [ -n "$h" ] || continue
+                if [[ $h =~ ^[0-9.]+$ ]]; then san="$san,IP:$h"; else san="$san,DNS:$h"; fi
+            done
+        fi
+        {
+            openssl req -x509 -newkey rsa:2048 -nodes -days 3650 \
+                -subj "/CN=Tourney venue CA" -keyout "$tdir/ca.key" \
+                -out "$tdir/ca.crt" &&
+                openssl req -newkey rsa:2048 -nodes -subj "/CN=tourney-broker" \
+                    -keyout "$tdir/server.key" -out "$tdir/server.csr" &&
+                printf 'subjectAltName=%s\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' \
+                    "$san" >"$tdir/server.ext" &&
+                openssl x509 -req -in "$tdir/server.csr" -CA "$tdir/ca.crt" \
+                    -CAkey "$tdir/ca.key" -CAcreateserial -days 825 \
+                    -extfile "$tdir/server.ext" -out "$tdir/server.crt"
+        } >/dev/null 2>&1 || die "--gen-tls: openssl failed"
+        rm -f -- "$tdir/server.csr" "$tdir/server.ext" "$tdir/ca.srl"
+    fi
+    chmod 0600 "$tdir/ca.key" "$tdir/server.key"
+    chmod 0644 "$tdir/ca.crt" "$tdir/server.crt"
+    certfile=$tdir/server.crt
+    keyfile=$tdir/server.key
+    cafile=$tdir/ca.crt
+fi
 
 # --- credentials -----------------------------------------------------------
 
@@ -402,7 +487,8 @@ EOF
 # common_settings: what both brokers share.
 common_settings() {
     cat <<EOF
-# One listener per process: nothing to set per listener.
+# Settings are global: every listener of a process (the TLS one of
+# --tls-port included) has the same logins and ACL.
 per_listener_settings false
 
 # The hub's SQLite database is the truth; mosquitto.db is corrupted by
@@ -467,6 +553,14 @@ acl_file $outdir/acl
 # choosing its client id (the same login twice: the newer one wins).
 use_username_as_clientid true
 EOF
+    if [ $tls = 1 ] && [ -n "$tls_port" ]; then
+        cat <<EOF
+
+# --- MQTT over TLS: the same logins and ACL (settings are global) --------
+listener $tls_port $bind
+socket_domain ipv4
+EOF
+    fi
     if [ $tls = 1 ]; then
         cat <<EOF
 certfile $certfile
@@ -531,7 +625,7 @@ start_type automatic
 restart_timeout 1 10
 topic tourney/v1/feed/# in 1
 EOF
-        if [ $tls = 1 ]; then
+        if [ $tls_main = 1 ]; then
             if [ -n "$cafile" ]; then
                 echo "bridge_cafile $cafile"
             else
@@ -566,6 +660,12 @@ chmod 0600 "$work/users.cred" "$work/devices.cred"
 if [ -n "$group" ]; then
     chgrp "$group" "$outdir"
     chmod 0750 "$outdir"
+fi
+# The generated TLS files: the key readable by --run-as's group only.
+if [ $gen_tls = 1 ] && [ -n "$group" ]; then
+    chgrp "$group" "$outdir/tls" "$outdir/tls/server.key"
+    chmod 0750 "$outdir/tls"
+    chmod 0640 "$outdir/tls/server.key"
 fi
 # The feed broker's local socket directory, writable by --run-as.
 if [ $ws = 1 ]; then

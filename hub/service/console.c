@@ -702,20 +702,6 @@ static int cmd_publish_round(struct ctx *c)
                     "draft is round %d)",
                     (int)round, (int)plan.round);
     }
-    /* AG-4 first seats are in the draft only: keep them. */
-    struct hub_table_state *fs = calloc((size_t)plan.n_tables + 1, sizeof(*fs));
-    if (!fs) {
-        tny_round_plan_release(&plan);
-        return fail(c, TNY_ENOMEM, "out of memory");
-    }
-    for (int32_t t = 0; t < plan.n_tables; t++)
-        fs[t] =
-            (struct hub_table_state){.number = plan.tables[t].number,
-                                     .first_seat = plan.tables[t].first_seat};
-    free(c->e->first_seats);
-    c->e->first_seats = fs;
-    c->e->n_first_seats = plan.n_tables;
-    c->e->first_seat_round = plan.round;
     tny_round_plan_release(&plan);
 
     if ((rc = hub_store_set_round_status(svc->store, c->e->id, round,
@@ -732,23 +718,27 @@ static int cmd_publish_round(struct ctx *c)
     /* Devices: those assigned to a table of this event keep it; tables
      * without one get free registered devices in id order. */
     const struct tny_round *r = &c->e->ev.rounds[round - 1];
+    struct hub_device **by_table = NULL;
+    int32_t n_by_table = 0, next_free = 0;
+    if ((rc = hub__ev_devices_by_table(svc, c->e, &by_table, &n_by_table)) < 0)
+        return fail(c, rc, "out of memory");
     json_t *assigned = json_array(), *missing = json_array();
     for (int32_t t = 0; t < r->n_tables; t++) {
         const struct tny_table *tb = &r->tables[t];
         if (tb->is_bye)
             continue;
-        struct hub_device *have = NULL, *free_dev = NULL;
-        for (int32_t i = 0; i < svc->n_devices; i++) {
-            struct hub_device *d = &svc->devices[i];
-            if (!strcmp(d->event, c->e->id) && d->table == tb->number)
-                have = d;
-            if (!free_dev && !d->event[0])
-                free_dev = d;
-        }
+        struct hub_device *have =
+            tb->number < n_by_table ? by_table[tb->number] : NULL;
+        struct hub_device *free_dev = NULL;
+        while (next_free < svc->n_devices && svc->devices[next_free].event[0])
+            next_free++;
+        if (next_free < svc->n_devices)
+            free_dev = &svc->devices[next_free];
         if (!have && free_dev) {
             rc = hub_store_device_assign(svc->store, free_dev->id, c->e->id,
                                          tb->number, c->actor, &c->diag);
             if (rc < 0) {
+                free(by_table);
                 json_decref(assigned);
                 json_decref(missing);
                 return fail_diag(c, rc);
@@ -764,6 +754,7 @@ static int cmd_publish_round(struct ctx *c)
         else
             json_array_append_new(missing, json_integer(tb->number));
     }
+    free(by_table);
     int32_t idle = 0;
     for (int32_t i = 0; i < svc->n_devices; i++)
         idle += !strcmp(svc->devices[i].event, c->e->id) &&

@@ -107,7 +107,6 @@ static void ev_free(struct hub_ev *e)
     if (e->loaded)
         tny_event_release(&e->ev);
     free(e->tables);
-    free(e->first_seats);
     free(e->ext);
     free(e);
 }
@@ -282,33 +281,38 @@ static int ev_sync_tables(struct hub_service *svc, struct hub_ev *e,
     e->tables = calloc((size_t)round->n_tables + 1, sizeof(*e->tables));
     if (!e->tables)
         return TNY_ENOMEM;
+    /* AG-4 starting seats as the pairing drew them (kept by the store). */
+    int32_t *first = NULL, n_first = 0;
+    if ((rc = hub_store_first_seats(svc->store, e->id, r, &first, &n_first,
+                                    diag)) < 0)
+        return rc;
     for (int32_t t = 0; t < round->n_tables; t++) {
         const struct tny_table *tb = &round->tables[t];
         struct hub_table_state *ts = &e->tables[e->n_tables];
         if (tb->is_bye)
             continue;
         ts->number = tb->number;
-        ts->first_seat = -1;
-        if (e->first_seat_round == r)
-            for (int32_t i = 0; i < e->n_first_seats; i++)
-                if (e->first_seats[i].number == tb->number)
-                    ts->first_seat = e->first_seats[i].first_seat;
-        struct hub_result_row *rows = NULL;
-        int32_t n = 0;
-        if ((rc = hub_store_list_results(svc->store, e->id, r, tb->number,
-                                         &rows, &n, diag)) < 0)
-            return rc;
-        for (int32_t i = 0; i < n; i++) {
-            if (rows[i].superseded_by)
-                continue;
-            if (rows[i].status == HUB_RESULT_PENDING)
-                ts->pending = true;
-            if (rows[i].status == HUB_RESULT_CONFLICT && !rows[i].resolved)
-                ts->conflict = true;
-        }
-        hub_result_rows_free(rows, n);
+        ts->first_seat =
+            tb->number >= 0 && tb->number < n_first ? first[tb->number] : -1;
         e->n_tables++;
     }
+    free(first);
+    /* The flags from the round's result rows, one query for the round. */
+    struct hub_result_row *rows = NULL;
+    int32_t n = 0;
+    if ((rc = hub_store_list_results(svc->store, e->id, r, 0, &rows, &n,
+                                     diag)) < 0)
+        return rc;
+    for (int32_t i = 0; i < n; i++) {
+        struct hub_table_state *ts = hub__ev_table_state(e, rows[i].table);
+        if (!ts || rows[i].superseded_by)
+            continue;
+        if (rows[i].status == HUB_RESULT_PENDING)
+            ts->pending = true;
+        if (rows[i].status == HUB_RESULT_CONFLICT && !rows[i].resolved)
+            ts->conflict = true;
+    }
+    hub_result_rows_free(rows, n);
     return TNY_OK;
 }
 
@@ -350,6 +354,10 @@ struct tny_table *hub__ev_table(struct hub_ev *e, int32_t number)
     if (!e->loaded || e->ev.n_rounds == 0 || number < 1)
         return NULL;
     struct tny_round *round = &e->ev.rounds[e->ev.n_rounds - 1];
+    /* Tables are usually numbered 1..n in order: try that slot first. */
+    if (number <= round->n_tables && !round->tables[number - 1].is_bye &&
+        round->tables[number - 1].number == number)
+        return &round->tables[number - 1];
     for (int32_t t = 0; t < round->n_tables; t++)
         if (!round->tables[t].is_bye && round->tables[t].number == number)
             return &round->tables[t];
@@ -358,10 +366,36 @@ struct tny_table *hub__ev_table(struct hub_ev *e, int32_t number)
 
 struct hub_table_state *hub__ev_table_state(struct hub_ev *e, int32_t number)
 {
+    if (number >= 1 && number <= e->n_tables &&
+        e->tables[number - 1].number == number)
+        return &e->tables[number - 1];
     for (int32_t i = 0; i < e->n_tables; i++)
         if (e->tables[i].number == number)
             return &e->tables[i];
     return NULL;
+}
+
+int hub__ev_devices_by_table(struct hub_service *svc, const struct hub_ev *e,
+                             struct hub_device ***out, int32_t *n)
+{
+    int32_t max = 0;
+    *out = NULL;
+    *n = 0;
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if (svc->devices[i].table > max &&
+            strcmp(svc->devices[i].event, e->id) == 0)
+            max = svc->devices[i].table;
+    struct hub_device **a = calloc((size_t)max + 1, sizeof(*a));
+    if (!a)
+        return TNY_ENOMEM;
+    for (int32_t i = 0; i < svc->n_devices; i++) {
+        struct hub_device *d = &svc->devices[i];
+        if (d->table >= 1 && d->table <= max && strcmp(d->event, e->id) == 0)
+            a[d->table] = d; /* the last one, as a scan would find */
+    }
+    *out = a;
+    *n = max + 1;
+    return TNY_OK;
 }
 
 int64_t hub__ev_extension(const struct hub_ev *e, int32_t round, int32_t table)
@@ -393,11 +427,24 @@ int hub__ev_set_extension(struct hub_ev *e, int32_t round, int32_t table,
     return TNY_OK;
 }
 
+/* Versions reserved in the store at a time: one write per this many (or
+ * per this many ms, as versions follow the clock). */
+#define VERSION_BLOCK ((uint64_t)1 << 20)
+
 uint64_t hub__next_version(struct hub_service *svc, int64_t now_ms)
 {
     uint64_t v = svc->last_version + 1;
     if (now_ms > 0 && (uint64_t)now_ms > v)
         v = (uint64_t)now_ms;
+    if (v > svc->version_reserved) {
+        struct tny_diag why = {{0}};
+        uint64_t to = v + VERSION_BLOCK;
+        if (hub_store_counter_raise(svc->store, "version", (int64_t)to, &why) ==
+            0)
+            svc->version_reserved = to;
+        else /* still time-based: only a clock going back can repeat */
+            HUB_LOG(HUB_LOG_ERROR, "version counter not saved: %s", why.msg);
+    }
     svc->last_version = v;
     return v;
 }
@@ -496,6 +543,11 @@ int hub_service_new(struct hub_store *store,
         rc = TNY_ENOMEM;
         goto out;
     }
+    int64_t reserved = 0;
+    if ((rc = hub_store_counter_get(store, "version", &reserved, diag)) < 0)
+        goto out;
+    svc->last_version = svc->version_reserved =
+        reserved > 0 ? (uint64_t)reserved : 0;
     rc = rebuild(svc, diag);
 out:
     if (rc < 0)
@@ -946,7 +998,8 @@ static int result_commit(struct hub_service *svc, struct result_job *jobs,
             .len = strlen(jobs[i].json),
             .confirmed = jobs[i].confirmed,
         };
-    if ((rc = hub_store_submit_results(svc->store, n, reqs, outs, diag)) < 0) {
+    rc = hub_store_submit_results(svc->store, n, reqs, outs, diag);
+    if (rc < 0) {
         HUB_LOG(HUB_LOG_ERROR, "%d results not stored: %s", (int)n,
                 diag ? diag->msg : tny_strerror(rc));
         goto out;
@@ -1234,44 +1287,201 @@ int hub_service_handle(struct hub_service *svc, const char *topic,
     }
 }
 
+int hub_service_preload(struct hub_service *svc, struct tny_diag *diag)
+{
+    for (int32_t i = 0; i < svc->n_events; i++) {
+        struct hub_ev *e;
+        int rc = hub__ev_get(svc, svc->events[i]->id, &e, diag);
+        if (rc < 0)
+            return rc;
+    }
+    return TNY_OK;
+}
+
+void hub_service_republish_begin(struct hub_service *svc)
+{
+    svc->rp_active = true;
+    svc->rp_phase = 0;
+    svc->rp_next = 0;
+}
+
+int hub_service_republish_step(struct hub_service *svc, int64_t now_ms,
+                               struct hub_outbox *ob, bool *done,
+                               struct tny_diag *diag)
+{
+    int rc;
+    *done = !svc->rp_active;
+    if (*done)
+        return TNY_OK;
+    if (svc->rp_phase == 0) {
+        int32_t end = svc->rp_next + HUB_REPUBLISH_CHUNK;
+        for (; svc->rp_next < svc->n_devices && svc->rp_next < end;
+             svc->rp_next++)
+            if ((rc = hub__publish_device(svc, &svc->devices[svc->rp_next],
+                                          now_ms, ob, diag)) < 0)
+                return rc;
+        if (svc->rp_next < svc->n_devices)
+            return TNY_OK;
+        svc->rp_phase = 1;
+        svc->rp_next = 0;
+    }
+    if (svc->rp_next < svc->n_events) {
+        struct hub_ev *e;
+        if ((rc = hub__ev_get(svc, svc->events[svc->rp_next]->id, &e, diag)) <
+                0 ||
+            (rc = hub__publish_clock(svc, e, now_ms, ob, diag)) < 0)
+            return rc;
+        svc->rp_next++;
+    }
+    if (svc->rp_next < svc->n_events)
+        return TNY_OK;
+    for (int32_t i = 0; i < svc->n_events; i++)
+        svc->events[i]->feed_dirty = true;
+    svc->rp_active = false;
+    *done = true;
+    return TNY_OK;
+}
+
 int hub_service_republish(struct hub_service *svc, int64_t now_ms,
                           struct hub_outbox *ob, struct tny_diag *diag)
 {
+    bool done = false;
     int rc;
-    for (int32_t i = 0; i < svc->n_devices; i++)
-        if ((rc = hub__publish_device(svc, &svc->devices[i], now_ms, ob,
-                                      diag)) < 0)
+    hub_service_republish_begin(svc);
+    while (!done)
+        if ((rc = hub_service_republish_step(svc, now_ms, ob, &done, diag)) <
+            0) {
+            svc->rp_active = false;
             return rc;
-    for (int32_t i = 0; i < svc->n_events; i++) {
-        struct hub_ev *e;
-        if ((rc = hub__ev_get(svc, svc->events[i]->id, &e, diag)) < 0)
-            return rc;
-        if ((rc = hub__publish_clock(svc, e, now_ms, ob, diag)) < 0)
-            return rc;
-        e->feed_dirty = true;
-    }
+        }
     return hub_service_flush(svc, now_ms, ob, diag);
+}
+
+/* The first event whose feed is due (marked dirty); NULL when none.  With
+ * the feed off every mark is cleared. */
+static struct hub_ev *next_dirty_feed(struct hub_service *svc)
+{
+    for (int32_t i = 0; i < svc->n_events; i++) {
+        struct hub_ev *e = svc->events[i];
+        if (e->feed_dirty && svc->opt.feed)
+            return e;
+        e->feed_dirty = false;
+    }
+    return NULL;
+}
+
+int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
+                           struct hub_outbox *ob, bool *more,
+                           struct tny_diag *diag)
+{
+    struct hub_ev *e = next_dirty_feed(svc);
+    int rc;
+    *more = false;
+    if (!e)
+        return TNY_OK;
+    if ((rc = hub__ev_get(svc, e->id, &e, diag)) < 0 ||
+        (rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
+        return rc;
+    e->feed_dirty = false;
+    *more = next_dirty_feed(svc) != NULL;
+    return TNY_OK;
 }
 
 int hub_service_flush(struct hub_service *svc, int64_t now_ms,
                       struct hub_outbox *ob, struct tny_diag *diag)
 {
-    int rc;
-    for (int32_t i = 0; i < svc->n_events; i++) {
-        struct hub_ev *e = svc->events[i];
-        if (!e->feed_dirty)
-            continue;
-        if (!svc->opt.feed) {
-            e->feed_dirty = false;
-            continue;
-        }
-        if ((rc = hub__ev_get(svc, e->id, &e, diag)) < 0)
-            return rc;
-        if ((rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
-            return rc;
-        e->feed_dirty = false;
+    bool more = true;
+    int rc = TNY_OK;
+    while (more && rc == 0)
+        rc = hub_service_flush_step(svc, now_ms, ob, &more, diag);
+    return rc;
+}
+
+/* ---- the feed on another thread --------------------------------------- */
+
+_Static_assert(HUB_FEED_ID_MAX == HUB_STORE_ID_MAX, "one id length");
+
+void hub_feed_snapshot_release(struct hub_feed_snapshot *s)
+{
+    free(s->devices);
+    free(s->ext);
+    memset(s, 0, sizeof(*s));
+}
+
+bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
+                           struct hub_feed_snapshot *out, int *rc)
+{
+    struct hub_ev *e = next_dirty_feed(svc);
+    *rc = TNY_OK;
+    memset(out, 0, sizeof(*out));
+    if (!e)
+        return false;
+    int32_t n = 0;
+    for (int32_t k = 0; k < svc->n_devices; k++)
+        n += strcmp(svc->devices[k].event, e->id) == 0;
+    out->devices = calloc((size_t)n + 1, sizeof(*out->devices));
+    out->ext = calloc((size_t)e->n_ext + 1, sizeof(*out->ext));
+    if (!out->devices || !out->ext) {
+        hub_feed_snapshot_release(out);
+        *rc = TNY_ENOMEM;
+        return false;
     }
-    return TNY_OK;
+    for (int32_t k = 0; k < svc->n_devices; k++) {
+        const struct hub_device *d = &svc->devices[k];
+        if (strcmp(d->event, e->id) != 0)
+            continue;
+        struct hub_feed_device *o = &out->devices[out->n_devices++];
+        snprintf(o->id, sizeof(o->id), "%s", d->id);
+        o->table = d->table;
+        o->state = d->state;
+    }
+    for (int32_t k = 0; k < e->n_ext; k++)
+        out->ext[out->n_ext++] = (struct hub_feed_extension){
+            e->ext[k].round, e->ext[k].table, e->ext[k].total_ms};
+    snprintf(out->event, sizeof(out->event), "%s", e->id);
+    out->now_ms = now_ms;
+    e->feed_dirty = false;
+    return true;
+}
+
+int hub_service_feed_build(struct hub_service *b,
+                           const struct hub_feed_snapshot *snap,
+                           struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct hub_ev *e = hub__ev_find(b, snap->event);
+    int rc;
+    if (!e && (rc = hub__ev_add(b, snap->event, &e)) < 0)
+        return rc;
+    /* Everything from the database as it is now: the event, the table
+     * flags and the clock are read again. */
+    hub__ev_invalidate(e);
+    e->state_round = 0;
+    e->clock_round = 0;
+    e->n_ext = 0;
+    for (int32_t k = 0; k < snap->n_ext; k++)
+        if ((rc = hub__ev_set_extension(e, snap->ext[k].round,
+                                        snap->ext[k].table,
+                                        snap->ext[k].total_ms)) < 0)
+            return rc;
+    /* The builder's registry: the snapshot's devices for this event. */
+    for (int32_t k = 0; k < b->n_devices; k++)
+        if (strcmp(b->devices[k].event, e->id) == 0) {
+            b->devices[k].event[0] = '\0';
+            b->devices[k].table = 0;
+        }
+    for (int32_t k = 0; k < snap->n_devices; k++) {
+        struct hub_device *d;
+        if ((rc = device_insert(b, snap->devices[k].id, &d)) < 0)
+            return rc;
+        snprintf(d->event, sizeof(d->event), "%s", e->id);
+        d->table = snap->devices[k].table;
+        d->state = snap->devices[k].state;
+    }
+    if ((rc = hub__ev_get(b, snap->event, &e, diag)) < 0)
+        return rc;
+    rc = hub_feed_publish(b, e, snap->now_ms, ob, diag);
+    e->feed_dirty = false;
+    return rc;
 }
 
 void hub_service_tick(struct hub_service *svc, int64_t now_ms, int64_t *next_ms)

@@ -58,11 +58,6 @@ struct hub_ev {
     int32_t state_round;
     int32_t n_tables;
     struct hub_table_state *tables;
-    /* AG-4 first seats learned when the round was published (lost by a
-     * restart: the store keeps them but only shows drafts). */
-    int32_t first_seat_round;
-    int32_t n_first_seats;
-    struct hub_table_state *first_seats;
     int32_t n_ext, cap_ext;
     struct hub_extension *ext;
     /* The current round's clock as last read or saved (clock_round = the
@@ -91,7 +86,14 @@ struct hub_service {
     int32_t n_replies, next_reply;
     struct hub_reply_entry *replies;
     uint64_t last_version;
+    /* Versions up to this one are reserved in the store (counter
+     * "version"): a restarted hub starts above it. */
+    uint64_t version_reserved;
     struct hub_service_stats stats;
+    /* Incremental republish (hub_service_republish_step): phase 0 devices
+     * from rp_next, phase 1 event clocks from rp_next. */
+    bool rp_active;
+    int32_t rp_phase, rp_next;
 };
 
 /* ---- registry and cache (service.c) ---------------------------------- */
@@ -123,6 +125,11 @@ void hub__ev_invalidate(struct hub_ev *e);
 /* The table of the current round numbered `number`, or NULL. */
 struct tny_table *hub__ev_table(struct hub_ev *e, int32_t number);
 struct hub_table_state *hub__ev_table_state(struct hub_ev *e, int32_t number);
+/* The event's devices by table number: (*out)[t] is the device assigned to
+ * table t (NULL: none), for t < *n; free(*out).  Errors: TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_devices_by_table(struct hub_service *svc,
+                                          const struct hub_ev *e,
+                                          struct hub_device ***out, int32_t *n);
 /* The total judge's extension of a table in a round (0 = none). */
 int64_t hub__ev_extension(const struct hub_ev *e, int32_t round, int32_t table);
 TNY_MUST_USE int hub__ev_set_extension(struct hub_ev *e, int32_t round,

@@ -17,6 +17,7 @@
  */
 #include "store_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,7 +175,16 @@ static const char *const step_1[] = {
     NULL,
 };
 
-static const char *const *const migration_steps[] = {step_1};
+/* 1 -> 2: counters (the hub's versions survive restarts). */
+static const char *const step_2[] = {
+    "CREATE TABLE counters (\n"
+    "  name TEXT PRIMARY KEY,\n"
+    "  value INTEGER NOT NULL\n"
+    ");\n",
+    NULL,
+};
+
+static const char *const *const migration_steps[] = {step_1, step_2};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,
@@ -193,12 +203,59 @@ int hs_sqlite_error(struct hub_store *s, int src, const char *what,
 int hs_prepare(struct hub_store *s, const char *sql, sqlite3_stmt **st,
                struct tny_diag *d)
 {
-    int src = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+    struct hs_cached_stmt *c = NULL;
+    /* The same literal is the same pointer: try that first, then the
+     * text (SQL built in a buffer). */
+    for (int32_t i = 0; i < s->n_stmts && !c; i++)
+        if (s->stmts[i].sql == sql && !s->stmts[i].busy &&
+            strcmp(sqlite3_sql(s->stmts[i].st), sql) == 0)
+            c = &s->stmts[i];
+    for (int32_t i = 0; i < s->n_stmts && !c; i++)
+        if (!s->stmts[i].busy && strcmp(sqlite3_sql(s->stmts[i].st), sql) == 0)
+            c = &s->stmts[i];
+    if (c) {
+        c->busy = true;
+        *st = c->st;
+        return TNY_OK;
+    }
+    bool keep = s->n_stmts < HS_STMT_CACHE;
+    int src = sqlite3_prepare_v3(
+        s->db, sql, -1, keep ? SQLITE_PREPARE_PERSISTENT : 0, st, NULL);
     if (src != SQLITE_OK) {
         *st = NULL;
         return hs_sqlite_error(s, src, "prepare", d);
     }
+    if (keep && *st)
+        s->stmts[s->n_stmts++] =
+            (struct hs_cached_stmt){.sql = sql, .st = *st, .busy = true};
     return TNY_OK;
+}
+
+void hs_finalize(struct hub_store *s, sqlite3_stmt *st)
+{
+    if (!st)
+        return;
+    for (int32_t i = 0; s && i < s->n_stmts; i++)
+        if (s->stmts[i].st == st) {
+            sqlite3_reset(st);
+            sqlite3_clear_bindings(st);
+            s->stmts[i].busy = false;
+            return;
+        }
+    sqlite3_finalize(st);
+}
+
+int hs_run(struct hub_store *s, const char *sql, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = hs_prepare(s, sql, &st, d);
+    if (rc == 0) {
+        int src = sqlite3_step(st);
+        if (src != SQLITE_DONE && src != SQLITE_ROW)
+            rc = hs_sqlite_error(s, src, "exec", d);
+    }
+    hs_finalize(s, st);
+    return rc;
 }
 
 int hs_done(struct hub_store *s, sqlite3_stmt *st, struct tny_diag *d)
@@ -241,7 +298,7 @@ int hs_begin(struct hub_store *s, struct tny_diag *d)
     if (s->read_only)
         return tny_diag_set(d, TNY_ESTATE,
                             "store: the database is open read-only");
-    return hs_exec(s, "BEGIN IMMEDIATE", d);
+    return hs_run(s, "BEGIN IMMEDIATE", d);
 }
 
 int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
@@ -250,10 +307,15 @@ int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
         hs_cache_drop(s);
     s->keep_cache = false;
     if (rc == 0) {
-        int src = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-        if (src == SQLITE_OK)
+        sqlite3_stmt *st = NULL;
+        int src = SQLITE_OK;
+        if ((rc = hs_prepare(s, "COMMIT", &st, d)) == 0)
+            src = sqlite3_step(st);
+        hs_finalize(s, st);
+        if (rc == 0 && src == SQLITE_DONE)
             return TNY_OK;
-        rc = hs_sqlite_error(s, src, "commit", d);
+        if (rc == 0)
+            rc = hs_sqlite_error(s, src, "commit", d);
         hs_cache_drop(s);
     }
     /* SQLite may already have rolled back (full disk, I/O error). */
@@ -311,7 +373,7 @@ int hs_log(struct hub_store *s, const char *actor, const char *event_id,
     sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
     rc = hs_done(s, st, d);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     free(text);
     json_decref(detail);
     return rc;
@@ -408,7 +470,7 @@ int hs_event_row(struct hub_store *s, const char *event_id, int64_t *row,
     }
     *row = sqlite3_column_int64(st, 0);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -439,7 +501,7 @@ int hs_round_row(struct hub_store *s, int64_t ev_row, const char *event_id,
         rc = tny_diag_set(d, TNY_ESTATE, "store: round %d: bad status",
                           (int)number);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -467,7 +529,7 @@ int hs_table_row(struct hub_store *s, int64_t round_row, const char *event_id,
     }
     *row = sqlite3_column_int64(st, 0);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -494,7 +556,7 @@ int hs_player_row(struct hub_store *s, int64_t ev_row, const char *event_id,
     }
     *row = sqlite3_column_int64(st, 0);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -506,6 +568,107 @@ int hs_validate_event(struct hub_store *s, int64_t ev_row, bool with_draft,
     if (rc == 0)
         tny_event_release(&ev);
     return rc;
+}
+
+/* ---- background checkpoint ----------------------------------------------- */
+
+/* WAL pages after which a checkpoint is due (SQLite's own default). */
+#define HS_CHECKPOINT_PAGES 1000
+
+/* A thread with its own connection that checkpoints the WAL when the
+ * store's connection says it grew past HS_CHECKPOINT_PAGES (its WAL hook,
+ * which replaces the automatic checkpoint inside commits).  A passive
+ * checkpoint never blocks the writer: it copies what is committed while
+ * new commits go on appending to the WAL. */
+struct hs_checkpointer {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool due, stop;
+    sqlite3 *db;
+};
+
+static void *checkpoint_main(void *arg)
+{
+    struct hs_checkpointer *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        while (!c->due && !c->stop)
+            pthread_cond_wait(&c->cv, &c->mu);
+        bool stop = c->stop;
+        c->due = false;
+        pthread_mutex_unlock(&c->mu);
+        if (stop)
+            return NULL;
+        /* Failures (busy, I/O) leave the WAL longer: the next commit past
+         * the threshold asks again, and close checkpoints anyway. */
+        (void)sqlite3_wal_checkpoint_v2(c->db, "main",
+                                        SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    }
+}
+
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+    struct hs_checkpointer *c = arg;
+    (void)db;
+    (void)name;
+    if (pages >= HS_CHECKPOINT_PAGES) {
+        pthread_mutex_lock(&c->mu);
+        c->due = true;
+        pthread_cond_signal(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+    }
+    return SQLITE_OK;
+}
+
+static void checkpointer_stop(struct hub_store *s)
+{
+    struct hs_checkpointer *c = s->ckpt;
+    if (!c)
+        return;
+    sqlite3_wal_hook(s->db, NULL, NULL);
+    pthread_mutex_lock(&c->mu);
+    c->stop = true;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    pthread_join(c->thread, NULL);
+    sqlite3_close_v2(c->db);
+    pthread_mutex_destroy(&c->mu);
+    pthread_cond_destroy(&c->cv);
+    free(c);
+    s->ckpt = NULL;
+}
+
+/* Starts the checkpointer; on any failure the store keeps SQLite's
+ * automatic checkpoints (slower commits now and then, nothing lost). */
+static void checkpointer_start(struct hub_store *s, const char *path, bool sync)
+{
+    struct hs_checkpointer *c = calloc(1, sizeof(*c));
+    if (!c)
+        return;
+    if (sqlite3_open_v2(path, &c->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK ||
+        sqlite3_exec(c->db,
+                     sync ? "PRAGMA synchronous = FULL"
+                          : "PRAGMA synchronous = OFF",
+                     NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_close_v2(c->db);
+        free(c);
+        return;
+    }
+    sqlite3_busy_timeout(c->db, 5000);
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+    if (pthread_create(&c->thread, NULL, checkpoint_main, c) != 0) {
+        sqlite3_close_v2(c->db);
+        pthread_mutex_destroy(&c->mu);
+        pthread_cond_destroy(&c->cv);
+        free(c);
+        return;
+    }
+    s->ckpt = c;
+    sqlite3_wal_hook(s->db, wal_hook, c);
 }
 
 /* ---- open / close ------------------------------------------------------ */
@@ -521,7 +684,7 @@ static int pragma_int(struct hub_store *s, const char *sql, int64_t *out,
         goto out;
     *out = row ? sqlite3_column_int64(st, 0) : 0;
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -632,6 +795,8 @@ int hub_store_open_with(const char *path, const struct hub_store_options *opt,
     }
     if ((rc = migrate(s, path, diag)) < 0)
         goto out;
+    if ((o.flags & HUB_STORE_BACKGROUND_CHECKPOINT) && !s->read_only)
+        checkpointer_start(s, path, !(o.flags & HUB_STORE_NO_SYNC));
     *out = s;
     s = NULL;
 out:
@@ -643,7 +808,10 @@ void hub_store_close(struct hub_store *store)
 {
     if (!store)
         return;
+    checkpointer_stop(store);
     hs_cache_drop(store);
+    for (int32_t i = 0; i < store->n_stmts; i++)
+        sqlite3_finalize(store->stmts[i].st);
     sqlite3_close_v2(store->db);
     free(store);
 }
@@ -677,7 +845,7 @@ int hub_store_check(struct hub_store *store, struct tny_diag *diag)
                               : "no answer");
         goto out;
     }
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     if ((rc = hs_prepare(store, "PRAGMA foreign_key_check", &st, diag)) < 0 ||
         (rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
@@ -688,7 +856,7 @@ int hub_store_check(struct hub_store *store, struct tny_diag *diag)
                           (long long)sqlite3_column_int64(st, 1));
         goto out;
     }
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     /* Every submission was logged in its own transaction. */
     if ((rc = hs_prepare(store,
                          "SELECT (SELECT count(*) FROM submissions), "
@@ -705,7 +873,7 @@ int hub_store_check(struct hub_store *store, struct tny_diag *diag)
                           (long long)sqlite3_column_int64(st, 1));
         goto out;
     }
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     if ((rc = hs_prepare(store, "SELECT id FROM events ORDER BY id", &st,
                          diag)) < 0)
         goto out;
@@ -732,10 +900,62 @@ int hub_store_check(struct hub_store *store, struct tny_diag *diag)
             goto out;
         }
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     hs_end_read(store);
     free(events);
     return rc;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+static int check_counter(const char *name, struct tny_diag *d)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n < 1 || n > 64)
+        return tny_diag_set(d, TNY_EINVAL, "counter: a name of 1..64 bytes");
+    return TNY_OK;
+}
+
+int hub_store_counter_get(struct hub_store *store, const char *name,
+                          int64_t *value, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    *value = 0;
+    if ((rc = check_counter(name, diag)) < 0 ||
+        (rc = hs_prepare(store, "SELECT value FROM counters WHERE name = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if ((rc = hs_row(store, st, &row, diag)) == 0 && row)
+        *value = sqlite3_column_int64(st, 0);
+out:
+    hs_finalize(store, st);
+    return rc;
+}
+
+int hub_store_counter_raise(struct hub_store *store, const char *name,
+                            int64_t value, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+    if ((rc = check_counter(name, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    store->keep_cache = true; /* nothing projected changes */
+    if ((rc = hs_prepare(store,
+                         "INSERT INTO counters (name, value) VALUES (?1, ?2) "
+                         "ON CONFLICT (name) DO UPDATE SET value = "
+                         "max(value, excluded.value)",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, value);
+    rc = hs_done(store, st, diag);
+out:
+    hs_finalize(store, st);
+    return hs_finish(store, rc, diag);
 }
 
 /* ---- log --------------------------------------------------------------- */
@@ -809,7 +1029,7 @@ int hub_store_read_log(struct hub_store *store, const char *event_id,
     *n = count;
     rows = NULL;
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     hub_log_entries_free(rows, count);
     return rc;
 }

@@ -40,7 +40,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 1
+#define HUB_STORE_SCHEMA_VERSION 2
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */
@@ -55,6 +55,11 @@ enum hub_store_flag {
     /* synchronous=OFF: for tests and benchmarks only; a power loss may then
      * lose acknowledged commits (an application crash still does not). */
     HUB_STORE_NO_SYNC = 2,
+    /* Checkpoint the WAL from a thread of the store with its own
+     * connection (passive, from 1000 WAL pages on) instead of inside the
+     * commit that crosses the threshold, so no commit (and no ack) waits
+     * for the database file's write and fsync.  The hub sets it. */
+    HUB_STORE_BACKGROUND_CHECKPOINT = 4,
 };
 
 struct hub_store_options {
@@ -395,6 +400,7 @@ enum hub_result_status {
 
 struct hub_result_row {
     int64_t id;
+    int32_t table;     /* the table's number */
     char *result_json; /* malloc'd */
     char actor[80];
     bool from_device; /* else the organiser */
@@ -406,8 +412,9 @@ struct hub_result_row {
 };
 
 /* Every result row of a table, oldest first (history, conflicts included),
- * in *rows (release with hub_result_rows_free).  Errors: TNY_ENOTFOUND,
- * TNY_ESTATE, TNY_ENOMEM. */
+ * in *rows (release with hub_result_rows_free); table 0: of every table of
+ * the round, by table number, then oldest first (one query for the
+ * round).  Errors: TNY_ENOTFOUND, TNY_ESTATE, TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_list_results(struct hub_store *store,
                                         const char *event_id, int32_t round,
                                         int32_t table,
@@ -443,6 +450,20 @@ struct hub_device_info {
     enum hub_presence presence;
     int64_t last_seen_ms;
 };
+
+/* ---- counters ------------------------------------------------------------ */
+
+/* Named counters that never go down, also across restarts (the hub's
+ * assignment and clock versions).  _get: *value is the stored value of
+ * `name` (0 when never raised).  _raise: sets it to value unless it is
+ * already higher (one transaction, not logged).  name: 1..64 bytes.
+ * Errors: TNY_EINVAL, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_counter_get(struct hub_store *store,
+                                       const char *name, int64_t *value,
+                                       struct tny_diag *diag);
+TNY_MUST_USE int hub_store_counter_raise(struct hub_store *store,
+                                         const char *name, int64_t value,
+                                         struct tny_diag *diag);
 
 /* Registers a table device (a no-op when it exists).  Errors: TNY_EINVAL,
  * TNY_ESTATE. */
@@ -535,6 +556,16 @@ TNY_MUST_USE int hub_store_load_event(struct hub_store *store,
                                       const char *event_id,
                                       struct tny_event *out,
                                       struct tny_diag *diag);
+
+/* AG-4: the starting seat the pairing drew for every table of a round
+ * (published or draft): *first_seat (malloc'd, free it) has *n entries,
+ * indexed by table number (entry 0 and numbers without a table: -1; -1
+ * also when the format draws none).  Errors: TNY_ENOTFOUND (event or
+ * round), TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_first_seats(struct hub_store *store,
+                                       const char *event_id, int32_t round,
+                                       int32_t **first_seat, int32_t *n,
+                                       struct tny_diag *diag);
 
 /* The draft round of the event as a plan over ev (the event as
  * hub_store_load_event gives it): seats are indices into ev->players.

@@ -106,7 +106,7 @@ static int insert_player(struct hub_store *s, int64_t ev_row,
         goto out;
     *row = sqlite3_last_insert_rowid(s->db);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     json_decref(armies);
     json_decref(colours);
     free(armies_text);
@@ -245,7 +245,7 @@ static int player_rows(struct hub_store *s, int64_t ev_row, int64_t **rows,
     *n = count;
     a = NULL;
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     free(a);
     return rc;
 }
@@ -306,8 +306,8 @@ int hs_insert_tables(struct hub_store *s, int64_t round_row,
         }
     }
 out:
-    sqlite3_finalize(tst);
-    sqlite3_finalize(sst);
+    hs_finalize(s, tst);
+    hs_finalize(s, sst);
     return rc;
 }
 
@@ -334,7 +334,7 @@ static int insert_round(struct hub_store *s, int64_t ev_row, int32_t number,
         goto out;
     *row = sqlite3_last_insert_rowid(s->db);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -462,7 +462,7 @@ static int import_rounds(struct hub_store *s, int64_t ev_row,
         }
     }
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     free(plan.tables);
     free(text);
     json_decref(root);
@@ -537,7 +537,7 @@ int hub_store_create_event(struct hub_store *store, const char *event_id,
                           "options", opt ? json_deep_copy(opt) : json_object()),
                 diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     if (in_tx)
         rc = hs_finish(store, rc, diag);
     tny_event_release(&ev);
@@ -589,7 +589,7 @@ int hub_store_get_event(struct hub_store *store, const char *event_id,
     }
     info_from_row(st, out);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return rc;
 }
 
@@ -629,7 +629,7 @@ int hub_store_list_events(struct hub_store *store, struct hub_event_info **out,
     *n = count;
     a = NULL;
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     free(a);
     return rc;
 }
@@ -657,7 +657,7 @@ int hub_store_set_event_status(struct hub_store *store, const char *event_id,
     rc = hs_log(store, actor, event_id, "event.status",
                 json_pack("{s:s}", "status", event_status_names[status]), diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -710,7 +710,7 @@ int hub_store_put_player(struct hub_store *store, const char *event_id,
         goto out;
     rc = hs_log(store, actor, event_id, "player.put", json_incref(p), diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     if (in_tx)
         rc = hs_finish(store, rc, diag);
     json_decref(p);
@@ -753,7 +753,7 @@ static int lifecycle(struct hub_store *store, const char *event_id,
     if ((rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
     int dropped = sqlite3_column_int(st, 0), dq = sqlite3_column_int(st, 1);
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
     const char *sql = NULL;
     switch (what) {
@@ -810,7 +810,7 @@ static int lifecycle(struct hub_store *store, const char *event_id,
                           what == LC_FIX ? "table" : "round", (int)value),
                 diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -869,7 +869,7 @@ static int draft_row(struct hub_store *s, int64_t ev_row, int64_t *row,
     *row = sqlite3_column_int64(st, 0);
     *number = sqlite3_column_int(st, 1);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -940,7 +940,7 @@ static int edit_draft(struct hub_store *s, int64_t ev_row, const char *event_id,
         (rc = hs_insert_tables(s, round_row, &plan, prow, n_prow, d)) < 0)
         goto out;
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     tny_round_plan_release(&plan);
     tny_event_release(&ev);
     free(prow);
@@ -1047,7 +1047,7 @@ int hub_store_save_draft(struct hub_store *store, const char *event_id,
                           event_id, (int)plan->round, (int)last + 1);
         goto out;
     }
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
     /* Replace an earlier draft of this round. */
     if ((rc = hs_prepare(store,
@@ -1058,7 +1058,7 @@ int hub_store_save_draft(struct hub_store *store, const char *event_id,
     sqlite3_bind_int64(st, 1, ev_row);
     if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
     /* Engine indices of ev -> store player rows, through the ids. */
     map = calloc((size_t)ev->n_players + 1, sizeof(*map));
@@ -1098,7 +1098,7 @@ int hub_store_save_draft(struct hub_store *store, const char *event_id,
                           (int)plan->n_tables),
                 diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     free(map);
     return hs_finish(store, rc, diag);
 }
@@ -1133,7 +1133,7 @@ int hub_store_discard_draft(struct hub_store *store, const char *event_id,
     rc = hs_log(store, actor, event_id, "round.discard",
                 json_pack("{s:i}", "round", (int)round), diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -1177,7 +1177,7 @@ static int round_counts(struct hub_store *s, int64_t round_row,
                           ? 0
                           : sqlite3_column_int(st, 4);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -1238,7 +1238,7 @@ int hub_store_set_round_status(struct hub_store *store, const char *event_id,
     sqlite3_bind_int64(st, 2, round_row);
     if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
     if (status == HUB_ROUND_PUBLISHED) {
         if ((rc = hs_prepare(store,
@@ -1256,7 +1256,7 @@ int hub_store_set_round_status(struct hub_store *store, const char *event_id,
     rc = hs_log(store, actor, event_id, kinds[status],
                 json_pack("{s:i}", "round", (int)round), diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -1291,7 +1291,7 @@ int hub_store_get_round(struct hub_store *store, const char *event_id,
                           (int)round);
     out->stage_index = sqlite3_column_int(st, 1);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     hs_end_read(store);
     return rc;
 }
@@ -1322,7 +1322,7 @@ int hub_store_device_register(struct hub_store *store, const char *device_id,
         rc = hs_log(store, actor, NULL, "device.register",
                     json_pack("{s:s}", "device", device_id), diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -1364,7 +1364,7 @@ int hub_store_device_assign(struct hub_store *store, const char *device_id,
                               (const char *)sqlite3_column_text(st, 0));
             goto out;
         }
-        sqlite3_finalize(st);
+        hs_finalize(store, st);
         st = NULL;
     }
     if ((rc = hs_prepare(store,
@@ -1388,7 +1388,7 @@ int hub_store_device_assign(struct hub_store *store, const char *device_id,
                           event_id ? (int)table : 0),
                 diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -1417,7 +1417,7 @@ int hub_store_device_presence(struct hub_store *store, const char *device_id,
     }
     bool changed = strcmp((const char *)sqlite3_column_text(st, 0),
                           presence_names[presence]) != 0;
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
     if ((rc = hs_prepare(store,
                          "UPDATE devices SET presence = ?, last_seen_ms = ? "
@@ -1437,7 +1437,7 @@ int hub_store_device_presence(struct hub_store *store, const char *device_id,
                               presence_names[presence]),
                     diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -1472,7 +1472,7 @@ int hub_store_get_device(struct hub_store *store, const char *device_id,
             out->presence = (enum hub_presence)i;
     out->last_seen_ms = sqlite3_column_int64(st, 4);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return rc;
 }
 
@@ -1522,7 +1522,7 @@ int hub_store_save_clock(struct hub_store *store, const char *event_id,
                           (json_int_t)clock->remaining_ms),
                 diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -1561,7 +1561,7 @@ int hub_store_load_clock(struct hub_store *store, const char *event_id,
     out->deadline_ms = sqlite3_column_int64(st, 3);
     out->remaining_ms = sqlite3_column_int64(st, 4);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return rc;
 }
 
@@ -1612,7 +1612,7 @@ int hub_store_extend_table(struct hub_store *store, const char *event_id,
                           "total_ms", (json_int_t)total),
                 diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     rc = hs_finish(store, rc, diag);
     if (rc == 0 && total_ms)
         *total_ms = total;

@@ -16,9 +16,25 @@
 
 #include "store.h"
 
+/* Prepared statements kept for re-use (hs_prepare / hs_finalize): the
+ * hot paths run the same few dozen statements for every result, and
+ * compiling them each time cost more than running them. */
+#define HS_STMT_CACHE 128
+
+struct hs_cached_stmt {
+    const char *sql; /* the text as the caller passed it (pointer) */
+    sqlite3_stmt *st;
+    bool busy; /* handed out, not yet given back */
+};
+
+struct hs_checkpointer;
+
 struct hub_store {
     sqlite3 *db;
     bool read_only;
+    struct hs_checkpointer *ckpt; /* HUB_STORE_BACKGROUND_CHECKPOINT */
+    int32_t n_stmts;
+    struct hs_cached_stmt stmts[HS_STMT_CACHE];
     /* Projection cache for result writes (store_result.c): the engine
      * event of cache_ev as committed, valid while PRAGMA data_version is
      * cache_version (no other connection wrote).  Any transaction drops it
@@ -39,8 +55,18 @@ void hs_cache_drop(struct hub_store *s);
 int hs_sqlite_error(struct hub_store *s, int src, const char *what,
                     struct tny_diag *d);
 
+/* A statement for sql (one statement): a cached one not in use when
+ * there is one (reset, no bindings), else a newly compiled one, cached
+ * while there is room.  Give it back with hs_finalize. */
 TNY_MUST_USE int hs_prepare(struct hub_store *s, const char *sql,
                             sqlite3_stmt **st, struct tny_diag *d);
+/* Gives back a statement of hs_prepare (NULL: nothing): a cached one is
+ * reset and its bindings cleared, any other finalized. */
+void hs_finalize(struct hub_store *s, sqlite3_stmt *st);
+/* Runs one parameterless statement through the cache (BEGIN, COMMIT,
+ * SAVEPOINT ...).  Errors: TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hs_run(struct hub_store *s, const char *sql,
+                        struct tny_diag *d);
 /* Steps a statement that returns no row (SQLITE_DONE expected). */
 TNY_MUST_USE int hs_done(struct hub_store *s, sqlite3_stmt *st,
                          struct tny_diag *d);

@@ -128,7 +128,7 @@ static int add_players(struct hub_store *s, int64_t ev_row, json_t *root,
         }
     }
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     json_decref(players);
     json_decref(drops);
     json_decref(dqs);
@@ -244,7 +244,7 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
     *n_refs_out = n_refs;
     refs = NULL;
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     json_decref(rounds);
     free(refs);
     return rc;
@@ -302,7 +302,7 @@ static int add_penalties(struct hub_store *s, int64_t ev_row, bool with_draft,
         }
     }
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -345,7 +345,7 @@ int hs_project(struct hub_store *s, int64_t ev_row, bool with_draft,
     if (validate)
         rc = tny_event_validate(out, d);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     json_decref(root);
     free(refs);
     if (rc < 0)
@@ -394,6 +394,63 @@ int hub_store_load_draft(struct hub_store *store, const char *event_id,
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) == 0)
         rc = hs_read_draft(store, ev_row, event_id, ev, out, diag);
     hs_end_read(store);
+    return rc;
+}
+
+int hub_store_first_seats(struct hub_store *store, const char *event_id,
+                          int32_t round, int32_t **first_seat, int32_t *n,
+                          struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row;
+    int32_t *a = NULL, cap = 0;
+    bool row;
+    int rc;
+    *first_seat = NULL;
+    *n = 0;
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
+                           diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT number, first_seat FROM tables WHERE "
+                         "round_id = ? AND is_bye = 0 ORDER BY number",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    for (;;) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row)
+            break;
+        int32_t number = sqlite3_column_int(st, 0);
+        if (number < 1)
+            continue;
+        if (number >= cap) {
+            int32_t ncap = number + 64;
+            int32_t *grown = realloc(a, sizeof(*a) * (size_t)ncap);
+            if (!grown) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+            for (int32_t i = cap; i < ncap; i++)
+                grown[i] = -1;
+            a = grown;
+            cap = ncap;
+        }
+        a[number] = sqlite3_column_int(st, 1);
+        if (number + 1 > *n)
+            *n = number + 1;
+    }
+    *first_seat = a;
+    a = NULL;
+out:
+    hs_finalize(store, st);
+    hs_end_read(store);
+    free(a);
+    if (rc < 0)
+        *n = 0;
     return rc;
 }
 
@@ -476,7 +533,7 @@ int hs_read_draft(struct hub_store *store, int64_t ev_row, const char *event_id,
         rc = tny_diag_set(diag, TNY_ENOTFOUND, "event \"%s\": no draft round",
                           event_id);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     if (rc < 0)
         tny_round_plan_release(out);
     return rc;

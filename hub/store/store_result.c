@@ -71,7 +71,7 @@ static int counted_result(struct hub_store *s, int64_t table_row, int64_t *id,
         rc = tny_diag_set(d, TNY_ESTATE, "store: result row %lld: bad JSON",
                           (long long)*id);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -91,7 +91,7 @@ static int insert_result(struct hub_store *s, int64_t table_row,
         (rc = hs_row(s, st, &row, d)) < 0)
         goto out;
     *id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     st = NULL;
     if (strcmp(status, "valid") == 0) {
         if ((rc = hs_prepare(s,
@@ -104,7 +104,7 @@ static int insert_result(struct hub_store *s, int64_t table_row,
         sqlite3_bind_int64(st, 2, table_row);
         if ((rc = hs_done(s, st, d)) < 0)
             goto out;
-        sqlite3_finalize(st);
+        hs_finalize(s, st);
         st = NULL;
     }
     if ((rc = hs_prepare(s,
@@ -124,7 +124,7 @@ static int insert_result(struct hub_store *s, int64_t table_row,
     sqlite3_bind_int64(st, 8, hs_now_ms());
     rc = hs_done(s, st, d);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     return rc;
 }
 
@@ -162,7 +162,7 @@ static int cache_get(struct hub_store *s, int64_t ev_row, struct tny_diag *d)
         (rc = hs_row(s, st, &row, d)) < 0)
         goto out;
     version = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     st = NULL;
     if (s->cache_ev == ev_row && s->cache_version == version)
         goto out;
@@ -183,7 +183,7 @@ static int cache_get(struct hub_store *s, int64_t ev_row, struct tny_diag *d)
     if (!s->cache_format)
         rc = tny_diag_set(d, TNY_ESTATE, "store: event header unreadable");
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     json_decref(header);
     if (rc < 0)
         hs_cache_drop(s);
@@ -234,7 +234,7 @@ static int with_penalties(struct hub_store *s, int64_t table_row,
         }
     }
 out:
-    sqlite3_finalize(st);
+    hs_finalize(s, st);
     if (rc < 0) {
         json_decref(*out);
         *out = NULL;
@@ -442,7 +442,7 @@ static int submit_one(struct hub_store *store,
                         diag);
         goto out;
     }
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
 
     /* 2. Decide. */
@@ -452,7 +452,7 @@ static int submit_one(struct hub_store *store,
     sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
     if ((rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
     if (!row) {
         snprintf(out->reason, sizeof(out->reason),
@@ -577,7 +577,7 @@ decided:
         answer_text = NULL;
     }
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     if (rc < 0)
         hub_submit_outcome_release(out);
     json_decref(parsed);
@@ -599,13 +599,13 @@ static int submit_item(struct hub_store *store,
     struct tny_diag inner = {{0}};
     int rc;
     *fatal = false;
-    if ((rc = hs_exec(store, "SAVEPOINT submit_item", diag)) < 0) {
+    if ((rc = hs_run(store, "SAVEPOINT submit_item", diag)) < 0) {
         *fatal = true;
         return rc;
     }
     rc = submit_one(store, q, out, &inner);
     if (rc == 0)
-        return hs_exec(store, "RELEASE submit_item", diag) < 0
+        return hs_run(store, "RELEASE submit_item", diag) < 0
                    ? (*fatal = true, TNY_ESTATE)
                    : TNY_OK;
     memset(out, 0, sizeof(*out));
@@ -614,8 +614,8 @@ static int submit_item(struct hub_store *store,
              inner.msg[0] ? inner.msg : tny_strerror(rc));
     hs_cache_drop(store); /* rebuilt from the transaction when needed */
     if (sqlite3_get_autocommit(store->db) ||
-        hs_exec(store, "ROLLBACK TO submit_item", NULL) < 0 ||
-        hs_exec(store, "RELEASE submit_item", NULL) < 0) {
+        hs_run(store, "ROLLBACK TO submit_item", NULL) < 0 ||
+        hs_run(store, "RELEASE submit_item", NULL) < 0) {
         *fatal = true;
         tny_diag_set(diag, rc, "%s", out->reason);
     }
@@ -705,7 +705,7 @@ int hub_store_get_submission(struct hub_store *store, const char *device_id,
     }
     rc = outcome_from_row(st, 0, out);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     if (rc < 0)
         hub_submit_outcome_release(out);
     return rc;
@@ -772,7 +772,7 @@ int hub_store_enter_result(struct hub_store *store, const char *event_id,
         store->keep_cache = true;
     }
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     rc = hs_finish(store, rc, diag);
     if (rc == 0 && result_id)
         *result_id = id;
@@ -817,7 +817,7 @@ int hub_store_dismiss_conflict(struct hub_store *store, const char *event_id,
                           event_id, (long long)result_id);
         goto out;
     }
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     st = NULL;
     if ((rc = hs_prepare(store, "UPDATE results SET resolved = 1 WHERE id = ?",
                          &st, diag)) < 0)
@@ -828,7 +828,7 @@ int hub_store_dismiss_conflict(struct hub_store *store, const char *event_id,
     rc = hs_log(store, actor, event_id, "result.dismiss_conflict",
                 json_pack("{s:I}", "result_id", (json_int_t)result_id), diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -854,14 +854,31 @@ int hub_store_list_results(struct hub_store *store, const char *event_id,
     *n = 0;
     if ((rc = hs_begin_read(store, diag)) < 0)
         return rc;
-    if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0 ||
-        (rc = hs_prepare(store,
-                         "SELECT id, result_json, actor, source, confirmed, "
-                         "status, superseded_by, resolved, created_ms FROM "
-                         "results WHERE table_id = ? ORDER BY id",
-                         &st, diag)) < 0)
-        goto out;
-    sqlite3_bind_int64(st, 1, t.table_row);
+    if (table == 0) {
+        if ((rc = hs_event_row(store, event_id, &t.ev_row, diag)) < 0 ||
+            (rc = hs_round_row(store, t.ev_row, event_id, round, &t.round_row,
+                               NULL, diag)) < 0 ||
+            (rc = hs_prepare(store,
+                             "SELECT r.id, r.result_json, r.actor, r.source, "
+                             "r.confirmed, r.status, r.superseded_by, "
+                             "r.resolved, r.created_ms, t.number FROM results "
+                             "r JOIN tables t ON t.id = r.table_id WHERE "
+                             "t.round_id = ? ORDER BY t.number, r.id",
+                             &st, diag)) < 0)
+            goto out;
+        sqlite3_bind_int64(st, 1, t.round_row);
+    } else {
+        if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0 ||
+            (rc = hs_prepare(store,
+                             "SELECT id, result_json, actor, source, "
+                             "confirmed, status, superseded_by, resolved, "
+                             "created_ms, ?2 FROM results WHERE table_id = ?1 "
+                             "ORDER BY id",
+                             &st, diag)) < 0)
+            goto out;
+        sqlite3_bind_int64(st, 1, t.table_row);
+        sqlite3_bind_int(st, 2, table);
+    }
     for (;;) {
         if ((rc = hs_row(store, st, &row, diag)) < 0)
             goto out;
@@ -893,6 +910,7 @@ int hub_store_list_results(struct hub_store *store, const char *event_id,
         r->superseded_by = sqlite3_column_int64(st, 6);
         r->resolved = sqlite3_column_int(st, 7) != 0;
         r->created_ms = sqlite3_column_int64(st, 8);
+        r->table = sqlite3_column_int(st, 9);
         if (oom) {
             rc = TNY_ENOMEM;
             goto out;
@@ -902,7 +920,7 @@ int hub_store_list_results(struct hub_store *store, const char *event_id,
     *n = count;
     a = NULL;
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     hs_end_read(store);
     hub_result_rows_free(a, count);
     return rc;
@@ -975,7 +993,7 @@ int hub_store_add_penalty(struct hub_store *store, const char *event_id,
                           (json_int_t)units, "reason", reason),
                 diag);
 out:
-    sqlite3_finalize(st);
+    hs_finalize(store, st);
     json_decref(counted);
     return hs_finish(store, rc, diag);
 }

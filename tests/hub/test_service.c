@@ -652,12 +652,150 @@ static void test_CM_5_console_errors(void **state)
     fx_free(f);
 }
 
+/* The seat with first_player set in an assignment (-1: none; fails when
+ * more than one). */
+static int first_player_seat(const struct tny_wire_assignment *a)
+{
+    int seat = -1;
+    for (int32_t i = 0; i < a->n_seats; i++)
+        if (a->seats[i].first_player) {
+            assert_int_equal(seat, -1);
+            seat = (int)i;
+        }
+    return seat;
+}
+
+/* AG-4: the starting player drawn by the pairing is on each table's
+ * assignment, and still is after a hub restart (the store keeps it with
+ * the table; the hub used to remember it only in memory). */
+static void test_AG_4_first_seat_survives_a_restart(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[2], b[2];
+    const char *devs[2] = {"table-001", "table-002"};
+
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    snprintf(q.preset, sizeof(q.preset), "agricola");
+    q.has_seed = true;
+    q.seed = 11;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    q.csv = "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n";
+    free(must(f, &q));
+    for (int i = 0; i < 2; i++)
+        presence(f, devs[i]);
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    q.round = 1;
+    free(must(f, &q));
+
+    int32_t *first = NULL, n_first = 0;
+    OK(hub_store_first_seats(f->store, "ag1", 1, &first, &n_first, &diag));
+    for (int i = 0; i < 2; i++) {
+        assert_true(assignment(f, devs[i], &a[i]));
+        assert_int_equal(a[i].round, 1);
+        assert_int_equal(a[i].n_seats, 4);
+        assert_true(a[i].table >= 1 && a[i].table < n_first);
+        int seat = first_player_seat(&a[i]);
+        assert_true(seat >= 0 && seat < 4); /* AG-4: one starting player */
+        assert_int_equal(seat, first[a[i].table]);
+    }
+
+    /* A restart: the republished assignments name the same seats. */
+    hub_service_free(f->svc);
+    fx_open_service(f);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    for (int i = 0; i < 2; i++) {
+        assert_true(assignment(f, devs[i], &b[i]));
+        assert_int_equal(b[i].table, a[i].table);
+        assert_int_equal(first_player_seat(&b[i]), first[a[i].table]);
+        assert_true(b[i].version > a[i].version);
+    }
+    free(first);
+    fx_free(f);
+}
+
+/* The feed built by a second service (the hub's feed thread) from a
+ * snapshot is byte for byte the feed the service builds itself: devices
+ * with their presence, results, pending tables, clock. */
+static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct hub_store *store2 = NULL;
+    struct hub_service *builder = NULL;
+    struct hub_service_options o;
+    struct hub_feed_snapshot snap;
+    struct hub_outbox built;
+    int rc;
+
+    setup_event(f);
+    pair_publish(f, a);
+    nh_submission(&a[0], "table-001", "k1", 0, 4, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    nh_submission(&a[1], "table-002", "k2", 1, 2, &s);
+    s.n_confirmed = 1; /* pending: one player has not confirmed */
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_PENDING_CONFIRMATION);
+
+    OK(hub_store_open(f->path, &store2, &diag));
+    hub_service_options_init(&o);
+    OK(hub_service_new(store2, &o, &builder, &diag));
+    assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
+    assert_int_equal(rc, 0);
+    assert_string_equal(snap.event, EV);
+    assert_int_equal(snap.n_devices, 4);
+    hub_outbox_init(&built);
+    OK(hub_service_feed_build(builder, &snap, &built, &diag));
+    hub_feed_snapshot_release(&snap);
+    assert_false(hub_service_feed_next(f->svc, f->now, &snap, &rc));
+
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    int32_t compared = 0;
+    for (int32_t i = 0; i < built.n; i++) {
+        const struct hub_msg *m = find_msg(f, built.msgs[i].topic);
+        assert_non_null(m);
+        assert_int_equal(m->len, built.msgs[i].len);
+        assert_memory_equal(m->payload, built.msgs[i].payload, m->len);
+        compared++;
+    }
+    assert_int_equal(compared, 5); /* event pairings tables standings
+                                      bracket */
+    const struct hub_msg *tables = find_msg(f, "tourney/v1/feed/" EV "/tables");
+    assert_non_null(tables);
+    char *text = strndup((const char *)tables->payload, tables->len);
+    assert_non_null(strstr(text, "\"pending_confirmation\""));
+    assert_non_null(strstr(text, "\"online\":true"));
+    free(text);
+    hub_outbox_release(&built);
+    hub_service_free(builder);
+    hub_store_close(store2);
+    fx_free(f);
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
+        cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
+        cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,10 +20,12 @@
  *
  * Invariants: a device is in the registry iff the store has it; the event
  * cache is the store's projection (dropped after every write to the
- * event); assignment and clock versions never decrease within a process
- * and are taken from the hub's UTC clock (max(previous + 1, now_ms)), so a
- * restarted hub publishes higher versions than before unless the wall
- * clock went back by more than the downtime.
+ * event); assignment and clock versions never decrease, also across
+ * restarts: each is max(previous + 1, now_ms on the hub's UTC clock), and
+ * the service reserves them in the store in blocks of 2^20 (a store
+ * counter, one small write per block), starting after the last reserved
+ * block when it starts, so a wall clock that went back does not make a
+ * restarted hub publish versions the tables already passed.
  */
 #ifndef HUB_SERVICE_H
 #define HUB_SERVICE_H
@@ -35,6 +37,9 @@
 #include "tny/error.h"
 
 struct hub_store;
+
+/* Longest device or event id in a feed snapshot (the store's ids). */
+#define HUB_FEED_ID_MAX 64
 
 /* Longest topic the service publishes (feed topics included), with NUL. */
 #define HUB_TOPIC_MAX 160
@@ -145,12 +150,34 @@ TNY_MUST_USE int hub_service_on_request(struct hub_service *svc,
 
 /* Appends every retained message from the store: each known device's
  * assignment (seated, idle or cleared), the clock of every running
- * event's current round, and the feed of every event.  Called on every
- * (re)connect, so nothing depends on the broker keeping retained
- * messages.  Errors: TNY_ESTATE, TNY_ENOMEM. */
+ * event's current round, and the feed of every event, all at once.  The
+ * hub does the same on every (re)connect in steps (_begin/_step below),
+ * so nothing depends on the broker keeping retained messages.  Errors:
+ * TNY_ESTATE, TNY_ENOMEM. */
 TNY_MUST_USE int hub_service_republish(struct hub_service *svc, int64_t now_ms,
                                        struct hub_outbox *ob,
                                        struct tny_diag *diag);
+
+/* Loads every event into the service's cache (the hub calls it before
+ * it goes online, so the first results and the republish do not wait for
+ * event loads).  Errors: TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_service_preload(struct hub_service *svc,
+                                     struct tny_diag *diag);
+
+/* The same in small steps, so the loop answers results in between (a
+ * hub coming online with thousands of devices must not make the first
+ * results wait behind its republish).  _begin starts over (also when a
+ * republish is under way).  Each _step appends the next part: the
+ * assignments of up to HUB_REPUBLISH_CHUNK devices (about 1 ms), or one event's
+ * clock; after the last part every event's feed is marked dirty (for
+ * hub_service_flush_step) and *done is set.  A failed step can be called
+ * again.  Errors: TNY_ESTATE, TNY_ENOMEM. */
+#define HUB_REPUBLISH_CHUNK 16
+void hub_service_republish_begin(struct hub_service *svc);
+TNY_MUST_USE int hub_service_republish_step(struct hub_service *svc,
+                                            int64_t now_ms,
+                                            struct hub_outbox *ob, bool *done,
+                                            struct tny_diag *diag);
 
 /* Appends the feed topics of events changed since the last flush (the
  * loop calls it after a batch of messages, so a burst of results gives
@@ -158,6 +185,56 @@ TNY_MUST_USE int hub_service_republish(struct hub_service *svc, int64_t now_ms,
 TNY_MUST_USE int hub_service_flush(struct hub_service *svc, int64_t now_ms,
                                    struct hub_outbox *ob,
                                    struct tny_diag *diag);
+/* hub_service_flush for at most one event; *more is set when other
+ * events' feeds still wait.  Errors: those of hub_service_flush. */
+TNY_MUST_USE int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
+                                        struct hub_outbox *ob, bool *more,
+                                        struct tny_diag *diag);
+
+/* ---- the feed built on another thread -------------------------------------
+ * Building an event's feed (standings, pairings, tables) takes tens of ms
+ * for a big event; the hub builds it on a thread of its own (hub loop) so
+ * results are never answered late because of it.  That thread owns a
+ * second service (the builder) over its own store connection to the same
+ * database, which has every committed fact; what only the hub's memory
+ * knows travels in a snapshot: the event's devices with their presence and
+ * the judge's table extensions. */
+
+struct hub_feed_device {
+    char id[HUB_FEED_ID_MAX + 1];
+    int32_t table;
+    int state; /* enum tny_wire_presence_state, 0 = never seen */
+};
+
+struct hub_feed_extension {
+    int32_t round, table;
+    int64_t total_ms;
+};
+
+struct hub_feed_snapshot {
+    char event[HUB_FEED_ID_MAX + 1];
+    int64_t now_ms;
+    int32_t n_devices, n_ext;
+    struct hub_feed_device *devices; /* malloc'd */
+    struct hub_feed_extension *ext;  /* malloc'd */
+};
+
+void hub_feed_snapshot_release(struct hub_feed_snapshot *s);
+
+/* Takes the next event whose feed is due (marked dirty; the mark is
+ * cleared) and fills *out for it; false when none is due (or the feed is
+ * off: then every mark is cleared).  Errors (false, *rc < 0): TNY_ENOMEM,
+ * the mark stays. */
+bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
+                           struct hub_feed_snapshot *out, int *rc);
+
+/* In the builder service: appends the feed of snap->event as of the
+ * database now, with snap's devices and extensions.  Errors: TNY_ENOTFOUND
+ * (no such event), TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_service_feed_build(struct hub_service *builder,
+                                        const struct hub_feed_snapshot *snap,
+                                        struct hub_outbox *ob,
+                                        struct tny_diag *diag);
 
 /* Time-driven work: marks the tables feed of events whose round clock ran
  * out since the last call (overdue tables).  *next_ms receives the next

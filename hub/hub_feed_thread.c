@@ -1,0 +1,171 @@
+/* hub_feed_thread.c - builds the public feed on a thread of its own (see
+ * hub/include/hub/feed_thread.h): one snapshot at a time, handed over
+ * under a mutex, the finished messages handed back the same way and
+ * announced by a byte on a pipe the loop polls.
+ *
+ * Not here: what the feed contains (hub/feed.c), publishing (the loop).
+ * Invariants: `busy` is true from post until take; the builder service and
+ * store are used by the thread only, and closed after it was joined.
+ */
+#include "hub/feed_thread.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hub/log.h"
+#include "store.h"
+
+struct hub_feed_thread {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int pipe[2];
+    struct hub_store *store;
+    struct hub_service *builder;
+    bool stop, has_job, has_done, busy;
+    struct hub_feed_snapshot job;
+    struct hub_outbox done;
+};
+
+static void *feed_main(void *arg)
+{
+    struct hub_feed_thread *t = arg;
+    for (;;) {
+        struct hub_feed_snapshot snap;
+        struct hub_outbox ob;
+        struct tny_diag diag = {{0}};
+        pthread_mutex_lock(&t->mu);
+        while (!t->has_job && !t->stop)
+            pthread_cond_wait(&t->cv, &t->mu);
+        if (t->stop) {
+            pthread_mutex_unlock(&t->mu);
+            return NULL;
+        }
+        snap = t->job;
+        memset(&t->job, 0, sizeof(t->job));
+        t->has_job = false;
+        pthread_mutex_unlock(&t->mu);
+
+        hub_outbox_init(&ob);
+        if (hub_service_feed_build(t->builder, &snap, &ob, &diag) < 0) {
+            HUB_LOG(HUB_LOG_ERROR, "feed not built event=%s: %s", snap.event,
+                    diag.msg);
+            hub_outbox_release(&ob);
+        }
+        hub_feed_snapshot_release(&snap);
+
+        pthread_mutex_lock(&t->mu);
+        t->done = ob;
+        t->has_done = true;
+        pthread_mutex_unlock(&t->mu);
+        char b = 1;
+        ssize_t w = write(t->pipe[1], &b, 1);
+        (void)w; /* a full pipe already wakes the loop */
+    }
+}
+
+int hub_feed_thread_start(const char *database_path,
+                          const struct hub_service_options *opt,
+                          struct hub_feed_thread **out, struct tny_diag *diag)
+{
+    struct hub_feed_thread *t = calloc(1, sizeof(*t));
+    int rc;
+    *out = NULL;
+    if (!t)
+        return TNY_ENOMEM;
+    t->pipe[0] = t->pipe[1] = -1;
+    hub_outbox_init(&t->done);
+    if ((rc = hub_store_open(database_path, &t->store, diag)) < 0 ||
+        (rc = hub_service_new(t->store, opt, &t->builder, diag)) < 0)
+        goto fail;
+    if (pipe(t->pipe) < 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "feed thread: pipe: %s",
+                          strerror(errno));
+        goto fail;
+    }
+    for (int i = 0; i < 2; i++) {
+        fcntl(t->pipe[i], F_SETFL, fcntl(t->pipe[i], F_GETFL) | O_NONBLOCK);
+        fcntl(t->pipe[i], F_SETFD, FD_CLOEXEC);
+    }
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    if (pthread_create(&t->thread, NULL, feed_main, t) != 0) {
+        pthread_mutex_destroy(&t->mu);
+        pthread_cond_destroy(&t->cv);
+        rc = tny_diag_set(diag, TNY_ESTATE, "feed thread: cannot start");
+        goto fail;
+    }
+    *out = t;
+    return TNY_OK;
+fail:
+    for (int i = 0; i < 2; i++)
+        if (t->pipe[i] >= 0)
+            close(t->pipe[i]);
+    hub_service_free(t->builder);
+    hub_store_close(t->store);
+    free(t);
+    return rc;
+}
+
+int hub_feed_thread_fd(const struct hub_feed_thread *t)
+{
+    return t->pipe[0];
+}
+
+bool hub_feed_thread_busy(const struct hub_feed_thread *t)
+{
+    return t->busy;
+}
+
+void hub_feed_thread_post(struct hub_feed_thread *t,
+                          struct hub_feed_snapshot *snap)
+{
+    pthread_mutex_lock(&t->mu);
+    t->job = *snap;
+    t->has_job = true;
+    t->busy = true;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    memset(snap, 0, sizeof(*snap));
+}
+
+bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob)
+{
+    char buf[64];
+    while (read(t->pipe[0], buf, sizeof(buf)) > 0)
+        ;
+    pthread_mutex_lock(&t->mu);
+    bool ready = t->has_done;
+    if (ready) {
+        *ob = t->done;
+        hub_outbox_init(&t->done);
+        t->has_done = false;
+        t->busy = false;
+    }
+    pthread_mutex_unlock(&t->mu);
+    return ready;
+}
+
+void hub_feed_thread_stop(struct hub_feed_thread *t)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->stop = true;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->thread, NULL);
+    pthread_mutex_destroy(&t->mu);
+    pthread_cond_destroy(&t->cv);
+    hub_feed_snapshot_release(&t->job);
+    hub_outbox_release(&t->done);
+    close(t->pipe[0]);
+    close(t->pipe[1]);
+    hub_service_free(t->builder);
+    hub_store_close(t->store);
+    free(t);
+}

@@ -1,0 +1,44 @@
+/* feed_thread.h - the hub's feed builder thread (hub/hub_feed_thread.c).
+ *
+ * The loop hands it one event's feed snapshot at a time
+ * (hub_service_feed_next) and publishes the messages it gives back; the
+ * thread builds them with a service of its own over its own connection to
+ * the database (hub_service_feed_build), so the loop keeps answering
+ * results while a big event's standings are computed.
+ *
+ * Not here: publishing, deciding which feed is due (the loop, the
+ * service).  Threads: every function is called by the loop's thread only;
+ * the builder service and its store belong to the feed thread.
+ */
+#ifndef HUB_FEED_THREAD_H
+#define HUB_FEED_THREAD_H
+
+#include <stdbool.h>
+
+#include "hub/service.h"
+#include "tny/error.h"
+
+struct hub_feed_thread;
+
+/* Opens the builder (a store on database_path, a service with opt) and
+ * starts the thread.  Errors: those of hub_store_open_with and
+ * hub_service_new, TNY_ENOMEM, TNY_ESTATE (no thread or pipe). */
+TNY_MUST_USE int hub_feed_thread_start(const char *database_path,
+                                       const struct hub_service_options *opt,
+                                       struct hub_feed_thread **out,
+                                       struct tny_diag *diag);
+/* Readable when a build finished (hub_feed_thread_take). */
+int hub_feed_thread_fd(const struct hub_feed_thread *t);
+/* True while a snapshot is being built (post nothing then). */
+bool hub_feed_thread_busy(const struct hub_feed_thread *t);
+/* Hands snap (moved: *snap is emptied) to the thread; only when not busy. */
+void hub_feed_thread_post(struct hub_feed_thread *t,
+                          struct hub_feed_snapshot *snap);
+/* The messages of the finished build in *ob (moved; init'ed by the caller
+ * or empty); false when none is ready.  A failed build gives none (logged
+ * by the thread). */
+bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob);
+/* Stops the thread (after the build under way), closes the builder. */
+void hub_feed_thread_stop(struct hub_feed_thread *t);
+
+#endif
