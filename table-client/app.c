@@ -321,6 +321,13 @@ static void follow_event_clock(struct app *a)
     if (!a->core.has_assignment ||
         strcmp(a->clock_event, a->core.asg.event_id) == 0)
         return;
+    /* The previous event's clock is of no more use (and subscriptions are
+     * a bounded set). */
+    if (a->clock_event[0] &&
+        (tny_wire_topic(TNY_WIRE_TOPIC_CLOCK, a->clock_event, topic,
+                        sizeof(topic), &d) < 0 ||
+         tny_mqtt_unsubscribe(a->mqtt, topic, &d) < 0))
+        logf_(a, TBL_LOG_WARN, "clock of event %s: %s", a->clock_event, d.msg);
     if (tny_wire_topic(TNY_WIRE_TOPIC_CLOCK, a->core.asg.event_id, topic,
                        sizeof(topic), &d) < 0 ||
         tny_mqtt_subscribe(a->mqtt, topic, 1, NULL, &d) < 0) {

@@ -128,6 +128,10 @@ struct tny_mqtt {
     bool signalled;
     struct sub subs[TNY_MQTT_MAX_SUBS];
     int n_subs;
+    /* Filters taken out by tny_mqtt_unsubscribe: kept until close, since
+     * the connect path may still hold their pointers (see on_connect). */
+    char **retired;
+    int n_retired;
     bool connected;
     bool ever_connected;
     bool closing;
@@ -990,6 +994,9 @@ static void free_client(struct tny_mqtt *c)
     }
     for (int i = 0; i < c->n_subs; i++)
         free(c->subs[i].filter);
+    for (int i = 0; i < c->n_retired; i++)
+        free(c->retired[i]);
+    free(c->retired);
     for (int i = 0; i < c->n_servers; i++)
         free(c->servers[i]);
     free(c->client_id);
@@ -1369,6 +1376,46 @@ int tny_mqtt_subscribe(struct tny_mqtt *c, const char *filter, int qos,
     if (token)
         *token = ro.token;
 out:
+    return rc;
+}
+
+int tny_mqtt_unsubscribe(struct tny_mqtt *c, const char *filter,
+                         struct tny_diag *diag)
+{
+    MQTTAsync_responseOptions ro = MQTTAsync_responseOptions_initializer;
+    bool connected, found = false;
+    int rc = 0;
+
+    if (!valid_topic(filter, true))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "mqtt: unsubscribe '%s': expected a filter of "
+                            "1..%d bytes",
+                            filter ? filter : "(null)", TNY_MQTT_MAX_TOPIC);
+    pthread_mutex_lock(&c->mu);
+    for (int i = 0; i < c->n_subs && !found; i++) {
+        if (strcmp(c->subs[i].filter, filter) != 0)
+            continue;
+        found = true;
+        char **grown =
+            realloc(c->retired, sizeof(*grown) * (size_t)(c->n_retired + 1));
+        if (!grown) {
+            rc = tny_diag_set(diag, TNY_ENOMEM, "mqtt: out of memory");
+            break;
+        }
+        c->retired = grown;
+        c->retired[c->n_retired++] = c->subs[i].filter;
+        c->subs[i] = c->subs[--c->n_subs];
+    }
+    connected = c->connected;
+    pthread_mutex_unlock(&c->mu);
+    if (rc != 0 || !found || !connected)
+        return rc;
+    /* Paho copies the filter; the outcome is not reported (a failed
+     * unsubscribe only leaves messages that the owner ignores, and the next
+     * connect does not renew it). */
+    int prc = c->api->unsubscribe(c->paho, filter, &ro);
+    if (prc != MQTTASYNC_SUCCESS)
+        rc = paho_error(c, prc, "unsubscribe", diag);
     return rc;
 }
 

@@ -57,10 +57,10 @@ static void load_build(struct build *b)
     }
     bool ok = LOAD(b, lib, createWithOptions) && LOAD(b, lib, setCallbacks) &&
               LOAD(b, lib, connect) && LOAD(b, lib, disconnect) &&
-              LOAD(b, lib, subscribe) && LOAD(b, lib, subscribeMany) &&
-              LOAD(b, lib, sendMessage) && LOAD(b, lib, freeMessage) &&
-              LOAD(b, lib, free) && LOAD(b, lib, destroy) &&
-              LOAD(b, lib, strerror) &&
+              LOAD(b, lib, subscribe) && LOAD(b, lib, unsubscribe) &&
+              LOAD(b, lib, subscribeMany) && LOAD(b, lib, sendMessage) &&
+              LOAD(b, lib, freeMessage) && LOAD(b, lib, free) &&
+              LOAD(b, lib, destroy) && LOAD(b, lib, strerror) &&
               LOAD_AS(b, lib, "MQTTProperties_add", properties_add) &&
               LOAD_AS(b, lib, "MQTTProperties_free", properties_free);
     b->rc = ok ? TNY_OK : TNY_ESTATE;

@@ -33,6 +33,8 @@ struct tny_paho {
                       const MQTTAsync_disconnectOptions *options);
     int (*subscribe)(MQTTAsync handle, const char *topic, int qos,
                      MQTTAsync_responseOptions *response);
+    int (*unsubscribe)(MQTTAsync handle, const char *topic,
+                       MQTTAsync_responseOptions *response);
     int (*subscribeMany)(MQTTAsync handle, int count, char *const *topic,
                          const int *qos, MQTTAsync_responseOptions *response);
     int (*sendMessage)(MQTTAsync handle, const char *destination_name,

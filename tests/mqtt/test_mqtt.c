@@ -593,6 +593,48 @@ static void test_connect_subscribe_publish_qos1(void **state)
     tny_mqtt_close(c);
 }
 
+/* Unsubscribing stops the messages (MQTT orders the client's UNSUBSCRIBE
+ * before its next PUBLISH at the broker) and frees the slot for another
+ * filter: a table following many events in a weekend never runs out. */
+static void test_unsubscribe_stops_messages_and_frees_the_slot(void **state)
+{
+    struct tny_mqtt_options o;
+    const char *servers[1];
+    char uri[64], filter[32];
+    struct tny_mqtt *c;
+    struct tny_mqtt_message m;
+    int token = -1, sub_token = -1;
+    struct tny_diag d = {{0}};
+
+    (void)state;
+    client_options(&o, &g_broker, "unsub", uri, sizeof(uri), servers);
+    c = open_client(&o);
+    wait_connected(c, TNY_MQTT_CONNECTED);
+    assert_int_equal(tny_mqtt_subscribe(c, "t/u", 1, &sub_token, &d), 0);
+    wait_event(c, TNY_MQTT_SUBSCRIBED, NULL, EVENT_WAIT_MS, &m);
+    tny_mqtt_message_release(&m);
+    publish_ok(c, "t/u", "one", 1, false, &token);
+    wait_event(c, TNY_MQTT_MESSAGE, "t/u", EVENT_WAIT_MS, &m);
+    tny_mqtt_message_release(&m);
+
+    assert_int_equal(tny_mqtt_unsubscribe(c, "t/u", &d), 0);
+    publish_ok(c, "t/u", "two", 1, false, &token);
+    assert_int_equal(wait_delivered(c, token, NULL), 0);
+    expect_no_event(c, TNY_MQTT_MESSAGE, "t/u", 300);
+    /* not subscribed: nothing to do, not an error; a bad filter is */
+    assert_int_equal(tny_mqtt_unsubscribe(c, "t/u", &d), 0);
+    assert_int_equal(tny_mqtt_unsubscribe(c, "", &d), TNY_EINVAL);
+
+    for (int i = 0; i < TNY_MQTT_MAX_SUBS; i++) {
+        snprintf(filter, sizeof filter, "f/%d", i);
+        assert_int_equal(tny_mqtt_subscribe(c, filter, 0, NULL, &d), 0);
+    }
+    assert_int_equal(tny_mqtt_subscribe(c, "f/new", 0, NULL, &d), TNY_ERANGE);
+    assert_int_equal(tny_mqtt_unsubscribe(c, "f/10", &d), 0);
+    assert_int_equal(tny_mqtt_subscribe(c, "f/new", 0, NULL, &d), 0);
+    tny_mqtt_close(c);
+}
+
 static void test_publish_while_disconnected_is_an_error(void **state)
 {
     struct tny_mqtt_options o;
@@ -1131,6 +1173,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_backoff_jitter_is_seeded_and_bounded),
         cmocka_unit_test(test_open_rejects_bad_options),
         cmocka_unit_test(test_connect_subscribe_publish_qos1),
+        cmocka_unit_test(test_unsubscribe_stops_messages_and_frees_the_slot),
         cmocka_unit_test(test_publish_while_disconnected_is_an_error),
         cmocka_unit_test(test_oversize_inbound_dropped_and_counted),
         cmocka_unit_test(test_last_will_only_on_unclean_loss),

@@ -272,6 +272,17 @@ TNY_MUST_USE int tny_mqtt_publish(struct tny_mqtt *client, const char *topic,
 TNY_MUST_USE int tny_mqtt_subscribe(struct tny_mqtt *client, const char *filter,
                                     int qos, int *token, struct tny_diag *diag);
 
+/* Takes filter out of the subscriptions (not renewed on later connects) and,
+ * when connected, unsubscribes now (its outcome is not reported; messages
+ * already on their way may still arrive).  A filter not in the set is not
+ * an error (nothing happens).  The slot is free for another subscription.
+ * Errors: TNY_EINVAL (empty or too long filter), TNY_ENOMEM; TNY_ESTATE
+ * when Paho refused the request (the filter is out of the set all the
+ * same). */
+TNY_MUST_USE int tny_mqtt_unsubscribe(struct tny_mqtt *client,
+                                      const char *filter,
+                                      struct tny_diag *diag);
+
 /* True between the connect callback and the loss of the connection (the
  * CONNECTED event may still be on its way). */
 bool tny_mqtt_is_connected(struct tny_mqtt *client);
