@@ -1,10 +1,12 @@
 /* feed.c - the public live feed: JSON, retained, under
  * tourney/v1/feed/{ev}/ (docs/feed.md describes every topic and field).
  *
- * Five topics per event, each a complete document (an overlay that
- * subscribes late gets the whole picture from the retained messages):
- * event, pairings, tables, standings, bracket.  Built from the store's
- * projection and the service's in-memory table states; published by
+ * Five retained topics per event, each a complete document (an overlay
+ * that subscribes late gets the whole picture from the retained
+ * messages): event, pairings, tables, standings, bracket; and the
+ * non-retained heartbeat `now` (the hub's clock while a round clock runs,
+ * hub_feed_heartbeat) so a late reader's countdown is right.  Built from the
+ * store's projection and the service's in-memory table states; published by
  * hub_service_flush after a batch of changes.
  *
  * Not here: anything private.  The feed is public (anonymous WebSocket
@@ -20,11 +22,12 @@
 #include <jansson.h>
 
 #include "tny/json_io.h"
+#include "tny/pair.h"
 #include "tny/score.h"
 #include "tny/standings.h"
 
-static int add(struct hub_outbox *ob, const struct hub_ev *e, const char *what,
-               json_t *doc)
+static int add_msg(struct hub_outbox *ob, const struct hub_ev *e,
+                   const char *what, json_t *doc, bool retained)
 {
     char topic[HUB_TOPIC_MAX];
     char *text;
@@ -36,7 +39,13 @@ static int add(struct hub_outbox *ob, const struct hub_ev *e, const char *what,
         return TNY_ENOMEM;
     snprintf(topic, sizeof(topic), "%sfeed/%s/%s", TNY_WIRE_TOPIC_PREFIX, e->id,
              what);
-    return hub_outbox_add(ob, topic, (uint8_t *)text, strlen(text), true);
+    return hub_outbox_add(ob, topic, (uint8_t *)text, strlen(text), retained);
+}
+
+static int add(struct hub_outbox *ob, const struct hub_ev *e, const char *what,
+               json_t *doc)
+{
+    return add_msg(ob, e, what, doc, true);
 }
 
 static const char *level_name(enum tny_event_level l)
@@ -66,12 +75,29 @@ static const char *stage_name(const struct hub_ev *e)
     return e->ev.format.stages[si].name;
 }
 
+/* The planned number of rounds of the current round's stage (a Swiss
+ * stage's rounds, GT-5 from attendance when the format has a structure),
+ * 0 when the stage's size decides (elimination) or unknown. */
+static int32_t stage_rounds(const struct hub_ev *e)
+{
+    int32_t si = e->round.stage_index, rounds = 0, cut = 0;
+    const struct tny_format *f = &e->ev.format;
+    struct tny_diag ignored;
+    if (e->ev.n_rounds == 0 || si < 0 || si >= f->n_stages ||
+        f->stages[si].kind == TNY_STAGE_ELIMINATION ||
+        tny_stage_size(&e->ev, &f->stages[si], &rounds, &cut, &ignored) < 0)
+        return 0;
+    return rounds > 0 ? rounds : 0;
+}
+
 static json_t *event_doc(const struct hub_ev *e, int64_t now_ms)
 {
     static const char *const status[] = {"setup", "running", "finished"};
     const struct tny_format *f = &e->ev.format;
-    int32_t r = e->ev.n_rounds;
-    return json_pack(
+    int32_t r = e->ev.n_rounds, in_stage = 0, planned = stage_rounds(e);
+    for (int32_t k = 0; k < r; k++)
+        in_stage += e->ev.rounds[k].stage == e->ev.rounds[r - 1].stage;
+    json_t *o = json_pack(
         "{s:s, s:s, s:s, s:s, s:s?, s:s, s:i, s:s?, s:s?, s:s?, s:i, s:I}",
         "id", e->id, "title", e->ev.title[0] ? e->ev.title : f->title, "format",
         f->name, "game", tny_game_name(f->game), "level",
@@ -81,13 +107,25 @@ static json_t *event_doc(const struct hub_ev *e, int64_t now_ms)
         r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL, "stage_name",
         stage_name(e), "players", (int)e->ev.n_players, "updated_ms",
         (json_int_t)now_ms);
+    if (o && r > 0)
+        json_object_set_new(o, "stage_round", json_integer(in_stage));
+    if (o && planned > 0)
+        json_object_set_new(o, "stage_rounds", json_integer(planned));
+    return o;
+}
+
+/* An optional text: NULL (the key is left out) when unknown or empty. */
+static const char *known(const char *s)
+{
+    return s && s[0] ? s : NULL;
 }
 
 static json_t *player_brief(const struct hub_ev *e, int32_t p)
 {
     const struct tny_player *pl = &e->ev.players[p];
-    return json_pack("{s:s, s:s, s:s?, s:s?}", "id", pl->id, "name", pl->name,
-                     "club", pl->club, "country", pl->country);
+    /* s* : an unknown club / country is absent, not null (docs/feed.md). */
+    return json_pack("{s:s, s:s, s:s*, s:s*}", "id", pl->id, "name", pl->name,
+                     "club", known(pl->club), "country", known(pl->country));
 }
 
 static json_t *seat_doc(const struct hub_ev *e, const struct tny_table *t,
@@ -172,8 +210,56 @@ static json_t *clock_doc(const struct tny_clock_msg *m, int64_t now_ms)
     return o;
 }
 
+/* The table's counted result as the event file writes it (the wire
+ * conversion and the hub's result JSON writer): a new object, NULL when
+ * it cannot be converted (then the table shows no result). */
+static json_t *result_doc(const struct hub_ev *e, const struct tny_table *tb)
+{
+    struct tny_wire_result wr;
+    struct tny_diag ignored;
+    char *text = NULL;
+    json_t *o = NULL;
+    if (tny_wire_result_from_table(&e->ev, tb, &wr, &ignored) == 0 &&
+        hub__result_json(&wr, &text, &ignored) == 0)
+        o = json_loads(text, 0, NULL);
+    free(text);
+    return o;
+}
+
+/* When each table's counted result was stored (the created_ms of its
+ * valid, not superseded row), in (*out)[table number] (0 = none), for
+ * numbers < *n; free(*out).  One query for the round. */
+static int confirmed_times(struct hub_service *svc, const struct hub_ev *e,
+                           int64_t **out, int32_t *n, struct tny_diag *diag)
+{
+    const struct tny_round *round = &e->ev.rounds[e->ev.n_rounds - 1];
+    struct hub_result_row *rows = NULL;
+    int32_t n_rows = 0, max = 0;
+    int rc;
+    *out = NULL;
+    *n = 0;
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (round->tables[t].number > max)
+            max = round->tables[t].number;
+    if ((rc = hub_store_list_results(svc->store, e->id, e->ev.n_rounds, 0,
+                                     &rows, &n_rows, diag)) < 0)
+        return rc == TNY_ENOTFOUND ? TNY_OK : rc;
+    *out = calloc((size_t)max + 1, sizeof(**out));
+    if (!*out) {
+        hub_result_rows_free(rows, n_rows);
+        return TNY_ENOMEM;
+    }
+    *n = max + 1;
+    for (int32_t i = 0; i < n_rows; i++)
+        if (rows[i].status == HUB_RESULT_VALID && !rows[i].superseded_by &&
+            rows[i].table >= 0 && rows[i].table <= max)
+            (*out)[rows[i].table] = rows[i].created_ms;
+    hub_result_rows_free(rows, n_rows);
+    return TNY_OK;
+}
+
 static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
-                          int64_t now_ms)
+                          int64_t now_ms, struct tny_diag *diag)
 {
     int32_t r = e->ev.n_rounds;
     struct tny_round_clock c;
@@ -187,8 +273,12 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
         round_clock = clock_doc(&m, now_ms);
     }
     struct hub_device **by_table = NULL;
-    int32_t n_by_table = 0;
-    if (r > 0 && hub__ev_devices_by_table(svc, e, &by_table, &n_by_table) < 0) {
+    int32_t n_by_table = 0, n_times = 0;
+    int64_t *times = NULL;
+    if (r > 0 &&
+        (hub__ev_devices_by_table(svc, e, &by_table, &n_by_table) < 0 ||
+         confirmed_times(svc, e, &times, &n_times, diag) < 0)) {
+        free(by_table);
         json_decref(tables);
         json_decref(round_clock);
         return NULL;
@@ -228,10 +318,21 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
                 tny_round_clock_message(&c, ext, now_ms, &m);
                 json_object_set_new(o, "clock", clock_doc(&m, now_ms));
             }
+            /* Only the counted result, never a pending or disputed one. */
+            if (o && tb->has_result && tb->number >= 0 &&
+                tb->number < n_times && times[tb->number] > 0)
+                json_object_set_new(o, "confirmed_ms",
+                                    json_integer(times[tb->number]));
+            if (o && strcmp(state, "confirmed") == 0) {
+                json_t *res = result_doc(e, tb);
+                if (res)
+                    json_object_set_new(o, "result", res);
+            }
             json_array_append_new(tables, o);
         }
     }
     free(by_table);
+    free(times);
     return json_pack("{s:i, s:s?, s:o?, s:o}", "round", (int)r, "round_status",
                      round_status(e), "clock", round_clock, "tables", tables);
 }
@@ -302,9 +403,27 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
     int rc;
     if ((rc = add(ob, e, "event", event_doc(e, now_ms))) < 0 ||
         (rc = add(ob, e, "pairings", pairings_doc(e))) < 0 ||
-        (rc = add(ob, e, "tables", tables_doc(svc, e, now_ms))) < 0 ||
+        (rc = add(ob, e, "tables", tables_doc(svc, e, now_ms, diag))) < 0 ||
         (rc = add(ob, e, "standings", standings_doc(e, diag))) < 0 ||
         (rc = add(ob, e, "bracket", bracket_doc(e))) < 0)
         return tny_diag_set(diag, rc, "feed %s: %s", e->id, tny_strerror(rc));
     return TNY_OK;
+}
+
+int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
+                       struct hub_outbox *ob)
+{
+    int rc = TNY_OK;
+    for (int32_t i = 0; i < svc->n_events && rc == 0; i++) {
+        const struct hub_ev *e = svc->events[i];
+        int32_t r = e->ev.n_rounds;
+        if (!e->loaded || r == 0 || e->round.status != HUB_ROUND_STARTED ||
+            e->clock_round != r || e->clock.state != TNY_ROUND_CLOCK_RUNNING)
+            continue;
+        rc = add_msg(ob, e, "now",
+                     json_pack("{s:I, s:i}", "hub_now_ms", (json_int_t)now_ms,
+                               "round", (int)r),
+                     false);
+    }
+    return rc;
 }

@@ -3,9 +3,15 @@
  * under a mutex, the finished messages handed back the same way and
  * announced by a byte on a pipe the loop polls.
  *
+ * While idle the thread also makes the feed's `now` heartbeat every
+ * HEARTBEAT_MS (hub_feed_heartbeat: events whose last build had a running
+ * round clock), handed back the same way; a heartbeat not yet taken is
+ * replaced by the next one.
+ *
  * Not here: what the feed contains (hub/feed.c), publishing (the loop).
- * Invariants: `busy` is true from post until take; the builder service and
- * store are used by the thread only, and closed after it was joined.
+ * Invariants: `busy` is true from post until the build's messages were
+ * taken (a heartbeat does not end it); the builder service and store are
+ * used by the thread only, and closed after it was joined.
  */
 #include "hub/feed_thread.h"
 
@@ -14,10 +20,22 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hub/log.h"
+#include "service/service_internal.h"
 #include "store.h"
+
+/* The `now` heartbeat period (docs/feed.md). */
+#define HEARTBEAT_MS 5000
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 struct hub_feed_thread {
     pthread_t thread;
@@ -29,18 +47,56 @@ struct hub_feed_thread {
     bool stop, has_job, has_done, busy;
     struct hub_feed_snapshot job;
     struct hub_outbox done;
+    struct hub_outbox beat; /* the latest heartbeat, not yet taken */
 };
+
+static void wake_loop(struct hub_feed_thread *t)
+{
+    char b = 1;
+    ssize_t w = write(t->pipe[1], &b, 1);
+    (void)w; /* a full pipe already wakes the loop */
+}
+
+/* Waits (t->mu held) for a job or stop; every HEARTBEAT_MS without one
+ * makes a heartbeat (the lock released meanwhile). */
+static void wait_for_job(struct hub_feed_thread *t, int64_t *next_beat)
+{
+    while (!t->has_job && !t->stop) {
+        int64_t now = wall_ms();
+        if (now < *next_beat) {
+            struct timespec until = {.tv_sec = (time_t)(*next_beat / 1000),
+                                     .tv_nsec =
+                                         (long)(*next_beat % 1000) * 1000000};
+            pthread_cond_timedwait(&t->cv, &t->mu, &until);
+            continue;
+        }
+        *next_beat = now + HEARTBEAT_MS;
+        struct hub_outbox ob;
+        hub_outbox_init(&ob);
+        pthread_mutex_unlock(&t->mu);
+        if (hub_feed_heartbeat(t->builder, now, &ob) < 0)
+            hub_outbox_release(&ob);
+        pthread_mutex_lock(&t->mu);
+        if (ob.n > 0) {
+            hub_outbox_release(&t->beat);
+            t->beat = ob;
+            wake_loop(t);
+        } else {
+            hub_outbox_release(&ob);
+        }
+    }
+}
 
 static void *feed_main(void *arg)
 {
     struct hub_feed_thread *t = arg;
+    int64_t next_beat = wall_ms() + HEARTBEAT_MS;
     for (;;) {
         struct hub_feed_snapshot snap;
         struct hub_outbox ob;
         struct tny_diag diag = {{0}};
         pthread_mutex_lock(&t->mu);
-        while (!t->has_job && !t->stop)
-            pthread_cond_wait(&t->cv, &t->mu);
+        wait_for_job(t, &next_beat);
         if (t->stop) {
             pthread_mutex_unlock(&t->mu);
             return NULL;
@@ -62,9 +118,7 @@ static void *feed_main(void *arg)
         t->done = ob;
         t->has_done = true;
         pthread_mutex_unlock(&t->mu);
-        char b = 1;
-        ssize_t w = write(t->pipe[1], &b, 1);
-        (void)w; /* a full pipe already wakes the loop */
+        wake_loop(t);
     }
 }
 
@@ -79,6 +133,7 @@ int hub_feed_thread_start(const char *database_path,
         return TNY_ENOMEM;
     t->pipe[0] = t->pipe[1] = -1;
     hub_outbox_init(&t->done);
+    hub_outbox_init(&t->beat);
     if ((rc = hub_store_open(database_path, &t->store, diag)) < 0 ||
         (rc = hub_service_new(t->store, opt, &t->builder, diag)) < 0)
         goto fail;
@@ -139,13 +194,21 @@ bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob)
     while (read(t->pipe[0], buf, sizeof(buf)) > 0)
         ;
     pthread_mutex_lock(&t->mu);
-    bool ready = t->has_done;
-    if (ready) {
+    bool ready = t->has_done || t->beat.n > 0;
+    if (t->has_done) {
         *ob = t->done;
         hub_outbox_init(&t->done);
         t->has_done = false;
         t->busy = false;
     }
+    /* The heartbeat after the build's messages (payloads moved). */
+    for (int32_t i = 0; i < t->beat.n; i++) {
+        struct hub_msg *m = &t->beat.msgs[i];
+        if (hub_outbox_add(ob, m->topic, m->payload, m->len, m->retained) < 0)
+            HUB_LOG(HUB_LOG_WARN, "feed heartbeat dropped: out of memory");
+        m->payload = NULL;
+    }
+    hub_outbox_release(&t->beat);
     pthread_mutex_unlock(&t->mu);
     return ready;
 }
@@ -163,6 +226,7 @@ void hub_feed_thread_stop(struct hub_feed_thread *t)
     pthread_cond_destroy(&t->cv);
     hub_feed_snapshot_release(&t->job);
     hub_outbox_release(&t->done);
+    hub_outbox_release(&t->beat);
     close(t->pipe[0]);
     close(t->pipe[1]);
     hub_service_free(t->builder);

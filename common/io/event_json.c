@@ -74,6 +74,13 @@ struct eparse {
     struct tny_diag *diag;
 };
 
+/* What the result parsers read: the event (format, player ids), never
+ * written. */
+struct rparse {
+    const struct tny_event *ev;
+    struct tny_diag *diag;
+};
+
 static const char *const top_keys[] = {
     "format",  "options", "seed",         "title",  "level",
     "players", "drops",   "disqualified", "rounds", NULL};
@@ -355,7 +362,7 @@ static int parse_lifecycle(struct eparse *ep, const json_t *arr,
 
 /* ---- results ----------------------------------------------------------- */
 
-static int seat_of_id(const struct eparse *ep, const struct tny_table *t,
+static int seat_of_id(const struct rparse *ep, const struct tny_table *t,
                       const char *id)
 {
     for (int s = 0; s < t->n_seats; s++)
@@ -365,7 +372,7 @@ static int seat_of_id(const struct eparse *ep, const struct tny_table *t,
 }
 
 /* A seat given by player id ("winner": "p1"). */
-static int seat_ref(const struct eparse *ep, const json_t *v, const char *path,
+static int seat_ref(const struct rparse *ep, const json_t *v, const char *path,
                     const struct tny_table *t, int32_t *out)
 {
     const char *id;
@@ -385,7 +392,7 @@ enum map_kind { MAP_INT, MAP_POINTS, MAP_ARMY };
 
 /* An object keyed by the table's player ids: {"p1": 45, "p2": 38}.  With
  * need_all every seat must appear.  Values go to out[seat]. */
-static int seat_map(const struct eparse *ep, const json_t *res,
+static int seat_map(const struct rparse *ep, const json_t *res,
                     const char *path, const char *key,
                     const struct tny_table *t, bool need_all,
                     enum map_kind kind, void *out, bool *present)
@@ -438,7 +445,7 @@ static int seat_map(const struct eparse *ep, const json_t *res,
     return TNY_OK;
 }
 
-static int parse_result(const struct eparse *ep, const json_t *res,
+static int parse_result(const struct rparse *ep, const json_t *res,
                         const char *path, struct tny_table *t)
 {
     struct tny_result *r = &t->result;
@@ -580,6 +587,29 @@ static int parse_result(const struct eparse *ep, const json_t *res,
     return TNY_OK;
 }
 
+/* An empty result: no winner, no default, no armies. */
+static void result_reset(struct tny_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->winner = -1;
+    r->default_winner = -1;
+    for (int s = 0; s < TNY_MAX_SEATS; s++)
+        r->army[s] = -1;
+}
+
+int tny_result_from_json(const struct tny_event *ev, const struct tny_table *t,
+                         const json_t *obj, const char *path,
+                         struct tny_result *out, struct tny_diag *diag)
+{
+    struct rparse rp = {.ev = ev, .diag = diag};
+    struct tny_table tb = *t;
+    int rc;
+    result_reset(&tb.result);
+    if ((rc = parse_result(&rp, obj, path, &tb)) == 0)
+        *out = tb.result;
+    return rc;
+}
+
 /* ---- rounds ------------------------------------------------------------ */
 
 static int parse_table(const struct eparse *ep, const json_t *obj,
@@ -591,10 +621,7 @@ static int parse_table(const struct eparse *ep, const json_t *obj,
     int64_t x;
     int rc;
 
-    t->result.winner = -1;
-    t->result.default_winner = -1;
-    for (int s = 0; s < TNY_MAX_SEATS; s++)
-        t->result.army[s] = -1;
+    result_reset(&t->result);
     if ((rc = tny__want_object(obj, path, diag)) < 0)
         return rc;
     if ((v = json_object_get(obj, "bye"))) {
@@ -635,8 +662,9 @@ static int parse_table(const struct eparse *ep, const json_t *obj,
     }
     t->n_seats = (int32_t)json_array_size(v);
     if ((v = json_object_get(obj, "result"))) {
+        struct rparse rp = {.ev = ep->ev, .diag = diag};
         tny__path_key(p, path, "result");
-        if ((rc = parse_result(ep, v, p, t)) < 0)
+        if ((rc = parse_result(&rp, v, p, t)) < 0)
             return rc;
         t->has_result = true;
     }

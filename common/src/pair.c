@@ -140,9 +140,8 @@ static int32_t registered_players(const struct tny_event *ev)
     return ev->n_players;
 }
 
-/* Rounds and cut of a stage, GT-5 structure resolved from attendance. */
-static int stage_size(const struct tny_event *ev, const struct tny_stage *s,
-                      int32_t *rounds, int32_t *cut, struct tny_diag *diag)
+int tny_stage_size(const struct tny_event *ev, const struct tny_stage *s,
+                   int32_t *rounds, int32_t *cut, struct tny_diag *diag)
 {
     *rounds = s->rounds;
     *cut = s->cut;
@@ -187,7 +186,7 @@ static int find_stage(struct plan_ctx *c)
     for (int32_t s = first; s < fmt->n_stages; s++) {
         const struct tny_stage *st = &fmt->stages[s];
         int32_t rounds, cut;
-        int rc = stage_size(ev, st, &rounds, &cut, c->diag);
+        int rc = tny_stage_size(ev, st, &rounds, &cut, c->diag);
         if (rc < 0)
             return rc;
         int32_t done = rounds_of_kind(ev, st->kind);

@@ -27,7 +27,7 @@
     'use strict';
 
     var TOPIC_ROOT = 'tourney/v1/feed/';
-    var KEYS = ['event', 'pairings', 'tables', 'standings', 'bracket'];
+    var KEYS = ['event', 'pairings', 'tables', 'standings', 'bracket', 'now'];
     var EVENT_RE = /^[A-Za-z0-9_.-]{1,64}$/;
     var PAGES = ['pairings', 'standings', 'table', 'ticker'];
 
@@ -226,8 +226,9 @@
         return {prefix: prefix, subscribe: prefix + '+'};
     }
 
-    /* feedKey(topic, event): "event", "pairings", "tables", "standings"
-     * or "bracket" for the event's feed topics, else null. */
+    /* feedKey(topic, event): "event", "pairings", "tables", "standings",
+     * "bracket" or "now" (the heartbeat) for the event's feed topics, else
+     * null. */
     function feedKey(topic, event) {
         var p = TOPIC_ROOT + event + '/';
         if (typeof topic !== 'string' || topic.indexOf(p) !== 0)
@@ -256,7 +257,8 @@
 
     /* noteFinished(st, doc): remembers the order in which this page saw
      * the tables of the latest round finish (the ticker shows the latest
-     * first; the feed has no time of result). */
+     * first by the feed's confirmed_ms; this order only where it has
+     * none). */
     function noteFinished(st, doc) {
         var r = isNum(doc.round) ? doc.round : 0;
         if (r !== st.finished.round)
@@ -292,6 +294,10 @@
             if (c)
                 noteOffset(st, c.hub_now_ms, localMs, retained);
             noteFinished(st, doc);
+        } else if (key === 'now') {
+            /* the hub's heartbeat while a round clock runs (never
+             * retained): a late page gets its true offset within ~5 s */
+            noteOffset(st, doc.hub_now_ms, localMs, retained);
         }
         return key;
     }
@@ -430,7 +436,9 @@
                 clock: s ? clockRemaining(s.clock, st, now) : null,
                 extensionMs: s && isNum(s.extension_ms) ? s.extension_ms : 0,
                 online: s ? s.online === true : false,
-                winner: winners[t.table] || null
+                winner: winners[t.table] || null,
+                result: s && state === 'confirmed' && isObj(s.result) ? s.result : null,
+                confirmedMs: s && isNum(s.confirmed_ms) ? s.confirmed_ms : null
             };
         }) : [];
         return {
@@ -440,6 +448,11 @@
             round: round,
             stage: pa ? str(pa.stage) : '',
             stageName: pa ? str(pa.stage_name) : '',
+            /* "Round 2 of 5": the stage's planned rounds (docs/feed.md
+             * event.stage_rounds) when its rounds are the event's (the
+             * first stage) */
+            ofRounds: isNum(ev.stage_rounds) && ev.round === round &&
+                      ev.stage_round === round ? ev.stage_rounds : 0,
             tables: tables,
             byes: pa ? arr(pa.byes).map(playerView) : [],
             clock: td ? clockRemaining(td.clock, st, now) : null,
@@ -563,10 +576,69 @@
         };
     }
 
+    /* resultText(t): a confirmed table's result (the feed's tables[].result,
+     * docs/feed.md) as plain text: "A beat B by 3 HQ", "A drew with B",
+     * "A beat B 2-1 (modified)", "A 25, B 20" (scores / VP / TP, highest
+     * first), "A won by default against B"; null without a result. */
+    function resultText(t) {
+        var res = isObj(t.result) ? t.result : null;
+        if (!res)
+            return null;
+        var byId = {};
+        t.players.forEach(function (p) {
+            byId[p.id] = p;
+        });
+        var nm = function (p) {
+            return p.name + (p.army ? ' [' + p.army + ']' : '');
+        };
+        var others = function (id) {
+            return t.players.filter(function (p) {
+                return p.id !== id;
+            }).map(nm).join(', ');
+        };
+        var who = function (id) {
+            return byId[id] ? nm(byId[id]) : str(id);
+        };
+        if (res.draw === true)
+            return t.players.map(nm).join(' drew with ');
+        if (str(res.default_win))
+            return who(res.default_win) + ' won by default against ' +
+                   others(res.default_win);
+        if (str(res.winner)) {
+            var extra = '';
+            if (isNum(res.hq_diff))
+                extra += ' by ' + res.hq_diff + ' HQ';
+            var games = arr(res.games).filter(function (g) {
+                return typeof g === 'string';
+            });
+            if (games.length) {
+                var gw = games.filter(function (g) {
+                    return g === res.winner;
+                }).length;
+                extra += ' ' + gw + '-' + (games.length - gw);
+            }
+            if (res.modified === true)
+                extra += ' (modified)';
+            return who(res.winner) + ' beat ' + others(res.winner) + extra;
+        }
+        var pts = isObj(res.tp) ? res.tp : isObj(res.scores) ? res.scores :
+                  isObj(res.vp) ? res.vp : null;
+        if (!pts)
+            return null;
+        return t.players.slice().sort(function (a, b) {
+            return (isNum(pts[b.id]) ? pts[b.id] : -Infinity) -
+                   (isNum(pts[a.id]) ? pts[a.id] : -Infinity);
+        }).map(function (p) {
+            return nm(p) + ' ' + (isNum(pts[p.id]) ? formatNumber(pts[p.id]) : '?');
+        }).join(', ');
+    }
+
     /* tickerItems(st, now, max): the ticker's lines as plain text, latest
-     * first: the finished tables of the current round (in the order this
-     * page saw them finish; the knockout winner when the bracket knows
-     * it, the armies played when the feed has them), then the leaders. */
+     * first: the finished tables of the current round (latest confirmed_ms
+     * first, else in the order this page saw them finish; the result
+     * when the feed has it, else the knockout winner when the bracket
+     * knows it, the armies played when the feed has them), then the
+     * leaders. */
     function tickerItems(st, now, max) {
         var rv = roundView(st, now), items = [];
         var byNum = {};
@@ -579,15 +651,24 @@
                 order.push(t.table);
         });
         var where = 'Round ' + rv.round + (rv.stageName ? ' (' + rv.stageName + ')' : '');
-        order.reverse().forEach(function (n) {
+        order = order.reverse().filter(function (n) {
+            return byNum[n] && byNum[n].state === 'confirmed';
+        });
+        order.sort(function (a, b) { /* stable: seen order among equals */
+            var ta = byNum[a].confirmedMs, tb = byNum[b].confirmedMs;
+            if (ta !== null && tb !== null)
+                return tb - ta;
+            return ta !== null ? -1 : tb !== null ? 1 : 0;
+        });
+        order.forEach(function (n) {
             var t = byNum[n];
-            if (!t || t.state !== 'confirmed')
-                return;
             var nm = function (p) {
                 return p.name + (p.army ? ' [' + p.army + ']' : '');
             };
-            var text;
-            if (t.winner) {
+            var text, rt = resultText(t);
+            if (rt !== null) {
+                text = where + ', table ' + n + ': ' + rt;
+            } else if (t.winner) {
                 var w = t.players.filter(function (p) {
                     return p.id === t.winner.winner;
                 });
@@ -659,10 +740,16 @@
                '</span>';
     }
 
+    /* roundLabel(rv): "Round 2 of 5 - Swiss", "Round 6 - Knockout". */
+    function roundLabel(rv) {
+        return 'Round ' + rv.round + (rv.ofRounds ? ' of ' + rv.ofRounds : '') +
+               (rv.stageName ? ' - ' + rv.stageName : '');
+    }
+
     function headerHtml(rv, opts, right) {
         if (!opts.title)
             return '';
-        var rd = rv.round ? 'Round ' + rv.round + (rv.stageName ? ' - ' + rv.stageName : '') : '';
+        var rd = rv.round ? roundLabel(rv) : '';
         return '<div class="hd"><span class="ti">' + esc(rv.title) + '</span>' +
                (rd ? '<span class="rd">' + esc(rd) + '</span>' : '') +
                (right || '') + '</div>';
@@ -793,7 +880,7 @@
             return statusHtml(st, 'Table ' + opts.table + ' does not play in round ' + rv.round);
         var h = '<div class="panel featured st-' + esc(t.state || 'none') + '" data-table="' + t.table + '">' +
                 '<div class="hd"><span class="ti">Table ' + t.table + '</span>' +
-                '<span class="rd">' + esc('Round ' + rv.round + (rv.stageName ? ' - ' + rv.stageName : '')) + '</span>' +
+                '<span class="rd">' + esc(roundLabel(rv)) + '</span>' +
                 '<span class="ts">' + esc(t.label) + '</span>' + connDot(st) + '</div>' +
                 '<div class="big-clock">' + clockHtml(t.clock, 'table-clock') +
                 (t.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(t.extensionMs)) + ' extra</span>' : '') +
@@ -856,6 +943,7 @@
         standingsView: standingsView,
         bracketView: bracketView,
         tickerItems: tickerItems,
+        resultText: resultText,
         tiebreakLabel: tiebreakLabel,
         renderPairings: renderPairings,
         renderStandings: renderStandings,

@@ -9,9 +9,10 @@
  * ("console_request.round: ...") or the store's / engine's diagnostic.
  *
  * Not here: decoding, the reply cache (service.c), publishing (publish.c).
- * NEEDSWORK: import_players and the clock + round status pair are several
- * store transactions (the store has no batch call); a failure half way
- * leaves the rows before it (the reply says which row failed).
+ * NEEDSWORK: import_players is several store transactions (the store has
+ * no batch call); a failure half way leaves the rows before it (the reply
+ * says which row failed).  Publishing a round stores its status and clock
+ * in one transaction (hub_store_publish_round).
  */
 #include "service_internal.h"
 
@@ -26,6 +27,7 @@
 #include "tny/csv_io.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
+#include "tny/procedure.h"
 #include "tny/standings.h"
 
 struct ctx {
@@ -684,6 +686,27 @@ static bool table_in_round(const struct tny_round *r, int32_t number)
     return false;
 }
 
+/* The clock length of the draft round once published (what
+ * hub__round_length_ms gives for it then): its stage's round minutes, the
+ * final's when it is an elimination round with one playing table; 0 = no
+ * time limit. */
+static int64_t draft_length_ms(const struct tny_event *ev,
+                               const struct tny_round_plan *plan)
+{
+    struct tny_diag ignored;
+    int32_t playing = 0, minutes = 0;
+    if (plan->stage_index < 0 || plan->stage_index >= ev->format.n_stages)
+        return 0;
+    for (int32_t t = 0; t < plan->n_tables; t++)
+        if (!plan->tables[t].is_bye)
+            playing++;
+    bool final = plan->stage == TNY_STAGE_ELIMINATION && playing == 1;
+    if (tny_stage_round_minutes(&ev->format.stages[plan->stage_index], final,
+                                &minutes, &ignored) < 0)
+        return 0;
+    return (int64_t)minutes * 60000;
+}
+
 static int cmd_publish_round(struct ctx *c)
 {
     struct hub_service *svc = c->svc;
@@ -702,18 +725,23 @@ static int cmd_publish_round(struct ctx *c)
                     "draft is round %d)",
                     (int)round, (int)plan.round);
     }
+    rc = tny_round_clock_init(&clock, draft_length_ms(&c->e->ev, &plan),
+                              &c->diag);
     tny_round_plan_release(&plan);
+    if (rc < 0)
+        return fail_diag(c, rc);
 
-    if ((rc = hub_store_set_round_status(svc->store, c->e->id, round,
-                                         HUB_ROUND_PUBLISHED, c->actor,
-                                         &c->diag)) < 0)
+    /* The round status and its clock: one transaction, one commit. */
+    if ((rc = hub_store_publish_round(svc->store, c->e->id, round, &clock,
+                                      c->actor, &c->diag)) < 0)
         return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
         return rc;
-    if ((rc = tny_round_clock_init(&clock, hub__round_length_ms(c->e),
-                                   &c->diag)) < 0 ||
-        (rc = hub__save_clock(svc, c->e, &clock, c->actor, &c->diag)) < 0)
-        return fail_diag(c, rc);
+    /* Cached as hub__save_clock caches a clock it saved. */
+    c->e->clock = clock;
+    c->e->clock_round = round;
+    c->e->clock_expired_seen = false;
+    c->e->feed_dirty = true;
 
     /* Devices: those assigned to a table of this event keep it; tables
      * without one get free registered devices in id order. */

@@ -192,5 +192,11 @@ TNY_MUST_USE int hub__console_run(struct hub_service *svc,
 TNY_MUST_USE int hub_feed_publish(struct hub_service *svc, struct hub_ev *e,
                                   int64_t now_ms, struct hub_outbox *ob,
                                   struct tny_diag *diag);
+/* Appends the non-retained tourney/v1/feed/{ev}/now heartbeat
+ * {"hub_now_ms", "round"} of every event whose feed was built with its
+ * round started and the round clock running (docs/feed.md).  Errors:
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
+                                    struct hub_outbox *ob);
 
 #endif

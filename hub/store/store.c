@@ -287,8 +287,6 @@ void hs_cache_drop(struct hub_store *s)
 {
     if (s->cache_ev)
         tny_event_release(&s->cache);
-    json_decref(s->cache_format);
-    s->cache_format = NULL;
     s->cache_ev = 0;
 }
 

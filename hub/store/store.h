@@ -275,6 +275,18 @@ TNY_MUST_USE int hub_store_set_round_status(struct hub_store *store,
                                             const char *actor,
                                             struct tny_diag *diag);
 
+/* Publishes the draft round `round` and stores its clock in ONE
+ * transaction (one durable commit): hub_store_set_round_status(...,
+ * HUB_ROUND_PUBLISHED, ...) then hub_store_save_clock(..., clock, ...),
+ * with both log rows; either both happen or neither.  Errors: those of the
+ * two calls (TNY_EINVAL for a clock out of range, before anything is
+ * written). */
+TNY_MUST_USE int hub_store_publish_round(struct hub_store *store,
+                                         const char *event_id, int32_t round,
+                                         const struct tny_round_clock *clock,
+                                         const char *actor,
+                                         struct tny_diag *diag);
+
 /* Errors: TNY_ENOTFOUND, TNY_ESTATE. */
 TNY_MUST_USE int hub_store_get_round(struct hub_store *store,
                                      const char *event_id, int32_t round,

@@ -1181,9 +1181,11 @@ out:
     return rc;
 }
 
-int hub_store_set_round_status(struct hub_store *store, const char *event_id,
-                               int32_t round, enum hub_round_status status,
-                               const char *actor, struct tny_diag *diag)
+/* The round status move of hub_store_set_round_status inside the caller's
+ * transaction (status already range-checked). */
+static int round_status_tx(struct hub_store *store, const char *event_id,
+                           int32_t round, enum hub_round_status status,
+                           const char *actor, struct tny_diag *diag)
 {
     static const char *const kinds[] = {"round.draft", "round.publish",
                                         "round.start", "round.close"};
@@ -1193,11 +1195,6 @@ int hub_store_set_round_status(struct hub_store *store, const char *event_id,
     int32_t missing, conflict;
     enum hub_round_status cur;
     int rc;
-    if ((unsigned)status > HUB_ROUND_CLOSED)
-        return tny_diag_set(diag, TNY_EINVAL, "round status: unknown value");
-    if ((rc = hs_check_actor(actor, diag)) < 0 ||
-        (rc = hs_begin(store, diag)) < 0)
-        return rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &cur,
                            diag)) < 0)
@@ -1257,6 +1254,20 @@ int hub_store_set_round_status(struct hub_store *store, const char *event_id,
                 json_pack("{s:i}", "round", (int)round), diag);
 out:
     hs_finalize(store, st);
+    return rc;
+}
+
+int hub_store_set_round_status(struct hub_store *store, const char *event_id,
+                               int32_t round, enum hub_round_status status,
+                               const char *actor, struct tny_diag *diag)
+{
+    int rc;
+    if ((unsigned)status > HUB_ROUND_CLOSED)
+        return tny_diag_set(diag, TNY_EINVAL, "round status: unknown value");
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    rc = round_status_tx(store, event_id, round, status, actor, diag);
     return hs_finish(store, rc, diag);
 }
 
@@ -1480,21 +1491,25 @@ out:
 
 static const char *const clock_names[] = {"ready", "running", "paused"};
 
-int hub_store_save_clock(struct hub_store *store, const char *event_id,
-                         int32_t round, const struct tny_round_clock *clock,
-                         const char *actor, struct tny_diag *diag)
+static int check_clock(const struct tny_round_clock *clock,
+                       struct tny_diag *diag)
 {
-    sqlite3_stmt *st = NULL;
-    int64_t ev_row, round_row;
-    int rc;
     if ((unsigned)clock->state > TNY_ROUND_CLOCK_PAUSED ||
         clock->length_ms < 0 || clock->length_ms > TNY_CLOCK_MAX_MS ||
         clock->extension_ms < 0 || clock->extension_ms > TNY_CLOCK_MAX_MS)
         return tny_diag_set(diag, TNY_EINVAL,
                             "clock: state, length or extension out of range");
-    if ((rc = hs_check_actor(actor, diag)) < 0 ||
-        (rc = hs_begin(store, diag)) < 0)
-        return rc;
+    return TNY_OK;
+}
+
+/* The write of hub_store_save_clock inside the caller's transaction. */
+static int clock_tx(struct hub_store *store, const char *event_id,
+                    int32_t round, const struct tny_round_clock *clock,
+                    const char *actor, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row;
+    int rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
                            diag)) < 0 ||
@@ -1523,7 +1538,41 @@ int hub_store_save_clock(struct hub_store *store, const char *event_id,
                 diag);
 out:
     hs_finalize(store, st);
+    return rc;
+}
+
+/* One transaction: the round published first when publish, then the
+ * clock stored. */
+static int write_clock(struct hub_store *store, const char *event_id,
+                       int32_t round, bool publish,
+                       const struct tny_round_clock *clock, const char *actor,
+                       struct tny_diag *diag)
+{
+    int rc;
+    if ((rc = check_clock(clock, diag)) < 0 ||
+        (rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if (publish)
+        rc = round_status_tx(store, event_id, round, HUB_ROUND_PUBLISHED, actor,
+                             diag);
+    if (rc == 0)
+        rc = clock_tx(store, event_id, round, clock, actor, diag);
     return hs_finish(store, rc, diag);
+}
+
+int hub_store_save_clock(struct hub_store *store, const char *event_id,
+                         int32_t round, const struct tny_round_clock *clock,
+                         const char *actor, struct tny_diag *diag)
+{
+    return write_clock(store, event_id, round, false, clock, actor, diag);
+}
+
+int hub_store_publish_round(struct hub_store *store, const char *event_id,
+                            int32_t round, const struct tny_round_clock *clock,
+                            const char *actor, struct tny_diag *diag)
+{
+    return write_clock(store, event_id, round, true, clock, actor, diag);
 }
 
 int hub_store_load_clock(struct hub_store *store, const char *event_id,

@@ -42,7 +42,6 @@ struct hub_store {
     int64_t cache_ev; /* 0 = empty */
     int64_t cache_version;
     struct tny_event cache;
-    json_t *cache_format; /* the event's format object */
     bool keep_cache;
 };
 

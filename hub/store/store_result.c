@@ -7,7 +7,8 @@
  * adapter and validated in place with the engine's own checks
  * (tny_result_validate on its table and tny_event_validate_table_armies for
  * the players of that table, so a table and the hub judge with the same
- * code, CM-6, at a cost that does not grow with the event), then stored as
+ * code, CM-6, at a cost that does not grow with the event; only the result
+ * object is parsed, never the format), then stored as
  * counted, pending, conflict or rejected, with the answer and the log row.  The
  * event is not rebuilt per submission: the store keeps the projection of the
  * last event written (dropped by every other write, by a failed transaction and
@@ -154,7 +155,6 @@ static int find_target(struct hub_store *s, const char *event_id, int32_t round,
 static int cache_get(struct hub_store *s, int64_t ev_row, struct tny_diag *d)
 {
     sqlite3_stmt *st = NULL;
-    json_t *header = NULL;
     int64_t version;
     bool row;
     int rc;
@@ -171,20 +171,8 @@ static int cache_get(struct hub_store *s, int64_t ev_row, struct tny_diag *d)
         goto out;
     s->cache_ev = ev_row;
     s->cache_version = version;
-    if ((rc = hs_prepare(s, "SELECT header_json FROM events WHERE id = ?", &st,
-                         d)) < 0)
-        goto out;
-    sqlite3_bind_int64(st, 1, ev_row);
-    if ((rc = hs_row(s, st, &row, d)) < 0)
-        goto out;
-    header = row ? json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL)
-                 : NULL;
-    s->cache_format = json_incref(json_object_get(header, "format"));
-    if (!s->cache_format)
-        rc = tny_diag_set(d, TNY_ESTATE, "store: event header unreadable");
 out:
     hs_finalize(s, st);
-    json_decref(header);
     if (rc < 0)
         hs_cache_drop(s);
     return rc;
@@ -249,26 +237,26 @@ out:
  *
  * Equivalent to tny_event_validate on the event with the candidate in
  * place (every other table is valid by the store's invariant), without
- * rebuilding or re-validating the event per submission: the result is
- * parsed by the JSON adapter in a one-table event over the same format,
- * put into the cached projection, checked with tny_result_validate and
- * the NH-11 check of its players (army use spans rounds), and the old
- * result put back. */
+ * rebuilding or re-validating the event per submission: the result object
+ * alone is parsed by the JSON adapter (tny_result_from_json, against the
+ * cached projection's format and the table's seats: no format is parsed
+ * per result), put into the cached projection, checked with
+ * tny_result_validate and the NH-11 check of its players (army use spans
+ * rounds), and the old result put back. */
 static int check_candidate(struct hub_store *s, const struct target *t,
                            const char *text, size_t len, json_t **parsed,
                            struct tny_result *result, struct tny_table **slot,
                            char *why, size_t cap, struct tny_diag *d)
 {
     struct tny_diag inner = {{0}};
-    struct tny_event mini;
+    struct tny_result cand;
     json_error_t err;
-    json_t *r = NULL, *merged = NULL, *root = NULL;
+    json_t *r = NULL, *merged = NULL;
     struct tny_table *tb = NULL;
     int rc;
 
     *parsed = NULL;
     *slot = NULL;
-    tny_event_init(&mini);
     if (len > HUB_STORE_JSON_MAX) {
         snprintf(why, cap, "result: larger than %u bytes", HUB_STORE_JSON_MAX);
         return TNY_EINVAL;
@@ -301,33 +289,14 @@ static int check_candidate(struct hub_store *s, const struct target *t,
     }
     if ((rc = with_penalties(s, t->table_row, r, &merged, d)) < 0)
         goto out;
-    json_t *players = json_array(), *seats = json_array();
-    root =
-        json_pack("{s:O, s:i, s:o, s:[{s:s, s:[{s:i, s:o, s:o}]}]}", "format",
-                  s->cache_format, "seed", 0, "players", players, "rounds",
-                  "stage", tny_stage_kind_name(round->stage), "tables", "table",
-                  (int)t->table, "players", seats, "result", merged);
-    if (!root) {
-        rc = TNY_ENOMEM;
-        goto out;
-    }
-    for (int32_t k = 0; k < tb->n_seats; k++) {
-        const char *id = ev->players[tb->seats[k]].id;
-        if (json_array_append_new(
-                players, json_pack("{s:s, s:s}", "id", id, "name", "-")) < 0 ||
-            json_array_append_new(seats, json_string(id)) < 0) {
-            rc = TNY_ENOMEM;
-            goto out;
-        }
-    }
-    rc = tny_event_from_json(root, &mini, &inner);
+    rc = tny_result_from_json(ev, tb, merged, "result", &cand, &inner);
     if (rc == 0) {
         struct tny_result old = tb->result;
         bool had = tb->has_result;
         char path[96];
         snprintf(path, sizeof(path), "event.rounds[%d].tables[%d].result",
                  (int)(t->round - 1), (int)tb_index);
-        tb->result = mini.rounds[0].tables[0].result;
+        tb->result = cand;
         tb->has_result = true;
         /* The rest of the event is valid (the store's invariant): the
          * candidate's own checks and NH-11 for its players are enough. */
@@ -352,9 +321,8 @@ static int check_candidate(struct hub_store *s, const struct target *t,
     *slot = tb;
     r = NULL;
 out:
-    tny_event_release(&mini);
     json_decref(r);
-    json_decref(root);
+    json_decref(merged);
     return rc;
 }
 

@@ -206,7 +206,36 @@ function selftest() {
     const o2 = Object.assign({}, opts, {rows: 1, cycle: 10});
     check(O.renderPairings(fst, o2, 0).indexOf('data-table="2"') < 0 &&
           O.renderPairings(fst, o2, 10000).indexOf('data-table="2"') >= 0, 'pairings pages cycle');
-    ok('selftest: every page from a hostile synthetic feed is escaped and shows what it must');
+    // The heartbeat: a live `now` sets the offset a late retained tables
+    // document could only bound.
+    const hst = O.newState('e1');
+    O.applyMessage(hst, 'tourney/v1/feed/e1/tables', JSON.stringify({round: 1, round_status: 'started',
+        clock: {state: 'running', unlimited: false, hub_now_ms: 1000, deadline_ms: 61000, remaining_ms: 60000}, tables: []}),
+        50000, true);
+    check(hst.offset === 1000 - 50000 && !hst.offsetLive, 'retained tables: a lower bound offset');
+    check(O.applyMessage(hst, 'tourney/v1/feed/e1/now', JSON.stringify({hub_now_ms: 30000, round: 1}), 50000, false) === 'now',
+          'the now heartbeat is a feed key');
+    check(hst.offset === 30000 - 50000 && hst.offsetLive, 'now heartbeat sets the offset: ' + hst.offset);
+    check(O.clockRemaining(hst.docs.tables.clock, hst, 50000).ms === 31000, 'countdown from the heartbeat\'s offset');
+    // Results in the ticker, latest confirmed_ms first.
+    const rst = O.newState('e1');
+    const rsend = (k, doc) => O.applyMessage(rst, 'tourney/v1/feed/e1/' + k, JSON.stringify(doc), now, true);
+    rsend('pairings', {round: 2, stage: 'swiss', stage_name: 'Swiss', tables: [1, 2, 3, 4].map((n) => ({table: n,
+        players: [pl('a' + n, {seat: 1}), pl('b' + n, {seat: 2, army: H('Borgo')})]})), byes: []});
+    rsend('tables', {round: 2, round_status: 'started', tables: [
+        {table: 1, state: 'confirmed', online: false, confirmed_ms: 500, result: {winner: 'a1', hq_diff: 4}},
+        {table: 2, state: 'confirmed', online: false, confirmed_ms: 900, result: {draw: true}},
+        {table: 3, state: 'pending_confirmation', online: false, result: {winner: 'a3', hq_diff: 9}},
+        {table: 4, state: 'confirmed', online: false, confirmed_ms: 700, result: {scores: {a4: 12, b4: 30}}}]});
+    const items = O.tickerItems(rst, now, 10);
+    check(items.length === 3, 'ticker: 3 confirmed tables: ' + JSON.stringify(items));
+    check(items[0] === 'Round 2 (Swiss), table 2: ' + H('Name a2') + ' drew with ' + H('Name b2') + ' [' + H('Borgo') + ']' &&
+          items[1] === 'Round 2 (Swiss), table 4: ' + H('Name b4') + ' [' + H('Borgo') + '] 30, ' + H('Name a4') + ' 12' &&
+          items[2] === 'Round 2 (Swiss), table 1: ' + H('Name a1') + ' beat ' + H('Name b1') + ' [' + H('Borgo') + '] by 4 HQ',
+          'ticker: results latest confirmed first: ' + JSON.stringify(items));
+    check(O.resultText({players: [{id: 'x', name: 'X'}, {id: 'y', name: 'Y'}],
+        result: {winner: 'y', modified: true, games: ['y', 'x', 'y']}}) === 'Y beat X 2-1 (modified)', 'GT Bo3 result text');
+    ok('selftest: every page from a hostile synthetic feed is escaped and shows what it must; heartbeat offset; results in the ticker');
 }
 
 /* ---- feed --------------------------------------------------------------- */
@@ -242,6 +271,7 @@ function feed() {
     const timeout = Number(A.timeout || 30) * 1000;
     const st = O.newState(A.event);
     let live = null; // first live tables document with the extension
+    let beat = null; // first `now` heartbeat
     const extendMs = Number(A['extend-ms'] || 0);
     const featured = Number(A.featured || 0);
 
@@ -285,6 +315,14 @@ function feed() {
         check(key !== null, 'a message the overlays cannot read on ' + topic + ': ' + payload.toString().slice(0, 200));
         if (packet.retain)
             retainedSeen++;
+        if (key === 'now' && !beat) {
+            // docs/feed.md: never retained, the hub's clock, the round.
+            beat = st.docs.now;
+            check(!packet.retain, 'feed/' + A.event + '/now is retained');
+            check(beat.round === round, 'now heartbeat of round ' + beat.round + ', want ' + round);
+            check(typeof beat.hub_now_ms === 'number' && Math.abs(beat.hub_now_ms - Date.now()) <= 2000,
+                  'now heartbeat hub_now_ms ' + beat.hub_now_ms + ' vs local ' + Date.now());
+        }
         if (phase === 'retained' && ready()) {
             phase = 'checks';
             checkPages(st, round, pairs, names, hubStandings, finished, playing);
@@ -295,13 +333,17 @@ function feed() {
             }
             phase = 'live';
             process.stdout.write('READY\n');
-        } else if (phase === 'live' && key === 'tables' && !packet.retain) {
+        } else if (phase === 'live' && key === 'tables' && !packet.retain && !live) {
             const t = (st.docs.tables.tables || []).find((x) => x.table === featured);
             if (!t || t.extension_ms !== extendMs)
                 return;
             live = t;
-            phase = 'done';
             checkLiveClock(st, featured, extendMs);
+        }
+        // The round clock runs: the heartbeat comes within ~5 s.
+        if (phase === 'live' && live && beat) {
+            phase = 'done';
+            ok('now heartbeat: not retained, round ' + beat.round + ', hub_now_ms within 2 s of the local clock');
             clearTimeout(timer);
             client.end(true, () => process.exit(0));
         }
@@ -353,6 +395,13 @@ function feed() {
             }
         }
         check(ph.indexOf('Round ' + r) >= 0, 'pairings.html: no "Round ' + r + '"');
+        if (A['swiss-rounds']) { // the event's planned Swiss rounds (its options)
+            const ev = state.docs.event, n = Number(A['swiss-rounds']);
+            check(ev.stage === 'swiss' && ev.stage_round === r && ev.stage_rounds === n,
+                  'event: stage_round ' + ev.stage_round + ' / stage_rounds ' + ev.stage_rounds + ', want ' + r + ' / ' + n);
+            check(ph.indexOf('Round ' + r + ' of ' + n) >= 0, 'pairings.html: no "Round ' + r + ' of ' + n + '"');
+            ok('event: Swiss round ' + r + ' of ' + n + ' (stage_round, stage_rounds), shown by pairings.html');
+        }
         const rowsPerPage = 2;
         const pages = Math.ceil(Object.keys(expPairs).length / rowsPerPage);
         const seen = new Set();
@@ -414,6 +463,56 @@ function feed() {
             check(tk.indexOf('Standings after round ' + hub.after_round + ': 1. ' + O.esc(rows[0].name) + ' ' +
                              O.formatNumber(rows[0].points)) >= 0, 'ticker.html: no leader line: ' + tk);
         ok('ticker.html: ' + fin.length + ' finished tables' + (hub.after_round > 0 ? ' and the leaders' : ''));
+
+        // Results: each confirmed table's feed result is the exported event
+        // file's (the hub's own data), with its confirmed_ms; no other
+        // table has one; the ticker shows them latest confirmed first.
+        if (A.results) {
+            const ex = JSON.parse(fs.readFileSync(A.results, 'utf8'));
+            const er = ex.rounds[r - 1];
+            check(er, 'export: no round ' + r);
+            const canon = (v) => Array.isArray(v) ? '[' + v.map(canon).join(',') + ']' :
+                (v && typeof v === 'object') ? '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}' :
+                JSON.stringify(v);
+            const norm = (res) => { // NH-5: a draw's HQ difference is 0 (the event file writes it)
+                const o = Object.assign({}, res);
+                if (o.draw === true && o.hq_diff === 0)
+                    delete o.hq_diff;
+                return canon(o);
+            };
+            const items = O.tickerItems(state, now, 100);
+            const conf = [];
+            check(state.docs.pairings.tables.every((t) => t.players.every((p) => !('country' in p))),
+                  'pairings: a "country" key for players registered without one (docs/feed.md: absent)');
+            for (const t of state.docs.tables.tables) {
+                const et = er.tables.find((x) => x.table === t.table);
+                if (t.state !== 'confirmed') {
+                    check(!('result' in t), 'table ' + t.table + ' (' + t.state + ') has a result in the feed');
+                    continue;
+                }
+                check(et && et.result, 'export: table ' + t.table + ' has no result');
+                check(t.result && norm(t.result) === norm(et.result),
+                      'table ' + t.table + ': feed result ' + JSON.stringify(t.result) + ' != exported ' + JSON.stringify(et.result));
+                check(typeof t.confirmed_ms === 'number' && t.confirmed_ms <= Date.now() + 1000 &&
+                      t.confirmed_ms >= Date.now() - 600000, 'table ' + t.table + ': confirmed_ms ' + t.confirmed_ms);
+                const item = items.find((x) => x.indexOf(', table ' + t.table + ': ') >= 0);
+                check(item, 'ticker: no item for table ' + t.table + ': ' + JSON.stringify(items));
+                const res = et.result, ids = et.players;
+                if (res.winner) {
+                    const loser = ids.find((id) => id !== res.winner);
+                    check(inOrder(item, [': ' + nm[res.winner], ' beat ', nm[loser], ' by ' + res.hq_diff + ' HQ']),
+                          'ticker item of table ' + t.table + ' does not show ' + JSON.stringify(res) + ': ' + item);
+                } else if (res.draw) {
+                    check(inOrder(item, [': ' + nm[ids[0]], ' drew with ', nm[ids[1]]]), 'ticker draw at table ' + t.table + ': ' + item);
+                }
+                conf.push({ms: t.confirmed_ms, at: items.indexOf(item)});
+            }
+            conf.sort((a, b) => a.at - b.at);
+            check(conf.every((c, i) => i === 0 || conf[i - 1].ms >= c.ms),
+                  'ticker not latest confirmed first: ' + JSON.stringify(conf));
+            check(conf.length === fin.length, 'confirmed tables ' + conf.length + ', want ' + fin.length);
+            ok('results: ' + conf.length + ' confirmed tables carry the exported result and confirmed_ms; ticker latest first');
+        }
 
         // Knockout winners of the event file are the bracket's winners.
         if (A.export) {

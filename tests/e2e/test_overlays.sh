@@ -19,6 +19,11 @@
 #   hostile name escaped everywhere.  Then the organiser extends table 4
 #   by a minute: the live (not retained) update resets the clock offset
 #   and table.html counts down within 1.5 s of the true remaining time;
+#   the `now` heartbeat comes (not retained, the hub's clock); every
+#   confirmed table's feed result equals the exported event file's, with
+#   its confirmed_ms, none for the others, and the ticker shows the
+#   results latest confirmed first; the event says Swiss round 2 of 2
+#   and the pairings page shows it; no "country" key (none registered);
 # - after the final: the bracket marks the knockout winners of the
 #   exported event file, standings equal the hub's.
 #
@@ -139,7 +144,10 @@ play_round 2
 # The feed's age is part of what the clock check allows: let it age.
 sleep 2
 standings_now mid
-check mid --pairs "$E2E_TMP/pairs.2" --finished "1 2 3" --playing "4" --featured 4 --extend-ms 60000 &
+live 0 export "$EV"
+cp "$E2E_TMP/out" "$E2E_TMP/export.mid.json"
+check mid --pairs "$E2E_TMP/pairs.2" --finished "1 2 3" --playing "4" --featured 4 --extend-ms 60000 \
+    --results "$E2E_TMP/export.mid.json" --swiss-rounds 2 &
 CHECK_PID=$!
 e2e_track "$CHECK_PID"
 wait_until 40 grep -q -x READY "$E2E_TMP/check.mid.out" ||
@@ -160,7 +168,8 @@ live 0 export "$EV"
 cp "$E2E_TMP/out" "$E2E_TMP/export.json"
 finals=$(tr '\n' ' ' <"$E2E_TMP/tables")
 standings_now final
-check final --pairs "$E2E_TMP/pairs.4" --finished "$finals" --export "$E2E_TMP/export.json" ||
+check final --pairs "$E2E_TMP/pairs.4" --finished "$finals" --export "$E2E_TMP/export.json" \
+    --results "$E2E_TMP/export.json" ||
     fail "overlay check (after the final): $(cat "$E2E_TMP/check.final.out")"
 cat "$E2E_TMP/check.final.out"
 ok "knockout played; the overlays show the final, the bracket and the final standings"

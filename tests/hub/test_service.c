@@ -12,8 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "hub/log.h"
 #include "hub/service.h"
+#include "service/service_internal.h" /* hub_feed_heartbeat */
 #include "store.h"
 #include "tny/json_io.h"
 #include "tny/standings.h"
@@ -724,6 +727,55 @@ static void test_AG_4_first_seat_survives_a_restart(void **state)
     fx_free(f);
 }
 
+/* docs/feed.md on the flushed feed of the snapshot test's round: table
+ * a[0] confirmed (seat 0 won by 4) carries its result and confirmed_ms,
+ * table a[1] (pending) neither; unknown clubs are absent, never null. */
+static void check_feed_results(struct fx *f,
+                               const struct tny_wire_assignment *a)
+{
+    const struct hub_msg *m = find_msg(f, "tourney/v1/feed/" EV "/tables");
+    assert_non_null(m);
+    json_t *doc = json_loadb((const char *)m->payload, m->len, 0, NULL);
+    assert_non_null(doc);
+    size_t i;
+    json_t *t;
+    int seen = 0;
+    json_array_foreach (json_object_get(doc, "tables"), i, t) {
+        int64_t n = json_integer_value(json_object_get(t, "table"));
+        json_t *res = json_object_get(t, "result");
+        if (n == a[0].table) {
+            assert_string_equal(json_string_value(json_object_get(t, "state")),
+                                "confirmed");
+            assert_non_null(res);
+            assert_string_equal(
+                json_string_value(json_object_get(res, "winner")),
+                a[0].seats[0].player_id);
+            assert_int_equal(
+                json_integer_value(json_object_get(res, "hq_diff")), 4);
+            assert_string_equal(
+                json_string_value(json_object_get(
+                    json_object_get(res, "armies"), a[0].seats[1].player_id)),
+                a[0].seats[1].armies[0]);
+            assert_true(json_integer_value(json_object_get(t, "confirmed_ms")) >
+                        0);
+            seen++;
+        } else {
+            assert_null(res); /* pending or no result: never shown */
+            assert_null(json_object_get(t, "confirmed_ms"));
+            seen += n == a[1].table;
+        }
+    }
+    assert_int_equal(seen, 2);
+    json_decref(doc);
+    m = find_msg(f, "tourney/v1/feed/" EV "/pairings");
+    assert_non_null(m);
+    char *text = strndup((const char *)m->payload, m->len);
+    assert_null(strstr(text, "null"));
+    assert_null(strstr(text, "\"club\":\"\""));
+    assert_non_null(strstr(text, "\"club\":\"Hex Club\""));
+    free(text);
+}
+
 /* The feed built by a second service (the hub's feed thread) from a
  * snapshot is byte for byte the feed the service builds itself: devices
  * with their presence, results, pending tables, clock. */
@@ -782,6 +834,22 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     assert_non_null(strstr(text, "\"pending_confirmation\""));
     assert_non_null(strstr(text, "\"online\":true"));
     free(text);
+    check_feed_results(f, a);
+    /* The builder's heartbeat: the round clock runs (pair_publish). */
+    struct hub_outbox beat;
+    hub_outbox_init(&beat);
+    OK(hub_feed_heartbeat(builder, f->now + 5000, &beat));
+    assert_int_equal(beat.n, 1);
+    assert_string_equal(beat.msgs[0].topic, "tourney/v1/feed/" EV "/now");
+    assert_false(beat.msgs[0].retained);
+    json_t *b = json_loadb((const char *)beat.msgs[0].payload, beat.msgs[0].len,
+                           0, NULL);
+    assert_non_null(b);
+    assert_int_equal(json_integer_value(json_object_get(b, "hub_now_ms")),
+                     f->now + 5000);
+    assert_int_equal(json_integer_value(json_object_get(b, "round")), 1);
+    json_decref(b);
+    hub_outbox_release(&beat);
     hub_outbox_release(&built);
     hub_service_free(builder);
     hub_store_close(store2);

@@ -765,6 +765,86 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
     tmpdb_remove(&db);
 }
 
+/* CM-5 publish + CM-7 clock: hub_store_publish_round publishes the draft
+ * and stores its clock together (both log rows, next to each other); a
+ * refused publish or a bad clock writes neither. */
+static void test_CM_5_CM_7_publish_round_with_clock(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    struct tny_round_plan plan;
+    struct tny_round_clock clk, bad, got;
+    struct hub_round_info info;
+    struct hub_event_info einfo;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("catan", "{}", 8, 11);
+    OK(hub_store_create_event(s, "pc", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(hub_store_load_event(s, "pc", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    OK(hub_store_save_draft(s, "pc", &ev, &plan, "hub", &diag));
+    OK(tny_round_clock_init(&clk, 50 * 60000, &diag));
+    bad = clk;
+    bad.length_ms = -1;
+
+    /* A bad clock: nothing written, the round stays a draft. */
+    assert_int_equal(
+        hub_store_publish_round(s, "pc", 1, &bad, "organiser:anna", &diag),
+        TNY_EINVAL);
+    /* Not a round of the event. */
+    assert_int_equal(
+        hub_store_publish_round(s, "pc", 2, &clk, "organiser:anna", &diag),
+        TNY_ENOTFOUND);
+    OK(hub_store_get_round(s, "pc", 1, &info, &diag));
+    assert_int_equal(info.status, HUB_ROUND_DRAFT);
+    assert_int_equal(hub_store_load_clock(s, "pc", 1, &got, &diag),
+                     TNY_ENOTFOUND);
+    assert_int_equal(count_log(s, "pc", "round.publish"), 0);
+    assert_int_equal(count_log(s, "pc", "clock.save"), 0);
+
+    OK(hub_store_publish_round(s, "pc", 1, &clk, "organiser:anna", &diag));
+    OK(hub_store_get_round(s, "pc", 1, &info, &diag));
+    assert_int_equal(info.status, HUB_ROUND_PUBLISHED);
+    OK(hub_store_get_event(s, "pc", &einfo, &diag));
+    assert_int_equal(einfo.status, HUB_EVENT_RUNNING);
+    OK(hub_store_load_clock(s, "pc", 1, &got, &diag));
+    assert_int_equal(got.state, TNY_ROUND_CLOCK_READY);
+    assert_int_equal(got.length_ms, 50 * 60000);
+    struct hub_log_entry *e = NULL;
+    int32_t n = 0, publish_at = -1, clock_at = -1;
+    OK(hub_store_read_log(s, "pc", 0, 1000, &e, &n, &diag));
+    for (int32_t i = 0; i < n; i++) {
+        if (!strcmp(e[i].kind, "round.publish"))
+            publish_at = i;
+        if (!strcmp(e[i].kind, "clock.save"))
+            clock_at = i;
+    }
+    assert_true(publish_at >= 0);
+    assert_int_equal(clock_at, publish_at + 1);
+    assert_int_equal(e[clock_at].seq, e[publish_at].seq + 1);
+    hub_log_entries_free(e, n);
+
+    /* Publishing again is refused (CM-5) and leaves the stored clock. */
+    struct tny_round_clock other = clk;
+    other.length_ms = 10 * 60000;
+    assert_int_equal(
+        hub_store_publish_round(s, "pc", 1, &other, "organiser:anna", &diag),
+        TNY_ESTATE);
+    OK(hub_store_load_clock(s, "pc", 1, &got, &diag));
+    assert_int_equal(got.length_ms, 50 * 60000);
+    assert_int_equal(count_log(s, "pc", "clock.save"), 1);
+    OK(hub_store_check(s, &diag));
+
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    free(text);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 /* ---- migrations -------------------------------------------------------- */
 
 static void set_user_version(const char *path, uint32_t v)
@@ -1299,6 +1379,7 @@ int main(void)
         cmocka_unit_test(test_store_migrations),
         cmocka_unit_test(test_store_counters_and_migration_1_to_2),
         cmocka_unit_test(test_store_crash_safety),
+        cmocka_unit_test(test_CM_5_CM_7_publish_round_with_clock),
         cmocka_unit_test(test_store_read_only),
         cmocka_unit_test(test_store_full_database),
         cmocka_unit_test(test_store_load_10000_results),

@@ -1096,6 +1096,106 @@ static void test_CM_4_event_round_trip_random(void **state)
     }
 }
 
+/* tny_result_from_json parses a table's result object alone exactly as
+ * the event file parse does: every result of random events of every
+ * preset, parsed on its own and put back, writes the same event file. */
+static void test_CM_6_result_alone_parses_as_in_event_random(void **state)
+{
+    (void)state;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 0x72657375);
+    int cases = tu_property_cases(600);
+    for (int c = 0; c < cases; c++) {
+        struct tny_event ev;
+        struct tny_diag d = {{0}};
+        char *a = NULL, *b = NULL;
+        json_error_t err;
+        random_event(&rng, preset_names[c % 5], &ev);
+        assert_int_equal(tny_event_to_json(&ev, &a), 0);
+        json_t *root = json_loads(a, 0, &err);
+        assert_non_null(root);
+        json_t *rounds = json_object_get(root, "rounds");
+        for (int32_t r = 0; r < ev.n_rounds; r++) {
+            json_t *tables =
+                json_object_get(json_array_get(rounds, (size_t)r), "tables");
+            for (int32_t t = 0; t < ev.rounds[r].n_tables; t++) {
+                struct tny_table *tb = &ev.rounds[r].tables[t];
+                json_t *obj = json_object_get(json_array_get(tables, (size_t)t),
+                                              "result");
+                assert_int_equal(obj != NULL, tb->has_result);
+                if (!obj)
+                    continue;
+                struct tny_result out;
+                memset(&out, 0x5a, sizeof(out));
+                if (tny_result_from_json(&ev, tb, obj, "result", &out, &d) != 0)
+                    fail_msg("case %d: %s\n%s", c, d.msg, a);
+                memset(&tb->result, 0x5a, sizeof(tb->result));
+                tb->result = out;
+            }
+        }
+        json_decref(root);
+        assert_int_equal(tny_event_to_json(&ev, &b), 0);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        tny_event_release(&ev);
+    }
+}
+
+/* Worked example (TX-3, TX-5, TX-7 shapes): the table's players by id,
+ * errors named from the given path, *out untouched on error. */
+static void test_TX_7_result_alone_worked_example_and_errors(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_diag d = {{0}};
+    struct tny_result out;
+    json_error_t err;
+    const char *text =
+        EV_HEAD("tantrix") ", \"rounds\": [{\"stage\": \"swiss\", \"tables\": ["
+                           "{\"table\": 1, \"players\": [\"p3\", \"p1\"]}]}]}";
+    assert_int_equal(parse_event(text, &ev, &d), 0);
+    const struct tny_table *tb = &ev.rounds[0].tables[0];
+    json_t *res = json_loads("{\"scores\": {\"p1\": 25, \"p3\": 18}, "
+                             "\"clock_ms\": {\"p1\": 1140000, \"p3\": "
+                             "1265000}, \"penalty\": {\"p3\": 1.5}}",
+                             0, &err);
+    assert_non_null(res);
+    assert_int_equal(tny_result_from_json(&ev, tb, res, "result", &out, &d), 0);
+    /* seat 0 is p3, seat 1 is p1 */
+    assert_true(out.has_score);
+    assert_int_equal(out.score[0], 18);
+    assert_int_equal(out.score[1], 25);
+    assert_true(out.has_clock);
+    assert_int_equal(out.clock_ms[0], 1265000); /* TX-3 */
+    assert_int_equal(out.penalty[0], P(1.5));   /* TX-7 */
+    assert_int_equal(out.penalty[1], 0);
+    assert_int_equal(out.winner, -1);
+    assert_int_equal(out.default_winner, -1);
+    json_decref(res);
+
+    res = json_loads("{\"default_win\": \"p1\"}", 0, &err);
+    assert_int_equal(tny_result_from_json(&ev, tb, res, "result", &out, &d), 0);
+    assert_int_equal(out.default_winner, 1); /* TX-5 */
+    assert_false(out.has_score);
+    json_decref(res);
+
+    struct tny_result before = out;
+    res = json_loads("{\"scores\": {\"p1\": 25, \"p2\": 18}}", 0, &err);
+    assert_int_equal(tny_result_from_json(&ev, tb, res, "result", &out, &d),
+                     TNY_EINVAL);
+    assert_string_equal(d.msg, "result.scores.p2: \"p2\" is not a player of "
+                               "this table");
+    assert_memory_equal(&before, &out, sizeof(out));
+    json_decref(res);
+    res = json_loads("{\"vp\": {\"p1\": 2}}", 0, &err);
+    assert_int_equal(tny_result_from_json(&ev, tb, res, "r", &out, &d),
+                     TNY_EINVAL);
+    assert_true(strncmp(d.msg, "r.vp: unknown key", 17) == 0);
+    json_decref(res);
+    tny_event_release(&ev);
+}
+
 /* Truncating a valid event file anywhere gives an error, never a crash,
  * and the message names the document. */
 static void test_truncated_event_files_fail_cleanly(void **state)
@@ -1173,6 +1273,8 @@ int main(void)
         cmocka_unit_test(test_standings_output_shape),
         cmocka_unit_test(test_AG_4_round_plan_output_shape),
         cmocka_unit_test(test_CM_4_event_round_trip_random),
+        cmocka_unit_test(test_CM_6_result_alone_parses_as_in_event_random),
+        cmocka_unit_test(test_TX_7_result_alone_worked_example_and_errors),
         cmocka_unit_test(test_truncated_event_files_fail_cleanly),
         cmocka_unit_test(test_parsers_survive_mutations),
     };

@@ -34,6 +34,15 @@ struct tny_round_plan {
     char *explain; /* heap text: constraints held / relaxed */
 };
 
+/* The planned size of stage s of ev: *rounds (0 = until done: elimination,
+ * or a round robin's own count) and *cut, with the GT-5 structure resolved
+ * from the number of registered players when the format uses one.
+ * Errors: those of tny_gt_structure_lookup (an attendance outside the
+ * table). */
+TNY_MUST_USE int tny_stage_size(const struct tny_event *ev,
+                                const struct tny_stage *s, int32_t *rounds,
+                                int32_t *cut, struct tny_diag *diag);
+
 /* Plans round ev->n_rounds + 1.  Errors: TNY_ESTATE (a round is still in
  * progress, or the event is complete: diag says which), TNY_EINVAL (the
  * field cannot be seated: e.g. AG needs a multiple of 4 players, diag says

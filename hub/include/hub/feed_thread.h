@@ -4,7 +4,8 @@
  * (hub_service_feed_next) and publishes the messages it gives back; the
  * thread builds them with a service of its own over its own connection to
  * the database (hub_service_feed_build), so the loop keeps answering
- * results while a big event's standings are computed.
+ * results while a big event's standings are computed.  The thread also
+ * makes the feed's non-retained `now` heartbeat (hub_feed_heartbeat).
  *
  * Not here: publishing, deciding which feed is due (the loop, the
  * service).  Threads: every function is called by the loop's thread only;
@@ -35,7 +36,10 @@ bool hub_feed_thread_busy(const struct hub_feed_thread *t);
 void hub_feed_thread_post(struct hub_feed_thread *t,
                           struct hub_feed_snapshot *snap);
 /* The messages of the finished build in *ob (moved; init'ed by the caller
- * or empty); false when none is ready.  A failed build gives none (logged
+ * or empty), then the latest `now` heartbeat not yet taken (the thread
+ * makes one about every 5 s while idle, for the events whose last build
+ * had a running round clock: docs/feed.md); false when neither is ready.
+ * Only a finished build ends `busy`.  A failed build gives none (logged
  * by the thread). */
 bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob);
 /* Stops the thread (after the build under way), closes the builder. */

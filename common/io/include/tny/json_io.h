@@ -87,6 +87,19 @@ TNY_MUST_USE int tny_format_to_json(const struct tny_format *fmt, char **out);
 TNY_MUST_USE int tny_event_from_json(const json_t *root, struct tny_event *out,
                                      struct tny_diag *diag);
 
+/* Parses one table's result object (event-file.md, a table's "result")
+ * for table t of ev into *out, exactly as tny_event_from_json parses it
+ * inside an event file, without parsing a format or players: t's seats
+ * index ev->players, ev->format says the game.  path names the object in
+ * messages (e.g. "result").  No semantic validation (ranges, NH-11: see
+ * tny_result_validate).  Nothing is allocated; on error *out is unchanged.
+ * Errors: TNY_EINVAL (diag "PATH.key: why"). */
+TNY_MUST_USE int tny_result_from_json(const struct tny_event *ev,
+                                      const struct tny_table *t,
+                                      const json_t *obj, const char *path,
+                                      struct tny_result *out,
+                                      struct tny_diag *diag);
+
 /* Parses the text (len bytes) of an event file, then runs
  * tny_event_validate.  Errors as tny_event_from_json, plus TNY_EINVAL for
  * bad JSON ("event: invalid JSON at line L, column C: ...") and for
