@@ -266,6 +266,18 @@ int hs_done(struct hub_store *s, sqlite3_stmt *st, struct tny_diag *d)
     return hs_sqlite_error(s, src, "write", d);
 }
 
+void *hs_grow(void *items, int32_t count, int32_t *cap, size_t size,
+              int32_t first_cap)
+{
+    if (count < *cap)
+        return items;
+    int32_t ncap = *cap > 0 ? *cap * 2 : first_cap;
+    void *grown = realloc(items, size * (size_t)ncap);
+    if (grown)
+        *cap = ncap;
+    return grown;
+}
+
 int hs_row(struct hub_store *s, sqlite3_stmt *st, bool *row, struct tny_diag *d)
 {
     int src = sqlite3_step(st);

@@ -229,16 +229,12 @@ static int player_rows(struct hub_store *s, int64_t ev_row, int64_t **rows,
             goto out;
         if (!row)
             break;
-        if (count == cap) {
-            int32_t ncap = cap ? cap * 2 : 256;
-            int64_t *grown = realloc(a, sizeof(*a) * (size_t)ncap);
-            if (!grown) {
-                rc = TNY_ENOMEM;
-                goto out;
-            }
-            a = grown;
-            cap = ncap;
+        int64_t *grown = hs_grow(a, count, &cap, sizeof(*a), 256);
+        if (!grown) {
+            rc = TNY_ENOMEM;
+            goto out;
         }
+        a = grown;
         a[count++] = sqlite3_column_int64(st, 0);
     }
     *rows = a;
@@ -612,17 +608,12 @@ int hub_store_list_events(struct hub_store *store, struct hub_event_info **out,
             goto out;
         if (!row)
             break;
-        if (count == cap) {
-            int32_t ncap = cap ? cap * 2 : 8;
-            struct hub_event_info *grown =
-                realloc(a, sizeof(*a) * (size_t)ncap);
-            if (!grown) {
-                rc = TNY_ENOMEM;
-                goto out;
-            }
-            a = grown;
-            cap = ncap;
+        struct hub_event_info *grown = hs_grow(a, count, &cap, sizeof(*a), 8);
+        if (!grown) {
+            rc = TNY_ENOMEM;
+            goto out;
         }
+        a = grown;
         info_from_row(st, &a[count++]);
     }
     *out = a;

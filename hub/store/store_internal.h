@@ -72,6 +72,13 @@ TNY_MUST_USE int hs_done(struct hub_store *s, sqlite3_stmt *st,
 /* Steps; *row is true when a row is ready, false at the end. */
 TNY_MUST_USE int hs_row(struct hub_store *s, sqlite3_stmt *st, bool *row,
                         struct tny_diag *d);
+/* Room for one more element in a growable array of count elements of
+ * size bytes, *cap allocated: items itself while count < *cap, else the
+ * array reallocated to twice the capacity (first_cap at first) with *cap
+ * raised.  NULL when out of memory (items and *cap unchanged, still
+ * valid). */
+void *hs_grow(void *items, int32_t count, int32_t *cap, size_t size,
+              int32_t first_cap);
 /* Runs SQL without parameters or rows. */
 TNY_MUST_USE int hs_exec(struct hub_store *s, const char *sql,
                          struct tny_diag *d);

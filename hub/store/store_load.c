@@ -143,7 +143,7 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
     sqlite3_stmt *st = NULL;
     json_t *rounds = json_array(), *tables = NULL, *players = NULL;
     struct table_ref *refs = NULL;
-    size_t n_refs = 0, cap = 0;
+    int32_t n_refs = 0, cap = 0;
     int64_t cur_round = -1, cur_table = -1;
     bool row;
     int rc;
@@ -190,14 +190,12 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
             json_t *t = json_object();
             ok = t && json_array_append_new(tables, t) == 0;
             cur_table = table_id;
-            if (ok && n_refs == cap) {
-                size_t ncap = cap ? cap * 2 : 256;
-                struct table_ref *grown = realloc(refs, ncap * sizeof(*refs));
+            if (ok) {
+                struct table_ref *grown =
+                    hs_grow(refs, n_refs, &cap, sizeof(*refs), 256);
                 ok = grown != NULL;
-                if (ok) {
+                if (ok)
                     refs = grown;
-                    cap = ncap;
-                }
             }
             if (ok)
                 refs[n_refs++] = (struct table_ref){table_id, t};
@@ -239,9 +237,9 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
         }
     }
     if (n_refs > 1)
-        qsort(refs, n_refs, sizeof(*refs), cmp_table_ref);
+        qsort(refs, (size_t)n_refs, sizeof(*refs), cmp_table_ref);
     *refs_out = refs;
-    *n_refs_out = n_refs;
+    *n_refs_out = (size_t)n_refs;
     refs = NULL;
 out:
     hs_finalize(s, st);
@@ -494,17 +492,13 @@ int hs_read_draft(struct hub_store *store, int64_t ev_row, const char *event_id,
         }
         if (sqlite3_column_int64(st, 4) != cur) {
             cur = sqlite3_column_int64(st, 4);
-            if (out->n_tables == cap) {
-                int32_t ncap = cap ? cap * 2 : 64;
-                struct tny_pairing_table *grown =
-                    realloc(out->tables, sizeof(*grown) * (size_t)ncap);
-                if (!grown) {
-                    rc = TNY_ENOMEM;
-                    goto out;
-                }
-                out->tables = grown;
-                cap = ncap;
+            struct tny_pairing_table *grown =
+                hs_grow(out->tables, out->n_tables, &cap, sizeof(*grown), 64);
+            if (!grown) {
+                rc = TNY_ENOMEM;
+                goto out;
             }
+            out->tables = grown;
             struct tny_pairing_table *t = &out->tables[out->n_tables++];
             memset(t, 0, sizeof(*t));
             t->number = sqlite3_column_int(st, 5);

@@ -852,17 +852,12 @@ int hub_store_list_results(struct hub_store *store, const char *event_id,
             goto out;
         if (!row)
             break;
-        if (count == cap) {
-            int32_t ncap = cap ? cap * 2 : 8;
-            struct hub_result_row *grown =
-                realloc(a, sizeof(*a) * (size_t)ncap);
-            if (!grown) {
-                rc = TNY_ENOMEM;
-                goto out;
-            }
-            a = grown;
-            cap = ncap;
+        struct hub_result_row *grown = hs_grow(a, count, &cap, sizeof(*a), 8);
+        if (!grown) {
+            rc = TNY_ENOMEM;
+            goto out;
         }
+        a = grown;
         struct hub_result_row *r = &a[count++];
         memset(r, 0, sizeof(*r));
         r->id = sqlite3_column_int64(st, 0);
