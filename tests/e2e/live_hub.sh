@@ -51,6 +51,28 @@ live() {
         fail "tourney live $*: exit $st, expected $want; stdout: $(head -c 300 "$E2E_TMP/out") stderr: $(cat "$E2E_TMP/err"); hub log: $(tail -n 5 "$E2E_TMP/hub.log")"
 }
 
+# event_with_devices FORMAT TITLE OPTIONS: creates event $EV (seed 91) with
+# $N_PLAYERS players imported from a CSV ($EV-p1..) and devices
+# table-001..$N_DEV on tables 1..$N_DEV.
+event_with_devices() {
+    local i
+    live 0 event create "$EV" --format "$1" --title "$2" --seed 91 --options "$3"
+    {
+        echo 'id,name'
+        for ((i = 1; i <= N_PLAYERS; i++)); do echo "$EV-p$i,Player $i"; done
+    } >"$E2E_TMP/$EV.csv"
+    live 0 players import "$EV" "$E2E_TMP/$EV.csv"
+    for ((i = 1; i <= N_DEV; i++)); do
+        live 0 device assign "$(printf 'table-%03d' "$i")" "$EV" "$i"
+    done
+}
+
+# hub_accepted ROUND TABLE: how many times the hub logged storing a result
+# there (event $EV).
+hub_accepted() {
+    grep -c -E "^info: result accepted device=[^ ]+ key=[^ ]+ event=$EV round=$1 table=$2\$" "$E2E_TMP/hub.log"
+}
+
 # check_event_complete AFTER: the event $EV played $N_ROUNDS rounds with
 # $N_DEV simulated tables (AFTER names what they lived through, for
 # messages): every submission was acknowledged; the hub's standings equal

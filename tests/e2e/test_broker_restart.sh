@@ -99,21 +99,8 @@ broker_outage() {
     ok "round $r: broker back, hub online again"
 }
 
-# hub_accepted ROUND TABLE: how many times the hub stored a result there.
-hub_accepted() {
-    grep -c -E "^info: result accepted device=[^ ]+ key=[^ ]+ event=$EV round=$1 table=$2\$" "$E2E_TMP/hub.log"
-}
 
-live 0 event create "$EV" --format catan --title "Broker restart Catan" \
-    --seed 91 --options "{\"rounds\": $N_ROUNDS}"
-{
-    echo 'id,name'
-    for ((i = 1; i <= N_PLAYERS; i++)); do echo "$EV-p$i,Player $i"; done
-} >"$E2E_TMP/$EV.csv"
-live 0 players import "$EV" "$E2E_TMP/$EV.csv"
-for ((i = 1; i <= N_DEV; i++)); do
-    live 0 device assign "$(printf 'table-%03d' "$i")" "$EV" "$i"
-done
+event_with_devices catan "Broker restart Catan" "{\"rounds\": $N_ROUNDS}"
 
 round=0
 complete=0

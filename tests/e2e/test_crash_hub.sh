@@ -97,22 +97,8 @@ kill_during() {
     done
 }
 
-# hub_accepted ROUND TABLE: how many times the hub logged storing a result
-# there.
-hub_accepted() {
-    grep -c -E "^info: result accepted device=[^ ]+ key=[^ ]+ event=$EV round=$1 table=$2\$" "$E2E_TMP/hub.log"
-}
 
-live 0 event create "$EV" --format catan --title "Crash Catan" \
-    --seed 91 --options "{\"rounds\": $N_ROUNDS}"
-{
-    echo 'id,name'
-    for ((i = 1; i <= N_PLAYERS; i++)); do echo "$EV-p$i,Player $i"; done
-} >"$E2E_TMP/$EV.csv"
-live 0 players import "$EV" "$E2E_TMP/$EV.csv"
-for ((i = 1; i <= N_DEV; i++)); do
-    live 0 device assign "$(printf 'table-%03d' "$i")" "$EV" "$i"
-done
+event_with_devices catan "Crash Catan" "{\"rounds\": $N_ROUNDS}"
 
 KILLS=0
 round=0
