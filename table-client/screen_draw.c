@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigtext.h"
+#include "tny/bigtext.h"
 
 /* ---- grid ------------------------------------------------------------ */
 
@@ -210,14 +210,14 @@ static void fmt_used(int64_t ms, char *buf, size_t size)
 static void put_big(struct tbl_grid *g, int32_t row, int32_t col,
                     const char *text, enum tbl_attr ink)
 {
-    char rows[TBL_BIGTEXT_ROWS][128];
+    char rows[TNY_BIGTEXT_ROWS][128];
     struct tny_diag d = {{0}};
 
-    if (tbl_bigtext_render(text, 2, &rows[0][0], sizeof(rows[0]), &d) < 0)
+    if (tny_bigtext_render(text, 2, &rows[0][0], sizeof(rows[0]), &d) < 0)
         return;
-    for (int32_t r = 0; r < TBL_BIGTEXT_ROWS; r++)
+    for (int32_t r = 0; r < TNY_BIGTEXT_ROWS; r++)
         for (int32_t c = 0; rows[r][c]; c++)
-            if (rows[r][c] == TBL_BIGTEXT_INK)
+            if (rows[r][c] == TNY_BIGTEXT_INK)
                 tbl_grid_put(g, row + r, col + c, ink, "#", 1);
 }
 
@@ -525,7 +525,7 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
             ink = blink_on(now_ms) ? TBL_ATTR_INK : TBL_ATTR_DIM;
         putf(g, 1, 2, TBL_ATTR_BOLD, "TABLE");
         put_big(g, 2, 2, num, TBL_ATTR_INK);
-        clock_col = 2 + tbl_bigtext_width("888", 2) + 6;
+        clock_col = 2 + tny_bigtext_width("888", 2) + 6;
         putf(g, 1, clock_col, TBL_ATTR_BOLD, "ROUND CLOCK");
         if (ink != TBL_ATTR_NORMAL)
             put_big(g, 2, clock_col, ct.big, ink);

@@ -38,6 +38,7 @@
 
 #include <jansson.h>
 
+#include "tny/bigtext.h"
 #include "tny/clock.h"
 #include "tny/wire.h"
 
@@ -263,30 +264,19 @@ static int fb_printf(struct tui *t, int row, int col, enum colour c,
     return fb_put(t, row, col, c, buf);
 }
 
-/* 3x5 digits for the clock: '#' is lit. */
-static const char *const big_font[12][5] = {
-    {"###", "# #", "# #", "# #", "###"}, {"  #", "  #", "  #", "  #", "  #"},
-    {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},
-    {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
-    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"},
-    {"###", "# #", "###", "# #", "###"}, {"###", "# #", "###", "  #", "###"},
-    {"   ", " # ", "   ", " # ", "   "}, /* ':' */
-    {"   ", "   ", "###", "   ", "   "}, /* '-' */
-};
-
+/* The clock in the shared large-digit font (tny/bigtext.h) at scale 2;
+ * nothing when text has a character without a glyph. */
 static void fb_big(struct tui *t, int row, int col, enum colour c,
                    const char *text)
 {
-    for (; *text; text++) {
-        int g = *text >= '0' && *text <= '9' ? *text - '0'
-                : *text == ':'               ? 10
-                                             : 11;
-        for (int r = 0; r < 5; r++)
-            for (int k = 0; k < 3; k++)
-                if (big_font[g][r][k] == '#')
-                    fb_put(t, row + r, col + 2 * k, c, "##");
-        col += 8;
-    }
+    char rows[TNY_BIGTEXT_ROWS][128];
+    struct tny_diag d;
+    if (tny_bigtext_render(text, 2, &rows[0][0], sizeof rows[0], &d) < 0)
+        return;
+    for (int r = 0; r < TNY_BIGTEXT_ROWS; r++)
+        for (int k = 0; rows[r][k]; k++)
+            if (rows[r][k] == TNY_BIGTEXT_INK)
+                fb_put(t, row + r, col + k, c, "#");
 }
 
 /* ---- rendering ----------------------------------------------------------- */

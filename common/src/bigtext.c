@@ -1,17 +1,17 @@
 /* bigtext.c - the large-digit font (bigtext.h).
  *
- * Invariants: every glyph is TBL_BIGTEXT_ROWS rows of the same width
+ * Invariants: every glyph is TNY_BIGTEXT_ROWS rows of the same width
  * (3 pixels, 1 for ':' and '.'); rows are written only after the whole
  * text was checked, so an error writes nothing.
  */
-#include "bigtext.h"
+#include "tny/bigtext.h"
 
 #include <string.h>
 
 struct glyph {
     char c;
     int32_t width;                      /* pixels */
-    const char *rows[TBL_BIGTEXT_ROWS]; /* 'X' ink, '.' paper */
+    const char *rows[TNY_BIGTEXT_ROWS]; /* 'X' ink, '.' paper */
 };
 
 static const struct glyph glyphs[] = {
@@ -40,12 +40,12 @@ static const struct glyph *find(char c)
     return NULL;
 }
 
-bool tbl_bigtext_has_glyph(char c)
+bool tny_bigtext_has_glyph(char c)
 {
     return c != '\0' && find(c) != NULL;
 }
 
-int32_t tbl_bigtext_width(const char *text, int32_t scale)
+int32_t tny_bigtext_width(const char *text, int32_t scale)
 {
     int32_t w = 0;
 
@@ -60,7 +60,7 @@ int32_t tbl_bigtext_width(const char *text, int32_t scale)
     return w;
 }
 
-int tbl_bigtext_render(const char *text, int32_t scale, char *rows,
+int tny_bigtext_render(const char *text, int32_t scale, char *rows,
                        size_t stride, struct tny_diag *diag)
 {
     int32_t w;
@@ -73,23 +73,23 @@ int tbl_bigtext_render(const char *text, int32_t scale, char *rows,
             return tny_diag_set(diag, TNY_EINVAL,
                                 "bigtext: no glyph for '%c' in \"%.32s\"",
                                 text[i], text);
-    w = tbl_bigtext_width(text, scale);
+    w = tny_bigtext_width(text, scale);
     if ((size_t)w + 1 > stride)
         return tny_diag_set(diag, TNY_ERANGE,
                             "bigtext: \"%.32s\" needs %d columns, have %zu",
                             text, (int)w, stride ? stride - 1 : 0);
-    for (int32_t r = 0; r < TBL_BIGTEXT_ROWS; r++) {
+    for (int32_t r = 0; r < TNY_BIGTEXT_ROWS; r++) {
         char *out = rows + (size_t)r * stride;
         int32_t x = 0;
         for (size_t i = 0; text[i]; i++) {
             const struct glyph *g = find(text[i]);
             if (i > 0)
                 for (int32_t k = 0; k < scale; k++)
-                    out[x++] = TBL_BIGTEXT_PAPER;
+                    out[x++] = TNY_BIGTEXT_PAPER;
             for (int32_t p = 0; p < g->width; p++)
                 for (int32_t k = 0; k < scale; k++)
-                    out[x++] = g->rows[r][p] == 'X' ? TBL_BIGTEXT_INK
-                                                    : TBL_BIGTEXT_PAPER;
+                    out[x++] = g->rows[r][p] == 'X' ? TNY_BIGTEXT_INK
+                                                    : TNY_BIGTEXT_PAPER;
         }
         out[x] = '\0';
     }
