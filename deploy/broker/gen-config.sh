@@ -53,6 +53,11 @@ options:
   --ws-bind ADDR           feed broker's WebSocket address (default: --bind)
   --ws-port N              feed broker's WebSocket port (default 9001)
   --no-ws                  no feed broker (no feed.conf)
+  --http-dir DIR           the feed broker also serves the static files in
+                           DIR over HTTP on --ws-port (mosquitto's http_dir):
+                           the hall screen, player page and overlays at
+                           http://HOST:WS-PORT/...  (the hub package ships
+                           them in /usr/share/tourney/www)
   --certfile FILE          server certificate (PEM): TLS on the MQTT listener
   --keyfile FILE           server key (PEM), required with --certfile
   --cafile FILE            CA bundle written into the config (optional)
@@ -100,6 +105,7 @@ port=
 ws_bind=
 ws_port=9001
 ws=1
+http_dir=
 certfile=
 keyfile=
 cafile=
@@ -186,6 +192,13 @@ while [ $# -gt 0 ]; do
     --ws-bind) need "$@"; addr "$1" "$2"; ws_bind=$2; shift 2 ;;
     --ws-port) need "$@"; uint "$1" "$2" 1 65535; ws_port=$((10#$2)); shift 2 ;;
     --no-ws) ws=0; shift ;;
+    --http-dir)
+        need "$@"
+        [ -d "$2" ] && [ -r "$2" ] || die "$1: \"$2\" is not a readable directory"
+        [[ $2 =~ ^/[A-Za-z0-9._/-]*$ ]] || die "$1: \"$2\" must be an absolute path of [A-Za-z0-9._/-]"
+        http_dir=$2
+        shift 2
+        ;;
     --certfile) need "$@"; readable "$1" "$2"; certfile=$2; shift 2 ;;
     --keyfile) need "$@"; readable "$1" "$2"; keyfile=$2; shift 2 ;;
     --cafile) need "$@"; readable "$1" "$2"; cafile=$2; shift 2 ;;
@@ -604,6 +617,15 @@ protocol websockets
 socket_domain ipv4
 allow_anonymous true
 acl_file $outdir/acl-feed
+EOF
+        if [ -n "$http_dir" ]; then
+            cat <<EOF
+# Static pages (hall screen, player page, overlays) over plain HTTP on this
+# port: GET only, nothing outside the directory.
+http_dir $http_dir
+EOF
+        fi
+        cat <<EOF
 
 # --- Bridge: pull the public feed from the venue broker -------------------
 connection venue

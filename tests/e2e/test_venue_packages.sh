@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# test_venue_packages.sh - setting up the hall from the packages alone (issue
+# 8, "Setting up the hall"): the hub package depends on mosquitto and ships
+# the venue set-up (tourney-venue-setup, gen-config.sh, broker units, the
+# pages); the table package ships the first-boot configuration from the SD
+# card's boot partition.  Both packages' files are installed into private
+# roots (DESTDIR, what dpkg would unpack), then:
+#   - tourney-venue-setup writes the brokers' configuration; the real
+#     brokers run on it, the hub logs in with the password it was given,
+#     the feed broker serves the pages over HTTP;
+#   - a Pi's tourney.txt + tourney-devices.cred on its boot partition become
+#     /etc/tourney/table.conf; the secrets leave the card; the table logs in
+#     to the real broker with them and shows its assignment;
+#   - a wrong tourney.txt changes nothing under /etc and says why on the
+#     card (tourney-error.txt).
+# shellcheck disable=SC1091
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+e2e_init "$@"
+source "$E2E_SRC/tests/e2e/headless.sh"
+source "$E2E_SRC/tests/e2e/live_hub.sh"
+hl_programs
+
+command -v cpack >/dev/null || fail "cpack not found"
+command -v dpkg-deb >/dev/null || fail "dpkg-deb not found"
+
+# --- the packages' metadata --------------------------------------------------
+(cd "$E2E_TMP" && cpack -G DEB --config "$E2E_BUILD/CPackConfig.cmake" -B "$E2E_TMP/pkg" \
+    >"$E2E_TMP/cpack.log" 2>&1) || fail "cpack: $(tail -n 5 "$E2E_TMP/cpack.log")"
+hub_deb=$(ls "$E2E_TMP"/pkg/tourney-hub_*.deb)
+table_deb=$(ls "$E2E_TMP"/pkg/tourney-table_*.deb)
+deps=$(dpkg-deb -f "$hub_deb" Depends)
+grep -q 'mosquitto' <<<"$deps" || fail "tourney-hub does not depend on mosquitto: $deps"
+dpkg-deb -c "$hub_deb" | awk '{ print $6 }' >"$E2E_TMP/hub.files"
+for f in ./usr/sbin/tourney-venue-setup ./usr/share/tourney/broker/gen-config.sh \
+    ./usr/lib/systemd/system/tourney-broker.service ./usr/lib/systemd/system/tourney-feed.service \
+    ./usr/lib/systemd/system/tourney-hub.service ./usr/share/tourney/www/overlays/pairings.html; do
+    grep -q -x -F "$f" "$E2E_TMP/hub.files" || fail "tourney-hub lacks $f"
+done
+if [ -f "$E2E_SRC/deploy/overlays/vendor/mqtt.min.js" ]; then
+    grep -q -x -F ./usr/share/tourney/www/overlays/vendor/mqtt.min.js "$E2E_TMP/hub.files" ||
+        fail "tourney-hub lacks the pages' MQTT bundle (vendor/mqtt.min.js)"
+fi
+dpkg-deb -c "$table_deb" | awk '{ print $6 }' >"$E2E_TMP/table.files"
+for f in ./usr/sbin/tourney-table-firstboot ./usr/lib/systemd/system/tourney-table-firstboot.service; do
+    grep -q -x -F "$f" "$E2E_TMP/table.files" || fail "tourney-table lacks $f"
+done
+ok "packages: hub depends on mosquitto and ships the venue set-up and pages; table ships first boot"
+
+# --- the venue server ----------------------------------------------------------
+srv=$E2E_TMP/server
+DESTDIR=$srv cmake --install "$E2E_BUILD" --component hub --prefix /usr >/dev/null ||
+    fail "cmake --install (hub)"
+BROKER_DIR=$srv/etc/tourney/broker
+BROKER_LOG=$E2E_TMP/broker.log
+FEED_LOG=$E2E_TMP/feed.log
+up=0
+for ((attempt = 1; attempt <= 20 && up == 0; attempt++)); do
+    BROKER_PORT=$(random_port)
+    BROKER_WS_PORT=$(random_port)
+    [ "$BROKER_PORT" != "$BROKER_WS_PORT" ] || continue
+    "$srv/usr/sbin/tourney-venue-setup" --root "$srv" --no-systemd \
+        --tables 3 --organisers o1 --bind "$BROKER_HOST" --port "$BROKER_PORT" \
+        --ws-port "$BROKER_WS_PORT" --run-as "$(id -un)" --log-debug \
+        >"$E2E_TMP/setup.out" 2>&1 || fail "tourney-venue-setup: $(cat "$E2E_TMP/setup.out")"
+    : >"$BROKER_LOG"
+    : >"$FEED_LOG"
+    launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" "$BROKER_PORT" BROKER_PID || continue
+    e2e_track "$BROKER_PID"
+    if ! launch "$BROKER_DIR/feed.conf" "$FEED_LOG" "$BROKER_WS_PORT" FEED_PID; then
+        kill_wait "$BROKER_PID"
+        continue
+    fi
+    e2e_track "$FEED_PID"
+    up=1
+done
+[ $up = 1 ] || fail "no free port pair in 20 attempts"
+grep -q "^http_dir $srv/usr/share/tourney/www\$" "$BROKER_DIR/feed.conf" ||
+    fail "feed.conf does not serve the shipped pages"
+grep -q '^password_file = "/etc/tourney/hub.password"$' "$srv/etc/tourney/hub.conf" ||
+    fail "hub.conf has no password_file: $(cat "$srv/etc/tourney/hub.conf")"
+grep -q "^broker_uri = \"tcp://127.0.0.1:$BROKER_PORT\"\$" "$srv/etc/tourney/hub.conf" ||
+    fail "hub.conf's broker_uri is not the venue broker"
+[ "$(cat "$srv/etc/tourney/hub.password")" = "$(cred hub)" ] ||
+    fail "hub.password is not the hub's broker password"
+perm=$(stat -c %a "$srv/etc/tourney/hub.password")
+[ "$perm" = 640 ] || fail "hub.password is mode $perm, expected 640"
+ok "venue set-up: broker configs, hub password (0640) and broker_uri written"
+
+# The feed broker serves the pages (what the hall screens and phones load).
+page=$(curl -s -f "http://$BROKER_HOST:$BROKER_WS_PORT/overlays/pairings.html") ||
+    fail "GET /overlays/pairings.html from the feed broker failed"
+grep -q 'TourneyLive.start("pairings")' <<<"$page" || fail "served page is not pairings.html"
+code=$(curl -s -o /dev/null -w '%{http_code}' --path-as-is \
+    "http://$BROKER_HOST:$BROKER_WS_PORT/../../etc/tourney/hub.password")
+[ "$code" = 404 ] || fail "the feed broker served a path outside the pages: HTTP $code"
+ok "feed broker serves the pages over HTTP and nothing outside them"
+
+# The hub runs on the written config (its password file path is the real
+# one, /etc/tourney/hub.password; here it lives under the private root).
+live_hub_config
+cp "$srv/etc/tourney/hub.conf" "$E2E_TMP/hub.conf"
+sed -i "s|^password_file = .*|password_file = \"$srv/etc/tourney/hub.password\"|; s|^database = .*|database = \"$E2E_TMP/hub.db\"|; s|^database_sync = .*|database_sync = \"false\"|" \
+    "$E2E_TMP/hub.conf"
+hub_launch
+live 0 wait-hub --timeout 20
+ok "the hub logs in with the venue set-up's password and is online"
+
+# --- a table's first boot ----------------------------------------------------------
+pi=$E2E_TMP/pi
+DESTDIR=$pi cmake --install "$E2E_BUILD" --component table --prefix /usr >/dev/null ||
+    fail "cmake --install (table)"
+firstboot=$pi/usr/sbin/tourney-table-firstboot
+boot=$pi/boot/firmware
+mkdir -p "$boot"
+etc_before=$(cd "$pi/etc/tourney" && sha256sum ./*)
+
+# Wrong files first: each says why on the card and changes nothing.
+# bad_boot REASON_PATTERN: runs first boot on the card as it is now.
+bad_boot() {
+    rm -f "$boot/tourney-error.txt"
+    if "$firstboot" --root "$pi" --table "$TABLE" >"$E2E_TMP/fb.out" 2>&1; then
+        fail "first boot accepted a wrong tourney.txt: $(cat "$boot/tourney.txt")"
+    fi
+    [ -f "$boot/tourney-error.txt" ] || fail "no tourney-error.txt on the card"
+    grep -q -e "$1" "$boot/tourney-error.txt" ||
+        fail "tourney-error.txt does not say \"$1\": $(cat "$boot/tourney-error.txt")"
+    [ "$(cd "$pi/etc/tourney" && sha256sum ./*)" = "$etc_before" ] ||
+        fail "a wrong tourney.txt changed /etc/tourney"
+    [ -f "$boot/tourney.txt" ] || fail "a wrong tourney.txt was removed from the card"
+}
+cp "$srv/etc/tourney/broker/devices.cred" "$boot/tourney-devices.cred"
+printf 'broker_uri = "tcp://%s:%s"\r\n' "$BROKER_HOST" "$BROKER_PORT" >"$boot/tourney.txt"
+bad_boot 'no device_id line'
+printf 'device_id = "table-009"\r\nbroker_uri = "tcp://%s:%s"\r\n' "$BROKER_HOST" "$BROKER_PORT" >"$boot/tourney.txt"
+bad_boot 'device "table-009" is not in tourney-devices.cred'
+printf 'device_id = "table-002"\nbroker_uri = "tcp://%s:%s"\nscreen = "big"\n' "$BROKER_HOST" "$BROKER_PORT" >"$boot/tourney.txt"
+bad_boot 'unknown setting "screen"'
+ok "wrong tourney.txt files: the reason on the card, /etc/tourney unchanged"
+
+# The organiser's file as Windows Notepad writes it (BOM, CRLF).
+printf '\xEF\xBB\xBFdevice_id = "table-002"\r\nbroker_uri = "tcp://%s:%s"\r\n' \
+    "$BROKER_HOST" "$BROKER_PORT" >"$boot/tourney.txt"
+"$firstboot" --root "$pi" --table "$TABLE" >"$E2E_TMP/fb.out" 2>&1 ||
+    fail "first boot: $(cat "$E2E_TMP/fb.out")"
+conf=$pi/etc/tourney/table.conf
+grep -q '^device_id = "table-002"' "$conf" || fail "table.conf: no device_id: $(cat "$conf")"
+grep -q "^mqtt_password = \"$(cred table-002)\"\$" "$conf" || fail "table.conf: not table-002's password"
+[ "$(stat -c %a "$conf")" = 640 ] || fail "table.conf is not mode 640"
+[ ! -e "$boot/tourney-devices.cred" ] || fail "the card still holds every device's password"
+[ ! -e "$boot/tourney.txt" ] || fail "tourney.txt still on the card (first boot would run again)"
+[ ! -e "$boot/tourney-error.txt" ] || fail "tourney-error.txt left after success"
+[ -f "$boot/tourney.txt.done" ] || fail "no tourney.txt.done"
+if grep -q -F "$(cred table-002)" "$boot/tourney.txt.done"; then
+    fail "tourney.txt.done still holds the password"
+fi
+"$firstboot" --root "$pi" --table "$TABLE" >"$E2E_TMP/fb2.out" 2>&1 ||
+    fail "first boot without tourney.txt must do nothing and succeed"
+ok "first boot: table.conf (0640) with table-002's password; the secrets left the card"
+
+# The table configured by its card logs in and gets its assignment.
+cp "$conf" "$E2E_TMP/table-002.conf"
+printf 'outbox = "%s"\nlog_level = "debug"\nkeepalive_s = 2\ndisplay = "headless"\n' \
+    "$E2E_TMP/table-002.db" >>"$E2E_TMP/table-002.conf"
+hl_start table-002 "$TABLE"
+hl_nh_round venue 5 table-002
+hl_assigned table-002 venue 1
+ok "the card-configured table logged in and shows table 1 of round 1"
+hl_quit table-002
+
+e2e_done
