@@ -65,7 +65,10 @@ static int pick_name(const json_t *v, const char *path, const char *noun,
                      struct tny_diag *diag)
 {
     const char *s;
-    int rc = tny__string(v, path, 64, &s, diag);
+    int rc;
+
+    *out = 0; /* written on every path: gcc -O3 cannot see rc < 0 */
+    rc = tny__string(v, path, 64, &s, diag);
     if (rc < 0)
         return rc;
     for (int i = 0; i < n; i++)
