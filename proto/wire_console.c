@@ -53,6 +53,12 @@ static const struct {
 #undef C
 };
 
+/* Bytes of the import's CSV (csv_len, or up to the NUL before encode). */
+static size_t csv_size(const struct tny_wire_request *q)
+{
+    return q->csv_len ? q->csv_len : strlen(q->csv);
+}
+
 static bool cmd_valid(enum tny_wire_cmd c)
 {
     return (int)c >= 1 && (int)c < TNY_WIRE_CMD_COUNT_;
@@ -211,6 +217,8 @@ static int request_check(const struct tny_wire_request *q,
         return wire__check_text(q->options_json, WIRE_TEXT_MULTI, false, p,
                                 diag);
     case TNY_WIRE_CMD_IMPORT_PLAYERS:
+        /* Checked up to a NUL byte; the hub's CSV reader sees all csv_len
+         * bytes and refuses a NUL with its line (a reply, not silence). */
         wire__path(p, sizeof p, "%s.csv", c);
         return wire__check_text(q->csv, WIRE_TEXT_MULTI, true, p, diag);
     case TNY_WIRE_CMD_REGISTER_PLAYER:
@@ -392,8 +400,19 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
             rc = wire__dup(&q->options_json, x->options_json, diag);
         return rc;
     }
-    case TNY_WIRE_CMD_IMPORT_PLAYERS:
-        return wire__dup(&q->csv, m->import_players->csv, diag);
+    case TNY_WIRE_CMD_IMPORT_PLAYERS: {
+        const ProtobufCBinaryData *b = &m->import_players->csv;
+        if (!m->import_players->has_csv)
+            return TNY_OK;
+        if (!(q->csv = malloc(b->len + 1)))
+            return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+        if (b->len)
+            memcpy(q->csv, b->data, b->len);
+        q->csv[b->len] = '\0';
+        /* Canonical: 0 unless a NUL byte hides the rest from strlen. */
+        q->csv_len = strlen(q->csv) == b->len ? 0 : b->len;
+        return TNY_OK;
+    }
     case TNY_WIRE_CMD_REGISTER_PLAYER:
         wire__path(p, sizeof p, "%s.player", c);
         return player_from_pb(m->register_player->player, p, &q->player, diag);
@@ -636,7 +655,9 @@ static void command_to_pb(const struct tny_wire_request *q,
     }
     case TNY_WIRE_CMD_IMPORT_PLAYERS:
         tourney__v1__import_players__init(&s->u.import_players);
-        s->u.import_players.csv = q->csv;
+        s->u.import_players.has_csv = q->csv != NULL;
+        s->u.import_players.csv.data = (uint8_t *)q->csv;
+        s->u.import_players.csv.len = q->csv ? csv_size(q) : 0;
         m->import_players = &s->u.import_players;
         break;
     case TNY_WIRE_CMD_REGISTER_PLAYER:

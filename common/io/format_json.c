@@ -65,7 +65,10 @@ static int pick_name(const json_t *v, const char *path, const char *noun,
                      struct tny_diag *diag)
 {
     const char *s;
-    int rc = tny__string(v, path, 64, &s, diag);
+    int rc;
+
+    *out = 0; /* written on every path: gcc -O3 cannot see rc < 0 */
+    rc = tny__string(v, path, 64, &s, diag);
     if (rc < 0)
         return rc;
     for (int i = 0; i < n; i++)
@@ -992,6 +995,15 @@ static int check_format(const struct tny_format *f, const char *path,
                                 "%s.pairing: \"agricola\" seating needs the "
                                 "agricola game",
                                 sp);
+        if (elim_kind && i == 0)
+            /* The cut (and GT-8's bracket, which skips that stage's
+             * rounds) is seeded from the standings of a stage before. */
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.kind: an elimination stage cannot come "
+                                "first (it cuts from the standings of the "
+                                "stage before it, NH-7, GT-7; \"from_start\" "
+                                "skips that stage's rounds, GT-8)",
+                                sp);
         for (int j = 0; j < i; j++)
             if (f->stages[j].kind == s->kind)
                 return tny_diag_set(diag, TNY_EINVAL,
@@ -1167,6 +1179,16 @@ int tny_format_from_json(const json_t *root, const char *path,
             (rc = opt_i32(v, p, "game_points", 0, 100000, 1,
                           &f->bye_game_points, diag)) < 0)
             goto out;
+        /* The same range as options.bye_points, so that the format as
+         * printed (which carries it as that option) reads back. */
+        if (f->bye_points != UNSET64 &&
+            (f->bye_points < 0 || f->bye_points > 1000 * TNY_POINT_SCALE)) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "%s.points: expected points 0..1000 (a bye "
+                              "never costs points)",
+                              p);
+            goto out;
+        }
         if ((r = json_object_get(v, "success_rate"))) {
             /* Percent, exact to a tenth: 27 -> 270 per mille (CT-6). */
             int64_t units;
@@ -1442,8 +1464,11 @@ static json_t *format_json(const struct tny_format *f)
                             points_array(f->margin_tp, f->n_margins));
         ok = ok && tny__set(sub, "clock_minutes",
                             json_integer(f->clock_limit_ms / 60000));
-        ok = ok && tny__set(sub, "clock_step_seconds",
-                            json_integer(f->clock_step_ms / 1000));
+        /* Absent without a chess clock: 0 is not a step the parser
+         * takes, and the printed format must read back. */
+        if (f->clock_step_ms > 0)
+            ok = ok && tny__set(sub, "clock_step_seconds",
+                                json_integer(f->clock_step_ms / 1000));
         ok = ok &&
              tny__set(sub, "clock_penalty", tny_json_points(f->clock_penalty));
         ok = ok && tny__set(sub, "default_win_tp",

@@ -177,7 +177,7 @@ int tny__string(const json_t *v, const char *path, size_t max, const char **out,
 int tny__string_to(const json_t *v, const char *path, char *dst, size_t cap,
                    struct tny_diag *diag)
 {
-    const char *s;
+    const char *s = NULL; /* gcc -O3 cannot see that rc < 0 leaves it unread */
     int rc = tny__string(v, path, cap - 1, &s, diag);
     if (rc < 0)
         return rc;

@@ -221,13 +221,16 @@ static bool colour_ok(enum tny_tx_colour c)
 }
 
 /* Validates one registration and returns it as read in the colour set that
- * will be used (colour-blind set: green becomes white). */
+ * will be used (colour-blind set: green becomes white).  *q is written on
+ * every path (no preference on error), so the caller never reads an
+ * uninitialised value even where the compiler cannot follow rc. */
 static int read_pref(const struct tny_tx_colour_pref *p, const char *who,
                      bool colour_blind_set, struct tny_tx_colour_pref *q,
                      struct tny_diag *diag)
 {
     int rc = TNY_OK;
 
+    *q = (struct tny_tx_colour_pref){TNY_TX_NONE, TNY_TX_NONE, false};
     if (!colour_ok(p->first) || !colour_ok(p->second)) {
         rc = tny_diag_set(diag, TNY_EINVAL, "colours: %s: unknown colour", who);
         goto out;

@@ -94,8 +94,10 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
             r->draw = true;
         } else {
             r->winner = w;
-            r->hq_diff =
-                between(rng, 1, fmt->hq_diff_max < 20 ? fmt->hq_diff_max : 20);
+            /* hq_diff_max 0 (a format without the NH block): every win
+             * is by 0, and the range must not be empty. */
+            int32_t hi = fmt->hq_diff_max < 20 ? fmt->hq_diff_max : 20;
+            r->hq_diff = between(rng, hi > 0 ? 1 : 0, hi);
         }
         if (fmt->n_armies > 0)
             for (int s = 0; s < 2; s++)

@@ -539,7 +539,10 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
         if (c.in_scope[r])
             last_swiss = r + 1;
     }
-    if (out->stage == TNY_STAGE_ELIMINATION) {
+    /* after_round > 0: classify_elimination recurses on an earlier round,
+     * so the recursion ends even for a format that opens with an
+     * elimination stage (the format parser refuses those). */
+    if (out->stage == TNY_STAGE_ELIMINATION && after_round > 0) {
         rc = classify_elimination(&c, last_swiss, out, diag);
         out->after_round = after_round;
         out->stage = TNY_STAGE_ELIMINATION;

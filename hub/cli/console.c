@@ -842,8 +842,10 @@ static int run_players_import(struct live *lv)
         return HUB_CONSOLE_EXIT_USAGE;
     }
     lv->req.csv = csv;
+    lv->req.csv_len = len; /* all of it: a NUL byte is refused, not cut */
     status = exchange(lv);
     lv->req.csv = NULL;
+    lv->req.csv_len = 0;
     free(csv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;

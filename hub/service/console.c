@@ -9,9 +9,8 @@
  * ("console_request.round: ...") or the store's / engine's diagnostic.
  *
  * Not here: decoding, the reply cache (service.c), publishing (publish.c).
- * NEEDSWORK: import_players is several store transactions (the store has
- * no batch call); a failure half way leaves the rows before it (the reply
- * says which row failed).  Publishing a round stores its status and clock
+ * import_players stores every player in one transaction (all or none).
+ * Publishing a round stores its status and clock
  * in one transaction (hub_store_publish_round).
  */
 #include "service_internal.h"
@@ -24,6 +23,7 @@
 #include <jansson.h>
 
 #include "hub/log.h"
+#include "players_csv.h"
 #include "tny/csv_io.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
@@ -284,244 +284,88 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late)
     return o;
 }
 
-static int put_player(struct ctx *c, const struct tny_wire_player *p)
+/* The player as the store takes it (an event-file player object, JSON
+ * text in *text, malloc'd), checked against the event's next round. */
+static int player_text(struct ctx *c, const struct tny_wire_player *p,
+                       char **text)
 {
     int32_t late = p->first_round ? p->first_round : next_round(c);
+    *text = NULL;
     if (late < next_round(c) && c->e->info.n_rounds > 0)
         return fail(c, TNY_EINVAL,
                     "player \"%s\": first_round %d is already paired; the "
                     "next round is %d (CM-1)",
                     p->id, (int)late, (int)next_round(c));
-    char *text = dump(player_json(p, late));
-    if (!text)
+    if (!(*text = dump(player_json(p, late))))
         return fail(c, TNY_ENOMEM, "out of memory");
-    int rc = hub_store_put_player(c->svc->store, c->e->id, text, strlen(text),
-                                  c->actor, &c->diag);
-    free(text);
-    if (rc < 0)
-        return fail_diag(c, rc);
     return TNY_OK;
 }
 
 static int cmd_register_player(struct ctx *c)
 {
-    int rc = put_player(c, &c->req->player);
+    char *text = NULL;
+    int rc = player_text(c, &c->req->player, &text);
     if (rc < 0)
         return rc;
+    rc = hub_store_put_player(c->svc->store, c->e->id, text, strlen(text),
+                              c->actor, &c->diag);
+    free(text);
+    if (rc < 0)
+        return fail_diag(c, rc);
     c->rep->count = 1;
     HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
             c->req->player.id);
     return reload(c);
 }
 
-/* CSV limits of one import (tny_csv_parse reads RFC 4180). */
-#define CSV_MAX_FIELDS 48
-#define CSV_MAX_ROWS 100000
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
-static bool parse_bool(const char *s, bool *out)
-{
-    if (!*s || !strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "false")) {
-        *out = false;
-        return true;
-    }
-    if (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true")) {
-        *out = true;
-        return true;
-    }
-    return false;
-}
-
-/* Splits "a;b" lists (armies, colours) into dst (cap entries). */
-static int split_list(char *s, char dst[][TNY_NAME_MAX], int32_t cap,
-                      int32_t *n)
-{
-    char *save = NULL;
-    for (char *t = strtok_r(s, ";|", &save); t;
-         t = strtok_r(NULL, ";|", &save)) {
-        t = trim(t);
-        if (!*t)
-            continue;
-        if (*n >= cap || strlen(t) >= TNY_NAME_MAX)
-            return -1;
-        snprintf(dst[(*n)++], TNY_NAME_MAX, "%s", t);
-    }
-    return 0;
-}
-
-static const char *const csv_columns[] = {
-    "id",           "name",    "club",        "country",     "rating",
-    "armies",       "army",    "external_id", "beginner",    "colours",
-    "colour_blind", "faction", "agenda",      "first_round", NULL};
-
-static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
-                          int line, struct tny_wire_player *p)
-{
-    memset(p, 0, sizeof(*p));
-    for (int i = 0; i < nf; i++) {
-        char *v = trim(f[i]);
-        const char *name = csv_columns[col[i]];
-        char *end = NULL;
-        bool bad = false;
-        if (!*v && strcmp(name, "id") != 0 && strcmp(name, "name") != 0)
-            continue;
-        if (!strcmp(name, "id"))
-            bad = !tny_wire_id_valid(v) ||
-                  snprintf(p->id, sizeof(p->id), "%s", v) < 0;
-        else if (!strcmp(name, "name"))
-            bad = !*v || strlen(v) > TNY_WIRE_TEXT_MAX ||
-                  snprintf(p->name, sizeof(p->name), "%s", v) < 0;
-        else if (!strcmp(name, "club"))
-            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
-                  snprintf(p->club, sizeof(p->club), "%s", v) < 0;
-        else if (!strcmp(name, "country"))
-            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
-                  snprintf(p->country, sizeof(p->country), "%s", v) < 0;
-        else if (!strcmp(name, "external_id"))
-            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
-                  snprintf(p->external_id, sizeof(p->external_id), "%s", v) < 0;
-        else if (!strcmp(name, "faction"))
-            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
-                  snprintf(p->faction, sizeof(p->faction), "%s", v) < 0;
-        else if (!strcmp(name, "agenda"))
-            bad = strlen(v) > TNY_WIRE_TEXT_MAX ||
-                  snprintf(p->agenda, sizeof(p->agenda), "%s", v) < 0;
-        else if (!strcmp(name, "rating")) {
-            p->rating = strtod(v, &end);
-            p->has_rating = true;
-            bad = *end != '\0' || p->rating != p->rating || p->rating > 1e6 ||
-                  p->rating < -1e6;
-        } else if (!strcmp(name, "armies") || !strcmp(name, "army"))
-            bad = split_list(v, p->armies, TNY_MAX_ARMIES, &p->n_armies) < 0;
-        else if (!strcmp(name, "colours"))
-            bad = split_list(v, p->colours, 2, &p->n_colours) < 0;
-        else if (!strcmp(name, "beginner"))
-            bad = !parse_bool(v, &p->beginner);
-        else if (!strcmp(name, "colour_blind"))
-            bad = !parse_bool(v, &p->colour_blind);
-        else if (!strcmp(name, "first_round")) {
-            long r = strtol(v, &end, 10);
-            bad = *end != '\0' || r < 0 || r > 10000;
-            p->first_round = (int32_t)r;
-        }
-        if (bad)
-            return fail(c, TNY_EINVAL,
-                        "csv line %d, column %s: invalid value "
-                        "\"%.60s\"",
-                        line, name, v);
-        if (!strcmp(name, "armies") || !strcmp(name, "army"))
-            for (int32_t a = 0; a < p->n_armies; a++)
-                if (tny_format_army_index(&c->e->ev.format, p->armies[a]) < 0)
-                    return fail(c, TNY_EINVAL,
-                                "csv line %d, column %s: "
-                                "\"%s\" is not an army of %s (NH-10)",
-                                line, name, p->armies[a], c->e->ev.format.name);
-    }
-    if (!p->id[0] || !p->name[0])
-        return fail(c, TNY_EINVAL, "csv line %d: id and name are required",
-                    line);
-    return TNY_OK;
-}
-
+/* Every row is read and checked first (players_csv.c), then all players
+ * are stored in one transaction: a bad row anywhere changes nothing, and
+ * the import is linear in the number of players. */
 static int cmd_import_players(struct ctx *c)
 {
-    struct tny_csv_table csv = {0};
-    int col[CSV_MAX_FIELDS], ncol = 0, rc = TNY_OK;
     struct tny_wire_player *players = NULL;
+    char **text = NULL;
+    size_t *len = NULL;
     int32_t n = 0;
+    int rc;
 
     if (!c->req->csv || !c->req->csv[0])
         return fail(c, TNY_EINVAL, "console_request.csv: empty");
-    rc = tny_csv_parse(c->req->csv, strlen(c->req->csv), CSV_MAX_ROWS + 1,
-                       CSV_MAX_FIELDS, &csv, &c->diag);
+    /* csv_len: every byte the wire carried, so a NUL inside is refused
+     * (with its line) rather than cutting the list short. */
+    rc = hub_players_csv_read(
+        c->req->csv, c->req->csv_len ? c->req->csv_len : strlen(c->req->csv),
+        &c->e->ev.format, &players, &n, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    if (csv.n_rows == 0) {
-        rc = fail(c, TNY_EINVAL, "csv: no header row");
-        goto out;
-    }
-    const struct tny_csv_row *header = &csv.rows[0];
-    ncol = header->n_fields;
-    bool have_id = false, have_name = false;
-    for (int i = 0; i < ncol; i++) {
-        const char *h = trim(header->fields[i]);
-        col[i] = -1;
-        for (int k = 0; csv_columns[k]; k++)
-            if (strcmp(h, csv_columns[k]) == 0)
-                col[i] = k;
-        if (col[i] < 0) {
-            rc = fail(c, TNY_EINVAL,
-                      "csv line %d: unknown column \"%.40s\" (expected id, "
-                      "name, club, country, rating, armies, external_id, "
-                      "beginner, colours, colour_blind, faction, agenda, "
-                      "first_round)",
-                      (int)header->line, h);
-            goto out;
-        }
-        have_id |= col[i] == 0;
-        have_name |= col[i] == 1;
-    }
-    if (!have_id || !have_name) {
-        rc = fail(c, TNY_EINVAL, "csv line %d: the header needs id and name",
-                  (int)header->line);
-        goto out;
-    }
-    /* Check every row first: a bad row changes nothing. */
-    if (csv.n_rows - 1 > CSV_MAX_ROWS) {
-        rc = fail(c, TNY_ERANGE, "csv: more than %d players", CSV_MAX_ROWS);
-        goto out;
-    }
-    players = calloc((size_t)csv.n_rows, sizeof(*players));
-    if (!players) {
+    text = calloc((size_t)n + 1, sizeof(*text));
+    len = calloc((size_t)n + 1, sizeof(*len));
+    if (!text || !len) {
         rc = fail(c, TNY_ENOMEM, "out of memory");
         goto out;
     }
-    for (int32_t r = 1; r < csv.n_rows; r++) {
-        const struct tny_csv_row *row = &csv.rows[r];
-        if (row->n_fields > ncol) {
-            rc =
-                fail(c, TNY_EINVAL, "csv line %d: %d fields, the header has %d",
-                     (int)row->line, (int)row->n_fields, ncol);
+    for (int32_t i = 0; i < n; i++) {
+        if ((rc = player_text(c, &players[i], &text[i])) < 0)
             goto out;
-        }
-        if ((rc = csv_row_player(c, row->fields, row->n_fields, col,
-                                 (int)row->line, &players[n])) < 0)
-            goto out;
-        for (int32_t k = 0; k < n; k++)
-            if (strcmp(players[k].id, players[n].id) == 0) {
-                rc = fail(
-                    c, TNY_EINVAL, "csv line %d: id \"%s\" repeats line %d",
-                    (int)row->line, players[n].id, (int)csv.rows[k + 1].line);
-                goto out;
-            }
-        n++;
+        len[i] = strlen(text[i]);
     }
-    for (int32_t i = 0; i < n; i++)
-        if ((rc = put_player(c, &players[i])) < 0) {
-            char m[TNY_WIRE_MESSAGE_MAX];
-            snprintf(m, sizeof(m), "%s", c->rep->message);
-            fail(c, rc, "player %d (\"%s\"; %d before it imported): %.400s",
-                 (int)i + 1, players[i].id, (int)i, m);
-            c->rep->count = (uint64_t)i;
-            reload(c);
-            goto out;
-        }
+    rc = hub_store_put_players(c->svc->store, c->e->id,
+                               (const char *const *)text, len, n, c->actor,
+                               &c->diag);
+    if (rc < 0) {
+        fail_diag(c, rc);
+        goto out;
+    }
     c->rep->count = (uint64_t)n;
     HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
             (int)n);
     rc = reload(c);
 out:
+    for (int32_t i = 0; text && i < n; i++)
+        free(text[i]);
+    free(text);
+    free(len);
     free(players);
-    tny_csv_release(&csv);
     return rc;
 }
 

@@ -173,6 +173,14 @@ TNY_MUST_USE int hub_store_put_player(struct hub_store *store,
                                       const char *player_json, size_t len,
                                       const char *actor, struct tny_diag *diag);
 
+/* The same for n players in one transaction (a console import): all are
+ * stored, or none (the first failure's diag names the player).  Linear in
+ * n: the event is validated once, after the last row. */
+TNY_MUST_USE int
+hub_store_put_players(struct hub_store *store, const char *event_id,
+                      const char *const *player_json, const size_t *len,
+                      int32_t n, const char *actor, struct tny_diag *diag);
+
 /* CM-2: the player is not paired after round after_round (>= 1); a later
  * call moves the drop and clears a rejoin.  Errors: TNY_ENOTFOUND (event or
  * player), TNY_EINVAL (after_round < 1, or the event would not validate:

@@ -654,18 +654,16 @@ out:
 
 /* ---- players ----------------------------------------------------------- */
 
-int hub_store_put_player(struct hub_store *store, const char *event_id,
-                         const char *player_json, size_t len, const char *actor,
-                         struct tny_diag *diag)
+/* One player row (and its audit entry) inside the caller's transaction;
+ * the event is validated by the caller, once. */
+static int put_one(struct hub_store *store, int64_t ev_row,
+                   const char *event_id, const char *player_json, size_t len,
+                   const char *actor, struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
     json_t *p = NULL;
     json_error_t err;
-    int64_t ev_row;
-    bool in_tx = false;
     int rc;
-    if ((rc = hs_check_actor(actor, diag)) < 0)
-        goto out;
     if (len > HUB_STORE_JSON_MAX) {
         rc = tny_diag_set(diag, TNY_EINVAL, "player: larger than %u bytes",
                           HUB_STORE_JSON_MAX);
@@ -684,11 +682,7 @@ int hub_store_put_player(struct hub_store *store, const char *event_id,
         rc = tny_diag_set(diag, TNY_EINVAL, "player.name: missing");
         goto out;
     }
-    if ((rc = hs_begin(store, diag)) < 0)
-        goto out;
-    in_tx = true;
-    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
-        (rc = hs_prepare(store, player_sql, &st, diag)) < 0)
+    if ((rc = hs_prepare(store, player_sql, &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
     sqlite3_bind_text(st, 2, json_string_value(id), -1, SQLITE_TRANSIENT);
@@ -696,16 +690,41 @@ int hub_store_put_player(struct hub_store *store, const char *event_id,
         if (i != 10 && i != 12 && i != 13)
             sqlite3_bind_int(st, i, 0);
     if ((rc = bind_json_player(st, p, diag)) < 0 ||
-        (rc = hs_done(store, st, diag)) < 0 ||
-        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        (rc = hs_done(store, st, diag)) < 0)
         goto out;
     rc = hs_log(store, actor, event_id, "player.put", json_incref(p), diag);
 out:
     hs_finalize(store, st);
-    if (in_tx)
-        rc = hs_finish(store, rc, diag);
     json_decref(p);
     return rc;
+}
+
+int hub_store_put_players(struct hub_store *store, const char *event_id,
+                          const char *const *player_json, const size_t *len,
+                          int32_t n, const char *actor, struct tny_diag *diag)
+{
+    int64_t ev_row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0)
+        return rc;
+    if ((rc = hs_begin(store, diag)) < 0)
+        return rc;
+    rc = hs_event_row(store, event_id, &ev_row, diag);
+    for (int32_t i = 0; rc == 0 && i < n; i++)
+        rc = put_one(store, ev_row, event_id, player_json[i], len[i], actor,
+                     diag);
+    /* Validated once for the whole batch: an import stays linear. */
+    if (rc == 0)
+        rc = hs_validate_event(store, ev_row, true, diag);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_put_player(struct hub_store *store, const char *event_id,
+                         const char *player_json, size_t len, const char *actor,
+                         struct tny_diag *diag)
+{
+    return hub_store_put_players(store, event_id, &player_json, &len, 1, actor,
+                                 diag);
 }
 
 enum lifecycle { LC_DROP, LC_REJOIN, LC_DQ, LC_FIX };

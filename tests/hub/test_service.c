@@ -29,6 +29,8 @@
             fail_msg("%s: %d (%s) %s", #x, rc_, tny_strerror(rc_), diag.msg);  \
     } while (0)
 
+#include "service/players_csv.h"
+
 #define EV "nh1"
 #define CON "o1"
 
@@ -655,6 +657,51 @@ static void test_CM_5_console_errors(void **state)
     fx_free(f);
 }
 
+/* Issue 12: a player list with a NUL byte, or more players than an import
+ * may carry, is refused whole with its line / limit; a list at the limit
+ * imports in one go (one transaction, validated once: linear). */
+static void test_CM_1_import_refused_whole_and_bounded(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    char *json;
+    setup_event(f);
+    /* The wire carries every byte (csv_len): the NUL on line 3 is seen. */
+    static const char nul_csv[] = "id,name\nq1,Quinn\nq2,Q\0x\nq3,Ray\n";
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)nul_csv;
+    q.csv_len = sizeof nul_csv - 1;
+    must_fail(f, &q, "csv line 3, field 2: contains a NUL byte");
+    req_init(f, &q, TNY_WIRE_CMD_EXPORT_EVENT);
+    json = must(f, &q);
+    assert_null(strstr(json, "\"q1\""));
+    free(json);
+
+    /* HUB_PLAYERS_CSV_MAX_ROWS + 1 players: refused, nothing imported. */
+    size_t cap = 32 + (size_t)(HUB_PLAYERS_CSV_MAX_ROWS + 1) * 24;
+    char *big = malloc(cap);
+    assert_non_null(big);
+    size_t len = (size_t)snprintf(big, cap, "id,name\n");
+    for (int i = 1; i <= HUB_PLAYERS_CSV_MAX_ROWS + 1; i++)
+        len += (size_t)snprintf(big + len, cap - len, "x%d,Player %d\n", i, i);
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = big;
+    assert_int_equal(must_fail(f, &q, "more than 100000 players"), TNY_ERANGE);
+    /* Exactly the limit: all of them, in one reply. */
+    *strstr(big, "\nx100001,") = '\0';
+    struct tny_wire_reply rep;
+    renew(f, &q);
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    assert_int_equal(rep.count, HUB_PLAYERS_CSV_MAX_ROWS);
+    tny_wire_reply_release(&rep);
+    free(big);
+    struct tny_diag diag = {{0}};
+    OK(hub_store_check(f->store, &diag));
+    fx_free(f);
+}
+
 /* The seat with first_player set in an assignment (-1: none; fails when
  * more than one). */
 static int first_player_seat(const struct tny_wire_assignment *a)
@@ -862,6 +909,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
+        cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
     };

@@ -409,7 +409,7 @@ struct tny_wire_player {
  *                   LIST_EVENTS (none) and LIST_DEVICES (optional filter)
  *   CREATE_EVENT    event_id = the new id; preset xor format_json; title;
  *                   has_seed + seed; options_json (optional)
- *   IMPORT_PLAYERS  csv (non-empty)
+ *   IMPORT_PLAYERS  csv (non-empty, csv_len bytes: text without a NUL byte)
  *   REGISTER_PLAYER player
  *   DROP_PLAYER, DISQUALIFY_PLAYER   player_id, round (after; 0 current),
  *                   reason (DQ, optional)
@@ -441,6 +441,9 @@ struct tny_wire_request {
     char *format_json;
     char *options_json;
     char *csv;
+    size_t csv_len; /* bytes of csv when a NUL byte is inside (the hub's
+                       CSV reader then refuses it with its line); 0 =
+                       strlen(csv) */
     char title[TNY_WIRE_TEXT_MAX + 1];
     bool has_seed;
     uint64_t seed;

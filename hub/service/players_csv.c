@@ -1,0 +1,261 @@
+/* players_csv.c - an organiser's player list (CSV) read into wire players
+ * (players_csv.h).  Every row is checked before any is returned, so a bad
+ * row anywhere refuses the whole list with its line and reason.
+ *
+ * Not here: storing the players (console.c, one store transaction), CSV
+ * syntax (common/io/csv_io.c, RFC 4180).
+ */
+#include "players_csv.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tny/csv_io.h"
+
+/* Columns beyond the 14 known ones are refused anyway; the limit keeps a
+ * hostile header from allocating. */
+#define CSV_MAX_FIELDS 48
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool parse_bool(const char *s, bool *out)
+{
+    if (!*s || !strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "false")) {
+        *out = false;
+        return true;
+    }
+    if (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true")) {
+        *out = true;
+        return true;
+    }
+    return false;
+}
+
+/* Splits "a;b" lists (armies, colours) into dst (cap entries). */
+static int split_list(char *s, char dst[][TNY_NAME_MAX], int32_t cap,
+                      int32_t *n)
+{
+    char *save = NULL;
+    for (char *t = strtok_r(s, ";|", &save); t;
+         t = strtok_r(NULL, ";|", &save)) {
+        t = trim(t);
+        if (!*t)
+            continue;
+        if (*n >= cap || strlen(t) >= TNY_NAME_MAX)
+            return -1;
+        snprintf(dst[(*n)++], TNY_NAME_MAX, "%s", t);
+    }
+    return 0;
+}
+
+static const char *const csv_columns[] = {
+    "id",           "name",    "club",        "country",     "rating",
+    "armies",       "army",    "external_id", "beginner",    "colours",
+    "colour_blind", "faction", "agenda",      "first_round", NULL};
+
+static bool text_to(char *dst, size_t cap, const char *v)
+{
+    size_t n = strlen(v);
+    if (n >= cap || n > TNY_WIRE_TEXT_MAX)
+        return false;
+    memcpy(dst, v, n + 1);
+    return true;
+}
+
+static int row_player(const struct tny_format *fmt, char **f, int nf,
+                      const int *col, int line, struct tny_wire_player *p,
+                      struct tny_diag *diag)
+{
+    memset(p, 0, sizeof(*p));
+    for (int i = 0; i < nf; i++) {
+        char *v = trim(f[i]);
+        const char *name = csv_columns[col[i]];
+        char *end = NULL;
+        bool bad = false;
+        if (!*v && strcmp(name, "id") != 0 && strcmp(name, "name") != 0)
+            continue;
+        if (!strcmp(name, "id"))
+            bad = !tny_wire_id_valid(v) || !text_to(p->id, sizeof(p->id), v);
+        else if (!strcmp(name, "name"))
+            bad = !*v || !text_to(p->name, sizeof(p->name), v);
+        else if (!strcmp(name, "club"))
+            bad = !text_to(p->club, sizeof(p->club), v);
+        else if (!strcmp(name, "country"))
+            bad = !text_to(p->country, sizeof(p->country), v);
+        else if (!strcmp(name, "external_id"))
+            bad = !text_to(p->external_id, sizeof(p->external_id), v);
+        else if (!strcmp(name, "faction"))
+            bad = !text_to(p->faction, sizeof(p->faction), v);
+        else if (!strcmp(name, "agenda"))
+            bad = !text_to(p->agenda, sizeof(p->agenda), v);
+        else if (!strcmp(name, "rating")) {
+            p->rating = strtod(v, &end);
+            p->has_rating = true;
+            bad = *end != '\0' || p->rating != p->rating || p->rating > 1e6 ||
+                  p->rating < -1e6;
+        } else if (!strcmp(name, "armies") || !strcmp(name, "army"))
+            bad = split_list(v, p->armies, TNY_MAX_ARMIES, &p->n_armies) < 0;
+        else if (!strcmp(name, "colours"))
+            bad = split_list(v, p->colours, 2, &p->n_colours) < 0;
+        else if (!strcmp(name, "beginner"))
+            bad = !parse_bool(v, &p->beginner);
+        else if (!strcmp(name, "colour_blind"))
+            bad = !parse_bool(v, &p->colour_blind);
+        else if (!strcmp(name, "first_round")) {
+            long r = strtol(v, &end, 10);
+            bad = *end != '\0' || r < 0 || r > 10000;
+            p->first_round = (int32_t)r;
+        }
+        if (bad)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "csv line %d, column %s: invalid value "
+                                "\"%.60s\"",
+                                line, name, v);
+        if (!strcmp(name, "armies") || !strcmp(name, "army"))
+            for (int32_t a = 0; a < p->n_armies; a++)
+                if (tny_format_army_index(fmt, p->armies[a]) < 0)
+                    return tny_diag_set(diag, TNY_EINVAL,
+                                        "csv line %d, column %s: "
+                                        "\"%s\" is not an army of %s (NH-10)",
+                                        line, name, p->armies[a], fmt->name);
+    }
+    if (!p->id[0] || !p->name[0])
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "csv line %d: id and name are required", line);
+    return TNY_OK;
+}
+
+struct id_line {
+    const char *id;
+    int32_t line;
+};
+
+static int by_id_then_line(const void *a, const void *b)
+{
+    const struct id_line *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* A repeated id: the repeat on the earliest line is reported. */
+static int check_repeats(const struct tny_wire_player *players,
+                         const struct tny_csv_table *csv, int32_t n,
+                         struct tny_diag *diag)
+{
+    if (n < 2)
+        return TNY_OK;
+    struct id_line *ids = malloc((size_t)n * sizeof(*ids));
+    if (!ids)
+        return tny_diag_set(diag, TNY_ENOMEM, "csv: out of memory");
+    for (int32_t i = 0; i < n; i++)
+        ids[i] = (struct id_line){players[i].id, csv->rows[i + 1].line};
+    qsort(ids, (size_t)n, sizeof(*ids), by_id_then_line);
+    int32_t worst = -1; /* index in ids of the earliest repeating line */
+    for (int32_t i = 1; i < n; i++)
+        if (strcmp(ids[i].id, ids[i - 1].id) == 0 &&
+            (worst < 0 || ids[i].line < ids[worst].line))
+            worst = i;
+    int rc = TNY_OK;
+    if (worst >= 0) {
+        int32_t first = worst;
+        while (first > 0 && strcmp(ids[first - 1].id, ids[worst].id) == 0)
+            first--;
+        rc = tny_diag_set(
+            diag, TNY_EINVAL, "csv line %d: id \"%s\" repeats line %d",
+            (int)ids[worst].line, ids[worst].id, (int)ids[first].line);
+    }
+    free(ids);
+    return rc;
+}
+
+int hub_players_csv_read(const char *text, size_t len,
+                         const struct tny_format *fmt,
+                         struct tny_wire_player **out, int32_t *n_out,
+                         struct tny_diag *diag)
+{
+    struct tny_csv_table csv = {0};
+    int col[CSV_MAX_FIELDS], ncol = 0, rc;
+    struct tny_wire_player *players = NULL;
+    int32_t n = 0;
+
+    *out = NULL;
+    *n_out = 0;
+    /* One more row than allowed, so that "too many" is told apart. */
+    rc = tny_csv_parse(text, len, HUB_PLAYERS_CSV_MAX_ROWS + 2, CSV_MAX_FIELDS,
+                       &csv, diag);
+    if (rc < 0)
+        return rc;
+    if (csv.n_rows == 0) {
+        rc = tny_diag_set(diag, TNY_EINVAL, "csv: no header row");
+        goto out;
+    }
+    const struct tny_csv_row *header = &csv.rows[0];
+    ncol = header->n_fields;
+    bool have_id = false, have_name = false;
+    for (int i = 0; i < ncol; i++) {
+        const char *h = trim(header->fields[i]);
+        col[i] = -1;
+        for (int k = 0; csv_columns[k]; k++)
+            if (strcmp(h, csv_columns[k]) == 0)
+                col[i] = k;
+        if (col[i] < 0) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "csv line %d: unknown column \"%.40s\" (expected "
+                              "id, name, club, country, rating, armies, "
+                              "external_id, beginner, colours, colour_blind, "
+                              "faction, agenda, first_round)",
+                              (int)header->line, h);
+            goto out;
+        }
+        have_id |= col[i] == 0;
+        have_name |= col[i] == 1;
+    }
+    if (!have_id || !have_name) {
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "csv line %d: the header needs id and name",
+                          (int)header->line);
+        goto out;
+    }
+    if (csv.n_rows - 1 > HUB_PLAYERS_CSV_MAX_ROWS) {
+        rc = tny_diag_set(diag, TNY_ERANGE,
+                          "csv: more than %d players (import them in parts)",
+                          HUB_PLAYERS_CSV_MAX_ROWS);
+        goto out;
+    }
+    players = calloc((size_t)csv.n_rows, sizeof(*players));
+    if (!players) {
+        rc = tny_diag_set(diag, TNY_ENOMEM, "csv: out of memory");
+        goto out;
+    }
+    for (int32_t r = 1; r < csv.n_rows; r++, n++) {
+        const struct tny_csv_row *row = &csv.rows[r];
+        if (row->n_fields > ncol) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "csv line %d: %d fields, the header has %d",
+                              (int)row->line, (int)row->n_fields, ncol);
+            goto out;
+        }
+        if ((rc = row_player(fmt, row->fields, row->n_fields, col,
+                             (int)row->line, &players[n], diag)) < 0)
+            goto out;
+    }
+    if ((rc = check_repeats(players, &csv, n, diag)) < 0)
+        goto out;
+    *out = players;
+    *n_out = n;
+    players = NULL;
+out:
+    free(players);
+    tny_csv_release(&csv);
+    return rc;
+}

@@ -1,0 +1,32 @@
+/* players_csv.h - an organiser's player list (CSV, docs/console.md
+ * "players import") read into wire players, all rows checked before any is
+ * used.  Pure: no store, no I/O; the console's import_players command
+ * stores what this returns in one transaction.
+ */
+#ifndef HUB_PLAYERS_CSV_H
+#define HUB_PLAYERS_CSV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tny/error.h"
+#include "tny/format.h"
+#include "tny/wire.h"
+
+/* Most players one import may carry. */
+#define HUB_PLAYERS_CSV_MAX_ROWS 100000
+
+/* Reads len bytes of CSV (a header row naming the columns, id and name
+ * required, then one row per player) into *out (malloc'd, *n entries;
+ * free() it).  Army names are checked against fmt (NH-10).  Linear in the
+ * input (ids are checked for repeats by sorting).
+ * Errors (diag "csv line N...: why"; *out NULL): TNY_EINVAL (a NUL byte,
+ * malformed CSV, no header, an unknown column, a bad value, a repeated
+ * id),
+ * TNY_ERANGE (more than HUB_PLAYERS_CSV_MAX_ROWS players), TNY_ENOMEM. */
+TNY_MUST_USE int hub_players_csv_read(const char *csv, size_t len,
+                                      const struct tny_format *fmt,
+                                      struct tny_wire_player **out, int32_t *n,
+                                      struct tny_diag *diag);
+
+#endif
