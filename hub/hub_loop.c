@@ -23,8 +23,10 @@
  * that commit.
  *
  * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
- * up to 2 s for it, disconnect cleanly, close the database.  A SIGKILL
- * leaves the broker to publish the last will (offline) and the database
+ * up to 2 s for it, checkpoint the WAL into the database file, disconnect
+ * cleanly, close the database.  While running, the store's thread
+ * checkpoints every checkpoint_interval_s when anything was committed.  A
+ * SIGKILL leaves the broker to publish the last will (offline) and the database
  * to its WAL: nothing acknowledged is lost, because nothing is
  * acknowledged before its commit.
  *
@@ -530,7 +532,6 @@ int hub_run(const struct hub_config *cfg)
     struct loop l;
     struct tny_diag diag = {{0}};
     struct hub_service_options so;
-    struct hub_store_options sto = {0};
     int status = 1;
 
     memset(&l, 0, sizeof(l));
@@ -553,13 +554,12 @@ int hub_run(const struct hub_config *cfg)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    sto.flags |= HUB_STORE_BACKGROUND_CHECKPOINT;
-    if (!cfg->v[HUB_CFG_DATABASE_SYNC].number)
-        sto.flags |= HUB_STORE_NO_SYNC;
-    if (hub_store_open_with(cfg->v[HUB_CFG_DATABASE].text, &sto, &l.store,
-                            &diag) < 0) {
-        HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
-                diag.msg);
+    /* Checked before anything is published: a database that cannot serve
+     * (missing, corrupt, read-only) never shows the hub online. */
+    if (hub_db_open(cfg, HUB_STORE_BACKGROUND_CHECKPOINT, &l.store, &diag) <
+        0) {
+        HUB_LOG(HUB_LOG_ERROR, "database %s: %s; not going online",
+                cfg->v[HUB_CFG_DATABASE].text, diag.msg);
         goto out;
     }
     hub_service_options_init(&so);
@@ -587,9 +587,20 @@ int hub_run(const struct hub_config *cfg)
             cfg->v[HUB_CFG_DATABASE].text, cfg->v[HUB_CFG_BROKER_URI].text,
             cfg->v[HUB_CFG_USERNAME].text);
 
+    const int64_t ckpt_every =
+        (int64_t)cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000;
+    int64_t next_ckpt = now_ms() + ckpt_every;
     while (!sig_seen) {
         int64_t now = now_ms(), next_tick = INT64_MAX;
         hub_service_tick(l.svc, now, &next_tick);
+        if (now >= next_ckpt) {
+            /* Results committed since the last checkpoint go into the
+             * database file (on the store's thread; no ack waits). */
+            (void)hub_store_checkpoint_soon(l.store);
+            next_ckpt = now + ckpt_every;
+        }
+        if (next_ckpt < next_tick)
+            next_tick = next_ckpt;
         int64_t wake = l.republishing ? now : next_tick;
         if (l.next_retry_ms && l.next_retry_ms < wake)
             wake = l.next_retry_ms;
@@ -638,6 +649,11 @@ int hub_run(const struct hub_config *cfg)
     }
     flush_feed(&l, now_ms(), true);
     say_offline(&l);
+    /* Everything committed into the database file and the WAL emptied,
+     * so a copy of hub.db alone is complete after a clean stop. */
+    if (hub_store_checkpoint(l.store, &diag) < 0)
+        HUB_LOG(HUB_LOG_WARN, "database %s: final checkpoint: %s",
+                cfg->v[HUB_CFG_DATABASE].text, diag.msg);
     status = 0;
 out:
     hub_feed_thread_stop(l.feeder);
