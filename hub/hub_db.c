@@ -15,10 +15,44 @@
  */
 #include "hub/hub.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store.h"
+
+/* SQLite's "unable to open database file" does not say that the file or
+ * its directory (where the -wal and -shm files go) cannot be written:
+ * add that when it is so. */
+static int say_why_not_writable(const char *path, int rc, struct tny_diag *diag)
+{
+    char dir[TNY_CONFIG_VALUE_MAX];
+    const char *what = NULL;
+    int err = 0;
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (access(path, W_OK) != 0 && errno != ENOENT) {
+        err = errno;
+        what = "the file";
+    } else if (access(dir, W_OK) != 0 && errno != ENOENT) {
+        err = errno;
+        what = "its directory (the -wal and -shm files go there)";
+    }
+    if (!what)
+        return rc;
+    char was[sizeof(diag->msg)];
+    snprintf(was, sizeof(was), "%s", diag->msg);
+    return tny_diag_set(diag, rc, "%s (read-only: %s: %s)", was, what,
+                        strerror(err));
+}
 
 int hub_db_open(const struct hub_config *cfg, unsigned flags,
                 struct hub_store **out, struct tny_diag *diag)
@@ -41,12 +75,12 @@ int hub_db_open(const struct hub_config *cfg, unsigned flags,
                             "create it once with tourney-hub --create",
                             why);
     }
-    if (rc < 0)
-        return rc;
-    if ((rc = hub_store_probe(store, diag)) < 0) {
+    if (rc == 0 && (rc = hub_store_probe(store, diag)) < 0) {
         hub_store_close(store);
-        return rc;
+        store = NULL;
     }
+    if (rc < 0)
+        return say_why_not_writable(path, rc, diag);
     *out = store;
     return TNY_OK;
 }
