@@ -319,6 +319,25 @@ static void flush_results(struct loop *l)
     l->n_batch = 0;
 }
 
+/* A retained message on a device's result topic would be replayed to the
+ * hub at every (re)subscription, long after its table moved on: results
+ * are never retained (mosquitto 2.0 cannot refuse the retain flag per
+ * topic, so the hub deletes it with an empty retained message, which it
+ * then ignores).  The message itself is handled as any other. */
+static void clear_retained_result(struct loop *l, const char *topic,
+                                  const char *device)
+{
+    struct hub_msg m;
+    memset(&m, 0, sizeof(m));
+    snprintf(m.topic, sizeof(m.topic), "%s", topic);
+    m.retained = true;
+    HUB_LOG(HUB_LOG_WARN,
+            "retained result message device=%s: cleared (results must not "
+            "be retained)",
+            device);
+    publish(l, &m);
+}
+
 /* Keeps a result message for the batch; false when ev is something else
  * (then the caller handles it, after flushing the batch). */
 static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
@@ -330,6 +349,8 @@ static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
         tny_wire_topic_parse(ev->topic, &kind, id, &why) < 0 ||
         kind != TNY_WIRE_TOPIC_RESULT)
         return false;
+    if (ev->retained && ev->len > 0)
+        clear_retained_result(l, ev->topic, id);
     if (!l->batch && !(l->batch = calloc(BATCH_MAX, sizeof(*l->batch))))
         return false; /* out of memory: one at a time */
     if (l->n_batch == BATCH_MAX)
@@ -521,7 +542,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .retained = true};
     o.subs = subs;
     o.n_subs = 3;
-    o.max_payload = TNY_WIRE_MAX_CONSOLE_MSG + 1024;
+    o.max_payload = HUB_MAX_MESSAGE;
     o.max_buffered = 100000;
     o.seed = (uint64_t)now_ms() ^ ((uint64_t)getpid() << 32);
     return tny_mqtt_open(&o, &l->mqtt, diag);

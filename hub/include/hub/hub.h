@@ -15,6 +15,14 @@
 #include "tny/config.h"
 #include "tny/error.h"
 
+/* The largest MQTT payload the hub receives or publishes: a console
+ * request or reply (TNY_WIRE_MAX_CONSOLE_MSG) with room to spare.  The
+ * venue broker's max_packet_size (deploy/broker/gen-config.sh) is this
+ * same number, so every message the broker accepts reaches the hub whole
+ * and gets an answer (a submission over the table protocol's 64 KiB is
+ * refused by its key); a larger packet is refused by the broker itself. */
+#define HUB_MAX_MESSAGE ((size_t)5 * 1024 * 1024)
+
 /* Indices into hub_config_items[] (same order). */
 enum hub_config_key {
     HUB_CFG_BROKER_URI,
