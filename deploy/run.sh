@@ -330,7 +330,11 @@ database = "$RUN/hub.db"
 database_sync = false
 keepalive_s = 5
 EOF
-"$HUB" --config "$RUN/hub.conf" >"$RUN/hub.log" 2>&1 </dev/null &
+# The hub never makes its database by itself (a wrong path must not start
+# an empty hub): create it once.
+"$HUB" --config "$RUN/hub.conf" --create >"$RUN/hub.log" 2>&1 ||
+    die "tourney-hub --create: $(log_tail "$RUN/hub.log")"
+"$HUB" --config "$RUN/hub.conf" >>"$RUN/hub.log" 2>&1 </dev/null &
 track $!
 HUB_PID=$!
 # The console (`tourney live`) reads its settings from here.

@@ -44,13 +44,20 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
                              "offline (last will) within about 1.5 times this"},
     [HUB_CFG_DATABASE] = {"database", TNY_CONFIG_STRING,
                           "/var/lib/tourney/hub.db", 0, 0, NULL,
-                          "SQLite database file (created when absent): the "
-                          "truth the hub restarts from"},
+                          "SQLite database file: the truth the hub restarts "
+                          "from.  It must exist: tourney-hub --create makes "
+                          "it (a wrong path never becomes an empty hub)"},
     [HUB_CFG_DATABASE_SYNC] = {"database_sync", TNY_CONFIG_BOOL, "true", 0, 0,
                                NULL,
                                "fsync every commit (false only for tests and "
                                "benchmarks: a power loss may then lose "
                                "acknowledged results)"},
+    [HUB_CFG_CHECKPOINT_INTERVAL_S] = {"checkpoint_interval_s", TNY_CONFIG_INT,
+                                       "10", 1, 3600, NULL,
+                                       "copy committed results from the WAL "
+                                       "into the database file at least this "
+                                       "often (seconds; also after every "
+                                       "round publish and close)"},
     [HUB_CFG_DEVICE_PREFIX] = {"device_prefix", TNY_CONFIG_STRING, "table-", 0,
                                0, NULL,
                                "table device logins are this prefix plus "
@@ -212,7 +219,18 @@ int hub_config_load(int argc, char **argv, struct hub_config *cfg,
             args->help = true;
         else if (strcmp(a, "--version") == 0)
             args->version = true;
-        else
+        else if (strcmp(a, "--create") == 0)
+            args->create = true;
+        else if (strcmp(a, "--backup") == 0) {
+            if (i + 1 >= n_rest || !rest[i + 1][0])
+                rc = tny_diag_set(diag, TNY_EINVAL, "--backup: missing file");
+            else
+                args->backup_path = rest[++i];
+        } else if (strncmp(a, "--backup=", 9) == 0) {
+            args->backup_path = a + 9;
+            if (!args->backup_path[0])
+                rc = tny_diag_set(diag, TNY_EINVAL, "--backup: missing file");
+        } else
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "unknown argument \"%s\" (see --help)", a);
     }

@@ -23,8 +23,10 @@
  * that commit.
  *
  * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
- * up to 2 s for it, disconnect cleanly, close the database.  A SIGKILL
- * leaves the broker to publish the last will (offline) and the database
+ * up to 2 s for it, checkpoint the WAL into the database file, disconnect
+ * cleanly, close the database.  While running, the store's thread
+ * checkpoints every checkpoint_interval_s when anything was committed.  A
+ * SIGKILL leaves the broker to publish the last will (offline) and the database
  * to its WAL: nothing acknowledged is lost, because nothing is
  * acknowledged before its commit.
  *
@@ -317,6 +319,25 @@ static void flush_results(struct loop *l)
     l->n_batch = 0;
 }
 
+/* A retained message on a device's result topic would be replayed to the
+ * hub at every (re)subscription, long after its table moved on: results
+ * are never retained (mosquitto 2.0 cannot refuse the retain flag per
+ * topic, so the hub deletes it with an empty retained message, which it
+ * then ignores).  The message itself is handled as any other. */
+static void clear_retained_result(struct loop *l, const char *topic,
+                                  const char *device)
+{
+    struct hub_msg m;
+    memset(&m, 0, sizeof(m));
+    snprintf(m.topic, sizeof(m.topic), "%s", topic);
+    m.retained = true;
+    HUB_LOG(HUB_LOG_WARN,
+            "retained result message device=%s: cleared (results must not "
+            "be retained)",
+            device);
+    publish(l, &m);
+}
+
 /* Keeps a result message for the batch; false when ev is something else
  * (then the caller handles it, after flushing the batch). */
 static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
@@ -328,6 +349,8 @@ static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
         tny_wire_topic_parse(ev->topic, &kind, id, &why) < 0 ||
         kind != TNY_WIRE_TOPIC_RESULT)
         return false;
+    if (ev->retained && ev->len > 0)
+        clear_retained_result(l, ev->topic, id);
     if (!l->batch && !(l->batch = calloc(BATCH_MAX, sizeof(*l->batch))))
         return false; /* out of memory: one at a time */
     if (l->n_batch == BATCH_MAX)
@@ -519,7 +542,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .retained = true};
     o.subs = subs;
     o.n_subs = 3;
-    o.max_payload = TNY_WIRE_MAX_CONSOLE_MSG + 1024;
+    o.max_payload = HUB_MAX_MESSAGE;
     o.max_buffered = 100000;
     o.seed = (uint64_t)now_ms() ^ ((uint64_t)getpid() << 32);
     return tny_mqtt_open(&o, &l->mqtt, diag);
@@ -530,7 +553,6 @@ int hub_run(const struct hub_config *cfg)
     struct loop l;
     struct tny_diag diag = {{0}};
     struct hub_service_options so;
-    struct hub_store_options sto = {0};
     int status = 1;
 
     memset(&l, 0, sizeof(l));
@@ -553,13 +575,12 @@ int hub_run(const struct hub_config *cfg)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    sto.flags |= HUB_STORE_BACKGROUND_CHECKPOINT;
-    if (!cfg->v[HUB_CFG_DATABASE_SYNC].number)
-        sto.flags |= HUB_STORE_NO_SYNC;
-    if (hub_store_open_with(cfg->v[HUB_CFG_DATABASE].text, &sto, &l.store,
-                            &diag) < 0) {
-        HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
-                diag.msg);
+    /* Checked before anything is published: a database that cannot serve
+     * (missing, corrupt, read-only) never shows the hub online. */
+    if (hub_db_open(cfg, HUB_STORE_BACKGROUND_CHECKPOINT, &l.store, &diag) <
+        0) {
+        HUB_LOG(HUB_LOG_ERROR, "database %s: %s; not going online",
+                cfg->v[HUB_CFG_DATABASE].text, diag.msg);
         goto out;
     }
     hub_service_options_init(&so);
@@ -587,9 +608,20 @@ int hub_run(const struct hub_config *cfg)
             cfg->v[HUB_CFG_DATABASE].text, cfg->v[HUB_CFG_BROKER_URI].text,
             cfg->v[HUB_CFG_USERNAME].text);
 
+    const int64_t ckpt_every =
+        (int64_t)cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000;
+    int64_t next_ckpt = now_ms() + ckpt_every;
     while (!sig_seen) {
         int64_t now = now_ms(), next_tick = INT64_MAX;
         hub_service_tick(l.svc, now, &next_tick);
+        if (now >= next_ckpt) {
+            /* Results committed since the last checkpoint go into the
+             * database file (on the store's thread; no ack waits). */
+            (void)hub_store_checkpoint_soon(l.store);
+            next_ckpt = now + ckpt_every;
+        }
+        if (next_ckpt < next_tick)
+            next_tick = next_ckpt;
         int64_t wake = l.republishing ? now : next_tick;
         if (l.next_retry_ms && l.next_retry_ms < wake)
             wake = l.next_retry_ms;
@@ -638,6 +670,11 @@ int hub_run(const struct hub_config *cfg)
     }
     flush_feed(&l, now_ms(), true);
     say_offline(&l);
+    /* Everything committed into the database file and the WAL emptied,
+     * so a copy of hub.db alone is complete after a clean stop. */
+    if (hub_store_checkpoint(l.store, &diag) < 0)
+        HUB_LOG(HUB_LOG_WARN, "database %s: final checkpoint: %s",
+                cfg->v[HUB_CFG_DATABASE].text, diag.msg);
     status = 0;
 out:
     hub_feed_thread_stop(l.feeder);

@@ -1,5 +1,6 @@
 /* hub_main.c - tourney-hub's command line: --help, --version,
- * --dump-config [--annotated], --config FILE, --name=value; then the loop.
+ * --dump-config [--annotated], --config FILE, --name=value, --create,
+ * --backup FILE; then the loop.
  *
  * A bad configuration is one line on stderr and exit status 2, before
  * anything is opened.  Not here: the settings themselves (hub_config.c).
@@ -16,6 +17,12 @@ static void usage(void)
 {
     printf("usage: tourney-hub [--config FILE] [--NAME=VALUE ...] "
            "[--dump-config [--annotated]]\n"
+           "       tourney-hub [--config FILE] --create       make the "
+           "database, then exit\n"
+           "       tourney-hub [--config FILE] --backup FILE  copy the "
+           "database (safe while\n"
+           "                                                  the hub runs), "
+           "then exit\n"
            "The tournament hub: results, pairings, clocks and the live feed "
            "over MQTT,\nstate in SQLite.  Settings (file lines NAME = VALUE, "
            "or --NAME=VALUE):\n");
@@ -46,5 +53,13 @@ int hub_main(int argc, char **argv)
         hub_config_print(&cfg, args.annotated);
         return 0;
     }
+    if (args.create && args.backup_path) {
+        fprintf(stderr, "tourney-hub: --create and --backup: one at a time\n");
+        return 2;
+    }
+    if (args.create)
+        return hub_create(&cfg);
+    if (args.backup_path)
+        return hub_backup(&cfg, args.backup_path);
     return hub_run(&cfg);
 }

@@ -558,6 +558,15 @@ int tny_wire_decode_request(const uint8_t *buf, size_t len,
                         request_release_any, out, sizeof *out, diag);
 }
 
+bool tny_wire_peek_correlation_id(const uint8_t *buf, size_t len,
+                                  char id[TNY_WIRE_ID_MAX + 1])
+{
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field_by_name(
+            &tourney__v1__console_request__descriptor, "correlation_id");
+    return wire__peek_id(buf, len, f->id, id);
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 /* Everything one request's protobuf borrows. */

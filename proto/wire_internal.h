@@ -72,6 +72,14 @@ int wire__decode(const ProtobufCMessageDescriptor *desc, const char *root,
 int wire__pack(const ProtobufCMessage *m, const char *root, size_t max_len,
                uint8_t **buf, size_t *len, struct tny_diag *diag);
 
+/* Scans the top-level fields of a protobuf message that may not decode
+ * (a broken field further on, over the size limit) for length-delimited
+ * field `field` and copies its last occurrence before the first
+ * unparsable byte into out when it is an id (tny_wire_id_valid).  True
+ * when one was found. */
+bool wire__peek_id(const uint8_t *buf, size_t len, uint32_t field,
+                   char out[TNY_WIRE_ID_MAX + 1]);
+
 /* snprintf into a path buffer (truncates silently; paths are bounded). */
 void wire__path(char *buf, size_t size, const char *fmt, ...) TNY_PRINTF(3, 4);
 

@@ -737,6 +737,15 @@ int tny_wire_decode_submission(const uint8_t *buf, size_t len,
                         NULL, out, sizeof *out, diag);
 }
 
+bool tny_wire_peek_submission_key(const uint8_t *buf, size_t len,
+                                  char key[TNY_WIRE_ID_MAX + 1])
+{
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field_by_name(
+            &tourney__v1__result_submission__descriptor, "idempotency_key");
+    return wire__peek_id(buf, len, f->id, key);
+}
+
 /* ---- ResultAck ------------------------------------------------------------
  */
 

@@ -388,6 +388,63 @@ int wire__check_text(const char *s, enum wire_text kind, bool required,
     return TNY_OK;
 }
 
+/* One varint at p[*pos..len); false when truncated or over 10 bytes. */
+static bool peek_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
+{
+    *v = 0;
+    for (int i = 0; i < 10 && *pos < len; i++) {
+        uint8_t b = p[(*pos)++];
+        *v |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+bool wire__peek_id(const uint8_t *buf, size_t len, uint32_t field,
+                   char out[TNY_WIRE_ID_MAX + 1])
+{
+    size_t pos = 0;
+    bool found = false;
+    out[0] = '\0';
+    while (buf && pos < len) {
+        uint64_t tag, n;
+        if (!peek_varint(buf, len, &pos, &tag) || (tag >> 3) == 0)
+            break;
+        switch (tag & 7) {
+        case 0:
+            if (!peek_varint(buf, len, &pos, &n))
+                return found;
+            continue;
+        case 1: n = 8; break;
+        case 5: n = 4; break;
+        case 2:
+            if (!peek_varint(buf, len, &pos, &n))
+                return found;
+            break;
+        default: return found; /* groups (never used here) or garbage */
+        }
+        if (n > len - pos)
+            break;
+        if ((tag & 7) == 2 && (tag >> 3) == field) {
+            /* The last occurrence wins, as protobuf decodes it. */
+            char id[TNY_WIRE_ID_MAX + 1];
+            found = false;
+            out[0] = '\0';
+            if (n >= 1 && n <= TNY_WIRE_ID_MAX) {
+                memcpy(id, buf + pos, n);
+                id[n] = '\0';
+                if (strlen(id) == n && tny_wire_id_valid(id)) {
+                    memcpy(out, id, n + 1);
+                    found = true;
+                }
+            }
+        }
+        pos += n;
+    }
+    return found;
+}
+
 bool tny_wire_id_valid(const char *s)
 {
     size_t n = 0;

@@ -344,11 +344,20 @@ static void on_ack(struct app *a, struct tny_wire_ack *ack)
     struct tny_diag d = {{0}};
     int32_t i;
 
-    if (!ack->key[0] && a->n_pend > 0) {
-        /* MALFORMED without a key: the oldest unacknowledged one. */
-        snprintf(ack->key, sizeof(ack->key), "%s", a->pend[0].key);
+    /* Only an ack that names one of our keys settles anything: a keyless
+     * rejection (a retained or foreign message the hub could not read)
+     * says nothing about our results, and taking it for the oldest one
+     * would stop its resending for good (issue 13). */
+    if (!ack->key[0]) {
+        logf_(a, TBL_LOG_WARN,
+              "ack without a key ignored (status %d reason %d): %s",
+              (int)ack->status, (int)ack->reason, ack->reason_text);
+        return;
     }
-    i = ack->key[0] ? find_pending(a, ack->key) : -1;
+    i = find_pending(a, ack->key);
+    if (i >= 0 && ack->status == TNY_WIRE_ACK_REJECTED)
+        logf_(a, TBL_LOG_WARN, "result key=%s refused by the hub: %s", ack->key,
+              ack->reason_text);
     if (i >= 0) {
         if (tbl_outbox_done(a->ob, ack->key, (int)ack->status, wall_ms(NULL),
                             NULL, &d) < 0) {

@@ -541,8 +541,12 @@ max_queued_bytes $max_queued_bytes
 # wake-up, so fanning assignments out to 200 tables takes 9 s.
 max_inflight_messages $max_inflight
 
-# Bound every packet (the largest is a standings feed of a big event).
-max_packet_size 16777216
+# Bound every packet: the hub's own limit (HUB_MAX_MESSAGE in
+# hub/include/hub/hub.h, 5 MiB: a 4 MiB console request or reply with room
+# to spare).  Equal, so that whatever this broker accepts reaches the hub
+# whole and is answered; a larger packet is refused here (the client is
+# disconnected), never silently dropped by the hub.
+max_packet_size 5242880
 EOF
 }
 

@@ -621,7 +621,18 @@ static int reject(struct hub_service *svc, const char *device_id,
             "result rejected device=%s key=%s event=%s round=%d table=%d: %s",
             device_id, sub ? sub->key : "", sub ? sub->event_id : "",
             sub ? (int)sub->round : 0, sub ? (int)sub->table : 0, text);
-    return send_ack(svc, device_id, &ack, ob, diag);
+    int rc = send_ack(svc, device_id, &ack, ob, diag);
+    if (rc == TNY_EINVAL) {
+        /* The reason quoted bytes the wire refuses as text (a malformed
+         * payload's): answer all the same, without the quote. */
+        snprintf(ack.reason_text, sizeof(ack.reason_text),
+                 "result_submission: %s (the details are not printable "
+                 "text)",
+                 reason == TNY_WIRE_REASON_MALFORMED ? "does not decode"
+                                                     : "refused");
+        rc = send_ack(svc, device_id, &ack, ob, diag);
+    }
+    return rc;
 }
 
 /* The reason of a rejection the store decided, from its text. */
@@ -754,7 +765,7 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
 {
     struct tny_wire_submission *subp = &job->sub;
 #define sub (*subp)
-    struct tny_diag why = {{0}};
+    struct tny_diag why = {{0}}, ignored_why = {{0}};
     struct hub_submit_outcome outcome;
     struct tny_wire_ack ack;
     struct hub_device *dev;
@@ -766,6 +777,14 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
 
     memset(&outcome, 0, sizeof(outcome));
     svc->stats.results++;
+    if (len == 0) {
+        /* An empty message deletes a retained one (the hub clears results
+         * a table left retained, hub_loop.c): nothing to answer. */
+        svc->stats.ignored++;
+        HUB_LOG(HUB_LOG_DEBUG, "empty result message ignored device=%s",
+                device_id);
+        return TNY_OK;
+    }
     if (!hub__device_login(svc, device_id)) {
         svc->stats.ignored++;
         HUB_LOG(HUB_LOG_DEBUG, "result ignored: not a device login device=%s",
@@ -776,9 +795,29 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
     if ((rc = hub__device_ensure(svc, device_id, actor, &dev, diag)) < 0)
         return rc;
     dev->last_seen_ms = now_ms;
-    if (tny_wire_decode_submission(payload, len, &sub, &why) < 0)
-        return reject(svc, device_id, NULL, TNY_WIRE_REASON_MALFORMED, why.msg,
+    if (tny_wire_decode_submission(payload, len, &sub, &why) < 0) {
+        /* Answered by its key when the key can be read (the table applies
+         * only an ack naming one of its keys, and stops resending it);
+         * a key already stored gets its first answer, as always. */
+        struct tny_wire_submission *peek = NULL;
+        memset(&sub, 0, sizeof(sub));
+        if (tny_wire_peek_submission_key(payload, len, sub.key)) {
+            peek = &sub;
+            rc = hub_store_get_submission(svc->store, device_id, sub.key,
+                                          &outcome, &ignored_why);
+            if (rc == 0) {
+                rc = ack_from_answer(svc, outcome.answer, false, &ack, diag);
+                hub_submit_outcome_release(&outcome);
+                if (rc == 0)
+                    rc = send_ack(svc, device_id, &ack, ob, diag);
+                return rc;
+            }
+            if (rc != TNY_ENOTFOUND)
+                return tny_diag_set(diag, rc, "%s", ignored_why.msg);
+        }
+        return reject(svc, device_id, peek, TNY_WIRE_REASON_MALFORMED, why.msg,
                       ob, diag);
+    }
     if (strcmp(sub.device_id, device_id) != 0) {
         snprintf(text, sizeof(text),
                  "result_submission.device_id: \"%s\" is not the sending "
@@ -1199,12 +1238,35 @@ int hub_service_on_request(struct hub_service *svc, const char *console_id,
     if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_CTL_RESP, console_id, topic,
                              sizeof(topic), diag)) < 0)
         return rc;
-    if (tny_wire_decode_request(payload, len, &req, &why) < 0) {
-        /* No correlation id to answer to: the console times out. */
-        HUB_LOG(HUB_LOG_WARN, "console request ignored console=%s: %s",
-                console_id, why.msg);
-        svc->stats.ignored++;
-        return TNY_OK;
+    if ((rc = tny_wire_decode_request(payload, len, &req, &why)) < 0) {
+        /* Answered with the reason whenever its correlation id can be
+         * read, so the console says what was wrong instead of timing out.
+         * Not remembered: the same bytes get the same answer again. */
+        memset(&rep, 0, sizeof(rep));
+        if (!tny_wire_peek_correlation_id(payload, len, rep.correlation_id)) {
+            HUB_LOG(HUB_LOG_WARN,
+                    "console request ignored console=%s: %s (no readable "
+                    "correlation_id to answer)",
+                    console_id, why.msg);
+            svc->stats.ignored++;
+            return TNY_OK;
+        }
+        HUB_LOG(HUB_LOG_WARN, "console request refused console=%s id=%s: %s",
+                console_id, rep.correlation_id, why.msg);
+        rep.rc = rc == TNY_ENOMEM ? TNY_ENOMEM : TNY_EINVAL;
+        snprintf(rep.message, sizeof(rep.message), "%s",
+                 why.msg[0] ? why.msg : tny_strerror(rep.rc));
+        rc = tny_wire_encode_reply(&rep, &buf, &blen, &why);
+        if (rc == TNY_EINVAL) { /* the diagnostic quoted unprintable bytes */
+            snprintf(rep.message, sizeof(rep.message),
+                     "console_request: malformed (%zu bytes that do not "
+                     "decode)",
+                     len);
+            rc = tny_wire_encode_reply(&rep, &buf, &blen, &why);
+        }
+        if (rc < 0)
+            return tny_diag_set(diag, rc, "%s", why.msg);
+        return hub_outbox_add(ob, topic, buf, blen, false);
     }
     struct hub_reply_entry *seen =
         reply_find(svc, console_id, req.correlation_id);
@@ -1235,6 +1297,17 @@ int hub_service_on_request(struct hub_service *svc, const char *console_id,
         tny_wire_request_release(&req);
         free(rep.json);
         return rc;
+    }
+    if (rep.rc == 0 && (req.cmd == TNY_WIRE_CMD_PUBLISH_ROUND ||
+                        req.cmd == TNY_WIRE_CMD_CLOSE_ROUND)) {
+        /* A round's results go from the WAL into the database file before
+         * the organiser hears the round is closed (or the next one is
+         * out): from then on they survive a lost WAL (architecture.md
+         * "Durability").  A failure loses nothing (the WAL has it). */
+        struct tny_diag cw = {{0}};
+        if (hub_store_checkpoint(svc->store, &cw) < 0)
+            HUB_LOG(HUB_LOG_WARN, "checkpoint after %s event=%s: %s",
+                    tny_wire_cmd_name(req.cmd), req.event_id, cw.msg);
     }
     if (rep.rc < 0 && !rep.message[0])
         snprintf(rep.message, sizeof(rep.message), "%s", tny_strerror(rep.rc));

@@ -17,11 +17,15 @@
  */
 #include "store_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- schema ------------------------------------------------------------ */
 
@@ -582,19 +586,23 @@ int hs_validate_event(struct hub_store *s, int64_t ev_row, bool with_draft,
 
 /* ---- background checkpoint ----------------------------------------------- */
 
-/* WAL pages after which a checkpoint is due (SQLite's own default). */
-#define HS_CHECKPOINT_PAGES 1000
+/* WAL pages after which a checkpoint is due: 256 pages (1 MiB at the
+ * 4 KiB page size), a quarter of SQLite's default, so the committed results
+ * that exist only in the WAL stay few (docs/architecture.md "Durability"). */
+#define HS_CHECKPOINT_PAGES 256
 
 /* A thread with its own connection that checkpoints the WAL when the
  * store's connection says it grew past HS_CHECKPOINT_PAGES (its WAL hook,
- * which replaces the automatic checkpoint inside commits).  A passive
- * checkpoint never blocks the writer: it copies what is committed while
- * new commits go on appending to the WAL. */
+ * which replaces the automatic checkpoint inside commits) or when the hub
+ * asks (hub_store_checkpoint_soon, on its timer).  A passive checkpoint
+ * never blocks the writer: it copies what is committed while new commits
+ * go on appending to the WAL. */
 struct hs_checkpointer {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool due, stop;
+    int64_t commits; /* commits since the last checkpoint began */
     sqlite3 *db;
 };
 
@@ -607,11 +615,13 @@ static void *checkpoint_main(void *arg)
             pthread_cond_wait(&c->cv, &c->mu);
         bool stop = c->stop;
         c->due = false;
+        c->commits = 0;
         pthread_mutex_unlock(&c->mu);
         if (stop)
             return NULL;
         /* Failures (busy, I/O) leave the WAL longer: the next commit past
-         * the threshold asks again, and close checkpoints anyway. */
+         * the threshold or the next timer asks again, and close
+         * checkpoints anyway. */
         (void)sqlite3_wal_checkpoint_v2(c->db, "main",
                                         SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     }
@@ -622,13 +632,29 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
     struct hs_checkpointer *c = arg;
     (void)db;
     (void)name;
+    pthread_mutex_lock(&c->mu);
+    c->commits++;
     if (pages >= HS_CHECKPOINT_PAGES) {
-        pthread_mutex_lock(&c->mu);
         c->due = true;
         pthread_cond_signal(&c->cv);
-        pthread_mutex_unlock(&c->mu);
     }
+    pthread_mutex_unlock(&c->mu);
     return SQLITE_OK;
+}
+
+bool hub_store_checkpoint_soon(struct hub_store *store)
+{
+    struct hs_checkpointer *c = store->ckpt;
+    bool asked = false;
+    if (!c)
+        return false;
+    pthread_mutex_lock(&c->mu);
+    if (c->commits > 0) {
+        c->due = asked = true;
+        pthread_cond_signal(&c->cv);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return asked;
 }
 
 static void checkpointer_stop(struct hub_store *s)
@@ -698,6 +724,16 @@ out:
     return rc;
 }
 
+/* True when the database has any table (sqlite_schema is not empty). */
+static bool has_tables(struct hub_store *s)
+{
+    int64_t n = 0;
+    struct tny_diag ignored;
+    return pragma_int(s, "SELECT count(*) FROM sqlite_schema", &n, &ignored) ==
+               0 &&
+           n > 0;
+}
+
 static int migrate(struct hub_store *s, const char *path, struct tny_diag *d)
 {
     int64_t version;
@@ -760,11 +796,22 @@ int hub_store_open_with(const char *path, const struct hub_store_options *opt,
         o = *opt;
     if (!path || !*path)
         return tny_diag_set(diag, TNY_EINVAL, "store: no database path");
+    if (o.flags & HUB_STORE_MUST_EXIST) {
+        struct stat stb;
+        if (stat(path, &stb) != 0)
+            return tny_diag_set(diag,
+                                errno == ENOENT ? TNY_ENOTFOUND : TNY_ESTATE,
+                                "store: %s: %s", path, strerror(errno));
+        if (!S_ISREG(stb.st_mode))
+            return tny_diag_set(diag, TNY_ESTATE,
+                                "store: %s: not a regular file", path);
+    }
     s = calloc(1, sizeof(*s));
     if (!s)
         return TNY_ENOMEM;
-    int flags = (o.flags & HUB_STORE_READ_ONLY)
-                    ? SQLITE_OPEN_READONLY
+    int flags = (o.flags & HUB_STORE_READ_ONLY) ? SQLITE_OPEN_READONLY
+                : (o.flags & HUB_STORE_MUST_EXIST)
+                    ? SQLITE_OPEN_READWRITE
                     : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     src = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
     if (src != SQLITE_OK) {
@@ -784,6 +831,19 @@ int hub_store_open_with(const char *path, const struct hub_store_options *opt,
         tny_diag_set(diag, rc, "store: cannot open %s: %s", path,
                      sqlite3_errmsg(s->db));
         goto out;
+    }
+    if (o.flags & HUB_STORE_MUST_EXIST) {
+        /* user_version 0: no migration ever ran here (an empty file, or
+         * another program's database): not ours to turn into a store. */
+        if ((rc = pragma_int(s, "PRAGMA user_version", &got, diag)) < 0)
+            goto out;
+        if (got == 0) {
+            rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                              "store: %s is not a Tourney hub database "
+                              "(%s, no hub schema)",
+                              path, has_tables(s) ? "other tables" : "empty");
+            goto out;
+        }
     }
     if ((rc = hs_exec(s, "PRAGMA foreign_keys = ON", diag)) < 0)
         goto out;
@@ -832,6 +892,123 @@ int hub_store_schema_version(struct hub_store *store, int32_t *version,
     int64_t v = 0;
     int rc = pragma_int(store, "PRAGMA user_version", &v, diag);
     *version = (int32_t)v;
+    return rc;
+}
+
+/* ---- probe, checkpoint, backup ---------------------------------------- */
+
+int hub_store_probe(struct hub_store *store, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    /* quick_check: the b-trees and pages, without the index cross-checks
+     * of integrity_check (O(N) instead of O(N log N)). */
+    if ((rc = hs_prepare(store, "PRAGMA quick_check", &st, diag)) < 0 ||
+        (rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    if (!row || strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "store: quick check: %s",
+                          row ? (const char *)sqlite3_column_text(st, 0)
+                              : "no answer");
+        goto out;
+    }
+    hs_finalize(store, st);
+    st = NULL;
+    if (store->read_only) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "store: read-only: no write permission on the "
+                          "file or its directory, or a read-only file "
+                          "system");
+        goto out;
+    }
+    /* A real commit (and its fsync): what a result's ack will need. */
+    if ((rc = hs_begin(store, diag)) == 0)
+        rc = hs_log(store, "hub", NULL, "store.probe", NULL, diag);
+    rc = hs_finish(store, rc, diag);
+out:
+    hs_finalize(store, st);
+    return rc;
+}
+
+int hub_store_checkpoint(struct hub_store *store, struct tny_diag *diag)
+{
+    int src = sqlite3_wal_checkpoint_v2(store->db, "main",
+                                        SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    if (src != SQLITE_OK)
+        return hs_sqlite_error(store, src, "checkpoint", diag);
+    return TNY_OK;
+}
+
+int hub_store_backup(const char *db_path, const char *path,
+                     struct tny_diag *diag)
+{
+    sqlite3 *src = NULL, *dst = NULL;
+    sqlite3_backup *b = NULL;
+    int rc = TNY_OK, s, fd = -1;
+    struct stat stb;
+
+    if (!path || !*path)
+        return tny_diag_set(diag, TNY_EINVAL, "backup: no file name");
+    if (stat(path, &stb) == 0)
+        return tny_diag_set(diag, TNY_ECONFLICT,
+                            "backup: %s exists (refusing to overwrite it)",
+                            path);
+    s = sqlite3_open_v2(db_path, &src, SQLITE_OPEN_READONLY, NULL);
+    if (s != SQLITE_OK) {
+        rc = tny_diag_set(diag, s == SQLITE_NOMEM ? TNY_ENOMEM : TNY_ESTATE,
+                          "backup: cannot read %s: %s", db_path,
+                          src ? sqlite3_errmsg(src) : sqlite3_errstr(s));
+        goto out;
+    }
+    sqlite3_busy_timeout(src, 5000);
+    s = sqlite3_open_v2(path, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        NULL);
+    if (s != SQLITE_OK) {
+        rc = tny_diag_set(diag, s == SQLITE_NOMEM ? TNY_ENOMEM : TNY_ESTATE,
+                          "backup: cannot create %s: %s", path,
+                          dst ? sqlite3_errmsg(dst) : sqlite3_errstr(s));
+        goto out;
+    }
+    if (!(b = sqlite3_backup_init(dst, "main", src, "main"))) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "backup: %s: %s", path,
+                          sqlite3_errmsg(dst));
+        goto out;
+    }
+    /* All pages in one step: one read transaction, so the copy is one
+     * snapshot; the hub's writer goes on appending to the WAL meanwhile. */
+    while ((s = sqlite3_backup_step(b, -1)) == SQLITE_OK || s == SQLITE_BUSY ||
+           s == SQLITE_LOCKED)
+        sqlite3_sleep(10);
+    if (sqlite3_backup_finish(b) != SQLITE_OK || s != SQLITE_DONE) {
+        rc = tny_diag_set(
+            diag, TNY_ESTATE, "backup: %s: %s", path,
+            sqlite3_errstr(s != SQLITE_DONE ? s : sqlite3_errcode(dst)));
+        goto out;
+    }
+    b = NULL;
+    /* A self-contained file: no -wal beside it. */
+    s = sqlite3_exec(dst, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    if (s != SQLITE_OK) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "backup: %s: %s", path,
+                          sqlite3_errmsg(dst));
+        goto out;
+    }
+    sqlite3_close_v2(dst);
+    dst = NULL;
+    /* SQLite syncs the file at commit; the directory entry too. */
+    if ((fd = open(path, O_RDONLY)) < 0 || fsync(fd) != 0)
+        rc = tny_diag_set(diag, TNY_ESTATE, "backup: %s: %s", path,
+                          strerror(errno));
+out:
+    if (fd >= 0)
+        close(fd);
+    if (b)
+        (void)sqlite3_backup_finish(b);
+    sqlite3_close_v2(dst);
+    sqlite3_close_v2(src);
+    if (rc < 0 && rc != TNY_ECONFLICT && rc != TNY_EINVAL)
+        (void)unlink(path); /* no half-written backup left behind */
     return rc;
 }
 

@@ -60,6 +60,12 @@ enum hub_store_flag {
      * commit that crosses the threshold, so no commit (and no ack) waits
      * for the database file's write and fsync.  The hub sets it. */
     HUB_STORE_BACKGROUND_CHECKPOINT = 4,
+    /* Never create: a path that does not exist, or a database without the
+     * store's schema (an empty file, another program's database), fails
+     * with TNY_ENOTFOUND instead of becoming a fresh store.  The hub sets
+     * it unless it was asked to create (tourney-hub --create): a wrong path
+     * must not silently start an empty hub. */
+    HUB_STORE_MUST_EXIST = 8,
 };
 
 struct hub_store_options {
@@ -86,6 +92,41 @@ TNY_MUST_USE int hub_store_open_with(const char *path,
                                      const struct hub_store_options *opt,
                                      struct hub_store **out,
                                      struct tny_diag *diag);
+
+/* Checks that the open database can serve a hub: PRAGMA quick_check
+ * answers "ok" and a write commits durably (a "store.probe" row appended
+ * to the log in its own transaction), so a corrupt file, a read-only file
+ * or file system, or a full disk is found before the hub goes online.
+ * Errors: TNY_ESTATE with diag saying what failed ("store: quick check:
+ * ...", "store: read-only: ...", SQLite's message), TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_probe(struct hub_store *store,
+                                 struct tny_diag *diag);
+
+/* Copies the whole database into a new file at path with SQLite's online
+ * backup API, from a read transaction of its own connection: a consistent
+ * snapshot of every commit made before it started, taken while the hub
+ * keeps writing (other connections are not blocked; the copy restarts
+ * when a write lands mid-copy, which SQLite handles).  The copy is a
+ * complete database in rollback-journal mode (no -wal file needed) and is
+ * fsynced before this returns.  path must not exist (TNY_ECONFLICT).
+ * Errors: TNY_ECONFLICT, TNY_ESTATE (cannot open or write path, I/O),
+ * TNY_ENOMEM.  Any thread (it uses its own connections). */
+TNY_MUST_USE int hub_store_backup(const char *db_path, const char *path,
+                                  struct tny_diag *diag);
+
+/* Copies the committed WAL content into the database file and truncates
+ * the WAL (SQLITE_CHECKPOINT_TRUNCATE), waiting up to the busy timeout
+ * for readers.  After it returns 0 the database file alone holds every
+ * commit made before the call.  Errors: TNY_ESTATE (busy readers, I/O). */
+TNY_MUST_USE int hub_store_checkpoint(struct hub_store *store,
+                                      struct tny_diag *diag);
+
+/* With HUB_STORE_BACKGROUND_CHECKPOINT: asks the store's checkpoint
+ * thread for a passive checkpoint when anything was committed since the
+ * last one began, without waiting for it; true when it asked.  The hub
+ * calls it on a timer (checkpoint_interval_s), so committed results do
+ * not wait in the WAL for it to reach the size threshold. */
+bool hub_store_checkpoint_soon(struct hub_store *store);
 
 /* Closes the database (checkpoints the WAL when last); NULL is a no-op. */
 void hub_store_close(struct hub_store *store);

@@ -8,7 +8,8 @@
 
 # live_hub_config [LINE...]: the hub's config ($E2E_TMP/hub.conf: the hub
 # login, a database in $E2E_TMP, no feed unless LINEs say otherwise) and
-# organiser o1's console config under a private XDG_CONFIG_HOME.
+# organiser o1's console config under a private XDG_CONFIG_HOME; then the
+# database is created (hub_create).
 live_hub_config() {
     export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
     unset TOURNEY_PASSWORD
@@ -27,6 +28,14 @@ user = o1
 password_file = "$E2E_TMP/o1.pw"
 timeout = 30
 EOF
+    hub_create
+}
+
+# hub_create [CONF]: `tourney-hub --create` on CONF (default
+# $E2E_TMP/hub.conf): the hub never makes its database by itself.
+hub_create() {
+    "$HUB" --config "${1:-$E2E_TMP/hub.conf}" --create >"$E2E_TMP/create.out" 2>&1 ||
+        fail "tourney-hub --create: $(cat "$E2E_TMP/create.out")"
 }
 
 HUB_PID=

@@ -45,6 +45,8 @@ password_file = "$E2E_TMP/o1.pw"
 timeout = 30
 EOF
 
+"$HUB" --config "$E2E_TMP/hub.conf" --create >"$E2E_TMP/create.out" 2>&1 ||
+    fail "tourney-hub --create: $(cat "$E2E_TMP/create.out")"
 "$HUB" --config "$E2E_TMP/hub.conf" >>"$E2E_TMP/hub.log" 2>&1 </dev/null &
 HUB_PID=$!
 e2e_track "$HUB_PID"

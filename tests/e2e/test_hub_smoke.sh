@@ -61,6 +61,10 @@ count_state() {
 }
 
 e2e_sub_start state watch "$STATE"
+"$HUB" --config "$E2E_TMP/hub.conf" --create >"$E2E_TMP/create.out" 2>&1 ||
+    fail "tourney-hub --create: $(cat "$E2E_TMP/create.out")"
+grep -q "^tourney-hub: created database $DB " "$E2E_TMP/create.out" ||
+    fail "--create did not say it created $DB: $(cat "$E2E_TMP/create.out")"
 start_hub
 e2e_expect state "$STATE" online 10
 ok "hub connects and publishes hub/state online"

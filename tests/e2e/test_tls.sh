@@ -130,6 +130,7 @@ ok "a table with the wrong CA stays offline"
 # The configurations above are live_hub_config's with ssl:// and the CA.
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
 source "$(dirname -- "${BASH_SOURCE[0]}")/sim_tables.sh"
+hub_create
 hub_launch
 live 0 wait-hub --timeout 20
 for ((i = 1; i <= N_DEV; i++)); do

@@ -1163,6 +1163,81 @@ static void test_store_read_only(void **state)
     tmpdb_remove(&db);
 }
 
+/* Issue 13: HUB_STORE_MUST_EXIST never creates; hub_store_probe finds a
+ * read-only store; hub_store_backup copies what is committed, with no WAL
+ * beside it, and never overwrites; after hub_store_checkpoint the
+ * database file alone holds every commit. */
+static void test_store_must_exist_probe_backup(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct hub_store *s = NULL;
+    struct hub_store_options must = {.flags = HUB_STORE_MUST_EXIST};
+    char path[160];
+    tmpdb_make(&db);
+
+    assert_int_equal(hub_store_open_with(db.path, &must, &s, &diag),
+                     TNY_ENOTFOUND);
+    assert_null(s);
+    assert_non_null(strstr(diag.msg, db.path));
+    assert_int_equal(access(db.path, F_OK), -1); /* nothing created */
+    FILE *f = fopen(db.path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(hub_store_open_with(db.path, &must, &s, &diag),
+                     TNY_ENOTFOUND);
+    assert_non_null(strstr(diag.msg, "not a Tourney hub database (empty"));
+    unlink(db.path);
+
+    s = open_store(db.path, 0);
+    OK(hub_store_probe(s, &diag));
+    char *text = event_text("catan", "{}", 8, 4);
+    OK(hub_store_create_event(s, "ev", text, strlen(text), "organiser:anna",
+                              &diag));
+    free(text);
+    char *before = export_of(s, "ev");
+
+    /* A backup while this connection is open, then one onto it: refused. */
+    snprintf(path, sizeof(path), "%s/backup.db", db.dir);
+    OK(hub_store_backup(db.path, path, &diag));
+    assert_int_equal(hub_store_backup(db.path, path, &diag), TNY_ECONFLICT);
+    char wal[192];
+    snprintf(wal, sizeof(wal), "%s-wal", path);
+    assert_int_equal(access(wal, F_OK), -1);
+    struct hub_store *b = open_store(path, HUB_STORE_MUST_EXIST);
+    char *copy = export_of(b, "ev");
+    assert_string_equal(copy, before);
+    free(copy);
+    hub_store_close(b);
+    unlink(path);
+
+    /* After a checkpoint the WAL can go: the file alone has the event. */
+    OK(hub_store_checkpoint(s, &diag));
+    snprintf(path, sizeof(path), "%s/copy.db", db.dir);
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "cp %s %s", db.path, path);
+    assert_int_equal(system(cmd), 0);
+    b = open_store(path, HUB_STORE_MUST_EXIST);
+    copy = export_of(b, "ev");
+    assert_string_equal(copy, before);
+    free(copy);
+    hub_store_close(b);
+    unlink(path);
+    snprintf(cmd, sizeof(cmd), "%s/copy.db-wal", db.dir);
+    unlink(cmd);
+    snprintf(cmd, sizeof(cmd), "%s/copy.db-shm", db.dir);
+    unlink(cmd);
+    hub_store_close(s);
+
+    s = open_store(db.path, HUB_STORE_READ_ONLY);
+    assert_int_equal(hub_store_probe(s, &diag), TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "read-only"));
+    hub_store_close(s);
+    free(before);
+    tmpdb_remove(&db);
+}
+
 static void test_store_full_database(void **state)
 {
     (void)state;
@@ -1382,6 +1457,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_CM_7_publish_round_with_clock),
         cmocka_unit_test(test_store_read_only),
         cmocka_unit_test(test_store_full_database),
+        cmocka_unit_test(test_store_must_exist_probe_backup),
         cmocka_unit_test(test_store_load_10000_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

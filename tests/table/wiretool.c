@@ -16,6 +16,9 @@
  *                                game=...
  *   wiretool presence HEX     -> device=... state=online queued=N
  *                                version=V
+ *   wiretool ack-of HEX       -> key=... status=rejected reason=malformed
+ *                                text=...   (key "-" when absent)
+ *   wiretool reply HEX        -> id=... ok=0|1 code=N message=...
  *
  * Clock instants are the wall clock now (the hub's clock in a test is the
  * machine's).  Exit status 0, or 2 with a message on stderr.
@@ -288,6 +291,42 @@ static void decode_presence(const char *hex)
     free(buf);
 }
 
+static void decode_ack(const char *hex)
+{
+    static const char *const statuses[] = {"",         "accepted",
+                                           "rejected", "duplicate",
+                                           "conflict", "pending_confirmation"};
+    static const char *const reasons[] = {
+        "none",        "malformed",       "unknown_event",  "wrong_table",
+        "wrong_round", "wrong_players",   "invalid_result", "already_confirmed",
+        "unconfirmed", "stale_assignment"};
+    struct tny_wire_ack k;
+    struct tny_diag d = {{0}};
+    size_t len;
+    uint8_t *buf = from_hex(hex, &len);
+
+    if (tny_wire_decode_ack(buf, len, &k, &d) < 0)
+        die(d.msg, NULL);
+    printf("key=%s status=%s reason=%s text=%s\n", k.key[0] ? k.key : "-",
+           statuses[k.status], reasons[k.reason], k.reason_text);
+    free(buf);
+}
+
+static void decode_reply(const char *hex)
+{
+    struct tny_wire_reply r;
+    struct tny_diag d = {{0}};
+    size_t len;
+    uint8_t *buf = from_hex(hex, &len);
+
+    if (tny_wire_decode_reply(buf, len, &r, &d) < 0)
+        die(d.msg, NULL);
+    printf("id=%s ok=%d code=%d message=%s\n", r.correlation_id, r.rc == 0,
+           -r.rc, r.message);
+    tny_wire_reply_release(&r);
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -303,6 +342,10 @@ int main(int argc, char **argv)
         decode_submission(argv[2]);
     else if (strcmp(cmd, "presence") == 0 && argc == 3)
         decode_presence(argv[2]);
+    else if (strcmp(cmd, "ack-of") == 0 && argc == 3)
+        decode_ack(argv[2]);
+    else if (strcmp(cmd, "reply") == 0 && argc == 3)
+        decode_reply(argv[2]);
     else
         die("unknown command", cmd);
     return 0;

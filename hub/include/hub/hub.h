@@ -15,6 +15,14 @@
 #include "tny/config.h"
 #include "tny/error.h"
 
+/* The largest MQTT payload the hub receives or publishes: a console
+ * request or reply (TNY_WIRE_MAX_CONSOLE_MSG) with room to spare.  The
+ * venue broker's max_packet_size (deploy/broker/gen-config.sh) is this
+ * same number, so every message the broker accepts reaches the hub whole
+ * and gets an answer (a submission over the table protocol's 64 KiB is
+ * refused by its key); a larger packet is refused by the broker itself. */
+#define HUB_MAX_MESSAGE ((size_t)5 * 1024 * 1024)
+
 /* Indices into hub_config_items[] (same order). */
 enum hub_config_key {
     HUB_CFG_BROKER_URI,
@@ -27,6 +35,7 @@ enum hub_config_key {
     HUB_CFG_KEEPALIVE_S,
     HUB_CFG_DATABASE,
     HUB_CFG_DATABASE_SYNC,
+    HUB_CFG_CHECKPOINT_INTERVAL_S,
     HUB_CFG_DEVICE_PREFIX,
     HUB_CFG_FEED,
     HUB_CFG_FEED_INTERVAL_MS,
@@ -51,6 +60,8 @@ struct hub_args {
     bool dump_config;        /* --dump-config */
     bool annotated;          /* --annotated */
     bool help, version;
+    bool create;             /* --create: make the database, then exit */
+    const char *backup_path; /* --backup FILE: copy the database, exit */
 };
 
 /* Defaults, then the file named by --config (if any), then --name=value
@@ -64,10 +75,36 @@ TNY_MUST_USE int hub_config_load(int argc, char **argv, struct hub_config *cfg,
 /* Writes the configuration (password masked) to stdout. */
 void hub_config_print(const struct hub_config *cfg, bool annotated);
 
-/* Runs the hub until SIGINT/SIGTERM: opens the store, connects, serves.
- * Returns the process exit status (0 clean shutdown, 1 start-up failure:
- * the database cannot be opened, the broker options are invalid). */
+/* Runs the hub until SIGINT/SIGTERM: opens the store (which must exist:
+ * see hub_create), checks it (hub_store_probe: not corrupt, writable),
+ * connects, serves.  Returns the process exit status (0 clean shutdown,
+ * 1 start-up failure, with one log line naming the database and why: no
+ * such file, not a hub database, corrupt, read-only, the broker options
+ * are invalid).  A database that fails is never announced online. */
 int hub_run(const struct hub_config *cfg);
+
+struct hub_store;
+
+/* Opens the configured database for serving (hub_db.c): it must exist and
+ * be a hub database (HUB_STORE_MUST_EXIST), and pass hub_store_probe
+ * (quick_check, a committed write).  flags: more enum hub_store_flag bits.
+ * Errors: TNY_ENOTFOUND (no such file, empty, not a hub database; diag
+ * says to run --create), TNY_ESTATE (corrupt, read-only, I/O), with diag
+ * naming the file and the reason. */
+TNY_MUST_USE int hub_db_open(const struct hub_config *cfg, unsigned flags,
+                             struct hub_store **out, struct tny_diag *diag);
+
+/* tourney-hub --create: makes the configured database (schema, a probe
+ * write) when it does not exist or is an empty file; an existing hub
+ * database is left as it is.  Says which on stdout.  Returns the exit
+ * status: 0, or 1 with the reason on stderr (another program's database,
+ * cannot write). */
+int hub_create(const struct hub_config *cfg);
+
+/* tourney-hub --backup FILE: a consistent copy of the configured database
+ * into FILE (hub_store_backup), safe while the hub runs.  Returns the exit
+ * status: 0, or 1 with the reason on stderr (FILE exists, I/O). */
+int hub_backup(const struct hub_config *cfg, const char *path);
 
 /* The whole program: arguments, config (exit 2 on a bad one), run. */
 int hub_main(int argc, char **argv);

@@ -278,6 +278,13 @@ tny_wire_encode_submission(const struct tny_wire_submission *in, uint8_t **buf,
 TNY_MUST_USE int tny_wire_decode_submission(const uint8_t *buf, size_t len,
                                             struct tny_wire_submission *out,
                                             struct tny_diag *diag);
+/* The idempotency key of a submission that does not decode (a broken
+ * field, larger than TNY_WIRE_MAX_TABLE_MSG: any len), read from the raw
+ * fields in order up to the first unparsable byte: true and key set when
+ * one is there and is an id.  Lets the hub answer a malformed submission
+ * by its key, so the table stops resending it (docs/protocol.md). */
+bool tny_wire_peek_submission_key(const uint8_t *buf, size_t len,
+                                  char key[TNY_WIRE_ID_MAX + 1]);
 
 /* ---- ResultAck (hub -> table) ------------------------------------------ */
 
@@ -471,6 +478,11 @@ TNY_MUST_USE int tny_wire_encode_request(const struct tny_wire_request *in,
 TNY_MUST_USE int tny_wire_decode_request(const uint8_t *buf, size_t len,
                                          struct tny_wire_request *out,
                                          struct tny_diag *diag);
+/* The correlation id of a request that does not decode (any len), as
+ * tny_wire_peek_submission_key: so the hub can answer it with the
+ * reason instead of leaving the console to time out. */
+bool tny_wire_peek_correlation_id(const uint8_t *buf, size_t len,
+                                  char id[TNY_WIRE_ID_MAX + 1]);
 
 /* ---- ConsoleReply (hub -> console) ------------------------------------- */
 
