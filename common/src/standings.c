@@ -165,11 +165,13 @@ static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
         *value = *key = esos_of(c, p);
         return true;
     case TNY_TB_FINAL_PLACEMENT: { /* AG-13: place in the last game */
+        /* Seed 002 T3: equal VP is an equal placement; IP and BP only seat
+         * game 2 (T2(d)), so the next criterion decides. */
         for (int32_t r = c->n_rounds - 1; r >= 0; r--) {
             const struct tny_record *x = tny_records_at(c->rec, p, r);
             if (x->presence == TNY_PLAYED) {
-                *value = x->place;
-                *key = -x->place;
+                *value = x->score_place;
+                *key = -x->score_place;
                 return true;
             }
         }
