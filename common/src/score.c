@@ -176,6 +176,37 @@ static void score_table(const struct tny_event *ev,
         }
         break;
     }
+    case TNY_GAME_TWO_PLAYER: {
+        /* A winner, or a draw, an intentional draw or a double loss (the
+         * parser derived the winner from the scores when none was given). */
+        const int32_t w = res->winner;
+        for (int s = 0; s < 2; s++) {
+            const bool won = w == s, lost = w == 1 - s || res->double_loss;
+            rec[s]->win = won ? 1.0f : (lost ? 0.0f : 0.5f);
+            rec[s]->place = (int8_t)(lost ? 2 : 1);
+            rec[s]->score_place = rec[s]->place;
+            rec[s]->elim_won = elim && won;
+            rec[s]->has_score = res->has_score;
+            rec[s]->score = res->has_score ? res->score[s] : 0;
+            rec[s]->opp_score = res->has_score ? res->score[1 - s] : 0;
+            int64_t m =
+                (int64_t)fmt->mov_base + rec[s]->score - rec[s]->opp_score;
+            rec[s]->mov = (int32_t)(m < fmt->mov_min   ? fmt->mov_min
+                                    : m > fmt->mov_max ? fmt->mov_max
+                                                       : m);
+            if (elim)
+                continue;
+            if (res->double_loss)
+                rec[s]->tp = fmt->double_loss_points;
+            else if (res->intentional_draw)
+                rec[s]->tp = fmt->intentional_draw_points;
+            else if (w < 0)
+                rec[s]->tp = fmt->draw_points;
+            else
+                rec[s]->tp = won ? fmt->win_points : fmt->loss_points;
+        }
+        break;
+    }
     case TNY_GAME_TANTRIX: {
         int64_t tp[2];
         tny_tantrix_tp(fmt, res, tp);
@@ -262,6 +293,10 @@ static void score_bye(const struct tny_event *ev, int32_t player, int32_t r0,
         rec->success = fmt->bye_success_permille / 1000.0;
         break;
     case TNY_GAME_AGRICOLA: rec->tp = fmt->bye_points; break;
+    case TNY_GAME_TWO_PLAYER:
+        rec->tp = fmt->bye_points;
+        rec->mov = fmt->mov_bye;
+        break;
     }
     if (ev->rounds[r0].stage == TNY_STAGE_ELIMINATION)
         rec->tp = 0;

@@ -40,6 +40,8 @@ struct tny_record {
     int32_t score;     /* own game score (TX, AG VP, CT capped VP) */
     int32_t opp_score; /* 2-player: opponent's game score */
     bool has_score;    /* false for byes and TX defaults/decisions */
+    int32_t mov;       /* two-player: margin of victory of the game or
+                        * bye (tiebreak_data.mov), else 0 */
     double relative;   /* AG-6 */
     double success;    /* CT-5 fraction 0..1 (bye: 0.27) */
 };
