@@ -84,6 +84,8 @@ int32_t tny_event_unexplained_absences(const struct tny_event *ev, char *buf,
         return 0;
     for (int32_t r = 0; r < done; r++) {
         const struct tny_round *round = &ev->rounds[r];
+        if (round->stage == TNY_STAGE_ELIMINATION)
+            continue; /* only the qualified play there */
         memset(seated, 0, (size_t)ev->n_players);
         for (int32_t t = 0; t < round->n_tables; t++)
             for (int32_t s = 0; s < round->tables[t].n_seats; s++)

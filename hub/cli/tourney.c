@@ -152,6 +152,12 @@ static int load_event(const char *path, struct tny_event *ev)
         report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
         return exit_for(rc);
     }
+    /* An active player missing from a round is a warning, not an error:
+     * the organiser says why with a drop or event.absences. */
+    char gaps[2048];
+    if (tny_event_unexplained_absences(ev, gaps, sizeof(gaps)) > 0)
+        for (char *line = strtok(gaps, "\n"); line; line = strtok(NULL, "\n"))
+            report("tourney: warning: ", line);
     return EXIT_OK;
 }
 

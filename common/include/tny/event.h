@@ -134,9 +134,10 @@ bool tny_player_active_in(const struct tny_player *p, int32_t round);
 /* Number of rounds whose every table has a result. */
 int32_t tny_event_completed_rounds(const struct tny_event *ev);
 
-/* Completed rounds in which an active player (tny_player_active_in) sat at
- * no table, had no bye and is not listed in absences: gaps in the data that
- * the organiser should explain.  Writes one line per gap into buf
+/* Completed rounds (not elimination) in which an active player
+ * (tny_player_active_in) sat at no table, had no bye and is not listed in
+ * absences: gaps in the data that the organiser should explain.  Writes one
+ * line per gap into buf
  * ("event.rounds[1]: \"p7\" is not seated ..."), at most cap bytes,
  * always NUL-terminated when cap > 0; returns the number of gaps. */
 int32_t tny_event_unexplained_absences(const struct tny_event *ev, char *buf,
