@@ -27,6 +27,7 @@ static const char *game_member(enum tny_game g)
     case TNY_GAME_AGRICOLA: return "ag";
     case TNY_GAME_GOT_LCG2: return "gt";
     case TNY_GAME_CATAN: return "ct";
+    case TNY_GAME_TWO_PLAYER: return "two_player";
     }
     return "?";
 }
@@ -419,6 +420,11 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_CATAN: return check_vp(r, p, diag);
     case TNY_GAME_GOT_LCG2: return check_gt(r, p, diag);
+    case TNY_GAME_TWO_PLAYER:
+        /* NEEDSWORK: the two-player game has no message in tourney.v1 yet;
+         * its events run offline (tourney standings/pair) only. */
+        return wire__fail(
+            diag, "%s: the two-player game has no wire message yet", path);
     }
     return TNY_OK;
 }
@@ -432,6 +438,7 @@ void wire__result_to_pb(const struct tny_wire_result *r,
     size_t n = (size_t)r->n_players;
     tourney__v1__game_result__init(&s->gr);
     switch (r->game) {
+    case TNY_GAME_TWO_PLAYER: break; /* refused by wire__result_check */
     case TNY_GAME_NEUROSHIMA_HEX:
         tourney__v1__nh_result__init(&s->nh);
         s->nh.winner_id = wire__opt(r->winner_id);
@@ -667,6 +674,9 @@ int tny_wire_result_from_table(const struct tny_event *ev,
     out->game = fmt->game;
     const bool two = t->n_seats == 2;
     switch (fmt->game) {
+    case TNY_GAME_TWO_PLAYER:
+        return wire__fail(diag, "result: the two-player game has no wire "
+                                "message yet");
     case TNY_GAME_NEUROSHIMA_HEX:
         for (int32_t s = 0; s < 2 && two; s++) {
             if (r->army[s] < 0)

@@ -322,6 +322,17 @@ static void score_text(const struct tny_event *ev, const struct tny_table *t,
         }
         break;
     case TNY_GAME_CATAN: snprintf(buf, size, "%d", (int)res->score[s]); break;
+    case TNY_GAME_TWO_PLAYER:
+        if (res->intentional_draw)
+            outcome = "intentional draw";
+        else if (res->double_loss)
+            outcome = "loss";
+        if (res->has_score)
+            snprintf(buf, size, "%s %d-%d", outcome, (int)res->score[s],
+                     (int)res->score[1 - s]);
+        else
+            snprintf(buf, size, "%s", outcome);
+        break;
     }
 }
 

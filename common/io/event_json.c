@@ -82,8 +82,9 @@ struct rparse {
 };
 
 static const char *const top_keys[] = {
-    "format",  "options", "seed",         "title",  "level",
-    "players", "drops",   "disqualified", "rounds", NULL};
+    "format", "options",      "seed",   "title",    "level", "players",
+    "drops",  "disqualified", "rounds", "absences", NULL};
+static const char *const absence_keys[] = {"player", "round", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
 static const char *const player_keys[] = {"id",
                                           "name",
@@ -113,6 +114,8 @@ static const char *const tx_keys[] = {"scores", "clock_ms", "default_win",
 static const char *const ag_keys[] = {"vp", "ip", "bp", NULL};
 static const char *const gt_keys[] = {"winner", "modified", "games", NULL};
 static const char *const ct_keys[] = {"vp", NULL};
+static const char *const tp_keys[] = {"scores",           "winner",      "draw",
+                                      "intentional_draw", "double_loss", NULL};
 
 static bool valid_id(const char *s)
 {
@@ -335,7 +338,7 @@ static int parse_lifecycle(struct eparse *ep, const json_t *arr,
         if ((rc = player_ref(ep, v, kp, &who)) < 0)
             return rc;
         struct tny_player *pl = &ep->ev->players[who];
-        if (dq ? pl->dq_after : pl->dropped_after)
+        if (dq ? pl->dq_after : pl->dropped_after || pl->no_show)
             return tny_diag_set(ep->diag, TNY_EINVAL,
                                 "%s: \"%s\" is listed "
                                 "twice",
@@ -343,8 +346,11 @@ static int parse_lifecycle(struct eparse *ep, const json_t *arr,
         if ((rc = need(o, p, "after_round", &v, ep->diag)) < 0)
             return rc;
         tny__path_key(kp, p, "after_round");
-        if ((rc = tny__int(v, kp, 1, TNY_MAX_ROUNDS, &x, ep->diag)) < 0)
+        /* A drop after round 0 is a registered player who never came. */
+        if ((rc = tny__int(v, kp, dq ? 1 : 0, TNY_MAX_ROUNDS, &x, ep->diag)) <
+            0)
             return rc;
+        pl->no_show = !dq && x == 0;
         if (dq) {
             pl->dq_after = (int32_t)x;
             continue;
@@ -445,6 +451,86 @@ static int seat_map(const struct rparse *ep, const json_t *res,
     return TNY_OK;
 }
 
+/* The result keys of the event's game; an unknown key names the game. */
+static int result_keys(const struct rparse *ep, const json_t *res,
+                       const char *path, const char *const *keys)
+{
+    int rc = tny__check_keys(res, path, keys, ep->diag);
+    if (rc < 0 && ep->diag) {
+        char msg[sizeof(ep->diag->msg)];
+        memcpy(msg, ep->diag->msg, sizeof(msg));
+        tny_diag_set(ep->diag, rc, "%s in a \"%s\" result", msg,
+                     tny_game_name(ep->ev->format.game));
+    }
+    return rc;
+}
+
+/* Two-player game: scores and/or one outcome, each allowed by the format. */
+static int parse_two_player(const struct rparse *ep, const json_t *res,
+                            const char *path, struct tny_table *t)
+{
+    const struct tny_format *fmt = &ep->ev->format;
+    struct tny_result *r = &t->result;
+    struct tny_diag *diag = ep->diag;
+    static const char *const flags[] = {"draw", "intentional_draw",
+                                        "double_loss"};
+    static const char *const allow[] = {"draws", "intentional_draws",
+                                        "double_losses"};
+    bool *field[] = {&r->draw, &r->intentional_draw, &r->double_loss};
+    const bool allowed[] = {fmt->draws, fmt->intentional_draws,
+                            fmt->double_losses};
+    char p[TNY__PATH_MAX];
+    json_t *v;
+    int rc, outcomes = 0;
+    if ((rc = result_keys(ep, res, path, tp_keys)) < 0 ||
+        (rc = seat_map(ep, res, path, "scores", t, true, MAP_INT, r->score,
+                       &r->has_score)) < 0)
+        return rc;
+    if ((v = json_object_get(res, "winner"))) {
+        tny__path_key(p, path, "winner");
+        if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
+            return rc;
+        outcomes++;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (!(v = json_object_get(res, flags[i])))
+            continue;
+        tny__path_key(p, path, flags[i]);
+        if ((rc = tny__bool(v, p, field[i], diag)) < 0)
+            return rc;
+        if (!*field[i])
+            continue;
+        if (!allowed[i])
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: the format \"%s\" does not allow it "
+                                "(two_player.%s is false)",
+                                p, fmt->name, allow[i]);
+        outcomes++;
+    }
+    if (outcomes > 1)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected one of \"winner\", \"draw\", "
+                            "\"intentional_draw\", \"double_loss\"",
+                            path);
+    if (outcomes == 1)
+        return TNY_OK;
+    if (!r->has_score)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected \"scores\" or \"winner\" (or an "
+                            "outcome the format allows)",
+                            path);
+    if (r->score[0] != r->score[1])
+        r->winner = r->score[0] > r->score[1] ? 0 : 1;
+    else if (fmt->draws)
+        r->draw = true;
+    else
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: equal scores and no \"winner\", and the "
+                            "format \"%s\" has no draws (two_player.draws)",
+                            path, fmt->name);
+    return TNY_OK;
+}
+
 static int parse_result(const struct rparse *ep, const json_t *res,
                         const char *path, struct tny_table *t)
 {
@@ -460,7 +546,7 @@ static int parse_result(const struct rparse *ep, const json_t *res,
         return rc;
     switch (ep->ev->format.game) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        if ((rc = tny__check_keys(res, path, nh_keys, diag)) < 0)
+        if ((rc = result_keys(ep, res, path, nh_keys)) < 0)
             return rc;
         if ((v = json_object_get(res, "winner"))) {
             tny__path_key(p, path, "winner");
@@ -483,7 +569,9 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                                 path);
         if ((v = json_object_get(res, "hq_diff"))) {
             tny__path_key(p, path, "hq_diff");
-            if ((rc = tny__int(v, p, 0, 1000000, &x, diag)) < 0)
+            /* Any integer here: the range is the format's, checked (one
+             * message for both ends) by tny_result_validate. */
+            if ((rc = tny__int(v, p, INT32_MIN, INT32_MAX, &x, diag)) < 0)
                 return rc;
             r->hq_diff = (int32_t)x;
             if (r->draw && x != 0)
@@ -497,7 +585,7 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                         NULL);
     case TNY_GAME_TANTRIX: {
         bool has_tp;
-        if ((rc = tny__check_keys(res, path, tx_keys, diag)) < 0 ||
+        if ((rc = result_keys(ep, res, path, tx_keys)) < 0 ||
             (rc = seat_map(ep, res, path, "scores", t, true, MAP_INT, r->score,
                            &r->has_score)) < 0 ||
             (rc = seat_map(ep, res, path, "clock_ms", t, true, MAP_INT,
@@ -529,7 +617,7 @@ static int parse_result(const struct rparse *ep, const json_t *res,
         return TNY_OK;
     }
     case TNY_GAME_AGRICOLA:
-        if ((rc = tny__check_keys(res, path, ag_keys, diag)) < 0 ||
+        if ((rc = result_keys(ep, res, path, ag_keys)) < 0 ||
             (rc = seat_map(ep, res, path, "vp", t, true, MAP_INT, r->score,
                            &r->has_score)) < 0 ||
             (rc = seat_map(ep, res, path, "ip", t, true, MAP_INT, r->ip,
@@ -543,7 +631,7 @@ static int parse_result(const struct rparse *ep, const json_t *res,
         }
         return TNY_OK;
     case TNY_GAME_GOT_LCG2:
-        if ((rc = tny__check_keys(res, path, gt_keys, diag)) < 0)
+        if ((rc = result_keys(ep, res, path, gt_keys)) < 0)
             return rc;
         if ((v = json_object_get(res, "winner"))) {
             tny__path_key(p, path, "winner");
@@ -573,7 +661,7 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                                 "%s: expected \"winner\" or \"games\"", path);
         return TNY_OK;
     case TNY_GAME_CATAN:
-        if ((rc = tny__check_keys(res, path, ct_keys, diag)) < 0 ||
+        if ((rc = result_keys(ep, res, path, ct_keys)) < 0 ||
             (rc = seat_map(ep, res, path, "vp", t, true, MAP_INT, r->score,
                            &has)) < 0)
             return rc;
@@ -583,6 +671,7 @@ static int parse_result(const struct rparse *ep, const json_t *res,
         }
         r->has_score = true;
         return TNY_OK;
+    case TNY_GAME_TWO_PLAYER: return parse_two_player(ep, res, path, t);
     }
     return TNY_OK;
 }
@@ -735,6 +824,51 @@ static int parse_rounds(struct eparse *ep, const json_t *arr)
 
 /* ---- the file ---------------------------------------------------------- */
 
+/* "absences": [{"player": "p3", "round": 2}]: a round the player missed
+ * without leaving the event; the player must not sit in that round. */
+static int parse_absences(struct eparse *ep, const json_t *arr)
+{
+    const char *path = "event.absences";
+    char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
+    struct tny_event *ev = ep->ev;
+    json_t *v;
+    int64_t x;
+    int32_t who;
+    int rc;
+    if ((rc = tny__want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
+        return rc;
+    size_t n = json_array_size(arr);
+    ev->absences = calloc(n > 0 ? n : 1, sizeof(*ev->absences));
+    if (!ev->absences)
+        return TNY_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        tny__path_index(p, path, i);
+        if ((rc = tny__want_object(o, p, ep->diag)) < 0 ||
+            (rc = tny__check_keys(o, p, absence_keys, ep->diag)) < 0 ||
+            (rc = need(o, p, "player", &v, ep->diag)) < 0)
+            return rc;
+        tny__path_key(kp, p, "player");
+        if ((rc = player_ref(ep, v, kp, &who)) < 0 ||
+            (rc = need(o, p, "round", &v, ep->diag)) < 0)
+            return rc;
+        tny__path_key(kp, p, "round");
+        if ((rc = tny__int(v, kp, 1, TNY_MAX_ROUNDS, &x, ep->diag)) < 0)
+            return rc;
+        if (x <= ev->n_rounds) {
+            const struct tny_round *round = &ev->rounds[x - 1];
+            for (int32_t t = 0; t < round->n_tables; t++)
+                if (tny_table_seat_of(&round->tables[t], who) >= 0)
+                    return tny_diag_set(ep->diag, TNY_EINVAL,
+                                        "%s: \"%s\" is seated in round %d", p,
+                                        ev->players[who].id, (int)x);
+        }
+        ev->absences[ev->n_absences++] =
+            (struct tny_absence){.player = who, .round = (int32_t)x};
+    }
+    return TNY_OK;
+}
+
 int tny_event_from_json(const json_t *root, struct tny_event *ev,
                         struct tny_diag *diag)
 {
@@ -803,6 +937,9 @@ int tny_event_from_json(const json_t *root, struct tny_event *ev,
         goto out;
     if ((v = json_object_get(root, "rounds")) &&
         (rc = parse_rounds(&ep, v)) < 0)
+        goto out;
+    if ((v = json_object_get(root, "absences")) &&
+        (rc = parse_absences(&ep, v)) < 0)
         goto out;
 out:
     free(ep.ids.slots);
@@ -936,6 +1073,20 @@ static json_t *result_json(const struct tny_event *ev,
         ok = ok &&
              tny__set(o, "vp", seat_map_json(ev, t, r->score, NULL, false));
         break;
+    case TNY_GAME_TWO_PLAYER:
+        if (r->has_score)
+            ok = ok && tny__set(o, "scores",
+                                seat_map_json(ev, t, r->score, NULL, false));
+        if (r->winner >= 0)
+            ok = ok &&
+                 tny__set(o, "winner", json_string(seat_id(ev, t, r->winner)));
+        else if (r->intentional_draw)
+            ok = ok && tny__set(o, "intentional_draw", json_true());
+        else if (r->double_loss)
+            ok = ok && tny__set(o, "double_loss", json_true());
+        else if (r->draw)
+            ok = ok && tny__set(o, "draw", json_true());
+        break;
     }
     if (!ok) {
         json_decref(o);
@@ -1038,7 +1189,7 @@ int tny_event_to_json(const struct tny_event *ev, char **out)
     a = ok ? json_array() : NULL;
     for (int32_t i = 0; a && i < ev->n_players; i++) {
         const struct tny_player *pl = &ev->players[i];
-        if (!pl->dropped_after)
+        if (!pl->dropped_after && !pl->no_show)
             continue;
         json_t *d = json_object();
         bool dok = d && tny__set(d, "player", json_string(pl->id)) &&
@@ -1122,6 +1273,26 @@ int tny_event_to_json(const struct tny_event *ev, char **out)
         }
     }
     ok = ok && tny__set(o, "rounds", a);
+    if (ok && ev->n_absences > 0) {
+        a = json_array();
+        for (int32_t i = 0; a && i < ev->n_absences; i++) {
+            json_t *d = json_object();
+            const struct tny_absence *ab = &ev->absences[i];
+            bool dok = d &&
+                       tny__set(d, "player",
+                                json_string(ev->players[ab->player].id)) &&
+                       tny__set(d, "round", json_integer(ab->round));
+            if (!dok) {
+                json_decref(d);
+                d = NULL;
+            }
+            if (!tny__append(a, d)) {
+                json_decref(a);
+                a = NULL;
+            }
+        }
+        ok = tny__set(o, "absences", a);
+    }
     if (ok)
         rc = tny__dump(o, out);
     json_decref(o);

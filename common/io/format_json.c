@@ -94,7 +94,7 @@ static int pick_name(const json_t *v, const char *path, const char *noun,
  * so that format.c stays the one place that spells them). */
 #define N_KINDS (TNY_STAGE_ROUND_ROBIN + 1)
 #define N_PAIRINGS (TNY_PAIR_ROUND_ROBIN + 1)
-#define N_GAMES (TNY_GAME_CATAN + 1)
+#define N_GAMES (TNY_GAME_TWO_PLAYER + 1)
 
 static void tiebreak_names(const char **names)
 {
@@ -510,6 +510,8 @@ static const char *const top_keys[] = {"name",
                                        "tantrix",
                                        "agricola",
                                        "catan",
+                                       "two_player",
+                                       "tiebreak_data",
                                        "table",
                                        NULL};
 static const char *const stage_keys[] = {
@@ -517,8 +519,20 @@ static const char *const stage_keys[] = {
     "score_groups", "rounds",    "cut",           "best_of_three",
     "from_start",   "tiebreaks", "timer_minutes", "final_timer_minutes",
     "weight",       NULL};
-static const char *const points_keys[] = {
-    "win", "draw", "loss", "modified_win", "placement", "placement_3", NULL};
+static const char *const points_keys[] = {"win",
+                                          "draw",
+                                          "loss",
+                                          "modified_win",
+                                          "placement",
+                                          "placement_3",
+                                          "intentional_draw",
+                                          "double_loss",
+                                          NULL};
+static const char *const tp_keys[] = {"draws",         "intentional_draws",
+                                      "double_losses", "score_min",
+                                      "score_max",     NULL};
+static const char *const tbd_keys[] = {"mov", "owp_floor", NULL};
+static const char *const mov_keys[] = {"base", "min", "max", "bye", NULL};
 static const char *const bye_keys[] = {"rule",    "second_bye",  "points",
                                        "hq_diff", "game_points", "success_rate",
                                        NULL};
@@ -592,6 +606,21 @@ static int need(const json_t *obj, const char *path, const char *key,
         return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
     }
     return TNY_OK;
+}
+
+/* A key that only some games have: present in a format of another game
+ * is an error naming the key and the game. */
+static int game_key(const json_t *obj, const char *path, const char *key,
+                    bool fits, const struct tny_format *f, const char *which,
+                    struct tny_diag *diag)
+{
+    char p[TNY__PATH_MAX];
+    if (fits || !json_object_get(obj, key))
+        return TNY_OK;
+    tny__path_key(p, path, key);
+    return tny_diag_set(diag, TNY_EINVAL,
+                        "%s: does not apply to a \"%s\" format (only %s)", p,
+                        tny_game_name(f->game), which);
 }
 
 static int points_list(const json_t *obj, const char *path, const char *key,
@@ -761,10 +790,10 @@ static int parse_game_block(const json_t *root, const char *path,
                             struct tny_format *f, struct tny_diag *diag)
 {
     static const char *const blocks[] = {"neuroshima_hex", "tantrix",
-                                         "agricola", "catan"};
+                                         "agricola", "catan", "two_player"};
     static const enum tny_game block_game[] = {
         TNY_GAME_NEUROSHIMA_HEX, TNY_GAME_TANTRIX, TNY_GAME_AGRICOLA,
-        TNY_GAME_CATAN};
+        TNY_GAME_CATAN, TNY_GAME_TWO_PLAYER};
     char p[TNY__PATH_MAX];
     int rc;
     for (int i = 0; i < N_OF(blocks); i++)
@@ -853,7 +882,81 @@ static int parse_game_block(const json_t *root, const char *path,
                           diag)) < 0)
             return rc;
         return TNY_OK;
+    case TNY_GAME_TWO_PLAYER:
+        f->score_max = 1000000; /* no range unless the format gives one */
+        if (!(b = json_object_get(root, "two_player")))
+            return TNY_OK;
+        tny__path_key(p, path, "two_player");
+        if ((rc = tny__want_object(b, p, diag)) < 0 ||
+            (rc = tny__check_keys(b, p, tp_keys, diag)) < 0 ||
+            (rc = opt_bool(b, p, "draws", &f->draws, NULL, diag)) < 0 ||
+            (rc = opt_bool(b, p, "intentional_draws", &f->intentional_draws,
+                           NULL, diag)) < 0 ||
+            (rc = opt_bool(b, p, "double_losses", &f->double_losses, NULL,
+                           diag)) < 0 ||
+            (rc = opt_i32(b, p, "score_min", -1000000, 1000000, 1,
+                          &f->score_min, diag)) < 0 ||
+            (rc = opt_i32(b, p, "score_max", -1000000, 1000000, 1,
+                          &f->score_max, diag)) < 0)
+            return rc;
+        if (f->score_min > f->score_max)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.score_max: less than score_min", p);
+        return TNY_OK;
     case TNY_GAME_GOT_LCG2: return TNY_OK;
+    }
+    return TNY_OK;
+}
+
+/* "tiebreak_data": the numbers of the tiebreaks that are formulas (MoV,
+ * the OWP floor), so an organiser can state their own game's. */
+static int parse_tiebreak_data(const json_t *root, const char *path,
+                               struct tny_format *f, struct tny_diag *diag)
+{
+    json_t *b = json_object_get(root, "tiebreak_data"), *m, *v;
+    char p[TNY__PATH_MAX], mp[TNY__PATH_MAX];
+    int rc;
+    if (!b)
+        return TNY_OK;
+    tny__path_key(p, path, "tiebreak_data");
+    if ((rc = tny__want_object(b, p, diag)) < 0 ||
+        (rc = tny__check_keys(b, p, tbd_keys, diag)) < 0)
+        return rc;
+    if ((m = json_object_get(b, "mov"))) {
+        tny__path_key(mp, p, "mov");
+        if (f->game != TNY_GAME_TWO_PLAYER)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: does not apply to a \"%s\" format (a "
+                                "margin needs both players' scores: only "
+                                "two-player)",
+                                mp, tny_game_name(f->game));
+        f->mov_min = -1000000;
+        f->mov_max = 1000000;
+        if ((rc = tny__want_object(m, mp, diag)) < 0 ||
+            (rc = tny__check_keys(m, mp, mov_keys, diag)) < 0 ||
+            (rc = opt_i32(m, mp, "base", -1000000, 1000000, 1, &f->mov_base,
+                          diag)) < 0 ||
+            (rc = opt_i32(m, mp, "min", -1000000, 1000000, 1, &f->mov_min,
+                          diag)) < 0 ||
+            (rc = opt_i32(m, mp, "max", -1000000, 1000000, 1, &f->mov_max,
+                          diag)) < 0 ||
+            (rc = opt_i32(m, mp, "bye", -1000000, 1000000, 1, &f->mov_bye,
+                          diag)) < 0)
+            return rc;
+        if (f->mov_min > f->mov_max)
+            return tny_diag_set(diag, TNY_EINVAL, "%s.max: less than min", mp);
+        f->has_mov = true;
+    }
+    if ((v = json_object_get(b, "owp_floor"))) {
+        int64_t units;
+        tny__path_key(mp, p, "owp_floor");
+        if ((rc = tny__points(v, mp, 100, &units, diag)) < 0)
+            return rc;
+        if (units < 0 || (units * 10) % TNY_POINT_SCALE != 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected a percentage 0..100 in tenths",
+                                mp);
+        f->owp_floor_permille = (int32_t)(units * 10 / TNY_POINT_SCALE);
     }
     return TNY_OK;
 }
@@ -1029,6 +1132,21 @@ static int check_format(const struct tny_format *f, const char *path,
                                     "\"lot\")",
                                     sp);
         }
+        for (int k = 0; k < s->n_tiebreaks; k++) {
+            enum tny_tiebreak tb = s->tiebreaks[k];
+            if (!tny_tiebreak_applies(tb, f->game))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.tiebreaks[%d]: \"%s\" does not apply "
+                                    "to a \"%s\" game (its results have no "
+                                    "such value; every player would tie)",
+                                    sp, k, tny_tiebreak_name(tb),
+                                    tny_game_name(f->game));
+            if (tb == TNY_TB_MOV && !f->has_mov)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.tiebreaks[%d]: \"mov\" needs "
+                                    "tiebreak_data.mov (the margin formula)",
+                                    sp, k);
+        }
         if (f->game == TNY_GAME_CATAN && s->timer_minutes > 0 &&
             s->timer_minutes < 90)
             return tny_diag_set(
@@ -1145,7 +1263,25 @@ int tny_format_from_json(const json_t *root, const char *path,
         tny__path_key(p, path, "points");
         if ((rc = tny__want_object(v, p, diag)) < 0 ||
             (rc = tny__check_keys(v, p, points_keys, diag)) < 0 ||
+            (rc = game_key(v, p, "placement", f->players_per_table > 2, f,
+                           "games with more than 2 players at a table", diag)) <
+                0 ||
+            (rc = game_key(v, p, "placement_3", f->game == TNY_GAME_CATAN, f,
+                           "catan", diag)) < 0 ||
+            (rc = game_key(v, p, "modified_win",
+                           f->game == TNY_GAME_GOT_LCG2 ||
+                               f->game == TNY_GAME_TANTRIX,
+                           f, "got-lcg2", diag)) < 0 ||
+            (rc = game_key(v, p, "intentional_draw",
+                           f->game == TNY_GAME_TWO_PLAYER, f, "two-player",
+                           diag)) < 0 ||
+            (rc = game_key(v, p, "double_loss", f->game == TNY_GAME_TWO_PLAYER,
+                           f, "two-player", diag)) < 0 ||
             (rc = opt_points(v, p, "win", &f->win_points, diag)) < 0 ||
+            (rc = opt_points(v, p, "intentional_draw",
+                             &f->intentional_draw_points, diag)) < 0 ||
+            (rc = opt_points(v, p, "double_loss", &f->double_loss_points,
+                             diag)) < 0 ||
             (rc = opt_points(v, p, "draw", &f->draw_points, diag)) < 0 ||
             (rc = opt_points(v, p, "loss", &f->loss_points, diag)) < 0 ||
             (rc = opt_points(v, p, "modified_win", &f->modified_win_points,
@@ -1161,7 +1297,13 @@ int tny_format_from_json(const json_t *root, const char *path,
         json_t *r;
         tny__path_key(p, path, "bye");
         if ((rc = tny__want_object(v, p, diag)) < 0 ||
-            (rc = tny__check_keys(v, p, bye_keys, diag)) < 0)
+            (rc = tny__check_keys(v, p, bye_keys, diag)) < 0 ||
+            (rc = game_key(v, p, "hq_diff", f->game == TNY_GAME_NEUROSHIMA_HEX,
+                           f, "neuroshima-hex", diag)) < 0 ||
+            (rc = game_key(v, p, "game_points", f->game == TNY_GAME_CATAN, f,
+                           "catan", diag)) < 0 ||
+            (rc = game_key(v, p, "success_rate", f->game == TNY_GAME_CATAN, f,
+                           "catan", diag)) < 0)
             goto out;
         if ((r = json_object_get(v, "rule"))) {
             char rp[TNY__PATH_MAX];
@@ -1227,6 +1369,7 @@ int tny_format_from_json(const json_t *root, const char *path,
     f->n_stages = (int32_t)json_array_size(v);
 
     if ((rc = parse_game_block(root, path, f, diag)) < 0 ||
+        (rc = parse_tiebreak_data(root, path, f, diag)) < 0 ||
         (rc = parse_table_block(root, path, f, diag)) < 0)
         goto out;
 
@@ -1394,6 +1537,12 @@ static json_t *format_json(const struct tny_format *f)
                                 tny_json_points(f->modified_win_points));
         ok = ok && tny__set(sub, "draw", tny_json_points(f->draw_points));
         ok = ok && tny__set(sub, "loss", tny_json_points(f->loss_points));
+        if (g == TNY_GAME_TWO_PLAYER) {
+            ok = ok && tny__set(sub, "intentional_draw",
+                                tny_json_points(f->intentional_draw_points));
+            ok = ok && tny__set(sub, "double_loss",
+                                tny_json_points(f->double_loss_points));
+        }
     } else if (sub && g == TNY_GAME_TANTRIX) {
         if (f->win_points)
             ok = ok && tny__set(sub, "win", tny_json_points(f->win_points));
@@ -1493,6 +1642,32 @@ static json_t *format_json(const struct tny_format *f)
         ok = ok && tny__set(sub, "vp_min", json_integer(f->vp_min));
         ok = ok && tny__set(sub, "vp_max", json_integer(f->vp_max));
         ok = ok && tny__set(o, "catan", sub);
+    } else if (ok && g == TNY_GAME_TWO_PLAYER) {
+        sub = json_object();
+        ok = ok && tny__set(sub, "draws", json_boolean(f->draws));
+        ok = ok && tny__set(sub, "intentional_draws",
+                            json_boolean(f->intentional_draws));
+        ok = ok &&
+             tny__set(sub, "double_losses", json_boolean(f->double_losses));
+        ok = ok && tny__set(sub, "score_min", json_integer(f->score_min));
+        ok = ok && tny__set(sub, "score_max", json_integer(f->score_max));
+        ok = ok && tny__set(o, "two_player", sub);
+    }
+    if (ok && (f->has_mov || f->owp_floor_permille)) {
+        sub = json_object();
+        if (f->has_mov) {
+            json_t *m = json_object();
+            ok = ok && tny__set(m, "base", json_integer(f->mov_base));
+            ok = ok && tny__set(m, "min", json_integer(f->mov_min));
+            ok = ok && tny__set(m, "max", json_integer(f->mov_max));
+            ok = ok && tny__set(m, "bye", json_integer(f->mov_bye));
+            ok = ok && tny__set(sub, "mov", m);
+        }
+        if (f->owp_floor_permille)
+            ok = ok && tny__set(sub, "owp_floor",
+                                tny_json_points((int64_t)f->owp_floor_permille *
+                                                TNY_POINT_SCALE / 10));
+        ok = ok && tny__set(o, "tiebreak_data", sub);
     }
 
     sub = ok ? json_object() : NULL;

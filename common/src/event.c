@@ -1,6 +1,7 @@
 /* event.c - lifecycle and small queries of the event model (event.h). */
 #include "tny/event.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ void tny_event_release(struct tny_event *ev)
     for (int32_t r = 0; r < ev->n_rounds; r++)
         free(ev->rounds[r].tables);
     free(ev->rounds);
+    free(ev->absences);
     memset(ev, 0, sizeof(*ev));
 }
 
@@ -47,6 +49,8 @@ bool tny_player_active_in(const struct tny_player *p, int32_t round)
 {
     if (p->first_round > round)
         return false;
+    if (p->no_show) /* dropped before round 1 */
+        return p->rejoined_from > 0 && round >= p->rejoined_from;
     if (p->dq_after > 0 && round > p->dq_after)
         return false; /* CM-3: never rejoins */
     if (p->dropped_after > 0 && round > p->dropped_after)
@@ -65,6 +69,50 @@ int32_t tny_event_completed_rounds(const struct tny_event *ev)
         done++;
     }
     return done;
+}
+
+int32_t tny_event_unexplained_absences(const struct tny_event *ev, char *buf,
+                                       size_t cap)
+{
+    int32_t n = 0;
+    size_t used = 0;
+    const int32_t done = tny_event_completed_rounds(ev);
+    if (cap > 0)
+        buf[0] = '\0';
+    bool *seated = calloc((size_t)(ev->n_players > 0 ? ev->n_players : 1), 1);
+    if (!seated)
+        return 0;
+    for (int32_t r = 0; r < done; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        if (round->stage == TNY_STAGE_ELIMINATION)
+            continue; /* only the qualified play there */
+        memset(seated, 0, (size_t)ev->n_players);
+        for (int32_t t = 0; t < round->n_tables; t++)
+            for (int32_t s = 0; s < round->tables[t].n_seats; s++)
+                seated[round->tables[t].seats[s]] = true;
+        for (int32_t p = 0; p < ev->n_players; p++) {
+            if (seated[p] || !tny_player_active_in(&ev->players[p], r + 1))
+                continue;
+            bool told = false;
+            for (int32_t a = 0; a < ev->n_absences && !told; a++)
+                told = ev->absences[a].player == p &&
+                       ev->absences[a].round == r + 1;
+            if (told)
+                continue;
+            n++;
+            if (used + 1 < cap) {
+                int w = snprintf(buf + used, cap - used,
+                                 "event.rounds[%d]: \"%s\" is not seated "
+                                 "but neither dropped nor listed in "
+                                 "event.absences\n",
+                                 (int)r, ev->players[p].id);
+                if (w > 0)
+                    used += (size_t)w < cap - used ? (size_t)w : cap - used - 1;
+            }
+        }
+    }
+    free(seated);
+    return n;
 }
 
 int32_t tny_table_seat_of(const struct tny_table *t, int32_t player)

@@ -35,6 +35,10 @@ static const char *const tiebreak_names[] = {
     [TNY_TB_SECONDS] = "seconds",
     [TNY_TB_THIRDS] = "thirds",
     [TNY_TB_LOT] = "lot",
+    [TNY_TB_MOV] = "mov",
+    [TNY_TB_OWP] = "owp",
+    [TNY_TB_BUCHHOLZ] = "buchholz",
+    [TNY_TB_MEDIAN_BUCHHOLZ] = "median_buchholz",
 };
 
 static const char *const stage_kind_names[] = {
@@ -55,7 +59,46 @@ static const char *const game_names[] = {
     [TNY_GAME_AGRICOLA] = "agricola",
     [TNY_GAME_GOT_LCG2] = "got-lcg2",
     [TNY_GAME_CATAN] = "catan",
+    [TNY_GAME_TWO_PLAYER] = "two-player",
 };
+
+bool tny_tiebreak_applies(enum tny_tiebreak tb, enum tny_game game)
+{
+    const bool two = game == TNY_GAME_NEUROSHIMA_HEX ||
+                     game == TNY_GAME_TANTRIX || game == TNY_GAME_GOT_LCG2 ||
+                     game == TNY_GAME_TWO_PLAYER;
+    const bool scored = game == TNY_GAME_TANTRIX || game == TNY_GAME_AGRICOLA ||
+                        game == TNY_GAME_CATAN || game == TNY_GAME_TWO_PLAYER;
+    switch (tb) {
+    case TNY_TB_HQ_DIFF: return game == TNY_GAME_NEUROSHIMA_HEX;
+    case TNY_TB_HEAD_TO_HEAD:
+    case TNY_TB_WINS: return two;
+    case TNY_TB_MINI_TP: return game == TNY_GAME_TANTRIX;
+    case TNY_TB_MINI_SCORE_DIFF:
+        return game == TNY_GAME_TANTRIX || game == TNY_GAME_TWO_PLAYER;
+    case TNY_TB_TOTAL_SCORE: return scored;
+    case TNY_TB_RELATIVE_SCORE:
+    case TNY_TB_BEST_RELATIVE:
+        return game == TNY_GAME_AGRICOLA || game == TNY_GAME_CATAN;
+    case TNY_TB_BEST_PRELIM_RELATIVE:
+    case TNY_TB_FINAL_PLACEMENT: return game == TNY_GAME_AGRICOLA;
+    case TNY_TB_SUCCESS_RATE:
+    case TNY_TB_GAME_POINTS: return game == TNY_GAME_CATAN;
+    case TNY_TB_FIRSTS:
+    case TNY_TB_SECONDS:
+    case TNY_TB_THIRDS:
+        return game == TNY_GAME_AGRICOLA || game == TNY_GAME_CATAN;
+    case TNY_TB_MOV: return game == TNY_GAME_TWO_PLAYER;
+    case TNY_TB_SOS:
+    case TNY_TB_ESOS:
+    case TNY_TB_OWP:
+    case TNY_TB_BUCHHOLZ:
+    case TNY_TB_MEDIAN_BUCHHOLZ:
+    case TNY_TB_LOT:
+    case TNY_TB_COUNT_: return true;
+    }
+    return true;
+}
 
 _Static_assert(sizeof(tiebreak_names) / sizeof(tiebreak_names[0]) ==
                    TNY_TB_COUNT_,

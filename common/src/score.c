@@ -97,22 +97,27 @@ void tny_tantrix_tp(const struct tny_format *fmt, const struct tny_result *res,
     tp[1] -= res->penalty[1];
 }
 
-/* Placement 1..n of each seat: by score, then (AG-7) the tie scores. */
-static void placements(const struct tny_table *t, bool ag_order, int8_t *place)
+/* Placement 1..n of each seat: by score, then (AG-7, seed 002 T2(d): only
+ * to seat game 2) the tie scores.  score_place counts score alone, so
+ * players with equal VP share a place (T3, AG-13). */
+static void placements(const struct tny_table *t, bool ag_order, int8_t *place,
+                       int8_t *score_place)
 {
     const struct tny_result *r = &t->result;
     for (int32_t i = 0; i < t->n_seats; i++) {
-        int p = 1;
+        int p = 1, sp = 1;
         for (int32_t j = 0; j < t->n_seats; j++) {
             if (j == i)
                 continue;
             bool better = r->score[j] > r->score[i];
+            sp += better;
             if (ag_order && r->score[j] == r->score[i])
                 better = r->ip[j] > r->ip[i] ||
                          (r->ip[j] == r->ip[i] && r->bp[j] > r->bp[i]);
             p += better;
         }
         place[i] = (int8_t)p;
+        score_place[i] = (int8_t)sp;
     }
 }
 
@@ -157,6 +162,7 @@ static void score_table(const struct tny_event *ev,
             rec[s]->win = w < 0 ? 0.5f : (w == s ? 1.0f : 0.0f);
             rec[s]->hq = hq[s];
             rec[s]->place = (int8_t)(w < 0 ? 1 : (w == s ? 1 : 2));
+            rec[s]->score_place = rec[s]->place;
             rec[s]->elim_won = elim && w == s;
             if (elim)
                 continue; /* the bracket, not points, counts */
@@ -167,6 +173,37 @@ static void score_table(const struct tny_event *ev,
                     res->modified ? fmt->modified_win_points : fmt->win_points;
             else
                 rec[s]->tp = fmt->loss_points;
+        }
+        break;
+    }
+    case TNY_GAME_TWO_PLAYER: {
+        /* A winner, or a draw, an intentional draw or a double loss (the
+         * parser derived the winner from the scores when none was given). */
+        const int32_t w = res->winner;
+        for (int s = 0; s < 2; s++) {
+            const bool won = w == s, lost = w == 1 - s || res->double_loss;
+            rec[s]->win = won ? 1.0f : (lost ? 0.0f : 0.5f);
+            rec[s]->place = (int8_t)(lost ? 2 : 1);
+            rec[s]->score_place = rec[s]->place;
+            rec[s]->elim_won = elim && won;
+            rec[s]->has_score = res->has_score;
+            rec[s]->score = res->has_score ? res->score[s] : 0;
+            rec[s]->opp_score = res->has_score ? res->score[1 - s] : 0;
+            int64_t m =
+                (int64_t)fmt->mov_base + rec[s]->score - rec[s]->opp_score;
+            rec[s]->mov = (int32_t)(m < fmt->mov_min   ? fmt->mov_min
+                                    : m > fmt->mov_max ? fmt->mov_max
+                                                       : m);
+            if (elim)
+                continue;
+            if (res->double_loss)
+                rec[s]->tp = fmt->double_loss_points;
+            else if (res->intentional_draw)
+                rec[s]->tp = fmt->intentional_draw_points;
+            else if (w < 0)
+                rec[s]->tp = fmt->draw_points;
+            else
+                rec[s]->tp = won ? fmt->win_points : fmt->loss_points;
         }
         break;
     }
@@ -187,6 +224,7 @@ static void score_table(const struct tny_event *ev,
             rec[s]->tp = tp[s];
             rec[s]->win = w < 0 ? 0.5f : (w == s ? 1.0f : 0.0f);
             rec[s]->place = (int8_t)(w < 0 || w == s ? 1 : 2);
+            rec[s]->score_place = rec[s]->place;
             rec[s]->elim_won = elim && w == s;
             rec[s]->has_score = scored;
             rec[s]->score = scored ? res->score[s] : 0;
@@ -217,14 +255,15 @@ static void score_table(const struct tny_event *ev,
         /* Placement by the game's own VP; the CT-4 cap only limits game
          * points and the success rate. */
         tny_ag_placement_points(res->score, t->n_seats, weighted, tp);
-        int8_t place[TNY_MAX_SEATS];
-        placements(t, !catan, place);
+        int8_t place[TNY_MAX_SEATS], score_place[TNY_MAX_SEATS];
+        placements(t, !catan, place, score_place);
         double mean = (double)sum / t->n_seats;
         for (int32_t s = 0; s < t->n_seats; s++) {
             rec[s]->tp = tp[s];
             rec[s]->score = score[s];
             rec[s]->has_score = true;
             rec[s]->place = place[s];
+            rec[s]->score_place = score_place[s];
             rec[s]->relative = score[s] - mean;                     /* AG-6 */
             rec[s]->success = sum > 0 ? (double)score[s] / sum : 0; /* CT-5 */
         }
@@ -254,6 +293,10 @@ static void score_bye(const struct tny_event *ev, int32_t player, int32_t r0,
         rec->success = fmt->bye_success_permille / 1000.0;
         break;
     case TNY_GAME_AGRICOLA: rec->tp = fmt->bye_points; break;
+    case TNY_GAME_TWO_PLAYER:
+        rec->tp = fmt->bye_points;
+        rec->mov = fmt->mov_bye;
+        break;
     }
     if (ev->rounds[r0].stage == TNY_STAGE_ELIMINATION)
         rec->tp = 0;

@@ -118,6 +118,15 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
             r->modified = uniform(rng) < 0.15;
         }
         break;
+    case TNY_GAME_TWO_PLAYER: {
+        int32_t hi = fmt->score_max < 200 ? fmt->score_max : 200;
+        int32_t lo = fmt->score_min;
+        r->has_score = true;
+        r->winner = w;
+        r->score[w] = between(rng, lo + (hi - lo) / 2, hi);
+        r->score[1 - w] = between(rng, lo, r->score[w] - (r->score[w] > lo));
+        break;
+    }
     case TNY_GAME_TANTRIX: {
         r->has_score = true;
         int32_t win_score = between(rng, 20, 45);

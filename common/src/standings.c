@@ -109,6 +109,44 @@ static double esos_of(const struct ctx *c, int32_t p)
     return n_opp > 0 ? sum / n_opp : 0.0;
 }
 
+/* Opponents' strength other than GT-4's SoS: "owp" is the mean of each
+ * opponent's points / (win points x rounds played), each at least the
+ * format's floor (Pokemon: 25 %); "buchholz" the sum of the opponents'
+ * points; "median_buchholz" the same without the best and the worst
+ * opponent (when there are at least three).  Byes are no opponent. */
+static double opponents_value(const struct ctx *c, enum tny_tiebreak tb,
+                              int32_t p)
+{
+    const struct tny_format *fmt = &c->ev->format;
+    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    int32_t n_opp = 0;
+    for (int32_t r = 0; r < c->n_rounds; r++) {
+        const struct tny_record *x = tny_records_at(c->rec, p, r);
+        if (!in_scope_round(c, r) || x->presence != TNY_PLAYED)
+            continue;
+        for (int32_t o = 0; o < x->n_opponents; o++) {
+            int32_t q = x->opponents[o];
+            double v = (double)c->points[q] / TNY_POINT_SCALE;
+            if (tb == TNY_TB_OWP) {
+                int32_t played = rounds_played(c, q);
+                double per = (double)fmt->win_points / TNY_POINT_SCALE;
+                v = played > 0 && per > 0 ? v / (per * played) : 0;
+                if (v < fmt->owp_floor_permille / 1000.0)
+                    v = fmt->owp_floor_permille / 1000.0;
+            }
+            sum += v;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            n_opp++;
+        }
+    }
+    if (tb == TNY_TB_OWP)
+        return n_opp > 0 ? 100.0 * sum / n_opp : 0.0; /* percent */
+    if (tb == TNY_TB_MEDIAN_BUCHHOLZ && n_opp >= 3)
+        return sum - lo - hi;
+    return sum;
+}
+
 /* Value of a group-independent criterion for player p. */
 static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
                         double *value, double *key)
@@ -138,6 +176,7 @@ static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
             count++;
             break;
         case TNY_TB_GAME_POINTS: sum += x->score; break;
+        case TNY_TB_MOV: sum += x->mov; break;
         case TNY_TB_FIRSTS: sum += played && x->place == 1; break;
         case TNY_TB_SECONDS: sum += played && x->place == 2; break;
         case TNY_TB_THIRDS: sum += played && x->place == 3; break;
@@ -165,16 +204,23 @@ static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
         *value = *key = esos_of(c, p);
         return true;
     case TNY_TB_FINAL_PLACEMENT: { /* AG-13: place in the last game */
+        /* Seed 002 T3: equal VP is an equal placement; IP and BP only seat
+         * game 2 (T2(d)), so the next criterion decides. */
         for (int32_t r = c->n_rounds - 1; r >= 0; r--) {
             const struct tny_record *x = tny_records_at(c->rec, p, r);
             if (x->presence == TNY_PLAYED) {
-                *value = x->place;
-                *key = -x->place;
+                *value = x->score_place;
+                *key = -x->score_place;
                 return true;
             }
         }
         return false;
     }
+    case TNY_TB_OWP:
+    case TNY_TB_BUCHHOLZ:
+    case TNY_TB_MEDIAN_BUCHHOLZ:
+        *value = *key = opponents_value(c, tb, p);
+        return true;
     case TNY_TB_LOT:
         *value = c->lot[p];
         *key = -c->lot[p];
@@ -355,7 +401,8 @@ static void fill_rows_out(const struct ctx *c, struct work *rows, int32_t n,
         row->separate_list = rows[i].category == 1;
         row->disqualified = pl->dq_after > 0 && pl->dq_after <= c->n_rounds;
         row->dropped =
-            pl->dropped_after > 0 && pl->dropped_after <= c->n_rounds &&
+            (pl->no_show ||
+             (pl->dropped_after > 0 && pl->dropped_after <= c->n_rounds)) &&
             !(pl->rejoined_from > 0 && pl->rejoined_from <= c->n_rounds + 1);
         /* decided by lot: tied with the next row on all but the lot */
         int k_lot = stage->n_tiebreaks - 1;

@@ -21,14 +21,16 @@ static const char *pid(const struct tny_event *ev, int32_t p)
     return ev->players[p].id;
 }
 
+/* path.key.who (who NULL: path.key): the one range of the value, whether
+ * it is too small or too large. */
 static int check_range(struct tny_diag *diag, const char *path, const char *key,
                        const char *who, int64_t v, int64_t lo, int64_t hi)
 {
     if (v < lo || v > hi)
         return tny_diag_set(diag, TNY_EINVAL,
-                            "%s.%s.%s: expected a number %lld..%lld, got %lld",
-                            path, key, who, (long long)lo, (long long)hi,
-                            (long long)v);
+                            "%s.%s%s%s: expected a number %lld..%lld, got %lld",
+                            path, key, who ? "." : "", who ? who : "",
+                            (long long)lo, (long long)hi, (long long)v);
     return TNY_OK;
 }
 
@@ -64,7 +66,7 @@ static int validate_two_player(const struct tny_event *ev,
                                 "%s: expected \"winner\" (a player of the "
                                 "table) or \"draw\": true",
                                 path);
-        if ((rc = check_range(diag, path, "hq_diff", "value", r->hq_diff, 0,
+        if ((rc = check_range(diag, path, "hq_diff", NULL, r->hq_diff, 0,
                               fmt->hq_diff_max)) < 0)
             return rc;
         for (int s = 0; s < 2; s++)
@@ -127,6 +129,26 @@ static int validate_two_player(const struct tny_event *ev,
                                   r->clock_ms[s], 0, 4 * 3600 * 1000)) < 0)
                 return rc;
         }
+        return TNY_OK;
+    case TNY_GAME_TWO_PLAYER:
+        if (r->winner > 1 || (r->winner < 0 && !r->draw &&
+                              !r->intentional_draw && !r->double_loss))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected \"winner\" (a player of the "
+                                "table) or an outcome the format allows",
+                                path);
+        if ((r->draw && !fmt->draws) ||
+            (r->intentional_draw && !fmt->intentional_draws) ||
+            (r->double_loss && !fmt->double_losses))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: an outcome the format \"%s\" does not "
+                                "allow",
+                                path, fmt->name);
+        for (int s = 0; r->has_score && s < 2; s++)
+            if ((rc = check_range(diag, path, "scores", pid(ev, t->seats[s]),
+                                  r->score[s], fmt->score_min,
+                                  fmt->score_max)) < 0)
+                return rc;
         return TNY_OK;
     default: return TNY_OK;
     }

@@ -472,6 +472,10 @@ static int parse_result(struct rparse *rp, const json_t *res)
         if (r->n_players == 0)
             return tny_diag_set(diag, TNY_EINVAL, "result.vp: missing");
         return TNY_OK;
+    case TNY_GAME_TWO_PLAYER:
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "result: the two-player game has no wire "
+                            "message yet");
     }
     return TNY_OK;
 }

@@ -60,6 +60,14 @@ static void print_result(const struct tny_event *ev, const struct tny_table *t)
     case TNY_GAME_TANTRIX:
         printf("%d : %d", (int)r->score[0], (int)r->score[1]);
         break;
+    case TNY_GAME_TWO_PLAYER:
+        if (r->has_score)
+            printf("%d : %d ", (int)r->score[0], (int)r->score[1]);
+        if (r->winner >= 0)
+            printf("%s wins", name_of(ev, t->seats[r->winner]));
+        else
+            printf(r->double_loss ? "double loss" : "draw");
+        break;
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_CATAN:
         printf("VP");

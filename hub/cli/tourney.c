@@ -24,6 +24,7 @@
 #include "ratings.h"
 #include "tny/error.h"
 #include "tny/event.h"
+#include "tny/import.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/presets.h"
@@ -151,6 +152,12 @@ static int load_event(const char *path, struct tny_event *ev)
         report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
         return exit_for(rc);
     }
+    /* An active player missing from a round is a warning, not an error:
+     * the organiser says why with a drop or event.absences. */
+    char gaps[2048];
+    if (tny_event_unexplained_absences(ev, gaps, sizeof(gaps)) > 0)
+        for (char *line = strtok(gaps, "\n"); line; line = strtok(NULL, "\n"))
+            report("tourney: warning: ", line);
     return EXIT_OK;
 }
 
@@ -286,6 +293,68 @@ static int cmd_format(const struct cli *cli, char **args)
     return status;
 }
 
+/* import KIND FILE: another tool's file as an event file on stdout. */
+static int cmd_import(const struct cli *cli, char **args)
+{
+    enum tny_import_kind kind;
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    char *text = NULL, *out = NULL;
+    size_t len;
+    (void)cli;
+    if (tny_import_kind_from_name(args[0], &kind) < 0) {
+        fprintf(stderr,
+                "tourney: import: unknown kind \"%s\" (expected "
+                "listfortress, cryodex or nrtm)\n",
+                args[0]);
+        return EXIT_USAGE;
+    }
+    if (!read_file(args[1], &text, &len))
+        return EXIT_USAGE;
+    int rc = tny_import(kind, text, len, &ev, &diag);
+    free(text);
+    if (rc < 0) {
+        report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        return exit_for(rc);
+    }
+    rc = tny_event_to_json(&ev, &out);
+    tny_event_release(&ev);
+    if (rc < 0) {
+        report("tourney: ", tny_strerror(rc));
+        return EXIT_INTERNAL;
+    }
+    return emit(out);
+}
+
+/* export KIND EVENT: the event in another tool's schema on stdout. */
+static int cmd_export(const struct cli *cli, char **args)
+{
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    char *out = NULL;
+    int rc;
+    (void)cli;
+    if (strcmp(args[0], "listfortress") != 0 && strcmp(args[0], "nrtm") != 0) {
+        fprintf(stderr,
+                "tourney: export: unknown kind \"%s\" (expected "
+                "listfortress or nrtm)\n",
+                args[0]);
+        return EXIT_USAGE;
+    }
+    int status = load_event(args[1], &ev);
+    if (status != EXIT_OK)
+        return status;
+    rc = strcmp(args[0], "nrtm") == 0
+             ? tny_export_nrtm(&ev, &out, &diag)
+             : tny_export_listfortress(&ev, &out, &diag);
+    tny_event_release(&ev);
+    if (rc < 0) {
+        report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        return exit_for(rc);
+    }
+    return emit(out);
+}
+
 static const struct command commands[] = {
     {"standings", "EVENT.json", 1,
      "print the standings after the completed rounds (JSON; --csv: CSV)",
@@ -301,6 +370,11 @@ static const struct command commands[] = {
      cmd_formats},
     {"format", "NAME", 1,
      "print a preset's full definition (JSON), to copy and edit", cmd_format},
+    {"import", "KIND FILE", 2,
+     "another tool's event (listfortress, cryodex, nrtm) as an event file",
+     cmd_import},
+    {"export", "KIND EVENT", 2,
+     "the event as another tool's file (listfortress, nrtm)", cmd_export},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

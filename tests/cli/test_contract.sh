@@ -70,10 +70,10 @@ CASE="explain elsewhere"
 run 2 --explain standings "$TESTS/cases/catan-round.json" &&
     one_error_line "--explain is an option of pair"
 
-# --- formats: the five presets, one per line ---
+# --- formats: the presets, one per line ---
 CASE=formats
 if run 0 formats; then
-    printf 'agricola\ncatan\ngot-lcg2\nneuroshima-hex\ntantrix\n' >"$TMP/want"
+    printf 'agricola\ncatan\ngot-lcg2\nneuroshima-hex\nswiss-2p\ntantrix\nxwing-2.0\n' >"$TMP/want"
     cmp -s "$TMP/out" "$TMP/want" || fail "formats printed: $(cat "$TMP/out")"
 fi
 

@@ -17,8 +17,10 @@
 
 #define P(x) ((int64_t)((x)*TNY_POINT_SCALE))
 
-static const char *const preset_names[] = {"agricola", "catan", "got-lcg2",
-                                           "neuroshima-hex", "tantrix"};
+static const char *const preset_names[] = {
+    "agricola", "catan",   "got-lcg2", "neuroshima-hex",
+    "swiss-2p", "tantrix", "xwing-2.0"};
+#define N_PRESETS 7
 
 static struct tny_format *preset(const char *name)
 {
@@ -76,15 +78,15 @@ static void event_fails(const char *text, const char *want)
 
 /* ---- presets ----------------------------------------------------------- */
 
-static void test_presets_five_shipped_sorted(void **state)
+static void test_presets_shipped_sorted(void **state)
 {
     (void)state;
     size_t n = 0;
     for (const struct tny_preset *p = tny_presets; p->name; p++, n++) {
-        assert_true(n < 5);
+        assert_true(n < N_PRESETS);
         assert_string_equal(p->name, preset_names[n]);
     }
-    assert_int_equal(n, 5);
+    assert_int_equal(n, N_PRESETS);
 }
 
 static void test_NH_preset_swiss_and_knockout(void **state)
@@ -265,7 +267,7 @@ static void test_CT_preset_points_bye_and_chain(void **state)
 static void test_format_round_trip_every_preset(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < N_PRESETS; i++) {
         struct tny_format *f = preset(preset_names[i]);
         struct tny_format *g = calloc(1, sizeof(*g));
         struct tny_diag d = {{0}};
@@ -592,10 +594,12 @@ static void test_event_errors_name_the_key(void **state)
                 "event: invalid JSON at line 2, column");
     event_fails("{\"format\": \"chess\", \"players\": []}",
                 "event.format: unknown format \"chess\" (presets: agricola, "
-                "catan, got-lcg2, neuroshima-hex, tantrix)");
+                "catan, got-lcg2, neuroshima-hex, swiss-2p, tantrix, "
+                "xwing-2.0)");
     event_fails("{\"format\": \"catan\", \"players\": [], \"round\": []}",
                 "event.round: unknown key (expected one of: format, options, "
-                "seed, title, level, players, drops, disqualified, rounds)");
+                "seed, title, level, players, drops, disqualified, rounds, "
+                "absences)");
     event_fails("{\"format\": \"catan\", \"players\": [{\"id\": \"p1\", "
                 "\"name\": \"A\"}, {\"id\": \"p1\", \"name\": \"B\"}]}",
                 "event.players[1].id: duplicate player id \"p1\"");
@@ -1011,6 +1015,19 @@ static void random_event(struct tny_rng *rng, const char *name,
                         res->games[g] = (int32_t)tny_rng_below(rng, 2);
                 }
                 break;
+            case TNY_GAME_TWO_PLAYER:
+                /* written back as parsed: explicit winner or outcome */
+                res->has_score = tny_rng_below(rng, 3) != 0;
+                for (int s = 0; res->has_score && s < 2; s++)
+                    res->score[s] = (int32_t)tny_rng_below(rng, 201);
+                switch (tny_rng_below(rng, 4)) {
+                case 0: res->draw = f->draws; break;
+                case 1: res->intentional_draw = f->intentional_draws; break;
+                case 2: res->double_loss = f->double_losses; break;
+                }
+                if (!res->draw && !res->intentional_draw && !res->double_loss)
+                    res->winner = (int32_t)tny_rng_below(rng, 2);
+                break;
             case TNY_GAME_AGRICOLA:
             case TNY_GAME_CATAN:
                 res->has_score = true;
@@ -1078,7 +1095,7 @@ static void test_CM_4_event_round_trip_random(void **state)
         struct tny_event ev, back;
         struct tny_diag d = {{0}};
         char *a = NULL, *b = NULL;
-        random_event(&rng, preset_names[c % 5], &ev);
+        random_event(&rng, preset_names[c % N_PRESETS], &ev);
         assert_int_equal(tny_event_to_json(&ev, &a), 0);
         json_error_t err;
         json_t *root = json_loads(a, 0, &err);
@@ -1110,7 +1127,7 @@ static void test_CM_6_result_alone_parses_as_in_event_random(void **state)
         struct tny_diag d = {{0}};
         char *a = NULL, *b = NULL;
         json_error_t err;
-        random_event(&rng, preset_names[c % 5], &ev);
+        random_event(&rng, preset_names[c % N_PRESETS], &ev);
         assert_int_equal(tny_event_to_json(&ev, &a), 0);
         json_t *root = json_loads(a, 0, &err);
         assert_non_null(root);
@@ -1248,7 +1265,7 @@ static void test_parsers_survive_mutations(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_presets_five_shipped_sorted),
+        cmocka_unit_test(test_presets_shipped_sorted),
         cmocka_unit_test(test_NH_preset_swiss_and_knockout),
         cmocka_unit_test(test_NH_10_army_list_and_base_box),
         cmocka_unit_test(test_TX_2_margin_table_exact_tenths),

@@ -404,6 +404,61 @@ static void test_AG_13_final_ranking_by_table(void **state)
     tny_event_release(&ev);
 }
 
+/* One Agricola table where the first two players have IP i1 and i2. */
+#define AG_TI(n, p1, p2, p3, p4, v1, v2, v3, v4, i1, i2)                       \
+    "{'table':" #n ",'players':['" p1 "','" p2 "','" p3 "','" p4 "'],"         \
+    "'result':{'vp':{'" p1 "':" #v1 ",'" p2 "':" #v2 ",'" p3 "':" #v3 ",'" p4  \
+    "':" #v4 "},'ip':{'" p1 "':" #i1 ",'" p2 "':" #i2 ",'" p3 "':0,'" p4       \
+    "':0},'bp':{'" p1 "':0,'" p2 "':0,'" p3 "':0,'" p4 "':0}}}"
+
+/* AG-13 (seed 002 T3, T11): a and b end on equal TP at final table 1 and
+ * score equal VP in the final game, b with more IP.  Equal VP is an equal
+ * placement (T3: "spillere med samme antall VP i et spill"); IP and BP only
+ * seat game 2 (T2(d)), so the final placement does not separate them and
+ * T11(b), the total relative score, puts a (who won game 1 by more) first. */
+static void test_AG_13_equal_vp_in_final_share_placement(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    const char *text = "{'format':'agricola','seed':3," AG8 ",'rounds':["
+                       "{'stage':'prelim','tables':["   /* game 1 */
+        AG_T(1, "a", "c", "d", "e", 50, 30, 20, 10) "," /* a +22.5 */
+        AG_T(2, "b", "f", "g", "h", 40, 30, 20,
+             10) "]},"                                  /* b +15 */
+                 "{'stage':'prelim','tables':["         /* game 2 */
+        AG_T(1, "a", "f", "c", "h", 40, 30, 20, 10) "," /* a +15 */
+        AG_T(2, "b", "e", "g", "d", 40, 30, 20,
+             10) "]},"                                  /* b +15 */
+                 "{'stage':'prelim','tables':["         /* game 3 */
+        AG_T(1, "a", "f", "g", "d", 40, 30, 20, 10) "," /* a +15 */
+        AG_T(2, "b", "e", "c", "h", 40, 30, 20,
+             10) "]},"                                  /* b +15 */
+                 "{'stage':'final','tables':["          /* final 1 */
+        AG_T(1, "a", "b", "g", "h", 40, 40, 20, 10) "," /* shared 1st */
+        AG_T(2, "e", "f", "c", "d", 40, 30, 20,
+             10) "]},"
+                 "{'stage':'final','tables':["                 /* final 2 */
+        AG_TI(1, "a", "b", "c", "d", 40, 40, 20, 10, 3, 9) "," /* b more IP */
+        AG_T(2, "e", "f", "g", "h", 40, 30, 20, 10) "]}]}";
+    tu_load_event(text, &ev);
+    struct tny_standings st;
+    struct tny_diag diag;
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    int ra = tu_row_of(&ev, &st, "a"), rb = tu_row_of(&ev, &st, "b");
+    /* Equal TP: 3 x 10 + 2 x (10 + 6) / 2 x 1.25 = 50 each. */
+    assert_int_equal(st.rows[ra].points, P(50));
+    assert_int_equal(st.rows[rb].points, P(50));
+    /* The same final placement (shared 1st), so relative score decides:
+     * a 22.5 + 15 + 15 + 12.5 + 12.5 > b 15 + 15 + 15 + 12.5 + 12.5. */
+    assert_int_equal(st.tiebreaks[0], TNY_TB_FINAL_PLACEMENT);
+    assert_true(st.rows[ra].tiebreaks[0] == 1 && st.rows[rb].tiebreaks[0] == 1);
+    assert_int_equal(ra, 0);
+    assert_int_equal(rb, 1);
+    assert_false(st.rows[0].decided_by_lot);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
 /* CT-6: a bye gives 4 points, 10 game points, 27 %; CT-7 ranks by points,
  * success rate, game points, firsts, seconds, thirds. */
 static void test_CT_6_CT_7_bye_and_order(void **state)
@@ -522,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_TX_4_TX_7_TX_1_decisions_and_penalties),
         cmocka_unit_test(test_AG_8_AG_1_ranking),
         cmocka_unit_test(test_AG_13_final_ranking_by_table),
+        cmocka_unit_test(test_AG_13_equal_vp_in_final_share_placement),
         cmocka_unit_test(test_CT_6_CT_7_bye_and_order),
         cmocka_unit_test(test_GT_14_decks_registered),
         cmocka_unit_test(test_GT_15_event_level),

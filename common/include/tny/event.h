@@ -15,6 +15,7 @@
 #define TNY_EVENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tny/error.h"
@@ -41,6 +42,7 @@ struct tny_player {
     /* Lifecycle, all as 1-based round numbers; 0 = never. */
     int32_t first_round;   /* CM-1 late entry: plays from this round (1) */
     int32_t dropped_after; /* CM-2: not paired after this round */
+    bool no_show;          /* registered, never played ("after_round": 0) */
     int32_t rejoined_from; /* GT-11: paired again from this round */
     int32_t dq_after;      /* CM-3: disqualified after this round */
     int32_t fixed_table;   /* CM-5: always seated at this table; 0 none */
@@ -51,7 +53,9 @@ struct tny_player {
 struct tny_result {
     /* NH, GT 2-player matches, TX defaults: seat index of the winner or -1 */
     int32_t winner;
-    bool draw;                   /* NH Swiss draw */
+    bool draw;                   /* NH Swiss draw; two-player draw */
+    bool intentional_draw;       /* two-player: agreed draw */
+    bool double_loss;            /* two-player: both players lose */
     bool modified;               /* GT-1 modified win (GT-13) */
     int32_t hq_diff;             /* NH-1: d >= 0 */
     int32_t army[TNY_MAX_SEATS]; /* NH-11: army index per seat, -1 */
@@ -95,6 +99,13 @@ enum tny_event_level {
     TNY_LEVEL_PREMIER,
 };
 
+/* A player known to have missed a round without leaving the event (so an
+ * unseated, active player is not reported as a gap in the data). */
+struct tny_absence {
+    int32_t player; /* index into players[] */
+    int32_t round;  /* 1-based */
+};
+
 struct tny_event {
     struct tny_format format;   /* preset with the event's options applied */
     char title[128];            /* optional display title ("" = format's) */
@@ -104,6 +115,8 @@ struct tny_event {
     struct tny_player *players;
     int32_t n_rounds;
     struct tny_round *rounds;
+    int32_t n_absences;
+    struct tny_absence *absences;
 };
 
 /* Initialise an empty event (caller's storage). */
@@ -120,6 +133,15 @@ bool tny_player_active_in(const struct tny_player *p, int32_t round);
 
 /* Number of rounds whose every table has a result. */
 int32_t tny_event_completed_rounds(const struct tny_event *ev);
+
+/* Completed rounds (not elimination) in which an active player
+ * (tny_player_active_in) sat at no table, had no bye and is not listed in
+ * absences: gaps in the data that the organiser should explain.  Writes one
+ * line per gap into buf
+ * ("event.rounds[1]: \"p7\" is not seated ..."), at most cap bytes,
+ * always NUL-terminated when cap > 0; returns the number of gaps. */
+int32_t tny_event_unexplained_absences(const struct tny_event *ev, char *buf,
+                                       size_t cap);
 
 /* Seat index of player p at table t, or -1. */
 int32_t tny_table_seat_of(const struct tny_table *t, int32_t player);

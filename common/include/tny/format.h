@@ -38,6 +38,9 @@ enum tny_game {
     TNY_GAME_AGRICOLA,
     TNY_GAME_GOT_LCG2,
     TNY_GAME_CATAN,
+    TNY_GAME_TWO_PLAYER, /* any 2-player game: both scores and/or a winner,
+                          * draws, intentional draws, double losses as the
+                          * format allows (X-Wing, Pokemon, chess-like) */
 };
 
 /* Stage kinds, as named in the event file's rounds[].stage. */
@@ -86,6 +89,10 @@ enum tny_tiebreak {
     TNY_TB_SECONDS,         /* "seconds" (CT-7) */
     TNY_TB_THIRDS,          /* "thirds" (CT-7) */
     TNY_TB_LOT,             /* "lot": the seeded lot, always last (CM-4) */
+    TNY_TB_MOV,             /* "mov": margin of victory, tiebreak_data.mov */
+    TNY_TB_OWP,             /* "owp": mean opponents' win %, floored */
+    TNY_TB_BUCHHOLZ,        /* "buchholz": sum of opponents' points */
+    TNY_TB_MEDIAN_BUCHHOLZ, /* "median_buchholz": without best and worst */
     TNY_TB_COUNT_
 };
 
@@ -184,7 +191,25 @@ struct tny_format {
     int32_t n_notes;
     char notes[TNY_MAX_NOTES][TNY_NOTE_MAX];
     char timeout_procedure[TNY_NOTE_MAX];
+
+    /* Two-player game (TNY_GAME_TWO_PLAYER): which outcomes a result may
+     * record besides a win, their points, the accepted score range. */
+    bool draws, intentional_draws, double_losses;
+    int64_t intentional_draw_points, double_loss_points;
+    int32_t score_min; /* score_max above is shared with TX */
+
+    /* Tiebreak data (docs/formats.md "tiebreak_data"). */
+    bool has_mov; /* "mov" may be used only with it */
+    /* Per game: clamp(base + own score - opponent's, min, max); a bye
+     * counts bye; a game recorded without scores counts base. */
+    int32_t mov_base, mov_min, mov_max, mov_bye;
+    int32_t owp_floor_permille; /* "owp": each opponent's win rate at least
+                                 * this (Pokemon 250 = 25 %) */
 };
+
+/* Whether a tiebreak can mean anything for a game (hq_diff needs HQ
+ * differences, ...): a format that lists one that cannot is refused. */
+bool tny_tiebreak_applies(enum tny_tiebreak tb, enum tny_game game);
 
 /* Names used in format files and output ("hq_diff", "swiss", ...). */
 const char *tny_tiebreak_name(enum tny_tiebreak tb);

@@ -22,11 +22,14 @@ enum tny_presence {
 };
 
 struct tny_record {
-    uint8_t presence; /* enum tny_presence */
-    uint8_t stage;    /* enum tny_stage_kind of the round */
-    int8_t seat;      /* seat index, -1 for bye/absent */
-    int8_t place;     /* 1-based placement at the table (best of a
-                       * shared place; AG: VP, IP, BP order) */
+    uint8_t presence;   /* enum tny_presence */
+    uint8_t stage;      /* enum tny_stage_kind of the round */
+    int8_t seat;        /* seat index, -1 for bye/absent */
+    int8_t place;       /* 1-based placement at the table (best of a
+                         * shared place; AG: VP, IP, BP order) */
+    int8_t score_place; /* 1-based placement by the game score alone, tied
+                         * players sharing the best place (AG T3: equal VP
+                         * is an equal placement; AG-13) */
     int8_t n_opponents;
     int32_t table; /* index into the round's tables, -1 */
     int32_t opponents[TNY_MAX_SEATS - 1];
@@ -37,6 +40,8 @@ struct tny_record {
     int32_t score;     /* own game score (TX, AG VP, CT capped VP) */
     int32_t opp_score; /* 2-player: opponent's game score */
     bool has_score;    /* false for byes and TX defaults/decisions */
+    int32_t mov;       /* two-player: margin of victory of the game or
+                        * bye (tiebreak_data.mov), else 0 */
     double relative;   /* AG-6 */
     double success;    /* CT-5 fraction 0..1 (bye: 0.27) */
 };

@@ -1,0 +1,854 @@
+/* import.c - ListFortress and Cryodex JSON into events, ListFortress out.
+ *
+ * ListFortress (the X-Wing results archive) publishes a tournament as
+ * participants[{id, score, swiss_rank, top_cut_rank, mov, sos, dropped}]
+ * and rounds[{roundtype_id (1 swiss, 2 elimination), round_number,
+ * matches[{player1_id, player1_points, player2_id, player2_points, result
+ * (win, bye, tie), winner_id}]}].  Cryodex exports players[{name, score,
+ * mov, sos, rank{swiss, elimination}}] and rounds[{round-type,
+ * round-number, matches[{player1, player1points, player2, player2points,
+ * result, winner}]}] (players by name, possibly under "tournament"); it is
+ * rewritten into the ListFortress shape first, so one reader checks both.
+ *
+ * The reader builds an event-file document on the xwing-2.0 preset (Swiss
+ * rounds and cut from the file) and hands it to the event-file parser and
+ * validator, so an imported event obeys every rule a written one does.
+ * The data errors it finds itself are reported in the source's terms.
+ * Stored standings (score, ranks, MoV, SoS) are not imported: Tourney
+ * computes them from the results (the corpus test compares the two).
+ */
+#include "tny/import.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_internal.h"
+#include "tny/json_io.h"
+#include "tny/score.h"
+#include "tny/standings.h"
+
+#define IMPORT_MAX_PLAYERS 100000
+#define IMPORT_MAX_ROUNDS 1000
+
+int tny_import_kind_from_name(const char *name, enum tny_import_kind *out)
+{
+    static const char *const names[] = {"listfortress", "cryodex", "nrtm"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (enum tny_import_kind)i;
+            return TNY_OK;
+        }
+    return TNY_ENOTFOUND;
+}
+
+/* ---- ListFortress reader ----------------------------------------------- */
+
+struct idmap {
+    json_int_t id;
+    int32_t index;
+};
+
+static int cmp_idmap(const void *a, const void *b)
+{
+    const struct idmap *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+struct rref {
+    int type; /* 1 swiss, 2 elimination */
+    json_int_t number;
+    size_t index; /* in the source's rounds[] */
+};
+
+static int cmp_rref(const void *a, const void *b)
+{
+    const struct rref *x = a, *y = b;
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    if (x->number != y->number)
+        return x->number < y->number ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+struct lf {
+    const char *src; /* "listfortress" or "cryodex": message prefix */
+    struct tny_diag *diag;
+    const struct tny_format *fmt; /* the preset the event is written on */
+    int32_t n;                    /* participants */
+    struct idmap *map;            /* sorted by id */
+    json_int_t *ids;              /* source id of each participant */
+    char (*pid)[24];              /* event player id: "p<id>" */
+};
+
+/* Index of the participant with source id v (a JSON integer), or -1 with
+ * the error set. */
+static int32_t lf_player(const struct lf *lf, const json_t *v,
+                         const char *where)
+{
+    if (!json_is_integer(v)) {
+        tny_diag_set(lf->diag, TNY_EINVAL, "%s: %s: expected a participant id",
+                     lf->src, where);
+        return -1;
+    }
+    struct idmap key = {json_integer_value(v), 0};
+    const struct idmap *hit =
+        bsearch(&key, lf->map, (size_t)lf->n, sizeof(*lf->map), cmp_idmap);
+    if (!hit) {
+        tny_diag_set(lf->diag, TNY_EINVAL, "%s: %s: %lld is not a participant",
+                     lf->src, where, (long long)key.id);
+        return -1;
+    }
+    return hit->index;
+}
+
+static bool points_of(const json_t *v, int32_t *out)
+{
+    if (!json_is_integer(v))
+        return false;
+    json_int_t x = json_integer_value(v);
+    if (x < INT32_MIN || x > INT32_MAX)
+        return false;
+    *out = (int32_t)x;
+    return true;
+}
+
+/* One match as an event table (or a bye); where names it in messages. */
+static int lf_match(struct lf *lf, const json_t *m, const char *where,
+                    int32_t number, json_t *tables, int32_t *seat_match,
+                    int32_t mi, int32_t *who, int32_t *n_who)
+{
+    struct tny_diag *diag = lf->diag;
+    const json_t *v1 = json_object_get(m, "player1_id");
+    const json_t *v2 = json_object_get(m, "player2_id");
+    const json_t *vr = json_object_get(m, "result");
+    const json_t *vw = json_object_get(m, "winner_id");
+    const char *result = json_is_string(vr) ? json_string_value(vr) : "";
+    int32_t pa = 0, pb = 0;
+    bool has_a = points_of(json_object_get(m, "player1_points"), &pa);
+    bool has_b = points_of(json_object_get(m, "player2_points"), &pb);
+    char buf[TNY__PATH_MAX + 64];
+    *n_who = 0;
+    if (!json_is_object(m))
+        return tny_diag_set(diag, TNY_EINVAL, "%s: %s: expected an object",
+                            lf->src, where);
+    if (json_is_null(v1) || !v1) { /* a lone player2 is player1 */
+        const json_t *t = v1;
+        v1 = v2;
+        v2 = t;
+        int32_t tp = pa;
+        pa = pb;
+        pb = tp;
+        bool th = has_a;
+        has_a = has_b;
+        has_b = th;
+    }
+    if (!v1 || json_is_null(v1))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: %s: a match without players (no "
+                            "player1_id or player2_id)",
+                            lf->src, where);
+    snprintf(buf, sizeof(buf), "%s.player1_id", where);
+    int32_t a = lf_player(lf, v1, buf), b = -1, w = -1;
+    if (a < 0)
+        return TNY_EINVAL;
+    who[(*n_who)++] = a;
+    if (v2 && !json_is_null(v2)) {
+        snprintf(buf, sizeof(buf), "%s.player2_id", where);
+        if ((b = lf_player(lf, v2, buf)) < 0)
+            return TNY_EINVAL;
+        if (b == a)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: %s: participant %lld plays against "
+                                "themselves",
+                                lf->src, where, (long long)lf->ids[a]);
+        who[(*n_who)++] = b;
+    }
+    for (int32_t i = 0; i < *n_who; i++) {
+        int32_t p = who[i];
+        if (seat_match[p] >= 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: %s: participant %lld is seated twice in "
+                                "this round (also in matches[%d])",
+                                lf->src, where, (long long)lf->ids[p],
+                                (int)seat_match[p]);
+        seat_match[p] = mi;
+    }
+    if (vw && !json_is_null(vw)) {
+        snprintf(buf, sizeof(buf), "%s.winner_id", where);
+        int32_t x = lf_player(lf, vw, buf);
+        if (x < 0)
+            return TNY_EINVAL;
+        if (x != a && x != b)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: %s.winner_id: %lld did not play in this "
+                                "match",
+                                lf->src, where, (long long)lf->ids[x]);
+        w = x == a ? 0 : 1;
+    }
+
+    json_t *t = json_object();
+    if (!t)
+        return TNY_ENOMEM;
+    if (b < 0) {
+        /* A bye, or a "win" whose opponent was lost: only a win of
+         * player1 can stand without an opponent. */
+        bool lost = w == 1 || (w < 0 && has_a && has_b && pb > pa) ||
+                    strcmp(result, "tie") == 0;
+        if (strcmp(result, "bye") != 0 && strcmp(result, "win") != 0)
+            lost = true;
+        if (lost) {
+            json_decref(t);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: %s: a game against a missing opponent "
+                                "(player2_id is null, result \"%s\")",
+                                lf->src, where, result);
+        }
+        if (!tny__set(t, "bye", json_string(lf->pid[a])) ||
+            !tny__append(tables, t))
+            return TNY_ENOMEM;
+        return TNY_OK;
+    }
+    const struct tny_format *fmt = lf->fmt;
+    bool scored = has_a && has_b;
+    for (int s = 0; scored && s < 2; s++) {
+        int32_t x = s == 0 ? pa : pb;
+        if (x < fmt->score_min || x > fmt->score_max) {
+            json_decref(t);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: %s.player%d_points: %d is outside "
+                                "%d..%d (format \"%s\")",
+                                lf->src, where, s + 1, (int)x,
+                                (int)fmt->score_min, (int)fmt->score_max,
+                                fmt->name);
+        }
+    }
+    if (w < 0 && scored && pa != pb)
+        w = pa > pb ? 0 : 1;
+    if (w < 0 && !fmt->draws) {
+        json_decref(t);
+        if (scored)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: %s: a game without a winner (%d-%d, "
+                                "result \"%s\", no winner_id) but format "
+                                "\"%s\" has no draws",
+                                lf->src, where, (int)pa, (int)pb, result,
+                                fmt->name);
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: %s: no winner and no points (result "
+                            "\"%s\")",
+                            lf->src, where, result);
+    }
+    json_t *players = json_array(), *res = json_object();
+    bool ok = players && res && tny__append(players, json_string(lf->pid[a])) &&
+              tny__append(players, json_string(lf->pid[b]));
+    if (ok && scored) {
+        json_t *sc = json_object();
+        ok = sc && tny__set(sc, lf->pid[a], json_integer(pa)) &&
+             tny__set(sc, lf->pid[b], json_integer(pb)) &&
+             tny__set(res, "scores", sc);
+    }
+    if (ok)
+        ok = w >= 0
+                 ? tny__set(res, "winner", json_string(lf->pid[w == 0 ? a : b]))
+                 : tny__set(res, "draw", json_true());
+    ok = ok && tny__set(t, "table", json_integer(number)) &&
+         tny__set(t, "players", players);
+    players = NULL;
+    ok = ok && tny__set(t, "result", res);
+    res = NULL;
+    json_decref(players);
+    json_decref(res);
+    if (!ok) {
+        json_decref(t);
+        return TNY_ENOMEM;
+    }
+    return tny__append(tables, t) ? TNY_OK : TNY_ENOMEM;
+}
+
+/* The ListFortress document root as an event document in *doc. */
+static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
+{
+    struct tny_diag *diag = lf->diag;
+    const json_t *parts = json_object_get(root, "participants");
+    const json_t *rounds = json_object_get(root, "rounds");
+    struct rref *refs = NULL;
+    int32_t *seat_match = NULL;
+    uint8_t *played = NULL; /* played[p * n_swiss + r]: seated */
+    int32_t *last = NULL;   /* last swiss round seated, 1-based */
+    bool *in_elim = NULL;
+    json_t *ev = NULL, *jrounds = NULL;
+    int rc = TNY_ENOMEM;
+    *doc = NULL;
+
+    if (!json_is_object(root))
+        return tny_diag_set(diag, TNY_EINVAL, "%s: expected an object",
+                            lf->src);
+    if (!json_is_array(parts) || json_array_size(parts) == 0 ||
+        json_array_size(parts) > IMPORT_MAX_PLAYERS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: participants: expected an array of 1..%d "
+                            "participants",
+                            lf->src, IMPORT_MAX_PLAYERS);
+    if (!json_is_array(rounds) || json_array_size(rounds) > IMPORT_MAX_ROUNDS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: rounds: expected an array of at most %d "
+                            "rounds",
+                            lf->src, IMPORT_MAX_ROUNDS);
+    lf->n = (int32_t)json_array_size(parts);
+    const size_t n = (size_t)lf->n;
+    lf->map = calloc(n, sizeof(*lf->map));
+    lf->ids = calloc(n, sizeof(*lf->ids));
+    lf->pid = calloc(n, sizeof(*lf->pid));
+    seat_match = calloc(n, sizeof(*seat_match));
+    last = calloc(n, sizeof(*last));
+    in_elim = calloc(n, sizeof(*in_elim));
+    size_t n_rounds = json_array_size(rounds);
+    refs = calloc(n_rounds + 1, sizeof(*refs));
+    if (!lf->map || !lf->ids || !lf->pid || !seat_match || !last || !in_elim ||
+        !refs)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_array_get(parts, i);
+        const json_t *id = json_object_get(p, "id");
+        if (!json_is_object(p) || !json_is_integer(id)) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "%s: participants[%zu].id: expected an "
+                              "integer",
+                              lf->src, i);
+            goto out;
+        }
+        lf->ids[i] = json_integer_value(id);
+        lf->map[i] = (struct idmap){lf->ids[i], (int32_t)i};
+        snprintf(lf->pid[i], sizeof(lf->pid[i]), "p%lld",
+                 (long long)lf->ids[i]);
+    }
+    qsort(lf->map, n, sizeof(*lf->map), cmp_idmap);
+    for (size_t i = 1; i < n; i++)
+        if (lf->map[i].id == lf->map[i - 1].id) {
+            rc = tny_diag_set(
+                diag, TNY_EINVAL, "%s: participants[%d].id: %lld is used twice",
+                lf->src, (int)lf->map[i].index, (long long)lf->map[i].id);
+            goto out;
+        }
+
+    int32_t n_swiss = 0;
+    for (size_t i = 0; i < n_rounds; i++) {
+        const json_t *r = json_array_get(rounds, i);
+        const json_t *type = json_object_get(r, "roundtype_id");
+        const json_t *num = json_object_get(r, "round_number");
+        if (!json_is_object(r) || !json_is_integer(type) ||
+            (json_integer_value(type) != 1 && json_integer_value(type) != 2)) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "%s: rounds[%zu].roundtype_id: expected 1 "
+                              "(swiss) or 2 (elimination)",
+                              lf->src, i);
+            goto out;
+        }
+        refs[i] = (struct rref){
+            (int)json_integer_value(type),
+            json_is_integer(num) ? json_integer_value(num) : 0, i};
+        n_swiss += refs[i].type == 1;
+    }
+    if (n_swiss == 0) {
+        rc = tny_diag_set(diag, TNY_EINVAL, "%s: rounds: no swiss round",
+                          lf->src);
+        goto out;
+    }
+    qsort(refs, n_rounds, sizeof(*refs), cmp_rref);
+    played = calloc(n * (size_t)n_swiss, 1);
+    jrounds = json_array();
+    if (!played || !jrounds)
+        goto out;
+
+    int32_t cut = 0;
+    for (size_t k = 0; k < n_rounds; k++) {
+        const struct rref *ref = &refs[k];
+        const json_t *r = json_array_get(rounds, ref->index);
+        const json_t *matches = json_object_get(r, "matches");
+        const bool elim = ref->type == 2;
+        char where[TNY__PATH_MAX];
+        if (!json_is_array(matches)) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "%s: rounds[%zu].matches: expected an array",
+                              lf->src, ref->index);
+            goto out;
+        }
+        json_t *jr = json_object(), *tables = json_array();
+        if (!jr || !tables ||
+            !tny__set(jr, "stage",
+                      json_string(elim ? "elimination" : "swiss"))) {
+            json_decref(jr);
+            json_decref(tables);
+            goto out;
+        }
+        for (size_t p = 0; p < n; p++)
+            seat_match[p] = -1;
+        int32_t seated = 0, number = 0;
+        for (size_t mi = 0; mi < json_array_size(matches); mi++) {
+            const json_t *m = json_array_get(matches, mi);
+            int32_t who[2], n_who = 0;
+            snprintf(where, sizeof(where),
+                     "rounds[%zu] (%s round %lld).matches[%zu]", ref->index,
+                     elim ? "elimination" : "swiss", (long long)ref->number,
+                     mi);
+            const json_t *v2 = json_object_get(m, "player2_id");
+            bool game = v2 && !json_is_null(v2) &&
+                        json_object_get(m, "player1_id") &&
+                        !json_is_null(json_object_get(m, "player1_id"));
+            rc = lf_match(lf, m, where, game ? number + 1 : 0, tables,
+                          seat_match, (int32_t)mi, who, &n_who);
+            if (rc < 0) {
+                json_decref(jr);
+                json_decref(tables);
+                goto out;
+            }
+            number += game;
+            seated += n_who;
+            for (int32_t i = 0; i < n_who; i++) {
+                if (elim) {
+                    in_elim[who[i]] = true;
+                    continue;
+                }
+                int32_t sr = (int32_t)k; /* swiss rounds sort first */
+                played[(size_t)who[i] * (size_t)n_swiss + (size_t)sr] = 1;
+                last[who[i]] = sr + 1;
+            }
+        }
+        if (elim && cut == 0) { /* the first elimination round's field */
+            cut = 2;
+            while (cut < seated)
+                cut *= 2;
+        }
+        if (!tny__set(jr, "tables", tables) || !tny__append(jrounds, jr))
+            goto out;
+    }
+
+    /* Drops and absences: a player who stops playing dropped after their
+     * last round (0: never came); a missed round before it was an absence.
+     * A player of the cut stays in to the end. */
+    json_t *players = json_array(), *drops = json_array(),
+           *absences = json_array();
+    ev = json_object();
+    if (!players || !drops || !absences || !ev) {
+        json_decref(players);
+        json_decref(drops);
+        json_decref(absences);
+        goto out;
+    }
+    bool ok = true;
+    for (size_t p = 0; ok && p < n; p++) {
+        const json_t *src = json_array_get(parts, p);
+        const json_t *name = json_object_get(src, "name");
+        json_t *pl = json_object();
+        ok =
+            pl && tny__set(pl, "id", json_string(lf->pid[p])) &&
+            tny__set(pl, "name",
+                     json_string(
+                         json_is_string(name) && json_string_length(name) > 0 &&
+                                 json_string_length(name) <= TNY_TEXT_MAX
+                             ? json_string_value(name)
+                             : lf->pid[p])) &&
+            tny__append(players, pl);
+        int32_t until = in_elim[p] ? n_swiss : last[p];
+        for (int32_t r = 0; ok && r < until; r++) {
+            if (played[p * (size_t)n_swiss + (size_t)r])
+                continue;
+            json_t *a = json_object();
+            ok = a && tny__set(a, "player", json_string(lf->pid[p])) &&
+                 tny__set(a, "round", json_integer(r + 1)) &&
+                 tny__append(absences, a);
+        }
+        if (ok && until < n_swiss) {
+            json_t *d = json_object();
+            ok = d && tny__set(d, "player", json_string(lf->pid[p])) &&
+                 tny__set(d, "after_round", json_integer(until)) &&
+                 tny__append(drops, d);
+        }
+    }
+    json_t *opts = json_object();
+    const json_t *jid = json_object_get(root, "id");
+    const json_t *date = json_object_get(root, "date");
+    char title[128];
+    snprintf(title, sizeof(title), "%s event %lld%s%s%s", lf->src,
+             json_is_integer(jid) ? (long long)json_integer_value(jid) : 0LL,
+             json_is_string(date) ? " (" : "",
+             json_is_string(date) ? json_string_value(date) : "",
+             json_is_string(date) ? ")" : "");
+    ok = ok && opts && tny__set(opts, "swiss_rounds", json_integer(n_swiss)) &&
+         tny__set(opts, "cut", json_integer(cut));
+    ok = ok && tny__set(ev, "format", json_string(lf->fmt->name)) &&
+         tny__set(ev, "options", opts);
+    opts = NULL;
+    ok = ok &&
+         tny__set(
+             ev, "seed",
+             json_integer(json_is_integer(jid) && json_integer_value(jid) >= 0
+                              ? json_integer_value(jid)
+                              : 0)) &&
+         tny__set(ev, "title", json_string(title)) &&
+         tny__set(ev, "players", players);
+    players = NULL;
+    ok = ok && tny__set(ev, "drops", drops);
+    drops = NULL;
+    ok = ok && tny__set(ev, "rounds", jrounds);
+    jrounds = NULL;
+    if (ok && json_array_size(absences) > 0) {
+        ok = tny__set(ev, "absences", absences);
+        absences = NULL;
+    }
+    json_decref(opts);
+    json_decref(players);
+    json_decref(drops);
+    json_decref(absences);
+    if (!ok)
+        goto out;
+    *doc = ev;
+    ev = NULL;
+    rc = TNY_OK;
+out:
+    if (rc == TNY_ENOMEM)
+        tny_diag_set(diag, rc, "%s: out of memory", lf->src);
+    json_decref(ev);
+    json_decref(jrounds);
+    free(refs);
+    free(seat_match);
+    free(played);
+    free(last);
+    free(in_elim);
+    return rc;
+}
+
+/* Cryodex's players-by-name JSON rewritten as ListFortress's shape. */
+static int cryodex_to_lf(const json_t *root, json_t **out,
+                         struct tny_diag *diag)
+{
+    const json_t *t = json_object_get(root, "tournament");
+    const json_t *base = json_is_object(t) ? t : root;
+    const json_t *players = json_object_get(base, "players");
+    const json_t *rounds = json_object_get(base, "rounds");
+    *out = NULL;
+    if (!json_is_array(players) || json_array_size(players) == 0 ||
+        json_array_size(players) > IMPORT_MAX_PLAYERS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "cryodex: players: expected an array of 1..%d "
+                            "players",
+                            IMPORT_MAX_PLAYERS);
+    if (rounds && !json_is_array(rounds))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "cryodex: rounds: expected an array");
+    json_t *lf = json_object(), *parts = json_array(), *lrounds = json_array();
+    bool ok = lf && parts && lrounds;
+    const size_t n = json_array_size(players);
+    for (size_t i = 0; ok && i < n; i++) {
+        const json_t *p = json_array_get(players, i);
+        const json_t *name = json_object_get(p, "name");
+        if (!json_is_string(name)) {
+            json_decref(lf);
+            json_decref(parts);
+            json_decref(lrounds);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "cryodex: players[%zu].name: expected a "
+                                "string",
+                                i);
+        }
+        for (size_t j = 0; j < i; j++)
+            if (json_equal(json_object_get(json_array_get(players, j), "name"),
+                           name)) {
+                json_decref(lf);
+                json_decref(parts);
+                json_decref(lrounds);
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "cryodex: players[%zu].name: \"%.64s\" "
+                                    "is used twice",
+                                    i, json_string_value(name));
+            }
+        json_t *q = json_object();
+        ok = q && tny__set(q, "id", json_integer((json_int_t)i + 1)) &&
+             tny__set(q, "name", json_copy((json_t *)name)) &&
+             tny__append(parts, q);
+    }
+    /* A name in a match -> participant id (1-based), 0 for null/absent,
+     * -1 for an unknown name. */
+    for (size_t r = 0; ok && rounds && r < json_array_size(rounds); r++) {
+        const json_t *jr = json_array_get(rounds, r);
+        const json_t *type = json_object_get(jr, "round-type");
+        const json_t *num = json_object_get(jr, "round-number");
+        const json_t *matches = json_object_get(jr, "matches");
+        const char *ts = json_is_string(type) ? json_string_value(type) : "";
+        int tid = strcmp(ts, "swiss") == 0         ? 1
+                  : strcmp(ts, "elimination") == 0 ? 2
+                                                   : 0;
+        json_t *lr = json_object(), *lm = json_array();
+        ok =
+            lr && lm && tny__set(lr, "roundtype_id", json_integer(tid)) &&
+            tny__set(lr, "round_number",
+                     json_integer(json_is_integer(num) ? json_integer_value(num)
+                                                       : (json_int_t)r + 1));
+        for (size_t m = 0;
+             ok && json_is_array(matches) && m < json_array_size(matches);
+             m++) {
+            const json_t *jm = json_array_get(matches, m);
+            static const char *const from[] = {"player1", "player2", "winner"};
+            static const char *const to[] = {"player1_id", "player2_id",
+                                             "winner_id"};
+            json_t *x = json_object();
+            ok = x != NULL;
+            for (int k = 0; ok && k < 3; k++) {
+                const json_t *nm = json_object_get(jm, from[k]);
+                json_int_t id = 0;
+                for (size_t i = 0; json_is_string(nm) && i < n && !id; i++)
+                    if (json_equal(
+                            json_object_get(json_array_get(players, i), "name"),
+                            nm))
+                        id = (json_int_t)i + 1;
+                if (json_is_string(nm) && json_string_length(nm) > 0 && !id)
+                    id = -1; /* reported by the reader as unknown */
+                ok = tny__set(x, to[k], id ? json_integer(id) : json_null());
+            }
+            const json_t *p1 = json_object_get(jm, "player1points");
+            const json_t *p2 = json_object_get(jm, "player2points");
+            const json_t *res = json_object_get(jm, "result");
+            ok = ok &&
+                 tny__set(x, "player1_points",
+                          p1 ? json_copy((json_t *)p1) : json_null()) &&
+                 tny__set(x, "player2_points",
+                          p2 ? json_copy((json_t *)p2) : json_null()) &&
+                 tny__set(x, "result",
+                          json_is_string(res) ? json_copy((json_t *)res)
+                                              : json_string("")) &&
+                 tny__append(lm, x);
+        }
+        ok = ok && tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
+    }
+    ok = ok && tny__set(lf, "participants", parts);
+    parts = NULL;
+    ok = ok && tny__set(lf, "rounds", lrounds);
+    lrounds = NULL;
+    json_decref(parts);
+    json_decref(lrounds);
+    if (!ok) {
+        json_decref(lf);
+        return tny_diag_set(diag, TNY_ENOMEM, "cryodex: out of memory");
+    }
+    *out = lf;
+    return TNY_OK;
+}
+
+static int nrtm_to_event(const json_t *root, json_t **doc,
+                         struct tny_diag *diag);
+
+int tny_import(enum tny_import_kind kind, const char *text, size_t len,
+               struct tny_event *out, struct tny_diag *diag)
+{
+    static const char *const names[] = {"listfortress", "cryodex", "nrtm"};
+    json_t *root = NULL, *lfdoc = NULL, *doc = NULL;
+    struct tny_format *fmt = calloc(1, sizeof(*fmt));
+    struct lf lf = {.src = names[kind], .diag = diag, .fmt = fmt};
+    struct tny_diag inner = {{0}};
+    int rc;
+    tny_event_init(out);
+    if (!fmt)
+        return tny_diag_set(diag, TNY_ENOMEM, "import: out of memory");
+    if ((rc = tny__load(text, len, names[kind], &root, diag)) < 0)
+        goto out;
+    if (kind == TNY_IMPORT_NRTM) {
+        rc = nrtm_to_event(root, &doc, diag);
+    } else {
+        if ((rc = tny_format_preset("xwing-2.0", fmt, diag)) < 0)
+            goto out;
+        const json_t *lfroot = root;
+        if (kind == TNY_IMPORT_CRYODEX) {
+            if ((rc = cryodex_to_lf(root, &lfdoc, diag)) < 0)
+                goto out;
+            lfroot = lfdoc;
+        }
+        rc = lf_build(&lf, lfroot, &doc);
+    }
+    if (rc < 0)
+        goto out;
+    rc = tny_event_from_json(doc, out, &inner);
+    if (rc == 0 && (rc = tny_event_validate(out, &inner)) < 0)
+        tny_event_release(out);
+    if (rc < 0)
+        tny_diag_set(diag, rc, "%s: the imported event is invalid: %s",
+                     names[kind], inner.msg);
+out:
+    json_decref(root);
+    json_decref(lfdoc);
+    json_decref(doc);
+    free(lf.map);
+    free(lf.ids);
+    free(lf.pid);
+    free(fmt);
+    return rc;
+}
+
+/* ---- ListFortress writer ----------------------------------------------- */
+
+/* The number in "p<N>", else index + 1. */
+static json_int_t lf_id(const struct tny_event *ev, int32_t p)
+{
+    const char *id = ev->players[p].id;
+    if (id[0] == 'p' && id[1] >= '1' && id[1] <= '9') {
+        char *end;
+        long long x = strtoll(id + 1, &end, 10);
+        if (*end == '\0')
+            return (json_int_t)x;
+    }
+    return (json_int_t)p + 1;
+}
+
+static int32_t tiebreak_index(const struct tny_standings *st,
+                              enum tny_tiebreak tb)
+{
+    for (int32_t k = 0; k < st->n_tiebreaks; k++)
+        if (st->tiebreaks[k] == tb)
+            return k;
+    return -1;
+}
+
+int tny_export_listfortress(const struct tny_event *ev, char **out,
+                            struct tny_diag *diag)
+{
+    struct tny_standings swiss = {0}, final = {0};
+    json_t *root = NULL;
+    int32_t *swiss_rank = NULL, *cut_rank = NULL;
+    int rc;
+    *out = NULL;
+    if (ev->format.players_per_table != 2)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "export: ListFortress takes 2-player events; "
+                            "\"%s\" seats %d",
+                            ev->format.name, (int)ev->format.players_per_table);
+    int32_t done = tny_event_completed_rounds(ev), last_swiss = 0;
+    for (int32_t r = 0; r < done; r++)
+        if (ev->rounds[r].stage != TNY_STAGE_ELIMINATION)
+            last_swiss = r + 1;
+    if ((rc = tny_standings_compute_at(ev, last_swiss, &swiss, diag)) < 0 ||
+        (rc = tny_standings_compute(ev, &final, diag)) < 0)
+        goto out;
+    const size_t n = (size_t)(ev->n_players > 0 ? ev->n_players : 1);
+    swiss_rank = calloc(n, sizeof(*swiss_rank));
+    cut_rank = calloc(n, sizeof(*cut_rank));
+    root = json_object();
+    json_t *parts = json_array(), *rounds = json_array();
+    bool ok = swiss_rank && cut_rank && root &&
+              tny__set(root, "participants", parts) &&
+              tny__set(root, "rounds", rounds);
+    rc = TNY_ENOMEM;
+    if (!ok)
+        goto out;
+    const bool elim_done = done > last_swiss;
+    for (int32_t i = 0; i < swiss.n_rows; i++)
+        swiss_rank[swiss.rows[i].player] = i;
+    int32_t k_mov = tiebreak_index(&swiss, TNY_TB_MOV);
+    int32_t k_sos = tiebreak_index(&swiss, TNY_TB_SOS);
+    for (int32_t p = 0; ok && p < ev->n_players; p++) {
+        const struct tny_standing_row *row = &swiss.rows[swiss_rank[p]];
+        json_t *q = json_object();
+        char sos[32];
+        ok = q && tny__set(q, "id", json_integer(lf_id(ev, p))) &&
+             tny__set(q, "name", json_string(ev->players[p].name)) &&
+             tny__set(q, "score",
+                      tny__number((double)row->points / TNY_POINT_SCALE)) &&
+             tny__set(q, "swiss_rank", json_integer(row->rank));
+        int32_t top = 0;
+        if (elim_done)
+            for (int32_t i = 0; i < final.n_rows; i++)
+                if (final.rows[i].player == p &&
+                    (final.rows[i].eliminated_in > 0 || i == 0))
+                    top = final.rows[i].rank;
+        ok = ok &&
+             tny__set(q, "top_cut_rank", top ? json_integer(top) : json_null());
+        ok = ok && tny__set(q, "mov",
+                            k_mov >= 0 && row->has_tiebreak[k_mov]
+                                ? tny__number(row->tiebreaks[k_mov])
+                                : json_null());
+        snprintf(sos, sizeof(sos), "%.2f",
+                 k_sos >= 0 ? row->tiebreaks[k_sos] : 0.0);
+        ok = ok &&
+             tny__set(q, "sos", k_sos >= 0 ? json_string(sos) : json_null()) &&
+             tny__set(q, "dropped", json_boolean(row->dropped)) &&
+             tny__append(parts, q);
+    }
+    int32_t number[2] = {0, 0};
+    json_int_t match_id = 0;
+    for (int32_t r = 0; ok && r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        const bool elim = round->stage == TNY_STAGE_ELIMINATION;
+        json_t *jr = json_object(), *ms = json_array();
+        ok = jr && ms &&
+             tny__set(jr, "roundtype_id", json_integer(elim ? 2 : 1)) &&
+             tny__set(jr, "round_number", json_integer(++number[elim]));
+        for (int32_t t = 0; ok && t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            const struct tny_result *res = &tb->result;
+            json_t *m = json_object();
+            ok = m && tny__set(m, "id", json_integer(++match_id)) &&
+                 tny__set(m, "player1_id",
+                          json_integer(lf_id(ev, tb->seats[0])));
+            if (tb->is_bye) {
+                ok = ok && tny__set(m, "player1_points", json_null()) &&
+                     tny__set(m, "player2_id", json_null()) &&
+                     tny__set(m, "player2_points", json_null()) &&
+                     tny__set(m, "result", json_string("bye")) &&
+                     tny__set(m, "winner_id",
+                              json_integer(lf_id(ev, tb->seats[0])));
+            } else {
+                int32_t w = tb->has_result
+                                ? tny_result_winner_seat(&ev->format, res)
+                                : -1;
+                bool scored = tb->has_result && res->has_score;
+                ok = ok &&
+                     tny__set(m, "player1_points",
+                              scored ? json_integer(res->score[0])
+                                     : json_null()) &&
+                     tny__set(m, "player2_id",
+                              json_integer(lf_id(ev, tb->seats[1]))) &&
+                     tny__set(m, "player2_points",
+                              scored ? json_integer(res->score[1])
+                                     : json_null()) &&
+                     tny__set(m, "result",
+                              json_string(!tb->has_result ? ""
+                                          : w >= 0        ? "win"
+                                                          : "tie")) &&
+                     tny__set(m, "winner_id",
+                              w >= 0 ? json_integer(lf_id(ev, tb->seats[w]))
+                                     : json_null());
+            }
+            ok = ok && tny__append(ms, m);
+        }
+        ok = ok && tny__set(jr, "matches", ms) && tny__append(rounds, jr);
+    }
+    if (!ok)
+        goto out;
+    rc = tny__dump(root, out);
+out:
+    if (rc == TNY_ENOMEM)
+        tny_diag_set(diag, rc, "export: out of memory");
+    json_decref(root);
+    free(swiss_rank);
+    free(cut_rank);
+    tny_standings_release(&swiss);
+    tny_standings_release(&final);
+    return rc;
+}
+
+/* ---- NRTM (Cobra) ------------------------------------------------------ */
+
+static int nrtm_to_event(const json_t *root, json_t **doc,
+                         struct tny_diag *diag)
+{
+    (void)root;
+    *doc = NULL;
+    return tny_diag_set(diag, TNY_EINVAL, "nrtm: not supported yet");
+}
+
+int tny_export_nrtm(const struct tny_event *ev, char **out,
+                    struct tny_diag *diag)
+{
+    (void)ev;
+    *out = NULL;
+    return tny_diag_set(diag, TNY_EINVAL, "export: nrtm not supported yet");
+}
