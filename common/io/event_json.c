@@ -108,8 +108,8 @@ static const char *const table_keys[] = {"table", "players", "result", NULL};
 static const char *const bye_keys[] = {"bye", NULL};
 static const char *const nh_keys[] = {"winner", "draw", "hq_diff", "armies",
                                       NULL};
-static const char *const tx_keys[] = {"scores", "clock_ms", "default_win",
-                                      "tp",     "penalty",  NULL};
+static const char *const tx_keys[] = {
+    "scores", "clock_ms", "default_win", "tp", "penalty", "draw", NULL};
 static const char *const ag_keys[] = {"vp", "ip", "bp", NULL};
 static const char *const gt_keys[] = {"winner", "modified", "games", NULL};
 static const char *const ct_keys[] = {"vp", NULL};
@@ -508,6 +508,19 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                            r->penalty, NULL)) < 0)
             return rc;
         r->decided = has_tp;
+        if ((v = json_object_get(res, "draw"))) {
+            /* Seed 001 s13: the board could not be restored. */
+            tny__path_key(p, path, "draw");
+            if ((rc = tny__bool(v, p, &r->draw, diag)) < 0)
+                return rc;
+            if (r->draw &&
+                (r->has_score || has_tp || json_object_get(res, "default_win")))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: a draw (the board could not be "
+                                    "restored, seed 001 s13) has no "
+                                    "\"scores\", \"tp\" or \"default_win\"",
+                                    p);
+        }
         if ((v = json_object_get(res, "default_win"))) {
             tny__path_key(p, path, "default_win");
             if ((rc = seat_ref(ep, v, p, t, &r->default_winner)) < 0)
@@ -518,10 +531,10 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                                     "\"scores\" or \"tp\" (TX-5)",
                                     p);
         }
-        if (!r->has_score && !has_tp && r->default_winner < 0)
+        if (!r->has_score && !has_tp && r->default_winner < 0 && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"scores\", \"default_win\" or "
-                                "\"tp\"",
+                                "%s: expected \"scores\", \"default_win\", "
+                                "\"tp\" or \"draw\": true",
                                 path);
         if (r->has_clock && !r->has_score)
             return tny_diag_set(diag, TNY_EINVAL,
@@ -903,6 +916,8 @@ static json_t *result_json(const struct tny_event *ev,
             ok = ok &&
                  tny__set(o, "tp",
                           seat_map_json(ev, t, NULL, r->decided_tp, false));
+        if (r->draw)
+            ok = ok && tny__set(o, "draw", json_true());
         for (int s = 0; s < t->n_seats; s++)
             any_penalty = any_penalty || r->penalty[s] != 0;
         if (any_penalty)

@@ -106,6 +106,14 @@ static int validate_two_player(const struct tny_event *ev,
                     return rc;
             return TNY_OK;
         }
+        if (r->draw) /* seed 001 s13: the board could not be restored */
+            return r->has_score || r->default_winner >= 0
+                       ? tny_diag_set(diag, TNY_EINVAL,
+                                      "%s.draw: a draw (the board could "
+                                      "not be restored, seed 001 s13) has "
+                                      "no scores and no default",
+                                      path)
+                       : TNY_OK;
         if (r->default_winner >= 0)
             return r->default_winner <= 1
                        ? TNY_OK
@@ -115,8 +123,8 @@ static int validate_two_player(const struct tny_event *ev,
                                       path);
         if (!r->has_score)
             return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"scores\", \"default_win\" or "
-                                "\"tp\"",
+                                "%s: expected \"scores\", \"default_win\", "
+                                "\"tp\" or \"draw\": true",
                                 path);
         for (int s = 0; s < 2; s++) {
             if ((rc = check_range(diag, path, "scores", pid(ev, t->seats[s]),

@@ -348,6 +348,37 @@ static void test_TX_6_two_missed_games_still_count(void **state)
     unload(f);
 }
 
+/* Seed 001 section 13: a board that cannot be restored ends in a draw:
+ * 10.0 TP each, half a win each, no game score; with scores it is refused. */
+static void test_TX_s13_board_lost_draw_result(void **state)
+{
+    (void)state;
+    struct fixture *f = load(
+        "{'format':'tantrix','seed':3," TX_PLAYERS ",'rounds':["
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','b'],'result':{'draw':true}},"
+        "{'table':2,'players':['c','d'],'result':{'scores':{'c':25,'d':18}}}"
+        "]}]}");
+    assert_int_equal(row(f, "a")->points, P(10.0));
+    assert_int_equal(row(f, "b")->points, P(10.0));
+    assert_true(fabs(tb(f, "a", TNY_TB_WINS) - 0.5) < 1e-9);
+    assert_true(tb(f, "a", TNY_TB_TOTAL_SCORE) == 0);
+    assert_true(f->ev.rounds[0].tables[0].result.draw);
+    unload(f);
+
+    struct tny_event ev;
+    char msg[600];
+    assert_int_not_equal(
+        tu_try_event("{'format':'tantrix','seed':3," TX_PLAYERS ",'rounds':["
+                     "{'stage':'swiss','tables':["
+                     "{'table':1,'players':['a','b'],'result':{'draw':true,"
+                     "'scores':{'a':1,'b':1}}}]}]}",
+                     &ev, msg, sizeof(msg)),
+        0);
+    assert_non_null(strstr(msg, "draw"));
+    assert_non_null(strstr(msg, "s13"));
+}
+
 #define AG_PLAYERS                                                             \
     "'players':[{'id':'a','name':'A'},{'id':'b','name':'B'},"                  \
     "{'id':'c','name':'C'},{'id':'d','name':'D'},{'id':'e','name':'E'},"       \
@@ -567,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_TX_6_missed_games_list),
         cmocka_unit_test(test_TX_6_results_against_missed_player_ignored),
         cmocka_unit_test(test_TX_6_two_missed_games_still_count),
+        cmocka_unit_test(test_TX_s13_board_lost_draw_result),
         cmocka_unit_test(test_AG_5_AG_6_shared_ties_and_relative),
         cmocka_unit_test(test_GT_1_GT_4_points_sos_esos),
         cmocka_unit_test(test_GT_4_bye_not_an_opponent),

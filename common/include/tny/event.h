@@ -51,9 +51,10 @@ struct tny_player {
 struct tny_result {
     /* NH, GT 2-player matches, TX defaults: seat index of the winner or -1 */
     int32_t winner;
-    bool draw;                   /* NH Swiss draw */
-    bool modified;               /* GT-1 modified win (GT-13) */
-    int32_t hq_diff;             /* NH-1: d >= 0 */
+    bool draw;       /* NH Swiss draw; TX: seed 001 s13, the board could not be
+                      * restored (10.0-10.0, no scores) */
+    bool modified;   /* GT-1 modified win (GT-13) */
+    int32_t hq_diff; /* NH-1: d >= 0 */
     int32_t army[TNY_MAX_SEATS]; /* NH-11: army index per seat, -1 */
 
     /* TX scores, AG VP, CT VP per seat */
