@@ -633,6 +633,13 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
         TNY_ESTATE);
     OK(hub_store_drop_player(s, "tx", "p3", 1, "organiser:anna", &diag));
     OK(hub_store_rejoin_player(s, "tx", "p3", 3, "organiser:anna", &diag));
+    /* GT-11: a rejoin outside the stage (4 Swiss rounds, no later stage) is
+     * refused with the reason, and the earlier rejoin stays. */
+    assert_int_equal(
+        hub_store_rejoin_player(s, "tx", "p3", 5, "organiser:anna", &diag),
+        TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "after the last round"));
+    assert_non_null(strstr(diag.msg, "GT-11"));
     mirror.players[1].dq_after = 1;
     mirror.players[2].dropped_after = 1;
     mirror.players[2].rejoined_from = 3;

@@ -111,6 +111,38 @@ static void test_CM_2_GT_11_drop_and_rejoin(void **state)
     tny_event_release(&ev);
 }
 
+/* GT-11: "may ask to rejoin in the same stage": a rejoin round in the
+ * elimination stage (custom: 3 Swiss rounds, top 4) is refused naming
+ * both stages, never ignored; one in the Swiss stage is kept. */
+static void test_GT_11_rejoin_in_another_stage_refused(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    char msg[600];
+    int rc = tu_try_event(
+        "{'format':'got-lcg2','seed':4,'options':{'structure':'custom',"
+        "'swiss_rounds':3,'cut':4}," SIX_GT ","
+        "'drops':[{'player':'a','after_round':1,'rejoin_round':4}]}",
+        &ev, msg, sizeof(msg));
+    assert_int_equal(rc, TNY_EINVAL);
+    assert_non_null(strstr(msg, "player \"a\": rejoin round 4"));
+    assert_non_null(strstr(msg, "elimination"));
+    assert_non_null(strstr(msg, "GT-11"));
+    rc = tu_try_event(
+        "{'format':'got-lcg2','seed':4,'options':{'structure':'custom',"
+        "'swiss_rounds':3,'cut':0}," SIX_GT ","
+        "'drops':[{'player':'a','after_round':1,'rejoin_round':4}]}",
+        &ev, msg, sizeof(msg));
+    assert_int_equal(rc, TNY_EINVAL);
+    assert_non_null(strstr(msg, "after the last round"));
+    tu_load_event("{'format':'got-lcg2','seed':4,'options':{'structure':"
+                  "'custom','swiss_rounds':3,'cut':4}," SIX_GT ","
+                  "'drops':[{'player':'a','after_round':1,'rejoin_round':3}]}",
+                  &ev);
+    assert_int_equal(ev.players[0].rejoined_from, 3);
+    tny_event_release(&ev);
+}
+
 /* CM-9: the top of the standings plays on table 1; CM-5: a fixed table
  * overrides the numbering, and pre-publish edits swap and move. */
 static void test_CM_9_CM_5_table_numbers_and_edits(void **state)
@@ -581,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_points_text),
         cmocka_unit_test(test_CM_1_late_entry),
         cmocka_unit_test(test_CM_2_GT_11_drop_and_rejoin),
+        cmocka_unit_test(test_GT_11_rejoin_in_another_stage_refused),
         cmocka_unit_test(test_CM_9_CM_5_table_numbers_and_edits),
         cmocka_unit_test(test_CM_6_result_validation),
         cmocka_unit_test(test_NH_11_army_used_twice_refused),
