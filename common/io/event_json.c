@@ -85,21 +85,11 @@ static const char *const top_keys[] = {
     "format",  "options", "seed",         "title",  "level",
     "players", "drops",   "disqualified", "rounds", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
-static const char *const player_keys[] = {"id",
-                                          "name",
-                                          "club",
-                                          "country",
-                                          "external_id",
-                                          "rating",
-                                          "armies",
-                                          "beginner",
-                                          "colours",
-                                          "colour_blind",
-                                          "faction",
-                                          "agenda",
-                                          "late_from_round",
-                                          "fixed_table",
-                                          NULL};
+static const char *const player_keys[] = {
+    "id",      "name",   "club",     "country",         "external_id",
+    "rating",  "armies", "beginner", "colours",         "colour_blind",
+    "faction", "agenda", "decklist", "late_from_round", "fixed_table",
+    NULL};
 static const char *const drop_keys[] = {"player", "after_round", "rejoin_round",
                                         NULL};
 static const char *const dq_keys[] = {"player", "after_round", NULL};
@@ -213,6 +203,11 @@ static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
         (rc = opt_string(obj, path, "faction", &pl->faction, diag)) < 0 ||
         (rc = opt_string(obj, path, "agenda", &pl->agenda, diag)) < 0)
         return rc;
+    if ((v = json_object_get(obj, "decklist"))) { /* GT-14, judges only */
+        tny__path_key(p, path, "decklist");
+        if ((rc = dup_string(v, p, TNY_DECKLIST_MAX, &pl->decklist, diag)) < 0)
+            return rc;
+    }
     if ((v = json_object_get(obj, "rating"))) {
         tny__path_key(p, path, "rating");
         if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
@@ -1000,6 +995,8 @@ static json_t *player_json(const struct tny_player *pl,
         ok = ok && tny__set(o, "faction", json_string(pl->faction));
     if (pl->agenda)
         ok = ok && tny__set(o, "agenda", json_string(pl->agenda));
+    if (pl->decklist)
+        ok = ok && tny__set(o, "decklist", json_string(pl->decklist));
     if (pl->first_round > 1)
         ok =
             ok && tny__set(o, "late_from_round", json_integer(pl->first_round));

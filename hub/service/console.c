@@ -246,7 +246,8 @@ static int32_t current_round(const struct ctx *c)
     return c->e->ev.n_rounds;
 }
 
-static json_t *player_json(const struct tny_wire_player *p, int32_t late)
+static json_t *player_json(const struct tny_wire_player *p, int32_t late,
+                           const char *decklist)
 {
     json_t *o = json_pack("{s:s, s:s}", "id", p->id, "name", p->name);
     if (!o)
@@ -281,10 +282,13 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late)
         json_object_set_new(o, "agenda", json_string(p->agenda));
     if (late > 1)
         json_object_set_new(o, "late_from_round", json_integer(late));
+    if (decklist && decklist[0]) /* GT-14 */
+        json_object_set_new(o, "decklist", json_string(decklist));
     return o;
 }
 
-static int put_player(struct ctx *c, const struct tny_wire_player *p)
+static int put_player(struct ctx *c, const struct tny_wire_player *p,
+                      const char *decklist)
 {
     int32_t late = p->first_round ? p->first_round : next_round(c);
     if (late < next_round(c) && c->e->info.n_rounds > 0)
@@ -292,7 +296,7 @@ static int put_player(struct ctx *c, const struct tny_wire_player *p)
                     "player \"%s\": first_round %d is already paired; the "
                     "next round is %d (CM-1)",
                     p->id, (int)late, (int)next_round(c));
-    char *text = dump(player_json(p, late));
+    char *text = dump(player_json(p, late, decklist));
     if (!text)
         return fail(c, TNY_ENOMEM, "out of memory");
     int rc = hub_store_put_player(c->svc->store, c->e->id, text, strlen(text),
@@ -305,7 +309,7 @@ static int put_player(struct ctx *c, const struct tny_wire_player *p)
 
 static int cmd_register_player(struct ctx *c)
 {
-    int rc = put_player(c, &c->req->player);
+    int rc = put_player(c, &c->req->player, c->req->decklist);
     if (rc < 0)
         return rc;
     c->rep->count = 1;
@@ -506,7 +510,7 @@ static int cmd_import_players(struct ctx *c)
         n++;
     }
     for (int32_t i = 0; i < n; i++)
-        if ((rc = put_player(c, &players[i])) < 0) {
+        if ((rc = put_player(c, &players[i], NULL)) < 0) {
             char m[TNY_WIRE_MESSAGE_MAX];
             snprintf(m, sizeof(m), "%s", c->rep->message);
             fail(c, rc, "player %d (\"%s\"; %d before it imported): %.400s",

@@ -896,14 +896,15 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     sqlite3 *raw = NULL;
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
-                                  "DROP TABLE counters; PRAGMA user_version "
+                                  "DROP TABLE counters; ALTER TABLE players "
+                                  "DROP COLUMN decklist; PRAGMA user_version "
                                   "= 1",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(raw);
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
-    assert_int_equal(version, 2);
+    assert_int_equal(version, 3); /* 1 -> 2 counters, 2 -> 3 deck lists */
     OK(hub_store_counter_get(s, "version", &v, &diag));
     assert_int_equal(v, 0);
     OK(hub_store_counter_raise(s, "version", 7, &diag));

@@ -20,6 +20,9 @@
 #include "tny/error.h"
 #include "tny/format.h"
 
+/* GT-14: the longest deck list accepted (bytes). */
+#define TNY_DECKLIST_MAX 16384
+
 struct tny_player {
     char *id; /* unique, from the event file */
     char *name;
@@ -35,8 +38,9 @@ struct tny_player {
     int32_t n_colours;
     char *colours[2];
     bool colour_blind;
-    /* GT-14 */
-    char *faction, *agenda;
+    /* GT-14; the deck list (at most TNY_DECKLIST_MAX bytes, lines of text)
+     * is for judges: the public feed and the tables never carry it */
+    char *faction, *agenda, *decklist;
 
     /* Lifecycle, all as 1-based round numbers; 0 = never. */
     int32_t first_round;   /* CM-1 late entry: plays from this round (1) */

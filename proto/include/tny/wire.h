@@ -52,6 +52,8 @@
 #define TNY_WIRE_ID_MAX 64
 /* Names, titles, clubs, factions and other one-line text: bytes, UTF-8. */
 #define TNY_WIRE_TEXT_MAX 200
+/* GT-14: a deck list (a line per card, ~70 lines), text with newlines. */
+#define TNY_WIRE_DECKLIST_MAX 16384
 /* Multi-line texts shown at a table (procedure, each note), reasons. */
 #define TNY_WIRE_NOTE_MAX TNY_NOTE_MAX
 /* Console reply messages (the size of struct tny_diag's msg). */
@@ -442,6 +444,8 @@ struct tny_wire_request {
     char *format_json;
     char *options_json;
     char *csv;
+    char *decklist; /* REGISTER_PLAYER: GT-14 deck list or NULL, at most
+                       TNY_WIRE_DECKLIST_MAX bytes */
     char title[TNY_WIRE_TEXT_MAX + 1];
     bool has_seed;
     uint64_t seed;
