@@ -88,6 +88,7 @@ void tny_wire_request_release(struct tny_wire_request *req)
     free(req->format_json);
     free(req->options_json);
     free(req->csv);
+    free(req->decklist);
     memset(req, 0, sizeof *req);
 }
 
@@ -223,7 +224,13 @@ static int request_check(const struct tny_wire_request *q,
         return wire__check_text(q->csv, WIRE_TEXT_MULTI, true, p, diag);
     case TNY_WIRE_CMD_REGISTER_PLAYER:
         wire__path(p, sizeof p, "%s.player", c);
-        return player_check(&q->player, p, diag);
+        if ((rc = player_check(&q->player, p, diag)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.decklist", c);
+        if (q->decklist && strlen(q->decklist) > TNY_WIRE_DECKLIST_MAX)
+            return wire__fail(diag, "%s: longer than %d bytes", p,
+                              TNY_WIRE_DECKLIST_MAX);
+        return wire__check_text(q->decklist, WIRE_TEXT_MULTI, false, p, diag);
     case TNY_WIRE_CMD_DROP_PLAYER:
     case TNY_WIRE_CMD_DISQUALIFY_PLAYER:
     case TNY_WIRE_CMD_REJOIN_PLAYER:
@@ -415,7 +422,10 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
     }
     case TNY_WIRE_CMD_REGISTER_PLAYER:
         wire__path(p, sizeof p, "%s.player", c);
-        return player_from_pb(m->register_player->player, p, &q->player, diag);
+        if ((rc = player_from_pb(m->register_player->player, p, &q->player,
+                                 diag)) < 0)
+            return rc;
+        return wire__dup(&q->decklist, m->register_player->decklist, diag);
     case TNY_WIRE_CMD_DROP_PLAYER:
         if ((rc = STR(m->drop_player, player_id, player_id)) < 0)
             return rc;
@@ -673,6 +683,7 @@ static void command_to_pb(const struct tny_wire_request *q,
         tourney__v1__register_player__init(&s->u.register_player);
         player_to_pb(&q->player, s);
         s->u.register_player.player = &s->player;
+        s->u.register_player.decklist = q->decklist;
         m->register_player = &s->u.register_player;
         break;
     case TNY_WIRE_CMD_DROP_PLAYER:

@@ -94,6 +94,7 @@ static int tx_from_pb(const Tourney__V1__TxResult *m, const char *p,
     if ((rc = copy_count(m->n_players, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
         return rc;
     out->n_players = (int32_t)m->n_players;
+    out->draw = m->has_draw && m->draw;
     for (size_t i = 0; i < m->n_players; i++) {
         const Tourney__V1__TxPlayer *x = m->players[i];
         struct tny_wire_result_player *e = &out->players[i];
@@ -316,6 +317,11 @@ static int check_tx(const struct tny_wire_result *r, const char *p,
                               "%s: a default (default_winner_id) has no "
                               "scores (TX-5)",
                               fp);
+        if ((e->has_score || e->has_tp) && r->draw)
+            return wire__fail(diag,
+                              "%s: a draw (the board could not be restored, "
+                              "seed 001 s13) has no scores and no tp",
+                              fp);
         wire__path(fp, sizeof fp, "%s.players[%d].clock_ms", p, (int)i);
         if (e->has_clock && !e->has_score)
             return wire__fail(diag, "%s: only with a score", fp);
@@ -336,8 +342,12 @@ static int check_tx(const struct tny_wire_result *r, const char *p,
                                     diag)) < 0)
             return rc;
     }
+    if (r->default_winner_id[0] && r->draw)
+        return wire__fail(diag, "%s.draw: a default (TX-5) is not a draw", p);
     if (r->default_winner_id[0])
         return TNY_OK;
+    if (r->draw)
+        return check_entries(r, p, 2, 2, diag);
     if (n_score == 0 && n_tp == 0)
         return wire__fail(diag,
                           "%s: expected scores, tp_units or "
@@ -460,6 +470,8 @@ void wire__result_to_pb(const struct tny_wire_result *r,
     case TNY_GAME_TANTRIX:
         tourney__v1__tx_result__init(&s->tx);
         s->tx.default_winner_id = wire__opt(r->default_winner_id);
+        s->tx.has_draw = r->draw;
+        s->tx.draw = r->draw;
         for (size_t i = 0; i < n; i++) {
             const struct tny_wire_result_player *e = &r->players[i];
             Tourney__V1__TxPlayer *x = &s->tx_player[i];
@@ -709,6 +721,7 @@ int tny_wire_result_from_table(const struct tny_event *ev,
                 e->clock_ms = r->has_clock ? r->clock_ms[s] : 0;
             }
         }
+        out->draw = r->draw;
         if (rc == TNY_OK && !r->decided && r->default_winner >= 0 &&
             r->default_winner < t->n_seats)
             rc = copy_id(out->default_winner_id, ev,

@@ -298,6 +298,7 @@ static int replay(struct tbl_flow *f, struct tny_diag *diag)
     memset(&f->step, 0, sizeof(f->step));
     memset(&f->result, 0, sizeof(f->result));
     f->has_result = false;
+    f->restart = false;
     f->carry = f->facts;
     f->n_lines = 0;
     memset(f->lines, 0, sizeof(f->lines)); /* a replay is byte-identical */
@@ -422,6 +423,10 @@ int tbl_flow_result(const struct tbl_flow *f, struct tny_wire_result *out,
     memset(out, 0, sizeof(*out));
     if (f->kind != TBL_FLOW_RESULT || !f->g)
         return tny_diag_set(diag, TNY_ESTATE, "flow: not a result flow");
+    if (f->step.ask == TBL_ASK_DONE && f->restart)
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "flow: the game restarts, no result (seed 001 "
+                            "section 13)");
     if (f->step.ask != TBL_ASK_DONE || !f->has_result)
         return tny_diag_set(diag, TNY_ESTATE, "flow: result not complete");
     *out = f->result;

@@ -49,7 +49,9 @@ enum tbl_flow_kind {
     TBL_FLOW_RESULT,  /* result entry: NH-1 win/draw + HQ difference with the
                          NH-2 Dancer cap, NH-11 army played per player; TX-1
                          scores + TX-3 clock times (pre-filled from the chess
-                         clock) with the penalty previewed, TX-5 default win;
+                         clock) with the penalty previewed, TX-5 default win,
+                         seed 001 s13 board not restorable (a draw, or a
+                         restart: DONE with restart and no result);
                          AG-1 VP/IP/BP per seat; GT-9 each game of a Bo3 or
                          GT-1 one game, win or modified win; CT-4 game points
                          per seat capped at 10.  Last step before DONE: a
@@ -128,6 +130,9 @@ struct tbl_flow {
     struct tbl_flow_step step;
     bool has_result;
     struct tny_wire_result result;
+    bool restart; /* RESULT done without a result: the game starts again
+                     (Tantrix, seed 001 s13: the board could not be restored
+                     and the clocks together show at most 10 minutes) */
     struct tbl_flow_facts carry; /* what this flow decided */
     int32_t n_lines;
     char lines[TBL_FLOW_MAX_LINES][TBL_FLOW_LINE_MAX];
@@ -174,7 +179,8 @@ int32_t tbl_flow_answers(const struct tbl_flow *f, const int32_t **answers);
 
 /* RESULT flows at DONE: the entered result, validated by tbl_game's check
  * (tny_result_validate, then tny_wire_result_from_table).
- * Errors: TNY_ESTATE (not a RESULT flow, or not done), TNY_EINVAL (diag;
+ * Errors: TNY_ESTATE (not a RESULT flow, not done, or done with restart:
+ * the game starts again and there is no result), TNY_EINVAL (diag;
  * not expected: every answer was checked). */
 TNY_MUST_USE int tbl_flow_result(const struct tbl_flow *f,
                                  struct tny_wire_result *out,

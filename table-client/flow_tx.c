@@ -5,7 +5,9 @@
  * equal numbers draw again) and who starts the clocks.  TIMEOUT: the
  * format's text with the chess clock's readings.  RESULT: scores and clock
  * times (pre-filled from the chess clock) with the TX-3 penalty and the TP
- * previewed, a TX-5 default win or a TX-4 organiser decision.
+ * previewed, a TX-5 default win, a TX-4 organiser decision, or seed 001
+ * section 13's board that cannot be restored: a draw, or a restart when the
+ * two clocks together show at most 10 minutes (then no result).
  *
  * Not here: the TP arithmetic (score.c), the clock itself (tablewatch.c).
  */
@@ -24,6 +26,9 @@
 #define MAX_DRAWS 8
 /* Longest clock reading a result may carry (validate.c: 4 h). */
 #define MAX_CLOCK_MIN 240
+/* Seed 001 s13: "kivéve, ha a két játékos együttes ideje nem haladja meg a
+ * 10 percet" (unless the two players' time together is at most 10 min). */
+#define RESTART_MAX_MS (10 * 60000)
 
 /* TP in TNY_POINT_SCALE units as "15.3". */
 static const char *tp_text(int64_t units, char *buf, size_t n)
@@ -314,6 +319,71 @@ static bool decided(struct tbl_flow_run *r, struct tny_table *t)
     return true;
 }
 
+/* Seed 001 s13: the board cannot be restored (knocked over, or an
+ * illegal move the players cannot undo): a draw, or with both clocks
+ * together at most 10 minutes a restart with the organiser's consent.
+ * True with t's draw set, or with f->restart (no result). */
+static bool board_lost(struct tbl_flow_run *r, struct tny_table *t)
+{
+    const struct tbl_flow_facts *facts = &r->f->facts;
+    int64_t together;
+    int32_t v;
+    char c[24];
+
+    tbl_flow__step(r, TBL_ASK_INFO, -1, "Board cannot be restored");
+    tbl_flow__text(r, "Seed 001 section 13: a board that cannot be restored "
+                      "ends the game in a draw (10.0-10.0 TP), unless both "
+                      "clocks together show at most 10 minutes: then the "
+                      "game may be restarted with the organiser's consent. "
+                      "The organiser may still penalise a player to blame "
+                      "(TX-7).");
+    if (!tbl_flow__info(r))
+        return false;
+    if (facts->has_chess) {
+        together = facts->chess_used_ms[0] + facts->chess_used_ms[1];
+    } else {
+        tbl_flow__step(r, TBL_ASK_NUMBER, -1, "Both clocks together");
+        tbl_flow__text(r, "Full minutes used by both players together (add "
+                          "the two clocks: 4:40 + 5:10 = 9:50 is 9).");
+        tbl_flow__range(r, 0, 2 * MAX_CLOCK_MIN);
+        if (!tbl_flow__ask(r, &v))
+            return false;
+        /* Full minutes: v is v:00..v:59, so take the most it can be (9 may
+         * restart, 10 may be 10:59 and is a draw). */
+        together = (int64_t)v * 60000 + 59000;
+    }
+    if (together <= RESTART_MAX_MS) {
+        tbl_flow__step(r, TBL_ASK_CHOICE, -1, "Restart or draw (section 13)");
+        tbl_flow__text(r,
+                       "Together %s: at most 10 minutes. With the "
+                       "organiser's consent the game starts again; "
+                       "otherwise it is a draw.",
+                       clock_text(together, c, 24));
+        tbl_flow__option(r, "Restart (the organiser agreed)");
+        tbl_flow__option(r, "Draw");
+        if (!tbl_flow__ask(r, &v))
+            return false;
+        if (v == 0) {
+            tbl_flow__step(r, TBL_ASK_INFO, -1, "Restart the game");
+            tbl_flow__text(r, "Nothing is recorded. Set both clocks back, "
+                              "return the tiles to the bag and start again "
+                              "with the tile draw (TX-11).");
+            if (!tbl_flow__info(r))
+                return false;
+            tbl_flow__line(r,
+                           "Board lost, clocks together %s: restart "
+                           "(seed 001 s13)",
+                           clock_text(together, c, 24));
+            r->f->restart = true;
+            return true;
+        }
+    }
+    t->result.draw = true;
+    tbl_flow__line(r, "Board lost, clocks together %s: draw (seed 001 s13)",
+                   clock_text(together, c, 24));
+    return true;
+}
+
 static void result(struct tbl_flow_run *r)
 {
     struct tny_table t;
@@ -327,8 +397,11 @@ static void result(struct tbl_flow_run *r)
     tbl_flow__option(r, "Default win (TX-5): %s", tbl_flow__name(r, 0));
     tbl_flow__option(r, "Default win (TX-5): %s", tbl_flow__name(r, 1));
     tbl_flow__option(r, "Organiser decision (TX-4)");
+    tbl_flow__option(r, "Board cannot be restored (s13)");
     tbl_flow__default(r, 0);
     if (!tbl_flow__ask(r, &how))
+        return;
+    if (how == 4 && (!board_lost(r, &t) || r->f->restart))
         return;
     if (how == 0 && !played(r, &t))
         return;

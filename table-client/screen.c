@@ -217,6 +217,19 @@ static void flow_done(struct tbl_screen *s, struct tbl_core *core)
         s->view = TBL_VIEW_OUTCOME;
         return;
     }
+    if (s->flow.restart) {
+        /* Tantrix seed 001 s13: no result; the game starts again, so the
+         * chess clock goes back to 0:00 and the tile draw is done anew. */
+        s->done[TBL_FLOW_RESULT].has = false;
+        s->done[TBL_FLOW_PREGAME].has = false;
+        s->done[TBL_FLOW_TIMEOUT].has = false;
+        if (s->has_chess)
+            tbl_chess_init(&s->chess, core->asg.chess_clock_limit_ms);
+        end_flow(s);
+        s->view = TBL_VIEW_OUTCOME;
+        say(s, false, "restart: nothing recorded (seed 001 section 13)");
+        return;
+    }
     if (tbl_flow_result(&s->flow, &r, &d) < 0 ||
         tbl_core_enter_result(core, &r, &d) < 0) {
         /* Stay on the summary so the players see what was refused. */

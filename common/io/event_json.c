@@ -86,21 +86,11 @@ static const char *const top_keys[] = {
     "drops",  "disqualified", "rounds", "absences", NULL};
 static const char *const absence_keys[] = {"player", "round", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
-static const char *const player_keys[] = {"id",
-                                          "name",
-                                          "club",
-                                          "country",
-                                          "external_id",
-                                          "rating",
-                                          "armies",
-                                          "beginner",
-                                          "colours",
-                                          "colour_blind",
-                                          "faction",
-                                          "agenda",
-                                          "late_from_round",
-                                          "fixed_table",
-                                          NULL};
+static const char *const player_keys[] = {
+    "id",      "name",   "club",     "country",         "external_id",
+    "rating",  "armies", "beginner", "colours",         "colour_blind",
+    "faction", "agenda", "decklist", "late_from_round", "fixed_table",
+    NULL};
 static const char *const drop_keys[] = {"player", "after_round", "rejoin_round",
                                         NULL};
 static const char *const dq_keys[] = {"player", "after_round", NULL};
@@ -109,8 +99,8 @@ static const char *const table_keys[] = {"table", "players", "result", NULL};
 static const char *const bye_keys[] = {"bye", NULL};
 static const char *const nh_keys[] = {"winner", "draw", "hq_diff", "armies",
                                       NULL};
-static const char *const tx_keys[] = {"scores", "clock_ms", "default_win",
-                                      "tp",     "penalty",  NULL};
+static const char *const tx_keys[] = {
+    "scores", "clock_ms", "default_win", "tp", "penalty", "draw", NULL};
 static const char *const ag_keys[] = {"vp", "ip", "bp", NULL};
 static const char *const gt_keys[] = {"winner", "modified", "games", NULL};
 static const char *const ct_keys[] = {"vp", NULL};
@@ -216,6 +206,11 @@ static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
         (rc = opt_string(obj, path, "faction", &pl->faction, diag)) < 0 ||
         (rc = opt_string(obj, path, "agenda", &pl->agenda, diag)) < 0)
         return rc;
+    if ((v = json_object_get(obj, "decklist"))) { /* GT-14, judges only */
+        tny__path_key(p, path, "decklist");
+        if ((rc = dup_string(v, p, TNY_DECKLIST_MAX, &pl->decklist, diag)) < 0)
+            return rc;
+    }
     if ((v = json_object_get(obj, "rating"))) {
         tny__path_key(p, path, "rating");
         if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
@@ -596,6 +591,19 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                            r->penalty, NULL)) < 0)
             return rc;
         r->decided = has_tp;
+        if ((v = json_object_get(res, "draw"))) {
+            /* Seed 001 s13: the board could not be restored. */
+            tny__path_key(p, path, "draw");
+            if ((rc = tny__bool(v, p, &r->draw, diag)) < 0)
+                return rc;
+            if (r->draw &&
+                (r->has_score || has_tp || json_object_get(res, "default_win")))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: a draw (the board could not be "
+                                    "restored, seed 001 s13) has no "
+                                    "\"scores\", \"tp\" or \"default_win\"",
+                                    p);
+        }
         if ((v = json_object_get(res, "default_win"))) {
             tny__path_key(p, path, "default_win");
             if ((rc = seat_ref(ep, v, p, t, &r->default_winner)) < 0)
@@ -606,10 +614,10 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                                     "\"scores\" or \"tp\" (TX-5)",
                                     p);
         }
-        if (!r->has_score && !has_tp && r->default_winner < 0)
+        if (!r->has_score && !has_tp && r->default_winner < 0 && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"scores\", \"default_win\" or "
-                                "\"tp\"",
+                                "%s: expected \"scores\", \"default_win\", "
+                                "\"tp\" or \"draw\": true",
                                 path);
         if (r->has_clock && !r->has_score)
             return tny_diag_set(diag, TNY_EINVAL,
@@ -1040,6 +1048,8 @@ static json_t *result_json(const struct tny_event *ev,
             ok = ok &&
                  tny__set(o, "tp",
                           seat_map_json(ev, t, NULL, r->decided_tp, false));
+        if (r->draw)
+            ok = ok && tny__set(o, "draw", json_true());
         for (int s = 0; s < t->n_seats; s++)
             any_penalty = any_penalty || r->penalty[s] != 0;
         if (any_penalty)
@@ -1136,6 +1146,8 @@ static json_t *player_json(const struct tny_player *pl,
         ok = ok && tny__set(o, "faction", json_string(pl->faction));
     if (pl->agenda)
         ok = ok && tny__set(o, "agenda", json_string(pl->agenda));
+    if (pl->decklist)
+        ok = ok && tny__set(o, "decklist", json_string(pl->decklist));
     if (pl->first_round > 1)
         ok =
             ok && tny__set(o, "late_from_round", json_integer(pl->first_round));

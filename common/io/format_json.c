@@ -247,6 +247,8 @@ static const struct option options[] = {
      ap_four, fd_format, 1},
     {"bye_points", OPT_POINTS, offsetof(struct tny_format, bye_points), 0, 1000,
      "bye.points", ap_not_ag, fd_format, 0},
+    {"score_groups", OPT_ENUM, 0, 0, 0, "the swiss stage's score_groups",
+     ap_swiss, NULL, 0},
     {"swiss_timer_minutes", OPT_INT, TNY_STAGE_SWISS, 0, 1440,
      "the swiss stage's timer_minutes", ap_kind, fd_timer, 1},
     {"round_robin_timer_minutes", OPT_INT, TNY_STAGE_ROUND_ROBIN, 0, 1440,
@@ -293,6 +295,9 @@ static json_t *option_get(const struct option *o, const struct tny_format *f,
             return NULL;
         return json_string(structure_names[f->structure]);
     }
+    if (strcmp(o->name, "score_groups") == 0)
+        return json_string(
+            score_groups_names[f->stages[swiss_stage(f)].score_groups]);
     if (strcmp(o->name, "elimination_only") == 0) {
         int s = pairing_stage(f, TNY_PAIR_FOLDED);
         if (ctx && !ctx->from_start_given[s])
@@ -333,6 +338,14 @@ static int option_set(const struct option *o, struct tny_format *f,
                             N_OF(structure_names), &which, diag)) < 0)
             return rc;
         f->structure = (enum tny_structure)which;
+        return TNY_OK;
+    }
+    if (strcmp(o->name, "score_groups") == 0) {
+        int which;
+        if ((rc = pick_name(v, path, "score groups", score_groups_names,
+                            N_OF(score_groups_names), &which, diag)) < 0)
+            return rc;
+        f->stages[swiss_stage(f)].score_groups = (enum tny_score_groups)which;
         return TNY_OK;
     }
     if (strcmp(o->name, "elimination_only") == 0) {

@@ -23,6 +23,7 @@ static void player_release(struct tny_player *p)
         free(p->colours[i]);
     free(p->faction);
     free(p->agenda);
+    free(p->decklist);
 }
 
 void tny_event_release(struct tny_event *ev)

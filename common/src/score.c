@@ -75,6 +75,9 @@ void tny_tantrix_tp(const struct tny_format *fmt, const struct tny_result *res,
     if (res->decided) { /* TX-4: organiser decision, TP by hand */
         tp[0] = res->decided_tp[0];
         tp[1] = res->decided_tp[1];
+    } else if (res->draw) { /* seed 001 s13: board not restorable */
+        tp[0] = total / 2;
+        tp[1] = total - tp[0];
     } else if (res->default_winner >= 0) { /* TX-5 */
         tp[res->default_winner] = fmt->default_win_tp;
         tp[1 - res->default_winner] = total - fmt->default_win_tp;
@@ -211,7 +214,9 @@ static void score_table(const struct tny_event *ev,
         int64_t tp[2];
         tny_tantrix_tp(fmt, res, tp);
         int32_t w; /* TX-8: the game is won by the higher game score */
-        if (res->decided)
+        if (res->draw)
+            w = -1;
+        else if (res->decided)
             w = tp[0] == tp[1] ? -1 : (tp[0] > tp[1] ? 0 : 1);
         else if (res->default_winner >= 0)
             w = res->default_winner;
@@ -219,7 +224,7 @@ static void score_table(const struct tny_event *ev,
             w = res->score[0] == res->score[1]
                     ? -1
                     : (res->score[0] > res->score[1] ? 0 : 1);
-        bool scored = !res->decided && res->default_winner < 0;
+        bool scored = !res->decided && !res->draw && res->default_winner < 0;
         for (int s = 0; s < 2; s++) {
             rec[s]->tp = tp[s];
             rec[s]->win = w < 0 ? 0.5f : (w == s ? 1.0f : 0.0f);

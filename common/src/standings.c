@@ -6,7 +6,9 @@
  * the tied group are computed for that group: head-to-head of exactly two
  * (NH-6); the Tantrix mini-league over all players with the same TP total
  * (TX-8 decision: not recomputed for subgroups).  Below the ranked players:
- * the TX-6 separate list, then the disqualified (CM-3).  After elimination
+ * the TX-6 separate list, then the disqualified (CM-3); the ranked players'
+ * games against a TX-6 player are ignored (points and every tiebreak), the
+ * separate list keeps its own results.  After elimination
  * rounds: the classification of NH-9 (also used for GoT); after the AG
  * final: AG-13, table by table.  Rounds of an elimination stage give no
  * points; everything else counts.
@@ -41,6 +43,7 @@ struct ctx {
     const struct tny_records *rec;
     int32_t n_rounds; /* rounds in rec */
     bool *in_scope;   /* rounds that count for points/tiebreaks */
+    bool *excluded;   /* TX-6: players whose results the event ignores */
     int64_t *points;  /* per player */
     int32_t *lot;     /* per player lot rank, 1 = luckiest */
     double *sos;      /* per player, computed lazily */
@@ -52,11 +55,30 @@ static bool in_scope_round(const struct ctx *c, int32_t r0)
     return c->in_scope[r0];
 }
 
+/* Whether player p's record of round r0 counts for p's points and
+ * tiebreaks: the round is in scope and, for a player on the ranked list,
+ * the game was not against a TX-6 excluded player ("the event's final
+ * result is determined ignoring all their results", seed 001 §7). */
+static bool counts(const struct ctx *c, int32_t p, int32_t r0)
+{
+    if (!c->in_scope[r0])
+        return false;
+    if (c->excluded[p])
+        return true;
+    const struct tny_record *x = tny_records_at(c->rec, p, r0);
+    if (x->presence != TNY_PLAYED)
+        return true;
+    for (int32_t o = 0; o < x->n_opponents; o++)
+        if (c->excluded[x->opponents[o]])
+            return false;
+    return true;
+}
+
 static int32_t rounds_played(const struct ctx *c, int32_t p)
 {
     int32_t n = 0;
     for (int32_t r = 0; r < c->n_rounds; r++)
-        if (in_scope_round(c, r) &&
+        if (counts(c, p, r) &&
             tny_records_at(c->rec, p, r)->presence != TNY_ABSENT)
             n++;
     return n;
@@ -80,7 +102,7 @@ static void compute_sos(struct ctx *c)
         int32_t n_opp = 0;
         for (int32_t r = 0; r < c->n_rounds; r++) {
             const struct tny_record *x = tny_records_at(c->rec, p, r);
-            if (!in_scope_round(c, r) || x->presence != TNY_PLAYED)
+            if (!counts(c, p, r) || x->presence != TNY_PLAYED)
                 continue;
             for (int32_t o = 0; o < x->n_opponents; o++) {
                 sum += ratio[x->opponents[o]];
@@ -99,7 +121,7 @@ static double esos_of(const struct ctx *c, int32_t p)
     int32_t n_opp = 0;
     for (int32_t r = 0; r < c->n_rounds; r++) {
         const struct tny_record *x = tny_records_at(c->rec, p, r);
-        if (!in_scope_round(c, r) || x->presence != TNY_PLAYED)
+        if (!counts(c, p, r) || x->presence != TNY_PLAYED)
             continue;
         for (int32_t o = 0; o < x->n_opponents; o++) {
             sum += c->sos[x->opponents[o]];
@@ -155,7 +177,7 @@ static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
     int32_t count = 0;
     for (int32_t r = 0; r < c->n_rounds; r++) {
         const struct tny_record *x = tny_records_at(c->rec, p, r);
-        if (!in_scope_round(c, r) || x->presence == TNY_ABSENT)
+        if (!counts(c, p, r) || x->presence == TNY_ABSENT)
             continue;
         bool played = x->presence == TNY_PLAYED;
         switch (tb) {
@@ -236,7 +258,7 @@ static double mini_league(const struct ctx *c, int32_t p, bool score_diff)
     double sum = 0;
     for (int32_t r = 0; r < c->n_rounds; r++) {
         const struct tny_record *x = tny_records_at(c->rec, p, r);
-        if (!in_scope_round(c, r) || x->presence != TNY_PLAYED ||
+        if (!counts(c, p, r) || x->presence != TNY_PLAYED ||
             x->n_opponents != 1 || c->points[x->opponents[0]] != c->points[p])
             continue;
         if (score_diff)
@@ -255,7 +277,7 @@ static void head_to_head(const struct ctx *c, struct work *a, struct work *b,
     int32_t met = 0;
     for (int32_t r = 0; r < c->n_rounds; r++) {
         const struct tny_record *x = tny_records_at(c->rec, a->player, r);
-        if (!in_scope_round(c, r) || x->presence != TNY_PLAYED ||
+        if (!counts(c, a->player, r) || x->presence != TNY_PLAYED ||
             x->n_opponents != 1 || x->opponents[0] != b->player)
             continue;
         score += x->win;
@@ -567,11 +589,12 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
     c.rec = &rec;
     c.n_rounds = after_round;
     c.in_scope = calloc((size_t)after_round + 1, sizeof(bool));
+    c.excluded = calloc(np, sizeof(bool));
     c.points = calloc(np, sizeof(int64_t));
     c.lot = calloc(np, sizeof(int32_t));
     c.sos = calloc(np, sizeof(double));
     rows = calloc(np, sizeof(*rows));
-    if (!c.in_scope || !c.points || !c.lot || !c.sos || !rows ||
+    if (!c.in_scope || !c.excluded || !c.points || !c.lot || !c.sos || !rows ||
         make_lot(ev, c.lot) < 0) {
         rc = tny_diag_set(diag, TNY_ENOMEM, "standings: out of memory");
         goto out;
@@ -596,9 +619,18 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
         goto out;
     }
 
+    /* TX-6: a missed game counts over the event, so a stage's missed games
+     * (the seed's "or any stage of it") are included; a DQ player is CM-3's
+     * list, not this one. */
+    for (int32_t p = 0; p < n; p++) {
+        const struct tny_player *pl = &ev->players[p];
+        bool dq = pl->dq_after > 0 && pl->dq_after <= after_round;
+        c.excluded[p] = !dq && ev->format.max_missed_games > 0 &&
+                        missed_games(&c, p) > ev->format.max_missed_games;
+    }
     for (int32_t p = 0; p < n; p++)
         for (int32_t r = 0; r < after_round; r++)
-            if (c.in_scope[r])
+            if (counts(&c, p, r))
                 c.points[p] += tny_records_at(&rec, p, r)->tp;
 
     const struct tny_stage *stage = stage_for(&ev->format, out->stage);
@@ -617,8 +649,7 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
         rows[p].points = c.points[p];
         if (pl->dq_after > 0 && pl->dq_after <= after_round)
             rows[p].category = 2; /* CM-3 */
-        else if (ev->format.max_missed_games > 0 &&
-                 missed_games(&c, p) > ev->format.max_missed_games)
+        else if (c.excluded[p])
             rows[p].category = 1; /* TX-6 */
     }
     if (ag_final)
@@ -637,6 +668,7 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
 out:
     free(rows);
     free(c.in_scope);
+    free(c.excluded);
     free(c.points);
     free(c.lot);
     free(c.sos);

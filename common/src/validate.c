@@ -3,7 +3,8 @@
  * The JSON adapter checks types and keys; this module checks meaning:
  * players exist and sit once per round, tables fit the stage, the round in
  * progress is the last one, results are complete and in range for the game,
- * NH-10/NH-11 army rules, GT-9 best-of-three shape.  Messages name the path
+ * NH-10/NH-11 army rules, GT-9 best-of-three shape, GT-11 rejoins in the
+ * stage of the drop.  Messages name the path
  * as it appears in the event file (0-based indices) and the player id.
  * The hub validates submissions with tny_result_validate as well, so a
  * table and the hub can never disagree about what is valid.
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "tny/bracket.h"
+#include "tny/pair.h"
 
 static const char *pid(const struct tny_event *ev, int32_t p)
 {
@@ -108,6 +110,14 @@ static int validate_two_player(const struct tny_event *ev,
                     return rc;
             return TNY_OK;
         }
+        if (r->draw) /* seed 001 s13: the board could not be restored */
+            return r->has_score || r->default_winner >= 0
+                       ? tny_diag_set(diag, TNY_EINVAL,
+                                      "%s.draw: a draw (the board could "
+                                      "not be restored, seed 001 s13) has "
+                                      "no scores and no default",
+                                      path)
+                       : TNY_OK;
         if (r->default_winner >= 0)
             return r->default_winner <= 1
                        ? TNY_OK
@@ -117,8 +127,8 @@ static int validate_two_player(const struct tny_event *ev,
                                       path);
         if (!r->has_score)
             return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"scores\", \"default_win\" or "
-                                "\"tp\"",
+                                "%s: expected \"scores\", \"default_win\", "
+                                "\"tp\" or \"draw\": true",
                                 path);
         for (int s = 0; s < 2; s++) {
             if ((rc = check_range(diag, path, "scores", pid(ev, t->seats[s]),
@@ -308,6 +318,84 @@ static int stage_position(const struct tny_format *fmt, enum tny_stage_kind k)
     return -1;
 }
 
+/* The stage of 1-based round r: the round's own when it exists, else the
+ * format's plan (stage sizes as tny_stage_size resolves them; an
+ * elimination stage, or a round robin of 0 rounds, runs to the end).
+ * NULL: after the last planned round.  rc < 0: the plan cannot be read. */
+static int stage_of_round(const struct tny_event *ev, int32_t r,
+                          const struct tny_stage **out, struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    int32_t first = 0, start = 1;
+    *out = NULL;
+    if (r <= ev->n_rounds) {
+        for (int32_t s = 0; s < fmt->n_stages; s++)
+            if (fmt->stages[s].kind == ev->rounds[r - 1].stage)
+                *out = &fmt->stages[s];
+        return TNY_OK;
+    }
+    for (int32_t s = 0; s < fmt->n_stages; s++) /* GT-8 skips the Swiss */
+        if (fmt->stages[s].kind == TNY_STAGE_ELIMINATION &&
+            fmt->stages[s].from_start)
+            first = s;
+    for (int32_t s = first; s < fmt->n_stages; s++) {
+        const struct tny_stage *st = &fmt->stages[s];
+        int32_t rounds, cut;
+        int rc = tny_stage_size(ev, st, &rounds, &cut, diag);
+        if (rc < 0)
+            return rc;
+        if (st->kind == TNY_STAGE_ELIMINATION && cut == 0 && !st->from_start)
+            continue; /* no cut: no elimination stage */
+        if (rounds == 0 || r < start + rounds) {
+            *out = st;
+            return TNY_OK;
+        }
+        start += rounds;
+    }
+    return TNY_OK;
+}
+
+/* GT-11: "a player removed for not showing up may ask to rejoin in the same
+ * stage"; an elimination stage has no rejoin (GT-10 gives the opponent a
+ * bye).  Refused with the stages named, never ignored. */
+static int validate_rejoin(const struct tny_event *ev, int32_t p,
+                           struct tny_diag *diag)
+{
+    const struct tny_player *pl = &ev->players[p];
+    const struct tny_stage *from = NULL, *to = NULL;
+    if (pl->rejoined_from <= 0 || pl->dropped_after <= 0)
+        return TNY_OK;
+    struct tny_diag plan_diag;
+    if (stage_of_round(ev, pl->dropped_after, &from, &plan_diag) < 0 ||
+        stage_of_round(ev, pl->rejoined_from, &to, &plan_diag) < 0)
+        return TNY_OK; /* no plan (e.g. GT-5 attendance outside the tables):
+                        * pairing refuses and says why */
+    if (!to)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "player \"%s\": rejoin round %d is after the "
+                            "last round of the event (GT-11)",
+                            pl->id, (int)pl->rejoined_from);
+    if (to->kind == TNY_STAGE_ELIMINATION)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "player \"%s\": rejoin round %d falls in the "
+                            "%s stage (\"%s\"); a player rejoins only in the "
+                            "stage they left, and elimination has no rejoin "
+                            "(GT-11, GT-10)",
+                            pl->id, (int)pl->rejoined_from, to->name,
+                            tny_stage_kind_name(to->kind));
+    if (from && from != to)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "player \"%s\": rejoin round %d falls in the "
+                            "%s stage (\"%s\") but the drop after round %d "
+                            "was in the %s stage (\"%s\"); a player rejoins "
+                            "only in the same stage (GT-11)",
+                            pl->id, (int)pl->rejoined_from, to->name,
+                            tny_stage_kind_name(to->kind),
+                            (int)pl->dropped_after, from->name,
+                            tny_stage_kind_name(from->kind));
+    return TNY_OK;
+}
+
 int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
@@ -385,6 +473,9 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
                 goto out;
         }
     }
+    for (int32_t p = 0; p < ev->n_players; p++)
+        if ((rc = validate_rejoin(ev, p, diag)) < 0)
+            goto out;
     rc = validate_army_use(ev, diag);
 out:
     free(seen);

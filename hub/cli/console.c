@@ -916,7 +916,25 @@ static int run_player_add(struct live *lv)
             p->n_colours++;
         }
     }
+    char *decklist = NULL;
+    if ((v = opt(lv, "decklist"))) { /* GT-14: a text file, judges only */
+        struct tny_diag d = {{0}};
+        size_t len;
+        if (hub_console_read_file(v, TNY_WIRE_DECKLIST_MAX, &decklist, &len,
+                                  &d) < 0) {
+            say("--decklist: %s", d.msg);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        if (len == 0 || strlen(decklist) != len) {
+            say("--decklist %s: expected text (empty, or a NUL byte)", v);
+            free(decklist);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        lv->req.decklist = decklist;
+    }
     status = exchange(lv);
+    lv->req.decklist = NULL;
+    free(decklist);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
     snprintf(line, sizeof line, "registered %s (%s) in %s", p->id, p->name,
@@ -1296,6 +1314,42 @@ static int run_standings(struct live *lv)
                                          : status;
 }
 
+/* GT-14: a player's deck list, for judges (the feed never carries it):
+ * read from the organiser's export of the event. */
+static int run_decklist(struct live *lv)
+{
+    int status = fetch_export(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    json_t *root = json_loads(lv->rep.json, 0, NULL);
+    json_t *players = json_object_get(root, "players"), *pl;
+    size_t i;
+    status = HUB_CONSOLE_EXIT_REFUSED;
+    json_array_foreach (players, i, pl) {
+        const char *id = json_string_value(json_object_get(pl, "id"));
+        if (!id || strcmp(id, lv->pos[1]) != 0)
+            continue;
+        const char *deck = json_string_value(json_object_get(pl, "decklist"));
+        const char *faction = json_string_value(json_object_get(pl, "faction"));
+        const char *agenda = json_string_value(json_object_get(pl, "agenda"));
+        if (!deck) {
+            say("player \"%s\" of %s has no deck list registered (GT-14)",
+                lv->pos[1], lv->pos[0]);
+        } else {
+            printf("%s (%s)  faction: %s  agenda: %s\n%s%s",
+                   json_string_value(json_object_get(pl, "name")), id,
+                   faction ? faction : "-", agenda ? agenda : "-", deck,
+                   deck[0] && deck[strlen(deck) - 1] == '\n' ? "" : "\n");
+            status = HUB_CONSOLE_EXIT_OK;
+        }
+        break;
+    }
+    if (i == json_array_size(players))
+        say("player \"%s\": not in %s", lv->pos[1], lv->pos[0]);
+    json_decref(root);
+    return status;
+}
+
 static int run_export(struct live *lv)
 {
     int status = fetch_export(lv);
@@ -1378,9 +1432,9 @@ static const char *const o_create[] = {
     "format=",  "format-file=",  "title=", "seed=",
     "options=", "options-file=", NULL};
 static const char *const o_add[] = {
-    "club=",    "country=",     "rating=",      "army=*",
-    "beginner", "colour=*",     "colour-blind", "faction=",
-    "agenda=",  "first-round=", "external-id=", NULL};
+    "club=",        "country=",     "rating=",  "army=*",  "beginner",
+    "colour=*",     "colour-blind", "faction=", "agenda=", "first-round=",
+    "external-id=", "decklist=",    NULL};
 static const char *const o_after[] = {"after-round=", NULL};
 static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
@@ -1406,7 +1460,7 @@ static const struct live_cmd live_cmds[] = {
     {"player", "add",
      "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army "
      "A]... [--beginner] [--colour C]... [--colour-blind] [--faction F] "
-     "[--agenda A] [--first-round N] [--external-id X]",
+     "[--agenda A] [--decklist FILE] [--first-round N] [--external-id X]",
      3, 3, o_add, "register one player, also a late entry (CM-1)",
      run_player_add},
     {"player", "drop", "EVENT_ID PLAYER_ID [--after-round N]", 2, 2, o_after,
@@ -1457,6 +1511,9 @@ static const struct live_cmd live_cmds[] = {
      "the hub's standings (the JSON of `tourney standings`; --csv: a "
      "spreadsheet)",
      run_standings},
+    {"decklist", NULL, "EVENT_ID PLAYER_ID", 2, 2, o_none,
+     "a player's deck list, for judges (GT-14; never on the feed)",
+     run_decklist},
     {"export", NULL, "EVENT_ID [--csv]", 1, 1, o_export,
      "the event file (JSON, event-file.md) on stdout; --csv: every result, "
      "one row per player and round",

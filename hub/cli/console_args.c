@@ -354,8 +354,8 @@ static int check_keys(const json_t *res, enum tny_game game,
 {
     static const char *const nh[] = {"winner", "draw", "hq_diff", "armies",
                                      NULL};
-    static const char *const tx[] = {"scores", "clock_ms", "default_win",
-                                     "tp",     "penalty",  NULL};
+    static const char *const tx[] = {"scores",  "clock_ms", "default_win", "tp",
+                                     "penalty", "draw",     NULL};
     static const char *const ag[] = {"vp", "ip", "bp", NULL};
     static const char *const gt[] = {"winner", "modified", "games", NULL};
     static const char *const ct[] = {"vp", NULL};
@@ -423,6 +423,12 @@ static int parse_result(struct rparse *rp, const json_t *res)
             (rc = want_id(v, r->default_winner_id, "result.default_win",
                           diag)) < 0)
             return rc;
+        if ((v = json_object_get(res, "draw"))) { /* seed 001 s13 */
+            if (!json_is_boolean(v))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "result.draw: expected true or false");
+            r->draw = json_is_true(v);
+        }
         return TNY_OK;
     case TNY_GAME_AGRICOLA:
         if (!has(res, "vp") || !has(res, "ip") || !has(res, "bp"))

@@ -246,7 +246,8 @@ static int32_t current_round(const struct ctx *c)
     return c->e->ev.n_rounds;
 }
 
-static json_t *player_json(const struct tny_wire_player *p, int32_t late)
+static json_t *player_json(const struct tny_wire_player *p, int32_t late,
+                           const char *decklist)
 {
     json_t *o = json_pack("{s:s, s:s}", "id", p->id, "name", p->name);
     if (!o)
@@ -281,13 +282,16 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late)
         json_object_set_new(o, "agenda", json_string(p->agenda));
     if (late > 1)
         json_object_set_new(o, "late_from_round", json_integer(late));
+    if (decklist && decklist[0]) /* GT-14 */
+        json_object_set_new(o, "decklist", json_string(decklist));
     return o;
 }
 
 /* The player as the store takes it (an event-file player object, JSON
- * text in *text, malloc'd), checked against the event's next round. */
+ * text in *text, malloc'd), checked against the event's next round;
+ * decklist: GT-14's deck list or NULL. */
 static int player_text(struct ctx *c, const struct tny_wire_player *p,
-                       char **text)
+                       const char *decklist, char **text)
 {
     int32_t late = p->first_round ? p->first_round : next_round(c);
     *text = NULL;
@@ -296,7 +300,7 @@ static int player_text(struct ctx *c, const struct tny_wire_player *p,
                     "player \"%s\": first_round %d is already paired; the "
                     "next round is %d (CM-1)",
                     p->id, (int)late, (int)next_round(c));
-    if (!(*text = dump(player_json(p, late))))
+    if (!(*text = dump(player_json(p, late, decklist))))
         return fail(c, TNY_ENOMEM, "out of memory");
     return TNY_OK;
 }
@@ -304,7 +308,7 @@ static int player_text(struct ctx *c, const struct tny_wire_player *p,
 static int cmd_register_player(struct ctx *c)
 {
     char *text = NULL;
-    int rc = player_text(c, &c->req->player, &text);
+    int rc = player_text(c, &c->req->player, c->req->decklist, &text);
     if (rc < 0)
         return rc;
     rc = hub_store_put_player(c->svc->store, c->e->id, text, strlen(text),
@@ -345,7 +349,7 @@ static int cmd_import_players(struct ctx *c)
         goto out;
     }
     for (int32_t i = 0; i < n; i++) {
-        if ((rc = player_text(c, &players[i], &text[i])) < 0)
+        if ((rc = player_text(c, &players[i], NULL, &text[i])) < 0)
             goto out;
         len[i] = strlen(text[i]);
     }

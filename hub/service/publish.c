@@ -58,6 +58,8 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
     case TNY_GAME_TANTRIX:
         if (r->default_winner_id[0]) {
             rc = set(o, "default_win", json_string(r->default_winner_id));
+        } else if (r->draw) { /* seed 001 s13: the board was lost */
+            rc = set(o, "draw", json_true());
         } else if (r->n_players > 0 && r->players[0].has_tp) {
             a = json_object();
             for (int32_t i = 0; a && i < r->n_players; i++)

@@ -188,7 +188,13 @@ static const char *const step_2[] = {
     NULL,
 };
 
-static const char *const *const migration_steps[] = {step_1, step_2};
+/* 2 -> 3: GT-14 deck lists (judges only, never on the feed). */
+static const char *const step_3[] = {
+    "ALTER TABLE players ADD COLUMN decklist TEXT;\n",
+    NULL,
+};
+
+static const char *const *const migration_steps[] = {step_1, step_2, step_3};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,

@@ -40,7 +40,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 2
+#define HUB_STORE_SCHEMA_VERSION 3
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */
@@ -203,7 +203,8 @@ TNY_MUST_USE int hub_store_set_event_status(struct hub_store *store,
 /* Adds a player, or replaces every attribute of the player with the same
  * id, from an event-file player object (len bytes of JSON: "id", "name",
  * "club", "country", "external_id", "rating", "armies", "beginner",
- * "colours", "colour_blind", "faction", "agenda", "late_from_round",
+ * "colours", "colour_blind", "faction", "agenda", "decklist",
+ * "late_from_round",
  * "fixed_table"; "x_"/"_" keys are ignored).  Players keep the order in
  * which they were first added (it is the engine's player index order).
  * Errors: TNY_EINVAL (bad JSON, unknown key, wrong type, or the event would

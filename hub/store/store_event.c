@@ -45,12 +45,13 @@ static const char *const player_sql =
     "INSERT INTO players (event_id, pid, name, club, country, external_id, "
     "rating, armies_json, beginner, colours_json, colour_blind, faction, "
     "agenda, late_from_round, fixed_table, dropped_after, rejoin_round, "
-    "dq_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-    "?13, ?14, ?15, ?16, ?17, ?18) "
+    "dq_after, decklist) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+    "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19) "
     "ON CONFLICT (event_id, pid) DO UPDATE SET name = ?3, club = ?4, "
     "country = ?5, external_id = ?6, rating = ?7, armies_json = ?8, "
     "beginner = ?9, colours_json = ?10, colour_blind = ?11, faction = ?12, "
-    "agenda = ?13, late_from_round = ?14, fixed_table = ?15";
+    "agenda = ?13, late_from_round = ?14, fixed_table = ?15, "
+    "decklist = ?19";
 
 /* Inserts the engine player (create_event's import); *row gets its id. */
 static int insert_player(struct hub_store *s, int64_t ev_row,
@@ -102,6 +103,7 @@ static int insert_player(struct hub_store *s, int64_t ev_row,
     sqlite3_bind_int(st, 16, pl->dropped_after);
     sqlite3_bind_int(st, 17, pl->rejoined_from);
     sqlite3_bind_int(st, 18, pl->dq_after);
+    bind_opt_text(st, 19, pl->decklist);
     if ((rc = hs_done(s, st, d)) < 0)
         goto out;
     *row = sqlite3_last_insert_rowid(s->db);
@@ -128,6 +130,7 @@ static const char *const player_keys[] = {"id",
                                           "agenda",
                                           "late_from_round",
                                           "fixed_table",
+                                          "decklist",
                                           NULL};
 
 static int want(bool ok, const char *key, const char *what, struct tny_diag *d)
@@ -202,6 +205,15 @@ static int bind_json_player(sqlite3_stmt *st, const json_t *p,
                 return rc;
             sqlite3_bind_int(st, i == 12 ? 14 : 15, (int)json_integer_value(v));
             break;
+        case 14: { /* GT-14 deck list: lines of text */
+            size_t n = json_is_string(v) ? json_string_length(v) : 0;
+            if ((rc = want(n >= 1 && n <= TNY_DECKLIST_MAX, key,
+                           "a string of 1..16384 bytes", d)) < 0)
+                return rc;
+            sqlite3_bind_text(st, 19, json_string_value(v), -1,
+                              SQLITE_TRANSIENT);
+            break;
+        }
         }
     }
     return TNY_OK;

@@ -44,7 +44,7 @@ mkdir -p "$F"
 : >"$F/log"
 HUB_PW=$(cred hub)
 
-EXPORT_JSON='{"format": "catan", "seed": 7, "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}, {"id": "p3", "name": "C"}], "rounds": [{"stage": "round", "tables": [{"table": 1, "players": ["p1", "p2", "p3"], "result": {"vp": {"p1": 10, "p2": 8, "p3": 7}}}]}, {"stage": "round", "tables": [{"table": 1, "players": ["p2", "p3", "p1"]}]}]}'
+EXPORT_JSON='{"format": "catan", "seed": 7, "players": [{"id": "p1", "name": "A", "decklist": "Stark\n1x Jon Snow (Core)"}, {"id": "p2", "name": "B"}, {"id": "p3", "name": "C"}], "rounds": [{"stage": "round", "tables": [{"table": 1, "players": ["p1", "p2", "p3"], "result": {"vp": {"p1": 10, "p2": 8, "p3": 7}}}]}, {"stage": "round", "tables": [{"table": 1, "players": ["p2", "p3", "p1"]}]}]}'
 DRAFT_JSON='{"round": 3, "stage": "round", "tables": [{"table": 1, "players": ["p1", "p2"]}, {"bye": "p3"}]}'
 STANDINGS_JSON='{"after_round": 1, "stage": "round", "standings": [{"rank": 1, "player": "p1", "name": "A", "points": 3, "tiebreaks": {}, "dropped": false, "decided_by_lot": false}]}'
 
@@ -196,6 +196,10 @@ has 'csv: "id,name\np1,A\np2,B\np3,C\n"'
 run 0 player add ev1 p4 'Dana Berg' --club Oslo --rating 1500 --army Borgo --army Moloch --first-round 2 --beginner
 has 'id: "p4"' 'name: "Dana Berg"' 'club: "Oslo"' 'rating: 1500' 'armies: "Borgo"' \
     'armies: "Moloch"' 'beginner: true' 'first_round: 2'
+printf 'Stark\n1x Jon Snow (Core)\n' >"$E2E_TMP/deck.txt"
+run 0 player add ev1 p5 'Eva' --faction Stark --decklist "$E2E_TMP/deck.txt"
+has 'faction: "Stark"' 'decklist: "Stark\n1x Jon Snow (Core)\n"'
+run 2 player add ev1 p5 'Eva' --decklist "$E2E_TMP/no-such-deck.txt"
 run 0 player dq ev1 p4 --after-round 1 --reason 'rude'
 has 'disqualify_player {' 'player_id: "p4"' 'after_round: 1' 'reason: "rude"'
 run 0 player rejoin ev1 p4 --from-round 3
@@ -272,6 +276,13 @@ ok "standings: a foreign correlation id is ignored, the right reply printed"
 run 0 export ev1
 [ "$(cat "$E2E_TMP/out")" = "$EXPORT_JSON" ] || fail "export: $(cat "$E2E_TMP/out")"
 ok "export prints the event file as is"
+
+# GT-14: the judge's view of a deck list comes from the export.
+run 0 decklist ev1 p1
+grep -q '^1x Jon Snow (Core)$' "$E2E_TMP/out" || fail "decklist: $(cat "$E2E_TMP/out")"
+run 3 decklist ev1 p2
+grep -q 'no deck list' "$E2E_TMP/err" || fail "decklist without one: $(cat "$E2E_TMP/err")"
+ok "decklist shows a player's deck list (GT-14)"
 
 run 0 devices --event ev1
 has 'list_devices {' 'event_id: "ev1"'

@@ -605,6 +605,72 @@ static void test_CM_6_nh_event_through_the_service(void **state)
 }
 
 /* Console errors: clear messages, nothing changed. */
+/* Whether len bytes at p contain needle (payloads are not NUL-ended). */
+static bool bytes_have(const uint8_t *p, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp(p + i, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/* GT-14: a deck list is registered with the player, the organiser's export
+ * (what judges read, `tourney live decklist`) carries it, and nothing the
+ * hub publishes (feed, table assignments) does. */
+static void test_GT_14_decklist_for_judges_not_on_feed(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    static const char deck[] = "Stark\n3x Winterfell Steward (Core)\n"
+                               "1x Jon Snow (Core)\n";
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "got-lcg2");
+    snprintf(q.title, sizeof(q.title), "Thrones");
+    q.options_json = "{\"structure\": \"custom\", \"swiss_rounds\": 3, "
+                     "\"cut\": 0}";
+    q.has_seed = true;
+    q.seed = 7;
+    free(must(f, &q));
+    for (int i = 0; i < 4; i++) {
+        req_init(f, &q, TNY_WIRE_CMD_REGISTER_PLAYER);
+        snprintf(q.player.id, sizeof(q.player.id), "g%d", i + 1);
+        snprintf(q.player.name, sizeof(q.player.name), "Player %d", i + 1);
+        snprintf(q.player.faction, sizeof(q.player.faction), "Stark");
+        q.decklist = i == 0 ? (char *)deck : NULL;
+        free(must(f, &q));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_EXPORT_EVENT);
+    char *json = must(f, &q);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "Winterfell Steward"));
+    free(json);
+
+    for (int i = 1; i <= 2; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i);
+        presence(f, dev);
+    }
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    int32_t n_feed = 0, n_faction = 0;
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        const struct hub_msg *m = &f->ob.msgs[i];
+        if (strstr(m->topic, "/ctl/"))
+            continue; /* the console's own reply */
+        n_feed++;
+        n_faction += bytes_have(m->payload, m->len, "Stark");
+        assert_false(bytes_have(m->payload, m->len, "Winterfell"));
+    }
+    assert_true(n_feed > 0);
+    assert_true(n_faction > 0); /* the faction is public (GT-14) */
+    fx_free(f);
+}
+
 static void test_CM_5_console_errors(void **state)
 {
     (void)state;
@@ -910,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
         cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
+        cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
     };

@@ -633,6 +633,13 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
         TNY_ESTATE);
     OK(hub_store_drop_player(s, "tx", "p3", 1, "organiser:anna", &diag));
     OK(hub_store_rejoin_player(s, "tx", "p3", 3, "organiser:anna", &diag));
+    /* GT-11: a rejoin outside the stage (4 Swiss rounds, no later stage) is
+     * refused with the reason, and the earlier rejoin stays. */
+    assert_int_equal(
+        hub_store_rejoin_player(s, "tx", "p3", 5, "organiser:anna", &diag),
+        TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "after the last round"));
+    assert_non_null(strstr(diag.msg, "GT-11"));
     mirror.players[1].dq_after = 1;
     mirror.players[2].dropped_after = 1;
     mirror.players[2].rejoined_from = 3;
@@ -889,14 +896,15 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     sqlite3 *raw = NULL;
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
-                                  "DROP TABLE counters; PRAGMA user_version "
+                                  "DROP TABLE counters; ALTER TABLE players "
+                                  "DROP COLUMN decklist; PRAGMA user_version "
                                   "= 1",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(raw);
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
-    assert_int_equal(version, 2);
+    assert_int_equal(version, 3); /* 1 -> 2 counters, 2 -> 3 deck lists */
     OK(hub_store_counter_get(s, "version", &v, &diag));
     assert_int_equal(v, 0);
     OK(hub_store_counter_raise(s, "version", 7, &diag));

@@ -450,6 +450,33 @@ static void test_TX_11_TX_3_TX_9_chess_clock_keys(void **state)
     world_free(w);
 }
 
+/* Seed 001 section 13: the board is lost with 4 minutes on the clocks
+ * together; the players restart: nothing is sent, the chess clock is back
+ * at 0:00 and not started (the tile draw starts it again). */
+static void test_TX_s13_restart_resets_chess_clock(void **state)
+{
+    struct world *w = world_new(30, 100);
+    (void)state;
+    assign(w, 1, "tantrix", 4, 2, 60 * 60000);
+    keys(w, "/1");
+    w->now += 4 * 60000;
+    keys(w, "5-");
+    assert_int_equal(w->s.view, TBL_VIEW_MAIN);
+    keys(w, "\n");
+    assert_int_equal(w->s.flow.kind, TBL_FLOW_RESULT);
+    keys(w, "5"); /* Board cannot be restored (s13) */
+    assert_on_screen(w, "Board cannot be restored");
+    keys(w, "\n");
+    assert_on_screen(w, "Together 4:00");
+    keys(w, "1\n"); /* Restart, then the restart's text */
+    assert_int_equal(w->s.view, TBL_VIEW_OUTCOME);
+    assert_non_null(strstr(w->s.message, "restart"));
+    assert_on_screen(w, "restart (seed 001 s13)");
+    assert_false(w->s.chess.started);
+    assert_int_not_equal(tbl_core_state(&w->core), TBL_STATE_CONFIRMING);
+    world_free(w);
+}
+
 /* ---- AG-14 -------------------------------------------------------------- */
 
 static void test_AG_14_draft_starts_with_the_round_clock(void **state)
@@ -584,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_rejection_by_a_player_and_by_the_hub),
         cmocka_unit_test(test_keys_refused_when_nothing_to_do),
         cmocka_unit_test(test_TX_11_TX_3_TX_9_chess_clock_keys),
+        cmocka_unit_test(test_TX_s13_restart_resets_chess_clock),
         cmocka_unit_test(test_AG_14_draft_starts_with_the_round_clock),
         cmocka_unit_test(test_CT_4_result_flow_keys),
         cmocka_unit_test(test_saved_state_restored_for_the_same_table_only),

@@ -111,6 +111,38 @@ static void test_CM_2_GT_11_drop_and_rejoin(void **state)
     tny_event_release(&ev);
 }
 
+/* GT-11: "may ask to rejoin in the same stage": a rejoin round in the
+ * elimination stage (custom: 3 Swiss rounds, top 4) is refused naming
+ * both stages, never ignored; one in the Swiss stage is kept. */
+static void test_GT_11_rejoin_in_another_stage_refused(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    char msg[600];
+    int rc = tu_try_event(
+        "{'format':'got-lcg2','seed':4,'options':{'structure':'custom',"
+        "'swiss_rounds':3,'cut':4}," SIX_GT ","
+        "'drops':[{'player':'a','after_round':1,'rejoin_round':4}]}",
+        &ev, msg, sizeof(msg));
+    assert_int_equal(rc, TNY_EINVAL);
+    assert_non_null(strstr(msg, "player \"a\": rejoin round 4"));
+    assert_non_null(strstr(msg, "elimination"));
+    assert_non_null(strstr(msg, "GT-11"));
+    rc = tu_try_event(
+        "{'format':'got-lcg2','seed':4,'options':{'structure':'custom',"
+        "'swiss_rounds':3,'cut':0}," SIX_GT ","
+        "'drops':[{'player':'a','after_round':1,'rejoin_round':4}]}",
+        &ev, msg, sizeof(msg));
+    assert_int_equal(rc, TNY_EINVAL);
+    assert_non_null(strstr(msg, "after the last round"));
+    tu_load_event("{'format':'got-lcg2','seed':4,'options':{'structure':"
+                  "'custom','swiss_rounds':3,'cut':4}," SIX_GT ","
+                  "'drops':[{'player':'a','after_round':1,'rejoin_round':3}]}",
+                  &ev);
+    assert_int_equal(ev.players[0].rejoined_from, 3);
+    tny_event_release(&ev);
+}
+
 /* CM-9: the top of the standings plays on table 1; CM-5: a fixed table
  * overrides the numbering, and pre-publish edits swap and move. */
 static void test_CM_9_CM_5_table_numbers_and_edits(void **state)
@@ -521,6 +553,72 @@ static void test_GT_15_event_level(void **state)
     assert_non_null(strstr(msg, "event.level"));
 }
 
+#define TX_SIX_AFTER_2                                                         \
+    "'players':[{'id':'p1','name':'P1'},{'id':'p2','name':'P2'},"              \
+    "{'id':'p3','name':'P3'},{'id':'p4','name':'P4'},{'id':'p5','name':'P5'}," \
+    "{'id':'p6','name':'P6'}],'rounds':["                                      \
+    "{'stage':'swiss','tables':["                                              \
+    "{'table':1,'players':['p6','p5'],'result':{'scores':{'p6':18,'p5':5}}},"  \
+    "{'table':2,'players':['p4','p3'],'result':{'scores':{'p4':1,'p3':37}}},"  \
+    "{'table':3,'players':['p2','p1'],'result':{'scores':{'p2':19,'p1':27}}}]" \
+    "},"                                                                       \
+    "{'stage':'swiss','tables':["                                              \
+    "{'table':1,'players':['p3','p6'],'result':{'scores':{'p3':24,'p6':33}}}," \
+    "{'table':2,'players':['p1','p5'],'result':{'scores':{'p1':22,'p5':8}}},"  \
+    "{'table':3,'players':['p2','p4'],'result':{'scores':{'p2':12,'p4':17}}}]" \
+    "}]}"
+
+static bool pairs(const struct tny_event *ev, const struct tny_round_plan *p,
+                  const char *a, const char *b)
+{
+    const struct tny_pairing_table *t = table_of(p, idx(ev, a));
+    return t && t == table_of(p, idx(ev, b));
+}
+
+/* TX pairing (formats.md: "Swiss on TP [decision]"; seed 001 is silent):
+ * the preset's score groups are equal TP totals, partners adjacent in the
+ * standings; `score_groups: wins` is the option.  After two rounds (TX-2):
+ * p6 16.8+16.0 = 32.8 and p1 15.8+17.0 = 32.8 (2 wins each), p3 20+4 = 24,
+ * p4 0+15 = 15 (1 win each), p2 4.2+5 = 9.2, p5 3.2+3 = 6.2 (0 wins).
+ * TP groups 32.8 | 24 | 15 | 9.2 | 6.2: p3-p4 met, so the top-down
+ * p6-p1, p3-p2, p4-p5 costs 0+4+4 = 8 squared group steps against 4+1+1 =
+ * 6 for p6-p4, p1-p3, p2-p5 (GT-2's objective).  By wins (2 | 1 | 0) the
+ * cheapest is p6-p1, p3-p2, p4-p5 (0+1+1). */
+static void test_TX_pairing_swiss_on_tp_option_wins(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_round_plan p;
+    tu_load_event("{'format':'tantrix','seed':1," TX_SIX_AFTER_2, &ev);
+    assert_int_equal(ev.format.stages[0].score_groups, TNY_GROUPS_POINTS);
+    assert_int_equal(ev.format.stages[0].group_order, TNY_GROUP_ADJACENT);
+    plan(&ev, &p);
+    assert_true(pairs(&ev, &p, "p6", "p4"));
+    assert_true(pairs(&ev, &p, "p1", "p3"));
+    assert_true(pairs(&ev, &p, "p2", "p5"));
+    tny_round_plan_release(&p);
+    tny_event_release(&ev);
+
+    tu_load_event("{'format':'tantrix','seed':1,'options':{'score_groups':"
+                  "'wins'}," TX_SIX_AFTER_2,
+                  &ev);
+    assert_int_equal(ev.format.stages[0].score_groups, TNY_GROUPS_WINS);
+    plan(&ev, &p);
+    assert_true(pairs(&ev, &p, "p6", "p1"));
+    assert_true(pairs(&ev, &p, "p3", "p2"));
+    assert_true(pairs(&ev, &p, "p4", "p5"));
+    tny_round_plan_release(&p);
+    tny_event_release(&ev);
+
+    char msg[600];
+    assert_int_not_equal(tu_try_event("{'format':'tantrix','seed':1,"
+                                      "'options':{'score_groups':'tp'},"
+                                      "'players':[]}",
+                                      &ev, msg, sizeof(msg)),
+                         0);
+    assert_non_null(strstr(msg, "event.options.score_groups"));
+}
+
 /* AG-15: the format carries table notes (banned cards, draft procedure)
  * that tables show on request. */
 static void test_AG_15_table_notes(void **state)
@@ -570,11 +668,13 @@ int main(void)
         cmocka_unit_test(test_points_text),
         cmocka_unit_test(test_CM_1_late_entry),
         cmocka_unit_test(test_CM_2_GT_11_drop_and_rejoin),
+        cmocka_unit_test(test_GT_11_rejoin_in_another_stage_refused),
         cmocka_unit_test(test_CM_9_CM_5_table_numbers_and_edits),
         cmocka_unit_test(test_CM_6_result_validation),
         cmocka_unit_test(test_NH_11_army_used_twice_refused),
         cmocka_unit_test(test_NH_10_army_list),
         cmocka_unit_test(test_TX_4_TX_7_TX_1_decisions_and_penalties),
+        cmocka_unit_test(test_TX_pairing_swiss_on_tp_option_wins),
         cmocka_unit_test(test_AG_8_AG_1_ranking),
         cmocka_unit_test(test_AG_13_final_ranking_by_table),
         cmocka_unit_test(test_AG_13_equal_vp_in_final_share_placement),

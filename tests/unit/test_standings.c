@@ -286,6 +286,99 @@ static void test_TX_6_missed_games_list(void **state)
     unload(f);
 }
 
+/* TX-6, seed 001 section 7: "the event's final result is determined
+ * ignoring all their results": d (dropped after round 1, misses rounds
+ * 2-4) lost 18-25 to a in round 1.  a's 15.5 TP (margin 7) and that win
+ * are removed: a keeps 4.5 (r2, 18-25) + 4.5 (r3) + 15.0 (r4 bye) = 24.0
+ * and 1 win (the bye), 2 games counted.  d stays on the separate list with
+ * their own 4.5 TP. */
+static void test_TX_6_results_against_missed_player_ignored(void **state)
+{
+    (void)state;
+    struct fixture *f = load(
+        "{'format':'tantrix','seed':3," TX_PLAYERS ","
+        "'drops':[{'player':'d','after_round':1}],'rounds':["
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['d','a'],'result':{'scores':{'d':18,'a':25}}},"
+        "{'table':2,'players':['b','c'],'result':{'scores':{'b':25,'c':18}}}]},"
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','b'],'result':{'scores':{'a':18,'b':25}}},"
+        "{'bye':'c'}]},"
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','c'],'result':{'scores':{'a':18,'c':25}}},"
+        "{'bye':'b'}]},"
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['b','c'],'result':{'scores':{'b':18,'c':25}}},"
+        "{'bye':'a'}]}]}");
+    assert_int_equal(row(f, "a")->points, P(24.0));
+    assert_true(fabs(tb(f, "a", TNY_TB_WINS) - 1.0) < 1e-9);
+    assert_true(tb(f, "a", TNY_TB_TOTAL_SCORE) == 36);
+    assert_int_equal(row(f, "a")->games_played, 3);
+    assert_true(row(f, "d")->separate_list);
+    assert_int_equal(row(f, "d")->points, P(4.5));
+    assert_int_equal(row(f, "d")->missed_games, 3);
+    assert_int_equal(rank_of(f, "d"), 4);
+    unload(f);
+}
+
+/* TX-6: exactly two missed games (the seed's "more than two") keep the
+ * player's results, and their opponents' too. */
+static void test_TX_6_two_missed_games_still_count(void **state)
+{
+    (void)state;
+    struct fixture *f = load(
+        "{'format':'tantrix','seed':3," TX_PLAYERS ","
+        "'drops':[{'player':'d','after_round':2}],'rounds':["
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['d','a'],'result':{'scores':{'d':18,'a':25}}},"
+        "{'table':2,'players':['b','c'],'result':{'scores':{'b':25,'c':18}}}]},"
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['d','b'],'result':{'scores':{'d':18,'b':25}}},"
+        "{'table':2,'players':['a','c'],'result':{'scores':{'a':25,'c':18}}}]},"
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','c'],'result':{'scores':{'a':18,'c':25}}},"
+        "{'bye':'b'}]},"
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['b','c'],'result':{'scores':{'b':18,'c':25}}},"
+        "{'bye':'a'}]}]}");
+    assert_false(row(f, "d")->separate_list);
+    assert_int_equal(row(f, "d")->missed_games, 2);
+    /* a: 15.5 + 15.5 + 4.5 + 15.0 */
+    assert_int_equal(row(f, "a")->points, P(50.5));
+    unload(f);
+}
+
+/* Seed 001 section 13: a board that cannot be restored ends in a draw:
+ * 10.0 TP each, half a win each, no game score; with scores it is refused. */
+static void test_TX_s13_board_lost_draw_result(void **state)
+{
+    (void)state;
+    struct fixture *f = load(
+        "{'format':'tantrix','seed':3," TX_PLAYERS ",'rounds':["
+        "{'stage':'swiss','tables':["
+        "{'table':1,'players':['a','b'],'result':{'draw':true}},"
+        "{'table':2,'players':['c','d'],'result':{'scores':{'c':25,'d':18}}}"
+        "]}]}");
+    assert_int_equal(row(f, "a")->points, P(10.0));
+    assert_int_equal(row(f, "b")->points, P(10.0));
+    assert_true(fabs(tb(f, "a", TNY_TB_WINS) - 0.5) < 1e-9);
+    assert_true(tb(f, "a", TNY_TB_TOTAL_SCORE) == 0);
+    assert_true(f->ev.rounds[0].tables[0].result.draw);
+    unload(f);
+
+    struct tny_event ev;
+    char msg[600];
+    assert_int_not_equal(
+        tu_try_event("{'format':'tantrix','seed':3," TX_PLAYERS ",'rounds':["
+                     "{'stage':'swiss','tables':["
+                     "{'table':1,'players':['a','b'],'result':{'draw':true,"
+                     "'scores':{'a':1,'b':1}}}]}]}",
+                     &ev, msg, sizeof(msg)),
+        0);
+    assert_non_null(strstr(msg, "draw"));
+    assert_non_null(strstr(msg, "s13"));
+}
+
 #define AG_PLAYERS                                                             \
     "'players':[{'id':'a','name':'A'},{'id':'b','name':'B'},"                  \
     "{'id':'c','name':'C'},{'id':'d','name':'D'},{'id':'e','name':'E'},"       \
@@ -503,6 +596,9 @@ int main(void)
         cmocka_unit_test(test_TX_5_TX_13_default_and_bye),
         cmocka_unit_test(test_TX_8_mini_league),
         cmocka_unit_test(test_TX_6_missed_games_list),
+        cmocka_unit_test(test_TX_6_results_against_missed_player_ignored),
+        cmocka_unit_test(test_TX_6_two_missed_games_still_count),
+        cmocka_unit_test(test_TX_s13_board_lost_draw_result),
         cmocka_unit_test(test_AG_5_AG_6_shared_ties_and_relative),
         cmocka_unit_test(test_GT_1_GT_4_points_sos_esos),
         cmocka_unit_test(test_GT_4_bye_not_an_opponent),

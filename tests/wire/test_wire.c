@@ -90,7 +90,7 @@ static uint64_t zigzag(int64_t v)
 
 /* ---- samples ------------------------------------------------------------- */
 
-#define N_RESULT_SAMPLES 10
+#define N_RESULT_SAMPLES 11
 
 static void entry(struct tny_wire_result *r, const char *id)
 {
@@ -172,6 +172,13 @@ static void result_sample(int k, struct tny_wire_result *r)
             r->players[i].has_score = true;
             r->players[i].score = 10 - i;
         }
+        break;
+    case 9: /* TX draw, the board could not be restored (seed 001 s13) */
+        r->game = TNY_GAME_TANTRIX;
+        r->draw = true;
+        entry(r, "t1");
+        entry(r, "t2");
+        r->players[1].penalty_units = 1200;
         break;
     default: /* CT table of 4 */
         r->game = TNY_GAME_CATAN;
@@ -1258,6 +1265,24 @@ static void test_TX_5_default_has_no_scores(void **state)
                 "result_submission.result.tx.players[1].score: missing");
 }
 
+/* Seed 001 s13: a Tantrix draw carries no scores, no TP, no default. */
+static void test_TX_s13_draw_has_no_scores(void **state)
+{
+    (void)state;
+    struct tny_wire_submission s;
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    submission_sample(2, &s);
+    s.result.draw = true;
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.result.tx.players[0].score: a draw");
+    submission_sample(3, &s);
+    s.result.draw = true;
+    assert_diag(tny_wire_encode_submission(&s, &buf, &len, &diag), diag,
+                "result_submission.result.tx.draw: a default");
+}
+
 /* ---- results mapped onto the engine's tables
  * ---------------------------------- */
 
@@ -1697,6 +1722,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_error_bad_values),
         cmocka_unit_test(test_NH_1_draw_shape),
         cmocka_unit_test(test_TX_5_default_has_no_scores),
+        cmocka_unit_test(test_TX_s13_draw_has_no_scores),
         cmocka_unit_test(test_AG_1_result_to_table),
         cmocka_unit_test(test_NH_10_armies_to_table),
         cmocka_unit_test(test_GT_9_winner_agrees_with_games),

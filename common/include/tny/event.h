@@ -21,6 +21,9 @@
 #include "tny/error.h"
 #include "tny/format.h"
 
+/* GT-14: the longest deck list accepted (bytes). */
+#define TNY_DECKLIST_MAX 16384
+
 struct tny_player {
     char *id; /* unique, from the event file */
     char *name;
@@ -36,8 +39,9 @@ struct tny_player {
     int32_t n_colours;
     char *colours[2];
     bool colour_blind;
-    /* GT-14 */
-    char *faction, *agenda;
+    /* GT-14; the deck list (at most TNY_DECKLIST_MAX bytes, lines of text)
+     * is for judges: the public feed and the tables never carry it */
+    char *faction, *agenda, *decklist;
 
     /* Lifecycle, all as 1-based round numbers; 0 = never. */
     int32_t first_round;   /* CM-1 late entry: plays from this round (1) */
@@ -53,11 +57,13 @@ struct tny_player {
 struct tny_result {
     /* NH, GT 2-player matches, TX defaults: seat index of the winner or -1 */
     int32_t winner;
-    bool draw;                   /* NH Swiss draw; two-player draw */
-    bool intentional_draw;       /* two-player: agreed draw */
-    bool double_loss;            /* two-player: both players lose */
-    bool modified;               /* GT-1 modified win (GT-13) */
-    int32_t hq_diff;             /* NH-1: d >= 0 */
+    bool draw;             /* NH Swiss draw; two-player draw; TX: seed 001 s13,
+                            * the board could not be restored (10.0-10.0, no
+                            * scores) */
+    bool intentional_draw; /* two-player: agreed draw */
+    bool double_loss;      /* two-player: both players lose */
+    bool modified;         /* GT-1 modified win (GT-13) */
+    int32_t hq_diff;       /* NH-1: d >= 0 */
     int32_t army[TNY_MAX_SEATS]; /* NH-11: army index per seat, -1 */
 
     /* TX scores, AG VP, CT VP per seat */

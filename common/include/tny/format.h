@@ -104,10 +104,10 @@ enum tny_group_order {
 
 /* What makes a Swiss score group. */
 enum tny_score_groups {
-    TNY_GROUPS_POINTS, /* "points": equal tournament points (NH, GT) */
-    TNY_GROUPS_WINS,   /* "wins": equal wins, draws 1/2 (TX: TP are too
-                        * fine-grained to form groups; standings order
-                        * inside the group still follows TP) */
+    TNY_GROUPS_POINTS, /* "points": equal tournament points (NH, GT, TX) */
+    TNY_GROUPS_WINS,   /* "wins": equal wins, draws 1/2 (a TX option:
+                        * coarser groups than TP; standings order inside
+                        * the group still follows TP) */
 };
 
 struct tny_stage {

@@ -52,6 +52,8 @@
 #define TNY_WIRE_ID_MAX 64
 /* Names, titles, clubs, factions and other one-line text: bytes, UTF-8. */
 #define TNY_WIRE_TEXT_MAX 200
+/* GT-14: a deck list (a line per card, ~70 lines), text with newlines. */
+#define TNY_WIRE_DECKLIST_MAX 16384
 /* Multi-line texts shown at a table (procedure, each note), reasons. */
 #define TNY_WIRE_NOTE_MAX TNY_NOTE_MAX
 /* Console reply messages (the size of struct tny_diag's msg). */
@@ -124,7 +126,8 @@ struct tny_wire_result_player {
  * - NH: winner_id xor draw; hq_diff 0..1000000 (0 for a draw); players[]
  *   0..2 army entries, each with an army name.
  * - TX: default_winner_id set and no entry with a score or TP; or 2 entries
- *   all with a score (clock optional); or 2 entries all with TP; TP and
+ *   all with a score (clock optional); or 2 entries all with TP; or draw
+ *   (seed 001 s13) with 2 entries and no score or TP; TP and
  *   penalties 0..100 TP, scores 0..100000, clocks >= 0.
  * - AG: 2..4 entries with VP, IP, BP; CT: 2..4 entries with VP; values
  *   within +-1000000.
@@ -134,10 +137,10 @@ struct tny_wire_result {
     enum tny_game game;
     int32_t n_players;
     struct tny_wire_result_player players[TNY_MAX_SEATS];
-    char winner_id[TNY_WIRE_ID_MAX + 1];         /* NH, GT; "" none */
-    bool draw;                                   /* NH */
-    int32_t hq_diff;                             /* NH */
-    bool modified;                               /* GT-1 */
+    char winner_id[TNY_WIRE_ID_MAX + 1]; /* NH, GT; "" none */
+    bool draw;       /* NH; TX seed 001 s13 (board not restorable) */
+    int32_t hq_diff; /* NH */
+    bool modified;   /* GT-1 */
     char default_winner_id[TNY_WIRE_ID_MAX + 1]; /* TX-5; "" none */
     int32_t n_games;                             /* GT-9 */
     char games[3][TNY_WIRE_ID_MAX + 1];
@@ -451,6 +454,8 @@ struct tny_wire_request {
     size_t csv_len; /* bytes of csv when a NUL byte is inside (the hub's
                        CSV reader then refuses it with its line); 0 =
                        strlen(csv) */
+    char *decklist; /* REGISTER_PLAYER: GT-14 deck list or NULL, at most
+                       TNY_WIRE_DECKLIST_MAX bytes */
     char title[TNY_WIRE_TEXT_MAX + 1];
     bool has_seed;
     uint64_t seed;
