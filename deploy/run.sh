@@ -17,6 +17,9 @@
 # stderr with exit status 1 (2 for usage).  Works as root and as a normal
 # user (sudo is used by install-deps.sh for apt only).
 set -euo pipefail
+# The person's locale: --play's screens draw names in it (UTF-8 names
+# as entered; ASCII stand-ins in a C locale).  The script itself runs in C.
+user_locale=${LC_ALL:-${LC_CTYPE:-${LANG:-C}}}
 export LC_ALL=C
 prog=run.sh
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -437,11 +440,12 @@ round_results() {
         true
 }
 
-first_names=(Anna Bartek Csilla Dagny Emil Fruzsina Gustav Hana Igor Jana Kristof
-    Liv Marek Nora Ondrej Petra Quentin Rita Sven Tereza Ulla Viktor Wanda Xenia
-    Yusuf Zofia)
-last_names=(Nowak Kovacs Hansen Novak Berg Szabo Lind Dvorak Wojcik Toth Olsen Kral
-    Mazur Nagy Dahl)
+# Names as a convention hall has them (UTF-8: the screens show them whole).
+first_names=(Anna Bartłomiej Csilla Dagny Émile Fruzsina Gustav Hana Igor Jana
+    Kristóf Liv Marek Nora Ondřej Petra Quentin Rita Sven Tereza Ulla Viktor
+    Wanda Xénia Yusuf Zofia)
+last_names=(Nowak Kovács Hansen Novák Berg Szabó Lind Dvořák Wójcik Tóth Ørsted
+    Král Mazur Nagy Nguyễn)
 
 # play FORMAT N: one whole event through the hub.
 play() {
@@ -524,7 +528,8 @@ if [ $play_table = 1 ]; then
     cols=$(tput cols 2>/dev/null || echo 200)
     lines=$(tput lines 2>/dev/null || echo 50)
     printf '%s\n' "#!/bin/sh" "echo 'waiting for the first event...'" "exec sleep 100000" >"$RUN/idle.sh"
-    printf '%s\n' "#!/bin/sh" "exec '$TABLE' --config '$RUN/table-001.conf'" >"$RUN/table.sh"
+    printf '%s\n' "#!/bin/sh" "export LC_ALL='$user_locale'" \
+        "exec '$TABLE' --config '$RUN/table-001.conf'" >"$RUN/table.sh"
     tmux new-session -d -s "$PLAY_SESSION" -x "$cols" -y "$lines" "sh $RUN/idle.sh" ||
         die "tmux new-session failed"
     tmux split-window -h -t "$PLAY_SESSION:0" "sh $RUN/table.sh" ||
@@ -536,7 +541,8 @@ if [ $play_table = 1 ]; then
               "$TOURNEY" live event list 2>/dev/null </dev/null | grep -q "$ev" && break
               sleep 0.2
           done
-          printf '%s\n' "#!/bin/sh" "XDG_CONFIG_HOME='$RUN/xdg-console' exec '$TOURNEY' live console $ev" >"$RUN/console-$ev.sh"
+          printf '%s\n' "#!/bin/sh" "export LC_ALL='$user_locale'" \
+              "XDG_CONFIG_HOME='$RUN/xdg-console' exec '$TOURNEY' live console $ev" >"$RUN/console-$ev.sh"
           tmux respawn-pane -k -t "$PLAY_SESSION:0.0" "sh $RUN/console-$ev.sh") &
          play "$f" "${players:-$(default_players "$f")}" || exit $?
          wait
@@ -545,7 +551,8 @@ if [ $play_table = 1 ]; then
      tmux kill-session -t "$PLAY_SESSION") >"$RUN/demo.log" 2>&1 </dev/null &
     driver=$!
     track "$driver"
-    TMUX= tmux attach -t "$PLAY_SESSION" || true
+    # tmux shows UTF-8 to a client whose locale says so.
+    LC_ALL=$user_locale TMUX= tmux attach -t "$PLAY_SESSION" || true
     if kill -0 "$driver" 2>/dev/null; then
         echo "$prog: you left the session before the demo ended; stopping" >&2
         exit 0

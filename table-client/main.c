@@ -6,6 +6,7 @@
  * Exit status: 0 after "quit" or a signal, 2 for bad settings or usage,
  * 1 when the outbox or the MQTT client cannot be opened.
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -42,6 +43,11 @@ int main(int argc, char **argv)
         return 0;
     case TBL_SETTINGS_RUN: break;
     }
+    /* The display draws names in the locale's character set (LANG,
+     * LC_ALL; the Pi unit sets C.UTF-8); numbers keep the C form so that
+     * JSON and the line protocol never see a decimal comma. */
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
     setvbuf(stdout, NULL, _IOLBF, 0);
     rc = tbl_app_run(&s, STDIN_FILENO, stdout, &d);
     if (rc < 0) {

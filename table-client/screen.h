@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "tny/error.h"
+#include "tny/utf8.h"
 
 #include "core.h"
 #include "flow.h"
@@ -62,9 +63,11 @@ enum tbl_attr {
     TBL_ATTR_INPUT,     /* the number being typed */
 };
 
-/* One cell: a UTF-8 character (one column wide) and its attribute. */
+/* One cell: a glyph (a UTF-8 character with its combining marks,
+ * tny/utf8.h) and its attribute.  A double-width character (CJK) takes
+ * two cells: the glyph in the left one, "" in the right one. */
 struct tbl_cell {
-    char ch[5];
+    char ch[TNY_UTF8_GLYPH_MAX];
     uint8_t attr;
 };
 
@@ -80,8 +83,10 @@ TNY_MUST_USE int tbl_grid_init(struct tbl_grid *g, int32_t rows, int32_t cols,
 void tbl_grid_release(struct tbl_grid *g);
 /* Blanks every cell. */
 void tbl_grid_clear(struct tbl_grid *g);
-/* Writes UTF-8 text at (row, col), one cell per character, clipped at
- * the right edge (and at max_cols when >= 0); control characters become
+/* Writes UTF-8 text at (row, col) by display width (a wide character
+ * takes two cells, combining marks stay in their letter's cell), clipped
+ * at the right edge (and at max_cols when >= 0) before the first glyph
+ * that does not fit whole; invalid bytes become '?', control characters
  * blanks.  Returns the columns written. */
 int32_t tbl_grid_put(struct tbl_grid *g, int32_t row, int32_t col,
                      enum tbl_attr attr, const char *text, int32_t max_cols);

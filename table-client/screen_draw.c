@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tny/bigtext.h"
+#include "tny/utf8.h"
 
 /* ---- grid ------------------------------------------------------------ */
 
@@ -51,46 +52,36 @@ void tbl_grid_clear(struct tbl_grid *g)
     }
 }
 
-/* Bytes of the UTF-8 sequence starting with b (1 for a stray byte). */
-static int utf8_len(unsigned char b)
-{
-    if (b >= 0xf0 && b < 0xf8)
-        return 4;
-    if (b >= 0xe0)
-        return b < 0xf0 ? 3 : 1;
-    if (b >= 0xc0)
-        return 2;
-    return 1;
-}
-
 int32_t tbl_grid_put(struct tbl_grid *g, int32_t row, int32_t col,
                      enum tbl_attr attr, const char *text, int32_t max_cols)
 {
+    struct tny_utf8_glyph gl;
     int32_t n = 0;
-    const unsigned char *p = (const unsigned char *)text;
+    size_t used;
 
     if (row < 0 || row >= g->rows || col < 0)
         return 0;
-    while (*p && col + n < g->cols && (max_cols < 0 || n < max_cols)) {
+    while ((used = tny_utf8_next(text, &gl)) > 0) {
         struct tbl_cell *c = &g->cells[row * g->cols + col + n];
-        int len = utf8_len(*p);
-        int ok = 1;
-        for (int i = 1; i < len; i++)
-            if ((p[i] & 0xc0) != 0x80)
-                ok = 0;
-        if (!ok)
-            len = 1;
-        if (len == 1 && (*p < 0x20 || *p == 0x7f || *p >= 0x80)) {
-            c->ch[0] = *p >= 0x80 ? '?' : ' ';
-            c->ch[1] = '\0';
-        } else {
-            memcpy(c->ch, p, (size_t)len);
-            c->ch[len] = '\0';
-        }
+        if (col + n + gl.width > g->cols ||
+            (max_cols >= 0 && n + gl.width > max_cols))
+            break;
+        memcpy(c->ch, gl.bytes, sizeof(c->ch));
         c->attr = (uint8_t)attr;
-        p += len;
-        n++;
+        if (gl.width == 2) {
+            c[1].ch[0] = '\0';
+            c[1].attr = (uint8_t)attr;
+        }
+        /* A wide character overwritten by halves leaves no orphan half. */
+        if (col + n > 0 && c[-1].ch[0] && tny_utf8_width(c[-1].ch) == 2)
+            snprintf(c[-1].ch, sizeof(c[-1].ch), " ");
+        n += gl.width;
+        text += used;
     }
+    if (n > 0 && col + n < g->cols &&
+        g->cells[row * g->cols + col + n].ch[0] == '\0')
+        snprintf(g->cells[row * g->cols + col + n].ch, sizeof(g->cells[0].ch),
+                 " ");
     return n;
 }
 
@@ -114,15 +105,10 @@ void tbl_grid_row(const struct tbl_grid *g, int32_t row, char *buf, size_t size)
     buf[at] = '\0';
 }
 
-/* Columns of UTF-8 text (one per character). */
+/* Columns of UTF-8 text on the screen. */
 static int32_t text_cols(const char *text)
 {
-    int32_t n = 0;
-
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        if ((*p & 0xc0) != 0x80)
-            n++;
-    return n;
+    return tny_utf8_width(text);
 }
 
 static int32_t putf(struct tbl_grid *g, int32_t row, int32_t col,
@@ -157,24 +143,24 @@ static int32_t put_wrapped(struct tbl_grid *g, int32_t row, int32_t col,
     char line[1024];
     int32_t used = 0;
     const char *p = text;
+    struct tny_utf8_glyph gl;
 
     while (*p && used < max_rows) {
-        size_t len = 0, last_space = 0;
+        size_t len = 0, last_space = 0, n;
         int32_t cols = 0;
-        while (p[len] && p[len] != '\n' && cols < width &&
-               len < sizeof(line) - 5) {
+        /* Whole glyphs while they fit in width columns. */
+        while (p[len] && p[len] != '\n' && len < sizeof(line) - 1 &&
+               (n = tny_utf8_next(p + len, &gl)) > 0 &&
+               cols + gl.width <= width && len + n < sizeof(line)) {
             if (p[len] == ' ')
                 last_space = len;
-            if (((unsigned char)p[len] & 0xc0) != 0x80)
-                cols++;
-            len++;
+            cols += gl.width;
+            len += n;
         }
-        /* Continuation bytes of the last character. */
-        while (p[len] && ((unsigned char)p[len] & 0xc0) == 0x80 &&
-               len < sizeof(line) - 1)
-            len++;
         if (p[len] && p[len] != '\n' && last_space > 0)
             len = last_space;
+        if (len == 0 && p[0] != '\n')
+            len = tny_utf8_next(p, &gl); /* wider than the area: skip it */
         memcpy(line, p, len);
         line[len] = '\0';
         tbl_grid_put(g, row + used, col, attr, line, width);
@@ -355,9 +341,17 @@ static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
         if (k > 0)                                                             \
             at += (size_t)k < size - at ? (size_t)k : size - at - 1;           \
     } while (0)
-    ADD("%d  %-24.60s", (int)(i + 1), st->name[0] ? st->name : st->player_id);
-    if (st->club[0])
-        ADD(" (%.40s)", st->club);
+    char name[4 * 60 + 1];
+    /* Aligned by display width: a name of accents or CJK takes as many
+     * columns as it shows. */
+    tny_utf8_pad(st->name[0] ? st->name : st->player_id, 24, 60, name,
+                 sizeof(name));
+    ADD("%d  %s", (int)(i + 1), name);
+    if (st->club[0]) {
+        char club[4 * 40 + 1];
+        tny_utf8_fit(st->club, 40, true, club, sizeof(club));
+        ADD(" (%s)", club);
+    }
     if (st->first_player)
         ADD("  FIRST PLAYER");
     buf = extra;
@@ -682,14 +676,15 @@ static void draw_confirm(const struct tbl_screen *s,
     row++;
     for (int32_t i = 0; i < core->asg.n_seats && row < max_row; i++) {
         bool ok = core->confirmed[i];
+        char name[4 * 60 + 1];
         if (!ok && cur < 0)
             cur = i;
+        tny_utf8_pad(core->asg.seats[i].name, 24, 60, name, sizeof(name));
         putf(g, row++, 3,
              ok         ? TBL_ATTR_GOOD
              : cur == i ? TBL_ATTR_BOLD
                         : TBL_ATTR_WARN,
-             "%s seat %d  %-24.60s %s", cur == i ? ">" : " ", (int)(i + 1),
-             core->asg.seats[i].name,
+             "%s seat %d  %s %s", cur == i ? ">" : " ", (int)(i + 1), name,
              ok         ? "confirmed"
              : cur == i ? "confirm now?"
                         : "to confirm");
@@ -742,8 +737,10 @@ static void draw_chess(const struct tbl_screen *s, const struct tbl_core *core,
         int32_t col = side * half + 2;
         bool run = v.running == side;
         enum tbl_attr ink = v.over[side] ? TBL_ATTR_INK_ALERT : TBL_ATTR_INK;
-        putf(g, row, col, run ? TBL_ATTR_BOLD : TBL_ATTR_NORMAL, "%s%.30s",
-             run ? "> " : "  ", core->asg.seats[side].name);
+        char name[4 * 30 + 1];
+        tny_utf8_fit(core->asg.seats[side].name, 30, true, name, sizeof(name));
+        putf(g, row, col, run ? TBL_ATTR_BOLD : TBL_ATTR_NORMAL, "%s%s",
+             run ? "> " : "  ", name);
         fmt_used(v.used_ms[side], t, sizeof(t));
         if (!(run && v.paused && !blink_on(now_ms)))
             put_big(g, row + 1, col, t, ink);

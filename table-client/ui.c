@@ -4,11 +4,14 @@
  * update (ncurses sends only what changed); the state saved in the outbox
  * is the one of the last update that found it dirty; endwin runs on close.
  */
+#define NCURSES_WIDECHAR 1
 #include "ui.h"
 
 #include <curses.h>
+#include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "screen.h"
 
@@ -21,6 +24,7 @@ struct tbl_ui {
     struct tbl_screen s;
     struct tbl_grid grid;
     bool colours;
+    bool utf8; /* the locale's character set is UTF-8 */
     bool save_failed;
     char last_saved[TBL_SCREEN_SAVE_MAX];
 };
@@ -44,6 +48,10 @@ int tbl_ui_open(FILE *in, FILE *out, struct tbl_outbox *ob,
     if (tbl_outbox_kv_get(ob, "ui", line, sizeof(line), &d) == 0 &&
         tbl_screen_load(&ui->s, line, &d) < 0)
         ui->s.has_pending_load = false;
+    /* main() took the locale from the environment (LANG, LC_ALL): names
+     * are drawn as entered in a UTF-8 locale, as ASCII stand-ins in any
+     * other (a C locale, a missing one). */
+    ui->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     ui->term = newterm(NULL, out, in);
     if (!ui->term) {
         free(ui);
@@ -158,6 +166,29 @@ static attr_t curses_attr(const struct tbl_ui *ui, uint8_t a)
     return c | A_BOLD;
 }
 
+/* One cell's glyph: as wide characters in a UTF-8 locale (ncursesw puts
+ * a combining mark in its letter's cell and a CJK character over two),
+ * else its ASCII stand-in (tny_utf8_ascii), '?' over each column of a
+ * wide one. */
+static void put_glyph(const struct tbl_ui *ui, int32_t r, int32_t c,
+                      const char *ch)
+{
+    struct tny_utf8_glyph gl;
+    wchar_t w[TNY_UTF8_GLYPH_MAX];
+    size_t n;
+
+    if (ui->utf8 &&
+        (n = mbstowcs(w, ch, TNY_UTF8_GLYPH_MAX - 1)) != (size_t)-1) {
+        w[n] = L'\0';
+        mvaddwstr(r, c, w);
+        return;
+    }
+    tny_utf8_next(ch, &gl);
+    char a = tny_utf8_ascii(gl.cp);
+    for (int32_t k = 0; k < gl.width; k++)
+        mvaddch(r, c + k, (chtype)(unsigned char)(a ? a : ' '));
+}
+
 static void paint(struct tbl_ui *ui)
 {
     const struct tbl_grid *g = &ui->grid;
@@ -167,10 +198,12 @@ static void paint(struct tbl_ui *ui)
             const struct tbl_cell *cell = &g->cells[r * g->cols + c];
             bool ink =
                 cell->attr == TBL_ATTR_INK || cell->attr == TBL_ATTR_INK_ALERT;
+            if (!cell->ch[0])
+                continue; /* the right half of a wide character */
             attrset(curses_attr(ui, cell->attr));
             /* Large digits: solid blocks (reverse blanks) on any
              * terminal, the Linux console included. */
-            mvaddstr(r, c, ink ? " " : cell->ch);
+            put_glyph(ui, r, c, ink ? " " : cell->ch);
         }
     attrset(A_NORMAL);
     refresh();

@@ -23,10 +23,13 @@
  * (endwin) on every exit path, SIGINT and SIGTERM included (the handler
  * only sets a flag; the loop exits).
  */
+#define NCURSES_WIDECHAR 1
 #include "console_tui.h"
 
 #include <curses.h>
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -35,11 +38,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <jansson.h>
 
 #include "tny/bigtext.h"
 #include "tny/clock.h"
+#include "tny/utf8.h"
 #include "tny/wire.h"
 
 #define MAX_TABLES 512
@@ -71,7 +76,7 @@ struct tui_table {
 
 struct tui_row {
     int rank;
-    char name[48];
+    char name[256];
     char points[16];
 };
 
@@ -81,7 +86,7 @@ struct tui {
     char t_standings[TNY_WIRE_TOPIC_MAX], t_clock[TNY_WIRE_TOPIC_MAX];
     /* feed/{ev}/event */
     bool have_event;
-    char title[96], status[16], round_status[16], stage[32];
+    char title[256], status[16], round_status[16], stage[96];
     int round;
     /* feed/{ev}/tables */
     int tables_round, n_tables;
@@ -95,9 +100,11 @@ struct tui {
     struct tny_table_clock clock;
     bool connected;
     char status_line[STATUS_MAX];
-    /* the frame */
+    bool utf8; /* the locale's character set is UTF-8 */
+    /* the frame: one glyph (tny/utf8.h) per cell; a wide character's
+     * right half is "" */
     int rows_n, cols_n;
-    char ch[FB_ROWS][FB_COLS];
+    char ch[FB_ROWS][FB_COLS][TNY_UTF8_GLYPH_MAX];
     unsigned char co[FB_ROWS][FB_COLS];
 };
 
@@ -117,13 +124,12 @@ static int64_t mono_ms(void)
 
 /* ---- feed documents ------------------------------------------------------ */
 
+/* Copies a feed string: whole characters only, control characters
+ * blanked, invalid UTF-8 as '?' (tny_utf8_fit). */
 static void copy_str(char *dst, size_t size, const json_t *v)
 {
     const char *s = json_is_string(v) ? json_string_value(v) : "";
-    snprintf(dst, size, "%s", s);
-    for (char *c = dst; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    tny_utf8_fit(s, -1, false, dst, size);
 }
 
 static int get_int(const json_t *o, const char *key)
@@ -233,20 +239,33 @@ static void fb_clear(struct tui *t, int rows, int cols)
 {
     t->rows_n = rows < FB_ROWS ? rows : FB_ROWS;
     t->cols_n = cols < FB_COLS ? cols : FB_COLS;
-    memset(t->ch, ' ', sizeof t->ch);
+    for (int r = 0; r < FB_ROWS; r++)
+        for (int c = 0; c < FB_COLS; c++)
+            snprintf(t->ch[r][c], sizeof t->ch[r][c], " ");
     memset(t->co, C_PLAIN, sizeof t->co);
 }
 
-/* Writes text at (row, col), clipped to the frame; returns the column
- * after it. */
+/* Writes UTF-8 text at (row, col) by display width (tny/utf8.h), clipped
+ * to the frame before the first glyph that does not fit whole; returns
+ * the column after it. */
 static int fb_put(struct tui *t, int row, int col, enum colour c,
                   const char *text)
 {
-    for (; *text; text++, col++)
-        if (row >= 0 && row < t->rows_n && col >= 0 && col < t->cols_n) {
-            t->ch[row][col] = *text;
+    struct tny_utf8_glyph g;
+    size_t used;
+
+    for (; (used = tny_utf8_next(text, &g)) > 0; text += used) {
+        if (row >= 0 && row < t->rows_n && col >= 0 &&
+            col + g.width <= t->cols_n) {
+            memcpy(t->ch[row][col], g.bytes, sizeof g.bytes);
             t->co[row][col] = (unsigned char)c;
+            if (g.width == 2) {
+                t->ch[row][col + 1][0] = '\0';
+                t->co[row][col + 1] = (unsigned char)c;
+            }
         }
+        col += g.width;
+    }
     return col;
 }
 
@@ -389,9 +408,13 @@ static void render(struct tui *t, int rows, int cols)
     row++;
 
     fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d", t->after_round);
-    for (int i = 0; i < t->n_rows && row < rows - 2; i++, row++)
-        fb_printf(t, row, 2, C_PLAIN, "%3d. %-32s %8s", t->rows[i].rank,
-                  t->rows[i].name, t->rows[i].points);
+    for (int i = 0; i < t->n_rows && row < rows - 2; i++, row++) {
+        /* The name column by display width: accents and CJK line up. */
+        char name[sizeof t->rows[i].name];
+        tny_utf8_pad(t->rows[i].name, 32, 32, name, sizeof name);
+        fb_printf(t, row, 2, C_PLAIN, "%3d. %s %8s", t->rows[i].rank, name,
+                  t->rows[i].points);
+    }
 
     fb_put(t, rows - 2, 0, C_PLAIN, "> ");
     fb_put(t, rows - 2, 2, C_PLAIN, t->status_line);
@@ -400,21 +423,41 @@ static void render(struct tui *t, int rows, int cols)
            "+ extend 5m  c close round  r refresh ");
 }
 
-/* Copies the frame to curses and draws it once. */
+/* Copies the frame to curses and draws it once: glyphs as wide
+ * characters in a UTF-8 locale, else their ASCII stand-ins
+ * (tny_utf8_ascii; '?' over both columns of a wide one). */
 static void draw(struct tui *t)
 {
     for (int r = 0; r < t->rows_n; r++) {
-        move(r, 0);
         for (int c = 0; c < t->cols_n; c++) {
             int co = t->co[r][c];
-            chtype attr = co == C_PLAIN ? A_NORMAL : COLOR_PAIR(co);
+            const char *ch = t->ch[r][c];
+            struct tny_utf8_glyph g;
+            wchar_t w[TNY_UTF8_GLYPH_MAX];
+            size_t n;
+            attr_t attr = co == C_PLAIN ? A_NORMAL : COLOR_PAIR(co);
             if (co == C_TITLE || co == C_CONFLICT || co == C_OVERDUE)
                 attr |= A_BOLD;
             if (r == t->rows_n - 1 && c == t->cols_n - 1)
                 break; /* the last cell would scroll on some terminals */
-            addch((chtype)(unsigned char)t->ch[r][c] | attr);
+            if (!ch[0])
+                continue; /* the right half of a wide character */
+            tny_utf8_next(ch, &g);
+            if (g.width == 2 && r == t->rows_n - 1 && c + 2 >= t->cols_n)
+                break;
+            attrset(attr);
+            if (t->utf8 &&
+                (n = mbstowcs(w, ch, TNY_UTF8_GLYPH_MAX - 1)) != (size_t)-1) {
+                w[n] = L'\0';
+                mvaddwstr(r, c, w);
+            } else {
+                char a = tny_utf8_ascii(g.cp);
+                for (int k = 0; k < g.width; k++)
+                    mvaddch(r, c + k, (chtype)(unsigned char)(a ? a : ' '));
+            }
         }
     }
+    attrset(A_NORMAL);
     refresh();
 }
 
@@ -454,9 +497,9 @@ static void run_key(struct tui *t, struct hub_console_conn *conn,
         if (!line[0] || status != HUB_CONSOLE_EXIT_OK)
             snprintf(line, sizeof line, "%s", buf);
     }
-    for (char *c = line; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    /* Whole characters only: the line was cut at a byte count. */
+    tny_utf8_fit(line, 200, true, buf, sizeof buf);
+    snprintf(line, sizeof line, "%s", buf);
     if (status == HUB_CONSOLE_EXIT_OK)
         snprintf(t->status_line, sizeof t->status_line, "ok: %.200s",
                  line[0] ? line : what); /* the screen shows 200 at most */
@@ -572,6 +615,9 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
         snprintf(err, sizeof err, "console: %s", strerror(errno));
         goto out;
     }
+    /* Names are drawn in the locale's character set (LANG, LC_ALL); the
+     * tourney program took it from the environment in main(). */
+    t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     screen = newterm(NULL, term, stdin);
     if (!screen) {
         snprintf(err, sizeof err, "console: cannot use the terminal (TERM=%s)",

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,6 +411,11 @@ int main(int argc, char **argv)
     };
     struct cli cli = {false, false};
     int opt;
+
+    /* Names on the dashboard in the locale's character set; numbers in
+     * the C form (JSON, CSV and outputs never get a decimal comma). */
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
 
     /* Commands with options of their own parse their whole argv. */
     if (argc >= 2 && strcmp(argv[1], "demo") == 0)

@@ -11,6 +11,11 @@
 # Screen helpers: screen, expect SECS ERE WHAT, walk_flow (answers every
 # step until the confirmation screen), confirm_all.
 #
+# A test may set before tui_setup: TUI_PLAYERS (a players CSV instead of
+# "Player N"), TUI_SIZE (COLSxROWS, default 100x30), TUI_LOCALE (the
+# pane's LC_ALL, default C.UTF-8), TUI_HUB_LINES (hub config lines, e.g.
+# "feed = true").
+#
 # Synchronisation: every wait polls `tmux capture-pane` (bounded).
 
 TOURNEY=$E2E_BUILD/hub/tourney
@@ -39,15 +44,20 @@ key() { tm send-keys -t tui "$@"; }
 tui_setup() {
     local format=$1 options=$2 n=$3 i
     start_broker --no-ws --tables 2 --organisers o1
-    live_hub_config
+    # shellcheck disable=SC2086 # one config line per word
+    live_hub_config ${TUI_HUB_LINES:-}
     hub_launch
     live 0 wait-hub --timeout 20
     live 0 event create ev --format "$format" --title "TUI $format cup" --seed 5 \
         --options "$options"
-    {
-        echo 'id,name,club'
-        for ((i = 1; i <= n; i++)); do echo "p$i,Player $i,Club $i"; done
-    } >"$E2E_TMP/players.csv"
+    if [ -n "${TUI_PLAYERS:-}" ]; then
+        cp "$TUI_PLAYERS" "$E2E_TMP/players.csv"
+    else
+        {
+            echo 'id,name,club'
+            for ((i = 1; i <= n; i++)); do echo "p$i,Player $i,Club $i"; done
+        } >"$E2E_TMP/players.csv"
+    fi
     live 0 players import ev "$E2E_TMP/players.csv"
     live 0 device assign table-001 ev 1
     live 0 device assign table-002 ev 2
@@ -80,7 +90,7 @@ log_level = debug
 log_file = "$E2E_TMP/table-001.log"
 EOF
     cat >"$E2E_TMP/pane.sh" <<EOF
-export LC_ALL=C.UTF-8 TERM=screen
+export LC_ALL=${TUI_LOCALE:-C.UTF-8} TERM=screen
 while [ ! -e '$E2E_TMP/stop' ]; do
     # In the foreground: the terminal is its stdin.
     bash -c 'echo \$\$ >"\$1"; exec "\$2" --config "\$3"' - \
@@ -90,7 +100,9 @@ while [ ! -e '$E2E_TMP/stop' ]; do
 done
 exec sleep 600
 EOF
-    tm -f /dev/null new-session -d -s tui -x 100 -y 30 "bash '$E2E_TMP/pane.sh'" ||
+    local size=${TUI_SIZE:-100x30}
+    tm -f /dev/null new-session -d -s tui -x "${size%x*}" -y "${size#*x}" \
+        "bash '$E2E_TMP/pane.sh'" ||
         fail "tmux new-session"
     expect 30 'network online' "table-001 online"
 }
