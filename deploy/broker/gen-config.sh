@@ -53,6 +53,10 @@ options:
   --ws-bind ADDR           feed broker's WebSocket address (default: --bind)
   --ws-port N              feed broker's WebSocket port (default 9001)
   --no-ws                  no feed broker (no feed.conf)
+  --http-dir DIR           the feed broker's WebSocket port also serves the
+                           files of DIR over HTTP (deploy/overlays: the hall
+                           screen and the players' phones load the pages
+                           from it: http://HUB:9001/player.html?events=ID)
   --certfile FILE          server certificate (PEM): TLS on the MQTT listener
   --keyfile FILE           server key (PEM), required with --certfile
   --cafile FILE            CA bundle written into the config (optional)
@@ -98,6 +102,7 @@ hub_user=hub
 bind=0.0.0.0
 port=
 ws_bind=
+http_dir=
 ws_port=9001
 ws=1
 certfile=
@@ -186,6 +191,9 @@ while [ $# -gt 0 ]; do
     --ws-bind) need "$@"; addr "$1" "$2"; ws_bind=$2; shift 2 ;;
     --ws-port) need "$@"; uint "$1" "$2" 1 65535; ws_port=$((10#$2)); shift 2 ;;
     --no-ws) ws=0; shift ;;
+    --http-dir) need "$@"
+        [ -d "$2" ] || die "--http-dir: not a directory: \"$2\""
+        http_dir=$(cd -- "$2" && pwd -P); shift 2 ;;
     --certfile) need "$@"; readable "$1" "$2"; certfile=$2; shift 2 ;;
     --keyfile) need "$@"; readable "$1" "$2"; keyfile=$2; shift 2 ;;
     --cafile) need "$@"; readable "$1" "$2"; cafile=$2; shift 2 ;;
@@ -604,6 +612,13 @@ protocol websockets
 socket_domain ipv4
 allow_anonymous true
 acl_file $outdir/acl-feed
+EOF
+        [ -z "$http_dir" ] || cat <<EOF
+# The pages (hall screen, player page) over plain HTTP on the same port:
+# a phone that scans the hall's QR code loads them from here.
+http_dir $http_dir
+EOF
+        cat <<EOF
 
 # --- Bridge: pull the public feed from the venue broker -------------------
 connection venue
