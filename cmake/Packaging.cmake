@@ -31,11 +31,14 @@ if(TARGET tourney-hub)
     # files only; vendor/ holds the npm bundles deploy/overlays/install.sh
     # copied (present when the package is built after it, as CI does).
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/deploy/overlays/
-            DESTINATION share/tourney/www/overlays COMPONENT hub
+            DESTINATION share/tourney/www COMPONENT hub
             FILES_MATCHING PATTERN "*.html" PATTERN "*.js" PATTERN "*.css"
                            PATTERN "*.md"
             PATTERN node_modules EXCLUDE PATTERN package*.json EXCLUDE
             PATTERN install.sh EXCLUDE)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/deploy/overlays/vendor)
+        message(STATUS "deploy/overlays/vendor/ missing: run deploy/overlays/install.sh before packaging, or the pages cannot connect")
+    endif()
     list(APPEND CPACK_COMPONENTS_ALL hub)
 endif()
 if(TARGET tourney-table)

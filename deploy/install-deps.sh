@@ -36,6 +36,8 @@ packages=(
     sqlite3                                # e2e: read the hub's clock row (clock skew)
     clang-format                           # formatting check
     nodejs                                 # stream overlays: deploy/overlays/install.sh, e2e test_overlays
+    chromium                               # printouts to PDF (tourney print --pdf); e2e test_pages, test_print
+    poppler-utils                          # e2e test_print: pdftotext / pdftoppm read the PDFs back
 )
 # npm: Debian's package, unless the installed nodejs ships its own npm
 # (NodeSource's does, and conflicts with Debian's npm package).

@@ -12,9 +12,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 deploy/install-deps.sh --cross
-# The overlays' MQTT client from the npm registry (a few seconds); without
-# it e2e_test_overlays reports itself skipped.
-deploy/overlays/install.sh || echo "deploy/overlays/install.sh failed: the overlay test will skip" >&2
+# The pages' npm packages (MQTT client, QR code, playwright-core for the
+# browser tests; a few seconds); without them e2e_test_overlays and
+# e2e_test_pages report themselves skipped.
+deploy/overlays/install.sh || echo "deploy/overlays/install.sh failed: the overlay and page tests will skip" >&2
 
 jobs=$(nproc 2>/dev/null || echo 2)
 run_suite() {

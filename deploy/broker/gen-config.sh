@@ -53,11 +53,12 @@ options:
   --ws-bind ADDR           feed broker's WebSocket address (default: --bind)
   --ws-port N              feed broker's WebSocket port (default 9001)
   --no-ws                  no feed broker (no feed.conf)
-  --http-dir DIR           the feed broker also serves the static files in
-                           DIR over HTTP on --ws-port (mosquitto's http_dir):
-                           the hall screen, player page and overlays at
-                           http://HOST:WS-PORT/...  (the hub package ships
-                           them in /usr/share/tourney/www)
+  --http-dir DIR           the feed broker's WebSocket port also serves the
+                           files of DIR over HTTP (mosquitto's http_dir): the
+                           hall screens and the players' phones load the pages
+                           from it, e.g. http://HUB:9001/player.html?events=ID
+                           (deploy/overlays; the hub package ships them in
+                           /usr/share/tourney/www)
   --certfile FILE          server certificate (PEM): TLS on the MQTT listener
   --keyfile FILE           server key (PEM), required with --certfile
   --cafile FILE            CA bundle written into the config (optional)
@@ -195,8 +196,9 @@ while [ $# -gt 0 ]; do
     --http-dir)
         need "$@"
         [ -d "$2" ] && [ -r "$2" ] || die "$1: \"$2\" is not a readable directory"
-        [[ $2 =~ ^/[A-Za-z0-9._/-]*$ ]] || die "$1: \"$2\" must be an absolute path of [A-Za-z0-9._/-]"
-        http_dir=$2
+        http_dir=$(cd -- "$2" && pwd -P)
+        [[ $http_dir =~ ^/[A-Za-z0-9._/-]*$ ]] ||
+            die "$1: \"$http_dir\" must be a path of [A-Za-z0-9._/-] (mosquitto.conf has no quoting)"
         shift 2
         ;;
     --certfile) need "$@"; readable "$1" "$2"; certfile=$2; shift 2 ;;
@@ -624,8 +626,9 @@ acl_file $outdir/acl-feed
 EOF
         if [ -n "$http_dir" ]; then
             cat <<EOF
-# Static pages (hall screen, player page, overlays) over plain HTTP on this
-# port: GET only, nothing outside the directory.
+# The pages (hall screen, player page, overlays) over plain HTTP on the
+# same port (GET only, nothing outside the directory): a phone that scans
+# the hall's QR code loads them from here.
 http_dir $http_dir
 EOF
         fi

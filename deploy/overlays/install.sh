@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# install.sh - installs the overlays' one dependency, the `mqtt` package
-# (MQTT over WebSocket), from the npm registry with the versions pinned in
-# package-lock.json (`npm ci`), and copies its browser bundle to
-# vendor/mqtt.min.js, which the pages load.  node_modules/ (used by
-# tests/e2e/overlay_check.js) and vendor/ are not in git.
+# install.sh - installs the pages' dependencies from the npm registry with
+# the versions pinned in package-lock.json (`npm ci`): `mqtt` (MQTT over
+# WebSocket), `qrcode-generator` (the hall screen's QR code) and, for the
+# tests only, `playwright-core` (drives Debian's chromium); copies the two
+# browser files the pages load to vendor/mqtt.min.js and vendor/qrcode.js.
+# node_modules/ (used by tests/e2e/overlay_check.js, pages_check.js) and
+# vendor/ are not in git.
 #
 # Run it once on a machine that reaches the npm registry (CI does, through
 # deploy/test.sh); afterwards this folder is self-contained: copy it to
@@ -26,4 +28,9 @@ mkdir -p vendor
 cp node_modules/mqtt/dist/mqtt.min.js vendor/mqtt.min.js.tmp
 mv -f vendor/mqtt.min.js.tmp vendor/mqtt.min.js
 cp node_modules/mqtt/LICENSE.md vendor/mqtt.LICENSE.md
-echo "install.sh: vendor/mqtt.min.js from mqtt $(node -p 'require("./node_modules/mqtt/package.json").version')"
+# qrcode-generator's plain-script build (ES3, defines the global qrcode;
+# MIT licence in its header)
+cp node_modules/qrcode-generator/dist/qrcode.js vendor/qrcode.js.tmp
+mv -f vendor/qrcode.js.tmp vendor/qrcode.js
+echo "install.sh: vendor/mqtt.min.js from mqtt $(node -p 'require("./node_modules/mqtt/package.json").version')," \
+    "vendor/qrcode.js from qrcode-generator $(node -p 'require("./node_modules/qrcode-generator/package.json").version')"

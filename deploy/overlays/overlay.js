@@ -480,7 +480,7 @@
 
     /* tiebreakLabel(name): a column heading for a tiebreak criterion. */
     var TB_LABELS = {
-        hq_diff: 'HQ diff', head_to_head: 'H2H', sos: 'SoS', sb: 'SB',
+        hq_diff: 'HQ diff', head_to_head: 'H2H', sos: 'SoS', esos: 'ESoS', sb: 'SB',
         buchholz: 'Buchholz', opp_win_pct: 'Opp %', lot: 'Lot'
     };
     function tiebreakLabel(name) {

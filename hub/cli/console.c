@@ -30,6 +30,7 @@
 
 #include "console_internal.h"
 #include "console_tui.h"
+#include "print.h"
 #include "tny/config.h"
 #include "tny/csv_io.h"
 #include "tny/json_io.h"
@@ -1360,6 +1361,57 @@ static int run_export(struct live *lv)
     return show(lv, SHAPE_RAW, NULL);
 }
 
+/* `print EVENT_ID WHAT`: the printouts of print.c from the hub's export
+ * of the event (the round in progress, else the next one as a draft). */
+static int run_print(struct live *lv)
+{
+    static const char *const names[] = {"round", "pdf", "paper"};
+    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false};
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    char *html = NULL;
+    if (hub_print_what_from_name(lv->pos[1], &po.what) < 0) {
+        say("unknown printout \"%s\" (expected pairings, slips, standings or "
+            "final)",
+            lv->pos[1]);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = opt(lv, names[i]);
+        if (v && hub_print_option(names[i], v, &po, &diag) < 0) {
+            say("%s", diag.msg);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+    }
+    int status = fetch_export(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    tny_event_init(&ev);
+    int rc = tny_event_from_json_text(lv->rep.json, strlen(lv->rep.json), &ev,
+                                      &diag);
+    if (rc == TNY_OK)
+        rc = hub_print_html(&ev, &po, &html, &diag);
+    if (rc == TNY_OK) {
+        rc = hub_print_output(html, &po, &diag);
+        if (rc < 0) {
+            say("%s", diag.msg);
+            status = rc == TNY_ENOTFOUND ? HUB_CONSOLE_EXIT_USAGE
+                                         : HUB_CONSOLE_EXIT_INTERNAL;
+        } else if (po.pdf) {
+            say("wrote %s", po.pdf);
+        }
+    } else {
+        say("print %s of %s: %s", lv->pos[1], lv->req.event_id,
+            diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = rc == TNY_ENOMEM   ? HUB_CONSOLE_EXIT_INTERNAL
+                 : rc == TNY_EINVAL ? HUB_CONSOLE_EXIT_USAGE
+                                    : HUB_CONSOLE_EXIT_REFUSED;
+    }
+    free(html);
+    tny_event_release(&ev);
+    return status;
+}
+
 static int run_devices(struct live *lv)
 {
     const char *ev = opt(lv, "event");
@@ -1446,6 +1498,7 @@ static const char *const o_confirm[] = {"confirm", NULL};
 static const char *const o_standings[] = {"after-round=", "csv", NULL};
 static const char *const o_export[] = {"csv", NULL};
 static const char *const o_devices[] = {"event=", NULL};
+static const char *const o_print[] = {"round=", "pdf=", "paper=", NULL};
 
 static const struct live_cmd live_cmds[] = {
     {"event", "create",
@@ -1518,6 +1571,13 @@ static const struct live_cmd live_cmds[] = {
      "the event file (JSON, event-file.md) on stdout; --csv: every result, "
      "one row per player and round",
      run_export},
+    {"print", NULL,
+     "EVENT_ID pairings|slips|standings|final [--round N] [--pdf FILE] "
+     "[--paper a4|letter]",
+     2, 2, o_print,
+     "printouts (HTML; --pdf: PDF by headless Chromium): pairings by table "
+     "and name, result slips, standings, final classification",
+     run_print},
     {"devices", NULL, "[--event EVENT_ID]", 0, 0, o_devices,
      "table devices: presence and assignment", run_devices},
     {"device", "assign", "DEVICE EVENT_ID TABLE", 3, 3, o_none,

@@ -22,6 +22,7 @@
 
 #include "console.h"
 #include "demo.h"
+#include "print.h"
 #include "ratings.h"
 #include "tny/error.h"
 #include "tny/event.h"
@@ -392,6 +393,8 @@ static void usage(FILE *to)
           "results\n"
           "  ratings    PAST.json... Elo ratings from past events, oldest "
           "first (AG-2)\n"
+          "  print      WHAT EVENT.json  pairings|slips|standings|final as "
+          "HTML, --pdf FILE (tourney print --help)\n"
           "  live       COMMAND...  drive the hub over MQTT (tourney live "
           "--help)\n",
           to);
@@ -420,6 +423,8 @@ int main(int argc, char **argv)
     /* Commands with options of their own parse their whole argv. */
     if (argc >= 2 && strcmp(argv[1], "demo") == 0)
         return tny_cli_demo(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "print") == 0)
+        return tny_cli_print(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "ratings") == 0)
         return tny_cli_ratings(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "live") == 0)

@@ -33,11 +33,11 @@ grep -q 'mosquitto' <<<"$deps" || fail "tourney-hub does not depend on mosquitto
 dpkg-deb -c "$hub_deb" | awk '{ print $6 }' >"$E2E_TMP/hub.files"
 for f in ./usr/sbin/tourney-venue-setup ./usr/share/tourney/broker/gen-config.sh \
     ./usr/lib/systemd/system/tourney-broker.service ./usr/lib/systemd/system/tourney-feed.service \
-    ./usr/lib/systemd/system/tourney-hub.service ./usr/share/tourney/www/overlays/pairings.html; do
+    ./usr/lib/systemd/system/tourney-hub.service ./usr/share/tourney/www/pairings.html ./usr/share/tourney/www/hall.html ./usr/share/tourney/www/player.html; do
     grep -q -x -F "$f" "$E2E_TMP/hub.files" || fail "tourney-hub lacks $f"
 done
 if [ -f "$E2E_SRC/deploy/overlays/vendor/mqtt.min.js" ]; then
-    grep -q -x -F ./usr/share/tourney/www/overlays/vendor/mqtt.min.js "$E2E_TMP/hub.files" ||
+    grep -q -x -F ./usr/share/tourney/www/vendor/mqtt.min.js "$E2E_TMP/hub.files" ||
         fail "tourney-hub lacks the pages' MQTT bundle (vendor/mqtt.min.js)"
 fi
 dpkg-deb -c "$table_deb" | awk '{ print $6 }' >"$E2E_TMP/table.files"
@@ -87,8 +87,8 @@ perm=$(stat -c %a "$srv/etc/tourney/hub.password")
 ok "venue set-up: broker configs, hub password (0640) and broker_uri written"
 
 # The feed broker serves the pages (what the hall screens and phones load).
-page=$(curl -s -f "http://$BROKER_HOST:$BROKER_WS_PORT/overlays/pairings.html") ||
-    fail "GET /overlays/pairings.html from the feed broker failed"
+page=$(curl -s -f "http://$BROKER_HOST:$BROKER_WS_PORT/pairings.html") ||
+    fail "GET /pairings.html from the feed broker failed"
 grep -q 'TourneyLive.start("pairings")' <<<"$page" || fail "served page is not pairings.html"
 code=$(curl -s -o /dev/null -w '%{http_code}' --path-as-is \
     "http://$BROKER_HOST:$BROKER_WS_PORT/../../etc/tourney/hub.password")

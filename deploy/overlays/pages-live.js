@@ -1,0 +1,337 @@
+/* pages-live.js - the browser side of the hall screen (hall.html) and the
+ * player page (player.html): options from the page's address, one
+ * anonymous read-only MQTT-over-WebSocket client (vendor/mqtt.min.js) on
+ * the feed of every event listed, the hall's layout (how many names fit
+ * the screen) and QR code (vendor/qrcode.js), the player page's search
+ * box and its choices kept in the address (#player=..., never in
+ * storage: the page writes nothing anywhere).
+ *
+ * Not here: what is shown (pages.js and overlay.js, pure, tested in
+ * node).  Nothing is ever published.
+ *
+ * Invariants: random client ids (an id taken from another client would
+ * disconnect it); after any reconnect the retained feed arrives again, so
+ * the state needs nothing of its own; the page reconnects by itself
+ * (every 2 s, and at once when the phone says it is online again or the
+ * page becomes visible).  ES5 only; ASCII only.
+ */
+(function () {
+    'use strict';
+    var O = window.TourneyOverlay, P = window.TourneyPages;
+    var MISSING_AFTER_MS = 6000;
+
+    /* The feed broker serves the pages itself (gen-config.sh --http-dir):
+     * a page loaded over http(s) talks to the host and port it came from;
+     * a page opened as a file to ws://localhost:9001. */
+    function defaultBroker() {
+        var l = window.location;
+        if (l && /^https?:$/.test(l.protocol) && l.host)
+            return (l.protocol === 'https:' ? 'wss://' : 'ws://') + l.host;
+        return 'ws://localhost:9001';
+    }
+
+    function query() {
+        return (window.location.search || '') + '&' + (window.location.hash || '').replace(/^#/, '');
+    }
+
+    function randomId(kind) {
+        var s = '';
+        for (var i = 0; i < 12; i++)
+            s += Math.floor(Math.random() * 16).toString(16);
+        return kind + '-' + s;
+    }
+
+    function showErrors(root, errors) {
+        root.innerHTML = O.renderError(errors).replace(/<div>Parameters:[\s\S]*?<\/div>/, '');
+    }
+
+    /* connect(opts, onChange): the feed client; states[i] is
+     * overlay.js's state of opts.events[i].  missing[i] turns true when
+     * the broker answered long ago and event i's `event` document never
+     * came (no such event on this feed). */
+    function connect(opts, onChange) {
+        var states = opts.events.map(function (ev) {
+            var st = O.newState(ev);
+            st.broker = opts.broker;
+            return st;
+        });
+        var feed = {states: states, missing: states.map(function () { return false; }),
+                    lastMessage: 0, onlineSince: 0, offlineSince: 0, client: null};
+        function setConn(c) {
+            states.forEach(function (st) {
+                st.conn = c;
+            });
+            if (c === 'online')
+                feed.onlineSince = Date.now();
+            else if (!feed.offlineSince || feed.onlineSince > feed.offlineSince)
+                feed.offlineSince = Date.now();
+            onChange();
+        }
+        var client = window.mqtt.connect(opts.broker, {
+            clientId: randomId('page'),
+            clean: true,
+            protocolVersion: 4,
+            reconnectPeriod: 2000,
+            connectTimeout: 8000,
+            keepalive: 20
+        });
+        feed.client = client;
+        client.on('connect', function () {
+            client.subscribe(opts.events.map(function (ev) {
+                return O.topics(ev).subscribe;
+            }), {qos: 1});
+            setConn('online');
+        });
+        client.on('close', function () {
+            setConn('offline');
+        });
+        client.on('offline', function () {
+            setConn('offline');
+        });
+        client.on('error', function () {
+            /* it reconnects by itself; the page says the broker is unreachable */
+        });
+        client.on('message', function (topic, payload, packet) {
+            var text = payload.toString(), retained = !!(packet && packet.retain), now = Date.now();
+            var changed = false;
+            states.forEach(function (st) {
+                if (O.applyMessage(st, topic, text, now, retained))
+                    changed = true;
+            });
+            if (changed) {
+                feed.lastMessage = now;
+                onChange();
+            }
+        });
+        /* A phone back on Wi-Fi or woken up: try at once rather than at
+         * the next reconnect period (keepalive finds a dead socket). */
+        function kick() {
+            if (!client.connected && !client.reconnecting)
+                client.reconnect();
+        }
+        window.addEventListener('online', kick);
+        document.addEventListener('visibilitychange', function () {
+            if (!document.hidden)
+                kick();
+        });
+        window.setInterval(function () {
+            var now = Date.now(), changed = false;
+            states.forEach(function (st, i) {
+                var m = st.conn === 'online' && !st.docs.event && now - feed.onlineSince > MISSING_AFTER_MS;
+                if (m !== feed.missing[i]) {
+                    feed.missing[i] = m;
+                    changed = true;
+                }
+            });
+            if (changed)
+                onChange();
+        }, 500);
+        return feed;
+    }
+
+    function setHtml(el, html, cache, key) {
+        if (cache[key] === html)
+            return false;
+        cache[key] = html;
+        el.innerHTML = html;
+        return true;
+    }
+
+    /* ---- hall.html ------------------------------------------------------- */
+
+    function startHall() {
+        var root = document.getElementById('page');
+        var parsed = P.parseHallParams(query(), {broker: defaultBroker()});
+        var opts = parsed.opts;
+        document.body.className = 'theme-' + opts.theme + ' page-hall';
+        if (parsed.errors.length)
+            return showErrors(root, parsed.errors);
+        if (!window.mqtt || typeof window.mqtt.connect !== 'function')
+            return showErrors(root, ['vendor/mqtt.min.js is missing: run deploy/overlays/install.sh (deploy/overlays/README.md)']);
+        root.innerHTML = '<div class="hall"><div class="top"><div class="find"></div><div class="evs"></div>' +
+                         '<div class="qr"></div></div><div class="list"></div><div class="foot"></div></div>';
+        var el = {
+            find: root.querySelector('.find'), evs: root.querySelector('.evs'), qr: root.querySelector('.qr'),
+            list: root.querySelector('.list'), foot: root.querySelector('.foot')
+        };
+        el.find.textContent = opts.title || 'Find your table';
+        var cache = {}, fit = {rows: 1, cols: 1, w: 0, h: 0}, lastPage = -1;
+
+        /* The page's scale: every size is px times --s; scale=0 follows
+         * the screen (1 at 1920x1080, 2 at 3840x2160). */
+        function rescale() {
+            var s = opts.scale || Math.max(0.4, Math.min(window.innerWidth / 1920, window.innerHeight / 1080));
+            document.documentElement.style.setProperty('--s', String(s));
+            return s;
+        }
+
+        /* How many entries fit: the list's box over one entry's size. */
+        function measure() {
+            var s = rescale();
+            var w = el.list.clientWidth, h = el.list.clientHeight;
+            if (w === fit.w && h === fit.h)
+                return;
+            var probe = document.createElement('div');
+            probe.className = 'en';
+            probe.innerHTML = '<span class="nm">Xy</span><span class="tb">T 1</span>';
+            probe.style.visibility = 'hidden';
+            probe.style.position = 'absolute';
+            probe.style.width = '400px';
+            el.list.appendChild(probe);
+            var rh = probe.getBoundingClientRect().height;
+            el.list.removeChild(probe);
+            fit.w = w;
+            fit.h = h;
+            fit.cols = Math.max(1, Math.floor(w / (560 * s)));
+            fit.rows = Math.max(1, Math.floor(h / Math.max(1, rh)));
+            el.list.style.gridTemplateColumns = 'repeat(' + fit.cols + ', minmax(0, 1fr))';
+            el.list.style.gridTemplateRows = 'repeat(' + fit.rows + ', ' + rh + 'px)';
+            cache.list = null;
+        }
+
+        var base = window.location.href.replace(/[?#].*$/, '');
+        if (opts.qr !== '0' && /^https?:/.test(opts.qr || base) && window.qrcode) {
+            var url = P.playerUrl(opts.qr || base, opts, defaultBroker());
+            var qr = window.qrcode(0, 'M');
+            qr.addData(url);
+            qr.make();
+            el.qr.innerHTML = qr.createSvgTag({cellSize: 4, margin: 8, scalable: true}) +
+                              '<div class="qrt">Your table on your phone</div>';
+            el.qr.setAttribute('data-url', url);
+            el.qr.setAttribute('title', url);
+        } else {
+            el.qr.style.display = 'none';
+        }
+
+        var feed;
+        function draw() {
+            measure();
+            var v = P.renderHall(feed.states, opts, Date.now(), fit, feed.missing);
+            setHtml(el.evs, v.heads, cache, 'heads');
+            if (setHtml(el.list, v.list, cache, 'list') && v.page !== lastPage && lastPage >= 0) {
+                /* a new page fades in */
+                el.list.className = 'list';
+                void el.list.offsetWidth;
+                el.list.className = 'list turn';
+            }
+            lastPage = v.page;
+            setHtml(el.foot, v.foot, cache, 'foot');
+            root.setAttribute('data-page', String(v.page));
+            root.setAttribute('data-pages', String(v.pages));
+            root.setAttribute('data-total', String(v.total));
+        }
+        feed = connect(opts, draw);
+        window.addEventListener('resize', draw);
+        window.setInterval(draw, 250);
+        draw();
+        window.TourneyHall = {feed: feed, opts: opts, fit: fit};
+    }
+
+    /* ---- player.html ----------------------------------------------------- */
+
+    function startPlayer() {
+        var root = document.getElementById('page');
+        var parsed = P.parsePlayerParams(query(), {broker: defaultBroker()});
+        var opts = parsed.opts;
+        function classes() {
+            document.body.className = 'theme-' + opts.theme + ' text-' + opts.text + ' page-player';
+        }
+        classes();
+        if (parsed.errors.length)
+            return showErrors(root, parsed.errors);
+        if (!window.mqtt || typeof window.mqtt.connect !== 'function')
+            return showErrors(root, ['vendor/mqtt.min.js is missing: run deploy/overlays/install.sh (deploy/overlays/README.md)']);
+        root.innerHTML =
+            '<header><h1 class="evn"></h1><div class="conn"></div></header>' +
+            '<div class="search"><label for="q">Your name</label>' +
+            '<input id="q" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" ' +
+            'spellcheck="false" placeholder="Type a few letters of your name"></div>' +
+            '<div class="matches-box"></div><div class="card-box"></div>' +
+            '<footer><a href="#" data-act="change" class="change">Someone else</a>' +
+            '<a href="#" data-act="theme">Light / dark</a><a href="#" data-act="text">Larger text</a></footer>';
+        var el = {
+            evn: root.querySelector('.evn'), conn: root.querySelector('.conn'), q: root.querySelector('#q'),
+            search: root.querySelector('.search'), matches: root.querySelector('.matches-box'),
+            card: root.querySelector('.card-box'), change: root.querySelector('.change')
+        };
+        var cache = {}, feed;
+
+        /* The choices live in the address (bookmark it, reload it). */
+        function saveHash() {
+            var h = 'theme=' + opts.theme + '&text=' + opts.text +
+                    (opts.player ? '&player=' + encodeURIComponent(opts.player) : '');
+            if (window.history && window.history.replaceState)
+                window.history.replaceState(null, '', '#' + h);
+            else
+                window.location.hash = h;
+        }
+
+        function timeText(ms) {
+            var d = new Date(ms);
+            return (d.getHours() < 10 ? '0' : '') + d.getHours() + ':' + (d.getMinutes() < 10 ? '0' : '') + d.getMinutes();
+        }
+
+        function draw() {
+            var now = Date.now();
+            var titles = feed.states.map(function (st) {
+                return O.roundView(st, now).title;
+            });
+            setHtml(el.evn, O.esc(titles.join(' \u00b7 ')), cache, 'evn');
+            var st0 = feed.states[0], conn;
+            if (st0.conn === 'online')
+                conn = '<span class="dot on"></span>live';
+            else
+                conn = '<span class="dot off"></span>' + (feed.lastMessage ? 'offline since ' +
+                       timeText(feed.offlineSince) + ', reconnecting\u2026 (showing ' + timeText(feed.lastMessage) + ')'
+                                                         : 'connecting to ' + O.esc(opts.broker) + '\u2026');
+            var miss = feed.states.filter(function (st, i) {
+                return feed.missing[i];
+            }).map(function (st) {
+                return '<div class="miss">No event \u201c' + O.esc(st.event) + '\u201d on this feed</div>';
+            }).join('');
+            setHtml(el.conn, conn + miss, cache, 'conn');
+            if (opts.player) {
+                el.search.style.display = 'none';
+                el.change.style.display = '';
+                setHtml(el.matches, '', cache, 'matches');
+                setHtml(el.card, P.renderCard(feed.states, opts.player, now), cache, 'card');
+            } else {
+                el.search.style.display = '';
+                el.change.style.display = 'none';
+                setHtml(el.card, '', cache, 'card');
+                setHtml(el.matches, P.renderMatches(feed.states, el.q.value), cache, 'matches');
+            }
+        }
+
+        el.q.addEventListener('input', draw);
+        root.addEventListener('click', function (e) {
+            var t = e.target;
+            while (t && t !== root && !(t.getAttribute && (t.getAttribute('data-pick') || t.getAttribute('data-act'))))
+                t = t.parentNode;
+            if (!t || t === root)
+                return;
+            e.preventDefault();
+            var pick = t.getAttribute('data-pick'), act = t.getAttribute('data-act');
+            if (pick)
+                opts.player = pick;
+            else if (act === 'change')
+                opts.player = '';
+            else if (act === 'theme')
+                opts.theme = opts.theme === 'dark' ? 'light' : 'dark';
+            else if (act === 'text')
+                opts.text = opts.text === 'large' ? 'normal' : 'large';
+            classes();
+            saveHash();
+            draw();
+            if (!opts.player)
+                el.q.focus();
+            window.scrollTo(0, 0);
+        });
+        feed = connect(opts, draw);
+        window.setInterval(draw, 500);
+        draw();
+        window.TourneyPlayer = {feed: feed, opts: opts};
+    }
+
+    window.TourneyPagesLive = {hall: startHall, player: startPlayer};
+})();

@@ -1,0 +1,649 @@
+/* pages.js - the pure part of the hall screen (hall.html: "find your
+ * table" for every player of one or more events, the round clocks, a QR
+ * code to the player page) and of the player page (player.html: a
+ * player finds their own table, opponents, time left, result and place
+ * on a phone).  Options from the URL, accent-insensitive name matching,
+ * the alphabetical list and its paging, view models and HTML strings.
+ *
+ * Not here: the network and the DOM (pages-live.js), and the feed state
+ * and the round/standings views, which are overlay.js's (the same code
+ * the stream overlays use, so every page reads the feed alike).  Loads
+ * in a browser after overlay.js (global TourneyPages) and in node
+ * (module.exports; tests/e2e/pages_check.js).
+ *
+ * Invariants: every feed string goes through esc() before it is HTML;
+ * functions never throw on a missing or malformed document; ES5 only (no
+ * arrow functions, let/const, template strings): the pages must run on a
+ * five-year-old phone browser without a build step.  ASCII only (the
+ * accent table uses \u escapes).
+ */
+(function (root, factory) {
+    'use strict';
+    var O = root && root.TourneyOverlay ? root.TourneyOverlay
+                                        : (typeof require === 'function' ? require('./overlay.js') : null);
+    var api = factory(O);
+    if (typeof module === 'object' && module && module.exports)
+        module.exports = api;
+    if (root)
+        root.TourneyPages = api;
+})(typeof window !== 'undefined' ? window : null, function (O) {
+    'use strict';
+
+    var esc = O.esc;
+    var EVENT_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+    var MAX_EVENTS = 8;
+
+    function isNum(v) {
+        return typeof v === 'number' && isFinite(v);
+    }
+
+    function isObj(v) {
+        return v !== null && typeof v === 'object' && !(v instanceof Array);
+    }
+
+    /* ---- names ----------------------------------------------------------- */
+
+    /* Letters that Unicode does not decompose into a base letter and a
+     * combining mark (NFD leaves them whole). */
+    var FOLD_EXTRA = {
+        '\u0142': 'l', '\u0141': 'l', '\u00f8': 'o', '\u00d8': 'o',
+        '\u0111': 'd', '\u0110': 'd', '\u00df': 'ss', '\u00e6': 'ae',
+        '\u00c6': 'ae', '\u0153': 'oe', '\u0152': 'oe', '\u0131': 'i',
+        '\u00f0': 'd', '\u00d0': 'd', '\u00fe': 'th', '\u00de': 'th'
+    };
+
+    /* Precomposed Latin letters by base letter, for browsers without
+     * String.prototype.normalize (older than 2016). */
+    var FOLD_BASE = {
+        a: '\u00e0\u00e1\u00e2\u00e3\u00e4\u00e5\u0101\u0103\u0105',
+        c: '\u00e7\u0107\u0109\u010b\u010d', d: '\u010f',
+        e: '\u00e8\u00e9\u00ea\u00eb\u0113\u0115\u0117\u0119\u011b',
+        g: '\u011d\u011f\u0121\u0123', h: '\u0125', i: '\u00ec\u00ed\u00ee\u00ef\u0129\u012b\u012d\u012f',
+        j: '\u0135', k: '\u0137', l: '\u013a\u013c\u013e', n: '\u00f1\u0144\u0146\u0148',
+        o: '\u00f2\u00f3\u00f4\u00f5\u00f6\u014d\u014f\u0151', r: '\u0155\u0157\u0159',
+        s: '\u015b\u015d\u015f\u0161\u0219', t: '\u0163\u0165\u021b',
+        u: '\u00f9\u00fa\u00fb\u00fc\u0169\u016b\u016d\u016f\u0171\u0173', w: '\u0175',
+        y: '\u00fd\u00ff\u0177', z: '\u017a\u017c\u017e'
+    };
+    var FOLD_MAP = {};
+    (function () {
+        var b, i;
+        for (b in FOLD_BASE)
+            for (i = 0; i < FOLD_BASE[b].length; i++)
+                FOLD_MAP[FOLD_BASE[b].charAt(i)] = b;
+        for (b in FOLD_EXTRA)
+            FOLD_MAP[b] = FOLD_EXTRA[b];
+    })();
+
+    /* fold(s): s for matching and sorting: lower case, accents and
+     * diacritics removed ("\u0160ebesta" -> "sebesta", "\u0141ukasz" ->
+     * "lukasz"), runs of spaces as one. */
+    function fold(s) {
+        s = String(s === null || s === undefined ? '' : s).toLowerCase();
+        if (typeof s.normalize === 'function')
+            s = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+        s = s.replace(/[^\u0000-\u007f]/g, function (c) {
+            return FOLD_MAP.hasOwnProperty(c) ? FOLD_MAP[c] : c;
+        });
+        return s.replace(/\s+/g, ' ').replace(/^ | $/g, '');
+    }
+
+    /* splitName(name): {given, surname}: "Surname, Given" as written;
+     * else the last word is the surname ("Jan van Dijk": surname "Dijk"
+     * would sort wrongly, so a lower-case particle before it joins it:
+     * "van Dijk").  A one-word name (a nickname) has no surname. */
+    function splitName(name) {
+        name = String(name || '').replace(/\s+/g, ' ').replace(/^ | $/g, '');
+        var c = name.indexOf(',');
+        if (c > 0)
+            return {given: name.slice(c + 1).replace(/^ /, ''), surname: name.slice(0, c)};
+        var w = name.split(' ');
+        if (w.length < 2)
+            return {given: name, surname: ''};
+        var i = w.length - 1;
+        while (i > 1 && /^(van|von|der|den|de|del|della|di|da|du|la|le|ter|ten|af|zu)$/.test(w[i - 1]))
+            i--;
+        return {given: w.slice(0, i).join(' '), surname: w.slice(i).join(' ')};
+    }
+
+    /* sortName(name, mode): {key, text}: the folded sort key and the name
+     * as the list shows it.  mode "surname": "Nowak, Anna" sorted by
+     * surname then given name; mode "name": as registered. */
+    function sortName(name, mode) {
+        if (mode === 'surname') {
+            var n = splitName(name);
+            if (n.surname)
+                return {key: fold(n.surname) + '\u0001' + fold(n.given),
+                        text: n.surname + (n.given ? ', ' + n.given : '')};
+        }
+        return {key: fold(name), text: String(name || '')};
+    }
+
+    /* ---- options ------------------------------------------------------- */
+
+    var HALL_DEFAULTS = {
+        broker: 'ws://localhost:9001', events: [], theme: 'dark', sort: 'surname',
+        cycle: 12, scale: 0, qr: '', extras: 1, title: ''
+    };
+    var PLAYER_DEFAULTS = {
+        broker: 'ws://localhost:9001', events: [], theme: 'light', text: 'normal',
+        player: ''
+    };
+
+    function splitQuery(query, errors) {
+        var raw = {};
+        String(query || '').replace(/^[?#]/, '').split(/[&#?]/).forEach(function (part) {
+            if (!part)
+                return;
+            var i = part.indexOf('=');
+            var key = i < 0 ? part : part.slice(0, i);
+            var val = i < 0 ? '' : part.slice(i + 1);
+            try {
+                key = decodeURIComponent(key.replace(/\+/g, ' '));
+                val = decodeURIComponent(val.replace(/\+/g, ' '));
+            } catch (e) {
+                errors.push('bad URL encoding in "' + part + '"');
+                return;
+            }
+            raw[key] = val;
+        });
+        return raw;
+    }
+
+    /* parseEvents(raw, errors): the event ids of event= or events=
+     * (comma-separated, at most MAX_EVENTS, no repeats). */
+    function parseEvents(raw, errors) {
+        var s = 'events' in raw ? raw.events : ('event' in raw ? raw.event : '');
+        var out = [];
+        if (s === '') {
+            errors.push('events: missing (add ?events=ID or ?events=ID1,ID2 to the URL)');
+            return out;
+        }
+        s.split(',').forEach(function (id) {
+            if (!EVENT_RE.test(id))
+                errors.push('events: not an event id: "' + id + '"');
+            else if (out.indexOf(id) < 0)
+                out.push(id);
+        });
+        if (out.length > MAX_EVENTS)
+            errors.push('events: at most ' + MAX_EVENTS + ' events on one screen, got ' + out.length);
+        return out;
+    }
+
+    function parseCommon(raw, opts, errors) {
+        if ('broker' in raw) {
+            if (/^wss?:\/\/[^\s\/?#]+(\/[^\s]*)?$/.test(raw.broker))
+                opts.broker = raw.broker;
+            else
+                errors.push('broker: expected ws://HOST:PORT or wss://HOST:PORT, got "' + raw.broker + '"');
+        }
+        opts.events = parseEvents(raw, errors);
+        if ('theme' in raw) {
+            if (raw.theme === 'dark' || raw.theme === 'light')
+                opts.theme = raw.theme;
+            else
+                errors.push('theme: expected dark or light, got "' + raw.theme + '"');
+        }
+    }
+
+    function withDefaults(base, defaults) {
+        var opts = {}, k;
+        for (k in base)
+            opts[k] = base[k];
+        if (isObj(defaults))
+            for (k in defaults)
+                if (base.hasOwnProperty(k))
+                    opts[k] = defaults[k];
+        return opts;
+    }
+
+    /* parseHallParams(query, defaults): {opts, errors} of hall.html:
+     * broker, events (event= or events=ID1,ID2), theme, sort
+     * (surname|name), cycle (seconds per page, 4..120), scale (0 = from
+     * the screen's width, else 0.25..4), qr (the player page's address
+     * for the QR code; "0" hides it), extras (0 hides armies/colours/
+     * factions), title (the screen's heading). */
+    function parseHallParams(query, defaults) {
+        var errors = [], opts = withDefaults(HALL_DEFAULTS, defaults);
+        var raw = splitQuery(query, errors);
+        parseCommon(raw, opts, errors);
+        if ('sort' in raw) {
+            if (raw.sort === 'surname' || raw.sort === 'name')
+                opts.sort = raw.sort;
+            else
+                errors.push('sort: expected surname or name, got "' + raw.sort + '"');
+        }
+        if ('cycle' in raw) {
+            if (/^[0-9]{1,3}$/.test(raw.cycle) && +raw.cycle >= 4 && +raw.cycle <= 120)
+                opts.cycle = +raw.cycle;
+            else
+                errors.push('cycle: expected seconds 4..120, got "' + raw.cycle + '"');
+        }
+        if ('scale' in raw) {
+            var s = Number(raw.scale);
+            if (raw.scale !== '' && isNum(s) && (s === 0 || (s >= 0.25 && s <= 4)))
+                opts.scale = s;
+            else
+                errors.push('scale: expected 0 (fit the screen) or a number 0.25..4, got "' + raw.scale + '"');
+        }
+        if ('extras' in raw) {
+            if (raw.extras === '0' || raw.extras === '1')
+                opts.extras = +raw.extras;
+            else
+                errors.push('extras: expected 0 or 1, got "' + raw.extras + '"');
+        }
+        if ('qr' in raw) {
+            if (raw.qr === '0' || /^https?:\/\/[^\s]+$/.test(raw.qr))
+                opts.qr = raw.qr;
+            else
+                errors.push('qr: expected the player page address http://... or 0, got "' + raw.qr + '"');
+        }
+        if ('title' in raw)
+            opts.title = raw.title.slice(0, 120);
+        return {opts: opts, errors: errors};
+    }
+
+    /* parsePlayerParams(query, defaults): {opts, errors} of player.html:
+     * broker, events, theme (light|dark), text (normal|large), player (the
+     * chosen player as EVENT/ID; the page keeps it in its address). */
+    function parsePlayerParams(query, defaults) {
+        var errors = [], opts = withDefaults(PLAYER_DEFAULTS, defaults);
+        var raw = splitQuery(query, errors);
+        parseCommon(raw, opts, errors);
+        if ('text' in raw) {
+            if (raw.text === 'normal' || raw.text === 'large')
+                opts.text = raw.text;
+            else
+                errors.push('text: expected normal or large, got "' + raw.text + '"');
+        }
+        if ('player' in raw)
+            opts.player = raw.player.slice(0, 200);
+        return {opts: opts, errors: errors};
+    }
+
+    /* playerUrl(base, opts): the player page's address for the hall's
+     * QR code: `base` (the folder hall.html was loaded from, or qr=) with
+     * the events and, when it is not the page's default, the broker. */
+    function playerUrl(base, opts, defaultBroker) {
+        var u = base;
+        if (!/player\.html/.test(u))
+            u = u.replace(/[^\/]*$/, '') + 'player.html';
+        u += (u.indexOf('?') < 0 ? '?' : '&') + 'events=' + opts.events.join(',');
+        if (opts.broker !== defaultBroker)
+            u += '&broker=' + encodeURIComponent(opts.broker);
+        return u;
+    }
+
+    /* ---- the hall's list ---------------------------------------------- */
+
+    /* extrasText(p): a seat's format extras in a few words: GT faction
+     * (and agenda), TX colours, NH army played else registered armies,
+     * AG starting player. */
+    function extrasText(p) {
+        var d = [];
+        if (p.faction)
+            d.push(p.faction + (p.agenda ? ' / ' + p.agenda : ''));
+        if (p.colours.length)
+            d.push(p.colours.join(' / '));
+        if (p.army)
+            d.push(p.army);
+        else if (p.armies.length)
+            d.push(p.armies.join(' / '));
+        if (p.first)
+            d.push('starts');
+        return d.join(' \u00b7 ');
+    }
+
+    /* hallEntries(states, opts, now): one entry per player of the
+     * latest round of every event ({event, id, key, text, table, seat,
+     * extras, bye}), sorted by opts.sort then by event and table. */
+    function hallEntries(states, opts, now) {
+        var out = [];
+        states.forEach(function (st, ei) {
+            var rv = O.roundView(st, now);
+            if (!rv.round)
+                return;
+            rv.tables.forEach(function (t) {
+                t.players.forEach(function (p) {
+                    var sn = sortName(p.name, opts.sort);
+                    out.push({event: ei, id: p.id, key: sn.key, text: sn.text,
+                              table: t.table, seat: p.seat, extras: extrasText(p), bye: false});
+                });
+            });
+            rv.byes.forEach(function (p) {
+                var sn = sortName(p.name, opts.sort);
+                out.push({event: ei, id: p.id, key: sn.key, text: sn.text,
+                          table: 0, seat: 0, extras: '', bye: true});
+            });
+        });
+        out.sort(function (a, b) {
+            if (a.key !== b.key)
+                return a.key < b.key ? -1 : 1;
+            if (a.event !== b.event)
+                return a.event - b.event;
+            return a.table - b.table;
+        });
+        return out;
+    }
+
+    /* hallPage(n, perPage, cycle, now): {page, pages, from, to} of the
+     * list shown now: every screen running the same clock shows the same
+     * page. */
+    function hallPage(n, perPage, cycle, now) {
+        perPage = Math.max(1, perPage);
+        var pages = Math.max(1, Math.ceil(n / perPage));
+        var page = Math.floor(now / (cycle * 1000)) % pages;
+        return {page: page, pages: pages, from: page * perPage, to: Math.min(n, (page + 1) * perPage)};
+    }
+
+    /* initial(e): the first letter of an entry's sort key, upper case. */
+    function initial(e) {
+        return e.key.charAt(0).toUpperCase();
+    }
+
+    /* clockState(rem): the words beside a round clock. */
+    function clockWords(rem) {
+        if (!rem)
+            return '';
+        if (rem.unlimited)
+            return 'no time limit';
+        var over = isNum(rem.ms) && rem.ms <= 0;
+        if (rem.state === 'paused')
+            return over ? 'paused in overtime' : 'paused';
+        if (rem.state === 'not_started')
+            return 'not started';
+        return over ? 'overtime' : 'left';
+    }
+
+    function clockClass(rem) {
+        var c = 'ck ck-' + (rem ? rem.state || 'none' : 'none');
+        if (rem && isNum(rem.ms) && rem.ms <= 0 && !rem.unlimited)
+            c += ' ck-over';
+        return c;
+    }
+
+    /* bigClock(rem): the clock text: the time left, overtime as "+M:SS"
+     * (time past the deadline), "" when unknown or unlimited. */
+    function bigClock(rem) {
+        if (!rem || rem.unlimited || !isNum(rem.ms))
+            return '';
+        if (rem.ms <= 0)
+            return '+' + O.formatClock(-rem.ms).replace(/^-/, '');
+        return O.formatClock(rem.ms);
+    }
+
+    /* eventNote(st, rv): why an event has nothing to show yet, or "". */
+    function eventNote(st, rv, missingAfter) {
+        if (st.conn !== 'online')
+            return st.conn === 'offline' ? 'feed broker ' + st.broker + ' unreachable, retrying'
+                                         : 'connecting to ' + st.broker;
+        if (!st.docs.event)
+            return missingAfter ? 'no event "' + st.event + '" on this feed' : 'waiting for the feed';
+        if (!rv.round)
+            return 'no round published yet';
+        return '';
+    }
+
+    /* eventHeads(states, now, missing): the header block of every event:
+     * title, round and stage, big clock. */
+    function eventHeads(states, now, missing) {
+        return states.map(function (st, ei) {
+            var rv = O.roundView(st, now);
+            var note = eventNote(st, rv, missing && missing[ei]);
+            var label = rv.round ? 'Round ' + rv.round + (rv.ofRounds ? ' of ' + rv.ofRounds : '') +
+                                   (rv.stageName ? ' \u00b7 ' + rv.stageName : '') : '';
+            if (rv.status === 'finished')
+                label = 'Finished';
+            var ck = bigClock(rv.clock);
+            return '<div class="ev" data-event="' + esc(st.event) + '">' +
+                   (states.length > 1 ? '<span class="tag tag' + ei + '">' + (ei + 1) + '</span>' : '') +
+                   '<div class="evt"><div class="evn">' + esc(rv.title) + '</div>' +
+                   '<div class="evr">' + esc(note || label) + '</div></div>' +
+                   (ck ? '<div class="' + clockClass(rv.clock) + '"><span class="ckt">' + esc(ck) +
+                         '</span><span class="ckw">' + esc(clockWords(rv.clock)) + '</span></div>' : '') +
+                   '</div>';
+        }).join('');
+    }
+
+    /* renderHall(states, opts, now, fit, missing): the hall screen in
+     * three parts that the page updates separately (the list only when
+     * its page or content changes, so that a page turn can fade in):
+     * {heads (every event's title, round, big clock), list (the entries
+     * of the page shown now, in fit.rows x fit.cols; pages-live.js
+     * measures how many fit), foot (letters, page n of m), page}.
+     * `missing[i]`: event i has had time to arrive and did not. */
+    function renderHall(states, opts, now, fit, missing) {
+        var entries = hallEntries(states, opts, now);
+        var per = Math.max(1, fit.rows * fit.cols);
+        var pg = hallPage(entries.length, per, opts.cycle, now);
+        var shown = entries.slice(pg.from, pg.to);
+        var multi = states.length > 1;
+        var list = '';
+        shown.forEach(function (e) {
+            list += '<div class="en' + (e.bye ? ' bye' : '') + '" data-player="' + esc(e.id) +
+                    '" data-event="' + esc(states[e.event].event) + '">' +
+                    (multi ? '<span class="tag tag' + e.event + '">' + (e.event + 1) + '</span>' : '') +
+                    '<span class="nm">' + esc(e.text) + '</span>' +
+                    (opts.extras && e.extras ? '<span class="ex">' + esc(e.extras) + '</span>' : '') +
+                    (e.bye ? '<span class="tb">bye</span>'
+                           : '<span class="tb"><span class="tl">T</span>' + e.table +
+                             (e.seat ? '<span class="se">/' + e.seat + '</span>' : '') + '</span>') +
+                    '</div>';
+        });
+        var foot = '';
+        if (entries.length)
+            foot = '<span class="range">' + esc(initial(shown[0]) + ' \u2013 ' + initial(shown[shown.length - 1])) +
+                   '</span><span class="pg">page ' + (pg.page + 1) + ' of ' + pg.pages + ' \u00b7 ' +
+                   entries.length + ' players</span><span class="hint">T 12/3 = table 12, seat 3</span>';
+        return {heads: eventHeads(states, now, missing), list: list, foot: foot,
+                page: pg.page, pages: pg.pages, total: entries.length, shown: shown.length};
+    }
+
+    /* ---- the player page ------------------------------------------------ */
+
+    /* findPlayers(states, query, max): players of every event whose
+     * folded name contains every folded word of the query ("sebesta"
+     * finds "\u0160ebesta", "jan seb" finds "Jan \u0160ebesta"): [{event
+     * (index), id, name, club}] sorted by name; registered players of the
+     * standings (everyone) and of the round's pairings. */
+    function findPlayers(states, query, max) {
+        var words = fold(query).split(' ').filter(Boolean);
+        var out = [];
+        if (!words.length)
+            return out;
+        states.forEach(function (st, ei) {
+            var seen = {};
+            var add = function (id, name, club) {
+                if (!id || seen[id])
+                    return;
+                seen[id] = true;
+                var f = fold(name);
+                for (var i = 0; i < words.length; i++)
+                    if (f.indexOf(words[i]) < 0)
+                        return;
+                out.push({event: ei, id: id, name: name, club: club || '', key: sortName(name, 'surname').key});
+            };
+            var sd = isObj(st.docs.standings) ? st.docs.standings : {};
+            (sd.standings instanceof Array ? sd.standings : []).forEach(function (r) {
+                if (isObj(r))
+                    add(String(r.player || ''), String(r.name || r.player || ''), '');
+            });
+            var rv = O.roundView(st, 0);
+            rv.tables.forEach(function (t) {
+                t.players.forEach(function (p) {
+                    add(p.id, p.name, p.club);
+                });
+            });
+            rv.byes.forEach(function (p) {
+                add(p.id, p.name, p.club);
+            });
+        });
+        out.sort(function (a, b) {
+            return a.key < b.key ? -1 : a.key > b.key ? 1 : a.event - b.event;
+        });
+        return out.slice(0, max || 50);
+    }
+
+    /* playerCard(st, id, now): what the player page shows of one player:
+     * {found, name, club, round, roundLabel, table (0 = none), seat,
+     * first, extras, opponents: [{name, club, seat, extras}], state,
+     * stateLabel, clock (remaining), result (text) , bye, standing: {rank,
+     * points, afterRound, tiebreaks: [{label, value}], dropped} or null}. */
+    function playerCard(st, id, now) {
+        var rv = O.roundView(st, now);
+        var c = {found: false, name: '', club: '', title: rv.title, round: rv.round,
+                 roundLabel: rv.round ? 'Round ' + rv.round + (rv.ofRounds ? ' of ' + rv.ofRounds : '') +
+                                        (rv.stageName ? ' \u00b7 ' + rv.stageName : '') : '',
+                 table: 0, seat: 0, first: false, extras: '', opponents: [], state: '',
+                 stateLabel: '', clock: null, result: '', bye: false, standing: null,
+                 finished: rv.status === 'finished'};
+        rv.tables.forEach(function (t) {
+            var me = t.players.filter(function (p) {
+                return p.id === id;
+            })[0];
+            if (!me)
+                return;
+            c.found = true;
+            c.name = me.name;
+            c.club = [me.club, me.country].filter(Boolean).join(', ');
+            c.table = t.table;
+            c.seat = me.seat;
+            c.first = me.first;
+            c.extras = extrasText(me);
+            c.state = t.state;
+            c.stateLabel = t.label;
+            c.clock = t.clock;
+            c.result = O.resultText(t) || '';
+            c.opponents = t.players.filter(function (p) {
+                return p.id !== id;
+            }).map(function (p) {
+                return {name: p.name, club: [p.club, p.country].filter(Boolean).join(', '),
+                        seat: p.seat, extras: extrasText(p), first: p.first};
+            });
+        });
+        rv.byes.forEach(function (p) {
+            if (p.id === id) {
+                c.found = true;
+                c.bye = true;
+                c.name = p.name;
+            }
+        });
+        var sd = isObj(st.docs.standings) ? st.docs.standings : {};
+        var rows = sd.standings instanceof Array ? sd.standings.filter(isObj) : [];
+        rows.forEach(function (r) {
+            if (r.player !== id)
+                return;
+            c.found = true;
+            if (!c.name)
+                c.name = String(r.name || id);
+            var tbs = isObj(r.tiebreaks) ? r.tiebreaks : {};
+            c.standing = {
+                rank: isNum(r.rank) ? r.rank : 0,
+                of: rows.length,
+                points: O.formatNumber(r.points),
+                afterRound: isNum(sd.after_round) ? sd.after_round : 0,
+                tiebreaks: Object.keys(tbs).filter(function (k) {
+                    return k !== 'lot';
+                }).map(function (k) {
+                    return {label: O.tiebreakLabel(k), value: O.formatNumber(tbs[k])};
+                }),
+                dropped: r.dropped === true,
+                disqualified: r.disqualified === true
+            };
+        });
+        return c;
+    }
+
+    /* renderMatches(states, query): the search results as a list of
+     * links (href "#player=EVENT/ID"). */
+    function renderMatches(states, query) {
+        if (!fold(query))
+            return '';
+        var m = findPlayers(states, query, 30);
+        if (!m.length)
+            return '<p class="none">No player matches \u201c' + esc(query) + '\u201d.</p>';
+        return '<ul class="matches">' + m.map(function (p) {
+            var ev = states[p.event];
+            return '<li><a href="#" data-pick="' + esc(ev.event + '/' + p.id) + '"><span class="nm">' +
+                   esc(p.name) + '</span>' + (p.club ? '<span class="cl">' + esc(p.club) + '</span>' : '') +
+                   (states.length > 1 ? '<span class="cl">' + esc(O.roundView(ev, 0).title) + '</span>' : '') +
+                   '</a></li>';
+        }).join('') + '</ul>';
+    }
+
+    /* renderCard(states, pick, now, missing): the chosen player's card
+     * (pick = "EVENT/ID"). */
+    function renderCard(states, pick, now) {
+        var i = pick.indexOf('/');
+        var evId = i > 0 ? pick.slice(0, i) : '', id = i > 0 ? pick.slice(i + 1) : '';
+        var st = states.filter(function (s) {
+            return s.event === evId;
+        })[0];
+        if (!st)
+            return '<div class="card"><p class="none">Not on this page: ' + esc(pick) + '</p></div>';
+        var c = playerCard(st, id, now);
+        if (!c.found)
+            return '<div class="card"><p class="none">' +
+                   (st.docs.event ? 'No player ' + esc(id) + ' in ' + esc(c.title) : 'Waiting for the feed\u2026') +
+                   '</p></div>';
+        var h = '<div class="card" data-player="' + esc(id) + '"><div class="who"><div class="nm">' + esc(c.name) +
+                '</div>' + (c.club ? '<div class="cl">' + esc(c.club) + '</div>' : '') +
+                '<div class="evr">' + esc(c.title) + (c.roundLabel ? ' \u00b7 ' + esc(c.roundLabel) : '') + '</div></div>';
+        if (c.table) {
+            /* a finished table's time no longer counts */
+            var ck = c.state === 'confirmed' ? '' : bigClock(c.clock);
+            h += '<div class="where"><div class="box"><div class="k">Table</div><div class="v" id="my-table">' + c.table +
+                 '</div></div><div class="box"><div class="k">Seat</div><div class="v" id="my-seat">' + (c.seat || '-') +
+                 '</div></div>' + (ck ? '<div class="box ' + clockClass(c.clock) + '"><div class="k">' +
+                 esc(clockWords(c.clock)) + '</div><div class="v">' + esc(ck) + '</div></div>' : '') + '</div>';
+            if (c.extras)
+                h += '<div class="ext">' + esc(c.extras) + '</div>';
+            h += '<div class="state st-' + esc(c.state || 'none') + '">' + esc(c.stateLabel) + '</div>';
+            h += '<h3>' + (c.opponents.length > 1 ? 'Opponents' : 'Opponent') + '</h3><ul class="opps">' +
+                 c.opponents.map(function (p) {
+                     return '<li><span class="nm">' + esc(p.name) + '</span>' +
+                            '<span class="cl">seat ' + p.seat + (p.club ? ' \u00b7 ' + esc(p.club) : '') + '</span>' +
+                            (p.extras ? '<span class="cl">' + esc(p.extras) + '</span>' : '') + '</li>';
+                 }).join('') + '</ul>';
+            if (c.result)
+                h += '<h3>Result</h3><p class="res">' + esc(c.result) + '</p>';
+        } else if (c.bye) {
+            h += '<div class="where"><div class="box wide"><div class="v">Bye</div><div class="k">this round</div></div></div>';
+        } else if (c.round) {
+            h += '<p class="none">Not playing in round ' + c.round + '.</p>';
+        }
+        if (c.standing) {
+            var s = c.standing;
+            h += '<h3>' + (c.finished ? 'Final place' : s.afterRound ? 'Standing after round ' + s.afterRound
+                                                                     : 'Standing (no round complete yet)') + '</h3>' +
+                 '<div class="stand"><div class="box"><div class="k">Place</div><div class="v" id="my-rank">' + s.rank +
+                 '<small> / ' + s.of + '</small></div></div><div class="box"><div class="k">Points</div><div class="v">' +
+                 esc(s.points) + '</div></div></div>' +
+                 (s.tiebreaks.length ? '<table class="tbs">' + s.tiebreaks.map(function (t) {
+                     return '<tr><th>' + esc(t.label) + '</th><td>' + esc(t.value) + '</td></tr>';
+                 }).join('') + '</table>' : '') +
+                 (s.disqualified ? '<p class="none">Disqualified</p>' : s.dropped ? '<p class="none">Dropped</p>' : '');
+        }
+        return h + '</div>';
+    }
+
+    return {
+        fold: fold,
+        splitName: splitName,
+        sortName: sortName,
+        parseHallParams: parseHallParams,
+        parsePlayerParams: parsePlayerParams,
+        playerUrl: playerUrl,
+        extrasText: extrasText,
+        hallEntries: hallEntries,
+        hallPage: hallPage,
+        bigClock: bigClock,
+        clockWords: clockWords,
+        renderHall: renderHall,
+        findPlayers: findPlayers,
+        playerCard: playerCard,
+        renderMatches: renderMatches,
+        renderCard: renderCard,
+        eventHeads: eventHeads
+    };
+});

@@ -1,0 +1,1099 @@
+/* print.c - printouts for the venue (print.h): pairings by table and by
+ * name, result slips with the format's fields and signature lines,
+ * standings with tiebreak values, the final classification.
+ *
+ * One HTML document per printout, with print CSS (@page A4 or Letter):
+ * a printer, a browser's "print" or headless Chromium (--pdf) lays it
+ * out.  The round printed is the one in progress (a table without a
+ * result) or else the next one, planned by the pairing engine exactly as
+ * `tourney pair` would (a draft until the organiser publishes it).
+ *
+ * Invariants: every string from the event file (names, clubs, title,
+ * armies, factions) goes through html_text(); the document is built in
+ * one bounded buffer (PRINT_MAX_BYTES); the engine is only read.
+ * Not here: reading the event (tourney.c, console.c do).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "print.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tny/format.h"
+#include "tny/json_io.h"
+#include "tny/pair.h"
+#include "tny/standings.h"
+
+#define PRINT_MAX_BYTES (64u << 20)
+#define CHROMIUM_TIMEOUT_S 120
+
+/* ---- a bounded growable string ------------------------------------- */
+
+struct out {
+    char *buf;
+    size_t len, cap;
+    int rc; /* first failure: TNY_ENOMEM or TNY_ERANGE */
+};
+
+static void put_n(struct out *o, const char *s, size_t n)
+{
+    if (o->rc)
+        return;
+    if (o->len + n + 1 > o->cap) {
+        size_t ncap = o->cap ? o->cap : 16384;
+        while (ncap < o->len + n + 1)
+            ncap *= 2;
+        if (ncap > PRINT_MAX_BYTES) {
+            o->rc = TNY_ERANGE;
+            return;
+        }
+        char *nb = realloc(o->buf, ncap);
+        if (!nb) {
+            o->rc = TNY_ENOMEM;
+            return;
+        }
+        o->buf = nb;
+        o->cap = ncap;
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    o->buf[o->len] = '\0';
+}
+
+static void put(struct out *o, const char *s)
+{
+    put_n(o, s, strlen(s));
+}
+
+static void putf(struct out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void putf(struct out *o, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    put_n(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* html_text(o, s): s as HTML text (element content or a quoted
+ * attribute); NULL is empty. */
+static void html_text(struct out *o, const char *s)
+{
+    if (!s)
+        return;
+    for (const char *p = s; *p; p++) {
+        switch (*p) {
+        case '&': put(o, "&amp;"); break;
+        case '<': put(o, "&lt;"); break;
+        case '>': put(o, "&gt;"); break;
+        case '"': put(o, "&quot;"); break;
+        case '\'': put(o, "&#39;"); break;
+        default: put_n(o, p, 1);
+        }
+    }
+}
+
+/* ---- names --------------------------------------------------------- */
+
+/* Latin letters U+00C0..U+017F without their accents, for sorting. */
+static const char fold_c0[] = "AAAAAAACEEEEIIIIDNOOOOO*OUUUUYTs"
+                              "aaaaaaaceeeeiiiidnooooo/ouuuuyty";
+static const char fold_100[] = "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHh"
+                               "IiIiIiIiIiJjJjKkkLlLlLlLlLlNnNnNnnNnOoOo"
+                               "OoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYy"
+                               "YZzZzZzs";
+_Static_assert(sizeof fold_c0 == 65, "U+00C0..U+00FF");
+_Static_assert(sizeof fold_100 == 129, "U+0100..U+017F");
+
+/* fold_key(s, key, n): s lower case without accents (UTF-8 in, ASCII
+ * and untouched other characters out), NUL-terminated in key[n]. */
+static void fold_key(const char *s, char *key, size_t n)
+{
+    size_t k = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && k + 1 < n) {
+        unsigned cp = 0;
+        if (p[0] >= 0xC3 && p[0] <= 0xC5 && (p[1] & 0xC0) == 0x80) {
+            cp = ((unsigned)(p[0] & 0x1F) << 6) | (p[1] & 0x3F);
+            p += 2;
+            char c = cp >= 0x100  ? fold_100[cp - 0x100]
+                     : cp >= 0xC0 ? fold_c0[cp - 0xC0]
+                                  : '?';
+            key[k++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            continue;
+        }
+        unsigned char c = *p++;
+        key[k++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    key[k] = '\0';
+}
+
+/* surname_start(name): where the last word of name begins (the name
+ * itself when it is one word). */
+static const char *surname_start(const char *name)
+{
+    const char *sp = strrchr(name, ' ');
+    return sp && sp[1] ? sp + 1 : name;
+}
+
+/* ---- the round to print ---------------------------------------------- */
+
+struct print_table {
+    int32_t number;
+    bool is_bye;
+    int32_t n_seats;
+    int32_t seats[TNY_MAX_SEATS];
+    int32_t first_seat; /* AG-4, -1 unknown */
+};
+
+struct print_round {
+    int32_t round;
+    enum tny_stage_kind stage;
+    bool draft; /* planned here, not yet in the event file */
+    int32_t n_tables;
+    struct print_table *tables;
+};
+
+static bool round_in_progress(const struct tny_round *r)
+{
+    for (int32_t i = 0; i < r->n_tables; i++)
+        if (!r->tables[i].is_bye && !r->tables[i].has_result)
+            return true;
+    return false;
+}
+
+/* pick_round(ev, want, pr, diag): round `want` (0: the one in progress,
+ * else the next) into pr (pr->tables on the heap). */
+static int pick_round(const struct tny_event *ev, int32_t want,
+                      struct print_round *pr, struct tny_diag *diag)
+{
+    memset(pr, 0, sizeof *pr);
+    if (want < 0 || want > ev->n_rounds + 1)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "--round %d: the event has rounds 1..%d (%d = "
+                            "the next one)",
+                            (int)want, (int)ev->n_rounds,
+                            (int)ev->n_rounds + 1);
+    if (want == 0)
+        want =
+            ev->n_rounds > 0 && round_in_progress(&ev->rounds[ev->n_rounds - 1])
+                ? ev->n_rounds
+                : ev->n_rounds + 1;
+    if (want <= ev->n_rounds) {
+        const struct tny_round *r = &ev->rounds[want - 1];
+        pr->round = want;
+        pr->stage = r->stage;
+        pr->tables = calloc((size_t)r->n_tables + 1, sizeof *pr->tables);
+        if (!pr->tables)
+            return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+        for (int32_t i = 0; i < r->n_tables; i++) {
+            struct print_table *t = &pr->tables[i];
+            t->number = r->tables[i].number;
+            t->is_bye = r->tables[i].is_bye;
+            t->n_seats = r->tables[i].n_seats;
+            memcpy(t->seats, r->tables[i].seats, sizeof t->seats);
+            t->first_seat = -1;
+        }
+        pr->n_tables = r->n_tables;
+        return TNY_OK;
+    }
+    struct tny_round_plan plan;
+    memset(&plan, 0, sizeof plan);
+    int rc = tny_pair_next(ev, &plan, diag);
+    if (rc < 0)
+        return rc;
+    pr->round = plan.round;
+    pr->stage = plan.stage;
+    pr->draft = true;
+    pr->tables = calloc((size_t)plan.n_tables + 1, sizeof *pr->tables);
+    if (!pr->tables) {
+        tny_round_plan_release(&plan);
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    }
+    for (int32_t i = 0; i < plan.n_tables; i++) {
+        struct print_table *t = &pr->tables[i];
+        t->number = plan.tables[i].number;
+        t->is_bye = plan.tables[i].is_bye;
+        t->n_seats = plan.tables[i].n_seats;
+        memcpy(t->seats, plan.tables[i].seats, sizeof t->seats);
+        t->first_seat = plan.tables[i].first_seat;
+    }
+    pr->n_tables = plan.n_tables;
+    tny_round_plan_release(&plan);
+    return TNY_OK;
+}
+
+/* ---- the document ------------------------------------------------------ */
+
+static const char *event_title(const struct tny_event *ev)
+{
+    return ev->title[0] ? ev->title : ev->format.name;
+}
+
+static void head(struct out *o, const struct tny_event *ev,
+                 const struct hub_print_opts *po, const char *what)
+{
+    put(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+           "charset=\"utf-8\"><title>");
+    html_text(o, event_title(ev));
+    put(o, " - ");
+    html_text(o, what);
+    put(o, "</title>\n<style>\n");
+    putf(o, "@page { size: %s; margin: 12mm 12mm 14mm; }\n",
+         po->letter ? "letter" : "A4");
+    put(o,
+        "body { font-family: \"DejaVu Sans\", \"Liberation Sans\", Arial, "
+        "sans-serif; font-size: 10.5pt; color: #000; margin: 0; }\n"
+        "h1 { font-size: 16pt; margin: 0 0 2mm; }\n"
+        "h2 { font-size: 12.5pt; margin: 5mm 0 2mm; }\n"
+        ".sub { color: #333; margin: 0 0 4mm; }\n"
+        "table.list { border-collapse: collapse; width: 100%; }\n"
+        "table.list th, table.list td { border-bottom: 0.3mm solid #999; "
+        "padding: 1.2mm 2mm; text-align: left; vertical-align: top; }\n"
+        "table.list th { border-bottom: 0.5mm solid #000; font-size: 9pt; }\n"
+        "table.list thead { display: table-header-group; }\n"
+        "table.list tr { break-inside: avoid; page-break-inside: avoid; }\n"
+        "table.list .n, .n { text-align: right; white-space: nowrap; "
+        "font-variant-numeric: tabular-nums; }\n"
+        "td.t { font-weight: bold; font-size: 12pt; white-space: nowrap; }\n"
+        ".cl { color: #444; font-size: 8.5pt; }\n"
+        ".ex { color: #222; font-size: 8.5pt; font-style: italic; }\n"
+        ".newpage { break-before: page; page-break-before: always; }\n"
+        ".cols { column-count: 2; column-gap: 8mm; }\n"
+        ".cols table.list td { padding: 0.8mm 1.5mm; }\n"
+        ".slip { border: 0.5mm solid #000; padding: 3mm 4mm; margin: 0 0 5mm; "
+        "break-inside: avoid; page-break-inside: avoid; }\n"
+        ".slip h2 { margin: 0 0 2mm; display: flex; justify-content: "
+        "space-between; }\n"
+        ".slip table { border-collapse: collapse; width: 100%; }\n"
+        ".slip th, .slip td { border: 0.3mm solid #555; padding: 1.5mm 2mm; "
+        "text-align: left; vertical-align: top; }\n"
+        ".slip th { font-size: 8.5pt; background: #eee; white-space: nowrap; "
+        "}\n"
+        ".slip td.box { width: 18mm; height: 7mm; }\n"
+        ".slip td.chk { width: 12mm; text-align: center; font-size: 13pt; }\n"
+        ".slip .more { margin: 2mm 0 0; }\n"
+        ".slip .sig { display: flex; gap: 6mm; margin-top: 6mm; }\n"
+        ".slip .sig div { flex: 1; border-top: 0.3mm solid #000; "
+        "padding-top: 1mm; font-size: 8pt; }\n"
+        ".draft { color: #b00; font-weight: bold; }\n"
+        ".flag { font-size: 8pt; border: 0.3mm solid #000; padding: 0 1mm; }\n"
+        "</style></head><body>\n");
+}
+
+static void player_cell(struct out *o, const struct tny_event *ev, int32_t p)
+{
+    const struct tny_player *pl = &ev->players[p];
+    put(o, "<b>");
+    html_text(o, pl->name);
+    put(o, "</b>");
+    if (pl->club || pl->country) {
+        put(o, " <span class=\"cl\">");
+        html_text(o, pl->club);
+        if (pl->club && pl->country)
+            put(o, ", ");
+        html_text(o, pl->country);
+        put(o, "</span>");
+    }
+}
+
+/* extras(o, ev, p): the player's format extras: NH registered armies,
+ * TX colours, GT faction and agenda. */
+static void extras(struct out *o, const struct tny_event *ev, int32_t p)
+{
+    const struct tny_player *pl = &ev->players[p];
+    const char *sep = "";
+    put(o, "<span class=\"ex\">");
+    for (int32_t a = 0; a < pl->n_armies; a++) {
+        if (pl->armies[a] >= 0 && pl->armies[a] < ev->format.n_armies) {
+            put(o, sep);
+            html_text(o, ev->format.armies[pl->armies[a]]);
+            sep = " / ";
+        }
+    }
+    for (int32_t c = 0; c < pl->n_colours; c++) {
+        put(o, sep);
+        html_text(o, pl->colours[c]);
+        sep = " / ";
+    }
+    if (pl->faction) {
+        put(o, sep);
+        html_text(o, pl->faction);
+        if (pl->agenda) {
+            put(o, " / ");
+            html_text(o, pl->agenda);
+        }
+    }
+    put(o, "</span>");
+}
+
+static void round_heading(struct out *o, const struct tny_event *ev,
+                          const struct print_round *pr, const char *what)
+{
+    put(o, "<h1>");
+    html_text(o, event_title(ev));
+    put(o, "</h1><p class=\"sub\">");
+    html_text(o, what);
+    putf(o, " &middot; round %d (%s)", (int)pr->round,
+         tny_stage_kind_name(pr->stage));
+    if (pr->draft)
+        put(o, " &middot; <span class=\"draft\">DRAFT: the next round as "
+               "planned from this file, not published</span>");
+    put(o, "</p>\n");
+}
+
+struct by_name {
+    int32_t player, table, seat; /* table 0 = bye */
+    char key[160];
+};
+
+static int by_name_cmp(const void *a, const void *b)
+{
+    const struct by_name *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : x->player - y->player;
+}
+
+static int print_pairings(struct out *o, const struct tny_event *ev,
+                          const struct print_round *pr)
+{
+    round_heading(o, ev, pr, "Pairings by table");
+    put(o, "<table class=\"list\"><thead><tr><th class=\"n\">Table</th>");
+    int32_t max_seats = 1;
+    for (int32_t i = 0; i < pr->n_tables; i++)
+        if (!pr->tables[i].is_bye && pr->tables[i].n_seats > max_seats)
+            max_seats = pr->tables[i].n_seats;
+    for (int32_t s = 0; s < max_seats; s++)
+        putf(o, "<th>Seat %d</th>", (int)s + 1);
+    put(o, "</tr></thead><tbody>\n");
+    int32_t n_entries = 0;
+    for (int32_t i = 0; i < pr->n_tables; i++) {
+        const struct print_table *t = &pr->tables[i];
+        n_entries += t->n_seats;
+        if (t->is_bye)
+            continue;
+        putf(o, "<tr><td class=\"n t\">%d</td>", (int)t->number);
+        for (int32_t s = 0; s < max_seats; s++) {
+            put(o, "<td>");
+            if (s < t->n_seats) {
+                player_cell(o, ev, t->seats[s]);
+                if (t->first_seat == s)
+                    put(o, " <span class=\"flag\">starts</span>");
+                put(o, "<br>");
+                extras(o, ev, t->seats[s]);
+            }
+            put(o, "</td>");
+        }
+        put(o, "</tr>\n");
+    }
+    put(o, "</tbody></table>\n");
+    for (int32_t i = 0; i < pr->n_tables; i++) {
+        if (!pr->tables[i].is_bye)
+            continue;
+        put(o, "<p><b>Bye:</b> ");
+        player_cell(o, ev, pr->tables[i].seats[0]);
+        put(o, "</p>\n");
+    }
+
+    /* by name: surname order, accents ignored */
+    struct by_name *bn = calloc((size_t)n_entries + 1, sizeof *bn);
+    if (!bn)
+        return TNY_ENOMEM;
+    int32_t n = 0;
+    for (int32_t i = 0; i < pr->n_tables; i++) {
+        const struct print_table *t = &pr->tables[i];
+        for (int32_t s = 0; s < t->n_seats; s++) {
+            struct by_name *e = &bn[n++];
+            const char *name = ev->players[t->seats[s]].name;
+            const char *sur = surname_start(name);
+            char a[80], b[80];
+            fold_key(sur, a, sizeof a);
+            fold_key(name, b, sizeof b);
+            snprintf(e->key, sizeof e->key, "%s\x01%s", a, b);
+            e->player = t->seats[s];
+            e->table = t->is_bye ? 0 : t->number;
+            e->seat = s + 1;
+        }
+    }
+    qsort(bn, (size_t)n, sizeof *bn, by_name_cmp);
+    put(o, "<div class=\"newpage\"></div>");
+    round_heading(o, ev, pr, "Pairings by name");
+    put(o,
+        "<div class=\"cols\"><table class=\"list\"><thead><tr><th>Player</th>"
+        "<th class=\"n\">Table</th><th class=\"n\">Seat</th></tr></thead>"
+        "<tbody>\n");
+    for (int32_t i = 0; i < n; i++) {
+        const char *name = ev->players[bn[i].player].name;
+        const char *sur = surname_start(name);
+        put(o, "<tr><td><b>");
+        html_text(o, sur);
+        put(o, "</b>");
+        if (sur != name) {
+            put(o, ", ");
+            put_n(o, "", 0);
+            /* the given names: everything before the surname */
+            char given[256];
+            size_t gl = (size_t)(sur - name - 1);
+            if (gl >= sizeof given)
+                gl = sizeof given - 1;
+            memcpy(given, name, gl);
+            given[gl] = '\0';
+            html_text(o, given);
+        }
+        if (bn[i].table)
+            putf(o,
+                 "</td><td class=\"n t\">%d</td><td class=\"n\">%d</td></tr>\n",
+                 (int)bn[i].table, (int)bn[i].seat);
+        else
+            put(o, "</td><td class=\"n\">bye</td><td></td></tr>\n");
+    }
+    put(o, "</tbody></table></div>\n");
+    free(bn);
+    return TNY_OK;
+}
+
+/* One result slip: the players in seat order with the format's boxes
+ * (NH-1 winner, draw, HQ difference, NH-11 army played; TX-3 scores and
+ * clock times; AG-1 VP / IP / BP; GT-1 winner, modified win, GT-9 games;
+ * CT VP), then a signature line per player. */
+static void slip(struct out *o, const struct tny_event *ev,
+                 const struct print_round *pr, const struct print_table *t)
+{
+    enum tny_game g = ev->format.game;
+    bool bo3 = false;
+    for (int32_t s = 0; s < ev->format.n_stages; s++)
+        if (ev->format.stages[s].kind == pr->stage &&
+            ev->format.stages[s].best_of_three)
+            bo3 = true;
+    put(o, "<div class=\"slip\" data-table=\"");
+    putf(o, "%d\"><h2><span>Table %d</span><span>", (int)t->number,
+         (int)t->number);
+    html_text(o, event_title(ev));
+    putf(o,
+         " &middot; round %d</span></h2>\n<table><tr><th>Seat</th>"
+         "<th>Player</th>",
+         (int)pr->round);
+    switch (g) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        put(o, "<th>Army played</th><th>Winner</th>");
+        break;
+    case TNY_GAME_TANTRIX:
+        put(o, "<th>Score</th><th>Clock time left</th>");
+        break;
+    case TNY_GAME_AGRICOLA: put(o, "<th>VP</th><th>IP</th><th>BP</th>"); break;
+    case TNY_GAME_GOT_LCG2:
+        if (bo3)
+            put(o, "<th>Game 1</th><th>Game 2</th><th>Game 3</th>");
+        put(o, "<th>Winner</th>");
+        break;
+    case TNY_GAME_CATAN: put(o, "<th>VP</th>"); break;
+    }
+    put(o, "</tr>\n");
+    for (int32_t s = 0; s < t->n_seats; s++) {
+        putf(o, "<tr><td class=\"n\">%d</td><td>", (int)s + 1);
+        player_cell(o, ev, t->seats[s]);
+        if (t->first_seat == s)
+            put(o, " <span class=\"flag\">starts</span>");
+        put(o, "<br>");
+        extras(o, ev, t->seats[s]);
+        put(o, "</td>");
+        switch (g) {
+        case TNY_GAME_NEUROSHIMA_HEX:
+            put(o, "<td class=\"box\" style=\"width:45mm\"></td><td "
+                   "class=\"chk\">&#9744;</td>");
+            break;
+        case TNY_GAME_TANTRIX:
+            put(o, "<td class=\"box\"></td><td class=\"box\"></td>");
+            break;
+        case TNY_GAME_AGRICOLA:
+            put(o, "<td class=\"box\"></td><td class=\"box\"></td><td "
+                   "class=\"box\"></td>");
+            break;
+        case TNY_GAME_GOT_LCG2:
+            if (bo3)
+                put(o, "<td class=\"chk\">&#9744;</td><td "
+                       "class=\"chk\">&#9744;</td>"
+                       "<td class=\"chk\">&#9744;</td>");
+            put(o, "<td class=\"chk\">&#9744;</td>");
+            break;
+        case TNY_GAME_CATAN: put(o, "<td class=\"box\"></td>"); break;
+        }
+        put(o, "</tr>\n");
+    }
+    put(o, "</table>\n");
+    switch (g) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        put(o, "<p class=\"more\">HQ difference (winner's HQ minus loser's): "
+               "________ &nbsp;&nbsp; Draw &#9744;</p>\n");
+        break;
+    case TNY_GAME_TANTRIX:
+        put(o, "<p class=\"more\">Clock times as M:SS when the game used a "
+               "chess clock.</p>\n");
+        break;
+    case TNY_GAME_GOT_LCG2:
+        put(o, "<p class=\"more\">Modified win &#9744;</p>\n");
+        break;
+    default: break;
+    }
+    put(o, "<div class=\"sig\">");
+    for (int32_t s = 0; s < t->n_seats; s++) {
+        put(o, "<div>Signature: ");
+        html_text(o, ev->players[t->seats[s]].name);
+        put(o, "</div>");
+    }
+    put(o, "</div></div>\n");
+}
+
+static void print_slips(struct out *o, const struct tny_event *ev,
+                        const struct print_round *pr)
+{
+    round_heading(o, ev, pr, "Result slips");
+    for (int32_t i = 0; i < pr->n_tables; i++)
+        if (!pr->tables[i].is_bye)
+            slip(o, ev, pr, &pr->tables[i]);
+}
+
+/* tiebreak_label(tb): the column heading, as the rules write it. */
+static const char *tiebreak_label(enum tny_tiebreak tb)
+{
+    const char *n = tny_tiebreak_name(tb);
+    static const char *const labels[][2] = {
+        {"hq_diff", "HQ diff"},
+        {"head_to_head", "H2H"},
+        {"sos", "SoS"},
+        {"esos", "ESoS"},
+        {"mini_league_tp", "Mini-league TP"},
+        {"mini_league_score_diff", "Mini-league score diff"},
+        {"total_score", "Total score"},
+        {"relative_score", "Relative score"},
+        {"best_relative_score", "Best relative score"},
+        {"best_prelim_relative_score", "Best prelim relative score"},
+        {"final_placement", "Final placement"},
+        {"success_rate", "Success rate"},
+        {"game_points", "Game points"},
+        {"wins", "Wins"},
+        {"firsts", "Firsts"},
+        {"seconds", "Seconds"},
+        {"thirds", "Thirds"},
+        {"lot", "Lot"},
+    };
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (strcmp(labels[i][0], n) == 0)
+            return labels[i][1];
+    return n;
+}
+
+/* number(o, v): at most two decimals, no trailing zeros. */
+static void number(struct out *o, double v)
+{
+    char b[64];
+    snprintf(b, sizeof b, "%.2f", v);
+    char *e = b + strlen(b);
+    while (e > b && e[-1] == '0')
+        *--e = '\0';
+    if (e > b && e[-1] == '.')
+        *--e = '\0';
+    put(o, strcmp(b, "-0") == 0 ? "0" : b);
+}
+
+/* event_finished(ev): every stage has been played: no round in
+ * progress, and the pairing engine says the event is complete. */
+static bool event_finished(const struct tny_event *ev)
+{
+    struct tny_round_plan plan;
+    struct tny_diag d = {{0}};
+    if (ev->n_rounds == 0 || round_in_progress(&ev->rounds[ev->n_rounds - 1]))
+        return false;
+    memset(&plan, 0, sizeof plan);
+    int rc = tny_pair_next(ev, &plan, &d);
+    if (rc == TNY_OK)
+        tny_round_plan_release(&plan);
+    return rc == TNY_ESTATE;
+}
+
+static int print_standings(struct out *o, const struct tny_event *ev,
+                           const struct hub_print_opts *po,
+                           struct tny_diag *diag)
+{
+    struct tny_standings st;
+    memset(&st, 0, sizeof st);
+    int rc = po->round > 0 ? tny_standings_compute_at(ev, po->round, &st, diag)
+                           : tny_standings_compute(ev, &st, diag);
+    if (rc < 0)
+        return rc;
+    if (po->what == HUB_PRINT_FINAL && !event_finished(ev)) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "%s is not finished (rounds played: %d): no final "
+                          "classification yet; `print standings` prints the "
+                          "standings so far",
+                          event_title(ev), (int)ev->n_rounds);
+        tny_standings_release(&st);
+        return rc;
+    }
+    put(o, "<h1>");
+    html_text(o, event_title(ev));
+    put(o, "</h1><p class=\"sub\">");
+    if (po->what == HUB_PRINT_FINAL)
+        putf(o, "Final classification &middot; %d players", (int)st.n_rows);
+    else if (st.after_round > 0)
+        putf(o, "Standings after round %d (%s)", (int)st.after_round,
+             tny_stage_kind_name(st.stage));
+    else
+        put(o, "Standings: no round complete yet");
+    put(o, "</p>\n<table class=\"list\"><thead><tr><th class=\"n\">#</th>"
+           "<th>Player</th><th class=\"n\">Points</th>");
+    for (int32_t k = 0; k < st.n_tiebreaks; k++) {
+        if (st.tiebreaks[k] == TNY_TB_LOT)
+            continue;
+        put(o, "<th class=\"n\">");
+        html_text(o, tiebreak_label(st.tiebreaks[k]));
+        put(o, "</th>");
+    }
+    put(o, "</tr></thead><tbody>\n");
+    for (int32_t i = 0; i < st.n_rows; i++) {
+        const struct tny_standing_row *r = &st.rows[i];
+        putf(o, "<tr><td class=\"n t\">%d</td><td>", (int)r->rank);
+        player_cell(o, ev, r->player);
+        if (r->disqualified)
+            put(o, " <span class=\"flag\">disqualified</span>");
+        else if (r->dropped)
+            put(o, " <span class=\"flag\">dropped</span>");
+        put(o, "</td><td class=\"n\"><b>");
+        number(o, (double)r->points / TNY_POINT_SCALE);
+        put(o, "</b></td>");
+        for (int32_t k = 0; k < st.n_tiebreaks; k++) {
+            if (st.tiebreaks[k] == TNY_TB_LOT)
+                continue;
+            put(o, "<td class=\"n\">");
+            if (r->has_tiebreak[k])
+                number(o, r->tiebreaks[k]);
+            else
+                put(o, "&ndash;");
+            put(o, "</td>");
+        }
+        put(o, "</tr>\n");
+    }
+    put(o, "</tbody></table>\n");
+    tny_standings_release(&st);
+    return TNY_OK;
+}
+
+int hub_print_what_from_name(const char *name, enum hub_print_what *out)
+{
+    static const char *const names[] = {"pairings", "slips", "standings",
+                                        "final"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (enum hub_print_what)i;
+            return TNY_OK;
+        }
+    return TNY_ENOTFOUND;
+}
+
+int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
+                   char **html, struct tny_diag *diag)
+{
+    static const char *const titles[] = {"pairings", "result slips",
+                                         "standings", "final classification"};
+    struct out o = {0};
+    struct print_round pr;
+    int rc = TNY_OK;
+    memset(&pr, 0, sizeof pr);
+    *html = NULL;
+    head(&o, ev, po, titles[po->what]);
+    switch (po->what) {
+    case HUB_PRINT_PAIRINGS:
+    case HUB_PRINT_SLIPS:
+        rc = pick_round(ev, po->round, &pr, diag);
+        if (rc < 0)
+            goto out;
+        if (po->what == HUB_PRINT_PAIRINGS)
+            rc = print_pairings(&o, ev, &pr);
+        else
+            print_slips(&o, ev, &pr);
+        break;
+    case HUB_PRINT_STANDINGS:
+    case HUB_PRINT_FINAL:
+        if (po->round < 0 || po->round > ev->n_rounds) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "--round %d: the event has rounds 1..%d",
+                              (int)po->round, (int)ev->n_rounds);
+            goto out;
+        }
+        rc = print_standings(&o, ev, po, diag);
+        break;
+    }
+    if (rc < 0)
+        goto out;
+    put(&o, "</body></html>\n");
+    if (o.rc) {
+        rc = tny_diag_set(diag, o.rc,
+                          o.rc == TNY_ERANGE ? "printout larger than %u bytes"
+                                             : "out of memory",
+                          PRINT_MAX_BYTES);
+        goto out;
+    }
+    *html = o.buf;
+    o.buf = NULL;
+out:
+    if (rc == TNY_ENOMEM && !diag->msg[0])
+        tny_diag_set(diag, rc, "out of memory");
+    free(pr.tables);
+    free(o.buf);
+    return rc;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static char *find_chromium(void)
+{
+    const char *env = getenv("TOURNEY_CHROMIUM");
+    if (env && *env)
+        return strdup(env);
+    const char *path = getenv("PATH");
+    static const char *const names[] = {"chromium", "chromium-browser"};
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (size_t i = 0; i < 2; i++) {
+        const char *p = path;
+        while (*p) {
+            const char *colon = strchr(p, ':');
+            size_t dl = colon ? (size_t)(colon - p) : strlen(p);
+            char cand[4096];
+            if (dl > 0 && dl + strlen(names[i]) + 2 < sizeof cand) {
+                snprintf(cand, sizeof cand, "%.*s/%s", (int)dl, p, names[i]);
+                if (access(cand, X_OK) == 0)
+                    return strdup(cand);
+            }
+            p = colon ? colon + 1 : p + dl;
+        }
+    }
+    return NULL;
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    /* Chromium's profile: remove it with rm -rf (not worth a recursive
+     * walk here); the path is our own mkdtemp result. */
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", 0);
+        if (fd >= 0) {
+            dup2(fd, 2);
+            dup2(fd, 1);
+        }
+        execlp("rm", "rm", "-rf", "--", dir, (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+}
+
+/* to_pdf(html, pdf, diag): headless Chromium prints html (written to a
+ * private temporary directory) to the file pdf. */
+static int to_pdf(const char *html, const char *pdf, struct tny_diag *diag)
+{
+    char dir[512], file[600], profile[600], arg_pdf[4200], arg_prof[640];
+    char url[640];
+    char *chromium = find_chromium();
+    int rc = TNY_OK, fd = -1;
+    bool made = false;
+    if (!chromium)
+        return tny_diag_set(diag, TNY_ENOTFOUND,
+                            "--pdf needs Chromium: apt-get install chromium "
+                            "(or set TOURNEY_CHROMIUM to its path)");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/tourney-print-XXXXXX",
+             tmp && *tmp && strlen(tmp) < 400 ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "cannot make a temporary directory: %s",
+                          strerror(errno));
+        goto out;
+    }
+    made = true;
+    snprintf(file, sizeof file, "%s/print.html", dir);
+    snprintf(profile, sizeof profile, "%s/profile", dir);
+    fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0 || write_all(fd, html, strlen(html)) < 0 || close(fd) < 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "cannot write %s: %s", file,
+                          strerror(errno));
+        goto out;
+    }
+    if (strlen(pdf) > 4000) {
+        rc = tny_diag_set(diag, TNY_EINVAL, "--pdf: file name too long");
+        goto out;
+    }
+    /* a relative --pdf is the caller's, not Chromium's working directory */
+    if (pdf[0] == '/') {
+        snprintf(arg_pdf, sizeof arg_pdf, "--print-to-pdf=%s", pdf);
+    } else {
+        char cwd[2048];
+        if (!getcwd(cwd, sizeof cwd)) {
+            rc = tny_diag_set(diag, TNY_ESTATE, "getcwd: %s", strerror(errno));
+            goto out;
+        }
+        snprintf(arg_pdf, sizeof arg_pdf, "--print-to-pdf=%s/%s", cwd, pdf);
+    }
+    snprintf(arg_prof, sizeof arg_prof, "--user-data-dir=%s", profile);
+    snprintf(url, sizeof url, "file://%s", file);
+    unlink(pdf);
+    pid_t pid = fork();
+    if (pid < 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "fork: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 1);
+            dup2(nul, 2);
+        }
+        execl(chromium, chromium, "--headless", "--no-sandbox", "--disable-gpu",
+              "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--no-pdf-header-footer", arg_prof, arg_pdf,
+              url, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    time_t end = time(NULL) + CHROMIUM_TIMEOUT_S;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            status = -1;
+            break;
+        }
+        if (time(NULL) > end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            rc = tny_diag_set(diag, TNY_ESTATE,
+                              "%s took more than %d s to "
+                              "print the PDF",
+                              chromium, CHROMIUM_TIMEOUT_S);
+            goto out;
+        }
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    struct stat sb;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+        stat(arg_pdf + strlen("--print-to-pdf="), &sb) < 0 || sb.st_size == 0)
+        rc = tny_diag_set(diag, TNY_ESTATE, "%s did not print %s (exit %d)",
+                          chromium, pdf,
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+out:
+    if (made)
+        remove_tree(dir);
+    free(chromium);
+    return rc;
+}
+
+int hub_print_output(const char *html, const struct hub_print_opts *po,
+                     struct tny_diag *diag)
+{
+    if (po->pdf)
+        return to_pdf(html, po->pdf, diag);
+    if (fputs(html, stdout) == EOF || fflush(stdout) == EOF)
+        return tny_diag_set(diag, TNY_ESTATE, "cannot write output: %s",
+                            strerror(errno));
+    return TNY_OK;
+}
+
+/* ---- tourney print ------------------------------------------------------ */
+
+static void print_usage(FILE *to)
+{
+    fputs("usage: tourney print pairings|slips|standings|final EVENT.json "
+          "[--round N] [--pdf FILE] [--paper a4|letter]\n"
+          "  pairings, slips: the round in progress, else the next round "
+          "(a draft); --round N: that round\n"
+          "  standings: after the completed rounds (--round N: after round "
+          "N); final: the final classification\n"
+          "  HTML on stdout; --pdf FILE: a PDF made by headless Chromium\n",
+          to);
+}
+
+int hub_print_option(const char *name, const char *value,
+                     struct hub_print_opts *po, struct tny_diag *diag)
+{
+    if (strcmp(name, "round") == 0) {
+        char *end;
+        errno = 0;
+        long r = strtol(value, &end, 10);
+        if (errno || *end || end == value || r < 1 || r > 100000)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "--round: expected a round number 1.., got "
+                                "\"%s\"",
+                                value);
+        po->round = (int32_t)r;
+    } else if (strcmp(name, "pdf") == 0) {
+        if (!*value)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "--pdf: expected a file name");
+        po->pdf = value;
+    } else if (strcmp(name, "paper") == 0) {
+        if (strcmp(value, "a4") == 0 || strcmp(value, "A4") == 0)
+            po->letter = false;
+        else if (strcmp(value, "letter") == 0)
+            po->letter = true;
+        else
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "--paper: expected a4 or letter, got \"%s\"",
+                                value);
+    } else {
+        return tny_diag_set(diag, TNY_EINVAL, "unknown option \"--%s\"", name);
+    }
+    return TNY_OK;
+}
+
+int tny_cli_print(int argc, char **argv)
+{
+    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false};
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    char *html = NULL, *text = NULL;
+    FILE *f = NULL;
+    const char *pos[2] = {NULL, NULL};
+    int n_pos = 0, status = 2;
+    tny_event_init(&ev);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            print_usage(stdout);
+            return 0;
+        }
+        if (strncmp(a, "--", 2) == 0 && a[2]) {
+            char name[32];
+            const char *eq = strchr(a, '=');
+            size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            if (nl >= sizeof name || !value) {
+                fprintf(stderr,
+                        "tourney print: %s: %s (try tourney print "
+                        "--help)\n",
+                        a, value ? "unknown option" : "expected a value");
+                return 2;
+            }
+            memcpy(name, a + 2, nl);
+            name[nl] = '\0';
+            if (hub_print_option(name, value, &po, &diag) < 0) {
+                fprintf(stderr,
+                        "tourney print: %s (try tourney print --help)\n",
+                        diag.msg);
+                return 2;
+            }
+            continue;
+        }
+        if (n_pos == 2) {
+            fprintf(stderr, "tourney print: unexpected argument \"%s\"\n", a);
+            return 2;
+        }
+        pos[n_pos++] = a;
+    }
+    if (n_pos < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    if (hub_print_what_from_name(pos[0], &po.what) < 0) {
+        fprintf(stderr,
+                "tourney print: unknown printout \"%s\" (expected "
+                "pairings, slips, standings or final)\n",
+                pos[0]);
+        return 2;
+    }
+    f = strcmp(pos[1], "-") == 0 ? stdin : fopen(pos[1], "rb");
+    if (!f) {
+        fprintf(stderr, "tourney: cannot read %s: %s\n", pos[1],
+                strerror(errno));
+        return 2;
+    }
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (cap - len < 65536) {
+            if (cap >= TNY_JSON_MAX_BYTES) {
+                fprintf(stderr, "tourney: %s: larger than %u bytes\n", pos[1],
+                        TNY_JSON_MAX_BYTES);
+                goto out;
+            }
+            char *nt = realloc(text, cap + 65536 + 1);
+            if (!nt) {
+                fprintf(stderr, "tourney: out of memory\n");
+                status = 1;
+                goto out;
+            }
+            text = nt;
+            cap += 65536;
+        }
+        size_t n = fread(text + len, 1, cap - len, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "tourney: cannot read %s: %s\n", pos[1],
+                strerror(errno));
+        goto out;
+    }
+    text[len] = '\0';
+    int rc = tny_event_from_json_text(text, len, &ev, &diag);
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = rc == TNY_ENOMEM ? 1 : 3;
+        goto out;
+    }
+    rc = hub_print_html(&ev, &po, &html, &diag);
+    if (rc < 0) {
+        fprintf(stderr, "tourney print: %s\n",
+                diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = rc == TNY_ENOMEM ? 1 : rc == TNY_EINVAL ? 2 : 3;
+        goto out;
+    }
+    rc = hub_print_output(html, &po, &diag);
+    if (rc < 0) {
+        fprintf(stderr, "tourney print: %s\n", diag.msg);
+        status = rc == TNY_ENOTFOUND ? 2 : 1;
+        goto out;
+    }
+    if (po.pdf)
+        fprintf(stderr, "tourney print: wrote %s\n", po.pdf);
+    status = 0;
+out:
+    if (f && f != stdin)
+        fclose(f);
+    free(text);
+    free(html);
+    tny_event_release(&ev);
+    return status;
+}

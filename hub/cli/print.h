@@ -1,0 +1,64 @@
+/* print.h - printouts for the venue: pairings (by table and by name),
+ * result slips (one per table, the format's fields, signature lines),
+ * standings with tiebreak values and the final classification, as HTML
+ * with print CSS (A4 or Letter), and made into PDF by headless Chromium.
+ * `tourney print ...` (offline, an event file) and `tourney live print
+ * ...` (the hub's export) share it.  See print.c. */
+#ifndef TNY_CLI_PRINT_H
+#define TNY_CLI_PRINT_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tny/error.h"
+#include "tny/event.h"
+
+enum hub_print_what {
+    HUB_PRINT_PAIRINGS,
+    HUB_PRINT_SLIPS,
+    HUB_PRINT_STANDINGS,
+    HUB_PRINT_FINAL,
+};
+
+struct hub_print_opts {
+    enum hub_print_what what;
+    int32_t round;   /* pairings/slips: 0 = the round in progress, else the
+                        next one; standings: after this round (0 = all) */
+    const char *pdf; /* NULL: HTML on stdout; else the PDF file to write */
+    bool letter;     /* US Letter paper (else A4) */
+};
+
+/* hub_print_what_from_name(name, out): "pairings", "slips", "standings",
+ * "final"; TNY_ENOTFOUND for anything else. */
+TNY_MUST_USE int hub_print_what_from_name(const char *name,
+                                          enum hub_print_what *out);
+
+/* hub_print_html(ev, o, html, diag): the printout as one HTML document
+ * (heap, the caller frees).  Errors: TNY_EINVAL (--round out of range),
+ * TNY_ESTATE (no round to print, the event is not finished for "final";
+ * diag says which), TNY_ENOMEM; the pairing engine's errors when the next
+ * round is planned. */
+TNY_MUST_USE int hub_print_html(const struct tny_event *ev,
+                                const struct hub_print_opts *o, char **html,
+                                struct tny_diag *diag);
+
+/* hub_print_output(html, o, diag): html to stdout, or (o->pdf) to a PDF
+ * through headless Chromium ($TOURNEY_CHROMIUM, else chromium or
+ * chromium-browser on PATH).  Errors: TNY_ENOTFOUND (no Chromium),
+ * TNY_ESTATE (writing failed, Chromium failed or made no PDF). */
+TNY_MUST_USE int hub_print_output(const char *html,
+                                  const struct hub_print_opts *o,
+                                  struct tny_diag *diag);
+
+/* hub_print_option(name, value, po, diag): one option ("round", "pdf",
+ * "paper") into po.  Errors: TNY_EINVAL (unknown option or bad value,
+ * diag names it). */
+TNY_MUST_USE int hub_print_option(const char *name, const char *value,
+                                  struct hub_print_opts *po,
+                                  struct tny_diag *diag);
+
+/* argv[0] is "print": `tourney print WHAT EVENT.json [--round N] [--pdf
+ * FILE] [--paper a4|letter]`; returns the process exit status (0 ok, 1
+ * internal or PDF failure, 2 usage, 3 invalid event or nothing to print). */
+int tny_cli_print(int argc, char **argv);
+
+#endif

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# test_pages.sh - the hall screen (deploy/overlays/hall.html) and the
+# player page (player.html) in a real browser (Debian's chromium driven
+# by playwright-core) against the real feed: mosquitto (venue broker +
+# the public WebSocket feed broker, which also serves the pages over
+# HTTP: gen-config.sh --http-dir), tourney-hub with its feed on, three
+# simulated tables, and two events of one convention playing round 1:
+# "big", Catan with 500 players (125 four-player tables),
+# accented names, and "small", a Game of Thrones event
+# with 8 players and their factions (GT-14).  tests/e2e/pages_check.js:
+# - hall: at 1920x1080 and 3840x2160, both events' clocks, every one of
+#   the 508 players exactly once over the pages with the table and seat
+#   of `tourney live round show`, in surname order (accents ignored),
+#   no name, table or extra cut off or outside the screen, the QR code
+#   holding the player page's address; an unknown event id is named as
+#   such; screenshots in the test's directory;
+# - player page at 390x844: "sebesta" finds "Jan \u0160ebesta" (and
+#   "brzeczy" the Brz\u0119czyszczykiewicz of the other event), the card
+#   shows his table, seat, opponent and place; then the feed broker is
+#   restarted and a result entered: the page goes offline, comes back by
+#   itself and shows the result.
+#
+# Skips (exit 77) without node, deploy/overlays/install.sh's result, or
+# chromium: deploy/test.sh installs all three, so CI does not skip.
+#
+# usage: bash test_pages.sh SOURCE_DIR BUILD_DIR
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+
+skip() {
+    echo "SKIP: $E2E_NAME: $*"
+    exit 77
+}
+e2e_init "$@"
+OVL=$E2E_SRC/deploy/overlays
+CHECK=$E2E_SRC/tests/e2e/pages_check.js
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+command -v node >/dev/null || skip "no node (Debian packages nodejs npm; deploy/install-deps.sh)"
+[ -x "$CHROMIUM" ] || skip "no $CHROMIUM (Debian package chromium; deploy/install-deps.sh)"
+[ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
+[ -s "$OVL/vendor/mqtt.min.js" ] && [ -s "$OVL/vendor/qrcode.js" ] ||
+    fail "deploy/overlays/install.sh did not finish: no vendor/mqtt.min.js or vendor/qrcode.js"
+
+node "$CHECK" selftest --overlays "$OVL" >"$E2E_TMP/self.out" 2>&1 ||
+    fail "pages.js selftest: $(cat "$E2E_TMP/self.out")"
+cat "$E2E_TMP/self.out"
+
+source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
+hl_programs
+N_DEV=3
+start_broker --tables $N_DEV --organisers o1 --http-dir "$OVL"
+source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
+live_hub_config 'feed = true' 'feed_interval_ms = 100'
+hub_launch
+live 0 wait-hub --timeout 20
+BASE=http://$BROKER_HOST:$BROKER_WS_PORT
+curl -fsS "$BASE/hall.html" | grep -q 'TourneyPagesLive.hall' ||
+    fail "the feed broker does not serve $OVL over HTTP ($BASE/hall.html)"
+ok "feed broker serves the pages at $BASE/"
+
+# 500 names: given names and surnames with accents; one long real name.
+GIVEN=(Anna Jan Petr Zuzana Łukasz Małgorzata Jiří Søren Zoë Ágnes Björn Renée
+    Tomáš Ewa Ondřej Chloé Mateusz Kateřina Håkon Inés)
+SUR=(Nowak Dvořák Kowalski Novák Černý Wiśniewska Müller Øster Ångström Żak
+    Horváth Lefèvre Pokorný Szabó Čapek Gómez Dąbrowski Kučera Ñúñez Ōta Ruiz
+    Abbott Young Quinn Vávra)
+{
+    echo 'id,name,club'
+    n=0
+    for g in "${GIVEN[@]}"; do
+        for s in "${SUR[@]}"; do
+            n=$((n + 1))
+            [ $n -le 499 ] || break 2
+            echo "b$n,$g $s,Club $((n % 17))"
+        done
+    done
+    echo 'b500,Zbigniew Brzęczyszczykiewicz,Klub Szachowo-Planszowy Chrząszczyrzewoszyce'
+} >"$E2E_TMP/big.csv"
+live 0 event create big --format catan --title 'Catan Open 2026' --seed 5
+live 0 players import big "$E2E_TMP/big.csv"
+live 0 event create small --format got-lcg2 --title 'Thrones Cup' --seed 6
+FACTIONS=(Stark Lannister Baratheon Greyjoy Martell Targaryen Tyrell "Night's Watch")
+SMALL=("Jan Šebesta" "Eva Malá" "Ola Berg" "Li Wei" "Sam Tarly" "Ana Díaz" "Bo Kim" "Max Roth")
+for i in 1 2 3 4 5 6 7 8; do
+    live 0 player add small "s$i" "${SMALL[$((i - 1))]}" --faction "${FACTIONS[$((i - 1))]}"
+done
+ok "events big (500 players, Catan) and small (8, Thrones)"
+
+# Round 1 of both: paired, published, clocks running.  The expected list
+# (event, id, table, seat) from `round show`.
+: >"$E2E_TMP/expect.tsv"
+for ev in big small; do
+    live 0 round pair "$ev"
+    live 0 round show "$ev"
+    awk -v ev="$ev" '$1 == "table" { n = 0; for (i = 3; i <= NF; i++) if ($i ~ /^[a-z][0-9]+$/) print ev "\t" $i "\t" $2 "\t" ++n }
+                     $1 == "bye" { print ev "\t" $2 "\t0\t0" }' "$E2E_TMP/out" >>"$E2E_TMP/expect.tsv"
+    cp "$E2E_TMP/out" "$E2E_TMP/pairs.$ev"
+    live 0 round publish "$ev"
+    live 0 clock start "$ev"
+done
+[ "$(wc -l <"$E2E_TMP/expect.tsv")" -eq 508 ] ||
+    fail "round show listed $(wc -l <"$E2E_TMP/expect.tsv") seats, expected 508: $(head -n 5 "$E2E_TMP/pairs.big")"
+{
+    tail -n +2 "$E2E_TMP/big.csv" | awk -F, '{ print "big\t" $1 "\t" $2 }'
+    for i in 1 2 3 4 5 6 7 8; do printf 'small\ts%s\t%s\n' "$i" "${SMALL[$((i - 1))]}"; done
+} >"$E2E_TMP/names.tsv"
+ok "round 1 published and started in both events"
+
+SHOTS=$E2E_TMP/shots
+mkdir -p "$SHOTS"
+node "$CHECK" hall --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big,small \
+    --expect "$E2E_TMP/expect.tsv" --names "$E2E_TMP/names.tsv" --shots "$SHOTS" \
+    >"$E2E_TMP/hall.out" 2>&1 || fail "hall screen: $(cat "$E2E_TMP/hall.out")"
+cat "$E2E_TMP/hall.out"
+
+# The player page: Jan Šebesta's table; the organiser enters its result
+# while the page is cut off from the restarted feed broker.
+t=$(awk -F'\t' '$1 == "small" && $2 == "s1" { print $3 }' "$E2E_TMP/expect.tsv")
+node "$CHECK" player --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big,small \
+    --expect "$E2E_TMP/expect.tsv" --names "$E2E_TMP/names.tsv" --shots "$SHOTS" \
+    >"$E2E_TMP/player.out" 2>&1 &
+CHECK_PID=$!
+e2e_track "$CHECK_PID"
+wait_until 60 grep -q -x READY "$E2E_TMP/player.out" ||
+    { wait "$CHECK_PID"; fail "player page: $(cat "$E2E_TMP/player.out")"; }
+restart_feed
+live 0 result enter small 1 "$t" '{"winner": "s1"}'
+wait "$CHECK_PID" || fail "player page: $(cat "$E2E_TMP/player.out")"
+grep -v -x READY "$E2E_TMP/player.out"
+ok "screenshots: $(ls "$SHOTS" | tr '\n' ' ')"
+e2e_done

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# test_print.sh - the printouts: `tourney print` offline and `tourney
+# live print` against a real hub, HTML and PDF (headless Chromium), read
+# back with pdftotext / pdftoppm.  For each game (NH, TX, AG, GT, CT) a
+# complete event from `tourney demo` with player 1 renamed to hostile
+# HTML, and cuts of it:
+# - round 2 in progress (no results): `print slips` defaults to it and
+#   has one slip per table of round 2 with exactly that table's players,
+#   the format's fields (NH-1/NH-11 winner, draw, HQ difference, army
+#   played; TX-3 score and clock time; AG-1 VP/IP/BP; GT-1 winner and
+#   modified win; CT VP) and a signature line per player; A4 by default,
+#   Letter with --paper letter; every page renders (pdftoppm);
+# - round 1 complete: `print pairings` is the next round as `tourney
+#   pair` plans it (marked DRAFT), by table and by name (every player
+#   with the table and seat), the hostile name escaped;
+# - the whole event: `print standings` in the order of `tourney
+#   standings` with its points, `print final` the same order in the PDF;
+#   `print final` of an unfinished event fails with exit 3 and says so;
+#   bad arguments fail with exit 2 and change nothing.
+# Then live: a Neuroshima Hex event with round 1 published on a real hub:
+# `tourney live print EV slips --pdf` has a slip for every table of
+# `tourney live round show`, `live print EV pairings` lists every player.
+#
+# Skips (exit 77) without chromium, pdftotext/pdftoppm (poppler-utils) or
+# node: deploy/install-deps.sh installs them, so CI does not skip.
+#
+# usage: bash test_print.sh SOURCE_DIR BUILD_DIR
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+
+skip() {
+    echo "SKIP: $E2E_NAME: $*"
+    exit 77
+}
+e2e_init "$@"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$CHROMIUM" ] || skip "no $CHROMIUM (Debian package chromium; deploy/install-deps.sh)"
+command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null ||
+    skip "no pdftotext/pdftoppm (Debian package poppler-utils)"
+command -v node >/dev/null || skip "no node (Debian package nodejs)"
+export TOURNEY_CHROMIUM=$CHROMIUM
+source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
+hl_programs
+FIX=$E2E_SRC/tests/e2e/print_fixture.js
+HOSTILE='<b>Zoë & "O'\''Brien"</b>'
+HOSTILE_HTML='&lt;b&gt;Zoë &amp; &quot;O&#39;Brien&quot;&lt;/b&gt;'
+
+# check_slips PDF TABLES FIELDS...: every table of TABLES
+# ("N<TAB>name..." lines) has exactly one slip "Table N" in PDF, with its
+# players, a signature line each, and every FIELD (a regex).
+check_slips() {
+    local pdf=$1 tables=$2 n name line dir
+    shift 2
+    dir=${pdf%.pdf}.d
+    mkdir -p "$dir"
+    pdftotext -layout "$pdf" "$dir/all.txt" || fail "pdftotext $pdf"
+    awk -v d="$dir" '/^[ \f]*Table [0-9]+ / { sub(/^[ \f]*/, ""); cur = $2; n[cur]++ } cur != "" { print > (d "/slip." cur) }
+                     END { for (t in n) if (n[t] != 1) print "table " t ": " n[t] " slips" > (d "/dup") }' "$dir/all.txt"
+    [ ! -s "$dir/dup" ] || fail "$pdf: $(cat "$dir/dup")"
+    [ "$(grep -c -E $'^[ \f]*Table [0-9]+ ' "$dir/all.txt")" -eq "$(wc -l <"$tables")" ] ||
+        fail "$pdf: $(grep -c -E $'^[ \f]*Table [0-9]+ ' "$dir/all.txt") slips for $(wc -l <"$tables") tables"
+    while IFS= read -r line; do
+        n=${line%%$'\t'*}
+        [ -f "$dir/slip.$n" ] || fail "$pdf: no slip for table $n"
+        local rest=${line#*$'\t'} seats=0
+        while IFS= read -r name; do
+            seats=$((seats + 1))
+            grep -q -F -- "$name" "$dir/slip.$n" || fail "$pdf: table $n's slip lacks $name"
+            grep -q -F -- "Signature: ${name:0:8}" "$dir/slip.$n" || fail "$pdf: table $n: no signature line for $name"
+        done < <(tr '\t' '\n' <<<"$rest")
+        [ "$(grep -o 'Signature:' "$dir/slip.$n" | wc -l)" -eq "$seats" ] ||
+            fail "$pdf: table $n: $(grep -o 'Signature:' "$dir/slip.$n" | wc -l) signature lines for $seats players"
+        for f in "$@"; do
+            grep -q -E -- "$f" "$dir/slip.$n" || fail "$pdf: table $n's slip lacks \"$f\""
+        done
+    done <"$tables"
+    # every page renders
+    local pages
+    pages=$(pdfinfo "$pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
+    pdftoppm -r 40 -png "$pdf" "$dir/page" || fail "pdftoppm $pdf"
+    [ "$(ls "$dir"/page*.png | wc -l)" -eq "${pages:-0}" ] && [ "$pages" -gt 0 ] ||
+        fail "$pdf: pdftoppm made $(ls "$dir"/page*.png | wc -l) pictures of ${pages:-?} pages"
+}
+
+print0() {
+    "$TOURNEY" print "$@" >"$E2E_TMP/out" 2>"$E2E_TMP/err" ||
+        fail "tourney print $*: exit $?: $(cat "$E2E_TMP/err")"
+}
+
+declare -A PLAYERS=([neuroshima-hex]=12 [tantrix]=12 [agricola]=16 [got-lcg2]=12 [catan]=16)
+declare -A FIELDS=(
+    [neuroshima-hex]='Army played|Winner|HQ difference|Draw'
+    [tantrix]='Score|Clock time left'
+    [agricola]='VP|IP|BP'
+    [got-lcg2]='Winner|Modified win'
+    [catan]='VP')
+for g in neuroshima-hex tantrix agricola got-lcg2 catan; do
+    d=$E2E_TMP/$g
+    mkdir -p "$d"
+    "$TOURNEY" demo --format "$g" --players "${PLAYERS[$g]}" --seed 7 --out "$d/full.json" --quiet \
+        >/dev/null 2>"$E2E_TMP/err" || fail "demo $g: $(cat "$E2E_TMP/err")"
+    node "$FIX" cut "$d/full.json" 100 closed "$HOSTILE" >"$d/event.json"
+    node "$FIX" cut "$d/full.json" 2 open "$HOSTILE" >"$d/open.json"
+    node "$FIX" cut "$d/full.json" 1 closed "$HOSTILE" >"$d/one.json"
+
+    # slips of the round in progress, A4; Letter on request
+    node "$FIX" tables "$d/open.json" 2 >"$d/tables.2"
+    print0 slips "$d/open.json" --pdf "$d/slips.pdf"
+    pdfinfo "$d/slips.pdf" | grep -q 'Page size:.*(A4)' || fail "$g slips: not A4: $(pdfinfo "$d/slips.pdf" | grep 'Page size')"
+    IFS='|' read -r -a f <<<"${FIELDS[$g]}"
+    check_slips "$d/slips.pdf" "$d/tables.2" "${f[@]}"
+    print0 slips "$d/open.json" --round 2 --paper letter --pdf "$d/slips-letter.pdf"
+    pdfinfo "$d/slips-letter.pdf" | grep -q 'Page size:.*(letter)' || fail "$g slips --paper letter: not Letter"
+    check_slips "$d/slips-letter.pdf" "$d/tables.2" "${f[@]}"
+
+    # pairings of the next round (a draft), by table and by name
+    "$TOURNEY" pair "$d/one.json" >"$d/pair.json" 2>"$E2E_TMP/err" || fail "pair $g: $(cat "$E2E_TMP/err")"
+    node "$FIX" tables "$d/one.json" 0 <"$d/pair.json" >"$d/tables.next"
+    print0 pairings "$d/one.json"
+    cp "$E2E_TMP/out" "$d/pairings.html"
+    grep -q 'DRAFT' "$d/pairings.html" || fail "$g pairings of the next round not marked as a draft"
+    grep -q -F -- "$HOSTILE_HTML" "$d/pairings.html" || fail "$g pairings: the hostile name is not escaped"
+    ! grep -q -F -- '<b>Zoë' "$d/pairings.html" || fail "$g pairings: the hostile name is raw HTML"
+    print0 pairings "$d/one.json" --pdf "$d/pairings.pdf"
+    pdftotext -layout "$d/pairings.pdf" "$d/pairings.txt"
+    while IFS= read -r line; do
+        n=${line%%$'\t'*}
+        seat=0
+        while IFS= read -r name; do
+            seat=$((seat + 1))
+            sur=${name##* } given=${name% *}
+            [ "$sur" != "$name" ] || given=
+            # by name: "<b>Surname</b>, Given</td><td class="n t">TABLE</td><td class="n">SEAT</td>"
+            esc_sur=$(sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/'\''/\&#39;/g' <<<"$sur")
+            grep -q -F -- "<b>$esc_sur</b>" "$d/pairings.html" ||
+                fail "$g pairings by name: no $name"
+            grep -F -- "<b>$esc_sur</b>" "$d/pairings.html" | grep -q -F -- "<td class=\"n t\">$n</td><td class=\"n\">$seat</td>" ||
+                fail "$g pairings by name: $name not at table $n seat $seat"
+        done < <(tr '\t' '\n' <<<"${line#*$'\t'}")
+    done <"$d/tables.next"
+    grep -q -F 'Pairings by name' "$d/pairings.txt" && grep -q -F 'Pairings by table' "$d/pairings.txt" ||
+        fail "$g pairings PDF lacks a section"
+
+    # standings and the final classification: the engine's order
+    "$TOURNEY" standings "$d/event.json" >"$d/standings.json" || fail "standings $g"
+    node "$FIX" standings "$d/event.json" <"$d/standings.json" >"$d/order"
+    print0 final "$d/event.json" --pdf "$d/final.pdf"
+    pdftotext -layout "$d/final.pdf" "$d/final.txt"
+    grep -q 'Final classification' "$d/final.txt" || fail "$g final: no title"
+    prev=0
+    while IFS= read -r name; do
+        # (a long name may wrap in the PDF's text: its first 12 characters)
+        at=$(grep -n -F -- "${name:0:12}" "$d/final.txt" | head -n 1 | cut -d: -f1)
+        [ -n "$at" ] && [ "$at" -gt "$prev" ] || fail "$g final: $name missing or out of order (line ${at:-none} after $prev)"
+        prev=$at
+    done <"$d/order"
+    print0 standings "$d/event.json"
+    first=$(head -n 1 "$d/order")
+    pts=$(node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1])).standings[0]; console.log(s.points)' "$d/standings.json")
+    grep -q -F -- "<td class=\"n t\">1</td>" "$E2E_TMP/out" && grep -F -A0 -- "$(sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/'\''/\&#39;/g' <<<"$first")" "$E2E_TMP/out" |
+        head -n 1 | grep -q -F "<b>$pts</b>" || fail "$g standings: rank 1 is not $first with $pts points"
+    "$TOURNEY" print final "$d/open.json" >/dev/null 2>"$E2E_TMP/err"
+    [ $? -eq 3 ] && grep -q 'is not finished' "$E2E_TMP/err" || fail "$g final of an unfinished event: $(cat "$E2E_TMP/err")"
+    ok "$g: slips of round 2 ($(wc -l <"$d/tables.2") tables, A4 and Letter), next round's pairings, standings, final classification"
+done
+
+# bad arguments: exit 2, one line, nothing written
+EV1=$E2E_TMP/neuroshima-hex/one.json
+for args in "slips $EV1 --round 9" "menu $EV1" "slips $EV1 --paper a3" "slips $EV1 --colour red" "slips"; do
+    # shellcheck disable=SC2086 # (the words are the arguments)
+    "$TOURNEY" print $args --pdf "$E2E_TMP/never.pdf" >/dev/null 2>"$E2E_TMP/err"
+    st=$?
+    [ $st -eq 2 ] && [ ! -e "$E2E_TMP/never.pdf" ] && [ "$(wc -l <"$E2E_TMP/err")" -ge 1 ] ||
+        fail "tourney print $args: exit $st, $(cat "$E2E_TMP/err")"
+done
+ok "bad arguments: exit 2 with a message, no file"
+
+# live: a published round on the real hub
+N_DEV=0
+start_broker --tables 1 --organisers o1 --no-ws
+source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
+live_hub_config
+hub_launch
+live 0 wait-hub --timeout 20
+EV=prn
+live 0 event create "$EV" --format neuroshima-hex --title 'Print <Open>' --seed 4
+for i in 1 2 3 4 5 6 7 8 9; do
+    live 0 player add "$EV" "p$i" "Player $i" --club "Club $i" --army Borgo --army Hegemony --army Moloch --army Outpost --army Vegas
+done
+live 0 round pair "$EV"
+live 0 round show "$EV"
+awk '$1 == "table" { printf "%s", $2; for (i = 3; i <= NF; i++) if ($i ~ /^p[0-9]+$/) printf "\tPlayer %s", substr($i, 2); print "" }' \
+    "$E2E_TMP/out" >"$E2E_TMP/live.tables"
+[ "$(wc -l <"$E2E_TMP/live.tables")" -eq 4 ] || fail "round show: $(cat "$E2E_TMP/out")"
+live 0 round publish "$EV"
+live 0 print "$EV" slips --pdf "$E2E_TMP/live-slips.pdf"
+check_slips "$E2E_TMP/live-slips.pdf" "$E2E_TMP/live.tables" 'Army played' 'HQ difference'
+grep -q -F 'Print <Open>' "$E2E_TMP/live-slips.d/all.txt" || fail "live slips: no event title"
+live 0 print "$EV" pairings
+grep -q -F 'Print &lt;Open&gt;' "$E2E_TMP/out" || fail "live pairings: title not escaped"
+! grep -q DRAFT "$E2E_TMP/out" || fail "live pairings of the published round marked as a draft"
+for i in 1 2 3 4 5 6 7 8 9; do
+    grep -q -F "<b>$i</b>, Player" "$E2E_TMP/out" || fail "live pairings by name: no Player $i"
+done
+live 3 print "$EV" final
+grep -q 'is not finished' "$E2E_TMP/err" || fail "live print final: $(cat "$E2E_TMP/err")"
+ok "live print: slips of every table of the published round, pairings by name, no final yet"
+e2e_done
