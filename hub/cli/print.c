@@ -501,6 +501,7 @@ static void slip(struct out *o, const struct tny_event *ev,
         put(o, "<th>Winner</th>");
         break;
     case TNY_GAME_CATAN: put(o, "<th>VP</th>"); break;
+    case TNY_GAME_TWO_PLAYER: put(o, "<th>Score</th><th>Winner</th>"); break;
     }
     put(o, "</tr>\n");
     for (int32_t s = 0; s < t->n_seats; s++) {
@@ -531,6 +532,9 @@ static void slip(struct out *o, const struct tny_event *ev,
             put(o, "<td class=\"chk\">&#9744;</td>");
             break;
         case TNY_GAME_CATAN: put(o, "<td class=\"box\"></td>"); break;
+        case TNY_GAME_TWO_PLAYER:
+            put(o, "<td class=\"box\"></td><td class=\"chk\">&#9744;</td>");
+            break;
         }
         put(o, "</tr>\n");
     }
@@ -546,6 +550,10 @@ static void slip(struct out *o, const struct tny_event *ev,
         break;
     case TNY_GAME_GOT_LCG2:
         put(o, "<p class=\"more\">Modified win &#9744;</p>\n");
+        break;
+    case TNY_GAME_TWO_PLAYER:
+        if (ev->format.draws)
+            put(o, "<p class=\"more\">Draw &#9744;</p>\n");
         break;
     default: break;
     }
