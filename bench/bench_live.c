@@ -311,7 +311,7 @@ static void write_hub_conf(void)
             "broker_uri = \"tcp://127.0.0.1:%d\"\nusername = \"hub\"\n"
             "password_file = \"%s/hub.pw\"\ndatabase = \"%s/hub.db\"\n"
             "keepalive_s = 5\nfeed = %s\ndatabase_sync = %s\n"
-            "log_level = \"warn\"\n",
+            "log_level = \"debug\"\n",
             port, tmp, tmp, feed ? "true" : "false",
             sync_db ? "true" : "false");
     fclose(f);
@@ -625,6 +625,63 @@ static void open_watch(void)
         die("the retained assignments did not arrive");
 }
 
+/* Prints p50 / p99 of each stage of the results of devices first..last
+ * (those acknowledged), from the hub's result trace (hub_loop.c, log level
+ * debug) and this client's send and ack times, all CLOCK_MONOTONIC:
+ * in (sent -> the hub's adapter has it: client, broker, hub's Paho),
+ * adapter (-> in the hub's fair queue), queue (-> its batch begins),
+ * commit (-> validated, stored, fsync'd), publish (-> its ack handed to
+ * Paho, the batch's acks in turn), out (-> the ack is here: Paho, broker,
+ * this client).  A device's last traced result is taken. */
+static void print_stages(const char *label, int first, int last)
+{
+    enum { IN, ADAPTER, QUEUE, COMMIT, PUBLISH, OUT, N_STAGES };
+    static const char *const names[N_STAGES] = {"in",     "adapter", "queue",
+                                                "commit", "publish", "out"};
+    static double st[N_STAGES][N_DEVICES + 1];
+    static bool have[N_DEVICES + 1];
+    char path[128], line[512];
+    snprintf(path, sizeof(path), "%s/hub.log", tmp);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    memset(have, 0, sizeof(have));
+    while (fgets(line, sizeof(line), f)) {
+        const char *t = strstr(line, "result trace device=table-");
+        int dev, size;
+        long long rx, queued, batch, done, pub;
+        if (!t ||
+            sscanf(t,
+                   "result trace device=table-%d batch_size=%d rx=%lld "
+                   "queued=%lld batch=%lld done=%lld pub=%lld",
+                   &dev, &size, &rx, &queued, &batch, &done, &pub) != 7 ||
+            dev < first || dev > last || acked_at[dev] == 0)
+            continue;
+        double us[] = {(double)rx, (double)queued, (double)batch, (double)done,
+                       (double)pub};
+        st[IN][dev] = us[0] / 1000.0 - sent_at[dev] * 1000.0;
+        for (int k = 1; k < 5; k++)
+            st[k][dev] = (us[k] - us[k - 1]) / 1000.0;
+        st[OUT][dev] = acked_at[dev] * 1000.0 - us[4] / 1000.0;
+        have[dev] = true;
+    }
+    fclose(f);
+    printf("%s stages (ms, p50 / p99):", label);
+    for (int k = 0; k < N_STAGES; k++) {
+        double v[N_DEVICES + 1];
+        int n = 0;
+        for (int d = first; d <= last; d++)
+            if (have[d])
+                v[n++] = st[k][d];
+        if (n == 0)
+            continue;
+        qsort(v, (size_t)n, sizeof(double), cmp_double);
+        printf(" %s %.2f / %.2f%s", names[k], v[n / 2],
+               v[(n * 99) / 100 - (n >= 100)], k + 1 < N_STAGES ? "," : "");
+    }
+    printf("\n");
+}
+
 /* (b) 200 tables, each one result, spread uniformly over 4 s. */
 static void bench_latency(void)
 {
@@ -658,6 +715,7 @@ static void bench_latency(void)
                "ms, max %.2f ms (%d acks)\n",
                lat[n_lat / 2], lat[(n_lat * 99) / 100 - (n_lat >= 100)],
                lat[n_lat - 1], n_lat);
+    print_stages("(b)", 1, 200);
 }
 
 /* (a) 500 tables at once: durable results per second. */
@@ -799,6 +857,7 @@ static void bench_flood(void)
                lat[(n_lat * 99) / 100 - (n_lat >= 100)], lat[n_lat - 1], n_lat);
     else
         printf("(f) flood: no honest table got an ack within 60 s\n");
+    print_stages("(f) honest tables'", 1, 200);
     tny_mqtt_close(flood);
     flood = NULL;
 }

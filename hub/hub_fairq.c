@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct fifo {
     char device[TNY_WIRE_ID_MAX + 1];
@@ -93,6 +94,9 @@ bool hub_fairq_push(struct hub_fairq *q, const char *device,
     struct hub_fairq_item *it = &f->items[(f->head + f->n) % q->per_device_max];
     it->ev = *ev;
     memcpy(it->device, f->device, sizeof(it->device));
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    it->pushed_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
     f->n++;
     q->count++;
     return true;

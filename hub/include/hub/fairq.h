@@ -19,6 +19,7 @@ struct hub_fairq;
 struct hub_fairq_item {
     struct tny_mqtt_message ev;
     char device[TNY_WIRE_ID_MAX + 1];
+    int64_t pushed_us; /* CLOCK_MONOTONIC when pushed (the result trace) */
 };
 
 /* per_device_max >= 1.  Errors: TNY_EINVAL, TNY_ENOMEM. */
