@@ -16,6 +16,7 @@ static struct tny_mqtt_message msg(int n)
     m.kind = TNY_MQTT_MESSAGE;
     m.payload = malloc(16);
     assert_non_null(m.payload);
+    m.mem = m.payload; /* what tny_mqtt_message_release frees */
     m.len = (size_t)snprintf((char *)m.payload, 16, "%d", n);
     return m;
 }
