@@ -118,7 +118,10 @@ int32_t hub_fairq_take(struct hub_fairq *q, struct hub_fairq_item *out,
                        int32_t max)
 {
     int32_t n = 0;
-    while (n < max && q->count > 0) {
+    /* One turn: each device listed now at most once (a device emptied by
+     * this take leaves the list, so count the turn down instead). */
+    int32_t turn = q->n_dev;
+    while (n < max && q->count > 0 && turn-- > 0) {
         if (q->next >= q->n_dev)
             q->next = 0;
         struct fifo *f = &q->dev[q->next];

@@ -20,12 +20,13 @@
  * adapter's queue; result messages go to a queue fair between devices
  * (fairq.h: at most RESULTS_PER_DEVICE waiting per device, the excess
  * dropped and logged, the device resends what is not acknowledged), and
- * up to BATCH_MAX of them, round robin between devices, go to the service
- * as one batch, one store transaction; their acks are published after
- * that commit, then the adapter's queue is read again.  So one table
+ * the oldest of each device (up to BATCH_MAX, round robin) go to the
+ * service as one batch, one store transaction; their acks are published
+ * after that commit, then the adapter's queue is read again.  So one table
  * login flooding results delays another table's result by at most one
- * batch.  A console request or presence first commits every result
- * waiting before it; delivery and connection events do not wait.
+ * batch, which carries one of the flood's results, not its backlog.  A console
+ * request or presence first commits every result waiting before it; delivery
+ * and connection events do not wait.
  *
  * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
  * up to 2 s for it, disconnect cleanly, close the database.  A SIGKILL
@@ -306,8 +307,9 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     l->feed_due = true;
 }
 
-/* Hands up to BATCH_MAX waiting results, round robin between devices, to
- * the service as one batch and publishes the acks (after the commit). */
+/* Hands the oldest waiting result of each device (up to BATCH_MAX, round
+ * robin) to the service as one batch and publishes the acks (after the
+ * commit). */
 static void flush_batch(struct loop *l)
 {
     struct hub_outbox ob;

@@ -33,9 +33,11 @@ void hub_fairq_free(struct hub_fairq *q);
 bool hub_fairq_push(struct hub_fairq *q, const char *device,
                     struct tny_mqtt_message *ev);
 
-/* Moves up to max items into out[], one per device in turn (round robin,
- * continuing where the last take stopped), each device's in arrival order.
- * Returns how many; the caller owns (releases) them. */
+/* Moves into out[] the oldest item of each device with one waiting, in
+ * turn (round robin, continuing where the last take stopped), at most max
+ * and at most one per device: one batch never carries a device's backlog
+ * in front of another device's result.  Returns how many; the caller owns
+ * (releases) them. */
 int32_t hub_fairq_take(struct hub_fairq *q, struct hub_fairq_item *out,
                        int32_t max);
 
