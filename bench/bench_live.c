@@ -12,7 +12,8 @@
  * result sent -> its ack -> close, pair, publish (the console commands an
  * organiser runs, sent the moment the previous reply arrives) -> every
  * table has its round 2 assignment, (e) hub restart with >= 10,000 stored
- * results: exec -> hub/state online, and exec -> first ack.
+ * results: exec -> hub/state online, and exec -> first ack, (f) the 200
+ * tables' ack latency while one table login floods 50,000 results.
  *
  * The setup writes the database through the store API before the hub
  * starts (events, players, devices assigned to tables, round 1 paired and
@@ -25,7 +26,8 @@
  * fdatasync, 100/s, in the temp dir): with sync on, (b)'s tail cannot be
  * shorter than the disk's.
  *
- * usage: bench_live [--no-feed] [--no-sync] [HUB_BINARY]   (default:
+ * usage: bench_live [--no-feed] [--no-sync] [--flood-only] [HUB_BINARY]
+ * (--flood-only: (b) and (f) only; HUB_BINARY default:
  * ../hub/tourney-hub next to this binary in the build tree).  Not a test:
  * nothing is asserted.
  */
@@ -70,6 +72,7 @@ static char tmp[64], hub_bin[1024];
 static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
+static bool flood_only; /* --flood-only: (b) and (f) */
 /* [device * 2 + k] the round 1 players of the device's table */
 static char **seat_ids;
 
@@ -154,10 +157,12 @@ static void start_broker(void)
              "--monitors watch --bind 127.0.0.1 --port %d --run-as \"$(id "
              "-un)\" %s/broker >/dev/null && mosquitto_passwd -b "
              "%s/broker/passwd bench bench-pw && mosquitto_passwd -b "
-             "%s/broker/passwd benchwatch bench-pw && printf '\\nuser bench\\n"
+             "%s/broker/passwd benchwatch bench-pw && mosquitto_passwd -b "
+             "%s/broker/passwd benchflood bench-pw && printf '\\nuser bench\\n"
              "topic readwrite tourney/v1/#\\nuser benchwatch\\ntopic read "
-             "tourney/v1/#\\n' >>%s/broker/acl",
-             TNY_SOURCE_DIR, port, tmp, tmp, tmp, tmp);
+             "tourney/v1/#\\nuser benchflood\\ntopic write "
+             "tourney/v1/device/table-0700/result\\n' >>%s/broker/acl",
+             TNY_SOURCE_DIR, port, tmp, tmp, tmp, tmp, tmp);
     run(cmd);
     char conf[128], log[128];
     snprintf(conf, sizeof(conf), "%s/broker/mosquitto.conf", tmp);
@@ -306,7 +311,7 @@ static void write_hub_conf(void)
             "broker_uri = \"tcp://127.0.0.1:%d\"\nusername = \"hub\"\n"
             "password_file = \"%s/hub.pw\"\ndatabase = \"%s/hub.db\"\n"
             "keepalive_s = 5\nfeed = %s\ndatabase_sync = %s\n"
-            "log_level = \"warn\"\n",
+            "log_level = \"debug\"\n",
             port, tmp, tmp, feed ? "true" : "false",
             sync_db ? "true" : "false");
     fclose(f);
@@ -320,6 +325,10 @@ static struct tny_mqtt *cli;
  * thousands of assignments in the broker. */
 static struct tny_mqtt *watch;
 static double sent_at[N_DEVICES + 1], acked_at[N_DEVICES + 1];
+/* (f): the flooding device and the acks it got. */
+#define FLOOD_DEV 700
+static struct tny_mqtt *flood;
+static long flood_acks;
 static int acked_status[N_DEVICES + 1];
 /* The round of the device's latest assignment (0: none / cleared) and
  * when it arrived. */
@@ -379,6 +388,8 @@ static void handle(struct tny_mqtt_message *m, double t)
         struct tny_diag d = {{0}};
         if (strcmp(kind, "assign") == 0)
             on_assignment(dev, m, t);
+        else if (strcmp(kind, "ack") == 0 && dev == FLOOD_DEV && flood)
+            flood_acks++;
         else if (strcmp(kind, "ack") == 0 &&
                  tny_wire_decode_ack(m->payload, m->len, &ack, &d) == 0 &&
                  acked_at[dev] == 0) {
@@ -391,13 +402,14 @@ static void handle(struct tny_mqtt_message *m, double t)
 /* Drains both clients' events, waiting up to wait_ms for the first. */
 static void pump(int wait_ms)
 {
-    struct pollfd p[2] = {
+    struct pollfd p[3] = {
         {.fd = tny_mqtt_wakeup_fd(cli), .events = POLLIN},
-        {.fd = watch ? tny_mqtt_wakeup_fd(watch) : -1, .events = POLLIN}};
-    if (poll(p, 2, wait_ms) <= 0)
+        {.fd = watch ? tny_mqtt_wakeup_fd(watch) : -1, .events = POLLIN},
+        {.fd = flood ? tny_mqtt_wakeup_fd(flood) : -1, .events = POLLIN}};
+    if (poll(p, 3, wait_ms) <= 0)
         return;
-    struct tny_mqtt *c[2] = {cli, watch};
-    for (int i = 0; i < 2; i++) {
+    struct tny_mqtt *c[3] = {cli, watch, flood};
+    for (int i = 0; i < 3; i++) {
         struct tny_mqtt_message m;
         while (c[i] && tny_mqtt_next_message(c[i], &m) == 0) {
             handle(&m, now_s());
@@ -416,8 +428,27 @@ static int table_of(int dev)
     return dev - (dev >= D_FIRST ? D_FIRST : dev >= C_FIRST ? C_FIRST : 1) + 1;
 }
 
+static void submit_via(struct tny_mqtt *via, int dev, const char *key);
+
 static void submit(int dev, const char *key)
 {
+    submit_via(cli, dev, key);
+}
+
+/* Publishes device dev's round 1 result with idempotency key `key`
+ * through client `via`; false (nothing sent) when via's buffer is full and
+ * `via` is the flooder, which then waits for the next turn. */
+static bool try_submit(struct tny_mqtt *via, int dev, const char *key);
+
+static void submit_via(struct tny_mqtt *via, int dev, const char *key)
+{
+    while (!try_submit(via, dev, key))
+        pump(1); /* Paho's buffer full: let it drain */
+}
+
+static bool try_submit(struct tny_mqtt *via, int dev, const char *key)
+{
+    bool sent;
     struct tny_wire_submission sub;
     struct tny_diag d = {{0}};
     uint8_t *buf = NULL;
@@ -441,10 +472,11 @@ static void submit(int dev, const char *key)
         die("encode");
     }
     snprintf(topic, sizeof(topic), PREFIX "device/%s/result", sub.device_id);
-    sent_at[dev] = now_s();
-    while (tny_mqtt_publish(cli, topic, buf, len, 1, false, NULL, &d) < 0)
-        pump(1); /* Paho's buffer full: let it drain */
+    if (via != flood)
+        sent_at[dev] = now_s();
+    sent = tny_mqtt_publish(via, topic, buf, len, 1, false, NULL, &d) == 0;
     free(buf);
+    return sent;
 }
 
 static int missing_acks(int first, int last)
@@ -593,6 +625,63 @@ static void open_watch(void)
         die("the retained assignments did not arrive");
 }
 
+/* Prints p50 / p99 of each stage of the results of devices first..last
+ * (those acknowledged), from the hub's result trace (hub_loop.c, log level
+ * debug) and this client's send and ack times, all CLOCK_MONOTONIC:
+ * in (sent -> the hub's adapter has it: client, broker, hub's Paho),
+ * adapter (-> in the hub's fair queue), queue (-> its batch begins),
+ * commit (-> validated, stored, fsync'd), publish (-> its ack handed to
+ * Paho, the batch's acks in turn), out (-> the ack is here: Paho, broker,
+ * this client).  A device's last traced result is taken. */
+static void print_stages(const char *label, int first, int last)
+{
+    enum { IN, ADAPTER, QUEUE, COMMIT, PUBLISH, OUT, N_STAGES };
+    static const char *const names[N_STAGES] = {"in",     "adapter", "queue",
+                                                "commit", "publish", "out"};
+    static double st[N_STAGES][N_DEVICES + 1];
+    static bool have[N_DEVICES + 1];
+    char path[128], line[512];
+    snprintf(path, sizeof(path), "%s/hub.log", tmp);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    memset(have, 0, sizeof(have));
+    while (fgets(line, sizeof(line), f)) {
+        const char *t = strstr(line, "result trace device=table-");
+        int dev, size;
+        long long rx, queued, batch, done, pub;
+        if (!t ||
+            sscanf(t,
+                   "result trace device=table-%d batch_size=%d rx=%lld "
+                   "queued=%lld batch=%lld done=%lld pub=%lld",
+                   &dev, &size, &rx, &queued, &batch, &done, &pub) != 7 ||
+            dev < first || dev > last || acked_at[dev] == 0)
+            continue;
+        double us[] = {(double)rx, (double)queued, (double)batch, (double)done,
+                       (double)pub};
+        st[IN][dev] = us[0] / 1000.0 - sent_at[dev] * 1000.0;
+        for (int k = 1; k < 5; k++)
+            st[k][dev] = (us[k] - us[k - 1]) / 1000.0;
+        st[OUT][dev] = acked_at[dev] * 1000.0 - us[4] / 1000.0;
+        have[dev] = true;
+    }
+    fclose(f);
+    printf("%s stages (ms, p50 / p99):", label);
+    for (int k = 0; k < N_STAGES; k++) {
+        double v[N_DEVICES + 1];
+        int n = 0;
+        for (int d = first; d <= last; d++)
+            if (have[d])
+                v[n++] = st[k][d];
+        if (n == 0)
+            continue;
+        qsort(v, (size_t)n, sizeof(double), cmp_double);
+        printf(" %s %.2f / %.2f%s", names[k], v[n / 2],
+               v[(n * 99) / 100 - (n >= 100)], k + 1 < N_STAGES ? "," : "");
+    }
+    printf("\n");
+}
+
 /* (b) 200 tables, each one result, spread uniformly over 4 s. */
 static void bench_latency(void)
 {
@@ -626,6 +715,7 @@ static void bench_latency(void)
                "ms, max %.2f ms (%d acks)\n",
                lat[n_lat / 2], lat[(n_lat * 99) / 100 - (n_lat >= 100)],
                lat[n_lat - 1], n_lat);
+    print_stages("(b)", 1, 200);
 }
 
 /* (a) 500 tables at once: durable results per second. */
@@ -711,6 +801,67 @@ static void bench_restart(void)
            online * 1000.0, (acked_at[1] - start) * 1000.0);
 }
 
+/* (f) One table login (table-0700, its own connection, its ACL allowing
+ * only its result topic) floods FLOOD_N QoS 1 results as fast as the
+ * broker takes them; 0.5 s in, tables 1..200 each send one result,
+ * spread over 4 s as in (b).  Their ack latency is what the flood costs
+ * the honest tables (the hub's fair queue, hub_loop.c). */
+#define FLOOD_N 50000
+static void bench_flood(void)
+{
+    struct tny_rng rng;
+    double at[201], lat[200];
+    int n_lat = 0, flood_sent = 0, honest_sent = 0;
+    char key[32];
+    flood = open_client("benchflood", NULL, 0);
+    for (double until = now_s() + 5;
+         !tny_mqtt_is_connected(flood) && now_s() < until;)
+        pump(10);
+    tny_rng_seed(&rng, 2);
+    for (int t = 1; t <= 200; t++) {
+        at[t] = 0.5 + (double)tny_rng_below(&rng, 4000) / 1000.0;
+        acked_at[t] = 0;
+    }
+    flood_acks = 0;
+    double start = now_s();
+    while (honest_sent < 200 || missing_acks(1, 200)) {
+        if (now_s() - start > 60)
+            break;
+        /* The flooder: as many as its client buffer takes this turn. */
+        for (int k = 0; k < 200 && flood_sent < FLOOD_N; k++) {
+            snprintf(key, sizeof(key), "flood-%d", flood_sent);
+            if (!try_submit(flood, FLOOD_DEV, key))
+                break;
+            flood_sent++;
+        }
+        double now = now_s() - start;
+        for (int t = 1; t <= 200; t++)
+            if (at[t] >= 0 && at[t] <= now) {
+                snprintf(key, sizeof(key), "f-%d", t);
+                submit(t, key);
+                at[t] = -1;
+                honest_sent++;
+            }
+        pump(1);
+    }
+    double honest_done = now_s() - start;
+    for (int t = 1; t <= 200; t++)
+        if (acked_at[t] > 0)
+            lat[n_lat++] = (acked_at[t] - sent_at[t]) * 1000.0;
+    qsort(lat, (size_t)n_lat, sizeof(double), cmp_double);
+    if (n_lat > 0)
+        printf("(f) flood of %d results from one table login (%d sent in "
+               "%.1f s, %ld acked): the 200 honest tables' ack latency p50 "
+               "%.2f ms, p99 %.2f ms, max %.2f ms (%d acks)\n",
+               FLOOD_N, flood_sent, honest_done, flood_acks, lat[n_lat / 2],
+               lat[(n_lat * 99) / 100 - (n_lat >= 100)], lat[n_lat - 1], n_lat);
+    else
+        printf("(f) flood: no honest table got an ack within 60 s\n");
+    print_stages("(f) honest tables'", 1, 200);
+    tny_mqtt_close(flood);
+    flood = NULL;
+}
+
 /* The disk's fdatasync latency: 400 in-place 4 KiB writes at 100/s. */
 static void probe_disk(void)
 {
@@ -746,8 +897,11 @@ int main(int argc, char **argv)
             feed = false;
         else if (strcmp(argv[a], "--no-sync") == 0)
             sync_db = false;
+        else if (strcmp(argv[a], "--flood-only") == 0)
+            flood_only = true;
         else
-            die("usage: bench_live [--no-feed] [--no-sync] [HUB_BINARY]");
+            die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
+                "[HUB_BINARY]");
     }
     if (a < argc) {
         snprintf(hub_bin, sizeof(hub_bin), "%s", argv[a]);
@@ -785,13 +939,16 @@ int main(int argc, char **argv)
         die("hub did not come online (see its log in the temp dir)");
 
     bench_latency();
-    bench_throughput();
-    open_watch();
-    bench_publish();
-    bench_turnaround();
-    tny_mqtt_close(watch);
-    watch = NULL;
-    bench_restart();
+    if (!flood_only) {
+        bench_throughput();
+        open_watch();
+        bench_publish();
+        bench_turnaround();
+        tny_mqtt_close(watch);
+        watch = NULL;
+        bench_restart();
+    }
+    bench_flood();
     print_load("after");
 
     tny_mqtt_close(cli);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package Tourney needs to build, test, benchmark and run.
 # Idempotent: packages already present are left alone; safe to run again.
-# Usage: deploy/install-deps.sh [--bench] [--cross]
+# Usage: deploy/install-deps.sh [--bench] [--fuzz] [--cross]
 #   --bench  adds bench-only packages
+#   --fuzz   adds clang and its libFuzzer runtime, for fuzz/run.sh
 #   --cross  adds the arm64 cross toolchain, the :arm64 -dev libraries (Debian
 #            multiarch: enables the arm64 architecture once; they pull in
 #            libc6:arm64, the runtime qemu uses with -L /) and qemu-user, for
@@ -11,12 +12,14 @@
 set -euo pipefail
 
 bench=0
+fuzz=0
 cross=0
 for arg in "$@"; do
     case $arg in
         --bench) bench=1 ;;
+        --fuzz) fuzz=1 ;;
         --cross) cross=1 ;;
-        *) echo "usage: $0 [--bench] [--cross]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bench] [--fuzz] [--cross]" >&2; exit 2 ;;
     esac
 done
 
@@ -44,6 +47,9 @@ packages=(
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [ "$bench" = 1 ]; then
     packages+=(liblemon-dev g++)           # reference matcher for bench/lemon_compare
+fi
+if [ "$fuzz" = 1 ]; then
+    packages+=(clang-14 libclang-rt-14-dev) # libFuzzer targets (fuzz/run.sh)
 fi
 sudo_cmd=""
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi

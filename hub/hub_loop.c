@@ -17,10 +17,16 @@
  * published here when it is ready.
  *
  * Results are group-committed: drain() takes every message waiting in the
- * adapter's queue, and the result messages among them (up to BATCH_MAX,
- * in arrival order, until another kind of message comes) go to the service
- * as one batch, one store transaction; their acks are published after
- * that commit.
+ * adapter's queue; result messages go to a queue fair between devices
+ * (fairq.h: at most RESULTS_PER_DEVICE waiting per device, the excess
+ * dropped and logged, the device resends what is not acknowledged), and
+ * the oldest of each device (up to BATCH_MAX, round robin) go to the
+ * service as one batch, one store transaction; their acks are published
+ * after that commit, then the adapter's queue is read again.  So one table
+ * login flooding results delays another table's result by at most one
+ * batch, which carries one of the flood's results, not its backlog.  A console
+ * request or presence first commits every result waiting before it; delivery
+ * and connection events do not wait.
  *
  * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
  * up to 2 s for it, checkpoint the WAL into the database file, disconnect
@@ -44,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hub/fairq.h"
 #include "hub/feed_thread.h"
 #include "hub/log.h"
 #include "hub/service.h"
@@ -58,10 +65,9 @@
 /* Most result messages committed in one transaction. */
 #define BATCH_MAX 2048
 
-struct batch_item {
-    struct tny_mqtt_message ev;
-    char device[TNY_WIRE_ID_MAX + 1];
-};
+/* Results one device may have waiting in the hub (an honest table has
+ * one, or its outbox's backlog after a reconnect, sent one at a time). */
+#define RESULTS_PER_DEVICE 16
 
 struct pending_msg {
     struct hub_msg m;
@@ -86,8 +92,10 @@ struct loop {
     bool republishing; /* a republish is under way (republish_step) */
     /* Builds the feed off this thread (NULL: built here, in turns). */
     struct hub_feed_thread *feeder;
-    struct batch_item *batch; /* result messages waiting for drain's commit */
-    int32_t n_batch;
+    struct hub_fairq *results;    /* result messages waiting for a commit */
+    struct hub_fairq_item *batch; /* BATCH_MAX: the one being committed */
+    int64_t n_refused;            /* results dropped since the last log */
+    int64_t refused_log_ms;
 };
 
 static int sig_pipe[2] = {-1, -1};
@@ -103,6 +111,13 @@ static void on_signal(int sig)
         (void)w;
     }
     errno = saved;
+}
+
+static int64_t mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 static int64_t now_ms(void)
@@ -294,29 +309,46 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     l->feed_due = true;
 }
 
-/* Hands the collected result messages to the service as one batch and
- * publishes the acks (after the commit). */
-static void flush_results(struct loop *l)
+/* Hands the oldest waiting result of each device (up to BATCH_MAX, round
+ * robin) to the service as one batch and publishes the acks (after the
+ * commit). */
+static void flush_batch(struct loop *l)
 {
     struct hub_outbox ob;
     struct tny_diag diag = {{0}};
     struct hub_result_msg msgs[BATCH_MAX];
-    if (l->n_batch == 0)
+    if (!l->results || hub_fairq_count(l->results) == 0)
         return;
-    for (int32_t i = 0; i < l->n_batch; i++)
+    int64_t batch_us = mono_us();
+    int32_t n = hub_fairq_take(l->results, l->batch, BATCH_MAX);
+    for (int32_t i = 0; i < n; i++)
         msgs[i] = (struct hub_result_msg){
             l->batch[i].device, l->batch[i].ev.payload, l->batch[i].ev.len};
     hub_outbox_init(&ob);
-    int rc =
-        hub_service_on_results(l->svc, l->n_batch, msgs, now_ms(), &ob, &diag);
+    int rc = hub_service_on_results(l->svc, n, msgs, now_ms(), &ob, &diag);
     if (rc < 0) /* those without an ack resend */
         HUB_LOG(HUB_LOG_ERROR, "results not all handled (%d in batch): %s",
-                (int)l->n_batch, diag.msg[0] ? diag.msg : tny_strerror(rc));
+                (int)n, diag.msg[0] ? diag.msg : tny_strerror(rc));
+    int64_t done_us = mono_us();
     publish_outbox(l, &ob);
     l->feed_due = true;
-    for (int32_t i = 0; i < l->n_batch; i++)
+    /* The result trace (log_level debug; bench_live reads it): each
+     * stage's end on CLOCK_MONOTONIC, microseconds.  rx: the adapter took
+     * it from Paho; queued: in the fair queue; batch: its batch began;
+     * done: validated, stored, committed (fsync); pub: its ack handed to
+     * the adapter. */
+    if (HUB_LOG_DEBUG <= hub_log_level) {
+        int64_t pub_us = mono_us();
+        for (int32_t i = 0; i < n; i++)
+            HUB_LOG(HUB_LOG_DEBUG,
+                    "result trace device=%s batch_size=%d rx=%lld queued=%lld "
+                    "batch=%lld done=%lld pub=%lld",
+                    l->batch[i].device, (int)n, (long long)l->batch[i].ev.rx_us,
+                    (long long)l->batch[i].pushed_us, (long long)batch_us,
+                    (long long)done_us, (long long)pub_us);
+    }
+    for (int32_t i = 0; i < n; i++)
         tny_mqtt_message_release(&l->batch[i].ev);
-    l->n_batch = 0;
 }
 
 /* A retained message on a device's result topic would be replayed to the
@@ -338,8 +370,17 @@ static void clear_retained_result(struct loop *l, const char *topic,
     publish(l, &m);
 }
 
-/* Keeps a result message for the batch; false when ev is something else
- * (then the caller handles it, after flushing the batch). */
+/* Commits every result waiting (before a message of another kind). */
+static void flush_results(struct loop *l)
+{
+    while (l->results && hub_fairq_count(l->results) > 0)
+        flush_batch(l);
+}
+
+/* Keeps a result message for a batch; false when ev is something else
+ * (then the caller handles it, after flushing the results).  A device's
+ * result beyond RESULTS_PER_DEVICE waiting is dropped, and the drops are
+ * logged at most once a second. */
 static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
 {
     enum tny_wire_topic kind;
@@ -351,23 +392,44 @@ static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
         return false;
     if (ev->retained && ev->len > 0)
         clear_retained_result(l, ev->topic, id);
-    if (!l->batch && !(l->batch = calloc(BATCH_MAX, sizeof(*l->batch))))
+    if (!l->results &&
+        (hub_fairq_new(RESULTS_PER_DEVICE, &l->results) < 0 ||
+         (!l->batch && !(l->batch = calloc(BATCH_MAX, sizeof(*l->batch)))))) {
+        hub_fairq_free(l->results);
+        l->results = NULL;
         return false; /* out of memory: one at a time */
-    if (l->n_batch == BATCH_MAX)
-        flush_results(l);
-    l->batch[l->n_batch].ev = *ev;
-    memcpy(l->batch[l->n_batch].device, id, sizeof(id));
-    l->n_batch++;
+    }
+    if (hub_fairq_push(l->results, id, ev))
+        return true;
+    l->n_refused++;
+    int64_t now = now_ms();
+    if (now - l->refused_log_ms >= 1000) {
+        HUB_LOG(HUB_LOG_WARN,
+                "results dropped count=%lld last_device=%s: more than %d "
+                "waiting from one device (unacknowledged: it resends)",
+                (long long)l->n_refused, id, RESULTS_PER_DEVICE);
+        l->n_refused = 0;
+        l->refused_log_ms = now;
+    }
+    tny_mqtt_message_release(ev);
     return true;
 }
 
-static void drain(struct loop *l)
+/* Reads the adapter's queue until it is empty: results wait in the fair
+ * queue, anything else is handled at once (after the results before it). */
+static void pull(struct loop *l)
 {
     struct tny_mqtt_message ev;
     while (tny_mqtt_next_message(l->mqtt, &ev) == 0) {
         if (batch_result(l, &ev))
-            continue; /* released by flush_results */
-        flush_results(l);
+            continue; /* owned by the fair queue, or dropped */
+        /* A console request or presence sees every result received
+         * before it committed.  Delivery and connection events do not
+         * depend on results: committing the waiting results for each of
+         * them (one fsync per ack delivered) held results back for
+         * seconds during a flood. */
+        if (ev.kind == TNY_MQTT_MESSAGE)
+            flush_results(l);
         switch (ev.kind) {
         case TNY_MQTT_MESSAGE: on_message(l, &ev); break;
         case TNY_MQTT_DROPPED:
@@ -400,7 +462,16 @@ static void drain(struct loop *l)
         }
         tny_mqtt_message_release(&ev);
     }
-    flush_results(l);
+}
+
+/* Pull, commit one fair batch, pull again: a flood waits its turn. */
+static void drain(struct loop *l)
+{
+    pull(l);
+    while (l->results && hub_fairq_count(l->results) > 0) {
+        flush_batch(l);
+        pull(l);
+    }
 }
 
 /* Publishes the feed of one changed event (all of them when `all`); the
@@ -544,6 +615,11 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
     o.n_subs = 3;
     o.max_payload = HUB_MAX_MESSAGE;
     o.max_buffered = 100000;
+    /* The adapter's queue drops what overflows whoever sent it; the fair
+     * queue (batch_result) drops only a flooding device's excess.  So the
+     * adapter's bound is set by bytes (64 MiB), not by a count a burst
+     * from one device would fill. */
+    o.max_queued = 1000000;
     o.seed = (uint64_t)now_ms() ^ ((uint64_t)getpid() << 32);
     return tny_mqtt_open(&o, &l->mqtt, diag);
 }
@@ -681,6 +757,7 @@ out:
     tny_mqtt_close(l.mqtt);
     queue_release(&l.pending);
     queue_release(&l.inflight);
+    hub_fairq_free(l.results);
     free(l.batch);
     hub_service_free(l.svc);
     hub_store_close(l.store);

@@ -713,6 +713,8 @@ static int on_arrived(void *ctx, char *topic, int topic_len,
         n->m.len = full;
         n->m.qos = pm->qos;
         n->m.retained = pm->retained != 0;
+        struct timespec rx = mono_now();
+        n->m.rx_us = (int64_t)rx.tv_sec * 1000000 + rx.tv_nsec / 1000;
         n->limited = true;
         n->cost = tlen + plen;
     }

@@ -24,7 +24,6 @@
 
 #include "hub/log.h"
 #include "players_csv.h"
-#include "tny/csv_io.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/procedure.h"
@@ -333,10 +332,10 @@ static int cmd_import_players(struct ctx *c)
     int32_t n = 0;
     int rc;
 
-    if (!c->req->csv || !c->req->csv[0])
+    if (!c->req->csv || (!c->req->csv[0] && !c->req->csv_len))
         return fail(c, TNY_EINVAL, "console_request.csv: empty");
-    /* csv_len: every byte the wire carried, so a NUL inside is refused
-     * (with its line) rather than cutting the list short. */
+    /* csv_len is set when a NUL byte is inside: the CSV reader refuses it
+     * with its line rather than reading a list cut short. */
     rc = hub_players_csv_read(
         c->req->csv, c->req->csv_len ? c->req->csv_len : strlen(c->req->csv),
         &c->e->ev.format, &players, &n, &c->diag);

@@ -73,6 +73,17 @@ run 0 event list --json
 grep -q '"id": "ev1"' "$E2E_TMP/out" || fail "event list: $(cat "$E2E_TMP/out")"
 ok "event created; the same id again is refused (exit 3, one line)"
 
+# Issue 12: a NUL byte in the second player's row refuses the whole list,
+# naming its line; nothing is imported.
+printf 'id,name,club\np1,Player 1,Club 1\np2,Play\0er 2,Club 2\np3,Player 3,Club 0\n' \
+    >"$E2E_TMP/nul.csv"
+run 3 players import ev1 "$E2E_TMP/nul.csv"
+grep -q 'csv line 3, field 2: contains a NUL byte' "$E2E_TMP/err" ||
+    fail "NUL import: $(cat "$E2E_TMP/err")"
+run 0 export ev1
+grep -q '"p1"' "$E2E_TMP/out" && fail "NUL import stored a player: $(cat "$E2E_TMP/out")"
+ok "a player list with a NUL byte is refused whole with its line"
+
 {
     echo 'id,name,club'
     for i in 1 2 3 4 5 6 7 8; do

@@ -29,6 +29,7 @@
             fail_msg("%s: %d (%s) %s", #x, rc_, tny_strerror(rc_), diag.msg);  \
     } while (0)
 
+#include "faultvfs.h"
 #include "service/players_csv.h"
 
 #define EV "nh1"
@@ -58,7 +59,9 @@ static void fx_open_service(struct fx *f)
     OK(hub_service_new(f->store, &o, &f->svc, &diag));
 }
 
-static struct fx *fx_new(void)
+/* flags: hub_store_options.flags (HUB_STORE_NO_SYNC, or 0 for an fsync
+ * per commit as deployed). */
+static struct fx *fx_new_with(unsigned flags)
 {
     struct tny_diag diag = {{0}};
     struct fx *f = calloc(1, sizeof(*f));
@@ -68,12 +71,17 @@ static struct fx *fx_new(void)
     assert_true(fd >= 0);
     close(fd);
     unlink(f->path);
-    struct hub_store_options so = {.flags = HUB_STORE_NO_SYNC};
+    struct hub_store_options so = {.flags = flags};
     OK(hub_store_open_with(f->path, &so, &f->store, &diag));
     fx_open_service(f);
     f->now = 1700000000000;
     hub_outbox_init(&f->ob);
     return f;
+}
+
+static struct fx *fx_new(void)
+{
+    return fx_new_with(HUB_STORE_NO_SYNC);
 }
 
 static void fx_free(struct fx *f)
@@ -753,9 +761,13 @@ static void test_CM_1_import_refused_whole_and_bounded(void **state)
         len += (size_t)snprintf(big + len, cap - len, "x%d,Player %d\n", i, i);
     req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
     q.csv = big;
-    assert_int_equal(must_fail(f, &q, "more than 100000 players"), TNY_ERANGE);
+    char want[64];
+    snprintf(want, sizeof(want), "more than %d players (import them in parts)",
+             HUB_PLAYERS_CSV_MAX_ROWS);
+    assert_int_equal(must_fail(f, &q, want), TNY_ERANGE);
     /* Exactly the limit: all of them, in one reply. */
-    *strstr(big, "\nx100001,") = '\0';
+    snprintf(want, sizeof(want), "\nx%d,", HUB_PLAYERS_CSV_MAX_ROWS + 1);
+    *strstr(big, want) = '\0';
     struct tny_wire_reply rep;
     renew(f, &q);
     request(f, &q, &rep);
@@ -766,6 +778,59 @@ static void test_CM_1_import_refused_whole_and_bounded(void **state)
     struct tny_diag diag = {{0}};
     OK(hub_store_check(f->store, &diag));
     fx_free(f);
+}
+
+/* Issue 12: faults in the store (a failing fsync, a full disk, through a
+ * VFS shim): the hub refuses, acknowledges nothing it did not commit (no
+ * ack: the table resends), and works again when the fault goes. */
+static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
+{
+    (void)state;
+    static const enum faultvfs_fault faults[] = {FAULTVFS_FSYNC, FAULTVFS_FULL};
+    struct tny_diag diag = {{0}};
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+    assert_int_equal(faultvfs_install(), 0);
+    struct fx *f = fx_new_with(0); /* an fsync per commit, as deployed */
+    setup_event(f);
+    assert_int_equal(pair_publish(f, a), 1);
+    for (int k = 0; k < 2; k++) {
+        char dev[16], key[16], topic[TNY_WIRE_TOPIC_MAX];
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        snprintf(dev, sizeof(dev), "table-%03d", k + 1);
+        snprintf(key, sizeof(key), "fault-%d", k);
+        nh_submission(&a[k], dev, key, 0, 5, &s);
+        OK(tny_wire_encode_submission(&s, &buf, &len, &diag));
+        OK(tny_wire_topic(TNY_WIRE_TOPIC_RESULT, dev, topic, sizeof(topic),
+                          &diag));
+        int hits = faultvfs_hits();
+        faultvfs_set(faults[k]);
+        assert_true(handle(f, topic, buf, len) < 0);
+        faultvfs_set(FAULTVFS_NONE);
+        free(buf);
+        assert_true(faultvfs_hits() > hits); /* the fault was met */
+        OK(tny_wire_topic(TNY_WIRE_TOPIC_ACK, dev, topic, sizeof(topic),
+                          &diag));
+        assert_null(find_msg(f, topic));
+        /* The table's resend, the fault gone: stored now, not before. */
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+    /* A console command on a full disk: refused with the reason. */
+    req_init(f, &q, TNY_WIRE_CMD_REGISTER_PLAYER);
+    snprintf(q.player.id, sizeof(q.player.id), "late1");
+    snprintf(q.player.name, sizeof(q.player.name), "Late Comer");
+    faultvfs_set(FAULTVFS_FULL);
+    must_fail(f, &q, "full");
+    faultvfs_set(FAULTVFS_NONE);
+    renew(f, &q);
+    free(must(f, &q));
+    OK(hub_store_check(f->store, &diag));
+    fx_free(f);
+    faultvfs_uninstall();
 }
 
 /* The seat with first_player set in an assignment (-1: none; fails when
@@ -977,6 +1042,8 @@ int main(void)
         cmocka_unit_test(test_CM_5_console_errors),
         cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
+        cmocka_unit_test(
+            test_CM_6_store_faults_acknowledge_nothing_uncommitted),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
     };

@@ -822,6 +822,36 @@ static void test_PROTO_roundtrip_request_every_command(void **state)
     free(q);
 }
 
+/* Issue 12: import_players' CSV is bytes on the wire, so a NUL byte in it
+ * reaches the hub (csv_len) instead of cutting the list short. */
+static void test_PROTO_import_csv_keeps_a_nul_byte(void **state)
+{
+    (void)state;
+    static const char text[] = "id,name\np1,A\np2,B\0x\np3,C\n";
+    struct tny_wire_request q, back;
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    request_sample(TNY_WIRE_CMD_IMPORT_PLAYERS, 0, &q);
+    q.csv = (char *)text;
+    q.csv_len = sizeof text - 1;
+    assert_int_equal(tny_wire_encode_request(&q, &buf, &len, &diag), 0);
+    assert_int_equal(tny_wire_decode_request(buf, len, &back, &diag), 0);
+    free(buf);
+    assert_int_equal(back.csv_len, sizeof text - 1);
+    assert_memory_equal(back.csv, text, sizeof text - 1);
+    tny_wire_request_release(&back);
+    /* Without a NUL: csv_len stays 0 (the string is all of it). */
+    q.csv = "id,name\np1,A\n";
+    q.csv_len = 0;
+    assert_int_equal(tny_wire_encode_request(&q, &buf, &len, &diag), 0);
+    assert_int_equal(tny_wire_decode_request(buf, len, &back, &diag), 0);
+    free(buf);
+    assert_int_equal(back.csv_len, 0);
+    assert_string_equal(back.csv, "id,name\np1,A\n");
+    tny_wire_request_release(&back);
+}
+
 static void test_PROTO_roundtrip_reply(void **state)
 {
     (void)state;
@@ -1709,6 +1739,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_roundtrip_ack),
         cmocka_unit_test(test_PROTO_roundtrip_presence),
         cmocka_unit_test(test_PROTO_roundtrip_request_every_command),
+        cmocka_unit_test(test_PROTO_import_csv_keeps_a_nul_byte),
         cmocka_unit_test(test_PROTO_roundtrip_reply),
         cmocka_unit_test(test_PROTO_crafted_submission_decodes),
         cmocka_unit_test(test_PROTO_error_truncated),

@@ -171,6 +171,10 @@ struct tny_mqtt_message {
     int lib_rc;
     int n_refused;
     bool session_present;
+    /* MESSAGE: when the adapter took it from Paho (CLOCK_MONOTONIC, in
+     * microseconds; the same clock in every process of the machine), so
+     * that a receiver can time its stages (the hub's result trace). */
+    int64_t rx_us;
     void *mem; /* private: the allocation behind topic and payload */
 };
 
