@@ -277,12 +277,17 @@ static void test_sos_variants_buchholz_median_owp_and_GT_4(void **state)
                                                                   "{'stage':'"
                                                                   "swiss','"
                                                                   "tables':"
-                                                                  "[" GAME(1, "a", "d", "{'winner':'a'}") "," GAME(
-                                                                      2, "b",
-                                                                      "c",
+                                                                  "[" GAME(
+                                                                      1, "a",
+                                                                      "d",
                                                                       "{'"
                                                                       "winner':"
-                                                                      "'b'}") "]}]}";
+                                                                      "'a'}") "," GAME(2,
+                                                                                       "b",
+                                                                                       "c",
+                                                                                       "{'"
+                                                                                       "winner':"
+                                                                                       "'b'}") "]}]}";
     char text[4096];
     snprintf(text, sizeof(text), "{'format':'swiss-2p','seed':2," FOUR ",%s",
              rounds);
@@ -427,6 +432,33 @@ static void test_absence_explicit_or_warned(void **state)
     fails_with(text, "event.absences[0]: \"a\" is seated in round 1");
 }
 
+/* docs/formats.md's "A format for a new game" example is a valid format
+ * (the docs are what an organiser writes from). */
+static void test_docs_new_game_example_parses(void **state)
+{
+    (void)state;
+    FILE *f = fopen(TNY_SOURCE_DIR "/docs/formats.md", "rb");
+    assert_non_null(f);
+    static char doc[1 << 17];
+    size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    char *sec = strstr(doc, "## A format for a new game");
+    assert_non_null(sec);
+    char *start = strstr(sec, "```json\n");
+    assert_non_null(start);
+    start += strlen("```json\n");
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    struct tny_format fmt;
+    struct tny_diag d = {{0}};
+    if (tny_format_from_json_text(start, (size_t)(end - start), &fmt, &d) != 0)
+        fail_msg("docs example: %s", d.msg);
+    assert_int_equal(fmt.game, TNY_GAME_TWO_PLAYER);
+    assert_int_equal(fmt.stages[0].tiebreaks[0], TNY_TB_OWP);
+    assert_int_equal(fmt.owp_floor_permille, 333);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_keys_checked_against_the_game),
         cmocka_unit_test(test_no_show_after_round_0),
         cmocka_unit_test(test_absence_explicit_or_warned),
+        cmocka_unit_test(test_docs_new_game_example_parses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
