@@ -525,9 +525,10 @@ static const char *const points_keys[] = {"win",
                                           "intentional_draw",
                                           "double_loss",
                                           NULL};
-static const char *const tp_keys[] = {"draws",         "intentional_draws",
-                                      "double_losses", "score_min",
-                                      "score_max",     NULL};
+static const char *const tp_keys[] = {
+    "draws",     "intentional_draws", "double_losses",
+    "score_min", "score_max",         "points_from_scores",
+    NULL};
 static const char *const tbd_keys[] = {"mov", "owp_floor", NULL};
 static const char *const mov_keys[] = {"base", "min", "max", "bye", NULL};
 static const char *const bye_keys[] = {"rule",    "second_bye",  "points",
@@ -891,6 +892,8 @@ static int parse_game_block(const json_t *root, const char *path,
                            NULL, diag)) < 0 ||
             (rc = opt_bool(b, p, "double_losses", &f->double_losses, NULL,
                            diag)) < 0 ||
+            (rc = opt_bool(b, p, "points_from_scores", &f->points_from_scores,
+                           NULL, diag)) < 0 ||
             (rc = opt_i32(b, p, "score_min", -1000000, 1000000, 1,
                           &f->score_min, diag)) < 0 ||
             (rc = opt_i32(b, p, "score_max", -1000000, 1000000, 1,
@@ -1626,6 +1629,8 @@ static json_t *format_json(const struct tny_format *f)
              tny__set(sub, "double_losses", json_boolean(f->double_losses));
         ok = ok && tny__set(sub, "score_min", json_integer(f->score_min));
         ok = ok && tny__set(sub, "score_max", json_integer(f->score_max));
+        if (f->points_from_scores)
+            ok = ok && tny__set(sub, "points_from_scores", json_true());
         ok = ok && tny__set(o, "two_player", sub);
     }
     if (ok && (f->has_mov || f->owp_floor_permille)) {
