@@ -408,7 +408,8 @@ struct tny_wire_player {
  *   every command   correlation_id, organiser_id; event_id except
  *                   LIST_EVENTS (none) and LIST_DEVICES (optional filter)
  *   CREATE_EVENT    event_id = the new id; preset xor format_json; title;
- *                   has_seed + seed; options_json (optional)
+ *                   has_seed + seed; options_json (optional); or instead
+ *                   event_json alone (a whole event file: import)
  *   IMPORT_PLAYERS  csv (non-empty)
  *   REGISTER_PLAYER player
  *   DROP_PLAYER, DISQUALIFY_PLAYER   player_id, round (after; 0 current),
@@ -439,6 +440,7 @@ struct tny_wire_request {
 
     char preset[TNY_NAME_MAX];
     char *format_json;
+    char *event_json; /* CREATE_EVENT: a whole event file (import) */
     char *options_json;
     char *csv;
     char title[TNY_WIRE_TEXT_MAX + 1];
