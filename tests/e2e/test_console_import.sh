@@ -50,6 +50,33 @@ cp "$E2E_TMP/out" "$E2E_TMP/lf-export.json"
 grep -q '"mov": 1299' "$E2E_TMP/offline.json" || fail "lf1000: the leader's stored MoV 1299 is not Tourney's"
 ok "ListFortress event imported: hub standings == offline standings == export's"
 
+# The convention continues in Tourney: the same event with a fifth Swiss
+# round, paired and published by the hub, results (two-player: scores and a
+# winner) entered at the console, closed; then hub == offline again.
+sed -e 's/"swiss_rounds": 4/"swiss_rounds": 5/' -e 's/"rounds": 4,/"rounds": 5,/' \
+    "$E2E_TMP/lf.json" >"$E2E_TMP/lf5.json"
+grep -q '"swiss_rounds": 5' "$E2E_TMP/lf5.json" || fail "could not make a 5-round copy"
+live 0 event import lf5 "$E2E_TMP/lf5.json"
+live 0 round pair lf5
+grep -q '^paired round 5 of lf5 as a draft' "$E2E_TMP/out" || fail "pair round 5: $(cat "$E2E_TMP/out")"
+grep '^  table ' "$E2E_TMP/out" >"$E2E_TMP/tables5"
+[ "$(grep -c . "$E2E_TMP/tables5")" -eq 7 ] || fail "14 players, 7 tables expected: $(cat "$E2E_TMP/out")"
+live 0 round publish lf5
+while read -r _ table players; do
+    read -r -a ids <<<"${players// - / }"
+    live 0 result enter lf5 5 "$table" "{\"scores\": {\"${ids[0]}\": 150, \"${ids[1]}\": 60}, \"winner\": \"${ids[0]}\"}"
+done <"$E2E_TMP/tables5"
+live 0 round close lf5
+live 0 export lf5
+cp "$E2E_TMP/out" "$E2E_TMP/lf5-export.json"
+same_standings lf5 "$E2E_TMP/lf5-export.json"
+grep -q '"after_round": 5' "$E2E_TMP/offline.json" || fail "lf5: standings not after round 5"
+"$TOURNEY" results "$E2E_TMP/lf5-export.json" | tr -d '\r' >"$E2E_TMP/lf5.csv"
+[ "$(grep -c '^5,"swiss",[0-9]*,1,.*,"win 150-60",1$' "$E2E_TMP/lf5.csv")" -eq 7 ] &&
+    [ "$(grep -c '^5,"swiss",[0-9]*,2,.*,"loss 60-150",0$' "$E2E_TMP/lf5.csv")" -eq 7 ] ||
+    fail "round 5 results in the export: $(grep '^5,' "$E2E_TMP/lf5.csv")"
+ok "imported event continued: round 5 paired, published, 7 two-player results entered, closed; hub == offline"
+
 # A Pokemon TOM event file as it is (no --from).
 TOM=$DATA/tom/vg19.event.json
 live 0 event import vg19 "$TOM"

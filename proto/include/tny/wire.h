@@ -135,7 +135,8 @@ struct tny_wire_result {
     int32_t n_players;
     struct tny_wire_result_player players[TNY_MAX_SEATS];
     char winner_id[TNY_WIRE_ID_MAX + 1];         /* NH, GT; "" none */
-    bool draw;                                   /* NH */
+    bool draw;                                   /* NH, two-player */
+    bool intentional_draw, double_loss;          /* two-player */
     int32_t hq_diff;                             /* NH */
     bool modified;                               /* GT-1 */
     char default_winner_id[TNY_WIRE_ID_MAX + 1]; /* TX-5; "" none */
