@@ -94,6 +94,8 @@ struct recount {
     double *score, *mov, *played, *sos, *sos_stored;
     int32_t **opp;
     int32_t *n_opp;
+    int32_t n_swiss;
+    double **score_at, **mov_at; /* after each Swiss round, in order */
 };
 
 static int32_t rc_index(const struct recount *r, const json_t *v)
@@ -130,10 +132,28 @@ static void recount(const json_t *root, struct recount *r)
         r->opp[i] = calloc(64, sizeof(int32_t));
     }
     const json_t *rounds = json_object_get(root, "rounds");
-    for (size_t k = 0; k < json_array_size(rounds); k++) {
+    /* Swiss rounds in round_number order (the file's order may differ). */
+    size_t order[1000], n_sw = 0;
+    for (size_t k = 0; k < json_array_size(rounds) && n_sw < 1000; k++) {
         const json_t *jr = json_array_get(rounds, k);
         if (json_integer_value(json_object_get(jr, "roundtype_id")) != 1)
             continue;
+        json_int_t num =
+            json_integer_value(json_object_get(jr, "round_number"));
+        size_t at = n_sw++;
+        while (at > 0 && json_integer_value(json_object_get(
+                             json_array_get(rounds, order[at - 1]),
+                             "round_number")) > num) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = k;
+    }
+    r->n_swiss = (int32_t)n_sw;
+    r->score_at = calloc(n_sw + 1, sizeof(double *));
+    r->mov_at = calloc(n_sw + 1, sizeof(double *));
+    for (size_t q = 0; q < n_sw; q++) {
+        const json_t *jr = json_array_get(rounds, order[q]);
         const json_t *ms = json_object_get(jr, "matches");
         for (size_t i = 0; i < json_array_size(ms); i++) {
             const json_t *m = json_array_get(ms, i);
@@ -164,6 +184,10 @@ static void recount(const json_t *root, struct recount *r)
             if (r->n_opp[b] < 64)
                 r->opp[b][r->n_opp[b]++] = a;
         }
+        r->score_at[q] = malloc(sizeof(double) * (n ? n : 1));
+        r->mov_at[q] = malloc(sizeof(double) * (n ? n : 1));
+        memcpy(r->score_at[q], r->score, sizeof(double) * n);
+        memcpy(r->mov_at[q], r->mov, sizeof(double) * n);
     }
     /* SoS from the recounted scores, and from the stored ones (which shows
      * whether a stored SoS follows from hand-edited stored scores). */
@@ -187,6 +211,12 @@ static void recount(const json_t *root, struct recount *r)
 
 static void recount_free(struct recount *r)
 {
+    for (int32_t k = 0; k < r->n_swiss; k++) {
+        free(r->score_at[k]);
+        free(r->mov_at[k]);
+    }
+    free(r->score_at);
+    free(r->mov_at);
     for (int32_t i = 0; i < r->n; i++)
         free(r->opp[i]);
     free(r->opp);
@@ -202,6 +232,9 @@ static void recount_free(struct recount *r)
 /* ---- the comparison ---------------------------------------------------- */
 
 enum why {
+    WHY_STALE,          /* stored score and MoV are those after an earlier
+                         * round: stats not updated after the last rounds */
+    WHY_SWAPPED,        /* stored score and MoV are another player's */
     WHY_SCORE_EDITED,   /* stored score contradicts the file's matches */
     WHY_MOV_EDITED,     /* stored MoV contradicts them, score agrees */
     WHY_MOV_WITH_SCORE, /* stored MoV and score both contradict them */
@@ -217,6 +250,10 @@ enum why {
 };
 
 static const char *const why_text[] = {
+    [WHY_STALE] = "stored score and MoV are the ones after an earlier Swiss "
+                  "round (stats not updated after the last round)",
+    [WHY_SWAPPED] = "stored score and MoV belong to another participant "
+                    "(stats attached to the wrong player)",
     [WHY_SCORE_EDITED] = "stored score contradicts the file's own matches "
                          "(hand-edited score)",
     [WHY_MOV_EDITED] = "stored MoV contradicts the file's own match points "
@@ -327,11 +364,30 @@ static void compare_event(const char *file, const json_t *root,
         double ssos = stored_sos(jp, &has_sos);
         bool score_bad =
             json_is_integer(js) && (double)json_integer_value(js) != ours_score;
-        if (score_bad)
+        bool mov_bad =
+            json_is_integer(jm) && (double)json_integer_value(jm) != ours_mov;
+        /* Specific causes first: stale stats, another player's stats. */
+        int why = -1;
+        double ss = (double)json_integer_value(js);
+        double sm = (double)json_integer_value(jm);
+        for (int32_t k = 0;
+             (score_bad || mov_bad) && why < 0 && k + 1 < rc.n_swiss; k++)
+            if (rc.score_at[k][p] == ss && rc.mov_at[k][p] == sm)
+                why = WHY_STALE;
+        for (int32_t q = 0; (score_bad || mov_bad) && why < 0 && q < n; q++)
+            if (q != p && rc.score[q] == ss && rc.mov[q] == sm &&
+                json_integer_value(json_object_get(
+                    json_array_get(parts, (size_t)q), "mov")) == ours_mov)
+                why = WHY_SWAPPED;
+        if (why >= 0)
+            note(t, file, (enum why)why,
+                 "p%lld score/MoV stored %g/%g, matches %g/%g",
+                 (long long)rc.id[p], ss, sm, ours_score, ours_mov);
+        if (score_bad && why < 0)
             note(t, file, all_zero ? WHY_STATS_ZERO : WHY_SCORE_EDITED,
                  "p%lld score stored %lld, matches %g", (long long)rc.id[p],
                  (long long)json_integer_value(js), ours_score);
-        if (json_is_integer(jm) && (double)json_integer_value(jm) != ours_mov)
+        if (mov_bad && why < 0)
             note(t, file,
                  all_zero    ? WHY_STATS_ZERO
                  : score_bad ? WHY_MOV_WITH_SCORE
