@@ -459,6 +459,32 @@ static void test_docs_new_game_example_parses(void **state)
     assert_int_equal(fmt.owp_floor_permille, 333);
 }
 
+/* Draws, intentional draws and double losses are options of a two-player
+ * format: an event turns them on or off; other games do not have them. */
+static void test_outcomes_are_options(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_standings st;
+    struct tny_diag diag;
+    tu_load_event("{'format':'xwing-2.0','options':{'draws':true}," FOUR
+                  ",'rounds':[{'stage':'swiss','tables':[" GAME(
+                      1, "a", "b", "{'scores':{'a':100,'b':100}}") "]}]}",
+                  &ev);
+    assert_true(ev.rounds[0].tables[0].result.draw);
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    assert_int_equal(row(&ev, &st, "a")->points, 0); /* draw: 0 points */
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+    fails_with("{'format':'swiss-2p','options':{'double_losses':false}," FOUR
+               ",'rounds':[{'stage':'swiss','tables':[" GAME(
+                   1, "a", "b", "{'double_loss':true}") "]}]}",
+               "result.double_loss: the format \"swiss-2p\" does not allow it");
+    fails_with("{'format':'got-lcg2','options':{'draws':true}," FOUR "}",
+               "event.options.draws: unknown option (options of format "
+               "\"got-lcg2\":");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_no_show_after_round_0),
         cmocka_unit_test(test_absence_explicit_or_warned),
         cmocka_unit_test(test_docs_new_game_example_parses),
+        cmocka_unit_test(test_outcomes_are_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
