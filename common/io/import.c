@@ -728,7 +728,7 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
 {
     struct tny_standings swiss = {0}, final = {0};
     json_t *root = NULL;
-    int32_t *swiss_rank = NULL, *cut_rank = NULL;
+    int32_t *swiss_rank = NULL;
     int rc;
     *out = NULL;
     if (ev->format.players_per_table != 2)
@@ -745,11 +745,9 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
         goto out;
     const size_t n = (size_t)(ev->n_players > 0 ? ev->n_players : 1);
     swiss_rank = calloc(n, sizeof(*swiss_rank));
-    cut_rank = calloc(n, sizeof(*cut_rank));
     root = json_object();
     json_t *parts = json_array(), *rounds = json_array();
-    bool ok = swiss_rank && cut_rank && root &&
-              tny__set(root, "participants", parts) &&
+    bool ok = swiss_rank && root && tny__set(root, "participants", parts) &&
               tny__set(root, "rounds", rounds);
     rc = TNY_ENOMEM;
     if (!ok)
@@ -844,7 +842,6 @@ out:
         tny_diag_set(diag, rc, "export: out of memory");
     json_decref(root);
     free(swiss_rank);
-    free(cut_rank);
     tny_standings_release(&swiss);
     tny_standings_release(&final);
     return rc;
