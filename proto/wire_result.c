@@ -318,8 +318,10 @@ static int check_nh(const struct tny_wire_result *r, const char *p,
     if (!r->draw && !r->winner_id[0])
         return wire__fail(diag, "%s: missing (or draw: true)", fp);
     wire__path(fp, sizeof fp, "%s.hq_diff", p);
-    if ((rc = wire__check_range(r->hq_diff, 0, WIRE_MAX_ABS_VALUE, fp, diag)) <
-        0)
+    /* Structural bound only: the format's range (one message for both
+     * ends) is tny_result_validate's. */
+    if ((rc = wire__check_range(r->hq_diff, -WIRE_MAX_ABS_VALUE,
+                                WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
         return rc;
     if (r->draw && r->hq_diff != 0)
         return wire__fail(diag, "%s: a draw records 0 (NH-1)", fp);

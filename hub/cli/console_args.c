@@ -406,11 +406,12 @@ static int parse_result(struct rparse *rp, const json_t *res)
             r->draw = json_is_true(v);
         }
         if ((v = json_object_get(res, "hq_diff"))) {
-            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            /* The range is the format's: the hub names it (one range for
+             * a negative and a too-large value). */
+            if (!json_is_integer(v) || json_integer_value(v) < -1000000 ||
                 json_integer_value(v) > 1000000)
                 return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.hq_diff: expected a whole number "
-                                    "0..1000000");
+                                    "result.hq_diff: expected a whole number");
             r->hq_diff = (int32_t)json_integer_value(v);
         } else if (!r->draw) {
             return tny_diag_set(diag, TNY_EINVAL, "result.hq_diff: missing");

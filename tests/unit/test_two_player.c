@@ -177,6 +177,16 @@ static void test_NH_1_hq_diff_one_path_one_range(void **state)
         1, "a", "b", "{'winner':'a','hq_diff':" #d "}") "]}]}"
     fails_with(NH_EVENT(-1), "event.rounds[0].tables[0].result.hq_diff: "
                              "expected a number 0..40, got -1");
+    /* TX-4: an organiser decision's TP, in points, one range. */
+    fails_with("{'format':'tantrix'," FOUR ",'rounds':[{'stage':'swiss',"
+               "'tables':[" GAME(1, "a", "b", "{'tp':{'a':25,'b':0}}") "]}]}",
+               "event.rounds[0].tables[0].result.tp.a: expected points 0..20, "
+               "got 25");
+    fails_with(
+        "{'format':'tantrix'," FOUR ",'rounds':[{'stage':'swiss',"
+        "'tables':[" GAME(1, "a", "b", "{'tp':{'a':-0.5,'b':20.5}}") "]}]}",
+        "event.rounds[0].tables[0].result.tp.a: expected points 0..20, "
+        "got -0.5");
     fails_with(NH_EVENT(41),
                "event.rounds[0].tables[0].result.hq_diff: expected a "
                "number 0..40, got 41");

@@ -1423,6 +1423,21 @@ static void test_NH_10_armies_to_table(void **state)
     assert_string_equal(back.winner_id, "p1");
     assert_int_equal(back.hq_diff, 7);
     assert_int_equal(back.n_players, 2);
+    /* NH-1: one range (the format's) for a negative and a too-large HQ
+     * difference, at the path of the key itself. */
+    r.hq_diff = -1;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.hq_diff: expected a number 0..40, "
+                "got -1");
+    r.hq_diff = 41;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.hq_diff: expected a number 0..40, "
+                "got 41");
+    r.hq_diff = 7;
     strcpy(r.players[0].army, "Sharrash"); /* not p1's */
     assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
                                          "result_submission.result", &t, &diag),
