@@ -86,6 +86,7 @@ static const char req_root[] = "console_request";
 void tny_wire_request_release(struct tny_wire_request *req)
 {
     free(req->format_json);
+    free(req->event_json);
     free(req->options_json);
     free(req->csv);
     free(req->decklist);
@@ -193,6 +194,18 @@ static int request_check(const struct tny_wire_request *q,
     } while (0)
     switch (cmd) {
     case TNY_WIRE_CMD_CREATE_EVENT:
+        if (q->event_json) {
+            if (q->preset[0] || q->format_json || q->options_json ||
+                q->title[0] || q->has_seed)
+                return wire__fail(diag,
+                                  "%s: event_json excludes preset, "
+                                  "format_json, title, seed and options_json "
+                                  "(the event file holds them)",
+                                  c);
+            wire__path(p, sizeof p, "%s.event_json", c);
+            return wire__check_text(q->event_json, WIRE_TEXT_MULTI, true, p,
+                                    diag);
+        }
         if (q->preset[0] && q->format_json)
             return wire__fail(diag,
                               "%s: preset and format_json exclude each "
@@ -399,6 +412,8 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         else if (x->format_case ==
                  TOURNEY__V1__CREATE_EVENT__FORMAT_FORMAT_JSON)
             rc = wire__dup(&q->format_json, x->format_json, diag);
+        else if (x->format_case == TOURNEY__V1__CREATE_EVENT__FORMAT_EVENT_JSON)
+            rc = wire__dup(&q->event_json, x->event_json, diag);
         if (rc == TNY_OK)
             rc = STR(x, title, title);
         q->has_seed = x->has_seed;
@@ -658,7 +673,10 @@ static void command_to_pb(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_CREATE_EVENT: {
         Tourney__V1__CreateEvent *x = &s->u.create_event;
         tourney__v1__create_event__init(x);
-        if (q->preset[0]) {
+        if (q->event_json) {
+            x->format_case = TOURNEY__V1__CREATE_EVENT__FORMAT_EVENT_JSON;
+            x->event_json = q->event_json;
+        } else if (q->preset[0]) {
             x->format_case = TOURNEY__V1__CREATE_EVENT__FORMAT_PRESET;
             x->preset = (char *)q->preset;
         } else {

@@ -155,6 +155,9 @@ struct wire_result_pb {
     Tourney__V1__AgResult ag;
     Tourney__V1__GtResult gt;
     Tourney__V1__CtResult ct;
+    Tourney__V1__TpResult tp;
+    Tourney__V1__TpPlayer tp_player[TNY_MAX_SEATS];
+    Tourney__V1__TpPlayer *tp_player_p[TNY_MAX_SEATS];
     Tourney__V1__NhArmy nh_army[TNY_MAX_SEATS];
     Tourney__V1__TxPlayer tx_player[TNY_MAX_SEATS];
     Tourney__V1__AgPlayer ag_player[TNY_MAX_SEATS];

@@ -27,7 +27,7 @@ static const char *game_member(enum tny_game g)
     case TNY_GAME_AGRICOLA: return "ag";
     case TNY_GAME_GOT_LCG2: return "gt";
     case TNY_GAME_CATAN: return "ct";
-    case TNY_GAME_TWO_PLAYER: return "two_player";
+    case TNY_GAME_TWO_PLAYER: return "tp";
     }
     return "?";
 }
@@ -195,6 +195,35 @@ static int gt_from_pb(const Tourney__V1__GtResult *m, const char *p,
     return TNY_OK;
 }
 
+static int tp_from_pb(const Tourney__V1__TpResult *m, const char *p,
+                      struct tny_wire_result *out, struct tny_diag *diag)
+{
+    char fp[WIRE_PATH_MAX];
+    int rc;
+    wire__path(fp, sizeof fp, "%s.players", p);
+    if ((rc = copy_count(m->n_players, 2, fp, "players", diag)) < 0)
+        return rc;
+    out->n_players = (int32_t)m->n_players;
+    for (size_t i = 0; i < m->n_players; i++) {
+        const Tourney__V1__TpPlayer *x = m->players[i];
+        struct tny_wire_result_player *e = &out->players[i];
+        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
+        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
+                             fp, diag)) < 0)
+            return rc;
+        e->has_score = x->has_score;
+        e->score = x->score;
+    }
+    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
+                         fp, diag)) < 0)
+        return rc;
+    out->draw = m->has_draw && m->draw;
+    out->intentional_draw = m->has_intentional_draw && m->intentional_draw;
+    out->double_loss = m->has_double_loss && m->double_loss;
+    return TNY_OK;
+}
+
 int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
                          struct tny_wire_result *out, struct tny_diag *diag)
 {
@@ -229,8 +258,13 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
         wire__path(p, sizeof p, "%s.ct", path);
         rc = ct_from_pb(m->ct, p, out, diag);
         break;
+    case TOURNEY__V1__GAME_RESULT__GAME_TP:
+        out->game = TNY_GAME_TWO_PLAYER;
+        wire__path(p, sizeof p, "%s.tp", path);
+        rc = tp_from_pb(m->tp, p, out, diag);
+        break;
     default:
-        return wire__fail(diag, "%s: missing (one of nh, tx, ag, gt, ct)",
+        return wire__fail(diag, "%s: missing (one of nh, tx, ag, gt, ct, tp)",
                           path);
     }
     return rc;
@@ -285,8 +319,10 @@ static int check_nh(const struct tny_wire_result *r, const char *p,
     if (!r->draw && !r->winner_id[0])
         return wire__fail(diag, "%s: missing (or draw: true)", fp);
     wire__path(fp, sizeof fp, "%s.hq_diff", p);
-    if ((rc = wire__check_range(r->hq_diff, 0, WIRE_MAX_ABS_VALUE, fp, diag)) <
-        0)
+    /* Structural bound only: the format's range (one message for both
+     * ends) is tny_result_validate's. */
+    if ((rc = wire__check_range(r->hq_diff, -WIRE_MAX_ABS_VALUE,
+                                WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
         return rc;
     if (r->draw && r->hq_diff != 0)
         return wire__fail(diag, "%s: a draw records 0 (NH-1)", fp);
@@ -417,6 +453,40 @@ static int check_gt(const struct tny_wire_result *r, const char *p,
     return TNY_OK;
 }
 
+static int check_tp(const struct tny_wire_result *r, const char *p,
+                    struct tny_diag *diag)
+{
+    char fp[WIRE_PATH_MAX];
+    int rc;
+    if (r->n_players != 0 && r->n_players != 2)
+        return wire__fail(diag, "%s.players: expected 0 or 2 entries, got %d",
+                          p, (int)r->n_players);
+    if ((rc = check_entries(r, p, 0, 2, diag)) < 0)
+        return rc;
+    for (int32_t i = 0; i < r->n_players; i++) {
+        wire__path(fp, sizeof fp, "%s.players[%d].score", p, (int)i);
+        if (!r->players[i].has_score)
+            return wire__fail(diag, "%s: missing", fp);
+        if ((rc = wire__check_range(r->players[i].score, -WIRE_MAX_ABS_VALUE,
+                                    WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
+            return rc;
+    }
+    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    if ((rc = wire__check_id(r->winner_id, false, fp, diag)) < 0)
+        return rc;
+    int outcomes =
+        (r->winner_id[0] != 0) + r->draw + r->intentional_draw + r->double_loss;
+    if (outcomes > 1)
+        return wire__fail(diag,
+                          "%s: at most one of winner_id, draw, "
+                          "intentional_draw, double_loss",
+                          p);
+    if (outcomes == 0 && r->n_players == 0)
+        return wire__fail(diag, "%s: expected players' scores or an outcome",
+                          p);
+    return TNY_OK;
+}
+
 int wire__result_check(const struct tny_wire_result *r, const char *path,
                        struct tny_diag *diag)
 {
@@ -430,11 +500,7 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_CATAN: return check_vp(r, p, diag);
     case TNY_GAME_GOT_LCG2: return check_gt(r, p, diag);
-    case TNY_GAME_TWO_PLAYER:
-        /* NEEDSWORK: the two-player game has no message in tourney.v1 yet;
-         * its events run offline (tourney standings/pair) only. */
-        return wire__fail(
-            diag, "%s: the two-player game has no wire message yet", path);
+    case TNY_GAME_TWO_PLAYER: return check_tp(r, p, diag);
     }
     return TNY_OK;
 }
@@ -448,7 +514,28 @@ void wire__result_to_pb(const struct tny_wire_result *r,
     size_t n = (size_t)r->n_players;
     tourney__v1__game_result__init(&s->gr);
     switch (r->game) {
-    case TNY_GAME_TWO_PLAYER: break; /* refused by wire__result_check */
+    case TNY_GAME_TWO_PLAYER:
+        tourney__v1__tp_result__init(&s->tp);
+        s->tp.winner_id = wire__opt(r->winner_id);
+        s->tp.has_draw = r->draw;
+        s->tp.draw = r->draw;
+        s->tp.has_intentional_draw = r->intentional_draw;
+        s->tp.intentional_draw = r->intentional_draw;
+        s->tp.has_double_loss = r->double_loss;
+        s->tp.double_loss = r->double_loss;
+        for (size_t i = 0; i < n; i++) {
+            Tourney__V1__TpPlayer *x = &s->tp_player[i];
+            tourney__v1__tp_player__init(x);
+            x->player_id = (char *)r->players[i].player_id;
+            x->has_score = r->players[i].has_score;
+            x->score = r->players[i].score;
+            s->tp_player_p[i] = x;
+        }
+        s->tp.n_players = n;
+        s->tp.players = s->tp_player_p;
+        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_TP;
+        s->gr.tp = &s->tp;
+        break;
     case TNY_GAME_NEUROSHIMA_HEX:
         tourney__v1__nh_result__init(&s->nh);
         s->nh.winner_id = wire__opt(r->winner_id);
@@ -619,6 +706,7 @@ int tny_wire_result_to_table(const struct tny_event *ev,
      * TX defaults may name fewer). */
     bool need_all = in->game == TNY_GAME_AGRICOLA ||
                     in->game == TNY_GAME_CATAN ||
+                    (in->game == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
                     (in->game == TNY_GAME_TANTRIX && !in->default_winner_id[0]);
     for (int32_t i = 0; need_all && i < assigned->n_seats; i++)
         if (!seen[i])
@@ -637,6 +725,22 @@ int tny_wire_result_to_table(const struct tny_event *ev,
             return rc;
     }
     r->draw = in->draw;
+    r->intentional_draw = in->intentional_draw;
+    r->double_loss = in->double_loss;
+    if (in->game == TNY_GAME_TWO_PLAYER && r->winner < 0 && !r->draw &&
+        !r->intentional_draw && !r->double_loss && r->has_score) {
+        /* As in an event file: the higher score wins; equal scores are a
+         * draw where the format has draws. */
+        if (r->score[0] != r->score[1])
+            r->winner = r->score[0] > r->score[1] ? 0 : 1;
+        else if (fmt->draws)
+            r->draw = true;
+        else
+            return wire__fail(diag,
+                              "%s: equal scores and no winner_id, and the "
+                              "format \"%s\" has no draws",
+                              p, fmt->name);
+    }
     r->hq_diff = in->hq_diff;
     r->modified = in->modified;
     r->n_games = in->n_games;
@@ -687,8 +791,18 @@ int tny_wire_result_from_table(const struct tny_event *ev,
     const bool two = t->n_seats == 2;
     switch (fmt->game) {
     case TNY_GAME_TWO_PLAYER:
-        return wire__fail(diag, "result: the two-player game has no wire "
-                                "message yet");
+        for (int32_t s = 0; s < 2 && two && r->has_score && rc == TNY_OK; s++) {
+            struct tny_wire_result_player *e = &out->players[out->n_players++];
+            rc = copy_id(e->player_id, ev, t->seats[s], diag);
+            e->has_score = true;
+            e->score = r->score[s];
+        }
+        out->draw = r->draw;
+        out->intentional_draw = r->intentional_draw;
+        out->double_loss = r->double_loss;
+        if (rc == TNY_OK && r->winner >= 0 && r->winner < 2 && two)
+            rc = copy_id(out->winner_id, ev, t->seats[r->winner], diag);
+        break;
     case TNY_GAME_NEUROSHIMA_HEX:
         for (int32_t s = 0; s < 2 && two; s++) {
             if (r->army[s] < 0)

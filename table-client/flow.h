@@ -276,6 +276,7 @@ void tbl_flow__tx(struct tbl_flow_run *r);
 void tbl_flow__ag(struct tbl_flow_run *r);
 void tbl_flow__gt(struct tbl_flow_run *r);
 void tbl_flow__ct(struct tbl_flow_run *r);
+void tbl_flow__tp(struct tbl_flow_run *r);
 
 #endif /* TBL_FLOW_INTERNAL */
 

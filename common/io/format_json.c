@@ -36,6 +36,8 @@ enum { OPT_INT, OPT_POINTS, OPT_BOOL, OPT_ENUM };
 struct fctx {
     bool structure_given;
     bool from_start_given[TNY_MAX_STAGES];
+    bool outcome_given[3]; /* two_player.draws, intentional_draws,
+                            * double_losses */
 };
 
 static const char *const structure_names[] = {
@@ -198,6 +200,11 @@ static bool ap_tx(const struct option *o, const struct tny_format *f)
     (void)o;
     return f->game == TNY_GAME_TANTRIX;
 }
+static bool ap_tp(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->game == TNY_GAME_TWO_PLAYER;
+}
 
 static void *fd_swiss_rounds(const struct option *o, struct tny_format *f)
 {
@@ -275,6 +282,15 @@ static const struct option options[] = {
      0, 1000, "tantrix.max_missed_games", ap_tx, fd_format, 1},
     {"group_a_size", OPT_INT, offsetof(struct tny_format, group_a_size), 4,
      1000, "agricola.group_a_size", ap_ag, fd_format, 1},
+    /* two-player: which outcomes a result may record (arg: index into
+     * fctx.outcome_given) */
+    {"draws", OPT_BOOL, offsetof(struct tny_format, draws), 0, 0,
+     "two_player.draws", ap_tp, fd_format, 0},
+    {"intentional_draws", OPT_BOOL,
+     offsetof(struct tny_format, intentional_draws), 1, 0,
+     "two_player.intentional_draws", ap_tp, fd_format, 0},
+    {"double_losses", OPT_BOOL, offsetof(struct tny_format, double_losses), 2,
+     0, "two_player.double_losses", ap_tp, fd_format, 0},
 };
 
 static bool option_applies(const struct option *o, const struct tny_format *f)
@@ -307,6 +323,11 @@ static json_t *option_get(const struct option *o, const struct tny_format *f,
     if (o->type == OPT_POINTS) {
         int64_t v = *(int64_t *)o->field(o, mf);
         return v == UNSET64 ? NULL : tny_json_points(v);
+    }
+    if (o->type == OPT_BOOL) { /* two-player outcomes (lo: which) */
+        if (ctx && !ctx->outcome_given[o->lo])
+            return NULL;
+        return json_boolean(*(bool *)o->field(o, mf));
     }
     int32_t v = *(int32_t *)o->field(o, mf);
     return v == UNSET32 ? NULL : json_integer(v / o->scale);
@@ -355,6 +376,8 @@ static int option_set(const struct option *o, struct tny_format *f,
         f->stages[pairing_stage(f, TNY_PAIR_FOLDED)].from_start = b;
         return TNY_OK;
     }
+    if (o->type == OPT_BOOL)
+        return tny__bool(v, path, (bool *)o->field(o, f), diag);
     if (o->type == OPT_POINTS) {
         int64_t units;
         if ((rc = tny__points(v, path, o->hi, &units, diag)) < 0)
@@ -541,9 +564,10 @@ static const char *const points_keys[] = {"win",
                                           "intentional_draw",
                                           "double_loss",
                                           NULL};
-static const char *const tp_keys[] = {"draws",         "intentional_draws",
-                                      "double_losses", "score_min",
-                                      "score_max",     NULL};
+static const char *const tp_keys[] = {
+    "draws",     "intentional_draws", "double_losses",
+    "score_min", "score_max",         "points_from_scores",
+    NULL};
 static const char *const tbd_keys[] = {"mov", "owp_floor", NULL};
 static const char *const mov_keys[] = {"base", "min", "max", "bye", NULL};
 static const char *const bye_keys[] = {"rule",    "second_bye",  "points",
@@ -800,7 +824,8 @@ static int parse_stage(const json_t *obj, const char *path,
 }
 
 static int parse_game_block(const json_t *root, const char *path,
-                            struct tny_format *f, struct tny_diag *diag)
+                            struct tny_format *f, struct fctx *ctx,
+                            struct tny_diag *diag)
 {
     static const char *const blocks[] = {"neuroshima_hex", "tantrix",
                                          "agricola", "catan", "two_player"};
@@ -902,11 +927,14 @@ static int parse_game_block(const json_t *root, const char *path,
         tny__path_key(p, path, "two_player");
         if ((rc = tny__want_object(b, p, diag)) < 0 ||
             (rc = tny__check_keys(b, p, tp_keys, diag)) < 0 ||
-            (rc = opt_bool(b, p, "draws", &f->draws, NULL, diag)) < 0 ||
-            (rc = opt_bool(b, p, "intentional_draws", &f->intentional_draws,
-                           NULL, diag)) < 0 ||
-            (rc = opt_bool(b, p, "double_losses", &f->double_losses, NULL,
+            (rc = opt_bool(b, p, "draws", &f->draws, &ctx->outcome_given[0],
                            diag)) < 0 ||
+            (rc = opt_bool(b, p, "intentional_draws", &f->intentional_draws,
+                           &ctx->outcome_given[1], diag)) < 0 ||
+            (rc = opt_bool(b, p, "double_losses", &f->double_losses,
+                           &ctx->outcome_given[2], diag)) < 0 ||
+            (rc = opt_bool(b, p, "points_from_scores", &f->points_from_scores,
+                           NULL, diag)) < 0 ||
             (rc = opt_i32(b, p, "score_min", -1000000, 1000000, 1,
                           &f->score_min, diag)) < 0 ||
             (rc = opt_i32(b, p, "score_max", -1000000, 1000000, 1,
@@ -1381,7 +1409,7 @@ int tny_format_from_json(const json_t *root, const char *path,
     }
     f->n_stages = (int32_t)json_array_size(v);
 
-    if ((rc = parse_game_block(root, path, f, diag)) < 0 ||
+    if ((rc = parse_game_block(root, path, f, &ctx, diag)) < 0 ||
         (rc = parse_tiebreak_data(root, path, f, diag)) < 0 ||
         (rc = parse_table_block(root, path, f, diag)) < 0)
         goto out;
@@ -1664,6 +1692,8 @@ static json_t *format_json(const struct tny_format *f)
              tny__set(sub, "double_losses", json_boolean(f->double_losses));
         ok = ok && tny__set(sub, "score_min", json_integer(f->score_min));
         ok = ok && tny__set(sub, "score_max", json_integer(f->score_max));
+        if (f->points_from_scores)
+            ok = ok && tny__set(sub, "points_from_scores", json_true());
         ok = ok && tny__set(o, "two_player", sub);
     }
     if (ok && (f->has_mov || f->owp_floor_permille)) {

@@ -74,7 +74,9 @@ static int cmp_rref(const void *a, const void *b)
 struct lf {
     const char *src; /* "listfortress" or "cryodex": message prefix */
     struct tny_diag *diag;
-    const struct tny_format *fmt; /* the preset the event is written on */
+    const struct tny_format *fmt; /* the format the event is written on */
+    bool own_format;              /* write fmt in full (else preset name +
+                                   * swiss_rounds/cut options) */
     int32_t n;                    /* participants */
     struct idmap *map;            /* sorted by id */
     json_int_t *ids;              /* source id of each participant */
@@ -225,7 +227,8 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
     }
     if (w < 0 && scored && pa != pb)
         w = pa > pb ? 0 : 1;
-    if (w < 0 && !fmt->draws) {
+    if (w < 0 && !fmt->draws &&
+        !json_is_true(json_object_get(m, "x_intentional_draw"))) {
         json_decref(t);
         if (scored)
             return tny_diag_set(diag, TNY_EINVAL,
@@ -248,7 +251,10 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
              tny__set(sc, lf->pid[b], json_integer(pb)) &&
              tny__set(res, "scores", sc);
     }
-    if (ok)
+    const bool agreed = json_is_true(json_object_get(m, "x_intentional_draw"));
+    if (ok && agreed && fmt->intentional_draws)
+        ok = tny__set(res, "intentional_draw", json_true());
+    else if (ok)
         ok = w >= 0
                  ? tny__set(res, "winner", json_string(lf->pid[w == 0 ? a : b]))
                  : tny__set(res, "draw", json_true());
@@ -475,11 +481,16 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
              json_is_string(date) ? " (" : "",
              json_is_string(date) ? json_string_value(date) : "",
              json_is_string(date) ? ")" : "");
-    ok = ok && opts && tny__set(opts, "swiss_rounds", json_integer(n_swiss)) &&
-         tny__set(opts, "cut", json_integer(cut));
-    ok = ok && tny__set(ev, "format", json_string(lf->fmt->name)) &&
-         tny__set(ev, "options", opts);
-    opts = NULL;
+    if (lf->own_format) {
+        ok = ok && tny__set(ev, "format", tny__format_json(lf->fmt));
+    } else {
+        ok = ok && opts &&
+             tny__set(opts, "swiss_rounds", json_integer(n_swiss)) &&
+             tny__set(opts, "cut", json_integer(cut));
+        ok = ok && tny__set(ev, "format", json_string(lf->fmt->name)) &&
+             tny__set(ev, "options", opts);
+        opts = NULL;
+    }
     ok = ok &&
          tny__set(
              ev, "seed",
@@ -635,8 +646,8 @@ static int cryodex_to_lf(const json_t *root, json_t **out,
     return TNY_OK;
 }
 
-static int nrtm_to_event(const json_t *root, json_t **doc,
-                         struct tny_diag *diag);
+static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
+                      struct tny_diag *diag);
 
 int tny_import(enum tny_import_kind kind, const char *text, size_t len,
                struct tny_event *out, struct tny_diag *diag)
@@ -653,7 +664,11 @@ int tny_import(enum tny_import_kind kind, const char *text, size_t len,
     if ((rc = tny__load(text, len, names[kind], &root, diag)) < 0)
         goto out;
     if (kind == TNY_IMPORT_NRTM) {
-        rc = nrtm_to_event(root, &doc, diag);
+        /* Netrunner: the Swiss rounds on a format of their own. */
+        if ((rc = nrtm_to_lf(root, fmt, &lfdoc, diag)) < 0)
+            goto out;
+        lf.own_format = true;
+        rc = lf_build(&lf, lfdoc, &doc);
     } else {
         if ((rc = tny_format_preset("xwing-2.0", fmt, diag)) < 0)
             goto out;
@@ -713,7 +728,7 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
 {
     struct tny_standings swiss = {0}, final = {0};
     json_t *root = NULL;
-    int32_t *swiss_rank = NULL, *cut_rank = NULL;
+    int32_t *swiss_rank = NULL;
     int rc;
     *out = NULL;
     if (ev->format.players_per_table != 2)
@@ -730,11 +745,9 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
         goto out;
     const size_t n = (size_t)(ev->n_players > 0 ? ev->n_players : 1);
     swiss_rank = calloc(n, sizeof(*swiss_rank));
-    cut_rank = calloc(n, sizeof(*cut_rank));
     root = json_object();
     json_t *parts = json_array(), *rounds = json_array();
-    bool ok = swiss_rank && cut_rank && root &&
-              tny__set(root, "participants", parts) &&
+    bool ok = swiss_rank && root && tny__set(root, "participants", parts) &&
               tny__set(root, "rounds", rounds);
     rc = TNY_ENOMEM;
     if (!ok)
@@ -829,7 +842,6 @@ out:
         tny_diag_set(diag, rc, "export: out of memory");
     json_decref(root);
     free(swiss_rank);
-    free(cut_rank);
     tny_standings_release(&swiss);
     tny_standings_release(&final);
     return rc;
@@ -837,18 +849,280 @@ out:
 
 /* ---- NRTM (Cobra) ------------------------------------------------------ */
 
-static int nrtm_to_event(const json_t *root, json_t **doc,
-                         struct tny_diag *diag)
+/* Cobra's export (the NRTM JSON AlwaysBeRunning takes): players[{id, name,
+ * rank, matchPoints, strengthOfSchedule, extendedStrengthOfSchedule, ...}],
+ * rounds: an array per round of pairings {table, player1: {id, role,
+ * corpScore, runnerScore, combinedScore}, player2: {...}, intentionalDraw,
+ * twoForOne, eliminationGame}.  A player's combinedScore is the match
+ * points they took from the pairing (double-sided: 0..6, a win 3 per game,
+ * a tie 1; single-sided, with a role: 0..3).  The Swiss rounds become a
+ * two-player event whose points are those scores (points_from_scores),
+ * ranked by SoS and eSoS as Cobra does; the double-elimination top cut
+ * (eliminationGame) has no Tourney stage and is left out. */
+
+static json_t *opt_int_json(const json_t *v)
 {
-    (void)root;
-    *doc = NULL;
-    return tny_diag_set(diag, TNY_EINVAL, "nrtm: not supported yet");
+    if (json_is_integer(v))
+        return json_integer(json_integer_value(v));
+    if (json_is_string(v) && json_string_value(v)[0]) {
+        char *end;
+        long long x = strtoll(json_string_value(v), &end, 10);
+        if (*end == '\0')
+            return json_integer(x);
+    }
+    return json_null();
+}
+
+static json_t *nrtm_points(const json_t *seat)
+{
+    json_t *v = opt_int_json(json_object_get(seat, "combinedScore"));
+    if (!json_is_null(v))
+        return v;
+    json_decref(v);
+    const json_t *cs = json_object_get(seat, "corpScore");
+    const json_t *rs = json_object_get(seat, "runnerScore");
+    if (json_is_integer(cs) || json_is_integer(rs))
+        return json_integer(json_integer_value(cs) + json_integer_value(rs));
+    return json_null();
+}
+
+static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
+                      struct tny_diag *diag)
+{
+    const json_t *players = json_object_get(root, "players");
+    const json_t *rounds = json_object_get(root, "rounds");
+    *out = NULL;
+    if (!json_is_object(root))
+        return tny_diag_set(diag, TNY_EINVAL, "nrtm: expected an object");
+    if (!json_is_array(players) || json_array_size(players) == 0 ||
+        json_array_size(players) > IMPORT_MAX_PLAYERS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "nrtm: players: expected an array of 1..%d "
+                            "players",
+                            IMPORT_MAX_PLAYERS);
+    if (!json_is_array(rounds) || json_array_size(rounds) > IMPORT_MAX_ROUNDS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "nrtm: rounds: expected an array of at most %d "
+                            "rounds",
+                            IMPORT_MAX_ROUNDS);
+    bool single = false;
+    int32_t n_swiss = 0;
+    for (size_t r = 0; r < json_array_size(rounds); r++) {
+        const json_t *jr = json_array_get(rounds, r);
+        bool swiss = false;
+        if (!json_is_array(jr))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "nrtm: rounds[%zu]: expected an array of "
+                                "pairings",
+                                r);
+        for (size_t i = 0; i < json_array_size(jr); i++) {
+            const json_t *m = json_array_get(jr, i);
+            swiss =
+                swiss || !json_is_true(json_object_get(m, "eliminationGame"));
+            single = single || json_is_string(json_object_get(
+                                   json_object_get(m, "player1"), "role"));
+        }
+        n_swiss += swiss;
+    }
+    int rc = tny_format_preset("swiss-2p", fmt, diag);
+    if (rc < 0)
+        return rc;
+    /* Netrunner: 3 a game won, 1 a tie; a round is one game (single-sided)
+     * or two (double-sided), the bye worth a round won. */
+    const int32_t per_round = single ? 3 : 6;
+    snprintf(fmt->name, sizeof(fmt->name), "netrunner-%s",
+             single ? "sss" : "dss");
+    snprintf(fmt->title, sizeof(fmt->title), "Netrunner %s Swiss (from Cobra)",
+             single ? "single-sided" : "double-sided");
+    fmt->win_points = (int64_t)per_round * TNY_POINT_SCALE;
+    fmt->draw_points = fmt->intentional_draw_points =
+        (int64_t)per_round * TNY_POINT_SCALE / 2;
+    fmt->loss_points = fmt->double_loss_points = 0;
+    fmt->bye_points = (int64_t)per_round * TNY_POINT_SCALE;
+    fmt->draws = fmt->intentional_draws = true;
+    fmt->double_losses = false;
+    fmt->points_from_scores = true;
+    fmt->score_min = 0;
+    fmt->score_max = per_round;
+    fmt->owp_floor_permille = 0;
+    fmt->stages[0].rounds = n_swiss > 0 ? n_swiss : 1;
+    fmt->stages[0].n_tiebreaks = 3;
+    fmt->stages[0].tiebreaks[0] = TNY_TB_SOS;
+    fmt->stages[0].tiebreaks[1] = TNY_TB_ESOS;
+    fmt->stages[0].tiebreaks[2] = TNY_TB_LOT;
+
+    json_t *lf = json_object(), *parts = json_array(), *lrounds = json_array();
+    bool ok = lf && parts && lrounds;
+    for (size_t i = 0; ok && i < json_array_size(players); i++) {
+        const json_t *p = json_array_get(players, i);
+        const json_t *name = json_object_get(p, "name");
+        json_t *q = json_object();
+        ok = q && tny__set(q, "id", opt_int_json(json_object_get(p, "id"))) &&
+             (!json_is_string(name) ||
+              tny__set(q, "name", json_copy((json_t *)name))) &&
+             tny__append(parts, q);
+    }
+    int32_t number = 0;
+    for (size_t r = 0; ok && r < json_array_size(rounds); r++) {
+        const json_t *jr = json_array_get(rounds, r);
+        json_t *lr = json_object(), *lm = json_array();
+        bool any = false;
+        ok = lr && lm;
+        for (size_t i = 0; ok && i < json_array_size(jr); i++) {
+            const json_t *m = json_array_get(jr, i);
+            if (json_is_true(json_object_get(m, "eliminationGame")))
+                continue;
+            any = true;
+            const json_t *s1 = json_object_get(m, "player1");
+            const json_t *s2 = json_object_get(m, "player2");
+            json_t *x = json_object();
+            json_t *id1 = opt_int_json(json_object_get(s1, "id"));
+            json_t *id2 = opt_int_json(json_object_get(s2, "id"));
+            bool bye = json_is_null(id1) || json_is_null(id2);
+            bool agreed = json_is_true(json_object_get(m, "intentionalDraw"));
+            ok = x && tny__set(x, "player1_id", id1) &&
+                 tny__set(x, "player1_points", nrtm_points(s1)) &&
+                 tny__set(x, "player2_id", id2) &&
+                 tny__set(x, "player2_points", nrtm_points(s2)) &&
+                 tny__set(x, "result",
+                          json_string(bye      ? "bye"
+                                      : agreed ? "tie"
+                                               : "win")) &&
+                 tny__set(x, "winner_id", json_null()) &&
+                 (!agreed || tny__set(x, "x_intentional_draw", json_true())) &&
+                 tny__append(lm, x);
+        }
+        if (!any) {
+            json_decref(lr);
+            json_decref(lm);
+            continue;
+        }
+        ok = ok && tny__set(lr, "roundtype_id", json_integer(1)) &&
+             tny__set(lr, "round_number", json_integer(++number)) &&
+             tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
+    }
+    ok = ok && tny__set(lf, "participants", parts);
+    parts = NULL;
+    ok = ok && tny__set(lf, "rounds", lrounds);
+    lrounds = NULL;
+    json_decref(parts);
+    json_decref(lrounds);
+    if (!ok) {
+        json_decref(lf);
+        return tny_diag_set(diag, TNY_ENOMEM, "nrtm: out of memory");
+    }
+    *out = lf;
+    return TNY_OK;
 }
 
 int tny_export_nrtm(const struct tny_event *ev, char **out,
                     struct tny_diag *diag)
 {
-    (void)ev;
+    struct tny_standings st = {0};
+    struct tny_records rec = {0};
+    json_t *root = NULL;
+    int rc;
     *out = NULL;
-    return tny_diag_set(diag, TNY_EINVAL, "export: nrtm not supported yet");
+    if (ev->format.players_per_table != 2)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "export: NRTM takes 2-player events; \"%s\" "
+                            "seats %d",
+                            ev->format.name, (int)ev->format.players_per_table);
+    const int32_t done = tny_event_completed_rounds(ev);
+    int32_t n_swiss = 0, cut = 0;
+    for (int32_t r = 0; r < done; r++)
+        n_swiss += ev->rounds[r].stage != TNY_STAGE_ELIMINATION;
+    for (int32_t s = 0; s < ev->format.n_stages; s++)
+        if (ev->format.stages[s].kind == TNY_STAGE_ELIMINATION)
+            cut = ev->format.stages[s].cut;
+    if ((rc = tny_standings_compute(ev, &st, diag)) < 0 ||
+        (rc = tny_records_compute(ev, done, &rec, diag)) < 0)
+        goto out;
+    rc = TNY_ENOMEM;
+    int32_t k_sos = tiebreak_index(&st, TNY_TB_SOS);
+    int32_t k_esos = tiebreak_index(&st, TNY_TB_ESOS);
+    root = json_object();
+    json_t *players = json_array(), *rounds = json_array();
+    bool ok =
+        root &&
+        tny__set(root, "name",
+                 json_string(ev->title[0] ? ev->title : ev->format.title)) &&
+        tny__set(root, "cutToTop", json_integer(cut)) &&
+        tny__set(root, "preliminaryRounds", json_integer(n_swiss)) &&
+        tny__set(root, "players", players) &&
+        tny__set(root, "rounds", rounds) &&
+        tny__set(root, "uploadedFrom", json_string("Tourney"));
+    for (int32_t i = 0; ok && i < st.n_rows; i++) {
+        const struct tny_standing_row *row = &st.rows[i];
+        char sos[32], esos[32];
+        snprintf(sos, sizeof(sos), "%.4f",
+                 k_sos >= 0 ? row->tiebreaks[k_sos] : 0.0);
+        snprintf(esos, sizeof(esos), "%.6f",
+                 k_esos >= 0 ? row->tiebreaks[k_esos] : 0.0);
+        json_t *p = json_object();
+        ok = p && tny__set(p, "id", json_integer(lf_id(ev, row->player))) &&
+             tny__set(p, "name", json_string(ev->players[row->player].name)) &&
+             tny__set(p, "rank", json_integer(row->rank)) &&
+             tny__set(p, "matchPoints",
+                      tny__number((double)row->points / TNY_POINT_SCALE)) &&
+             tny__set(p, "strengthOfSchedule", json_string(sos)) &&
+             tny__set(p, "extendedStrengthOfSchedule", json_string(esos)) &&
+             tny__append(players, p);
+    }
+    for (int32_t r = 0; ok && r < done; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        const bool elim = round->stage == TNY_STAGE_ELIMINATION;
+        json_t *jr = json_array();
+        ok = jr != NULL;
+        for (int32_t t = 0; ok && t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            json_t *m = json_object(), *s[2];
+            for (int k = 0; k < 2; k++) {
+                s[k] = json_object();
+                if (!s[k]) {
+                    ok = false;
+                    continue;
+                }
+                if (k >= tb->n_seats) {
+                    ok = ok && tny__set(s[k], "id", json_null()) &&
+                         tny__set(s[k], "combinedScore", json_null());
+                    continue;
+                }
+                int32_t p = tb->seats[k];
+                const struct tny_record *x = tny_records_at(&rec, p, r);
+                ok = ok && tny__set(s[k], "id", json_integer(lf_id(ev, p))) &&
+                     tny__set(s[k], "combinedScore",
+                              tny__number((double)x->tp / TNY_POINT_SCALE));
+                if (elim)
+                    ok = ok &&
+                         tny__set(s[k], "winner", json_boolean(x->elim_won));
+            }
+            ok = ok && m &&
+                 tny__set(m, "table",
+                          json_integer(tb->is_bye ? 0 : tb->number)) &&
+                 tny__set(m, "player1", s[0]) && tny__set(m, "player2", s[1]) &&
+                 tny__set(m, "intentionalDraw",
+                          json_boolean(!tb->is_bye &&
+                                       tb->result.intentional_draw)) &&
+                 tny__set(m, "twoForOne", json_false()) &&
+                 tny__set(m, "eliminationGame", json_boolean(elim)) &&
+                 tny__append(jr, m);
+            if (!ok) {
+                json_decref(m);
+                json_decref(s[0]);
+                json_decref(s[1]);
+            }
+        }
+        ok = ok && tny__append(rounds, jr);
+    }
+    if (!ok)
+        goto out;
+    rc = tny__dump(root, out);
+out:
+    if (rc == TNY_ENOMEM)
+        tny_diag_set(diag, rc, "export: out of memory");
+    json_decref(root);
+    tny_standings_release(&st);
+    tny_records_release(&rec);
+    return rc;
 }

@@ -199,7 +199,9 @@ static void score_table(const struct tny_event *ev,
                                                        : m);
             if (elim)
                 continue;
-            if (res->double_loss)
+            if (fmt->points_from_scores && res->has_score)
+                rec[s]->tp = (int64_t)res->score[s] * TNY_POINT_SCALE;
+            else if (res->double_loss)
                 rec[s]->tp = fmt->double_loss_points;
             else if (res->intentional_draw)
                 rec[s]->tp = fmt->intentional_draw_points;

@@ -103,11 +103,16 @@ static int validate_two_player(const struct tny_event *ev,
     case TNY_GAME_TANTRIX:
         if (r->decided) {
             for (int s = 0; s < 2; s++)
-                if ((rc = check_range(
-                         diag, path, "tp", pid(ev, t->seats[s]),
-                         r->decided_tp[s] * 10 / TNY_POINT_SCALE, 0,
-                         fmt->tp_per_game * 10 / TNY_POINT_SCALE)) < 0)
-                    return rc;
+                if (r->decided_tp[s] < 0 ||
+                    r->decided_tp[s] > fmt->tp_per_game) {
+                    char got[32], hi[32];
+                    tny_points_text(r->decided_tp[s], got, sizeof(got));
+                    tny_points_text(fmt->tp_per_game, hi, sizeof(hi));
+                    return tny_diag_set(diag, TNY_EINVAL,
+                                        "%s.tp.%s: expected points 0..%s, "
+                                        "got %s",
+                                        path, pid(ev, t->seats[s]), hi, got);
+                }
             return TNY_OK;
         }
         if (r->draw) /* seed 001 s13: the board could not be restored */

@@ -481,7 +481,8 @@
     /* tiebreakLabel(name): a column heading for a tiebreak criterion. */
     var TB_LABELS = {
         hq_diff: 'HQ diff', head_to_head: 'H2H', sos: 'SoS', esos: 'ESoS', sb: 'SB',
-        buchholz: 'Buchholz', opp_win_pct: 'Opp %', lot: 'Lot'
+        buchholz: 'Buchholz', opp_win_pct: 'Opp %', lot: 'Lot',
+        mov: 'MoV', owp: 'OWP', median_buchholz: 'Median BH'
     };
     function tiebreakLabel(name) {
         if (TB_LABELS[name])
@@ -601,6 +602,10 @@
         };
         if (res.draw === true)
             return t.players.map(nm).join(' drew with ');
+        if (res.intentional_draw === true)
+            return t.players.map(nm).join(' drew with ') + ' (agreed)';
+        if (res.double_loss === true)
+            return t.players.map(nm).join(' and ') + ': both lose';
         if (str(res.default_win))
             return who(res.default_win) + ' won by default against ' +
                    others(res.default_win);
@@ -619,6 +624,14 @@
             }
             if (res.modified === true)
                 extra += ' (modified)';
+            if (isObj(res.scores) && isNum(res.scores[res.winner])) {
+                var lost = t.players.filter(function (p) {
+                    return p.id !== res.winner;
+                })[0];
+                if (lost && isNum(res.scores[lost.id]))
+                    extra += ' ' + formatNumber(res.scores[res.winner]) + '-' +
+                             formatNumber(res.scores[lost.id]);
+            }
             return who(res.winner) + ' beat ' + others(res.winner) + extra;
         }
         var pts = isObj(res.tp) ? res.tp : isObj(res.scores) ? res.scores :

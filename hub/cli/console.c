@@ -33,6 +33,7 @@
 #include "print.h"
 #include "tny/config.h"
 #include "tny/csv_io.h"
+#include "tny/import.h"
 #include "tny/json_io.h"
 #include "tny/standings.h"
 
@@ -811,6 +812,60 @@ out:
     return status;
 }
 
+/* event import EVENT_ID FILE [--from KIND]: an event file, or another
+ * tool's file (tny/import.h) turned into one here, created on the hub with
+ * its players, drops and rounds (the convention continues in Tourney). */
+static int run_event_import(struct live *lv)
+{
+    const char *from = opt(lv, "from");
+    char *text = NULL, *event_text = NULL;
+    struct tny_diag d = {{0}};
+    struct tny_event ev;
+    size_t len;
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_CREATE_EVENT, lv->pos[0]);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (hub_console_read_file(lv->pos[1], TNY_WIRE_MAX_CONSOLE_MSG / 2, &text,
+                              &len, &d) < 0) {
+        say("event import: %s", d.msg);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    enum tny_import_kind kind;
+    if (from && tny_import_kind_from_name(from, &kind) < 0) {
+        say("--from \"%s\": expected listfortress, cryodex or nrtm", from);
+        status = HUB_CONSOLE_EXIT_USAGE;
+        goto out;
+    }
+    /* Checked here as the hub will, so a bad file never leaves. */
+    int rc = from ? tny_import(kind, text, len, &ev, &d)
+                  : tny_event_from_json_text(text, len, &ev, &d);
+    if (rc < 0) {
+        say("%s", d.msg);
+        status = HUB_CONSOLE_EXIT_USAGE;
+        goto out;
+    }
+    rc = tny_event_to_json(&ev, &event_text);
+    tny_event_release(&ev);
+    if (rc < 0) {
+        say("event import: out of memory");
+        status = HUB_CONSOLE_EXIT_INTERNAL;
+        goto out;
+    }
+    lv->req.event_json = event_text;
+    status = exchange(lv);
+    if (status == HUB_CONSOLE_EXIT_OK) {
+        snprintf(line, sizeof line, "imported event %s",
+                 lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
+        status = show(lv, SHAPE_RECORDS, line);
+    }
+out:
+    lv->req.event_json = NULL;
+    free(event_text);
+    free(text);
+    return status;
+}
+
 static int run_event_list(struct live *lv)
 {
     int status = start_request(lv, TNY_WIRE_CMD_LIST_EVENTS, NULL);
@@ -1488,6 +1543,7 @@ static const char *const o_add[] = {
     "colour=*",     "colour-blind", "faction=", "agenda=", "first-round=",
     "external-id=", "decklist=",    NULL};
 static const char *const o_after[] = {"after-round=", NULL};
+static const char *const o_import[] = {"from=", NULL};
 static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
 static const char *const o_round[] = {"round=", NULL};
@@ -1506,6 +1562,10 @@ static const struct live_cmd live_cmds[] = {
      "JSON|--options-file F] EVENT_ID",
      1, 1, o_create, "create an event (no --seed: the hub draws one, CM-4)",
      run_event_create},
+    {"event", "import", "EVENT_ID FILE [--from listfortress|cryodex|nrtm]", 2,
+     2, o_import,
+     "create an event from an event file, or from another tool's file",
+     run_event_import},
     {"event", "list", "", 0, 0, o_none, "the hub's events", run_event_list},
     {"players", "import", "EVENT_ID FILE.csv", 2, 2, o_none,
      "register players from a CSV file (header id,name,club,...; - = stdin)",

@@ -314,9 +314,10 @@ static int infer_game(const json_t *res, enum tny_game *game,
                       struct tny_diag *diag)
 {
     static const char *const known[] = {
-        "winner",   "draw", "hq_diff", "armies",      "scores",
-        "clock_ms", "tp",   "penalty", "default_win", "vp",
-        "ip",       "bp",   "games",   "modified",    NULL};
+        "winner",      "draw", "hq_diff", "armies",      "scores",
+        "clock_ms",    "tp",   "penalty", "default_win", "vp",
+        "ip",          "bp",   "games",   "modified",    "intentional_draw",
+        "double_loss", NULL};
     const char *key;
     json_t *v;
     json_object_foreach ((json_t *)res, key, v) {
@@ -330,7 +331,10 @@ static int infer_game(const json_t *res, enum tny_game *game,
                                 "\"p2\": 8}})",
                                 key);
     }
-    if (has(res, "hq_diff") || has(res, "draw") || has(res, "armies"))
+    if (has(res, "intentional_draw") || has(res, "double_loss") ||
+        (has(res, "scores") && (has(res, "winner") || has(res, "draw"))))
+        *game = TNY_GAME_TWO_PLAYER; /* scores alone: say --game */
+    else if (has(res, "hq_diff") || has(res, "draw") || has(res, "armies"))
         *game = TNY_GAME_NEUROSHIMA_HEX;
     else if (has(res, "scores") || has(res, "clock_ms") || has(res, "tp") ||
              has(res, "penalty") || has(res, "default_win"))
@@ -359,11 +363,14 @@ static int check_keys(const json_t *res, enum tny_game game,
     static const char *const ag[] = {"vp", "ip", "bp", NULL};
     static const char *const gt[] = {"winner", "modified", "games", NULL};
     static const char *const ct[] = {"vp", NULL};
-    const char *const *keys = game == TNY_GAME_NEUROSHIMA_HEX ? nh
-                              : game == TNY_GAME_TANTRIX      ? tx
-                              : game == TNY_GAME_AGRICOLA     ? ag
-                              : game == TNY_GAME_GOT_LCG2     ? gt
-                                                              : ct;
+    static const char *const tp[] = {"scores",           "winner",      "draw",
+                                     "intentional_draw", "double_loss", NULL};
+    const char *const *keys = game == TNY_GAME_TWO_PLAYER       ? tp
+                              : game == TNY_GAME_NEUROSHIMA_HEX ? nh
+                              : game == TNY_GAME_TANTRIX        ? tx
+                              : game == TNY_GAME_AGRICOLA       ? ag
+                              : game == TNY_GAME_GOT_LCG2       ? gt
+                                                                : ct;
     const char *key;
     json_t *v;
     json_object_foreach ((json_t *)res, key, v) {
@@ -399,11 +406,12 @@ static int parse_result(struct rparse *rp, const json_t *res)
             r->draw = json_is_true(v);
         }
         if ((v = json_object_get(res, "hq_diff"))) {
-            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            /* The range is the format's: the hub names it (one range for
+             * a negative and a too-large value). */
+            if (!json_is_integer(v) || json_integer_value(v) < -1000000 ||
                 json_integer_value(v) > 1000000)
                 return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.hq_diff: expected a whole number "
-                                    "0..1000000");
+                                    "result.hq_diff: expected a whole number");
             r->hq_diff = (int32_t)json_integer_value(v);
         } else if (!r->draw) {
             return tny_diag_set(diag, TNY_EINVAL, "result.hq_diff: missing");
@@ -478,10 +486,31 @@ static int parse_result(struct rparse *rp, const json_t *res)
         if (r->n_players == 0)
             return tny_diag_set(diag, TNY_EINVAL, "result.vp: missing");
         return TNY_OK;
-    case TNY_GAME_TWO_PLAYER:
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "result: the two-player game has no wire "
-                            "message yet");
+    case TNY_GAME_TWO_PLAYER: {
+        static const char *const flags[] = {"draw", "intentional_draw",
+                                            "double_loss"};
+        bool *field[] = {&r->draw, &r->intentional_draw, &r->double_loss};
+        if ((rc = player_map(rp, res, "scores", MAP_SCORE)) < 0)
+            return rc;
+        if ((v = json_object_get(res, "winner")) &&
+            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
+            return rc;
+        for (int i = 0; i < 3; i++) {
+            if (!(v = json_object_get(res, flags[i])))
+                continue;
+            if (!json_is_boolean(v))
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "result.%s: expected true or false",
+                                    flags[i]);
+            *field[i] = json_is_true(v);
+        }
+        if (r->n_players == 0 && !r->winner_id[0] && !r->draw &&
+            !r->intentional_draw && !r->double_loss)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "result: expected \"scores\" or \"winner\" "
+                                "(or draw, intentional_draw, double_loss)");
+        return TNY_OK;
+    }
     }
     return TNY_OK;
 }
@@ -510,7 +539,8 @@ int hub_console_result_from_json(const char *text, const char *game,
         if (tny_game_from_name(game, &out->game) < 0) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "--game \"%s\": expected neuroshima-hex, "
-                              "tantrix, agricola, got-lcg2 or catan",
+                              "tantrix, agricola, got-lcg2, catan or "
+                              "two-player",
                               game);
             goto out;
         }

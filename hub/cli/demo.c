@@ -18,8 +18,11 @@
 #include "tny/simulate.h"
 #include "tny/standings.h"
 
-static const char *const demo_formats[] = {"neuroshima-hex", "tantrix",
-                                           "agricola", "got-lcg2", "catan"};
+/* The five seed rule sets play by default; the others on request. */
+static const char *const demo_formats[] = {
+    "neuroshima-hex", "tantrix",   "agricola", "got-lcg2",
+    "catan",          "xwing-2.0", "swiss-2p"};
+#define N_DEFAULT_DEMOS 5
 
 static const char *const first_names[] = {
     "Anna",   "Bartek", "Csilla",  "Dagny",   "Emil", "Fruzsina", "Gustav",
@@ -285,7 +288,10 @@ int tny_cli_demo(int argc, char **argv)
         return 2;
     }
     int status = 0;
-    for (int f = 0; f < 5; f++) {
+    const int n_demos =
+        format ? (int)(sizeof(demo_formats) / sizeof(demo_formats[0]))
+               : N_DEFAULT_DEMOS;
+    for (int f = 0; f < n_demos; f++) {
         if (format && strcmp(format, demo_formats[f]) != 0)
             continue;
         int32_t n = (int32_t)players;

@@ -1,8 +1,9 @@
 /* tourney.c - the organiser's command-line program: offline commands.
  *
  * Implements the contract of event-file.md: `standings`, `pair`, `formats`
- * and `format` on JSON event files, with nothing written anywhere but
- * stdout and stderr.  Each subcommand is one row of the command table
+ * and `format` on JSON event files, and `import`/`export` of other tools'
+ * files (tny/import.h), with nothing written anywhere but stdout and
+ * stderr.  Each subcommand is one row of the command table
  * below (name, arguments, help, handler); adding a command (the hub
  * console's, later) is adding a row.
  *

@@ -104,6 +104,20 @@ static int cmd_create_event(struct ctx *c)
 
     if (!root)
         return fail(c, TNY_ENOMEM, "out of memory");
+    if (q->event_json) { /* an imported event: the file as it is */
+        json_decref(root);
+        rc = hub_store_create_event(c->svc->store, q->event_id, q->event_json,
+                                    strlen(q->event_json), c->actor, &c->diag);
+        if (rc < 0)
+            return fail_diag(c, rc);
+        struct hub_ev *e;
+        if ((rc = hub__ev_add(c->svc, q->event_id, &e)) < 0)
+            return fail(c, rc, "out of memory");
+        snprintf(c->rep->event_id, sizeof(c->rep->event_id), "%s", q->event_id);
+        HUB_LOG(HUB_LOG_INFO, "event imported event=%s", q->event_id);
+        return reply_json(c, dump(json_pack("{s:s, s:b}", "event", q->event_id,
+                                            "imported", 1)));
+    }
     if (q->preset[0] && q->format_json)
         rc = fail(c, TNY_EINVAL,
                   "console_request.create_event: give preset "

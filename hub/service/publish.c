@@ -128,6 +128,23 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
                       json_integer(r->players[i].score));
         rc |= set(o, "vp", a);
         break;
+    case TNY_GAME_TWO_PLAYER:
+        if (r->n_players > 0) {
+            a = json_object();
+            for (int32_t i = 0; a && i < r->n_players; i++)
+                rc |= set(a, r->players[i].player_id,
+                          json_integer(r->players[i].score));
+            rc |= set(o, "scores", a);
+        }
+        if (r->winner_id[0])
+            rc |= set(o, "winner", json_string(r->winner_id));
+        else if (r->intentional_draw)
+            rc |= set(o, "intentional_draw", json_true());
+        else if (r->double_loss)
+            rc |= set(o, "double_loss", json_true());
+        else if (r->draw)
+            rc |= set(o, "draw", json_true());
+        break;
     default:
         json_decref(o);
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",

@@ -1281,6 +1281,72 @@ static void test_CM_6_random_answers_valid_results_and_replay(void **s)
     assert_true(done > n / 20); /* the walk does reach results */
 }
 
+/* ---- the two-player game (issue 10) ------------------------------------ */
+
+static struct fx *tp(const char *preset)
+{
+    struct fx *x = fx_new("two-player", "swiss", 2);
+    snprintf(x->a.format_name, sizeof(x->a.format_name), "%s", preset);
+    return x;
+}
+
+/* xwing-2.0: both scores, the higher wins; equal scores ask who won (no
+ * draws); the format's range; only the outcomes the format allows. */
+static void test_two_player_scores_and_the_format_outcomes(void **s)
+{
+    struct fx *x = tp("xwing-2.0");
+    struct tny_wire_result r;
+
+    (void)s;
+    fx_begin(x, TBL_FLOW_RESULT, 1);
+    expect(x, TBL_ASK_CHOICE, "How did the game end?");
+    assert_int_equal(step_of(x).n_options, 5); /* scores, 2 wins, ID, DL */
+    option_of(x, "An intentional draw");
+    option_of(x, "A double loss");
+    ok(x, option_of(x, "Type both scores"));
+    expect(x, TBL_ASK_NUMBER, "Anna (seat 1): score");
+    refused(x, 201, TNY_ERANGE, "0..200");
+    ok(x, 83);
+    ok(x, 200);
+    expect_line(x, "Ben wins");
+    r = done_result(x);
+    assert_string_equal(r.winner_id, "p2");
+    assert_int_equal(r.players[0].score, 83);
+
+    fx_begin(x, TBL_FLOW_RESULT, 1);
+    ok(x, 0);
+    ok(x, 100);
+    ok(x, 100);
+    expect(x, TBL_ASK_CHOICE, "Equal scores: who won?");
+    ok(x, 0);
+    r = done_result(x);
+    assert_string_equal(r.winner_id, "p1");
+
+    fx_begin(x, TBL_FLOW_RESULT, 1);
+    ok(x, option_of(x, "An intentional draw"));
+    r = done_result(x);
+    assert_true(r.intentional_draw);
+    fx_free(x);
+}
+
+/* swiss-2p allows draws: equal scores are a draw, and "A draw" is offered. */
+static void test_two_player_equal_scores_draw_where_allowed(void **s)
+{
+    struct fx *x = tp("swiss-2p");
+    struct tny_wire_result r;
+
+    (void)s;
+    fx_begin(x, TBL_FLOW_RESULT, 1);
+    option_of(x, "A draw");
+    ok(x, 0);
+    ok(x, 7);
+    ok(x, 7);
+    expect_line(x, "Draw");
+    r = done_result(x);
+    assert_true(r.draw);
+    fx_free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1315,6 +1381,8 @@ int main(void)
         cmocka_unit_test(test_GT_13_ranges_refused),
         cmocka_unit_test(test_GT_1_modified_win_prefilled_from_timeout),
         cmocka_unit_test(test_GT_9_best_of_three_until_two_wins),
+        cmocka_unit_test(test_two_player_scores_and_the_format_outcomes),
+        cmocka_unit_test(test_two_player_equal_scores_draw_where_allowed),
         cmocka_unit_test(test_GT_14_factions_and_first_player),
         cmocka_unit_test(test_CT_9_tied_highest_reroll_only_tied),
         cmocka_unit_test(test_CT_9_virtual_dice_fair),

@@ -177,6 +177,16 @@ static void test_NH_1_hq_diff_one_path_one_range(void **state)
         1, "a", "b", "{'winner':'a','hq_diff':" #d "}") "]}]}"
     fails_with(NH_EVENT(-1), "event.rounds[0].tables[0].result.hq_diff: "
                              "expected a number 0..40, got -1");
+    /* TX-4: an organiser decision's TP, in points, one range. */
+    fails_with("{'format':'tantrix'," FOUR ",'rounds':[{'stage':'swiss',"
+               "'tables':[" GAME(1, "a", "b", "{'tp':{'a':25,'b':0}}") "]}]}",
+               "event.rounds[0].tables[0].result.tp.a: expected points 0..20, "
+               "got 25");
+    fails_with(
+        "{'format':'tantrix'," FOUR ",'rounds':[{'stage':'swiss',"
+        "'tables':[" GAME(1, "a", "b", "{'tp':{'a':-0.5,'b':20.5}}") "]}]}",
+        "event.rounds[0].tables[0].result.tp.a: expected points 0..20, "
+        "got -0.5");
     fails_with(NH_EVENT(41),
                "event.rounds[0].tables[0].result.hq_diff: expected a "
                "number 0..40, got 41");
@@ -277,12 +287,17 @@ static void test_sos_variants_buchholz_median_owp_and_GT_4(void **state)
                                                                   "{'stage':'"
                                                                   "swiss','"
                                                                   "tables':"
-                                                                  "[" GAME(1, "a", "d", "{'winner':'a'}") "," GAME(
-                                                                      2, "b",
-                                                                      "c",
+                                                                  "[" GAME(
+                                                                      1, "a",
+                                                                      "d",
                                                                       "{'"
                                                                       "winner':"
-                                                                      "'b'}") "]}]}";
+                                                                      "'a'}") "," GAME(2,
+                                                                                       "b",
+                                                                                       "c",
+                                                                                       "{'"
+                                                                                       "winner':"
+                                                                                       "'b'}") "]}]}";
     char text[4096];
     snprintf(text, sizeof(text), "{'format':'swiss-2p','seed':2," FOUR ",%s",
              rounds);
@@ -427,6 +442,59 @@ static void test_absence_explicit_or_warned(void **state)
     fails_with(text, "event.absences[0]: \"a\" is seated in round 1");
 }
 
+/* docs/formats.md's "A format for a new game" example is a valid format
+ * (the docs are what an organiser writes from). */
+static void test_docs_new_game_example_parses(void **state)
+{
+    (void)state;
+    FILE *f = fopen(TNY_SOURCE_DIR "/docs/formats.md", "rb");
+    assert_non_null(f);
+    static char doc[1 << 17];
+    size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    char *sec = strstr(doc, "## A format for a new game");
+    assert_non_null(sec);
+    char *start = strstr(sec, "```json\n");
+    assert_non_null(start);
+    start += strlen("```json\n");
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    struct tny_format fmt;
+    struct tny_diag d = {{0}};
+    if (tny_format_from_json_text(start, (size_t)(end - start), &fmt, &d) != 0)
+        fail_msg("docs example: %s", d.msg);
+    assert_int_equal(fmt.game, TNY_GAME_TWO_PLAYER);
+    assert_int_equal(fmt.stages[0].tiebreaks[0], TNY_TB_OWP);
+    assert_int_equal(fmt.owp_floor_permille, 333);
+}
+
+/* Draws, intentional draws and double losses are options of a two-player
+ * format: an event turns them on or off; other games do not have them. */
+static void test_outcomes_are_options(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_standings st;
+    struct tny_diag diag;
+    tu_load_event("{'format':'xwing-2.0','options':{'draws':true}," FOUR
+                  ",'rounds':[{'stage':'swiss','tables':[" GAME(
+                      1, "a", "b", "{'scores':{'a':100,'b':100}}") "]}]}",
+                  &ev);
+    assert_true(ev.rounds[0].tables[0].result.draw);
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    assert_int_equal(row(&ev, &st, "a")->points, 0); /* draw: 0 points */
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+    fails_with("{'format':'swiss-2p','options':{'double_losses':false}," FOUR
+               ",'rounds':[{'stage':'swiss','tables':[" GAME(
+                   1, "a", "b", "{'double_loss':true}") "]}]}",
+               "result.double_loss: the format \"swiss-2p\" does not allow it");
+    fails_with("{'format':'got-lcg2','options':{'draws':true}," FOUR "}",
+               "event.options.draws: unknown option (options of format "
+               "\"got-lcg2\":");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +506,8 @@ int main(void)
         cmocka_unit_test(test_keys_checked_against_the_game),
         cmocka_unit_test(test_no_show_after_round_0),
         cmocka_unit_test(test_absence_explicit_or_warned),
+        cmocka_unit_test(test_docs_new_game_example_parses),
+        cmocka_unit_test(test_outcomes_are_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,7 +90,7 @@ static uint64_t zigzag(int64_t v)
 
 /* ---- samples ------------------------------------------------------------- */
 
-#define N_RESULT_SAMPLES 11
+#define N_RESULT_SAMPLES 13
 
 static void entry(struct tny_wire_result *r, const char *id)
 {
@@ -179,6 +179,19 @@ static void result_sample(int k, struct tny_wire_result *r)
         entry(r, "t1");
         entry(r, "t2");
         r->players[1].penalty_units = 1200;
+        break;
+    case 10: /* two-player: both scores and the winner */
+        r->game = TNY_GAME_TWO_PLAYER;
+        entry(r, "x2");
+        entry(r, "x1");
+        r->players[0].has_score = r->players[1].has_score = true;
+        r->players[0].score = 83;
+        r->players[1].score = 200;
+        strcpy(r->winner_id, "x1");
+        break;
+    case 11: /* two-player: an intentional draw, no scores */
+        r->game = TNY_GAME_TWO_PLAYER;
+        r->intentional_draw = true;
         break;
     default: /* CT table of 4 */
         r->game = TNY_GAME_CATAN;
@@ -1379,6 +1392,60 @@ static void test_AG_1_result_to_table(void **state)
     tny_event_release(&ev);
 }
 
+static const char xw_event[] =
+    "{ 'format': 'xwing-2.0', 'seed': 1, 'players': ["
+    "  {'id': 'x1', 'name': 'A'}, {'id': 'x2', 'name': 'B'}],"
+    "  'rounds': [ { 'stage': 'swiss', 'tables': ["
+    "    { 'table': 1, 'players': ['x1', 'x2'] } ] } ] }";
+
+/* Two-player game (issue 10): scores map by id; without winner_id the
+ * higher score wins; equal scores in a format without draws are refused;
+ * the format's range applies. */
+static void test_two_player_result_to_table(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_wire_result r, back;
+    struct tny_table t;
+    struct tny_diag diag = {{0}};
+    tu_load_event(xw_event, &ev);
+    const struct tny_table *assigned = &ev.rounds[0].tables[0];
+    result_sample(10, &r);
+    r.winner_id[0] = '\0';
+    if (tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                 "result_submission.result", &t, &diag) != 0)
+        fail_msg("%s", diag.msg);
+    assert_int_equal(t.result.score[0], 200); /* x1 in seat 0 */
+    assert_int_equal(t.result.score[1], 83);
+    assert_int_equal(t.result.winner, 0);
+    assert_int_equal(tny_wire_result_from_table(&ev, &t, &back, &diag), 0);
+    assert_string_equal(back.winner_id, "x1");
+    assert_int_equal(back.n_players, 2);
+    assert_string_equal(back.players[0].player_id, "x1");
+    r.players[0].score = r.players[1].score = 100;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.tp: equal scores and no winner_id, "
+                "and the format \"xwing-2.0\" has no draws");
+    r.players[0].score = 201;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.scores.x2: expected a number 0..200");
+    result_sample(11, &r); /* xwing-2.0 allows intentional draws */
+    if (tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                 "result_submission.result", &t, &diag) != 0)
+        fail_msg("%s", diag.msg);
+    assert_true(t.result.intentional_draw);
+    r.intentional_draw = false;
+    r.draw = true;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag, "result_submission.result: an outcome the format");
+    tny_event_release(&ev);
+}
+
 static const char nh_event[] =
     "{ 'format': 'neuroshima-hex', 'seed': 1, 'players': ["
     "  {'id': 'p1', 'name': 'A', 'armies': ['Borgo', 'Moloch', 'Vegas', "
@@ -1411,6 +1478,21 @@ static void test_NH_10_armies_to_table(void **state)
     assert_string_equal(back.winner_id, "p1");
     assert_int_equal(back.hq_diff, 7);
     assert_int_equal(back.n_players, 2);
+    /* NH-1: one range (the format's) for a negative and a too-large HQ
+     * difference, at the path of the key itself. */
+    r.hq_diff = -1;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.hq_diff: expected a number 0..40, "
+                "got -1");
+    r.hq_diff = 41;
+    assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                         "result_submission.result", &t, &diag),
+                diag,
+                "result_submission.result.hq_diff: expected a number 0..40, "
+                "got 41");
+    r.hq_diff = 7;
     strcpy(r.players[0].army, "Sharrash"); /* not p1's */
     assert_diag(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
                                          "result_submission.result", &t, &diag),
@@ -1755,6 +1837,7 @@ int main(void)
         cmocka_unit_test(test_TX_5_default_has_no_scores),
         cmocka_unit_test(test_TX_s13_draw_has_no_scores),
         cmocka_unit_test(test_AG_1_result_to_table),
+        cmocka_unit_test(test_two_player_result_to_table),
         cmocka_unit_test(test_NH_10_armies_to_table),
         cmocka_unit_test(test_GT_9_winner_agrees_with_games),
         cmocka_unit_test(test_PROTO_topics),

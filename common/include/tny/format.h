@@ -196,7 +196,10 @@ struct tny_format {
      * record besides a win, their points, the accepted score range. */
     bool draws, intentional_draws, double_losses;
     int64_t intentional_draw_points, double_loss_points;
-    int32_t score_min; /* score_max above is shared with TX */
+    int32_t score_min;       /* score_max above is shared with TX */
+    bool points_from_scores; /* a player's points are their score (match
+                              * points already, e.g. Netrunner's combined
+                              * score of a double-sided round) */
 
     /* Tiebreak data (docs/formats.md "tiebreak_data"). */
     bool has_mov; /* "mov" may be used only with it */

@@ -138,9 +138,10 @@ struct tny_wire_result {
     int32_t n_players;
     struct tny_wire_result_player players[TNY_MAX_SEATS];
     char winner_id[TNY_WIRE_ID_MAX + 1]; /* NH, GT; "" none */
-    bool draw;       /* NH; TX seed 001 s13 (board not restorable) */
-    int32_t hq_diff; /* NH */
-    bool modified;   /* GT-1 */
+    bool draw; /* NH, two-player; TX seed 001 s13 (board not restorable) */
+    bool intentional_draw, double_loss; /* two-player */
+    int32_t hq_diff;                    /* NH */
+    bool modified;                      /* GT-1 */
     char default_winner_id[TNY_WIRE_ID_MAX + 1]; /* TX-5; "" none */
     int32_t n_games;                             /* GT-9 */
     char games[3][TNY_WIRE_ID_MAX + 1];
@@ -418,7 +419,8 @@ struct tny_wire_player {
  *   every command   correlation_id, organiser_id; event_id except
  *                   LIST_EVENTS (none) and LIST_DEVICES (optional filter)
  *   CREATE_EVENT    event_id = the new id; preset xor format_json; title;
- *                   has_seed + seed; options_json (optional)
+ *                   has_seed + seed; options_json (optional); or instead
+ *                   event_json alone (a whole event file: import)
  *   IMPORT_PLAYERS  csv (non-empty, csv_len bytes: text without a NUL byte)
  *   REGISTER_PLAYER player
  *   DROP_PLAYER, DISQUALIFY_PLAYER   player_id, round (after; 0 current),
@@ -449,6 +451,7 @@ struct tny_wire_request {
 
     char preset[TNY_NAME_MAX];
     char *format_json;
+    char *event_json; /* CREATE_EVENT: a whole event file (import) */
     char *options_json;
     char *csv;
     size_t csv_len; /* bytes of csv when a NUL byte is inside (the hub's

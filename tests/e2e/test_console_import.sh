@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# test_console_import.sh - `tourney live event import` (issue 10): events
+# from other tools continue on the real tourney-hub over the real venue
+# broker.  A real ListFortress event (../shared/data beside the checkout)
+# and a real Pokemon TOM event file are imported with their players, drops
+# and rounds; the hub's standings are then those Tourney computes offline
+# from the same file, and its export loads back to the same standings.  A
+# file with a data error is refused before it leaves (one line naming the
+# place in the source), and an existing id is refused by the hub.
+#
+# usage: bash test_console_import.sh SOURCE_DIR BUILD_DIR
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=${E2E_TIMEOUT:-180}
+e2e_init "$@"
+
+TOURNEY=$E2E_BUILD/hub/tourney
+HUB=$E2E_BUILD/hub/tourney-hub
+DATA=$E2E_SRC/../shared/data/external
+[ -x "$TOURNEY" ] || fail "no tourney binary at $TOURNEY"
+[ -x "$HUB" ] || fail "no $HUB (build the tourney-hub target)"
+[ -d "$DATA/listfortress" ] || fail "no $DATA/listfortress (shared/ beside the checkout)"
+
+start_broker --no-ws --organisers o1
+source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
+live_hub_config
+hub_launch
+live 0 wait-hub --timeout 20
+
+# same_standings EVENT_ID FILE.json: the hub's standings JSON equals the
+# offline standings of FILE (an event file).
+same_standings() {
+    live 0 standings "$1" --json
+    "$TOURNEY" standings "$2" >"$E2E_TMP/offline.json" 2>"$E2E_TMP/err" ||
+        fail "offline standings of $2: $(cat "$E2E_TMP/err")"
+    cmp -s "$E2E_TMP/out" "$E2E_TMP/offline.json" ||
+        fail "$1: hub standings $(head -c 300 "$E2E_TMP/out") != offline $(head -c 300 "$E2E_TMP/offline.json")"
+}
+
+# A ListFortress event (14 players, 4 Swiss rounds) on xwing-2.0.
+LF=$DATA/listfortress/1000.json
+"$TOURNEY" import listfortress "$LF" >"$E2E_TMP/lf.json" ||
+    fail "offline import of $LF failed"
+live 0 event import lf1000 "$LF" --from listfortress
+grep -q "imported event lf1000" "$E2E_TMP/out" || fail "no confirmation: $(cat "$E2E_TMP/out")"
+same_standings lf1000 "$E2E_TMP/lf.json"
+live 0 export lf1000
+cp "$E2E_TMP/out" "$E2E_TMP/lf-export.json"
+"$TOURNEY" standings "$E2E_TMP/lf-export.json" | cmp -s - "$E2E_TMP/offline.json" ||
+    fail "the hub's export of lf1000 gives other standings"
+grep -q '"mov": 1299' "$E2E_TMP/offline.json" || fail "lf1000: the leader's stored MoV 1299 is not Tourney's"
+ok "ListFortress event imported: hub standings == offline standings == export's"
+
+# The convention continues in Tourney: the same event with a fifth Swiss
+# round, paired and published by the hub, results (two-player: scores and a
+# winner) entered at the console, closed; then hub == offline again.
+sed -e 's/"swiss_rounds": 4/"swiss_rounds": 5/' -e 's/"rounds": 4,/"rounds": 5,/' \
+    "$E2E_TMP/lf.json" >"$E2E_TMP/lf5.json"
+grep -q '"swiss_rounds": 5' "$E2E_TMP/lf5.json" || fail "could not make a 5-round copy"
+live 0 event import lf5 "$E2E_TMP/lf5.json"
+live 0 round pair lf5
+grep -q '^paired round 5 of lf5 as a draft' "$E2E_TMP/out" || fail "pair round 5: $(cat "$E2E_TMP/out")"
+grep '^  table ' "$E2E_TMP/out" >"$E2E_TMP/tables5"
+[ "$(grep -c . "$E2E_TMP/tables5")" -eq 7 ] || fail "14 players, 7 tables expected: $(cat "$E2E_TMP/out")"
+live 0 round publish lf5
+while read -r _ table players; do
+    read -r -a ids <<<"${players// - / }"
+    live 0 result enter lf5 5 "$table" "{\"scores\": {\"${ids[0]}\": 150, \"${ids[1]}\": 60}, \"winner\": \"${ids[0]}\"}"
+done <"$E2E_TMP/tables5"
+live 0 round close lf5
+live 0 export lf5
+cp "$E2E_TMP/out" "$E2E_TMP/lf5-export.json"
+same_standings lf5 "$E2E_TMP/lf5-export.json"
+grep -q '"after_round": 5' "$E2E_TMP/offline.json" || fail "lf5: standings not after round 5"
+"$TOURNEY" results "$E2E_TMP/lf5-export.json" | tr -d '\r' >"$E2E_TMP/lf5.csv"
+[ "$(grep -c '^5,"swiss",[0-9]*,1,.*,"win 150-60",1$' "$E2E_TMP/lf5.csv")" -eq 7 ] &&
+    [ "$(grep -c '^5,"swiss",[0-9]*,2,.*,"loss 60-150",0$' "$E2E_TMP/lf5.csv")" -eq 7 ] ||
+    fail "round 5 results in the export: $(grep '^5,' "$E2E_TMP/lf5.csv")"
+ok "imported event continued: round 5 paired, published, 7 two-player results entered, closed; hub == offline"
+
+# A Pokemon TOM event file as it is (no --from).
+TOM=$DATA/tom/vg19.event.json
+live 0 event import vg19 "$TOM"
+same_standings vg19 "$TOM"
+ok "TOM event file imported: hub standings == offline standings"
+
+# Refused before sending: a real data error, one line naming the place.
+live 2 event import lf1002 "$DATA/listfortress/1002.json" --from listfortress
+grep -q '^tourney: listfortress: rounds\[0\] (swiss round 1).matches\[7\]: participant 16 is seated twice' "$E2E_TMP/err" ||
+    grep -q 'listfortress: rounds\[0\] (swiss round 1).matches\[7\]: participant 16 is seated twice' "$E2E_TMP/err" ||
+    fail "1002.json: $(cat "$E2E_TMP/err")"
+[ "$(grep -c . "$E2E_TMP/err")" -eq 1 ] || fail "more than one line: $(cat "$E2E_TMP/err")"
+live 0 event list
+grep -q lf1002 "$E2E_TMP/out" && fail "a refused import created lf1002"
+# Refused by the hub: the id exists.
+live 3 event import lf1000 "$LF" --from listfortress
+grep -q 'already exists' "$E2E_TMP/err" || fail "second import: $(cat "$E2E_TMP/err")"
+ok "data errors refused with one line; an existing id refused by the hub"

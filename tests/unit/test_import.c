@@ -1,0 +1,206 @@
+/* test_import.c - import and export of other tools' files on small hand-
+ * made documents: Cobra's NRTM JSON (Netrunner, match points from the
+ * combined scores, SoS/eSoS), Cryodex's JSON (players by name), and the
+ * data errors refused with one message naming the source's place.  The
+ * real-data corpus is test_import_corpus.c.
+ */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tny/import.h"
+#include "tny/json_io.h"
+#include "tny/standings.h"
+
+#define P(x) ((int64_t)((x)*TNY_POINT_SCALE + 0.5))
+
+static void import_ok(enum tny_import_kind kind, const char *sq,
+                      struct tny_event *ev)
+{
+    char *text = tu_json(sq);
+    struct tny_diag d = {{0}};
+    if (tny_import(kind, text, strlen(text), ev, &d) != 0)
+        fail_msg("import: %s", d.msg);
+    free(text);
+}
+
+static void import_fails(enum tny_import_kind kind, const char *sq,
+                         const char *want)
+{
+    char *text = tu_json(sq);
+    struct tny_event ev;
+    struct tny_diag d = {{0}};
+    int rc = tny_import(kind, text, strlen(text), &ev, &d);
+    free(text);
+    if (rc == 0) {
+        tny_event_release(&ev);
+        fail_msg("imported, wanted: %s", want);
+    }
+    if (!strstr(d.msg, want))
+        fail_msg("message: %s\n  wanted: %s", d.msg, want);
+}
+
+/* Double-sided Netrunner, two Swiss rounds and a cut game (left out). */
+static const char *const cobra =
+    "{'name':'Store champs','cutToTop':4,'preliminaryRounds':2,"
+    "'players':[{'id':1,'name':'Ana'},{'id':2,'name':'Bo'},"
+    "{'id':3,'name':'Cy'},{'id':4,'name':'Di'},{'id':5,'name':'Ed'}],"
+    "'rounds':["
+    "[{'table':1,'player1':{'id':1,'combinedScore':6},"
+    "'player2':{'id':2,'combinedScore':0}},"
+    "{'table':2,'player1':{'id':3,'combinedScore':3},"
+    "'player2':{'id':4,'combinedScore':3}},"
+    "{'table':0,'player1':{'id':5,'combinedScore':6},"
+    "'player2':{'id':null,'combinedScore':null}}],"
+    "[{'table':1,'player1':{'id':1,'combinedScore':4},"
+    "'player2':{'id':3,'combinedScore':1}},"
+    "{'table':2,'player1':{'id':5,'combinedScore':3},"
+    "'player2':{'id':4,'combinedScore':3},'intentionalDraw':true},"
+    "{'table':0,'player1':{'id':2,'combinedScore':6},"
+    "'player2':{'id':null,'combinedScore':null}}],"
+    "[{'table':1,'player1':{'id':1,'combinedScore':3},"
+    "'player2':{'id':5,'combinedScore':0},'eliminationGame':true}]]}";
+
+/* Points are the combined scores: Ana 6 + 4 = 10, Bo 0 + bye 6 = 6,
+ * Cy 3 + 1 = 4, Di 3 + 3 (agreed draw) = 6, Ed bye 6 + 3 = 9. */
+static void test_nrtm_import_points_from_combined_scores(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_standings st;
+    struct tny_diag d = {{0}};
+    import_ok(TNY_IMPORT_NRTM, cobra, &ev);
+    assert_int_equal(ev.n_rounds, 2); /* the cut game is not a Swiss round */
+    assert_true(ev.rounds[1].tables[1].result.intentional_draw);
+    assert_int_equal(tny_standings_compute(&ev, &st, &d), 0);
+    static const struct {
+        const char *id;
+        double points;
+    } want[] = {{"p1", 10}, {"p2", 6}, {"p3", 4}, {"p4", 6}, {"p5", 9}};
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(st.rows[tu_row_of(&ev, &st, want[i].id)].points,
+                         P(want[i].points));
+    /* Cobra's order: points, then SoS (GT-4 formula): Ana first, Ed
+     * second; Bo and Di tie on 6: Bo's one opponent Ana 10/2 = 5; Di's
+     * opponents Cy 4/2 and Ed 9/2: 3.25. */
+    assert_int_equal(st.tiebreaks[0], TNY_TB_SOS);
+    assert_int_equal(tu_row_of(&ev, &st, "p1"), 0);
+    assert_int_equal(tu_row_of(&ev, &st, "p5"), 1);
+    assert_int_equal(tu_row_of(&ev, &st, "p2"), 2);
+    assert_true(fabs(st.rows[3].tiebreaks[0] - 3.25) < 1e-9);
+    tny_standings_release(&st);
+
+    /* Export and import back: the same points and ranks. */
+    char *out = NULL;
+    assert_int_equal(tny_export_nrtm(&ev, &out, &d), 0);
+    json_error_t err;
+    json_t *j = json_loads(out, 0, &err);
+    assert_non_null(j);
+    const json_t *first = json_array_get(json_object_get(j, "players"), 0);
+    assert_int_equal(json_integer_value(json_object_get(first, "id")), 1);
+    assert_int_equal(json_integer_value(json_object_get(first, "rank")), 1);
+    assert_int_equal(json_integer_value(json_object_get(first, "matchPoints")),
+                     10);
+    json_decref(j);
+    struct tny_event back;
+    if (tny_import(TNY_IMPORT_NRTM, out, strlen(out), &back, &d) != 0)
+        fail_msg("re-import: %s", d.msg);
+    assert_int_equal(tny_standings_compute(&back, &st, &d), 0);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(st.rows[tu_row_of(&back, &st, want[i].id)].points,
+                         P(want[i].points));
+    tny_standings_release(&st);
+    tny_event_release(&back);
+    free(out);
+    tny_event_release(&ev);
+}
+
+/* Cryodex: players by name; a winner by name; the round type by word. */
+static void test_cryodex_players_by_name(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    import_ok(TNY_IMPORT_CRYODEX,
+              "{'tournament':{'players':[{'name':'Wedge'},{'name':'Biggs'},"
+              "{'name':'Luke'}],'rounds':[{'round-type':'swiss','round-"
+              "number':1,'matches':[{'player1':'Wedge','player1points':200,"
+              "'player2':'Biggs','player2points':150,'result':'win','winner':"
+              "'Wedge'},{'player1':'Luke','result':'bye'}]}]}}",
+              &ev);
+    assert_int_equal(ev.n_players, 3);
+    assert_string_equal(ev.players[0].name, "Wedge");
+    assert_string_equal(ev.players[0].id, "p1");
+    assert_true(ev.rounds[0].tables[1].is_bye);
+    assert_int_equal(ev.rounds[0].tables[0].result.winner, 0);
+    assert_int_equal(ev.rounds[0].tables[0].result.score[1], 150);
+    tny_event_release(&ev);
+    import_fails(TNY_IMPORT_CRYODEX,
+                 "{'players':[{'name':'A'},{'name':'B'}],'rounds':[{'round-"
+                 "type':'swiss','round-number':1,'matches':[{'player1':'A',"
+                 "'player1points':100,'player2':'Han','player2points':5}]}]}",
+                 "cryodex: rounds[0] (swiss round 1).matches[0].player2_id: "
+                 "-1 is not a participant");
+}
+
+/* Data errors: one message each, naming the place in the source file. */
+static void test_listfortress_data_errors_named(void **state)
+{
+    (void)state;
+#define LF_PARTS "'participants':[{'id':1},{'id':2},{'id':3},{'id':4}]"
+    import_fails(TNY_IMPORT_LISTFORTRESS,
+                 "{" LF_PARTS ",'rounds':[{'roundtype_id':1,'round_number':1,"
+                 "'matches':[{'player1_id':1,'player1_points':10,'player2_id':"
+                 "2,'player2_points':5,'result':'win','winner_id':1},"
+                 "{'player1_id':3,'player1_points':10,'player2_id':1,"
+                 "'player2_points':5,'result':'win','winner_id':3}]}]}",
+                 "listfortress: rounds[0] (swiss round 1).matches[1]: "
+                 "participant 1 is seated twice in this round (also in "
+                 "matches[0])");
+    import_fails(TNY_IMPORT_LISTFORTRESS,
+                 "{" LF_PARTS ",'rounds':[{'roundtype_id':1,'round_number':1,"
+                 "'matches':[{'player1_id':1,'player1_points':100,"
+                 "'player2_id':2,'player2_points':100,'result':'tie',"
+                 "'winner_id':null}]}]}",
+                 "listfortress: rounds[0] (swiss round 1).matches[0]: a game "
+                 "without a winner (100-100, result \"tie\", no winner_id) "
+                 "but format \"xwing-2.0\" has no draws");
+    /* Drops, no-shows and absences from who played when. */
+    struct tny_event ev;
+    import_ok(TNY_IMPORT_LISTFORTRESS,
+              "{" LF_PARTS ",'rounds':["
+              "{'roundtype_id':1,'round_number':1,'matches':[{'player1_id':1,"
+              "'player1_points':100,'player2_id':2,'player2_points':50,"
+              "'result':'win','winner_id':1}]},"
+              "{'roundtype_id':1,'round_number':2,'matches':[{'player1_id':1,"
+              "'player1_points':100,'player2_id':3,'player2_points':50,"
+              "'result':'win','winner_id':1}]},"
+              "{'roundtype_id':1,'round_number':3,'matches':[{'player1_id':3,"
+              "'player1_points':100,'player2_id':1,'player2_points':50,"
+              "'result':'win','winner_id':3}]}]}",
+              &ev);
+    /* p2 played round 1 only: dropped after 1; p4 never played: no-show;
+     * p3 missed round 1 and played later: an absence. */
+    assert_int_equal(ev.players[1].dropped_after, 1);
+    assert_true(ev.players[3].no_show);
+    assert_int_equal(ev.n_absences, 1);
+    assert_int_equal(ev.absences[0].player, 2);
+    assert_int_equal(ev.absences[0].round, 1);
+    char buf[256];
+    assert_int_equal(tny_event_unexplained_absences(&ev, buf, sizeof(buf)), 0);
+    tny_event_release(&ev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nrtm_import_points_from_combined_scores),
+        cmocka_unit_test(test_cryodex_players_by_name),
+        cmocka_unit_test(test_listfortress_data_errors_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
