@@ -194,7 +194,9 @@ static int assignment_from_pb(const Tourney__V1__TableAssignment *m,
         m->has_chess_clock_limit_ms ? m->chess_clock_limit_ms : 0;
     out->draft_ms = m->has_draft_ms ? m->draft_ms : 0;
     out->action_ms = m->has_action_ms ? m->action_ms : 0;
-    return TNY_OK;
+    wire__path(p, sizeof p, "%s.ct_board", r);
+    return wire__copy(out->ct_board, sizeof out->ct_board, m->ct_board, p,
+                      diag);
 }
 
 /* Seats are named by seat index (seat number - 1) in messages. */
@@ -305,6 +307,13 @@ static int assignment_check(const struct tny_wire_assignment *a,
     LENGTH(draft_ms);
     LENGTH(action_ms);
 #undef LENGTH
+    if (a->ct_board[0]) { /* CT-9: a board the engine can read */
+        struct tny_ct_board b;
+        struct tny_diag inner = {{0}};
+        wire__path(p, sizeof p, "%s.ct_board", r);
+        if (tny_ct_board_parse(a->ct_board, &b, &inner) < 0)
+            return wire__fail(diag, "%s: %s", p, inner.msg);
+    }
     return TNY_OK;
 }
 
@@ -383,6 +392,7 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
     m.draft_ms = in->draft_ms;
     m.has_action_ms = in->action_ms != 0;
     m.action_ms = in->action_ms;
+    m.ct_board = wire__opt(in->ct_board);
     return wire__pack(&m.base, assign_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
                       diag);
 }

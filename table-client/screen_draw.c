@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tny/bigtext.h"
+#include "tny/catan_board.h"
 
 /* ---- grid ------------------------------------------------------------ */
 
@@ -712,6 +713,18 @@ static void draw_notes(const struct tbl_core *core, int64_t now_ms,
     const struct tny_wire_assignment *a = &core->asg;
 
     status_line(core, now_ms, "NOTES", g);
+    if (core->has_assignment && a->ct_board[0]) {
+        struct tny_ct_board b; /* CT-9: this table's random board */
+        struct tny_diag d = {{0}};
+        char text[1024];
+        if (tny_ct_board_parse(a->ct_board, &b, &d) == 0) {
+            tny_ct_board_text(&b, text, sizeof(text));
+            putf(g, row++, 1, TBL_ATTR_BOLD, "Board for this game (CT-9):");
+            row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL, text,
+                               max_row - row) +
+                   1;
+        }
+    }
     if (!core->has_assignment || (!a->procedure[0] && a->n_notes == 0)) {
         putf(g, row, 1, TBL_ATTR_DIM, "no notes for this table");
     } else {

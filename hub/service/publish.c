@@ -359,6 +359,11 @@ static int build_assignment(struct hub_service *svc, struct hub_ev *e,
         a->action_ms = (int64_t)f->action_seconds * 1000;
     }
     const struct tny_table *t = hub__ev_table(e, d->table);
+    if (t && f->game == TNY_GAME_CATAN && !t->is_bye) {
+        struct tny_ct_board b; /* CT-9, from the event's generator */
+        tny_ct_board_generate(e->ev.seed, r, t->number, &b);
+        tny_ct_board_code(&b, a->ct_board);
+    }
     if (t) {
         struct hub_table_state *ts = hub__ev_table_state(e, t->number);
         a->table = t->number;

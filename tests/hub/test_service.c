@@ -669,6 +669,42 @@ static void test_GT_14_decklist_for_judges_not_on_feed(void **state)
     fx_free(f);
 }
 
+/* CT-9: each Catan table's assignment carries its random board, the one
+ * the event's generator gives for (seed, round, table) - the same that
+ * `tourney boards` prints from the event file. */
+static void test_CT_9_board_in_each_assignment(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[2];
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    q.has_seed = true;
+    q.seed = 99;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n";
+    free(must(f, &q));
+    presence(f, "table-001");
+    presence(f, "table-002");
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    for (int i = 0; i < 2; i++) {
+        struct tny_ct_board b;
+        char code[TNY_CT_CODE_LEN + 1];
+        assert_true(assignment(f, i == 0 ? "table-001" : "table-002", &a[i]));
+        tny_ct_board_generate(99, 1, a[i].table, &b);
+        tny_ct_board_code(&b, code);
+        assert_string_equal(a[i].ct_board, code);
+    }
+    assert_string_not_equal(a[0].ct_board, a[1].ct_board);
+    fx_free(f);
+}
+
 static void test_CM_5_console_errors(void **state)
 {
     (void)state;
@@ -929,6 +965,7 @@ int main(void)
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
+        cmocka_unit_test(test_CT_9_board_in_each_assignment),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
     };

@@ -477,6 +477,26 @@ static void test_TX_s13_restart_resets_chess_clock(void **state)
     world_free(w);
 }
 
+/* CT-9: the table shows its random board on the notes screen. */
+static void test_CT_9_board_on_the_notes_screen(void **state)
+{
+    struct world *w = world_new(30, 100);
+    struct tny_ct_board b;
+    char text[1024], first_row[64];
+    (void)state;
+    assign(w, 1, "catan", 3, 4, 0);
+    tny_ct_board_generate(11, 2, 3, &b);
+    tny_ct_board_code(&b, w->core.asg.ct_board);
+    tny_ct_board_text(&b, text, sizeof(text));
+    const char *t = text + strspn(text, " ");
+    snprintf(first_row, sizeof(first_row), "%.*s", (int)strcspn(t, "\n"), t);
+    keys(w, ".");
+    assert_on_screen(w, "Board for this game (CT-9)");
+    assert_on_screen(w, first_row);
+    assert_on_screen(w, "counterclockwise to the centre");
+    world_free(w);
+}
+
 /* ---- AG-14 -------------------------------------------------------------- */
 
 static void test_AG_14_draft_starts_with_the_round_clock(void **state)
@@ -612,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_keys_refused_when_nothing_to_do),
         cmocka_unit_test(test_TX_11_TX_3_TX_9_chess_clock_keys),
         cmocka_unit_test(test_TX_s13_restart_resets_chess_clock),
+        cmocka_unit_test(test_CT_9_board_on_the_notes_screen),
         cmocka_unit_test(test_AG_14_draft_starts_with_the_round_clock),
         cmocka_unit_test(test_CT_4_result_flow_keys),
         cmocka_unit_test(test_saved_state_restored_for_the_same_table_only),

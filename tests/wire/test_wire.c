@@ -679,6 +679,24 @@ static void test_PROTO_roundtrip_assignment(void **state)
     a->action_ms = 30000;
     a->best_of_three = true;
     roundtrip(&codecs[C_ASSIGN], a);
+    /* CT-9: a Catan table with its random board. */
+    {
+        struct tny_ct_board b;
+        struct tny_diag d = {{0}};
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        a->game = TNY_GAME_CATAN;
+        a->stage = TNY_STAGE_ROUND;
+        a->draft_ms = a->action_ms = 0;
+        a->best_of_three = false;
+        tny_ct_board_generate(5, 2, 3, &b);
+        tny_ct_board_code(&b, a->ct_board);
+        roundtrip(&codecs[C_ASSIGN], a);
+        a->ct_board[0] = a->ct_board[0] == 'D' ? 'F' : 'D'; /* 2 deserts */
+        assert_diag(tny_wire_encode_assignment(a, &buf, &len, &d), d,
+                    "table_assignment.ct_board: board");
+        a->ct_board[0] = '\0';
+    }
     /* Idle: no table this round, unlimited clock. */
     memset(a, 0, sizeof *a);
     a->version = 2;

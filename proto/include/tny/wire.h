@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "tny/clock.h"
+#include "tny/catan_board.h"
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/format.h"
@@ -209,6 +210,7 @@ struct tny_wire_assignment {
     char notes[TNY_MAX_NOTES][TNY_WIRE_NOTE_MAX];
     bool best_of_three;
     int64_t chess_clock_limit_ms, draft_ms, action_ms; /* 0 = none */
+    char ct_board[TNY_CT_CODE_LEN + 1]; /* CT-9 board code; "" none */
 };
 
 /* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
