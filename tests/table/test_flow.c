@@ -778,17 +778,18 @@ static void test_AG_4_seats_and_start_from_assignment(void **s)
     st = step_of(x);
     assert_non_null(strstr(st.text, "Seat 4: Dan"));
     ok(x, 0);
+    /* AG-15: the assignment's notes (banned cards, draft) come before the
+     * starting player, who is drawn after the draft (seed S1) */
+    expect(x, TBL_ASK_INFO, "Note 1/2");
+    assert_string_equal(step_of(x).text, "Banned: Lover");
+    ok(x, 0);
+    expect(x, TBL_ASK_INFO, "Note 2/2");
+    ok(x, 0);
     st = step_of(x);
     /* AG-4: Cid starts, then to the right; the 4th player gets food */
     assert_non_null(strstr(st.text, "Cid starts (the hub's lot)"));
     assert_non_null(strstr(st.text, "Dan, Anna, Ben."));
     assert_non_null(strstr(st.text, "Ben plays last and gets 1 extra food"));
-    ok(x, 0);
-    /* AG-15: the assignment's notes */
-    expect(x, TBL_ASK_INFO, "Note 1/2");
-    assert_string_equal(step_of(x).text, "Banned: Lover");
-    ok(x, 0);
-    expect(x, TBL_ASK_INFO, "Note 2/2");
     ok(x, 0);
     expect_line(x, "Ben: 1 extra food at the start of round 5");
     assert_int_equal(x->f.carry.starter, 2);

@@ -572,10 +572,28 @@ static void test_AG_15_table_notes(void **state)
     struct tny_event ev;
     tu_load_event("{'format':'agricola','seed':1,'players':[]}", &ev);
     assert_true(ev.format.n_notes > 0);
-    bool draft = false;
-    for (int32_t i = 0; i < ev.format.n_notes; i++)
-        draft |= strstr(ev.format.notes[i], "raft") != NULL;
+    bool draft = false, banned = true, as_announced = false;
+    /* Seed 002 S3: the seven banned cards, each named. */
+    static const char *const cards[] = {
+        "Ratcatcher", "Chamberlain",          "Taster",  "Wet Nurse",
+        "Lover",      "Wooden Hut Extension", "Reed Hut"};
+    for (size_t k = 0; k < sizeof(cards) / sizeof(cards[0]); k++) {
+        bool found = false;
+        for (int32_t i = 0; i < ev.format.n_notes; i++)
+            found |= strstr(ev.format.notes[i], cards[k]) != NULL;
+        banned &= found;
+    }
+    /* S4: neighbour draft 7/9, Occupations counterclockwise, Minor
+     * Improvements clockwise, the last 2 cards discarded. */
+    for (int32_t i = 0; i < ev.format.n_notes; i++) {
+        const char *n = ev.format.notes[i];
+        draft |= strstr(n, "7/9") && strstr(n, "Occupations") &&
+                 strstr(n, "counterclockwise");
+        as_announced |= strstr(n, "announced") != NULL;
+    }
+    assert_true(banned);
     assert_true(draft);
+    assert_false(as_announced);
     tny_event_release(&ev);
 }
 
