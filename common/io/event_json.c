@@ -85,11 +85,15 @@ static const char *const top_keys[] = {
     "format",  "options", "seed",         "title",  "level",
     "players", "drops",   "disqualified", "rounds", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
-static const char *const player_keys[] = {
-    "id",      "name",   "club",     "country",         "external_id",
-    "rating",  "armies", "beginner", "colours",         "colour_blind",
-    "faction", "agenda", "decklist", "late_from_round", "fixed_table",
-    NULL};
+static const char *const player_keys[] = {"id",          "name",
+                                          "club",        "country",
+                                          "external_id", "rating",
+                                          "armies",      "beginner",
+                                          "colours",     "colour_blind",
+                                          "faction",     "agenda",
+                                          "decklist",    "late_from_round",
+                                          "fixed_table", "knockout_armies",
+                                          NULL};
 static const char *const drop_keys[] = {"player", "after_round", "rejoin_round",
                                         NULL};
 static const char *const dq_keys[] = {"player", "after_round", NULL};
@@ -170,6 +174,36 @@ static int need(const json_t *obj, const char *path, const char *key,
 
 /* ---- players ----------------------------------------------------------- */
 
+/* An array of army names of the format (NH-10, NH-11) into indices. */
+static int army_list(const struct tny_format *fmt, const json_t *v,
+                     const char *p, int32_t *out, int32_t *n,
+                     struct tny_diag *diag)
+{
+    char ip[TNY__PATH_MAX];
+    int rc;
+    if (fmt->n_armies == 0)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: format \"%s\" has no army list", p, fmt->name);
+    if ((rc = tny__want_array(v, p, TNY_MAX_ARMIES, diag)) < 0)
+        return rc;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const char *name;
+        tny__path_index(ip, p, i);
+        if ((rc = tny__string(json_array_get(v, i), ip, TNY_NAME_MAX, &name,
+                              diag)) < 0)
+            return rc;
+        int32_t a = tny_format_army_index(fmt, name);
+        if (a < 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: unknown army \"%s\" (see `tourney "
+                                "format %s`, neuroshima_hex.armies)",
+                                ip, name, fmt->name);
+        out[i] = a;
+    }
+    *n = (int32_t)json_array_size(v);
+    return TNY_OK;
+}
+
 static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
                         struct tny_player *pl)
 {
@@ -219,27 +253,14 @@ static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
     }
     if ((v = json_object_get(obj, "armies"))) {
         tny__path_key(p, path, "armies");
-        if (fmt->n_armies == 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: format \"%s\" has no army list", p,
-                                fmt->name);
-        if ((rc = tny__want_array(v, p, TNY_MAX_ARMIES, diag)) < 0)
+        if ((rc = army_list(fmt, v, p, pl->armies, &pl->n_armies, diag)) < 0)
             return rc;
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            const char *name;
-            tny__path_index(ip, p, i);
-            if ((rc = tny__string(json_array_get(v, i), ip, TNY_NAME_MAX, &name,
-                                  diag)) < 0)
-                return rc;
-            int32_t a = tny_format_army_index(fmt, name);
-            if (a < 0)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: unknown army \"%s\" (see `tourney "
-                                    "format %s`, neuroshima_hex.armies)",
-                                    ip, name, fmt->name);
-            pl->armies[i] = a;
-        }
-        pl->n_armies = (int32_t)json_array_size(v);
+    }
+    if ((v = json_object_get(obj, "knockout_armies"))) { /* NH-11 */
+        tny__path_key(p, path, "knockout_armies");
+        if ((rc = army_list(fmt, v, p, pl->ko_armies, &pl->n_ko_armies, diag)) <
+            0)
+            return rc;
     }
     if ((v = json_object_get(obj, "beginner"))) {
         tny__path_key(p, path, "beginner");
@@ -977,6 +998,15 @@ static json_t *player_json(const struct tny_player *pl,
                 a = NULL;
             }
         ok = ok && tny__set(o, "armies", a);
+    }
+    if (pl->n_ko_armies > 0) { /* NH-11 declaration */
+        json_t *a = json_array();
+        for (int i = 0; a && i < pl->n_ko_armies; i++)
+            if (!tny__append(a, json_string(fmt->armies[pl->ko_armies[i]]))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = ok && tny__set(o, "knockout_armies", a);
     }
     if (pl->beginner)
         ok = ok && tny__set(o, "beginner", json_true());

@@ -978,6 +978,37 @@ static int run_player_dq(struct live *lv)
                              "disqualified");
 }
 
+/* NH-11: EVENT_ID PLAYER_ID --army A... (3 for a top 4, 4 for a top 8). */
+static int run_player_declare(struct live *lv)
+{
+    char line[512];
+    struct tny_wire_player *p = &lv->req.player;
+    int status = start_request(lv, TNY_WIRE_CMD_DECLARE_ARMIES, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    for (int i = 0; status == HUB_CONSOLE_EXIT_OK && i < lv->n_opts; i++) {
+        if (strcmp(lv->opts[i].name, "army") != 0)
+            continue;
+        if (p->n_armies == TNY_MAX_ARMIES) {
+            say("--army: at most %d", TNY_MAX_ARMIES);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        status = put_text(p->armies[p->n_armies++], TNY_NAME_MAX,
+                          lv->opts[i].value, "--army");
+    }
+    if (status == HUB_CONSOLE_EXIT_OK && p->n_armies == 0) {
+        say("player declare: name the knockout armies with --army (NH-11)");
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "%s declared %d knockout armies in %s",
+             lv->req.player_id, (int)p->n_armies, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
 static int run_player_rejoin(struct live *lv)
 {
     return run_player_change(lv, TNY_WIRE_CMD_REJOIN_PLAYER, "from-round",
@@ -1436,6 +1467,7 @@ static const char *const o_add[] = {
 static const char *const o_after[] = {"after-round=", NULL};
 static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
+static const char *const o_declare[] = {"army=*", NULL};
 static const char *const o_round[] = {"round=", NULL};
 static const char *const o_clock[] = {"round=", "table=", NULL};
 static const char *const o_result[] = {"override", "reason=", "game=", NULL};
@@ -1465,6 +1497,10 @@ static const struct live_cmd live_cmds[] = {
      "drop a player (CM-2; default after the current round)", run_player_drop},
     {"player", "dq", "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2,
      2, o_dq, "disqualify a player (CM-3)", run_player_dq},
+    {"player", "declare", "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,
+     "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "
+     "before its first round",
+     run_player_declare},
     {"player", "rejoin", "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,
      "bring a dropped player back (GT-11; default the next round)",
      run_player_rejoin},

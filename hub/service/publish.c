@@ -262,7 +262,8 @@ int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
  */
 
 /* NH-11: armies of player p not yet played in the current round's stage
- * (rounds of the same stage kind before the current one). */
+ * (rounds of the same stage kind before the current one); in the knockout
+ * the declared ones. */
 static void available_armies(const struct hub_ev *e, int32_t p,
                              struct tny_wire_seat *seat)
 {
@@ -285,10 +286,13 @@ static void available_armies(const struct hub_ev *e, int32_t p,
                 used[a] = true;
         }
     }
+    /* In the knockout only the declared armies (NH-11, seed 000 5.3). */
+    bool ko = stage == TNY_STAGE_ELIMINATION && pl->n_ko_armies > 0;
+    const int32_t *list = ko ? pl->ko_armies : pl->armies;
+    int32_t n_list = ko ? pl->n_ko_armies : pl->n_armies;
     seat->n_armies = 0;
-    for (int32_t i = 0; i < pl->n_armies && seat->n_armies < TNY_MAX_ARMIES;
-         i++) {
-        int32_t a = pl->armies[i];
+    for (int32_t i = 0; i < n_list && seat->n_armies < TNY_MAX_ARMIES; i++) {
+        int32_t a = list[i];
         if (a < 0 || a >= f->n_armies || used[a])
             continue;
         snprintf(seat->armies[seat->n_armies++], TNY_NAME_MAX, "%s",

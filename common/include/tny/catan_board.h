@@ -66,8 +66,8 @@ TNY_MUST_USE int tny_ct_board_parse(const char *code, struct tny_ct_board *out,
 
 /* The board drawn as text for a screen or a printer: five rows of hexes
  * ("Fo  6B": terrain, number, token letter), then a 4-line legend; every
- * line at most 60 columns.  Always NUL-terminates; returns the length it needed (as
- * snprintf). */
+ * line at most 60 columns.  Always NUL-terminates; returns the length it needed
+ * (as snprintf). */
 size_t tny_ct_board_text(const struct tny_ct_board *b, char *buf, size_t size);
 
 const char *tny_ct_terrain_name(enum tny_ct_terrain t);

@@ -34,6 +34,9 @@ struct tny_player {
     int32_t n_armies;
     int32_t armies[TNY_MAX_ARMIES];
     bool beginner;
+    /* NH-11: the armies declared for the knockout (indices), 0 = none */
+    int32_t n_ko_armies;
+    int32_t ko_armies[TNY_MAX_ARMIES];
     /* TX-10 */
     int32_t n_colours;
     char *colours[2];

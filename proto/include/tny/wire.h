@@ -382,6 +382,7 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_CLOSE_ROUND,
     TNY_WIRE_CMD_NEXT_STAGE,
     TNY_WIRE_CMD_LIST_EVENTS,
+    TNY_WIRE_CMD_DECLARE_ARMIES, /* NH-11: player_id, player.armies */
     TNY_WIRE_CMD_COUNT_
 };
 
