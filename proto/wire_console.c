@@ -341,6 +341,7 @@ static int player_from_pb(const Tourney__V1__PlayerEntry *m, const char *p,
     pl->rating = m->has_rating ? m->rating : 0.0;
     pl->beginner = m->has_beginner && m->beginner;
     pl->colour_blind = m->has_colour_blind && m->colour_blind;
+    pl->hook = m->has_hook && m->hook;
     wire__path(fp, sizeof fp, "%s.armies", p);
     if (m->n_armies > TNY_MAX_ARMIES)
         return wire__fail(diag, "%s: expected at most %d entries, got %zu", fp,
@@ -639,6 +640,8 @@ static void player_to_pb(const struct tny_wire_player *pl, struct request_pb *s)
     x->colours = s->colours;
     x->has_colour_blind = pl->colour_blind;
     x->colour_blind = pl->colour_blind;
+    x->has_hook = pl->hook;
+    x->hook = pl->hook;
     x->faction = wire__opt(pl->faction);
     x->agenda = wire__opt(pl->agenda);
     x->has_first_round = pl->first_round != 0;

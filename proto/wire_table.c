@@ -94,6 +94,7 @@ static int seat_from_pb(const Tourney__V1__Seat *m, const char *p,
 #undef COPY
     s->first_player = m->has_first_player && m->first_player;
     s->colour_blind = m->has_colour_blind && m->colour_blind;
+    s->hook = m->has_hook && m->hook;
     wire__path(fp, sizeof fp, "%s.armies", p);
     if ((rc = copy_names(s->armies, &s->n_armies, TNY_MAX_ARMIES, m->armies,
                          m->n_armies, fp, diag)) < 0)
@@ -368,6 +369,8 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
         x->colours = colours[i];
         x->has_colour_blind = s->colour_blind;
         x->colour_blind = s->colour_blind;
+        x->has_hook = s->hook;
+        x->hook = s->hook;
         x->faction = wire__opt(s->faction);
         x->agenda = wire__opt(s->agenda);
         x->club = wire__opt(s->club);

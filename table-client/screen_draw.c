@@ -367,6 +367,8 @@ static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
     buf[0] = '\0';
     for (int32_t a = 0; a < st->n_armies; a++)
         ADD("%s%s", a ? ", " : "  armies: ", st->armies[a]);
+    if (st->hook)
+        ADD("  Iron Gang Hook (swap token)");
     for (int32_t c = 0; c < st->n_colours; c++)
         ADD("%s%s", c ? ", " : "  colours: ", st->colours[c]);
     if (st->colour_blind)

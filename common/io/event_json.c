@@ -93,7 +93,7 @@ static const char *const player_keys[] = {"id",          "name",
                                           "faction",     "agenda",
                                           "decklist",    "late_from_round",
                                           "fixed_table", "knockout_armies",
-                                          NULL};
+                                          "hook",        NULL};
 static const char *const drop_keys[] = {"player", "after_round", "rejoin_round",
                                         NULL};
 static const char *const dq_keys[] = {"player", "after_round", NULL};
@@ -260,6 +260,11 @@ static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
         tny__path_key(p, path, "knockout_armies");
         if ((rc = army_list(fmt, v, p, pl->ko_armies, &pl->n_ko_armies, diag)) <
             0)
+            return rc;
+    }
+    if ((v = json_object_get(obj, "hook"))) { /* NH-10 swap token */
+        tny__path_key(p, path, "hook");
+        if ((rc = tny__bool(v, p, &pl->hook, diag)) < 0)
             return rc;
     }
     if ((v = json_object_get(obj, "beginner"))) {
@@ -1010,6 +1015,8 @@ static json_t *player_json(const struct tny_player *pl,
     }
     if (pl->beginner)
         ok = ok && tny__set(o, "beginner", json_true());
+    if (pl->hook)
+        ok = ok && tny__set(o, "hook", json_true());
     if (pl->n_colours > 0) {
         json_t *a = json_array();
         for (int i = 0; a && i < pl->n_colours; i++)

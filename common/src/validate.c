@@ -440,6 +440,16 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
                               (int)pl->n_armies);
             goto out;
         }
+        /* NH-10, seed 000 3.1: the Hook is Iron Gang's swap token. */
+        int32_t iron = tny_format_army_index(fmt, "Iron Gang");
+        if (pl->hook && (iron < 0 || !player_has_army(ev, p, iron))) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.players[%d].hook: the Hook is the Iron "
+                              "Gang swap token; \"%s\" has not registered "
+                              "Iron Gang (NH-10)",
+                              (int)p, pl->id);
+            goto out;
+        }
         for (int32_t i = 0; i < pl->n_armies; i++)
             for (int32_t j = 0; j < i; j++)
                 if (pl->armies[i] == pl->armies[j]) {

@@ -891,6 +891,7 @@ static int run_player_add(struct live *lv)
     }
     p->beginner = flag(lv, "beginner");
     p->colour_blind = flag(lv, "colour-blind");
+    p->hook = flag(lv, "hook"); /* NH-10 */
     for (int i = 0; i < lv->n_opts; i++) {
         const struct opt_value *o = &lv->opts[i];
         if (strcmp(o->name, "army") == 0) {
@@ -1461,9 +1462,9 @@ static const char *const o_create[] = {
     "format=",  "format-file=",  "title=", "seed=",
     "options=", "options-file=", NULL};
 static const char *const o_add[] = {
-    "club=",        "country=",     "rating=",  "army=*",  "beginner",
-    "colour=*",     "colour-blind", "faction=", "agenda=", "first-round=",
-    "external-id=", "decklist=",    NULL};
+    "club=",        "country=",     "rating=",   "army=*",   "beginner",
+    "colour=*",     "colour-blind", "hook",      "faction=", "agenda=",
+    "first-round=", "external-id=", "decklist=", NULL};
 static const char *const o_after[] = {"after-round=", NULL};
 static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
@@ -1489,7 +1490,8 @@ static const struct live_cmd live_cmds[] = {
      run_players_import},
     {"player", "add",
      "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army "
-     "A]... [--beginner] [--colour C]... [--colour-blind] [--faction F] "
+     "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] [--faction "
+     "F] "
      "[--agenda A] [--decklist FILE] [--first-round N] [--external-id X]",
      3, 3, o_add, "register one player, also a late entry (CM-1)",
      run_player_add},

@@ -276,6 +276,8 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late,
     }
     if (p->colour_blind)
         json_object_set_new(o, "colour_blind", json_true());
+    if (p->hook) /* NH-10 */
+        json_object_set_new(o, "hook", json_true());
     if (p->faction[0])
         json_object_set_new(o, "faction", json_string(p->faction));
     if (p->agenda[0])
@@ -363,9 +365,9 @@ static int split_list(char *s, char dst[][TNY_NAME_MAX], int32_t cap,
 }
 
 static const char *const csv_columns[] = {
-    "id",           "name",    "club",        "country",     "rating",
-    "armies",       "army",    "external_id", "beginner",    "colours",
-    "colour_blind", "faction", "agenda",      "first_round", NULL};
+    "id",     "name",        "club",     "country", "rating",       "armies",
+    "army",   "external_id", "beginner", "colours", "colour_blind", "faction",
+    "agenda", "first_round", "hook",     NULL};
 
 static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
                           int line, struct tny_wire_player *p)
@@ -412,6 +414,8 @@ static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
             bad = !parse_bool(v, &p->beginner);
         else if (!strcmp(name, "colour_blind"))
             bad = !parse_bool(v, &p->colour_blind);
+        else if (!strcmp(name, "hook"))
+            bad = !parse_bool(v, &p->hook);
         else if (!strcmp(name, "first_round")) {
             long r = strtol(v, &end, 10);
             bad = *end != '\0' || r < 0 || r > 10000;
@@ -467,7 +471,7 @@ static int cmd_import_players(struct ctx *c)
                       "csv line %d: unknown column \"%.40s\" (expected id, "
                       "name, club, country, rating, armies, external_id, "
                       "beginner, colours, colour_blind, faction, agenda, "
-                      "first_round)",
+                      "first_round, hook)",
                       (int)header->line, h);
             goto out;
         }

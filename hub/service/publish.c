@@ -317,6 +317,7 @@ static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
             snprintf(s->colours[s->n_colours++], TNY_NAME_MAX, "%s",
                      pl->colours[c]);
     s->colour_blind = pl->colour_blind;
+    s->hook = pl->hook; /* NH-10 */
     if (pl->faction)
         snprintf(s->faction, sizeof(s->faction), "%s", pl->faction);
     if (pl->agenda)

@@ -189,6 +189,7 @@ static const char *const step_2[] = {
 static const char *const step_3[] = {
     "ALTER TABLE players ADD COLUMN decklist TEXT;\n",
     "ALTER TABLE players ADD COLUMN knockout_armies_json TEXT;\n",
+    "ALTER TABLE players ADD COLUMN hook INTEGER NOT NULL DEFAULT 0;\n",
     NULL,
 };
 

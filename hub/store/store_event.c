@@ -45,13 +45,14 @@ static const char *const player_sql =
     "INSERT INTO players (event_id, pid, name, club, country, external_id, "
     "rating, armies_json, beginner, colours_json, colour_blind, faction, "
     "agenda, late_from_round, fixed_table, dropped_after, rejoin_round, "
-    "dq_after, decklist, knockout_armies_json) VALUES (?1, ?2, ?3, ?4, ?5, "
-    "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20) "
+    "dq_after, decklist, knockout_armies_json, hook) VALUES (?1, ?2, ?3, ?4, "
+    "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+    "?20, ?21) "
     "ON CONFLICT (event_id, pid) DO UPDATE SET name = ?3, club = ?4, "
     "country = ?5, external_id = ?6, rating = ?7, armies_json = ?8, "
     "beginner = ?9, colours_json = ?10, colour_blind = ?11, faction = ?12, "
     "agenda = ?13, late_from_round = ?14, fixed_table = ?15, "
-    "decklist = ?19, knockout_armies_json = ?20";
+    "decklist = ?19, knockout_armies_json = ?20, hook = ?21";
 
 /* Inserts the engine player (create_event's import); *row gets its id. */
 static int insert_player(struct hub_store *s, int64_t ev_row,
@@ -115,6 +116,7 @@ static int insert_player(struct hub_store *s, int64_t ev_row,
     sqlite3_bind_int(st, 18, pl->dq_after);
     bind_opt_text(st, 19, pl->decklist);
     bind_opt_text(st, 20, ko_text);
+    sqlite3_bind_int(st, 21, pl->hook);
     if ((rc = hs_done(s, st, d)) < 0)
         goto out;
     *row = sqlite3_last_insert_rowid(s->db);
@@ -145,6 +147,7 @@ static const char *const player_keys[] = {"id",
                                           "fixed_table",
                                           "decklist",
                                           "knockout_armies",
+                                          "hook",
                                           NULL};
 
 static int want(bool ok, const char *key, const char *what, struct tny_diag *d)
@@ -240,6 +243,11 @@ static int bind_json_player(sqlite3_stmt *st, const json_t *p,
             sqlite3_bind_text(st, 20, text, -1, free);
             break;
         }
+        case 16: /* NH-10 Hook swap token */
+            if ((rc = want(json_is_boolean(v), key, "true or false", d)) < 0)
+                return rc;
+            sqlite3_bind_int(st, 21, json_is_true(v));
+            break;
         }
     }
     return TNY_OK;
@@ -733,6 +741,7 @@ int hub_store_put_player(struct hub_store *store, const char *event_id,
     for (int i = 9; i <= 18; i++)
         if (i != 10 && i != 12 && i != 13)
             sqlite3_bind_int(st, i, 0);
+    sqlite3_bind_int(st, 21, 0); /* NH-10 hook */
     if ((rc = bind_json_player(st, p, diag)) < 0 ||
         (rc = hs_done(store, st, diag)) < 0 ||
         (rc = hs_validate_event(store, ev_row, true, diag)) < 0)

@@ -947,7 +947,8 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     assert_int_equal(sqlite3_exec(raw,
                                   "DROP TABLE counters; ALTER TABLE players "
                                   "DROP COLUMN decklist; ALTER TABLE players "
-                                  "DROP COLUMN knockout_armies_json; PRAGMA "
+                                  "DROP COLUMN knockout_armies_json; ALTER "
+                                  "TABLE players DROP COLUMN hook; PRAGMA "
                                   "user_version "
                                   "= 1",
                                   NULL, NULL, NULL),

@@ -243,6 +243,31 @@ static void test_NH_12_different_first_choices_each_plays_first(void **s)
     fx_free(x);
 }
 
+/* NH-10: a player who declared the Iron Gang Hook and plays Iron Gang is
+ * told to swap the token before the tiles are shuffled; the other player,
+ * without the Hook, is not. */
+static void test_NH_10_hook_swap_token_before_shuffle(void **s)
+{
+    struct fx *x = nh("swiss", "Iron Gang,Borgo", "Outpost,Smart");
+
+    (void)s;
+    x->a.seats[0].hook = true;
+    fx_begin(x, TBL_FLOW_PREGAME, 1);
+    nh_choose(x, "Iron Gang", "Borgo", "Outpost", "Smart");
+    skip_info(x);
+    expect_line(x, "Anna: Iron Gang with the Hook swap token (NH-10)");
+    assert_false(has_line(x, "Ben: Iron Gang"));
+    fx_free(x);
+    /* With the Hook but another army: no swap step. */
+    x = nh("swiss", "Iron Gang,Borgo", "Outpost,Smart");
+    x->a.seats[0].hook = true;
+    fx_begin(x, TBL_FLOW_PREGAME, 1);
+    nh_choose(x, "Borgo", "Iron Gang", "Outpost", "Smart");
+    skip_info(x);
+    assert_false(has_line(x, "Hook"));
+    fx_free(x);
+}
+
 static void test_NH_11_only_available_armies_offered(void **s)
 {
     struct fx *x = nh("swiss", "Moloch,Borgo,Hegemony", "Outpost,Smart");
@@ -1287,6 +1312,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_NH_12_different_first_choices_each_plays_first),
         cmocka_unit_test(test_NH_11_only_available_armies_offered),
+        cmocka_unit_test(test_NH_10_hook_swap_token_before_shuffle),
         cmocka_unit_test(test_NH_12_same_first_choice_lot_fair),
         cmocka_unit_test(test_NH_12_only_one_with_second_choice_plays_it),
         cmocka_unit_test(test_NH_12_beginner_exception_both_last_army),

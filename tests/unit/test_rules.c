@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/rng.h"
 #include "tny/simulate.h"
@@ -378,6 +379,39 @@ static void test_NH_11_knockout_declaration(void **state)
     tny_event_release(&ev);
 }
 
+/* NH-10, seed 000 5.1: "Jeśli Gracz planuje wykorzystywać podczas gier
+ * żetony wymienne do tych armii także zgłasza ten fakt": the Iron Gang
+ * Hook is recorded at registration, only with Iron Gang, and written back. */
+static void test_NH_10_hook_recorded_at_registration(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    char msg[600], *text = NULL;
+    tu_load_event("{'format':'neuroshima-hex','seed':1,'players':[{'id':'a',"
+                  "'name':'A','armies':['Borgo','Moloch','Iron Gang',"
+                  "'Outpost','Vegas'],'hook':true}]}",
+                  &ev);
+    assert_true(ev.players[0].hook);
+    assert_int_equal(tny_event_to_json(&ev, &text), 0);
+    assert_non_null(strstr(text, "\"hook\": true"));
+    free(text);
+    tny_event_release(&ev);
+    assert_int_equal(tu_try_event("{'format':'neuroshima-hex','seed':1,"
+                                  "'players':[" NH_ARMIES("a") "]}",
+                                  &ev, msg, sizeof(msg)),
+                     0);
+    assert_false(ev.players[0].hook);
+    tny_event_release(&ev);
+    assert_int_equal(tu_try_event("{'format':'neuroshima-hex','seed':1,"
+                                  "'players':[{'id':'a','name':'A','armies':"
+                                  "['Borgo','Moloch','Hegemony','Outpost',"
+                                  "'Vegas'],'hook':true}]}",
+                                  &ev, msg, sizeof(msg)),
+                     TNY_EINVAL);
+    assert_non_null(strstr(msg, "players[0].hook"));
+    assert_non_null(strstr(msg, "Iron Gang"));
+}
+
 /* NH-10: exactly 5 different armies from the legal list. */
 static void test_NH_10_army_list(void **state)
 {
@@ -731,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_NH_11_army_used_twice_refused),
         cmocka_unit_test(test_NH_10_army_list),
         cmocka_unit_test(test_NH_11_knockout_declaration),
+        cmocka_unit_test(test_NH_10_hook_recorded_at_registration),
         cmocka_unit_test(test_TX_4_TX_7_TX_1_decisions_and_penalties),
         cmocka_unit_test(test_TX_pairing_swiss_on_tp_option_wins),
         cmocka_unit_test(test_AG_8_AG_1_ranking),

@@ -374,6 +374,17 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         strcpy(q->player.faction, "Stark");
         strcpy(q->player.agenda, "Banner of the Wolf");
         q->player.first_round = 3;
+        q->player.hook = variant != 0; /* NH-10 */
+        q->decklist = variant ? "Stark\n3x Winterfell Steward\n" : NULL;
+        break;
+    case TNY_WIRE_CMD_DECLARE_ARMIES: /* NH-11 */
+        strcpy(q->player_id, "p4");
+        q->player.n_armies = variant ? 4 : 3;
+        strcpy(q->player.armies[0], "Borgo");
+        strcpy(q->player.armies[1], "Moloch");
+        strcpy(q->player.armies[2], "Iron Gang");
+        if (variant)
+            strcpy(q->player.armies[3], "Vegas");
         break;
     case TNY_WIRE_CMD_DROP_PLAYER:
     case TNY_WIRE_CMD_REJOIN_PLAYER:
@@ -490,12 +501,12 @@ static bool request_eq(const struct tny_wire_request *a,
     assert_non_null(y);
     *x = *a;
     *y = *b;
-    x->format_json = x->options_json = x->csv = NULL;
-    y->format_json = y->options_json = y->csv = NULL;
+    x->format_json = x->options_json = x->csv = x->decklist = NULL;
+    y->format_json = y->options_json = y->csv = y->decklist = NULL;
     bool eq = memcmp(x, y, sizeof *x) == 0 &&
               str_eq(a->format_json, b->format_json) &&
               str_eq(a->options_json, b->options_json) &&
-              str_eq(a->csv, b->csv);
+              str_eq(a->csv, b->csv) && str_eq(a->decklist, b->decklist);
     free(x);
     free(y);
     return eq;

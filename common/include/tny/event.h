@@ -34,6 +34,7 @@ struct tny_player {
     int32_t n_armies;
     int32_t armies[TNY_MAX_ARMIES];
     bool beginner;
+    bool hook; /* NH-10: declared the Iron Gang "Hook" swap token */
     /* NH-11: the armies declared for the knockout (indices), 0 = none */
     int32_t n_ko_armies;
     int32_t ko_armies[TNY_MAX_ARMIES];

@@ -184,6 +184,7 @@ struct tny_wire_seat {
     bool colour_blind;
     char faction[TNY_WIRE_TEXT_MAX + 1]; /* GT-14 */
     char agenda[TNY_WIRE_TEXT_MAX + 1];
+    bool hook; /* NH-10: Iron Gang "Hook" swap token declared */
 };
 
 /* A device's table for a round.  seats[i] is seat number i + 1 (the wire
@@ -407,6 +408,7 @@ struct tny_wire_player {
     char faction[TNY_WIRE_TEXT_MAX + 1];
     char agenda[TNY_WIRE_TEXT_MAX + 1];
     int32_t first_round; /* 0 = next round */
+    bool hook;           /* NH-10: Iron Gang "Hook" swap token */
 };
 
 /* One console command.  The arguments each command uses (everything else
