@@ -483,6 +483,25 @@ static void draw_ag(const struct tbl_screen *s, int64_t now_ms, int32_t row,
     }
 }
 
+/* CT-8: the per-turn limit after the time-out. */
+static void draw_turn(const struct tbl_screen *s, int64_t now_ms, int32_t row,
+                      struct tbl_grid *g)
+{
+    char a[24], b[24];
+
+    fmt_left(s->turn_ms, b, sizeof(b));
+    if (s->turn_start_ms < 0) {
+        putf(g, row, 1, TBL_ATTR_DIM,
+             "CT-8: after the time-out each turn has %s (0: next turn)", b);
+        return;
+    }
+    int64_t left = s->turn_ms - (now_ms - s->turn_start_ms);
+    fmt_left(left > 0 ? left : 0, a, sizeof(a));
+    putf(g, row, 1, left <= 0 ? TBL_ATTR_ALERT : TBL_ATTR_WARN,
+         "TURN LIMIT (CT-8): %s of %s%s -- 0: next turn", a, b,
+         left <= 0 ? " TIME OVER" : "");
+}
+
 static void draw_chess_summary(const struct tbl_screen *s,
                                const struct tbl_core *core, int64_t now_ms,
                                int32_t row, struct tbl_grid *g)
@@ -544,6 +563,8 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
     }
     if (s->bound && s->has_ag)
         draw_ag(s, now_ms, row++, g);
+    if (s->bound && s->turn_ms > 0)
+        draw_turn(s, now_ms, row++, g);
     if (s->bound && s->has_chess)
         draw_chess_summary(s, core, now_ms, row++, g);
     row++;

@@ -363,6 +363,8 @@ static int build_assignment(struct hub_service *svc, struct hub_ev *e,
         a->draft_ms = (int64_t)f->draft_minutes * 60000;
         a->action_ms = (int64_t)f->action_seconds * 1000;
     }
+    if (f->game == TNY_GAME_CATAN) /* CT-8: per-turn limit, 0 none */
+        a->action_ms = (int64_t)f->action_seconds * 1000;
     const struct tny_table *t = hub__ev_table(e, d->table);
     if (t && f->game == TNY_GAME_CATAN && !t->is_bye) {
         struct tny_ct_board b; /* CT-9, from the event's generator */

@@ -680,6 +680,7 @@ static void test_CT_9_board_in_each_assignment(void **state)
     struct tny_wire_assignment a[2];
     req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
     snprintf(q.preset, sizeof(q.preset), "catan");
+    q.options_json = "{\"action_seconds\": 45}"; /* CT-8 turn limit */
     q.has_seed = true;
     q.seed = 99;
     free(must(f, &q));
@@ -700,6 +701,7 @@ static void test_CT_9_board_in_each_assignment(void **state)
         tny_ct_board_generate(99, 1, a[i].table, &b);
         tny_ct_board_code(&b, code);
         assert_string_equal(a[i].ct_board, code);
+        assert_int_equal(a[i].action_ms, 45000); /* CT-8 */
     }
     assert_string_not_equal(a[0].ct_board, a[1].ct_board);
     fx_free(f);
