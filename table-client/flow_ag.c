@@ -46,8 +46,11 @@ static void pregame(struct tbl_flow_run *r)
         if (!tbl_flow__info(r))
             return;
     }
-    if (lot)
+    if (lot) {
         start = (int32_t)tny_rng_below(&r->rng, (uint64_t)r->n_seats);
+        tbl_flow__lot(r, "AG-4 starting player by the table's lot: %s",
+                      tbl_flow__name(r, start));
+    }
     last = (start + r->n_seats - 1) % r->n_seats;
     tbl_flow__step(r, TBL_ASK_INFO, -1, "Starting player (AG-4)");
     tbl_flow__text(r, "After the draft %s starts (%s). Then, to the right:",

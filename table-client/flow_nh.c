@@ -185,6 +185,8 @@ static bool first_player(struct tbl_flow_run *r, const char *const *army)
         tbl_flow__line(r, "%s deploys first (chosen by %s, NH-14 lot)",
                        tbl_flow__name(r, starter),
                        tbl_flow__name(r, fp.decider));
+        tbl_flow__lot(r, "NH-14 lot: %s decides who deploys first",
+                      tbl_flow__name(r, fp.decider));
     }
     if (fp.vegas_note)
         tbl_flow__line(r, "Vegas: its own setup rule applies (NH-14)");
@@ -245,6 +247,11 @@ static void pregame(struct tbl_flow_run *r)
                            p == loser
                                ? (second[1 - p] ? " (lot)" : " (second choice)")
                                : "");
+        if (loser >= 0 && second[1 - loser])
+            tbl_flow__lot(r,
+                          "NH-12 lot (same first choice): %s plays the "
+                          "second choice %s",
+                          tbl_flow__name(r, loser), army[loser]);
     }
     if (decided) {
         r->f->carry.has_nh_armies = true;

@@ -100,13 +100,14 @@ static const char *const dq_keys[] = {"player", "after_round", NULL};
 static const char *const round_keys[] = {"stage", "tables", NULL};
 static const char *const table_keys[] = {"table", "players", "result", NULL};
 static const char *const bye_keys[] = {"bye", NULL};
-static const char *const nh_keys[] = {"winner", "draw", "hq_diff", "armies",
-                                      NULL};
+static const char *const nh_keys[] = {"winner", "draw", "hq_diff",
+                                      "armies", "lots", NULL};
 static const char *const tx_keys[] = {
-    "scores", "clock_ms", "default_win", "tp", "penalty", "draw", NULL};
-static const char *const ag_keys[] = {"vp", "ip", "bp", NULL};
-static const char *const gt_keys[] = {"winner", "modified", "games", NULL};
-static const char *const ct_keys[] = {"vp", NULL};
+    "scores", "clock_ms", "default_win", "tp", "penalty", "draw", "lots", NULL};
+static const char *const ag_keys[] = {"vp", "ip", "bp", "lots", NULL};
+static const char *const gt_keys[] = {"winner", "modified", "games", "lots",
+                                      NULL};
+static const char *const ct_keys[] = {"vp", "lots", NULL};
 
 static bool valid_id(const char *s)
 {
@@ -479,6 +480,21 @@ static int parse_result(const struct rparse *ep, const json_t *res,
 
     if ((rc = tny__want_object(res, path, diag)) < 0)
         return rc;
+    if ((v = json_object_get(res, "lots"))) { /* CM-4: the table's lots */
+        tny__path_key(p, path, "lots");
+        if ((rc = tny__want_array(v, p, TNY_MAX_LOTS, diag)) < 0)
+            return rc;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            char ip[TNY__PATH_MAX];
+            const char *s;
+            tny__path_index(ip, p, i);
+            if ((rc = tny__string(json_array_get(v, i), ip, TNY_LOT_MAX - 1, &s,
+                                  diag)) < 0)
+                return rc;
+            snprintf(r->lots[i], TNY_LOT_MAX, "%s", s);
+        }
+        r->n_lots = (int32_t)json_array_size(v);
+    }
     switch (ep->ev->format.game) {
     case TNY_GAME_NEUROSHIMA_HEX:
         if ((rc = tny__check_keys(res, path, nh_keys, diag)) < 0)
@@ -972,6 +988,15 @@ static json_t *result_json(const struct tny_event *ev,
         ok = ok &&
              tny__set(o, "vp", seat_map_json(ev, t, r->score, NULL, false));
         break;
+    }
+    if (ok && r->n_lots > 0) { /* CM-4 */
+        json_t *a = json_array();
+        for (int32_t i = 0; a && i < r->n_lots; i++)
+            if (!tny__append(a, json_string(r->lots[i]))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = tny__set(o, "lots", a);
     }
     if (!ok) {
         json_decref(o);

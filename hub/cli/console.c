@@ -33,6 +33,7 @@
 #include "tny/config.h"
 #include "tny/csv_io.h"
 #include "tny/json_io.h"
+#include "tny/lots.h"
 #include "tny/standings.h"
 
 /* ---- settings ----------------------------------------------------------- */
@@ -1344,6 +1345,36 @@ static int run_standings(struct live *lv)
                                          : status;
 }
 
+/* CM-4: every lot of the event with its purpose and outcome, from the
+ * hub's export (the seed, the round-1 draws, the tables' lots reported
+ * with their results, the tiebreak lot). */
+static int run_lots(struct live *lv)
+{
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    int status = fetch_export(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    tny_event_init(&ev);
+    int rc = tny_event_from_json_text(lv->rep.json, strlen(lv->rep.json), &ev,
+                                      &diag);
+    if (rc == TNY_OK)
+        rc = tny_lots_text(&ev, &text, &diag);
+    if (rc < 0) {
+        say("lots of %s: %s", lv->req.event_id,
+            diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = rc == TNY_ENOMEM ? HUB_CONSOLE_EXIT_INTERNAL
+                                  : HUB_CONSOLE_EXIT_REFUSED;
+    } else {
+        fputs(text, stdout);
+        status = flush_out();
+    }
+    free(text);
+    tny_event_release(&ev);
+    return status;
+}
+
 /* GT-14: a player's deck list, for judges (the feed never carries it):
  * read from the organiser's export of the event. */
 static int run_decklist(struct live *lv)
@@ -1547,6 +1578,10 @@ static const struct live_cmd live_cmds[] = {
      "the hub's standings (the JSON of `tourney standings`; --csv: a "
      "spreadsheet)",
      run_standings},
+    {"lots", NULL, "EVENT_ID", 1, 1, o_none,
+     "every lot with its purpose and outcome (CM-4): seed, round-1 draws, "
+     "the tables' lots, the tiebreak lot",
+     run_lots},
     {"decklist", NULL, "EVENT_ID PLAYER_ID", 2, 2, o_none,
      "a player's deck list, for judges (GT-14; never on the feed)",
      run_decklist},

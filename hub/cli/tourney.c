@@ -26,6 +26,7 @@
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/json_io.h"
+#include "tny/lots.h"
 #include "tny/pair.h"
 #include "tny/presets.h"
 #include "tny/csv_io.h"
@@ -246,6 +247,27 @@ static int cmd_results(const struct cli *cli, char **args)
     return status;
 }
 
+/* CM-4: every lot of the event with its purpose and outcome. */
+static int cmd_lots(const struct cli *cli, char **args)
+{
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    (void)cli;
+    int status = load_event(args[0], &ev);
+    if (status != EXIT_OK)
+        return status;
+    int rc = tny_lots_text(&ev, &text, &diag);
+    if (rc < 0) {
+        report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = exit_for(rc);
+    } else {
+        status = emit(text);
+    }
+    tny_event_release(&ev);
+    return status;
+}
+
 /* CT-9: the random board of every table of the event's last round, as
  * text to print (one board per table, a form feed between tables). */
 static int cmd_boards(const struct cli *cli, char **args)
@@ -335,6 +357,8 @@ static const struct command commands[] = {
      "print the next round's pairings and seating (JSON); with --explain "
      "also the reasoning on stderr",
      cmd_pair},
+    {"lots", "EVENT.json", 1,
+     "print every lot with its purpose and outcome (CM-4)", cmd_lots},
     {"boards", "EVENT.json", 1,
      "print the random board (CT-9) of every table of the last round, to "
      "print",

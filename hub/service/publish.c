@@ -133,6 +133,12 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
                             (int)r->game);
     }
+    if (r->n_lots > 0) { /* CM-4: the table's lots, kept with the result */
+        json_t *l = json_array();
+        for (int32_t i = 0; l && i < r->n_lots; i++)
+            json_array_append_new(l, json_string(r->lots[i]));
+        rc |= set(o, "lots", l);
+    }
     if (rc == 0 && !(*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER)))
         rc = TNY_ENOMEM;
     json_decref(o);

@@ -704,6 +704,39 @@ static void test_CT_9_board_in_each_assignment(void **state)
         assert_int_equal(a[i].action_ms, 45000); /* CT-8 */
     }
     assert_string_not_equal(a[0].ct_board, a[1].ct_board);
+
+    /* CM-4: a lot the table drew comes with its result, is stored with it
+     * and the export (what `tourney live lots` reads) carries it. */
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    memset(&s, 0, sizeof(s));
+    snprintf(s.key, sizeof(s.key), "ct-lot-1");
+    snprintf(s.device_id, sizeof(s.device_id), "table-001");
+    snprintf(s.event_id, sizeof(s.event_id), "%s", a[0].event_id);
+    s.round = 1;
+    s.table = a[0].table;
+    s.assignment_version = a[0].version;
+    s.result.game = TNY_GAME_CATAN;
+    for (int32_t i = 0; i < a[0].n_seats; i++) {
+        struct tny_wire_result_player *p = &s.result.players[i];
+        snprintf(p->player_id, sizeof(p->player_id), "%s",
+                 a[0].seats[i].player_id);
+        p->has_score = true;
+        p->score = 10 - i;
+        snprintf(s.confirmed[i], sizeof(s.confirmed[i]), "%s",
+                 a[0].seats[i].player_id);
+    }
+    s.result.n_players = a[0].n_seats;
+    s.n_confirmed = a[0].n_seats;
+    s.result.n_lots = 1;
+    snprintf(s.result.lots[0], sizeof(s.result.lots[0]),
+             "CT-9 lot after tied rolls: %.40s starts", a[0].seats[1].name);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    req_init(f, &q, TNY_WIRE_CMD_EXPORT_EVENT);
+    char *json = must(f, &q);
+    assert_non_null(strstr(json, "CT-9 lot after tied rolls"));
+    free(json);
     fx_free(f);
 }
 

@@ -581,6 +581,43 @@ static void test_TX_11_table_draw_fair(void **s)
     assert_true(starts[0] > n * 40 / 100 && starts[1] > n * 40 / 100);
 }
 
+/* CM-4: a lot drawn at the table (TX-11's tile draw by the table) is
+ * carried to the result flow and reported with the result; a typed draw
+ * is no lot and reports nothing. */
+static void test_CM_4_table_lot_reported_with_result(void **s)
+{
+    struct fx *x = fx_new("tantrix", "swiss", 2);
+    struct tny_wire_result r;
+
+    (void)s;
+    fx_begin(x, TBL_FLOW_PREGAME, 5);
+    ok(x, 0);
+    ok(x, option_of(x, "lot"));
+    skip_info(x);
+    expect(x, TBL_ASK_DONE, NULL);
+    tbl_flow_carry(&x->f, &x->facts);
+    assert_int_equal(x->facts.n_lots, 1);
+    assert_non_null(strstr(x->facts.lots[0], "TX-11 tile draw by the "
+                                             "table's lot"));
+    fx_begin(x, TBL_FLOW_RESULT, 5);
+    ok(x, option_of(x, "Default win (TX-5): Ben"));
+    r = done_result(x);
+    assert_int_equal(r.n_lots, 1);
+    assert_string_equal(r.lots[0], x->facts.lots[0]);
+    fx_free(x);
+
+    x = fx_new("tantrix", "swiss", 2);
+    fx_begin(x, TBL_FLOW_PREGAME, 5);
+    ok(x, 0);
+    ok(x, option_of(x, "type the numbers"));
+    ok(x, 30);
+    ok(x, 12);
+    skip_info(x);
+    tbl_flow_carry(&x->f, &x->facts);
+    assert_int_equal(x->facts.n_lots, 0);
+    fx_free(x);
+}
+
 static void test_TX_10_colours_shown(void **s)
 {
     struct fx *x = fx_new("tantrix", "swiss", 2);
@@ -1351,6 +1388,7 @@ int main(void)
         cmocka_unit_test(test_flow_begin_refuses_idle_table),
         cmocka_unit_test(test_CM_6_random_answers_valid_results_and_replay),
         cmocka_unit_test(test_TX_s13_board_lost_draw),
+        cmocka_unit_test(test_CM_4_table_lot_reported_with_result),
         cmocka_unit_test(test_TX_s13_board_lost_restart_at_most_10_minutes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,6 +137,9 @@ static void result_sample(int k, struct tny_wire_result *r)
         r->players[0].has_tp = r->players[1].has_tp = true;
         r->players[0].tp_units = 14 * 1200;
         r->players[1].tp_units = 6 * 1200;
+        r->n_lots = 2; /* CM-4: lots drawn at the table */
+        strcpy(r->lots[0], "TX-11 tile draw by the table's lot: 41 v 7");
+        strcpy(r->lots[1], "second lot");
         break;
     case 5: /* AG table of 4, negative BP */
         r->game = TNY_GAME_AGRICOLA;

@@ -20,6 +20,10 @@
 #include "tny/error.h"
 #include "tny/format.h"
 
+/* CM-4: lots a table reports with a result, each a line of text. */
+#define TNY_MAX_LOTS 4
+#define TNY_LOT_MAX 96
+
 /* GT-14: the longest deck list accepted (bytes). */
 #define TNY_DECKLIST_MAX 16384
 
@@ -79,6 +83,11 @@ struct tny_result {
     /* GT-9 elimination match: seat index that won each game */
     int32_t n_games;
     int32_t games[3];
+
+    /* CM-4: lots drawn at the table (NH-12, NH-14, TX-11, CT-9, AG-4, GT
+     * first player), reported with the result: purpose and outcome. */
+    int32_t n_lots;
+    char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
 };
 
 struct tny_table {

@@ -145,6 +145,8 @@ struct tny_wire_result {
     char default_winner_id[TNY_WIRE_ID_MAX + 1]; /* TX-5; "" none */
     int32_t n_games;                             /* GT-9 */
     char games[3][TNY_WIRE_ID_MAX + 1];
+    int32_t n_lots; /* CM-4: the table's lots, text lines */
+    char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
 };
 
 /* Maps a wire result onto the table the hub assigned (ids -> seats, army
