@@ -50,6 +50,7 @@ static const struct {
     C(CLOSE_ROUND, "close_round", CLOSE_ROUND),
     C(NEXT_STAGE, "next_stage", NEXT_STAGE),
     C(LIST_EVENTS, "list_events", LIST_EVENTS),
+    C(DECLARE_ARMIES, "declare_armies", DECLARE_ARMIES),
 #undef C
 };
 
@@ -244,6 +245,18 @@ static int request_check(const struct tny_wire_request *q,
             return wire__fail(diag, "%s: longer than %d bytes", p,
                               TNY_WIRE_DECKLIST_MAX);
         return wire__check_text(q->decklist, WIRE_TEXT_MULTI, false, p, diag);
+    case TNY_WIRE_CMD_DECLARE_ARMIES:
+        ID(player_id, "player_id");
+        if (q->player.n_armies < 1 || q->player.n_armies > TNY_MAX_ARMIES)
+            return wire__fail(diag, "%s.armies: expected 1..%d names", c,
+                              TNY_MAX_ARMIES);
+        for (int32_t i = 0; i < q->player.n_armies; i++) {
+            wire__path(p, sizeof p, "%s.armies[%d]", c, (int)i);
+            if ((rc = wire__check_text(q->player.armies[i], WIRE_TEXT_LINE,
+                                       true, p, diag)) < 0)
+                return rc;
+        }
+        return TNY_OK;
     case TNY_WIRE_CMD_DROP_PLAYER:
     case TNY_WIRE_CMD_DISQUALIFY_PLAYER:
     case TNY_WIRE_CMD_REJOIN_PLAYER:
@@ -349,6 +362,7 @@ static int player_from_pb(const Tourney__V1__PlayerEntry *m, const char *p,
     pl->rating = m->has_rating ? m->rating : 0.0;
     pl->beginner = m->has_beginner && m->beginner;
     pl->colour_blind = m->has_colour_blind && m->colour_blind;
+    pl->hook = m->has_hook && m->hook;
     wire__path(fp, sizeof fp, "%s.armies", p);
     if (m->n_armies > TNY_MAX_ARMIES)
         return wire__fail(diag, "%s: expected at most %d entries, got %zu", fp,
@@ -451,6 +465,23 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
             (rc = STR(x, reason, reason)) < 0)
             return rc;
         return U32(x, after_round, round);
+    }
+    case TNY_WIRE_CMD_DECLARE_ARMIES: {
+        const Tourney__V1__DeclareArmies *x = m->declare_armies;
+        if ((rc = STR(x, player_id, player_id)) < 0)
+            return rc;
+        if (x->n_armies > TNY_MAX_ARMIES)
+            return wire__fail(diag, "%s.armies: expected at most %d names", c,
+                              TNY_MAX_ARMIES);
+        for (size_t i = 0; i < x->n_armies; i++) {
+            wire__path(p, sizeof p, "%s.armies[%zu]", c, i);
+            if ((rc =
+                     wire__copy(q->player.armies[i], sizeof q->player.armies[i],
+                                x->armies[i], p, diag)) < 0)
+                return rc;
+        }
+        q->player.n_armies = (int32_t)x->n_armies;
+        return TNY_OK;
     }
     case TNY_WIRE_CMD_REJOIN_PLAYER:
         if ((rc = STR(m->rejoin_player, player_id, player_id)) < 0)
@@ -621,6 +652,7 @@ struct request_pb {
         Tourney__V1__CloseRound close_round;
         Tourney__V1__NextStage next_stage;
         Tourney__V1__ListEvents list_events;
+        Tourney__V1__DeclareArmies declare_armies;
     } u;
     Tourney__V1__PlayerEntry player;
     char *armies[TNY_MAX_ARMIES];
@@ -651,6 +683,8 @@ static void player_to_pb(const struct tny_wire_player *pl, struct request_pb *s)
     x->colours = s->colours;
     x->has_colour_blind = pl->colour_blind;
     x->colour_blind = pl->colour_blind;
+    x->has_hook = pl->hook;
+    x->hook = pl->hook;
     x->faction = wire__opt(pl->faction);
     x->agenda = wire__opt(pl->agenda);
     x->has_first_round = pl->first_round != 0;
@@ -716,6 +750,15 @@ static void command_to_pb(const struct tny_wire_request *q,
         SET_U32(&s->u.disqualify_player, after_round, q->round);
         s->u.disqualify_player.reason = wire__opt(q->reason);
         m->disqualify_player = &s->u.disqualify_player;
+        break;
+    case TNY_WIRE_CMD_DECLARE_ARMIES:
+        tourney__v1__declare_armies__init(&s->u.declare_armies);
+        s->u.declare_armies.player_id = (char *)q->player_id;
+        for (int32_t i = 0; i < q->player.n_armies; i++)
+            s->armies[i] = (char *)q->player.armies[i];
+        s->u.declare_armies.n_armies = (size_t)q->player.n_armies;
+        s->u.declare_armies.armies = s->armies;
+        m->declare_armies = &s->u.declare_armies;
         break;
     case TNY_WIRE_CMD_REJOIN_PLAYER:
         tourney__v1__rejoin_player__init(&s->u.rejoin_player);

@@ -167,6 +167,7 @@ struct wire_result_pb {
     Tourney__V1__AgPlayer *ag_player_p[TNY_MAX_SEATS];
     Tourney__V1__CtPlayer *ct_player_p[TNY_MAX_SEATS];
     char *games[3];
+    char *lots[TNY_MAX_LOTS];
 };
 
 int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,

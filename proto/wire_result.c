@@ -267,6 +267,14 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
         return wire__fail(diag, "%s: missing (one of nh, tx, ag, gt, ct, tp)",
                           path);
     }
+    if (rc == TNY_OK && m->n_lots > TNY_MAX_LOTS)
+        return wire__fail(diag, "%s.lots: expected at most %d, got %zu", path,
+                          TNY_MAX_LOTS, m->n_lots);
+    for (size_t i = 0; rc == TNY_OK && i < m->n_lots; i++) {
+        wire__path(p, sizeof p, "%s.lots[%zu]", path, i);
+        rc = wire__copy(out->lots[i], sizeof out->lots[i], m->lots[i], p, diag);
+        out->n_lots = (int32_t)i + 1;
+    }
     return rc;
 }
 
@@ -493,6 +501,16 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
     char p[WIRE_PATH_MAX];
     if (!wire__game_valid(r->game))
         return wire__fail(diag, "%s: unknown game %d", path, (int)r->game);
+    if (r->n_lots < 0 || r->n_lots > TNY_MAX_LOTS)
+        return wire__fail(diag, "%s.lots: expected at most %d", path,
+                          TNY_MAX_LOTS);
+    for (int32_t i = 0; i < r->n_lots; i++) {
+        int rc;
+        wire__path(p, sizeof p, "%s.lots[%d]", path, (int)i);
+        if ((rc = wire__check_text(r->lots[i], WIRE_TEXT_LINE, true, p, diag)) <
+            0)
+            return rc;
+    }
     wire__path(p, sizeof p, "%s.%s", path, game_member(r->game));
     switch (r->game) {
     case TNY_GAME_NEUROSHIMA_HEX: return check_nh(r, p, diag);
@@ -513,6 +531,11 @@ void wire__result_to_pb(const struct tny_wire_result *r,
 {
     size_t n = (size_t)r->n_players;
     tourney__v1__game_result__init(&s->gr);
+    for (int32_t i = 0; i < r->n_lots && i < TNY_MAX_LOTS; i++)
+        s->lots[i] = (char *)r->lots[i];
+    s->gr.n_lots =
+        (size_t)(r->n_lots < TNY_MAX_LOTS ? r->n_lots : TNY_MAX_LOTS);
+    s->gr.lots = s->lots;
     switch (r->game) {
     case TNY_GAME_TWO_PLAYER:
         tourney__v1__tp_result__init(&s->tp);
@@ -742,6 +765,8 @@ int tny_wire_result_to_table(const struct tny_event *ev,
                               p, fmt->name);
     }
     r->hq_diff = in->hq_diff;
+    r->n_lots = in->n_lots; /* CM-4 */
+    memcpy(r->lots, in->lots, sizeof(r->lots));
     r->modified = in->modified;
     r->n_games = in->n_games;
     for (int32_t g = 0; g < in->n_games; g++) {
@@ -788,6 +813,8 @@ int tny_wire_result_from_table(const struct tny_event *ev,
         return wire__fail(diag, "result: table %d has no result",
                           (int)t->number);
     out->game = fmt->game;
+    out->n_lots = r->n_lots; /* CM-4 */
+    memcpy(out->lots, r->lots, sizeof(out->lots));
     const bool two = t->n_seats == 2;
     switch (fmt->game) {
     case TNY_GAME_TWO_PLAYER:

@@ -94,6 +94,7 @@ static int seat_from_pb(const Tourney__V1__Seat *m, const char *p,
 #undef COPY
     s->first_player = m->has_first_player && m->first_player;
     s->colour_blind = m->has_colour_blind && m->colour_blind;
+    s->hook = m->has_hook && m->hook;
     wire__path(fp, sizeof fp, "%s.armies", p);
     if ((rc = copy_names(s->armies, &s->n_armies, TNY_MAX_ARMIES, m->armies,
                          m->n_armies, fp, diag)) < 0)
@@ -194,7 +195,9 @@ static int assignment_from_pb(const Tourney__V1__TableAssignment *m,
         m->has_chess_clock_limit_ms ? m->chess_clock_limit_ms : 0;
     out->draft_ms = m->has_draft_ms ? m->draft_ms : 0;
     out->action_ms = m->has_action_ms ? m->action_ms : 0;
-    return TNY_OK;
+    wire__path(p, sizeof p, "%s.ct_board", r);
+    return wire__copy(out->ct_board, sizeof out->ct_board, m->ct_board, p,
+                      diag);
 }
 
 /* Seats are named by seat index (seat number - 1) in messages. */
@@ -305,6 +308,13 @@ static int assignment_check(const struct tny_wire_assignment *a,
     LENGTH(draft_ms);
     LENGTH(action_ms);
 #undef LENGTH
+    if (a->ct_board[0]) { /* CT-9: a board the engine can read */
+        struct tny_ct_board b;
+        struct tny_diag inner = {{0}};
+        wire__path(p, sizeof p, "%s.ct_board", r);
+        if (tny_ct_board_parse(a->ct_board, &b, &inner) < 0)
+            return wire__fail(diag, "%s: %s", p, inner.msg);
+    }
     return TNY_OK;
 }
 
@@ -359,6 +369,8 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
         x->colours = colours[i];
         x->has_colour_blind = s->colour_blind;
         x->colour_blind = s->colour_blind;
+        x->has_hook = s->hook;
+        x->hook = s->hook;
         x->faction = wire__opt(s->faction);
         x->agenda = wire__opt(s->agenda);
         x->club = wire__opt(s->club);
@@ -383,6 +395,7 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
     m.draft_ms = in->draft_ms;
     m.has_action_ms = in->action_ms != 0;
     m.action_ms = in->action_ms;
+    m.ct_board = wire__opt(in->ct_board);
     return wire__pack(&m.base, assign_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
                       diag);
 }

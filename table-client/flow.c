@@ -237,6 +237,19 @@ void tbl_flow__table_init(const struct tbl_flow_run *r, struct tny_table *t)
         t->result.army[s] = -1;
 }
 
+void tbl_flow__lot(struct tbl_flow_run *r, const char *fmt, ...)
+{
+    struct tbl_flow_facts *c = &r->f->carry;
+    va_list ap;
+
+    if (c->n_lots >= TNY_MAX_LOTS)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(c->lots[c->n_lots], TNY_LOT_MAX, fmt, ap);
+    va_end(ap);
+    c->n_lots++;
+}
+
 bool tbl_flow__finish_result(struct tbl_flow_run *r, struct tny_table *t)
 {
     struct tbl_flow *f = r->f;
@@ -248,6 +261,9 @@ bool tbl_flow__finish_result(struct tbl_flow_run *r, struct tny_table *t)
     t->has_result = true;
     /* The check of tbl_game_parse_result, on the table directly. */
     rc = tny_result_validate(&f->g->ev, f->g->stage, t, "result", &d);
+    /* CM-4: the lots the table drew before the result go with it. */
+    t->result.n_lots = f->facts.n_lots;
+    memcpy(t->result.lots, f->facts.lots, sizeof(t->result.lots));
     if (rc >= 0)
         rc = tny_wire_result_from_table(&f->g->ev, t, &f->result, &d);
     if (rc < 0) {
@@ -460,4 +476,7 @@ void tbl_flow_carry(const struct tbl_flow *f, struct tbl_flow_facts *facts)
         facts->gt_timeout_winner = f->carry.gt_timeout_winner;
         facts->gt_timeout_modified = f->carry.gt_timeout_modified;
     }
+    /* carry started from the facts, so it holds the earlier lots too */
+    facts->n_lots = f->carry.n_lots;
+    memcpy(facts->lots, f->carry.lots, sizeof(facts->lots));
 }

@@ -113,6 +113,10 @@ struct tbl_flow_facts {
     int32_t gt_timeout_winner;     /* seat that won after the time-out */
     bool gt_timeout_modified;      /* by the GT-13 steps (a modified win), not
                                       by winning in the last round */
+    int32_t n_lots;                /* CM-4: lots drawn at this table so far
+                                      (purpose and outcome), reported with
+                                      the result */
+    char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
 };
 
 /* A flow in progress.  Callers allocate it (fixed size, no heap); only the
@@ -240,6 +244,11 @@ bool tbl_flow__info(struct tbl_flow_run *r);
 /* Refuses the answer just consumed (rc, message); returns false. */
 bool tbl_flow__refuse(struct tbl_flow_run *r, int rc, const char *fmt, ...)
     TNY_PRINTF(3, 4);
+/* CM-4: records a lot drawn at the table (purpose and outcome, printf
+ * style) in the facts carried to the result, which reports it to the hub;
+ * beyond TNY_MAX_LOTS the earliest are kept. */
+void tbl_flow__lot(struct tbl_flow_run *r, const char *fmt, ...)
+    TNY_PRINTF(2, 3);
 /* Adds an outcome line. */
 void tbl_flow__line(struct tbl_flow_run *r, const char *fmt, ...)
     TNY_PRINTF(2, 3);

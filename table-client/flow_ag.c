@@ -1,10 +1,12 @@
 /* flow_ag.c - Agricola table flows (AG-1, AG-4, AG-14, AG-15).
  *
- * PREGAME: the seat order and the starting player (the hub's lot, from the
- * assignment's first_player seat; the table's own lot when the assignment
- * has none), the round-5 food reminder for the 4th player, then the notes
- * (the assignment's, else the format's).  TIMEOUT: the format's AG-14
- * text.  RESULT: VP, IP and BP per seat within the format's ranges.
+ * PREGAME: the seat order (before the draft, seed S1), the notes (the
+ * assignment's, else the format's: the preset's banned cards and draft
+ * steps, AG-15), then the starting player after the draft (the hub's lot,
+ * from the assignment's first_player seat; the table's own lot when the
+ * assignment has none) with the round-5 food reminder for the 4th player.
+ * TIMEOUT: the format's AG-14 text.  RESULT: VP, IP and BP per seat within the
+ * format's ranges.
  *
  * Not here: the timers (tablewatch.c), TP and relative scores (score.c).
  * [decision] Play goes round in seat-number order: the player "to the
@@ -33,8 +35,22 @@ static void pregame(struct tbl_flow_run *r)
         tbl_flow__text(r, "\nSeat %d: %s", (int)s + 1, tbl_flow__name(r, s));
     if (!tbl_flow__info(r))
         return;
-    if (lot)
+    /* AG-15: banned cards and the draft, before the starting player (seed
+     * S1: "etter draft, før spillet starter"). */
+    n_notes = a->n_notes > 0 ? a->n_notes : r->fmt->n_notes;
+    for (int32_t i = 0; i < n_notes && i < TNY_MAX_NOTES; i++) {
+        tbl_flow__step(r, TBL_ASK_INFO, -1, "Note %d/%d (AG-15)", (int)i + 1,
+                       (int)n_notes);
+        tbl_flow__text(r, "%s",
+                       a->n_notes > 0 ? a->notes[i] : r->fmt->notes[i]);
+        if (!tbl_flow__info(r))
+            return;
+    }
+    if (lot) {
         start = (int32_t)tny_rng_below(&r->rng, (uint64_t)r->n_seats);
+        tbl_flow__lot(r, "AG-4 starting player by the table's lot: %s",
+                      tbl_flow__name(r, start));
+    }
     last = (start + r->n_seats - 1) % r->n_seats;
     tbl_flow__step(r, TBL_ASK_INFO, -1, "Starting player (AG-4)");
     tbl_flow__text(r, "After the draft %s starts (%s). Then, to the right:",
@@ -55,15 +71,6 @@ static void pregame(struct tbl_flow_run *r)
                    tbl_flow__name(r, start), lot ? "table's lot" : "hub's lot");
     tbl_flow__line(r, "%s: 1 extra food at the start of round 5 (AG-4)",
                    tbl_flow__name(r, last));
-    n_notes = a->n_notes > 0 ? a->n_notes : r->fmt->n_notes;
-    for (int32_t i = 0; i < n_notes && i < TNY_MAX_NOTES; i++) {
-        tbl_flow__step(r, TBL_ASK_INFO, -1, "Note %d/%d (AG-15)", (int)i + 1,
-                       (int)n_notes);
-        tbl_flow__text(r, "%s",
-                       a->n_notes > 0 ? a->notes[i] : r->fmt->notes[i]);
-        if (!tbl_flow__info(r))
-            return;
-    }
     tbl_flow__summary_step(r, "Before the game");
 }
 

@@ -124,6 +124,13 @@ static void pregame(struct tbl_flow_run *r)
         for (int32_t s = 0; s < r->n_seats && starter < 0; s++)
             if ((mask & (1u << s)) && k-- == 0)
                 starter = s;
+        tbl_flow__lot(r, "CT-9 lot after tied rolls: %s starts",
+                      tbl_flow__name(r, starter));
+    } else if (how != 0) {
+        tbl_flow__lot(r,
+                      "CT-9 virtual dice (the table's lot): %s starts "
+                      "with %d",
+                      tbl_flow__name(r, starter), (int)rolls[starter]);
     }
     tbl_flow__step(r, TBL_ASK_INFO, -1, "%s starts",
                    tbl_flow__name(r, starter));

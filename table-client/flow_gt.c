@@ -60,6 +60,9 @@ static void pregame(struct tbl_flow_run *r)
             return;
         first = how < 2 ? how : (int32_t)tny_rng_below(&r->rng, 2);
     }
+    if (how == 2)
+        tbl_flow__lot(r, "GT first player by the table's lot: %s",
+                      tbl_flow__name(r, first));
     tbl_flow__line(r, "%s is the first player (%s)", tbl_flow__name(r, first),
                    how < 0    ? "the hub's lot"
                    : how == 2 ? "the table's lot"

@@ -185,6 +185,8 @@ static bool first_player(struct tbl_flow_run *r, const char *const *army)
         tbl_flow__line(r, "%s deploys first (chosen by %s, NH-14 lot)",
                        tbl_flow__name(r, starter),
                        tbl_flow__name(r, fp.decider));
+        tbl_flow__lot(r, "NH-14 lot: %s decides who deploys first",
+                      tbl_flow__name(r, fp.decider));
     }
     if (fp.vegas_note)
         tbl_flow__line(r, "Vegas: its own setup rule applies (NH-14)");
@@ -245,11 +247,34 @@ static void pregame(struct tbl_flow_run *r)
                            p == loser
                                ? (second[1 - p] ? " (lot)" : " (second choice)")
                                : "");
+        if (loser >= 0 && second[1 - loser])
+            tbl_flow__lot(r,
+                          "NH-12 lot (same first choice): %s plays the "
+                          "second choice %s",
+                          tbl_flow__name(r, loser), army[loser]);
     }
     if (decided) {
         r->f->carry.has_nh_armies = true;
         for (int32_t p = 0; p < 2; p++)
             snprintf(r->f->carry.nh_army[p], TNY_NAME_MAX, "%s", army[p]);
+        /* NH-10, seed 000 3.1 and 5.5 3): a declared Hook is swapped in
+         * now, before the tiles are shuffled. */
+        for (int32_t p = 0; p < 2; p++) {
+            if (!r->f->a->seats[p].hook || strcmp(army[p], "Iron Gang") != 0)
+                continue;
+            tbl_flow__step(r, TBL_ASK_INFO, p, "%s: the Hook (NH-10)",
+                           tbl_flow__name(r, p));
+            tbl_flow__text(r,
+                           "%s declared the Iron Gang swap token Hook: swap "
+                           "one Iron Gang tile for the blank one now and "
+                           "tell %s; the blank is played as the Hook when "
+                           "drawn. Then shuffle the tiles.",
+                           tbl_flow__name(r, p), tbl_flow__name(r, 1 - p));
+            if (!tbl_flow__info(r))
+                return;
+            tbl_flow__line(r, "%s: Iron Gang with the Hook swap token (NH-10)",
+                           tbl_flow__name(r, p));
+        }
         if (!first_player(r, army))
             return;
     }

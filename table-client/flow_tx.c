@@ -163,6 +163,11 @@ static bool tile_draw(struct tbl_flow_run *r, int32_t *starter,
         if (tiles[1] >= tiles[0])
             tiles[1]++;
         *starter = tiles[0] > tiles[1] ? 0 : 1;
+        tbl_flow__lot(r,
+                      "TX-11 tile draw by the table's lot: %d v %d, %s "
+                      "starts",
+                      (int)tiles[0], (int)tiles[1],
+                      tbl_flow__name(r, *starter));
     }
     return true;
 }

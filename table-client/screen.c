@@ -61,6 +61,7 @@ static void reset(struct tbl_screen *s)
     tbl_flow_release(&s->flow);
     s->view = TBL_VIEW_MAIN;
     s->round_start_ms = -1;
+    s->turn_start_ms = -1;
     s->has_pending_load = has_pending;
     memcpy(s->pending_load, pending, sizeof(pending));
     s->dirty = true;
@@ -544,6 +545,17 @@ static void key_main(struct tbl_screen *s, struct tbl_core *core, int key,
         if (tbl_ag_next_action(&s->ag, now_ms, &d) < 0)
             say(s, true, "%s", d.msg);
         s->dirty = true;
+    } else if (key == '0' && game == TNY_GAME_CATAN && s->turn_ms > 0) {
+        /* CT-8: the next player's turn starts its limit. */
+        if (!s->expired_seen) {
+            say(s, true,
+                "the turn limit starts when the round time is up "
+                "(CT-8)");
+        } else {
+            s->turn_start_ms = now_ms;
+            say(s, false, "next turn (CT-8)");
+        }
+        s->dirty = true;
     } else if (key > ' ' && key < 0x7f) {
         say(s, true, "'%c': not used here (see the keys below)", (char)key);
     }
@@ -601,6 +613,8 @@ static void bind(struct tbl_screen *s, const struct tbl_core *core)
         tbl_ag_init(&s->ag, a->draft_ms, a->action_ms);
         s->has_ag = true;
     }
+    if (a->game == TNY_GAME_CATAN)
+        s->turn_ms = a->action_ms; /* CT-8, 0 = none announced */
 }
 
 static void apply_pending(struct tbl_screen *s, struct tbl_core *core,
@@ -673,6 +687,8 @@ static void follow_clocks(struct tbl_screen *s, const struct tbl_core *core,
     if (expired && !s->expired_seen) {
         s->expired_seen = true;
         s->dirty = true;
+        if (s->turn_ms > 0) /* CT-8: the turn in progress is the first */
+            s->turn_start_ms = now_ms;
         /* Offer the time-out steps once, unless the players are busy. */
         if (s->view == TBL_VIEW_MAIN &&
             tbl_core_state(core) == TBL_STATE_PLAYING) {

@@ -155,6 +155,13 @@ struct tbl_screen {
     bool has_ag;
     struct tbl_ag_timers ag;
 
+    /* CT-8: the per-turn limit announced for after the time-out (the
+     * assignment's action_ms for Catan; 0 none); turn_start_ms: the
+     * current turn's start (monotonic), -1 before the time-out.  Not
+     * saved: after a restart the next 0 key starts a turn. */
+    int64_t turn_ms;
+    int64_t turn_start_ms;
+
     /* Restore after a restart: applied when the same table is assigned. */
     bool has_pending_load;
     char pending_load[TBL_SCREEN_SAVE_MAX];

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tny/bigtext.h"
+#include "tny/catan_board.h"
 #include "tny/utf8.h"
 
 /* ---- grid ------------------------------------------------------------ */
@@ -360,6 +361,8 @@ static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
     buf[0] = '\0';
     for (int32_t a = 0; a < st->n_armies; a++)
         ADD("%s%s", a ? ", " : "  armies: ", st->armies[a]);
+    if (st->hook)
+        ADD("  Iron Gang Hook (swap token)");
     for (int32_t c = 0; c < st->n_colours; c++)
         ADD("%s%s", c ? ", " : "  colours: ", st->colours[c]);
     if (st->colour_blind)
@@ -474,6 +477,25 @@ static void draw_ag(const struct tbl_screen *s, int64_t now_ms, int32_t row,
     }
 }
 
+/* CT-8: the per-turn limit after the time-out. */
+static void draw_turn(const struct tbl_screen *s, int64_t now_ms, int32_t row,
+                      struct tbl_grid *g)
+{
+    char a[24], b[24];
+
+    fmt_left(s->turn_ms, b, sizeof(b));
+    if (s->turn_start_ms < 0) {
+        putf(g, row, 1, TBL_ATTR_DIM,
+             "CT-8: after the time-out each turn has %s (0: next turn)", b);
+        return;
+    }
+    int64_t left = s->turn_ms - (now_ms - s->turn_start_ms);
+    fmt_left(left > 0 ? left : 0, a, sizeof(a));
+    putf(g, row, 1, left <= 0 ? TBL_ATTR_ALERT : TBL_ATTR_WARN,
+         "TURN LIMIT (CT-8): %s of %s%s -- 0: next turn", a, b,
+         left <= 0 ? " TIME OVER" : "");
+}
+
 static void draw_chess_summary(const struct tbl_screen *s,
                                const struct tbl_core *core, int64_t now_ms,
                                int32_t row, struct tbl_grid *g)
@@ -535,6 +557,8 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
     }
     if (s->bound && s->has_ag)
         draw_ag(s, now_ms, row++, g);
+    if (s->bound && s->turn_ms > 0)
+        draw_turn(s, now_ms, row++, g);
     if (s->bound && s->has_chess)
         draw_chess_summary(s, core, now_ms, row++, g);
     row++;
@@ -707,6 +731,18 @@ static void draw_notes(const struct tbl_core *core, int64_t now_ms,
     const struct tny_wire_assignment *a = &core->asg;
 
     status_line(core, now_ms, "NOTES", g);
+    if (core->has_assignment && a->ct_board[0]) {
+        struct tny_ct_board b; /* CT-9: this table's random board */
+        struct tny_diag d = {{0}};
+        char text[1024];
+        if (tny_ct_board_parse(a->ct_board, &b, &d) == 0) {
+            tny_ct_board_text(&b, text, sizeof(text));
+            putf(g, row++, 1, TBL_ATTR_BOLD, "Board for this game (CT-9):");
+            row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL, text,
+                               max_row - row) +
+                   1;
+        }
+    }
     if (!core->has_assignment || (!a->procedure[0] && a->n_notes == 0)) {
         putf(g, row, 1, TBL_ATTR_DIM, "no notes for this table");
     } else {

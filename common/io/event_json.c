@@ -86,26 +86,32 @@ static const char *const top_keys[] = {
     "drops",  "disqualified", "rounds", "absences", NULL};
 static const char *const absence_keys[] = {"player", "round", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
-static const char *const player_keys[] = {
-    "id",      "name",   "club",     "country",         "external_id",
-    "rating",  "armies", "beginner", "colours",         "colour_blind",
-    "faction", "agenda", "decklist", "late_from_round", "fixed_table",
-    NULL};
+static const char *const player_keys[] = {"id",          "name",
+                                          "club",        "country",
+                                          "external_id", "rating",
+                                          "armies",      "beginner",
+                                          "colours",     "colour_blind",
+                                          "faction",     "agenda",
+                                          "decklist",    "late_from_round",
+                                          "fixed_table", "knockout_armies",
+                                          "hook",        NULL};
 static const char *const drop_keys[] = {"player", "after_round", "rejoin_round",
                                         NULL};
 static const char *const dq_keys[] = {"player", "after_round", NULL};
 static const char *const round_keys[] = {"stage", "tables", NULL};
 static const char *const table_keys[] = {"table", "players", "result", NULL};
 static const char *const bye_keys[] = {"bye", NULL};
-static const char *const nh_keys[] = {"winner", "draw", "hq_diff", "armies",
-                                      NULL};
+static const char *const nh_keys[] = {"winner", "draw", "hq_diff",
+                                      "armies", "lots", NULL};
 static const char *const tx_keys[] = {
-    "scores", "clock_ms", "default_win", "tp", "penalty", "draw", NULL};
-static const char *const ag_keys[] = {"vp", "ip", "bp", NULL};
-static const char *const gt_keys[] = {"winner", "modified", "games", NULL};
-static const char *const ct_keys[] = {"vp", NULL};
-static const char *const tp_keys[] = {"scores",           "winner",      "draw",
-                                      "intentional_draw", "double_loss", NULL};
+    "scores", "clock_ms", "default_win", "tp", "penalty", "draw", "lots", NULL};
+static const char *const ag_keys[] = {"vp", "ip", "bp", "lots", NULL};
+static const char *const gt_keys[] = {"winner", "modified", "games", "lots",
+                                      NULL};
+static const char *const ct_keys[] = {"vp", "lots", NULL};
+static const char *const tp_keys[] = {
+    "scores",      "winner", "draw", "intentional_draw",
+    "double_loss", "lots",   NULL};
 
 static bool valid_id(const char *s)
 {
@@ -173,6 +179,36 @@ static int need(const json_t *obj, const char *path, const char *key,
 
 /* ---- players ----------------------------------------------------------- */
 
+/* An array of army names of the format (NH-10, NH-11) into indices. */
+static int army_list(const struct tny_format *fmt, const json_t *v,
+                     const char *p, int32_t *out, int32_t *n,
+                     struct tny_diag *diag)
+{
+    char ip[TNY__PATH_MAX];
+    int rc;
+    if (fmt->n_armies == 0)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: format \"%s\" has no army list", p, fmt->name);
+    if ((rc = tny__want_array(v, p, TNY_MAX_ARMIES, diag)) < 0)
+        return rc;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const char *name;
+        tny__path_index(ip, p, i);
+        if ((rc = tny__string(json_array_get(v, i), ip, TNY_NAME_MAX, &name,
+                              diag)) < 0)
+            return rc;
+        int32_t a = tny_format_army_index(fmt, name);
+        if (a < 0)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: unknown army \"%s\" (see `tourney "
+                                "format %s`, neuroshima_hex.armies)",
+                                ip, name, fmt->name);
+        out[i] = a;
+    }
+    *n = (int32_t)json_array_size(v);
+    return TNY_OK;
+}
+
 static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
                         struct tny_player *pl)
 {
@@ -222,27 +258,19 @@ static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
     }
     if ((v = json_object_get(obj, "armies"))) {
         tny__path_key(p, path, "armies");
-        if (fmt->n_armies == 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: format \"%s\" has no army list", p,
-                                fmt->name);
-        if ((rc = tny__want_array(v, p, TNY_MAX_ARMIES, diag)) < 0)
+        if ((rc = army_list(fmt, v, p, pl->armies, &pl->n_armies, diag)) < 0)
             return rc;
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            const char *name;
-            tny__path_index(ip, p, i);
-            if ((rc = tny__string(json_array_get(v, i), ip, TNY_NAME_MAX, &name,
-                                  diag)) < 0)
-                return rc;
-            int32_t a = tny_format_army_index(fmt, name);
-            if (a < 0)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: unknown army \"%s\" (see `tourney "
-                                    "format %s`, neuroshima_hex.armies)",
-                                    ip, name, fmt->name);
-            pl->armies[i] = a;
-        }
-        pl->n_armies = (int32_t)json_array_size(v);
+    }
+    if ((v = json_object_get(obj, "knockout_armies"))) { /* NH-11 */
+        tny__path_key(p, path, "knockout_armies");
+        if ((rc = army_list(fmt, v, p, pl->ko_armies, &pl->n_ko_armies, diag)) <
+            0)
+            return rc;
+    }
+    if ((v = json_object_get(obj, "hook"))) { /* NH-10 swap token */
+        tny__path_key(p, path, "hook");
+        if ((rc = tny__bool(v, p, &pl->hook, diag)) < 0)
+            return rc;
     }
     if ((v = json_object_get(obj, "beginner"))) {
         tny__path_key(p, path, "beginner");
@@ -539,6 +567,21 @@ static int parse_result(const struct rparse *ep, const json_t *res,
 
     if ((rc = tny__want_object(res, path, diag)) < 0)
         return rc;
+    if ((v = json_object_get(res, "lots"))) { /* CM-4: the table's lots */
+        tny__path_key(p, path, "lots");
+        if ((rc = tny__want_array(v, p, TNY_MAX_LOTS, diag)) < 0)
+            return rc;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            char ip[TNY__PATH_MAX];
+            const char *s;
+            tny__path_index(ip, p, i);
+            if ((rc = tny__string(json_array_get(v, i), ip, TNY_LOT_MAX - 1, &s,
+                                  diag)) < 0)
+                return rc;
+            snprintf(r->lots[i], TNY_LOT_MAX, "%s", s);
+        }
+        r->n_lots = (int32_t)json_array_size(v);
+    }
     switch (ep->ev->format.game) {
     case TNY_GAME_NEUROSHIMA_HEX:
         if ((rc = result_keys(ep, res, path, nh_keys)) < 0)
@@ -1098,6 +1141,15 @@ static json_t *result_json(const struct tny_event *ev,
             ok = ok && tny__set(o, "draw", json_true());
         break;
     }
+    if (ok && r->n_lots > 0) { /* CM-4 */
+        json_t *a = json_array();
+        for (int32_t i = 0; a && i < r->n_lots; i++)
+            if (!tny__append(a, json_string(r->lots[i]))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = tny__set(o, "lots", a);
+    }
     if (!ok) {
         json_decref(o);
         return NULL;
@@ -1129,8 +1181,19 @@ static json_t *player_json(const struct tny_player *pl,
             }
         ok = ok && tny__set(o, "armies", a);
     }
+    if (pl->n_ko_armies > 0) { /* NH-11 declaration */
+        json_t *a = json_array();
+        for (int i = 0; a && i < pl->n_ko_armies; i++)
+            if (!tny__append(a, json_string(fmt->armies[pl->ko_armies[i]]))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = ok && tny__set(o, "knockout_armies", a);
+    }
     if (pl->beginner)
         ok = ok && tny__set(o, "beginner", json_true());
+    if (pl->hook)
+        ok = ok && tny__set(o, "hook", json_true());
     if (pl->n_colours > 0) {
         json_t *a = json_array();
         for (int i = 0; a && i < pl->n_colours; i++)

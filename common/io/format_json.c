@@ -195,6 +195,11 @@ static bool ap_ag(const struct option *o, const struct tny_format *f)
     (void)o;
     return f->game == TNY_GAME_AGRICOLA;
 }
+static bool ap_ag_ct(const struct option *o, const struct tny_format *f)
+{
+    (void)o;
+    return f->game == TNY_GAME_AGRICOLA || f->game == TNY_GAME_CATAN;
+}
 static bool ap_tx(const struct option *o, const struct tny_format *f)
 {
     (void)o;
@@ -273,7 +278,7 @@ static const struct option options[] = {
     {"draft_minutes", OPT_INT, offsetof(struct tny_format, draft_minutes), 0,
      1440, "table.draft_minutes", ap_ag, fd_format, 1},
     {"action_seconds", OPT_INT, offsetof(struct tny_format, action_seconds), 0,
-     3600, "table.action_seconds", ap_ag, fd_format, 1},
+     3600, "table.action_seconds", ap_ag_ct, fd_format, 1},
     {"clock_minutes", OPT_INT, offsetof(struct tny_format, clock_limit_ms), 0,
      1440, "tantrix.clock_minutes", ap_tx, fd_format, 60000},
     {"default_win_tp", OPT_POINTS, offsetof(struct tny_format, default_win_tp),

@@ -2,8 +2,8 @@
  *
  * Mirrors validate_army_use in validate.c, restricted to the seats of one
  * table: an army repeat involving the table is reported when the later of
- * the two rounds does not allow a beginner repeat (NH-12), and knockout
- * armies are counted over the player's knockout tables.  Not here: any
+ * the two rounds does not allow a beginner repeat (NH-12), and a knockout
+ * army must be one the player declared (when declared).  Not here: any
  * other rule.  No allocation, no state.
  */
 #include "tny/event_table.h"
@@ -42,18 +42,14 @@ int tny_event_validate_table_armies(const struct tny_event *ev, int32_t r,
     if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0 ||
         me->is_bye || !me->has_result)
         return TNY_OK;
-    int32_t ko_rounds = 0, swiss_rounds = 0;
-    for (int32_t k = 0; k < ev->n_rounds; k++) {
-        ko_rounds += ev->rounds[k].stage == TNY_STAGE_ELIMINATION;
+    int32_t swiss_rounds = 0;
+    for (int32_t k = 0; k < ev->n_rounds; k++)
         swiss_rounds += ev->rounds[k].stage == TNY_STAGE_SWISS;
-    }
     bool my_ko = ev->rounds[r].stage == TNY_STAGE_ELIMINATION;
     for (int32_t s = 0; s < me->n_seats; s++) {
         int32_t p = me->seats[s], a = me->result.army[s];
         if (a < 0 || p < 0 || p >= ev->n_players)
             continue;
-        bool ko_used[TNY_MAX_ARMIES] = {false};
-        int32_t ko_distinct = 0;
         for (int32_t k = 0; k < ev->n_rounds; k++) {
             const struct tny_round *round = &ev->rounds[k];
             bool ko = round->stage == TNY_STAGE_ELIMINATION;
@@ -61,10 +57,6 @@ int tny_event_validate_table_armies(const struct tny_event *ev, int32_t r,
                 int32_t b = army_at(&round->tables[u], p);
                 if (b < 0 || b >= TNY_MAX_ARMIES)
                     continue;
-                if (ko && !ko_used[b]) {
-                    ko_used[b] = true;
-                    ko_distinct++;
-                }
                 if (k == r || b != a || ko != my_ko)
                     continue;
                 int32_t later = k > r ? k : r;
@@ -80,12 +72,16 @@ int tny_event_validate_table_armies(const struct tny_event *ev, int32_t r,
                 }
             }
         }
-        if (my_ko && ko_distinct > ko_rounds + 1 && !ev->players[p].beginner) {
+        const struct tny_player *pl = &ev->players[p];
+        bool declared = pl->n_ko_armies == 0;
+        for (int32_t i = 0; i < pl->n_ko_armies; i++)
+            declared |= pl->ko_armies[i] == a;
+        if (my_ko && !declared) { /* NH-11: only the declared armies */
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.rounds[%d].tables[%d].result.armies.%s: "
-                              "more than %d knockout armies (NH-11)",
-                              (int)r, (int)t, ev->players[p].id,
-                              (int)(ko_rounds + 1));
+                              "\"%s\" is not one of the armies declared for "
+                              "the knockout (NH-11)",
+                              (int)r, (int)t, pl->id, fmt->armies[a]);
             goto out;
         }
     }

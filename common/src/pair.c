@@ -442,6 +442,56 @@ static int32_t elim_winner(const struct plan_ctx *c, const struct tny_table *t,
     return t->seats[w];
 }
 
+int32_t tny_nh_knockout_army_count(const struct tny_event *ev)
+{
+    const struct tny_format *fmt = &ev->format;
+    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0)
+        return 0;
+    for (int32_t s = 0; s < fmt->n_stages; s++) {
+        int32_t rounds, cut, n = 1;
+        struct tny_diag d;
+        if (fmt->stages[s].kind != TNY_STAGE_ELIMINATION ||
+            tny_stage_size(ev, &fmt->stages[s], &rounds, &cut, &d) < 0 ||
+            cut < 2)
+            continue;
+        while ((1 << n) < cut)
+            n++;
+        return n + 1;
+    }
+    return 0;
+}
+
+/* NH-11: before the first knockout round every qualifier who registered
+ * armies (a beginner plays the base box) has declared the knockout ones. */
+static int check_nh_declarations(struct plan_ctx *c, const int32_t *seeded,
+                                 int32_t k)
+{
+    const struct tny_event *ev = c->ev;
+    int32_t need = tny_nh_knockout_army_count(ev), missing = 0;
+    char names[400] = "";
+    size_t used = 0;
+    if (need == 0)
+        return TNY_OK;
+    for (int32_t i = 0; i < k; i++) {
+        const struct tny_player *pl = &ev->players[seeded[i]];
+        if (pl->beginner || pl->n_armies == 0 || pl->n_ko_armies > 0)
+            continue;
+        missing++;
+        if (used < sizeof(names) - 1) {
+            int w = snprintf(names + used, sizeof(names) - used, "%s%s",
+                             used ? ", " : "", pl->id);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    }
+    if (missing == 0)
+        return TNY_OK;
+    return tny_diag_set(c->diag, TNY_EINVAL,
+                        "round %d: NH-11: before the first knockout round "
+                        "each qualifier declares %d of their armies (top "
+                        "%d); %d have not: %s (tourney live player declare)",
+                        (int)c->round, (int)need, (int)k, (int)missing, names);
+}
+
 static int pair_elimination(struct plan_ctx *c)
 {
     const struct tny_event *ev = c->ev;
@@ -515,6 +565,8 @@ static int pair_elimination(struct plan_ctx *c)
             goto out;
         }
         rc = tny_bracket_cut(n, list, left, k, seeded, c->diag);
+        if (rc == TNY_OK)
+            rc = check_nh_declarations(c, seeded, k);
         if (rc == TNY_OK) {
             for (int32_t i = 0; i < k; i++) {
                 seeds[i] = i + 1;

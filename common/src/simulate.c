@@ -39,6 +39,9 @@ static int32_t fresh_army(const struct tny_event *ev, int32_t round_index,
             if (a >= 0)
                 candidates[n++] = a;
         }
+    } else if (stage == TNY_STAGE_ELIMINATION && pl->n_ko_armies > 0) {
+        for (int32_t i = 0; i < pl->n_ko_armies; i++) /* NH-11 declared */
+            candidates[n++] = pl->ko_armies[i];
     } else {
         for (int32_t i = 0; i < pl->n_armies; i++)
             candidates[n++] = pl->armies[i];
@@ -169,6 +172,24 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
     return TNY_OK;
 }
 
+void tny_simulate_declarations(struct tny_event *ev, struct tny_rng *rng)
+{
+    int32_t need = tny_nh_knockout_army_count(ev);
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        if (ev->rounds[r].stage == TNY_STAGE_ELIMINATION)
+            return;
+    for (int32_t p = 0; need > 0 && p < ev->n_players; p++) {
+        struct tny_player *pl = &ev->players[p];
+        if (pl->beginner || pl->n_ko_armies > 0 || pl->n_armies < need)
+            continue;
+        int32_t pick[TNY_MAX_ARMIES];
+        memcpy(pick, pl->armies, sizeof(int32_t) * (size_t)pl->n_armies);
+        tny_rng_shuffle_i32(rng, pick, pl->n_armies);
+        memcpy(pl->ko_armies, pick, sizeof(int32_t) * (size_t)need);
+        pl->n_ko_armies = need;
+    }
+}
+
 int tny_simulate_rounds(struct tny_event *ev, int32_t n_rounds,
                         struct tny_rng *rng, int32_t *played,
                         struct tny_diag *diag)
@@ -177,6 +198,7 @@ int tny_simulate_rounds(struct tny_event *ev, int32_t n_rounds,
     int rc = TNY_OK;
     for (; done < n_rounds; done++) {
         struct tny_round_plan plan;
+        tny_simulate_declarations(ev, rng);
         rc = tny_pair_next(ev, &plan, diag);
         if (rc == TNY_ESTATE) {
             rc = TNY_OK;

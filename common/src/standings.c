@@ -384,6 +384,15 @@ static int32_t missed_games(const struct ctx *c, int32_t p)
     return missed;
 }
 
+void tny_standings_lot_order(const struct tny_event *ev, int32_t *order)
+{
+    for (int32_t i = 0; i < ev->n_players; i++)
+        order[i] = i;
+    struct tny_rng rng;
+    tny_rng_derive(&rng, ev->seed, TNY_LOT_TIEBREAK, 0);
+    tny_rng_shuffle_i32(&rng, order, ev->n_players);
+}
+
 /* Lot ranks: a seeded permutation of all players (CM-4). */
 static int make_lot(const struct tny_event *ev, int32_t *lot)
 {
@@ -391,11 +400,7 @@ static int make_lot(const struct tny_event *ev, int32_t *lot)
     int32_t *perm = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
     if (!perm)
         return TNY_ENOMEM;
-    for (int32_t i = 0; i < n; i++)
-        perm[i] = i;
-    struct tny_rng rng;
-    tny_rng_derive(&rng, ev->seed, TNY_LOT_TIEBREAK, 0);
-    tny_rng_shuffle_i32(&rng, perm, n);
+    tny_standings_lot_order(ev, perm);
     for (int32_t i = 0; i < n; i++)
         lot[perm[i]] = i + 1;
     free(perm);

@@ -246,8 +246,56 @@ static int validate_seats(const struct tny_event *ev, int32_t r,
     return TNY_OK;
 }
 
+/* NH-11: a knockout declaration (seed 000 5.3) names exactly the number
+ * of armies the cut asks for, each once, each one the player registered
+ * (a beginner: the base box). */
+static int validate_declaration(const struct tny_event *ev, int32_t p,
+                                struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_player *pl = &ev->players[p];
+    int32_t need = tny_nh_knockout_army_count(ev);
+    if (pl->n_ko_armies == 0)
+        return TNY_OK;
+    if (need == 0)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "player \"%s\": knockout_armies: the format has "
+                            "no knockout (NH-11)",
+                            pl->id);
+    if (pl->n_ko_armies != need)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "player \"%s\": knockout_armies: expected %d "
+                            "armies for this knockout, got %d (NH-11: 3 for "
+                            "a top 4, 4 for a top 8)",
+                            pl->id, (int)need, (int)pl->n_ko_armies);
+    for (int32_t i = 0; i < pl->n_ko_armies; i++) {
+        int32_t a = pl->ko_armies[i];
+        for (int32_t j = 0; j < i; j++)
+            if (pl->ko_armies[j] == a)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "player \"%s\": knockout_armies: \"%s\" "
+                                    "listed twice (NH-11)",
+                                    pl->id, fmt->armies[a]);
+        if (!player_has_army(ev, p, a))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "player \"%s\": knockout_armies: \"%s\" is "
+                                "not one of the player's registered armies "
+                                "(NH-10, NH-11)",
+                                pl->id, fmt->armies[a]);
+    }
+    return TNY_OK;
+}
+
+static bool declared(const struct tny_player *pl, int32_t a)
+{
+    for (int32_t i = 0; i < pl->n_ko_armies; i++)
+        if (pl->ko_armies[i] == a)
+            return true;
+    return false;
+}
+
 /* NH-11: each army at most once in the Swiss stage and once in the
- * knockout; knockout armies limited to rounds + 1 distinct ones. */
+ * knockout; in the knockout only the declared armies (when declared). */
 static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
@@ -255,15 +303,13 @@ static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
         return TNY_OK;
     size_t cells = (size_t)ev->n_players * TNY_MAX_ARMIES * 2;
     uint8_t *used = calloc(cells ? cells : 1, 1);
-    int32_t *ko_distinct = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
-    int32_t ko_rounds = 0, swiss_rounds = 0;
+    int32_t swiss_rounds = 0;
     int rc = TNY_OK;
-    if (!used || !ko_distinct) {
+    if (!used) {
         rc = tny_diag_set(diag, TNY_ENOMEM, "validate: out of memory");
         goto out;
     }
     for (int32_t r = 0; r < ev->n_rounds; r++) {
-        ko_rounds += ev->rounds[r].stage == TNY_STAGE_ELIMINATION;
         swiss_rounds += ev->rounds[r].stage == TNY_STAGE_SWISS;
     }
     for (int32_t r = 0; r < ev->n_rounds; r++) {
@@ -295,14 +341,15 @@ static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
                                      ko ? "knockout" : "Swiss");
                     goto out;
                 }
-                if (ko && !*u && ++ko_distinct[p] > ko_rounds + 1 &&
-                    !ev->players[p].beginner) {
+                if (ko && ev->players[p].n_ko_armies > 0 &&
+                    !declared(&ev->players[p], a)) {
                     rc = tny_diag_set(diag, TNY_EINVAL,
                                       "event.rounds[%d].tables[%d].result."
-                                      "armies.%s: more than %d knockout armies "
+                                      "armies.%s: \"%s\" is not one of the "
+                                      "armies declared for the knockout "
                                       "(NH-11)",
                                       (int)r, (int)t, pid(ev, p),
-                                      (int)(ko_rounds + 1));
+                                      fmt->armies[a]);
                     goto out;
                 }
                 *u = 1;
@@ -311,7 +358,6 @@ static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
     }
 out:
     free(used);
-    free(ko_distinct);
     return rc;
 }
 
@@ -421,6 +467,16 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
                               (int)pl->n_armies);
             goto out;
         }
+        /* NH-10, seed 000 3.1: the Hook is Iron Gang's swap token. */
+        int32_t iron = tny_format_army_index(fmt, "Iron Gang");
+        if (pl->hook && (iron < 0 || !player_has_army(ev, p, iron))) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.players[%d].hook: the Hook is the Iron "
+                              "Gang swap token; \"%s\" has not registered "
+                              "Iron Gang (NH-10)",
+                              (int)p, pl->id);
+            goto out;
+        }
         for (int32_t i = 0; i < pl->n_armies; i++)
             for (int32_t j = 0; j < i; j++)
                 if (pl->armies[i] == pl->armies[j]) {
@@ -479,7 +535,8 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
         }
     }
     for (int32_t p = 0; p < ev->n_players; p++)
-        if ((rc = validate_rejoin(ev, p, diag)) < 0)
+        if ((rc = validate_rejoin(ev, p, diag)) < 0 ||
+            (rc = validate_declaration(ev, p, diag)) < 0)
             goto out;
     rc = validate_army_use(ev, diag);
 out:

@@ -35,6 +35,7 @@
 #include "tny/csv_io.h"
 #include "tny/import.h"
 #include "tny/json_io.h"
+#include "tny/lots.h"
 #include "tny/standings.h"
 
 /* ---- settings ----------------------------------------------------------- */
@@ -949,6 +950,7 @@ static int run_player_add(struct live *lv)
     }
     p->beginner = flag(lv, "beginner");
     p->colour_blind = flag(lv, "colour-blind");
+    p->hook = flag(lv, "hook"); /* NH-10 */
     for (int i = 0; i < lv->n_opts; i++) {
         const struct opt_value *o = &lv->opts[i];
         if (strcmp(o->name, "army") == 0) {
@@ -1034,6 +1036,37 @@ static int run_player_dq(struct live *lv)
 {
     return run_player_change(lv, TNY_WIRE_CMD_DISQUALIFY_PLAYER, "after-round",
                              "disqualified");
+}
+
+/* NH-11: EVENT_ID PLAYER_ID --army A... (3 for a top 4, 4 for a top 8). */
+static int run_player_declare(struct live *lv)
+{
+    char line[512];
+    struct tny_wire_player *p = &lv->req.player;
+    int status = start_request(lv, TNY_WIRE_CMD_DECLARE_ARMIES, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    for (int i = 0; status == HUB_CONSOLE_EXIT_OK && i < lv->n_opts; i++) {
+        if (strcmp(lv->opts[i].name, "army") != 0)
+            continue;
+        if (p->n_armies == TNY_MAX_ARMIES) {
+            say("--army: at most %d", TNY_MAX_ARMIES);
+            return HUB_CONSOLE_EXIT_USAGE;
+        }
+        status = put_text(p->armies[p->n_armies++], TNY_NAME_MAX,
+                          lv->opts[i].value, "--army");
+    }
+    if (status == HUB_CONSOLE_EXIT_OK && p->n_armies == 0) {
+        say("player declare: name the knockout armies with --army (NH-11)");
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "%s declared %d knockout armies in %s",
+             lv->req.player_id, (int)p->n_armies, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
 }
 
 static int run_player_rejoin(struct live *lv)
@@ -1370,6 +1403,36 @@ static int run_standings(struct live *lv)
                                          : status;
 }
 
+/* CM-4: every lot of the event with its purpose and outcome, from the
+ * hub's export (the seed, the round-1 draws, the tables' lots reported
+ * with their results, the tiebreak lot). */
+static int run_lots(struct live *lv)
+{
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    int status = fetch_export(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    tny_event_init(&ev);
+    int rc = tny_event_from_json_text(lv->rep.json, strlen(lv->rep.json), &ev,
+                                      &diag);
+    if (rc == TNY_OK)
+        rc = tny_lots_text(&ev, &text, &diag);
+    if (rc < 0) {
+        say("lots of %s: %s", lv->req.event_id,
+            diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = rc == TNY_ENOMEM ? HUB_CONSOLE_EXIT_INTERNAL
+                                  : HUB_CONSOLE_EXIT_REFUSED;
+    } else {
+        fputs(text, stdout);
+        status = flush_out();
+    }
+    free(text);
+    tny_event_release(&ev);
+    return status;
+}
+
 /* GT-14: a player's deck list, for judges (the feed never carries it):
  * read from the organiser's export of the event. */
 static int run_decklist(struct live *lv)
@@ -1539,13 +1602,14 @@ static const char *const o_create[] = {
     "format=",  "format-file=",  "title=", "seed=",
     "options=", "options-file=", NULL};
 static const char *const o_add[] = {
-    "club=",        "country=",     "rating=",  "army=*",  "beginner",
-    "colour=*",     "colour-blind", "faction=", "agenda=", "first-round=",
-    "external-id=", "decklist=",    NULL};
+    "club=",        "country=",     "rating=",   "army=*",   "beginner",
+    "colour=*",     "colour-blind", "hook",      "faction=", "agenda=",
+    "first-round=", "external-id=", "decklist=", NULL};
 static const char *const o_after[] = {"after-round=", NULL};
 static const char *const o_import[] = {"from=", NULL};
 static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
+static const char *const o_declare[] = {"army=*", NULL};
 static const char *const o_round[] = {"round=", NULL};
 static const char *const o_clock[] = {"round=", "table=", NULL};
 static const char *const o_result[] = {"override", "reason=", "game=", NULL};
@@ -1572,7 +1636,8 @@ static const struct live_cmd live_cmds[] = {
      run_players_import},
     {"player", "add",
      "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army "
-     "A]... [--beginner] [--colour C]... [--colour-blind] [--faction F] "
+     "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] [--faction "
+     "F] "
      "[--agenda A] [--decklist FILE] [--first-round N] [--external-id X]",
      3, 3, o_add, "register one player, also a late entry (CM-1)",
      run_player_add},
@@ -1580,6 +1645,10 @@ static const struct live_cmd live_cmds[] = {
      "drop a player (CM-2; default after the current round)", run_player_drop},
     {"player", "dq", "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2,
      2, o_dq, "disqualify a player (CM-3)", run_player_dq},
+    {"player", "declare", "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,
+     "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "
+     "before its first round",
+     run_player_declare},
     {"player", "rejoin", "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,
      "bring a dropped player back (GT-11; default the next round)",
      run_player_rejoin},
@@ -1624,6 +1693,10 @@ static const struct live_cmd live_cmds[] = {
      "the hub's standings (the JSON of `tourney standings`; --csv: a "
      "spreadsheet)",
      run_standings},
+    {"lots", NULL, "EVENT_ID", 1, 1, o_none,
+     "every lot with its purpose and outcome (CM-4): seed, round-1 draws, "
+     "the tables' lots, the tiebreak lot",
+     run_lots},
     {"decklist", NULL, "EVENT_ID PLAYER_ID", 2, 2, o_none,
      "a player's deck list, for judges (GT-14; never on the feed)",
      run_decklist},

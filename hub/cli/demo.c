@@ -185,6 +185,7 @@ static int play_demo(const char *format, int32_t n_players, uint64_t seed,
                (int)n_players, (unsigned long long)seed);
     for (;;) {
         struct tny_round_plan plan;
+        tny_simulate_declarations(&ev, &rng); /* NH-11 */
         rc = tny_pair_next(&ev, &plan, &diag);
         if (rc == TNY_ESTATE)
             break;

@@ -25,10 +25,12 @@
 #include "demo.h"
 #include "print.h"
 #include "ratings.h"
+#include "tny/catan_board.h"
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/import.h"
 #include "tny/json_io.h"
+#include "tny/lots.h"
 #include "tny/pair.h"
 #include "tny/presets.h"
 #include "tny/csv_io.h"
@@ -255,6 +257,64 @@ static int cmd_results(const struct cli *cli, char **args)
     return status;
 }
 
+/* CM-4: every lot of the event with its purpose and outcome. */
+static int cmd_lots(const struct cli *cli, char **args)
+{
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    char *text = NULL;
+    (void)cli;
+    int status = load_event(args[0], &ev);
+    if (status != EXIT_OK)
+        return status;
+    int rc = tny_lots_text(&ev, &text, &diag);
+    if (rc < 0) {
+        report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        status = exit_for(rc);
+    } else {
+        status = emit(text);
+    }
+    tny_event_release(&ev);
+    return status;
+}
+
+/* CT-9: the random board of every table of the event's last round, as
+ * text to print (one board per table, a form feed between tables). */
+static int cmd_boards(const struct cli *cli, char **args)
+{
+    struct tny_event ev;
+    (void)cli;
+    int status = load_event(args[0], &ev);
+    if (status != EXIT_OK)
+        return status;
+    if (ev.format.game != TNY_GAME_CATAN || ev.n_rounds == 0) {
+        report("tourney: boards: ",
+               ev.format.game != TNY_GAME_CATAN
+                   ? "only a Catan event has random boards (CT-9)"
+                   : "the event has no round yet: pair one first");
+        tny_event_release(&ev);
+        return EXIT_USAGE;
+    }
+    const struct tny_round *round = &ev.rounds[ev.n_rounds - 1];
+    for (int32_t t = 0; t < round->n_tables && status == EXIT_OK; t++) {
+        const struct tny_table *tb = &round->tables[t];
+        struct tny_ct_board b;
+        char text[1024];
+        if (tb->is_bye)
+            continue;
+        tny_ct_board_generate(ev.seed, ev.n_rounds, tb->number, &b);
+        tny_ct_board_text(&b, text, sizeof(text));
+        if (printf("%sRound %d, table %d (CT-9)\n\n%s", t > 0 ? "\f" : "",
+                   (int)ev.n_rounds, (int)tb->number, text) < 0) {
+            fprintf(stderr, "tourney: cannot write output: %s\n",
+                    strerror(errno));
+            status = EXIT_INTERNAL;
+        }
+    }
+    tny_event_release(&ev);
+    return status;
+}
+
 static int cmd_formats(const struct cli *cli, char **args)
 {
     (void)cli;
@@ -369,6 +429,12 @@ static const struct command commands[] = {
      "print the next round's pairings and seating (JSON); with --explain "
      "also the reasoning on stderr",
      cmd_pair},
+    {"lots", "EVENT.json", 1,
+     "print every lot with its purpose and outcome (CM-4)", cmd_lots},
+    {"boards", "EVENT.json", 1,
+     "print the random board (CT-9) of every table of the last round, to "
+     "print",
+     cmd_boards},
     {"formats", "", 0, "list the shipped format presets, one per line",
      cmd_formats},
     {"format", "NAME", 1,

@@ -289,6 +289,8 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late,
     }
     if (p->colour_blind)
         json_object_set_new(o, "colour_blind", json_true());
+    if (p->hook) /* NH-10 */
+        json_object_set_new(o, "hook", json_true());
     if (p->faction[0])
         json_object_set_new(o, "faction", json_string(p->faction));
     if (p->agenda[0])
@@ -429,6 +431,24 @@ static int cmd_rejoin_player(struct ctx *c)
     if (rc < 0)
         return fail_diag(c, rc);
     c->rep->round = from;
+    return reload(c);
+}
+
+/* NH-11: a qualifier's knockout armies, before the knockout. */
+static int cmd_declare_armies(struct ctx *c)
+{
+    json_t *names = json_array();
+    for (int32_t i = 0; names && i < c->req->player.n_armies; i++)
+        json_array_append_new(names, json_string(c->req->player.armies[i]));
+    char *text = dump(names);
+    if (!text)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    int rc = hub_store_declare_armies(
+        c->svc->store, c->e->id, c->req->player_id, text, c->actor, &c->diag);
+    free(text);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    c->rep->count = c->req->player.n_armies;
     return reload(c);
 }
 
@@ -955,6 +975,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player},
     {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player},
     {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player},
+    {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies},
     {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round},
     {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft},
     {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players},

@@ -59,9 +59,9 @@ static int split_list(char *s, char dst[][TNY_NAME_MAX], int32_t cap,
 }
 
 static const char *const csv_columns[] = {
-    "id",           "name",    "club",        "country",     "rating",
-    "armies",       "army",    "external_id", "beginner",    "colours",
-    "colour_blind", "faction", "agenda",      "first_round", NULL};
+    "id",     "name",        "club",     "country", "rating",       "armies",
+    "army",   "external_id", "beginner", "colours", "colour_blind", "faction",
+    "agenda", "first_round", "hook",     NULL};
 
 static bool text_to(char *dst, size_t cap, const char *v)
 {
@@ -111,6 +111,8 @@ static int row_player(const struct tny_format *fmt, char **f, int nf,
             bad = !parse_bool(v, &p->beginner);
         else if (!strcmp(name, "colour_blind"))
             bad = !parse_bool(v, &p->colour_blind);
+        else if (!strcmp(name, "hook")) /* NH-10 Iron Gang */
+            bad = !parse_bool(v, &p->hook);
         else if (!strcmp(name, "first_round")) {
             long r = strtol(v, &end, 10);
             bad = *end != '\0' || r < 0 || r > 10000;
@@ -213,7 +215,7 @@ int hub_players_csv_read(const char *text, size_t len,
                               "csv line %d: unknown column \"%.40s\" (expected "
                               "id, name, club, country, rating, armies, "
                               "external_id, beginner, colours, colour_blind, "
-                              "faction, agenda, first_round)",
+                              "faction, agenda, first_round, hook)",
                               (int)header->line, h);
             goto out;
         }

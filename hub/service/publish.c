@@ -150,6 +150,12 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
                             (int)r->game);
     }
+    if (r->n_lots > 0) { /* CM-4: the table's lots, kept with the result */
+        json_t *l = json_array();
+        for (int32_t i = 0; l && i < r->n_lots; i++)
+            json_array_append_new(l, json_string(r->lots[i]));
+        rc |= set(o, "lots", l);
+    }
     if (rc == 0 && !(*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER)))
         rc = TNY_ENOMEM;
     json_decref(o);
@@ -279,7 +285,8 @@ int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
  */
 
 /* NH-11: armies of player p not yet played in the current round's stage
- * (rounds of the same stage kind before the current one). */
+ * (rounds of the same stage kind before the current one); in the knockout
+ * the declared ones. */
 static void available_armies(const struct hub_ev *e, int32_t p,
                              struct tny_wire_seat *seat)
 {
@@ -302,10 +309,13 @@ static void available_armies(const struct hub_ev *e, int32_t p,
                 used[a] = true;
         }
     }
+    /* In the knockout only the declared armies (NH-11, seed 000 5.3). */
+    bool ko = stage == TNY_STAGE_ELIMINATION && pl->n_ko_armies > 0;
+    const int32_t *list = ko ? pl->ko_armies : pl->armies;
+    int32_t n_list = ko ? pl->n_ko_armies : pl->n_armies;
     seat->n_armies = 0;
-    for (int32_t i = 0; i < pl->n_armies && seat->n_armies < TNY_MAX_ARMIES;
-         i++) {
-        int32_t a = pl->armies[i];
+    for (int32_t i = 0; i < n_list && seat->n_armies < TNY_MAX_ARMIES; i++) {
+        int32_t a = list[i];
         if (a < 0 || a >= f->n_armies || used[a])
             continue;
         snprintf(seat->armies[seat->n_armies++], TNY_NAME_MAX, "%s",
@@ -330,6 +340,7 @@ static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
             snprintf(s->colours[s->n_colours++], TNY_NAME_MAX, "%s",
                      pl->colours[c]);
     s->colour_blind = pl->colour_blind;
+    s->hook = pl->hook; /* NH-10 */
     if (pl->faction)
         snprintf(s->faction, sizeof(s->faction), "%s", pl->faction);
     if (pl->agenda)
@@ -375,7 +386,14 @@ static int build_assignment(struct hub_service *svc, struct hub_ev *e,
         a->draft_ms = (int64_t)f->draft_minutes * 60000;
         a->action_ms = (int64_t)f->action_seconds * 1000;
     }
+    if (f->game == TNY_GAME_CATAN) /* CT-8: per-turn limit, 0 none */
+        a->action_ms = (int64_t)f->action_seconds * 1000;
     const struct tny_table *t = hub__ev_table(e, d->table);
+    if (t && f->game == TNY_GAME_CATAN && !t->is_bye) {
+        struct tny_ct_board b; /* CT-9, from the event's generator */
+        tny_ct_board_generate(e->ev.seed, r, t->number, &b);
+        tny_ct_board_code(&b, a->ct_board);
+    }
     if (t) {
         struct hub_table_state *ts = hub__ev_table_state(e, t->number);
         a->table = t->number;

@@ -188,9 +188,12 @@ static const char *const step_2[] = {
     NULL,
 };
 
-/* 2 -> 3: GT-14 deck lists (judges only, never on the feed). */
+/* 2 -> 3: GT-14 deck lists (judges only, never on the feed), NH-11
+ * knockout declarations. */
 static const char *const step_3[] = {
     "ALTER TABLE players ADD COLUMN decklist TEXT;\n",
+    "ALTER TABLE players ADD COLUMN knockout_armies_json TEXT;\n",
+    "ALTER TABLE players ADD COLUMN hook INTEGER NOT NULL DEFAULT 0;\n",
     NULL,
 };
 

@@ -242,6 +242,16 @@ TNY_MUST_USE int hub_store_rejoin_player(struct hub_store *store,
                                          int32_t from_round, const char *actor,
                                          struct tny_diag *diag);
 
+/* NH-11: the armies player_id declares for the knockout (names_json: a
+ * JSON array of army names), before the first knockout round.  The event
+ * is validated with it (count, registered armies).  Errors: TNY_EINVAL
+ * (not an array of names, or refused by validation: the message says
+ * why), TNY_ESTATE (a knockout round exists already), TNY_ENOTFOUND. */
+TNY_MUST_USE int
+hub_store_declare_armies(struct hub_store *store, const char *event_id,
+                         const char *player_id, const char *names_json,
+                         const char *actor, struct tny_diag *diag);
+
 /* CM-3: disqualified after round after_round (>= 1).  Errors as
  * hub_store_drop_player; TNY_ESTATE when already disqualified. */
 TNY_MUST_USE int

@@ -45,13 +45,14 @@ static const char *const player_sql =
     "INSERT INTO players (event_id, pid, name, club, country, external_id, "
     "rating, armies_json, beginner, colours_json, colour_blind, faction, "
     "agenda, late_from_round, fixed_table, dropped_after, rejoin_round, "
-    "dq_after, decklist) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-    "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19) "
+    "dq_after, decklist, knockout_armies_json, hook) VALUES (?1, ?2, ?3, ?4, "
+    "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+    "?20, ?21) "
     "ON CONFLICT (event_id, pid) DO UPDATE SET name = ?3, club = ?4, "
     "country = ?5, external_id = ?6, rating = ?7, armies_json = ?8, "
     "beginner = ?9, colours_json = ?10, colour_blind = ?11, faction = ?12, "
     "agenda = ?13, late_from_round = ?14, fixed_table = ?15, "
-    "decklist = ?19";
+    "decklist = ?19, knockout_armies_json = ?20, hook = ?21";
 
 /* Inserts the engine player (create_event's import); *row gets its id. */
 static int insert_player(struct hub_store *s, int64_t ev_row,
@@ -60,9 +61,19 @@ static int insert_player(struct hub_store *s, int64_t ev_row,
                          struct tny_diag *d)
 {
     sqlite3_stmt *st = NULL;
-    json_t *armies = NULL, *colours = NULL;
-    char *armies_text = NULL, *colours_text = NULL;
+    json_t *armies = NULL, *colours = NULL, *ko = NULL;
+    char *armies_text = NULL, *colours_text = NULL, *ko_text = NULL;
     int rc = TNY_ENOMEM;
+    if (pl->n_ko_armies > 0) { /* NH-11 */
+        if (!(ko = json_array()))
+            goto out;
+        for (int32_t i = 0; i < pl->n_ko_armies; i++)
+            if (json_array_append_new(
+                    ko, json_string(fmt->armies[pl->ko_armies[i]])) < 0)
+                goto out;
+        if (!(ko_text = hs_dump(ko)))
+            goto out;
+    }
     if (pl->n_armies > 0) {
         if (!(armies = json_array()))
             goto out;
@@ -104,6 +115,8 @@ static int insert_player(struct hub_store *s, int64_t ev_row,
     sqlite3_bind_int(st, 17, pl->rejoined_from);
     sqlite3_bind_int(st, 18, pl->dq_after);
     bind_opt_text(st, 19, pl->decklist);
+    bind_opt_text(st, 20, ko_text);
+    sqlite3_bind_int(st, 21, pl->hook);
     if ((rc = hs_done(s, st, d)) < 0)
         goto out;
     *row = sqlite3_last_insert_rowid(s->db);
@@ -111,8 +124,10 @@ out:
     hs_finalize(s, st);
     json_decref(armies);
     json_decref(colours);
+    json_decref(ko);
     free(armies_text);
     free(colours_text);
+    free(ko_text);
     return rc;
 }
 
@@ -131,6 +146,8 @@ static const char *const player_keys[] = {"id",
                                           "late_from_round",
                                           "fixed_table",
                                           "decklist",
+                                          "knockout_armies",
+                                          "hook",
                                           NULL};
 
 static int want(bool ok, const char *key, const char *what, struct tny_diag *d)
@@ -214,6 +231,23 @@ static int bind_json_player(sqlite3_stmt *st, const json_t *p,
                               SQLITE_TRANSIENT);
             break;
         }
+        case 15: { /* NH-11 knockout declaration: army names */
+            bool ok = json_is_array(v) && json_array_size(v) <= TNY_MAX_ARMIES;
+            for (size_t k = 0; ok && k < json_array_size(v); k++)
+                ok = json_is_string(json_array_get(v, k));
+            if ((rc = want(ok, key, "an array of names", d)) < 0)
+                return rc;
+            char *text = hs_dump(v);
+            if (!text)
+                return TNY_ENOMEM;
+            sqlite3_bind_text(st, 20, text, -1, free);
+            break;
+        }
+        case 16: /* NH-10 Hook swap token */
+            if ((rc = want(json_is_boolean(v), key, "true or false", d)) < 0)
+                return rc;
+            sqlite3_bind_int(st, 21, json_is_true(v));
+            break;
         }
     }
     return TNY_OK;
@@ -701,6 +735,7 @@ static int put_one(struct hub_store *store, int64_t ev_row,
     for (int i = 9; i <= 18; i++)
         if (i != 10 && i != 12 && i != 13)
             sqlite3_bind_int(st, i, 0);
+    sqlite3_bind_int(st, 21, 0); /* NH-10 hook */
     if ((rc = bind_json_player(st, p, diag)) < 0 ||
         (rc = hs_done(store, st, diag)) < 0)
         goto out;
@@ -850,6 +885,73 @@ int hub_store_rejoin_player(struct hub_store *store, const char *event_id,
 {
     return lifecycle(store, event_id, player_id, LC_REJOIN, from_round, actor,
                      diag);
+}
+
+int hub_store_declare_armies(struct hub_store *store, const char *event_id,
+                             const char *player_id, const char *names_json,
+                             const char *actor, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *names = NULL;
+    int64_t ev_row, prow;
+    bool row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0)
+        return rc;
+    names = json_loads(names_json, 0, NULL);
+    bool ok = json_is_array(names) && json_array_size(names) >= 1 &&
+              json_array_size(names) <= TNY_MAX_ARMIES;
+    for (size_t k = 0; ok && k < json_array_size(names); k++)
+        ok = json_is_string(json_array_get(names, k));
+    if (!ok) {
+        json_decref(names);
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "player \"%s\": knockout armies: expected 1..%d "
+                            "army names (NH-11)",
+                            player_id, TNY_MAX_ARMIES);
+    }
+    if ((rc = hs_begin(store, diag)) < 0) {
+        json_decref(names);
+        return rc;
+    }
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_player_row(store, ev_row, event_id, player_id, &prow, diag)) <
+            0 ||
+        (rc = hs_prepare(store,
+                         "SELECT count(*) FROM rounds WHERE event_id = ? AND "
+                         "stage = 'elimination'",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    int ko_rounds = row ? sqlite3_column_int(st, 0) : 0;
+    hs_finalize(store, st);
+    st = NULL;
+    if (ko_rounds > 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "player \"%s\": the knockout has begun; armies are "
+                          "declared before its first round (NH-11)",
+                          player_id);
+        goto out;
+    }
+    if ((rc = hs_prepare(store,
+                         "UPDATE players SET knockout_armies_json = ? WHERE "
+                         "id = ?",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_text(st, 1, names_json, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, prow);
+    if ((rc = hs_done(store, st, diag)) < 0 ||
+        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "player.declare",
+                json_pack("{s:s, s:O}", "player", player_id, "armies", names),
+                diag);
+out:
+    hs_finalize(store, st);
+    json_decref(names);
+    return hs_finish(store, rc, diag);
 }
 
 int hub_store_disqualify_player(struct hub_store *store, const char *event_id,

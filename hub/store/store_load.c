@@ -70,7 +70,9 @@ static int add_players(struct hub_store *s, int64_t ev_row, json_t *root,
                          "rating, armies_json, beginner, colours_json, "
                          "colour_blind, faction, agenda, late_from_round, "
                          "fixed_table, dropped_after, rejoin_round, dq_after, "
-                         "decklist FROM players WHERE event_id = ? ORDER BY id",
+                         "decklist, knockout_armies_json, hook FROM players "
+                         "WHERE "
+                         "event_id = ? ORDER BY id",
                          &st, d)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
@@ -98,7 +100,10 @@ static int add_players(struct hub_store *s, int64_t ev_row, json_t *root,
         if (ok && sqlite3_column_int(st, 9))
             ok = set_new(p, "colour_blind", json_true());
         ok = ok && set_text(p, st, 10, "faction") &&
-             set_text(p, st, 11, "agenda") && set_text(p, st, 17, "decklist");
+             set_text(p, st, 11, "agenda") && set_text(p, st, 17, "decklist") &&
+             set_json(p, st, 18, "knockout_armies");
+        if (ok && sqlite3_column_int(st, 19))
+            ok = set_new(p, "hook", json_true());
         if (ok && sqlite3_column_int(st, 12) > 0)
             ok = set_new(p, "late_from_round",
                          json_integer(sqlite3_column_int(st, 12)));

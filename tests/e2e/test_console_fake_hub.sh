@@ -202,6 +202,10 @@ has 'faction: "Stark"' 'decklist: "Stark\n1x Jon Snow (Core)\n"'
 run 2 player add ev1 p5 'Eva' --decklist "$E2E_TMP/no-such-deck.txt"
 run 0 player dq ev1 p4 --after-round 1 --reason 'rude'
 has 'disqualify_player {' 'player_id: "p4"' 'after_round: 1' 'reason: "rude"'
+run 0 player declare ev1 p4 --army Borgo --army Moloch --army Vegas
+has 'declare_armies {' 'player_id: "p4"' 'armies: "Borgo"' 'armies: "Moloch"' \
+    'armies: "Vegas"'
+run 2 player declare ev1 p4
 run 0 player rejoin ev1 p4 --from-round 3
 has 'rejoin_player {' 'from_round: 3'
 ok "players import and player add/dq/rejoin put their arguments on the wire"

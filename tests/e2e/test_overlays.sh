@@ -73,6 +73,8 @@ for i in 1 2 3 4 5 6 7 8; do
     [ "p$i" != "$HOSTILE" ] || name='<script>alert("x")</script> & O'\''Brien'
     live 0 player add "$EV" "p$i" "$name" --club "Club <$i> & \"co\"" \
         --army Borgo --army Hegemony --army Moloch --army Outpost --army Vegas
+    # NH-11: the knockout armies (3 for the top 4), declared before it.
+    live 0 player declare "$EV" "p$i" --army Borgo --army Hegemony --army Moloch
     printf 'p%s\t%s\n' "$i" "$name" >>"$E2E_TMP/names.tsv"
 done
 for ((i = 1; i <= N_DEV; i++)); do

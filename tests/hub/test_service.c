@@ -679,6 +679,77 @@ static void test_GT_14_decklist_for_judges_not_on_feed(void **state)
     fx_free(f);
 }
 
+/* CT-9: each Catan table's assignment carries its random board, the one
+ * the event's generator gives for (seed, round, table) - the same that
+ * `tourney boards` prints from the event file. */
+static void test_CT_9_board_in_each_assignment(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[2];
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    q.options_json = "{\"action_seconds\": 45}"; /* CT-8 turn limit */
+    q.has_seed = true;
+    q.seed = 99;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n";
+    free(must(f, &q));
+    presence(f, "table-001");
+    presence(f, "table-002");
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    for (int i = 0; i < 2; i++) {
+        struct tny_ct_board b;
+        char code[TNY_CT_CODE_LEN + 1];
+        assert_true(assignment(f, i == 0 ? "table-001" : "table-002", &a[i]));
+        tny_ct_board_generate(99, 1, a[i].table, &b);
+        tny_ct_board_code(&b, code);
+        assert_string_equal(a[i].ct_board, code);
+        assert_int_equal(a[i].action_ms, 45000); /* CT-8 */
+    }
+    assert_string_not_equal(a[0].ct_board, a[1].ct_board);
+
+    /* CM-4: a lot the table drew comes with its result, is stored with it
+     * and the export (what `tourney live lots` reads) carries it. */
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    memset(&s, 0, sizeof(s));
+    snprintf(s.key, sizeof(s.key), "ct-lot-1");
+    snprintf(s.device_id, sizeof(s.device_id), "table-001");
+    snprintf(s.event_id, sizeof(s.event_id), "%s", a[0].event_id);
+    s.round = 1;
+    s.table = a[0].table;
+    s.assignment_version = a[0].version;
+    s.result.game = TNY_GAME_CATAN;
+    for (int32_t i = 0; i < a[0].n_seats; i++) {
+        struct tny_wire_result_player *p = &s.result.players[i];
+        snprintf(p->player_id, sizeof(p->player_id), "%s",
+                 a[0].seats[i].player_id);
+        p->has_score = true;
+        p->score = 10 - i;
+        snprintf(s.confirmed[i], sizeof(s.confirmed[i]), "%s",
+                 a[0].seats[i].player_id);
+    }
+    s.result.n_players = a[0].n_seats;
+    s.n_confirmed = a[0].n_seats;
+    s.result.n_lots = 1;
+    snprintf(s.result.lots[0], sizeof(s.result.lots[0]),
+             "CT-9 lot after tied rolls: %.40s starts", a[0].seats[1].name);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    req_init(f, &q, TNY_WIRE_CMD_EXPORT_EVENT);
+    char *json = must(f, &q);
+    assert_non_null(strstr(json, "CT-9 lot after tied rolls"));
+    free(json);
+    fx_free(f);
+}
+
 static void test_CM_5_console_errors(void **state)
 {
     (void)state;
@@ -1044,6 +1115,7 @@ int main(void)
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
         cmocka_unit_test(
             test_CM_6_store_faults_acknowledge_nothing_uncommitted),
+        cmocka_unit_test(test_CT_9_board_in_each_assignment),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
     };

@@ -867,6 +867,55 @@ static void set_user_version(const char *path, uint32_t v)
 
 /* Counters never go down and survive a reopen; a version 1 database (no
  * counters table) is migrated to version 2 with its data kept. */
+/* NH-11: a knockout declaration is stored, checked (3 armies of the
+ * player's for a top 4), exported, and refused once the knockout began. */
+static void test_NH_11_declare_armies(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text =
+        event_text("neuroshima-hex", "{\"swiss_rounds\": 2, \"cut\": 4}", 0, 5);
+    OK(hub_store_create_event(s, "nh", text, strlen(text), "organiser:anna",
+                              &diag));
+    free(text);
+    for (int i = 1; i <= 8; i++) {
+        char p[256];
+        snprintf(p, sizeof(p),
+                 "{\"id\": \"p%d\", \"name\": \"P%d\", \"armies\": "
+                 "[\"Borgo\", \"Moloch\", \"Hegemony\", \"Outpost\", "
+                 "\"Vegas\"]}",
+                 i, i);
+        OK(hub_store_put_player(s, "nh", p, strlen(p), "organiser:anna",
+                                &diag));
+    }
+    assert_int_equal(hub_store_declare_armies(s, "nh", "p1",
+                                              "[\"Borgo\", \"Moloch\"]",
+                                              "organiser:anna", &diag),
+                     TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "expected 3 armies"));
+    assert_int_equal(hub_store_declare_armies(s, "nh", "p1", "\"Borgo\"",
+                                              "organiser:anna", &diag),
+                     TNY_EINVAL);
+    OK(hub_store_declare_armies(s, "nh", "p1",
+                                "[\"Borgo\", \"Moloch\", \"Vegas\"]",
+                                "organiser:anna", &diag));
+    OK(hub_store_load_event(s, "nh", &ev, &diag));
+    assert_int_equal(ev.players[0].n_ko_armies, 3);
+    assert_string_equal(ev.format.armies[ev.players[0].ko_armies[2]], "Vegas");
+    assert_int_equal(ev.players[1].n_ko_armies, 0);
+    tny_event_release(&ev);
+    char *json = NULL;
+    OK(hub_store_export_event_json(s, "nh", &json, &diag));
+    assert_non_null(strstr(json, "\"knockout_armies\""));
+    free(json);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 static void test_store_counters_and_migration_1_to_2(void **state)
 {
     (void)state;
@@ -897,7 +946,10 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
                                   "DROP TABLE counters; ALTER TABLE players "
-                                  "DROP COLUMN decklist; PRAGMA user_version "
+                                  "DROP COLUMN decklist; ALTER TABLE players "
+                                  "DROP COLUMN knockout_armies_json; ALTER "
+                                  "TABLE players DROP COLUMN hook; PRAGMA "
+                                  "user_version "
                                   "= 1",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
@@ -1461,6 +1513,7 @@ int main(void)
         cmocka_unit_test(test_CM_2_CM_3_CM_5_TX_7_organiser_actions),
         cmocka_unit_test(test_store_migrations),
         cmocka_unit_test(test_store_counters_and_migration_1_to_2),
+        cmocka_unit_test(test_NH_11_declare_armies),
         cmocka_unit_test(test_store_crash_safety),
         cmocka_unit_test(test_CM_5_CM_7_publish_round_with_clock),
         cmocka_unit_test(test_store_read_only),

@@ -243,6 +243,31 @@ static void test_NH_12_different_first_choices_each_plays_first(void **s)
     fx_free(x);
 }
 
+/* NH-10: a player who declared the Iron Gang Hook and plays Iron Gang is
+ * told to swap the token before the tiles are shuffled; the other player,
+ * without the Hook, is not. */
+static void test_NH_10_hook_swap_token_before_shuffle(void **s)
+{
+    struct fx *x = nh("swiss", "Iron Gang,Borgo", "Outpost,Smart");
+
+    (void)s;
+    x->a.seats[0].hook = true;
+    fx_begin(x, TBL_FLOW_PREGAME, 1);
+    nh_choose(x, "Iron Gang", "Borgo", "Outpost", "Smart");
+    skip_info(x);
+    expect_line(x, "Anna: Iron Gang with the Hook swap token (NH-10)");
+    assert_false(has_line(x, "Ben: Iron Gang"));
+    fx_free(x);
+    /* With the Hook but another army: no swap step. */
+    x = nh("swiss", "Iron Gang,Borgo", "Outpost,Smart");
+    x->a.seats[0].hook = true;
+    fx_begin(x, TBL_FLOW_PREGAME, 1);
+    nh_choose(x, "Borgo", "Iron Gang", "Outpost", "Smart");
+    skip_info(x);
+    assert_false(has_line(x, "Hook"));
+    fx_free(x);
+}
+
 static void test_NH_11_only_available_armies_offered(void **s)
 {
     struct fx *x = nh("swiss", "Moloch,Borgo,Hegemony", "Outpost,Smart");
@@ -556,6 +581,43 @@ static void test_TX_11_table_draw_fair(void **s)
     assert_true(starts[0] > n * 40 / 100 && starts[1] > n * 40 / 100);
 }
 
+/* CM-4: a lot drawn at the table (TX-11's tile draw by the table) is
+ * carried to the result flow and reported with the result; a typed draw
+ * is no lot and reports nothing. */
+static void test_CM_4_table_lot_reported_with_result(void **s)
+{
+    struct fx *x = fx_new("tantrix", "swiss", 2);
+    struct tny_wire_result r;
+
+    (void)s;
+    fx_begin(x, TBL_FLOW_PREGAME, 5);
+    ok(x, 0);
+    ok(x, option_of(x, "lot"));
+    skip_info(x);
+    expect(x, TBL_ASK_DONE, NULL);
+    tbl_flow_carry(&x->f, &x->facts);
+    assert_int_equal(x->facts.n_lots, 1);
+    assert_non_null(strstr(x->facts.lots[0], "TX-11 tile draw by the "
+                                             "table's lot"));
+    fx_begin(x, TBL_FLOW_RESULT, 5);
+    ok(x, option_of(x, "Default win (TX-5): Ben"));
+    r = done_result(x);
+    assert_int_equal(r.n_lots, 1);
+    assert_string_equal(r.lots[0], x->facts.lots[0]);
+    fx_free(x);
+
+    x = fx_new("tantrix", "swiss", 2);
+    fx_begin(x, TBL_FLOW_PREGAME, 5);
+    ok(x, 0);
+    ok(x, option_of(x, "type the numbers"));
+    ok(x, 30);
+    ok(x, 12);
+    skip_info(x);
+    tbl_flow_carry(&x->f, &x->facts);
+    assert_int_equal(x->facts.n_lots, 0);
+    fx_free(x);
+}
+
 static void test_TX_10_colours_shown(void **s)
 {
     struct fx *x = fx_new("tantrix", "swiss", 2);
@@ -778,17 +840,18 @@ static void test_AG_4_seats_and_start_from_assignment(void **s)
     st = step_of(x);
     assert_non_null(strstr(st.text, "Seat 4: Dan"));
     ok(x, 0);
+    /* AG-15: the assignment's notes (banned cards, draft) come before the
+     * starting player, who is drawn after the draft (seed S1) */
+    expect(x, TBL_ASK_INFO, "Note 1/2");
+    assert_string_equal(step_of(x).text, "Banned: Lover");
+    ok(x, 0);
+    expect(x, TBL_ASK_INFO, "Note 2/2");
+    ok(x, 0);
     st = step_of(x);
     /* AG-4: Cid starts, then to the right; the 4th player gets food */
     assert_non_null(strstr(st.text, "Cid starts (the hub's lot)"));
     assert_non_null(strstr(st.text, "Dan, Anna, Ben."));
     assert_non_null(strstr(st.text, "Ben plays last and gets 1 extra food"));
-    ok(x, 0);
-    /* AG-15: the assignment's notes */
-    expect(x, TBL_ASK_INFO, "Note 1/2");
-    assert_string_equal(step_of(x).text, "Banned: Lover");
-    ok(x, 0);
-    expect(x, TBL_ASK_INFO, "Note 2/2");
     ok(x, 0);
     expect_line(x, "Ben: 1 extra food at the start of round 5");
     assert_int_equal(x->f.carry.starter, 2);
@@ -1352,6 +1415,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_NH_12_different_first_choices_each_plays_first),
         cmocka_unit_test(test_NH_11_only_available_armies_offered),
+        cmocka_unit_test(test_NH_10_hook_swap_token_before_shuffle),
         cmocka_unit_test(test_NH_12_same_first_choice_lot_fair),
         cmocka_unit_test(test_NH_12_only_one_with_second_choice_plays_it),
         cmocka_unit_test(test_NH_12_beginner_exception_both_last_army),
@@ -1392,6 +1456,7 @@ int main(void)
         cmocka_unit_test(test_flow_begin_refuses_idle_table),
         cmocka_unit_test(test_CM_6_random_answers_valid_results_and_replay),
         cmocka_unit_test(test_TX_s13_board_lost_draw),
+        cmocka_unit_test(test_CM_4_table_lot_reported_with_result),
         cmocka_unit_test(test_TX_s13_board_lost_restart_at_most_10_minutes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

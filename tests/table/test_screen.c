@@ -73,6 +73,9 @@ static void world_free(struct world *w)
 /* Assigns a table of game (by name) with players "a,b,c" (names "Anna",
  * "Ben", "Cyril", "Dana" in order), the round clock running with
  * left_ms to go (0: no clock). */
+/* The action_ms the next assign() puts in the assignment (AG-14, CT-8). */
+static int64_t next_action_ms;
+
 static void assign(struct world *w, uint64_t version, const char *game,
                    int32_t table, int32_t n, int64_t left_ms)
 {
@@ -102,6 +105,7 @@ static void assign(struct world *w, uint64_t version, const char *game,
                  (int)(i + 1));
     }
     a->seats[0].first_player = true;
+    a->action_ms = next_action_ms;
     if (left_ms > 0) {
         a->has_clock = true;
         a->clock.state = TNY_ROUND_CLOCK_RUNNING;
@@ -477,6 +481,52 @@ static void test_TX_s13_restart_resets_chess_clock(void **state)
     world_free(w);
 }
 
+/* CT-8: "po vypršení časového limitu zavést časový limit na tah hráče":
+ * with a per-turn limit announced, the time-out starts a turn timer that
+ * the 0 key restarts for the next player; before the time-out it waits. */
+static void test_CT_8_turn_limit_after_time_out(void **state)
+{
+    struct world *w = world_new(30, 100);
+    (void)state;
+    next_action_ms = 60000;
+    assign(w, 1, "catan", 2, 4, 2 * 60000);
+    next_action_ms = 0;
+    assert_on_screen(w, "CT-8: after the time-out each turn has 1:00");
+    keys(w, "0");
+    assert_true(w->s.message_error); /* not before the time-out */
+    w->now += 2 * 60000 + 1000;
+    tbl_screen_sync(&w->s, &w->core, w->now, w->wall);
+    if (w->s.view == TBL_VIEW_FLOW)
+        keys(w, "/");
+    w->now += 10000;
+    assert_on_screen(w, "TURN LIMIT (CT-8): 0:50 of 1:00");
+    keys(w, "0");
+    assert_on_screen(w, "TURN LIMIT (CT-8): 1:00 of 1:00");
+    w->now += 61000;
+    assert_on_screen(w, "TIME OVER");
+    world_free(w);
+}
+
+/* CT-9: the table shows its random board on the notes screen. */
+static void test_CT_9_board_on_the_notes_screen(void **state)
+{
+    struct world *w = world_new(30, 100);
+    struct tny_ct_board b;
+    char text[1024], first_row[64];
+    (void)state;
+    assign(w, 1, "catan", 3, 4, 0);
+    tny_ct_board_generate(11, 2, 3, &b);
+    tny_ct_board_code(&b, w->core.asg.ct_board);
+    tny_ct_board_text(&b, text, sizeof(text));
+    const char *t = text + strspn(text, " ");
+    snprintf(first_row, sizeof(first_row), "%.*s", (int)strcspn(t, "\n"), t);
+    keys(w, ".");
+    assert_on_screen(w, "Board for this game (CT-9)");
+    assert_on_screen(w, first_row);
+    assert_on_screen(w, "counterclockwise to the centre");
+    world_free(w);
+}
+
 /* ---- AG-14 -------------------------------------------------------------- */
 
 static void test_AG_14_draft_starts_with_the_round_clock(void **state)
@@ -612,6 +662,8 @@ int main(void)
         cmocka_unit_test(test_keys_refused_when_nothing_to_do),
         cmocka_unit_test(test_TX_11_TX_3_TX_9_chess_clock_keys),
         cmocka_unit_test(test_TX_s13_restart_resets_chess_clock),
+        cmocka_unit_test(test_CT_9_board_on_the_notes_screen),
+        cmocka_unit_test(test_CT_8_turn_limit_after_time_out),
         cmocka_unit_test(test_AG_14_draft_starts_with_the_round_clock),
         cmocka_unit_test(test_CT_4_result_flow_keys),
         cmocka_unit_test(test_saved_state_restored_for_the_same_table_only),

@@ -153,6 +153,7 @@ static void play(const char *format, const char *options, int n, uint64_t seed,
     for (int guard = 0; guard < 64; guard++) {
         struct tny_round_plan plan, again;
         struct tny_diag diag = {{0}};
+        tny_simulate_declarations(ev, &rng); /* NH-11, before the knockout */
         int rc = tny_pair_next(ev, &plan, &diag);
         if (rc == TNY_ESTATE)
             break;

@@ -673,7 +673,7 @@ static void test_event_errors_name_the_key(void **state)
     event_fails(EV_HEAD("catan") ", \"options\": {\"cut\": 4}}",
                 "event.options.cut: unknown option (options of format "
                 "\"catan\": rounds, players_per_table, bye_points, "
-                "round_timer_minutes)");
+                "round_timer_minutes, action_seconds)");
     event_fails("{\"format\": \"catan\", \"players\": [{\"id\": \"p1\", "
                 "\"name\": \"A\", \"armies\": [\"Borgo\"]}]}",
                 "event.players[0].armies: format \"catan\" has no army list");

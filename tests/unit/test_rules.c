@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/json_io.h"
 #include "tny/pair.h"
+#include "tny/rng.h"
+#include "tny/simulate.h"
 #include "tny/standings.h"
 
 #define P(x) ((int64_t)((x)*TNY_POINT_SCALE + 0.5))
@@ -282,6 +285,131 @@ static void test_NH_11_army_used_twice_refused(void **state)
         &ev, msg, sizeof(msg));
     assert_int_not_equal(rc, 0);
     assert_non_null(strstr(msg, "Dancer"));
+}
+
+#define NH_TOP4_EVENT(decl_a)                                                  \
+    "{'format':'neuroshima-hex','seed':5,'options':{'swiss_rounds':2,"         \
+    "'cut':4},'players':[{'id':'a','name':'a','armies':['Borgo','Moloch',"     \
+    "'Hegemony','Outpost','Vegas']" decl_a                                     \
+    "}," NH_ARMIES("b") "," NH_ARMIES("c") "," NH_ARMIES("d") "," NH_ARMIES(   \
+        "e") "," NH_ARMIES("f") "," NH_ARMIES("g") "," NH_ARMIES("h") "]}"
+
+/* NH-11, seed 000 5.3: "Gdy Gracz awansuje do rund finałowych musi ze
+ * swoich armii wybrać ... trzy (Top 4) ... cztery (Top 8)": a declaration
+ * names exactly that many of the player's armies; the first knockout round
+ * is not paired while a qualifier has not declared; in the knockout only
+ * declared armies are accepted. */
+static void test_NH_11_knockout_declaration(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_round_plan p;
+    struct tny_diag diag = {{0}};
+    struct tny_rng rng;
+    char msg[600];
+
+    tu_load_event(NH_TOP4_EVENT(""), &ev);
+    assert_int_equal(tny_nh_knockout_army_count(&ev), 3);
+    tny_event_release(&ev);
+    tu_load_event("{'format':'neuroshima-hex','seed':5,'players':[]}", &ev);
+    assert_int_equal(tny_nh_knockout_army_count(&ev), 4); /* top 8 preset */
+    tny_event_release(&ev);
+
+    assert_int_equal(tu_try_event(NH_TOP4_EVENT(",'knockout_armies':['Borgo',"
+                                                "'Moloch']"),
+                                  &ev, msg, sizeof(msg)),
+                     TNY_EINVAL);
+    assert_non_null(strstr(msg, "expected 3 armies"));
+    assert_int_equal(
+        tu_try_event(NH_TOP4_EVENT(",'knockout_armies':['Borgo','Moloch',"
+                                   "'Dancer']"),
+                     &ev, msg, sizeof(msg)),
+        TNY_EINVAL);
+    assert_non_null(strstr(msg, "\"Dancer\" is not one of the player's"));
+    assert_int_equal(
+        tu_try_event(NH_TOP4_EVENT(",'knockout_armies':['Borgo','Borgo',"
+                                   "'Vegas']"),
+                     &ev, msg, sizeof(msg)),
+        TNY_EINVAL);
+    assert_non_null(strstr(msg, "twice"));
+
+    /* Two Swiss rounds, then the knockout: refused until all declare. */
+    tu_load_event(NH_TOP4_EVENT(""), &ev);
+    tny_rng_seed(&rng, 3);
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(tny_pair_next(&ev, &p, &diag), 0);
+        assert_int_equal(tny_event_append_round(&ev, &p), 0);
+        tny_round_plan_release(&p);
+        struct tny_round *round = &ev.rounds[ev.n_rounds - 1];
+        for (int32_t t = 0; t < round->n_tables; t++)
+            assert_int_equal(
+                tny_simulate_result(&ev, ev.n_rounds - 1, round->stage,
+                                    &round->tables[t], &rng, &diag),
+                0);
+    }
+    assert_int_equal(tny_pair_next(&ev, &p, &diag), TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "NH-11"));
+    assert_non_null(strstr(diag.msg, "declares 3"));
+    assert_non_null(strstr(diag.msg, "4 have not"));
+    tny_simulate_declarations(&ev, &rng);
+    for (int32_t i = 0; i < ev.n_players; i++)
+        assert_int_equal(ev.players[i].n_ko_armies, 3);
+    assert_int_equal(tny_event_validate(&ev, &diag), 0);
+    assert_int_equal(tny_pair_next(&ev, &p, &diag), 0);
+    assert_int_equal(tny_event_append_round(&ev, &p), 0);
+    tny_round_plan_release(&p);
+    /* A knockout result with an army the player did not declare. */
+    struct tny_table *tb = &ev.rounds[2].tables[0];
+    const struct tny_player *pl = &ev.players[tb->seats[0]];
+    int32_t undeclared = -1;
+    for (int32_t i = 0; i < pl->n_armies && undeclared < 0; i++) {
+        bool in = false;
+        for (int32_t k = 0; k < pl->n_ko_armies; k++)
+            in |= pl->ko_armies[k] == pl->armies[i];
+        if (!in)
+            undeclared = pl->armies[i];
+    }
+    assert_true(undeclared >= 0);
+    assert_int_equal(
+        tny_simulate_result(&ev, 2, TNY_STAGE_ELIMINATION, tb, &rng, &diag), 0);
+    assert_int_equal(tny_event_validate(&ev, &diag), 0); /* declared ones */
+    tb->result.army[0] = undeclared;
+    assert_int_equal(tny_event_validate(&ev, &diag), TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "not one of the armies declared"));
+    tny_event_release(&ev);
+}
+
+/* NH-10, seed 000 5.1: "Jeśli Gracz planuje wykorzystywać podczas gier
+ * żetony wymienne do tych armii także zgłasza ten fakt": the Iron Gang
+ * Hook is recorded at registration, only with Iron Gang, and written back. */
+static void test_NH_10_hook_recorded_at_registration(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    char msg[600], *text = NULL;
+    tu_load_event("{'format':'neuroshima-hex','seed':1,'players':[{'id':'a',"
+                  "'name':'A','armies':['Borgo','Moloch','Iron Gang',"
+                  "'Outpost','Vegas'],'hook':true}]}",
+                  &ev);
+    assert_true(ev.players[0].hook);
+    assert_int_equal(tny_event_to_json(&ev, &text), 0);
+    assert_non_null(strstr(text, "\"hook\": true"));
+    free(text);
+    tny_event_release(&ev);
+    assert_int_equal(tu_try_event("{'format':'neuroshima-hex','seed':1,"
+                                  "'players':[" NH_ARMIES("a") "]}",
+                                  &ev, msg, sizeof(msg)),
+                     0);
+    assert_false(ev.players[0].hook);
+    tny_event_release(&ev);
+    assert_int_equal(tu_try_event("{'format':'neuroshima-hex','seed':1,"
+                                  "'players':[{'id':'a','name':'A','armies':"
+                                  "['Borgo','Moloch','Hegemony','Outpost',"
+                                  "'Vegas'],'hook':true}]}",
+                                  &ev, msg, sizeof(msg)),
+                     TNY_EINVAL);
+    assert_non_null(strstr(msg, "players[0].hook"));
+    assert_non_null(strstr(msg, "Iron Gang"));
 }
 
 /* NH-10: exactly 5 different armies from the legal list. */
@@ -627,10 +755,28 @@ static void test_AG_15_table_notes(void **state)
     struct tny_event ev;
     tu_load_event("{'format':'agricola','seed':1,'players':[]}", &ev);
     assert_true(ev.format.n_notes > 0);
-    bool draft = false;
-    for (int32_t i = 0; i < ev.format.n_notes; i++)
-        draft |= strstr(ev.format.notes[i], "raft") != NULL;
+    bool draft = false, banned = true, as_announced = false;
+    /* Seed 002 S3: the seven banned cards, each named. */
+    static const char *const cards[] = {
+        "Ratcatcher", "Chamberlain",          "Taster",  "Wet Nurse",
+        "Lover",      "Wooden Hut Extension", "Reed Hut"};
+    for (size_t k = 0; k < sizeof(cards) / sizeof(cards[0]); k++) {
+        bool found = false;
+        for (int32_t i = 0; i < ev.format.n_notes; i++)
+            found |= strstr(ev.format.notes[i], cards[k]) != NULL;
+        banned &= found;
+    }
+    /* S4: neighbour draft 7/9, Occupations counterclockwise, Minor
+     * Improvements clockwise, the last 2 cards discarded. */
+    for (int32_t i = 0; i < ev.format.n_notes; i++) {
+        const char *n = ev.format.notes[i];
+        draft |= strstr(n, "7/9") && strstr(n, "Occupations") &&
+                 strstr(n, "counterclockwise");
+        as_announced |= strstr(n, "announced") != NULL;
+    }
+    assert_true(banned);
     assert_true(draft);
+    assert_false(as_announced);
     tny_event_release(&ev);
 }
 
@@ -673,6 +819,8 @@ int main(void)
         cmocka_unit_test(test_CM_6_result_validation),
         cmocka_unit_test(test_NH_11_army_used_twice_refused),
         cmocka_unit_test(test_NH_10_army_list),
+        cmocka_unit_test(test_NH_11_knockout_declaration),
+        cmocka_unit_test(test_NH_10_hook_recorded_at_registration),
         cmocka_unit_test(test_TX_4_TX_7_TX_1_decisions_and_penalties),
         cmocka_unit_test(test_TX_pairing_swiss_on_tp_option_wins),
         cmocka_unit_test(test_AG_8_AG_1_ranking),

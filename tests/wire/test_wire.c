@@ -137,6 +137,9 @@ static void result_sample(int k, struct tny_wire_result *r)
         r->players[0].has_tp = r->players[1].has_tp = true;
         r->players[0].tp_units = 14 * 1200;
         r->players[1].tp_units = 6 * 1200;
+        r->n_lots = 2; /* CM-4: lots drawn at the table */
+        strcpy(r->lots[0], "TX-11 tile draw by the table's lot: 41 v 7");
+        strcpy(r->lots[1], "second lot");
         break;
     case 5: /* AG table of 4, negative BP */
         r->game = TNY_GAME_AGRICOLA;
@@ -387,6 +390,17 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         strcpy(q->player.faction, "Stark");
         strcpy(q->player.agenda, "Banner of the Wolf");
         q->player.first_round = 3;
+        q->player.hook = variant != 0; /* NH-10 */
+        q->decklist = variant ? "Stark\n3x Winterfell Steward\n" : NULL;
+        break;
+    case TNY_WIRE_CMD_DECLARE_ARMIES: /* NH-11 */
+        strcpy(q->player_id, "p4");
+        q->player.n_armies = variant ? 4 : 3;
+        strcpy(q->player.armies[0], "Borgo");
+        strcpy(q->player.armies[1], "Moloch");
+        strcpy(q->player.armies[2], "Iron Gang");
+        if (variant)
+            strcpy(q->player.armies[3], "Vegas");
         break;
     case TNY_WIRE_CMD_DROP_PLAYER:
     case TNY_WIRE_CMD_REJOIN_PLAYER:
@@ -503,12 +517,12 @@ static bool request_eq(const struct tny_wire_request *a,
     assert_non_null(y);
     *x = *a;
     *y = *b;
-    x->format_json = x->options_json = x->csv = NULL;
-    y->format_json = y->options_json = y->csv = NULL;
+    x->format_json = x->options_json = x->csv = x->decklist = NULL;
+    y->format_json = y->options_json = y->csv = y->decklist = NULL;
     bool eq = memcmp(x, y, sizeof *x) == 0 &&
               str_eq(a->format_json, b->format_json) &&
               str_eq(a->options_json, b->options_json) &&
-              str_eq(a->csv, b->csv);
+              str_eq(a->csv, b->csv) && str_eq(a->decklist, b->decklist);
     free(x);
     free(y);
     return eq;
@@ -692,6 +706,24 @@ static void test_PROTO_roundtrip_assignment(void **state)
     a->action_ms = 30000;
     a->best_of_three = true;
     roundtrip(&codecs[C_ASSIGN], a);
+    /* CT-9: a Catan table with its random board. */
+    {
+        struct tny_ct_board b;
+        struct tny_diag d = {{0}};
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        a->game = TNY_GAME_CATAN;
+        a->stage = TNY_STAGE_ROUND;
+        a->draft_ms = a->action_ms = 0;
+        a->best_of_three = false;
+        tny_ct_board_generate(5, 2, 3, &b);
+        tny_ct_board_code(&b, a->ct_board);
+        roundtrip(&codecs[C_ASSIGN], a);
+        a->ct_board[0] = a->ct_board[0] == 'D' ? 'F' : 'D'; /* 2 deserts */
+        assert_diag(tny_wire_encode_assignment(a, &buf, &len, &d), d,
+                    "table_assignment.ct_board: board");
+        a->ct_board[0] = '\0';
+    }
     /* Idle: no table this round, unlimited clock. */
     memset(a, 0, sizeof *a);
     a->version = 2;

@@ -21,6 +21,10 @@
 #include "tny/error.h"
 #include "tny/format.h"
 
+/* CM-4: lots a table reports with a result, each a line of text. */
+#define TNY_MAX_LOTS 4
+#define TNY_LOT_MAX 96
+
 /* GT-14: the longest deck list accepted (bytes). */
 #define TNY_DECKLIST_MAX 16384
 
@@ -35,6 +39,10 @@ struct tny_player {
     int32_t n_armies;
     int32_t armies[TNY_MAX_ARMIES];
     bool beginner;
+    bool hook; /* NH-10: declared the Iron Gang "Hook" swap token */
+    /* NH-11: the armies declared for the knockout (indices), 0 = none */
+    int32_t n_ko_armies;
+    int32_t ko_armies[TNY_MAX_ARMIES];
     /* TX-10 */
     int32_t n_colours;
     char *colours[2];
@@ -80,6 +88,11 @@ struct tny_result {
     /* GT-9 elimination match: seat index that won each game */
     int32_t n_games;
     int32_t games[3];
+
+    /* CM-4: lots drawn at the table (NH-12, NH-14, TX-11, CT-9, AG-4, GT
+     * first player), reported with the result: purpose and outcome. */
+    int32_t n_lots;
+    char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
 };
 
 struct tny_table {

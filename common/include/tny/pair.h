@@ -43,6 +43,11 @@ TNY_MUST_USE int tny_stage_size(const struct tny_event *ev,
                                 const struct tny_stage *s, int32_t *rounds,
                                 int32_t *cut, struct tny_diag *diag);
 
+/* NH-11: how many armies a knockout qualifier declares (seed 000 5.3: 3
+ * for a top 4, 4 for a top 8; in general log2(cut) + 1), or 0 when the
+ * format has no Neuroshima knockout or its size cannot be resolved. */
+int32_t tny_nh_knockout_army_count(const struct tny_event *ev);
+
 /* Plans round ev->n_rounds + 1.  Errors: TNY_ESTATE (a round is still in
  * progress, or the event is complete: diag says which), TNY_EINVAL (the
  * field cannot be seated: e.g. AG needs a multiple of 4 players, diag says

@@ -23,6 +23,7 @@ enum tny_rng_purpose {
     TNY_LOT_BRACKET = 5,  /* elimination numbering (GT-8) */
     TNY_LOT_ARMY = 6,     /* NH-12 equal first choices, NH-14 first player */
     TNY_LOT_SEEDING = 7,  /* AG-3 mild seeding */
+    TNY_LOT_BOARD = 8,    /* CT-9 random board per table */
 };
 
 /* Seed from a 64-bit value (any value, 0 included, is fine). */

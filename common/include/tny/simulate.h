@@ -22,7 +22,15 @@ tny_simulate_result(const struct tny_event *ev, int32_t round_index,
                     enum tny_stage_kind stage, struct tny_table *table,
                     struct tny_rng *rng, struct tny_diag *diag);
 
-/* Plays up to n_rounds more rounds of ev: pairs each with tny_pair_next,
+/* NH-11: every player who registered armies (not a beginner) and has not
+ * declared knockout armies yet declares tny_nh_knockout_army_count of
+ * them, drawn from rng; nothing once a knockout round exists or when the
+ * format has no knockout.  What an organiser records for a simulated
+ * event before its first knockout round. */
+void tny_simulate_declarations(struct tny_event *ev, struct tny_rng *rng);
+
+/* Plays up to n_rounds more rounds of ev (declarations included, see
+ * tny_simulate_declarations): pairs each with tny_pair_next,
  * appends it and fills every table with tny_simulate_result.  Stops early,
  * returning TNY_OK, when the event is complete; *played (may be NULL)
  * receives the number of rounds added.  Errors: those of tny_pair_next and

@@ -57,4 +57,9 @@ TNY_MUST_USE int tny_standings_compute_at(const struct tny_event *ev,
 
 void tny_standings_release(struct tny_standings *st);
 
+/* CM-4: the tiebreak lot (the last criterion of every chain) as an order
+ * of all players, luckiest first: order[k] is a player index; order must
+ * hold ev->n_players entries. */
+void tny_standings_lot_order(const struct tny_event *ev, int32_t *order);
+
 #endif

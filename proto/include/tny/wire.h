@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "tny/clock.h"
+#include "tny/catan_board.h"
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/format.h"
@@ -145,6 +146,8 @@ struct tny_wire_result {
     char default_winner_id[TNY_WIRE_ID_MAX + 1]; /* TX-5; "" none */
     int32_t n_games;                             /* GT-9 */
     char games[3][TNY_WIRE_ID_MAX + 1];
+    int32_t n_lots; /* CM-4: the table's lots, text lines */
+    char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
 };
 
 /* Maps a wire result onto the table the hub assigned (ids -> seats, army
@@ -184,6 +187,7 @@ struct tny_wire_seat {
     bool colour_blind;
     char faction[TNY_WIRE_TEXT_MAX + 1]; /* GT-14 */
     char agenda[TNY_WIRE_TEXT_MAX + 1];
+    bool hook; /* NH-10: Iron Gang "Hook" swap token declared */
 };
 
 /* A device's table for a round.  seats[i] is seat number i + 1 (the wire
@@ -210,6 +214,7 @@ struct tny_wire_assignment {
     char notes[TNY_MAX_NOTES][TNY_WIRE_NOTE_MAX];
     bool best_of_three;
     int64_t chess_clock_limit_ms, draft_ms, action_ms; /* 0 = none */
+    char ct_board[TNY_CT_CODE_LEN + 1]; /* CT-9 board code; "" none */
 };
 
 /* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
@@ -388,6 +393,7 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_CLOSE_ROUND,
     TNY_WIRE_CMD_NEXT_STAGE,
     TNY_WIRE_CMD_LIST_EVENTS,
+    TNY_WIRE_CMD_DECLARE_ARMIES, /* NH-11: player_id, player.armies */
     TNY_WIRE_CMD_COUNT_
 };
 
@@ -412,6 +418,7 @@ struct tny_wire_player {
     char faction[TNY_WIRE_TEXT_MAX + 1];
     char agenda[TNY_WIRE_TEXT_MAX + 1];
     int32_t first_round; /* 0 = next round */
+    bool hook;           /* NH-10: Iron Gang "Hook" swap token */
 };
 
 /* One console command.  The arguments each command uses (everything else
