@@ -1,6 +1,6 @@
 # cmake/Packaging.cmake - install rules and CPack DEB packages:
 #   tourney-hub   : tourney-hub + tourney CLI, /etc/tourney/hub.conf,
-#                   tourney-hub.service
+#                   tourney-hub.service, chrony's venue NTP snippet
 #   tourney-table : tourney-table, /etc/tourney/table.conf,
 #                   tourney-table.service
 # `cpack -G DEB` in a build dir; with cmake/aarch64-linux-gnu.cmake the
@@ -15,6 +15,11 @@ if(TARGET tourney-hub)
             DESTINATION /etc/tourney RENAME hub.conf COMPONENT hub)
     install(FILES ${PROJECT_SOURCE_DIR}/deploy/hub/tourney-hub.service
             DESTINATION ${TNY_UNITDIR} COMPONENT hub)
+    # NTP for the venue's Pis (docs/protocol.md "Time sync"); chrony is
+    # recommended, the file is inert without it.
+    install(FILES ${PROJECT_SOURCE_DIR}/deploy/hub/chrony-venue.conf
+            DESTINATION /etc/chrony/conf.d RENAME tourney-venue.conf
+            COMPONENT hub)
     list(APPEND CPACK_COMPONENTS_ALL hub)
 endif()
 if(TARGET tourney-table)
@@ -35,6 +40,9 @@ foreach(comp hub table)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/postinst.in ${dir}/postinst @ONLY)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/prerm.in ${dir}/prerm @ONLY)
     file(WRITE ${dir}/conffiles "/etc/tourney/${CONF}\n")
+    if(comp STREQUAL hub)
+        file(APPEND ${dir}/conffiles "/etc/chrony/conf.d/tourney-venue.conf\n")
+    endif()
     set(CPACK_DEBIAN_${COMP}_PACKAGE_CONTROL_EXTRA
         ${dir}/postinst ${dir}/prerm ${dir}/conffiles)
     set(CPACK_DEBIAN_${COMP}_PACKAGE_NAME ${PKG})
@@ -57,4 +65,5 @@ set(CPACK_DEBIAN_HUB_PACKAGE_DEPENDS
     "libc6, libjansson4, libcsv3, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6, passwd")
 set(CPACK_DEBIAN_TABLE_PACKAGE_DEPENDS
     "libc6, libjansson4, libcsv3, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6, passwd")
+set(CPACK_DEBIAN_HUB_PACKAGE_RECOMMENDS "chrony")
 include(CPack)

@@ -429,6 +429,10 @@ done
 # patterns contain no %u or %c: expected.
 pattern read tourney/v1/hub/state
 pattern read tourney/v1/event/+/clock
+# Every login (tables, dashboards) asks the hub for its time on its own
+# pair (docs/protocol.md "Time").
+pattern write tourney/v1/time/%u/req
+pattern read tourney/v1/time/%u/resp
 
 # Devices: %u is the login (= client id, use_username_as_clientid), so a
 # table writes only its own result/presence and reads only its own

@@ -39,6 +39,7 @@
 struct hub_console_conn {
     struct hub_console_settings s;
     struct tny_mqtt *mqtt;
+    uint32_t connects; /* (re)connections so far */
     char req_topic[TNY_WIRE_TOPIC_MAX];
     char resp_topic[TNY_WIRE_TOPIC_MAX];
     char state_topic[TNY_WIRE_TOPIC_MAX];
@@ -119,7 +120,10 @@ static void note(struct hub_console_conn *c, const struct tny_mqtt_message *m)
 {
     switch (m->kind) {
     case TNY_MQTT_CONNECTED:
-    case TNY_MQTT_RECONNECTED: c->connected = true; break;
+    case TNY_MQTT_RECONNECTED:
+        c->connected = true;
+        c->connects++;
+        break;
     case TNY_MQTT_LOST: c->connected = false; break;
     case TNY_MQTT_MESSAGE:
         if (strcmp(m->topic, c->state_topic) == 0) {
@@ -403,6 +407,17 @@ bool hub_console_pump(struct hub_console_conn *c)
         tny_mqtt_message_release(&m);
     }
     return c->connected;
+}
+
+uint32_t hub_console_connects(const struct hub_console_conn *c)
+{
+    return c->connects;
+}
+
+int hub_console_publish(struct hub_console_conn *c, const char *topic,
+                        const void *payload, size_t len, struct tny_diag *diag)
+{
+    return tny_mqtt_publish(c->mqtt, topic, payload, len, 0, false, NULL, diag);
 }
 
 int hub_console_wakeup_fd(const struct hub_console_conn *c)

@@ -808,8 +808,24 @@ static int cmd_publish_round(struct ctx *c)
 
 static int cmd_close_round(struct ctx *c)
 {
-    int rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
-                                        HUB_ROUND_CLOSED, c->actor, &c->diag);
+    struct tny_round_clock clock;
+    bool stop = false;
+    int rc;
+
+    /* A closed round's clock stops where it stood (issue 8): tables, the
+     * dashboard and the overlays show the time left (or over) at the
+     * close, not a countdown that runs on. */
+    if (c->e->ev.n_rounds > 0 && c->req->round == c->e->ev.n_rounds &&
+        hub__round_clock(c->svc, c->e, &clock, &c->diag) == TNY_OK &&
+        clock.state == TNY_ROUND_CLOCK_RUNNING) {
+        if ((rc = tny_round_clock_pause(&clock, c->now, &c->diag)) < 0 ||
+            (rc = hub__save_clock(c->svc, c->e, &clock, c->actor, &c->diag)) <
+                0)
+            return fail_diag(c, rc);
+        stop = true;
+    }
+    rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
+                                    HUB_ROUND_CLOSED, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     c->rep->round = c->req->round;
@@ -820,6 +836,9 @@ static int cmd_close_round(struct ctx *c)
     /* Tables show the round as closed (no more entry). */
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
                                          &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (stop &&
+        (rc = hub__publish_clock(c->svc, c->e, c->now, c->ob, &c->diag)) < 0)
         return fail_diag(c, rc);
     return TNY_OK;
 }
