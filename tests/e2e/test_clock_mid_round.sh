@@ -23,7 +23,9 @@
 # - the round closed: the dashboard shows the clock stopped and it does
 #   not move; a table whose result is in shows its clock stopped.
 # The hub's remaining time is its stored deadline (sqlite3) minus the true
-# time at the moment of the reading.
+# time at the moment of the reading.  The dashboard and all the test's
+# commands run as organiser o1 at the same time, on the broker's console
+# listener (several connections per login).
 #
 # Without libfaketime or sqlite3 (or a sanitized build that cannot run
 # under it) it prints "SKIP: ..." and exits 77.
@@ -62,7 +64,10 @@ AGE=6
 start_broker --no-ws --tables 3 --organisers o1,o2
 source "$E2E_SRC/tests/e2e/live_hub.sh"
 live_hub_config 'feed = true' 'feed_interval_ms = 50'
-cred o2 >"$E2E_TMP/o2.pw"
+# Organiser o1 on the console listener: the dashboard and every command
+# of this test run as o1 at the same time (issue 8 part 5).
+sed -i "s|^broker = .*|broker = \"tcp://$BROKER_HOST:$BROKER_CONSOLE_PORT\"|" \
+    "$XDG_CONFIG_HOME/tourney/console.conf"
 hub_launch
 live 0 wait-hub --timeout 20
 
@@ -137,7 +142,7 @@ SOCK=$E2E_TMP/tmux.sock
 tm() { tmux -S "$SOCK" "$@"; }
 trap 'tui_rc=$?; tmux -S "$SOCK" kill-server 2>/dev/null; (exit $tui_rc); e2e_cleanup' EXIT
 printf '%s\n' "export XDG_CONFIG_HOME='$XDG_CONFIG_HOME' HOME='$HOME' LC_ALL=C.UTF-8 TERM=screen" \
-    "exec '$TOURNEY' live --user o2 --password-file '$E2E_TMP/o2.pw' console $EV 2>'$E2E_TMP/console.err'" \
+    "exec '$TOURNEY' live console $EV 2>'$E2E_TMP/console.err'" \
     >"$E2E_TMP/pane.sh"
 tm -f /dev/null new-session -d -s tui -x 100 -y 30 "bash '$E2E_TMP/pane.sh'" || fail "tmux"
 screen() { tm capture-pane -p -t tui 2>/dev/null; }
@@ -214,4 +219,8 @@ sleep 1.5
 dash_clock 'stopped: round closed' || fail "the stopped clock went away: $(screen | head -n 8)"
 [ "$DASH" = "$c1" ] || fail "the closed round's clock moved on the dashboard: $c1 -> $DASH ms"
 ok "a closed round's clock stands on the dashboard: $c1 ms"
+screen | grep -q 'broker: connected' || fail "the dashboard lost its connection: $(screen | head -n 2)"
+grep -q "already connected, closing old connection" "$BROKER_LOG" &&
+    fail "a connection was taken over: $(grep 'already connected' "$BROKER_LOG" | head -n 3)"
+ok "the dashboard and every command ran as o1 at once on the console listener: no connection closed"
 e2e_done
