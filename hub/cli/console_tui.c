@@ -80,6 +80,7 @@ struct tui_row {
     int rank;
     char name[256];
     char points[16];
+    bool dropped, disqualified; /* CM-2, CM-3 */
 };
 
 struct tui {
@@ -192,6 +193,8 @@ static void parse_standings(struct tui *t, const json_t *root)
             break;
         struct tui_row *r = &t->rows[t->n_rows++];
         r->rank = get_int(v, "rank");
+        r->dropped = json_is_true(json_object_get(v, "dropped"));
+        r->disqualified = json_is_true(json_object_get(v, "disqualified"));
         copy_str(r->name, sizeof r->name, json_object_get(v, "name"));
         if (!r->name[0])
             copy_str(r->name, sizeof r->name, json_object_get(v, "player"));
@@ -470,8 +473,13 @@ static void render(struct tui *t, int rows, int cols)
         /* The name column by display width: accents and CJK line up. */
         char name[sizeof t->rows[i].name];
         tny_utf8_pad(t->rows[i].name, 32, 32, name, sizeof name);
-        fb_printf(t, row, 2, C_PLAIN, "%3d. %s %8s", t->rows[i].rank, name,
-                  t->rows[i].points);
+        fb_printf(t, row, 2,
+                  t->rows[i].disqualified || t->rows[i].dropped ? C_OFFLINE
+                                                                : C_PLAIN,
+                  "%3d. %s %8s%s", t->rows[i].rank, name, t->rows[i].points,
+                  t->rows[i].disqualified ? "  DQ"
+                  : t->rows[i].dropped    ? "  dropped"
+                                          : "");
     }
 
     fb_put(t, rows - 2, 0, C_PLAIN, "> ");

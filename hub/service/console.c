@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -363,10 +364,56 @@ static const char *const csv_columns[] = {
     "armies",       "army",    "external_id", "beginner",    "colours",
     "colour_blind", "faction", "agenda",      "first_round", NULL};
 
+/* Headers as organisers' spreadsheets have them (compared without case):
+ * the column they mean in csv_columns. */
+static const struct {
+    const char *header;
+    const char *column;
+} csv_aliases[] = {
+    {"player id", "id"},     {"player_id", "id"},   {"player", "name"},
+    {"player name", "name"}, {"full name", "name"}, {"team", "club"},
+    {"nation", "country"},   {"elo", "rating"},
+};
+
+/* Index in csv_columns of header h (case-insensitive, aliases), or -1. */
+static int csv_column_of(const char *h)
+{
+    for (int k = 0; csv_columns[k]; k++)
+        if (strcasecmp(h, csv_columns[k]) == 0)
+            return k;
+    for (size_t a = 0; a < sizeof(csv_aliases) / sizeof(csv_aliases[0]); a++)
+        if (strcasecmp(h, csv_aliases[a].header) == 0)
+            for (int k = 0; csv_columns[k]; k++)
+                if (strcmp(csv_aliases[a].column, csv_columns[k]) == 0)
+                    return k;
+    return -1;
+}
+
+/* A player id for a file without an id column: the first "pN" that is
+ * neither a player of the event nor one of the n already taken. */
+static void generate_id(const struct ctx *c,
+                        const struct tny_wire_player *taken, int32_t n,
+                        char *id, size_t size)
+{
+    for (int32_t k = 1;; k++) {
+        bool used = false;
+        snprintf(id, size, "p%d", (int)k);
+        for (int32_t i = 0; !used && i < c->e->ev.n_players; i++)
+            used = strcmp(c->e->ev.players[i].id, id) == 0;
+        for (int32_t i = 0; !used && i < n; i++)
+            used = strcmp(taken[i].id, id) == 0;
+        if (!used)
+            return;
+    }
+}
+
 static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
-                          int line, struct tny_wire_player *p)
+                          int line, struct tny_wire_player *p,
+                          const char *made_id)
 {
     memset(p, 0, sizeof(*p));
+    /* made_id: the id when the file has no id column. */
+    snprintf(p->id, sizeof(p->id), "%s", made_id);
     for (int i = 0; i < nf; i++) {
         char *v = trim(f[i]);
         const char *name = csv_columns[col[i]];
@@ -432,6 +479,28 @@ static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
     return TNY_OK;
 }
 
+/* The reply of an import: {"imported": [{id, name, club?}, ...]}. */
+static int import_reply(struct ctx *c, const struct tny_wire_player *players,
+                        int32_t n)
+{
+    json_t *root = json_object(), *list = json_array();
+    char *text = NULL;
+    bool ok = root && list;
+    for (int32_t i = 0; ok && i < n; i++) {
+        json_t *o = json_pack("{s:s, s:s}", "id", players[i].id, "name",
+                              players[i].name);
+        ok = o && (!players[i].club[0] ||
+                   json_object_set_new(o, "club",
+                                       json_string(players[i].club)) == 0);
+        ok = ok && json_array_append_new(list, o) == 0;
+    }
+    if (ok && json_object_set(root, "imported", list) == 0)
+        text = json_dumps(root, JSON_COMPACT);
+    json_decref(list);
+    json_decref(root);
+    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
+}
+
 static int cmd_import_players(struct ctx *c)
 {
     struct tny_csv_table csv = {0};
@@ -454,24 +523,31 @@ static int cmd_import_players(struct ctx *c)
     bool have_id = false, have_name = false;
     for (int i = 0; i < ncol; i++) {
         const char *h = trim(header->fields[i]);
-        col[i] = -1;
-        for (int k = 0; csv_columns[k]; k++)
-            if (strcmp(h, csv_columns[k]) == 0)
-                col[i] = k;
+        col[i] = csv_column_of(h);
         if (col[i] < 0) {
             rc = fail(c, TNY_EINVAL,
                       "csv line %d: unknown column \"%.40s\" (expected id, "
                       "name, club, country, rating, armies, external_id, "
                       "beginner, colours, colour_blind, faction, agenda, "
-                      "first_round)",
+                      "first_round; also Player, Player ID, Team, Nation, "
+                      "Elo; any case)",
                       (int)header->line, h);
             goto out;
         }
+        for (int k = 0; k < i; k++)
+            if (col[k] == col[i]) {
+                rc = fail(c, TNY_EINVAL,
+                          "csv line %d: columns %d and %d are both %s",
+                          (int)header->line, k + 1, i + 1, csv_columns[col[i]]);
+                goto out;
+            }
         have_id |= col[i] == 0;
         have_name |= col[i] == 1;
     }
-    if (!have_id || !have_name) {
-        rc = fail(c, TNY_EINVAL, "csv line %d: the header needs id and name",
+    if (!have_name) {
+        rc = fail(c, TNY_EINVAL,
+                  "csv line %d: the header needs a name column (name or "
+                  "player)",
                   (int)header->line);
         goto out;
     }
@@ -493,9 +569,23 @@ static int cmd_import_players(struct ctx *c)
                      (int)row->line, (int)row->n_fields, ncol);
             goto out;
         }
+        char id[TNY_WIRE_ID_MAX + 1] = "";
+        if (!have_id) /* ids made up: p1, p2, ... not yet taken */
+            generate_id(c, players, n, id, sizeof(id));
         if ((rc = csv_row_player(c, row->fields, row->n_fields, col,
-                                 (int)row->line, &players[n])) < 0)
+                                 (int)row->line, &players[n], id)) < 0)
             goto out;
+        /* Without ids a name is the player: importing a file again must
+         * not register everybody twice. */
+        for (int32_t k = 0; !have_id && k < c->e->ev.n_players; k++)
+            if (strcmp(c->e->ev.players[k].name, players[n].name) == 0) {
+                rc = fail(c, TNY_EINVAL,
+                          "csv line %d: \"%.80s\" is already a player (%s); "
+                          "without an id column names must be new",
+                          (int)row->line, players[n].name,
+                          c->e->ev.players[k].id);
+                goto out;
+            }
         for (int32_t k = 0; k < n; k++)
             if (strcmp(players[k].id, players[n].id) == 0) {
                 rc = fail(
@@ -518,7 +608,8 @@ static int cmd_import_players(struct ctx *c)
     c->rep->count = (uint64_t)n;
     HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
             (int)n);
-    rc = reload(c);
+    if ((rc = reload(c)) == TNY_OK)
+        rc = import_reply(c, players, n);
 out:
     free(players);
     tny_csv_release(&csv);
@@ -583,6 +674,27 @@ static int cmd_fix_table(struct ctx *c)
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
 
+/* Adds "names": {id: name} of every player of the event to a reply's JSON
+ * object (*text, replaced): listings name players, not only their ids. */
+static int add_names(struct ctx *c, char **text)
+{
+    json_t *root = json_loads(*text, 0, NULL), *names = json_object();
+    char *out = NULL;
+    bool ok = json_is_object(root) && names;
+    for (int32_t i = 0; ok && i < c->e->ev.n_players; i++)
+        ok = json_object_set_new(names, c->e->ev.players[i].id,
+                                 json_string(c->e->ev.players[i].name)) == 0;
+    if (ok && json_object_set(root, "names", names) == 0)
+        out = json_dumps(root, JSON_COMPACT);
+    json_decref(names);
+    json_decref(root);
+    if (!out)
+        return TNY_ENOMEM;
+    free(*text);
+    *text = out;
+    return TNY_OK;
+}
+
 static int draft_reply(struct ctx *c, int32_t round)
 {
     struct tny_round_plan plan;
@@ -601,8 +713,12 @@ static int draft_reply(struct ctx *c, int32_t round)
     rc = tny_round_plan_to_json(&c->e->ev, &plan, &text);
     c->rep->round = plan.round;
     tny_round_plan_release(&plan);
-    if (rc < 0)
+    if (rc == 0)
+        rc = add_names(c, &text);
+    if (rc < 0) {
+        free(text);
         return fail(c, rc, "out of memory");
+    }
     return reply_json(c, text);
 }
 
