@@ -3,7 +3,7 @@
 #                   tourney-hub.service; the venue server's brokers
 #                   (tourney-venue-setup, gen-config.sh, tourney-broker and
 #                   tourney-feed units; depends on mosquitto) and the pages
-#                   the feed broker serves (/usr/share/tourney/www)
+#                   the feed broker serves (/usr/share/tourney/www); chrony's venue NTP snippet
 #   tourney-table : tourney-table, /etc/tourney/table.conf,
 #                   tourney-table.service, the first-boot configuration
 #                   from the boot partition (tourney-table-firstboot)
@@ -39,6 +39,11 @@ if(TARGET tourney-hub)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/deploy/overlays/vendor)
         message(STATUS "deploy/overlays/vendor/ missing: run deploy/overlays/install.sh before packaging, or the pages cannot connect")
     endif()
+    # NTP for the venue's Pis (docs/protocol.md "Time sync"); chrony is
+    # recommended, the file is inert without it.
+    install(FILES ${PROJECT_SOURCE_DIR}/deploy/hub/chrony-venue.conf
+            DESTINATION /etc/chrony/conf.d RENAME tourney-venue.conf
+            COMPONENT hub)
     list(APPEND CPACK_COMPONENTS_ALL hub)
 endif()
 if(TARGET tourney-table)
@@ -68,6 +73,9 @@ foreach(comp hub table)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/postinst.in ${dir}/postinst @ONLY)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/prerm.in ${dir}/prerm @ONLY)
     file(WRITE ${dir}/conffiles "/etc/tourney/${CONF}\n")
+    if(comp STREQUAL hub)
+        file(APPEND ${dir}/conffiles "/etc/chrony/conf.d/tourney-venue.conf\n")
+    endif()
     set(CPACK_DEBIAN_${COMP}_PACKAGE_CONTROL_EXTRA
         ${dir}/postinst ${dir}/prerm ${dir}/conffiles)
     set(CPACK_DEBIAN_${COMP}_PACKAGE_NAME ${PKG})
@@ -92,4 +100,5 @@ set(CPACK_DEBIAN_HUB_PACKAGE_DEPENDS
     "libc6, libjansson4, libcsv3, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6, passwd, mosquitto (>= 2.0), openssl")
 set(CPACK_DEBIAN_TABLE_PACKAGE_DEPENDS
     "libc6, libjansson4, libcsv3, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6, passwd")
+set(CPACK_DEBIAN_HUB_PACKAGE_RECOMMENDS "chrony")
 include(CPack)

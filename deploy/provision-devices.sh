@@ -35,6 +35,10 @@ Writes /etc/tourney/table.conf on each table Pi over ssh.
   --ssh-option OPT    extra ssh -o option, repeatable (e.g.
                       StrictHostKeyChecking=accept-new)
   --restart-unit UNIT systemctl restart UNIT on each Pi afterwards
+  --ntp HOST          the Pis take their wall clock from HOST (the hub's
+                      chrony, deploy/hub/chrony-venue.conf): writes
+                      /etc/systemd/timesyncd.conf.d/tourney-venue.conf
+                      (NTP=HOST) and restarts systemd-timesyncd
   --dry-run           print what would be done, run nothing
   -h, --help          this text
 
@@ -55,6 +59,7 @@ hosts_file=
 ssh_user=root
 ssh_opts=()
 restart_unit=
+ntp=
 dry_run=0
 host_args=()
 
@@ -87,6 +92,13 @@ while [ $# -gt 0 ]; do
         need "$@"
         [[ $2 =~ ^[A-Za-z0-9@._-]+$ ]] || die "--restart-unit: \"$2\" is not a unit name"
         restart_unit=$2
+        shift 2
+        ;;
+    --ntp)
+        need "$@"
+        [[ $2 =~ ^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$ ]] ||
+            die "--ntp: \"$2\" is not a host name or IPv4 address"
+        ntp=$2
         shift 2
         ;;
     --dry-run) dry_run=1; shift ;;
@@ -216,6 +228,13 @@ table_conf() {
 
 # The remote side: atomic replace, root-only file.  Nothing secret here.
 remote_conf='umask 077 && mkdir -p /etc/tourney && cat >/etc/tourney/table.conf.new && mv -f /etc/tourney/table.conf.new /etc/tourney/table.conf'
+# systemd-timesyncd's drop-in: the Pi's wall clock from the hub (NTP); the
+# round clocks do not depend on it (docs/protocol.md "Time sync").
+remote_ntp='umask 022 && mkdir -p /etc/systemd/timesyncd.conf.d && cat >/etc/systemd/timesyncd.conf.d/tourney-venue.conf.new && mv -f /etc/systemd/timesyncd.conf.d/tourney-venue.conf.new /etc/systemd/timesyncd.conf.d/tourney-venue.conf && systemctl restart systemd-timesyncd'
+ntp_conf() {
+    printf '%s\n' "# tourney-venue.conf - written by deploy/provision-devices.sh --ntp." \
+        "[Time]" "NTP=$ntp" "FallbackNTP="
+}
 remote_ca='umask 022 && mkdir -p /etc/tourney && cat >/etc/tourney/ca.pem.new && mv -f /etc/tourney/ca.pem.new /etc/tourney/ca.pem'
 ssh_base=(ssh -o BatchMode=yes -o ConnectTimeout=10 "${ssh_opts[@]}")
 
@@ -237,7 +256,7 @@ for pair in "${pairs[@]}"; do
     host=${pair#* }
     target=$ssh_user@$host
     if [ $dry_run = 1 ]; then
-        echo "$dev -> $host: would write /etc/tourney/table.conf (device_id=$dev, mqtt_password=<${#password[$dev]} characters>, broker_uri=$broker${ca:+, tls_ca_file=/etc/tourney/ca.pem}) via ${ssh_base[*]} $target${ca:+; would copy $ca to /etc/tourney/ca.pem}${restart_unit:+; would restart $restart_unit}"
+        echo "$dev -> $host: would write /etc/tourney/table.conf (device_id=$dev, mqtt_password=<${#password[$dev]} characters>, broker_uri=$broker${ca:+, tls_ca_file=/etc/tourney/ca.pem}) via ${ssh_base[*]} $target${ca:+; would copy $ca to /etc/tourney/ca.pem}${ntp:+; would set NTP=$ntp for systemd-timesyncd}${restart_unit:+; would restart $restart_unit}"
         continue
     fi
     err=
@@ -245,6 +264,8 @@ for pair in "${pairs[@]}"; do
         err="writing table.conf failed$(why)"
     elif [ -n "$ca" ] && ! "${ssh_base[@]}" "$target" "$remote_ca" <"$ca" 2>"$errfile"; then
         err="copying the CA failed$(why)"
+    elif [ -n "$ntp" ] && ! ntp_conf | "${ssh_base[@]}" "$target" "$remote_ntp" 2>"$errfile"; then
+        err="setting NTP=$ntp failed$(why)"
     elif [ -n "$restart_unit" ] &&
         ! "${ssh_base[@]}" "$target" "systemctl restart $restart_unit" </dev/null 2>"$errfile"; then
         err="systemctl restart $restart_unit failed$(why)"

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size > 1u << 20)
         return 0;
-    if (hub_players_csv_read((const char *)data, size, &fmt, &players, &n,
+    if (hub_players_csv_read((const char *)data, size, NULL, &fmt, &players, &n,
                              &diag) == 0) {
         fuzz_check(memchr(data, '\0', size) == NULL);
         for (int32_t i = 0; i < n; i++)

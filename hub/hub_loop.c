@@ -309,6 +309,38 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     l->feed_due = true;
 }
 
+/* Answers a time sync request (docs/protocol.md "Time") at once, outside
+ * the service: the hub's clock is read just before the answer leaves, so
+ * the asker's round trip bounds the error.  QoS 0, never retained: a lost
+ * answer is asked again.  False when ev is something else. */
+static bool answer_time(struct loop *l, const struct tny_mqtt_message *ev)
+{
+    enum tny_wire_topic kind;
+    char login[TNY_WIRE_ID_MAX + 1], topic[TNY_WIRE_TOPIC_MAX];
+    struct tny_diag diag = {{0}};
+    struct tny_wire_time t;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (ev->kind != TNY_MQTT_MESSAGE ||
+        tny_wire_topic_parse(ev->topic, &kind, login, &diag) < 0 ||
+        kind != TNY_WIRE_TOPIC_TIME_REQ)
+        return false;
+    if (tny_wire_decode_time(ev->payload, ev->len, &t, &diag) < 0 ||
+        tny_wire_topic(TNY_WIRE_TOPIC_TIME_RESP, login, topic, sizeof(topic),
+                       &diag) < 0) {
+        HUB_LOG(HUB_LOG_WARN, "time request refused topic=%s: %s", ev->topic,
+                diag.msg);
+        return true;
+    }
+    t.hub_ms = now_ms();
+    if (tny_wire_encode_time(&t, &buf, &len, &diag) < 0 ||
+        tny_mqtt_publish(l->mqtt, topic, buf, len, 0, false, NULL, &diag) < 0)
+        HUB_LOG(HUB_LOG_DEBUG, "time answer not sent topic=%s: %s", topic,
+                diag.msg);
+    free(buf);
+    return true;
+}
+
 /* Hands the oldest waiting result of each device (up to BATCH_MAX, round
  * robin) to the service as one batch and publishes the acks (after the
  * commit). */
@@ -423,6 +455,10 @@ static void pull(struct loop *l)
     while (tny_mqtt_next_message(l->mqtt, &ev) == 0) {
         if (batch_result(l, &ev))
             continue; /* owned by the fair queue, or dropped */
+        if (answer_time(l, &ev)) {
+            tny_mqtt_message_release(&ev);
+            continue;
+        }
         /* A console request or presence sees every result received
          * before it committed.  Delivery and connection events do not
          * depend on results: committing the waiting results for each of
@@ -566,8 +602,8 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
     static const char *const filters[] = {
         TNY_WIRE_TOPIC_PREFIX "device/+/result",
         TNY_WIRE_TOPIC_PREFIX "device/+/presence",
-        TNY_WIRE_TOPIC_PREFIX "ctl/+/req"};
-    struct tny_mqtt_subscription subs[3];
+        TNY_WIRE_TOPIC_PREFIX "ctl/+/req", TNY_WIRE_TOPIC_PREFIX "time/+/req"};
+    struct tny_mqtt_subscription subs[4];
     struct tny_mqtt_options o;
 
     snprintf(uris, sizeof(uris), "%s", cfg->v[HUB_CFG_BROKER_URI].text);
@@ -581,7 +617,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                             sizeof(t_state), diag);
     if (rc < 0)
         return rc;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         subs[i] =
             (struct tny_mqtt_subscription){.filter = filters[i], .qos = 1};
     tny_mqtt_options_init(&o);
@@ -612,7 +648,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .qos = 1,
                                         .retained = true};
     o.subs = subs;
-    o.n_subs = 3;
+    o.n_subs = 4;
     o.max_payload = HUB_MAX_MESSAGE;
     o.max_buffered = 100000;
     /* The adapter's queue drops what overflows whoever sent it; the fair

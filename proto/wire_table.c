@@ -1011,3 +1011,63 @@ int tny_wire_decode_presence(const uint8_t *buf, size_t len,
                         TNY_WIRE_MAX_TABLE_MSG, buf, len, presence_decode_pb,
                         NULL, out, sizeof *out, diag);
 }
+
+/* ---- TimeSync ------------------------------------------------------------
+ * client_ms is required (a monotonic reading, any sign); hub_ms is 0 in a
+ * request.  Both within +-TNY_CLOCK_MAX_INSTANT_MS.
+ */
+
+static const char time_root[] = "time_sync";
+
+static int time_check(const struct tny_wire_time *s, struct tny_diag *diag)
+{
+    int rc = wire__check_range(s->client_ms, -TNY_CLOCK_MAX_INSTANT_MS,
+                               TNY_CLOCK_MAX_INSTANT_MS, "time_sync.client_ms",
+                               diag);
+    if (rc < 0)
+        return rc;
+    return wire__check_range(s->hub_ms, 0, TNY_CLOCK_MAX_INSTANT_MS,
+                             "time_sync.hub_ms", diag);
+}
+
+int tny_wire_encode_time(const struct tny_wire_time *in, uint8_t **buf,
+                         size_t *len, struct tny_diag *diag)
+{
+    Tourney__V1__TimeSync m;
+    int rc;
+    *buf = NULL;
+    *len = 0;
+    if ((rc = time_check(in, diag)) < 0)
+        return rc;
+    tourney__v1__time_sync__init(&m);
+    m.has_client_ms = true;
+    m.client_ms = in->client_ms;
+    m.has_nonce = true;
+    m.nonce = in->nonce;
+    m.has_hub_ms = in->hub_ms != 0;
+    m.hub_ms = in->hub_ms;
+    return wire__pack(&m.base, time_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
+                      diag);
+}
+
+static int time_decode_pb(const ProtobufCMessage *pm, void *out,
+                          struct tny_diag *diag)
+{
+    const Tourney__V1__TimeSync *m = (const Tourney__V1__TimeSync *)pm;
+    struct tny_wire_time *t = out;
+    int rc = wire__need(m->has_client_ms, "time_sync.client_ms", diag);
+    if (rc < 0)
+        return rc;
+    t->client_ms = m->client_ms;
+    t->nonce = m->has_nonce ? m->nonce : 0;
+    t->hub_ms = m->has_hub_ms ? m->hub_ms : 0;
+    return time_check(t, diag);
+}
+
+int tny_wire_decode_time(const uint8_t *buf, size_t len,
+                         struct tny_wire_time *out, struct tny_diag *diag)
+{
+    return wire__decode(&tourney__v1__time_sync__descriptor, time_root,
+                        TNY_WIRE_MAX_TABLE_MSG, buf, len, time_decode_pb, NULL,
+                        out, sizeof *out, diag);
+}

@@ -711,6 +711,8 @@ static const struct {
     [TNY_WIRE_TOPIC_CLOCK] = {"event", "clock"},
     [TNY_WIRE_TOPIC_CTL_REQ] = {"ctl", "req"},
     [TNY_WIRE_TOPIC_CTL_RESP] = {"ctl", "resp"},
+    [TNY_WIRE_TOPIC_TIME_REQ] = {"time", "req"},
+    [TNY_WIRE_TOPIC_TIME_RESP] = {"time", "resp"},
 };
 
 int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,

@@ -32,6 +32,8 @@
 #endif
 
 #define MAX_WAIT_MS 60000
+#define TIME_RETRY_MS 3000
+#define TIME_RESYNC_MS (10 * 60000)
 
 struct pending {
     char key[TNY_WIRE_ID_MAX + 1];
@@ -60,6 +62,12 @@ struct app {
     char t_assign[TNY_WIRE_TOPIC_MAX], t_ack[TNY_WIRE_TOPIC_MAX];
     char t_result[TNY_WIRE_TOPIC_MAX], t_presence[TNY_WIRE_TOPIC_MAX];
     char clock_event[TNY_WIRE_ID_MAX + 1];
+    /* Time sync (docs/protocol.md "Time"): asked on every connect, again
+     * when unanswered after TIME_RETRY_MS and every TIME_RESYNC_MS. */
+    char t_time_req[TNY_WIRE_TOPIC_MAX], t_time_resp[TNY_WIRE_TOPIC_MAX];
+    bool time_asked;
+    int64_t time_sent_ms, time_due_ms;
+    uint64_t time_nonce;
     bool sim_armed;
     int64_t sim_due;
     bool quit;
@@ -371,6 +379,56 @@ static void on_ack(struct app *a, struct tny_wire_ack *ack)
     update_net(a);
 }
 
+/* Asks the hub for its time (answer: on_time). */
+static void ask_time(struct app *a, int64_t now)
+{
+    struct tny_wire_time t = {0};
+    struct tny_diag d = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+
+    a->time_asked = true;
+    a->time_sent_ms = now;
+    a->time_due_ms = now + TIME_RETRY_MS;
+    a->time_nonce = tny_rng_next(&a->rng);
+    t.client_ms = now;
+    t.nonce = a->time_nonce;
+    if (tny_wire_encode_time(&t, &buf, &len, &d) < 0 ||
+        tny_mqtt_publish(a->mqtt, a->t_time_req, buf, len, 0, false, NULL, &d) <
+            0)
+        logf_(a, TBL_LOG_DEBUG, "time request not sent: %s", d.msg);
+    free(buf);
+}
+
+/* The hub's answer: the offset from the round trip, if it answers our
+ * latest request. */
+static void on_time(struct app *a, const struct tny_mqtt_message *m,
+                    int64_t now)
+{
+    struct tny_wire_time t;
+    struct tny_diag d = {{0}};
+    int64_t offset, rtt;
+
+    if (tny_wire_decode_time(m->payload, m->len, &t, &d) < 0) {
+        logf_(a, TBL_LOG_WARN, "time: %s", d.msg);
+        return;
+    }
+    if (!a->time_asked || t.nonce != a->time_nonce ||
+        t.client_ms != a->time_sent_ms)
+        return; /* an older request's, or another client's of this login */
+    if (tny_clock_sync_offset(t.client_ms, t.hub_ms, now, &offset, &rtt, &d) <
+        0) {
+        logf_(a, TBL_LOG_WARN, "time sync ignored: %s", d.msg);
+        return; /* asked again at time_due_ms */
+    }
+    a->time_asked = false;
+    a->time_due_ms = now + TIME_RESYNC_MS;
+    logf_(a, TBL_LOG_INFO,
+          "time sync: hub - local %" PRId64 " ms, rtt %" PRId64 " ms", offset,
+          rtt);
+    tbl_core_time_sync(&a->core, offset, rtt, now);
+}
+
 static void on_message(struct app *a, const struct tny_mqtt_message *m,
                        int64_t now)
 {
@@ -425,6 +483,10 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
         tny_wire_clock_release(&c);
         return;
     }
+    case TNY_WIRE_TOPIC_TIME_RESP:
+        if (strcmp(id, a->s->device_id) == 0)
+            on_time(a, m, now);
+        return;
     case TNY_WIRE_TOPIC_ACK: {
         struct tny_wire_ack ack;
         if (strcmp(id, a->s->device_id) != 0)
@@ -468,6 +530,7 @@ static void drain_mqtt(struct app *a)
             a->online = true;
             /* Results first, then the presence: an observer that sees the
              * presence has seen every resend of this connect. */
+            ask_time(a, now);
             resend_all(a, now);
             publish_presence(a, true);
             update_net(a);
@@ -553,7 +616,7 @@ static int open_mqtt(struct app *a, struct tny_diag *diag)
     size_t will_len = 0;
     const char *servers[1] = {a->s->broker_uri};
     char t_hub[TNY_WIRE_TOPIC_MAX];
-    struct tny_mqtt_subscription subs[3];
+    struct tny_mqtt_subscription subs[4];
     int rc;
 
     memset(&will, 0, sizeof(will));
@@ -569,6 +632,7 @@ static int open_mqtt(struct app *a, struct tny_diag *diag)
     subs[0] = (struct tny_mqtt_subscription){a->t_assign, 1};
     subs[1] = (struct tny_mqtt_subscription){a->t_ack, 1};
     subs[2] = (struct tny_mqtt_subscription){t_hub, 1};
+    subs[3] = (struct tny_mqtt_subscription){a->t_time_resp, 0};
     tny_mqtt_options_init(&o);
     o.servers = servers;
     o.n_servers = 1;
@@ -579,7 +643,7 @@ static int open_mqtt(struct app *a, struct tny_diag *diag)
     o.will = (struct tny_mqtt_fixed_message){a->t_presence, will_buf, will_len,
                                              1, true};
     o.subs = subs;
-    o.n_subs = 3;
+    o.n_subs = 4;
     o.max_payload = TNY_WIRE_MAX_TABLE_MSG;
     o.seed = a->s->seed;
     rc = tny_mqtt_open(&o, &a->mqtt, diag);
@@ -675,6 +739,8 @@ static int64_t next_wakeup(struct app *a, int64_t now)
                 wait = a->pend[i].due_ms - now;
     if (a->sim_armed && a->sim_due - now < wait)
         wait = a->sim_due - now;
+    if (a->online && a->time_due_ms - now < wait)
+        wait = a->time_due_ms - now;
     t = tbl_core_tick(&a->core, now);
     if (t >= 0 && t < wait)
         wait = t;
@@ -696,6 +762,8 @@ static void run_timers(struct app *a)
                 send_pending(a, &a->pend[i], now);
     if (a->sim_armed && a->sim_due <= now)
         sim_play(a);
+    if (a->online && a->time_due_ms <= now)
+        ask_time(a, now);
     (void)tbl_core_tick(&a->core, now);
     sim_check(a, now);
 }
@@ -775,6 +843,11 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
                              sizeof(a->t_ack), diag)) < 0 ||
         (rc = tny_wire_topic(TNY_WIRE_TOPIC_RESULT, s->device_id, a->t_result,
                              sizeof(a->t_result), diag)) < 0 ||
+        (rc = tny_wire_topic(TNY_WIRE_TOPIC_TIME_REQ, s->device_id,
+                             a->t_time_req, sizeof(a->t_time_req), diag)) < 0 ||
+        (rc = tny_wire_topic(TNY_WIRE_TOPIC_TIME_RESP, s->device_id,
+                             a->t_time_resp, sizeof(a->t_time_resp), diag)) <
+            0 ||
         (rc = tny_wire_topic(TNY_WIRE_TOPIC_PRESENCE, s->device_id,
                              a->t_presence, sizeof(a->t_presence), diag)) < 0)
         goto out;

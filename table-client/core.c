@@ -133,6 +133,7 @@ void tbl_core_init(struct tbl_core *c, const char *device_id, uint64_t boot,
     memset(c, 0, sizeof(*c));
     snprintf(c->device_id, sizeof(c->device_id), "%s", device_id);
     c->boot = boot;
+    c->clock_stop_ms = -1;
     if (ops)
         c->ops = *ops;
     tny_event_init(&c->game.ev);
@@ -161,9 +162,50 @@ static void emit_clock(struct tbl_core *c, int64_t now_ms)
               clock_state_name(c->clock.state));
         return;
     }
-    emitf(c, "clock remaining_ms=%" PRId64 " state=%s",
-          tny_table_clock_remaining(&c->clock, now_ms),
-          clock_state_name(c->clock.state));
+    tbl_core_follow(c, now_ms);
+    emitf(c, "clock remaining_ms=%" PRId64 " state=%s%s",
+          tbl_core_clock_left(c, now_ms), clock_state_name(c->clock.state),
+          c->clock_stop_ms >= 0 ? " stopped" : "");
+}
+
+static bool finished(const struct tbl_core *c)
+{
+    enum tbl_state s = tbl_core_state(c);
+    return s == TBL_STATE_SUBMITTED || s == TBL_STATE_PENDING_CONFIRMATION ||
+           s == TBL_STATE_DONE;
+}
+
+void tbl_core_follow(struct tbl_core *c, int64_t now_ms)
+{
+    if (!finished(c))
+        c->clock_stop_ms = -1;
+    else if (c->clock_stop_ms < 0)
+        c->clock_stop_ms = now_ms;
+}
+
+int64_t tbl_core_clock_left(const struct tbl_core *c, int64_t now_ms)
+{
+    if (c->clock_stop_ms >= 0 && c->clock_stop_ms < now_ms)
+        now_ms = c->clock_stop_ms;
+    return tny_table_clock_remaining(&c->clock, now_ms);
+}
+
+void tbl_core_time_sync(struct tbl_core *c, int64_t offset_ms, int64_t rtt_ms,
+                        int64_t now_ms)
+{
+    struct tny_diag d = {{0}};
+
+    if (c->has_clock &&
+        tny_table_clock_use_offset(&c->clock, offset_ms, &d) < 0) {
+        emitf(c, "warn time sync: %s", d.msg);
+        return;
+    }
+    c->has_sync = true;
+    c->sync_offset_ms = offset_ms;
+    emitf(c, "time sync offset_ms=%" PRId64 " rtt_ms=%" PRId64, offset_ms,
+          rtt_ms);
+    if (c->has_clock)
+        emit_clock(c, now_ms);
 }
 
 /* The clock to show: the event's RoundClock for the assigned round when we
@@ -179,9 +221,13 @@ static void recompute_clock(struct tbl_core *c, int64_t now_ms)
         c->has_clock = false;
         return;
     }
+    /* Both carry versions from the hub's one counter: the later message
+     * wins (a RoundClock kept from before an unassignment is older than
+     * the clock of the assignment that follows it). */
     if (c->has_round_clock &&
         strcmp(c->round_clock.event_id, c->asg.event_id) == 0 &&
-        c->round_clock.round == c->asg.round) {
+        c->round_clock.round == c->asg.round &&
+        (!c->asg.has_clock || c->round_clock.version > c->asg.version)) {
         tny_wire_clock_for_table(&c->round_clock, c->asg.table, &m);
         recv = c->round_clock_recv_ms;
     } else if (c->asg.has_clock) {
@@ -191,7 +237,11 @@ static void recompute_clock(struct tbl_core *c, int64_t now_ms)
         c->has_clock = false;
         return;
     }
-    if (tny_table_clock_apply(&tc, &m, recv, &d) < 0) {
+    /* The offset measured on the message is late by the message's age (a
+     * retained one may be hours old): the time sync's wins. */
+    if (tny_table_clock_apply(&tc, &m, recv, &d) < 0 ||
+        (c->has_sync &&
+         tny_table_clock_use_offset(&tc, c->sync_offset_ms, &d) < 0)) {
         emitf(c, "warn clock: %s", d.msg);
         c->has_clock = false;
         return;
@@ -209,7 +259,10 @@ int64_t tbl_core_tick(struct tbl_core *c, int64_t now_ms)
     if (!c->has_clock || c->clock.unlimited ||
         c->clock.state != TNY_ROUND_CLOCK_RUNNING)
         return -1;
-    rem = tny_table_clock_remaining(&c->clock, now_ms);
+    tbl_core_follow(c, now_ms);
+    rem = tbl_core_clock_left(c, now_ms);
+    if (c->clock_stop_ms >= 0)
+        return -1; /* finished: the clock stands */
     if (rem > 0)
         return rem;
     if (!c->expired_shown) {

@@ -102,6 +102,13 @@ struct tbl_core {
     bool has_clock;
     struct tny_table_clock clock;
     bool expired_shown;
+    /* The hub - local offset of the last time sync (docs/protocol.md
+     * "Time"); used for every clock message once known. */
+    bool has_sync;
+    int64_t sync_offset_ms;
+    /* A finished table's clock stands still: the local instant its result
+     * went to the hub (-1: not finished). */
+    int64_t clock_stop_ms;
 
     bool has_entry; /* result entered, collecting confirmations */
     struct tny_wire_result entry;
@@ -123,6 +130,22 @@ struct tbl_core {
     enum tbl_state shown; /* last "state" line */
     bool state_shown;
 };
+
+/* A time sync answer (tny_clock_sync_offset): from now on clock messages
+ * are placed on the local clock with offset_ms; the current clock is
+ * placed again at once. */
+void tbl_core_time_sync(struct tbl_core *core, int64_t offset_ms,
+                        int64_t rtt_ms, int64_t now_ms);
+
+/* Time left on the round clock as the table shows it at now_ms: the
+ * clock's, frozen at the moment the table finished (its result sent,
+ * pending or accepted) so a finished table's clock stops.  Call
+ * tbl_core_follow first.  has_clock must be true. */
+int64_t tbl_core_clock_left(const struct tbl_core *core, int64_t now_ms);
+
+/* Notes at now_ms whether the table has finished (stops its clock) or
+ * plays again (a refused result: the clock runs on). */
+void tbl_core_follow(struct tbl_core *core, int64_t now_ms);
 
 /* Sets up an empty core (state waiting; emits nothing yet).  device_id is
  * copied (a valid id); boot distinguishes runs for the keys. */

@@ -664,7 +664,8 @@ static void follow_clocks(struct tbl_screen *s, const struct tbl_core *core,
     if (!s->bound || !core->has_clock || core->clock.unlimited)
         return;
     running = core->clock.state == TNY_ROUND_CLOCK_RUNNING;
-    expired = running && tny_table_clock_remaining(&core->clock, now_ms) <= 0;
+    expired = running && core->clock_stop_ms < 0 &&
+              tbl_core_clock_left(core, now_ms) <= 0;
     if (running && s->round_start_ms < 0)
         s->round_start_ms = now_ms;
     if (s->has_ag) {
@@ -705,6 +706,7 @@ void tbl_screen_sync(struct tbl_screen *s, struct tbl_core *core,
 {
     enum tbl_state st;
 
+    tbl_core_follow(core, now_ms);
     follow_assignment(s, core, now_ms, wall_ms);
     follow_clocks(s, core, now_ms);
     st = tbl_core_state(core);

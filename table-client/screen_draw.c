@@ -18,6 +18,7 @@
 
 #include "tny/bigtext.h"
 #include "tny/catan_board.h"
+#include "tny/clock.h"
 #include "tny/utf8.h"
 
 /* ---- grid ------------------------------------------------------------ */
@@ -219,6 +220,8 @@ struct clock_text {
     bool expired, paused;
 };
 
+/* The round clock in the one format of every screen (tny_clock_format:
+ * "-2:05" in overtime); a finished table's clock stands. */
 static void round_clock(const struct tbl_core *core, int64_t now_ms,
                         struct clock_text *out)
 {
@@ -235,8 +238,8 @@ static void round_clock(const struct tbl_core *core, int64_t now_ms,
         snprintf(out->small, sizeof(out->small), "no time limit");
         return;
     }
-    rem = tny_table_clock_remaining(&core->clock, now_ms);
-    fmt_left(rem > 0 ? rem : 0, out->big, sizeof(out->big));
+    rem = tbl_core_clock_left(core, now_ms);
+    tny_clock_format(rem, out->big, sizeof(out->big));
     switch (core->clock.state) {
     case TNY_ROUND_CLOCK_READY:
         snprintf(out->small, sizeof(out->small), "clock %s not started",
@@ -247,12 +250,13 @@ static void round_clock(const struct tbl_core *core, int64_t now_ms,
         snprintf(out->small, sizeof(out->small), "clock %s PAUSED", out->big);
         break;
     case TNY_ROUND_CLOCK_RUNNING:
-        if (rem <= 0) {
-            char over[24];
-            out->expired = true;
-            fmt_used(-rem, over, sizeof(over));
+        if (core->clock_stop_ms >= 0) {
             snprintf(out->small, sizeof(out->small),
-                     "clock 0:00 TIME IS UP (+%s)", over);
+                     "clock %s stopped: the table has finished", out->big);
+        } else if (rem <= 0) {
+            out->expired = true;
+            snprintf(out->small, sizeof(out->small), "clock %s TIME IS UP",
+                     out->big);
         } else {
             snprintf(out->small, sizeof(out->small), "clock %s running",
                      out->big);

@@ -94,6 +94,7 @@ struct tny_mqtt {
     char *servers[TNY_MQTT_MAX_SERVERS];
     int n_servers;
     char *client_id;
+    char *username; /* NULL: client_id */
     char *password;
     char *ca_file;
     char *cert_file;
@@ -440,7 +441,7 @@ static int start_connect(struct tny_mqtt *c, int idx)
     co.cleanstart = c->clean_start;
     co.connectTimeout = c->connect_timeout_s;
     co.automaticReconnect = 0;
-    co.username = c->client_id;
+    co.username = c->username ? c->username : c->client_id;
     co.password = c->password;
     /* One URI per attempt: see the file comment. */
     co.serverURIs = &c->servers[idx];
@@ -917,6 +918,11 @@ static int check_options(const struct tny_mqtt_options *o,
                             "[a-z0-9-], got '%s'",
                             TNY_MQTT_MAX_CLIENT_ID,
                             o->client_id ? o->client_id : "(null)");
+    if (o->username && !valid_client_id(o->username))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "mqtt.username: expected 1..%d characters of "
+                            "[a-z0-9-], got '%s'",
+                            TNY_MQTT_MAX_CLIENT_ID, o->username);
     if (o->keepalive_s < 1 || o->keepalive_s > 3600)
         return tny_diag_set(diag, TNY_EINVAL,
                             "mqtt.keepalive_s: expected 1..3600, got %d",
@@ -1002,6 +1008,7 @@ static void free_client(struct tny_mqtt *c)
     for (int i = 0; i < c->n_servers; i++)
         free(c->servers[i]);
     free(c->client_id);
+    free(c->username);
     free(c->password);
     free(c->ca_file);
     free(c->cert_file);
@@ -1050,6 +1057,7 @@ int tny_mqtt_open(const struct tny_mqtt_options *opts, struct tny_mqtt **client,
         c->servers[i] = dup_or_null(opts->servers[i], &oom);
     c->n_servers = opts->n_servers;
     c->client_id = dup_or_null(opts->client_id, &oom);
+    c->username = dup_or_null(opts->username, &oom);
     c->password = dup_or_null(opts->password, &oom);
     c->ca_file = dup_or_null(opts->ca_file, &oom);
     c->cert_file = dup_or_null(opts->cert_file, &oom);

@@ -9,6 +9,8 @@
  */
 #include "tny/clock.h"
 
+#include <stdio.h>
+
 #include <assert.h>
 #include <stddef.h>
 
@@ -291,6 +293,7 @@ int tny_table_clock_apply(struct tny_table_clock *tc,
     next.state = msg->state;
     next.unlimited = msg->unlimited;
     next.offset_ms = tny_clock_offset(msg->hub_now_ms, local_recv_ms);
+    next.hub_deadline_ms = msg->deadline_ms;
     if (msg->state == TNY_ROUND_CLOCK_RUNNING)
         next.local_deadline_ms =
             tny_clock_hub_to_local(msg->deadline_ms, next.offset_ms);
@@ -299,6 +302,61 @@ int tny_table_clock_apply(struct tny_table_clock *tc,
     *tc = next;
 out:
     return rc;
+}
+
+int tny_clock_sync_offset(int64_t sent_ms, int64_t hub_ms, int64_t recv_ms,
+                          int64_t *offset_ms, int64_t *rtt_ms,
+                          struct tny_diag *diag)
+{
+    int64_t rtt;
+
+    if (!instant_ok(sent_ms) || !instant_ok(hub_ms) || !instant_ok(recv_ms))
+        return tny_diag_set(diag, TNY_ERANGE,
+                            "time sync: instant out of range");
+    rtt = recv_ms - sent_ms;
+    if (rtt < 0 || rtt > TNY_CLOCK_SYNC_MAX_RTT_MS)
+        return tny_diag_set(diag, TNY_ERANGE,
+                            "time sync: round trip %lld ms not in 0..%d",
+                            (long long)rtt, TNY_CLOCK_SYNC_MAX_RTT_MS);
+    *offset_ms = hub_ms + rtt / 2 - recv_ms;
+    *rtt_ms = rtt;
+    return TNY_OK;
+}
+
+int tny_table_clock_use_offset(struct tny_table_clock *tc, int64_t offset_ms,
+                               struct tny_diag *diag)
+{
+    assert(tc);
+    if (!stored_ok(offset_ms))
+        return tny_diag_set(diag, TNY_ERANGE, "time sync: offset out of range");
+    tc->synced = true;
+    tc->offset_ms = offset_ms;
+    if (tc->state == TNY_ROUND_CLOCK_RUNNING)
+        tc->local_deadline_ms =
+            tny_clock_hub_to_local(tc->hub_deadline_ms, offset_ms);
+    return TNY_OK;
+}
+
+void tny_clock_format(int64_t remaining_ms, char *buf, size_t size)
+{
+    bool over = remaining_ms < 0;
+    int64_t s;
+
+    if (remaining_ms == TNY_CLOCK_UNLIMITED) {
+        snprintf(buf, size, "--:--");
+        return;
+    }
+    /* Time left counts whole seconds up, overtime down: the display turns
+     * 0:00 exactly at the deadline and -0:01 a second later. */
+    s = over ? -(remaining_ms / 1000) : (remaining_ms + 999) / 1000;
+    if (over && s == 0)
+        over = false;
+    if (s >= 3600)
+        snprintf(buf, size, "%s%lld:%02d:%02d", over ? "-" : "",
+                 (long long)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
+    else
+        snprintf(buf, size, "%s%lld:%02d", over ? "-" : "", (long long)(s / 60),
+                 (int)(s % 60));
 }
 
 int64_t tny_table_clock_remaining(const struct tny_table_clock *tc,

@@ -71,6 +71,13 @@ options:
                            127.0.0.1, this host's name, --bind and --tls-host
   --tls-host LIST          extra names / IPv4 addresses in the generated
                            certificate, comma-separated (with --gen-tls)
+  --console-port N         a listener for organiser consoles only (same
+                           --bind, ACL and TLS): there a login may hold
+                           several connections (dashboards, CLI commands:
+                           each its own client id); only organiser logins
+                           may log in on it.  The --port listener keeps
+                           the login as the client id (one connection per
+                           login)
   --tls-port N             TLS on a second listener on port N (same --bind,
                            logins and ACL); the --port listener stays plain
                            TCP.  Without it, TLS replaces plain TCP on --port
@@ -113,6 +120,7 @@ cafile=
 gen_tls=0
 tls_hosts=
 tls_port=
+console_port=
 run_as=mosquitto
 max_queued_messages=50000
 max_queued_bytes=33554432
@@ -212,6 +220,7 @@ while [ $# -gt 0 ]; do
         shift 2
         ;;
     --tls-port) need "$@"; uint "$1" "$2" 1 65535; tls_port=$((10#$2)); shift 2 ;;
+    --console-port) need "$@"; uint "$1" "$2" 1 65535; console_port=$((10#$2)); shift 2 ;;
     --run-as)
         need "$@"
         [[ $2 =~ ^[a-z_][a-z0-9_-]*$ ]] || die "$1: \"$2\" is not a user name"
@@ -290,6 +299,10 @@ if [ -z "$port" ]; then
 fi
 if [ -n "$tls_port" ] && [ "$tls_port" = "$port" ]; then
     die "--tls-port: $tls_port is also the plain listener's port"
+fi
+if [ -n "$console_port" ] &&
+    { [ "$console_port" = "$port" ] || [ "$console_port" = "$tls_port" ]; }; then
+    die "--console-port: $console_port is also another listener's port"
 fi
 [ -n "$ws_bind" ] || ws_bind=$bind
 if [ $ws = 1 ] && [ "$ws_port" = "$port" ] &&
@@ -417,6 +430,7 @@ while IFS= read -r line; do
 done <"$work/plain"
 
 : >"$work/passwd"
+: >"$work/passwd-console"
 : >"$work/users.cred"
 : >"$work/devices.cred"
 for name in "${users[@]}" "${devices[@]}"; do
@@ -424,6 +438,11 @@ for name in "${users[@]}" "${devices[@]}"; do
     [ -n "$h" ] || die "internal error: no hash for \"$name\""
     printf '%s\n' "$h" >>"$work/passwd"
 done
+# The console listener's logins: the organisers only.
+for name in "${org_list[@]}"; do
+    printf '%s\n' "${new_hash[$name]:-${old_hash[$name]:-}}" >>"$work/passwd-console"
+done
+[ -n "$console_port" ] || rm -f -- "$work/passwd-console"
 for name in "${users[@]}"; do
     printf '%s %s\n' "$name" "${pw[$name]}" >>"$work/users.cred"
 done
@@ -444,6 +463,10 @@ done
 # patterns contain no %u or %c: expected.
 pattern read tourney/v1/hub/state
 pattern read tourney/v1/event/+/clock
+# Every login (tables, dashboards) asks the hub for its time on its own
+# pair (docs/protocol.md "Time").
+pattern write tourney/v1/time/%u/req
+pattern read tourney/v1/time/%u/resp
 
 # Devices: %u is the login (= client id, use_username_as_clientid), so a
 # table writes only its own result/presence and reads only its own
@@ -501,10 +524,20 @@ EOF
 
 # common_settings: what both brokers share.
 common_settings() {
-    cat <<EOF
+    if [ "${1:-}" = per-listener ]; then
+        cat <<EOF
+# Logins and ACL per listener: the console listener admits organisers
+# only; every listener names the same ACL.
+per_listener_settings true
+EOF
+    else
+        cat <<EOF
 # Settings are global: every listener of a process (the TLS one of
 # --tls-port included) has the same logins and ACL.
 per_listener_settings false
+EOF
+    fi
+    cat <<EOF
 
 # The hub's SQLite database is the truth; mosquitto.db is corrupted by
 # power loss on Raspberry Pis.  The hub republishes retained state when it
@@ -559,34 +592,59 @@ EOF
 # Why each setting is what it is: deploy/broker/README.md.
 
 EOF
-    common_settings
+    common_settings ${console_port:+per-listener}
+    # Logins and ACL of a listener (repeated: they are per listener when
+    # there is a console listener).
+    security() {
+        printf 'allow_anonymous false\npassword_file %s\nacl_file %s\n' \
+            "$outdir/$1" "$outdir/acl"
+    }
+    tls_settings() {
+        printf 'certfile %s\nkeyfile %s\ntls_version tlsv1.2\n' "$certfile" "$keyfile"
+        [ -z "$cafile" ] || echo "cafile $cafile"
+    }
     cat <<EOF
 
 # --- MQTT listener: hub, organiser consoles, table devices, feed bridge ---
 listener $port $bind
 socket_domain ipv4
-allow_anonymous false
-password_file $outdir/passwd
-acl_file $outdir/acl
+EOF
+    security passwd
+    cat <<EOF
 # The client id is the login, so one device cannot disconnect another by
-# choosing its client id (the same login twice: the newer one wins).
+# choosing its client id (the same login twice: the newer one wins).  A
+# listener's setting: every listener but the console one has it.
 use_username_as_clientid true
 EOF
+    if [ $tls = 1 ] && [ -z "$tls_port" ]; then
+        tls_settings
+    fi
     if [ $tls = 1 ] && [ -n "$tls_port" ]; then
         cat <<EOF
 
-# --- MQTT over TLS: the same logins and ACL (settings are global) --------
+# --- MQTT over TLS: the same logins and ACL -------------------------------
 listener $tls_port $bind
 socket_domain ipv4
 EOF
+        [ -z "$console_port" ] || security passwd
+        echo "use_username_as_clientid true"
+        tls_settings
     fi
-    if [ $tls = 1 ]; then
+    if [ -n "$console_port" ]; then
         cat <<EOF
-certfile $certfile
-keyfile $keyfile
-tls_version tlsv1.2
+
+# --- Organiser consoles: several connections per login -------------------
+# Only organiser logins (passwd-console), the same ACL.  A console picks
+# its own client id (LOGIN-PID-RANDOM): one login runs dashboards and
+# commands at once.
+listener $console_port $bind
+socket_domain ipv4
 EOF
-        [ -z "$cafile" ] || echo "cafile $cafile"
+        security passwd-console
+        echo "use_username_as_clientid false"
+        if [ $tls = 1 ]; then
+            tls_settings
+        fi
     fi
 } >"$work/mosquitto.conf"
 
@@ -676,7 +734,7 @@ group=
 if [ "$(id -u)" = 0 ] && [ "$run_as" != root ] && id -u "$run_as" >/dev/null 2>&1; then
     group=$(id -gn "$run_as")
 fi
-for f in passwd acl acl-feed mosquitto.conf feed.conf; do
+for f in passwd passwd-console acl acl-feed mosquitto.conf feed.conf; do
     [ -f "$work/$f" ] || continue
     if [ -n "$group" ]; then
         chgrp "$group" "$work/$f"
@@ -706,7 +764,7 @@ if [ $ws = 1 ]; then
 fi
 
 # Rename into place (atomic per file); stale files of a previous layout go.
-for f in passwd acl acl-feed mosquitto.conf feed.conf users.cred devices.cred; do
+for f in passwd passwd-console acl acl-feed mosquitto.conf feed.conf users.cred devices.cred; do
     if [ -f "$work/$f" ]; then
         mv -f -- "$work/$f" "$outdir/$f"
     else

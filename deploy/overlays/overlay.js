@@ -323,6 +323,15 @@
         return out;
     }
 
+    /* stopIfClosed(rem, closed): a closed round's clock stands (issue 8):
+     * state "stopped" (the hub froze it at the close; the time shown is
+     * what was left, or over, then). */
+    function stopIfClosed(rem, closed) {
+        if (rem && closed && !rem.unlimited)
+            rem.state = 'stopped';
+        return rem;
+    }
+
     /* clockText(rem): what a page shows for clockRemaining's result. */
     function clockText(rem) {
         if (!rem)
@@ -349,7 +358,8 @@
         var t = clockText(rem);
         if (!t)
             return '';
-        var pause = rem.state === 'paused' ? '<span class="ck-tag">paused</span>' : '';
+        var pause = rem.state === 'paused' ? '<span class="ck-tag">paused</span>'
+                  : rem.state === 'stopped' ? '<span class="ck-tag">round closed</span>' : '';
         return '<span class="' + clockClass(rem) + (extra ? ' ' + extra : '') +
                '">' + esc(t) + pause + '</span>';
     }
@@ -418,6 +428,7 @@
         var round = pa && isNum(pa.round) ? pa.round : 0;
         if (td && td.round !== round)
             td = null;
+        var closed = ev.round === round && ev.round_status === 'closed';
         var byTable = {};
         if (td)
             arr(td.tables).forEach(function (t) {
@@ -433,7 +444,7 @@
                 players: arr(t.players).map(playerView),
                 state: state,
                 label: STATE_LABELS[state] || '',
-                clock: s ? clockRemaining(s.clock, st, now) : null,
+                clock: s ? stopIfClosed(clockRemaining(s.clock, st, now), closed) : null,
                 extensionMs: s && isNum(s.extension_ms) ? s.extension_ms : 0,
                 online: s ? s.online === true : false,
                 winner: winners[t.table] || null,
@@ -455,7 +466,7 @@
                       ev.stage_round === round ? ev.stage_rounds : 0,
             tables: tables,
             byes: pa ? arr(pa.byes).map(playerView) : [],
-            clock: td ? clockRemaining(td.clock, st, now) : null,
+            clock: td ? stopIfClosed(clockRemaining(td.clock, st, now), closed) : null,
             finished: tables.filter(function (t) {
                 return t.state === 'confirmed';
             }).length
@@ -950,7 +961,9 @@
         noteOffset: noteOffset,
         applyMessage: applyMessage,
         clockRemaining: clockRemaining,
+        stopIfClosed: stopIfClosed,
         clockText: clockText,
+        clockHtml: clockHtml,
         tableState: tableState,
         roundView: roundView,
         standingsView: standingsView,

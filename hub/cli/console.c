@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -494,6 +495,22 @@ static void print_record(const json_t *rec)
         return;
     }
     json_object_foreach ((json_t *)rec, key, v) {
+        size_t len = strlen(key);
+        /* An instant (UTC ms, after 2001) is shown in local time, its key
+         * without "_ms": created=2026-11-24 18:05:09.  --json keeps ms. */
+        if (len > 3 && strcmp(key + len - 3, "_ms") == 0 &&
+            json_is_integer(v) && json_integer_value(v) > 1000000000000LL) {
+            char when[32];
+            time_t secs = (time_t)(json_integer_value(v) / 1000);
+            struct tm tm;
+            if (localtime_r(&secs, &tm) &&
+                strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm) > 0) {
+                printf("%s%.*s=%s", first ? "" : "  ", (int)(len - 3), key,
+                       when);
+                first = false;
+                continue;
+            }
+        }
         printf("%s%s=", first ? "" : "  ", key);
         print_scalar(v);
         first = false;
@@ -545,9 +562,22 @@ static bool print_records(const json_t *root)
 }
 
 /* The pairing shape of `tourney pair`: round, stage, tables[]. */
+/* A player as listings show them: "ID Name" (the reply's "names" map;
+ * the id alone when the hub sent no name). */
+static void print_player(const json_t *names, const json_t *id)
+{
+    const json_t *name = json_is_string(id)
+                             ? json_object_get(names, json_string_value(id))
+                             : NULL;
+    print_scalar(id);
+    if (json_is_string(name))
+        printf(" %s", json_string_value(name));
+}
+
 static bool print_draft(const json_t *root, bool published)
 {
     const json_t *tables = json_object_get(root, "tables");
+    const json_t *names = json_object_get(root, "names");
     const json_t *round = json_object_get(root, "round");
     const json_t *stage = json_object_get(root, "stage");
     if (!json_is_array(tables))
@@ -563,7 +593,9 @@ static bool print_draft(const json_t *root, bool published)
         const json_t *players = json_object_get(t, "players");
         const json_t *bye = json_object_get(t, "bye");
         if (json_is_string(bye)) {
-            printf("  bye       %s\n", json_string_value(bye));
+            printf("  bye       ");
+            print_player(names, bye);
+            fputc('\n', stdout);
             continue;
         }
         printf("  table ");
@@ -574,7 +606,7 @@ static bool print_draft(const json_t *root, bool published)
             printf("?   ");
         for (size_t p = 0; p < json_array_size(players); p++) {
             fputs(p ? " - " : "", stdout);
-            print_scalar(json_array_get(players, p));
+            print_player(names, json_array_get(players, p));
         }
         fputc('\n', stdout);
     }
@@ -605,7 +637,10 @@ static bool print_standings(const json_t *root)
                    : "?",
                json_number_value(pts),
                json_is_string(name) ? json_string_value(name) : "",
-               json_is_true(json_object_get(r, "dropped")) ? " (dropped)" : "");
+               json_is_true(json_object_get(r, "disqualified"))
+                   ? " (disqualified)"
+               : json_is_true(json_object_get(r, "dropped")) ? " (dropped)"
+                                                             : "");
     }
     return true;
 }
@@ -1384,6 +1419,67 @@ static int fetch_export(struct live *lv)
     return status;
 }
 
+/* after_round of player id in the export's list key ("drops",
+ * "disqualified"), 0 when absent. */
+static long long listed_after(const json_t *root, const char *key,
+                              const char *id)
+{
+    const json_t *list = json_object_get(root, key), *v;
+    size_t i;
+    json_array_foreach (list, i, v) {
+        const json_t *p = json_object_get(v, "player");
+        const json_t *a = json_object_get(v, "after_round");
+        if (json_is_string(p) && strcmp(json_string_value(p), id) == 0)
+            return json_is_integer(a) ? json_integer_value(a) : 0;
+    }
+    return 0;
+}
+
+/* `players list EVENT_ID`: every player of the event (from the hub's
+ * export), one line each: id, name, club, country, rating, and whether
+ * dropped or disqualified after which round. */
+static int run_players_list(struct live *lv)
+{
+    int status = fetch_export(lv);
+    if (status != HUB_CONSOLE_EXIT_OK || lv->json)
+        return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RAW, NULL)
+                                             : status;
+    json_t *root = json_loads(lv->rep.json, 0, NULL);
+    const json_t *players = json_object_get(root, "players"), *p;
+    size_t i;
+    if (!json_is_array(players)) {
+        json_decref(root);
+        say("the hub's export of %s has no players list", lv->req.event_id);
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    printf("%zu player%s in %s\n", json_array_size(players),
+           json_array_size(players) == 1 ? "" : "s", lv->req.event_id);
+    json_array_foreach (players, i, p) {
+        const char *id = json_string_value(json_object_get(p, "id"));
+        const json_t *v;
+        long long dq, drop;
+        if (!id)
+            continue;
+        printf("  %s  %s", id,
+               json_is_string(v = json_object_get(p, "name"))
+                   ? json_string_value(v)
+                   : "");
+        if (json_is_string(v = json_object_get(p, "club")))
+            printf("  club=%s", json_string_value(v));
+        if (json_is_string(v = json_object_get(p, "country")))
+            printf("  country=%s", json_string_value(v));
+        if (json_is_number(v = json_object_get(p, "rating")))
+            printf("  rating=%g", json_number_value(v));
+        if ((dq = listed_after(root, "disqualified", id)) > 0)
+            printf("  DISQUALIFIED after round %lld", dq);
+        else if ((drop = listed_after(root, "drops", id)) > 0)
+            printf("  dropped after round %lld", drop);
+        fputc('\n', stdout);
+    }
+    json_decref(root);
+    return flush_out();
+}
+
 static int run_standings(struct live *lv)
 {
     if (flag(lv, "csv")) {
@@ -1632,8 +1728,13 @@ static const struct live_cmd live_cmds[] = {
      run_event_import},
     {"event", "list", "", 0, 0, o_none, "the hub's events", run_event_list},
     {"players", "import", "EVENT_ID FILE.csv", 2, 2, o_none,
-     "register players from a CSV file (header id,name,club,...; - = stdin)",
+     "register players from a CSV file (header id,name,club,... in any "
+     "case, or Player,Team,Country,Rating: ids made up; - = stdin)",
      run_players_import},
+    {"players", "list", "EVENT_ID", 1, 1, o_none,
+     "every player: id, name, club, country, rating, dropped or "
+     "disqualified",
+     run_players_list},
     {"player", "add",
      "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army "
      "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] [--faction "

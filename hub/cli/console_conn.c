@@ -39,6 +39,11 @@
 struct hub_console_conn {
     struct hub_console_settings s;
     struct tny_mqtt *mqtt;
+    uint32_t connects; /* (re)connections so far */
+    /* LOGIN-PID-RANDOM: the broker's console listener keeps it, so one
+     * login may hold several connections; the other listeners replace
+     * it with the login (one connection per login there). */
+    char client_id[TNY_WIRE_ID_MAX + 40];
     char req_topic[TNY_WIRE_TOPIC_MAX];
     char resp_topic[TNY_WIRE_TOPIC_MAX];
     char state_topic[TNY_WIRE_TOPIC_MAX];
@@ -119,7 +124,10 @@ static void note(struct hub_console_conn *c, const struct tny_mqtt_message *m)
 {
     switch (m->kind) {
     case TNY_MQTT_CONNECTED:
-    case TNY_MQTT_RECONNECTED: c->connected = true; break;
+    case TNY_MQTT_RECONNECTED:
+        c->connected = true;
+        c->connects++;
+        break;
     case TNY_MQTT_LOST: c->connected = false; break;
     case TNY_MQTT_MESSAGE:
         if (strcmp(m->topic, c->state_topic) == 0) {
@@ -185,7 +193,21 @@ int hub_console_open_watch(const struct hub_console_settings *s,
     tny_mqtt_options_init(&o);
     o.servers = c->s.servers;
     o.n_servers = c->s.n_servers;
-    o.client_id = c->s.user;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    snprintf(
+        c->client_id, sizeof c->client_id, "%.40s-%ld-%08lx", s->user,
+        (long)getpid(),
+        (unsigned long)((uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 20)) &
+            0xffffffffUL);
+    /* Client ids are [a-z0-9-] (tny_mqtt). */
+    for (char *p = c->client_id; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+        else if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+            *p = '-';
+    o.client_id = c->client_id;
+    o.username = c->s.user;
     o.password = c->s.password[0] ? c->s.password : NULL;
     o.ca_file = c->s.tls_ca[0] ? c->s.tls_ca : NULL;
     o.connect_timeout_s = c->s.timeout_s < 10 ? c->s.timeout_s : 10;
@@ -403,6 +425,17 @@ bool hub_console_pump(struct hub_console_conn *c)
         tny_mqtt_message_release(&m);
     }
     return c->connected;
+}
+
+uint32_t hub_console_connects(const struct hub_console_conn *c)
+{
+    return c->connects;
+}
+
+int hub_console_publish(struct hub_console_conn *c, const char *topic,
+                        const void *payload, size_t len, struct tny_diag *diag)
+{
+    return tny_mqtt_publish(c->mqtt, topic, payload, len, 0, false, NULL, diag);
 }
 
 int hub_console_wakeup_fd(const struct hub_console_conn *c)

@@ -83,6 +83,17 @@ TNY_MUST_USE int hub_console_open_watch(const struct hub_console_settings *s,
  * to on_message.  Returns whether the broker connection is up. */
 bool hub_console_pump(struct hub_console_conn *c);
 
+/* How many times the connection was (re)established so far: a change
+ * means a new session (the dashboard asks the hub's time again). */
+uint32_t hub_console_connects(const struct hub_console_conn *c);
+
+/* Publishes payload on topic at QoS 0, not retained (the time sync's
+ * request: a lost one is asked again).  Errors: those of tny_mqtt_publish
+ * (TNY_ESTATE when not connected). */
+TNY_MUST_USE int hub_console_publish(struct hub_console_conn *c,
+                                     const char *topic, const void *payload,
+                                     size_t len, struct tny_diag *diag);
+
 /* A descriptor that becomes readable when an event arrives (poll it, then
  * call hub_console_pump). */
 int hub_console_wakeup_fd(const struct hub_console_conn *c);

@@ -53,6 +53,8 @@
 #define FB_ROWS 200
 #define FB_COLS 400
 #define CELL_W 26 /* one table in the grid */
+#define TIME_RETRY_MS 3000
+#define TIME_RESYNC_MS (10 * 60000)
 
 enum colour {
     C_PLAIN,
@@ -78,12 +80,14 @@ struct tui_row {
     int rank;
     char name[256];
     char points[16];
+    bool dropped, disqualified; /* CM-2, CM-3 */
 };
 
 struct tui {
     char ev[TNY_WIRE_ID_MAX + 1];
     char t_event[TNY_WIRE_TOPIC_MAX], t_tables[TNY_WIRE_TOPIC_MAX];
     char t_standings[TNY_WIRE_TOPIC_MAX], t_clock[TNY_WIRE_TOPIC_MAX];
+    char t_time_req[TNY_WIRE_TOPIC_MAX], t_time_resp[TNY_WIRE_TOPIC_MAX];
     /* feed/{ev}/event */
     bool have_event;
     char title[256], status[16], round_status[16], stage[96];
@@ -98,6 +102,14 @@ struct tui {
     bool have_clock;
     int clock_round;
     struct tny_table_clock clock;
+    /* Time sync (docs/protocol.md "Time"): asked on every (re)connect,
+     * again when unanswered after TIME_RETRY_MS, every TIME_RESYNC_MS. */
+    bool has_sync;
+    int64_t sync_offset_ms;
+    bool time_asked;
+    int64_t time_sent_ms, time_due_ms;
+    uint64_t time_nonce;
+    uint32_t connects;
     bool connected;
     char status_line[STATUS_MAX];
     bool utf8; /* the locale's character set is UTF-8 */
@@ -181,6 +193,8 @@ static void parse_standings(struct tui *t, const json_t *root)
             break;
         struct tui_row *r = &t->rows[t->n_rows++];
         r->rank = get_int(v, "rank");
+        r->dropped = json_is_true(json_object_get(v, "dropped"));
+        r->disqualified = json_is_true(json_object_get(v, "disqualified"));
         copy_str(r->name, sizeof r->name, json_object_get(v, "name"));
         if (!r->name[0])
             copy_str(r->name, sizeof r->name, json_object_get(v, "player"));
@@ -204,11 +218,54 @@ static void parse_clock(struct tui *t, const unsigned char *payload, size_t len)
     if (tny_wire_decode_clock(payload, len, &wc, &d) < 0)
         return;
     tny_wire_clock_for_table(&wc, 0, &msg);
-    if (tny_table_clock_apply(&t->clock, &msg, mono_ms(), &d) == TNY_OK) {
+    /* The offset measured on a retained message is late by its age: the
+     * time sync's is used whenever known. */
+    if (tny_table_clock_apply(&t->clock, &msg, mono_ms(), &d) == TNY_OK &&
+        (!t->has_sync || tny_table_clock_use_offset(
+                             &t->clock, t->sync_offset_ms, &d) == TNY_OK)) {
         t->have_clock = true;
         t->clock_round = wc.round;
     }
     tny_wire_clock_release(&wc);
+}
+
+/* Asks the hub for its time (the answer: on_time). */
+static void ask_time(struct tui *t, struct hub_console_conn *conn, int64_t now)
+{
+    struct tny_wire_time q = {0};
+    struct tny_diag d = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    t->time_asked = true;
+    t->time_sent_ms = now;
+    t->time_due_ms = now + TIME_RETRY_MS;
+    /* Several dashboards may share a login: the nonce tells ours. */
+    t->time_nonce = ((uint64_t)getpid() << 32) ^ (uint64_t)now ^
+                    ((uint64_t)t->connects << 48);
+    q.client_ms = now;
+    q.nonce = t->time_nonce;
+    if (tny_wire_encode_time(&q, &buf, &len, &d) == TNY_OK &&
+        hub_console_publish(conn, t->t_time_req, buf, len, &d) < 0)
+        t->time_due_ms = now + 500; /* not connected yet: soon again */
+    free(buf);
+}
+
+static void on_time(struct tui *t, const unsigned char *payload, size_t len)
+{
+    struct tny_wire_time a;
+    struct tny_diag d = {{0}};
+    int64_t now = mono_ms(), offset, rtt;
+    if (tny_wire_decode_time(payload, len, &a, &d) < 0 || !t->time_asked ||
+        a.nonce != t->time_nonce || a.client_ms != t->time_sent_ms ||
+        tny_clock_sync_offset(a.client_ms, a.hub_ms, now, &offset, &rtt, &d) <
+            0)
+        return; /* not our latest request's answer: asked again later */
+    t->time_asked = false;
+    t->time_due_ms = now + TIME_RESYNC_MS;
+    t->has_sync = true;
+    t->sync_offset_ms = offset;
+    if (t->have_clock && tny_table_clock_use_offset(&t->clock, offset, &d) < 0)
+        t->have_clock = false;
 }
 
 static void on_message(void *ctx, const char *topic,
@@ -217,6 +274,10 @@ static void on_message(void *ctx, const char *topic,
     struct tui *t = ctx;
     if (strcmp(topic, t->t_clock) == 0) {
         parse_clock(t, payload, len);
+        return;
+    }
+    if (strcmp(topic, t->t_time_resp) == 0) {
+        on_time(t, payload, len);
         return;
     }
     json_t *root = json_loadb((const char *)payload, len, 0, NULL);
@@ -322,7 +383,9 @@ static const char *state_label(const char *state, enum colour *c)
     return state[0] ? state : "?";
 }
 
-/* The clock as "MM:SS" (or "H:MM:SS", "-MM:SS" in overtime, "--:--"). */
+/* The clock in the one format of every screen (tny_clock_format: "45:00",
+ * "1:30:00", "-2:05" in overtime, "--:--").  A closed round's clock
+ * stands: the hub froze it at the close. */
 static void clock_text(const struct tui *t, char *buf, size_t size,
                        const char **state)
 {
@@ -334,21 +397,19 @@ static void clock_text(const struct tui *t, char *buf, size_t size,
     *state = t->clock.state == TNY_ROUND_CLOCK_RUNNING  ? "running"
              : t->clock.state == TNY_ROUND_CLOCK_PAUSED ? "paused"
                                                         : "not started";
+    /* Until the hub answered the time sync a running clock comes from a
+     * message of unknown age (a retained one may be old): said so. */
+    if (t->clock.state == TNY_ROUND_CLOCK_RUNNING && !t->has_sync)
+        *state = "running, hub time not known yet";
+    if (t->clock_round == t->round && strcmp(t->round_status, "closed") == 0)
+        *state = "stopped: round closed";
     if (t->clock.unlimited) {
         snprintf(buf, size, "--:--");
         *state = "no time limit";
         return;
     }
-    int64_t ms = tny_table_clock_remaining(&t->clock, mono_ms());
-    bool neg = ms < 0;
-    int64_t s = neg ? (-ms + 999) / 1000 : (ms + 999) / 1000;
-    if (s >= 3600)
-        snprintf(buf, size, "%s%lld:%02lld:%02lld", neg ? "-" : "",
-                 (long long)(s / 3600), (long long)(s / 60 % 60),
-                 (long long)(s % 60));
-    else
-        snprintf(buf, size, "%s%02lld:%02lld", neg ? "-" : "",
-                 (long long)(s / 60), (long long)(s % 60));
+    tny_clock_format(tny_table_clock_remaining(&t->clock, mono_ms()), buf,
+                     size);
 }
 
 static void render(struct tui *t, int rows, int cols)
@@ -412,8 +473,13 @@ static void render(struct tui *t, int rows, int cols)
         /* The name column by display width: accents and CJK line up. */
         char name[sizeof t->rows[i].name];
         tny_utf8_pad(t->rows[i].name, 32, 32, name, sizeof name);
-        fb_printf(t, row, 2, C_PLAIN, "%3d. %s %8s", t->rows[i].rank, name,
-                  t->rows[i].points);
+        fb_printf(t, row, 2,
+                  t->rows[i].disqualified || t->rows[i].dropped ? C_OFFLINE
+                                                                : C_PLAIN,
+                  "%3d. %s %8s%s", t->rows[i].rank, name, t->rows[i].points,
+                  t->rows[i].disqualified ? "  DQ"
+                  : t->rows[i].dropped    ? "  dropped"
+                                          : "");
     }
 
     fb_put(t, rows - 2, 0, C_PLAIN, "> ");
@@ -588,9 +654,17 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
         status = HUB_CONSOLE_EXIT_USAGE;
         goto out;
     }
-    const char *const filters[4] = {t->t_event, t->t_tables, t->t_standings,
-                                    t->t_clock};
-    struct hub_console_watch w = {filters, 4, on_message, t};
+    if (tny_wire_topic(TNY_WIRE_TOPIC_TIME_REQ, s->user, t->t_time_req,
+                       sizeof t->t_time_req, &d) < 0 ||
+        tny_wire_topic(TNY_WIRE_TOPIC_TIME_RESP, s->user, t->t_time_resp,
+                       sizeof t->t_time_resp, &d) < 0) {
+        snprintf(err, sizeof err, "console: %s", d.msg);
+        status = HUB_CONSOLE_EXIT_USAGE;
+        goto out;
+    }
+    const char *const filters[5] = {t->t_event, t->t_tables, t->t_standings,
+                                    t->t_clock, t->t_time_resp};
+    struct hub_console_watch w = {filters, 5, on_message, t};
     if ((rc = hub_console_open_watch(s, &w, &conn, &d)) < 0) {
         snprintf(err, sizeof err, "%s", d.msg[0] ? d.msg : tny_strerror(rc));
         status = rc == TNY_EINVAL   ? HUB_CONSOLE_EXIT_USAGE
@@ -649,6 +723,12 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
     bool quit = false;
     while (!quit && !stop_signal) {
         t->connected = hub_console_pump(conn);
+        int64_t now = mono_ms();
+        if (t->connected && (hub_console_connects(conn) != t->connects ||
+                             now >= t->time_due_ms)) {
+            t->connects = hub_console_connects(conn);
+            ask_time(t, conn, now);
+        }
         render(t, LINES, COLS);
         draw(t);
         struct pollfd pfd[2] = {

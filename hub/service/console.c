@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -340,6 +341,28 @@ static int cmd_register_player(struct ctx *c)
 /* Every row is read and checked first (players_csv.c), then all players
  * are stored in one transaction: a bad row anywhere changes nothing, and
  * the import is linear in the number of players. */
+
+/* The reply of an import: {"imported": [{id, name, club?}, ...]}. */
+static int import_reply(struct ctx *c, const struct tny_wire_player *players,
+                        int32_t n)
+{
+    json_t *root = json_object(), *list = json_array();
+    char *text = NULL;
+    bool ok = root && list;
+    for (int32_t i = 0; ok && i < n; i++) {
+        json_t *o = json_pack("{s:s, s:s}", "id", players[i].id, "name",
+                              players[i].name);
+        ok = o && (!players[i].club[0] ||
+                   json_object_set_new(o, "club",
+                                       json_string(players[i].club)) == 0);
+        ok = ok && json_array_append_new(list, o) == 0;
+    }
+    if (ok && json_object_set(root, "imported", list) == 0)
+        text = json_dumps(root, JSON_COMPACT);
+    json_decref(list);
+    json_decref(root);
+    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
+}
 static int cmd_import_players(struct ctx *c)
 {
     struct tny_wire_player *players = NULL;
@@ -354,7 +377,7 @@ static int cmd_import_players(struct ctx *c)
      * with its line rather than reading a list cut short. */
     rc = hub_players_csv_read(
         c->req->csv, c->req->csv_len ? c->req->csv_len : strlen(c->req->csv),
-        &c->e->ev.format, &players, &n, &c->diag);
+        &c->e->ev, &c->e->ev.format, &players, &n, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     text = calloc((size_t)n + 1, sizeof(*text));
@@ -378,7 +401,8 @@ static int cmd_import_players(struct ctx *c)
     c->rep->count = (uint64_t)n;
     HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
             (int)n);
-    rc = reload(c);
+    if ((rc = reload(c)) == TNY_OK)
+        rc = import_reply(c, players, n);
 out:
     for (int32_t i = 0; text && i < n; i++)
         free(text[i]);
@@ -464,6 +488,27 @@ static int cmd_fix_table(struct ctx *c)
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
 
+/* Adds "names": {id: name} of every player of the event to a reply's JSON
+ * object (*text, replaced): listings name players, not only their ids. */
+static int add_names(struct ctx *c, char **text)
+{
+    json_t *root = json_loads(*text, 0, NULL), *names = json_object();
+    char *out = NULL;
+    bool ok = json_is_object(root) && names;
+    for (int32_t i = 0; ok && i < c->e->ev.n_players; i++)
+        ok = json_object_set_new(names, c->e->ev.players[i].id,
+                                 json_string(c->e->ev.players[i].name)) == 0;
+    if (ok && json_object_set(root, "names", names) == 0)
+        out = json_dumps(root, JSON_COMPACT);
+    json_decref(names);
+    json_decref(root);
+    if (!out)
+        return TNY_ENOMEM;
+    free(*text);
+    *text = out;
+    return TNY_OK;
+}
+
 static int draft_reply(struct ctx *c, int32_t round)
 {
     struct tny_round_plan plan;
@@ -482,8 +527,12 @@ static int draft_reply(struct ctx *c, int32_t round)
     rc = tny_round_plan_to_json(&c->e->ev, &plan, &text);
     c->rep->round = plan.round;
     tny_round_plan_release(&plan);
-    if (rc < 0)
+    if (rc == 0)
+        rc = add_names(c, &text);
+    if (rc < 0) {
+        free(text);
         return fail(c, rc, "out of memory");
+    }
     return reply_json(c, text);
 }
 
@@ -689,8 +738,24 @@ static int cmd_publish_round(struct ctx *c)
 
 static int cmd_close_round(struct ctx *c)
 {
-    int rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
-                                        HUB_ROUND_CLOSED, c->actor, &c->diag);
+    struct tny_round_clock clock;
+    bool stop = false;
+    int rc;
+
+    /* A closed round's clock stops where it stood (issue 8): tables, the
+     * dashboard and the overlays show the time left (or over) at the
+     * close, not a countdown that runs on. */
+    if (c->e->ev.n_rounds > 0 && c->req->round == c->e->ev.n_rounds &&
+        hub__round_clock(c->svc, c->e, &clock, &c->diag) == TNY_OK &&
+        clock.state == TNY_ROUND_CLOCK_RUNNING) {
+        if ((rc = tny_round_clock_pause(&clock, c->now, &c->diag)) < 0 ||
+            (rc = hub__save_clock(c->svc, c->e, &clock, c->actor, &c->diag)) <
+                0)
+            return fail_diag(c, rc);
+        stop = true;
+    }
+    rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
+                                    HUB_ROUND_CLOSED, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     c->rep->round = c->req->round;
@@ -701,6 +766,9 @@ static int cmd_close_round(struct ctx *c)
     /* Tables show the round as closed (no more entry). */
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
                                          &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (stop &&
+        (rc = hub__publish_clock(c->svc, c->e, c->now, c->ob, &c->diag)) < 0)
         return fail_diag(c, rc);
     return TNY_OK;
 }

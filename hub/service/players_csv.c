@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tny/csv_io.h"
 
@@ -63,6 +64,31 @@ static const char *const csv_columns[] = {
     "army",   "external_id", "beginner", "colours", "colour_blind", "faction",
     "agenda", "first_round", "hook",     NULL};
 
+/* Headers as organisers' spreadsheets have them (compared without case):
+ * the column they mean in csv_columns. */
+static const struct {
+    const char *header;
+    const char *column;
+} csv_aliases[] = {
+    {"player id", "id"},     {"player_id", "id"},   {"player", "name"},
+    {"player name", "name"}, {"full name", "name"}, {"team", "club"},
+    {"nation", "country"},   {"elo", "rating"},
+};
+
+/* Index in csv_columns of header h (case-insensitive, aliases), or -1. */
+static int csv_column_of(const char *h)
+{
+    for (int k = 0; csv_columns[k]; k++)
+        if (strcasecmp(h, csv_columns[k]) == 0)
+            return k;
+    for (size_t a = 0; a < sizeof(csv_aliases) / sizeof(csv_aliases[0]); a++)
+        if (strcasecmp(h, csv_aliases[a].header) == 0)
+            for (int k = 0; csv_columns[k]; k++)
+                if (strcmp(csv_aliases[a].column, csv_columns[k]) == 0)
+                    return k;
+    return -1;
+}
+
 static bool text_to(char *dst, size_t cap, const char *v)
 {
     size_t n = strlen(v);
@@ -73,8 +99,8 @@ static bool text_to(char *dst, size_t cap, const char *v)
 }
 
 static int row_player(const struct tny_format *fmt, char **f, int nf,
-                      const int *col, int line, struct tny_wire_player *p,
-                      struct tny_diag *diag)
+                      const int *col, bool want_id, int line,
+                      struct tny_wire_player *p, struct tny_diag *diag)
 {
     memset(p, 0, sizeof(*p));
     for (int i = 0; i < nf; i++) {
@@ -131,9 +157,9 @@ static int row_player(const struct tny_format *fmt, char **f, int nf,
                                         "\"%s\" is not an army of %s (NH-10)",
                                         line, name, p->armies[a], fmt->name);
     }
-    if (!p->id[0] || !p->name[0])
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "csv line %d: id and name are required", line);
+    if ((want_id && !p->id[0]) || !p->name[0])
+        return tny_diag_set(diag, TNY_EINVAL, "csv line %d: %s required", line,
+                            want_id ? "id and name are" : "a name is");
     return TNY_OK;
 }
 
@@ -180,7 +206,61 @@ static int check_repeats(const struct tny_wire_player *players,
     return rc;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A file without an id column: each new player gets "pN", numbered on from
+ * the event's largest such id; a name already in the event is refused (a
+ * file imported twice must not register everybody twice).  Linear apart
+ * from one sort of the event's names. */
+static int make_ids(const struct tny_event *ev, struct tny_wire_player *p,
+                    const struct tny_csv_table *csv, int32_t n,
+                    struct tny_diag *diag)
+{
+    long next = 1;
+    int32_t m = ev ? ev->n_players : 0;
+    const char **names = NULL;
+    int rc = TNY_OK;
+    for (int32_t i = 0; i < m; i++) {
+        const char *id = ev->players[i].id;
+        char *end = NULL;
+        long k = (id[0] == 'p' && id[1] >= '1' && id[1] <= '9')
+                     ? strtol(id + 1, &end, 10)
+                     : 0;
+        if (end && !*end && k >= next)
+            next = k + 1;
+    }
+    if (m > 0) {
+        if (!(names = malloc((size_t)m * sizeof(*names))))
+            return tny_diag_set(diag, TNY_ENOMEM, "csv: out of memory");
+        for (int32_t i = 0; i < m; i++)
+            names[i] = ev->players[i].name;
+        qsort(names, (size_t)m, sizeof(*names), by_name);
+    }
+    for (int32_t i = 0; i < n && rc == TNY_OK; i++) {
+        const char *key = p[i].name;
+        const char **hit =
+            m ? bsearch(&key, names, (size_t)m, sizeof(*names), by_name) : NULL;
+        if (hit) {
+            const char *id = "";
+            for (int32_t k = 0; k < m; k++)
+                if (ev->players[k].name == *hit)
+                    id = ev->players[k].id;
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "csv line %d: \"%.80s\" is already a player "
+                              "(%s); without an id column names must be new",
+                              (int)csv->rows[i + 1].line, p[i].name, id);
+        } else
+            snprintf(p[i].id, sizeof(p[i].id), "p%ld", next++);
+    }
+    free(names);
+    return rc;
+}
+
 int hub_players_csv_read(const char *text, size_t len,
+                         const struct tny_event *ev,
                          const struct tny_format *fmt,
                          struct tny_wire_player **out, int32_t *n_out,
                          struct tny_diag *diag)
@@ -206,25 +286,32 @@ int hub_players_csv_read(const char *text, size_t len,
     bool have_id = false, have_name = false;
     for (int i = 0; i < ncol; i++) {
         const char *h = trim(header->fields[i]);
-        col[i] = -1;
-        for (int k = 0; csv_columns[k]; k++)
-            if (strcmp(h, csv_columns[k]) == 0)
-                col[i] = k;
+        col[i] = csv_column_of(h);
         if (col[i] < 0) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "csv line %d: unknown column \"%.40s\" (expected "
                               "id, name, club, country, rating, armies, "
                               "external_id, beginner, colours, colour_blind, "
-                              "faction, agenda, first_round, hook)",
+                              "faction, agenda, first_round, hook; also "
+                              "Player, Player ID, Team, Nation, Elo; any case)",
                               (int)header->line, h);
             goto out;
         }
+        for (int k = 0; k < i; k++)
+            if (col[k] == col[i]) {
+                rc = tny_diag_set(diag, TNY_EINVAL,
+                                  "csv line %d: columns %d and %d are both %s",
+                                  (int)header->line, k + 1, i + 1,
+                                  csv_columns[col[i]]);
+                goto out;
+            }
         have_id |= col[i] == 0;
         have_name |= col[i] == 1;
     }
-    if (!have_id || !have_name) {
+    if (!have_name) {
         rc = tny_diag_set(diag, TNY_EINVAL,
-                          "csv line %d: the header needs id and name",
+                          "csv line %d: the header needs a name column (name "
+                          "or player)",
                           (int)header->line);
         goto out;
     }
@@ -247,11 +334,15 @@ int hub_players_csv_read(const char *text, size_t len,
                               (int)row->line, (int)row->n_fields, ncol);
             goto out;
         }
-        if ((rc = row_player(fmt, row->fields, row->n_fields, col,
+        if ((rc = row_player(fmt, row->fields, row->n_fields, col, have_id,
                              (int)row->line, &players[n], diag)) < 0)
             goto out;
     }
-    if ((rc = check_repeats(players, &csv, n, diag)) < 0)
+    if (have_id)
+        rc = check_repeats(players, &csv, n, diag);
+    else
+        rc = make_ids(ev, players, &csv, n, diag);
+    if (rc < 0)
         goto out;
     *out = players;
     *n_out = n;

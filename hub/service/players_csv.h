@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "tny/error.h"
+#include "tny/event.h"
 #include "tny/format.h"
 #include "tny/wire.h"
 
@@ -18,15 +19,20 @@
  * machine), during which results wait; more players come in parts. */
 #define HUB_PLAYERS_CSV_MAX_ROWS 10000
 
-/* Reads len bytes of CSV (a header row naming the columns, id and name
- * required, then one row per player) into *out (malloc'd, *n entries;
- * free() it).  Army names are checked against fmt (NH-10).  Linear in the
- * input (ids are checked for repeats by sorting).
+/* Reads len bytes of CSV (a header row naming the columns, then one row
+ * per player) into *out (malloc'd, *n entries; free() it).  Headers are
+ * compared without case and may be the names spreadsheets use (Player,
+ * Player ID, Team, Nation, Elo); a name column is required, an id column
+ * optional: without one each player gets the next free "pN" of ev (may be
+ * NULL: no players yet) and a name ev already has is refused.  Army names
+ * are checked against fmt (NH-10).  Linear in the input (ids are checked
+ * for repeats by sorting).
  * Errors (diag "csv line N...: why"; *out NULL): TNY_EINVAL (a NUL byte,
  * malformed CSV, no header, an unknown column, a bad value, a repeated
  * id),
  * TNY_ERANGE (more than HUB_PLAYERS_CSV_MAX_ROWS players), TNY_ENOMEM. */
 TNY_MUST_USE int hub_players_csv_read(const char *csv, size_t len,
+                                      const struct tny_event *ev,
                                       const struct tny_format *fmt,
                                       struct tny_wire_player **out, int32_t *n,
                                       struct tny_diag *diag);

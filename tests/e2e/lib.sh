@@ -13,7 +13,8 @@
 # It gives: a private temp dir ($E2E_TMP); the venue's two real mosquitto
 # processes on 127.0.0.1 with free ports, configured by
 # deploy/broker/gen-config.sh: the venue broker ($BROKER_PORT, logins
-# hub, o1, o2, monitors watch and watch2, table-001..) and the public feed
+# hub, o1, o2, monitors watch and watch2, table-001..; organiser consoles
+# also on $BROKER_CONSOLE_PORT, several connections per login) and the public feed
 # broker ($BROKER_WS_PORT, WebSocket, bridged); restart_broker; passwords
 # by login (cred); MQTT v5 QoS 1 publish/subscribe helpers with timeouts;
 # a raw MQTT v5 over WebSocket client in pure bash (Debian's mosquitto_sub
@@ -50,6 +51,7 @@ E2E_TIMEOUT=${E2E_TIMEOUT:-120}
 MOSQUITTO=${MOSQUITTO:-/usr/sbin/mosquitto}
 BROKER_HOST=127.0.0.1
 BROKER_PORT=
+BROKER_CONSOLE_PORT=
 BROKER_WS_PORT=
 BROKER_PID=
 BROKER_DIR=
@@ -248,6 +250,8 @@ start_broker() {
     done
     for ((attempt = 1; attempt <= 20; attempt++)); do
         BROKER_PORT=$(random_port)
+        BROKER_CONSOLE_PORT=$(random_port)
+        [ "$BROKER_CONSOLE_PORT" != "$BROKER_PORT" ] || continue
         BROKER_WS_PORT=
         if [ $want_ws = 1 ]; then
             BROKER_WS_PORT=$(random_port)
@@ -256,6 +260,7 @@ start_broker() {
         # shellcheck disable=SC2054 # (commas are gen-config.sh's lists)
         BROKER_GEN_ARGS=(--organisers o1,o2 --monitors watch,watch2 --tables 3
             "$@" --bind "$BROKER_HOST" --port "$BROKER_PORT"
+            --console-port "$BROKER_CONSOLE_PORT"
             --run-as "$(id -un)" --log-debug)
         [ -z "$BROKER_WS_PORT" ] ||
             BROKER_GEN_ARGS+=(--ws-bind "$BROKER_HOST" --ws-port "$BROKER_WS_PORT")
@@ -265,6 +270,15 @@ start_broker() {
         : >"$BROKER_LOG"
         : >"$FEED_LOG"
         launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" "$BROKER_PORT" BROKER_PID || continue
+        # The console listener is bound too (mosquitto exits when it
+        # cannot bind any of its listeners).
+        if ! wait_until 10 tcp_open "$BROKER_CONSOLE_PORT" || ! kill -0 "$BROKER_PID" 2>/dev/null; then
+            grep -q -i "address already in use" "$BROKER_LOG" ||
+                fail "mosquitto: console listener $BROKER_CONSOLE_PORT not up (log: $BROKER_LOG)"
+            kill_wait "$BROKER_PID" 2>/dev/null
+            BROKER_PID=
+            continue
+        fi
         if [ $want_ws = 1 ]; then
             if ! launch "$BROKER_DIR/feed.conf" "$FEED_LOG" "$BROKER_WS_PORT" FEED_PID; then
                 kill_wait "$BROKER_PID"
@@ -273,7 +287,7 @@ start_broker() {
             fi
             wait_bridge 0
         fi
-        ok "brokers up: venue $BROKER_HOST:$BROKER_PORT${BROKER_WS_PORT:+, feed WebSocket $BROKER_WS_PORT}"
+        ok "brokers up: venue $BROKER_HOST:$BROKER_PORT (consoles: $BROKER_CONSOLE_PORT)${BROKER_WS_PORT:+, feed WebSocket $BROKER_WS_PORT}"
         return 0
     done
     fail "start_broker: no free port pair in 20 attempts"

@@ -117,6 +117,25 @@ function selftest() {
         check(O.formatNumber(v) === want, 'formatNumber(' + v + ') = ' + O.formatNumber(v) + ', want ' + want);
     ok('selftest: escaping, clock and number formatting');
 
+    // Issue 8: a closed round's clock stands ("round closed", the frozen
+    // time); the same clock of an open round is only "paused".
+    {
+        const cst = O.newState('e1');
+        const frozen = {state: 'paused', unlimited: false, hub_now_ms: 1, remaining_ms: -65000};
+        cst.docs.event = {round: 2, round_status: 'closed'};
+        cst.docs.pairings = {round: 2, tables: [{table: 1, players: []}]};
+        cst.docs.tables = {round: 2, clock: frozen, tables: [{table: 1, state: 'confirmed', clock: frozen}]};
+        const rv = O.roundView(cst, 5000), rv2 = O.roundView(cst, 500000);
+        check(rv.clock.state === 'stopped' && rv.clock.ms === -65000 && rv2.clock.ms === -65000,
+              'closed round clock: ' + JSON.stringify(rv.clock) + ' then ' + JSON.stringify(rv2.clock));
+        check(rv.tables[0].clock.state === 'stopped', 'closed round table clock: ' + JSON.stringify(rv.tables[0].clock));
+        check(O.clockHtml(rv.clock).indexOf('-1:05<span class="ck-tag">round closed</span>') >= 0,
+              'closed round clock html: ' + O.clockHtml(rv.clock));
+        cst.docs.event.round_status = 'started';
+        check(O.roundView(cst, 5000).clock.state === 'paused', 'open round: paused');
+        ok('selftest: a closed round\'s clock stands at -1:05, "round closed"');
+    }
+
     // Options.
     let p = O.parseParams('?broker=ws%3A%2F%2F10.0.0.5%3A9001&event=cup-1&top=5&theme=light&scale=1.5&table=3', {}, 'table');
     check(p.errors.length === 0, 'parseParams errors: ' + p.errors.join('; '));

@@ -4,7 +4,9 @@
 # write only their own result/presence and read only their own assign/ack
 # plus hub/state and the clocks; organisers own their ctl pair; anonymous
 # and wrong-password clients are refused on the venue broker; the login is
-# the client id; the public feed broker (WebSocket) gives anonymous
+# the client id (on the console listener, organisers only, each console
+# connection keeps its own: several per login); time sync requests and
+# answers only on the login's own pair; the public feed broker (WebSocket) gives anonymous
 # clients feed/# read-only, through its bridge, and cannot disturb the
 # venue broker's clients.
 #
@@ -311,5 +313,83 @@ wait_until 10 grep -q "received PUBLISH.*'tourney/v1/hub/state'" "$E2E_TMP/kick2
 [ "$(bridge_subacks)" -eq "$b0" ] || fail "the feed bridge was disconnected"
 kill_wait $kick
 ok "WebSocket clients with client ids table-001, hub, feed-bridge disconnect nobody"
+
+# --- time sync topics (docs/protocol.md "Time sync") -------------------------
+
+# Each login asks on its own time/LOGIN/req and hears on its own
+# time/LOGIN/resp, nobody else's.
+# (A login with a running subscriber must not publish: table-002 listens,
+# table-001 and o1 publish.)
+e2e_sub_start t2_time table-002 'tourney/v1/time/+/resp'
+e2e_pub table-001 tourney/v1/time/table-001/req ask-1 || fail "own time request"
+e2e_expect watch tourney/v1/time/table-001/req ask-1
+e2e_pub table-001 tourney/v1/time/table-002/req forged-ask -d
+grep -q 'received PUBACK (Mid: 1, RC:135)' "$E2E_TMP/pub.out" ||
+    fail "time request on table-002's topic: no PUBACK RC:135: $(cat "$E2E_TMP/pub.out")"
+e2e_pub o1 tourney/v1/time/table-001/req forged-ask-o1 -d
+grep -q 'received PUBACK (Mid: 1, RC:135)' "$E2E_TMP/pub.out" ||
+    fail "o1's time request on table-001's topic: no PUBACK RC:135: $(cat "$E2E_TMP/pub.out")"
+e2e_pub hub tourney/v1/time/table-001/resp other-answer || fail "hub answer to table-001"
+e2e_pub hub tourney/v1/time/table-002/resp own-answer || fail "hub answer to table-002"
+e2e_expect t2_time tourney/v1/time/table-002/resp own-answer
+e2e_has t2_time tourney/v1/time/table-001/resp other-answer &&
+    fail "table-002 read table-001's time answer"
+e2e_pub table-001 tourney/v1/time/table-001/req marker-t || fail "time marker"
+e2e_expect watch tourney/v1/time/table-001/req marker-t
+e2e_has watch tourney/v1/time/table-002/req forged-ask && fail "a forged time request was delivered"
+e2e_has watch tourney/v1/time/table-001/req forged-ask-o1 && fail "o1's forged time request was delivered"
+e2e_sub_stop t2_time
+ok "time sync: a login asks only on its own time/LOGIN/req and reads only its own answers"
+
+# --- the console listener: several connections per organiser login ----------
+
+# csub NAME LOGIN CLIENT_ID TOPIC: a subscriber on the console listener.
+csub() {
+    auth_args "$2"
+    stdbuf -oL mosquitto_sub -h "$BROKER_HOST" -p "$BROKER_CONSOLE_PORT" -V mqttv5 -q 1 \
+        "${AUTH[@]}" -i "$3" -t "$4" -W 60 -d -F 'MSG %r %t %p' \
+        >"$E2E_TMP/$1.out" 2>"$E2E_TMP/$1.err" </dev/null &
+    e2e_track $!
+    printf '%s\n' $! >"$E2E_TMP/$1.pid"
+    wait_until 10 grep -q '^Subscribed (mid' "$E2E_TMP/$1.out" ||
+        fail "console subscriber $1 ($2): $(cat "$E2E_TMP/$1.err")"
+}
+n2=$(takeovers)
+csub dash1 o1 o1.dash.1 'tourney/v1/ctl/+/resp'
+csub dash2 o1 o1.dash.2 'tourney/v1/ctl/+/resp'
+e2e_pub hub tourney/v1/ctl/o2/resp for-o2 || fail "answer to o2"
+e2e_pub hub tourney/v1/ctl/o1/resp for-o1 || fail "answer to o1"
+e2e_expect dash1 tourney/v1/ctl/o1/resp for-o1
+e2e_expect dash2 tourney/v1/ctl/o1/resp for-o1
+e2e_has dash1 tourney/v1/ctl/o2/resp for-o2 && fail "o1 read o2's answer on the console listener"
+[ "$(takeovers)" -eq "$n2" ] || fail "a session takeover between o1's console connections"
+grep -q "as o1.dash.1 (p5, c1, k60, u'o1')" "$BROKER_LOG" && grep -q "as o1.dash.2 (p5, c1, k60, u'o1')" "$BROKER_LOG" ||
+    fail "o1's console connections did not keep their client ids"
+ok "console listener: organiser o1 holds two connections at once (client ids o1.dash.1, o1.dash.2), both served; o2's answers stay o2's"
+
+auth_args o1
+timeout 10 mosquitto_pub -h "$BROKER_HOST" -p "$BROKER_CONSOLE_PORT" -V mqttv5 -q 1 "${AUTH[@]}" \
+    -i o1.cli -t "$dev/table-001/result" -m forged-console -d >"$E2E_TMP/pub.out" 2>"$E2E_TMP/pub.err"
+grep -q 'received PUBACK (Mid: 1, RC:135)' "$E2E_TMP/pub.out" ||
+    fail "o1 writing a device result on the console listener: $(cat "$E2E_TMP/pub.out")"
+timeout 10 mosquitto_pub -h "$BROKER_HOST" -p "$BROKER_CONSOLE_PORT" -V mqttv5 -q 1 "${AUTH[@]}" \
+    -i o1.cli -t tourney/v1/ctl/o1/req -m console-marker >"$E2E_TMP/pub.out" 2>"$E2E_TMP/pub.err" ||
+    fail "o1's own request on the console listener: $(cat "$E2E_TMP/pub.err")"
+e2e_expect watch tourney/v1/ctl/o1/req console-marker
+e2e_has watch "$dev/table-001/result" forged-console && fail "the console listener delivered a forged result"
+for who in table-001 hub watch; do
+    auth_args "$who"
+    mosquitto_sub -h "$BROKER_HOST" -p "$BROKER_CONSOLE_PORT" -V mqttv5 "${AUTH[@]}" \
+        -t '#' -W 5 >"$E2E_TMP/c.out" 2>"$E2E_TMP/c.err"
+    st=$?
+    [ $st -eq 135 ] || fail "login $who on the console listener: exit $st: $(cat "$E2E_TMP/c.err")"
+done
+mosquitto_sub -h "$BROKER_HOST" -p "$BROKER_CONSOLE_PORT" -V mqttv5 -t '#' -W 5 \
+    >"$E2E_TMP/c.out" 2>"$E2E_TMP/c.err"
+st=$?
+[ $st -eq 135 ] || fail "anonymous on the console listener: exit $st"
+e2e_sub_stop dash1
+e2e_sub_stop dash2
+ok "console listener: the ACL still refuses a forged device result; table, hub, monitor and anonymous logins are refused (CONNACK 135)"
 
 e2e_done

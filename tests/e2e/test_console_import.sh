@@ -63,7 +63,10 @@ grep '^  table ' "$E2E_TMP/out" >"$E2E_TMP/tables5"
 [ "$(grep -c . "$E2E_TMP/tables5")" -eq 7 ] || fail "14 players, 7 tables expected: $(cat "$E2E_TMP/out")"
 live 0 round publish lf5
 while read -r _ table players; do
-    read -r -a ids <<<"${players// - / }"
+    # "ID Name - ID Name": the first word of each side is the id.
+    a=${players%% - *}
+    b=${players#* - }
+    ids=("${a%% *}" "${b%% *}")
     live 0 result enter lf5 5 "$table" "{\"scores\": {\"${ids[0]}\": 150, \"${ids[1]}\": 60}, \"winner\": \"${ids[0]}\"}"
 done <"$E2E_TMP/tables5"
 live 0 round close lf5

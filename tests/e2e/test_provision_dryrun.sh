@@ -30,6 +30,7 @@ case \$host in bad-*) echo "ssh: connect to host \$host port 22: Connection refu
 mkdir -p "$E2E_TMP/pis/\$host"
 case \$cmd in
 *table.conf*) cat >"$E2E_TMP/pis/\$host/table.conf" ;;
+*timesyncd.conf.d*) cat >"$E2E_TMP/pis/\$host/timesyncd.conf"; printf '%s\n' "\${cmd##*&& }" >>"$E2E_TMP/pis/\$host/commands" ;;
 *ca.pem*) cat >"$E2E_TMP/pis/\$host/ca.pem" ;;
 *) printf '%s\n' "\$cmd" >>"$E2E_TMP/pis/\$host/commands" ;;
 esac
@@ -96,7 +97,7 @@ ok "dry run with host names, an explicit mapping, TLS CA and restart: mapping as
 
 run_prov --creds "$creds" --broker ssl://hub.local:8883 --ca "$E2E_TMP/ca.pem" \
     --ssh-option StrictHostKeyChecking=accept-new --restart-unit tourney-table \
-    pi-a 'table-007 pi-b' bad-pi pi-c
+    --ntp hub.local pi-a 'table-007 pi-b' bad-pi pi-c
 [ $st -eq 1 ] || fail "real run with a failing Pi: exit $st, wanted 1"
 [ "$(cat "$E2E_TMP/prov.err")" = "provision-devices.sh: table-002 -> bad-pi: writing table.conf failed: ssh: connect to host bad-pi port 22: Connection refused" ] ||
     fail "real run stderr: $(cat "$E2E_TMP/prov.err")"
@@ -114,8 +115,14 @@ check_pi() { # HOST DEVICE
     [ "$(cat "$E2E_TMP/pis/$1/table.conf")" = "$want" ] ||
         fail "$1's table.conf: $(cat "$E2E_TMP/pis/$1/table.conf")"
     cmp -s "$E2E_TMP/pis/$1/ca.pem" "$E2E_TMP/ca.pem" || fail "$1's ca.pem differs"
-    [ "$(cat "$E2E_TMP/pis/$1/commands")" = "systemctl restart tourney-table" ] ||
+    [ "$(cat "$E2E_TMP/pis/$1/commands")" = "systemctl restart systemd-timesyncd
+systemctl restart tourney-table" ] ||
         fail "$1's commands: $(cat "$E2E_TMP/pis/$1/commands")"
+    # --ntp: the Pi's wall clock from the hub (docs/protocol.md "Time sync").
+    [ "$(cat "$E2E_TMP/pis/$1/timesyncd.conf")" = "$(printf '%s\n' \
+        '# tourney-venue.conf - written by deploy/provision-devices.sh --ntp.' \
+        '[Time]' 'NTP=hub.local' 'FallbackNTP=')" ] ||
+        fail "$1's timesyncd drop-in: $(cat "$E2E_TMP/pis/$1/timesyncd.conf")"
 }
 # Host arguments take the devices in order; "DEVICE HOST" maps explicitly.
 check_pi pi-a table-001
@@ -125,7 +132,7 @@ check_pi pi-c table-003
 no_secrets "$E2E_TMP/ssh.log" "$E2E_TMP/prov.out" "$E2E_TMP/prov.err"
 grep -q -- '-o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=accept-new root@pi-a umask 077' "$E2E_TMP/ssh.log" ||
     fail "ssh arguments: $(head -n 1 "$E2E_TMP/ssh.log")"
-ok "real run: table.conf and CA on stdin, restart, failing Pi reported, exit 1, no password in any argument"
+ok "real run: table.conf, CA and the timesyncd drop-in (NTP=hub.local) on stdin, restart, failing Pi reported, exit 1, no password in any argument"
 
 # --- bad arguments: one line on stderr, exit 2, nothing run -----------------
 
@@ -166,6 +173,7 @@ host pi-1 listed twice|${b[*]} --hosts $E2E_TMP/dup.hosts
 more hosts than the 100 devices|${b[*]} --hosts $E2E_TMP/big.hosts
 table-999 is not in|${b[*]} --hosts $E2E_TMP/unknown.hosts
 is not a host name or IPv4 address|${b[*]} -- -oProxyCommand=evil
+--ntp: "-x;reboot" is not a host name or IPv4 address|${b[*]} --ntp -x;reboot pi-1
 either with --hosts or as arguments|${b[*]} --hosts $E2E_TMP/dup.hosts pi-1
 unknown option "--bogus"|${b[*]} --bogus pi-1
 --ssh-option: expected NAME=VALUE|${b[*]} --ssh-option ProxyCommand pi-1

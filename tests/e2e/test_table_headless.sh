@@ -97,7 +97,7 @@ expect_new 'error unknown command "dance" (expected one of: result, confirm, rej
 hub_pub "$dev/table-002/assign" "$E2E_TMP/a.bin" -r
 expect_out "assigned event=cat1 round=2 table=5 version=7 game=catan stage=round seats=c1,c2,c3"
 expect_out "state playing"
-"$WIRE" clock version=3 event=cat1 round=2 clock=paused:600000 ext=2:1000,5:60000 \
+"$WIRE" clock version=8 event=cat1 round=2 clock=paused:600000 ext=2:1000,5:60000 \
     >"$E2E_TMP/c.bin" || fail "wiretool clock"
 hub_pub tourney/v1/event/cat1/clock "$E2E_TMP/c.bin" -r
 expect_out "clock remaining_ms=660000 state=paused"

@@ -13,7 +13,8 @@
 #   table shows "result pending" and "net offline queued=1", and the hub
 #   has no result yet;
 # - offline, the round clock keeps counting: two `status` 2 s apart show
-#   remaining_ms smaller by about 2 s;
+#   remaining_ms smaller by about 2 s; once a table's result is entered
+#   its clock stands ("stopped": a finished table's clock stops);
 # - the link comes back: each table shows "ack accepted" for its key
 #   exactly once, "state done", queue 0, and no rejected or conflict
 #   answer; the hub's export has exactly one result per table, the one
@@ -105,22 +106,6 @@ for d in table-001 table-002; do
 done
 ok "link down: both tables offline"
 
-declare -A KEY=() WINNER=()
-for d in table-001 table-002; do
-    w=${SEATS[$d]%%,*}
-    l=${SEATS[$d]#*,}
-    WINNER[$d]=$w
-    hl_say "$d" "result winner=$w hq_diff=4" "confirm $w" "confirm $l"
-    hl_expect_new "$d" "state submitted"
-    hl_expect_new "$d" "net offline queued=1"
-    KEY[$d]=$(hl_last "$d" 's/^result pending key=//p')
-    [ -n "${KEY[$d]}" ] || fail "$d: no result pending line"
-done
-live 0 export "$EV"
-[ "$(grep -c '"result":' "$E2E_TMP/out")" -eq 0 ] ||
-    fail "the hub has a result although the tables are cut off"
-ok "results entered offline are queued (${KEY[table-001]}, ${KEY[table-002]}); the hub has none"
-
 # remaining_ms D: REM = remaining_ms of the clock line of a fresh
 # `status` of device D (empty unless running); the status block is new.
 remaining_ms() {
@@ -137,13 +122,46 @@ remaining_ms table-001
 r2=$REM
 s2=$(date +%s%N)
 [ -n "$r1" ] && [ -n "$r2" ] || fail "no running clock in status; $(hl_tail table-001)"
-hl_new_has table-001 "submission key=${KEY[table-001]} status=sent event=$EV round=1 table=1" ||
-    fail "status does not list the pending submission; $(hl_tail table-001)"
 el=$(((s2 - s1) / 1000000))
 d=$((r1 - r2))
 [ "$d" -ge $((el - 300)) ] && [ "$d" -le $((el + 300)) ] && [ "$r2" -gt 0 ] ||
     fail "offline clock: remaining $r1 then $r2 ms, $el ms apart"
 ok "offline, the clock counts: remaining $r1 -> $r2 ms over $el ms"
+
+declare -A KEY=() WINNER=()
+for d in table-001 table-002; do
+    w=${SEATS[$d]%%,*}
+    l=${SEATS[$d]#*,}
+    WINNER[$d]=$w
+    hl_say "$d" "result winner=$w hq_diff=4" "confirm $w" "confirm $l"
+    hl_expect_new "$d" "state submitted"
+    hl_expect_new "$d" "net offline queued=1"
+    KEY[$d]=$(hl_last "$d" 's/^result pending key=//p')
+    [ -n "${KEY[$d]}" ] || fail "$d: no result pending line"
+done
+live 0 export "$EV"
+[ "$(grep -c '"result":' "$E2E_TMP/out")" -eq 0 ] ||
+    fail "the hub has a result although the tables are cut off"
+ok "results entered offline are queued (${KEY[table-001]}, ${KEY[table-002]}); the hub has none"
+
+# A finished table's clock stands (issue 8): after its result was
+# entered, two `status` 2 s apart show the same remaining time, "stopped".
+stopped_ms() {
+    hl_say "$1" status
+    hl_expect_new "$1" "status end" 10
+    REM=$(tail -n +"$((HL_MARK[$1] + 1))" "$E2E_TMP/$1.out" |
+        sed -n 's/^clock remaining_ms=\([0-9]*\) state=running stopped$/\1/p' | tail -n 1)
+}
+stopped_ms table-001
+r1=$REM
+sleep 2
+stopped_ms table-001
+r2=$REM
+[ -n "$r1" ] && [ "$r1" = "$r2" ] ||
+    fail "finished table's clock: '$r1' then '$r2' (expected equal, stopped); $(hl_tail table-001)"
+hl_new_has table-001 "submission key=${KEY[table-001]} status=sent event=$EV round=1 table=1" ||
+    fail "status does not list the pending submission; $(hl_tail table-001)"
+ok "finished offline: the table's clock stands at $r1 ms"
 
 # --- the link comes back -----------------------------------------------------
 ip link set "$VH" up || fail "ip link set $VH up"

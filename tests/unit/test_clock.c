@@ -718,6 +718,98 @@ static void test_AG_14_property_action_timer(void **state)
     }
 }
 
+/* Issue 8: a table that receives a retained clock message long after the
+ * hub made it shows the hub's time once a time sync gave the offset. */
+static void test_sync_offset_beats_a_retained_message(void **state)
+{
+    struct tny_round_clock rc;
+    struct tny_clock_msg msg;
+    struct tny_table_clock tc;
+    struct tny_diag d = {{0}};
+    int64_t hub_start = 1700000000000, off, rtt;
+    (void)state;
+    assert_int_equal(tny_round_clock_init(&rc, 45 * 60000, &d), 0);
+    assert_int_equal(tny_round_clock_start(&rc, hub_start, &d), 0);
+    tny_round_clock_message(&rc, 0, hub_start, &msg);
+    /* The table (monotonic clock near 5000) gets the retained message 2
+     * minutes later: measured on the message, it shows 45:00. */
+    int64_t local = 5000, hub_now = hub_start + 120000;
+    assert_int_equal(tny_table_clock_apply(&tc, &msg, local, &d), 0);
+    assert_int_equal(tny_table_clock_remaining(&tc, local), 45 * 60000);
+    /* Sync: asked at local 4990, answered at hub_now - 5 (mid round trip),
+     * received at local 5000. */
+    assert_int_equal(
+        tny_clock_sync_offset(local - 10, hub_now - 5, local, &off, &rtt, &d),
+        0);
+    assert_int_equal(rtt, 10);
+    assert_int_equal(off, hub_now - local);
+    assert_int_equal(tny_table_clock_use_offset(&tc, off, &d), 0);
+    assert_true(tc.synced);
+    assert_int_equal(tny_table_clock_remaining(&tc, local), 43 * 60000);
+    assert_int_equal(tny_table_clock_remaining(&tc, local + 1000),
+                     43 * 60000 - 1000);
+    /* A paused clock keeps its frozen time whatever the offset. */
+    assert_int_equal(tny_round_clock_pause(&rc, hub_now, &d), 0);
+    tny_round_clock_message(&rc, 0, hub_now, &msg);
+    assert_int_equal(tny_table_clock_apply(&tc, &msg, local, &d), 0);
+    assert_int_equal(tny_table_clock_use_offset(&tc, off + 99999, &d), 0);
+    assert_int_equal(tny_table_clock_remaining(&tc, local + 5000), 43 * 60000);
+}
+
+static void test_sync_offset_refuses_bad_round_trips(void **state)
+{
+    struct tny_diag d = {{0}};
+    int64_t off = 7, rtt = 7;
+    (void)state;
+    assert_int_equal(tny_clock_sync_offset(100, 5000, 99, &off, &rtt, &d),
+                     TNY_ERANGE);
+    assert_int_equal(tny_clock_sync_offset(100, 5000,
+                                           100 + TNY_CLOCK_SYNC_MAX_RTT_MS + 1,
+                                           &off, &rtt, &d),
+                     TNY_ERANGE);
+    assert_non_null(strstr(d.msg, "round trip"));
+    assert_int_equal(off, 7);
+    assert_int_equal(rtt, 7);
+    /* The hub's clock is taken at half the round trip. */
+    assert_int_equal(tny_clock_sync_offset(100, 5000, 300, &off, &rtt, &d), 0);
+    assert_int_equal(off, 5000 + 100 - 300);
+}
+
+/* The one clock format (table, dashboard; overlay.js formatClock). */
+static void test_clock_format(void **state)
+{
+    static const struct {
+        int64_t ms;
+        const char *want;
+    } cases[] = {
+        {0, "0:00"},
+        {1, "0:01"},
+        {999, "0:01"},
+        {1000, "0:01"},
+        {1001, "0:02"},
+        {59000, "0:59"},
+        {60000, "1:00"},
+        {45 * 60000, "45:00"},
+        {3599000, "59:59"},
+        {3600000, "1:00:00"},
+        {3661001, "1:01:02"},
+        {-1, "0:00"},
+        {-999, "0:00"},
+        {-1000, "-0:01"},
+        {-61500, "-1:01"},
+        {-3600000, "-1:00:00"},
+        {TNY_CLOCK_UNLIMITED, "--:--"},
+    };
+    char buf[16];
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        tny_clock_format(cases[i].ms, buf, sizeof(buf));
+        if (strcmp(buf, cases[i].want) != 0)
+            fail_msg("format(%lld) = %s, want %s", (long long)cases[i].ms, buf,
+                     cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -738,6 +830,9 @@ int main(void)
         cmocka_unit_test(test_AG_14_phases),
         cmocka_unit_test(test_AG_14_extension_and_errors),
         cmocka_unit_test(test_AG_14_property_action_timer),
+        cmocka_unit_test(test_sync_offset_beats_a_retained_message),
+        cmocka_unit_test(test_sync_offset_refuses_bad_round_trips),
+        cmocka_unit_test(test_clock_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -162,7 +162,7 @@ static void test_two_player_outcomes_the_format_refuses(void **state)
         "{'format':'got-lcg2'," FOUR ",'rounds':[{'stage':'swiss',"
         "'tables':[" GAME(1, "a", "b", "{'winner':'a','score':{'a':3}}") "]}]}",
         "event.rounds[0].tables[0].result.score: unknown key "
-        "(expected one of: winner, modified, games) in a \"got-lcg2\" "
+        "(expected one of: winner, modified, games, lots) in a \"got-lcg2\" "
         "result");
 }
 

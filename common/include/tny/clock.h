@@ -16,6 +16,7 @@
 #define TNY_CLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tny/error.h"
@@ -134,13 +135,29 @@ int64_t tny_clock_offset(int64_t hub_now_ms, int64_t local_recv_ms);
 /* A hub instant (UTC ms) on the table's monotonic clock: hub_ms - offset. */
 int64_t tny_clock_hub_to_local(int64_t hub_ms, int64_t offset_ms);
 
+/* Offset between the hub clock and a client's monotonic clock from a time
+ * sync (docs/protocol.md "Time"): the client asked at local sent_ms, the
+ * hub answered with its clock hub_ms, the answer arrived at local recv_ms.
+ * The hub read its clock somewhere in the round trip, so the hub's time at
+ * recv_ms is taken as hub_ms + (recv_ms - sent_ms) / 2, wrong by at most
+ * half the round trip: *offset_ms = that - recv_ms, *rtt_ms the round trip.
+ * Errors: TNY_ERANGE (an instant outside +-TNY_CLOCK_MAX_INSTANT_MS, recv_ms
+ * before sent_ms, a round trip over TNY_CLOCK_SYNC_MAX_RTT_MS: too
+ * uncertain to use).  Outputs unchanged on error. */
+#define TNY_CLOCK_SYNC_MAX_RTT_MS 2000
+TNY_MUST_USE int tny_clock_sync_offset(int64_t sent_ms, int64_t hub_ms,
+                                       int64_t recv_ms, int64_t *offset_ms,
+                                       int64_t *rtt_ms, struct tny_diag *diag);
+
 /* The table's countdown, kept on its monotonic clock so the display runs on
- * without network.  Invariant: RUNNING uses local_deadline_ms, READY/PAUSED
- * use remaining_ms. */
+ * without network.  Invariant: RUNNING uses local_deadline_ms (=
+ * hub_deadline_ms - offset_ms), READY/PAUSED use remaining_ms. */
 struct tny_table_clock {
     enum tny_round_clock_state state;
     bool unlimited;
-    int64_t offset_ms; /* last measured hub - local offset */
+    bool synced;       /* offset_ms came from a time sync */
+    int64_t offset_ms; /* hub - local offset in use */
+    int64_t hub_deadline_ms;
     int64_t local_deadline_ms;
     int64_t remaining_ms;
 };
@@ -155,10 +172,26 @@ TNY_MUST_USE int tny_table_clock_apply(struct tny_table_clock *tc,
                                        int64_t local_recv_ms,
                                        struct tny_diag *diag);
 
+/* Uses offset_ms from a time sync (tny_clock_sync_offset) instead of the
+ * one measured on the message, which is too late by the message's age (a
+ * retained message may be hours old): the deadline is placed again on the
+ * local clock.  Call after every apply while a sync is known.
+ * Errors: TNY_ERANGE (offset_ms out of range; *tc unchanged). */
+TNY_MUST_USE int tny_table_clock_use_offset(struct tny_table_clock *tc,
+                                            int64_t offset_ms,
+                                            struct tny_diag *diag);
+
 /* Time left on the table at local monotonic local_now_ms (negative in
  * overtime; TNY_CLOCK_UNLIMITED without a time limit). */
 int64_t tny_table_clock_remaining(const struct tny_table_clock *tc,
                                   int64_t local_now_ms);
+
+/* The one way a round clock's time left is written on every screen (table,
+ * dashboard, overlays' formatClock): "M:SS" (seconds rounded up, so 0:00
+ * only when the time is up), "H:MM:SS" from an hour, overtime with a minus
+ * and seconds rounded down ("-2:05" = 2 min 5 s over); "--:--" for
+ * TNY_CLOCK_UNLIMITED.  size 16 suffices. */
+void tny_clock_format(int64_t remaining_ms, char *buf, size_t size);
 
 /* ---- Tantrix chess clock (TX-3, TX-4, TX-5, TX-9) ---------------------- */
 

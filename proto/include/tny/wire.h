@@ -85,6 +85,8 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_CLOCK,     /* tourney/v1/event/{id}/clock */
     TNY_WIRE_TOPIC_CTL_REQ,   /* tourney/v1/ctl/{id}/req */
     TNY_WIRE_TOPIC_CTL_RESP,  /* tourney/v1/ctl/{id}/resp */
+    TNY_WIRE_TOPIC_TIME_REQ,  /* tourney/v1/time/{login}/req */
+    TNY_WIRE_TOPIC_TIME_RESP, /* tourney/v1/time/{login}/resp */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -338,6 +340,25 @@ TNY_MUST_USE int tny_wire_encode_ack(const struct tny_wire_ack *in,
 TNY_MUST_USE int tny_wire_decode_ack(const uint8_t *buf, size_t len,
                                      struct tny_wire_ack *out,
                                      struct tny_diag *diag);
+
+/* ---- TimeSync (any login <-> hub, docs/protocol.md "Time") -------------- */
+
+/* A time request (hub_ms 0) or the hub's answer (hub_ms its UTC ms). */
+struct tny_wire_time {
+    int64_t client_ms; /* the asker's clock, echoed */
+    uint64_t nonce;    /* echoed */
+    int64_t hub_ms;
+};
+
+/* Errors: TNY_EINVAL (an instant outside +-2^53 ms), TNY_ENOMEM. */
+TNY_MUST_USE int tny_wire_encode_time(const struct tny_wire_time *in,
+                                      uint8_t **buf, size_t *len,
+                                      struct tny_diag *diag);
+/* Errors: TNY_EINVAL (not a TimeSync, client_ms missing, an instant out of
+ * range: diag names the field). */
+TNY_MUST_USE int tny_wire_decode_time(const uint8_t *buf, size_t len,
+                                      struct tny_wire_time *out,
+                                      struct tny_diag *diag);
 
 /* ---- Presence (table -> hub, retained, last will) ---------------------- */
 

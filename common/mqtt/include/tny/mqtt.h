@@ -77,6 +77,10 @@ struct tny_mqtt_options {
     /* Login name, also sent as the client id (the broker runs with
      * use_username_as_clientid).  1..64 characters of [a-z0-9-]. */
     const char *client_id;
+    /* The login when it differs from client_id (a console connection on
+     * the broker's console listener: its own client id per connection);
+     * NULL = client_id.  1..64 characters of [a-z0-9-]. */
+    const char *username;
     const char *password; /* NULL: no password */
     /* TLS (ssl:// servers): CA bundle, client certificate and key (PEM);
      * NULL = not used.  The server's certificate and host name are always
