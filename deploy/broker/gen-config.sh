@@ -3,7 +3,9 @@
 # two broker processes and their files.
 #   mosquitto.conf  the venue broker: one MQTT listener (TCP, optionally
 #                   TLS) for the hub, organiser consoles and table devices;
-#                   passwd + acl; no anonymous clients
+#                   passwd + acl; no anonymous clients; with --console-port
+#                   a second listener for organiser consoles only
+#                   (passwd-console), several connections per login
 #   feed.conf       the public feed broker: one WebSocket listener,
 #                   anonymous and read-only (acl-feed), fed by a bridge that
 #                   pulls tourney/v1/feed/# from the venue broker
@@ -38,7 +40,8 @@ usage() {
 usage: gen-config.sh [options] OUTDIR
 
 Writes mosquitto.conf, feed.conf, passwd, acl, acl-feed, devices.cred and
-users.cred into OUTDIR (created if missing).  Run the two brokers with:
+users.cred (and passwd-console with --console-port) into OUTDIR (created
+if missing).  Run the two brokers with:
     mosquitto -c OUTDIR/mosquitto.conf     (venue broker)
     mosquitto -c OUTDIR/feed.conf          (public feed, WebSocket)
 

@@ -585,9 +585,14 @@ static bool print_draft(const json_t *root, bool published)
     printf("round ");
     if (round)
         print_scalar(round);
+    const json_t *status = json_object_get(root, "status");
     if (json_is_string(stage))
         printf(" (%s)", json_string_value(stage));
-    puts(published ? "" : ", draft");
+    /* A round at the tables says its status; a draft says draft. */
+    if (json_is_string(status))
+        printf(", %s\n", json_string_value(status));
+    else
+        puts(published ? "" : ", draft");
     for (size_t i = 0; i < json_array_size(tables); i++) {
         const json_t *t = json_array_get(tables, i);
         const json_t *players = json_object_get(t, "players");

@@ -579,9 +579,75 @@ static int cmd_next_stage(struct ctx *c)
     return pair(c, 0);
 }
 
+/* A published (or started, closed) round in the draft's shape, with its
+ * "status" and the players' names. */
+static int round_reply(struct ctx *c, int32_t round)
+{
+    const struct tny_event *ev = &c->e->ev;
+    const struct tny_round *r = &ev->rounds[round - 1];
+    json_t *root = json_object(), *tables = json_array();
+    char *text = NULL;
+    bool ok = root && tables;
+    ok = ok && json_object_set_new(root, "round", json_integer(round)) == 0;
+    ok = ok &&
+         json_object_set_new(root, "stage",
+                             json_string(tny_stage_kind_name(r->stage))) == 0;
+    ok = ok && json_object_set_new(
+                   root, "status",
+                   json_string(round == ev->n_rounds
+                                   ? round_status_name(c->e->round.status)
+                                   : "closed")) == 0;
+    for (int32_t i = 0; ok && i < r->n_tables; i++) {
+        const struct tny_table *t = &r->tables[i];
+        json_t *o = json_object(), *ps = json_array();
+        ok = o && ps;
+        for (int32_t s = 0; ok && s < t->n_seats; s++)
+            ok = json_array_append_new(
+                     ps, json_string(ev->players[t->seats[s]].id)) == 0;
+        if (ok && t->is_bye)
+            ok = json_object_set_new(
+                     o, "bye", json_string(ev->players[t->seats[0]].id)) == 0;
+        else if (ok)
+            ok =
+                json_object_set_new(o, "table", json_integer(t->number)) == 0 &&
+                json_object_set(o, "players", ps) == 0;
+        json_decref(ps);
+        if (!ok) {
+            json_decref(o);
+            break;
+        }
+        ok = json_array_append_new(tables, o) == 0; /* steals o */
+    }
+    if (ok && json_object_set(root, "tables", tables) == 0)
+        text = json_dumps(root, JSON_COMPACT);
+    json_decref(tables);
+    json_decref(root);
+    if (!text || add_names(c, &text) < 0) {
+        free(text);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    c->rep->round = round;
+    return reply_json(c, text);
+}
+
+/* `round show`: the draft; with a round that is published (or closed)
+ * that round; without a round and without a draft the current round. */
 static int cmd_show_draft(struct ctx *c)
 {
-    return draft_reply(c, c->req->round);
+    int32_t round = c->req->round;
+    struct tny_round_plan plan;
+    if (round >= 1 && round <= c->e->ev.n_rounds)
+        return round_reply(c, round);
+    if (round == 0 && c->e->ev.n_rounds > 0) {
+        struct tny_diag d = {{0}};
+        int rc =
+            hub_store_load_draft(c->svc->store, c->e->id, &c->e->ev, &plan, &d);
+        if (rc == TNY_ENOTFOUND)
+            return round_reply(c, c->e->ev.n_rounds);
+        if (rc == TNY_OK)
+            tny_round_plan_release(&plan);
+    }
+    return draft_reply(c, round);
 }
 
 static int cmd_swap_players(struct ctx *c)

@@ -272,7 +272,8 @@ function feed() {
         const t = l.indexOf('\t');
         names[l.slice(0, t)] = l.slice(t + 1);
     }
-    // "  table N   p1 - p2" lines of `round show`; its first line names the round.
+    // "  table N   p1 Name 1 - p2 Name 2" lines of `round show` (each
+    // player's id, then the registered name); its first line names the round.
     const pairs = {};
     let round = 0;
     for (const l of readLines(A.pairs)) {
@@ -281,7 +282,13 @@ function feed() {
             round = Number(m[1]);
         m = /^ {2}table (\d+) +(.*)$/.exec(l);
         if (m)
-            pairs[m[1]] = m[2].split(' - ').map((s) => s.trim());
+            pairs[m[1]] = m[2].split(' - ').map((s) => {
+                const seat = s.trim(), sp = seat.indexOf(' ');
+                const id = sp < 0 ? seat : seat.slice(0, sp);
+                check(sp < 0 || names[id] === undefined || seat.slice(sp + 1) === names[id],
+                      'round show names ' + id + ' "' + seat.slice(sp + 1) + '", registered "' + names[id] + '"');
+                return id;
+            });
     }
     check(round > 0 && Object.keys(pairs).length > 0, 'no round/tables in ' + A.pairs);
     const hubStandings = JSON.parse(fs.readFileSync(A.standings, 'utf8'));

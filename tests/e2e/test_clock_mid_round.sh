@@ -6,11 +6,15 @@
 # tables under libfaketime (table-001 two hours ahead, table-002 and
 # table-003 37 minutes behind), the dashboard in tmux.
 #
-# Every check is made at least AGE (6) seconds after the hub published
-# the retained RoundClock, so a client that took the hub's time from that
-# message (its hub_now_ms, as before the time sync) would be AGE seconds
-# off; the time sync over MQTT (docs/protocol.md "Time") makes the age
-# irrelevant, so the bound holds for any age (2 minutes, 2 hours).
+# The round is 2 minutes old when the checks begin, in the hub's time: the
+# hub runs under libfaketime with a clock file, and right after the round
+# clock started (and its retained RoundClock was published), before any
+# table or dashboard is up, the hub's clock is moved 2 minutes on
+# (FAKETIME_TIMESTAMP_FILE "+120"; its monotonic clock is left alone).
+# For the hub, and for every client that takes the hub's time, the round
+# has then been running 2 minutes and a few seconds; a client that took
+# the time from the retained message (its hub_now_ms, as before the time
+# sync) would show 2 minutes too many.
 # - round 1 (3 tables) started; table-003 runs unassigned;
 # - table-001 killed (SIGKILL) and started again: within 1 s;
 # - table-003 assigned to table 3 (device assign) mid-round: within 1 s;
@@ -59,7 +63,20 @@ if ! (skewed table-001 "$TABLE" --version) >"$E2E_TMP/v.out" 2>&1; then
         skip "the sanitizer build does not run under libfaketime"
     fail "tourney-table under libfaketime: $(head -n 5 "$E2E_TMP/v.out")"
 fi
-AGE=6
+AGE=3
+# The hub's clock: true time + HUB_SKEW_S (0, then 120 once the round
+# clock started), read from a file by libfaketime at every call.
+HUB_SKEW_S=0
+echo "+0" >"$E2E_TMP/hub.faketime"
+cat >"$E2E_TMP/hub-faketime.sh" <<EOF
+#!/bin/sh
+export LD_PRELOAD='$FT' FAKETIME_TIMESTAMP_FILE='$E2E_TMP/hub.faketime' FAKETIME_NO_CACHE=1
+export FAKETIME_DONT_FAKE_MONOTONIC=1
+export ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}verify_asan_link_order=0"
+exec '$HUB' "\$@"
+EOF
+chmod +x "$E2E_TMP/hub-faketime.sh"
+HUB=$E2E_TMP/hub-faketime.sh
 
 start_broker --no-ws --tables 3 --organisers o1,o2
 source "$E2E_SRC/tests/e2e/live_hub.sh"
@@ -75,18 +92,28 @@ start_table() { # DEVICE
     hl_start "$1" skewed "$1" "$TABLE"
     hl_expect "$1" "net online queued=0"
 }
+EV=mid
+hl_nh_round "$EV" 5 table-001 table-002 table-003
+live 0 device assign table-003 "$EV" 0
+live 0 clock start "$EV"
+T_START=$(date +%s)
+# Two minutes pass for the hub, before any table or dashboard is up: for
+# all of them the hub's time is the time (its clock did not jump under
+# anybody's feet), and the retained RoundClock is 2 minutes old.
+echo "+120" >"$E2E_TMP/hub.faketime"
+HUB_SKEW_S=120
 for d in table-001 table-002 table-003; do
     hl_conf "$d"
     start_table "$d"
 done
-EV=mid
-hl_nh_round "$EV" 5 table-001 table-002 table-003
-live 0 device assign table-003 "$EV" 0
 hl_assigned table-001 "$EV" 1
 hl_assigned table-002 "$EV" 2
-live 0 clock start "$EV"
-T_START=$(date +%s)
-ok "round 1 of 3 tables started; tables at +2h, -37m, -37m (table-003 unassigned)"
+hub_now_off() { # the hub's clock minus the true one, in s (its log's view)
+    echo $(($(env LD_PRELOAD="$FT" FAKETIME_TIMESTAMP_FILE="$E2E_TMP/hub.faketime" FAKETIME_NO_CACHE=1 date +%s) - $(date +%s)))
+}
+off=$(hub_now_off)
+[ "$off" -ge 119 ] && [ "$off" -le 121 ] || fail "libfaketime's clock file moves time by $off s, expected 120"
+ok "round 1 of 3 tables started, the hub's clock moved 2 minutes on, then the tables came up (clocks +2h, -37m, -37m; table-003 unassigned)"
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 hub_deadline() {
@@ -104,7 +131,7 @@ check_table() {
     tab=$(tail -n +"$((HL_MARK[$d] + 1))" "$E2E_TMP/$d.out" |
         sed -n 's/^clock remaining_ms=\([0-9-]*\) state=running$/\1/p' | tail -n 1)
     [ -n "$tab" ] || fail "$2: $d shows no running clock; $(hl_tail "$d")"
-    hub=$(($(hub_deadline) - (ask + got) / 2))
+    hub=$(($(hub_deadline) - (ask + got) / 2 - HUB_SKEW_S * 1000))
     diff=$((tab - hub))
     [ "${diff#-}" -le 1000 ] ||
         fail "$2: $d (clock ${SKEW[$d]}) shows $tab ms, the hub $hub ms (off by $diff ms)"
@@ -135,7 +162,7 @@ live 0 device assign table-003 "$EV" 3
 hl_assigned table-003 "$EV" 3
 wait_until 10 grep -q '^clock remaining_ms=[0-9]* state=running$' "$E2E_TMP/table-003.out" ||
     fail "table-003: no clock; $(hl_tail table-003)"
-check_table table-003 "assigned $(($(date +%s) - T_START)) s into the round"
+check_table table-003 "assigned $(($(date +%s) - T_START + HUB_SKEW_S)) s into the round"
 
 # --- the dashboard opened mid-round ------------------------------------------
 SOCK=$E2E_TMP/tmux.sock
@@ -166,14 +193,14 @@ check_dashboard() { # WHAT
     # "running" once the hub's time is known (before: "running, hub time
     # not known yet", a round trip after the start).
     wait_until 20 dash_clock running || fail "$1: no running clock on the dashboard: $(screen)"
-    hub=$(($(hub_deadline) - (T_ASK + T_GOT) / 2))
+    hub=$(($(hub_deadline) - (T_ASK + T_GOT) / 2 - HUB_SKEW_S * 1000))
     # Whole seconds rounded up: hub in (DASH - 1000, DASH]; 1 s either side.
     lo=$((DASH - 2000)) hi=$((DASH + 1000))
     [ "$hub" -ge "$lo" ] && [ "$hub" -le "$hi" ] ||
         fail "$1: the dashboard shows $DASH ms, the hub $hub ms: $(screen | head -n 8)"
     ok "$1: the dashboard shows $DASH ms (whole seconds), the hub $hub ms"
 }
-check_dashboard "dashboard opened $(($(date +%s) - T_START)) s into the round"
+check_dashboard "dashboard opened $(($(date +%s) - T_START + HUB_SKEW_S)) s into the round"
 
 # --- the hub restarted mid-round ---------------------------------------------
 kill -TERM "$HUB_PID"

@@ -129,8 +129,10 @@ for ((r = 1; r <= 10; r++)); do
     run 0 clock extend ev1 5 --table 1
     n_tables=0
     while read -r _ table players; do
-        # players: "pA - pB - pC - pD"
-        read -r -a ids <<<"${players// - / }"
+        # players: "pA Name A - pB Name B - ..." (id, then the name)
+        ids=()
+        while IFS= read -r seat; do ids+=("${seat%% *}"); done \
+            <<<"$(sed 's/ - /\n/g' <<<"$players")"
         json='{"vp": {'
         for ((k = 0; k < ${#ids[@]}; k++)); do
             [ $k -eq 0 ] || json+=', '

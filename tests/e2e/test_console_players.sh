@@ -9,6 +9,8 @@
 #   refused naming it;
 # - `players list` names every player (id, name, club, country, rating);
 # - `round pair` names the players at each table ("p3 Jiří Šebesta");
+#   `round show` shows the published round when there is no draft, and
+#   `--round N` a closed one;
 # - a disqualified player is marked in `standings` ("(disqualified)") and
 #   in `players list` ("DISQUALIFIED after round 1");
 # - listings show instants in local time (`event list`: created=...,
@@ -64,6 +66,12 @@ done
 ok "round pair names the players: $(grep '^  table' "$E2E_TMP/out" | head -n 1)"
 
 live 0 round publish ev
+live 0 round show ev
+head -n 1 "$E2E_TMP/out" | grep -q -x 'round 1 (swiss), published' ||
+    fail "round show of the published round: $(cat "$E2E_TMP/out")"
+grep -E -q '^  table [0-9]+ +p[1-4] [^ ].* - p[1-4] [^ ]' "$E2E_TMP/out" ||
+    fail "round show does not name the players: $(cat "$E2E_TMP/out")"
+ok "round show without a draft shows the published round, players named"
 live 0 export ev
 tr -d ' \n\t' <"$E2E_TMP/out" | grep -o -E '"table":[0-9]+,"players":\["[^"]*","[^"]*"\]' |
     sed -E 's/"table":([0-9]+),"players":\["([^"]*)","([^"]*)"\]/\1 \2 \3/' >"$E2E_TMP/tables"
@@ -79,6 +87,14 @@ live 0 players list ev
 grep -q -x '  p2  Jiří Šebesta  club=Brno  country=CZ  rating=1490  DISQUALIFIED after round 1' "$E2E_TMP/out" ||
     fail "players list does not mark the DQ: $(cat "$E2E_TMP/out")"
 ok "a disqualified player is marked in standings and players list"
+live 0 round pair ev
+live 0 round show ev --round 1
+head -n 1 "$E2E_TMP/out" | grep -q -x 'round 1 (swiss), closed' ||
+    fail "round show --round 1 (closed): $(cat "$E2E_TMP/out")"
+live 0 round show ev
+head -n 1 "$E2E_TMP/out" | grep -q -x 'round 2 (swiss), draft' ||
+    fail "round show (the draft of round 2): $(cat "$E2E_TMP/out")"
+ok "round show --round 1 shows the closed round; without --round the draft of round 2"
 
 # Times in local time, not epoch milliseconds (--json keeps them).
 live 0 --json event list
