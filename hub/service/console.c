@@ -225,6 +225,11 @@ static int cmd_get_standings(struct ctx *c)
         return fail_diag(c, rc);
     rc = tny_standings_to_json(&c->e->ev, &st, &text);
     c->rep->round = st.after_round;
+    /* The JSON is `tourney standings`' byte for byte; the reply's message
+     * says when they are the event's final classification. */
+    if (c->e->info.status == HUB_EVENT_FINISHED &&
+        st.after_round == c->e->ev.n_rounds)
+        snprintf(c->rep->message, sizeof(c->rep->message), "final standings");
     tny_standings_release(&st);
     if (rc < 0)
         return fail(c, rc, "out of memory");
@@ -806,6 +811,8 @@ static int cmd_publish_round(struct ctx *c)
                           missing, "idle_devices", (int)idle)));
 }
 
+static int finish_if_complete(struct ctx *c);
+
 static int cmd_close_round(struct ctx *c)
 {
     int rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
@@ -816,6 +823,8 @@ static int cmd_close_round(struct ctx *c)
     HUB_LOG(HUB_LOG_INFO, "round closed event=%s round=%d", c->e->id,
             (int)c->req->round);
     if ((rc = reload(c)) < 0)
+        return rc;
+    if ((rc = finish_if_complete(c)) < 0)
         return rc;
     /* Tables show the round as closed (no more entry). */
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
@@ -1078,6 +1087,268 @@ static int cmd_assign_device(struct ctx *c)
     return TNY_OK;
 }
 
+/* ---- corrections (discard, unpublish, reopen, edit, conflicts, log) ------
+ *
+ * Every command here is audited: the store writes its log row with the
+ * organiser (actor), the time and the request's reason (hub__console_run
+ * sets it).  CM-5: what is at the tables is never changed silently.
+ */
+
+/* The draft's round number, 0 = none (the draft is the stored round
+ * past the projection's rounds). */
+static int32_t draft_number(const struct ctx *c)
+{
+    return c->e->info.n_rounds > c->e->ev.n_rounds ? c->e->info.n_rounds : 0;
+}
+
+/* After a round changed status: the tables' assignments and the clock
+ * again (an event with no published round clears its retained clock). */
+static int republish_round(struct ctx *c)
+{
+    char topic[TNY_WIRE_TOPIC_MAX];
+    int rc;
+    c->e->state_round = 0; /* rebuild the table states */
+    c->e->clock_round = 0;
+    c->e->clock_expired_seen = false;
+    if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (c->e->ev.n_rounds > 0) {
+        if ((rc = hub__publish_clock(c->svc, c->e, c->now, c->ob, &c->diag)) <
+            0)
+            return fail_diag(c, rc);
+        return TNY_OK;
+    }
+    if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_CLOCK, c->e->id, topic,
+                             sizeof(topic), &c->diag)) < 0 ||
+        (rc = hub_outbox_add(c->ob, topic, NULL, 0, true)) < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+static int cmd_discard_draft(struct ctx *c)
+{
+    int32_t draft = draft_number(c), round = c->req->round;
+    if (!draft)
+        return fail(c, TNY_ENOTFOUND, "event \"%s\" has no draft to discard",
+                    c->e->id);
+    if (round && round != draft)
+        return fail(c, TNY_EINVAL,
+                    "console_request.round: round %d is not the draft (the "
+                    "draft is round %d)",
+                    (int)round, (int)draft);
+    int rc = hub_store_discard_draft(c->svc->store, c->e->id, draft, c->actor,
+                                     &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "draft discarded event=%s round=%d", c->e->id,
+            (int)draft);
+    c->rep->round = draft;
+    return reload(c);
+}
+
+static int cmd_unpublish_round(struct ctx *c)
+{
+    int32_t round = c->req->round;
+    int rc = hub_store_unpublish_round(c->svc->store, c->e->id, round, c->actor,
+                                       &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "round unpublished event=%s round=%d", c->e->id,
+            (int)round);
+    for (int32_t i = 0; i < c->e->n_ext; i++)
+        if (c->e->ext[i].round == round)
+            c->e->ext[i].total_ms = 0;
+    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+        return rc;
+    return draft_reply(c, round);
+}
+
+static int cmd_reopen_round(struct ctx *c)
+{
+    int32_t round = c->req->round, discarded = 0;
+    int rc = hub_store_reopen_round(c->svc->store, c->e->id, round, c->actor,
+                                    &discarded, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "round reopened event=%s round=%d discarded_draft=%d",
+            c->e->id, (int)round, (int)discarded);
+    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+        return rc;
+    c->rep->round = round;
+    return reply_json(
+        c, dump(json_pack("{s:i, s:s, s:i}", "round", (int)round, "status",
+                          round_status_name(c->e->round.status),
+                          "discarded_draft", (int)discarded)));
+}
+
+static int cmd_edit_player(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    int rc = hub_store_edit_player(c->svc->store, c->e->id, q->player_id,
+                                   q->player.name[0] ? q->player.name : NULL,
+                                   q->set_club ? q->player.club : NULL,
+                                   q->set_country ? q->player.country : NULL,
+                                   c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "player edited event=%s player=%s", c->e->id,
+            q->player_id);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    /* The tables show the new name now (the feed follows: dirty). */
+    if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    int32_t i = tny_event_player_index(&c->e->ev, q->player_id);
+    const struct tny_player *p = i >= 0 ? &c->e->ev.players[i] : NULL;
+    return reply_json(
+        c,
+        dump(json_pack("{s:s, s:s?, s:s?, s:s?}", "player", q->player_id,
+                       "name", p ? p->name : NULL, "club", p ? p->club : NULL,
+                       "country", p ? p->country : NULL)));
+}
+
+static const char *result_status_name(const struct hub_result_row *r)
+{
+    if (r->superseded_by)
+        return "superseded";
+    switch (r->status) {
+    case HUB_RESULT_VALID: return "counted";
+    case HUB_RESULT_PENDING: return "pending";
+    case HUB_RESULT_CONFLICT:
+        return r->resolved ? "conflict-resolved" : "conflict";
+    }
+    return "?";
+}
+
+static int cmd_show_results(struct ctx *c)
+{
+    struct hub_result_row *rows = NULL;
+    int32_t n = 0;
+    int rc = hub_store_list_results(c->svc->store, c->e->id, c->req->round,
+                                    c->req->table, &rows, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    json_t *arr = json_array();
+    uint64_t open = 0;
+    for (int32_t i = 0; arr && i < n; i++) {
+        const struct hub_result_row *r = &rows[i];
+        json_t *result = json_loads(r->result_json, 0, NULL);
+        open += r->status == HUB_RESULT_CONFLICT && !r->resolved;
+        json_array_append_new(
+            arr, json_pack("{s:I, s:i, s:s, s:s, s:s, s:I, s:o}", "id",
+                           (json_int_t)r->id, "table", (int)r->table, "status",
+                           result_status_name(r), "by", r->actor, "source",
+                           r->from_device ? "table" : "organiser", "time_ms",
+                           (json_int_t)r->created_ms, "result",
+                           result ? result : json_null()));
+    }
+    hub_result_rows_free(rows, n);
+    c->rep->round = c->req->round;
+    c->rep->count = open; /* open conflicts */
+    return reply_json(c, dump(json_pack("{s:i, s:o}", "round",
+                                        (int)c->req->round, "results", arr)));
+}
+
+/* CM-6: keep one submission of a table with an open conflict: the counted
+ * one (the conflicts are resolved) or a conflicting one (it becomes the
+ * counted result, entered by the organiser). */
+static int cmd_resolve_conflict(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    struct hub_result_row *rows = NULL, *keep = NULL;
+    int32_t n = 0, open = 0, resolved = 0;
+    int64_t id = 0;
+    int rc = hub_store_list_results(c->svc->store, c->e->id, q->round, q->table,
+                                    &rows, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    for (int32_t i = 0; i < n; i++) {
+        open += rows[i].status == HUB_RESULT_CONFLICT && !rows[i].resolved;
+        if (rows[i].id == q->result_id)
+            keep = &rows[i];
+    }
+    if (!open)
+        rc = fail(c, TNY_ESTATE,
+                  "table %d of round %d has no conflict to resolve",
+                  (int)q->table, (int)q->round);
+    else if (!keep || keep->superseded_by ||
+             keep->status == HUB_RESULT_PENDING ||
+             (keep->status == HUB_RESULT_CONFLICT && keep->resolved))
+        rc = fail(c, TNY_ENOTFOUND,
+                  "console_request.keep: %lld is not the counted result or an "
+                  "open conflict of table %d, round %d (see `result show`)",
+                  (long long)q->result_id, (int)q->table, (int)q->round);
+    else if (keep->status == HUB_RESULT_VALID)
+        rc = hub_store_keep_counted(c->svc->store, c->e->id, q->round, q->table,
+                                    keep->id, c->actor, &resolved, &c->diag);
+    else
+        rc = hub_store_enter_result(
+            c->svc->store, c->e->id, q->round, q->table, keep->result_json,
+            strlen(keep->result_json), c->actor, &id, &c->diag);
+    hub_result_rows_free(rows, n);
+    if (rc < 0)
+        return c->rep->rc < 0 ? rc : fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO,
+            "conflict resolved event=%s round=%d table=%d kept=%lld", c->e->id,
+            (int)q->round, (int)q->table, (long long)q->result_id);
+    if (q->round == c->e->ev.n_rounds) {
+        struct hub_table_state *ts = hub__ev_table_state(c->e, q->table);
+        if (ts)
+            ts->pending = ts->conflict = false;
+    }
+    c->rep->round = q->round;
+    c->rep->count = (uint64_t)(id ? id : q->result_id);
+    return reload(c);
+}
+
+/* The audit log of the event, from after_seq on (at most 500 rows; the
+ * console pages with the last seq). */
+#define LOG_PAGE 500
+
+static int cmd_read_log(struct ctx *c)
+{
+    struct hub_log_entry *rows = NULL;
+    int32_t n = 0;
+    int rc = hub_store_read_log(c->svc->store, c->e->id, c->req->after_seq,
+                                LOG_PAGE, &rows, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    json_t *arr = json_array();
+    for (int32_t i = 0; arr && i < n; i++) {
+        json_t *detail = json_loads(rows[i].detail, 0, NULL);
+        json_array_append_new(arr, json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq",
+                                             (json_int_t)rows[i].seq, "time_ms",
+                                             (json_int_t)rows[i].time_ms,
+                                             "actor", rows[i].actor, "kind",
+                                             rows[i].kind, "detail",
+                                             detail ? detail : json_object()));
+    }
+    hub_log_entries_free(rows, n);
+    c->rep->count = (uint64_t)n;
+    return reply_json(c, dump(json_pack("{s:o}", "log", arr)));
+}
+
+/* After a round closed: an event whose every stage is played is finished
+ * (its standings are the final classification). */
+static int finish_if_complete(struct ctx *c)
+{
+    bool complete = false;
+    int rc = tny_event_complete(&c->e->ev, &complete, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if (!complete || c->e->info.status == HUB_EVENT_FINISHED)
+        return TNY_OK;
+    if ((rc = hub_store_set_event_status(c->svc->store, c->e->id,
+                                         HUB_EVENT_FINISHED, c->actor,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d", c->e->id,
+            (int)c->e->ev.n_rounds);
+    return reload(c);
+}
+
 /* ---- the table of commands --------------------------------------------------
  */
 
@@ -1113,6 +1384,13 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round},
     {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage},
     {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events},
+    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft},
+    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round},
+    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round},
+    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player},
+    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results},
+    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict},
+    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log},
 };
 
 int hub__console_run(struct hub_service *svc, const char *console_id,
@@ -1150,6 +1428,13 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         }
         snprintf(rep->event_id, sizeof(rep->event_id), "%s", req->event_id);
     }
+    /* The audit log: every log row the command writes carries its reason. */
+    if (hub_store_set_reason(svc->store, req->reason) < 0) {
+        fail(&c, TNY_ENOMEM, "out of memory");
+        return TNY_OK;
+    }
     (void)cmd->run(&c); /* errors are in the reply */
+    if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
+        HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");
     return TNY_OK;
 }
