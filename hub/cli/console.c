@@ -632,6 +632,10 @@ static int show(struct live *lv, enum shape shape, const char *line)
     }
     if (line && line[0])
         puts(line);
+    /* An accepted command's message is a note for the organiser (e.g. the
+     * draft was planned again); standings use it for their title. */
+    if (rep->message[0] && lv->req.cmd != TNY_WIRE_CMD_GET_STANDINGS)
+        puts(rep->message);
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
         bool done = false;

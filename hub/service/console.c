@@ -289,14 +289,58 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late)
     return o;
 }
 
+static int32_t draft_number(const struct ctx *c);
+
+/* A player change made while a draft existed (round `draft`, 0 = none):
+ * the draft is paired again for the new field, or the organiser is told
+ * why it cannot be (the stale draft is then discarded).  The reply's
+ * message says which; swaps and moves made in the old draft are gone. */
+static int replan_draft(struct ctx *c, int32_t draft)
+{
+    struct tny_round_plan plan;
+    int rc;
+    if (!draft)
+        return TNY_OK;
+    if ((rc = reload(c)) < 0)
+        return rc;
+    struct tny_diag why = {{0}};
+    if ((rc = tny_pair_next(&c->e->ev, &plan, &why)) < 0) {
+        if (draft_number(c) &&
+            (rc = hub_store_discard_draft(c->svc->store, c->e->id, draft,
+                                          c->actor, &c->diag)) < 0)
+            return fail_diag(c, rc);
+        snprintf(c->rep->message, sizeof(c->rep->message),
+                 "the draft of round %d could not be planned again: %.300s; it "
+                 "is discarded: pair round %d when the field allows",
+                 (int)draft, why.msg[0] ? why.msg : tny_strerror(rc),
+                 (int)draft);
+        return reload(c);
+    }
+    rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
+                              c->actor, &c->diag);
+    tny_round_plan_release(&plan);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "draft re-planned event=%s round=%d", c->e->id,
+            (int)draft);
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "the draft of round %d was planned again for the new field "
+             "(edits made to it are gone): review it with `round show`",
+             (int)draft);
+    return reload(c);
+}
+
 static int put_player(struct ctx *c, const struct tny_wire_player *p)
 {
-    int32_t late = p->first_round ? p->first_round : next_round(c);
-    if (late < next_round(c) && c->e->info.n_rounds > 0)
+    /* A late entrant joins the draft's round when there is a draft (it is
+     * planned again), else the next round. */
+    int32_t open = draft_number(c) ? draft_number(c) : next_round(c);
+    int32_t late = p->first_round ? p->first_round : open;
+    if (late < open && c->e->info.n_rounds > 0)
         return fail(c, TNY_EINVAL,
                     "player \"%s\": first_round %d is already paired; the "
                     "next round is %d (CM-1)",
-                    p->id, (int)late, (int)next_round(c));
+                    p->id, (int)late, (int)open);
     char *text = dump(player_json(p, late));
     if (!text)
         return fail(c, TNY_ENOMEM, "out of memory");
@@ -310,13 +354,16 @@ static int put_player(struct ctx *c, const struct tny_wire_player *p)
 
 static int cmd_register_player(struct ctx *c)
 {
+    int32_t draft = draft_number(c);
     int rc = put_player(c, &c->req->player);
     if (rc < 0)
         return rc;
     c->rep->count = 1;
     HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
             c->req->player.id);
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return replan_draft(c, draft);
 }
 
 /* CSV limits of one import (tny_csv_parse reads RFC 4180). */
@@ -439,6 +486,7 @@ static int csv_row_player(struct ctx *c, char **f, int nf, const int *col,
 
 static int cmd_import_players(struct ctx *c)
 {
+    int32_t draft = draft_number(c);
     struct tny_csv_table csv = {0};
     int col[CSV_MAX_FIELDS], ncol = 0, rc = TNY_OK;
     struct tny_wire_player *players = NULL;
@@ -523,7 +571,8 @@ static int cmd_import_players(struct ctx *c)
     c->rep->count = (uint64_t)n;
     HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
             (int)n);
-    rc = reload(c);
+    if ((rc = reload(c)) == 0)
+        rc = replan_draft(c, draft);
 out:
     free(players);
     tny_csv_release(&csv);
@@ -535,6 +584,7 @@ static int cmd_drop(struct ctx *c, bool dq)
     const struct tny_wire_request *q = c->req;
     int32_t after = q->round ? q->round : current_round(c);
     int rc;
+    int32_t draft = draft_number(c);
     if (after < 1)
         return fail(c, TNY_ESTATE,
                     "console_request.round: no round has been published; a "
@@ -552,7 +602,9 @@ static int cmd_drop(struct ctx *c, bool dq)
             dq ? "disqualified" : "dropped", c->e->id, q->player_id, (int)after,
             q->reason[0] ? " reason=" : "", q->reason);
     c->rep->round = after;
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return replan_draft(c, draft);
 }
 
 static int cmd_drop_player(struct ctx *c)
@@ -567,20 +619,30 @@ static int cmd_disqualify_player(struct ctx *c)
 
 static int cmd_rejoin_player(struct ctx *c)
 {
-    int32_t from = c->req->round ? c->req->round : next_round(c);
+    int32_t draft = draft_number(c);
+    int32_t from = c->req->round ? c->req->round
+                   : draft       ? draft
+                                 : next_round(c);
     int rc = hub_store_rejoin_player(c->svc->store, c->e->id, c->req->player_id,
                                      from, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     c->rep->round = from;
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return replan_draft(c, draft);
 }
+
+enum edit_kind { EDIT_KIND_SWAP, EDIT_KIND_MOVE, EDIT_KIND_FIX };
+static int check_draft_edit(struct ctx *c, enum edit_kind kind);
 
 static int cmd_fix_table(struct ctx *c)
 {
-    int rc =
-        hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,
-                                   c->req->table, c->actor, &c->diag);
+    int rc = check_draft_edit(c, EDIT_KIND_FIX);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,
+                                    c->req->table, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     return reload(c);
@@ -661,9 +723,12 @@ static int cmd_show_draft(struct ctx *c)
 
 static int cmd_swap_players(struct ctx *c)
 {
-    int rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
-                                  c->req->player_id, c->req->other_player_id,
-                                  c->actor, &c->diag);
+    int rc = check_draft_edit(c, EDIT_KIND_SWAP);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
+                              c->req->player_id, c->req->other_player_id,
+                              c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
@@ -673,9 +738,12 @@ static int cmd_swap_players(struct ctx *c)
 
 static int cmd_move_table(struct ctx *c)
 {
-    int rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
-                                  c->req->table, c->req->to_table, c->actor,
-                                  &c->diag);
+    int rc = check_draft_edit(c, EDIT_KIND_MOVE);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
+                              c->req->table, c->req->to_table, c->actor,
+                              &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
@@ -1328,6 +1396,194 @@ static int cmd_read_log(struct ctx *c)
     hub_log_entries_free(rows, n);
     c->rep->count = (uint64_t)n;
     return reply_json(c, dump(json_pack("{s:o}", "log", arr)));
+}
+
+/* ---- draft edits that break a rule (refused unless forced) -------------- */
+
+struct rule_note {
+    char text[TNY_WIRE_MESSAGE_MAX / 2];
+    size_t used;
+    int32_t n;
+};
+
+static void note(struct rule_note *w, const char *fmt, ...) TNY_PRINTF(2, 3);
+static void note(struct rule_note *w, const char *fmt, ...)
+{
+    va_list ap;
+    if (w->used + 4 >= sizeof(w->text)) {
+        w->n++;
+        return;
+    }
+    if (w->n > 0)
+        w->used += (size_t)snprintf(w->text + w->used,
+                                    sizeof(w->text) - w->used, "; ");
+    va_start(ap, fmt);
+    int k = vsnprintf(w->text + w->used, sizeof(w->text) - w->used, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        w->used += (size_t)k;
+    if (w->used >= sizeof(w->text))
+        w->used = sizeof(w->text) - 1;
+    w->n++;
+}
+
+/* "p3 (Anna Novak)" */
+static const char *who(const struct tny_event *ev, int32_t p, char *buf,
+                       size_t cap)
+{
+    snprintf(buf, cap, "%s (%s)", ev->players[p].id, ev->players[p].name);
+    return buf;
+}
+
+/* The earlier round in which a and b sat at one table, 0 = never. */
+static int32_t met_in(const struct tny_event *ev, int32_t a, int32_t b)
+{
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++) {
+            const struct tny_table *tb = &ev->rounds[r].tables[t];
+            bool has_a = false, has_b = false;
+            for (int32_t k = 0; !tb->is_bye && k < tb->n_seats; k++) {
+                has_a |= tb->seats[k] == a;
+                has_b |= tb->seats[k] == b;
+            }
+            if (has_a && has_b)
+                return r + 1;
+        }
+    return 0;
+}
+
+static int32_t bye_in(const struct tny_event *ev, int32_t p)
+{
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++)
+            if (ev->rounds[r].tables[t].is_bye &&
+                ev->rounds[r].tables[t].seats[0] == p)
+                return r + 1;
+    return 0;
+}
+
+/* What the edited plan breaks at the tables of the players in touched[]
+ * (n_touched of them): rematches and second byes (where the stage pairs
+ * by avoiding them), a changed bracket (elimination and finals are
+ * seeded), fixed tables (CM-5). */
+static void plan_problems(const struct tny_event *ev,
+                          const struct tny_round_plan *plan,
+                          const int32_t *touched, int32_t n_touched,
+                          bool seats_changed, struct rule_note *w)
+{
+    char x[2 * TNY_WIRE_TEXT_MAX], y[2 * TNY_WIRE_TEXT_MAX];
+    bool seeded =
+        plan->stage == TNY_STAGE_ELIMINATION || plan->stage == TNY_STAGE_FINAL;
+    if (seats_changed && seeded)
+        note(w,
+             "round %d is a %s round seeded from the standings: this "
+             "changes who meets whom",
+             (int)plan->round, tny_stage_kind_name(plan->stage));
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        const struct tny_pairing_table *tb = &plan->tables[t];
+        bool mine = false;
+        for (int32_t k = 0; k < tb->n_seats; k++)
+            for (int32_t i = 0; i < n_touched; i++)
+                mine |= tb->seats[k] == touched[i];
+        if (!mine)
+            continue;
+        if (tb->is_bye) {
+            int32_t r = seats_changed && !seeded ? bye_in(ev, tb->seats[0]) : 0;
+            if (r)
+                note(w, "%s would get a second bye (had one in round %d)",
+                     who(ev, tb->seats[0], x, sizeof x), (int)r);
+            continue;
+        }
+        for (int32_t k = 0; k < tb->n_seats; k++) {
+            int32_t p = tb->seats[k];
+            int32_t fixed = ev->players[p].fixed_table;
+            if (fixed > 0 && fixed != tb->number)
+                note(w, "%s always plays at table %d (CM-5), not %d",
+                     who(ev, p, x, sizeof x), (int)fixed, (int)tb->number);
+            for (int32_t j = k + 1; seats_changed && !seeded && j < tb->n_seats;
+                 j++) {
+                int32_t r = met_in(ev, p, tb->seats[j]);
+                if (r)
+                    note(w, "%s and %s already played each other in round %d",
+                         who(ev, p, x, sizeof x),
+                         who(ev, tb->seats[j], y, sizeof y), (int)r);
+            }
+        }
+    }
+}
+
+/* Runs the draft edit on a copy of the draft with the engine and refuses
+ * it (ECONFLICT, the problems named) when it breaks a rule, unless the
+ * request says force; a forced edit's problems go into the reply's
+ * message.  No draft, or an edit the engine refuses: TNY_OK here (the
+ * store's own call then gives the error). */
+static int check_draft_edit(struct ctx *c, enum edit_kind kind)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct tny_event *ev = &c->e->ev;
+    struct tny_round_plan plan;
+    struct tny_diag ignored = {{0}};
+    struct rule_note w = {{0}, 0, 0};
+    int32_t touched[TNY_MAX_SEATS * 2], n_touched = 0;
+    if (hub_store_load_draft(c->svc->store, c->e->id, ev, &plan, &ignored) < 0)
+        return TNY_OK;
+    int rc = TNY_OK;
+    if (kind == EDIT_KIND_SWAP) {
+        int32_t a = tny_event_player_index(ev, q->player_id);
+        int32_t b = tny_event_player_index(ev, q->other_player_id);
+        if (a >= 0 && b >= 0 && plan.round == q->round &&
+            tny_round_plan_swap(&plan, a, b, &ignored) == 0) {
+            /* Everyone now at a table with a or b. */
+            for (int32_t t = 0; t < plan.n_tables; t++)
+                for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                    if (plan.tables[t].seats[k] == a ||
+                        plan.tables[t].seats[k] == b)
+                        for (int32_t m = 0; m < plan.tables[t].n_seats &&
+                                            n_touched < TNY_MAX_SEATS * 2;
+                             m++)
+                            touched[n_touched++] = plan.tables[t].seats[m];
+            plan_problems(ev, &plan, touched, n_touched, true, &w);
+        }
+    } else {
+        int32_t from = q->table, to = q->to_table;
+        if (kind == EDIT_KIND_FIX) {
+            int32_t p = tny_event_player_index(ev, q->player_id);
+            from = -1;
+            to = q->table;
+            for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
+                for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                    if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
+                        from = plan.tables[t].number;
+        }
+        if (from > 0 && to > 0 && from != to &&
+            (kind == EDIT_KIND_FIX || plan.round == q->round) &&
+            tny_round_plan_move(&plan, from, to, &ignored) == 0) {
+            /* The two tables that changed numbers. */
+            for (int32_t t = 0; t < plan.n_tables; t++)
+                if (!plan.tables[t].is_bye && (plan.tables[t].number == from ||
+                                               plan.tables[t].number == to))
+                    for (int32_t m = 0; m < plan.tables[t].n_seats &&
+                                        n_touched < TNY_MAX_SEATS * 2;
+                         m++)
+                        touched[n_touched++] = plan.tables[t].seats[m];
+            /* Fixing this player's own table is the point of `fix`. */
+            if (kind == EDIT_KIND_FIX) {
+                int32_t p = tny_event_player_index(ev, q->player_id);
+                for (int32_t i = 0; i < n_touched; i++)
+                    if (touched[i] == p)
+                        touched[i] = -1;
+            }
+            plan_problems(ev, &plan, touched, n_touched, false, &w);
+        }
+    }
+    tny_round_plan_release(&plan);
+    if (w.n == 0)
+        return rc;
+    if (!q->force)
+        return fail(c, TNY_ECONFLICT,
+                    "refused: %s; add --force to do it anyway (CM-5)", w.text);
+    snprintf(c->rep->message, sizeof(c->rep->message), "forced: %s", w.text);
+    return TNY_OK;
 }
 
 /* After a round closed: an event whose every stage is played is finished

@@ -654,6 +654,41 @@ out:
 
 /* ---- players ----------------------------------------------------------- */
 
+static int draft_row(struct hub_store *s, int64_t ev_row, int64_t *row,
+                     int32_t *number, struct tny_diag *d);
+
+/* The check of a player change: the event with its draft must validate.
+ * A draft the change makes invalid (it seats a player who left, or misses
+ * one who joined) was paired for another field: it is deleted in the same
+ * transaction (*dropped = its number; the service pairs again), and the
+ * event without it must validate. */
+static int validate_player_change(struct hub_store *s, int64_t ev_row,
+                                  int32_t *dropped, struct tny_diag *d)
+{
+    struct tny_diag first = {{0}};
+    int64_t row;
+    int32_t number;
+    *dropped = 0;
+    int rc = hs_validate_event(s, ev_row, true, &first);
+    if (rc != TNY_EINVAL)
+        return rc < 0 ? tny_diag_set(d, rc, "%s", first.msg) : rc;
+    rc = draft_row(s, ev_row, &row, &number, d);
+    if (rc == TNY_ENOTFOUND) /* no draft: the change itself is invalid */
+        return tny_diag_set(d, TNY_EINVAL, "%s", first.msg);
+    if (rc < 0)
+        return rc;
+    sqlite3_stmt *st = NULL;
+    if ((rc = hs_prepare(s, "DELETE FROM rounds WHERE id = ?", &st, d)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, row);
+    rc = hs_done(s, st, d);
+    hs_finalize(s, st);
+    if (rc < 0 || (rc = hs_validate_event(s, ev_row, false, d)) < 0)
+        return rc;
+    *dropped = number;
+    return TNY_OK;
+}
+
 int hub_store_put_player(struct hub_store *store, const char *event_id,
                          const char *player_json, size_t len, const char *actor,
                          struct tny_diag *diag)
@@ -695,11 +730,15 @@ int hub_store_put_player(struct hub_store *store, const char *event_id,
     for (int i = 9; i <= 18; i++)
         if (i != 10 && i != 12 && i != 13)
             sqlite3_bind_int(st, i, 0);
+    int32_t dropped = 0;
     if ((rc = bind_json_player(st, p, diag)) < 0 ||
         (rc = hs_done(store, st, diag)) < 0 ||
-        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        (rc = validate_player_change(store, ev_row, &dropped, diag)) < 0)
         goto out;
-    rc = hs_log(store, actor, event_id, "player.put", json_incref(p), diag);
+    json_t *detail = json_deep_copy(p);
+    if (detail && dropped)
+        json_object_set_new(detail, "discarded_draft", json_integer(dropped));
+    rc = hs_log(store, actor, event_id, "player.put", detail, diag);
 out:
     hs_finalize(store, st);
     if (in_tx)
@@ -794,12 +833,18 @@ static int lifecycle(struct hub_store *store, const char *event_id,
         (rc = edit_draft_fix(store, ev_row, event_id, player_id, value, diag)) <
             0)
         goto out;
-    if ((rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+    int32_t gone = 0;
+    if (what == LC_FIX)
+        rc = hs_validate_event(store, ev_row, true, diag);
+    else
+        rc = validate_player_change(store, ev_row, &gone, diag);
+    if (rc < 0)
         goto out;
-    rc = hs_log(store, actor, event_id, kinds[what],
-                json_pack("{s:s, s:i}", "player", player_id,
-                          what == LC_FIX ? "table" : "round", (int)value),
-                diag);
+    json_t *detail = json_pack("{s:s, s:i}", "player", player_id,
+                               what == LC_FIX ? "table" : "round", (int)value);
+    if (detail && gone)
+        json_object_set_new(detail, "discarded_draft", json_integer(gone));
+    rc = hs_log(store, actor, event_id, kinds[what], detail, diag);
 out:
     hs_finalize(store, st);
     return hs_finish(store, rc, diag);
