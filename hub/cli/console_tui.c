@@ -388,7 +388,14 @@ static void render(struct tui *t, int rows, int cols)
         row = rows - 3 - standings_min;
     row++;
 
-    fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d", t->after_round);
+    /* A finished event's last standings are its final classification. */
+    if (strcmp(t->status, "finished") == 0 && t->after_round > 0 &&
+        t->after_round == t->round)
+        fb_printf(t, row++, 1, C_TITLE, "FINAL STANDINGS (after round %d)",
+                  t->after_round);
+    else
+        fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d",
+                  t->after_round);
     for (int i = 0; i < t->n_rows && row < rows - 2; i++, row++)
         fb_printf(t, row, 2, C_PLAIN, "%3d. %-32s %8s", t->rows[i].rank,
                   t->rows[i].name, t->rows[i].points);

@@ -202,6 +202,10 @@ static int cmd_export_event(struct ctx *c)
     char *text = NULL;
     int rc =
         hub_store_export_event_json(c->svc->store, c->e->id, &text, &c->diag);
+    /* The organiser's reasons go with the export (x_audit). */
+    if (rc == 0 && (rc = hub_store_append_audit(c->svc->store, c->e->id, &text,
+                                                &c->diag)) < 0)
+        free(text);
     if (rc < 0)
         return fail_diag(c, rc);
     return reply_json(c, text);
@@ -1021,6 +1025,8 @@ static const struct tny_table *round_table(const struct hub_ev *e,
     return NULL;
 }
 
+static int republish_table(struct ctx *c, int32_t table);
+
 static int cmd_enter_result(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
@@ -1061,7 +1067,11 @@ static int cmd_enter_result(struct ctx *c)
     }
     c->rep->round = q->round;
     c->rep->count = (uint64_t)id;
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    /* The table shows the organiser's result (published rounds). */
+    return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
+                                         : TNY_OK;
 }
 
 static int cmd_penalty(struct ctx *c)
@@ -1167,6 +1177,21 @@ static int cmd_assign_device(struct ctx *c)
 static int32_t draft_number(const struct ctx *c)
 {
     return c->e->info.n_rounds > c->e->ev.n_rounds ? c->e->info.n_rounds : 0;
+}
+
+/* The device at table `table` of the event gets its assignment again
+ * (it shows a result the organiser entered); no device: nothing. */
+static int republish_table(struct ctx *c, int32_t table)
+{
+    for (int32_t i = 0; i < c->svc->n_devices; i++) {
+        struct hub_device *d = &c->svc->devices[i];
+        int rc;
+        if (d->table != table || strcmp(d->event, c->e->id) != 0)
+            continue;
+        if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
+            return fail_diag(c, rc);
+    }
+    return TNY_OK;
 }
 
 /* After a round changed status: the tables' assignments and the clock
@@ -1368,7 +1393,10 @@ static int cmd_resolve_conflict(struct ctx *c)
     }
     c->rep->round = q->round;
     c->rep->count = (uint64_t)(id ? id : q->result_id);
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
+                                         : TNY_OK;
 }
 
 /* The audit log of the event, from after_seq on (at most 500 rows; the

@@ -599,6 +599,18 @@ TNY_MUST_USE int hub_store_export_event_json(struct hub_store *store,
 
 /* ---- corrections (store_correct.c) ------------------------------------ */
 
+/* Appends the organiser's reasons to an event file of
+ * hub_store_export_event_json (*text, a JSON object; reallocated): an
+ * "x_audit" member (ignored by every reader, event-file.md) with
+ * "disqualifications" and "corrections" (results entered or overridden,
+ * conflicts kept, rounds reopened, players edited), each with "what",
+ * "by", "time_ms", the log row's detail and "reason".  Nothing is
+ * appended when there is nothing to say.  Errors: TNY_ESTATE, TNY_ENOMEM
+ * (*text unchanged). */
+TNY_MUST_USE int hub_store_append_audit(struct hub_store *store,
+                                        const char *event_id, char **text,
+                                        struct tny_diag *diag);
+
 /* The organiser's reason for the writes that follow: while set, every log
  * row gets it as "reason" in its detail (the audit log: who = actor, when
  * = time_ms, what = kind and detail).  NULL or "" clears it.  Errors:

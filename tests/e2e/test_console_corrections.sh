@@ -8,9 +8,11 @@
 #   publishing it brings them back; once started it is refused;
 # - a player is renamed and a club fixed mid-round: the table shows the
 #   new name at once, the export has it;
-# - a conflict (organiser entry vs the table's confirmed entry) shows both
-#   submissions (who, when, values); closing is refused; resolving keeps
-#   the table's one, which then counts;
+# - a result the organiser enters is pushed to the table, which shows it
+#   as the organiser's and takes no entry of its own;
+# - a conflict (the table's entry in flight while the organiser enters
+#   another) shows both submissions (who, when, values); closing is
+#   refused; resolving keeps the table's one, which then counts;
 # - a closed round is reopened while the next round is a draft (the draft
 #   goes, the reply says so), corrected with --override, closed again; once
 #   round 2 is published, reopening round 1 is refused naming round 2
@@ -87,9 +89,21 @@ live 3 player edit "$EV" nobody --name X
 ok "renamed $a: table 1 shows the new name at once; nothing to change / unknown player refused"
 
 # ---- a conflict: both submissions, resolved by keeping one ---------------
+# The table's entry is on its way (the device is stopped between the two
+# confirmations) when the organiser enters a different result: the
+# table's submission then conflicts.
+hl_say table-001 "result winner=$b hq_diff=5" "confirm $a"
+hl_expect table-001 "confirmed $a need=$b"
+kill -STOP "${HL_PID[table-001]}"
 live 0 result enter "$EV" 1 1 "{\"winner\": \"$a\", \"hq_diff\": 3}" --reason "slip handed in"
-hl_say table-001 "result winner=$b hq_diff=5" "confirm $a" "confirm $b"
+hl_say table-001 "confirm $b"
+kill -CONT "${HL_PID[table-001]}"
 wait_until 30 grep -q '^ack conflict ' "$E2E_TMP/table-001.out" || fail "no conflict; $(hl_tail table-001)"
+hl_expect table-001 "organiser_result by=\"organiser:o1\" result={\"winner\":\"$a\",\"hq_diff\":3}"
+hl_expect table-001 'state done'
+hl_say table-001 "result winner=$b hq_diff=6"
+hl_expect table-001 'error result: entered by the organiser (organiser:o1); only the organiser can change it'
+ok "the organiser's result is pushed to the table (shown as the organiser's, no entry taken)"
 live 0 result show "$EV" 1 --table 1
 grep -q 'open conflict' "$E2E_TMP/out" || fail "result show: $(cat "$E2E_TMP/out")"
 grep -E -q "^  table 1 +id [0-9]+ +counted +[0-9-]+ [0-9:]+ by organiser:o1 .*\"winner\": ?\"$a\"" "$E2E_TMP/out" ||
@@ -112,7 +126,8 @@ assert len(counted) == 1 and counted[0]["result"]["winner"] == sys.argv[2], rows
 assert counted[0]["by"] == "organiser:o1", rows
 assert not [r for r in rows if r["status"] == "conflict"], rows
 EOF
-ok "resolved: the table's result counts, no conflict left"
+hl_expect table-001 "organiser_result by=\"organiser:o1\" result={\"winner\":\"$b\",\"hq_diff\":5}"
+ok "resolved: the table's result counts, no conflict left; the table shows it"
 live 0 round close "$EV"
 
 # ---- reopen a closed round ----------------------------------------------
@@ -163,7 +178,18 @@ grep -q 'Final standings' "$E2E_TMP/out" && fail "standings after round 1 called
 live 0 export "$EV"
 grep -q '"name": "Anna Novak"' "$E2E_TMP/out" && grep -q '"club": "Brno"' "$E2E_TMP/out" ||
     fail "export lacks the edit"
-ok "after the last round: event finished, \"Final standings\""
+python3 - "$E2E_TMP/out" <<'EOF' || fail "export audit: $(tail -n 3 "$E2E_TMP/out")"
+import json, sys
+audit = json.load(open(sys.argv[1]))["x_audit"]
+what = [(c["what"], c.get("reason")) for c in audit["corrections"]]
+assert ("result.correct", "score slip misread") in what, what
+assert ("result.correct", "players agreed on the table's result") in what, what
+assert ("player.edit", "typo at registration") in what, what
+assert all(c["by"] == "organiser:o1" and c["time_ms"] > 0 for c in audit["corrections"])
+EOF
+"$TOURNEY" standings "$E2E_TMP/out" >/dev/null 2>"$E2E_TMP/err" ||
+    fail "the export with x_audit does not read back: $(cat "$E2E_TMP/err")"
+ok "after the last round: event finished, \"Final standings\"; the export keeps who corrected what and why (x_audit) and reads back"
 
 # ---- the audit log ------------------------------------------------------------
 live 0 log "$EV"

@@ -113,6 +113,15 @@ live 0 player add "$EV" p9 "Late Comer"
 grep -q '^the draft of round 2 was planned again' "$E2E_TMP/out" || fail "late entry: $(cat "$E2E_TMP/out")"
 [ "$(draft_players)" = "p1 p2 p3 p4 p5 p8 p9" ] || fail "draft after the late entry: $(draft_players)"
 ok "drop, DQ and a late entry while a draft exists: the draft is planned again with exactly the players who play"
+live 0 export "$EV"
+python3 - "$E2E_TMP/out" <<'EOF' || fail "export: DQ reason: $(tail -n 3 "$E2E_TMP/out")"
+import json, sys
+ev = json.load(open(sys.argv[1]))
+assert ev["disqualified"] == [{"player": "p7", "after_round": 1}], ev["disqualified"]
+dq = ev["x_audit"]["disqualifications"]
+assert [(d["player"], d["reason"], d["by"]) for d in dq] == [("p7", "unsporting conduct", "organiser:o1")], dq
+EOF
+ok "the export keeps the disqualification's reason (x_audit)"
 live 0 round publish "$EV"
 play 2
 

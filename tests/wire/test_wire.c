@@ -703,6 +703,9 @@ static void test_PROTO_roundtrip_assignment(void **state)
     a->draft_ms = 15 * 60000;
     a->action_ms = 30000;
     a->best_of_three = true;
+    strcpy(a->organiser_result,
+           "{\"vp\": {\"n1\": 30, \"n2\": 20, \"n3\": 10, \"n4\": 5}}");
+    strcpy(a->organiser_result_by, "organiser:desk");
     roundtrip(&codecs[C_ASSIGN], a);
     /* Idle: no table this round, unlimited clock. */
     memset(a, 0, sizeof *a);

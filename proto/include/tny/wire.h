@@ -206,6 +206,10 @@ struct tny_wire_assignment {
     char notes[TNY_MAX_NOTES][TNY_WIRE_NOTE_MAX];
     bool best_of_three;
     int64_t chess_clock_limit_ms, draft_ms, action_ms; /* 0 = none */
+    /* The counted result when the organiser entered or overrode it:
+     * event-file result JSON ("" = none) and who ("organiser:LOGIN"). */
+    char organiser_result[TNY_WIRE_NOTE_MAX];
+    char organiser_result_by[TNY_WIRE_ID_MAX + 16];
 };
 
 /* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
