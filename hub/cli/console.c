@@ -1970,6 +1970,11 @@ int hub_console_run_words(struct hub_console_conn *conn, int n, char **words)
         return status;
     }
     lv->conn = conn;
+    /* The dashboard's views read the JSON: a leading --json. */
+    if (n > 0 && strcmp(words[0], "--json") == 0) {
+        lv->json = true;
+        n--, words++;
+    }
     status = n > 0 ? find_command(lv, n, words) : HUB_CONSOLE_EXIT_USAGE;
     if (status == HUB_CONSOLE_EXIT_OK && lv->cmd->run == run_console) {
         say("console: already running");
