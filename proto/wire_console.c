@@ -51,6 +51,13 @@ static const struct {
     C(NEXT_STAGE, "next_stage", NEXT_STAGE),
     C(LIST_EVENTS, "list_events", LIST_EVENTS),
     C(DECLARE_ARMIES, "declare_armies", DECLARE_ARMIES),
+    C(DISCARD_DRAFT, "discard_draft", DISCARD_DRAFT),
+    C(UNPUBLISH_ROUND, "unpublish_round", UNPUBLISH_ROUND),
+    C(REOPEN_ROUND, "reopen_round", REOPEN_ROUND),
+    C(EDIT_PLAYER, "edit_player", EDIT_PLAYER),
+    C(SHOW_RESULTS, "show_results", SHOW_RESULTS),
+    C(RESOLVE_CONFLICT, "resolve_conflict", RESOLVE_CONFLICT),
+    C(READ_LOG, "read_log", READ_LOG),
 #undef C
 };
 
@@ -323,6 +330,49 @@ static int request_check(const struct tny_wire_request *q,
         if (!q->confirm)
             return wire__fail(diag, "%s.confirm: must be true", c);
         return TNY_OK;
+    case TNY_WIRE_CMD_DISCARD_DRAFT:
+        RANGE(round, "round", 0, WIRE_MAX_ROUND);
+        REASON();
+        return TNY_OK;
+    case TNY_WIRE_CMD_UNPUBLISH_ROUND:
+    case TNY_WIRE_CMD_REOPEN_ROUND:
+        RANGE(round, "round", 1, WIRE_MAX_ROUND);
+        REASON();
+        return TNY_OK;
+    case TNY_WIRE_CMD_EDIT_PLAYER:
+        ID(player_id, "player_id");
+        wire__path(p, sizeof p, "%s.name", c);
+        if ((rc = wire__check_text(q->player.name, WIRE_TEXT_LINE, false, p,
+                                   diag)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.club", c);
+        if ((rc = wire__check_text(q->player.club, WIRE_TEXT_LINE, false, p,
+                                   diag)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.country", c);
+        if ((rc = wire__check_text(q->player.country, WIRE_TEXT_LINE, false, p,
+                                   diag)) < 0)
+            return rc;
+        if (!q->player.name[0] && !q->set_club && !q->set_country)
+            return wire__fail(diag,
+                              "%s: nothing to change (name, club or "
+                              "country)",
+                              c);
+        REASON();
+        return TNY_OK;
+    case TNY_WIRE_CMD_SHOW_RESULTS:
+        RANGE(round, "round", 1, WIRE_MAX_ROUND);
+        RANGE(table, "table", 0, WIRE_MAX_TABLE);
+        return TNY_OK;
+    case TNY_WIRE_CMD_RESOLVE_CONFLICT:
+        RANGE(round, "round", 1, WIRE_MAX_ROUND);
+        RANGE(table, "table", 1, WIRE_MAX_TABLE);
+        RANGE(result_id, "keep", 1, INT64_MAX);
+        REASON();
+        return TNY_OK;
+    case TNY_WIRE_CMD_READ_LOG:
+        RANGE(after_seq, "after_seq", 0, INT64_MAX);
+        return TNY_OK;
     case TNY_WIRE_CMD_EXPORT_EVENT:
     case TNY_WIRE_CMD_LIST_DEVICES:
     case TNY_WIRE_CMD_LIST_EVENTS:
@@ -498,17 +548,20 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         if ((rc = STR(x, player_a, player_id)) < 0 ||
             (rc = STR(x, player_b, other_player_id)) < 0)
             return rc;
+        q->force = x->has_force && x->force;
         return U32(x, round, round);
     }
     case TNY_WIRE_CMD_MOVE_TABLE: {
         const Tourney__V1__MoveTable *x = m->move_table;
         if ((rc = U32(x, round, round)) < 0 || (rc = U32(x, table, table)) < 0)
             return rc;
+        q->force = x->has_force && x->force;
         return U32(x, to_table, to_table);
     }
     case TNY_WIRE_CMD_FIX_TABLE:
         if ((rc = STR(m->fix_table, player_id, player_id)) < 0)
             return rc;
+        q->force = m->fix_table->has_force && m->fix_table->force;
         return U32(m->fix_table, table, table);
     case TNY_WIRE_CMD_CLOCK_START:
     case TNY_WIRE_CMD_CLOCK_PAUSE:
@@ -556,6 +609,61 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         return U32(m->assign_device, table, table);
     case TNY_WIRE_CMD_NEXT_STAGE:
         q->confirm = m->next_stage->has_confirm && m->next_stage->confirm;
+        return TNY_OK;
+    case TNY_WIRE_CMD_DISCARD_DRAFT:
+        if ((rc = STR(m->discard_draft, reason, reason)) < 0)
+            return rc;
+        return U32(m->discard_draft, round, round);
+    case TNY_WIRE_CMD_UNPUBLISH_ROUND:
+        if ((rc = STR(m->unpublish_round, reason, reason)) < 0)
+            return rc;
+        return U32(m->unpublish_round, round, round);
+    case TNY_WIRE_CMD_REOPEN_ROUND:
+        if ((rc = STR(m->reopen_round, reason, reason)) < 0)
+            return rc;
+        return U32(m->reopen_round, round, round);
+    case TNY_WIRE_CMD_EDIT_PLAYER: {
+        const Tourney__V1__EditPlayer *x = m->edit_player;
+        if ((rc = STR(x, player_id, player_id)) < 0 ||
+            (rc = STR(x, reason, reason)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.name", c);
+        if ((rc = wire__copy(q->player.name, sizeof q->player.name, x->name, p,
+                             diag)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.club", c);
+        if ((rc = wire__copy(q->player.club, sizeof q->player.club, x->club, p,
+                             diag)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.country", c);
+        if ((rc = wire__copy(q->player.country, sizeof q->player.country,
+                             x->country, p, diag)) < 0)
+            return rc;
+        q->set_club = x->club != NULL;
+        q->set_country = x->country != NULL;
+        return TNY_OK;
+    }
+    case TNY_WIRE_CMD_SHOW_RESULTS:
+        if ((rc = U32(m->show_results, round, round)) < 0)
+            return rc;
+        return U32(m->show_results, table, table);
+    case TNY_WIRE_CMD_RESOLVE_CONFLICT: {
+        const Tourney__V1__ResolveConflict *x = m->resolve_conflict;
+        if ((rc = U32(x, round, round)) < 0 ||
+            (rc = U32(x, table, table)) < 0 ||
+            (rc = STR(x, reason, reason)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.keep", c);
+        if (x->keep > (uint64_t)INT64_MAX)
+            return wire__fail(diag, "%s: out of range", p);
+        q->result_id = (int64_t)x->keep;
+        return wire__need(x->has_keep, p, diag);
+    }
+    case TNY_WIRE_CMD_READ_LOG:
+        wire__path(p, sizeof p, "%s.after_seq", c);
+        if (m->read_log->after_seq > (uint64_t)INT64_MAX)
+            return wire__fail(diag, "%s: out of range", p);
+        q->after_seq = (int64_t)m->read_log->after_seq;
         return TNY_OK;
     case TNY_WIRE_CMD_EXPORT_EVENT:
     case TNY_WIRE_CMD_LIST_DEVICES:
@@ -653,6 +761,13 @@ struct request_pb {
         Tourney__V1__NextStage next_stage;
         Tourney__V1__ListEvents list_events;
         Tourney__V1__DeclareArmies declare_armies;
+        Tourney__V1__DiscardDraft discard_draft;
+        Tourney__V1__UnpublishRound unpublish_round;
+        Tourney__V1__ReopenRound reopen_round;
+        Tourney__V1__EditPlayer edit_player;
+        Tourney__V1__ShowResults show_results;
+        Tourney__V1__ResolveConflict resolve_conflict;
+        Tourney__V1__ReadLog read_log;
     } u;
     Tourney__V1__PlayerEntry player;
     char *armies[TNY_MAX_ARMIES];
@@ -796,6 +911,8 @@ static void command_to_pb(const struct tny_wire_request *q,
         SET_U32(&s->u.swap_players, round, q->round);
         s->u.swap_players.player_a = (char *)q->player_id;
         s->u.swap_players.player_b = (char *)q->other_player_id;
+        s->u.swap_players.has_force = q->force;
+        s->u.swap_players.force = q->force;
         m->swap_players = &s->u.swap_players;
         break;
     case TNY_WIRE_CMD_MOVE_TABLE:
@@ -803,12 +920,16 @@ static void command_to_pb(const struct tny_wire_request *q,
         SET_U32(&s->u.move_table, round, q->round);
         SET_U32(&s->u.move_table, table, q->table);
         SET_U32(&s->u.move_table, to_table, q->to_table);
+        s->u.move_table.has_force = q->force;
+        s->u.move_table.force = q->force;
         m->move_table = &s->u.move_table;
         break;
     case TNY_WIRE_CMD_FIX_TABLE:
         tourney__v1__fix_table__init(&s->u.fix_table);
         s->u.fix_table.player_id = (char *)q->player_id;
         SET_U32(&s->u.fix_table, table, q->table);
+        s->u.fix_table.has_force = q->force;
+        s->u.fix_table.force = q->force;
         m->fix_table = &s->u.fix_table;
         break;
     case TNY_WIRE_CMD_CLOCK_START:
@@ -872,6 +993,55 @@ static void command_to_pb(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_LIST_EVENTS:
         tourney__v1__list_events__init(&s->u.list_events);
         m->list_events = &s->u.list_events;
+        break;
+    case TNY_WIRE_CMD_DISCARD_DRAFT:
+        tourney__v1__discard_draft__init(&s->u.discard_draft);
+        SET_U32(&s->u.discard_draft, round, q->round);
+        s->u.discard_draft.reason = wire__opt(q->reason);
+        m->discard_draft = &s->u.discard_draft;
+        break;
+    case TNY_WIRE_CMD_UNPUBLISH_ROUND:
+        tourney__v1__unpublish_round__init(&s->u.unpublish_round);
+        SET_U32(&s->u.unpublish_round, round, q->round);
+        s->u.unpublish_round.reason = wire__opt(q->reason);
+        m->unpublish_round = &s->u.unpublish_round;
+        break;
+    case TNY_WIRE_CMD_REOPEN_ROUND:
+        tourney__v1__reopen_round__init(&s->u.reopen_round);
+        SET_U32(&s->u.reopen_round, round, q->round);
+        s->u.reopen_round.reason = wire__opt(q->reason);
+        m->reopen_round = &s->u.reopen_round;
+        break;
+    case TNY_WIRE_CMD_EDIT_PLAYER:
+        tourney__v1__edit_player__init(&s->u.edit_player);
+        s->u.edit_player.player_id = (char *)q->player_id;
+        s->u.edit_player.name = wire__opt(q->player.name);
+        s->u.edit_player.club = q->set_club ? (char *)q->player.club : NULL;
+        s->u.edit_player.country =
+            q->set_country ? (char *)q->player.country : NULL;
+        s->u.edit_player.reason = wire__opt(q->reason);
+        m->edit_player = &s->u.edit_player;
+        break;
+    case TNY_WIRE_CMD_SHOW_RESULTS:
+        tourney__v1__show_results__init(&s->u.show_results);
+        SET_U32(&s->u.show_results, round, q->round);
+        SET_U32(&s->u.show_results, table, q->table);
+        m->show_results = &s->u.show_results;
+        break;
+    case TNY_WIRE_CMD_RESOLVE_CONFLICT:
+        tourney__v1__resolve_conflict__init(&s->u.resolve_conflict);
+        SET_U32(&s->u.resolve_conflict, round, q->round);
+        SET_U32(&s->u.resolve_conflict, table, q->table);
+        s->u.resolve_conflict.has_keep = true;
+        s->u.resolve_conflict.keep = (uint64_t)q->result_id;
+        s->u.resolve_conflict.reason = wire__opt(q->reason);
+        m->resolve_conflict = &s->u.resolve_conflict;
+        break;
+    case TNY_WIRE_CMD_READ_LOG:
+        tourney__v1__read_log__init(&s->u.read_log);
+        s->u.read_log.has_after_seq = q->after_seq != 0;
+        s->u.read_log.after_seq = (uint64_t)q->after_seq;
+        m->read_log = &s->u.read_log;
         break;
     case TNY_WIRE_CMD_COUNT_: break;
     }

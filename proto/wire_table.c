@@ -196,8 +196,16 @@ static int assignment_from_pb(const Tourney__V1__TableAssignment *m,
     out->draft_ms = m->has_draft_ms ? m->draft_ms : 0;
     out->action_ms = m->has_action_ms ? m->action_ms : 0;
     wire__path(p, sizeof p, "%s.ct_board", r);
-    return wire__copy(out->ct_board, sizeof out->ct_board, m->ct_board, p,
-                      diag);
+    if ((rc = wire__copy(out->ct_board, sizeof out->ct_board, m->ct_board, p,
+                         diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.organiser_result_json", r);
+    if ((rc = wire__copy(out->organiser_result, sizeof out->organiser_result,
+                         m->organiser_result_json, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.organiser_result_by", r);
+    return wire__copy(out->organiser_result_by, sizeof out->organiser_result_by,
+                      m->organiser_result_by, p, diag);
 }
 
 /* Seats are named by seat index (seat number - 1) in messages. */
@@ -315,6 +323,16 @@ static int assignment_check(const struct tny_wire_assignment *a,
         if (tny_ct_board_parse(a->ct_board, &b, &inner) < 0)
             return wire__fail(diag, "%s: %s", p, inner.msg);
     }
+    wire__path(p, sizeof p, "%s.organiser_result_json", r);
+    if ((rc = wire__check_text(a->organiser_result, WIRE_TEXT_MULTI, false, p,
+                               diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.organiser_result_by", r);
+    if ((rc = wire__check_text(a->organiser_result_by, WIRE_TEXT_LINE, false, p,
+                               diag)) < 0)
+        return rc;
+    if (a->organiser_result[0] && a->table < 1)
+        return wire__fail(diag, "%s.organiser_result_json: no table", r);
     return TNY_OK;
 }
 
@@ -396,6 +414,8 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
     m.has_action_ms = in->action_ms != 0;
     m.action_ms = in->action_ms;
     m.ct_board = wire__opt(in->ct_board);
+    m.organiser_result_json = wire__opt(in->organiser_result);
+    m.organiser_result_by = wire__opt(in->organiser_result_by);
     return wire__pack(&m.base, assign_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
                       diag);
 }

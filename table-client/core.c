@@ -103,6 +103,9 @@ enum tbl_state tbl_core_state(const struct tbl_core *c)
         return TBL_STATE_WAITING;
     if (c->asg.table == 0)
         return TBL_STATE_IDLE;
+    /* The organiser entered this table's result: it is in. */
+    if (c->asg.organiser_result[0])
+        return TBL_STATE_DONE;
     if (sub_is_for_assignment(c)) {
         switch (c->sub_status) {
         case TBL_SUB_SENT: return TBL_STATE_SUBMITTED;
@@ -369,6 +372,11 @@ static void emit_assignment(struct tbl_core *c)
         emitf(c, "seat %d id=%s name=%s%s%s", (int)(i + 1), s->player_id, name,
               s->first_player ? " first" : "", extra);
     }
+    if (a->organiser_result[0]) {
+        char by[sizeof(a->organiser_result_by) * 4 + 3];
+        tbl_text_quote(a->organiser_result_by, by, sizeof(by));
+        emitf(c, "organiser_result by=%s result=%s", by, a->organiser_result);
+    }
 }
 
 void tbl_core_assignment(struct tbl_core *c,
@@ -495,6 +503,11 @@ static int check_can_enter(const struct tbl_core *c, struct tny_diag *diag)
                             "confirmations (key=%s)",
                             c->sub.key);
     case TBL_STATE_DONE:
+        if (c->asg.organiser_result[0])
+            return tny_diag_set(diag, TNY_ESTATE,
+                                "result: entered by the organiser (%s); only "
+                                "the organiser can change it",
+                                c->asg.organiser_result_by);
         return tny_diag_set(diag, TNY_ESTATE,
                             "result: accepted by the hub (key=%s); only the "
                             "organiser can change it",

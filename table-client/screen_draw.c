@@ -447,6 +447,14 @@ static void state_words(const struct tbl_screen *s, const struct tbl_core *core,
         w->attr = TBL_ATTR_WARN;
         break;
     case TBL_STATE_DONE:
+        if (core->asg.organiser_result[0]) {
+            /* The result as the organiser entered it (event-file JSON). */
+            w->head = "RESULT ENTERED BY THE ORGANISER";
+            snprintf(w->detail, sizeof(w->detail), "%.*s",
+                     (int)(sizeof(w->detail) - 1), core->asg.organiser_result);
+            w->attr = TBL_ATTR_GOOD;
+            break;
+        }
         w->head = "RESULT ACCEPTED";
         snprintf(w->detail, sizeof(w->detail),
                  "thank you: the hub has stored the result");

@@ -1144,3 +1144,24 @@ int tny_round_plan_move(struct tny_round_plan *plan, int32_t from, int32_t to,
     src->number = to;
     return TNY_OK;
 }
+
+int tny_event_complete(const struct tny_event *ev, bool *complete,
+                       struct tny_diag *diag)
+{
+    struct plan_ctx c = {0};
+    struct tny_diag ignored;
+    *complete = false;
+    if (tny_event_completed_rounds(ev) < ev->n_rounds)
+        return TNY_OK; /* a round in progress */
+    c.ev = ev;
+    c.diag = &ignored;
+    c.round = ev->n_rounds + 1;
+    int rc = find_stage(&c);
+    if (rc == TNY_ESTATE) { /* every stage played: find_stage's only ESTATE */
+        *complete = true;
+        return TNY_OK;
+    }
+    if (rc < 0)
+        return tny_diag_set(diag, rc, "%s", ignored.msg);
+    return TNY_OK;
+}

@@ -508,6 +508,7 @@
      * points (number), pointsText, tb ([text]), dropped, disqualified}. */
     function standingsView(st, top, nTb) {
         var sd = isObj(st.docs.standings) ? st.docs.standings : {};
+        var ev = isObj(st.docs.event) ? st.docs.event : {};
         var rows = arr(sd.standings).filter(isObj);
         var names = [];
         if (rows.length && isObj(rows[0].tiebreaks))
@@ -516,6 +517,10 @@
             }).slice(0, nTb);
         return {
             afterRound: isNum(sd.after_round) ? sd.after_round : 0,
+            /* The event finished and these count its last round: the
+             * final classification (docs/feed.md "event"). */
+            final: ev.status === 'finished' && isNum(sd.after_round) &&
+                   sd.after_round > 0 && sd.after_round === ev.round,
             stage: str(sd.stage),
             tiebreaks: names,
             total: rows.length,
@@ -717,7 +722,8 @@
         });
         var sv = standingsView(st, 3, 0);
         if (sv.afterRound > 0 && sv.rows.length) {
-            items.push('Standings after round ' + sv.afterRound + ': ' +
+            items.push((sv.final ? 'Final standings'
+                                 : 'Standings after round ' + sv.afterRound) + ': ' +
                        sv.rows.map(function (r) {
                            return r.rank + '. ' + r.name + ' ' + r.pointsText;
                        }).join(', '));
@@ -869,8 +875,9 @@
         if (!st.docs.standings)
             return statusHtml(st, 'No standings yet for ' + st.event);
         var sv = standingsView(st, opts.top, opts.tb);
-        var sub = sv.afterRound > 0 ? 'Standings after round ' + sv.afterRound
-                                    : 'Standings (no round complete yet)';
+        var sub = sv.final ? 'Final standings'
+                  : sv.afterRound > 0 ? 'Standings after round ' + sv.afterRound
+                                      : 'Standings (no round complete yet)';
         var h = '<div class="standings-page"><div class="panel standings">' +
                 (opts.title ? '<div class="hd"><span class="ti">' + esc(rv.title) +
                               '</span><span class="rd">' + esc(sub) + '</span>' + connDot(st) + '</div>' : '') +

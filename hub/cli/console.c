@@ -674,6 +674,10 @@ static int show(struct live *lv, enum shape shape, const char *line)
     }
     if (line && line[0])
         puts(line);
+    /* An accepted command's message is a note for the organiser (e.g. the
+     * draft was planned again); standings use it for their title. */
+    if (rep->message[0] && lv->req.cmd != TNY_WIRE_CMD_GET_STANDINGS)
+        puts(rep->message);
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
         bool done = false;
@@ -1155,6 +1159,8 @@ static int run_round_swap(struct live *lv)
     if (status == HUB_CONSOLE_EXIT_OK)
         status = put_id(lv->req.other_player_id, lv->pos[3], "PLAYER_B");
     if (status == HUB_CONSOLE_EXIT_OK)
+        lv->req.force = flag(lv, "force");
+    if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
@@ -1175,6 +1181,8 @@ static int run_round_move(struct live *lv)
     if (status == HUB_CONSOLE_EXIT_OK)
         status = pos_int(lv, 3, "TO_TABLE", 1, 100000, &lv->req.to_table);
     if (status == HUB_CONSOLE_EXIT_OK)
+        lv->req.force = flag(lv, "force");
+    if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
@@ -1192,6 +1200,8 @@ static int run_round_fix(struct live *lv)
         status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
     if (status == HUB_CONSOLE_EXIT_OK)
         status = pos_int(lv, 2, "TABLE", 0, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        lv->req.force = flag(lv, "force");
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
@@ -1500,8 +1510,11 @@ static int run_standings(struct live *lv)
         status = opt_int(lv, "after-round", 1, 10000, &lv->req.round);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_STANDINGS, NULL)
-                                         : status;
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    /* The hub says when these are the event's final classification. */
+    bool final = strcmp(lv->rep.message, "final standings") == 0;
+    return show(lv, SHAPE_STANDINGS, final ? "Final standings" : NULL);
 }
 
 /* CM-4: every lot of the event with its purpose and outcome, from the
@@ -1696,6 +1709,313 @@ static int run_console(struct live *lv)
     return hub_console_tui(&lv->set, ev);
 }
 
+/* ---- corrections (docs/console.md "Corrections") ------------------------ */
+
+/* --reason TEXT into the request. */
+static int reason_option(struct live *lv)
+{
+    if (!opt(lv, "reason"))
+        return HUB_CONSOLE_EXIT_OK;
+    return put_text(lv->req.reason, sizeof lv->req.reason, opt(lv, "reason"),
+                    "--reason");
+}
+
+/* Local time of a UTC millisecond time: "2026-11-24 18:03:12". */
+static void local_time(int64_t ms, char *out, size_t cap)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (!localtime_r(&t, &tm) || !strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm))
+        snprintf(out, cap, "%lld", (long long)ms);
+}
+
+static int run_round_discard(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_DISCARD_DRAFT, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, "round", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = reason_option(lv);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line,
+             "discarded the draft of round %d of %s: pair it again with "
+             "`tourney live round pair %s`",
+             (int)lv->rep.round, lv->req.event_id, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_round_unpublish(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_UNPUBLISH_ROUND, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = reason_option(lv);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = round_option(lv, current_round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line,
+             "unpublished round %d of %s: the tables wait again; the round "
+             "is a draft (edit, publish or discard it)",
+             (int)lv->req.round, lv->req.event_id);
+    return show(lv, SHAPE_DRAFT, line);
+}
+
+static int run_round_reopen(struct live *lv)
+{
+    char line[320];
+    int status = start_request(lv, TNY_WIRE_CMD_REOPEN_ROUND, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = reason_option(lv);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    int discarded = 0;
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    json_t *d = json_object_get(root, "discarded_draft");
+    if (json_is_integer(d))
+        discarded = (int)json_integer_value(d);
+    json_decref(root);
+    int n = snprintf(line, sizeof line,
+                     "reopened round %d of %s: correct its results (`result "
+                     "enter --override`), then close it again",
+                     (int)lv->req.round, lv->req.event_id);
+    if (discarded > 0 && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n,
+                 "; the draft of round %d was paired from these standings and "
+                 "is discarded",
+                 discarded);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+static int run_player_edit(struct live *lv)
+{
+    char line[320];
+    struct tny_wire_player *p = &lv->req.player;
+    int status = start_request(lv, TNY_WIRE_CMD_EDIT_PLAYER, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "name"))
+        status = put_text(p->name, sizeof p->name, opt(lv, "name"), "--name");
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "club")) {
+        lv->req.set_club = true;
+        status = put_text(p->club, sizeof p->club, opt(lv, "club"), "--club");
+    }
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "country")) {
+        lv->req.set_country = true;
+        status = put_text(p->country, sizeof p->country, opt(lv, "country"),
+                          "--country");
+    }
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "name") && !p->name[0]) {
+        say("--name: a player's name cannot be empty");
+        status = HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (status == HUB_CONSOLE_EXIT_OK && !opt(lv, "name") &&
+        !lv->req.set_club && !lv->req.set_country) {
+        say("player edit: nothing to change: give --name, --club or "
+            "--country");
+        status = HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = reason_option(lv);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line,
+             "changed %s in %s: the tables and the feed show it now",
+             lv->req.player_id, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+/* `result show`: one line per submission, then its result. */
+static bool print_results(const json_t *root)
+{
+    const json_t *rows = json_object_get(root, "results");
+    if (!json_is_array(rows))
+        return false;
+    if (json_array_size(rows) == 0)
+        puts("(no result yet)");
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        const json_t *r = json_array_get(rows, i);
+        const json_t *time_ms = json_object_get(r, "time_ms");
+        char when[32];
+        local_time(json_is_integer(time_ms) ? json_integer_value(time_ms) : 0,
+                   when, sizeof when);
+        char *result = json_dumps(json_object_get(r, "result"),
+                                  JSON_COMPACT | JSON_ENCODE_ANY);
+        printf("  table %-4lld id %-6lld %-17s %s by %s  %s\n",
+               (long long)json_integer_value(json_object_get(r, "table")),
+               (long long)json_integer_value(json_object_get(r, "id")),
+               json_string_value(json_object_get(r, "status"))
+                   ? json_string_value(json_object_get(r, "status"))
+                   : "?",
+               when,
+               json_string_value(json_object_get(r, "by"))
+                   ? json_string_value(json_object_get(r, "by"))
+                   : "?",
+               result ? result : "?");
+        free(result);
+    }
+    return true;
+}
+
+static int run_result_show(struct live *lv)
+{
+    char line[512];
+    int status = start_request(lv, TNY_WIRE_CMD_SHOW_RESULTS, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = opt_int(lv, "table", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    if (lv->json)
+        return show(lv, SHAPE_RAW, NULL);
+    if (lv->rep.count)
+        snprintf(line, sizeof line,
+                 "results of round %d of %s: %llu open conflict%s: keep one "
+                 "with `tourney live result resolve %s %d TABLE --keep ID` or "
+                 "enter another with `result enter --override`",
+                 (int)lv->req.round, lv->req.event_id,
+                 (unsigned long long)lv->rep.count,
+                 lv->rep.count == 1 ? "" : "s", lv->req.event_id,
+                 (int)lv->req.round);
+    else
+        snprintf(line, sizeof line, "results of round %d of %s",
+                 (int)lv->req.round, lv->req.event_id);
+    puts(line);
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    if (!print_results(root) && lv->rep.json)
+        print_payload(lv->rep.json);
+    json_decref(root);
+    return flush_out();
+}
+
+static int run_result_resolve(struct live *lv)
+{
+    char line[256];
+    int64_t keep = 0;
+    struct tny_diag d = {{0}};
+    int status = start_request(lv, TNY_WIRE_CMD_RESOLVE_CONFLICT, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 2, "TABLE", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK && !opt(lv, "keep")) {
+        say("result resolve: --keep ID is required (the id `result show` "
+            "lists)");
+        status = HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (status == HUB_CONSOLE_EXIT_OK &&
+        hub_console_int(opt(lv, "keep"), 1, INT64_MAX, &keep, &d) < 0) {
+        say("--keep %s", d.msg);
+        status = HUB_CONSOLE_EXIT_USAGE;
+    }
+    lv->req.result_id = keep;
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = reason_option(lv);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line,
+             "resolved the conflict at table %d, round %d of %s: result %lld "
+             "counts",
+             (int)lv->req.table, (int)lv->req.round, lv->req.event_id,
+             (long long)lv->rep.count);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+/* One audit row: "2026-11-24 18:03:12  organiser:desk  round.reopen
+ * round=2  -- reason: ..." (detail as key=value, the reason last). */
+static void print_log_row(const json_t *row)
+{
+    char when[32];
+    const json_t *detail = json_object_get(row, "detail");
+    const char *key;
+    json_t *v;
+    local_time(json_integer_value(json_object_get(row, "time_ms")), when,
+               sizeof when);
+    printf("%s  %-22s %-18s", when,
+           json_string_value(json_object_get(row, "actor"))
+               ? json_string_value(json_object_get(row, "actor"))
+               : "?",
+           json_string_value(json_object_get(row, "kind"))
+               ? json_string_value(json_object_get(row, "kind"))
+               : "?");
+    json_object_foreach ((json_t *)detail, key, v) {
+        if (strcmp(key, "reason") == 0)
+            continue;
+        printf(" %s=", key);
+        print_scalar(v);
+    }
+    const char *why = json_string_value(json_object_get(detail, "reason"));
+    if (why && why[0])
+        printf("  -- reason: %s",
+               json_string_value(json_object_get(detail, "reason")));
+    fputc('\n', stdout);
+}
+
+static int run_log(struct live *lv)
+{
+    int64_t after = 0;
+    json_t *all = json_array();
+    int status = HUB_CONSOLE_EXIT_OK;
+    if (!all) {
+        say("out of memory");
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    /* Pages of the hub's log until a short one. */
+    for (;;) {
+        status = start_request(lv, TNY_WIRE_CMD_READ_LOG, lv->pos[0]);
+        lv->req.after_seq = after;
+        if (status == HUB_CONSOLE_EXIT_OK)
+            status = exchange(lv);
+        if (status != HUB_CONSOLE_EXIT_OK)
+            break;
+        json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+        json_t *rows = json_object_get(root, "log");
+        size_t n = json_is_array(rows) ? json_array_size(rows) : 0;
+        for (size_t i = 0; i < n; i++) {
+            json_t *row = json_array_get(rows, i);
+            json_int_t seq = json_integer_value(json_object_get(row, "seq"));
+            if (seq > after)
+                after = seq;
+            json_array_append(all, row);
+        }
+        json_decref(root);
+        tny_wire_reply_release(&lv->rep);
+        if (n < 500)
+            break;
+    }
+    if (status == HUB_CONSOLE_EXIT_OK) {
+        if (lv->json) {
+            char *text = json_dumps(all, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            print_payload(text ? text : "[]");
+            free(text);
+        } else {
+            printf("audit log of %s (local time)\n", lv->pos[0]);
+            for (size_t i = 0; i < json_array_size(all); i++)
+                print_log_row(json_array_get(all, i));
+        }
+        status = flush_out();
+    }
+    json_decref(all);
+    return status;
+}
+
 /* ---- the command table --------------------------------------------------- */
 
 static const char *const o_none[] = {NULL};
@@ -1720,6 +2040,12 @@ static const char *const o_standings[] = {"after-round=", "csv", NULL};
 static const char *const o_export[] = {"csv", NULL};
 static const char *const o_devices[] = {"event=", NULL};
 static const char *const o_print[] = {"round=", "pdf=", "paper=", NULL};
+static const char *const o_discard[] = {"round=", "reason=", NULL};
+static const char *const o_edit[] = {
+    "name=", "club=", "country=", "reason=", NULL};
+static const char *const o_table[] = {"table=", NULL};
+static const char *const o_resolve[] = {"keep=", "reason=", NULL};
+static const char *const o_force[] = {"force", NULL};
 
 static const struct live_cmd live_cmds[] = {
     {"event", "create",
@@ -1758,17 +2084,33 @@ static const struct live_cmd live_cmds[] = {
     {"player", "rejoin", "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,
      "bring a dropped player back (GT-11; default the next round)",
      run_player_rejoin},
+    {"player", "edit",
+     "EVENT_ID PLAYER_ID [--name N] [--club C] [--country C] [--reason T]", 2,
+     2, o_edit,
+     "rename a player or fix a club or country, any time (\"\" = none)",
+     run_player_edit},
     {"round", "pair", "EVENT_ID [--round N]", 1, 1, o_round,
      "pair the next round as a draft (not yet sent to the tables)",
      run_round_pair},
     {"round", "show", "EVENT_ID [--round N]", 1, 1, o_round,
      "show the draft (or round N)", run_round_show},
-    {"round", "swap", "EVENT_ID ROUND PLAYER_A PLAYER_B", 4, 4, o_none,
-     "swap two players in the draft", run_round_swap},
-    {"round", "move", "EVENT_ID ROUND TABLE TO_TABLE", 4, 4, o_none,
+    {"round", "swap", "EVENT_ID ROUND PLAYER_A PLAYER_B [--force]", 4, 4,
+     o_force, "swap two players in the draft (a rematch needs --force)",
+     run_round_swap},
+    {"round", "move", "EVENT_ID ROUND TABLE TO_TABLE [--force]", 4, 4, o_force,
      "renumber a table (a broken physical table)", run_round_move},
-    {"round", "fix", "EVENT_ID PLAYER_ID TABLE", 3, 3, o_none,
+    {"round", "fix", "EVENT_ID PLAYER_ID TABLE [--force]", 3, 3, o_force,
      "seat a player always at TABLE (CM-5; 0 = no longer)", run_round_fix},
+    {"round", "discard", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,
+     "delete the draft (pair again)", run_round_discard},
+    {"round", "unpublish", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,
+     "take a published round whose clock never started back to a draft "
+     "(tables wait again)",
+     run_round_unpublish},
+    {"round", "reopen", "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,
+     "reopen a closed round to correct it (refused while a later round is "
+     "published, CM-5)",
+     run_round_reopen},
     {"round", "publish", "EVENT_ID [--round N]", 1, 1, o_round,
      "send the draft to the tables (default: the draft's round)",
      run_round_publish},
@@ -1795,6 +2137,17 @@ static const struct live_cmd live_cmds[] = {
     {"result", "penalty", "EVENT_ID ROUND TABLE PLAYER_ID POINTS [--reason T]",
      5, 5, o_reason, "deduct tournament points (TX-7), e.g. 1 or 0.5",
      run_result_penalty},
+    {"result", "show", "EVENT_ID ROUND [--table N]", 2, 2, o_table,
+     "every submission of the round's tables: who, when, what, status "
+     "(conflicts show both)",
+     run_result_show},
+    {"result", "resolve", "EVENT_ID ROUND TABLE --keep ID [--reason T]", 3, 3,
+     o_resolve,
+     "resolve a conflict: keep the counted result or a conflicting "
+     "submission (CM-6)",
+     run_result_resolve},
+    {"log", NULL, "EVENT_ID", 1, 1, o_none,
+     "the event's audit log: who did what, when (local time), why", run_log},
     {"standings", NULL, "EVENT_ID [--after-round N] [--csv]", 1, 1, o_standings,
      "the hub's standings (the JSON of `tourney standings`; --csv: a "
      "spreadsheet)",
@@ -1974,6 +2327,11 @@ int hub_console_run_words(struct hub_console_conn *conn, int n, char **words)
         return status;
     }
     lv->conn = conn;
+    /* The dashboard's views read the JSON: a leading --json. */
+    if (n > 0 && strcmp(words[0], "--json") == 0) {
+        lv->json = true;
+        n--, words++;
+    }
     status = n > 0 ? find_command(lv, n, words) : HUB_CONSOLE_EXIT_USAGE;
     if (status == HUB_CONSOLE_EXIT_OK && lv->cmd->run == run_console) {
         say("console: already running");

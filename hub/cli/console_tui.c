@@ -55,6 +55,10 @@
 #define CELL_W 26 /* one table in the grid */
 #define TIME_RETRY_MS 3000
 #define TIME_RESYNC_MS (10 * 60000)
+#define INPUT_MAX 512
+#define PANEL_LINES 400
+#define PANEL_COLS 240
+#define MAX_WORDS 24
 
 enum colour {
     C_PLAIN,
@@ -112,6 +116,18 @@ struct tui {
     uint32_t connects;
     bool connected;
     char status_line[STATUS_MAX];
+    /* Input on the bottom line: a command (":"), a table number ("t") or
+     * a yes/no confirmation of what cannot be undone. */
+    enum { IN_NONE, IN_COMMAND, IN_TABLE, IN_CONFIRM } input;
+    char in_buf[INPUT_MAX];
+    int in_len;
+    char pending[INPUT_MAX]; /* the command waiting for y/n */
+    /* A panel over the tables and standings: a command's whole output,
+     * the draft, one table; closed by any key but the scroll keys. */
+    bool panel;
+    char panel_title[STATUS_MAX];
+    int panel_n, panel_top;
+    char panel_lines[PANEL_LINES][PANEL_COLS];
     bool utf8; /* the locale's character set is UTF-8 */
     /* the frame: one glyph (tny/utf8.h) per cell; a wide character's
      * right half is "" */
@@ -163,6 +179,12 @@ static void parse_event(struct tui *t, const json_t *root)
     t->have_event = true;
 }
 
+static int by_number(const void *a, const void *b)
+{
+    const struct tui_table *x = a, *y = b;
+    return (x->number > y->number) - (x->number < y->number);
+}
+
 static void parse_tables(struct tui *t, const json_t *root)
 {
     const json_t *arr = json_object_get(root, "tables");
@@ -179,6 +201,8 @@ static void parse_tables(struct tui *t, const json_t *root)
         tb->has_device = json_is_string(json_object_get(v, "device"));
         tb->online = json_is_true(json_object_get(v, "online"));
     }
+    /* Tables always in number order (CM-9), whatever the feed's order. */
+    qsort(t->tables, (size_t)t->n_tables, sizeof t->tables[0], by_number);
 }
 
 static void parse_standings(struct tui *t, const json_t *root)
@@ -412,6 +436,31 @@ static void clock_text(const struct tui *t, char *buf, size_t size,
                      size);
 }
 
+/* The panel: a framed box over rows 3..rows-3 with the title and the
+ * lines from panel_top on. */
+static void render_panel(struct tui *t, int rows, int cols)
+{
+    int top = 3, bottom = rows - 3, left = 1, right = cols - 2;
+    if (bottom - top < 3 || right - left < 20)
+        top = 0, bottom = rows - 3, left = 0, right = cols - 1;
+    for (int r = top; r <= bottom; r++)
+        for (int c = left; c <= right; c++)
+            fb_put(t, r, c, C_PLAIN, " ");
+    fb_printf(t, top, left, C_KEYS, " %s ", t->panel_title);
+    int shown = bottom - top - 1;
+    for (int i = 0; i < shown && t->panel_top + i < t->panel_n; i++) {
+        char line[PANEL_COLS];
+        int w = right - left - 1;
+        /* by display width: names in any script, never half a character */
+        tny_utf8_fit(t->panel_lines[t->panel_top + i], w > 0 ? w : 0, true,
+                     line, sizeof line);
+        fb_put(t, top + 1 + i, left + 1, C_PLAIN, line);
+    }
+    if (t->panel_top + shown < t->panel_n)
+        fb_printf(t, bottom, left + 1, C_TITLE, "... %d more lines (j/down)",
+                  t->panel_n - t->panel_top - shown);
+}
+
 static void render(struct tui *t, int rows, int cols)
 {
     char clk[32];
@@ -468,7 +517,14 @@ static void render(struct tui *t, int rows, int cols)
         row = rows - 3 - standings_min;
     row++;
 
-    fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d", t->after_round);
+    /* A finished event's last standings are its final classification. */
+    if (strcmp(t->status, "finished") == 0 && t->after_round > 0 &&
+        t->after_round == t->round)
+        fb_printf(t, row++, 1, C_TITLE, "FINAL STANDINGS (after round %d)",
+                  t->after_round);
+    else
+        fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d",
+                  t->after_round);
     for (int i = 0; i < t->n_rows && row < rows - 2; i++, row++) {
         /* The name column by display width: accents and CJK line up. */
         char name[sizeof t->rows[i].name];
@@ -482,11 +538,37 @@ static void render(struct tui *t, int rows, int cols)
                                           : "");
     }
 
+    if (t->panel)
+        render_panel(t, rows, cols);
     fb_put(t, rows - 2, 0, C_PLAIN, "> ");
-    fb_put(t, rows - 2, 2, C_PLAIN, t->status_line);
-    fb_put(t, rows - 1, 0, C_KEYS,
-           " q quit  p pair  P publish  s start clock  space pause/resume  "
-           "+ extend 5m  c close round  r refresh ");
+    if (t->input == IN_COMMAND)
+        fb_printf(t, rows - 2, 2, C_TITLE,
+                  "tourney live %s_   (Enter runs, Esc cancels; the event "
+                  "id is added)",
+                  t->in_buf);
+    else if (t->input == IN_TABLE)
+        fb_printf(t, rows - 2, 2, C_TITLE,
+                  "table number: %s_   (Enter shows it, Esc cancels)",
+                  t->in_buf);
+    else if (t->input == IN_CONFIRM)
+        fb_printf(t, rows - 2, 2, C_CONFLICT,
+                  "this cannot be undone: tourney live %.150s ? y = yes, any "
+                  "other key = no",
+                  t->pending);
+    else
+        fb_put(t, rows - 2, 2, C_PLAIN, t->status_line);
+    if (t->panel)
+        fb_put(t, rows - 1, 0, C_KEYS,
+               " j/k or arrows scroll  any other key closes the panel ");
+    else if (cols >= 122)
+        fb_put(t, rows - 1, 0, C_KEYS,
+               " q quit  p pair  d draft  P publish  s start clock  space "
+               "pause/resume  + extend 5m  c close round  t table  : command"
+               "  r refresh ");
+    else /* 80 columns: every key still shown */
+        fb_put(t, rows - 1, 0, C_KEYS,
+               " q quit p pair d draft P publish s start spc pause + 5m "
+               "c close t table : cmd ");
 }
 
 /* Copies the frame to curses and draws it once: glyphs as wide
@@ -529,12 +611,14 @@ static void draw(struct tui *t)
 
 /* ---- commands ------------------------------------------------------------ */
 
-/* Runs `tourney live WORDS...` with its output captured; the status line
- * gets its first line (or, on failure, its last: the error). */
-static void run_key(struct tui *t, struct hub_console_conn *conn,
-                    const char *what, int n, char **words)
+/* Runs `tourney live WORDS...` with its output captured: *out (malloc'd,
+ * NUL-terminated; NULL when it could not be captured) and the exit
+ * status. */
+static int run_capture(struct tui *t, struct hub_console_conn *conn,
+                       const char *what, int n, char **words, char **out)
 {
-    char line[STATUS_MAX] = "", buf[STATUS_MAX];
+    int status = HUB_CONSOLE_EXIT_INTERNAL;
+    *out = NULL;
     snprintf(t->status_line, sizeof t->status_line, "%s ...", what);
     render(t, LINES, COLS);
     draw(t);
@@ -550,18 +634,39 @@ static void run_key(struct tui *t, struct hub_console_conn *conn,
     fflush(stderr);
     dup2(fileno(tmp), STDOUT_FILENO);
     dup2(fileno(tmp), STDERR_FILENO);
-    int status = hub_console_run_words(conn, n, words);
+    status = hub_console_run_words(conn, n, words);
     fflush(stdout);
     fflush(stderr);
     dup2(save_out, STDOUT_FILENO);
     dup2(save_err, STDERR_FILENO);
+    long size = ftell(tmp);
     rewind(tmp);
-    while (fgets(buf, sizeof buf, tmp)) {
-        buf[strcspn(buf, "\n")] = '\0';
-        if (!buf[0])
-            continue;
-        if (!line[0] || status != HUB_CONSOLE_EXIT_OK)
-            snprintf(line, sizeof line, "%s", buf);
+    if (size >= 0 && (*out = malloc((size_t)size + 1))) {
+        size_t got = fread(*out, 1, (size_t)size, tmp);
+        (*out)[got] = '\0';
+    }
+out:
+    if (save_out >= 0)
+        close(save_out);
+    if (save_err >= 0)
+        close(save_err);
+    if (tmp)
+        fclose(tmp);
+    return status;
+}
+
+/* The status line from a command's output: its first line (or, on
+ * failure, its last: the error). */
+static void status_from(struct tui *t, const char *what, int status,
+                        const char *text)
+{
+    char line[STATUS_MAX] = "", buf[STATUS_MAX];
+    for (const char *p = text ? text : ""; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > 0 && (!line[0] || status != HUB_CONSOLE_EXIT_OK))
+            snprintf(line, sizeof line, "%.*s",
+                     (int)(n < sizeof line ? n : sizeof line - 1), p);
+        p += n + (p[n] == '\n');
     }
     /* Whole characters only: the line was cut at a byte count. */
     tny_utf8_fit(line, 200, true, buf, sizeof buf);
@@ -572,23 +677,392 @@ static void run_key(struct tui *t, struct hub_console_conn *conn,
     else
         snprintf(t->status_line, sizeof t->status_line,
                  "error (exit %d): %.200s", status, line[0] ? line : what);
-out:
-    if (save_out >= 0)
-        close(save_out);
-    if (save_err >= 0)
-        close(save_err);
-    if (tmp)
-        fclose(tmp);
+}
+
+static void run_key(struct tui *t, struct hub_console_conn *conn,
+                    const char *what, int n, char **words)
+{
+    char *text = NULL;
+    int status = run_capture(t, conn, what, n, words, &text);
+    status_from(t, what, status, text);
+    free(text);
+}
+
+/* ---- the panel ----------------------------------------------------------- */
+
+static void panel_open(struct tui *t, const char *title)
+{
+    t->panel = true;
+    t->panel_n = t->panel_top = 0;
+    snprintf(t->panel_title, sizeof t->panel_title, "%s", title);
+}
+
+static void panel_add(struct tui *t, const char *fmt, ...) TNY_PRINTF(2, 3);
+static void panel_add(struct tui *t, const char *fmt, ...)
+{
+    va_list ap;
+    if (t->panel_n == PANEL_LINES)
+        return;
+    char *line = t->panel_lines[t->panel_n++];
+    va_start(ap, fmt);
+    vsnprintf(line, PANEL_COLS, fmt, ap);
+    va_end(ap);
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+}
+
+/* Every line of text into the panel. */
+static void panel_text(struct tui *t, const char *text)
+{
+    for (const char *p = text ? text : ""; *p;) {
+        size_t n = strcspn(p, "\n");
+        panel_add(t, "%.*s", (int)(n < PANEL_COLS ? n : PANEL_COLS - 1), p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+/* ---- views: the draft, one table ------------------------------------------
+ */
+
+/* The event file (export) parsed, for players' names; NULL on error (the
+ * status line says why). */
+static json_t *fetch_export(struct tui *t, struct hub_console_conn *conn)
+{
+    char *w[3] = {"export", t->ev, NULL}, *text = NULL;
+    int status = run_capture(t, conn, "read the event", 2, w, &text);
+    json_t *root = status == HUB_CONSOLE_EXIT_OK && text
+                       ? json_loads(text, 0, NULL)
+                       : NULL;
+    if (!root)
+        status_from(t, "read the event", status, text);
+    free(text);
+    return root;
+}
+
+static const char *str_or(const json_t *v, const char *dflt)
+{
+    const char *s = json_string_value(v);
+    return s ? s : dflt;
+}
+
+/* "p3 Anna Novak (Brno)" from the export's players. */
+static void player_label(const json_t *ev, const char *id, char *buf,
+                         size_t size)
+{
+    size_t i;
+    const json_t *p;
+    json_array_foreach (json_object_get(ev, "players"), i, p) {
+        if (strcmp(str_or(json_object_get(p, "id"), ""), id))
+            continue;
+        const char *club = json_string_value(json_object_get(p, "club"));
+        snprintf(buf, size, "%s %s%s%s%s", id,
+                 str_or(json_object_get(p, "name"), ""), club ? " (" : "",
+                 club ? club : "", club ? ")" : "");
+        return;
+    }
+    snprintf(buf, size, "%s", id);
+}
+
+/* d: the draft with names, seats and the engine's explanation. */
+static void show_draft(struct tui *t, struct hub_console_conn *conn)
+{
+    char *w[5] = {"--json", "round", "show", t->ev, NULL}, *text = NULL;
+    char a[160];
+    json_t *ev = fetch_export(t, conn);
+    if (!ev)
+        return;
+    int status = run_capture(t, conn, "show the draft", 4, w, &text);
+    json_t *d = status == HUB_CONSOLE_EXIT_OK && text
+                    ? json_loads(text, 0, NULL)
+                    : NULL;
+    if (!d) {
+        status_from(t, "show the draft", status, text);
+        free(text);
+        json_decref(ev);
+        return;
+    }
+    char title[STATUS_MAX];
+    snprintf(title, sizeof title,
+             "DRAFT of round %d (%s): review, edit with "
+             ": round swap|move|fix ..., publish with P",
+             get_int(d, "round"), str_or(json_object_get(d, "stage"), "?"));
+    panel_open(t, title);
+    size_t i, k;
+    const json_t *tb, *p;
+    json_array_foreach (json_object_get(d, "tables"), i, tb) {
+        const char *bye = json_string_value(json_object_get(tb, "bye"));
+        if (bye) {
+            player_label(ev, bye, a, sizeof a);
+            panel_add(t, "  bye       %s", a);
+            continue;
+        }
+        panel_add(t, "  table %d", get_int(tb, "table"));
+        json_array_foreach (json_object_get(tb, "players"), k, p) {
+            player_label(ev, str_or(p, "?"), a, sizeof a);
+            panel_add(t, "     seat %d  %s", (int)k + 1, a);
+        }
+    }
+    panel_add(t, "%s", "");
+    panel_add(t, "%s", "explanation:");
+    panel_text(t, json_string_value(json_object_get(d, "explain")));
+    snprintf(t->status_line, sizeof t->status_line, "draft of round %d shown",
+             get_int(d, "round"));
+    json_decref(d);
+    json_decref(ev);
+    free(text);
+}
+
+/* t N: table N of the current round: its players and every submission
+ * (a conflict shows both, with who and when). */
+static void show_table(struct tui *t, struct hub_console_conn *conn, int number)
+{
+    char round[16], table[16], a[160];
+    char *text = NULL;
+    snprintf(round, sizeof round, "%d", t->tables_round);
+    snprintf(table, sizeof table, "%d", number);
+    char *w[8] = {"result", "show", t->ev, round, "--table", table, NULL, NULL};
+    if (t->tables_round < 1) {
+        snprintf(t->status_line, sizeof t->status_line,
+                 "no published round: no table to show");
+        return;
+    }
+    json_t *ev = fetch_export(t, conn);
+    if (!ev)
+        return;
+    int status = run_capture(t, conn, "show the table", 6, w, &text);
+    if (status != HUB_CONSOLE_EXIT_OK) {
+        status_from(t, "show the table", status, text);
+        free(text);
+        json_decref(ev);
+        return;
+    }
+    char title[STATUS_MAX];
+    snprintf(title, sizeof title,
+             "TABLE %d, round %d: enter or override with : result enter "
+             "%d %d {...} [--override]",
+             number, t->tables_round, t->tables_round, number);
+    panel_open(t, title);
+    const json_t *r = json_array_get(json_object_get(ev, "rounds"),
+                                     (size_t)t->tables_round - 1);
+    size_t i, k;
+    const json_t *tb, *p;
+    json_array_foreach (json_object_get(r, "tables"), i, tb) {
+        if (get_int(tb, "table") != number)
+            continue;
+        json_array_foreach (json_object_get(tb, "players"), k, p) {
+            player_label(ev, str_or(p, "?"), a, sizeof a);
+            panel_add(t, "  seat %d  %s", (int)k + 1, a);
+        }
+    }
+    panel_add(t, "%s", "");
+    panel_text(t, text);
+    snprintf(t->status_line, sizeof t->status_line, "table %d shown", number);
+    free(text);
+    json_decref(ev);
+}
+
+/* ---- typed commands ------------------------------------------------------ */
+
+/* Splits line in place into words (blanks separate; '...' and "..."
+ * quote, e.g. a result's JSON or a name).  Returns the count, -1 when
+ * there are too many or a quote is open. */
+static int split_words(char *line, char **w, int max)
+{
+    int n = 0;
+    char *p = line, *o;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        if (n == max)
+            return -1;
+        w[n++] = o = p;
+        while (*p && *p != ' ') {
+            if (*p == '\'' || *p == '"') {
+                char q = *p++;
+                while (*p && *p != q)
+                    *o++ = *p++;
+                if (*p != q)
+                    return -1;
+                p++;
+            } else {
+                *o++ = *p++;
+            }
+        }
+        if (*p)
+            p++;
+        *o = '\0';
+    }
+    return n;
+}
+
+/* Commands whose first argument is not this event. */
+static bool takes_no_event(const char *first)
+{
+    static const char *const words[] = {"event", "devices", "device",
+                                        "wait-hub", "console"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(first, words[i]) == 0)
+            return true;
+    return false;
+}
+
+/* What cannot be undone asks first. */
+static bool cannot_undo(int n, char **w)
+{
+    bool override = false;
+    for (int i = 0; i < n; i++)
+        override |= strcmp(w[i], "--override") == 0;
+    if (n < 2)
+        return false;
+    return (!strcmp(w[0], "player") && !strcmp(w[1], "dq")) ||
+           (!strcmp(w[0], "stage") && !strcmp(w[1], "next")) ||
+           (!strcmp(w[0], "result") && !strcmp(w[1], "resolve")) ||
+           (!strcmp(w[0], "result") && !strcmp(w[1], "enter") && override) ||
+           (!strcmp(w[0], "round") && !strcmp(w[1], "discard"));
+}
+
+/* Runs a typed command (the words after `tourney live`, the event id
+ * added after the command's words); confirmed: the y/n was answered. */
+static void run_typed(struct tui *t, struct hub_console_conn *conn,
+                      const char *typed, bool confirmed)
+{
+    char copy[INPUT_MAX], *w[MAX_WORDS + 2], *x[MAX_WORDS + 2];
+    snprintf(copy, sizeof copy, "%s", typed);
+    int n = split_words(copy, w, MAX_WORDS);
+    if (n <= 0) {
+        snprintf(t->status_line, sizeof t->status_line,
+                 n < 0 ? "command: an open quote or too many words"
+                       : "command: nothing typed");
+        return;
+    }
+    static const char *const groups[] = {"round",  "player", "players",
+                                         "result", "clock",  "stage"};
+    int at = 1; /* standings, export, log: the event comes next */
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (strcmp(w[0], groups[i]) == 0)
+            at = 2;
+    if (at > n)
+        at = n;
+    if (strcmp(w[0], "console") == 0 || strcmp(w[0], "wait-hub") == 0) {
+        snprintf(t->status_line, sizeof t->status_line,
+                 "command: %s is not run from the dashboard", w[0]);
+        return;
+    }
+    if (!confirmed && cannot_undo(n, w)) {
+        snprintf(t->pending, sizeof t->pending, "%s", typed);
+        t->input = IN_CONFIRM;
+        return;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == at && !takes_no_event(w[0]))
+            x[m++] = t->ev;
+        x[m++] = w[i];
+    }
+    if (at == n && !takes_no_event(w[0]))
+        x[m++] = t->ev;
+    char *text = NULL;
+    int status = run_capture(t, conn, typed, m, x, &text);
+    status_from(t, typed, status, text);
+    /* More than one line: the whole output in the panel. */
+    if (text && strchr(text, '\n') && strchr(text, '\n')[1]) {
+        char title[STATUS_MAX];
+        snprintf(title, sizeof title, "tourney live %.200s", typed);
+        panel_open(t, title);
+        panel_text(t, text);
+    }
+    free(text);
+}
+
+/* A key while the bottom line takes input. */
+static void on_input_key(struct tui *t, struct hub_console_conn *conn, int key)
+{
+    if (t->input == IN_CONFIRM) {
+        t->input = IN_NONE;
+        if (key == 'y' || key == 'Y')
+            run_typed(t, conn, t->pending, true);
+        else
+            snprintf(t->status_line, sizeof t->status_line, "not done: %.200s",
+                     t->pending);
+        return;
+    }
+    if (key == 27) { /* Esc */
+        t->input = IN_NONE;
+        snprintf(t->status_line, sizeof t->status_line, "cancelled");
+        return;
+    }
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (t->in_len > 0)
+            t->in_buf[--t->in_len] = '\0';
+        return;
+    }
+    if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+        int mode = t->input;
+        t->input = IN_NONE;
+        if (mode == IN_TABLE) {
+            int number = atoi(t->in_buf);
+            if (number < 1)
+                snprintf(t->status_line, sizeof t->status_line,
+                         "table: expected a table number, got \"%.20s\"",
+                         t->in_buf);
+            else
+                show_table(t, conn, number);
+        } else {
+            run_typed(t, conn, t->in_buf, false);
+        }
+        return;
+    }
+    bool ok = t->input == IN_TABLE ? key >= '0' && key <= '9'
+                                   : key >= 0x20 && key < 0x7f;
+    if (ok && t->in_len < INPUT_MAX - 1) {
+        t->in_buf[t->in_len++] = (char)key;
+        t->in_buf[t->in_len] = '\0';
+    }
+}
+
+static void start_input(struct tui *t, int mode)
+{
+    t->input = mode;
+    t->in_len = 0;
+    t->in_buf[0] = '\0';
 }
 
 static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
 {
     char *w[4] = {NULL, NULL, t->ev, NULL};
+    if (t->input != IN_NONE) {
+        on_input_key(t, conn, key);
+        return;
+    }
+    if (t->panel) {
+        if (key == 'j' || key == KEY_DOWN) {
+            if (t->panel_top + 1 < t->panel_n)
+                t->panel_top++;
+        } else if (key == 'k' || key == KEY_UP) {
+            if (t->panel_top > 0)
+                t->panel_top--;
+        } else if (key == KEY_NPAGE) {
+            t->panel_top += LINES / 2;
+            if (t->panel_top >= t->panel_n)
+                t->panel_top = t->panel_n > 0 ? t->panel_n - 1 : 0;
+        } else if (key == KEY_PPAGE) {
+            t->panel_top -= LINES / 2;
+            if (t->panel_top < 0)
+                t->panel_top = 0;
+        } else if (key != KEY_RESIZE) {
+            t->panel = false;
+        }
+        return;
+    }
     switch (key) {
     case 'p':
         w[0] = "round", w[1] = "pair";
         run_key(t, conn, "pair next round", 3, w);
         break;
+    case 'd': show_draft(t, conn); break;
     case 'P':
         w[0] = "round", w[1] = "publish";
         run_key(t, conn, "publish the draft", 3, w);
@@ -612,6 +1086,8 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
         w[0] = "round", w[1] = "close";
         run_key(t, conn, "close round", 3, w);
         break;
+    case 't': start_input(t, IN_TABLE); break;
+    case ':': start_input(t, IN_COMMAND); break;
     case 'r':
     case KEY_RESIZE:
         clearok(curscr, TRUE);
@@ -740,7 +1216,7 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
             break;
         int key;
         while (!quit && !stop_signal && (key = getch()) != ERR) {
-            if (key == 'q')
+            if (key == 'q' && t->input == IN_NONE && !t->panel)
                 quit = true;
             else
                 on_key(t, conn, key);

@@ -216,6 +216,10 @@ static int cmd_export_event(struct ctx *c)
     char *text = NULL;
     int rc =
         hub_store_export_event_json(c->svc->store, c->e->id, &text, &c->diag);
+    /* The organiser's reasons go with the export (x_audit). */
+    if (rc == 0 && (rc = hub_store_append_audit(c->svc->store, c->e->id, &text,
+                                                &c->diag)) < 0)
+        free(text);
     if (rc < 0)
         return fail_diag(c, rc);
     return reply_json(c, text);
@@ -239,6 +243,11 @@ static int cmd_get_standings(struct ctx *c)
         return fail_diag(c, rc);
     rc = tny_standings_to_json(&c->e->ev, &st, &text);
     c->rep->round = st.after_round;
+    /* The JSON is `tourney standings`' byte for byte; the reply's message
+     * says when they are the event's final classification. */
+    if (c->e->info.status == HUB_EVENT_FINISHED &&
+        st.after_round == c->e->ev.n_rounds)
+        snprintf(c->rep->message, sizeof(c->rep->message), "final standings");
     tny_standings_release(&st);
     if (rc < 0)
         return fail(c, rc, "out of memory");
@@ -303,19 +312,62 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late,
     return o;
 }
 
+static int32_t draft_number(const struct ctx *c);
+
+/* A player change made while a draft existed (round `draft`, 0 = none):
+ * the draft is paired again for the new field, or the organiser is told
+ * why it cannot be (the stale draft is then discarded).  The reply's
+ * message says which; swaps and moves made in the old draft are gone. */
+static int replan_draft(struct ctx *c, int32_t draft)
+{
+    struct tny_round_plan plan;
+    int rc;
+    if (!draft)
+        return TNY_OK;
+    if ((rc = reload(c)) < 0)
+        return rc;
+    struct tny_diag why = {{0}};
+    if ((rc = tny_pair_next(&c->e->ev, &plan, &why)) < 0) {
+        if (draft_number(c) &&
+            (rc = hub_store_discard_draft(c->svc->store, c->e->id, draft,
+                                          c->actor, &c->diag)) < 0)
+            return fail_diag(c, rc);
+        snprintf(c->rep->message, sizeof(c->rep->message),
+                 "the draft of round %d could not be planned again: %.300s; it "
+                 "is discarded: pair round %d when the field allows",
+                 (int)draft, why.msg[0] ? why.msg : tny_strerror(rc),
+                 (int)draft);
+        return reload(c);
+    }
+    rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
+                              c->actor, &c->diag);
+    tny_round_plan_release(&plan);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "draft re-planned event=%s round=%d", c->e->id,
+            (int)draft);
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "the draft of round %d was planned again for the new field "
+             "(edits made to it are gone): review it with `round show`",
+             (int)draft);
+    return reload(c);
+}
+
 /* The player as the store takes it (an event-file player object, JSON
- * text in *text, malloc'd), checked against the event's next round;
- * decklist: GT-14's deck list or NULL. */
+ * text in *text, malloc'd), checked against the open round: a late entrant
+ * joins the draft's round when there is a draft (it is planned again),
+ * else the next round; decklist: GT-14's deck list or NULL. */
 static int player_text(struct ctx *c, const struct tny_wire_player *p,
                        const char *decklist, char **text)
 {
-    int32_t late = p->first_round ? p->first_round : next_round(c);
+    int32_t open = draft_number(c) ? draft_number(c) : next_round(c);
+    int32_t late = p->first_round ? p->first_round : open;
     *text = NULL;
-    if (late < next_round(c) && c->e->info.n_rounds > 0)
+    if (late < open && c->e->info.n_rounds > 0)
         return fail(c, TNY_EINVAL,
                     "player \"%s\": first_round %d is already paired; the "
                     "next round is %d (CM-1)",
-                    p->id, (int)late, (int)next_round(c));
+                    p->id, (int)late, (int)open);
     if (!(*text = dump(player_json(p, late, decklist))))
         return fail(c, TNY_ENOMEM, "out of memory");
     return TNY_OK;
@@ -323,6 +375,7 @@ static int player_text(struct ctx *c, const struct tny_wire_player *p,
 
 static int cmd_register_player(struct ctx *c)
 {
+    int32_t draft = draft_number(c);
     char *text = NULL;
     int rc = player_text(c, &c->req->player, c->req->decklist, &text);
     if (rc < 0)
@@ -335,7 +388,9 @@ static int cmd_register_player(struct ctx *c)
     c->rep->count = 1;
     HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
             c->req->player.id);
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return replan_draft(c, draft);
 }
 
 /* Every row is read and checked first (players_csv.c), then all players
@@ -365,6 +420,7 @@ static int import_reply(struct ctx *c, const struct tny_wire_player *players,
 }
 static int cmd_import_players(struct ctx *c)
 {
+    int32_t draft = draft_number(c);
     struct tny_wire_player *players = NULL;
     char **text = NULL;
     size_t *len = NULL;
@@ -401,7 +457,7 @@ static int cmd_import_players(struct ctx *c)
     c->rep->count = (uint64_t)n;
     HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
             (int)n);
-    if ((rc = reload(c)) == TNY_OK)
+    if ((rc = reload(c)) == TNY_OK && (rc = replan_draft(c, draft)) == TNY_OK)
         rc = import_reply(c, players, n);
 out:
     for (int32_t i = 0; text && i < n; i++)
@@ -417,6 +473,7 @@ static int cmd_drop(struct ctx *c, bool dq)
     const struct tny_wire_request *q = c->req;
     int32_t after = q->round ? q->round : current_round(c);
     int rc;
+    int32_t draft = draft_number(c);
     if (after < 1)
         return fail(c, TNY_ESTATE,
                     "console_request.round: no round has been published; a "
@@ -434,7 +491,9 @@ static int cmd_drop(struct ctx *c, bool dq)
             dq ? "disqualified" : "dropped", c->e->id, q->player_id, (int)after,
             q->reason[0] ? " reason=" : "", q->reason);
     c->rep->round = after;
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return replan_draft(c, draft);
 }
 
 static int cmd_drop_player(struct ctx *c)
@@ -449,13 +508,18 @@ static int cmd_disqualify_player(struct ctx *c)
 
 static int cmd_rejoin_player(struct ctx *c)
 {
-    int32_t from = c->req->round ? c->req->round : next_round(c);
+    int32_t draft = draft_number(c);
+    int32_t from = c->req->round ? c->req->round
+                   : draft       ? draft
+                                 : next_round(c);
     int rc = hub_store_rejoin_player(c->svc->store, c->e->id, c->req->player_id,
                                      from, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     c->rep->round = from;
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return replan_draft(c, draft);
 }
 
 /* NH-11: a qualifier's knockout armies, before the knockout. */
@@ -476,11 +540,16 @@ static int cmd_declare_armies(struct ctx *c)
     return reload(c);
 }
 
+enum edit_kind { EDIT_KIND_SWAP, EDIT_KIND_MOVE, EDIT_KIND_FIX };
+static int check_draft_edit(struct ctx *c, enum edit_kind kind);
+
 static int cmd_fix_table(struct ctx *c)
 {
-    int rc =
-        hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,
-                                   c->req->table, c->actor, &c->diag);
+    int rc = check_draft_edit(c, EDIT_KIND_FIX);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,
+                                    c->req->table, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     return reload(c);
@@ -652,9 +721,12 @@ static int cmd_show_draft(struct ctx *c)
 
 static int cmd_swap_players(struct ctx *c)
 {
-    int rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
-                                  c->req->player_id, c->req->other_player_id,
-                                  c->actor, &c->diag);
+    int rc = check_draft_edit(c, EDIT_KIND_SWAP);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
+                              c->req->player_id, c->req->other_player_id,
+                              c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
@@ -664,9 +736,12 @@ static int cmd_swap_players(struct ctx *c)
 
 static int cmd_move_table(struct ctx *c)
 {
-    int rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
-                                  c->req->table, c->req->to_table, c->actor,
-                                  &c->diag);
+    int rc = check_draft_edit(c, EDIT_KIND_MOVE);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
+                              c->req->table, c->req->to_table, c->actor,
+                              &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
@@ -802,6 +877,8 @@ static int cmd_publish_round(struct ctx *c)
                           missing, "idle_devices", (int)idle)));
 }
 
+static int finish_if_complete(struct ctx *c);
+
 static int cmd_close_round(struct ctx *c)
 {
     struct tny_round_clock clock;
@@ -828,6 +905,8 @@ static int cmd_close_round(struct ctx *c)
     HUB_LOG(HUB_LOG_INFO, "round closed event=%s round=%d", c->e->id,
             (int)c->req->round);
     if ((rc = reload(c)) < 0)
+        return rc;
+    if ((rc = finish_if_complete(c)) < 0)
         return rc;
     /* Tables show the round as closed (no more entry). */
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
@@ -959,6 +1038,8 @@ static const struct tny_table *round_table(const struct hub_ev *e,
     return NULL;
 }
 
+static int republish_table(struct ctx *c, int32_t table);
+
 static int cmd_enter_result(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
@@ -999,7 +1080,11 @@ static int cmd_enter_result(struct ctx *c)
     }
     c->rep->round = q->round;
     c->rep->count = (uint64_t)id;
-    return reload(c);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    /* The table shows the organiser's result (published rounds). */
+    return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
+                                         : TNY_OK;
 }
 
 static int cmd_penalty(struct ctx *c)
@@ -1093,6 +1178,474 @@ static int cmd_assign_device(struct ctx *c)
     return TNY_OK;
 }
 
+/* ---- corrections (discard, unpublish, reopen, edit, conflicts, log) ------
+ *
+ * Every command here is audited: the store writes its log row with the
+ * organiser (actor), the time and the request's reason (hub__console_run
+ * sets it).  CM-5: what is at the tables is never changed silently.
+ */
+
+/* The draft's round number, 0 = none (the draft is the stored round
+ * past the projection's rounds). */
+static int32_t draft_number(const struct ctx *c)
+{
+    return c->e->info.n_rounds > c->e->ev.n_rounds ? c->e->info.n_rounds : 0;
+}
+
+/* The device at table `table` of the event gets its assignment again
+ * (it shows a result the organiser entered); no device: nothing. */
+static int republish_table(struct ctx *c, int32_t table)
+{
+    for (int32_t i = 0; i < c->svc->n_devices; i++) {
+        struct hub_device *d = &c->svc->devices[i];
+        int rc;
+        if (d->table != table || strcmp(d->event, c->e->id) != 0)
+            continue;
+        if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
+            return fail_diag(c, rc);
+    }
+    return TNY_OK;
+}
+
+/* After a round changed status: the tables' assignments and the clock
+ * again (an event with no published round clears its retained clock). */
+static int republish_round(struct ctx *c)
+{
+    char topic[TNY_WIRE_TOPIC_MAX];
+    int rc;
+    c->e->state_round = 0; /* rebuild the table states */
+    c->e->clock_round = 0;
+    c->e->clock_expired_seen = false;
+    if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (c->e->ev.n_rounds > 0) {
+        if ((rc = hub__publish_clock(c->svc, c->e, c->now, c->ob, &c->diag)) <
+            0)
+            return fail_diag(c, rc);
+        return TNY_OK;
+    }
+    if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_CLOCK, c->e->id, topic,
+                             sizeof(topic), &c->diag)) < 0 ||
+        (rc = hub_outbox_add(c->ob, topic, NULL, 0, true)) < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+static int cmd_discard_draft(struct ctx *c)
+{
+    int32_t draft = draft_number(c), round = c->req->round;
+    if (!draft)
+        return fail(c, TNY_ENOTFOUND, "event \"%s\" has no draft to discard",
+                    c->e->id);
+    if (round && round != draft)
+        return fail(c, TNY_EINVAL,
+                    "console_request.round: round %d is not the draft (the "
+                    "draft is round %d)",
+                    (int)round, (int)draft);
+    int rc = hub_store_discard_draft(c->svc->store, c->e->id, draft, c->actor,
+                                     &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "draft discarded event=%s round=%d", c->e->id,
+            (int)draft);
+    c->rep->round = draft;
+    return reload(c);
+}
+
+static int cmd_unpublish_round(struct ctx *c)
+{
+    int32_t round = c->req->round;
+    int rc = hub_store_unpublish_round(c->svc->store, c->e->id, round, c->actor,
+                                       &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "round unpublished event=%s round=%d", c->e->id,
+            (int)round);
+    for (int32_t i = 0; i < c->e->n_ext; i++)
+        if (c->e->ext[i].round == round)
+            c->e->ext[i].total_ms = 0;
+    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+        return rc;
+    return draft_reply(c, round);
+}
+
+static int cmd_reopen_round(struct ctx *c)
+{
+    int32_t round = c->req->round, discarded = 0;
+    int rc = hub_store_reopen_round(c->svc->store, c->e->id, round, c->actor,
+                                    &discarded, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "round reopened event=%s round=%d discarded_draft=%d",
+            c->e->id, (int)round, (int)discarded);
+    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+        return rc;
+    c->rep->round = round;
+    return reply_json(
+        c, dump(json_pack("{s:i, s:s, s:i}", "round", (int)round, "status",
+                          round_status_name(c->e->round.status),
+                          "discarded_draft", (int)discarded)));
+}
+
+static int cmd_edit_player(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    int rc = hub_store_edit_player(c->svc->store, c->e->id, q->player_id,
+                                   q->player.name[0] ? q->player.name : NULL,
+                                   q->set_club ? q->player.club : NULL,
+                                   q->set_country ? q->player.country : NULL,
+                                   c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "player edited event=%s player=%s", c->e->id,
+            q->player_id);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    /* The tables show the new name now (the feed follows: dirty). */
+    if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    int32_t i = tny_event_player_index(&c->e->ev, q->player_id);
+    const struct tny_player *p = i >= 0 ? &c->e->ev.players[i] : NULL;
+    return reply_json(
+        c,
+        dump(json_pack("{s:s, s:s?, s:s?, s:s?}", "player", q->player_id,
+                       "name", p ? p->name : NULL, "club", p ? p->club : NULL,
+                       "country", p ? p->country : NULL)));
+}
+
+static const char *result_status_name(const struct hub_result_row *r)
+{
+    if (r->superseded_by)
+        return "superseded";
+    switch (r->status) {
+    case HUB_RESULT_VALID: return "counted";
+    case HUB_RESULT_PENDING: return "pending";
+    case HUB_RESULT_CONFLICT:
+        return r->resolved ? "conflict-resolved" : "conflict";
+    }
+    return "?";
+}
+
+static int cmd_show_results(struct ctx *c)
+{
+    struct hub_result_row *rows = NULL;
+    int32_t n = 0;
+    int rc = hub_store_list_results(c->svc->store, c->e->id, c->req->round,
+                                    c->req->table, &rows, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    json_t *arr = json_array();
+    uint64_t open = 0;
+    for (int32_t i = 0; arr && i < n; i++) {
+        const struct hub_result_row *r = &rows[i];
+        json_t *result = json_loads(r->result_json, 0, NULL);
+        open += r->status == HUB_RESULT_CONFLICT && !r->resolved;
+        json_array_append_new(
+            arr, json_pack("{s:I, s:i, s:s, s:s, s:s, s:I, s:o}", "id",
+                           (json_int_t)r->id, "table", (int)r->table, "status",
+                           result_status_name(r), "by", r->actor, "source",
+                           r->from_device ? "table" : "organiser", "time_ms",
+                           (json_int_t)r->created_ms, "result",
+                           result ? result : json_null()));
+    }
+    hub_result_rows_free(rows, n);
+    c->rep->round = c->req->round;
+    c->rep->count = open; /* open conflicts */
+    return reply_json(c, dump(json_pack("{s:i, s:o}", "round",
+                                        (int)c->req->round, "results", arr)));
+}
+
+/* CM-6: keep one submission of a table with an open conflict: the counted
+ * one (the conflicts are resolved) or a conflicting one (it becomes the
+ * counted result, entered by the organiser). */
+static int cmd_resolve_conflict(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    struct hub_result_row *rows = NULL, *keep = NULL;
+    int32_t n = 0, open = 0, resolved = 0;
+    int64_t id = 0;
+    int rc = hub_store_list_results(c->svc->store, c->e->id, q->round, q->table,
+                                    &rows, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    for (int32_t i = 0; i < n; i++) {
+        open += rows[i].status == HUB_RESULT_CONFLICT && !rows[i].resolved;
+        if (rows[i].id == q->result_id)
+            keep = &rows[i];
+    }
+    if (!open)
+        rc = fail(c, TNY_ESTATE,
+                  "table %d of round %d has no conflict to resolve",
+                  (int)q->table, (int)q->round);
+    else if (!keep || keep->superseded_by ||
+             keep->status == HUB_RESULT_PENDING ||
+             (keep->status == HUB_RESULT_CONFLICT && keep->resolved))
+        rc = fail(c, TNY_ENOTFOUND,
+                  "console_request.keep: %lld is not the counted result or an "
+                  "open conflict of table %d, round %d (see `result show`)",
+                  (long long)q->result_id, (int)q->table, (int)q->round);
+    else if (keep->status == HUB_RESULT_VALID)
+        rc = hub_store_keep_counted(c->svc->store, c->e->id, q->round, q->table,
+                                    keep->id, c->actor, &resolved, &c->diag);
+    else
+        rc = hub_store_enter_result(
+            c->svc->store, c->e->id, q->round, q->table, keep->result_json,
+            strlen(keep->result_json), c->actor, &id, &c->diag);
+    hub_result_rows_free(rows, n);
+    if (rc < 0)
+        return c->rep->rc < 0 ? rc : fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO,
+            "conflict resolved event=%s round=%d table=%d kept=%lld", c->e->id,
+            (int)q->round, (int)q->table, (long long)q->result_id);
+    if (q->round == c->e->ev.n_rounds) {
+        struct hub_table_state *ts = hub__ev_table_state(c->e, q->table);
+        if (ts)
+            ts->pending = ts->conflict = false;
+    }
+    c->rep->round = q->round;
+    c->rep->count = (uint64_t)(id ? id : q->result_id);
+    if ((rc = reload(c)) < 0)
+        return rc;
+    return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
+                                         : TNY_OK;
+}
+
+/* The audit log of the event, from after_seq on (at most 500 rows; the
+ * console pages with the last seq). */
+#define LOG_PAGE 500
+
+static int cmd_read_log(struct ctx *c)
+{
+    struct hub_log_entry *rows = NULL;
+    int32_t n = 0;
+    int rc = hub_store_read_log(c->svc->store, c->e->id, c->req->after_seq,
+                                LOG_PAGE, &rows, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    json_t *arr = json_array();
+    for (int32_t i = 0; arr && i < n; i++) {
+        json_t *detail = json_loads(rows[i].detail, 0, NULL);
+        json_array_append_new(arr, json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq",
+                                             (json_int_t)rows[i].seq, "time_ms",
+                                             (json_int_t)rows[i].time_ms,
+                                             "actor", rows[i].actor, "kind",
+                                             rows[i].kind, "detail",
+                                             detail ? detail : json_object()));
+    }
+    hub_log_entries_free(rows, n);
+    c->rep->count = (uint64_t)n;
+    return reply_json(c, dump(json_pack("{s:o}", "log", arr)));
+}
+
+/* ---- draft edits that break a rule (refused unless forced) -------------- */
+
+struct rule_note {
+    char text[TNY_WIRE_MESSAGE_MAX / 2];
+    size_t used;
+    int32_t n;
+};
+
+static void note(struct rule_note *w, const char *fmt, ...) TNY_PRINTF(2, 3);
+static void note(struct rule_note *w, const char *fmt, ...)
+{
+    va_list ap;
+    if (w->used + 4 >= sizeof(w->text)) {
+        w->n++;
+        return;
+    }
+    if (w->n > 0)
+        w->used += (size_t)snprintf(w->text + w->used,
+                                    sizeof(w->text) - w->used, "; ");
+    va_start(ap, fmt);
+    int k = vsnprintf(w->text + w->used, sizeof(w->text) - w->used, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        w->used += (size_t)k;
+    if (w->used >= sizeof(w->text))
+        w->used = sizeof(w->text) - 1;
+    w->n++;
+}
+
+/* "p3 (Anna Novak)" */
+static const char *who(const struct tny_event *ev, int32_t p, char *buf,
+                       size_t cap)
+{
+    snprintf(buf, cap, "%s (%s)", ev->players[p].id, ev->players[p].name);
+    return buf;
+}
+
+/* The earlier round in which a and b sat at one table, 0 = never. */
+static int32_t met_in(const struct tny_event *ev, int32_t a, int32_t b)
+{
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++) {
+            const struct tny_table *tb = &ev->rounds[r].tables[t];
+            bool has_a = false, has_b = false;
+            for (int32_t k = 0; !tb->is_bye && k < tb->n_seats; k++) {
+                has_a |= tb->seats[k] == a;
+                has_b |= tb->seats[k] == b;
+            }
+            if (has_a && has_b)
+                return r + 1;
+        }
+    return 0;
+}
+
+static int32_t bye_in(const struct tny_event *ev, int32_t p)
+{
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++)
+            if (ev->rounds[r].tables[t].is_bye &&
+                ev->rounds[r].tables[t].seats[0] == p)
+                return r + 1;
+    return 0;
+}
+
+/* What the edited plan breaks at the tables of the players in touched[]
+ * (n_touched of them): rematches and second byes (where the stage pairs
+ * by avoiding them), a changed bracket (elimination and finals are
+ * seeded), fixed tables (CM-5). */
+static void plan_problems(const struct tny_event *ev,
+                          const struct tny_round_plan *plan,
+                          const int32_t *touched, int32_t n_touched,
+                          bool seats_changed, struct rule_note *w)
+{
+    char x[2 * TNY_WIRE_TEXT_MAX], y[2 * TNY_WIRE_TEXT_MAX];
+    bool seeded =
+        plan->stage == TNY_STAGE_ELIMINATION || plan->stage == TNY_STAGE_FINAL;
+    if (seats_changed && seeded)
+        note(w,
+             "round %d is a %s round seeded from the standings: this "
+             "changes who meets whom",
+             (int)plan->round, tny_stage_kind_name(plan->stage));
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        const struct tny_pairing_table *tb = &plan->tables[t];
+        bool mine = false;
+        for (int32_t k = 0; k < tb->n_seats; k++)
+            for (int32_t i = 0; i < n_touched; i++)
+                mine |= tb->seats[k] == touched[i];
+        if (!mine)
+            continue;
+        if (tb->is_bye) {
+            int32_t r = seats_changed && !seeded ? bye_in(ev, tb->seats[0]) : 0;
+            if (r)
+                note(w, "%s would get a second bye (had one in round %d)",
+                     who(ev, tb->seats[0], x, sizeof x), (int)r);
+            continue;
+        }
+        for (int32_t k = 0; k < tb->n_seats; k++) {
+            int32_t p = tb->seats[k];
+            int32_t fixed = ev->players[p].fixed_table;
+            if (fixed > 0 && fixed != tb->number)
+                note(w, "%s always plays at table %d (CM-5), not %d",
+                     who(ev, p, x, sizeof x), (int)fixed, (int)tb->number);
+            for (int32_t j = k + 1; seats_changed && !seeded && j < tb->n_seats;
+                 j++) {
+                int32_t r = met_in(ev, p, tb->seats[j]);
+                if (r)
+                    note(w, "%s and %s already played each other in round %d",
+                         who(ev, p, x, sizeof x),
+                         who(ev, tb->seats[j], y, sizeof y), (int)r);
+            }
+        }
+    }
+}
+
+/* Runs the draft edit on a copy of the draft with the engine and refuses
+ * it (ECONFLICT, the problems named) when it breaks a rule, unless the
+ * request says force; a forced edit's problems go into the reply's
+ * message.  No draft, or an edit the engine refuses: TNY_OK here (the
+ * store's own call then gives the error). */
+static int check_draft_edit(struct ctx *c, enum edit_kind kind)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct tny_event *ev = &c->e->ev;
+    struct tny_round_plan plan;
+    struct tny_diag ignored = {{0}};
+    struct rule_note w = {{0}, 0, 0};
+    int32_t touched[TNY_MAX_SEATS * 2], n_touched = 0;
+    if (hub_store_load_draft(c->svc->store, c->e->id, ev, &plan, &ignored) < 0)
+        return TNY_OK;
+    int rc = TNY_OK;
+    if (kind == EDIT_KIND_SWAP) {
+        int32_t a = tny_event_player_index(ev, q->player_id);
+        int32_t b = tny_event_player_index(ev, q->other_player_id);
+        if (a >= 0 && b >= 0 && plan.round == q->round &&
+            tny_round_plan_swap(&plan, a, b, &ignored) == 0) {
+            /* Everyone now at a table with a or b. */
+            for (int32_t t = 0; t < plan.n_tables; t++)
+                for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                    if (plan.tables[t].seats[k] == a ||
+                        plan.tables[t].seats[k] == b)
+                        for (int32_t m = 0; m < plan.tables[t].n_seats &&
+                                            n_touched < TNY_MAX_SEATS * 2;
+                             m++)
+                            touched[n_touched++] = plan.tables[t].seats[m];
+            plan_problems(ev, &plan, touched, n_touched, true, &w);
+        }
+    } else {
+        int32_t from = q->table, to = q->to_table;
+        if (kind == EDIT_KIND_FIX) {
+            int32_t p = tny_event_player_index(ev, q->player_id);
+            from = -1;
+            to = q->table;
+            for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
+                for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                    if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
+                        from = plan.tables[t].number;
+        }
+        if (from > 0 && to > 0 && from != to &&
+            (kind == EDIT_KIND_FIX || plan.round == q->round) &&
+            tny_round_plan_move(&plan, from, to, &ignored) == 0) {
+            /* The two tables that changed numbers. */
+            for (int32_t t = 0; t < plan.n_tables; t++)
+                if (!plan.tables[t].is_bye && (plan.tables[t].number == from ||
+                                               plan.tables[t].number == to))
+                    for (int32_t m = 0; m < plan.tables[t].n_seats &&
+                                        n_touched < TNY_MAX_SEATS * 2;
+                         m++)
+                        touched[n_touched++] = plan.tables[t].seats[m];
+            /* Fixing this player's own table is the point of `fix`. */
+            if (kind == EDIT_KIND_FIX) {
+                int32_t p = tny_event_player_index(ev, q->player_id);
+                for (int32_t i = 0; i < n_touched; i++)
+                    if (touched[i] == p)
+                        touched[i] = -1;
+            }
+            plan_problems(ev, &plan, touched, n_touched, false, &w);
+        }
+    }
+    tny_round_plan_release(&plan);
+    if (w.n == 0)
+        return rc;
+    if (!q->force)
+        return fail(c, TNY_ECONFLICT,
+                    "refused: %s; add --force to do it anyway (CM-5)", w.text);
+    snprintf(c->rep->message, sizeof(c->rep->message), "forced: %s", w.text);
+    return TNY_OK;
+}
+
+/* After a round closed: an event whose every stage is played is finished
+ * (its standings are the final classification). */
+static int finish_if_complete(struct ctx *c)
+{
+    bool complete = false;
+    int rc = tny_event_complete(&c->e->ev, &complete, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if (!complete || c->e->info.status == HUB_EVENT_FINISHED)
+        return TNY_OK;
+    if ((rc = hub_store_set_event_status(c->svc->store, c->e->id,
+                                         HUB_EVENT_FINISHED, c->actor,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d", c->e->id,
+            (int)c->e->ev.n_rounds);
+    return reload(c);
+}
+
 /* ---- the table of commands --------------------------------------------------
  */
 
@@ -1129,6 +1682,13 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round},
     {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage},
     {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events},
+    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft},
+    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round},
+    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round},
+    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player},
+    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results},
+    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict},
+    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log},
 };
 
 int hub__console_run(struct hub_service *svc, const char *console_id,
@@ -1166,6 +1726,13 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         }
         snprintf(rep->event_id, sizeof(rep->event_id), "%s", req->event_id);
     }
+    /* The audit log: every log row the command writes carries its reason. */
+    if (hub_store_set_reason(svc->store, req->reason) < 0) {
+        fail(&c, TNY_ENOMEM, "out of memory");
+        return TNY_OK;
+    }
     (void)cmd->run(&c); /* errors are in the reply */
+    if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
+        HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");
     return TNY_OK;
 }

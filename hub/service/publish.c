@@ -406,6 +406,29 @@ static int build_assignment(struct hub_service *svc, struct hub_ev *e,
                                 &a->clock);
         a->has_clock = true;
     }
+    /* A result the organiser entered or overrode is shown at the table as
+     * the organiser's (the players enter nothing more). */
+    if (t && t->has_result) {
+        struct hub_result_row *rows = NULL;
+        int32_t n = 0;
+        if ((rc = hub_store_list_results(svc->store, e->id, r, t->number, &rows,
+                                         &n, diag)) < 0)
+            return rc;
+        for (int32_t i = n - 1; i >= 0; i--) {
+            const struct hub_result_row *row = &rows[i];
+            if (row->status != HUB_RESULT_VALID || row->superseded_by)
+                continue;
+            if (!row->from_device &&
+                strlen(row->result_json) < sizeof(a->organiser_result)) {
+                snprintf(a->organiser_result, sizeof(a->organiser_result), "%s",
+                         row->result_json);
+                snprintf(a->organiser_result_by, sizeof(a->organiser_result_by),
+                         "%s", row->actor);
+            }
+            break;
+        }
+        hub_result_rows_free(rows, n);
+    }
     a->version = hub__next_version(svc, now_ms);
     return TNY_OK;
 }

@@ -379,6 +379,10 @@ int hs_log(struct hub_store *s, const char *actor, const char *event_id,
     int rc;
     if (!detail)
         detail = json_object();
+    /* The organiser's reason for what this row records (the audit log). */
+    if (detail && s->reason && json_is_object(detail) &&
+        !json_object_get(detail, "reason"))
+        json_object_set_new(detail, "reason", json_string(s->reason));
     if (!detail || !(text = hs_dump(detail))) {
         rc = TNY_ENOMEM;
         goto out;
@@ -892,6 +896,7 @@ void hub_store_close(struct hub_store *store)
     for (int32_t i = 0; i < store->n_stmts; i++)
         sqlite3_finalize(store->stmts[i].st);
     sqlite3_close_v2(store->db);
+    free(store->reason);
     free(store);
 }
 

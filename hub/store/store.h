@@ -657,4 +657,70 @@ TNY_MUST_USE int hub_store_export_event_json(struct hub_store *store,
                                              const char *event_id, char **text,
                                              struct tny_diag *diag);
 
+/* ---- corrections (store_correct.c) ------------------------------------ */
+
+/* Appends the organiser's reasons to an event file of
+ * hub_store_export_event_json (*text, a JSON object; reallocated): an
+ * "x_audit" member (ignored by every reader, event-file.md) with
+ * "disqualifications" and "corrections" (results entered or overridden,
+ * conflicts kept, rounds reopened, players edited), each with "what",
+ * "by", "time_ms", the log row's detail and "reason".  Nothing is
+ * appended when there is nothing to say.  Errors: TNY_ESTATE, TNY_ENOMEM
+ * (*text unchanged). */
+TNY_MUST_USE int hub_store_append_audit(struct hub_store *store,
+                                        const char *event_id, char **text,
+                                        struct tny_diag *diag);
+
+/* The organiser's reason for the writes that follow: while set, every log
+ * row gets it as "reason" in its detail (the audit log: who = actor, when
+ * = time_ms, what = kind and detail).  NULL or "" clears it.  Errors:
+ * TNY_ENOMEM (the previous reason stays). */
+TNY_MUST_USE int hub_store_set_reason(struct hub_store *store,
+                                      const char *reason);
+
+/* A published round whose clock never started goes back to a draft: its
+ * clock and table extensions are deleted, the event is "setup" again when
+ * no other round is published.  Errors: TNY_ESTATE (the round is a draft,
+ * started or closed; a later round exists; a table already has a result
+ * or a penalty: diag names it), TNY_ENOTFOUND. */
+TNY_MUST_USE int hub_store_unpublish_round(struct hub_store *store,
+                                           const char *event_id, int32_t round,
+                                           const char *actor,
+                                           struct tny_diag *diag);
+
+/* A closed round becomes "started" again, to correct it; a finished event
+ * is running again.  A draft of the next round (paired from the standings
+ * being corrected) is deleted; *discarded_draft (may be NULL) receives its
+ * number, 0 = none.  Errors: TNY_ESTATE (the round is not closed; a later
+ * round is published, started or closed: CM-5, diag names those rounds),
+ * TNY_ENOTFOUND. */
+TNY_MUST_USE int hub_store_reopen_round(struct hub_store *store,
+                                        const char *event_id, int32_t round,
+                                        const char *actor,
+                                        int32_t *discarded_draft,
+                                        struct tny_diag *diag);
+
+/* Renames a player and/or sets the club or country, at any time; NULL =
+ * unchanged, "" = none (club, country).  The log row keeps the old and new
+ * values.  Errors: TNY_EINVAL (empty name, nothing to change, the event
+ * would not validate), TNY_ENOTFOUND, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_edit_player(struct hub_store *store,
+                                       const char *event_id,
+                                       const char *player_id, const char *name,
+                                       const char *club, const char *country,
+                                       const char *actor,
+                                       struct tny_diag *diag);
+
+/* CM-6: the organiser keeps the table's counted result counted_id and
+ * resolves every open conflict of the table (one transaction);
+ * *n_resolved (may be NULL) receives how many.  (Keeping a conflicting
+ * submission instead is hub_store_enter_result with its result.)  Errors:
+ * TNY_ENOTFOUND (no such table, counted_id is not its counted result),
+ * TNY_ESTATE (no open conflict). */
+TNY_MUST_USE int hub_store_keep_counted(struct hub_store *store,
+                                        const char *event_id, int32_t round,
+                                        int32_t table, int64_t counted_id,
+                                        const char *actor, int32_t *n_resolved,
+                                        struct tny_diag *diag);
+
 #endif

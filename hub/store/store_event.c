@@ -700,6 +700,41 @@ out:
 
 /* ---- players ----------------------------------------------------------- */
 
+static int draft_row(struct hub_store *s, int64_t ev_row, int64_t *row,
+                     int32_t *number, struct tny_diag *d);
+
+/* The check of a player change: the event with its draft must validate.
+ * A draft the change makes invalid (it seats a player who left, or misses
+ * one who joined) was paired for another field: it is deleted in the same
+ * transaction (*dropped = its number; the service pairs again), and the
+ * event without it must validate. */
+static int validate_player_change(struct hub_store *s, int64_t ev_row,
+                                  int32_t *dropped, struct tny_diag *d)
+{
+    struct tny_diag first = {{0}};
+    int64_t row;
+    int32_t number;
+    *dropped = 0;
+    int rc = hs_validate_event(s, ev_row, true, &first);
+    if (rc != TNY_EINVAL)
+        return rc < 0 ? tny_diag_set(d, rc, "%s", first.msg) : rc;
+    rc = draft_row(s, ev_row, &row, &number, d);
+    if (rc == TNY_ENOTFOUND) /* no draft: the change itself is invalid */
+        return tny_diag_set(d, TNY_EINVAL, "%s", first.msg);
+    if (rc < 0)
+        return rc;
+    sqlite3_stmt *st = NULL;
+    if ((rc = hs_prepare(s, "DELETE FROM rounds WHERE id = ?", &st, d)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, row);
+    rc = hs_done(s, st, d);
+    hs_finalize(s, st);
+    if (rc < 0 || (rc = hs_validate_event(s, ev_row, false, d)) < 0)
+        return rc;
+    *dropped = number;
+    return TNY_OK;
+}
+
 /* One player row (and its audit entry) inside the caller's transaction;
  * the event is validated by the caller, once. */
 static int put_one(struct hub_store *store, int64_t ev_row,
@@ -760,9 +795,16 @@ int hub_store_put_players(struct hub_store *store, const char *event_id,
     for (int32_t i = 0; rc == 0 && i < n; i++)
         rc = put_one(store, ev_row, event_id, player_json[i], len[i], actor,
                      diag);
-    /* Validated once for the whole batch: an import stays linear. */
+    /* Validated once for the whole batch: an import stays linear.  A draft
+     * the new players make invalid is discarded (the service pairs again). */
+    int32_t dropped = 0;
     if (rc == 0)
-        rc = hs_validate_event(store, ev_row, true, diag);
+        rc = validate_player_change(store, ev_row, &dropped, diag);
+    if (rc == 0 && dropped)
+        rc = hs_log(store, actor, event_id, "draft.discard",
+                    json_pack("{s:i, s:s}", "round", (int)dropped, "why",
+                              "players added"),
+                    diag);
     return hs_finish(store, rc, diag);
 }
 
@@ -860,12 +902,18 @@ static int lifecycle(struct hub_store *store, const char *event_id,
         (rc = edit_draft_fix(store, ev_row, event_id, player_id, value, diag)) <
             0)
         goto out;
-    if ((rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+    int32_t gone = 0;
+    if (what == LC_FIX)
+        rc = hs_validate_event(store, ev_row, true, diag);
+    else
+        rc = validate_player_change(store, ev_row, &gone, diag);
+    if (rc < 0)
         goto out;
-    rc = hs_log(store, actor, event_id, kinds[what],
-                json_pack("{s:s, s:i}", "player", player_id,
-                          what == LC_FIX ? "table" : "round", (int)value),
-                diag);
+    json_t *detail = json_pack("{s:s, s:i}", "player", player_id,
+                               what == LC_FIX ? "table" : "round", (int)value);
+    if (detail && gone)
+        json_object_set_new(detail, "discarded_draft", json_integer(gone));
+    rc = hs_log(store, actor, event_id, kinds[what], detail, diag);
 out:
     hs_finalize(store, st);
     return hs_finish(store, rc, diag);

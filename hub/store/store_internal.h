@@ -43,6 +43,9 @@ struct hub_store {
     int64_t cache_version;
     struct tny_event cache;
     bool keep_cache;
+    /* hub_store_set_reason: added as "reason" to every log row's detail
+     * while set (malloc'd; NULL = none). */
+    char *reason;
 };
 
 /* Empties the projection cache. */

@@ -219,6 +219,16 @@ function selftest() {
           'standings and bracket: ' + pages.standings);
     check(inOrder(pages.ticker, ['table 1: ', O.esc(H('Name a')), ' beat ', O.esc(H('Name b')), ' 2-1',
         'Standings after round 4: 1. ', O.esc(H('Name a')), ' 12.5']), 'ticker: ' + pages.ticker);
+    // A finished event: its last round's standings are the final ones.
+    const done = O.newState('e1');
+    O.applyMessage(done, 'tourney/v1/feed/e1/event', JSON.stringify({id: 'e1', title: 'Cup', game: 'catan',
+        status: 'finished', round: 4, round_status: 'closed', players: 2, updated_ms: now}), now, true);
+    O.applyMessage(done, 'tourney/v1/feed/e1/standings', JSON.stringify(fst.docs.standings), now, true);
+    done.conn = 'online';
+    check(O.renderStandings(done, opts, now).indexOf('Final standings') >= 0 &&
+          O.renderTicker(done, opts, now).indexOf('Final standings: 1. ') >= 0, 'finished event: "Final standings"');
+    check(pages.standings.indexOf('Final standings') < 0 && pages.ticker.indexOf('Final standings') < 0,
+          'a running event has no final standings');
     // Overdue when the local countdown ends; paging.
     const late = O.roundView(fst, now + 151000);
     check(late.tables[1].state === 'overdue', 'playing table past its deadline is overdue');

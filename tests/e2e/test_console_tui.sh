@@ -102,9 +102,10 @@ echo "DASHBOARD-EXIT=\$?"
 stty -g >'$E2E_TMP/stty.after'
 exec sleep 600
 EOF
+# start_pane [COLS ROWS]: default 132x40.
 start_pane() {
     rm -f "$E2E_TMP/stty.before" "$E2E_TMP/stty.after"
-    tm -f /dev/null new-session -d -s tui -x 132 -y 40 "bash '$E2E_TMP/pane.sh'" ||
+    tm -f /dev/null new-session -d -s tui -x "${1:-132}" -y "${2:-40}" "bash '$E2E_TMP/pane.sh'" ||
         fail "tmux new-session"
 }
 screen() { tm capture-pane -p -t tui 2>/dev/null; }
@@ -121,7 +122,7 @@ count_screen() { screen | grep -o -E -- "$1" | wc -l; }
 start_pane
 expect 20 ' Dashboard Cup ' "title"
 expect 10 'round 0 ' "round line"
-expect 10 'q quit +p pair +P publish +s start clock +space pause/resume' "key help"
+expect 10 'q quit +p pair +d draft +P publish +s start clock +space pause/resume .* t table +: command' "key help"
 ok "the dashboard shows the event title and the keys"
 
 tm send-keys -t tui p
@@ -163,22 +164,35 @@ ok "space pauses and resumes, + extends, r refreshes"
 # Results by the second organiser: tables turn confirmed.
 # The tables of round 1 from the hub's export (compacted: "table":N,
 # "players":["pA",...]).
-run 0 export ev1
-tr -d ' \n\t' <"$E2E_TMP/out" | grep -o -E '"table":[0-9]+,"players":\[[^]]*\]' |
-    sed -E 's/"table":([0-9]+),"players":\[(.*)\]/\1 \2/; s/[",]/ /g' >"$E2E_TMP/tables"
-[ "$(wc -l <"$E2E_TMP/tables")" -eq 4 ] || fail "tables in the export: $(head -c 600 "$E2E_TMP/out")"
-vps=(10 8 6 4)
-while read -r table players; do
-    read -r -a ids <<<"$players"
-    json='{"vp": {'
-    for ((k = 0; k < ${#ids[@]}; k++)); do
-        [ $k -eq 0 ] || json+=', '
-        json+="\"${ids[$k]}\": ${vps[$k]}"
-    done
-    json+='}}'
-    run 0 result enter ev1 1 "$table" "$json"
-    expect 20 "T$table +confirmed" "table $table confirmed"
-done <"$E2E_TMP/tables"
+# enter_results ROUND: the second organiser enters a result for every
+# table of ROUND (from the hub's export: "table":N, "players":[...]);
+# each turns "confirmed" on the dashboard.
+enter_results() {
+    local round=$1 table players json k ids
+    run 0 export ev1
+    python3 - "$E2E_TMP/out" "$round" >"$E2E_TMP/tables" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+for t in ev["rounds"][int(sys.argv[2]) - 1]["tables"]:
+    if "table" in t:
+        print(t["table"], " ".join(t["players"]))
+PY
+    [ "$(wc -l <"$E2E_TMP/tables")" -ge 4 ] || fail "tables in the export: $(head -c 600 "$E2E_TMP/out")"
+    vps=(10 8 6 4)
+    while read -r table players; do
+        read -r -a ids <<<"$players"
+        json='{"vp": {'
+        for ((k = 0; k < ${#ids[@]}; k++)); do
+            [ $k -eq 0 ] || json+=', '
+            json+="\"${ids[$k]}\": ${vps[$k]}"
+        done
+        json+='}}'
+        run 0 result enter ev1 "$round" "$table" "$json"
+        expect 20 "T$table +confirmed" "table $table confirmed"
+    done <"$E2E_TMP/tables"
+}
+enter_results 1
+cp "$E2E_TMP/tables" "$E2E_TMP/tables.1"
 ok "results entered: every table confirmed"
 
 tm send-keys -t tui c
@@ -186,6 +200,81 @@ expect 30 '> ok: closed round 1 of ev1' "close (c)"
 expect 20 'STANDINGS after round 1' "standings"
 expect 10 ' 1\. Player [0-9]+ +[0-9.]+' "standings rows"
 ok "c: round closed, standings after round 1 shown"
+
+# --- the dashboard as a console (issue 8 part 4) ----------------------------
+# Every action below is a key or a typed command on this screen.
+tm send-keys -t tui p
+expect 30 '> ok: paired round 2 of ev1' "pair round 2 (p)"
+tm send-keys -t tui d
+expect 20 'DRAFT of round 2 \(round\)' "draft panel (d)"
+expect 5 'seat 1  p[0-9]+ Player [0-9]+ \(Club [0-2]\)' "draft: seats with names and clubs"
+expect 5 'explanation:' "draft: the engine's explanation"
+tm send-keys -t tui x
+wait_until 10 sh -c "! tmux -S '$SOCK' capture-pane -p -t tui | grep -q 'DRAFT of round 2'" ||
+    fail "the draft panel did not close: $(screen)"
+ok "d: the draft with seats, names, clubs and the explanation; any key closes it"
+
+# A swap that seats a with b again (they shared table 1 in round 1): a
+# changes places with someone at b's table in the draft of round 2.
+read -r _ a b _ <"$E2E_TMP/tables.1"
+run 0 round show ev1 --json
+x=$(python3 - "$E2E_TMP/out" "$a" "$b" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = sys.argv[2], sys.argv[3]
+for t in d["tables"]:
+    ps = t.get("players", [])
+    if b in ps and a not in ps:
+        print([p for p in ps if p != b][0])
+PY
+)
+[ -n "$x" ] || fail "no seat next to $b for $a in the draft"
+tm send-keys -t tui : "round swap 2 $a $x" Enter
+expect 30 "> error \(exit 3\): .*refused: p[0-9]+ \(Player [0-9]+\) and p[0-9]+ \(Player [0-9]+\) already played each other" "a swap creating a rematch refused on the dashboard"
+ok "typed swap creating a rematch: refused, the players named"
+tm send-keys -t tui : "player dq p16 --reason 'abusive behaviour'" Enter
+expect 10 'this cannot be undone: tourney live player dq p16' "DQ asks first"
+tm send-keys -t tui n
+expect 10 '> not done: player dq p16' "n: nothing done"
+tm send-keys -t tui : "player dq p16 --reason 'abusive behaviour'" Enter
+expect 10 'this cannot be undone' "DQ asks again"
+tm send-keys -t tui y
+expect 30 '> ok: disqualified p16 in ev1' "y: disqualified"
+tm send-keys -t tui x
+tm send-keys -t tui : "player add p17 'Late Comer' --club 'Club 9'" Enter
+expect 30 '> ok: registered p17' "late entry typed"
+tm send-keys -t tui x
+tm send-keys -t tui d
+expect 20 'Late Comer \(Club 9\)' "the re-planned draft has the late entrant"
+grep_screen 'p16 Player 16' && fail "the disqualified player is still in the draft: $(screen)"
+tm send-keys -t tui x
+ok "DQ asks for confirmation (n: nothing, y: done); a late entry; the draft re-planned without p16, with p17"
+
+tm send-keys -t tui P
+expect 30 '> ok: published round 2 of ev1' "publish round 2 (P)"
+expect 20 'TABLES \(round 2\)' "the feed shows round 2's tables" # t reads the round from it
+tm send-keys -t tui t 2 Enter
+expect 20 'TABLE 2, round 2' "table panel (t 2)"
+expect 5 'seat 1  p[0-9]+ (Player [0-9]+|Late Comer)' "table 2's players"
+expect 5 '\(no result yet\)' "table 2 has no result"
+tm send-keys -t tui x
+ok "t 2: table 2's players and results"
+
+enter_results 2
+tm send-keys -t tui c
+expect 30 '> ok: closed round 2 of ev1' "close round 2 (c)"
+expect 20 'FINAL STANDINGS \(after round 2\)' "final standings"
+expect 5 'event finished' "event finished"
+ok "after the last round: FINAL STANDINGS, event finished"
+tm send-keys -t tui : log Enter
+expect 30 'audit log of ev1' "the audit log in the panel"
+expect 5 '[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}  organiser:o2 +event.create' "the log's first row: who, when, what"
+grep_screen 'more lines \(j/down\)' || fail "a long log does not say there is more: $(screen)"
+tm send-keys -t tui j j # past the heading and the first row
+wait_until 10 sh -c "! tmux -S '$SOCK' capture-pane -p -t tui | grep -q -E 'organiser:o2 +event.create'" ||
+    fail "j did not scroll the panel: $(screen)"
+tm send-keys -t tui x
+ok ": log: the audit log in a panel that scrolls"
 
 tm send-keys -t tui q
 wait_until 20 test -s "$E2E_TMP/stty.after" || fail "q did not exit: $(screen)"
@@ -199,9 +288,17 @@ ok "q exits 0 and restores the terminal (stty settings equal, screen back)"
 
 # SIGINT (C-c) also restores the terminal.
 SOCK=$E2E_TMP/tmux2.sock
-start_pane
+start_pane 80 24
 expect 20 ' Dashboard Cup ' "title (second run)"
 expect 10 'T[1-4] +confirmed' "retained tables state"
+# 80x24: every key on the help line, a table's panel fits.
+expect 5 'q quit p pair d draft P publish s start spc pause \+ 5m c close t table : cmd' "80x24 key help"
+tm send-keys -t tui t 1 Enter
+expect 20 'TABLE 1, round 2' "80x24 table panel"
+expect 5 'seat 1  p[0-9]+ ' "80x24 table panel seats"
+expect 5 'counted .* by organiser:o2' "80x24: table 1's result, who entered it"
+tm send-keys -t tui x
+ok "80x24: every key shown; table 1's players and result in a panel"
 tm send-keys -t tui C-c
 wait_until 20 test -s "$E2E_TMP/stty.after" || fail "C-c did not exit: $(screen)"
 expect 5 '^DASHBOARD-EXIT=0$' "exit status after C-c"

@@ -2,11 +2,10 @@
 # test_table_tui_ct.sh - Catan on the table's full-screen display (tmux
 # 100x30, real hub): the RESULT steps (CT-4 game points capped at 10)
 # refuse a letter and an out-of-range value on the spot; a player rejects
-# the entered result (back to the steps); then the organiser enters a
-# different result for the table first, so the hub refuses the table's
-# (conflict): the screen shows the hub's reason and Enter goes back to
-# the result steps.  Then the same result as the organiser's is
-# accepted (a duplicate).
+# the entered result (back to the steps); then the organiser enters the
+# table's result: the table shows it as entered by the organiser, with
+# its values, and offers no entry of its own (issue 8: never a refusal of
+# the players' entry later).
 #
 # usage: bash test_table_tui_ct.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -30,26 +29,21 @@ expect 10 'rejected the result: correct it' "a player's rejection"
 expect 10 ' RESULT *$' "back in the result steps"
 ok "a player rejected: back to the result steps"
 
-# The organiser's result first: the table's own one conflicts.
+# The organiser enters the table's result: the table shows it as the
+# organiser's and takes no entry of its own (it is never refused later).
 json='{"vp": {'
 for ((k = 0; k < ${#ids[@]}; k++)); do
     [ $k -eq 0 ] || json+=', '
     json+="\"${ids[$k]}\": $((10 - k))"
 done
 json+='}}'
-live 0 result enter ev 1 1 "$json"
+live 0 result enter ev 1 1 "$json" --reason "scoresheet handed to the desk"
+expect 20 'RESULT ENTERED BY THE ORGANISER' "the organiser's result on the table"
+expect 5 "\"${ids[0]}\": ?10" "the organiser's values on the table"
 key Enter
-confirm_n=0
-expect 10 'CONFIRM THE RESULT' "confirmation screen again"
-for ((k = 0; k < 4; k++)); do
-    grep_screen 'CONFIRM THE RESULT' || break
-    key Enter
-    sleep 0.2
-done
-expect 30 'RESULT REJECTED BY THE HUB' "the hub's refusal"
-expect 10 'conflict|already|differs' "the hub's reason"
-ok "hub refusal shown: $(screen | grep -A1 'REJECTED BY THE HUB' | tail -n 1 | sed 's/^ *//')"
-key Enter
-expect 10 ' RESULT *$' "back to the result steps after the hub's refusal"
+sleep 0.5
+grep_screen 'CONFIRM THE RESULT' && fail "the table opened an entry after the organiser's result: $(screen)"
+grep_screen 'RESULT ENTERED BY THE ORGANISER' || fail "the organiser's result left the screen: $(screen)"
+ok "the organiser's result is shown at the table as the organiser's; no entry is offered"
 tui_finish
 e2e_done

@@ -421,16 +421,48 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         q->round = 4;
         strcpy(q->player_id, "p1");
         strcpy(q->other_player_id, "p7");
+        q->force = variant;
         break;
     case TNY_WIRE_CMD_MOVE_TABLE:
         q->round = 4;
         q->table = 12;
         q->to_table = 40;
+        q->force = variant;
         break;
     case TNY_WIRE_CMD_FIX_TABLE:
         strcpy(q->player_id, "p2");
         q->table = variant ? 0 : 1;
+        q->force = !variant;
         break;
+    case TNY_WIRE_CMD_DISCARD_DRAFT:
+        q->round = variant ? 0 : 3;
+        strcpy(q->reason, variant ? "" : "late registrations");
+        break;
+    case TNY_WIRE_CMD_UNPUBLISH_ROUND:
+    case TNY_WIRE_CMD_REOPEN_ROUND:
+        q->round = 2;
+        strcpy(q->reason, variant ? "" : "wrong result at table 4");
+        break;
+    case TNY_WIRE_CMD_EDIT_PLAYER:
+        strcpy(q->player_id, "p3");
+        strcpy(q->player.name, variant ? "" : "Łukasz Wójcik");
+        q->set_club = true; /* variant 1: "" = no club any more */
+        strcpy(q->player.club, variant ? "" : "Kraków");
+        q->set_country = !variant;
+        strcpy(q->player.country, variant ? "" : "PL");
+        strcpy(q->reason, "typo");
+        break;
+    case TNY_WIRE_CMD_SHOW_RESULTS:
+        q->round = 2;
+        q->table = variant ? 0 : 9;
+        break;
+    case TNY_WIRE_CMD_RESOLVE_CONFLICT:
+        q->round = 2;
+        q->table = 9;
+        q->result_id = variant ? 1 : (int64_t)1 << 40;
+        strcpy(q->reason, "players agreed");
+        break;
+    case TNY_WIRE_CMD_READ_LOG: q->after_seq = variant ? 0 : 12345; break;
     case TNY_WIRE_CMD_CLOCK_START:
     case TNY_WIRE_CMD_CLOCK_PAUSE:
     case TNY_WIRE_CMD_CLOCK_RESUME:
@@ -705,6 +737,9 @@ static void test_PROTO_roundtrip_assignment(void **state)
     a->draft_ms = 15 * 60000;
     a->action_ms = 30000;
     a->best_of_three = true;
+    strcpy(a->organiser_result,
+           "{\"vp\": {\"n1\": 30, \"n2\": 20, \"n3\": 10, \"n4\": 5}}");
+    strcpy(a->organiser_result_by, "organiser:desk");
     roundtrip(&codecs[C_ASSIGN], a);
     /* CT-9: a Catan table with its random board. */
     {

@@ -58,6 +58,13 @@ TNY_MUST_USE int tny_pair_next(const struct tny_event *ev,
 
 void tny_round_plan_release(struct tny_round_plan *plan);
 
+/* *complete: every round of ev has its results and every stage of the
+ * format has been played (tny_pair_next would refuse: "event is
+ * complete"); the standings are then the final classification.  Errors:
+ * those of tny_stage_size (an attendance outside the GT-5 table). */
+TNY_MUST_USE int tny_event_complete(const struct tny_event *ev, bool *complete,
+                                    struct tny_diag *diag);
+
 /* CM-5 pre-publish edits.  Swaps the seats of two players (at different
  * tables, the same table, or with the bye).  Errors: TNY_ENOTFOUND (a
  * player is not in the plan), TNY_EINVAL (a == b). */

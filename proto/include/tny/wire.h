@@ -217,6 +217,10 @@ struct tny_wire_assignment {
     bool best_of_three;
     int64_t chess_clock_limit_ms, draft_ms, action_ms; /* 0 = none */
     char ct_board[TNY_CT_CODE_LEN + 1]; /* CT-9 board code; "" none */
+    /* The counted result when the organiser entered or overrode it:
+     * event-file result JSON ("" = none) and who ("organiser:LOGIN"). */
+    char organiser_result[TNY_WIRE_NOTE_MAX];
+    char organiser_result_by[TNY_WIRE_ID_MAX + 16];
 };
 
 /* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
@@ -415,6 +419,13 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_NEXT_STAGE,
     TNY_WIRE_CMD_LIST_EVENTS,
     TNY_WIRE_CMD_DECLARE_ARMIES, /* NH-11: player_id, player.armies */
+    TNY_WIRE_CMD_DISCARD_DRAFT,
+    TNY_WIRE_CMD_UNPUBLISH_ROUND,
+    TNY_WIRE_CMD_REOPEN_ROUND,
+    TNY_WIRE_CMD_EDIT_PLAYER,
+    TNY_WIRE_CMD_SHOW_RESULTS,
+    TNY_WIRE_CMD_RESOLVE_CONFLICT,
+    TNY_WIRE_CMD_READ_LOG,
     TNY_WIRE_CMD_COUNT_
 };
 
@@ -456,9 +467,10 @@ struct tny_wire_player {
  *   REJOIN_PLAYER   player_id, round (from; 0 next)
  *   PAIR_ROUND, SHOW_DRAFT, PUBLISH_ROUND, CLOSE_ROUND   round (0 = the
  *                   natural one; CLOSE_ROUND and PUBLISH_ROUND need >= 1)
- *   SWAP_PLAYERS    round >= 1, player_id, other_player_id (distinct)
- *   MOVE_TABLE      round >= 1, table >= 1, to_table >= 1
- *   FIX_TABLE       player_id, table (0 = none)
+ *   SWAP_PLAYERS    round >= 1, player_id, other_player_id (distinct),
+ *                   force
+ *   MOVE_TABLE      round >= 1, table >= 1, to_table >= 1, force
+ *   FIX_TABLE       player_id, table (0 = none), force
  *   CLOCK_START, CLOCK_PAUSE, CLOCK_RESUME   round >= 1, table (0 = all)
  *   CLOCK_EXTEND    round >= 1, table (0 = all), extra_ms 1..30 days
  *   ENTER_RESULT    round >= 1, table >= 1, result, override, reason
@@ -468,6 +480,14 @@ struct tny_wire_player {
  *   ASSIGN_DEVICE   device_id, table (0 = unassign)
  *   NEXT_STAGE      confirm (must be true)
  *   EXPORT_EVENT, LIST_DEVICES, LIST_EVENTS   nothing more
+ *   DISCARD_DRAFT   round (0 = the draft's), reason
+ *   UNPUBLISH_ROUND, REOPEN_ROUND   round >= 1, reason
+ *   EDIT_PLAYER     player_id; player.name ("" = unchanged); set_club +
+ *                   player.club, set_country + player.country ("" with
+ *                   set_ = none); reason; at least one change
+ *   SHOW_RESULTS    round >= 1, table (0 = all)
+ *   RESOLVE_CONFLICT  round >= 1, table >= 1, result_id >= 1, reason
+ *   READ_LOG        after_seq >= 0
  * Heap members (preset excluded) are malloc'd NUL-terminated UTF-8 after
  * decode and freed by tny_wire_request_release; before encode they are
  * the caller's (borrowed), NULL = absent. */
@@ -498,6 +518,10 @@ struct tny_wire_request {
     int64_t extra_ms;
     int64_t points_units;
     bool override, confirm;
+    bool force;                 /* SWAP_PLAYERS, MOVE_TABLE, FIX_TABLE */
+    bool set_club, set_country; /* EDIT_PLAYER */
+    int64_t result_id;          /* RESOLVE_CONFLICT */
+    int64_t after_seq;          /* READ_LOG */
     char reason[TNY_WIRE_NOTE_MAX];
     struct tny_wire_result result;
 };
