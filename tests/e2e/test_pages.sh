@@ -113,6 +113,10 @@ node "$CHECK" hall --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --eve
     >"$E2E_TMP/hall.out" 2>&1 || fail "hall screen: $(cat "$E2E_TMP/hall.out")"
 cat "$E2E_TMP/hall.out"
 
+node "$CHECK" overlays --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big \
+    --shots "$SHOTS" >"$E2E_TMP/ovl.out" 2>&1 || fail "overlays: $(cat "$E2E_TMP/ovl.out")"
+cat "$E2E_TMP/ovl.out"
+
 # The player page: Jan Šebesta's table; the organiser enters its result
 # while the page is cut off from the restarted feed broker.
 t=$(awk -F'\t' '$1 == "small" && $2 == "s1" { print $3 }' "$E2E_TMP/expect.tsv")
