@@ -1,14 +1,17 @@
-/* feed_clients.js - N anonymous WebSocket clients of the feed broker, each
- * with the player page's subscription (tourney/v1/feed/EVENT/+), for
- * bench/bench_feed.sh.  Uses the `mqtt` package of deploy/overlays.
+/* feed_clients.js - N phones on the feed broker for bench/bench_feed.sh:
+ * anonymous WebSocket clients that hold what the player page holds once
+ * its player is chosen (player.html): the event, the clock heartbeat,
+ * the player's own document and its table's (docs/feed.md player/ID,
+ * table/N).  Client i is player p<i+1>.  Uses the `mqtt` package of
+ * deploy/overlays.
  *
  *   node feed_clients.js --overlays DIR --broker ws://H:P --event ID --n N --out FILE
  *
- * Prints READY once every client is subscribed and has its retained
- * documents; then appends to FILE one line per observation:
- *   "P ROUND MS"  a client first saw the pairings of ROUND (ms since epoch)
- *   "C TABLE MS"  a client first saw TABLE confirmed in the tables document
- *   "B TOPIC BYTES" the size of each document as it arrives at client 0
+ * Prints READY once every client is subscribed; then appends to FILE one
+ * line per observation:
+ *   "P ROUND MS"  a client first had its table in ROUND (ms since epoch)
+ *   "C TABLE MS"  a client first saw its TABLE confirmed
+ *   "B TOPIC BYTES" the size of each document client 0 receives
  * and exits when stdin closes.
  */
 'use strict';
@@ -22,15 +25,18 @@ const n = +args.n;
 const out = fs.createWriteStream(args.out);
 const prefix = 'tourney/v1/feed/' + args.event + '/';
 let ready = 0;
-const clients = [];
 
 function start(i) {
+    const me = 'p' + (i + 1);
     const seenRound = {}, seenConf = {};
-    let got = false;
+    let got = false, table = 0;
     const c = mqtt.connect(args.broker, {clientId: 'bench-' + process.pid + '-' + i, clean: true,
                                          protocolVersion: 4, reconnectPeriod: 2000, keepalive: 60});
     c.on('connect', () => {
-        c.subscribe(prefix + '+', {qos: 1}, () => {
+        const topics = [prefix + 'event', prefix + 'now', prefix + 'player/' + me];
+        if (table)
+            topics.push(prefix + 'table/' + table);
+        c.subscribe(topics, {qos: 1}, () => {
             if (!got) {
                 got = true;
                 if (++ready === n)
@@ -43,27 +49,27 @@ function start(i) {
         const key = topic.slice(prefix.length);
         if (i === 0)
             out.write('B ' + key + ' ' + payload.length + '\n');
-        if (key !== 'pairings' && key !== 'tables')
-            return;
         let doc;
-        try {
+        if (key.startsWith('player/')) {
             doc = JSON.parse(payload.toString());
-        } catch (e) {
-            return;
-        }
-        if (key === 'pairings' && doc.round && !seenRound[doc.round]) {
-            seenRound[doc.round] = true;
-            out.write('P ' + doc.round + ' ' + now + '\n');
-        } else if (key === 'tables') {
-            (doc.tables || []).forEach((t) => {
-                if (t.state === 'confirmed' && !seenConf[doc.round + '/' + t.table]) {
-                    seenConf[doc.round + '/' + t.table] = true;
-                    out.write('C ' + t.table + ' ' + now + '\n');
-                }
-            });
+            if (doc.round && doc.table && !seenRound[doc.round]) {
+                seenRound[doc.round] = true;
+                out.write('P ' + doc.round + ' ' + now + '\n');
+            }
+            if (doc.table && doc.table !== table) {
+                if (table)
+                    c.unsubscribe(prefix + 'table/' + table);
+                table = doc.table;
+                c.subscribe(prefix + 'table/' + table, {qos: 1});
+            }
+        } else if (key.startsWith('table/')) {
+            doc = JSON.parse(payload.toString());
+            if (doc.state === 'confirmed' && !seenConf[doc.round + '/' + doc.table]) {
+                seenConf[doc.round + '/' + doc.table] = true;
+                out.write('C ' + doc.table + ' ' + now + '\n');
+            }
         }
     });
-    clients.push(c);
 }
 
 /* connect in batches so the broker is not flooded by 2000 handshakes */

@@ -80,7 +80,8 @@ struct queue {
     int32_t n, cap;
 };
 
-/* The last payload published on a feed topic, as a hash. */
+/* The last payload published on a feed topic, as a hash; an open
+ * addressing table (topic[0] == 0: free) at most half full. */
 struct feed_sent {
     char topic[HUB_TOPIC_MAX];
     uint64_t hash;
@@ -181,30 +182,44 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
 static bool feed_same(struct loop *l, const struct hub_msg *m)
 {
     static const char feed[] = TNY_WIRE_TOPIC_PREFIX "feed/";
+    size_t tl = strlen(m->topic);
     if (!m->retained || strncmp(m->topic, feed, sizeof(feed) - 1) != 0 ||
-        strlen(m->topic) >= HUB_TOPIC_MAX)
+        tl >= HUB_TOPIC_MAX)
         return false;
-    uint64_t h = fnv1a(m->payload, m->len);
-    for (int32_t i = 0; i < l->n_sent; i++) {
-        struct feed_sent *f = &l->sent[i];
-        if (strcmp(f->topic, m->topic) != 0)
-            continue;
-        if (f->hash == h && f->len == m->len)
-            return true;
-        f->hash = h;
-        f->len = m->len;
-        return false;
-    }
-    if (l->n_sent == l->cap_sent) {
-        int32_t cap = l->cap_sent ? l->cap_sent * 2 : 64;
-        struct feed_sent *n = realloc(l->sent, (size_t)cap * sizeof(*n));
+    if ((l->n_sent + 1) * 2 > l->cap_sent) {
+        int32_t cap = l->cap_sent ? l->cap_sent * 2 : 256;
+        struct feed_sent *n = calloc((size_t)cap, sizeof(*n));
         if (!n)
             return false;
+        for (int32_t i = 0; i < l->cap_sent; i++) {
+            if (!l->sent[i].topic[0])
+                continue;
+            uint64_t j = fnv1a((const uint8_t *)l->sent[i].topic,
+                               strlen(l->sent[i].topic));
+            while (n[j & (uint64_t)(cap - 1)].topic[0])
+                j++;
+            n[j & (uint64_t)(cap - 1)] = l->sent[i];
+        }
+        free(l->sent);
         l->sent = n;
         l->cap_sent = cap;
     }
-    struct feed_sent *f = &l->sent[l->n_sent++];
-    snprintf(f->topic, sizeof(f->topic), "%s", m->topic);
+    uint64_t h = fnv1a(m->payload, m->len);
+    uint64_t j = fnv1a((const uint8_t *)m->topic, tl);
+    struct feed_sent *f;
+    for (;; j++) {
+        f = &l->sent[j & (uint64_t)(l->cap_sent - 1)];
+        if (!f->topic[0]) {
+            memcpy(f->topic, m->topic, tl + 1);
+            l->n_sent++;
+            break;
+        }
+        if (strcmp(f->topic, m->topic) == 0) {
+            if (f->hash == h && f->len == m->len)
+                return true;
+            break;
+        }
+    }
     f->hash = h;
     f->len = m->len;
     return false;
@@ -305,7 +320,10 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
 static void on_connected(struct loop *l, bool again)
 {
     l->connected = true;
-    l->n_sent = 0; /* the republish sends every feed document */
+    /* the republish sends every feed document */
+    if (l->sent)
+        memset(l->sent, 0, (size_t)l->cap_sent * sizeof(*l->sent));
+    l->n_sent = 0;
     HUB_LOG(HUB_LOG_INFO, "broker %s: republishing retained state",
             again ? "reconnected" : "connected");
     /* Deliveries outstanding on the old connection are in doubt: send
