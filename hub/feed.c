@@ -93,7 +93,10 @@ static int32_t stage_rounds(const struct hub_ev *e)
     return rounds > 0 ? rounds : 0;
 }
 
-static json_t *event_doc(const struct hub_ev *e, int64_t now_ms)
+/* event_doc(e, now_ms): `updated_ms` is when the document's content last
+ * changed (remembered in e), so an unchanged event document is equal to
+ * the last one and not sent again to every phone after each result. */
+static json_t *event_doc(struct hub_ev *e, int64_t now_ms)
 {
     static const char *const status[] = {"setup", "running", "finished"};
     const struct tny_format *f = &e->ev.format;
@@ -109,11 +112,26 @@ static json_t *event_doc(const struct hub_ev *e, int64_t now_ms)
         "round", (int)r, "round_status", round_status(e), "stage",
         r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL, "stage_name",
         stage_name(e), "players", (int)e->ev.n_players, "updated_ms",
-        (json_int_t)now_ms);
+        (json_int_t)0);
     if (o && r > 0)
         json_object_set_new(o, "stage_round", json_integer(in_stage));
     if (o && planned > 0)
         json_object_set_new(o, "stage_rounds", json_integer(planned));
+    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (text) {
+        uint64_t h = 14695981039346656037ull;
+        for (const char *c = text; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        if (h != e->feed_event_hash || !e->feed_event_ms) {
+            e->feed_event_hash = h;
+            e->feed_event_ms = now_ms;
+        }
+        free(text);
+    }
+    if (o)
+        json_object_set_new(
+            o, "updated_ms",
+            json_integer(e->feed_event_ms ? e->feed_event_ms : now_ms));
     return o;
 }
 

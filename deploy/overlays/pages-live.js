@@ -114,12 +114,8 @@
             var text = payload.toString(), retained = !!(packet && packet.retain), now = Date.now();
             var changed = false;
             states.forEach(function (st) {
-                if (O.applyMessage(st, topic, text, now, retained)) {
+                if (O.applyMessage(st, topic, text, now, retained))
                     changed = true;
-                    /* the event document's build time is the hub's clock too */
-                    if (/\/event$/.test(topic) && st.docs.event)
-                        O.noteOffset(st, st.docs.event.updated_ms, now, retained);
-                }
             });
             if (!changed && onMessage && onMessage(topic, text, retained))
                 changed = true;
