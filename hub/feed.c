@@ -3,7 +3,10 @@
  *
  * Five retained topics per event, each a complete document (an overlay
  * that subscribes late gets the whole picture from the retained
- * messages): event, pairings, tables, standings, bracket; and the
+ * messages): event, pairings, tables, standings, bracket; per table of
+ * the latest round `table/N` and per player `player/ID`, small documents
+ * for the players' phones (a phone reads its own two, not the whole
+ * round: measured in bench/bench_feed.sh); and the
  * non-retained heartbeat `now` (the hub's clock while a round clock runs,
  * hub_feed_heartbeat) so a late reader's countdown is right.  Built from the
  * store's projection and the service's in-memory table states; published by
@@ -90,7 +93,10 @@ static int32_t stage_rounds(const struct hub_ev *e)
     return rounds > 0 ? rounds : 0;
 }
 
-static json_t *event_doc(const struct hub_ev *e, int64_t now_ms)
+/* event_doc(e, now_ms): `updated_ms` is when the document's content last
+ * changed (remembered in e), so an unchanged event document is equal to
+ * the last one and not sent again to every phone after each result. */
+static json_t *event_doc(struct hub_ev *e, int64_t now_ms)
 {
     static const char *const status[] = {"setup", "running", "finished"};
     const struct tny_format *f = &e->ev.format;
@@ -106,11 +112,26 @@ static json_t *event_doc(const struct hub_ev *e, int64_t now_ms)
         "round", (int)r, "round_status", round_status(e), "stage",
         r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL, "stage_name",
         stage_name(e), "players", (int)e->ev.n_players, "updated_ms",
-        (json_int_t)now_ms);
+        (json_int_t)0);
     if (o && r > 0)
         json_object_set_new(o, "stage_round", json_integer(in_stage));
     if (o && planned > 0)
         json_object_set_new(o, "stage_rounds", json_integer(planned));
+    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (text) {
+        uint64_t h = 14695981039346656037ull;
+        for (const char *c = text; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        if (h != e->feed_event_hash || !e->feed_event_ms) {
+            e->feed_event_hash = h;
+            e->feed_event_ms = now_ms;
+        }
+        free(text);
+    }
+    if (o)
+        json_object_set_new(
+            o, "updated_ms",
+            json_integer(e->feed_event_ms ? e->feed_event_ms : now_ms));
     return o;
 }
 
@@ -397,15 +418,149 @@ static json_t *bracket_doc(const struct hub_ev *e)
     return json_pack("{s:o}", "rounds", rounds);
 }
 
+/* A clock object without what changes at every publication (hub_now_ms;
+ * remaining_ms of a running clock, which deadline_ms gives): a table's
+ * document then changes only when the table does, and the hub does not
+ * send it again (hub_loop.c). */
+static json_t *steady_clock(json_t *clock)
+{
+    json_t *c = json_deep_copy(clock);
+    if (!c)
+        return NULL;
+    json_object_del(c, "hub_now_ms");
+    json_t *st = json_object_get(c, "state");
+    if (json_is_string(st) && strcmp(json_string_value(st), "running") == 0)
+        json_object_del(c, "remaining_ms");
+    return c;
+}
+
+static bool topic_safe(const char *id)
+{
+    return id && id[0] && !strpbrk(id, "/+#") && strlen(id) <= 64;
+}
+
+/* table/N: the table's pairing (players with seats and extras) and its
+ * state, clock, result (docs/feed.md). */
+static int add_table_docs(struct hub_outbox *ob, const struct hub_ev *e,
+                          json_t *pa, json_t *tb)
+{
+    json_t *state = json_object(), *t;
+    size_t i;
+    int rc = TNY_OK;
+    char what[32];
+    if (!state)
+        return TNY_ENOMEM;
+    json_array_foreach (json_object_get(tb, "tables"), i, t) {
+        snprintf(what, sizeof what, "%d",
+                 (int)json_integer_value(json_object_get(t, "table")));
+        json_object_set(state, what, t);
+    }
+    json_array_foreach (json_object_get(pa, "tables"), i, t) {
+        int n = (int)json_integer_value(json_object_get(t, "table"));
+        snprintf(what, sizeof what, "%d", n);
+        json_t *s = json_object_get(state, what), *doc;
+        doc = s ? json_deep_copy(s) : json_pack("{s:i}", "table", n);
+        if (!doc) {
+            rc = TNY_ENOMEM;
+            break;
+        }
+        if (json_object_get(doc, "clock"))
+            json_object_set_new(doc, "clock",
+                                steady_clock(json_object_get(doc, "clock")));
+        json_object_set(doc, "round", json_object_get(pa, "round"));
+        json_object_set(doc, "players", json_object_get(t, "players"));
+        snprintf(what, sizeof what, "table/%d", n);
+        if ((rc = add(ob, e, what, doc)) < 0)
+            break;
+    }
+    json_decref(state);
+    return rc;
+}
+
+/* player/ID: the player's seat in the latest round with the opponents, and
+ * the player's row of the standings (docs/feed.md). */
+static int add_player_docs(struct hub_outbox *ob, const struct hub_ev *e,
+                           json_t *pa, json_t *sd)
+{
+    json_t *seat_of = json_object(), *t, *p, *row;
+    size_t i, k;
+    int rc = TNY_OK;
+    char what[96];
+    if (!seat_of)
+        return TNY_ENOMEM;
+    json_array_foreach (json_object_get(pa, "tables"), i, t) {
+        json_array_foreach (json_object_get(t, "players"), k, p) {
+            const char *id = json_string_value(json_object_get(p, "id"));
+            if (id)
+                json_object_set_new(seat_of, id, json_pack("{s:O}", "t", t));
+        }
+    }
+    json_array_foreach (json_object_get(pa, "byes"), i, p) {
+        const char *id = json_string_value(json_object_get(p, "id"));
+        if (id)
+            json_object_set_new(seat_of, id, json_pack("{s:b}", "bye", 1));
+    }
+    json_t *rows = json_object_get(sd, "standings");
+    size_t n_rows = json_array_size(rows);
+    json_array_foreach (rows, i, row) {
+        const char *id = json_string_value(json_object_get(row, "player"));
+        if (!topic_safe(id))
+            continue;
+        json_t *doc = json_pack(
+            "{s:s, s:O, s:O, s:i, s:b, s:O, s:I}", "id", id, "name",
+            json_object_get(row, "name"), "round", json_object_get(pa, "round"),
+            "table", 0, "bye", 0, "after_round",
+            json_object_get(sd, "after_round"), "of", (json_int_t)n_rows);
+        if (!doc) {
+            rc = TNY_ENOMEM;
+            break;
+        }
+        json_object_set(doc, "standing", row);
+        json_t *where = json_object_get(seat_of, id);
+        json_t *tt = where ? json_object_get(where, "t") : NULL;
+        if (where && json_object_get(where, "bye"))
+            json_object_set_new(doc, "bye", json_true());
+        if (tt) {
+            json_t *opp = json_array();
+            json_object_set(doc, "table", json_object_get(tt, "table"));
+            json_array_foreach (json_object_get(tt, "players"), k, p) {
+                const char *pid = json_string_value(json_object_get(p, "id"));
+                if (pid && strcmp(pid, id) == 0)
+                    json_object_set(doc, "me", p);
+                else
+                    json_array_append(opp, p);
+            }
+            json_object_set_new(doc, "opponents", opp);
+        }
+        snprintf(what, sizeof what, "player/%s", id);
+        if ((rc = add(ob, e, what, doc)) < 0)
+            break;
+    }
+    json_decref(seat_of);
+    return rc;
+}
+
 int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
                      struct hub_outbox *ob, struct tny_diag *diag)
 {
-    int rc;
-    if ((rc = add(ob, e, "event", event_doc(e, now_ms))) < 0 ||
-        (rc = add(ob, e, "pairings", pairings_doc(e))) < 0 ||
-        (rc = add(ob, e, "tables", tables_doc(svc, e, now_ms, diag))) < 0 ||
-        (rc = add(ob, e, "standings", standings_doc(e, diag))) < 0 ||
-        (rc = add(ob, e, "bracket", bracket_doc(e))) < 0)
+    int rc = TNY_OK;
+    json_t *pa = pairings_doc(e);
+    json_t *tb = tables_doc(svc, e, now_ms, diag);
+    json_t *sd = standings_doc(e, diag);
+    if (!pa || !tb || !sd)
+        rc = TNY_ENOMEM;
+    /* add() takes its document: the three shared ones are lent */
+    if (rc == 0 && (rc = add_table_docs(ob, e, pa, tb)) == 0 &&
+        (rc = add_player_docs(ob, e, pa, sd)) == 0 &&
+        (rc = add(ob, e, "event", event_doc(e, now_ms))) == 0 &&
+        (rc = add(ob, e, "pairings", json_incref(pa))) == 0 &&
+        (rc = add(ob, e, "tables", json_incref(tb))) == 0 &&
+        (rc = add(ob, e, "standings", json_incref(sd))) == 0)
+        rc = add(ob, e, "bracket", bracket_doc(e));
+    json_decref(pa);
+    json_decref(tb);
+    json_decref(sd);
+    if (rc < 0)
         return tny_diag_set(diag, rc, "feed %s: %s", e->id, tny_strerror(rc));
     return TNY_OK;
 }

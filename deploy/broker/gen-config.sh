@@ -56,6 +56,18 @@ options:
   --ws-bind ADDR           feed broker's WebSocket address (default: --bind)
   --ws-port N              feed broker's WebSocket port (default 9001)
   --no-ws                  no feed broker (no feed.conf)
+  --cloud URL              the feed broker also bridges the public feed to a
+                           remote broker (a managed MQTT service):
+                           mqtts://HOST[:PORT] (TLS, default port 8883) or
+                           mqtt://HOST[:PORT]; outbound tourney/v1/feed/#
+                           only, nothing inbound
+  --cloud-user NAME        the login on the remote broker
+  --cloud-password-file F  its password (first line of F)
+  --cloud-cafile FILE      CA bundle that signed the remote's certificate
+                           (default: the system's, /etc/ssl/certs)
+  --cloud-client-id ID     client id on the remote (default: tourney-feed-
+                           and a hash of the login; some services require
+                           their own)
   --http-dir DIR           the feed broker's WebSocket port also serves the
                            files of DIR over HTTP (mosquitto's http_dir): the
                            hall screens and the players' phones load the pages
@@ -114,9 +126,14 @@ hub_user=hub
 bind=0.0.0.0
 port=
 ws_bind=
+http_dir=
+cloud=
+cloud_user=
+cloud_pw_file=
+cloud_cafile=
+cloud_client_id=
 ws_port=9001
 ws=1
-http_dir=
 certfile=
 keyfile=
 cafile=
@@ -204,6 +221,11 @@ while [ $# -gt 0 ]; do
     --ws-bind) need "$@"; addr "$1" "$2"; ws_bind=$2; shift 2 ;;
     --ws-port) need "$@"; uint "$1" "$2" 1 65535; ws_port=$((10#$2)); shift 2 ;;
     --no-ws) ws=0; shift ;;
+    --cloud) need "$@"; cloud=$2; shift 2 ;;
+    --cloud-user) need "$@"; cloud_user=$2; shift 2 ;;
+    --cloud-password-file) need "$@"; readable "$1" "$2"; cloud_pw_file=$2; shift 2 ;;
+    --cloud-cafile) need "$@"; readable "$1" "$2"; cloud_cafile=$2; shift 2 ;;
+    --cloud-client-id) need "$@"; cloud_client_id=$2; shift 2 ;;
     --http-dir)
         need "$@"
         [ -d "$2" ] && [ -r "$2" ] || die "$1: \"$2\" is not a readable directory"
@@ -313,6 +335,33 @@ if [ $ws = 1 ] && [ "$ws_port" = "$port" ] &&
         [ "$ws_bind" = 0.0.0.0 ]; }; then
     die "--ws-port: $ws_port is also the MQTT listener's port"
 fi
+# The cloud bridge: URL, login, TLS.
+cloud_host= cloud_port= cloud_tls=0 cloud_pw=
+if [ -n "$cloud" ]; then
+    [ $ws = 1 ] || die "--cloud: the bridge runs in the feed broker (drop --no-ws)"
+    [[ $cloud =~ ^(mqtts?)://([A-Za-z0-9.-]+)(:([0-9]{1,5}))?/?$ ]] ||
+        die "--cloud: expected mqtts://HOST[:PORT] or mqtt://HOST[:PORT], got \"$cloud\""
+    [ "${BASH_REMATCH[1]}" = mqtts ] && cloud_tls=1
+    cloud_host=${BASH_REMATCH[2]}
+    cloud_port=${BASH_REMATCH[4]:-$([ $cloud_tls = 1 ] && echo 8883 || echo 1883)}
+    uint --cloud "$cloud_port" 1 65535
+    [ -n "$cloud_user" ] || die "--cloud: needs --cloud-user (managed services require a login)"
+    [ -n "$cloud_pw_file" ] || die "--cloud: needs --cloud-password-file"
+    IFS= read -r cloud_pw <"$cloud_pw_file" || true
+    [ -n "$cloud_pw" ] || die "--cloud-password-file: \"$cloud_pw_file\" has no password on its first line"
+    [[ $cloud_user =~ ^[^[:space:][:cntrl:]]{1,128}$ ]] || die "--cloud-user: \"$cloud_user\" is not a login"
+    [[ $cloud_pw =~ ^[^[:cntrl:]]{1,512}$ ]] || die "--cloud-password-file: the password has control characters"
+    [ -z "$cloud_cafile" ] || [ $cloud_tls = 1 ] || die "--cloud-cafile: only used with mqtts://"
+    if [ -z "$cloud_client_id" ]; then
+        cloud_client_id=tourney-feed-$(printf 'cloud %s %s' "$cloud_user" "$cloud_host" | sha256sum | head -c 12)
+    fi
+    [[ $cloud_client_id =~ ^[A-Za-z0-9_.:-]{1,64}$ ]] || die "--cloud-client-id: \"$cloud_client_id\" is not a client id"
+else
+    for o in "$cloud_user" "$cloud_pw_file" "$cloud_cafile" "$cloud_client_id"; do
+        [ -z "$o" ] || die "--cloud-user, --cloud-password-file, --cloud-cafile, --cloud-client-id: only used with --cloud"
+    done
+fi
+
 for tool in mosquitto_passwd base64 head sha256sum; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool: not found (apt-get install mosquitto mosquitto-clients)"
 done
@@ -725,6 +774,37 @@ EOF
 # The bridge dials $venue_addr, which is not the certificate's name.
 bridge_insecure true
 EOF
+        fi
+        if [ -n "$cloud" ]; then
+            cat <<EOF
+
+# --- Cloud bridge: the public feed to $cloud_host:$cloud_port -----------
+# Outbound tourney/v1/feed/# only: nothing from the remote broker comes
+# in, so the internet never writes to the venue.  A managed service is
+# not mosquitto: plain MQTT 3.1.1 (no try_private), retained flags kept.
+connection cloud
+address $cloud_host:$cloud_port
+bridge_protocol_version mqttv311
+try_private false
+cleansession true
+remote_clientid $cloud_client_id
+local_clientid feed-cloud-$(printf 'local %s' "$bridge_local_id" | sha256sum | head -c 20)
+remote_username $cloud_user
+remote_password $cloud_pw
+notifications false
+start_type automatic
+# The remote may be far: back off to a minute, with jitter.
+restart_timeout 2 60
+topic tourney/v1/feed/# out 1
+EOF
+            if [ $cloud_tls = 1 ]; then
+                if [ -n "$cloud_cafile" ]; then
+                    echo "bridge_cafile $(cd -- "$(dirname -- "$cloud_cafile")" && pwd -P)/$(basename -- "$cloud_cafile")"
+                else
+                    echo "bridge_capath /etc/ssl/certs"
+                fi
+                echo "bridge_insecure false"
+            fi
         fi
     } >"$work/feed.conf"
 fi

@@ -17,9 +17,13 @@
     'use strict';
     var O = window.TourneyOverlay;
 
+    /* A page served by the feed broker itself (gen-config.sh --http-dir)
+     * talks to the host and port it came from; a file to localhost:9001. */
     function defaultBroker() {
-        var host = window.location && window.location.hostname;
-        return 'ws://' + (host || 'localhost') + ':9001';
+        var l = window.location;
+        if (l && /^https?:$/.test(l.protocol) && l.host)
+            return (l.protocol === 'https:' ? 'wss://' : 'ws://') + l.host;
+        return 'ws://localhost:9001';
     }
 
     function randomId() {
@@ -103,6 +107,16 @@
                 draw();
         });
         draw();
+        /* an event id the feed does not have: no `event` document some
+         * seconds after the broker answered (retained topics come at once) */
+        var onlineSince = 0;
+        client.on('connect', function () {
+            onlineSince = Date.now();
+        });
+        window.setInterval(function () {
+            st.missing = st.conn === 'online' && !st.docs.event && onlineSince > 0 &&
+                         Date.now() - onlineSince > 6000;
+        }, 500);
         window.setInterval(draw, 250);
         return {state: st, opts: opts, client: client, strip: function () { return lastStrip; }};
     }

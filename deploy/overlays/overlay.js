@@ -789,7 +789,9 @@
      * yet (connecting, or the event has no such data). */
     function statusHtml(st, what) {
         var m;
-        if (st.conn === 'online')
+        if (st.conn === 'online' && st.missing)
+            m = 'No event "' + st.event + '" on this feed (check event= in the URL)';
+        else if (st.conn === 'online')
             m = what;
         else if (st.conn === 'offline')
             m = 'Feed broker ' + st.broker + ' unreachable, retrying';
@@ -821,11 +823,15 @@
         var h = '<div class="panel pairings">' + headerHtml(rv, opts, right) +
                 '<div class="rows">';
         shown.forEach(function (t) {
-            h += '<div class="row st-' + esc(t.state || 'none') + '" data-table="' + t.table + '">' +
+            var marks = resultMarks(t);
+            h += '<div class="row st-' + esc(t.state || 'none') + (t.players.length > 2 ? ' multi' : '') +
+                 '" data-table="' + t.table + '">' +
                  '<span class="tn">' + t.table + '</span><span class="pls">' +
                  t.players.map(function (p) {
-                     return playerHtml(p, false, t.winner && t.winner.winner === p.id ? 'win' : '');
-                 }).join('<span class="vs">vs</span>') +
+                     var win = (t.winner && t.winner.winner === p.id) || marks.winner === p.id;
+                     return playerHtml(p, false, win ? 'win' : '') +
+                            (marks.pts[p.id] !== undefined ? '<span class="sc">' + esc(marks.pts[p.id]) + '</span>' : '');
+                 }).join(t.players.length > 2 ? '' : '<span class="vs">' + (marks.draw ? 'draw' : 'vs') + '</span>') +
                  '</span><span class="ts">' + esc(t.label) +
                  (t.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(t.extensionMs)) + '</span>' : '') +
                  '</span></div>';
@@ -838,6 +844,31 @@
         if (pages > 1)
             h += '<div class="page">' + (page + 1) + ' / ' + pages + '</div>';
         return h + '</div>';
+    }
+
+    /* resultMarks(t): a confirmed table's result per player for the
+     * pairings rows: {winner (id or null), draw, pts: {id: "10"}} (VP,
+     * scores, TP; NH's HQ difference beside the winner). */
+    function resultMarks(t) {
+        var out = {winner: null, draw: false, pts: {}};
+        var res = isObj(t.result) ? t.result : null;
+        if (!res)
+            return out;
+        out.draw = res.draw === true;
+        if (str(res.winner)) {
+            out.winner = res.winner;
+            if (isNum(res.hq_diff))
+                out.pts[res.winner] = '+' + res.hq_diff;
+        } else if (str(res.default_win)) {
+            out.winner = res.default_win;
+        }
+        var pts = isObj(res.tp) ? res.tp : isObj(res.scores) ? res.scores : isObj(res.vp) ? res.vp : null;
+        if (pts)
+            t.players.forEach(function (p) {
+                if (isNum(pts[p.id]))
+                    out.pts[p.id] = formatNumber(pts[p.id]);
+            });
+        return out;
     }
 
     function bracketHtml(st) {
@@ -874,14 +905,26 @@
                       : statusHtml(st, 'No knockout bracket yet for ' + st.event);
         if (!st.docs.standings)
             return statusHtml(st, 'No standings yet for ' + st.event);
+        /* After the last stage: "Final standings"; after a knockout the
+         * order is the final classification, so the Swiss points and
+         * tiebreaks (which would rank others above the champion) go. */
         var sv = standingsView(st, opts.top, opts.tb);
-        var sub = sv.final ? 'Final standings'
-                  : sv.afterRound > 0 ? 'Standings after round ' + sv.afterRound
-                                      : 'Standings (no round complete yet)';
+        var bv = bracketView(st), last = bv.rounds[bv.rounds.length - 1];
+        var koDone = !!last && sv.afterRound >= last.round && last.matches.filter(function (m) {
+            return !m.bye;
+        }).length === 1 && last.matches.every(function (m) {
+            return m.decided;
+        });
+        var fin = sv.final || rv.status === 'finished' || koDone;
+        var ko = koDone || (fin && sv.stage === 'elimination');
+        if (ko)
+            sv = standingsView(st, opts.top, 0);
+        var sub = fin ? 'Final standings' : sv.afterRound > 0 ? 'Standings after round ' + sv.afterRound
+                                                               : 'Standings (no round complete yet)';
         var h = '<div class="standings-page"><div class="panel standings">' +
                 (opts.title ? '<div class="hd"><span class="ti">' + esc(rv.title) +
                               '</span><span class="rd">' + esc(sub) + '</span>' + connDot(st) + '</div>' : '') +
-                '<table><thead><tr><th class="rk">#</th><th class="nmh">Player</th><th class="pt">Pts</th>' +
+                '<table><thead><tr><th class="rk">#</th><th class="nmh">Player</th>' + (ko ? '' : '<th class="pt">Pts</th>') +
                 sv.tiebreaks.map(function (n) {
                     return '<th class="tb">' + esc(tiebreakLabel(n)) + '</th>';
                 }).join('') + '</tr></thead><tbody>';
@@ -890,7 +933,7 @@
                                       : (r.dropped ? ' <span class="flag">dropped</span>' : '');
             h += '<tr class="' + (r.dropped || r.disqualified ? 'out' : '') + '" data-player="' + esc(r.id) + '">' +
                  '<td class="rk">' + r.rank + '</td><td class="nmc"><span class="nm">' + esc(r.name) + '</span>' + flag +
-                 '</td><td class="pt">' + esc(r.pointsText) + '</td>' +
+                 '</td>' + (ko ? '' : '<td class="pt">' + esc(r.pointsText) + '</td>') +
                  r.tb.map(function (v) {
                      return '<td class="tb">' + esc(v) + '</td>';
                  }).join('') + '</tr>';
@@ -913,7 +956,9 @@
                 '<div class="hd"><span class="ti">Table ' + t.table + '</span>' +
                 '<span class="rd">' + esc(roundLabel(rv)) + '</span>' +
                 '<span class="ts">' + esc(t.label) + '</span>' + connDot(st) + '</div>' +
-                '<div class="big-clock">' + clockHtml(t.clock, 'table-clock') +
+                '<div class="big-clock">' + (t.state === 'confirmed'
+                    ? '<span class="result">' + esc(resultText(t) || 'Finished') + '</span>'
+                    : clockHtml(t.clock, 'table-clock')) +
                 (t.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(t.extensionMs)) + ' extra</span>' : '') +
                 '</div><div class="seats">';
         h += t.players.map(function (p) {

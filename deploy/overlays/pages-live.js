@@ -45,11 +45,14 @@
         root.innerHTML = O.renderError(errors).replace(/<div>Parameters:[\s\S]*?<\/div>/, '');
     }
 
-    /* connect(opts, onChange): the feed client; states[i] is
-     * overlay.js's state of opts.events[i].  missing[i] turns true when
-     * the broker answered long ago and event i's `event` document never
-     * came (no such event on this feed). */
-    function connect(opts, onChange) {
+    /* connect(opts, onChange, wanted, onMessage): the feed client;
+     * states[i] is overlay.js's state of opts.events[i].  wanted() lists
+     * the topic filters to hold now (feed.resync() follows a change);
+     * onMessage(topic, text, retained) may take a message overlay.js does
+     * not know (returns true when it did).  missing[i] turns true when the
+     * broker answered long ago and event i's `event` document never came
+     * (no such event on this feed). */
+    function connect(opts, onChange, wanted, onMessage) {
         var states = opts.events.map(function (ev) {
             var st = O.newState(ev);
             st.broker = opts.broker;
@@ -76,10 +79,26 @@
             keepalive: 20
         });
         feed.client = client;
+        var held = [];
+        /* hold exactly wanted(): subscribe the new filters, drop the old */
+        feed.resync = function (all) {
+            if (!client.connected)
+                return;
+            var want = wanted();
+            var add = want.filter(function (t) {
+                return all || held.indexOf(t) < 0;
+            });
+            var drop = held.filter(function (t) {
+                return want.indexOf(t) < 0;
+            });
+            if (drop.length)
+                client.unsubscribe(drop);
+            if (add.length)
+                client.subscribe(add, {qos: 1});
+            held = want;
+        };
         client.on('connect', function () {
-            client.subscribe(opts.events.map(function (ev) {
-                return O.topics(ev).subscribe;
-            }), {qos: 1});
+            feed.resync(true);
             setConn('online');
         });
         client.on('close', function () {
@@ -98,6 +117,8 @@
                 if (O.applyMessage(st, topic, text, now, retained))
                     changed = true;
             });
+            if (!changed && onMessage && onMessage(topic, text, retained))
+                changed = true;
             if (changed) {
                 feed.lastMessage = now;
                 onChange();
@@ -220,7 +241,11 @@
             root.setAttribute('data-pages', String(v.pages));
             root.setAttribute('data-total', String(v.total));
         }
-        feed = connect(opts, draw);
+        feed = connect(opts, draw, function () {
+            return opts.events.map(function (ev) {
+                return O.topics(ev).subscribe;
+            });
+        });
         window.addEventListener('resize', draw);
         window.setInterval(draw, 250);
         draw();
@@ -312,10 +337,14 @@
                 return;
             e.preventDefault();
             var pick = t.getAttribute('data-pick'), act = t.getAttribute('data-act');
-            if (pick)
-                opts.player = pick;
-            else if (act === 'change')
-                opts.player = '';
+            if (pick || act === 'change') {
+                opts.player = pick || '';
+                feed.states.forEach(function (st) {
+                    st.mine = {};
+                    st.mineAsked = Date.now();
+                });
+                feed.resync();
+            }
             else if (act === 'theme')
                 opts.theme = opts.theme === 'dark' ? 'light' : 'dark';
             else if (act === 'text')
@@ -327,7 +356,42 @@
                 el.q.focus();
             window.scrollTo(0, 0);
         });
-        feed = connect(opts, draw);
+        /* A phone holds little: the event and the clock heartbeat, the
+         * pairings only while searching (the names), then its player's
+         * own document and its table's (docs/feed.md player/ID, table/N). */
+        function wanted() {
+            var out = [];
+            opts.events.forEach(function (ev, i) {
+                var pre = 'tourney/v1/feed/' + ev + '/';
+                out.push(pre + 'event', pre + 'now');
+                if (!opts.player) {
+                    out.push(pre + 'pairings');
+                    return;
+                }
+                if (opts.player.indexOf(ev + '/') !== 0)
+                    return;
+                out.push(pre + 'player/' + opts.player.slice(ev.length + 1));
+                var st = feed ? feed.states[i] : null;
+                var pd = st && st.mine && st.mine.player;
+                if (pd && typeof pd.table === 'number' && pd.table > 0)
+                    out.push(pre + 'table/' + pd.table);
+            });
+            return out;
+        }
+        feed = connect(opts, draw, wanted, function (topic, text) {
+            var took = false;
+            feed.states.forEach(function (st) {
+                if (P.mineMessage(st, topic, text, opts.player))
+                    took = true;
+            });
+            if (took)
+                feed.resync();
+            return took;
+        });
+        feed.states.forEach(function (st) {
+            st.mine = {};
+            st.mineAsked = Date.now();
+        });
         window.setInterval(draw, 500);
         draw();
         window.TourneyPlayer = {feed: feed, opts: opts};

@@ -484,64 +484,91 @@
         return out.slice(0, max || 50);
     }
 
-    /* playerCard(st, id, now): what the player page shows of one player:
-     * {found, name, club, round, roundLabel, table (0 = none), seat,
-     * first, extras, opponents: [{name, club, seat, extras}], state,
-     * stateLabel, clock (remaining), result (text) , bye, standing: {rank,
-     * points, afterRound, tiebreaks: [{label, value}], dropped} or null}. */
+    var LABELS = {
+        waiting: 'Waiting', playing: 'Playing', overdue: 'Time up',
+        pending_confirmation: 'Confirming', confirmed: 'Finished', conflict: 'Judge call'
+    };
+
+    function arr(v) {
+        return v instanceof Array ? v : [];
+    }
+
+    function str(v) {
+        return typeof v === 'string' ? v : '';
+    }
+
+    /* seatView(p): a feed player object (docs/feed.md) as extrasText and
+     * resultText want it. */
+    function seatView(p) {
+        p = isObj(p) ? p : {};
+        return {
+            id: str(p.id), name: str(p.name) || str(p.id), club: str(p.club),
+            country: str(p.country), seat: isNum(p.seat) ? p.seat : 0,
+            first: p.first === true, army: str(p.army),
+            armies: arr(p.armies).filter(function (a) { return typeof a === 'string'; }),
+            colours: arr(p.colours).filter(function (a) { return typeof a === 'string'; }),
+            faction: str(p.faction), agenda: str(p.agenda)
+        };
+    }
+
+    /* roundLabelOf(ev): "Round 2 of 5 · Swiss" from the event document. */
+    function roundLabelOf(ev) {
+        if (!isObj(ev) || !isNum(ev.round) || !ev.round)
+            return '';
+        return 'Round ' + ev.round +
+               (isNum(ev.stage_rounds) && ev.stage_round === ev.round ? ' of ' + ev.stage_rounds : '') +
+               (str(ev.stage_name) ? ' \u00b7 ' + ev.stage_name : '');
+    }
+
+    /* playerCard(st, id, now): what the player page shows of one player,
+     * from the player's own documents (st.mine: feed player/ID and
+     * table/N, docs/feed.md): {found, name, club, title, round,
+     * roundLabel, table (0 = none), seat, first, extras, opponents: [{name,
+     * club, seat, extras}], state, stateLabel, clock (remaining), result
+     * (text), bye, standing: {rank, of, points, afterRound, tiebreaks:
+     * [{label, value}], dropped, disqualified} or null, finished}. */
     function playerCard(st, id, now) {
-        var rv = O.roundView(st, now);
-        var c = {found: false, name: '', club: '', title: rv.title, round: rv.round,
-                 roundLabel: rv.round ? 'Round ' + rv.round + (rv.ofRounds ? ' of ' + rv.ofRounds : '') +
-                                        (rv.stageName ? ' \u00b7 ' + rv.stageName : '') : '',
-                 table: 0, seat: 0, first: false, extras: '', opponents: [], state: '',
-                 stateLabel: '', clock: null, result: '', bye: false, standing: null,
-                 finished: rv.status === 'finished'};
-        rv.tables.forEach(function (t) {
-            var me = t.players.filter(function (p) {
-                return p.id === id;
-            })[0];
-            if (!me)
-                return;
-            c.found = true;
-            c.name = me.name;
+        var ev = isObj(st.docs.event) ? st.docs.event : {};
+        var mine = st.mine || {};
+        var pd = isObj(mine.player) && mine.player.id === id ? mine.player : null;
+        var c = {found: !!pd, name: '', club: '', title: str(ev.title) || st.event, round: 0,
+                 roundLabel: roundLabelOf(ev), table: 0, seat: 0, first: false, extras: '',
+                 opponents: [], state: '', stateLabel: '', clock: null, result: '', bye: false,
+                 standing: null, finished: ev.status === 'finished'};
+        if (!pd)
+            return c;
+        c.name = str(pd.name) || id;
+        c.round = isNum(pd.round) ? pd.round : 0;
+        c.bye = pd.bye === true;
+        if (isNum(pd.table) && pd.table > 0) {
+            var me = seatView(pd.me);
             c.club = [me.club, me.country].filter(Boolean).join(', ');
-            c.table = t.table;
+            c.table = pd.table;
             c.seat = me.seat;
             c.first = me.first;
             c.extras = extrasText(me);
-            c.state = t.state;
-            c.stateLabel = t.label;
-            c.clock = t.clock;
-            c.result = O.resultText(t) || '';
-            c.opponents = t.players.filter(function (p) {
-                return p.id !== id;
-            }).map(function (p) {
+            c.opponents = arr(pd.opponents).map(seatView).map(function (p) {
                 return {name: p.name, club: [p.club, p.country].filter(Boolean).join(', '),
                         seat: p.seat, extras: extrasText(p), first: p.first};
             });
-        });
-        rv.byes.forEach(function (p) {
-            if (p.id === id) {
-                c.found = true;
-                c.bye = true;
-                c.name = p.name;
+            var td = isObj(mine.table) && mine.table.table === pd.table && mine.table.round === pd.round
+                     ? mine.table : null;
+            if (td) {
+                c.state = O.tableState(td, st, now);
+                c.stateLabel = LABELS[c.state] || '';
+                c.clock = O.clockRemaining(td.clock, st, now);
+                if (c.state === 'confirmed' && isObj(td.result))
+                    c.result = O.resultText({players: arr(td.players).map(seatView), result: td.result}) || '';
             }
-        });
-        var sd = isObj(st.docs.standings) ? st.docs.standings : {};
-        var rows = sd.standings instanceof Array ? sd.standings.filter(isObj) : [];
-        rows.forEach(function (r) {
-            if (r.player !== id)
-                return;
-            c.found = true;
-            if (!c.name)
-                c.name = String(r.name || id);
+        }
+        var r = isObj(pd.standing) ? pd.standing : null;
+        if (r) {
             var tbs = isObj(r.tiebreaks) ? r.tiebreaks : {};
             c.standing = {
                 rank: isNum(r.rank) ? r.rank : 0,
-                of: rows.length,
+                of: isNum(pd.of) ? pd.of : 0,
                 points: O.formatNumber(r.points),
-                afterRound: isNum(sd.after_round) ? sd.after_round : 0,
+                afterRound: isNum(pd.after_round) ? pd.after_round : 0,
                 tiebreaks: Object.keys(tbs).filter(function (k) {
                     return k !== 'lot';
                 }).map(function (k) {
@@ -550,8 +577,36 @@
                 dropped: r.dropped === true,
                 disqualified: r.disqualified === true
             };
-        });
+        }
         return c;
+    }
+
+    /* mineMessage(st, topic, text, pick): a message of the chosen
+     * player's own topics (feed player/ID, table/N) into st.mine; returns
+     * true when it was one.  pick = "EVENT/ID". */
+    function mineMessage(st, topic, text, pick) {
+        var p = 'tourney/v1/feed/' + st.event + '/';
+        if (topic.indexOf(p) !== 0)
+            return false;
+        var k = topic.slice(p.length), doc;
+        if (k.indexOf('player/') !== 0 && k.indexOf('table/') !== 0)
+            return false;
+        try {
+            doc = JSON.parse(String(text));
+        } catch (e) {
+            return false;
+        }
+        if (!isObj(doc))
+            return false;
+        st.mine = st.mine || {};
+        if (k.indexOf('player/') === 0) {
+            if (pick !== st.event + '/' + k.slice(7))
+                return false;
+            st.mine.player = doc;
+        } else {
+            st.mine.table = doc;
+        }
+        return true;
     }
 
     /* renderMatches(states, query): the search results as a list of
@@ -584,7 +639,8 @@
         var c = playerCard(st, id, now);
         if (!c.found)
             return '<div class="card"><p class="none">' +
-                   (st.docs.event ? 'No player ' + esc(id) + ' in ' + esc(c.title) : 'Waiting for the feed\u2026') +
+                   (st.docs.event && st.mineAsked && now - st.mineAsked > 6000
+                       ? 'No player ' + esc(id) + ' in ' + esc(c.title) : 'Waiting for the feed\u2026') +
                    '</p></div>';
         var h = '<div class="card" data-player="' + esc(id) + '"><div class="who"><div class="nm">' + esc(c.name) +
                 '</div>' + (c.club ? '<div class="cl">' + esc(c.club) + '</div>' : '') +
@@ -642,6 +698,7 @@
         renderHall: renderHall,
         findPlayers: findPlayers,
         playerCard: playerCard,
+        mineMessage: mineMessage,
         renderMatches: renderMatches,
         renderCard: renderCard,
         eventHeads: eventHeads

@@ -66,6 +66,10 @@ struct hub_ev {
     struct tny_round_clock clock;
     bool feed_dirty;
     bool clock_expired_seen; /* tick: overdue already flagged */
+    /* The feed's event document: a hash of its content and when that
+     * content last changed (its updated_ms; feed.c). */
+    uint64_t feed_event_hash;
+    int64_t feed_event_ms;
 };
 
 struct hub_reply_entry {

@@ -453,11 +453,23 @@ function feed() {
         const all = O.renderStandings(state, q('&top=200'), now);
         const rows = hub.standings;
         check(inOrder(all, rows.map((x) => 'data-player="' + O.esc(x.player) + '"')), 'standings.html order differs from the hub\'s');
+        // After the last stage: "Final standings"; after a knockout the
+        // final classification without the Swiss points.
+        const br = state.docs.bracket && state.docs.bracket.rounds || [];
+        const lastBr = br[br.length - 1];
+        const koDone = !!lastBr && hub.after_round >= lastBr.round && lastBr.tables.length === 1 && !!lastBr.tables[0].winner;
+        const finished = koDone || (state.docs.event && state.docs.event.status === 'finished');
+        const ko = koDone || (finished && hub.stage === 'elimination');
+        check(!A.export || koDone, 'after the final the bracket\'s last round is not a decided final');
+        check(!finished || all.indexOf('Final standings') >= 0, 'standings.html of a finished event: no "Final standings"');
+        check(!ko || all.indexOf('<th class="pt">') < 0, 'standings.html after the knockout shows Swiss points');
+        if (finished)
+            ok('standings.html: "Final standings"' + (ko ? ', the final classification without Swiss points' : ''));
         for (const x of rows) {
             const seg = segment(all, 'data-player', x.player);
             check(seg.indexOf('<td class="rk">' + x.rank + '</td>') >= 0, 'standings.html rank of ' + x.player + ': ' + seg);
             check(seg.indexOf('<span class="nm">' + O.esc(x.name) + '</span>') >= 0, 'standings.html name of ' + x.player + ': ' + seg);
-            check(seg.indexOf('<td class="pt">' + O.formatNumber(x.points) + '</td>') >= 0,
+            check(ko || seg.indexOf('<td class="pt">' + O.formatNumber(x.points) + '</td>') >= 0,
                   'standings.html points of ' + x.player + ' (' + x.points + '): ' + seg);
         }
         const top3 = O.renderStandings(state, q('&top=3&bracket=off'), now);
@@ -473,7 +485,11 @@ function feed() {
                   'table.html?table=' + n + ': players ' + expPairs[n].join(', ') + ' missing: ' + h);
             const td = state.docs.tables.tables.find((t) => t.table === n);
             const txt = tableClockText(h);
-            if (td.clock.unlimited) {
+            if (td.state === 'confirmed') {
+                // A finished table's countdown stops: its result instead.
+                check(txt === null && h.indexOf('<span class="result">') >= 0,
+                      'table.html?table=' + n + ': finished, yet the clock shows ' + txt + ': ' + h);
+            } else if (td.clock.unlimited) {
                 check(txt === 'no time limit', 'table.html?table=' + n + ': unlimited clock shown as ' + txt);
             } else if (td.clock.state === 'running') {
                 // Retained: the offset is a lower bound, the page may show at
@@ -486,7 +502,7 @@ function feed() {
             }
         }
         if (fin.length + play.length)
-            ok('table.html: tables ' + fin.concat(play).join(', ') + ' show both players and the clock');
+            ok('table.html: tables ' + fin.concat(play).join(', ') + ' show both players, the clock while playing, the result once finished');
 
         // Ticker: every finished table, and the leaders once a round is complete.
         const tk = O.renderTicker(state, q(''), now);
@@ -541,13 +557,22 @@ function feed() {
                 } else if (res.draw) {
                     check(inOrder(item, [': ' + nm[ids[0]], ' drew with ', nm[ids[1]]]), 'ticker draw at table ' + t.table + ': ' + item);
                 }
+                // pairings.html shows the confirmed result in the row: the
+                // winner marked with the HQ difference, or "draw"
+                const ph = segment(O.renderPairings(state, q('&rows=100'), now), 'data-table', String(t.table));
+                if (res.winner)
+                    check(ph.indexOf('<span class="pl win" data-player="' + O.esc(res.winner) + '">') >= 0 &&
+                          ph.indexOf('<span class="sc">+' + res.hq_diff + '</span>') >= 0,
+                          'pairings.html row of table ' + t.table + ' does not show ' + JSON.stringify(res) + ': ' + ph);
+                else if (res.draw)
+                    check(ph.indexOf('<span class="vs">draw</span>') >= 0, 'pairings.html row of table ' + t.table + ': no draw: ' + ph);
                 conf.push({ms: t.confirmed_ms, at: items.indexOf(item)});
             }
             conf.sort((a, b) => a.at - b.at);
             check(conf.every((c, i) => i === 0 || conf[i - 1].ms >= c.ms),
                   'ticker not latest confirmed first: ' + JSON.stringify(conf));
             check(conf.length === fin.length, 'confirmed tables ' + conf.length + ', want ' + fin.length);
-            ok('results: ' + conf.length + ' confirmed tables carry the exported result and confirmed_ms; ticker latest first');
+            ok('results: ' + conf.length + ' confirmed tables carry the exported result and confirmed_ms; ticker latest first; pairings.html rows show them');
         }
 
         // Knockout winners of the event file are the bracket's winners.

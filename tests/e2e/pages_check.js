@@ -293,7 +293,32 @@ async function player() {
     await b.close();
 }
 
+/* The stream overlays on the big event's four-player tables
+ * (pairings.html): no name cut off. */
+async function overlays() {
+    const b = await browser();
+    const page = await b.newPage({viewport: {width: 1920, height: 1080}});
+    page.on('pageerror', (e) => die('overlay: page error ' + e.message));
+    await page.goto(args.base + '/pairings.html?event=' + args.events.split(',')[0]);
+    await page.waitForFunction(() => document.querySelectorAll('.rows .row.multi').length > 0 &&
+        Array.prototype.every.call(document.querySelectorAll('.rows .row .ts'), (e) => e.textContent !== ''),
+        null, {timeout: 20000});
+    await page.screenshot({path: path.join(args.shots, 'overlay-pairings-1920x1080.png')});
+    const cut = await page.evaluate(() => Array.prototype.filter.call(document.querySelectorAll('.rows .pl .nm'),
+        (e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+    check(!cut.length, 'pairings overlay: names cut off: ' + JSON.stringify(cut.slice(0, 5)));
+    console.log('overlay pairings.html: four-player rows, no name cut off');
+    /* an unknown event id says so */
+    await page.goto(args.base + '/pairings.html?event=nosuch');
+    await page.waitForFunction(() => /No event "nosuch" on this feed/.test(document.body.textContent), null,
+                               {timeout: 20000});
+    console.log('overlay pairings.html?event=nosuch: says there is no such event');
+    await b.close();
+}
+
 (async () => {
+    if (mode === 'overlays')
+        return overlays();
     if (mode === 'selftest')
         return selftest();
     if (mode === 'hall')

@@ -113,9 +113,27 @@ node "$CHECK" hall --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --eve
     >"$E2E_TMP/hall.out" 2>&1 || fail "hall screen: $(cat "$E2E_TMP/hall.out")"
 cat "$E2E_TMP/hall.out"
 
+node "$CHECK" overlays --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big \
+    --shots "$SHOTS" >"$E2E_TMP/ovl.out" 2>&1 || fail "overlays: $(cat "$E2E_TMP/ovl.out")"
+cat "$E2E_TMP/ovl.out"
+
+# An unchanged feed document is not published again (hub_loop.c): a
+# result of another table of "small" brings a new tables document through
+# the bridge, but not the unchanged pairings.
+feed_pubs() { grep -c "Received PUBLISH from feed-bridge-.*'tourney/v1/feed/small/$1'" "$FEED_LOG"; }
+t1=$(awk -F'\t' '$1 == "small" && $2 == "s1" { print $3 }' "$E2E_TMP/expect.tsv")
+t2=$(awk -F'\t' -v t1="$t1" '$1 == "small" && $3 != 0 && $3 != t1 { print $3; exit }' "$E2E_TMP/expect.tsv")
+w2=$(awk -F'\t' -v t="$t2" '$1 == "small" && $3 == t { print $2; exit }' "$E2E_TMP/expect.tsv")
+np=$(feed_pubs pairings) nt=$(feed_pubs tables)
+live 0 result enter small 1 "$t2" "{\"winner\": \"$w2\"}"
+wait_until 10 test "$(feed_pubs tables)" -gt "$nt" || fail "no tables document after a result"
+[ "$(feed_pubs pairings)" -eq "$np" ] || fail "the unchanged pairings document was published again after a result"
+ok "after a result: a new tables document, the unchanged pairings not sent again"
+
 # The player page: Jan Šebesta's table; the organiser enters its result
 # while the page is cut off from the restarted feed broker.
 t=$(awk -F'\t' '$1 == "small" && $2 == "s1" { print $3 }' "$E2E_TMP/expect.tsv")
+: >"$E2E_TMP/player.out"
 node "$CHECK" player --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big,small \
     --expect "$E2E_TMP/expect.tsv" --names "$E2E_TMP/names.tsv" --shots "$SHOTS" \
     >"$E2E_TMP/player.out" 2>&1 &
@@ -127,5 +145,18 @@ restart_feed
 live 0 result enter small 1 "$t" '{"winner": "s1"}'
 wait "$CHECK_PID" || fail "player page: $(cat "$E2E_TMP/player.out")"
 grep -v -x READY "$E2E_TMP/player.out"
+# What the phone held after the restart (its last full SUBSCRIBE): its
+# player's and its table's documents, not the round's big ones.
+pc=$(grep -o "page-[0-9a-f]* 1 tourney/v1/feed/small/player/s1" "$FEED_LOG" | tail -n 1 | cut -d' ' -f1)
+[ -n "$pc" ] || fail "the player page never subscribed to small/player/s1"
+awk -v c="$pc" '$0 ~ "Received SUBSCRIBE from " c "$" { n = 0; delete t; on = 1; next }
+                on && /: \ttourney\// { sub(/.*\t/, ""); sub(/ \(QoS.*/, ""); t[++n] = $0; next }
+                on && index($0, ": " c " ") { next }
+                on { on = 0 } END { for (i = 1; i <= n; i++) print t[i] }' "$FEED_LOG" >"$E2E_TMP/held"
+grep -q -x "tourney/v1/feed/small/player/s1" "$E2E_TMP/held" && grep -q -x "tourney/v1/feed/small/table/$t1" "$E2E_TMP/held" ||
+    fail "the player page does not hold its own documents: $(tr '\n' ' ' <"$E2E_TMP/held")"
+! grep -q -E '/(pairings|tables|standings|\+)$' "$E2E_TMP/held" ||
+    fail "the player page holds the round's big documents: $(tr '\n' ' ' <"$E2E_TMP/held")"
+ok "the phone holds only $(tr '\n' ' ' <"$E2E_TMP/held")"
 ok "screenshots: $(ls "$SHOTS" | tr '\n' ' ')"
 e2e_done

@@ -1072,16 +1072,48 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
 
     hub_outbox_release(&f->ob);
     OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
-    int32_t compared = 0;
+    int32_t compared = 0, n_table = 0, n_player = 0;
     for (int32_t i = 0; i < built.n; i++) {
         const struct hub_msg *m = find_msg(f, built.msgs[i].topic);
         assert_non_null(m);
         assert_int_equal(m->len, built.msgs[i].len);
         assert_memory_equal(m->payload, built.msgs[i].payload, m->len);
+        assert_true(m->retained);
+        n_table += strstr(m->topic, "/" EV "/table/") != NULL;
+        n_player += strstr(m->topic, "/" EV "/player/") != NULL;
         compared++;
     }
-    assert_int_equal(compared, 5); /* event pairings tables standings
-                                      bracket */
+    /* event pairings tables standings bracket, one per table of the
+     * round (8 players: 4 tables), one per player */
+    assert_int_equal(n_table, 4);
+    assert_int_equal(n_player, 8);
+    assert_int_equal(compared, 5 + 4 + 8);
+    /* table/1 and the player documents of its players (docs/feed.md) */
+    const struct hub_msg *t1 = find_msg(f, "tourney/v1/feed/" EV "/table/1");
+    assert_non_null(t1);
+    json_t *td = json_loadb((const char *)t1->payload, t1->len, 0, NULL);
+    assert_non_null(td);
+    assert_int_equal(json_integer_value(json_object_get(td, "round")), 1);
+    assert_int_equal(json_integer_value(json_object_get(td, "table")), 1);
+    assert_int_equal(json_array_size(json_object_get(td, "players")), 2);
+    assert_null(json_object_get(json_object_get(td, "clock"), "hub_now_ms"));
+    const char *p1 = json_string_value(json_object_get(
+        json_array_get(json_object_get(td, "players"), 0), "id"));
+    assert_non_null(p1);
+    char topic[160];
+    snprintf(topic, sizeof topic, "tourney/v1/feed/" EV "/player/%s", p1);
+    const struct hub_msg *pm = find_msg(f, topic);
+    assert_non_null(pm);
+    json_t *pd = json_loadb((const char *)pm->payload, pm->len, 0, NULL);
+    assert_non_null(pd);
+    assert_int_equal(json_integer_value(json_object_get(pd, "table")), 1);
+    assert_int_equal(
+        json_integer_value(json_object_get(json_object_get(pd, "me"), "seat")),
+        1);
+    assert_int_equal(json_array_size(json_object_get(pd, "opponents")), 1);
+    assert_non_null(json_object_get(json_object_get(pd, "standing"), "rank"));
+    json_decref(td);
+    json_decref(pd);
     const struct hub_msg *tables = find_msg(f, "tourney/v1/feed/" EV "/tables");
     assert_non_null(tables);
     char *text = strndup((const char *)tables->payload, tables->len);

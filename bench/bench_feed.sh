@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# bench_feed.sh - the public feed at the scale of a hall: N WebSocket
+# clients (default 2,000 phones holding what the player page holds once
+# its player is chosen, bench/feed_clients.js) on the feed broker while a 2,000-player Catan
+# event (500 tables) is published and its 500 results are entered.  Not
+# a test: it prints numbers and how they compare with the goal (1 s from
+# publish to the last phone having its table), and exits 0 unless it
+# could not measure.
+#
+# Measures, against a real venue broker, feed broker (bridged) and hub on
+# this machine (tests/e2e/lib.sh, live_hub.sh):
+# - publish: `tourney live round publish` issued -> every phone has its
+#   table (player/ID of the round; the last one, the median), and the
+#   console's own round trip (`event list`) for comparison;
+# - results: for every table, the organiser's `result enter` issued ->
+#   the last of its phones saw it confirmed (table/N);
+# - the size of each retained document at 500 tables;
+# - CPU (utime + stime, /proc) of the hub and of the feed broker over the
+#   publish and over the results.
+#
+# usage: bench/bench_feed.sh [--build=DIR] [--clients=N] [--players=N]
+set -u -o pipefail
+here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=$src/build
+clients=2000
+players=2000
+for arg in "$@"; do
+    case $arg in
+    --build=*) build=${arg#--build=} ;;
+    --clients=*) clients=${arg#--clients=} ;;
+    --players=*) players=${arg#--players=} ;;
+    *) echo "usage: $0 [--build=DIR] [--clients=N] [--players=N]" >&2; exit 2 ;;
+    esac
+done
+build=$(cd "$build" && pwd) || exit 2
+OVL=$src/deploy/overlays
+[ -f "$OVL/node_modules/mqtt/package.json" ] || { echo "run deploy/overlays/install.sh first" >&2; exit 2; }
+
+E2E_TIMEOUT=1200
+source "$src/tests/e2e/lib.sh"
+E2E_NAME=bench_feed
+e2e_init "$src" "$build"
+source "$src/tests/e2e/headless.sh"
+hl_programs
+start_broker --tables 1 --organisers o1
+source "$src/tests/e2e/live_hub.sh"
+live_hub_config 'feed = true'
+hub_launch
+live 0 wait-hub --timeout 20
+
+cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; } # clock ticks
+tck=$(getconf CLK_TCK)
+now_ms() { date +%s%3N; }
+
+EV=scale
+live 0 event create "$EV" --format catan --title 'Scale Open' --seed 9
+{
+    echo 'id,name,club'
+    for ((i = 1; i <= players; i++)); do echo "p$i,Player Number $i,Club $((i % 50))"; done
+} >"$E2E_TMP/p.csv"
+live 0 players import "$EV" "$E2E_TMP/p.csv"
+timeout 300 "$TOURNEY" live round pair "$EV" >"$E2E_TMP/pairs" 2>"$E2E_TMP/err" || fail "pair: $(cat "$E2E_TMP/err")"
+live 0 round show "$EV"
+cp "$E2E_TMP/out" "$E2E_TMP/pairs"
+n_tables=$(grep -c '^  table ' "$E2E_TMP/pairs")
+
+mkfifo "$E2E_TMP/ctl"
+node "$here/feed_clients.js" --overlays "$OVL" --broker "ws://$BROKER_HOST:$BROKER_WS_PORT" --event "$EV" \
+    --n "$clients" --out "$E2E_TMP/obs" <"$E2E_TMP/ctl" >"$E2E_TMP/clients.out" 2>&1 &
+NODE=$!
+e2e_track "$NODE"
+exec 9>"$E2E_TMP/ctl"
+t0=$(now_ms)
+wait_until 300 grep -q READY "$E2E_TMP/clients.out" || fail "clients: $(tail -n 5 "$E2E_TMP/clients.out")"
+echo "connected $clients clients in $(($(now_ms) - t0)) ms"
+
+t_rt=$(now_ms)
+live 0 event list
+echo "console round trip (event list): $(($(now_ms) - t_rt)) ms"
+hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID")
+t_pub=$(now_ms)
+live 0 round publish "$EV"
+wait_for 60 "[ \$(grep -c '^P 1 ' '$E2E_TMP/obs') -ge $clients ]" || echo "only $(grep -c '^P 1 ' "$E2E_TMP/obs") phones got their table"
+hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID")
+awk -v t="$t_pub" '$1 == "P" && $2 == 1 { print $3 - t }' "$E2E_TMP/obs" | sort -n >"$E2E_TMP/lat.pub"
+echo "publish of $n_tables tables -> $(wc -l <"$E2E_TMP/lat.pub") phones have their table: median $(awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$E2E_TMP/lat.pub") ms, last $(tail -n 1 "$E2E_TMP/lat.pub") ms (goal <= 1000 ms)"
+echo "  CPU during publish: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms"
+live 0 clock start "$EV"
+
+# the results: the first seat 10 VP, the others 5, 4, 3
+hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID")
+t_res=$(now_ms)
+: >"$E2E_TMP/entered"
+while read -r _ t a _ b _ c _ d; do
+    ts=$(now_ms)
+    live 0 result enter "$EV" 1 "$t" "{\"vp\": {\"$a\": 10, \"$b\": 5, \"$c\": 4, \"$d\": 3}}"
+    echo "$t $ts" >>"$E2E_TMP/entered"
+done < <(awk '$1 == "table" && NF == 9' "$E2E_TMP/pairs")
+t_res_end=$(now_ms)
+wait_for 60 "[ \$(grep -c '^C ' '$E2E_TMP/obs') -ge $clients ]" ||
+    echo "only $(grep -c '^C ' "$E2E_TMP/obs") of $clients phones saw their table confirmed"
+hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID")
+awk 'NR == FNR { e[$1] = $2; next } $1 == "C" && ($2 in e) { d = $3 - e[$2]; if (!($2 in m) || d > m[$2]) m[$2] = d } END { for (t in m) print m[t] }' \
+    "$E2E_TMP/entered" "$E2E_TMP/obs" | sort -n >"$E2E_TMP/lat.res"
+echo "$(wc -l <"$E2E_TMP/entered") results entered in $((t_res_end - t_res)) ms; result command issued (the console's round trip included) -> the last of its table's phones: median $(awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$E2E_TMP/lat.res") ms, max $(tail -n 1 "$E2E_TMP/lat.res") ms (over $(wc -l <"$E2E_TMP/lat.res") tables)"
+echo "  CPU during the results: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms over $((t_res_end - t_res)) ms"
+echo "retained document sizes (bytes, last seen):"
+awk '$1 == "B" { s[$2] = $3 } END { for (k in s) print "  " k, s[k] }' "$E2E_TMP/obs" | sort
+exec 9>&-
+wait "$NODE"
+e2e_done
