@@ -111,7 +111,9 @@ static int insert_player(struct hub_store *s, int64_t ev_row,
     bind_opt_text(st, 13, pl->agenda);
     sqlite3_bind_int(st, 14, pl->first_round > 1 ? pl->first_round : 0);
     sqlite3_bind_int(st, 15, pl->fixed_table);
-    sqlite3_bind_int(st, 16, pl->dropped_after);
+    /* A no-show (dropped after round 0) is stored as -1: 0 means never
+     * dropped. */
+    sqlite3_bind_int(st, 16, pl->no_show ? -1 : pl->dropped_after);
     sqlite3_bind_int(st, 17, pl->rejoined_from);
     sqlite3_bind_int(st, 18, pl->dq_after);
     bind_opt_text(st, 19, pl->decklist);

@@ -110,12 +110,13 @@ static int add_players(struct hub_store *s, int64_t ev_row, json_t *root,
         if (ok && sqlite3_column_int(st, 13) > 0)
             ok = set_new(p, "fixed_table",
                          json_integer(sqlite3_column_int(st, 13)));
-        if (ok && sqlite3_column_int(st, 14) > 0) {
+        if (ok && sqlite3_column_int(st, 14) != 0) {
+            /* -1: a no-show, "after_round": 0 in the event file */
+            int after = sqlite3_column_int(st, 14);
             json_t *o = json_object();
             ok = o && json_array_append_new(drops, o) == 0 &&
                  set_text(o, st, 0, "player") &&
-                 set_new(o, "after_round",
-                         json_integer(sqlite3_column_int(st, 14)));
+                 set_new(o, "after_round", json_integer(after > 0 ? after : 0));
             if (ok && sqlite3_column_int(st, 15) > 0)
                 ok = set_new(o, "rejoin_round",
                              json_integer(sqlite3_column_int(st, 15)));

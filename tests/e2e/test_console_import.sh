@@ -80,6 +80,17 @@ grep -q '"after_round": 5' "$E2E_TMP/offline.json" || fail "lf5: standings not a
     fail "round 5 results in the export: $(grep '^5,' "$E2E_TMP/lf5.csv")"
 ok "imported event continued: round 5 paired, published, 7 two-player results entered, closed; hub == offline"
 
+# A registered player who never played (a no-show, after_round 0) stays
+# one on the hub: not paired, in the export as such.
+NS=$DATA/listfortress/679.json
+"$TOURNEY" import listfortress "$NS" >"$E2E_TMP/ns.json" || fail "offline import of $NS"
+grep -q '"after_round": 0' "$E2E_TMP/ns.json" || fail "679.json has no no-show any more"
+live 0 event import ns679 "$NS" --from listfortress
+same_standings ns679 "$E2E_TMP/ns.json"
+live 0 export ns679
+grep -q '"after_round": 0' "$E2E_TMP/out" || fail "the hub lost the no-show: $(grep -A3 '"drops"' "$E2E_TMP/out")"
+ok "a no-show imported stays a no-show on the hub"
+
 # A Pokemon TOM event file as it is (no --from).
 TOM=$DATA/tom/vg19.event.json
 live 0 event import vg19 "$TOM"
