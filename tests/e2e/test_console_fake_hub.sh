@@ -288,6 +288,14 @@ run 3 decklist ev1 p2
 grep -q 'no deck list' "$E2E_TMP/err" || fail "decklist without one: $(cat "$E2E_TMP/err")"
 ok "decklist shows a player's deck list (GT-14)"
 
+# CM-4: the lots of the exported event, with purpose and outcome.
+run 0 lots ev1
+grep -q '^event seed 7 ' "$E2E_TMP/out" || fail "lots: $(cat "$E2E_TMP/out")"
+grep -q '^    table 1: p1 p2 p3$' "$E2E_TMP/out" || fail "lots, round 1 as drawn: $(cat "$E2E_TMP/out")"
+grep -q '^tiebreak lot (purpose tiebreak, CM-8), luckiest first: ' "$E2E_TMP/out" ||
+    fail "lots, tiebreak: $(cat "$E2E_TMP/out")"
+ok "lots prints the seed, round 1 as drawn and the tiebreak lot (CM-4)"
+
 run 0 devices --event ev1
 has 'list_devices {' 'event_id: "ev1"'
 run 0 device assign table-002 ev1 2
