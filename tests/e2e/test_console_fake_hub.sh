@@ -263,6 +263,8 @@ run 0 result enter ev1 1 4 '{"winner": "p1", "hq_diff": 7, "armies": {"p1": "Bor
 has 'nh {' 'winner_id: "p1"' 'hq_diff: 7' 'army: "Borgo"' 'override: true' 'reason: "typo"'
 run 0 result enter ev1 1 4 '{"scores": {"p1": 25, "p2": 18}, "penalty": {"p2": 0.5}}'
 has 'tx {' 'score: 25' 'penalty_units: 600'
+run 0 result enter ev1 1 4 '{"draw": true}' --game tantrix
+has 'tx {' 'draw: true'
 run 0 result enter ev1 1 4 - <<<'{"games": ["p1", "p2", "p1"]}'
 has 'gt {' 'games: "p2"'
 run 0 result penalty ev1 2 1 p2 1.5 --reason late
