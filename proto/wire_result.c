@@ -390,8 +390,8 @@ static int check_tx(const struct tny_wire_result *r, const char *p,
         return wire__fail(diag, "%s.draw: a default (TX-5) is not a draw", p);
     if (r->default_winner_id[0])
         return TNY_OK;
-    if (r->draw)
-        return check_entries(r, p, 2, 2, diag);
+    if (r->draw) /* entries only carry penalties (TX-7) */
+        return TNY_OK;
     if (n_score == 0 && n_tp == 0)
         return wire__fail(diag,
                           "%s: expected scores, tp_units or "
@@ -730,7 +730,8 @@ int tny_wire_result_to_table(const struct tny_event *ev,
     bool need_all = in->game == TNY_GAME_AGRICOLA ||
                     in->game == TNY_GAME_CATAN ||
                     (in->game == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
-                    (in->game == TNY_GAME_TANTRIX && !in->default_winner_id[0]);
+                    (in->game == TNY_GAME_TANTRIX &&
+                     !in->default_winner_id[0] && !in->draw);
     for (int32_t i = 0; need_all && i < assigned->n_seats; i++)
         if (!seen[i])
             return wire__fail(diag, "%s.players: missing an entry for \"%s\"",

@@ -565,6 +565,7 @@ void tbl_screen_key(struct tbl_screen *s, struct tbl_core *core, int key,
                     int64_t now_ms, int64_t wall_ms)
 {
     (void)wall_ms;
+    s->pairing_changed = false; /* CM-5: seen */
     switch (s->view) {
     case TBL_VIEW_MAIN: key_main(s, core, key, now_ms); break;
     case TBL_VIEW_FLOW:
@@ -588,6 +589,18 @@ void tbl_screen_key(struct tbl_screen *s, struct tbl_core *core, int key,
 
 /* ---- following the core ------------------------------------------------- */
 
+/* CM-5: the players of an assignment, in seat order, as one string. */
+static void seats_sig(const struct tny_wire_assignment *a, char *buf,
+                      size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int32_t i = 0; i < a->n_seats && at < size; i++) {
+        int w = snprintf(buf + at, size - at, "%s ", a->seats[i].player_id);
+        at += w > 0 ? (size_t)w : 0;
+    }
+}
+
 static bool same_table(const struct tbl_screen *s,
                        const struct tny_wire_assignment *a)
 {
@@ -601,6 +614,7 @@ static void bind(struct tbl_screen *s, const struct tbl_core *core)
 
     reset(s);
     s->bound = true;
+    seats_sig(a, s->seats_sig, sizeof(s->seats_sig));
     snprintf(s->event_id, sizeof(s->event_id), "%s", a->event_id);
     s->round = a->round;
     s->table = a->table;
@@ -636,6 +650,18 @@ static void follow_assignment(struct tbl_screen *s, struct tbl_core *core,
         return;
     }
     if (s->version != a->version) {
+        char sig[sizeof(s->seats_sig)];
+        seats_sig(a, sig, sizeof(sig));
+        if (strcmp(sig, s->seats_sig) != 0) {
+            /* CM-5: the organiser changed the pairing before the clock
+             * started: other players here, nothing of the old one holds. */
+            bind(s, core);
+            s->pairing_changed = true;
+            say(s, false,
+                "the organiser changed this table's pairing "
+                "(CM-5): check the players");
+            return;
+        }
         /* Same table, new version: the flow borrowed the old assignment;
          * begin it again on the new one with the same answers. */
         s->version = a->version;

@@ -162,6 +162,11 @@ struct tbl_screen {
     int64_t turn_ms;
     int64_t turn_start_ms;
 
+    /* CM-5: the seated players' ids of the bound assignment; a new version
+     * with other players sets pairing_changed (shown until a key). */
+    char seats_sig[TNY_MAX_SEATS * (TNY_WIRE_ID_MAX + 2)];
+    bool pairing_changed;
+
     /* Restore after a restart: applied when the same table is assigned. */
     bool has_pending_load;
     char pending_load[TBL_SCREEN_SAVE_MAX];

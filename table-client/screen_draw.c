@@ -571,6 +571,10 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
         draw_ag(s, now_ms, row++, g);
     if (s->bound && s->turn_ms > 0)
         draw_turn(s, now_ms, row++, g);
+    if (s->bound && s->pairing_changed) /* CM-5, until a key */
+        putf(g, row++, 1, TBL_ATTR_WARN,
+             "PAIRING CHANGED (CM-5): the organiser changed this table; "
+             "check the players");
     if (s->bound && s->has_chess)
         draw_chess_summary(s, core, now_ms, row++, g);
     row++;

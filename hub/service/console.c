@@ -719,6 +719,27 @@ static int cmd_show_draft(struct ctx *c)
     return draft_reply(c, round);
 }
 
+/* After a CM-5 edit: a draft answers with itself; a published round (its
+ * clock not started) goes to the tables again at once, new versions, and
+ * answers with the round as the event file writes it. */
+static int edited_reply(struct ctx *c, int32_t round)
+{
+    int rc;
+    bool published = round >= 1 && round == c->e->ev.n_rounds &&
+                     c->e->round.status == HUB_ROUND_PUBLISHED;
+    if (!published)
+        return draft_reply(c, round);
+    if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
+                                         &c->diag)) < 0)
+        return fail_diag(c, rc);
+    c->e->feed_dirty = true;
+    HUB_LOG(HUB_LOG_INFO, "published round edited event=%s round=%d", c->e->id,
+            (int)round);
+    c->rep->round = round;
+    return reply_json(c, dump(json_pack("{s:i, s:b}", "round", (int)round,
+                                        "republished", 1)));
+}
+
 static int cmd_swap_players(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
@@ -731,7 +752,7 @@ static int cmd_swap_players(struct ctx *c)
         return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
         return rc;
-    return draft_reply(c, c->req->round);
+    return edited_reply(c, c->req->round);
 }
 
 static int cmd_move_table(struct ctx *c)
@@ -746,7 +767,7 @@ static int cmd_move_table(struct ctx *c)
         return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
         return rc;
-    return draft_reply(c, c->req->round);
+    return edited_reply(c, c->req->round);
 }
 
 static bool table_in_round(const struct tny_round *r, int32_t number)

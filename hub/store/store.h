@@ -309,8 +309,10 @@ TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
                                          const char *actor,
                                          struct tny_diag *diag);
 
-/* CM-5 draft edits, as tny_round_plan_swap / tny_round_plan_move.  Errors:
- * TNY_ESTATE (the round is not a draft), TNY_ENOTFOUND (round, player or
+/* CM-5 edits, as tny_round_plan_swap / tny_round_plan_move, of the draft
+ * or of a published round whose clock has not started and that has no
+ * result yet.  Errors: TNY_ESTATE (the round started or closed, or a
+ * table has a result), TNY_ENOTFOUND (round, player or
  * table), TNY_EINVAL (as the engine's edit, or the result would not
  * validate). */
 TNY_MUST_USE int hub_store_draft_swap(struct hub_store *store,

@@ -1070,17 +1070,33 @@ static int edit_draft(struct hub_store *s, int64_t ev_row, const char *event_id,
     if ((rc = hs_round_row(s, ev_row, event_id, round, &round_row, &status,
                            d)) < 0)
         goto out;
-    if (status != HUB_ROUND_DRAFT) {
+    /* CM-5: "Before start the organiser may edit pairings": a draft, or a
+     * published round whose clock has not started and has no result. */
+    if (status != HUB_ROUND_DRAFT && status != HUB_ROUND_PUBLISHED) {
         rc = tny_diag_set(d, TNY_ESTATE,
-                          "event \"%s\": round %d is %s: only a draft can be "
-                          "edited (CM-5)",
+                          "event \"%s\": round %d is %s: pairings can be "
+                          "edited until the round's clock starts (CM-5)",
                           event_id, (int)round, hs_round_status_name(status));
         goto out;
     }
     if ((rc = hs_project(s, ev_row, false, false, NULL, &ev, d)) < 0 ||
-        (rc = hs_read_draft(s, ev_row, event_id, &ev, &plan, d)) < 0 ||
+        (rc = hs_read_round_plan(s, ev_row, event_id,
+                                 status == HUB_ROUND_DRAFT ? 0 : round, &ev,
+                                 &plan, d)) < 0 ||
         (rc = player_rows(s, ev_row, &prow, &n_prow, d)) < 0)
         goto out;
+    if (status == HUB_ROUND_PUBLISHED && round <= ev.n_rounds) {
+        const struct tny_round *pr = &ev.rounds[round - 1];
+        for (int32_t t = 0; t < pr->n_tables; t++)
+            if (pr->tables[t].has_result) {
+                rc = tny_diag_set(d, TNY_ESTATE,
+                                  "event \"%s\": round %d: table %d has a "
+                                  "result; its pairings stay (CM-5)",
+                                  event_id, (int)round,
+                                  (int)pr->tables[t].number);
+                goto out;
+            }
+    }
     if (e->kind == EDIT_SWAP) {
         int32_t a = tny_event_player_index(&ev, e->a);
         int32_t b = tny_event_player_index(&ev, e->b);

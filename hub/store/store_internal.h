@@ -156,6 +156,13 @@ struct tny_round_plan;
 TNY_MUST_USE int hs_read_draft(struct hub_store *s, int64_t ev_row,
                                const char *event_id, const struct tny_event *ev,
                                struct tny_round_plan *out, struct tny_diag *d);
+/* CM-5: round `round` (draft or published) as a plan, as hs_read_draft
+ * reads the draft. */
+TNY_MUST_USE int hs_read_round_plan(struct hub_store *s, int64_t ev_row,
+                                    const char *event_id, int32_t round,
+                                    const struct tny_event *ev,
+                                    struct tny_round_plan *out,
+                                    struct tny_diag *diag);
 
 /* Inserts the tables and seats of a round (rows of plan over ev).  seats
  * map engine player indices to store player rows (player_rows[i]). */

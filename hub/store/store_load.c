@@ -462,6 +462,14 @@ int hs_read_draft(struct hub_store *store, int64_t ev_row, const char *event_id,
                   const struct tny_event *ev, struct tny_round_plan *out,
                   struct tny_diag *diag)
 {
+    return hs_read_round_plan(store, ev_row, event_id, 0, ev, out, diag);
+}
+
+int hs_read_round_plan(struct hub_store *store, int64_t ev_row,
+                       const char *event_id, int32_t round,
+                       const struct tny_event *ev, struct tny_round_plan *out,
+                       struct tny_diag *diag)
+{
     sqlite3_stmt *st = NULL;
     int64_t cur = -1;
     int32_t cap = 0;
@@ -475,11 +483,13 @@ int hs_read_draft(struct hub_store *store, int64_t ev_row, const char *event_id,
                          "FROM rounds r JOIN tables t ON t.round_id = r.id "
                          "JOIN seats s ON s.table_id = t.id "
                          "JOIN players p ON p.id = s.player_id "
-                         "WHERE r.event_id = ? AND r.status = 'draft' "
+                         "WHERE r.event_id = ?1 AND ((?2 = 0 AND r.status = "
+                         "'draft') OR r.number = ?2) "
                          "ORDER BY t.position, s.seat",
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_int(st, 2, round);
     for (;;) {
         if ((rc = hs_row(store, st, &row, diag)) < 0)
             goto out;

@@ -263,6 +263,8 @@ run 0 result enter ev1 1 4 '{"winner": "p1", "hq_diff": 7, "armies": {"p1": "Bor
 has 'nh {' 'winner_id: "p1"' 'hq_diff: 7' 'army: "Borgo"' 'override: true' 'reason: "typo"'
 run 0 result enter ev1 1 4 '{"scores": {"p1": 25, "p2": 18}, "penalty": {"p2": 0.5}}'
 has 'tx {' 'score: 25' 'penalty_units: 600'
+run 0 result enter ev1 1 4 '{"draw": true}' --game tantrix
+has 'tx {' 'draw: true'
 run 0 result enter ev1 1 4 - <<<'{"games": ["p1", "p2", "p1"]}'
 has 'gt {' 'games: "p2"'
 run 0 result penalty ev1 2 1 p2 1.5 --reason late
@@ -287,6 +289,14 @@ grep -q '^1x Jon Snow (Core)$' "$E2E_TMP/out" || fail "decklist: $(cat "$E2E_TMP
 run 3 decklist ev1 p2
 grep -q 'no deck list' "$E2E_TMP/err" || fail "decklist without one: $(cat "$E2E_TMP/err")"
 ok "decklist shows a player's deck list (GT-14)"
+
+# CM-4: the lots of the exported event, with purpose and outcome.
+run 0 lots ev1
+grep -q '^event seed 7 ' "$E2E_TMP/out" || fail "lots: $(cat "$E2E_TMP/out")"
+grep -q '^    table 1: p1 p2 p3$' "$E2E_TMP/out" || fail "lots, round 1 as drawn: $(cat "$E2E_TMP/out")"
+grep -q '^tiebreak lot (purpose tiebreak, CM-8), luckiest first: ' "$E2E_TMP/out" ||
+    fail "lots, tiebreak: $(cat "$E2E_TMP/out")"
+ok "lots prints the seed, round 1 as drawn and the tiebreak lot (CM-4)"
 
 run 0 devices --event ev1
 has 'list_devices {' 'event_id: "ev1"'

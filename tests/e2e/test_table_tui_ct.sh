@@ -19,6 +19,22 @@ expect 30 '^ PLAYING' "state playing"
 # The seats' player ids (names are "Player N" for pN).
 mapfile -t ids < <(screen | grep -o -E '^ [1-4]  Player [0-9]+' | awk '{ print "p" $3 }')
 [ "${#ids[@]}" -ge 3 ] || fail "seats: $(screen)"
+# CT-9: the table's random board from the hub, on the notes screen; the
+# same board `tourney boards` prints from the hub's export.
+key .
+expect 10 'Board for this game \(CT-9\)' "the board on the notes screen"
+live 0 export ev
+cp "$E2E_TMP/out" "$E2E_TMP/ev.json"
+"$TOURNEY" boards "$E2E_TMP/ev.json" >"$E2E_TMP/boards.txt" ||
+    fail "tourney boards: $(cat "$E2E_TMP/boards.txt")"
+row=$(awk '/^Round 1, table 1 /{f=1; next} f && NF {print; exit}' "$E2E_TMP/boards.txt" | sed 's/^ *//')
+[ -n "$row" ] || fail "boards: $(cat "$E2E_TMP/boards.txt")"
+screen | grep -q -F -- "$row" || fail "board row \"$row\" not on the table:
+$(screen)"
+screen >"$E2E_TMP/notes-screen.txt"
+key .
+expect 10 '^ PLAYING' "back to the table"
+ok "CT-9 board shown at the table, the same as tourney boards prints"
 key Enter
 expect 10 ' RESULT *$' "result steps"
 walk_flow 1

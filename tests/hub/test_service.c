@@ -755,6 +755,60 @@ static void test_CT_9_board_in_each_assignment(void **state)
     fx_free(f);
 }
 
+/* CM-5: "Before start the organiser may edit pairings": a swap in the
+ * published round goes to the two tables at once (new versions, the
+ * players exchanged); once the round's clock started it is refused. */
+static void test_CM_5_edit_published_round_until_clock_start(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4], b[4];
+    setup_event(f);
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    for (int i = 0; i < 2; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &a[i]));
+    }
+    char pa[TNY_WIRE_ID_MAX + 1], pb[TNY_WIRE_ID_MAX + 1];
+    snprintf(pa, sizeof(pa), "%s", a[0].seats[0].player_id);
+    snprintf(pb, sizeof(pb), "%s", a[1].seats[0].player_id);
+    req_init(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS);
+    q.round = 1;
+    snprintf(q.player_id, sizeof(q.player_id), "%s", pa);
+    snprintf(q.other_player_id, sizeof(q.other_player_id), "%s", pb);
+    char *json = must(f, &q);
+    assert_non_null(strstr(json, "republished"));
+    free(json);
+    bool seen_a = false, seen_b = false;
+    for (int i = 0; i < 2; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &b[i])); /* sent again at once */
+        assert_true(b[i].version > a[i].version);
+        assert_int_equal(b[i].table, a[i].table);
+        for (int32_t s = 0; s < b[i].n_seats; s++) {
+            seen_a |= i == 1 && !strcmp(b[i].seats[s].player_id, pa);
+            seen_b |= i == 0 && !strcmp(b[i].seats[s].player_id, pb);
+        }
+    }
+    assert_true(seen_a && seen_b);
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS);
+    q.round = 1;
+    snprintf(q.player_id, sizeof(q.player_id), "%s", pa);
+    snprintf(q.other_player_id, sizeof(q.other_player_id), "%s", pb);
+    must_fail(f, &q, "until the round's clock starts");
+    fx_free(f);
+}
+
 static void test_CM_5_console_errors(void **state)
 {
     (void)state;
@@ -1149,6 +1203,7 @@ int main(void)
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
         cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
+        cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
         cmocka_unit_test(
             test_CM_6_store_faults_acknowledge_nothing_uncommitted),

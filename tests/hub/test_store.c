@@ -685,9 +685,16 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
                      TNY_ESTATE);
     OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_PUBLISHED,
                                   "organiser:anna", &diag));
+    /* CM-5: published, the clock not started: still editable (and back);
+     * once started, refused. */
+    OK(hub_store_draft_move(s, "tx", 1, 7, 1, "organiser:anna", &diag));
+    OK(hub_store_draft_move(s, "tx", 1, 1, 7, "organiser:anna", &diag));
+    OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_STARTED,
+                                  "organiser:anna", &diag));
     assert_int_equal(
         hub_store_draft_move(s, "tx", 1, 7, 1, "organiser:anna", &diag),
         TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "until the round's clock starts"));
     OK(tny_event_append_round(&mirror, &plan));
     tny_round_plan_release(&plan);
     tny_event_release(&ev);

@@ -507,6 +507,36 @@ static void test_CT_8_turn_limit_after_time_out(void **state)
     world_free(w);
 }
 
+/* CM-5: a new version of the same table with other players (the
+ * organiser swapped them before the clock started) is shown as a changed
+ * pairing; a new version with the same players is not. */
+static void test_CM_5_pairing_change_shown(void **state)
+{
+    struct world *w = world_new(30, 100);
+    (void)state;
+    assign(w, 1, "neuroshima-hex", 4, 2, 45 * 60000);
+    assert_false(w->s.pairing_changed);
+    assign(w, 2, "neuroshima-hex", 4, 2, 45 * 60000); /* same players */
+    assert_false(w->s.pairing_changed);
+    {
+        struct tny_wire_assignment *a = calloc(1, sizeof(*a));
+        assert_non_null(a);
+        *a = w->core.asg;
+        a->version = 3;
+        snprintf(a->seats[1].player_id, sizeof(a->seats[1].player_id), "p9");
+        snprintf(a->seats[1].name, sizeof(a->seats[1].name), "Zoe");
+        tbl_core_assignment(&w->core, a, w->now, NULL);
+        free(a);
+        tbl_screen_sync(&w->s, &w->core, w->now, w->wall);
+    }
+    assert_true(w->s.pairing_changed);
+    assert_on_screen(w, "PAIRING CHANGED (CM-5)");
+    assert_on_screen(w, "Zoe");
+    keys(w, "x"); /* any key: seen */
+    assert_not_on_screen(w, "PAIRING CHANGED (CM-5)");
+    world_free(w);
+}
+
 /* CT-9: the table shows its random board on the notes screen. */
 static void test_CT_9_board_on_the_notes_screen(void **state)
 {
@@ -663,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_TX_11_TX_3_TX_9_chess_clock_keys),
         cmocka_unit_test(test_TX_s13_restart_resets_chess_clock),
         cmocka_unit_test(test_CT_9_board_on_the_notes_screen),
+        cmocka_unit_test(test_CM_5_pairing_change_shown),
         cmocka_unit_test(test_CT_8_turn_limit_after_time_out),
         cmocka_unit_test(test_AG_14_draft_starts_with_the_round_clock),
         cmocka_unit_test(test_CT_4_result_flow_keys),

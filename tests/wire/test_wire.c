@@ -179,9 +179,8 @@ static void result_sample(int k, struct tny_wire_result *r)
     case 9: /* TX draw, the board could not be restored (seed 001 s13) */
         r->game = TNY_GAME_TANTRIX;
         r->draw = true;
-        entry(r, "t1");
-        entry(r, "t2");
-        r->players[1].penalty_units = 1200;
+        entry(r, "t2"); /* an entry only for a penalty (TX-7) */
+        r->players[0].penalty_units = 1200;
         break;
     case 10: /* two-player: both scores and the winner */
         r->game = TNY_GAME_TWO_PLAYER;
@@ -1405,6 +1404,37 @@ static const char ag_event[] =
 
 /* AG-1: the wire's players (any order) land on their seats; the engine's
  * ranges apply (VP -50..200 in the preset). */
+/* Seed 001 s13: a Tantrix draw maps onto the table with no entries at
+ * all (the console's {"draw": true}) or with a penalty entry only. */
+static void test_TX_s13_draw_to_table(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_wire_result r;
+    struct tny_table t;
+    struct tny_diag diag = {{0}};
+    tu_load_event("{'format':'tantrix','seed':1,'players':[{'id':'t1',"
+                  "'name':'A'},{'id':'t2','name':'B'}],'rounds':[{'stage':"
+                  "'swiss','tables':[{'table':1,'players':['t1','t2']}]}]}",
+                  &ev);
+    const struct tny_table *assigned = &ev.rounds[0].tables[0];
+    memset(&r, 0, sizeof(r));
+    r.game = TNY_GAME_TANTRIX;
+    r.draw = true;
+    int rc = tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned, &r,
+                                      "result", &t, &diag);
+    if (rc != 0)
+        fail_msg("%s", diag.msg);
+    assert_true(t.result.draw);
+    assert_false(t.result.has_score);
+    result_sample(9, &r); /* a penalty entry for t2 */
+    assert_int_equal(tny_wire_result_to_table(&ev, TNY_STAGE_SWISS, assigned,
+                                              &r, "result", &t, &diag),
+                     0);
+    assert_int_equal(t.result.penalty[1], 1200);
+    tny_event_release(&ev);
+}
+
 static void test_AG_1_result_to_table(void **state)
 {
     (void)state;
@@ -1903,6 +1933,7 @@ int main(void)
         cmocka_unit_test(test_NH_1_draw_shape),
         cmocka_unit_test(test_TX_5_default_has_no_scores),
         cmocka_unit_test(test_TX_s13_draw_has_no_scores),
+        cmocka_unit_test(test_TX_s13_draw_to_table),
         cmocka_unit_test(test_AG_1_result_to_table),
         cmocka_unit_test(test_two_player_result_to_table),
         cmocka_unit_test(test_NH_10_armies_to_table),

@@ -130,7 +130,7 @@ struct tny_wire_result_player {
  *   0..2 army entries, each with an army name.
  * - TX: default_winner_id set and no entry with a score or TP; or 2 entries
  *   all with a score (clock optional); or 2 entries all with TP; or draw
- *   (seed 001 s13) with 2 entries and no score or TP; TP and
+ *   (seed 001 s13) with entries only for penalties, no score or TP; TP and
  *   penalties 0..100 TP, scores 0..100000, clocks >= 0.
  * - AG: 2..4 entries with VP, IP, BP; CT: 2..4 entries with VP; values
  *   within +-1000000.
