@@ -15,9 +15,13 @@ shift || true
 cc=${CC:-$(command -v clang-14 || command -v clang)}
 out=build-fuzz
 
-cmake -S . -B "$out" -DCMAKE_C_COMPILER="$cc" -DTNY_FUZZ=ON \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$out" -j"${JOBS:-2}" --target fuzz >/dev/null
+mkdir -p "$out"
+if ! { cmake -S . -B "$out" -DCMAKE_C_COMPILER="$cc" -DTNY_FUZZ=ON \
+           -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+       cmake --build "$out" -j"${JOBS:-2}" --target fuzz; } >"$out/build.log" 2>&1; then
+    tail -n 30 "$out/build.log" >&2
+    exit 2
+fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     for d in tests/fuzz/*/; do targets+=("$(basename "$d")"); done

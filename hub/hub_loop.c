@@ -741,9 +741,10 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
     o.max_buffered = 100000;
     /* The adapter's queue drops what overflows whoever sent it; the fair
      * queue (batch_result) drops only a flooding device's excess.  So the
-     * adapter's bound is set by bytes (64 MiB), not by a count a burst
-     * from one device would fill. */
-    o.max_queued = 1000000;
+     * adapter's count bound is well above a burst from one device (the
+     * default 10,000 was not); 64 MiB of payloads and about 200 bytes of
+     * bookkeeping each keep it below 110 MiB. */
+    o.max_queued = 200000;
     o.seed = (uint64_t)now_ms() ^ ((uint64_t)getpid() << 32);
     return tny_mqtt_open(&o, &l->mqtt, diag);
 }
