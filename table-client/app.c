@@ -702,6 +702,31 @@ static void restore_latest(struct app *a)
     free(e.payload);
 }
 
+/* An outbox entry over the table protocol's size limit (written by
+ * something else than this build: it never encodes one) can never be
+ * accepted, and the MQTT adapter would refuse to send it on every try:
+ * it is settled here as rejected, shown and logged, instead of staying
+ * queued for ever. */
+static void refuse_oversize(struct app *a, const struct tbl_outbox_entry *e)
+{
+    struct tny_wire_ack ack;
+    struct tny_diag d = {{0}};
+    memset(&ack, 0, sizeof(ack));
+    snprintf(ack.key, sizeof(ack.key), "%s", e->key);
+    ack.status = TNY_WIRE_ACK_REJECTED;
+    ack.reason = TNY_WIRE_REASON_MALFORMED;
+    snprintf(ack.reason_text, sizeof(ack.reason_text),
+             "result_submission: %zu bytes, over the table protocol's limit "
+             "of %zu; not sent",
+             e->len, TNY_WIRE_MAX_TABLE_MSG);
+    logf_(a, TBL_LOG_WARN, "result key=%s refused: %s", e->key,
+          ack.reason_text);
+    if (tbl_outbox_done(a->ob, e->key, (int)ack.status, wall_ms(NULL), NULL,
+                        &d) < 0)
+        logf_(a, TBL_LOG_ERROR, "outbox: %s", d.msg);
+    tbl_core_ack(&a->core, &ack);
+}
+
 /* Loads what the outbox still holds: resent on connect; the newest is the
  * core's current submission. */
 static int restore(struct app *a, struct tny_diag *diag)
@@ -714,6 +739,10 @@ static int restore(struct app *a, struct tny_diag *diag)
     if ((rc = tbl_outbox_pending(a->ob, &e, &n, diag)) < 0)
         return rc;
     for (int32_t i = 0; i < n; i++) {
+        if (e[i].len > TNY_WIRE_MAX_TABLE_MSG) {
+            refuse_oversize(a, &e[i]);
+            continue;
+        }
         if ((rc = add_pending(a, e[i].key, e[i].topic, e[i].payload, e[i].len,
                               &p)) < 0)
             goto out;

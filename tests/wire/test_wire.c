@@ -1270,6 +1270,61 @@ static void test_PROTO_error_oversize_buffer(void **state)
     free(buf);
 }
 
+/* Issue 13: the key / correlation id of a message that does not decode.
+ * Every prefix of an encoded message yields either nothing or the right
+ * id (never another one); garbage after it, or a payload far over the
+ * size limit, still yields it. */
+static void test_PROTO_peek_ids(void **state)
+{
+    (void)state;
+    struct tny_wire_submission s;
+    struct tny_diag diag = {{0}};
+    char id[TNY_WIRE_ID_MAX + 1];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    for (int k = 0; k < N_RESULT_SAMPLES; k++) {
+        submission_sample(k, &s);
+        assert_int_equal(tny_wire_encode_submission(&s, &buf, &len, &diag), 0);
+        assert_true(tny_wire_peek_submission_key(buf, len, id));
+        assert_string_equal(id, s.key);
+        for (size_t n = 0; n < len; n++) {
+            bool got = tny_wire_peek_submission_key(buf, n, id);
+            assert_true(!got || strcmp(id, s.key) == 0);
+            if (n >= 2 + strlen(s.key)) /* the key is the first field */
+                assert_true(got);
+        }
+        /* + field 15 of 200000 bytes: tag 0x7a, length c0 9a 0c. */
+        const size_t n_big = len + 4 + 200000;
+        uint8_t *big = malloc(n_big);
+        assert_non_null(big);
+        memcpy(big, buf, len);
+        memcpy(big + len, "\x7a\xc0\x9a\x0c", 4);
+        memset(big + len + 4, 'a', 200000);
+        assert_true(tny_wire_peek_submission_key(big, n_big, id));
+        assert_string_equal(id, s.key);
+        assert_int_equal(tny_wire_decode_submission(big, n_big, &s, &diag),
+                         TNY_EINVAL);
+        assert_non_null(strstr(diag.msg, "exceeds the limit of 65536"));
+        memset(big + len, 0xff, 3); /* garbage after the message */
+        assert_true(tny_wire_peek_submission_key(big, len + 3, id));
+        free(big);
+        free(buf);
+        buf = NULL;
+    }
+    struct tny_wire_request q;
+    request_sample(TNY_WIRE_CMD_LIST_EVENTS, 0, &q);
+    assert_int_equal(tny_wire_encode_request(&q, &buf, &len, &diag), 0);
+    assert_true(tny_wire_peek_correlation_id(buf, len, id));
+    assert_string_equal(id, q.correlation_id);
+    buf[0] = 0x08; /* field 1 as a varint: not an id */
+    assert_false(tny_wire_peek_correlation_id(buf, len, id));
+    free(buf);
+    assert_false(tny_wire_peek_correlation_id(NULL, 0, id));
+    /* An id field that is not an id ("a b") is not taken. */
+    const uint8_t bad[] = {0x0a, 3, 'a', ' ', 'b'};
+    assert_false(tny_wire_peek_submission_key(bad, sizeof bad, id));
+}
+
 static void test_PROTO_error_bad_values(void **state)
 {
     (void)state;
@@ -1930,6 +1985,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_error_empty_idempotency_key),
         cmocka_unit_test(test_PROTO_error_oversize_buffer),
         cmocka_unit_test(test_PROTO_error_bad_values),
+        cmocka_unit_test(test_PROTO_peek_ids),
         cmocka_unit_test(test_NH_1_draw_shape),
         cmocka_unit_test(test_TX_5_default_has_no_scores),
         cmocka_unit_test(test_TX_s13_draw_has_no_scores),
