@@ -397,7 +397,7 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     l->feed_due = true;
 }
 
-/* Answers a time sync request (docs/protocol.md "Time") at once, outside
+/* Answers a time sync request (docs/protocol.md "Time sync") at once, outside
  * the service: the hub's clock is read just before the answer leaves, so
  * the asker's round trip bounds the error.  QoS 0, never retained: a lost
  * answer is asked again.  False when ev is something else. */

@@ -62,7 +62,7 @@ struct app {
     char t_assign[TNY_WIRE_TOPIC_MAX], t_ack[TNY_WIRE_TOPIC_MAX];
     char t_result[TNY_WIRE_TOPIC_MAX], t_presence[TNY_WIRE_TOPIC_MAX];
     char clock_event[TNY_WIRE_ID_MAX + 1];
-    /* Time sync (docs/protocol.md "Time"): asked on every connect, again
+    /* Time sync (docs/protocol.md "Time sync"): asked on every connect, again
      * when unanswered after TIME_RETRY_MS and every TIME_RESYNC_MS. */
     char t_time_req[TNY_WIRE_TOPIC_MAX], t_time_resp[TNY_WIRE_TOPIC_MAX];
     bool time_asked;

@@ -516,7 +516,7 @@ done
 pattern read tourney/v1/hub/state
 pattern read tourney/v1/event/+/clock
 # Every login (tables, dashboards) asks the hub for its time on its own
-# pair (docs/protocol.md "Time").
+# pair (docs/protocol.md "Time sync").
 pattern write tourney/v1/time/%u/req
 pattern read tourney/v1/time/%u/resp
 

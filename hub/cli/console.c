@@ -574,8 +574,41 @@ static void print_player(const json_t *names, const json_t *id)
         printf(" %s", json_string_value(name));
 }
 
+/* The summary of `round publish`: which device shows which table, the
+ * tables without one (their results go in by `result enter`), the
+ * event's devices left without a table. */
+static bool print_publish_summary(const json_t *root)
+{
+    const json_t *assigned = json_object_get(root, "assigned");
+    const json_t *missing = json_object_get(root, "tables_without_device");
+    const json_t *idle = json_object_get(root, "idle_devices"), *v;
+    size_t i;
+    if (!json_is_array(assigned) || !json_is_array(missing))
+        return false;
+    printf("  %zu table%s at a device, %zu without one\n",
+           json_array_size(assigned), json_array_size(assigned) == 1 ? "" : "s",
+           json_array_size(missing));
+    json_array_foreach (assigned, i, v)
+        printf("  table %-4lld device %s\n",
+               (long long)json_integer_value(json_object_get(v, "table")),
+               json_string_value(json_object_get(v, "device"))
+                   ? json_string_value(json_object_get(v, "device"))
+                   : "?");
+    json_array_foreach (missing, i, v)
+        printf("  table %-4lld NO DEVICE: enter its result with `tourney live "
+               "result enter`\n",
+               (long long)json_integer_value(v));
+    if (json_is_integer(idle) && json_integer_value(idle) > 0)
+        printf("  %lld device%s of this event without a table this round\n",
+               (long long)json_integer_value(idle),
+               json_integer_value(idle) == 1 ? "" : "s");
+    return true;
+}
+
 static bool print_draft(const json_t *root, bool published)
 {
+    if (published && json_object_get(root, "assigned"))
+        return print_publish_summary(root);
     const json_t *tables = json_object_get(root, "tables");
     const json_t *names = json_object_get(root, "names");
     const json_t *round = json_object_get(root, "round");

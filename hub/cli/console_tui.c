@@ -106,7 +106,7 @@ struct tui {
     bool have_clock;
     int clock_round;
     struct tny_table_clock clock;
-    /* Time sync (docs/protocol.md "Time"): asked on every (re)connect,
+    /* Time sync (docs/protocol.md "Time sync"): asked on every (re)connect,
      * again when unanswered after TIME_RETRY_MS, every TIME_RESYNC_MS. */
     bool has_sync;
     int64_t sync_offset_ms;

@@ -8,6 +8,7 @@
 #   already) and changes nothing; an unknown or repeated column is
 #   refused naming it;
 # - `players list` names every player (id, name, club, country, rating);
+# - `round publish` prints a summary (tables at a device, without one);
 # - `round pair` names the players at each table ("p3 Jiří Šebesta");
 #   `round show` shows the published round when there is no draft, and
 #   `--round N` a closed one;
@@ -66,6 +67,11 @@ done
 ok "round pair names the players: $(grep '^  table' "$E2E_TMP/out" | head -n 1)"
 
 live 0 round publish ev
+# No device is registered: both tables are without one.
+grep -q -x '  0 tables at a device, 2 without one' "$E2E_TMP/out" &&
+    grep -q -x '  table 1    NO DEVICE: enter its result with `tourney live result enter`' "$E2E_TMP/out" ||
+    fail "round publish summary: $(cat "$E2E_TMP/out")"
+ok "round publish prints a summary: $(sed -n 2p "$E2E_TMP/out")"
 live 0 round show ev
 head -n 1 "$E2E_TMP/out" | grep -q -x 'round 1 (swiss), published' ||
     fail "round show of the published round: $(cat "$E2E_TMP/out")"

@@ -562,6 +562,52 @@ static void test_status_block(void **state)
 /* ---- clock (protocol "Time sync"; CM-7) ------------------------------------
  */
 
+/* Issue 8: a retained message's hub_now_ms is as old as the message; the
+ * time sync's offset places the deadline right, for this clock and the
+ * next messages; a finished table's clock stands. */
+static void test_time_sync_and_finished_clock(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_assignment *a =
+        asg_make(1, "ev1", 1, 4, "neuroshima-hex", "swiss", "p1,p2");
+    /* Made when 45 minutes were left; delivered 2 minutes later. */
+    a->has_clock = true;
+    a->clock.state = TNY_ROUND_CLOCK_RUNNING;
+    a->clock.hub_now_ms = 1000000000000;
+    a->clock.deadline_ms = 1000000000000 + 45 * 60000;
+    apply(f, a, 0);
+    assert_int_equal(tny_table_clock_remaining(&f->core.clock, 0), 45 * 60000);
+    /* The hub's clock is 2 minutes on when its time sync answer arrives. */
+    rec_clear(&f->rec);
+    tbl_core_time_sync(&f->core, 1000000000000 + 120000, 6, 0);
+    assert_true(has_line(f, "time sync offset_ms=1000000120000 rtt_ms=6"));
+    assert_string_equal(last_line(f),
+                        "clock remaining_ms=2580000 state=running");
+    assert_true(f->core.clock.synced);
+    /* A later (retained, old) RoundClock is placed with the sync too. */
+    struct tny_wire_clock rc = {0};
+    rc.version = 2;
+    snprintf(rc.event_id, sizeof(rc.event_id), "ev1");
+    rc.round = 1;
+    rc.clock.state = TNY_ROUND_CLOCK_RUNNING;
+    rc.clock.hub_now_ms = 1000000000000 - 3600000;             /* an hour old */
+    rc.clock.deadline_ms = 1000000000000 + 45 * 60000 + 60000; /* +1 min */
+    assert_int_equal(tbl_core_round_clock(&f->core, &rc, 1000), 0);
+    assert_int_equal(tny_table_clock_remaining(&f->core.clock, 1000),
+                     44 * 60000 - 1000);
+    /* Finished (sent): the clock stands from then on. */
+    assert_int_equal(input(f, "result winner=p1 hq_diff=3"), TBL_INPUT_OK);
+    assert_int_equal(input(f, "confirm p1"), TBL_INPUT_OK);
+    assert_int_equal(input(f, "confirm p2"), TBL_INPUT_OK);
+    assert_state(f, TBL_STATE_SUBMITTED);
+    tbl_core_follow(&f->core, 2000);
+    assert_int_equal(tbl_core_clock_left(&f->core, 2000), 44 * 60000 - 2000);
+    assert_int_equal(tbl_core_clock_left(&f->core, 900000), 44 * 60000 - 2000);
+    assert_int_equal(tbl_core_tick(&f->core, 900000), -1);
+    fx_free(f);
+}
+
 static void test_CM_7_clock_offset_and_round_clock(void **state)
 {
     (void)state;
@@ -715,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_result_forms_for_each_game),
         cmocka_unit_test(test_status_block),
         cmocka_unit_test(test_CM_7_clock_offset_and_round_clock),
+        cmocka_unit_test(test_time_sync_and_finished_clock),
         cmocka_unit_test(test_simulated_results_are_valid_in_every_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,7 +136,7 @@ int64_t tny_clock_offset(int64_t hub_now_ms, int64_t local_recv_ms);
 int64_t tny_clock_hub_to_local(int64_t hub_ms, int64_t offset_ms);
 
 /* Offset between the hub clock and a client's monotonic clock from a time
- * sync (docs/protocol.md "Time"): the client asked at local sent_ms, the
+ * sync (docs/protocol.md "Time sync"): the client asked at local sent_ms, the
  * hub answered with its clock hub_ms, the answer arrived at local recv_ms.
  * The hub read its clock somewhere in the round trip, so the hub's time at
  * recv_ms is taken as hub_ms + (recv_ms - sent_ms) / 2, wrong by at most

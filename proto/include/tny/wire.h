@@ -345,7 +345,7 @@ TNY_MUST_USE int tny_wire_decode_ack(const uint8_t *buf, size_t len,
                                      struct tny_wire_ack *out,
                                      struct tny_diag *diag);
 
-/* ---- TimeSync (any login <-> hub, docs/protocol.md "Time") -------------- */
+/* ---- TimeSync (any login <-> hub, docs/protocol.md "Time sync") ------ */
 
 /* A time request (hub_ms 0) or the hub's answer (hub_ms its UTC ms). */
 struct tny_wire_time {
