@@ -440,25 +440,34 @@ static void clock_text(const struct tui *t, char *buf, size_t size,
  * lines from panel_top on. */
 static void render_panel(struct tui *t, int rows, int cols)
 {
-    int top = 3, bottom = rows - 3, left = 1, right = cols - 2;
-    if (bottom - top < 3 || right - left < 20)
-        top = 0, bottom = rows - 3, left = 0, right = cols - 1;
+    int top = 3, bottom = rows - 3, left = 0, right = cols - 1;
+    if (bottom - top < 3)
+        top = 0;
     for (int r = top; r <= bottom; r++)
         for (int c = left; c <= right; c++)
             fb_put(t, r, c, C_PLAIN, " ");
     fb_printf(t, top, left, C_KEYS, " %s ", t->panel_title);
-    int shown = bottom - top - 1;
-    for (int i = 0; i < shown && t->panel_top + i < t->panel_n; i++) {
-        char line[PANEL_COLS];
-        int w = right - left - 1;
-        /* by display width: names in any script, never half a character */
-        tny_utf8_fit(t->panel_lines[t->panel_top + i], w > 0 ? w : 0, true,
-                     line, sizeof line);
-        fb_put(t, top + 1 + i, left + 1, C_PLAIN, line);
+    /* Long lines (a result's values) wrap at the panel's width. */
+    int w = right - left - 1, row = top + 1, i = t->panel_top;
+    if (w < 1)
+        return;
+    for (; i < t->panel_n && row < bottom; i++) {
+        const char *line = t->panel_lines[i];
+        size_t len = strlen(line), at = 0;
+        do {
+            char part[PANEL_COLS];
+            /* by display width, never half a character: the clean copy
+             * has the source's bytes one for one */
+            tny_utf8_fit(line + at, w, false, part, sizeof part);
+            fb_put(t, row++, left + 1, C_PLAIN, part);
+            at += strlen(part) ? strlen(part) : 1;
+        } while (at < len && row < bottom);
+        if (at < len) /* cut at the bottom: show it from its start */
+            break;
     }
-    if (t->panel_top + shown < t->panel_n)
+    if (i < t->panel_n)
         fb_printf(t, bottom, left + 1, C_TITLE, "... %d more lines (j/down)",
-                  t->panel_n - t->panel_top - shown);
+                  t->panel_n - i);
 }
 
 static void render(struct tui *t, int rows, int cols)

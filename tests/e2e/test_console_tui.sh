@@ -297,6 +297,7 @@ tm send-keys -t tui t 1 Enter
 expect 20 'TABLE 1, round 2' "80x24 table panel"
 expect 5 'seat 1  p[0-9]+ ' "80x24 table panel seats"
 expect 5 'counted .* by organiser:o2' "80x24: table 1's result, who entered it"
+expect 5 '\{"vp": ?\{"p[0-9]+": ?10,' "80x24: the result's values (wrapped, not cut)"
 tm send-keys -t tui x
 ok "80x24: every key shown; table 1's players and result in a panel"
 tm send-keys -t tui C-c

@@ -861,6 +861,177 @@ static void test_CM_5_CM_7_publish_round_with_clock(void **state)
 
 /* ---- migrations -------------------------------------------------------- */
 
+static char *export_of(struct hub_store *s, const char *event);
+
+/* Issue 8 corrections: unpublish, reopen (CM-5: refused under a later
+ * published round, a later draft discarded), edit, keep the counted
+ * result of a conflict, the reason in the log, the audit in the export,
+ * a draft a drop invalidates deleted in the same transaction. */
+static void test_CM_5_CM_6_corrections(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror, ev;
+    struct tny_round_plan plan;
+    struct tny_round_clock clk;
+    struct hub_round_info info;
+    struct hub_event_info einfo;
+    struct tny_rng rng;
+    int32_t discarded = -1, resolved = 0;
+    tny_rng_seed(&rng, 5);
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("neuroshima-hex", "{\"swiss_rounds\": 3}", 8, 3);
+    OK(hub_store_create_event(s, "co", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    register_devices(s, 4);
+
+    /* Unpublish: back to a draft, the event to setup; once started, no. */
+    OK(hub_store_load_event(s, "co", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    OK(hub_store_save_draft(s, "co", &ev, &plan, "hub", &diag));
+    OK(tny_round_clock_init(&clk, 50 * 60000, &diag));
+    OK(hub_store_publish_round(s, "co", 1, &clk, "organiser:anna", &diag));
+    OK(hub_store_set_reason(s, "wrong plan"));
+    OK(hub_store_unpublish_round(s, "co", 1, "organiser:anna", &diag));
+    OK(hub_store_set_reason(s, NULL));
+    OK(hub_store_get_round(s, "co", 1, &info, &diag));
+    assert_int_equal(info.status, HUB_ROUND_DRAFT);
+    OK(hub_store_get_event(s, "co", &einfo, &diag));
+    assert_int_equal(einfo.status, HUB_EVENT_SETUP);
+    assert_int_equal(hub_store_load_clock(s, "co", 1, &clk, &diag),
+                     TNY_ENOTFOUND);
+    assert_int_equal(
+        hub_store_unpublish_round(s, "co", 1, "organiser:anna", &diag),
+        TNY_ESTATE);
+    OK(hub_store_discard_draft(s, "co", 1, "organiser:anna", &diag));
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    next_round(s, "co", &mirror);
+    assert_int_equal(
+        hub_store_unpublish_round(s, "co", 1, "organiser:anna", &diag),
+        TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "has started"));
+    play_round(s, "co", &mirror, &rng);
+
+    /* Rename and club: the projection has them, the log the old values. */
+    OK(hub_store_edit_player(s, "co", "p2",
+                             "J\xc5\x99\xc3\xad \xc5\xa0"
+                             "ebesta",
+                             "Brno", NULL, "organiser:anna", &diag));
+    OK(hub_store_load_event(s, "co", &ev, &diag));
+    assert_string_equal(ev.players[1].name, "J\xc5\x99\xc3\xad \xc5\xa0"
+                                            "ebesta");
+    assert_string_equal(ev.players[1].club, "Brno");
+    tny_event_release(&ev);
+    assert_int_equal(hub_store_edit_player(s, "co", "p2", "", NULL, NULL,
+                                           "organiser:anna", &diag),
+                     TNY_EINVAL);
+    assert_int_equal(hub_store_edit_player(s, "co", "zz", "X", NULL, NULL,
+                                           "organiser:anna", &diag),
+                     TNY_ENOTFOUND);
+
+    /* Reopen with the next round a draft: the draft goes. */
+    OK(hub_store_load_event(s, "co", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    OK(hub_store_save_draft(s, "co", &ev, &plan, "hub", &diag));
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    OK(hub_store_reopen_round(s, "co", 1, "organiser:anna", &discarded, &diag));
+    assert_int_equal(discarded, 2);
+    OK(hub_store_get_round(s, "co", 1, &info, &diag));
+    assert_int_equal(info.status, HUB_ROUND_STARTED);
+    assert_int_equal(hub_store_get_round(s, "co", 2, &info, &diag),
+                     TNY_ENOTFOUND);
+    assert_int_equal(
+        hub_store_reopen_round(s, "co", 1, "organiser:anna", NULL, &diag),
+        TNY_ESTATE);
+    /* A conflict at table 1, the counted result kept. */
+    struct hub_result_row *rows = NULL;
+    int32_t n = 0;
+    OK(hub_store_list_results(s, "co", 1, 1, &rows, &n, &diag));
+    assert_int_equal(n, 1);
+    int64_t counted = rows[0].id;
+    hub_result_rows_free(rows, n);
+    /* NH: a draw differs from every played result of the simulation
+     * unless it drew; then a win for the first seat. */
+    const struct tny_table *t1 = &mirror.rounds[0].tables[0];
+    char other[160];
+    if (t1->result.draw)
+        snprintf(other, sizeof other, "{\"winner\": \"%s\", \"hq_diff\": 4}",
+                 mirror.players[t1->seats[0]].id);
+    else
+        snprintf(other, sizeof other, "{\"draw\": true}");
+    struct hub_submit_outcome out;
+    OK(hub_store_submit_result(s, "co", 1, 1, "table-1", "late-1", other,
+                               strlen(other), true, &out, &diag));
+    assert_int_equal(out.kind, HUB_SUBMIT_CONFLICT);
+    hub_submit_outcome_release(&out);
+    assert_int_equal(hub_store_keep_counted(s, "co", 1, 1, counted + 1000,
+                                            "organiser:anna", NULL, &diag),
+                     TNY_ENOTFOUND);
+    OK(hub_store_set_reason(s, "the slip agrees"));
+    OK(hub_store_keep_counted(s, "co", 1, 1, counted, "organiser:anna",
+                              &resolved, &diag));
+    OK(hub_store_set_reason(s, NULL));
+    assert_int_equal(resolved, 1);
+    assert_int_equal(hub_store_keep_counted(s, "co", 1, 1, counted,
+                                            "organiser:anna", NULL, &diag),
+                     TNY_ESTATE);
+    OK(hub_store_set_round_status(s, "co", 1, HUB_ROUND_CLOSED,
+                                  "organiser:anna", &diag));
+    /* Under a published round 2, reopening round 1 is refused and says
+     * which round depends on it. */
+    next_round(s, "co", &mirror);
+    assert_int_equal(
+        hub_store_reopen_round(s, "co", 1, "organiser:anna", NULL, &diag),
+        TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "round 2 (started)"));
+    play_round(s, "co", &mirror, &rng);
+
+    /* A drop that invalidates the draft of round 3 deletes it with it. */
+    OK(hub_store_load_event(s, "co", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    OK(hub_store_save_draft(s, "co", &ev, &plan, "hub", &diag));
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    OK(hub_store_drop_player(s, "co", "p5", 2, "organiser:anna", &diag));
+    assert_int_equal(hub_store_get_round(s, "co", 3, &info, &diag),
+                     TNY_ENOTFOUND);
+
+    /* The reasons are in the log and in the export's x_audit. */
+    struct hub_log_entry *log = NULL;
+    int32_t nl = 0;
+    bool unpub = false, keep = false;
+    OK(hub_store_read_log(s, "co", 0, 1000, &log, &nl, &diag));
+    for (int32_t i = 0; i < nl; i++) {
+        unpub |= !strcmp(log[i].kind, "round.unpublish") &&
+                 strstr(log[i].detail, "\"reason\":\"wrong plan\"");
+        keep |= !strcmp(log[i].kind, "conflict.keep") &&
+                strstr(log[i].detail, "\"reason\":\"the slip agrees\"");
+        if (!strcmp(log[i].kind, "round.draft"))
+            assert_null(strstr(log[i].detail, "reason"));
+    }
+    hub_log_entries_free(log, nl);
+    assert_true(unpub && keep);
+    char *exported = export_of(s, "co");
+    OK(hub_store_append_audit(s, "co", &exported, &diag));
+    assert_non_null(strstr(exported, "\"x_audit\": {"));
+    assert_non_null(strstr(exported, "the slip agrees"));
+    OK(tny_event_from_json_text(exported, strlen(exported), &ev, &diag));
+    assert_string_equal(ev.players[1].club, "Brno");
+    tny_event_release(&ev);
+    free(exported);
+    OK(hub_store_check(s, &diag));
+
+    tny_event_release(&mirror);
+    free(text);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 static void set_user_version(const char *path, uint32_t v)
 {
     unsigned char be[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
@@ -1574,6 +1745,7 @@ int main(void)
         cmocka_unit_test(test_NH_11_declare_armies),
         cmocka_unit_test(test_store_crash_safety),
         cmocka_unit_test(test_CM_5_CM_7_publish_round_with_clock),
+        cmocka_unit_test(test_CM_5_CM_6_corrections),
         cmocka_unit_test(test_store_read_only),
         cmocka_unit_test(test_store_full_database),
         cmocka_unit_test(test_store_must_exist_probe_backup),

@@ -1348,6 +1348,19 @@ static void test_PROTO_error_bad_values(void **state)
     struct tny_diag diag = {{0}};
     uint8_t *buf = NULL;
     size_t len = 0;
+    /* A player edit must change something; a kept result is an id. */
+    struct tny_wire_request *ed = calloc(1, sizeof *ed);
+    assert_non_null(ed);
+    request_sample(TNY_WIRE_CMD_EDIT_PLAYER, 0, ed);
+    ed->player.name[0] = '\0';
+    ed->set_club = ed->set_country = false;
+    assert_diag(tny_wire_encode_request(ed, &buf, &len, &diag), diag,
+                "console_request.edit_player: nothing to change");
+    request_sample(TNY_WIRE_CMD_RESOLVE_CONFLICT, 0, ed);
+    ed->result_id = 0;
+    assert_diag(tny_wire_encode_request(ed, &buf, &len, &diag), diag,
+                "console_request.resolve_conflict.keep: expected 1..");
+    free(ed);
     clock_sample(&c);
     c.clock.state = TNY_ROUND_CLOCK_READY;
     c.clock.remaining_ms = -1;
