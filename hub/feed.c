@@ -477,17 +477,66 @@ static int add_table_docs(struct hub_outbox *ob, const struct hub_ev *e,
     return rc;
 }
 
-/* player/ID: the player's seat in the latest round with the opponents, and
- * the player's row of the standings (docs/feed.md). */
+/* history(e): player id -> [{round, table, players, result} or {round,
+ * bye: true}] of every counted result and bye, oldest first; each table's
+ * players and result objects are shared by its players' entries. */
+static json_t *history(const struct hub_ev *e)
+{
+    json_t *h = json_object();
+    for (int32_t r = 0; h && r < e->ev.n_rounds; r++) {
+        const struct tny_round *round = &e->ev.rounds[r];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            json_t *entry = NULL;
+            if (tb->is_bye) {
+                entry = json_pack("{s:i, s:b}", "round", (int)r + 1, "bye", 1);
+            } else if (tb->has_result) {
+                json_t *players = json_array(), *res = result_doc(e, tb);
+                for (int32_t i = 0; players && i < tb->n_seats; i++) {
+                    json_t *pb = player_brief(e, tb->seats[i]);
+                    if (pb)
+                        json_object_set_new(pb, "seat", json_integer(i + 1));
+                    json_array_append_new(players, pb);
+                }
+                entry = json_pack("{s:i, s:i, s:o?, s:o?}", "round", (int)r + 1,
+                                  "table", (int)tb->number, "players", players,
+                                  "result", res);
+            } else {
+                continue;
+            }
+            if (!entry) {
+                json_decref(h);
+                return NULL;
+            }
+            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++) {
+                const char *id = e->ev.players[tb->seats[i]].id;
+                json_t *list = json_object_get(h, id);
+                if (!list) {
+                    list = json_array();
+                    json_object_set_new(h, id, list);
+                }
+                json_array_append(list, entry);
+            }
+            json_decref(entry);
+        }
+    }
+    return h;
+}
+
+/* player/ID: the player's seat in the latest round with the opponents,
+ * the player's results so far and row of the standings (docs/feed.md). */
 static int add_player_docs(struct hub_outbox *ob, const struct hub_ev *e,
                            json_t *pa, json_t *sd)
 {
-    json_t *seat_of = json_object(), *t, *p, *row;
+    json_t *seat_of = json_object(), *hist = history(e), *t, *p, *row;
     size_t i, k;
     int rc = TNY_OK;
     char what[96];
-    if (!seat_of)
+    if (!seat_of || !hist) {
+        json_decref(seat_of);
+        json_decref(hist);
         return TNY_ENOMEM;
+    }
     json_array_foreach (json_object_get(pa, "tables"), i, t) {
         json_array_foreach (json_object_get(t, "players"), k, p) {
             const char *id = json_string_value(json_object_get(p, "id"));
@@ -516,6 +565,9 @@ static int add_player_docs(struct hub_outbox *ob, const struct hub_ev *e,
             break;
         }
         json_object_set(doc, "standing", row);
+        json_t *mine = json_object_get(hist, id);
+        json_object_set_new(doc, "results",
+                            mine ? json_incref(mine) : json_array());
         json_t *where = json_object_get(seat_of, id);
         json_t *tt = where ? json_object_get(where, "t") : NULL;
         if (where && json_object_get(where, "bye"))
@@ -537,6 +589,7 @@ static int add_player_docs(struct hub_outbox *ob, const struct hub_ev *e,
             break;
     }
     json_decref(seat_of);
+    json_decref(hist);
     return rc;
 }
 

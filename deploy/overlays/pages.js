@@ -534,7 +534,7 @@
         var c = {found: !!pd, name: '', club: '', title: str(ev.title) || st.event, round: 0,
                  roundLabel: roundLabelOf(ev), table: 0, seat: 0, first: false, extras: '',
                  opponents: [], state: '', stateLabel: '', clock: null, result: '', bye: false,
-                 standing: null, finished: ev.status === 'finished'};
+                 standing: null, finished: ev.status === 'finished', results: []};
         if (!pd)
             return c;
         c.name = str(pd.name) || id;
@@ -561,6 +561,13 @@
                     c.result = O.resultText({players: arr(td.players).map(seatView), result: td.result}) || '';
             }
         }
+        /* the player's results so far (player/ID results[]), oldest first */
+        c.results = arr(pd.results).filter(isObj).map(function (x) {
+            if (x.bye === true)
+                return {round: x.round, table: 0, text: 'bye'};
+            return {round: x.round, table: x.table,
+                    text: O.resultText({players: arr(x.players).map(seatView), result: x.result}) || ''};
+        });
         var r = isObj(pd.standing) ? pd.standing : null;
         if (r) {
             var tbs = isObj(r.tiebreaks) ? r.tiebreaks : {};
@@ -668,6 +675,11 @@
         } else if (c.round) {
             h += '<p class="none">Not playing in round ' + c.round + '.</p>';
         }
+        if (c.results.length)
+            h += '<h3>Your results</h3><ul class="hist">' + c.results.map(function (x) {
+                return '<li><span class="cl">Round ' + esc(x.round) + (x.table ? ' \u00b7 table ' + esc(x.table) : '') +
+                       '</span><span class="nm">' + esc(x.text) + '</span></li>';
+            }).join('') + '</ul>';
         if (c.standing) {
             var s = c.standing;
             h += '<h3>' + (c.finished ? 'Final place' : s.afterRound ? 'Standing after round ' + s.afterRound

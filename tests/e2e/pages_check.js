@@ -286,10 +286,13 @@ async function player() {
                                null, {timeout: 40000});
     const res = await page.textContent('.card .res');
     check(await page.$$eval('.card .where .box', (l) => l.length) === 2, 'a finished table still shows its countdown');
+    const hist = await page.$$eval('.card .hist li', (l) => l.map((e) => e.textContent));
+    check(hist.length === 1 && hist[0] === 'Round 1 \u00b7 table ' + me.table + res,
+          'your results: ' + JSON.stringify(hist) + ', want round 1 at table ' + me.table + ': ' + res);
     await fits('card with the result (dark, large text)');
     check(res === 'Jan Šebesta beat ' + opp.map((s) => s.name).join(', '), 'result after the restart: "' + res + '"');
     await page.screenshot({path: path.join(args.shots, 'player-result-390x844.png'), fullPage: true});
-    console.log('player: went offline with the feed broker, reconnected by itself and shows "' + res + '"');
+    console.log('player: went offline with the feed broker, reconnected by itself and shows "' + res + '", also under "Your results"');
     await b.close();
 }
 

@@ -1166,6 +1166,12 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
         1);
     assert_int_equal(json_array_size(json_object_get(pd, "opponents")), 1);
     assert_non_null(json_object_get(json_object_get(pd, "standing"), "rank"));
+    /* table-001 (table 1) has its result: it is the player's first */
+    json_t *res1 = json_array_get(json_object_get(pd, "results"), 0);
+    assert_non_null(res1);
+    assert_int_equal(json_integer_value(json_object_get(res1, "round")), 1);
+    assert_int_equal(json_integer_value(json_object_get(res1, "table")), 1);
+    assert_non_null(json_object_get(json_object_get(res1, "result"), "winner"));
     json_decref(td);
     json_decref(pd);
     const struct hub_msg *tables = find_msg(f, "tourney/v1/feed/" EV "/tables");
