@@ -135,7 +135,10 @@ live 0 round pair "$EV"
 live 0 round reopen "$EV" 1 --reason "table 2 reported the wrong HQ difference"
 grep -q '^reopened round 1 of corr.*the draft of round 2 was paired from these standings and is discarded' "$E2E_TMP/out" ||
     fail "reopen: $(cat "$E2E_TMP/out")"
-live 3 round show "$EV"
+# No draft any more: `round show` shows the reopened round itself.
+live 0 round show "$EV"
+grep -q '^round 1 ' "$E2E_TMP/out" || fail "round show after reopen: $(cat "$E2E_TMP/out")"
+if grep -q 'draft' "$E2E_TMP/out"; then fail "a discarded draft is still shown: $(cat "$E2E_TMP/out")"; fi
 live 0 result enter "$EV" 1 2 "{\"winner\": \"$c\", \"hq_diff\": 9}" --override --reason "score slip misread"
 live 0 round close "$EV"
 live 0 standings "$EV" --json

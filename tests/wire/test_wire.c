@@ -1758,7 +1758,7 @@ static void test_PROTO_topics(void **state)
 /* ---- randomised: random and mutated bytes into every decoder
  * ------------------ */
 
-#define MAX_SEEDS 64
+#define MAX_SEEDS 128
 
 struct seeds {
     int n;
