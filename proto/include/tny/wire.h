@@ -142,9 +142,9 @@ struct tny_wire_result {
     struct tny_wire_result_player players[TNY_MAX_SEATS];
     char winner_id[TNY_WIRE_ID_MAX + 1]; /* NH, GT; "" none */
     bool draw; /* NH, two-player; TX seed 001 s13 (board not restorable) */
-    bool intentional_draw, double_loss; /* two-player */
-    int32_t hq_diff;                    /* NH */
-    bool modified;                      /* GT-1 */
+    bool intentional_draw, double_loss;          /* two-player */
+    int32_t hq_diff;                             /* NH */
+    bool modified;                               /* GT-1 */
     char default_winner_id[TNY_WIRE_ID_MAX + 1]; /* TX-5; "" none */
     int32_t n_games;                             /* GT-9 */
     char games[3][TNY_WIRE_ID_MAX + 1];
