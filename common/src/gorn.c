@@ -20,6 +20,7 @@
 #include "tny/gorn.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -839,6 +840,18 @@ static int32_t table_pos_sum(const struct gorn *g, int32_t t)
     return s;
 }
 
+/* players[i] as the explanation names them: the caller's words when it
+ * gave a describe function, else "player i". */
+static const char *gorn_who(const struct tny_gorn_request *req, int32_t i,
+                            char *buf, size_t size)
+{
+    if (req->describe)
+        req->describe(req->describe_ctx, i, buf, size);
+    else
+        snprintf(buf, size, "player %d", (int)i);
+    return buf;
+}
+
 static int write_result(struct gorn *g, const struct tny_gorn_request *req,
                         const struct cost *base, int32_t pair_window,
                         struct tny_gorn_seating *out)
@@ -954,20 +967,32 @@ static int write_result(struct gorn *g, const struct tny_gorn_request *req,
                  (int)tot.ct1);
     text_add(&tx, "repeated pairs: %d (sort-and-cut: %d)\n", (int)tot.pairs,
              (int)base->pairs);
-    text_add(&tx,
-             "points spread per table: max %lld, mean %.3f (sort-and-cut: "
-             "mean %.3f)\n",
-             (long long)smax, out->spread_mean,
-             (double)base->spread / (double)nt);
+    if (req->points_text) { /* the format's units */
+        char a[32], b[32], m[32];
+        req->points_text(smax, a, sizeof a);
+        req->points_text((int64_t)llround(out->spread_mean), b, sizeof b);
+        req->points_text((int64_t)llround((double)base->spread / (double)nt), m,
+                         sizeof m);
+        text_add(&tx,
+                 "points spread per table: max %s, mean %s (sort-and-cut: "
+                 "mean %s)\n",
+                 a, b, m);
+    } else
+        text_add(&tx,
+                 "points spread per table: max %lld, mean %.3f (sort-and-cut: "
+                 "mean %.3f)\n",
+                 (long long)smax, out->spread_mean,
+                 (double)base->spread / (double)nt);
     text_add(&tx,
              "window: players moved at most %d tables beyond their score "
              "group's tables (allowed %d for pairs%s)\n",
              (int)fmax, (int)pair_window,
              g->used_full_window ? ", any table for triples and CT-1" : "");
     int listed = 0;
-    if (tot.pairs > 0)
+    if (tot.pairs > 0 && !req->describe)
         text_add(&tx, "players are named by request index (0 = first in "
                       "standings), tables from 1\n");
+    char w1[160], w2[160], w3[160];
     for (int32_t o = 0; o < nt; o++) {
         const int32_t *m = out->tables[o];
         int32_t s = out->sizes[o];
@@ -980,14 +1005,16 @@ static int write_result(struct gorn *g, const struct tny_gorn_request *req,
                     if (triple_met(g, m[i], m[j], m[k]) &&
                         listed++ < EXPLAIN_LIST)
                         text_add(&tx,
-                                 "table %d: players %d, %d and %d shared a "
-                                 "table before\n",
-                                 (int)o + 1, (int)m[i], (int)m[j], (int)m[k]);
+                                 "table %d: %s, %s and %s shared a table "
+                                 "before\n",
+                                 (int)o + 1, gorn_who(req, m[i], w1, sizeof w1),
+                                 gorn_who(req, m[j], w2, sizeof w2),
+                                 gorn_who(req, m[k], w3, sizeof w3));
                 if (listed++ < EXPLAIN_LIST)
                     text_add(&tx,
-                             "table %d: players %d and %d shared %d "
-                             "table%s before\n",
-                             (int)o + 1, (int)m[i], (int)m[j], (int)pc,
+                             "table %d: %s and %s shared %d table%s before\n",
+                             (int)o + 1, gorn_who(req, m[i], w1, sizeof w1),
+                             gorn_who(req, m[j], w2, sizeof w2), (int)pc,
                              pc == 1 ? "" : "s");
             }
     }

@@ -219,6 +219,24 @@ static int find_stage(struct plan_ctx *c)
 
 /* ---- 2-player Swiss (NH-4, NH-5, GT-2, GT-3, TX) --------------------- */
 
+/* How the Swiss explanation names a player: id, name and standings points
+ * in the format's units (never an index or 1/1200ths). */
+struct describe_ctx {
+    const struct tny_event *ev;
+    const int32_t *order;  /* line index -> player */
+    const int64_t *points; /* line index -> standings points */
+};
+
+static void describe_player(const void *ctx, int32_t i, char *buf, size_t size)
+{
+    const struct describe_ctx *d = ctx;
+    const struct tny_player *pl = &d->ev->players[d->order[i]];
+    char pts[32];
+    tny_points_text(d->points[i], pts, sizeof pts);
+    snprintf(buf, size, "%s %s, %s point%s", pl->id, pl->name, pts,
+             strcmp(pts, "1") == 0 ? "" : "s");
+}
+
 static int pair_swiss(struct plan_ctx *c)
 {
     const struct tny_event *ev = c->ev;
@@ -228,10 +246,11 @@ static int pair_swiss(struct plan_ctx *c)
     int32_t *pos = malloc(sizeof(int32_t) * (size_t)(np + 1));
     int32_t *bye_order = malloc(sizeof(int32_t) * (size_t)(np + 1));
     struct tny_swiss_player *sp = calloc((size_t)np + 1, sizeof(*sp));
+    int64_t *shown_points = calloc((size_t)np + 1, sizeof(int64_t));
     int32_t *met = NULL;
     int64_t n_met = 0, cap_met = 0;
     struct tny_swiss_pairing sw = {0};
-    if (!order || !pos || !bye_order || !sp) {
+    if (!order || !pos || !bye_order || !sp || !shown_points) {
         rc = tny_diag_set(c->diag, TNY_ENOMEM, "pair: out of memory");
         goto out;
     }
@@ -343,7 +362,13 @@ static int pair_swiss(struct plan_ctx *c)
         }
     }
 
+    for (int32_t i = 0; i < c->st.n_rows; i++)
+        if (pos[c->st.rows[i].player] >= 0)
+            shown_points[pos[c->st.rows[i].player]] = c->st.rows[i].points;
+    struct describe_ctx dc = {ev, order, shown_points};
     struct tny_swiss_request req = {
+        .describe = describe_player,
+        .describe_ctx = &dc,
         .n_players = n,
         .players = sp,
         .met = met,
@@ -367,8 +392,11 @@ static int pair_swiss(struct plan_ctx *c)
     if (sw.explain)
         text_add(&c->explain, "%s\n", sw.explain);
     if (sw.bye >= 0)
-        text_add(&c->explain, "bye: %s (%s)\n", ev->players[order[sw.bye]].id,
-                 c->round == 1 ? "round 1: by lot"
+        text_add(&c->explain, "bye: %s %s (%s)\n",
+                 ev->players[order[sw.bye]].id, ev->players[order[sw.bye]].name,
+                 sw.bye_rule_relaxed
+                     ? "a second bye: nobody without one could take it"
+                 : c->round == 1 ? "round 1: by lot"
                  : ev->format.bye_rule == TNY_BYE_LOWEST_POINTS_HQ
                      ? "fewest points, then lowest HQ difference, no bye yet"
                      : "lowest ranked without a bye");
@@ -378,6 +406,7 @@ out:
     free(pos);
     free(bye_order);
     free(sp);
+    free(shown_points);
     free(met);
     return rc;
 }
@@ -863,7 +892,8 @@ static int pair_gorn(struct plan_ctx *c)
         memmove(list + pick, list + pick + 1,
                 sizeof(int32_t) * (size_t)(n - pick - 1));
         n--;
-        text_add(&c->explain, "bye: %s (CT-1: %s)\n", ev->players[bye].id,
+        text_add(&c->explain, "bye: %s %s (CT-1: %s)\n", ev->players[bye].id,
+                 ev->players[bye].name,
                  c->round == 1 ? "round 1, by lot"
                                : "lowest ranked without a bye");
         if ((rc = add_bye(c, bye)) < 0)
@@ -903,7 +933,11 @@ static int pair_gorn(struct plan_ctx *c)
                     s < tb->n_seats ? pos[tb->seats[s]] : -1;
             n_hist++;
         }
+    struct describe_ctx dc = {ev, list, points};
     struct tny_gorn_request req = {
+        .describe = describe_player,
+        .points_text = tny_points_text,
+        .describe_ctx = &dc,
         .n_players = n,
         .points = points,
         .history = history,

@@ -522,9 +522,21 @@ static int cmp_pair(const void *a, const void *b)
     return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
+/* players[i] as the explanation names them: the caller's words when it
+ * gave a describe function, else "player i". */
+static const char *who(const struct ctx *c, int32_t i, char *buf, size_t size)
+{
+    if (c->req->describe)
+        c->req->describe(c->req->describe_ctx, i, buf, size);
+    else
+        snprintf(buf, size, "player %d", (int)i);
+    return buf;
+}
+
 static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
                     int32_t bye_brank, struct strbuf *sb)
 {
+    char wa[160], wb[160];
     const struct tny_swiss_request *req = c->req;
     sb_addf(sb,
             "round %u: %d players in %d score group%s; inside a score "
@@ -537,21 +549,21 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
         int32_t r = req->players[out->bye].bye_rank;
         if (out->bye_rule_relaxed)
             sb_addf(sb,
-                    ". bye: player %d although they already had one: no "
+                    ". bye: %s although they already had one: no "
                     "player without a bye could take it%s",
-                    (int)out->bye,
+                    who(c, out->bye, wa, sizeof wa),
                     out->n_rematches ? "" : " without forcing a rematch");
         else if (bye_brank == 0)
             sb_addf(sb,
-                    ". bye: player %d, first in the bye order (bye rank "
+                    ". bye: %s, first in the bye order (bye rank "
                     "%d)",
-                    (int)out->bye, (int)r);
+                    who(c, out->bye, wa, sizeof wa), (int)r);
         else
             sb_addf(sb,
-                    ". bye: player %d (bye rank %d): the %d player%s "
+                    ". bye: %s (bye rank %d): the %d player%s "
                     "before them in the bye order could not take it "
                     "without a rematch",
-                    (int)out->bye, (int)r, (int)bye_brank,
+                    who(c, out->bye, wa, sizeof wa), (int)r, (int)bye_brank,
                     bye_brank == 1 ? "" : "s");
     }
     if (out->n_rematches == 0) {
@@ -564,8 +576,9 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
         int32_t shown = 0;
         for (int32_t i = 0; i < out->n_pairs && shown < 10; i++)
             if (is_met(c, out->pairs[i][0], out->pairs[i][1])) {
-                sb_addf(sb, "%s players %d and %d", shown ? "," : "",
-                        (int)out->pairs[i][0], (int)out->pairs[i][1]);
+                sb_addf(sb, "%s %s and %s", shown ? "," : "",
+                        who(c, out->pairs[i][0], wa, sizeof wa),
+                        who(c, out->pairs[i][1], wb, sizeof wb));
                 shown++;
             }
         if (out->n_rematches > shown)
@@ -583,9 +596,9 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
             int32_t a = out->pairs[i][0], b = out->pairs[i][1];
             if (c->grp[a] == c->grp[b])
                 continue;
-            sb_addf(sb, "%s player %d (group %d) v player %d (group %d)",
-                    shown ? "," : "", (int)a, (int)c->grp[a] + 1, (int)b,
-                    (int)c->grp[b] + 1);
+            sb_addf(sb, "%s %s (group %d) v %s (group %d)", shown ? "," : "",
+                    who(c, a, wa, sizeof wa), (int)c->grp[a] + 1,
+                    who(c, b, wb, sizeof wb), (int)c->grp[b] + 1);
             shown++;
         }
         if (out->n_pair_downs > shown)

@@ -140,8 +140,18 @@ for f in "$TESTS"/cases/*.json; do
         run 0 pair --explain "$f" && cmp -s "$TMP/out" "$TMP/pair1" ||
             fail "$CASE: pair differs between two runs (CM-4)"
         [ -s "$TMP/err" ] || fail "$CASE: --explain printed nothing"
+        # Issue 8: the explanation names players (id and name) and points
+        # in the format's units, never internal indices.
+        if grep -E -q '(^|[ (,])players? [0-9]+([ ,).]|$)' "$TMP/err"; then
+            fail "$CASE: the explanation names a player by index: $(cat "$TMP/err")"
+        fi
     fi
 done
+# The pair-downs of the NH case, as the organiser reads them.
+CASE=explain-names
+run 0 pair --explain "$TESTS/cases/nh-swiss.json"
+grep -q 'p3 Celina Wrona, 4 points (group 1) v p2 Bartek Lis, 3 points (group 2)' "$TMP/err" ||
+    fail "$CASE: pair-downs not named by id, name and points: $(cat "$TMP/err")"
 
 # --- stdin ---
 CASE=stdin

@@ -34,7 +34,8 @@ struct inst {
 static struct tny_swiss_request request_of(const struct inst *in)
 {
     struct tny_swiss_request r = {in->n,    in->pl,    in->met,   in->n_met,
-                                  in->seed, in->round, in->order, false};
+                                  in->seed, in->round, in->order, false,
+                                  NULL,     NULL};
     return r;
 }
 
@@ -387,8 +388,8 @@ static int32_t pair_adjacent_floats(const int64_t *pts, int32_t n,
                 grp[i] = g;
         assert_true(grp[i] >= 0);
     }
-    struct tny_swiss_request req = {n,    pl, NULL,          0,
-                                    seed, 3,  TNY_SWISS_LOT, false};
+    struct tny_swiss_request req = {
+        n, pl, NULL, 0, seed, 3, TNY_SWISS_LOT, false, NULL, NULL};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -427,7 +428,8 @@ static void test_GT_2_odd_group_floats_to_next_group(void **state)
     /* x has met y and z already: the nearest group x can play is w's */
     struct tny_swiss_player pl[4] = {{9, 0}, {6, 1}, {6, 2}, {3, 3}};
     int32_t met[4] = {0, 1, 2, 0};
-    struct tny_swiss_request req = {4, pl, met, 2, 7, 3, TNY_SWISS_LOT, false};
+    struct tny_swiss_request req = {4,     pl,   met, 2, 7, 3, TNY_SWISS_LOT,
+                                    false, NULL, NULL};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -469,8 +471,8 @@ static void test_GT_2_random_in_group_varies_with_seed(void **state)
     struct tny_swiss_player pl[100];
     for (int i = 0; i < 100; i++)
         pl[i] = (struct tny_swiss_player){0, i};
-    struct tny_swiss_request req = {100, pl, NULL,          0,
-                                    1,   1,  TNY_SWISS_LOT, false};
+    struct tny_swiss_request req = {100,           pl,    NULL, 0,   1, 1,
+                                    TNY_SWISS_LOT, false, NULL, NULL};
     struct tny_swiss_pairing a, b;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &a, &diag), 0);
@@ -494,8 +496,8 @@ static void test_NH_5_adjacent_pairs_neighbours(void **state)
     struct tny_swiss_player pl[20];
     for (int i = 0; i < 20; i++)
         pl[i] = (struct tny_swiss_player){i < 10 ? 6 : 3, i};
-    struct tny_swiss_request req = {20,   pl, NULL, 0, 5, 3, TNY_SWISS_ADJACENT,
-                                    false};
+    struct tny_swiss_request req = {
+        20, pl, NULL, 0, 5, 3, TNY_SWISS_ADJACENT, false, NULL, NULL};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -515,7 +517,8 @@ static void test_NH_4_bye_no_second_bye(void **state)
     struct tny_swiss_player pl[9];
     for (int i = 0; i < 9; i++) /* the bottom two already had a bye */
         pl[i] = (struct tny_swiss_player){9 - i, i >= 7 ? -1 : 6 - i};
-    struct tny_swiss_request req = {9, pl, NULL, 0, 5, 3, TNY_SWISS_LOT, false};
+    struct tny_swiss_request req = {9,     pl,   NULL, 0, 5, 3, TNY_SWISS_LOT,
+                                    false, NULL, NULL};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -536,7 +539,8 @@ static void test_GT_3_bye_single_player(void **state)
 {
     (void)state;
     struct tny_swiss_player pl[1] = {{0, 0}};
-    struct tny_swiss_request req = {1, pl, NULL, 0, 5, 3, TNY_SWISS_LOT, false};
+    struct tny_swiss_request req = {1,     pl,   NULL, 0, 5, 3, TNY_SWISS_LOT,
+                                    false, NULL, NULL};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -552,7 +556,8 @@ static void test_NH_5_rematch_only_when_unavoidable(void **state)
     (void)state;
     struct tny_swiss_player pl[4] = {{9, 0}, {6, 1}, {3, 2}, {0, 3}};
     int32_t met[12] = {0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3};
-    struct tny_swiss_request req = {4, pl, met, 6, 5, 4, TNY_SWISS_LOT, false};
+    struct tny_swiss_request req = {4,     pl,   met, 6, 5, 4, TNY_SWISS_LOT,
+                                    false, NULL, NULL};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -570,7 +575,8 @@ static void test_NH_5_rejects_bad_requests(void **state)
     (void)state;
     struct tny_swiss_player pl[3] = {{0, 0}, {0, 0}, {0, 1}};
     int32_t met[2] = {0, 3};
-    struct tny_swiss_request req = {3, pl, NULL, 0, 1, 1, TNY_SWISS_LOT, false};
+    struct tny_swiss_request req = {3,     pl,   NULL, 0, 1, 1, TNY_SWISS_LOT,
+                                    false, NULL, NULL};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), TNY_EINVAL); /* ranks */
@@ -639,8 +645,8 @@ static void sim_round(struct sim *s, struct tny_rng *rng, uint32_t round,
     }
     for (int64_t i = 0; i < 2 * s->n_met; i++)
         met[i] = rank_of[s->met[i]];
-    struct tny_swiss_request req = {n,  pl,    met,   s->n_met,
-                                    42, round, order, false};
+    struct tny_swiss_request req = {n,     pl,    met,   s->n_met, 42,
+                                    round, order, false, NULL,     NULL};
     struct tny_swiss_pairing p, q;
     struct tny_diag diag = {{0}};
     int rc = tny_swiss_pair(&req, &p, &diag);

@@ -71,6 +71,12 @@ struct tny_gorn_request {
      * to avoid repeated pairs (objective items 3-5); 0 means
      * TNY_GORN_DEFAULT_WINDOW, negative means unlimited. */
     int32_t pair_window;
+    /* Optional, for the explanation people read: how players[i] is named
+     * (e.g. "p3 Jiří Šebesta") and how a points value is written in the
+     * format's units; NULL: "player i" and the raw number. */
+    void (*describe)(const void *ctx, int32_t i, char *buf, size_t size);
+    void (*points_text)(int64_t points, char *buf, size_t size);
+    const void *describe_ctx;
 };
 
 struct tny_gorn_seating {

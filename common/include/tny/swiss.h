@@ -67,6 +67,10 @@ struct tny_swiss_request {
     uint32_t round; /* lot = tny_rng_derive(seed, TNY_LOT_PAIRING, round) */
     enum tny_swiss_order order;
     bool keep_graph; /* fill tny_swiss_pairing.graph* (benchmarks, audits) */
+    /* Optional: how the explanation names players[i] for people (e.g.
+     * "p3 Jiří Šebesta, 3 points"); NULL: "player i". */
+    void (*describe)(const void *ctx, int32_t i, char *buf, size_t size);
+    const void *describe_ctx;
 };
 
 struct tny_swiss_pairing {
