@@ -161,7 +161,9 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
              "LEFT JOIN results res ON res.table_id = t.id AND "
              "res.status = 'valid' AND res.superseded_by IS NULL "
              "WHERE r.event_id = ?1 AND (?2 OR r.status <> 'draft') "
-             "ORDER BY r.number, t.position, s.seat",
+             /* CM-9: tables in number order, also after a move; byes
+              * last. */
+             "ORDER BY r.number, t.is_bye, t.number, t.position, s.seat",
              &st, d)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
@@ -470,7 +472,7 @@ int hs_read_draft(struct hub_store *store, int64_t ev_row, const char *event_id,
                          "JOIN seats s ON s.table_id = t.id "
                          "JOIN players p ON p.id = s.player_id "
                          "WHERE r.event_id = ? AND r.status = 'draft' "
-                         "ORDER BY t.position, s.seat",
+                         "ORDER BY t.is_bye, t.number, t.position, s.seat",
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
