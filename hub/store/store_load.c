@@ -167,7 +167,9 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
              "LEFT JOIN results res ON res.table_id = t.id AND "
              "res.status = 'valid' AND res.superseded_by IS NULL "
              "WHERE r.event_id = ?1 AND (?2 OR r.status <> 'draft') "
-             "ORDER BY r.number, t.position, s.seat",
+             /* CM-9: tables in number order, also after a move; byes
+              * last. */
+             "ORDER BY r.number, t.is_bye, t.number, t.position, s.seat",
              &st, d)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
@@ -485,7 +487,7 @@ int hs_read_round_plan(struct hub_store *store, int64_t ev_row,
                          "JOIN players p ON p.id = s.player_id "
                          "WHERE r.event_id = ?1 AND ((?2 = 0 AND r.status = "
                          "'draft') OR r.number = ?2) "
-                         "ORDER BY t.position, s.seat",
+                         "ORDER BY t.is_bye, t.number, t.position, s.seat",
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);

@@ -11,7 +11,7 @@
 # - `round publish` prints a summary (tables at a device, without one);
 # - `round pair` names the players at each table ("p3 Jiří Šebesta");
 #   `round show` shows the published round when there is no draft, and
-#   `--round N` a closed one;
+#   `--round N` a closed one; tables in number order after a move (CM-9);
 # - a disqualified player is marked in `standings` ("(disqualified)") and
 #   in `players list` ("DISQUALIFIED after round 1");
 # - listings show instants in local time (`event list`: created=...,
@@ -66,10 +66,17 @@ for name in 'Łukasz Wójcik' 'Jiří Šebesta' 'Szőke Ödön' 'Øystein Ærø'
 done
 ok "round pair names the players: $(grep '^  table' "$E2E_TMP/out" | head -n 1)"
 
+# CM-9: tables in number order, also after a move.
+live 0 round move ev 1 1 5
+live 0 round show ev
+[ "$(grep -o -E '^  table [0-9]+' "$E2E_TMP/out" | awk '{ print $2 }' | tr '\n' ' ')" = "2 5 " ] ||
+    fail "after moving table 1 to 5, round show: $(cat "$E2E_TMP/out")"
+ok "after moving table 1 to 5 the draft lists tables 2, 5 (number order)"
+
 live 0 round publish ev
 # No device is registered: both tables are without one.
 grep -q -x '  0 tables at a device, 2 without one' "$E2E_TMP/out" &&
-    grep -q -x '  table 1    NO DEVICE: enter its result with `tourney live result enter`' "$E2E_TMP/out" ||
+    grep -q -x '  table 5    NO DEVICE: enter its result with `tourney live result enter`' "$E2E_TMP/out" ||
     fail "round publish summary: $(cat "$E2E_TMP/out")"
 ok "round publish prints a summary: $(sed -n 2p "$E2E_TMP/out")"
 live 0 round show ev
