@@ -405,6 +405,11 @@ bool hub_console_pump(struct hub_console_conn *c)
     return c->connected;
 }
 
+const char *hub_console_hub_state(const struct hub_console_conn *c)
+{
+    return c->hub_state;
+}
+
 int hub_console_wakeup_fd(const struct hub_console_conn *c)
 {
     return tny_mqtt_wakeup_fd(c->mqtt);

@@ -77,6 +77,7 @@ struct tui_row {
     int rank;
     char name[48];
     char points[16];
+    bool dropped, disqualified;
 };
 
 struct tui {
@@ -98,6 +99,7 @@ struct tui {
     int clock_round;
     struct tny_table_clock clock;
     bool connected;
+    char hub_state[16]; /* tourney/v1/hub/state, "" = not seen */
     char status_line[STATUS_MAX];
     /* Input on the bottom line: a command (":"), a table number ("t") or
      * a yes/no confirmation of what cannot be undone. */
@@ -202,6 +204,8 @@ static void parse_standings(struct tui *t, const json_t *root)
         copy_str(r->name, sizeof r->name, json_object_get(v, "name"));
         if (!r->name[0])
             copy_str(r->name, sizeof r->name, json_object_get(v, "player"));
+        r->dropped = json_is_true(json_object_get(v, "dropped"));
+        r->disqualified = json_is_true(json_object_get(v, "disqualified"));
         const json_t *p = json_object_get(v, "points");
         if (json_is_number(p))
             snprintf(r->points, sizeof r->points, "%g", json_number_value(p));
@@ -398,8 +402,12 @@ static void render(struct tui *t, int rows, int cols)
     int col = fb_printf(
         t, row, 0, C_TITLE, " %s ",
         t->have_event && t->title[0] ? t->title : "(waiting for the feed)");
-    fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
-              t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    col =
+        fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
+                  t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    bool hub_up = strcmp(t->hub_state, "online") == 0;
+    fb_printf(t, row, col + 2, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
+              t->hub_state[0] ? t->hub_state : "unknown");
     row++;
     fb_printf(t, row++, 1, C_PLAIN, "round %d %s   stage %s   event %s",
               t->round, t->round_status[0] ? t->round_status : "-",
@@ -453,8 +461,11 @@ static void render(struct tui *t, int rows, int cols)
         fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d",
                   t->after_round);
     for (int i = 0; i < t->n_rows && row < rows - 2; i++, row++)
-        fb_printf(t, row, 2, C_PLAIN, "%3d. %-32s %8s", t->rows[i].rank,
-                  t->rows[i].name, t->rows[i].points);
+        fb_printf(t, row, 2, C_PLAIN, "%3d. %-32s %8s%s", t->rows[i].rank,
+                  t->rows[i].name, t->rows[i].points,
+                  t->rows[i].disqualified ? "  DQ"
+                  : t->rows[i].dropped    ? "  dropped"
+                                          : "");
 
     if (t->panel)
         render_panel(t, rows, cols);
@@ -1086,6 +1097,8 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
     bool quit = false;
     while (!quit && !stop_signal) {
         t->connected = hub_console_pump(conn);
+        snprintf(t->hub_state, sizeof t->hub_state, "%s",
+                 hub_console_hub_state(conn));
         render(t, LINES, COLS);
         draw(t);
         struct pollfd pfd[2] = {
