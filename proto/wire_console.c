@@ -269,7 +269,7 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_REJOIN_PLAYER:
         ID(player_id, "player_id");
         RANGE(round, round_key(cmd), 0, WIRE_MAX_ROUND);
-        if (cmd == TNY_WIRE_CMD_DISQUALIFY_PLAYER)
+        if (cmd != TNY_WIRE_CMD_REJOIN_PLAYER)
             REASON();
         return TNY_OK;
     case TNY_WIRE_CMD_PAIR_ROUND:
@@ -506,7 +506,8 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
             return rc;
         return wire__dup(&q->decklist, m->register_player->decklist, diag);
     case TNY_WIRE_CMD_DROP_PLAYER:
-        if ((rc = STR(m->drop_player, player_id, player_id)) < 0)
+        if ((rc = STR(m->drop_player, player_id, player_id)) < 0 ||
+            (rc = STR(m->drop_player, reason, reason)) < 0)
             return rc;
         return U32(m->drop_player, after_round, round);
     case TNY_WIRE_CMD_DISQUALIFY_PLAYER: {
@@ -857,6 +858,7 @@ static void command_to_pb(const struct tny_wire_request *q,
         tourney__v1__drop_player__init(&s->u.drop_player);
         s->u.drop_player.player_id = (char *)q->player_id;
         SET_U32(&s->u.drop_player, after_round, q->round);
+        s->u.drop_player.reason = wire__opt(q->reason);
         m->drop_player = &s->u.drop_player;
         break;
     case TNY_WIRE_CMD_DISQUALIFY_PLAYER:

@@ -2059,7 +2059,7 @@ static const char *const o_add[] = {
     "club=",        "country=",     "rating=",   "army=*",   "beginner",
     "colour=*",     "colour-blind", "hook",      "faction=", "agenda=",
     "first-round=", "external-id=", "decklist=", NULL};
-static const char *const o_after[] = {"after-round=", NULL};
+static const char *const o_after[] = {"after-round=", "reason=", NULL};
 static const char *const o_import[] = {"from=", NULL};
 static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
@@ -2106,8 +2106,9 @@ static const struct live_cmd live_cmds[] = {
      "[--agenda A] [--decklist FILE] [--first-round N] [--external-id X]",
      3, 3, o_add, "register one player, also a late entry (CM-1)",
      run_player_add},
-    {"player", "drop", "EVENT_ID PLAYER_ID [--after-round N]", 2, 2, o_after,
-     "drop a player (CM-2; default after the current round)", run_player_drop},
+    {"player", "drop", "EVENT_ID PLAYER_ID [--after-round N] [--reason T]", 2,
+     2, o_after, "drop a player (CM-2; default after the current round)",
+     run_player_drop},
     {"player", "dq", "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2,
      2, o_dq, "disqualify a player (CM-3)", run_player_dq},
     {"player", "declare", "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,

@@ -438,6 +438,11 @@ int hub_console_publish(struct hub_console_conn *c, const char *topic,
     return tny_mqtt_publish(c->mqtt, topic, payload, len, 0, false, NULL, diag);
 }
 
+const char *hub_console_hub_state(const struct hub_console_conn *c)
+{
+    return c->hub_state;
+}
+
 int hub_console_wakeup_fd(const struct hub_console_conn *c)
 {
     return tny_mqtt_wakeup_fd(c->mqtt);

@@ -98,6 +98,10 @@ TNY_MUST_USE int hub_console_publish(struct hub_console_conn *c,
  * call hub_console_pump). */
 int hub_console_wakeup_fd(const struct hub_console_conn *c);
 
+/* The retained tourney/v1/hub/state as last seen ("online", "offline",
+ * ...; "" = never seen), printable ASCII. */
+const char *hub_console_hub_state(const struct hub_console_conn *c);
+
 /* Disconnects and frees; NULL is a no-op. */
 void hub_console_close(struct hub_console_conn *c);
 

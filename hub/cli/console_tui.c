@@ -115,6 +115,7 @@ struct tui {
     uint64_t time_nonce;
     uint32_t connects;
     bool connected;
+    char hub_state[16]; /* tourney/v1/hub/state, "" = not seen */
     char status_line[STATUS_MAX];
     /* Input on the bottom line: a command (":"), a table number ("t") or
      * a yes/no confirmation of what cannot be undone. */
@@ -222,6 +223,8 @@ static void parse_standings(struct tui *t, const json_t *root)
         copy_str(r->name, sizeof r->name, json_object_get(v, "name"));
         if (!r->name[0])
             copy_str(r->name, sizeof r->name, json_object_get(v, "player"));
+        r->dropped = json_is_true(json_object_get(v, "dropped"));
+        r->disqualified = json_is_true(json_object_get(v, "disqualified"));
         const json_t *p = json_object_get(v, "points");
         if (json_is_number(p))
             snprintf(r->points, sizeof r->points, "%g", json_number_value(p));
@@ -480,8 +483,12 @@ static void render(struct tui *t, int rows, int cols)
     int col = fb_printf(
         t, row, 0, C_TITLE, " %s ",
         t->have_event && t->title[0] ? t->title : "(waiting for the feed)");
-    fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
-              t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    col =
+        fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
+                  t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    bool hub_up = strcmp(t->hub_state, "online") == 0;
+    fb_printf(t, row, col + 2, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
+              t->hub_state[0] ? t->hub_state : "unknown");
     row++;
     fb_printf(t, row++, 1, C_PLAIN, "round %d %s   stage %s   event %s",
               t->round, t->round_status[0] ? t->round_status : "-",
@@ -1214,6 +1221,8 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
             t->connects = hub_console_connects(conn);
             ask_time(t, conn, now);
         }
+        snprintf(t->hub_state, sizeof t->hub_state, "%s",
+                 hub_console_hub_state(conn));
         render(t, LINES, COLS);
         draw(t);
         struct pollfd pfd[2] = {

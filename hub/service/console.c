@@ -474,11 +474,20 @@ static int cmd_drop(struct ctx *c, bool dq)
     int32_t after = q->round ? q->round : current_round(c);
     int rc;
     int32_t draft = draft_number(c);
-    if (after < 1)
-        return fail(c, TNY_ESTATE,
-                    "console_request.round: no round has been published; a "
-                    "player who leaves before round 1 keeps the entry (CM-2 "
-                    "needs a round to drop after)");
+    if (after < 1) {
+        /* Before round 1 (a no-show): the entry is withdrawn, the draft of
+         * round 1 planned again without them. */
+        if ((rc = hub_store_withdraw_player(c->svc->store, c->e->id,
+                                            q->player_id, c->actor, NULL,
+                                            &c->diag)) < 0)
+            return fail_diag(c, rc);
+        HUB_LOG(HUB_LOG_INFO, "player withdrawn event=%s player=%s%s%s",
+                c->e->id, q->player_id, q->reason[0] ? " reason=" : "",
+                q->reason);
+        if ((rc = reload(c)) < 0)
+            return rc;
+        return replan_draft(c, draft);
+    }
     if (dq)
         rc = hub_store_disqualify_player(c->svc->store, c->e->id, q->player_id,
                                          after, c->actor, &c->diag);

@@ -713,6 +713,16 @@ TNY_MUST_USE int hub_store_edit_player(struct hub_store *store,
                                        const char *actor,
                                        struct tny_diag *diag);
 
+/* A player who leaves before playing any round (a no-show before round
+ * 1): removed from the event; a draft that seats them is deleted with it
+ * (*discarded_draft, may be NULL, receives its number; 0 = none).  Errors:
+ * TNY_ESTATE (seated in a published round: drop them instead, CM-2),
+ * TNY_ENOTFOUND. */
+TNY_MUST_USE int
+hub_store_withdraw_player(struct hub_store *store, const char *event_id,
+                          const char *player_id, const char *actor,
+                          int32_t *discarded_draft, struct tny_diag *diag);
+
 /* CM-6: the organiser keeps the table's counted result counted_id and
  * resolves every open conflict of the table (one transaction);
  * *n_resolved (may be NULL) receives how many.  (Keeping a conflicting

@@ -381,9 +381,9 @@ out:
  * not one the export keeps. */
 static json_t *audit_entry(const struct hub_log_entry *row, bool *is_dq)
 {
-    static const char *const kept[] = {"player.disqualify", "result.enter",
-                                       "result.correct",    "conflict.keep",
-                                       "round.reopen",      "player.edit"};
+    static const char *const kept[] = {
+        "player.disqualify", "result.enter", "result.correct", "conflict.keep",
+        "round.reopen",      "player.edit",  "player.withdraw"};
     bool keep = false;
     for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
         keep |= strcmp(row->kind, kept[i]) == 0;
@@ -467,5 +467,68 @@ out:
     free(extra);
     json_decref(dq);
     json_decref(changes);
+    return rc;
+}
+
+int hub_store_withdraw_player(struct hub_store *store, const char *event_id,
+                              const char *player_id, const char *actor,
+                              int32_t *discarded_draft, struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, prow;
+    int32_t draft = 0;
+    bool row;
+    int rc;
+    if (discarded_draft)
+        *discarded_draft = 0;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_player_row(store, ev_row, event_id, player_id, &prow, diag)) <
+            0 ||
+        (rc = hs_prepare(store,
+                         "SELECT u.number, u.status FROM seats s JOIN rounds "
+                         "u ON u.id = s.round_id WHERE s.player_id = ? "
+                         "ORDER BY u.number",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, prow);
+    while ((rc = hs_row(store, st, &row, diag)) == 0 && row) {
+        const char *status = (const char *)sqlite3_column_text(st, 1);
+        if (!status || strcmp(status, "draft") != 0) {
+            rc = tny_diag_set(diag, TNY_ESTATE,
+                              "player \"%s\" is seated in round %d (%s): "
+                              "drop them after a round instead (CM-2)",
+                              player_id, sqlite3_column_int(st, 0),
+                              status ? status : "?");
+            goto out;
+        }
+        draft = sqlite3_column_int(st, 0);
+    }
+    if (rc < 0)
+        goto out;
+    hs_finalize(store, st);
+    st = NULL;
+    /* The draft seats them: it goes (the service pairs again). */
+    if (draft > 0 &&
+        (rc = run_with_row(store,
+                           "DELETE FROM rounds WHERE event_id = ?1 AND status "
+                           "= 'draft'",
+                           ev_row, diag)) < 0)
+        goto out;
+    if ((rc = run_with_row(store, "DELETE FROM players WHERE id = ?1", prow,
+                           diag)) < 0 ||
+        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "player.withdraw",
+                json_pack("{s:s, s:i}", "player", player_id, "discarded_draft",
+                          (int)draft),
+                diag);
+out:
+    hs_finalize(store, st);
+    rc = hs_finish(store, rc, diag);
+    if (rc == 0 && discarded_draft)
+        *discarded_draft = draft;
     return rc;
 }

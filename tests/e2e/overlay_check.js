@@ -511,11 +511,16 @@ function feed() {
             check(tk.indexOf('table ' + n + ' finished: ') >= 0 || tk.indexOf('table ' + n + ': ') >= 0, 'ticker.html: no table ' + n + ': ' + tk);
             check(want.every((s) => tk.indexOf(s) >= 0), 'ticker.html: players of table ' + n + ' missing');
         }
+        // After the last round of a finished event: "Final standings".
+        const ev = state.docs.event || {};
+        const finished = ev.status === 'finished' && ev.round === hub.after_round;
         if (hub.after_round > 0)
-            // After the last stage the leaders are the final classification.
-            check(['Standings after round ' + hub.after_round, 'Final standings'].some((h) =>
-                      tk.indexOf(h + ': 1. ' + O.esc(rows[0].name) + ' ' + O.formatNumber(rows[0].points)) >= 0),
+            check(tk.indexOf((finished ? 'Final standings' : 'Standings after round ' + hub.after_round) + ': 1. ' +
+                             O.esc(rows[0].name) + ' ' + O.formatNumber(rows[0].points)) >= 0,
                   'ticker.html: no leader line: ' + tk);
+        if (finished)
+            check(O.renderStandings(state, q(''), now).indexOf('Final standings') >= 0,
+                  'standings.html: a finished event does not say "Final standings"');
         ok('ticker.html: ' + fin.length + ' finished tables' + (hub.after_round > 0 ? ' and the leaders' : ''));
 
         // Results: each confirmed table's feed result is the exported event

@@ -9,6 +9,7 @@
 # - a drop, a disqualification and a late entry while a draft exists: the
 #   draft is planned again for the new field (the reply says so) and holds
 #   exactly the players who play;
+# - a no-show before round 1 is withdrawn and the round-1 draft re-planned;
 # - NH-7/GT-6: a qualifier who leaves after the cut's round was published
 #   and unpublished (not started): the next player in the standings takes
 #   the place in the final.
@@ -61,7 +62,16 @@ play() {
     live 0 round close "$EV"
 }
 
+# ---- a no-show before round 1: withdrawn, the draft planned again ---------
+live 0 player add "$EV" p10 "No Show"
 live 0 round pair "$EV"
+live 0 player drop "$EV" p10 --reason "did not turn up"
+grep -q '^the draft of round 1 was planned again' "$E2E_TMP/out" || fail "no-show: $(cat "$E2E_TMP/out")"
+[ "$(draft_players)" = "p1 p2 p3 p4 p5 p6 p7 p8" ] || fail "round 1 draft after the no-show: $(draft_players)"
+live 0 export "$EV"
+python3 -c 'import json,sys; ev=json.load(open(sys.argv[1])); assert "p10" not in [p["id"] for p in ev["players"]]; assert [c for c in ev["x_audit"]["corrections"] if c["what"] == "player.withdraw" and c["reason"] == "did not turn up"]' "$E2E_TMP/out" ||
+    fail "the no-show is still registered or unaudited: $(tail -n 3 "$E2E_TMP/out")"
+ok "a no-show before round 1 is withdrawn (audited) and the draft of round 1 planned again without them"
 live 0 round publish "$EV"
 play 1
 

@@ -121,6 +121,7 @@ count_screen() { screen | grep -o -E -- "$1" | wc -l; }
 
 start_pane
 expect 20 ' Dashboard Cup ' "title"
+expect 10 'broker: connected +hub: online' "hub state in the header"
 expect 10 'round 0 ' "round line"
 expect 10 'q quit +p pair +d draft +P publish +s start clock +space pause/resume .* t table +: command' "key help"
 ok "the dashboard shows the event title and the keys"
@@ -241,6 +242,7 @@ expect 10 'this cannot be undone' "DQ asks again"
 tm send-keys -t tui y
 expect 30 '> ok: disqualified p16 in ev1' "y: disqualified"
 tm send-keys -t tui x
+expect 20 'Player 16 +[0-9.]+  DQ' "the DQ marker in the standings"
 tm send-keys -t tui : "player add p17 'Late Comer' --club 'Club 9'" Enter
 expect 30 '> ok: registered p17' "late entry typed"
 tm send-keys -t tui x
@@ -299,7 +301,10 @@ expect 5 'seat 1  p[0-9]+ ' "80x24 table panel seats"
 expect 5 'counted .* by organiser:o2' "80x24: table 1's result, who entered it"
 expect 5 '\{"vp": ?\{"p[0-9]+": ?10,' "80x24: the result's values (wrapped, not cut)"
 tm send-keys -t tui x
-ok "80x24: every key shown; table 1's players and result in a panel"
+kill -TERM "$HUB_PID"
+wait "$HUB_PID" || fail "hub exit status $? after SIGTERM"
+expect 20 'hub: offline' "the hub offline in the header"
+ok "80x24: every key shown; table 1's players and result in a panel; the hub going offline is shown"
 tm send-keys -t tui C-c
 wait_until 20 test -s "$E2E_TMP/stty.after" || fail "C-c did not exit: $(screen)"
 expect 5 '^DASHBOARD-EXIT=0$' "exit status after C-c"
@@ -308,6 +313,4 @@ cmp -s "$E2E_TMP/stty.before" "$E2E_TMP/stty.after" ||
 tm kill-server
 ok "C-c exits and restores the terminal"
 
-kill -TERM "$HUB_PID"
-wait "$HUB_PID" || fail "hub exit status $? after SIGTERM"
 e2e_done

@@ -405,6 +405,8 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
     case TNY_WIRE_CMD_REJOIN_PLAYER:
         strcpy(q->player_id, "p4");
         q->round = 2;
+        if (cmd == TNY_WIRE_CMD_DROP_PLAYER && !variant)
+            strcpy(q->reason, "left for a train");
         break;
     case TNY_WIRE_CMD_DISQUALIFY_PLAYER:
         strcpy(q->player_id, "p4");
