@@ -158,5 +158,20 @@ grep -q -x "tourney/v1/feed/small/player/s1" "$E2E_TMP/held" && grep -q -x "tour
 ! grep -q -E '/(pairings|tables|standings|\+)$' "$E2E_TMP/held" ||
     fail "the player page holds the round's big documents: $(tr '\n' ' ' <"$E2E_TMP/held")"
 ok "the phone holds only $(tr '\n' ' ' <"$E2E_TMP/held")"
+# The venue broker restarts (no persistence: its retained feed is gone):
+# the hub publishes every feed document again, also those it had not
+# sent since because they had not changed (hub_loop.c forgets what it
+# sent on a reconnect).
+restart_broker
+auth_args watch
+retained_on_venue() {
+    timeout 5 mosquitto_sub -h "$BROKER_HOST" -p "$BROKER_PORT" "${AUTH[@]}" -V mqttv5 -t "$1" -C 1 -W 2 -F '%r' 2>/dev/null |
+        grep -q -x 1
+}
+for t in pairings standings "player/s1" "table/$t1"; do
+    wait_until 20 retained_on_venue "tourney/v1/feed/small/$t" ||
+        fail "after the venue broker restarted: no retained tourney/v1/feed/small/$t"
+done
+ok "after a venue broker restart the hub republished the unchanged feed documents too"
 ok "screenshots: $(ls "$SHOTS" | tr '\n' ' ')"
 e2e_done
