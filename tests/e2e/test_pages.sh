@@ -13,7 +13,8 @@
 #   of `tourney live round show`, in surname order (accents ignored),
 #   no name, table or extra cut off or outside the screen, the QR code
 #   holding the player page's address; an unknown event id is named as
-#   such; screenshots in the test's directory;
+#   such; a paused round clock says "paused" and stands; screenshots in
+#   the test's directory;
 # - player page at 390x844: "sebesta" finds "Jan \u0160ebesta" (and
 #   "brzeczy" the Brz\u0119czyszczykiewicz of the other event), the card
 #   shows his table, seat, opponent and place; then the feed broker is
@@ -112,6 +113,12 @@ node "$CHECK" hall --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --eve
     --expect "$E2E_TMP/expect.tsv" --names "$E2E_TMP/names.tsv" --shots "$SHOTS" \
     >"$E2E_TMP/hall.out" 2>&1 || fail "hall screen: $(cat "$E2E_TMP/hall.out")"
 cat "$E2E_TMP/hall.out"
+
+live 0 clock pause small
+node "$CHECK" hallpaused --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events small \
+    --shots "$SHOTS" >"$E2E_TMP/paused.out" 2>&1 || fail "hall, paused clock: $(cat "$E2E_TMP/paused.out")"
+cat "$E2E_TMP/paused.out"
+live 0 clock resume small
 
 node "$CHECK" overlays --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big \
     --shots "$SHOTS" >"$E2E_TMP/ovl.out" 2>&1 || fail "overlays: $(cat "$E2E_TMP/ovl.out")"
