@@ -319,7 +319,28 @@ async function overlays() {
     await b.close();
 }
 
+/* The hall screen of a paused event: its clock says so and stands. */
+async function hallPaused() {
+    const b = await browser();
+    const page = await b.newPage({viewport: {width: 1920, height: 1080}});
+    page.on('pageerror', (e) => die('hall: page error ' + e.message));
+    await page.goto(args.base + '/hall.html?events=' + args.events);
+    await page.waitForFunction(() => {
+        const c = document.querySelector('.evs .ck.ck-paused');
+        return c && /paused/.test(c.textContent);
+    }, null, {timeout: 20000});
+    const t1 = await page.textContent('.evs .ck .ckt');
+    await page.waitForTimeout(1500);
+    const t2 = await page.textContent('.evs .ck .ckt');
+    check(/^\d+:\d\d$/.test(t1) && t1 === t2, 'paused clock moves or is empty: ' + t1 + ' then ' + t2);
+    await page.screenshot({path: path.join(args.shots, 'hall-paused-1920x1080.png')});
+    console.log('hall: a paused round clock says "paused" and stands at ' + t1);
+    await b.close();
+}
+
 (async () => {
+    if (mode === 'hallpaused')
+        return hallPaused();
     if (mode === 'overlays')
         return overlays();
     if (mode === 'selftest')
