@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/agricola.h"
+#include "tny/rng.h"
 #include "tny/standings.h"
 
 struct buf {
@@ -84,6 +86,26 @@ static void round_lots(struct buf *b, const struct tny_event *ev, int32_t r0)
         add(b, "round %d (%s): %s, round %d stream; as drawn:\n", (int)r0 + 1,
             tny_stage_kind_name(round->stage), what, (int)r0 + 1);
         tables_as_drawn(b, ev, round);
+    }
+    if (fmt->game == TNY_GAME_AGRICOLA) {
+        /* AG-4: the hub's starting-player lot follows each table's seat
+         * lot in the round's seats stream (pair.c draws them in table
+         * order); the seat lot's draws do not depend on who sits there. */
+        struct tny_rng seats;
+        tny_rng_derive(&seats, ev->seed, TNY_LOT_SEATS, (uint32_t)r0 + 1);
+        add(b, "round %d: AG-4 starting player by lot (purpose seats):",
+            (int)r0 + 1);
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            int32_t any[4] = {0, 1, 2, 3};
+            if (tb->is_bye || tb->n_seats != 4)
+                continue;
+            tny_ag_seat_lot(&seats, any);
+            int32_t first = tny_ag_starting_player(&seats);
+            add(b, " table %d %s;", (int)tb->number,
+                ev->players[tb->seats[first]].id);
+        }
+        add(b, "\n");
     }
     for (int32_t t = 0; t < round->n_tables; t++) {
         const struct tny_table *tb = &round->tables[t];

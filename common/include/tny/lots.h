@@ -4,7 +4,9 @@
  * the event's generator (rng.h: one per purpose and round), so the event
  * file is their record; this module writes them out for people, each with
  * what it decided: the round-1 seating (pairing, bye, AG-3 seeding, CT-1
- * and CT-2 tables), GT-8's bracket numbering, the lots the tables drew and
+ * and CT-2 tables), GT-8's bracket numbering, AG-4's seat orders and the
+ * hub's starting players (replayed from the seats stream), the lots the
+ * tables drew and
  * reported with their results (NH-12, NH-14, TX-11, CT-9, AG-4, GT first
  * player), and the standings' tiebreak lot with the rows it settled.
  * Pure: no I/O.
