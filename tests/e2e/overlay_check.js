@@ -513,12 +513,12 @@ function feed() {
         }
         // After the last round of a finished event: "Final standings".
         const ev = state.docs.event || {};
-        const finished = ev.status === 'finished' && ev.round === hub.after_round;
+        const evFinished = ev.status === 'finished' && ev.round === hub.after_round;
         if (hub.after_round > 0)
-            check(tk.indexOf((finished ? 'Final standings' : 'Standings after round ' + hub.after_round) + ': 1. ' +
+            check(tk.indexOf((evFinished ? 'Final standings' : 'Standings after round ' + hub.after_round) + ': 1. ' +
                              O.esc(rows[0].name) + ' ' + O.formatNumber(rows[0].points)) >= 0,
                   'ticker.html: no leader line: ' + tk);
-        if (finished)
+        if (evFinished)
             check(O.renderStandings(state, q(''), now).indexOf('Final standings') >= 0,
                   'standings.html: a finished event does not say "Final standings"');
         ok('ticker.html: ' + fin.length + ' finished tables' + (hub.after_round > 0 ? ' and the leaders' : ''));
