@@ -17,6 +17,7 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,6 +76,15 @@ void tbl_flow__range(struct tbl_flow_run *r, int32_t min, int32_t max)
 {
     r->st.min = min;
     r->st.max = max;
+}
+
+void tbl_flow__field_range(struct tbl_flow_run *r, enum tny_result_field f)
+{
+    int64_t lo, hi;
+
+    tny_result_range(r->fmt, f, &lo, &hi);
+    r->st.min = lo < INT32_MIN ? INT32_MIN : (int32_t)lo;
+    r->st.max = hi > INT32_MAX ? INT32_MAX : (int32_t)hi;
 }
 
 void tbl_flow__default(struct tbl_flow_run *r, int32_t value)
@@ -414,7 +424,7 @@ bool tbl_flow_back(struct tbl_flow *f)
 {
     int rc;
 
-    if (!f->g || f->n_answers == 0)
+    if (!f->g || f->n_answers == 0 || f->step.no_back)
         return false;
     f->n_answers--;
     /* A prefix of accepted answers is accepted: each check looks only at

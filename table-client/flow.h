@@ -78,6 +78,8 @@ struct tbl_flow_step {
     enum tbl_ask ask;
     bool secret;       /* hide the answer on screen (NH-12 secret choice): the
                           display shows "*" */
+    bool no_back;      /* going back from here leaves the steps (NH-12: the
+                          previous player's secret choices stay hidden) */
     int32_t seat;      /* 0-based seat this step is for, -1 = the whole table */
     char title[96];    /* short: "Anna (seat 1): army played" */
     char text[512];    /* instructions, the rule applied with its ID, may
@@ -235,6 +237,9 @@ void tbl_flow__option(struct tbl_flow_run *r, const char *fmt, ...)
     TNY_PRINTF(2, 3);
 /* NUMBER range and optional pre-filled value. */
 void tbl_flow__range(struct tbl_flow_run *r, int32_t min, int32_t max);
+/* NUMBER range of a result field: the engine's (tny_result_range), the one
+ * the hub checks. */
+void tbl_flow__field_range(struct tbl_flow_run *r, enum tny_result_field f);
 void tbl_flow__default(struct tbl_flow_run *r, int32_t value);
 /* Asks the built step: true with *value (option index, number, 0 for
  * INFO) when an answer is kept; false when the script must stop here. */

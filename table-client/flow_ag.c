@@ -93,29 +93,28 @@ static void timeout(struct tbl_flow_run *r)
 
 /* One AG-1 value of seat p. */
 static bool ask_value(struct tbl_flow_run *r, int32_t p, const char *what,
-                      int32_t min, int32_t max, int32_t *v)
+                      enum tny_result_field f, int32_t *v)
 {
     tbl_flow__step(r, TBL_ASK_NUMBER, p, "%s (seat %d): %s",
                    tbl_flow__name(r, p), (int)p + 1, what);
-    tbl_flow__text(r, "AG-1: %s, %d..%d.", what, (int)min, (int)max);
-    tbl_flow__range(r, min, max);
+    tbl_flow__field_range(r, f);
+    tbl_flow__text(r, "AG-1: %s, %d..%d.", what, (int)r->st.min,
+                   (int)r->st.max);
     return tbl_flow__ask(r, v);
 }
 
 static void result(struct tbl_flow_run *r)
 {
-    const struct tny_format *fmt = r->fmt;
     struct tny_table t;
     struct tny_result *res = &t.result;
 
     tbl_flow__table_init(r, &t);
     for (int32_t p = 0; p < r->n_seats; p++)
-        if (!ask_value(r, p, "victory points (VP)", fmt->vp_min, fmt->vp_max,
+        if (!ask_value(r, p, "victory points (VP)", TNY_RF_VP,
                        &res->score[p]) ||
-            !ask_value(r, p, "improvement points (IP)", 0, fmt->ip_max,
+            !ask_value(r, p, "improvement points (IP)", TNY_RF_IP,
                        &res->ip[p]) ||
-            !ask_value(r, p, "bonus points (BP)", fmt->bp_min, fmt->bp_max,
-                       &res->bp[p]))
+            !ask_value(r, p, "bonus points (BP)", TNY_RF_BP, &res->bp[p]))
             return;
     res->has_score = true;
     if (!tbl_flow__finish_result(r, &t))

@@ -10,8 +10,10 @@
  * [decision] Turns go round in seat-number order from the starter.
  * [decision] After 8 typed tie rolls in a row the table's lot picks among
  * the tied players (a table cannot keep a flow going forever).
- * [decision] CT-4 "counted at most 10" is enforced at entry: a player with
- * more types 10.
+ * [decision] CT-4 "counted at most 10" (seed 004: "Pokud má hráč více než
+ * 10 herních bodů, počítá se mu jen 10"): the VP as played are entered and
+ * recorded (the engine's range, tny_result_range, as the hub checks), and
+ * count as at most 10 game points (tny_ct_game_points), as the hub scores.
  */
 #define TBL_FLOW_INTERNAL
 #include "flow.h"
@@ -19,6 +21,7 @@
 #include <stdio.h>
 
 #include "tny/procedure.h"
+#include "tny/score.h"
 
 #define MAX_ROLLS 8
 /* Virtual re-rolls before the lot (a tie this long has odds below 1e-30). */
@@ -197,23 +200,19 @@ static void timeout(struct tbl_flow_run *r)
 static void result(struct tbl_flow_run *r)
 {
     const struct tny_format *fmt = r->fmt;
-    int32_t max = fmt->vp_max;
     struct tny_table t;
     struct tny_result *res = &t.result;
 
-    if (fmt->game_points_cap > 0 && fmt->game_points_cap < max)
-        max = fmt->game_points_cap;
     tbl_flow__table_init(r, &t);
     for (int32_t p = 0; p < r->n_seats; p++) {
-        tbl_flow__step(r, TBL_ASK_NUMBER, p, "%s (seat %d): game points",
+        tbl_flow__step(r, TBL_ASK_NUMBER, p, "%s (seat %d): victory points",
                        tbl_flow__name(r, p), (int)p + 1);
+        tbl_flow__field_range(r, TNY_RF_VP);
         tbl_flow__text(r,
-                       "CT-4: victory points, unrevealed VP cards "
-                       "included, counted at most %d: with more, type %d.",
-                       (int)max, (int)max);
-        snprintf(r->why, sizeof(r->why), "(CT-4: counted at most %d)",
-                 (int)max);
-        tbl_flow__range(r, fmt->vp_min, max);
+                       "CT-4: the victory points as played, unrevealed VP "
+                       "cards included; at most %d count as game points.",
+                       (int)fmt->game_points_cap);
+        snprintf(r->why, sizeof(r->why), "(CT-4: victory points as played)");
         if (!tbl_flow__ask(r, &res->score[p]))
             return;
     }
@@ -221,9 +220,15 @@ static void result(struct tbl_flow_run *r)
     if (!tbl_flow__finish_result(r, &t))
         return;
     for (int32_t p = 0; p < r->n_seats; p++)
-        tbl_flow__line(r, "%s: %d game points (place %d)", tbl_flow__name(r, p),
-                       (int)res->score[p],
-                       (int)tbl_flow__place(res, r->n_seats, p));
+        if (tny_ct_game_points(fmt, res->score[p]) != res->score[p])
+            tbl_flow__line(r, "%s: %d VP, counted %d game points (place %d)",
+                           tbl_flow__name(r, p), (int)res->score[p],
+                           (int)tny_ct_game_points(fmt, res->score[p]),
+                           (int)tbl_flow__place(res, r->n_seats, p));
+        else
+            tbl_flow__line(r, "%s: %d game points (place %d)",
+                           tbl_flow__name(r, p), (int)res->score[p],
+                           (int)tbl_flow__place(res, r->n_seats, p));
     tbl_flow__summary_step(r, "Result: check, then confirm");
 }
 

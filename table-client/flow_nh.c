@@ -54,13 +54,15 @@ static bool is_capped(const struct tny_format *fmt, const char *army)
     return false;
 }
 
-/* NH-12 secret first and second choice of seat p. */
+/* NH-12 secret first and second choice of seat p.  The second-choice
+ * screen lists the same armies as the first (a list without the first
+ * choice would show it to anyone looking); picking the first again is
+ * refused. */
 static bool secret_choice(struct tbl_flow_run *r, int32_t p,
                           const char *const *avail, int32_t n,
                           const char **first, const char **second)
 {
-    const char *rest[TNY_MAX_ARMIES];
-    int32_t i, k = 0;
+    int32_t i, j;
 
     tbl_flow__step(r, TBL_ASK_CHOICE, p, "%s (seat %d): first choice",
                    tbl_flow__name(r, p), (int)p + 1);
@@ -73,18 +75,20 @@ static bool secret_choice(struct tbl_flow_run *r, int32_t p,
     *second = NULL;
     if (n < 2)
         return true; /* one army left: no second choice */
-    for (int32_t j = 0; j < n; j++)
-        if (j != i)
-            rest[k++] = avail[j];
     tbl_flow__step(r, TBL_ASK_CHOICE, p, "%s (seat %d): second choice",
                    tbl_flow__name(r, p), (int)p + 1);
     r->st.secret = true;
-    tbl_flow__text(r, "NH-12: secretly pick your second choice, played if "
-                      "both first choices are the same army and the lot "
-                      "falls on you.");
-    if (!tbl_flow__pick(r, rest, k, -1, &i))
+    tbl_flow__text(r, "NH-12: secretly pick your second choice, another "
+                      "army than your first; played if both first choices "
+                      "are the same army and the lot falls on you.");
+    if (!tbl_flow__pick(r, avail, n, -1, &j))
         return false;
-    *second = rest[i];
+    if (j == i)
+        return tbl_flow__refuse(r, TNY_EINVAL,
+                                "%s (seat %d): the second choice must be "
+                                "another army than the first (NH-12)",
+                                tbl_flow__name(r, p), (int)p + 1);
+    *second = avail[j];
     return true;
 }
 
@@ -211,6 +215,17 @@ static void pregame(struct tbl_flow_run *r)
     if (!tbl_flow__info(r))
         return;
     for (int32_t p = 0; p < 2; p++) {
+        if (p == 1) { /* a clear screen between the players */
+            tbl_flow__step(r, TBL_ASK_INFO, 1, "Hand the table to %s",
+                           tbl_flow__name(r, 1));
+            r->st.no_back = true;
+            tbl_flow__text(r,
+                           "%s has chosen; the choices stay hidden (NH-12). "
+                           "%s: press Enter when only you see the screen.",
+                           tbl_flow__name(r, 0), tbl_flow__name(r, 1));
+            if (!tbl_flow__info(r))
+                return;
+        }
         n[p] = seat_armies(r, p, avail[p], &listed[p]);
         if (!secret_choice(r, p, avail[p], n[p], &first[p], &second[p]))
             return;
@@ -399,10 +414,11 @@ static void result(struct tbl_flow_run *r)
         res->hq_diff = 0; /* NH-1: a draw records 0 for both */
     } else {
         res->winner = outcome;
-        max = r->fmt->hq_diff_max;
+        tbl_flow__step(r, TBL_ASK_NUMBER, -1, "HQ difference");
+        tbl_flow__field_range(r, TNY_RF_HQ_DIFF);
+        max = r->st.max;
         if (capped && r->fmt->capped_hq_diff < max)
             max = r->fmt->capped_hq_diff;
-        tbl_flow__step(r, TBL_ASK_NUMBER, -1, "HQ difference");
         tbl_flow__text(r, "NH-1: the winner's HQ toughness minus the "
                           "loser's at the end.");
         if (capped) {
@@ -410,7 +426,7 @@ static void result(struct tbl_flow_run *r)
                            (int)max);
             snprintf(r->why, sizeof(r->why), "(NH-2: Dancer in the match)");
         }
-        tbl_flow__range(r, 0, max);
+        r->st.max = max; /* NH-2 narrows the engine's range */
         if (!tbl_flow__ask(r, &d))
             return;
         res->hq_diff = d;

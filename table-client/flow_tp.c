@@ -48,9 +48,9 @@ static bool scores(struct tbl_flow_run *r, struct tny_result *res)
     for (int32_t s = 0; s < 2; s++) {
         tbl_flow__step(r, TBL_ASK_NUMBER, s, "%s (seat %d): score",
                        tbl_flow__name(r, s), (int)s + 1);
+        tbl_flow__field_range(r, TNY_RF_SCORE);
         tbl_flow__text(r, "The score of %s, %d..%d.", tbl_flow__name(r, s),
-                       (int)fmt->score_min, (int)fmt->score_max);
-        tbl_flow__range(r, fmt->score_min, fmt->score_max);
+                       (int)r->st.min, (int)r->st.max);
         if (!tbl_flow__ask(r, &res->score[s]))
             return false;
     }

@@ -5,9 +5,11 @@
  * equal numbers draw again) and who starts the clocks.  TIMEOUT: the
  * format's text with the chess clock's readings.  RESULT: scores and clock
  * times (pre-filled from the chess clock) with the TX-3 penalty and the TP
- * previewed, a TX-5 default win, a TX-4 organiser decision, or seed 001
- * section 13's board that cannot be restored: a draw, or a restart when the
- * two clocks together show at most 10 minutes (then no result).
+ * previewed, a TX-5 default win, or seed 001 section 13's board that
+ * cannot be restored: a draw, or a restart when the two clocks together
+ * show at most 10 minutes (then no result).  [decision] A TX-4 organiser's
+ * decision is not offered: the players are told to ask the organiser, who
+ * enters it at the console (the hub refuses it from a table).
  *
  * Not here: the TP arithmetic (score.c), the clock itself (tablewatch.c).
  */
@@ -247,7 +249,7 @@ static bool played(struct tbl_flow_run *r, struct tny_table *t)
         tbl_flow__step(r, TBL_ASK_NUMBER, p, "%s (seat %d): score",
                        tbl_flow__name(r, p), (int)p + 1);
         tbl_flow__text(r, "TX-1: the player's line and loop score.");
-        tbl_flow__range(r, 0, r->fmt->score_max);
+        tbl_flow__field_range(r, TNY_RF_SCORE);
         if (!tbl_flow__ask(r, &res->score[p]))
             return false;
     }
@@ -298,29 +300,6 @@ static bool played(struct tbl_flow_run *r, struct tny_table *t)
     }
     res->has_clock = true;
     clock_lines(r, used);
-    return true;
-}
-
-/* TX-4 organiser decision: TP typed in tenths. */
-static bool decided(struct tbl_flow_run *r, struct tny_table *t)
-{
-    const int32_t total = (int32_t)(r->fmt->tp_per_game * 10 / TNY_POINT_SCALE);
-    int32_t v[2] = {0, 0};
-
-    for (int32_t p = 0; p < 2; p++) {
-        tbl_flow__step(r, TBL_ASK_NUMBER, p, "%s (seat %d): TP in tenths",
-                       tbl_flow__name(r, p), (int)p + 1);
-        tbl_flow__text(r, "TX-4: the organiser's decision, in tenths of a "
-                          "TP (153 is 15.3 TP).");
-        tbl_flow__range(r, 0, total);
-        if (p == 1)
-            tbl_flow__default(r, total - v[0]);
-        if (!tbl_flow__ask(r, &v[p]))
-            return false;
-        t->result.decided_tp[p] = (int64_t)v[p] * TNY_POINT_SCALE / 10;
-    }
-    t->result.decided = true;
-    tbl_flow__line(r, "Organiser decision (TX-4)");
     return true;
 }
 
@@ -398,15 +377,16 @@ static void result(struct tbl_flow_run *r)
 
     tbl_flow__table_init(r, &t);
     tbl_flow__step(r, TBL_ASK_CHOICE, -1, "How did the game end?");
+    tbl_flow__text(r, "Stopped at 25 minutes (TX-4)? Ask the organiser: the "
+                      "organiser enters that decision.");
     tbl_flow__option(r, "Played: enter the scores");
     tbl_flow__option(r, "Default win (TX-5): %s", tbl_flow__name(r, 0));
     tbl_flow__option(r, "Default win (TX-5): %s", tbl_flow__name(r, 1));
-    tbl_flow__option(r, "Organiser decision (TX-4)");
     tbl_flow__option(r, "Board cannot be restored (s13)");
     tbl_flow__default(r, 0);
     if (!tbl_flow__ask(r, &how))
         return;
-    if (how == 4 && (!board_lost(r, &t) || r->f->restart))
+    if (how == 3 && (!board_lost(r, &t) || r->f->restart))
         return;
     if (how == 0 && !played(r, &t))
         return;
@@ -415,8 +395,6 @@ static void result(struct tbl_flow_run *r)
         tbl_flow__line(r, "Default win for %s (TX-5)",
                        tbl_flow__name(r, how - 1));
     }
-    if (how == 3 && !decided(r, &t))
-        return;
     if (!tbl_flow__finish_result(r, &t))
         return;
     if (how == 0)

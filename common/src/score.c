@@ -246,8 +246,8 @@ static void score_table(const struct tny_event *ev,
         int64_t sum = 0;
         for (int32_t s = 0; s < t->n_seats; s++) {
             score[s] = res->score[s];
-            if (catan && score[s] > fmt->game_points_cap)
-                score[s] = fmt->game_points_cap; /* CT-4 */
+            if (catan)
+                score[s] = tny_ct_game_points(fmt, score[s]); /* CT-4 */
             sum += score[s];
         }
         /* AG-11 weights the final stage; CT-3 3-player tables give 4,3,2. */
@@ -353,4 +353,11 @@ void tny_records_release(struct tny_records *r)
 {
     free(r->rec);
     memset(r, 0, sizeof(*r));
+}
+
+int32_t tny_ct_game_points(const struct tny_format *fmt, int32_t vp)
+{
+    return fmt->game_points_cap > 0 && vp > fmt->game_points_cap
+               ? fmt->game_points_cap
+               : vp;
 }

@@ -911,6 +911,12 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
                           ? TNY_WIRE_REASON_WRONG_PLAYERS
                           : TNY_WIRE_REASON_INVALID_RESULT,
                       why.msg, ob, diag);
+    if (mapped.result.decided) /* TX-4: the organiser decides, not a table */
+        return reject(svc, device_id, &sub, TNY_WIRE_REASON_INVALID_RESULT,
+                      "result_submission.result.tp: a TX-4 organiser's "
+                      "decision is entered by the organiser (tourney live "
+                      "result enter), not at a table",
+                      ob, diag);
     int32_t n_confirmed_seated = 0;
     for (int32_t i = 0; i < sub.n_confirmed; i++) {
         if (!seated(e, assigned, sub.confirmed[i])) {

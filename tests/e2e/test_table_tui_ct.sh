@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_table_tui_ct.sh - Catan on the table's full-screen display (tmux
-# 100x30, real hub): the RESULT steps (CT-4 game points capped at 10)
-# refuse a letter and an out-of-range value on the spot; a player rejects
+# 100x30, real hub): the RESULT steps (CT-4 VP as played, the engine's
+# range) refuse a letter and an out-of-range value on the spot; a player rejects
 # the entered result (back to the steps); then the organiser enters the
 # table's result: the table shows it as entered by the organiser, with
 # its values, and offers no entry of its own (issue 8: never a refusal of
@@ -47,15 +47,17 @@ ok "a player rejected: back to the result steps"
 
 # The organiser enters the table's result: the table shows it as the
 # organiser's and takes no entry of its own (it is never refused later).
+# CT-4: 11 VP is in the engine's range, the table's too: the hub takes
+# it as the table would and the table shows 11.
 json='{"vp": {'
 for ((k = 0; k < ${#ids[@]}; k++)); do
     [ $k -eq 0 ] || json+=', '
-    json+="\"${ids[$k]}\": $((10 - k))"
+    json+="\"${ids[$k]}\": $((k == 0 ? 11 : 10 - k))"
 done
 json+='}}'
 live 0 result enter ev 1 1 "$json" --reason "scoresheet handed to the desk"
 expect 20 'RESULT ENTERED BY THE ORGANISER' "the organiser's result on the table"
-expect 5 "\"${ids[0]}\": ?10" "the organiser's values on the table"
+expect 5 "\"${ids[0]}\": ?11" "the organiser's values on the table (11 VP, CT-4)"
 key Enter
 sleep 0.5
 grep_screen 'CONFIRM THE RESULT' && fail "the table opened an entry after the organiser's result: $(screen)"

@@ -2,7 +2,8 @@
 # test_table_tui_nh.sh - Neuroshima Hex! on the table's full-screen
 # display (tourney-table, display=tui, in tmux 100x30) against the real
 # hub: the table shows its assignment (table number, round clock, the two
-# players); the PREGAME steps (NH-12 secret army choice shown as '*',
+# players); the PREGAME steps (NH-12 secret army choice shown as '*', the
+# first player's choice not readable from the second player's screens,
 # NH-14 first player lot) end on their outcome; the RESULT steps refuse a
 # letter and an out-of-range number on the spot with the message; the
 # table is killed (SIGKILL) in the middle of the result steps and comes
@@ -26,6 +27,40 @@ ok "assignment on the screen: table 1, clock running, two seats, playing"
 
 key +
 expect 10 'BEFORE THE GAME' "pregame steps"
+# NH-12 secret: nothing on the screens after the first player's choice
+# shows it: the typed number is '*', the second-choice screen offers the
+# same armies as the first (none left out), the hand-over screen names no
+# army, the second player's screens list the same armies unmarked.
+expect 10 'Army choice \(NH-12\)' "army choice intro"
+key Enter
+expect 10 'seat 1\): first choice' "first player's first choice"
+armies() { screen | grep -E '^ [0-9]+ [A-Z]' ; }
+armies >"$E2E_TMP/nh-first.txt"
+grep -q 'Borgo' "$E2E_TMP/nh-first.txt" || fail "no army list: $(screen)"
+key -l -- 1
+expect 10 ':  +\*_' "the typed choice shown as '*'"
+grep_screen ':  +1_' && fail "the secret choice is shown typed: $(screen)"
+key Enter
+expect 10 'seat 1\): second choice' "first player's second choice"
+armies | cmp -s - "$E2E_TMP/nh-first.txt" ||
+    fail "the second-choice list differs from the first (the first choice can be read): $(screen)"
+key -l -- 1
+key Enter
+expect 10 'another army than the first' "the first choice again refused"
+key BSpace
+key -l -- 2
+key Enter
+expect 10 'Hand the table to' "a clear screen between the players"
+screen >"$E2E_TMP/nh-hand.txt"
+for army in $(sed -E 's/[0-9]+ //g; s/, /\n/g' "$E2E_TMP/nh-first.txt" | tr ' ' '_' | tr '\n' ' '); do
+    grep -q -F -- "${army//_/ }" "$E2E_TMP/nh-hand.txt" &&
+        fail "the hand-over screen names $army: $(cat "$E2E_TMP/nh-hand.txt")"
+done
+key Enter
+expect 10 'seat 2\): first choice' "second player's first choice"
+armies | cmp -s - "$E2E_TMP/nh-first.txt" ||
+    fail "the second player's list differs from the first player's: $(screen)"
+ok "NH-12: the first player's choice is not readable on the second player's screens"
 walk_flow 0 'BEFORE THE GAME: decided'
 key Enter
 expect 10 '^ PLAYING' "back to the table"

@@ -19,6 +19,7 @@
 #include "service/service_internal.h" /* hub_feed_heartbeat */
 #include "store.h"
 #include "tny/json_io.h"
+#include "tny/score.h"
 #include "tny/standings.h"
 #include "tny/wire.h"
 
@@ -755,6 +756,177 @@ static void test_CT_9_board_in_each_assignment(void **state)
     fx_free(f);
 }
 
+/* A CT result for assignment a: seat 0 has vp0 VP, the others 9, 8, ...;
+ * every seated player confirms. */
+static void ct_submission(const struct tny_wire_assignment *a, const char *key,
+                          int32_t vp0, struct tny_wire_submission *s)
+{
+    memset(s, 0, sizeof(*s));
+    snprintf(s->key, sizeof(s->key), "%s", key);
+    snprintf(s->device_id, sizeof(s->device_id), "table-001");
+    snprintf(s->event_id, sizeof(s->event_id), "%s", a->event_id);
+    s->round = a->round;
+    s->table = a->table;
+    s->assignment_version = a->version;
+    s->result.game = TNY_GAME_CATAN;
+    for (int32_t i = 0; i < a->n_seats; i++) {
+        struct tny_wire_result_player *p = &s->result.players[i];
+        snprintf(p->player_id, sizeof(p->player_id), "%s",
+                 a->seats[i].player_id);
+        p->has_score = true;
+        p->score = i == 0 ? vp0 : 10 - i;
+        snprintf(s->confirmed[i], sizeof(s->confirmed[i]), "%s",
+                 a->seats[i].player_id);
+    }
+    s->result.n_players = a->n_seats;
+    s->n_confirmed = a->n_seats;
+}
+
+/* CT-4 "counted at most 10" (seed 004: more than 10 game points count as
+ * 10): the hub takes the VP as played in the engine's one range
+ * (tny_result_range, the range the table's flow offers): 11 VP is
+ * accepted and stored as 11, scored as 10 game points; one more than the
+ * range is refused naming it, as at the table. */
+static void test_CT_4_eleven_vp_same_answer_as_the_table(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a;
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_format fmt;
+    struct tny_diag diag = {{0}};
+    int64_t lo, hi;
+    char want[64];
+
+    OK(tny_format_preset("catan", &fmt, &diag));
+    tny_result_range(&fmt, TNY_RF_VP, &lo, &hi);
+    assert_true(lo <= 11 && 11 <= hi);
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n";
+    free(must(f, &q));
+    presence(f, "table-001");
+    presence(f, "table-002");
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    struct tny_wire_assignment b;
+    assert_true(assignment(f, "table-001", &a));
+    assert_true(assignment(f, "table-002", &b));
+
+    ct_submission(&a, "ct4-over", (int32_t)hi + 1, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_REJECTED);
+    snprintf(want, sizeof(want), "%lld..%lld", (long long)lo, (long long)hi);
+    if (!strstr(ack.reason_text, want))
+        fail_msg("reason \"%s\" lacks \"%s\"", ack.reason_text, want);
+
+    ct_submission(&a, "ct4-eleven", 11, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+
+    struct tny_event ev;
+    struct tny_records rec;
+    char *exported = NULL;
+    int32_t p0 = -1;
+    OK(hub_store_export_event_json(f->store, EV, &exported, &diag));
+    OK(tny_event_from_json_text(exported, strlen(exported), &ev, &diag));
+    for (int32_t i = 0; i < ev.n_players; i++)
+        if (strcmp(ev.players[i].id, a.seats[0].player_id) == 0)
+            p0 = i;
+    assert_true(p0 >= 0);
+    const struct tny_round *r1 = &ev.rounds[0];
+    bool stored = false;
+    for (int32_t t = 0; t < r1->n_tables; t++)
+        for (int32_t k = 0; k < r1->tables[t].n_seats; k++)
+            if (r1->tables[t].seats[k] == p0) {
+                assert_true(r1->tables[t].has_result);
+                assert_int_equal(r1->tables[t].result.score[k], 11);
+                stored = true;
+            }
+    assert_true(stored);
+    /* Close the round's other table the same way so records compute. */
+    free(exported);
+    tny_event_release(&ev);
+    ct_submission(&b, "ct4-other", 10, &s);
+    snprintf(s.device_id, sizeof(s.device_id), "table-002");
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    OK(hub_store_export_event_json(f->store, EV, &exported, &diag));
+    OK(tny_event_from_json_text(exported, strlen(exported), &ev, &diag));
+    OK(tny_records_compute(&ev, 1, &rec, &diag));
+    assert_int_equal(rec.rec[p0].score, 10); /* CT-4: counted at most 10 */
+    assert_int_equal(tny_ct_game_points(&ev.format, 11), 10);
+    tny_records_release(&rec);
+    tny_event_release(&ev);
+    free(exported);
+    fx_free(f);
+}
+
+/* TX-4: an organiser's decision (TP by hand) from a table is refused
+ * whatever the table sends, naming the console; the organiser enters the
+ * same result. */
+static void test_TX_4_decision_only_from_the_organiser(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a;
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "tantrix");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nt1,A\nt2,B\nt3,C\nt4,D\n";
+    free(must(f, &q));
+    presence(f, "table-001");
+    presence(f, "table-002");
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    assert_true(assignment(f, "table-001", &a));
+    memset(&s, 0, sizeof(s));
+    snprintf(s.key, sizeof(s.key), "tx4-table");
+    snprintf(s.device_id, sizeof(s.device_id), "table-001");
+    snprintf(s.event_id, sizeof(s.event_id), "%s", a.event_id);
+    s.round = a.round;
+    s.table = a.table;
+    s.assignment_version = a.version;
+    s.result.game = TNY_GAME_TANTRIX;
+    for (int32_t i = 0; i < 2; i++) {
+        struct tny_wire_result_player *p = &s.result.players[i];
+        snprintf(p->player_id, sizeof(p->player_id), "%s",
+                 a.seats[i].player_id);
+        p->has_tp = true;
+        p->tp_units = (i == 0 ? 153 : 47) * TNY_POINT_SCALE / 10;
+        snprintf(s.confirmed[i], sizeof(s.confirmed[i]), "%s",
+                 a.seats[i].player_id);
+    }
+    s.result.n_players = 2;
+    s.n_confirmed = 2;
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_REJECTED);
+    assert_int_equal(ack.reason, TNY_WIRE_REASON_INVALID_RESULT);
+    assert_non_null(strstr(ack.reason_text, "TX-4"));
+    assert_non_null(strstr(ack.reason_text, "tourney live result enter"));
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a.table;
+    q.result = s.result;
+    snprintf(q.reason, sizeof(q.reason), "TX-4: stopped at 25 minutes");
+    free(must(f, &q));
+    fx_free(f);
+}
+
 /* CM-5: "Before start the organiser may edit pairings": a swap in the
  * published round goes to the two tables at once (new versions, the
  * players exchanged); once the round's clock started it is refused. */
@@ -1214,6 +1386,8 @@ int main(void)
         cmocka_unit_test(
             test_CM_6_store_faults_acknowledge_nothing_uncommitted),
         cmocka_unit_test(test_CT_9_board_in_each_assignment),
+        cmocka_unit_test(test_CT_4_eleven_vp_same_answer_as_the_table),
+        cmocka_unit_test(test_TX_4_decision_only_from_the_organiser),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
     };

@@ -217,7 +217,13 @@ static void nh_choose(struct fx *x, const char *f0, const char *s0,
     expect(x, TBL_ASK_INFO, "Army choice");
     ok(x, 0);
     for (int i = 0; i < 4; i++) {
-        struct tbl_flow_step st = step_of(x);
+        struct tbl_flow_step st;
+        if (i == 2) { /* NH-12: a clear screen before the second player */
+            expect(x, TBL_ASK_INFO, "Hand the table to Ben");
+            assert_true(step_of(x).no_back);
+            ok(x, 0);
+        }
+        st = step_of(x);
         if (!pick[i])
             continue;
         assert_true(st.secret); /* NH-12: secret */
@@ -246,6 +252,44 @@ static void test_NH_12_different_first_choices_each_plays_first(void **s)
 /* NH-10: a player who declared the Iron Gang Hook and plays Iron Gang is
  * told to swap the token before the tiles are shuffled; the other player,
  * without the Hook, is not. */
+/* NH-12 "each player secretly picks": nothing the second player can see
+ * shows the first player's first choice: Anna's second-choice screen lists
+ * the same armies as her first (her first choice again is refused), the
+ * table is handed over on a screen naming no army, and going back from
+ * there leaves the steps instead of showing Anna's screens. */
+static void test_NH_12_first_choice_hidden_from_the_second_player(void **s)
+{
+    struct fx *x = nh("swiss", "Moloch,Borgo,Hegemony", "Outpost,Smart,Vegas");
+    struct tbl_flow_step first, second, hand;
+
+    (void)s;
+    fx_begin(x, TBL_FLOW_PREGAME, 1);
+    ok(x, 0);
+    first = step_of(x);
+    ok(x, option_of(x, "Borgo"));
+    second = step_of(x);
+    assert_true(second.secret);
+    assert_int_equal(second.n_options, first.n_options);
+    for (int i = 0; i < first.n_options; i++)
+        assert_string_equal(second.options[i], first.options[i]);
+    assert_null(strstr(second.text, "Borgo"));
+    refused(x, option_of(x, "Borgo"), TNY_EINVAL, "another army");
+    ok(x, option_of(x, "Moloch"));
+    hand = step_of(x);
+    expect(x, TBL_ASK_INFO, "Hand the table to Ben");
+    static const char *const armies[] = {"Moloch", "Borgo", "Hegemony"};
+    for (int i = 0; i < 3; i++) {
+        assert_null(strstr(hand.title, armies[i]));
+        assert_null(strstr(hand.text, armies[i]));
+    }
+    assert_false(tbl_flow_back(&x->f)); /* leaves the steps */
+    ok(x, 0);
+    expect(x, TBL_ASK_CHOICE, "Ben (seat 2): first choice");
+    assert_true(tbl_flow_back(&x->f)); /* back to the hand-over only */
+    expect(x, TBL_ASK_INFO, "Hand the table to Ben");
+    fx_free(x);
+}
+
 static void test_NH_10_hook_swap_token_before_shuffle(void **s)
 {
     struct fx *x = nh("swiss", "Iron Gang,Borgo", "Outpost,Smart");
@@ -282,9 +326,10 @@ static void test_NH_11_only_available_armies_offered(void **s)
     assert_string_equal(st.options[2], "Hegemony");
     refused(x, 3, TNY_ERANGE, "1..3");
     ok(x, 0);
-    st = step_of(x); /* the second choice leaves out the first */
-    assert_int_equal(st.n_options, 2);
-    assert_string_equal(st.options[0], "Borgo");
+    st = step_of(x); /* the second choice: the same available armies (the
+                        first is refused, not left out: NH-12 secret) */
+    assert_int_equal(st.n_options, 3);
+    assert_string_equal(st.options[1], "Borgo");
     fx_free(x);
 }
 
@@ -704,22 +749,38 @@ static void test_TX_5_default_win(void **s)
     fx_free(x);
 }
 
-static void test_TX_4_organiser_decision(void **s)
+/* TX-4: "the organiser may stop the game and decide the result": the
+ * players cannot pick an organiser's decision at the table (no option, no
+ * TP entry); the first step tells them to ask the organiser. */
+static void test_TX_4_organiser_decision_not_at_the_table(void **s)
 {
     struct fx *x = fx_new("tantrix", "swiss", 2);
-    struct tny_wire_result r;
+    struct tbl_flow_step st;
 
     (void)s;
     fx_begin(x, TBL_FLOW_RESULT, 1);
-    ok(x, option_of(x, "Organiser"));
-    refused(x, 201, TNY_ERANGE, "0..200");
-    ok(x, 153);
-    assert_int_equal(step_of(x).default_value, 47);
-    ok(x, 47);
-    expect_line(x, "TP: Anna 15.3, Ben 4.7");
-    r = done_result(x);
-    assert_true(r.players[0].has_tp);
-    assert_int_equal(r.players[0].tp_units, 153 * TNY_POINT_SCALE / 10);
+    st = step_of(x);
+    expect(x, TBL_ASK_CHOICE, "How did the game end?");
+    assert_int_equal(st.n_options, 4); /* played, 2 defaults, board lost */
+    for (int i = 0; i < st.n_options; i++)
+        if (strstr(st.options[i], "TX-4") || strstr(st.options[i], "rganiser"))
+            fail_msg("option \"%s\" offers the organiser's decision",
+                     st.options[i]);
+    assert_non_null(strstr(st.text, "Ask the organiser"));
+    /* No path through the flow asks for TP: every option leads to scores,
+     * a default or the board rule. */
+    for (int i = 0; i < st.n_options; i++) {
+        fx_begin(x, TBL_FLOW_RESULT, 1);
+        ok(x, i);
+        for (int n = 0; n < 40 && step_of(x).ask != TBL_ASK_DONE; n++) {
+            struct tbl_flow_step k = step_of(x);
+            if (strstr(k.title, "TP"))
+                fail_msg("option %d asks \"%s\"", i, k.title);
+            ok(x, k.ask == TBL_ASK_NUMBER ? k.min : 0);
+        }
+        if (x->f.has_result)
+            assert_false(x->f.result.players[0].has_tp);
+    }
     fx_free(x);
 }
 
@@ -1114,6 +1175,9 @@ static void test_CT_8_turns_after_timeout(void **s)
     fx_free(x);
 }
 
+/* CT-4 "counted at most 10" (seed 004: a player with more than 10 game
+ * points counts 10): the VP as played are entered in the engine's range
+ * and recorded, 11 is shown as counting 10. */
 static void test_CT_4_game_points_at_most_10(void **s)
 {
     struct fx *x = fx_new("catan", "round", 3);
@@ -1121,15 +1185,85 @@ static void test_CT_4_game_points_at_most_10(void **s)
 
     (void)s;
     fx_begin(x, TBL_FLOW_RESULT, 1);
-    refused(x, 11, TNY_ERANGE, "0..10");
+    expect(x, TBL_ASK_NUMBER, "Anna (seat 1): victory points");
+    refused(x, 21, TNY_ERANGE, "0..20");
     refused(x, -1, TNY_ERANGE, "CT-4");
-    oks(x, (const int32_t[]){10, 7, 8}, 3);
-    expect_line(x, "Anna: 10 game points (place 1)");
+    oks(x, (const int32_t[]){11, 7, 8}, 3);
+    expect_line(x, "Anna: 11 VP, counted 10 game points (place 1)");
     expect_line(x, "Ben: 7 game points (place 3)");
     r = done_result(x);
     assert_int_equal(r.n_players, 3);
+    assert_int_equal(r.players[0].score, 11);
     assert_int_equal(r.players[2].score, 8);
     fx_free(x);
+}
+
+/* The field a NUMBER step of a RESULT flow asks for, by its title; -1 for
+ * a step that is not a result field (clock minutes, army numbers). */
+static int field_of(const char *title)
+{
+    static const struct {
+        const char *suffix;
+        enum tny_result_field f;
+    } map[] = {{": score", TNY_RF_SCORE},
+               {": victory points", TNY_RF_VP},
+               {": improvement points", TNY_RF_IP},
+               {": bonus points", TNY_RF_BP},
+               {"HQ difference", TNY_RF_HQ_DIFF}};
+
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+        if (strstr(title, map[i].suffix))
+            return (int)map[i].f;
+    return -1;
+}
+
+/* CM-6, issue 8 part 7: every numeric result field a table asks for has
+ * exactly the engine's range (tny_result_range, which the hub checks), for
+ * every game: walked through each game's RESULT flow, the first option of
+ * each choice, the lowest number. */
+static void test_CM_6_table_ranges_are_the_engines(void **s)
+{
+    static const struct {
+        const char *game, *preset, *stage;
+        int seats;
+        unsigned want; /* fields that must be asked (1 << field) */
+    } cases[] = {
+        {"catan", "catan", "round", 4, 1u << TNY_RF_VP},
+        {"agricola", "agricola", "prelim", 4,
+         1u << TNY_RF_VP | 1u << TNY_RF_IP | 1u << TNY_RF_BP},
+        {"tantrix", "tantrix", "swiss", 2, 1u << TNY_RF_SCORE},
+        {"neuroshima-hex", "neuroshima-hex", "swiss", 2, 1u << TNY_RF_HQ_DIFF},
+        {"two-player", "xwing-2.0", "swiss", 2, 1u << TNY_RF_SCORE},
+        {"two-player", "swiss-2p", "swiss", 2, 1u << TNY_RF_SCORE},
+    };
+
+    (void)s;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct fx *x = fx_new(cases[c].game, cases[c].stage, cases[c].seats);
+        unsigned seen = 0;
+        snprintf(x->a.format_name, sizeof(x->a.format_name), "%s",
+                 cases[c].preset);
+        fx_begin(x, TBL_FLOW_RESULT, 1);
+        for (int n = 0; n < 64 && step_of(x).ask != TBL_ASK_DONE; n++) {
+            struct tbl_flow_step st = step_of(x);
+            int f = st.ask == TBL_ASK_NUMBER ? field_of(st.title) : -1;
+            if (f >= 0) {
+                int64_t lo, hi;
+                tny_result_range(&x->g.ev.format, (enum tny_result_field)f, &lo,
+                                 &hi);
+                if (st.min != lo || st.max != hi)
+                    fail_msg("%s \"%s\": table %d..%d, engine %lld..%lld",
+                             cases[c].preset, st.title, (int)st.min,
+                             (int)st.max, (long long)lo, (long long)hi);
+                seen |= 1u << f;
+            }
+            ok(x, st.ask == TBL_ASK_NUMBER ? st.min : 0);
+        }
+        if ((seen & cases[c].want) != cases[c].want)
+            fail_msg("%s: fields asked 0x%x, expected 0x%x", cases[c].preset,
+                     seen, cases[c].want);
+        fx_free(x);
+    }
 }
 
 /* ---- all flows ------------------------------------------------------------
@@ -1414,6 +1548,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_NH_12_different_first_choices_each_plays_first),
+        cmocka_unit_test(test_NH_12_first_choice_hidden_from_the_second_player),
         cmocka_unit_test(test_NH_11_only_available_armies_offered),
         cmocka_unit_test(test_NH_10_hook_swap_token_before_shuffle),
         cmocka_unit_test(test_NH_12_same_first_choice_lot_fair),
@@ -1435,7 +1570,7 @@ int main(void)
         cmocka_unit_test(test_TX_3_clock_prefilled_penalty_previewed),
         cmocka_unit_test(test_TX_3_typed_minutes),
         cmocka_unit_test(test_TX_5_default_win),
-        cmocka_unit_test(test_TX_4_organiser_decision),
+        cmocka_unit_test(test_TX_4_organiser_decision_not_at_the_table),
         cmocka_unit_test(test_TX_3_timeout_shows_clock_penalties),
         cmocka_unit_test(test_AG_4_seats_and_start_from_assignment),
         cmocka_unit_test(test_AG_1_vp_ip_bp_per_seat),
@@ -1452,6 +1587,7 @@ int main(void)
         cmocka_unit_test(test_CT_9_virtual_dice_fair),
         cmocka_unit_test(test_CT_8_turns_after_timeout),
         cmocka_unit_test(test_CT_4_game_points_at_most_10),
+        cmocka_unit_test(test_CM_6_table_ranges_are_the_engines),
         cmocka_unit_test(test_flow_back_and_done),
         cmocka_unit_test(test_flow_begin_refuses_idle_table),
         cmocka_unit_test(test_CM_6_random_answers_valid_results_and_replay),

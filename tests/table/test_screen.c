@@ -468,7 +468,7 @@ static void test_TX_s13_restart_resets_chess_clock(void **state)
     assert_int_equal(w->s.view, TBL_VIEW_MAIN);
     keys(w, "\n");
     assert_int_equal(w->s.flow.kind, TBL_FLOW_RESULT);
-    keys(w, "5"); /* Board cannot be restored (s13) */
+    keys(w, "4"); /* Board cannot be restored (s13) */
     assert_on_screen(w, "Board cannot be restored");
     keys(w, "\n");
     assert_on_screen(w, "Together 4:00");

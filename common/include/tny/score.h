@@ -74,6 +74,11 @@ void tny_tantrix_tp(const struct tny_format *fmt, const struct tny_result *res,
 void tny_neuroshima_hq(const struct tny_format *fmt,
                        const struct tny_result *res, int32_t hq[2]);
 
+/* CT-4: the game points VP as played count for, at most the format's
+ * game_points_cap (10; 0 means no cap).  The one place the cap applies:
+ * standings, the success rate, the table's summary. */
+int32_t tny_ct_game_points(const struct tny_format *fmt, int32_t vp);
+
 /* Winner seat of a decided 2-player match, -1 for a draw: NH (draw in
  * elimination decided by better Swiss seed is the caller's), GT Bo3. */
 int32_t tny_result_winner_seat(const struct tny_format *fmt,
