@@ -131,6 +131,31 @@
      * option (defaults where missing or wrong).  `defaults` overrides
      * DEFAULTS (live.js passes the broker on the page's own host); with
      * `page` "table", a missing table= is an error. */
+
+    /* splitQuery(query, errors): a page's URL query ("?a=1&b=x" or "#...")
+     * as {key: value}, decoded; a part that cannot be decoded is named in
+     * errors and left out.  The overlays and the hall/player pages share
+     * it. */
+    function splitQuery(query, errors) {
+        var raw = {};
+        String(query || '').replace(/^[?#]/, '').split(/[&#?]/).forEach(function (part) {
+            if (!part)
+                return;
+            var i = part.indexOf('=');
+            var key = i < 0 ? part : part.slice(0, i);
+            var val = i < 0 ? '' : part.slice(i + 1);
+            try {
+                key = decodeURIComponent(key.replace(/\+/g, ' '));
+                val = decodeURIComponent(val.replace(/\+/g, ' '));
+            } catch (e) {
+                errors.push('bad URL encoding in "' + part + '"');
+                return;
+            }
+            raw[key] = val;
+        });
+        return raw;
+    }
+
     function parseParams(query, defaults, page) {
         var opts = {}, errors = [], k;
         for (k in DEFAULTS)
@@ -139,23 +164,7 @@
             for (k in defaults)
                 if (Object.prototype.hasOwnProperty.call(DEFAULTS, k))
                     opts[k] = defaults[k];
-        var raw = {};
-        String(query || '').replace(/^[?#]/, '').split(/[&#?]/).forEach(
-            function (part) {
-                if (!part)
-                    return;
-                var i = part.indexOf('=');
-                var key = i < 0 ? part : part.slice(0, i);
-                var val = i < 0 ? '' : part.slice(i + 1);
-                try {
-                    key = decodeURIComponent(key.replace(/\+/g, ' '));
-                    val = decodeURIComponent(val.replace(/\+/g, ' '));
-                } catch (e) {
-                    errors.push('bad URL encoding in "' + part + '"');
-                    return;
-                }
-                raw[key] = val;
-            });
+        var raw = splitQuery(query, errors);
         if ('broker' in raw) {
             if (/^wss?:\/\/[^\s\/?#]+(\/[^\s]*)?$/.test(raw.broker))
                 opts.broker = raw.broker;
@@ -1007,6 +1016,7 @@
         formatNumber: formatNumber,
         formatClock: formatClock,
         parseParams: parseParams,
+        splitQuery: splitQuery,
         newState: newState,
         topics: topics,
         feedKey: feedKey,

@@ -130,25 +130,7 @@
         player: ''
     };
 
-    function splitQuery(query, errors) {
-        var raw = {};
-        String(query || '').replace(/^[?#]/, '').split(/[&#?]/).forEach(function (part) {
-            if (!part)
-                return;
-            var i = part.indexOf('=');
-            var key = i < 0 ? part : part.slice(0, i);
-            var val = i < 0 ? '' : part.slice(i + 1);
-            try {
-                key = decodeURIComponent(key.replace(/\+/g, ' '));
-                val = decodeURIComponent(val.replace(/\+/g, ' '));
-            } catch (e) {
-                errors.push('bad URL encoding in "' + part + '"');
-                return;
-            }
-            raw[key] = val;
-        });
-        return raw;
-    }
+    var splitQuery = O.splitQuery; /* overlay.js: one URL query reader */
 
     /* parseEvents(raw, errors): the event ids of event= or events=
      * (comma-separated, at most MAX_EVENTS, no repeats). */
