@@ -38,14 +38,15 @@ static void text_add(struct text *t, const char *fmt, ...) TNY_PRINTF(2, 3);
 
 static void text_add(struct text *t, const char *fmt, ...)
 {
-    char line[1024];
+    /* Measured first, then written whole: a line is never cut (a cut could
+     * split a name's UTF-8 character, and JSON output refuses that). */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;
-    size_t add = strlen(line);
+    size_t add = (size_t)n;
     if (t->len + add + 1 > EXPLAIN_MAX)
         return;
     if (t->len + add + 1 > t->cap) {
@@ -58,7 +59,9 @@ static void text_add(struct text *t, const char *fmt, ...)
         t->buf = nb;
         t->cap = cap;
     }
-    memcpy(t->buf + t->len, line, add + 1);
+    va_start(ap, fmt);
+    vsnprintf(t->buf + t->len, add + 1, fmt, ap);
+    va_end(ap);
     t->len += add;
 }
 
