@@ -50,8 +50,8 @@
 #define MAX_TABLES 512
 #define MAX_STANDINGS 32
 #define STATUS_MAX 256
-#define FB_ROWS 200
-#define FB_COLS 400
+#define FB_ROWS 300 /* a 4K screen with a small font: 270 x 800 */
+#define FB_COLS 800
 #define CELL_W 26 /* one table in the grid */
 #define TIME_RETRY_MS 3000
 #define TIME_RESYNC_MS (10 * 60000)
@@ -327,10 +327,12 @@ static void fb_clear(struct tui *t, int rows, int cols)
 {
     t->rows_n = rows < FB_ROWS ? rows : FB_ROWS;
     t->cols_n = cols < FB_COLS ? cols : FB_COLS;
-    for (int r = 0; r < FB_ROWS; r++)
-        for (int c = 0; c < FB_COLS; c++)
-            snprintf(t->ch[r][c], sizeof t->ch[r][c], " ");
-    memset(t->co, C_PLAIN, sizeof t->co);
+    /* only the part the terminal shows: the frame is large */
+    for (int r = 0; r < t->rows_n; r++) {
+        for (int c = 0; c < t->cols_n; c++)
+            memcpy(t->ch[r][c], " ", 2);
+        memset(t->co[r], C_PLAIN, (size_t)t->cols_n);
+    }
 }
 
 /* Writes UTF-8 text at (row, col) by display width (tny/utf8.h), clipped

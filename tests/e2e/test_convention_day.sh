@@ -167,6 +167,14 @@ if perl -MUnicode::GCString -e 1 2>/dev/null; then
     [ "$cols" -le 1 ] || fail "standings columns do not line up: $(cat "$E2E_TMP/dash.txt")"
 fi
 ok "round 1 closed in both events; the dashboard shows every name whole or cut with …"
+# A 4K screen with a small font: 480 x 135 cells, the whole frame drawn.
+tm resize-window -t tui -x 480 -y 135 || fail "tmux resize-window"
+wait_until 20 bash -c "tmux -S '$SOCK' capture-pane -p -t tui | tail -n 1 | grep -q 'q quit'" ||
+    fail "the dashboard at 480x135 has no key line: $(screen | tail -n 3)"
+screen | grep -q -F '王小明' || fail "the dashboard at 480x135 lost the names"
+[ "$(screen | wc -l)" -ge 135 ] || fail "the dashboard at 480x135 is not full height"
+tm resize-window -t tui -x 100 -y 30
+ok "the dashboard fills a 480x135 terminal (4K) and still shows the names and keys"
 
 # A disqualification while round 2's draft exists: the draft is planned
 # again, never an engine message.
