@@ -471,9 +471,9 @@ static void draw_ag(const struct tbl_screen *s, int64_t now_ms, int32_t row,
 
     tbl_ag_view(&s->ag, now_ms, &v);
     if (!v.started) {
-        putf(g, row, 1, TBL_ATTR_DIM,
-             "AG-14: the draft countdown starts with the round clock (/ "
-             "starts it now)");
+        putf(g, row, 1, TBL_ATTR_WARN,
+             "AG-14: waiting for the draft: this table's time starts with "
+             "it (/ starts the draft)");
     } else if (v.speed) {
         fmt_left(v.action_left_ms > 0 ? v.action_left_ms : 0, a, sizeof(a));
         putf(g, row, 1, v.action_over ? TBL_ATTR_ALERT : TBL_ATTR_WARN,
