@@ -471,7 +471,7 @@ void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
         out->deadline_ms += ext;
     else
         out->remaining_ms += ext;
-    if (c->per_table_start)
+    if (c->per_table_start && table > 0) /* table 0: the round itself */
         tny_clock_msg_table_start(out, c->table_ms + ext, delay);
 }
 

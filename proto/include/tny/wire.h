@@ -267,7 +267,8 @@ void tny_wire_clock_release(struct tny_wire_clock *c);
 /* One table's clock message: the round reading with that table's
  * extension added (to the deadline when running, to the remaining time
  * otherwise; nothing when unlimited); with per_table_start, shifted by the
- * table's start delay or waiting (tny_clock_msg_table_start). */
+ * table's start delay or waiting (tny_clock_msg_table_start).  Table 0 is
+ * the round's own reading. */
 void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
                               struct tny_clock_msg *out);
 
