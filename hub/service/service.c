@@ -1680,12 +1680,34 @@ void hub_service_tick(struct hub_service *svc, int64_t now_ms, int64_t *next_ms)
         struct hub_ev *e = svc->events[i];
         struct tny_round_clock c;
         struct tny_diag ignored;
+        int64_t since = e->tick_ms;
+        e->tick_ms = now_ms;
         if (!e->loaded || e->round.number == 0 ||
-            e->round.status != HUB_ROUND_STARTED || e->clock_expired_seen)
+            e->round.status != HUB_ROUND_STARTED ||
+            (e->clock_expired_seen && !hub__ev_per_table_start(e)))
             continue;
         if (hub__round_clock(svc, e, &c, &ignored) < 0 ||
             c.state != TNY_ROUND_CLOCK_RUNNING || c.length_ms == 0)
             continue;
+        if (hub__ev_per_table_start(e)) {
+            /* AG-14: each started table's own deadline; one that passed
+             * since the last tick makes the feed show it overdue. */
+            for (int32_t k = 0; k < e->n_ext; k++) {
+                const struct hub_extension *x = &e->ext[k];
+                if (x->round != e->round.number || x->start_delay_ms < 0)
+                    continue;
+                int64_t dl = c.deadline_ms + x->total_ms + x->start_delay_ms;
+                if (dl <= now_ms && dl > since) {
+                    e->feed_dirty = true;
+                    HUB_LOG(HUB_LOG_INFO,
+                            "table time is up event=%s round=%d table=%d",
+                            e->id, (int)e->round.number, (int)x->table);
+                } else if (dl > now_ms && dl < next) {
+                    next = dl;
+                }
+            }
+            continue;
+        }
         if (c.deadline_ms <= now_ms) {
             e->clock_expired_seen = true; /* the feed shows overdue tables */
             e->feed_dirty = true;

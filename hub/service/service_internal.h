@@ -68,6 +68,7 @@ struct hub_ev {
     struct tny_round_clock clock;
     bool feed_dirty;
     bool clock_expired_seen; /* tick: overdue already flagged */
+    int64_t tick_ms;         /* the last tick (AG-14 table deadlines) */
     /* The feed's event document: a hash of its content and when that
      * content last changed (its updated_ms; feed.c). */
     uint64_t feed_event_hash;

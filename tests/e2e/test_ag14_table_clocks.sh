@@ -14,19 +14,32 @@
 # - a second `draft` is refused at the table, and the hub records one
 #   start per table;
 # - the round paused: each table shows its own frozen time (hub's
-#   remaining + its start delay), within 1 s.
+#   remaining + its start delay), within 1 s;
+# - the organiser's dashboard (`tourney live console`, tmux, feed on)
+#   shows "draft?" for a playing table that waits for its draft, then each
+#   table's own time left in its grid cell, within 1 s of the hub's (the
+#   screen has whole seconds, rounded up).
 #
 # usage: bash test_ag14_table_clocks.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 e2e_init "$@"
+command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
 command -v sqlite3 >/dev/null || {
     echo "SKIP: $E2E_NAME: no sqlite3 command (Debian package sqlite3; deploy/install-deps.sh)"
     exit 77
 }
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
 hl_programs
-hl_hub 2
+start_broker --no-ws --tables 2 --organisers o1
+source "$E2E_SRC/tests/e2e/live_hub.sh"
+live_hub_config 'feed = true' 'feed_interval_ms = 50'
+# The dashboard and the test's commands both run as o1: the console
+# listener takes several connections per login.
+sed -i "s|^broker = .*|broker = \"tcp://$BROKER_HOST:$BROKER_CONSOLE_PORT\"|" \
+    "$XDG_CONFIG_HOME/tourney/console.conf"
+hub_launch
+live 0 wait-hub --timeout 20
 for d in table-001 table-002; do
     hl_conf "$d"
     hl_start "$d" "$TABLE"
@@ -88,6 +101,39 @@ compare_running() {
     ok "AG-14: $d running: shows $TAB ms, hub $hub ms (diff $diff ms)"
 }
 
+# --- the dashboard ---------------------------------------------------------
+SOCK=$E2E_TMP/tmux.sock
+tm() { tmux -S "$SOCK" "$@"; }
+trap 'tui_rc=$?; tmux -S "$SOCK" kill-server 2>/dev/null; (exit $tui_rc); e2e_cleanup' EXIT
+printf '%s\n' "export XDG_CONFIG_HOME='$XDG_CONFIG_HOME' HOME='$HOME' LC_ALL=C.UTF-8 TERM=screen" \
+    "exec '$TOURNEY' live console $EV 2>'$E2E_TMP/console.err'" \
+    >"$E2E_TMP/pane.sh"
+tm -f /dev/null new-session -d -s tui -x 100 -y 30 "bash '$E2E_TMP/pane.sh'" || fail "tmux"
+screen() { tm capture-pane -p -t tui 2>/dev/null; }
+# dash_table T: DASH = table T's own time in its grid cell ("T1   playing
+# 1:44:57"), in ms; T_ASK/T_GOT around the capture.
+dash_table() {
+    local txt s=0 part
+    T_ASK=$(now_ms)
+    txt=$(screen | grep -o -E "T$1 +playing [0-9]+(:[0-9]{2})+" | head -n 1)
+    T_GOT=$(now_ms)
+    [ -n "$txt" ] || return 1
+    txt=${txt##* }
+    IFS=: read -r -a parts <<<"$txt"
+    for part in "${parts[@]}"; do s=$((s * 60 + 10#$part)); done
+    DASH=$((s * 1000))
+}
+# check_dash T: table T's cell within 1 s of the hub's time for table T
+# (whole seconds rounded up: the hub's time lies in (DASH - 1 s, DASH]).
+check_dash() {
+    local hub
+    wait_until 20 dash_table "$1" || fail "AG-14: no own time for table $1 on the dashboard: $(screen)"
+    hub=$(($(sq "SELECT deadline_ms FROM clocks;") + $(delay "$1") - (T_ASK + T_GOT) / 2))
+    [ "$hub" -gt $((DASH - 2000)) ] && [ "$hub" -le $((DASH + 1000)) ] ||
+        fail "AG-14: the dashboard shows $DASH ms for table $1, the hub $hub ms: $(screen | grep -E 'T[12] ')"
+    ok "AG-14: the dashboard shows table $1's own time $DASH ms (whole seconds), the hub $hub ms"
+}
+
 # Both wait for their draft, with the whole time.
 for d in table-001 table-002; do
     table_clock "$d" 'not_started waiting_for_draft'
@@ -104,6 +150,10 @@ compare_running 1
 table_clock table-002 'not_started waiting_for_draft'
 [ "$TAB" = 6300000 ] || fail "AG-14: table-002 (no draft yet) shows $TAB ms"
 ok "AG-14: table 1's clock runs from its draft (delay $(delay 1) ms), table 2 still waits"
+check_dash 1
+wait_until 20 eval "screen | grep -q -E 'T2 +playing draft\?'" ||
+    fail "AG-14: the dashboard does not show table 2 waiting for its draft: $(screen)"
+ok "AG-14: the dashboard shows table 2 waiting for its draft (draft?)"
 
 sleep 3
 hl_say table-002 draft
@@ -115,6 +165,8 @@ d1=$(delay 1) d2=$(delay 2)
 compare_running 1
 compare_running 2
 ok "AG-14: each table runs on its own clock (start delays $d1 ms and $d2 ms)"
+check_dash 1
+check_dash 2
 
 hl_say table-001 draft
 hl_expect_new table-001 "error draft: already started in round 1"
@@ -136,6 +188,8 @@ for t in 1 2; do
     ok "AG-14: paused $d shows $TAB ms, hub $hub ms (diff $diff ms)"
 done
 
+screen | grep -E 'T[12] ' >"$E2E_TMP/dash-tables.txt"
+tm send-keys -t tui q
 for d in table-001 table-002; do hl_quit "$d"; done
 kill -TERM "$HUB_PID"
 wait "$HUB_PID" || fail "hub exit status $? after SIGTERM"
