@@ -188,7 +188,7 @@ for t in 1 2; do
     ok "AG-14: paused $d shows $TAB ms, hub $hub ms (diff $diff ms)"
 done
 
-screen | grep -E 'T[12] ' >"$E2E_TMP/dash-tables.txt"
+screen >"$E2E_TMP/dash.txt"
 tm send-keys -t tui q
 for d in table-001 table-002; do hl_quit "$d"; done
 kill -TERM "$HUB_PID"
