@@ -1125,6 +1125,35 @@ static void test_AG_14_each_table_starts_with_its_draft(void **state)
     assert_int_equal(cm.state, TNY_ROUND_CLOCK_READY); /* still waiting */
     tny_wire_clock_release(&c);
 
+    /* The feed (overlays, dashboard): each table's own clock. */
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    m = find_msg(f, "tourney/v1/feed/ag1/tables");
+    assert_non_null(m);
+    json_t *doc = json_loadb((const char *)m->payload, m->len, 0, NULL);
+    assert_non_null(doc);
+    size_t i;
+    json_t *t;
+    int seen = 0;
+    json_array_foreach (json_object_get(doc, "tables"), i, t) {
+        bool mine = json_integer_value(json_object_get(t, "table")) == table1;
+        json_t *ck = json_object_get(t, "clock");
+        assert_true(json_is_boolean(json_object_get(t, "draft_started")));
+        assert_true(json_is_true(json_object_get(t, "draft_started")) == mine);
+        assert_string_equal(json_string_value(json_object_get(ck, "state")),
+                            mine ? "running" : "not_started");
+        if (mine)
+            assert_int_equal(
+                json_integer_value(json_object_get(ck, "deadline_ms")),
+                t1 + len);
+        else
+            assert_int_equal(
+                json_integer_value(json_object_get(ck, "remaining_ms")), len);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    json_decref(doc);
+
     /* Again (a reconnect resends the presence): nothing changes. */
     presence_draft(f, "table-001", 1);
     assert_false(assignment(f, "table-001", &a));
