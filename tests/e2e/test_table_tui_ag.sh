@@ -17,6 +17,7 @@ tui_round
 expect 30 '^ PLAYING' "state playing"
 expect 10 '4  Player [0-9]' "four seats"
 expect 10 'waiting for the draft' "AG-14: the table waits for its draft"
+expect 10 'TABLE CLOCK \(from the draft\)' "AG-14: the clock is the table's own"
 expect 10 '1:45:00' "the whole 105 minutes, not running"
 key /
 expect 10 'DRAFT 1[45]:[0-9]{2} left \(AG-14\)' "draft countdown"
