@@ -313,6 +313,9 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
             struct hub_table_state *ts = hub__ev_table_state(e, tb->number);
             int64_t ext = hub__ev_extension(e, r, tb->number);
             const char *state = "waiting";
+            /* The table's own clock (AG-14: from its draft start). */
+            if (have_clock)
+                hub__table_clock(e, &c, r, tb->number, now_ms, &m);
             if (ts && ts->conflict)
                 state = "conflict";
             else if (tb->has_result)
@@ -321,8 +324,8 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
                 state = "pending_confirmation";
             else if (have_clock && c.state != TNY_ROUND_CLOCK_READY) {
                 state = "playing";
-                if (c.state == TNY_ROUND_CLOCK_RUNNING &&
-                    tny_round_clock_table_remaining(&c, ext, now_ms) <= 0)
+                if (m.state == TNY_ROUND_CLOCK_RUNNING && !m.unlimited &&
+                    m.deadline_ms <= now_ms)
                     state = "overdue";
             }
             const struct hub_device *dev =
@@ -335,10 +338,12 @@ static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
                 dev && dev->state == TNY_WIRE_PRESENCE_ONLINE);
             if (o && ext > 0)
                 json_object_set_new(o, "extension_ms", json_integer(ext));
-            if (o && have_clock) {
-                tny_round_clock_message(&c, ext, now_ms, &m);
+            if (o && have_clock)
                 json_object_set_new(o, "clock", clock_doc(&m, now_ms));
-            }
+            if (o && hub__ev_per_table_start(e)) /* AG-14 */
+                json_object_set_new(
+                    o, "draft_started",
+                    json_boolean(hub__ev_start_delay(e, r, tb->number) >= 0));
             /* Only the counted result, never a pending or disputed one. */
             if (o && tb->has_result && tb->number >= 0 &&
                 tb->number < n_times && times[tb->number] > 0)

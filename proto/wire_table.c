@@ -460,14 +460,19 @@ void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
         else
             hi = mid;
     }
-    if (lo < c->n_extensions && c->extensions[lo].table == table)
+    int64_t delay = -1;
+    if (lo < c->n_extensions && c->extensions[lo].table == table) {
         ext = c->extensions[lo].extension_ms;
+        delay = c->extensions[lo].start_delay_ms;
+    }
     if (out->unlimited)
         return;
     if (out->state == TNY_ROUND_CLOCK_RUNNING)
         out->deadline_ms += ext;
     else
         out->remaining_ms += ext;
+    if (c->per_table_start && table > 0) /* table 0: the round itself */
+        tny_clock_msg_table_start(out, c->table_ms + ext, delay);
 }
 
 static int clock_check(const struct tny_wire_clock *c, struct tny_diag *diag)
@@ -509,8 +514,13 @@ static int clock_check(const struct tny_wire_clock *c, struct tny_diag *diag)
         if ((rc = wire__check_range(e->extension_ms, 0, TNY_CLOCK_MAX_MS, p,
                                     diag)) < 0)
             return rc;
+        wire__path(p, sizeof p, "%s.extensions[%d].start_delay_ms", r, (int)i);
+        if ((rc = wire__check_range(e->start_delay_ms, -1, 2 * TNY_CLOCK_MAX_MS,
+                                    p, diag)) < 0)
+            return rc;
     }
-    return TNY_OK;
+    wire__path(p, sizeof p, "%s.table_ms", r);
+    return wire__check_range(c->table_ms, 0, 2 * TNY_CLOCK_MAX_MS, p, diag);
 }
 
 static int clock_from_pb(const Tourney__V1__RoundClock *m,
@@ -534,6 +544,8 @@ static int clock_from_pb(const Tourney__V1__RoundClock *m,
     wire__path(p, sizeof p, "%s.clock", r);
     if ((rc = wire__clock_from_pb(m->clock, p, &out->clock, diag)) < 0)
         return rc;
+    out->per_table_start = m->has_per_table_start && m->per_table_start;
+    out->table_ms = m->has_table_ms ? m->table_ms : 0;
     wire__path(p, sizeof p, "%s.extensions", r);
     if (m->n_extensions > TNY_WIRE_MAX_EXTENSIONS)
         return wire__fail(diag, "%s: expected at most %d entries, got %zu", p,
@@ -554,6 +566,8 @@ static int clock_from_pb(const Tourney__V1__RoundClock *m,
         if ((rc = wire__need(e->has_extension_ms, p, diag)) < 0)
             return rc;
         out->extensions[i].extension_ms = e->extension_ms;
+        out->extensions[i].start_delay_ms =
+            e->has_start_delay_ms ? e->start_delay_ms : -1;
     }
     return TNY_OK;
 }
@@ -593,10 +607,17 @@ int tny_wire_encode_clock(const struct tny_wire_clock *in, uint8_t **buf,
         ext[i].table = (uint32_t)in->extensions[i].table;
         ext[i].has_extension_ms = true;
         ext[i].extension_ms = in->extensions[i].extension_ms;
+        ext[i].has_start_delay_ms =
+            in->per_table_start && in->extensions[i].start_delay_ms >= 0;
+        ext[i].start_delay_ms = in->extensions[i].start_delay_ms;
         ext_p[i] = &ext[i];
     }
     m.n_extensions = (size_t)in->n_extensions;
     m.extensions = ext_p;
+    m.has_per_table_start = in->per_table_start;
+    m.per_table_start = in->per_table_start;
+    m.has_table_ms = in->per_table_start;
+    m.table_ms = in->table_ms;
     rc =
         wire__pack(&m.base, clock_root, TNY_WIRE_MAX_TABLE_MSG, buf, len, diag);
 out:
@@ -950,6 +971,10 @@ static int presence_check(const struct tny_wire_presence *s,
     if ((rc = wire__check_range(s->device_time_ms, 0, TNY_CLOCK_MAX_INSTANT_MS,
                                 p, diag)) < 0)
         return rc;
+    wire__path(p, sizeof p, "%s.draft_round", r);
+    if ((rc = wire__check_range(s->draft_round, 0, WIRE_MAX_ROUND, p, diag)) <
+        0)
+        return rc;
     wire__path(p, sizeof p, "%s.detail", r);
     return wire__check_text(s->detail, WIRE_TEXT_LINE, false, p, diag);
 }
@@ -988,6 +1013,10 @@ static int presence_from_pb(const Tourney__V1__Presence *m,
     out->last_assignment_version =
         m->has_last_assignment_version ? m->last_assignment_version : 0;
     out->device_time_ms = m->has_device_time_ms ? m->device_time_ms : 0;
+    wire__path(p, sizeof p, "%s.draft_round", r);
+    if ((rc = wire__u32(m->has_draft_round, m->draft_round, false, p,
+                        &out->draft_round, diag)) < 0)
+        return rc;
     return TNY_OK;
 }
 
@@ -1012,6 +1041,8 @@ int tny_wire_encode_presence(const struct tny_wire_presence *in, uint8_t **buf,
     m.has_device_time_ms = in->device_time_ms != 0;
     m.device_time_ms = in->device_time_ms;
     m.detail = wire__opt(in->detail);
+    m.has_draft_round = in->draft_round > 0;
+    m.draft_round = (uint32_t)in->draft_round;
     return wire__pack(&m.base, presence_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
                       diag);
 }

@@ -72,6 +72,7 @@ struct app {
     int64_t sim_due;
     bool quit;
     uint64_t presence_version;
+    int32_t presence_draft; /* draft_round in the last presence (AG-14) */
     int32_t presence_queued;
     bool presence_sent;
     /* input line being read */
@@ -151,7 +152,8 @@ static void publish_presence(struct app *a, bool force)
     if (!a->online)
         return;
     if (!force && a->presence_sent && a->presence_queued == a->n_pend &&
-        a->presence_version == a->core.asg_version)
+        a->presence_version == a->core.asg_version &&
+        a->presence_draft == tbl_core_draft_round(&a->core))
         return;
     memset(&p, 0, sizeof(p));
     snprintf(p.device_id, sizeof(p.device_id), "%s", a->s->device_id);
@@ -160,6 +162,7 @@ static void publish_presence(struct app *a, bool force)
     snprintf(p.software_version, sizeof(p.software_version), "%s", TNY_VERSION);
     p.last_assignment_version = a->core.asg_version;
     p.device_time_ms = wall_ms(NULL);
+    p.draft_round = tbl_core_draft_round(&a->core); /* AG-14 */
     if (tny_wire_encode_presence(&p, &buf, &len, &d) < 0) {
         logf_(a, TBL_LOG_ERROR, "presence: %s", d.msg);
         return;
@@ -171,6 +174,7 @@ static void publish_presence(struct app *a, bool force)
         a->presence_sent = true;
         a->presence_queued = a->n_pend;
         a->presence_version = a->core.asg_version;
+        a->presence_draft = p.draft_round;
     }
     free(buf);
 }
@@ -568,6 +572,7 @@ static void on_line(struct app *a, const char *line)
     logf_(a, TBL_LOG_DEBUG, "in: %s", line);
     if (tbl_core_input(&a->core, line, mono_ms()) == TBL_INPUT_QUIT)
         a->quit = true;
+    publish_presence(a, false); /* a draft started (AG-14) */
 }
 
 /* Reads what is there; false at end of input. */
@@ -944,9 +949,10 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
             if (fds[2].revents & POLLIN) {
                 /* Readable without a key many times over: the terminal
                  * is gone (end of input), stop polling it. */
-                if (tbl_ui_input(a->ui, &a->core, mono_ms(), wall_ms(NULL)))
+                if (tbl_ui_input(a->ui, &a->core, mono_ms(), wall_ms(NULL))) {
                     a->empty_reads = 0;
-                else if (++a->empty_reads > 100) {
+                    publish_presence(a, false); /* a draft (AG-14) */
+                } else if (++a->empty_reads > 100) {
                     input_open = false;
                     logf_(a, TBL_LOG_WARN,
                           "display: no more keys (end of "

@@ -166,9 +166,41 @@ static void emit_clock(struct tbl_core *c, int64_t now_ms)
         return;
     }
     tbl_core_follow(c, now_ms);
-    emitf(c, "clock remaining_ms=%" PRId64 " state=%s%s",
+    emitf(c, "clock remaining_ms=%" PRId64 " state=%s%s%s",
           tbl_core_clock_left(c, now_ms), clock_state_name(c->clock.state),
-          c->clock_stop_ms >= 0 ? " stopped" : "");
+          c->clock_stop_ms >= 0 ? " stopped" : "",
+          tbl_core_per_table_start(c) && c->clock.state == TNY_ROUND_CLOCK_READY
+              ? " waiting_for_draft"
+              : "");
+}
+
+bool tbl_core_per_table_start(const struct tbl_core *c)
+{
+    return c->has_assignment && c->asg.table > 0 &&
+           c->asg.game == TNY_GAME_AGRICOLA && c->asg.draft_ms > 0;
+}
+
+int32_t tbl_core_draft_round(const struct tbl_core *c)
+{
+    return c->has_assignment && c->draft_round == c->asg.round ? c->draft_round
+                                                               : 0;
+}
+
+int tbl_core_start_draft(struct tbl_core *c, struct tny_diag *diag)
+{
+    if (!c->has_assignment || c->asg.table == 0)
+        return tny_diag_set(diag, TNY_ESTATE, "draft: no table assigned");
+    if (!tbl_core_per_table_start(c))
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "draft: this table's format has no draft "
+                            "(AG-14)");
+    if (tbl_core_draft_round(c) != 0)
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "draft: already started in round %d",
+                            (int)c->draft_round);
+    c->draft_round = c->asg.round;
+    emitf(c, "draft started round=%d", (int)c->draft_round);
+    return TNY_OK;
 }
 
 static bool finished(const struct tbl_core *c)
@@ -755,7 +787,7 @@ enum tbl_input tbl_core_input(struct tbl_core *c, const char *line,
     if (n >= sizeof(cmd)) {
         tny_diag_set(&d, TNY_EINVAL,
                      "unknown command \"%.32s\" (expected one of: result, "
-                     "confirm, reject, status, quit, help)",
+                     "confirm, reject, draft, status, quit, help)",
                      copy);
         out = refuse(c, &d);
         goto out;
@@ -788,17 +820,20 @@ enum tbl_input tbl_core_input(struct tbl_core *c, const char *line,
         if (one_id("reject", rest, id, &d) < 0 ||
             tbl_core_reject(c, id, &d) < 0)
             out = refuse(c, &d);
+    } else if (strcmp(cmd, "draft") == 0) {
+        if (tbl_core_start_draft(c, &d) < 0)
+            out = refuse(c, &d);
     } else if (strcmp(cmd, "status") == 0) {
         tbl_core_status(c, now_ms);
     } else if (strcmp(cmd, "quit") == 0) {
         out = TBL_INPUT_QUIT;
     } else if (strcmp(cmd, "help") == 0) {
         emitf(c, "help commands: result {json} | result key=value ..., "
-                 "confirm ID, reject ID, status, quit");
+                 "confirm ID, reject ID, draft, status, quit");
     } else {
         tny_diag_set(&d, TNY_EINVAL,
                      "unknown command \"%s\" (expected one of: result, "
-                     "confirm, reject, status, quit, help)",
+                     "confirm, reject, draft, status, quit, help)",
                      cmd);
         out = refuse(c, &d);
     }

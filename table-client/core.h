@@ -101,6 +101,9 @@ struct tbl_core {
 
     bool has_clock;
     struct tny_table_clock clock;
+    /* AG-14: the round of the assignment whose draft this table started
+     * (0 = none); sent to the hub in Presence.draft_round. */
+    int32_t draft_round;
     bool expired_shown;
     /* The hub - local offset of the last time sync (docs/protocol.md
      * "Time"); used for every clock message once known. */
@@ -241,5 +244,20 @@ int64_t tbl_core_tick(struct tbl_core *core, int64_t now_ms);
 
 /* Emits the status block: state, assignment, clock, submission, net. */
 void tbl_core_status(struct tbl_core *core, int64_t now_ms);
+
+/* AG-14: this table's time starts with its own draft (an Agricola table
+ * with a draft: the hub starts its clock when the table reports it). */
+bool tbl_core_per_table_start(const struct tbl_core *core);
+
+/* AG-14: the players start their draft: remembered for the current round
+ * (tbl_core_draft_round) so the hub starts this table's clock; prints
+ * "draft started round=N".  Errors: TNY_ESTATE (no table, not a table with
+ * a draft, already started in this round). */
+TNY_MUST_USE int tbl_core_start_draft(struct tbl_core *core,
+                                      struct tny_diag *diag);
+
+/* The round whose draft this table started, if it is the assigned round;
+ * else 0. */
+int32_t tbl_core_draft_round(const struct tbl_core *core);
 
 #endif

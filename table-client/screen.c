@@ -536,6 +536,10 @@ static void key_main(struct tbl_screen *s, struct tbl_core *core, int key,
         tbl_ag_view(&s->ag, now_ms, &v);
         int rc = v.started ? tbl_ag_end_draft(&s->ag, now_ms, &d)
                            : tbl_ag_start_draft(&s->ag, now_ms, &d);
+        /* AG-14: the hub starts this table's time with its draft. */
+        if (rc == TNY_OK && !v.started && tbl_core_per_table_start(core) &&
+            tbl_core_draft_round(core) == 0)
+            rc = tbl_core_start_draft(core, &d);
         if (rc < 0)
             say(s, true, "%s", d.msg);
         else

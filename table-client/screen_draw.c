@@ -471,9 +471,9 @@ static void draw_ag(const struct tbl_screen *s, int64_t now_ms, int32_t row,
 
     tbl_ag_view(&s->ag, now_ms, &v);
     if (!v.started) {
-        putf(g, row, 1, TBL_ATTR_DIM,
-             "AG-14: the draft countdown starts with the round clock (/ "
-             "starts it now)");
+        putf(g, row, 1, TBL_ATTR_WARN,
+             "AG-14: waiting for the draft: this table's time starts with "
+             "it (/ starts the draft)");
     } else if (v.speed) {
         fmt_left(v.action_left_ms > 0 ? v.action_left_ms : 0, a, sizeof(a));
         putf(g, row, 1, v.action_over ? TBL_ATTR_ALERT : TBL_ATTR_WARN,
@@ -554,7 +554,10 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
         putf(g, 1, 2, TBL_ATTR_BOLD, "TABLE");
         put_big(g, 2, 2, num, TBL_ATTR_INK);
         clock_col = 2 + tny_bigtext_width("888", 2) + 6;
-        putf(g, 1, clock_col, TBL_ATTR_BOLD, "ROUND CLOCK");
+        /* AG-14: this table's own time, from its draft. */
+        putf(g, 1, clock_col, TBL_ATTR_BOLD, "%s",
+             tbl_core_per_table_start(core) ? "TABLE CLOCK (from the draft)"
+                                            : "ROUND CLOCK");
         if (ink != TBL_ATTR_NORMAL)
             put_big(g, 2, clock_col, ct.big, ink);
         putf(g, 7, 2, TBL_ATTR_NORMAL, "Table %s", num);

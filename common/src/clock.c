@@ -252,6 +252,34 @@ void tny_round_clock_message(const struct tny_round_clock *clock,
         msg->remaining_ms = clock->remaining_ms + table_extension_ms;
 }
 
+int64_t tny_round_clock_elapsed(const struct tny_round_clock *clock,
+                                int64_t now_ms)
+{
+    assert(clock && instant_ok(now_ms));
+    if (clock->length_ms == 0 || clock->state == TNY_ROUND_CLOCK_READY)
+        return 0;
+    return clock->length_ms + clock->extension_ms -
+           tny_round_clock_remaining(clock, now_ms);
+}
+
+void tny_clock_msg_table_start(struct tny_clock_msg *msg, int64_t full_ms,
+                               int64_t start_delay_ms)
+{
+    assert(msg && full_ms >= 0 && full_ms <= 2 * TNY_CLOCK_MAX_MS);
+    assert(start_delay_ms <= 2 * TNY_CLOCK_MAX_MS);
+    if (msg->unlimited)
+        return;
+    if (start_delay_ms < 0) { /* waiting for the draft */
+        msg->state = TNY_ROUND_CLOCK_READY;
+        msg->deadline_ms = 0;
+        msg->remaining_ms = full_ms;
+    } else if (msg->state == TNY_ROUND_CLOCK_RUNNING) {
+        msg->deadline_ms += start_delay_ms;
+    } else {
+        msg->remaining_ms += start_delay_ms;
+    }
+}
+
 int64_t tny_clock_offset(int64_t hub_now_ms, int64_t local_recv_ms)
 {
     assert(instant_ok(hub_now_ms) && instant_ok(local_recv_ms));

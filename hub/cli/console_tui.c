@@ -110,6 +110,11 @@ struct tui {
      * again when unanswered after TIME_RETRY_MS, every TIME_RESYNC_MS. */
     bool has_sync;
     int64_t sync_offset_ms;
+    /* The last RoundClock (AG-14: each table's own clock is read from it)
+     * and when it arrived (monotonic). */
+    bool have_wc;
+    struct tny_wire_clock wc;
+    int64_t wc_recv_ms;
     bool time_asked;
     int64_t time_sent_ms, time_due_ms;
     uint64_t time_nonce;
@@ -253,7 +258,38 @@ static void parse_clock(struct tui *t, const unsigned char *payload, size_t len)
         t->have_clock = true;
         t->clock_round = wc.round;
     }
-    tny_wire_clock_release(&wc);
+    tny_wire_clock_release(&t->wc);
+    t->wc = wc; /* kept: the tables' own clocks (AG-14) */
+    t->have_wc = true;
+    t->wc_recv_ms = mono_ms();
+}
+
+/* AG-14: table number's own clock as "  1:43:12" (or " draft?" while it
+ * waits for its draft) when the round starts each table with its draft;
+ * "" otherwise. */
+static void table_clock_text(const struct tui *t, int number, char *buf,
+                             size_t size)
+{
+    struct tny_clock_msg msg;
+    struct tny_table_clock tc = {0};
+    struct tny_diag d = {{0}};
+    char clk[16];
+    buf[0] = '\0';
+    if (!t->have_wc || !t->wc.per_table_start || t->wc.round != t->tables_round)
+        return;
+    tny_wire_clock_for_table(&t->wc, number, &msg);
+    if (tny_table_clock_apply(&tc, &msg, t->wc_recv_ms, &d) < 0 ||
+        (t->has_sync &&
+         tny_table_clock_use_offset(&tc, t->sync_offset_ms, &d) < 0))
+        return;
+    if (tc.state == TNY_ROUND_CLOCK_READY &&
+        t->clock.state != TNY_ROUND_CLOCK_READY) {
+        snprintf(buf, size, " draft?");
+        return;
+    }
+    tny_clock_format(tny_table_clock_remaining(&tc, mono_ms()), clk,
+                     sizeof clk);
+    snprintf(buf, size, " %s", clk);
 }
 
 /* Asks the hub for its time (the answer: on_time). */
@@ -525,8 +561,12 @@ static void render(struct tui *t, int rows, int cols)
             fb_printf(t, r, 1, C_PLAIN, "... %d more tables", t->n_tables - i);
             break;
         }
+        char own[24] = "";
+        if (strcmp(tb->state, "playing") == 0) /* AG-14: its own time */
+            table_clock_text(t, tb->number, own, sizeof own);
         fb_printf(t, r, 1 + (i % per_row) * CELL_W, offline ? C_OFFLINE : c,
-                  "T%-3d %s%s", tb->number, label, offline ? " OFFLINE" : "");
+                  "T%-3d %s%s%s", tb->number, label, own,
+                  offline ? " OFFLINE" : "");
     }
     if (t->n_tables == 0)
         fb_put(t, row, 2, C_PLAIN, "no published round");
@@ -1257,6 +1297,7 @@ out:
     hub_console_close(conn);
     if (err[0])
         fprintf(stderr, "tourney: %s\n", err);
+    tny_wire_clock_release(&t->wc);
     free(t);
     return status;
 }

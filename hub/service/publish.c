@@ -250,19 +250,27 @@ int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
     snprintf(msg.event_id, sizeof(msg.event_id), "%s", e->id);
     msg.round = e->ev.n_rounds;
     tny_round_clock_message(&c, 0, now_ms, &msg.clock);
+    /* AG-14: tables start their own time; entries carry their start. */
+    msg.per_table_start = hub__ev_per_table_start(e);
+    msg.table_ms = c.length_ms + c.extension_ms;
+#define LISTED(x)                                                              \
+    ((x).round == msg.round &&                                                 \
+     ((x).total_ms > 0 || (msg.per_table_start && (x).start_delay_ms >= 0)))
     int32_t n = 0;
     for (int32_t i = 0; i < e->n_ext; i++)
-        n += e->ext[i].round == msg.round && e->ext[i].total_ms > 0;
+        n += LISTED(e->ext[i]);
     if (n > TNY_WIRE_MAX_EXTENSIONS)
         n = TNY_WIRE_MAX_EXTENSIONS;
     if (n > 0 && !(msg.extensions = calloc((size_t)n, sizeof(*msg.extensions))))
         return TNY_ENOMEM;
     for (int32_t i = 0; i < e->n_ext && msg.n_extensions < n; i++)
-        if (e->ext[i].round == msg.round && e->ext[i].total_ms > 0)
+        if (LISTED(e->ext[i]))
             msg.extensions[msg.n_extensions++] =
-                (struct tny_wire_table_extension){.table = e->ext[i].table,
-                                                  .extension_ms =
-                                                      e->ext[i].total_ms};
+                (struct tny_wire_table_extension){
+                    .table = e->ext[i].table,
+                    .extension_ms = e->ext[i].total_ms,
+                    .start_delay_ms = e->ext[i].start_delay_ms};
+#undef LISTED
     if (msg.n_extensions > 1)
         qsort(msg.extensions, (size_t)msg.n_extensions, sizeof(*msg.extensions),
               cmp_ext);
@@ -402,8 +410,7 @@ static int build_assignment(struct hub_service *svc, struct hub_ev *e,
             fill_seat(e, t, i, ts ? ts->first_seat : -1, &a->seats[i]);
         if ((rc = hub__round_clock(svc, e, &c, diag)) < 0)
             return rc;
-        tny_round_clock_message(&c, hub__ev_extension(e, r, t->number), now_ms,
-                                &a->clock);
+        hub__table_clock(e, &c, r, t->number, now_ms, &a->clock);
         a->has_clock = true;
     }
     /* A result the organiser entered or overrode is shown at the table as

@@ -406,25 +406,69 @@ int64_t hub__ev_extension(const struct hub_ev *e, int32_t round, int32_t table)
     return 0;
 }
 
-int hub__ev_set_extension(struct hub_ev *e, int32_t round, int32_t table,
-                          int64_t total_ms)
+static struct hub_extension *ext_entry(struct hub_ev *e, int32_t round,
+                                       int32_t table)
 {
     for (int32_t i = 0; i < e->n_ext; i++)
-        if (e->ext[i].round == round && e->ext[i].table == table) {
-            e->ext[i].total_ms = total_ms;
-            return TNY_OK;
-        }
+        if (e->ext[i].round == round && e->ext[i].table == table)
+            return &e->ext[i];
     if (e->n_ext == e->cap_ext) {
         int32_t cap = e->cap_ext ? e->cap_ext * 2 : 16;
         struct hub_extension *m = realloc(e->ext, sizeof(*m) * (size_t)cap);
         if (!m)
-            return TNY_ENOMEM;
+            return NULL;
         e->ext = m;
         e->cap_ext = cap;
     }
-    e->ext[e->n_ext++] = (struct hub_extension){
-        .round = round, .table = table, .total_ms = total_ms};
+    e->ext[e->n_ext] = (struct hub_extension){
+        .round = round, .table = table, .start_delay_ms = -1};
+    return &e->ext[e->n_ext++];
+}
+
+int hub__ev_set_extension(struct hub_ev *e, int32_t round, int32_t table,
+                          int64_t total_ms)
+{
+    struct hub_extension *x = ext_entry(e, round, table);
+    if (!x)
+        return TNY_ENOMEM;
+    x->total_ms = total_ms;
     return TNY_OK;
+}
+
+bool hub__ev_per_table_start(const struct hub_ev *e)
+{
+    return e->loaded && e->ev.format.game == TNY_GAME_AGRICOLA &&
+           e->ev.format.draft_minutes > 0;
+}
+
+int64_t hub__ev_start_delay(const struct hub_ev *e, int32_t round,
+                            int32_t table)
+{
+    for (int32_t i = 0; i < e->n_ext; i++)
+        if (e->ext[i].round == round && e->ext[i].table == table)
+            return e->ext[i].start_delay_ms;
+    return -1;
+}
+
+int hub__ev_set_start_delay(struct hub_ev *e, int32_t round, int32_t table,
+                            int64_t delay_ms)
+{
+    struct hub_extension *x = ext_entry(e, round, table);
+    if (!x)
+        return TNY_ENOMEM;
+    x->start_delay_ms = delay_ms;
+    return TNY_OK;
+}
+
+void hub__table_clock(const struct hub_ev *e, const struct tny_round_clock *c,
+                      int32_t round, int32_t table, int64_t now_ms,
+                      struct tny_clock_msg *out)
+{
+    int64_t ext = hub__ev_extension(e, round, table);
+    tny_round_clock_message(c, ext, now_ms, out);
+    if (hub__ev_per_table_start(e))
+        tny_clock_msg_table_start(out, c->length_ms + c->extension_ms + ext,
+                                  hub__ev_start_delay(e, round, table));
 }
 
 /* Versions reserved in the store at a time: one write per this many (or
@@ -478,7 +522,8 @@ static int rebuild(struct hub_service *svc, struct tny_diag *diag)
             after = log[i].seq;
             bool reg = strcmp(log[i].kind, "device.register") == 0;
             bool ext = strcmp(log[i].kind, "clock.extend_table") == 0;
-            if (!reg && !ext)
+            bool draft = strcmp(log[i].kind, "clock.draft_start") == 0;
+            if (!reg && !ext && !draft)
                 continue;
             json_t *d =
                 json_loads(log[i].detail ? log[i].detail : "{}", 0, NULL);
@@ -494,9 +539,14 @@ static int rebuild(struct hub_service *svc, struct tny_diag *diag)
                 json_int_t t = json_integer_value(json_object_get(d, "table"));
                 json_int_t tot =
                     json_integer_value(json_object_get(d, "total_ms"));
-                if (e)
+                json_int_t delay =
+                    json_integer_value(json_object_get(d, "start_delay_ms"));
+                if (e && ext)
                     rc = hub__ev_set_extension(e, (int32_t)r, (int32_t)t,
                                                (int64_t)tot);
+                else if (e)
+                    rc = hub__ev_set_start_delay(e, (int32_t)r, (int32_t)t,
+                                                 (int64_t)delay);
             }
             json_decref(d);
         }
@@ -1130,6 +1180,67 @@ int hub_service_on_results(struct hub_service *svc, int32_t n,
 
 /* ---- presence ------------------------------------------------------------ */
 
+/* AG-14: the device's table started its draft in round draft_round: its
+ * clock starts now (docs/protocol.md "Per-table clocks").  Once per table
+ * and round; ignored (logged) when the event does not start tables on
+ * their own, the round is not the current one in play, or the device has
+ * no table. */
+static int draft_started(struct hub_service *svc, struct hub_device *dev,
+                         int32_t draft_round, int64_t now_ms,
+                         struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct hub_ev *e = NULL;
+    struct tny_round_clock c;
+    struct tny_diag why = {{0}};
+    char actor[16 + HUB_STORE_ID_MAX];
+    int rc;
+
+    if (!dev->event[0] || hub__ev_get(svc, dev->event, &e, &why) < 0)
+        return TNY_OK;
+    if (!hub__ev_per_table_start(e) || dev->table <= 0)
+        return TNY_OK;
+    if (hub__ev_start_delay(e, draft_round, dev->table) >= 0)
+        return TNY_OK; /* already recorded: presence is resent */
+    if (draft_round != e->round.number ||
+        (e->round.status != HUB_ROUND_PUBLISHED &&
+         e->round.status != HUB_ROUND_STARTED) ||
+        !hub__ev_table(e, dev->table)) {
+        HUB_LOG(HUB_LOG_WARN,
+                "draft start refused device=%s event=%s round=%d table=%d: "
+                "not the round in play",
+                dev->id, e->id, (int)draft_round, (int)dev->table);
+        return TNY_OK;
+    }
+    if ((rc = hub__round_clock(svc, e, &c, &why)) < 0) {
+        HUB_LOG(HUB_LOG_WARN, "draft start refused device=%s: %s", dev->id,
+                why.msg);
+        return TNY_OK;
+    }
+    /* Before the round clock starts the delay is 0: the table's time
+     * starts with the round clock. */
+    int64_t delay = tny_round_clock_elapsed(&c, now_ms);
+    if (delay < 0)
+        delay = 0;
+    snprintf(actor, sizeof(actor), "device:%s", dev->id);
+    if ((rc = hub_store_draft_start(svc->store, e->id, draft_round, dev->table,
+                                    delay, actor, &why)) < 0) {
+        HUB_LOG(HUB_LOG_WARN, "draft start refused device=%s: %s", dev->id,
+                why.msg);
+        return rc == TNY_ENOMEM ? tny_diag_set(diag, rc, "%s", why.msg)
+                                : TNY_OK;
+    }
+    if ((rc = hub__ev_set_start_delay(e, draft_round, dev->table, delay)) < 0)
+        return tny_diag_set(diag, rc, "out of memory");
+    HUB_LOG(HUB_LOG_INFO,
+            "draft started event=%s round=%d table=%d start_delay_ms=%lld",
+            e->id, (int)draft_round, (int)dev->table, (long long)delay);
+    e->feed_dirty = true;
+    e->clock_expired_seen = false;
+    if ((rc = hub__publish_device(svc, dev, now_ms, ob, diag)) < 0)
+        return rc;
+    return hub__publish_clock(svc, e, now_ms, ob, diag);
+}
+
 int hub_service_on_presence(struct hub_service *svc, const char *device_id,
                             const uint8_t *payload, size_t len, int64_t now_ms,
                             struct hub_outbox *ob, struct tny_diag *diag)
@@ -1140,7 +1251,6 @@ int hub_service_on_presence(struct hub_service *svc, const char *device_id,
     char actor[16 + HUB_STORE_ID_MAX];
     int rc;
 
-    (void)ob;
     svc->stats.presences++;
     if (!hub__device_login(svc, device_id) || len == 0) {
         svc->stats.ignored++; /* a cleared retained presence, or a stranger */
@@ -1192,6 +1302,8 @@ int hub_service_on_presence(struct hub_service *svc, const char *device_id,
         if (e)
             e->feed_dirty = true;
     }
+    if (p.draft_round > 0 && online)
+        return draft_started(svc, dev, p.draft_round, now_ms, ob, diag);
     return TNY_OK;
 }
 
@@ -1516,7 +1628,8 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
     }
     for (int32_t k = 0; k < e->n_ext; k++)
         out->ext[out->n_ext++] = (struct hub_feed_extension){
-            e->ext[k].round, e->ext[k].table, e->ext[k].total_ms};
+            e->ext[k].round, e->ext[k].table, e->ext[k].total_ms,
+            e->ext[k].start_delay_ms};
     snprintf(out->event, sizeof(out->event), "%s", e->id);
     out->now_ms = now_ms;
     e->feed_dirty = false;
@@ -1540,7 +1653,10 @@ int hub_service_feed_build(struct hub_service *b,
     for (int32_t k = 0; k < snap->n_ext; k++)
         if ((rc = hub__ev_set_extension(e, snap->ext[k].round,
                                         snap->ext[k].table,
-                                        snap->ext[k].total_ms)) < 0)
+                                        snap->ext[k].total_ms)) < 0 ||
+            (rc = hub__ev_set_start_delay(e, snap->ext[k].round,
+                                          snap->ext[k].table,
+                                          snap->ext[k].start_delay_ms)) < 0)
             return rc;
     /* The builder's registry: the snapshot's devices for this event. */
     for (int32_t k = 0; k < b->n_devices; k++)
@@ -1570,12 +1686,34 @@ void hub_service_tick(struct hub_service *svc, int64_t now_ms, int64_t *next_ms)
         struct hub_ev *e = svc->events[i];
         struct tny_round_clock c;
         struct tny_diag ignored;
+        int64_t since = e->tick_ms;
+        e->tick_ms = now_ms;
         if (!e->loaded || e->round.number == 0 ||
-            e->round.status != HUB_ROUND_STARTED || e->clock_expired_seen)
+            e->round.status != HUB_ROUND_STARTED ||
+            (e->clock_expired_seen && !hub__ev_per_table_start(e)))
             continue;
         if (hub__round_clock(svc, e, &c, &ignored) < 0 ||
             c.state != TNY_ROUND_CLOCK_RUNNING || c.length_ms == 0)
             continue;
+        if (hub__ev_per_table_start(e)) {
+            /* AG-14: each started table's own deadline; one that passed
+             * since the last tick makes the feed show it overdue. */
+            for (int32_t k = 0; k < e->n_ext; k++) {
+                const struct hub_extension *x = &e->ext[k];
+                if (x->round != e->round.number || x->start_delay_ms < 0)
+                    continue;
+                int64_t dl = c.deadline_ms + x->total_ms + x->start_delay_ms;
+                if (dl <= now_ms && dl > since) {
+                    e->feed_dirty = true;
+                    HUB_LOG(HUB_LOG_INFO,
+                            "table time is up event=%s round=%d table=%d",
+                            e->id, (int)e->round.number, (int)x->table);
+                } else if (dl > now_ms && dl < next) {
+                    next = dl;
+                }
+            }
+            continue;
+        }
         if (c.deadline_ms <= now_ms) {
             e->clock_expired_seen = true; /* the feed shows overdue tables */
             e->feed_dirty = true;

@@ -45,6 +45,8 @@ struct hub_table_state {
 struct hub_extension {
     int32_t round, table;
     int64_t total_ms;
+    int64_t start_delay_ms; /* AG-14: round time run at the table's draft
+                               start, -1 = not started */
 };
 
 struct hub_ev {
@@ -66,6 +68,7 @@ struct hub_ev {
     struct tny_round_clock clock;
     bool feed_dirty;
     bool clock_expired_seen; /* tick: overdue already flagged */
+    int64_t tick_ms;         /* the last tick (AG-14 table deadlines) */
     /* The feed's event document: a hash of its content and when that
      * content last changed (its updated_ms; feed.c). */
     uint64_t feed_event_hash;
@@ -138,6 +141,20 @@ TNY_MUST_USE int hub__ev_devices_by_table(struct hub_service *svc,
 int64_t hub__ev_extension(const struct hub_ev *e, int32_t round, int32_t table);
 TNY_MUST_USE int hub__ev_set_extension(struct hub_ev *e, int32_t round,
                                        int32_t table, int64_t total_ms);
+
+/* AG-14: each table's clock starts with its own draft (an Agricola format
+ * with a draft). */
+bool hub__ev_per_table_start(const struct hub_ev *e);
+/* AG-14: the table's start delay in a round (-1 = draft not started). */
+int64_t hub__ev_start_delay(const struct hub_ev *e, int32_t round,
+                            int32_t table);
+TNY_MUST_USE int hub__ev_set_start_delay(struct hub_ev *e, int32_t round,
+                                         int32_t table, int64_t delay_ms);
+/* One table's clock reading at now_ms: the round clock c with the table's
+ * extension and, in an AG-14 round, shifted by its draft start. */
+void hub__table_clock(const struct hub_ev *e, const struct tny_round_clock *c,
+                      int32_t round, int32_t table, int64_t now_ms,
+                      struct tny_clock_msg *out);
 
 uint64_t hub__next_version(struct hub_service *svc, int64_t now_ms);
 

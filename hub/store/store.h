@@ -595,6 +595,16 @@ TNY_MUST_USE int hub_store_extend_table(struct hub_store *store,
                                         const char *actor, int64_t *total_ms,
                                         struct tny_diag *diag);
 
+/* AG-14: records that a table started its draft when start_delay_ms of the
+ * round's time had run (log entry "clock.draft_start"; the hub replays it on
+ * start).  The round must be published or started, not closed.  Errors:
+ * TNY_EINVAL (delay out of range), TNY_ENOTFOUND, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_draft_start(struct hub_store *store,
+                                       const char *event_id, int32_t round,
+                                       int32_t table, int64_t start_delay_ms,
+                                       const char *actor,
+                                       struct tny_diag *diag);
+
 /* ---- the log ---------------------------------------------------------- */
 
 struct hub_log_entry {

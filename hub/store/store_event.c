@@ -1857,3 +1857,39 @@ out:
         *total_ms = total;
     return rc;
 }
+
+int hub_store_draft_start(struct hub_store *store, const char *event_id,
+                          int32_t round, int32_t table, int64_t start_delay_ms,
+                          const char *actor, struct tny_diag *diag)
+{
+    int64_t ev_row, round_row, table_row;
+    enum hub_round_status status = HUB_ROUND_DRAFT;
+    int rc;
+
+    if (start_delay_ms < 0 || start_delay_ms > 2 * TNY_CLOCK_MAX_MS)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "draft start: delay %lld ms out of range",
+                            (long long)start_delay_ms);
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+                           diag)) < 0 ||
+        (rc = hs_table_row(store, round_row, event_id, round, table, &table_row,
+                           diag)) < 0)
+        goto out;
+    if (status != HUB_ROUND_PUBLISHED && status != HUB_ROUND_STARTED) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "draft start: round %d of %s is not in play",
+                          (int)round, event_id);
+        goto out;
+    }
+    rc = hs_log(store, actor, event_id, "clock.draft_start",
+                json_pack("{s:i, s:i, s:I}", "round", (int)round, "table",
+                          (int)table, "start_delay_ms",
+                          (json_int_t)start_delay_ms),
+                diag);
+out:
+    return hs_finish(store, rc, diag);
+}

@@ -91,7 +91,7 @@ expect_out "net online queued=0"
 say "result vp.c1=10"
 expect_new "error result: no table assigned"
 say "dance"
-expect_new 'error unknown command "dance" (expected one of: result, confirm, reject, status, quit, help)'
+expect_new 'error unknown command "dance" (expected one of: result, confirm, reject, draft, status, quit, help)'
 "$WIRE" assign version=7 event=cat1 game=catan round=2 stage=round table=5 \
     seats=c1,c2,c3 clock=running:5400000 >"$E2E_TMP/a.bin" || fail "wiretool assign"
 hub_pub "$dev/table-002/assign" "$E2E_TMP/a.bin" -r

@@ -1207,6 +1207,151 @@ static void test_AG_4_first_seat_survives_a_restart(void **state)
     fx_free(f);
 }
 
+/* dev's presence saying its table started the draft of round. */
+static void presence_draft(struct fx *f, const char *dev, int32_t round)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_wire_presence p;
+    char topic[TNY_WIRE_TOPIC_MAX];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(&p, 0, sizeof(p));
+    snprintf(p.device_id, sizeof(p.device_id), "%s", dev);
+    p.state = TNY_WIRE_PRESENCE_ONLINE;
+    p.draft_round = round;
+    OK(tny_wire_encode_presence(&p, &buf, &len, &diag));
+    OK(tny_wire_topic(TNY_WIRE_TOPIC_PRESENCE, dev, topic, sizeof(topic),
+                      &diag));
+    OK(handle(f, topic, buf, len));
+    free(buf);
+}
+
+/* AG-14 (seed 002 S6): after `clock start` each Agricola table waits for
+ * its draft with its whole 105 minutes; the presence that reports the draft
+ * starts that table's clock at the hub's time of receipt (deadline = then
+ * + 105 min), once (a repeated presence changes nothing), not for another
+ * round, and the start survives a restart. */
+static void test_AG_14_each_table_starts_with_its_draft(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a;
+    const int64_t len = 105 * 60000;
+
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    snprintf(q.preset, sizeof(q.preset), "agricola");
+    q.has_seed = true;
+    q.seed = 11;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    q.csv = "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n";
+    free(must(f, &q));
+    presence(f, "table-001");
+    presence(f, "table-002");
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    q.round = 1;
+    free(must(f, &q));
+
+    /* The round clock runs; every table waits for its draft. */
+    const struct hub_msg *m = find_msg(f, "tourney/v1/event/ag1/clock");
+    assert_non_null(m);
+    struct tny_wire_clock c;
+    struct tny_clock_msg cm;
+    OK(tny_wire_decode_clock(m->payload, m->len, &c, &diag));
+    assert_int_equal(c.clock.state, TNY_ROUND_CLOCK_RUNNING);
+    assert_true(c.per_table_start);
+    assert_int_equal(c.table_ms, len);
+    for (int32_t t = 1; t <= 2; t++) {
+        tny_wire_clock_for_table(&c, t, &cm);
+        assert_int_equal(cm.state, TNY_ROUND_CLOCK_READY);
+        assert_int_equal(cm.remaining_ms, len);
+    }
+    tny_wire_clock_release(&c);
+
+    /* table-001's draft, 30 s after the clock start. */
+    f->now += 29000;
+    presence_draft(f, "table-001", 1);
+    int64_t t1 = f->now;
+    assert_true(assignment(f, "table-001", &a));
+    assert_int_equal(a.clock.state, TNY_ROUND_CLOCK_RUNNING);
+    assert_int_equal(a.clock.deadline_ms, t1 + len);
+    int32_t table1 = a.table;
+    m = find_msg(f, "tourney/v1/event/ag1/clock");
+    assert_non_null(m);
+    OK(tny_wire_decode_clock(m->payload, m->len, &c, &diag));
+    tny_wire_clock_for_table(&c, table1, &cm);
+    assert_int_equal(cm.deadline_ms, t1 + len);
+    tny_wire_clock_for_table(&c, 3 - table1, &cm);
+    assert_int_equal(cm.state, TNY_ROUND_CLOCK_READY); /* still waiting */
+    tny_wire_clock_release(&c);
+
+    /* The feed (overlays, dashboard): each table's own clock. */
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    m = find_msg(f, "tourney/v1/feed/ag1/tables");
+    assert_non_null(m);
+    json_t *doc = json_loadb((const char *)m->payload, m->len, 0, NULL);
+    assert_non_null(doc);
+    size_t i;
+    json_t *t;
+    int seen = 0;
+    json_array_foreach (json_object_get(doc, "tables"), i, t) {
+        bool mine = json_integer_value(json_object_get(t, "table")) == table1;
+        json_t *ck = json_object_get(t, "clock");
+        assert_true(json_is_boolean(json_object_get(t, "draft_started")));
+        assert_true(json_is_true(json_object_get(t, "draft_started")) == mine);
+        assert_string_equal(json_string_value(json_object_get(ck, "state")),
+                            mine ? "running" : "not_started");
+        if (mine)
+            assert_int_equal(
+                json_integer_value(json_object_get(ck, "deadline_ms")),
+                t1 + len);
+        else
+            assert_int_equal(
+                json_integer_value(json_object_get(ck, "remaining_ms")), len);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    json_decref(doc);
+
+    /* Again (a reconnect resends the presence): nothing changes. */
+    presence_draft(f, "table-001", 1);
+    assert_false(assignment(f, "table-001", &a));
+    /* Another round's draft: ignored. */
+    presence_draft(f, "table-002", 2);
+    assert_false(assignment(f, "table-002", &a));
+
+    /* table-002's draft 10 minutes later: its own 105 minutes. */
+    f->now += 10 * 60000;
+    presence_draft(f, "table-002", 1);
+    int64_t t2 = f->now;
+    assert_true(assignment(f, "table-002", &a));
+    assert_int_equal(a.clock.deadline_ms, t2 + len);
+
+    /* A restart: both starts are replayed from the log. */
+    hub_service_free(f->svc);
+    fx_open_service(f);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    assert_true(assignment(f, "table-001", &a));
+    assert_int_equal(a.clock.deadline_ms, t1 + len);
+    assert_true(assignment(f, "table-002", &a));
+    assert_int_equal(a.clock.deadline_ms, t2 + len);
+    fx_free(f);
+}
+
 /* docs/feed.md on the flushed feed of the snapshot test's round: table
  * a[0] confirmed (seat 0 won by 4) carries its result and confirmed_ms,
  * table a[1] (pending) neither; unknown clubs are absent, never null. */
@@ -1382,6 +1527,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_console_errors),
         cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
         cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
+        cmocka_unit_test(test_AG_14_each_table_starts_with_its_draft),
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
         cmocka_unit_test(
             test_CM_6_store_faults_acknowledge_nothing_uncommitted),

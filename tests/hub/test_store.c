@@ -788,6 +788,17 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
     OK(hub_store_extend_table(s, "tx", 1, 7, 30000, "organiser:anna", &total,
                               &diag));
     assert_int_equal(total, 90000);
+    /* AG-14: a draft start for a closed round is refused by name, as is a
+     * negative delay; neither writes the log. */
+    assert_int_equal(
+        hub_store_draft_start(s, "tx", 1, 7, 1000, "device:pi-01", &diag),
+        TNY_ESTATE);
+    assert_non_null(strstr(diag.msg, "round 1 of tx is not in play"));
+    assert_int_equal(
+        hub_store_draft_start(s, "tx", 1, 7, -5, "device:pi-01", &diag),
+        TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "delay -5 ms out of range"));
+    assert_int_equal(count_log(s, NULL, "clock.draft_start"), 0);
     OK(hub_store_set_event_status(s, "tx", HUB_EVENT_FINISHED, "organiser:anna",
                                   &diag));
     struct hub_event_info *list;

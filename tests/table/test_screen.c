@@ -75,6 +75,10 @@ static void world_free(struct world *w)
  * left_ms to go (0: no clock). */
 /* The action_ms the next assign() puts in the assignment (AG-14, CT-8). */
 static int64_t next_action_ms;
+/* AG-14: the draft_ms of the next assign(), and its clock waiting (READY
+ * with left_ms) instead of running. */
+static int64_t next_draft_ms;
+static bool next_clock_waits;
 
 static void assign(struct world *w, uint64_t version, const char *game,
                    int32_t table, int32_t n, int64_t left_ms)
@@ -106,11 +110,17 @@ static void assign(struct world *w, uint64_t version, const char *game,
     }
     a->seats[0].first_player = true;
     a->action_ms = next_action_ms;
+    a->draft_ms = next_draft_ms;
     if (left_ms > 0) {
         a->has_clock = true;
         a->clock.state = TNY_ROUND_CLOCK_RUNNING;
         a->clock.hub_now_ms = 1700000000000;
         a->clock.deadline_ms = 1700000000000 + left_ms;
+        if (next_clock_waits) {
+            a->clock.state = TNY_ROUND_CLOCK_READY;
+            a->clock.deadline_ms = 0;
+            a->clock.remaining_ms = left_ms;
+        }
     }
     tbl_core_assignment(&w->core, a, w->now, NULL);
     free(a);
@@ -584,6 +594,47 @@ static void test_AG_14_draft_starts_with_the_round_clock(void **state)
     world_free(w);
 }
 
+/* AG-14: a table whose time starts with its draft waits for it (its clock
+ * not started, the whole time shown); / starts the draft and reports it
+ * (tbl_core_draft_round, sent in the presence); the hub's running clock
+ * for this table then counts, and speed play follows this table's own
+ * time-up. */
+static void test_AG_14_table_waits_for_its_draft(void **state)
+{
+    struct world *w = world_new(30, 100);
+    struct tbl_ag_view v;
+    (void)state;
+    next_draft_ms = 15 * 60000;
+    next_clock_waits = true;
+    assign(w, 1, "agricola", 2, 4, 105 * 60000);
+    w->now += 60000;
+    assert_on_screen(w, "AG-14: waiting for the draft");
+    assert_on_screen(w, "TABLE CLOCK (from the draft)");
+    assert_on_screen(w, "clock 1:45:00 not started");
+    tbl_ag_view(&w->s.ag, w->now, &v);
+    assert_false(v.started); /* nothing runs before the draft */
+    assert_int_equal(tbl_core_draft_round(&w->core), 0);
+    keys(w, "/");
+    assert_int_equal(tbl_core_draft_round(&w->core), 2);
+    assert_on_screen(w, "draft started");
+    /* The hub's answer: this table's clock runs from now. */
+    next_clock_waits = false;
+    assign(w, 2, "agricola", 2, 4, 105 * 60000);
+    w->now += 60000;
+    assert_on_screen(w, "DRAFT 14:00 left (AG-14)");
+    assert_on_screen(w, "clock 1:44:00 running");
+    keys(w, "/");
+    /* The table's own time is up: speed play here. */
+    w->now += 104 * 60000;
+    tbl_screen_sync(&w->s, &w->core, w->now, w->wall);
+    if (w->s.view == TBL_VIEW_FLOW)
+        keys(w, "/");
+    w->now += 10000;
+    assert_on_screen(w, "SPEED PLAY (AG-14): action 0:20");
+    next_draft_ms = 0;
+    world_free(w);
+}
+
 /* ---- flows -------------------------------------------------------------- */
 
 static void test_CT_4_result_flow_keys(void **state)
@@ -696,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_pairing_change_shown),
         cmocka_unit_test(test_CT_8_turn_limit_after_time_out),
         cmocka_unit_test(test_AG_14_draft_starts_with_the_round_clock),
+        cmocka_unit_test(test_AG_14_table_waits_for_its_draft),
         cmocka_unit_test(test_CT_4_result_flow_keys),
         cmocka_unit_test(test_saved_state_restored_for_the_same_table_only),
     };

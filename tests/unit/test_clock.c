@@ -720,6 +720,78 @@ static void test_AG_14_property_action_timer(void **state)
 
 /* Issue 8: a table that receives a retained clock message long after the
  * hub made it shows the hub's time once a time sync gave the offset. */
+/* AG-14 (seed 002 S6): each table's 105 minutes start with its own draft.
+ * Table 1 starts its draft with the round, table 2 ten minutes later; a
+ * round pause and a round extension apply to both; table 3 waits. */
+static void test_AG_14_per_table_start(void **state)
+{
+    (void)state;
+    struct tny_round_clock c;
+    struct tny_clock_msg m1, m2, m3;
+    struct tny_diag d = {{0}};
+    const int64_t t = HUB_T0, len = 105 * MIN;
+
+    assert_int_equal(tny_round_clock_init(&c, len, &d), 0);
+    assert_int_equal(tny_round_clock_elapsed(&c, t), 0); /* not started */
+    assert_int_equal(tny_round_clock_start(&c, t, &d), 0);
+    int64_t delay1 = tny_round_clock_elapsed(&c, t);
+    int64_t delay2 = tny_round_clock_elapsed(&c, t + 10 * MIN);
+    assert_int_equal(delay1, 0);
+    assert_int_equal(delay2, 10 * MIN);
+
+    /* 30 minutes after the round's start: 75 left at table 1, 85 at 2. */
+    tny_round_clock_message(&c, 0, t + 30 * MIN, &m1);
+    m2 = m3 = m1;
+    tny_clock_msg_table_start(&m1, len, delay1);
+    tny_clock_msg_table_start(&m2, len, delay2);
+    tny_clock_msg_table_start(&m3, len, -1);
+    assert_int_equal(m1.state, TNY_ROUND_CLOCK_RUNNING);
+    assert_int_equal(m1.deadline_ms - (t + 30 * MIN), 75 * MIN);
+    assert_int_equal(m2.deadline_ms - (t + 30 * MIN), 85 * MIN);
+    /* table 3 has not drafted: its whole time waits */
+    assert_int_equal(m3.state, TNY_ROUND_CLOCK_READY);
+    assert_int_equal(m3.remaining_ms, len);
+
+    /* A 5-minute pause and a 2-minute round extension: both tables keep
+     * their own 105 minutes plus the 2. */
+    assert_int_equal(tny_round_clock_pause(&c, t + 30 * MIN, &d), 0);
+    assert_int_equal(tny_round_clock_extend(&c, 2 * MIN, &d), 0);
+    assert_int_equal(tny_round_clock_resume(&c, t + 35 * MIN, &d), 0);
+    /* table 3 starts its draft at t + 40: the round ran 40 minutes less
+     * the 5-minute pause */
+    int64_t delay3 = tny_round_clock_elapsed(&c, t + 40 * MIN);
+    assert_int_equal(delay3, 35 * MIN);
+    tny_round_clock_message(&c, 0, t + 40 * MIN, &m1);
+    m2 = m3 = m1;
+    tny_clock_msg_table_start(&m1, len + 2 * MIN, delay1);
+    tny_clock_msg_table_start(&m2, len + 2 * MIN, delay2);
+    tny_clock_msg_table_start(&m3, len + 2 * MIN, delay3);
+    /* used so far: table 1 35 min (40 less the pause), table 2 25 min,
+     * table 3 none */
+    assert_int_equal(m1.deadline_ms - (t + 40 * MIN), 107 * MIN - 35 * MIN);
+    assert_int_equal(m2.deadline_ms - (t + 40 * MIN), 107 * MIN - 25 * MIN);
+    assert_int_equal(m3.deadline_ms - (t + 40 * MIN), 107 * MIN);
+    /* each table's time is up exactly 105 + 2 minutes of running time
+     * after its own draft: table 2 ten minutes after table 1 */
+    assert_int_equal(m2.deadline_ms - m1.deadline_ms, 10 * MIN);
+
+    /* paused readings shift the remaining time the same way */
+    assert_int_equal(tny_round_clock_pause(&c, t + 50 * MIN, &d), 0);
+    tny_round_clock_message(&c, 0, t + 50 * MIN, &m2);
+    tny_clock_msg_table_start(&m2, len + 2 * MIN, delay2);
+    assert_int_equal(m2.state, TNY_ROUND_CLOCK_PAUSED);
+    assert_int_equal(m2.remaining_ms, 107 * MIN - 35 * MIN);
+
+    /* no time limit: nothing to shift, nothing waits */
+    assert_int_equal(tny_round_clock_init(&c, 0, &d), 0);
+    assert_int_equal(tny_round_clock_start(&c, t, &d), 0);
+    assert_int_equal(tny_round_clock_elapsed(&c, t + MIN), 0);
+    tny_round_clock_message(&c, 0, t + MIN, &m3);
+    tny_clock_msg_table_start(&m3, 0, -1);
+    assert_true(m3.unlimited);
+    assert_int_equal(m3.state, TNY_ROUND_CLOCK_RUNNING);
+}
+
 static void test_sync_offset_beats_a_retained_message(void **state)
 {
     struct tny_round_clock rc;
@@ -830,6 +902,7 @@ int main(void)
         cmocka_unit_test(test_AG_14_phases),
         cmocka_unit_test(test_AG_14_extension_and_errors),
         cmocka_unit_test(test_AG_14_property_action_timer),
+        cmocka_unit_test(test_AG_14_per_table_start),
         cmocka_unit_test(test_sync_offset_beats_a_retained_message),
         cmocka_unit_test(test_sync_offset_refuses_bad_round_trips),
         cmocka_unit_test(test_clock_format),

@@ -288,7 +288,7 @@ static void tx_assignment_sample(struct tny_wire_assignment *a)
 }
 
 static struct tny_wire_table_extension sample_ext[3] = {
-    {2, 120000}, {9, 300000}, {40, 0}};
+    {2, 120000, -1}, {9, 300000, -1}, {40, 0, -1}};
 
 static void clock_sample(struct tny_wire_clock *c)
 {
@@ -534,7 +534,9 @@ static bool str_eq(const char *a, const char *b)
 static bool clock_eq(const struct tny_wire_clock *a,
                      const struct tny_wire_clock *b)
 {
-    struct tny_wire_clock x = *a, y = *b;
+    struct tny_wire_clock x, y; /* memcpy: padding too (both zeroed) */
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
     x.extensions = y.extensions = NULL;
     return memcmp(&x, &y, sizeof x) == 0 &&
            (a->n_extensions == 0 ||
@@ -847,6 +849,51 @@ static void test_CM_7_table_extension_added(void **state)
     tny_wire_clock_for_table(&c, 9, &m);
     assert_true(m.unlimited);
     assert_int_equal(m.remaining_ms, 1000);
+}
+
+/* AG-14: in a per_table_start round a table's clock runs from its own
+ * draft: shifted by its start delay, or waiting with the whole time; the
+ * fields survive the wire. */
+static void test_AG_14_table_clock_from_its_draft(void **state)
+{
+    (void)state;
+    static const struct tny_wire_table_extension init[3] = {
+        {2, 120000, 600000}, {9, 0, -1}, {12, 0, 0}};
+    struct tny_wire_table_extension ext[3];
+    struct tny_wire_clock c, back;
+    struct tny_clock_msg m;
+    struct tny_diag d = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memcpy(ext, init, sizeof ext); /* padding zeroed: compared by memcmp */
+    clock_sample(&c);
+    c.extensions = ext;
+    c.per_table_start = true;
+    c.table_ms = 105 * 60000;
+    tny_wire_clock_for_table(&c, 2, &m); /* drafted 10 min in, +2 min */
+    assert_int_equal(m.state, TNY_ROUND_CLOCK_RUNNING);
+    assert_int_equal(m.deadline_ms, c.clock.deadline_ms + 120000 + 600000);
+    tny_wire_clock_for_table(&c, 12, &m); /* drafted with the round */
+    assert_int_equal(m.deadline_ms, c.clock.deadline_ms);
+    tny_wire_clock_for_table(&c, 9, &m); /* listed, not drafted */
+    assert_int_equal(m.state, TNY_ROUND_CLOCK_READY);
+    assert_int_equal(m.remaining_ms, 105 * 60000);
+    tny_wire_clock_for_table(&c, 5, &m); /* not listed: waits too */
+    assert_int_equal(m.state, TNY_ROUND_CLOCK_READY);
+    assert_int_equal(m.remaining_ms, 105 * 60000);
+    roundtrip(&codecs[C_CLOCK], &c);
+    assert_int_equal(tny_wire_encode_clock(&c, &buf, &len, &d), 0);
+    assert_int_equal(tny_wire_decode_clock(buf, len, &back, &d), 0);
+    assert_true(back.per_table_start);
+    assert_int_equal(back.table_ms, 105 * 60000);
+    assert_int_equal(back.extensions[0].start_delay_ms, 600000);
+    assert_int_equal(back.extensions[1].start_delay_ms, -1);
+    assert_int_equal(back.extensions[2].start_delay_ms, 0);
+    tny_wire_clock_release(&back);
+    free(buf);
+    ext[0].start_delay_ms = -2; /* out of range: refused by name */
+    assert_int_equal(tny_wire_encode_clock(&c, &buf, &len, &d), TNY_EINVAL);
+    assert_non_null(strstr(d.msg, "start_delay_ms"));
 }
 
 static void test_PROTO_roundtrip_submission_every_game(void **state)
@@ -1984,6 +2031,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_assignment_seats_by_number),
         cmocka_unit_test(test_PROTO_roundtrip_clock),
         cmocka_unit_test(test_CM_7_table_extension_added),
+        cmocka_unit_test(test_AG_14_table_clock_from_its_draft),
         cmocka_unit_test(test_PROTO_roundtrip_submission_every_game),
         cmocka_unit_test(test_PROTO_roundtrip_ack),
         cmocka_unit_test(test_PROTO_roundtrip_presence),

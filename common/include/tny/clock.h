@@ -107,6 +107,19 @@ int64_t tny_round_clock_table_remaining(const struct tny_round_clock *clock,
                                         int64_t table_extension_ms,
                                         int64_t now_ms);
 
+/* ---- AG-14 per-table start ---------------------------------------------- */
+
+/* AG-14: in a round whose tables start their own time with their draft, the
+ * round clock still holds the round-wide length, pauses and extensions, and
+ * a table's clock is the round clock shifted by the round time that had run
+ * when the table's draft started (its start delay).  Pauses and extensions
+ * of the round so apply to every table, and each table keeps its full time.
+ *
+ * Round time run at now_ms: length + round extension - time left (0 before
+ * the start; 0 without a time limit). */
+int64_t tny_round_clock_elapsed(const struct tny_round_clock *clock,
+                                int64_t now_ms);
+
 /* ---- clock message and table-side view (architecture.md "Time") -------- */
 
 /* What the hub publishes for one table: its own clock reading, and either the
@@ -124,6 +137,16 @@ struct tny_clock_msg {
 void tny_round_clock_message(const struct tny_round_clock *clock,
                              int64_t table_extension_ms, int64_t now_ms,
                              struct tny_clock_msg *msg);
+
+/* AG-14: turns msg, a table's reading of the round clock (its extension
+ * included), into that table's own clock.  full_ms is the table's whole time
+ * (length + round extension + table extension).  start_delay_ms < 0: the
+ * table has not started its draft, its clock waits (READY, full_ms left);
+ * else the deadline or remaining time moves by start_delay_ms.  An
+ * unlimited reading is left as it is.  start_delay_ms and full_ms are at
+ * most 2 * TNY_CLOCK_MAX_MS (asserted). */
+void tny_clock_msg_table_start(struct tny_clock_msg *msg, int64_t full_ms,
+                               int64_t start_delay_ms);
 
 /* Offset between the hub clock and a table's monotonic clock, measured when a
  * message arrives: hub_now_ms - local_recv_ms.  Network delay makes the hub

@@ -209,6 +209,7 @@ struct hub_feed_device {
 struct hub_feed_extension {
     int32_t round, table;
     int64_t total_ms;
+    int64_t start_delay_ms; /* AG-14, -1 = draft not started */
 };
 
 struct hub_feed_snapshot {

@@ -239,6 +239,9 @@ TNY_MUST_USE int tny_wire_decode_assignment(const uint8_t *buf, size_t len,
 struct tny_wire_table_extension {
     int32_t table;        /* >= 1, distinct */
     int64_t extension_ms; /* 0..TNY_CLOCK_MAX_MS */
+    /* AG-14 per_table_start: round time run when the table's draft started
+     * (0..2 * TNY_CLOCK_MAX_MS), -1 = not started. */
+    int64_t start_delay_ms;
 };
 
 /* An event's round clock: the round-wide reading plus per-table
@@ -251,6 +254,11 @@ struct tny_wire_clock {
     struct tny_clock_msg clock;
     int32_t n_extensions; /* 0..TNY_WIRE_MAX_EXTENSIONS */
     struct tny_wire_table_extension *extensions;
+    /* AG-14: each table's clock starts with its draft (start_delay_ms of
+     * its entry); table_ms = length + round extensions (what a table that
+     * has not started shows, its own extension added). */
+    bool per_table_start;
+    int64_t table_ms;
 };
 
 /* Frees extensions and zeroes *c (safe on a zeroed struct). */
@@ -258,7 +266,9 @@ void tny_wire_clock_release(struct tny_wire_clock *c);
 
 /* One table's clock message: the round reading with that table's
  * extension added (to the deadline when running, to the remaining time
- * otherwise; nothing when unlimited). */
+ * otherwise; nothing when unlimited); with per_table_start, shifted by the
+ * table's start delay or waiting (tny_clock_msg_table_start).  Table 0 is
+ * the round's own reading. */
 void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
                               struct tny_clock_msg *out);
 
@@ -380,6 +390,7 @@ struct tny_wire_presence {
     uint64_t last_assignment_version;
     int64_t device_time_ms; /* 0 = unknown */
     char detail[TNY_WIRE_TEXT_MAX + 1];
+    int32_t draft_round; /* AG-14: draft started in this round, 0 = none */
 };
 
 TNY_MUST_USE int tny_wire_encode_presence(const struct tny_wire_presence *in,
