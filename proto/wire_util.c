@@ -713,6 +713,7 @@ static const struct {
     [TNY_WIRE_TOPIC_CTL_RESP] = {"ctl", "resp"},
     [TNY_WIRE_TOPIC_TIME_REQ] = {"time", "req"},
     [TNY_WIRE_TOPIC_TIME_RESP] = {"time", "resp"},
+    [TNY_WIRE_TOPIC_IDENTIFY] = {"device", "identify"},
 };
 
 int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,

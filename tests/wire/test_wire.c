@@ -491,6 +491,11 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         strcpy(q->device_id, "table-07");
         q->table = 7;
         break;
+    case TNY_WIRE_CMD_IDENTIFY_DEVICE:
+        strcpy(q->device_id, "table-07");
+        if (variant) /* needs no event */
+            memset(q->event_id, 0, sizeof q->event_id);
+        break;
     case TNY_WIRE_CMD_NEXT_STAGE: q->confirm = true; break;
     case TNY_WIRE_CMD_LIST_EVENTS:
         memset(q->event_id, 0, sizeof q->event_id);
@@ -1726,6 +1731,7 @@ static void test_PROTO_topics(void **state)
         {TNY_WIRE_TOPIC_CLOCK, "tourney/v1/event/tbl-7/clock"},
         {TNY_WIRE_TOPIC_CTL_REQ, "tourney/v1/ctl/tbl-7/req"},
         {TNY_WIRE_TOPIC_CTL_RESP, "tourney/v1/ctl/tbl-7/resp"},
+        {TNY_WIRE_TOPIC_IDENTIFY, "tourney/v1/device/tbl-7/identify"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(

@@ -87,6 +87,7 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_CTL_RESP,  /* tourney/v1/ctl/{id}/resp */
     TNY_WIRE_TOPIC_TIME_REQ,  /* tourney/v1/time/{login}/req */
     TNY_WIRE_TOPIC_TIME_RESP, /* tourney/v1/time/{login}/resp */
+    TNY_WIRE_TOPIC_IDENTIFY,  /* tourney/v1/device/{id}/identify */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -426,6 +427,7 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_SHOW_RESULTS,
     TNY_WIRE_CMD_RESOLVE_CONFLICT,
     TNY_WIRE_CMD_READ_LOG,
+    TNY_WIRE_CMD_IDENTIFY_DEVICE,
     TNY_WIRE_CMD_COUNT_
 };
 
@@ -456,7 +458,8 @@ struct tny_wire_player {
 /* One console command.  The arguments each command uses (everything else
  * is ignored by encode and zero after decode):
  *   every command   correlation_id, organiser_id; event_id except
- *                   LIST_EVENTS (none) and LIST_DEVICES (optional filter)
+ *                   LIST_EVENTS (none), LIST_DEVICES (optional filter)
+ *                   and IDENTIFY_DEVICE (ignored)
  *   CREATE_EVENT    event_id = the new id; preset xor format_json; title;
  *                   has_seed + seed; options_json (optional); or instead
  *                   event_json alone (a whole event file: import)
@@ -478,6 +481,7 @@ struct tny_wire_player {
  *                   (at most 20 TP), reason
  *   GET_STANDINGS   round (after; 0 latest)
  *   ASSIGN_DEVICE   device_id, table (0 = unassign)
+ *   IDENTIFY_DEVICE device_id (event_id optional, ignored)
  *   NEXT_STAGE      confirm (must be true)
  *   EXPORT_EVENT, LIST_DEVICES, LIST_EVENTS   nothing more
  *   DISCARD_DRAFT   round (0 = the draft's), reason
