@@ -437,7 +437,7 @@ static void on_time(struct app *a, const struct tny_mqtt_message *m,
 static void on_identify(struct app *a, const struct tny_mqtt_message *m,
                         int64_t now)
 {
-    char line[96];
+    char line[TNY_WIRE_ID_MAX + 64];
     long table = 0;
     size_t i;
 
