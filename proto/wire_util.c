@@ -739,6 +739,37 @@ int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,
     return TNY_OK;
 }
 
+size_t tny_wire_encode_identify(int32_t table, char buf[8])
+{
+    if (table < 0 || table > TNY_WIRE_IDENTIFY_TABLE_MAX)
+        table = 0;
+    return (size_t)snprintf(buf, 8, "%d", (int)table);
+}
+
+int tny_wire_decode_identify(const uint8_t *buf, size_t len, int32_t *table,
+                             struct tny_diag *diag)
+{
+    int32_t v = 0;
+    if (len == 0 || len > 6 || (buf[0] == '0' && len > 1))
+        return wire__fail(diag,
+                          "identify: expected a table number, got %zu "
+                          "bytes",
+                          len);
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] < '0' || buf[i] > '9')
+            return wire__fail(diag,
+                              "identify: expected a table number, byte %zu "
+                              "is not a digit",
+                              i);
+        v = v * 10 + (buf[i] - '0');
+    }
+    if (v > TNY_WIRE_IDENTIFY_TABLE_MAX)
+        return wire__fail(diag, "identify: table %d above %d", (int)v,
+                          TNY_WIRE_IDENTIFY_TABLE_MAX);
+    *table = v;
+    return TNY_OK;
+}
+
 int tny_wire_topic_parse(const char *topic, enum tny_wire_topic *kind,
                          char id[TNY_WIRE_ID_MAX + 1], struct tny_diag *diag)
 {

@@ -438,30 +438,21 @@ static void on_identify(struct app *a, const struct tny_mqtt_message *m,
                         int64_t now)
 {
     char line[TNY_WIRE_ID_MAX + 64];
-    long table = 0;
-    size_t i;
+    struct tny_diag d = {{0}};
+    int32_t table;
 
-    for (i = 0; i < m->len && i < 7; i++) {
-        char c = ((const char *)m->payload)[i];
-        if (c < '0' || c > '9')
-            break;
-        table = table * 10 + (c - '0');
-    }
-    if (m->len == 0 || i != m->len || table > 100000) {
+    if (tny_wire_decode_identify(m->payload, m->len, &table, &d) < 0) {
         emit(a, "warn identify: undecodable message ignored");
-        logf_(a, TBL_LOG_WARN,
-              "identify: expected a table number, got %zu "
-              "bytes",
-              m->len);
+        logf_(a, TBL_LOG_WARN, "%s", d.msg);
         return;
     }
-    snprintf(line, sizeof(line), "identify device=%s table=%ld",
-             a->s->device_id, table);
+    snprintf(line, sizeof(line), "identify device=%s table=%d", a->s->device_id,
+             (int)table);
     emit(a, line);
-    logf_(a, TBL_LOG_INFO, "identify: showing %s (table %ld) for %d s",
-          a->s->device_id, table, TBL_SCREEN_IDENTIFY_MS / 1000);
+    logf_(a, TBL_LOG_INFO, "identify: showing %s (table %d) for %d s",
+          a->s->device_id, (int)table, TBL_SCREEN_IDENTIFY_MS / 1000);
     if (a->ui)
-        tbl_ui_identify(a->ui, (int32_t)table, now);
+        tbl_ui_identify(a->ui, table, now);
 }
 
 static void on_message(struct app *a, const struct tny_mqtt_message *m,

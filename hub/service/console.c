@@ -1207,24 +1207,24 @@ static int cmd_identify_device(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
     const struct hub_device *d = hub__device_find(c->svc, q->device_id);
-    char topic[TNY_WIRE_TOPIC_MAX], text[16];
+    char topic[TNY_WIRE_TOPIC_MAX], text[8];
     int rc;
     if (!d)
         return fail(c, TNY_ENOTFOUND,
                     "console_request.device_id: no device \"%s\" has "
                     "connected to this hub (see `tourney live device list`)",
                     q->device_id);
-    int n = snprintf(text, sizeof(text), "%d", (int)d->table);
-    uint8_t *buf = malloc((size_t)n);
+    size_t n = tny_wire_encode_identify(d->table, text);
+    uint8_t *buf = malloc(n);
     if (!buf)
         return fail(c, TNY_ENOMEM, "out of memory");
-    memcpy(buf, text, (size_t)n);
+    memcpy(buf, text, n);
     if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_IDENTIFY, d->id, topic,
                              sizeof(topic), &c->diag)) < 0) {
         free(buf);
         return fail_diag(c, rc);
     }
-    if ((rc = hub_outbox_add(c->ob, topic, buf, (size_t)n, false)) < 0)
+    if ((rc = hub_outbox_add(c->ob, topic, buf, n, false)) < 0)
         return fail(c, rc, "out of memory");
     HUB_LOG(HUB_LOG_INFO, "device identify device=%s table=%d", d->id,
             (int)d->table);

@@ -1713,6 +1713,38 @@ static void test_GT_9_winner_agrees_with_games(void **state)
 
 /* ---- topics -------------------------------------------------------------- */
 
+/* device/{id}/identify: the table number in decimal, nothing else. */
+static void test_PROTO_identify_payload(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    char text[8];
+    int32_t table = -1;
+    static const char *const good[] = {"0", "12", "100000"};
+    static const int32_t want[] = {0, 12, 100000};
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(tny_wire_decode_identify((const uint8_t *)good[i],
+                                                  strlen(good[i]), &table,
+                                                  &diag),
+                         0);
+        assert_int_equal(table, want[i]);
+        assert_int_equal(tny_wire_encode_identify(table, text),
+                         strlen(good[i]));
+        assert_memory_equal(text, good[i], strlen(good[i]));
+    }
+    static const char *const bad[] = {"",   "012",     "-1", "100001",
+                                      "1a", "1234567", " 1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        table = -1;
+        assert_int_equal(tny_wire_decode_identify((const uint8_t *)bad[i],
+                                                  strlen(bad[i]), &table,
+                                                  &diag),
+                         TNY_EINVAL);
+        assert_non_null(strstr(diag.msg, "identify: "));
+        assert_int_equal(table, -1);
+    }
+}
+
 static void test_PROTO_topics(void **state)
 {
     (void)state;
@@ -2014,6 +2046,7 @@ int main(void)
         cmocka_unit_test(test_NH_10_armies_to_table),
         cmocka_unit_test(test_GT_9_winner_agrees_with_games),
         cmocka_unit_test(test_PROTO_topics),
+        cmocka_unit_test(test_PROTO_identify_payload),
         cmocka_unit_test(test_PROTO_random_inputs_every_decoder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,6 +96,17 @@ enum tny_wire_topic {
 TNY_MUST_USE int tny_wire_topic(enum tny_wire_topic kind, const char *id,
                                 char *buf, size_t size, struct tny_diag *diag);
 
+/* device/{id}/identify's payload (not protobuf, like hub/state): the
+ * device's table number in decimal ASCII, no sign, no leading zero
+ * ("12"; "0" = not assigned), 0..TNY_WIRE_IDENTIFY_TABLE_MAX.  Encode
+ * writes it into buf (at least 8 bytes) and returns its length (no NUL);
+ * decode: Errors: TNY_EINVAL ("identify: why"). */
+#define TNY_WIRE_IDENTIFY_TABLE_MAX 100000
+size_t tny_wire_encode_identify(int32_t table, char buf[8]);
+TNY_MUST_USE int tny_wire_decode_identify(const uint8_t *buf, size_t len,
+                                          int32_t *table,
+                                          struct tny_diag *diag);
+
 /* Parses a topic written by tny_wire_topic (a received message's topic):
  * *kind and id (a TNY_WIRE_ID_MAX + 1 buffer; "" for HUB_STATE).
  * Errors: TNY_EINVAL for any other topic (diag quotes it). */
