@@ -1,8 +1,9 @@
 /* fuzz_wire_table.c - fuzz target: the table protocol's decoders
  * (proto/wire_table.c, wire_result.c): assignment, round clock, result
- * submission, result ack, presence, and the topic parser.  The first byte
- * picks the decoder, the rest is the payload.  A message the decoder
- * accepts holds its documented invariants, so it must encode again.
+ * submission, result ack, presence, and the topic parser with the
+ * identify payload's (device/{id}/identify, plain text) on the same bytes.
+ * The first byte picks the decoder, the rest is the payload.  A message the
+ * decoder accepts holds its documented invariants, so it must encode again.
  */
 #include <string.h>
 
@@ -56,9 +57,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     default: {
         /* A topic arrives as a NUL-terminated string from Paho. */
-        char topic[256];
+        char topic[256], text[8];
         enum tny_wire_topic kind;
         char id[TNY_WIRE_ID_MAX + 1];
+        int32_t table;
+        if (tny_wire_decode_identify(msg, n, &table, &diag) == 0)
+            fuzz_check(tny_wire_encode_identify(table, text) == n &&
+                       memcmp(text, msg, n) == 0);
         if (n >= sizeof(topic))
             break;
         memcpy(topic, msg, n);

@@ -58,6 +58,7 @@ static const struct {
     C(SHOW_RESULTS, "show_results", SHOW_RESULTS),
     C(RESOLVE_CONFLICT, "resolve_conflict", RESOLVE_CONFLICT),
     C(READ_LOG, "read_log", READ_LOG),
+    C(IDENTIFY_DEVICE, "identify_device", IDENTIFY_DEVICE),
 #undef C
 };
 
@@ -173,8 +174,9 @@ static int request_check(const struct tny_wire_request *q,
         return wire__fail(diag, "%s.command: missing (unknown command %d)", r,
                           (int)q->cmd);
     const enum tny_wire_cmd cmd = q->cmd;
-    bool need_event =
-        cmd != TNY_WIRE_CMD_LIST_EVENTS && cmd != TNY_WIRE_CMD_LIST_DEVICES;
+    bool need_event = cmd != TNY_WIRE_CMD_LIST_EVENTS &&
+                      cmd != TNY_WIRE_CMD_LIST_DEVICES &&
+                      cmd != TNY_WIRE_CMD_IDENTIFY_DEVICE;
     wire__path(p, sizeof p, "%s.event_id", r);
     if ((rc = wire__check_id(q->event_id, need_event, p, diag)) < 0)
         return rc;
@@ -325,6 +327,9 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_ASSIGN_DEVICE:
         ID(device_id, "device_id");
         RANGE(table, "table", 0, WIRE_MAX_TABLE);
+        return TNY_OK;
+    case TNY_WIRE_CMD_IDENTIFY_DEVICE:
+        ID(device_id, "device_id");
         return TNY_OK;
     case TNY_WIRE_CMD_NEXT_STAGE:
         if (!q->confirm)
@@ -608,6 +613,8 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         if ((rc = STR(m->assign_device, device_id, device_id)) < 0)
             return rc;
         return U32(m->assign_device, table, table);
+    case TNY_WIRE_CMD_IDENTIFY_DEVICE:
+        return STR(m->identify_device, device_id, device_id);
     case TNY_WIRE_CMD_NEXT_STAGE:
         q->confirm = m->next_stage->has_confirm && m->next_stage->confirm;
         return TNY_OK;
@@ -758,6 +765,7 @@ struct request_pb {
         Tourney__V1__ExportEvent export_event;
         Tourney__V1__ListDevices list_devices;
         Tourney__V1__AssignDevice assign_device;
+        Tourney__V1__IdentifyDevice identify_device;
         Tourney__V1__CloseRound close_round;
         Tourney__V1__NextStage next_stage;
         Tourney__V1__ListEvents list_events;
@@ -977,6 +985,11 @@ static void command_to_pb(const struct tny_wire_request *q,
         s->u.assign_device.device_id = (char *)q->device_id;
         SET_U32(&s->u.assign_device, table, q->table);
         m->assign_device = &s->u.assign_device;
+        break;
+    case TNY_WIRE_CMD_IDENTIFY_DEVICE:
+        tourney__v1__identify_device__init(&s->u.identify_device);
+        s->u.identify_device.device_id = (char *)q->device_id;
+        m->identify_device = &s->u.identify_device;
         break;
     case TNY_WIRE_CMD_NEXT_STAGE:
         tourney__v1__next_stage__init(&s->u.next_stage);

@@ -713,6 +713,7 @@ static const struct {
     [TNY_WIRE_TOPIC_CTL_RESP] = {"ctl", "resp"},
     [TNY_WIRE_TOPIC_TIME_REQ] = {"time", "req"},
     [TNY_WIRE_TOPIC_TIME_RESP] = {"time", "resp"},
+    [TNY_WIRE_TOPIC_IDENTIFY] = {"device", "identify"},
 };
 
 int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,
@@ -735,6 +736,37 @@ int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,
     if (n < 0 || (size_t)n >= size)
         return tny_diag_set(diag, TNY_ERANGE,
                             "topic: buffer of %zu bytes too small", size);
+    return TNY_OK;
+}
+
+size_t tny_wire_encode_identify(int32_t table, char buf[8])
+{
+    if (table < 0 || table > TNY_WIRE_IDENTIFY_TABLE_MAX)
+        table = 0;
+    return (size_t)snprintf(buf, 8, "%d", (int)table);
+}
+
+int tny_wire_decode_identify(const uint8_t *buf, size_t len, int32_t *table,
+                             struct tny_diag *diag)
+{
+    int32_t v = 0;
+    if (len == 0 || len > 6 || (buf[0] == '0' && len > 1))
+        return wire__fail(diag,
+                          "identify: expected a table number, got %zu "
+                          "bytes",
+                          len);
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] < '0' || buf[i] > '9')
+            return wire__fail(diag,
+                              "identify: expected a table number, byte %zu "
+                              "is not a digit",
+                              i);
+        v = v * 10 + (buf[i] - '0');
+    }
+    if (v > TNY_WIRE_IDENTIFY_TABLE_MAX)
+        return wire__fail(diag, "identify: table %d above %d", (int)v,
+                          TNY_WIRE_IDENTIFY_TABLE_MAX);
+    *table = v;
     return TNY_OK;
 }
 

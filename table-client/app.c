@@ -24,6 +24,7 @@
 
 #include "core.h"
 #include "outbox.h"
+#include "screen.h"
 #include "text.h"
 #include "ui.h"
 
@@ -60,6 +61,7 @@ struct app {
     struct pending *pend;
     int32_t n_pend, cap_pend;
     char t_assign[TNY_WIRE_TOPIC_MAX], t_ack[TNY_WIRE_TOPIC_MAX];
+    char t_identify[TNY_WIRE_TOPIC_MAX];
     char t_result[TNY_WIRE_TOPIC_MAX], t_presence[TNY_WIRE_TOPIC_MAX];
     char clock_event[TNY_WIRE_ID_MAX + 1];
     /* Time sync (docs/protocol.md "Time sync"): asked on every connect, again
@@ -433,6 +435,30 @@ static void on_time(struct app *a, const struct tny_mqtt_message *m,
     tbl_core_time_sync(&a->core, offset, rtt, now);
 }
 
+/* `tourney live device identify`: the payload is the table number in
+ * decimal ASCII (0 = not assigned; docs/protocol.md).  The display shows
+ * its banner; headless prints `identify device=D table=T`. */
+static void on_identify(struct app *a, const struct tny_mqtt_message *m,
+                        int64_t now)
+{
+    char line[TNY_WIRE_ID_MAX + 64];
+    struct tny_diag d = {{0}};
+    int32_t table;
+
+    if (tny_wire_decode_identify(m->payload, m->len, &table, &d) < 0) {
+        emit(a, "warn identify: undecodable message ignored");
+        logf_(a, TBL_LOG_WARN, "%s", d.msg);
+        return;
+    }
+    snprintf(line, sizeof(line), "identify device=%s table=%d", a->s->device_id,
+             (int)table);
+    emit(a, line);
+    logf_(a, TBL_LOG_INFO, "identify: showing %s (table %d) for %d s",
+          a->s->device_id, (int)table, TBL_SCREEN_IDENTIFY_MS / 1000);
+    if (a->ui)
+        tbl_ui_identify(a->ui, table, now);
+}
+
 static void on_message(struct app *a, const struct tny_mqtt_message *m,
                        int64_t now)
 {
@@ -502,6 +528,10 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
         on_ack(a, &ack);
         return;
     }
+    case TNY_WIRE_TOPIC_IDENTIFY:
+        if (strcmp(id, a->s->device_id) == 0)
+            on_identify(a, m, now);
+        return;
     case TNY_WIRE_TOPIC_HUB_STATE:
         if (m->len == strlen(TNY_WIRE_HUB_ONLINE) &&
             memcmp(m->payload, TNY_WIRE_HUB_ONLINE, m->len) == 0) {
@@ -621,7 +651,7 @@ static int open_mqtt(struct app *a, struct tny_diag *diag)
     size_t will_len = 0;
     const char *servers[1] = {a->s->broker_uri};
     char t_hub[TNY_WIRE_TOPIC_MAX];
-    struct tny_mqtt_subscription subs[4];
+    struct tny_mqtt_subscription subs[5];
     int rc;
 
     memset(&will, 0, sizeof(will));
@@ -638,6 +668,7 @@ static int open_mqtt(struct app *a, struct tny_diag *diag)
     subs[1] = (struct tny_mqtt_subscription){a->t_ack, 1};
     subs[2] = (struct tny_mqtt_subscription){t_hub, 1};
     subs[3] = (struct tny_mqtt_subscription){a->t_time_resp, 0};
+    subs[4] = (struct tny_mqtt_subscription){a->t_identify, 1};
     tny_mqtt_options_init(&o);
     o.servers = servers;
     o.n_servers = 1;
@@ -648,7 +679,7 @@ static int open_mqtt(struct app *a, struct tny_diag *diag)
     o.will = (struct tny_mqtt_fixed_message){a->t_presence, will_buf, will_len,
                                              1, true};
     o.subs = subs;
-    o.n_subs = 4;
+    o.n_subs = 5;
     o.max_payload = TNY_WIRE_MAX_TABLE_MSG;
     o.seed = a->s->seed;
     rc = tny_mqtt_open(&o, &a->mqtt, diag);
@@ -875,6 +906,8 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
                              sizeof(a->t_assign), diag)) < 0 ||
         (rc = tny_wire_topic(TNY_WIRE_TOPIC_ACK, s->device_id, a->t_ack,
                              sizeof(a->t_ack), diag)) < 0 ||
+        (rc = tny_wire_topic(TNY_WIRE_TOPIC_IDENTIFY, s->device_id,
+                             a->t_identify, sizeof(a->t_identify), diag)) < 0 ||
         (rc = tny_wire_topic(TNY_WIRE_TOPIC_RESULT, s->device_id, a->t_result,
                              sizeof(a->t_result), diag)) < 0 ||
         (rc = tny_wire_topic(TNY_WIRE_TOPIC_TIME_REQ, s->device_id,

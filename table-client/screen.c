@@ -54,6 +54,8 @@ static void reset(struct tbl_screen *s)
 {
     bool has_pending = s->has_pending_load;
     char pending[TBL_SCREEN_SAVE_MAX];
+    int64_t identify_until = s->identify_until_ms;
+    int32_t identify_table = s->identify_table;
 
     memcpy(pending, s->pending_load, sizeof(pending));
     tbl_flow_release(&s->flow);
@@ -62,6 +64,8 @@ static void reset(struct tbl_screen *s)
     s->view = TBL_VIEW_MAIN;
     s->round_start_ms = -1;
     s->turn_start_ms = -1;
+    s->identify_until_ms = identify_until;
+    s->identify_table = identify_table;
     s->has_pending_load = has_pending;
     memcpy(s->pending_load, pending, sizeof(pending));
     s->dirty = true;
@@ -72,6 +76,14 @@ void tbl_screen_init(struct tbl_screen *s)
     memset(s, 0, sizeof(*s));
     reset(s);
     s->dirty = false;
+}
+
+void tbl_screen_identify(struct tbl_screen *s, int32_t table, int64_t now_ms)
+{
+    s->identify_until_ms = now_ms + TBL_SCREEN_IDENTIFY_MS;
+    if (s->identify_until_ms == 0)
+        s->identify_until_ms = 1;
+    s->identify_table = table;
 }
 
 /* ---- flows ------------------------------------------------------------ */

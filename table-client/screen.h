@@ -172,7 +172,17 @@ struct tbl_screen {
     char pending_load[TBL_SCREEN_SAVE_MAX];
 
     bool dirty; /* changed since the last save */
+
+    /* `tourney live device identify`: until identify_until_ms (monotonic;
+     * 0 = not identifying) the whole screen is a blinking inverse banner
+     * with the device id and identify_table (0 = not assigned).  Not
+     * saved, kept across a new assignment. */
+    int64_t identify_until_ms;
+    int32_t identify_table;
 };
+
+/* How long the identify banner shows (docs/console.md). */
+#define TBL_SCREEN_IDENTIFY_MS 10000
 
 /* An empty model: MAIN, bound to nothing. */
 void tbl_screen_init(struct tbl_screen *s);
@@ -191,6 +201,10 @@ void tbl_screen_sync(struct tbl_screen *s, struct tbl_core *core,
  * reject). */
 void tbl_screen_key(struct tbl_screen *s, struct tbl_core *core, int key,
                     int64_t now_ms, int64_t wall_ms);
+
+/* The hub asked this device to identify itself (table 0 = not assigned):
+ * the banner shows for TBL_SCREEN_IDENTIFY_MS from now_ms. */
+void tbl_screen_identify(struct tbl_screen *s, int32_t table, int64_t now_ms);
 
 /* Draws the current screen at now_ms into g (any size; laid out for
  * 100x30, still complete at 80x24). */

@@ -10,6 +10,7 @@
  */
 #include "screen.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -849,6 +850,45 @@ static void draw_chess(const struct tbl_screen *s, const struct tbl_core *core,
              "result  - back");
 }
 
+/* The identify banner over the whole screen: "TABLE-007", the table
+ * number in large digits and in words, the seconds left; inverse and
+ * normal in turn every half second so it is seen across a hall. */
+static void draw_identify(const struct tbl_screen *s, const char *device_id,
+                          int64_t now_ms, struct tbl_grid *g)
+{
+    enum tbl_attr attr = blink_on(now_ms) ? TBL_ATTR_BAR : TBL_ATTR_BOLD;
+    enum tbl_attr ink = blink_on(now_ms) ? TBL_ATTR_BAR : TBL_ATTR_INK;
+    char id[TNY_WIRE_ID_MAX + 1], line[64], num[16];
+    int32_t top = g->rows / 2 - 6, w;
+    int64_t left = (s->identify_until_ms - now_ms + 999) / 1000;
+    size_t i;
+
+    for (i = 0; device_id[i] && i < sizeof(id) - 1; i++)
+        id[i] = (char)toupper((unsigned char)device_id[i]);
+    id[i] = '\0';
+    for (int32_t r = 0; r < g->rows; r++)
+        fill_row(g, r, attr);
+    if (top < 0)
+        top = 0;
+    tbl_grid_put(g, top, (g->cols - text_cols(id)) / 2, attr, id, g->cols);
+    if (s->identify_table > 0) {
+        snprintf(num, sizeof(num), "%d", (int)s->identify_table);
+        w = tny_bigtext_width(num, 2);
+        /* Ink on paper: inverse paper needs normal ink, and back. */
+        if (w > 0 && w <= g->cols)
+            put_big(g, top + 2, (g->cols - w) / 2, num,
+                    ink == TBL_ATTR_BAR ? TBL_ATTR_NORMAL : ink);
+        snprintf(line, sizeof(line), "table %d", (int)s->identify_table);
+    } else {
+        snprintf(line, sizeof(line), "no table assigned");
+    }
+    tbl_grid_put(g, top + 8, (g->cols - text_cols(line)) / 2, attr, line,
+                 g->cols);
+    snprintf(line, sizeof(line), "identify: %" PRId64 " s", left);
+    tbl_grid_put(g, top + 10, (g->cols - text_cols(line)) / 2, attr, line,
+                 g->cols);
+}
+
 void tbl_screen_draw(const struct tbl_screen *s, const struct tbl_core *core,
                      const char *device_id, int64_t now_ms, struct tbl_grid *g)
 {
@@ -876,6 +916,8 @@ void tbl_screen_draw(const struct tbl_screen *s, const struct tbl_core *core,
     case TBL_VIEW_NOTES: draw_notes(core, now_ms, g, keys, sizeof(keys)); break;
     }
     bottom(s, core, keys, g);
+    if (s->identify_until_ms && now_ms < s->identify_until_ms)
+        draw_identify(s, device_id, now_ms, g);
 }
 
 int64_t tbl_screen_next_tick(const struct tbl_screen *s,

@@ -228,6 +228,11 @@ static void save(struct tbl_ui *ui, int64_t now_ms, int64_t wall_ms,
     ui->save_failed = false;
 }
 
+void tbl_ui_identify(struct tbl_ui *ui, int32_t table, int64_t now_ms)
+{
+    tbl_screen_identify(&ui->s, table, now_ms);
+}
+
 void tbl_ui_update(struct tbl_ui *ui, struct tbl_core *core, int64_t now_ms,
                    int64_t wall_ms, char *error_out, size_t error_size)
 {

@@ -46,6 +46,10 @@ int32_t tbl_ui_input(struct tbl_ui *ui, struct tbl_core *core, int64_t now_ms,
 void tbl_ui_update(struct tbl_ui *ui, struct tbl_core *core, int64_t now_ms,
                    int64_t wall_ms, char *error_out, size_t error_size);
 
+/* Shows the identify banner (tbl_screen_identify) from now_ms; the next
+ * tbl_ui_update draws it. */
+void tbl_ui_identify(struct tbl_ui *ui, int32_t table, int64_t now_ms);
+
 /* Milliseconds until the next redraw is due. */
 int64_t tbl_ui_next_wakeup(const struct tbl_ui *ui, const struct tbl_core *core,
                            int64_t now_ms);

@@ -701,17 +701,32 @@ out:
 
 /* ---- ListFortress writer ----------------------------------------------- */
 
-/* The number in "p<N>", else index + 1. */
+/* N of an id "p<N>" written as import writes it (no leading zero, at
+ * most 15 digits), else -1. */
+static json_int_t lf_number(const char *id)
+{
+    size_t n = strlen(id);
+    if (id[0] != 'p' || n < 2 || n > 16 || (id[1] == '0' && n > 2))
+        return -1;
+    json_int_t x = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (id[i] < '0' || id[i] > '9')
+            return -1;
+        x = x * 10 + (id[i] - '0');
+    }
+    return x;
+}
+
+/* The number in "p<N>" when every player's id has that form (distinct
+ * ids, so distinct numbers), else index + 1 for everybody: a mix would
+ * give two players one number ("p4" and the fourth player "p0"; found
+ * by fuzz_import_listfortress). */
 static json_int_t lf_id(const struct tny_event *ev, int32_t p)
 {
-    const char *id = ev->players[p].id;
-    if (id[0] == 'p' && id[1] >= '1' && id[1] <= '9') {
-        char *end;
-        long long x = strtoll(id + 1, &end, 10);
-        if (*end == '\0')
-            return (json_int_t)x;
-    }
-    return (json_int_t)p + 1;
+    for (int32_t i = 0; i < ev->n_players; i++)
+        if (lf_number(ev->players[i].id) < 0)
+            return (json_int_t)p + 1;
+    return lf_number(ev->players[p].id);
 }
 
 static int32_t tiebreak_index(const struct tny_standings *st,

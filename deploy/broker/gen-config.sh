@@ -522,12 +522,13 @@ pattern read tourney/v1/time/%u/resp
 
 # Devices: %u is the login (= client id, use_username_as_clientid), so a
 # table writes only its own result/presence and reads only its own
-# assign/ack.  Pattern lines also apply to the other logins, whose names
+# assign/ack/identify (only the hub writes those).  Pattern lines also apply to the other logins, whose names
 # can never be a device's: the hub ignores device topics of unknown ids.
 pattern write tourney/v1/device/%u/result
 pattern write tourney/v1/device/%u/presence
 pattern read tourney/v1/device/%u/assign
 pattern read tourney/v1/device/%u/ack
+pattern read tourney/v1/device/%u/identify
 
 # The hub: everything under tourney/v1/, and the broker's statistics.
 user $hub_user

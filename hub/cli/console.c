@@ -1708,6 +1708,19 @@ static int run_device_assign(struct live *lv)
     return show(lv, SHAPE_RECORDS, line);
 }
 
+/* device identify DEVICE: the hub's message ("table-007 (table 12,
+ * online) flashes its id for 10 s") or its error. */
+static int run_device_identify(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_IDENTIFY_DEVICE, NULL);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.device_id, lv->pos[0], "DEVICE");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
+                                         : status;
+}
+
 static int run_wait_hub(struct live *lv)
 {
     struct tny_diag d = {{0}};
@@ -2208,6 +2221,9 @@ static const struct live_cmd live_cmds[] = {
      "table devices: presence and assignment", run_devices},
     {"device", "assign", "DEVICE EVENT_ID TABLE", 3, 3, o_none,
      "make a device physical table TABLE (0 = unassign)", run_device_assign},
+    {"device", "identify", "DEVICE", 1, 1, o_none,
+     "that device's screen flashes its id and table for 10 s",
+     run_device_identify},
     {"console", NULL, "EVENT_ID", 1, 1, o_none,
      "live full-screen dashboard: tables, clock, standings; keys send the "
      "commands above",

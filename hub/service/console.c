@@ -1208,6 +1208,46 @@ static int cmd_assign_device(struct ctx *c)
     return TNY_OK;
 }
 
+/* The device's screen flashes its id and table for 10 s: a non-retained
+ * message on device/{dev}/identify whose payload is the table number in
+ * decimal ASCII ("0" = not assigned).  Only a device that has connected
+ * to this hub can be identified: another id is a typo. */
+static int cmd_identify_device(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct hub_device *d = hub__device_find(c->svc, q->device_id);
+    char topic[TNY_WIRE_TOPIC_MAX], text[8];
+    int rc;
+    if (!d)
+        return fail(c, TNY_ENOTFOUND,
+                    "console_request.device_id: no device \"%s\" has "
+                    "connected to this hub (see `tourney live device list`)",
+                    q->device_id);
+    size_t n = tny_wire_encode_identify(d->table, text);
+    uint8_t *buf = malloc(n);
+    if (!buf)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    memcpy(buf, text, n);
+    if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_IDENTIFY, d->id, topic,
+                             sizeof(topic), &c->diag)) < 0) {
+        free(buf);
+        return fail_diag(c, rc);
+    }
+    if ((rc = hub_outbox_add(c->ob, topic, buf, n, false)) < 0)
+        return fail(c, rc, "out of memory");
+    HUB_LOG(HUB_LOG_INFO, "device identify device=%s table=%d", d->id,
+            (int)d->table);
+    if (d->table)
+        snprintf(c->rep->message, sizeof(c->rep->message),
+                 "%s (table %d, %s) flashes its id for 10 s", d->id,
+                 (int)d->table, presence_name(d->state));
+    else
+        snprintf(c->rep->message, sizeof(c->rep->message),
+                 "%s (not assigned, %s) flashes its id for 10 s", d->id,
+                 presence_name(d->state));
+    return TNY_OK;
+}
+
 /* ---- corrections (discard, unpublish, reopen, edit, conflicts, log) ------
  *
  * Every command here is audited: the store writes its log row with the
@@ -1719,6 +1759,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results},
     {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict},
     {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log},
+    {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device},
 };
 
 int hub__console_run(struct hub_service *svc, const char *console_id,

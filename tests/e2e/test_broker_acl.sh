@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_broker_acl.sh - the venue's access rules, against real mosquitto 2.0
 # processes running the configs of deploy/broker/gen-config.sh: devices
-# write only their own result/presence and read only their own assign/ack
+# write only their own result/presence and read only their own assign/ack/identify
 # plus hub/state and the clocks; organisers own their ctl pair; anonymous
 # and wrong-password clients are refused on the venue broker; the login is
 # the client id (on the console listener, organisers only, each console
@@ -80,6 +80,7 @@ ok "MQTT 3.1.1: the same denial is silent (ordinary PUBACK) and still dropped"
 e2e_pub table-001 "$dev/table-001/presence" online -r || fail "own presence"
 e2e_expect watch "$dev/table-001/presence" online
 for t in "$dev/table-002/presence" "$dev/table-001/assign" "$dev/table-001/ack" \
+    "$dev/table-001/identify" "$dev/table-002/identify" \
     tourney/v1/hub/state tourney/v1/event/e1/clock tourney/v1/feed/e1/x \
     tourney/v1/ctl/table-001/req tourney/v1/ctl/o1/req; do
     e2e_pub table-001 "$t" forged-w
@@ -89,7 +90,7 @@ done
 e2e_pub table-001 "$dev/table-001/presence" marker-3 || fail "marker-3"
 e2e_expect watch "$dev/table-001/presence" marker-3
 e2e_messages watch | grep -q forged-w && fail "a forged write was delivered"
-ok "table-001 writes its own presence; other presence, own assign/ack, hub/state, clock, feed, ctl: PUBACK 135"
+ok "table-001 writes its own presence; other presence, own assign/ack/identify, hub/state, clock, feed, ctl: PUBACK 135"
 
 # --- devices: reading --------------------------------------------------------
 
@@ -120,13 +121,15 @@ e2e_pub hub "$dev/table-002/assign" live-A2 || fail "live assign 2"
 e2e_pub hub "$dev/table-002/ack" live-K2 || fail "live ack 2"
 e2e_pub hub tourney/v1/feed/e1/live F1 || fail "live feed"
 e2e_pub hub tourney/v1/ctl/o1/resp R1 || fail "live resp"
+e2e_pub hub "$dev/table-002/identify" 2 || fail "live identify 2"
+e2e_pub hub "$dev/table-001/identify" 1 || fail "live identify 1"
 e2e_pub hub "$dev/table-001/ack" K1 || fail "live ack 1"
 e2e_expect t1_all "$dev/table-001/ack" K1
 e2e_sub_stop t1_all
 got=$(e2e_messages t1_all | sort | tr '\n' '|')
-want="0 $dev/table-001/ack K1|1 $dev/table-001/assign A1|1 tourney/v1/event/e1/clock c1|1 tourney/v1/hub/state online|"
+want="0 $dev/table-001/ack K1|0 $dev/table-001/identify 1|1 $dev/table-001/assign A1|1 tourney/v1/event/e1/clock c1|1 tourney/v1/hub/state online|"
 [ "$got" = "$want" ] || fail "table-001 on '#' got: $got; wanted: $want"
-ok "table-001 on '#' reads exactly its assign/ack, hub/state and the clock (retained and live)"
+ok "table-001 on '#' reads exactly its assign/ack/identify, hub/state and the clock (retained and live)"
 
 # --- organisers --------------------------------------------------------------
 

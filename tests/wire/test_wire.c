@@ -493,6 +493,11 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         strcpy(q->device_id, "table-07");
         q->table = 7;
         break;
+    case TNY_WIRE_CMD_IDENTIFY_DEVICE:
+        strcpy(q->device_id, "table-07");
+        if (variant) /* needs no event */
+            memset(q->event_id, 0, sizeof q->event_id);
+        break;
     case TNY_WIRE_CMD_NEXT_STAGE: q->confirm = true; break;
     case TNY_WIRE_CMD_LIST_EVENTS:
         memset(q->event_id, 0, sizeof q->event_id);
@@ -1757,6 +1762,38 @@ static void test_GT_9_winner_agrees_with_games(void **state)
 
 /* ---- topics -------------------------------------------------------------- */
 
+/* device/{id}/identify: the table number in decimal, nothing else. */
+static void test_PROTO_identify_payload(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    char text[8];
+    int32_t table = -1;
+    static const char *const good[] = {"0", "12", "100000"};
+    static const int32_t want[] = {0, 12, 100000};
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(tny_wire_decode_identify((const uint8_t *)good[i],
+                                                  strlen(good[i]), &table,
+                                                  &diag),
+                         0);
+        assert_int_equal(table, want[i]);
+        assert_int_equal(tny_wire_encode_identify(table, text),
+                         strlen(good[i]));
+        assert_memory_equal(text, good[i], strlen(good[i]));
+    }
+    static const char *const bad[] = {"",   "012",     "-1", "100001",
+                                      "1a", "1234567", " 1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        table = -1;
+        assert_int_equal(tny_wire_decode_identify((const uint8_t *)bad[i],
+                                                  strlen(bad[i]), &table,
+                                                  &diag),
+                         TNY_EINVAL);
+        assert_non_null(strstr(diag.msg, "identify: "));
+        assert_int_equal(table, -1);
+    }
+}
+
 static void test_PROTO_topics(void **state)
 {
     (void)state;
@@ -1775,6 +1812,7 @@ static void test_PROTO_topics(void **state)
         {TNY_WIRE_TOPIC_CLOCK, "tourney/v1/event/tbl-7/clock"},
         {TNY_WIRE_TOPIC_CTL_REQ, "tourney/v1/ctl/tbl-7/req"},
         {TNY_WIRE_TOPIC_CTL_RESP, "tourney/v1/ctl/tbl-7/resp"},
+        {TNY_WIRE_TOPIC_IDENTIFY, "tourney/v1/device/tbl-7/identify"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(
@@ -2058,6 +2096,7 @@ int main(void)
         cmocka_unit_test(test_NH_10_armies_to_table),
         cmocka_unit_test(test_GT_9_winner_agrees_with_games),
         cmocka_unit_test(test_PROTO_topics),
+        cmocka_unit_test(test_PROTO_identify_payload),
         cmocka_unit_test(test_PROTO_random_inputs_every_decoder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

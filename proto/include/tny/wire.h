@@ -87,6 +87,7 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_CTL_RESP,  /* tourney/v1/ctl/{id}/resp */
     TNY_WIRE_TOPIC_TIME_REQ,  /* tourney/v1/time/{login}/req */
     TNY_WIRE_TOPIC_TIME_RESP, /* tourney/v1/time/{login}/resp */
+    TNY_WIRE_TOPIC_IDENTIFY,  /* tourney/v1/device/{id}/identify */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -94,6 +95,17 @@ enum tny_wire_topic {
  * small (TNY_WIRE_TOPIC_MAX always suffices). */
 TNY_MUST_USE int tny_wire_topic(enum tny_wire_topic kind, const char *id,
                                 char *buf, size_t size, struct tny_diag *diag);
+
+/* device/{id}/identify's payload (not protobuf, like hub/state): the
+ * device's table number in decimal ASCII, no sign, no leading zero
+ * ("12"; "0" = not assigned), 0..TNY_WIRE_IDENTIFY_TABLE_MAX.  Encode
+ * writes it into buf (at least 8 bytes) and returns its length (no NUL);
+ * decode: Errors: TNY_EINVAL ("identify: why"). */
+#define TNY_WIRE_IDENTIFY_TABLE_MAX 100000
+size_t tny_wire_encode_identify(int32_t table, char buf[8]);
+TNY_MUST_USE int tny_wire_decode_identify(const uint8_t *buf, size_t len,
+                                          int32_t *table,
+                                          struct tny_diag *diag);
 
 /* Parses a topic written by tny_wire_topic (a received message's topic):
  * *kind and id (a TNY_WIRE_ID_MAX + 1 buffer; "" for HUB_STATE).
@@ -437,6 +449,7 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_SHOW_RESULTS,
     TNY_WIRE_CMD_RESOLVE_CONFLICT,
     TNY_WIRE_CMD_READ_LOG,
+    TNY_WIRE_CMD_IDENTIFY_DEVICE,
     TNY_WIRE_CMD_COUNT_
 };
 
@@ -467,7 +480,8 @@ struct tny_wire_player {
 /* One console command.  The arguments each command uses (everything else
  * is ignored by encode and zero after decode):
  *   every command   correlation_id, organiser_id; event_id except
- *                   LIST_EVENTS (none) and LIST_DEVICES (optional filter)
+ *                   LIST_EVENTS (none), LIST_DEVICES (optional filter)
+ *                   and IDENTIFY_DEVICE (ignored)
  *   CREATE_EVENT    event_id = the new id; preset xor format_json; title;
  *                   has_seed + seed; options_json (optional); or instead
  *                   event_json alone (a whole event file: import)
@@ -489,6 +503,7 @@ struct tny_wire_player {
  *                   (at most 20 TP), reason
  *   GET_STANDINGS   round (after; 0 latest)
  *   ASSIGN_DEVICE   device_id, table (0 = unassign)
+ *   IDENTIFY_DEVICE device_id (event_id optional, ignored)
  *   NEXT_STAGE      confirm (must be true)
  *   EXPORT_EVENT, LIST_DEVICES, LIST_EVENTS   nothing more
  *   DISCARD_DRAFT   round (0 = the draft's), reason

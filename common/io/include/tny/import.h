@@ -46,9 +46,9 @@ TNY_MUST_USE int tny_import(enum tny_import_kind kind, const char *text,
 
 /* The event as ListFortress JSON (participants with score, swiss_rank,
  * top_cut_rank, mov, sos, dropped; rounds with their matches), malloc'd
- * text in *out.  Player ids "p<N>" keep N; other ids are numbered in
- * registration order.  Errors: TNY_EINVAL (not a 2-player format),
- * TNY_ENOMEM. */
+ * text in *out.  Player ids "p<N>" keep N when every id has that form;
+ * otherwise every player is numbered in registration order.
+ * Errors: TNY_EINVAL (not a 2-player format), TNY_ENOMEM. */
 TNY_MUST_USE int tny_export_listfortress(const struct tny_event *ev, char **out,
                                          struct tny_diag *diag);
 
