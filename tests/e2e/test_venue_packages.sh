@@ -135,6 +135,8 @@ printf 'device_id = "table-009"\r\nbroker_uri = "tcp://%s:%s"\r\n' "$BROKER_HOST
 bad_boot 'device "table-009" is not in tourney-devices.cred'
 printf 'device_id = "table-002"\nbroker_uri = "tcp://%s:%s"\nscreen = "big"\n' "$BROKER_HOST" "$BROKER_PORT" >"$boot/tourney.txt"
 bad_boot 'unknown setting "screen"'
+printf 'device_id = "table-002"\nbroker_uri = "tcp://%s:%s"\nntp = "a b"\n' "$BROKER_HOST" "$BROKER_PORT" >"$boot/tourney.txt"
+bad_boot 'ntp: "a b" is not a host name'
 ok "wrong tourney.txt files: the reason on the card, /etc/tourney unchanged"
 
 # The organiser's file as Windows Notepad writes it (BOM, CRLF).
@@ -155,7 +157,10 @@ if grep -q -F "$(cred table-002)" "$boot/tourney.txt.done"; then
 fi
 "$firstboot" --root "$pi" --table "$TABLE" >"$E2E_TMP/fb2.out" 2>&1 ||
     fail "first boot without tourney.txt must do nothing and succeed"
-ok "first boot: table.conf (0640) with table-002's password; the secrets left the card"
+grep -q "^NTP=$BROKER_HOST\$" "$pi/etc/systemd/timesyncd.conf.d/tourney-venue.conf" ||
+    fail "first boot did not point timesyncd at the broker's host"
+grep -q '^ntp' "$conf" && fail "table.conf got first boot's own ntp setting"
+ok "first boot: table.conf (0640) with table-002's password, timesyncd from the venue server; the secrets left the card"
 
 # The table configured by its card logs in and gets its assignment.
 cp "$conf" "$E2E_TMP/table-002.conf"
