@@ -59,6 +59,7 @@ static const struct {
     C(RESOLVE_CONFLICT, "resolve_conflict", RESOLVE_CONFLICT),
     C(READ_LOG, "read_log", READ_LOG),
     C(IDENTIFY_DEVICE, "identify_device", IDENTIFY_DEVICE),
+    C(CLOCK_DRAFT, "clock_draft", CLOCK_DRAFT),
 #undef C
 };
 
@@ -331,6 +332,10 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_IDENTIFY_DEVICE:
         ID(device_id, "device_id");
         return TNY_OK;
+    case TNY_WIRE_CMD_CLOCK_DRAFT:
+        RANGE(round, "round", 1, WIRE_MAX_ROUND);
+        RANGE(table, "table", 1, WIRE_MAX_TABLE);
+        return TNY_OK;
     case TNY_WIRE_CMD_NEXT_STAGE:
         if (!q->confirm)
             return wire__fail(diag, "%s.confirm: must be true", c);
@@ -571,10 +576,12 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         return U32(m->fix_table, table, table);
     case TNY_WIRE_CMD_CLOCK_START:
     case TNY_WIRE_CMD_CLOCK_PAUSE:
-    case TNY_WIRE_CMD_CLOCK_RESUME: {
+    case TNY_WIRE_CMD_CLOCK_RESUME:
+    case TNY_WIRE_CMD_CLOCK_DRAFT: {
         const Tourney__V1__ClockTarget *x =
             q->cmd == TNY_WIRE_CMD_CLOCK_START   ? m->clock_start
             : q->cmd == TNY_WIRE_CMD_CLOCK_PAUSE ? m->clock_pause
+            : q->cmd == TNY_WIRE_CMD_CLOCK_DRAFT ? m->clock_draft
                                                  : m->clock_resume;
         if ((rc = U32(x, round, round)) < 0)
             return rc;
@@ -945,6 +952,7 @@ static void command_to_pb(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_CLOCK_START:
     case TNY_WIRE_CMD_CLOCK_PAUSE:
     case TNY_WIRE_CMD_CLOCK_RESUME:
+    case TNY_WIRE_CMD_CLOCK_DRAFT:
         tourney__v1__clock_target__init(&s->u.clock_target);
         SET_U32(&s->u.clock_target, round, q->round);
         SET_U32(&s->u.clock_target, table, q->table);

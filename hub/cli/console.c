@@ -1343,6 +1343,16 @@ static int run_clock_resume(struct live *lv)
     return run_clock(lv, TNY_WIRE_CMD_CLOCK_RESUME, "resumed");
 }
 
+static int run_clock_draft(struct live *lv)
+{
+    if (!opt(lv, "table")) {
+        say("clock draft: --table N is required (the table whose draft "
+            "started)");
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    return run_clock(lv, TNY_WIRE_CMD_CLOCK_DRAFT, "started (AG-14 draft)");
+}
+
 static int run_clock_extend(struct live *lv)
 {
     return run_clock(lv, TNY_WIRE_CMD_CLOCK_EXTEND, "extended");
@@ -2172,6 +2182,9 @@ static const struct live_cmd live_cmds[] = {
      "pause the clock", run_clock_pause},
     {"clock", "resume", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
      "resume the clock", run_clock_resume},
+    {"clock", "draft", "EVENT_ID --table N [--round N]", 1, 1, o_clock,
+     "AG-14: table N's draft started: its own clock starts now",
+     run_clock_draft},
     {"clock", "extend", "EVENT_ID DURATION [--table N] [--round N]", 2, 2,
      o_clock, "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7)",
      run_clock_extend},

@@ -1040,6 +1040,21 @@ static int cmd_clock_start(struct ctx *c)
 {
     return clock_cmd(c, CLOCK_START);
 }
+
+/* AG-14 by hand: a table without a working device (or whose players
+ * forgot the key) starts its own clock when the organiser says its draft
+ * began. */
+static int cmd_clock_draft(struct ctx *c)
+{
+    int rc;
+    if ((rc = need_current(c, c->req->round)) < 0)
+        return rc;
+    if ((rc = hub__draft_start(c->svc, c->e, c->req->round, c->req->table,
+                               c->actor, c->now, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    c->rep->round = c->req->round;
+    return TNY_OK;
+}
 static int cmd_clock_pause(struct ctx *c)
 {
     return clock_cmd(c, CLOCK_PAUSE);
@@ -1760,6 +1775,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict},
     {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log},
     {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device},
+    {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft},
 };
 
 int hub__console_run(struct hub_service *svc, const char *console_id,

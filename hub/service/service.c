@@ -1180,20 +1180,74 @@ int hub_service_on_results(struct hub_service *svc, int32_t n,
 
 /* ---- presence ------------------------------------------------------------ */
 
-/* AG-14: the device's table started its draft in round draft_round: its
- * clock starts now (docs/protocol.md "Per-table clocks").  Once per table
- * and round; ignored (logged) when the event does not start tables on
- * their own, the round is not the current one in play, or the device has
- * no table. */
+/* AG-14: table `table` of event e started its draft in round `round`: its
+ * clock starts now (docs/protocol.md "Per-table clocks"), once per table
+ * and round; actor says who reported it (the table's device or an
+ * organiser).  Errors name the reason in diag: TNY_ESTATE (the event does
+ * not start tables on their own, the round is not the one in play, or this
+ * table's draft already started), TNY_ENOTFOUND (no such table). */
+int hub__draft_start(struct hub_service *svc, struct hub_ev *e, int32_t round,
+                     int32_t table, const char *actor, int64_t now_ms,
+                     struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct tny_round_clock c;
+    int rc;
+
+    if (!hub__ev_per_table_start(e))
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "event %s: its tables do not start their clocks "
+                            "with their own draft (AG-14 needs an Agricola "
+                            "format with draft_minutes)",
+                            e->id);
+    if (hub__ev_start_delay(e, round, table) >= 0)
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "round %d, table %d: its draft already started",
+                            (int)round, (int)table);
+    if (round != e->round.number || (e->round.status != HUB_ROUND_PUBLISHED &&
+                                     e->round.status != HUB_ROUND_STARTED))
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "round %d is not the round in play", (int)round);
+    if (!hub__ev_table(e, table))
+        return tny_diag_set(diag, TNY_ENOTFOUND, "round %d has no table %d",
+                            (int)round, (int)table);
+    if ((rc = hub__round_clock(svc, e, &c, diag)) < 0)
+        return rc;
+    /* Before the round clock starts the delay is 0: the table's time
+     * starts with the round clock. */
+    int64_t delay = tny_round_clock_elapsed(&c, now_ms);
+    if (delay < 0)
+        delay = 0;
+    if ((rc = hub_store_draft_start(svc->store, e->id, round, table, delay,
+                                    actor, diag)) < 0)
+        return rc;
+    if ((rc = hub__ev_set_start_delay(e, round, table, delay)) < 0)
+        return tny_diag_set(diag, rc, "out of memory");
+    HUB_LOG(HUB_LOG_INFO,
+            "draft started event=%s round=%d table=%d start_delay_ms=%lld "
+            "by=%s",
+            e->id, (int)round, (int)table, (long long)delay, actor);
+    e->feed_dirty = true;
+    e->clock_expired_seen = false;
+    /* The table's device(s): their assignment carries the table's clock. */
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if (svc->devices[i].table == table &&
+            strcmp(svc->devices[i].event, e->id) == 0 &&
+            (rc = hub__publish_device(svc, &svc->devices[i], now_ms, ob,
+                                      diag)) < 0)
+            return rc;
+    return hub__publish_clock(svc, e, now_ms, ob, diag);
+}
+
+/* The presence of a device whose table started its draft: its clock
+ * starts (hub__draft_start); a repeated or misplaced report is logged and
+ * changes nothing. */
 static int draft_started(struct hub_service *svc, struct hub_device *dev,
                          int32_t draft_round, int64_t now_ms,
                          struct hub_outbox *ob, struct tny_diag *diag)
 {
     struct hub_ev *e = NULL;
-    struct tny_round_clock c;
     struct tny_diag why = {{0}};
     char actor[16 + HUB_STORE_ID_MAX];
-    int rc;
 
     if (!dev->event[0] || hub__ev_get(svc, dev->event, &e, &why) < 0)
         return TNY_OK;
@@ -1201,44 +1255,16 @@ static int draft_started(struct hub_service *svc, struct hub_device *dev,
         return TNY_OK;
     if (hub__ev_start_delay(e, draft_round, dev->table) >= 0)
         return TNY_OK; /* already recorded: presence is resent */
-    if (draft_round != e->round.number ||
-        (e->round.status != HUB_ROUND_PUBLISHED &&
-         e->round.status != HUB_ROUND_STARTED) ||
-        !hub__ev_table(e, dev->table)) {
-        HUB_LOG(HUB_LOG_WARN,
-                "draft start refused device=%s event=%s round=%d table=%d: "
-                "not the round in play",
-                dev->id, e->id, (int)draft_round, (int)dev->table);
-        return TNY_OK;
-    }
-    if ((rc = hub__round_clock(svc, e, &c, &why)) < 0) {
-        HUB_LOG(HUB_LOG_WARN, "draft start refused device=%s: %s", dev->id,
-                why.msg);
-        return TNY_OK;
-    }
-    /* Before the round clock starts the delay is 0: the table's time
-     * starts with the round clock. */
-    int64_t delay = tny_round_clock_elapsed(&c, now_ms);
-    if (delay < 0)
-        delay = 0;
     snprintf(actor, sizeof(actor), "device:%s", dev->id);
-    if ((rc = hub_store_draft_start(svc->store, e->id, draft_round, dev->table,
-                                    delay, actor, &why)) < 0) {
-        HUB_LOG(HUB_LOG_WARN, "draft start refused device=%s: %s", dev->id,
-                why.msg);
-        return rc == TNY_ENOMEM ? tny_diag_set(diag, rc, "%s", why.msg)
-                                : TNY_OK;
-    }
-    if ((rc = hub__ev_set_start_delay(e, draft_round, dev->table, delay)) < 0)
-        return tny_diag_set(diag, rc, "out of memory");
-    HUB_LOG(HUB_LOG_INFO,
-            "draft started event=%s round=%d table=%d start_delay_ms=%lld",
-            e->id, (int)draft_round, (int)dev->table, (long long)delay);
-    e->feed_dirty = true;
-    e->clock_expired_seen = false;
-    if ((rc = hub__publish_device(svc, dev, now_ms, ob, diag)) < 0)
-        return rc;
-    return hub__publish_clock(svc, e, now_ms, ob, diag);
+    int rc = hub__draft_start(svc, e, draft_round, dev->table, actor, now_ms,
+                              ob, &why);
+    if (rc == TNY_ENOMEM)
+        return tny_diag_set(diag, rc, "%s", why.msg);
+    if (rc < 0)
+        HUB_LOG(HUB_LOG_WARN,
+                "draft start refused device=%s event=%s round=%d table=%d: %s",
+                dev->id, e->id, (int)draft_round, (int)dev->table, why.msg);
+    return TNY_OK;
 }
 
 int hub_service_on_presence(struct hub_service *svc, const char *device_id,

@@ -185,6 +185,11 @@ TNY_MUST_USE int hub__publish_event_devices(struct hub_service *svc,
                                             struct hub_outbox *ob,
                                             struct tny_diag *diag);
 /* The event's RoundClock (nothing when it has no published round). */
+/* AG-14: table `table` of e started its draft in `round` (service.c). */
+TNY_MUST_USE int hub__draft_start(struct hub_service *svc, struct hub_ev *e,
+                                  int32_t round, int32_t table,
+                                  const char *actor, int64_t now_ms,
+                                  struct hub_outbox *ob, struct tny_diag *diag);
 TNY_MUST_USE int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
                                     int64_t now_ms, struct hub_outbox *ob,
                                     struct tny_diag *diag);

@@ -8,7 +8,7 @@
 #   "clock.draft_start"), table-001's clock runs and shows its remaining
 #   time within 1 s of the hub's (round deadline + its start delay - now),
 #   table-002 still waits;
-# - 3 s later table-002 starts its draft: its start delay is at least 3 s
+# - 3 s later the organiser starts table 2's draft (clock draft): its start delay is at least 3 s
 #   more than table-001's, and each table shows its own remaining time
 #   within 1 s of the hub's;
 # - a second `draft` is refused at the table, and the hub records one
@@ -156,8 +156,11 @@ wait_until 20 eval "screen | grep -q -E 'T2 +playing draft\?'" ||
 ok "AG-14: the dashboard shows table 2 waiting for its draft (draft?)"
 
 sleep 3
-hl_say table-002 draft
-hl_expect_new table-002 "draft started round=1"
+# Table 2's players forgot the key: the organiser says its draft began.
+hl_mark table-002
+live 0 clock draft "$EV" --table 2
+grep -q 'started (AG-14 draft) the clock of table 2' "$E2E_TMP/out" ||
+    fail "clock draft: $(cat "$E2E_TMP/out")"
 wait_line table-002 '^clock remaining_ms=[0-9]+ state=running$'
 wait_until 10 eval '[ -n "$(delay 2)" ]' || fail "the hub recorded no draft start for table 2"
 d1=$(delay 1) d2=$(delay 2)
@@ -173,7 +176,13 @@ hl_expect_new table-001 "error draft: already started in round 1"
 sleep 1
 [ "$(sq "SELECT count(*) FROM log WHERE kind = 'clock.draft_start';")" = 2 ] ||
     fail "the hub recorded more than one draft start per table"
-ok "a second draft is refused at the table; the hub holds one start per table"
+live 3 clock draft "$EV" --table 2
+grep -q "table 2: its draft already started" "$E2E_TMP/err" || fail "a second clock draft: $(cat "$E2E_TMP/err")"
+live 3 clock draft "$EV" --table 9
+grep -q "round 1 has no table 9" "$E2E_TMP/err" || fail "clock draft of no table: $(cat "$E2E_TMP/err")"
+[ "$(sq "SELECT count(*) FROM log WHERE kind = 'clock.draft_start';")" = 2 ] ||
+    fail "a refused clock draft was recorded"
+ok "a second draft is refused at the table and at the console (and a table that does not exist); the hub holds one start per table"
 
 for d in table-001 table-002; do hl_mark "$d"; done
 live 0 clock pause "$EV"

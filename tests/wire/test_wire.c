@@ -475,6 +475,10 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         q->table = 5;
         q->extra_ms = 5 * 60000;
         break;
+    case TNY_WIRE_CMD_CLOCK_DRAFT: /* AG-14 */
+        q->round = variant ? 1 : 4;
+        q->table = variant ? 12 : 5;
+        break;
     case TNY_WIRE_CMD_ENTER_RESULT:
         q->round = 4;
         q->table = 5;

@@ -450,6 +450,7 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_RESOLVE_CONFLICT,
     TNY_WIRE_CMD_READ_LOG,
     TNY_WIRE_CMD_IDENTIFY_DEVICE,
+    TNY_WIRE_CMD_CLOCK_DRAFT, /* AG-14: round, table >= 1 */
     TNY_WIRE_CMD_COUNT_
 };
 
@@ -498,6 +499,7 @@ struct tny_wire_player {
  *   FIX_TABLE       player_id, table (0 = none), force
  *   CLOCK_START, CLOCK_PAUSE, CLOCK_RESUME   round >= 1, table (0 = all)
  *   CLOCK_EXTEND    round >= 1, table (0 = all), extra_ms 1..30 days
+ *   CLOCK_DRAFT     round >= 1, table >= 1 (AG-14: its draft started)
  *   ENTER_RESULT    round >= 1, table >= 1, result, override, reason
  *   PENALTY         round >= 1, table >= 1, player_id, points_units > 0
  *                   (at most 20 TP), reason
