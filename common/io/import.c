@@ -531,6 +531,22 @@ out:
 }
 
 /* Cryodex's players-by-name JSON rewritten as ListFortress's shape. */
+/* The ListFortress document both converters build: participants and
+ * rounds go into lf (taken, whatever ok says, so nothing leaks on a failed
+ * build); *out = lf when every step was ok. */
+static int lf_finish(json_t *lf, json_t *parts, json_t *lrounds, bool ok,
+                     const char *who, json_t **out, struct tny_diag *diag)
+{
+    ok = tny__set(lf, "participants", parts) && ok;
+    ok = tny__set(lf, "rounds", lrounds) && ok;
+    if (!ok) {
+        json_decref(lf);
+        return tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", who);
+    }
+    *out = lf;
+    return TNY_OK;
+}
+
 static int cryodex_to_lf(const json_t *root, json_t **out,
                          struct tny_diag *diag)
 {
@@ -632,18 +648,7 @@ static int cryodex_to_lf(const json_t *root, json_t **out,
         }
         ok = ok && tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
     }
-    ok = ok && tny__set(lf, "participants", parts);
-    parts = NULL;
-    ok = ok && tny__set(lf, "rounds", lrounds);
-    lrounds = NULL;
-    json_decref(parts);
-    json_decref(lrounds);
-    if (!ok) {
-        json_decref(lf);
-        return tny_diag_set(diag, TNY_ENOMEM, "cryodex: out of memory");
-    }
-    *out = lf;
-    return TNY_OK;
+    return lf_finish(lf, parts, lrounds, ok, "cryodex", out, diag);
 }
 
 static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
@@ -1016,18 +1021,7 @@ static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
              tny__set(lr, "round_number", json_integer(++number)) &&
              tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
     }
-    ok = ok && tny__set(lf, "participants", parts);
-    parts = NULL;
-    ok = ok && tny__set(lf, "rounds", lrounds);
-    lrounds = NULL;
-    json_decref(parts);
-    json_decref(lrounds);
-    if (!ok) {
-        json_decref(lf);
-        return tny_diag_set(diag, TNY_ENOMEM, "nrtm: out of memory");
-    }
-    *out = lf;
-    return TNY_OK;
+    return lf_finish(lf, parts, lrounds, ok, "nrtm", out, diag);
 }
 
 int tny_export_nrtm(const struct tny_event *ev, char **out,
