@@ -1157,6 +1157,12 @@ static json_t *result_json(const struct tny_event *ev,
     return o;
 }
 
+json_t *tny_result_to_json(const struct tny_event *ev,
+                           const struct tny_table *t)
+{
+    return result_json(ev, t);
+}
+
 static json_t *player_json(const struct tny_player *pl,
                            const struct tny_format *fmt)
 {

@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "hub/log.h"
+#include "tny/event_table.h"
 #include "tny/json_io.h"
 
 /* ---- outbox ----------------------------------------------------------- */
@@ -685,17 +686,19 @@ static int reject(struct hub_service *svc, const char *device_id,
     return rc;
 }
 
-/* The reason of a rejection the store decided, from its text. */
-static enum tny_wire_ack_reason store_reason(const char *text)
+/* The wire's reason for a recorded reason. */
+static enum tny_wire_ack_reason wire_reason(enum hub_submit_reason r)
 {
-    if (strstr(text, "not registered"))
-        return TNY_WIRE_REASON_WRONG_TABLE;
-    if (strstr(text, "not published") || strstr(text, "closed"))
-        return TNY_WIRE_REASON_WRONG_ROUND;
-    if (strstr(text, "event \"") && strstr(text, "not found"))
-        return TNY_WIRE_REASON_UNKNOWN_EVENT;
-    if (strstr(text, "table") && strstr(text, "not found"))
-        return TNY_WIRE_REASON_WRONG_TABLE;
+    switch (r) {
+    case HUB_REASON_WRONG_ROUND: return TNY_WIRE_REASON_WRONG_ROUND;
+    case HUB_REASON_WRONG_TABLE: return TNY_WIRE_REASON_WRONG_TABLE;
+    case HUB_REASON_WRONG_PLAYERS: return TNY_WIRE_REASON_WRONG_PLAYERS;
+    case HUB_REASON_UNKNOWN_EVENT: return TNY_WIRE_REASON_UNKNOWN_EVENT;
+    case HUB_REASON_UNCONFIRMED: return TNY_WIRE_REASON_UNCONFIRMED;
+    case HUB_REASON_ALREADY_CONFIRMED: return TNY_WIRE_REASON_ALREADY_CONFIRMED;
+    case HUB_REASON_NONE:
+    case HUB_REASON_INVALID_RESULT: break;
+    }
     return TNY_WIRE_REASON_INVALID_RESULT;
 }
 
@@ -710,35 +713,23 @@ static void echo_counted(struct hub_ev *e, int32_t table,
         ack->has_stored = true;
 }
 
-/* Builds the ack from the store's answer (the same bytes for every
- * submission of the key, so a repeated key gets the same ack).  duplicate:
- * the live submission repeated the counted result under a new key. */
-static int ack_from_answer(struct hub_service *svc, const char *answer,
-                           bool duplicate, struct tny_wire_ack *ack,
-                           struct tny_diag *diag)
+/* The ack of a recorded submission: the same for every submission of its
+ * key, as it is built from the recorded fields only.  duplicate: the live
+ * submission repeated the counted result under a new key. */
+static void ack_from_outcome(struct hub_service *svc,
+                             const struct hub_submit_outcome *o,
+                             const char *key, bool duplicate,
+                             struct tny_wire_ack *ack)
 {
-    json_t *a = json_loads(answer, 0, NULL);
     memset(ack, 0, sizeof(*ack));
-    if (!a || !json_is_object(a)) {
-        json_decref(a);
-        return tny_diag_set(diag, TNY_ESTATE, "store: unreadable answer");
-    }
-    const char *status = json_string_value(json_object_get(a, "status"));
-    const char *key = json_string_value(json_object_get(a, "key"));
-    const char *event = json_string_value(json_object_get(a, "event"));
-    const char *reason = json_string_value(json_object_get(a, "reason"));
-    snprintf(ack->key, sizeof(ack->key), "%s", key ? key : "");
+    snprintf(ack->key, sizeof(ack->key), "%s", key);
     snprintf(ack->event_id, sizeof(ack->event_id), "%s",
-             event && tny_wire_id_valid(event) ? event : "");
-    ack->round = (int32_t)json_integer_value(json_object_get(a, "round"));
-    ack->table = (int32_t)json_integer_value(json_object_get(a, "table"));
-    if (ack->round < 0)
-        ack->round = 0;
-    if (ack->table < 0)
-        ack->table = 0;
-    status = status ? status : "rejected";
-    if (strcmp(status, "accepted") == 0) {
-        if (json_is_true(json_object_get(a, "counted"))) {
+             tny_wire_id_valid(o->event_id) ? o->event_id : "");
+    ack->round = o->round > 0 ? o->round : 0;
+    ack->table = o->table > 0 ? o->table : 0;
+    switch (o->first) {
+    case HUB_SUBMIT_ACCEPTED:
+        if (o->counted) {
             ack->status =
                 duplicate ? TNY_WIRE_ACK_DUPLICATE : TNY_WIRE_ACK_ACCEPTED;
         } else {
@@ -748,16 +739,20 @@ static int ack_from_answer(struct hub_service *svc, const char *answer,
                      "stored, not final: every player at the table must "
                      "confirm it, or the organiser (CM-6)");
         }
-    } else if (strcmp(status, "conflict") == 0) {
+        break;
+    case HUB_SUBMIT_CONFLICT:
         ack->status = TNY_WIRE_ACK_CONFLICT;
         ack->reason = TNY_WIRE_REASON_ALREADY_CONFIRMED;
-    } else {
+        break;
+    case HUB_SUBMIT_DUPLICATE:
+    case HUB_SUBMIT_REJECTED:
         ack->status = TNY_WIRE_ACK_REJECTED;
-        ack->reason = store_reason(reason ? reason : "");
+        ack->reason = wire_reason(o->reason);
+        break;
     }
-    if (reason && reason[0] && !ack->reason_text[0])
-        snprintf(ack->reason_text, sizeof(ack->reason_text), "%s", reason);
-    json_decref(a);
+    if (o->first != HUB_SUBMIT_ACCEPTED && o->reason_text[0])
+        snprintf(ack->reason_text, sizeof(ack->reason_text), "%s",
+                 o->reason_text);
     if (ack->status == TNY_WIRE_ACK_CONFLICT ||
         ack->status == TNY_WIRE_ACK_DUPLICATE) {
         struct hub_ev *e;
@@ -766,7 +761,6 @@ static int ack_from_answer(struct hub_service *svc, const char *answer,
             hub__ev_get(svc, ack->event_id, &e, &ignored) == 0)
             echo_counted(e, ack->table, ack);
     }
-    return TNY_OK;
 }
 
 /* True when id is one of the table's players. */
@@ -796,18 +790,87 @@ static bool names_stranger(const struct hub_ev *e, const struct tny_table *t,
     return false;
 }
 
-/* A result that passed the service's checks and waits for the store. */
+/* A submission the service decided, waiting for the store to record it. */
 struct result_job {
     char device_id[HUB_STORE_ID_MAX + 1];
     struct tny_wire_submission sub;
-    char *json; /* the result as the store takes it (malloc'd) */
-    bool confirmed, had_counted;
-    struct tny_table mapped; /* the result in the assigned table's seats */
+    struct hub_submission rec; /* the decision (points into this job) */
+    char reason[512];
+    bool had_counted;
+    /* The result in the assigned table's seats (TX-7 penalties zero). */
+    struct tny_table mapped;
+    /* A counted result entered the service's event at decision time (so
+     * a later job of the batch sees it); undone if the commit fails. */
+    bool applied;
 };
 
-/* Everything before the store: answers what the service decides itself
- * (acks to ob); a result for the store is described in *job and *queued
- * set (release job->json). */
+/* "event.rounds[2].tables[5].result.vp.p7: ..." -> "result.vp.p7: ...". */
+static void reason_from(char *dst, size_t cap, const char *msg)
+{
+    const char *r = NULL;
+    if (strncmp(msg, "event.rounds[", 13) == 0)
+        r = strstr(msg, ".result");
+    snprintf(dst, cap, "%s", r ? r + 1 : msg);
+}
+
+/* NH-11 for the candidate's players (army use spans rounds): the rest of
+ * the event is valid, so the candidate's own checks (done by the wire
+ * mapping with tny_result_validate) and this are the whole of CM-6. */
+static int armies_check(struct hub_ev *e, int32_t round,
+                        const struct tny_table *mapped, char *why, size_t cap)
+{
+    struct tny_round *r = &e->ev.rounds[round - 1];
+    for (int32_t i = 0; i < r->n_tables; i++) {
+        struct tny_table *tb = &r->tables[i];
+        if (tb->is_bye || tb->number != mapped->number)
+            continue;
+        struct tny_table keep = *tb;
+        struct tny_diag inner = {{0}};
+        *tb = *mapped;
+        int rc = tny_event_validate_table_armies(&e->ev, round - 1, i, &inner);
+        *tb = keep;
+        if (rc == TNY_EINVAL || rc == TNY_ERANGE || rc == TNY_ENOTFOUND) {
+            reason_from(why, cap, inner.msg);
+            return TNY_EINVAL;
+        }
+        return rc;
+    }
+    return TNY_OK;
+}
+
+/* The result's key seen before: its first answer, whatever the payload
+ * says now (the store logs a key reused for other data: probe). */
+static int answer_again(struct hub_service *svc, const char *device_id,
+                        const char *key, const struct hub_submission *probe,
+                        struct hub_outbox *ob, bool *answered,
+                        struct tny_diag *diag)
+{
+    struct hub_submit_outcome o;
+    struct tny_wire_ack ack;
+    struct tny_diag why = {{0}};
+    int rc =
+        hub_store_get_submission(svc->store, device_id, key, probe, &o, &why);
+    *answered = false;
+    if (rc == TNY_ENOTFOUND)
+        return TNY_OK;
+    if (rc < 0)
+        return tny_diag_set(diag, rc, "%s", why.msg);
+    ack_from_outcome(svc, &o, key, false, &ack);
+    *answered = true;
+    if (probe)
+        HUB_LOG(HUB_LOG_INFO,
+                "result repeated device=%s key=%s event=%s round=%d "
+                "table=%d: %s again",
+                device_id, key, probe->event_id, (int)probe->round,
+                (int)probe->table, ack_status_name(ack.status));
+    return send_ack(svc, device_id, &ack, ob, diag);
+}
+
+/* Decides a table's result (CM-6), once, on the engine's result in the
+ * service's event: what the hub refuses outright is answered here (acks
+ * to ob, nothing recorded); a decision to record (accepted, conflict, or
+ * a rejection by the format's checks) is described in *job and *queued
+ * set. */
 static int result_prepare(struct hub_service *svc, const char *device_id,
                           const uint8_t *payload, size_t len, int64_t now_ms,
                           struct hub_outbox *ob, struct result_job *job,
@@ -815,17 +878,14 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
 {
     struct tny_wire_submission *subp = &job->sub;
 #define sub (*subp)
-    struct tny_diag why = {{0}}, ignored_why = {{0}};
-    struct hub_submit_outcome outcome;
-    struct tny_wire_ack ack;
+    struct tny_diag why = {{0}};
     struct hub_device *dev;
     struct hub_ev *e = NULL;
     char text[TNY_WIRE_NOTE_MAX];
     char actor[16 + HUB_STORE_ID_MAX];
-    char *json = NULL;
+    bool answered = false;
     int rc;
 
-    memset(&outcome, 0, sizeof(outcome));
     svc->stats.results++;
     if (len == 0) {
         /* An empty message deletes a retained one (the hub clears results
@@ -848,22 +908,15 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
     if (tny_wire_decode_submission(payload, len, &sub, &why) < 0) {
         /* Answered by its key when the key can be read (the table applies
          * only an ack naming one of its keys, and stops resending it);
-         * a key already stored gets its first answer, as always. */
+         * a key already recorded gets its first answer, as always. */
         struct tny_wire_submission *peek = NULL;
         memset(&sub, 0, sizeof(sub));
         if (tny_wire_peek_submission_key(payload, len, sub.key)) {
             peek = &sub;
-            rc = hub_store_get_submission(svc->store, device_id, sub.key,
-                                          &outcome, &ignored_why);
-            if (rc == 0) {
-                rc = ack_from_answer(svc, outcome.answer, false, &ack, diag);
-                hub_submit_outcome_release(&outcome);
-                if (rc == 0)
-                    rc = send_ack(svc, device_id, &ack, ob, diag);
+            if ((rc = answer_again(svc, device_id, sub.key, NULL, ob, &answered,
+                                   diag)) < 0 ||
+                answered)
                 return rc;
-            }
-            if (rc != TNY_ENOTFOUND)
-                return tny_diag_set(diag, rc, "%s", ignored_why.msg);
         }
         return reject(svc, device_id, peek, TNY_WIRE_REASON_MALFORMED, why.msg,
                       ob, diag);
@@ -877,27 +930,51 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
                       ob, diag);
     }
 
-    /* Same key -> the first answer, whatever the payload says now. */
-    rc = hub_store_get_submission(svc->store, device_id, sub.key, &outcome,
-                                  &why);
-    if (rc == 0) {
-        rc = ack_from_answer(svc, outcome.answer, false, &ack, diag);
-        hub_submit_outcome_release(&outcome);
-        if (rc == 0) {
-            HUB_LOG(HUB_LOG_INFO,
-                    "result repeated device=%s key=%s event=%s round=%d "
-                    "table=%d: %s again",
-                    device_id, sub.key, sub.event_id, (int)sub.round,
-                    (int)sub.table, ack_status_name(ack.status));
-            rc = send_ack(svc, device_id, &ack, ob, diag);
-        }
-        return rc;
-    }
-    if (rc != TNY_ENOTFOUND)
-        return tny_diag_set(diag, rc, "%s", why.msg);
-
+    /* The result in the engine's terms, when the hub knows its table; the
+     * key's lookup below compares it with what the key first carried. */
+    struct hub_submission *rec = &job->rec;
+    *rec = (struct hub_submission){
+        .event_id = sub.event_id,
+        .round = sub.round,
+        .table = sub.table,
+        .device_id = job->device_id,
+        .idem_key = sub.key,
+    };
+    snprintf(job->device_id, sizeof(job->device_id), "%s", device_id);
+    struct tny_diag map_why = {{0}};
+    struct tny_table *assigned = NULL;
+    int map_rc = TNY_ENOTFOUND;
+    int32_t n_confirmed_seated = 0;
     rc = hub__ev_get(svc, sub.event_id, &e, &why);
-    if (rc == TNY_ENOTFOUND) {
+    if (rc < 0 && rc != TNY_ENOTFOUND)
+        return tny_diag_set(diag, rc, "%s", why.msg);
+    if (rc == 0 && sub.round >= 1 && sub.round == e->ev.n_rounds &&
+        (assigned = hub__ev_table(e, sub.table)) != NULL) {
+        enum tny_stage_kind stage = e->ev.rounds[sub.round - 1].stage;
+        map_rc = tny_wire_result_to_table(&e->ev, stage, assigned, &sub.result,
+                                          "result_submission.result",
+                                          &job->mapped, &map_why);
+        if (map_rc == 0) {
+            memset(job->mapped.result.penalty, 0,
+                   sizeof(job->mapped.result.penalty));
+            for (int32_t i = 0; i < sub.n_confirmed; i++)
+                if (seated(e, assigned, sub.confirmed[i]))
+                    n_confirmed_seated++;
+            /* confirmed_by ids are distinct (decode checks), so a count
+             * equal to the seats means every seated player confirmed. */
+            rec->confirmed = n_confirmed_seated == assigned->n_seats;
+            rec->ev = &e->ev;
+            rec->result = &job->mapped;
+        }
+    }
+
+    /* Same key -> the first answer, whatever the payload says now. */
+    if ((rc = answer_again(svc, device_id, sub.key, map_rc == 0 ? rec : NULL,
+                           ob, &answered, diag)) < 0 ||
+        answered)
+        return rc;
+
+    if (!e) {
         snprintf(text, sizeof(text),
                  "result_submission.event_id: no event "
                  "\"%s\" on this hub",
@@ -905,8 +982,6 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
         return reject(svc, device_id, &sub, TNY_WIRE_REASON_UNKNOWN_EVENT, text,
                       ob, diag);
     }
-    if (rc < 0)
-        return tny_diag_set(diag, rc, "%s", why.msg);
     if (strcmp(dev->event, sub.event_id) != 0 || dev->table != sub.table) {
         if (dev->event[0])
             snprintf(text, sizeof(text),
@@ -943,7 +1018,6 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
         return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_ROUND, text,
                       ob, diag);
     }
-    struct tny_table *assigned = hub__ev_table(e, sub.table);
     if (!assigned) {
         snprintf(text, sizeof(text),
                  "result_submission.table: round %d has "
@@ -952,22 +1026,18 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
         return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_TABLE, text,
                       ob, diag);
     }
-    enum tny_stage_kind stage = e->ev.rounds[sub.round - 1].stage;
-    struct tny_table mapped;
-    if (tny_wire_result_to_table(&e->ev, stage, assigned, &sub.result,
-                                 "result_submission.result", &mapped, &why) < 0)
+    if (map_rc < 0)
         return reject(svc, device_id, &sub,
                       names_stranger(e, assigned, &sub.result)
                           ? TNY_WIRE_REASON_WRONG_PLAYERS
                           : TNY_WIRE_REASON_INVALID_RESULT,
-                      why.msg, ob, diag);
-    if (mapped.result.decided) /* TX-4: the organiser decides, not a table */
+                      map_why.msg, ob, diag);
+    if (job->mapped.result.decided) /* TX-4: the organiser decides */
         return reject(svc, device_id, &sub, TNY_WIRE_REASON_INVALID_RESULT,
                       "result_submission.result.tp: a TX-4 organiser's "
                       "decision is entered by the organiser (tourney live "
                       "result enter), not at a table",
                       ob, diag);
-    int32_t n_confirmed_seated = 0;
     for (int32_t i = 0; i < sub.n_confirmed; i++) {
         if (!seated(e, assigned, sub.confirmed[i])) {
             snprintf(text, sizeof(text),
@@ -977,64 +1047,67 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
             return reject(svc, device_id, &sub, TNY_WIRE_REASON_WRONG_PLAYERS,
                           text, ob, diag);
         }
-        n_confirmed_seated++;
     }
-    /* confirmed_by ids are distinct (decode checks), so a count equal to
-     * the seats means every seated player confirmed. */
-    bool confirmed = n_confirmed_seated == assigned->n_seats;
-    bool had_counted = assigned->has_result;
-    if ((rc = hub__result_json(&sub.result, &json, diag)) < 0)
-        return rc;
-    snprintf(job->device_id, sizeof(job->device_id), "%s", device_id);
-    job->json = json;
-    job->mapped = mapped;
-    job->confirmed = confirmed;
-    job->had_counted = had_counted;
+
+    /* CM-6: the decision, recorded with its reason. */
+    job->had_counted = assigned->has_result;
+    rec->reason_text = job->reason;
+    rc = armies_check(e, sub.round, &job->mapped, job->reason,
+                      sizeof(job->reason));
+    if (rc == TNY_EINVAL) {
+        rec->kind = HUB_SUBMIT_REJECTED;
+        rec->reason = HUB_REASON_INVALID_RESULT;
+    } else if (rc < 0) {
+        return tny_diag_set(diag, rc, "NH-11 check of table %d failed",
+                            (int)sub.table);
+    } else if (assigned->has_result &&
+               tny_result_same(&assigned->result, &job->mapped.result,
+                               assigned->n_seats)) {
+        rec->kind = HUB_SUBMIT_ACCEPTED; /* the same result is a no-op */
+        rec->repeats_counted = true;
+    } else if (assigned->has_result) {
+        rec->kind = HUB_SUBMIT_CONFLICT;
+        rec->reason = HUB_REASON_ALREADY_CONFIRMED;
+        snprintf(job->reason, sizeof(job->reason),
+                 "table %d already has a different confirmed result: "
+                 "flagged for the organiser (CM-6)",
+                 (int)sub.table);
+    } else {
+        rec->kind = HUB_SUBMIT_ACCEPTED;
+        if (!rec->confirmed)
+            rec->reason = HUB_REASON_UNCONFIRMED;
+        else {
+            /* Counted from now on: a later job of this batch for the same
+             * table must see it (a conflict, or the same again). */
+            assigned->result = job->mapped.result;
+            assigned->has_result = true;
+            e->round.n_results++;
+            job->applied = true;
+        }
+    }
     *queued = true;
     return TNY_OK;
 #undef sub
 }
 
-/* A newly counted result enters the cached event in place (what a reload
- * would give, without reloading the whole event per result); Tantrix
- * tables may carry organiser penalties (TX-7) that the store merges into
- * the counted result, so there the cache is rebuilt. */
-static void counted_in_cache(struct hub_ev *e, const struct result_job *job,
-                             bool *invalidate)
-{
-    struct tny_table *tb = e->loaded && job->sub.round == e->ev.n_rounds
-                               ? hub__ev_table(e, job->sub.table)
-                               : NULL;
-    if (!tb || e->ev.format.game == TNY_GAME_TANTRIX || tb->has_result ||
-        tb->n_seats != job->mapped.n_seats ||
-        memcmp(tb->seats, job->mapped.seats, sizeof(tb->seats)) != 0) {
-        *invalidate = true;
-        return;
-    }
-    tb->result = job->mapped.result;
-    tb->has_result = true;
-    e->round.n_results++;
-}
-
 /* After the commit: the table flags, the ack.  *invalidate is set when the
- * event cache must be rebuilt (the caller does it once per batch). */
+ * event cache must be rebuilt (the caller does it once per batch):
+ * Tantrix tables may carry organiser penalties (TX-7) that the store
+ * merges into the counted result. */
 static int result_finish(struct hub_service *svc, struct result_job *job,
-                         struct hub_submit_outcome *outcome, bool *invalidate,
-                         struct hub_outbox *ob, struct tny_diag *diag)
+                         const struct hub_submit_outcome *outcome,
+                         bool *invalidate, struct hub_outbox *ob,
+                         struct tny_diag *diag)
 {
     const struct tny_wire_submission *subp = &job->sub;
 #define sub (*subp)
     const char *device_id = job->device_id;
-    bool confirmed = job->confirmed, had_counted = job->had_counted;
+    bool confirmed = job->rec.confirmed, had_counted = job->had_counted;
     struct tny_wire_ack ack;
     struct hub_ev *e = hub__ev_find(svc, sub.event_id);
-    int rc;
-    if (!e) {
-        hub_submit_outcome_release(outcome);
+    if (!e)
         return tny_diag_set(diag, TNY_ESTATE, "event %s left the cache",
                             sub.event_id);
-    }
-    /* Committed: keep the cache and the table flags in step. */
     struct hub_table_state *ts = hub__ev_table_state(e, sub.table);
     if (outcome->kind == HUB_SUBMIT_ACCEPTED && ts) {
         if (confirmed)
@@ -1044,15 +1117,11 @@ static int result_finish(struct hub_service *svc, struct result_job *job,
     }
     if (outcome->kind == HUB_SUBMIT_CONFLICT && ts)
         ts->conflict = true;
-    if (outcome->kind == HUB_SUBMIT_ACCEPTED && confirmed && !had_counted)
-        counted_in_cache(e, job, invalidate);
+    if (job->applied && e->ev.format.game == TNY_GAME_TANTRIX)
+        *invalidate = true;
     e->feed_dirty = true;
-    rc = ack_from_answer(svc, outcome->answer,
-                         had_counted && outcome->kind == HUB_SUBMIT_ACCEPTED,
-                         &ack, diag);
-    hub_submit_outcome_release(outcome);
-    if (rc < 0)
-        return rc;
+    ack_from_outcome(svc, outcome, sub.key,
+                     had_counted && outcome->kind == HUB_SUBMIT_ACCEPTED, &ack);
     HUB_LOG(HUB_LOG_INFO,
             "result %s device=%s key=%s event=%s round=%d table=%d%s%s",
             ack_status_name(ack.status), device_id, sub.key, sub.event_id,
@@ -1070,64 +1139,57 @@ int hub_service_on_result(struct hub_service *svc, const char *device_id,
     return hub_service_on_results(svc, 1, &m, now_ms, ob, diag);
 }
 
-/* Submits jobs[0..n-1] in one transaction, then answers each. */
+/* Records jobs[0..n-1] in one transaction, then answers each.  A decision
+ * applied to the service's event that did not commit is undone by
+ * rebuilding that event from the store. */
 static int result_commit(struct hub_service *svc, struct result_job *jobs,
                          int32_t n, struct hub_outbox *ob,
                          struct tny_diag *diag)
 {
-    struct hub_submit_request *reqs = calloc((size_t)n, sizeof(*reqs));
+    struct hub_submission *recs = calloc((size_t)n, sizeof(*recs));
     struct hub_submit_outcome *outs = calloc((size_t)n, sizeof(*outs));
     int rc = TNY_OK;
-    if (!reqs || !outs) {
+    if (!recs || !outs) {
         rc = TNY_ENOMEM;
+        for (int32_t i = 0; i < n; i++) {
+            struct hub_ev *e = hub__ev_find(svc, jobs[i].sub.event_id);
+            if (jobs[i].applied && e)
+                hub__ev_invalidate(e);
+        }
         goto out;
     }
     for (int32_t i = 0; i < n; i++)
-        reqs[i] = (struct hub_submit_request){
-            .event_id = jobs[i].sub.event_id,
-            .round = jobs[i].sub.round,
-            .table = jobs[i].sub.table,
-            .device_id = jobs[i].device_id,
-            .idem_key = jobs[i].sub.key,
-            .result_json = jobs[i].json,
-            .len = strlen(jobs[i].json),
-            .confirmed = jobs[i].confirmed,
-        };
-    rc = hub_store_submit_results(svc->store, n, reqs, outs, diag);
-    if (rc < 0) {
+        recs[i] = jobs[i].rec;
+    rc = hub_store_record_submissions(svc->store, n, recs, outs, diag);
+    if (rc < 0)
         HUB_LOG(HUB_LOG_ERROR, "%d results not stored: %s", (int)n,
                 diag ? diag->msg : tny_strerror(rc));
-        goto out;
-    }
     for (int32_t i = 0; i < n; i++) {
         struct tny_diag one = {{0}};
         bool invalidate = false;
         int irc;
         if (outs[i].rc < 0) {
             irc = outs[i].rc;
-            tny_diag_set(&one, irc, "%s", outs[i].reason);
+            invalidate = jobs[i].applied;
+            tny_diag_set(&one, irc, "%s", outs[i].reason_text);
         } else {
             irc = result_finish(svc, &jobs[i], &outs[i], &invalidate, ob, &one);
         }
-        if (irc < 0) {
+        if (irc < 0 && rc == 0) {
             HUB_LOG(HUB_LOG_ERROR,
                     "result not stored device=%s key=%s event=%s round=%d "
                     "table=%d: %s",
                     jobs[i].device_id, jobs[i].sub.key, jobs[i].sub.event_id,
                     (int)jobs[i].sub.round, (int)jobs[i].sub.table, one.msg);
-            if (rc == 0) {
-                rc = irc;
-                tny_diag_set(diag, irc, "%s", one.msg);
-            }
+            rc = irc;
+            tny_diag_set(diag, irc, "%s", one.msg);
         }
         struct hub_ev *e = hub__ev_find(svc, jobs[i].sub.event_id);
         if (invalidate && e)
             hub__ev_invalidate(e);
     }
 out:
-    for (int32_t i = 0; outs && i < n; i++)
-        hub_submit_outcome_release(&outs[i]);
-    free(reqs);
+    free(recs);
     free(outs);
     return rc;
 }
@@ -1142,8 +1204,8 @@ int hub_service_on_results(struct hub_service *svc, int32_t n,
     if (n > 0 && !jobs)
         return TNY_ENOMEM;
     while (i < n) {
-        /* Prepare until a device repeats: its second message must see the
-         * first one's outcome (service state), so it waits a batch. */
+        /* Decide until a device repeats: its second message must see the
+         * first one's outcome (its key recorded), so it waits a batch. */
         nq = 0;
         for (; i < n; i++) {
             bool seen = false, queued = false;
@@ -1165,13 +1227,20 @@ int hub_service_on_results(struct hub_service *svc, int32_t n,
         }
         if (nq > 0) {
             struct tny_diag one = {{0}};
+            /* rec points into its job: fix the pointers after the copy. */
+            for (int32_t k = 0; k < nq; k++) {
+                jobs[k].rec.device_id = jobs[k].device_id;
+                jobs[k].rec.idem_key = jobs[k].sub.key;
+                jobs[k].rec.event_id = jobs[k].sub.event_id;
+                jobs[k].rec.reason_text = jobs[k].reason;
+                if (jobs[k].rec.result)
+                    jobs[k].rec.result = &jobs[k].mapped;
+            }
             int crc = result_commit(svc, jobs, nq, ob, &one);
             if (crc < 0 && rc == 0) {
                 rc = crc;
                 tny_diag_set(diag, crc, "%s", one.msg);
             }
-            for (int32_t k = 0; k < nq; k++)
-                free(jobs[k].json);
         }
     }
     free(jobs);

@@ -197,7 +197,34 @@ static const char *const step_3[] = {
     NULL,
 };
 
-static const char *const *const migration_steps[] = {step_1, step_2, step_3};
+/* 3 -> 4: a submission's answer is recorded as fields (the reason's code
+ * and whether it counted), not as JSON text to be parsed back; rows of
+ * older hubs are converted once, here. */
+static const char *const step_4[] = {
+    "ALTER TABLE submissions ADD COLUMN reason_code TEXT NOT NULL "
+    "DEFAULT 'none';\n",
+    "ALTER TABLE submissions ADD COLUMN counted INTEGER NOT NULL "
+    "DEFAULT 0;\n",
+    "UPDATE submissions SET counted = "
+    "coalesce(json_extract(answer, '$.counted'), 0) = 1, reason_code = CASE\n"
+    "  WHEN outcome = 'conflict' THEN 'already_confirmed'\n"
+    "  WHEN outcome = 'accepted' AND NOT coalesce(json_extract(answer, "
+    "'$.counted'), 0) THEN 'unconfirmed'\n"
+    "  WHEN outcome = 'accepted' THEN 'none'\n"
+    "  WHEN reason LIKE '%not registered%' THEN 'wrong_table'\n"
+    "  WHEN reason LIKE '%not published%' OR reason LIKE '%closed%' THEN "
+    "'wrong_round'\n"
+    "  WHEN reason LIKE 'event \"%' AND reason LIKE '%not found%' THEN "
+    "'unknown_event'\n"
+    "  WHEN reason LIKE '%table%' AND reason LIKE '%not found%' THEN "
+    "'wrong_table'\n"
+    "  ELSE 'invalid_result' END;\n",
+    "ALTER TABLE submissions DROP COLUMN answer;\n",
+    NULL,
+};
+
+static const char *const *const migration_steps[] = {step_1, step_2, step_3,
+                                                     step_4};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,

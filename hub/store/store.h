@@ -40,7 +40,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 3
+#define HUB_STORE_SCHEMA_VERSION 4
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */
@@ -364,83 +364,89 @@ enum hub_submit_kind {
     HUB_SUBMIT_REJECTED,  /* not stored as a result; reason recorded */
 };
 
-struct hub_submit_outcome {
-    enum hub_submit_kind kind;
-    enum hub_submit_kind first; /* the first answer's kind (not DUPLICATE) */
-    int64_t result_id;          /* result row stored or matched; 0 = none */
-    char reason[512];           /* REJECTED / CONFLICT: why */
-    /* The answer to send, a JSON object ({"status": "accepted", ...});
-     * the same bytes for every submission of the key.  Malloc'd: release
-     * with hub_submit_outcome_release. */
-    char *answer;
-    /* hub_store_submit_results only: 0 = answered (above), else the item's
-     * error as hub_store_submit_result would return it (nothing stored for
-     * it, no answer, reason holds the message; the device should retry). */
-    int rc;
+/* Why a submission was not simply counted, recorded with it and answered
+ * on the wire (docs/protocol.md "Acks").  Stored by name. */
+enum hub_submit_reason {
+    HUB_REASON_NONE,
+    HUB_REASON_INVALID_RESULT, /* refused by the format's checks (CM-6) */
+    HUB_REASON_WRONG_ROUND,    /* the round is not in play */
+    HUB_REASON_WRONG_TABLE,    /* no such table, or not this device's */
+    HUB_REASON_WRONG_PLAYERS,  /* names a player not at the table */
+    HUB_REASON_UNKNOWN_EVENT,  /* no such event */
+    HUB_REASON_UNCONFIRMED,    /* stored pending: not every player confirmed */
+    HUB_REASON_ALREADY_CONFIRMED, /* CONFLICT: another result counts */
 };
 
-void hub_submit_outcome_release(struct hub_submit_outcome *out);
-
-/* Records a table device's result for table `table` of round `round`
- * (result_json: the event file's result object, len bytes) under the
- * device's idempotency key, in one transaction with its log row:
- * - the key was seen before: DUPLICATE, with the first answer byte for
- *   byte (nothing else happens; a different payload is logged);
- * - the device is unknown, the event/round/table does not exist, the round
- *   is a draft or closed, or the result is invalid for the format (CM-6:
- *   reason as tny_result_validate / the JSON adapter): REJECTED, reason
- *   recorded;
- * - a counted result exists and differs: CONFLICT, stored flagged for the
- *   organiser, not counted (the original stays);
- * - else ACCEPTED: confirmed = true makes it the table's counted result
- *   (the same result again is a no-op that points at the counted row);
- *   confirmed = false stores it pending (shown, not counted).
- * Returns 0 whenever an answer was stored (rejections included); *out
- * then holds it (release it).  Errors (nothing stored, no answer; the
- * device should retry): TNY_EINVAL (device_id or idem_key not an
- * identifier, result text larger than HUB_STORE_JSON_MAX), TNY_ESTATE (I/O,
- * read-only, full), TNY_ENOMEM. */
-TNY_MUST_USE int
-hub_store_submit_result(struct hub_store *store, const char *event_id,
-                        int32_t round, int32_t table, const char *device_id,
-                        const char *idem_key, const char *result_json,
-                        size_t len, bool confirmed,
-                        struct hub_submit_outcome *out, struct tny_diag *diag);
-
-/* One submission of a batch: the arguments of hub_store_submit_result
- * (strings borrowed for the call). */
-struct hub_submit_request {
+/* A submission as the service decided it (CM-6), for the store to record
+ * (strings and pointers borrowed for the call).  The store decides
+ * nothing about it: it writes the rows the decision implies. */
+struct hub_submission {
     const char *event_id;
     int32_t round, table;
     const char *device_id;
     const char *idem_key;
-    const char *result_json;
-    size_t len;
-    bool confirmed;
+    bool confirmed;            /* every seated player confirmed it */
+    enum hub_submit_kind kind; /* ACCEPTED, CONFLICT or REJECTED */
+    /* ACCEPTED: it repeats the table's counted result (the same result
+     * again, CM-6: no new row, the submission points at the counted row);
+     * else a new row, counted when confirmed, else pending. */
+    bool repeats_counted;
+    enum hub_submit_reason reason;
+    const char *reason_text; /* CONFLICT / REJECTED: why ("" none) */
+    /* The result in the engine's terms: the event it belongs to and the
+     * table (seats, has_result, result; TX-7 penalties zero: the store
+     * merges its own).  The store writes it as the result row's text
+     * (event-file.md result object), also kept as the submission's
+     * request, so a repeated key with other data is logged. */
+    const struct tny_event *ev;
+    const struct tny_table *result;
 };
 
-/* Group commit: submits reqs[0..n-1] in ONE transaction (one durable
- * commit), each decided exactly as hub_store_submit_result would in that
- * order (a later item sees the earlier ones: a repeated key is DUPLICATE,
- * a second different result for a table is CONFLICT).  Each item runs
- * under its own savepoint: an item that fails (outs[i].rc < 0, e.g.
- * TNY_EINVAL for a bad identifier) is rolled back alone and the others
- * still commit; rejections are answers (rc 0) and are stored.  outs[i] is
- * overwritten; release each with hub_submit_outcome_release.  Returns 0
- * when the batch committed (answers may be sent); else the error for the
- * whole batch (nothing stored, every outs[i].rc is that error, no
- * answers): TNY_ESTATE (I/O, read-only, full), TNY_ENOMEM.  n = 0 is a
- * no-op. */
-TNY_MUST_USE int hub_store_submit_results(struct hub_store *store, int32_t n,
-                                          const struct hub_submit_request *reqs,
-                                          struct hub_submit_outcome *outs,
-                                          struct tny_diag *diag);
+/* A recorded submission, as every later submission of its key is
+ * answered.  Nothing in it is text to be parsed. */
+struct hub_submit_outcome {
+    enum hub_submit_kind kind;  /* DUPLICATE when read back by key */
+    enum hub_submit_kind first; /* the recorded decision (not DUPLICATE) */
+    bool counted;               /* ACCEPTED: the table's counted result */
+    enum hub_submit_reason reason;
+    char reason_text[512];
+    char event_id[HUB_STORE_ID_MAX + 1];
+    int32_t round, table;
+    int64_t result_id; /* result row stored or repeated; 0 = none */
+    /* hub_store_record_submissions only: 0 = recorded, else the item's
+     * error (nothing stored for it; reason_text holds the message; the
+     * device should retry). */
+    int rc;
+};
 
-/* The stored answer of (device_id, idem_key) as DUPLICATE would give it.
- * Errors: TNY_ENOTFOUND (never seen), TNY_ESTATE, TNY_ENOMEM. */
+/* The reason's stored name ("invalid_result", ...). */
+const char *hub_submit_reason_name(enum hub_submit_reason r);
+
+/* Group commit: records subs[0..n-1] in ONE transaction (one durable
+ * commit), each with its log row: a result row for ACCEPTED (unless it
+ * repeats the counted one) and CONFLICT, the submission row with the decision
+ * for every kind.  Each item runs under its own savepoint: an item that fails
+ * (outs[i].rc < 0: TNY_EINVAL for an identifier that is not one, a key
+ * recorded already, a target that does not exist) is rolled back alone
+ * and the others still commit.  Returns 0 when the batch committed
+ * (answers may be sent); else the error for the whole batch (nothing
+ * stored, every outs[i].rc is that error): TNY_ESTATE (I/O, read-only,
+ * full), TNY_ENOMEM.  n = 0 is a no-op. */
+TNY_MUST_USE int hub_store_record_submissions(struct hub_store *store,
+                                              int32_t n,
+                                              const struct hub_submission *subs,
+                                              struct hub_submit_outcome *outs,
+                                              struct tny_diag *diag);
+
+/* The recorded answer of (device_id, idem_key), kind DUPLICATE.  When
+ * probe is given (its device, key, target and result) and differs from
+ * what the key first carried, the reuse is logged ("duplicate.key_reused",
+ * its own transaction).  Errors: TNY_ENOTFOUND (never seen), TNY_EINVAL
+ * (not identifiers), TNY_ESTATE, TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_get_submission(struct hub_store *store,
                                           const char *device_id,
                                           const char *idem_key,
+                                          const struct hub_submission *probe,
                                           struct hub_submit_outcome *out,
                                           struct tny_diag *diag);
 

@@ -1,18 +1,19 @@
-/* store_result.c - results: table submissions with idempotency keys,
- * organiser entries and corrections, conflicts, TX-7 penalties.
+/* store_result.c - results: table submissions as the service decided
+ * them, organiser entries and corrections, conflicts, TX-7 penalties.
  *
- * A submission is decided and stored in one transaction: the key is looked
- * up first (a key seen before gets the stored answer, byte for byte, and
- * nothing else happens); otherwise the candidate is parsed by the JSON
- * adapter and validated in place with the engine's own checks
- * (tny_result_validate on its table and tny_event_validate_table_armies for
- * the players of that table, so a table and the hub judge with the same
- * code, CM-6, at a cost that does not grow with the event; only the result
- * object is parsed, never the format), then stored as
- * counted, pending, conflict or rejected, with the answer and the log row.  The
- * event is not rebuilt per submission: the store keeps the projection of the
- * last event written (dropped by every other write, by a failed transaction and
- * when another connection commits).
+ * A table's submission arrives decided (hub/service/results.c decides
+ * CM-6 once, on the engine's result): the store writes the rows the
+ * decision implies in one transaction with its log row, and answers with
+ * fields (an enum outcome and a reason code), never text to be parsed.  A
+ * key is looked up once, by the service, before it decides
+ * (hub_store_get_submission); the submissions table's primary key makes a
+ * second record of a key an error, never a second answer.  The result row
+ * holds the result as the event file writes it (the engine's result
+ * printed by the JSON adapter: JSON is the row's format on disk).
+ *
+ * Organiser entries (hub_store_enter_result) still come as event-file
+ * result objects from the console and are checked here against the
+ * store's projection of the event.
  *
  * Not here: sending the answer.  Invariants: result rows are never
  * rewritten or deleted (triggers); a correction is a new row and the old
@@ -31,14 +32,6 @@
 
 static const char *const kind_names[] = {"accepted", "duplicate", "conflict",
                                          "rejected"};
-
-void hub_submit_outcome_release(struct hub_submit_outcome *out)
-{
-    if (!out)
-        return;
-    free(out->answer);
-    out->answer = NULL;
-}
 
 /* "event.rounds[2].tables[5].result.vp.p7: ..." -> "result.vp.p7: ...". */
 static void reason_from(char *dst, size_t cap, const char *msg)
@@ -326,232 +319,163 @@ out:
     return rc;
 }
 
-static int outcome_from_row(sqlite3_stmt *st, int col,
-                            struct hub_submit_outcome *out)
+static const char *const reason_names[] = {
+    "none",          "invalid_result", "wrong_round", "wrong_table",
+    "wrong_players", "unknown_event",  "unconfirmed", "already_confirmed",
+};
+
+const char *hub_submit_reason_name(enum hub_submit_reason r)
+{
+    return (unsigned)r < sizeof(reason_names) / sizeof(reason_names[0])
+               ? reason_names[r]
+               : "none";
+}
+
+/* Columns outcome, counted, reason_code, reason, event_name, round,
+ * table_number, result_id from col on. */
+static void outcome_from_row(sqlite3_stmt *st, int col,
+                             struct hub_submit_outcome *out)
 {
     const char *kind = (const char *)sqlite3_column_text(st, col);
+    const char *code = (const char *)sqlite3_column_text(st, col + 2);
     out->kind = HUB_SUBMIT_DUPLICATE;
     out->first = HUB_SUBMIT_REJECTED;
     for (int i = 0; i < 4; i++)
         if (kind && strcmp(kind, kind_names[i]) == 0)
             out->first = (enum hub_submit_kind)i;
-    out->result_id = sqlite3_column_int64(st, col + 1);
-    hs_col_copy(st, col + 2, out->reason, sizeof(out->reason));
-    bool oom = false;
-    out->answer = hs_col_strdup(st, col + 3, &oom);
-    return oom || !out->answer ? TNY_ENOMEM : TNY_OK;
+    out->counted = sqlite3_column_int(st, col + 1) != 0;
+    out->reason = HUB_REASON_NONE;
+    for (size_t i = 0; i < sizeof(reason_names) / sizeof(reason_names[0]); i++)
+        if (code && strcmp(code, reason_names[i]) == 0)
+            out->reason = (enum hub_submit_reason)i;
+    hs_col_copy(st, col + 3, out->reason_text, sizeof(out->reason_text));
+    hs_col_copy(st, col + 4, out->event_id, sizeof(out->event_id));
+    out->round = sqlite3_column_int(st, col + 5);
+    out->table = sqlite3_column_int(st, col + 6);
+    out->result_id = sqlite3_column_int64(st, col + 7);
 }
 
-/* One submission inside the caller's transaction (hub_store_submit_results
- * wraps it in a savepoint).  On success the projection cache matches the
- * transaction's rows; on failure the caller drops it. */
-static int submit_one(struct hub_store *store,
-                      const struct hub_submit_request *q,
+/* The submission's result as the row's text (malloc'd; "" without one). */
+static int request_text(const struct hub_submission *q, char **out)
+{
+    *out = NULL;
+    if (!q->ev || !q->result || !q->result->has_result) {
+        *out = strdup("");
+        return *out ? TNY_OK : TNY_ENOMEM;
+    }
+    json_t *j = tny_result_to_json(q->ev, q->result);
+    *out = j ? hs_dump(j) : NULL;
+    json_decref(j);
+    return *out ? TNY_OK : TNY_ENOMEM;
+}
+
+/* One decided submission inside the caller's transaction
+ * (hub_store_record_submissions wraps it in a savepoint). */
+static int record_one(struct hub_store *store, const struct hub_submission *q,
                       struct hub_submit_outcome *out, struct tny_diag *diag)
 {
-    const char *event_id = q->event_id, *device_id = q->device_id;
-    const char *idem_key = q->idem_key, *result_json = q->result_json;
-    int32_t round = q->round, table = q->table;
-    size_t len = q->len;
-    bool confirmed = q->confirmed;
-    struct tny_diag inner = {{0}};
+    const char *event_id = q->event_id ? q->event_id : "";
     struct target t = {0};
-    struct tny_result engine;
-    struct tny_table *slot = NULL;
     sqlite3_stmt *st = NULL;
-    json_t *parsed = NULL, *counted = NULL, *answer = NULL;
-    char *answer_text = NULL, *request = NULL;
+    char *request = NULL;
     char actor[16 + HUB_STORE_ID_MAX];
-    enum hub_submit_kind kind = HUB_SUBMIT_REJECTED;
-    int64_t result_id = 0, counted_id = 0;
-    bool row, event_known = false;
+    int64_t result_id = 0;
+    bool counted = false;
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
-        (rc = hs_check_id("idempotency key", idem_key, diag)) < 0)
+    if ((rc = hs_check_id("device", q->device_id, diag)) < 0 ||
+        (rc = hs_check_id("idempotency key", q->idem_key, diag)) < 0)
         return rc;
-    if (len > HUB_STORE_JSON_MAX)
-        return tny_diag_set(diag, TNY_EINVAL, "result: larger than %u bytes",
-                            HUB_STORE_JSON_MAX);
-    if (!(request = malloc(len + 1)))
-        return TNY_ENOMEM;
-    memcpy(request, result_json, len);
-    request[len] = '\0';
-    snprintf(actor, sizeof(actor), "device:%s", device_id);
-
-    /* 1. The key seen before: the first answer, nothing else. */
-    if ((rc = hs_prepare(store,
-                         "SELECT event_name = ?3 AND round = ?4 AND "
-                         "table_number = ?5 AND request = ?6 AND confirmed = "
-                         "?7, outcome, result_id, reason, answer FROM "
-                         "submissions WHERE device_id = ?1 AND idem_key = ?2",
-                         &st, diag)) < 0)
-        goto out;
-    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, idem_key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, event_id ? event_id : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 4, round);
-    sqlite3_bind_int(st, 5, table);
-    sqlite3_bind_text(st, 6, request, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 7, confirmed);
-    if ((rc = hs_row(store, st, &row, diag)) < 0)
-        goto out;
-    if (row) {
-        bool same = sqlite3_column_int(st, 0) != 0;
-        if ((rc = outcome_from_row(st, 1, out)) < 0)
+    if (q->kind == HUB_SUBMIT_DUPLICATE)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "store: a duplicate is answered, not recorded");
+    if ((rc = request_text(q, &request)) < 0)
+        return rc;
+    snprintf(actor, sizeof(actor), "device:%s", q->device_id);
+    if (q->kind != HUB_SUBMIT_REJECTED) {
+        if ((rc = find_target(store, event_id, q->round, q->table, &t, diag)) <
+            0)
             goto out;
-        store->keep_cache = true; /* nothing projected changes */
-        if (!same) /* a table reusing a key for other data: say so */
-            rc = hs_log(store, actor, NULL, "duplicate.key_reused",
-                        json_pack("{s:s, s:s, s:i, s:i}", "device", device_id,
-                                  "key", idem_key, "round", (int)round, "table",
-                                  (int)table),
-                        diag);
-        goto out;
-    }
-    hs_finalize(store, st);
-    st = NULL;
-
-    /* 2. Decide. */
-    if ((rc = hs_prepare(store, "SELECT 1 FROM devices WHERE id = ?", &st,
-                         diag)) < 0)
-        goto out;
-    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
-    if ((rc = hs_row(store, st, &row, diag)) < 0)
-        goto out;
-    hs_finalize(store, st);
-    st = NULL;
-    if (!row) {
-        snprintf(out->reason, sizeof(out->reason),
-                 "device \"%s\": not registered", device_id);
-        goto decided;
-    }
-    rc = find_target(store, event_id, round, table, &t, &inner);
-    if (rc == TNY_ENOTFOUND || rc == TNY_EINVAL) {
-        event_known = t.ev_row != 0;
-        snprintf(out->reason, sizeof(out->reason), "%s", inner.msg);
-        rc = TNY_OK;
-        goto decided;
-    }
-    if (rc < 0) {
-        tny_diag_set(diag, rc, "%s", inner.msg);
-        goto out;
-    }
-    event_known = true;
-    if (t.status == HUB_ROUND_DRAFT || t.status == HUB_ROUND_CLOSED) {
-        snprintf(out->reason, sizeof(out->reason),
-                 "round %d is %s: results come in between publish and close "
-                 "(CM-5); ask the organiser",
-                 (int)round,
-                 t.status == HUB_ROUND_DRAFT ? "not published" : "closed");
-        goto decided;
-    }
-    rc = check_candidate(store, &t, result_json, len, &parsed, &engine, &slot,
-                         out->reason, sizeof(out->reason), diag);
-    if (rc == TNY_EINVAL) {
-        rc = TNY_OK;
-        goto decided;
-    }
-    if (rc < 0 || (rc = counted_result(store, t.table_row, &counted_id,
-                                       &counted, diag)) < 0)
-        goto out;
-    if (counted && json_equal(counted, parsed)) {
-        kind = HUB_SUBMIT_ACCEPTED; /* CM-6: the same result is a no-op */
-        result_id = counted_id;
-    } else if (counted) {
-        kind = HUB_SUBMIT_CONFLICT;
-        snprintf(out->reason, sizeof(out->reason),
-                 "table %d already has a different confirmed result "
-                 "(result %lld): flagged for the organiser (CM-6)",
-                 (int)table, (long long)counted_id);
-        if ((rc = insert_result(store, t.table_row, request, true, actor,
-                                confirmed, "conflict", &result_id, diag)) < 0)
-            goto out;
-    } else {
-        kind = HUB_SUBMIT_ACCEPTED;
-        if ((rc = insert_result(store, t.table_row, request, true, actor,
-                                confirmed, confirmed ? "valid" : "pending",
-                                &result_id, diag)) < 0)
-            goto out;
-        if (confirmed) { /* the projection cache follows the rows */
-            slot->result = engine;
-            slot->has_result = true;
+        if (q->kind == HUB_SUBMIT_ACCEPTED && q->repeats_counted) {
+            json_t *ignored = NULL;
+            rc = counted_result(store, t.table_row, &result_id, &ignored, diag);
+            json_decref(ignored);
+            if (rc == 0 && !result_id)
+                rc = tny_diag_set(diag, TNY_ESTATE,
+                                  "store: table %d has no counted result to "
+                                  "repeat",
+                                  (int)q->table);
+            if (rc < 0)
+                goto out;
+            counted = true;
+        } else {
+            const char *status = q->kind == HUB_SUBMIT_CONFLICT ? "conflict"
+                                 : q->confirmed                 ? "valid"
+                                                                : "pending";
+            if ((rc = insert_result(store, t.table_row, request, true, actor,
+                                    q->confirmed, status, &result_id, diag)) <
+                0)
+                goto out;
+            counted = q->kind == HUB_SUBMIT_ACCEPTED && q->confirmed;
         }
     }
-
-decided:
-    /* 3. The answer, stored with the key, and the log row. */
-    answer = json_pack("{s:s, s:s, s:s, s:i, s:i}", "status", kind_names[kind],
-                       "key", idem_key, "event", event_id ? event_id : "",
-                       "round", (int)round, "table", (int)table);
-    if (!answer) {
-        rc = TNY_ENOMEM;
-        goto out;
-    }
-    if (result_id &&
-        json_object_set_new(answer, "result_id", json_integer(result_id)) < 0)
-        rc = TNY_ENOMEM;
-    if (kind == HUB_SUBMIT_ACCEPTED &&
-        json_object_set_new(
-            answer, "counted",
-            json_boolean(confirmed || result_id == counted_id)) < 0)
-        rc = TNY_ENOMEM;
-    if (kind != HUB_SUBMIT_ACCEPTED &&
-        json_object_set_new(answer, "reason", json_string(out->reason)) < 0)
-        rc = TNY_ENOMEM;
-    if (rc < 0 || !(answer_text = hs_dump(answer))) {
-        rc = TNY_ENOMEM;
-        goto out;
-    }
+    const char *reason_text = q->reason_text ? q->reason_text : "";
     if ((rc = hs_prepare(store,
                          "INSERT INTO submissions (device_id, idem_key, "
                          "event_name, round, table_number, request, "
-                         "confirmed, outcome, result_id, reason, answer, "
-                         "created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                         "?, ?)",
+                         "confirmed, outcome, result_id, reason, "
+                         "reason_code, counted, created_ms) VALUES (?, ?, ?, "
+                         "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          &st, diag)) < 0)
         goto out;
-    sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, idem_key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, event_id ? event_id : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 4, round);
-    sqlite3_bind_int(st, 5, table);
+    sqlite3_bind_text(st, 1, q->device_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, q->idem_key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, event_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, q->round);
+    sqlite3_bind_int(st, 5, q->table);
     sqlite3_bind_text(st, 6, request, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 7, confirmed);
-    sqlite3_bind_text(st, 8, kind_names[kind], -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 7, q->confirmed);
+    sqlite3_bind_text(st, 8, kind_names[q->kind], -1, SQLITE_STATIC);
     if (result_id)
         sqlite3_bind_int64(st, 9, result_id);
-    sqlite3_bind_text(st, 10, out->reason, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 11, answer_text, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 12, hs_now_ms());
-    if ((rc = hs_done(store, st, diag)) < 0)
+    sqlite3_bind_text(st, 10, reason_text, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, hub_submit_reason_name(q->reason), -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_int(st, 12, counted);
+    sqlite3_bind_int64(st, 13, hs_now_ms());
+    if ((rc = hs_done(store, st, diag)) < 0) {
+        if (sqlite3_extended_errcode(store->db) == SQLITE_CONSTRAINT_PRIMARYKEY)
+            rc = tny_diag_set(diag, TNY_ECONFLICT,
+                              "device \"%s\": submission \"%s\" is "
+                              "recorded already",
+                              q->device_id, q->idem_key);
         goto out;
+    }
     char log_kind[32];
-    snprintf(log_kind, sizeof(log_kind), "submit.%s", kind_names[kind]);
-    rc = hs_log(store, actor, event_known ? event_id : NULL, log_kind,
+    snprintf(log_kind, sizeof(log_kind), "submit.%s", kind_names[q->kind]);
+    rc = hs_log(store, actor,
+                q->reason == HUB_REASON_UNKNOWN_EVENT ? NULL : event_id,
+                log_kind,
                 json_pack("{s:s, s:s, s:i, s:i, s:b, s:I, s:s, s:s}", "device",
-                          device_id, "key", idem_key, "round", (int)round,
-                          "table", (int)table, "confirmed", confirmed,
-                          "result_id", (json_int_t)result_id, "reason",
-                          out->reason, "result", request),
+                          q->device_id, "key", q->idem_key, "round",
+                          (int)q->round, "table", (int)q->table, "confirmed",
+                          q->confirmed, "result_id", (json_int_t)result_id,
+                          "reason", reason_text, "result", request),
                 diag);
     if (rc == 0) {
-        store->keep_cache = true;
-        out->kind = kind;
-        out->first = kind;
+        out->kind = q->kind;
+        out->first = q->kind;
+        out->counted = counted;
+        out->reason = q->reason;
+        snprintf(out->reason_text, sizeof(out->reason_text), "%s", reason_text);
+        snprintf(out->event_id, sizeof(out->event_id), "%s", event_id);
+        out->round = q->round;
+        out->table = q->table;
         out->result_id = result_id;
-        out->answer = answer_text;
-        answer_text = NULL;
     }
 out:
     hs_finalize(store, st);
-    if (rc < 0)
-        hub_submit_outcome_release(out);
-    json_decref(parsed);
-    json_decref(counted);
-    json_decref(answer);
-    free(answer_text);
     free(request);
     return rc;
 }
@@ -559,8 +483,7 @@ out:
 /* Runs one item under a savepoint: an item that fails is rolled back alone
  * (its outcome carries the error), unless SQLite abandoned the whole
  * transaction (then the batch fails: *fatal). */
-static int submit_item(struct hub_store *store,
-                       const struct hub_submit_request *q,
+static int record_item(struct hub_store *store, const struct hub_submission *q,
                        struct hub_submit_outcome *out, bool *fatal,
                        struct tny_diag *diag)
 {
@@ -571,29 +494,28 @@ static int submit_item(struct hub_store *store,
         *fatal = true;
         return rc;
     }
-    rc = submit_one(store, q, out, &inner);
+    rc = record_one(store, q, out, &inner);
     if (rc == 0)
         return hs_run(store, "RELEASE submit_item", diag) < 0
                    ? (*fatal = true, TNY_ESTATE)
                    : TNY_OK;
     memset(out, 0, sizeof(*out));
     out->rc = rc;
-    snprintf(out->reason, sizeof(out->reason), "%s",
+    snprintf(out->reason_text, sizeof(out->reason_text), "%s",
              inner.msg[0] ? inner.msg : tny_strerror(rc));
-    hs_cache_drop(store); /* rebuilt from the transaction when needed */
     if (sqlite3_get_autocommit(store->db) ||
         hs_run(store, "ROLLBACK TO submit_item", NULL) < 0 ||
         hs_run(store, "RELEASE submit_item", NULL) < 0) {
         *fatal = true;
-        tny_diag_set(diag, rc, "%s", out->reason);
+        tny_diag_set(diag, rc, "%s", out->reason_text);
     }
     return rc;
 }
 
-int hub_store_submit_results(struct hub_store *store, int32_t n,
-                             const struct hub_submit_request *reqs,
-                             struct hub_submit_outcome *outs,
-                             struct tny_diag *diag)
+int hub_store_record_submissions(struct hub_store *store, int32_t n,
+                                 const struct hub_submission *subs,
+                                 struct hub_submit_outcome *outs,
+                                 struct tny_diag *diag)
 {
     bool fatal = false;
     int rc;
@@ -604,65 +526,55 @@ int hub_store_submit_results(struct hub_store *store, int32_t n,
     if ((rc = hs_begin(store, diag)) < 0)
         return rc;
     for (int32_t i = 0; i < n && !fatal; i++) {
-        int irc = submit_item(store, &reqs[i], &outs[i], &fatal, diag);
+        int irc = record_item(store, &subs[i], &outs[i], &fatal, diag);
         if (fatal)
             rc = irc < 0 ? irc : TNY_ESTATE;
     }
-    if (rc == 0)
-        store->keep_cache = true; /* the cache follows every item */
+    /* Rows of results changed: the store's own projection is stale. */
+    hs_cache_drop(store);
     rc = hs_finish(store, rc, diag);
     if (rc < 0)
         for (int32_t i = 0; i < n; i++) {
-            hub_submit_outcome_release(&outs[i]);
             memset(&outs[i], 0, sizeof(outs[i]));
             outs[i].rc = rc;
         }
     return rc;
 }
 
-int hub_store_submit_result(struct hub_store *store, const char *event_id,
-                            int32_t round, int32_t table, const char *device_id,
-                            const char *idem_key, const char *result_json,
-                            size_t len, bool confirmed,
-                            struct hub_submit_outcome *out,
-                            struct tny_diag *diag)
-{
-    struct hub_submit_request q = {
-        .event_id = event_id,
-        .round = round,
-        .table = table,
-        .device_id = device_id,
-        .idem_key = idem_key,
-        .result_json = result_json,
-        .len = len,
-        .confirmed = confirmed,
-    };
-    int rc = hub_store_submit_results(store, 1, &q, out, diag);
-    if (rc == 0 && out->rc < 0) {
-        rc = tny_diag_set(diag, out->rc, "%s", out->reason);
-        memset(out, 0, sizeof(*out));
-    }
-    return rc;
-}
-
 int hub_store_get_submission(struct hub_store *store, const char *device_id,
                              const char *idem_key,
+                             const struct hub_submission *probe,
                              struct hub_submit_outcome *out,
                              struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
-    bool row;
+    char *request = NULL;
+    bool row, reused = false;
     int rc;
     memset(out, 0, sizeof(*out));
     if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
-        (rc = hs_check_id("idempotency key", idem_key, diag)) < 0 ||
-        (rc = hs_prepare(store,
-                         "SELECT outcome, result_id, reason, answer FROM "
-                         "submissions WHERE device_id = ? AND idem_key = ?",
+        (rc = hs_check_id("idempotency key", idem_key, diag)) < 0)
+        return rc;
+    if (probe && (rc = request_text(probe, &request)) < 0)
+        return rc;
+    if ((rc = hs_prepare(store,
+                         "SELECT event_name = ?3 AND round = ?4 AND "
+                         "table_number = ?5 AND request = ?6 AND confirmed = "
+                         "?7, outcome, counted, reason_code, reason, "
+                         "event_name, round, table_number, result_id FROM "
+                         "submissions WHERE device_id = ?1 AND idem_key = ?2",
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, idem_key, -1, SQLITE_STATIC);
+    if (probe) {
+        sqlite3_bind_text(st, 3, probe->event_id ? probe->event_id : "", -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_int(st, 4, probe->round);
+        sqlite3_bind_int(st, 5, probe->table);
+        sqlite3_bind_text(st, 6, request, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 7, probe->confirmed);
+    }
     if ((rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
     if (!row) {
@@ -671,11 +583,26 @@ int hub_store_get_submission(struct hub_store *store, const char *device_id,
                           idem_key);
         goto out;
     }
-    rc = outcome_from_row(st, 0, out);
+    outcome_from_row(st, 1, out);
+    reused = probe && sqlite3_column_int(st, 0) == 0;
 out:
     hs_finalize(store, st);
+    if (rc == 0 && reused) {
+        /* A table reusing a key for other data: say so in the log. */
+        char actor[16 + HUB_STORE_ID_MAX];
+        snprintf(actor, sizeof(actor), "device:%s", device_id);
+        if ((rc = hs_begin(store, diag)) == 0) {
+            rc = hs_log(store, actor, NULL, "duplicate.key_reused",
+                        json_pack("{s:s, s:s, s:i, s:i}", "device", device_id,
+                                  "key", idem_key, "round", (int)probe->round,
+                                  "table", (int)probe->table),
+                        diag);
+            rc = hs_finish(store, rc, diag);
+        }
+    }
     if (rc < 0)
-        hub_submit_outcome_release(out);
+        memset(out, 0, sizeof(*out));
+    free(request);
     return rc;
 }
 

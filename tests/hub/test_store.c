@@ -160,6 +160,79 @@ static void register_devices(struct hub_store *s, int n)
     }
 }
 
+/* Records a table's submission as the service decided it (hub/service
+ * decides CM-6; the store records): json is the event file's result
+ * object for table `table`, parsed against ev (NULL: the stored event,
+ * loaded for the call).  kind REJECTED records no result. */
+static int record_json(struct hub_store *s, const struct tny_event *ev,
+                       const char *event, int32_t round, int32_t table,
+                       const char *dev, const char *key, const char *json,
+                       bool confirmed, enum hub_submit_kind kind, bool repeats,
+                       struct hub_submit_outcome *out, struct tny_diag *diag)
+{
+    struct tny_event loaded;
+    struct tny_table tb;
+    bool own = false;
+    int rc;
+    memset(&tb, 0, sizeof(tb));
+    memset(out, 0, sizeof(*out));
+    if (!ev && kind != HUB_SUBMIT_REJECTED) {
+        if ((rc = hub_store_load_event(s, event, &loaded, diag)) < 0)
+            return rc;
+        ev = &loaded;
+        own = true;
+    }
+    if (kind != HUB_SUBMIT_REJECTED) {
+        const struct tny_round *r = &ev->rounds[round - 1];
+        for (int32_t i = 0; i < r->n_tables; i++)
+            if (!r->tables[i].is_bye && r->tables[i].number == table)
+                tb = r->tables[i];
+        json_t *j = json_loads(json, 0, NULL);
+        assert_non_null(j);
+        rc = tny_result_from_json(ev, &tb, j, "result", &tb.result, diag);
+        json_decref(j);
+        if (rc < 0)
+            goto out;
+        tb.has_result = true;
+    }
+    struct hub_submission q = {
+        .event_id = event,
+        .round = round,
+        .table = table,
+        .device_id = dev,
+        .idem_key = key,
+        .confirmed = confirmed,
+        .kind = kind,
+        .repeats_counted = repeats,
+        .reason = kind == HUB_SUBMIT_CONFLICT   ? HUB_REASON_ALREADY_CONFIRMED
+                  : kind == HUB_SUBMIT_REJECTED ? HUB_REASON_INVALID_RESULT
+                  : confirmed                   ? HUB_REASON_NONE
+                                                : HUB_REASON_UNCONFIRMED,
+        .reason_text =
+            kind == HUB_SUBMIT_REJECTED ? "result.winner: refused" : "",
+        .ev = kind == HUB_SUBMIT_REJECTED ? NULL : ev,
+        .result = kind == HUB_SUBMIT_REJECTED ? NULL : &tb,
+    };
+    rc = hub_store_record_submissions(s, 1, &q, out, diag);
+    if (rc == 0 && out->rc < 0)
+        rc = tny_diag_set(diag, out->rc, "%s", out->reason_text);
+out:
+    if (own)
+        tny_event_release(&loaded);
+    return rc;
+}
+
+/* The usual case: accepted and confirmed. */
+static int record_accepted(struct hub_store *s, const char *event,
+                           int32_t round, int32_t table, const char *dev,
+                           const char *key, const char *json,
+                           struct hub_submit_outcome *out,
+                           struct tny_diag *diag)
+{
+    return record_json(s, NULL, event, round, table, dev, key, json, true,
+                       HUB_SUBMIT_ACCEPTED, false, out, diag);
+}
+
 /* Pairs the next round from the store's own projection, saves it as the
  * draft, publishes and starts it; the mirror gets the same round. */
 static void next_round(struct hub_store *s, const char *event,
@@ -213,12 +286,11 @@ static void play_round(struct hub_store *s, const char *event,
         struct hub_submit_outcome out;
         snprintf(dev, sizeof(dev), "table-%d", (int)tb->number);
         snprintf(key, sizeof(key), "r%d-t%d", (int)r + 1, (int)tb->number);
-        OK(hub_store_submit_result(s, event, r + 1, tb->number, dev, key,
-                                   res[t], strlen(res[t]), true, &out, &diag));
+        OK(record_accepted(s, event, r + 1, tb->number, dev, key, res[t], &out,
+                           &diag));
         if (out.kind != HUB_SUBMIT_ACCEPTED)
-            fail_msg("round %d table %d: %s: %s", (int)r + 1, (int)tb->number,
-                     out.answer, res[t]);
-        hub_submit_outcome_release(&out);
+            fail_msg("round %d table %d: %s", (int)r + 1, (int)tb->number,
+                     res[t]);
     }
     free_results(res, round->n_tables);
     OK(hub_store_set_round_status(s, event, r + 1, HUB_ROUND_CLOSED,
@@ -331,6 +403,10 @@ static int count_log(struct hub_store *s, const char *event, const char *kind)
     return count;
 }
 
+/* CM-6 as the store keeps it: it records what the service decided (the
+ * decisions themselves are test_service's), answers a key with the
+ * recorded fields, logs a key reused for other data, never records a key
+ * twice, and keeps a conflict flagged beside the counted result. */
 static void test_CM_6_idempotency_and_conflicts(void **state)
 {
     (void)state;
@@ -354,37 +430,59 @@ static void test_CM_6_idempotency_and_conflicts(void **state)
              mirror.players[t1->seats[1]].id);
 
     /* First submission: accepted and counted. */
-    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k1", win_a,
-                               strlen(win_a), true, &a, &diag));
+    OK(record_accepted(s, "gt", 1, 1, "table-1", "k1", win_a, &a, &diag));
     assert_int_equal(a.kind, HUB_SUBMIT_ACCEPTED);
+    assert_true(a.counted);
     assert_true(a.result_id > 0);
-    /* The same key: the first answer, byte for byte. */
-    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k1", win_a,
-                               strlen(win_a), true, &b, &diag));
+    /* The same key: the first answer's fields. */
+    OK(hub_store_get_submission(s, "table-1", "k1", NULL, &b, &diag));
     assert_int_equal(b.kind, HUB_SUBMIT_DUPLICATE);
     assert_int_equal(b.first, HUB_SUBMIT_ACCEPTED);
-    assert_string_equal(b.answer, a.answer);
-    hub_submit_outcome_release(&b);
-    /* The same key with other data still gets the first answer. */
-    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k1", win_b,
-                               strlen(win_b), true, &b, &diag));
-    assert_int_equal(b.kind, HUB_SUBMIT_DUPLICATE);
-    assert_string_equal(b.answer, a.answer);
-    hub_submit_outcome_release(&b);
+    assert_true(b.counted);
+    assert_int_equal(b.result_id, a.result_id);
+    assert_string_equal(b.event_id, "gt");
+    assert_int_equal(b.round, 1);
+    assert_int_equal(b.table, 1);
+    assert_int_equal(count_log(s, NULL, "duplicate.key_reused"), 0);
+    /* Asked with other data (a probe): still the first answer, and the
+     * reuse is logged; asked with the same data, nothing is logged. */
+    struct tny_event ev;
+    OK(hub_store_load_event(s, "gt", &ev, &diag));
+    struct tny_table same = ev.rounds[0].tables[0], other = same;
+    other.result.winner = 1 - same.result.winner;
+    struct hub_submission probe = {.event_id = "gt",
+                                   .round = 1,
+                                   .table = 1,
+                                   .device_id = "table-1",
+                                   .idem_key = "k1",
+                                   .confirmed = true,
+                                   .ev = &ev,
+                                   .result = &same};
+    OK(hub_store_get_submission(s, "table-1", "k1", &probe, &b, &diag));
+    assert_int_equal(count_log(s, NULL, "duplicate.key_reused"), 0);
+    probe.result = &other;
+    OK(hub_store_get_submission(s, "table-1", "k1", &probe, &b, &diag));
+    assert_int_equal(b.first, HUB_SUBMIT_ACCEPTED);
+    assert_int_equal(b.result_id, a.result_id);
     assert_int_equal(count_log(s, NULL, "duplicate.key_reused"), 1);
-    /* The same result under a new key: a no-op pointing at the row. */
-    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k2", win_a,
-                               strlen(win_a), true, &b, &diag));
+    tny_event_release(&ev);
+    /* A key is recorded once: a second record is an error, not an answer. */
+    assert_int_equal(
+        record_accepted(s, "gt", 1, 1, "table-1", "k1", win_a, &b, &diag),
+        TNY_ECONFLICT);
+    /* The same result under a new key: no new row, it points at the
+     * counted one. */
+    OK(record_json(s, NULL, "gt", 1, 1, "table-1", "k2", win_a, true,
+                   HUB_SUBMIT_ACCEPTED, true, &b, &diag));
     assert_int_equal(b.kind, HUB_SUBMIT_ACCEPTED);
     assert_int_equal(b.result_id, a.result_id);
-    hub_submit_outcome_release(&b);
-    /* A different result: conflict, flagged, the original kept. */
-    OK(hub_store_submit_result(s, "gt", 1, 1, "table-1", "k3", win_b,
-                               strlen(win_b), true, &c, &diag));
+    /* A conflict: stored flagged, the original kept. */
+    OK(record_json(s, NULL, "gt", 1, 1, "table-1", "k3", win_b, true,
+                   HUB_SUBMIT_CONFLICT, false, &c, &diag));
     assert_int_equal(c.kind, HUB_SUBMIT_CONFLICT);
-    assert_non_null(strstr(c.answer, "conflict"));
+    assert_int_equal(c.reason, HUB_REASON_ALREADY_CONFIRMED);
+    assert_true(c.result_id > a.result_id);
     assert_int_equal(count_log(s, "gt", "submit.conflict"), 1);
-    struct tny_event ev;
     OK(hub_store_load_event(s, "gt", &ev, &diag));
     assert_true(ev.rounds[0].tables[0].has_result);
     assert_int_equal(ev.rounds[0].tables[0].result.winner, 0);
@@ -394,33 +492,35 @@ static void test_CM_6_idempotency_and_conflicts(void **state)
     assert_int_equal(ri.n_conflicts, 1);
     assert_int_equal(ri.status, HUB_ROUND_STARTED);
 
-    /* Invalid results and bad targets are rejected with the reason; the
-     * reason is stored with the key. */
-    const char *bad = "{\"winner\": \"nobody\"}";
-    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k4", bad, strlen(bad),
-                               true, &b, &diag));
+    /* A rejection is recorded with its reason code and text, no row. */
+    OK(record_json(s, NULL, "gt", 1, 2, "table-2", "k4", NULL, true,
+                   HUB_SUBMIT_REJECTED, false, &b, &diag));
     assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
-    assert_non_null(strstr(b.reason, "result.winner"));
-    hub_submit_outcome_release(&b);
-    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k5", "{", 1, true, &b,
-                               &diag));
-    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
-    hub_submit_outcome_release(&b);
-    OK(hub_store_submit_result(s, "gt", 1, 9, "table-2", "k6", win_a,
-                               strlen(win_a), true, &b, &diag));
-    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
-    assert_non_null(strstr(b.reason, "no table 9"));
-    hub_submit_outcome_release(&b);
-    OK(hub_store_submit_result(s, "gt", 1, 1, "stranger", "k1", win_a,
-                               strlen(win_a), true, &b, &diag));
-    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
-    assert_non_null(strstr(b.reason, "not registered"));
-    hub_submit_outcome_release(&b);
-    /* Bad keys are not answers: nothing is stored. */
-    assert_int_equal(hub_store_submit_result(s, "gt", 1, 1, "table-1",
-                                             "bad key", win_a, strlen(win_a),
-                                             true, &b, &diag),
-                     TNY_EINVAL);
+    assert_int_equal(b.result_id, 0);
+    OK(hub_store_get_submission(s, "table-2", "k4", NULL, &b, &diag));
+    assert_int_equal(b.first, HUB_SUBMIT_REJECTED);
+    assert_int_equal(b.reason, HUB_REASON_INVALID_RESULT);
+    assert_string_equal(b.reason_text, "result.winner: refused");
+    assert_string_equal(hub_submit_reason_name(b.reason), "invalid_result");
+    /* A target that does not exist, and bad keys: errors, nothing stored. */
+    struct hub_submission nowhere = {.event_id = "gt",
+                                     .round = 1,
+                                     .table = 9,
+                                     .device_id = "table-2",
+                                     .idem_key = "k6",
+                                     .confirmed = true,
+                                     .kind = HUB_SUBMIT_ACCEPTED,
+                                     .ev = &mirror,
+                                     .result = t1};
+    OK(hub_store_record_submissions(s, 1, &nowhere, &b, &diag));
+    assert_int_equal(b.rc, TNY_ENOTFOUND);
+    assert_non_null(strstr(b.reason_text, "9"));
+    assert_int_equal(
+        hub_store_get_submission(s, "table-2", "k6", NULL, &b, &diag),
+        TNY_ENOTFOUND);
+    assert_int_equal(
+        record_accepted(s, "gt", 1, 1, "table-1", "bad key", win_a, &b, &diag),
+        TNY_EINVAL);
 
     /* Closing needs the conflict resolved and every result (CM-6). */
     assert_int_equal(hub_store_set_round_status(s, "gt", 1, HUB_ROUND_CLOSED,
@@ -468,34 +568,20 @@ static void test_CM_6_idempotency_and_conflicts(void **state)
     char win_c[64];
     snprintf(win_c, sizeof(win_c), "{\"winner\": \"%s\"}",
              mirror.players[t2->seats[0]].id);
-    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k7", win_c,
-                               strlen(win_c), false, &b, &diag));
+    OK(record_json(s, NULL, "gt", 1, 2, "table-2", "k7", win_c, false,
+                   HUB_SUBMIT_ACCEPTED, false, &b, &diag));
     assert_int_equal(b.kind, HUB_SUBMIT_ACCEPTED);
-    assert_non_null(strstr(b.answer, "\"counted\":false"));
-    hub_submit_outcome_release(&b);
+    assert_false(b.counted);
+    assert_int_equal(b.reason, HUB_REASON_UNCONFIRMED);
     assert_int_equal(hub_store_set_round_status(s, "gt", 1, HUB_ROUND_CLOSED,
                                                 "organiser:anna", &diag),
                      TNY_ESTATE);
     assert_non_null(strstr(diag.msg, "table 2"));
-    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k8", win_c,
-                               strlen(win_c), true, &b, &diag));
+    OK(record_accepted(s, "gt", 1, 2, "table-2", "k8", win_c, &b, &diag));
     assert_int_equal(b.kind, HUB_SUBMIT_ACCEPTED);
-    hub_submit_outcome_release(&b);
+    assert_true(b.counted);
     OK(hub_store_set_round_status(s, "gt", 1, HUB_ROUND_CLOSED,
                                   "organiser:anna", &diag));
-    /* After close a device gets a rejection, stored with its key. */
-    OK(hub_store_submit_result(s, "gt", 1, 2, "table-2", "k9", win_c,
-                               strlen(win_c), true, &b, &diag));
-    assert_int_equal(b.kind, HUB_SUBMIT_REJECTED);
-    assert_non_null(strstr(b.reason, "closed"));
-    hub_submit_outcome_release(&a);
-    OK(hub_store_get_submission(s, "table-2", "k9", &a, &diag));
-    assert_int_equal(a.kind, HUB_SUBMIT_DUPLICATE);
-    assert_int_equal(a.first, HUB_SUBMIT_REJECTED);
-    assert_string_equal(a.answer, b.answer);
-    hub_submit_outcome_release(&b);
-    hub_submit_outcome_release(&c);
-    hub_submit_outcome_release(&a);
     OK(hub_store_check(s, &diag));
     tny_event_release(&mirror);
     free(text);
@@ -503,17 +589,15 @@ static void test_CM_6_idempotency_and_conflicts(void **state)
     tmpdb_remove(&db);
 }
 
-/* ---- players, drafts, penalties, devices, clocks ----------------------- */
-
-/* Group commit: one transaction for a mix of outcomes, each decided as a
- * single submission would be, a failing item rolled back alone. */
+/* Group commit: one transaction for a mix of decisions, a failing item
+ * rolled back alone. */
 static void test_CM_6_batch_submit_mixed_outcomes(void **state)
 {
     (void)state;
     struct tmpdb db;
     struct tny_diag diag = {{0}};
-    struct tny_event mirror;
-    struct hub_submit_outcome out[7], again;
+    struct tny_event mirror, ev;
+    struct hub_submit_outcome out[6], again;
     tmpdb_make(&db);
     struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
     char *text = event_text("got-lcg2", "{}", 6, 5);
@@ -522,69 +606,72 @@ static void test_CM_6_batch_submit_mixed_outcomes(void **state)
     OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
     register_devices(s, 3);
     next_round(s, "gb", &mirror);
-    char win[3][2][64];
+    OK(hub_store_load_event(s, "gb", &ev, &diag));
+    /* Table 3 already has a counted result before the batch. */
+    char win[64];
+    snprintf(win, sizeof(win), "{\"winner\": \"%s\"}",
+             mirror.players[mirror.rounds[0].tables[2].seats[0]].id);
+    OK(record_accepted(s, "gb", 1, 3, "table-3", "p1", win, &again, &diag));
+    int64_t t3_id = again.result_id;
+    struct tny_table tb[3][2];
     for (int t = 0; t < 3; t++)
         for (int k = 0; k < 2; k++) {
-            const struct tny_table *tb = &mirror.rounds[0].tables[t];
-            snprintf(win[t][k], sizeof(win[t][k]), "{\"winner\": \"%s\"}",
-                     mirror.players[tb->seats[k]].id);
+            tb[t][k] = ev.rounds[0].tables[t];
+            memset(&tb[t][k].result, 0, sizeof(tb[t][k].result));
+            tb[t][k].result.winner = k;
+            tb[t][k].result.default_winner = -1;
+            for (int i = 0; i < TNY_MAX_SEATS; i++)
+                tb[t][k].result.army[i] = -1;
+            tb[t][k].has_result = true;
         }
-    /* Table 3 already has a counted result before the batch. */
-    OK(hub_store_submit_result(s, "gb", 1, 3, "table-3", "p1", win[2][0],
-                               strlen(win[2][0]), true, &again, &diag));
-    assert_int_equal(again.kind, HUB_SUBMIT_ACCEPTED);
-    int64_t t3_id = again.result_id;
-    hub_submit_outcome_release(&again);
-    const char *bad = "{\"winner\": \"nobody\"}";
-    struct hub_submit_request q[7] = {
+#define SUB(T, DEV, KEY, KIND, R)                                              \
+    {                                                                          \
+        .event_id = "gb", .round = 1, .table = T, .device_id = DEV,            \
+        .idem_key = KEY, .confirmed = true, .kind = KIND, .reason_text = "",   \
+        .ev = &ev, .result = R                                                 \
+    }
+    struct hub_submission q[6] = {
         /* 0: accepted */
-        {"gb", 1, 1, "table-1", "b1", win[0][0], strlen(win[0][0]), true},
-        /* 1: the same key again in the batch: duplicate of item 0 */
-        {"gb", 1, 1, "table-1", "b1", win[0][0], strlen(win[0][0]), true},
-        /* 2: a different result for table 1 under a new key: conflict with
-         * item 0, decided after it */
-        {"gb", 1, 1, "table-1", "b2", win[0][1], strlen(win[0][1]), true},
-        /* 3: invalid result: rejected and stored */
-        {"gb", 1, 2, "table-2", "b3", bad, strlen(bad), true},
-        /* 4: bad key: an item error, rolled back alone */
-        {"gb", 1, 2, "table-2", "bad key", win[1][0], strlen(win[1][0]), true},
-        /* 5: accepted on table 2 after the failed item */
-        {"gb", 1, 2, "table-2", "b5", win[1][1], strlen(win[1][1]), true},
-        /* 6: conflict with the result stored before the batch */
-        {"gb", 1, 3, "table-3", "b6", win[2][1], strlen(win[2][1]), true},
+        SUB(1, "table-1", "b1", HUB_SUBMIT_ACCEPTED, &tb[0][0]),
+        /* 1: the same key again: a record error, rolled back alone */
+        SUB(1, "table-1", "b1", HUB_SUBMIT_ACCEPTED, &tb[0][0]),
+        /* 2: a conflict on table 1 */
+        SUB(1, "table-1", "b2", HUB_SUBMIT_CONFLICT, &tb[0][1]),
+        /* 3: bad key: an item error, rolled back alone */
+        SUB(2, "table-2", "bad key", HUB_SUBMIT_ACCEPTED, &tb[1][0]),
+        /* 4: accepted on table 2 after the failed item */
+        SUB(2, "table-2", "b5", HUB_SUBMIT_ACCEPTED, &tb[1][1]),
+        /* 5: a conflict with the result stored before the batch */
+        SUB(3, "table-3", "b6", HUB_SUBMIT_CONFLICT, &tb[2][1]),
     };
-    OK(hub_store_submit_results(s, 7, q, out, &diag));
+#undef SUB
+    q[2].reason = q[5].reason = HUB_REASON_ALREADY_CONFIRMED;
+    OK(hub_store_record_submissions(s, 6, q, out, &diag));
     assert_int_equal(out[0].rc, 0);
     assert_int_equal(out[0].kind, HUB_SUBMIT_ACCEPTED);
-    assert_int_equal(out[1].kind, HUB_SUBMIT_DUPLICATE);
-    assert_int_equal(out[1].first, HUB_SUBMIT_ACCEPTED);
-    assert_string_equal(out[1].answer, out[0].answer);
+    assert_int_equal(out[1].rc, TNY_ECONFLICT);
     assert_int_equal(out[2].kind, HUB_SUBMIT_CONFLICT);
-    assert_int_equal(out[3].kind, HUB_SUBMIT_REJECTED);
-    assert_non_null(strstr(out[3].reason, "result.winner"));
-    assert_int_equal(out[4].rc, TNY_EINVAL);
-    assert_null(out[4].answer);
-    assert_int_equal(out[5].rc, 0);
-    assert_int_equal(out[5].kind, HUB_SUBMIT_ACCEPTED);
-    assert_int_equal(out[6].kind, HUB_SUBMIT_CONFLICT);
-    /* Everything but the failed item is stored, with its answer. */
-    for (int i = 0; i < 7; i++) {
-        if (i == 1 || i == 4)
+    assert_int_equal(out[3].rc, TNY_EINVAL);
+    assert_int_equal(out[4].rc, 0);
+    assert_int_equal(out[4].kind, HUB_SUBMIT_ACCEPTED);
+    assert_int_equal(out[5].kind, HUB_SUBMIT_CONFLICT);
+    /* Everything but the failed items is stored, answered as recorded. */
+    for (int i = 0; i < 6; i++) {
+        if (i == 1 || i == 3)
             continue;
-        OK(hub_store_get_submission(s, q[i].device_id, q[i].idem_key, &again,
-                                    &diag));
-        assert_string_equal(again.answer, out[i].answer);
-        hub_submit_outcome_release(&again);
+        OK(hub_store_get_submission(s, q[i].device_id, q[i].idem_key, NULL,
+                                    &again, &diag));
+        assert_int_equal(again.first, out[i].kind);
+        assert_int_equal(again.result_id, out[i].result_id);
+        assert_int_equal(again.reason, out[i].reason);
     }
     assert_int_equal(
-        hub_store_get_submission(s, "table-2", "bad key", &again, &diag),
+        hub_store_get_submission(s, "table-2", "bad key", NULL, &again, &diag),
         TNY_EINVAL);
     assert_int_equal(count_log(s, "gb", "submit.accepted"), 3);
     assert_int_equal(count_log(s, "gb", "submit.conflict"), 2);
-    assert_int_equal(count_log(s, "gb", "submit.rejected"), 1);
-    /* Counted: item 0 on table 1, item 5 on table 2, the original on 3;
-     * the store's view and a fresh load agree (the cache followed). */
-    struct tny_event ev;
+    /* Counted: item 0 on table 1, item 4 on table 2, the original on 3. */
+    tny_event_release(&ev);
     OK(hub_store_load_event(s, "gb", &ev, &diag));
     assert_int_equal(ev.rounds[0].tables[0].result.winner, 0);
     assert_int_equal(ev.rounds[0].tables[1].result.winner, 1);
@@ -594,17 +681,17 @@ static void test_CM_6_batch_submit_mixed_outcomes(void **state)
     OK(hub_store_get_round(s, "gb", 1, &ri, &diag));
     assert_int_equal(ri.n_results, 3);
     assert_int_equal(ri.n_conflicts, 2);
-    assert_true(out[6].result_id != t3_id);
+    assert_true(out[5].result_id != t3_id);
     OK(hub_store_check(s, &diag));
     /* An empty batch is a no-op. */
-    OK(hub_store_submit_results(s, 0, q, out + 0, &diag));
-    for (int i = 0; i < 7; i++)
-        hub_submit_outcome_release(&out[i]);
+    OK(hub_store_record_submissions(s, 0, q, out + 0, &diag));
     tny_event_release(&mirror);
     free(text);
     hub_store_close(s);
     tmpdb_remove(&db);
 }
+
+/* ---- players, drafts, penalties, devices, clocks ----------------------- */
 
 static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
 {
@@ -1000,10 +1087,9 @@ static void test_CM_5_CM_6_corrections(void **state)
     else
         snprintf(other, sizeof other, "{\"draw\": true}");
     struct hub_submit_outcome out;
-    OK(hub_store_submit_result(s, "co", 1, 1, "table-1", "late-1", other,
-                               strlen(other), true, &out, &diag));
+    OK(record_json(s, NULL, "co", 1, 1, "table-1", "late-1", other, true,
+                   HUB_SUBMIT_CONFLICT, false, &out, &diag));
     assert_int_equal(out.kind, HUB_SUBMIT_CONFLICT);
-    hub_submit_outcome_release(&out);
     assert_int_equal(hub_store_keep_counted(s, "co", 1, 1, counted + 1000,
                                             "organiser:anna", NULL, &diag),
                      TNY_ENOTFOUND);
@@ -1161,15 +1247,50 @@ static void test_store_counters_and_migration_1_to_2(void **state)
                                   "DROP TABLE counters; ALTER TABLE players "
                                   "DROP COLUMN decklist; ALTER TABLE players "
                                   "DROP COLUMN knockout_armies_json; ALTER "
-                                  "TABLE players DROP COLUMN hook; PRAGMA "
-                                  "user_version "
-                                  "= 1",
+                                  "TABLE players DROP COLUMN hook; "
+                                  "ALTER TABLE submissions DROP COLUMN "
+                                  "reason_code; ALTER TABLE submissions DROP "
+                                  "COLUMN counted; ALTER TABLE submissions "
+                                  "ADD COLUMN answer TEXT NOT NULL DEFAULT "
+                                  "''; "
+                                  /* answers as hubs before 4 kept them */
+                                  "INSERT INTO submissions VALUES ('table-1', "
+                                  "'old-1', 'e', 1, 1, '{}', 1, 'accepted', "
+                                  "NULL, '', 1, '{\"status\": \"accepted\", "
+                                  "\"counted\": true}'); "
+                                  "INSERT INTO submissions VALUES ('table-1', "
+                                  "'old-2', 'e', 1, 1, '{}', 0, 'accepted', "
+                                  "NULL, '', 1, '{\"status\": \"accepted\", "
+                                  "\"counted\": false}'); "
+                                  "INSERT INTO submissions VALUES ('table-1', "
+                                  "'old-3', 'e', 2, 1, '{}', 1, 'rejected', "
+                                  "NULL, 'round 2 is closed: results come in "
+                                  "between publish and close (CM-5); ask the "
+                                  "organiser', 1, '{\"status\": "
+                                  "\"rejected\"}'); "
+                                  "INSERT INTO log (time_ms, actor, kind, "
+                                  "detail) SELECT 1, 'device:table-1', "
+                                  "'submit.accepted', '{}' FROM submissions; "
+                                  "PRAGMA user_version = 1",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(raw);
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
-    assert_int_equal(version, 3); /* 1 -> 2 counters, 2 -> 3 deck lists */
+    /* 1 -> 2 counters, 2 -> 3 deck lists, 3 -> 4 answers as fields */
+    assert_int_equal(version, 4);
+    struct hub_submit_outcome o;
+    OK(hub_store_get_submission(s, "table-1", "old-1", NULL, &o, &diag));
+    assert_int_equal(o.first, HUB_SUBMIT_ACCEPTED);
+    assert_true(o.counted);
+    assert_int_equal(o.reason, HUB_REASON_NONE);
+    OK(hub_store_get_submission(s, "table-1", "old-2", NULL, &o, &diag));
+    assert_false(o.counted);
+    assert_int_equal(o.reason, HUB_REASON_UNCONFIRMED);
+    OK(hub_store_get_submission(s, "table-1", "old-3", NULL, &o, &diag));
+    assert_int_equal(o.first, HUB_SUBMIT_REJECTED);
+    assert_int_equal(o.reason, HUB_REASON_WRONG_ROUND);
+    assert_int_equal(o.round, 2);
     OK(hub_store_counter_get(s, "version", &v, &diag));
     assert_int_equal(v, 0);
     OK(hub_store_counter_raise(s, "version", 7, &diag));
@@ -1240,10 +1361,9 @@ static void crash_child(const char *path, int wfd, int iter, int n_tables,
         struct hub_submit_outcome out;
         snprintf(dev, sizeof(dev), "table-%d", (int)numbers[t]);
         snprintf(key, sizeof(key), "it%d-%d", iter, (int)i);
-        if (hub_store_submit_result(s, "big", 1, numbers[t], dev, key, res[t],
-                                    strlen(res[t]), true, &out, &diag) != 0)
+        if (record_json(s, NULL, "big", 1, numbers[t], dev, key, res[t], true,
+                        HUB_SUBMIT_ACCEPTED, false, &out, &diag) != 0)
             _exit(4);
-        hub_submit_outcome_release(&out);
         /* Reported only after the commit returned. */
         if (write(wfd, &i, sizeof(i)) != (ssize_t)sizeof(i))
             _exit(5);
@@ -1327,9 +1447,8 @@ static void test_store_crash_safety(void **state)
             snprintf(dev, sizeof(dev), "table-%d",
                      (int)numbers[keys[i] % n_tables]);
             snprintf(key, sizeof(key), "it%d-%d", iter, (int)keys[i]);
-            OK(hub_store_get_submission(s, dev, key, &out, &diag));
+            OK(hub_store_get_submission(s, dev, key, NULL, &out, &diag));
             assert_int_equal(out.first, HUB_SUBMIT_ACCEPTED);
-            hub_submit_outcome_release(&out);
         }
         /* Counted results are whole rows that parse and validate. */
         struct tny_event ev;
@@ -1376,8 +1495,8 @@ static int try_writes(struct hub_store *s, const char *why)
         !strstr(d.msg, why))
         return 2;
     memset(&d, 0, sizeof(d));
-    if (hub_store_submit_result(s, "ev", 1, 1, "table-1", "x1", "{}", 2, true,
-                                &out, &d) != TNY_ESTATE ||
+    if (record_json(s, NULL, "ev", 1, 1, "table-1", "x1", NULL, true,
+                    HUB_SUBMIT_REJECTED, false, &out, &d) != TNY_ESTATE ||
         !strstr(d.msg, why))
         return 3;
     return 0;
@@ -1630,18 +1749,16 @@ static void test_store_full_database(void **state)
     for (int i = 0; i < 50; i++) /* use up what room is left */
         if (hub_store_device_register(s, "pi-x", "hub", &diag) != 0)
             break;
-    rc = hub_store_submit_result(s, "ev", 1, t1->number, "table-1", "full-1",
-                                 vp, strlen(vp), true, &out, &diag);
+    rc = record_json(s, NULL, "ev", 1, t1->number, "table-1", "full-1", vp,
+                     true, HUB_SUBMIT_ACCEPTED, false, &out, &diag);
     if (rc == 0) {
         /* It fitted: then it must be stored. */
-        hub_submit_outcome_release(&out);
-        OK(hub_store_get_submission(s, "table-1", "full-1", &out, &diag));
-        hub_submit_outcome_release(&out);
+        OK(hub_store_get_submission(s, "table-1", "full-1", NULL, &out, &diag));
     } else {
         assert_int_equal(rc, TNY_ESTATE);
-        assert_null(out.answer);
+        assert_int_equal(out.result_id, 0);
         assert_int_equal(
-            hub_store_get_submission(s, "table-1", "full-1", &out, &diag),
+            hub_store_get_submission(s, "table-1", "full-1", NULL, &out, &diag),
             TNY_ENOTFOUND);
     }
     hub_store_close(s);
@@ -1713,41 +1830,43 @@ static void test_store_load_10000_results(void **state)
         struct hub_submit_outcome out;
         snprintf(dev, sizeof(dev), "table-%d", (int)last->tables[t].number);
         snprintf(key, sizeof(key), "k%d", (int)t);
-        OK(hub_store_submit_result(s, "huge", 11, last->tables[t].number, dev,
-                                   key, res[t], strlen(res[t]), true, &out,
-                                   &diag));
+        OK(record_json(s, &ev, "huge", 11, last->tables[t].number, dev, key,
+                       res[t], true, HUB_SUBMIT_ACCEPTED, false, &out, &diag));
         assert_int_equal(out.kind, HUB_SUBMIT_ACCEPTED);
-        hub_submit_outcome_release(&out);
         last_single = t;
         if (submitted++ == 0)
             t6 = now_s();
     }
     double t7 = now_s();
     /* The other tables 1..100 as one group commit. */
-    struct hub_submit_request reqs[100];
+    struct hub_submission reqs[100];
     struct hub_submit_outcome outs[100];
-    char keys[100][32];
+    char keys[100][32], devs[100][32];
     int32_t nb = 0;
     for (int32_t t = 0; t < last->n_tables; t++) {
         int32_t num = last->tables[t].number;
         if (!res[t] || num > 100 || nb == 100 || t <= last_single)
             continue; /* tables up to last_single went one by one */
         snprintf(keys[nb], sizeof(keys[nb]), "b%d", (int)t);
-        char *dev = malloc(32);
-        assert_non_null(dev);
-        snprintf(dev, 32, "table-%d", (int)num);
-        reqs[nb] = (struct hub_submit_request){
-            "huge", 11, num, dev, keys[nb], res[t], strlen(res[t]), true};
+        snprintf(devs[nb], sizeof(devs[nb]), "table-%d", (int)num);
+        reqs[nb] = (struct hub_submission){.event_id = "huge",
+                                           .round = 11,
+                                           .table = num,
+                                           .device_id = devs[nb],
+                                           .idem_key = keys[nb],
+                                           .confirmed = true,
+                                           .kind = HUB_SUBMIT_ACCEPTED,
+                                           .reason_text = "",
+                                           .ev = &ev,
+                                           .result = &last->tables[t]};
         nb++;
     }
     double t8 = now_s();
-    OK(hub_store_submit_results(s, nb, reqs, outs, &diag));
+    OK(hub_store_record_submissions(s, nb, reqs, outs, &diag));
     double t9 = now_s();
     for (int32_t i = 0; i < nb; i++) {
         assert_int_equal(outs[i].rc, 0);
         assert_int_equal(outs[i].kind, HUB_SUBMIT_ACCEPTED);
-        hub_submit_outcome_release(&outs[i]);
-        free((char *)reqs[i].device_id);
     }
     free_results(res, last->n_tables);
     print_message("10k results: simulate %.3f s, import (one transaction) "

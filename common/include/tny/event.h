@@ -213,4 +213,10 @@ TNY_MUST_USE int tny_result_validate(const struct tny_event *ev,
                                      const struct tny_table *table,
                                      const char *path, struct tny_diag *diag);
 
+/* CM-6: true when a and b, results of a table of n_seats seats, say the
+ * same thing as a table reports it: every field but the organiser's TX-7
+ * penalties (merged in by the hub, never sent by a table). */
+bool tny_result_same(const struct tny_result *a, const struct tny_result *b,
+                     int32_t n_seats);
+
 #endif

@@ -100,6 +100,12 @@ TNY_MUST_USE int tny_result_from_json(const struct tny_event *ev,
                                       struct tny_result *out,
                                       struct tny_diag *diag);
 
+/* Table t's result (t->result) as the event file writes it (the result
+ * object of a table of ev), a new reference; NULL on allocation failure.
+ * tny_result_from_json on it gives the same result. */
+json_t *tny_result_to_json(const struct tny_event *ev,
+                           const struct tny_table *t);
+
 /* Parses the text (len bytes) of an event file, then runs
  * tny_event_validate.  Errors as tny_event_from_json, plus TNY_EINVAL for
  * bad JSON ("event: invalid JSON at line L, column C: ...") and for
