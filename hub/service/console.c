@@ -1090,7 +1090,6 @@ static int cmd_enter_result(struct ctx *c)
     const struct tny_wire_request *q = c->req;
     const struct tny_table *t = round_table(c->e, q->round, q->table);
     struct tny_table mapped;
-    char *json = NULL;
     int rc;
 
     if (!t)
@@ -1106,12 +1105,13 @@ static int cmd_enter_result(struct ctx *c)
              &c->e->ev, c->e->ev.rounds[q->round - 1].stage, t, &q->result,
              "console_request.result", &mapped, &c->diag)) < 0)
         return fail_diag(c, rc);
-    if ((rc = hub__result_json(&q->result, &json, &c->diag)) < 0)
-        return fail_diag(c, rc);
+    char why[512];
+    if ((rc = hub__armies_check(c->e, q->round, &mapped, why, sizeof(why))) < 0)
+        return rc == TNY_EINVAL ? fail(c, rc, "%s", why) : rc;
+    memset(mapped.result.penalty, 0, sizeof(mapped.result.penalty));
     int64_t id = 0;
     rc = hub_store_enter_result(c->svc->store, c->e->id, q->round, q->table,
-                                json, strlen(json), c->actor, &id, &c->diag);
-    free(json);
+                                &c->e->ev, &mapped, c->actor, &id, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "result entered event=%s round=%d table=%d%s%s%s",
@@ -1475,9 +1475,8 @@ static int cmd_resolve_conflict(struct ctx *c)
         rc = hub_store_keep_counted(c->svc->store, c->e->id, q->round, q->table,
                                     keep->id, c->actor, &resolved, &c->diag);
     else
-        rc = hub_store_enter_result(
-            c->svc->store, c->e->id, q->round, q->table, keep->result_json,
-            strlen(keep->result_json), c->actor, &id, &c->diag);
+        rc = hub_store_enter_row(c->svc->store, c->e->id, q->round, q->table,
+                                 keep->id, c->actor, &id, &c->diag);
     hub_result_rows_free(rows, n);
     if (rc < 0)
         return c->rep->rc < 0 ? rc : fail_diag(c, rc);

@@ -813,11 +813,8 @@ static void reason_from(char *dst, size_t cap, const char *msg)
     snprintf(dst, cap, "%s", r ? r + 1 : msg);
 }
 
-/* NH-11 for the candidate's players (army use spans rounds): the rest of
- * the event is valid, so the candidate's own checks (done by the wire
- * mapping with tny_result_validate) and this are the whole of CM-6. */
-static int armies_check(struct hub_ev *e, int32_t round,
-                        const struct tny_table *mapped, char *why, size_t cap)
+int hub__armies_check(struct hub_ev *e, int32_t round,
+                      const struct tny_table *mapped, char *why, size_t cap)
 {
     struct tny_round *r = &e->ev.rounds[round - 1];
     for (int32_t i = 0; i < r->n_tables; i++) {
@@ -1052,8 +1049,8 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
     /* CM-6: the decision, recorded with its reason. */
     job->had_counted = assigned->has_result;
     rec->reason_text = job->reason;
-    rc = armies_check(e, sub.round, &job->mapped, job->reason,
-                      sizeof(job->reason));
+    rc = hub__armies_check(e, sub.round, &job->mapped, job->reason,
+                           sizeof(job->reason));
     if (rc == TNY_EINVAL) {
         rec->kind = HUB_SUBMIT_REJECTED;
         rec->reason = HUB_REASON_INVALID_RESULT;

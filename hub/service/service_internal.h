@@ -225,4 +225,12 @@ TNY_MUST_USE int hub_feed_publish(struct hub_service *svc, struct hub_ev *e,
 TNY_MUST_USE int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
                                     struct hub_outbox *ob);
 
+/* NH-11 for a candidate result's players (army use spans rounds), the
+ * candidate (table mapped, of round `round`) put in e's event for the
+ * check: the rest of the event is valid, so the candidate's own checks
+ * (the wire mapping runs tny_result_validate) and this are the whole of
+ * CM-6.  TNY_EINVAL with why "result.armies.<player>: ..." when refused. */
+int hub__armies_check(struct hub_ev *e, int32_t round,
+                      const struct tny_table *mapped, char *why, size_t cap);
+
 #endif

@@ -450,18 +450,28 @@ TNY_MUST_USE int hub_store_get_submission(struct hub_store *store,
                                           struct hub_submit_outcome *out,
                                           struct tny_diag *diag);
 
-/* The organiser enters or corrects a table's result (CM-5, CM-6): a new
- * counted row supersedes the counted one (never overwritten: both stay,
- * with the log), and every open conflict of the table is resolved.
+/* The organiser enters or corrects a table's result (CM-5, CM-6), as the
+ * service checked it: result is table `table` of ev with its result in
+ * the engine's terms (TX-7 penalties zero: the store keeps its own).  A
+ * new counted row supersedes the counted one (never overwritten: both
+ * stay, with the log), and every open conflict of the table is resolved.
  * Allowed in published, started and closed rounds.  *result_id (may be
- * NULL) receives the new row.  Errors: TNY_EINVAL (invalid result, diag),
- * TNY_ENOTFOUND, TNY_ESTATE (draft round, I/O). */
-TNY_MUST_USE int hub_store_enter_result(struct hub_store *store,
-                                        const char *event_id, int32_t round,
-                                        int32_t table, const char *result_json,
-                                        size_t len, const char *actor,
-                                        int64_t *result_id,
-                                        struct tny_diag *diag);
+ * NULL) receives the new row.  Errors: TNY_ENOTFOUND, TNY_ESTATE (draft
+ * round, I/O), TNY_ENOMEM. */
+TNY_MUST_USE int
+hub_store_enter_result(struct hub_store *store, const char *event_id,
+                       int32_t round, int32_t table, const struct tny_event *ev,
+                       const struct tny_table *result, const char *actor,
+                       int64_t *result_id, struct tny_diag *diag);
+
+/* The same with the result of a stored row (row_id, a conflict of the
+ * table the organiser keeps): its text becomes the new counted row.
+ * Errors: TNY_ENOTFOUND (no such row of the table), as above. */
+TNY_MUST_USE int hub_store_enter_row(struct hub_store *store,
+                                     const char *event_id, int32_t round,
+                                     int32_t table, int64_t row_id,
+                                     const char *actor, int64_t *result_id,
+                                     struct tny_diag *diag);
 
 /* The organiser keeps the counted result and resolves the flagged conflict
  * row result_id.  Errors: TNY_ENOTFOUND (no such conflict in the event),

@@ -33,15 +33,6 @@
 static const char *const kind_names[] = {"accepted", "duplicate", "conflict",
                                          "rejected"};
 
-/* "event.rounds[2].tables[5].result.vp.p7: ..." -> "result.vp.p7: ...". */
-static void reason_from(char *dst, size_t cap, const char *msg)
-{
-    const char *r = NULL;
-    if (strncmp(msg, "event.rounds[", 13) == 0)
-        r = strstr(msg, ".result");
-    snprintf(dst, cap, "%s", r ? r + 1 : msg);
-}
-
 /* The table's counted result row (0 = none) and its JSON (new ref). */
 static int counted_result(struct hub_store *s, int64_t table_row, int64_t *id,
                           json_t **json, struct tny_diag *d)
@@ -142,181 +133,6 @@ static int find_target(struct hub_store *s, const char *event_id, int32_t round,
                            &t->table_row, d)) < 0)
         return rc;
     return TNY_OK;
-}
-
-/* Fills the projection cache for ev_row unless it is current. */
-static int cache_get(struct hub_store *s, int64_t ev_row, struct tny_diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    int64_t version;
-    bool row;
-    int rc;
-    if ((rc = hs_prepare(s, "PRAGMA data_version", &st, d)) < 0 ||
-        (rc = hs_row(s, st, &row, d)) < 0)
-        goto out;
-    version = sqlite3_column_int64(st, 0);
-    hs_finalize(s, st);
-    st = NULL;
-    if (s->cache_ev == ev_row && s->cache_version == version)
-        goto out;
-    hs_cache_drop(s);
-    if ((rc = hs_project(s, ev_row, false, false, NULL, &s->cache, d)) < 0)
-        goto out;
-    s->cache_ev = ev_row;
-    s->cache_version = version;
-out:
-    hs_finalize(s, st);
-    if (rc < 0)
-        hs_cache_drop(s);
-    return rc;
-}
-
-/* The table's TX-7 penalty sums merged into a copy of the result. */
-static int with_penalties(struct hub_store *s, int64_t table_row,
-                          const json_t *result, json_t **out,
-                          struct tny_diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    bool row;
-    int rc;
-    *out = json_deep_copy(result);
-    if (!*out)
-        return TNY_ENOMEM;
-    if ((rc = hs_prepare(s,
-                         "SELECT p.pid, SUM(pe.units) FROM penalties pe JOIN "
-                         "players p ON p.id = pe.player_id WHERE pe.table_id "
-                         "= ? GROUP BY p.pid ORDER BY p.pid",
-                         &st, d)) < 0)
-        goto out;
-    sqlite3_bind_int64(st, 1, table_row);
-    for (;;) {
-        if ((rc = hs_row(s, st, &row, d)) < 0 || !row)
-            goto out;
-        json_t *pen = json_object_get(*out, "penalty");
-        if (!pen) {
-            pen = json_object();
-            if (!pen || json_object_set_new(*out, "penalty", pen) < 0) {
-                rc = TNY_ENOMEM;
-                goto out;
-            }
-        }
-        if (!json_is_object(pen))
-            goto out; /* the adapter will say what is wrong */
-        const char *pid = (const char *)sqlite3_column_text(st, 0);
-        int64_t units = sqlite3_column_int64(st, 1);
-        json_t *have = json_object_get(pen, pid);
-        if (have && json_is_number(have))
-            units +=
-                (int64_t)llround(json_number_value(have) * TNY_POINT_SCALE);
-        json_t *v = tny_json_points(units);
-        if (!v || json_object_set_new(pen, pid, v) < 0) {
-            rc = TNY_ENOMEM;
-            goto out;
-        }
-    }
-out:
-    hs_finalize(s, st);
-    if (rc < 0) {
-        json_decref(*out);
-        *out = NULL;
-    }
-    return rc;
-}
-
-/* Parses and validates a candidate result for the table: 0 with *parsed
- * (the JSON as sent), *result (the engine's parse, penalties applied) and
- * *slot (the table in the cached projection), TNY_EINVAL with the reason in
- * why, or another error (I/O, memory).
- *
- * Equivalent to tny_event_validate on the event with the candidate in
- * place (every other table is valid by the store's invariant), without
- * rebuilding or re-validating the event per submission: the result object
- * alone is parsed by the JSON adapter (tny_result_from_json, against the
- * cached projection's format and the table's seats: no format is parsed
- * per result), put into the cached projection, checked with
- * tny_result_validate and the NH-11 check of its players (army use spans
- * rounds), and the old result put back. */
-static int check_candidate(struct hub_store *s, const struct target *t,
-                           const char *text, size_t len, json_t **parsed,
-                           struct tny_result *result, struct tny_table **slot,
-                           char *why, size_t cap, struct tny_diag *d)
-{
-    struct tny_diag inner = {{0}};
-    struct tny_result cand;
-    json_error_t err;
-    json_t *r = NULL, *merged = NULL;
-    struct tny_table *tb = NULL;
-    int rc;
-
-    *parsed = NULL;
-    *slot = NULL;
-    if (len > HUB_STORE_JSON_MAX) {
-        snprintf(why, cap, "result: larger than %u bytes", HUB_STORE_JSON_MAX);
-        return TNY_EINVAL;
-    }
-    r = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-    if (!r || !json_is_object(r)) {
-        snprintf(why, cap, "result: %s", r ? "expected an object" : err.text);
-        rc = TNY_EINVAL;
-        goto out;
-    }
-    if ((rc = cache_get(s, t->ev_row, d)) < 0)
-        goto out;
-    struct tny_event *ev = &s->cache;
-    if (t->round < 1 || t->round > ev->n_rounds) {
-        rc = tny_diag_set(d, TNY_ESTATE, "store: round %d not projected",
-                          (int)t->round);
-        goto out;
-    }
-    struct tny_round *round = &ev->rounds[t->round - 1];
-    int32_t tb_index = -1;
-    for (int32_t i = 0; i < round->n_tables; i++)
-        if (!round->tables[i].is_bye && round->tables[i].number == t->table) {
-            tb = &round->tables[i];
-            tb_index = i;
-        }
-    if (!tb) {
-        rc = tny_diag_set(d, TNY_ESTATE, "store: table %d not projected",
-                          (int)t->table);
-        goto out;
-    }
-    if ((rc = with_penalties(s, t->table_row, r, &merged, d)) < 0)
-        goto out;
-    rc = tny_result_from_json(ev, tb, merged, "result", &cand, &inner);
-    if (rc == 0) {
-        struct tny_result old = tb->result;
-        bool had = tb->has_result;
-        char path[96];
-        snprintf(path, sizeof(path), "event.rounds[%d].tables[%d].result",
-                 (int)(t->round - 1), (int)tb_index);
-        tb->result = cand;
-        tb->has_result = true;
-        /* The rest of the event is valid (the store's invariant): the
-         * candidate's own checks and NH-11 for its players are enough. */
-        rc = tny_result_validate(ev, round->stage, tb, path, &inner);
-        if (rc == 0)
-            rc = tny_event_validate_table_armies(ev, t->round - 1, tb_index,
-                                                 &inner);
-        *result = tb->result;
-        tb->result = old;
-        tb->has_result = had;
-    }
-    if (rc == TNY_EINVAL || rc == TNY_ERANGE || rc == TNY_ENOTFOUND) {
-        reason_from(why, cap, inner.msg);
-        rc = TNY_EINVAL;
-        goto out;
-    }
-    if (rc < 0) {
-        tny_diag_set(d, rc, "%s", inner.msg);
-        goto out;
-    }
-    *parsed = r;
-    *slot = tb;
-    r = NULL;
-out:
-    json_decref(r);
-    json_decref(merged);
-    return rc;
 }
 
 static const char *const reason_names[] = {
@@ -606,18 +422,17 @@ out:
     return rc;
 }
 
-int hub_store_enter_result(struct hub_store *store, const char *event_id,
-                           int32_t round, int32_t table,
-                           const char *result_json, size_t len,
-                           const char *actor, int64_t *result_id,
-                           struct tny_diag *diag)
+/* Enters the row text as the table's new counted result, resolving its
+ * open conflicts (one transaction with the log row). */
+static int enter_text(struct hub_store *store, const char *event_id,
+                      int32_t round, int32_t table, const char *text,
+                      int64_t row_id, const char *actor, int64_t *result_id,
+                      struct tny_diag *diag)
 {
     struct target t = {0};
-    struct tny_result engine;
-    struct tny_table *slot = NULL;
     sqlite3_stmt *st = NULL;
-    json_t *parsed = NULL, *counted = NULL;
-    char why[512], *text = NULL;
+    json_t *counted = NULL;
+    char *kept = NULL;
     int64_t id = 0, counted_id = 0;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
@@ -631,50 +446,96 @@ int hub_store_enter_result(struct hub_store *store, const char *event_id,
                           (int)round);
         goto out;
     }
-    rc = check_candidate(store, &t, result_json, len, &parsed, &engine, &slot,
-                         why, sizeof(why), diag);
-    if (rc == TNY_EINVAL)
-        rc = tny_diag_set(diag, TNY_EINVAL, "%s", why);
-    if (rc < 0 || (rc = counted_result(store, t.table_row, &counted_id,
-                                       &counted, diag)) < 0)
-        goto out;
-    if (!(text = hs_dump(parsed))) {
-        rc = TNY_ENOMEM;
+    if (!text) { /* the kept row's text */
+        bool row, oom = false;
+        if ((rc = hs_prepare(store,
+                             "SELECT result_json FROM results WHERE id = ? "
+                             "AND table_id = ?",
+                             &st, diag)) < 0)
+            goto out;
+        sqlite3_bind_int64(st, 1, row_id);
+        sqlite3_bind_int64(st, 2, t.table_row);
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row) {
+            rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                              "result %lld is not a result of table %d",
+                              (long long)row_id, (int)table);
+            goto out;
+        }
+        kept = hs_col_strdup(st, 0, &oom);
+        hs_finalize(store, st);
+        st = NULL;
+        if (!kept) {
+            rc = TNY_ENOMEM;
+            goto out;
+        }
+        text = kept;
+    }
+    json_t *parsed = json_loads(text, 0, NULL);
+    if (!parsed) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "store: result text unreadable");
         goto out;
     }
-    if ((rc = insert_result(store, t.table_row, text, false, actor, true,
+    if ((rc = counted_result(store, t.table_row, &counted_id, &counted, diag)) <
+            0 ||
+        (rc = insert_result(store, t.table_row, text, false, actor, true,
                             "valid", &id, diag)) < 0 ||
         (rc = hs_prepare(store,
                          "UPDATE results SET resolved = 1 WHERE table_id = ? "
                          "AND status = 'conflict' AND resolved = 0",
-                         &st, diag)) < 0)
+                         &st, diag)) < 0) {
+        json_decref(parsed);
         goto out;
+    }
     sqlite3_bind_int64(st, 1, t.table_row);
-    if ((rc = hs_done(store, st, diag)) < 0)
+    if ((rc = hs_done(store, st, diag)) < 0) {
+        json_decref(parsed);
         goto out;
+    }
     int resolved = sqlite3_changes(store->db);
     /* Standings move with a correction; published pairings never do. */
     rc = hs_log(store, actor, event_id,
                 counted_id ? "result.correct" : "result.enter",
-                json_pack("{s:i, s:i, s:I, s:I, s:i, s:O}", "round", (int)round,
+                json_pack("{s:i, s:i, s:I, s:I, s:i, s:o}", "round", (int)round,
                           "table", (int)table, "result_id", (json_int_t)id,
                           "supersedes", (json_int_t)counted_id,
                           "conflicts_resolved", resolved, "result", parsed),
                 diag);
-    if (rc == 0) {
-        slot->result = engine;
-        slot->has_result = true;
-        store->keep_cache = true;
-    }
 out:
     hs_finalize(store, st);
     rc = hs_finish(store, rc, diag);
     if (rc == 0 && result_id)
         *result_id = id;
-    json_decref(parsed);
     json_decref(counted);
+    free(kept);
+    return rc;
+}
+
+int hub_store_enter_result(struct hub_store *store, const char *event_id,
+                           int32_t round, int32_t table,
+                           const struct tny_event *ev,
+                           const struct tny_table *result, const char *actor,
+                           int64_t *result_id, struct tny_diag *diag)
+{
+    json_t *j = tny_result_to_json(ev, result);
+    char *text = j ? hs_dump(j) : NULL;
+    json_decref(j);
+    if (!text)
+        return TNY_ENOMEM;
+    int rc = enter_text(store, event_id, round, table, text, 0, actor,
+                        result_id, diag);
     free(text);
     return rc;
+}
+
+int hub_store_enter_row(struct hub_store *store, const char *event_id,
+                        int32_t round, int32_t table, int64_t row_id,
+                        const char *actor, int64_t *result_id,
+                        struct tny_diag *diag)
+{
+    return enter_text(store, event_id, round, table, NULL, row_id, actor,
+                      result_id, diag);
 }
 
 int hub_store_dismiss_conflict(struct hub_store *store, const char *event_id,

@@ -50,7 +50,7 @@ ok "round 1: every table's result acknowledged"
 # --- online backup ----------------------------------------------------------
 DB=$E2E_TMP/hub.db
 BK=$E2E_TMP/backup.db
-q_subs="SELECT device_id, idem_key, outcome, round, table_number, answer FROM submissions ORDER BY device_id, idem_key"
+q_subs="SELECT device_id, idem_key, outcome, round, table_number, reason_code, counted, result_id FROM submissions ORDER BY device_id, idem_key"
 q_results="SELECT * FROM results ORDER BY id"
 "$HUB" --config "$E2E_TMP/hub.conf" --backup "$BK" >"$E2E_TMP/bk.out" 2>&1 ||
     fail "--backup while the hub runs: $(cat "$E2E_TMP/bk.out")"

@@ -126,7 +126,7 @@ struct hub_result_msg {
 
 /* Group commit: handles n result messages as hub_service_on_result would
  * one after the other, but every result that reaches the store is stored in
- * one transaction (hub_store_submit_results; a device that appears twice
+ * one transaction (hub_store_record_submissions; a device that appears twice
  * starts a new transaction for its second message), and the acks of those
  * are appended to ob only after that commit.  Acks the service decides by
  * itself (rejections, repeated keys) are appended as the messages are read.
