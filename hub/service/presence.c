@@ -6,13 +6,11 @@
 #include "presence.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include "hub/log.h"
 
 #include "devices.h"
 #include "events.h"
+#include "hub/log.h"
 #include "publish.h"
 
 /* AG-14: table `table` of event e started its draft in round `round`: its

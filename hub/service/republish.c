@@ -1,13 +1,9 @@
 /* republish.c - republishing every retained message (after the hub
  * starts or the broker comes back): each device's assignment and each
  * event's clock, in chunks, then every event's feed.  Calls feed.c,
- * publish.c, events.c and the outbox only.
+ * publish.c and events.c only.
  */
 #include "hub/service.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "events.h"
 #include "feed.h"

@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub/log.h"
-
 #include "console.h"
+#include "hub/log.h"
 
 static struct hub_reply_entry *reply_find(struct hub_service *svc,
                                           const char *console, const char *corr)

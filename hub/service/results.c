@@ -21,10 +21,9 @@
 
 #include <jansson.h>
 
-#include "hub/log.h"
-
 #include "devices.h"
 #include "events.h"
+#include "hub/log.h"
 #include "publish.h"
 
 /* Appends the ack on device/{dev}/ack (encoded; not retained). */

@@ -19,10 +19,9 @@
 
 #include <jansson.h>
 
-#include "hub/log.h"
-
 #include "devices.h"
 #include "events.h"
+#include "hub/log.h"
 #include "publish.h"
 
 static uint64_t urandom_seed(void *arg)
