@@ -8,7 +8,7 @@
  * round clock), handed back the same way; a heartbeat not yet taken is
  * replaced by the next one.
  *
- * Not here: what the feed contains (hub/feed.c), publishing (the loop).
+ * Not here: what the feed contains (hub/service/feed.c), publishing (the loop).
  * Invariants: `busy` is true from post until the build's messages were
  * taken (a heartbeat does not end it); the builder service and store are
  * used by the thread only, and closed after it was joined.
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "hub/log.h"
-#include "service/service_internal.h"
+#include "service/feed.h"
 #include "store.h"
 
 /* The `now` heartbeat period (docs/feed.md). */

@@ -8,12 +8,12 @@
  * are replies with rc < 0 and a message naming the field
  * ("console_request.round: ...") or the store's / engine's diagnostic.
  *
- * Not here: decoding, the reply cache (service.c), publishing (publish.c).
+ * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
  * Publishing a round stores its status and clock
  * in one transaction (hub_store_publish_round).
  */
-#include "service_internal.h"
+#include "console.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,7 +24,12 @@
 #include <jansson.h>
 
 #include "hub/log.h"
+#include "devices.h"
+#include "events.h"
 #include "players_csv.h"
+#include "presence.h"
+#include "publish.h"
+#include "results.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/procedure.h"

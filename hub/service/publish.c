@@ -15,7 +15,7 @@
  * Not here: deciding which device gets which table (console.c, publish
  * command), sending (the loop).
  */
-#include "service_internal.h"
+#include "publish.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,8 @@
 
 #include <jansson.h>
 
+#include "devices.h"
+#include "events.h"
 #include "hub/log.h"
 #include "tny/json_io.h"
 #include "tny/procedure.h"

@@ -16,7 +16,7 @@
 
 #include "hub/log.h"
 #include "hub/service.h"
-#include "service/service_internal.h" /* hub_feed_heartbeat */
+#include "service/feed.h" /* hub_feed_heartbeat */
 #include "store.h"
 #include "tny/json_io.h"
 #include "tny/score.h"

@@ -10,13 +10,14 @@
  * non-retained heartbeat `now` (the hub's clock while a round clock runs,
  * hub_feed_heartbeat) so a late reader's countdown is right.  Built from the
  * store's projection and the service's in-memory table states; published by
- * hub_service_flush after a batch of changes.
+ * hub_service_flush after a batch of changes.  Also which events' feeds are
+ * due (marked dirty) and the snapshot the feed thread builds from.
  *
  * Not here: anything private.  The feed is public (anonymous WebSocket
  * readers): it carries names, clubs, countries and what the tables show,
  * never ratings, external ids, device credentials or organiser logins.
  */
-#include "service/service_internal.h"
+#include "feed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@
 
 #include <jansson.h>
 
+#include "devices.h"
+#include "events.h"
+#include "publish.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/score.h"
@@ -638,5 +642,138 @@ int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
                                "round", (int)r),
                      false);
     }
+    return rc;
+}
+
+/* ---- feed scheduling: which events are due -------------------------- */
+
+/* The first event whose feed is due (marked dirty); NULL when none.  With
+ * the feed off every mark is cleared. */
+static struct hub_ev *next_dirty_feed(struct hub_service *svc)
+{
+    for (int32_t i = 0; i < svc->n_events; i++) {
+        struct hub_ev *e = svc->events[i];
+        if (e->feed_dirty && svc->opt.feed)
+            return e;
+        e->feed_dirty = false;
+    }
+    return NULL;
+}
+
+int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
+                           struct hub_outbox *ob, bool *more,
+                           struct tny_diag *diag)
+{
+    struct hub_ev *e = next_dirty_feed(svc);
+    int rc;
+    *more = false;
+    if (!e)
+        return TNY_OK;
+    if ((rc = hub__ev_get(svc, e->id, &e, diag)) < 0 ||
+        (rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
+        return rc;
+    e->feed_dirty = false;
+    *more = next_dirty_feed(svc) != NULL;
+    return TNY_OK;
+}
+
+int hub_service_flush(struct hub_service *svc, int64_t now_ms,
+                      struct hub_outbox *ob, struct tny_diag *diag)
+{
+    bool more = true;
+    int rc = TNY_OK;
+    while (more && rc == 0)
+        rc = hub_service_flush_step(svc, now_ms, ob, &more, diag);
+    return rc;
+}
+
+/* ---- the feed on another thread --------------------------------------- */
+
+_Static_assert(HUB_FEED_ID_MAX == HUB_STORE_ID_MAX, "one id length");
+
+void hub_feed_snapshot_release(struct hub_feed_snapshot *s)
+{
+    free(s->devices);
+    free(s->ext);
+    memset(s, 0, sizeof(*s));
+}
+
+bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
+                           struct hub_feed_snapshot *out, int *rc)
+{
+    struct hub_ev *e = next_dirty_feed(svc);
+    *rc = TNY_OK;
+    memset(out, 0, sizeof(*out));
+    if (!e)
+        return false;
+    int32_t n = 0;
+    for (int32_t k = 0; k < svc->n_devices; k++)
+        n += strcmp(svc->devices[k].event, e->id) == 0;
+    out->devices = calloc((size_t)n + 1, sizeof(*out->devices));
+    out->ext = calloc((size_t)e->n_ext + 1, sizeof(*out->ext));
+    if (!out->devices || !out->ext) {
+        hub_feed_snapshot_release(out);
+        *rc = TNY_ENOMEM;
+        return false;
+    }
+    for (int32_t k = 0; k < svc->n_devices; k++) {
+        const struct hub_device *d = &svc->devices[k];
+        if (strcmp(d->event, e->id) != 0)
+            continue;
+        struct hub_feed_device *o = &out->devices[out->n_devices++];
+        snprintf(o->id, sizeof(o->id), "%s", d->id);
+        o->table = d->table;
+        o->state = d->state;
+    }
+    for (int32_t k = 0; k < e->n_ext; k++)
+        out->ext[out->n_ext++] = (struct hub_feed_extension){
+            e->ext[k].round, e->ext[k].table, e->ext[k].total_ms,
+            e->ext[k].start_delay_ms};
+    snprintf(out->event, sizeof(out->event), "%s", e->id);
+    out->now_ms = now_ms;
+    e->feed_dirty = false;
+    return true;
+}
+
+int hub_service_feed_build(struct hub_service *b,
+                           const struct hub_feed_snapshot *snap,
+                           struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct hub_ev *e = hub__ev_find(b, snap->event);
+    int rc;
+    if (!e && (rc = hub__ev_add(b, snap->event, &e)) < 0)
+        return rc;
+    /* Everything from the database as it is now: the event, the table
+     * flags and the clock are read again. */
+    hub__ev_invalidate(e);
+    e->state_round = 0;
+    e->clock_round = 0;
+    e->n_ext = 0;
+    for (int32_t k = 0; k < snap->n_ext; k++)
+        if ((rc = hub__ev_set_extension(e, snap->ext[k].round,
+                                        snap->ext[k].table,
+                                        snap->ext[k].total_ms)) < 0 ||
+            (rc = hub__ev_set_start_delay(e, snap->ext[k].round,
+                                          snap->ext[k].table,
+                                          snap->ext[k].start_delay_ms)) < 0)
+            return rc;
+    /* The builder's registry: the snapshot's devices for this event. */
+    for (int32_t k = 0; k < b->n_devices; k++)
+        if (strcmp(b->devices[k].event, e->id) == 0) {
+            b->devices[k].event[0] = '\0';
+            b->devices[k].table = 0;
+        }
+    for (int32_t k = 0; k < snap->n_devices; k++) {
+        struct hub_device *d;
+        if ((rc = hub__device_insert(b, snap->devices[k].id, &d)) < 0)
+            return rc;
+        snprintf(d->event, sizeof(d->event), "%s", e->id);
+        d->table = snap->devices[k].table;
+        d->state = snap->devices[k].state;
+    }
+    if ((rc = hub__ev_get(b, snap->event, &e, diag)) < 0)
+        return rc;
+    rc = hub_feed_publish(b, e, snap->now_ms, ob, diag);
+    e->feed_dirty = false;
     return rc;
 }

@@ -1,0 +1,273 @@
+/* events.c - the event cache: each event's projection from the store
+ * (loaded on demand, dropped after a write), its current round's table
+ * states (AG-4 first seat, pending and conflicting results), the judge's
+ * extensions and AG-14 draft starts per table, and a table's clock
+ * reading.  Calls only the store (the registry read directly).
+ */
+#include "events.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hub__ev_free(struct hub_ev *e)
+{
+    if (!e)
+        return;
+    if (e->loaded)
+        tny_event_release(&e->ev);
+    free(e->tables);
+    free(e->ext);
+    free(e);
+}
+
+struct hub_ev *hub__ev_find(struct hub_service *svc, const char *id)
+{
+    for (int32_t i = 0; i < svc->n_events; i++)
+        if (strcmp(svc->events[i]->id, id) == 0)
+            return svc->events[i];
+    return NULL;
+}
+
+int hub__ev_add(struct hub_service *svc, const char *id, struct hub_ev **out)
+{
+    struct hub_ev *e = hub__ev_find(svc, id);
+    if (e) {
+        *out = e;
+        return TNY_OK;
+    }
+    if (svc->n_events == svc->cap_events) {
+        int32_t cap = svc->cap_events ? svc->cap_events * 2 : 8;
+        struct hub_ev **m = realloc(svc->events, sizeof(*m) * (size_t)cap);
+        if (!m)
+            return TNY_ENOMEM;
+        svc->events = m;
+        svc->cap_events = cap;
+    }
+    if (!(e = calloc(1, sizeof(*e))))
+        return TNY_ENOMEM;
+    snprintf(e->id, sizeof(e->id), "%s", id);
+    e->feed_dirty = true;
+    svc->events[svc->n_events++] = e;
+    *out = e;
+    return TNY_OK;
+}
+
+void hub__ev_invalidate(struct hub_ev *e)
+{
+    if (e->loaded)
+        tny_event_release(&e->ev);
+    e->loaded = false;
+    e->feed_dirty = true;
+}
+
+/* Rebuilds the table states when the current round changed: pending and
+ * conflict flags from the store's result rows (once per round; afterwards
+ * the service keeps them up to date itself). */
+static int ev_sync_tables(struct hub_service *svc, struct hub_ev *e,
+                          struct tny_diag *diag)
+{
+    int32_t r = e->ev.n_rounds;
+    int rc = TNY_OK;
+    if (e->state_round == r && e->tables)
+        return TNY_OK;
+    free(e->tables);
+    e->tables = NULL;
+    e->n_tables = 0;
+    e->state_round = r;
+    e->clock_expired_seen = false;
+    if (r == 0)
+        return TNY_OK;
+    const struct tny_round *round = &e->ev.rounds[r - 1];
+    e->tables = calloc((size_t)round->n_tables + 1, sizeof(*e->tables));
+    if (!e->tables)
+        return TNY_ENOMEM;
+    /* AG-4 starting seats as the pairing drew them (kept by the store). */
+    int32_t *first = NULL, n_first = 0;
+    if ((rc = hub_store_first_seats(svc->store, e->id, r, &first, &n_first,
+                                    diag)) < 0)
+        return rc;
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        const struct tny_table *tb = &round->tables[t];
+        struct hub_table_state *ts = &e->tables[e->n_tables];
+        if (tb->is_bye)
+            continue;
+        ts->number = tb->number;
+        ts->first_seat =
+            tb->number >= 0 && tb->number < n_first ? first[tb->number] : -1;
+        e->n_tables++;
+    }
+    free(first);
+    /* The flags from the round's result rows, one query for the round. */
+    struct hub_result_row *rows = NULL;
+    int32_t n = 0;
+    if ((rc = hub_store_list_results(svc->store, e->id, r, 0, &rows, &n,
+                                     diag)) < 0)
+        return rc;
+    for (int32_t i = 0; i < n; i++) {
+        struct hub_table_state *ts = hub__ev_table_state(e, rows[i].table);
+        if (!ts || rows[i].superseded_by)
+            continue;
+        if (rows[i].status == HUB_RESULT_PENDING)
+            ts->pending = true;
+        if (rows[i].status == HUB_RESULT_CONFLICT && !rows[i].resolved)
+            ts->conflict = true;
+    }
+    hub_result_rows_free(rows, n);
+    return TNY_OK;
+}
+
+int hub__ev_get(struct hub_service *svc, const char *id, struct hub_ev **out,
+                struct tny_diag *diag)
+{
+    struct hub_ev *e = hub__ev_find(svc, id);
+    int rc;
+    *out = NULL;
+    if (e && e->loaded) {
+        *out = e;
+        return TNY_OK;
+    }
+    struct hub_event_info info;
+    if ((rc = hub_store_get_event(svc->store, id, &info, diag)) < 0)
+        return rc;
+    if (!e && (rc = hub__ev_add(svc, id, &e)) < 0)
+        return rc;
+    if ((rc = hub_store_load_event(svc->store, id, &e->ev, diag)) < 0)
+        return rc;
+    e->info = info;
+    e->loaded = true;
+    memset(&e->round, 0, sizeof(e->round));
+    if (e->ev.n_rounds > 0 &&
+        (rc = hub_store_get_round(svc->store, id, e->ev.n_rounds, &e->round,
+                                  diag)) < 0)
+        goto fail;
+    if ((rc = ev_sync_tables(svc, e, diag)) < 0)
+        goto fail;
+    *out = e;
+    return TNY_OK;
+fail:
+    hub__ev_invalidate(e);
+    return rc;
+}
+
+struct tny_table *hub__ev_table(struct hub_ev *e, int32_t number)
+{
+    if (!e->loaded || e->ev.n_rounds == 0 || number < 1)
+        return NULL;
+    struct tny_round *round = &e->ev.rounds[e->ev.n_rounds - 1];
+    /* Tables are usually numbered 1..n in order: try that slot first. */
+    if (number <= round->n_tables && !round->tables[number - 1].is_bye &&
+        round->tables[number - 1].number == number)
+        return &round->tables[number - 1];
+    for (int32_t t = 0; t < round->n_tables; t++)
+        if (!round->tables[t].is_bye && round->tables[t].number == number)
+            return &round->tables[t];
+    return NULL;
+}
+
+struct hub_table_state *hub__ev_table_state(struct hub_ev *e, int32_t number)
+{
+    if (number >= 1 && number <= e->n_tables &&
+        e->tables[number - 1].number == number)
+        return &e->tables[number - 1];
+    for (int32_t i = 0; i < e->n_tables; i++)
+        if (e->tables[i].number == number)
+            return &e->tables[i];
+    return NULL;
+}
+
+int hub__ev_devices_by_table(struct hub_service *svc, const struct hub_ev *e,
+                             struct hub_device ***out, int32_t *n)
+{
+    int32_t max = 0;
+    *out = NULL;
+    *n = 0;
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if (svc->devices[i].table > max &&
+            strcmp(svc->devices[i].event, e->id) == 0)
+            max = svc->devices[i].table;
+    struct hub_device **a = calloc((size_t)max + 1, sizeof(*a));
+    if (!a)
+        return TNY_ENOMEM;
+    for (int32_t i = 0; i < svc->n_devices; i++) {
+        struct hub_device *d = &svc->devices[i];
+        if (d->table >= 1 && d->table <= max && strcmp(d->event, e->id) == 0)
+            a[d->table] = d; /* the last one, as a scan would find */
+    }
+    *out = a;
+    *n = max + 1;
+    return TNY_OK;
+}
+
+int64_t hub__ev_extension(const struct hub_ev *e, int32_t round, int32_t table)
+{
+    for (int32_t i = 0; i < e->n_ext; i++)
+        if (e->ext[i].round == round && e->ext[i].table == table)
+            return e->ext[i].total_ms;
+    return 0;
+}
+
+static struct hub_extension *ext_entry(struct hub_ev *e, int32_t round,
+                                       int32_t table)
+{
+    for (int32_t i = 0; i < e->n_ext; i++)
+        if (e->ext[i].round == round && e->ext[i].table == table)
+            return &e->ext[i];
+    if (e->n_ext == e->cap_ext) {
+        int32_t cap = e->cap_ext ? e->cap_ext * 2 : 16;
+        struct hub_extension *m = realloc(e->ext, sizeof(*m) * (size_t)cap);
+        if (!m)
+            return NULL;
+        e->ext = m;
+        e->cap_ext = cap;
+    }
+    e->ext[e->n_ext] = (struct hub_extension){
+        .round = round, .table = table, .start_delay_ms = -1};
+    return &e->ext[e->n_ext++];
+}
+
+int hub__ev_set_extension(struct hub_ev *e, int32_t round, int32_t table,
+                          int64_t total_ms)
+{
+    struct hub_extension *x = ext_entry(e, round, table);
+    if (!x)
+        return TNY_ENOMEM;
+    x->total_ms = total_ms;
+    return TNY_OK;
+}
+
+bool hub__ev_per_table_start(const struct hub_ev *e)
+{
+    return e->loaded && e->ev.format.game == TNY_GAME_AGRICOLA &&
+           e->ev.format.draft_minutes > 0;
+}
+
+int64_t hub__ev_start_delay(const struct hub_ev *e, int32_t round,
+                            int32_t table)
+{
+    for (int32_t i = 0; i < e->n_ext; i++)
+        if (e->ext[i].round == round && e->ext[i].table == table)
+            return e->ext[i].start_delay_ms;
+    return -1;
+}
+
+int hub__ev_set_start_delay(struct hub_ev *e, int32_t round, int32_t table,
+                            int64_t delay_ms)
+{
+    struct hub_extension *x = ext_entry(e, round, table);
+    if (!x)
+        return TNY_ENOMEM;
+    x->start_delay_ms = delay_ms;
+    return TNY_OK;
+}
+
+void hub__table_clock(const struct hub_ev *e, const struct tny_round_clock *c,
+                      int32_t round, int32_t table, int64_t now_ms,
+                      struct tny_clock_msg *out)
+{
+    int64_t ext = hub__ev_extension(e, round, table);
+    tny_round_clock_message(c, ext, now_ms, out);
+    if (hub__ev_per_table_start(e))
+        tny_clock_msg_table_start(out, c->length_ms + c->extension_ms + ext,
+                                  hub__ev_start_delay(e, round, table));
+}

@@ -1,0 +1,50 @@
+/* events.h - the event cache (events.c): each event's projection from the
+ * store, its current round's table states, judge's extensions and AG-14
+ * draft starts, and the per-table clock reading.  Calls only the store.
+ */
+#ifndef HUB_SERVICE_EVENTS_H
+#define HUB_SERVICE_EVENTS_H
+
+#include "service_internal.h"
+
+struct hub_ev *hub__ev_find(struct hub_service *svc, const char *id);
+/* Adds an entry for a new event (not loaded).  Errors: TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_add(struct hub_service *svc, const char *id,
+                             struct hub_ev **out);
+/* Frees an entry (NULL: nothing). */
+void hub__ev_free(struct hub_ev *e);
+/* The event, loaded.  Errors: TNY_ENOTFOUND (no such event), TNY_ESTATE,
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_get(struct hub_service *svc, const char *id,
+                             struct hub_ev **out, struct tny_diag *diag);
+/* Drops the projection after a write (the next hub__ev_get reloads) and
+ * marks the feed dirty. */
+void hub__ev_invalidate(struct hub_ev *e);
+/* The table of the current round numbered `number`, or NULL. */
+struct tny_table *hub__ev_table(struct hub_ev *e, int32_t number);
+struct hub_table_state *hub__ev_table_state(struct hub_ev *e, int32_t number);
+/* The event's devices by table number: (*out)[t] is the device assigned to
+ * table t (NULL: none), for t < *n; free(*out).  Errors: TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_devices_by_table(struct hub_service *svc,
+                                          const struct hub_ev *e,
+                                          struct hub_device ***out, int32_t *n);
+/* The total judge's extension of a table in a round (0 = none). */
+int64_t hub__ev_extension(const struct hub_ev *e, int32_t round, int32_t table);
+TNY_MUST_USE int hub__ev_set_extension(struct hub_ev *e, int32_t round,
+                                       int32_t table, int64_t total_ms);
+
+/* AG-14: each table's clock starts with its own draft (an Agricola format
+ * with a draft). */
+bool hub__ev_per_table_start(const struct hub_ev *e);
+/* AG-14: the table's start delay in a round (-1 = draft not started). */
+int64_t hub__ev_start_delay(const struct hub_ev *e, int32_t round,
+                            int32_t table);
+TNY_MUST_USE int hub__ev_set_start_delay(struct hub_ev *e, int32_t round,
+                                         int32_t table, int64_t delay_ms);
+/* One table's clock reading at now_ms: the round clock c with the table's
+ * extension and, in an AG-14 round, shifted by its draft start. */
+void hub__table_clock(const struct hub_ev *e, const struct tny_round_clock *c,
+                      int32_t round, int32_t table, int64_t now_ms,
+                      struct tny_clock_msg *out);
+
+#endif
