@@ -484,6 +484,15 @@ static void test_CM_6_nh_event_through_the_service(void **state)
     assert_memory_equal(again, first, first_len);
     free(again);
     free(buf2);
+    /* CM-6: the reuse of a key for other data is in the log, once; the
+     * same payload again is not a reuse. */
+    struct hub_log_entry *log = NULL;
+    int32_t n_log = 0, reused = 0;
+    OK(hub_store_read_log(f->store, NULL, 0, 100000, &log, &n_log, &diag));
+    for (int32_t i = 0; i < n_log; i++)
+        reused += strcmp(log[i].kind, "duplicate.key_reused") == 0;
+    hub_log_entries_free(log, n_log);
+    assert_int_equal(reused, 1);
     free(buf);
     free(first);
     /* The same result under a new key (lost outbox): DUPLICATE. */
