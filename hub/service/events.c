@@ -21,6 +21,42 @@ void hub__ev_free(struct hub_ev *e)
     free(e);
 }
 
+int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out)
+{
+    struct hub_ev *e = calloc(1, sizeof(*e));
+    *out = NULL;
+    if (!e)
+        return TNY_ENOMEM;
+    *e = *src;
+    e->loaded = false;
+    e->tables = NULL;
+    e->ext = NULL;
+    e->n_tables = e->n_ext = e->cap_ext = 0;
+    if (src->loaded) {
+        if (tny_event_copy(&src->ev, &e->ev) < 0)
+            goto oom;
+        e->loaded = true;
+    }
+    if (src->n_tables > 0) {
+        if (!(e->tables = malloc(sizeof(*e->tables) * (size_t)src->n_tables)))
+            goto oom;
+        memcpy(e->tables, src->tables,
+               sizeof(*e->tables) * (size_t)src->n_tables);
+        e->n_tables = src->n_tables;
+    }
+    if (src->n_ext > 0) {
+        if (!(e->ext = malloc(sizeof(*e->ext) * (size_t)src->n_ext)))
+            goto oom;
+        memcpy(e->ext, src->ext, sizeof(*e->ext) * (size_t)src->n_ext);
+        e->n_ext = e->cap_ext = src->n_ext;
+    }
+    *out = e;
+    return TNY_OK;
+oom:
+    hub__ev_free(e);
+    return TNY_ENOMEM;
+}
+
 struct hub_ev *hub__ev_find(struct hub_service *svc, const char *id)
 {
     for (int32_t i = 0; i < svc->n_events; i++)

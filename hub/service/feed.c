@@ -695,6 +695,7 @@ void hub_feed_snapshot_release(struct hub_feed_snapshot *s)
 {
     free(s->devices);
     free(s->ext);
+    hub__ev_free(s->ev);
     memset(s, 0, sizeof(*s));
 }
 
@@ -729,6 +730,10 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
         out->ext[out->n_ext++] = (struct hub_feed_extension){
             e->ext[k].round, e->ext[k].table, e->ext[k].total_ms,
             e->ext[k].start_delay_ms};
+    if (e->loaded && (*rc = hub__ev_clone(e, &out->ev)) < 0) {
+        hub_feed_snapshot_release(out);
+        return false;
+    }
     snprintf(out->event, sizeof(out->event), "%s", e->id);
     out->now_ms = now_ms;
     e->feed_dirty = false;
@@ -736,18 +741,34 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
 }
 
 int hub_service_feed_build(struct hub_service *b,
-                           const struct hub_feed_snapshot *snap,
+                           struct hub_feed_snapshot *snap,
                            struct hub_outbox *ob, struct tny_diag *diag)
 {
     struct hub_ev *e = hub__ev_find(b, snap->event);
     int rc;
     if (!e && (rc = hub__ev_add(b, snap->event, &e)) < 0)
         return rc;
-    /* Everything from the database as it is now: the event, the table
-     * flags and the clock are read again. */
     hub__ev_invalidate(e);
-    e->state_round = 0;
-    e->clock_round = 0;
+    if (snap->ev) {
+        /* The loop's state, taken whole: the event, its table flags and
+         * clock; what the builder keeps across builds (which documents
+         * it published) stays. */
+        struct hub_ev *s = snap->ev;
+        uint64_t hash = e->feed_event_hash;
+        int64_t hash_ms = e->feed_event_ms;
+        free(e->tables);
+        free(e->ext);
+        *e = *s;
+        e->feed_event_hash = hash;
+        e->feed_event_ms = hash_ms;
+        free(s);
+        snap->ev = NULL;
+    } else {
+        /* No state in the loop: everything from the database as it is
+         * now (the event, the table flags and the clock). */
+        e->state_round = 0;
+        e->clock_round = 0;
+    }
     e->n_ext = 0;
     for (int32_t k = 0; k < snap->n_ext; k++)
         if ((rc = hub__ev_set_extension(e, snap->ext[k].round,

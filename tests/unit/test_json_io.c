@@ -1113,6 +1113,71 @@ static void test_CM_4_event_round_trip_random(void **state)
     }
 }
 
+/* tny_event_copy: the copy writes the same event file, and shares
+ * nothing with the original (the original is released first; ASan sees
+ * any shared byte). */
+static void test_event_copy_random(void **state)
+{
+    (void)state;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 0x636f7079);
+    int cases = tu_property_cases(300);
+    for (int c = 0; c < cases; c++) {
+        struct tny_event ev, copy;
+        char *a = NULL, *b = NULL;
+        random_event(&rng, preset_names[c % N_PRESETS], &ev);
+        assert_int_equal(tny_event_copy(&ev, &copy), 0);
+        assert_events_equal(&ev, &copy);
+        assert_int_equal(tny_event_to_json(&ev, &a), 0);
+        tny_event_release(&ev);
+        assert_int_equal(tny_event_to_json(&copy, &b), 0);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        tny_event_release(&copy);
+    }
+}
+
+/* CM-6: a stored result row (tny_result_to_json) reads back as the same
+ * result (tny_result_same), and a result that differs in one field a
+ * table reports is not the same. */
+static void test_CM_6_result_row_round_trip_and_same_random(void **state)
+{
+    (void)state;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 0x73616d65);
+    int cases = tu_property_cases(300);
+    for (int c = 0; c < cases; c++) {
+        struct tny_event ev;
+        random_event(&rng, preset_names[c % N_PRESETS], &ev);
+        for (int32_t r = 0; r < ev.n_rounds; r++)
+            for (int32_t t = 0; t < ev.rounds[r].n_tables; t++) {
+                const struct tny_table *tb = &ev.rounds[r].tables[t];
+                if (tb->is_bye || !tb->has_result)
+                    continue;
+                struct tny_diag d = {{0}};
+                struct tny_table back = *tb;
+                json_t *row = tny_result_to_json(&ev, tb);
+                assert_non_null(row);
+                if (tny_result_from_json(&ev, tb, row, "result", &back.result,
+                                         &d) != 0)
+                    fail_msg("case %d: %s", c, d.msg);
+                json_decref(row);
+                assert_true(
+                    tny_result_same(&tb->result, &back.result, tb->n_seats));
+                back.result.hq_diff++;
+                assert_false(
+                    tny_result_same(&tb->result, &back.result, tb->n_seats));
+                back.result = tb->result;
+                back.result.penalty[0] += 1; /* the organiser's, not the
+                                                table's */
+                assert_true(
+                    tny_result_same(&tb->result, &back.result, tb->n_seats));
+            }
+        tny_event_release(&ev);
+    }
+}
+
 /* tny_result_from_json parses a table's result object alone exactly as
  * the event file parse does: every result of random events of every
  * preset, parsed on its own and put back, writes the same event file. */
@@ -1291,6 +1356,8 @@ int main(void)
         cmocka_unit_test(test_AG_4_round_plan_output_shape),
         cmocka_unit_test(test_CM_4_event_round_trip_random),
         cmocka_unit_test(test_CM_6_result_alone_parses_as_in_event_random),
+        cmocka_unit_test(test_event_copy_random),
+        cmocka_unit_test(test_CM_6_result_row_round_trip_and_same_random),
         cmocka_unit_test(test_TX_7_result_alone_worked_example_and_errors),
         cmocka_unit_test(test_truncated_event_files_fail_cleanly),
         cmocka_unit_test(test_parsers_survive_mutations),

@@ -143,6 +143,12 @@ void tny_event_init(struct tny_event *ev);
 /* Free every string and array the event owns; ev may then be re-initialised. */
 void tny_event_release(struct tny_event *ev);
 
+/* A deep copy of src into dst (dst's storage is overwritten, not
+ * released): nothing is shared, so the copy may go to another thread.
+ * Errors: TNY_ENOMEM (dst left empty). */
+TNY_MUST_USE int tny_event_copy(const struct tny_event *src,
+                                struct tny_event *dst);
+
 /* Index of the player with this id, or -1. */
 int32_t tny_event_player_index(const struct tny_event *ev, const char *id);
 

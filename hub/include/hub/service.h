@@ -212,12 +212,18 @@ struct hub_feed_extension {
     int64_t start_delay_ms; /* AG-14, -1 = draft not started */
 };
 
+struct hub_ev;
+
 struct hub_feed_snapshot {
     char event[HUB_FEED_ID_MAX + 1];
     int64_t now_ms;
     int32_t n_devices, n_ext;
     struct hub_feed_device *devices; /* malloc'd */
     struct hub_feed_extension *ext;  /* malloc'd */
+    /* A deep copy of the loop's event state (the projection, its table
+     * states and clock), taken by the builder (NULL: the loop had none
+     * loaded; the builder then reads the event from the database). */
+    struct hub_ev *ev;
 };
 
 void hub_feed_snapshot_release(struct hub_feed_snapshot *s);
@@ -229,11 +235,13 @@ void hub_feed_snapshot_release(struct hub_feed_snapshot *s);
 bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
                            struct hub_feed_snapshot *out, int *rc);
 
-/* In the builder service: appends the feed of snap->event as of the
- * database now, with snap's devices and extensions.  Errors: TNY_ENOTFOUND
- * (no such event), TNY_ESTATE, TNY_ENOMEM. */
+/* In the builder service: appends the feed of snap->event from the
+ * snapshot's copy of the event (taken: snap->ev becomes NULL), with
+ * snap's devices and extensions; the current round's result rows are
+ * read from the database.  Errors: TNY_ENOTFOUND (no such event),
+ * TNY_ESTATE, TNY_ENOMEM. */
 TNY_MUST_USE int hub_service_feed_build(struct hub_service *builder,
-                                        const struct hub_feed_snapshot *snap,
+                                        struct hub_feed_snapshot *snap,
                                         struct hub_outbox *ob,
                                         struct tny_diag *diag);
 
