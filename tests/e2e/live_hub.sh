@@ -49,6 +49,34 @@ hub_launch() {
     HUB_STARTS=$((HUB_STARTS + 1))
 }
 
+# hub_faketime: from now on $HUB runs under libfaketime: its wall clock
+# is the true time plus the offset in $E2E_TMP/hub.faketime ("+0" at
+# first; write e.g. "+120" or "-3600" to step it, read at every call), its
+# monotonic clock is left alone.  Prints "SKIP: ..." and exits 77 without
+# libfaketime or when the build cannot run under it (a sanitized build).
+hub_faketime() {
+    local f ft=
+    for f in /usr/lib/*/faketime/libfaketimeMT.so.1; do
+        [ -e "$f" ] && ft=$f
+    done
+    [ -n "$ft" ] || { echo "SKIP: $E2E_NAME: libfaketime not installed (Debian package faketime)"; exit 77; }
+    echo "+0" >"$E2E_TMP/hub.faketime"
+    cat >"$E2E_TMP/hub-faketime.sh" <<EOF
+#!/bin/sh
+export LD_PRELOAD='$ft' FAKETIME_TIMESTAMP_FILE='$E2E_TMP/hub.faketime' FAKETIME_NO_CACHE=1
+export FAKETIME_DONT_FAKE_MONOTONIC=1
+export ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}verify_asan_link_order=0"
+exec '$HUB' "\$@"
+EOF
+    chmod +x "$E2E_TMP/hub-faketime.sh"
+    if ! "$E2E_TMP/hub-faketime.sh" --version >"$E2E_TMP/ft.out" 2>&1; then
+        grep -q -i 'asan\|addresssanitizer' "$E2E_TMP/ft.out" &&
+            { echo "SKIP: $E2E_NAME: the sanitizer build does not run under libfaketime"; exit 77; }
+        fail "tourney-hub under libfaketime: $(head -n 5 "$E2E_TMP/ft.out")"
+    fi
+    HUB=$E2E_TMP/hub-faketime.sh
+}
+
 # live WANT ARGS...: `tourney live ARGS` as o1, exit status WANT; output in
 # $E2E_TMP/out, $E2E_TMP/err.
 live() {
