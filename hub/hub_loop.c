@@ -67,6 +67,7 @@
 #include "hub/feed_thread.h"
 #include "hub/log.h"
 #include "hub/service.h"
+#include "hub/store_alarm.h"
 #include "store.h"
 #include "tny/mqtt.h"
 #include "tny/wire.h"
@@ -119,6 +120,7 @@ struct loop {
     int64_t refused_log_ms;
     struct feed_sent *sent; /* feed topics published on this connection */
     int32_t n_sent, cap_sent;
+    struct hub_store_alarm alarm; /* the database stopped taking writes */
 };
 
 static int sig_pipe[2] = {-1, -1};
@@ -348,6 +350,56 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
     }
 }
 
+/* Publishes a retained text message (QoS 1). */
+static void publish_text(struct loop *l, const char *topic, const char *text)
+{
+    struct hub_msg m = {.retained = true, .len = strlen(text)};
+    snprintf(m.topic, sizeof(m.topic), "%s", topic);
+    if (!(m.payload = malloc(m.len ? m.len : 1))) {
+        HUB_LOG(HUB_LOG_ERROR, "out of memory: %s not published", topic);
+        return;
+    }
+    memcpy(m.payload, text, m.len);
+    publish(l, &m);
+}
+
+/* The retained tourney/v1/hub/store: "ok", or "failing: REASON" while
+ * the database takes no writes (store_alarm.h). */
+static void publish_store_status(struct loop *l)
+{
+    char status[300];
+    hub_store_alarm_status(&l->alarm, status, sizeof(status));
+    publish_text(l, TNY_WIRE_HUB_STORE_TOPIC, status);
+}
+
+/* Acts on a change of the store alarm: the status topic follows it, and
+ * once the database takes writes again hub/state "online" is said again,
+ * so every table resends what it holds at once (within 2 s, as after a
+ * hub restart) instead of after its back-off of up to a minute. */
+static void store_alarm_changed(struct loop *l,
+                                enum hub_store_alarm_change change)
+{
+    if (change == HUB_STORE_ALARM_SAME)
+        return;
+    publish_store_status(l);
+    if (change == HUB_STORE_ALARM_CLEARED) {
+        char topic[TNY_WIRE_TOPIC_MAX];
+        struct tny_diag diag = {{0}};
+        if (tny_wire_topic(TNY_WIRE_TOPIC_HUB_STATE, NULL, topic, sizeof(topic),
+                           &diag) == 0)
+            publish_text(l, topic, TNY_WIRE_HUB_ONLINE);
+    }
+}
+
+/* After a call that may have written: did the database stop (or start
+ * again) taking writes?  True while it takes none. */
+static bool store_failing(struct loop *l)
+{
+    store_alarm_changed(l,
+                        hub_store_alarm_check(&l->alarm, l->store, mono_ms()));
+    return l->alarm.raised;
+}
+
 static void on_connected(struct loop *l, bool again)
 {
     l->connected = true;
@@ -366,6 +418,7 @@ static void on_connected(struct loop *l, bool again)
     }
     l->inflight.n = 0;
     retry_pending(l);
+    publish_store_status(l);
     /* Built in steps between received messages (republish_step). */
     hub_service_republish_begin(l->svc);
     l->republishing = true;
@@ -400,9 +453,12 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     hub_outbox_init(&ob);
     int rc = hub_service_handle(l->svc, ev->topic, ev->payload, ev->len,
                                 wall_ms(), &ob, &diag);
+    bool failing = store_failing(l);
     if (rc < 0) {
-        /* Nothing was answered: the peer resends (tables, consoles). */
-        HUB_LOG(HUB_LOG_ERROR, "message not handled topic=%s: %s", ev->topic,
+        /* Nothing was answered: the peer resends (tables, consoles).  A
+         * database that takes no writes was reported once (the alarm). */
+        HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
+                "message not handled topic=%s: %s", ev->topic,
                 diag.msg[0] ? diag.msg : tny_strerror(rc));
         hub_outbox_release(&ob);
         return;
@@ -455,14 +511,25 @@ static void flush_batch(struct loop *l)
         return;
     int64_t batch_us = mono_us();
     int32_t n = hub_fairq_take(l->results, l->batch, BATCH_MAX);
+    if (l->alarm.raised) {
+        /* Nothing can be committed, so nothing is answered: the tables
+         * keep these and resend them (at once when the alarm clears). */
+        HUB_LOG(HUB_LOG_DEBUG,
+                "results not taken (%d): the database takes no writes", (int)n);
+        for (int32_t i = 0; i < n; i++)
+            tny_mqtt_message_release(&l->batch[i].ev);
+        return;
+    }
     for (int32_t i = 0; i < n; i++)
         msgs[i] = (struct hub_result_msg){
             l->batch[i].device, l->batch[i].ev.payload, l->batch[i].ev.len};
     hub_outbox_init(&ob);
     int rc = hub_service_on_results(l->svc, n, msgs, wall_ms(), &ob, &diag);
+    bool failing = store_failing(l);
     if (rc < 0) /* those without an ack resend */
-        HUB_LOG(HUB_LOG_ERROR, "results not all handled (%d in batch): %s",
-                (int)n, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
+                "results not all handled (%d in batch): %s", (int)n,
+                diag.msg[0] ? diag.msg : tny_strerror(rc));
     int64_t done_us = mono_us();
     publish_outbox(l, &ob);
     l->feed_due = true;
@@ -799,6 +866,7 @@ int hub_run(const struct hub_config *cfg)
                 cfg->v[HUB_CFG_DATABASE].text, diag.msg);
         goto out;
     }
+    hub_store_alarm_init(&l.alarm, cfg->v[HUB_CFG_DATABASE].text);
     hub_service_options_init(&so);
     so.device_prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
@@ -850,6 +918,8 @@ int hub_run(const struct hub_config *cfg)
         int64_t wake = l.republishing ? now : next_tick;
         if (l.next_retry_ms && l.next_retry_ms < wake)
             wake = l.next_retry_ms;
+        if (l.alarm.raised && l.alarm.next_probe_ms < wake)
+            wake = l.alarm.next_probe_ms;
         bool feeding = l.feeder && hub_feed_thread_busy(l.feeder);
         if (l.feed_due && !feeding && l.next_feed_ms < wake)
             wake = l.next_feed_ms;
@@ -875,6 +945,7 @@ int hub_run(const struct hub_config *cfg)
         if (l.feeder && p[2].revents)
             feed_done(&l);
         now = mono_ms();
+        store_alarm_changed(&l, hub_store_alarm_probe(&l.alarm, l.store, now));
         if (l.next_retry_ms && now >= l.next_retry_ms)
             retry_pending(&l);
         if (l.republishing)

@@ -51,6 +51,10 @@ struct hub_store {
     /* hub_store_set_reason: added as "reason" to every log row's detail
      * while set (malloc'd; NULL = none). */
     char *reason;
+    /* hub_store_write_fault: set by hs_sqlite_error for a fault of the
+     * storage, cleared by the next COMMIT that succeeds. */
+    bool fault;
+    char fault_why[160];
 };
 
 /* ---- store_sql.c --------------------------------------------------------- */
@@ -60,7 +64,9 @@ void hs_cache_drop(struct hub_store *s);
 
 /* Maps an SQLite result code to an engine rc and says what failed:
  * "store: WHAT: sqlite message".  SQLITE_NOMEM -> TNY_ENOMEM, everything
- * else (full, read-only, I/O, busy, corrupt, constraint) -> TNY_ESTATE. */
+ * else (full, read-only, I/O, busy, corrupt, constraint) -> TNY_ESTATE.
+ * A fault of the storage (full, read-only, I/O, cannot open, corrupt)
+ * also sets the store's write fault (hub_store_write_fault). */
 int hs_sqlite_error(struct hub_store *s, int src, const char *what,
                     struct tny_diag *d);
 

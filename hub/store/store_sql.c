@@ -16,12 +16,60 @@
 #include <string.h>
 #include <time.h>
 
+/* Faults of the disk or the file, as opposed to the statement (a
+ * constraint, a busy lock, an allocation). */
+static bool is_storage_fault(int src)
+{
+    switch (src & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_PERM: return true;
+    default: return false;
+    }
+}
+
+/* Keeps SQLite's reason and the system's error (an I/O error says only
+ * "disk I/O error"; the errno says read-only file system, no space...). */
+static void note_fault(struct hub_store *s, int src, const char *msg)
+{
+    int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+    s->fault = true;
+    if (sys > 0 && (src & 0xff) != SQLITE_FULL)
+        snprintf(s->fault_why, sizeof(s->fault_why), "%s (%s)", msg,
+                 strerror(sys));
+    else
+        snprintf(s->fault_why, sizeof(s->fault_why), "%s", msg);
+}
+
 int hs_sqlite_error(struct hub_store *s, int src, const char *what,
                     struct tny_diag *d)
 {
     int rc = (src & 0xff) == SQLITE_NOMEM ? TNY_ENOMEM : TNY_ESTATE;
     const char *msg = s && s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(src);
+    if (s && is_storage_fault(src))
+        note_fault(s, src, msg);
     return tny_diag_set(d, rc, "store: %s: %s", what, msg);
+}
+
+bool hub_store_write_fault(const struct hub_store *store, struct tny_diag *why)
+{
+    if (store->fault && why)
+        tny_diag_set(why, TNY_ESTATE, "%s", store->fault_why);
+    return store->fault;
+}
+
+int hub_store_probe_write(struct hub_store *store, struct tny_diag *diag)
+{
+    int rc = hs_begin(store, diag);
+    if (rc == 0) {
+        store->keep_cache = true; /* nothing projected changes */
+        rc = hs_log(store, "hub", NULL, "store.writable", NULL, diag);
+    }
+    return hs_finish(store, rc, diag);
 }
 
 int hs_prepare(struct hub_store *s, const char *sql, sqlite3_stmt **st,
@@ -146,8 +194,10 @@ int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
         if ((rc = hs_prepare(s, "COMMIT", &st, d)) == 0)
             src = sqlite3_step(st);
         hs_finalize(s, st);
-        if (rc == 0 && src == SQLITE_DONE)
+        if (rc == 0 && src == SQLITE_DONE) {
+            s->fault = false; /* the storage takes writes */
             return TNY_OK;
+        }
         if (rc == 0)
             rc = hs_sqlite_error(s, src, "commit", d);
         hs_cache_drop(s);
