@@ -64,14 +64,7 @@ sed -i "s|^database = .*|database = \"$DBDIR/hub.db\"|" "$E2E_TMP/hub.conf"
 SHIM=$E2E_BUILD/tests/fault_fs.so
 [ -f "$SHIM" ] || fail "$SHIM not built"
 : >"$E2E_TMP/fault"
-cat >"$E2E_TMP/hub-shim.sh" <<EOF
-#!/bin/sh
-export LD_PRELOAD='$SHIM' TNY_FAULT_DIR='$DBDIR' TNY_FAULT_CONTROL='$E2E_TMP/fault'
-export ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}verify_asan_link_order=0"
-exec '$HUB' "\$@"
-EOF
-chmod +x "$E2E_TMP/hub-shim.sh"
-HUB=$E2E_TMP/hub-shim.sh
+hub_wrap shim LD_PRELOAD="$SHIM" TNY_FAULT_DIR="$DBDIR" TNY_FAULT_CONTROL="$E2E_TMP/fault"
 hub_create
 # Organiser o1 on the console listener: the dashboard and the commands
 # run as o1 at the same time.
