@@ -161,6 +161,9 @@ recovered() {
     [ "$c" -eq 1 ] || fail "$what: the hub accepted $key $c times"
     c=$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE source = 'organiser'")
     [ "$c" = 0 ] || fail "$what: a refused console result is stored ($c rows)"
+    # Results wait while the alarm is up, so the probe write cleared it.
+    c=$(sqlite3 "$DB" "SELECT count(*) FROM log WHERE kind = 'store.writable'")
+    [ "$c" = "$n" ] || fail "$what: $c store.writable probe rows after $n recoveries"
     c=$(grep -c -F "writes failing" "$E2E_TMP/hub.log")
     [ "$c" -eq "$n" ] || fail "$what: $c \"writes failing\" lines after $n faults"
     c=$(grep -c -E '^error: (results not all handled|message not handled)' "$E2E_TMP/hub.log")
