@@ -30,6 +30,16 @@
 /* The `now` heartbeat period (docs/feed.md). */
 #define HEARTBEAT_MS 5000
 
+/* The heartbeat is scheduled on CLOCK_MONOTONIC (the condition variable
+ * waits on it too), so a wall clock stepped back does not stop it; the
+ * time it publishes is the wall clock's. */
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static int64_t wall_ms(void)
 {
     struct timespec ts;
@@ -62,7 +72,7 @@ static void wake_loop(struct hub_feed_thread *t)
 static void wait_for_job(struct hub_feed_thread *t, int64_t *next_beat)
 {
     while (!t->has_job && !t->stop) {
-        int64_t now = wall_ms();
+        int64_t now = mono_ms();
         if (now < *next_beat) {
             struct timespec until = {.tv_sec = (time_t)(*next_beat / 1000),
                                      .tv_nsec =
@@ -74,7 +84,7 @@ static void wait_for_job(struct hub_feed_thread *t, int64_t *next_beat)
         struct hub_outbox ob;
         hub_outbox_init(&ob);
         pthread_mutex_unlock(&t->mu);
-        if (hub_feed_heartbeat(t->builder, now, &ob) < 0)
+        if (hub_feed_heartbeat(t->builder, wall_ms(), &ob) < 0)
             hub_outbox_release(&ob);
         pthread_mutex_lock(&t->mu);
         if (ob.n > 0) {
@@ -90,7 +100,7 @@ static void wait_for_job(struct hub_feed_thread *t, int64_t *next_beat)
 static void *feed_main(void *arg)
 {
     struct hub_feed_thread *t = arg;
-    int64_t next_beat = wall_ms() + HEARTBEAT_MS;
+    int64_t next_beat = mono_ms() + HEARTBEAT_MS;
     for (;;) {
         struct hub_feed_snapshot snap;
         struct hub_outbox ob;
@@ -147,7 +157,11 @@ int hub_feed_thread_start(const char *database_path,
         fcntl(t->pipe[i], F_SETFD, FD_CLOEXEC);
     }
     pthread_mutex_init(&t->mu, NULL);
-    pthread_cond_init(&t->cv, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&t->cv, &ca);
+    pthread_condattr_destroy(&ca);
     if (pthread_create(&t->thread, NULL, feed_main, t) != 0) {
         pthread_mutex_destroy(&t->mu);
         pthread_cond_destroy(&t->cv);

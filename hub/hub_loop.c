@@ -45,6 +45,10 @@
  * to its WAL: nothing acknowledged is lost, because nothing is
  * acknowledged before its commit.
  *
+ * Timers (retries, the feed interval, checkpoints, poll timeouts) run on
+ * CLOCK_MONOTONIC; the service gets the wall clock as its `now`, because
+ * what it does with it is published (docs/architecture.md "Clocks").
+ *
  * Not here: use cases (service/), configuration parsing (hub_config.c).
  */
 #include "hub/hub.h"
@@ -63,6 +67,7 @@
 #include "hub/feed_thread.h"
 #include "hub/log.h"
 #include "hub/service.h"
+#include "hub/store_alarm.h"
 #include "store.h"
 #include "tny/mqtt.h"
 #include "tny/wire.h"
@@ -115,6 +120,7 @@ struct loop {
     int64_t refused_log_ms;
     struct feed_sent *sent; /* feed topics published on this connection */
     int32_t n_sent, cap_sent;
+    struct hub_store_alarm alarm; /* the database stopped taking writes */
 };
 
 static int sig_pipe[2] = {-1, -1};
@@ -139,7 +145,17 @@ static int64_t mono_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static int64_t now_ms(void)
+/* Two clocks (docs/architecture.md "Clocks"): mono_ms for every wait,
+ * interval and deadline of this loop, so a wall clock stepped back (NTP,
+ * an organiser fixing the date) delays nothing; wall_ms where a wall time
+ * is the meaning: the service's `now` (clock deadlines, versions and feed
+ * times as published) and time sync answers. */
+static int64_t mono_ms(void)
+{
+    return mono_us() / 1000;
+}
+
+static int64_t wall_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -280,7 +296,7 @@ static void publish(struct loop *l, struct hub_msg *m)
         memset(m, 0, sizeof(*m));
     }
     if (!l->next_retry_ms)
-        l->next_retry_ms = now_ms() + RETRY_MS;
+        l->next_retry_ms = mono_ms() + RETRY_MS;
 }
 
 /* Publishes what the service appended, but no feed document equal to
@@ -329,9 +345,59 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
         if (queue_push(&l->pending, &m, 0) < 0)
             free(m.payload);
         if (!l->next_retry_ms)
-            l->next_retry_ms = now_ms() + RETRY_MS;
+            l->next_retry_ms = mono_ms() + RETRY_MS;
         return;
     }
+}
+
+/* Publishes a retained text message (QoS 1). */
+static void publish_text(struct loop *l, const char *topic, const char *text)
+{
+    struct hub_msg m = {.retained = true, .len = strlen(text)};
+    snprintf(m.topic, sizeof(m.topic), "%s", topic);
+    if (!(m.payload = malloc(m.len ? m.len : 1))) {
+        HUB_LOG(HUB_LOG_ERROR, "out of memory: %s not published", topic);
+        return;
+    }
+    memcpy(m.payload, text, m.len);
+    publish(l, &m);
+}
+
+/* The retained tourney/v1/hub/store: "ok", or "failing: REASON" while
+ * the database takes no writes (store_alarm.h). */
+static void publish_store_status(struct loop *l)
+{
+    char status[300];
+    hub_store_alarm_status(&l->alarm, status, sizeof(status));
+    publish_text(l, TNY_WIRE_HUB_STORE_TOPIC, status);
+}
+
+/* Acts on a change of the store alarm: the status topic follows it, and
+ * once the database takes writes again hub/state "online" is said again,
+ * so every table resends what it holds at once (within 2 s, as after a
+ * hub restart) instead of after its back-off of up to a minute. */
+static void store_alarm_changed(struct loop *l,
+                                enum hub_store_alarm_change change)
+{
+    if (change == HUB_STORE_ALARM_SAME)
+        return;
+    publish_store_status(l);
+    if (change == HUB_STORE_ALARM_CLEARED) {
+        char topic[TNY_WIRE_TOPIC_MAX];
+        struct tny_diag diag = {{0}};
+        if (tny_wire_topic(TNY_WIRE_TOPIC_HUB_STATE, NULL, topic, sizeof(topic),
+                           &diag) == 0)
+            publish_text(l, topic, TNY_WIRE_HUB_ONLINE);
+    }
+}
+
+/* After a call that may have written: did the database stop (or start
+ * again) taking writes?  True while it takes none. */
+static bool store_failing(struct loop *l)
+{
+    store_alarm_changed(l,
+                        hub_store_alarm_check(&l->alarm, l->store, mono_ms()));
+    return l->alarm.raised;
 }
 
 static void on_connected(struct loop *l, bool again)
@@ -352,6 +418,7 @@ static void on_connected(struct loop *l, bool again)
     }
     l->inflight.n = 0;
     retry_pending(l);
+    publish_store_status(l);
     /* Built in steps between received messages (republish_step). */
     hub_service_republish_begin(l->svc);
     l->republishing = true;
@@ -365,7 +432,7 @@ static void republish_step(struct loop *l)
     struct tny_diag diag = {{0}};
     bool done = false;
     hub_outbox_init(&ob);
-    int rc = hub_service_republish_step(l->svc, now_ms(), &ob, &done, &diag);
+    int rc = hub_service_republish_step(l->svc, wall_ms(), &ob, &done, &diag);
     if (rc < 0) {
         HUB_LOG(HUB_LOG_ERROR, "republish failed: %s", diag.msg);
         done = true; /* the next reconnect tries again */
@@ -385,10 +452,13 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     struct tny_diag diag = {{0}};
     hub_outbox_init(&ob);
     int rc = hub_service_handle(l->svc, ev->topic, ev->payload, ev->len,
-                                now_ms(), &ob, &diag);
+                                wall_ms(), &ob, &diag);
+    bool failing = store_failing(l);
     if (rc < 0) {
-        /* Nothing was answered: the peer resends (tables, consoles). */
-        HUB_LOG(HUB_LOG_ERROR, "message not handled topic=%s: %s", ev->topic,
+        /* Nothing was answered: the peer resends (tables, consoles).  A
+         * database that takes no writes was reported once (the alarm). */
+        HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
+                "message not handled topic=%s: %s", ev->topic,
                 diag.msg[0] ? diag.msg : tny_strerror(rc));
         hub_outbox_release(&ob);
         return;
@@ -420,7 +490,7 @@ static bool answer_time(struct loop *l, const struct tny_mqtt_message *ev)
                 diag.msg);
         return true;
     }
-    t.hub_ms = now_ms();
+    t.hub_ms = wall_ms();
     if (tny_wire_encode_time(&t, &buf, &len, &diag) < 0 ||
         tny_mqtt_publish(l->mqtt, topic, buf, len, 0, false, NULL, &diag) < 0)
         HUB_LOG(HUB_LOG_DEBUG, "time answer not sent topic=%s: %s", topic,
@@ -441,14 +511,25 @@ static void flush_batch(struct loop *l)
         return;
     int64_t batch_us = mono_us();
     int32_t n = hub_fairq_take(l->results, l->batch, BATCH_MAX);
+    if (l->alarm.raised) {
+        /* Nothing can be committed, so nothing is answered: the tables
+         * keep these and resend them (at once when the alarm clears). */
+        HUB_LOG(HUB_LOG_DEBUG,
+                "results not taken (%d): the database takes no writes", (int)n);
+        for (int32_t i = 0; i < n; i++)
+            tny_mqtt_message_release(&l->batch[i].ev);
+        return;
+    }
     for (int32_t i = 0; i < n; i++)
         msgs[i] = (struct hub_result_msg){
             l->batch[i].device, l->batch[i].ev.payload, l->batch[i].ev.len};
     hub_outbox_init(&ob);
-    int rc = hub_service_on_results(l->svc, n, msgs, now_ms(), &ob, &diag);
+    int rc = hub_service_on_results(l->svc, n, msgs, wall_ms(), &ob, &diag);
+    bool failing = store_failing(l);
     if (rc < 0) /* those without an ack resend */
-        HUB_LOG(HUB_LOG_ERROR, "results not all handled (%d in batch): %s",
-                (int)n, diag.msg[0] ? diag.msg : tny_strerror(rc));
+        HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
+                "results not all handled (%d in batch): %s", (int)n,
+                diag.msg[0] ? diag.msg : tny_strerror(rc));
     int64_t done_us = mono_us();
     publish_outbox(l, &ob);
     l->feed_due = true;
@@ -522,7 +603,7 @@ static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
     if (hub_fairq_push(l->results, id, ev))
         return true;
     l->n_refused++;
-    int64_t now = now_ms();
+    int64_t now = mono_ms();
     if (now - l->refused_log_ms >= 1000) {
         HUB_LOG(HUB_LOG_WARN,
                 "results dropped count=%lld last_device=%s: more than %d "
@@ -602,8 +683,10 @@ static void drain(struct loop *l)
  * next event's comes in the next turn, after the messages waiting.  With
  * the feed thread, hands it the next event's snapshot instead (its
  * messages are published by feed_done). */
-static void flush_feed(struct loop *l, int64_t now, bool all)
+static void flush_feed(struct loop *l, bool all)
 {
+    const int64_t now = wall_ms(), mono = mono_ms();
+    const int64_t interval = l->cfg->v[HUB_CFG_FEED_INTERVAL_MS].number;
     struct hub_outbox ob;
     struct tny_diag diag = {{0}};
     bool more = false;
@@ -619,7 +702,7 @@ static void flush_feed(struct loop *l, int64_t now, bool all)
         if (rc < 0)
             HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", tny_strerror(rc));
         l->feed_due = false;
-        l->next_feed_ms = now + l->cfg->v[HUB_CFG_FEED_INTERVAL_MS].number;
+        l->next_feed_ms = mono + interval;
         return;
     }
     hub_outbox_init(&ob);
@@ -631,8 +714,7 @@ static void flush_feed(struct loop *l, int64_t now, bool all)
         HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", diag.msg);
     publish_outbox(l, &ob);
     l->feed_due = more;
-    l->next_feed_ms =
-        more ? now : now + l->cfg->v[HUB_CFG_FEED_INTERVAL_MS].number;
+    l->next_feed_ms = more ? mono : mono + interval;
 }
 
 /* The feed thread finished a build: publish it; the next event's follows
@@ -664,8 +746,8 @@ static void say_offline(struct loop *l)
                 diag.msg[0] ? ": " : "", diag.msg);
         return;
     }
-    int64_t until = now_ms() + 2000;
-    while (now_ms() < until) {
+    int64_t until = mono_ms() + 2000;
+    while (mono_ms() < until) {
         struct pollfd p = {.fd = tny_mqtt_wakeup_fd(l->mqtt), .events = POLLIN};
         if (poll(&p, 1, 100) < 0 && errno != EINTR)
             break;
@@ -745,7 +827,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
      * default 10,000 was not); 64 MiB of payloads and about 200 bytes of
      * bookkeeping each keep it below 110 MiB. */
     o.max_queued = 200000;
-    o.seed = (uint64_t)now_ms() ^ ((uint64_t)getpid() << 32);
+    o.seed = (uint64_t)wall_ms() ^ ((uint64_t)getpid() << 32);
     return tny_mqtt_open(&o, &l->mqtt, diag);
 }
 
@@ -784,6 +866,7 @@ int hub_run(const struct hub_config *cfg)
                 cfg->v[HUB_CFG_DATABASE].text, diag.msg);
         goto out;
     }
+    hub_store_alarm_init(&l.alarm, cfg->v[HUB_CFG_DATABASE].text);
     hub_service_options_init(&so);
     so.device_prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
@@ -811,10 +894,19 @@ int hub_run(const struct hub_config *cfg)
 
     const int64_t ckpt_every =
         (int64_t)cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000;
-    int64_t next_ckpt = now_ms() + ckpt_every;
+    int64_t next_ckpt = mono_ms() + ckpt_every;
     while (!sig_seen) {
-        int64_t now = now_ms(), next_tick = INT64_MAX;
-        hub_service_tick(l.svc, now, &next_tick);
+        /* The service's tick works in wall time (a round clock's deadline
+         * is a wall instant, as the tables show it); its next deadline
+         * becomes a delay from now on the monotonic clock. */
+        int64_t wall = wall_ms(), now = mono_ms();
+        int64_t service_next = INT64_MAX, next_tick = INT64_MAX;
+        hub_service_tick(l.svc, wall, &service_next);
+        if (service_next != INT64_MAX) /* poll waits at most 60 s anyway */
+            next_tick =
+                now + (service_next <= wall          ? 0
+                       : service_next - wall > 60000 ? 60000
+                                                     : service_next - wall);
         if (now >= next_ckpt) {
             /* Results committed since the last checkpoint go into the
              * database file (on the store's thread; no ack waits). */
@@ -826,6 +918,8 @@ int hub_run(const struct hub_config *cfg)
         int64_t wake = l.republishing ? now : next_tick;
         if (l.next_retry_ms && l.next_retry_ms < wake)
             wake = l.next_retry_ms;
+        if (l.alarm.raised && l.alarm.next_probe_ms < wake)
+            wake = l.alarm.next_probe_ms;
         bool feeding = l.feeder && hub_feed_thread_busy(l.feeder);
         if (l.feed_due && !feeding && l.next_feed_ms < wake)
             wake = l.next_feed_ms;
@@ -850,13 +944,14 @@ int hub_run(const struct hub_config *cfg)
         drain(&l);
         if (l.feeder && p[2].revents)
             feed_done(&l);
-        now = now_ms();
+        now = mono_ms();
+        store_alarm_changed(&l, hub_store_alarm_probe(&l.alarm, l.store, now));
         if (l.next_retry_ms && now >= l.next_retry_ms)
             retry_pending(&l);
         if (l.republishing)
             republish_step(&l);
         else if (l.feed_due && now >= l.next_feed_ms)
-            flush_feed(&l, now, false);
+            flush_feed(&l, false);
     }
     HUB_LOG(HUB_LOG_INFO, "shutting down (signal %d)", (int)sig_seen);
     if (l.feeder) { /* its last build (up to 2 s), then the rest here */
@@ -869,7 +964,7 @@ int hub_run(const struct hub_config *cfg)
         hub_feed_thread_stop(l.feeder);
         l.feeder = NULL;
     }
-    flush_feed(&l, now_ms(), true);
+    flush_feed(&l, true);
     say_offline(&l);
     /* Everything committed into the database file and the WAL emptied,
      * so a copy of hub.db alone is complete after a clean stop. */

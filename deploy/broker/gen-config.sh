@@ -538,10 +538,12 @@ EOF
     for o in "${org_list[@]}"; do
         cat <<EOF
 
-# Organiser console $o: its own request/response pair and the public feed.
+# Organiser console $o: its own request/response pair, the hub's
+# database status and the public feed.
 user $o
 topic write tourney/v1/ctl/$o/req
 topic read tourney/v1/ctl/$o/resp
+topic read tourney/v1/hub/store
 topic read tourney/v1/feed/#
 EOF
     done

@@ -49,6 +49,7 @@ struct hub_console_conn {
     char state_topic[TNY_WIRE_TOPIC_MAX];
     bool connected;
     char hub_state[16];     /* "" = never seen */
+    char hub_store[300];    /* tourney/v1/hub/store; "" = never seen */
     uint64_t failures_seen; /* n_connect_failures already examined */
     unsigned counter;       /* correlation ids issued */
     int n_bad_replies;      /* replies on our topic that did not decode */
@@ -119,6 +120,18 @@ static int next_event(struct hub_console_conn *c, int64_t wait_ms,
     return tny_mqtt_next_message(c->mqtt, m);
 }
 
+/* A retained status text into buf, printable ASCII (a zero-length
+ * retained message clears it). */
+static void copy_text(char *buf, size_t cap, const struct tny_mqtt_message *m)
+{
+    size_t n = m->len < cap - 1 ? m->len : cap - 1;
+    memcpy(buf, m->payload, n);
+    buf[n] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] > 0x7e)
+            buf[i] = '?';
+}
+
 /* Bookkeeping every event gets: connection state and the hub's state. */
 static void note(struct hub_console_conn *c, const struct tny_mqtt_message *m)
 {
@@ -131,16 +144,9 @@ static void note(struct hub_console_conn *c, const struct tny_mqtt_message *m)
     case TNY_MQTT_LOST: c->connected = false; break;
     case TNY_MQTT_MESSAGE:
         if (strcmp(m->topic, c->state_topic) == 0) {
-            /* A zero-length retained message clears the state. */
-            size_t n = m->len < sizeof(c->hub_state) - 1
-                           ? m->len
-                           : sizeof(c->hub_state) - 1;
-            memcpy(c->hub_state, m->payload, n);
-            c->hub_state[n] = '\0';
-            for (size_t i = 0; i < n; i++)
-                if ((unsigned char)c->hub_state[i] < 0x20 ||
-                    (unsigned char)c->hub_state[i] > 0x7e)
-                    c->hub_state[i] = '?';
+            copy_text(c->hub_state, sizeof(c->hub_state), m);
+        } else if (strcmp(m->topic, TNY_WIRE_HUB_STORE_TOPIC) == 0) {
+            copy_text(c->hub_store, sizeof(c->hub_store), m);
         } else if (c->watch.on_message &&
                    strcmp(m->topic, c->resp_topic) != 0) {
             c->watch.on_message(c->watch.ctx, m->topic, m->payload, m->len);
@@ -167,7 +173,7 @@ int hub_console_open_watch(const struct hub_console_settings *s,
 {
     struct hub_console_conn *c = calloc(1, sizeof(*c));
     struct tny_mqtt_options o;
-    struct tny_mqtt_subscription subs[2 + HUB_CONSOLE_MAX_WATCH];
+    struct tny_mqtt_subscription subs[3 + HUB_CONSOLE_MAX_WATCH];
     struct tny_mqtt_message m = {0};
     int rc;
 
@@ -216,12 +222,14 @@ int hub_console_open_watch(const struct hub_console_settings *s,
     subs[0].qos = 1;
     subs[1].filter = c->state_topic;
     subs[1].qos = 1;
+    subs[2].filter = TNY_WIRE_HUB_STORE_TOPIC;
+    subs[2].qos = 1;
     for (int i = 0; i < c->watch.n_filters; i++) {
-        subs[2 + i].filter = c->watch.filters[i];
-        subs[2 + i].qos = 1;
+        subs[3 + i].filter = c->watch.filters[i];
+        subs[3 + i].qos = 1;
     }
     o.subs = subs;
-    o.n_subs = 2 + c->watch.n_filters;
+    o.n_subs = 3 + c->watch.n_filters;
     /* A reply carries up to a whole event export. */
     o.max_payload = TNY_WIRE_MAX_CONSOLE_MSG + 64 * 1024;
     /* A person is waiting: retry the broker often, not every 30 s. */
@@ -441,6 +449,11 @@ int hub_console_publish(struct hub_console_conn *c, const char *topic,
 const char *hub_console_hub_state(const struct hub_console_conn *c)
 {
     return c->hub_state;
+}
+
+const char *hub_console_hub_store(const struct hub_console_conn *c)
+{
+    return c->hub_store;
 }
 
 int hub_console_wakeup_fd(const struct hub_console_conn *c)

@@ -101,6 +101,9 @@ int hub_console_wakeup_fd(const struct hub_console_conn *c);
 /* The retained tourney/v1/hub/state as last seen ("online", "offline",
  * ...; "" = never seen), printable ASCII. */
 const char *hub_console_hub_state(const struct hub_console_conn *c);
+/* The retained tourney/v1/hub/store as last seen ("ok", "failing: WHY";
+ * "" = never seen), printable ASCII. */
+const char *hub_console_hub_store(const struct hub_console_conn *c);
 
 /* Disconnects and frees; NULL is a no-op. */
 void hub_console_close(struct hub_console_conn *c);

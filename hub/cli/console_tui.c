@@ -120,7 +120,8 @@ struct tui {
     uint64_t time_nonce;
     uint32_t connects;
     bool connected;
-    char hub_state[16]; /* tourney/v1/hub/state, "" = not seen */
+    char hub_state[16];  /* tourney/v1/hub/state, "" = not seen */
+    char hub_store[300]; /* tourney/v1/hub/store, "" = not seen */
     char status_line[STATUS_MAX];
     /* Input on the bottom line: a command (":"), a table number ("t") or
      * a yes/no confirmation of what cannot be undone. */
@@ -525,8 +526,13 @@ static void render(struct tui *t, int rows, int cols)
         fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
                   t->connected ? "broker: connected" : "broker: DISCONNECTED");
     bool hub_up = strcmp(t->hub_state, "online") == 0;
-    fb_printf(t, row, col + 2, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
-              t->hub_state[0] ? t->hub_state : "unknown");
+    col = fb_printf(t, row, col + 2, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
+                    t->hub_state[0] ? t->hub_state : "unknown");
+    /* The hub's database takes no writes: results wait on the tables. */
+    size_t nf = strlen(TNY_WIRE_HUB_STORE_FAILING);
+    if (hub_up && strncmp(t->hub_store, TNY_WIRE_HUB_STORE_FAILING, nf) == 0)
+        fb_printf(t, row, col + 2, C_CONFLICT, "DATABASE FAILING: %s",
+                  t->hub_store + nf);
     row++;
     fb_printf(t, row++, 1, C_PLAIN, "round %d %s   stage %s   event %s",
               t->round, t->round_status[0] ? t->round_status : "-",
@@ -1265,6 +1271,8 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
         }
         snprintf(t->hub_state, sizeof t->hub_state, "%s",
                  hub_console_hub_state(conn));
+        snprintf(t->hub_store, sizeof t->hub_store, "%s",
+                 hub_console_hub_store(conn));
         render(t, LINES, COLS);
         draw(t);
         struct pollfd pfd[2] = {

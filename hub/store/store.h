@@ -114,6 +114,21 @@ TNY_MUST_USE int hub_store_probe(struct hub_store *store,
 TNY_MUST_USE int hub_store_backup(const char *db_path, const char *path,
                                   struct tny_diag *diag);
 
+/* A write fault of the storage, seen while the hub runs: true while the
+ * last statement that failed did so for the disk or the file (full,
+ * read-only, I/O error, a file that cannot be opened, corruption) and no
+ * transaction has committed since.  why (may be NULL) gets SQLite's reason
+ * and the system's, e.g. "database or disk is full", "disk I/O error
+ * (Read-only file system)".  The thread that uses the store. */
+bool hub_store_write_fault(const struct hub_store *store, struct tny_diag *why);
+
+/* The smallest durable write: a log row of kind "store.writable" in its
+ * own transaction (and its fsync), for the hub to learn that a failing
+ * database takes writes again.  Errors: TNY_ESTATE (SQLite's reason; the
+ * write fault stays), TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_probe_write(struct hub_store *store,
+                                       struct tny_diag *diag);
+
 /* Copies the committed WAL content into the database file and truncates
  * the WAL (SQLITE_CHECKPOINT_TRUNCATE), waiting up to the busy timeout
  * for readers.  After it returns 0 the database file alone holds every

@@ -1,9 +1,14 @@
 /* store_internal.h - what the store's files share (not public).
  *
- * The store struct, SQLite error mapping, statement and transaction
- * helpers, the log append, row lookups and the projection builder.  Every
- * helper that can fail returns an engine rc and fills diag; none of them
- * begins or ends a transaction except hs_begin / hs_finish.
+ * The store struct, then the helpers by the file that defines them, lowest
+ * layer first: store_sql.c (SQLite error mapping, statements,
+ * transactions, the log append, column copies, id checks, row lookups),
+ * store_load.c (the projection builder and plan readers), store_event.c
+ * (inserting a round's tables).  A file only calls helpers of the files
+ * listed before it, so the store's files form a DAG with store.c (open,
+ * close, migrations) on top, called by none of them.  Every helper that
+ * can fail returns an engine rc and fills diag; none of them begins or
+ * ends a transaction except hs_begin / hs_finish.
  */
 #ifndef HUB_STORE_INTERNAL_H
 #define HUB_STORE_INTERNAL_H
@@ -46,14 +51,22 @@ struct hub_store {
     /* hub_store_set_reason: added as "reason" to every log row's detail
      * while set (malloc'd; NULL = none). */
     char *reason;
+    /* hub_store_write_fault: set by hs_sqlite_error for a fault of the
+     * storage, cleared by the next COMMIT that succeeds. */
+    bool fault;
+    char fault_why[160];
 };
+
+/* ---- store_sql.c --------------------------------------------------------- */
 
 /* Empties the projection cache. */
 void hs_cache_drop(struct hub_store *s);
 
 /* Maps an SQLite result code to an engine rc and says what failed:
  * "store: WHAT: sqlite message".  SQLITE_NOMEM -> TNY_ENOMEM, everything
- * else (full, read-only, I/O, busy, corrupt, constraint) -> TNY_ESTATE. */
+ * else (full, read-only, I/O, busy, corrupt, constraint) -> TNY_ESTATE.
+ * A fault of the storage (full, read-only, I/O, cannot open, corrupt)
+ * also sets the store's write fault (hub_store_write_fault). */
 int hs_sqlite_error(struct hub_store *s, int src, const char *what,
                     struct tny_diag *d);
 
@@ -104,7 +117,11 @@ TNY_MUST_USE int hs_log(struct hub_store *s, const char *actor,
 TNY_MUST_USE int hs_check_id(const char *what, const char *id,
                              struct tny_diag *d);
 TNY_MUST_USE int hs_check_actor(const char *actor, struct tny_diag *d);
+/* Wall-clock milliseconds since the epoch (CLOCK_REALTIME): the time
+ * stamped on rows (created_ms, the log's time_ms), never used for a wait. */
 int64_t hs_now_ms(void);
+/* Compact JSON text of v (malloc'd), NULL on allocation failure. */
+char *hs_dump(const json_t *v);
 
 /* Column text copied (NULL column -> NULL; *oom set on allocation
  * failure). */
@@ -129,6 +146,8 @@ TNY_MUST_USE int hs_player_row(struct hub_store *s, int64_t ev_row,
 const char *hs_round_status_name(enum hub_round_status st);
 TNY_MUST_USE int hs_round_status_from(const char *name,
                                       enum hub_round_status *out);
+
+/* ---- store_load.c -------------------------------------------------------- */
 
 /* A result to project in place of a table's counted one (a candidate). */
 struct hs_override {
@@ -164,6 +183,8 @@ TNY_MUST_USE int hs_read_round_plan(struct hub_store *s, int64_t ev_row,
                                     struct tny_round_plan *out,
                                     struct tny_diag *diag);
 
+/* ---- store_event.c ------------------------------------------------------- */
+
 /* Inserts the tables and seats of a round (rows of plan over ev).  seats
  * map engine player indices to store player rows (player_rows[i]). */
 struct tny_round_plan;
@@ -171,8 +192,5 @@ TNY_MUST_USE int hs_insert_tables(struct hub_store *s, int64_t round_row,
                                   const struct tny_round_plan *plan,
                                   const int64_t *player_rows, int32_t n_players,
                                   struct tny_diag *d);
-
-/* Compact JSON text of v (malloc'd), NULL on allocation failure. */
-char *hs_dump(const json_t *v);
 
 #endif

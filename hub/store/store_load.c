@@ -359,6 +359,16 @@ out:
     return rc;
 }
 
+int hs_validate_event(struct hub_store *s, int64_t ev_row, bool with_draft,
+                      struct tny_diag *d)
+{
+    struct tny_event ev;
+    int rc = hs_project(s, ev_row, with_draft, true, NULL, &ev, d);
+    if (rc == 0)
+        tny_event_release(&ev);
+    return rc;
+}
+
 int hub_store_load_event(struct hub_store *store, const char *event_id,
                          struct tny_event *out, struct tny_diag *diag)
 {

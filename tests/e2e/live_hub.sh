@@ -49,6 +49,43 @@ hub_launch() {
     HUB_STARTS=$((HUB_STARTS + 1))
 }
 
+# hub_wrap NAME VAR=VALUE...: from now on $HUB runs with these variables
+# in its environment (a wrapper, $E2E_TMP/hub-NAME.sh; a sanitized build
+# is told not to mind a preloaded library coming first).
+hub_wrap() {
+    local w=$E2E_TMP/hub-$1.sh kv
+    shift
+    {
+        echo '#!/bin/bash'
+        for kv; do printf 'export %q\n' "$kv"; done
+        echo 'export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"'
+        printf 'exec %q "$@"\n' "$HUB"
+    } >"$w"
+    chmod +x "$w"
+    HUB=$w
+}
+
+# hub_faketime: from now on $HUB runs under libfaketime: its wall clock
+# is the true time plus the offset in $E2E_TMP/hub.faketime ("+0" at
+# first; write e.g. "+120" or "-3600" to step it, read at every call), its
+# monotonic clock is left alone.  Prints "SKIP: ..." and exits 77 without
+# libfaketime or when the build cannot run under it (a sanitized build).
+hub_faketime() {
+    local f ft=
+    for f in /usr/lib/*/faketime/libfaketimeMT.so.1; do
+        [ -e "$f" ] && ft=$f
+    done
+    [ -n "$ft" ] || { echo "SKIP: $E2E_NAME: libfaketime not installed (Debian package faketime)"; exit 77; }
+    echo "+0" >"$E2E_TMP/hub.faketime"
+    hub_wrap faketime LD_PRELOAD="$ft" FAKETIME_TIMESTAMP_FILE="$E2E_TMP/hub.faketime" \
+        FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1
+    if ! "$HUB" --version >"$E2E_TMP/ft.out" 2>&1; then
+        grep -q -i 'asan\|addresssanitizer' "$E2E_TMP/ft.out" &&
+            { echo "SKIP: $E2E_NAME: the sanitizer build does not run under libfaketime"; exit 77; }
+        fail "tourney-hub under libfaketime: $(head -n 5 "$E2E_TMP/ft.out")"
+    fi
+}
+
 # live WANT ARGS...: `tourney live ARGS` as o1, exit status WANT; output in
 # $E2E_TMP/out, $E2E_TMP/err.
 live() {

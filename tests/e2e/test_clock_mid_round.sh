@@ -65,21 +65,13 @@ if ! (skewed table-001 "$TABLE" --version) >"$E2E_TMP/v.out" 2>&1; then
 fi
 AGE=3
 # The hub's clock: true time + HUB_SKEW_S (0, then 120 once the round
-# clock started), read from a file by libfaketime at every call.
+# clock started), read from $E2E_TMP/hub.faketime by libfaketime at every
+# call (hub_faketime).
 HUB_SKEW_S=0
-echo "+0" >"$E2E_TMP/hub.faketime"
-cat >"$E2E_TMP/hub-faketime.sh" <<EOF
-#!/bin/sh
-export LD_PRELOAD='$FT' FAKETIME_TIMESTAMP_FILE='$E2E_TMP/hub.faketime' FAKETIME_NO_CACHE=1
-export FAKETIME_DONT_FAKE_MONOTONIC=1
-export ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}verify_asan_link_order=0"
-exec '$HUB' "\$@"
-EOF
-chmod +x "$E2E_TMP/hub-faketime.sh"
-HUB=$E2E_TMP/hub-faketime.sh
 
 start_broker --no-ws --tables 3 --organisers o1,o2
 source "$E2E_SRC/tests/e2e/live_hub.sh"
+hub_faketime
 live_hub_config 'feed = true' 'feed_interval_ms = 50'
 # Organiser o1 on the console listener: the dashboard and every command
 # of this test run as o1 at the same time (issue 8 part 5).

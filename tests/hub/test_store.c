@@ -25,6 +25,7 @@
 
 #include <sqlite3.h>
 
+#include "faultvfs.h"
 #include "store.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
@@ -1716,6 +1717,66 @@ static void test_store_checkpoint_soon(void **state)
     tmpdb_remove(&db);
 }
 
+/* Issue 12: the write fault the hub's alarm reads.  Set by a write the
+ * storage refuses (a full disk, a failing fsync, through the VFS shim),
+ * kept by reads and by a probe that fails, cleared by the first commit;
+ * the probe that commits leaves one "store.writable" log row. */
+static void test_store_write_fault_set_and_cleared(void **state)
+{
+    (void)state;
+    static const struct {
+        enum faultvfs_fault fault;
+        const char *reason;
+    } cases[] = {{FAULTVFS_FULL, "database or disk is full"},
+                 {FAULTVFS_FSYNC, "disk I/O error"}};
+    struct tmpdb db;
+    struct tny_diag diag = {{0}}, why = {{0}};
+    assert_int_equal(faultvfs_install(), 0);
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, 0);
+    char *text = event_text("catan", "{}", 8, 2);
+    OK(hub_store_create_event(s, "ev", text, strlen(text), "organiser:anna",
+                              &diag));
+    assert_false(hub_store_write_fault(s, &why));
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        char player[128];
+        snprintf(player, sizeof(player),
+                 "{\"id\": \"late%d\", \"name\": \"Late %d\"}", (int)k, (int)k);
+        faultvfs_set(cases[k].fault);
+        memset(&diag, 0, sizeof(diag));
+        assert_int_equal(hub_store_put_player(s, "ev", player, strlen(player),
+                                              "organiser:anna", &diag),
+                         TNY_ESTATE);
+        memset(&why, 0, sizeof(why));
+        assert_true(hub_store_write_fault(s, &why));
+        assert_non_null(strstr(why.msg, cases[k].reason));
+        /* A failing probe keeps it; a read does not clear it. */
+        assert_true(hub_store_probe_write(s, &diag) < 0);
+        assert_true(hub_store_write_fault(s, NULL));
+        char *exported = export_of(s, "ev");
+        free(exported);
+        assert_true(hub_store_write_fault(s, NULL));
+        faultvfs_set(FAULTVFS_NONE);
+        OK(hub_store_probe_write(s, &diag));
+        assert_false(hub_store_write_fault(s, &why));
+        /* The refused player was not stored; a retry is. */
+        OK(hub_store_put_player(s, "ev", player, strlen(player),
+                                "organiser:anna", &diag));
+    }
+    struct hub_log_entry *e = NULL;
+    int32_t n = 0, probes = 0;
+    OK(hub_store_read_log(s, NULL, 0, 1000, &e, &n, &diag));
+    for (int32_t i = 0; i < n; i++)
+        probes += strcmp(e[i].kind, "store.writable") == 0;
+    assert_int_equal(probes, 2);
+    hub_log_entries_free(e, n);
+    OK(hub_store_check(s, &diag));
+    free(text);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+    faultvfs_uninstall();
+}
+
 static void test_store_full_database(void **state)
 {
     (void)state;
@@ -1937,6 +1998,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_CM_6_corrections),
         cmocka_unit_test(test_store_read_only),
         cmocka_unit_test(test_store_full_database),
+        cmocka_unit_test(test_store_write_fault_set_and_cleared),
         cmocka_unit_test(test_store_must_exist_probe_backup),
         cmocka_unit_test(test_store_checkpoint_soon),
         cmocka_unit_test(test_store_load_10000_results),

@@ -68,6 +68,11 @@
  * will is "offline"). */
 #define TNY_WIRE_HUB_ONLINE "online"
 #define TNY_WIRE_HUB_OFFLINE "offline"
+/* tourney/v1/hub/store (plain text, retained): "ok", or "failing: " and
+ * SQLite's reason while the hub's database takes no writes. */
+#define TNY_WIRE_HUB_STORE_TOPIC TNY_WIRE_TOPIC_PREFIX "hub/store"
+#define TNY_WIRE_HUB_STORE_OK "ok"
+#define TNY_WIRE_HUB_STORE_FAILING "failing: "
 /* Longest topic tny_wire_topic() writes, with the NUL. */
 #define TNY_WIRE_TOPIC_MAX 96
 
