@@ -575,7 +575,7 @@ static int result_commit(struct hub_service *svc, struct result_job *jobs,
         recs[i] = jobs[i].rec;
     rc = hub_store_record_submissions(svc->store, n, recs, outs, diag);
     if (rc < 0)
-        HUB_LOG(HUB_LOG_ERROR, "%d results not stored: %s", (int)n,
+        HUB_LOG(HUB_LOG_WARN, "%d results not stored: %s", (int)n,
                 diag ? diag->msg : tny_strerror(rc));
     for (int32_t i = 0; i < n; i++) {
         struct tny_diag one = {{0}};

@@ -528,7 +528,6 @@ void hub_store_close(struct hub_store *store)
     if (!store)
         return;
     checkpointer_stop(store);
-    hs_cache_drop(store);
     for (int32_t i = 0; i < store->n_stmts; i++)
         sqlite3_finalize(store->stmts[i].st);
     sqlite3_close_v2(store->db);
@@ -780,7 +779,6 @@ int hub_store_counter_raise(struct hub_store *store, const char *name,
     if ((rc = check_counter(name, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
         return rc;
-    store->keep_cache = true; /* nothing projected changes */
     if ((rc = hs_prepare(store,
                          "INSERT INTO counters (name, value) VALUES (?1, ?2) "
                          "ON CONFLICT (name) DO UPDATE SET value = "

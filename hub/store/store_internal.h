@@ -40,14 +40,6 @@ struct hub_store {
     struct hs_checkpointer *ckpt; /* HUB_STORE_BACKGROUND_CHECKPOINT */
     int32_t n_stmts;
     struct hs_cached_stmt stmts[HS_STMT_CACHE];
-    /* Projection cache for result writes (store_result.c): the engine
-     * event of cache_ev as committed, valid while PRAGMA data_version is
-     * cache_version (no other connection wrote).  Any transaction drops it
-     * unless it set keep_cache after updating it to match its changes. */
-    int64_t cache_ev; /* 0 = empty */
-    int64_t cache_version;
-    struct tny_event cache;
-    bool keep_cache;
     /* hub_store_set_reason: added as "reason" to every log row's detail
      * while set (malloc'd; NULL = none). */
     char *reason;
@@ -58,9 +50,6 @@ struct hub_store {
 };
 
 /* ---- store_sql.c --------------------------------------------------------- */
-
-/* Empties the projection cache. */
-void hs_cache_drop(struct hub_store *s);
 
 /* Maps an SQLite result code to an engine rc and says what failed:
  * "store: WHAT: sqlite message".  SQLITE_NOMEM -> TNY_ENOMEM, everything

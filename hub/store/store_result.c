@@ -346,8 +346,6 @@ int hub_store_record_submissions(struct hub_store *store, int32_t n,
         if (fatal)
             rc = irc < 0 ? irc : TNY_ESTATE;
     }
-    /* Rows of results changed: the store's own projection is stale. */
-    hs_cache_drop(store);
     rc = hs_finish(store, rc, diag);
     if (rc < 0)
         for (int32_t i = 0; i < n; i++) {

@@ -66,7 +66,6 @@ int hub_store_probe_write(struct hub_store *store, struct tny_diag *diag)
 {
     int rc = hs_begin(store, diag);
     if (rc == 0) {
-        store->keep_cache = true; /* nothing projected changes */
         rc = hs_log(store, "hub", NULL, "store.writable", NULL, diag);
     }
     return hs_finish(store, rc, diag);
@@ -167,16 +166,8 @@ int hs_exec(struct hub_store *s, const char *sql, struct tny_diag *d)
     return TNY_OK;
 }
 
-void hs_cache_drop(struct hub_store *s)
-{
-    if (s->cache_ev)
-        tny_event_release(&s->cache);
-    s->cache_ev = 0;
-}
-
 int hs_begin(struct hub_store *s, struct tny_diag *d)
 {
-    s->keep_cache = false;
     if (s->read_only)
         return tny_diag_set(d, TNY_ESTATE,
                             "store: the database is open read-only");
@@ -185,9 +176,6 @@ int hs_begin(struct hub_store *s, struct tny_diag *d)
 
 int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
 {
-    if (rc != 0 || !s->keep_cache)
-        hs_cache_drop(s);
-    s->keep_cache = false;
     if (rc == 0) {
         sqlite3_stmt *st = NULL;
         int src = SQLITE_OK;
@@ -200,7 +188,6 @@ int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
         }
         if (rc == 0)
             rc = hs_sqlite_error(s, src, "commit", d);
-        hs_cache_drop(s);
     }
     /* SQLite may already have rolled back (full disk, I/O error). */
     if (!sqlite3_get_autocommit(s->db))
