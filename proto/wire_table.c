@@ -897,6 +897,18 @@ static int ack_from_pb(const Tourney__V1__ResultAck *m,
     return TNY_OK;
 }
 
+const char *tny_wire_ack_status_name(enum tny_wire_ack_status s)
+{
+    switch (s) {
+    case TNY_WIRE_ACK_ACCEPTED: return "accepted";
+    case TNY_WIRE_ACK_REJECTED: return "rejected";
+    case TNY_WIRE_ACK_DUPLICATE: return "duplicate";
+    case TNY_WIRE_ACK_CONFLICT: return "conflict";
+    case TNY_WIRE_ACK_PENDING_CONFIRMATION: return "pending_confirmation";
+    }
+    return "?";
+}
+
 int tny_wire_encode_ack(const struct tny_wire_ack *in, uint8_t **buf,
                         size_t *len, struct tny_diag *diag)
 {

@@ -35,18 +35,6 @@ const char *tbl_state_name(enum tbl_state s)
     return state_names[s];
 }
 
-static const char *ack_status_name(enum tny_wire_ack_status s)
-{
-    switch (s) {
-    case TNY_WIRE_ACK_ACCEPTED: return "accepted";
-    case TNY_WIRE_ACK_REJECTED: return "rejected";
-    case TNY_WIRE_ACK_DUPLICATE: return "duplicate";
-    case TNY_WIRE_ACK_CONFLICT: return "conflict";
-    case TNY_WIRE_ACK_PENDING_CONFIRMATION: return "pending_confirmation";
-    }
-    return "unknown";
-}
-
 static const char *ack_reason_name(enum tny_wire_ack_reason r)
 {
     switch (r) {
@@ -496,7 +484,7 @@ void tbl_core_ack(struct tbl_core *c, const struct tny_wire_ack *ack)
         memcpy(text, " text=", 6);
         tbl_text_quote(ack->reason_text, text + 6, sizeof(text) - 6);
     }
-    emitf(c, "ack %s key=%s%s%s", ack_status_name(ack->status),
+    emitf(c, "ack %s key=%s%s%s", tny_wire_ack_status_name(ack->status),
           ack->key[0] ? ack->key : "-", reason, text);
     if (!c->has_sub || strcmp(ack->key, c->sub.key) != 0)
         return;

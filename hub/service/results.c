@@ -55,18 +55,6 @@ static int send_ack(struct hub_service *svc, const char *device_id,
     return hub_outbox_add(ob, topic, buf, len, false);
 }
 
-static const char *ack_status_name(enum tny_wire_ack_status s)
-{
-    switch (s) {
-    case TNY_WIRE_ACK_ACCEPTED: return "accepted";
-    case TNY_WIRE_ACK_REJECTED: return "rejected";
-    case TNY_WIRE_ACK_DUPLICATE: return "duplicate";
-    case TNY_WIRE_ACK_CONFLICT: return "conflict";
-    case TNY_WIRE_ACK_PENDING_CONFIRMATION: return "pending_confirmation";
-    }
-    return "?";
-}
-
 /* A rejection decided by the hub itself (nothing stored). */
 static int reject(struct hub_service *svc, const char *device_id,
                   const struct tny_wire_submission *sub,
@@ -275,7 +263,7 @@ static int answer_again(struct hub_service *svc, const char *device_id,
                 "result repeated device=%s key=%s event=%s round=%d "
                 "table=%d: %s again",
                 device_id, key, probe->event_id, (int)probe->round,
-                (int)probe->table, ack_status_name(ack.status));
+                (int)probe->table, tny_wire_ack_status_name(ack.status));
     return send_ack(svc, device_id, &ack, ob, diag);
 }
 
@@ -537,9 +525,9 @@ static int result_finish(struct hub_service *svc, struct result_job *job,
                      had_counted && outcome->kind == HUB_SUBMIT_ACCEPTED, &ack);
     HUB_LOG(HUB_LOG_INFO,
             "result %s device=%s key=%s event=%s round=%d table=%d%s%s",
-            ack_status_name(ack.status), device_id, sub.key, sub.event_id,
-            (int)sub.round, (int)sub.table, ack.reason_text[0] ? ": " : "",
-            ack.reason_text);
+            tny_wire_ack_status_name(ack.status), device_id, sub.key,
+            sub.event_id, (int)sub.round, (int)sub.table,
+            ack.reason_text[0] ? ": " : "", ack.reason_text);
     return send_ack(svc, device_id, &ack, ob, diag);
 #undef sub
 }

@@ -364,6 +364,9 @@ struct tny_wire_ack {
     struct tny_wire_result stored; /* the result on record */
 };
 
+/* The status as logs name it ("pending_confirmation"); "?" out of range. */
+const char *tny_wire_ack_status_name(enum tny_wire_ack_status s);
+
 TNY_MUST_USE int tny_wire_encode_ack(const struct tny_wire_ack *in,
                                      uint8_t **buf, size_t *len,
                                      struct tny_diag *diag);
