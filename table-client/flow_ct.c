@@ -15,8 +15,7 @@
  * recorded (the engine's range, tny_result_range, as the hub checks), and
  * count as at most 10 game points (tny_ct_game_points), as the hub scores.
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 #include <stdio.h>
 

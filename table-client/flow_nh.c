@@ -12,8 +12,7 @@
  * across rounds (the hub's event has the history; the table has only the
  * seat armies the hub sends, which are the still-available ones).
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 #include <stdio.h>
 #include <string.h>

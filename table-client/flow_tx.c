@@ -13,8 +13,7 @@
  *
  * Not here: the TP arithmetic (score.c), the clock itself (tablewatch.c).
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 #include <stdio.h>
 #include <strings.h>
