@@ -98,7 +98,7 @@ static const enum tny_result_key field_keys[TNY_RF_COUNT] = {
 /* The protocol's structural bounds, the same for every format
  * (docs/protocol.md): VP, IP, BP and HQ difference within +-10^6, a
  * Tantrix score 0..10^5, TP and penalties 0..100 TP. */
-#define WIRE_ABS 1000000
+#define WIRE_ABS TNY_RESULT_ABS_MAX
 #define WIRE_SCORE 100000
 #define WIRE_TP ((int64_t)100 * TNY_POINT_SCALE)
 #define CLOCK_MAX_MS ((int64_t)4 * 3600 * 1000)

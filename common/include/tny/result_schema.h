@@ -24,6 +24,11 @@
 
 #include "tny/format.h"
 
+/* The largest magnitude of a result's VP, IP, BP, HQ difference or
+ * two-player score that the protocol and the console carry, whatever the
+ * format (a format's own range is narrower: tny_result_range). */
+#define TNY_RESULT_ABS_MAX 1000000
+
 /* Every key any game's result has (event-file.md, "result"). */
 enum tny_result_key {
     TNY_RK_WINNER,           /* a player of the table (NH-1, GT-1, 2p) */
