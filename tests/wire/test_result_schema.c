@@ -443,7 +443,7 @@ static void test_NH_2_CT_4_caps_are_scorings(void **state)
     load(sample_of(TNY_GAME_NEUROSHIMA_HEX),
          sample_of(TNY_GAME_NEUROSHIMA_HEX)->results[0], &ev);
     assert_true(tny_result_cap(&ev.format, TNY_RF_HQ_DIFF, &cap));
-    assert_int_equal(cap, ev.format.capped_hq_diff);
+    assert_int_equal(cap, 20); /* NH-2: |d| capped at 20 with Dancer */
     {
         struct tny_result r = ev.rounds[0].tables[0].result; /* Dancer */
         r.hq_diff = (int32_t)cap + 1;
@@ -458,6 +458,22 @@ static void test_NH_2_CT_4_caps_are_scorings(void **state)
     assert_int_equal(cap, 10); /* CT-4: at most 10 game points */
     assert_int_equal(tny_ct_game_points(&ev.format, (int32_t)cap + 1), cap);
     assert_int_equal(tny_ct_game_points(&ev.format, (int32_t)cap), cap);
+    tny_event_release(&ev);
+}
+
+/* TX-4: an organiser's decision shares out the game's TP, which are 20
+ * (TX-2: the loser gets 20 - the winner's), so each player's is 0..20. */
+static void test_TX_4_decided_tp_within_a_games_points(void **state)
+{
+    struct tny_event ev;
+    int64_t lo, hi;
+    (void)state;
+
+    load(sample_of(TNY_GAME_TANTRIX), sample_of(TNY_GAME_TANTRIX)->results[0],
+         &ev);
+    tny_result_range(&ev.format, TNY_RF_DECIDED_TP, &lo, &hi);
+    assert_int_equal(lo, 0);
+    assert_int_equal(hi, 20 * TNY_POINT_SCALE);
     tny_event_release(&ev);
 }
 
@@ -493,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_ranges_are_what_validation_enforces),
         cmocka_unit_test(test_wire_bounds_are_the_encoders),
         cmocka_unit_test(test_NH_2_CT_4_caps_are_scorings),
+        cmocka_unit_test(test_TX_4_decided_tp_within_a_games_points),
         cmocka_unit_test(test_schema_lookups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
