@@ -470,8 +470,13 @@ static int seat_map(const struct rparse *ep, const json_t *res,
 static int result_keys(const struct rparse *ep, const json_t *res,
                        const char *path)
 {
-    int rc = tny__check_keys(
-        res, path, tny_result_key_names(ep->ev->format.game), ep->diag);
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys(ep->ev->format.game, &keys);
+    const char *names[TNY_RK_COUNT + 1];
+    for (int32_t i = 0; i < n; i++)
+        names[i] = tny_result_key_name(keys[i]);
+    names[n] = NULL;
+    int rc = tny__check_keys(res, path, names, ep->diag);
     if (rc < 0 && ep->diag) {
         char msg[sizeof(ep->diag->msg)];
         memcpy(msg, ep->diag->msg, sizeof(msg));

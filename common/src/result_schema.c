@@ -42,35 +42,26 @@ static const struct tny_result_key_info keys[TNY_RK_COUNT] = {
 struct game_keys {
     int32_t n;
     enum tny_result_key k[8];
-    const char *names[9];
 };
 
 #define GAME_KEYS_MAX 6
 static const struct game_keys game_keys[GAME_KEYS_MAX] = {
     [TNY_GAME_NEUROSHIMA_HEX] = {5,
                                  {TNY_RK_WINNER, TNY_RK_DRAW, TNY_RK_HQ_DIFF,
-                                  TNY_RK_ARMIES, TNY_RK_LOTS},
-                                 {"winner", "draw", "hq_diff", "armies", "lots",
-                                  NULL}},
+                                  TNY_RK_ARMIES, TNY_RK_LOTS}},
     [TNY_GAME_TANTRIX] = {7,
                           {TNY_RK_SCORES, TNY_RK_CLOCK_MS, TNY_RK_DEFAULT_WIN,
-                           TNY_RK_TP, TNY_RK_PENALTY, TNY_RK_DRAW, TNY_RK_LOTS},
-                          {"scores", "clock_ms", "default_win", "tp", "penalty",
-                           "draw", "lots", NULL}},
-    [TNY_GAME_AGRICOLA] = {4,
-                           {TNY_RK_VP, TNY_RK_IP, TNY_RK_BP, TNY_RK_LOTS},
-                           {"vp", "ip", "bp", "lots", NULL}},
+                           TNY_RK_TP, TNY_RK_PENALTY, TNY_RK_DRAW,
+                           TNY_RK_LOTS}},
+    [TNY_GAME_AGRICOLA] = {4, {TNY_RK_VP, TNY_RK_IP, TNY_RK_BP, TNY_RK_LOTS}},
     [TNY_GAME_GOT_LCG2] = {4,
                            {TNY_RK_WINNER, TNY_RK_MODIFIED, TNY_RK_GAMES,
-                            TNY_RK_LOTS},
-                           {"winner", "modified", "games", "lots", NULL}},
-    [TNY_GAME_CATAN] = {2, {TNY_RK_VP, TNY_RK_LOTS}, {"vp", "lots", NULL}},
+                            TNY_RK_LOTS}},
+    [TNY_GAME_CATAN] = {2, {TNY_RK_VP, TNY_RK_LOTS}},
     [TNY_GAME_TWO_PLAYER] = {6,
                              {TNY_RK_SCORES, TNY_RK_WINNER, TNY_RK_DRAW,
                               TNY_RK_INTENTIONAL_DRAW, TNY_RK_DOUBLE_LOSS,
-                              TNY_RK_LOTS},
-                             {"scores", "winner", "draw", "intentional_draw",
-                              "double_loss", "lots", NULL}},
+                              TNY_RK_LOTS}},
 };
 
 static const enum tny_result_key field_keys[TNY_RF_COUNT] = {
@@ -152,7 +143,7 @@ bool tny_result_key_from_name(const char *name, enum tny_result_key *k)
 
 static const struct game_keys *of_game(enum tny_game game)
 {
-    static const struct game_keys none = {0, {TNY_RK_LOTS}, {NULL}};
+    static const struct game_keys none = {0, {TNY_RK_LOTS}};
     return (int)game >= 0 && (int)game < GAME_KEYS_MAX ? &game_keys[game]
                                                        : &none;
 }
@@ -162,11 +153,6 @@ int32_t tny_result_keys(enum tny_game game, const enum tny_result_key **out)
     const struct game_keys *g = of_game(game);
     *out = g->k;
     return g->n;
-}
-
-const char *const *tny_result_key_names(enum tny_game game)
-{
-    return of_game(game)->names;
 }
 
 bool tny_result_has_key(enum tny_game game, enum tny_result_key k)

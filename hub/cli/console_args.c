@@ -371,6 +371,35 @@ static int check_keys(const json_t *res, enum tny_game game,
     return TNY_OK;
 }
 
+/* Key k of res, a player id, into dst when present ("result.KEY"). */
+static int player_key(const json_t *res, enum tny_result_key k, char *dst,
+                      struct tny_diag *diag)
+{
+    const json_t *v = json_object_get(res, tny_result_key_name(k));
+    char path[48];
+
+    if (!v)
+        return TNY_OK;
+    snprintf(path, sizeof path, "result.%s", tny_result_key_name(k));
+    return want_id(v, dst, path, diag);
+}
+
+/* Key k of res, true or false, into *out when present. */
+static int flag_key(const json_t *res, enum tny_result_key k, bool *out,
+                    struct tny_diag *diag)
+{
+    const json_t *v = json_object_get(res, tny_result_key_name(k));
+
+    if (!v)
+        return TNY_OK;
+    if (!json_is_boolean(v))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "result.%s: expected true or false",
+                            tny_result_key_name(k));
+    *out = json_is_true(v);
+    return TNY_OK;
+}
+
 static int parse_result(struct rparse *rp, const json_t *res)
 {
     struct tny_wire_result *r = rp->r;
@@ -382,15 +411,9 @@ static int parse_result(struct rparse *rp, const json_t *res)
         return rc;
     switch (r->game) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        if ((v = json_object_get(res, KEY(WINNER))) &&
-            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
+        if ((rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_DRAW, &r->draw, diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, KEY(DRAW)))) {
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.draw: expected true or false");
-            r->draw = json_is_true(v);
-        }
         if ((v = json_object_get(res, KEY(HQ_DIFF)))) {
             /* The range is the format's: the hub names it (one range for
              * a negative and a too-large value). */
@@ -398,10 +421,12 @@ static int parse_result(struct rparse *rp, const json_t *res)
                 json_integer_value(v) < -TNY_RESULT_ABS_MAX ||
                 json_integer_value(v) > TNY_RESULT_ABS_MAX)
                 return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.hq_diff: expected a whole number");
+                                    "result.%s: expected a whole number",
+                                    KEY(HQ_DIFF));
             r->hq_diff = (int32_t)json_integer_value(v);
         } else if (!r->draw) {
-            return tny_diag_set(diag, TNY_EINVAL, "result.hq_diff: missing");
+            return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
+                                KEY(HQ_DIFF));
         }
         if (r->winner_id[0] == '\0' && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
@@ -414,17 +439,10 @@ static int parse_result(struct rparse *rp, const json_t *res)
             (rc = player_map(rp, res, KEY(TP), MAP_TP)) < 0 ||
             (rc = player_map(rp, res, KEY(PENALTY), MAP_PENALTY)) < 0)
             return rc;
-        if ((v = json_object_get(res, KEY(DEFAULT_WIN))) &&
-            (rc = want_id(v, r->default_winner_id, "result.default_win",
-                          diag)) < 0)
+        if ((rc = player_key(res, TNY_RK_DEFAULT_WIN, r->default_winner_id,
+                             diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, KEY(DRAW)))) { /* seed 001 s13 */
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.draw: expected true or false");
-            r->draw = json_is_true(v);
-        }
-        return TNY_OK;
+        return flag_key(res, TNY_RK_DRAW, &r->draw, diag); /* seed 001 s13 */
     case TNY_GAME_AGRICOLA:
         if (!has(res, KEY(VP)) || !has(res, KEY(IP)) || !has(res, KEY(BP)))
             return tny_diag_set(diag, TNY_EINVAL,
@@ -436,27 +454,23 @@ static int parse_result(struct rparse *rp, const json_t *res)
             return rc;
         for (int32_t i = 0; i < r->n_players; i++)
             if (!r->players[i].has_score)
-                return tny_diag_set(diag, TNY_EINVAL, "result.vp.%s: missing",
-                                    r->players[i].player_id);
+                return tny_diag_set(diag, TNY_EINVAL, "result.%s.%s: missing",
+                                    KEY(VP), r->players[i].player_id);
         return TNY_OK;
     case TNY_GAME_GOT_LCG2:
-        if ((v = json_object_get(res, KEY(WINNER))) &&
-            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
+        if ((rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_MODIFIED, &r->modified, diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, KEY(MODIFIED)))) {
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.modified: expected true or false");
-            r->modified = json_is_true(v);
-        }
         if ((v = json_object_get(res, KEY(GAMES)))) {
+            const int most = tny_result_key_info(TNY_RK_GAMES)->max_items;
             if (!json_is_array(v) || json_array_size(v) < 1 ||
-                json_array_size(v) > 3)
+                json_array_size(v) > (size_t)most)
                 return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.games: expected 1..3 winner ids");
+                                    "result.%s: expected 1..%d winner ids",
+                                    KEY(GAMES), most);
             for (size_t g = 0; g < json_array_size(v); g++) {
                 char path[48];
-                snprintf(path, sizeof path, "result.games[%zu]", g);
+                snprintf(path, sizeof path, "result.%s[%zu]", KEY(GAMES), g);
                 if ((rc = want_id(json_array_get(v, g), r->games[g], path,
                                   diag)) < 0)
                     return rc;
@@ -471,26 +485,17 @@ static int parse_result(struct rparse *rp, const json_t *res)
         if ((rc = player_map(rp, res, KEY(VP), MAP_SCORE)) < 0)
             return rc;
         if (r->n_players == 0)
-            return tny_diag_set(diag, TNY_EINVAL, "result.vp: missing");
+            return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
+                                KEY(VP));
         return TNY_OK;
     case TNY_GAME_TWO_PLAYER: {
-        const char *const flags[] = {KEY(DRAW), KEY(INTENTIONAL_DRAW),
-                                     KEY(DOUBLE_LOSS)};
-        bool *field[] = {&r->draw, &r->intentional_draw, &r->double_loss};
-        if ((rc = player_map(rp, res, KEY(SCORES), MAP_SCORE)) < 0)
+        if ((rc = player_map(rp, res, KEY(SCORES), MAP_SCORE)) < 0 ||
+            (rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_DRAW, &r->draw, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_INTENTIONAL_DRAW, &r->intentional_draw,
+                           diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_DOUBLE_LOSS, &r->double_loss, diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, KEY(WINNER))) &&
-            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
-            return rc;
-        for (int i = 0; i < 3; i++) {
-            if (!(v = json_object_get(res, flags[i])))
-                continue;
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.%s: expected true or false",
-                                    flags[i]);
-            *field[i] = json_is_true(v);
-        }
         if (r->n_players == 0 && !r->winner_id[0] && !r->draw &&
             !r->intentional_draw && !r->double_loss)
             return tny_diag_set(diag, TNY_EINVAL,

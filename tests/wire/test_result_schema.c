@@ -477,8 +477,7 @@ static void test_TX_4_decided_tp_within_a_games_points(void **state)
     tny_event_release(&ev);
 }
 
-/* The lookups: names back to keys, a game's NULL-terminated names are its
- * keys, fields map to keys the games have. */
+/* The lookups: names back to keys; every game's keys end with lots. */
 static void test_schema_lookups(void **state)
 {
     (void)state;
@@ -494,10 +493,8 @@ static void test_schema_lookups(void **state)
     for (size_t g = 0; g < sizeof samples / sizeof *samples; g++) {
         const enum tny_result_key *keys;
         int32_t n = tny_result_keys(samples[g].game, &keys);
-        const char *const *names = tny_result_key_names(samples[g].game);
         for (int32_t i = 0; i < n; i++)
-            assert_string_equal(names[i], tny_result_key_name(keys[i]));
-        assert_null(names[n]);
+            assert_true(tny_result_has_key(samples[g].game, keys[i]));
         assert_int_equal(keys[n - 1], TNY_RK_LOTS); /* CM-4, every game */
     }
 }

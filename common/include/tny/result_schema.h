@@ -84,9 +84,6 @@ bool tny_result_key_from_name(const char *name, enum tny_result_key *k);
  * *keys borrowed, static; returns their count. */
 int32_t tny_result_keys(enum tny_game game, const enum tny_result_key **keys);
 
-/* The same as names, NULL-terminated, static (for key checks). */
-const char *const *tny_result_key_names(enum tny_game game);
-
 /* Whether game's result may have key k. */
 bool tny_result_has_key(enum tny_game game, enum tny_result_key k);
 
