@@ -9,8 +9,8 @@
  *
  * Layering (no cycle): flow_kit.c depends on nothing else of the table
  * client; the scripts flow_<game>.c call the kit only; the dispatcher
- * flow.c (the public flow.h API) calls the kit and the scripts.  Internal
- * to those files: not for other callers.
+ * flow.c (the public flow.h API) runs the scripts over a struct
+ * tbl_flow_run.  Internal to those files: not for other callers.
  */
 #ifndef TBL_FLOW_KIT_H
 #define TBL_FLOW_KIT_H
