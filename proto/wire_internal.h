@@ -29,8 +29,7 @@
 #define WIRE_MAX_ROUND 10000
 #define WIRE_MAX_TABLE 100000
 #define WIRE_MAX_QUEUED 1000000
-#define WIRE_MAX_ABS_VALUE 1000000 /* VP, IP, BP, HQ difference */
-#define WIRE_MAX_SCORE 100000      /* Tantrix game score */
+/* A result's numbers: result_schema.h (wire_lo, wire_hi). */
 #define WIRE_MAX_TP_UNITS                                                      \
     ((int64_t)100 * TNY_POINT_SCALE) /* TX TP, penalty                         \
                                       */

@@ -12,8 +12,14 @@
  */
 #include "wire_internal.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "tny/result_schema.h"
+
+/* A result key's GameResult field name (result_schema.h). */
+#define WIRE(k) tny_result_key_info(TNY_RK_##k)->wire
 
 _Static_assert(TNY_POINT_SCALE == 1200,
                "the wire carries points in 1/1200 TP units: a new engine "
@@ -54,12 +60,12 @@ static int nh_from_pb(const Tourney__V1__NhResult *m, const char *p,
 {
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
     if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
                          fp, diag)) < 0)
         return rc;
     out->draw = m->has_draw && m->draw;
-    wire__path(fp, sizeof fp, "%s.hq_diff", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(HQ_DIFF));
     if (!out->draw && (rc = wire__need(m->has_hq_diff, fp, diag)) < 0)
         return rc;
     out->hq_diff = m->has_hq_diff ? m->hq_diff : 0;
@@ -73,7 +79,7 @@ static int nh_from_pb(const Tourney__V1__NhResult *m, const char *p,
         if ((rc = wire__copy(e->player_id, sizeof e->player_id,
                              m->armies[i]->player_id, fp, diag)) < 0)
             return rc;
-        wire__path(fp, sizeof fp, "%s.armies[%zu].army", p, i);
+        wire__path(fp, sizeof fp, "%s.armies[%zu].%s", p, i, WIRE(ARMIES));
         if ((rc = wire__copy(e->army, sizeof e->army, m->armies[i]->army, fp,
                              diag)) < 0)
             return rc;
@@ -86,7 +92,7 @@ static int tx_from_pb(const Tourney__V1__TxResult *m, const char *p,
 {
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.default_winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(DEFAULT_WIN));
     if ((rc = wire__copy(out->default_winner_id, sizeof out->default_winner_id,
                          m->default_winner_id, fp, diag)) < 0)
         return rc;
@@ -139,10 +145,12 @@ static int ag_from_pb(const Tourney__V1__AgResult *m, const char *p,
         wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
         if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
                              fp, diag)) < 0 ||
-            (rc = vp_from_pb(p, i, "vp", x->has_vp, x->vp, &e->score, diag)) <
+            (rc = vp_from_pb(p, i, WIRE(VP), x->has_vp, x->vp, &e->score,
+                             diag)) < 0 ||
+            (rc = vp_from_pb(p, i, WIRE(IP), x->has_ip, x->ip, &e->ip, diag)) <
                 0 ||
-            (rc = vp_from_pb(p, i, "ip", x->has_ip, x->ip, &e->ip, diag)) < 0 ||
-            (rc = vp_from_pb(p, i, "bp", x->has_bp, x->bp, &e->bp, diag)) < 0)
+            (rc = vp_from_pb(p, i, WIRE(BP), x->has_bp, x->bp, &e->bp, diag)) <
+                0)
             return rc;
         e->has_score = true;
     }
@@ -164,8 +172,8 @@ static int ct_from_pb(const Tourney__V1__CtResult *m, const char *p,
         wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
         if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
                              fp, diag)) < 0 ||
-            (rc = vp_from_pb(p, i, "vp", x->has_vp, x->vp, &e->score, diag)) <
-                0)
+            (rc = vp_from_pb(p, i, WIRE(VP), x->has_vp, x->vp, &e->score,
+                             diag)) < 0)
             return rc;
         e->has_score = true;
     }
@@ -177,17 +185,17 @@ static int gt_from_pb(const Tourney__V1__GtResult *m, const char *p,
 {
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
     if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
                          fp, diag)) < 0)
         return rc;
     out->modified = m->has_modified && m->modified;
-    wire__path(fp, sizeof fp, "%s.games", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(GAMES));
     if ((rc = copy_count(m->n_games, 3, fp, "games", diag)) < 0)
         return rc;
     out->n_games = (int32_t)m->n_games;
     for (size_t g = 0; g < m->n_games; g++) {
-        wire__path(fp, sizeof fp, "%s.games[%zu]", p, g);
+        wire__path(fp, sizeof fp, "%s.%s[%zu]", p, WIRE(GAMES), g);
         if ((rc = wire__copy(out->games[g], sizeof out->games[g], m->games[g],
                              fp, diag)) < 0)
             return rc;
@@ -214,7 +222,7 @@ static int tp_from_pb(const Tourney__V1__TpResult *m, const char *p,
         e->has_score = x->has_score;
         e->score = x->score;
     }
-    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
     if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
                          fp, diag)) < 0)
         return rc;
@@ -271,7 +279,7 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
         return wire__fail(diag, "%s.lots: expected at most %d, got %zu", path,
                           TNY_MAX_LOTS, m->n_lots);
     for (size_t i = 0; rc == TNY_OK && i < m->n_lots; i++) {
-        wire__path(p, sizeof p, "%s.lots[%zu]", path, i);
+        wire__path(p, sizeof p, "%s.%s[%zu]", path, WIRE(LOTS), i);
         rc = wire__copy(out->lots[i], sizeof out->lots[i], m->lots[i], p, diag);
         out->n_lots = (int32_t)i + 1;
     }
@@ -279,6 +287,18 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
 }
 
 /* ---- the rules of a wire result ------------------------------------------ */
+
+/* v within the protocol's structural bounds of field f of game's results
+ * (result_schema.h: the same for every format; the format's own range is
+ * tny_result_validate's). */
+static int check_bound(int64_t v, enum tny_game game, enum tny_result_field f,
+                       const char *fp, struct tny_diag *diag)
+{
+    const struct tny_result_range_info *row = tny_result_range_info(game, f);
+
+    assert(row); /* every numeric field a game's message carries has one */
+    return wire__check_range(v, row->wire_lo, row->wire_hi, fp, diag);
+}
 
 static int check_entries(const struct tny_wire_result *r, const char *p,
                          int32_t lo, int32_t hi, struct tny_diag *diag)
@@ -314,23 +334,22 @@ static int check_nh(const struct tny_wire_result *r, const char *p,
     if ((rc = check_entries(r, p, 0, 2, diag)) < 0)
         return rc;
     for (int32_t i = 0; i < r->n_players; i++) {
-        wire__path(fp, sizeof fp, "%s.armies[%d].army", p, (int)i);
+        wire__path(fp, sizeof fp, "%s.armies[%d].%s", p, (int)i, WIRE(ARMIES));
         if ((rc = wire__check_text(r->players[i].army, WIRE_TEXT_LINE, true, fp,
                                    diag)) < 0)
             return rc;
     }
-    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
     if ((rc = wire__check_id(r->winner_id, false, fp, diag)) < 0)
         return rc;
     if (r->draw && r->winner_id[0])
         return wire__fail(diag, "%s: a draw has no winner", fp);
     if (!r->draw && !r->winner_id[0])
         return wire__fail(diag, "%s: missing (or draw: true)", fp);
-    wire__path(fp, sizeof fp, "%s.hq_diff", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(HQ_DIFF));
     /* Structural bound only: the format's range (one message for both
      * ends) is tny_result_validate's. */
-    if ((rc = wire__check_range(r->hq_diff, -WIRE_MAX_ABS_VALUE,
-                                WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
+    if ((rc = check_bound(r->hq_diff, r->game, TNY_RF_HQ_DIFF, fp, diag)) < 0)
         return rc;
     if (r->draw && r->hq_diff != 0)
         return wire__fail(diag, "%s: a draw records 0 (NH-1)", fp);
@@ -345,16 +364,16 @@ static int check_tx(const struct tny_wire_result *r, const char *p,
     int rc;
     if ((rc = check_entries(r, p, 0, 2, diag)) < 0)
         return rc;
-    wire__path(fp, sizeof fp, "%s.default_winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(DEFAULT_WIN));
     if ((rc = wire__check_id(r->default_winner_id, false, fp, diag)) < 0)
         return rc;
     for (int32_t i = 0; i < r->n_players; i++) {
         const struct tny_wire_result_player *e = &r->players[i];
         n_score += e->has_score;
         n_tp += e->has_tp;
-        wire__path(fp, sizeof fp, "%s.players[%d].score", p, (int)i);
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i, WIRE(SCORES));
         if (e->has_score &&
-            (rc = wire__check_range(e->score, 0, WIRE_MAX_SCORE, fp, diag)) < 0)
+            (rc = check_bound(e->score, r->game, TNY_RF_SCORE, fp, diag)) < 0)
             return rc;
         if (e->has_score && r->default_winner_id[0])
             return wire__fail(diag,
@@ -366,22 +385,24 @@ static int check_tx(const struct tny_wire_result *r, const char *p,
                               "%s: a draw (the board could not be restored, "
                               "seed 001 s13) has no scores and no tp",
                               fp);
-        wire__path(fp, sizeof fp, "%s.players[%d].clock_ms", p, (int)i);
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i,
+                   WIRE(CLOCK_MS));
         if (e->has_clock && !e->has_score)
             return wire__fail(diag, "%s: only with a score", fp);
-        if (e->has_clock &&
-            (rc = wire__check_range(e->clock_ms, 0, INT32_MAX, fp, diag)) < 0)
+        if (e->has_clock && (rc = check_bound(e->clock_ms, r->game,
+                                              TNY_RF_CLOCK_MS, fp, diag)) < 0)
             return rc;
-        wire__path(fp, sizeof fp, "%s.players[%d].tp_units", p, (int)i);
-        if (e->has_tp && (rc = wire__check_range(
-                              e->tp_units, 0, WIRE_MAX_TP_UNITS, fp, diag)) < 0)
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i, WIRE(TP));
+        if (e->has_tp && (rc = check_bound(e->tp_units, r->game,
+                                           TNY_RF_DECIDED_TP, fp, diag)) < 0)
             return rc;
         if (e->has_tp && (e->has_score || r->default_winner_id[0]))
             return wire__fail(diag,
                               "%s: an organiser decision (TX-4) has no "
                               "scores and no default",
                               fp);
-        wire__path(fp, sizeof fp, "%s.players[%d].penalty_units", p, (int)i);
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i,
+                   WIRE(PENALTY));
         if ((rc = wire__check_range(e->penalty_units, 0, WIRE_MAX_TP_UNITS, fp,
                                     diag)) < 0)
             return rc;
@@ -401,7 +422,7 @@ static int check_tx(const struct tny_wire_result *r, const char *p,
         return rc;
     for (int32_t i = 0; i < r->n_players; i++) {
         wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i,
-                   n_score ? "score" : "tp_units");
+                   n_score ? WIRE(SCORES) : WIRE(TP));
         if (n_score ? !r->players[i].has_score : !r->players[i].has_tp)
             return wire__fail(diag, "%s: missing", fp);
     }
@@ -417,21 +438,18 @@ static int check_vp(const struct tny_wire_result *r, const char *p,
         return rc;
     for (int32_t i = 0; i < r->n_players; i++) {
         const struct tny_wire_result_player *e = &r->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%d].vp", p, (int)i);
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i, WIRE(VP));
         if (!e->has_score)
             return wire__fail(diag, "%s: missing", fp);
-        if ((rc = wire__check_range(e->score, -WIRE_MAX_ABS_VALUE,
-                                    WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
+        if ((rc = check_bound(e->score, r->game, TNY_RF_VP, fp, diag)) < 0)
             return rc;
         if (r->game != TNY_GAME_AGRICOLA)
             continue;
-        wire__path(fp, sizeof fp, "%s.players[%d].ip", p, (int)i);
-        if ((rc = wire__check_range(e->ip, -WIRE_MAX_ABS_VALUE,
-                                    WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i, WIRE(IP));
+        if ((rc = check_bound(e->ip, r->game, TNY_RF_IP, fp, diag)) < 0)
             return rc;
-        wire__path(fp, sizeof fp, "%s.players[%d].bp", p, (int)i);
-        if ((rc = wire__check_range(e->bp, -WIRE_MAX_ABS_VALUE,
-                                    WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i, WIRE(BP));
+        if ((rc = check_bound(e->bp, r->game, TNY_RF_BP, fp, diag)) < 0)
             return rc;
     }
     return TNY_OK;
@@ -444,15 +462,15 @@ static int check_gt(const struct tny_wire_result *r, const char *p,
     int rc;
     if (r->n_players != 0)
         return wire__fail(diag, "%s: has no per-player entries", p);
-    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
     if ((rc = wire__check_id(r->winner_id, false, fp, diag)) < 0)
         return rc;
-    wire__path(fp, sizeof fp, "%s.games", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(GAMES));
     if (r->n_games < 0 || r->n_games > 3)
         return wire__fail(diag, "%s: expected at most 3 games, got %d", fp,
                           (int)r->n_games);
     for (int32_t g = 0; g < r->n_games; g++) {
-        wire__path(fp, sizeof fp, "%s.games[%d]", p, (int)g);
+        wire__path(fp, sizeof fp, "%s.%s[%d]", p, WIRE(GAMES), (int)g);
         if ((rc = wire__check_id(r->games[g], true, fp, diag)) < 0)
             return rc;
     }
@@ -472,14 +490,14 @@ static int check_tp(const struct tny_wire_result *r, const char *p,
     if ((rc = check_entries(r, p, 0, 2, diag)) < 0)
         return rc;
     for (int32_t i = 0; i < r->n_players; i++) {
-        wire__path(fp, sizeof fp, "%s.players[%d].score", p, (int)i);
+        wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i, WIRE(SCORES));
         if (!r->players[i].has_score)
             return wire__fail(diag, "%s: missing", fp);
-        if ((rc = wire__check_range(r->players[i].score, -WIRE_MAX_ABS_VALUE,
-                                    WIRE_MAX_ABS_VALUE, fp, diag)) < 0)
+        if ((rc = check_bound(r->players[i].score, r->game, TNY_RF_SCORE, fp,
+                              diag)) < 0)
             return rc;
     }
-    wire__path(fp, sizeof fp, "%s.winner_id", p);
+    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
     if ((rc = wire__check_id(r->winner_id, false, fp, diag)) < 0)
         return rc;
     int outcomes =
@@ -506,7 +524,7 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
                           TNY_MAX_LOTS);
     for (int32_t i = 0; i < r->n_lots; i++) {
         int rc;
-        wire__path(p, sizeof p, "%s.lots[%d]", path, (int)i);
+        wire__path(p, sizeof p, "%s.%s[%d]", path, WIRE(LOTS), (int)i);
         if ((rc = wire__check_text(r->lots[i], WIRE_TEXT_LINE, true, p, diag)) <
             0)
             return rc;
@@ -719,7 +737,8 @@ int tny_wire_result_to_table(const struct tny_event *ev,
         r->has_clock = r->has_clock || e->has_clock;
         r->decided = r->decided || e->has_tp;
         if (in->game == TNY_GAME_NEUROSHIMA_HEX) {
-            wire__path(fp, sizeof fp, "%s.armies[%d].army", p, (int)i);
+            wire__path(fp, sizeof fp, "%s.armies[%d].%s", p, (int)i,
+                       WIRE(ARMIES));
             r->army[s] = tny_format_army_index(fmt, e->army);
             if (r->army[s] < 0)
                 return wire__fail(diag, "%s: unknown army \"%s\"", fp, e->army);
@@ -737,13 +756,13 @@ int tny_wire_result_to_table(const struct tny_event *ev,
             return wire__fail(diag, "%s.players: missing an entry for \"%s\"",
                               p, ev->players[assigned->seats[i]].id);
     if (in->winner_id[0]) {
-        wire__path(fp, sizeof fp, "%s.winner_id", p);
+        wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
         if ((rc = need_seat(ev, assigned, in->winner_id, fp, &r->winner,
                             diag)) < 0)
             return rc;
     }
     if (in->default_winner_id[0]) {
-        wire__path(fp, sizeof fp, "%s.default_winner_id", p);
+        wire__path(fp, sizeof fp, "%s.%s", p, WIRE(DEFAULT_WIN));
         if ((rc = need_seat(ev, assigned, in->default_winner_id, fp,
                             &r->default_winner, diag)) < 0)
             return rc;
@@ -771,7 +790,7 @@ int tny_wire_result_to_table(const struct tny_event *ev,
     r->modified = in->modified;
     r->n_games = in->n_games;
     for (int32_t g = 0; g < in->n_games; g++) {
-        wire__path(fp, sizeof fp, "%s.games[%d]", p, (int)g);
+        wire__path(fp, sizeof fp, "%s.%s[%d]", p, WIRE(GAMES), (int)g);
         if ((rc = need_seat(ev, assigned, in->games[g], fp, &r->games[g],
                             diag)) < 0)
             return rc;

@@ -95,6 +95,10 @@ static void on_signal(int sig)
     errno = saved;
 }
 
+/* The two clocks (table-client/README.md "Clocks"): every wait, delay and
+ * duration, and the round clock through the time-sync offset, on the
+ * monotonic clock, so a stepped wall clock delays nothing; the wall clock
+ * only for timestamps and the time spent powered off. */
 static int64_t mono_ms(void)
 {
     struct timespec ts;

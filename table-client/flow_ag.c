@@ -12,8 +12,7 @@
  * [decision] Play goes round in seat-number order: the player "to the
  * right" of seat k is seat k+1.
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 static int32_t starting_seat(const struct tbl_flow_run *r)
 {

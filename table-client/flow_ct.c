@@ -15,8 +15,7 @@
  * recorded (the engine's range, tny_result_range, as the hub checks), and
  * count as at most 10 game points (tny_ct_game_points), as the hub scores.
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 #include <stdio.h>
 
@@ -202,7 +201,10 @@ static void result(struct tbl_flow_run *r)
     const struct tny_format *fmt = r->fmt;
     struct tny_table t;
     struct tny_result *res = &t.result;
+    int64_t cap = 0;
 
+    /* CT-4 "counted at most 10": the cap result_schema.h declares. */
+    (void)tny_result_cap(fmt, TNY_RF_VP, &cap);
     tbl_flow__table_init(r, &t);
     for (int32_t p = 0; p < r->n_seats; p++) {
         tbl_flow__step(r, TBL_ASK_NUMBER, p, "%s (seat %d): victory points",
@@ -211,7 +213,7 @@ static void result(struct tbl_flow_run *r)
         tbl_flow__text(r,
                        "CT-4: the victory points as played, unrevealed VP "
                        "cards included; at most %d count as game points.",
-                       (int)fmt->game_points_cap);
+                       (int)cap);
         snprintf(r->why, sizeof(r->why), "(CT-4: victory points as played)");
         if (!tbl_flow__ask(r, &res->score[p]))
             return;

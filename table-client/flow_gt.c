@@ -15,8 +15,7 @@
  * [decision] A best-of-three result records the games only (no modified
  * flag: elimination matches give no points).
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 #include "tny/procedure.h"
 

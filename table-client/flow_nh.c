@@ -12,8 +12,7 @@
  * across rounds (the hub's event has the history; the table has only the
  * seat armies the hub sends, which are the still-available ones).
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -388,6 +387,7 @@ static void result(struct tbl_flow_run *r)
     struct tny_result *res = &t.result;
     const char *army;
     int32_t outcome, d, max, hq[2];
+    int64_t cap;
     bool capped = false;
 
     tbl_flow__table_init(r, &t);
@@ -417,8 +417,8 @@ static void result(struct tbl_flow_run *r)
         tbl_flow__step(r, TBL_ASK_NUMBER, -1, "HQ difference");
         tbl_flow__field_range(r, TNY_RF_HQ_DIFF);
         max = r->st.max;
-        if (capped && r->fmt->capped_hq_diff < max)
-            max = r->fmt->capped_hq_diff;
+        if (capped && tny_result_cap(r->fmt, TNY_RF_HQ_DIFF, &cap) && cap < max)
+            max = (int32_t)cap; /* NH-2 (result_schema.h) */
         tbl_flow__text(r, "NH-1: the winner's HQ toughness minus the "
                           "loser's at the end.");
         if (capped) {

@@ -11,8 +11,7 @@
  * Not here: points and margin of victory (score.c), the checks
  * (tny_result_validate through tbl_flow__finish_result).
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 static void pregame(struct tbl_flow_run *r)
 {

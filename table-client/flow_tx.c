@@ -13,8 +13,7 @@
  *
  * Not here: the TP arithmetic (score.c), the clock itself (tablewatch.c).
  */
-#define TBL_FLOW_INTERNAL
-#include "flow.h"
+#include "flow_kit.h"
 
 #include <stdio.h>
 #include <strings.h>
@@ -26,8 +25,15 @@
 /* Typed tile draws before the table's lot decides (equal numbers cannot
  * happen with one set; a table typing them again and again is stuck). */
 #define MAX_DRAWS 8
-/* Longest clock reading a result may carry (validate.c: 4 h). */
-#define MAX_CLOCK_MIN 240
+/* Longest clock reading a result may carry, in whole minutes: the TX-3
+ * range of result_schema.h (4 h). */
+static int32_t max_clock_min(const struct tbl_flow_run *r)
+{
+    int64_t lo, hi;
+
+    tny_result_range(r->fmt, TNY_RF_CLOCK_MS, &lo, &hi);
+    return (int32_t)(hi / 60000);
+}
 /* Seed 001 s13: "kivéve, ha a két játékos együttes ideje nem haladja meg a
  * 10 percet" (unless the two players' time together is at most 10 min). */
 #define RESTART_MAX_MS (10 * 60000)
@@ -281,20 +287,20 @@ static bool played(struct tbl_flow_run *r, struct tny_table *t)
                        tbl_flow__name(r, p), (int)p + 1);
         tbl_flow__text(r, "Whole minutes shown on the player's clock "
                           "(20:59 is 20).");
-        tbl_flow__range(r, 0, MAX_CLOCK_MIN);
+        tbl_flow__range(r, 0, max_clock_min(r));
         if (facts->has_chess && facts->chess_used_ms[p] >= 0 &&
-            facts->chess_used_ms[p] / 60000 <= MAX_CLOCK_MIN)
+            facts->chess_used_ms[p] / 60000 <= max_clock_min(r))
             tbl_flow__default(r, (int32_t)(facts->chess_used_ms[p] / 60000));
         if (!tbl_flow__ask(r, &v))
             return false;
         used[p] = (int64_t)v * 60000;
     }
     for (int32_t p = 0; p < 2; p++) {
-        if (used[p] < 0 || used[p] > (int64_t)MAX_CLOCK_MIN * 60000)
+        if (used[p] < 0 || used[p] > (int64_t)max_clock_min(r) * 60000)
             return tbl_flow__refuse(r, TNY_ERANGE,
                                     "%s: clock time 0..%d minutes, got %s; "
                                     "type the minutes",
-                                    tbl_flow__name(r, p), MAX_CLOCK_MIN,
+                                    tbl_flow__name(r, p), (int)max_clock_min(r),
                                     clock_text(used[p], c[p], 24));
         res->clock_ms[p] = (int32_t)used[p];
     }
@@ -329,7 +335,7 @@ static bool board_lost(struct tbl_flow_run *r, struct tny_table *t)
         tbl_flow__step(r, TBL_ASK_NUMBER, -1, "Both clocks together");
         tbl_flow__text(r, "Full minutes used by both players together (add "
                           "the two clocks: 4:40 + 5:10 = 9:50 is 9).");
-        tbl_flow__range(r, 0, 2 * MAX_CLOCK_MIN);
+        tbl_flow__range(r, 0, 2 * max_clock_min(r));
         if (!tbl_flow__ask(r, &v))
             return false;
         /* Full minutes: v is v:00..v:59, so take the most it can be (9 may

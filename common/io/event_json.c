@@ -101,18 +101,6 @@ static const char *const dq_keys[] = {"player", "after_round", NULL};
 static const char *const round_keys[] = {"stage", "tables", NULL};
 static const char *const table_keys[] = {"table", "players", "result", NULL};
 static const char *const bye_keys[] = {"bye", NULL};
-static const char *const nh_keys[] = {"winner", "draw", "hq_diff",
-                                      "armies", "lots", NULL};
-static const char *const tx_keys[] = {
-    "scores", "clock_ms", "default_win", "tp", "penalty", "draw", "lots", NULL};
-static const char *const ag_keys[] = {"vp", "ip", "bp", "lots", NULL};
-static const char *const gt_keys[] = {"winner", "modified", "games", "lots",
-                                      NULL};
-static const char *const ct_keys[] = {"vp", "lots", NULL};
-static const char *const tp_keys[] = {
-    "scores",      "winner", "draw", "intentional_draw",
-    "double_loss", "lots",   NULL};
-
 static bool valid_id(const char *s)
 {
     for (; *s; s++) {
@@ -474,11 +462,21 @@ static int seat_map(const struct rparse *ep, const json_t *res,
     return TNY_OK;
 }
 
-/* The result keys of the event's game; an unknown key names the game. */
+/* A result key's name in the event file (result_schema.h). */
+#define KEY(k) tny_result_key_name(TNY_RK_##k)
+
+/* The result keys of the event's game (result_schema.h); an unknown key
+ * names the game. */
 static int result_keys(const struct rparse *ep, const json_t *res,
-                       const char *path, const char *const *keys)
+                       const char *path)
 {
-    int rc = tny__check_keys(res, path, keys, ep->diag);
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys(ep->ev->format.game, &keys);
+    const char *names[TNY_RK_COUNT + 1];
+    for (int32_t i = 0; i < n; i++)
+        names[i] = tny_result_key_name(keys[i]);
+    names[n] = NULL;
+    int rc = tny__check_keys(res, path, names, ep->diag);
     if (rc < 0 && ep->diag) {
         char msg[sizeof(ep->diag->msg)];
         memcpy(msg, ep->diag->msg, sizeof(msg));
@@ -495,8 +493,8 @@ static int parse_two_player(const struct rparse *ep, const json_t *res,
     const struct tny_format *fmt = &ep->ev->format;
     struct tny_result *r = &t->result;
     struct tny_diag *diag = ep->diag;
-    static const char *const flags[] = {"draw", "intentional_draw",
-                                        "double_loss"};
+    static const enum tny_result_key flags[] = {
+        TNY_RK_DRAW, TNY_RK_INTENTIONAL_DRAW, TNY_RK_DOUBLE_LOSS};
     static const char *const allow[] = {"draws", "intentional_draws",
                                         "double_losses"};
     bool *field[] = {&r->draw, &r->intentional_draw, &r->double_loss};
@@ -505,20 +503,20 @@ static int parse_two_player(const struct rparse *ep, const json_t *res,
     char p[TNY__PATH_MAX];
     json_t *v;
     int rc, outcomes = 0;
-    if ((rc = result_keys(ep, res, path, tp_keys)) < 0 ||
-        (rc = seat_map(ep, res, path, "scores", t, true, MAP_INT, r->score,
+    if ((rc = result_keys(ep, res, path)) < 0 ||
+        (rc = seat_map(ep, res, path, KEY(SCORES), t, true, MAP_INT, r->score,
                        &r->has_score)) < 0)
         return rc;
-    if ((v = json_object_get(res, "winner"))) {
-        tny__path_key(p, path, "winner");
+    if ((v = json_object_get(res, KEY(WINNER)))) {
+        tny__path_key(p, path, KEY(WINNER));
         if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
             return rc;
         outcomes++;
     }
     for (int i = 0; i < 3; i++) {
-        if (!(v = json_object_get(res, flags[i])))
+        if (!(v = json_object_get(res, tny_result_key_name(flags[i]))))
             continue;
-        tny__path_key(p, path, flags[i]);
+        tny__path_key(p, path, tny_result_key_name(flags[i]));
         if ((rc = tny__bool(v, p, field[i], diag)) < 0)
             return rc;
         if (!*field[i])
@@ -567,8 +565,8 @@ static int parse_result(const struct rparse *ep, const json_t *res,
 
     if ((rc = tny__want_object(res, path, diag)) < 0)
         return rc;
-    if ((v = json_object_get(res, "lots"))) { /* CM-4: the table's lots */
-        tny__path_key(p, path, "lots");
+    if ((v = json_object_get(res, KEY(LOTS)))) { /* CM-4: the table's lots */
+        tny__path_key(p, path, KEY(LOTS));
         if ((rc = tny__want_array(v, p, TNY_MAX_LOTS, diag)) < 0)
             return rc;
         for (size_t i = 0; i < json_array_size(v); i++) {
@@ -584,15 +582,15 @@ static int parse_result(const struct rparse *ep, const json_t *res,
     }
     switch (ep->ev->format.game) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        if ((rc = result_keys(ep, res, path, nh_keys)) < 0)
+        if ((rc = result_keys(ep, res, path)) < 0)
             return rc;
-        if ((v = json_object_get(res, "winner"))) {
-            tny__path_key(p, path, "winner");
+        if ((v = json_object_get(res, KEY(WINNER)))) {
+            tny__path_key(p, path, KEY(WINNER));
             if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
                 return rc;
         }
-        if ((v = json_object_get(res, "draw"))) {
-            tny__path_key(p, path, "draw");
+        if ((v = json_object_get(res, KEY(DRAW)))) {
+            tny__path_key(p, path, KEY(DRAW));
             if ((rc = tny__bool(v, p, &r->draw, diag)) < 0)
                 return rc;
             if (r->draw && r->winner >= 0)
@@ -605,8 +603,8 @@ static int parse_result(const struct rparse *ep, const json_t *res,
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" or \"draw\": true",
                                 path);
-        if ((v = json_object_get(res, "hq_diff"))) {
-            tny__path_key(p, path, "hq_diff");
+        if ((v = json_object_get(res, KEY(HQ_DIFF)))) {
+            tny__path_key(p, path, KEY(HQ_DIFF));
             /* Any integer here: the range is the format's, checked (one
              * message for both ends) by tny_result_validate. */
             if ((rc = tny__int(v, p, INT32_MIN, INT32_MAX, &x, diag)) < 0)
@@ -616,39 +614,39 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                 return tny_diag_set(diag, TNY_EINVAL,
                                     "%s: a draw records 0 (NH-1)", p);
         } else if (!r->draw) {
-            tny__path_key(p, path, "hq_diff");
+            tny__path_key(p, path, KEY(HQ_DIFF));
             return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
         }
-        return seat_map(ep, res, path, "armies", t, false, MAP_ARMY, r->army,
+        return seat_map(ep, res, path, KEY(ARMIES), t, false, MAP_ARMY, r->army,
                         NULL);
     case TNY_GAME_TANTRIX: {
         bool has_tp;
-        if ((rc = result_keys(ep, res, path, tx_keys)) < 0 ||
-            (rc = seat_map(ep, res, path, "scores", t, true, MAP_INT, r->score,
-                           &r->has_score)) < 0 ||
-            (rc = seat_map(ep, res, path, "clock_ms", t, true, MAP_INT,
+        if ((rc = result_keys(ep, res, path)) < 0 ||
+            (rc = seat_map(ep, res, path, KEY(SCORES), t, true, MAP_INT,
+                           r->score, &r->has_score)) < 0 ||
+            (rc = seat_map(ep, res, path, KEY(CLOCK_MS), t, true, MAP_INT,
                            r->clock_ms, &r->has_clock)) < 0 ||
-            (rc = seat_map(ep, res, path, "tp", t, true, MAP_POINTS,
+            (rc = seat_map(ep, res, path, KEY(TP), t, true, MAP_POINTS,
                            r->decided_tp, &has_tp)) < 0 ||
-            (rc = seat_map(ep, res, path, "penalty", t, false, MAP_POINTS,
+            (rc = seat_map(ep, res, path, KEY(PENALTY), t, false, MAP_POINTS,
                            r->penalty, NULL)) < 0)
             return rc;
         r->decided = has_tp;
-        if ((v = json_object_get(res, "draw"))) {
+        if ((v = json_object_get(res, KEY(DRAW)))) {
             /* Seed 001 s13: the board could not be restored. */
-            tny__path_key(p, path, "draw");
+            tny__path_key(p, path, KEY(DRAW));
             if ((rc = tny__bool(v, p, &r->draw, diag)) < 0)
                 return rc;
-            if (r->draw &&
-                (r->has_score || has_tp || json_object_get(res, "default_win")))
+            if (r->draw && (r->has_score || has_tp ||
+                            json_object_get(res, KEY(DEFAULT_WIN))))
                 return tny_diag_set(diag, TNY_EINVAL,
                                     "%s: a draw (the board could not be "
                                     "restored, seed 001 s13) has no "
                                     "\"scores\", \"tp\" or \"default_win\"",
                                     p);
         }
-        if ((v = json_object_get(res, "default_win"))) {
-            tny__path_key(p, path, "default_win");
+        if ((v = json_object_get(res, KEY(DEFAULT_WIN)))) {
+            tny__path_key(p, path, KEY(DEFAULT_WIN));
             if ((rc = seat_ref(ep, v, p, t, &r->default_winner)) < 0)
                 return rc;
             if (r->has_score || has_tp)
@@ -668,35 +666,35 @@ static int parse_result(const struct rparse *ep, const json_t *res,
         return TNY_OK;
     }
     case TNY_GAME_AGRICOLA:
-        if ((rc = result_keys(ep, res, path, ag_keys)) < 0 ||
-            (rc = seat_map(ep, res, path, "vp", t, true, MAP_INT, r->score,
+        if ((rc = result_keys(ep, res, path)) < 0 ||
+            (rc = seat_map(ep, res, path, KEY(VP), t, true, MAP_INT, r->score,
                            &r->has_score)) < 0 ||
-            (rc = seat_map(ep, res, path, "ip", t, true, MAP_INT, r->ip,
+            (rc = seat_map(ep, res, path, KEY(IP), t, true, MAP_INT, r->ip,
                            NULL)) < 0 ||
-            (rc = seat_map(ep, res, path, "bp", t, true, MAP_INT, r->bp,
+            (rc = seat_map(ep, res, path, KEY(BP), t, true, MAP_INT, r->bp,
                            NULL)) < 0)
             return rc;
         if (!r->has_score) {
-            tny__path_key(p, path, "vp");
+            tny__path_key(p, path, KEY(VP));
             return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
         }
         return TNY_OK;
     case TNY_GAME_GOT_LCG2:
-        if ((rc = result_keys(ep, res, path, gt_keys)) < 0)
+        if ((rc = result_keys(ep, res, path)) < 0)
             return rc;
-        if ((v = json_object_get(res, "winner"))) {
-            tny__path_key(p, path, "winner");
+        if ((v = json_object_get(res, KEY(WINNER)))) {
+            tny__path_key(p, path, KEY(WINNER));
             if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
                 return rc;
         }
-        if ((v = json_object_get(res, "modified"))) {
-            tny__path_key(p, path, "modified");
+        if ((v = json_object_get(res, KEY(MODIFIED)))) {
+            tny__path_key(p, path, KEY(MODIFIED));
             if ((rc = tny__bool(v, p, &r->modified, diag)) < 0)
                 return rc;
         }
-        if ((v = json_object_get(res, "games"))) {
+        if ((v = json_object_get(res, KEY(GAMES)))) {
             char gp[TNY__PATH_MAX];
-            tny__path_key(p, path, "games");
+            tny__path_key(p, path, KEY(GAMES));
             if ((rc = tny__want_array(v, p, 3, diag)) < 0)
                 return rc;
             for (size_t g = 0; g < json_array_size(v); g++) {
@@ -712,12 +710,12 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                                 "%s: expected \"winner\" or \"games\"", path);
         return TNY_OK;
     case TNY_GAME_CATAN:
-        if ((rc = result_keys(ep, res, path, ct_keys)) < 0 ||
-            (rc = seat_map(ep, res, path, "vp", t, true, MAP_INT, r->score,
+        if ((rc = result_keys(ep, res, path)) < 0 ||
+            (rc = seat_map(ep, res, path, KEY(VP), t, true, MAP_INT, r->score,
                            &has)) < 0)
             return rc;
         if (!has) {
-            tny__path_key(p, path, "vp");
+            tny__path_key(p, path, KEY(VP));
             return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
         }
         r->has_score = true;
@@ -1064,54 +1062,56 @@ static json_t *result_json(const struct tny_event *ev,
     case TNY_GAME_NEUROSHIMA_HEX: {
         bool any_army = false;
         if (r->draw)
-            ok = ok && tny__set(o, "draw", json_true());
+            ok = ok && tny__set(o, KEY(DRAW), json_true());
         else
-            ok = ok &&
-                 tny__set(o, "winner", json_string(seat_id(ev, t, r->winner)));
-        ok = ok && tny__set(o, "hq_diff", json_integer(r->hq_diff));
+            ok = ok && tny__set(o, KEY(WINNER),
+                                json_string(seat_id(ev, t, r->winner)));
+        ok = ok && tny__set(o, KEY(HQ_DIFF), json_integer(r->hq_diff));
         for (int s = 0; s < t->n_seats; s++)
             any_army = any_army || r->army[s] >= 0;
         if (any_army)
-            ok = ok && tny__set(o, "armies",
+            ok = ok && tny__set(o, KEY(ARMIES),
                                 seat_map_json(ev, t, r->army, NULL, true));
         break;
     }
     case TNY_GAME_TANTRIX: {
         bool any_penalty = false;
         if (r->has_score)
-            ok = ok && tny__set(o, "scores",
+            ok = ok && tny__set(o, KEY(SCORES),
                                 seat_map_json(ev, t, r->score, NULL, false));
         if (r->has_clock)
-            ok = ok && tny__set(o, "clock_ms",
+            ok = ok && tny__set(o, KEY(CLOCK_MS),
                                 seat_map_json(ev, t, r->clock_ms, NULL, false));
         if (r->default_winner >= 0)
-            ok = ok && tny__set(o, "default_win",
+            ok = ok && tny__set(o, KEY(DEFAULT_WIN),
                                 json_string(seat_id(ev, t, r->default_winner)));
         if (r->decided)
             ok = ok &&
-                 tny__set(o, "tp",
+                 tny__set(o, KEY(TP),
                           seat_map_json(ev, t, NULL, r->decided_tp, false));
         if (r->draw)
-            ok = ok && tny__set(o, "draw", json_true());
+            ok = ok && tny__set(o, KEY(DRAW), json_true());
         for (int s = 0; s < t->n_seats; s++)
             any_penalty = any_penalty || r->penalty[s] != 0;
         if (any_penalty)
-            ok = ok && tny__set(o, "penalty",
+            ok = ok && tny__set(o, KEY(PENALTY),
                                 seat_map_json(ev, t, NULL, r->penalty, true));
         break;
     }
     case TNY_GAME_AGRICOLA:
         ok = ok &&
-             tny__set(o, "vp", seat_map_json(ev, t, r->score, NULL, false));
-        ok = ok && tny__set(o, "ip", seat_map_json(ev, t, r->ip, NULL, false));
-        ok = ok && tny__set(o, "bp", seat_map_json(ev, t, r->bp, NULL, false));
+             tny__set(o, KEY(VP), seat_map_json(ev, t, r->score, NULL, false));
+        ok = ok &&
+             tny__set(o, KEY(IP), seat_map_json(ev, t, r->ip, NULL, false));
+        ok = ok &&
+             tny__set(o, KEY(BP), seat_map_json(ev, t, r->bp, NULL, false));
         break;
     case TNY_GAME_GOT_LCG2:
         if (r->winner >= 0)
-            ok = ok &&
-                 tny__set(o, "winner", json_string(seat_id(ev, t, r->winner)));
+            ok = ok && tny__set(o, KEY(WINNER),
+                                json_string(seat_id(ev, t, r->winner)));
         if (r->modified)
-            ok = ok && tny__set(o, "modified", json_true());
+            ok = ok && tny__set(o, KEY(MODIFIED), json_true());
         if (r->n_games > 0) {
             json_t *a = json_array();
             for (int g = 0; a && g < r->n_games; g++)
@@ -1119,26 +1119,26 @@ static json_t *result_json(const struct tny_event *ev,
                     json_decref(a);
                     a = NULL;
                 }
-            ok = ok && tny__set(o, "games", a);
+            ok = ok && tny__set(o, KEY(GAMES), a);
         }
         break;
     case TNY_GAME_CATAN:
         ok = ok &&
-             tny__set(o, "vp", seat_map_json(ev, t, r->score, NULL, false));
+             tny__set(o, KEY(VP), seat_map_json(ev, t, r->score, NULL, false));
         break;
     case TNY_GAME_TWO_PLAYER:
         if (r->has_score)
-            ok = ok && tny__set(o, "scores",
+            ok = ok && tny__set(o, KEY(SCORES),
                                 seat_map_json(ev, t, r->score, NULL, false));
         if (r->winner >= 0)
-            ok = ok &&
-                 tny__set(o, "winner", json_string(seat_id(ev, t, r->winner)));
+            ok = ok && tny__set(o, KEY(WINNER),
+                                json_string(seat_id(ev, t, r->winner)));
         else if (r->intentional_draw)
-            ok = ok && tny__set(o, "intentional_draw", json_true());
+            ok = ok && tny__set(o, KEY(INTENTIONAL_DRAW), json_true());
         else if (r->double_loss)
-            ok = ok && tny__set(o, "double_loss", json_true());
+            ok = ok && tny__set(o, KEY(DOUBLE_LOSS), json_true());
         else if (r->draw)
-            ok = ok && tny__set(o, "draw", json_true());
+            ok = ok && tny__set(o, KEY(DRAW), json_true());
         break;
     }
     if (ok && r->n_lots > 0) { /* CM-4 */
@@ -1148,7 +1148,7 @@ static json_t *result_json(const struct tny_event *ev,
                 json_decref(a);
                 a = NULL;
             }
-        ok = tny__set(o, "lots", a);
+        ok = tny__set(o, KEY(LOTS), a);
     }
     if (!ok) {
         json_decref(o);

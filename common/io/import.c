@@ -213,16 +213,17 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
     }
     const struct tny_format *fmt = lf->fmt;
     bool scored = has_a && has_b;
+    int64_t lo, hi;
+    tny_result_range(fmt, TNY_RF_SCORE, &lo, &hi); /* result_schema.h */
     for (int s = 0; scored && s < 2; s++) {
         int32_t x = s == 0 ? pa : pb;
-        if (x < fmt->score_min || x > fmt->score_max) {
+        if (x < lo || x > hi) {
             json_decref(t);
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: %s.player%d_points: %d is outside "
-                                "%d..%d (format \"%s\")",
-                                lf->src, where, s + 1, (int)x,
-                                (int)fmt->score_min, (int)fmt->score_max,
-                                fmt->name);
+                                "%lld..%lld (format \"%s\")",
+                                lf->src, where, s + 1, (int)x, (long long)lo,
+                                (long long)hi, fmt->name);
         }
     }
     if (w < 0 && scored && pa != pb)
@@ -249,15 +250,17 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
         json_t *sc = json_object();
         ok = sc && tny__set(sc, lf->pid[a], json_integer(pa)) &&
              tny__set(sc, lf->pid[b], json_integer(pb)) &&
-             tny__set(res, "scores", sc);
+             tny__set(res, tny_result_key_name(TNY_RK_SCORES), sc);
     }
     const bool agreed = json_is_true(json_object_get(m, "x_intentional_draw"));
     if (ok && agreed && fmt->intentional_draws)
-        ok = tny__set(res, "intentional_draw", json_true());
+        ok = tny__set(res, tny_result_key_name(TNY_RK_INTENTIONAL_DRAW),
+                      json_true());
     else if (ok)
         ok = w >= 0
-                 ? tny__set(res, "winner", json_string(lf->pid[w == 0 ? a : b]))
-                 : tny__set(res, "draw", json_true());
+                 ? tny__set(res, tny_result_key_name(TNY_RK_WINNER),
+                            json_string(lf->pid[w == 0 ? a : b]))
+                 : tny__set(res, tny_result_key_name(TNY_RK_DRAW), json_true());
     ok = ok && tny__set(t, "table", json_integer(number)) &&
          tny__set(t, "players", players);
     players = NULL;

@@ -45,13 +45,16 @@ void tny_neuroshima_hq(const struct tny_format *fmt,
     if (res->draw || res->winner < 0)
         return; /* NH-1: a draw records 0 for both */
     int32_t d = res->hq_diff;
-    for (int s = 0; s < 2; s++) { /* NH-2: Dancer caps |d| */
+    int64_t cap = 0;
+    /* NH-2: Dancer caps |d| (the cap of result_schema.h) */
+    bool has_cap = tny_result_cap(fmt, TNY_RF_HQ_DIFF, &cap);
+    for (int s = 0; has_cap && s < 2; s++) {
         if (res->army[s] < 0)
             continue;
         for (int32_t c = 0; c < fmt->n_capped_armies; c++)
             if (strcmp(fmt->armies[res->army[s]], fmt->capped_armies[c]) == 0 &&
-                d > fmt->capped_hq_diff)
-                d = fmt->capped_hq_diff;
+                d > cap)
+                d = (int32_t)cap;
     }
     hq[res->winner] = d;
     hq[1 - res->winner] = -d;
@@ -357,7 +360,10 @@ void tny_records_release(struct tny_records *r)
 
 int32_t tny_ct_game_points(const struct tny_format *fmt, int32_t vp)
 {
-    return fmt->game_points_cap > 0 && vp > fmt->game_points_cap
-               ? fmt->game_points_cap
+    int64_t cap;
+
+    /* CT-4: the cap of result_schema.h; a format's 0 means none */
+    return tny_result_cap(fmt, TNY_RF_VP, &cap) && cap > 0 && vp > cap
+               ? (int32_t)cap
                : vp;
 }

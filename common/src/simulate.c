@@ -99,7 +99,9 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
             r->winner = w;
             /* hq_diff_max 0 (a format without the NH block): every win
              * is by 0, and the range must not be empty. */
-            int32_t hi = fmt->hq_diff_max < 20 ? fmt->hq_diff_max : 20;
+            int64_t lo_d, hi_d;
+            tny_result_range(fmt, TNY_RF_HQ_DIFF, &lo_d, &hi_d);
+            int32_t hi = hi_d < 20 ? (int32_t)hi_d : 20;
             r->hq_diff = between(rng, hi > 0 ? 1 : 0, hi);
         }
         if (fmt->n_armies > 0)
@@ -122,8 +124,10 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
         }
         break;
     case TNY_GAME_TWO_PLAYER: {
-        int32_t hi = fmt->score_max < 200 ? fmt->score_max : 200;
-        int32_t lo = fmt->score_min;
+        int64_t lo_s, hi_s;
+        tny_result_range(fmt, TNY_RF_SCORE, &lo_s, &hi_s);
+        int32_t hi = hi_s < 200 ? (int32_t)hi_s : 200;
+        int32_t lo = (int32_t)lo_s;
         r->has_score = true;
         r->winner = w;
         r->score[w] = between(rng, lo + (hi - lo) / 2, hi);
@@ -154,14 +158,18 @@ int tny_simulate_result(const struct tny_event *ev, int32_t round_index,
                     ev->players[table->seats[s]].has_rating
                         ? (ev->players[table->seats[s]].rating - 1500) / 20
                         : 0;
+                int64_t vlo, vhi, ilo, ihi, blo, bhi;
+                tny_result_range(fmt, TNY_RF_VP, &vlo, &vhi);
+                tny_result_range(fmt, TNY_RF_IP, &ilo, &ihi);
+                tny_result_range(fmt, TNY_RF_BP, &blo, &bhi);
                 r->score[s] = between(rng, 20, 55) + (int32_t)skill;
-                if (r->score[s] < fmt->vp_min)
-                    r->score[s] = fmt->vp_min;
-                if (r->score[s] > fmt->vp_max)
-                    r->score[s] = fmt->vp_max;
-                r->ip[s] = between(rng, 0, fmt->ip_max < 15 ? fmt->ip_max : 15);
-                r->bp[s] = between(rng, fmt->bp_min > 0 ? fmt->bp_min : 0,
-                                   fmt->bp_max < 5 ? fmt->bp_max : 5);
+                if (r->score[s] < vlo)
+                    r->score[s] = (int32_t)vlo;
+                if (r->score[s] > vhi)
+                    r->score[s] = (int32_t)vhi;
+                r->ip[s] = between(rng, 0, ihi < 15 ? (int32_t)ihi : 15);
+                r->bp[s] = between(rng, blo > 0 ? (int32_t)blo : 0,
+                                   bhi < 5 ? (int32_t)bhi : 5);
             }
         }
         if (fmt->game == TNY_GAME_CATAN) /* somebody reached 10 */

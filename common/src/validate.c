@@ -36,39 +36,16 @@ static int check_range(struct tny_diag *diag, const char *path, const char *key,
     return TNY_OK;
 }
 
-void tny_result_range(const struct tny_format *fmt, enum tny_result_field f,
-                      int64_t *lo, int64_t *hi)
-{
-    *lo = 0;
-    *hi = 0;
-    switch (f) {
-    case TNY_RF_SCORE:
-        *lo = fmt->game == TNY_GAME_TANTRIX ? 0 : fmt->score_min;
-        *hi = fmt->score_max;
-        break;
-    case TNY_RF_VP: /* CT-4 "counted at most 10" is a scoring rule */
-        *lo = fmt->vp_min;
-        *hi = fmt->vp_max;
-        break;
-    case TNY_RF_IP: *hi = fmt->ip_max; break;
-    case TNY_RF_BP:
-        *lo = fmt->bp_min;
-        *hi = fmt->bp_max;
-        break;
-    case TNY_RF_HQ_DIFF: *hi = fmt->hq_diff_max; break;
-    case TNY_RF_DECIDED_TP: *hi = fmt->tp_per_game; break;
-    }
-}
-
-/* check_range over field f's one range (tny_result_range). */
-static int check_field(struct tny_diag *diag, const char *path, const char *key,
-                       const char *who, int64_t v, const struct tny_format *fmt,
+/* check_range over field f's one range and key (result_schema.h). */
+static int check_field(struct tny_diag *diag, const char *path, const char *who,
+                       int64_t v, const struct tny_format *fmt,
                        enum tny_result_field f)
 {
     int64_t lo, hi;
 
     tny_result_range(fmt, f, &lo, &hi);
-    return check_range(diag, path, key, who, v, lo, hi);
+    return check_range(diag, path, tny_result_key_name(tny_result_field_key(f)),
+                       who, v, lo, hi);
 }
 
 static bool player_has_army(const struct tny_event *ev, int32_t p, int32_t army)
@@ -103,7 +80,7 @@ static int validate_two_player(const struct tny_event *ev,
                                 "%s: expected \"winner\" (a player of the "
                                 "table) or \"draw\": true",
                                 path);
-        if ((rc = check_field(diag, path, "hq_diff", NULL, r->hq_diff, fmt,
+        if ((rc = check_field(diag, path, NULL, r->hq_diff, fmt,
                               TNY_RF_HQ_DIFF)) < 0)
             return rc;
         for (int s = 0; s < 2; s++)
@@ -145,9 +122,10 @@ static int validate_two_player(const struct tny_event *ev,
                     tny_points_text(r->decided_tp[s], got, sizeof(got));
                     tny_points_text(hi_tp, hi, sizeof(hi));
                     return tny_diag_set(diag, TNY_EINVAL,
-                                        "%s.tp.%s: expected points 0..%s, "
+                                        "%s.%s.%s: expected points 0..%s, "
                                         "got %s",
-                                        path, pid(ev, t->seats[s]), hi, got);
+                                        path, tny_result_key_name(TNY_RK_TP),
+                                        pid(ev, t->seats[s]), hi, got);
                 }
             return TNY_OK;
         }
@@ -172,12 +150,12 @@ static int validate_two_player(const struct tny_event *ev,
                                 "\"tp\" or \"draw\": true",
                                 path);
         for (int s = 0; s < 2; s++) {
-            if ((rc = check_field(diag, path, "scores", pid(ev, t->seats[s]),
-                                  r->score[s], fmt, TNY_RF_SCORE)) < 0)
+            if ((rc = check_field(diag, path, pid(ev, t->seats[s]), r->score[s],
+                                  fmt, TNY_RF_SCORE)) < 0)
                 return rc;
             if (r->has_clock &&
-                (rc = check_range(diag, path, "clock_ms", pid(ev, t->seats[s]),
-                                  r->clock_ms[s], 0, 4 * 3600 * 1000)) < 0)
+                (rc = check_field(diag, path, pid(ev, t->seats[s]),
+                                  r->clock_ms[s], fmt, TNY_RF_CLOCK_MS)) < 0)
                 return rc;
         }
         return TNY_OK;
@@ -196,8 +174,8 @@ static int validate_two_player(const struct tny_event *ev,
                                 "allow",
                                 path, fmt->name);
         for (int s = 0; r->has_score && s < 2; s++)
-            if ((rc = check_field(diag, path, "scores", pid(ev, t->seats[s]),
-                                  r->score[s], fmt, TNY_RF_SCORE)) < 0)
+            if ((rc = check_field(diag, path, pid(ev, t->seats[s]), r->score[s],
+                                  fmt, TNY_RF_SCORE)) < 0)
                 return rc;
         return TNY_OK;
     default: return TNY_OK;
@@ -217,16 +195,14 @@ int tny_result_validate(const struct tny_event *ev, enum tny_stage_kind stage,
         return tny_diag_set(diag, TNY_EINVAL, "%s.vp: missing", path);
     for (int32_t s = 0; s < t->n_seats; s++) {
         const char *who = pid(ev, t->seats[s]);
-        if ((rc = check_field(diag, path, "vp", who, r->score[s], fmt,
-                              TNY_RF_VP)) < 0)
+        if ((rc = check_field(diag, path, who, r->score[s], fmt, TNY_RF_VP)) <
+            0)
             return rc;
         if (fmt->game != TNY_GAME_AGRICOLA)
             continue;
-        if ((rc = check_field(diag, path, "ip", who, r->ip[s], fmt,
-                              TNY_RF_IP)) < 0)
+        if ((rc = check_field(diag, path, who, r->ip[s], fmt, TNY_RF_IP)) < 0)
             return rc;
-        if ((rc = check_field(diag, path, "bp", who, r->bp[s], fmt,
-                              TNY_RF_BP)) < 0)
+        if ((rc = check_field(diag, path, who, r->bp[s], fmt, TNY_RF_BP)) < 0)
             return rc;
     }
     return TNY_OK;

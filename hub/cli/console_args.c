@@ -20,6 +20,7 @@
 
 #include "console_internal.h"
 #include "tny/format.h"
+#include "tny/result_schema.h"
 
 /* ---- numbers ------------------------------------------------------------ */
 
@@ -283,8 +284,9 @@ static int player_map(struct rparse *rp, const json_t *res, const char *key,
             }
             continue;
         }
-        if (!json_is_integer(v) || json_integer_value(v) < -1000000 ||
-            json_integer_value(v) > 1000000)
+        if (!json_is_integer(v) ||
+            json_integer_value(v) < -TNY_RESULT_ABS_MAX ||
+            json_integer_value(v) > TNY_RESULT_ABS_MAX)
             return tny_diag_set(rp->diag, TNY_EINVAL,
                                 "%s: expected a whole number", ppath);
         int32_t x = (int32_t)json_integer_value(v);
@@ -305,6 +307,9 @@ static int player_map(struct rparse *rp, const json_t *res, const char *key,
     return TNY_OK;
 }
 
+/* A result key's name (result_schema.h). */
+#define KEY(k) tny_result_key_name(TNY_RK_##k)
+
 static bool has(const json_t *o, const char *key)
 {
     return json_object_get(o, key) != NULL;
@@ -313,37 +318,34 @@ static bool has(const json_t *o, const char *key)
 static int infer_game(const json_t *res, enum tny_game *game,
                       struct tny_diag *diag)
 {
-    static const char *const known[] = {
-        "winner",      "draw", "hq_diff", "armies",      "scores",
-        "clock_ms",    "tp",   "penalty", "default_win", "vp",
-        "ip",          "bp",   "games",   "modified",    "intentional_draw",
-        "double_loss", NULL};
     const char *key;
     json_t *v;
     json_object_foreach ((json_t *)res, key, v) {
-        bool ok = false;
-        for (int i = 0; known[i]; i++)
-            ok = ok || strcmp(key, known[i]) == 0;
-        if (!ok)
+        enum tny_result_key k;
+        if (!tny_result_key_from_name(key, &k) || k == TNY_RK_LOTS)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result.%s: unknown key (a result object of "
                                 "event-file.md, e.g. {\"vp\": {\"p1\": 10, "
                                 "\"p2\": 8}})",
                                 key);
     }
-    if (has(res, "intentional_draw") || has(res, "double_loss") ||
-        (has(res, "scores") && (has(res, "winner") || has(res, "draw"))))
+    if (has(res, KEY(INTENTIONAL_DRAW)) || has(res, KEY(DOUBLE_LOSS)) ||
+        (has(res, KEY(SCORES)) &&
+         (has(res, KEY(WINNER)) || has(res, KEY(DRAW)))))
         *game = TNY_GAME_TWO_PLAYER; /* scores alone: say --game */
-    else if (has(res, "hq_diff") || has(res, "draw") || has(res, "armies"))
+    else if (has(res, KEY(HQ_DIFF)) || has(res, KEY(DRAW)) ||
+             has(res, KEY(ARMIES)))
         *game = TNY_GAME_NEUROSHIMA_HEX;
-    else if (has(res, "scores") || has(res, "clock_ms") || has(res, "tp") ||
-             has(res, "penalty") || has(res, "default_win"))
+    else if (has(res, KEY(SCORES)) || has(res, KEY(CLOCK_MS)) ||
+             has(res, KEY(TP)) || has(res, KEY(PENALTY)) ||
+             has(res, KEY(DEFAULT_WIN)))
         *game = TNY_GAME_TANTRIX;
-    else if (has(res, "ip") || has(res, "bp"))
+    else if (has(res, KEY(IP)) || has(res, KEY(BP)))
         *game = TNY_GAME_AGRICOLA;
-    else if (has(res, "winner") || has(res, "games") || has(res, "modified"))
+    else if (has(res, KEY(WINNER)) || has(res, KEY(GAMES)) ||
+             has(res, KEY(MODIFIED)))
         *game = TNY_GAME_GOT_LCG2;
-    else if (has(res, "vp"))
+    else if (has(res, KEY(VP)))
         *game = TNY_GAME_CATAN;
     else
         return tny_diag_set(diag, TNY_EINVAL,
@@ -356,32 +358,45 @@ static int infer_game(const json_t *res, enum tny_game *game,
 static int check_keys(const json_t *res, enum tny_game game,
                       struct tny_diag *diag)
 {
-    static const char *const nh[] = {"winner", "draw", "hq_diff", "armies",
-                                     NULL};
-    static const char *const tx[] = {"scores",  "clock_ms", "default_win", "tp",
-                                     "penalty", "draw",     NULL};
-    static const char *const ag[] = {"vp", "ip", "bp", NULL};
-    static const char *const gt[] = {"winner", "modified", "games", NULL};
-    static const char *const ct[] = {"vp", NULL};
-    static const char *const tp[] = {"scores",           "winner",      "draw",
-                                     "intentional_draw", "double_loss", NULL};
-    const char *const *keys = game == TNY_GAME_TWO_PLAYER       ? tp
-                              : game == TNY_GAME_NEUROSHIMA_HEX ? nh
-                              : game == TNY_GAME_TANTRIX        ? tx
-                              : game == TNY_GAME_AGRICOLA       ? ag
-                              : game == TNY_GAME_GOT_LCG2       ? gt
-                                                                : ct;
     const char *key;
     json_t *v;
     json_object_foreach ((json_t *)res, key, v) {
-        bool ok = false;
-        for (int i = 0; keys[i]; i++)
-            ok = ok || strcmp(key, keys[i]) == 0;
-        if (!ok)
+        enum tny_result_key k;
+        if (!tny_result_key_from_name(key, &k) || k == TNY_RK_LOTS ||
+            !tny_result_has_key(game, k))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result.%s: not a key of a %s result", key,
                                 tny_game_name(game));
     }
+    return TNY_OK;
+}
+
+/* Key k of res, a player id, into dst when present ("result.KEY"). */
+static int player_key(const json_t *res, enum tny_result_key k, char *dst,
+                      struct tny_diag *diag)
+{
+    const json_t *v = json_object_get(res, tny_result_key_name(k));
+    char path[48];
+
+    if (!v)
+        return TNY_OK;
+    snprintf(path, sizeof path, "result.%s", tny_result_key_name(k));
+    return want_id(v, dst, path, diag);
+}
+
+/* Key k of res, true or false, into *out when present. */
+static int flag_key(const json_t *res, enum tny_result_key k, bool *out,
+                    struct tny_diag *diag)
+{
+    const json_t *v = json_object_get(res, tny_result_key_name(k));
+
+    if (!v)
+        return TNY_OK;
+    if (!json_is_boolean(v))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "result.%s: expected true or false",
+                            tny_result_key_name(k));
+    *out = json_is_true(v);
     return TNY_OK;
 }
 
@@ -396,80 +411,66 @@ static int parse_result(struct rparse *rp, const json_t *res)
         return rc;
     switch (r->game) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        if ((v = json_object_get(res, "winner")) &&
-            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
+        if ((rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_DRAW, &r->draw, diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, "draw"))) {
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.draw: expected true or false");
-            r->draw = json_is_true(v);
-        }
-        if ((v = json_object_get(res, "hq_diff"))) {
+        if ((v = json_object_get(res, KEY(HQ_DIFF)))) {
             /* The range is the format's: the hub names it (one range for
              * a negative and a too-large value). */
-            if (!json_is_integer(v) || json_integer_value(v) < -1000000 ||
-                json_integer_value(v) > 1000000)
+            if (!json_is_integer(v) ||
+                json_integer_value(v) < -TNY_RESULT_ABS_MAX ||
+                json_integer_value(v) > TNY_RESULT_ABS_MAX)
                 return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.hq_diff: expected a whole number");
+                                    "result.%s: expected a whole number",
+                                    KEY(HQ_DIFF));
             r->hq_diff = (int32_t)json_integer_value(v);
         } else if (!r->draw) {
-            return tny_diag_set(diag, TNY_EINVAL, "result.hq_diff: missing");
+            return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
+                                KEY(HQ_DIFF));
         }
         if (r->winner_id[0] == '\0' && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result: expected \"winner\" or \"draw\": "
                                 "true");
-        return player_map(rp, res, "armies", MAP_ARMY);
+        return player_map(rp, res, KEY(ARMIES), MAP_ARMY);
     case TNY_GAME_TANTRIX:
-        if ((rc = player_map(rp, res, "scores", MAP_SCORE)) < 0 ||
-            (rc = player_map(rp, res, "clock_ms", MAP_CLOCK)) < 0 ||
-            (rc = player_map(rp, res, "tp", MAP_TP)) < 0 ||
-            (rc = player_map(rp, res, "penalty", MAP_PENALTY)) < 0)
+        if ((rc = player_map(rp, res, KEY(SCORES), MAP_SCORE)) < 0 ||
+            (rc = player_map(rp, res, KEY(CLOCK_MS), MAP_CLOCK)) < 0 ||
+            (rc = player_map(rp, res, KEY(TP), MAP_TP)) < 0 ||
+            (rc = player_map(rp, res, KEY(PENALTY), MAP_PENALTY)) < 0)
             return rc;
-        if ((v = json_object_get(res, "default_win")) &&
-            (rc = want_id(v, r->default_winner_id, "result.default_win",
-                          diag)) < 0)
+        if ((rc = player_key(res, TNY_RK_DEFAULT_WIN, r->default_winner_id,
+                             diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, "draw"))) { /* seed 001 s13 */
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.draw: expected true or false");
-            r->draw = json_is_true(v);
-        }
-        return TNY_OK;
+        return flag_key(res, TNY_RK_DRAW, &r->draw, diag); /* seed 001 s13 */
     case TNY_GAME_AGRICOLA:
-        if (!has(res, "vp") || !has(res, "ip") || !has(res, "bp"))
+        if (!has(res, KEY(VP)) || !has(res, KEY(IP)) || !has(res, KEY(BP)))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result: an Agricola result has \"vp\", "
                                 "\"ip\" and \"bp\" (AG-1)");
-        if ((rc = player_map(rp, res, "vp", MAP_SCORE)) < 0 ||
-            (rc = player_map(rp, res, "ip", MAP_IP)) < 0 ||
-            (rc = player_map(rp, res, "bp", MAP_BP)) < 0)
+        if ((rc = player_map(rp, res, KEY(VP), MAP_SCORE)) < 0 ||
+            (rc = player_map(rp, res, KEY(IP), MAP_IP)) < 0 ||
+            (rc = player_map(rp, res, KEY(BP), MAP_BP)) < 0)
             return rc;
         for (int32_t i = 0; i < r->n_players; i++)
             if (!r->players[i].has_score)
-                return tny_diag_set(diag, TNY_EINVAL, "result.vp.%s: missing",
-                                    r->players[i].player_id);
+                return tny_diag_set(diag, TNY_EINVAL, "result.%s.%s: missing",
+                                    KEY(VP), r->players[i].player_id);
         return TNY_OK;
     case TNY_GAME_GOT_LCG2:
-        if ((v = json_object_get(res, "winner")) &&
-            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
+        if ((rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_MODIFIED, &r->modified, diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, "modified"))) {
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.modified: expected true or false");
-            r->modified = json_is_true(v);
-        }
-        if ((v = json_object_get(res, "games"))) {
+        if ((v = json_object_get(res, KEY(GAMES)))) {
+            const int most = tny_result_key_info(TNY_RK_GAMES)->max_items;
             if (!json_is_array(v) || json_array_size(v) < 1 ||
-                json_array_size(v) > 3)
+                json_array_size(v) > (size_t)most)
                 return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.games: expected 1..3 winner ids");
+                                    "result.%s: expected 1..%d winner ids",
+                                    KEY(GAMES), most);
             for (size_t g = 0; g < json_array_size(v); g++) {
                 char path[48];
-                snprintf(path, sizeof path, "result.games[%zu]", g);
+                snprintf(path, sizeof path, "result.%s[%zu]", KEY(GAMES), g);
                 if ((rc = want_id(json_array_get(v, g), r->games[g], path,
                                   diag)) < 0)
                     return rc;
@@ -481,29 +482,20 @@ static int parse_result(struct rparse *rp, const json_t *res)
                                 "result: expected \"winner\" or \"games\"");
         return TNY_OK;
     case TNY_GAME_CATAN:
-        if ((rc = player_map(rp, res, "vp", MAP_SCORE)) < 0)
+        if ((rc = player_map(rp, res, KEY(VP), MAP_SCORE)) < 0)
             return rc;
         if (r->n_players == 0)
-            return tny_diag_set(diag, TNY_EINVAL, "result.vp: missing");
+            return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
+                                KEY(VP));
         return TNY_OK;
     case TNY_GAME_TWO_PLAYER: {
-        static const char *const flags[] = {"draw", "intentional_draw",
-                                            "double_loss"};
-        bool *field[] = {&r->draw, &r->intentional_draw, &r->double_loss};
-        if ((rc = player_map(rp, res, "scores", MAP_SCORE)) < 0)
+        if ((rc = player_map(rp, res, KEY(SCORES), MAP_SCORE)) < 0 ||
+            (rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_DRAW, &r->draw, diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_INTENTIONAL_DRAW, &r->intentional_draw,
+                           diag)) < 0 ||
+            (rc = flag_key(res, TNY_RK_DOUBLE_LOSS, &r->double_loss, diag)) < 0)
             return rc;
-        if ((v = json_object_get(res, "winner")) &&
-            (rc = want_id(v, r->winner_id, "result.winner", diag)) < 0)
-            return rc;
-        for (int i = 0; i < 3; i++) {
-            if (!(v = json_object_get(res, flags[i])))
-                continue;
-            if (!json_is_boolean(v))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.%s: expected true or false",
-                                    flags[i]);
-            *field[i] = json_is_true(v);
-        }
         if (r->n_players == 0 && !r->winner_id[0] && !r->draw &&
             !r->intentional_draw && !r->double_loss)
             return tny_diag_set(diag, TNY_EINVAL,

@@ -20,6 +20,7 @@
 
 #include "tny/error.h"
 #include "tny/format.h"
+#include "tny/result_schema.h"
 
 /* CM-4: lots a table reports with a result, each a line of text. */
 #define TNY_MAX_LOTS 4
@@ -192,23 +193,6 @@ TNY_MUST_USE int tny_event_append_round(struct tny_event *ev,
  * (0-based indices, as in the file). */
 TNY_MUST_USE int tny_event_validate(const struct tny_event *ev,
                                     struct tny_diag *diag);
-
-/* The numeric fields of a result that a table's flow asks for and the
- * hub checks. */
-enum tny_result_field {
-    TNY_RF_SCORE,      /* TX-1 score; a two-player game's score */
-    TNY_RF_VP,         /* AG-1 VP; CT-4 VP as played (the cap is scoring's) */
-    TNY_RF_IP,         /* AG-1 improvement points */
-    TNY_RF_BP,         /* AG-1 bonus points */
-    TNY_RF_HQ_DIFF,    /* NH-1 HQ difference (NH-2 narrows it with Dancer) */
-    TNY_RF_DECIDED_TP, /* TX-4 organiser decision, TNY_POINT_SCALE units */
-};
-
-/* The one accepted range *lo..*hi of field f in a result of fmt: what
- * tny_result_validate accepts and what the table's flows offer, so a
- * table, the hub and everything showing a stored result agree. */
-void tny_result_range(const struct tny_format *fmt, enum tny_result_field f,
-                      int64_t *lo, int64_t *hi);
 
 /* Validates one table's result against the format (CM-6); path is the
  * prefix to name in diag, e.g. "event.rounds[2].tables[5].result".

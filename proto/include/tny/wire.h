@@ -142,8 +142,9 @@ struct tny_wire_result_player {
 };
 
 /* A result as the wire carries it: players named by id, in any order.
- * Invariants after decode (checked before encode):
- * - NH: winner_id xor draw; hq_diff 0..1000000 (0 for a draw); players[]
+ * Invariants after decode (checked before encode; the numeric bounds are
+ * the wire_lo..wire_hi of tny/result_schema.h):
+ * - NH: winner_id xor draw; hq_diff within +-1000000 (0 for a draw); players[]
  *   0..2 army entries, each with an army name.
  * - TX: default_winner_id set and no entry with a score or TP; or 2 entries
  *   all with a score (clock optional); or 2 entries all with TP; or draw

@@ -1,0 +1,153 @@
+/* result_schema.h - what a game's result is made of, declared once: its
+ * keys (the event file's names, the wire's field names, the kind of
+ * value), the accepted range of each number (from the format, with the
+ * rule it comes from) and the caps scoring applies (NH-2, CT-4).
+ *
+ * Every adapter of a result reads it from here instead of spelling keys
+ * and limits: the JSON adapter (common/io/event_json.c: the keys a game's
+ * result may have, in the event file's order), the wire mapping
+ * (proto/wire_result.c: field names in messages, the protocol's
+ * structural bounds), the console's result argument
+ * (hub/cli/console_args.c) and the table's flows (table-client/flow_*.c:
+ * the range and cap a number is asked in).  tny_result_validate checks
+ * the ranges declared here, so a table, the hub and every file agree.
+ *
+ * Pure data and lookups: no I/O, no allocation.  Not here: the rules
+ * between keys (a draw has no winner, a default has no scores: the
+ * adapters and tny_result_validate), scoring (score.h).
+ */
+#ifndef TNY_RESULT_SCHEMA_H
+#define TNY_RESULT_SCHEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tny/format.h"
+
+/* The largest magnitude of a result's VP, IP, BP, HQ difference or
+ * two-player score that the protocol and the console carry, whatever the
+ * format (a format's own range is narrower: tny_result_range). */
+#define TNY_RESULT_ABS_MAX 1000000
+
+/* Every key any game's result has (event-file.md, "result"). */
+enum tny_result_key {
+    TNY_RK_WINNER,           /* a player of the table (NH-1, GT-1, 2p) */
+    TNY_RK_DRAW,             /* true: NH-1 draw, TX seed 001 s13, 2p */
+    TNY_RK_HQ_DIFF,          /* NH-1 HQ difference */
+    TNY_RK_ARMIES,           /* NH-11 army played, per player */
+    TNY_RK_SCORES,           /* TX-1 game score; a two-player game's score */
+    TNY_RK_CLOCK_MS,         /* TX-3 chess clock time used, per player */
+    TNY_RK_DEFAULT_WIN,      /* TX-5 the player who wins by default */
+    TNY_RK_TP,               /* TX-4 organiser's decision, per player */
+    TNY_RK_PENALTY,          /* TX-7 penalty, per player */
+    TNY_RK_VP,               /* AG-1, CT-4 victory points, per player */
+    TNY_RK_IP,               /* AG-1 improvement points, per player */
+    TNY_RK_BP,               /* AG-1 bonus points, per player */
+    TNY_RK_MODIFIED,         /* GT-13 a modified win */
+    TNY_RK_GAMES,            /* GT-9 each game's winner of a best of three */
+    TNY_RK_INTENTIONAL_DRAW, /* 2p: intentional draw */
+    TNY_RK_DOUBLE_LOSS,      /* 2p: double loss */
+    TNY_RK_LOTS,             /* CM-4 lots drawn at the table */
+    TNY_RK_COUNT
+};
+
+/* What a key's value is. */
+enum tny_result_value {
+    TNY_RV_PLAYER,     /* one player of the table, by id */
+    TNY_RV_FLAG,       /* true or false */
+    TNY_RV_NUMBER,     /* one integer */
+    TNY_RV_PER_PLAYER, /* an integer per player ({"p1": 45, ...}) */
+    TNY_RV_POINTS,     /* points per player ("12.5"), TNY_POINT_SCALE */
+    TNY_RV_ARMY,       /* an army name per player */
+    TNY_RV_PLAYERS,    /* a list of players (one per game) */
+    TNY_RV_TEXTS,      /* a list of lines */
+};
+
+struct tny_result_key_info {
+    const char *name; /* event file and console: "hq_diff" */
+    const char *wire; /* GameResult field (proto/tourney/v1): "hq_diff" */
+    enum tny_result_value value;
+    int32_t max_items; /* PLAYERS, TEXTS: the longest list; else 0 */
+};
+
+/* The key's names and kind (k < TNY_RK_COUNT). */
+const struct tny_result_key_info *tny_result_key_info(enum tny_result_key k);
+
+/* The event file's name of k ("hq_diff"). */
+const char *tny_result_key_name(enum tny_result_key k);
+
+/* The key named name (event file's spelling); false when none is. */
+bool tny_result_key_from_name(const char *name, enum tny_result_key *k);
+
+/* The keys game's result may have, in the event file's order (the order
+ * of event-file.md and of the JSON adapter's key check), lots last:
+ * *keys borrowed, static; returns their count. */
+int32_t tny_result_keys(enum tny_game game, const enum tny_result_key **keys);
+
+/* Whether game's result may have key k. */
+bool tny_result_has_key(enum tny_game game, enum tny_result_key k);
+
+/* The numeric fields of a result that a table's flow asks for and the
+ * hub checks. */
+enum tny_result_field {
+    TNY_RF_SCORE,      /* TX-1 score; a two-player game's score */
+    TNY_RF_VP,         /* AG-1 VP; CT-4 VP as played (the cap is scoring's) */
+    TNY_RF_IP,         /* AG-1 improvement points */
+    TNY_RF_BP,         /* AG-1 bonus points */
+    TNY_RF_HQ_DIFF,    /* NH-1 HQ difference (NH-2 narrows it with Dancer) */
+    TNY_RF_DECIDED_TP, /* TX-4 organiser decision, TNY_POINT_SCALE units */
+    TNY_RF_CLOCK_MS,   /* TX-3 chess clock time used */
+    TNY_RF_COUNT
+};
+
+/* The key a field is the value of (TNY_RF_SCORE: "scores"). */
+enum tny_result_key tny_result_field_key(enum tny_result_field f);
+
+/* One numeric key of one game: where its range comes from. */
+struct tny_result_bound {
+    int64_t value;   /* size 0: the bound itself */
+    uint16_t offset; /* size 4 or 8: an int32_t/int64_t of struct
+                        tny_format at this offset */
+    uint8_t size;
+};
+
+struct tny_result_range_info {
+    enum tny_game game;
+    enum tny_result_field field;
+    struct tny_result_bound lo, hi; /* what tny_result_validate accepts */
+    struct tny_result_bound cap;    /* size 0 and value 0: no cap */
+    const char *rule;               /* the rule the range comes from */
+    const char *cap_rule;           /* the cap's rule, NULL without one */
+    int64_t wire_lo, wire_hi;       /* structural bounds the protocol
+                                       and the console accept for any
+                                       format (the format's range is
+                                       tny_result_validate's) */
+};
+
+/* Every numeric key of every game (static, *rows borrowed); returns the
+ * count. */
+int32_t tny_result_ranges(const struct tny_result_range_info **rows);
+
+/* The row of field f in game's results, NULL when game has no such
+ * field. */
+const struct tny_result_range_info *
+tny_result_range_info(enum tny_game game, enum tny_result_field f);
+
+/* A bound's value in fmt. */
+int64_t tny_result_bound_value(const struct tny_format *fmt,
+                               const struct tny_result_bound *b);
+
+/* The one accepted range *lo..*hi of field f in a result of fmt: what
+ * tny_result_validate accepts and what the table's flows offer, so a
+ * table, the hub and everything showing a stored result agree.  A field
+ * fmt's game does not have: 0..0. */
+void tny_result_range(const struct tny_format *fmt, enum tny_result_field f,
+                      int64_t *lo, int64_t *hi);
+
+/* The cap scoring applies to field f in fmt (NH-2: the HQ difference with
+ * a capped army; CT-4: game points counted at most 10): true with *cap
+ * when there is one (a format's 0 means none). */
+bool tny_result_cap(const struct tny_format *fmt, enum tny_result_field f,
+                    int64_t *cap);
+
+#endif
