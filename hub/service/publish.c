@@ -28,6 +28,7 @@
 #include "hub/log.h"
 #include "tny/json_io.h"
 #include "tny/procedure.h"
+#include "tny/result_schema.h"
 
 /* ---- result JSON ------------------------------------------------------ */
 
@@ -35,6 +36,9 @@ static int set(json_t *obj, const char *key, json_t *v)
 {
     return v && json_object_set_new(obj, key, v) == 0 ? 0 : TNY_ENOMEM;
 }
+
+/* A result key's name, from the one schema (tny/result_schema.h). */
+#define KEY(k) tny_result_key_name(TNY_RK_##k)
 
 int hub__result_json(const struct tny_wire_result *r, char **out,
                      struct tny_diag *diag)
@@ -45,29 +49,29 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
     switch (r->game) {
     case TNY_GAME_NEUROSHIMA_HEX:
         if (r->draw)
-            rc = set(o, "draw", json_true());
+            rc = set(o, KEY(DRAW), json_true());
         else
-            rc = set(o, "winner", json_string(r->winner_id)) |
-                 set(o, "hq_diff", json_integer(r->hq_diff));
+            rc = set(o, KEY(WINNER), json_string(r->winner_id)) |
+                 set(o, KEY(HQ_DIFF), json_integer(r->hq_diff));
         if (r->n_players > 0) {
             a = json_object();
             for (int32_t i = 0; a && i < r->n_players; i++)
                 rc |= set(a, r->players[i].player_id,
                           json_string(r->players[i].army));
-            rc |= set(o, "armies", a);
+            rc |= set(o, KEY(ARMIES), a);
         }
         break;
     case TNY_GAME_TANTRIX:
         if (r->default_winner_id[0]) {
-            rc = set(o, "default_win", json_string(r->default_winner_id));
+            rc = set(o, KEY(DEFAULT_WIN), json_string(r->default_winner_id));
         } else if (r->draw) { /* seed 001 s13: the board was lost */
-            rc = set(o, "draw", json_true());
+            rc = set(o, KEY(DRAW), json_true());
         } else if (r->n_players > 0 && r->players[0].has_tp) {
             a = json_object();
             for (int32_t i = 0; a && i < r->n_players; i++)
                 rc |= set(a, r->players[i].player_id,
                           tny_json_points(r->players[i].tp_units));
-            rc |= set(o, "tp", a);
+            rc |= set(o, KEY(TP), a);
         } else {
             bool clocks = r->n_players > 0;
             a = json_object();
@@ -76,13 +80,13 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
                           json_integer(r->players[i].score));
                 clocks = clocks && r->players[i].has_clock;
             }
-            rc |= set(o, "scores", a);
+            rc |= set(o, KEY(SCORES), a);
             if (clocks) {
                 b = json_object();
                 for (int32_t i = 0; b && i < r->n_players; i++)
                     rc |= set(b, r->players[i].player_id,
                               json_integer(r->players[i].clock_ms));
-                rc |= set(o, "clock_ms", b);
+                rc |= set(o, KEY(CLOCK_MS), b);
             }
         }
         for (int32_t i = 0; i < r->n_players; i++)
@@ -94,7 +98,7 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
                               tny_json_points(r->players[i].penalty_units));
             }
         if (c)
-            rc |= set(o, "penalty", c);
+            rc |= set(o, KEY(PENALTY), c);
         break;
     case TNY_GAME_AGRICOLA:
         a = json_object();
@@ -108,19 +112,19 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
             rc |=
                 set(c, r->players[i].player_id, json_integer(r->players[i].bp));
         }
-        rc |= set(o, "vp", a) | set(o, "ip", b) | set(o, "bp", c);
+        rc |= set(o, KEY(VP), a) | set(o, KEY(IP), b) | set(o, KEY(BP), c);
         break;
     case TNY_GAME_GOT_LCG2:
         if (r->winner_id[0])
-            rc |= set(o, "winner", json_string(r->winner_id));
+            rc |= set(o, KEY(WINNER), json_string(r->winner_id));
         if (r->modified)
-            rc |= set(o, "modified", json_true());
+            rc |= set(o, KEY(MODIFIED), json_true());
         if (r->n_games > 0) {
             a = json_array();
             for (int32_t i = 0; a && i < r->n_games; i++)
                 if (json_array_append_new(a, json_string(r->games[i])) < 0)
                     rc = TNY_ENOMEM;
-            rc |= set(o, "games", a);
+            rc |= set(o, KEY(GAMES), a);
         }
         break;
     case TNY_GAME_CATAN:
@@ -128,7 +132,7 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
         for (int32_t i = 0; a && i < r->n_players; i++)
             rc |= set(a, r->players[i].player_id,
                       json_integer(r->players[i].score));
-        rc |= set(o, "vp", a);
+        rc |= set(o, KEY(VP), a);
         break;
     case TNY_GAME_TWO_PLAYER:
         if (r->n_players > 0) {
@@ -136,16 +140,16 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
             for (int32_t i = 0; a && i < r->n_players; i++)
                 rc |= set(a, r->players[i].player_id,
                           json_integer(r->players[i].score));
-            rc |= set(o, "scores", a);
+            rc |= set(o, KEY(SCORES), a);
         }
         if (r->winner_id[0])
-            rc |= set(o, "winner", json_string(r->winner_id));
+            rc |= set(o, KEY(WINNER), json_string(r->winner_id));
         else if (r->intentional_draw)
-            rc |= set(o, "intentional_draw", json_true());
+            rc |= set(o, KEY(INTENTIONAL_DRAW), json_true());
         else if (r->double_loss)
-            rc |= set(o, "double_loss", json_true());
+            rc |= set(o, KEY(DOUBLE_LOSS), json_true());
         else if (r->draw)
-            rc |= set(o, "draw", json_true());
+            rc |= set(o, KEY(DRAW), json_true());
         break;
     default:
         json_decref(o);
@@ -156,7 +160,7 @@ int hub__result_json(const struct tny_wire_result *r, char **out,
         json_t *l = json_array();
         for (int32_t i = 0; l && i < r->n_lots; i++)
             json_array_append_new(l, json_string(r->lots[i]));
-        rc |= set(o, "lots", l);
+        rc |= set(o, KEY(LOTS), l);
     }
     if (rc == 0 && !(*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER)))
         rc = TNY_ENOMEM;
