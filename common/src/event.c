@@ -163,6 +163,18 @@ int tny_event_add_player(struct tny_event *ev, const char *id, const char *name,
     return TNY_OK;
 }
 
+int tny_event_add_army(struct tny_event *ev, int32_t p, const char *name)
+{
+    struct tny_player *pl = &ev->players[p];
+    int32_t a = tny_format_army_index(&ev->format, name);
+    if (a < 0)
+        return TNY_ENOTFOUND;
+    if (pl->n_armies >= TNY_MAX_ARMIES)
+        return TNY_ERANGE;
+    pl->armies[pl->n_armies++] = a;
+    return TNY_OK;
+}
+
 /* GT-5 attendance: everyone registered for the event. */
 static int32_t registered_players(const struct tny_event *ev)
 {

@@ -171,6 +171,15 @@ int32_t tny_table_seat_of(const struct tny_table *t, int32_t player);
 TNY_MUST_USE int tny_event_add_player(struct tny_event *ev, const char *id,
                                       const char *name, int32_t *index);
 
+/* Appends army `name` (one of ev->format.armies, NH-10) to the armies of
+ * player p (an index into players[]).  With tny_event_add_player and the
+ * format set directly (ev->format = ..., a preset with options applied,
+ * format_options.h) this builds an event without an event file.
+ * Errors: TNY_ENOTFOUND (not an army of the format), TNY_ERANGE (the
+ * player already has TNY_MAX_ARMIES). */
+TNY_MUST_USE int tny_event_add_army(struct tny_event *ev, int32_t p,
+                                    const char *name);
+
 /* The planned size of stage s of ev: *rounds (0 = until done: elimination,
  * or a round robin's own count) and *cut, with the GT-5 structure resolved
  * from the number of registered players when the format uses one.
