@@ -553,12 +553,8 @@ static int parse_stage(const json_t *obj, const char *path,
             st->tiebreaks[i] = (enum tny_tiebreak)which;
         }
         st->n_tiebreaks = (int32_t)json_array_size(v);
-        if (st->n_tiebreaks > 0 &&
-            st->tiebreaks[st->n_tiebreaks - 1] != TNY_TB_LOT)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: the last tiebreak must be \"lot\" so that "
-                                "the order is total (CM-4)",
-                                p);
+        if ((rc = tny_stage_check_tiebreaks(st, path, diag)) < 0)
+            return rc;
     }
 
     st->weight_num = st->weight_den = 1;
@@ -696,10 +692,7 @@ static int parse_game_block(const json_t *root, const char *path,
             (rc = opt_i32(b, p, "score_max", -1000000, 1000000, 1,
                           &f->score_max, diag)) < 0)
             return rc;
-        if (f->score_min > f->score_max)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.score_max: less than score_min", p);
-        return TNY_OK;
+        return tny_format_check_scores(f, path, diag);
     case TNY_GAME_GOT_LCG2: return TNY_OK;
     }
     return TNY_OK;
@@ -740,9 +733,9 @@ static int parse_tiebreak_data(const json_t *root, const char *path,
             (rc = opt_i32(m, mp, "bye", -1000000, 1000000, 1, &f->mov_bye,
                           diag)) < 0)
             return rc;
-        if (f->mov_min > f->mov_max)
-            return tny_diag_set(diag, TNY_EINVAL, "%s.max: less than min", mp);
         f->has_mov = true;
+        if ((rc = tny_format_check_mov(f, path, diag)) < 0)
+            return rc;
     }
     if ((v = json_object_get(b, "owp_floor"))) {
         int64_t units;

@@ -20,9 +20,43 @@ static bool is_power_of_two(int32_t x)
     return x > 0 && (x & (x - 1)) == 0;
 }
 
+int tny_stage_check_tiebreaks(const struct tny_stage *s, const char *path,
+                              struct tny_diag *diag)
+{
+    if (s->n_tiebreaks > 0 && s->tiebreaks[s->n_tiebreaks - 1] != TNY_TB_LOT)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.tiebreaks: the last tiebreak must be \"lot\" "
+                            "so that the order is total (CM-4)",
+                            path);
+    return TNY_OK;
+}
+
+int tny_format_check_scores(const struct tny_format *f, const char *path,
+                            struct tny_diag *diag)
+{
+    if (f->game == TNY_GAME_TWO_PLAYER && f->score_min > f->score_max)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.two_player.score_max: less than score_min",
+                            path);
+    return TNY_OK;
+}
+
+int tny_format_check_mov(const struct tny_format *f, const char *path,
+                         struct tny_diag *diag)
+{
+    if (f->has_mov && f->mov_min > f->mov_max)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.tiebreak_data.mov.max: less than min", path);
+    return TNY_OK;
+}
+
 int tny_format_check(const struct tny_format *f, const char *path,
                      struct tny_diag *diag)
 {
+    int rc;
+    if ((rc = tny_format_check_scores(f, path, diag)) < 0 ||
+        (rc = tny_format_check_mov(f, path, diag)) < 0)
+        return rc;
     const bool two = f->players_per_table == 2;
     const bool gt_table =
         f->game == TNY_GAME_GOT_LCG2 && f->structure != TNY_STRUCTURE_CUSTOM;
@@ -44,6 +78,8 @@ int tny_format_check(const struct tny_format *f, const char *path,
         const struct tny_stage *s = &f->stages[i];
         char sp[PATH_MAX_];
         snprintf(sp, sizeof(sp), "%s.stages[%d]", path, i);
+        if ((rc = tny_stage_check_tiebreaks(s, sp, diag)) < 0)
+            return rc;
         bool elim_kind = s->kind == TNY_STAGE_ELIMINATION;
         bool elim_pair =
             s->pairing == TNY_PAIR_RESEEDED || s->pairing == TNY_PAIR_FOLDED;

@@ -129,8 +129,8 @@ static void test_options_give_invalid_format(void **state)
                                "needs at least 1 round");
 }
 
-/* tny_format_check on a struct built in C: CM-4 needs a tiebreak chain,
- * AG-10 groups of 4. */
+/* tny_format_check on a struct built in C: CM-4 needs a tiebreak chain
+ * ending in the lot, AG-10 groups of 4. */
 static void test_format_check_in_c(void **state)
 {
     struct tny_format f;
@@ -147,6 +147,13 @@ static void test_format_check_in_c(void **state)
     assert_int_equal(tny_format_check(&f, "event.format", &d), TNY_EINVAL);
     assert_string_equal(d.msg, "event.format.stages[0].tiebreaks: missing (a "
                                "chain ending in \"lot\")");
+    /* CM-4: the chain ends in the lot, so that the order is total. */
+    preset("swiss-2p", &f);
+    f.stages[0].tiebreaks[f.stages[0].n_tiebreaks - 1] = TNY_TB_SOS;
+    assert_int_equal(tny_format_check(&f, "format", &d), TNY_EINVAL);
+    assert_string_equal(d.msg, "format.stages[0].tiebreaks: the last tiebreak "
+                               "must be \"lot\" so that the order is total "
+                               "(CM-4)");
 }
 
 /* NH-10: an event built in C holds the armies by index into the format's

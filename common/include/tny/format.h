@@ -253,13 +253,30 @@ int32_t tny_format_army_index(const struct tny_format *fmt, const char *name);
 /* The format as a whole (format_check.c): the table size fits the game,
  * the stage layout (kinds, strategies that fit the table size, elimination
  * never first, one stage per kind, Swiss rounds, a tiebreak chain that
- * applies to the game), and the game's own data present and consistent
- * (TX-2 margins, AG-5/AG-10, CT-3, CT-8).  Checks what a format file, an
+ * applies to the game and ends in "lot"), and the game's own data present
+ * and consistent (TX-2 margins, AG-5/AG-10, CT-3, CT-8, the two-player
+ * score range, the MoV clamp).  Checks what a format file, an
  * event's options or a builder can get wrong beyond single values; path
  * names the format in messages ("format", "event.format").
  * Errors: TNY_EINVAL (diag "PATH.stages[1].cut: why"). */
 TNY_MUST_USE int tny_format_check(const struct tny_format *fmt,
                                   const char *path, struct tny_diag *diag);
+
+/* Parts of tny_format_check that a parser runs as soon as it has read
+ * the fields, so that its first message is about them: CM-4 a stage's
+ * tiebreak chain ends in "lot" (path names the stage:
+ * "PATH.tiebreaks: ..."); a two-player score range is not empty
+ * ("PATH.two_player.score_max: less than score_min"); the MoV clamp is
+ * not empty ("PATH.tiebreak_data.mov.max: less than min").  path names
+ * the format except for the stage's.  Errors: TNY_EINVAL. */
+TNY_MUST_USE int tny_stage_check_tiebreaks(const struct tny_stage *s,
+                                           const char *path,
+                                           struct tny_diag *diag);
+TNY_MUST_USE int tny_format_check_scores(const struct tny_format *fmt,
+                                         const char *path,
+                                         struct tny_diag *diag);
+TNY_MUST_USE int tny_format_check_mov(const struct tny_format *fmt,
+                                      const char *path, struct tny_diag *diag);
 
 /* Recomputes the fields that mirror bye_points for the games that read
  * them (TX bye_tp, CT bye_placement_points); call after setting it. */
