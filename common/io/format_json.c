@@ -458,14 +458,9 @@ static int name_list(const json_t *obj, const char *path, const char *key,
         if ((rc = tny__string_to(json_array_get(arr, i), ip, dst[i],
                                  TNY_NAME_MAX, diag)) < 0)
             return rc;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(dst[j], dst[i]) == 0)
-                return tny_diag_set(diag, TNY_EINVAL, "%s: \"%s\" listed twice",
-                                    ip, dst[i]);
-        if (known && tny_format_army_index(known, dst[i]) < 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: \"%s\" is not in neuroshima_hex.armies",
-                                ip, dst[i]);
+        if ((rc = tny_format_check_name_entry((const char(*)[TNY_NAME_MAX])dst,
+                                              (int32_t)i, known, ip, diag)) < 0)
+            return rc;
     }
     *n_out = (int32_t)json_array_size(arr);
     return TNY_OK;
@@ -545,12 +540,10 @@ static int parse_stage(const json_t *obj, const char *path,
             if ((rc = pick_name(json_array_get(v, i), ip, "tiebreak", tbs,
                                 TNY_TB_COUNT_, &which, diag)) < 0)
                 return rc;
-            for (size_t j = 0; j < i; j++)
-                if ((int)st->tiebreaks[j] == which)
-                    return tny_diag_set(
-                        diag, TNY_EINVAL, "%s: \"%s\" listed twice", ip,
-                        tny_tiebreak_name((enum tny_tiebreak)which));
             st->tiebreaks[i] = (enum tny_tiebreak)which;
+            if ((rc = tny_stage_check_tiebreak_entry(st, (int32_t)i, ip,
+                                                     diag)) < 0)
+                return rc;
         }
         st->n_tiebreaks = (int32_t)json_array_size(v);
         if ((rc = tny_stage_check_tiebreaks(st, path, diag)) < 0)

@@ -11,6 +11,7 @@
 #include "tny/format.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Longest path named in a message (as the JSON adapter's). */
 #define PATH_MAX_ 256
@@ -18,6 +19,59 @@
 static bool is_power_of_two(int32_t x)
 {
     return x > 0 && (x & (x - 1)) == 0;
+}
+
+int tny_format_check_name_entry(const char (*names)[TNY_NAME_MAX], int32_t i,
+                                const struct tny_format *known,
+                                const char *path, struct tny_diag *diag)
+{
+    for (int32_t j = 0; j < i; j++)
+        if (strcmp(names[j], names[i]) == 0)
+            return tny_diag_set(diag, TNY_EINVAL, "%s: \"%s\" listed twice",
+                                path, names[i]);
+    if (known && tny_format_army_index(known, names[i]) < 0)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: \"%s\" is not in neuroshima_hex.armies", path,
+                            names[i]);
+    return TNY_OK;
+}
+
+int tny_stage_check_tiebreak_entry(const struct tny_stage *s, int32_t i,
+                                   const char *path, struct tny_diag *diag)
+{
+    for (int32_t j = 0; j < i; j++)
+        if (s->tiebreaks[j] == s->tiebreaks[i])
+            return tny_diag_set(diag, TNY_EINVAL, "%s: \"%s\" listed twice",
+                                path, tny_tiebreak_name(s->tiebreaks[i]));
+    return TNY_OK;
+}
+
+/* NH-10 army lists: each name once, the beginners' and capped ones among
+ * the armies. */
+static int check_army_lists(const struct tny_format *f, const char *path,
+                            struct tny_diag *diag)
+{
+    const struct {
+        const char *key;
+        const char (*names)[TNY_NAME_MAX];
+        int32_t n;
+        const struct tny_format *known;
+    } lists[] = {
+        {"armies", f->armies, f->n_armies, NULL},
+        {"beginner_armies", f->beginner_armies, f->n_beginner_armies, f},
+        {"capped_armies", f->capped_armies, f->n_capped_armies, f},
+    };
+    char ep[PATH_MAX_];
+    int rc;
+    for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+        for (int32_t i = 0; i < lists[l].n; i++) {
+            snprintf(ep, sizeof(ep), "%s.neuroshima_hex.%s[%d]", path,
+                     lists[l].key, (int)i);
+            if ((rc = tny_format_check_name_entry(
+                     lists[l].names, i, lists[l].known, ep, diag)) < 0)
+                return rc;
+        }
+    return TNY_OK;
 }
 
 int tny_stage_check_tiebreaks(const struct tny_stage *s, const char *path,
@@ -54,7 +108,8 @@ int tny_format_check(const struct tny_format *f, const char *path,
                      struct tny_diag *diag)
 {
     int rc;
-    if ((rc = tny_format_check_scores(f, path, diag)) < 0 ||
+    if ((rc = check_army_lists(f, path, diag)) < 0 ||
+        (rc = tny_format_check_scores(f, path, diag)) < 0 ||
         (rc = tny_format_check_mov(f, path, diag)) < 0)
         return rc;
     const bool two = f->players_per_table == 2;
@@ -78,6 +133,12 @@ int tny_format_check(const struct tny_format *f, const char *path,
         const struct tny_stage *s = &f->stages[i];
         char sp[PATH_MAX_];
         snprintf(sp, sizeof(sp), "%s.stages[%d]", path, i);
+        for (int k = 0; k < s->n_tiebreaks; k++) {
+            char tp[PATH_MAX_ + 32];
+            snprintf(tp, sizeof(tp), "%s.tiebreaks[%d]", sp, k);
+            if ((rc = tny_stage_check_tiebreak_entry(s, k, tp, diag)) < 0)
+                return rc;
+        }
         if ((rc = tny_stage_check_tiebreaks(s, sp, diag)) < 0)
             return rc;
         bool elim_kind = s->kind == TNY_STAGE_ELIMINATION;

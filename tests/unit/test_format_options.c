@@ -5,6 +5,7 @@
  * "Options"). */
 #include "testutil.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "tny/format_options.h"
@@ -130,7 +131,8 @@ static void test_options_give_invalid_format(void **state)
 }
 
 /* tny_format_check on a struct built in C: CM-4 needs a tiebreak chain
- * ending in the lot, AG-10 groups of 4. */
+ * ending in the lot, each criterion once; AG-10 groups of 4; NH-10 lists
+ * only armies of the format. */
 static void test_format_check_in_c(void **state)
 {
     struct tny_format f;
@@ -154,6 +156,20 @@ static void test_format_check_in_c(void **state)
     assert_string_equal(d.msg, "format.stages[0].tiebreaks: the last tiebreak "
                                "must be \"lot\" so that the order is total "
                                "(CM-4)");
+    /* A criterion twice in the chain, and NH-10 base-box armies that are
+     * not armies of the format. */
+    preset("swiss-2p", &f);
+    f.stages[0].tiebreaks[1] = f.stages[0].tiebreaks[0];
+    assert_int_equal(tny_format_check(&f, "format", &d), TNY_EINVAL);
+    assert_non_null(strstr(d.msg, "format.stages[0].tiebreaks[1]: \""));
+    assert_non_null(strstr(d.msg, "\" listed twice"));
+    preset("neuroshima-hex", &f);
+    assert_true(f.n_beginner_armies > 0);
+    snprintf(f.beginner_armies[0], TNY_NAME_MAX, "%s", "Not An Army");
+    assert_int_equal(tny_format_check(&f, "format", &d), TNY_EINVAL);
+    assert_string_equal(d.msg, "format.neuroshima_hex.beginner_armies[0]: "
+                               "\"Not An Army\" is not in "
+                               "neuroshima_hex.armies");
 }
 
 /* NH-10: an event built in C holds the armies by index into the format's

@@ -263,12 +263,24 @@ TNY_MUST_USE int tny_format_check(const struct tny_format *fmt,
                                   const char *path, struct tny_diag *diag);
 
 /* Parts of tny_format_check that a parser runs as soon as it has read
- * the fields, so that its first message is about them: CM-4 a stage's
+ * the fields, so that its first message is about them: entry i of an
+ * NH-10 name list (names[0..i]) is no repeat and, with known, one of
+ * known->armies ("PATH: \"NAME\" listed twice", "PATH: \"NAME\" is not
+ * in neuroshima_hex.armies"; path names the entry); tiebreak i of a stage
+ * is no repeat ("PATH: \"sos\" listed twice"); CM-4 a stage's
  * tiebreak chain ends in "lot" (path names the stage:
  * "PATH.tiebreaks: ..."); a two-player score range is not empty
  * ("PATH.two_player.score_max: less than score_min"); the MoV clamp is
  * not empty ("PATH.tiebreak_data.mov.max: less than min").  path names
  * the format except for the stage's.  Errors: TNY_EINVAL. */
+TNY_MUST_USE int tny_format_check_name_entry(const char (*names)[TNY_NAME_MAX],
+                                             int32_t i,
+                                             const struct tny_format *known,
+                                             const char *path,
+                                             struct tny_diag *diag);
+TNY_MUST_USE int tny_stage_check_tiebreak_entry(const struct tny_stage *s,
+                                                int32_t i, const char *path,
+                                                struct tny_diag *diag);
 TNY_MUST_USE int tny_stage_check_tiebreaks(const struct tny_stage *s,
                                            const char *path,
                                            struct tny_diag *diag);
