@@ -15,8 +15,6 @@
 #ifndef TBL_GAME_H
 #define TBL_GAME_H
 
-#include <jansson.h>
-
 #include "tny/event.h"
 #include "tny/rng.h"
 #include "tny/wire.h"
@@ -26,7 +24,6 @@ struct tbl_game {
     struct tny_table table;
     enum tny_stage_kind stage;
     int32_t round;
-    json_t *base; /* the event as event-file JSON, without rounds (owned) */
 };
 
 /* Builds *out from an assignment with a table (not idle).  The format is

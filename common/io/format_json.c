@@ -2,13 +2,14 @@
  *
  * A format object (docs/formats.md) is parsed key by key into the struct,
  * then its "options" are applied, then the result is checked as a whole
- * (stage layout, tiebreak chain, game data).  Options are names for single
- * fields of the format (swiss_rounds is the Swiss stage's rounds, ...):
- * one table below lists them with their type, range and the formats they
- * apply to.  In a format object a value may be written in both places
- * (options.cut and stages[1].cut); they must then agree, so that an edited
- * copy of a preset never silently ignores an edit.  An event's "options"
- * simply overwrite.
+ * (tny_format_check, format_check.c).  Options are names for single fields
+ * of the format (swiss_rounds is the Swiss stage's rounds, ...): their
+ * table, ranges and setters are the engine's (format_options.h); this file
+ * only turns a JSON value into a typed option value and names paths.  In
+ * a format object a value may be written in both places (options.cut and
+ * stages[1].cut); they must then agree, so that an edited copy of a
+ * preset never silently ignores an edit.  An event's "options" simply
+ * overwrite.
  *
  * Invariants: the struct is zeroed before parsing and only written through
  * named fields, so two parses of equal text give memcmp-equal structs and
@@ -23,14 +24,14 @@
 #include <string.h>
 
 #include "io_internal.h"
+#include "tny/format_options.h"
 #include "tny/presets.h"
 
+/* "Not given" while a format object is parsed (format_options.h). */
 #define UNSET32 INT32_MIN
 #define UNSET64 INT64_MIN
 /* Largest points value a format may hold (whole points). */
 #define POINTS_LIMIT 100000
-
-enum { OPT_INT, OPT_POINTS, OPT_BOOL, OPT_ENUM };
 
 /* Presence of keys that have no spare sentinel value. */
 struct fctx {
@@ -40,28 +41,11 @@ struct fctx {
                             * double_losses */
 };
 
-static const char *const structure_names[] = {
-    [TNY_STRUCTURE_CUSTOM] = "custom",
-    [TNY_STRUCTURE_BASIC] = "basic",
-    [TNY_STRUCTURE_ADVANCED] = "advanced",
-};
-static const char *const group_order_names[] = {
-    [TNY_GROUP_LOT] = "lot",
-    [TNY_GROUP_ADJACENT] = "adjacent",
-};
-static const char *const score_groups_names[] = {
-    [TNY_GROUPS_POINTS] = "points",
-    [TNY_GROUPS_WINS] = "wins",
-};
-static const char *const bye_rule_names[] = {
-    [TNY_BYE_LOWEST_POINTS_HQ] = "lowest_points_hq",
-    [TNY_BYE_LOWEST_RANKED] = "lowest_ranked",
-};
-
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ---- small helpers ----------------------------------------------------- */
 
+/* A string naming one of names[0..n) (tny_name_pick says what is wrong). */
 static int pick_name(const json_t *v, const char *path, const char *noun,
                      const char *const *names, int n, int *out,
                      struct tny_diag *diag)
@@ -73,23 +57,7 @@ static int pick_name(const json_t *v, const char *path, const char *noun,
     rc = tny__string(v, path, 64, &s, diag);
     if (rc < 0)
         return rc;
-    for (int i = 0; i < n; i++)
-        if (names[i] && strcmp(names[i], s) == 0) {
-            *out = i;
-            return TNY_OK;
-        }
-    char list[256] = "";
-    size_t used = 0;
-    for (int i = 0; i < n && used < sizeof(list); i++) {
-        int w = snprintf(list + used, sizeof(list) - used, "%s%s",
-                         i ? ", " : "", names[i]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    return tny_diag_set(diag, TNY_EINVAL,
-                        "%s: unknown %s \"%.64s\" (expected one of: %s)", path,
-                        noun, s, list);
+    return tny_name_pick(s, names, n, path, noun, out, diag);
 }
 
 /* The name tables of format.h as arrays for pick_name (caller's storage,
@@ -97,6 +65,10 @@ static int pick_name(const json_t *v, const char *path, const char *noun,
 #define N_KINDS (TNY_STAGE_ROUND_ROBIN + 1)
 #define N_PAIRINGS (TNY_PAIR_ROUND_ROBIN + 1)
 #define N_GAMES (TNY_GAME_TWO_PLAYER + 1)
+#define N_STRUCTURES (TNY_STRUCTURE_ADVANCED + 1)
+#define N_GROUP_ORDERS (TNY_GROUP_ADJACENT + 1)
+#define N_SCORE_GROUPS (TNY_GROUPS_WINS + 1)
+#define N_BYE_RULES (TNY_BYE_LOWEST_RANKED + 1)
 
 static void tiebreak_names(const char **names)
 {
@@ -104,21 +76,32 @@ static void tiebreak_names(const char **names)
         names[i] = tny_tiebreak_name((enum tny_tiebreak)i);
 }
 
-static int find_stage(const struct tny_format *fmt, enum tny_stage_kind kind)
+static const char **structure_names(const char **names)
 {
-    for (int i = 0; i < fmt->n_stages; i++)
-        if (fmt->stages[i].kind == kind)
-            return i;
-    return -1;
+    for (int i = 0; i < N_STRUCTURES; i++)
+        names[i] = tny_structure_name((enum tny_structure)i);
+    return names;
 }
 
-static int swiss_stage(const struct tny_format *fmt)
+static const char **group_order_names(const char **names)
 {
-    for (int i = 0; i < fmt->n_stages; i++)
-        if (fmt->stages[i].kind == TNY_STAGE_SWISS ||
-            fmt->stages[i].kind == TNY_STAGE_ROUND_ROBIN)
-            return i;
-    return -1;
+    for (int i = 0; i < N_GROUP_ORDERS; i++)
+        names[i] = tny_group_order_name((enum tny_group_order)i);
+    return names;
+}
+
+static const char **score_groups_names(const char **names)
+{
+    for (int i = 0; i < N_SCORE_GROUPS; i++)
+        names[i] = tny_score_groups_name((enum tny_score_groups)i);
+    return names;
+}
+
+static const char **bye_rule_names(const char **names)
+{
+    for (int i = 0; i < N_BYE_RULES; i++)
+        names[i] = tny_bye_rule_name((enum tny_bye_rule)i);
+    return names;
 }
 
 static int pairing_stage(const struct tny_format *fmt, enum tny_pairing p)
@@ -141,301 +124,88 @@ static int64_t gcd64(int64_t a, int64_t b)
 
 /* ---- options ----------------------------------------------------------- */
 
-struct option {
-    const char *name;
-    int type;
-    int arg;          /* stage kind for per-stage options; for fd_format the
-                       * field's offsetof(struct tny_format, ...) */
-    int64_t lo, hi;   /* OPT_INT range; OPT_POINTS range in whole points */
-    const char *home; /* where else in a format object the value lives */
-    bool (*applies)(const struct option *o, const struct tny_format *fmt);
-    /* Address of the field, or NULL (custom get/set below). */
-    void *(*field)(const struct option *o, struct tny_format *fmt);
-    int32_t scale; /* OPT_INT: field = value * scale */
-};
-
-static bool ap_pairing(const struct option *o, const struct tny_format *f)
+/* An option value as JSON (new reference; NULL on allocation failure). */
+static json_t *option_json(const struct tny_option_value *v)
 {
-    (void)o;
-    return f->n_stages == 1 && f->players_per_table == 2 &&
-           (f->stages[0].pairing == TNY_PAIR_SWISS ||
-            f->stages[0].pairing == TNY_PAIR_ROUND_ROBIN);
-}
-static bool ap_structure(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return f->game == TNY_GAME_GOT_LCG2;
-}
-static bool ap_folded(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return pairing_stage(f, TNY_PAIR_FOLDED) >= 0;
-}
-static bool ap_swiss(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return swiss_stage(f) >= 0;
-}
-static bool ap_kind(const struct option *o, const struct tny_format *f)
-{
-    return find_stage(f, (enum tny_stage_kind)o->arg) >= 0;
-}
-static bool ap_four(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return f->players_per_table == 4;
-}
-static bool ap_not_ag(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return f->game != TNY_GAME_AGRICOLA;
-}
-static bool ap_ag(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return f->game == TNY_GAME_AGRICOLA;
-}
-static bool ap_ag_ct(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return f->game == TNY_GAME_AGRICOLA || f->game == TNY_GAME_CATAN;
-}
-static bool ap_tx(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return f->game == TNY_GAME_TANTRIX;
-}
-static bool ap_tp(const struct option *o, const struct tny_format *f)
-{
-    (void)o;
-    return f->game == TNY_GAME_TWO_PLAYER;
-}
-
-static void *fd_swiss_rounds(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->stages[swiss_stage(f)].rounds;
-}
-static void *fd_kind_rounds(const struct option *o, struct tny_format *f)
-{
-    return &f->stages[find_stage(f, (enum tny_stage_kind)o->arg)].rounds;
-}
-static void *fd_cut(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->stages[find_stage(f, TNY_STAGE_ELIMINATION)].cut;
-}
-static void *fd_timer(const struct option *o, struct tny_format *f)
-{
-    return &f->stages[find_stage(f, (enum tny_stage_kind)o->arg)].timer_minutes;
-}
-static void *fd_final_timer(const struct option *o, struct tny_format *f)
-{
-    (void)o;
-    return &f->stages[find_stage(f, TNY_STAGE_ELIMINATION)].final_timer_minutes;
-}
-/* A format-level field: o->arg is its byte offset in struct tny_format. */
-static void *fd_format(const struct option *o, struct tny_format *f)
-{
-    return (char *)f + o->arg;
-}
-
-/* In application order: "pairing" first, since it changes which stage
- * kinds (and so which timer options) exist. */
-static const struct option options[] = {
-    {"pairing", OPT_ENUM, 0, 0, 0, "stages[0].kind/pairing", ap_pairing, NULL,
-     0},
-    {"structure", OPT_ENUM, 0, 0, 0, "structure", ap_structure, NULL, 0},
-    {"elimination_only", OPT_BOOL, 0, 0, 0,
-     "the elimination stage's from_start", ap_folded, NULL, 0},
-    {"swiss_rounds", OPT_INT, 0, 0, 1000, "the swiss stage's rounds", ap_swiss,
-     fd_swiss_rounds, 1},
-    {"cut", OPT_INT, TNY_STAGE_ELIMINATION, 0, 4096,
-     "the elimination stage's cut", ap_kind, fd_cut, 1},
-    {"rounds", OPT_INT, TNY_STAGE_ROUND, 1, 1000, "the round stage's rounds",
-     ap_kind, fd_kind_rounds, 1},
-    {"players_per_table", OPT_INT,
-     offsetof(struct tny_format, players_per_table), 4, 4, "players_per_table",
-     ap_four, fd_format, 1},
-    {"bye_points", OPT_POINTS, offsetof(struct tny_format, bye_points), 0, 1000,
-     "bye.points", ap_not_ag, fd_format, 0},
-    {"score_groups", OPT_ENUM, 0, 0, 0, "the swiss stage's score_groups",
-     ap_swiss, NULL, 0},
-    {"swiss_timer_minutes", OPT_INT, TNY_STAGE_SWISS, 0, 1440,
-     "the swiss stage's timer_minutes", ap_kind, fd_timer, 1},
-    {"round_robin_timer_minutes", OPT_INT, TNY_STAGE_ROUND_ROBIN, 0, 1440,
-     "the round_robin stage's timer_minutes", ap_kind, fd_timer, 1},
-    {"elimination_timer_minutes", OPT_INT, TNY_STAGE_ELIMINATION, 0, 1440,
-     "the elimination stage's timer_minutes", ap_kind, fd_timer, 1},
-    {"elimination_final_timer_minutes", OPT_INT, TNY_STAGE_ELIMINATION, 0, 1440,
-     "the elimination stage's final_timer_minutes", ap_kind, fd_final_timer, 1},
-    {"prelim_timer_minutes", OPT_INT, TNY_STAGE_PRELIM, 0, 1440,
-     "the prelim stage's timer_minutes", ap_kind, fd_timer, 1},
-    {"final_timer_minutes", OPT_INT, TNY_STAGE_FINAL, 0, 1440,
-     "the final stage's timer_minutes", ap_kind, fd_timer, 1},
-    {"round_timer_minutes", OPT_INT, TNY_STAGE_ROUND, 0, 1440,
-     "the round stage's timer_minutes", ap_kind, fd_timer, 1},
-    {"draft_minutes", OPT_INT, offsetof(struct tny_format, draft_minutes), 0,
-     1440, "table.draft_minutes", ap_ag, fd_format, 1},
-    {"action_seconds", OPT_INT, offsetof(struct tny_format, action_seconds), 0,
-     3600, "table.action_seconds", ap_ag_ct, fd_format, 1},
-    {"clock_minutes", OPT_INT, offsetof(struct tny_format, clock_limit_ms), 0,
-     1440, "tantrix.clock_minutes", ap_tx, fd_format, 60000},
-    {"default_win_tp", OPT_POINTS, offsetof(struct tny_format, default_win_tp),
-     0, 1000, "tantrix.default_win_tp", ap_tx, fd_format, 0},
-    {"max_missed_games", OPT_INT, offsetof(struct tny_format, max_missed_games),
-     0, 1000, "tantrix.max_missed_games", ap_tx, fd_format, 1},
-    {"group_a_size", OPT_INT, offsetof(struct tny_format, group_a_size), 4,
-     1000, "agricola.group_a_size", ap_ag, fd_format, 1},
-    /* two-player: which outcomes a result may record (arg: index into
-     * fctx.outcome_given) */
-    {"draws", OPT_BOOL, offsetof(struct tny_format, draws), 0, 0,
-     "two_player.draws", ap_tp, fd_format, 0},
-    {"intentional_draws", OPT_BOOL,
-     offsetof(struct tny_format, intentional_draws), 1, 0,
-     "two_player.intentional_draws", ap_tp, fd_format, 0},
-    {"double_losses", OPT_BOOL, offsetof(struct tny_format, double_losses), 2,
-     0, "two_player.double_losses", ap_tp, fd_format, 0},
-};
-
-static bool option_applies(const struct option *o, const struct tny_format *f)
-{
-    return o->applies(o, f);
-}
-
-/* Current value of an option as JSON; NULL when unset (sentinel) or on
- * allocation failure. */
-static json_t *option_get(const struct option *o, const struct tny_format *f,
-                          const struct fctx *ctx)
-{
-    struct tny_format *mf = (struct tny_format *)f; /* field() only computes */
-    if (strcmp(o->name, "pairing") == 0)
-        return json_string(tny_pairing_name(f->stages[0].pairing));
-    if (strcmp(o->name, "structure") == 0) {
-        if (ctx && !ctx->structure_given)
-            return NULL;
-        return json_string(structure_names[f->structure]);
+    switch (v->type) {
+    case TNY_OPTION_INT: return json_integer(v->number);
+    case TNY_OPTION_POINTS: return tny_json_points(v->number);
+    case TNY_OPTION_BOOL: return json_boolean(v->number);
+    case TNY_OPTION_NAME: return json_string(v->name);
     }
-    if (strcmp(o->name, "score_groups") == 0)
-        return json_string(
-            score_groups_names[f->stages[swiss_stage(f)].score_groups]);
-    if (strcmp(o->name, "elimination_only") == 0) {
-        int s = pairing_stage(f, TNY_PAIR_FOLDED);
-        if (ctx && !ctx->from_start_given[s])
-            return NULL;
-        return json_boolean(f->stages[s].from_start);
-    }
-    if (o->type == OPT_POINTS) {
-        int64_t v = *(int64_t *)o->field(o, mf);
-        return v == UNSET64 ? NULL : tny_json_points(v);
-    }
-    if (o->type == OPT_BOOL) { /* two-player outcomes (lo: which) */
-        if (ctx && !ctx->outcome_given[o->lo])
-            return NULL;
-        return json_boolean(*(bool *)o->field(o, mf));
-    }
-    int32_t v = *(int32_t *)o->field(o, mf);
-    return v == UNSET32 ? NULL : json_integer(v / o->scale);
+    return NULL;
 }
 
-static int option_set(const struct option *o, struct tny_format *f,
-                      const json_t *v, const char *path, struct tny_diag *diag)
+/* The JSON value v as a value of option o: only its JSON type is checked
+ * here (ranges and names are tny_format_option_set's).  A name borrows
+ * v's text. */
+static int option_value(const struct tny_option_info *o, const json_t *v,
+                        const char *path, struct tny_option_value *out,
+                        struct tny_diag *diag)
 {
+    bool b;
     int rc;
-    if (strcmp(o->name, "pairing") == 0) {
-        static const char *const names[] = {"swiss", "round_robin"};
-        int which;
-        if ((rc = pick_name(v, path, "pairing", names, 2, &which, diag)) < 0)
-            return rc;
-        struct tny_stage *st = &f->stages[0];
-        if (which == 1 && st->pairing != TNY_PAIR_ROUND_ROBIN) {
-            st->kind = TNY_STAGE_ROUND_ROBIN;
-            st->pairing = TNY_PAIR_ROUND_ROBIN;
-            st->rounds = 0; /* a full cycle unless swiss_rounds says */
-        } else if (which == 0 && st->pairing != TNY_PAIR_SWISS) {
-            st->kind = TNY_STAGE_SWISS;
-            st->pairing = TNY_PAIR_SWISS;
-        }
+
+    memset(out, 0, sizeof(*out));
+    out->type = o->type;
+    switch (o->type) {
+    case TNY_OPTION_INT:
+        if (!json_is_integer(v)) /* says "expected an integer LO..HI" */
+            return tny__int(v, path, o->lo, o->hi, &out->number, diag);
+        out->number = json_integer_value(v);
         return TNY_OK;
-    }
-    if (strcmp(o->name, "structure") == 0) {
-        int which;
-        if ((rc = pick_name(v, path, "structure", structure_names,
-                            N_OF(structure_names), &which, diag)) < 0)
-            return rc;
-        f->structure = (enum tny_structure)which;
-        return TNY_OK;
-    }
-    if (strcmp(o->name, "score_groups") == 0) {
-        int which;
-        if ((rc = pick_name(v, path, "score groups", score_groups_names,
-                            N_OF(score_groups_names), &which, diag)) < 0)
-            return rc;
-        f->stages[swiss_stage(f)].score_groups = (enum tny_score_groups)which;
-        return TNY_OK;
-    }
-    if (strcmp(o->name, "elimination_only") == 0) {
-        bool b;
+    case TNY_OPTION_POINTS:
+        return tny__points(v, path, o->hi, &out->number, diag);
+    case TNY_OPTION_BOOL:
         if ((rc = tny__bool(v, path, &b, diag)) < 0)
             return rc;
-        f->stages[pairing_stage(f, TNY_PAIR_FOLDED)].from_start = b;
+        out->number = b;
         return TNY_OK;
+    case TNY_OPTION_NAME: return tny__string(v, path, 64, &out->name, diag);
     }
-    if (o->type == OPT_BOOL)
-        return tny__bool(v, path, (bool *)o->field(o, f), diag);
-    if (o->type == OPT_POINTS) {
-        int64_t units;
-        if ((rc = tny__points(v, path, o->hi, &units, diag)) < 0)
-            return rc;
-        if (units < o->lo * TNY_POINT_SCALE)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected points %lld..%lld", path,
-                                (long long)o->lo, (long long)o->hi);
-        *(int64_t *)o->field(o, f) = units;
-        return TNY_OK;
-    }
-    int64_t x, lo = o->lo;
-    /* CT-8: a Catan game is given at least 90 minutes (0 = no limit). */
-    if (f->game == TNY_GAME_CATAN && o->field == fd_timer &&
-        json_is_integer(v) && json_integer_value(v) != 0)
-        lo = 90;
-    if ((rc = tny__int(v, path, lo, o->hi, &x, diag)) < 0)
-        return rc;
-    if (o->field == fd_cut && x != 0 && (x < 2 || (x & (x - 1)) != 0))
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s: %lld is not a power of two (0 = no "
-                            "elimination stage)",
-                            path, (long long)x);
-    *(int32_t *)o->field(o, f) = (int32_t)(x * o->scale);
     return TNY_OK;
 }
 
-static void list_options(const struct tny_format *f, char *buf, size_t cap)
+/* Whether a format object's body gave option i's value itself (options
+ * whose fields have no "not given" mark keep it in ctx). */
+static bool given_in_body(const struct tny_format *f, int i,
+                          const struct fctx *ctx)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < N_OF(options) && used < cap; i++) {
-        if (!option_applies(&options[i], f))
-            continue;
-        int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "",
-                         options[i].name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
+    static const char *const outcomes[] = {"draws", "intentional_draws",
+                                           "double_losses"};
+    const char *name = tny_format_option_info(i)->name;
+    if (strcmp(name, "structure") == 0)
+        return ctx->structure_given;
+    if (strcmp(name, "elimination_only") == 0)
+        return ctx->from_start_given[pairing_stage(f, TNY_PAIR_FOLDED)];
+    for (int k = 0; k < N_OF(outcomes); k++)
+        if (strcmp(name, outcomes[k]) == 0)
+            return ctx->outcome_given[k];
+    return true;
 }
 
-/* Keeps the fields that mirror bye_points for the games that read them. */
-static void sync_derived(struct tny_format *f)
+/* Current value of option i as JSON; NULL when not given (ctx: by the
+ * body of the format object) or on allocation failure. */
+static json_t *option_get(const struct tny_format *f, int i,
+                          const struct fctx *ctx)
 {
-    if (f->game == TNY_GAME_TANTRIX)
-        f->bye_tp = f->bye_points;
-    if (f->game == TNY_GAME_CATAN)
-        f->bye_placement_points = f->bye_points;
+    struct tny_option_value v;
+    if (ctx && !given_in_body(f, i, ctx))
+        return NULL;
+    if (!tny_format_option_get(f, i, &v))
+        return NULL;
+    return option_json(&v);
 }
 
-static int check_format(const struct tny_format *f, const char *path,
-                        struct tny_diag *diag);
+static bool same_value(const struct tny_option_value *a,
+                       const struct tny_option_value *b)
+{
+    if (a->type != b->type)
+        return false;
+    if (a->type == TNY_OPTION_NAME)
+        return strcmp(a->name, b->name) == 0;
+    return a->number == b->number;
+}
 
 /* ctx non-NULL: options of a format object, checked against the body. */
 static int apply_options(struct tny_format *f, const json_t *opts,
@@ -452,64 +222,52 @@ static int apply_options(struct tny_format *f, const json_t *opts,
     const char *key;
     json_t *value;
     json_object_foreach ((json_t *)opts, key, value) {
-        int i;
         if (tny__is_extension_key(key))
             continue;
-        for (i = 0; i < N_OF(options); i++)
-            if (strcmp(options[i].name, key) == 0)
-                break;
-        if (i == N_OF(options) || !option_applies(&options[i], f)) {
-            char list[400];
-            list_options(f, list, sizeof(list));
-            tny__path_key(kpath, path, key);
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: unknown option (options of format "
-                                "\"%s\": %s)",
-                                kpath, f->name, list);
-        }
+        tny__path_key(kpath, path, key);
+        if ((rc = tny_format_option_find(f, key, kpath, diag)) < 0)
+            return rc;
     }
+    rc = TNY_OK;
     scratch = malloc(sizeof(*scratch));
     if (!scratch)
         return TNY_ENOMEM;
-    for (int i = 0; i < N_OF(options); i++) {
-        const struct option *o = &options[i];
+    for (int i = 0; i < tny_format_option_count(); i++) {
+        const struct tny_option_info *o = tny_format_option_info(i);
+        struct tny_option_value want, had, now;
         json_t *v = json_object_get(opts, o->name);
         if (!v)
             continue;
         tny__path_key(kpath, path, o->name);
-        if (!option_applies(o, f)) { /* e.g. pairing removed the stage */
-            char list[400];
-            list_options(f, list, sizeof(list));
-            rc = tny_diag_set(diag, TNY_EINVAL,
-                              "%s: not an option of this format after the "
-                              "options before it (options: %s)",
-                              kpath, list);
+        /* e.g. pairing removed the stage */
+        if ((rc = tny_format_option_check(f, i, kpath, diag)) < 0 ||
+            (rc = option_value(o, v, kpath, &want, diag)) < 0)
             goto out;
-        }
-        json_t *had = ctx ? option_get(o, f, ctx) : NULL;
-        if (!had) {
-            if ((rc = option_set(o, f, v, kpath, diag)) < 0)
+        if (!ctx || !given_in_body(f, i, ctx) ||
+            !tny_format_option_get(f, i, &had)) {
+            if ((rc = tny_format_option_set(f, i, &want, kpath, diag)) < 0)
                 goto out;
             continue;
         }
         /* Written twice in one format object: must say the same. */
         *scratch = *f;
-        rc = option_set(o, scratch, v, kpath, diag);
-        json_t *now = rc < 0 ? NULL : option_get(o, scratch, NULL);
-        bool same = now && json_equal(had, now);
-        char *had_text = json_dumps(had, JSON_ENCODE_ANY);
-        json_decref(had);
-        json_decref(now);
-        if (rc >= 0 && !same)
+        if ((rc = tny_format_option_set(scratch, i, &want, kpath, diag)) < 0)
+            goto out;
+        tny_format_option_get(scratch, i, &now);
+        if (!same_value(&had, &now)) {
+            json_t *had_json = option_json(&had);
+            char *had_text =
+                had_json ? json_dumps(had_json, JSON_ENCODE_ANY) : NULL;
+            json_decref(had_json);
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "%s: disagrees with %s (%s) in the same format; "
                               "change one of them",
                               kpath, o->home, had_text ? had_text : "?");
-        free(had_text);
-        if (rc < 0)
+            free(had_text);
             goto out;
+        }
     }
-    sync_derived(f);
+    tny_format_sync_derived(f);
 out:
     free(scratch);
     return rc;
@@ -518,19 +276,12 @@ out:
 int tny_format_apply_options(struct tny_format *fmt, const json_t *opts,
                              const char *path, struct tny_diag *diag)
 {
-    struct tny_diag inner;
     int rc = apply_options(fmt, opts, path, NULL, diag);
     if (rc < 0)
         return rc;
     /* The combined result must still be a valid format (e.g. a Swiss
      * stage left without rounds). */
-    rc = check_format(fmt, "format", &inner);
-    if (rc < 0)
-        return tny_diag_set(diag, rc,
-                            "%s: the options give an invalid "
-                            "format: %s",
-                            path, inner.msg);
-    return TNY_OK;
+    return tny_format_check_options(fmt, path, diag);
 }
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -707,14 +458,9 @@ static int name_list(const json_t *obj, const char *path, const char *key,
         if ((rc = tny__string_to(json_array_get(arr, i), ip, dst[i],
                                  TNY_NAME_MAX, diag)) < 0)
             return rc;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(dst[j], dst[i]) == 0)
-                return tny_diag_set(diag, TNY_EINVAL, "%s: \"%s\" listed twice",
-                                    ip, dst[i]);
-        if (known && tny_format_army_index(known, dst[i]) < 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: \"%s\" is not in neuroshima_hex.armies",
-                                ip, dst[i]);
+        if ((rc = tny_format_check_name_entry((const char(*)[TNY_NAME_MAX])dst,
+                                              (int32_t)i, known, ip, diag)) < 0)
+            return rc;
     }
     *n_out = (int32_t)json_array_size(arr);
     return TNY_OK;
@@ -737,7 +483,7 @@ static int parse_stage(const json_t *obj, const char *path,
         return rc;
 
     const char *kinds[N_KINDS], *pairings[N_PAIRINGS];
-    const char *tbs[TNY_TB_COUNT_];
+    const char *tbs[TNY_TB_COUNT_], *names[N_GROUP_ORDERS + N_SCORE_GROUPS];
     for (int i = 0; i < N_KINDS; i++)
         kinds[i] = tny_stage_kind_name((enum tny_stage_kind)i);
     for (int i = 0; i < N_PAIRINGS; i++)
@@ -759,15 +505,15 @@ static int parse_stage(const json_t *obj, const char *path,
 
     if ((v = json_object_get(obj, "group_order"))) {
         tny__path_key(p, path, "group_order");
-        if ((rc = pick_name(v, p, "group order", group_order_names,
-                            N_OF(group_order_names), &which, diag)) < 0)
+        if ((rc = pick_name(v, p, "group order", group_order_names(names),
+                            N_GROUP_ORDERS, &which, diag)) < 0)
             return rc;
         st->group_order = (enum tny_group_order)which;
     }
     if ((v = json_object_get(obj, "score_groups"))) {
         tny__path_key(p, path, "score_groups");
-        if ((rc = pick_name(v, p, "score groups", score_groups_names,
-                            N_OF(score_groups_names), &which, diag)) < 0)
+        if ((rc = pick_name(v, p, "score groups", score_groups_names(names),
+                            N_SCORE_GROUPS, &which, diag)) < 0)
             return rc;
         st->score_groups = (enum tny_score_groups)which;
     }
@@ -794,20 +540,14 @@ static int parse_stage(const json_t *obj, const char *path,
             if ((rc = pick_name(json_array_get(v, i), ip, "tiebreak", tbs,
                                 TNY_TB_COUNT_, &which, diag)) < 0)
                 return rc;
-            for (size_t j = 0; j < i; j++)
-                if ((int)st->tiebreaks[j] == which)
-                    return tny_diag_set(
-                        diag, TNY_EINVAL, "%s: \"%s\" listed twice", ip,
-                        tny_tiebreak_name((enum tny_tiebreak)which));
             st->tiebreaks[i] = (enum tny_tiebreak)which;
+            if ((rc = tny_stage_check_tiebreak_entry(st, (int32_t)i, ip,
+                                                     diag)) < 0)
+                return rc;
         }
         st->n_tiebreaks = (int32_t)json_array_size(v);
-        if (st->n_tiebreaks > 0 &&
-            st->tiebreaks[st->n_tiebreaks - 1] != TNY_TB_LOT)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: the last tiebreak must be \"lot\" so that "
-                                "the order is total (CM-4)",
-                                p);
+        if ((rc = tny_stage_check_tiebreaks(st, path, diag)) < 0)
+            return rc;
     }
 
     st->weight_num = st->weight_den = 1;
@@ -945,10 +685,7 @@ static int parse_game_block(const json_t *root, const char *path,
             (rc = opt_i32(b, p, "score_max", -1000000, 1000000, 1,
                           &f->score_max, diag)) < 0)
             return rc;
-        if (f->score_min > f->score_max)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.score_max: less than score_min", p);
-        return TNY_OK;
+        return tny_format_check_scores(f, path, diag);
     case TNY_GAME_GOT_LCG2: return TNY_OK;
     }
     return TNY_OK;
@@ -989,9 +726,9 @@ static int parse_tiebreak_data(const json_t *root, const char *path,
             (rc = opt_i32(m, mp, "bye", -1000000, 1000000, 1, &f->mov_bye,
                           diag)) < 0)
             return rc;
-        if (f->mov_min > f->mov_max)
-            return tny_diag_set(diag, TNY_EINVAL, "%s.max: less than min", mp);
         f->has_mov = true;
+        if ((rc = tny_format_check_mov(f, path, diag)) < 0)
+            return rc;
     }
     if ((v = json_object_get(b, "owp_floor"))) {
         int64_t units;
@@ -1090,167 +827,13 @@ static void clear_sentinels(struct tny_format *f)
         f->group_a_size = 0;
 }
 
-static bool is_power_of_two(int32_t x)
-{
-    return x > 0 && (x & (x - 1)) == 0;
-}
-
-/* The format as a whole: stage layout, strategies that fit the table
- * size, the game's data present and consistent. */
-static int check_format(const struct tny_format *f, const char *path,
-                        struct tny_diag *diag)
-{
-    const bool two = f->players_per_table == 2;
-    const bool gt_table =
-        f->game == TNY_GAME_GOT_LCG2 && f->structure != TNY_STRUCTURE_CUSTOM;
-    if (f->game == TNY_GAME_AGRICOLA || f->game == TNY_GAME_CATAN) {
-        if (f->players_per_table != 4)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.players_per_table: \"%s\" is played by 4 "
-                                "at a table",
-                                path, tny_game_name(f->game));
-    } else if (!two) {
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s.players_per_table: \"%s\" is a 2-player game",
-                            path, tny_game_name(f->game));
-    }
-    if (f->max_players > 0 && f->max_players < f->min_players)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s.max_players: less than min_players", path);
-    for (int i = 0; i < f->n_stages; i++) {
-        const struct tny_stage *s = &f->stages[i];
-        char sp[TNY__PATH_MAX];
-        snprintf(sp, sizeof(sp), "%s.stages[%d]", path, i);
-        bool elim_kind = s->kind == TNY_STAGE_ELIMINATION;
-        bool elim_pair =
-            s->pairing == TNY_PAIR_RESEEDED || s->pairing == TNY_PAIR_FOLDED;
-        bool four_pair =
-            s->pairing == TNY_PAIR_AGRICOLA || s->pairing == TNY_PAIR_GORN;
-        if (elim_kind != elim_pair)
-            return tny_diag_set(
-                diag, TNY_EINVAL,
-                "%s.pairing: \"%s\" does not fit a \"%s\" stage "
-                "(elimination stages pair \"reseeded\" or "
-                "\"folded\", no other stage does)",
-                sp, tny_pairing_name(s->pairing), tny_stage_kind_name(s->kind));
-        if (four_pair == two)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.pairing: \"%s\" does not seat %d players "
-                                "at a table",
-                                sp, tny_pairing_name(s->pairing),
-                                (int)f->players_per_table);
-        if (s->pairing == TNY_PAIR_AGRICOLA && f->game != TNY_GAME_AGRICOLA)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.pairing: \"agricola\" seating needs the "
-                                "agricola game",
-                                sp);
-        if (elim_kind && i == 0)
-            /* The cut (and GT-8's bracket, which skips that stage's
-             * rounds) is seeded from the standings of a stage before. */
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.kind: an elimination stage cannot come "
-                                "first (it cuts from the standings of the "
-                                "stage before it, NH-7, GT-7; \"from_start\" "
-                                "skips that stage's rounds, GT-8)",
-                                sp);
-        for (int j = 0; j < i; j++)
-            if (f->stages[j].kind == s->kind)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.kind: a second \"%s\" stage", sp,
-                                    tny_stage_kind_name(s->kind));
-        if (elim_kind) {
-            if (s->cut != 0 && (!is_power_of_two(s->cut) || s->cut < 2))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.cut: %d is not a power of two "
-                                    "(0 = no elimination stage)",
-                                    sp, (int)s->cut);
-        } else {
-            bool rounds_free = s->kind == TNY_STAGE_ROUND_ROBIN ||
-                               (s->kind == TNY_STAGE_SWISS && gt_table);
-            if (s->rounds < 1 && !rounds_free)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.rounds: a \"%s\" stage needs at least "
-                                    "1 round",
-                                    sp, tny_stage_kind_name(s->kind));
-            if (s->n_tiebreaks == 0)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.tiebreaks: missing (a chain ending in "
-                                    "\"lot\")",
-                                    sp);
-        }
-        for (int k = 0; k < s->n_tiebreaks; k++) {
-            enum tny_tiebreak tb = s->tiebreaks[k];
-            if (!tny_tiebreak_applies(tb, f->game))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.tiebreaks[%d]: \"%s\" does not apply "
-                                    "to a \"%s\" game (its results have no "
-                                    "such value; every player would tie)",
-                                    sp, k, tny_tiebreak_name(tb),
-                                    tny_game_name(f->game));
-            if (tb == TNY_TB_MOV && !f->has_mov)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.tiebreaks[%d]: \"mov\" needs "
-                                    "tiebreak_data.mov (the margin formula)",
-                                    sp, k);
-        }
-        if (f->game == TNY_GAME_CATAN && s->timer_minutes > 0 &&
-            s->timer_minutes < 90)
-            return tny_diag_set(
-                diag, TNY_EINVAL,
-                "%s.timer_minutes: at least 90 minutes per game "
-                "(CT-8), or 0 for no limit",
-                sp);
-    }
-    switch (f->game) {
-    case TNY_GAME_TANTRIX:
-        if (f->tp_per_game <= 0 || f->n_margins < 1)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.tantrix: needs tp_per_game and margin_tp "
-                                "(TX-2)",
-                                path);
-        for (int i = 0; i < f->n_margins; i++)
-            if (f->margin_tp[i] < 0 || f->margin_tp[i] > f->tp_per_game)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.tantrix.margin_tp[%d]: outside "
-                                    "0..tp_per_game",
-                                    path, i);
-        if (f->default_win_tp > f->tp_per_game)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.tantrix.default_win_tp: more than "
-                                "tp_per_game",
-                                path);
-        if (f->clock_limit_ms > 0 && f->clock_step_ms <= 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.tantrix.clock_step_seconds: missing", path);
-        break;
-    case TNY_GAME_AGRICOLA:
-        if (f->placement_points[0] <= 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.points.placement: missing (AG-5)", path);
-        if (f->group_a_size < 4 || f->group_a_size % 4 != 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.agricola.group_a_size: %d is not a "
-                                "multiple of 4 (AG-10)",
-                                path, (int)f->group_a_size);
-        break;
-    case TNY_GAME_CATAN:
-        if (f->placement_points[0] <= 0 || f->placement_points_3[0] <= 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.points: needs placement and placement_3 "
-                                "(CT-3)",
-                                path);
-        break;
-    default: break;
-    }
-    return TNY_OK;
-}
-
 int tny_format_from_json(const json_t *root, const char *path,
                          struct tny_format *f, struct tny_diag *diag)
 {
     struct fctx ctx;
     json_t *v;
     char p[TNY__PATH_MAX];
+    const char *names[N_STRUCTURES + N_BYE_RULES];
     int rc, which;
     int64_t x;
 
@@ -1298,8 +881,8 @@ int tny_format_from_json(const json_t *root, const char *path,
         goto out;
     if ((v = json_object_get(root, "structure"))) {
         tny__path_key(p, path, "structure");
-        if ((rc = pick_name(v, p, "structure", structure_names,
-                            N_OF(structure_names), &which, diag)) < 0)
+        if ((rc = pick_name(v, p, "structure", structure_names(names),
+                            N_STRUCTURES, &which, diag)) < 0)
             goto out;
         f->structure = (enum tny_structure)which;
         ctx.structure_given = true;
@@ -1354,8 +937,8 @@ int tny_format_from_json(const json_t *root, const char *path,
         if ((r = json_object_get(v, "rule"))) {
             char rp[TNY__PATH_MAX];
             tny__path_key(rp, p, "rule");
-            if ((rc = pick_name(r, rp, "bye rule", bye_rule_names,
-                                N_OF(bye_rule_names), &which, diag)) < 0)
+            if ((rc = pick_name(r, rp, "bye rule", bye_rule_names(names),
+                                N_BYE_RULES, &which, diag)) < 0)
                 goto out;
             f->bye_rule = (enum tny_bye_rule)which;
         }
@@ -1425,8 +1008,8 @@ int tny_format_from_json(const json_t *root, const char *path,
             goto out;
     }
     clear_sentinels(f);
-    sync_derived(f);
-    rc = check_format(f, path, diag);
+    tny_format_sync_derived(f);
+    rc = tny_format_check(f, path, diag);
 out:
     if (rc < 0) {
         memset(f, 0, sizeof(*f));
@@ -1511,10 +1094,11 @@ static json_t *stage_json(const struct tny_stage *s)
         ok && tny__set(o, "pairing", json_string(tny_pairing_name(s->pairing)));
     if (s->pairing == TNY_PAIR_SWISS || s->group_order != TNY_GROUP_LOT)
         ok = ok && tny__set(o, "group_order",
-                            json_string(group_order_names[s->group_order]));
+                            json_string(tny_group_order_name(s->group_order)));
     if (s->pairing == TNY_PAIR_SWISS)
-        ok = ok && tny__set(o, "score_groups",
-                            json_string(score_groups_names[s->score_groups]));
+        ok =
+            ok && tny__set(o, "score_groups",
+                           json_string(tny_score_groups_name(s->score_groups)));
     if (!elim || s->rounds)
         ok = ok && tny__set(o, "rounds", json_integer(s->rounds));
     if (elim || s->cut)
@@ -1564,12 +1148,13 @@ static json_t *format_json(const struct tny_format *f)
     ok = ok && tny__set(o, "player_multiple", json_integer(f->player_multiple));
     if (g == TNY_GAME_GOT_LCG2 || f->structure != TNY_STRUCTURE_CUSTOM)
         ok = ok && tny__set(o, "structure",
-                            json_string(structure_names[f->structure]));
+                            json_string(tny_structure_name(f->structure)));
 
     sub = ok ? json_object() : NULL;
-    for (int i = 0; sub && i < N_OF(options); i++)
-        if (option_applies(&options[i], f) &&
-            !tny__set(sub, options[i].name, option_get(&options[i], f, NULL))) {
+    for (int i = 0; sub && i < tny_format_option_count(); i++)
+        if (tny_format_option_applies(f, i) &&
+            !tny__set(sub, tny_format_option_info(i)->name,
+                      option_get(f, i, NULL))) {
             json_decref(sub);
             sub = NULL;
         }
@@ -1615,7 +1200,8 @@ static json_t *format_json(const struct tny_format *f)
     }
 
     sub = ok ? json_object() : NULL;
-    ok = ok && tny__set(sub, "rule", json_string(bye_rule_names[f->bye_rule]));
+    ok = ok &&
+         tny__set(sub, "rule", json_string(tny_bye_rule_name(f->bye_rule)));
     ok = ok && tny__set(sub, "second_bye", json_boolean(f->second_bye_allowed));
     ok = ok && tny__set(sub, "points", tny_json_points(f->bye_points));
     if (g == TNY_GAME_NEUROSHIMA_HEX || f->bye_hq_diff)

@@ -1,11 +1,17 @@
-/* event.c - lifecycle and small queries of the event model (event.h). */
+/* event.c - lifecycle and small queries of the event model (event.h).
+ *
+ * Includes the stage sizes (GT-5 structure from attendance) that both the
+ * checks and the planner read.  The pairing planner (pair.h) depends on the
+ * event model, never the other way: turning a plan into a round is
+ * tny_event_append_round in pair.c.
+ */
 #include "tny/event.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tny/pair.h"
+#include "tny/structure.h"
 
 void tny_event_init(struct tny_event *ev)
 {
@@ -157,36 +163,61 @@ int tny_event_add_player(struct tny_event *ev, const char *id, const char *name,
     return TNY_OK;
 }
 
-int tny_event_append_round(struct tny_event *ev,
-                           const struct tny_round_plan *plan)
+int tny_event_add_army(struct tny_event *ev, int32_t p, const char *name)
 {
-    if (plan->round != ev->n_rounds + 1)
-        return TNY_EINVAL;
-    struct tny_round *nr =
-        realloc(ev->rounds, sizeof(*nr) * (size_t)(ev->n_rounds + 1));
-    if (!nr)
-        return TNY_ENOMEM;
-    ev->rounds = nr;
-    struct tny_round *round = &ev->rounds[ev->n_rounds];
-    memset(round, 0, sizeof(*round));
-    round->stage = plan->stage;
-    round->tables = calloc((size_t)(plan->n_tables > 0 ? plan->n_tables : 1),
-                           sizeof(*round->tables));
-    if (!round->tables)
-        return TNY_ENOMEM;
-    round->n_tables = plan->n_tables;
-    for (int32_t t = 0; t < plan->n_tables; t++) {
-        const struct tny_pairing_table *src = &plan->tables[t];
-        struct tny_table *dst = &round->tables[t];
-        dst->number = src->number;
-        dst->is_bye = src->is_bye;
-        dst->n_seats = src->n_seats;
-        memcpy(dst->seats, src->seats, sizeof(dst->seats));
-        dst->result.winner = -1;
-        dst->result.default_winner = -1;
-        for (int s = 0; s < TNY_MAX_SEATS; s++)
-            dst->result.army[s] = -1;
-    }
-    ev->n_rounds++;
+    struct tny_player *pl = &ev->players[p];
+    int32_t a = tny_format_army_index(&ev->format, name);
+    if (a < 0)
+        return TNY_ENOTFOUND;
+    if (pl->n_armies >= TNY_MAX_ARMIES)
+        return TNY_ERANGE;
+    pl->armies[pl->n_armies++] = a;
     return TNY_OK;
+}
+
+/* GT-5 attendance: everyone registered for the event. */
+static int32_t registered_players(const struct tny_event *ev)
+{
+    return ev->n_players;
+}
+
+int tny_stage_size(const struct tny_event *ev, const struct tny_stage *s,
+                   int32_t *rounds, int32_t *cut, struct tny_diag *diag)
+{
+    *rounds = s->rounds;
+    *cut = s->cut;
+    if (ev->format.structure == TNY_STRUCTURE_CUSTOM)
+        return TNY_OK;
+    int32_t sw = 0, k = 0;
+    enum tny_gt_structure_kind kind =
+        ev->format.structure == TNY_STRUCTURE_BASIC ? TNY_GT_STRUCTURE_BASIC
+                                                    : TNY_GT_STRUCTURE_ADVANCED;
+    int rc =
+        tny_gt_structure_lookup(registered_players(ev), kind, &sw, &k, diag);
+    if (rc < 0)
+        return rc;
+    if (s->kind == TNY_STAGE_SWISS)
+        *rounds = sw;
+    if (s->kind == TNY_STAGE_ELIMINATION)
+        *cut = k;
+    return TNY_OK;
+}
+
+int32_t tny_nh_knockout_army_count(const struct tny_event *ev)
+{
+    const struct tny_format *fmt = &ev->format;
+    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0)
+        return 0;
+    for (int32_t s = 0; s < fmt->n_stages; s++) {
+        int32_t rounds, cut, n = 1;
+        struct tny_diag d;
+        if (fmt->stages[s].kind != TNY_STAGE_ELIMINATION ||
+            tny_stage_size(ev, &fmt->stages[s], &rounds, &cut, &d) < 0 ||
+            cut < 2)
+            continue;
+        while ((1 << n) < cut)
+            n++;
+        return n + 1;
+    }
+    return 0;
 }

@@ -62,6 +62,27 @@ static const char *const game_names[] = {
     [TNY_GAME_TWO_PLAYER] = "two-player",
 };
 
+static const char *const structure_names[] = {
+    [TNY_STRUCTURE_CUSTOM] = "custom",
+    [TNY_STRUCTURE_BASIC] = "basic",
+    [TNY_STRUCTURE_ADVANCED] = "advanced",
+};
+
+static const char *const group_order_names[] = {
+    [TNY_GROUP_LOT] = "lot",
+    [TNY_GROUP_ADJACENT] = "adjacent",
+};
+
+static const char *const score_groups_names[] = {
+    [TNY_GROUPS_POINTS] = "points",
+    [TNY_GROUPS_WINS] = "wins",
+};
+
+static const char *const bye_rule_names[] = {
+    [TNY_BYE_LOWEST_POINTS_HQ] = "lowest_points_hq",
+    [TNY_BYE_LOWEST_RANKED] = "lowest_ranked",
+};
+
 bool tny_tiebreak_applies(enum tny_tiebreak tb, enum tny_game game)
 {
     const bool two = game == TNY_GAME_NEUROSHIMA_HEX ||
@@ -139,6 +160,51 @@ const char *tny_pairing_name(enum tny_pairing pairing)
 const char *tny_game_name(enum tny_game game)
 {
     return name_at(game_names, COUNT(game_names), (int)game);
+}
+
+const char *tny_structure_name(enum tny_structure st)
+{
+    return name_at(structure_names, COUNT(structure_names), (int)st);
+}
+
+const char *tny_group_order_name(enum tny_group_order g)
+{
+    return name_at(group_order_names, COUNT(group_order_names), (int)g);
+}
+
+const char *tny_score_groups_name(enum tny_score_groups g)
+{
+    return name_at(score_groups_names, COUNT(score_groups_names), (int)g);
+}
+
+const char *tny_bye_rule_name(enum tny_bye_rule r)
+{
+    return name_at(bye_rule_names, COUNT(bye_rule_names), (int)r);
+}
+
+int tny_name_pick(const char *name, const char *const *names, int n,
+                  const char *path, const char *noun, int *out,
+                  struct tny_diag *diag)
+{
+    char list[256] = "";
+    size_t used = 0;
+    int i = index_of(names, n, name);
+
+    *out = 0; /* written on every path: gcc -O3 cannot see rc < 0 */
+    if (i >= 0) {
+        *out = i;
+        return TNY_OK;
+    }
+    for (i = 0; i < n && used < sizeof(list); i++) {
+        int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+                         i ? ", " : "", names[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return tny_diag_set(diag, TNY_EINVAL,
+                        "%s: unknown %s \"%.64s\" (expected one of: %s)", path,
+                        noun, name, list);
 }
 
 int tny_tiebreak_from_name(const char *name, enum tny_tiebreak *out)

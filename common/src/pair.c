@@ -23,7 +23,6 @@
 #include "tny/roundrobin.h"
 #include "tny/score.h"
 #include "tny/standings.h"
-#include "tny/structure.h"
 #include "tny/swiss.h"
 
 #define EXPLAIN_MAX (64 * 1024)
@@ -135,34 +134,6 @@ static int32_t rounds_of_kind(const struct tny_event *ev, enum tny_stage_kind k)
     for (int32_t r = 0; r < ev->n_rounds; r++)
         n += ev->rounds[r].stage == k;
     return n;
-}
-
-/* GT-5 attendance: everyone registered for the event. */
-static int32_t registered_players(const struct tny_event *ev)
-{
-    return ev->n_players;
-}
-
-int tny_stage_size(const struct tny_event *ev, const struct tny_stage *s,
-                   int32_t *rounds, int32_t *cut, struct tny_diag *diag)
-{
-    *rounds = s->rounds;
-    *cut = s->cut;
-    if (ev->format.structure == TNY_STRUCTURE_CUSTOM)
-        return TNY_OK;
-    int32_t sw = 0, k = 0;
-    enum tny_gt_structure_kind kind =
-        ev->format.structure == TNY_STRUCTURE_BASIC ? TNY_GT_STRUCTURE_BASIC
-                                                    : TNY_GT_STRUCTURE_ADVANCED;
-    int rc =
-        tny_gt_structure_lookup(registered_players(ev), kind, &sw, &k, diag);
-    if (rc < 0)
-        return rc;
-    if (s->kind == TNY_STAGE_SWISS)
-        *rounds = sw;
-    if (s->kind == TNY_STAGE_ELIMINATION)
-        *cut = k;
-    return TNY_OK;
 }
 
 /* The last elimination round was a single game and no bye: the final. */
@@ -472,25 +443,6 @@ static int32_t elim_winner(const struct plan_ctx *c, const struct tny_table *t,
         return tny_bracket_draw_winner(sa, sb) == sa ? a : b;
     }
     return t->seats[w];
-}
-
-int32_t tny_nh_knockout_army_count(const struct tny_event *ev)
-{
-    const struct tny_format *fmt = &ev->format;
-    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0)
-        return 0;
-    for (int32_t s = 0; s < fmt->n_stages; s++) {
-        int32_t rounds, cut, n = 1;
-        struct tny_diag d;
-        if (fmt->stages[s].kind != TNY_STAGE_ELIMINATION ||
-            tny_stage_size(ev, &fmt->stages[s], &rounds, &cut, &d) < 0 ||
-            cut < 2)
-            continue;
-        while ((1 << n) < cut)
-            n++;
-        return n + 1;
-    }
-    return 0;
 }
 
 /* NH-11: before the first knockout round every qualifier who registered
@@ -1200,5 +1152,39 @@ int tny_event_complete(const struct tny_event *ev, bool *complete,
     }
     if (rc < 0)
         return tny_diag_set(diag, rc, "%s", ignored.msg);
+    return TNY_OK;
+}
+
+int tny_event_append_round(struct tny_event *ev,
+                           const struct tny_round_plan *plan)
+{
+    if (plan->round != ev->n_rounds + 1)
+        return TNY_EINVAL;
+    struct tny_round *nr =
+        realloc(ev->rounds, sizeof(*nr) * (size_t)(ev->n_rounds + 1));
+    if (!nr)
+        return TNY_ENOMEM;
+    ev->rounds = nr;
+    struct tny_round *round = &ev->rounds[ev->n_rounds];
+    memset(round, 0, sizeof(*round));
+    round->stage = plan->stage;
+    round->tables = calloc((size_t)(plan->n_tables > 0 ? plan->n_tables : 1),
+                           sizeof(*round->tables));
+    if (!round->tables)
+        return TNY_ENOMEM;
+    round->n_tables = plan->n_tables;
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        const struct tny_pairing_table *src = &plan->tables[t];
+        struct tny_table *dst = &round->tables[t];
+        dst->number = src->number;
+        dst->is_bye = src->is_bye;
+        dst->n_seats = src->n_seats;
+        memcpy(dst->seats, src->seats, sizeof(dst->seats));
+        dst->result.winner = -1;
+        dst->result.default_winner = -1;
+        for (int s = 0; s < TNY_MAX_SEATS; s++)
+            dst->result.army[s] = -1;
+    }
+    ev->n_rounds++;
     return TNY_OK;
 }

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "tny/bracket.h"
-#include "tny/pair.h"
 
 static const char *pid(const struct tny_event *ev, int32_t p)
 {

@@ -1762,7 +1762,7 @@ static int run_console(struct live *lv)
         status = settings_finish(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    return hub_console_tui(&lv->set, ev);
+    return hub_console_tui(&lv->set, ev, hub_console_run_words);
 }
 
 /* ---- corrections (docs/console.md "Corrections") ------------------------ */

@@ -7,11 +7,12 @@
  * protobuf); shows the title, round and stage, the round clock (large
  * digits, counted down locally with the tny_table_clock helpers), a grid
  * of every table with its state in colour, and the top of the standings.
- * Keys run the matching `tourney live` command through
- * hub_console_run_words (the same request-building code as the command
- * line); its output (first line, or the error line) goes to the status
- * line.  Each frame is rendered into an off-screen cell buffer, then
- * copied to curses and drawn with one refresh.
+ * Keys run the matching `tourney live` command through the run_words
+ * function the caller passes (console.c's command table: the same
+ * request-building code as the command line, handed in so that this file
+ * never calls back into the file that starts it); its output (first line,
+ * or the error line) goes to the status line.  Each frame is rendered into an
+ * off-screen cell buffer, then copied to curses and drawn with one refresh.
  *
  * What it does not do: no tournament logic, no state of its own beyond
  * the last feed documents; no request while another is in flight (the
@@ -88,6 +89,7 @@ struct tui_row {
 };
 
 struct tui {
+    hub_console_run_words_fn *run_words; /* the command table's runner */
     char ev[TNY_WIRE_ID_MAX + 1];
     char t_event[TNY_WIRE_TOPIC_MAX], t_tables[TNY_WIRE_TOPIC_MAX];
     char t_standings[TNY_WIRE_TOPIC_MAX], t_clock[TNY_WIRE_TOPIC_MAX];
@@ -698,7 +700,7 @@ static int run_capture(struct tui *t, struct hub_console_conn *conn,
     fflush(stderr);
     dup2(fileno(tmp), STDOUT_FILENO);
     dup2(fileno(tmp), STDERR_FILENO);
-    status = hub_console_run_words(conn, n, words);
+    status = t->run_words(conn, n, words);
     fflush(stdout);
     fflush(stderr);
     dup2(save_out, STDOUT_FILENO);
@@ -1164,7 +1166,8 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
 
 /* ---- the loop ------------------------------------------------------------ */
 
-int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
+int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
+                    hub_console_run_words_fn *run_words)
 {
     struct tui *t = calloc(1, sizeof(*t));
     struct hub_console_conn *conn = NULL;
@@ -1180,6 +1183,7 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id)
         fputs("tourney: out of memory\n", stderr);
         return status;
     }
+    t->run_words = run_words;
     snprintf(t->ev, sizeof t->ev, "%s", event_id);
     if (snprintf(t->t_event, sizeof t->t_event, "tourney/v1/feed/%s/event",
                  event_id) >= (int)sizeof t->t_event ||

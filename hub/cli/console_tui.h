@@ -6,13 +6,22 @@
 
 #include "console_internal.h"
 
+/* Runs one `tourney live` command over an open connection (words as for
+ * hub_console_run_words); returns its exit status. */
+typedef int hub_console_run_words_fn(struct hub_console_conn *c, int n,
+                                     char **words);
+
 /* Runs the dashboard for event_id (a valid id) with settings s (complete,
- * as for hub_console_open) until q or SIGINT/SIGTERM; stdout must be a
+ * as for hub_console_open) until q or SIGINT/SIGTERM; its keys and typed
+ * commands run through run_words (console.c passes hub_console_run_words:
+ * the dashboard takes it as an argument so that console.c, which starts
+ * the dashboard, and console_tui.c never call each other); stdout must be a
  * terminal (the caller checks).  Returns the exit status (console.h): 0
  * after q or a signal, 2 when the broker refused the login or a
  * subscription, 4 no connection within the timeout, 1 internal (out of
  * memory, no terminal capabilities).  Reported on stderr after the
  * terminal is restored. */
-int hub_console_tui(const struct hub_console_settings *s, const char *event_id);
+int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
+                    hub_console_run_words_fn *run_words);
 
 #endif

@@ -137,17 +137,23 @@ static void print_standings(const struct tny_event *ev, int32_t top)
 static int play_demo(const char *format, int32_t n_players, uint64_t seed,
                      const char *out_path, bool quiet)
 {
-    char head[256];
-    snprintf(head, sizeof(head),
-             "{\"format\":\"%s\",\"seed\":%llu,\"players\":[]}", format,
-             (unsigned long long)seed);
     struct tny_event ev;
     struct tny_diag diag = {{0}};
-    int rc = tny_event_from_json_text(head, strlen(head), &ev, &diag);
-    if (rc != 0) {
-        fprintf(stderr, "tourney demo: %s\n", diag.msg);
+    int rc;
+    /* The seed as an event file holds it (event-file.md: 0..2^63-1). */
+    if (seed > (uint64_t)INT64_MAX) {
+        fprintf(stderr,
+                "tourney demo: event.seed: expected an integer 0..%lld, got "
+                "%llu\n",
+                (long long)INT64_MAX, (unsigned long long)seed);
         return 3;
     }
+    tny_event_init(&ev);
+    if ((rc = tny_format_preset(format, &ev.format, &diag)) != 0) {
+        fprintf(stderr, "tourney demo: event.format: %s\n", diag.msg);
+        return 3;
+    }
+    ev.seed = seed;
     struct tny_rng rng;
     tny_rng_seed(&rng, seed);
     const int32_t n_first = 26, n_last = 15;

@@ -178,12 +178,28 @@ int32_t tny_table_seat_of(const struct tny_table *t, int32_t player);
 TNY_MUST_USE int tny_event_add_player(struct tny_event *ev, const char *id,
                                       const char *name, int32_t *index);
 
-struct tny_round_plan;
-/* Appends the planned round (seats and table numbers, no results) as the
- * event's next round.  Errors: TNY_ENOMEM, TNY_EINVAL (plan->round is not
- * ev->n_rounds + 1). */
-TNY_MUST_USE int tny_event_append_round(struct tny_event *ev,
-                                        const struct tny_round_plan *plan);
+/* Appends army `name` (one of ev->format.armies, NH-10) to the armies of
+ * player p (an index into players[]).  With tny_event_add_player and the
+ * format set directly (ev->format = ..., a preset with options applied,
+ * format_options.h) this builds an event without an event file.
+ * Errors: TNY_ENOTFOUND (not an army of the format), TNY_ERANGE (the
+ * player already has TNY_MAX_ARMIES). */
+TNY_MUST_USE int tny_event_add_army(struct tny_event *ev, int32_t p,
+                                    const char *name);
+
+/* The planned size of stage s of ev: *rounds (0 = until done: elimination,
+ * or a round robin's own count) and *cut, with the GT-5 structure resolved
+ * from the number of registered players when the format uses one.
+ * Errors: those of tny_gt_structure_lookup (an attendance outside the
+ * table). */
+TNY_MUST_USE int tny_stage_size(const struct tny_event *ev,
+                                const struct tny_stage *s, int32_t *rounds,
+                                int32_t *cut, struct tny_diag *diag);
+
+/* NH-11: how many armies a knockout qualifier declares (seed 000 5.3: 3
+ * for a top 4, 4 for a top 8; in general log2(cut) + 1), or 0 when the
+ * format has no Neuroshima knockout or its size cannot be resolved. */
+int32_t tny_nh_knockout_army_count(const struct tny_event *ev);
 
 /* Checks everything an event file can get wrong beyond JSON types: players
  * referenced exist and sit once per round, table sizes fit the stage, the

@@ -11,7 +11,9 @@
  * that shared placements (AG-5 thirds, AG-11 x1.25) and Tantrix tenths
  * (TX-2) stay exact; equality of points is exact equality.
  *
- * This header is plain data: parsing and printing live in common/io.
+ * This header is the data and its whole-format checks (format_check.c);
+ * the options that change a format are format_options.h; parsing and
+ * printing files live in common/io.
  */
 #ifndef TNY_FORMAT_H
 #define TNY_FORMAT_H
@@ -19,6 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "tny/error.h"
 
 /* 1 tournament point = 1200 units (divisible by 2, 3, 4, 10 and 100/1.25). */
 #define TNY_POINT_SCALE 1200
@@ -224,6 +228,19 @@ int tny_tiebreak_from_name(const char *name, enum tny_tiebreak *out);
 int tny_stage_kind_from_name(const char *name, enum tny_stage_kind *out);
 int tny_pairing_from_name(const char *name, enum tny_pairing *out);
 int tny_game_from_name(const char *name, enum tny_game *out);
+/* Names of the smaller enums ("basic", "adjacent", "wins",
+ * "lowest_ranked"); "?" for a value out of range. */
+const char *tny_structure_name(enum tny_structure s);
+const char *tny_group_order_name(enum tny_group_order g);
+const char *tny_score_groups_name(enum tny_score_groups g);
+const char *tny_bye_rule_name(enum tny_bye_rule r);
+
+/* Looks name up in names[0..n) (NULL entries never match): 0 and *out =
+ * its index, else TNY_EINVAL with diag "PATH: unknown NOUN \"NAME\"
+ * (expected one of: a, b, ...)" (the list cut at 255 bytes). */
+TNY_MUST_USE int tny_name_pick(const char *name, const char *const *names,
+                               int n, const char *path, const char *noun,
+                               int *out, struct tny_diag *diag);
 
 /* Points (TNY_POINT_SCALE units) as text for people: rounded to
  * hundredths, without trailing zeros ("3", "2.5", "0.33", "-1.25").
@@ -232,5 +249,49 @@ void tny_points_text(int64_t units, char *buf, size_t size);
 
 /* Index of an army name in fmt->armies, or -1. */
 int32_t tny_format_army_index(const struct tny_format *fmt, const char *name);
+
+/* The format as a whole (format_check.c): the table size fits the game,
+ * the stage layout (kinds, strategies that fit the table size, elimination
+ * never first, one stage per kind, Swiss rounds, a tiebreak chain that
+ * applies to the game and ends in "lot"), and the game's own data present
+ * and consistent (TX-2 margins, AG-5/AG-10, CT-3, CT-8, the two-player
+ * score range, the MoV clamp).  Checks what a format file, an
+ * event's options or a builder can get wrong beyond single values; path
+ * names the format in messages ("format", "event.format").
+ * Errors: TNY_EINVAL (diag "PATH.stages[1].cut: why"). */
+TNY_MUST_USE int tny_format_check(const struct tny_format *fmt,
+                                  const char *path, struct tny_diag *diag);
+
+/* Parts of tny_format_check that a parser runs as soon as it has read
+ * the fields, so that its first message is about them: entry i of an
+ * NH-10 name list (names[0..i]) is no repeat and, with known, one of
+ * known->armies ("PATH: \"NAME\" listed twice", "PATH: \"NAME\" is not
+ * in neuroshima_hex.armies"; path names the entry); tiebreak i of a stage
+ * is no repeat ("PATH: \"sos\" listed twice"); CM-4 a stage's
+ * tiebreak chain ends in "lot" (path names the stage:
+ * "PATH.tiebreaks: ..."); a two-player score range is not empty
+ * ("PATH.two_player.score_max: less than score_min"); the MoV clamp is
+ * not empty ("PATH.tiebreak_data.mov.max: less than min").  path names
+ * the format except for the stage's.  Errors: TNY_EINVAL. */
+TNY_MUST_USE int tny_format_check_name_entry(const char (*names)[TNY_NAME_MAX],
+                                             int32_t i,
+                                             const struct tny_format *known,
+                                             const char *path,
+                                             struct tny_diag *diag);
+TNY_MUST_USE int tny_stage_check_tiebreak_entry(const struct tny_stage *s,
+                                                int32_t i, const char *path,
+                                                struct tny_diag *diag);
+TNY_MUST_USE int tny_stage_check_tiebreaks(const struct tny_stage *s,
+                                           const char *path,
+                                           struct tny_diag *diag);
+TNY_MUST_USE int tny_format_check_scores(const struct tny_format *fmt,
+                                         const char *path,
+                                         struct tny_diag *diag);
+TNY_MUST_USE int tny_format_check_mov(const struct tny_format *fmt,
+                                      const char *path, struct tny_diag *diag);
+
+/* Recomputes the fields that mirror bye_points for the games that read
+ * them (TX bye_tp, CT bye_placement_points); call after setting it. */
+void tny_format_sync_derived(struct tny_format *fmt);
 
 #endif

@@ -34,20 +34,6 @@ struct tny_round_plan {
     char *explain; /* heap text: constraints held / relaxed */
 };
 
-/* The planned size of stage s of ev: *rounds (0 = until done: elimination,
- * or a round robin's own count) and *cut, with the GT-5 structure resolved
- * from the number of registered players when the format uses one.
- * Errors: those of tny_gt_structure_lookup (an attendance outside the
- * table). */
-TNY_MUST_USE int tny_stage_size(const struct tny_event *ev,
-                                const struct tny_stage *s, int32_t *rounds,
-                                int32_t *cut, struct tny_diag *diag);
-
-/* NH-11: how many armies a knockout qualifier declares (seed 000 5.3: 3
- * for a top 4, 4 for a top 8; in general log2(cut) + 1), or 0 when the
- * format has no Neuroshima knockout or its size cannot be resolved. */
-int32_t tny_nh_knockout_army_count(const struct tny_event *ev);
-
 /* Plans round ev->n_rounds + 1.  Errors: TNY_ESTATE (a round is still in
  * progress, or the event is complete: diag says which), TNY_EINVAL (the
  * field cannot be seated: e.g. AG needs a multiple of 4 players, diag says
@@ -57,6 +43,12 @@ TNY_MUST_USE int tny_pair_next(const struct tny_event *ev,
                                struct tny_diag *diag);
 
 void tny_round_plan_release(struct tny_round_plan *plan);
+
+/* Appends the planned round (seats and table numbers, no results) as the
+ * event's next round.  Errors: TNY_ENOMEM, TNY_EINVAL (plan->round is not
+ * ev->n_rounds + 1). */
+TNY_MUST_USE int tny_event_append_round(struct tny_event *ev,
+                                        const struct tny_round_plan *plan);
 
 /* *complete: every round of ev has its results and every stage of the
  * format has been played (tny_pair_next would refuse: "event is

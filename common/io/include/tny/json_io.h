@@ -8,7 +8,9 @@
  * in the document, e.g. `event.rounds[2].tables[5].result.vp.p7: expected
  * an integer` (0-based indices).  Meaning (ranges, each player once per
  * round, army rules) is the engine's tny_event_validate, which
- * tny_event_from_json_text calls after parsing.
+ * tny_event_from_json_text calls after parsing; a format's whole-format
+ * checks and its options are the engine's too (tny_format_check,
+ * format_options.h), so C code builds formats and events without JSON.
  *
  * Points in files are written as people write them (3, 12.5, 13.3) and
  * converted exactly into TNY_POINT_SCALE units; a value that is not a whole
@@ -62,7 +64,8 @@ TNY_MUST_USE int tny_format_from_json_text(const char *text, size_t len,
 TNY_MUST_USE int tny_format_preset(const char *name, struct tny_format *out,
                                    struct tny_diag *diag);
 
-/* Applies an "options" object (option name -> value) to fmt; path names the
+/* Applies an "options" object (option name -> value) to fmt with the
+ * engine's option setters (format_options.h); path names the
  * object ("event.options").  Options are applied in the order of the
  * option table (docs/formats.md), so "pairing" comes before the timers.
  * Errors: TNY_EINVAL for an option the format does not have (diag lists the
