@@ -131,6 +131,34 @@ static void bench_pair_file(const char *format, const char *options, int n,
     free(text);
 }
 
+/* The deep copy the hub's loop makes of an event for the feed thread
+ * (tny_event_copy, once per feed build), median of 21. */
+static void bench_copy(const char *format, const char *options, int n,
+                       int rounds)
+{
+    struct tny_event ev;
+    double t[21];
+    if (build_event(format, options, n, rounds, &ev) < 0)
+        return;
+    for (int k = 0; k < 21; k++) {
+        struct tny_event copy;
+        double t0 = now_s();
+        if (tny_event_copy(&ev, &copy) != 0)
+            return;
+        t[k] = now_s() - t0;
+        tny_event_release(&copy);
+    }
+    for (int i = 1; i < 21; i++) /* insertion sort: 21 values */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    printf("| event copy (feed snapshot) | %s | %d | %d | %.3f ms |\n", format,
+           n, rounds, t[10] * 1000.0);
+    tny_event_release(&ev);
+}
+
 int main(void)
 {
     printf(
@@ -147,5 +175,10 @@ int main(void)
                     "\"cut\":0}",
                     10000, 5);
     bench_pair_file("catan", "{\"rounds\":10}", 10000, 6);
+    bench_copy("catan", "{\"rounds\":10}", 2000, 10);
+    bench_copy("got-lcg2",
+               "{\"structure\":\"custom\",\"swiss_rounds\":10,"
+               "\"cut\":0}",
+               10000, 10);
     return 0;
 }

@@ -1160,7 +1160,12 @@ static json_t *result_json(const struct tny_event *ev,
 json_t *tny_result_to_json(const struct tny_event *ev,
                            const struct tny_table *t)
 {
-    return result_json(ev, t);
+    json_t *o = result_json(ev, t);
+    /* As a table and the organiser report it: an NH draw has no HQ
+     * difference to tell (the event file writes its 0). */
+    if (o && ev->format.game == TNY_GAME_NEUROSHIMA_HEX && t->result.draw)
+        json_object_del(o, tny_result_key_name(TNY_RK_HQ_DIFF));
+    return o;
 }
 
 static json_t *player_json(const struct tny_player *pl,

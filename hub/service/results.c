@@ -467,19 +467,23 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
         rec->kind = HUB_SUBMIT_ACCEPTED; /* the same result is a no-op */
         rec->repeats_counted = true;
     } else if (assigned->has_result) {
+        int64_t counted_id = 0;
+        if ((rc = hub_store_counted_id(svc->store, e->id, sub.round, sub.table,
+                                       &counted_id, &why)) < 0)
+            return tny_diag_set(diag, rc, "%s", why.msg);
         rec->kind = HUB_SUBMIT_CONFLICT;
         rec->reason = HUB_REASON_ALREADY_CONFIRMED;
         snprintf(job->reason, sizeof(job->reason),
-                 "table %d already has a different confirmed result: "
-                 "flagged for the organiser (CM-6)",
-                 (int)sub.table);
+                 "table %d already has a different confirmed result "
+                 "(result %lld): flagged for the organiser (CM-6)",
+                 (int)sub.table, (long long)counted_id);
     } else {
         rec->kind = HUB_SUBMIT_ACCEPTED;
         if (!rec->confirmed)
             rec->reason = HUB_REASON_UNCONFIRMED;
         else {
-            /* Counted from now on: a later job of this batch for the same
-             * table must see it (a conflict, or the same again). */
+            /* Counted from now on: the service's event follows its
+             * decisions (a commit that fails rebuilds it). */
             assigned->result = job->mapped.result;
             assigned->has_result = true;
             e->round.n_results++;

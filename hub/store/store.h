@@ -465,6 +465,13 @@ TNY_MUST_USE int hub_store_get_submission(struct hub_store *store,
                                           struct hub_submit_outcome *out,
                                           struct tny_diag *diag);
 
+/* The row id of the table's counted result (*id 0: none).  Errors:
+ * TNY_ENOTFOUND (no such event, round or table), TNY_ESTATE. */
+TNY_MUST_USE int hub_store_counted_id(struct hub_store *store,
+                                      const char *event_id, int32_t round,
+                                      int32_t table, int64_t *id,
+                                      struct tny_diag *diag);
+
 /* The organiser enters or corrects a table's result (CM-5, CM-6), as the
  * service checked it: result is table `table` of ev with its result in
  * the engine's terms (TX-7 penalties zero: the store keeps its own).  A

@@ -33,28 +33,23 @@
 static const char *const kind_names[] = {"accepted", "duplicate", "conflict",
                                          "rejected"};
 
-/* The table's counted result row (0 = none) and its JSON (new ref). */
+/* The table's counted result row (0 = none). */
 static int counted_result(struct hub_store *s, int64_t table_row, int64_t *id,
-                          json_t **json, struct tny_diag *d)
+                          struct tny_diag *d)
 {
     sqlite3_stmt *st = NULL;
     bool row;
     int rc;
     *id = 0;
-    *json = NULL;
     if ((rc = hs_prepare(s,
-                         "SELECT id, result_json FROM results WHERE table_id "
-                         "= ? AND status = 'valid' AND superseded_by IS NULL",
+                         "SELECT id FROM results WHERE table_id = ? AND "
+                         "status = 'valid' AND superseded_by IS NULL",
                          &st, d)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, table_row);
     if ((rc = hs_row(s, st, &row, d)) < 0 || !row)
         goto out;
     *id = sqlite3_column_int64(st, 0);
-    *json = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
-    if (!*json)
-        rc = tny_diag_set(d, TNY_ESTATE, "store: result row %lld: bad JSON",
-                          (long long)*id);
 out:
     hs_finalize(s, st);
     return rc;
@@ -214,9 +209,7 @@ static int record_one(struct hub_store *store, const struct hub_submission *q,
             0)
             goto out;
         if (q->kind == HUB_SUBMIT_ACCEPTED && q->repeats_counted) {
-            json_t *ignored = NULL;
-            rc = counted_result(store, t.table_row, &result_id, &ignored, diag);
-            json_decref(ignored);
+            rc = counted_result(store, t.table_row, &result_id, diag);
             if (rc == 0 && !result_id)
                 rc = tny_diag_set(diag, TNY_ESTATE,
                                   "store: table %d has no counted result to "
@@ -429,7 +422,6 @@ static int enter_text(struct hub_store *store, const char *event_id,
 {
     struct target t = {0};
     sqlite3_stmt *st = NULL;
-    json_t *counted = NULL;
     char *kept = NULL;
     int64_t id = 0, counted_id = 0;
     int rc;
@@ -475,8 +467,7 @@ static int enter_text(struct hub_store *store, const char *event_id,
         rc = tny_diag_set(diag, TNY_ESTATE, "store: result text unreadable");
         goto out;
     }
-    if ((rc = counted_result(store, t.table_row, &counted_id, &counted, diag)) <
-            0 ||
+    if ((rc = counted_result(store, t.table_row, &counted_id, diag)) < 0 ||
         (rc = insert_result(store, t.table_row, text, false, actor, true,
                             "valid", &id, diag)) < 0 ||
         (rc = hs_prepare(store,
@@ -505,9 +496,20 @@ out:
     rc = hs_finish(store, rc, diag);
     if (rc == 0 && result_id)
         *result_id = id;
-    json_decref(counted);
     free(kept);
     return rc;
+}
+
+int hub_store_counted_id(struct hub_store *store, const char *event_id,
+                         int32_t round, int32_t table, int64_t *id,
+                         struct tny_diag *diag)
+{
+    struct target t = {0};
+    int rc;
+    *id = 0;
+    if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0)
+        return rc;
+    return counted_result(store, t.table_row, id, diag);
 }
 
 int hub_store_enter_result(struct hub_store *store, const char *event_id,
@@ -682,7 +684,6 @@ int hub_store_add_penalty(struct hub_store *store, const char *event_id,
 {
     struct target t = {0};
     sqlite3_stmt *st = NULL;
-    json_t *counted = NULL;
     int64_t counted_id, prow = 0;
     int rc;
     if (units <= 0 || units > (int64_t)1000 * TNY_POINT_SCALE)
@@ -700,8 +701,7 @@ int hub_store_add_penalty(struct hub_store *store, const char *event_id,
     if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0 ||
         (player_id && (rc = hs_player_row(store, t.ev_row, event_id, player_id,
                                           &prow, diag)) < 0) ||
-        (rc = counted_result(store, t.table_row, &counted_id, &counted, diag)) <
-            0)
+        (rc = counted_result(store, t.table_row, &counted_id, diag)) < 0)
         goto out;
     if (!counted_id) {
         rc = tny_diag_set(diag, TNY_ESTATE,
@@ -743,6 +743,5 @@ int hub_store_add_penalty(struct hub_store *store, const char *event_id,
                 diag);
 out:
     hs_finalize(store, st);
-    json_decref(counted);
     return hs_finish(store, rc, diag);
 }

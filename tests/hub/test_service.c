@@ -505,6 +505,13 @@ static void test_CM_6_nh_event_through_the_service(void **state)
     submit(f, "table-001", &s, &ack);
     assert_int_equal(ack.status, TNY_WIRE_ACK_CONFLICT);
     assert_int_equal(ack.reason, TNY_WIRE_REASON_ALREADY_CONFIRMED);
+    /* The reason names the counted row (CM-6: the organiser finds it). */
+    int64_t counted = 0;
+    char counted_text[48];
+    OK(hub_store_counted_id(f->store, EV, 1, a[0].table, &counted, &diag));
+    snprintf(counted_text, sizeof(counted_text), "(result %lld)",
+             (long long)counted);
+    assert_non_null(strstr(ack.reason_text, counted_text));
     assert_true(ack.has_stored);
     assert_string_equal(ack.stored.winner_id, a[0].seats[0].player_id);
 

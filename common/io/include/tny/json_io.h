@@ -103,8 +103,9 @@ TNY_MUST_USE int tny_result_from_json(const struct tny_event *ev,
                                       struct tny_result *out,
                                       struct tny_diag *diag);
 
-/* Table t's result (t->result) as the event file writes it (the result
- * object of a table of ev), a new reference; NULL on allocation failure.
+/* Table t's result (t->result) as a table or the organiser reports it:
+ * the result object of the event file, but an NH draw without its
+ * "hq_diff" (0).  A new reference; NULL on allocation failure.
  * tny_result_from_json on it gives the same result. */
 json_t *tny_result_to_json(const struct tny_event *ev,
                            const struct tny_table *t);
