@@ -37,19 +37,21 @@
 #     topic).
 #
 # Masked in the live outputs, because they depend on the wall clock or on
-# a run rather than on the code (each replaced by a fixed token):
-#   - time stamps: ISO dates/times (YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z]) in
-#     the log, the export's x_audit and result show; JSON keys ending in
-#     "_ms" or "_at" or named "at"/"time"/"ts" in the export and the feed
-#     (updated_ms, hub_now_ms, deadline_ms, started_ms, ...: the hub's
-#     clock at the time);
-#   - submission keys "table-NNN.BOOT.SEQ": BOOT is the table's outbox boot
-#     counter, its start time (the SEQ part is kept);
-#   - the sort of the log's lines within a round: a round's results arrive
-#     in the order the simulated tables finish, which is up to the
-#     scheduler when two tables' (seeded) game lengths are a few ms apart,
-#     so result lines are compared as a sorted set per block (see
-#     mask_log below).
+# the order in which processes run rather than on the code (each replaced
+# by a fixed token):
+#   - wall-clock times: dates and times (YYYY-MM-DD[ HH:MM:SS]) of the
+#     log, `result show` and `event list`; the feed's and the log's clock
+#     readings (updated_ms, hub_now_ms, confirmed_ms, deadline_ms, and
+#     remaining_ms of a running or paused clock: the time the organiser's
+#     commands happened to take; a clock not started keeps its
+#     remaining_ms);
+#   - result ids (`result show`'s "id N", the log's result_id=N): the
+#     store numbers results in the order they arrive, and a round's
+#     simulated tables finish in an order the scheduler decides when two
+#     (seeded) game lengths are close; for the same reason the log's table
+#     lines between two organiser lines are compared sorted.  The tables
+#     play 400-2000 ms after a publish so that their results come after
+#     the `clock start` that follows it.
 # Everything else is compared byte for byte.
 #
 # Prints one line per compared output ("same NAME" or "DIFFERENT NAME" with
@@ -91,7 +93,7 @@ if [ "${1:-}" = --live-run ]; then
     TABLE=$(find_bin "$BUILD" tourney-table)
     N_DEV=4
     mkdir -p "$LOUT"
-    start_broker --no-ws --tables $N_DEV --organisers o1
+    start_broker --no-ws --tables $((N_DEV + 2)) --organisers o1
     # shellcheck source=../tests/e2e/live_hub.sh
     source "$SRC/tests/e2e/live_hub.sh"
     live_hub_config 'feed = true'
@@ -99,7 +101,7 @@ if [ "${1:-}" = --live-run ]; then
     live 0 wait-hub --timeout 20
     # shellcheck source=../tests/e2e/sim_tables.sh
     source "$SRC/tests/e2e/sim_tables.sh"
-    start_sim_tables "$N_DEV" "20-150" 1000
+    start_sim_tables "$N_DEV" "400-2000" 1000
 
     # keep NAME: the last `live` command's stdout and exit status as NAME.
     keep() {
@@ -178,14 +180,107 @@ if [ "${1:-}" = --live-run ]; then
         ok "$format: $((r - 1)) rounds"
     }
 
-    play nh neuroshima-hex '{"swiss_rounds": 2, "cut": 4}' 8
-    play tx tantrix '{"swiss_rounds": 3}' 8
-    play ag agricola '{}' 8
-    play gt got-lcg2 '{"structure": "custom", "swiss_rounds": 2, "cut": 4}' 8
-    play ct catan '{"rounds": 2}' 8
+    # wire_event: what no simulated table sends, as raw protobuf
+    # (tests/e2e/pb.sh) from table-005 and table-006 (no client runs
+    # for them): event nhw, NH, 4 players.  Round 1: table 1 a draw with
+    # hq_diff 0 and the armies played (as a table's NH flow sends it),
+    # sent twice (duplicate), then a win over the Dancer cap (NH-2:
+    # rejected) and a valid win under new keys (conflict);
+    # table 2 a draw without hq_diff; the organiser keeps the draw
+    # (`result resolve`).  Round 2: the organiser enters a draw and a win
+    # (`result enter`).  The hub's acks are kept as hex
+    # (every byte, the stored result of a duplicate or conflict included).
+    wire_event() {
+        local ev=nhw i k
+        # shellcheck source=../tests/e2e/pb.sh
+        source "$SRC/tests/e2e/pb.sh"
+        cap 0 "$ev.create" event create "$ev" --format neuroshima-hex --title "Wire NH" \
+            --seed 78 --options '{"swiss_rounds": 2}'
+        printf 'id,name,armies\n' >"$E2E_TMP/$ev.csv"
+        for ((i = 1; i <= 4; i++)); do
+            echo "$ev-p$i,Player $i,Borgo;Moloch;Outpost;Hegemony;Dancer" >>"$E2E_TMP/$ev.csv"
+        done
+        cap 0 "$ev.players-import" players import "$ev" "$E2E_TMP/$ev.csv"
+        live 0 device assign table-005 "$ev" 1
+        live 0 device assign table-006 "$ev" 2
+        e2e_sub_start acks watch 'tourney/v1/device/+/ack' -- -F 'MSG %r %t %x'
+        cap 0 "$ev.r1.pair" round pair "$ev"
+        live 0 round publish "$ev"
+        live 0 clock start "$ev"
+        # submit DEVICE KEY TABLE RESULT_HEX: a ResultSubmission of round 1
+        # confirmed by the table's players; waits for its ack.
+        submit() {
+            local seats p conf=''
+            seats=$(awk -v t="$3" '$1 == "table" && $2 == t { for (i = 3; i <= NF; i++) if ($i ~ /^nhw-p/) print $i }' "$LOUT/$ev.r1.round-show")
+            for p in $seats; do conf+=$(pb_s 8 "$p"); done
+            pb_write "$E2E_TMP/sub.bin" "$(pb_s 1 "$2")$(pb_s 2 "$1")$(pb_s 3 "$ev")$(pb_i 4 1)$(pb_i 5 "$3")$(pb_i 6 1)$(pb_b 7 "$4")$conf"
+            auth_args "$1"
+            timeout 10 mosquitto_pub -h "$BROKER_HOST" -p "$BROKER_PORT" -V mqttv5 -q 1 \
+                "${AUTH[@]}" -t "tourney/v1/device/$1/result" -f "$E2E_TMP/sub.bin" ||
+                fail "publish as $1 failed"
+            wait_until 15 grep -q "^MSG 0 tourney/v1/device/$1/ack .*$(hex_of "$2")" "$E2E_TMP/acks.out" ||
+                fail "no ack for $2"
+        }
+        cap 0 "$ev.r1.round-show" round show "$ev"
+        local s1 s2 a1 a2
+        s1=$(awk '$1 == "table" && $2 == 1 { for (i = 3; i <= NF; i++) if ($i ~ /^nhw-p/) print $i }' "$LOUT/$ev.r1.round-show" | head -n 1)
+        s2=$(awk '$1 == "table" && $2 == 1 { for (i = 3; i <= NF; i++) if ($i ~ /^nhw-p/) print $i }' "$LOUT/$ev.r1.round-show" | tail -n 1)
+        a1=$(pb_b 4 "$(pb_s 1 "$s1")$(pb_s 2 Borgo)")
+        a2=$(pb_b 4 "$(pb_s 1 "$s2")$(pb_s 2 Dancer)")
+        submit table-005 wire.1.1 1 "$(pb_b 1 "$(pb_i 2 1)$(pb_i 3 0)$a1$a2")"
+        submit table-005 wire.1.1 1 "$(pb_b 1 "$(pb_i 2 1)$(pb_i 3 0)$a1$a2")"
+        submit table-005 wire.1.2 1 "$(pb_b 1 "$(pb_s 1 "$s1")$(pb_i 3 25)$a1$a2")"
+        submit table-005 wire.1.3 1 "$(pb_b 1 "$(pb_s 1 "$s1")$(pb_i 3 7)$a1$a2")"
+        submit table-006 wire.2.1 2 "$(pb_b 1 "$(pb_i 2 1)")"
+        cap 0 "$ev.r1.result-show" result show "$ev" 1
+        cap 0 "$ev.r1.standings" standings "$ev"
+        timeout 90 "$TOURNEY" live round close "$ev" >"$E2E_TMP/out" 2>&1
+        echo "--- exit $?" >>"$E2E_TMP/out"
+        keep "$ev.r1.close-refused"
+        # The first result (the draw, id 1: each submission waited for its
+        # ack) is kept.
+        cap 0 "$ev.r1.resolve" result resolve "$ev" 1 1 --keep 1 --reason "the slip says draw"
+        cap 0 "$ev.r1.result-show-resolved" result show "$ev" 1
+        cap 0 "$ev.r1.close" round close "$ev"
+        e2e_sub_stop acks
+        sed -n 's/^MSG //p' "$E2E_TMP/acks.out" >"$LOUT/$ev.acks"
+        timeout 90 "$TOURNEY" live round pair "$ev" >"$E2E_TMP/out" 2>&1
+        echo "--- exit $?" >>"$E2E_TMP/out"
+        keep "$ev.r2.pair"
+        if grep -q -x -- '--- exit 0' "$LOUT/$ev.r2.pair"; then
+            cap 0 "$ev.r2.round-show" round show "$ev"
+            live 0 round publish "$ev"
+            live 0 clock start "$ev"
+            timeout 90 "$TOURNEY" live result enter "$ev" 2 1 '{"draw": true}' >"$E2E_TMP/out" 2>&1
+            echo "--- exit $?" >>"$E2E_TMP/out"
+            keep "$ev.r2.enter-draw"
+            timeout 90 "$TOURNEY" live result enter "$ev" 2 2 "{\"winner\": \"$(awk '$1 == "table" && $2 == 2 { for (i = 3; i <= NF; i++) if ($i ~ /^nhw-p/) { print $i; exit } }' "$LOUT/$ev.r2.round-show")\", \"hq_diff\": 5}" >"$E2E_TMP/out" 2>&1
+            echo "--- exit $?" >>"$E2E_TMP/out"
+            keep "$ev.r2.enter-win"
+            cap 0 "$ev.r2.result-show" result show "$ev" 2
+        fi
+        cap 0 "$ev.export.json" export "$ev"
+        cap 0 "$ev.export.csv" export "$ev" --csv
+        cap 0 "$ev.standings" standings "$ev"
+        cap 0 "$ev.log" log "$ev"
+        ok "wire event"
+    }
+
+    # COMPARE_EVENTS (default: all) picks some, for a quicker look.
+    for e in ${COMPARE_EVENTS:-nh tx ag gt ct wire}; do
+        case $e in
+        nh) play nh neuroshima-hex '{"swiss_rounds": 2, "cut": 4}' 8 ;;
+        tx) play tx tantrix '{"swiss_rounds": 3}' 8 ;;
+        ag) play ag agricola '{}' 8 ;;
+        gt) play gt got-lcg2 '{"structure": "custom", "swiss_rounds": 2, "cut": 4}' 8 ;;
+        ct) play ct catan '{"rounds": 2}' 8 ;;
+        wire) wire_event ;;
+        *) fail "COMPARE_EVENTS: unknown event $e" ;;
+        esac
+    done
     for ((i = 1; i <= N_DEV; i++)); do
         d=$(printf 'table-%03d' "$i")
-        for EV in nh tx ag gt ct; do
+        for EV in ${COMPARE_EVENTS:-nh tx ag gt ct}; do
             u=$(unacked "$d")
             [ -z "$u" ] || fail "$d: never acknowledged: $u"
         done
@@ -324,10 +419,23 @@ offline() {
 # mask_live FILE: the masking the header describes, in place.
 mask_live() {
     sed -E -i \
-        -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?Z?)?/<TIME>/g' \
-        -e 's/("[A-Za-z_]*(_ms|_at)"|"at"|"time"|"ts"): *-?[0-9]+/\1: <CLOCK>/g' \
-        -e 's/(table-[0-9]{3})\.[0-9]+\.([0-9]+)/\1.<BOOT>.\2/g' \
+        -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?/<TIME>/g' \
+        -e 's/"(updated_ms|hub_now_ms|confirmed_ms|deadline_ms)": *[0-9]+/"\1": <CLOCK>/g' \
+        -e 's/("state": *"(running|paused)"[^{}]*"remaining_ms"): *-?[0-9]+/\1: <CLOCK>/g' \
+        -e 's/ deadline_ms=[0-9]+/ deadline_ms=<CLOCK>/g' \
+        -e 's/(state=(running|paused) .*remaining_ms=)-?[0-9]+/\1<CLOCK>/g' \
+        -e 's/result_id=[0-9]+/result_id=<ID>/g' \
+        -e 's/^(  table [0-9]+ +id )[0-9]+ +/\1<ID>  /' \
         "$1"
+    # The log's lines of the tables (device:...) between two organiser
+    # lines: in their set order.
+    case $1 in
+    *.log)
+        awk '/^<TIME>  device:/ { print | "sort"; next }
+             { close("sort"); print }
+             END { close("sort") }' "$1" >"$1.sorted" && mv "$1.sorted" "$1"
+        ;;
+    esac
 }
 
 declare -A LIVE_OK
