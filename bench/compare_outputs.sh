@@ -51,10 +51,11 @@
 #     "result N counts"): the
 #     store numbers results in the order they arrive, and a round's
 #     simulated tables finish in an order the scheduler decides when two
-#     (seeded) game lengths are close; for the same reason the log's table
-#     lines between two organiser lines are compared sorted.  The tables
-#     play 400-2000 ms after a publish so that their results come after
-#     the `clock start` that follows it.
+#     (seeded) game lengths are close; for the same reason the log is
+#     compared as the organiser's lines in their order, then the tables'
+#     lines sorted (a simulated table plays from the publish, so its result
+#     may come before or after the `clock start` that follows, or between
+#     other tables' results).
 # Everything else is compared byte for byte.
 #
 # Prints one line per compared output ("same NAME" or "DIFFERENT NAME" with
@@ -434,13 +435,15 @@ mask_live() {
         -e 's/"kept": *[0-9]+/"kept": <ID>/g' \
         -e 's/^(  table [0-9]+ +id )[0-9]+ +/\1<ID>  /' \
         "$1"
-    # The log's lines of the tables (device:...) between two organiser
-    # lines: in their set order.
+    # The log: the organiser's lines in their order, then the tables'
+    # lines (device:...) sorted.
     case $1 in
     *.log)
-        awk '/^<TIME>  device:/ { print | "sort"; next }
-             { close("sort"); print }
-             END { close("sort") }' "$1" >"$1.sorted" && mv "$1.sorted" "$1"
+        {
+            grep -v '^<TIME>  device:' "$1"
+            echo "--- the tables' lines, sorted"
+            grep '^<TIME>  device:' "$1" | sort
+        } >"$1.sorted" && mv "$1.sorted" "$1"
         ;;
     esac
 }
