@@ -121,7 +121,15 @@ struct loop {
     struct feed_sent *sent; /* feed topics published on this connection */
     int32_t n_sent, cap_sent;
     struct hub_store_alarm alarm; /* the database stopped taking writes */
+    /* A finished feed build being published, FEED_SLICE messages a turn
+     * (feed_at: the next one), so results waiting are handled between
+     * slices instead of behind a whole build's documents. */
+    struct hub_outbox feed_out;
+    int32_t feed_at;
 };
+
+/* Feed documents published per turn of the loop (a few ms). */
+#define FEED_SLICE 64
 
 static int sig_pipe[2] = {-1, -1};
 static volatile sig_atomic_t sig_seen;
@@ -717,15 +725,39 @@ static void flush_feed(struct loop *l, bool all)
     l->next_feed_ms = more ? mono : mono + interval;
 }
 
-/* The feed thread finished a build: publish it; the next event's follows
- * in this turn when one is due. */
+/* Publishes the next slice of the feed build in l->feed_out; true while
+ * some of it is left. */
+static bool feed_slice(struct loop *l, int32_t max)
+{
+    struct hub_outbox *ob = &l->feed_out;
+    int32_t end = ob->n - l->feed_at > max ? l->feed_at + max : ob->n;
+    for (; l->feed_at < end; l->feed_at++) {
+        struct hub_msg *m = &ob->msgs[l->feed_at];
+        if (feed_same(l, m)) {
+            free(m->payload);
+            memset(m, 0, sizeof(*m));
+            continue;
+        }
+        publish(l, m);
+    }
+    if (l->feed_at < ob->n)
+        return true;
+    hub_outbox_release(ob);
+    l->feed_at = 0;
+    return false;
+}
+
+/* The feed thread finished a build: its documents go out a slice a turn
+ * (feed_slice); the build is taken only once the one before is out, so
+ * a newer document never goes before an older one of the same topic,
+ * and the thread builds the next event's only after that. */
 static void feed_done(struct loop *l)
 {
-    struct hub_outbox ob;
-    hub_outbox_init(&ob);
-    if (!hub_feed_thread_take(l->feeder, &ob))
+    if (l->feed_out.n > 0)
         return;
-    publish_outbox(l, &ob);
+    if (!hub_feed_thread_take(l->feeder, &l->feed_out))
+        return;
+    l->feed_at = 0;
     l->feed_due = true; /* flush_feed looks for the next dirty event */
 }
 
@@ -915,7 +947,7 @@ int hub_run(const struct hub_config *cfg)
         }
         if (next_ckpt < next_tick)
             next_tick = next_ckpt;
-        int64_t wake = l.republishing ? now : next_tick;
+        int64_t wake = l.republishing || l.feed_out.n > 0 ? now : next_tick;
         if (l.next_retry_ms && l.next_retry_ms < wake)
             wake = l.next_retry_ms;
         if (l.alarm.raised && l.alarm.next_probe_ms < wake)
@@ -942,8 +974,10 @@ int hub_run(const struct hub_config *cfg)
         if (sig_seen)
             break;
         drain(&l);
-        if (l.feeder && p[2].revents)
+        if (l.feeder && (p[2].revents || l.feed_out.n == 0))
             feed_done(&l);
+        if (l.feed_out.n > 0 && !feed_slice(&l, FEED_SLICE))
+            feed_done(&l); /* a build that waited for this one */
         now = mono_ms();
         store_alarm_changed(&l, hub_store_alarm_probe(&l.alarm, l.store, now));
         if (l.next_retry_ms && now >= l.next_retry_ms)
@@ -960,7 +994,11 @@ int hub_run(const struct hub_config *cfg)
                                 .events = POLLIN};
             (void)poll(&fp, 1, 10);
             feed_done(&l);
+            while (feed_slice(&l, FEED_SLICE))
+                ;
         }
+        while (l.feed_out.n > 0 && feed_slice(&l, FEED_SLICE))
+            ;
         hub_feed_thread_stop(l.feeder);
         l.feeder = NULL;
     }
@@ -975,6 +1013,7 @@ int hub_run(const struct hub_config *cfg)
 out:
     hub_feed_thread_stop(l.feeder);
     tny_mqtt_close(l.mqtt);
+    hub_outbox_release(&l.feed_out);
     queue_release(&l.pending);
     queue_release(&l.inflight);
     hub_fairq_free(l.results);
