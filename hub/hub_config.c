@@ -171,33 +171,58 @@ static int check(struct hub_config *cfg, struct tny_diag *diag)
     return TNY_OK;
 }
 
+/* The path of --config PATH or --config=PATH in argv (the last one), or
+ * NULL; TNY_EINVAL for --config without a path. */
+static int config_path(int argc, char **argv, const char **path,
+                       struct tny_diag *diag)
+{
+    *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--config") == 0) {
+            if (i + 1 >= argc)
+                return tny_diag_set(diag, TNY_EINVAL, "--config: missing path");
+            *path = argv[++i];
+        } else if (strncmp(argv[i], "--config=", 9) == 0) {
+            *path = argv[i] + 9;
+        }
+    }
+    return TNY_OK;
+}
+
 int hub_config_load(int argc, char **argv, struct hub_config *cfg,
                     struct hub_args *args, struct tny_diag *diag)
 {
-    char **rest = NULL;
+    const char *path = NULL;
     char *text = NULL;
+    int rc;
+
+    /* The file is read first, so it comes before the overrides whatever
+     * the order on the command line. */
+    if ((rc = config_path(argc, argv, &path, diag)) < 0)
+        return rc;
+    if (path && (rc = read_file(path, &text, diag)) < 0)
+        return rc;
+    rc = hub_config_load_text(argc, argv, text, cfg, args, diag);
+    free(text);
+    return rc;
+}
+
+int hub_config_load_text(int argc, char **argv, const char *text,
+                         struct hub_config *cfg, struct hub_args *args,
+                         struct tny_diag *diag)
+{
+    char **rest = NULL;
     int n_rest = 0, rc;
 
     memset(cfg, 0, sizeof(*cfg));
     memset(args, 0, sizeof(*args));
     tny_config_defaults(hub_config_items, HUB_CFG_COUNT_, cfg->v);
-    /* First the program's own flags and --config, so the file comes before
-     * the overrides whatever the order on the command line. */
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--config") == 0) {
-            if (i + 1 >= argc)
-                return tny_diag_set(diag, TNY_EINVAL, "--config: missing path");
-            args->config_path = argv[++i];
-        } else if (strncmp(argv[i], "--config=", 9) == 0) {
-            args->config_path = argv[i] + 9;
-        }
-    }
-    if (args->config_path) {
-        if ((rc = read_file(args->config_path, &text, diag)) < 0)
-            return rc;
+    if ((rc = config_path(argc, argv, &args->config_path, diag)) < 0)
+        return rc;
+    if (text) {
         rc = tny_config_parse(hub_config_items, HUB_CFG_COUNT_, cfg->v, text,
-                              args->config_path, diag);
-        free(text);
+                              args->config_path ? args->config_path : "config",
+                              diag);
         if (rc < 0)
             return rc;
     }

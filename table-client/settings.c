@@ -196,9 +196,11 @@ static char *dump(const struct tny_config_value *values, bool annotated)
     return buf;
 }
 
-int tbl_settings_load(int argc, char **argv, struct tbl_settings *out,
-                      enum tbl_settings_action *action, char **text,
-                      struct tny_diag *diag)
+/* tbl_settings_load and tbl_settings_load_text: the config file's text
+ * is config_text when that is not NULL, else read from the file. */
+static int load(int argc, char **argv, const char *config_text,
+                struct tbl_settings *out, enum tbl_settings_action *action,
+                char **text, struct tny_diag *diag)
 {
     int rc = TNY_OK;
     struct tny_config_value values[S_COUNT];
@@ -253,12 +255,17 @@ int tbl_settings_load(int argc, char **argv, struct tbl_settings *out,
         *text = dump(values, true);
         goto out;
     }
-    if (!config_path && access(TBL_DEFAULT_CONFIG, R_OK) == 0)
-        config_path = TBL_DEFAULT_CONFIG;
-    if (config_path) {
-        if ((rc = read_file(config_path, &file, diag)) < 0 ||
-            (rc = tny_config_parse(items, S_COUNT, values, file, config_path,
+    if (config_text) {
+        if ((rc = tny_config_parse(items, S_COUNT, values, config_text,
+                                   config_path ? config_path : "config",
                                    diag)) < 0)
+            goto out;
+    } else {
+        if (!config_path && access(TBL_DEFAULT_CONFIG, R_OK) == 0)
+            config_path = TBL_DEFAULT_CONFIG;
+        if (config_path && ((rc = read_file(config_path, &file, diag)) < 0 ||
+                            (rc = tny_config_parse(items, S_COUNT, values, file,
+                                                   config_path, diag)) < 0))
             goto out;
     }
     if ((rc = tny_config_apply_args(items, S_COUNT, values, n_args, args, rest,
@@ -324,4 +331,19 @@ out:
         !*text)
         rc = tny_diag_set(diag, TNY_ENOMEM, "out of memory");
     return rc;
+}
+
+int tbl_settings_load(int argc, char **argv, struct tbl_settings *out,
+                      enum tbl_settings_action *action, char **text,
+                      struct tny_diag *diag)
+{
+    return load(argc, argv, NULL, out, action, text, diag);
+}
+
+int tbl_settings_load_text(int argc, char **argv, const char *config_text,
+                           struct tbl_settings *out,
+                           enum tbl_settings_action *action, char **text,
+                           struct tny_diag *diag)
+{
+    return load(argc, argv, config_text, out, action, text, diag);
 }

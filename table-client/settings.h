@@ -60,4 +60,14 @@ TNY_MUST_USE int tbl_settings_load(int argc, char **argv,
                                    enum tbl_settings_action *action,
                                    char **text, struct tny_diag *diag);
 
+/* As tbl_settings_load, with the config file's text given (NUL-terminated)
+ * instead of read from a file: --config in argv, if any, only names it in
+ * messages.  The config file's parser without the disk: the fuzz target
+ * fuzz/fuzz_table_config.c enters here. */
+TNY_MUST_USE int tbl_settings_load_text(int argc, char **argv,
+                                        const char *config_text,
+                                        struct tbl_settings *out,
+                                        enum tbl_settings_action *action,
+                                        char **text, struct tny_diag *diag);
+
 #endif

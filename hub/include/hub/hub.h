@@ -72,6 +72,15 @@ struct hub_args {
 TNY_MUST_USE int hub_config_load(int argc, char **argv, struct hub_config *cfg,
                                  struct hub_args *args, struct tny_diag *diag);
 
+/* As hub_config_load, with the config file's text given (NUL-terminated,
+ * NULL = no file) instead of read from the file --config names, which then
+ * only names it in messages.  The config file's parser without the disk:
+ * the fuzz target fuzz/fuzz_hub_config.c enters here. */
+TNY_MUST_USE int hub_config_load_text(int argc, char **argv, const char *text,
+                                      struct hub_config *cfg,
+                                      struct hub_args *args,
+                                      struct tny_diag *diag);
+
 /* Writes the configuration (password masked) to stdout. */
 void hub_config_print(const struct hub_config *cfg, bool annotated);
 
