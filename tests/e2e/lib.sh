@@ -120,6 +120,17 @@ e2e_cleanup() {
     exit "$rc"
 }
 
+# e2e_faketime_lib: FT = libfaketime's library for threaded programs;
+# without it prints "SKIP: ..." and exits 77.
+e2e_faketime_lib() {
+    local f
+    FT=
+    for f in /usr/lib/*/faketime/libfaketimeMT.so.1; do
+        [ -e "$f" ] && FT=$f
+    done
+    [ -n "$FT" ] || { echo "SKIP: $E2E_NAME: libfaketime not installed (Debian package faketime; deploy/install-deps.sh)"; exit 77; }
+}
+
 # e2e_init SOURCE_DIR [BUILD_DIR]: checks the tools, makes the temp dir,
 # installs the cleanup trap and the watchdog ($E2E_TIMEOUT seconds).
 e2e_init() {

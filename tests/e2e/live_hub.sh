@@ -71,13 +71,9 @@ hub_wrap() {
 # monotonic clock is left alone.  Prints "SKIP: ..." and exits 77 without
 # libfaketime or when the build cannot run under it (a sanitized build).
 hub_faketime() {
-    local f ft=
-    for f in /usr/lib/*/faketime/libfaketimeMT.so.1; do
-        [ -e "$f" ] && ft=$f
-    done
-    [ -n "$ft" ] || { echo "SKIP: $E2E_NAME: libfaketime not installed (Debian package faketime)"; exit 77; }
+    e2e_faketime_lib
     echo "+0" >"$E2E_TMP/hub.faketime"
-    hub_wrap faketime LD_PRELOAD="$ft" FAKETIME_TIMESTAMP_FILE="$E2E_TMP/hub.faketime" \
+    hub_wrap faketime LD_PRELOAD="$FT" FAKETIME_TIMESTAMP_FILE="$E2E_TMP/hub.faketime" \
         FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1
     if ! "$HUB" --version >"$E2E_TMP/ft.out" 2>&1; then
         grep -q -i 'asan\|addresssanitizer' "$E2E_TMP/ft.out" &&

@@ -45,11 +45,7 @@ e2e_init "$@"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
 hl_programs
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
-FT=
-for f in /usr/lib/*/faketime/libfaketimeMT.so.1; do
-    [ -e "$f" ] && FT=$f
-done
-[ -n "$FT" ] || skip "libfaketime not installed (Debian package faketime)"
+e2e_faketime_lib
 command -v sqlite3 >/dev/null || skip "no sqlite3 command (Debian package sqlite3)"
 declare -A SKEW=([table-001]=+2h [table-002]=-37m [table-003]=-37m)
 skewed() {

@@ -33,11 +33,7 @@ skip() {
 e2e_init "$@"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
 hl_programs
-FT=
-for f in /usr/lib/*/faketime/libfaketimeMT.so.1; do
-    [ -e "$f" ] && FT=$f
-done
-[ -n "$FT" ] || skip "libfaketime not installed (Debian package faketime; deploy/install-deps.sh)"
+e2e_faketime_lib
 command -v sqlite3 >/dev/null || skip "no sqlite3 command (Debian package sqlite3; deploy/install-deps.sh)"
 
 # The table's wall-clock offset, read afresh at every clock call.

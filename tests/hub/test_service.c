@@ -288,6 +288,40 @@ static const char *const csv =
     "p7,Gil Roy,,FR,1500,Borgo;Hegemony;Moloch;Outpost;Smart\n"
     "p8,Hana Sato,,JP,1520,Borgo;Hegemony;Moloch;Outpost;Smart\n";
 
+/* Creates event event_id (NULL: the default one) of preset with options
+ * (NULL: none) and seed (0: the hub draws one), imports the players CSV,
+ * brings
+ * table-001 and table-002 online, pairs and publishes round 1. */
+static void round_one(struct fx *f, const char *event_id, const char *preset,
+                      const char *options, uint64_t seed, const char *players)
+{
+    struct tny_wire_request q;
+    const enum tny_wire_cmd after[2] = {TNY_WIRE_CMD_PAIR_ROUND,
+                                        TNY_WIRE_CMD_PUBLISH_ROUND};
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    if (event_id)
+        snprintf(q.event_id, sizeof(q.event_id), "%s", event_id);
+    snprintf(q.preset, sizeof(q.preset), "%s", preset);
+    q.options_json = (char *)options;
+    q.has_seed = seed != 0;
+    q.seed = seed;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    if (event_id)
+        snprintf(q.event_id, sizeof(q.event_id), "%s", event_id);
+    q.csv = (char *)players;
+    free(must(f, &q));
+    presence(f, "table-001");
+    presence(f, "table-002");
+    for (int i = 0; i < 2; i++) {
+        req_init(f, &q, after[i]);
+        if (event_id)
+            snprintf(q.event_id, sizeof(q.event_id), "%s", event_id);
+        q.round = i == 1 ? 1 : 0;
+        free(must(f, &q));
+    }
+}
+
 /* Creates the NH event and its players, registers table-001..004. */
 static void setup_event(struct fx *f)
 {
@@ -710,22 +744,8 @@ static void test_CT_9_board_in_each_assignment(void **state)
     struct fx *f = fx_new();
     struct tny_wire_request q;
     struct tny_wire_assignment a[2];
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "catan");
-    q.options_json = "{\"action_seconds\": 45}"; /* CT-8 turn limit */
-    q.has_seed = true;
-    q.seed = 99;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n";
-    free(must(f, &q));
-    presence(f, "table-001");
-    presence(f, "table-002");
-    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
-    q.round = 1;
-    free(must(f, &q));
+    round_one(f, NULL, "catan", "{\"action_seconds\": 45}", /* CT-8 */ 99,
+              "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n");
     for (int i = 0; i < 2; i++) {
         struct tny_ct_board b;
         char code[TNY_CT_CODE_LEN + 1];
@@ -807,7 +827,6 @@ static void test_CT_4_eleven_vp_same_answer_as_the_table(void **state)
 {
     (void)state;
     struct fx *f = fx_new();
-    struct tny_wire_request q;
     struct tny_wire_assignment a;
     struct tny_wire_submission s;
     struct tny_wire_ack ack;
@@ -819,19 +838,8 @@ static void test_CT_4_eleven_vp_same_answer_as_the_table(void **state)
     OK(tny_format_preset("catan", &fmt, &diag));
     tny_result_range(&fmt, TNY_RF_VP, &lo, &hi);
     assert_true(lo <= 11 && 11 <= hi);
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "catan");
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n";
-    free(must(f, &q));
-    presence(f, "table-001");
-    presence(f, "table-002");
-    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
-    q.round = 1;
-    free(must(f, &q));
+    round_one(f, NULL, "catan", NULL, 0,
+              "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n");
     struct tny_wire_assignment b;
     assert_true(assignment(f, "table-001", &a));
     assert_true(assignment(f, "table-002", &b));
@@ -896,19 +904,7 @@ static void test_TX_4_decision_only_from_the_organiser(void **state)
     struct tny_wire_assignment a;
     struct tny_wire_submission s;
     struct tny_wire_ack ack;
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "tantrix");
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = "id,name\nt1,A\nt2,B\nt3,C\nt4,D\n";
-    free(must(f, &q));
-    presence(f, "table-001");
-    presence(f, "table-002");
-    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
-    q.round = 1;
-    free(must(f, &q));
+    round_one(f, NULL, "tantrix", NULL, 0, "id,name\nt1,A\nt2,B\nt3,C\nt4,D\n");
     assert_true(assignment(f, "table-001", &a));
     memset(&s, 0, sizeof(s));
     snprintf(s.key, sizeof(s.key), "tx4-table");
@@ -1172,29 +1168,11 @@ static void test_AG_4_first_seat_survives_a_restart(void **state)
     (void)state;
     struct tny_diag diag = {{0}};
     struct fx *f = fx_new();
-    struct tny_wire_request q;
     struct tny_wire_assignment a[2], b[2];
     const char *devs[2] = {"table-001", "table-002"};
 
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    snprintf(q.preset, sizeof(q.preset), "agricola");
-    q.has_seed = true;
-    q.seed = 11;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    q.csv = "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n";
-    free(must(f, &q));
-    for (int i = 0; i < 2; i++)
-        presence(f, devs[i]);
-    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    q.round = 1;
-    free(must(f, &q));
+    round_one(f, "ag1", "agricola", NULL, 11,
+              "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n");
 
     int32_t *first = NULL, n_first = 0;
     OK(hub_store_first_seats(f->store, "ag1", 1, &first, &n_first, &diag));
@@ -1256,25 +1234,8 @@ static void test_AG_14_each_table_starts_with_its_draft(void **state)
     struct tny_wire_assignment a;
     const int64_t len = 105 * 60000;
 
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    snprintf(q.preset, sizeof(q.preset), "agricola");
-    q.has_seed = true;
-    q.seed = 11;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    q.csv = "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n";
-    free(must(f, &q));
-    presence(f, "table-001");
-    presence(f, "table-002");
-    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
-    snprintf(q.event_id, sizeof(q.event_id), "ag1");
-    q.round = 1;
-    free(must(f, &q));
+    round_one(f, "ag1", "agricola", NULL, 11,
+              "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n");
     req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
     snprintf(q.event_id, sizeof(q.event_id), "ag1");
     q.round = 1;
