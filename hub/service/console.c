@@ -1,12 +1,18 @@
 /* console.c - the organiser's commands (ctl/{con}/req), as one table of
  * commands: name, whether the event must exist, handler.
  *
- * Each handler validates its arguments, makes its change through the store
- * (each store write is one transaction, committed before the handler
- * returns; the reply is built after it), appends the retained messages the
- * change affects (assignments, clocks) and marks the feed dirty.  Errors
- * are replies with rc < 0 and a message naming the field
- * ("console_request.round: ...") or the store's / engine's diagnostic.
+ * Each handler validates its arguments, makes its change through the store,
+ * appends the retained messages the change affects (assignments, clocks)
+ * and marks the feed dirty.  Errors are replies with rc < 0 and a message
+ * naming the field ("console_request.round: ...") or the store's /
+ * engine's diagnostic.
+ *
+ * All or nothing (issue 22): hub__console_run runs each command inside one
+ * store batch (every write of the command is ONE transaction, committed
+ * after the handler succeeded) and puts back the service's memory (clock
+ * cache, extensions, table states, devices, queued retained messages)
+ * when the command is refused: a refused command changes nothing, the
+ * clock included.  Handlers still check first where they can.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -920,9 +926,16 @@ static int cmd_close_round(struct ctx *c)
     bool stop = false;
     int rc;
 
+    /* First what may refuse (issue 22: a table still playing must leave
+     * the clock running): the store closes the round only when every
+     * table has its result and no conflict is open. */
+    rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
+                                    HUB_ROUND_CLOSED, c->actor, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
     /* A closed round's clock stops where it stood (issue 8): tables, the
      * dashboard and the overlays show the time left (or over) at the
-     * close, not a countdown that runs on. */
+     * close, not a countdown that runs on.  Same batch as the close. */
     if (c->e->ev.n_rounds > 0 && c->req->round == c->e->ev.n_rounds &&
         hub__round_clock(c->svc, c->e, &clock, &c->diag) == TNY_OK &&
         clock.state == TNY_ROUND_CLOCK_RUNNING) {
@@ -932,10 +945,6 @@ static int cmd_close_round(struct ctx *c)
             return fail_diag(c, rc);
         stop = true;
     }
-    rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
-                                    HUB_ROUND_CLOSED, c->actor, &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
     c->rep->round = c->req->round;
     HUB_LOG(HUB_LOG_INFO, "round closed event=%s round=%d", c->e->id,
             (int)c->req->round);
@@ -1089,6 +1098,61 @@ static const struct tny_table *round_table(const struct hub_ev *e,
 }
 
 static int republish_table(struct ctx *c, int32_t table);
+static const char *who(const struct tny_event *ev, int32_t p, char *buf,
+                       size_t cap);
+
+/* The time the table has left on the round clock at c->now (its
+ * extension included); false when the round has no clock to read (not
+ * the current round, no time limit). */
+static bool table_time_left(struct ctx *c, int32_t round, int32_t table,
+                            int64_t *left_ms)
+{
+    struct tny_round_clock clock;
+    struct tny_clock_msg m;
+    struct tny_diag ignored = {{0}};
+    if (round != c->e->ev.n_rounds ||
+        hub__round_clock(c->svc, c->e, &clock, &ignored) < 0)
+        return false;
+    hub__table_clock(c->e, &clock, round, table, c->now, &m);
+    if (m.unlimited)
+        return false;
+    *left_ms = m.state == TNY_ROUND_CLOCK_RUNNING ? m.deadline_ms - c->now
+                                                  : m.remaining_ms;
+    return true;
+}
+
+/* Issue 22 item 7: an organiser's result that contradicts itself is
+ * refused with what is wrong: a winner whose score is lower than another
+ * player's; a GT-13 modified win (a time-out procedure) at a table whose
+ * round clock still has time left. */
+static int result_contradiction(struct ctx *c, int32_t round,
+                                const struct tny_table *t)
+{
+    const struct tny_result *r = &t->result;
+    const struct tny_event *ev = &c->e->ev;
+    char x[2 * TNY_WIRE_TEXT_MAX], y[2 * TNY_WIRE_TEXT_MAX];
+    int64_t left = 0;
+    if (r->winner >= 0 && r->winner < t->n_seats && r->has_score)
+        for (int32_t s = 0; s < t->n_seats; s++)
+            if (s != r->winner && r->score[s] > r->score[r->winner])
+                return fail(c, TNY_EINVAL,
+                            "console_request.result: the winner %s scored %d, "
+                            "less than %s's %d: give the higher score to the "
+                            "winner, or name the other winner",
+                            who(ev, t->seats[r->winner], x, sizeof x),
+                            (int)r->score[r->winner],
+                            who(ev, t->seats[s], y, sizeof y),
+                            (int)r->score[s]);
+    if (r->modified && table_time_left(c, round, t->number, &left) && left > 0)
+        return fail(c, TNY_EINVAL,
+                    "console_request.result: a modified win (GT-13) is the "
+                    "time-out procedure, but table %d still has %lld:%02lld "
+                    "on the round clock: enter the win without \"modified\", "
+                    "or wait for the time-out",
+                    (int)t->number, (long long)(left / 60000),
+                    (long long)(left / 1000 % 60));
+    return TNY_OK;
+}
 
 static int cmd_enter_result(struct ctx *c)
 {
@@ -1106,10 +1170,18 @@ static int cmd_enter_result(struct ctx *c)
                     "table %d of round %d already has a confirmed result: "
                     "set override to replace it (CM-6)",
                     (int)q->table, (int)q->round);
+    /* Issue 22: the hub knows the event's game; a console that guessed
+     * another one from the result's keys (a two-player {"winner": ...}
+     * reads like a GoT result) needs no --game: the result's fields are
+     * read as the event's game. */
+    struct tny_wire_result res = q->result;
+    res.game = c->e->ev.format.game;
     if ((rc = tny_wire_result_to_table(
-             &c->e->ev, c->e->ev.rounds[q->round - 1].stage, t, &q->result,
+             &c->e->ev, c->e->ev.rounds[q->round - 1].stage, t, &res,
              "console_request.result", &mapped, &c->diag)) < 0)
         return fail_diag(c, rc);
+    if ((rc = result_contradiction(c, q->round, &mapped)) < 0)
+        return rc;
     char why[512];
     if ((rc = hub__armies_check(c->e, q->round, &mapped, why, sizeof(why))) < 0)
         return rc == TNY_EINVAL ? fail(c, rc, "%s", why) : rc;
@@ -1201,6 +1273,8 @@ static int cmd_assign_device(struct ctx *c)
     const struct tny_wire_request *q = c->req;
     struct hub_device *d = hub__device_find(c->svc, q->device_id);
     int rc;
+    if (q->table < 0)
+        return fail(c, TNY_EINVAL, "console_request.table: expected >= 0");
     if (!d) {
         if (!hub__device_login(c->svc, q->device_id))
             return fail(c, TNY_ENOTFOUND,
@@ -1211,8 +1285,6 @@ static int cmd_assign_device(struct ctx *c)
                                      &c->diag)) < 0)
             return fail_diag(c, rc);
     }
-    if (q->table < 0)
-        return fail(c, TNY_EINVAL, "console_request.table: expected >= 0");
     rc = hub_store_device_assign(c->svc->store, d->id,
                                  q->table ? c->e->id : NULL, q->table, c->actor,
                                  &c->diag);
@@ -1782,12 +1854,113 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft},
 };
 
+/* ---- all or nothing (issue 22) -------------------------------------------
+ *
+ * A command runs inside one store batch (one transaction: every write it
+ * makes commits together or not at all) and with a copy of what it may
+ * change in memory: the outbox's length (retained messages it queued),
+ * the device registry, the version reservation, the event entries and
+ * the command's event's clock, extensions and table states.  A refused
+ * command (reply rc < 0), or one whose commit fails, rolls the batch back
+ * and puts all of those back, so refused means nothing changed: store,
+ * clock, retained messages, the service's model. */
+struct undo {
+    bool batch;
+    int32_t n_out, n_events, n_devices;
+    struct hub_device *devices;
+    uint64_t version_reserved;
+    struct hub_ev *e;    /* the command's event (NULL: none) */
+    struct hub_ev saved; /* its fields; tables and ext below are copies */
+    struct hub_table_state *tables;
+    struct hub_extension *ext;
+};
+
+static int undo_save(struct undo *u, struct hub_service *svc, struct hub_ev *e,
+                     const struct hub_outbox *ob)
+{
+    memset(u, 0, sizeof(*u));
+    u->n_out = ob->n;
+    u->n_events = svc->n_events;
+    u->n_devices = svc->n_devices;
+    u->version_reserved = svc->version_reserved;
+    if (svc->n_devices > 0 &&
+        !(u->devices = malloc(sizeof(*u->devices) * (size_t)svc->n_devices)))
+        return TNY_ENOMEM;
+    if (svc->n_devices > 0)
+        memcpy(u->devices, svc->devices,
+               sizeof(*u->devices) * (size_t)svc->n_devices);
+    if (!(u->e = e))
+        return TNY_OK;
+    u->saved = *e;
+    if (e->n_tables > 0 &&
+        !(u->tables = malloc(sizeof(*u->tables) * (size_t)e->n_tables)))
+        return TNY_ENOMEM;
+    if (e->n_tables > 0)
+        memcpy(u->tables, e->tables, sizeof(*u->tables) * (size_t)e->n_tables);
+    if (e->n_ext > 0 && !(u->ext = malloc(sizeof(*u->ext) * (size_t)e->n_ext)))
+        return TNY_ENOMEM;
+    if (e->n_ext > 0)
+        memcpy(u->ext, e->ext, sizeof(*u->ext) * (size_t)e->n_ext);
+    return TNY_OK;
+}
+
+static void undo_release(struct undo *u)
+{
+    free(u->devices);
+    free(u->tables);
+    free(u->ext);
+    memset(u, 0, sizeof(*u));
+}
+
+/* Puts back what undo_save copied (the store is rolled back already). */
+static void undo_restore(struct undo *u, struct hub_service *svc,
+                         struct hub_outbox *ob)
+{
+    for (int32_t i = u->n_out; i < ob->n; i++)
+        free(ob->msgs[i].payload);
+    if (ob->n > u->n_out)
+        ob->n = u->n_out;
+    /* Entries of events created by the command (never by a refused one,
+     * but by one whose commit failed). */
+    for (int32_t i = u->n_events; i < svc->n_events; i++)
+        hub__ev_free(svc->events[i]);
+    if (svc->n_events > u->n_events)
+        svc->n_events = u->n_events;
+    if (u->n_devices > 0)
+        memcpy(svc->devices, u->devices,
+               sizeof(*svc->devices) * (size_t)u->n_devices);
+    svc->n_devices = u->n_devices;
+    svc->version_reserved = u->version_reserved;
+    struct hub_ev *e = u->e;
+    if (!e)
+        return;
+    /* The projection is read again from the (unchanged) store. */
+    hub__ev_invalidate(e);
+    free(e->tables);
+    free(e->ext);
+    e->state_round = u->saved.state_round;
+    e->n_tables = u->saved.n_tables;
+    e->tables = u->tables;
+    e->n_ext = e->cap_ext = u->saved.n_ext;
+    e->ext = u->ext;
+    u->tables = NULL;
+    u->ext = NULL;
+    e->clock_round = u->saved.clock_round;
+    e->clock = u->saved.clock;
+    e->clock_expired_seen = u->saved.clock_expired_seen;
+    e->tick_ms = u->saved.tick_ms;
+    e->feed_event_hash = u->saved.feed_event_hash;
+    e->feed_event_ms = u->saved.feed_event_ms;
+}
+
 int hub__console_run(struct hub_service *svc, const char *console_id,
                      const struct tny_wire_request *req, int64_t now_ms,
                      struct hub_outbox *ob, struct tny_wire_reply *rep)
 {
     struct ctx c;
+    struct undo u;
     memset(&c, 0, sizeof(c));
+    memset(&u, 0, sizeof(u));
     c.svc = svc;
     c.console = console_id;
     snprintf(c.actor, sizeof(c.actor), "organiser:%s", console_id);
@@ -1822,7 +1995,34 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         fail(&c, TNY_ENOMEM, "out of memory");
         return TNY_OK;
     }
-    (void)cmd->run(&c); /* errors are in the reply */
+    if (undo_save(&u, svc, c.e, ob) < 0) {
+        undo_release(&u);
+        fail(&c, TNY_ENOMEM, "out of memory");
+        if (hub_store_set_reason(svc->store, NULL) < 0)
+            HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");
+        return TNY_OK;
+    }
+    /* A store that takes no batch (read-only, busy) still answers reads;
+     * its writes then fail one by one, each changing nothing. */
+    struct tny_diag bd = {{0}};
+    u.batch = hub_store_batch_begin(svc->store, &bd) == TNY_OK;
+    if (!u.batch)
+        HUB_LOG(HUB_LOG_DEBUG, "console %s: no batch: %s",
+                tny_wire_cmd_name(req->cmd), bd.msg);
+    int rrc = cmd->run(&c); /* errors are in the reply */
+    if (rrc < 0 && rep->rc == 0)
+        fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
+    if (u.batch) {
+        struct tny_diag cd = {{0}};
+        if (hub_store_batch_end(svc->store, rep->rc == 0, &cd) < 0) {
+            free(rep->json);
+            rep->json = NULL;
+            fail(&c, TNY_ESTATE, "%s; nothing was changed", cd.msg);
+        }
+    }
+    if (rep->rc < 0)
+        undo_restore(&u, svc, ob);
+    undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
         HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");
     return TNY_OK;

@@ -158,6 +158,25 @@ TNY_MUST_USE int hub_store_schema_version(struct hub_store *store,
 TNY_MUST_USE int hub_store_check(struct hub_store *store,
                                  struct tny_diag *diag);
 
+/* ---- batches (one console command, one transaction) ------------------- */
+
+/* Opens a batch: until hub_store_batch_end, every write below runs as a
+ * savepoint of ONE transaction (BEGIN IMMEDIATE here), so a console
+ * command that makes several writes commits all of them or none; a write
+ * that fails inside the batch is still undone alone (the caller may go
+ * on).  Reads see the batch's writes.  Durability moves to the batch's
+ * end: a write that returns 0 inside a batch is not yet committed.
+ * Errors: TNY_ESTATE (a batch is open, read-only, I/O, busy). */
+TNY_MUST_USE int hub_store_batch_begin(struct hub_store *store,
+                                       struct tny_diag *diag);
+
+/* Ends the batch: commit (durable when this returns 0) or roll every
+ * write of the batch back.  Errors (commit): TNY_ESTATE (no batch, the
+ * commit failed, or SQLite abandoned the transaction mid-batch: then
+ * nothing of the batch is stored). */
+TNY_MUST_USE int hub_store_batch_end(struct hub_store *store, bool commit,
+                                     struct tny_diag *diag);
+
 /* ---- events ----------------------------------------------------------- */
 
 enum hub_event_status {

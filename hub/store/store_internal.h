@@ -47,6 +47,10 @@ struct hub_store {
      * storage, cleared by the next COMMIT that succeeds. */
     bool fault;
     char fault_why[160];
+    /* hub_store_batch_begin: every write is a savepoint of one open
+     * transaction until hub_store_batch_end; batch_lost: SQLite rolled
+     * that transaction back (the batch can only fail). */
+    bool batch, batch_lost;
 };
 
 /* ---- store_sql.c --------------------------------------------------------- */
@@ -89,10 +93,11 @@ TNY_MUST_USE int hs_exec(struct hub_store *s, const char *sql,
                          struct tny_diag *d);
 
 /* BEGIN IMMEDIATE (the write lock now, so nothing fails half-way for
- * BUSY); refuses a read-only store. */
+ * BUSY); refuses a read-only store.  Inside a batch: a savepoint. */
 TNY_MUST_USE int hs_begin(struct hub_store *s, struct tny_diag *d);
 /* rc == 0: COMMIT (a failed commit rolls back and returns its error);
- * else ROLLBACK.  Returns the final rc. */
+ * else ROLLBACK.  Inside a batch: RELEASE / ROLLBACK TO the savepoint.
+ * Returns the final rc. */
 TNY_MUST_USE int hs_finish(struct hub_store *s, int rc, struct tny_diag *d);
 /* A read snapshot (BEGIN; ... COMMIT). */
 TNY_MUST_USE int hs_begin_read(struct hub_store *s, struct tny_diag *d);

@@ -171,11 +171,40 @@ int hs_begin(struct hub_store *s, struct tny_diag *d)
     if (s->read_only)
         return tny_diag_set(d, TNY_ESTATE,
                             "store: the database is open read-only");
+    if (s->batch) {
+        /* Inside a batch: a savepoint of the batch's transaction.  When
+         * SQLite abandoned that transaction (full disk, I/O error) no
+         * write may run on its own in autocommit mode: the batch fails. */
+        if (sqlite3_get_autocommit(s->db) || s->batch_lost) {
+            s->batch_lost = true;
+            return tny_diag_set(d, TNY_ESTATE,
+                                "store: the command's transaction was "
+                                "rolled back by the database");
+        }
+        return hs_run(s, "SAVEPOINT hs_write", d);
+    }
     return hs_run(s, "BEGIN IMMEDIATE", d);
 }
 
 int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
 {
+    if (s->batch) {
+        /* The write becomes part of the batch (committed or rolled back
+         * with it by hub_store_batch_end); a failed one is undone alone. */
+        if (sqlite3_get_autocommit(s->db)) {
+            s->batch_lost = true;
+            return rc < 0 ? rc
+                          : tny_diag_set(d, TNY_ESTATE,
+                                         "store: the command's transaction "
+                                         "was rolled back by the database");
+        }
+        if (rc == 0 && (rc = hs_run(s, "RELEASE hs_write", d)) == 0)
+            return TNY_OK;
+        if (hs_run(s, "ROLLBACK TO hs_write", NULL) < 0 ||
+            hs_run(s, "RELEASE hs_write", NULL) < 0)
+            s->batch_lost = true;
+        return rc;
+    }
     if (rc == 0) {
         sqlite3_stmt *st = NULL;
         int src = SQLITE_OK;
@@ -197,12 +226,14 @@ int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
 
 int hs_begin_read(struct hub_store *s, struct tny_diag *d)
 {
+    if (s->batch) /* the batch's transaction is the snapshot (its writes) */
+        return TNY_OK;
     return hs_exec(s, "BEGIN", d);
 }
 
 void hs_end_read(struct hub_store *s)
 {
-    if (!sqlite3_get_autocommit(s->db))
+    if (!s->batch && !sqlite3_get_autocommit(s->db))
         (void)sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 }
 
@@ -433,4 +464,36 @@ int hs_player_row(struct hub_store *s, int64_t ev_row, const char *event_id,
 out:
     hs_finalize(s, st);
     return rc;
+}
+
+int hub_store_batch_begin(struct hub_store *store, struct tny_diag *diag)
+{
+    int rc;
+    if (store->batch)
+        return tny_diag_set(diag, TNY_ESTATE, "store: a batch is open");
+    if ((rc = hs_begin(store, diag)) < 0)
+        return rc;
+    store->batch = true;
+    store->batch_lost = false;
+    return TNY_OK;
+}
+
+int hub_store_batch_end(struct hub_store *store, bool commit,
+                        struct tny_diag *diag)
+{
+    if (!store->batch)
+        return tny_diag_set(diag, TNY_ESTATE, "store: no batch is open");
+    bool lost = store->batch_lost;
+    store->batch = false;
+    store->batch_lost = false;
+    if (!commit) {
+        if (!sqlite3_get_autocommit(store->db))
+            (void)sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+        return TNY_OK;
+    }
+    int rc = lost ? tny_diag_set(diag, TNY_ESTATE,
+                                 "store: the command's transaction was "
+                                 "rolled back by the database")
+                  : TNY_OK;
+    return hs_finish(store, rc, diag);
 }

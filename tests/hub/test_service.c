@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <sqlite3.h>
 
 #include "hub/log.h"
 #include "hub/service.h"
@@ -1496,6 +1497,434 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     fx_free(f);
 }
 
+/* ---- issue 22: a refused console command changes nothing --------------- */
+
+/* Every table of the store file as text (a second connection reads what
+ * was committed): the store's contents, log included. */
+static char *store_dump(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *names = NULL;
+    size_t cap = 4096, used = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    out[0] = '\0';
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT name FROM sqlite_master WHERE "
+                                        "type = 'table' ORDER BY name",
+                                        -1, &names, NULL),
+                     SQLITE_OK);
+    while (sqlite3_step(names) == SQLITE_ROW) {
+        char sql[200];
+        sqlite3_stmt *rows = NULL;
+        snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\"",
+                 (const char *)sqlite3_column_text(names, 0));
+        assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &rows, NULL),
+                         SQLITE_OK);
+        while (sqlite3_step(rows) == SQLITE_ROW) {
+            for (int c = 0; c <= sqlite3_column_count(rows); c++) {
+                const char *v =
+                    c == 0 ? sql
+                           : (const char *)sqlite3_column_text(rows, c - 1);
+                size_t n = strlen(v ? v : "NULL") + 2;
+                if (used + n >= cap) {
+                    cap = (used + n) * 2;
+                    out = realloc(out, cap);
+                    assert_non_null(out);
+                }
+                used += (size_t)snprintf(
+                    out + used, cap - used, "%s%c", v ? v : "NULL",
+                    c == sqlite3_column_count(rows) ? '\n' : '|');
+            }
+        }
+        sqlite3_finalize(rows);
+    }
+    sqlite3_finalize(names);
+    sqlite3_close(db);
+    return out;
+}
+
+/* Every retained message svc would publish now (hub_service_republish at
+ * a fixed time), as text: assignments and clocks with their version set
+ * to 1 (versions only grow), the feed's documents as they are, except
+ * with restarted: their "updated_ms" and "online" (what a hub started
+ * afresh dates from its start, or learns when devices speak) masked. */
+static char *retained_dump(struct hub_service *svc, int64_t now, bool restarted)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_outbox ob;
+    size_t cap = 1 << 16, used = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    out[0] = '\0';
+    hub_outbox_init(&ob);
+    OK(hub_service_republish(svc, now, &ob, &diag));
+    for (int32_t i = 0; i < ob.n; i++) {
+        const struct hub_msg *m = &ob.msgs[i];
+        uint8_t *buf = NULL;
+        size_t len = m->len;
+        const uint8_t *bytes = m->payload;
+        if (!m->retained)
+            continue;
+        if (strstr(m->topic, "/assign") && m->len > 0) {
+            struct tny_wire_assignment a;
+            OK(tny_wire_decode_assignment(m->payload, m->len, &a, &diag));
+            a.version = 1;
+            OK(tny_wire_encode_assignment(&a, &buf, &len, &diag));
+            bytes = buf;
+        } else if (strstr(m->topic, "/clock") && m->len > 0) {
+            struct tny_wire_clock c;
+            OK(tny_wire_decode_clock(m->payload, m->len, &c, &diag));
+            c.version = 1;
+            OK(tny_wire_encode_clock(&c, &buf, &len, &diag));
+            tny_wire_clock_release(&c);
+            bytes = buf;
+        }
+        size_t need = strlen(m->topic) + 2 * len + 4;
+        if (used + need >= cap) {
+            cap = (used + need) * 2;
+            out = realloc(out, cap);
+            assert_non_null(out);
+        }
+        used += (size_t)snprintf(out + used, cap - used, "%s ", m->topic);
+        bool feed = strstr(m->topic, "/feed/") != NULL;
+        for (size_t k = 0; k < len; k++) {
+            /* What a restarted hub cannot know yet: when the content last
+             * changed, whether the device is online (until it says so). */
+            static const char *const keys[] = {"\"updated_ms\":",
+                                               "\"online\":"};
+            bool masked = false;
+            for (int j = 0; j < 2 && feed && restarted && !masked; j++) {
+                size_t kl = strlen(keys[j]);
+                if (k + kl >= len || memcmp(bytes + k, keys[j], kl) != 0)
+                    continue;
+                used +=
+                    (size_t)snprintf(out + used, cap - used, "%s?", keys[j]);
+                for (k += kl; k < len && bytes[k] != ',' && bytes[k] != '}';
+                     k++)
+                    ;
+                k--;
+                masked = true;
+            }
+            if (!masked)
+                used +=
+                    (size_t)snprintf(out + used, cap - used, "%02x", bytes[k]);
+        }
+        out[used++] = '\n';
+        out[used] = '\0';
+        free(buf);
+    }
+    hub_outbox_release(&ob);
+    return out;
+}
+
+/* Runs q, which must be refused, and checks that nothing changed: the
+ * store's tables, the retained messages the service publishes (clocks,
+ * assignments, feed), the same from a hub started afresh on the store,
+ * and that the command queued no retained message. */
+static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
+                                    const char *what)
+{
+    struct tny_wire_reply rep;
+    struct tny_diag diag = {{0}};
+    int64_t at = f->now + 500;
+    renew(f, q);
+    char *ret0 = retained_dump(f->svc, at, false);
+    char *db0 = store_dump(f->path);
+    request(f, q, &rep);
+    if (rep.rc == 0)
+        fail_msg("%s (%s): accepted, expected a refusal", what,
+                 tny_wire_cmd_name(q->cmd));
+    for (int32_t i = 0; i < f->ob.n; i++)
+        if (f->ob.msgs[i].retained)
+            fail_msg("%s (%s): refused (%s) but queued %s", what,
+                     tny_wire_cmd_name(q->cmd), rep.message,
+                     f->ob.msgs[i].topic);
+    char *db1 = store_dump(f->path);
+    if (strcmp(db0, db1) != 0)
+        fail_msg("%s (%s): refused (%s) but the store changed", what,
+                 tny_wire_cmd_name(q->cmd), rep.message);
+    char *ret1 = retained_dump(f->svc, at, false);
+    if (strcmp(ret0, ret1) != 0)
+        fail_msg("%s (%s): refused (%s) but the retained messages changed",
+                 what, tny_wire_cmd_name(q->cmd), rep.message);
+    /* The service's model is the store's: a restarted hub publishes the
+     * same. */
+    struct hub_service *again = NULL;
+    struct hub_service_options o;
+    hub_service_options_init(&o);
+    o.draw_seed = fixed_seed;
+    OK(hub_service_new(f->store, &o, &again, &diag));
+    char *ret2 = retained_dump(again, at, true);
+    char *ret3 = retained_dump(f->svc, at, true);
+    if (strcmp(ret3, ret2) != 0)
+        fail_msg("%s (%s): refused; a restarted hub publishes other "
+                 "retained messages",
+                 what, tny_wire_cmd_name(q->cmd));
+    hub_service_free(again);
+    tny_wire_reply_release(&rep);
+    free(ret0);
+    free(ret1);
+    free(ret2);
+    free(ret3);
+    free(db0);
+    free(db1);
+}
+
+/* The commands that change nothing by design (no refusal to test). */
+static bool read_only_command(enum tny_wire_cmd cmd)
+{
+    return cmd == TNY_WIRE_CMD_LIST_EVENTS || cmd == TNY_WIRE_CMD_LIST_DEVICES;
+}
+
+/* A refused request, its fields as given (NULL / 0: unset).  table < 0:
+ * the table of the played round's assignment a[-table - 1]. */
+struct refusal {
+    const char *what;
+    enum tny_wire_cmd cmd;
+    int32_t round, table, to_table;
+    const char *event, *player_id, *other, *device, *csv, *preset, *name, *army,
+        *reason;
+    bool confirm, result;
+    int64_t extra_ms, points_units, result_id;
+};
+
+/* Runs each refusal of list (n of them) through refused_changes_nothing;
+ * covered[cmd] is set for each command refused.  a: the assignments of
+ * the round in play (state 2), res: a result of table a[0]. */
+static void run_refusals(struct fx *f, const struct refusal *list, size_t n,
+                         const struct tny_wire_assignment *a,
+                         const struct tny_wire_result *res, bool *covered)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct refusal *x = &list[i];
+        struct tny_wire_request q;
+        req_init(f, &q, x->cmd);
+        q.round = x->round;
+        q.table = x->table >= 0 ? x->table : a[-x->table - 1].table;
+        q.to_table = x->to_table;
+#define SET(field, v)                                                          \
+    do {                                                                       \
+        if (v)                                                                 \
+            snprintf(field, sizeof(field), "%s", v);                           \
+    } while (0)
+        SET(q.event_id, x->event);
+        SET(q.player_id, x->player_id);
+        SET(q.other_player_id, x->other);
+        SET(q.device_id, x->device);
+        SET(q.preset, x->preset);
+        SET(q.reason, x->reason);
+        if (x->name) { /* a player to register or a new name */
+            SET(q.player.id, x->player_id);
+            SET(q.player.name, x->name);
+        }
+        if (x->army) {
+            q.player.n_armies = 1;
+            SET(q.player.armies[0], x->army);
+        }
+#undef SET
+        q.csv = (char *)x->csv;
+        q.confirm = x->confirm;
+        q.extra_ms = x->extra_ms;
+        q.points_units = x->points_units;
+        q.result_id = x->result_id;
+        if (x->result)
+            q.result = *res;
+        if (x->cmd == TNY_WIRE_CMD_PENALTY) /* a player at the table */
+            snprintf(q.player_id, sizeof(q.player_id), "%s",
+                     a[0].seats[0].player_id);
+        refused_changes_nothing(f, &q, x->what);
+        if ((int)x->cmd >= 0 && (int)x->cmd < 64)
+            covered[x->cmd] = true;
+    }
+}
+
+/* State 1: players, the draft of round 1. */
+static const struct refusal draft_refusals[] = {
+    {.what = "event id taken",
+     .cmd = TNY_WIRE_CMD_CREATE_EVENT,
+     .preset = "neuroshima-hex"},
+    {.what = "a repeated id in the list",
+     .cmd = TNY_WIRE_CMD_IMPORT_PLAYERS,
+     .csv = "id,name\nq1,Quinn\nq1,Again\n"},
+    {.what = "an unknown army",
+     .cmd = TNY_WIRE_CMD_REGISTER_PLAYER,
+     .player_id = "q2",
+     .name = "Quinn",
+     .army = "Nope"},
+    {.what = "drop an unknown player",
+     .cmd = TNY_WIRE_CMD_DROP_PLAYER,
+     .player_id = "nobody"},
+    {.what = "disqualify an unknown player",
+     .cmd = TNY_WIRE_CMD_DISQUALIFY_PLAYER,
+     .round = 1,
+     .player_id = "nobody"},
+    {.what = "rejoin a player not dropped",
+     .cmd = TNY_WIRE_CMD_REJOIN_PLAYER,
+     .player_id = "p1"},
+    {.what = "declare an unknown army",
+     .cmd = TNY_WIRE_CMD_DECLARE_ARMIES,
+     .player_id = "p1",
+     .army = "Nope"},
+    {.what = "swap with an unknown player",
+     .cmd = TNY_WIRE_CMD_SWAP_PLAYERS,
+     .round = 1,
+     .player_id = "p1",
+     .other = "nobody"},
+    {.what = "move a table that does not exist",
+     .cmd = TNY_WIRE_CMD_MOVE_TABLE,
+     .round = 1,
+     .table = 77,
+     .to_table = 1},
+    {.what = "fix an unknown player",
+     .cmd = TNY_WIRE_CMD_FIX_TABLE,
+     .table = 2,
+     .player_id = "nobody"},
+    {.what = "publish a round that is not the draft",
+     .cmd = TNY_WIRE_CMD_PUBLISH_ROUND,
+     .round = 2},
+    {.what = "show a round that does not exist",
+     .cmd = TNY_WIRE_CMD_SHOW_DRAFT,
+     .round = 5},
+    {.what = "start the clock of a draft",
+     .cmd = TNY_WIRE_CMD_CLOCK_START,
+     .round = 1},
+    {.what = "unpublish a draft",
+     .cmd = TNY_WIRE_CMD_UNPUBLISH_ROUND,
+     .round = 1},
+    {.what = "reopen a draft", .cmd = TNY_WIRE_CMD_REOPEN_ROUND, .round = 1},
+    {.what = "edit an unknown player",
+     .cmd = TNY_WIRE_CMD_EDIT_PLAYER,
+     .player_id = "nobody",
+     .name = "New Name"},
+    {.what = "standings after a round not played",
+     .cmd = TNY_WIRE_CMD_GET_STANDINGS,
+     .round = 9},
+    {.what = "export an unknown event",
+     .cmd = TNY_WIRE_CMD_EXPORT_EVENT,
+     .event = "nope"},
+    {.what = "the log of an unknown event",
+     .cmd = TNY_WIRE_CMD_READ_LOG,
+     .event = "nope"},
+    {.what = "identify a device never seen",
+     .cmd = TNY_WIRE_CMD_IDENTIFY_DEVICE,
+     .device = "table-999"},
+};
+
+/* State 2: round 1 running, table a[0] has its result, the others play. */
+static const struct refusal playing_refusals[] = {
+    {.what = "close with a table still playing",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 1},
+    {.what = "assign a new device to a table that has one",
+     .cmd = TNY_WIRE_CMD_ASSIGN_DEVICE,
+     .table = -2,
+     .device = "table-088"},
+    {.what = "resume a running clock",
+     .cmd = TNY_WIRE_CMD_CLOCK_RESUME,
+     .round = 1},
+    {.what = "extend a table that does not play",
+     .cmd = TNY_WIRE_CMD_CLOCK_EXTEND,
+     .round = 1,
+     .table = 77,
+     .extra_ms = 60000},
+    {.what = "a result over a confirmed one without override",
+     .cmd = TNY_WIRE_CMD_ENTER_RESULT,
+     .round = 1,
+     .table = -1,
+     .result = true},
+    {.what = "a penalty where the format has none (TX-7 only)",
+     .cmd = TNY_WIRE_CMD_PENALTY,
+     .round = 1,
+     .table = -1,
+     .reason = "late",
+     .points_units = 1},
+    {.what = "no conflict to resolve",
+     .cmd = TNY_WIRE_CMD_RESOLVE_CONFLICT,
+     .round = 1,
+     .table = -1,
+     .result_id = 1},
+    {.what = "no draft to discard", .cmd = TNY_WIRE_CMD_DISCARD_DRAFT},
+    {.what = "pair while round 1 plays", .cmd = TNY_WIRE_CMD_PAIR_ROUND},
+    {.what = "next stage while round 1 plays",
+     .cmd = TNY_WIRE_CMD_NEXT_STAGE,
+     .confirm = true},
+    {.what = "results of a round that does not exist",
+     .cmd = TNY_WIRE_CMD_SHOW_RESULTS,
+     .round = 7},
+    {.what = "a draft start outside Agricola",
+     .cmd = TNY_WIRE_CMD_CLOCK_DRAFT,
+     .round = 1,
+     .table = -2},
+};
+
+/* State 3: the same with the round clock paused. */
+static const struct refusal paused_refusals[] = {
+    {.what = "pause a paused clock",
+     .cmd = TNY_WIRE_CMD_CLOCK_PAUSE,
+     .round = 1},
+    {.what = "close with a table still playing, clock paused",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 1},
+};
+
+/* Issue 22 item 1 and its class: for a range of states, every console
+ * command in a way it is refused leaves the store, the clocks and the
+ * retained messages as they were (a refused `round close` used to save
+ * the clock paused first). */
+static void test_issue22_refused_commands_change_nothing(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    bool covered[64] = {false};
+#define RUN(list)                                                              \
+    run_refusals(f, list, sizeof(list) / sizeof(list[0]), a, &s.result, covered)
+
+    memset(a, 0, sizeof(a));
+    memset(&s, 0, sizeof(s));
+    setup_event(f);
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    RUN(draft_refusals);
+
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    for (int i = 0; i < 2; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &a[i]));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+    q.round = 1;
+    free(must(f, &q));
+    nh_submission(&a[0], "table-001", "k1", 0, 5, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    f->now += 60000;
+    RUN(playing_refusals);
+
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_PAUSE);
+    q.round = 1;
+    free(must(f, &q));
+    RUN(paused_refusals);
+
+    /* Every command that can be refused was refused above. */
+    for (int cmd = 1; cmd < 64; cmd++)
+        if (tny_wire_cmd_name((enum tny_wire_cmd)cmd)[0] != '?' &&
+            !covered[cmd] && !read_only_command((enum tny_wire_cmd)cmd))
+            fail_msg("issue 22: no refusal of %s is tested",
+                     tny_wire_cmd_name((enum tny_wire_cmd)cmd));
+#undef RUN
+    fx_free(f);
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
@@ -1513,6 +1942,7 @@ int main(void)
         cmocka_unit_test(test_TX_4_decision_only_from_the_organiser),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
+        cmocka_unit_test(test_issue22_refused_commands_change_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
