@@ -1925,6 +1925,75 @@ static void test_issue22_refused_commands_change_nothing(void **state)
     fx_free(f);
 }
 
+/* Issue 22 item 7: an organiser's result that contradicts itself is
+ * refused naming the problem, and the hub reads it as the event's game
+ * (no --game: the console guesses the game from the result's keys). */
+static void test_issue22_results_that_contradict_themselves(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a;
+    round_one(f, NULL, "swiss-2p", NULL, 0,
+              "id,name\nw1,Ann\nw2,Bob\nw3,Cid\nw4,Dan\n");
+    assert_true(assignment(f, "table-001", &a));
+    assert_int_equal(a.n_seats, 2);
+    /* {"scores": {...}} alone reads like Tantrix to the console. */
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a.table;
+    q.result.game = TNY_GAME_TANTRIX;
+    q.result.n_players = 2;
+    for (int i = 0; i < 2; i++) {
+        snprintf(q.result.players[i].player_id,
+                 sizeof(q.result.players[i].player_id), "%s",
+                 a.seats[i].player_id);
+        q.result.players[i].has_score = true;
+        q.result.players[i].score = i == 0 ? 1 : 3;
+    }
+    free(must(f, &q));
+    /* A winner with the lower score. */
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a.table;
+    q.override = true;
+    q.result.game = TNY_GAME_TWO_PLAYER;
+    q.result.n_players = 2;
+    for (int i = 0; i < 2; i++) {
+        snprintf(q.result.players[i].player_id,
+                 sizeof(q.result.players[i].player_id), "%s",
+                 a.seats[i].player_id);
+        q.result.players[i].has_score = true;
+        q.result.players[i].score = i == 0 ? 1 : 3;
+    }
+    snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+             a.seats[0].player_id);
+    must_fail(f, &q, "less than");
+    fx_free(f);
+
+    /* GT-13: a modified win is the time-out procedure. */
+    f = fx_new();
+    round_one(f, NULL, "got-lcg2", NULL, 0,
+              "id,name\ng1,Ann\ng2,Bob\ng3,Cid\ng4,Dan\n");
+    assert_true(assignment(f, "table-001", &a));
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a.table;
+    q.result.game = TNY_GAME_GOT_LCG2;
+    q.result.modified = true;
+    snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+             a.seats[1].player_id);
+    f->now += 60000; /* 54 minutes left of 55 */
+    must_fail(f, &q, "still has 53:");
+    f->now += 55 * 60000; /* time is up */
+    renew(f, &q);
+    free(must(f, &q));
+    fx_free(f);
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
@@ -1943,6 +2012,7 @@ int main(void)
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
+        cmocka_unit_test(test_issue22_results_that_contradict_themselves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
