@@ -309,8 +309,15 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_CLOCK_EXTEND:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);
         RANGE(table, "table", 0, WIRE_MAX_TABLE);
-        if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND)
-            RANGE(extra_ms, "extra_ms", 1, TNY_CLOCK_MAX_MS);
+        if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND) {
+            /* Negative: an extension taken back (issue 22). */
+            RANGE(extra_ms, "extra_ms", -TNY_CLOCK_MAX_MS, TNY_CLOCK_MAX_MS);
+            if (q->extra_ms == 0)
+                return wire__fail(diag,
+                                  "%s: expected a time other "
+                                  "than 0",
+                                  p);
+        }
         return TNY_OK;
     case TNY_WIRE_CMD_ENTER_RESULT:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);

@@ -461,9 +461,11 @@ void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
             hi = mid;
     }
     int64_t delay = -1;
+    bool paused = false;
     if (lo < c->n_extensions && c->extensions[lo].table == table) {
         ext = c->extensions[lo].extension_ms;
         delay = c->extensions[lo].start_delay_ms;
+        paused = c->extensions[lo].paused;
     }
     if (out->unlimited)
         return;
@@ -473,6 +475,13 @@ void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
         out->remaining_ms += ext;
     if (c->per_table_start && table > 0) /* table 0: the round itself */
         tny_clock_msg_table_start(out, c->table_ms + ext, delay);
+    if (paused && out->state == TNY_ROUND_CLOCK_RUNNING) {
+        /* The judge's pause: frozen at what it had left when the hub
+         * wrote the message (extension_ms counts the pause until then). */
+        out->state = TNY_ROUND_CLOCK_PAUSED;
+        out->remaining_ms = out->deadline_ms - out->hub_now_ms;
+        out->deadline_ms = 0;
+    }
 }
 
 static int clock_check(const struct tny_wire_clock *c, struct tny_diag *diag)
@@ -568,6 +577,7 @@ static int clock_from_pb(const Tourney__V1__RoundClock *m,
         out->extensions[i].extension_ms = e->extension_ms;
         out->extensions[i].start_delay_ms =
             e->has_start_delay_ms ? e->start_delay_ms : -1;
+        out->extensions[i].paused = e->has_paused && e->paused;
     }
     return TNY_OK;
 }
@@ -610,6 +620,8 @@ int tny_wire_encode_clock(const struct tny_wire_clock *in, uint8_t **buf,
         ext[i].has_start_delay_ms =
             in->per_table_start && in->extensions[i].start_delay_ms >= 0;
         ext[i].start_delay_ms = in->extensions[i].start_delay_ms;
+        ext[i].has_paused = in->extensions[i].paused;
+        ext[i].paused = in->extensions[i].paused;
         ext_p[i] = &ext[i];
     }
     m.n_extensions = (size_t)in->n_extensions;

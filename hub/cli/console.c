@@ -605,6 +605,18 @@ static bool print_publish_summary(const json_t *root)
     return true;
 }
 
+/* " 44:10 left (running)" of a round show's "clock" (nothing without). */
+static void print_time_left(const json_t *clock)
+{
+    const json_t *left = json_object_get(clock, "left_ms");
+    const json_t *state = json_object_get(clock, "state");
+    if (!json_is_integer(left) || !json_is_string(state))
+        return;
+    long long ms = json_integer_value(left), s = (ms < 0 ? -ms : ms) / 1000;
+    printf(" %lld:%02lld %s (%s)", s / 60, s % 60, ms < 0 ? "over" : "left",
+           json_string_value(state));
+}
+
 static bool print_draft(const json_t *root, bool published)
 {
     if (published && json_object_get(root, "assigned"))
@@ -623,9 +635,15 @@ static bool print_draft(const json_t *root, bool published)
         printf(" (%s)", json_string_value(stage));
     /* A round at the tables says its status; a draft says draft. */
     if (json_is_string(status))
-        printf(", %s\n", json_string_value(status));
+        printf(", %s", json_string_value(status));
     else
-        puts(published ? "" : ", draft");
+        fputs(published ? "" : ", draft", stdout);
+    fputc('\n', stdout);
+    if (json_object_get(root, "clock")) { /* issue 22: the time left */
+        fputs("  clock", stdout);
+        print_time_left(json_object_get(root, "clock"));
+        fputc('\n', stdout);
+    }
     for (size_t i = 0; i < json_array_size(tables); i++) {
         const json_t *t = json_array_get(tables, i);
         const json_t *players = json_object_get(t, "players");
@@ -645,6 +663,10 @@ static bool print_draft(const json_t *root, bool published)
         for (size_t p = 0; p < json_array_size(players); p++) {
             fputs(p ? " - " : "", stdout);
             print_player(names, json_array_get(players, p));
+        }
+        if (json_object_get(t, "clock")) { /* its own time (issue 22) */
+            fputs("  clock", stdout);
+            print_time_left(json_object_get(t, "clock"));
         }
         fputc('\n', stdout);
     }
@@ -1308,6 +1330,8 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
             say("clock extend: %s", d.msg);
             return HUB_CONSOLE_EXIT_USAGE;
         }
+        if (flag(lv, "undo")) /* issue 22: a mistaken extension back */
+            lv->req.extra_ms = -lv->req.extra_ms;
     }
     if (status == HUB_CONSOLE_EXIT_OK)
         status = round_option(lv, current_round);
@@ -1319,9 +1343,10 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
         snprintf(tables, sizeof tables, "table %d", (int)lv->req.table);
     if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND)
         snprintf(line, sizeof line,
-                 "extended the clock of %s by %lld s in round %d of %s", tables,
-                 (long long)(lv->req.extra_ms / 1000), (int)lv->req.round,
-                 lv->req.event_id);
+                 "%s the clock of %s by %lld s in round %d of %s",
+                 lv->req.extra_ms < 0 ? "took back from" : "extended", tables,
+                 (long long)(llabs(lv->req.extra_ms) / 1000),
+                 (int)lv->req.round, lv->req.event_id);
     else
         snprintf(line, sizeof line, "%s the clock of %s in round %d of %s",
                  done, tables, (int)lv->req.round, lv->req.event_id);
@@ -2089,6 +2114,7 @@ static const char *const o_from[] = {"from-round=", NULL};
 static const char *const o_declare[] = {"army=*", NULL};
 static const char *const o_round[] = {"round=", NULL};
 static const char *const o_clock[] = {"round=", "table=", NULL};
+static const char *const o_clock_extend[] = {"round=", "table=", "undo", NULL};
 static const char *const o_result[] = {"override", "reason=", "game=", NULL};
 static const char *const o_reason[] = {"reason=", NULL};
 static const char *const o_confirm[] = {"confirm", NULL};
@@ -2185,8 +2211,9 @@ static const struct live_cmd live_cmds[] = {
     {"clock", "draft", "EVENT_ID --table N [--round N]", 1, 1, o_clock,
      "AG-14: table N's draft started: its own clock starts now",
      run_clock_draft},
-    {"clock", "extend", "EVENT_ID DURATION [--table N] [--round N]", 2, 2,
-     o_clock, "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7)",
+    {"clock", "extend", "EVENT_ID DURATION [--table N] [--round N] [--undo]", 2,
+     2, o_clock_extend,
+     "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7); --undo takes it back",
      run_clock_extend},
     {"result", "enter",
      "EVENT_ID ROUND TABLE RESULT_JSON [--override] [--reason T] [--game G]", 4,

@@ -668,8 +668,25 @@ static int cmd_next_stage(struct ctx *c)
     return pair(c, 0);
 }
 
+/* Time left of a clock reading at now (negative: overtime). */
+static int64_t clock_left(const struct tny_clock_msg *m, int64_t now)
+{
+    return m->state == TNY_ROUND_CLOCK_RUNNING ? m->deadline_ms - now
+                                               : m->remaining_ms;
+}
+
+/* {"state": "running", "left_ms": 2640000} */
+static json_t *clock_json(const struct tny_clock_msg *m, int64_t now)
+{
+    static const char *const names[] = {"ready", "running", "paused"};
+    return json_pack("{s:s, s:I}", "state",
+                     m->state <= TNY_ROUND_CLOCK_PAUSED ? names[m->state] : "?",
+                     "left_ms", (json_int_t)clock_left(m, now));
+}
+
 /* A published (or started, closed) round in the draft's shape, with its
- * "status" and the players' names. */
+ * "status", the players' names and, for the round in play, the time left
+ * ("clock", and a table's own "clock" where it differs). */
 static int round_reply(struct ctx *c, int32_t round)
 {
     const struct tny_event *ev = &c->e->ev;
@@ -686,10 +703,31 @@ static int round_reply(struct ctx *c, int32_t round)
                    json_string(round == ev->n_rounds
                                    ? round_status_name(c->e->round.status)
                                    : "closed")) == 0;
+    /* Issue 22: the time left, the round's and each table's that has its
+     * own (an extension, a judge's pause, an AG-14 draft start). */
+    struct tny_round_clock clock;
+    struct tny_clock_msg rm;
+    struct tny_diag ignored = {{0}};
+    bool timed = round == ev->n_rounds &&
+                 hub__round_clock(c->svc, c->e, &clock, &ignored) == TNY_OK &&
+                 clock.length_ms > 0;
+    if (timed) {
+        hub__table_clock(c->e, &clock, round, 0, c->now, &rm);
+        ok = ok &&
+             json_object_set_new(root, "clock", clock_json(&rm, c->now)) == 0;
+    }
     for (int32_t i = 0; ok && i < r->n_tables; i++) {
         const struct tny_table *t = &r->tables[i];
         json_t *o = json_object(), *ps = json_array();
         ok = o && ps;
+        struct tny_clock_msg tm;
+        if (ok && timed && !t->is_bye) {
+            hub__table_clock(c->e, &clock, round, t->number, c->now, &tm);
+            if (tm.state != rm.state ||
+                clock_left(&tm, c->now) != clock_left(&rm, c->now))
+                ok = json_object_set_new(o, "clock", clock_json(&tm, c->now)) ==
+                     0;
+        }
         for (int32_t s = 0; ok && s < t->n_seats; s++)
             ok = json_array_append_new(
                      ps, json_string(ev->players[t->seats[s]].id)) == 0;
@@ -978,6 +1016,96 @@ static int need_current(struct ctx *c, int32_t round)
 }
 
 enum clock_op { CLOCK_START, CLOCK_PAUSE, CLOCK_RESUME, CLOCK_EXTEND };
+static int republish_table(struct ctx *c, int32_t table);
+
+/* "1:30:00", "-0:45": a time for a message (buf of cap bytes). */
+static const char *span(int64_t ms, char *buf, size_t cap)
+{
+    int64_t a = ms < 0 ? -ms : ms, s = a / 1000;
+    if (s >= 3600)
+        snprintf(buf, cap, "%s%lld:%02lld:%02lld", ms < 0 ? "-" : "",
+                 (long long)(s / 3600), (long long)(s / 60 % 60),
+                 (long long)(s % 60));
+    else
+        snprintf(buf, cap, "%s%lld:%02lld", ms < 0 ? "-" : "",
+                 (long long)(s / 60), (long long)(s % 60));
+    return buf;
+}
+
+/* Issue 22: one table paused for a judge call, or resumed.  Its time
+ * stands still while the round clock runs on: resuming adds the round
+ * time run since the pause to the table's extension (one audited write
+ * each; the hub replays both on start). */
+static int table_pause(struct ctx *c, bool pause)
+{
+    const struct tny_wire_request *q = c->req;
+    struct tny_round_clock clock;
+    char a[24];
+    int rc;
+    if (!hub__ev_table(c->e, q->table))
+        return fail(c, TNY_ENOTFOUND,
+                    "console_request.table: round %d has no table %d",
+                    (int)q->round, (int)q->table);
+    if ((rc = hub__round_clock(c->svc, c->e, &clock, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    int64_t at = hub__ev_paused_at(c->e, q->round, q->table);
+    if (pause) {
+        if (clock.length_ms == 0)
+            return fail(c, TNY_ESTATE,
+                        "round %d has no time limit: there is no clock to "
+                        "pause",
+                        (int)q->round);
+        if (clock.state != TNY_ROUND_CLOCK_RUNNING)
+            return fail(c, TNY_ESTATE,
+                        "round %d's clock %s: a table is paused while the "
+                        "round clock runs",
+                        (int)q->round,
+                        clock.state == TNY_ROUND_CLOCK_READY
+                            ? "has not started"
+                            : "is paused (every table stands still)");
+        if (at >= 0)
+            return fail(c, TNY_ESTATE,
+                        "table %d is paused already: resume it with `clock "
+                        "resume --table %d`",
+                        (int)q->table, (int)q->table);
+        int64_t ran = tny_round_clock_elapsed(&clock, c->now);
+        if ((rc = hub_store_table_pause(c->svc->store, c->e->id, q->round,
+                                        q->table, true, ran, c->actor,
+                                        &c->diag)) < 0)
+            return fail_diag(c, rc);
+        if ((rc = hub__ev_set_paused_at(c->e, q->round, q->table, ran)) < 0)
+            return fail(c, rc, "out of memory");
+    } else {
+        if (at < 0)
+            return fail(c, TNY_ESTATE, "table %d is not paused", (int)q->table);
+        bool paused = false;
+        int64_t total = hub__table_extension_now(c->e, &clock, q->round,
+                                                 q->table, c->now, &paused);
+        if (total > TNY_CLOCK_MAX_MS)
+            return fail(c, TNY_ERANGE,
+                        "table %d: paused for longer than the clock counts",
+                        (int)q->table);
+        if ((rc = hub_store_table_pause(c->svc->store, c->e->id, q->round,
+                                        q->table, false, total, c->actor,
+                                        &c->diag)) < 0)
+            return fail_diag(c, rc);
+        if ((rc = hub__ev_set_extension(c->e, q->round, q->table, total)) < 0 ||
+            (rc = hub__ev_set_paused_at(c->e, q->round, q->table, -1)) < 0)
+            return fail(c, rc, "out of memory");
+        snprintf(c->rep->message, sizeof(c->rep->message),
+                 "table %d runs again; its extension is now %s", (int)q->table,
+                 span(total, a, sizeof a));
+    }
+    HUB_LOG(HUB_LOG_INFO, "table %s event=%s round=%d table=%d",
+            pause ? "paused" : "resumed", c->e->id, (int)q->round,
+            (int)q->table);
+    c->rep->round = q->round;
+    c->e->feed_dirty = true;
+    c->e->clock_expired_seen = false;
+    if ((rc = hub__publish_clock(c->svc, c->e, c->now, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    return republish_table(c, q->table);
+}
 
 static int clock_cmd(struct ctx *c, enum clock_op op)
 {
@@ -987,17 +1115,26 @@ static int clock_cmd(struct ctx *c, enum clock_op op)
 
     if ((rc = need_current(c, q->round)) < 0)
         return rc;
-    if (q->table != 0 && op != CLOCK_EXTEND)
+    if (q->table != 0 && op == CLOCK_START)
         return fail(c, TNY_EINVAL,
-                    "console_request.table: start, pause and resume act on "
-                    "the whole round (table 0); give one table extra time "
-                    "with clock_extend");
+                    "console_request.table: the round clock starts for every "
+                    "table (table 0); pause or resume one table, or give it "
+                    "extra time, with its number");
+    if (q->table != 0 && op != CLOCK_EXTEND)
+        return table_pause(c, op == CLOCK_PAUSE);
     if (op == CLOCK_EXTEND && q->table != 0) {
         int64_t total = 0;
         if (!hub__ev_table(c->e, q->table))
             return fail(c, TNY_ENOTFOUND,
                         "console_request.table: round %d has no table %d",
                         (int)q->round, (int)q->table);
+        int64_t had = hub__ev_extension(c->e, q->round, q->table);
+        if (q->extra_ms < 0 && -q->extra_ms > had)
+            return fail(c, TNY_EINVAL,
+                        "table %d has %s of extension: %s cannot be taken "
+                        "back",
+                        (int)q->table, span(had, (char[24]){0}, 24),
+                        span(-q->extra_ms, (char[24]){0}, 24));
         if ((rc = hub_store_extend_table(c->svc->store, c->e->id, q->round,
                                          q->table, q->extra_ms, c->actor,
                                          &total, &c->diag)) < 0)
@@ -1028,7 +1165,24 @@ static int clock_cmd(struct ctx *c, enum clock_op op)
         rc = tny_round_clock_resume(&clock, c->now, &c->diag);
         break;
     case CLOCK_EXTEND:
-        rc = tny_round_clock_extend(&clock, q->extra_ms, &c->diag);
+        if (q->extra_ms > 0) {
+            rc = tny_round_clock_extend(&clock, q->extra_ms, &c->diag);
+            break;
+        }
+        /* Issue 22: a mistaken extension taken back, never into the
+         * round's own time. */
+        if (-q->extra_ms > clock.extension_ms)
+            return fail(c, TNY_EINVAL,
+                        "round %d has %s of extension: %s cannot be taken "
+                        "back",
+                        (int)q->round,
+                        span(clock.extension_ms, (char[24]){0}, 24),
+                        span(-q->extra_ms, (char[24]){0}, 24));
+        if (clock.state == TNY_ROUND_CLOCK_RUNNING)
+            clock.deadline_ms += q->extra_ms;
+        else
+            clock.remaining_ms += q->extra_ms;
+        clock.extension_ms += q->extra_ms;
         break;
     }
     if (rc < 0)

@@ -257,8 +257,10 @@ static struct hub_extension *ext_entry(struct hub_ev *e, int32_t round,
         e->ext = m;
         e->cap_ext = cap;
     }
-    e->ext[e->n_ext] = (struct hub_extension){
-        .round = round, .table = table, .start_delay_ms = -1};
+    e->ext[e->n_ext] = (struct hub_extension){.round = round,
+                                              .table = table,
+                                              .start_delay_ms = -1,
+                                              .paused_elapsed_ms = -1};
     return &e->ext[e->n_ext++];
 }
 
@@ -297,13 +299,51 @@ int hub__ev_set_start_delay(struct hub_ev *e, int32_t round, int32_t table,
     return TNY_OK;
 }
 
+int64_t hub__ev_paused_at(const struct hub_ev *e, int32_t round, int32_t table)
+{
+    for (int32_t i = 0; i < e->n_ext; i++)
+        if (e->ext[i].round == round && e->ext[i].table == table)
+            return e->ext[i].paused_elapsed_ms;
+    return -1;
+}
+
+int hub__ev_set_paused_at(struct hub_ev *e, int32_t round, int32_t table,
+                          int64_t elapsed_ms)
+{
+    struct hub_extension *x = ext_entry(e, round, table);
+    if (!x)
+        return TNY_ENOMEM;
+    x->paused_elapsed_ms = elapsed_ms;
+    return TNY_OK;
+}
+
+int64_t hub__table_extension_now(const struct hub_ev *e,
+                                 const struct tny_round_clock *c, int32_t round,
+                                 int32_t table, int64_t now_ms, bool *paused)
+{
+    int64_t ext = hub__ev_extension(e, round, table);
+    int64_t at = hub__ev_paused_at(e, round, table);
+    *paused = at >= 0;
+    if (at >= 0) {
+        int64_t ran = tny_round_clock_elapsed(c, now_ms) - at;
+        ext += ran > 0 ? ran : 0;
+    }
+    return ext;
+}
+
 void hub__table_clock(const struct hub_ev *e, const struct tny_round_clock *c,
                       int32_t round, int32_t table, int64_t now_ms,
                       struct tny_clock_msg *out)
 {
-    int64_t ext = hub__ev_extension(e, round, table);
+    bool paused = false;
+    int64_t ext = hub__table_extension_now(e, c, round, table, now_ms, &paused);
     tny_round_clock_message(c, ext, now_ms, out);
     if (hub__ev_per_table_start(e))
         tny_clock_msg_table_start(out, c->length_ms + c->extension_ms + ext,
                                   hub__ev_start_delay(e, round, table));
+    if (paused && out->state == TNY_ROUND_CLOCK_RUNNING) {
+        out->state = TNY_ROUND_CLOCK_PAUSED;
+        out->remaining_ms = out->deadline_ms - now_ms;
+        out->deadline_ms = 0;
+    }
 }

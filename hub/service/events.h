@@ -45,8 +45,19 @@ int64_t hub__ev_start_delay(const struct hub_ev *e, int32_t round,
                             int32_t table);
 TNY_MUST_USE int hub__ev_set_start_delay(struct hub_ev *e, int32_t round,
                                          int32_t table, int64_t delay_ms);
+/* Issue 22: a table the judge paused: the round time run when it was
+ * paused (-1 = not paused); _set: -1 clears.  Errors: TNY_ENOMEM. */
+int64_t hub__ev_paused_at(const struct hub_ev *e, int32_t round, int32_t table);
+TNY_MUST_USE int hub__ev_set_paused_at(struct hub_ev *e, int32_t round,
+                                       int32_t table, int64_t elapsed_ms);
+/* The table's extension at now_ms with the time it has been paused so far
+ * (*paused: the judge paused it). */
+int64_t hub__table_extension_now(const struct hub_ev *e,
+                                 const struct tny_round_clock *c, int32_t round,
+                                 int32_t table, int64_t now_ms, bool *paused);
 /* One table's clock reading at now_ms: the round clock c with the table's
- * extension and, in an AG-14 round, shifted by its draft start. */
+ * extension and, in an AG-14 round, shifted by its draft start; a table
+ * the judge paused reads PAUSED with the time it had left. */
 void hub__table_clock(const struct hub_ev *e, const struct tny_round_clock *c,
                       int32_t round, int32_t table, int64_t now_ms,
                       struct tny_clock_msg *out);

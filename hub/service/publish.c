@@ -261,7 +261,8 @@ int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
     msg.table_ms = c.length_ms + c.extension_ms;
 #define LISTED(x)                                                              \
     ((x).round == msg.round &&                                                 \
-     ((x).total_ms > 0 || (msg.per_table_start && (x).start_delay_ms >= 0)))
+     ((x).total_ms > 0 || (x).paused_elapsed_ms >= 0 ||                        \
+      (msg.per_table_start && (x).start_delay_ms >= 0)))
     int32_t n = 0;
     for (int32_t i = 0; i < e->n_ext; i++)
         n += LISTED(e->ext[i]);
@@ -270,12 +271,18 @@ int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
     if (n > 0 && !(msg.extensions = calloc((size_t)n, sizeof(*msg.extensions))))
         return TNY_ENOMEM;
     for (int32_t i = 0; i < e->n_ext && msg.n_extensions < n; i++)
-        if (LISTED(e->ext[i]))
+        if (LISTED(e->ext[i])) {
+            bool paused = false; /* a judge's pause counts until now */
+            int64_t ext = hub__table_extension_now(
+                e, &c, msg.round, e->ext[i].table, now_ms, &paused);
             msg.extensions[msg.n_extensions++] =
                 (struct tny_wire_table_extension){
                     .table = e->ext[i].table,
-                    .extension_ms = e->ext[i].total_ms,
-                    .start_delay_ms = e->ext[i].start_delay_ms};
+                    .extension_ms =
+                        ext < TNY_CLOCK_MAX_MS ? ext : TNY_CLOCK_MAX_MS,
+                    .start_delay_ms = e->ext[i].start_delay_ms,
+                    .paused = paused};
+        }
 #undef LISTED
     if (msg.n_extensions > 1)
         qsort(msg.extensions, (size_t)msg.n_extensions, sizeof(*msg.extensions),

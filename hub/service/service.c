@@ -67,8 +67,8 @@ void hub_service_free(struct hub_service *svc)
 }
 
 /* Start-up: every event, every registered device and every table
- * extension, from the store (the log is the only listing of devices and
- * extensions the store offers). */
+ * extension and judge's pause, from the store (the log is the only listing of
+ * devices and extensions the store offers). */
 static int rebuild(struct hub_service *svc, struct tny_diag *diag)
 {
     struct hub_event_info *events = NULL;
@@ -96,7 +96,9 @@ static int rebuild(struct hub_service *svc, struct tny_diag *diag)
             bool reg = strcmp(log[i].kind, "device.register") == 0;
             bool ext = strcmp(log[i].kind, "clock.extend_table") == 0;
             bool draft = strcmp(log[i].kind, "clock.draft_start") == 0;
-            if (!reg && !ext && !draft)
+            bool pause = strcmp(log[i].kind, "clock.table_pause") == 0;
+            bool resume = strcmp(log[i].kind, "clock.table_resume") == 0;
+            if (!reg && !ext && !draft && !pause && !resume)
                 continue;
             json_t *d =
                 json_loads(log[i].detail ? log[i].detail : "{}", 0, NULL);
@@ -114,10 +116,15 @@ static int rebuild(struct hub_service *svc, struct tny_diag *diag)
                     json_integer_value(json_object_get(d, "total_ms"));
                 json_int_t delay =
                     json_integer_value(json_object_get(d, "start_delay_ms"));
-                if (e && ext)
+                json_int_t ran =
+                    json_integer_value(json_object_get(d, "elapsed_ms"));
+                if (e && (ext || resume))
                     rc = hub__ev_set_extension(e, (int32_t)r, (int32_t)t,
                                                (int64_t)tot);
-                else if (e)
+                if (e && rc == 0 && (pause || resume)) /* issue 22 */
+                    rc = hub__ev_set_paused_at(e, (int32_t)r, (int32_t)t,
+                                               pause ? (int64_t)ran : -1);
+                if (e && rc == 0 && draft)
                     rc = hub__ev_set_start_delay(e, (int32_t)r, (int32_t)t,
                                                  (int64_t)delay);
             }

@@ -50,6 +50,10 @@ struct hub_extension {
     int64_t total_ms;
     int64_t start_delay_ms; /* AG-14: round time run at the table's draft
                                start, -1 = not started */
+    /* Issue 22: the judge paused this table when the round clock had run
+     * this long (tny_round_clock_elapsed), -1 = not paused.  Its time
+     * stands still: resuming adds the round time run since to total_ms. */
+    int64_t paused_elapsed_ms;
 };
 
 struct hub_ev {

@@ -643,14 +643,29 @@ TNY_MUST_USE int hub_store_load_clock(struct hub_store *store,
                                       struct tny_round_clock *out,
                                       struct tny_diag *diag);
 
-/* Grants one table extra_ms (> 0) more (judge intervention); *total_ms
- * (may be NULL) receives the table's total.  Errors: TNY_EINVAL,
+/* Grants one table extra_ms (> 0) more (judge intervention), or takes
+ * -extra_ms of its extension back (< 0: a mistaken extension, issue 22;
+ * never below 0); *total_ms (may be NULL) receives the table's total.
+ * Errors: TNY_EINVAL (0, out of range, more taken back than given),
  * TNY_ENOTFOUND, TNY_ESTATE. */
 TNY_MUST_USE int hub_store_extend_table(struct hub_store *store,
                                         const char *event_id, int32_t round,
                                         int32_t table, int64_t extra_ms,
                                         const char *actor, int64_t *total_ms,
                                         struct tny_diag *diag);
+
+/* Issue 22, a judge call: pauses one table of a started round (pause:
+ * value_ms is the round time run at the pause, log "clock.table_pause"
+ * with "elapsed_ms"), or resumes it (value_ms is the table's new total
+ * extension, which then counts the pause; log "clock.table_resume" with
+ * "total_ms").  The hub replays both on start.  Errors: TNY_EINVAL (value
+ * out of range), TNY_ESTATE (pause: the round is not started; resume: a
+ * draft), TNY_ENOTFOUND. */
+TNY_MUST_USE int hub_store_table_pause(struct hub_store *store,
+                                       const char *event_id, int32_t round,
+                                       int32_t table, bool pause,
+                                       int64_t value_ms, const char *actor,
+                                       struct tny_diag *diag);
 
 /* AG-14: records that a table started its draft when start_delay_ms of the
  * round's time had run (log entry "clock.draft_start"; the hub replays it on

@@ -1813,9 +1813,10 @@ int hub_store_extend_table(struct hub_store *store, const char *event_id,
     int64_t ev_row, round_row, table_row, total = 0;
     bool row;
     int rc;
-    if (extra_ms <= 0 || extra_ms > TNY_CLOCK_MAX_MS)
+    if (extra_ms == 0 || extra_ms > TNY_CLOCK_MAX_MS ||
+        extra_ms < -TNY_CLOCK_MAX_MS)
         return tny_diag_set(diag, TNY_EINVAL,
-                            "extension: %lld ms: expected 1..%lld",
+                            "extension: %lld ms: expected +-1..%lld",
                             (long long)extra_ms, (long long)TNY_CLOCK_MAX_MS);
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
@@ -1828,6 +1829,7 @@ int hub_store_extend_table(struct hub_store *store, const char *event_id,
         (rc = hs_prepare(store,
                          "UPDATE tables SET extension_ms = extension_ms + ?1 "
                          "WHERE id = ?2 AND extension_ms + ?1 <= ?3 "
+                         "AND extension_ms + ?1 >= 0 "
                          "RETURNING extension_ms",
                          &st, diag)) < 0)
         goto out;
@@ -1837,9 +1839,15 @@ int hub_store_extend_table(struct hub_store *store, const char *event_id,
     if ((rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
     if (!row) {
-        rc = tny_diag_set(diag, TNY_EINVAL,
-                          "table %d: total extension would exceed %lld ms",
-                          (int)table, (long long)TNY_CLOCK_MAX_MS);
+        rc = extra_ms < 0
+                 ? tny_diag_set(diag, TNY_EINVAL,
+                                "table %d: taking back %lld ms is more than "
+                                "its extension",
+                                (int)table, (long long)-extra_ms)
+                 : tny_diag_set(diag, TNY_EINVAL,
+                                "table %d: total extension would exceed %lld "
+                                "ms",
+                                (int)table, (long long)TNY_CLOCK_MAX_MS);
         goto out;
     }
     total = sqlite3_column_int64(st, 0);
@@ -1856,6 +1864,57 @@ out:
     if (rc == 0 && total_ms)
         *total_ms = total;
     return rc;
+}
+
+int hub_store_table_pause(struct hub_store *store, const char *event_id,
+                          int32_t round, int32_t table, bool pause,
+                          int64_t value_ms, const char *actor,
+                          struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, round_row, table_row;
+    enum hub_round_status status = HUB_ROUND_DRAFT;
+    int rc;
+
+    if (value_ms < 0 ||
+        value_ms > (pause ? 2 * TNY_CLOCK_MAX_MS : TNY_CLOCK_MAX_MS))
+        return tny_diag_set(diag, TNY_EINVAL, "table %s: %lld ms out of range",
+                            pause ? "pause" : "resume", (long long)value_ms);
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+                           diag)) < 0 ||
+        (rc = hs_table_row(store, round_row, event_id, round, table, &table_row,
+                           diag)) < 0)
+        goto out;
+    if (pause ? status != HUB_ROUND_STARTED : status == HUB_ROUND_DRAFT) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "round %d of %s: its clock %s",
+                          (int)round, event_id,
+                          pause ? "has not started" : "is a draft's");
+        goto out;
+    }
+    if (!pause) {
+        if ((rc = hs_prepare(store,
+                             "UPDATE tables SET extension_ms = ?1 WHERE id = "
+                             "?2",
+                             &st, diag)) < 0)
+            goto out;
+        sqlite3_bind_int64(st, 1, value_ms);
+        sqlite3_bind_int64(st, 2, table_row);
+        if ((rc = hs_done(store, st, diag)) < 0)
+            goto out;
+    }
+    rc = hs_log(store, actor, event_id,
+                pause ? "clock.table_pause" : "clock.table_resume",
+                json_pack("{s:i, s:i, s:I}", "round", (int)round, "table",
+                          (int)table, pause ? "elapsed_ms" : "total_ms",
+                          (json_int_t)value_ms),
+                diag);
+out:
+    hs_finalize(store, st);
+    return hs_finish(store, rc, diag);
 }
 
 int hub_store_draft_start(struct hub_store *store, const char *event_id,

@@ -626,7 +626,8 @@ static void test_CM_7_clock_offset_and_round_clock(void **state)
     assert_int_equal(f->core.clock.offset_ms, 1000000000000 - 5000);
 
     /* A RoundClock: paused with 5 minutes, table 5 extended by 2. */
-    struct tny_wire_table_extension ext[2] = {{3, 60000, -1}, {5, 120000, -1}};
+    struct tny_wire_table_extension ext[2] = {{3, 60000, -1, false},
+                                              {5, 120000, -1, false}};
     struct tny_wire_clock rc = {0};
     rc.version = 4;
     snprintf(rc.event_id, sizeof(rc.event_id), "ev1");

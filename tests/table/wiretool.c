@@ -183,8 +183,11 @@ static void encode_clock(int argc, char **argv)
             if (!colon)
                 die("ext: expected TABLE:MS", x);
             *colon = '\0';
-            ext[c.n_extensions].table = (int32_t)num(x);
-            ext[c.n_extensions].extension_ms = num(colon + 1);
+            /* Every field set: no start delay, not paused. */
+            ext[c.n_extensions] = (struct tny_wire_table_extension){
+                .table = (int32_t)num(x),
+                .extension_ms = num(colon + 1),
+                .start_delay_ms = -1};
             c.n_extensions++;
         }
         c.extensions = ext;

@@ -288,7 +288,7 @@ static void tx_assignment_sample(struct tny_wire_assignment *a)
 }
 
 static struct tny_wire_table_extension sample_ext[3] = {
-    {2, 120000, -1}, {9, 300000, -1}, {40, 0, -1}};
+    {2, 120000, -1, false}, {9, 300000, -1, false}, {40, 0, -1, false}};
 
 static void clock_sample(struct tny_wire_clock *c)
 {
@@ -867,7 +867,7 @@ static void test_AG_14_table_clock_from_its_draft(void **state)
 {
     (void)state;
     static const struct tny_wire_table_extension init[3] = {
-        {2, 120000, 600000}, {9, 0, -1}, {12, 0, 0}};
+        {2, 120000, 600000, false}, {9, 0, -1, false}, {12, 0, 0, false}};
     struct tny_wire_table_extension ext[3];
     struct tny_wire_clock c, back;
     struct tny_clock_msg m;
@@ -1441,9 +1441,13 @@ static void test_PROTO_error_bad_values(void **state)
     struct tny_wire_request *q = malloc(sizeof *q);
     assert_non_null(q);
     request_sample(TNY_WIRE_CMD_CLOCK_EXTEND, 0, q);
-    q->extra_ms = 0;
+    q->extra_ms = 0; /* negative takes an extension back (issue 22) */
     assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
-                "console_request.clock_extend.extra_ms: expected 1..");
+                "console_request.clock_extend.extra_ms: expected a time "
+                "other than 0");
+    q->extra_ms = -TNY_CLOCK_MAX_MS - 1;
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.clock_extend.extra_ms: expected -");
     request_sample(TNY_WIRE_CMD_SWAP_PLAYERS, 0, q);
     strcpy(q->other_player_id, q->player_id);
     assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,

@@ -260,6 +260,10 @@ struct tny_wire_table_extension {
     /* AG-14 per_table_start: round time run when the table's draft started
      * (0..2 * TNY_CLOCK_MAX_MS), -1 = not started. */
     int64_t start_delay_ms;
+    /* Issue 22: the judge paused this one table (a judge call): its clock
+     * shows PAUSED with the time it had left at the message's hub_now_ms
+     * (extension_ms already counts the pause so far). */
+    bool paused;
 };
 
 /* An event's round clock: the round-wide reading plus per-table
@@ -285,8 +289,9 @@ void tny_wire_clock_release(struct tny_wire_clock *c);
 /* One table's clock message: the round reading with that table's
  * extension added (to the deadline when running, to the remaining time
  * otherwise; nothing when unlimited); with per_table_start, shifted by the
- * table's start delay or waiting (tny_clock_msg_table_start).  Table 0 is
- * the round's own reading. */
+ * table's start delay or waiting (tny_clock_msg_table_start); a table the
+ * judge paused reads PAUSED with the time it had left at hub_now_ms.
+ * Table 0 is the round's own reading. */
 void tny_wire_clock_for_table(const struct tny_wire_clock *c, int32_t table,
                               struct tny_clock_msg *out);
 
@@ -506,8 +511,10 @@ struct tny_wire_player {
  *                   force
  *   MOVE_TABLE      round >= 1, table >= 1, to_table >= 1, force
  *   FIX_TABLE       player_id, table (0 = none), force
- *   CLOCK_START, CLOCK_PAUSE, CLOCK_RESUME   round >= 1, table (0 = all)
- *   CLOCK_EXTEND    round >= 1, table (0 = all), extra_ms 1..30 days
+ *   CLOCK_START, CLOCK_PAUSE, CLOCK_RESUME   round >= 1, table (0 = all;
+ *                   PAUSE / RESUME of one table: a judge call)
+ *   CLOCK_EXTEND    round >= 1, table (0 = all), extra_ms +-1 ms..30 days
+ *                   (negative: an extension taken back)
  *   CLOCK_DRAFT     round >= 1, table >= 1 (AG-14: its draft started)
  *   ENTER_RESULT    round >= 1, table >= 1, result, override, reason
  *   PENALTY         round >= 1, table >= 1, player_id, points_units > 0
