@@ -3,7 +3,9 @@
  *
  * Reading feeds libcsv one input line at a time so that every record knows
  * the line it starts on for messages.  Writing goes through an
- * open_memstream with libcsv's csv_fwrite, which quotes every field.
+ * open_memstream with libcsv's csv_fwrite, which quotes every field; a
+ * text field that a spreadsheet would run as a formula (= + - @ tab CR
+ * first) is written with a leading ' (formula injection, issue 22).
  */
 #include "tny/csv_io.h"
 
@@ -183,13 +185,35 @@ static bool writer_open(struct writer *w)
     return w->ok;
 }
 
+/* A text cell a spreadsheet would run as a formula (issue 22, OWASP "CSV
+ * injection"): one that starts with = + - @, a tab or a carriage return. */
+static bool formula_like(const char *s)
+{
+    return s && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+}
+
+/* A text field, quoted; a formula-like one gets a leading ' so that a
+ * spreadsheet shows it as text ("'=1+1") instead of running it.  Numbers
+ * go through put_plain and are never touched. */
 static void put_field(struct writer *w, const char *s)
 {
     if (!w->ok)
         return;
     if (w->row_started && fputc(',', w->f) == EOF)
         w->ok = false;
-    if (w->ok && csv_fwrite(w->f, s ? s : "", s ? strlen(s) : 0) != 0)
+    if (w->ok && formula_like(s)) {
+        size_t n = strlen(s);
+        char *t = malloc(n + 2);
+        if (!t) {
+            w->ok = false;
+            return;
+        }
+        t[0] = '\'';
+        memcpy(t + 1, s, n + 1);
+        if (csv_fwrite(w->f, t, n + 1) != 0)
+            w->ok = false;
+        free(t);
+    } else if (w->ok && csv_fwrite(w->f, s ? s : "", s ? strlen(s) : 0) != 0)
         w->ok = false;
     w->row_started = true;
 }

@@ -467,10 +467,33 @@ static void print_reply_object(const struct tny_wire_reply *rep)
     }
 }
 
+/* Text from the hub (a name, a reason) as one printable line (issue 22):
+ * control characters never reach the terminal raw (an ESC sequence in an
+ * imported name, a newline in a reason that would forge a log line);
+ * they print as \n, \r, \t or \xHH (C1 controls as \u00HH). */
+static void print_text(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)(s ? s : "");
+    for (; *u; u++) {
+        if (*u == '\n')
+            fputs("\\n", stdout);
+        else if (*u == '\r')
+            fputs("\\r", stdout);
+        else if (*u == '\t')
+            fputs("\\t", stdout);
+        else if (*u < 0x20 || *u == 0x7f)
+            printf("\\x%02x", *u);
+        else if (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
+            printf("\\u%04x", *++u);
+        else
+            fputc(*u, stdout);
+    }
+}
+
 static void print_scalar(const json_t *v)
 {
     if (json_is_string(v)) {
-        fputs(json_string_value(v), stdout);
+        print_text(json_string_value(v));
     } else if (json_is_integer(v)) {
         printf("%lld", (long long)json_integer_value(v));
     } else if (json_is_real(v)) {
@@ -570,8 +593,10 @@ static void print_player(const json_t *names, const json_t *id)
                              ? json_object_get(names, json_string_value(id))
                              : NULL;
     print_scalar(id);
-    if (json_is_string(name))
-        printf(" %s", json_string_value(name));
+    if (json_is_string(name)) {
+        fputc(' ', stdout);
+        print_text(json_string_value(name));
+    }
 }
 
 /* The summary of `round publish`: which device shows which table, the
@@ -691,16 +716,17 @@ static bool print_standings(const json_t *root)
         const json_t *rank = json_object_get(r, "rank");
         const json_t *pts = json_object_get(r, "points");
         const json_t *name = json_object_get(r, "name");
-        printf("%4lld  %-16s %6g  %s%s\n", (long long)json_integer_value(rank),
+        printf("%4lld  %-16s %6g  ", (long long)json_integer_value(rank),
                json_string_value(json_object_get(r, "player"))
                    ? json_string_value(json_object_get(r, "player"))
                    : "?",
-               json_number_value(pts),
-               json_is_string(name) ? json_string_value(name) : "",
-               json_is_true(json_object_get(r, "disqualified"))
-                   ? " (disqualified)"
-               : json_is_true(json_object_get(r, "dropped")) ? " (dropped)"
-                                                             : "");
+               json_number_value(pts));
+        print_text(json_is_string(name) ? json_string_value(name) : "");
+        printf("%s\n", json_is_true(json_object_get(r, "disqualified"))
+                           ? " (disqualified)"
+                       : json_is_true(json_object_get(r, "dropped"))
+                           ? " (dropped)"
+                           : "");
     }
     return true;
 }
@@ -1543,14 +1569,16 @@ static int run_players_list(struct live *lv)
         long long dq, drop;
         if (!id)
             continue;
-        printf("  %s  %s", id,
-               json_is_string(v = json_object_get(p, "name"))
-                   ? json_string_value(v)
-                   : "");
-        if (json_is_string(v = json_object_get(p, "club")))
-            printf("  club=%s", json_string_value(v));
-        if (json_is_string(v = json_object_get(p, "country")))
-            printf("  country=%s", json_string_value(v));
+        printf("  %s  ", id);
+        print_text(json_string_value(json_object_get(p, "name")));
+        if (json_is_string(v = json_object_get(p, "club"))) {
+            fputs("  club=", stdout);
+            print_text(json_string_value(v));
+        }
+        if (json_is_string(v = json_object_get(p, "country"))) {
+            fputs("  country=", stdout);
+            print_text(json_string_value(v));
+        }
         if (json_is_number(v = json_object_get(p, "rating")))
             printf("  rating=%g", json_number_value(v));
         if ((dq = listed_after(root, "disqualified", id)) > 0)
@@ -2043,9 +2071,10 @@ static void print_log_row(const json_t *row)
         print_scalar(v);
     }
     const char *why = json_string_value(json_object_get(detail, "reason"));
-    if (why && why[0])
-        printf("  -- reason: %s",
-               json_string_value(json_object_get(detail, "reason")));
+    if (why && why[0]) { /* one row, one line: a newline prints as \n */
+        fputs("  -- reason: ", stdout);
+        print_text(why);
+    }
     fputc('\n', stdout);
 }
 

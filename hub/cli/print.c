@@ -826,11 +826,12 @@ static void remove_tree(const char *dir)
 }
 
 /* to_pdf(html, pdf, diag): headless Chromium prints html (written to a
- * private temporary directory) to the file pdf. */
+ * private temporary directory) to a new file beside pdf, which then
+ * replaces pdf (rename): pdf is never lost to a print that failed. */
 static int to_pdf(const char *html, const char *pdf, struct tny_diag *diag)
 {
     char dir[512], file[600], profile[600], arg_pdf[4200], arg_prof[640];
-    char url[640];
+    char url[640], temp_pdf[4150] = "";
     char *chromium = find_chromium();
     int rc = TNY_OK, fd = -1;
     bool made = false;
@@ -860,20 +861,35 @@ static int to_pdf(const char *html, const char *pdf, struct tny_diag *diag)
         rc = tny_diag_set(diag, TNY_EINVAL, "--pdf: file name too long");
         goto out;
     }
-    /* a relative --pdf is the caller's, not Chromium's working directory */
-    if (pdf[0] == '/') {
-        snprintf(arg_pdf, sizeof arg_pdf, "--print-to-pdf=%s", pdf);
-    } else {
-        char cwd[2048];
-        if (!getcwd(cwd, sizeof cwd)) {
+    /* Chromium prints into a new file beside pdf, renamed over pdf only
+     * once it printed (issue 22): a failed print leaves an existing pdf
+     * as it was.  A relative --pdf is the caller's, not Chromium's working
+     * directory. */
+    {
+        char cwd[2048] = "", at[4100];
+        const char *slash = strrchr(pdf, '/');
+        if (pdf[0] != '/' && !getcwd(cwd, sizeof cwd)) {
             rc = tny_diag_set(diag, TNY_ESTATE, "getcwd: %s", strerror(errno));
             goto out;
         }
-        snprintf(arg_pdf, sizeof arg_pdf, "--print-to-pdf=%s/%s", cwd, pdf);
+        snprintf(at, sizeof at, "%s%s%.*s", cwd, cwd[0] ? "/" : "",
+                 slash ? (int)(slash - pdf + 1) : 0, pdf);
+        snprintf(temp_pdf, sizeof temp_pdf, "%s.tourney-print-XXXXXX", at);
+        int tfd = mkstemp(temp_pdf);
+        if (tfd < 0) {
+            rc = tny_diag_set(diag, TNY_ESTATE, "cannot write beside %s: %s",
+                              pdf, strerror(errno));
+            temp_pdf[0] = '\0';
+            goto out;
+        }
+        mode_t mask = umask(0); /* the PDF as a plain new file would be */
+        umask(mask);
+        (void)fchmod(tfd, 0666 & ~mask);
+        close(tfd);
+        snprintf(arg_pdf, sizeof arg_pdf, "--print-to-pdf=%s", temp_pdf);
     }
     snprintf(arg_prof, sizeof arg_prof, "--user-data-dir=%s", profile);
     snprintf(url, sizeof url, "file://%s", file);
-    unlink(pdf);
     pid_t pid = fork();
     if (pid < 0) {
         rc = tny_diag_set(diag, TNY_ESTATE, "fork: %s", strerror(errno));
@@ -917,11 +933,19 @@ static int to_pdf(const char *html, const char *pdf, struct tny_diag *diag)
     }
     struct stat sb;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        stat(arg_pdf + strlen("--print-to-pdf="), &sb) < 0 || sb.st_size == 0)
-        rc = tny_diag_set(diag, TNY_ESTATE, "%s did not print %s (exit %d)",
-                          chromium, pdf,
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        stat(temp_pdf, &sb) < 0 || sb.st_size == 0)
+        rc = tny_diag_set(
+            diag, TNY_ESTATE, "%s did not print %s (exit %d)%s", chromium, pdf,
+            WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+            access(pdf, F_OK) == 0 ? "; it is left as it was" : "");
+    else if (rename(temp_pdf, pdf) < 0)
+        rc = tny_diag_set(diag, TNY_ESTATE, "cannot write %s: %s", pdf,
+                          strerror(errno));
+    else
+        temp_pdf[0] = '\0'; /* it is pdf now */
 out:
+    if (temp_pdf[0])
+        unlink(temp_pdf);
     if (made)
         remove_tree(dir);
     free(chromium);
@@ -1039,6 +1063,16 @@ int tny_cli_print(int argc, char **argv)
                 "tourney print: unknown printout \"%s\" (expected "
                 "pairings, slips, standings or final)\n",
                 pos[0]);
+        return 2;
+    }
+    struct stat in_st, pdf_st;
+    if (po.pdf && strcmp(pos[1], "-") != 0 && stat(pos[1], &in_st) == 0 &&
+        stat(po.pdf, &pdf_st) == 0 && in_st.st_dev == pdf_st.st_dev &&
+        in_st.st_ino == pdf_st.st_ino) { /* issue 22 */
+        fprintf(stderr,
+                "tourney print: --pdf %s is the event file being printed: "
+                "give the PDF another name\n",
+                po.pdf);
         return 2;
     }
     f = strcmp(pos[1], "-") == 0 ? stdin : fopen(pos[1], "rb");

@@ -220,12 +220,74 @@ static void test_CM_8_csv_exports_every_preset(void **state)
         }
 }
 
+/* Issue 22 item 10: names and clubs that a spreadsheet would run as a
+ * formula (OWASP "CSV injection": = + - @ tab CR first) are written with
+ * a leading '; other text and the numbers stay as they are. */
+static void test_csv_formulas_neutralised(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "=HYPERLINK(\\\"http://x.example\\\",\\\"win\\\")",
+        "@SUM(A1:A9)",
+        "+1",
+        "-1+1",
+        "\\tTab",
+        "\\rCR",
+        "Ann O'Neil",
+        "Bob"};
+    enum { N = 8 };
+    char text[2048];
+    size_t len = (size_t)snprintf(
+        text, sizeof text, "{\"format\":\"catan\",\"seed\":7,\"players\":[");
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "%s{\"id\":\"p%d\",\"name\":\"%s\","
+                                "\"club\":\"=1+%d\"}",
+                                i ? "," : "", i + 1, names[i], i);
+    snprintf(text + len, sizeof text - len, "]}");
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    struct tny_rng rng;
+    struct tny_standings st = {0};
+    struct tny_csv_table t;
+    char *csv = NULL;
+    int32_t played = 0;
+    if (tny_event_from_json_text(text, strlen(text), &ev, &diag) != 0)
+        fail_msg("event refused: %s", diag.msg);
+    tny_rng_seed(&rng, 22);
+    assert_int_equal(tny_simulate_rounds(&ev, 1, &rng, &played, &diag), 0);
+    assert_int_equal(tny_standings_compute(&ev, &st, &diag), 0);
+    assert_int_equal(tny_standings_to_csv(&ev, &st, &csv), 0);
+    assert_int_equal(tny_csv_parse(csv, strlen(csv), 100, 32, &t, &diag), 0);
+    for (int32_t r = 1; r < t.n_rows; r++) {
+        int32_t p = player_index(&ev, t.rows[r].fields[1]);
+        const char *name = ev.players[p].name;
+        char want[128];
+        snprintf(want, sizeof want, "%s%s",
+                 strchr("=+-@\t\r", name[0]) ? "'" : "", name);
+        assert_string_equal(t.rows[r].fields[2], want);
+        assert_true(t.rows[r].fields[3][0] == '\''); /* club "=1+i" */
+        assert_true(t.rows[r].fields[4][0] != '\''); /* points: a number */
+    }
+    tny_csv_release(&t);
+    free(csv);
+    assert_int_equal(tny_results_to_csv(&ev, &csv), 0);
+    assert_non_null(strstr(csv, "\"'=HYPERLINK("));
+    assert_non_null(strstr(csv, "\"'@SUM(A1:A9)\""));
+    assert_non_null(strstr(csv, "\"Ann O'Neil\""));
+    assert_null(strstr(csv, "\"=HYPERLINK("));
+    free(csv);
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_quoting_and_lines),
         cmocka_unit_test(test_csv_errors_name_the_line),
         cmocka_unit_test(test_CM_8_csv_exports_every_preset),
+        cmocka_unit_test(test_csv_formulas_neutralised),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
