@@ -7,16 +7,16 @@
 #
 # Each build directory must hold tourney, tourney-hub and tourney-table
 # (found under hub/ and table-client/, else anywhere below it).  Inputs are
-# this checkout's fixtures and ../shared/data, the same files for both
+# this checkout's fixtures and tests/data, the same files for both
 # builds:
 #   offline: `tourney formats`, `tourney format NAME` for every preset,
 #     the help texts; for every event file in tests/cases (good, bad,
 #     ratings), the event fuzz seeds (tests/fuzz/event) and
-#     ../shared/data/external/tom: standings (JSON and --csv), results,
+#     tests/data/external/tom: standings (JSON and --csv), results,
 #     pair (and --explain, whose reasoning is on stderr), lots, boards,
 #     export listfortress|nrtm, print pairings|slips|standings|final (HTML,
 #     no PDF); `tourney import` of every ListFortress file of
-#     ../shared/data/external/listfortress and of the Cryodex and NRTM
+#     tests/data/external/listfortress and of the Cryodex and NRTM
 #     samples (tests/fuzz/import_*), with the standings and both exports of
 #     each imported event; `tourney demo` of every preset (fixed seed) and
 #     the standings of its --out file; `tourney ratings`.  Each output is
@@ -69,7 +69,6 @@ set -u -o pipefail
 export LC_ALL=C
 
 SRC=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)
-SHARED=$(cd -- "$SRC/../shared" 2>/dev/null && pwd -P) || SHARED=
 
 # find_bin BUILD NAME: the program NAME of build BUILD.
 find_bin() {
@@ -375,10 +374,9 @@ offline() {
     run "$side" format.unknown format no-such-format
     local events=("$SRC"/tests/cases/*.json "$SRC"/tests/cases/bad/*.json
         "$SRC"/tests/cases/ratings/*.json "$SRC"/tests/fuzz/event/*)
-    [ -z "$SHARED" ] || events+=("$SHARED"/data/external/tom/*.event.json)
+    events+=("$SRC"/tests/data/external/tom/*.event.json)
     for f in "${events[@]}"; do
         b=${f#"$SRC"/}
-        b=${b#"$SHARED"/}
         b=${b//\//_}
         run "$side" "$b.standings" standings "$f"
         run "$side" "$b.standings-csv" --csv standings "$f"
@@ -398,14 +396,11 @@ offline() {
     for f in "$SRC"/tests/fuzz/import_cryodex/*; do imports+=("cryodex:$f"); done
     for f in "$SRC"/tests/fuzz/import_nrtm/*; do imports+=("nrtm:$f"); done
     for f in "$SRC"/tests/fuzz/import_listfortress/*; do imports+=("listfortress:$f"); done
-    if [ -n "$SHARED" ]; then
-        for f in "$SHARED"/data/external/listfortress/*.json; do imports+=("listfortress:$f"); done
-    fi
+    for f in "$SRC"/tests/data/external/listfortress/*.json; do imports+=("listfortress:$f"); done
     for f in "${imports[@]}"; do
         kind=${f%%:*}
         f=${f#*:}
         b=${f#"$SRC"/}
-        b=${b#"$SHARED"/}
         b=${b//\//_}
         run "$side" "$b.import-$kind" import "$kind" "$f"
         sed '/^--- stderr$/,$d' "$OUT/$side/offline/$b.import-$kind" >"$OUT/work.$side/imported.json"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_import.sh - `tourney import` and `tourney export` as an organiser
 # uses them (docs/event-file.md, issue 10): a real ListFortress event (from
-# ../shared/data beside the checkout) becomes an event file that
+# tests/data/external) becomes an event file that
 # `standings` and `pair` take; a file with a data error, an unknown kind and
 # an unreadable file each give one stderr line and the documented exit
 # status; export writes ListFortress and NRTM JSON that import back to the
@@ -11,7 +11,7 @@
 set -u
 TOURNEY=${1:?tourney binary}
 TESTS=${2:?tests directory}
-DATA=$TESTS/../../shared/data/external/listfortress
+DATA=$TESTS/data/external/listfortress
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 failures=0
@@ -35,7 +35,7 @@ one_error_line() {
     [ -s "$TMP/out" ] && fail "$CASE: stdout not empty on error"
     return 0
 }
-[ -d "$DATA" ] || { echo "FAIL: no $DATA (shared/ beside the checkout)" >&2; exit 1; }
+[ -d "$DATA" ] || { echo "FAIL: no $DATA" >&2; exit 1; }
 
 CASE="import listfortress"
 if run 0 import listfortress "$DATA/1000.json"; then

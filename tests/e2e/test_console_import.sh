@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_console_import.sh - `tourney live event import` (issue 10): events
 # from other tools continue on the real tourney-hub over the real venue
-# broker.  A real ListFortress event (../shared/data beside the checkout)
+# broker.  A real ListFortress event (tests/data/external)
 # and a real Pokemon TOM event file are imported with their players, drops
 # and rounds; the hub's standings are then those Tourney computes offline
 # from the same file, and its export loads back to the same standings.  A
@@ -15,10 +15,10 @@ e2e_init "$@"
 
 TOURNEY=$E2E_BUILD/hub/tourney
 HUB=$E2E_BUILD/hub/tourney-hub
-DATA=$E2E_SRC/../shared/data/external
+DATA=$E2E_SRC/tests/data/external
 [ -x "$TOURNEY" ] || fail "no tourney binary at $TOURNEY"
 [ -x "$HUB" ] || fail "no $HUB (build the tourney-hub target)"
-[ -d "$DATA/listfortress" ] || fail "no $DATA/listfortress (shared/ beside the checkout)"
+[ -d "$DATA/listfortress" ] || fail "no $DATA/listfortress"
 
 start_broker --no-ws --organisers o1
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"

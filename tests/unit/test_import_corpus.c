@@ -1,12 +1,12 @@
 /* test_import_corpus.c - real events from other tools, read at test time
- * from ../shared/data beside the source tree (CI has it there).
+ * from tests/data (a copy of the shared real-event corpus, see its README).
  *
  * ListFortress corpus (308 X-Wing 2.0 events): every event imports, or is
  * refused with one message naming a real data error.  The standings of each
  * imported event on the xwing-2.0 preset are compared with the stored
  * score, swiss_rank, MoV and SoS.  The explanation of a disagreement is
  * checked, not assumed: an independent recount from the file's own matches
- * with the formulas of shared/data/README.md (score 1 per win or bye; MoV
+ * with the formulas of tests/data/README.md (score 1 per win or bye; MoV
  * 200 + own - opponent's per game in 0..400, 300 per bye; SoS the mean of
  * the opponents' score per round played) must agree with Tourney, so that
  * a stored value that differs contradicts its own file (dirty data, named
@@ -34,15 +34,13 @@
 #include "tny/json_io.h"
 #include "tny/standings.h"
 
-#define DATA TNY_SOURCE_DIR "/../shared/data/external"
+#define DATA TNY_SOURCE_DIR "/tests/data/external"
 
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        fail_msg("cannot read %s (the corpus lives in ../shared/data beside "
-                 "the checkout)",
-                 path);
+        fail_msg("cannot read %s (the corpus lives in tests/data)", path);
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -65,9 +63,7 @@ static int32_t list_dir(const char *dir, const char *suffix, char ***out)
 {
     DIR *d = opendir(dir);
     if (!d)
-        fail_msg("cannot open %s (the corpus lives in ../shared/data beside "
-                 "the checkout)",
-                 dir);
+        fail_msg("cannot open %s (the corpus lives in tests/data)", dir);
     int32_t n = 0, cap = 512;
     char **names = malloc(sizeof(char *) * (size_t)cap);
     struct dirent *e;
