@@ -82,7 +82,7 @@ struct rparse {
 };
 
 static const char *const top_keys[] = {
-    "format", "options",      "seed",   "title",    "level", "players",
+    "format", "options",      "seed",   "title",    "level",     "players",
     "drops",  "disqualified", "rounds", "absences", "cut_seeds", NULL};
 static const char *const absence_keys[] = {"player", "round", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
@@ -1414,7 +1414,8 @@ int tny_event_to_json(const struct tny_event *ev, char **out)
     if (ok && ev->n_cut_seeds > 0) {
         a = json_array();
         for (int32_t i = 0; a && i < ev->n_cut_seeds; i++)
-            if (!tny__append(a, json_string(ev->players[ev->cut_seeds[i]].id))) {
+            if (!tny__append(a,
+                             json_string(ev->players[ev->cut_seeds[i]].id))) {
                 json_decref(a);
                 a = NULL;
             }

@@ -526,8 +526,8 @@ static int bwalk_round(struct bwalk *w, int32_t r, int32_t in_stage,
         w->pos[j] = -1;
     for (int32_t t = 0; t < round->n_tables; t++) {
         const struct tny_table *tb = &round->tables[t];
-        int32_t x = tb->seats[0], y = tb->is_bye ? TNY_BRACKET_BYE
-                                                 : tb->seats[1];
+        int32_t x = tb->seats[0],
+                y = tb->is_bye ? TNY_BRACKET_BYE : tb->seats[1];
         int32_t hit = -1;
         for (int32_t j = 0; j < n && hit < 0; j++)
             if (w->pos[j] < 0 && game_has(&g[j], x) &&
@@ -540,15 +540,14 @@ static int bwalk_round(struct bwalk *w, int32_t r, int32_t in_stage,
                 if (game_has(&g[j], x))
                     e = j;
             if (e < 0)
-                return tny_diag_set(w->diag, TNY_EINVAL,
-                                    "event.rounds[%d].tables[%d] (elimination "
-                                    "round %d): %s v %s does not follow the "
-                                    "bracket of the top %d: %s is not in this "
-                                    "round of the bracket",
-                                    (int)r, (int)t, (int)in_stage,
-                                    who_seed(w, x, a, sizeof a),
-                                    who_seed(w, y, b, sizeof b), (int)w->k,
-                                    pid(w->ev, x));
+                return tny_diag_set(
+                    w->diag, TNY_EINVAL,
+                    "event.rounds[%d].tables[%d] (elimination "
+                    "round %d): %s v %s does not follow the "
+                    "bracket of the top %d: %s is not in this "
+                    "round of the bracket",
+                    (int)r, (int)t, (int)in_stage, who_seed(w, x, a, sizeof a),
+                    who_seed(w, y, b, sizeof b), (int)w->k, pid(w->ev, x));
             return tny_diag_set(w->diag, TNY_EINVAL,
                                 "event.rounds[%d].tables[%d] (elimination "
                                 "round %d): %s v %s does not follow the "
@@ -631,11 +630,11 @@ static int bwalk_next(struct bwalk *w, int32_t r, int32_t *n_games)
         }
         int32_t k = pow2_at_most(m);
         for (int32_t i = 0; i < m - k; i++)
-            w->games[n++] = (struct tny_bracket_game){w->list[i],
-                                                      TNY_BRACKET_BYE};
+            w->games[n++] =
+                (struct tny_bracket_game){w->list[i], TNY_BRACKET_BYE};
         for (int32_t i = 0; k >= 2 && i < k / 2; i++)
-            w->games[n++] = (struct tny_bracket_game){
-                w->list[m - k + i], w->list[m - 1 - i]};
+            w->games[n++] = (struct tny_bracket_game){w->list[m - k + i],
+                                                      w->list[m - 1 - i]};
     }
     /* GT-10: a player who left gives the opponent a bye. */
     for (int32_t i = 0; i < n; i++) {
@@ -760,8 +759,8 @@ static int bracket_walk(struct tny_event *ev, bool reorder,
             const struct tny_round *pr = &ev->rounds[last];
             bool done = pr->n_tables > 0;
             for (int32_t t = 0; t < pr->n_tables; t++)
-                done = done && (pr->tables[t].is_bye ||
-                                pr->tables[t].has_result);
+                done =
+                    done && (pr->tables[t].is_bye || pr->tables[t].has_result);
             if (!done)
                 break; /* the open round is last: tny_event_validate */
             if (pr->n_tables <= 1 && !pr->tables[0].is_bye) {
