@@ -82,8 +82,8 @@ struct rparse {
 };
 
 static const char *const top_keys[] = {
-    "format", "options",      "seed",   "title",    "level", "players",
-    "drops",  "disqualified", "rounds", "absences", NULL};
+    "format", "options",      "seed",   "title",    "level",     "players",
+    "drops",  "disqualified", "rounds", "absences", "cut_seeds", NULL};
 static const char *const absence_keys[] = {"player", "round", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
 static const char *const player_keys[] = {"id",          "name",
@@ -918,6 +918,35 @@ static int parse_absences(struct eparse *ep, const json_t *arr)
     return TNY_OK;
 }
 
+/* "cut_seeds": ["p3", "p1", ...]: the elimination stage's seeds as
+ * another tool recorded them (issue 19), each player once. */
+static int parse_cut_seeds(struct eparse *ep, const json_t *arr)
+{
+    const char *path = "event.cut_seeds";
+    char p[TNY__PATH_MAX];
+    struct tny_event *ev = ep->ev;
+    int rc;
+    if ((rc = tny__want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
+        return rc;
+    size_t n = json_array_size(arr);
+    ev->cut_seeds = calloc(n > 0 ? n : 1, sizeof(*ev->cut_seeds));
+    if (!ev->cut_seeds)
+        return TNY_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        int32_t who;
+        tny__path_index(p, path, i);
+        if ((rc = player_ref(ep, json_array_get(arr, i), p, &who)) < 0)
+            return rc;
+        for (int32_t j = 0; j < ev->n_cut_seeds; j++)
+            if (ev->cut_seeds[j] == who)
+                return tny_diag_set(ep->diag, TNY_EINVAL,
+                                    "%s: \"%s\" is seeded twice", p,
+                                    ev->players[who].id);
+        ev->cut_seeds[ev->n_cut_seeds++] = who;
+    }
+    return TNY_OK;
+}
+
 int tny_event_from_json(const json_t *root, struct tny_event *ev,
                         struct tny_diag *diag)
 {
@@ -989,6 +1018,9 @@ int tny_event_from_json(const json_t *root, struct tny_event *ev,
         goto out;
     if ((v = json_object_get(root, "absences")) &&
         (rc = parse_absences(&ep, v)) < 0)
+        goto out;
+    if ((v = json_object_get(root, "cut_seeds")) &&
+        (rc = parse_cut_seeds(&ep, v)) < 0)
         goto out;
 out:
     free(ep.ids.slots);
@@ -1378,6 +1410,16 @@ int tny_event_to_json(const struct tny_event *ev, char **out)
             }
         }
         ok = tny__set(o, "absences", a);
+    }
+    if (ok && ev->n_cut_seeds > 0) {
+        a = json_array();
+        for (int32_t i = 0; a && i < ev->n_cut_seeds; i++)
+            if (!tny__append(a,
+                             json_string(ev->players[ev->cut_seeds[i]].id))) {
+                json_decref(a);
+                a = NULL;
+            }
+        ok = tny__set(o, "cut_seeds", a);
     }
     if (ok)
         rc = tny__dump(o, out);

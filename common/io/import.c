@@ -19,6 +19,7 @@
  */
 #include "tny/import.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,21 @@ static int cmp_idmap(const void *a, const void *b)
 struct rref {
     int type; /* 1 swiss, 2 elimination */
     json_int_t number;
-    size_t index; /* in the source's rounds[] */
+    size_t index;  /* in the source's rounds[] */
+    size_t seated; /* players in the round (elimination) */
 };
 
+/* Swiss rounds by number, then elimination rounds in bracket order: by the
+ * number of players left, whatever the source numbers them (ListFortress
+ * stores a final as 2, its semi-finals as 4; other events number on from
+ * the Swiss). */
 static int cmp_rref(const void *a, const void *b)
 {
     const struct rref *x = a, *y = b;
     if (x->type != y->type)
         return x->type < y->type ? -1 : 1;
+    if (x->type == 2 && x->seated != y->seated)
+        return x->seated > y->seated ? -1 : 1;
     if (x->number != y->number)
         return x->number < y->number ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
@@ -74,14 +82,81 @@ static int cmp_rref(const void *a, const void *b)
 struct lf {
     const char *src; /* "listfortress" or "cryodex": message prefix */
     struct tny_diag *diag;
-    const struct tny_format *fmt; /* the format the event is written on */
-    bool own_format;              /* write fmt in full (else preset name +
-                                   * swiss_rounds/cut options) */
-    int32_t n;                    /* participants */
-    struct idmap *map;            /* sorted by id */
-    json_int_t *ids;              /* source id of each participant */
-    char (*pid)[24];              /* event player id: "p<id>" */
+    struct tny_format *fmt;           /* the format the event is written on */
+    bool own_format;                  /* write fmt in full (else preset name +
+                                       * swiss_rounds/cut options) */
+    int32_t n;                        /* participants */
+    struct idmap *map;                /* sorted by id */
+    json_int_t *ids;                  /* source id of each participant */
+    char (*pid)[24];                  /* event player id: "p<id>" */
+    struct tny_import_warnings *warn; /* NULL: not kept */
+    int32_t ties;                     /* games imported as draws */
+    bool widened;                     /* score range widened */
+    struct rref first_elim;           /* type 0: no elimination round */
+    /* While an elimination round is read: the next one's matches (NULL
+     * after the final) and the participants (top_cut_rank). */
+    bool in_elim;
+    const json_t *next_elim, *parts;
 };
+
+/* True when participant index p is seated in matches (an array). */
+static bool lf_seated_in(const struct lf *lf, const json_t *matches, int32_t p)
+{
+    for (size_t i = 0; i < json_array_size(matches); i++)
+        for (int k = 0; k < 2; k++) {
+            const json_t *v = json_object_get(json_array_get(matches, i),
+                                              k ? "player2_id" : "player1_id");
+            if (json_is_integer(v) && json_integer_value(v) == lf->ids[p])
+                return true;
+        }
+    return false;
+}
+
+/* The winner (0 = a, 1 = b) of a tied elimination game as the source
+ * shows it: the one who plays the next elimination round, or after the
+ * final the one ranked first (top_cut_rank 1); -1 when it does not. */
+static int lf_advanced(const struct lf *lf, int32_t a, int32_t b)
+{
+    bool in[2];
+    for (int k = 0; k < 2; k++) {
+        int32_t p = k ? b : a;
+        in[k] = lf->next_elim ? lf_seated_in(lf, lf->next_elim, p)
+                              : json_integer_value(json_object_get(
+                                    json_array_get(lf->parts, (size_t)p),
+                                    "top_cut_rank")) == 1;
+    }
+    return in[0] != in[1] ? (in[0] ? 0 : 1) : -1;
+}
+
+/* One warning line, "src: ..." (dropped when memory runs out: a warning
+ * is never worth failing the import for). */
+static void lf_warn(struct lf *lf, const char *fmt, ...)
+{
+    char line[TNY__PATH_MAX + 400];
+    va_list ap;
+    if (!lf->warn)
+        return;
+    int k = snprintf(line, sizeof(line), "%s: ", lf->src);
+    va_start(ap, fmt);
+    vsnprintf(line + k, sizeof(line) - (size_t)k, fmt, ap);
+    va_end(ap);
+    char **grown =
+        realloc(lf->warn->lines, sizeof(char *) * (size_t)(lf->warn->n + 1));
+    if (!grown)
+        return;
+    lf->warn->lines = grown;
+    if ((grown[lf->warn->n] = strdup(line)))
+        lf->warn->n++;
+}
+
+void tny_import_warnings_release(struct tny_import_warnings *w)
+{
+    for (int32_t i = 0; i < w->n; i++)
+        free(w->lines[i]);
+    free(w->lines);
+    w->lines = NULL;
+    w->n = 0;
+}
 
 /* Index of the participant with source id v (a JSON integer), or -1 with
  * the error set. */
@@ -211,37 +286,57 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
             return TNY_ENOMEM;
         return TNY_OK;
     }
-    const struct tny_format *fmt = lf->fmt;
+    struct tny_format *fmt = lf->fmt;
     bool scored = has_a && has_b;
     int64_t lo, hi;
     tny_result_range(fmt, TNY_RF_SCORE, &lo, &hi); /* result_schema.h */
     for (int s = 0; scored && s < 2; s++) {
         int32_t x = s == 0 ? pa : pb;
-        if (x < lo || x > hi) {
-            json_decref(t);
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: %s.player%d_points: %d is outside "
-                                "%lld..%lld (format \"%s\")",
-                                lf->src, where, s + 1, (int)x, (long long)lo,
-                                (long long)hi, fmt->name);
+        if (x < lo || x > hi) { /* kept as stored: the range widens */
+            lf_warn(lf,
+                    "%s.player%d_points: %d is outside %lld..%lld (format "
+                    "\"%s\"): kept as stored, the format's score range "
+                    "widened to take it",
+                    where, s + 1, (int)x, (long long)lo, (long long)hi,
+                    fmt->name);
+            if (x < fmt->score_min)
+                fmt->score_min = x;
+            if (x > fmt->score_max)
+                fmt->score_max = x;
+            lf->widened = true;
+            tny_result_range(fmt, TNY_RF_SCORE, &lo, &hi);
         }
     }
     if (w < 0 && scored && pa != pb)
         w = pa > pb ? 0 : 1;
+    if (w < 0 && scored && lf->in_elim && (w = lf_advanced(lf, a, b)) >= 0)
+        lf_warn(lf,
+                "%s: an elimination game without a winner (%d-%d, result "
+                "\"%s\", no winner_id): won by participant %lld, who %s",
+                where, (int)pa, (int)pb, result,
+                (long long)lf->ids[w == 0 ? a : b],
+                lf->next_elim ? "plays the next elimination round"
+                              : "is ranked first (top_cut_rank 1)");
     if (w < 0 && !fmt->draws &&
         !json_is_true(json_object_get(m, "x_intentional_draw"))) {
-        json_decref(t);
-        if (scored)
+        if (!scored) {
+            json_decref(t);
             return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: %s: a game without a winner (%d-%d, "
-                                "result \"%s\", no winner_id) but format "
-                                "\"%s\" has no draws",
-                                lf->src, where, (int)pa, (int)pb, result,
-                                fmt->name);
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s: %s: no winner and no points (result "
-                            "\"%s\")",
-                            lf->src, where, result);
+                                "%s: %s: no winner and no points (result "
+                                "\"%s\")",
+                                lf->src, where, result);
+        }
+        /* A tie in a format without draws: the format gains draws worth
+         * its draw points (X-Wing: 0, as the source's score counts only
+         * wins and byes). */
+        char pts[32];
+        tny_points_text(fmt->draw_points, pts, sizeof(pts));
+        lf_warn(lf,
+                "%s: a game without a winner (%d-%d, result \"%s\", no "
+                "winner_id) in format \"%s\", which has no draws: imported "
+                "as a draw, %s points each (the format gains draws)",
+                where, (int)pa, (int)pb, result, fmt->name, pts);
+        lf->ties++;
     }
     json_t *players = json_array(), *res = json_object();
     bool ok = players && res && tny__append(players, json_string(lf->pid[a])) &&
@@ -356,8 +451,15 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
         }
         refs[i] = (struct rref){
             (int)json_integer_value(type),
-            json_is_integer(num) ? json_integer_value(num) : 0, i};
+            json_is_integer(num) ? json_integer_value(num) : 0, i, 0};
         n_swiss += refs[i].type == 1;
+        const json_t *ms = json_object_get(r, "matches");
+        for (size_t m = 0; refs[i].type == 2 && m < json_array_size(ms); m++)
+            for (int k = 0; k < 2; k++) {
+                const json_t *v = json_object_get(
+                    json_array_get(ms, m), k ? "player2_id" : "player1_id");
+                refs[i].seated += v && !json_is_null(v);
+            }
     }
     if (n_swiss == 0) {
         rc = tny_diag_set(diag, TNY_EINVAL, "%s: rounds: no swiss round",
@@ -393,6 +495,13 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
         }
         for (size_t p = 0; p < n; p++)
             seat_match[p] = -1;
+        lf->in_elim = elim;
+        lf->parts = parts;
+        lf->next_elim =
+            elim && k + 1 < n_rounds
+                ? json_object_get(json_array_get(rounds, refs[k + 1].index),
+                                  "matches")
+                : NULL;
         int32_t seated = 0, number = 0;
         for (size_t mi = 0; mi < json_array_size(matches); mi++) {
             const json_t *m = json_array_get(matches, mi);
@@ -428,6 +537,7 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
             cut = 2;
             while (cut < seated)
                 cut *= 2;
+            lf->first_elim = *ref;
         }
         if (!tny__set(jr, "tables", tables) || !tny__append(jrounds, jr))
             goto out;
@@ -484,6 +594,25 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
              json_is_string(date) ? " (" : "",
              json_is_string(date) ? json_string_value(date) : "",
              json_is_string(date) ? ")" : "");
+    if (!lf->own_format && (lf->ties > 0 || lf->widened)) {
+        /* The preset as the file asked for it, with draws or a wider
+         * score range: written in full. */
+        json_t *o = json_object();
+        struct tny_diag d;
+        bool draws = lf->ties > 0;
+        ok = ok && o && tny__set(o, "swiss_rounds", json_integer(n_swiss)) &&
+             tny__set(o, "cut", json_integer(cut)) &&
+             (!draws || tny__set(o, "draws", json_true())) &&
+             tny_format_apply_options(lf->fmt, o, "import", &d) == 0;
+        json_decref(o);
+        lf->fmt->draws = lf->fmt->draws || draws;
+        snprintf(lf->fmt->title, sizeof(lf->fmt->title),
+                 "%s as imported (%s%s%s)", lf->fmt->name,
+                 draws ? "ties kept as draws" : "",
+                 draws && lf->widened ? ", " : "",
+                 lf->widened ? "stored scores out of range kept" : "");
+        lf->own_format = true;
+    }
     if (lf->own_format) {
         ok = ok && tny__set(ev, "format", tny__format_json(lf->fmt));
     } else {
@@ -657,46 +786,254 @@ static int cryodex_to_lf(const json_t *root, json_t **out,
 static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
                       struct tny_diag *diag);
 
-int tny_import(enum tny_import_kind kind, const char *text, size_t len,
-               struct tny_event *out, struct tny_diag *diag)
+/* ---- the cut as the source seeded it ----------------------------------- */
+
+/* Seeds 1..k in bracket-line order (top to bottom of the drawn bracket):
+ * 1 2 -> 1 4 2 3 -> 1 8 4 5 2 7 3 6; the folded bracket (GT-7) of these
+ * seeds plays neighbours first. */
+static void bracket_line(int32_t k, int32_t *line)
+{
+    int32_t n = 1;
+    line[0] = 1;
+    while (n < k) {
+        for (int32_t i = n - 1; i >= 0; i--) {
+            int32_t s = line[i];
+            line[2 * i] = s;
+            line[2 * i + 1] = 2 * n + 1 - s;
+        }
+        n *= 2;
+    }
+}
+
+struct tree {
+    const struct tny_event *ev;
+    const int32_t *pref; /* player -> preference (lower first) */
+    const int32_t *elim; /* elimination round indices, in order */
+    int32_t n_elim;
+    int32_t *line, n_line, cap;
+};
+
+static int32_t table_winner(const struct tny_event *ev,
+                            const struct tny_table *tb)
+{
+    if (tb->is_bye)
+        return tb->seats[0];
+    if (!tb->has_result)
+        return -1;
+    int32_t s = tny_result_winner_seat(&ev->format, &tb->result);
+    return s >= 0 ? tb->seats[s] : -1;
+}
+
+/* The leaves below player p's table in elimination round j, better half
+ * first. */
+static bool tree_leaves(struct tree *t, int32_t j, int32_t p)
+{
+    const struct tny_round *round = &t->ev->rounds[t->elim[j]];
+    const struct tny_table *tb = NULL;
+    for (int32_t i = 0; i < round->n_tables && !tb; i++)
+        if (tny_table_seat_of(&round->tables[i], p) >= 0)
+            tb = &round->tables[i];
+    if (!tb || tb->is_bye)
+        return false; /* no byes in a cut seeded from its games */
+    int32_t x = tb->seats[0], y = tb->seats[1];
+    if (t->pref[y] < t->pref[x]) {
+        x = tb->seats[1];
+        y = tb->seats[0];
+    }
+    if (j == 0) {
+        if (t->n_line + 2 > t->cap)
+            return false;
+        t->line[t->n_line++] = x;
+        t->line[t->n_line++] = y;
+        return true;
+    }
+    /* Each player of a later round won a table of the round before. */
+    const struct tny_round *pr = &t->ev->rounds[t->elim[j - 1]];
+    for (int k = 0; k < 2; k++) {
+        int32_t q = k ? y : x, won = 0;
+        for (int32_t i = 0; i < pr->n_tables; i++)
+            won += table_winner(t->ev, &pr->tables[i]) == q;
+        if (won != 1 || !tree_leaves(t, j - 1, q))
+            return false;
+    }
+    return true;
+}
+
+/* Seeds under which the format's folded bracket is the source's one: the
+ * source's games as a tree, each half with the better-ranked player (the
+ * source's swiss_rank) on top, the leaves numbered by bracket_line. */
+static int derive_cut_seeds(struct tny_event *ev, const int32_t *pref)
+{
+    int32_t n_elim = 0, *elim = NULL;
+    int rc = TNY_EINVAL;
+    struct tree t = {.ev = ev, .pref = pref};
+    elim = calloc((size_t)ev->n_rounds + 1, sizeof(int32_t));
+    if (!elim)
+        return TNY_ENOMEM;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        if (ev->rounds[r].stage == TNY_STAGE_ELIMINATION)
+            elim[n_elim++] = r;
+    t.elim = elim;
+    t.n_elim = n_elim;
+    int32_t k = 2 * ev->rounds[elim[0]].n_tables;
+    if ((k & (k - 1)) != 0)
+        goto out;
+    /* The last round's tables: the tops of subtrees, in bracket-line
+     * order by their best player. */
+    const struct tny_round *top = &ev->rounds[elim[n_elim - 1]];
+    int32_t nt = top->n_tables;
+    int32_t *best = calloc((size_t)nt + 1, sizeof(int32_t));
+    int32_t *slot = calloc((size_t)nt * 2 + 2, sizeof(int32_t));
+    t.cap = k;
+    t.line = calloc((size_t)k, sizeof(int32_t));
+    ev->cut_seeds = calloc((size_t)k, sizeof(int32_t));
+    if (!best || !slot || !t.line || !ev->cut_seeds || (nt & (nt - 1)) != 0 ||
+        k % nt != 0) {
+        rc = !best || !slot || !t.line || !ev->cut_seeds ? TNY_ENOMEM
+                                                         : TNY_EINVAL;
+        goto out2;
+    }
+    for (int32_t i = 0; i < nt; i++) { /* tables by their best player */
+        const struct tny_table *tb = &top->tables[i];
+        int32_t b = tb->seats[0];
+        if (!tb->is_bye && pref[tb->seats[1]] < pref[b])
+            b = tb->seats[1];
+        int32_t at = i;
+        while (at > 0 && pref[best[at - 1]] > pref[b]) {
+            best[at] = best[at - 1];
+            at--;
+        }
+        best[at] = b;
+    }
+    bracket_line(nt, slot);
+    for (int32_t i = 0; i < nt; i++)
+        if (!tree_leaves(&t, n_elim - 1, best[slot[i] - 1]))
+            goto out2;
+    if (t.n_line != k)
+        goto out2;
+    int32_t *grown = realloc(slot, sizeof(int32_t) * (size_t)k);
+    if (!grown) {
+        rc = TNY_ENOMEM;
+        goto out2;
+    }
+    bracket_line(k, slot = grown);
+    for (int32_t i = 0; i < k; i++)
+        ev->cut_seeds[slot[i] - 1] = t.line[i];
+    ev->n_cut_seeds = k;
+    rc = TNY_OK;
+out2:
+    free(best);
+    free(slot);
+    free(t.line);
+    if (rc < 0) {
+        free(ev->cut_seeds);
+        ev->cut_seeds = NULL;
+        ev->n_cut_seeds = 0;
+    }
+out:
+    free(elim);
+    return rc;
+}
+
+/* The elimination rounds put in the bracket's order; when Tourney's Swiss
+ * standings do not seed the source's cut, the source's seeds are kept
+ * (event.cut_seeds) with a warning.  A cut that is no bracket is refused. */
+static int lf_cut(struct lf *lf, const json_t *lfroot, struct tny_event *ev)
+{
+    struct tny_diag d1 = {{0}}, d2 = {{0}};
+    if (lf->first_elim.type != 2)
+        return TNY_OK;
+    if (tny_event_bracket_reorder(ev, &d1) == 0)
+        return TNY_OK;
+    const json_t *parts = json_object_get(lfroot, "participants");
+    int32_t *pref = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
+    if (!pref)
+        return tny_diag_set(lf->diag, TNY_ENOMEM, "%s: out of memory", lf->src);
+    for (int32_t p = 0; p < ev->n_players; p++) {
+        const json_t *sr =
+            json_object_get(json_array_get(parts, (size_t)p), "swiss_rank");
+        pref[p] = json_is_integer(sr) && json_integer_value(sr) > 0 &&
+                          json_integer_value(sr) < INT32_MAX / 2
+                      ? (int32_t)json_integer_value(sr)
+                      : INT32_MAX / 2 + p;
+    }
+    int rc = derive_cut_seeds(ev, pref);
+    free(pref);
+    if (rc == TNY_ENOMEM)
+        return tny_diag_set(lf->diag, rc, "%s: out of memory", lf->src);
+    if (rc < 0 || (rc = tny_event_bracket_reorder(ev, &d2)) < 0)
+        return tny_diag_set(lf->diag, TNY_EINVAL,
+                            "%s: rounds[%zu] (elimination round %lld): the "
+                            "cut is no single-elimination bracket (%s)",
+                            lf->src, lf->first_elim.index,
+                            (long long)lf->first_elim.number, d1.msg);
+    char seeds[200] = "";
+    size_t used = 0;
+    for (int32_t i = 0; i < ev->n_cut_seeds && used + 24 < sizeof(seeds); i++)
+        used +=
+            (size_t)snprintf(seeds + used, sizeof(seeds) - used, "%s%s",
+                             i ? " " : "", ev->players[ev->cut_seeds[i]].id);
+    lf_warn(lf,
+            "rounds[%zu] (elimination round %lld): the cut is not seeded by "
+            "the Swiss standings Tourney computes (%s); the source's bracket "
+            "is kept with its seeds in event.cut_seeds: %s",
+            lf->first_elim.index, (long long)lf->first_elim.number, d1.msg,
+            seeds);
+    return TNY_OK;
+}
+
+static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
+                      struct tny_diag *diag);
+
+int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
+                    struct tny_event *out, struct tny_import_warnings *warn,
+                    struct tny_diag *diag)
 {
     static const char *const names[] = {"listfortress", "cryodex", "nrtm"};
     json_t *root = NULL, *lfdoc = NULL, *doc = NULL;
     struct tny_format *fmt = calloc(1, sizeof(*fmt));
-    struct lf lf = {.src = names[kind], .diag = diag, .fmt = fmt};
+    struct lf lf = {.src = names[kind], .diag = diag, .fmt = fmt, .warn = warn};
     struct tny_diag inner = {{0}};
+    const json_t *lfroot = NULL;
     int rc;
     tny_event_init(out);
+    if (warn)
+        *warn = (struct tny_import_warnings){0, NULL};
     if (!fmt)
         return tny_diag_set(diag, TNY_ENOMEM, "import: out of memory");
     if ((rc = tny__load(text, len, names[kind], &root, diag)) < 0)
         goto out;
+    lfroot = root;
     if (kind == TNY_IMPORT_NRTM) {
         /* Netrunner: the Swiss rounds on a format of their own. */
         if ((rc = nrtm_to_lf(root, fmt, &lfdoc, diag)) < 0)
             goto out;
         lf.own_format = true;
-        rc = lf_build(&lf, lfdoc, &doc);
+        lfroot = lfdoc;
     } else {
         if ((rc = tny_format_preset("xwing-2.0", fmt, diag)) < 0)
             goto out;
-        const json_t *lfroot = root;
         if (kind == TNY_IMPORT_CRYODEX) {
             if ((rc = cryodex_to_lf(root, &lfdoc, diag)) < 0)
                 goto out;
             lfroot = lfdoc;
         }
-        rc = lf_build(&lf, lfroot, &doc);
     }
-    if (rc < 0)
+    if ((rc = lf_build(&lf, lfroot, &doc)) < 0)
         goto out;
     rc = tny_event_from_json(doc, out, &inner);
+    if (rc == 0 && (rc = lf_cut(&lf, lfroot, out)) < 0) {
+        tny_event_release(out);
+        goto out;
+    }
     if (rc == 0 && (rc = tny_event_validate(out, &inner)) < 0)
         tny_event_release(out);
     if (rc < 0)
         tny_diag_set(diag, rc, "%s: the imported event is invalid: %s",
                      names[kind], inner.msg);
 out:
+    if (rc < 0 && warn)
+        tny_import_warnings_release(warn);
     json_decref(root);
     json_decref(lfdoc);
     json_decref(doc);
@@ -705,6 +1042,12 @@ out:
     free(lf.pid);
     free(fmt);
     return rc;
+}
+
+int tny_import(enum tny_import_kind kind, const char *text, size_t len,
+               struct tny_event *out, struct tny_diag *diag)
+{
+    return tny_import_warn(kind, text, len, out, NULL, diag);
 }
 
 /* ---- ListFortress writer ----------------------------------------------- */

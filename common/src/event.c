@@ -41,6 +41,7 @@ void tny_event_release(struct tny_event *ev)
         free(ev->rounds[r].tables);
     free(ev->rounds);
     free(ev->absences);
+    free(ev->cut_seeds);
     memset(ev, 0, sizeof(*ev));
 }
 

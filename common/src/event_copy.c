@@ -38,7 +38,8 @@ int tny_event_copy(const struct tny_event *src, struct tny_event *dst)
     dst->players = NULL;
     dst->rounds = NULL;
     dst->absences = NULL;
-    dst->n_players = dst->n_rounds = dst->n_absences = 0;
+    dst->cut_seeds = NULL;
+    dst->n_players = dst->n_rounds = dst->n_absences = dst->n_cut_seeds = 0;
 
     struct tny_player *pl =
         dup_array(src->players, src->n_players, sizeof(*pl), &ok);
@@ -84,6 +85,10 @@ int tny_event_copy(const struct tny_event *src, struct tny_event *dst)
         dup_array(src->absences, src->n_absences, sizeof(*dst->absences), &ok);
     if (dst->absences)
         dst->n_absences = src->n_absences;
+    dst->cut_seeds = dup_array(src->cut_seeds, src->n_cut_seeds,
+                               sizeof(*dst->cut_seeds), &ok);
+    if (dst->cut_seeds)
+        dst->n_cut_seeds = src->n_cut_seeds;
     if (!ok) {
         tny_event_release(dst);
         return TNY_ENOMEM;

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "tny/bracket.h"
+#include "tny/score.h"
+#include "tny/standings.h"
 
 static const char *pid(const struct tny_event *ev, int32_t p)
 {
@@ -457,6 +459,356 @@ static int validate_rejoin(const struct tny_event *ev, int32_t p,
     return TNY_OK;
 }
 
+/* ---- the elimination bracket (issue 19) -------------------------------- */
+
+struct bwalk {
+    struct tny_event *ev;
+    const struct tny_stage *stage;
+    bool reorder;
+    int32_t k;        /* the cut (players of the first round's bracket) */
+    int32_t *seed_of; /* player -> seed, 1 = best; 0 = none */
+    int32_t *seeded;  /* seed - 1 -> player */
+    struct tny_bracket_game *games, *prev;
+    int32_t *winners, *list, *pos;
+    struct tny_table *tmp;
+    struct tny_diag *diag;
+};
+
+static int32_t pow2_at_most(int32_t n)
+{
+    int32_t k = 1;
+    while (k * 2 <= n)
+        k *= 2;
+    return k;
+}
+
+/* "p3" (seed 3) into buf. */
+static const char *who_seed(const struct bwalk *w, int32_t p, char *buf,
+                            size_t cap)
+{
+    if (p == TNY_BRACKET_BYE)
+        snprintf(buf, cap, "a bye");
+    else if (w->seed_of[p] > 0)
+        snprintf(buf, cap, "\"%s\" (seed %d)", pid(w->ev, p),
+                 (int)w->seed_of[p]);
+    else
+        snprintf(buf, cap, "\"%s\" (not seeded)", pid(w->ev, p));
+    return buf;
+}
+
+static bool game_has(const struct tny_bracket_game *g, int32_t p)
+{
+    return g->a == p || (g->b == p && p != TNY_BRACKET_BYE);
+}
+
+/* The tables of round r against the expected games (empty ones skipped,
+ * as pairing emits them); folded brackets in game order.  On success the
+ * round's tables are in the games' order (reorder) or already were. */
+static int bwalk_round(struct bwalk *w, int32_t r, int32_t in_stage,
+                       int32_t n_games)
+{
+    struct tny_round *round = &w->ev->rounds[r];
+    const bool ordered = w->stage->pairing == TNY_PAIR_FOLDED;
+    struct tny_bracket_game *g = w->games;
+    int32_t n = 0;
+    char a[96], b[96], c[96], d[96];
+    for (int32_t i = 0; i < n_games; i++)
+        if (g[i].a != TNY_BRACKET_BYE || g[i].b != TNY_BRACKET_BYE)
+            g[n++] = g[i];
+    if (round->n_tables != n)
+        return tny_diag_set(w->diag, TNY_EINVAL,
+                            "event.rounds[%d] (elimination round %d): %d "
+                            "games and byes, but the bracket of the top %d "
+                            "has %d in this round",
+                            (int)r, (int)in_stage, (int)round->n_tables,
+                            (int)w->k, (int)n);
+    for (int32_t j = 0; j < n; j++)
+        w->pos[j] = -1;
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        const struct tny_table *tb = &round->tables[t];
+        int32_t x = tb->seats[0],
+                y = tb->is_bye ? TNY_BRACKET_BYE : tb->seats[1];
+        int32_t hit = -1;
+        for (int32_t j = 0; j < n && hit < 0; j++)
+            if (w->pos[j] < 0 && game_has(&g[j], x) &&
+                (y == TNY_BRACKET_BYE ? g[j].b == TNY_BRACKET_BYE
+                                      : game_has(&g[j], y)))
+                hit = j;
+        if (hit < 0) {
+            int32_t e = -1;
+            for (int32_t j = 0; j < n && e < 0; j++)
+                if (game_has(&g[j], x))
+                    e = j;
+            if (e < 0)
+                return tny_diag_set(
+                    w->diag, TNY_EINVAL,
+                    "event.rounds[%d].tables[%d] (elimination "
+                    "round %d): %s v %s does not follow the "
+                    "bracket of the top %d: %s is not in this "
+                    "round of the bracket",
+                    (int)r, (int)t, (int)in_stage, who_seed(w, x, a, sizeof a),
+                    who_seed(w, y, b, sizeof b), (int)w->k, pid(w->ev, x));
+            return tny_diag_set(w->diag, TNY_EINVAL,
+                                "event.rounds[%d].tables[%d] (elimination "
+                                "round %d): %s v %s does not follow the "
+                                "bracket of the top %d: it has %s v %s",
+                                (int)r, (int)t, (int)in_stage,
+                                who_seed(w, x, a, sizeof a),
+                                who_seed(w, y, b, sizeof b), (int)w->k,
+                                who_seed(w, g[e].a, c, sizeof c),
+                                who_seed(w, g[e].b, d, sizeof d));
+        }
+        if (ordered && hit != t && !w->reorder)
+            return tny_diag_set(w->diag, TNY_EINVAL,
+                                "event.rounds[%d].tables[%d] (elimination "
+                                "round %d): %s v %s is game %d of the "
+                                "bracket; a folded bracket lists its games "
+                                "in order (GT-7)",
+                                (int)r, (int)t, (int)in_stage,
+                                who_seed(w, x, a, sizeof a),
+                                who_seed(w, y, b, sizeof b), (int)hit + 1);
+        w->pos[hit] = t;
+    }
+    if (w->reorder) {
+        for (int32_t j = 0; j < n; j++)
+            w->tmp[j] = round->tables[w->pos[j]];
+        memcpy(round->tables, w->tmp, sizeof(*w->tmp) * (size_t)n);
+    }
+    return TNY_OK;
+}
+
+/* Winner of an elimination table; a draw goes to the better seed (NH-8). */
+static int32_t bwalk_winner(const struct bwalk *w, const struct tny_table *tb)
+{
+    if (tb->is_bye)
+        return tb->seats[0];
+    int32_t s = tny_result_winner_seat(&w->ev->format, &tb->result);
+    if (s >= 0)
+        return tb->seats[s];
+    int32_t x = tb->seats[0], y = tb->seats[1];
+    int32_t sx = w->seed_of[x] ? w->seed_of[x] : INT32_MAX;
+    int32_t sy = w->seed_of[y] ? w->seed_of[y] : INT32_MAX;
+    return sx <= sy ? x : y;
+}
+
+/* The games of the round after round r (its tables in bracket order). */
+static int bwalk_next(struct bwalk *w, int32_t r, int32_t *n_games)
+{
+    const struct tny_round *round = &w->ev->rounds[r];
+    int32_t n_prev = round->n_tables, n = 0;
+    *n_games = 0;
+    for (int32_t t = 0; t < n_prev; t++) {
+        const struct tny_table *tb = &round->tables[t];
+        w->prev[t].a = tb->seats[0];
+        w->prev[t].b = tb->is_bye ? TNY_BRACKET_BYE : tb->seats[1];
+        w->winners[t] = bwalk_winner(w, tb);
+    }
+    if (w->stage->pairing == TNY_PAIR_FOLDED) {
+        int32_t width = 2;
+        while (width < n_prev)
+            width *= 2;
+        for (int32_t t = n_prev; t < width; t++) {
+            w->prev[t].a = w->prev[t].b = TNY_BRACKET_BYE;
+            w->winners[t] = TNY_BRACKET_BYE;
+        }
+        int rc = tny_bracket_folded_round(width, w->prev, w->winners, w->games,
+                                          w->diag);
+        if (rc < 0)
+            return rc;
+        n = width / 2;
+    } else { /* NH-7: best remaining seed v worst, byes to the best */
+        int32_t m = 0;
+        for (int32_t t = 0; t < n_prev; t++)
+            w->list[m++] = w->winners[t];
+        for (int32_t i = 1; i < m; i++) { /* by seed, best first */
+            int32_t x = w->list[i], j = i - 1;
+            while (j >= 0 && w->seed_of[w->list[j]] > w->seed_of[x]) {
+                w->list[j + 1] = w->list[j];
+                j--;
+            }
+            w->list[j + 1] = x;
+        }
+        int32_t k = pow2_at_most(m);
+        for (int32_t i = 0; i < m - k; i++)
+            w->games[n++] =
+                (struct tny_bracket_game){w->list[i], TNY_BRACKET_BYE};
+        for (int32_t i = 0; k >= 2 && i < k / 2; i++)
+            w->games[n++] = (struct tny_bracket_game){w->list[m - k + i],
+                                                      w->list[m - 1 - i]};
+    }
+    /* GT-10: a player who left gives the opponent a bye. */
+    for (int32_t i = 0; i < n; i++) {
+        int32_t side[2] = {w->games[i].a, w->games[i].b};
+        for (int s = 0; s < 2; s++)
+            if (side[s] >= 0 &&
+                !tny_player_active_in(&w->ev->players[side[s]], r + 2)) {
+                int rc = tny_bracket_withdraw(n, w->games, side[s], w->diag);
+                if (rc < 0)
+                    return rc;
+            }
+    }
+    *n_games = n;
+    return TNY_OK;
+}
+
+/* The seeds: event.cut_seeds, or the cut of the Swiss standings after the
+ * rounds before the first elimination round (first, 0-based). */
+static int bwalk_seed(struct bwalk *w, int32_t first)
+{
+    struct tny_event *ev = w->ev;
+    struct tny_standings st = {0};
+    int rc = tny_standings_compute_at(ev, first, &st, w->diag);
+    if (rc < 0)
+        return rc;
+    int32_t n = st.n_rows, active = 0;
+    bool *left = calloc((size_t)n + 1, sizeof(bool));
+    if (!left) {
+        tny_standings_release(&st);
+        return tny_diag_set(w->diag, TNY_ENOMEM, "validate: out of memory");
+    }
+    for (int32_t i = 0; i < n; i++) {
+        w->list[i] = st.rows[i].player;
+        left[i] = !tny_player_active_in(&ev->players[w->list[i]], first + 1);
+        active += !left[i];
+    }
+    if (ev->n_cut_seeds > 0) {
+        w->k = ev->n_cut_seeds;
+        memcpy(w->seeded, ev->cut_seeds, sizeof(int32_t) * (size_t)w->k);
+        if (w->k < 2 || (w->k & (w->k - 1)) != 0)
+            rc = tny_diag_set(w->diag, TNY_EINVAL,
+                              "event.cut_seeds: %d players: expected a "
+                              "power of two >= 2",
+                              (int)w->k);
+    } else if (!w->stage->from_start) {
+        int32_t rounds;
+        rc = tny_stage_size(ev, w->stage, &rounds, &w->k, w->diag);
+        if (rc == TNY_OK && w->k > active)
+            w->k = pow2_at_most(active);
+        if (rc == TNY_OK && w->k < 2)
+            rc = tny_diag_set(w->diag, TNY_EINVAL,
+                              "event.rounds[%d]: an elimination round, but "
+                              "the format's cut is %d",
+                              (int)first, (int)w->k);
+        if (rc == TNY_OK)
+            rc = tny_bracket_cut(n, w->list, left, w->k, w->seeded, w->diag);
+    }
+    if (rc == TNY_OK) {
+        /* Seeds beyond the cut follow the standings (draws, GT-8). */
+        int32_t next = w->k;
+        for (int32_t i = 0; i < w->k; i++)
+            w->seed_of[w->seeded[i]] = i + 1;
+        for (int32_t i = 0; i < n; i++)
+            if (w->seed_of[w->list[i]] == 0)
+                w->seed_of[w->list[i]] = ++next;
+    }
+    free(left);
+    tny_standings_release(&st);
+    return rc;
+}
+
+static int bracket_walk(struct tny_event *ev, bool reorder,
+                        struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    struct bwalk w = {.ev = ev, .reorder = reorder, .diag = diag};
+    int32_t first = -1, max_tables = 2;
+    int rc = TNY_OK;
+    for (int32_t r = ev->n_rounds - 1; r >= 0; r--)
+        if (ev->rounds[r].stage == TNY_STAGE_ELIMINATION) {
+            first = r;
+            if (ev->rounds[r].n_tables > max_tables)
+                max_tables = ev->rounds[r].n_tables;
+        }
+    for (int32_t s = 0; s < fmt->n_stages && !w.stage; s++)
+        if (fmt->stages[s].kind == TNY_STAGE_ELIMINATION)
+            w.stage = &fmt->stages[s];
+    if (first < 0 || !w.stage)
+        return TNY_OK;
+    const size_t np = (size_t)ev->n_players + 2;
+    const size_t ng = np + (size_t)max_tables * 2;
+    w.seed_of = calloc(np, sizeof(int32_t));
+    w.seeded = calloc(np, sizeof(int32_t));
+    w.list = calloc(np, sizeof(int32_t));
+    w.winners = calloc(ng, sizeof(int32_t));
+    w.pos = calloc(ng, sizeof(int32_t));
+    w.games = calloc(ng, sizeof(*w.games));
+    w.prev = calloc(ng, sizeof(*w.prev));
+    w.tmp = calloc(ng, sizeof(*w.tmp));
+    if (!w.seed_of || !w.seeded || !w.list || !w.winners || !w.pos ||
+        !w.games || !w.prev || !w.tmp) {
+        rc = tny_diag_set(diag, TNY_ENOMEM, "validate: out of memory");
+        goto out;
+    }
+    if ((rc = bwalk_seed(&w, first)) < 0)
+        goto out;
+    int32_t in_stage = 0, n_games = 0, last = -1;
+    for (int32_t r = first; r < ev->n_rounds; r++) {
+        if (ev->rounds[r].stage != TNY_STAGE_ELIMINATION)
+            continue;
+        in_stage++;
+        if (last < 0 && w.stage->from_start) {
+            last = r; /* GT-8: by lot */
+            continue;
+        }
+        if (last < 0) {
+            n_games = w.k / 2;
+            for (int32_t g = 0; g < n_games; g++)
+                w.games[g] = (struct tny_bracket_game){w.seeded[g],
+                                                       w.seeded[w.k - 1 - g]};
+        } else {
+            const struct tny_round *pr = &ev->rounds[last];
+            bool done = pr->n_tables > 0;
+            for (int32_t t = 0; t < pr->n_tables; t++)
+                done =
+                    done && (pr->tables[t].is_bye || pr->tables[t].has_result);
+            if (!done)
+                break; /* the open round is last: tny_event_validate */
+            if (pr->n_tables <= 1 && !pr->tables[0].is_bye) {
+                rc = tny_diag_set(diag, TNY_EINVAL,
+                                  "event.rounds[%d] (elimination round %d): "
+                                  "a round after the final",
+                                  (int)r, (int)in_stage);
+                goto out;
+            }
+            struct tny_diag inner = {{0}};
+            w.diag = &inner;
+            rc = bwalk_next(&w, last, &n_games);
+            w.diag = diag;
+            if (rc < 0) {
+                tny_diag_set(diag, rc,
+                             "event.rounds[%d] (elimination round %d): the "
+                             "previous round is no bracket round: %s",
+                             (int)r, (int)in_stage, inner.msg);
+                goto out;
+            }
+        }
+        if ((rc = bwalk_round(&w, r, in_stage, n_games)) < 0)
+            goto out;
+        last = r;
+    }
+out:
+    free(w.seed_of);
+    free(w.seeded);
+    free(w.list);
+    free(w.winners);
+    free(w.pos);
+    free(w.games);
+    free(w.prev);
+    free(w.tmp);
+    return rc;
+}
+
+int tny_event_bracket_check(const struct tny_event *ev, struct tny_diag *diag)
+{
+    /* Not reordering: nothing is written through the cast. */
+    return bracket_walk((struct tny_event *)ev, false, diag);
+}
+
+int tny_event_bracket_reorder(struct tny_event *ev, struct tny_diag *diag)
+{
+    return bracket_walk(ev, true, diag);
+}
+
 int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
@@ -548,7 +900,9 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
         if ((rc = validate_rejoin(ev, p, diag)) < 0 ||
             (rc = validate_declaration(ev, p, diag)) < 0)
             goto out;
-    rc = validate_army_use(ev, diag);
+    if ((rc = validate_army_use(ev, diag)) < 0)
+        goto out;
+    rc = tny_event_bracket_check(ev, diag);
 out:
     free(seen);
     return rc;

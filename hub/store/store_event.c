@@ -387,13 +387,12 @@ out:
 /* The event file's header: format as a full object, no players or rounds. */
 static int header_text(const struct tny_event *ev, char **out)
 {
-    struct tny_event bare = *ev;
+    struct tny_event bare = *ev; /* players kept: absences and cut_seeds
+                                  * name them */
     char *text = NULL, *fmt_text = NULL;
     json_t *root = NULL, *fmt = NULL;
     int rc;
     *out = NULL;
-    bare.n_players = 0;
-    bare.players = NULL;
     bare.n_rounds = 0;
     bare.rounds = NULL;
     if ((rc = tny_event_to_json(&bare, &text)) < 0 ||

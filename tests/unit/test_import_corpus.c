@@ -271,6 +271,8 @@ static const char *const why_text[] = {
 
 struct tally {
     int32_t events, imported, refused, agree;
+    int32_t cut_events, cut_champion, cut_right; /* issue 19 */
+    int32_t cut_incomplete, cut_contradicts;
     int32_t why[WHY_COUNT_];
     int32_t unexplained;
 };
@@ -475,6 +477,154 @@ static void compare_event(const char *file, const json_t *root,
     tny_standings_release(&st);
 }
 
+/* The band of a final place: 1, 2, 3-4 (4), 5-8 (8), ... */
+static int32_t band_of(int32_t rank)
+{
+    int32_t b = 1;
+    while (b < rank)
+        b *= 2;
+    return b;
+}
+
+/* The file's own reading of its cut, independent of Tourney: elimination
+ * rounds by the number of players seated (largest first); a player who
+ * loses a game of a round of S players is in band S, the winner of the
+ * last game (winner_id, else the higher points) band 1.  band[i] is for
+ * participants[i]; 0 = not in the cut.  Returns the games of the last
+ * elimination round (1: the file has its final). */
+static int32_t recount_cut(const json_t *root, int32_t *band)
+{
+    const json_t *parts = json_object_get(root, "participants");
+    const json_t *rounds = json_object_get(root, "rounds");
+    size_t np = json_array_size(parts);
+    const json_t *el[64];
+    size_t ne = 0;
+    int32_t seated[64];
+    for (size_t k = 0; k < json_array_size(rounds) && ne < 64; k++) {
+        const json_t *r = json_array_get(rounds, k);
+        if (json_integer_value(json_object_get(r, "roundtype_id")) != 2)
+            continue;
+        const json_t *ms = json_object_get(r, "matches");
+        int32_t n = 0;
+        for (size_t i = 0; i < json_array_size(ms); i++)
+            for (int s = 0; s < 2; s++)
+                n += json_is_integer(json_object_get(
+                    json_array_get(ms, i), s ? "player2_id" : "player1_id"));
+        size_t at = ne++;
+        while (at > 0 && seated[at - 1] < n) {
+            el[at] = el[at - 1];
+            seated[at] = seated[at - 1];
+            at--;
+        }
+        el[at] = r;
+        seated[at] = n;
+    }
+    for (size_t i = 0; i < np; i++)
+        band[i] = 0;
+    int32_t last_games = 0;
+    for (size_t q = 0; q < ne; q++) {
+        const json_t *ms = json_object_get(el[q], "matches");
+        last_games = (int32_t)json_array_size(ms);
+        for (size_t i = 0; i < json_array_size(ms); i++) {
+            const json_t *m = json_array_get(ms, i);
+            json_int_t a = json_integer_value(json_object_get(m, "player1_id"));
+            json_int_t b = json_integer_value(json_object_get(m, "player2_id"));
+            const json_t *wv = json_object_get(m, "winner_id");
+            json_int_t pa =
+                json_integer_value(json_object_get(m, "player1_points"));
+            json_int_t pb =
+                json_integer_value(json_object_get(m, "player2_points"));
+            json_int_t w = json_is_integer(wv) ? json_integer_value(wv)
+                           : pa != pb          ? (pa > pb ? a : b)
+                                               : 0;
+            for (size_t j = 0; j < np; j++) {
+                json_int_t id = json_integer_value(
+                    json_object_get(json_array_get(parts, j), "id"));
+                if (id != a && id != b)
+                    continue;
+                if (id != w)
+                    band[j] = seated[q];
+                else if (q + 1 == ne && last_games == 1)
+                    band[j] = 1;
+            }
+        }
+    }
+    return last_games;
+}
+
+/* Issue 19: an event with a cut and a recorded champion (top_cut_rank 1)
+ * gets the source's final classification: the same champion, every cut
+ * player in the source's band (1, 2, 3-4, 5-8, ...).  Tourney must equal
+ * the file's own reading of its games (recount_cut), or nothing explains a
+ * disagreement; a stored top_cut_rank that differs from the games is
+ * explained only by what the file shows: a cut that stops before its
+ * final, or a stored rank that contradicts the file's own games. */
+static void compare_cut(const char *file, const json_t *root,
+                        const struct tny_event *ev, struct tally *t)
+{
+    const json_t *parts = json_object_get(root, "participants");
+    const size_t np = json_array_size(parts);
+    bool has_elim = false, has_champion = false;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        has_elim = has_elim || ev->rounds[r].stage == TNY_STAGE_ELIMINATION;
+    for (size_t i = 0; i < np; i++)
+        has_champion =
+            has_champion || json_integer_value(json_object_get(
+                                json_array_get(parts, i), "top_cut_rank")) == 1;
+    if (!has_elim || !has_champion)
+        return;
+    t->cut_events++;
+    struct tny_standings st = {0};
+    struct tny_diag diag = {{0}};
+    if (tny_standings_compute(ev, &st, &diag) != 0)
+        fail_msg("%s: standings: %s", file, diag.msg);
+    int32_t *band = calloc(np + 1, sizeof(int32_t));
+    int32_t last_games = recount_cut(root, band);
+    bool champion = false, bands = true;
+    for (size_t i = 0; i < np; i++) {
+        const json_t *p = json_array_get(parts, i);
+        const json_t *tc = json_object_get(p, "top_cut_rank");
+        char id[32];
+        snprintf(id, sizeof(id), "p%lld",
+                 (long long)json_integer_value(json_object_get(p, "id")));
+        int k = tu_row_of(ev, &st, id);
+        assert_true(k >= 0);
+        int32_t ours = st.rows[k].rank;
+        /* Tourney's band is the file's own, for everyone in the cut's
+         * recorded games. */
+        if (band[i] > 0 && band_of(ours) != band[i] &&
+            !(last_games > 1 && band_of(ours) <= last_games))
+            unexplained(t, file, "%s: final place %d, its games say band %d",
+                        id, (int)ours, (int)band[i]);
+        if (!json_is_integer(tc))
+            continue;
+        int32_t theirs = (int32_t)json_integer_value(tc);
+        if (theirs == 1 && ours == 1)
+            champion = true;
+        if (band_of(ours) != band_of(theirs))
+            bands = false;
+    }
+    if (!champion || !bands) {
+        if (last_games > 1) {
+            t->cut_incomplete++;
+            printf("  %s: top_cut_rank: the file's cut stops before its "
+                   "final (%d games in its last elimination round): the "
+                   "stored ranks come from games the file does not have\n",
+                   file, (int)last_games);
+        } else {
+            t->cut_contradicts++;
+            printf("  %s: top_cut_rank: the stored champion or bands "
+                   "contradict the file's own elimination games "
+                   "(winner_id)\n",
+                   file);
+        }
+    }
+    t->cut_champion += champion;
+    t->cut_right += champion && bands;
+    free(band);
+    tny_standings_release(&st);
+}
+
 /* Export to ListFortress and import back: the same Swiss standings (the
  * exported stats are Tourney's, the import ignores them). */
 static void export_round_trip(const char *file, const struct tny_event *ev)
@@ -559,6 +709,7 @@ static void test_listfortress_corpus_xwing_2_0(void **state)
             assert_non_null(root);
             t.imported++;
             compare_event(files[i], root, &ev, &t);
+            compare_cut(files[i], root, &ev, &t);
             export_round_trip(files[i], &ev);
             json_decref(root);
             tny_event_release(&ev);
@@ -573,7 +724,16 @@ static void test_listfortress_corpus_xwing_2_0(void **state)
     for (int w = 0; w < WHY_COUNT_; w++)
         printf("  %4d x %s\n", (int)t.why[w], why_text[w]);
     printf("  %4d unexplained\n", (int)t.unexplained);
+    printf("cut: %d imported events with a cut and a recorded champion; "
+           "%d name the source's champion, %d have every cut player in the "
+           "source's band\n",
+           (int)t.cut_events, (int)t.cut_champion, (int)t.cut_right);
     assert_int_equal(t.unexplained, 0);
+    printf("     %d x the file's cut stops before its final; %d x stored "
+           "top_cut_rank contradicts the file's elimination games\n",
+           (int)t.cut_incomplete, (int)t.cut_contradicts);
+    assert_int_equal(t.cut_right + t.cut_incomplete + t.cut_contradicts,
+                     t.cut_events);
     assert_int_equal(t.imported + t.refused, 308);
 }
 

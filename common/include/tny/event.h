@@ -137,6 +137,11 @@ struct tny_event {
     struct tny_round *rounds;
     int32_t n_absences;
     struct tny_absence *absences;
+    /* The elimination stage's seeds as another tool recorded them (player
+     * indices, seed 1 first; issue 19): the bracket is checked against
+     * these instead of the Swiss standings.  0 = seeded by the standings. */
+    int32_t n_cut_seeds;
+    int32_t *cut_seeds;
 };
 
 /* Initialise an empty event (caller's storage). */
@@ -206,9 +211,28 @@ int32_t tny_nh_knockout_army_count(const struct tny_event *ev);
  * in-progress round is last, results are complete and in range for the
  * game (CM-6), NH-11 army use, GT-9 Bo3 shape, stage order.  On failure
  * returns TNY_EINVAL and diag says "event.rounds[2].tables[5].result...: why"
- * (0-based indices, as in the file). */
+ * (0-based indices, as in the file).  Elimination rounds follow the
+ * format's bracket (tny_event_bracket_check). */
 TNY_MUST_USE int tny_event_validate(const struct tny_event *ev,
                                     struct tny_diag *diag);
+
+/* Issue 19: the elimination rounds of ev against the format's bracket, as
+ * pairing would build it: the first round seeds 1 v K, 2 v K-1, ... of the
+ * cut (the Swiss standings with GT-6 replacements, or event.cut_seeds),
+ * later rounds the winners as the bracket folds them (GT-7, games in order)
+ * or re-seeds them (NH-7), a player who left giving a bye (GT-10).  The
+ * first round of an elimination from the start (GT-8, by lot) is taken as
+ * played.  Errors: TNY_EINVAL naming the round, the table and the players
+ * ("event.rounds[6].tables[0] (elimination round 1): \"p1\" v \"p2\" does
+ * not follow the bracket of the top 8: ..."), TNY_ENOMEM. */
+TNY_MUST_USE int tny_event_bracket_check(const struct tny_event *ev,
+                                         struct tny_diag *diag);
+
+/* As tny_event_bracket_check, but the tables of each elimination round are
+ * first put in the bracket's game order (an import whose source lists them
+ * otherwise). */
+TNY_MUST_USE int tny_event_bracket_reorder(struct tny_event *ev,
+                                           struct tny_diag *diag);
 
 /* Validates one table's result against the format (CM-6); path is the
  * prefix to name in diag, e.g. "event.rounds[2].tables[5].result".

@@ -9,12 +9,18 @@
  * schema with the numbers Tourney computes.
  *
  * Real data is dirty.  What cannot be an event (a player seated twice in a
- * round, a tie in a format without draws, a score outside the format's
- * range, a game against a missing opponent) is refused with one message
- * naming the place in the source file ("listfortress: rounds[2] (swiss
- * round 3).matches[4]: ...").  What can be represented is kept: a player who
- * stops playing is dropped after their last round (after round 0: a
- * no-show), a round missed in between is an explicit absence.
+ * round, a game against a missing opponent, a cut that is no bracket) is
+ * refused with one message naming the place in the source file
+ * ("listfortress: rounds[2] (swiss round 3).matches[4]: ...").  What can be
+ * represented is kept, with a warning where Tourney would not have done it
+ * so: a tie in a format without draws (the format gains draws, worth what
+ * the source gave: 0 in X-Wing), a stored score out of range (the range
+ * widens), a cut seeded otherwise than by Tourney's standings
+ * (event.cut_seeds).  A player who stops playing is dropped after their
+ * last round (after round 0: a no-show), a round missed in between is an
+ * explicit absence.  Elimination rounds are read in bracket order by the
+ * number of players left (ListFortress numbers a final 2, its semi-finals
+ * 4), their tables in the bracket's game order.
  *
  * Pure apart from allocation; any thread.
  */
@@ -35,6 +41,26 @@ enum tny_import_kind {
 /* "listfortress", "cryodex", "nrtm" -> kind.  Errors: TNY_ENOTFOUND. */
 TNY_MUST_USE int tny_import_kind_from_name(const char *name,
                                            enum tny_import_kind *out);
+
+/* What an import kept although Tourney would not have done it so (a tie in
+ * a format without draws, a stored value out of range, a cut seeded
+ * otherwise than by Tourney's standings), one line each naming the place
+ * in the source file ("listfortress: rounds[3] (swiss round 4).matches[2]:
+ * ..."). */
+struct tny_import_warnings {
+    int32_t n;
+    char **lines;
+};
+
+/* Frees the lines; w may then be reused. */
+void tny_import_warnings_release(struct tny_import_warnings *w);
+
+/* tny_import, and the warnings into *warn (initialised here; may be NULL:
+ * not kept).  The CLI prints them on stderr and exits 0. */
+TNY_MUST_USE int tny_import_warn(enum tny_import_kind kind, const char *text,
+                                 size_t len, struct tny_event *out,
+                                 struct tny_import_warnings *warn,
+                                 struct tny_diag *diag);
 
 /* Parses len bytes of the other tool's JSON into *out (initialised here;
  * release with tny_event_release), validated as an event file would be.
