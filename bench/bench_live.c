@@ -8,12 +8,12 @@
  * Measures (printed): (b) ack latency at 200 tables reporting at a
  * realistic pace, (a) durable results per second with 500 tables (each ack
  * comes only after its commit), (c) console publish -> every one of 500
- * tables has its assignment, (d) round turnaround at 1,000 tables: the last
- * result sent -> its ack -> close, pair, publish (the console commands an
- * organiser runs, sent the moment the previous reply arrives) -> every
- * table has its round 2 assignment, (e) hub restart with >= 10,000 stored
- * results: exec -> hub/state online, and exec -> first ack, (f) the 200
- * tables' ack latency while one table login floods 50,000 results.
+ * tables has its assignment, (d) round turnaround at 1,000 tables (--tables):
+ * the last result sent -> its ack -> close, pair, publish (the console commands
+ * an organiser runs, sent the moment the previous reply arrives) -> every table
+ * has its round 2 assignment, (e) hub restart with >= 10,000 stored results:
+ * exec -> hub/state online, and exec -> first ack, (f) the 200 tables' ack
+ * latency while one table login floods 50,000 results.
  *
  * The setup writes the database through the store API before the hub
  * starts (events, players, devices assigned to tables, round 1 paired and
@@ -26,10 +26,16 @@
  * fdatasync, 100/s, in the temp dir): with sync on, (b)'s tail cannot be
  * shorter than the disk's.
  *
- * usage: bench_live [--no-feed] [--no-sync] [--flood-only] [HUB_BINARY]
- * (--flood-only: (b) and (f) only; HUB_BINARY default:
- * ../hub/tourney-hub next to this binary in the build tree).  Not a test:
- * nothing is asserted.
+ * usage: bench_live [--no-feed] [--no-sync] [--flood-only] [--tables N]
+ *                   [--players N] [HUB_BINARY]
+ * (--flood-only: (b) and (f) only; --tables N: the tables of (d), 1,000
+ * unless given, e.g. 2500 for 5,000 players; --players N: the players of
+ * the restart event (e), 2,000 unless given, 10 rounds of results each;
+ * HUB_BINARY default: ../hub/tourney-hub next to this binary in the build
+ * tree).  Not a test of speed, but it fails (exit 1, "FAILED: ...") when
+ * it did not measure what it prints: a result sent and not acknowledged,
+ * a table without its assignment, a command refused, an empty figure
+ * (issue 17 item 5).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,15 +63,16 @@
 #endif
 
 /* Devices table-0001..: 1..700 play "live" ((b) uses 1..200, (a)
- * 201..700), 701..1200 the 500 tables of "c500", 1201..2200 the 1,000
+ * 201..700), 701..1200 the 500 tables of "c500", 1201.. the d_tables
  * tables of "d1000"; device d sits at table d - first of its event. */
 #define LIVE_FIRST 1
 #define LIVE_TABLES 700
 #define C_FIRST 701
 #define C_TABLES 500
 #define D_FIRST 1201
-#define D_TABLES 1000
-#define N_DEVICES (D_FIRST + D_TABLES - 1)
+static int d_tables = 1000;    /* --tables */
+static int big_players = 2000; /* --players */
+#define N_DEVICES (D_FIRST + d_tables - 1)
 #define PREFIX "tourney/v1/"
 
 static char tmp[64], hub_bin[1024];
@@ -73,6 +80,7 @@ static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
 static bool flood_only; /* --flood-only: (b) and (f) */
+static int failures;    /* figures not measured (check) */
 /* [device * 2 + k] the round 1 players of the device's table */
 static char **seat_ids;
 
@@ -81,6 +89,16 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* check(ok, what): counts a figure that was not measured; main exits 1. */
+static bool check(bool ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "bench_live: FAILED: %s\n", what);
+        failures++;
+    }
+    return ok;
 }
 
 static void die(const char *what)
@@ -254,11 +272,11 @@ static void setup_db(void)
         die("oom");
     make_event(s, "live", LIVE_TABLES, 7, LIVE_FIRST, true);
     make_event(s, "c500", C_TABLES, 8, C_FIRST, false);
-    make_event(s, "d1000", D_TABLES, 10, D_FIRST, true);
-    /* "big": 2000 players, 10 rounds of simulated results (10,000). */
+    make_event(s, "d1000", d_tables, 10, D_FIRST, true);
+    /* "big": big_players players, 10 rounds of simulated results. */
     struct tny_rng rng;
     char *big = NULL;
-    size_t cap = 256 + 2000 * 64;
+    size_t cap = 256 + (size_t)big_players * 64;
     char *text = malloc(cap);
     if (!text)
         die("oom");
@@ -267,7 +285,7 @@ static void setup_db(void)
                          "{\"format\":\"got-lcg2\",\"seed\":9,"
                          "\"options\":{\"structure\":\"custom\","
                          "\"swiss_rounds\":11,\"cut\":0},\"players\":[");
-    for (int i = 0; i < 2000; i++)
+    for (int i = 0; i < big_players; i++)
         len += (size_t)snprintf(text + len, cap - len,
                                 "%s{\"id\":\"b%d\",\"name\":\"B\"}",
                                 i ? "," : "", i + 1);
@@ -324,16 +342,17 @@ static struct tny_mqtt *cli;
  * own), open for (c) and (d) only, so acks to `cli` never queue behind
  * thousands of assignments in the broker. */
 static struct tny_mqtt *watch;
-static double sent_at[N_DEVICES + 1], acked_at[N_DEVICES + 1];
+/* [device], N_DEVICES + 1 each (allocated by main) */
+static double *sent_at, *acked_at;
 /* (f): the flooding device and the acks it got. */
 #define FLOOD_DEV 700
 static struct tny_mqtt *flood;
 static long flood_acks;
-static int acked_status[N_DEVICES + 1];
+static int *acked_status;
 /* The round of the device's latest assignment (0: none / cleared) and
  * when it arrived. */
-static int assign_round[N_DEVICES + 1];
-static double assign_at[N_DEVICES + 1];
+static int *assign_round;
+static double *assign_at;
 static int hub_online;
 static double online_at;
 /* The console reply being waited for. */
@@ -638,14 +657,18 @@ static void print_stages(const char *label, int first, int last)
     enum { IN, ADAPTER, QUEUE, COMMIT, PUBLISH, OUT, N_STAGES };
     static const char *const names[N_STAGES] = {"in",     "adapter", "queue",
                                                 "commit", "publish", "out"};
-    static double st[N_STAGES][N_DEVICES + 1];
-    static bool have[N_DEVICES + 1];
+    double *st[N_STAGES], *v = calloc((size_t)N_DEVICES + 1, sizeof(*v));
+    bool *have = calloc((size_t)N_DEVICES + 1, sizeof(*have));
     char path[128], line[512];
+    for (int k = 0; k < N_STAGES; k++)
+        if (!(st[k] = calloc((size_t)N_DEVICES + 1, sizeof(double))))
+            die("oom");
+    if (!v || !have)
+        die("oom");
     snprintf(path, sizeof(path), "%s/hub.log", tmp);
     FILE *f = fopen(path, "r");
     if (!f)
-        return;
-    memset(have, 0, sizeof(have));
+        die("no hub log");
     while (fgets(line, sizeof(line), f)) {
         const char *t = strstr(line, "result trace device=table-");
         int dev, size;
@@ -668,7 +691,6 @@ static void print_stages(const char *label, int first, int last)
     fclose(f);
     printf("%s stages (ms, p50 / p99):", label);
     for (int k = 0; k < N_STAGES; k++) {
-        double v[N_DEVICES + 1];
         int n = 0;
         for (int d = first; d <= last; d++)
             if (have[d])
@@ -678,8 +700,13 @@ static void print_stages(const char *label, int first, int last)
         qsort(v, (size_t)n, sizeof(double), cmp_double);
         printf(" %s %.2f / %.2f%s", names[k], v[n / 2],
                v[(n * 99) / 100 - (n >= 100)], k + 1 < N_STAGES ? "," : "");
+        check(n > 0, "a stage without a traced result (hub log level?)");
     }
     printf("\n");
+    for (int k = 0; k < N_STAGES; k++)
+        free(st[k]);
+    free(v);
+    free(have);
 }
 
 /* (b) 200 tables, each one result, spread uniformly over 4 s. */
@@ -710,6 +737,7 @@ static void bench_latency(void)
         if (acked_at[t] > 0)
             lat[n_lat++] = (acked_at[t] - sent_at[t]) * 1000.0;
     qsort(lat, (size_t)n_lat, sizeof(double), cmp_double);
+    check(n_lat == 200, "(b): not every one of the 200 results was acked");
     if (n_lat > 0)
         printf("(b) 200 tables over 4 s: ack latency p50 %.2f ms, p99 %.2f "
                "ms, max %.2f ms (%d acks)\n",
@@ -737,6 +765,8 @@ static void bench_throughput(void)
         got += acked_at[t] > 0;
         accepted += acked_status[t] == TNY_WIRE_ACK_ACCEPTED;
     }
+    check(got == 500 && accepted == 500,
+          "(a): results sent != results acked (accepted)");
     printf("(a) 500 tables at once: %d acks (%d accepted) in %.3f s: %.0f "
            "durable results/s\n",
            got, accepted, last - start, got / (last - start));
@@ -748,6 +778,7 @@ static void bench_publish(void)
     double start = now_s();
     double replied = console(TNY_WIRE_CMD_PUBLISH_ROUND, "c500", 1);
     double all = wait_assignments(C_FIRST, C_FIRST + C_TABLES - 1, 1, 10);
+    check(all > 0, "(c): a table without its round 1 assignment");
     printf("(c) 500 tables: publish sent -> reply %.1f ms, -> every table "
            "has its assignment %.1f ms\n",
            (replied - start) * 1000.0, (all - start) * 1000.0);
@@ -757,7 +788,7 @@ static void bench_publish(void)
  * pairs and publishes round 2 as soon as each step is answered. */
 static void bench_turnaround(void)
 {
-    int last_dev = D_FIRST + D_TABLES - 1;
+    int last_dev = D_FIRST + d_tables - 1;
     for (int t = D_FIRST; t < last_dev; t++) {
         char key[32];
         snprintf(key, sizeof(key), "d-%d", t);
@@ -769,16 +800,19 @@ static void bench_turnaround(void)
     submit(last_dev, "d-last");
     wait_acks(last_dev, last_dev, 10);
     double acked = now_s();
+    check(missing_acks(D_FIRST, last_dev) == 0, "(d): a result not acked");
     double closed = console(TNY_WIRE_CMD_CLOSE_ROUND, "d1000", 1);
     double paired = console(TNY_WIRE_CMD_PAIR_ROUND, "d1000", 0);
     double published = console(TNY_WIRE_CMD_PUBLISH_ROUND, "d1000", 2);
     double all = wait_assignments(D_FIRST, last_dev, 2, 20);
-    printf("(d) 1,000 tables: last result sent -> ack %.1f ms, -> close "
-           "%.1f ms, -> pair %.1f ms, -> publish %.1f ms, -> every table has "
-           "its round 2 assignment %.1f ms\n",
-           (acked - start) * 1000.0, (closed - start) * 1000.0,
-           (paired - start) * 1000.0, (published - start) * 1000.0,
-           (all - start) * 1000.0);
+    check(all > 0, "(d): a table without its round 2 assignment");
+    printf(
+        "(d) %d tables (%d players): last result sent -> ack %.1f ms, -> close "
+        "%.1f ms, -> pair %.1f ms, -> publish %.1f ms, -> every table has "
+        "its round 2 assignment %.1f ms\n",
+        d_tables, 2 * d_tables, (acked - start) * 1000.0,
+        (closed - start) * 1000.0, (paired - start) * 1000.0,
+        (published - start) * 1000.0, (all - start) * 1000.0);
 }
 
 /* (e) restart with >= 10,000 stored results. */
@@ -794,11 +828,14 @@ static void bench_restart(void)
     for (double until = now_s() + 30; !hub_online && now_s() < until;)
         pump(5);
     double online = online_at - start;
+    check(hub_online, "(e): the hub did not come online again");
     submit(1, "b-1"); /* a repeated key: answered from the store */
     wait_acks(1, 1, 10);
-    printf("(e) restart with 10,000+ stored results: exec -> hub/state "
+    check(acked_at[1] > 0, "(e): no ack after the restart");
+    printf("(e) restart with %d stored results: exec -> hub/state "
            "online %.0f ms, exec -> first ack %.0f ms\n",
-           online * 1000.0, (acked_at[1] - start) * 1000.0);
+           big_players / 2 * 10, online * 1000.0,
+           (acked_at[1] - start) * 1000.0);
 }
 
 /* (f) One table login (table-0700, its own connection, its ACL allowing
@@ -849,6 +886,7 @@ static void bench_flood(void)
         if (acked_at[t] > 0)
             lat[n_lat++] = (acked_at[t] - sent_at[t]) * 1000.0;
     qsort(lat, (size_t)n_lat, sizeof(double), cmp_double);
+    check(n_lat == 200, "(f): not every honest table's result was acked");
     if (n_lat > 0)
         printf("(f) flood of %d results from one table login (%d sent in "
                "%.1f s, %ld acked): the 200 honest tables' ack latency p50 "
@@ -899,10 +937,23 @@ int main(int argc, char **argv)
             sync_db = false;
         else if (strcmp(argv[a], "--flood-only") == 0)
             flood_only = true;
+        else if (strcmp(argv[a], "--tables") == 0 && a + 1 < argc &&
+                 (d_tables = atoi(argv[a + 1])) >= 1 && d_tables <= 8000)
+            a++;
+        else if (strcmp(argv[a], "--players") == 0 && a + 1 < argc &&
+                 (big_players = atoi(argv[a + 1])) >= 2 && big_players <= 20000)
+            a++;
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
-                "[HUB_BINARY]");
+                "[--tables 1..8000] [--players 2..20000] [HUB_BINARY]");
     }
+    sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
+    acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));
+    assign_at = calloc((size_t)N_DEVICES + 1, sizeof(*assign_at));
+    acked_status = calloc((size_t)N_DEVICES + 1, sizeof(*acked_status));
+    assign_round = calloc((size_t)N_DEVICES + 1, sizeof(*assign_round));
+    if (!sent_at || !acked_at || !assign_at || !acked_status || !assign_round)
+        die("oom");
     if (a < argc) {
         snprintf(hub_bin, sizeof(hub_bin), "%s", argv[a]);
     } else {
@@ -922,9 +973,10 @@ int main(int argc, char **argv)
     start_broker();
     setup_db();
     write_hub_conf();
-    printf("setup (broker; events of 700, 500 and 1,000 tables; a "
-           "10,000-result event; feed %s, database_sync %s): %.1f s\n",
-           feed ? "on" : "off", sync_db ? "on" : "off", now_s() - t0);
+    printf("setup (broker; events of 700, 500 and %d tables; a "
+           "%d-result event; feed %s, database_sync %s): %.1f s\n",
+           d_tables, big_players / 2 * 10, feed ? "on" : "off",
+           sync_db ? "on" : "off", now_s() - t0);
 
     struct tny_mqtt_subscription subs[] = {
         {PREFIX "hub/state", 1},
@@ -959,5 +1011,7 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmp);
-    return 0;
+    if (failures)
+        fprintf(stderr, "bench_live: %d figure(s) not measured\n", failures);
+    return failures ? 1 : 0;
 }

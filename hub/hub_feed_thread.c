@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hub/clock.h"
 #include "hub/log.h"
 #include "service/feed.h"
 #include "store.h"
@@ -32,19 +33,10 @@
 
 /* The heartbeat is scheduled on CLOCK_MONOTONIC (the condition variable
  * waits on it too), so a wall clock stepped back does not stop it; the
- * time it publishes is the wall clock's. */
+ * time it publishes is the hub's clock (hub/clock.h), the tables' time. */
 static int64_t mono_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return hub_clock_mono_ms();
 }
 
 struct hub_feed_thread {
@@ -84,7 +76,7 @@ static void wait_for_job(struct hub_feed_thread *t, int64_t *next_beat)
         struct hub_outbox ob;
         hub_outbox_init(&ob);
         pthread_mutex_unlock(&t->mu);
-        if (hub_feed_heartbeat(t->builder, wall_ms(), &ob) < 0)
+        if (hub_feed_heartbeat(t->builder, hub_clock_ms(), &ob) < 0)
             hub_outbox_release(&ob);
         pthread_mutex_lock(&t->mu);
         if (ob.n > 0) {

@@ -63,6 +63,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hub/clock.h"
 #include "hub/fairq.h"
 #include "hub/feed_thread.h"
 #include "hub/log.h"
@@ -155,9 +156,11 @@ static int64_t mono_us(void)
 
 /* Two clocks (docs/architecture.md "Clocks"): mono_ms for every wait,
  * interval and deadline of this loop, so a wall clock stepped back (NTP,
- * an organiser fixing the date) delays nothing; wall_ms where a wall time
- * is the meaning: the service's `now` (clock deadlines, versions and feed
- * times as published) and time sync answers. */
+ * an organiser fixing the date) delays nothing; wall_ms, the hub's clock
+ * (hub/clock.h: the wall clock at start-up moved on by the monotonic one),
+ * where a wall time is the meaning: the service's `now` (clock deadlines,
+ * versions and feed times as published) and time sync answers, so a wall
+ * clock stepped while the hub runs moves none of them (issue 23). */
 static int64_t mono_ms(void)
 {
     return mono_us() / 1000;
@@ -165,9 +168,7 @@ static int64_t mono_ms(void)
 
 static int64_t wall_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return hub_clock_ms();
 }
 
 static int queue_push(struct queue *q, struct hub_msg *m, int token)
