@@ -1,6 +1,8 @@
 /* hub_config.c - tourney-hub's configuration table and its loading:
  * defaults -> config file (--config PATH) -> --name=value overrides ->
- * checks that need more than one value or the file system.
+ * checks that need more than one value or the file system.  The command
+ * line beats the file, the file the default, also for settings given two
+ * ways (--password beats password_file from the file).
  *
  * The table is the single description of every setting: the parser, the
  * command line, --dump-config and deploy/hub.conf.example
@@ -113,7 +115,9 @@ static bool login_valid(const char *s)
            strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
 }
 
-static int check(struct hub_config *cfg, struct tny_diag *diag)
+/* cli[i]: setting i was given on the command line (it beats the file,
+ * the file beats the default). */
+static int check(struct hub_config *cfg, const bool *cli, struct tny_diag *diag)
 {
     const char *uris = cfg->v[HUB_CFG_BROKER_URI].text;
     char copy[TNY_CONFIG_VALUE_MAX];
@@ -151,7 +155,12 @@ static int check(struct hub_config *cfg, struct tny_diag *diag)
                             "tls_key_file: given without tls_cert_file");
     snprintf(cfg->password, sizeof(cfg->password), "%s",
              cfg->v[HUB_CFG_PASSWORD].text);
+    /* password and password_file are one setting given two ways: the
+     * one from the command line wins over either from the file; given in
+     * the same place, password_file wins. */
     const char *pwfile = cfg->v[HUB_CFG_PASSWORD_FILE].text;
+    if (cli[HUB_CFG_PASSWORD] && !cli[HUB_CFG_PASSWORD_FILE])
+        pwfile = "";
     if (pwfile[0]) {
         char *text = NULL;
         int rc = read_file(pwfile, &text, diag);
@@ -228,8 +237,19 @@ int hub_config_load_text(int argc, char **argv, const char *text,
     }
     if (!(rest = calloc((size_t)argc + 1, sizeof(*rest))))
         return TNY_ENOMEM;
+    /* Which settings the command line gives: set is cleared before the
+     * arguments are applied, then merged back with the file's. */
+    bool from_file[HUB_CFG_COUNT_], cli[HUB_CFG_COUNT_];
+    for (int i = 0; i < HUB_CFG_COUNT_; i++) {
+        from_file[i] = cfg->v[i].set;
+        cfg->v[i].set = false;
+    }
     rc = tny_config_apply_args(hub_config_items, HUB_CFG_COUNT_, cfg->v,
                                argc - 1, argv + 1, rest, &n_rest, diag);
+    for (int i = 0; i < HUB_CFG_COUNT_; i++) {
+        cli[i] = cfg->v[i].set;
+        cfg->v[i].set = cli[i] || from_file[i];
+    }
     for (int i = 0; rc == 0 && i < n_rest; i++) {
         const char *a = rest[i];
         if (strcmp(a, "--config") == 0)
@@ -264,7 +284,7 @@ int hub_config_load_text(int argc, char **argv, const char *text,
         return rc;
     if (args->help || args->version || (args->dump_config && args->annotated))
         return TNY_OK; /* the example file is made from defaults */
-    return check(cfg, diag);
+    return check(cfg, cli, diag);
 }
 
 void hub_config_print(const struct hub_config *cfg, bool annotated)

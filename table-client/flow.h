@@ -71,7 +71,10 @@ enum tbl_ask {
 #define TBL_FLOW_MAX_ANSWERS 96
 /* Outcome lines kept for tbl_flow_summary. */
 #define TBL_FLOW_MAX_LINES 16
-#define TBL_FLOW_LINE_MAX 96
+/* Bytes of one line: two names of the longest the wire carries and the
+ * words around them ("A won: A +5, B -5 HQ"), so that a line is never
+ * cut in the middle of the result the players confirm (issue 22 item 8). */
+#define TBL_FLOW_LINE_MAX (2 * TNY_WIRE_TEXT_MAX + 112)
 
 /* One question.  Strings are NUL-terminated UTF-8, truncated to fit. */
 struct tbl_flow_step {

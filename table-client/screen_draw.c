@@ -22,6 +22,8 @@
 #include "tny/clock.h"
 #include "tny/utf8.h"
 
+#include "text.h"
+
 /* ---- grid ------------------------------------------------------------ */
 
 int tbl_grid_init(struct tbl_grid *g, int32_t rows, int32_t cols,
@@ -222,7 +224,7 @@ struct clock_text {
 };
 
 /* The round clock in the one format of every screen (tny_clock_format:
- * "-2:05" in overtime); a finished table's clock stands. */
+ * "+2:05 overtime"); a finished table's clock stands. */
 static void round_clock(const struct tbl_core *core, int64_t now_ms,
                         struct clock_text *out)
 {
@@ -247,6 +249,14 @@ static void round_clock(const struct tbl_core *core, int64_t now_ms,
                  out->big);
         break;
     case TNY_ROUND_CLOCK_PAUSED:
+        /* A finished table's clock stands, whatever the round's clock
+         * does: the hub pauses it when it closes the round (issue 22 item
+         * 8: no blinking PAUSED over a table that has its result). */
+        if (core->clock_stop_ms >= 0) {
+            snprintf(out->small, sizeof(out->small),
+                     "clock %s stopped: the table has finished", out->big);
+            break;
+        }
         out->paused = true;
         snprintf(out->small, sizeof(out->small), "clock %s PAUSED", out->big);
         break;
@@ -256,8 +266,9 @@ static void round_clock(const struct tbl_core *core, int64_t now_ms,
                      "clock %s stopped: the table has finished", out->big);
         } else if (rem <= 0) {
             out->expired = true;
-            snprintf(out->small, sizeof(out->small), "clock %s TIME IS UP",
-                     out->big);
+            snprintf(out->small, sizeof(out->small), "clock %s%s%s TIME IS UP",
+                     out->big, rem <= -1000 ? " " : "",
+                     rem <= -1000 ? TNY_CLOCK_OVERTIME : "");
         } else {
             snprintf(out->small, sizeof(out->small), "clock %s running",
                      out->big);
@@ -449,10 +460,17 @@ static void state_words(const struct tbl_screen *s, const struct tbl_core *core,
         break;
     case TBL_STATE_DONE:
         if (core->asg.organiser_result[0]) {
-            /* The result as the organiser entered it (event-file JSON). */
+            /* The result as the organiser entered or resolved it, in
+             * words with the players' names (never the ids' JSON). */
+            char said[sizeof(w->detail) -
+                      sizeof(core->asg.organiser_result_by) - 8];
+            tbl_text_result(&core->asg, core->asg.organiser_result, said,
+                            sizeof(said));
             w->head = "RESULT ENTERED BY THE ORGANISER";
-            snprintf(w->detail, sizeof(w->detail), "%.*s",
-                     (int)(sizeof(w->detail) - 1), core->asg.organiser_result);
+            snprintf(w->detail, sizeof(w->detail), "%s%s%s",
+                     said[0] ? said : "the organiser has stored the result",
+                     core->asg.organiser_result_by[0] ? " -- by " : "",
+                     core->asg.organiser_result_by);
             w->attr = TBL_ATTR_GOOD;
             break;
         }
@@ -686,11 +704,16 @@ static void draw_flow(const struct tbl_screen *s, const struct tbl_core *core,
     }
 }
 
+/* The outcome lines from *row, each wrapped at spaces to the screen's
+ * width (a long or CJK name never pushes the rest of a line off the
+ * screen); the last lines first lose their wrapped rows when space is
+ * short, never a line the rows can hold. */
 static void draw_lines(struct tbl_grid *g, int32_t *row, int32_t max_row,
                        const struct tbl_screen *s, enum tbl_attr attr)
 {
     for (int32_t i = 0; i < s->n_outcome && *row < max_row; i++)
-        tbl_grid_put(g, (*row)++, 3, attr, s->outcome[i], g->cols - 4);
+        *row += put_wrapped(g, *row, 3, g->cols - 4, attr, s->outcome[i],
+                            max_row - *row);
 }
 
 static void draw_outcome(const struct tbl_screen *s,
@@ -718,12 +741,19 @@ static void draw_confirm(const struct tbl_screen *s,
         draw_lines(g, &row, max_row - core->asg.n_seats - 2, s,
                    TBL_ATTR_NORMAL);
     row++;
+    /* The name column leaves room for "> seat 1  " and " confirm now?". */
+    int32_t name_cols = g->cols - 4 - 10 - 13;
+    if (name_cols > 60)
+        name_cols = 60;
+    if (name_cols < 8)
+        name_cols = 8;
     for (int32_t i = 0; i < core->asg.n_seats && row < max_row; i++) {
         bool ok = core->confirmed[i];
         char name[4 * 60 + 1];
         if (!ok && cur < 0)
             cur = i;
-        tny_utf8_pad(core->asg.seats[i].name, 24, 60, name, sizeof(name));
+        tny_utf8_pad(core->asg.seats[i].name, name_cols < 24 ? name_cols : 24,
+                     name_cols, name, sizeof(name));
         putf(g, row++, 3,
              ok         ? TBL_ATTR_GOOD
              : cur == i ? TBL_ATTR_BOLD
@@ -734,10 +764,14 @@ static void draw_confirm(const struct tbl_screen *s,
                         : "to confirm");
     }
     row++;
-    if (cur >= 0 && row < max_row)
-        putf(g, row, 1, TBL_ATTR_BOLD,
-             "%s (seat %d): Enter or %d confirms, / rejects",
-             core->asg.seats[cur].name, (int)(cur + 1), (int)(cur + 1));
+    if (cur >= 0 && row < max_row) {
+        char ask[TNY_WIRE_TEXT_MAX + 64];
+        snprintf(ask, sizeof(ask),
+                 "%s (seat %d): Enter or %d confirms, / "
+                 "rejects",
+                 core->asg.seats[cur].name, (int)(cur + 1), (int)(cur + 1));
+        put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_BOLD, ask, max_row - row);
+    }
     snprintf(
         keys, keys_size,
         "Enter confirm  1-%d that seat confirms  / or - reject and correct",

@@ -1,5 +1,7 @@
 /* settings.c - the table client's settings table and command line
  * (settings.h).  Reads files; prints nothing (the caller prints *text).
+ * Precedence: command line > config file > default, also for a setting
+ * given two ways (mqtt_password and mqtt_password_file).
  */
 #include "settings.h"
 
@@ -268,8 +270,20 @@ static int load(int argc, char **argv, const char *config_text,
                                                    config_path, diag)) < 0))
             goto out;
     }
-    if ((rc = tny_config_apply_args(items, S_COUNT, values, n_args, args, rest,
-                                    &n_rest, diag)) < 0)
+    /* Which settings the command line gives (set cleared, applied, merged
+     * back): it beats the file, also for one given two ways. */
+    bool from_file[S_COUNT], cli[S_COUNT];
+    for (int i = 0; i < S_COUNT; i++) {
+        from_file[i] = values[i].set;
+        values[i].set = false;
+    }
+    rc = tny_config_apply_args(items, S_COUNT, values, n_args, args, rest,
+                               &n_rest, diag);
+    for (int i = 0; i < S_COUNT; i++) {
+        cli[i] = values[i].set;
+        values[i].set = cli[i] || from_file[i];
+    }
+    if (rc < 0)
         goto out;
     if (n_rest > 0) {
         rc = tny_diag_set(diag, TNY_EINVAL,
@@ -309,7 +323,10 @@ static int load(int argc, char **argv, const char *config_text,
                           values[S_DEVICE_ID].text);
         goto out;
     }
-    if (values[S_MQTT_PASSWORD_FILE].text[0]) {
+    /* mqtt_password on the command line beats mqtt_password_file from
+     * the file; given in the same place, the file setting wins. */
+    if (values[S_MQTT_PASSWORD_FILE].text[0] &&
+        !(cli[S_MQTT_PASSWORD] && !cli[S_MQTT_PASSWORD_FILE])) {
         char *pw = NULL;
         if ((rc = read_file(values[S_MQTT_PASSWORD_FILE].text, &pw, diag)) < 0)
             goto out;

@@ -1,10 +1,12 @@
-/* text.c - quoting for output lines and the key=value result form.
+/* text.c - quoting for output lines, the key=value result form, and a
+ * result in words with the players' names (the table's display).
  *
  * Does not interpret results (game.c does).  Invariant: every output is
  * NUL-terminated and bounded by the caller's size.
  */
 #include "text.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,4 +228,168 @@ int tbl_text_result_json(const char *text, json_t **out, struct tny_diag *diag)
     }
     *out = root;
     return TNY_OK;
+}
+
+/* ---- a result in words ---------------------------------------------- */
+
+struct res_text {
+    char *out;
+    size_t size, used;
+};
+
+static void res_put(struct res_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    if (t->used + 1 >= t->size)
+        return;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->out + t->used, t->size - t->used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->used =
+            t->used + (size_t)n < t->size ? t->used + (size_t)n : t->size - 1;
+}
+
+/* Seat s's name, with the army it played when the result names one. */
+static void res_name(struct res_text *t, const struct tny_wire_assignment *a,
+                     int32_t s, json_t *res)
+{
+    const struct tny_wire_seat *seat = &a->seats[s];
+    const char *army = json_string_value(
+        json_object_get(json_object_get(res, "armies"), seat->player_id));
+    res_put(t, "%s", seat->name[0] ? seat->name : seat->player_id);
+    if (army && army[0])
+        res_put(t, " [%s]", army);
+}
+
+static int32_t res_seat(const struct tny_wire_assignment *a, const char *id)
+{
+    for (int32_t s = 0; id && s < a->n_seats; s++)
+        if (strcmp(a->seats[s].player_id, id) == 0)
+            return s;
+    return -1;
+}
+
+/* Every seat but skip, joined with sep. */
+static void res_others(struct res_text *t, const struct tny_wire_assignment *a,
+                       int32_t skip, const char *sep, json_t *res)
+{
+    bool first = true;
+    for (int32_t s = 0; s < a->n_seats; s++) {
+        if (s == skip)
+            continue;
+        res_put(t, "%s", first ? "" : sep);
+        res_name(t, a, s, res);
+        first = false;
+    }
+}
+
+/* "WINNER<verb>OTHERS"; returns the winner's seat (-1: not at the
+ * table, shown as its id). */
+static int32_t res_versus(struct res_text *t,
+                          const struct tny_wire_assignment *a, const char *id,
+                          const char *verb, json_t *res)
+{
+    int32_t w = res_seat(a, id);
+    if (w >= 0)
+        res_name(t, a, w, res);
+    else
+        res_put(t, "%s", id);
+    res_put(t, "%s", verb);
+    res_others(t, a, w, ", ", res);
+    return w;
+}
+
+static void res_number(struct res_text *t, json_t *v)
+{
+    if (json_is_integer(v))
+        res_put(t, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        res_put(t, "%.10g", json_real_value(v));
+    else
+        res_put(t, "?");
+}
+
+void tbl_text_result(const struct tny_wire_assignment *a, const char *json,
+                     char *out, size_t size)
+{
+    struct res_text t = {out, size, 0};
+    json_t *res = json_loads(json ? json : "", 0, NULL);
+    if (size == 0)
+        goto done;
+    out[0] = '\0';
+    if (!json_is_object(res))
+        goto done;
+    const char *winner = json_string_value(json_object_get(res, "winner"));
+    const char *dflt = json_string_value(json_object_get(res, "default_win"));
+    if (json_is_true(json_object_get(res, "draw")) ||
+        json_is_true(json_object_get(res, "intentional_draw"))) {
+        res_others(&t, a, -1, " drew with ", res);
+        if (json_is_true(json_object_get(res, "intentional_draw")))
+            res_put(&t, " (agreed)");
+    } else if (json_is_true(json_object_get(res, "double_loss"))) {
+        res_others(&t, a, -1, " and ", res);
+        res_put(&t, ": both lose");
+    } else if (dflt && dflt[0]) {
+        res_versus(&t, a, dflt, " won by default against ", res);
+    } else if (winner && winner[0]) {
+        int32_t w = res_versus(&t, a, winner, " beat ", res);
+        json_t *hq = json_object_get(res, "hq_diff");
+        if (json_is_number(hq)) {
+            res_put(&t, " by ");
+            res_number(&t, hq);
+            res_put(&t, " HQ");
+        }
+        json_t *games = json_object_get(res, "games");
+        if (json_array_size(games) > 0) {
+            size_t won = 0, n = json_array_size(games);
+            for (size_t i = 0; i < n; i++) {
+                const char *g = json_string_value(json_array_get(games, i));
+                won += g && strcmp(g, winner) == 0;
+            }
+            res_put(&t, " %zu-%zu", won, n - won);
+        }
+        if (json_is_true(json_object_get(res, "modified")))
+            res_put(&t, " (modified)");
+        json_t *sc = json_object_get(res, "scores");
+        if (json_is_object(sc) && a->n_seats == 2 && w >= 0) {
+            json_t *x = json_object_get(sc, a->seats[w].player_id);
+            json_t *y = json_object_get(sc, a->seats[1 - w].player_id);
+            if (json_is_number(x) && json_is_number(y)) {
+                res_put(&t, " ");
+                res_number(&t, x);
+                res_put(&t, "-");
+                res_number(&t, y);
+            }
+        }
+    } else {
+        json_t *pts = json_object_get(res, "tp");
+        if (!json_is_object(pts))
+            pts = json_object_get(res, "scores");
+        if (!json_is_object(pts))
+            pts = json_object_get(res, "vp");
+        if (!json_is_object(pts))
+            goto done;
+        /* Highest first; seats without points last, in seat order. */
+        bool shown[TNY_MAX_SEATS] = {false};
+        for (int32_t k = 0; k < a->n_seats; k++) {
+            int32_t best = -1;
+            double bv = 0;
+            for (int32_t s = 0; s < a->n_seats; s++) {
+                json_t *v = json_object_get(pts, a->seats[s].player_id);
+                double d = json_is_number(v) ? json_number_value(v) : -1e300;
+                if (!shown[s] && (best < 0 || d > bv)) {
+                    best = s;
+                    bv = d;
+                }
+            }
+            shown[best] = true;
+            res_put(&t, "%s", k ? ", " : "");
+            res_name(&t, a, best, res);
+            res_put(&t, " ");
+            res_number(&t, json_object_get(pts, a->seats[best].player_id));
+        }
+    }
+done:
+    json_decref(res);
 }

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "tny/error.h"
+#include "tny/wire.h"
 
 /* Longest input line accepted (bytes, without the newline). */
 #define TBL_LINE_MAX 65536
@@ -39,5 +40,15 @@ TNY_MUST_USE int tbl_text_kv_to_json(const char *text, json_t **out,
  * above), TNY_ENOMEM. */
 TNY_MUST_USE int tbl_text_result_json(const char *text, json_t **out,
                                       struct tny_diag *diag);
+
+/* The event-file result json of a's table (an organiser's or a resolved
+ * result, ids as keys) as the players read it, with their names, in the
+ * words of the overlays' resultText: "Anna [Moloch] beat Bob [Borgo] by
+ * 5 HQ", "Anna beat Bob 2-1 (modified)", "Anna drew with Bob", "Anna won
+ * by default against Bob", "Anna 12, Bob 9" (points, highest first).  An
+ * id not at the table is shown as it is; text that is not a result
+ * object gives "".  Into out (size bytes, always NUL-terminated). */
+void tbl_text_result(const struct tny_wire_assignment *a, const char *json,
+                     char *out, size_t size);
 
 #endif

@@ -2,7 +2,9 @@
  * results CSV writers (csv_io.h).
  *
  * Reading feeds libcsv one input line at a time so that every record knows
- * the line it starts on for messages.  Writing goes through an
+ * the line it starts on for messages; a leading UTF-8 byte order mark
+ * (Excel's "CSV UTF-8") is skipped, and the delimiter may be ';' (Excel
+ * in locales whose decimal mark is a comma).  Writing goes through an
  * open_memstream with libcsv's csv_fwrite, which quotes every field; a
  * text field that a spreadsheet would run as a formula (= + - @ tab CR
  * first) is written with a leading ' (formula injection, issue 22).
@@ -122,9 +124,40 @@ static int parse_error(struct reader *r, struct csv_parser *p)
                         (int)r->line);
 }
 
+/* A UTF-8 byte order mark, as Excel's "CSV UTF-8" writes it first. */
+static const char utf8_bom[] = "\xef\xbb\xbf";
+
+char tny_csv_delimiter(const char *text, size_t len)
+{
+    size_t commas = 0, semicolons = 0;
+    bool quoted = false;
+    if (len >= 3 && memcmp(text, utf8_bom, 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
+    /* The header line only: names of columns hold neither character, so
+     * whichever separates them is the file's delimiter. */
+    for (size_t i = 0; i < len && (quoted || text[i] != '\n'); i++) {
+        if (text[i] == '"')
+            quoted = !quoted;
+        else if (!quoted && text[i] == ',')
+            commas++;
+        else if (!quoted && text[i] == ';')
+            semicolons++;
+    }
+    return semicolons > commas ? ';' : ',';
+}
+
 int tny_csv_parse(const char *text, size_t len, int32_t max_rows,
                   int32_t max_fields, struct tny_csv_table *out,
                   struct tny_diag *diag)
+{
+    return tny_csv_parse_delim(text, len, ',', max_rows, max_fields, out, diag);
+}
+
+int tny_csv_parse_delim(const char *text, size_t len, char delim,
+                        int32_t max_rows, int32_t max_fields,
+                        struct tny_csv_table *out, struct tny_diag *diag)
 {
     struct csv_parser p;
     struct reader r = {.out = out,
@@ -135,7 +168,10 @@ int tny_csv_parse(const char *text, size_t len, int32_t max_rows,
     memset(out, 0, sizeof *out);
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return tny_diag_set(diag, TNY_ENOMEM, "csv: out of memory");
+    csv_set_delim(&p, (unsigned char)delim);
     size_t pos = 0;
+    if (len >= 3 && memcmp(text, utf8_bom, 3) == 0)
+        pos = 3; /* not part of the first column's name */
     while (pos < len && r.rc == TNY_OK) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;

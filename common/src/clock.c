@@ -375,15 +375,15 @@ void tny_clock_format(int64_t remaining_ms, char *buf, size_t size)
         return;
     }
     /* Time left counts whole seconds up, overtime down: the display turns
-     * 0:00 exactly at the deadline and -0:01 a second later. */
+     * 0:00 exactly at the deadline and +0:01 a second later. */
     s = over ? -(remaining_ms / 1000) : (remaining_ms + 999) / 1000;
     if (over && s == 0)
         over = false;
     if (s >= 3600)
-        snprintf(buf, size, "%s%lld:%02d:%02d", over ? "-" : "",
+        snprintf(buf, size, "%s%lld:%02d:%02d", over ? "+" : "",
                  (long long)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
     else
-        snprintf(buf, size, "%s%lld:%02d", over ? "-" : "", (long long)(s / 60),
+        snprintf(buf, size, "%s%lld:%02d", over ? "+" : "", (long long)(s / 60),
                  (int)(s % 60));
 }
 

@@ -79,9 +79,15 @@
         return n < 10 ? '0' + n : String(n);
     }
 
+    /* The word after an overtime clock ("+2:05 overtime"): the hall, the
+     * phone page and the tables (TNY_CLOCK_OVERTIME) say the same. */
+    var OVERTIME_WORD = 'overtime';
+
     /* formatClock(ms): "M:SS", or "H:MM:SS" from an hour on; time left is
      * rounded up (a table shows 0:01 until the last second is over),
-     * overtime (negative) is "-M:SS" rounded down; null -> "--:--". */
+     * overtime (negative) is the time past the deadline, "+M:SS" rounded
+     * down (as tny_clock_format on the tables and the dashboard, followed
+     * by OVERTIME_WORD where words go); null -> "--:--". */
     function formatClock(ms) {
         if (!isNum(ms))
             return '--:--';
@@ -91,7 +97,7 @@
         } else {
             s = Math.floor(-ms / 1000);
             if (s > 0)
-                sign = '-';
+                sign = '+';
         }
         var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
         var sec = s % 60;
@@ -1015,6 +1021,7 @@
         esc: esc,
         formatNumber: formatNumber,
         formatClock: formatClock,
+        OVERTIME_WORD: OVERTIME_WORD,
         parseParams: parseParams,
         splitQuery: splitQuery,
         newState: newState,

@@ -88,10 +88,22 @@
         return s.replace(/\s+/g, ' ').replace(/^ | $/g, '');
     }
 
-    /* splitName(name): {given, surname}: "Surname, Given" as written;
-     * else the last word is the surname ("Jan van Dijk": surname "Dijk"
-     * would sort wrongly, so a lower-case particle before it joins it:
-     * "van Dijk").  A one-word name (a nickname) has no surname. */
+    /* isCaps(word): a word written in capitals ("SZŐKE", "NGUYỄN"): two
+     * letters or more, none lower case; not initials ("J.R.") nor a
+     * generation ("II", "III", "IV"). */
+    function isCaps(w) {
+        return w === w.toUpperCase() && w !== w.toLowerCase() && w.indexOf('.') < 0 &&
+               !/^[IVX]+$/.test(w) && w.replace(/[^A-Za-z\u00c0-\uffff]/g, '').length > 1;
+    }
+
+    /* splitName(name): {given, surname} (docs/console.md "Family names"):
+     * the family name is what comes before a comma ("Szőke, Ödön"); else
+     * the words written in capitals ("NGUYỄN Thị Minh Khai", "SZŐKE
+     * Ödön", "Anna NOWAK"), so that names written family name first sort
+     * by it; else the last word ("Jan van Dijk": surname "Dijk" would
+     * sort wrongly, so a lower-case particle before it joins it: "van
+     * Dijk").  A one-word name (a nickname) has no surname.  The PDF's
+     * list (hub/cli/print.c family_split) follows the same rules. */
     function splitName(name) {
         name = String(name || '').replace(/\s+/g, ' ').replace(/^ | $/g, '');
         var c = name.indexOf(',');
@@ -100,6 +112,14 @@
         var w = name.split(' ');
         if (w.length < 2)
             return {given: name, surname: ''};
+        var caps = w.map(isCaps), first = caps.indexOf(true);
+        if (first >= 0 && caps.indexOf(false) >= 0) {
+            var last = first;
+            while (last + 1 < w.length && caps[last + 1])
+                last++;
+            return {given: w.slice(0, first).concat(w.slice(last + 1)).join(' '),
+                    surname: w.slice(first, last + 1).join(' ')};
+        }
         var i = w.length - 1;
         while (i > 1 && /^(van|von|der|den|de|del|della|di|da|du|la|le|ter|ten|af|zu)$/.test(w[i - 1]))
             i--;
@@ -323,34 +343,37 @@
         return e.key.charAt(0).toUpperCase();
     }
 
-    /* clockState(rem): the words beside a round clock. */
+    /* clockWords(rem): the words beside a round clock ("+0:26 overtime",
+     * the one format of the tables and the dashboard); a closed round's
+     * clock (state "stopped") says so and shows no time. */
     function clockWords(rem) {
         if (!rem)
             return '';
         if (rem.unlimited)
             return 'no time limit';
-        var over = isNum(rem.ms) && rem.ms <= 0;
+        if (rem.state === 'stopped')
+            return 'round closed';
+        var over = isNum(rem.ms) && rem.ms <= -1000;
         if (rem.state === 'paused')
-            return over ? 'paused in overtime' : 'paused';
+            return over ? 'paused in ' + O.OVERTIME_WORD : 'paused';
         if (rem.state === 'not_started')
             return 'not started';
-        return over ? 'overtime' : 'left';
+        return over ? O.OVERTIME_WORD : 'left';
     }
 
     function clockClass(rem) {
         var c = 'ck ck-' + (rem ? rem.state || 'none' : 'none');
-        if (rem && isNum(rem.ms) && rem.ms <= 0 && !rem.unlimited)
+        if (rem && isNum(rem.ms) && rem.ms <= 0 && !rem.unlimited && rem.state !== 'stopped')
             c += ' ck-over';
         return c;
     }
 
     /* bigClock(rem): the clock text: the time left, overtime as "+M:SS"
-     * (time past the deadline), "" when unknown or unlimited. */
+     * (time past the deadline, O.formatClock), "" when unknown, unlimited
+     * or stopped (a closed round's time no longer counts). */
     function bigClock(rem) {
-        if (!rem || rem.unlimited || !isNum(rem.ms))
+        if (!rem || rem.unlimited || !isNum(rem.ms) || rem.state === 'stopped')
             return '';
-        if (rem.ms <= 0)
-            return '+' + O.formatClock(-rem.ms).replace(/^-/, '');
         return O.formatClock(rem.ms);
     }
 
@@ -374,15 +397,20 @@
             var note = eventNote(st, rv, missing && missing[ei]);
             var label = rv.round ? 'Round ' + rv.round + (rv.ofRounds ? ' of ' + rv.ofRounds : '') +
                                    (rv.stageName ? ' \u00b7 ' + rv.stageName : '') : '';
-            if (rv.status === 'finished')
+            /* A finished event has no clock; a closed round's says so
+             * without a time (no "1:59:40 left" once play is over). */
+            var finished = rv.status === 'finished';
+            if (finished)
                 label = 'Finished';
-            var ck = bigClock(rv.clock);
+            var ck = finished ? '' : bigClock(rv.clock);
+            var words = finished ? '' : clockWords(rv.clock);
             return '<div class="ev" data-event="' + esc(st.event) + '">' +
                    (states.length > 1 ? '<span class="tag tag' + ei + '">' + (ei + 1) + '</span>' : '') +
                    '<div class="evt"><div class="evn">' + esc(rv.title) + '</div>' +
                    '<div class="evr">' + esc(note || label) + '</div></div>' +
-                   (ck ? '<div class="' + clockClass(rv.clock) + '"><span class="ckt">' + esc(ck) +
-                         '</span><span class="ckw">' + esc(clockWords(rv.clock)) + '</span></div>' : '') +
+                   (ck || words ? '<div class="' + clockClass(rv.clock) + '">' +
+                                  (ck ? '<span class="ckt">' + esc(ck) + '</span>' : '') +
+                                  '<span class="ckw">' + esc(words) + '</span></div>' : '') +
                    '</div>';
         }).join('');
     }

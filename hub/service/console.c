@@ -877,6 +877,10 @@ static int cmd_publish_round(struct ctx *c)
     }
     rc = tny_round_clock_init(&clock, draft_length_ms(&c->e->ev, &plan),
                               &c->diag);
+    /* All or nothing: a table whose assignment the wire refuses (a control
+     * character in a name) stops the publish before anything changes. */
+    if (rc == TNY_OK)
+        rc = hub__check_plan_assignments(c->e, &plan, &c->diag);
     tny_round_plan_release(&plan);
     if (rc < 0)
         return fail_diag(c, rc);

@@ -2,6 +2,17 @@
  * (players_csv.h).  Every row is checked before any is returned, so a bad
  * row anywhere refuses the whole list with its line and reason.
  *
+ * Spreadsheet files as Excel writes them are read: "CSV UTF-8" (a byte
+ * order mark first: skipped) and the semicolon-separated CSV of locales
+ * whose decimal mark is a comma (the delimiter is read from the header
+ * line).  A file in a Windows code page (Windows-1250/1252, Excel's plain
+ * "CSV") is refused at its first byte that is not UTF-8, with the advice
+ * to save it as "CSV UTF-8": 1250 and 1252 give the same bytes different
+ * letters (0xE8 is "č" in one and "è" in the other), so a guess would
+ * store wrong names silently.  A control character in any field (a line
+ * break or ESC inside a quoted name) is refused: names go to every screen
+ * and table, where such bytes break the layout or the terminal.
+ *
  * Not here: storing the players (console.c, one store transaction), CSV
  * syntax (common/io/csv_io.c, RFC 4180).
  */
@@ -14,6 +25,7 @@
 #include <strings.h>
 
 #include "tny/csv_io.h"
+#include "tny/utf8.h"
 
 /* Columns beyond the 14 known ones are refused anyway; the limit keeps a
  * hostile header from allocating. */
@@ -59,6 +71,9 @@ static int split_list(char *s, char dst[][TNY_NAME_MAX], int32_t cap,
     return 0;
 }
 
+/* The one table of accepted headers: the column names, then the
+ * spreadsheet names that mean one of them.  The message for an unknown
+ * header lists both from here. */
 static const char *const csv_columns[] = {
     "id",     "name",        "club",     "country", "rating",       "armies",
     "army",   "external_id", "beginner", "colours", "colour_blind", "faction",
@@ -70,10 +85,81 @@ static const struct {
     const char *header;
     const char *column;
 } csv_aliases[] = {
-    {"player id", "id"},     {"player_id", "id"},   {"player", "name"},
-    {"player name", "name"}, {"full name", "name"}, {"team", "club"},
-    {"nation", "country"},   {"elo", "rating"},
+    {"Player ID", "id"},     {"player_id", "id"},   {"Player", "name"},
+    {"Player name", "name"}, {"Full name", "name"}, {"Team", "club"},
+    {"Nation", "country"},   {"Elo", "rating"},
 };
+
+/* "id, name, ...; also Player ID, ...; any case" into buf: every header
+ * csv_column_of accepts. */
+static void accepted_headers(char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; csv_columns[k] && at < size; k++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "",
+                               csv_columns[k]);
+    for (size_t a = 0;
+         a < sizeof(csv_aliases) / sizeof(csv_aliases[0]) && at < size; a++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s",
+                               a ? ", " : "; also ", csv_aliases[a].header);
+    if (at < size)
+        snprintf(buf + at, size - at, "; any case");
+}
+
+/* The first byte of text that is not UTF-8: TNY_EINVAL naming its line
+ * and its byte within the line, with what to do about it. */
+static int check_utf8(const char *text, size_t len, struct tny_diag *diag)
+{
+    int32_t line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = tny_utf8_decode(text + i, len - i, &cp);
+        if (cp == TNY_UTF8_INVALID && n == 1)
+            return tny_diag_set(
+                diag, TNY_EINVAL,
+                "csv line %d, byte %zu: not UTF-8 (byte 0x%02X; the file is "
+                "likely in a Windows code page such as Windows-1250 or "
+                "1252): in Excel save it as \"CSV UTF-8 (Comma delimited)\", "
+                "or convert it, e.g. iconv -f WINDOWS-1250 -t UTF-8",
+                (int)line, i - line_start + 1,
+                (unsigned)(unsigned char)text[i]);
+        if (text[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        }
+        i += n;
+    }
+    return TNY_OK;
+}
+
+/* A control character in field v (C0, DEL or C1: a line break, a tab or
+ * ESC inside quotes): TNY_EINVAL naming the row's line, the column and
+ * the character. */
+static int check_controls(const char *v, int line, const char *column,
+                          struct tny_diag *diag)
+{
+    size_t len = strlen(v);
+    int32_t at = 1; /* characters, for the message */
+    for (size_t i = 0; i < len; at++) {
+        uint32_t cp;
+        size_t n = tny_utf8_decode(v + i, len - i, &cp);
+        if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+            const char *what = cp == '\n' || cp == '\r' ? "a line break"
+                               : cp == 0x1b             ? "an escape (ESC)"
+                               : cp == '\t'             ? "a tab"
+                                                        : "a control character";
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "csv line %d, column %s: %s (U+%04X) at "
+                                "character %d; a value must be one line of "
+                                "printable text",
+                                line, column, what, (unsigned)cp, (int)at);
+        }
+        i += n;
+    }
+    return TNY_OK;
+}
 
 /* Index in csv_columns of header h (case-insensitive, aliases), or -1. */
 static int csv_column_of(const char *h)
@@ -108,6 +194,9 @@ static int row_player(const struct tny_format *fmt, char **f, int nf,
         const char *name = csv_columns[col[i]];
         char *end = NULL;
         bool bad = false;
+        int rc = check_controls(v, line, name, diag);
+        if (rc < 0)
+            return rc;
         if (!*v && strcmp(name, "id") != 0 && strcmp(name, "name") != 0)
             continue;
         if (!strcmp(name, "id"))
@@ -125,6 +214,10 @@ static int row_player(const struct tny_format *fmt, char **f, int nf,
         else if (!strcmp(name, "agenda"))
             bad = !text_to(p->agenda, sizeof(p->agenda), v);
         else if (!strcmp(name, "rating")) {
+            /* A decimal comma (Excel in locales that write ';' files). */
+            char *comma = strchr(v, ',');
+            if (comma && !strchr(comma + 1, ',') && !strchr(v, '.'))
+                *comma = '.';
             p->rating = strtod(v, &end);
             p->has_rating = true;
             bad = *end != '\0' || p->rating != p->rating || p->rating > 1e6 ||
@@ -272,9 +365,12 @@ int hub_players_csv_read(const char *text, size_t len,
 
     *out = NULL;
     *n_out = 0;
+    if ((rc = check_utf8(text, len, diag)) < 0)
+        return rc;
     /* One more row than allowed, so that "too many" is told apart. */
-    rc = tny_csv_parse(text, len, HUB_PLAYERS_CSV_MAX_ROWS + 2, CSV_MAX_FIELDS,
-                       &csv, diag);
+    rc = tny_csv_parse_delim(text, len, tny_csv_delimiter(text, len),
+                             HUB_PLAYERS_CSV_MAX_ROWS + 2, CSV_MAX_FIELDS, &csv,
+                             diag);
     if (rc < 0)
         return rc;
     if (csv.n_rows == 0) {
@@ -286,15 +382,16 @@ int hub_players_csv_read(const char *text, size_t len,
     bool have_id = false, have_name = false;
     for (int i = 0; i < ncol; i++) {
         const char *h = trim(header->fields[i]);
+        if ((rc = check_controls(h, (int)header->line, "header", diag)) < 0)
+            goto out;
         col[i] = csv_column_of(h);
         if (col[i] < 0) {
+            char expected[512];
+            accepted_headers(expected, sizeof expected);
             rc = tny_diag_set(diag, TNY_EINVAL,
-                              "csv line %d: unknown column \"%.40s\" (expected "
-                              "id, name, club, country, rating, armies, "
-                              "external_id, beginner, colours, colour_blind, "
-                              "faction, agenda, first_round, hook; also "
-                              "Player, Player ID, Team, Nation, Elo; any case)",
-                              (int)header->line, h);
+                              "csv line %d: unknown column \"%.40s\" "
+                              "(expected %s)",
+                              (int)header->line, h, expected);
             goto out;
         }
         for (int k = 0; k < i; k++)

@@ -27,9 +27,13 @@
  * NULL: no players yet) and a name ev already has is refused.  Army names
  * are checked against fmt (NH-10).  Linear in the input (ids are checked
  * for repeats by sorting).
- * Errors (diag "csv line N...: why"; *out NULL): TNY_EINVAL (a NUL byte,
- * malformed CSV, no header, an unknown column, a bad value, a repeated
- * id),
+ * The text may start with a UTF-8 byte order mark and may separate its
+ * fields with ';' instead of ',' (read from the header line).
+ * Errors (diag "csv line N...: why"; *out NULL): TNY_EINVAL (a byte that
+ * is not UTF-8: a Windows code page, diag says to save as "CSV UTF-8"; a
+ * NUL byte, malformed CSV, no header, an unknown column (diag lists every
+ * accepted header), a control character in a field (a line break or ESC
+ * in a quoted name), a bad value, a repeated id),
  * TNY_ERANGE (more than HUB_PLAYERS_CSV_MAX_ROWS players), TNY_ENOMEM. */
 TNY_MUST_USE int hub_players_csv_read(const char *csv, size_t len,
                                       const struct tny_event *ev,

@@ -17,6 +17,7 @@
  */
 #include "publish.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,7 +346,8 @@ static void available_armies(const struct hub_ev *e, int32_t p,
 }
 
 static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
-                      int32_t i, int32_t first_seat, struct tny_wire_seat *s)
+                      int32_t i, int32_t first_seat, bool armies,
+                      struct tny_wire_seat *s)
 {
     const struct tny_player *pl = &e->ev.players[t->seats[i]];
     memset(s, 0, sizeof(*s));
@@ -354,7 +356,7 @@ static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
     if (pl->club)
         snprintf(s->club, sizeof(s->club), "%s", pl->club);
     s->first_player = first_seat == i;
-    if (e->ev.format.game == TNY_GAME_NEUROSHIMA_HEX)
+    if (armies && e->ev.format.game == TNY_GAME_NEUROSHIMA_HEX)
         available_armies(e, t->seats[i], s);
     for (int32_t c = 0; c < pl->n_colours && c < 2; c++)
         if (pl->colours[c])
@@ -420,7 +422,7 @@ static int build_assignment(struct hub_service *svc, struct hub_ev *e,
         a->table = t->number;
         a->n_seats = t->n_seats;
         for (int32_t i = 0; i < t->n_seats; i++)
-            fill_seat(e, t, i, ts ? ts->first_seat : -1, &a->seats[i]);
+            fill_seat(e, t, i, ts ? ts->first_seat : -1, true, &a->seats[i]);
         if ((rc = hub__round_clock(svc, e, &c, diag)) < 0)
             return rc;
         hub__table_clock(e, &c, r, t->number, now_ms, &a->clock);
@@ -496,6 +498,64 @@ int hub__publish_device(struct hub_service *svc, struct hub_device *d,
             d->id, e->id, (int)a.round, (int)a.table,
             (unsigned long long)a.version);
     return hub_outbox_add(ob, topic, buf, len, true);
+}
+
+int hub__check_plan_assignments(const struct hub_ev *e,
+                                const struct tny_round_plan *plan,
+                                struct tny_diag *diag)
+{
+    const struct tny_format *f = &e->ev.format;
+    struct tny_wire_assignment *a = malloc(sizeof(*a));
+    int rc = TNY_OK;
+    if (!a)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    for (int32_t t = 0; t < plan->n_tables && rc == TNY_OK; t++) {
+        const struct tny_pairing_table *pt = &plan->tables[t];
+        if (pt->is_bye || pt->n_seats > TNY_MAX_SEATS)
+            continue;
+        /* What build_assignment sends, but for the plan's seats: the
+         * player's texts are what the wire may refuse. */
+        struct tny_table tb = {.number = pt->number, .n_seats = pt->n_seats};
+        memcpy(tb.seats, pt->seats, sizeof(tb.seats));
+        memset(a, 0, sizeof(*a));
+        a->version = 1; /* any valid one: nothing is sent */
+        snprintf(a->event_id, sizeof(a->event_id), "%s", e->id);
+        snprintf(a->event_title, sizeof(a->event_title), "%s",
+                 e->ev.title[0] ? e->ev.title : f->title);
+        snprintf(a->format_name, sizeof(a->format_name), "%s", f->name);
+        a->game = f->game;
+        a->round = plan->round;
+        a->stage = plan->stage;
+        a->table = pt->number;
+        a->n_seats = pt->n_seats;
+        for (int32_t i = 0; i < pt->n_seats; i++)
+            fill_seat(e, &tb, i, -1, false, &a->seats[i]);
+        struct tny_diag why = {{0}};
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        if (tny_wire_encode_assignment(a, &buf, &len, &why) < 0) {
+            /* "table_assignment.seats[1].name: ..." names the seat. */
+            int32_t seat = -1;
+            const char *at = strstr(why.msg, "seats[");
+            if (at)
+                seat = (int32_t)strtol(at + 6, NULL, 10);
+            const struct tny_player *pl =
+                seat >= 0 && seat < pt->n_seats && pt->seats[seat] >= 0 &&
+                        pt->seats[seat] < e->ev.n_players
+                    ? &e->ev.players[pt->seats[seat]]
+                    : NULL;
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "round %d not published: table %d cannot be "
+                              "sent to its device (%s%s%s%s); correct it "
+                              "(player edit) and publish again",
+                              (int)plan->round, (int)pt->number,
+                              pl ? "player " : "", pl ? pl->id : "",
+                              pl ? ": " : "", why.msg);
+        }
+        free(buf);
+    }
+    free(a);
+    return rc;
 }
 
 int hub__publish_event_devices(struct hub_service *svc, struct hub_ev *e,

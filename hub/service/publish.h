@@ -26,6 +26,15 @@ TNY_MUST_USE int hub__publish_device(struct hub_service *svc,
                                      struct hub_device *d, int64_t now_ms,
                                      struct hub_outbox *ob,
                                      struct tny_diag *diag);
+/* Checks, before the draft round plan of e is published, that every
+ * playing table's assignment can be sent (the wire refuses a control
+ * character or bad UTF-8 in a player's name, club, faction...): publishing
+ * is then all or nothing.  Errors: TNY_EINVAL ("round N not published:
+ * table T cannot be sent to its device (player ID: why)"), TNY_ENOMEM. */
+TNY_MUST_USE int hub__check_plan_assignments(const struct hub_ev *e,
+                                             const struct tny_round_plan *plan,
+                                             struct tny_diag *diag);
+
 /* Every device of the event. */
 TNY_MUST_USE int hub__publish_event_devices(struct hub_service *svc,
                                             struct hub_ev *e, int64_t now_ms,

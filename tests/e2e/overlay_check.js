@@ -107,8 +107,8 @@ function selftest() {
 
     const fc = [[0, '0:00'], [1, '0:01'], [999, '0:01'], [1000, '0:01'], [1001, '0:02'],
         [59999, '1:00'], [60000, '1:00'], [3599000, '59:59'], [3600000, '1:00:00'],
-        [3661001, '1:01:02'], [-1, '0:00'], [-999, '0:00'], [-1000, '-0:01'],
-        [-61500, '-1:01'], [null, '--:--'], [NaN, '--:--']];
+        [3661001, '1:01:02'], [-1, '0:00'], [-999, '0:00'], [-1000, '+0:01'],
+        [-61500, '+1:01'], [null, '--:--'], [NaN, '--:--']];
     for (const [ms, want] of fc)
         check(O.formatClock(ms) === want, 'formatClock(' + ms + ') = ' + O.formatClock(ms) + ', want ' + want);
     const fn = [[3, '3'], [12.5, '12.5'], [6.33333333333333, '6.33'], [3.75, '3.75'],
@@ -129,7 +129,7 @@ function selftest() {
         check(rv.clock.state === 'stopped' && rv.clock.ms === -65000 && rv2.clock.ms === -65000,
               'closed round clock: ' + JSON.stringify(rv.clock) + ' then ' + JSON.stringify(rv2.clock));
         check(rv.tables[0].clock.state === 'stopped', 'closed round table clock: ' + JSON.stringify(rv.tables[0].clock));
-        check(O.clockHtml(rv.clock).indexOf('-1:05<span class="ck-tag">round closed</span>') >= 0,
+        check(O.clockHtml(rv.clock).indexOf('+1:05<span class="ck-tag">round closed</span>') >= 0,
               'closed round clock html: ' + O.clockHtml(rv.clock));
         cst.docs.event.round_status = 'started';
         check(O.roundView(cst, 5000).clock.state === 'paused', 'open round: paused');

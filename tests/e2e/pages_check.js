@@ -100,6 +100,45 @@ function selftest() {
     check(P.renderMatches([st], '<b>').indexOf('<b>') < 0, 'matches escape the query');
     check(P.bigClock({state: 'running', ms: -61000}) === '+1:01', 'overtime clock ' + P.bigClock({state: 'running', ms: -61000}));
     check(P.clockWords({state: 'paused', ms: -5000}) === 'paused in overtime', 'paused in overtime');
+    /* Issue 22 item 8: overtime reads "+0:26 overtime" as on the tables
+     * and the dashboard (tny_clock_format, TNY_CLOCK_OVERTIME). */
+    check(P.bigClock({state: 'running', ms: -26400}) + ' ' + P.clockWords({state: 'running', ms: -26400}) ===
+          '+0:26 overtime', 'overtime: ' + P.bigClock({state: 'running', ms: -26400}) + ' ' +
+          P.clockWords({state: 'running', ms: -26400}));
+    check(O.formatClock(-26400) === '+0:26', 'formatClock overtime ' + O.formatClock(-26400));
+    /* A finished event shows no clock; a closed round's says so, no time. */
+    {
+        const fin = O.newState('f');
+        fin.conn = 'online';
+        const frozen = {state: 'paused', unlimited: false, hub_now_ms: 1, remaining_ms: 7180000};
+        O.applyMessage(fin, 'tourney/v1/feed/f/pairings', JSON.stringify({round: 3, tables: [{table: 1,
+            players: [{id: 'a', name: 'A', seat: 1}, {id: 'b', name: 'B', seat: 2}]}], byes: []}), 0, true);
+        O.applyMessage(fin, 'tourney/v1/feed/f/tables', JSON.stringify({round: 3, clock: frozen,
+            tables: [{table: 1, state: 'confirmed', clock: frozen}]}), 0, true);
+        O.applyMessage(fin, 'tourney/v1/feed/f/event', JSON.stringify({title: 'Cup', round: 3,
+            round_status: 'closed', status: 'finished'}), 0, true);
+        let h = P.renderHall([fin], ok.opts, 1000, {rows: 20, cols: 3}, [false]).heads;
+        check(h.indexOf('Finished') >= 0 && h.indexOf('1:59:40') < 0 && h.indexOf('left') < 0 &&
+              h.indexOf('class="ck') < 0, 'finished event head: ' + h);
+        O.applyMessage(fin, 'tourney/v1/feed/f/event', JSON.stringify({title: 'Cup', round: 3,
+            round_status: 'closed', status: 'running'}), 0, true);
+        h = P.renderHall([fin], ok.opts, 1000, {rows: 20, cols: 3}, [false]).heads;
+        check(h.indexOf('round closed') >= 0 && h.indexOf('1:59:40') < 0 && h.indexOf('ckt') < 0,
+              'closed round head: ' + h);
+    }
+    /* Family name first (docs/console.md "Family names"): before a comma,
+     * else the words in capitals; the hall sorts by it. */
+    check(P.sortName('SZŐKE Ödön', 'surname').text === 'SZŐKE, Ödön', 'caps family: ' +
+          P.sortName('SZŐKE Ödön', 'surname').text);
+    check(P.sortName('NGUYỄN Thị Minh Khai', 'surname').text === 'NGUYỄN, Thị Minh Khai', 'vn family');
+    check(P.sortName('Anna NOWAK', 'surname').text === 'NOWAK, Anna', 'caps last');
+    check(P.sortName('J.R. Hartley', 'surname').text === 'Hartley, J.R.', 'initials: ' +
+          P.sortName('J.R. Hartley', 'surname').text);
+    const hu = ['SZŐKE Ödön', 'Zoltán Nagy', 'Anna Pál', 'NGUYỄN Văn An', 'Trần, Thị Lan'];
+    const sorted = hu.map((n) => P.sortName(n, 'surname')).sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+        .map((e) => e.text);
+    check(sorted.join('|') === 'Nagy, Zoltán|NGUYỄN, Văn An|Pál, Anna|SZŐKE, Ödön|Trần, Thị Lan',
+          'family-name order: ' + sorted.join('|'));
     console.log('pages.js selftest: ok');
 }
 

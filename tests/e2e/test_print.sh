@@ -164,6 +164,31 @@ for g in neuroshima-hex tantrix agricola got-lcg2 catan; do
     ok "$g: slips of round 2 ($(wc -l <"$d/tables.2") tables, A4 and Letter), next round's pairings, standings, final classification"
 done
 
+# Issue 22 item 8: family name first (docs/console.md "Family names"):
+# written before a comma or in capitals, it is what "by name" sorts by and
+# shows first; the others sort by their last word as before.
+d=$E2E_TMP/family
+mkdir -p "$d"
+node -e '
+const fs = require("fs");
+const ev = JSON.parse(fs.readFileSync(process.argv[1]));
+const names = ["SZŐKE Ödön", "Zoltán Nagy", "Anna Pál", "NGUYỄN Văn An", "Trần, Thị Lan"];
+ev.players.forEach((p, i) => { p.name = i < names.length ? names[i] : "Zz Player " + i; });
+fs.writeFileSync(process.argv[2], JSON.stringify(ev));' "$E2E_TMP/neuroshima-hex/one.json" "$d/one.json" ||
+    fail "family names fixture"
+print0 pairings "$d/one.json"
+sed -n '/Pairings by name/,$p' "$E2E_TMP/out" | grep -o '<tr><td><b>[^<]*</b>, [^<]*' |
+    sed 's|<tr><td><b>||; s|</b>||' | grep -v 'Zz Player' >"$d/order"
+want=$'Nagy, Zoltán\nNGUYỄN, Văn An\nPál, Anna\nSZŐKE, Ödön\nTrần, Thị Lan'
+[ "$(cat "$d/order")" = "$want" ] ||
+    fail "pairings by name, family names: $(tr '\n' '|' <"$d/order")"
+print0 pairings "$d/one.json" --pdf "$d/pairings.pdf"
+pdftotext -layout "$d/pairings.pdf" "$d/pairings.txt"
+for n in 'SZŐKE, Ödön' 'NGUYỄN, Văn An' 'Trần, Thị Lan' 'Nagy, Zoltán'; do
+    grep -q -F -- "$n" "$d/pairings.txt" || fail "pairings PDF: no \"$n\""
+done
+ok "pairings by name: family names written first (capitals, comma) sort and show first"
+
 # bad arguments: exit 2, one line, nothing written
 EV1=$E2E_TMP/neuroshima-hex/one.json
 for args in "slips $EV1 --round 9" "menu $EV1" "slips $EV1 --paper a3" "slips $EV1 --colour red" "slips"; do

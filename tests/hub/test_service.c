@@ -1095,6 +1095,58 @@ static void test_CM_1_import_refused_whole_and_bounded(void **state)
     fx_free(f);
 }
 
+/* Issue 22 item 3: a name the table protocol refuses (ESC inside, as an
+ * old import let in) stops `round publish` before anything changes: the
+ * reply names the table and the player, the round stays a draft, no
+ * table is sent an assignment; corrected, the round publishes. */
+static void test_CM_5_publish_all_or_nothing(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a;
+    char *json;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\n";
+    free(must(f, &q));
+    /* What no console command lets in today: straight into the store. */
+    static const char bad[] =
+        "{\"id\": \"c8\", \"name\": \"Eve\\u001b[31mRed\"}";
+    OK(hub_store_put_player(f->store, EV, bad, strlen(bad), "hub", &diag));
+    hub_service_free(f->svc);
+    fx_open_service(f);
+    presence(f, "table-001");
+    presence(f, "table-002");
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    must_fail(f, &q, "round 1 not published: table ");
+    must_fail(f, &q, "player c8: table_assignment.seats[");
+    must_fail(f, &q, "].name: control character at byte 3");
+    for (int32_t i = 0; i < f->ob.n; i++)
+        assert_null(strstr(f->ob.msgs[i].topic, "/assignment"));
+    assert_false(assignment(f, "table-001", &a));
+    req_init(f, &q, TNY_WIRE_CMD_SHOW_DRAFT);
+    json = must(f, &q); /* still the draft */
+    assert_non_null(strstr(json, "{\"round\":1,"));
+    free(json);
+    /* Corrected: published. */
+    req_init(f, &q, TNY_WIRE_CMD_EDIT_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "c8");
+    snprintf(q.player.name, sizeof(q.player.name), "Eve Red");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    assert_true(assignment(f, "table-001", &a));
+    fx_free(f);
+}
+
 /* Issue 12: faults in the store (a failing fsync, a full disk, through a
  * VFS shim): the hub refuses, acknowledges nothing it did not commit (no
  * ack: the table resends), and works again when the fault goes. */
@@ -2141,6 +2193,7 @@ int main(void)
         cmocka_unit_test(test_CT_4_eleven_vp_same_answer_as_the_table),
         cmocka_unit_test(test_TX_4_decision_only_from_the_organiser),
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
+        cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),

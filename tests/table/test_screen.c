@@ -79,11 +79,16 @@ static int64_t next_action_ms;
  * with left_ms) instead of running. */
 static int64_t next_draft_ms;
 static bool next_clock_waits;
+/* The seats' names of the next assign() (NULL: Anna, Ben...) and the
+ * organiser's result it carries ("" none). */
+static const char *const *next_names;
+static const char *next_organiser_result = "";
 
 static void assign(struct world *w, uint64_t version, const char *game,
                    int32_t table, int32_t n, int64_t left_ms)
 {
-    static const char *const names[] = {"Anna", "Ben", "Cyril", "Dana"};
+    static const char *const anna[] = {"Anna", "Ben", "Cyril", "Dana"};
+    const char *const *names = next_names ? next_names : anna;
     struct tny_wire_assignment *a = calloc(1, sizeof(*a));
 
     assert_non_null(a);
@@ -111,6 +116,12 @@ static void assign(struct world *w, uint64_t version, const char *game,
     a->seats[0].first_player = true;
     a->action_ms = next_action_ms;
     a->draft_ms = next_draft_ms;
+    if (next_organiser_result[0]) {
+        snprintf(a->organiser_result, sizeof(a->organiser_result), "%s",
+                 next_organiser_result);
+        snprintf(a->organiser_result_by, sizeof(a->organiser_result_by),
+                 "organiser:o1");
+    }
     if (left_ms > 0) {
         a->has_clock = true;
         a->clock.state = TNY_ROUND_CLOCK_RUNNING;
@@ -314,7 +325,8 @@ static void test_CM_7_clock_expired_and_paused(void **state)
         keys(w, "/");
     }
     assert_int_equal(w->s.view, TBL_VIEW_MAIN);
-    assert_on_screen(w, "clock -0:15 TIME IS UP");
+    /* Issue 22 item 8: overtime as on every screen, "+M:SS overtime". */
+    assert_on_screen(w, "clock +0:15 overtime TIME IS UP");
     assert_on_screen(w, "TIME-OUT PROCEDURE");
     w->now += 1000;
     tbl_screen_sync(&w->s, &w->core, w->now, w->wall);
@@ -681,6 +693,128 @@ static void test_CT_4_result_flow_keys(void **state)
     world_free(w);
 }
 
+/* ---- issue 22 item 8: what the players see --------------------------------
+ */
+
+/* An organiser's (or a resolved) result is shown in words with the
+ * players' names, never as the event file's JSON with ids. */
+static void test_issue22_organiser_result_in_words(void **state)
+{
+    struct world *w = world_new(24, 80);
+    (void)state;
+    next_organiser_result = "{\"winner\":\"p2\",\"hq_diff\":5,"
+                            "\"armies\":{\"p1\":\"Moloch\",\"p2\":\"Borgo\"}}";
+    assign(w, 1, "neuroshima-hex", 7, 2, 0);
+    assert_int_equal(tbl_core_state(&w->core), TBL_STATE_DONE);
+    assert_on_screen(w, "RESULT ENTERED BY THE ORGANISER");
+    assert_on_screen(w, "Ben [Borgo] beat Anna [Moloch] by 5 HQ -- by "
+                        "organiser:o1");
+    assert_not_on_screen(w, "{");
+    assert_not_on_screen(w, "\"p2\"");
+    world_free(w);
+    w = world_new(24, 80);
+    next_organiser_result = "{\"vp\":{\"p1\":8,\"p2\":10,\"p3\":6}}";
+    assign(w, 1, "catan", 3, 3, 0);
+    assert_on_screen(w, "Ben 10, Anna 8, Cyril 6 -- by organiser:o1");
+    world_free(w);
+    w = world_new(24, 80);
+    next_organiser_result = "{\"winner\":\"p1\",\"games\":[\"p1\",\"p2\","
+                            "\"p1\"]}";
+    assign(w, 1, "got-lcg2", 3, 2, 0);
+    assert_on_screen(w, "Anna beat Ben 2-1 -- by organiser:o1");
+    world_free(w);
+    next_organiser_result = "";
+}
+
+/* A finished table's clock stands when the hub pauses the round clock
+ * (as it does at `round close`): no blinking PAUSED over a table that
+ * has its result. */
+static void test_issue22_closed_round_clock_stands(void **state)
+{
+    struct world *w = world_new(24, 80);
+    struct tny_wire_clock rc;
+    (void)state;
+    next_organiser_result = "{\"vp\":{\"p1\":8,\"p2\":10,\"p3\":6}}";
+    assign(w, 1, "catan", 3, 3, 30 * 60000);
+    next_organiser_result = "";
+    tbl_core_follow(&w->core, w->now);
+    w->now += 60000;
+    memset(&rc, 0, sizeof(rc));
+    rc.version = 100;
+    snprintf(rc.event_id, sizeof(rc.event_id), "ev1");
+    rc.round = 2;
+    rc.clock.state = TNY_ROUND_CLOCK_PAUSED;
+    rc.clock.hub_now_ms = 1700000060000;
+    rc.clock.remaining_ms = 29 * 60000;
+    assert_int_equal(tbl_core_round_clock(&w->core, &rc, w->now), 0);
+    tbl_core_follow(&w->core, w->now);
+    tbl_screen_sync(&w->s, &w->core, w->now, w->wall);
+    assert_not_on_screen(w, "PAUSED");
+    assert_on_screen(w, "stopped: the table has finished");
+    /* The digits do not blink: the same on every half second. */
+    char before[4096], after[4096];
+    draw(w);
+    tbl_grid_row(&w->g, 3, before, sizeof(before));
+    w->now += 500;
+    draw(w);
+    tbl_grid_row(&w->g, 3, after, sizeof(after));
+    assert_string_equal(before, after);
+    world_free(w);
+}
+
+/* At 80x24 the confirm screen shows the result the players confirm in
+ * full: a line with a long and a CJK name wraps, the loser's part is
+ * never cut (NH: "A won: A +5, B -5 HQ"). */
+static void test_issue22_confirm_80x24_long_and_cjk_names(void **state)
+{
+    static const char *const names[] = {
+        "Bartholomew Alexander Wi\xc5\x9bniewski-Brz\xc4\x99"
+        "czyszczykiewicz",
+        "\xe7\x8e\x8b\xe5\xb0\x8f\xe6\x98\x8e"};
+    struct world *w = world_new(24, 80);
+    struct tbl_flow_step st;
+    (void)state;
+    next_names = names;
+    assign(w, 1, "neuroshima-hex", 7, 2, 0);
+    next_names = NULL;
+    keys(w, "\n");
+    assert_int_equal(w->s.view, TBL_VIEW_FLOW);
+    for (int guard = 0; guard < 40 && w->s.view == TBL_VIEW_FLOW; guard++) {
+        tbl_flow_step(&w->s.flow, &st);
+        if (st.ask == TBL_ASK_NUMBER)
+            keys(w, "5\n");
+        else if (st.ask == TBL_ASK_CHOICE)
+            keys(w, "1"); /* seat 1 (the long name) won */
+        else
+            keys(w, "\n");
+    }
+    assert_int_equal(w->s.view, TBL_VIEW_CONFIRM);
+    /* The whole line, wrapped at a space: read the screen's rows back as
+     * one text. */
+    char all[8192] = "", row[4096];
+    draw(w);
+    for (int32_t r = 0; r < w->g.rows; r++) {
+        tbl_grid_row(&w->g, r, row, sizeof(row));
+        char *t = row;
+        while (*t == ' ')
+            t++;
+        size_t n = strlen(t);
+        while (n > 0 && t[n - 1] == ' ')
+            t[--n] = '\0';
+        strncat(all, t, sizeof(all) - strlen(all) - 2);
+        strcat(all, " ");
+    }
+    char want[512];
+    snprintf(want, sizeof(want), "%s won: %s +5, %s -5 HQ", names[0], names[0],
+             names[1]);
+    if (!strstr(all, want))
+        fail_msg("\"%s\" not on the screen: %s", want, all);
+    /* Each seat's line ends with its state in words, not cut. */
+    assert_on_screen(w, "confirm now?");
+    assert_on_screen(w, "to confirm");
+    world_free(w);
+}
+
 /* ---- saved state ------------------------------------------------------------
  */
 
@@ -750,6 +884,9 @@ int main(void)
         cmocka_unit_test(test_AG_14_table_waits_for_its_draft),
         cmocka_unit_test(test_CT_4_result_flow_keys),
         cmocka_unit_test(test_saved_state_restored_for_the_same_table_only),
+        cmocka_unit_test(test_issue22_organiser_result_in_words),
+        cmocka_unit_test(test_issue22_closed_round_clock_stands),
+        cmocka_unit_test(test_issue22_confirm_80x24_long_and_cjk_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -867,9 +867,10 @@ static void test_clock_format(void **state)
         {3661001, "1:01:02"},
         {-1, "0:00"},
         {-999, "0:00"},
-        {-1000, "-0:01"},
-        {-61500, "-1:01"},
-        {-3600000, "-1:00:00"},
+        /* Issue 22 item 8: overtime reads "+M:SS" on every screen. */
+        {-1000, "+0:01"},
+        {-61500, "+1:01"},
+        {-3600000, "+1:00:00"},
         {TNY_CLOCK_UNLIMITED, "--:--"},
     };
     char buf[16];

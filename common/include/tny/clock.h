@@ -210,11 +210,16 @@ int64_t tny_table_clock_remaining(const struct tny_table_clock *tc,
                                   int64_t local_now_ms);
 
 /* The one way a round clock's time left is written on every screen (table,
- * dashboard, overlays' formatClock): "M:SS" (seconds rounded up, so 0:00
- * only when the time is up), "H:MM:SS" from an hour, overtime with a minus
- * and seconds rounded down ("-2:05" = 2 min 5 s over); "--:--" for
- * TNY_CLOCK_UNLIMITED.  size 16 suffices. */
+ * dashboard, overlays' formatClock, the hall and phone pages): "M:SS"
+ * (seconds rounded up, so 0:00 only when the time is up), "H:MM:SS" from
+ * an hour, overtime as the time past the deadline with a plus and seconds
+ * rounded down ("+2:05" = 2 min 5 s over, "+2:05 overtime" where words
+ * follow: TNY_CLOCK_OVERTIME); "--:--" for TNY_CLOCK_UNLIMITED.  size 16
+ * suffices. */
 void tny_clock_format(int64_t remaining_ms, char *buf, size_t size);
+
+/* The word after an overtime clock ("+2:05 overtime"), on every screen. */
+#define TNY_CLOCK_OVERTIME "overtime"
 
 /* ---- Tantrix chess clock (TX-3, TX-4, TX-5, TX-9) ---------------------- */
 

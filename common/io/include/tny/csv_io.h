@@ -4,7 +4,8 @@
  *
  * Reading is RFC 4180 through libcsv in strict mode (quotes, "" inside
  * quotes, CRLF or LF, fields may span lines inside quotes); spaces around
- * unquoted fields are dropped and blank lines are skipped.  Writing quotes
+ * unquoted fields are dropped and blank lines are skipped; a UTF-8 byte
+ * order mark at the start is skipped.  Writing quotes
  * every text field, so names with commas, quotes or newlines survive.
  *
  * Not here: what the columns mean on import (the hub's player import), the
@@ -43,6 +44,18 @@ struct tny_csv_table {
 TNY_MUST_USE int tny_csv_parse(const char *text, size_t len, int32_t max_rows,
                                int32_t max_fields, struct tny_csv_table *out,
                                struct tny_diag *diag);
+
+/* As tny_csv_parse with fields separated by delim (',' or ';').  Both
+ * skip a UTF-8 byte order mark at the start of text. */
+TNY_MUST_USE int tny_csv_parse_delim(const char *text, size_t len, char delim,
+                                     int32_t max_rows, int32_t max_fields,
+                                     struct tny_csv_table *out,
+                                     struct tny_diag *diag);
+
+/* The delimiter of a CSV text read from its first (header) line: ';' when
+ * it has more semicolons than commas outside quotes (what Excel writes in
+ * Czech, Polish, German... locales), else ','. */
+char tny_csv_delimiter(const char *text, size_t len);
 
 /* Frees what the table owns and zeroes it (safe on a zeroed table). */
 void tny_csv_release(struct tny_csv_table *t);

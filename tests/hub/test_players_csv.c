@@ -1,0 +1,212 @@
+/* test_players_csv.c - the organiser's player list as spreadsheets write
+ * it (issue 22 item 3, issue 24): Excel's "CSV UTF-8" (a byte order mark),
+ * the semicolon-separated CSV of Czech/Polish Excel, a Windows-1250 file
+ * (refused with its line and byte and the advice to save as CSV UTF-8), a
+ * line break or ESC inside a quoted name (refused naming the row and the
+ * column), and the unknown-column message listing every header the
+ * reader accepts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "service/players_csv.h"
+#include "tny/json_io.h"
+
+static struct tny_format fmt;
+
+static int setup(void **state)
+{
+    struct tny_diag diag = {{0}};
+    (void)state;
+    return tny_format_preset("neuroshima-hex", &fmt, &diag);
+}
+
+/* Reads text; *n players in *out (free it) or the error in diag. */
+static int read_csv(const char *text, struct tny_wire_player **out, int32_t *n,
+                    struct tny_diag *diag)
+{
+    memset(diag, 0, sizeof(*diag));
+    return hub_players_csv_read(text, strlen(text), NULL, &fmt, out, n, diag);
+}
+
+static void must_refuse(const char *text, const char *needle)
+{
+    struct tny_wire_player *p = NULL;
+    struct tny_diag diag;
+    int32_t n = -1;
+    int rc = read_csv(text, &p, &n, &diag);
+    if (rc == 0)
+        fail_msg("accepted %d players, wanted \"%s\"", (int)n, needle);
+    assert_int_equal(rc, TNY_EINVAL);
+    assert_null(p);
+    if (!strstr(diag.msg, needle))
+        fail_msg("message \"%s\" lacks \"%s\"", diag.msg, needle);
+    /* The message itself never carries the control character. */
+    for (const char *c = diag.msg; *c; c++)
+        assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+}
+
+/* Item 3: Excel's "CSV UTF-8" starts with a byte order mark; the first
+ * header is "Player name", not "\xef\xbb\xbfPlayer name". */
+static void test_item3_bom_is_skipped(void **state)
+{
+    struct tny_wire_player *p = NULL;
+    struct tny_diag diag;
+    int32_t n = 0;
+    (void)state;
+    assert_int_equal(read_csv("\xef\xbb\xbfPlayer name,Club\r\n"
+                              "Jiří Šebesta,Brno\r\n"
+                              "Łukasz Ćwik,Kraków\r\n",
+                              &p, &n, &diag),
+                     0);
+    assert_int_equal(n, 2);
+    assert_string_equal(p[0].name, "Jiří Šebesta");
+    assert_string_equal(p[1].club, "Kraków");
+    free(p);
+}
+
+/* Item 3: Czech/Polish Excel separates fields with ';' (the decimal mark
+ * is a comma); the delimiter comes from the header line, a quoted field
+ * keeps its own semicolons (an army list). */
+static void test_item3_semicolon_file_is_read(void **state)
+{
+    struct tny_wire_player *p = NULL;
+    struct tny_diag diag;
+    int32_t n = 0;
+    (void)state;
+    /* A decimal comma (the reason for the semicolons) is read too. */
+    assert_int_equal(read_csv("\xef\xbb\xbf"
+                              "id;Player name;Team;Elo;armies\r\n"
+                              "p1;Jiří Šebesta;Brno, Hex;1490,5;Moloch\r\n"
+                              "p2;Anna Nowak;;1510;\"Borgo;Hegemony\"\r\n",
+                              &p, &n, &diag),
+                     0);
+    assert_int_equal(n, 2);
+    assert_string_equal(p[0].id, "p1");
+    assert_string_equal(p[0].name, "Jiří Šebesta");
+    assert_string_equal(p[0].club, "Brno, Hex");
+    assert_true(p[0].has_rating && p[0].rating == 1490.5);
+    assert_int_equal(p[1].n_armies, 2);
+    assert_string_equal(p[1].armies[1], "Hegemony");
+    free(p);
+    /* A comma file whose names hold semicolons stays a comma file. */
+    assert_int_equal(read_csv("name,club\n\"A; B\",C;D\n", &p, &n, &diag), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(p[0].name, "A; B");
+    assert_string_equal(p[0].club, "C;D");
+    free(p);
+}
+
+/* Item 3: a Windows-1250 file ("Jiří Šebesta": ř = 0xF8, í = 0xED, Š =
+ * 0x8A) is refused at its first byte that is not UTF-8, naming the line
+ * and the byte within it and saying what to do. */
+static void test_item3_windows_1250_is_refused_with_advice(void **state)
+{
+    (void)state;
+    must_refuse("name,club\nAnna,X\nJi\xf8\xed \x8a"
+                "ebesta,Brno\n",
+                "csv line 3, byte 3: not UTF-8 (byte 0xF8");
+    must_refuse("name,club\nJi\xf8\xed,Brno\n", "save it as \"CSV UTF-8");
+    must_refuse("name,club\nJi\xf8\xed,Brno\n",
+                "iconv -f WINDOWS-1250 -t UTF-8");
+}
+
+/* Item 3: a line break, a tab, ESC or another control character inside a
+ * quoted field is refused naming the row (its line) and the column. */
+static void test_item3_control_characters_are_refused(void **state)
+{
+    (void)state;
+    must_refuse("id,name\np1,Ann\np2,\"Bob\nBrown\"\n",
+                "csv line 3, column name: a line break (U+000A) at "
+                "character 4");
+    must_refuse("id,name\np1,\"Eve\x1b[31mRed\"\n",
+                "csv line 2, column name: an escape (ESC) (U+001B)");
+    must_refuse("name,club\nAnn,\"Hex\x07 Club\"\n",
+                "csv line 2, column club: a control character (U+0007)");
+    must_refuse("name,club\nAnn,\"Hex\tClub\"\n",
+                "csv line 2, column club: a tab (U+0009)");
+    /* C1 controls (U+0080..U+009F, e.g. U+009B CSI) are control
+     * characters too. */
+    must_refuse("name\n\"A\xc2\x9b"
+                "31mB\"\n",
+                "csv line 2, column name: a control character (U+009B)");
+    must_refuse("na\x1bme\nAnn\n", "csv line 1, column header: an escape");
+}
+
+/* Issue 24: the unknown-column message lists every header the reader
+ * accepts, from its one table: each name listed is accepted as a header,
+ * and the spreadsheet names organisers use are among them. */
+static void
+test_issue24_unknown_column_lists_every_accepted_header(void **state)
+{
+    struct tny_wire_player *p = NULL;
+    struct tny_diag diag;
+    int32_t n = 0;
+    (void)state;
+    assert_int_equal(read_csv("name,shoe size\nX,44\n", &p, &n, &diag),
+                     TNY_EINVAL);
+    const char *list = strstr(diag.msg, "(expected ");
+    assert_non_null(list);
+    static const char *const known[] = {
+        "id",           "name",      "club",        "country",     "rating",
+        "armies",       "army",      "external_id", "beginner",    "colours",
+        "colour_blind", "faction",   "agenda",      "first_round", "hook",
+        "Player ID",    "player_id", "Player",      "Player name", "Full name",
+        "Team",         "Nation",    "Elo"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, " %s%s", known[i],
+                 strcmp(known[i], "Elo") == 0 ? ";" : "");
+        if (!strstr(list, want))
+            fail_msg("\"%s\" not listed in: %s", known[i], diag.msg);
+    }
+    /* Every name in the list is a header the reader takes. */
+    char names[512];
+    snprintf(names, sizeof names, "%s", list + strlen("(expected "));
+    char *save = NULL;
+    int32_t listed = 0;
+    for (char *t = strtok_r(names, ",;)", &save); t;
+         t = strtok_r(NULL, ",;)", &save)) {
+        while (*t == ' ')
+            t++;
+        if (strncmp(t, "also ", 5) == 0)
+            t += 5;
+        if (strcmp(t, "any case") == 0 || !*t)
+            continue;
+        listed++;
+        /* name and its aliases both as a name column would repeat. */
+        bool name_col = !strcmp(t, "name") || !strcmp(t, "Player") ||
+                        !strcmp(t, "Player name") || !strcmp(t, "Full name");
+        char text[128];
+        snprintf(text, sizeof text, name_col ? "%s\nX\n" : "name,%s\nX,x1\n",
+                 t);
+        /* x1 may be a bad value for the column; the header is taken. */
+        if (read_csv(text, &p, &n, &diag) != 0 &&
+            (strstr(diag.msg, "column") == NULL ||
+             strstr(diag.msg, "unknown column") != NULL))
+            fail_msg("listed header \"%s\" refused: %s", t, diag.msg);
+        free(p);
+        p = NULL;
+    }
+    assert_int_equal(listed, (int32_t)(sizeof known / sizeof known[0]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_item3_bom_is_skipped),
+        cmocka_unit_test(test_item3_semicolon_file_is_read),
+        cmocka_unit_test(test_item3_windows_1250_is_refused_with_advice),
+        cmocka_unit_test(test_item3_control_characters_are_refused),
+        cmocka_unit_test(
+            test_issue24_unknown_column_lists_every_accepted_header),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
