@@ -621,20 +621,35 @@ static void render(struct tui *t, int rows, int cols)
     if (msg_n < 1)
         msg_n = 1;
     int msg_top = rows - 1 - msg_n;
-    int col = fb_printf(
-        t, row, 0, C_TITLE, " %s ",
-        t->have_event && t->title[0] ? t->title : "(waiting for the feed)");
-    col =
-        fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
-                  t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    /* The title gives way (cut with "…") to the connection's state, which
+     * is always read whole. */
+    char state[160], title[sizeof t->title];
     bool hub_up = strcmp(t->hub_state, "online") == 0;
-    col = fb_printf(t, row, col + 2, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
+    snprintf(state, sizeof state, "[%s]  %s  ", t->ev,
+             t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    int state_w = tny_utf8_width(state) +
+                  tny_utf8_width(t->hub_state[0] ? t->hub_state : "unknown") +
+                  5;
+    int title_w = cols - 3 - state_w > 12 ? cols - 3 - state_w : 12;
+    tny_utf8_fit(t->have_event && t->title[0] ? t->title
+                                              : "(waiting for the feed)",
+                 title_w, true, title, sizeof title);
+    int col = fb_printf(t, row, 0, C_TITLE, " %s ", title);
+    col = fb_put(t, row, col + 1, C_PLAIN, state);
+    col = fb_printf(t, row, col, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
                     t->hub_state[0] ? t->hub_state : "unknown");
-    /* The hub's database takes no writes: results wait on the tables. */
+    /* The hub's database takes no writes: results wait on the tables
+     * (beside the state when it fits, else on the free row below). */
     size_t nf = strlen(TNY_WIRE_HUB_STORE_FAILING);
-    if (hub_up && strncmp(t->hub_store, TNY_WIRE_HUB_STORE_FAILING, nf) == 0)
-        fb_printf(t, row, col + 2, C_CONFLICT, "DATABASE FAILING: %s",
-                  t->hub_store + nf);
+    if (hub_up && strncmp(t->hub_store, TNY_WIRE_HUB_STORE_FAILING, nf) == 0) {
+        char failing[sizeof t->hub_store + 32];
+        snprintf(failing, sizeof failing, "DATABASE FAILING: %s",
+                 t->hub_store + nf);
+        if (col + 2 + tny_utf8_width(failing) <= cols)
+            fb_put(t, row, col + 2, C_CONFLICT, failing);
+        else
+            fb_wrap(t, 2, 1, cols - 2, 1, C_CONFLICT, failing);
+    }
     row++;
     fb_printf(t, row++, 1, C_PLAIN, "round %d %s   stage %s   event %s",
               t->round, t->round_status[0] ? t->round_status : "-",
