@@ -15,6 +15,8 @@
  * [decision] A best-of-three result records the games only (no modified
  * flag: elimination matches give no points).
  */
+#include <ctype.h>
+
 #include "flow_kit.h"
 
 #include "tny/procedure.h"
@@ -188,8 +190,11 @@ static void timeout(struct tbl_flow_run *r)
     int32_t won, winner;
 
     tbl_flow__step(r, TBL_ASK_CHOICE, -1, "Time is up (GT-13)");
-    tbl_flow__text(r, "%s Then: did a player win?",
-                   tny_gt_timeout_step_text(TNY_GT_STEP_FINISH_ROUND));
+    /* The rule's clause is lowercase and has no full stop: capitalised
+     * here and ended, so the question is a sentence of its own. */
+    const char *rule = tny_gt_timeout_step_text(TNY_GT_STEP_FINISH_ROUND);
+    tbl_flow__text(r, "%c%s. Did a player win?",
+                   toupper((unsigned char)rule[0]), rule + 1);
     tbl_flow__option(r, "Nobody won: the time-out steps");
     tbl_flow__option(r, "%s won", tbl_flow__name(r, 0));
     tbl_flow__option(r, "%s won", tbl_flow__name(r, 1));

@@ -19,6 +19,7 @@
  */
 #include "console.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -385,6 +386,183 @@ static int connect_hub(struct live *lv)
     return HUB_CONSOLE_EXIT_OK;
 }
 
+/* ---- the hub's words in the command line's ------------------------------ */
+
+/* The protocol's command names as `tourney live` spells them. */
+static const char *const cli_cmd_words[][2] = {
+    {"create_event", "event create"},
+    {"import_players", "players import"},
+    {"register_player", "player add"},
+    {"drop_player", "player drop"},
+    {"disqualify_player", "player dq"},
+    {"rejoin_player", "player rejoin"},
+    {"declare_armies", "player declare"},
+    {"edit_player", "player edit"},
+    {"pair_round", "round pair"},
+    {"show_draft", "round show"},
+    {"swap_players", "round swap"},
+    {"move_table", "round move"},
+    {"fix_table", "round fix"},
+    {"publish_round", "round publish"},
+    {"close_round", "round close"},
+    {"discard_draft", "round discard"},
+    {"unpublish_round", "round unpublish"},
+    {"reopen_round", "round reopen"},
+    {"next_stage", "stage next"},
+    {"clock_start", "clock start"},
+    {"clock_pause", "clock pause"},
+    {"clock_resume", "clock resume"},
+    {"clock_extend", "clock extend"},
+    {"clock_draft", "clock draft"},
+    {"enter_result", "result enter"},
+    {"penalty", "result penalty"},
+    {"show_results", "result show"},
+    {"resolve_conflict", "result resolve"},
+    {"get_standings", "standings"},
+    {"export_event", "export"},
+    {"list_events", "event list"},
+    {"list_devices", "devices"},
+    {"assign_device", "device assign"},
+    {"identify_device", "device identify"},
+    {"read_log", "log"},
+};
+
+/* Phrases of the hub's refusals that name protocol fields, and what the
+ * command line calls them. */
+static const char *const cli_phrases[][2] = {
+    {"set override to replace it", "add --override to replace it"},
+    {"give preset or format_json, not both",
+     "give --format or --format-file, not both"},
+    {"preset or format_json is required",
+     "--format or --format-file is required"},
+    {" (table 0)", ""},
+    {"with clock_extend", "with `clock extend EVENT_ID DURATION --table N`"},
+    {"`tourney live device list`", "`tourney live devices`"},
+};
+
+static bool has_opt(const struct live *lv, const char *name)
+{
+    for (const char *const *o = lv->cmd ? lv->cmd->opts : NULL; o && *o; o++)
+        if (strncmp(*o, name, strlen(name)) == 0 &&
+            ((*o)[strlen(name)] == '\0' || (*o)[strlen(name)] == '='))
+            return true;
+    return false;
+}
+
+/* How the command line spells a request field the hub's message starts
+ * with ("console_request.keep: ..."): a flag of this command ("--keep"),
+ * or "" when the message names the value itself (ids, a positional
+ * ROUND or TABLE). */
+static const char *cli_field(const struct live *lv, const char *field)
+{
+    static const char *const flags[][2] = {
+        {"keep", "--keep"},
+        {"reason", "--reason"},
+        {"confirm", "--confirm"},
+        {"format_json", "--format-file"},
+        {"options_json", "--options"},
+        {"seed", "--seed"},
+        {"preset", "--format"},
+        {"title", "--title"},
+        {"override", "--override"},
+        {"force", "--force"},
+        {"extra_ms", "DURATION"},
+        {"points_units", "POINTS"},
+        {"result", "RESULT_JSON"},
+        {"organiser_id", "--user"},
+    };
+    if (strcmp(field, "round") == 0) {
+        const char *o = has_opt(lv, "round")         ? "round"
+                        : has_opt(lv, "after-round") ? "after-round"
+                        : has_opt(lv, "from-round")  ? "from-round"
+                                                     : NULL;
+        return o && opt(lv, o) ? (o[0] == 'r'   ? "--round"
+                                  : o[0] == 'a' ? "--after-round"
+                                                : "--from-round")
+                               : "";
+    }
+    if (strcmp(field, "table") == 0)
+        return has_opt(lv, "table") && opt(lv, "table") ? "--table" : "";
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (strcmp(field, flags[i][0]) == 0)
+            return flags[i][1];
+    if (strcmp(field, "csv") == 0 && lv->n_pos > 1)
+        return lv->pos[1];
+    return "";
+}
+
+/* The hub's message (refusal or note) in the command line's words: a
+ * leading field path ("console_request.round: ", "drop_player.player_id:
+ * ") becomes the flag the user typed or goes, protocol phrases and
+ * command names become the commands' (issue 24). */
+static void cli_words(const struct live *lv, const char *msg, char *out,
+                      size_t cap)
+{
+    char buf[2048];
+    size_t path = strspn(msg, "abcdefghijklmnopqrstuvwxyz_.");
+    const char *dot = memchr(msg, '.', path);
+    snprintf(buf, sizeof buf, "%s", msg);
+    if (dot && path > 0 && msg[path] == ':' && msg[path + 1] == ' ') {
+        const char *last = msg + path;
+        while (last > msg && last[-1] != '.')
+            last--;
+        char field[64];
+        snprintf(field, sizeof field, "%.*s", (int)(msg + path - last), last);
+        const char *spelled = cli_field(lv, field);
+        /* a path that ends in a message's object ("create_event") */
+        if (strcmp(field, "create_event") == 0)
+            spelled = "";
+        snprintf(buf, sizeof buf, "%s%s%s", spelled, spelled[0] ? ": " : "",
+                 msg + path + 2);
+    }
+    /* The engine's check of the result as it would stand in the event
+     * file ("event.rounds[0].tables[2].result.KEY: ..."): the key of
+     * RESULT_JSON; a penalty where the game has none, said so. */
+    const char *res =
+        strncmp(msg, "event.rounds[", 13) == 0 ? strstr(msg, ".result.") : NULL;
+    const char *colon = res ? strstr(res, ": ") : NULL;
+    if (colon && lv->req.cmd == TNY_WIRE_CMD_PENALTY &&
+        strncmp(res, ".result.penalty:", 16) == 0)
+        snprintf(buf, sizeof buf,
+                 "this event's game takes no penalty points (TX-7 is a Tantrix "
+                 "rule): %s",
+                 colon + 2);
+    else if (colon)
+        snprintf(buf, sizeof buf, "RESULT_JSON \"%.*s\": %s",
+                 (int)(colon - res - 8), res + 8, colon + 2);
+    /* phrases, then command names as whole words */
+    for (size_t i = 0; i < sizeof cli_phrases / sizeof cli_phrases[0]; i++) {
+        char *at = strstr(buf, cli_phrases[i][0]);
+        if (!at)
+            continue;
+        char tail[sizeof buf];
+        snprintf(tail, sizeof tail, "%s", at + strlen(cli_phrases[i][0]));
+        snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", cli_phrases[i][1],
+                 tail);
+    }
+    for (size_t i = 0; i < sizeof cli_cmd_words / sizeof cli_cmd_words[0];
+         i++) {
+        const char *name = cli_cmd_words[i][0];
+        size_t nl = strlen(name);
+        for (char *at = strstr(buf, name); at; at = strstr(at + 1, name)) {
+            bool word = (at == buf || !(isalnum((unsigned char)at[-1]) ||
+                                        at[-1] == '_' || at[-1] == '.')) &&
+                        !(isalnum((unsigned char)at[nl]) || at[nl] == '_');
+            if (!word)
+                continue;
+            char tail[sizeof buf];
+            snprintf(tail, sizeof tail, "%s", at + nl);
+            snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s",
+                     cli_cmd_words[i][1], tail);
+        }
+    }
+    size_t n = strlen(buf);
+    if (n >= cap)
+        n = cap - 1; /* cap > 0: the callers' buffers */
+    memcpy(out, buf, n);
+    out[n] = '\0';
+}
+
 /* Sends lv->req and waits for lv->rep.  EXIT_OK leaves an ok reply in
  * lv->rep (release it); anything else has been reported. */
 static int exchange(struct live *lv)
@@ -400,8 +578,15 @@ static int exchange(struct live *lv)
         return exit_for_conn(rc);
     }
     if (lv->rep.rc != TNY_OK) {
-        say("the hub refused %s: %s", tny_wire_cmd_name(lv->req.cmd),
-            lv->rep.message[0] ? lv->rep.message : tny_strerror(lv->rep.rc));
+        char words[sizeof lv->rep.message + 256];
+        cli_words(
+            lv, lv->rep.message[0] ? lv->rep.message : tny_strerror(lv->rep.rc),
+            words, sizeof words);
+        /* the command as typed: "the hub refused round pair: ..." */
+        say("the hub refused %s%s%s: %s",
+            lv->cmd ? lv->cmd->group : tny_wire_cmd_name(lv->req.cmd),
+            lv->cmd && lv->cmd->verb ? " " : "",
+            lv->cmd && lv->cmd->verb ? lv->cmd->verb : "", words);
         tny_wire_reply_release(&lv->rep);
         return HUB_CONSOLE_EXIT_REFUSED;
     }
@@ -695,6 +880,18 @@ static bool print_draft(const json_t *root, bool published)
         }
         fputc('\n', stdout);
     }
+    /* The engine's explanation (README: the draft comes with it), each
+     * line indented under a heading. */
+    const json_t *explain = json_object_get(root, "explain");
+    if (json_is_string(explain) && json_string_length(explain) > 0) {
+        puts("explanation:");
+        for (const char *p = json_string_value(explain); *p;) {
+            size_t n = strcspn(p, "\n");
+            if (n > 0)
+                printf("  %.*s\n", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+    }
     return true;
 }
 
@@ -711,16 +908,61 @@ static bool print_standings(const json_t *root)
     if (json_is_string(stage))
         printf(" (%s)", json_string_value(stage));
     fputc('\n', stdout);
+    /* Columns (CM-8: every tiebreak used): rank, player id, points, the
+     * tiebreaks in the engine's order (the first row's keys, as the CSV
+     * names them), the name last so that no name moves a column. */
+    const json_t *first = json_object_get(json_array_get(rows, 0), "tiebreaks");
+    const char *tb_key[16];
+    int tb_w[16], n_tb = 0, id_w = 6, pts_w = 6;
+    const char *key;
+    json_t *v;
+    json_object_foreach ((json_t *)first, key, v) {
+        if (n_tb < 16) {
+            tb_key[n_tb] = key;
+            tb_w[n_tb++] = (int)strlen(key) > 4 ? (int)strlen(key) : 4;
+        }
+    }
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        const json_t *r = json_array_get(rows, i);
+        const char *id = json_string_value(json_object_get(r, "player"));
+        char num[32];
+        if (id && (int)strlen(id) > id_w)
+            id_w = (int)strlen(id);
+        int n = snprintf(num, sizeof num, "%g",
+                         json_number_value(json_object_get(r, "points")));
+        if (n > pts_w)
+            pts_w = n;
+        for (int k = 0; k < n_tb; k++) {
+            n = snprintf(num, sizeof num, "%g",
+                         json_number_value(json_object_get(
+                             json_object_get(r, "tiebreaks"), tb_key[k])));
+            if (n > tb_w[k])
+                tb_w[k] = n;
+        }
+    }
+    printf("%4s  %-*s  %*s", "rank", id_w, "player", pts_w, "points");
+    for (int k = 0; k < n_tb; k++)
+        printf("  %*s", tb_w[k], tb_key[k]);
+    puts("  name");
     for (size_t i = 0; i < json_array_size(rows); i++) {
         const json_t *r = json_array_get(rows, i);
         const json_t *rank = json_object_get(r, "rank");
         const json_t *pts = json_object_get(r, "points");
         const json_t *name = json_object_get(r, "name");
-        printf("%4lld  %-16s %6g  ", (long long)json_integer_value(rank),
+        const json_t *tbs = json_object_get(r, "tiebreaks");
+        printf("%4lld  %-*s  %*g", (long long)json_integer_value(rank), id_w,
                json_string_value(json_object_get(r, "player"))
                    ? json_string_value(json_object_get(r, "player"))
                    : "?",
-               json_number_value(pts));
+               pts_w, json_number_value(pts));
+        for (int k = 0; k < n_tb; k++) {
+            const json_t *tv = json_object_get(tbs, tb_key[k]);
+            if (json_is_number(tv))
+                printf("  %*g", tb_w[k], json_number_value(tv));
+            else
+                printf("  %*s", tb_w[k], "-");
+        }
+        fputs("  ", stdout);
         print_text(json_is_string(name) ? json_string_value(name) : "");
         printf("%s\n", json_is_true(json_object_get(r, "disqualified"))
                            ? " (disqualified)"
@@ -732,6 +974,7 @@ static bool print_standings(const json_t *root)
 }
 
 enum shape {
+    SHAPE_NONE, /* the line says it all: the payload only with --json */
     SHAPE_RAW,
     SHAPE_RECORDS,
     SHAPE_DRAFT,
@@ -757,8 +1000,11 @@ static int show(struct live *lv, enum shape shape, const char *line)
         puts(line);
     /* An accepted command's message is a note for the organiser (e.g. the
      * draft was planned again); standings use it for their title. */
-    if (rep->message[0] && lv->req.cmd != TNY_WIRE_CMD_GET_STANDINGS)
-        puts(rep->message);
+    if (rep->message[0] && lv->req.cmd != TNY_WIRE_CMD_GET_STANDINGS) {
+        char words[sizeof rep->message + 256];
+        cli_words(lv, rep->message, words, sizeof words);
+        puts(words);
+    }
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
         bool done = false;
@@ -768,6 +1014,7 @@ static int show(struct live *lv, enum shape shape, const char *line)
             case SHAPE_DRAFT: done = print_draft(root, false); break;
             case SHAPE_PUBLISHED: done = print_draft(root, true); break;
             case SHAPE_STANDINGS: done = print_standings(root); break;
+            case SHAPE_NONE: done = true; break;
             case SHAPE_RAW: break;
             }
             json_decref(root);
@@ -1142,12 +1389,18 @@ static int run_player_change(struct live *lv, enum tny_wire_cmd cmd,
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    if (lv->rep.round > 0)
-        snprintf(line, sizeof line, "%s %s in %s (round %d)", done,
+    /* The round the change counts from, as the rules say it: dropped or
+     * disqualified after round N, back from round N (GT-11). */
+    bool back = cmd == TNY_WIRE_CMD_REJOIN_PLAYER;
+    if (back)
+        snprintf(line, sizeof line, "%s plays again in %s from round %d",
+                 lv->req.player_id, lv->req.event_id, (int)lv->rep.round);
+    else if (lv->rep.round > 0)
+        snprintf(line, sizeof line, "%s %s from %s after round %d", done,
                  lv->req.player_id, lv->req.event_id, (int)lv->rep.round);
     else
-        snprintf(line, sizeof line, "%s %s in %s", done, lv->req.player_id,
-                 lv->req.event_id);
+        snprintf(line, sizeof line, "%s %s before any round: withdrawn from %s",
+                 done, lv->req.player_id, lv->req.event_id);
     return show(lv, SHAPE_RECORDS, line);
 }
 
@@ -1197,7 +1450,7 @@ static int run_player_declare(struct live *lv)
 static int run_player_rejoin(struct live *lv)
 {
     return run_player_change(lv, TNY_WIRE_CMD_REJOIN_PLAYER, "from-round",
-                             "rejoined");
+                             "brought back");
 }
 
 static int run_round_pair(struct live *lv)
@@ -1229,6 +1482,42 @@ static int run_round_show(struct live *lv)
     return show(lv, SHAPE_DRAFT, NULL);
 }
 
+/* After a CM-5 edit: the hub answers a draft with itself, a published
+ * round (sent to the tables again) with {"round": N, "republished":
+ * true}: then the round is asked for, so that lv->rep holds the new
+ * seating either way (--json keeps the hub's reply). */
+static int edited_round(struct live *lv, bool *republished)
+{
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    *republished = json_is_true(json_object_get(root, "republished"));
+    json_decref(root);
+    if (!*republished || lv->json)
+        return HUB_CONSOLE_EXIT_OK;
+    int32_t round = lv->req.round;
+    struct tny_wire_request saved = lv->req;
+    char note[sizeof lv->rep.message]; /* "forced: ..." stays */
+    memcpy(note, lv->rep.message, sizeof note);
+    int status = start_request(lv, TNY_WIRE_CMD_SHOW_DRAFT, saved.event_id);
+    lv->req.round = round;
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    lv->req = saved;
+    if (status == HUB_CONSOLE_EXIT_OK && note[0])
+        memcpy(lv->rep.message, note, sizeof note);
+    return status;
+}
+
+static int show_edited(struct live *lv, const char *line, bool republished)
+{
+    char both[512];
+    if (!republished || lv->json)
+        return show(lv, SHAPE_DRAFT, line);
+    snprintf(both, sizeof both,
+             "%s\nround %d is published: its tables show the new seating now",
+             line, (int)lv->req.round);
+    return show(lv, SHAPE_DRAFT, both);
+}
+
 static int run_round_swap(struct live *lv)
 {
     char line[256];
@@ -1248,7 +1537,10 @@ static int run_round_swap(struct live *lv)
     snprintf(line, sizeof line, "swapped %s and %s in round %d of %s",
              lv->req.player_id, lv->req.other_player_id, (int)lv->req.round,
              lv->req.event_id);
-    return show(lv, SHAPE_DRAFT, line);
+    bool republished = false;
+    status = edited_round(lv, &republished);
+    return status == HUB_CONSOLE_EXIT_OK ? show_edited(lv, line, republished)
+                                         : status;
 }
 
 static int run_round_move(struct live *lv)
@@ -1267,10 +1559,32 @@ static int run_round_move(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    snprintf(line, sizeof line, "moved table %d to table %d in round %d of %s",
-             (int)lv->req.table, (int)lv->req.to_table, (int)lv->req.round,
-             lv->req.event_id);
-    return show(lv, SHAPE_DRAFT, line);
+    bool republished = false;
+    int32_t from = lv->req.table, to = lv->req.to_table;
+    status = edited_round(lv, &republished);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    /* TO_TABLE already seated a table: the two swap numbers (pair.h). */
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    const json_t *t;
+    size_t i;
+    bool swapped = false;
+    json_array_foreach (json_object_get(root, "tables"), i, t)
+        swapped |= json_integer_value(json_object_get(t, "table")) == from;
+    json_decref(root);
+    if (swapped)
+        snprintf(line, sizeof line,
+                 "swapped tables %d and %d in round %d of %s: the players of "
+                 "table %d now play at table %d, those of table %d at table %d",
+                 (int)from, (int)to, (int)lv->req.round, lv->req.event_id,
+                 (int)from, (int)to, (int)to, (int)from);
+    else
+        snprintf(line, sizeof line,
+                 "moved table %d to table %d in round %d of %s (no table %d "
+                 "any more)",
+                 (int)from, (int)to, (int)lv->req.round, lv->req.event_id,
+                 (int)from);
+    return show_edited(lv, line, republished);
 }
 
 static int run_round_fix(struct live *lv)
@@ -1340,8 +1654,18 @@ static int run_stage_next(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    snprintf(line, sizeof line, "%s moved to its next stage", lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    /* The hub pairs the next round: of the next stage once the current
+     * one is over, else the current stage's next round (the stage is
+     * named, so the line says which). */
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    const char *stage = json_string_value(json_object_get(root, "stage"));
+    snprintf(line, sizeof line,
+             "paired round %d of %s (%s) as a draft: check it, then `tourney "
+             "live round publish %s`",
+             (int)lv->rep.round, lv->req.event_id, stage ? stage : "?",
+             lv->req.event_id);
+    json_decref(root);
+    return show(lv, SHAPE_DRAFT, line);
 }
 
 static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
@@ -1367,13 +1691,24 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
         return status;
     if (lv->req.table)
         snprintf(tables, sizeof tables, "table %d", (int)lv->req.table);
-    if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND)
+    if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND) {
+        /* the duration as a person says it: 5 min, 90 s, 1 h 30 min */
+        long long sec = (long long)(llabs(lv->req.extra_ms) / 1000);
+        char by[64] = "";
+        int n = 0;
+        if (sec >= 3600)
+            n += snprintf(by + n, sizeof by - (size_t)n, "%lld h", sec / 3600);
+        if (sec % 3600 >= 60)
+            n += snprintf(by + n, sizeof by - (size_t)n, "%s%lld min",
+                          n ? " " : "", sec % 3600 / 60);
+        if (sec % 60 || sec == 0)
+            snprintf(by + n, sizeof by - (size_t)n, "%s%lld s", n ? " " : "",
+                     sec % 60);
         snprintf(line, sizeof line,
-                 "%s the clock of %s by %lld s in round %d of %s",
+                 "%s the clock of %s by %s in round %d of %s",
                  lv->req.extra_ms < 0 ? "took back from" : "extended", tables,
-                 (long long)(llabs(lv->req.extra_ms) / 1000),
-                 (int)lv->req.round, lv->req.event_id);
-    else
+                 by, (int)lv->req.round, lv->req.event_id);
+    } else
         snprintf(line, sizeof line, "%s the clock of %s in round %d of %s",
                  done, tables, (int)lv->req.round, lv->req.event_id);
     return show(lv, SHAPE_RECORDS, line);
@@ -1903,12 +2238,12 @@ static int run_round_reopen(struct live *lv)
                  "; the draft of round %d was paired from these standings and "
                  "is discarded",
                  discarded);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, SHAPE_NONE, line);
 }
 
 static int run_player_edit(struct live *lv)
 {
-    char line[320];
+    char line[1024];
     struct tny_wire_player *p = &lv->req.player;
     int status = start_request(lv, TNY_WIRE_CMD_EDIT_PLAYER, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
@@ -1940,10 +2275,24 @@ static int run_player_edit(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    snprintf(line, sizeof line,
-             "changed %s in %s: the tables and the feed show it now",
-             lv->req.player_id, lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    /* What changed, as typed: name "X", club "Y", no country. */
+    int n = snprintf(line, sizeof line, "changed %s in %s:", lv->req.player_id,
+                     lv->req.event_id);
+    static const char *const what[] = {"name", "club", "country"};
+    bool first = true;
+    for (size_t i = 0; i < 3 && n > 0 && (size_t)n < sizeof line; i++) {
+        const char *v = opt(lv, what[i]);
+        if (!v)
+            continue;
+        n += snprintf(line + n, sizeof line - (size_t)n,
+                      v[0] ? "%s %s \"%s\"" : "%s no %s", first ? "" : ",",
+                      what[i], v);
+        first = false;
+    }
+    if (n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n,
+                 "; the tables and the feed show it now");
+    return show(lv, SHAPE_NONE, line);
 }
 
 /* `result show`: one line per submission, then its result. */

@@ -30,6 +30,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -50,16 +51,17 @@
 
 #define MAX_TABLES 512
 #define MAX_STANDINGS 32
-#define STATUS_MAX 256
-#define FB_ROWS 300 /* a 4K screen with a small font: 270 x 800 */
+#define STATUS_MAX 2048 /* a refusal is shown whole */
+#define FB_ROWS 300     /* a 4K screen with a small font: 270 x 800 */
 #define FB_COLS 800
 #define CELL_W 26 /* one table in the grid */
 #define TIME_RETRY_MS 3000
 #define TIME_RESYNC_MS (10 * 60000)
 #define INPUT_MAX 512
 #define PANEL_LINES 400
-#define PANEL_COLS 240
+#define PANEL_COLS 1024
 #define MAX_WORDS 24
+#define WIDE_CHAR 0x40000000 /* a key: a character beyond ASCII */
 
 enum colour {
     C_PLAIN,
@@ -412,6 +414,66 @@ static int fb_printf(struct tui *t, int row, int col, enum colour c,
     return fb_put(t, row, col, c, buf);
 }
 
+/* The bytes of text that go on one line of width columns, wrapped by
+ * words: the words that fit and the blanks after them (the next line
+ * starts at a word); a word wider than the line alone is cut by columns,
+ * never inside a character.  0 only at the end of text. */
+static size_t wrap_line(const char *text, int width)
+{
+    struct tny_utf8_glyph g;
+    size_t at = 0, used, after_blank = 0;
+    int cols = 0;
+    for (; (used = tny_utf8_next(text + at, &g)) > 0; at += used) {
+        bool blank = g.bytes[0] == ' ';
+        if (blank)
+            after_blank = at + used;
+        else if (cols + g.width > width)
+            return after_blank ? after_blank : at ? at : used;
+        cols += g.width;
+    }
+    return at;
+}
+
+/* Writes text from (row, col) wrapped by words at width columns, each
+ * '\n' starting a new line, on at most max_rows rows; continuation lines
+ * keep the indentation of their line.  Returns the rows it takes (also
+ * those beyond max_rows, which are not drawn). */
+static int fb_wrap(struct tui *t, int row, int col, int width, int max_rows,
+                   enum colour c, const char *text)
+{
+    int n = 0;
+    if (width < 1)
+        return 0;
+    for (const char *p = text; *p || p == text;) {
+        size_t para = strcspn(p, "\n"), indent = strspn(p, " ");
+        if (indent > para || (int)indent > width / 3)
+            indent = 0;
+        for (size_t at = 0; at < para || (para == 0 && at == 0);) {
+            int w = at ? width - (int)indent : width;
+            char line[STATUS_MAX];
+            size_t len = wrap_line(p + at, w);
+            if (len > para - at)
+                len = para - at;
+            size_t keep = len < sizeof line ? len : sizeof line - 1;
+            memcpy(line, p + at, keep);
+            while (keep > 0 && line[keep - 1] == ' ')
+                keep--;
+            line[keep] = '\0';
+            if (n < max_rows)
+                fb_put(t, row + n, col + (at ? (int)indent : 0), c, line);
+            n++;
+            if (len == 0)
+                break;
+            at += len;
+        }
+        p += para;
+        if (*p != '\n')
+            break;
+        p++;
+    }
+    return n;
+}
+
 /* The clock in the shared large-digit font (tny/bigtext.h) at scale 2;
  * nothing when text has a character without a glyph. */
 static void fb_big(struct tui *t, int row, int col, enum colour c,
@@ -480,38 +542,66 @@ static void clock_text(const struct tui *t, char *buf, size_t size,
                      size);
 }
 
-/* The panel: a framed box over rows 3..rows-3 with the title and the
- * lines from panel_top on. */
-static void render_panel(struct tui *t, int rows, int cols)
+/* The panel: a box over rows 3..bottom with the title and the lines from
+ * panel_top on. */
+static void render_panel(struct tui *t, int bottom, int cols)
 {
-    int top = 3, bottom = rows - 3, left = 0, right = cols - 1;
+    int top = 3, left = 0, right = cols - 1;
     if (bottom - top < 3)
         top = 0;
     for (int r = top; r <= bottom; r++)
         for (int c = left; c <= right; c++)
             fb_put(t, r, c, C_PLAIN, " ");
     fb_printf(t, top, left, C_KEYS, " %s ", t->panel_title);
-    /* Long lines (a result's values) wrap at the panel's width. */
+    /* Long lines (a result's values, a refusal) wrap by words at the
+     * panel's width. */
     int w = right - left - 1, row = top + 1, i = t->panel_top;
     if (w < 1)
         return;
     for (; i < t->panel_n && row < bottom; i++) {
-        const char *line = t->panel_lines[i];
-        size_t len = strlen(line), at = 0;
-        do {
-            char part[PANEL_COLS];
-            /* by display width, never half a character: the clean copy
-             * has the source's bytes one for one */
-            tny_utf8_fit(line + at, w, false, part, sizeof part);
-            fb_put(t, row++, left + 1, C_PLAIN, part);
-            at += strlen(part) ? strlen(part) : 1;
-        } while (at < len && row < bottom);
-        if (at < len) /* cut at the bottom: show it from its start */
+        int need = fb_wrap(t, row, left + 1, w, bottom - row, C_PLAIN,
+                           t->panel_lines[i]);
+        if (row + need > bottom) /* cut at the bottom: next time whole */
             break;
+        row += need;
     }
     if (i < t->panel_n)
         fb_printf(t, bottom, left + 1, C_TITLE, "... %d more lines (j/down)",
                   t->panel_n - i);
+}
+
+/* The message area's text: the typed command, the question, or the last
+ * command's answer. */
+static enum colour message_text(const struct tui *t, char *buf, size_t size)
+{
+    if (t->input == IN_COMMAND) {
+        snprintf(buf, size,
+                 "tourney live %s_   (Enter runs, Esc cancels; the event id "
+                 "is added)",
+                 t->in_buf);
+        return C_TITLE;
+    }
+    if (t->input == IN_TABLE) {
+        snprintf(buf, size, "table number: %s_   (Enter shows it, Esc cancels)",
+                 t->in_buf);
+        return C_TITLE;
+    }
+    if (t->input == IN_CONFIRM) {
+        /* The command on its lines, the question on its own. */
+        snprintf(buf, size,
+                 "this cannot be undone: %s\nDo it? Press y for yes, any "
+                 "other key for no.",
+                 t->pending);
+        return C_CONFLICT;
+    }
+    snprintf(buf, size, "%s", t->status_line);
+    return C_PLAIN;
+}
+
+/* Rows the message area may take: a quarter of the screen, at least 2. */
+static int message_rows_max(int rows)
+{
+    return rows / 4 > 2 ? rows / 4 : 2;
 }
 
 static void render(struct tui *t, int rows, int cols)
@@ -521,20 +611,45 @@ static void render(struct tui *t, int rows, int cols)
     int row = 0;
 
     fb_clear(t, rows, cols);
-    int col = fb_printf(
-        t, row, 0, C_TITLE, " %s ",
-        t->have_event && t->title[0] ? t->title : "(waiting for the feed)");
-    col =
-        fb_printf(t, row, col + 1, C_PLAIN, "[%s]  %s", t->ev,
-                  t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    /* The message area above the keys, wrapped by words so a refusal is
+     * read whole; what it takes is taken from the standings. */
+    char msg[STATUS_MAX + INPUT_MAX + 160];
+    enum colour mc = message_text(t, msg, sizeof msg);
+    int msg_n = fb_wrap(t, 0, 2, cols - 3, 0, mc, msg);
+    if (msg_n > message_rows_max(rows))
+        msg_n = message_rows_max(rows);
+    if (msg_n < 1)
+        msg_n = 1;
+    int msg_top = rows - 1 - msg_n;
+    /* The title gives way (cut with "…") to the connection's state, which
+     * is always read whole. */
+    char state[160], title[sizeof t->title];
     bool hub_up = strcmp(t->hub_state, "online") == 0;
-    col = fb_printf(t, row, col + 2, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
+    snprintf(state, sizeof state, "[%s]  %s  ", t->ev,
+             t->connected ? "broker: connected" : "broker: DISCONNECTED");
+    int state_w = tny_utf8_width(state) +
+                  tny_utf8_width(t->hub_state[0] ? t->hub_state : "unknown") +
+                  5;
+    int title_w = cols - 3 - state_w > 12 ? cols - 3 - state_w : 12;
+    tny_utf8_fit(t->have_event && t->title[0] ? t->title
+                                              : "(waiting for the feed)",
+                 title_w, true, title, sizeof title);
+    int col = fb_printf(t, row, 0, C_TITLE, " %s ", title);
+    col = fb_put(t, row, col + 1, C_PLAIN, state);
+    col = fb_printf(t, row, col, hub_up ? C_PLAIN : C_CONFLICT, "hub: %s",
                     t->hub_state[0] ? t->hub_state : "unknown");
-    /* The hub's database takes no writes: results wait on the tables. */
+    /* The hub's database takes no writes: results wait on the tables
+     * (beside the state when it fits, else on the free row below). */
     size_t nf = strlen(TNY_WIRE_HUB_STORE_FAILING);
-    if (hub_up && strncmp(t->hub_store, TNY_WIRE_HUB_STORE_FAILING, nf) == 0)
-        fb_printf(t, row, col + 2, C_CONFLICT, "DATABASE FAILING: %s",
-                  t->hub_store + nf);
+    if (hub_up && strncmp(t->hub_store, TNY_WIRE_HUB_STORE_FAILING, nf) == 0) {
+        char failing[sizeof t->hub_store + 32];
+        snprintf(failing, sizeof failing, "DATABASE FAILING: %s",
+                 t->hub_store + nf);
+        if (col + 2 + tny_utf8_width(failing) <= cols)
+            fb_put(t, row, col + 2, C_CONFLICT, failing);
+        else
+            fb_wrap(t, 2, 1, cols - 2, 1, C_CONFLICT, failing);
+    }
     row++;
     fb_printf(t, row++, 1, C_PLAIN, "round %d %s   stage %s   event %s",
               t->round, t->round_status[0] ? t->round_status : "-",
@@ -549,10 +664,16 @@ static void render(struct tui *t, int rows, int cols)
             : (t->clock.state == TNY_ROUND_CLOCK_RUNNING ? C_PLAYING
                                                          : C_PENDING);
     fb_big(t, row, 2, cc, clk);
+    /* Beside the digits, wrapped by words into the rows they take (an
+     * hour's clock leaves 20 columns at 80). */
     int right = 2 + 8 * (int)strlen(clk) + 2;
-    fb_printf(t, row + 1, right, C_PLAIN, "clock %s %s", clk, clk_state);
+    char clock_label[160];
+    snprintf(clock_label, sizeof clock_label, "clock %s %s", clk, clk_state);
+    int used =
+        fb_wrap(t, row + 1, right, cols - right, 3, C_PLAIN, clock_label);
     if (t->have_clock)
-        fb_printf(t, row + 2, right, C_PLAIN, "round %d", t->clock_round);
+        fb_printf(t, row + 1 + (used < 3 ? used : 3), right, C_PLAIN,
+                  "round %d", t->clock_round);
     row += 6;
 
     fb_printf(t, row++, 1, C_TITLE, "TABLES (round %d): %d", t->tables_round,
@@ -565,7 +686,7 @@ static void render(struct tui *t, int rows, int cols)
         const char *label = state_label(tb->state, &c);
         bool offline = tb->has_device && !tb->online;
         int r = row + i / per_row;
-        if (r >= rows - 3 - standings_min) {
+        if (r >= msg_top - 1 - standings_min) {
             fb_printf(t, r, 1, C_PLAIN, "... %d more tables", t->n_tables - i);
             break;
         }
@@ -579,8 +700,8 @@ static void render(struct tui *t, int rows, int cols)
     if (t->n_tables == 0)
         fb_put(t, row, 2, C_PLAIN, "no published round");
     row += t->n_tables ? (t->n_tables + per_row - 1) / per_row : 1;
-    if (row > rows - 3 - standings_min)
-        row = rows - 3 - standings_min;
+    if (row > msg_top - 1 - standings_min)
+        row = msg_top - 1 - standings_min;
     row++;
 
     /* A finished event's last standings are its final classification. */
@@ -591,7 +712,7 @@ static void render(struct tui *t, int rows, int cols)
     else
         fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d",
                   t->after_round);
-    for (int i = 0; i < t->n_rows && row < rows - 2; i++, row++) {
+    for (int i = 0; i < t->n_rows && row < msg_top; i++, row++) {
         /* The name column by display width: accents and CJK line up. */
         char name[sizeof t->rows[i].name];
         tny_utf8_pad(t->rows[i].name, 32, 32, name, sizeof name);
@@ -605,24 +726,9 @@ static void render(struct tui *t, int rows, int cols)
     }
 
     if (t->panel)
-        render_panel(t, rows, cols);
-    fb_put(t, rows - 2, 0, C_PLAIN, "> ");
-    if (t->input == IN_COMMAND)
-        fb_printf(t, rows - 2, 2, C_TITLE,
-                  "tourney live %s_   (Enter runs, Esc cancels; the event "
-                  "id is added)",
-                  t->in_buf);
-    else if (t->input == IN_TABLE)
-        fb_printf(t, rows - 2, 2, C_TITLE,
-                  "table number: %s_   (Enter shows it, Esc cancels)",
-                  t->in_buf);
-    else if (t->input == IN_CONFIRM)
-        fb_printf(t, rows - 2, 2, C_CONFLICT,
-                  "this cannot be undone: tourney live %.150s ? y = yes, any "
-                  "other key = no",
-                  t->pending);
-    else
-        fb_put(t, rows - 2, 2, C_PLAIN, t->status_line);
+        render_panel(t, msg_top - 1, cols);
+    fb_put(t, msg_top, 0, C_PLAIN, "> ");
+    fb_wrap(t, msg_top, 2, cols - 3, msg_n, mc, msg);
     if (t->panel)
         fb_put(t, rows - 1, 0, C_KEYS,
                " j/k or arrows scroll  any other key closes the panel ");
@@ -721,12 +827,15 @@ out:
     return status;
 }
 
+static void panel_open(struct tui *t, const char *title);
+static void panel_text(struct tui *t, const char *text);
+
 /* The status line from a command's output: its first line (or, on
  * failure, its last: the error). */
 static void status_from(struct tui *t, const char *what, int status,
                         const char *text)
 {
-    char line[STATUS_MAX] = "", buf[STATUS_MAX];
+    char line[STATUS_MAX] = "", buf[STATUS_MAX - 32];
     for (const char *p = text ? text : ""; *p;) {
         size_t n = strcspn(p, "\n");
         if (n > 0 && (!line[0] || status != HUB_CONSOLE_EXIT_OK))
@@ -735,14 +844,20 @@ static void status_from(struct tui *t, const char *what, int status,
         p += n + (p[n] == '\n');
     }
     /* Whole characters only: the line was cut at a byte count. */
-    tny_utf8_fit(line, 200, true, buf, sizeof buf);
-    snprintf(line, sizeof line, "%s", buf);
+    tny_utf8_fit(line, -1, false, buf, sizeof buf);
     if (status == HUB_CONSOLE_EXIT_OK)
-        snprintf(t->status_line, sizeof t->status_line, "ok: %.200s",
-                 line[0] ? line : what); /* the screen shows 200 at most */
+        snprintf(t->status_line, sizeof t->status_line, "ok: %s",
+                 buf[0] ? buf : what);
     else
-        snprintf(t->status_line, sizeof t->status_line,
-                 "error (exit %d): %.200s", status, line[0] ? line : what);
+        snprintf(t->status_line, sizeof t->status_line, "error (exit %d): %s",
+                 status, buf[0] ? buf : what);
+    /* Longer than the message area holds: the whole of it in the panel. */
+    if (fb_wrap(t, 0, 2, COLS - 3, 0, C_PLAIN, t->status_line) >
+        message_rows_max(LINES)) {
+        panel_open(t, status == HUB_CONSOLE_EXIT_OK ? "the whole answer"
+                                                    : "the whole refusal");
+        panel_text(t, t->status_line);
+    }
 }
 
 static void run_key(struct tui *t, struct hub_console_conn *conn,
@@ -1061,8 +1176,11 @@ static void on_input_key(struct tui *t, struct hub_console_conn *conn, int key)
         return;
     }
     if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-        if (t->in_len > 0)
-            t->in_buf[--t->in_len] = '\0';
+        /* a whole character: its UTF-8 continuation bytes with it */
+        while (t->in_len > 0 &&
+               ((unsigned char)t->in_buf[--t->in_len] & 0xC0) == 0x80)
+            ;
+        t->in_buf[t->in_len] = '\0';
         return;
     }
     if (key == '\r' || key == '\n' || key == KEY_ENTER) {
@@ -1081,10 +1199,31 @@ static void on_input_key(struct tui *t, struct hub_console_conn *conn, int key)
         }
         return;
     }
-    bool ok = t->input == IN_TABLE ? key >= '0' && key <= '9'
-                                   : key >= 0x20 && key < 0x7f;
-    if (ok && t->in_len < INPUT_MAX - 1) {
-        t->in_buf[t->in_len++] = (char)key;
+    if (t->input == IN_TABLE) {
+        if (key >= '0' && key <= '9' && t->in_len < 9) {
+            t->in_buf[t->in_len++] = (char)key;
+            t->in_buf[t->in_len] = '\0';
+        }
+        return;
+    }
+    /* A command takes any printable character: names in every script
+     * (issue 22 item 2), stored as UTF-8. */
+    char mb[MB_LEN_MAX > 8 ? MB_LEN_MAX : 8];
+    mbstate_t ps;
+    size_t n = 0;
+    memset(&ps, 0, sizeof ps);
+    if (key >= 0x20 && key < 0x7f) {
+        mb[0] = (char)key;
+        n = 1;
+    } else if ((key & WIDE_CHAR) && t->utf8 &&
+               (key & ~WIDE_CHAR) >= 0xA0) { /* C1 controls: no */
+        n = wcrtomb(mb, (wchar_t)(key & ~WIDE_CHAR), &ps);
+    }
+    if (n == 0 || n == (size_t)-1)
+        return;
+    if (t->in_len + (int)n < INPUT_MAX) {
+        memcpy(t->in_buf + t->in_len, mb, n);
+        t->in_len += (int)n;
         t->in_buf[t->in_len] = '\0';
     }
 }
@@ -1124,10 +1263,23 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
         return;
     }
     switch (key) {
-    case 'p':
+    case 'p': {
         w[0] = "round", w[1] = "pair";
-        run_key(t, conn, "pair next round", 3, w);
+        char *text = NULL;
+        int status = run_capture(t, conn, "pair next round", 3, w, &text);
+        int round = 0;
+        /* The command line's tip names the command; here it is a key. */
+        if (status == HUB_CONSOLE_EXIT_OK && text &&
+            sscanf(text, "paired round %d", &round) == 1)
+            snprintf(t->status_line, sizeof t->status_line,
+                     "ok: paired round %d as a draft: press d to review it, "
+                     "P to publish it",
+                     round);
+        else
+            status_from(t, "pair next round", status, text);
+        free(text);
         break;
+    }
     case 'd': show_draft(t, conn); break;
     case 'P':
         w[0] = "round", w[1] = "publish";
@@ -1286,8 +1438,16 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
         /* 250 ms: the clock's seconds tick without any message. */
         if (poll(pfd, 2, 250) < 0 && errno != EINTR)
             break;
-        int key;
-        while (!quit && !stop_signal && (key = getch()) != ERR) {
+        /* Wide characters: a name typed after ':' in any script arrives
+         * whole (get_wch decodes the locale's multibyte input). */
+        wint_t wk;
+        int got;
+        while (!quit && !stop_signal && (got = get_wch(&wk)) != ERR) {
+            /* A character beyond ASCII is flagged: its code may equal a
+             * key code (U+0107 ć is KEY_BACKSPACE). */
+            int key = got == KEY_CODE_YES || wk < 0x80
+                          ? (int)wk
+                          : (int)(wk & 0x1FFFFF) | WIDE_CHAR;
             if (key == 'q' && t->input == IN_NONE && !t->panel)
                 quit = true;
             else

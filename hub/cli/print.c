@@ -382,6 +382,10 @@ static void head(struct out *o, const struct tny_event *ev,
         "h2 { font-size: 12.5pt; margin: 5mm 0 2mm; }\n"
         ".sub { color: #333; margin: 0 0 4mm; }\n"
         "table.list { border-collapse: collapse; width: 100%; }\n"
+        /* fixed widths (issue 24): every seat column as wide as the next,
+         * every slip's columns where the last slip had them */
+        "table.fixed, .slip table { table-layout: fixed; }\n"
+        "table.fixed td, .slip td { overflow-wrap: anywhere; }\n"
         "table.list th, table.list td { border-bottom: 0.3mm solid #999; "
         "padding: 1.2mm 2mm; text-align: left; vertical-align: top; }\n"
         "table.list th { border-bottom: 0.5mm solid #000; font-size: 9pt; }\n"
@@ -492,11 +496,16 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
                           const struct print_round *pr)
 {
     round_heading(o, ev, pr, "Pairings by table");
-    put(o, "<table class=\"list\"><thead><tr><th class=\"n\">Table</th>");
     int32_t max_seats = 1;
     for (int32_t i = 0; i < pr->n_tables; i++)
         if (!pr->tables[i].is_bye && pr->tables[i].n_seats > max_seats)
             max_seats = pr->tables[i].n_seats;
+    /* The table number's column fixed, the seats sharing the rest
+     * equally, whatever the names. */
+    put(o, "<table class=\"list fixed\"><colgroup><col style=\"width:16mm\">");
+    for (int32_t s = 0; s < max_seats; s++)
+        put(o, "<col>");
+    put(o, "</colgroup><thead><tr><th class=\"n\">Table</th>");
     for (int32_t s = 0; s < max_seats; s++)
         putf(o, "<th>Seat %d</th>", (int)s + 1);
     put(o, "</tr></thead><tbody>\n");
@@ -595,10 +604,33 @@ static void slip(struct out *o, const struct tny_event *ev,
     putf(o, "%d\"><h2><span>Table %d</span><span>", (int)t->number,
          (int)t->number);
     html_text(o, event_title(ev));
-    putf(o,
-         " &middot; round %d</span></h2>\n<table><tr><th>Seat</th>"
-         "<th>Player</th>",
-         (int)pr->round);
+    putf(o, " &middot; round %d</span></h2>\n<table>", (int)pr->round);
+    /* Fixed columns, the same on every slip of the event: Seat, the
+     * format's boxes, the player's name takes the rest. */
+    put(o, "<colgroup><col style=\"width:13mm\"><col>");
+    switch (g) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        put(o, "<col style=\"width:45mm\"><col style=\"width:17mm\">");
+        break;
+    case TNY_GAME_TANTRIX:
+        put(o, "<col style=\"width:20mm\"><col style=\"width:30mm\">");
+        break;
+    case TNY_GAME_AGRICOLA:
+        put(o, "<col style=\"width:20mm\"><col style=\"width:20mm\">"
+               "<col style=\"width:20mm\">");
+        break;
+    case TNY_GAME_GOT_LCG2:
+        if (bo3)
+            put(o, "<col style=\"width:17mm\"><col style=\"width:17mm\">"
+                   "<col style=\"width:17mm\">");
+        put(o, "<col style=\"width:17mm\">");
+        break;
+    case TNY_GAME_CATAN: put(o, "<col style=\"width:20mm\">"); break;
+    case TNY_GAME_TWO_PLAYER:
+        put(o, "<col style=\"width:20mm\"><col style=\"width:17mm\">");
+        break;
+    }
+    put(o, "</colgroup><tr><th>Seat</th><th>Player</th>");
     switch (g) {
     case TNY_GAME_NEUROSHIMA_HEX:
         put(o, "<th>Army played</th><th>Winner</th>");

@@ -16,7 +16,11 @@
 # - the whole event: `print standings` in the order of `tourney
 #   standings` with its points, `print final` the same order in the PDF;
 #   `print final` of an unfinished event fails with exit 3 and says so;
-#   bad arguments fail with exit 2 and change nothing.
+#   bad arguments fail with exit 2 and change nothing;
+# - fixed column widths (issue 24): seat-1 names that fit half the page
+#   stay on one line beside a very long seat-2 name, and the slips'
+#   Player column starts at the same place on every slip (pdftotext
+#   -bbox).
 # Then live: a Neuroshima Hex event with round 1 published on a real hub:
 # `tourney live print EV slips --pdf` has a slip for every table of
 # `tourney live round show`, `live print EV pairings` lists every player.
@@ -188,6 +192,49 @@ for n in 'SZŐKE, Ödön' 'NGUYỄN, Văn An' 'Trần, Thị Lan' 'Nagy, Zoltán
     grep -q -F -- "$n" "$d/pairings.txt" || fail "pairings PDF: no \"$n\""
 done
 ok "pairings by name: family names written first (capitals, comma) sort and show first"
+
+# fixed column widths (issue 24): pairings whose seat-1 players have
+# names that fit half the page and one seat-2 player a very long one: every
+# seat-1 name stays on one line (the seat columns are equally wide, not
+# sized by the longest name); the slips of a round with names of every
+# length have the Player column at the same place on every slip.
+d=$E2E_TMP/widths
+mkdir -p "$d"
+python3 - "$E2E_TMP/got-lcg2/open.json" "$d/event.json" "$d/seat1" <<'PY' || fail "widths fixture"
+import json, sys
+ev = json.load(open(sys.argv[1]))
+names = {}
+tables = [t for t in ev["rounds"][1]["tables"] if "table" in t]
+for k, t in enumerate(tables):
+    a, b = t["players"][:2]
+    names[a] = "Bartholomew Kowalczyk-Nowak %d" % k      # half a page: fits
+    names[b] = ("Maximiliano Alexandro Ferdinando Wolfgango von "
+                "Hohenzollern-Sigmaringen-Württemberg" if k == 0 else "Bo %d" % k)
+for p in ev["players"]:
+    p.pop("club", None)
+    if p["id"] in names:
+        p["name"] = names[p["id"]]
+json.dump(ev, open(sys.argv[2], "w"), ensure_ascii=False)
+open(sys.argv[3], "w").write("".join(names[t["players"][0]] + "\n" for t in tables))
+PY
+print0 pairings "$d/event.json" --round 2 --pdf "$d/pairings.pdf"
+pdftotext -layout "$d/pairings.pdf" "$d/pairings.txt"
+while IFS= read -r name; do
+    grep -q -F -- "$name" "$d/pairings.txt" ||
+        fail "pairings: the seat-1 name \"$name\" is not on one line (its column is too narrow):
+$(head -n 30 "$d/pairings.txt")"
+done <"$d/seat1"
+print0 slips "$d/event.json" --pdf "$d/slips.pdf"
+# where each slip's "Player" heading starts on its page, in points
+# (pdftotext -bbox: -layout spaces a page by its own text)
+pdftotext -bbox "$d/slips.pdf" "$d/slips.html"
+cols=$(grep -o '<word xMin="[0-9.]*"[^>]*>Player</word>' "$d/slips.html" |
+    sed -E 's/.*xMin="([0-9.]+)".*/\1/' | awk '{ printf "%.0f\n", $1 }' | sort -u)
+[ "$(grep -c '>Player</word>' "$d/slips.html")" -eq "$(wc -l <"$d/seat1")" ] && [ "$(wc -l <<<"$cols")" -eq 1 ] ||
+    fail "slips: the Player column starts at x = $(tr '\n' ' ' <<<"$cols")pt (expected one place on every slip):
+$(pdftotext -layout "$d/slips.pdf" - | grep -E '^ *(Seat|[0-9]+) ' | head -n 20)"
+pdftoppm -r 40 -png -f 1 -l 1 "$d/pairings.pdf" "$d/pairings" || fail "pdftoppm pairings"
+ok "fixed widths: seat-1 names on one line beside a very long seat-2 name; the slips' Player column at one place on $(wc -l <"$d/seat1") slips"
 
 # bad arguments: exit 2, one line, nothing written
 EV1=$E2E_TMP/neuroshima-hex/one.json

@@ -974,6 +974,22 @@ static void gt_timeout(struct fx *x, const int32_t *v, int n)
     oks(x, v, n);
 }
 
+/* Issue 24: the time-up screen's rule and question are two sentences (it
+ * read "record a normal win Then: did a player win?"). */
+static void test_GT_13_time_up_text_is_two_sentences(void **s)
+{
+    struct fx *x = fx_new("got-lcg2", "swiss", 2);
+
+    (void)s;
+    fx_begin(x, TBL_FLOW_TIMEOUT, 1);
+    expect(x, TBL_ASK_CHOICE, "Time is up");
+    assert_string_equal(step_of(x).text,
+                        "Time is up: finish the current round up to its "
+                        "taxation phase; if a player has won, record a normal "
+                        "win. Did a player win?");
+    fx_free(x);
+}
+
 static void test_GT_13_seed_example_fewer_power_needed(void **s)
 {
     struct fx *x = fx_new("got-lcg2", "swiss", 2);
@@ -1575,6 +1591,7 @@ int main(void)
         cmocka_unit_test(test_AG_4_seats_and_start_from_assignment),
         cmocka_unit_test(test_AG_1_vp_ip_bp_per_seat),
         cmocka_unit_test(test_AG_14_timeout_speed_play),
+        cmocka_unit_test(test_GT_13_time_up_text_is_two_sentences),
         cmocka_unit_test(test_GT_13_seed_example_fewer_power_needed),
         cmocka_unit_test(test_GT_13_each_criterion_in_order),
         cmocka_unit_test(test_GT_13_ranges_refused),
