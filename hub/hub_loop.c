@@ -868,7 +868,7 @@ int hub_run(const struct hub_config *cfg)
     struct loop l;
     struct tny_diag diag = {{0}};
     struct hub_service_options so;
-    int status = 1;
+    int status = 1, lock_fd = -1;
 
     memset(&l, 0, sizeof(l));
     l.cfg = cfg;
@@ -890,6 +890,13 @@ int hub_run(const struct hub_config *cfg)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    /* One hub per database, before it is opened (hub_db_lock): a second
+     * hub on it exits here, never online. */
+    if (hub_db_lock(cfg, &lock_fd, &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "database %s: %s; not going online",
+                cfg->v[HUB_CFG_DATABASE].text, diag.msg);
+        goto out;
+    }
     /* Checked before anything is published: a database that cannot serve
      * (missing, corrupt, read-only) never shows the hub online. */
     if (hub_db_open(cfg, HUB_STORE_BACKGROUND_CHECKPOINT, &l.store, &diag) <
@@ -1021,6 +1028,8 @@ out:
     free(l.sent);
     hub_service_free(l.svc);
     hub_store_close(l.store);
+    if (lock_fd >= 0)
+        close(lock_fd); /* the database closed first, then the lock */
     for (int i = 0; i < 2; i++) {
         if (sig_pipe[i] >= 0)
             close(sig_pipe[i]);

@@ -130,9 +130,13 @@ TNY_MUST_USE int hub_store_probe_write(struct hub_store *store,
                                        struct tny_diag *diag);
 
 /* Copies the committed WAL content into the database file and truncates
- * the WAL (SQLITE_CHECKPOINT_TRUNCATE), waiting up to the busy timeout
- * for readers.  After it returns 0 the database file alone holds every
- * commit made before the call.  Errors: TNY_ESTATE (busy readers, I/O). */
+ * the WAL (SQLITE_CHECKPOINT_TRUNCATE), retried while busy (another
+ * checkpoint under way, readers on an older snapshot) for up to 5 s.
+ * After it returns 0 the database file alone holds every commit made
+ * before the call (a reader on the latest snapshot may keep the WAL from
+ * being truncated).  Errors: TNY_ESTATE (still busy after 5 s: also sets
+ * the write fault, hub_store_write_fault, which raises the hub's store
+ * alarm until the next commit; I/O). */
 TNY_MUST_USE int hub_store_checkpoint(struct hub_store *store,
                                       struct tny_diag *diag);
 
