@@ -26,8 +26,10 @@
  * fdatasync, 100/s, in the temp dir): with sync on, (b)'s tail cannot be
  * shorter than the disk's.
  *
- * usage: bench_live [--no-feed] [--no-sync] [--flood-only] [HUB_BINARY]
- * (--flood-only: (b) and (f) only; HUB_BINARY default:
+ * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
+ *                   [--presence-flood] [HUB_BINARY]
+ * (--flood-only: (b) and (f) only; --presence-flood: (f) floods presence
+ * messages instead of results; HUB_BINARY default:
  * ../hub/tourney-hub next to this binary in the build tree).  Not a test:
  * nothing is asserted.
  */
@@ -72,7 +74,8 @@ static char tmp[64], hub_bin[1024];
 static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
-static bool flood_only; /* --flood-only: (b) and (f) */
+static bool flood_only;     /* --flood-only: (b) and (f) */
+static bool presence_flood; /* --presence-flood: (f) floods presence */
 /* [device * 2 + k] the round 1 players of the device's table */
 static char **seat_ids;
 
@@ -161,7 +164,8 @@ static void start_broker(void)
              "%s/broker/passwd benchflood bench-pw && printf '\\nuser bench\\n"
              "topic readwrite tourney/v1/#\\nuser benchwatch\\ntopic read "
              "tourney/v1/#\\nuser benchflood\\ntopic write "
-             "tourney/v1/device/table-0700/result\\n' >>%s/broker/acl",
+             "tourney/v1/device/table-0700/result\\ntopic write "
+             "tourney/v1/device/table-0700/presence\\n' >>%s/broker/acl",
              TNY_SOURCE_DIR, port, tmp, tmp, tmp, tmp, tmp);
     run(cmd);
     char conf[128], log[128];
@@ -475,6 +479,26 @@ static bool try_submit(struct tny_mqtt *via, int dev, const char *key)
     if (via != flood)
         sent_at[dev] = now_s();
     sent = tny_mqtt_publish(via, topic, buf, len, 1, false, NULL, &d) == 0;
+    free(buf);
+    return sent;
+}
+
+/* (f) with --presence-flood: device dev's presence number k (online,
+ * its queue count changing), through the flooder. */
+static bool try_presence(struct tny_mqtt *via, int dev, int k)
+{
+    struct tny_wire_presence p = {.state = TNY_WIRE_PRESENCE_ONLINE,
+                                  .queued_results = k % 1000};
+    struct tny_diag d = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    char topic[128];
+    snprintf(p.device_id, sizeof(p.device_id), "table-%04d", dev);
+    snprintf(p.software_version, sizeof(p.software_version), "bench");
+    snprintf(topic, sizeof(topic), PREFIX "device/%s/presence", p.device_id);
+    if (tny_wire_encode_presence(&p, &buf, &len, &d) < 0)
+        die("encode presence");
+    bool sent = tny_mqtt_publish(via, topic, buf, len, 1, false, NULL, &d) == 0;
     free(buf);
     return sent;
 }
@@ -830,7 +854,8 @@ static void bench_flood(void)
         /* The flooder: as many as its client buffer takes this turn. */
         for (int k = 0; k < 200 && flood_sent < FLOOD_N; k++) {
             snprintf(key, sizeof(key), "flood-%d", flood_sent);
-            if (!try_submit(flood, FLOOD_DEV, key))
+            if (presence_flood ? !try_presence(flood, FLOOD_DEV, flood_sent)
+                               : !try_submit(flood, FLOOD_DEV, key))
                 break;
             flood_sent++;
         }
@@ -850,10 +875,11 @@ static void bench_flood(void)
             lat[n_lat++] = (acked_at[t] - sent_at[t]) * 1000.0;
     qsort(lat, (size_t)n_lat, sizeof(double), cmp_double);
     if (n_lat > 0)
-        printf("(f) flood of %d results from one table login (%d sent in "
+        printf("(f) flood of %d %s from one table login (%d sent in "
                "%.1f s, %ld acked): the 200 honest tables' ack latency p50 "
                "%.2f ms, p99 %.2f ms, max %.2f ms (%d acks)\n",
-               FLOOD_N, flood_sent, honest_done, flood_acks, lat[n_lat / 2],
+               FLOOD_N, presence_flood ? "presence messages" : "results",
+               flood_sent, honest_done, flood_acks, lat[n_lat / 2],
                lat[(n_lat * 99) / 100 - (n_lat >= 100)], lat[n_lat - 1], n_lat);
     else
         printf("(f) flood: no honest table got an ack within 60 s\n");
@@ -899,9 +925,11 @@ int main(int argc, char **argv)
             sync_db = false;
         else if (strcmp(argv[a], "--flood-only") == 0)
             flood_only = true;
+        else if (strcmp(argv[a], "--presence-flood") == 0)
+            presence_flood = true;
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
-                "[HUB_BINARY]");
+                "[--presence-flood] [HUB_BINARY]");
     }
     if (a < argc) {
         snprintf(hub_bin, sizeof(hub_bin), "%s", argv[a]);

@@ -742,6 +742,31 @@ static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
     return true;
 }
 
+/* Presence is kept in memory and written in batches (presence.c), so a
+ * presence message needs no commit of the results before it. */
+static bool is_presence(const struct tny_mqtt_message *ev)
+{
+    enum tny_wire_topic kind;
+    char id[TNY_WIRE_ID_MAX + 1];
+    struct tny_diag why = {{0}};
+    return tny_wire_topic_parse(ev->topic, &kind, id, &why) == 0 &&
+           kind == TNY_WIRE_TOPIC_PRESENCE;
+}
+
+/* Writes the presence received since the last call (one transaction). */
+static void flush_presence(struct loop *l)
+{
+    struct tny_diag diag = {{0}};
+    if (l->alarm.raised || hub_service_presence_waiting(l->svc) == 0)
+        return;
+    int rc = hub_service_presence_flush(l->svc, &diag);
+    bool failing = store_failing(l);
+    if (rc < 0)
+        HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
+                "presence not written (%d devices): %s",
+                (int)hub_service_presence_waiting(l->svc), diag.msg);
+}
+
 /* Reads the adapter's queue until it is empty: results wait in the fair
  * queue, anything else is handled at once (after the results before it). */
 static void pull(struct loop *l)
@@ -769,7 +794,7 @@ static void pull(struct loop *l)
          * depend on results: committing the waiting results for each of
          * them (one fsync per ack delivered) held results back for
          * seconds during a flood. */
-        if (ev.kind == TNY_MQTT_MESSAGE)
+        if (ev.kind == TNY_MQTT_MESSAGE && !is_presence(&ev))
             flush_results(l);
         switch (ev.kind) {
         case TNY_MQTT_MESSAGE: on_message(l, &ev); break;
@@ -1083,6 +1108,7 @@ int hub_run(const struct hub_config *cfg)
     const int64_t ckpt_every =
         (int64_t)cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000;
     int64_t next_ckpt = mono_ms() + ckpt_every;
+    int64_t next_presence = mono_ms() + HUB_PRESENCE_FLUSH_MS;
     while (!sig_seen) {
         /* The service's tick works in wall time (a round clock's deadline
          * is a wall instant, as the tables show it); its next deadline
@@ -1103,6 +1129,13 @@ int hub_run(const struct hub_config *cfg)
         }
         if (next_ckpt < next_tick)
             next_tick = next_ckpt;
+        if (now >= next_presence) {
+            flush_presence(&l);
+            next_presence = now + HUB_PRESENCE_FLUSH_MS;
+        }
+        if (hub_service_presence_waiting(l.svc) > 0 &&
+            next_presence < next_tick)
+            next_tick = next_presence;
         bool lease_timer = (l.lease_state == LEASE_WAITING ||
                             l.lease_state == LEASE_PROBING) &&
                            l.connected && l.lease_until_ms > 0;
@@ -1171,6 +1204,7 @@ int hub_run(const struct hub_config *cfg)
         l.feeder = NULL;
     }
     flush_feed(&l, true);
+    flush_presence(&l);
     say_offline(&l);
     /* Everything committed into the database file and the WAL emptied,
      * so a copy of hub.db alone is complete after a clean stop. */

@@ -607,6 +607,22 @@ TNY_MUST_USE int hub_store_device_presence(struct hub_store *store,
                                            int64_t now_ms,
                                            struct tny_diag *diag);
 
+/* One device's presence for hub_store_devices_presence. */
+struct hub_presence_update {
+    const char *device_id;
+    enum hub_presence presence;
+    int64_t now_ms;
+};
+
+/* hub_store_device_presence for n devices in one transaction (one fsync):
+ * the hub coalesces presence messages (a flood of them from one login
+ * was one fsync each, delaying every table's ack).  A device that is not
+ * registered or an invalid entry is skipped.  Errors: TNY_ESTATE (the
+ * commit failed: nothing recorded). */
+TNY_MUST_USE int hub_store_devices_presence(struct hub_store *store, int32_t n,
+                                            const struct hub_presence_update *u,
+                                            struct tny_diag *diag);
+
 /* Errors: TNY_ENOTFOUND, TNY_ESTATE. */
 TNY_MUST_USE int hub_store_get_device(struct hub_store *store,
                                       const char *device_id,
