@@ -26,9 +26,11 @@
  * fdatasync, 100/s, in the temp dir): with sync on, (b)'s tail cannot be
  * shorter than the disk's.
  *
- * usage: bench_live [--no-feed] [--no-sync] [--flood-only] [--tables N]
- *                   [--players N] [HUB_BINARY]
- * (--flood-only: (b) and (f) only; --tables N: the tables of (d), 1,000
+ * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
+ *                   [--presence-flood] [--tables N] [--players N]
+ *                   [HUB_BINARY]
+ * (--flood-only: (b) and (f) only; --presence-flood: (f) floods presence
+ * messages instead of results; --tables N: the tables of (d), 1,000
  * unless given, e.g. 2500 for 5,000 players; --players N: the players of
  * the restart event (e), 2,000 unless given, 10 rounds of results each;
  * HUB_BINARY default: ../hub/tourney-hub next to this binary in the build
@@ -79,8 +81,9 @@ static char tmp[64], hub_bin[1024];
 static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
-static bool flood_only; /* --flood-only: (b) and (f) */
-static int failures;    /* figures not measured (check) */
+static bool flood_only;     /* --flood-only: (b) and (f) */
+static bool presence_flood; /* --presence-flood: (f) floods presence */
+static int failures;        /* figures not measured (check) */
 /* [device * 2 + k] the round 1 players of the device's table */
 static char **seat_ids;
 
@@ -179,7 +182,8 @@ static void start_broker(void)
              "%s/broker/passwd benchflood bench-pw && printf '\\nuser bench\\n"
              "topic readwrite tourney/v1/#\\nuser benchwatch\\ntopic read "
              "tourney/v1/#\\nuser benchflood\\ntopic write "
-             "tourney/v1/device/table-0700/result\\n' >>%s/broker/acl",
+             "tourney/v1/device/table-0700/result\\ntopic write "
+             "tourney/v1/device/table-0700/presence\\n' >>%s/broker/acl",
              TNY_SOURCE_DIR, port, tmp, tmp, tmp, tmp, tmp);
     run(cmd);
     char conf[128], log[128];
@@ -494,6 +498,26 @@ static bool try_submit(struct tny_mqtt *via, int dev, const char *key)
     if (via != flood)
         sent_at[dev] = now_s();
     sent = tny_mqtt_publish(via, topic, buf, len, 1, false, NULL, &d) == 0;
+    free(buf);
+    return sent;
+}
+
+/* (f) with --presence-flood: device dev's presence number k (online,
+ * its queue count changing), through the flooder. */
+static bool try_presence(struct tny_mqtt *via, int dev, int k)
+{
+    struct tny_wire_presence p = {.state = TNY_WIRE_PRESENCE_ONLINE,
+                                  .queued_results = k % 1000};
+    struct tny_diag d = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    char topic[128];
+    snprintf(p.device_id, sizeof(p.device_id), "table-%04d", dev);
+    snprintf(p.software_version, sizeof(p.software_version), "bench");
+    snprintf(topic, sizeof(topic), PREFIX "device/%s/presence", p.device_id);
+    if (tny_wire_encode_presence(&p, &buf, &len, &d) < 0)
+        die("encode presence");
+    bool sent = tny_mqtt_publish(via, topic, buf, len, 1, false, NULL, &d) == 0;
     free(buf);
     return sent;
 }
@@ -867,7 +891,8 @@ static void bench_flood(void)
         /* The flooder: as many as its client buffer takes this turn. */
         for (int k = 0; k < 200 && flood_sent < FLOOD_N; k++) {
             snprintf(key, sizeof(key), "flood-%d", flood_sent);
-            if (!try_submit(flood, FLOOD_DEV, key))
+            if (presence_flood ? !try_presence(flood, FLOOD_DEV, flood_sent)
+                               : !try_submit(flood, FLOOD_DEV, key))
                 break;
             flood_sent++;
         }
@@ -888,10 +913,11 @@ static void bench_flood(void)
     qsort(lat, (size_t)n_lat, sizeof(double), cmp_double);
     check(n_lat == 200, "(f): not every honest table's result was acked");
     if (n_lat > 0)
-        printf("(f) flood of %d results from one table login (%d sent in "
+        printf("(f) flood of %d %s from one table login (%d sent in "
                "%.1f s, %ld acked): the 200 honest tables' ack latency p50 "
                "%.2f ms, p99 %.2f ms, max %.2f ms (%d acks)\n",
-               FLOOD_N, flood_sent, honest_done, flood_acks, lat[n_lat / 2],
+               FLOOD_N, presence_flood ? "presence messages" : "results",
+               flood_sent, honest_done, flood_acks, lat[n_lat / 2],
                lat[(n_lat * 99) / 100 - (n_lat >= 100)], lat[n_lat - 1], n_lat);
     else
         printf("(f) flood: no honest table got an ack within 60 s\n");
@@ -937,6 +963,8 @@ int main(int argc, char **argv)
             sync_db = false;
         else if (strcmp(argv[a], "--flood-only") == 0)
             flood_only = true;
+        else if (strcmp(argv[a], "--presence-flood") == 0)
+            presence_flood = true;
         else if (strcmp(argv[a], "--tables") == 0 && a + 1 < argc &&
                  (d_tables = atoi(argv[a + 1])) >= 1 && d_tables <= 8000)
             a++;
@@ -945,7 +973,8 @@ int main(int argc, char **argv)
             a++;
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
-                "[--tables 1..8000] [--players 2..20000] [HUB_BINARY]");
+                "[--presence-flood] [--tables 1..8000] [--players 2..20000] "
+                "[HUB_BINARY]");
     }
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));

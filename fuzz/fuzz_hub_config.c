@@ -1,8 +1,9 @@
 /* fuzz_hub_config.c - fuzz target: the hub's configuration file as
  * tourney-hub --config FILE reads it (hub_config_load_text, the code
- * hub_config_load runs on the file's text: the generic "name = value"
- * parser of common/src/config.c and the hub's own checks), from memory
- * so that no input touches the disk.  An accepted configuration, written
+ * hub_config_load runs on the file's raw bytes, NUL bytes included: the
+ * text check, the generic "name = value" parser of common/src/config.c
+ * and the hub's own checks), from memory so that no input touches the
+ * disk.  An accepted configuration, written
  * out as --dump-config writes it, must read back.
  */
 #include <string.h>
@@ -18,13 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (size > 65536)
         return 0;
-    /* The file's text as read_file hands it over: NUL-terminated. */
+    /* The file's bytes as read_file hands them over (NUL bytes in them
+     * included), with a NUL after the last. */
     char *conf = malloc(size + 1);
     fuzz_check(conf != NULL);
     memcpy(conf, data, size);
     conf[size] = '\0';
     char *argv[] = {"tourney-hub", "--config", "fuzz.conf", NULL};
-    int rc = hub_config_load_text(3, argv, conf, &cfg, &args, &diag);
+    int rc = hub_config_load_text(3, argv, conf, size, &cfg, &args, &diag);
     free(conf);
     if (rc < 0)
         return 0;

@@ -12,9 +12,12 @@
 #include "hub/hub.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tny/utf8.h"
 
 /* Largest config or password file read (bytes). */
 #define HUB_CONFIG_FILE_MAX (256 * 1024)
@@ -83,8 +86,10 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
                                 "adds its own)"},
 };
 
-/* Reads a whole small file into a NUL-terminated malloc'd buffer. */
-static int read_file(const char *path, char **out, struct tny_diag *diag)
+/* Reads a whole small file into a NUL-terminated malloc'd buffer; *len
+ * (when not NULL) gets its size, which may hold NUL bytes of its own. */
+static int read_file(const char *path, char **out, size_t *len,
+                     struct tny_diag *diag)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -105,6 +110,41 @@ static int read_file(const char *path, char **out, struct tny_diag *diag)
     }
     buf[n] = '\0';
     *out = buf;
+    if (len)
+        *len = n;
+    return TNY_OK;
+}
+
+/* A config file is text: a NUL byte would end the parser's string early
+ * (every setting after it silently ignored: the default database path,
+ * which exists at a venue), and other control bytes or bytes that are not
+ * UTF-8 mean a binary or damaged file.  Refused naming the file, the line
+ * and the byte offset. */
+static int check_text(const char *text, size_t len, const char *origin,
+                      struct tny_diag *diag)
+{
+    size_t line = 1, i = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)text[i];
+        uint32_t cp;
+        size_t step = tny_utf8_decode(text + i, len - i, &cp);
+        const char *what = NULL;
+        if (c == '\0')
+            what = "a NUL byte";
+        else if (cp == TNY_UTF8_INVALID && step == 1)
+            what = "a byte that is not UTF-8";
+        else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+                 c == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+            what = "a control character";
+        if (what)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s:%zu: %s (0x%02x at byte %zu): not a text "
+                                "file",
+                                origin, line, what, (unsigned)c, i);
+        if (c == '\n')
+            line++;
+        i += step ? step : 1;
+    }
     return TNY_OK;
 }
 
@@ -145,10 +185,17 @@ static int check(struct hub_config *cfg, const bool *cli, struct tny_diag *diag)
                             cfg->v[HUB_CFG_USERNAME].text);
     if (!cfg->v[HUB_CFG_DATABASE].text[0])
         return tny_diag_set(diag, TNY_EINVAL, "database: empty");
+    /* The prefix begins MQTT client ids and topic levels (device/LOGIN/):
+     * a wildcard (+ #), a level separator (/) or upper case (logins are
+     * lower case, login_valid) would name logins no table can have. */
     const char *prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
-    if (!prefix[0] || strlen(prefix) > 31)
+    size_t np = strlen(prefix);
+    if (np < 1 || np > 31 ||
+        strspn(prefix, "abcdefghijklmnopqrstuvwxyz0123456789-") != np)
         return tny_diag_set(diag, TNY_EINVAL,
-                            "device_prefix: expected 1..31 bytes");
+                            "device_prefix: \"%s\" is not 1..31 characters "
+                            "of [a-z0-9-]",
+                            prefix);
     if (cfg->v[HUB_CFG_TLS_KEY_FILE].text[0] &&
         !cfg->v[HUB_CFG_TLS_CERT_FILE].text[0])
         return tny_diag_set(diag, TNY_EINVAL,
@@ -163,10 +210,11 @@ static int check(struct hub_config *cfg, const bool *cli, struct tny_diag *diag)
         pwfile = "";
     if (pwfile[0]) {
         char *text = NULL;
-        int rc = read_file(pwfile, &text, diag);
-        if (rc < 0)
+        struct tny_diag why = {{0}};
+        /* why.msg names the file: "PATH: No such file or directory". */
+        if (read_file(pwfile, &text, NULL, &why) < 0)
             return tny_diag_set(diag, TNY_EINVAL, "password_file: %s",
-                                diag ? diag->msg : pwfile);
+                                why.msg[0] ? why.msg : pwfile);
         text[strcspn(text, "\r\n")] = '\0';
         if (strlen(text) >= sizeof(cfg->password)) {
             free(text);
@@ -203,20 +251,21 @@ int hub_config_load(int argc, char **argv, struct hub_config *cfg,
 {
     const char *path = NULL;
     char *text = NULL;
+    size_t len = 0;
     int rc;
 
     /* The file is read first, so it comes before the overrides whatever
      * the order on the command line. */
     if ((rc = config_path(argc, argv, &path, diag)) < 0)
         return rc;
-    if (path && (rc = read_file(path, &text, diag)) < 0)
+    if (path && (rc = read_file(path, &text, &len, diag)) < 0)
         return rc;
-    rc = hub_config_load_text(argc, argv, text, cfg, args, diag);
+    rc = hub_config_load_text(argc, argv, text, len, cfg, args, diag);
     free(text);
     return rc;
 }
 
-int hub_config_load_text(int argc, char **argv, const char *text,
+int hub_config_load_text(int argc, char **argv, const char *text, size_t len,
                          struct hub_config *cfg, struct hub_args *args,
                          struct tny_diag *diag)
 {
@@ -229,9 +278,11 @@ int hub_config_load_text(int argc, char **argv, const char *text,
     if ((rc = config_path(argc, argv, &args->config_path, diag)) < 0)
         return rc;
     if (text) {
+        const char *origin = args->config_path ? args->config_path : "config";
+        if ((rc = check_text(text, len, origin, diag)) < 0)
+            return rc;
         rc = tny_config_parse(hub_config_items, HUB_CFG_COUNT_, cfg->v, text,
-                              args->config_path ? args->config_path : "config",
-                              diag);
+                              origin, diag);
         if (rc < 0)
             return rc;
     }

@@ -1,6 +1,6 @@
 /* hub_db.c - the hub's database at start-up and from the command line:
- * open-and-check before the hub goes online (hub_db_open), --create and
- * --backup.
+ * the one-hub-per-database lock (hub_db_lock), open-and-check before the
+ * hub goes online (hub_db_open), --create and --backup.
  *
  * The hub never creates its database on its own: a wrong or empty path
  * would otherwise start a fresh, empty hub that rejects every queued
@@ -18,6 +18,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +54,62 @@ static int say_why_not_writable(const char *path, int rc, struct tny_diag *diag)
     snprintf(was, sizeof(was), "%s", diag->msg);
     return tny_diag_set(diag, rc, "%s (read-only: %s: %s)", was, what,
                         strerror(err));
+}
+
+/* Two hubs on one database both took results and each overwrote what the
+ * other had answered (issue 23).  SQLite's own locks cannot prevent it:
+ * they serialise transactions, not processes.  So the hub takes an
+ * exclusive flock on a file beside the database before opening it.  Not a
+ * POSIX fcntl lock on the database itself: SQLite uses those on hub.db,
+ * and any close() of hub.db in this process (the feed thread's connection,
+ * the checkpointer's) would drop ours.  The pid and host in the file are
+ * for the message only; the lock is what decides. */
+int hub_db_lock(const struct hub_config *cfg, int *fd_out,
+                struct tny_diag *diag)
+{
+    const char *db = cfg->v[HUB_CFG_DATABASE].text;
+    char path[TNY_CONFIG_VALUE_MAX + 8], host[256] = "", who[512];
+    int fd = -1, rc = TNY_OK;
+
+    *fd_out = -1;
+    snprintf(path, sizeof(path), "%s.lock", db);
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return tny_diag_set(diag, TNY_ESTATE, "lock file %s: %s%s", path,
+                            strerror(errno),
+                            errno == EROFS || errno == EACCES
+                                ? " (read-only: the hub writes its lock, "
+                                  "-wal and -shm files beside the database)"
+                                : "");
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK) {
+            rc = tny_diag_set(diag, TNY_ESTATE, "lock file %s: %s", path,
+                              strerror(errno));
+            goto out;
+        }
+        ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
+        who[n > 0 ? n : 0] = '\0';
+        who[strcspn(who, "\r\n")] = '\0';
+        rc = tny_diag_set(diag, TNY_ECONFLICT,
+                          "in use by another tourney-hub (%s; lock file "
+                          "%s): one hub per database",
+                          who[0] ? who : "pid and host not written yet", path);
+        goto out;
+    }
+    (void)gethostname(host, sizeof(host) - 1);
+    int len = snprintf(who, sizeof(who), "pid %ld on host %s\n", (long)getpid(),
+                       host[0] ? host : "?");
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, who, (size_t)len, 0) != len) {
+        rc = tny_diag_set(diag, TNY_ESTATE, "lock file %s: %s", path,
+                          strerror(errno));
+        goto out;
+    }
+    *fd_out = fd;
+    fd = -1;
+out:
+    if (fd >= 0)
+        close(fd);
+    return rc;
 }
 
 int hub_db_open(const struct hub_config *cfg, unsigned flags,

@@ -45,6 +45,22 @@
  * to its WAL: nothing acknowledged is lost, because nothing is
  * acknowledged before its commit.
  *
+ * One hub per broker login (docs/architecture.md "One hub"): the broker
+ * gives a login's connection to the newest client (use_username_as_clientid),
+ * so a second hub would take the first one's connection and the two would
+ * knock each other off.  Each hub holds a retained lease,
+ * tourney/v1/hub/lease ("pid N on host H instance X"), republished on
+ * every connect.  A starting hub publishes its lease and, until it has
+ * seen its own lease come back, handles nothing (results, requests and
+ * presence wait unanswered; the tables resend).  When the lease it found
+ * before its own was another live hub's, it waits LEASE_PROBATION_MS: a
+ * hub already serving takes its connection back at once (its reconnect),
+ * and a starting hub that loses its connection while waiting exits 1
+ * naming the other hub's pid and host, without publishing anything more.
+ * A lease left by a hub that died (SIGKILL, power) costs a restart
+ * LEASE_PROBATION_MS, or nothing when the lease names a pid of this host
+ * that is gone.
+ *
  * Timers (retries, the feed interval, checkpoints, poll timeouts) run on
  * CLOCK_MONOTONIC; the service gets the wall clock as its `now`, because
  * what it does with it is published (docs/architecture.md "Clocks").
@@ -79,6 +95,20 @@
 #define PENDING_MAX 200000
 /* Most result messages committed in one transaction. */
 #define BATCH_MAX 2048
+
+/* The retained lease of the hub serving the broker login, and how long a
+ * starting hub waits for a live holder of it to take its connection back
+ * (a running hub reconnects within a second; the adapter's first retry
+ * comes after 250 ms). */
+#define LEASE_TOPIC TNY_WIRE_TOPIC_PREFIX "hub/lease"
+#define LEASE_PROBATION_MS 3000
+
+enum lease_state {
+    LEASE_PROBING, /* ours published, not yet seen back */
+    LEASE_WAITING, /* another hub's was there: its holder may come back */
+    LEASE_HELD,    /* serving */
+    LEASE_REFUSED  /* another hub took the login back: exit */
+};
 
 /* Results one device may have waiting in the hub (an honest table has
  * one, or its outbox's backlog after a reconnect, sent one at a time). */
@@ -127,6 +157,11 @@ struct loop {
      * slices instead of behind a whole build's documents. */
     struct hub_outbox feed_out;
     int32_t feed_at;
+    /* One hub per broker login (see the top of this file). */
+    enum lease_state lease_state;
+    char lease[200];        /* ours: "pid N on host H instance X" */
+    char lease_other[200];  /* another hub's, found while starting */
+    int64_t lease_until_ms; /* LEASE_WAITING: serving from then on */
 };
 
 /* Feed documents published per turn of the loop (a few ms). */
@@ -416,8 +451,10 @@ static void on_connected(struct loop *l, bool again)
     if (l->sent)
         memset(l->sent, 0, (size_t)l->cap_sent * sizeof(*l->sent));
     l->n_sent = 0;
-    HUB_LOG(HUB_LOG_INFO, "broker %s: republishing retained state",
-            again ? "reconnected" : "connected");
+    HUB_LOG(HUB_LOG_INFO, "broker %s: %s", again ? "reconnected" : "connected",
+            l->lease_state == LEASE_HELD
+                ? "republishing retained state"
+                : "checking that no other hub holds the login");
     /* Deliveries outstanding on the old connection are in doubt: send
      * them again (QoS 1 receivers deduplicate). */
     for (int32_t i = 0; i < l->inflight.n; i++) {
@@ -426,11 +463,92 @@ static void on_connected(struct loop *l, bool again)
             free(m.payload);
     }
     l->inflight.n = 0;
+    publish_text(l, LEASE_TOPIC, l->lease);
+    if (l->lease_state != LEASE_HELD) {
+        /* lease_seen starts serving; should our lease not come back (a
+         * broker that drops it), the hub serves after the probation. */
+        if (l->lease_state == LEASE_PROBING)
+            l->lease_until_ms = mono_ms() + LEASE_PROBATION_MS;
+        return;
+    }
     retry_pending(l);
     publish_store_status(l);
     /* Built in steps between received messages (republish_step). */
     hub_service_republish_begin(l->svc);
     l->republishing = true;
+}
+
+/* The lease is ours: the hub serves (retained state republished, then
+ * every message handled). */
+static void lease_take(struct loop *l)
+{
+    l->lease_state = LEASE_HELD;
+    HUB_LOG(HUB_LOG_INFO, "broker login %s: serving (%s)%s%s",
+            l->cfg->v[HUB_CFG_USERNAME].text, l->lease,
+            l->lease_other[0] ? "; the lease's last holder did not come "
+                                "back: "
+                              : "",
+            l->lease_other);
+    if (!l->connected)
+        return; /* on_connected does the rest */
+    retry_pending(l);
+    publish_store_status(l);
+    hub_service_republish_begin(l->svc);
+    l->republishing = true;
+}
+
+/* A lease naming a pid of this host that no longer runs is stale. */
+static bool lease_stale(const char *lease)
+{
+    char host[256] = "", other[256];
+    long pid = 0;
+    if (sscanf(lease, "pid %ld on host %255s", &pid, other) != 2 || pid <= 0)
+        return false;
+    (void)gethostname(host, sizeof(host) - 1);
+    return strcmp(host, other) == 0 && kill((pid_t)pid, 0) != 0 &&
+           errno == ESRCH;
+}
+
+/* A message on the lease topic: ours back (the lease found before it, if
+ * any, is another hub's), or another hub's while serving. */
+static void lease_seen(struct loop *l, const struct tny_mqtt_message *ev)
+{
+    char text[sizeof(l->lease)];
+    snprintf(text, sizeof(text), "%.*s",
+             (int)(ev->len < sizeof(text) ? ev->len : sizeof(text) - 1),
+             (const char *)ev->payload);
+    bool ours = strcmp(text, l->lease) == 0;
+    if (l->lease_state == LEASE_HELD) {
+        if (ours || !text[0])
+            return;
+        /* A hub starting with our login took the connection for a moment
+         * (the adapter has reconnected: its lease is what we read); it
+         * sees ours again and exits. */
+        HUB_LOG(HUB_LOG_WARN,
+                "broker login %s: another tourney-hub connected with it "
+                "(%s); it is refused and the connection taken back",
+                l->cfg->v[HUB_CFG_USERNAME].text, text);
+        publish_text(l, LEASE_TOPIC, l->lease);
+        return;
+    }
+    if (!ours) {
+        if (text[0] && !lease_stale(text))
+            snprintf(l->lease_other, sizeof(l->lease_other), "%s", text);
+        return;
+    }
+    if (l->lease_state != LEASE_PROBING)
+        return;
+    if (!l->lease_other[0]) {
+        lease_take(l);
+        return;
+    }
+    l->lease_state = LEASE_WAITING;
+    l->lease_until_ms = mono_ms() + LEASE_PROBATION_MS;
+    HUB_LOG(HUB_LOG_INFO,
+            "broker login %s: the lease names another tourney-hub (%s); "
+            "waiting %d ms for it to take the connection back",
+            l->cfg->v[HUB_CFG_USERNAME].text, l->lease_other,
+            LEASE_PROBATION_MS);
 }
 
 /* One step of the republish begun on (re)connect; results and other
@@ -625,12 +743,47 @@ static bool batch_result(struct loop *l, struct tny_mqtt_message *ev)
     return true;
 }
 
+/* Presence is kept in memory and written in batches (presence.c), so a
+ * presence message needs no commit of the results before it. */
+static bool is_presence(const struct tny_mqtt_message *ev)
+{
+    enum tny_wire_topic kind;
+    char id[TNY_WIRE_ID_MAX + 1];
+    struct tny_diag why = {{0}};
+    return tny_wire_topic_parse(ev->topic, &kind, id, &why) == 0 &&
+           kind == TNY_WIRE_TOPIC_PRESENCE;
+}
+
+/* Writes the presence received since the last call (one transaction). */
+static void flush_presence(struct loop *l)
+{
+    struct tny_diag diag = {{0}};
+    if (l->alarm.raised || hub_service_presence_waiting(l->svc) == 0)
+        return;
+    int rc = hub_service_presence_flush(l->svc, &diag);
+    bool failing = store_failing(l);
+    if (rc < 0)
+        HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
+                "presence not written (%d devices): %s",
+                (int)hub_service_presence_waiting(l->svc), diag.msg);
+}
+
 /* Reads the adapter's queue until it is empty: results wait in the fair
  * queue, anything else is handled at once (after the results before it). */
 static void pull(struct loop *l)
 {
     struct tny_mqtt_message ev;
     while (tny_mqtt_next_message(l->mqtt, &ev) == 0) {
+        if (ev.kind == TNY_MQTT_MESSAGE && strcmp(ev.topic, LEASE_TOPIC) == 0) {
+            lease_seen(l, &ev);
+            tny_mqtt_message_release(&ev);
+            continue;
+        }
+        if (l->lease_state != LEASE_HELD && ev.kind == TNY_MQTT_MESSAGE) {
+            /* Not serving yet: unanswered, so resent. */
+            tny_mqtt_message_release(&ev);
+            continue;
+        }
         if (batch_result(l, &ev))
             continue; /* owned by the fair queue, or dropped */
         if (answer_time(l, &ev)) {
@@ -642,7 +795,7 @@ static void pull(struct loop *l)
          * depend on results: committing the waiting results for each of
          * them (one fsync per ack delivered) held results back for
          * seconds during a flood. */
-        if (ev.kind == TNY_MQTT_MESSAGE)
+        if (ev.kind == TNY_MQTT_MESSAGE && !is_presence(&ev))
             flush_results(l);
         switch (ev.kind) {
         case TNY_MQTT_MESSAGE: on_message(l, &ev); break;
@@ -671,6 +824,17 @@ static void pull(struct loop *l)
             break;
         case TNY_MQTT_LOST:
             l->connected = false;
+            if (l->lease_state == LEASE_WAITING ||
+                (l->lease_state == LEASE_PROBING && l->lease_other[0])) {
+                /* The other hub took its login back: it is alive. */
+                HUB_LOG(HUB_LOG_ERROR,
+                        "broker login %s is in use by another tourney-hub "
+                        "(%s): it took the connection back; one hub per "
+                        "login, not going online",
+                        l->cfg->v[HUB_CFG_USERNAME].text, l->lease_other);
+                l->lease_state = LEASE_REFUSED;
+                break;
+            }
             HUB_LOG(HUB_LOG_WARN, "broker connection lost: reconnecting");
             break;
         }
@@ -805,8 +969,9 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
     static const char *const filters[] = {
         TNY_WIRE_TOPIC_PREFIX "device/+/result",
         TNY_WIRE_TOPIC_PREFIX "device/+/presence",
-        TNY_WIRE_TOPIC_PREFIX "ctl/+/req", TNY_WIRE_TOPIC_PREFIX "time/+/req"};
-    struct tny_mqtt_subscription subs[4];
+        TNY_WIRE_TOPIC_PREFIX "ctl/+/req", TNY_WIRE_TOPIC_PREFIX "time/+/req",
+        LEASE_TOPIC};
+    struct tny_mqtt_subscription subs[5];
     struct tny_mqtt_options o;
 
     snprintf(uris, sizeof(uris), "%s", cfg->v[HUB_CFG_BROKER_URI].text);
@@ -820,7 +985,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                             sizeof(t_state), diag);
     if (rc < 0)
         return rc;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         subs[i] =
             (struct tny_mqtt_subscription){.filter = filters[i], .qos = 1};
     tny_mqtt_options_init(&o);
@@ -851,7 +1016,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .qos = 1,
                                         .retained = true};
     o.subs = subs;
-    o.n_subs = 4;
+    o.n_subs = 5;
     o.max_payload = HUB_MAX_MESSAGE;
     o.max_buffered = 100000;
     /* The adapter's queue drops what overflows whoever sent it; the fair
@@ -869,7 +1034,7 @@ int hub_run(const struct hub_config *cfg)
     struct loop l;
     struct tny_diag diag = {{0}};
     struct hub_service_options so;
-    int status = 1;
+    int status = 1, lock_fd = -1;
 
     memset(&l, 0, sizeof(l));
     l.cfg = cfg;
@@ -891,6 +1056,13 @@ int hub_run(const struct hub_config *cfg)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    /* One hub per database, before it is opened (hub_db_lock): a second
+     * hub on it exits here, never online. */
+    if (hub_db_lock(cfg, &lock_fd, &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "database %s: %s; not going online",
+                cfg->v[HUB_CFG_DATABASE].text, diag.msg);
+        goto out;
+    }
     /* Checked before anything is published: a database that cannot serve
      * (missing, corrupt, read-only) never shows the hub online. */
     if (hub_db_open(cfg, HUB_STORE_BACKGROUND_CHECKPOINT, &l.store, &diag) <
@@ -917,6 +1089,15 @@ int hub_run(const struct hub_config *cfg)
                 diag.msg);
         goto out;
     }
+    {
+        char host[256] = "";
+        uint64_t rnd = (uint64_t)mono_us() ^ ((uint64_t)getpid() << 40) ^
+                       (uint64_t)wall_ms() * 0x9E3779B97F4A7C15ull;
+        (void)gethostname(host, sizeof(host) - 1);
+        snprintf(l.lease, sizeof(l.lease),
+                 "pid %ld on host %.64s instance %016llx", (long)getpid(),
+                 host[0] ? host : "?", (unsigned long long)rnd);
+    }
     if (open_mqtt(&l, &diag) < 0) {
         HUB_LOG(HUB_LOG_ERROR, "mqtt: %s", diag.msg);
         goto out;
@@ -928,6 +1109,7 @@ int hub_run(const struct hub_config *cfg)
     const int64_t ckpt_every =
         (int64_t)cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000;
     int64_t next_ckpt = mono_ms() + ckpt_every;
+    int64_t next_presence = mono_ms() + HUB_PRESENCE_FLUSH_MS;
     while (!sig_seen) {
         /* The service's tick works in wall time (a round clock's deadline
          * is a wall instant, as the tables show it); its next deadline
@@ -948,6 +1130,18 @@ int hub_run(const struct hub_config *cfg)
         }
         if (next_ckpt < next_tick)
             next_tick = next_ckpt;
+        if (now >= next_presence) {
+            flush_presence(&l);
+            next_presence = now + HUB_PRESENCE_FLUSH_MS;
+        }
+        if (hub_service_presence_waiting(l.svc) > 0 &&
+            next_presence < next_tick)
+            next_tick = next_presence;
+        bool lease_timer = (l.lease_state == LEASE_WAITING ||
+                            l.lease_state == LEASE_PROBING) &&
+                           l.connected && l.lease_until_ms > 0;
+        if (lease_timer && l.lease_until_ms < next_tick)
+            next_tick = l.lease_until_ms;
         int64_t wake = l.republishing || l.feed_out.n > 0 ? now : next_tick;
         if (l.next_retry_ms && l.next_retry_ms < wake)
             wake = l.next_retry_ms;
@@ -975,6 +1169,13 @@ int hub_run(const struct hub_config *cfg)
         if (sig_seen)
             break;
         drain(&l);
+        if (l.lease_state == LEASE_REFUSED)
+            goto out; /* nothing more published: the login is another's */
+        if ((l.lease_state == LEASE_WAITING ||
+             l.lease_state == LEASE_PROBING) &&
+            l.connected && l.lease_until_ms > 0 &&
+            mono_ms() >= l.lease_until_ms)
+            lease_take(&l);
         if (l.feeder && (p[2].revents || l.feed_out.n == 0))
             feed_done(&l);
         if (l.feed_out.n > 0 && !feed_slice(&l, FEED_SLICE))
@@ -1004,6 +1205,7 @@ int hub_run(const struct hub_config *cfg)
         l.feeder = NULL;
     }
     flush_feed(&l, true);
+    flush_presence(&l);
     say_offline(&l);
     /* Everything committed into the database file and the WAL emptied,
      * so a copy of hub.db alone is complete after a clean stop. */
@@ -1022,6 +1224,8 @@ out:
     free(l.sent);
     hub_service_free(l.svc);
     hub_store_close(l.store);
+    if (lock_fd >= 0)
+        close(lock_fd); /* the database closed first, then the lock */
     for (int i = 0; i < 2; i++) {
         if (sig_pipe[i] >= 0)
             close(sig_pipe[i]);

@@ -34,6 +34,10 @@ struct hub_device {
     char detail[TNY_WIRE_TEXT_MAX + 1];
     int64_t last_seen_ms;
     int64_t device_time_ms;
+    /* Presence received but not yet written (hub_service_presence_flush):
+     * online or not, at last_seen_ms. */
+    bool presence_dirty;
+    bool presence_online;
 };
 
 /* In-memory facts about one table of an event's current round that the
@@ -108,6 +112,7 @@ struct hub_service {
      * from rp_next, phase 1 event clocks from rp_next. */
     bool rp_active;
     int32_t rp_phase, rp_next;
+    int32_t n_presence_dirty; /* devices with presence_dirty */
 };
 
 #endif

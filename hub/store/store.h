@@ -130,9 +130,13 @@ TNY_MUST_USE int hub_store_probe_write(struct hub_store *store,
                                        struct tny_diag *diag);
 
 /* Copies the committed WAL content into the database file and truncates
- * the WAL (SQLITE_CHECKPOINT_TRUNCATE), waiting up to the busy timeout
- * for readers.  After it returns 0 the database file alone holds every
- * commit made before the call.  Errors: TNY_ESTATE (busy readers, I/O). */
+ * the WAL (SQLITE_CHECKPOINT_TRUNCATE), retried while busy (another
+ * checkpoint under way, readers on an older snapshot) for up to 5 s.
+ * After it returns 0 the database file alone holds every commit made
+ * before the call (a reader on the latest snapshot may keep the WAL from
+ * being truncated).  Errors: TNY_ESTATE (still busy after 5 s: also sets
+ * the write fault, hub_store_write_fault, which raises the hub's store
+ * alarm until the next commit; I/O). */
 TNY_MUST_USE int hub_store_checkpoint(struct hub_store *store,
                                       struct tny_diag *diag);
 
@@ -621,6 +625,22 @@ TNY_MUST_USE int hub_store_device_presence(struct hub_store *store,
                                            enum hub_presence presence,
                                            int64_t now_ms,
                                            struct tny_diag *diag);
+
+/* One device's presence for hub_store_devices_presence. */
+struct hub_presence_update {
+    const char *device_id;
+    enum hub_presence presence;
+    int64_t now_ms;
+};
+
+/* hub_store_device_presence for n devices in one transaction (one fsync):
+ * the hub coalesces presence messages (a flood of them from one login
+ * was one fsync each, delaying every table's ack).  A device that is not
+ * registered or an invalid entry is skipped.  Errors: TNY_ESTATE (the
+ * commit failed: nothing recorded). */
+TNY_MUST_USE int hub_store_devices_presence(struct hub_store *store, int32_t n,
+                                            const struct hub_presence_update *u,
+                                            struct tny_diag *diag);
 
 /* Errors: TNY_ENOTFOUND, TNY_ESTATE. */
 TNY_MUST_USE int hub_store_get_device(struct hub_store *store,

@@ -1592,17 +1592,17 @@ out:
     return hs_finish(store, rc, diag);
 }
 
-int hub_store_device_presence(struct hub_store *store, const char *device_id,
-                              enum hub_presence presence, int64_t now_ms,
-                              struct tny_diag *diag)
+/* One device's presence inside the caller's transaction. */
+static int presence_one(struct hub_store *store, const char *device_id,
+                        enum hub_presence presence, int64_t now_ms,
+                        struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
     bool row;
     int rc;
     if ((unsigned)presence > HUB_PRESENCE_OFFLINE)
         return tny_diag_set(diag, TNY_EINVAL, "presence: unknown value");
-    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
-        (rc = hs_begin(store, diag)) < 0)
+    if ((rc = hs_check_id("device", device_id, diag)) < 0)
         return rc;
     if ((rc = hs_prepare(store, "SELECT presence FROM devices WHERE id = ?",
                          &st, diag)) < 0)
@@ -1638,6 +1638,38 @@ int hub_store_device_presence(struct hub_store *store, const char *device_id,
                     diag);
 out:
     hs_finalize(store, st);
+    return rc;
+}
+
+int hub_store_device_presence(struct hub_store *store, const char *device_id,
+                              enum hub_presence presence, int64_t now_ms,
+                              struct tny_diag *diag)
+{
+    int rc;
+    if ((unsigned)presence > HUB_PRESENCE_OFFLINE)
+        return tny_diag_set(diag, TNY_EINVAL, "presence: unknown value");
+    if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    rc = presence_one(store, device_id, presence, now_ms, diag);
+    return hs_finish(store, rc, diag);
+}
+
+int hub_store_devices_presence(struct hub_store *store, int32_t n,
+                               const struct hub_presence_update *u,
+                               struct tny_diag *diag)
+{
+    int rc;
+    if (n <= 0)
+        return TNY_OK;
+    if ((rc = hs_begin(store, diag)) < 0)
+        return rc;
+    for (int32_t i = 0; rc == 0 && i < n; i++) {
+        rc = presence_one(store, u[i].device_id, u[i].presence, u[i].now_ms,
+                          diag);
+        if (rc == TNY_ENOTFOUND || rc == TNY_EINVAL)
+            rc = TNY_OK; /* that device only: the others are kept */
+    }
     return hs_finish(store, rc, diag);
 }
 

@@ -46,6 +46,7 @@ struct hub_store {
     /* hub_store_write_fault: set by hs_sqlite_error for a fault of the
      * storage, cleared by the next COMMIT that succeeds. */
     bool fault;
+    int busy_timeout_ms; /* as opened (hub_store_checkpoint sets its own) */
     char fault_why[160];
     /* hub_store_batch_begin: every write is a savepoint of one open
      * transaction until hub_store_batch_end; batch_lost: SQLite rolled

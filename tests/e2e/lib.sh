@@ -120,6 +120,18 @@ e2e_cleanup() {
     exit "$rc"
 }
 
+# e2e_mount_ns "$@": re-runs the test in a private mount namespace
+# (unshare -m, root; for a tmpfs of its own), before e2e_init; without
+# root or unshare prints "SKIP: ..." and exits 77.
+e2e_mount_ns() {
+    [ -z "${TNY_IN_MOUNT_NS:-}" ] || return 0
+    if ! unshare -m true 2>/dev/null; then
+        echo "SKIP: $E2E_NAME: needs root and unshare -m (a private mount namespace)"
+        exit 77
+    fi
+    TNY_IN_MOUNT_NS=1 exec unshare -m --propagation private bash "$0" "$@"
+}
+
 # e2e_faketime_lib: FT = libfaketime's library for threaded programs;
 # without it prints "SKIP: ..." and exits 77.
 e2e_faketime_lib() {

@@ -33,14 +33,8 @@
 # Without root or unshare it prints "SKIP: ..." and exits 77.
 #
 # usage: bash test_hub_store_faults.sh SOURCE_DIR BUILD_DIR
-if [ -z "${TNY_IN_MOUNT_NS:-}" ]; then
-    if ! unshare -m true 2>/dev/null; then
-        echo "SKIP: $(basename "$0" .sh): needs root and unshare -m (a private mount namespace)"
-        exit 77
-    fi
-    TNY_IN_MOUNT_NS=1 exec unshare -m --propagation private bash "$0" "$@"
-fi
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+e2e_mount_ns "$@"
 E2E_TIMEOUT=${E2E_TIMEOUT:-240}
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"

@@ -1431,6 +1431,62 @@ static void check_feed_results(struct fx *f,
     free(text);
 }
 
+/* Issue 23: presence is coalesced.  A flood of presence messages (here
+ * 200 from one device, alternating online and offline) is kept in memory
+ * (the console's device list shows the latest at once) and written by
+ * hub_service_presence_flush in one transaction: the device's row holds
+ * the latest presence and time, and the log has one presence change, not
+ * one row (and one fsync) per message. */
+static void test_CM_presence_coalesced(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    char topic[TNY_WIRE_TOPIC_MAX];
+    presence(f, "table-001"); /* registers it */
+    presence(f, "table-002");
+    OK(hub_service_presence_flush(f->svc, &diag));
+    struct hub_log_entry *e = NULL;
+    int32_t n = 0, before = 0, after = 0;
+    OK(hub_store_read_log(f->store, NULL, 0, 100000, &e, &n, &diag));
+    for (int32_t i = 0; i < n; i++)
+        before += strcmp(e[i].kind, "device.presence") == 0;
+    hub_log_entries_free(e, n);
+    OK(tny_wire_topic(TNY_WIRE_TOPIC_PRESENCE, "table-001", topic,
+                      sizeof(topic), &diag));
+    for (int k = 0; k < 201; k++) {
+        struct tny_wire_presence p;
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        memset(&p, 0, sizeof(p));
+        snprintf(p.device_id, sizeof(p.device_id), "table-001");
+        p.state = k % 2 ? TNY_WIRE_PRESENCE_ONLINE : TNY_WIRE_PRESENCE_OFFLINE;
+        p.queued_results = k;
+        snprintf(p.software_version, sizeof(p.software_version), "test");
+        OK(tny_wire_encode_presence(&p, &buf, &len, &diag));
+        f->now += 10;
+        OK(handle(f, topic, buf, len));
+        free(buf);
+    }
+    /* Nothing written yet; the last message is what the hub shows. */
+    struct hub_device_info info;
+    OK(hub_store_get_device(f->store, "table-001", &info, &diag));
+    assert_int_equal(info.presence, HUB_PRESENCE_ONLINE);
+    assert_int_equal(hub_service_presence_waiting(f->svc), 1);
+    OK(hub_service_presence_flush(f->svc, &diag));
+    assert_int_equal(hub_service_presence_waiting(f->svc), 0);
+    OK(hub_store_get_device(f->store, "table-001", &info, &diag));
+    assert_int_equal(info.presence, HUB_PRESENCE_OFFLINE); /* k = 200 */
+    assert_true(info.last_seen_ms == f->now);
+    OK(hub_store_read_log(f->store, NULL, 0, 100000, &e, &n, &diag));
+    for (int32_t i = 0; i < n; i++)
+        after += strcmp(e[i].kind, "device.presence") == 0;
+    hub_log_entries_free(e, n);
+    assert_int_equal(after - before, 1);           /* online -> offline, once */
+    OK(hub_service_presence_flush(f->svc, &diag)); /* nothing waiting */
+    fx_free(f);
+}
+
 /* The feed built by a second service (the hub's feed thread) from a
  * snapshot is byte for byte the feed the service builds itself: devices
  * with their presence, results, pending tables, clock. */
@@ -2198,6 +2254,7 @@ int main(void)
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
         cmocka_unit_test(test_issue22_table_pause_and_extension_taken_back),
+        cmocka_unit_test(test_CM_presence_coalesced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

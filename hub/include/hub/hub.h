@@ -72,12 +72,15 @@ struct hub_args {
 TNY_MUST_USE int hub_config_load(int argc, char **argv, struct hub_config *cfg,
                                  struct hub_args *args, struct tny_diag *diag);
 
-/* As hub_config_load, with the config file's text given (NUL-terminated,
- * NULL = no file) instead of read from the file --config names, which then
- * only names it in messages.  The config file's parser without the disk:
- * the fuzz target fuzz/fuzz_hub_config.c enters here. */
+/* As hub_config_load, with the config file's bytes given (text[0..len),
+ * followed by a NUL at text[len]; NULL = no file) instead of read from the
+ * file --config names, which then only names it in messages.  A NUL byte,
+ * a control character or a byte that is not UTF-8 in the file is
+ * TNY_EINVAL naming the file, the line and the byte offset.  The config
+ * file's parser without the disk: the fuzz target fuzz/fuzz_hub_config.c
+ * enters here. */
 TNY_MUST_USE int hub_config_load_text(int argc, char **argv, const char *text,
-                                      struct hub_config *cfg,
+                                      size_t len, struct hub_config *cfg,
                                       struct hub_args *args,
                                       struct tny_diag *diag);
 
@@ -102,6 +105,19 @@ struct hub_store;
  * naming the file and the reason. */
 TNY_MUST_USE int hub_db_open(const struct hub_config *cfg, unsigned flags,
                              struct hub_store **out, struct tny_diag *diag);
+
+/* One hub per database (hub_db.c): takes an exclusive flock(2) on the
+ * file DATABASE.lock beside the database (made if missing, never removed)
+ * and writes this process's pid and host name into it.  The lock is the
+ * kernel's: it goes when the process ends in any way (SIGKILL, a crash),
+ * so a stale lock file never keeps a hub from starting.  *fd gets the
+ * descriptor to keep open for the life of the hub (close it to release).
+ * Errors: TNY_ECONFLICT when another process holds it (diag names the
+ * database, the other hub's pid and host as written in the lock file),
+ * TNY_ESTATE when the lock file cannot be made or locked (diag names it
+ * and why). */
+TNY_MUST_USE int hub_db_lock(const struct hub_config *cfg, int *fd,
+                             struct tny_diag *diag);
 
 /* tourney-hub --create: makes the configured database (schema, a probe
  * write) when it does not exist or is an empty file; an existing hub

@@ -142,6 +142,19 @@ TNY_MUST_USE int hub_service_on_presence(struct hub_service *svc,
                                          const uint8_t *payload, size_t len,
                                          int64_t now_ms, struct hub_outbox *ob,
                                          struct tny_diag *diag);
+/* Presence is kept in memory as it arrives (hub_service_on_presence
+ * writes nothing, but for a device's first message or an AG-14 draft
+ * start) and written by this call: every device's latest presence in one
+ * transaction.  The loop calls it every HUB_PRESENCE_FLUSH_MS and at
+ * shutdown.  A crash loses at most that much presence (a table says it
+ * again on every reconnect).  Errors: TNY_ESTATE (the commit failed: the
+ * devices stay to be written). */
+#define HUB_PRESENCE_FLUSH_MS 1000
+TNY_MUST_USE int hub_service_presence_flush(struct hub_service *svc,
+                                            struct tny_diag *diag);
+/* Devices whose presence waits for hub_service_presence_flush. */
+int32_t hub_service_presence_waiting(const struct hub_service *svc);
+
 TNY_MUST_USE int hub_service_on_request(struct hub_service *svc,
                                         const char *console_id,
                                         const uint8_t *payload, size_t len,
