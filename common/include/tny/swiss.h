@@ -90,6 +90,11 @@ struct tny_swiss_request {
     uint64_t seed;
     uint32_t round; /* lot = tny_rng_derive(seed, TNY_LOT_PAIRING, round) */
     enum tny_swiss_order order;
+    bool keep_graph; /* fill tny_swiss_pairing.graph* (benchmarks, audits) */
+    /* Optional: how the explanation names players[i] for people (e.g.
+     * "p3 Jiří Šebesta, 3 points"); NULL: "player i". */
+    void (*describe)(const void *ctx, int32_t i, char *buf, size_t size);
+    const void *describe_ctx;
     enum tny_swiss_cost cost; /* level 3: group steps (0) or points */
     /* Sides (optional, see above): side[i] in {-1, 0, 1} per player (NULL:
      * no side needs); again: n_again triples (a, b, side a must play) of
@@ -98,11 +103,6 @@ struct tny_swiss_request {
     const int8_t *side;
     const int32_t *again;
     int64_t n_again;
-    bool keep_graph; /* fill tny_swiss_pairing.graph* (benchmarks, audits) */
-    /* Optional: how the explanation names players[i] for people (e.g.
-     * "p3 Jiří Šebesta, 3 points"); NULL: "player i". */
-    void (*describe)(const void *ctx, int32_t i, char *buf, size_t size);
-    const void *describe_ctx;
 };
 
 struct tny_swiss_pairing {
