@@ -99,7 +99,8 @@ static const char *const drop_keys[] = {"player", "after_round", "rejoin_round",
                                         NULL};
 static const char *const dq_keys[] = {"player", "after_round", NULL};
 static const char *const round_keys[] = {"stage", "tables", NULL};
-static const char *const table_keys[] = {"table", "players", "result", NULL};
+static const char *const table_keys[] = {"table", "players", "sides", "result",
+                                         NULL};
 static const char *const bye_keys[] = {"bye", NULL};
 static bool valid_id(const char *s)
 {
@@ -799,6 +800,35 @@ static int parse_table(const struct eparse *ep, const json_t *obj,
                                     ip, ep->ev->players[t->seats[s]].id);
     }
     t->n_seats = (int32_t)json_array_size(v);
+    if ((v = json_object_get(obj, "sides"))) {
+        const struct tny_format *f = &ep->ev->format;
+        tny__path_key(p, path, "sides");
+        if ((rc = tny__want_array(v, p, TNY_MAX_SEATS, diag)) < 0)
+            return rc;
+        if (f->n_sides != 2 || json_array_size(v) != (size_t)t->n_seats)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                f->n_sides != 2
+                                    ? "%s: format \"%s\" has no sides"
+                                    : "%s: expected one side per player "
+                                      "(format \"%s\")",
+                                p, f->name);
+        for (size_t s = 0; s < json_array_size(v); s++) {
+            const char *name;
+            tny__path_index(ip, p, s);
+            if ((rc = tny__string(json_array_get(v, s), ip, TNY_NAME_MAX, &name,
+                                  diag)) < 0)
+                return rc;
+            int32_t k = tny_format_side_index(f, name);
+            if (k < 0)
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s: \"%s\" is not a side of format "
+                                    "\"%s\" (%s, %s)",
+                                    ip, name, f->name, f->sides[0],
+                                    f->sides[1]);
+            t->side[s] = (int8_t)k;
+        }
+        t->has_sides = true;
+    }
     if ((v = json_object_get(obj, "result"))) {
         struct rparse rp = {.ev = ep->ev, .diag = diag};
         tny__path_key(p, path, "result");
@@ -1367,6 +1397,17 @@ int tny_event_to_json(const struct tny_event *ev, char **out)
                     }
                 tok = tok && tny__set(to, "table", json_integer(tb->number));
                 tok = tok && tny__set(to, "players", ps);
+                if (tb->has_sides && ev->format.n_sides == 2) {
+                    json_t *sd = json_array();
+                    for (int32_t s = 0; sd && s < tb->n_seats; s++)
+                        if (!tny__append(
+                                sd, json_string(
+                                        ev->format.sides[tb->side[s] & 1]))) {
+                            json_decref(sd);
+                            sd = NULL;
+                        }
+                    tok = tok && tny__set(to, "sides", sd);
+                }
                 if (tb->has_result)
                     tok = tok && tny__set(to, "result", result_json(ev, tb));
             }

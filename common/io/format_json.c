@@ -304,13 +304,15 @@ static const char *const top_keys[] = {"name",
                                        "catan",
                                        "two_player",
                                        "tiebreak_data",
+                                       "sides",
                                        "table",
                                        NULL};
 static const char *const stage_keys[] = {
-    "name",         "kind",      "pairing",       "group_order",
-    "score_groups", "rounds",    "cut",           "best_of_three",
-    "from_start",   "tiebreaks", "timer_minutes", "final_timer_minutes",
-    "weight",       NULL};
+    "name",        "kind",          "pairing",
+    "group_order", "score_groups",  "rounds",
+    "cut",         "best_of_three", "from_start",
+    "tiebreaks",   "timer_minutes", "final_timer_minutes",
+    "weight",      "pairing_cost",  NULL};
 static const char *const points_keys[] = {"win",
                                           "draw",
                                           "loss",
@@ -325,6 +327,8 @@ static const char *const tp_keys[] = {
     "score_min", "score_max",         "points_from_scores",
     NULL};
 static const char *const tbd_keys[] = {"mov", "owp_floor", NULL};
+static const char *const sides_keys[] = {"names", "balance", "swapped_rematch",
+                                         NULL};
 static const char *const mov_keys[] = {"base", "min", "max", "bye", NULL};
 static const char *const bye_keys[] = {"rule",    "second_bye",  "points",
                                        "hq_diff", "game_points", "success_rate",
@@ -516,6 +520,14 @@ static int parse_stage(const json_t *obj, const char *path,
                             N_SCORE_GROUPS, &which, diag)) < 0)
             return rc;
         st->score_groups = (enum tny_score_groups)which;
+    }
+    if ((v = json_object_get(obj, "pairing_cost"))) {
+        const char *costs[2] = {tny_pairing_cost_name(TNY_COST_SCORE_GROUPS),
+                                tny_pairing_cost_name(TNY_COST_POINTS)};
+        tny__path_key(p, path, "pairing_cost");
+        if ((rc = pick_name(v, p, "pairing cost", costs, 2, &which, diag)) < 0)
+            return rc;
+        st->pairing_cost = (enum tny_pairing_cost)which;
     }
     if ((rc = opt_i32(obj, path, "rounds", 0, 1000, 1, &st->rounds, diag)) <
             0 ||
@@ -742,6 +754,47 @@ static int parse_tiebreak_data(const json_t *root, const char *path,
         f->owp_floor_permille = (int32_t)(units * 10 / TNY_POINT_SCALE);
     }
     return TNY_OK;
+}
+
+/* "sides": {"names": [two names], "balance": N, "swapped_rematch": bool}
+ * (2-player formats only). */
+static int parse_sides(const json_t *root, const char *path,
+                       struct tny_format *f, struct tny_diag *diag)
+{
+    json_t *b = json_object_get(root, "sides"), *v;
+    char p[TNY__PATH_MAX], np[TNY__PATH_MAX];
+    int rc;
+    if (!b)
+        return TNY_OK;
+    tny__path_key(p, path, "sides");
+    if ((rc = tny__want_object(b, p, diag)) < 0 ||
+        (rc = tny__check_keys(b, p, sides_keys, diag)) < 0)
+        return rc;
+    if (f->players_per_table != 2)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: sides need 2 players per table, not %d", p,
+                            (int)f->players_per_table);
+    tny__path_key(np, p, "names");
+    v = json_object_get(b, "names");
+    if (!v || !json_is_array(v) || json_array_size(v) != 2)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected an array of two side names", np);
+    for (size_t i = 0; i < 2; i++) {
+        char ip[TNY__PATH_MAX];
+        tny__path_index(ip, np, i);
+        if ((rc = tny__string_to(json_array_get(v, i), ip, f->sides[i],
+                                 sizeof(f->sides[i]), diag)) < 0)
+            return rc;
+    }
+    if (strcmp(f->sides[0], f->sides[1]) == 0)
+        return tny_diag_set(diag, TNY_EINVAL, "%s: \"%s\" listed twice", np,
+                            f->sides[0]);
+    f->n_sides = 2;
+    return (rc = opt_i32(b, p, "balance", 0, 1000, 1, &f->side_balance, diag)) <
+                   0
+               ? rc
+               : opt_bool(b, p, "swapped_rematch", &f->swapped_rematch, NULL,
+                          diag);
 }
 
 static int parse_table_block(const json_t *root, const char *path,
@@ -999,6 +1052,7 @@ int tny_format_from_json(const json_t *root, const char *path,
 
     if ((rc = parse_game_block(root, path, f, &ctx, diag)) < 0 ||
         (rc = parse_tiebreak_data(root, path, f, diag)) < 0 ||
+        (rc = parse_sides(root, path, f, diag)) < 0 ||
         (rc = parse_table_block(root, path, f, diag)) < 0)
         goto out;
 
@@ -1099,6 +1153,10 @@ static json_t *stage_json(const struct tny_stage *s)
         ok =
             ok && tny__set(o, "score_groups",
                            json_string(tny_score_groups_name(s->score_groups)));
+    if (s->pairing_cost != TNY_COST_SCORE_GROUPS)
+        ok =
+            ok && tny__set(o, "pairing_cost",
+                           json_string(tny_pairing_cost_name(s->pairing_cost)));
     if (!elim || s->rounds)
         ok = ok && tny__set(o, "rounds", json_integer(s->rounds));
     if (elim || s->cut)
@@ -1302,6 +1360,18 @@ static json_t *format_json(const struct tny_format *f)
                                 tny_json_points((int64_t)f->owp_floor_permille *
                                                 TNY_POINT_SCALE / 10));
         ok = ok && tny__set(o, "tiebreak_data", sub);
+    }
+
+    if (ok && f->n_sides == 2) {
+        sub = json_object();
+        json_t *names = json_array();
+        ok = tny__append(names, json_string(f->sides[0])) &&
+             tny__append(names, json_string(f->sides[1])) &&
+             tny__set(sub, "names", names) &&
+             tny__set(sub, "balance", json_integer(f->side_balance)) &&
+             tny__set(sub, "swapped_rematch",
+                      json_boolean(f->swapped_rematch)) &&
+             tny__set(o, "sides", sub);
     }
 
     sub = ok ? json_object() : NULL;

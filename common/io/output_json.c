@@ -81,6 +81,11 @@ static json_t *plan_table_json(const struct tny_event *ev,
             }
         ok = ok && tny__set(o, "table", json_integer(t->number));
         ok = ok && tny__set(o, "players", ps);
+        if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2)
+            ok = ok &&
+                 tny__set(o, "sides",
+                          json_pack("[ss]", ev->format.sides[t->side[0] & 1],
+                                    ev->format.sides[t->side[1] & 1]));
         if (t->first_seat >= 0 && t->first_seat < t->n_seats)
             ok = ok &&
                  tny__set(o, "first_player",

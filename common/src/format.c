@@ -77,6 +77,7 @@ static const char *const score_groups_names[] = {
     [TNY_GROUPS_POINTS] = "points",
     [TNY_GROUPS_WINS] = "wins",
 };
+static const char *const pairing_cost_names[] = {"score_groups", "points"};
 
 static const char *const bye_rule_names[] = {
     [TNY_BYE_LOWEST_POINTS_HQ] = "lowest_points_hq",
@@ -182,6 +183,11 @@ const char *tny_bye_rule_name(enum tny_bye_rule r)
     return name_at(bye_rule_names, COUNT(bye_rule_names), (int)r);
 }
 
+const char *tny_pairing_cost_name(enum tny_pairing_cost c)
+{
+    return name_at(pairing_cost_names, COUNT(pairing_cost_names), (int)c);
+}
+
 int tny_name_pick(const char *name, const char *const *names, int n,
                   const char *path, const char *noun, int *out,
                   struct tny_diag *diag)
@@ -249,6 +255,16 @@ int32_t tny_format_army_index(const struct tny_format *fmt, const char *name)
         return -1;
     for (int32_t i = 0; i < fmt->n_armies && i < TNY_MAX_ARMIES; i++)
         if (strcmp(fmt->armies[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int32_t tny_format_side_index(const struct tny_format *fmt, const char *name)
+{
+    if (!name)
+        return -1;
+    for (int32_t i = 0; i < fmt->n_sides && i < 2; i++)
+        if (strcmp(fmt->sides[i], name) == 0)
             return i;
     return -1;
 }

@@ -129,6 +129,13 @@ int tny_format_check(const struct tny_format *f, const char *path,
     if (f->max_players > 0 && f->max_players < f->min_players)
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s.max_players: less than min_players", path);
+    if (f->n_sides != 0 &&
+        (f->n_sides != 2 || !two || !f->sides[0][0] || !f->sides[1][0] ||
+         strcmp(f->sides[0], f->sides[1]) == 0))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.sides.names: expected two different names "
+                            "(a 2-player format)",
+                            path);
     for (int i = 0; i < f->n_stages; i++) {
         const struct tny_stage *s = &f->stages[i];
         char sp[PATH_MAX_];

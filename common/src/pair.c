@@ -211,6 +211,137 @@ static void describe_player(const void *ctx, int32_t i, char *buf, size_t size)
              strcmp(pts, "1") == 0 ? "" : "s");
 }
 
+/* ---- Sides (docs/rules.md "Sides") ------------------------------------ */
+
+/* What the Swiss stage so far says about sides, per line index i: games on
+ * each side, the side of the latest round in which the two differ is
+ * decided from `last` (the side of each round played, -1 none). */
+struct side_history {
+    int32_t n0, n1;
+    int8_t *last; /* per stage round: side played or -1 */
+};
+
+struct meeting {
+    int32_t a, b;  /* line indices, a < b */
+    int8_t side_a; /* side a played, -1 unknown */
+};
+
+static int cmp_meeting(const void *x, const void *y)
+{
+    const struct meeting *p = x, *q = y;
+    if (p->a != q->a)
+        return (p->a > q->a) - (p->a < q->a);
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+/* The balance rule: who plays side 0 of a pair (line indices a, b; sides
+ * history h over n_r stage rounds): the player with fewer games on side 0
+ * than on side 1 (relative to the other); equal balances: the one who
+ * played side 1 in the latest round where they differ; else by lot. */
+static int8_t side_of_first(const struct side_history *h, int32_t a, int32_t b,
+                            int32_t n_r, struct tny_rng *lot, const char **why)
+{
+    int32_t ba = h[a].n0 - h[a].n1, bb = h[b].n0 - h[b].n1;
+    int8_t coin = (int8_t)tny_rng_below(lot, 2); /* one draw every table */
+    *why = "balance";
+    if (ba != bb)
+        return ba < bb ? 0 : 1;
+    *why = "alternation";
+    for (int32_t r = n_r - 1; r >= 0; r--) {
+        int8_t sa = h[a].last[r], sb = h[b].last[r];
+        if (sa >= 0 && sb >= 0 && sa != sb)
+            return sa == 1 ? 0 : 1;
+    }
+    *why = "lot";
+    return coin;
+}
+
+/* Sides for the Swiss request: each player's history and need, and the
+ * meetings split into rematches (met, rewritten in place) and pairs that may
+ * meet again with the sides swapped (again: a, b, side a plays). */
+static int swiss_sides(struct plan_ctx *c, const int32_t *pos, int32_t n,
+                       int32_t *met, int64_t *n_met, int32_t **again,
+                       int64_t *n_again, struct side_history **sh, int8_t **buf,
+                       int8_t **need, int32_t *n_sr)
+{
+    const struct tny_event *ev = c->ev;
+    const struct tny_format *f = &ev->format;
+    int32_t nr = 0;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        nr += ev->rounds[r].stage == c->stage->kind;
+    *sh = calloc((size_t)n + 1, sizeof(**sh));
+    *buf = malloc((size_t)(n + 1) * (size_t)(nr + 1));
+    *need = malloc((size_t)n + 1);
+    struct meeting *m = malloc(sizeof(*m) * (size_t)(*n_met + 1));
+    *again = malloc(sizeof(int32_t) * 3 * (size_t)(*n_met + 1));
+    if (!*sh || !*buf || !*need || !m || !*again) {
+        free(m);
+        return tny_diag_set(c->diag, TNY_ENOMEM, "pair: out of memory");
+    }
+    memset(*buf, -1, (size_t)(n + 1) * (size_t)(nr + 1));
+    for (int32_t i = 0; i < n; i++)
+        (*sh)[i].last = *buf + (size_t)i * (size_t)(nr + 1);
+    int64_t k = 0;
+    for (int32_t r = 0, sr = 0; r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        if (round->stage != c->stage->kind)
+            continue;
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (tb->is_bye || tb->n_seats != 2)
+                continue;
+            int32_t a = pos[tb->seats[0]], b = pos[tb->seats[1]];
+            for (int s = 0; s < 2 && tb->has_sides; s++) {
+                int32_t i = s ? b : a;
+                if (i < 0)
+                    continue;
+                (*sh)[i].last[sr] = tb->side[s];
+                if (tb->side[s] == 0)
+                    (*sh)[i].n0++;
+                else
+                    (*sh)[i].n1++;
+            }
+            if (a < 0 || b < 0)
+                continue;
+            int8_t sa = tb->has_sides ? tb->side[0] : -1;
+            if (a > b) {
+                int32_t x = a;
+                a = b, b = x;
+                sa = sa >= 0 ? (int8_t)(1 - sa) : sa;
+            }
+            m[k++] = (struct meeting){a, b, sa};
+        }
+        sr++;
+    }
+    *n_sr = nr;
+    qsort(m, (size_t)k, sizeof(*m), cmp_meeting);
+    *n_met = 0;
+    *n_again = 0;
+    for (int64_t i = 0; i < k;) {
+        int64_t j = i;
+        while (j < k && m[j].a == m[i].a && m[j].b == m[i].b)
+            j++;
+        if (f->swapped_rematch && j - i == 1 && m[i].side_a >= 0) {
+            int32_t *x = *again + 3 * (*n_again)++;
+            x[0] = m[i].a, x[1] = m[i].b, x[2] = 1 - m[i].side_a;
+        } else {
+            met[2 * *n_met] = m[i].a;
+            met[2 * *n_met + 1] = m[i].b;
+            (*n_met)++;
+        }
+        i = j;
+    }
+    free(m);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t bal = (*sh)[i].n0 - (*sh)[i].n1;
+        (*need)[i] = f->side_balance <= 0      ? -1
+                     : bal >= f->side_balance  ? 1
+                     : -bal >= f->side_balance ? 0
+                                               : -1;
+    }
+    return TNY_OK;
+}
+
 static int pair_swiss(struct plan_ctx *c)
 {
     const struct tny_event *ev = c->ev;
@@ -224,6 +355,12 @@ static int pair_swiss(struct plan_ctx *c)
     int32_t *met = NULL;
     int64_t n_met = 0, cap_met = 0;
     struct tny_swiss_pairing sw = {0};
+    const bool sided = ev->format.n_sides == 2;
+    struct side_history *sh = NULL;
+    int8_t *sides_buf = NULL, *need = NULL;
+    int32_t *again = NULL;
+    int64_t n_again = 0;
+    int32_t n_sr = 0; /* stage rounds so far */
     if (!order || !pos || !bye_order || !sp || !shown_points) {
         rc = tny_diag_set(c->diag, TNY_ENOMEM, "pair: out of memory");
         goto out;
@@ -321,8 +458,9 @@ static int pair_swiss(struct plan_ctx *c)
                 continue;
             if (n_met == cap_met) {
                 cap_met = cap_met ? cap_met * 2 : 1024;
+                /* 3 ints a meeting: room for the sides' `again` triples */
                 int32_t *nm =
-                    realloc(met, sizeof(int32_t) * 2 * (size_t)cap_met);
+                    realloc(met, sizeof(int32_t) * 3 * (size_t)cap_met);
                 if (!nm) {
                     rc = tny_diag_set(c->diag, TNY_ENOMEM,
                                       "pair: out of memory");
@@ -336,6 +474,9 @@ static int pair_swiss(struct plan_ctx *c)
         }
     }
 
+    if (sided && (rc = swiss_sides(c, pos, n, met, &n_met, &again, &n_again,
+                                   &sh, &sides_buf, &need, &n_sr)) < 0)
+        goto out;
     for (int32_t i = 0; i < c->st.n_rows; i++)
         if (pos[c->st.rows[i].player] >= 0)
             shown_points[pos[c->st.rows[i].player]] = c->st.rows[i].points;
@@ -352,19 +493,48 @@ static int pair_swiss(struct plan_ctx *c)
         .order = c->stage->group_order == TNY_GROUP_ADJACENT
                      ? TNY_SWISS_ADJACENT
                      : TNY_SWISS_LOT,
+        .cost = c->stage->pairing_cost == TNY_COST_POINTS
+                    ? TNY_SWISS_COST_POINTS
+                    : TNY_SWISS_COST_GROUPS,
+        .side = need,
+        .again = again,
+        .n_again = n_again,
     };
     rc = tny_swiss_pair(&req, &sw, c->diag);
     if (rc < 0)
         goto out;
+    if (sw.explain)
+        text_add(&c->explain, "%s\n", sw.explain);
+    struct tny_rng lot;
+    tny_rng_derive(&lot, ev->seed, TNY_LOT_SEATS, (uint32_t)c->round);
     for (int32_t i = 0; i < sw.n_pairs; i++) {
         int32_t seats[2] = {order[sw.pairs[i][0]], order[sw.pairs[i][1]]};
         if ((rc = add_table(c, seats, 2, false)) < 0)
             goto out;
+        if (sided) {
+            struct tny_pairing_table *t = &c->out->tables[c->out->n_tables - 1];
+            const char *why = "swapped from their first meeting";
+            int8_t s0 = sw.pair_side[i];
+            if (s0 < 0)
+                s0 = side_of_first(sh, sw.pairs[i][0], sw.pairs[i][1], n_sr,
+                                   &lot, &why);
+            t->has_sides = true;
+            t->side[0] = s0;
+            t->side[1] = (int8_t)(1 - s0);
+            text_add(&c->explain, "%s%s %s v %s %s (%s)",
+                     i ? ", "
+                       : "sides (fewer games on a side plays it, "
+                         "equal: alternation, else lot): ",
+                     ev->players[seats[s0 == 0 ? 0 : 1]].id,
+                     ev->format.sides[0],
+                     ev->players[seats[s0 == 0 ? 1 : 0]].id,
+                     ev->format.sides[1], why);
+        }
     }
+    if (sided && sw.n_pairs > 0)
+        text_add(&c->explain, "\n");
     if (sw.bye >= 0 && (rc = add_bye(c, order[sw.bye])) < 0)
         goto out;
-    if (sw.explain)
-        text_add(&c->explain, "%s\n", sw.explain);
     if (sw.bye >= 0)
         text_add(&c->explain, "bye: %s %s (%s)\n",
                  ev->players[order[sw.bye]].id, ev->players[order[sw.bye]].name,
@@ -376,6 +546,10 @@ static int pair_swiss(struct plan_ctx *c)
                      : "lowest ranked without a bye");
 out:
     tny_swiss_pairing_release(&sw);
+    free(sh);
+    free(sides_buf);
+    free(again);
+    free(need);
     free(order);
     free(pos);
     free(bye_order);
@@ -1180,6 +1354,8 @@ int tny_event_append_round(struct tny_event *ev,
         dst->is_bye = src->is_bye;
         dst->n_seats = src->n_seats;
         memcpy(dst->seats, src->seats, sizeof(dst->seats));
+        dst->has_sides = src->has_sides;
+        memcpy(dst->side, src->side, sizeof(dst->side));
         dst->result.winner = -1;
         dst->result.default_winner = -1;
         for (int s = 0; s < TNY_MAX_SEATS; s++)

@@ -105,6 +105,13 @@ struct ctx {
     int64_t *met_start;
     int32_t *met_adj; /* sorted, distinct */
     int32_t dmax;
+    int64_t *sval; /* player -> level-3 coordinate (group or points) */
+    int64_t span;  /* largest sval */
+    bool sided;    /* a request with sides (swiss.h) */
+    int64_t *ag_start;
+    int32_t *ag_adj; /* `again` partners, sorted */
+    int8_t *ag_side; /* the side this player must play against them */
+    int64_t Wc, Wr;  /* sides: conflict and swapped-rematch weights */
     bool case_a;
     int32_t bye;    /* case A: predetermined bye holder or -1 */
     int32_t *brank; /* case B: bye order (0 first) */
@@ -205,6 +212,103 @@ static int build_line(struct ctx *c)
     return 0;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Level-3 coordinates: the score group, or the points below the top
+ * group divided by the gcd of all such differences (TNY_SWISS_COST_POINTS). */
+static void build_sval(struct ctx *c)
+{
+    const struct tny_swiss_player *pl = c->req->players;
+    int64_t top = pl[c->line[0]].points, g = 0;
+    for (int32_t i = 0; i < c->n; i++)
+        if (c->req->cost == TNY_SWISS_COST_POINTS)
+            g = gcd64(g, top - pl[i].points);
+    c->span = 0;
+    for (int32_t i = 0; i < c->n; i++) {
+        c->sval[i] = c->req->cost == TNY_SWISS_COST_POINTS
+                         ? (g ? (top - pl[i].points) / g : 0)
+                         : c->grp[i];
+        if (c->sval[i] > c->span)
+            c->span = c->sval[i];
+    }
+}
+
+/* `again` as sorted adjacency lists with the side each end must play. */
+static int build_again(struct ctx *c)
+{
+    int32_t n = c->n;
+    const int32_t *a = c->req->again;
+    int64_t na = c->req->n_again;
+    c->ag_start = calloc((size_t)n + 1, sizeof(int64_t));
+    c->ag_adj = malloc((size_t)(2 * na + 1) * sizeof(int32_t));
+    c->ag_side = malloc((size_t)(2 * na + 1));
+    int64_t *fill = malloc(((size_t)n + 1) * sizeof(int64_t));
+    if (!c->ag_start || !c->ag_adj || !c->ag_side || !fill) {
+        free(fill);
+        return TNY_ENOMEM;
+    }
+    for (int64_t i = 0; i < na; i++) {
+        c->ag_start[a[3 * i] + 1]++;
+        c->ag_start[a[3 * i + 1] + 1]++;
+    }
+    for (int32_t v = 0; v < n; v++)
+        c->ag_start[v + 1] += c->ag_start[v];
+    memcpy(fill, c->ag_start, ((size_t)n + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < na; i++) {
+        int64_t x = fill[a[3 * i]]++, y = fill[a[3 * i + 1]]++;
+        c->ag_adj[x] = a[3 * i + 1];
+        c->ag_side[x] = (int8_t)a[3 * i + 2];
+        c->ag_adj[y] = a[3 * i];
+        c->ag_side[y] = (int8_t)(1 - a[3 * i + 2]);
+    }
+    free(fill);
+    /* insertion sort per list (lists are as long as rounds played) */
+    for (int32_t v = 0; v < n; v++)
+        for (int64_t i = c->ag_start[v] + 1; i < c->ag_start[v + 1]; i++)
+            for (int64_t j = i;
+                 j > c->ag_start[v] && c->ag_adj[j - 1] > c->ag_adj[j]; j--) {
+                int32_t t = c->ag_adj[j];
+                int8_t ts = c->ag_side[j];
+                c->ag_adj[j] = c->ag_adj[j - 1];
+                c->ag_side[j] = c->ag_side[j - 1];
+                c->ag_adj[j - 1] = t;
+                c->ag_side[j - 1] = ts;
+            }
+    return 0;
+}
+
+/* The side u must play against v when they may meet again, else -1. */
+static int again_side(const struct ctx *c, int32_t u, int32_t v)
+{
+    if (!c->ag_start)
+        return -1;
+    for (int64_t i = c->ag_start[u]; i < c->ag_start[u + 1]; i++)
+        if (c->ag_adj[i] == v)
+            return c->ag_side[i];
+    return -1;
+}
+
+/* Sides: the pair cannot give both players the side they need. */
+static bool side_conflict(const struct ctx *c, int32_t u, int32_t v)
+{
+    const int8_t *need = c->req->side;
+    int su = again_side(c, u, v);
+    if (!need)
+        return false;
+    if (su >= 0)
+        return (need[u] >= 0 && need[u] != su) ||
+               (need[v] >= 0 && need[v] != 1 - su);
+    return need[u] >= 0 && need[u] == need[v];
+}
+
 static int build_met(struct ctx *c)
 {
     int32_t n = c->n;
@@ -279,8 +383,13 @@ static int64_t line_dist(const struct ctx *c, int32_t u, int32_t v)
 
 static int64_t pair_cost(const struct ctx *c, int32_t u, int32_t v)
 {
-    int64_t dg = c->grp[u] - c->grp[v], dl = line_dist(c, u, v);
-    int64_t cost = dl * dl + c->W3 * dg * dg + (dg ? c->W4 : 0);
+    int64_t dg = c->sval[u] - c->sval[v], dl = line_dist(c, u, v);
+    int64_t cost =
+        dl * dl + c->W3 * dg * dg + (c->grp[u] != c->grp[v] ? c->W4 : 0);
+    if (c->sided) {
+        cost += again_side(c, u, v) >= 0 ? c->Wr : 0;
+        cost += side_conflict(c, u, v) ? c->Wc : 0;
+    }
     if (!c->case_a && is_met(c, u, v))
         cost += c->W1;
     return cost;
@@ -303,9 +412,9 @@ static int64_t min64(int64_t a, int64_t b)
     return a < b ? a : b;
 }
 
-/* Largest group difference h - g of a K* pair (E4): at most T players in
- * the groups strictly between g and h.  Two pointers: the farthest group
- * reachable from g never moves up as g moves down. */
+/* Largest level-3 difference (group steps h - g, or points) of a K* pair (E4):
+ * at most T players in the groups strictly between g and h.  Two pointers: the
+ * farthest group reachable from g never moves up as g moves down. */
 static int64_t max_reach(const struct ctx *c)
 {
     int64_t dg = 0;
@@ -315,19 +424,52 @@ static int64_t max_reach(const struct ctx *c)
             h = g + 1;
         while (h + 1 < c->G && c->gstart[h + 1] - c->gstart[g + 1] <= c->T)
             h++;
-        if (h - g > dg)
-            dg = h - g;
+        int64_t d =
+            c->sval[c->line[c->gstart[h]]] - c->sval[c->line[c->gstart[g]]];
+        if (d > dg)
+            dg = d;
     }
     return dg;
 }
 
+/* One level of a lexicographic cost, bottom up: *w = *sum + 1, then *sum
+ * += *w * u (sum: the largest total of the levels so far). */
+static bool level(int64_t *sum, int64_t u, int64_t *w)
+{
+    *w = *sum + 1;
+    return lim_mul_add(*w, u, *sum, sum);
+}
+
+/* Sides (swiss.h): universal bounds on the complete graph.  Levels from
+ * the bottom: line distance, swapped rematches, pair-downs, level 3, side
+ * conflicts, and in case B the bye and rematches. */
+static bool set_weights_sided(struct ctx *c, int64_t *maxc)
+{
+    int64_t P = c->nv / 2, n1 = c->n - 1, sum = 0, u3, sq = c->span * c->span;
+    bool ok = lim_mul_add(P, n1 * n1, 0, &sum) && level(&sum, P, &c->Wr) &&
+              level(&sum, P, &c->W4) && lim_mul_add(P, sq, 0, &u3) &&
+              level(&sum, u3, &c->W3) && level(&sum, P, &c->Wc);
+    if (ok && !c->case_a)
+        ok = level(&sum, n1, &c->W2) && level(&sum, P, &c->W1);
+    /* the largest edge: every level at its largest */
+    ok = ok && lim_mul_add(c->W3, sq, n1 * n1 + c->Wr + c->W4, maxc) &&
+         lim_mul_add(1, *maxc, c->Wc, maxc);
+    if (ok && !c->case_a)
+        ok = lim_mul_add(1, *maxc, c->W1, maxc) &&
+             lim_mul_add(c->W2, n1, 0, &u3);
+    return ok;
+}
+
 static int set_weights(struct ctx *c, struct tny_diag *diag)
 {
-    int64_t P = c->nv / 2, g1 = c->G - 1, n1 = c->n - 1;
-    int64_t g1sq = g1 * g1;
-    bool ok = true;
+    int64_t P = c->nv / 2, g1 = c->span, n1 = c->n - 1;
+    int64_t g1sq;
+    bool ok = g1 < ((int64_t)1 << 28);
+    g1sq = ok ? g1 * g1 : 0;
     int64_t U3 = 0, U4 = 0, U5 = 0, L5max, maxc = 0;
-    if (c->case_a) {
+    if (ok && c->sided) {
+        ok = set_weights_sided(c, &maxc);
+    } else if (ok && c->case_a) {
         int64_t dd = 2 * (int64_t)c->dmax + 1;
         c->D1 = (int32_t)min64(4 * (int64_t)c->dmax + 2, n1);
         c->T = (int32_t)min64(4 * (int64_t)c->dmax + 1, n1);
@@ -335,13 +477,13 @@ static int set_weights(struct ctx *c, struct tny_diag *diag)
         int64_t d1sq = (int64_t)c->D1 * c->D1, tsq = tail * tail;
         int64_t dg = max_reach(c);
         L5max = d1sq > tsq ? d1sq : tsq;
-        U4 = min64(P, dd * g1); /* pair-downs (E5) */
+        U4 = min64(P, dd * (c->G - 1)); /* pair-downs (E5) */
         ok = lim_mul_add(U4, tsq, 0, &U5) && lim_mul_add(P, d1sq, U5, &U5);
         c->W4 = U5 + 1;
         ok = ok && lim_mul_add(c->W4, U4, U5 + 1, &c->W3) &&
              lim_mul_add(c->W3, dg * dg, c->W4, &maxc) &&
              lim_mul_add(1, maxc, L5max, &maxc);
-    } else {
+    } else if (ok) {
         L5max = n1 * n1;
         U4 = P;
         ok = lim_mul_add(P, g1sq, 0, &U3) && lim_mul_add(P, L5max, 0, &U5);
@@ -356,8 +498,10 @@ static int set_weights(struct ctx *c, struct tny_diag *diag)
     if (!ok)
         return tny_diag_set(diag, TNY_ERANGE,
                             "swiss: %d players with up to %d opponents met "
-                            "each: pairing weights exceed the 2^58 cost range",
-                            (int)c->n, (int)c->dmax);
+                            "each%s: pairing weights exceed the 2^58 cost "
+                            "range",
+                            (int)c->n, (int)c->dmax,
+                            c->sided ? " and sides" : "");
     return 0;
 }
 
@@ -409,6 +553,17 @@ static int scan_kstar(struct ctx *c)
                 rc = consider(c, u, c->line[q]);
         }
     }
+    return rc;
+}
+
+/* Sides, case A: every pair but rematches and the bye holder. */
+static int scan_all(struct ctx *c)
+{
+    int rc = 0;
+    for (int32_t p = 0; p < c->n && !rc; p++)
+        for (int32_t q = p + 1; q < c->n && !rc; q++)
+            if (c->line[p] != c->bye)
+                rc = consider(c, c->line[p], c->line[q]);
     return rc;
 }
 
@@ -477,6 +632,21 @@ static int validate(const struct tny_swiss_request *req, struct tny_diag *diag)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "swiss: met[%lld]: player %d met themself",
                                 (long long)i, (int)req->met[2 * i]);
+    if (req->n_again < 0 || (req->n_again > 0 && !req->again))
+        return tny_diag_set(diag, TNY_EINVAL, "swiss: again: NULL array");
+    for (int64_t i = 0; i < req->n_again; i++) {
+        const int32_t *a = req->again + 3 * i;
+        if (a[0] < 0 || a[0] >= n || a[1] < 0 || a[1] >= n || a[0] == a[1] ||
+            (a[2] != 0 && a[2] != 1))
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "swiss: again[%lld]: expected two players "
+                                "and a side 0 or 1",
+                                (long long)i);
+    }
+    for (int32_t i = 0; req->side && i < n; i++)
+        if (req->side[i] < -1 || req->side[i] > 1)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "swiss: side[%d]: expected -1, 0 or 1", (int)i);
     int32_t *seen = malloc((size_t)n * sizeof(int32_t));
     if (!seen)
         return tny_diag_set(diag, TNY_ENOMEM, "swiss: out of memory");
@@ -587,10 +757,13 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
     if (out->n_pair_downs == 0) {
         sb_addf(sb, ". no pair-downs");
     } else {
-        sb_addf(sb,
-                ". %d pair-down%s (odd score groups send one player to "
-                "the nearest group they can play):",
-                (int)out->n_pair_downs, out->n_pair_downs == 1 ? "" : "s");
+        sb_addf(sb, ". %d pair-down%s (%s):", (int)out->n_pair_downs,
+                out->n_pair_downs == 1 ? "" : "s",
+                req->cost == TNY_SWISS_COST_POINTS
+                    ? "pairing cost \"points\": the smallest sum of squared "
+                      "points differences"
+                    : "odd score groups send one player to the nearest "
+                      "group they can play");
         int32_t shown = 0;
         for (int32_t i = 0; i < out->n_pairs && shown < 10; i++) {
             int32_t a = out->pairs[i][0], b = out->pairs[i][1];
@@ -604,6 +777,24 @@ static void explain(const struct ctx *c, struct tny_swiss_pairing *out,
         if (out->n_pair_downs > shown)
             sb_addf(sb, " ...");
     }
+    if (c->sided) {
+        sb_addf(sb,
+                ". sides: %d pair%s cannot keep both players' sides "
+                "balanced",
+                (int)out->n_side_conflicts,
+                out->n_side_conflicts == 1 ? "" : "s");
+        int32_t shown = 0;
+        for (int32_t i = 0; i < out->n_pairs && shown < 10; i++)
+            if (out->pair_side[i] >= 0) {
+                sb_addf(sb, "%s %s and %s meet again with sides swapped",
+                        shown ? "," : ";",
+                        who(c, out->pairs[i][0], wa, sizeof wa),
+                        who(c, out->pairs[i][1], wb, sizeof wb));
+                shown++;
+            }
+        if (out->n_again > shown)
+            sb_addf(sb, " ...");
+    }
     sb_addf(sb, "\n");
 }
 
@@ -611,6 +802,7 @@ static void ctx_release(struct ctx *c)
 {
     free(c->grp), free(c->gstart), free(c->line), free(c->pos);
     free(c->met_start), free(c->met_adj), free(c->brank);
+    free(c->sval), free(c->ag_start), free(c->ag_adj), free(c->ag_side);
     free(c->vid), free(c->pid), free(c->pend);
 }
 
@@ -618,7 +810,7 @@ static void ctx_release(struct ctx *c)
 static int solve_case_a(struct ctx *c, struct tny_matching *m,
                         struct tny_diag *diag)
 {
-    int rc = scan_kstar(c);
+    int rc = c->sided ? scan_all(c) : scan_kstar(c);
     if (!rc)
         rc = flush(c, m, diag);
     if (!rc)
@@ -656,15 +848,22 @@ int tny_swiss_pair(const struct tny_swiss_request *req,
     c.brank = malloc((size_t)n * sizeof(int32_t));
     c.vid = malloc((size_t)n * sizeof(int32_t));
     c.pid = malloc(((size_t)n + 1) * sizeof(int32_t));
+    c.sval = malloc((size_t)n * sizeof(int64_t));
+    c.sided = req->side != NULL || req->n_again > 0;
     out->pairs = malloc(((size_t)n / 2 + 1) * sizeof(*out->pairs));
+    out->pair_side = c.sided ? malloc((size_t)n / 2 + 1) : NULL;
     if (!c.grp || !c.gstart || !c.line || !c.pos || !c.brank || !c.vid ||
-        !c.pid || !out->pairs) {
+        !c.pid || !c.sval || !out->pairs || (c.sided && !out->pair_side)) {
         rc = TNY_ENOMEM;
         goto out;
     }
     rc = build_line(&c);
-    if (!rc)
+    if (!rc) {
+        build_sval(&c);
         rc = build_met(&c);
+    }
+    if (!rc && c.sided)
+        rc = build_again(&c);
     if (!rc)
         rc = bye_order(&c);
     if (rc)
@@ -726,6 +925,12 @@ int tny_swiss_pair(const struct tny_swiss_request *req,
         out->n_pair_downs += c.grp[a] != c.grp[b];
     }
     qsort(out->pairs, (size_t)out->n_pairs, sizeof(*out->pairs), cmp_pair);
+    for (int32_t i = 0; c.sided && i < out->n_pairs; i++) {
+        int32_t a = out->pairs[i][0], b = out->pairs[i][1];
+        out->pair_side[i] = (int8_t)again_side(&c, a, b);
+        out->n_again += out->pair_side[i] >= 0;
+        out->n_side_conflicts += side_conflict(&c, a, b);
+    }
     if (out->bye >= 0)
         out->bye_rule_relaxed = req->players[out->bye].bye_rank < 0;
     out->n_candidate_edges = m ? tny_matching_n_edges(m) : 0;
@@ -768,6 +973,7 @@ void tny_swiss_pairing_release(struct tny_swiss_pairing *p)
     if (!p)
         return;
     free(p->pairs);
+    free(p->pair_side);
     free(p->explain);
     free(p->graph_player);
     free(p->graph_edges);

@@ -809,6 +809,86 @@ int tny_event_bracket_reorder(struct tny_event *ev, struct tny_diag *diag)
     return bracket_walk(ev, true, diag);
 }
 
+
+/* A game with sides, as validate_sides sorts them. */
+struct sided_game {
+    int32_t a, b; /* players, a < b */
+    int8_t side_a;
+    int32_t stage, round, table;
+};
+
+static int cmp_sided(const void *x, const void *y)
+{
+    const struct sided_game *p = x, *q = y;
+    if (p->stage != q->stage)
+        return (p->stage > q->stage) - (p->stage < q->stage);
+    if (p->a != q->a)
+        return (p->a > q->a) - (p->a < q->a);
+    if (p->b != q->b)
+        return (p->b > q->b) - (p->b < q->b);
+    return (p->round > q->round) - (p->round < q->round);
+}
+
+/* Sides (docs/rules.md "Sides"): only in a format with sides, one per
+ * seat of a 2-player table, the two seats on different sides, and two
+ * players who meet again in a stage play the other sides than before. */
+static int validate_sides(const struct tny_event *ev, struct tny_diag *diag)
+{
+    const struct tny_format *f = &ev->format;
+    int64_t n = 0;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        n += ev->rounds[r].n_tables;
+    struct sided_game *g = malloc(sizeof(*g) * (size_t)(n + 1));
+    int rc = TNY_OK;
+    if (!g)
+        return tny_diag_set(diag, TNY_ENOMEM, "event: out of memory");
+    n = 0;
+    for (int32_t r = 0; r < ev->n_rounds && !rc; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables && !rc; t++) {
+            const struct tny_table *tb = &ev->rounds[r].tables[t];
+            if (!tb->has_sides)
+                continue;
+            if (f->n_sides != 2 || tb->n_seats != 2)
+                rc = tny_diag_set(
+                    diag, TNY_EINVAL, "event.rounds[%d].tables[%d].sides: %s",
+                    (int)r, (int)t,
+                    f->n_sides != 2 ? "the format has no sides"
+                                    : "sides need a 2-player table");
+            else if (tb->side[0] == tb->side[1] || tb->side[0] < 0 ||
+                     tb->side[0] > 1 || tb->side[1] < 0 || tb->side[1] > 1)
+                rc = tny_diag_set(diag, TNY_EINVAL,
+                                  "event.rounds[%d].tables[%d].sides: "
+                                  "\"%s\" and \"%s\" cannot both play "
+                                  "\"%s\"",
+                                  (int)r, (int)t, pid(ev, tb->seats[0]),
+                                  pid(ev, tb->seats[1]),
+                                  f->sides[tb->side[0] & 1]);
+            else {
+                bool sw = tb->seats[0] > tb->seats[1];
+                g[n++] = (struct sided_game){sw ? tb->seats[1] : tb->seats[0],
+                                             sw ? tb->seats[0] : tb->seats[1],
+                                             sw ? tb->side[1] : tb->side[0],
+                                             (int32_t)ev->rounds[r].stage,
+                                             r,
+                                             t};
+            }
+        }
+    if (!rc)
+        qsort(g, (size_t)n, sizeof(*g), cmp_sided);
+    for (int64_t i = 1; i < n && !rc; i++)
+        if (g[i].stage == g[i - 1].stage && g[i].a == g[i - 1].a &&
+            g[i].b == g[i - 1].b && g[i].side_a == g[i - 1].side_a &&
+            f->swapped_rematch)
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "event.rounds[%d].tables[%d].sides: \"%s\" "
+                              "and \"%s\" meet again on the same sides as "
+                              "in round %d (a second meeting swaps them)",
+                              (int)g[i].round, (int)g[i].table, pid(ev, g[i].a),
+                              pid(ev, g[i].b), (int)g[i - 1].round + 1);
+    free(g);
+    return rc;
+}
+
 int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
@@ -896,6 +976,8 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
                 goto out;
         }
     }
+    if ((rc = validate_sides(ev, diag)) < 0)
+        goto out;
     for (int32_t p = 0; p < ev->n_players; p++)
         if ((rc = validate_rejoin(ev, p, diag)) < 0 ||
             (rc = validate_declaration(ev, p, diag)) < 0)

@@ -73,12 +73,12 @@ run 2 --explain standings "$TESTS/cases/catan-round.json" &&
 # --- formats: the presets, one per line ---
 CASE=formats
 if run 0 formats; then
-    printf 'agricola\ncatan\ngot-lcg2\nneuroshima-hex\nswiss-2p\ntantrix\nxwing-2.0\n' >"$TMP/want"
+    printf 'agricola\ncatan\ngot-lcg2\nnetrunner-dss\nnetrunner-sss\nneuroshima-hex\nswiss-2p\ntantrix\nxwing-2.0\n' >"$TMP/want"
     cmp -s "$TMP/out" "$TMP/want" || fail "formats printed: $(cat "$TMP/out")"
 fi
 
 # --- format NAME: JSON that loads back as an event's format object ---
-for name in agricola catan got-lcg2 neuroshima-hex tantrix; do
+for name in agricola catan got-lcg2 netrunner-sss neuroshima-hex tantrix; do
     CASE="format $name"
     run 0 format "$name" || continue
     grep -q "^  \"name\": \"$name\",\$" "$TMP/out" || fail "$CASE: no name line"

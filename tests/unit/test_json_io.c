@@ -594,8 +594,8 @@ static void test_event_errors_name_the_key(void **state)
                 "event: invalid JSON at line 2, column");
     event_fails("{\"format\": \"chess\", \"players\": []}",
                 "event.format: unknown format \"chess\" (presets: agricola, "
-                "catan, got-lcg2, neuroshima-hex, swiss-2p, tantrix, "
-                "xwing-2.0)");
+                "catan, got-lcg2, netrunner-dss, netrunner-sss, "
+                "neuroshima-hex, swiss-2p, tantrix, xwing-2.0)");
     event_fails("{\"format\": \"catan\", \"players\": [], \"round\": []}",
                 "event.round: unknown key (expected one of: format, options, "
                 "seed, title, level, players, drops, disqualified, rounds, "

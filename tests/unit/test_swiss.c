@@ -26,17 +26,60 @@ struct inst {
     uint64_t seed;
     uint32_t round;
     enum tny_swiss_order order;
+    /* issue 19: pairing cost and sides (swiss.h) */
+    enum tny_swiss_cost cost;
+    bool sided;
+    int8_t side[MAXN];
+    int8_t agm[MAXN][MAXN]; /* -1, or the side row must play against col */
+    int32_t again[3 * MAXN * MAXN];
+    int64_t n_again;
     /* derived from the statement */
     int32_t grp[MAXN], pos[MAXN], gstart[MAXN + 1], G;
     int32_t brank[MAXN];
+    int64_t sval[MAXN]; /* level 3 coordinate: group, or points / gcd */
 };
 
 static struct tny_swiss_request request_of(const struct inst *in)
 {
-    struct tny_swiss_request r = {in->n,    in->pl,    in->met,   in->n_met,
-                                  in->seed, in->round, in->order, false,
-                                  NULL,     NULL};
+    struct tny_swiss_request r = {in->n,
+                                  in->pl,
+                                  in->met,
+                                  in->n_met,
+                                  in->seed,
+                                  in->round,
+                                  in->order,
+                                  false,
+                                  NULL,
+                                  NULL,
+                                  TNY_SWISS_COST_GROUPS,
+                                  NULL,
+                                  NULL,
+                                  0};
+    r.cost = in->cost;
+    r.side = in->sided ? in->side : NULL;
+    r.again = in->again;
+    r.n_again = in->n_again;
     return r;
+}
+
+static int64_t gcd_of(int64_t a, int64_t b)
+{
+    return b ? gcd_of(b, a % b) : a;
+}
+
+/* The level-3 coordinate as swiss.h states it. */
+static void derive_sval(struct inst *in)
+{
+    int64_t top = INT64_MIN, g = 0;
+    for (int32_t i = 0; i < in->n; i++)
+        if (in->pl[i].points > top)
+            top = in->pl[i].points;
+    for (int32_t i = 0; i < in->n; i++)
+        g = gcd_of(g, top - in->pl[i].points);
+    for (int32_t i = 0; i < in->n; i++)
+        in->sval[i] = in->cost == TNY_SWISS_COST_POINTS
+                          ? (g ? (top - in->pl[i].points) / g : 0)
+                          : in->grp[i];
 }
 
 /* Score groups, line and bye order exactly as the header states them. */
@@ -87,18 +130,37 @@ static void derive(struct inst *in)
         }
         in->brank[i] = r;
     }
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++)
+            if (!in->sided)
+                in->agm[i][j] = -1;
+    derive_sval(in);
 }
 
 struct objv {
-    int64_t v[5]; /* rematches, bye order, sum dg^2, pair-downs, sum dl^2 */
+    int64_t v[7]; /* rematches, bye order, sum dg^2, pair-downs, sum dl^2;
+                     with sides: side conflicts, swapped rematches */
 };
 
 static int obj_cmp(const struct objv *a, const struct objv *b)
 {
-    for (int k = 0; k < 5; k++)
+    static const int order[7] = {0, 1, 5, 2, 3, 6, 4}; /* swiss.h */
+    for (int i = 0; i < 7; i++) {
+        int k = order[i];
         if (a->v[k] != b->v[k])
             return a->v[k] < b->v[k] ? -1 : 1;
+    }
     return 0;
+}
+
+/* Sides: the pair cannot give both players the side they need. */
+static bool conflict(const struct inst *in, int32_t a, int32_t b)
+{
+    int sa = in->agm[a][b];
+    if (sa >= 0)
+        return (in->side[a] >= 0 && in->side[a] != sa) ||
+               (in->side[b] >= 0 && in->side[b] != 1 - sa);
+    return in->side[a] >= 0 && in->side[a] == in->side[b];
 }
 
 static int64_t dist(const struct inst *in, int32_t a, int32_t b)
@@ -116,11 +178,15 @@ static int64_t dist(const struct inst *in, int32_t a, int32_t b)
 static void add_pair(const struct inst *in, struct objv *o, int32_t a,
                      int32_t b)
 {
-    int64_t dg = in->grp[a] - in->grp[b], dl = dist(in, a, b);
+    int64_t dg = in->sval[a] - in->sval[b], dl = dist(in, a, b);
     o->v[0] += in->metm[a][b];
     o->v[2] += dg * dg;
-    o->v[3] += dg != 0;
+    o->v[3] += in->grp[a] != in->grp[b];
     o->v[4] += dl * dl;
+    if (in->sided) {
+        o->v[5] += conflict(in, a, b);
+        o->v[6] += in->agm[a][b] >= 0;
+    }
 }
 
 static void bf_rec(const struct inst *in, uint64_t used, struct objv cur,
@@ -187,6 +253,13 @@ static struct objv objective_of(const struct inst *in,
         assert_int_equal(seen[i], 1);
     assert_int_equal(p->n_rematches, o.v[0]);
     assert_int_equal(p->n_pair_downs, o.v[3]);
+    if (in->sided) {
+        assert_int_equal(p->n_side_conflicts, o.v[5]);
+        assert_int_equal(p->n_again, o.v[6]);
+        for (int32_t i = 0; i < p->n_pairs; i++)
+            assert_int_equal(p->pair_side[i],
+                             in->agm[p->pairs[i][0]][p->pairs[i][1]]);
+    }
     assert_non_null(p->explain);
     return o;
 }
@@ -234,6 +307,37 @@ static void random_inst(struct tny_rng *rng, struct inst *in, int32_t nmax)
     derive(in);
 }
 
+/* random_inst, then (issue 19) the points cost and sides at random: side
+ * needs, and pairs not met that may meet again with sides swapped. */
+static void random_inst_sides(struct tny_rng *rng, struct inst *in,
+                              int32_t nmax)
+{
+    random_inst(rng, in, nmax);
+    in->cost =
+        tny_rng_below(rng, 2) ? TNY_SWISS_COST_POINTS : TNY_SWISS_COST_GROUPS;
+    if (in->cost == TNY_SWISS_COST_POINTS && tny_rng_below(rng, 2))
+        for (int32_t i = 0; i < in->n; i++) /* uneven gaps: empty groups */
+            in->pl[i].points = in->pl[i].points * in->pl[i].points / 3 + 6;
+    in->sided = tny_rng_below(rng, 4) != 0;
+    int need = (int)tny_rng_below(rng, 101);
+    for (int32_t i = 0; i < in->n; i++)
+        in->side[i] = (int)tny_rng_below(rng, 100) < need
+                          ? (int8_t)tny_rng_below(rng, 2)
+                          : -1;
+    int d = (int)tny_rng_below(rng, 40);
+    memset(in->agm, -1, sizeof(in->agm));
+    for (int32_t i = 0; in->sided && i < in->n; i++)
+        for (int32_t j = i + 1; j < in->n; j++)
+            if (!in->metm[i][j] && (int)tny_rng_below(rng, 100) < d) {
+                int8_t si = (int8_t)tny_rng_below(rng, 2);
+                int32_t *x = in->again + 3 * in->n_again++;
+                x[0] = i, x[1] = j, x[2] = si;
+                in->agm[i][j] = si;
+                in->agm[j][i] = (int8_t)(1 - si);
+            }
+    derive(in);
+}
+
 static struct objv pair_and_score(const struct inst *in)
 {
     struct tny_swiss_request req = request_of(in);
@@ -266,6 +370,35 @@ static void test_NH_5_GT_2_lexicographic_optimum_brute_force(void **state)
                      (long long)want.v[4], (long long)got.v[0],
                      (long long)got.v[1], (long long)got.v[2],
                      (long long)got.v[3], (long long)got.v[4]);
+        free(in);
+    }
+}
+
+/* Issue 19: the points cost (swiss.h level 3) and sides (side conflicts
+ * between levels 2 and 3, swapped rematches between 4 and 5) against the
+ * same brute force. */
+static void test_issue19_points_cost_and_sides_brute_force(void **state)
+{
+    (void)state;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 1919);
+    int cases = tu_property_cases(3000);
+    for (int c = 0; c < cases; c++) {
+        struct inst *in = malloc(sizeof(*in));
+        assert_non_null(in);
+        random_inst_sides(&rng, in, 11);
+        struct objv want = brute_force(in), got = pair_and_score(in);
+        if (obj_cmp(&want, &got) != 0)
+            fail_msg(
+                "case %d n=%d cost %d sided %d: want (%lld %lld c%lld "
+                "%lld %lld a%lld %lld) got (%lld %lld c%lld %lld %lld "
+                "a%lld %lld)",
+                c, in->n, (int)in->cost, (int)in->sided, (long long)want.v[0],
+                (long long)want.v[1], (long long)want.v[5],
+                (long long)want.v[2], (long long)want.v[3],
+                (long long)want.v[6], (long long)want.v[4], (long long)got.v[0],
+                (long long)got.v[1], (long long)got.v[5], (long long)got.v[2],
+                (long long)got.v[3], (long long)got.v[6], (long long)got.v[4]);
         free(in);
     }
 }
@@ -388,8 +521,20 @@ static int32_t pair_adjacent_floats(const int64_t *pts, int32_t n,
                 grp[i] = g;
         assert_true(grp[i] >= 0);
     }
-    struct tny_swiss_request req = {
-        n, pl, NULL, 0, seed, 3, TNY_SWISS_LOT, false, NULL, NULL};
+    struct tny_swiss_request req = {n,
+                                    pl,
+                                    NULL,
+                                    0,
+                                    seed,
+                                    3,
+                                    TNY_SWISS_LOT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -428,8 +573,20 @@ static void test_GT_2_odd_group_floats_to_next_group(void **state)
     /* x has met y and z already: the nearest group x can play is w's */
     struct tny_swiss_player pl[4] = {{9, 0}, {6, 1}, {6, 2}, {3, 3}};
     int32_t met[4] = {0, 1, 2, 0};
-    struct tny_swiss_request req = {4,     pl,   met, 2, 7, 3, TNY_SWISS_LOT,
-                                    false, NULL, NULL};
+    struct tny_swiss_request req = {4,
+                                    pl,
+                                    met,
+                                    2,
+                                    7,
+                                    3,
+                                    TNY_SWISS_LOT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -471,8 +628,20 @@ static void test_GT_2_random_in_group_varies_with_seed(void **state)
     struct tny_swiss_player pl[100];
     for (int i = 0; i < 100; i++)
         pl[i] = (struct tny_swiss_player){0, i};
-    struct tny_swiss_request req = {100,           pl,    NULL, 0,   1, 1,
-                                    TNY_SWISS_LOT, false, NULL, NULL};
+    struct tny_swiss_request req = {100,
+                                    pl,
+                                    NULL,
+                                    0,
+                                    1,
+                                    1,
+                                    TNY_SWISS_LOT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing a, b;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &a, &diag), 0);
@@ -496,8 +665,20 @@ static void test_NH_5_adjacent_pairs_neighbours(void **state)
     struct tny_swiss_player pl[20];
     for (int i = 0; i < 20; i++)
         pl[i] = (struct tny_swiss_player){i < 10 ? 6 : 3, i};
-    struct tny_swiss_request req = {
-        20, pl, NULL, 0, 5, 3, TNY_SWISS_ADJACENT, false, NULL, NULL};
+    struct tny_swiss_request req = {20,
+                                    pl,
+                                    NULL,
+                                    0,
+                                    5,
+                                    3,
+                                    TNY_SWISS_ADJACENT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -517,8 +698,20 @@ static void test_NH_4_bye_no_second_bye(void **state)
     struct tny_swiss_player pl[9];
     for (int i = 0; i < 9; i++) /* the bottom two already had a bye */
         pl[i] = (struct tny_swiss_player){9 - i, i >= 7 ? -1 : 6 - i};
-    struct tny_swiss_request req = {9,     pl,   NULL, 0, 5, 3, TNY_SWISS_LOT,
-                                    false, NULL, NULL};
+    struct tny_swiss_request req = {9,
+                                    pl,
+                                    NULL,
+                                    0,
+                                    5,
+                                    3,
+                                    TNY_SWISS_LOT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -539,8 +732,20 @@ static void test_GT_3_bye_single_player(void **state)
 {
     (void)state;
     struct tny_swiss_player pl[1] = {{0, 0}};
-    struct tny_swiss_request req = {1,     pl,   NULL, 0, 5, 3, TNY_SWISS_LOT,
-                                    false, NULL, NULL};
+    struct tny_swiss_request req = {1,
+                                    pl,
+                                    NULL,
+                                    0,
+                                    5,
+                                    3,
+                                    TNY_SWISS_LOT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -556,8 +761,20 @@ static void test_NH_5_rematch_only_when_unavoidable(void **state)
     (void)state;
     struct tny_swiss_player pl[4] = {{9, 0}, {6, 1}, {3, 2}, {0, 3}};
     int32_t met[12] = {0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3};
-    struct tny_swiss_request req = {4,     pl,   met, 6, 5, 4, TNY_SWISS_LOT,
-                                    false, NULL, NULL};
+    struct tny_swiss_request req = {4,
+                                    pl,
+                                    met,
+                                    6,
+                                    5,
+                                    4,
+                                    TNY_SWISS_LOT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), 0);
@@ -575,8 +792,20 @@ static void test_NH_5_rejects_bad_requests(void **state)
     (void)state;
     struct tny_swiss_player pl[3] = {{0, 0}, {0, 0}, {0, 1}};
     int32_t met[2] = {0, 3};
-    struct tny_swiss_request req = {3,     pl,   NULL, 0, 1, 1, TNY_SWISS_LOT,
-                                    false, NULL, NULL};
+    struct tny_swiss_request req = {3,
+                                    pl,
+                                    NULL,
+                                    0,
+                                    1,
+                                    1,
+                                    TNY_SWISS_LOT,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p;
     struct tny_diag diag = {{0}};
     assert_int_equal(tny_swiss_pair(&req, &p, &diag), TNY_EINVAL); /* ranks */
@@ -645,8 +874,20 @@ static void sim_round(struct sim *s, struct tny_rng *rng, uint32_t round,
     }
     for (int64_t i = 0; i < 2 * s->n_met; i++)
         met[i] = rank_of[s->met[i]];
-    struct tny_swiss_request req = {n,     pl,    met,   s->n_met, 42,
-                                    round, order, false, NULL,     NULL};
+    struct tny_swiss_request req = {n,
+                                    pl,
+                                    met,
+                                    s->n_met,
+                                    42,
+                                    round,
+                                    order,
+                                    false,
+                                    NULL,
+                                    NULL,
+                                    TNY_SWISS_COST_GROUPS,
+                                    NULL,
+                                    NULL,
+                                    0};
     struct tny_swiss_pairing p, q;
     struct tny_diag diag = {{0}};
     int rc = tny_swiss_pair(&req, &p, &diag);
@@ -764,6 +1005,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_NH_5_GT_2_lexicographic_optimum_brute_force),
         cmocka_unit_test(test_NH_5_GT_2_optimum_matches_complete_graph),
+        cmocka_unit_test(test_issue19_points_cost_and_sides_brute_force),
         cmocka_unit_test(test_GT_2_odd_group_sends_one_random_player_down),
         cmocka_unit_test(test_GT_2_odd_group_floats_to_next_group),
         cmocka_unit_test(test_GT_2_NH_5_floats_cascade_through_adjacent_groups),

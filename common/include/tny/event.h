@@ -101,6 +101,8 @@ struct tny_table {
     bool is_bye;     /* seats[0] has the bye */
     int32_t n_seats; /* 2..4; 1 for a bye */
     int32_t seats[TNY_MAX_SEATS];
+    bool has_sides;             /* a format with sides: side[] is set */
+    int8_t side[TNY_MAX_SEATS]; /* seat i plays format.sides[side[i]] */
     bool has_result;
     struct tny_result result;
 };

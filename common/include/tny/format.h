@@ -106,6 +106,14 @@ enum tny_group_order {
     TNY_GROUP_ADJACENT, /* "adjacent": 1v2, 3v4 (Monrad) */
 };
 
+/* What a Swiss pair-down costs (swiss.h level 3). */
+enum tny_pairing_cost {
+    TNY_COST_SCORE_GROUPS, /* "score_groups": (score-group steps)^2, the
+                            * seeds' rule (GT-2, NH-5: the nearest group) */
+    TNY_COST_POINTS,       /* "points": (points difference)^2, as Cobra and
+                            * most 2-player Swiss software weigh it */
+};
+
 /* What makes a Swiss score group. */
 enum tny_score_groups {
     TNY_GROUPS_POINTS, /* "points": equal tournament points (NH, GT, TX) */
@@ -120,6 +128,7 @@ struct tny_stage {
     enum tny_pairing pairing;
     enum tny_group_order group_order;   /* TNY_PAIR_SWISS only */
     enum tny_score_groups score_groups; /* TNY_PAIR_SWISS only */
+    enum tny_pairing_cost pairing_cost; /* TNY_PAIR_SWISS only */
     int32_t rounds;     /* rounds in the stage; 0 = from size (elimination) */
     int32_t cut;        /* elimination: players advancing; 0 = no stage */
     bool best_of_three; /* GT-9 elimination matches */
@@ -205,6 +214,17 @@ struct tny_format {
                               * points already, e.g. Netrunner's combined
                               * score of a double-sided round) */
 
+    /* Sides (docs/formats.md "sides"): each seat of a 2-player Swiss game
+     * plays one of two named sides (corp/runner, white/black), assigned by
+     * the pairing; n_sides 0 = no sides.  side_balance: the largest
+     * |games on side 0 - games on side 1| the pairing aims to keep (0 = no
+     * limit); swapped_rematch: two players may meet a second time (never a
+     * third) when they play the other sides than at their first meeting. */
+    int32_t n_sides;
+    char sides[2][TNY_NAME_MAX];
+    int32_t side_balance;
+    bool swapped_rematch;
+
     /* Tiebreak data (docs/formats.md "tiebreak_data"). */
     bool has_mov; /* "mov" may be used only with it */
     /* Per game: clamp(base + own score - opponent's, min, max); a bye
@@ -234,6 +254,7 @@ const char *tny_structure_name(enum tny_structure s);
 const char *tny_group_order_name(enum tny_group_order g);
 const char *tny_score_groups_name(enum tny_score_groups g);
 const char *tny_bye_rule_name(enum tny_bye_rule r);
+const char *tny_pairing_cost_name(enum tny_pairing_cost c);
 
 /* Looks name up in names[0..n) (NULL entries never match): 0 and *out =
  * its index, else TNY_EINVAL with diag "PATH: unknown NOUN \"NAME\"
@@ -289,6 +310,9 @@ TNY_MUST_USE int tny_format_check_scores(const struct tny_format *fmt,
                                          struct tny_diag *diag);
 TNY_MUST_USE int tny_format_check_mov(const struct tny_format *fmt,
                                       const char *path, struct tny_diag *diag);
+
+/* Index of side name in fmt->sides, or -1. */
+int32_t tny_format_side_index(const struct tny_format *fmt, const char *name);
 
 /* Recomputes the fields that mirror bye_points for the games that read
  * them (TX bye_tp, CT bye_placement_points); call after setting it. */

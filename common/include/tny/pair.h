@@ -23,6 +23,8 @@ struct tny_pairing_table {
     int32_t n_seats;
     int32_t seats[TNY_MAX_SEATS]; /* seat order (AG-4 lot applied) */
     int32_t first_seat;           /* AG-4 starting player seat, else -1 */
+    bool has_sides;               /* format with sides: side[] is set */
+    int8_t side[TNY_MAX_SEATS];   /* seat i plays format.sides[side[i]] */
 };
 
 struct tny_round_plan {

@@ -29,6 +29,25 @@
  * Round 1 (all on 0 points, nobody met) is thus a pairing by lot, the bye
  * by bye_rank (the caller passes random bye ranks for round 1).
  *
+ * Pair-down cost (level 3), cost = TNY_SWISS_COST_POINTS: the squared
+ * points difference instead of the squared group steps (points divided by
+ * the greatest common divisor of the differences, so 3/1/0 points count
+ * 1, 2, 3, ... per point); where no score group is empty both agree.
+ *
+ * Sides (a request with `side` or `again`): a pair listed in `again` met
+ * once and may meet again with the sides swapped (not a rematch at level
+ * 1); the sides of such a pair are forced (the other ones than at the
+ * first meeting).  Between levels 2 and 3 the pairing then minimises side
+ * conflicts: pairs whose sides cannot both be what the players need
+ * (side[i] = 0 or 1: the side player i must play to stay within the
+ * format's balance, -1 either); and between levels 4 and 5 the number of
+ * pairs taken from `again` (a fresh opponent first).  With sides the
+ * candidate graph is every pair that is not a rematch (the exchange bounds
+ * of the file comment do not hold for side conflicts), so the weights are
+ * the universal ones: TNY_ERANGE for fields beyond about 400 players.
+ * The bye (level 2) is settled before sides: a leader never takes the bye
+ * to avoid a side conflict or a swapped rematch.
+ *
  * Not here: standings, points, who is active, table numbers (pairs come in
  * board order, CM-9), colours/seats.  Pure: no I/O, no global state.
  */
@@ -56,6 +75,11 @@ enum tny_swiss_order {
                               (Monrad) */
 };
 
+enum tny_swiss_cost {
+    TNY_SWISS_COST_GROUPS = 0, /* (score-group index difference)^2 */
+    TNY_SWISS_COST_POINTS = 1  /* (points difference / their gcd)^2 */
+};
+
 struct tny_swiss_request {
     int32_t n_players;                      /* active players to pair, >= 1 */
     const struct tny_swiss_player *players; /* in current standings order,
@@ -71,18 +95,30 @@ struct tny_swiss_request {
      * "p3 Jiří Šebesta, 3 points"); NULL: "player i". */
     void (*describe)(const void *ctx, int32_t i, char *buf, size_t size);
     const void *describe_ctx;
+    enum tny_swiss_cost cost; /* level 3: group steps (0) or points */
+    /* Sides (optional, see above): side[i] in {-1, 0, 1} per player (NULL:
+     * no side needs); again: n_again triples (a, b, side a must play) of
+     * pairs that may meet once more with sides swapped (each pair listed
+     * once; not also in met). */
+    const int8_t *side;
+    const int32_t *again;
+    int64_t n_again;
 };
 
 struct tny_swiss_pairing {
     int32_t n_pairs;
-    int32_t (*pairs)[2];   /* indices into players[]; better-standing player
-                              first; pairs sorted by their first player's
-                              standing (CM-9: top boards get low numbers) */
-    int32_t bye;           /* index of the bye holder, or -1 */
-    int32_t n_rematches;   /* > 0 only when no rematch-free pairing exists */
-    int32_t n_pair_downs;  /* pairs across score groups */
-    bool bye_rule_relaxed; /* bye went to a player with bye_rank -1 because
-                              nobody eligible could take it */
+    int32_t (*pairs)[2];      /* indices into players[]; better-standing player
+                                 first; pairs sorted by their first player's
+                                 standing (CM-9: top boards get low numbers) */
+    int32_t bye;              /* index of the bye holder, or -1 */
+    int32_t n_rematches;      /* > 0 only when no rematch-free pairing exists */
+    int32_t n_pair_downs;     /* pairs across score groups */
+    int32_t n_side_conflicts; /* pairs whose sides break a need (sides) */
+    int32_t n_again;          /* pairs taken from `again` (swapped sides) */
+    int8_t *pair_side;        /* with sides: side (0/1) of pairs[i][0], or
+                                 -1 when free (the caller decides) */
+    bool bye_rule_relaxed;    /* bye went to a player with bye_rank -1 because
+                                 nobody eligible could take it */
     char *explain; /* heap, NUL-terminated English for the arbiter: which
                       constraints held, which were relaxed and why */
     /* diagnostics */
