@@ -544,6 +544,8 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
          i++) {
         const char *name = cli_cmd_words[i][0];
         size_t nl = strlen(name);
+        if (!strchr(name, '_'))
+            continue; /* "penalty": an English word too */
         for (char *at = strstr(buf, name); at; at = strstr(at + 1, name)) {
             bool word = (at == buf || !(isalnum((unsigned char)at[-1]) ||
                                         at[-1] == '_' || at[-1] == '.')) &&
@@ -554,6 +556,7 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
             snprintf(tail, sizeof tail, "%s", at + nl);
             snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s",
                      cli_cmd_words[i][1], tail);
+            at += strlen(cli_cmd_words[i][1]) - 1; /* past the words */
         }
     }
     size_t n = strlen(buf);
@@ -574,7 +577,9 @@ static int exchange(struct live *lv)
     tny_wire_reply_release(&lv->rep);
     int rc = hub_console_call(lv->conn, &lv->req, &lv->rep, &d);
     if (rc < 0) {
-        say("%s", d.msg[0] ? d.msg : tny_strerror(rc));
+        char words[sizeof d.msg + 256];
+        cli_words(lv, d.msg[0] ? d.msg : tny_strerror(rc), words, sizeof words);
+        say("%s", words);
         return exit_for_conn(rc);
     }
     if (lv->rep.rc != TNY_OK) {
@@ -834,14 +839,14 @@ static bool print_draft(const json_t *root, bool published)
         fputc('\n', stdout);
     }
     /* The engine's explanation (README: the draft comes with it), each
-     * line indented under a heading. */
+     * line indented under a heading, deeper than the tables' rows. */
     const json_t *explain = json_object_get(root, "explain");
     if (json_is_string(explain) && json_string_length(explain) > 0) {
         puts("explanation:");
         for (const char *p = json_string_value(explain); *p;) {
             size_t n = strcspn(p, "\n");
             if (n > 0)
-                printf("  %.*s\n", (int)n, p);
+                printf("    %.*s\n", (int)n, p);
             p += n + (p[n] == '\n');
         }
     }
@@ -1460,7 +1465,7 @@ static int edited_round(struct live *lv, bool *republished)
 
 static int show_edited(struct live *lv, const char *line, bool republished)
 {
-    char both[512];
+    char both[1200];
     if (!republished || lv->json)
         return show(lv, SHAPE_DRAFT, line);
     snprintf(both, sizeof both,
@@ -1471,7 +1476,7 @@ static int show_edited(struct live *lv, const char *line, bool republished)
 
 static int run_round_swap(struct live *lv)
 {
-    char line[256];
+    char line[1024];
     int status = start_request(lv, TNY_WIRE_CMD_SWAP_PLAYERS, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
@@ -1485,13 +1490,24 @@ static int run_round_swap(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    snprintf(line, sizeof line, "swapped %s and %s in round %d of %s",
-             lv->req.player_id, lv->req.other_player_id, (int)lv->req.round,
-             lv->req.event_id);
     bool republished = false;
     status = edited_round(lv, &republished);
-    return status == HUB_CONSOLE_EXIT_OK ? show_edited(lv, line, republished)
-                                         : status;
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    /* "swapped p3 (Anna Nowak) and p7 (Bo Li)": the names of the seating */
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    const json_t *names = json_object_get(root, "names");
+    const char *na =
+        json_string_value(json_object_get(names, lv->req.player_id));
+    const char *nb =
+        json_string_value(json_object_get(names, lv->req.other_player_id));
+    snprintf(line, sizeof line,
+             "swapped %s%s%s%s and %s%s%s%s in round %d of %s",
+             lv->req.player_id, na ? " (" : "", na ? na : "", na ? ")" : "",
+             lv->req.other_player_id, nb ? " (" : "", nb ? nb : "",
+             nb ? ")" : "", (int)lv->req.round, lv->req.event_id);
+    json_decref(root);
+    return show_edited(lv, line, republished);
 }
 
 static int run_round_move(struct live *lv)
