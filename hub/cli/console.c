@@ -1672,9 +1672,15 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
         snprintf(line, sizeof line,
                  "extended the clock of %s by %s in round %d of %s", tables, by,
                  (int)lv->req.round, lv->req.event_id);
-    } else
+    } else if (cmd == TNY_WIRE_CMD_CLOCK_DRAFT) {
+        snprintf(line, sizeof line,
+                 "started the own clock of %s in round %d of %s: its draft "
+                 "began (AG-14)",
+                 tables, (int)lv->req.round, lv->req.event_id);
+    } else {
         snprintf(line, sizeof line, "%s the clock of %s in round %d of %s",
                  done, tables, (int)lv->req.round, lv->req.event_id);
+    }
     return show(lv, SHAPE_RECORDS, line);
 }
 
