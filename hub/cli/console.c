@@ -530,6 +530,32 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
     else if (colon)
         snprintf(buf, sizeof buf, "RESULT_JSON \"%.*s\": %s",
                  (int)(colon - res - 8), res + 8, colon + 2);
+    else if (strncmp(msg, "event.players[", 14) == 0 &&
+             (colon = strstr(msg, ": ")) != NULL) {
+        /* a player's field as the event file names it: the flag */
+        static const char *const player_flags[][2] = {
+            {"knockout_armies", "--army"},
+            {"armies", "--army"},
+            {"colours", "--colour"},
+            {"club", "--club"},
+            {"country", "--country"},
+            {"rating", "--rating"},
+            {"name", "NAME"},
+            {"faction", "--faction"},
+            {"agenda", "--agenda"},
+        };
+        const char *key = colon;
+        while (key > msg && key[-1] != '.' && key[-1] != ']')
+            key--;
+        const char *spelled = "";
+        for (size_t i = 0; i < sizeof player_flags / sizeof player_flags[0];
+             i++)
+            if (strncmp(key, player_flags[i][0], (size_t)(colon - key)) == 0 &&
+                player_flags[i][0][colon - key] == '\0')
+                spelled = player_flags[i][1];
+        snprintf(buf, sizeof buf, "%s%s%s", spelled, spelled[0] ? ": " : "",
+                 colon + 2);
+    }
     /* phrases, then command names as whole words */
     for (size_t i = 0; i < sizeof cli_phrases / sizeof cli_phrases[0]; i++) {
         char *at = strstr(buf, cli_phrases[i][0]);
@@ -1175,6 +1201,7 @@ static int run_event_import(struct live *lv)
         goto out;
     }
     rc = tny_event_to_json(&ev, &event_text);
+    int32_t n_players = ev.n_players, n_rounds = ev.n_rounds;
     tny_event_release(&ev);
     if (rc < 0) {
         say("event import: out of memory");
@@ -1184,9 +1211,11 @@ static int run_event_import(struct live *lv)
     lv->req.event_json = event_text;
     status = exchange(lv);
     if (status == HUB_CONSOLE_EXIT_OK) {
-        snprintf(line, sizeof line, "imported event %s",
-                 lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
-        status = show(lv, SHAPE_RECORDS, line);
+        snprintf(
+            line, sizeof line, "imported event %s: %d player%s, %d round%s",
+            lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0], (int)n_players,
+            n_players == 1 ? "" : "s", (int)n_rounds, n_rounds == 1 ? "" : "s");
+        status = show(lv, SHAPE_NONE, line);
     }
 out:
     lv->req.event_json = NULL;
@@ -2043,14 +2072,78 @@ static int run_print(struct live *lv)
     return status;
 }
 
+static void local_time(int64_t ms, char *out, size_t cap);
+
+/* `devices`: one line a device, as a judge asks after it: its event and
+ * table, whether it is online (or never connected), when it was last
+ * seen, whether it shows its latest assignment, what waits for it. */
+static bool print_devices(const json_t *root)
+{
+    const json_t *d;
+    size_t i;
+    if (!json_is_array(root))
+        return false;
+    printf("%zu device%s\n", json_array_size(root),
+           json_array_size(root) == 1 ? "" : "s");
+    json_array_foreach (root, i, d) {
+        const char *id = json_string_value(json_object_get(d, "id"));
+        const char *ev = json_string_value(json_object_get(d, "event"));
+        const char *presence =
+            json_string_value(json_object_get(d, "presence"));
+        const char *sw = json_string_value(json_object_get(d, "software"));
+        const char *detail = json_string_value(json_object_get(d, "detail"));
+        json_int_t table = json_integer_value(json_object_get(d, "table"));
+        json_int_t seen =
+            json_integer_value(json_object_get(d, "last_seen_ms"));
+        json_int_t ver =
+            json_integer_value(json_object_get(d, "assignment_version"));
+        json_int_t shows =
+            json_integer_value(json_object_get(d, "shows_version"));
+        json_int_t queued = json_integer_value(json_object_get(d, "queued"));
+        printf("  %s  ", id ? id : "?");
+        if (ev && table > 0)
+            printf("%s table %lld", ev, (long long)table);
+        else if (ev)
+            printf("%s, no table", ev);
+        else
+            fputs("no event", stdout);
+        if (seen > 0) {
+            char when[32];
+            local_time(seen, when, sizeof when);
+            printf("  %s, last seen %s", presence ? presence : "?", when);
+        } else {
+            fputs("  never connected to this hub", stdout);
+        }
+        if (json_is_true(json_object_get(d, "stale")))
+            fputs("  SHOWS AN OLD ASSIGNMENT", stdout);
+        else if (ver > 0 && shows == ver)
+            fputs("  shows its assignment", stdout);
+        if (queued > 0)
+            printf("  %lld message%s waiting for it", (long long)queued,
+                   queued == 1 ? "" : "s");
+        if (sw && sw[0])
+            printf("  software %s", sw);
+        if (detail && detail[0])
+            printf("  (%s)", detail);
+        fputc('\n', stdout);
+    }
+    return true;
+}
+
 static int run_devices(struct live *lv)
 {
     const char *ev = opt(lv, "event");
     int status = start_request(lv, TNY_WIRE_CMD_LIST_DEVICES, ev);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
-                                         : status;
+    if (status != HUB_CONSOLE_EXIT_OK || lv->json)
+        return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RAW, NULL)
+                                             : status;
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    if (!print_devices(root))
+        print_payload(lv->rep.json ? lv->rep.json : "");
+    json_decref(root);
+    return flush_out();
 }
 
 static int run_device_assign(struct live *lv)

@@ -16,6 +16,8 @@
 # - `clock extend 5` says 5 min; `stage next` in the middle of the Swiss
 #   says which round of which stage it paired; `round reopen` prints no
 #   internal record; drop, dq and rejoin say after/from which round;
+# - `devices` says where a device is and whether it ever connected (no
+#   assignment_version=...), `event import` how many players and rounds;
 # - no human output of any command carries "null", a protocol field path
 #   or a JSON object (but `export`, `--json` and a result's values).
 #
@@ -256,8 +258,23 @@ human
 live 0 log "$EV"
 grep -q -F -- '-- reason: wrong slip' "$E2E_TMP/out" || fail "log: $(cat "$E2E_TMP/out")"
 live 0 lots "$EV"
+live 0 device assign table-001 "$EV" 1
+human
+is_line 1 "table-001 is table 1 of $EV" "device assign"
 live 0 devices
 human
+is_line 1 "1 device" "devices"
+is_line 2 "  table-001  $EV table 1  never connected to this hub" "devices"
+live 3 player declare "$EV" p1 --army Borgo
+human
+[ "$(cat "$E2E_TMP/err")" = 'tourney: the hub refused player declare: --army: format "got-lcg2" has no army list' ] ||
+    fail "player declare in a GoT event: $(cat "$E2E_TMP/err")"
+live 0 export "$EV"
+cp "$E2E_TMP/out" "$E2E_TMP/brno.json"
+live 0 event import brno-copy "$E2E_TMP/brno.json"
+human
+is_line 1 "imported event brno-copy: 12 players, 1 round" "event import"
+[ "$(wc -l <"$E2E_TMP/out")" -eq 1 ] || fail "event import prints a record: $(cat "$E2E_TMP/out")"
 live 0 standings "$EV" --after-round 1
 human
 live 3 decklist "$EV" p1
