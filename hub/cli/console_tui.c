@@ -552,10 +552,14 @@ static void render_panel(struct tui *t, int bottom, int cols)
     for (int r = top; r <= bottom; r++)
         for (int c = left; c <= right; c++)
             fb_put(t, r, c, C_PLAIN, " ");
-    fb_printf(t, top, left, C_KEYS, " %s ", t->panel_title);
+    /* The title (what the panel is, what to do next) on two rows at most,
+     * wrapped by words like every line below it. */
+    int title_rows =
+        fb_wrap(t, top, left + 1, right - left - 1, 2, C_KEYS, t->panel_title);
     /* Long lines (a result's values, a refusal) wrap by words at the
      * panel's width. */
-    int w = right - left - 1, row = top + 1, i = t->panel_top;
+    int w = right - left - 1, i = t->panel_top;
+    int row = top + (title_rows < 2 ? title_rows : 2);
     if (w < 1)
         return;
     for (; i < t->panel_n && row < bottom; i++) {
