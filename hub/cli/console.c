@@ -1155,9 +1155,18 @@ static int run_event_create(struct live *lv)
     }
     status = exchange(lv);
     if (status == HUB_CONSOLE_EXIT_OK) {
-        snprintf(line, sizeof line, "created event %s",
-                 lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
-        status = show(lv, SHAPE_RECORDS, line);
+        /* the seed the hub drew or was given: every lot comes from it */
+        json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+        const json_t *sd = json_object_get(root, "seed");
+        int n = snprintf(line, sizeof line, "created event %s",
+                         lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
+        if (json_is_integer(sd) && n > 0 && (size_t)n < sizeof line)
+            snprintf(line + n, sizeof line - (size_t)n,
+                     "\nseed %lld: every lot of the event is drawn from it "
+                     "(CM-4)",
+                     (long long)json_integer_value(sd));
+        json_decref(root);
+        status = show(lv, SHAPE_NONE, line);
     }
 out:
     lv->req.format_json = NULL;

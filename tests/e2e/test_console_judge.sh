@@ -51,6 +51,7 @@ is_line() {
 live 0 event create "$EV" --format got-lcg2 --title 'Brno GoT' --seed 5 --options '{"swiss_rounds": 2}'
 human
 is_line 1 "created event $EV" "event create"
+is_line 2 "seed 5: every lot of the event is drawn from it (CM-4)" "event create"
 NAMES=('Anna Nowak' 'Jiří Šebesta' 'Szőke Ödön' 'Øystein Ærø' 'Zoë Brontë' 'Bo Li'
     'Nguyễn Thị Minh Khai' '王小明' 'Marek Dvořák' 'Eva Svobodová' 'Piotr Zieliński' 'Tomáš Novák')
 {
