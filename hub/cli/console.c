@@ -582,7 +582,11 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
             snprintf(tail, sizeof tail, "%s", at + nl);
             snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s",
                      cli_cmd_words[i][1], tail);
-            at += strlen(cli_cmd_words[i][1]) - 1; /* past the words */
+            /* on past the words put in (the end when they were cut) */
+            size_t past = (size_t)(at - buf) + strlen(cli_cmd_words[i][1]);
+            if (past >= strlen(buf))
+                break;
+            at = buf + past - 1;
         }
     }
     size_t n = strlen(buf);
