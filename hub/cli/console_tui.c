@@ -864,6 +864,19 @@ static void status_from(struct tui *t, const char *what, int status,
     }
 }
 
+/* A new draft's answer on the command line names the next command
+ * (`tourney live round publish EV`); here the next step is a key. */
+static void key_tip(struct tui *t, int status, const char *text)
+{
+    int round = 0;
+    if (status == HUB_CONSOLE_EXIT_OK && text &&
+        sscanf(text, "paired round %d", &round) == 1)
+        snprintf(t->status_line, sizeof t->status_line,
+                 "ok: paired round %d as a draft: press d to review it, P to "
+                 "publish it",
+                 round);
+}
+
 static void run_key(struct tui *t, struct hub_console_conn *conn,
                     const char *what, int n, char **words)
 {
@@ -1152,6 +1165,7 @@ static void run_typed(struct tui *t, struct hub_console_conn *conn,
     char *text = NULL;
     int status = run_capture(t, conn, typed, m, x, &text);
     status_from(t, typed, status, text);
+    key_tip(t, status, text);
     /* More than one line: the whole output in the panel. */
     if (text && strchr(text, '\n') && strchr(text, '\n')[1]) {
         char title[STATUS_MAX];
@@ -1271,16 +1285,8 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
         w[0] = "round", w[1] = "pair";
         char *text = NULL;
         int status = run_capture(t, conn, "pair next round", 3, w, &text);
-        int round = 0;
-        /* The command line's tip names the command; here it is a key. */
-        if (status == HUB_CONSOLE_EXIT_OK && text &&
-            sscanf(text, "paired round %d", &round) == 1)
-            snprintf(t->status_line, sizeof t->status_line,
-                     "ok: paired round %d as a draft: press d to review it, "
-                     "P to publish it",
-                     round);
-        else
-            status_from(t, "pair next round", status, text);
+        status_from(t, "pair next round", status, text);
+        key_tip(t, status, text);
         free(text);
         break;
     }
