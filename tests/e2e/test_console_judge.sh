@@ -22,8 +22,9 @@
 #   or a JSON object (but `export`, `--json` and a result's values).
 #
 # usage: bash test_console_judge.sh SOURCE_DIR BUILD_DIR
-source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+# before lib.sh, which sets the default of 120 s
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 TOURNEY=$E2E_BUILD/hub/tourney
 HUB=$E2E_BUILD/hub/tourney-hub

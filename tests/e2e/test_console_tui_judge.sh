@@ -16,8 +16,9 @@
 # The dashboard runs as o2, the test's commands as o1.
 #
 # usage: bash test_console_tui_judge.sh SOURCE_DIR BUILD_DIR
-source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+# before lib.sh, which sets the default of 120 s
 E2E_TIMEOUT=${E2E_TIMEOUT:-240}
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 TOURNEY=$E2E_BUILD/hub/tourney
 HUB=$E2E_BUILD/hub/tourney-hub
