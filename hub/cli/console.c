@@ -2631,7 +2631,9 @@ static const struct live_cmd live_cmds[] = {
      o_force, "swap two players in the draft (a rematch needs --force)",
      run_round_swap},
     {"round", "move", "EVENT_ID ROUND TABLE TO_TABLE [--force]", 4, 4, o_force,
-     "renumber a table (a broken physical table)", run_round_move},
+     "renumber a table (a broken physical table); onto a seated table the "
+     "two swap numbers",
+     run_round_move},
     {"round", "fix", "EVENT_ID PLAYER_ID TABLE [--force]", 3, 3, o_force,
      "seat a player always at TABLE (CM-5; 0 = no longer)", run_round_fix},
     {"round", "discard", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,
