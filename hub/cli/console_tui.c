@@ -864,16 +864,23 @@ static void status_from(struct tui *t, const char *what, int status,
     }
 }
 
-/* A new draft's answer on the command line names the next command
- * (`tourney live round publish EV`); here the next step is a key. */
+/* A draft's answer on the command line names the next command
+ * (`tourney live round publish EV`, `... round pair EV`); here the next
+ * step is a key. */
 static void key_tip(struct tui *t, int status, const char *text)
 {
     int round = 0;
-    if (status == HUB_CONSOLE_EXIT_OK && text &&
-        sscanf(text, "paired round %d", &round) == 1)
+    if (status != HUB_CONSOLE_EXIT_OK || !text)
+        return;
+    if (sscanf(text, "paired round %d", &round) == 1)
         snprintf(t->status_line, sizeof t->status_line,
                  "ok: paired round %d as a draft: press d to review it, P to "
                  "publish it",
+                 round);
+    else if (sscanf(text, "discarded the draft of round %d", &round) == 1)
+        snprintf(t->status_line, sizeof t->status_line,
+                 "ok: discarded the draft of round %d: press p to pair it "
+                 "again",
                  round);
 }
 
