@@ -530,6 +530,32 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
     else if (colon)
         snprintf(buf, sizeof buf, "RESULT_JSON \"%.*s\": %s",
                  (int)(colon - res - 8), res + 8, colon + 2);
+    else if (strncmp(msg, "event.players[", 14) == 0 &&
+             (colon = strstr(msg, ": ")) != NULL) {
+        /* a player's field as the event file names it: the flag */
+        static const char *const player_flags[][2] = {
+            {"knockout_armies", "--army"},
+            {"armies", "--army"},
+            {"colours", "--colour"},
+            {"club", "--club"},
+            {"country", "--country"},
+            {"rating", "--rating"},
+            {"name", "NAME"},
+            {"faction", "--faction"},
+            {"agenda", "--agenda"},
+        };
+        const char *key = colon;
+        while (key > msg && key[-1] != '.' && key[-1] != ']')
+            key--;
+        const char *spelled = "";
+        for (size_t i = 0; i < sizeof player_flags / sizeof player_flags[0];
+             i++)
+            if (strncmp(key, player_flags[i][0], (size_t)(colon - key)) == 0 &&
+                player_flags[i][0][colon - key] == '\0')
+                spelled = player_flags[i][1];
+        snprintf(buf, sizeof buf, "%s%s%s", spelled, spelled[0] ? ": " : "",
+                 colon + 2);
+    }
     /* phrases, then command names as whole words */
     for (size_t i = 0; i < sizeof cli_phrases / sizeof cli_phrases[0]; i++) {
         char *at = strstr(buf, cli_phrases[i][0]);
@@ -544,6 +570,8 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
          i++) {
         const char *name = cli_cmd_words[i][0];
         size_t nl = strlen(name);
+        if (!strchr(name, '_'))
+            continue; /* "penalty": an English word too */
         for (char *at = strstr(buf, name); at; at = strstr(at + 1, name)) {
             bool word = (at == buf || !(isalnum((unsigned char)at[-1]) ||
                                         at[-1] == '_' || at[-1] == '.')) &&
@@ -554,6 +582,11 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
             snprintf(tail, sizeof tail, "%s", at + nl);
             snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s",
                      cli_cmd_words[i][1], tail);
+            /* on past the words put in (the end when they were cut) */
+            size_t past = (size_t)(at - buf) + strlen(cli_cmd_words[i][1]);
+            if (past >= strlen(buf))
+                break;
+            at = buf + past - 1;
         }
     }
     size_t n = strlen(buf);
@@ -574,7 +607,9 @@ static int exchange(struct live *lv)
     tny_wire_reply_release(&lv->rep);
     int rc = hub_console_call(lv->conn, &lv->req, &lv->rep, &d);
     if (rc < 0) {
-        say("%s", d.msg[0] ? d.msg : tny_strerror(rc));
+        char words[sizeof d.msg + 256];
+        cli_words(lv, d.msg[0] ? d.msg : tny_strerror(rc), words, sizeof words);
+        say("%s", words);
         return exit_for_conn(rc);
     }
     if (lv->rep.rc != TNY_OK) {
@@ -881,14 +916,14 @@ static bool print_draft(const json_t *root, bool published)
         fputc('\n', stdout);
     }
     /* The engine's explanation (README: the draft comes with it), each
-     * line indented under a heading. */
+     * line indented under a heading, deeper than the tables' rows. */
     const json_t *explain = json_object_get(root, "explain");
     if (json_is_string(explain) && json_string_length(explain) > 0) {
         puts("explanation:");
         for (const char *p = json_string_value(explain); *p;) {
             size_t n = strcspn(p, "\n");
             if (n > 0)
-                printf("  %.*s\n", (int)n, p);
+                printf("    %.*s\n", (int)n, p);
             p += n + (p[n] == '\n');
         }
     }
@@ -1173,9 +1208,18 @@ static int run_event_create(struct live *lv)
     }
     status = exchange(lv);
     if (status == HUB_CONSOLE_EXIT_OK) {
-        snprintf(line, sizeof line, "created event %s",
-                 lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
-        status = show(lv, SHAPE_RECORDS, line);
+        /* the seed the hub drew or was given: every lot comes from it */
+        json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+        const json_t *sd = json_object_get(root, "seed");
+        int n = snprintf(line, sizeof line, "created event %s",
+                         lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
+        if (json_is_integer(sd) && n > 0 && (size_t)n < sizeof line)
+            snprintf(line + n, sizeof line - (size_t)n,
+                     "\nseed %lld: every lot of the event is drawn from it "
+                     "(CM-4)",
+                     (long long)json_integer_value(sd));
+        json_decref(root);
+        status = show(lv, SHAPE_NONE, line);
     }
 out:
     lv->req.format_json = NULL;
@@ -1219,6 +1263,7 @@ static int run_event_import(struct live *lv)
         goto out;
     }
     rc = tny_event_to_json(&ev, &event_text);
+    int32_t n_players = ev.n_players, n_rounds = ev.n_rounds;
     tny_event_release(&ev);
     if (rc < 0) {
         say("event import: out of memory");
@@ -1228,9 +1273,11 @@ static int run_event_import(struct live *lv)
     lv->req.event_json = event_text;
     status = exchange(lv);
     if (status == HUB_CONSOLE_EXIT_OK) {
-        snprintf(line, sizeof line, "imported event %s",
-                 lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
-        status = show(lv, SHAPE_RECORDS, line);
+        snprintf(
+            line, sizeof line, "imported event %s: %d player%s, %d round%s",
+            lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0], (int)n_players,
+            n_players == 1 ? "" : "s", (int)n_rounds, n_rounds == 1 ? "" : "s");
+        status = show(lv, SHAPE_NONE, line);
     }
 out:
     lv->req.event_json = NULL;
@@ -1509,7 +1556,7 @@ static int edited_round(struct live *lv, bool *republished)
 
 static int show_edited(struct live *lv, const char *line, bool republished)
 {
-    char both[512];
+    char both[1200];
     if (!republished || lv->json)
         return show(lv, SHAPE_DRAFT, line);
     snprintf(both, sizeof both,
@@ -1520,7 +1567,7 @@ static int show_edited(struct live *lv, const char *line, bool republished)
 
 static int run_round_swap(struct live *lv)
 {
-    char line[256];
+    char line[1024];
     int status = start_request(lv, TNY_WIRE_CMD_SWAP_PLAYERS, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = pos_int(lv, 1, "ROUND", 1, 10000, &lv->req.round);
@@ -1534,13 +1581,24 @@ static int run_round_swap(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    snprintf(line, sizeof line, "swapped %s and %s in round %d of %s",
-             lv->req.player_id, lv->req.other_player_id, (int)lv->req.round,
-             lv->req.event_id);
     bool republished = false;
     status = edited_round(lv, &republished);
-    return status == HUB_CONSOLE_EXIT_OK ? show_edited(lv, line, republished)
-                                         : status;
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    /* "swapped p3 (Anna Nowak) and p7 (Bo Li)": the names of the seating */
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    const json_t *names = json_object_get(root, "names");
+    const char *na =
+        json_string_value(json_object_get(names, lv->req.player_id));
+    const char *nb =
+        json_string_value(json_object_get(names, lv->req.other_player_id));
+    snprintf(line, sizeof line,
+             "swapped %s%s%s%s and %s%s%s%s in round %d of %s",
+             lv->req.player_id, na ? " (" : "", na ? na : "", na ? ")" : "",
+             lv->req.other_player_id, nb ? " (" : "", nb ? nb : "",
+             nb ? ")" : "", (int)lv->req.round, lv->req.event_id);
+    json_decref(root);
+    return show_edited(lv, line, republished);
 }
 
 static int run_round_move(struct live *lv)
@@ -1708,9 +1766,15 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
                  "%s the clock of %s by %s in round %d of %s",
                  lv->req.extra_ms < 0 ? "took back from" : "extended", tables,
                  by, (int)lv->req.round, lv->req.event_id);
-    } else
+    } else if (cmd == TNY_WIRE_CMD_CLOCK_DRAFT) {
+        snprintf(line, sizeof line,
+                 "started the own clock of %s in round %d of %s: its draft "
+                 "began (AG-14)",
+                 tables, (int)lv->req.round, lv->req.event_id);
+    } else {
         snprintf(line, sizeof line, "%s the clock of %s in round %d of %s",
                  done, tables, (int)lv->req.round, lv->req.event_id);
+    }
     return show(lv, SHAPE_RECORDS, line);
 }
 
@@ -2075,14 +2139,78 @@ static int run_print(struct live *lv)
     return status;
 }
 
+static void local_time(int64_t ms, char *out, size_t cap);
+
+/* `devices`: one line a device, as a judge asks after it: its event and
+ * table, whether it is online (or never connected), when it was last
+ * seen, whether it shows its latest assignment, what waits for it. */
+static bool print_devices(const json_t *root)
+{
+    const json_t *d;
+    size_t i;
+    if (!json_is_array(root))
+        return false;
+    printf("%zu device%s\n", json_array_size(root),
+           json_array_size(root) == 1 ? "" : "s");
+    json_array_foreach (root, i, d) {
+        const char *id = json_string_value(json_object_get(d, "id"));
+        const char *ev = json_string_value(json_object_get(d, "event"));
+        const char *presence =
+            json_string_value(json_object_get(d, "presence"));
+        const char *sw = json_string_value(json_object_get(d, "software"));
+        const char *detail = json_string_value(json_object_get(d, "detail"));
+        json_int_t table = json_integer_value(json_object_get(d, "table"));
+        json_int_t seen =
+            json_integer_value(json_object_get(d, "last_seen_ms"));
+        json_int_t ver =
+            json_integer_value(json_object_get(d, "assignment_version"));
+        json_int_t shows =
+            json_integer_value(json_object_get(d, "shows_version"));
+        json_int_t queued = json_integer_value(json_object_get(d, "queued"));
+        printf("  %s  ", id ? id : "?");
+        if (ev && table > 0)
+            printf("%s table %lld", ev, (long long)table);
+        else if (ev)
+            printf("%s, no table", ev);
+        else
+            fputs("no event", stdout);
+        if (seen > 0) {
+            char when[32];
+            local_time(seen, when, sizeof when);
+            printf("  %s, last seen %s", presence ? presence : "?", when);
+        } else {
+            fputs("  never connected to this hub", stdout);
+        }
+        if (json_is_true(json_object_get(d, "stale")))
+            fputs("  SHOWS AN OLD ASSIGNMENT", stdout);
+        else if (ver > 0 && shows == ver)
+            fputs("  shows its assignment", stdout);
+        if (queued > 0)
+            printf("  %lld message%s waiting for it", (long long)queued,
+                   queued == 1 ? "" : "s");
+        if (sw && sw[0])
+            printf("  software %s", sw);
+        if (detail && detail[0])
+            printf("  (%s)", detail);
+        fputc('\n', stdout);
+    }
+    return true;
+}
+
 static int run_devices(struct live *lv)
 {
     const char *ev = opt(lv, "event");
     int status = start_request(lv, TNY_WIRE_CMD_LIST_DEVICES, ev);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
-                                         : status;
+    if (status != HUB_CONSOLE_EXIT_OK || lv->json)
+        return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RAW, NULL)
+                                             : status;
+    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    if (!print_devices(root))
+        print_payload(lv->rep.json ? lv->rep.json : "");
+    json_decref(root);
+    return flush_out();
 }
 
 static int run_device_assign(struct live *lv)
@@ -2559,7 +2687,9 @@ static const struct live_cmd live_cmds[] = {
      o_force, "swap two players in the draft (a rematch needs --force)",
      run_round_swap},
     {"round", "move", "EVENT_ID ROUND TABLE TO_TABLE [--force]", 4, 4, o_force,
-     "renumber a table (a broken physical table)", run_round_move},
+     "renumber a table (a broken physical table); onto a seated table the "
+     "two swap numbers",
+     run_round_move},
     {"round", "fix", "EVENT_ID PLAYER_ID TABLE [--force]", 3, 3, o_force,
      "seat a player always at TABLE (CM-5; 0 = no longer)", run_round_fix},
     {"round", "discard", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,

@@ -552,10 +552,14 @@ static void render_panel(struct tui *t, int bottom, int cols)
     for (int r = top; r <= bottom; r++)
         for (int c = left; c <= right; c++)
             fb_put(t, r, c, C_PLAIN, " ");
-    fb_printf(t, top, left, C_KEYS, " %s ", t->panel_title);
+    /* The title (what the panel is, what to do next) on two rows at most,
+     * wrapped by words like every line below it. */
+    int title_rows =
+        fb_wrap(t, top, left + 1, right - left - 1, 2, C_KEYS, t->panel_title);
     /* Long lines (a result's values, a refusal) wrap by words at the
      * panel's width. */
-    int w = right - left - 1, row = top + 1, i = t->panel_top;
+    int w = right - left - 1, i = t->panel_top;
+    int row = top + (title_rows < 2 ? title_rows : 2);
     if (w < 1)
         return;
     for (; i < t->panel_n && row < bottom; i++) {
@@ -860,6 +864,26 @@ static void status_from(struct tui *t, const char *what, int status,
     }
 }
 
+/* A draft's answer on the command line names the next command
+ * (`tourney live round publish EV`, `... round pair EV`); here the next
+ * step is a key. */
+static void key_tip(struct tui *t, int status, const char *text)
+{
+    int round = 0;
+    if (status != HUB_CONSOLE_EXIT_OK || !text)
+        return;
+    if (sscanf(text, "paired round %d", &round) == 1)
+        snprintf(t->status_line, sizeof t->status_line,
+                 "ok: paired round %d as a draft: press d to review it, P to "
+                 "publish it",
+                 round);
+    else if (sscanf(text, "discarded the draft of round %d", &round) == 1)
+        snprintf(t->status_line, sizeof t->status_line,
+                 "ok: discarded the draft of round %d: press p to pair it "
+                 "again",
+                 round);
+}
+
 static void run_key(struct tui *t, struct hub_console_conn *conn,
                     const char *what, int n, char **words)
 {
@@ -1148,6 +1172,7 @@ static void run_typed(struct tui *t, struct hub_console_conn *conn,
     char *text = NULL;
     int status = run_capture(t, conn, typed, m, x, &text);
     status_from(t, typed, status, text);
+    key_tip(t, status, text);
     /* More than one line: the whole output in the panel. */
     if (text && strchr(text, '\n') && strchr(text, '\n')[1]) {
         char title[STATUS_MAX];
@@ -1267,16 +1292,8 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
         w[0] = "round", w[1] = "pair";
         char *text = NULL;
         int status = run_capture(t, conn, "pair next round", 3, w, &text);
-        int round = 0;
-        /* The command line's tip names the command; here it is a key. */
-        if (status == HUB_CONSOLE_EXIT_OK && text &&
-            sscanf(text, "paired round %d", &round) == 1)
-            snprintf(t->status_line, sizeof t->status_line,
-                     "ok: paired round %d as a draft: press d to review it, "
-                     "P to publish it",
-                     round);
-        else
-            status_from(t, "pair next round", status, text);
+        status_from(t, "pair next round", status, text);
+        key_tip(t, status, text);
         free(text);
         break;
     }

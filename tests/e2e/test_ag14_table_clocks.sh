@@ -159,7 +159,7 @@ sleep 3
 # Table 2's players forgot the key: the organiser says its draft began.
 hl_mark table-002
 live 0 clock draft "$EV" --table 2
-grep -q 'started (AG-14 draft) the clock of table 2' "$E2E_TMP/out" ||
+grep -q 'started the own clock of table 2 in round 1 of .*: its draft began (AG-14)' "$E2E_TMP/out" ||
     fail "clock draft: $(cat "$E2E_TMP/out")"
 wait_line table-002 '^clock remaining_ms=[0-9]+ state=running$'
 wait_until 10 eval '[ -n "$(delay 2)" ]' || fail "the hub recorded no draft start for table 2"

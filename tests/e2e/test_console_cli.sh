@@ -132,7 +132,7 @@ ok "a device login: the broker refuses the request (PUBACK 135), exit 2"
 e2e_sub_start reqs watch 'tourney/v1/ctl/+/req' -- -F 'REQ %t %x'
 count_reqs() { grep -c "^REQ tourney/v1/ctl/o1/req " "$E2E_TMP/reqs.out"; }
 run 4 round pair ev1 --timeout 6 --retry 1
-err_is 'no answer from the hub within 6 s \(pair_round sent [2-9] times; hub state: never announced'
+err_is 'no answer from the hub within 6 s \(round pair sent [2-9] times; hub state: never announced'
 wait_for 10 '[ "$(count_reqs)" -ge 2 ]' || fail "the watcher saw $(count_reqs) requests"
 n1=$(count_reqs)
 [ "$(grep '^REQ ' "$E2E_TMP/reqs.out" | sort -u | wc -l)" -eq 1 ] ||

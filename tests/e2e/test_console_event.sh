@@ -65,9 +65,9 @@ ok "wait-hub: the hub is online"
 
 run 0 event create ev1 --format catan --title 'Console Cup' --seed 2024 --options '{"rounds": 2}'
 grep -q -x 'created event ev1' "$E2E_TMP/out" || fail "create: $(cat "$E2E_TMP/out")"
-grep -q -x 'event=ev1  seed=2024' "$E2E_TMP/out" || fail "create record: $(cat "$E2E_TMP/out")"
+grep -q -x 'seed 2024: every lot of the event is drawn from it (CM-4)' "$E2E_TMP/out" || fail "create record: $(cat "$E2E_TMP/out")"
 run 3 event create ev1 --format catan
-[ "$(wc -l <"$E2E_TMP/err")" -eq 1 ] && grep -q '^tourney: the hub refused create_event: ' "$E2E_TMP/err" ||
+[ "$(wc -l <"$E2E_TMP/err")" -eq 1 ] && grep -q '^tourney: the hub refused event create: ' "$E2E_TMP/err" ||
     fail "second create: $(cat "$E2E_TMP/err")"
 run 0 event list --json
 grep -q '"id": "ev1"' "$E2E_TMP/out" || fail "event list: $(cat "$E2E_TMP/out")"

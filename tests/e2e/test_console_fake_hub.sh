@@ -213,7 +213,7 @@ ok "players import and player add/dq/rejoin put their arguments on the wire"
 # The hub's refusal: exit 3, its message, one line.
 run 3 player drop ev1 p9
 [ "$(wc -l <"$E2E_TMP/err")" -eq 1 ] || fail "refusal: $(cat "$E2E_TMP/err")"
-grep -q -x -F 'tourney: the hub refused drop_player: drop_player.player_id: no player "p9" in ev1' \
+grep -q -x -F 'tourney: the hub refused player drop: no player "p9" in ev1' \
     "$E2E_TMP/err" || fail "refusal text: $(cat "$E2E_TMP/err")"
 [ ! -s "$E2E_TMP/out" ] || fail "a refusal printed on stdout"
 ok "the hub refuses: exit 3, its message on stderr"

@@ -115,6 +115,8 @@ expect() {
         fail "$3: no /$2/ on the screen: $(screen); stderr: $(cat "$E2E_TMP/console.err" 2>/dev/null)"
 }
 grep_screen() { screen | grep -q -E -- "$1"; }
+# the screen as one line (a message wrapped by words over several rows)
+grep_joined() { screen | tr '\n' ' ' | tr -s ' ' | grep -q -E -- "$1"; }
 # clock_now: the "clock MM:SS state" text line.
 clock_now() { screen | grep -o -E 'clock -?[0-9:]+ [a-z ]+' | head -n 1; }
 count_screen() { screen | grep -o -E -- "$1" | wc -l; }
@@ -127,7 +129,7 @@ expect 10 'q quit +p pair +d draft +P publish +s start clock +space pause/resume
 ok "the dashboard shows the event title and the keys"
 
 tm send-keys -t tui p
-expect 30 '> ok: paired round 1 of ev1' "pair (p)"
+expect 30 '> ok: paired round 1 as a draft: press d to review it, P to publish it' "pair (p)"
 tm send-keys -t tui P
 expect 30 '> ok: published round 1 of ev1 to the tables' "publish (P)"
 wait_for 20 '[ "$(count_screen "T[1-4] +waiting")" -eq 4 ]' ||
@@ -159,7 +161,7 @@ tm send-keys -t tui Space
 expect 30 '> ok: resumed the clock of every table' "resume (space)"
 expect 10 'clock [0-9]+(:[0-9]{2})+ running' "resumed clock"
 tm send-keys -t tui +
-expect 30 '> ok: extended the clock of every table by 300 s' "extend (+)"
+expect 30 '> ok: extended the clock of every table by 5 min in round 1' "extend (+)"
 ok "space pauses and resumes, + extends, r refreshes"
 
 # Results by the second organiser: tables turn confirmed.
@@ -205,7 +207,7 @@ ok "c: round closed, standings after round 1 shown"
 # --- the dashboard as a console (issue 8 part 4) ----------------------------
 # Every action below is a key or a typed command on this screen.
 tm send-keys -t tui p
-expect 30 '> ok: paired round 2 of ev1' "pair round 2 (p)"
+expect 30 '> ok: paired round 2 as a draft' "pair round 2 (p)"
 tm send-keys -t tui d
 expect 20 'DRAFT of round 2 \(round\)' "draft panel (d)"
 expect 5 'seat 1  p[0-9]+ Player [0-9]+ \(Club [0-2]\)' "draft: seats with names and clubs"
@@ -231,16 +233,17 @@ PY
 )
 [ -n "$x" ] || fail "no seat next to $b for $a in the draft"
 tm send-keys -t tui : "round swap 2 $a $x" Enter
-expect 30 "> error \(exit 3\): .*refused: p[0-9]+ \(Player [0-9]+\) and p[0-9]+ \(Player [0-9]+\) already played each other" "a swap creating a rematch refused on the dashboard"
+wait_until 30 grep_joined "> error \(exit 3\): .*refused: p[0-9]+ \(Player [0-9]+\) and p[0-9]+ \(Player [0-9]+\) already played each other" ||
+    fail "a swap creating a rematch refused on the dashboard: $(screen)"
 ok "typed swap creating a rematch: refused, the players named"
 tm send-keys -t tui : "player dq p16 --reason 'abusive behaviour'" Enter
-expect 10 'this cannot be undone: tourney live player dq p16' "DQ asks first"
+expect 10 'this cannot be undone: player dq p16' "DQ asks first"
 tm send-keys -t tui n
 expect 10 '> not done: player dq p16' "n: nothing done"
 tm send-keys -t tui : "player dq p16 --reason 'abusive behaviour'" Enter
 expect 10 'this cannot be undone' "DQ asks again"
 tm send-keys -t tui y
-expect 30 '> ok: disqualified p16 in ev1' "y: disqualified"
+expect 30 '> ok: disqualified p16 from ev1 after round 1' "y: disqualified"
 tm send-keys -t tui x
 expect 20 'Player 16 +[0-9.]+  DQ' "the DQ marker in the standings"
 tm send-keys -t tui : "player add p17 'Late Comer' --club 'Club 9'" Enter

@@ -29,8 +29,9 @@
 # node: deploy/install-deps.sh installs them, so CI does not skip.
 #
 # usage: bash test_print.sh SOURCE_DIR BUILD_DIR
-source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+# before lib.sh, which sets the default of 120 s
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
 skip() {
     echo "SKIP: $E2E_NAME: $*"
