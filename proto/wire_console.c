@@ -60,6 +60,7 @@ static const struct {
     C(READ_LOG, "read_log", READ_LOG),
     C(IDENTIFY_DEVICE, "identify_device", IDENTIFY_DEVICE),
     C(CLOCK_DRAFT, "clock_draft", CLOCK_DRAFT),
+    C(DELETE_EVENT, "delete_event", DELETE_EVENT),
 #undef C
 };
 
@@ -351,6 +352,7 @@ static int request_check(const struct tny_wire_request *q,
         RANGE(round, "round", 0, WIRE_MAX_ROUND);
         REASON();
         return TNY_OK;
+    case TNY_WIRE_CMD_DELETE_EVENT: REASON(); return TNY_OK;
     case TNY_WIRE_CMD_UNPUBLISH_ROUND:
     case TNY_WIRE_CMD_REOPEN_ROUND:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);
@@ -636,6 +638,7 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         if ((rc = STR(m->discard_draft, reason, reason)) < 0)
             return rc;
         return U32(m->discard_draft, round, round);
+    case TNY_WIRE_CMD_DELETE_EVENT: return STR(m->delete_event, reason, reason);
     case TNY_WIRE_CMD_UNPUBLISH_ROUND:
         if ((rc = STR(m->unpublish_round, reason, reason)) < 0)
             return rc;
@@ -785,6 +788,7 @@ struct request_pb {
         Tourney__V1__ListEvents list_events;
         Tourney__V1__DeclareArmies declare_armies;
         Tourney__V1__DiscardDraft discard_draft;
+        Tourney__V1__DeleteEvent delete_event;
         Tourney__V1__UnpublishRound unpublish_round;
         Tourney__V1__ReopenRound reopen_round;
         Tourney__V1__EditPlayer edit_player;
@@ -1023,6 +1027,11 @@ static void command_to_pb(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_LIST_EVENTS:
         tourney__v1__list_events__init(&s->u.list_events);
         m->list_events = &s->u.list_events;
+        break;
+    case TNY_WIRE_CMD_DELETE_EVENT:
+        tourney__v1__delete_event__init(&s->u.delete_event);
+        s->u.delete_event.reason = wire__opt(q->reason);
+        m->delete_event = &s->u.delete_event;
         break;
     case TNY_WIRE_CMD_DISCARD_DRAFT:
         tourney__v1__discard_draft__init(&s->u.discard_draft);

@@ -1858,6 +1858,9 @@ static const struct refusal playing_refusals[] = {
      .cmd = TNY_WIRE_CMD_CLOCK_DRAFT,
      .round = 1,
      .table = -2},
+    {.what = "delete an event that is being played",
+     .cmd = TNY_WIRE_CMD_DELETE_EVENT,
+     .reason = "typo"},
 };
 
 /* State 3: the same with the round clock paused. */
@@ -2125,6 +2128,120 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     fx_free(f);
 }
 
+/* The devices assigned to event ev in the service (list_devices). */
+static int count_devices_of(struct fx *f, const char *ev)
+{
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_LIST_DEVICES);
+    snprintf(q.event_id, sizeof(q.event_id), "%s", ev);
+    char *json = must(f, &q);
+    json_t *arr = json_loads(json, 0, NULL);
+    int n = (int)json_array_size(arr);
+    json_decref(arr);
+    free(json);
+    return n;
+}
+
+/* Issue 22 item 9: a finished event frees its devices for the next one
+ * (its publish hands them out: no unassign/assign per table); a mistyped
+ * event is deleted (audited, its devices freed, its retained documents
+ * cleared, the id free again), but never one that was played. */
+static void test_issue22_devices_freed_and_event_deleted(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a, b;
+    struct tny_wire_reply rep;
+    round_one(f, NULL, "swiss-2p", "{\"swiss_rounds\": 1}", 0,
+              "id,name\nw1,Ann\nw2,Bob\nw3,Cid\nw4,Dan\n");
+    assert_true(assignment(f, "table-001", &a));
+    assert_true(assignment(f, "table-002", &b));
+    assert_int_equal(count_devices_of(f, EV), 2);
+    const struct tny_wire_assignment *tab[2] = {&a, &b};
+    for (int i = 0; i < 2; i++) {
+        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+        q.round = 1;
+        q.table = tab[i]->table;
+        q.result.game = TNY_GAME_TWO_PLAYER;
+        snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+                 tab[i]->seats[0].player_id);
+        free(must(f, &q));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    assert_non_null(strstr(rep.message, "2 devices are free"));
+    tny_wire_reply_release(&rep);
+    struct tny_wire_assignment cleared;
+    assert_true(assignment(f, "table-001", &cleared));
+    assert_int_equal(cleared.round, 0); /* the table waits */
+    assert_int_equal(count_devices_of(f, EV), 0);
+    /* The next event's publish takes them without an assign. */
+    round_one(f, "ev2", "swiss-2p", NULL, 0,
+              "id,name\nx1,Eve\nx2,Fay\nx3,Gus\nx4,Hal\n");
+    assert_int_equal(count_devices_of(f, "ev2"), 2);
+    /* A played event is not deleted (its results stay). */
+    req_init(f, &q, TNY_WIRE_CMD_DELETE_EVENT);
+    must_fail(f, &q, "only an event not yet played can be deleted");
+
+    /* A mistyped event: created, players in, paired, a device assigned. */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    free(must(f, &q));
+    presence(f, "table-003");
+    req_init(f, &q, TNY_WIRE_CMD_ASSIGN_DEVICE);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.device_id, sizeof(q.device_id), "table-003");
+    q.table = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_DELETE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.reason, sizeof(q.reason), "created with the wrong format");
+    char *json = must(f, &q);
+    assert_non_null(strstr(json, "\"devices_freed\": 1"));
+    free(json);
+    const struct hub_msg *m = find_msg(f, "tourney/v1/feed/typo/event");
+    assert_non_null(m);
+    assert_true(m->retained && m->len == 0); /* cleared */
+    assert_int_equal(count_devices_of(f, "typo"), 0);
+    req_init(f, &q, TNY_WIRE_CMD_LIST_EVENTS);
+    json = must(f, &q);
+    assert_null(strstr(json, "\"typo\""));
+    free(json);
+    /* Audited: the log keeps it with the reason. */
+    struct tny_diag diag = {{0}};
+    struct hub_log_entry *log = NULL;
+    int32_t n = 0;
+    OK(hub_store_read_log(f->store, "typo", 0, 1000, &log, &n, &diag));
+    assert_true(n > 0);
+    assert_string_equal(log[n - 1].kind, "event.delete");
+    assert_non_null(strstr(log[n - 1].detail, "created with the wrong format"));
+    hub_log_entries_free(log, n);
+    OK(hub_store_check(f->store, &diag));
+    /* The id is free again; a restarted hub agrees. */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    hub_service_free(f->svc);
+    fx_open_service(f);
+    req_init(f, &q, TNY_WIRE_CMD_LIST_EVENTS);
+    json = must(f, &q);
+    assert_non_null(strstr(json, "\"typo\""));
+    free(json);
+    fx_free(f);
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
@@ -2145,6 +2262,7 @@ int main(void)
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
         cmocka_unit_test(test_issue22_table_pause_and_extension_taken_back),
+        cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
