@@ -310,6 +310,7 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_CLOCK_EXTEND:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);
         RANGE(table, "table", 0, WIRE_MAX_TABLE);
+        REASON(); /* a judge's call, an extension taken back (issue 22) */
         if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND) {
             /* Negative: an extension taken back (issue 22). */
             RANGE(extra_ms, "extra_ms", -TNY_CLOCK_MAX_MS, TNY_CLOCK_MAX_MS);
@@ -592,13 +593,16 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
             : q->cmd == TNY_WIRE_CMD_CLOCK_PAUSE ? m->clock_pause
             : q->cmd == TNY_WIRE_CMD_CLOCK_DRAFT ? m->clock_draft
                                                  : m->clock_resume;
-        if ((rc = U32(x, round, round)) < 0)
+        if ((rc = U32(x, round, round)) < 0 ||
+            (rc = STR(x, reason, reason)) < 0)
             return rc;
         return U32(x, table, table);
     }
     case TNY_WIRE_CMD_CLOCK_EXTEND: {
         const Tourney__V1__ClockExtend *x = m->clock_extend;
-        if ((rc = U32(x, round, round)) < 0 || (rc = U32(x, table, table)) < 0)
+        if ((rc = U32(x, round, round)) < 0 ||
+            (rc = U32(x, table, table)) < 0 ||
+            (rc = STR(x, reason, reason)) < 0)
             return rc;
         wire__path(p, sizeof p, "%s.extra_ms", c);
         q->extra_ms = x->extra_ms;
@@ -967,6 +971,7 @@ static void command_to_pb(const struct tny_wire_request *q,
         tourney__v1__clock_target__init(&s->u.clock_target);
         SET_U32(&s->u.clock_target, round, q->round);
         SET_U32(&s->u.clock_target, table, q->table);
+        s->u.clock_target.reason = wire__opt(q->reason);
         /* The three members share the union slot of the oneof. */
         m->clock_start = &s->u.clock_target;
         break;
@@ -976,6 +981,7 @@ static void command_to_pb(const struct tny_wire_request *q,
         SET_U32(&s->u.clock_extend, table, q->table);
         s->u.clock_extend.has_extra_ms = true;
         s->u.clock_extend.extra_ms = q->extra_ms;
+        s->u.clock_extend.reason = wire__opt(q->reason);
         m->clock_extend = &s->u.clock_extend;
         break;
     case TNY_WIRE_CMD_ENTER_RESULT:

@@ -1350,6 +1350,9 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
     int status = start_request(lv, cmd, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = opt_int(lv, "table", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "reason"))
+        status = put_text(lv->req.reason, sizeof lv->req.reason,
+                          opt(lv, "reason"), "--reason");
     if (status == HUB_CONSOLE_EXIT_OK && cmd == TNY_WIRE_CMD_CLOCK_EXTEND) {
         struct tny_diag d = {{0}};
         if (hub_console_duration_ms(lv->pos[1], &lv->req.extra_ms, &d) < 0) {
@@ -2224,8 +2227,9 @@ static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
 static const char *const o_declare[] = {"army=*", NULL};
 static const char *const o_round[] = {"round=", NULL};
-static const char *const o_clock[] = {"round=", "table=", NULL};
-static const char *const o_clock_extend[] = {"round=", "table=", "undo", NULL};
+static const char *const o_clock[] = {"round=", "table=", "reason=", NULL};
+static const char *const o_clock_extend[] = {
+    "round=", "table=", "reason=", "undo", NULL};
 static const char *const o_result[] = {"override", "reason=", "game=", NULL};
 static const char *const o_reason[] = {"reason=", NULL};
 static const char *const o_confirm[] = {"confirm", NULL};
@@ -2315,18 +2319,20 @@ static const struct live_cmd live_cmds[] = {
      "close the round (default: the current round)", run_round_close},
     {"stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm,
      "move to the next stage (Swiss -> cut, ...)", run_stage_next},
-    {"clock", "start", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
+    {"clock", "start", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
+     o_clock,
      "start the round clock (CM-7; default every table, current round)",
      run_clock_start},
-    {"clock", "pause", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
-     "pause the clock", run_clock_pause},
-    {"clock", "resume", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
-     "resume the clock", run_clock_resume},
+    {"clock", "pause", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
+     o_clock, "pause the clock", run_clock_pause},
+    {"clock", "resume", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
+     o_clock, "resume the clock", run_clock_resume},
     {"clock", "draft", "EVENT_ID --table N [--round N]", 1, 1, o_clock,
      "AG-14: table N's draft started: its own clock starts now",
      run_clock_draft},
-    {"clock", "extend", "EVENT_ID DURATION [--table N] [--round N] [--undo]", 2,
-     2, o_clock_extend,
+    {"clock", "extend",
+     "EVENT_ID DURATION [--table N] [--round N] [--undo] [--reason T]", 2, 2,
+     o_clock_extend,
      "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7); --undo takes it back",
      run_clock_extend},
     {"result", "enter",
