@@ -1873,7 +1873,44 @@ static const struct refusal paused_refusals[] = {
      .round = 1},
 };
 
-/* Issue 22 item 1 and its class: for a range of states, every console
+/* State 4: round 1 closed, the draft of round 2 paired. */
+static const struct refusal closed_refusals[] = {
+    {.what = "close a closed round",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 1},
+    {.what = "start the clock of a closed round",
+     .cmd = TNY_WIRE_CMD_CLOCK_START,
+     .round = 1},
+    {.what = "extend a closed round",
+     .cmd = TNY_WIRE_CMD_CLOCK_EXTEND,
+     .round = 1,
+     .extra_ms = 60000},
+    {.what = "a result over a counted one without override",
+     .cmd = TNY_WIRE_CMD_ENTER_RESULT,
+     .round = 1,
+     .table = -1,
+     .result = true},
+    {.what = "unpublish a closed round",
+     .cmd = TNY_WIRE_CMD_UNPUBLISH_ROUND,
+     .round = 1},
+    {.what = "publish a closed round",
+     .cmd = TNY_WIRE_CMD_PUBLISH_ROUND,
+     .round = 1},
+    {.what = "swap in a closed round",
+     .cmd = TNY_WIRE_CMD_SWAP_PLAYERS,
+     .round = 1,
+     .player_id = "p1",
+     .other = "p2"},
+    {.what = "reopen the draft", .cmd = TNY_WIRE_CMD_REOPEN_ROUND, .round = 2},
+    {.what = "pause the clock of a draft",
+     .cmd = TNY_WIRE_CMD_CLOCK_PAUSE,
+     .round = 2},
+    {.what = "delete an event with a closed round",
+     .cmd = TNY_WIRE_CMD_DELETE_EVENT},
+};
+
+/* Issue 22 item 1 and its class: for a range of states (a draft; a round
+ * playing; its clock paused; closed with the next draft), every console
  * command in a way it is refused leaves the store, the clocks and the
  * retained messages as they were (a refused `round close` used to save
  * the clock paused first). */
@@ -1899,7 +1936,7 @@ static void test_issue22_refused_commands_change_nothing(void **state)
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
     q.round = 1;
     free(must(f, &q));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 4; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i + 1);
         assert_true(assignment(f, dev, &a[i]));
@@ -1917,6 +1954,22 @@ static void test_issue22_refused_commands_change_nothing(void **state)
     q.round = 1;
     free(must(f, &q));
     RUN(paused_refusals);
+
+    /* State 4: round 1 closed, the draft of round 2. */
+    for (int i = 1; i < 4; i++) {
+        struct tny_wire_submission r;
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        nh_submission(&a[i], dev, "k2", 1, 2, &r);
+        submit(f, dev, &r, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    RUN(closed_refusals);
 
     /* Every command that can be refused was refused above. */
     for (int cmd = 1; cmd < 64; cmd++)
