@@ -2131,6 +2131,21 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     json_decref(root);
     free(json);
 
+    /* A hub restarted during the judge call still holds the table. */
+    struct hub_service *during = NULL;
+    struct hub_service_options od;
+    struct hub_outbox obd;
+    hub_service_options_init(&od);
+    OK(hub_service_new(f->store, &od, &during, &diag));
+    hub_outbox_init(&obd);
+    OK(hub_service_republish(during, f->now, &obd, &diag));
+    hub_outbox_release(&f->ob);
+    f->ob = obd;
+    m = table_reading(f, t1);
+    assert_int_equal(m.state, TNY_ROUND_CLOCK_PAUSED);
+    assert_int_equal(m.remaining_ms, left);
+    hub_service_free(during);
+
     req_init(f, &q, TNY_WIRE_CMD_CLOCK_RESUME);
     q.round = 1;
     q.table = t1;
