@@ -765,7 +765,7 @@ static int round_reply(struct ctx *c, int32_t round)
                  hub__round_clock(c->svc, c->e, &clock, &ignored) == TNY_OK &&
                  clock.length_ms > 0;
     if (timed) {
-        hub__table_clock(c->e, &clock, round, 0, c->now, &rm);
+        tny_round_clock_message(&clock, 0, c->now, &rm); /* the round's */
         ok = ok &&
              json_object_set_new(root, "clock", clock_json(&rm, c->now)) == 0;
     }
@@ -1310,7 +1310,7 @@ static const char *who(const struct tny_event *ev, int32_t p, char *buf,
 
 /* The time the table has left on the round clock at c->now (its
  * extension included); false when the round has no clock to read (not
- * the current round, no time limit). */
+ * the current round, no time limit, the clock never started). */
 static bool table_time_left(struct ctx *c, int32_t round, int32_t table,
                             int64_t *left_ms)
 {
@@ -1321,8 +1321,8 @@ static bool table_time_left(struct ctx *c, int32_t round, int32_t table,
         hub__round_clock(c->svc, c->e, &clock, &ignored) < 0)
         return false;
     hub__table_clock(c->e, &clock, round, table, c->now, &m);
-    if (m.unlimited)
-        return false;
+    if (m.unlimited || m.state == TNY_ROUND_CLOCK_READY)
+        return false; /* no time limit, or the hub's clock not in use */
     *left_ms = m.state == TNY_ROUND_CLOCK_RUNNING ? m.deadline_ms - c->now
                                                   : m.remaining_ms;
     return true;
