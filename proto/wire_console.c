@@ -60,6 +60,7 @@ static const struct {
     C(READ_LOG, "read_log", READ_LOG),
     C(IDENTIFY_DEVICE, "identify_device", IDENTIFY_DEVICE),
     C(CLOCK_DRAFT, "clock_draft", CLOCK_DRAFT),
+    C(DELETE_EVENT, "delete_event", DELETE_EVENT),
 #undef C
 };
 
@@ -309,6 +310,7 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_CLOCK_EXTEND:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);
         RANGE(table, "table", 0, WIRE_MAX_TABLE);
+        REASON(); /* a judge's call, an extension taken back (issue 22) */
         if (cmd == TNY_WIRE_CMD_CLOCK_EXTEND) {
             /* Negative: an extension taken back (issue 22). */
             RANGE(extra_ms, "extra_ms", -TNY_CLOCK_MAX_MS, TNY_CLOCK_MAX_MS);
@@ -351,6 +353,7 @@ static int request_check(const struct tny_wire_request *q,
         RANGE(round, "round", 0, WIRE_MAX_ROUND);
         REASON();
         return TNY_OK;
+    case TNY_WIRE_CMD_DELETE_EVENT: REASON(); return TNY_OK;
     case TNY_WIRE_CMD_UNPUBLISH_ROUND:
     case TNY_WIRE_CMD_REOPEN_ROUND:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);
@@ -590,13 +593,16 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
             : q->cmd == TNY_WIRE_CMD_CLOCK_PAUSE ? m->clock_pause
             : q->cmd == TNY_WIRE_CMD_CLOCK_DRAFT ? m->clock_draft
                                                  : m->clock_resume;
-        if ((rc = U32(x, round, round)) < 0)
+        if ((rc = U32(x, round, round)) < 0 ||
+            (rc = STR(x, reason, reason)) < 0)
             return rc;
         return U32(x, table, table);
     }
     case TNY_WIRE_CMD_CLOCK_EXTEND: {
         const Tourney__V1__ClockExtend *x = m->clock_extend;
-        if ((rc = U32(x, round, round)) < 0 || (rc = U32(x, table, table)) < 0)
+        if ((rc = U32(x, round, round)) < 0 ||
+            (rc = U32(x, table, table)) < 0 ||
+            (rc = STR(x, reason, reason)) < 0)
             return rc;
         wire__path(p, sizeof p, "%s.extra_ms", c);
         q->extra_ms = x->extra_ms;
@@ -636,6 +642,7 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         if ((rc = STR(m->discard_draft, reason, reason)) < 0)
             return rc;
         return U32(m->discard_draft, round, round);
+    case TNY_WIRE_CMD_DELETE_EVENT: return STR(m->delete_event, reason, reason);
     case TNY_WIRE_CMD_UNPUBLISH_ROUND:
         if ((rc = STR(m->unpublish_round, reason, reason)) < 0)
             return rc;
@@ -785,6 +792,7 @@ struct request_pb {
         Tourney__V1__ListEvents list_events;
         Tourney__V1__DeclareArmies declare_armies;
         Tourney__V1__DiscardDraft discard_draft;
+        Tourney__V1__DeleteEvent delete_event;
         Tourney__V1__UnpublishRound unpublish_round;
         Tourney__V1__ReopenRound reopen_round;
         Tourney__V1__EditPlayer edit_player;
@@ -963,6 +971,7 @@ static void command_to_pb(const struct tny_wire_request *q,
         tourney__v1__clock_target__init(&s->u.clock_target);
         SET_U32(&s->u.clock_target, round, q->round);
         SET_U32(&s->u.clock_target, table, q->table);
+        s->u.clock_target.reason = wire__opt(q->reason);
         /* The three members share the union slot of the oneof. */
         m->clock_start = &s->u.clock_target;
         break;
@@ -972,6 +981,7 @@ static void command_to_pb(const struct tny_wire_request *q,
         SET_U32(&s->u.clock_extend, table, q->table);
         s->u.clock_extend.has_extra_ms = true;
         s->u.clock_extend.extra_ms = q->extra_ms;
+        s->u.clock_extend.reason = wire__opt(q->reason);
         m->clock_extend = &s->u.clock_extend;
         break;
     case TNY_WIRE_CMD_ENTER_RESULT:
@@ -1023,6 +1033,11 @@ static void command_to_pb(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_LIST_EVENTS:
         tourney__v1__list_events__init(&s->u.list_events);
         m->list_events = &s->u.list_events;
+        break;
+    case TNY_WIRE_CMD_DELETE_EVENT:
+        tourney__v1__delete_event__init(&s->u.delete_event);
+        s->u.delete_event.reason = wire__opt(q->reason);
+        m->delete_event = &s->u.delete_event;
         break;
     case TNY_WIRE_CMD_DISCARD_DRAFT:
         tourney__v1__discard_draft__init(&s->u.discard_draft);

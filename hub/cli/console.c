@@ -1732,6 +1732,9 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
     int status = start_request(lv, cmd, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = opt_int(lv, "table", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK && opt(lv, "reason"))
+        status = put_text(lv->req.reason, sizeof lv->req.reason,
+                          opt(lv, "reason"), "--reason");
     if (status == HUB_CONSOLE_EXIT_OK && cmd == TNY_WIRE_CMD_CLOCK_EXTEND) {
         struct tny_diag d = {{0}};
         if (hub_console_duration_ms(lv->pos[1], &lv->req.extra_ms, &d) < 0) {
@@ -2015,6 +2018,71 @@ static int run_standings(struct live *lv)
 /* CM-4: every lot of the event with its purpose and outcome, from the
  * hub's export (the seed, the round-1 draws, the tables' lots reported
  * with their results, the tiebreak lot). */
+/* Issue 22 (CM-4/CM-5): the lots text, where a round the organiser
+ * edited after the draw (swap, move: the export's x_audit) is not called
+ * "as drawn": its header says the tables are as published, and the edits
+ * follow with who, when and why. */
+static void print_lots_edited(const char *text, const char *export_json)
+{
+    json_t *root = json_loads(export_json, 0, NULL);
+    const json_t *changes =
+        json_object_get(json_object_get(root, "x_audit"), "corrections");
+    bool edited[1024] = {false};
+    const json_t *c;
+    size_t i;
+    json_array_foreach (changes, i, c) {
+        const char *what = json_string_value(json_object_get(c, "what"));
+        json_int_t r = json_integer_value(json_object_get(c, "round"));
+        if (what && !strncmp(what, "draft.", 6) && r >= 1 && r < 1024)
+            edited[r] = true;
+    }
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
+        int r = 0;
+        const char *tail = "; as drawn:\n";
+        size_t tl = strlen(tail);
+        if (sscanf(line, "round %d (", &r) == 1 && r >= 1 && r < 1024 &&
+            edited[r] && len > tl && !strncmp(line + len - tl, tail, tl))
+            printf("%.*s; as published, EDITED after the draw (CM-5, the "
+                   "edits below):\n",
+                   (int)(len - tl), line);
+        else
+            fwrite(line, 1, len, stdout);
+        line += len;
+    }
+    json_array_foreach (changes, i, c) {
+        const char *what = json_string_value(json_object_get(c, "what"));
+        const json_t *why = json_object_get(c, "reason");
+        if (!what || strncmp(what, "draft.", 6) != 0)
+            continue;
+        printf("round %lld edited by %s: %s",
+               (long long)json_integer_value(json_object_get(c, "round")),
+               json_string_value(json_object_get(c, "by"))
+                   ? json_string_value(json_object_get(c, "by"))
+                   : "?",
+               what + 6);
+        if (json_object_get(c, "a"))
+            printf(" %s and %s",
+                   json_string_value(json_object_get(c, "a"))
+                       ? json_string_value(json_object_get(c, "a"))
+                       : "?",
+                   json_string_value(json_object_get(c, "b"))
+                       ? json_string_value(json_object_get(c, "b"))
+                       : "?");
+        else
+            printf(" table %lld to %lld",
+                   (long long)json_integer_value(json_object_get(c, "from")),
+                   (long long)json_integer_value(json_object_get(c, "to")));
+        if (json_is_string(why)) {
+            fputs(" -- reason: ", stdout);
+            print_text(json_string_value(why));
+        }
+        fputc('\n', stdout);
+    }
+    json_decref(root);
+}
+
 static int run_lots(struct live *lv)
 {
     struct tny_event ev;
@@ -2034,7 +2102,7 @@ static int run_lots(struct live *lv)
         status = rc == TNY_ENOMEM ? HUB_CONSOLE_EXIT_INTERNAL
                                   : HUB_CONSOLE_EXIT_REFUSED;
     } else {
-        fputs(text, stdout);
+        print_lots_edited(text, lv->rep.json);
         status = flush_out();
     }
     free(text);
@@ -2317,6 +2385,23 @@ static int run_round_discard(struct live *lv)
              "discarded the draft of round %d of %s: pair it again with "
              "`tourney live round pair %s`",
              (int)lv->rep.round, lv->req.event_id, lv->req.event_id);
+    return show(lv, SHAPE_RECORDS, line);
+}
+
+/* Issue 22: a mistyped event (none of its rounds published) is deleted. */
+static int run_event_delete(struct live *lv)
+{
+    char line[256];
+    int status = start_request(lv, TNY_WIRE_CMD_DELETE_EVENT, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = reason_option(lv);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    snprintf(line, sizeof line, "deleted event %s (%llu device%s freed)",
+             lv->req.event_id, (unsigned long long)lv->rep.count,
+             lv->rep.count == 1 ? "" : "s");
     return show(lv, SHAPE_RECORDS, line);
 }
 
@@ -2619,8 +2704,9 @@ static const char *const o_dq[] = {"after-round=", "reason=", NULL};
 static const char *const o_from[] = {"from-round=", NULL};
 static const char *const o_declare[] = {"army=*", NULL};
 static const char *const o_round[] = {"round=", NULL};
-static const char *const o_clock[] = {"round=", "table=", NULL};
-static const char *const o_clock_extend[] = {"round=", "table=", "undo", NULL};
+static const char *const o_clock[] = {"round=", "table=", "reason=", NULL};
+static const char *const o_clock_extend[] = {
+    "round=", "table=", "reason=", "undo", NULL};
 static const char *const o_result[] = {"override", "reason=", "game=", NULL};
 static const char *const o_reason[] = {"reason=", NULL};
 static const char *const o_confirm[] = {"confirm", NULL};
@@ -2646,6 +2732,9 @@ static const struct live_cmd live_cmds[] = {
      "create an event from an event file, or from another tool's file",
      run_event_import},
     {"event", "list", "", 0, 0, o_none, "the hub's events", run_event_list},
+    {"event", "delete", "EVENT_ID [--reason T]", 1, 1, o_reason,
+     "delete a mistyped event (none of its rounds published; audited)",
+     run_event_delete},
     {"players", "import", "EVENT_ID FILE.csv", 2, 2, o_none,
      "register players from a CSV file (header id,name,club,... in any "
      "case, or Player,Team,Country,Rating: ids made up; - = stdin)",
@@ -2709,18 +2798,20 @@ static const struct live_cmd live_cmds[] = {
      "close the round (default: the current round)", run_round_close},
     {"stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm,
      "move to the next stage (Swiss -> cut, ...)", run_stage_next},
-    {"clock", "start", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
+    {"clock", "start", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
+     o_clock,
      "start the round clock (CM-7; default every table, current round)",
      run_clock_start},
-    {"clock", "pause", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
-     "pause the clock", run_clock_pause},
-    {"clock", "resume", "EVENT_ID [--table N] [--round N]", 1, 1, o_clock,
-     "resume the clock", run_clock_resume},
+    {"clock", "pause", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
+     o_clock, "pause the clock", run_clock_pause},
+    {"clock", "resume", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
+     o_clock, "resume the clock", run_clock_resume},
     {"clock", "draft", "EVENT_ID --table N [--round N]", 1, 1, o_clock,
      "AG-14: table N's draft started: its own clock starts now",
      run_clock_draft},
-    {"clock", "extend", "EVENT_ID DURATION [--table N] [--round N] [--undo]", 2,
-     2, o_clock_extend,
+    {"clock", "extend",
+     "EVENT_ID DURATION [--table N] [--round N] [--undo] [--reason T]", 2, 2,
+     o_clock_extend,
      "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7); --undo takes it back",
      run_clock_extend},
     {"result", "enter",

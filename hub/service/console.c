@@ -51,6 +51,7 @@ struct ctx {
     struct tny_wire_reply *rep;
     struct tny_diag diag;
     struct hub_ev *e; /* loaded when the command needs an event */
+    bool deleted;     /* delete_event: drop e's entry once committed */
 };
 
 /* Sets the reply's error (rc < 0) and message; returns rc. */
@@ -263,6 +264,58 @@ static int cmd_get_standings(struct ctx *c)
     if (rc < 0)
         return fail(c, rc, "out of memory");
     return reply_json(c, text);
+}
+
+/* A retained topic of the event cleared (a zero-length message):
+ * tourney/v1/{kind}/{event}/{doc}. */
+static int clear_topic(struct ctx *c, const char *kind, const char *doc)
+{
+    char topic[2 * TNY_WIRE_TOPIC_MAX + 2 * TNY_WIRE_ID_MAX];
+    snprintf(topic, sizeof(topic), "%s%s/%s/%s", TNY_WIRE_TOPIC_PREFIX, kind,
+             c->e->id, doc);
+    return hub_outbox_add(c->ob, topic, NULL, 0, true);
+}
+
+/* Issue 22: a mistyped event is deleted (only one none of whose rounds
+ * was published; the store refuses otherwise), audited with the reason;
+ * its devices are free, its retained clock and feed documents cleared,
+ * its entry dropped once the deletion committed. */
+static int cmd_delete_event(struct ctx *c)
+{
+    int32_t freed = 0;
+    int rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
+                                    &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    for (int32_t i = 0; i < c->svc->n_devices; i++) {
+        struct hub_device *d = &c->svc->devices[i];
+        if (strcmp(d->event, c->e->id) != 0)
+            continue;
+        d->event[0] = '\0';
+        d->table = 0;
+        if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
+            return fail_diag(c, rc);
+    }
+    static const char *const docs[] = {"event", "pairings", "tables",
+                                       "standings", "bracket"};
+    rc = clear_topic(c, "event", "clock");
+    for (size_t i = 0; rc == 0 && i < sizeof(docs) / sizeof(docs[0]); i++)
+        rc = clear_topic(c, "feed", docs[i]);
+    for (int32_t i = 0; rc == 0 && i < c->e->ev.n_players; i++) {
+        char doc[16 + TNY_WIRE_ID_MAX];
+        snprintf(doc, sizeof(doc), "player/%s", c->e->ev.players[i].id);
+        rc = clear_topic(c, "feed", doc);
+    }
+    if (rc < 0)
+        return fail(c, rc, "out of memory");
+    HUB_LOG(HUB_LOG_INFO, "event deleted event=%s devices_freed=%d%s%s",
+            c->e->id, (int)freed, c->req->reason[0] ? " reason=" : "",
+            c->req->reason);
+    c->deleted = true;
+    c->rep->count = (uint64_t)freed;
+    return reply_json(
+        c, dump(json_pack("{s:s, s:b, s:i}", "event", c->e->id, "deleted", 1,
+                          "devices_freed", (int)freed)));
 }
 
 /* ---- players ---------------------------------------------------------------
@@ -712,7 +765,7 @@ static int round_reply(struct ctx *c, int32_t round)
                  hub__round_clock(c->svc, c->e, &clock, &ignored) == TNY_OK &&
                  clock.length_ms > 0;
     if (timed) {
-        hub__table_clock(c->e, &clock, round, 0, c->now, &rm);
+        tny_round_clock_message(&clock, 0, c->now, &rm); /* the round's */
         ok = ok &&
              json_object_set_new(root, "clock", clock_json(&rm, c->now)) == 0;
     }
@@ -1261,7 +1314,7 @@ static const char *who(const struct tny_event *ev, int32_t p, char *buf,
 
 /* The time the table has left on the round clock at c->now (its
  * extension included); false when the round has no clock to read (not
- * the current round, no time limit). */
+ * the current round, no time limit, the clock never started). */
 static bool table_time_left(struct ctx *c, int32_t round, int32_t table,
                             int64_t *left_ms)
 {
@@ -1272,8 +1325,8 @@ static bool table_time_left(struct ctx *c, int32_t round, int32_t table,
         hub__round_clock(c->svc, c->e, &clock, &ignored) < 0)
         return false;
     hub__table_clock(c->e, &clock, round, table, c->now, &m);
-    if (m.unlimited)
-        return false;
+    if (m.unlimited || m.state == TNY_ROUND_CLOCK_READY)
+        return false; /* no time limit, or the hub's clock not in use */
     *left_ms = m.state == TNY_ROUND_CLOCK_RUNNING ? m.deadline_ms - c->now
                                                   : m.remaining_ms;
     return true;
@@ -1947,7 +2000,8 @@ static int check_draft_edit(struct ctx *c, enum edit_kind kind)
 }
 
 /* After a round closed: an event whose every stage is played is finished
- * (its standings are the final classification). */
+ * (its standings are the final classification) and its devices are
+ * unassigned, free for the next event (issue 22). */
 static int finish_if_complete(struct ctx *c)
 {
     bool complete = false;
@@ -1960,8 +2014,31 @@ static int finish_if_complete(struct ctx *c)
                                          HUB_EVENT_FINISHED, c->actor,
                                          &c->diag)) < 0)
         return fail_diag(c, rc);
-    HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d", c->e->id,
-            (int)c->e->ev.n_rounds);
+    /* Issue 22: the event's devices are free for the next event (its
+     * publish hands them out again); they wait (assignment cleared). */
+    int32_t freed = 0;
+    for (int32_t i = 0; i < c->svc->n_devices; i++) {
+        struct hub_device *d = &c->svc->devices[i];
+        if (strcmp(d->event, c->e->id) != 0)
+            continue;
+        if ((rc = hub_store_device_assign(c->svc->store, d->id, NULL, 0,
+                                          c->actor, &c->diag)) < 0)
+            return fail_diag(c, rc);
+        d->event[0] = '\0';
+        d->table = 0;
+        freed++;
+        if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
+            return fail_diag(c, rc);
+    }
+    HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d devices_freed=%d",
+            c->e->id, (int)c->e->ev.n_rounds, (int)freed);
+    if (freed > 0)
+        snprintf(c->rep->message, sizeof(c->rep->message),
+                 "event %s is finished; its %d device%s %s free for the next "
+                 "event",
+                 c->e->id, (int)freed, freed == 1 ? "" : "s",
+                 freed == 1 ? "is" : "are");
+    c->e->feed_dirty = true;
     return reload(c);
 }
 
@@ -2010,6 +2087,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log},
     {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device},
     {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft},
+    {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event},
 };
 
 /* ---- all or nothing (issue 22) -------------------------------------------
@@ -2180,6 +2258,8 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
     }
     if (rep->rc < 0)
         undo_restore(&u, svc, ob);
+    else if (c.deleted)
+        hub__ev_remove(svc, c.e);
     undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
         HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");

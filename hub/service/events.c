@@ -89,6 +89,22 @@ int hub__ev_add(struct hub_service *svc, const char *id, struct hub_ev **out)
     return TNY_OK;
 }
 
+void hub__ev_remove(struct hub_service *svc, struct hub_ev *e)
+{
+    for (int32_t i = 0; i < svc->n_events; i++) {
+        if (svc->events[i] != e)
+            continue;
+        memmove(&svc->events[i], &svc->events[i + 1],
+                sizeof(*svc->events) * (size_t)(svc->n_events - i - 1));
+        svc->n_events--;
+        /* A republish walking the events goes on with the next one. */
+        if (svc->rp_active && svc->rp_phase == 1 && svc->rp_next > i)
+            svc->rp_next--;
+        hub__ev_free(e);
+        return;
+    }
+}
+
 void hub__ev_invalidate(struct hub_ev *e)
 {
     if (e->loaded)

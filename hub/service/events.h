@@ -17,6 +17,9 @@ TNY_MUST_USE int hub__ev_add(struct hub_service *svc, const char *id,
 TNY_MUST_USE int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out);
 /* Frees an entry (NULL: nothing). */
 void hub__ev_free(struct hub_ev *e);
+/* Drops the entry of a deleted event (issue 22: event delete, after the
+ * store committed) and frees it: e is invalid afterwards. */
+void hub__ev_remove(struct hub_service *svc, struct hub_ev *e);
 /* The event, loaded.  Errors: TNY_ENOTFOUND (no such event), TNY_ESTATE,
  * TNY_ENOMEM. */
 TNY_MUST_USE int hub__ev_get(struct hub_service *svc, const char *id,

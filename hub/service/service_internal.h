@@ -7,8 +7,10 @@
  *
  * Invariants: devices[] is sorted by id (free devices are handed out in
  * that order); an event entry exists for every event of the store (made
- * at start-up and by create_event) and is never removed, so struct
- * hub_ev pointers stay valid for the service's life; e->loaded means e->ev
+ * at start-up and by create_event) and is removed only once the event's
+ * deletion committed (issue 22, hub__ev_remove at the end of the console
+ * command), so struct hub_ev pointers stay valid for the service's life
+ * otherwise; e->loaded means e->ev
  * and e->info are the store's projection as of the last write.
  */
 #ifndef HUB_SERVICE_INTERNAL_H

@@ -236,6 +236,17 @@ TNY_MUST_USE int hub_store_set_event_status(struct hub_store *store,
                                             const char *actor,
                                             struct tny_diag *diag);
 
+/* Deletes a mistyped event (issue 22): its players, draft rounds and the
+ * event row go; devices assigned to it are unassigned (*n_devices, may be
+ * NULL, receives how many); the log keeps every row of it and an
+ * "event.delete" row (the id may be used again).  Only an event none of
+ * whose rounds was published: results are never deleted.  Errors:
+ * TNY_ESTATE (a round was published: diag says so), TNY_ENOTFOUND. */
+TNY_MUST_USE int hub_store_delete_event(struct hub_store *store,
+                                        const char *event_id, const char *actor,
+                                        int32_t *n_devices,
+                                        struct tny_diag *diag);
+
 /* ---- players (CM-1, CM-2, CM-3, GT-11, CM-5 fixed tables) -------------- */
 
 /* Adds a player, or replaces every attribute of the player with the same
@@ -767,7 +778,9 @@ TNY_MUST_USE int hub_store_export_event_json(struct hub_store *store,
  * hub_store_export_event_json (*text, a JSON object; reallocated): an
  * "x_audit" member (ignored by every reader, event-file.md) with
  * "disqualifications" and "corrections" (results entered or overridden,
- * conflicts kept, rounds reopened, players edited), each with "what",
+ * conflicts kept, rounds reopened, players edited, and the swaps and
+ * moves of a round's last draft or published round: CM-5 edits after the
+ * draw, issue 22), each with "what",
  * "by", "time_ms", the log row's detail and "reason".  Nothing is
  * appended when there is nothing to say.  Errors: TNY_ESTATE, TNY_ENOMEM
  * (*text unchanged). */

@@ -382,8 +382,9 @@ out:
 static json_t *audit_entry(const struct hub_log_entry *row, bool *is_dq)
 {
     static const char *const kept[] = {
-        "player.disqualify", "result.enter", "result.correct", "conflict.keep",
-        "round.reopen",      "player.edit",  "player.withdraw"};
+        "player.disqualify", "result.enter", "result.correct",
+        "conflict.keep",     "round.reopen", "player.edit",
+        "player.withdraw",   "draft.swap",   "draft.move"}; /* CM-4/5 */
     bool keep = false;
     for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
         keep |= strcmp(row->kind, kept[i]) == 0;
@@ -408,6 +409,23 @@ static json_t *audit_entry(const struct hub_log_entry *row, bool *is_dq)
     return o;
 }
 
+/* A round paired again (a new draft): the edits of its earlier drafts
+ * are not part of what the tables got (CM-4: the round is as drawn until
+ * edited again), so they leave the audit's list. */
+static void forget_draft_edits(json_t *changes, const char *detail)
+{
+    json_t *d = json_loads(detail ? detail : "{}", 0, NULL);
+    json_int_t round = json_integer_value(json_object_get(d, "round"));
+    json_decref(d);
+    for (size_t i = json_array_size(changes); i-- > 0;) {
+        const json_t *c = json_array_get(changes, i);
+        const char *what = json_string_value(json_object_get(c, "what"));
+        if (what && strncmp(what, "draft.", 6) == 0 &&
+            json_integer_value(json_object_get(c, "round")) == round)
+            json_array_remove(changes, i);
+    }
+}
+
 int hub_store_append_audit(struct hub_store *s, const char *event_id,
                            char **text, struct tny_diag *d)
 {
@@ -427,6 +445,8 @@ int hub_store_append_audit(struct hub_store *s, const char *event_id,
             goto out;
         for (int32_t i = 0; i < n; i++) {
             bool is_dq = false;
+            if (strcmp(rows[i].kind, "round.draft") == 0)
+                forget_draft_edits(changes, rows[i].detail);
             json_t *e = audit_entry(&rows[i], &is_dq);
             if (e)
                 json_array_append_new(is_dq ? dq : changes, e);

@@ -699,6 +699,79 @@ out:
     return hs_finish(store, rc, diag);
 }
 
+/* Runs one statement with the event row bound to ?1 (no rows). */
+static int run_for_event(struct hub_store *s, const char *sql, int64_t ev_row,
+                         struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = hs_prepare(s, sql, &st, d);
+    if (rc == 0) {
+        sqlite3_bind_int64(st, 1, ev_row);
+        rc = hs_done(s, st, d);
+    }
+    hs_finalize(s, st);
+    return rc;
+}
+
+int hub_store_delete_event(struct hub_store *store, const char *event_id,
+                           const char *actor, int32_t *n_devices,
+                           struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t ev_row, played = 0, devices = 0, players = 0;
+    bool row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT (SELECT count(*) FROM rounds WHERE event_id = "
+                         "?1 AND status != 'draft'), (SELECT count(*) FROM "
+                         "devices WHERE event_id = ?1), (SELECT count(*) FROM "
+                         "players WHERE event_id = ?1)",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    played = row ? sqlite3_column_int64(st, 0) : 0;
+    devices = row ? sqlite3_column_int64(st, 1) : 0;
+    players = row ? sqlite3_column_int64(st, 2) : 0;
+    hs_finalize(store, st);
+    st = NULL;
+    if (played > 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "event \"%s\" has %lld published round%s: only an "
+                          "event not yet played can be deleted (its results "
+                          "stay; correct them instead)",
+                          event_id, (long long)played, played == 1 ? "" : "s");
+        goto out;
+    }
+    /* Draft rounds take their tables, seats and clocks with them. */
+    if ((rc = run_for_event(store,
+                            "UPDATE devices SET event_id = NULL, table_number "
+                            "= 0 WHERE event_id = ?1",
+                            ev_row, diag)) < 0 ||
+        (rc = run_for_event(store, "DELETE FROM rounds WHERE event_id = ?1",
+                            ev_row, diag)) < 0 ||
+        (rc = run_for_event(store, "DELETE FROM players WHERE event_id = ?1",
+                            ev_row, diag)) < 0 ||
+        (rc = run_for_event(store, "DELETE FROM events WHERE id = ?1", ev_row,
+                            diag)) < 0)
+        goto out;
+    rc = hs_log(store, actor, event_id, "event.delete",
+                json_pack("{s:I, s:I}", "players", (json_int_t)players,
+                          "devices_freed", (json_int_t)devices),
+                diag);
+out:
+    hs_finalize(store, st);
+    rc = hs_finish(store, rc, diag);
+    if (rc == 0 && n_devices)
+        *n_devices = (int32_t)devices;
+    return rc;
+}
+
 /* ---- players ----------------------------------------------------------- */
 
 static int draft_row(struct hub_store *s, int64_t ev_row, int64_t *row,

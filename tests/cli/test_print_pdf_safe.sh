@@ -27,7 +27,8 @@ rc=$?
 [ "$(cat slips.pdf 2>/dev/null)" = 'the PDF printed yesterday' ] ||
     fail "a failed print changed or deleted slips.pdf"
 grep -q 'left as it was' err || fail "the message does not say the PDF is kept: $(cat err)"
-[ "$(ls -A | grep -c tourney-print)" = 0 ] || fail "a temporary file is left: $(ls -A)"
+left=(.*tourney-print*)
+[ ! -e "${left[0]}" ] || fail "a temporary file is left: ${left[*]}"
 
 "$TOURNEY" print pairings ev.json --pdf ev.json 2>err
 rc=$?
@@ -36,7 +37,10 @@ cmp -s ev.json ev.orig || fail "--pdf naming the input changed the event file"
 grep -q 'is the event file being printed' err || fail "no reason given: $(cat err)"
 ln -s ev.json link.json
 "$TOURNEY" print pairings ev.json --pdf link.json 2>err
-[ $? = 2 ] && cmp -s ev.json ev.orig || fail "--pdf through a link to the input"
+rc=$?
+if [ "$rc" != 2 ] || ! cmp -s ev.json ev.orig; then
+    fail "--pdf through a link to the input: exit $rc"
+fi
 
 if [ "$failures" -gt 0 ]; then
     echo "test_print_pdf_safe: $failures failure(s)" >&2

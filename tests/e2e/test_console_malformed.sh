@@ -64,7 +64,8 @@ bad m16 'swap_players.player_b' "$O" "$E" "$(pb_b $SWAP "$(pb_i 1 1)$(pb_s 2 mf-
 bad m17 'swap_players.player_b: a player cannot swap' "$O" "$E" "$(pb_b $SWAP "$(pb_i 1 1)$(pb_s 2 mf-p1)$(pb_s 3 mf-p1)")"
 bad m18 'move_table.to_table: same as table' "$O" "$E" "$(pb_b $MOVE "$(pb_i 1 1)$(pb_i 2 2)$(pb_i 3 2)")"
 bad m19 'clock_extend.extra_ms' "$O" "$E" "$(pb_b $CEXTEND "$(pb_i 1 1)")"
-bad m20 'clock_extend.extra_ms' "$O" "$E" "$(pb_b $CEXTEND "$(pb_i 1 1)$(pb_i 3 -5)")"
+# extra_ms 0 (a negative one takes an extension back, issue 22)
+bad m20 'clock_extend.extra_ms' "$O" "$E" "$(pb_b $CEXTEND "$(pb_i 1 1)$(pb_i 3 0)")"
 bad m21 'enter_result.result' "$O" "$E" "$(pb_b $ENTER "$(pb_i 1 1)$(pb_i 2 1)")"
 bad m22 'enter_result.result' "$O" "$E" "$(pb_b $ENTER "$(pb_i 1 1)$(pb_i 2 1)$(pb_b 3 '')")"
 bad m23 'penalty.points_units' "$O" "$E" "$(pb_b $PENALTY "$(pb_i 1 1)$(pb_i 2 1)$(pb_s 3 mf-p1)$(pb_i 4 0)")"

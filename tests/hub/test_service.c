@@ -1966,6 +1966,9 @@ static const struct refusal playing_refusals[] = {
      .cmd = TNY_WIRE_CMD_CLOCK_DRAFT,
      .round = 1,
      .table = -2},
+    {.what = "delete an event that is being played",
+     .cmd = TNY_WIRE_CMD_DELETE_EVENT,
+     .reason = "typo"},
 };
 
 /* State 3: the same with the round clock paused. */
@@ -1978,7 +1981,44 @@ static const struct refusal paused_refusals[] = {
      .round = 1},
 };
 
-/* Issue 22 item 1 and its class: for a range of states, every console
+/* State 4: round 1 closed, the draft of round 2 paired. */
+static const struct refusal closed_refusals[] = {
+    {.what = "close a closed round",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 1},
+    {.what = "start the clock of a closed round",
+     .cmd = TNY_WIRE_CMD_CLOCK_START,
+     .round = 1},
+    {.what = "extend a closed round",
+     .cmd = TNY_WIRE_CMD_CLOCK_EXTEND,
+     .round = 1,
+     .extra_ms = 60000},
+    {.what = "a result over a counted one without override",
+     .cmd = TNY_WIRE_CMD_ENTER_RESULT,
+     .round = 1,
+     .table = -1,
+     .result = true},
+    {.what = "unpublish a closed round",
+     .cmd = TNY_WIRE_CMD_UNPUBLISH_ROUND,
+     .round = 1},
+    {.what = "publish a closed round",
+     .cmd = TNY_WIRE_CMD_PUBLISH_ROUND,
+     .round = 1},
+    {.what = "swap in a closed round",
+     .cmd = TNY_WIRE_CMD_SWAP_PLAYERS,
+     .round = 1,
+     .player_id = "p1",
+     .other = "p2"},
+    {.what = "reopen the draft", .cmd = TNY_WIRE_CMD_REOPEN_ROUND, .round = 2},
+    {.what = "pause the clock of a draft",
+     .cmd = TNY_WIRE_CMD_CLOCK_PAUSE,
+     .round = 2},
+    {.what = "delete an event with a closed round",
+     .cmd = TNY_WIRE_CMD_DELETE_EVENT},
+};
+
+/* Issue 22 item 1 and its class: for a range of states (a draft; a round
+ * playing; its clock paused; closed with the next draft), every console
  * command in a way it is refused leaves the store, the clocks and the
  * retained messages as they were (a refused `round close` used to save
  * the clock paused first). */
@@ -2004,7 +2044,7 @@ static void test_issue22_refused_commands_change_nothing(void **state)
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
     q.round = 1;
     free(must(f, &q));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 4; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i + 1);
         assert_true(assignment(f, dev, &a[i]));
@@ -2022,6 +2062,22 @@ static void test_issue22_refused_commands_change_nothing(void **state)
     q.round = 1;
     free(must(f, &q));
     RUN(paused_refusals);
+
+    /* State 4: round 1 closed, the draft of round 2. */
+    for (int i = 1; i < 4; i++) {
+        struct tny_wire_submission r;
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        nh_submission(&a[i], dev, "k2", 1, 2, &r);
+        submit(f, dev, &r, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    RUN(closed_refusals);
 
     /* Every command that can be refused was refused above. */
     for (int cmd = 1; cmd < 64; cmd++)
@@ -2183,6 +2239,21 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     json_decref(root);
     free(json);
 
+    /* A hub restarted during the judge call still holds the table. */
+    struct hub_service *during = NULL;
+    struct hub_service_options od;
+    struct hub_outbox obd;
+    hub_service_options_init(&od);
+    OK(hub_service_new(f->store, &od, &during, &diag));
+    hub_outbox_init(&obd);
+    OK(hub_service_republish(during, f->now, &obd, &diag));
+    hub_outbox_release(&f->ob);
+    f->ob = obd;
+    m = table_reading(f, t1);
+    assert_int_equal(m.state, TNY_ROUND_CLOCK_PAUSED);
+    assert_int_equal(m.remaining_ms, left);
+    hub_service_free(during);
+
     req_init(f, &q, TNY_WIRE_CMD_CLOCK_RESUME);
     q.round = 1;
     q.table = t1;
@@ -2233,6 +2304,120 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     fx_free(f);
 }
 
+/* The devices assigned to event ev in the service (list_devices). */
+static int count_devices_of(struct fx *f, const char *ev)
+{
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_LIST_DEVICES);
+    snprintf(q.event_id, sizeof(q.event_id), "%s", ev);
+    char *json = must(f, &q);
+    json_t *arr = json_loads(json, 0, NULL);
+    int n = (int)json_array_size(arr);
+    json_decref(arr);
+    free(json);
+    return n;
+}
+
+/* Issue 22 item 9: a finished event frees its devices for the next one
+ * (its publish hands them out: no unassign/assign per table); a mistyped
+ * event is deleted (audited, its devices freed, its retained documents
+ * cleared, the id free again), but never one that was played. */
+static void test_issue22_devices_freed_and_event_deleted(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a, b;
+    struct tny_wire_reply rep;
+    round_one(f, NULL, "swiss-2p", "{\"swiss_rounds\": 1}", 0,
+              "id,name\nw1,Ann\nw2,Bob\nw3,Cid\nw4,Dan\n");
+    assert_true(assignment(f, "table-001", &a));
+    assert_true(assignment(f, "table-002", &b));
+    assert_int_equal(count_devices_of(f, EV), 2);
+    const struct tny_wire_assignment *tab[2] = {&a, &b};
+    for (int i = 0; i < 2; i++) {
+        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+        q.round = 1;
+        q.table = tab[i]->table;
+        q.result.game = TNY_GAME_TWO_PLAYER;
+        snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+                 tab[i]->seats[0].player_id);
+        free(must(f, &q));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    assert_non_null(strstr(rep.message, "2 devices are free"));
+    tny_wire_reply_release(&rep);
+    struct tny_wire_assignment cleared;
+    assert_true(assignment(f, "table-001", &cleared));
+    assert_int_equal(cleared.round, 0); /* the table waits */
+    assert_int_equal(count_devices_of(f, EV), 0);
+    /* The next event's publish takes them without an assign. */
+    round_one(f, "ev2", "swiss-2p", NULL, 0,
+              "id,name\nx1,Eve\nx2,Fay\nx3,Gus\nx4,Hal\n");
+    assert_int_equal(count_devices_of(f, "ev2"), 2);
+    /* A played event is not deleted (its results stay). */
+    req_init(f, &q, TNY_WIRE_CMD_DELETE_EVENT);
+    must_fail(f, &q, "only an event not yet played can be deleted");
+
+    /* A mistyped event: created, players in, paired, a device assigned. */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    free(must(f, &q));
+    presence(f, "table-003");
+    req_init(f, &q, TNY_WIRE_CMD_ASSIGN_DEVICE);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.device_id, sizeof(q.device_id), "table-003");
+    q.table = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_DELETE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.reason, sizeof(q.reason), "created with the wrong format");
+    char *json = must(f, &q);
+    assert_non_null(strstr(json, "\"devices_freed\": 1"));
+    free(json);
+    const struct hub_msg *m = find_msg(f, "tourney/v1/feed/typo/event");
+    assert_non_null(m);
+    assert_true(m->retained && m->len == 0); /* cleared */
+    assert_int_equal(count_devices_of(f, "typo"), 0);
+    req_init(f, &q, TNY_WIRE_CMD_LIST_EVENTS);
+    json = must(f, &q);
+    assert_null(strstr(json, "\"typo\""));
+    free(json);
+    /* Audited: the log keeps it with the reason. */
+    struct tny_diag diag = {{0}};
+    struct hub_log_entry *log = NULL;
+    int32_t n = 0;
+    OK(hub_store_read_log(f->store, "typo", 0, 1000, &log, &n, &diag));
+    assert_true(n > 0);
+    assert_string_equal(log[n - 1].kind, "event.delete");
+    assert_non_null(strstr(log[n - 1].detail, "created with the wrong format"));
+    hub_log_entries_free(log, n);
+    OK(hub_store_check(f->store, &diag));
+    /* The id is free again; a restarted hub agrees. */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "typo");
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    hub_service_free(f->svc);
+    fx_open_service(f);
+    req_init(f, &q, TNY_WIRE_CMD_LIST_EVENTS);
+    json = must(f, &q);
+    assert_non_null(strstr(json, "\"typo\""));
+    free(json);
+    fx_free(f);
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
@@ -2255,6 +2440,7 @@ int main(void)
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
         cmocka_unit_test(test_issue22_table_pause_and_extension_taken_back),
         cmocka_unit_test(test_CM_presence_coalesced),
+        cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

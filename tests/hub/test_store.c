@@ -2040,6 +2040,46 @@ static void test_store_load_10000_results(void **state)
     tmpdb_remove(&db);
 }
 
+/* Issue 22: a batch makes several writes one transaction: rolled back,
+ * none of them is stored; a write refused inside it is undone alone (the
+ * others stay); committed, all are; reads inside see the batch's writes;
+ * a second batch cannot open inside the first. */
+static void test_issue22_batch_all_or_nothing(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct hub_event_info info;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("catan", "{}", 4, 1);
+    OK(hub_store_batch_begin(s, &diag));
+    assert_int_equal(hub_store_batch_begin(s, &diag), TNY_ESTATE);
+    OK(hub_store_create_event(s, "b1", text, strlen(text), "hub", &diag));
+    OK(hub_store_get_event(s, "b1", &info, &diag)); /* its own write */
+    OK(hub_store_set_event_status(s, "b1", HUB_EVENT_RUNNING, "hub", &diag));
+    OK(hub_store_batch_end(s, false, &diag));
+    assert_int_equal(hub_store_get_event(s, "b1", &info, &diag), TNY_ENOTFOUND);
+    assert_int_equal(count_log(s, "b1", "event.create"), 0);
+
+    OK(hub_store_batch_begin(s, &diag));
+    OK(hub_store_create_event(s, "b1", text, strlen(text), "hub", &diag));
+    /* Refused inside the batch (the id exists): undone alone. */
+    assert_int_equal(
+        hub_store_create_event(s, "b1", text, strlen(text), "hub", &diag),
+        TNY_ECONFLICT);
+    OK(hub_store_set_event_status(s, "b1", HUB_EVENT_RUNNING, "hub", &diag));
+    OK(hub_store_batch_end(s, true, &diag));
+    OK(hub_store_get_event(s, "b1", &info, &diag));
+    assert_int_equal(info.status, HUB_EVENT_RUNNING);
+    assert_int_equal(count_log(s, "b1", "event.create"), 1);
+    assert_int_equal(hub_store_batch_end(s, true, &diag), TNY_ESTATE);
+    OK(hub_store_check(s, &diag));
+    free(text);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2058,6 +2098,7 @@ int main(void)
         cmocka_unit_test(test_store_read_only),
         cmocka_unit_test(test_store_full_database),
         cmocka_unit_test(test_store_write_fault_set_and_cleared),
+        cmocka_unit_test(test_issue22_batch_all_or_nothing),
         cmocka_unit_test(test_store_must_exist_probe_backup),
         cmocka_unit_test(test_store_checkpoint_soon),
         cmocka_unit_test(test_store_checkpoint_with_reader),

@@ -464,7 +464,8 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_RESOLVE_CONFLICT,
     TNY_WIRE_CMD_READ_LOG,
     TNY_WIRE_CMD_IDENTIFY_DEVICE,
-    TNY_WIRE_CMD_CLOCK_DRAFT, /* AG-14: round, table >= 1 */
+    TNY_WIRE_CMD_CLOCK_DRAFT,  /* AG-14: round, table >= 1 */
+    TNY_WIRE_CMD_DELETE_EVENT, /* issue 22: a mistyped event, reason */
     TNY_WIRE_CMD_COUNT_
 };
 
@@ -532,6 +533,7 @@ struct tny_wire_player {
  *   SHOW_RESULTS    round >= 1, table (0 = all)
  *   RESOLVE_CONFLICT  round >= 1, table >= 1, result_id >= 1, reason
  *   READ_LOG        after_seq >= 0
+ *   DELETE_EVENT    reason (an event no round of which was published)
  * Heap members (preset excluded) are malloc'd NUL-terminated UTF-8 after
  * decode and freed by tny_wire_request_release; before encode they are
  * the caller's (borrowed), NULL = absent. */
