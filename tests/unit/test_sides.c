@@ -134,6 +134,16 @@ static void test_issue19_sides_in_the_event_file(void **state)
     assert_int_equal(back.rounds[0].tables[1].side[0], 0);
     assert_int_equal(back.rounds[0].tables[1].side[1], 1);
     free(text);
+    /* the standings count each player's games per side */
+    struct tny_standings st = {0};
+    assert_int_equal(tny_standings_compute(&back, &st, &d), 0);
+    assert_int_equal(tny_standings_to_json(&back, &st, &text), 0);
+    assert_non_null(strstr(text, "\"player\": \"a\",\n      \"name\": "
+                                 "\"A\",\n      \"points\": 3,"));
+    assert_non_null(strstr(text, "\"sides\": {\n        \"corp\": 0,\n"
+                                 "        \"runner\": 1\n"));
+    free(text);
+    tny_standings_release(&st);
     tny_event_release(&back);
     tny_event_release(&ev);
 
