@@ -83,6 +83,15 @@
  * after a pair-down tree are far from central, pricing pulled in nearly all
  * of K* over 3 re-solves and took 1.4 s instead of 0.011 s for 1,000
  * players, so K* is built up front.]
+ *
+ * The points cost (issue 19) replaces the group index in level 3 by the
+ * player's points coordinate (sval); E3-E5 only use that group coordinates
+ * are points on a line ordered as the groups, so they hold as written, with
+ * DG the largest coordinate difference of a K* pair.  Sides (swiss.h) add
+ * levels the exchange lemmas do not bound (a side conflict can block any
+ * swap), so a sided request matches on every pair but rematches (case A,
+ * the bye still settled by E1 on the rematch graph) or on the complete
+ * graph (case B), with the universal bounds of case B for every level.
  */
 #include "tny/swiss.h"
 
