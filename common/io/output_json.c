@@ -1,8 +1,9 @@
 /* output_json.c - standings and round plans as the contract's JSON.
  *
  * Shapes are those of event-file.md "Output", plus optional keys only
- * (rows: "disqualified", "separate_list" when true; tables: "first_player"
- * where the format draws a starting player).  Key order is fixed by the
+ * (rows: "disqualified", "separate_list" when true, "sides" in a format
+ * with sides; tables: "first_player" where the format draws a starting
+ * player, "sides").  Key order is fixed by the
  * order of the set calls below; numbers print as integers when whole.
  */
 #include "tny/json_io.h"
@@ -34,6 +35,19 @@ static json_t *row_json(const struct tny_event *ev,
         ok = ok && tny__set(o, "disqualified", json_true());
     if (row->separate_list)
         ok = ok && tny__set(o, "separate_list", json_true());
+    if (ev->format.n_sides == 2) { /* issue 19: games played on each side */
+        int32_t n[2] = {0, 0};
+        for (int32_t r = 0; r < st->after_round && r < ev->n_rounds; r++)
+            for (int32_t t = 0; t < ev->rounds[r].n_tables; t++) {
+                const struct tny_table *x = &ev->rounds[r].tables[t];
+                int32_t k = tny_table_seat_of(x, row->player);
+                if (x->has_sides && !x->is_bye && k >= 0)
+                    n[x->side[k] & 1]++;
+            }
+        ok = ok && tny__set(o, "sides",
+                            json_pack("{sisi}", ev->format.sides[0], n[0],
+                                      ev->format.sides[1], n[1]));
+    }
     json_decref(tb);
     if (!ok) {
         json_decref(o);

@@ -213,9 +213,9 @@ static void describe_player(const void *ctx, int32_t i, char *buf, size_t size)
 
 /* ---- Sides (docs/rules.md "Sides") ------------------------------------ */
 
-/* What the Swiss stage so far says about sides, per line index i: games on
- * each side, the side of the latest round in which the two differ is
- * decided from `last` (the side of each round played, -1 none). */
+/* A player's sides in the Swiss stage so far (per line index): games on
+ * each side, and the side of each stage round (-1: none) for the
+ * alternation rule. */
 struct side_history {
     int32_t n0, n1;
     int8_t *last; /* per stage round: side played or -1 */
@@ -458,9 +458,8 @@ static int pair_swiss(struct plan_ctx *c)
                 continue;
             if (n_met == cap_met) {
                 cap_met = cap_met ? cap_met * 2 : 1024;
-                /* 3 ints a meeting: room for the sides' `again` triples */
                 int32_t *nm =
-                    realloc(met, sizeof(int32_t) * 3 * (size_t)cap_met);
+                    realloc(met, sizeof(int32_t) * 2 * (size_t)cap_met);
                 if (!nm) {
                     rc = tny_diag_set(c->diag, TNY_ENOMEM,
                                       "pair: out of memory");

@@ -83,6 +83,15 @@
  * after a pair-down tree are far from central, pricing pulled in nearly all
  * of K* over 3 re-solves and took 1.4 s instead of 0.011 s for 1,000
  * players, so K* is built up front.]
+ *
+ * The points cost (issue 19) replaces the group index in level 3 by the
+ * player's points coordinate (sval); E3-E5 only use that group coordinates
+ * are points on a line ordered as the groups, so they hold as written, with
+ * DG the largest coordinate difference of a K* pair.  Sides (swiss.h) add
+ * levels the exchange lemmas do not bound (a side conflict can block any
+ * swap), so a sided request matches on every pair but rematches (case A,
+ * the bye still settled by E1 on the rematch graph) or on the complete
+ * graph (case B), with the universal bounds of case B for every level.
  */
 #include "tny/swiss.h"
 
@@ -94,6 +103,8 @@
 #include "tny/rng.h"
 
 #define CASE_B_MAX_PLAYERS 3000
+/* With sides: line distances beyond this count as this (swiss.h). */
+#define SIDED_LINE_CAP 64
 
 struct ctx {
     const struct tny_swiss_request *req;
@@ -384,6 +395,8 @@ static int64_t line_dist(const struct ctx *c, int32_t u, int32_t v)
 static int64_t pair_cost(const struct ctx *c, int32_t u, int32_t v)
 {
     int64_t dg = c->sval[u] - c->sval[v], dl = line_dist(c, u, v);
+    if (c->sided && dl > SIDED_LINE_CAP)
+        dl = SIDED_LINE_CAP;
     int64_t cost =
         dl * dl + c->W3 * dg * dg + (c->grp[u] != c->grp[v] ? c->W4 : 0);
     if (c->sided) {
@@ -446,13 +459,16 @@ static bool level(int64_t *sum, int64_t u, int64_t *w)
 static bool set_weights_sided(struct ctx *c, int64_t *maxc)
 {
     int64_t P = c->nv / 2, n1 = c->n - 1, sum = 0, u3, sq = c->span * c->span;
-    bool ok = lim_mul_add(P, n1 * n1, 0, &sum) && level(&sum, P, &c->Wr) &&
+    int64_t l7 = min64(n1, SIDED_LINE_CAP) * min64(n1, SIDED_LINE_CAP);
+    bool ok = lim_mul_add(P, l7, 0, &sum) && level(&sum, P, &c->Wr) &&
               level(&sum, P, &c->W4) && lim_mul_add(P, sq, 0, &u3) &&
-              level(&sum, u3, &c->W3) && level(&sum, P, &c->Wc);
+              level(&sum, u3, &c->W3);
+    c->Wc = sum + 1; /* case A: the top level, no bound needed */
     if (ok && !c->case_a)
-        ok = level(&sum, n1, &c->W2) && level(&sum, P, &c->W1);
+        ok = level(&sum, P, &c->Wc) && level(&sum, n1, &c->W2) &&
+             level(&sum, P, &c->W1);
     /* the largest edge: every level at its largest */
-    ok = ok && lim_mul_add(c->W3, sq, n1 * n1 + c->Wr + c->W4, maxc) &&
+    ok = ok && lim_mul_add(c->W3, sq, l7 + c->Wr + c->W4, maxc) &&
          lim_mul_add(1, *maxc, c->Wc, maxc);
     if (ok && !c->case_a)
         ok = lim_mul_add(1, *maxc, c->W1, maxc) &&

@@ -20,8 +20,8 @@
 
 /* The five seed rule sets play by default; the others on request. */
 static const char *const demo_formats[] = {
-    "neuroshima-hex", "tantrix",   "agricola", "got-lcg2",
-    "catan",          "xwing-2.0", "swiss-2p"};
+    "neuroshima-hex", "tantrix",  "agricola",      "got-lcg2",     "catan",
+    "xwing-2.0",      "swiss-2p", "netrunner-sss", "netrunner-dss"};
 #define N_DEFAULT_DEMOS 5
 
 static const char *const first_names[] = {

@@ -277,7 +277,8 @@ struct print_table {
     bool is_bye;
     int32_t n_seats;
     int32_t seats[TNY_MAX_SEATS];
-    int32_t first_seat; /* AG-4, -1 unknown */
+    int32_t first_seat;              /* AG-4, -1 unknown */
+    const char *side[TNY_MAX_SEATS]; /* issue 19: the seat's side, or NULL */
 };
 
 struct print_round {
@@ -327,6 +328,8 @@ static int pick_round(const struct tny_event *ev, int32_t want,
             t->n_seats = r->tables[i].n_seats;
             memcpy(t->seats, r->tables[i].seats, sizeof t->seats);
             t->first_seat = -1;
+            for (int32_t s = 0; r->tables[i].has_sides && s < 2; s++)
+                t->side[s] = ev->format.sides[r->tables[i].side[s] & 1];
         }
         pr->n_tables = r->n_tables;
         return TNY_OK;
@@ -351,6 +354,8 @@ static int pick_round(const struct tny_event *ev, int32_t want,
         t->n_seats = plan.tables[i].n_seats;
         memcpy(t->seats, plan.tables[i].seats, sizeof t->seats);
         t->first_seat = plan.tables[i].first_seat;
+        for (int32_t s = 0; plan.tables[i].has_sides && s < 2; s++)
+            t->side[s] = ev->format.sides[plan.tables[i].side[s] & 1];
     }
     pr->n_tables = plan.n_tables;
     tny_round_plan_release(&plan);
@@ -522,6 +527,11 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
                 player_cell(o, ev, t->seats[s]);
                 if (t->first_seat == s)
                     put(o, " <span class=\"flag\">starts</span>");
+                if (t->side[s]) { /* issue 19 */
+                    put(o, " <span class=\"flag\">");
+                    html_text(o, t->side[s]);
+                    put(o, "</span>");
+                }
                 put(o, "<br>");
                 extras(o, ev, t->seats[s]);
             }
@@ -653,6 +663,11 @@ static void slip(struct out *o, const struct tny_event *ev,
         player_cell(o, ev, t->seats[s]);
         if (t->first_seat == s)
             put(o, " <span class=\"flag\">starts</span>");
+        if (t->side[s]) { /* issue 19 */
+            put(o, " <span class=\"flag\">");
+            html_text(o, t->side[s]);
+            put(o, "</span>");
+        }
         put(o, "<br>");
         extras(o, ev, t->seats[s]);
         put(o, "</td>");

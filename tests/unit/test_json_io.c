@@ -18,9 +18,9 @@
 #define P(x) ((int64_t)((x)*TNY_POINT_SCALE))
 
 static const char *const preset_names[] = {
-    "agricola", "catan",   "got-lcg2", "neuroshima-hex",
-    "swiss-2p", "tantrix", "xwing-2.0"};
-#define N_PRESETS 7
+    "agricola",       "catan",    "got-lcg2", "netrunner-dss", "netrunner-sss",
+    "neuroshima-hex", "swiss-2p", "tantrix",  "xwing-2.0"};
+#define N_PRESETS 9
 
 static struct tny_format *preset(const char *name)
 {

@@ -43,8 +43,9 @@
  * format's balance, -1 either); and between levels 4 and 5 the number of
  * pairs taken from `again` (a fresh opponent first).  With sides the
  * candidate graph is every pair that is not a rematch (the exchange bounds
- * of the file comment do not hold for side conflicts), so the weights are
- * the universal ones: TNY_ERANGE for fields beyond about 400 players.
+ * of swiss.c do not hold for side conflicts), the weights are the
+ * universal ones and a line distance (level 5) beyond 64 counts as 64:
+ * fields up to about 1,000 players (TNY_ERANGE beyond).
  * The bye (level 2) is settled before sides: a leader never takes the bye
  * to avoid a side conflict or a swapped rematch.
  *
