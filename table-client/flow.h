@@ -79,16 +79,19 @@ enum tbl_ask {
 /* One question.  Strings are NUL-terminated UTF-8, truncated to fit. */
 struct tbl_flow_step {
     enum tbl_ask ask;
-    bool secret;       /* hide the answer on screen (NH-12 secret choice): the
-                          display shows "*" */
-    bool no_back;      /* going back from here leaves the steps (NH-12: the
-                          previous player's secret choices stay hidden) */
-    int32_t seat;      /* 0-based seat this step is for, -1 = the whole table */
-    char title[96];    /* short: "Anna (seat 1): army played" */
-    char text[512];    /* instructions, the rule applied with its ID, may
-                          contain '\n' */
+    bool secret;  /* hide the answer on screen (NH-12 secret choice): the
+                     display shows "*" */
+    bool no_back; /* going back from here leaves the steps (NH-12: the
+                     previous player's secret choices stay hidden) */
+    int32_t seat; /* 0-based seat this step is for, -1 = the whole table */
+    /* Sizes hold the longest names the wire carries (issue 22 item 8: a
+     * long or CJK name never cuts "won" off an option or a summary line
+     * off the RESULT summary). */
+    char title[2 * TNY_WIRE_TEXT_MAX]; /* "Anna (seat 1): army played" */
+    char text[4096];   /* instructions, the rule applied with its ID, the
+                          summary's lines; may contain '\n' */
     int32_t n_options; /* CHOICE: 1..TBL_FLOW_MAX_OPTIONS */
-    char options[TBL_FLOW_MAX_OPTIONS][48];
+    char options[TBL_FLOW_MAX_OPTIONS][TNY_WIRE_TEXT_MAX + 48];
     int32_t min, max; /* NUMBER: the accepted range */
     bool has_default;
     int32_t default_value; /* pre-filled value (NUMBER) or option (CHOICE,

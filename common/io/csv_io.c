@@ -72,9 +72,14 @@ static void on_field(void *data, size_t len, void *ctx)
     struct reader *r = ctx;
     if (r->rc < 0)
         return;
+    bool first = !r->in_record;
     struct tny_csv_row *row = row_open(r);
     if (!row)
         return;
+    /* libcsv reports a field once it ends: a first field with line breaks
+     * inside its quotes started that many lines earlier. */
+    for (size_t i = 0; first && data && i < len; i++)
+        row->line -= ((const char *)data)[i] == '\n';
     if (row->n_fields == r->max_fields) {
         r->rc = tny_diag_set(r->diag, TNY_ERANGE,
                              "csv line %d: more than %d fields", (int)row->line,

@@ -514,7 +514,7 @@ static const char *state_label(const char *state, enum colour *c)
 }
 
 /* The clock in the one format of every screen (tny_clock_format: "45:00",
- * "1:30:00", "-2:05" in overtime, "--:--").  A closed round's clock
+ * "1:30:00", "+2:05 overtime", "--:--").  A closed round's clock
  * stands: the hub froze it at the close. */
 static void clock_text(const struct tui *t, char *buf, size_t size,
                        const char **state)
@@ -540,6 +540,9 @@ static void clock_text(const struct tui *t, char *buf, size_t size,
     }
     tny_clock_format(tny_table_clock_remaining(&t->clock, mono_ms()), buf,
                      size);
+    /* "+0:26 overtime", as on the tables and the hall (issue 22 item 8). */
+    if (buf[0] == '+' && strcmp(*state, "running") == 0)
+        *state = TNY_CLOCK_OVERTIME;
 }
 
 /* The panel: a box over rows 3..bottom with the title and the lines from
@@ -663,7 +666,7 @@ static void render(struct tui *t, int rows, int cols)
     clock_text(t, clk, sizeof clk, &clk_state);
     enum colour cc =
         !t->have_clock ? C_WAITING
-        : clk[0] == '-'
+        : clk[0] == '+' /* overtime (tny_clock_format) */
             ? C_OVERDUE
             : (t->clock.state == TNY_ROUND_CLOCK_RUNNING ? C_PLAYING
                                                          : C_PENDING);

@@ -57,7 +57,10 @@ done
 json+='}}'
 live 0 result enter ev 1 1 "$json" --reason "scoresheet handed to the desk"
 expect 20 'RESULT ENTERED BY THE ORGANISER' "the organiser's result on the table"
-expect 5 "\"${ids[0]}\": ?11" "the organiser's values on the table (11 VP, CT-4)"
+# In words with the players' names (issue 22 item 8), highest first.
+expect 5 "Player ${ids[0]#p} 11, Player [0-9]+ 9, .* -- by organiser:o1" \
+    "the organiser's values on the table (11 VP, CT-4)"
+grep_screen '[{]"vp"|"p[0-9]+":' && fail "the organiser's result as JSON on the table: $(screen)"
 key Enter
 sleep 0.5
 grep_screen 'CONFIRM THE RESULT' && fail "the table opened an entry after the organiser's result: $(screen)"

@@ -126,6 +126,11 @@ static void test_item3_control_characters_are_refused(void **state)
     must_refuse("id,name\np1,Ann\np2,\"Bob\nBrown\"\n",
                 "csv line 3, column name: a line break (U+000A) at "
                 "character 4");
+    /* The row's line is where it starts, also when its first field
+     * holds the line break. */
+    must_refuse("name,club\nAnn,X\n\"Eve\r\nRed\",X\n",
+                "csv line 3, column name: a line break (U+000D) at "
+                "character 4");
     must_refuse("id,name\np1,\"Eve\x1b[31mRed\"\n",
                 "csv line 2, column name: an escape (ESC) (U+001B)");
     must_refuse("name,club\nAnn,\"Hex\x07 Club\"\n",

@@ -779,15 +779,33 @@ static void test_issue22_confirm_80x24_long_and_cjk_names(void **state)
     next_names = NULL;
     keys(w, "\n");
     assert_int_equal(w->s.view, TBL_VIEW_FLOW);
+    char won[256], line[512];
+    snprintf(won, sizeof(won), "%s won", names[0]);
+    snprintf(line, sizeof(line), "%s won: %s +5, %s -5 HQ", names[0], names[0],
+             names[1]);
+    bool asked = false, summed = false;
     for (int guard = 0; guard < 40 && w->s.view == TBL_VIEW_FLOW; guard++) {
         tbl_flow_step(&w->s.flow, &st);
-        if (st.ask == TBL_ASK_NUMBER)
+        if (st.ask == TBL_ASK_NUMBER) {
             keys(w, "5\n");
-        else if (st.ask == TBL_ASK_CHOICE)
+        } else if (st.ask == TBL_ASK_CHOICE) {
+            /* The options name the players whole ("... won"). */
+            if (strstr(st.title, "Result")) {
+                assert_string_equal(st.options[0], won);
+                asked = true;
+            }
             keys(w, "1"); /* seat 1 (the long name) won */
-        else
+        } else {
+            /* The summary before the confirmation: the whole line. */
+            if (strstr(st.title, "check, then confirm")) {
+                if (!strstr(st.text, line))
+                    fail_msg("summary lacks \"%s\": %s", line, st.text);
+                summed = true;
+            }
             keys(w, "\n");
+        }
     }
+    assert_true(asked && summed);
     assert_int_equal(w->s.view, TBL_VIEW_CONFIRM);
     /* The whole line, wrapped at a space: read the screen's rows back as
      * one text. */

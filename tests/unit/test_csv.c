@@ -91,6 +91,34 @@ static void test_csv_errors_name_the_line(void **state)
     assert_non_null(strstr(diag.msg, "NUL"));
 }
 
+/* Issue 22 item 3: Excel's files: a UTF-8 byte order mark is not part of
+ * the first field; ';' files are told from the header line (quotes and
+ * the rows below do not count). */
+static void test_csv_excel_bom_and_semicolons(void **state)
+{
+    (void)state;
+    struct tny_csv_table t;
+    struct tny_diag diag;
+    const char bom[] = "\xef\xbb\xbfname,club\r\nAnn,X\r\n";
+    assert_int_equal(tny_csv_parse(bom, strlen(bom), 10, 10, &t, &diag), 0);
+    assert_string_equal(t.rows[0].fields[0], "name");
+    tny_csv_release(&t);
+    const char semi[] = "\xef\xbb\xbfname;club;\"a,b,c\"\nAnn;\"X;Y\";1,5\n";
+    assert_int_equal(tny_csv_delimiter(semi, strlen(semi)), ';');
+    assert_int_equal(
+        tny_csv_parse_delim(semi, strlen(semi), ';', 10, 10, &t, &diag), 0);
+    assert_int_equal(t.n_rows, 2);
+    assert_int_equal(t.rows[0].n_fields, 3);
+    assert_string_equal(t.rows[0].fields[0], "name");
+    assert_string_equal(t.rows[0].fields[2], "a,b,c");
+    assert_string_equal(t.rows[1].fields[1], "X;Y");
+    assert_string_equal(t.rows[1].fields[2], "1,5");
+    tny_csv_release(&t);
+    assert_int_equal(tny_csv_delimiter("name,\"a;b;c\"\nx;y;z;w\n", 20), ',');
+    assert_int_equal(tny_csv_delimiter("name\n", 5), ',');
+    assert_int_equal(tny_csv_delimiter("", 0), ',');
+}
+
 /* An event of preset `format` with n players whose names need quoting. */
 static void make_event(const char *format, int n, uint64_t seed,
                        struct tny_event *ev, struct tny_rng *rng)
@@ -286,6 +314,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_quoting_and_lines),
         cmocka_unit_test(test_csv_errors_name_the_line),
+        cmocka_unit_test(test_csv_excel_bom_and_semicolons),
         cmocka_unit_test(test_CM_8_csv_exports_every_preset),
         cmocka_unit_test(test_csv_formulas_neutralised),
     };
