@@ -286,6 +286,17 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
             return TNY_ENOMEM;
         return TNY_OK;
     }
+    if (json_is_true(json_object_get(m, "x_unscored"))) { /* in progress */
+        json_t *players = json_array();
+        bool ok = players && tny__append(players, json_string(lf->pid[a])) &&
+                  tny__append(players, json_string(lf->pid[b])) &&
+                  tny__set(t, "table", json_integer(number));
+        if (!ok || !tny__set(t, "players", players)) {
+            json_decref(t);
+            return TNY_ENOMEM;
+        }
+        return tny__append(tables, t) ? TNY_OK : TNY_ENOMEM;
+    }
     struct tny_format *fmt = lf->fmt;
     bool scored = has_a && has_b;
     int64_t lo, hi;
@@ -506,8 +517,11 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
         for (size_t mi = 0; mi < json_array_size(matches); mi++) {
             const json_t *m = json_array_get(matches, mi);
             int32_t who[2], n_who = 0;
+            const json_t *si = json_object_get(r, "x_source_index");
             snprintf(where, sizeof(where),
-                     "rounds[%zu] (%s round %lld).matches[%zu]", ref->index,
+                     "rounds[%lld] (%s round %lld).matches[%zu]",
+                     json_is_integer(si) ? (long long)json_integer_value(si)
+                                         : (long long)ref->index,
                      elim ? "elimination" : "swiss", (long long)ref->number,
                      mi);
             const json_t *v2 = json_object_get(m, "player2_id");
@@ -783,9 +797,6 @@ static int cryodex_to_lf(const json_t *root, json_t **out,
     return lf_finish(lf, parts, lrounds, ok, "cryodex", out, diag);
 }
 
-static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
-                      struct tny_diag *diag);
-
 /* ---- the cut as the source seeded it ----------------------------------- */
 
 /* Seeds 1..k in bracket-line order (top to bottom of the drawn bracket):
@@ -982,8 +993,7 @@ static int lf_cut(struct lf *lf, const json_t *lfroot, struct tny_event *ev)
     return TNY_OK;
 }
 
-static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
-                      struct tny_diag *diag);
+static int nrtm_to_lf(struct lf *lf, const json_t *root, json_t **out);
 
 int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
                     struct tny_event *out, struct tny_import_warnings *warn,
@@ -1006,7 +1016,7 @@ int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
     lfroot = root;
     if (kind == TNY_IMPORT_NRTM) {
         /* Netrunner: the Swiss rounds on a format of their own. */
-        if ((rc = nrtm_to_lf(root, fmt, &lfdoc, diag)) < 0)
+        if ((rc = nrtm_to_lf(&lf, root, &lfdoc)) < 0)
             goto out;
         lf.own_format = true;
         lfroot = lfdoc;
@@ -1252,9 +1262,46 @@ static json_t *nrtm_points(const json_t *seat)
     return json_null();
 }
 
-static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
-                      struct tny_diag *diag)
+/* One side of a pairing in LF terms: id and points.  Cobra: player1 /
+ * player2 objects; AesopsTables: corpPlayer / runnerPlayer ids (or
+ * "(BYE)") with corpScore / runnerScore, numbers or strings, the points
+ * of the corp player and of the runner player. */
+struct nrtm_seat {
+    json_t *id, *points; /* new references; null when absent */
+};
+
+static void nrtm_seats(const json_t *m, bool aesops, struct nrtm_seat s[2])
 {
+    for (int k = 0; k < 2; k++) {
+        if (aesops) {
+            const json_t *id =
+                json_object_get(m, k ? "runnerPlayer" : "corpPlayer");
+            bool bye = json_is_string(id) &&
+                       strcmp(json_string_value(id), "(BYE)") == 0;
+            s[k].id = bye ? json_null() : opt_int_json(id);
+            s[k].points = bye ? json_null()
+                              : opt_int_json(json_object_get(
+                                    m, k ? "runnerScore" : "corpScore"));
+        } else {
+            const json_t *seat = json_object_get(m, k ? "player2" : "player1");
+            s[k].id = opt_int_json(json_object_get(seat, "id"));
+            s[k].points = nrtm_points(seat);
+        }
+    }
+}
+
+static void nrtm_seats_release(struct nrtm_seat s[2])
+{
+    for (int k = 0; k < 2; k++) {
+        json_decref(s[k].id);
+        json_decref(s[k].points);
+    }
+}
+
+static int nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
+{
+    struct tny_diag *diag = lfs->diag;
+    struct tny_format *fmt = lfs->fmt;
     const json_t *players = json_object_get(root, "players");
     const json_t *rounds = json_object_get(root, "rounds");
     *out = NULL;
@@ -1271,11 +1318,23 @@ static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
                             "nrtm: rounds: expected an array of at most %d "
                             "rounds",
                             IMPORT_MAX_ROUNDS);
-    bool single = false;
+    /* Single- or double-sided from the whole file: the source's own flag
+     * when it has one, else the Swiss scores (a double-sided pairing gives
+     * 4..6 points between the two players, a single-sided game 2..3), else
+     * a role on Swiss games; AesopsTables' dialect (a corp and a runner
+     * player per game) is single-sided. */
+    bool aesops = false, single = false, decided = false, role = false;
     int32_t n_swiss = 0;
+    const json_t *flag = json_object_get(root, "swissFormat");
+    if (json_is_string(flag)) {
+        const char *f = json_string_value(flag);
+        if (strstr(f, "single") || strstr(f, "double")) {
+            single = strstr(f, "single") != NULL;
+            decided = true;
+        }
+    }
     for (size_t r = 0; r < json_array_size(rounds); r++) {
         const json_t *jr = json_array_get(rounds, r);
-        bool swiss = false;
         if (!json_is_array(jr))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "nrtm: rounds[%zu]: expected an array of "
@@ -1283,13 +1342,38 @@ static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
                                 r);
         for (size_t i = 0; i < json_array_size(jr); i++) {
             const json_t *m = json_array_get(jr, i);
-            swiss =
-                swiss || !json_is_true(json_object_get(m, "eliminationGame"));
-            single = single || json_is_string(json_object_get(
+            if (json_object_get(m, "corpPlayer") ||
+                json_object_get(m, "runnerPlayer"))
+                aesops = true;
+        }
+    }
+    int32_t max_sum = -1;
+    for (size_t r = 0; r < json_array_size(rounds); r++) {
+        const json_t *jr = json_array_get(rounds, r);
+        bool swiss = false;
+        for (size_t i = 0; i < json_array_size(jr); i++) {
+            const json_t *m = json_array_get(jr, i);
+            if (json_is_true(json_object_get(m, "eliminationGame")))
+                continue;
+            swiss = true;
+            struct nrtm_seat s[2];
+            nrtm_seats(m, aesops, s);
+            if (!json_is_null(s[0].id) && !json_is_null(s[1].id) &&
+                json_is_integer(s[0].points) && json_is_integer(s[1].points)) {
+                json_int_t sum = json_integer_value(s[0].points) +
+                                 json_integer_value(s[1].points);
+                if (sum > max_sum && sum < INT32_MAX)
+                    max_sum = (int32_t)sum;
+            }
+            if (!aesops)
+                role = role || json_is_string(json_object_get(
                                    json_object_get(m, "player1"), "role"));
+            nrtm_seats_release(s);
         }
         n_swiss += swiss;
     }
+    if (!decided)
+        single = aesops || (max_sum > 0 ? max_sum <= 3 : role);
     int rc = tny_format_preset("swiss-2p", fmt, diag);
     if (rc < 0)
         return rc;
@@ -1298,8 +1382,9 @@ static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
     const int32_t per_round = single ? 3 : 6;
     snprintf(fmt->name, sizeof(fmt->name), "netrunner-%s",
              single ? "sss" : "dss");
-    snprintf(fmt->title, sizeof(fmt->title), "Netrunner %s Swiss (from Cobra)",
-             single ? "single-sided" : "double-sided");
+    snprintf(fmt->title, sizeof(fmt->title), "Netrunner %s Swiss (from %s)",
+             single ? "single-sided" : "double-sided",
+             aesops ? "AesopsTables" : "Cobra");
     fmt->win_points = (int64_t)per_round * TNY_POINT_SCALE;
     fmt->draw_points = fmt->intentional_draw_points =
         (int64_t)per_round * TNY_POINT_SCALE / 2;
@@ -1318,7 +1403,7 @@ static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
     fmt->stages[0].tiebreaks[2] = TNY_TB_LOT;
 
     json_t *lf = json_object(), *parts = json_array(), *lrounds = json_array();
-    bool ok = lf && parts && lrounds;
+    bool ok = lf && parts && lrounds, told_cut = false;
     for (size_t i = 0; ok && i < json_array_size(players); i++) {
         const json_t *p = json_array_get(players, i);
         const json_t *name = json_object_get(p, "name");
@@ -1333,31 +1418,58 @@ static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
         const json_t *jr = json_array_get(rounds, r);
         json_t *lr = json_object(), *lm = json_array();
         bool any = false;
+        int32_t open = 0;
         ok = lr && lm;
         for (size_t i = 0; ok && i < json_array_size(jr); i++) {
             const json_t *m = json_array_get(jr, i);
-            if (json_is_true(json_object_get(m, "eliminationGame")))
+            if (json_is_true(json_object_get(m, "eliminationGame"))) {
+                if (!told_cut)
+                    lf_warn(lfs,
+                            "rounds[%zu][%zu]: the top cut (eliminationGame, "
+                            "double elimination) has no Tourney stage: the "
+                            "Swiss rounds are imported, the cut is not",
+                            r, i);
+                told_cut = true;
                 continue;
+            }
             any = true;
-            const json_t *s1 = json_object_get(m, "player1");
-            const json_t *s2 = json_object_get(m, "player2");
+            struct nrtm_seat s[2];
+            nrtm_seats(m, aesops, s);
             json_t *x = json_object();
-            json_t *id1 = opt_int_json(json_object_get(s1, "id"));
-            json_t *id2 = opt_int_json(json_object_get(s2, "id"));
-            bool bye = json_is_null(id1) || json_is_null(id2);
+            bool bye = json_is_null(s[0].id) || json_is_null(s[1].id);
             bool agreed = json_is_true(json_object_get(m, "intentionalDraw"));
-            ok = x && tny__set(x, "player1_id", id1) &&
-                 tny__set(x, "player1_points", nrtm_points(s1)) &&
-                 tny__set(x, "player2_id", id2) &&
-                 tny__set(x, "player2_points", nrtm_points(s2)) &&
+            /* Not yet reported (an export taken mid-round): no points, or
+             * 0-0, which no played Netrunner game gives. */
+            bool unscored =
+                !bye && !agreed &&
+                ((json_is_null(s[0].points) && json_is_null(s[1].points)) ||
+                 (json_integer_value(s[0].points) == 0 &&
+                  json_integer_value(s[1].points) == 0));
+            open += unscored;
+            ok = x && tny__set(x, "player1_id", s[0].id) &&
+                 tny__set(x, "player1_points",
+                          unscored ? json_null() : s[0].points) &&
+                 tny__set(x, "player2_id", s[1].id) &&
+                 tny__set(x, "player2_points",
+                          unscored ? json_null() : s[1].points) &&
                  tny__set(x, "result",
                           json_string(bye      ? "bye"
                                       : agreed ? "tie"
                                                : "win")) &&
                  tny__set(x, "winner_id", json_null()) &&
                  (!agreed || tny__set(x, "x_intentional_draw", json_true())) &&
+                 (!unscored || tny__set(x, "x_unscored", json_true())) &&
                  tny__append(lm, x);
+            if (unscored) { /* the references went to the unused points */
+                json_decref(s[0].points);
+                json_decref(s[1].points);
+            }
         }
+        if (open > 0)
+            lf_warn(lfs,
+                    "rounds[%zu]: %d pairing%s without a result (no scores "
+                    "or 0-0): the round is imported as in progress",
+                    r, (int)open, open == 1 ? "" : "s");
         if (!any) {
             json_decref(lr);
             json_decref(lm);
@@ -1365,6 +1477,7 @@ static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
         }
         ok = ok && tny__set(lr, "roundtype_id", json_integer(1)) &&
              tny__set(lr, "round_number", json_integer(++number)) &&
+             tny__set(lr, "x_source_index", json_integer((json_int_t)r)) &&
              tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
     }
     return lf_finish(lf, parts, lrounds, ok, "nrtm", out, diag);

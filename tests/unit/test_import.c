@@ -161,14 +161,35 @@ static void test_listfortress_data_errors_named(void **state)
                  "listfortress: rounds[0] (swiss round 1).matches[1]: "
                  "participant 1 is seated twice in this round (also in "
                  "matches[0])");
-    import_fails(TNY_IMPORT_LISTFORTRESS,
-                 "{" LF_PARTS ",'rounds':[{'roundtype_id':1,'round_number':1,"
-                 "'matches':[{'player1_id':1,'player1_points':100,"
-                 "'player2_id':2,'player2_points':100,'result':'tie',"
-                 "'winner_id':null}]}]}",
-                 "listfortress: rounds[0] (swiss round 1).matches[0]: a game "
-                 "without a winner (100-100, result \"tie\", no winner_id) "
-                 "but format \"xwing-2.0\" has no draws");
+    /* Issue 19: a tie in a format without draws is kept, with a warning
+     * naming the game; the format gains draws worth its draw points (0 in
+     * X-Wing, as ListFortress scored it). */
+    {
+        char *text = tu_json(
+            "{" LF_PARTS ",'rounds':[{'roundtype_id':1,'round_number':1,"
+            "'matches':[{'player1_id':1,'player1_points':100,"
+            "'player2_id':2,'player2_points':100,'result':'tie',"
+            "'winner_id':null},{'player1_id':3,'player1_points':150,"
+            "'player2_id':4,'player2_points':20,'result':'win',"
+            "'winner_id':3}]}]}");
+        struct tny_event tie;
+        struct tny_import_warnings w;
+        struct tny_diag d = {{0}};
+        if (tny_import_warn(TNY_IMPORT_LISTFORTRESS, text, strlen(text), &tie,
+                            &w, &d) != 0)
+            fail_msg("import: %s", d.msg);
+        assert_int_equal(w.n, 1);
+        assert_non_null(strstr(w.lines[0], "listfortress: rounds[0] (swiss "
+                                           "round 1).matches[0]: a game "
+                                           "without a winner (100-100"));
+        assert_non_null(strstr(w.lines[0], "imported as a draw, 0 points "
+                                           "each"));
+        assert_true(tie.format.draws);
+        assert_true(tie.rounds[0].tables[0].result.draw);
+        tny_import_warnings_release(&w);
+        tny_event_release(&tie);
+        free(text);
+    }
     /* Drops, no-shows and absences from who played when. */
     struct tny_event ev;
     import_ok(TNY_IMPORT_LISTFORTRESS,
