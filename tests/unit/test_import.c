@@ -216,12 +216,148 @@ static void test_listfortress_data_errors_named(void **state)
     tny_event_release(&ev);
 }
 
+/* ---- issue 19: Cobra and AesopsTables samples (tests/cases/import) --- */
+
+#define CASES TNY_SOURCE_DIR "/tests/cases/import/"
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Imports CASES name.json (NRTM), checks the format, the warnings (each
+ * must contain one of want[], in order) and that the Swiss standings are
+ * the source's order (name.expect.json swiss_order, from the file's own
+ * ranks). */
+static void sample(const char *name, const char *format, int32_t n_want,
+                   const char *const *want, struct tny_event *ev)
+{
+    char path[512];
+    size_t len;
+    struct tny_import_warnings w;
+    struct tny_diag d = {{0}};
+    snprintf(path, sizeof(path), CASES "%s.json", name);
+    char *text = read_text(path, &len);
+    if (tny_import_warn(TNY_IMPORT_NRTM, text, len, ev, &w, &d) != 0)
+        fail_msg("%s: %s", name, d.msg);
+    free(text);
+    assert_string_equal(ev->format.name, format);
+    for (int32_t i = 0; i < w.n; i++)
+        printf("  %s: warning: %s\n", name, w.lines[i]);
+    assert_int_equal(w.n, n_want);
+    for (int32_t i = 0; i < n_want; i++)
+        if (!strstr(w.lines[i], want[i]))
+            fail_msg("%s: warning %d: %s\n  wanted: %s", name, (int)i,
+                     w.lines[i], want[i]);
+    tny_import_warnings_release(&w);
+    snprintf(path, sizeof(path), CASES "%s.expect.json", name);
+    text = read_text(path, &len);
+    json_error_t err;
+    json_t *exp = json_loadb(text, len, 0, &err);
+    assert_non_null(exp);
+    const json_t *order = json_object_get(exp, "swiss_order");
+    struct tny_standings st;
+    assert_int_equal(tny_standings_compute(ev, &st, &d), 0);
+    assert_true(st.n_rows >= (int32_t)json_array_size(order));
+    for (size_t i = 0; i < json_array_size(order); i++) {
+        char id[32];
+        snprintf(id, sizeof(id), "p%lld",
+                 (long long)json_integer_value(json_array_get(order, i)));
+        assert_string_equal(ev->players[st.rows[i].player].id, id);
+    }
+    tny_standings_release(&st);
+    json_decref(exp);
+    free(text);
+}
+
+/* A double-sided event whose only roles are on the top cut's games is
+ * double-sided (every such Cobra export was refused as single-sided); the
+ * cut (double elimination) is named in a warning. */
+static void test_nrtm_top_cut_is_double_sided(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    static const char *const want[] = {
+        "nrtm: rounds[3][0]: the top cut (eliminationGame, double "
+        "elimination) has no Tourney stage"};
+    sample("cobra-dss-topcut", "netrunner-dss", 1, want, &ev);
+    assert_int_equal(ev.n_rounds, 3);
+    assert_int_equal(ev.format.score_max, 6);
+    tny_event_release(&ev);
+}
+
+/* An export taken during round 3: its unreported pairings (0-0) have no
+ * result, so the round is in progress and the standings are after 2. */
+static void test_nrtm_mid_round_in_progress(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    static const char *const want[] = {
+        "nrtm: rounds[2]: 2 pairings without a result (no scores or 0-0): "
+        "the round is imported as in progress"};
+    sample("cobra-dss-midround", "netrunner-dss", 1, want, &ev);
+    assert_int_equal(ev.n_rounds, 3);
+    assert_int_equal(tny_event_completed_rounds(&ev), 2);
+    assert_true(ev.rounds[2].tables[0].has_result);
+    assert_false(ev.rounds[2].tables[1].has_result);
+    assert_false(ev.rounds[2].tables[2].has_result);
+    tny_event_release(&ev);
+}
+
+/* A combined score of 8 in a 0..6 game is kept, with a warning naming
+ * it; the player has the 8 points Cobra gave. */
+static void test_nrtm_out_of_range_kept(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_standings st;
+    struct tny_diag d = {{0}};
+    static const char *const want[] = {
+        "nrtm: rounds[0] (swiss round 1).matches[0].player1_points: 8 is "
+        "outside 0..6 (format \"netrunner-dss\"): kept as stored"};
+    sample("cobra-dss-out-of-range", "netrunner-dss", 1, want, &ev);
+    assert_int_equal(ev.rounds[0].tables[0].result.score[0], 8);
+    assert_int_equal(tny_standings_compute(&ev, &st, &d), 0);
+    assert_int_equal(st.rows[0].points, P(14));
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+/* AesopsTables: corpPlayer/runnerPlayer, string scores, "(BYE)";
+ * single-sided. */
+static void test_aesops_dialect_single_sided(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    sample("aesops-sss-bye", "netrunner-sss", 0, NULL, &ev);
+    assert_int_equal(ev.n_rounds, 4);
+    assert_true(ev.rounds[0].tables[2].is_bye);
+    assert_int_equal(ev.format.score_max, 3);
+    tny_event_release(&ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nrtm_import_points_from_combined_scores),
         cmocka_unit_test(test_cryodex_players_by_name),
         cmocka_unit_test(test_listfortress_data_errors_named),
+        cmocka_unit_test(test_nrtm_top_cut_is_double_sided),
+        cmocka_unit_test(test_nrtm_mid_round_in_progress),
+        cmocka_unit_test(test_nrtm_out_of_range_kept),
+        cmocka_unit_test(test_aesops_dialect_single_sided),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
