@@ -330,7 +330,7 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
                               : "is ranked first (top_cut_rank 1)");
     if (w < 0 && !fmt->draws &&
         !json_is_true(json_object_get(m, "x_intentional_draw"))) {
-        if (!scored) {
+        if (!scored && strcmp(result, "tie") != 0) {
             json_decref(t);
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: %s: no winner and no points (result "
@@ -342,11 +342,14 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
          * wins and byes). */
         char pts[32];
         tny_points_text(fmt->draw_points, pts, sizeof(pts));
+        char score[40] = "no points";
+        if (scored)
+            snprintf(score, sizeof(score), "%d-%d", (int)pa, (int)pb);
         lf_warn(lf,
-                "%s: a game without a winner (%d-%d, result \"%s\", no "
+                "%s: a game without a winner (%s, result \"%s\", no "
                 "winner_id) in format \"%s\", which has no draws: imported "
                 "as a draw, %s points each (the format gains draws)",
-                where, (int)pa, (int)pb, result, fmt->name, pts);
+                where, score, result, fmt->name, pts);
         lf->ties++;
     }
     json_t *players = json_array(), *res = json_object();
