@@ -304,12 +304,15 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
     for (int s = 0; scored && s < 2; s++) {
         int32_t x = s == 0 ? pa : pb;
         if (x < lo || x > hi) { /* kept as stored: the range widens */
+            const json_t *key =
+                json_array_get(json_object_get(m, "x_keys"), (size_t)s);
+            char lfkey[24];
+            snprintf(lfkey, sizeof(lfkey), "player%d_points", s + 1);
             lf_warn(lf,
-                    "%s.player%d_points: %d is outside %lld..%lld (format "
-                    "\"%s\"): kept as stored, the format's score range "
-                    "widened to take it",
-                    where, s + 1, (int)x, (long long)lo, (long long)hi,
-                    fmt->name);
+                    "%s.%s: %d is outside %lld..%lld (format \"%s\"): kept "
+                    "as stored, the format's score range widened to take it",
+                    where, json_is_string(key) ? json_string_value(key) : lfkey,
+                    (int)x, (long long)lo, (long long)hi, fmt->name);
             if (x < fmt->score_min)
                 fmt->score_min = x;
             if (x > fmt->score_max)
@@ -520,13 +523,15 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
         for (size_t mi = 0; mi < json_array_size(matches); mi++) {
             const json_t *m = json_array_get(matches, mi);
             int32_t who[2], n_who = 0;
-            const json_t *si = json_object_get(r, "x_source_index");
-            snprintf(where, sizeof(where),
-                     "rounds[%lld] (%s round %lld).matches[%zu]",
-                     json_is_integer(si) ? (long long)json_integer_value(si)
-                                         : (long long)ref->index,
-                     elim ? "elimination" : "swiss", (long long)ref->number,
-                     mi);
+            const json_t *xw = json_object_get(m, "x_where");
+            if (json_is_string(xw)) /* NRTM: the source's own path */
+                snprintf(where, sizeof(where), "%s (swiss round %lld)",
+                         json_string_value(xw), (long long)ref->number);
+            else
+                snprintf(where, sizeof(where),
+                         "rounds[%zu] (%s round %lld).matches[%zu]", ref->index,
+                         elim ? "elimination" : "swiss", (long long)ref->number,
+                         mi);
             const json_t *v2 = json_object_get(m, "player2_id");
             bool game = v2 && !json_is_null(v2) &&
                         json_object_get(m, "player1_id") &&
@@ -1301,6 +1306,13 @@ static void nrtm_seats_release(struct nrtm_seat s[2])
     }
 }
 
+static json_t *nrtm_where(size_t r, size_t i)
+{
+    char buf[64];
+    snprintf(buf, sizeof(buf), "rounds[%zu][%zu]", r, i);
+    return json_string(buf);
+}
+
 static int nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
 {
     struct tny_diag *diag = lfs->diag;
@@ -1462,6 +1474,11 @@ static int nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
                  tny__set(x, "winner_id", json_null()) &&
                  (!agreed || tny__set(x, "x_intentional_draw", json_true())) &&
                  (!unscored || tny__set(x, "x_unscored", json_true())) &&
+                 tny__set(x, "x_where", nrtm_where(r, i)) &&
+                 tny__set(x, "x_keys",
+                          aesops ? json_pack("[ss]", "corpScore", "runnerScore")
+                                 : json_pack("[ss]", "player1.combinedScore",
+                                             "player2.combinedScore")) &&
                  tny__append(lm, x);
             if (unscored) { /* the references went to the unused points */
                 json_decref(s[0].points);
@@ -1480,7 +1497,6 @@ static int nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
         }
         ok = ok && tny__set(lr, "roundtype_id", json_integer(1)) &&
              tny__set(lr, "round_number", json_integer(++number)) &&
-             tny__set(lr, "x_source_index", json_integer((json_int_t)r)) &&
              tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
     }
     return lf_finish(lf, parts, lrounds, ok, "nrtm", out, diag);

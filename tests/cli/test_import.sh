@@ -116,7 +116,7 @@ if run 0 import nrtm "$TESTS/cases/import/cobra-dss-midround.json"; then
 fi
 CASE="Cobra out-of-range score"
 run 0 import nrtm "$TESTS/cases/import/cobra-dss-out-of-range.json" &&
-    { grep -qF 'warning: nrtm: rounds[0] (swiss round 1).matches[0].player1_points: 8 is outside 0..6' "$TMP/err" ||
+    { grep -qF 'warning: nrtm: rounds[0][0] (swiss round 1).player1.combinedScore: 8 is outside 0..6' "$TMP/err" ||
         fail "$CASE: stderr: $(cat "$TMP/err")"; }
 CASE="AesopsTables"
 run 0 import nrtm "$TESTS/cases/import/aesops-sss-bye.json" &&

@@ -325,7 +325,7 @@ static void test_nrtm_out_of_range_kept(void **state)
     struct tny_standings st;
     struct tny_diag d = {{0}};
     static const char *const want[] = {
-        "nrtm: rounds[0] (swiss round 1).matches[0].player1_points: 8 is "
+        "nrtm: rounds[0][0] (swiss round 1).player1.combinedScore: 8 is "
         "outside 0..6 (format \"netrunner-dss\"): kept as stored"};
     sample("cobra-dss-out-of-range", "netrunner-dss", 1, want, &ev);
     assert_int_equal(ev.rounds[0].tables[0].result.score[0], 8);
