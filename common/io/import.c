@@ -957,13 +957,31 @@ out:
 /* The elimination rounds put in the bracket's order; when Tourney's Swiss
  * standings do not seed the source's cut, the source's seeds are kept
  * (event.cut_seeds) with a warning.  A cut that is no bracket is refused. */
+/* Tables of the elimination rounds numbered 1, 2, ... in bracket order
+ * (an event's tables are kept in table-number order, e.g. by the hub's
+ * store, and a folded bracket reads its games in that order). */
+static void number_elimination(struct tny_event *ev)
+{
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        struct tny_round *round = &ev->rounds[r];
+        int32_t next = 0;
+        if (round->stage != TNY_STAGE_ELIMINATION)
+            continue;
+        for (int32_t t = 0; t < round->n_tables; t++)
+            if (!round->tables[t].is_bye)
+                round->tables[t].number = ++next;
+    }
+}
+
 static int lf_cut(struct lf *lf, const json_t *lfroot, struct tny_event *ev)
 {
     struct tny_diag d1 = {{0}}, d2 = {{0}};
     if (lf->first_elim.type != 2)
         return TNY_OK;
-    if (tny_event_bracket_reorder(ev, &d1) == 0)
+    if (tny_event_bracket_reorder(ev, &d1) == 0) {
+        number_elimination(ev);
         return TNY_OK;
+    }
     const json_t *parts = json_object_get(lfroot, "participants");
     int32_t *pref = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
     if (!pref)
@@ -986,6 +1004,7 @@ static int lf_cut(struct lf *lf, const json_t *lfroot, struct tny_event *ev)
                             "cut is no single-elimination bracket (%s)",
                             lf->src, lf->first_elim.index,
                             (long long)lf->first_elim.number, d1.msg);
+    number_elimination(ev);
     char seeds[200] = "";
     size_t used = 0;
     for (int32_t i = 0; i < ev->n_cut_seeds && used + 24 < sizeof(seeds); i++)

@@ -102,6 +102,11 @@ if run 0 import listfortress "$DATA/464.json"; then
     grep -q '^warning: listfortress: rounds\[[0-9]*\] (swiss round 2)\.matches\[[0-9]*\]: a game without a winner (82-82' "$TMP/err" ||
         fail "$CASE: stderr: $(cat "$TMP/err")"
 fi
+CASE="Cobra export with a top cut"
+run 0 import nrtm "$TESTS/cases/import/cobra-dss-topcut.json" &&
+    { grep -q '"name": "netrunner-dss"' "$TMP/out" || fail "$CASE: not double-sided"
+      grep -qF 'warning: nrtm: rounds[3][0]: the top cut (eliminationGame' "$TMP/err" ||
+          fail "$CASE: stderr: $(cat "$TMP/err")"; }
 CASE="Cobra export taken mid-round"
 if run 0 import nrtm "$TESTS/cases/import/cobra-dss-midround.json"; then
     cp "$TMP/out" "$TMP/mid.json"
