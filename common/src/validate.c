@@ -748,6 +748,7 @@ static int bracket_walk(struct tny_event *ev, bool reorder,
         in_stage++;
         if (last < 0 && w.stage->from_start) {
             last = r; /* GT-8: by lot */
+            w.k = 2 * ev->rounds[r].n_tables;
             continue;
         }
         if (last < 0) {
