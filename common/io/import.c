@@ -820,8 +820,15 @@ static bool tree_leaves(struct tree *t, int32_t j, int32_t p)
     for (int32_t i = 0; i < round->n_tables && !tb; i++)
         if (tny_table_seat_of(&round->tables[i], p) >= 0)
             tb = &round->tables[i];
-    if (!tb || tb->is_bye)
-        return false; /* no byes in a cut seeded from its games */
+    if (!tb)
+        return false;
+    if (tb->is_bye) { /* a bye of the first round: a seed past the cut */
+        if (j > 0 || t->n_line + 2 > t->cap)
+            return false;
+        t->line[t->n_line++] = tb->seats[0];
+        t->line[t->n_line++] = -1;
+        return true;
+    }
     int32_t x = tb->seats[0], y = tb->seats[1];
     if (t->pref[y] < t->pref[x]) {
         x = tb->seats[1];
@@ -904,9 +911,17 @@ static int derive_cut_seeds(struct tny_event *ev, const int32_t *pref)
         goto out2;
     }
     bracket_line(k, slot = grown);
+    /* Byes take the seeds past the players' (the best seeds wait). */
+    int32_t n_real = 0;
     for (int32_t i = 0; i < k; i++)
-        ev->cut_seeds[slot[i] - 1] = t.line[i];
-    ev->n_cut_seeds = k;
+        n_real += t.line[i] >= 0;
+    for (int32_t i = 0; i < k; i++) {
+        if ((t.line[i] >= 0) != (slot[i] <= n_real))
+            goto out2;
+        if (t.line[i] >= 0)
+            ev->cut_seeds[slot[i] - 1] = t.line[i];
+    }
+    ev->n_cut_seeds = n_real;
     rc = TNY_OK;
 out2:
     free(best);

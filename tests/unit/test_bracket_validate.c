@@ -173,6 +173,28 @@ static void test_cut_seeds_recorded(void **state)
         &ev);
     assert_int_equal(ev.n_cut_seeds, 8);
     tny_event_release(&ev);
+    /* A top 6 (six seeds in a bracket of 8): seeds 1 and 2 have byes. */
+    tu_load_event(XW8 SWISS8
+                  ",{'stage':'elimination','tables':["
+                  "{'bye':'p1'},{'bye':'p2'}," G(1, "p3", "p6", "p3") "," G(
+                      2, "p4", "p5", "p4") "]}],"
+                                           "'cut_"
+                                           "seeds':["
+                                           "'p1','p2',"
+                                           "'p3','p4',"
+                                           "'p5','p6']"
+                                           "}",
+                  &ev);
+    tny_event_release(&ev);
+    refused(XW8 SWISS8
+            ",{'stage':'elimination','tables':["
+            "{'bye':'p1'},{'bye':'p3'}," G(1, "p2", "p6", "p2") "," G(
+                2, "p4", "p5", "p4") "]}],"
+                                     "'cut_seeds':['p1','p2','p3',"
+                                     "'p4','p5','p6']}",
+            "event.rounds[3].tables[1] (elimination round 1): \"p3\" (seed "
+            "3) v a bye does not follow the bracket of the top 8: it has "
+            "\"p3\" (seed 3) v \"p6\" (seed 6)");
     refused(XW8 SWISS8
             ",{'stage':'elimination','tables':[" G(1, "p1", "p8", "p1") "," G(
                 2, "p2", "p7",

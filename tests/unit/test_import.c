@@ -216,6 +216,82 @@ static void test_listfortress_data_errors_named(void **state)
     tny_event_release(&ev);
 }
 
+/* Issue 19: a top 6 as ListFortress stores it (seeds 1 and 2 have byes,
+ * the final as round_number 2, the semi-finals 4, the first cut round 8):
+ * read in bracket order, the byes kept, the source's seeds recorded
+ * (Tourney's own top 8 would have had no byes), the final classification
+ * the source's. */
+static void test_listfortress_top6_with_byes(void **state)
+{
+    (void)state;
+#define LF_M(a, b, pa, pb, w)                                                  \
+    "{'player1_id':" #a ",'player1_points':" #pa ",'player2_id':" #b           \
+    ",'player2_points':" #pb ",'result':'win','winner_id':" #w "}"
+#define LF_BYE(a)                                                              \
+    "{'player1_id':" #a ",'player1_points':null,'player2_id':null,"            \
+    "'player2_points':null,'result':'bye','winner_id':" #a "}"
+    char *text = tu_json(
+        "{'participants':[{'id':1,'swiss_rank':1},{'id':2,'swiss_rank':2},"
+        "{'id':3,'swiss_rank':3},{'id':4,'swiss_rank':4},{'id':5,"
+        "'swiss_rank':5},{'id':6,'swiss_rank':6},{'id':7,'swiss_rank':7},"
+        "{'id':8,'swiss_rank':8}],'rounds':["
+        "{'roundtype_id':2,'round_number':2,'matches':[" LF_M(
+            3, 1, 90, 200,
+            1) "]},"
+               "{'roundtype_id':2,'round_number':8,'matches':"
+               "[" LF_M(4, 5, 20, 100, 5) "," LF_BYE(1) "," LF_M(
+                   3, 6, 150, 40,
+                   3) "," LF_BYE(2) "]},"
+                                    "{'roundtype_"
+                                    "id':2,'round_"
+                                    "number':4,"
+                                    "'matches':"
+                                    "[" LF_M(2, 3, 10, 200, 3) "," LF_M(
+                                        1, 5, 200, 0,
+                                        1) "]},"
+                                           "{'roundtype_id':1,'round_number':1,"
+                                           "'matches':[" LF_M(1, 8, 200, 0, 1) "," LF_M(
+                                               2, 7, 190, 0,
+                                               2) "," LF_M(3, 6, 180, 0,
+                                                           3) "," LF_M(4, 5,
+                                                                       170, 0,
+                                                                       4) "]}]"
+                                                                          "}");
+    struct tny_event ev;
+    struct tny_import_warnings w;
+    struct tny_diag d = {{0}};
+    if (tny_import_warn(TNY_IMPORT_LISTFORTRESS, text, strlen(text), &ev, &w,
+                        &d) != 0)
+        fail_msg("import: %s", d.msg);
+    free(text);
+    /* Swiss, then the cut round (2 byes, 2 games), the semis, the final. */
+    assert_int_equal(ev.n_rounds, 4);
+    assert_int_equal(ev.rounds[1].n_tables, 4);
+    assert_int_equal(ev.rounds[3].n_tables, 1);
+    int byes = 0;
+    for (int32_t t = 0; t < 4; t++)
+        byes += ev.rounds[1].tables[t].is_bye;
+    assert_int_equal(byes, 2);
+    assert_int_equal(ev.n_cut_seeds, 6);
+    assert_int_equal(w.n, 1);
+    assert_non_null(strstr(w.lines[0], "listfortress: rounds[1] "
+                                       "(elimination round 8): the cut is "
+                                       "not seeded by the Swiss standings"));
+    tny_import_warnings_release(&w);
+    struct tny_standings st;
+    assert_int_equal(tny_standings_compute(&ev, &st, &d), 0);
+    static const char *const want[][2] = {{"p1", "p1"}, {"p3", "p3"},
+                                          {"p2", "p5"}, {"p2", "p5"},
+                                          {"p4", "p6"}, {"p4", "p6"}};
+    for (int i = 0; i < 6; i++) {
+        const char *id = ev.players[st.rows[i].player].id;
+        if (strcmp(id, want[i][0]) != 0 && strcmp(id, want[i][1]) != 0)
+            fail_msg("place %d: %s", i + 1, id);
+    }
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
 /* ---- issue 19: Cobra and AesopsTables samples (tests/cases/import) --- */
 
 #define CASES TNY_SOURCE_DIR "/tests/cases/import/"
@@ -354,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_nrtm_import_points_from_combined_scores),
         cmocka_unit_test(test_cryodex_players_by_name),
         cmocka_unit_test(test_listfortress_data_errors_named),
+        cmocka_unit_test(test_listfortress_top6_with_byes),
         cmocka_unit_test(test_nrtm_top_cut_is_double_sided),
         cmocka_unit_test(test_nrtm_mid_round_in_progress),
         cmocka_unit_test(test_nrtm_out_of_range_kept),
