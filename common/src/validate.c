@@ -765,8 +765,7 @@ static int bracket_walk(struct tny_event *ev, bool reorder,
             for (int32_t g = 0; g < n_games; g++) {
                 int32_t b = w.k - 1 - g;
                 w.games[g] = (struct tny_bracket_game){
-                    w.seeded[g],
-                    b < w.n_seeds ? w.seeded[b] : TNY_BRACKET_BYE};
+                    w.seeded[g], b < w.n_seeds ? w.seeded[b] : TNY_BRACKET_BYE};
             }
         } else {
             const struct tny_round *pr = &ev->rounds[last];
