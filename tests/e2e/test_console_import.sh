@@ -109,7 +109,14 @@ MID=$E2E_SRC/tests/cases/import/cobra-dss-midround.json
 live 0 event import mid "$MID" --from nrtm
 same_standings mid "$E2E_TMP/mid.json"
 grep -q '"after_round": 2' "$E2E_TMP/offline.json" || fail "mid: standings not after round 2"
-ok "a cut with the source's seeds and a Cobra round in progress imported: hub == offline"
+# The hub continues the round in progress: its two open tables' results
+# entered at the console, the round closed, standings after round 3.
+live 0 result enter mid 3 2 '{"scores": {"p3": 6, "p2": 0}, "winner": "p3"}'
+live 0 result enter mid 3 3 '{"scores": {"p4": 3, "p6": 3}, "draw": true}'
+live 0 round close mid
+live 0 standings mid --json
+grep -q '"after_round": 3' "$E2E_TMP/out" || fail "mid: round 3 not closed: $(head -c 300 "$E2E_TMP/out")"
+ok "a cut with the source's seeds and a Cobra round in progress imported: hub == offline; the hub finishes the round"
 
 # A Pokemon TOM event file as it is (no --from).
 TOM=$DATA/tom/vg19.event.json
