@@ -881,8 +881,8 @@ static int derive_cut_seeds(struct tny_event *ev, const int32_t *pref)
     t.cap = k;
     t.line = calloc((size_t)k, sizeof(int32_t));
     ev->cut_seeds = calloc((size_t)k, sizeof(int32_t));
-    if (!best || !slot || !t.line || !ev->cut_seeds || (nt & (nt - 1)) != 0 ||
-        k % nt != 0) {
+    if (!best || !slot || !t.line || !ev->cut_seeds || k < 2 || nt < 1 ||
+        (nt & (nt - 1)) != 0 || k % nt != 0) {
         rc = !best || !slot || !t.line || !ev->cut_seeds ? TNY_ENOMEM
                                                          : TNY_EINVAL;
         goto out2;

@@ -170,6 +170,14 @@ int tny__import_nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
     }
     if (!decided)
         single = aesops || (max_sum > 0 ? max_sum <= 3 : role);
+    size_t last_round = 0; /* the last round with Swiss pairings */
+    for (size_t r = 0; r < json_array_size(rounds); r++) {
+        const json_t *jr = json_array_get(rounds, r);
+        for (size_t i = 0; i < json_array_size(jr); i++)
+            if (!json_is_true(
+                    json_object_get(json_array_get(jr, i), "eliminationGame")))
+                last_round = r;
+    }
     int rc = tny_format_preset("swiss-2p", fmt, diag);
     if (rc < 0)
         return rc;
@@ -235,13 +243,17 @@ int tny__import_nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
             json_t *x = json_object();
             bool bye = json_is_null(s[0].id) || json_is_null(s[1].id);
             bool agreed = json_is_true(json_object_get(m, "intentionalDraw"));
-            /* Not yet reported (an export taken mid-round): no points, or
-             * 0-0, which no played Netrunner game gives. */
-            bool unscored =
-                !bye && !agreed &&
-                ((json_is_null(s[0].points) && json_is_null(s[1].points)) ||
-                 (json_integer_value(s[0].points) == 0 &&
-                  json_integer_value(s[1].points) == 0));
+            /* Not yet reported (an export taken mid-round): in the last
+             * round, no points or 0-0, which no played Netrunner game
+             * gives.  Elsewhere a missing score is 0. */
+            bool unscored = !bye && !agreed && r == last_round &&
+                            json_integer_value(s[0].points) == 0 &&
+                            json_integer_value(s[1].points) == 0;
+            for (int k = 0; !bye && !agreed && !unscored && k < 2; k++)
+                if (json_is_null(s[k].points)) {
+                    json_decref(s[k].points);
+                    s[k].points = json_integer(0);
+                }
             open += unscored;
             ok = x && tny__set(x, "player1_id", s[0].id) &&
                  tny__set(x, "player1_points",
