@@ -870,7 +870,8 @@ static int derive_cut_seeds(struct tny_event *ev, const int32_t *pref)
     t.elim = elim;
     t.n_elim = n_elim;
     int32_t k = 2 * ev->rounds[elim[0]].n_tables;
-    if ((k & (k - 1)) != 0)
+    if (k < 2 || (k & (k - 1)) != 0 ||
+        ev->rounds[elim[n_elim - 1]].n_tables < 1)
         goto out;
     /* The last round's tables: the tops of subtrees, in bracket-line
      * order by their best player. */
