@@ -314,8 +314,30 @@ int tny_export_nrtm(const struct tny_event *ev, char **out,
     for (int32_t s = 0; s < ev->format.n_stages; s++)
         if (ev->format.stages[s].kind == TNY_STAGE_ELIMINATION)
             cut = ev->format.stages[s].cut;
-    if ((rc = tny_standings_compute(ev, &st, diag)) < 0 ||
-        (rc = tny_records_compute(ev, done, &rec, diag)) < 0)
+    /* The round in progress goes out too, as Cobra writes one: its
+     * reported pairings with their points (records of a copy without the
+     * unreported tables), the others without scores. */
+    const int32_t n_out = ev->n_rounds;
+    if ((rc = tny_standings_compute(ev, &st, diag)) < 0)
+        goto out;
+    if (done < n_out) {
+        struct tny_event part;
+        if ((rc = tny_event_copy(ev, &part)) < 0) {
+            tny_diag_set(diag, rc, "export: out of memory");
+            goto out;
+        }
+        struct tny_round *open = &part.rounds[n_out - 1];
+        int32_t kept = 0;
+        for (int32_t t = 0; t < open->n_tables; t++)
+            if (open->tables[t].is_bye || open->tables[t].has_result)
+                open->tables[kept++] = open->tables[t];
+        open->n_tables = kept;
+        rc = tny_records_compute(&part, n_out, &rec, diag);
+        tny_event_release(&part);
+    } else {
+        rc = tny_records_compute(ev, n_out, &rec, diag);
+    }
+    if (rc < 0)
         goto out;
     rc = TNY_ENOMEM;
     int32_t k_sos = tny__import_tiebreak_index(&st, TNY_TB_SOS);
@@ -350,7 +372,7 @@ int tny_export_nrtm(const struct tny_event *ev, char **out,
              tny__set(p, "extendedStrengthOfSchedule", json_string(esos)) &&
              tny__append(players, p);
     }
-    for (int32_t r = 0; ok && r < done; r++) {
+    for (int32_t r = 0; ok && r < n_out; r++) {
         const struct tny_round *round = &ev->rounds[r];
         const bool elim = round->stage == TNY_STAGE_ELIMINATION;
         json_t *jr = json_array();
@@ -371,11 +393,14 @@ int tny_export_nrtm(const struct tny_event *ev, char **out,
                 }
                 int32_t p = tb->seats[k];
                 const struct tny_record *x = tny_records_at(&rec, p, r);
+                const bool open = !tb->is_bye && !tb->has_result;
                 ok = ok &&
                      tny__set(s[k], "id",
                               json_integer(tny__import_lf_id(ev, p))) &&
-                     tny__set(s[k], "combinedScore",
-                              tny__number((double)x->tp / TNY_POINT_SCALE));
+                     tny__set(
+                         s[k], "combinedScore",
+                         open ? json_null()
+                              : tny__number((double)x->tp / TNY_POINT_SCALE));
                 if (elim)
                     ok = ok &&
                          tny__set(s[k], "winner", json_boolean(x->elim_won));

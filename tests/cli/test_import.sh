@@ -118,6 +118,11 @@ if run 0 import nrtm "$TESTS/cases/import/cobra-dss-midround.json"; then
     grep -q 'round' "$TMP/err" || fail "$CASE: pair: $(cat "$TMP/err")"
     run 0 standings "$TMP/mid.json" && grep -q '"after_round": 2' "$TMP/out" ||
         fail "$CASE: standings not after round 2"
+    # Exported as Cobra writes it mid-round, it imports back in progress.
+    run 0 export nrtm "$TMP/mid.json" && cp "$TMP/out" "$TMP/mid-nrtm.json" &&
+        run 0 import nrtm "$TMP/mid-nrtm.json" &&
+        grep -qF 'warning: nrtm: rounds[2]: 2 pairings without a result' "$TMP/err" ||
+        fail "$CASE: export and import lost the round in progress: $(cat "$TMP/err")"
 fi
 CASE="Cobra out-of-range score"
 run 0 import nrtm "$TESTS/cases/import/cobra-dss-out-of-range.json" &&
