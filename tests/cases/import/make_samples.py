@@ -1,4 +1,8 @@
 # Generates the NRTM / AesopsTables samples of tests/cases/import (issue 19).
+# Usage: cd tests/cases/import && python3 make_samples.py (writes the *.json
+# files and the swiss_order each is expected to import with: the order of
+# the ranks the file stores, computed with Cobra's formulas: points, SoS =
+# mean of opponents' points per round played, eSoS = mean of their SoS).
 import json
 from fractions import Fraction as F
 
