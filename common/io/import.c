@@ -24,13 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import_internal.h"
 #include "io_internal.h"
 #include "tny/json_io.h"
 #include "tny/score.h"
 #include "tny/standings.h"
-
-#define IMPORT_MAX_PLAYERS 100000
-#define IMPORT_MAX_ROUNDS 1000
 
 int tny_import_kind_from_name(const char *name, enum tny_import_kind *out)
 {
@@ -45,23 +43,11 @@ int tny_import_kind_from_name(const char *name, enum tny_import_kind *out)
 
 /* ---- ListFortress reader ----------------------------------------------- */
 
-struct idmap {
-    json_int_t id;
-    int32_t index;
-};
-
 static int cmp_idmap(const void *a, const void *b)
 {
     const struct idmap *x = a, *y = b;
     return x->id < y->id ? -1 : x->id > y->id;
 }
-
-struct rref {
-    int type; /* 1 swiss, 2 elimination */
-    json_int_t number;
-    size_t index;  /* in the source's rounds[] */
-    size_t seated; /* players in the round (elimination) */
-};
 
 /* Swiss rounds by number, then elimination rounds in bracket order: by the
  * number of players left, whatever the source numbers them (ListFortress
@@ -78,26 +64,6 @@ static int cmp_rref(const void *a, const void *b)
         return x->number < y->number ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
-
-struct lf {
-    const char *src; /* "listfortress" or "cryodex": message prefix */
-    struct tny_diag *diag;
-    struct tny_format *fmt;           /* the format the event is written on */
-    bool own_format;                  /* write fmt in full (else preset name +
-                                       * swiss_rounds/cut options) */
-    int32_t n;                        /* participants */
-    struct idmap *map;                /* sorted by id */
-    json_int_t *ids;                  /* source id of each participant */
-    char (*pid)[24];                  /* event player id: "p<id>" */
-    struct tny_import_warnings *warn; /* NULL: not kept */
-    int32_t ties;                     /* games imported as draws */
-    bool widened;                     /* score range widened */
-    struct rref first_elim;           /* type 0: no elimination round */
-    /* While an elimination round is read: the next one's matches (NULL
-     * after the final) and the participants (top_cut_rank). */
-    bool in_elim;
-    const json_t *next_elim, *parts;
-};
 
 /* True when participant index p is seated in matches (an array). */
 static bool lf_seated_in(const struct lf *lf, const json_t *matches, int32_t p)
@@ -130,7 +96,7 @@ static int lf_advanced(const struct lf *lf, int32_t a, int32_t b)
 
 /* One warning line, "src: ..." (dropped when memory runs out: a warning
  * is never worth failing the import for). */
-static void lf_warn(struct lf *lf, const char *fmt, ...)
+void tny__import_warn(struct lf *lf, const char *fmt, ...)
 {
     char line[TNY__PATH_MAX + 400];
     va_list ap;
@@ -286,6 +252,17 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
             return TNY_ENOMEM;
         return TNY_OK;
     }
+    if (json_is_true(json_object_get(m, "x_unscored"))) { /* in progress */
+        json_t *players = json_array();
+        bool ok = players && tny__append(players, json_string(lf->pid[a])) &&
+                  tny__append(players, json_string(lf->pid[b])) &&
+                  tny__set(t, "table", json_integer(number));
+        if (!ok || !tny__set(t, "players", players)) {
+            json_decref(t);
+            return TNY_ENOMEM;
+        }
+        return tny__append(tables, t) ? TNY_OK : TNY_ENOMEM;
+    }
     struct tny_format *fmt = lf->fmt;
     bool scored = has_a && has_b;
     int64_t lo, hi;
@@ -293,12 +270,16 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
     for (int s = 0; scored && s < 2; s++) {
         int32_t x = s == 0 ? pa : pb;
         if (x < lo || x > hi) { /* kept as stored: the range widens */
-            lf_warn(lf,
-                    "%s.player%d_points: %d is outside %lld..%lld (format "
-                    "\"%s\"): kept as stored, the format's score range "
-                    "widened to take it",
-                    where, s + 1, (int)x, (long long)lo, (long long)hi,
-                    fmt->name);
+            const json_t *key =
+                json_array_get(json_object_get(m, "x_keys"), (size_t)s);
+            char lfkey[24];
+            snprintf(lfkey, sizeof(lfkey), "player%d_points", s + 1);
+            tny__import_warn(
+                lf,
+                "%s.%s: %d is outside %lld..%lld (format \"%s\"): kept "
+                "as stored, the format's score range widened to take it",
+                where, json_is_string(key) ? json_string_value(key) : lfkey,
+                (int)x, (long long)lo, (long long)hi, fmt->name);
             if (x < fmt->score_min)
                 fmt->score_min = x;
             if (x > fmt->score_max)
@@ -310,16 +291,16 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
     if (w < 0 && scored && pa != pb)
         w = pa > pb ? 0 : 1;
     if (w < 0 && scored && lf->in_elim && (w = lf_advanced(lf, a, b)) >= 0)
-        lf_warn(lf,
-                "%s: an elimination game without a winner (%d-%d, result "
-                "\"%s\", no winner_id): won by participant %lld, who %s",
-                where, (int)pa, (int)pb, result,
-                (long long)lf->ids[w == 0 ? a : b],
-                lf->next_elim ? "plays the next elimination round"
-                              : "is ranked first (top_cut_rank 1)");
+        tny__import_warn(
+            lf,
+            "%s: an elimination game without a winner (%d-%d, result "
+            "\"%s\", no winner_id): won by participant %lld, who %s",
+            where, (int)pa, (int)pb, result, (long long)lf->ids[w == 0 ? a : b],
+            lf->next_elim ? "plays the next elimination round"
+                          : "is ranked first (top_cut_rank 1)");
     if (w < 0 && !fmt->draws &&
         !json_is_true(json_object_get(m, "x_intentional_draw"))) {
-        if (!scored) {
+        if (!scored && strcmp(result, "tie") != 0) {
             json_decref(t);
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: %s: no winner and no points (result "
@@ -331,11 +312,15 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
          * wins and byes). */
         char pts[32];
         tny_points_text(fmt->draw_points, pts, sizeof(pts));
-        lf_warn(lf,
-                "%s: a game without a winner (%d-%d, result \"%s\", no "
-                "winner_id) in format \"%s\", which has no draws: imported "
-                "as a draw, %s points each (the format gains draws)",
-                where, (int)pa, (int)pb, result, fmt->name, pts);
+        char score[40] = "no points";
+        if (scored)
+            snprintf(score, sizeof(score), "%d-%d", (int)pa, (int)pb);
+        tny__import_warn(
+            lf,
+            "%s: a game without a winner (%s, result \"%s\", no "
+            "winner_id) in format \"%s\", which has no draws: imported "
+            "as a draw, %s points each (the format gains draws)",
+            where, score, result, fmt->name, pts);
         lf->ties++;
     }
     json_t *players = json_array(), *res = json_object();
@@ -506,10 +491,15 @@ static int lf_build(struct lf *lf, const json_t *root, json_t **doc)
         for (size_t mi = 0; mi < json_array_size(matches); mi++) {
             const json_t *m = json_array_get(matches, mi);
             int32_t who[2], n_who = 0;
-            snprintf(where, sizeof(where),
-                     "rounds[%zu] (%s round %lld).matches[%zu]", ref->index,
-                     elim ? "elimination" : "swiss", (long long)ref->number,
-                     mi);
+            const json_t *xw = json_object_get(m, "x_where");
+            if (json_is_string(xw)) /* NRTM: the source's own path */
+                snprintf(where, sizeof(where), "%s (swiss round %lld)",
+                         json_string_value(xw), (long long)ref->number);
+            else
+                snprintf(where, sizeof(where),
+                         "rounds[%zu] (%s round %lld).matches[%zu]", ref->index,
+                         elim ? "elimination" : "swiss", (long long)ref->number,
+                         mi);
             const json_t *v2 = json_object_get(m, "player2_id");
             bool game = v2 && !json_is_null(v2) &&
                         json_object_get(m, "player1_id") &&
@@ -666,8 +656,8 @@ out:
 /* The ListFortress document both converters build: participants and
  * rounds go into lf (taken, whatever ok says, so nothing leaks on a failed
  * build); *out = lf when every step was ok. */
-static int lf_finish(json_t *lf, json_t *parts, json_t *lrounds, bool ok,
-                     const char *who, json_t **out, struct tny_diag *diag)
+int tny__import_finish(json_t *lf, json_t *parts, json_t *lrounds, bool ok,
+                       const char *who, json_t **out, struct tny_diag *diag)
 {
     ok = tny__set(lf, "participants", parts) && ok;
     ok = tny__set(lf, "rounds", lrounds) && ok;
@@ -780,11 +770,8 @@ static int cryodex_to_lf(const json_t *root, json_t **out,
         }
         ok = ok && tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
     }
-    return lf_finish(lf, parts, lrounds, ok, "cryodex", out, diag);
+    return tny__import_finish(lf, parts, lrounds, ok, "cryodex", out, diag);
 }
-
-static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
-                      struct tny_diag *diag);
 
 /* ---- the cut as the source seeded it ----------------------------------- */
 
@@ -833,8 +820,15 @@ static bool tree_leaves(struct tree *t, int32_t j, int32_t p)
     for (int32_t i = 0; i < round->n_tables && !tb; i++)
         if (tny_table_seat_of(&round->tables[i], p) >= 0)
             tb = &round->tables[i];
-    if (!tb || tb->is_bye)
-        return false; /* no byes in a cut seeded from its games */
+    if (!tb)
+        return false;
+    if (tb->is_bye) { /* a bye of the first round: a seed past the cut */
+        if (j > 0 || t->n_line + 2 > t->cap)
+            return false;
+        t->line[t->n_line++] = tb->seats[0];
+        t->line[t->n_line++] = -1;
+        return true;
+    }
     int32_t x = tb->seats[0], y = tb->seats[1];
     if (t->pref[y] < t->pref[x]) {
         x = tb->seats[1];
@@ -876,7 +870,8 @@ static int derive_cut_seeds(struct tny_event *ev, const int32_t *pref)
     t.elim = elim;
     t.n_elim = n_elim;
     int32_t k = 2 * ev->rounds[elim[0]].n_tables;
-    if ((k & (k - 1)) != 0)
+    if (k < 2 || (k & (k - 1)) != 0 ||
+        ev->rounds[elim[n_elim - 1]].n_tables < 1)
         goto out;
     /* The last round's tables: the tops of subtrees, in bracket-line
      * order by their best player. */
@@ -887,8 +882,8 @@ static int derive_cut_seeds(struct tny_event *ev, const int32_t *pref)
     t.cap = k;
     t.line = calloc((size_t)k, sizeof(int32_t));
     ev->cut_seeds = calloc((size_t)k, sizeof(int32_t));
-    if (!best || !slot || !t.line || !ev->cut_seeds || (nt & (nt - 1)) != 0 ||
-        k % nt != 0) {
+    if (!best || !slot || !t.line || !ev->cut_seeds || k < 2 || nt < 1 ||
+        (nt & (nt - 1)) != 0 || k % nt != 0) {
         rc = !best || !slot || !t.line || !ev->cut_seeds ? TNY_ENOMEM
                                                          : TNY_EINVAL;
         goto out2;
@@ -917,9 +912,17 @@ static int derive_cut_seeds(struct tny_event *ev, const int32_t *pref)
         goto out2;
     }
     bracket_line(k, slot = grown);
+    /* Byes take the seeds past the players' (the best seeds wait). */
+    int32_t n_real = 0;
     for (int32_t i = 0; i < k; i++)
-        ev->cut_seeds[slot[i] - 1] = t.line[i];
-    ev->n_cut_seeds = k;
+        n_real += t.line[i] >= 0;
+    for (int32_t i = 0; i < k; i++) {
+        if ((t.line[i] >= 0) != (slot[i] <= n_real))
+            goto out2;
+        if (t.line[i] >= 0)
+            ev->cut_seeds[slot[i] - 1] = t.line[i];
+    }
+    ev->n_cut_seeds = n_real;
     rc = TNY_OK;
 out2:
     free(best);
@@ -938,13 +941,31 @@ out:
 /* The elimination rounds put in the bracket's order; when Tourney's Swiss
  * standings do not seed the source's cut, the source's seeds are kept
  * (event.cut_seeds) with a warning.  A cut that is no bracket is refused. */
+/* Tables of the elimination rounds numbered 1, 2, ... in bracket order
+ * (an event's tables are kept in table-number order, e.g. by the hub's
+ * store, and a folded bracket reads its games in that order). */
+static void number_elimination(struct tny_event *ev)
+{
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        struct tny_round *round = &ev->rounds[r];
+        int32_t next = 0;
+        if (round->stage != TNY_STAGE_ELIMINATION)
+            continue;
+        for (int32_t t = 0; t < round->n_tables; t++)
+            if (!round->tables[t].is_bye)
+                round->tables[t].number = ++next;
+    }
+}
+
 static int lf_cut(struct lf *lf, const json_t *lfroot, struct tny_event *ev)
 {
     struct tny_diag d1 = {{0}}, d2 = {{0}};
     if (lf->first_elim.type != 2)
         return TNY_OK;
-    if (tny_event_bracket_reorder(ev, &d1) == 0)
+    if (tny_event_bracket_reorder(ev, &d1) == 0) {
+        number_elimination(ev);
         return TNY_OK;
+    }
     const json_t *parts = json_object_get(lfroot, "participants");
     int32_t *pref = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
     if (!pref)
@@ -967,23 +988,21 @@ static int lf_cut(struct lf *lf, const json_t *lfroot, struct tny_event *ev)
                             "cut is no single-elimination bracket (%s)",
                             lf->src, lf->first_elim.index,
                             (long long)lf->first_elim.number, d1.msg);
+    number_elimination(ev);
     char seeds[200] = "";
     size_t used = 0;
     for (int32_t i = 0; i < ev->n_cut_seeds && used + 24 < sizeof(seeds); i++)
         used +=
             (size_t)snprintf(seeds + used, sizeof(seeds) - used, "%s%s",
                              i ? " " : "", ev->players[ev->cut_seeds[i]].id);
-    lf_warn(lf,
-            "rounds[%zu] (elimination round %lld): the cut is not seeded by "
-            "the Swiss standings Tourney computes (%s); the source's bracket "
-            "is kept with its seeds in event.cut_seeds: %s",
-            lf->first_elim.index, (long long)lf->first_elim.number, d1.msg,
-            seeds);
+    tny__import_warn(
+        lf,
+        "rounds[%zu] (elimination round %lld): the cut is not seeded by "
+        "the Swiss standings Tourney computes (%s); the source's bracket "
+        "is kept with its seeds in event.cut_seeds: %s",
+        lf->first_elim.index, (long long)lf->first_elim.number, d1.msg, seeds);
     return TNY_OK;
 }
-
-static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
-                      struct tny_diag *diag);
 
 int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
                     struct tny_event *out, struct tny_import_warnings *warn,
@@ -1006,7 +1025,7 @@ int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
     lfroot = root;
     if (kind == TNY_IMPORT_NRTM) {
         /* Netrunner: the Swiss rounds on a format of their own. */
-        if ((rc = nrtm_to_lf(root, fmt, &lfdoc, diag)) < 0)
+        if ((rc = tny__import_nrtm_to_lf(&lf, root, &lfdoc)) < 0)
             goto out;
         lf.own_format = true;
         lfroot = lfdoc;
@@ -1072,7 +1091,7 @@ static json_int_t lf_number(const char *id)
  * ids, so distinct numbers), else index + 1 for everybody: a mix would
  * give two players one number ("p4" and the fourth player "p0"; found
  * by fuzz_import_listfortress). */
-static json_int_t lf_id(const struct tny_event *ev, int32_t p)
+json_int_t tny__import_lf_id(const struct tny_event *ev, int32_t p)
 {
     for (int32_t i = 0; i < ev->n_players; i++)
         if (lf_number(ev->players[i].id) < 0)
@@ -1080,13 +1099,23 @@ static json_int_t lf_id(const struct tny_event *ev, int32_t p)
     return lf_number(ev->players[p].id);
 }
 
-static int32_t tiebreak_index(const struct tny_standings *st,
-                              enum tny_tiebreak tb)
+int32_t tny__import_tiebreak_index(const struct tny_standings *st,
+                                   enum tny_tiebreak tb)
 {
     for (int32_t k = 0; k < st->n_tiebreaks; k++)
         if (st->tiebreaks[k] == tb)
             return k;
     return -1;
+}
+
+int tny__import_two_player(const struct tny_event *ev, const char *tool,
+                           struct tny_diag *diag)
+{
+    if (ev->format.players_per_table == 2)
+        return TNY_OK;
+    return tny_diag_set(
+        diag, TNY_EINVAL, "export: %s takes 2-player events; \"%s\" seats %d",
+        tool, ev->format.name, (int)ev->format.players_per_table);
 }
 
 int tny_export_listfortress(const struct tny_event *ev, char **out,
@@ -1097,11 +1126,8 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
     int32_t *swiss_rank = NULL;
     int rc;
     *out = NULL;
-    if (ev->format.players_per_table != 2)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "export: ListFortress takes 2-player events; "
-                            "\"%s\" seats %d",
-                            ev->format.name, (int)ev->format.players_per_table);
+    if ((rc = tny__import_two_player(ev, "ListFortress", diag)) < 0)
+        return rc;
     int32_t done = tny_event_completed_rounds(ev), last_swiss = 0;
     for (int32_t r = 0; r < done; r++)
         if (ev->rounds[r].stage != TNY_STAGE_ELIMINATION)
@@ -1121,13 +1147,13 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
     const bool elim_done = done > last_swiss;
     for (int32_t i = 0; i < swiss.n_rows; i++)
         swiss_rank[swiss.rows[i].player] = i;
-    int32_t k_mov = tiebreak_index(&swiss, TNY_TB_MOV);
-    int32_t k_sos = tiebreak_index(&swiss, TNY_TB_SOS);
+    int32_t k_mov = tny__import_tiebreak_index(&swiss, TNY_TB_MOV);
+    int32_t k_sos = tny__import_tiebreak_index(&swiss, TNY_TB_SOS);
     for (int32_t p = 0; ok && p < ev->n_players; p++) {
         const struct tny_standing_row *row = &swiss.rows[swiss_rank[p]];
         json_t *q = json_object();
         char sos[32];
-        ok = q && tny__set(q, "id", json_integer(lf_id(ev, p))) &&
+        ok = q && tny__set(q, "id", json_integer(tny__import_lf_id(ev, p))) &&
              tny__set(q, "name", json_string(ev->players[p].name)) &&
              tny__set(q, "score",
                       tny__number((double)row->points / TNY_POINT_SCALE)) &&
@@ -1166,14 +1192,15 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
             json_t *m = json_object();
             ok = m && tny__set(m, "id", json_integer(++match_id)) &&
                  tny__set(m, "player1_id",
-                          json_integer(lf_id(ev, tb->seats[0])));
+                          json_integer(tny__import_lf_id(ev, tb->seats[0])));
             if (tb->is_bye) {
-                ok = ok && tny__set(m, "player1_points", json_null()) &&
-                     tny__set(m, "player2_id", json_null()) &&
-                     tny__set(m, "player2_points", json_null()) &&
-                     tny__set(m, "result", json_string("bye")) &&
-                     tny__set(m, "winner_id",
-                              json_integer(lf_id(ev, tb->seats[0])));
+                ok =
+                    ok && tny__set(m, "player1_points", json_null()) &&
+                    tny__set(m, "player2_id", json_null()) &&
+                    tny__set(m, "player2_points", json_null()) &&
+                    tny__set(m, "result", json_string("bye")) &&
+                    tny__set(m, "winner_id",
+                             json_integer(tny__import_lf_id(ev, tb->seats[0])));
             } else {
                 int32_t w = tb->has_result
                                 ? tny_result_winner_seat(&ev->format, res)
@@ -1183,8 +1210,9 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
                      tny__set(m, "player1_points",
                               scored ? json_integer(res->score[0])
                                      : json_null()) &&
-                     tny__set(m, "player2_id",
-                              json_integer(lf_id(ev, tb->seats[1]))) &&
+                     tny__set(
+                         m, "player2_id",
+                         json_integer(tny__import_lf_id(ev, tb->seats[1]))) &&
                      tny__set(m, "player2_points",
                               scored ? json_integer(res->score[1])
                                      : json_null()) &&
@@ -1193,7 +1221,8 @@ int tny_export_listfortress(const struct tny_event *ev, char **out,
                                           : w >= 0        ? "win"
                                                           : "tie")) &&
                      tny__set(m, "winner_id",
-                              w >= 0 ? json_integer(lf_id(ev, tb->seats[w]))
+                              w >= 0 ? json_integer(
+                                           tny__import_lf_id(ev, tb->seats[w]))
                                      : json_null());
             }
             ok = ok && tny__append(ms, m);
@@ -1210,274 +1239,5 @@ out:
     free(swiss_rank);
     tny_standings_release(&swiss);
     tny_standings_release(&final);
-    return rc;
-}
-
-/* ---- NRTM (Cobra) ------------------------------------------------------ */
-
-/* Cobra's export (the NRTM JSON AlwaysBeRunning takes): players[{id, name,
- * rank, matchPoints, strengthOfSchedule, extendedStrengthOfSchedule, ...}],
- * rounds: an array per round of pairings {table, player1: {id, role,
- * corpScore, runnerScore, combinedScore}, player2: {...}, intentionalDraw,
- * twoForOne, eliminationGame}.  A player's combinedScore is the match
- * points they took from the pairing (double-sided: 0..6, a win 3 per game,
- * a tie 1; single-sided, with a role: 0..3).  The Swiss rounds become a
- * two-player event whose points are those scores (points_from_scores),
- * ranked by SoS and eSoS as Cobra does; the double-elimination top cut
- * (eliminationGame) has no Tourney stage and is left out. */
-
-static json_t *opt_int_json(const json_t *v)
-{
-    if (json_is_integer(v))
-        return json_integer(json_integer_value(v));
-    if (json_is_string(v) && json_string_value(v)[0]) {
-        char *end;
-        long long x = strtoll(json_string_value(v), &end, 10);
-        if (*end == '\0')
-            return json_integer(x);
-    }
-    return json_null();
-}
-
-static json_t *nrtm_points(const json_t *seat)
-{
-    json_t *v = opt_int_json(json_object_get(seat, "combinedScore"));
-    if (!json_is_null(v))
-        return v;
-    json_decref(v);
-    const json_t *cs = json_object_get(seat, "corpScore");
-    const json_t *rs = json_object_get(seat, "runnerScore");
-    if (json_is_integer(cs) || json_is_integer(rs))
-        return json_integer(json_integer_value(cs) + json_integer_value(rs));
-    return json_null();
-}
-
-static int nrtm_to_lf(const json_t *root, struct tny_format *fmt, json_t **out,
-                      struct tny_diag *diag)
-{
-    const json_t *players = json_object_get(root, "players");
-    const json_t *rounds = json_object_get(root, "rounds");
-    *out = NULL;
-    if (!json_is_object(root))
-        return tny_diag_set(diag, TNY_EINVAL, "nrtm: expected an object");
-    if (!json_is_array(players) || json_array_size(players) == 0 ||
-        json_array_size(players) > IMPORT_MAX_PLAYERS)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "nrtm: players: expected an array of 1..%d "
-                            "players",
-                            IMPORT_MAX_PLAYERS);
-    if (!json_is_array(rounds) || json_array_size(rounds) > IMPORT_MAX_ROUNDS)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "nrtm: rounds: expected an array of at most %d "
-                            "rounds",
-                            IMPORT_MAX_ROUNDS);
-    bool single = false;
-    int32_t n_swiss = 0;
-    for (size_t r = 0; r < json_array_size(rounds); r++) {
-        const json_t *jr = json_array_get(rounds, r);
-        bool swiss = false;
-        if (!json_is_array(jr))
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "nrtm: rounds[%zu]: expected an array of "
-                                "pairings",
-                                r);
-        for (size_t i = 0; i < json_array_size(jr); i++) {
-            const json_t *m = json_array_get(jr, i);
-            swiss =
-                swiss || !json_is_true(json_object_get(m, "eliminationGame"));
-            single = single || json_is_string(json_object_get(
-                                   json_object_get(m, "player1"), "role"));
-        }
-        n_swiss += swiss;
-    }
-    int rc = tny_format_preset("swiss-2p", fmt, diag);
-    if (rc < 0)
-        return rc;
-    /* Netrunner: 3 a game won, 1 a tie; a round is one game (single-sided)
-     * or two (double-sided), the bye worth a round won. */
-    const int32_t per_round = single ? 3 : 6;
-    snprintf(fmt->name, sizeof(fmt->name), "netrunner-%s",
-             single ? "sss" : "dss");
-    snprintf(fmt->title, sizeof(fmt->title), "Netrunner %s Swiss (from Cobra)",
-             single ? "single-sided" : "double-sided");
-    fmt->win_points = (int64_t)per_round * TNY_POINT_SCALE;
-    fmt->draw_points = fmt->intentional_draw_points =
-        (int64_t)per_round * TNY_POINT_SCALE / 2;
-    fmt->loss_points = fmt->double_loss_points = 0;
-    fmt->bye_points = (int64_t)per_round * TNY_POINT_SCALE;
-    fmt->draws = fmt->intentional_draws = true;
-    fmt->double_losses = false;
-    fmt->points_from_scores = true;
-    fmt->score_min = 0;
-    fmt->score_max = per_round;
-    fmt->owp_floor_permille = 0;
-    fmt->stages[0].rounds = n_swiss > 0 ? n_swiss : 1;
-    fmt->stages[0].n_tiebreaks = 3;
-    fmt->stages[0].tiebreaks[0] = TNY_TB_SOS;
-    fmt->stages[0].tiebreaks[1] = TNY_TB_ESOS;
-    fmt->stages[0].tiebreaks[2] = TNY_TB_LOT;
-
-    json_t *lf = json_object(), *parts = json_array(), *lrounds = json_array();
-    bool ok = lf && parts && lrounds;
-    for (size_t i = 0; ok && i < json_array_size(players); i++) {
-        const json_t *p = json_array_get(players, i);
-        const json_t *name = json_object_get(p, "name");
-        json_t *q = json_object();
-        ok = q && tny__set(q, "id", opt_int_json(json_object_get(p, "id"))) &&
-             (!json_is_string(name) ||
-              tny__set(q, "name", json_copy((json_t *)name))) &&
-             tny__append(parts, q);
-    }
-    int32_t number = 0;
-    for (size_t r = 0; ok && r < json_array_size(rounds); r++) {
-        const json_t *jr = json_array_get(rounds, r);
-        json_t *lr = json_object(), *lm = json_array();
-        bool any = false;
-        ok = lr && lm;
-        for (size_t i = 0; ok && i < json_array_size(jr); i++) {
-            const json_t *m = json_array_get(jr, i);
-            if (json_is_true(json_object_get(m, "eliminationGame")))
-                continue;
-            any = true;
-            const json_t *s1 = json_object_get(m, "player1");
-            const json_t *s2 = json_object_get(m, "player2");
-            json_t *x = json_object();
-            json_t *id1 = opt_int_json(json_object_get(s1, "id"));
-            json_t *id2 = opt_int_json(json_object_get(s2, "id"));
-            bool bye = json_is_null(id1) || json_is_null(id2);
-            bool agreed = json_is_true(json_object_get(m, "intentionalDraw"));
-            ok = x && tny__set(x, "player1_id", id1) &&
-                 tny__set(x, "player1_points", nrtm_points(s1)) &&
-                 tny__set(x, "player2_id", id2) &&
-                 tny__set(x, "player2_points", nrtm_points(s2)) &&
-                 tny__set(x, "result",
-                          json_string(bye      ? "bye"
-                                      : agreed ? "tie"
-                                               : "win")) &&
-                 tny__set(x, "winner_id", json_null()) &&
-                 (!agreed || tny__set(x, "x_intentional_draw", json_true())) &&
-                 tny__append(lm, x);
-        }
-        if (!any) {
-            json_decref(lr);
-            json_decref(lm);
-            continue;
-        }
-        ok = ok && tny__set(lr, "roundtype_id", json_integer(1)) &&
-             tny__set(lr, "round_number", json_integer(++number)) &&
-             tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
-    }
-    return lf_finish(lf, parts, lrounds, ok, "nrtm", out, diag);
-}
-
-int tny_export_nrtm(const struct tny_event *ev, char **out,
-                    struct tny_diag *diag)
-{
-    struct tny_standings st = {0};
-    struct tny_records rec = {0};
-    json_t *root = NULL;
-    int rc;
-    *out = NULL;
-    if (ev->format.players_per_table != 2)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "export: NRTM takes 2-player events; \"%s\" "
-                            "seats %d",
-                            ev->format.name, (int)ev->format.players_per_table);
-    const int32_t done = tny_event_completed_rounds(ev);
-    int32_t n_swiss = 0, cut = 0;
-    for (int32_t r = 0; r < done; r++)
-        n_swiss += ev->rounds[r].stage != TNY_STAGE_ELIMINATION;
-    for (int32_t s = 0; s < ev->format.n_stages; s++)
-        if (ev->format.stages[s].kind == TNY_STAGE_ELIMINATION)
-            cut = ev->format.stages[s].cut;
-    if ((rc = tny_standings_compute(ev, &st, diag)) < 0 ||
-        (rc = tny_records_compute(ev, done, &rec, diag)) < 0)
-        goto out;
-    rc = TNY_ENOMEM;
-    int32_t k_sos = tiebreak_index(&st, TNY_TB_SOS);
-    int32_t k_esos = tiebreak_index(&st, TNY_TB_ESOS);
-    root = json_object();
-    json_t *players = json_array(), *rounds = json_array();
-    bool ok =
-        root &&
-        tny__set(root, "name",
-                 json_string(ev->title[0] ? ev->title : ev->format.title)) &&
-        tny__set(root, "cutToTop", json_integer(cut)) &&
-        tny__set(root, "preliminaryRounds", json_integer(n_swiss)) &&
-        tny__set(root, "players", players) &&
-        tny__set(root, "rounds", rounds) &&
-        tny__set(root, "uploadedFrom", json_string("Tourney"));
-    for (int32_t i = 0; ok && i < st.n_rows; i++) {
-        const struct tny_standing_row *row = &st.rows[i];
-        char sos[32], esos[32];
-        snprintf(sos, sizeof(sos), "%.4f",
-                 k_sos >= 0 ? row->tiebreaks[k_sos] : 0.0);
-        snprintf(esos, sizeof(esos), "%.6f",
-                 k_esos >= 0 ? row->tiebreaks[k_esos] : 0.0);
-        json_t *p = json_object();
-        ok = p && tny__set(p, "id", json_integer(lf_id(ev, row->player))) &&
-             tny__set(p, "name", json_string(ev->players[row->player].name)) &&
-             tny__set(p, "rank", json_integer(row->rank)) &&
-             tny__set(p, "matchPoints",
-                      tny__number((double)row->points / TNY_POINT_SCALE)) &&
-             tny__set(p, "strengthOfSchedule", json_string(sos)) &&
-             tny__set(p, "extendedStrengthOfSchedule", json_string(esos)) &&
-             tny__append(players, p);
-    }
-    for (int32_t r = 0; ok && r < done; r++) {
-        const struct tny_round *round = &ev->rounds[r];
-        const bool elim = round->stage == TNY_STAGE_ELIMINATION;
-        json_t *jr = json_array();
-        ok = jr != NULL;
-        for (int32_t t = 0; ok && t < round->n_tables; t++) {
-            const struct tny_table *tb = &round->tables[t];
-            json_t *m = json_object(), *s[2];
-            for (int k = 0; k < 2; k++) {
-                s[k] = json_object();
-                if (!s[k]) {
-                    ok = false;
-                    continue;
-                }
-                if (k >= tb->n_seats) {
-                    ok = ok && tny__set(s[k], "id", json_null()) &&
-                         tny__set(s[k], "combinedScore", json_null());
-                    continue;
-                }
-                int32_t p = tb->seats[k];
-                const struct tny_record *x = tny_records_at(&rec, p, r);
-                ok = ok && tny__set(s[k], "id", json_integer(lf_id(ev, p))) &&
-                     tny__set(s[k], "combinedScore",
-                              tny__number((double)x->tp / TNY_POINT_SCALE));
-                if (elim)
-                    ok = ok &&
-                         tny__set(s[k], "winner", json_boolean(x->elim_won));
-            }
-            ok = ok && m &&
-                 tny__set(m, "table",
-                          json_integer(tb->is_bye ? 0 : tb->number)) &&
-                 tny__set(m, "player1", s[0]) && tny__set(m, "player2", s[1]) &&
-                 tny__set(m, "intentionalDraw",
-                          json_boolean(!tb->is_bye &&
-                                       tb->result.intentional_draw)) &&
-                 tny__set(m, "twoForOne", json_false()) &&
-                 tny__set(m, "eliminationGame", json_boolean(elim)) &&
-                 tny__append(jr, m);
-            if (!ok) {
-                json_decref(m);
-                json_decref(s[0]);
-                json_decref(s[1]);
-            }
-        }
-        ok = ok && tny__append(rounds, jr);
-    }
-    if (!ok)
-        goto out;
-    rc = tny__dump(root, out);
-out:
-    if (rc == TNY_ENOMEM)
-        tny_diag_set(diag, rc, "export: out of memory");
-    json_decref(root);
-    tny_standings_release(&st);
-    tny_records_release(&rec);
     return rc;
 }

@@ -465,7 +465,8 @@ struct bwalk {
     struct tny_event *ev;
     const struct tny_stage *stage;
     bool reorder;
-    int32_t k;        /* the cut (players of the first round's bracket) */
+    int32_t k;        /* the bracket of the cut (a power of two) */
+    int32_t n_seeds;  /* players seeded (k, or fewer: byes, cut_seeds) */
     int32_t *seed_of; /* player -> seed, 1 = best; 0 = none */
     int32_t *seeded;  /* seed - 1 -> player */
     struct tny_bracket_game *games, *prev;
@@ -672,13 +673,19 @@ static int bwalk_seed(struct bwalk *w, int32_t first)
         active += !left[i];
     }
     if (ev->n_cut_seeds > 0) {
-        w->k = ev->n_cut_seeds;
-        memcpy(w->seeded, ev->cut_seeds, sizeof(int32_t) * (size_t)w->k);
-        if (w->k < 2 || (w->k & (w->k - 1)) != 0)
+        /* A cut of n seeds plays in a bracket of the next power of two,
+         * the seeds past n being byes of the best seeds (a top 6: seeds 1
+         * and 2 wait for the winners of 3 v 6 and 4 v 5). */
+        w->n_seeds = ev->n_cut_seeds;
+        w->k = 2;
+        while (w->k < w->n_seeds)
+            w->k *= 2;
+        memcpy(w->seeded, ev->cut_seeds, sizeof(int32_t) * (size_t)w->n_seeds);
+        if (w->n_seeds < 2)
             rc = tny_diag_set(w->diag, TNY_EINVAL,
-                              "event.cut_seeds: %d players: expected a "
-                              "power of two >= 2",
-                              (int)w->k);
+                              "event.cut_seeds: %d players: expected 2 or "
+                              "more",
+                              (int)w->n_seeds);
     } else if (!w->stage->from_start) {
         int32_t rounds;
         rc = tny_stage_size(ev, w->stage, &rounds, &w->k, w->diag);
@@ -692,10 +699,12 @@ static int bwalk_seed(struct bwalk *w, int32_t first)
         if (rc == TNY_OK)
             rc = tny_bracket_cut(n, w->list, left, w->k, w->seeded, w->diag);
     }
+    if (ev->n_cut_seeds == 0)
+        w->n_seeds = w->k;
     if (rc == TNY_OK) {
         /* Seeds beyond the cut follow the standings (draws, GT-8). */
-        int32_t next = w->k;
-        for (int32_t i = 0; i < w->k; i++)
+        int32_t next = w->n_seeds;
+        for (int32_t i = 0; i < w->n_seeds; i++)
             w->seed_of[w->seeded[i]] = i + 1;
         for (int32_t i = 0; i < n; i++)
             if (w->seed_of[w->list[i]] == 0)
@@ -748,13 +757,16 @@ static int bracket_walk(struct tny_event *ev, bool reorder,
         in_stage++;
         if (last < 0 && w.stage->from_start) {
             last = r; /* GT-8: by lot */
+            w.k = 2 * ev->rounds[r].n_tables;
             continue;
         }
         if (last < 0) {
             n_games = w.k / 2;
-            for (int32_t g = 0; g < n_games; g++)
-                w.games[g] = (struct tny_bracket_game){w.seeded[g],
-                                                       w.seeded[w.k - 1 - g]};
+            for (int32_t g = 0; g < n_games; g++) {
+                int32_t b = w.k - 1 - g;
+                w.games[g] = (struct tny_bracket_game){
+                    w.seeded[g], b < w.n_seeds ? w.seeded[b] : TNY_BRACKET_BYE};
+            }
         } else {
             const struct tny_round *pr = &ev->rounds[last];
             bool done = pr->n_tables > 0;

@@ -1255,13 +1255,19 @@ static int run_event_import(struct live *lv)
         goto out;
     }
     /* Checked here as the hub will, so a bad file never leaves. */
-    int rc = from ? tny_import(kind, text, len, &ev, &d)
+    struct tny_import_warnings warn = {0, NULL};
+    int rc = from ? tny_import_warn(kind, text, len, &ev, &warn, &d)
                   : tny_event_from_json_text(text, len, &ev, &d);
     if (rc < 0) {
         say("%s", d.msg);
         status = HUB_CONSOLE_EXIT_USAGE;
         goto out;
     }
+    /* What the import kept with a warning (issue 19), each line naming
+     * its place in the source file. */
+    for (int32_t i = 0; i < warn.n; i++)
+        say("warning: %s", warn.lines[i]);
+    tny_import_warnings_release(&warn);
     rc = tny_event_to_json(&ev, &event_text);
     int32_t n_players = ev.n_players, n_rounds = ev.n_rounds;
     tny_event_release(&ev);

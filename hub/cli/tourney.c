@@ -374,12 +374,17 @@ static int cmd_import(const struct cli *cli, char **args)
     }
     if (!read_file(args[1], &text, &len))
         return EXIT_USAGE;
-    int rc = tny_import(kind, text, len, &ev, &diag);
+    struct tny_import_warnings warn;
+    int rc = tny_import_warn(kind, text, len, &ev, &warn, &diag);
     free(text);
     if (rc < 0) {
         report(NULL, diag.msg[0] ? diag.msg : tny_strerror(rc));
         return exit_for(rc);
     }
+    /* Kept with a warning (issue 19): each names its place in the file. */
+    for (int32_t i = 0; i < warn.n; i++)
+        fprintf(stderr, "warning: %s\n", warn.lines[i]);
+    tny_import_warnings_release(&warn);
     rc = tny_event_to_json(&ev, &out);
     tny_event_release(&ev);
     if (rc < 0) {

@@ -85,5 +85,52 @@ CASE="export a 4-player game"
 run 3 export listfortress "$TESTS/cases/catan-round.json" &&
     one_error_line 'export: ListFortress takes 2-player events; "catan" seats 4'
 
+# Issue 19: what is kept with a warning is imported (exit 0), each warning
+# one stderr line naming its place in the source file.
+CASE="ListFortress cut in bracket order"
+if run 0 import listfortress "$DATA/1005.json"; then
+    cp "$TMP/out" "$TMP/cut1005.json"
+    run 0 standings "$TMP/cut1005.json"
+    # 1005.json stores the final as round 2: its winner p1 is the champion.
+    grep -A6 '"rank": 1,' "$TMP/out" | grep -q '"player": "p1"' ||
+        fail "$CASE: p1 (top_cut_rank 1) is not first"
+    grep -A6 '"rank": 2,' "$TMP/out" | grep -q '"player": "p2"' ||
+        fail "$CASE: p2 (top_cut_rank 2) is not second"
+fi
+CASE="ListFortress tie kept with a warning"
+if run 0 import listfortress "$DATA/464.json"; then
+    grep -q '^warning: listfortress: rounds\[[0-9]*\] (swiss round 2)\.matches\[[0-9]*\]: a game without a winner (82-82' "$TMP/err" ||
+        fail "$CASE: stderr: $(cat "$TMP/err")"
+fi
+CASE="Cobra export with a top cut"
+run 0 import nrtm "$TESTS/cases/import/cobra-dss-topcut.json" &&
+    { grep -q '"name": "netrunner-dss"' "$TMP/out" || fail "$CASE: not double-sided"
+      grep -qF 'warning: nrtm: rounds[3][0]: the top cut (eliminationGame' "$TMP/err" ||
+          fail "$CASE: stderr: $(cat "$TMP/err")"; }
+CASE="Cobra export taken mid-round"
+if run 0 import nrtm "$TESTS/cases/import/cobra-dss-midround.json"; then
+    cp "$TMP/out" "$TMP/mid.json"
+    [ "$(wc -l <"$TMP/err")" = 1 ] && grep -qF 'warning: nrtm: rounds[2]: 2 pairings without a result' "$TMP/err" ||
+        fail "$CASE: stderr: $(cat "$TMP/err")"
+    # The round in progress is the last: pair refuses past it.
+    "$TOURNEY" pair "$TMP/mid.json" >"$TMP/out" 2>"$TMP/err" &&
+        fail "$CASE: pair paired past the round in progress"
+    grep -q 'round' "$TMP/err" || fail "$CASE: pair: $(cat "$TMP/err")"
+    run 0 standings "$TMP/mid.json" && grep -q '"after_round": 2' "$TMP/out" ||
+        fail "$CASE: standings not after round 2"
+    # Exported as Cobra writes it mid-round, it imports back in progress.
+    run 0 export nrtm "$TMP/mid.json" && cp "$TMP/out" "$TMP/mid-nrtm.json" &&
+        run 0 import nrtm "$TMP/mid-nrtm.json" &&
+        grep -qF 'warning: nrtm: rounds[2]: 2 pairings without a result' "$TMP/err" ||
+        fail "$CASE: export and import lost the round in progress: $(cat "$TMP/err")"
+fi
+CASE="Cobra out-of-range score"
+run 0 import nrtm "$TESTS/cases/import/cobra-dss-out-of-range.json" &&
+    { grep -qF 'warning: nrtm: rounds[0][0] (swiss round 1).player1.combinedScore: 8 is outside 0..6' "$TMP/err" ||
+        fail "$CASE: stderr: $(cat "$TMP/err")"; }
+CASE="AesopsTables"
+run 0 import nrtm "$TESTS/cases/import/aesops-sss-bye.json" &&
+    { grep -q '"name": "netrunner-sss"' "$TMP/out" || fail "$CASE: not single-sided"; }
+
 [ "$failures" = 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
 echo "all import/export checks passed"

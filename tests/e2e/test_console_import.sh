@@ -91,6 +91,33 @@ live 0 export ns679
 grep -q '"after_round": 0' "$E2E_TMP/out" || fail "the hub lost the no-show: $(grep -A3 '"drops"' "$E2E_TMP/out")"
 ok "a no-show imported stays a no-show on the hub"
 
+# Issue 19: a ListFortress top cut whose source seeded it otherwise than
+# Tourney's standings (its seeds kept in cut_seeds, with a warning on
+# stderr) and a Cobra export taken mid-round (the round in progress, which
+# the hub continues) come in as offline.
+CS=$DATA/listfortress/1001.json
+"$TOURNEY" import listfortress "$CS" >"$E2E_TMP/cs.json" 2>/dev/null || fail "offline import of $CS"
+grep -q '"cut_seeds"' "$E2E_TMP/cs.json" || fail "1001.json no longer needs cut_seeds"
+live 0 event import cs1001 "$CS" --from listfortress
+grep -q 'warning: listfortress: rounds\[[0-9]*\] (elimination round [0-9]*): the cut is not seeded' "$E2E_TMP/err" ||
+    fail "cs1001: no warning: $(cat "$E2E_TMP/err")"
+same_standings cs1001 "$E2E_TMP/cs.json"
+live 0 export cs1001
+grep -q '"cut_seeds"' "$E2E_TMP/out" || fail "the hub lost cut_seeds"
+MID=$E2E_SRC/tests/cases/import/cobra-dss-midround.json
+"$TOURNEY" import nrtm "$MID" >"$E2E_TMP/mid.json" 2>/dev/null || fail "offline import of $MID"
+live 0 event import mid "$MID" --from nrtm
+same_standings mid "$E2E_TMP/mid.json"
+grep -q '"after_round": 2' "$E2E_TMP/offline.json" || fail "mid: standings not after round 2"
+# The hub continues the round in progress: its two open tables' results
+# entered at the console, the round closed, standings after round 3.
+live 0 result enter mid 3 2 '{"scores": {"p3": 6, "p2": 0}, "winner": "p3"}'
+live 0 result enter mid 3 3 '{"scores": {"p4": 3, "p6": 3}, "draw": true}'
+live 0 round close mid
+live 0 standings mid --json
+grep -q '"after_round": 3' "$E2E_TMP/out" || fail "mid: round 3 not closed: $(head -c 300 "$E2E_TMP/out")"
+ok "a cut with the source's seeds and a Cobra round in progress imported: hub == offline; the hub finishes the round"
+
 # A Pokemon TOM event file as it is (no --from).
 TOM=$DATA/tom/vg19.event.json
 live 0 event import vg19 "$TOM"

@@ -161,14 +161,35 @@ static void test_listfortress_data_errors_named(void **state)
                  "listfortress: rounds[0] (swiss round 1).matches[1]: "
                  "participant 1 is seated twice in this round (also in "
                  "matches[0])");
-    import_fails(TNY_IMPORT_LISTFORTRESS,
-                 "{" LF_PARTS ",'rounds':[{'roundtype_id':1,'round_number':1,"
-                 "'matches':[{'player1_id':1,'player1_points':100,"
-                 "'player2_id':2,'player2_points':100,'result':'tie',"
-                 "'winner_id':null}]}]}",
-                 "listfortress: rounds[0] (swiss round 1).matches[0]: a game "
-                 "without a winner (100-100, result \"tie\", no winner_id) "
-                 "but format \"xwing-2.0\" has no draws");
+    /* Issue 19: a tie in a format without draws is kept, with a warning
+     * naming the game; the format gains draws worth its draw points (0 in
+     * X-Wing, as ListFortress scored it). */
+    {
+        char *text = tu_json(
+            "{" LF_PARTS ",'rounds':[{'roundtype_id':1,'round_number':1,"
+            "'matches':[{'player1_id':1,'player1_points':100,"
+            "'player2_id':2,'player2_points':100,'result':'tie',"
+            "'winner_id':null},{'player1_id':3,'player1_points':150,"
+            "'player2_id':4,'player2_points':20,'result':'win',"
+            "'winner_id':3}]}]}");
+        struct tny_event tie;
+        struct tny_import_warnings w;
+        struct tny_diag d = {{0}};
+        if (tny_import_warn(TNY_IMPORT_LISTFORTRESS, text, strlen(text), &tie,
+                            &w, &d) != 0)
+            fail_msg("import: %s", d.msg);
+        assert_int_equal(w.n, 1);
+        assert_non_null(strstr(w.lines[0], "listfortress: rounds[0] (swiss "
+                                           "round 1).matches[0]: a game "
+                                           "without a winner (100-100"));
+        assert_non_null(strstr(w.lines[0], "imported as a draw, 0 points "
+                                           "each"));
+        assert_true(tie.format.draws);
+        assert_true(tie.rounds[0].tables[0].result.draw);
+        tny_import_warnings_release(&w);
+        tny_event_release(&tie);
+        free(text);
+    }
     /* Drops, no-shows and absences from who played when. */
     struct tny_event ev;
     import_ok(TNY_IMPORT_LISTFORTRESS,
@@ -195,12 +216,225 @@ static void test_listfortress_data_errors_named(void **state)
     tny_event_release(&ev);
 }
 
+/* Issue 19: a top 6 as ListFortress stores it (seeds 1 and 2 have byes,
+ * the final as round_number 2, the semi-finals 4, the first cut round 8):
+ * read in bracket order, the byes kept, the source's seeds recorded
+ * (Tourney's own top 8 would have had no byes), the final classification
+ * the source's. */
+static void test_listfortress_top6_with_byes(void **state)
+{
+    (void)state;
+#define LF_M(a, b, pa, pb, w)                                                  \
+    "{'player1_id':" #a ",'player1_points':" #pa ",'player2_id':" #b           \
+    ",'player2_points':" #pb ",'result':'win','winner_id':" #w "}"
+#define LF_BYE(a)                                                              \
+    "{'player1_id':" #a ",'player1_points':null,'player2_id':null,"            \
+    "'player2_points':null,'result':'bye','winner_id':" #a "}"
+    char *text = tu_json(
+        "{'participants':[{'id':1,'swiss_rank':1},{'id':2,'swiss_rank':2},"
+        "{'id':3,'swiss_rank':3},{'id':4,'swiss_rank':4},{'id':5,"
+        "'swiss_rank':5},{'id':6,'swiss_rank':6},{'id':7,'swiss_rank':7},"
+        "{'id':8,'swiss_rank':8}],'rounds':["
+        "{'roundtype_id':2,'round_number':2,'matches':[" LF_M(
+            3, 1, 90, 200,
+            1) "]},"
+               "{'roundtype_id':2,'round_number':8,'matches':"
+               "[" LF_M(4, 5, 20, 100, 5) "," LF_BYE(1) "," LF_M(
+                   3, 6, 150, 40,
+                   3) "," LF_BYE(2) "]},"
+                                    "{'roundtype_"
+                                    "id':2,'round_"
+                                    "number':4,"
+                                    "'matches':"
+                                    "[" LF_M(2, 3, 10, 200, 3) "," LF_M(
+                                        1, 5, 200, 0,
+                                        1) "]},"
+                                           "{'roundtype_id':1,'round_number':1,"
+                                           "'matches':[" LF_M(1, 8, 200, 0, 1) "," LF_M(
+                                               2, 7, 190, 0,
+                                               2) "," LF_M(3, 6, 180, 0,
+                                                           3) "," LF_M(4, 5,
+                                                                       170, 0,
+                                                                       4) "]}]"
+                                                                          "}");
+    struct tny_event ev;
+    struct tny_import_warnings w;
+    struct tny_diag d = {{0}};
+    if (tny_import_warn(TNY_IMPORT_LISTFORTRESS, text, strlen(text), &ev, &w,
+                        &d) != 0)
+        fail_msg("import: %s", d.msg);
+    free(text);
+    /* Swiss, then the cut round (2 byes, 2 games), the semis, the final. */
+    assert_int_equal(ev.n_rounds, 4);
+    assert_int_equal(ev.rounds[1].n_tables, 4);
+    assert_int_equal(ev.rounds[3].n_tables, 1);
+    int byes = 0;
+    for (int32_t t = 0; t < 4; t++)
+        byes += ev.rounds[1].tables[t].is_bye;
+    assert_int_equal(byes, 2);
+    assert_int_equal(ev.n_cut_seeds, 6);
+    assert_int_equal(w.n, 1);
+    assert_non_null(strstr(w.lines[0], "listfortress: rounds[1] "
+                                       "(elimination round 8): the cut is "
+                                       "not seeded by the Swiss standings"));
+    tny_import_warnings_release(&w);
+    struct tny_standings st;
+    assert_int_equal(tny_standings_compute(&ev, &st, &d), 0);
+    static const char *const want[][2] = {{"p1", "p1"}, {"p3", "p3"},
+                                          {"p2", "p5"}, {"p2", "p5"},
+                                          {"p4", "p6"}, {"p4", "p6"}};
+    for (int i = 0; i < 6; i++) {
+        const char *id = ev.players[st.rows[i].player].id;
+        if (strcmp(id, want[i][0]) != 0 && strcmp(id, want[i][1]) != 0)
+            fail_msg("place %d: %s", i + 1, id);
+    }
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+/* ---- issue 19: Cobra and AesopsTables samples (tests/cases/import) --- */
+
+#define CASES TNY_SOURCE_DIR "/tests/cases/import/"
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Imports CASES name.json (NRTM), checks the format, the warnings (each
+ * must contain one of want[], in order) and that the Swiss standings are
+ * the source's order (name.expect.json swiss_order, from the file's own
+ * ranks). */
+static void sample(const char *name, const char *format, int32_t n_want,
+                   const char *const *want, struct tny_event *ev)
+{
+    char path[512];
+    size_t len;
+    struct tny_import_warnings w;
+    struct tny_diag d = {{0}};
+    snprintf(path, sizeof(path), CASES "%s.json", name);
+    char *text = read_text(path, &len);
+    if (tny_import_warn(TNY_IMPORT_NRTM, text, len, ev, &w, &d) != 0)
+        fail_msg("%s: %s", name, d.msg);
+    free(text);
+    assert_string_equal(ev->format.name, format);
+    for (int32_t i = 0; i < w.n; i++)
+        printf("  %s: warning: %s\n", name, w.lines[i]);
+    assert_int_equal(w.n, n_want);
+    for (int32_t i = 0; i < n_want; i++)
+        if (!strstr(w.lines[i], want[i]))
+            fail_msg("%s: warning %d: %s\n  wanted: %s", name, (int)i,
+                     w.lines[i], want[i]);
+    tny_import_warnings_release(&w);
+    snprintf(path, sizeof(path), CASES "%s.expect.json", name);
+    text = read_text(path, &len);
+    json_error_t err;
+    json_t *exp = json_loadb(text, len, 0, &err);
+    assert_non_null(exp);
+    const json_t *order = json_object_get(exp, "swiss_order");
+    struct tny_standings st;
+    assert_int_equal(tny_standings_compute(ev, &st, &d), 0);
+    assert_true(st.n_rows >= (int32_t)json_array_size(order));
+    for (size_t i = 0; i < json_array_size(order); i++) {
+        char id[32];
+        snprintf(id, sizeof(id), "p%lld",
+                 (long long)json_integer_value(json_array_get(order, i)));
+        assert_string_equal(ev->players[st.rows[i].player].id, id);
+    }
+    tny_standings_release(&st);
+    json_decref(exp);
+    free(text);
+}
+
+/* A double-sided event whose only roles are on the top cut's games is
+ * double-sided (every such Cobra export was refused as single-sided); the
+ * cut (double elimination) is named in a warning. */
+static void test_nrtm_top_cut_is_double_sided(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    static const char *const want[] = {
+        "nrtm: rounds[3][0]: the top cut (eliminationGame, double "
+        "elimination) has no Tourney stage"};
+    sample("cobra-dss-topcut", "netrunner-dss", 1, want, &ev);
+    assert_int_equal(ev.n_rounds, 3);
+    assert_int_equal(ev.format.score_max, 6);
+    tny_event_release(&ev);
+}
+
+/* An export taken during round 3: its unreported pairings (0-0) have no
+ * result, so the round is in progress and the standings are after 2. */
+static void test_nrtm_mid_round_in_progress(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    static const char *const want[] = {
+        "nrtm: rounds[2]: 2 pairings without a result (no scores or 0-0): "
+        "the round is imported as in progress"};
+    sample("cobra-dss-midround", "netrunner-dss", 1, want, &ev);
+    assert_int_equal(ev.n_rounds, 3);
+    assert_int_equal(tny_event_completed_rounds(&ev), 2);
+    assert_true(ev.rounds[2].tables[0].has_result);
+    assert_false(ev.rounds[2].tables[1].has_result);
+    assert_false(ev.rounds[2].tables[2].has_result);
+    tny_event_release(&ev);
+}
+
+/* A combined score of 8 in a 0..6 game is kept, with a warning naming
+ * it; the player has the 8 points Cobra gave. */
+static void test_nrtm_out_of_range_kept(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_standings st;
+    struct tny_diag d = {{0}};
+    static const char *const want[] = {
+        "nrtm: rounds[0][0] (swiss round 1).player1.combinedScore: 8 is "
+        "outside 0..6 (format \"netrunner-dss\"): kept as stored"};
+    sample("cobra-dss-out-of-range", "netrunner-dss", 1, want, &ev);
+    assert_int_equal(ev.rounds[0].tables[0].result.score[0], 8);
+    assert_int_equal(tny_standings_compute(&ev, &st, &d), 0);
+    assert_int_equal(st.rows[0].points, P(14));
+    tny_standings_release(&st);
+    tny_event_release(&ev);
+}
+
+/* AesopsTables: corpPlayer/runnerPlayer, string scores, "(BYE)";
+ * single-sided. */
+static void test_aesops_dialect_single_sided(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    sample("aesops-sss-bye", "netrunner-sss", 0, NULL, &ev);
+    assert_int_equal(ev.n_rounds, 4);
+    assert_true(ev.rounds[0].tables[2].is_bye);
+    assert_int_equal(ev.format.score_max, 3);
+    tny_event_release(&ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nrtm_import_points_from_combined_scores),
         cmocka_unit_test(test_cryodex_players_by_name),
         cmocka_unit_test(test_listfortress_data_errors_named),
+        cmocka_unit_test(test_listfortress_top6_with_byes),
+        cmocka_unit_test(test_nrtm_top_cut_is_double_sided),
+        cmocka_unit_test(test_nrtm_mid_round_in_progress),
+        cmocka_unit_test(test_nrtm_out_of_range_kept),
+        cmocka_unit_test(test_aesops_dialect_single_sided),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
