@@ -183,9 +183,13 @@ static void encode_clock(int argc, char **argv)
             if (!colon)
                 die("ext: expected TABLE:MS", x);
             *colon = '\0';
-            ext[c.n_extensions].table = (int32_t)num(x);
-            ext[c.n_extensions].extension_ms = num(colon + 1);
-            c.n_extensions++;
+            /* every field set: the ones not named here (start_delay_ms:
+             * -1, no per-table start) would be stack garbage the
+             * encoder refuses (issue 22 item 12) */
+            ext[c.n_extensions++] = (struct tny_wire_table_extension){
+                .table = (int32_t)num(x),
+                .extension_ms = num(colon + 1),
+                .start_delay_ms = -1};
         }
         c.extensions = ext;
     }
