@@ -16,7 +16,9 @@
 # - the whole event: `print standings` in the order of `tourney
 #   standings` with its points, `print final` the same order in the PDF;
 #   `print final` of an unfinished event fails with exit 3 and says so;
-#   bad arguments fail with exit 2 and change nothing.
+#   bad arguments fail with exit 2 and change nothing;
+# - CJK names (王小明, はるか, 김민준) print in the CJK font the CSS names:
+#   pdffonts lists it, pdftotext reads the names back (issue 22 item 4).
 # Then live: a Neuroshima Hex event with round 1 published on a real hub:
 # `tourney live print EV slips --pdf` has a slip for every table of
 # `tourney live round show`, `live print EV pairings` lists every player.
@@ -163,6 +165,29 @@ for g in neuroshima-hex tantrix agricola got-lcg2 catan; do
     [ $? -eq 3 ] && grep -q 'is not finished' "$E2E_TMP/err" || fail "$g final of an unfinished event: $(cat "$E2E_TMP/err")"
     ok "$g: slips of round 2 ($(wc -l <"$d/tables.2") tables, A4 and Letter), next round's pairings, standings, final classification"
 done
+
+# CJK names (issue 22 item 4): the print CSS names the CJK font, the font
+# is embedded in the PDF (pdffonts) and the names read back (pdftotext);
+# without the font (deploy/install-deps.sh, the packages' dependency) the
+# glyphs were boxes and no CJK font was embedded.
+fc-list :lang=zh family | grep -q 'WenQuanYi Micro Hei' ||
+    fail "no WenQuanYi Micro Hei (Debian package fonts-wqy-microhei; deploy/install-deps.sh)"
+d=$E2E_TMP/cjk
+mkdir -p "$d"
+node -e 'const fs = require("fs"), ev = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    ["王小明", "佐藤 はるか", "김민준"].forEach((n, i) => { ev.players[i].name = n; });
+    fs.writeFileSync(process.argv[2], JSON.stringify(ev));' "$E2E_TMP/neuroshima-hex/one.json" "$d/event.json"
+print0 pairings "$d/event.json"
+grep -q -F '"WenQuanYi Micro Hei"' "$E2E_TMP/out" || fail "the print CSS does not name the CJK font"
+print0 pairings "$d/event.json" --pdf "$d/pairings.pdf"
+pdffonts "$d/pairings.pdf" >"$d/fonts" 2>&1 || fail "pdffonts: $(cat "$d/fonts")"
+grep -q -i 'WenQuanYi' "$d/fonts" || fail "no CJK font embedded in the PDF: $(cat "$d/fonts")"
+pdftotext -layout "$d/pairings.pdf" "$d/pairings.txt"
+for name in 王小明 はるか 김민준; do
+    grep -q -F -- "$name" "$d/pairings.txt" || fail "pdftotext does not find $name in the pairings PDF"
+done
+pdftoppm -r 60 -png -f 1 -l 1 "$d/pairings.pdf" "$d/page" || fail "pdftoppm of the CJK pairings"
+ok "CJK names: the CSS names WenQuanYi Micro Hei, the PDF embeds it, 王小明, はるか and 김민준 read back"
 
 # bad arguments: exit 2, one line, nothing written
 EV1=$E2E_TMP/neuroshima-hex/one.json
