@@ -52,7 +52,7 @@ function(tny_memcheck_twins)
                          --track-origins=yes --leak-check=no
                          $<TARGET_FILE:${t}>)
         set_tests_properties(memcheck_${t} PROPERTIES LABELS memcheck
-            TIMEOUT 900
+            TIMEOUT 1800
             ENVIRONMENT "TNY_PROPERTY_CASES_MAX=${TNY_MEMCHECK_CASES}")
     endforeach()
     # The e2e scripts' message builder (tests/table/wiretool.c) filled a
