@@ -40,7 +40,11 @@ packages=(
     clang-format                           # formatting check
     nodejs                                 # stream overlays: deploy/overlays/install.sh, e2e test_overlays
     chromium                               # printouts to PDF (tourney print --pdf); e2e test_pages, test_print
-    poppler-utils                          # e2e test_print: pdftotext / pdftoppm read the PDFs back
+    poppler-utils                          # e2e test_print: pdftotext / pdffonts / pdftoppm read the PDFs back
+    fonts-wqy-microhei                     # CJK names on printouts and pages (5 MB; fonts-noto-cjk is 91 MB)
+    valgrind                               # the unit tests under memcheck (label memcheck, cmake/Memcheck.cmake)
+    help2man                               # the packages' man pages from each program's --help
+    lintian                                # e2e test_venue_packages: the .deb packages have no lintian error
 )
 # npm: Debian's package, unless the installed nodejs ships its own npm
 # (NodeSource's does, and conflicts with Debian's npm package).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command: installs what the tests need, then builds and
-# runs every test twice: an optimised -Werror build and an AddressSanitizer +
+# runs every test twice: an optimised -Werror build (where the unit tests
+# also run under valgrind memcheck) and an AddressSanitizer +
 # UndefinedBehaviorSanitizer build; between the two, the arm64 table client
 # (cross-built into build-arm64/) plays a round under qemu-aarch64 against
 # the release build's hub (deploy/cross/test_arm64_qemu.sh; not a ctest
@@ -25,8 +26,11 @@ run_suite() {
     (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 900)
 }
 
-echo "== release build (-O2, -Werror) =="
-run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+echo "== release build (-O2, -Werror; the unit tests also under valgrind) =="
+# -DTNY_MEMCHECK=ON: every unit test runs a second time under valgrind
+# memcheck (ctest label memcheck; an uninitialised read fails it) and the
+# configuration fails without valgrind (cmake/Memcheck.cmake).
+run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTNY_MEMCHECK=ON
 # gcc -O3 finds warnings -O2 does not (maybe-uninitialized): the plain
 # Release configuration is built with -Werror too (build only; the tests
 # ran above on the same sources).

@@ -381,8 +381,11 @@ static void head(struct out *o, const struct tny_event *ev,
     putf(o, "@page { size: %s; margin: 12mm 12mm 14mm; }\n",
          po->letter ? "letter" : "A4");
     put(o,
+        /* CJK names: WenQuanYi Micro Hei (fonts-wqy-microhei, a
+         * dependency of the packages, issue 22 item 4) */
         "body { font-family: \"DejaVu Sans\", \"Liberation Sans\", Arial, "
-        "sans-serif; font-size: 10.5pt; color: #000; margin: 0; }\n"
+        "\"WenQuanYi Micro Hei\", \"Noto Sans CJK SC\", sans-serif; "
+        "font-size: 10.5pt; color: #000; margin: 0; }\n"
         "h1 { font-size: 16pt; margin: 0 0 2mm; }\n"
         "h2 { font-size: 12.5pt; margin: 5mm 0 2mm; }\n"
         ".sub { color: #333; margin: 0 0 4mm; }\n"

@@ -21,6 +21,8 @@
 #   stay on one line beside a very long seat-2 name, and the slips'
 #   Player column starts at the same place on every slip (pdftotext
 #   -bbox).
+# - CJK names (王小明, はるか, 김민준) print in the CJK font the CSS names:
+#   pdffonts lists it, pdftotext reads the names back (issue 22 item 4).
 # Then live: a Neuroshima Hex event with round 1 published on a real hub:
 # `tourney live print EV slips --pdf` has a slip for every table of
 # `tourney live round show`, `live print EV pairings` lists every player.
@@ -29,8 +31,8 @@
 # node: deploy/install-deps.sh installs them, so CI does not skip.
 #
 # usage: bash test_print.sh SOURCE_DIR BUILD_DIR
-# before lib.sh, which sets the default of 120 s
-E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+# before lib.sh, which sets the default of 120 s: five games in Chromium
+E2E_TIMEOUT=${E2E_TIMEOUT:-420}
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
 skip() {
@@ -236,6 +238,29 @@ cols=$(grep -o '<word xMin="[0-9.]*"[^>]*>Player</word>' "$d/slips.html" |
 $(pdftotext -layout "$d/slips.pdf" - | grep -E '^ *(Seat|[0-9]+) ' | head -n 20)"
 pdftoppm -r 40 -png -f 1 -l 1 "$d/pairings.pdf" "$d/pairings" || fail "pdftoppm pairings"
 ok "fixed widths: seat-1 names on one line beside a very long seat-2 name; the slips' Player column at one place on $(wc -l <"$d/seat1") slips"
+
+# CJK names (issue 22 item 4): the print CSS names the CJK font, the font
+# is embedded in the PDF (pdffonts) and the names read back (pdftotext);
+# without the font (deploy/install-deps.sh, the packages' dependency) the
+# glyphs were boxes and no CJK font was embedded.
+fc-list :lang=zh family | grep -q 'WenQuanYi Micro Hei' ||
+    fail "no WenQuanYi Micro Hei (Debian package fonts-wqy-microhei; deploy/install-deps.sh)"
+d=$E2E_TMP/cjk
+mkdir -p "$d"
+node -e 'const fs = require("fs"), ev = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    ["王小明", "佐藤 はるか", "김민준"].forEach((n, i) => { ev.players[i].name = n; });
+    fs.writeFileSync(process.argv[2], JSON.stringify(ev));' "$E2E_TMP/neuroshima-hex/one.json" "$d/event.json"
+print0 pairings "$d/event.json"
+grep -q -F '"WenQuanYi Micro Hei"' "$E2E_TMP/out" || fail "the print CSS does not name the CJK font"
+print0 pairings "$d/event.json" --pdf "$d/pairings.pdf"
+pdffonts "$d/pairings.pdf" >"$d/fonts" 2>&1 || fail "pdffonts: $(cat "$d/fonts")"
+grep -q -i 'WenQuanYi' "$d/fonts" || fail "no CJK font embedded in the PDF: $(cat "$d/fonts")"
+pdftotext -layout "$d/pairings.pdf" "$d/pairings.txt"
+for name in 王小明 はるか 김민준; do
+    grep -q -F -- "$name" "$d/pairings.txt" || fail "pdftotext does not find $name in the pairings PDF"
+done
+pdftoppm -r 60 -png -f 1 -l 1 "$d/pairings.pdf" "$d/page" || fail "pdftoppm of the CJK pairings"
+ok "CJK names: the CSS names WenQuanYi Micro Hei, the PDF embeds it, 王小明, はるか and 김민준 read back"
 
 # bad arguments: exit 2, one line, nothing written
 EV1=$E2E_TMP/neuroshima-hex/one.json

@@ -13,8 +13,20 @@
 #     to the real broker with them and shows its assignment;
 #   - a wrong tourney.txt changes nothing under /etc and says why on the
 #     card (tourney-error.txt).
+# And the packages as Debian wants them (issue 22 item 11): lintian finds no
+# error in any of the three (copyright, changelog, descriptions, a real
+# maintainer address, stripped binaries; man pages made from the real
+# --help); `tourney-cli` holds the tourney program alone (no service, no
+# maintainer script, no /etc) and runs from its unpacked files; the hub
+# package depends on it instead of shipping tourney twice; both depend on
+# the CJK font; cpack FAILS, naming deploy/overlays/install.sh, when the
+# pages' npm bundles are missing (TNY_PAGES_VENDOR pointed at an empty
+# directory), instead of a hub package whose pages cannot connect.  Without
+# deploy/overlays/vendor (install.sh not run) the rest skips, like the
+# pages' own tests.
 # shellcheck disable=SC1091
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+E2E_TIMEOUT=420 # cpack twice and lintian (lib.sh: 120)
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
 source "$E2E_SRC/tests/e2e/live_hub.sh"
@@ -22,29 +34,95 @@ hl_programs
 
 command -v cpack >/dev/null || fail "cpack not found"
 command -v dpkg-deb >/dev/null || fail "dpkg-deb not found"
+command -v lintian >/dev/null || fail "lintian not found (deploy/install-deps.sh installs it)"
+
+# --- without the pages' npm bundles, no package ------------------------------
+mkdir -p "$E2E_TMP/novendor"
+if (cd "$E2E_TMP" && TNY_PAGES_VENDOR=$E2E_TMP/novendor cpack -G DEB \
+    --config "$E2E_BUILD/CPackConfig.cmake" -B "$E2E_TMP/pkg-novendor" \
+    >"$E2E_TMP/cpack-novendor.log" 2>&1); then
+    fail "cpack made packages without the pages' npm bundles (rc 0)"
+fi
+grep -q "deploy/overlays/install.sh" "$E2E_TMP/cpack-novendor.log" ||
+    fail "cpack without the bundles does not say what to run: $(tail -n 5 "$E2E_TMP/cpack-novendor.log")"
+! ls "$E2E_TMP"/pkg-novendor/tourney-hub_*.deb >/dev/null 2>&1 ||
+    fail "cpack without the bundles left a tourney-hub package"
+ok "cpack fails without the pages' npm bundles and names deploy/overlays/install.sh"
+if [ ! -f "$E2E_SRC/deploy/overlays/vendor/mqtt.min.js" ]; then
+    echo "SKIP: $E2E_NAME: deploy/overlays/vendor missing (run deploy/overlays/install.sh); the hub cannot be packaged"
+    exit 77
+fi
 
 # --- the packages' metadata --------------------------------------------------
 (cd "$E2E_TMP" && cpack -G DEB --config "$E2E_BUILD/CPackConfig.cmake" -B "$E2E_TMP/pkg" \
     >"$E2E_TMP/cpack.log" 2>&1) || fail "cpack: $(tail -n 5 "$E2E_TMP/cpack.log")"
+cli_deb=$(ls "$E2E_TMP"/pkg/tourney-cli_*.deb) || fail "no tourney-cli package"
 hub_deb=$(ls "$E2E_TMP"/pkg/tourney-hub_*.deb)
 table_deb=$(ls "$E2E_TMP"/pkg/tourney-table_*.deb)
 deps=$(dpkg-deb -f "$hub_deb" Depends)
 grep -q 'mosquitto' <<<"$deps" || fail "tourney-hub does not depend on mosquitto: $deps"
+version=$(dpkg-deb -f "$cli_deb" Version)
+grep -q -F "tourney-cli (= $version)" <<<"$deps" || fail "tourney-hub does not depend on tourney-cli (= $version): $deps"
+for deb in "$cli_deb" "$hub_deb"; do
+    grep -q -w 'fonts-wqy-microhei' <<<"$(dpkg-deb -f "$deb" Depends)" ||
+        fail "$(basename "$deb") does not depend on the CJK font: $(dpkg-deb -f "$deb" Depends)"
+done
 dpkg-deb -c "$hub_deb" | awk '{ print $6 }' >"$E2E_TMP/hub.files"
 for f in ./usr/sbin/tourney-venue-setup ./usr/share/tourney/broker/gen-config.sh \
     ./usr/lib/systemd/system/tourney-broker.service ./usr/lib/systemd/system/tourney-feed.service \
-    ./usr/lib/systemd/system/tourney-hub.service ./usr/share/tourney/www/pairings.html ./usr/share/tourney/www/hall.html ./usr/share/tourney/www/player.html; do
+    ./usr/lib/systemd/system/tourney-hub.service ./usr/share/tourney/www/pairings.html ./usr/share/tourney/www/hall.html ./usr/share/tourney/www/player.html \
+    ./usr/share/tourney/www/vendor/mqtt.min.js ./usr/share/tourney/www/vendor/qrcode.js \
+    ./usr/share/man/man1/tourney-hub.1.gz ./usr/share/man/man8/tourney-venue-setup.8.gz; do
     grep -q -x -F "$f" "$E2E_TMP/hub.files" || fail "tourney-hub lacks $f"
 done
-if [ -f "$E2E_SRC/deploy/overlays/vendor/mqtt.min.js" ]; then
-    grep -q -x -F ./usr/share/tourney/www/vendor/mqtt.min.js "$E2E_TMP/hub.files" ||
-        fail "tourney-hub lacks the pages' MQTT bundle (vendor/mqtt.min.js)"
-fi
+! grep -q -x -F ./usr/bin/tourney "$E2E_TMP/hub.files" ||
+    fail "tourney-hub ships /usr/bin/tourney too (it is tourney-cli's)"
 dpkg-deb -c "$table_deb" | awk '{ print $6 }' >"$E2E_TMP/table.files"
-for f in ./usr/sbin/tourney-table-firstboot ./usr/lib/systemd/system/tourney-table-firstboot.service; do
+for f in ./usr/sbin/tourney-table-firstboot ./usr/lib/systemd/system/tourney-table-firstboot.service \
+    ./usr/share/man/man1/tourney-table.1.gz ./usr/share/man/man8/tourney-table-firstboot.8.gz; do
     grep -q -x -F "$f" "$E2E_TMP/table.files" || fail "tourney-table lacks $f"
 done
-ok "packages: hub depends on mosquitto and ships the venue set-up and pages; table ships first boot"
+ok "packages: hub depends on mosquitto, tourney-cli and the CJK font, ships the venue set-up, pages and bundles; table ships first boot"
+
+# lintian: no error in any package (warnings are printed, not failed).
+lintian --fail-on error --tag-display-limit 0 "$cli_deb" "$hub_deb" "$table_deb" \
+    >"$E2E_TMP/lintian.out" 2>&1
+rc=$?
+grep -v 'root privileges' "$E2E_TMP/lintian.out" | sed 's|^|  lintian: |'
+[ $rc = 0 ] && ! grep -q '^E: ' "$E2E_TMP/lintian.out" ||
+    fail "lintian (rc $rc): $(grep '^E: ' "$E2E_TMP/lintian.out")"
+ok "lintian: no errors in tourney-cli, tourney-hub, tourney-table"
+
+# The man pages are the programs' real --help (help2man).
+for pair in "$cli_deb:usr/share/man/man1/tourney.1.gz:round publish" \
+    "$hub_deb:usr/share/man/man1/tourney-hub.1.gz:--dump-config" \
+    "$table_deb:usr/share/man/man1/tourney-table.1.gz:--example-config"; do
+    IFS=: read -r deb page want <<<"$pair"
+    rm -rf "$E2E_TMP/man" && dpkg-deb -x "$deb" "$E2E_TMP/man"
+    zcat "$E2E_TMP/man/$page" | sed 's/\\-/-/g' | grep -q -F -- "$want" ||
+        fail "$page does not hold \"$want\" from the program's --help"
+done
+ok "man pages of tourney, tourney-hub and tourney-table carry their --help"
+
+# --- an organiser's laptop: tourney-cli alone ----------------------------------
+dpkg-deb -c "$cli_deb" | awk '{ print $6 }' >"$E2E_TMP/cli.files"
+for f in ./usr/bin/tourney ./usr/share/man/man1/tourney.1.gz ./usr/share/doc/tourney-cli/copyright \
+    ./usr/share/doc/tourney-cli/changelog.gz; do
+    grep -q -x -F "$f" "$E2E_TMP/cli.files" || fail "tourney-cli lacks $f"
+done
+if grep -E '^\./(etc/|usr/lib/systemd/|usr/bin/tourney-|usr/sbin/)' "$E2E_TMP/cli.files"; then
+    fail "tourney-cli ships a service, a daemon or configuration (above)"
+fi
+dpkg-deb -e "$cli_deb" "$E2E_TMP/cli.control"
+for script in preinst postinst prerm postrm; do
+    [ ! -e "$E2E_TMP/cli.control/$script" ] || fail "tourney-cli has a $script (it must not touch services or users)"
+done
+laptop=$E2E_TMP/laptop
+dpkg-deb -x "$cli_deb" "$laptop"
+"$laptop/usr/bin/tourney" --version >"$E2E_TMP/cli.out" 2>&1 || fail "unpacked tourney --version: $(cat "$E2E_TMP/cli.out")"
+"$laptop/usr/bin/tourney" formats | grep -q -x catan || fail "unpacked tourney formats: no catan"
+"$laptop/usr/bin/tourney" live --help | grep -q 'round publish' || fail "unpacked tourney live --help"
+ok "tourney-cli: the tourney program alone (no service, no maintainer scripts, no /etc), runs unpacked"
 
 # --- the venue server ----------------------------------------------------------
 srv=$E2E_TMP/server

@@ -64,6 +64,8 @@ static void test_every_reading_reads_back(void **state)
     struct tny_rng rng;
     int cases = tu_property_cases(2000);
     (void)state;
+    /* the bytes after each row's end are compared too (valgrind) */
+    memset(glyph, 0, sizeof(glyph));
     for (size_t i = 0; i + 1 < sizeof(alphabet); i++) {
         char one[2] = {alphabet[i], 0};
         render_ok(one, 1, glyph[i]);

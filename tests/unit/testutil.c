@@ -16,6 +16,11 @@ int tu_property_cases(int default_cases)
     const char *env = getenv("TNY_PROPERTY_CASES");
     if (env && atoi(env) > 0)
         return atoi(env);
+    /* at most this many (the valgrind runs, cmake/Memcheck.cmake): fewer
+     * cases, never more than the test asks for */
+    env = getenv("TNY_PROPERTY_CASES_MAX");
+    if (env && atoi(env) > 0 && atoi(env) < default_cases)
+        return atoi(env);
     return default_cases;
 }
 

@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-/* Number of random cases property tests run (env TNY_PROPERTY_CASES). */
+/* Number of random cases property tests run: env TNY_PROPERTY_CASES, else
+ * default_cases capped by env TNY_PROPERTY_CASES_MAX. */
 int tu_property_cases(int default_cases);
 
 #include "tny/event.h"
