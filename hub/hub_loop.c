@@ -682,7 +682,10 @@ static void flush_batch(struct loop *l)
  * hub at every (re)subscription, long after its table moved on: results
  * are never retained (mosquitto 2.0 cannot refuse the retain flag per
  * topic, so the hub deletes it with an empty retained message, which it
- * then ignores).  The message itself is handled as any other. */
+ * then ignores).  The hub subscribes to results with "retain as
+ * published", so a result published with the retain flag is cleared as
+ * it arrives, not only at the next subscription.  The message itself is
+ * handled as any other. */
 static void clear_retained_result(struct loop *l, const char *topic,
                                   const char *device)
 {
@@ -1016,6 +1019,10 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .retained = true};
     o.subs = subs;
     o.n_subs = 5;
+    /* Results (subs[0]): a live publish with the retain flag keeps it, so
+     * the hub clears it at once (clear_retained_result), not at its next
+     * subscription. */
+    o.retain_as_published = 1u << 0;
     o.max_payload = HUB_MAX_MESSAGE;
     o.max_buffered = 100000;
     /* The adapter's queue drops what overflows whoever sent it; the fair
