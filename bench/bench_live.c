@@ -26,7 +26,8 @@
  * fdatasync, 100/s, in the temp dir): with sync on, (b)'s tail cannot be
  * shorter than the disk's.
  *
- * (s) --soak MINUTES (instead of (a)..(f)): 500 tables play continuous
+ * (s) --soak [--minutes N] (instead of (a)..(f); N default 60): 500
+ * tables play continuous
  * Swiss rounds (event "soak", 1,000 players, up to 999 rounds) for that
  * long: each round's 500 results spread over 30 s, then close, pair,
  * publish the next; every minute one line: the hub's RSS, open fds, CPU
@@ -35,7 +36,7 @@
  * next round).  What grows through a day shows here (issue 23).
  *
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
- *                   [--presence-flood] [--soak MINUTES] [HUB_BINARY]
+ *                   [--presence-flood] [--soak [--minutes N]] [HUB_BINARY]
  * (--flood-only: (b) and (f) only; --presence-flood: (f) floods presence
  * messages instead of results; HUB_BINARY default:
  * ../hub/tourney-hub next to this binary in the build tree).  Not a test:
@@ -84,7 +85,7 @@ static int port;
 static bool feed = true, sync_db = true;
 static bool flood_only;     /* --flood-only: (b) and (f) */
 static bool presence_flood; /* --presence-flood: (f) floods presence */
-static int soak_minutes;    /* --soak MINUTES: (s) only */
+static int soak_minutes;    /* --soak [--minutes N]: (s) only */
 /* (s): the round being played and each device's players in it. */
 static int soak_round = 1;
 static char soak_seat[N_DEVICES + 1][2][TNY_WIRE_ID_MAX + 1];
@@ -1096,12 +1097,14 @@ int main(int argc, char **argv)
             flood_only = true;
         else if (strcmp(argv[a], "--presence-flood") == 0)
             presence_flood = true;
-        else if (strcmp(argv[a], "--soak") == 0 && a + 1 < argc &&
+        else if (strcmp(argv[a], "--soak") == 0 && !soak_minutes)
+            soak_minutes = 60;
+        else if (strcmp(argv[a], "--minutes") == 0 && a + 1 < argc &&
                  atoi(argv[a + 1]) > 0)
             soak_minutes = atoi(argv[++a]);
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
-                "[--presence-flood] [--soak MINUTES] [HUB_BINARY]");
+                "[--presence-flood] [--soak [--minutes N]] [HUB_BINARY]");
     }
     if (a < argc) {
         snprintf(hub_bin, sizeof(hub_bin), "%s", argv[a]);
