@@ -34,8 +34,9 @@
  * after that commit, then the adapter's queue is read again.  So one table
  * login flooding results delays another table's result by at most one
  * batch, which carries one of the flood's results, not its backlog.  A console
- * request or presence first commits every result waiting before it; delivery
- * and connection events do not wait.
+ * request first commits every result waiting before it; presence (kept in
+ * memory, written for every device at most once a second: presence.c),
+ * delivery and connection events do not wait.
  *
  * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
  * up to 2 s for it, checkpoint the WAL into the database file, disconnect
