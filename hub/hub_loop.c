@@ -52,13 +52,14 @@
  * knock each other off.  Each hub holds a retained lease,
  * tourney/v1/hub/lease ("pid N on host H instance X"), republished on
  * every connect.  A starting hub publishes its lease and, until it has
- * seen its own lease come back, handles nothing (results, requests and
- * presence wait unanswered; the tables resend).  When the lease it found
- * before its own was another live hub's, it waits LEASE_PROBATION_MS: a
- * hub already serving takes its connection back at once (its reconnect),
- * and a starting hub that loses its connection while waiting exits 1
- * naming the other hub's pid and host, without publishing anything more.
- * A lease left by a hub that died (SIGKILL, power) costs a restart
+ * seen its own lease come back, handles nothing: what arrives meanwhile
+ * (the retained messages the broker replays at subscription among it) is
+ * kept and handled once the lease is its own, dropped if it is refused.  When
+ * the lease it found before its own was another live hub's, it waits
+ * LEASE_PROBATION_MS: a hub already serving takes its connection back at once
+ * (its reconnect), and a starting hub that loses its connection while waiting
+ * exits 1 naming the other hub's pid and host, without publishing anything
+ * more. A lease left by a hub that died (SIGKILL, power) costs a restart
  * LEASE_PROBATION_MS, or nothing when the lease names a pid of this host
  * that is gone.
  *
