@@ -26,9 +26,18 @@
  * fdatasync, 100/s, in the temp dir): with sync on, (b)'s tail cannot be
  * shorter than the disk's.
  *
+ * (s) --soak [--minutes N] (instead of (a)..(f); N default 60): 500
+ * tables play continuous
+ * Swiss rounds (event "soak", 1,000 players, up to 999 rounds) for that
+ * long: each round's 500 results spread over 30 s, then close, pair,
+ * publish the next; every minute one line: the hub's RSS, open fds, CPU
+ * share, the ack p50 / p99 of that minute's results, the rounds finished
+ * and their turnaround (last result acknowledged -> every table has the
+ * next round).  What grows through a day shows here (issue 23).
+ *
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
  *                   [--presence-flood] [--tables N] [--players N]
- *                   [HUB_BINARY]
+ *                   [--soak [--minutes N]] [HUB_BINARY]
  * (--flood-only: (b) and (f) only; --presence-flood: (f) floods presence
  * messages instead of results; --tables N: the tables of (d), 1,000
  * unless given, e.g. 2500 for 5,000 players; --players N: the players of
@@ -84,6 +93,11 @@ static bool feed = true, sync_db = true;
 static bool flood_only;     /* --flood-only: (b) and (f) */
 static bool presence_flood; /* --presence-flood: (f) floods presence */
 static int failures;        /* figures not measured (check) */
+static int soak_minutes;    /* --soak [--minutes N]: (s) only */
+/* (s): the round being played and each device's players in it (the soak
+ * event's devices are those of "c500", below D_FIRST). */
+static int soak_round = 1;
+static char soak_seat[D_FIRST][2][TNY_WIRE_ID_MAX + 1];
 /* [device * 2 + k] the round 1 players of the device's table */
 static char **seat_ids;
 
@@ -229,8 +243,12 @@ static void make_event(struct hub_store *s, const char *id, int n_tables,
         die("oom");
     size_t len = (size_t)snprintf(text, cap,
                                   "{\"format\":\"got-lcg2\",\"seed\":%llu,"
-                                  "\"players\":[",
-                                  (unsigned long long)seed);
+                                  "%s\"players\":[",
+                                  (unsigned long long)seed,
+                                  soak_minutes ? "\"options\":{\"structure\":"
+                                                 "\"custom\",\"swiss_rounds\":"
+                                                 "999,\"cut\":0},"
+                                               : "");
     for (int i = 0; i < n_players; i++)
         len += (size_t)snprintf(text + len, cap - len,
                                 "%s{\"id\":\"p%d\",\"name\":\"P %d\"}",
@@ -274,6 +292,11 @@ static void setup_db(void)
     seat_ids = calloc((size_t)(N_DEVICES + 1) * 2, sizeof(char *));
     if (!seat_ids)
         die("oom");
+    if (soak_minutes) { /* (s) only: 500 tables, round 1 published */
+        make_event(s, "soak", C_TABLES, 8, C_FIRST, true);
+        hub_store_close(s);
+        return;
+    }
     make_event(s, "live", LIVE_TABLES, 7, LIVE_FIRST, true);
     make_event(s, "c500", C_TABLES, 8, C_FIRST, false);
     make_event(s, "d1000", d_tables, 10, D_FIRST, true);
@@ -372,8 +395,12 @@ static void on_assignment(int dev, const struct tny_mqtt_message *m, double t)
         die("oom");
     int round = 0;
     if (m->len > 0 &&
-        tny_wire_decode_assignment(m->payload, m->len, a, &d) == 0)
+        tny_wire_decode_assignment(m->payload, m->len, a, &d) == 0) {
         round = (int)a->round;
+        for (int k = 0; k < 2 && a->n_seats == 2; k++) /* (s) */
+            snprintf(soak_seat[dev][k], sizeof(soak_seat[dev][k]), "%s",
+                     a->seats[k].player_id);
+    }
     free(a);
     if (round != assign_round[dev]) {
         assign_round[dev] = round;
@@ -443,6 +470,8 @@ static void pump(int wait_ms)
 
 static const char *event_of(int dev)
 {
+    if (soak_minutes)
+        return "soak";
     return dev >= D_FIRST ? "d1000" : dev >= C_FIRST ? "c500" : "live";
 }
 
@@ -481,15 +510,17 @@ static bool try_submit(struct tny_mqtt *via, int dev, const char *key)
     snprintf(sub.key, sizeof(sub.key), "%s", key);
     snprintf(sub.device_id, sizeof(sub.device_id), "table-%04d", dev);
     snprintf(sub.event_id, sizeof(sub.event_id), "%s", event_of(dev));
-    sub.round = 1;
+    sub.round = soak_minutes ? soak_round : 1;
     sub.table = table_of(dev);
     sub.result.game = TNY_GAME_GOT_LCG2;
+    const char *seat[2] = {soak_minutes ? soak_seat[dev][0] : seat_ids[dev * 2],
+                           soak_minutes ? soak_seat[dev][1]
+                                        : seat_ids[dev * 2 + 1]};
     snprintf(sub.result.winner_id, sizeof(sub.result.winner_id), "%s",
-             seat_ids[dev * 2]);
+             seat[(dev + soak_round) % 2]);
     sub.n_confirmed = 2;
     for (int k = 0; k < 2; k++)
-        snprintf(sub.confirmed[k], sizeof(sub.confirmed[k]), "%s",
-                 seat_ids[dev * 2 + k]);
+        snprintf(sub.confirmed[k], sizeof(sub.confirmed[k]), "%s", seat[k]);
     if (tny_wire_encode_submission(&sub, &buf, &len, &d) < 0) {
         fprintf(stderr, "encode: %s\n", d.msg);
         die("encode");
@@ -659,9 +690,11 @@ static void open_watch(void)
     for (double until = now_s() + 20; missing && now_s() < until;) {
         pump(20);
         missing = 0;
-        for (int t = LIVE_FIRST; t < C_FIRST; t++)
+        for (int t = LIVE_FIRST; t < C_FIRST && !soak_minutes; t++)
             missing += assign_round[t] != 1;
-        for (int t = D_FIRST; t <= N_DEVICES; t++)
+        for (int t = D_FIRST; t <= N_DEVICES && !soak_minutes; t++)
+            missing += assign_round[t] != 1;
+        for (int t = C_FIRST; t < D_FIRST && soak_minutes; t++)
             missing += assign_round[t] != 1;
     }
     if (missing)
@@ -926,6 +959,144 @@ static void bench_flood(void)
     flood = NULL;
 }
 
+/* (s) The hub's resources from /proc: RSS (KiB), open fds, CPU ticks. */
+static void hub_usage(long *rss_kb, int *fds, long long *ticks)
+{
+    char path[64], line[256];
+    *rss_kb = 0;
+    *fds = 0;
+    *ticks = 0;
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)hub_pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmRSS: %ld", rss_kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof(path), "/proc/%d/fd", (int)hub_pid);
+    FILE *ls = NULL;
+    char cmd[96];
+    snprintf(cmd, sizeof(cmd), "ls %s | wc -l", path);
+    if ((ls = popen(cmd, "r"))) {
+        if (fscanf(ls, "%d", fds) != 1)
+            *fds = 0;
+        pclose(ls);
+    }
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)hub_pid);
+    if ((f = fopen(path, "r"))) {
+        unsigned long long ut = 0, st = 0;
+        /* fields 14 and 15, after the ")" of the command name */
+        if (fgets(line, sizeof(line), f)) {
+            const char *p = strrchr(line, ')');
+            if (p && sscanf(p + 2,
+                            "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+                            "%*u %llu %llu",
+                            &ut, &st) == 2)
+                *ticks = (long long)(ut + st);
+        }
+        fclose(f);
+    }
+}
+
+static void bench_soak(void)
+{
+    const int first = C_FIRST, last = C_FIRST + C_TABLES - 1;
+    const double end = now_s() + soak_minutes * 60.0;
+    const long hz = sysconf(_SC_CLK_TCK);
+    static double lat[C_TABLES * 64];
+    double turn[64];
+    int n_lat = 0, n_turn = 0, minute = 0;
+    long rss;
+    int fds;
+    long long ticks, ticks0;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 5);
+    hub_usage(&rss, &fds, &ticks0);
+    double minute_at = now_s();
+    printf("(s) minute  rss_MB  fds  cpu_%%  acks  ack_p50_ms  ack_p99_ms  "
+           "rounds  turnaround_s\n");
+    printf("(s) %6d  %6.1f  %3d  %5s  %4s  %10s  %10s  %6s  %12s\n", 0,
+           rss / 1024.0, fds, "-", "-", "-", "-", "-", "-");
+    fflush(stdout);
+    if (wait_assignments(first, last, 1, 30) == 0)
+        die("(s) round 1 assignments missing");
+    while (now_s() < end) {
+        /* The round: 500 results over 30 s, each once. */
+        double at[C_TABLES];
+        for (int t = 0; t < C_TABLES; t++) {
+            at[t] = (double)tny_rng_below(&rng, 30000) / 1000.0;
+            acked_at[first + t] = 0;
+        }
+        double start = now_s();
+        for (int sent = 0; sent < C_TABLES;) {
+            double now = now_s() - start;
+            for (int t = 0; t < C_TABLES; t++)
+                if (at[t] >= 0 && at[t] <= now) {
+                    char key[32];
+                    snprintf(key, sizeof(key), "s%d-%d", soak_round, t);
+                    submit(first + t, key);
+                    at[t] = -1;
+                    sent++;
+                }
+            pump(5);
+        }
+        wait_acks(first, last, 60);
+        double acked = 0;
+        for (int d = first; d <= last; d++) {
+            if (acked_at[d] > acked)
+                acked = acked_at[d];
+            if (acked_at[d] > 0 && n_lat < (int)(sizeof(lat) / sizeof(lat[0])))
+                lat[n_lat++] = (acked_at[d] - sent_at[d]) * 1000.0;
+        }
+        if (missing_acks(first, last))
+            fprintf(stderr, "(s) round %d: %d results not acknowledged\n",
+                    soak_round, missing_acks(first, last));
+        (void)console(TNY_WIRE_CMD_CLOSE_ROUND, "soak", soak_round);
+        (void)console(TNY_WIRE_CMD_PAIR_ROUND, "soak", 0);
+        (void)console(TNY_WIRE_CMD_PUBLISH_ROUND, "soak", soak_round + 1);
+        double all = wait_assignments(first, last, soak_round + 1, 60);
+        if (all == 0)
+            die("(s) the next round's assignments did not all arrive");
+        soak_round++;
+        if (n_turn < 64)
+            turn[n_turn++] = all - acked;
+        if (now_s() - minute_at >= 60.0 || now_s() >= end) {
+            double wall = now_s() - minute_at;
+            hub_usage(&rss, &fds, &ticks);
+            qsort(lat, (size_t)n_lat, sizeof(double), cmp_double);
+            double tsum = 0;
+            for (int i = 0; i < n_turn; i++)
+                tsum += turn[i];
+            minute++;
+            printf("(s) %6d  %6.1f  %3d  %5.0f  %4d  %10.2f  %10.2f  %6d  "
+                   "%12.2f\n",
+                   minute, rss / 1024.0, fds,
+                   100.0 * (double)(ticks - ticks0) / (double)hz / wall, n_lat,
+                   n_lat ? lat[n_lat / 2] : 0.0,
+                   n_lat ? lat[(n_lat * 99) / 100 - (n_lat >= 100)] : 0.0,
+                   n_turn, n_turn ? tsum / n_turn : 0.0);
+            fflush(stdout);
+            ticks0 = ticks;
+            n_lat = n_turn = 0;
+            minute_at = now_s();
+        }
+    }
+    printf("(s) %d rounds in %d minutes\n", soak_round - 1, soak_minutes);
+    /* What the data itself needs: a fresh hub on the same database, once
+     * online with its retained state and feed out (20 s). */
+    stop_hub();
+    hub_online = 0;
+    start_hub();
+    for (double until = now_s() + 30; !hub_online && now_s() < until;)
+        pump(100);
+    for (double until = now_s() + 20; now_s() < until;)
+        pump(100);
+    hub_usage(&rss, &fds, &ticks);
+    printf("(s) a fresh hub on the same database, online 20 s: rss %.1f MB, "
+           "%d fds\n",
+           rss / 1024.0, fds);
+}
+
 /* The disk's fdatasync latency: 400 in-place 4 KiB writes at 100/s. */
 static void probe_disk(void)
 {
@@ -971,10 +1142,15 @@ int main(int argc, char **argv)
         else if (strcmp(argv[a], "--players") == 0 && a + 1 < argc &&
                  (big_players = atoi(argv[a + 1])) >= 2 && big_players <= 20000)
             a++;
+        else if (strcmp(argv[a], "--soak") == 0 && !soak_minutes)
+            soak_minutes = 60;
+        else if (strcmp(argv[a], "--minutes") == 0 && a + 1 < argc &&
+                 atoi(argv[a + 1]) > 0)
+            soak_minutes = atoi(argv[++a]);
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
                 "[--presence-flood] [--tables 1..8000] [--players 2..20000] "
-                "[HUB_BINARY]");
+                "[--soak [--minutes N]] [HUB_BINARY]");
     }
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));
@@ -1019,6 +1195,13 @@ int main(int argc, char **argv)
     if (!hub_online)
         die("hub did not come online (see its log in the temp dir)");
 
+    if (soak_minutes) {
+        open_watch();
+        bench_soak();
+        tny_mqtt_close(watch);
+        watch = NULL;
+        goto done;
+    }
     bench_latency();
     if (!flood_only) {
         bench_throughput();
@@ -1030,6 +1213,7 @@ int main(int argc, char **argv)
         bench_restart();
     }
     bench_flood();
+done:
     print_load("after");
 
     tny_mqtt_close(cli);

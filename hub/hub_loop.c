@@ -34,8 +34,9 @@
  * after that commit, then the adapter's queue is read again.  So one table
  * login flooding results delays another table's result by at most one
  * batch, which carries one of the flood's results, not its backlog.  A console
- * request or presence first commits every result waiting before it; delivery
- * and connection events do not wait.
+ * request first commits every result waiting before it; presence (kept in
+ * memory, written for every device at most once a second: presence.c),
+ * delivery and connection events do not wait.
  *
  * Shutdown (SIGINT, SIGTERM): publish hub/state "offline" (retained), wait
  * up to 2 s for it, checkpoint the WAL into the database file, disconnect
@@ -51,13 +52,14 @@
  * knock each other off.  Each hub holds a retained lease,
  * tourney/v1/hub/lease ("pid N on host H instance X"), republished on
  * every connect.  A starting hub publishes its lease and, until it has
- * seen its own lease come back, handles nothing (results, requests and
- * presence wait unanswered; the tables resend).  When the lease it found
- * before its own was another live hub's, it waits LEASE_PROBATION_MS: a
- * hub already serving takes its connection back at once (its reconnect),
- * and a starting hub that loses its connection while waiting exits 1
- * naming the other hub's pid and host, without publishing anything more.
- * A lease left by a hub that died (SIGKILL, power) costs a restart
+ * seen its own lease come back, handles nothing: what arrives meanwhile
+ * (the retained messages the broker replays at subscription among it) is
+ * kept and handled once the lease is its own, dropped if it is refused.  When
+ * the lease it found before its own was another live hub's, it waits
+ * LEASE_PROBATION_MS: a hub already serving takes its connection back at once
+ * (its reconnect), and a starting hub that loses its connection while waiting
+ * exits 1 naming the other hub's pid and host, without publishing anything
+ * more. A lease left by a hub that died (SIGKILL, power) costs a restart
  * LEASE_PROBATION_MS, or nothing when the lease names a pid of this host
  * that is gone.
  *
@@ -162,7 +164,14 @@ struct loop {
     char lease[200];        /* ours: "pid N on host H instance X" */
     char lease_other[200];  /* another hub's, found while starting */
     int64_t lease_until_ms; /* LEASE_WAITING: serving from then on */
+    /* Messages received before the lease was held (the retained ones
+     * the broker replays at subscription among them): handled once it
+     * is, dropped if the hub is refused.  At most HELD_MAX. */
+    struct tny_mqtt_message *held;
+    int32_t n_held, cap_held;
 };
+
+#define HELD_MAX 200000
 
 /* Feed documents published per turn of the loop (a few ms). */
 #define FEED_SLICE 64
@@ -478,8 +487,36 @@ static void on_connected(struct loop *l, bool again)
     l->republishing = true;
 }
 
-/* The lease is ours: the hub serves (retained state republished, then
- * every message handled). */
+static void dispatch(struct loop *l, struct tny_mqtt_message *ev);
+
+/* Keeps a message received before the lease is held (ev consumed). */
+static void hold(struct loop *l, struct tny_mqtt_message *ev)
+{
+    if (l->n_held == l->cap_held) {
+        int32_t cap = l->cap_held ? l->cap_held * 2 : 256;
+        struct tny_mqtt_message *n =
+            cap <= HELD_MAX ? realloc(l->held, sizeof(*n) * (size_t)cap) : NULL;
+        if (!n) { /* unanswered: the sender resends */
+            tny_mqtt_message_release(ev);
+            return;
+        }
+        l->held = n;
+        l->cap_held = cap;
+    }
+    l->held[l->n_held++] = *ev;
+}
+
+static void held_release(struct loop *l)
+{
+    for (int32_t i = 0; i < l->n_held; i++)
+        tny_mqtt_message_release(&l->held[i]);
+    free(l->held);
+    l->held = NULL;
+    l->n_held = l->cap_held = 0;
+}
+
+/* The lease is ours: the hub serves (retained state republished, the
+ * messages held meanwhile handled, in order, then every message). */
 static void lease_take(struct loop *l)
 {
     l->lease_state = LEASE_HELD;
@@ -489,12 +526,19 @@ static void lease_take(struct loop *l)
                                 "back: "
                               : "",
             l->lease_other);
-    if (!l->connected)
-        return; /* on_connected does the rest */
-    retry_pending(l);
-    publish_store_status(l);
-    hub_service_republish_begin(l->svc);
-    l->republishing = true;
+    if (l->connected) { /* else on_connected does it */
+        retry_pending(l);
+        publish_store_status(l);
+        hub_service_republish_begin(l->svc);
+        l->republishing = true;
+    }
+    struct tny_mqtt_message *held = l->held;
+    int32_t n = l->n_held;
+    l->held = NULL;
+    l->n_held = l->cap_held = 0;
+    for (int32_t i = 0; i < n; i++)
+        dispatch(l, &held[i]);
+    free(held);
 }
 
 /* A lease naming a pid of this host that no longer runs is stale. */
@@ -683,7 +727,10 @@ static void flush_batch(struct loop *l)
  * hub at every (re)subscription, long after its table moved on: results
  * are never retained (mosquitto 2.0 cannot refuse the retain flag per
  * topic, so the hub deletes it with an empty retained message, which it
- * then ignores).  The message itself is handled as any other. */
+ * then ignores).  The hub subscribes to results with "retain as
+ * published", so a result published with the retain flag is cleared as
+ * it arrives, not only at the next subscription.  The message itself is
+ * handled as any other. */
 static void clear_retained_result(struct loop *l, const char *topic,
                                   const char *device)
 {
@@ -777,69 +824,75 @@ static void pull(struct loop *l)
         if (ev.kind == TNY_MQTT_MESSAGE && strcmp(ev.topic, LEASE_TOPIC) == 0) {
             lease_seen(l, &ev);
             tny_mqtt_message_release(&ev);
-            continue;
+        } else if (l->lease_state != LEASE_HELD &&
+                   ev.kind == TNY_MQTT_MESSAGE) {
+            hold(l, &ev); /* handled once the lease is ours */
+        } else {
+            dispatch(l, &ev);
         }
-        if (l->lease_state != LEASE_HELD && ev.kind == TNY_MQTT_MESSAGE) {
-            /* Not serving yet: unanswered, so resent. */
-            tny_mqtt_message_release(&ev);
-            continue;
-        }
-        if (batch_result(l, &ev))
-            continue; /* owned by the fair queue, or dropped */
-        if (answer_time(l, &ev)) {
-            tny_mqtt_message_release(&ev);
-            continue;
-        }
-        /* A console request or presence sees every result received
-         * before it committed.  Delivery and connection events do not
-         * depend on results: committing the waiting results for each of
-         * them (one fsync per ack delivered) held results back for
-         * seconds during a flood. */
-        if (ev.kind == TNY_MQTT_MESSAGE && !is_presence(&ev))
-            flush_results(l);
-        switch (ev.kind) {
-        case TNY_MQTT_MESSAGE: on_message(l, &ev); break;
-        case TNY_MQTT_DROPPED:
-            HUB_LOG(HUB_LOG_WARN,
-                    "message dropped topic=%s len=%zu: too "
-                    "large",
-                    ev.topic, ev.len);
-            break;
-        case TNY_MQTT_DELIVERED: on_delivered(l, &ev); break;
-        case TNY_MQTT_SUBSCRIBED:
-            if (ev.reason >= 128 || ev.lib_rc)
-                HUB_LOG(HUB_LOG_ERROR,
-                        "subscription refused reason=%d "
-                        "lib_rc=%d",
-                        ev.reason, ev.lib_rc);
-            break;
-        case TNY_MQTT_CONNECTED:
-        case TNY_MQTT_RECONNECTED:
-            if (ev.n_refused > 0)
-                HUB_LOG(HUB_LOG_ERROR,
-                        "broker refused %d subscriptions "
-                        "(check the ACL for login %s)",
-                        ev.n_refused, l->cfg->v[HUB_CFG_USERNAME].text);
-            on_connected(l, ev.kind == TNY_MQTT_RECONNECTED);
-            break;
-        case TNY_MQTT_LOST:
-            l->connected = false;
-            if (l->lease_state == LEASE_WAITING ||
-                (l->lease_state == LEASE_PROBING && l->lease_other[0])) {
-                /* The other hub took its login back: it is alive. */
-                HUB_LOG(HUB_LOG_ERROR,
-                        "broker login %s is in use by another tourney-hub "
-                        "(%s): it took the connection back; one hub per "
-                        "login, not going online",
-                        l->cfg->v[HUB_CFG_USERNAME].text, l->lease_other);
-                l->lease_state = LEASE_REFUSED;
-                break;
-            }
-            HUB_LOG(HUB_LOG_WARN, "broker connection lost: reconnecting");
-            break;
-        }
-        tny_mqtt_message_release(&ev);
     }
+}
+
+/* Handles one event of the adapter (consumed). */
+static void dispatch(struct loop *l, struct tny_mqtt_message *evp)
+{
+    struct tny_mqtt_message ev = *evp;
+    if (batch_result(l, &ev))
+        return; /* owned by the fair queue, or dropped */
+    if (answer_time(l, &ev)) {
+        tny_mqtt_message_release(&ev);
+        return;
+    }
+    /* A console request sees every result received before it
+     * committed (presence waits for no commit: presence.c).
+     * Delivery and connection events do not
+     * depend on results: committing the waiting results for each of
+     * them (one fsync per ack delivered) held results back for
+     * seconds during a flood. */
+    if (ev.kind == TNY_MQTT_MESSAGE && !is_presence(&ev))
+        flush_results(l);
+    switch (ev.kind) {
+    case TNY_MQTT_MESSAGE: on_message(l, &ev); break;
+    case TNY_MQTT_DROPPED:
+        HUB_LOG(HUB_LOG_WARN,
+                "message dropped topic=%s len=%zu: too "
+                "large",
+                ev.topic, ev.len);
+        break;
+    case TNY_MQTT_DELIVERED: on_delivered(l, &ev); break;
+    case TNY_MQTT_SUBSCRIBED:
+        if (ev.reason >= 128 || ev.lib_rc)
+            HUB_LOG(HUB_LOG_ERROR,
+                    "subscription refused reason=%d "
+                    "lib_rc=%d",
+                    ev.reason, ev.lib_rc);
+        break;
+    case TNY_MQTT_CONNECTED:
+    case TNY_MQTT_RECONNECTED:
+        if (ev.n_refused > 0)
+            HUB_LOG(HUB_LOG_ERROR,
+                    "broker refused %d subscriptions "
+                    "(check the ACL for login %s)",
+                    ev.n_refused, l->cfg->v[HUB_CFG_USERNAME].text);
+        on_connected(l, ev.kind == TNY_MQTT_RECONNECTED);
+        break;
+    case TNY_MQTT_LOST:
+        l->connected = false;
+        if (l->lease_state == LEASE_WAITING ||
+            (l->lease_state == LEASE_PROBING && l->lease_other[0])) {
+            /* The other hub took its login back: it is alive. */
+            HUB_LOG(HUB_LOG_ERROR,
+                    "broker login %s is in use by another tourney-hub "
+                    "(%s): it took the connection back; one hub per "
+                    "login, not going online",
+                    l->cfg->v[HUB_CFG_USERNAME].text, l->lease_other);
+            l->lease_state = LEASE_REFUSED;
+            break;
+        }
+        HUB_LOG(HUB_LOG_WARN, "broker connection lost: reconnecting");
+        break;
+    }
+    tny_mqtt_message_release(&ev);
 }
 
 /* Pull, commit one fair batch, pull again: a flood waits its turn. */
@@ -1017,6 +1070,10 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .retained = true};
     o.subs = subs;
     o.n_subs = 5;
+    /* Results (subs[0]): a live publish with the retain flag keeps it, so
+     * the hub clears it at once (clear_retained_result), not at its next
+     * subscription. */
+    o.retain_as_published = 1u << 0;
     o.max_payload = HUB_MAX_MESSAGE;
     o.max_buffered = 100000;
     /* The adapter's queue drops what overflows whoever sent it; the fair
@@ -1220,6 +1277,7 @@ out:
     queue_release(&l.pending);
     queue_release(&l.inflight);
     hub_fairq_free(l.results);
+    held_release(&l);
     free(l.batch);
     free(l.sent);
     hub_service_free(l.svc);

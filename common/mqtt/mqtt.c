@@ -76,6 +76,7 @@ struct node {
 struct sub {
     char *filter; /* owned; never freed before close, so pointers stay */
     int qos;
+    bool rap; /* retain as published */
 };
 
 struct fixed {
@@ -578,6 +579,8 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
     struct tny_mqtt *c = ctx;
     char *filters[TNY_MQTT_MAX_SUBS];
     int qoss[TNY_MQTT_MAX_SUBS];
+    MQTTSubscribe_options sopts[TNY_MQTT_MAX_SUBS];
+    bool any_rap = false;
     int n_subs;
     bool closing;
     bool nodelay;
@@ -601,6 +604,9 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
     for (int i = 0; i < n_subs; i++) {
         filters[i] = c->subs[i].filter;
         qoss[i] = c->subs[i].qos;
+        sopts[i] = (MQTTSubscribe_options)MQTTSubscribe_options_initializer;
+        sopts[i].retainAsPublished = c->subs[i].rap ? 1 : 0;
+        any_rap |= c->subs[i].rap;
     }
     pthread_mutex_unlock(&c->mu);
     if (closing)
@@ -646,6 +652,10 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
         ro.onSuccess5 = on_resub_ok;
         ro.onFailure5 = on_resub_fail;
         ro.context = c;
+        if (any_rap) { /* per filter, in order */
+            ro.subscribeOptionsList = sopts;
+            ro.subscribeOptionsCount = n_subs;
+        }
         rc = c->api->subscribeMany(c->paho, n_subs, filters, qoss, &ro);
         if (rc != MQTTASYNC_SUCCESS)
             push_conn_event(c, n_subs);
@@ -1065,6 +1075,7 @@ int tny_mqtt_open(const struct tny_mqtt_options *opts, struct tny_mqtt **client,
     for (int i = 0; i < opts->n_subs; i++) {
         c->subs[i].filter = dup_or_null(opts->subs[i].filter, &oom);
         c->subs[i].qos = opts->subs[i].qos;
+        c->subs[i].rap = (opts->retain_as_published >> i) & 1u;
         c->n_subs = i + 1;
     }
     if (copy_fixed(&c->will, &opts->will) != 0 ||

@@ -8,7 +8,11 @@
 #                   (passwd-console), several connections per login
 #   feed.conf       the public feed broker: one WebSocket listener,
 #                   anonymous and read-only (acl-feed), fed by a bridge that
-#                   pulls tourney/v1/feed/# from the venue broker
+#                   pulls tourney/v1/feed/# from the venue broker through
+#                   a listener of its own on 127.0.0.1 (passwd-bridge: the
+#                   bridge's login works there only)
+#   www/            with --http-dir: the pages only (html, js, css, md and
+#                   vendor/), copied from DIR when DIR holds anything else
 #   devices.cred, users.cred  plaintext logins for provisioning (0600)
 #   tls/            with --gen-tls only: a private CA and a server
 #                   certificate signed by it (tests and demos; a venue with
@@ -56,6 +60,11 @@ options:
   --ws-bind ADDR           feed broker's WebSocket address (default: --bind)
   --ws-port N              feed broker's WebSocket port (default 9001)
   --no-ws                  no feed broker (no feed.conf)
+  --bridge-port N          the venue broker's listener for the feed bridge,
+                           on 127.0.0.1 only (default --port + 1): the
+                           bridge's login is refused on every other
+                           listener, so its password cannot take the
+                           bridge's connection from the venue network
   --cloud URL              the feed broker also bridges the public feed to a
                            remote broker (a managed MQTT service):
                            mqtts://HOST[:PORT] (TLS, default port 8883) or
@@ -73,7 +82,12 @@ options:
                            hall screens and the players' phones load the pages
                            from it, e.g. http://HUB:9001/player.html?events=ID
                            (deploy/overlays; the hub package ships them in
-                           /usr/share/tourney/www)
+                           /usr/share/tourney/www).  Only the pages are
+                           served: when DIR holds anything but *.html,
+                           *.js, *.css, *.md and vendor/ (node_modules/,
+                           package-lock.json, install.sh), they are
+                           copied into OUTDIR/www and that is served
+                           (re-run after changing the pages)
   --certfile FILE          server certificate (PEM): TLS on the MQTT listener
   --keyfile FILE           server key (PEM), required with --certfile
   --cafile FILE            CA bundle written into the config (optional)
@@ -134,6 +148,7 @@ cloud_cafile=
 cloud_client_id=
 ws_port=9001
 ws=1
+bridge_port=
 certfile=
 keyfile=
 cafile=
@@ -220,6 +235,7 @@ while [ $# -gt 0 ]; do
     --port) need "$@"; uint "$1" "$2" 1 65535; port=$((10#$2)); shift 2 ;;
     --ws-bind) need "$@"; addr "$1" "$2"; ws_bind=$2; shift 2 ;;
     --ws-port) need "$@"; uint "$1" "$2" 1 65535; ws_port=$((10#$2)); shift 2 ;;
+    --bridge-port) need "$@"; uint "$1" "$2" 1 65535; bridge_port=$((10#$2)); shift 2 ;;
     --no-ws) ws=0; shift ;;
     --cloud) need "$@"; cloud=$2; shift 2 ;;
     --cloud-user) need "$@"; cloud_user=$2; shift 2 ;;
@@ -330,6 +346,20 @@ if [ -n "$console_port" ] &&
     die "--console-port: $console_port is also another listener's port"
 fi
 [ -n "$ws_bind" ] || ws_bind=$bind
+if [ $ws = 1 ]; then
+    [ -n "$bridge_port" ] || bridge_port=$((port + 1))
+    [ "$bridge_port" -le 65535 ] || die "--bridge-port: --port + 1 is not a port: give one"
+    for other in "$port" "$tls_port" "$console_port"; do
+        [ "$bridge_port" != "$other" ] ||
+            die "--bridge-port: $bridge_port is also another listener's port"
+    done
+    if [ "$ws_port" = "$bridge_port" ] &&
+        { [ "$ws_bind" = 127.0.0.1 ] || [ "$ws_bind" = 0.0.0.0 ]; }; then
+        die "--bridge-port: $bridge_port is also the WebSocket port"
+    fi
+else
+    [ -z "$bridge_port" ] || die "--bridge-port: no feed broker (drop --no-ws)"
+fi
 if [ $ws = 1 ] && [ "$ws_port" = "$port" ] &&
     { [ "$ws_bind" = "$bind" ] || [ "$bind" = 0.0.0.0 ] ||
         [ "$ws_bind" = 0.0.0.0 ]; }; then
@@ -450,12 +480,13 @@ for f in users.cred devices.cred; do
         old_pw[$name]=$pw
     done <"$outdir/$f"
 done
-if [ -f "$outdir/passwd" ]; then
+for f in passwd passwd-bridge; do
+    [ -f "$outdir/$f" ] || continue
     while IFS= read -r line; do
         [ -n "$line" ] || continue
         old_hash[${line%%:*}]=$line
-    done <"$outdir/passwd"
-fi
+    done <"$outdir/$f"
+done
 
 # Passwords: kept unless rotating; a kept password keeps its hash line
 # when there is one, everything else is hashed below in one
@@ -488,7 +519,12 @@ done <"$work/plain"
 for name in "${users[@]}" "${devices[@]}"; do
     h=${new_hash[$name]:-${old_hash[$name]:-}}
     [ -n "$h" ] || die "internal error: no hash for \"$name\""
-    printf '%s\n' "$h" >>"$work/passwd"
+    # The bridge's login only on its own loopback listener.
+    if [ $ws = 1 ] && [ "$name" = "$bridge_user" ]; then
+        printf '%s\n' "$h" >"$work/passwd-bridge"
+    else
+        printf '%s\n' "$h" >>"$work/passwd"
+    fi
 done
 # The console listener's logins: the organisers only.
 for name in "${org_list[@]}"; do
@@ -559,7 +595,8 @@ EOF
     if [ $ws = 1 ]; then
         cat <<EOF
 
-# The feed broker's bridge: pulls the public feed, writes nothing.
+# The feed broker's bridge: pulls the public feed, writes nothing (it
+# logs in only on the loopback bridge listener, passwd-bridge).
 user $bridge_user
 topic read tourney/v1/feed/#
 EOF
@@ -647,7 +684,11 @@ EOF
 # Why each setting is what it is: deploy/broker/README.md.
 
 EOF
-    common_settings ${console_port:+per-listener}
+    # Per listener when a listener has logins of its own (consoles, the
+    # bridge).
+    per_listener=
+    [ -z "$console_port" ] && [ $ws = 0 ] || per_listener=per-listener
+    common_settings $per_listener
     # Logins and ACL of a listener (repeated: they are per listener when
     # there is a console listener).
     security() {
@@ -681,7 +722,7 @@ EOF
 listener $tls_port $bind
 socket_domain ipv4
 EOF
-        [ -z "$console_port" ] || security passwd
+        [ -z "$per_listener" ] || security passwd
         echo "use_username_as_clientid true"
         tls_settings
     fi
@@ -701,13 +742,49 @@ EOF
             tls_settings
         fi
     fi
+    if [ $ws = 1 ]; then
+        cat <<EOF
+
+# --- The feed bridge: its login (passwd-bridge), loopback only ----------
+# Its password is in feed.conf; every other listener refuses it, so from
+# the venue network it cannot take the bridge's connection (the client
+# id is the login here too).
+listener $bridge_port 127.0.0.1
+socket_domain ipv4
+EOF
+        security passwd-bridge
+        echo "use_username_as_clientid true"
+    fi
 } >"$work/mosquitto.conf"
 
+# pages_only DIR: true when DIR holds nothing but pages (*.html, *.js,
+# *.css and *.md at the top, and vendor/ with *.js and *.md), as the hub
+# package's /usr/share/tourney/www does.
+pages_only() {
+    local extra
+    extra=$(cd -- "$1" && find . -mindepth 1 \
+        ! \( -path ./vendor -type d \) \
+        ! \( -path './vendor/*' -type f \( -name '*.js' -o -name '*.md' \) \) \
+        ! \( -path './*' ! -path './*/*' -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \) \
+        -print -quit)
+    [ -z "$extra" ]
+}
+served_dir=$http_dir
+if [ $ws = 1 ] && [ -n "$http_dir" ] && ! pages_only "$http_dir"; then
+    served_dir=$outdir/www
+    mkdir -p "$work/www"
+    find "$http_dir" -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \
+        -exec cp -p -- {} "$work/www/" \;
+    if [ -d "$http_dir/vendor" ]; then
+        mkdir -p "$work/www/vendor"
+        find "$http_dir/vendor" -maxdepth 1 -type f \( -name '*.js' -o -name '*.md' \) \
+            -exec cp -p -- {} "$work/www/vendor/" \;
+    fi
+fi
+
 if [ $ws = 1 ]; then
-    # The bridge dials the venue broker on loopback when it listens on
-    # every interface.
-    venue_addr=$bind
-    [ "$venue_addr" != 0.0.0.0 ] || venue_addr=127.0.0.1
+    # The bridge dials the venue broker's loopback bridge listener.
+    venue_addr=127.0.0.1
     # Derived from the bridge's password: stable across re-runs, secret.
     bridge_local_id=feed-bridge-$(printf 'local id %s' "${pw[$bridge_user]}" |
         sha256sum | head -c 20)
@@ -741,15 +818,16 @@ EOF
             cat <<EOF
 # The pages (hall screen, player page, overlays) over plain HTTP on the
 # same port (GET only, nothing outside the directory): a phone that scans
-# the hall's QR code loads them from here.
-http_dir $http_dir
+# the hall's QR code loads them from here.  The pages only: no
+# node_modules/, package files or scripts.
+http_dir $served_dir
 EOF
         fi
         cat <<EOF
 
 # --- Bridge: pull the public feed from the venue broker -------------------
 connection venue
-address $venue_addr:$port
+address $venue_addr:$bridge_port
 bridge_protocol_version mqttv311
 # mosquitto-to-mosquitto bridge mode: retained flags are kept.
 try_private true
@@ -767,17 +845,6 @@ start_type automatic
 restart_timeout 1 10
 topic tourney/v1/feed/# in 1
 EOF
-        if [ $tls_main = 1 ]; then
-            if [ -n "$cafile" ]; then
-                echo "bridge_cafile $cafile"
-            else
-                echo "bridge_capath /etc/ssl/certs"
-            fi
-            cat <<EOF
-# The bridge dials $venue_addr, which is not the certificate's name.
-bridge_insecure true
-EOF
-        fi
         if [ -n "$cloud" ]; then
             cat <<EOF
 
@@ -820,7 +887,7 @@ group=
 if [ "$(id -u)" = 0 ] && [ "$run_as" != root ] && id -u "$run_as" >/dev/null 2>&1; then
     group=$(id -gn "$run_as")
 fi
-for f in passwd passwd-console acl acl-feed mosquitto.conf feed.conf; do
+for f in passwd passwd-console passwd-bridge acl acl-feed mosquitto.conf feed.conf; do
     [ -f "$work/$f" ] || continue
     if [ -n "$group" ]; then
         chgrp "$group" "$work/$f"
@@ -849,8 +916,24 @@ if [ $ws = 1 ]; then
     chmod 0750 "$outdir/run"
 fi
 
+# The pages-only copy: readable by --run-as's group, swapped in whole.
+if [ -d "$work/www" ]; then
+    if [ -n "$group" ]; then
+        chgrp -R "$group" "$work/www"
+        chmod -R u=rwX,g=rX,o= "$work/www"
+    else
+        chmod -R u=rwX,go=rX "$work/www"
+    fi
+    rm -rf -- "$outdir/www.old"
+    [ ! -d "$outdir/www" ] || mv -- "$outdir/www" "$outdir/www.old"
+    mv -- "$work/www" "$outdir/www"
+    rm -rf -- "$outdir/www.old"
+elif [ -d "$outdir/www" ] && [ "$served_dir" != "$outdir/www" ]; then
+    rm -rf -- "$outdir/www"
+fi
+
 # Rename into place (atomic per file); stale files of a previous layout go.
-for f in passwd passwd-console acl acl-feed mosquitto.conf feed.conf users.cred devices.cred; do
+for f in passwd passwd-console passwd-bridge acl acl-feed mosquitto.conf feed.conf users.cred devices.cred; do
     if [ -f "$work/$f" ]; then
         mv -f -- "$work/$f" "$outdir/$f"
     else

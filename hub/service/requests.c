@@ -16,27 +16,52 @@ static struct hub_reply_entry *reply_find(struct hub_service *svc,
                                           const char *console, const char *corr)
 {
     for (int32_t i = 0; i < svc->n_replies; i++)
-        if (strcmp(svc->replies[i].corr, corr) == 0 &&
+        if (svc->replies[i].bytes && strcmp(svc->replies[i].corr, corr) == 0 &&
             strcmp(svc->replies[i].console, console) == 0)
             return &svc->replies[i];
     return NULL;
 }
 
+/* The reply cache holds at most this many bytes, and no reply above a
+ * sixteenth of it: the count bound alone (reply_cache, 1024) let it grow
+ * through a day by every large reply (a round's pairing, an export of up
+ * to 4 MiB; issue 23).  A large reply is a read's (export, standings,
+ * log): asked again, it is answered again, the same. */
+#define REPLY_CACHE_BYTES ((size_t)16 << 20)
+
+static void reply_drop(struct hub_service *svc, struct hub_reply_entry *e)
+{
+    svc->reply_bytes -= e->len;
+    free(e->bytes);
+    e->bytes = NULL;
+    e->len = 0;
+    e->corr[0] = '\0';
+    e->console[0] = '\0';
+}
+
 static void reply_remember(struct hub_service *svc, const char *console,
                            const char *corr, const uint8_t *bytes, size_t len)
 {
+    if (len > REPLY_CACHE_BYTES / 16)
+        return;
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy)
         return; /* only a cache */
     memcpy(copy, bytes, len);
+    /* Oldest first (the ring starts at next_reply once full, at 0 before)
+     * until the new one fits. */
+    for (int32_t k = 0;
+         k < svc->n_replies && svc->reply_bytes + len > REPLY_CACHE_BYTES; k++)
+        reply_drop(svc, &svc->replies[(svc->next_reply + k) % svc->n_replies]);
     struct hub_reply_entry *slot;
     if (svc->n_replies < svc->opt.reply_cache) {
         slot = &svc->replies[svc->n_replies++];
     } else {
         slot = &svc->replies[svc->next_reply];
         svc->next_reply = (svc->next_reply + 1) % svc->opt.reply_cache;
-        free(slot->bytes);
+        reply_drop(svc, slot);
     }
+    svc->reply_bytes += len;
     snprintf(slot->console, sizeof(slot->console), "%s", console);
     snprintf(slot->corr, sizeof(slot->corr), "%s", corr);
     slot->bytes = copy;

@@ -105,6 +105,7 @@ struct hub_service {
     struct hub_ev **events;
     int32_t n_replies, next_reply;
     struct hub_reply_entry *replies;
+    size_t reply_bytes; /* held by replies[].bytes (REPLY_CACHE_BYTES) */
     uint64_t last_version;
     /* Versions up to this one are reserved in the store (counter
      * "version"): a restarted hub starts above it. */

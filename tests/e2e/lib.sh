@@ -53,6 +53,7 @@ BROKER_HOST=127.0.0.1
 BROKER_PORT=
 BROKER_CONSOLE_PORT=
 BROKER_WS_PORT=
+BROKER_BRIDGE_PORT=
 BROKER_PID=
 BROKER_DIR=
 BROKER_LOG=
@@ -276,9 +277,15 @@ start_broker() {
         BROKER_CONSOLE_PORT=$(random_port)
         [ "$BROKER_CONSOLE_PORT" != "$BROKER_PORT" ] || continue
         BROKER_WS_PORT=
+        BROKER_BRIDGE_PORT=
         if [ $want_ws = 1 ]; then
             BROKER_WS_PORT=$(random_port)
             [ "$BROKER_WS_PORT" != "$BROKER_PORT" ] || continue
+            # The venue broker's loopback listener for the feed bridge.
+            BROKER_BRIDGE_PORT=$(random_port)
+            [ "$BROKER_BRIDGE_PORT" != "$BROKER_PORT" ] &&
+                [ "$BROKER_BRIDGE_PORT" != "$BROKER_WS_PORT" ] &&
+                [ "$BROKER_BRIDGE_PORT" != "$BROKER_CONSOLE_PORT" ] || continue
         fi
         # shellcheck disable=SC2054 # (commas are gen-config.sh's lists)
         BROKER_GEN_ARGS=(--organisers o1,o2 --monitors watch,watch2 --tables 3
@@ -286,7 +293,8 @@ start_broker() {
             --console-port "$BROKER_CONSOLE_PORT"
             --run-as "$(id -un)" --log-debug)
         [ -z "$BROKER_WS_PORT" ] ||
-            BROKER_GEN_ARGS+=(--ws-bind "$BROKER_HOST" --ws-port "$BROKER_WS_PORT")
+            BROKER_GEN_ARGS+=(--ws-bind "$BROKER_HOST" --ws-port "$BROKER_WS_PORT"
+                --bridge-port "$BROKER_BRIDGE_PORT")
         bash "$E2E_SRC/deploy/broker/gen-config.sh" "${BROKER_GEN_ARGS[@]}" \
             "$BROKER_DIR" 2>"$E2E_TMP/gen-config.err" ||
             fail "gen-config.sh: $(cat "$E2E_TMP/gen-config.err")"

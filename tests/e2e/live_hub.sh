@@ -49,6 +49,26 @@ hub_launch() {
     HUB_STARTS=$((HUB_STARTS + 1))
 }
 
+# broker_hub_gone: how often the venue broker saw the hub's connection end.
+broker_hub_gone() {
+    grep -c -E 'Client hub (closed its connection|disconnected)|Socket error on client hub' "$BROKER_LOG"
+}
+
+# hub_sigkill [AFTER]: SIGKILL the hub and reap it, run the command AFTER
+# (if given) on the dead hub's files, then wait until the broker noticed
+# the dead connection (and published the last will), so a restart's
+# "online" is the newest hub/state.
+hub_sigkill() {
+    local gone
+    gone=$(broker_hub_gone)
+    kill -KILL "$HUB_PID" 2>/dev/null || fail "the hub (pid $HUB_PID) died by itself: $(tail -n 20 "$E2E_TMP/hub.log")"
+    wait "$HUB_PID" 2>/dev/null
+    HUB_PID=
+    [ $# -eq 0 ] || "$@"
+    wait_for 15 "[ \"\$(broker_hub_gone)\" -gt $gone ]" ||
+        fail "the broker did not notice the killed hub within 15 s"
+}
+
 # hub_wrap NAME VAR=VALUE...: from now on $HUB runs with these variables
 # in its environment (a wrapper, $E2E_TMP/hub-NAME.sh; a sanitized build
 # is told not to mind a preloaded library coming first).

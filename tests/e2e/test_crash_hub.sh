@@ -57,21 +57,9 @@ hub_start() {
     hub_launch
     live 0 wait-hub --timeout 20
 }
-# broker_hub_gone: how often the venue broker saw the hub's connection end.
-broker_hub_gone() {
-    grep -c -E 'Client hub (closed its connection|disconnected)|Socket error on client hub' "$BROKER_LOG"
-}
-# hub_kill: SIGKILL, reaped; then until the broker noticed the dead
-# connection (and published the last will), so the restart's "online" is
-# the newest hub/state.
+# hub_kill: SIGKILL, reaped, the last will out (live_hub.sh).
 hub_kill() {
-    local gone
-    gone=$(broker_hub_gone)
-    kill -KILL "$HUB_PID" 2>/dev/null || fail "the hub (pid $HUB_PID) died by itself: $(tail -n 20 "$E2E_TMP/hub.log")"
-    wait "$HUB_PID" 2>/dev/null
-    HUB_PID=
-    wait_for 15 "[ \"\$(broker_hub_gone)\" -gt $gone ]" ||
-        fail "the broker did not notice the killed hub within 15 s"
+    hub_sigkill
 }
 
 hub_start

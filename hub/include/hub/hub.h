@@ -111,7 +111,8 @@ TNY_MUST_USE int hub_db_open(const struct hub_config *cfg, unsigned flags,
  * and writes this process's pid and host name into it.  The lock is the
  * kernel's: it goes when the process ends in any way (SIGKILL, a crash),
  * so a stale lock file never keeps a hub from starting.  *fd gets the
- * descriptor to keep open for the life of the hub (close it to release).
+ * descriptor to keep open for the life of the hub (close it to release),
+ * or -1 when the database does not exist (hub_db_open refuses it).
  * Errors: TNY_ECONFLICT when another process holds it (diag names the
  * database, the other hub's pid and host as written in the lock file),
  * TNY_ESTATE when the lock file cannot be made or locked (diag names it

@@ -97,6 +97,12 @@ struct tny_mqtt_options {
     struct tny_mqtt_fixed_message birth; /* published after every connect */
     const struct tny_mqtt_subscription *subs; /* n_subs, 0..MAX_SUBS */
     int n_subs;
+    /* Bit i set: subs[i] is MQTT v5 "retain as published": a message
+     * published live with the retain flag arrives with it (by default
+     * only a retained message replayed on subscription has it), so the
+     * subscriber can act on it at once (the hub clears retained
+     * results).  Default 0. */
+    uint32_t retain_as_published;
     /* Largest payload accepted, both ways: a larger inbound message is
      * dropped and counted (and a DROPPED event queued), a larger publish is
      * refused.  1..TNY_MQTT_MAX_PAYLOAD_LIMIT; default 256 KiB. */
