@@ -177,11 +177,19 @@ void hub_jw_str(struct hub_jw *w, const char *s)
     put_string(w, s);
 }
 
+/* "%lld" without snprintf (a feed build writes tens of thousands). */
 void hub_jw_int(struct hub_jw *w, int64_t v)
 {
     char b[24];
+    char *e = b + sizeof(b), *p = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        *--p = '-';
     value_start(w);
-    put(w, b, (size_t)snprintf(b, sizeof(b), "%lld", (long long)v));
+    put(w, p, (size_t)(e - p));
 }
 
 void hub_jw_bool(struct hub_jw *w, bool v)

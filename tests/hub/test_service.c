@@ -18,6 +18,7 @@
 #include "hub/service.h"
 #include "service/events.h" /* hub__ev_find */
 #include "service/feed.h"   /* hub_feed_heartbeat */
+#include "service/feed_json.h"
 #include "store.h"
 #include "tny/json_io.h"
 #include "tny/score.h"
@@ -1379,6 +1380,79 @@ static void check_feed_results(struct fx *f,
     free(text);
 }
 
+/* feed_json.c writes what jansson's json_dumps(JSON_COMPACT |
+ * JSON_PRESERVE_ORDER) printed for the same values (the feed's documents
+ * stay byte for byte what they were: issue 17 item 2). */
+static void test_feed_json_writes_what_jansson_printed(void **state)
+{
+    (void)state;
+    static const char *const strings[] = {
+        "",
+        "plain",
+        "q\"uote",
+        "back\\slash",
+        "nl\nta\tcr\rbs\bff\f",
+        "\x01\x1f\x7f",
+        "sl/ash",
+        "\xc5\xa0"
+        "ebesta \xe2\x80\xa8 \xf0\x9f\x8e\xb2"};
+    static const int64_t ints[] = {0,         7,        -1, 1234567890123LL,
+                                   INT64_MIN, INT64_MAX};
+    static const double reals[] = {0.1,
+                                   2.5,
+                                   -3.75,
+                                   1e-5,
+                                   1e20,
+                                   1.5e300,
+                                   6.333333333333333,
+                                   0.30000000000000004,
+                                   123456789.125,
+                                   -2e-300};
+    struct hub_jw w;
+    json_t *o = json_object(), *a = json_array();
+    hub_jw_init(&w);
+    hub_jw_obj(&w);
+    for (size_t i = 0; i < sizeof(strings) / sizeof(*strings); i++) {
+        char key[8];
+        snprintf(key, sizeof key, "s%zu", i);
+        json_object_set_new(o, key, json_string(strings[i]));
+        hub_jw_kstr(&w, key, strings[i]);
+        json_object_set_new(o, strings[i], json_true()); /* as a key */
+        hub_jw_kbool(&w, strings[i], true);
+    }
+    for (size_t i = 0; i < sizeof(ints) / sizeof(*ints); i++)
+        json_array_append_new(a, json_integer(ints[i]));
+    for (size_t i = 0; i < sizeof(reals) / sizeof(*reals); i++)
+        json_array_append_new(a, json_real(reals[i]));
+    json_array_append_new(a, json_null());
+    json_array_append_new(a, json_false());
+    json_array_append_new(a, json_object());
+    json_array_append_new(a, json_array());
+    json_object_set_new(o, "list", a);
+    hub_jw_key(&w, "list");
+    hub_jw_arr(&w);
+    for (size_t i = 0; i < sizeof(ints) / sizeof(*ints); i++)
+        hub_jw_int(&w, ints[i]);
+    for (size_t i = 0; i < sizeof(reals) / sizeof(*reals); i++)
+        hub_jw_real(&w, reals[i]);
+    hub_jw_null(&w);
+    hub_jw_bool(&w, false);
+    hub_jw_obj(&w);
+    hub_jw_end(&w);
+    hub_jw_arr(&w);
+    hub_jw_end_arr(&w);
+    hub_jw_end_arr(&w);
+    hub_jw_end(&w);
+    char *want = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *got = hub_jw_take(&w);
+    assert_non_null(want);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    json_decref(o);
+}
+
 /* ---- docs/feed.schema.json: every feed document the hub builds --------- */
 
 static json_t *feed_schema(void)
@@ -1741,6 +1815,7 @@ int main(void)
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_CM_6_feed_after_a_result_sends_what_changed),
+        cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
