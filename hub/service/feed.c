@@ -451,52 +451,94 @@ static int confirmed_times(struct build *b, struct tny_diag *diag)
 
 /* One table's object of the `tables` document (steady: the table/N
  * document's, its clock steady and the round and players added). */
-static void table_entry(struct build *b, const struct tny_table *tb,
-                        bool steady)
+/* What a table's entry (and its table/N document) shows, as typed
+ * values: written by entry_write, fingerprinted by entry_fp. */
+struct entry {
+    const char *state;
+    const struct hub_device *dev;
+    int64_t ext;
+    struct tny_clock_msg m; /* when b->have_clock */
+    int draft;              /* AG-14 draft started: 1 / 0; -1 not shown */
+    int64_t confirmed_ms;   /* 0 not shown */
+};
+
+static void entry_of(struct build *b, const struct tny_table *tb,
+                     struct entry *x)
 {
-    struct hub_jw *w = &b->w;
     struct hub_ev *e = b->e;
     struct hub_table_state *ts = hub__ev_table_state(e, tb->number);
-    int64_t ext = hub__ev_extension(e, b->r, tb->number);
-    struct tny_clock_msg m;
-    const char *state = "waiting";
+    memset(x, 0, sizeof(*x));
+    x->ext = hub__ev_extension(e, b->r, tb->number);
+    x->state = "waiting";
     /* The table's own clock (AG-14: from its draft start). */
     if (b->have_clock)
-        hub__table_clock(e, &b->clock, b->r, tb->number, b->now, &m);
+        hub__table_clock(e, &b->clock, b->r, tb->number, b->now, &x->m);
     if (ts && ts->conflict)
-        state = "conflict";
+        x->state = "conflict";
     else if (tb->has_result)
-        state = "confirmed";
+        x->state = "confirmed";
     else if (ts && ts->pending)
-        state = "pending_confirmation";
+        x->state = "pending_confirmation";
     else if (b->have_clock && b->clock.state != TNY_ROUND_CLOCK_READY) {
-        state = "playing";
-        if (m.state == TNY_ROUND_CLOCK_RUNNING && !m.unlimited &&
-            m.deadline_ms <= b->now)
-            state = "overdue";
+        x->state = "playing";
+        if (x->m.state == TNY_ROUND_CLOCK_RUNNING && !x->m.unlimited &&
+            x->m.deadline_ms <= b->now)
+            x->state = "overdue";
     }
-    const struct hub_device *dev = tb->number >= 0 && tb->number < b->n_by_table
-                                       ? b->by_table[tb->number]
-                                       : NULL;
-    hub_jw_obj(w);
-    hub_jw_kint(w, "table", tb->number);
-    hub_jw_kstr(w, "state", state);
-    hub_jw_kstr(w, "device", dev ? dev->id : NULL);
-    hub_jw_kbool(w, "online", dev && dev->state == TNY_WIRE_PRESENCE_ONLINE);
-    if (ext > 0)
-        hub_jw_kint(w, "extension_ms", ext);
-    if (b->have_clock) {
-        hub_jw_key(w, "clock");
-        clock_doc(w, &m, b->now, steady);
-    }
-    if (hub__ev_per_table_start(e)) /* AG-14 */
-        hub_jw_kbool(w, "draft_started",
-                     hub__ev_start_delay(e, b->r, tb->number) >= 0);
+    x->dev = tb->number >= 0 && tb->number < b->n_by_table
+                 ? b->by_table[tb->number]
+                 : NULL;
+    x->draft = hub__ev_per_table_start(e) /* AG-14 */
+                   ? hub__ev_start_delay(e, b->r, tb->number) >= 0
+                   : -1;
     /* Only the counted result, never a pending or disputed one. */
     if (tb->has_result && tb->number >= 0 && tb->number < b->c->n_times &&
         b->c->times[tb->number] > 0)
-        hub_jw_kint(w, "confirmed_ms", b->c->times[tb->number]);
-    if (strcmp(state, "confirmed") == 0 && result_doc(b, tb)) {
+        x->confirmed_ms = b->c->times[tb->number];
+}
+
+/* The fingerprint of the table/N document entry_write(steady) writes:
+ * everything it shows but the table and players (t: the table's index
+ * in the latest round, whose fingerprint covers them). */
+static uint64_t entry_fp(struct build *b, int32_t t, const struct entry *x)
+{
+    const struct tny_table *tb = &b->round->tables[t];
+    uint64_t h = mix(b->cur_fp[t], (uint64_t)(first_seat_of(b, tb) + 2));
+    h = hash_str(hash_str(h, x->state), x->dev ? x->dev->id : NULL);
+    h = mix(h, (uint64_t)(x->dev && x->dev->state == TNY_WIRE_PRESENCE_ONLINE));
+    h = mix(mix(h, (uint64_t)x->ext), (uint64_t)x->confirmed_ms);
+    h = mix(h, (uint64_t)(x->draft + 1) << 2 | (uint64_t)b->have_clock);
+    if (b->have_clock) {
+        bool running = x->m.state == TNY_ROUND_CLOCK_RUNNING;
+        h = mix(h, (uint64_t)x->m.state << 1 | (uint64_t)x->m.unlimited);
+        h = mix(h, (uint64_t)(running ? x->m.deadline_ms : x->m.remaining_ms));
+    }
+    return mix(h, (uint64_t)b->r) | 1;
+}
+
+/* One table's object of the `tables` document (steady: the table/N
+ * document's, its clock steady and the round and players added). */
+static void entry_write(struct build *b, const struct tny_table *tb,
+                        const struct entry *x, bool steady)
+{
+    struct hub_jw *w = &b->w;
+    hub_jw_obj(w);
+    hub_jw_kint(w, "table", tb->number);
+    hub_jw_kstr(w, "state", x->state);
+    hub_jw_kstr(w, "device", x->dev ? x->dev->id : NULL);
+    hub_jw_kbool(w, "online",
+                 x->dev && x->dev->state == TNY_WIRE_PRESENCE_ONLINE);
+    if (x->ext > 0)
+        hub_jw_kint(w, "extension_ms", x->ext);
+    if (b->have_clock) {
+        hub_jw_key(w, "clock");
+        clock_doc(w, &x->m, b->now, steady);
+    }
+    if (x->draft >= 0)
+        hub_jw_kbool(w, "draft_started", x->draft);
+    if (x->confirmed_ms > 0)
+        hub_jw_kint(w, "confirmed_ms", x->confirmed_ms);
+    if (strcmp(x->state, "confirmed") == 0 && result_doc(b, tb)) {
         hub_jw_key(w, "result");
         hub_jw_raw(w, b->res.buf, b->res.len);
     }
@@ -506,10 +548,18 @@ static void table_entry(struct build *b, const struct tny_table *tb,
         hub_jw_key(w, "players");
         hub_jw_arr(w);
         for (int32_t i = 0; i < tb->n_seats; i++)
-            seat_doc(w, e, tb, i, first);
+            seat_doc(w, b->e, tb, i, first);
         hub_jw_end_arr(w);
     }
     hub_jw_end(w);
+}
+
+static void table_entry(struct build *b, const struct tny_table *tb,
+                        bool steady)
+{
+    struct entry x;
+    entry_of(b, tb, &x);
+    entry_write(b, tb, &x, steady);
 }
 
 static void tables_doc(struct build *b)
@@ -884,12 +934,14 @@ static int table_docs(struct build *b, struct hub_outbox *ob)
         const struct tny_table *tb = &b->round->tables[t];
         if (tb->is_bye)
             continue;
-        hub_jw_reset(&b->w);
-        table_entry(b, tb, true);
-        uint64_t fp = hash_bytes(0, b->w.buf ? b->w.buf : "", b->w.len) | 1;
+        struct entry x;
+        entry_of(b, tb, &x);
+        uint64_t fp = entry_fp(b, t, &x);
         bool slot = tb->number >= 0 && tb->number < c->n_table_fp;
         if (slot && c->table_fp[tb->number] == fp)
             continue;
+        hub_jw_reset(&b->w);
+        entry_write(b, tb, &x, true);
         snprintf(what, sizeof what, "table/%d", (int)tb->number);
         if ((rc = add_text(ob, b->e, what, &b->w, true)) < 0)
             return rc;
