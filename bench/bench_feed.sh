@@ -21,20 +21,30 @@
 # - CPU (utime + stime, /proc) of the hub and of the feed broker over the
 #   publish and over the results.
 #
+# With --callgrind the hub runs under valgrind's callgrind, its counters
+# zeroed before the first result and dumped after the last: it prints the
+# hub's instructions per result (all its threads: the loop, the store's,
+# the feed builder), the figure that does not depend on the machine's load.
+#
 # usage: bench/bench_feed.sh [--build=DIR] [--phones=N] [--players=N]
-# (--clients=N is --phones=N)
+#                            [--results=N] [--callgrind]
+# (--clients=N is --phones=N; --results=N: the first N tables' results)
 set -u -o pipefail
 here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=$src/build
 clients=2000
 players=2000
+results=0
+callgrind=false
 for arg in "$@"; do
     case $arg in
     --build=*) build=${arg#--build=} ;;
     --clients=* | --phones=*) clients=${arg#--*=} ;;
     --players=*) players=${arg#--players=} ;;
-    *) echo "usage: $0 [--build=DIR] [--phones=N] [--players=N]" >&2; exit 2 ;;
+    --results=*) results=${arg#--results=} ;;
+    --callgrind) callgrind=true ;;
+    *) echo "usage: $0 [--build=DIR] [--phones=N] [--players=N] [--results=N] [--callgrind]" >&2; exit 2 ;;
     esac
 done
 build=$(cd "$build" && pwd) || exit 2
@@ -50,8 +60,17 @@ hl_programs
 start_broker --tables 1 --organisers o1
 source "$src/tests/e2e/live_hub.sh"
 live_hub_config 'feed = true'
+if $callgrind; then
+    command -v valgrind >/dev/null || fail "--callgrind: no valgrind"
+    printf '#!/bin/bash\nexec valgrind --tool=callgrind --callgrind-out-file=%q %q "$@"\n' \
+        "$E2E_TMP/hub.cg" "$HUB" >"$E2E_TMP/hub-cg.sh"
+    chmod +x "$E2E_TMP/hub-cg.sh"
+    HUB=$E2E_TMP/hub-cg.sh
+    # the console waits for a hub 20-50 times slower (live's own limit: 90 s)
+    echo 'timeout = 85' >>"$XDG_CONFIG_HOME/tourney/console.conf"
+fi
 hub_launch
-live 0 wait-hub --timeout 20
+live 0 wait-hub --timeout 120
 
 cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; } # clock ticks
 tck=$(getconf CLK_TCK)
@@ -106,6 +125,9 @@ echo "  CPU during publish: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker 
 live 0 clock start "$EV"
 
 # the results: the first seat 10 VP, the others 5, 4, 3
+[ "$results" -gt 0 ] && [ "$results" -lt "$n_tables" ] || results=$n_tables
+head -n "$results" "$E2E_TMP/pairs" >"$E2E_TMP/to_enter"
+$callgrind && { callgrind_control -z "$HUB_PID" >/dev/null || fail "callgrind_control -z"; }
 hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID")
 t_res=$(now_ms)
 : >"$E2E_TMP/entered"
@@ -115,13 +137,23 @@ while read -r t a b c d; do
     # exit 0 is the hub's acknowledgement (live fails the bench otherwise)
     live 0 result enter "$EV" 1 "$t" "{\"vp\": {\"$a\": 10, \"$b\": 5, \"$c\": 4, \"$d\": 3}}"
     echo "$t $ts" >>"$E2E_TMP/entered"
-done <"$E2E_TMP/pairs"
+done <"$E2E_TMP/to_enter"
 t_res_end=$(now_ms)
 n_entered=$(wc -l <"$E2E_TMP/entered")
-[ "$n_entered" -eq "$n_tables" ] || fail "$n_entered results acknowledged for $n_tables tables"
-wait_for 60 "[ \$(grep -c '^C ' '$E2E_TMP/obs') -ge $clients ]" ||
-    fail "only $(grep -c '^C ' "$E2E_TMP/obs") of $clients phones saw their table confirmed within 60 s"
+[ "$n_entered" -eq "$results" ] || fail "$n_entered results acknowledged for $results tables"
+# every phone of an entered table sees it confirmed
+want=$(awk 'NR == FNR { t[$1] = 1; next } $1 == "S" && ($2 in t)' "$E2E_TMP/entered" "$E2E_TMP/obs" | wc -l)
+[ "$results" -lt "$n_tables" ] || want=$clients
+wait_for 60 "[ \$(grep -c '^C ' '$E2E_TMP/obs') -ge $want ]" ||
+    fail "only $(grep -c '^C ' "$E2E_TMP/obs") of $want phones saw their table confirmed within 60 s"
 hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID")
+if $callgrind; then
+    callgrind_control -d "$HUB_PID" >/dev/null || fail "callgrind_control -d"
+    ir=$(cat "$E2E_TMP"/hub.cg.* 2>/dev/null | awk '/^summary:/ { s += $2 } END { if (NR) printf "%.0f", s }')
+    need "hub instructions (callgrind)" "$ir"
+    per=$(awk -v i="$ir" -v n="$n_entered" 'BEGIN { printf "%.1f", i / n / 1e6 }') || fail "instructions per result"
+    echo "hub instructions per result (callgrind, all threads): $per M ($ir over $n_entered results)"
+fi
 awk 'NR == FNR { e[$1] = $2; next } $1 == "C" && ($2 in e) { d = $3 - e[$2]; if (!($2 in m) || d > m[$2]) m[$2] = d } END { for (t in m) print m[t] }' \
     "$E2E_TMP/entered" "$E2E_TMP/obs" | sort -n >"$E2E_TMP/lat.res"
 res_med=$(awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }' "$E2E_TMP/lat.res")

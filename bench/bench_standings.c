@@ -3,7 +3,9 @@
  * `tourney pair` path end to end on a 10,000-player event file: parse +
  * validate, pair, print, timed in-process; the file is also written to
  * /tmp so the binary can be timed from the shell (see README).
- * Not a test: prints numbers only.
+ * Not a test of speed, but it fails (exit 1, "bench: ...") when a figure
+ * could not be measured (an event not built, standings or a pairing
+ * refused): no empty row is printed as a result (issue 17 item 5).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,14 @@
 #include "tny/pair.h"
 #include "tny/simulate.h"
 #include "tny/standings.h"
+
+static int failures; /* figures not measured: main returns 1 */
+
+static void failed(const char *what, const char *msg)
+{
+    fprintf(stderr, "bench: %s: %s\n", what, msg);
+    failures++;
+}
 
 static double now_s(void)
 {
@@ -31,7 +41,7 @@ static int build_event(const char *format, const char *options, int n,
              format, options);
     struct tny_diag diag = {{0}};
     if (tny_event_from_json_text(head, strlen(head), ev, &diag) != 0) {
-        fprintf(stderr, "bench: %s\n", diag.msg);
+        failed(format, diag.msg);
         return -1;
     }
     struct tny_rng rng;
@@ -40,8 +50,10 @@ static int build_event(const char *format, const char *options, int n,
         char id[32];
         snprintf(id, sizeof(id), "p%d", i + 1);
         int32_t idx;
-        if (tny_event_add_player(ev, id, id, &idx) != 0)
+        if (tny_event_add_player(ev, id, id, &idx) != 0) {
+            failed(format, "player not added");
             return -1;
+        }
         ev->players[idx].has_rating = true;
         ev->players[idx].rating = 1200 + (double)tny_rng_below(&rng, 800);
         if (ev->format.game == TNY_GAME_NEUROSHIMA_HEX) {
@@ -52,7 +64,7 @@ static int build_event(const char *format, const char *options, int n,
     }
     int32_t played = 0;
     if (tny_simulate_rounds(ev, rounds, &rng, &played, &diag) != 0) {
-        fprintf(stderr, "bench: %s\n", diag.msg);
+        failed(format, diag.msg);
         return -1;
     }
     return played;
@@ -70,8 +82,11 @@ static void bench_standings(const char *format, const char *options, int n,
         struct tny_standings st;
         struct tny_diag diag;
         double t0 = now_s();
-        if (tny_standings_compute(&ev, &st, &diag) != 0)
-            fprintf(stderr, "bench: %s\n", diag.msg);
+        if (tny_standings_compute(&ev, &st, &diag) != 0) {
+            failed(format, diag.msg);
+            tny_event_release(&ev);
+            return;
+        }
         double t = now_s() - t0;
         if (t < best)
             best = t;
@@ -90,8 +105,11 @@ static void bench_pair_file(const char *format, const char *options, int n,
     if (played < 0)
         return;
     char *text = NULL;
-    if (tny_event_to_json(&ev, &text) != 0)
+    if (tny_event_to_json(&ev, &text) != 0) {
+        failed(format, "event not written");
+        tny_event_release(&ev);
         return;
+    }
     tny_event_release(&ev);
     char path[128];
     snprintf(path, sizeof(path), "/tmp/tourney-bench-%s-%d.json", format, n);
@@ -105,14 +123,14 @@ static void bench_pair_file(const char *format, const char *options, int n,
     struct tny_diag diag = {{0}};
     struct tny_event parsed;
     if (tny_event_from_json_text(text, len, &parsed, &diag) != 0) {
-        fprintf(stderr, "bench: %s\n", diag.msg);
+        failed(format, diag.msg);
         free(text);
         return;
     }
     double t1 = now_s();
     struct tny_round_plan plan;
     if (tny_pair_next(&parsed, &plan, &diag) != 0) {
-        fprintf(stderr, "bench: %s\n", diag.msg);
+        failed(format, diag.msg);
         free(text);
         tny_event_release(&parsed);
         return;
@@ -121,6 +139,8 @@ static void bench_pair_file(const char *format, const char *options, int n,
     char *out = NULL;
     if (tny_round_plan_to_json(&parsed, &plan, &out) == 0)
         free(out);
+    else
+        failed(format, "round plan not printed");
     double t3 = now_s();
     printf("| pair e2e | %-14s | %6d | %2d | parse %.0f ms + pair %.0f ms + "
            "print %.0f ms = %.0f ms | %s (%.1f MB) |\n",
@@ -143,8 +163,11 @@ static void bench_copy(const char *format, const char *options, int n,
     for (int k = 0; k < 21; k++) {
         struct tny_event copy;
         double t0 = now_s();
-        if (tny_event_copy(&ev, &copy) != 0)
+        if (tny_event_copy(&ev, &copy) != 0) {
+            failed(format, "event not copied");
+            tny_event_release(&ev);
             return;
+        }
         t[k] = now_s() - t0;
         tny_event_release(&copy);
     }
@@ -180,5 +203,5 @@ int main(void)
                "{\"structure\":\"custom\",\"swiss_rounds\":10,"
                "\"cut\":0}",
                10000, 10);
-    return 0;
+    return failures ? 1 : 0;
 }

@@ -11,6 +11,7 @@
  * line per observation:
  *   "P ROUND MS"  a client first had its table in ROUND (ms since epoch)
  *   "C TABLE MS"  a client first saw its TABLE confirmed
+ *   "S TABLE"     a client learnt its table (from its player document)
  *   "B TOPIC BYTES" the size of each document client 0 receives
  * and exits when stdin closes.
  */
@@ -57,6 +58,7 @@ function start(i) {
                 out.write('P ' + doc.round + ' ' + now + '\n');
             }
             if (doc.table && doc.table !== table) {
+                out.write('S ' + doc.table + '\n');
                 if (table)
                     c.unsubscribe(prefix + 'table/' + table);
                 table = doc.table;

@@ -977,8 +977,8 @@ static int parse_cut_seeds(struct eparse *ep, const json_t *arr)
     return TNY_OK;
 }
 
-int tny_event_from_json(const json_t *root, struct tny_event *ev,
-                        struct tny_diag *diag)
+static int event_from_json(const json_t *root, struct tny_event *ev,
+                           struct tny_diag *diag)
 {
     struct eparse ep = {.ev = ev, .ids = {NULL, 0}, .diag = diag};
     json_t *v;
@@ -1060,6 +1060,21 @@ out:
         tny_event_release(ev);
     }
     return rc;
+}
+
+/* Parsed once without paths (they are for a message only); a refused
+ * file is parsed again with them, and that pass's message (the same first
+ * problem: parsing is deterministic) is the one given. */
+int tny_event_from_json(const json_t *root, struct tny_event *ev,
+                        struct tny_diag *diag)
+{
+    struct tny_diag quiet = {{0}};
+    bool was = tny__paths_quiet(true);
+    int rc = event_from_json(root, ev, &quiet);
+    tny__paths_quiet(was);
+    if (rc >= 0 || was)
+        return rc >= 0 ? rc : tny_diag_set(diag, rc, "%s", quiet.msg);
+    return event_from_json(root, ev, diag);
 }
 
 int tny_event_from_json_text(const char *text, size_t len,

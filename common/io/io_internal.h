@@ -23,6 +23,9 @@
 void tny__path_key(char *dst, const char *base, const char *key);
 /* dst = "base[i]". */
 void tny__path_index(char *dst, const char *base, size_t i);
+/* Sets whether the two above build nothing (dst = ""), for a pass whose
+ * messages are not shown; returns the previous setting.  Per thread. */
+bool tny__paths_quiet(bool on);
 
 /* True for keys every object ignores: "x_..." and "_...". */
 bool tny__is_extension_key(const char *key);

@@ -41,12 +41,14 @@ struct work {
 struct ctx {
     const struct tny_event *ev;
     const struct tny_records *rec;
-    int32_t n_rounds; /* rounds in rec */
-    bool *in_scope;   /* rounds that count for points/tiebreaks */
-    bool *excluded;   /* TX-6: players whose results the event ignores */
-    int64_t *points;  /* per player */
-    int32_t *lot;     /* per player lot rank, 1 = luckiest */
-    double *sos;      /* per player, computed lazily */
+    int32_t n_rounds;  /* rounds in rec */
+    bool *in_scope;    /* rounds that count for points/tiebreaks */
+    bool *excluded;    /* TX-6: players whose results the event ignores */
+    bool any_excluded; /* some excluded[p]: counts() looks at opponents */
+    int32_t *played;   /* per player rounds_played, once excluded is known */
+    int64_t *points;   /* per player */
+    int32_t *lot;      /* per player lot rank, 1 = luckiest */
+    double *sos;       /* per player, computed lazily */
     bool have_sos;
 };
 
@@ -63,7 +65,7 @@ static bool counts(const struct ctx *c, int32_t p, int32_t r0)
 {
     if (!c->in_scope[r0])
         return false;
-    if (c->excluded[p])
+    if (!c->any_excluded || c->excluded[p])
         return true;
     const struct tny_record *x = tny_records_at(c->rec, p, r0);
     if (x->presence != TNY_PLAYED)
@@ -77,6 +79,8 @@ static bool counts(const struct ctx *c, int32_t p, int32_t r0)
 static int32_t rounds_played(const struct ctx *c, int32_t p)
 {
     int32_t n = 0;
+    if (c->played)
+        return c->played[p];
     for (int32_t r = 0; r < c->n_rounds; r++)
         if (counts(c, p, r) &&
             tny_records_at(c->rec, p, r)->presence != TNY_ABSENT)
@@ -632,7 +636,18 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
         bool dq = pl->dq_after > 0 && pl->dq_after <= after_round;
         c.excluded[p] = !dq && ev->format.max_missed_games > 0 &&
                         missed_games(&c, p) > ev->format.max_missed_games;
+        c.any_excluded = c.any_excluded || c.excluded[p];
     }
+    /* Rounds played, asked for each opponent of each player (SoS, OWP)
+     * and each row: counted once (issue 17: standings regressed 1.38x). */
+    int32_t *played = malloc(sizeof(*played) * np);
+    if (!played) {
+        rc = tny_diag_set(diag, TNY_ENOMEM, "standings: out of memory");
+        goto out;
+    }
+    for (int32_t p = 0; p < n; p++)
+        played[p] = rounds_played(&c, p);
+    c.played = played;
     for (int32_t p = 0; p < n; p++)
         for (int32_t r = 0; r < after_round; r++)
             if (counts(&c, p, r))
@@ -677,6 +692,7 @@ out:
     free(c.points);
     free(c.lot);
     free(c.sos);
+    free(c.played);
     tny_records_release(&rec);
     if (rc < 0)
         tny_standings_release(out);

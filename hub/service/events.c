@@ -18,6 +18,7 @@ void hub__ev_free(struct hub_ev *e)
         tny_event_release(&e->ev);
     free(e->tables);
     free(e->ext);
+    hub__feed_cache_free(e->feed_cache);
     free(e);
 }
 

@@ -19,40 +19,110 @@
  */
 #include "feed.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "devices.h"
 #include "events.h"
+#include "feed_json.h"
 #include "publish.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/score.h"
 #include "tny/standings.h"
 
-static int add_msg(struct hub_outbox *ob, const struct hub_ev *e,
-                   const char *what, json_t *doc, bool retained)
+/* ---- what a build keeps for the next one ------------------------------ */
+
+/* Per event and service (hub_ev.feed_cache): the fingerprints of the
+ * documents the last build sent, so a build writes and sends only those
+ * whose inputs changed; the standings computed from the completed rounds
+ * (computed again only when those rounds or the players change); when
+ * each table's counted result was stored.  A fingerprint is a hash of the
+ * typed values a document is written from. */
+struct hub_feed_cache {
+    bool valid;
+    uint64_t event_fp;
+    int32_t n_players;
+    uint64_t *player_fp; /* [n_players] the player/ID document; 0 none */
+    int32_t n_table_fp;
+    uint64_t *table_fp; /* [table number] the table/N document; 0 none */
+    uint64_t pairings_fp, standings_fp, bracket_fp;
+    /* the standings of standings_in (their inputs' fingerprint) */
+    uint64_t standings_in;
+    bool have_st;
+    struct tny_standings st;
+    /* confirmed_ms of the latest round by table number, for times_key */
+    uint64_t times_key;
+    int32_t n_times;
+    int64_t *times;
+};
+
+void hub__feed_cache_free(struct hub_feed_cache *c)
 {
-    char topic[HUB_TOPIC_MAX];
-    char *text;
-    if (!doc)
-        return TNY_ENOMEM;
-    text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(doc);
-    if (!text)
-        return TNY_ENOMEM;
-    snprintf(topic, sizeof(topic), "%sfeed/%s/%s", TNY_WIRE_TOPIC_PREFIX, e->id,
-             what);
-    return hub_outbox_add(ob, topic, (uint8_t *)text, strlen(text), retained);
+    if (!c)
+        return;
+    free(c->player_fp);
+    free(c->table_fp);
+    free(c->times);
+    tny_standings_release(&c->st);
+    free(c);
 }
 
-static int add(struct hub_outbox *ob, const struct hub_ev *e, const char *what,
-               json_t *doc)
+/* Forgets which documents were sent (the next build sends all). */
+static void cache_forget(struct hub_feed_cache *c)
 {
-    return add_msg(ob, e, what, doc, true);
+    if (c->player_fp)
+        memset(c->player_fp, 0, sizeof(*c->player_fp) * (size_t)c->n_players);
+    if (c->table_fp)
+        memset(c->table_fp, 0, sizeof(*c->table_fp) * (size_t)c->n_table_fp);
+    c->event_fp = c->pairings_fp = c->standings_fp = c->bracket_fp = 0;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t v;
+    for (; n >= 8; n -= 8, b += 8) {
+        memcpy(&v, b, 8);
+        h = mix(h, v);
+    }
+    v = 0;
+    memcpy(&v, b, n);
+    return mix(h, v ^ ((uint64_t)n << 56));
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    return s ? hash_bytes(h, s, strlen(s)) : mix(h, 0x6e756c6cull);
+}
+
+/* ---- documents, written as text from the model (feed_json.h) ---------- */
+
+static int add_text(struct hub_outbox *ob, const struct hub_ev *e,
+                    const char *what, struct hub_jw *w, bool retained)
+{
+    char topic[HUB_TOPIC_MAX];
+    size_t len = w->len;
+    char *text = hub_jw_take(w);
+    if (!text)
+        return TNY_ENOMEM;
+    int n = snprintf(topic, sizeof(topic), "%sfeed/%s/%s",
+                     TNY_WIRE_TOPIC_PREFIX, e->id, what);
+    if (n < 0 || (size_t)n >= sizeof(topic)) { /* ids are shorter */
+        free(text);
+        return TNY_ESTATE;
+    }
+    return hub_outbox_add(ob, topic, (uint8_t *)text, len, retained);
 }
 
 static const char *level_name(enum tny_event_level l)
@@ -97,46 +167,51 @@ static int32_t stage_rounds(const struct hub_ev *e)
     return rounds > 0 ? rounds : 0;
 }
 
-/* event_doc(e, now_ms): `updated_ms` is when the document's content last
- * changed (remembered in e), so an unchanged event document is equal to
- * the last one and not sent again to every phone after each result. */
-static json_t *event_doc(struct hub_ev *e, int64_t now_ms)
+static void event_keys(struct hub_jw *w, const struct hub_ev *e,
+                       int64_t updated_ms)
 {
     static const char *const status[] = {"setup", "running", "finished"};
     const struct tny_format *f = &e->ev.format;
     int32_t r = e->ev.n_rounds, in_stage = 0, planned = stage_rounds(e);
     for (int32_t k = 0; k < r; k++)
         in_stage += e->ev.rounds[k].stage == e->ev.rounds[r - 1].stage;
-    json_t *o = json_pack(
-        "{s:s, s:s, s:s, s:s, s:s?, s:s, s:i, s:s?, s:s?, s:s?, s:i, s:I}",
-        "id", e->id, "title", e->ev.title[0] ? e->ev.title : f->title, "format",
-        f->name, "game", tny_game_name(f->game), "level",
-        level_name(e->ev.level), "status",
-        e->info.status <= HUB_EVENT_FINISHED ? status[e->info.status] : "?",
-        "round", (int)r, "round_status", round_status(e), "stage",
-        r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL, "stage_name",
-        stage_name(e), "players", (int)e->ev.n_players, "updated_ms",
-        (json_int_t)0);
-    if (o && r > 0)
-        json_object_set_new(o, "stage_round", json_integer(in_stage));
-    if (o && planned > 0)
-        json_object_set_new(o, "stage_rounds", json_integer(planned));
-    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    if (text) {
-        uint64_t h = 14695981039346656037ull;
-        for (const char *c = text; *c; c++)
-            h = (h ^ (unsigned char)*c) * 1099511628211ull;
-        if (h != e->feed_event_hash || !e->feed_event_ms) {
-            e->feed_event_hash = h;
-            e->feed_event_ms = now_ms;
-        }
-        free(text);
+    hub_jw_obj(w);
+    hub_jw_kstr(w, "id", e->id);
+    hub_jw_kstr(w, "title", e->ev.title[0] ? e->ev.title : f->title);
+    hub_jw_kstr(w, "format", f->name);
+    hub_jw_kstr(w, "game", tny_game_name(f->game));
+    hub_jw_kstr(w, "level", level_name(e->ev.level));
+    hub_jw_kstr(w, "status",
+                e->info.status <= HUB_EVENT_FINISHED ? status[e->info.status]
+                                                     : "?");
+    hub_jw_kint(w, "round", r);
+    hub_jw_kstr(w, "round_status", round_status(e));
+    hub_jw_kstr(w, "stage",
+                r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL);
+    hub_jw_kstr(w, "stage_name", stage_name(e));
+    hub_jw_kint(w, "players", e->ev.n_players);
+    hub_jw_kint(w, "updated_ms", updated_ms);
+    if (r > 0)
+        hub_jw_kint(w, "stage_round", in_stage);
+    if (planned > 0)
+        hub_jw_kint(w, "stage_rounds", planned);
+    hub_jw_end(w);
+}
+
+/* event: `updated_ms` is when the document's content last changed
+ * (remembered in e), so an unchanged event document is equal to the last
+ * one and not sent again to every phone after each result. */
+static void event_doc(struct hub_jw *w, struct hub_ev *e, int64_t now_ms)
+{
+    hub_jw_reset(w);
+    event_keys(w, e, 0);
+    uint64_t h = hash_bytes(0, w->buf ? w->buf : "", w->len);
+    if (h != e->feed_event_hash || !e->feed_event_ms) {
+        e->feed_event_hash = h;
+        e->feed_event_ms = now_ms;
     }
-    if (o)
-        json_object_set_new(
-            o, "updated_ms",
-            json_integer(e->feed_event_ms ? e->feed_event_ms : now_ms));
-    return o;
+    hub_jw_reset(w);
+    event_keys(w, e, e->feed_event_ms ? e->feed_event_ms : now_ms);
 }
 
 /* An optional text: NULL (the key is left out) when unknown or empty. */
@@ -145,302 +220,587 @@ static const char *known(const char *s)
     return s && s[0] ? s : NULL;
 }
 
-static json_t *player_brief(const struct hub_ev *e, int32_t p)
+/* A player object's keys (docs/feed.md): an unknown club / country is
+ * absent, not null. */
+static void brief_keys(struct hub_jw *w, const struct hub_ev *e, int32_t p)
 {
     const struct tny_player *pl = &e->ev.players[p];
-    /* s* : an unknown club / country is absent, not null (docs/feed.md). */
-    return json_pack("{s:s, s:s, s:s*, s:s*}", "id", pl->id, "name", pl->name,
-                     "club", known(pl->club), "country", known(pl->country));
+    hub_jw_kstr(w, "id", pl->id);
+    hub_jw_kstr(w, "name", pl->name);
+    if (known(pl->club))
+        hub_jw_kstr(w, "club", pl->club);
+    if (known(pl->country))
+        hub_jw_kstr(w, "country", pl->country);
 }
 
-static json_t *seat_doc(const struct hub_ev *e, const struct tny_table *t,
-                        int32_t i, int32_t first_seat)
+static void player_brief(struct hub_jw *w, const struct hub_ev *e, int32_t p)
+{
+    hub_jw_obj(w);
+    brief_keys(w, e, p);
+    hub_jw_end(w);
+}
+
+/* The fingerprint of what brief_keys and seat_doc write of a player. */
+static uint64_t brief_fp(const struct hub_ev *e, int32_t p)
+{
+    const struct tny_player *pl = &e->ev.players[p];
+    uint64_t h = hash_str(hash_str(0, pl->id), pl->name);
+    h = hash_str(hash_str(h, known(pl->club)), known(pl->country));
+    h = hash_bytes(h, pl->armies, sizeof(pl->armies[0]) * (size_t)pl->n_armies);
+    h = mix(h, (uint64_t)pl->n_armies << 8 | (uint64_t)pl->n_colours);
+    for (int32_t k = 0; k < pl->n_colours; k++)
+        h = hash_str(h, pl->colours[k]);
+    return hash_str(hash_str(h, pl->faction), pl->agenda);
+}
+
+static void seat_doc(struct hub_jw *w, const struct hub_ev *e,
+                     const struct tny_table *t, int32_t i, int32_t first_seat)
 {
     const struct tny_player *pl = &e->ev.players[t->seats[i]];
-    json_t *o = player_brief(e, t->seats[i]);
-    if (!o)
-        return NULL;
-    json_object_set_new(o, "seat", json_integer(i + 1));
+    const struct tny_format *f = &e->ev.format;
+    hub_jw_obj(w);
+    brief_keys(w, e, t->seats[i]);
+    hub_jw_kint(w, "seat", i + 1);
     if (first_seat == i)
-        json_object_set_new(o, "first", json_true());
+        hub_jw_kbool(w, "first", true);
     if (pl->n_armies > 0) {
-        json_t *a = json_array();
-        for (int32_t k = 0; a && k < pl->n_armies; k++)
-            if (pl->armies[k] >= 0 && pl->armies[k] < e->ev.format.n_armies)
-                json_array_append_new(
-                    a, json_string(e->ev.format.armies[pl->armies[k]]));
-        json_object_set_new(o, "armies", a);
+        hub_jw_key(w, "armies");
+        hub_jw_arr(w);
+        for (int32_t k = 0; k < pl->n_armies; k++)
+            if (pl->armies[k] >= 0 && pl->armies[k] < f->n_armies)
+                hub_jw_str(w, f->armies[pl->armies[k]]);
+        hub_jw_end_arr(w);
     }
     if (t->has_result && t->result.army[i] >= 0 &&
-        t->result.army[i] < e->ev.format.n_armies)
-        json_object_set_new(
-            o, "army", json_string(e->ev.format.armies[t->result.army[i]]));
+        t->result.army[i] < f->n_armies)
+        hub_jw_kstr(w, "army", f->armies[t->result.army[i]]);
     if (pl->n_colours > 0) {
-        json_t *a = json_array();
-        for (int32_t k = 0; a && k < pl->n_colours; k++)
-            json_array_append_new(a, json_string(pl->colours[k]));
-        json_object_set_new(o, "colours", a);
+        hub_jw_key(w, "colours");
+        hub_jw_arr(w);
+        for (int32_t k = 0; k < pl->n_colours; k++)
+            if (pl->colours[k])
+                hub_jw_str(w, pl->colours[k]);
+        hub_jw_end_arr(w);
     }
     if (pl->faction)
-        json_object_set_new(o, "faction", json_string(pl->faction));
+        hub_jw_kstr(w, "faction", pl->faction);
     if (pl->agenda)
-        json_object_set_new(o, "agenda", json_string(pl->agenda));
-    return o;
+        hub_jw_kstr(w, "agenda", pl->agenda);
+    hub_jw_end(w);
 }
 
-static json_t *pairings_doc(struct hub_ev *e)
+/* One build: the event, its latest round and what is known of it. */
+struct build {
+    struct hub_service *svc;
+    struct hub_ev *e;
+    struct hub_feed_cache *c;
+    int64_t now;
+    int32_t r; /* latest round, 0 = none */
+    const struct tny_round *round;
+    bool have_clock;
+    struct tny_round_clock clock;
+    struct hub_device **by_table;
+    int32_t n_by_table;
+    uint64_t *pfp;        /* [player] brief_fp */
+    uint64_t *cur_fp;     /* [table index of the latest round] table_fp */
+    uint64_t *hist_fp;    /* [player] the results and byes so far */
+    int32_t *seat_tab;    /* [player] table index in the latest round, -1 */
+    bool *bye;            /* [player] has the bye in the latest round */
+    struct hub_jw w, res; /* the document being written; a result */
+};
+
+static int32_t first_seat_of(struct build *b, const struct tny_table *tb)
 {
-    int32_t r = e->ev.n_rounds;
-    json_t *tables = json_array(), *byes = json_array();
-    if (r > 0) {
-        const struct tny_round *round = &e->ev.rounds[r - 1];
-        for (int32_t t = 0; t < round->n_tables; t++) {
-            const struct tny_table *tb = &round->tables[t];
-            if (tb->is_bye) {
-                json_array_append_new(byes, player_brief(e, tb->seats[0]));
-                continue;
-            }
-            struct hub_table_state *ts = hub__ev_table_state(e, tb->number);
-            json_t *seats = json_array();
-            for (int32_t i = 0; seats && i < tb->n_seats; i++)
-                json_array_append_new(
-                    seats, seat_doc(e, tb, i, ts ? ts->first_seat : -1));
-            json_array_append_new(tables,
-                                  json_pack("{s:i, s:o}", "table",
-                                            (int)tb->number, "players", seats));
-        }
-    }
-    return json_pack("{s:i, s:s?, s:s?, s:o, s:o}", "round", (int)r, "stage",
-                     r ? tny_stage_kind_name(e->ev.rounds[r - 1].stage) : NULL,
-                     "stage_name", stage_name(e), "tables", tables, "byes",
-                     byes);
+    struct hub_table_state *ts = hub__ev_table_state(b->e, tb->number);
+    return ts ? ts->first_seat : -1;
 }
 
-static json_t *clock_doc(const struct tny_clock_msg *m, int64_t now_ms)
+/* A table's fingerprint: its seats and result as stored, its players. */
+static uint64_t table_fp(const struct build *b, int32_t r,
+                         const struct tny_table *tb)
+{
+    uint64_t h = mix((uint64_t)r, (uint64_t)(uint32_t)tb->number << 1 |
+                                      (uint64_t)tb->is_bye);
+    h = mix(h, (uint64_t)tb->n_seats << 1 | (uint64_t)tb->has_result);
+    for (int32_t i = 0; i < tb->n_seats; i++)
+        h = mix(h, b->pfp[tb->seats[i]]);
+    if (tb->has_result) {
+        const struct tny_result *x = &tb->result;
+        h = hash_bytes(h, x, offsetof(struct tny_result, n_lots));
+        for (int32_t k = 0; k < x->n_lots && k < TNY_MAX_LOTS; k++)
+            h = hash_str(h, x->lots[k]);
+    }
+    return h;
+}
+
+static void pairings_doc(struct build *b)
+{
+    struct hub_jw *w = &b->w;
+    const struct hub_ev *e = b->e;
+    hub_jw_reset(w);
+    hub_jw_obj(w);
+    hub_jw_kint(w, "round", b->r);
+    hub_jw_kstr(w, "stage", b->r ? tny_stage_kind_name(b->round->stage) : NULL);
+    hub_jw_kstr(w, "stage_name", stage_name(e));
+    hub_jw_key(w, "tables");
+    hub_jw_arr(w);
+    for (int32_t t = 0; b->round && t < b->round->n_tables; t++) {
+        const struct tny_table *tb = &b->round->tables[t];
+        if (tb->is_bye)
+            continue;
+        hub_jw_obj(w);
+        hub_jw_kint(w, "table", tb->number);
+        hub_jw_key(w, "players");
+        hub_jw_arr(w);
+        int32_t first = first_seat_of(b, tb);
+        for (int32_t i = 0; i < tb->n_seats; i++)
+            seat_doc(w, e, tb, i, first);
+        hub_jw_end_arr(w);
+        hub_jw_end(w);
+    }
+    hub_jw_end_arr(w);
+    hub_jw_key(w, "byes");
+    hub_jw_arr(w);
+    for (int32_t t = 0; b->round && t < b->round->n_tables; t++)
+        if (b->round->tables[t].is_bye)
+            player_brief(w, e, b->round->tables[t].seats[0]);
+    hub_jw_end_arr(w);
+    hub_jw_end(w);
+}
+
+/* A clock object (docs/feed.md); steady: without what changes at every
+ * publication (hub_now_ms; remaining_ms of a running clock, which
+ * deadline_ms gives), so a table's document changes only when the table
+ * does and the hub does not send it again. */
+static void clock_doc(struct hub_jw *w, const struct tny_clock_msg *m,
+                      int64_t now_ms, bool steady)
 {
     static const char *const states[] = {"not_started", "running", "paused"};
-    json_t *o =
-        json_pack("{s:s, s:b, s:I}", "state",
-                  m->state <= TNY_ROUND_CLOCK_PAUSED ? states[m->state] : "?",
-                  "unlimited", m->unlimited, "hub_now_ms", (json_int_t)now_ms);
-    if (!o || m->unlimited)
-        return o;
-    if (m->state == TNY_ROUND_CLOCK_RUNNING) {
-        json_object_set_new(o, "deadline_ms", json_integer(m->deadline_ms));
-        json_object_set_new(o, "remaining_ms",
-                            json_integer(m->deadline_ms - now_ms));
-    } else {
-        json_object_set_new(o, "remaining_ms", json_integer(m->remaining_ms));
+    bool running = m->state == TNY_ROUND_CLOCK_RUNNING;
+    hub_jw_obj(w);
+    hub_jw_kstr(w, "state",
+                m->state <= TNY_ROUND_CLOCK_PAUSED ? states[m->state] : "?");
+    hub_jw_kbool(w, "unlimited", m->unlimited);
+    if (!steady)
+        hub_jw_kint(w, "hub_now_ms", now_ms);
+    if (!m->unlimited && running) {
+        hub_jw_kint(w, "deadline_ms", m->deadline_ms);
+        if (!steady)
+            hub_jw_kint(w, "remaining_ms", m->deadline_ms - now_ms);
+    } else if (!m->unlimited) {
+        hub_jw_kint(w, "remaining_ms", m->remaining_ms);
     }
-    return o;
+    hub_jw_end(w);
 }
 
 /* The table's counted result as the event file writes it (the wire
- * conversion and the hub's result JSON writer): a new object, NULL when
- * it cannot be converted (then the table shows no result). */
-static json_t *result_doc(const struct hub_ev *e, const struct tny_table *tb)
+ * conversion and the hub's result writer) into b->res; false when it
+ * cannot be converted (then the table shows no result). */
+static bool result_doc(struct build *b, const struct tny_table *tb)
 {
     struct tny_wire_result wr;
     struct tny_diag ignored;
-    char *text = NULL;
-    json_t *o = NULL;
-    if (tny_wire_result_from_table(&e->ev, tb, &wr, &ignored) == 0 &&
-        hub__result_json(&wr, &text, &ignored) == 0)
-        o = json_loads(text, 0, NULL);
-    free(text);
-    return o;
+    hub_jw_reset(&b->res);
+    return tny_wire_result_from_table(&b->e->ev, tb, &wr, &ignored) == 0 &&
+           hub__result_write(&b->res, &wr, &ignored) == 0 && !b->res.oom;
 }
 
 /* When each table's counted result was stored (the created_ms of its
- * valid, not superseded row), in (*out)[table number] (0 = none), for
- * numbers < *n; free(*out).  One query for the round. */
-static int confirmed_times(struct hub_service *svc, const struct hub_ev *e,
-                           int64_t **out, int32_t *n, struct tny_diag *diag)
+ * valid, not superseded row), in c->times[table number] (0 = none): one
+ * query for the round, again only when a table's result changed. */
+static int confirmed_times(struct build *b, struct tny_diag *diag)
 {
-    const struct tny_round *round = &e->ev.rounds[e->ev.n_rounds - 1];
+    struct hub_feed_cache *c = b->c;
+    const struct tny_round *round = b->round;
     struct hub_result_row *rows = NULL;
     int32_t n_rows = 0, max = 0;
+    uint64_t key = mix(0, (uint64_t)b->r);
     int rc;
-    *out = NULL;
-    *n = 0;
-    for (int32_t t = 0; t < round->n_tables; t++)
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        const struct hub_table_state *ts =
+            hub__ev_table_state(b->e, round->tables[t].number);
         if (round->tables[t].number > max)
             max = round->tables[t].number;
-    if ((rc = hub_store_list_results(svc->store, e->id, e->ev.n_rounds, 0,
-                                     &rows, &n_rows, diag)) < 0)
+        /* a correction may count a result equal to the one before */
+        key = mix(key, b->cur_fp[t] ^ (ts ? (uint64_t)ts->pending << 1 |
+                                                (uint64_t)ts->conflict << 2
+                                          : 0));
+    }
+    if (c->times && c->times_key == key)
+        return TNY_OK;
+    free(c->times);
+    c->times = NULL;
+    c->n_times = 0;
+    if ((rc = hub_store_list_results(b->svc->store, b->e->id, b->r, 0, &rows,
+                                     &n_rows, diag)) < 0)
         return rc == TNY_ENOTFOUND ? TNY_OK : rc;
-    *out = calloc((size_t)max + 1, sizeof(**out));
-    if (!*out) {
+    c->times = calloc((size_t)max + 1, sizeof(*c->times));
+    if (!c->times) {
         hub_result_rows_free(rows, n_rows);
         return TNY_ENOMEM;
     }
-    *n = max + 1;
+    c->n_times = max + 1;
+    c->times_key = key;
     for (int32_t i = 0; i < n_rows; i++)
         if (rows[i].status == HUB_RESULT_VALID && !rows[i].superseded_by &&
             rows[i].table >= 0 && rows[i].table <= max)
-            (*out)[rows[i].table] = rows[i].created_ms;
+            c->times[rows[i].table] = rows[i].created_ms;
     hub_result_rows_free(rows, n_rows);
     return TNY_OK;
 }
 
-static json_t *tables_doc(struct hub_service *svc, struct hub_ev *e,
-                          int64_t now_ms, struct tny_diag *diag)
+/* One table's object of the `tables` document (steady: the table/N
+ * document's, its clock steady and the round and players added). */
+/* What a table's entry (and its table/N document) shows, as typed
+ * values: written by entry_write, fingerprinted by entry_fp. */
+struct entry {
+    const char *state;
+    const struct hub_device *dev;
+    int64_t ext;
+    struct tny_clock_msg m; /* when b->have_clock */
+    int draft;              /* AG-14 draft started: 1 / 0; -1 not shown */
+    int64_t confirmed_ms;   /* 0 not shown */
+};
+
+static void entry_of(struct build *b, const struct tny_table *tb,
+                     struct entry *x)
 {
-    int32_t r = e->ev.n_rounds;
-    struct tny_round_clock c;
-    struct tny_diag ignored;
-    bool have_clock = r > 0 && hub__round_clock(svc, e, &c, &ignored) == 0;
-    json_t *tables = json_array();
-    struct tny_clock_msg m;
-    json_t *round_clock = NULL;
-    if (have_clock) {
-        tny_round_clock_message(&c, 0, now_ms, &m);
-        round_clock = clock_doc(&m, now_ms);
+    struct hub_ev *e = b->e;
+    struct hub_table_state *ts = hub__ev_table_state(e, tb->number);
+    memset(x, 0, sizeof(*x));
+    x->ext = hub__ev_extension(e, b->r, tb->number);
+    x->state = "waiting";
+    /* The table's own clock (AG-14: from its draft start). */
+    if (b->have_clock)
+        hub__table_clock(e, &b->clock, b->r, tb->number, b->now, &x->m);
+    if (ts && ts->conflict)
+        x->state = "conflict";
+    else if (tb->has_result)
+        x->state = "confirmed";
+    else if (ts && ts->pending)
+        x->state = "pending_confirmation";
+    else if (b->have_clock && b->clock.state != TNY_ROUND_CLOCK_READY) {
+        x->state = "playing";
+        if (x->m.state == TNY_ROUND_CLOCK_RUNNING && !x->m.unlimited &&
+            x->m.deadline_ms <= b->now)
+            x->state = "overdue";
     }
-    struct hub_device **by_table = NULL;
-    int32_t n_by_table = 0, n_times = 0;
-    int64_t *times = NULL;
-    if (r > 0 &&
-        (hub__ev_devices_by_table(svc, e, &by_table, &n_by_table) < 0 ||
-         confirmed_times(svc, e, &times, &n_times, diag) < 0)) {
-        free(by_table);
-        json_decref(tables);
-        json_decref(round_clock);
-        return NULL;
-    }
-    if (r > 0) {
-        const struct tny_round *round = &e->ev.rounds[r - 1];
-        for (int32_t t = 0; t < round->n_tables; t++) {
-            const struct tny_table *tb = &round->tables[t];
-            if (tb->is_bye)
-                continue;
-            struct hub_table_state *ts = hub__ev_table_state(e, tb->number);
-            int64_t ext = hub__ev_extension(e, r, tb->number);
-            const char *state = "waiting";
-            /* The table's own clock (AG-14: from its draft start). */
-            if (have_clock)
-                hub__table_clock(e, &c, r, tb->number, now_ms, &m);
-            if (ts && ts->conflict)
-                state = "conflict";
-            else if (tb->has_result)
-                state = "confirmed";
-            else if (ts && ts->pending)
-                state = "pending_confirmation";
-            else if (have_clock && c.state != TNY_ROUND_CLOCK_READY) {
-                state = "playing";
-                if (m.state == TNY_ROUND_CLOCK_RUNNING && !m.unlimited &&
-                    m.deadline_ms <= now_ms)
-                    state = "overdue";
-            }
-            const struct hub_device *dev =
-                tb->number >= 0 && tb->number < n_by_table
-                    ? by_table[tb->number]
-                    : NULL;
-            json_t *o = json_pack(
-                "{s:i, s:s, s:s?, s:b}", "table", (int)tb->number, "state",
-                state, "device", dev ? dev->id : NULL, "online",
-                dev && dev->state == TNY_WIRE_PRESENCE_ONLINE);
-            if (o && ext > 0)
-                json_object_set_new(o, "extension_ms", json_integer(ext));
-            if (o && have_clock)
-                json_object_set_new(o, "clock", clock_doc(&m, now_ms));
-            if (o && hub__ev_per_table_start(e)) /* AG-14 */
-                json_object_set_new(
-                    o, "draft_started",
-                    json_boolean(hub__ev_start_delay(e, r, tb->number) >= 0));
-            /* Only the counted result, never a pending or disputed one. */
-            if (o && tb->has_result && tb->number >= 0 &&
-                tb->number < n_times && times[tb->number] > 0)
-                json_object_set_new(o, "confirmed_ms",
-                                    json_integer(times[tb->number]));
-            if (o && strcmp(state, "confirmed") == 0) {
-                json_t *res = result_doc(e, tb);
-                if (res)
-                    json_object_set_new(o, "result", res);
-            }
-            json_array_append_new(tables, o);
-        }
-    }
-    free(by_table);
-    free(times);
-    return json_pack("{s:i, s:s?, s:o?, s:o}", "round", (int)r, "round_status",
-                     round_status(e), "clock", round_clock, "tables", tables);
+    x->dev = tb->number >= 0 && tb->number < b->n_by_table
+                 ? b->by_table[tb->number]
+                 : NULL;
+    x->draft = hub__ev_per_table_start(e) /* AG-14 */
+                   ? hub__ev_start_delay(e, b->r, tb->number) >= 0
+                   : -1;
+    /* Only the counted result, never a pending or disputed one. */
+    if (tb->has_result && tb->number >= 0 && tb->number < b->c->n_times &&
+        b->c->times[tb->number] > 0)
+        x->confirmed_ms = b->c->times[tb->number];
 }
 
-static json_t *standings_doc(const struct hub_ev *e, struct tny_diag *diag)
+/* The fingerprint of the table/N document entry_write(steady) writes:
+ * everything it shows but the table and players (t: the table's index
+ * in the latest round, whose fingerprint covers them). */
+static uint64_t entry_fp(struct build *b, int32_t t, const struct entry *x)
 {
-    struct tny_standings st;
-    char *text = NULL;
-    json_t *doc = NULL;
-    if (tny_standings_compute(&e->ev, &st, diag) < 0)
-        return json_pack("{s:i, s:[]}", "after_round", 0, "standings");
-    if (tny_standings_to_json(&e->ev, &st, &text) == 0)
-        doc = json_loads(text, 0, NULL);
-    free(text);
-    tny_standings_release(&st);
-    return doc;
+    const struct tny_table *tb = &b->round->tables[t];
+    uint64_t h = mix(b->cur_fp[t], (uint64_t)(first_seat_of(b, tb) + 2));
+    h = hash_str(hash_str(h, x->state), x->dev ? x->dev->id : NULL);
+    h = mix(h, (uint64_t)(x->dev && x->dev->state == TNY_WIRE_PRESENCE_ONLINE));
+    h = mix(mix(h, (uint64_t)x->ext), (uint64_t)x->confirmed_ms);
+    h = mix(h, (uint64_t)(x->draft + 1) << 2 | (uint64_t)b->have_clock);
+    if (b->have_clock) {
+        bool running = x->m.state == TNY_ROUND_CLOCK_RUNNING;
+        h = mix(h, (uint64_t)x->m.state << 1 | (uint64_t)x->m.unlimited);
+        h = mix(h, (uint64_t)(running ? x->m.deadline_ms : x->m.remaining_ms));
+    }
+    return mix(h, (uint64_t)b->r) | 1;
 }
 
-static json_t *bracket_doc(const struct hub_ev *e)
+/* One table's object of the `tables` document (steady: the table/N
+ * document's, its clock steady and the round and players added). */
+static void entry_write(struct build *b, const struct tny_table *tb,
+                        const struct entry *x, bool steady)
 {
-    json_t *rounds = json_array();
-    for (int32_t r = 0; rounds && r < e->ev.n_rounds; r++) {
+    struct hub_jw *w = &b->w;
+    hub_jw_obj(w);
+    hub_jw_kint(w, "table", tb->number);
+    hub_jw_kstr(w, "state", x->state);
+    hub_jw_kstr(w, "device", x->dev ? x->dev->id : NULL);
+    hub_jw_kbool(w, "online",
+                 x->dev && x->dev->state == TNY_WIRE_PRESENCE_ONLINE);
+    if (x->ext > 0)
+        hub_jw_kint(w, "extension_ms", x->ext);
+    if (b->have_clock) {
+        hub_jw_key(w, "clock");
+        clock_doc(w, &x->m, b->now, steady);
+    }
+    if (x->draft >= 0)
+        hub_jw_kbool(w, "draft_started", x->draft);
+    if (x->confirmed_ms > 0)
+        hub_jw_kint(w, "confirmed_ms", x->confirmed_ms);
+    if (strcmp(x->state, "confirmed") == 0 && result_doc(b, tb)) {
+        hub_jw_key(w, "result");
+        hub_jw_raw(w, b->res.buf, b->res.len);
+    }
+    if (steady) {
+        int32_t first = first_seat_of(b, tb);
+        hub_jw_kint(w, "round", b->r);
+        hub_jw_key(w, "players");
+        hub_jw_arr(w);
+        for (int32_t i = 0; i < tb->n_seats; i++)
+            seat_doc(w, b->e, tb, i, first);
+        hub_jw_end_arr(w);
+    }
+    hub_jw_end(w);
+}
+
+static void table_entry(struct build *b, const struct tny_table *tb,
+                        bool steady)
+{
+    struct entry x;
+    entry_of(b, tb, &x);
+    entry_write(b, tb, &x, steady);
+}
+
+static void tables_doc(struct build *b)
+{
+    struct hub_jw *w = &b->w;
+    hub_jw_reset(w);
+    hub_jw_obj(w);
+    hub_jw_kint(w, "round", b->r);
+    hub_jw_kstr(w, "round_status", round_status(b->e));
+    hub_jw_key(w, "clock");
+    if (b->have_clock) {
+        struct tny_clock_msg m;
+        tny_round_clock_message(&b->clock, 0, b->now, &m);
+        clock_doc(w, &m, b->now, false);
+    } else {
+        hub_jw_null(w);
+    }
+    hub_jw_key(w, "tables");
+    hub_jw_arr(w);
+    for (int32_t t = 0; b->round && t < b->round->n_tables; t++)
+        if (!b->round->tables[t].is_bye)
+            table_entry(b, &b->round->tables[t], false);
+    hub_jw_end_arr(w);
+    hub_jw_end(w);
+}
+
+/* A standings value as the contract's JSON printed it and the feed read
+ * it back before (tny__number, 15 significant digits, then jansson's
+ * 17): the documents stay byte for byte what they were. */
+static void number15(struct hub_jw *w, double v)
+{
+    char text[40];
+    if (isfinite(v) && fabs(v) < 9007199254740992.0 && v == floor(v)) {
+        hub_jw_int(w, (int64_t)v);
+        return;
+    }
+    if (!isfinite(v)) {
+        hub_jw_null(w);
+        return;
+    }
+    snprintf(text, sizeof(text), "%.15g", v);
+    hub_jw_real(w, strtod(text, NULL));
+}
+
+static void points15(struct hub_jw *w, int64_t units)
+{
+    if (units % TNY_POINT_SCALE == 0)
+        hub_jw_int(w, units / TNY_POINT_SCALE);
+    else
+        number15(w, (double)units / TNY_POINT_SCALE);
+}
+
+/* A row of tny_standings_to_json (output_json.c), written directly. */
+static void standing_row(struct hub_jw *w, const struct hub_ev *e,
+                         const struct tny_standings *st,
+                         const struct tny_standing_row *row)
+{
+    const struct tny_player *pl = &e->ev.players[row->player];
+    hub_jw_obj(w);
+    hub_jw_kint(w, "rank", row->rank);
+    hub_jw_kstr(w, "player", pl->id);
+    hub_jw_kstr(w, "name", pl->name);
+    hub_jw_key(w, "points");
+    points15(w, row->points);
+    hub_jw_key(w, "tiebreaks");
+    hub_jw_obj(w);
+    for (int32_t i = 0; i < st->n_tiebreaks; i++) {
+        hub_jw_key(w, tny_tiebreak_name(st->tiebreaks[i]));
+        if (row->has_tiebreak[i])
+            number15(w, row->tiebreaks[i]);
+        else
+            hub_jw_null(w);
+    }
+    hub_jw_end(w);
+    hub_jw_kbool(w, "dropped", row->dropped);
+    hub_jw_kbool(w, "decided_by_lot", row->decided_by_lot);
+    if (row->disqualified)
+        hub_jw_kbool(w, "disqualified", true);
+    if (row->separate_list)
+        hub_jw_kbool(w, "separate_list", true);
+    hub_jw_end(w);
+}
+
+static uint64_t row_fp(uint64_t h, const struct tny_standings *st,
+                       const struct tny_standing_row *row)
+{
+    h = mix(h, (uint64_t)(uint32_t)row->rank << 32 | (uint32_t)row->player);
+    h = mix(h, (uint64_t)row->points);
+    for (int32_t i = 0; i < st->n_tiebreaks; i++) {
+        uint64_t v;
+        memcpy(&v, &row->tiebreaks[i], sizeof(v));
+        h = mix(h, row->has_tiebreak[i] ? v : 0x7ff8dead);
+    }
+    return mix(h, (uint64_t)row->dropped | (uint64_t)row->decided_by_lot << 1 |
+                      (uint64_t)row->disqualified << 2 |
+                      (uint64_t)row->separate_list << 3);
+}
+
+/* The standings of the completed rounds, computed again only when what
+ * they are computed from changed: the completed rounds' tables, the
+ * players (and their lifecycle), the format. */
+static int standings(struct build *b, struct tny_diag *diag)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct tny_event *ev = &b->e->ev;
+    int32_t done = tny_event_completed_rounds(ev);
+    uint64_t h = mix(hash_str(hash_str(0, ev->format.name), b->e->id),
+                     (uint64_t)done << 32 | (uint32_t)ev->n_players);
+    h = mix(h, ev->seed);
+    for (int32_t p = 0; p < ev->n_players; p++) {
+        const struct tny_player *pl = &ev->players[p];
+        h = mix(h, b->pfp[p]);
+        h = mix(h, (uint64_t)(uint32_t)pl->first_round << 32 |
+                       (uint32_t)pl->dropped_after);
+        h = mix(h, (uint64_t)(uint32_t)pl->rejoined_from << 32 |
+                       (uint32_t)pl->dq_after);
+        h = mix(h, (uint64_t)pl->no_show);
+    }
+    for (int32_t r = 0; r < done && r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        h = mix(h, (uint64_t)round->stage << 32 | (uint32_t)round->n_tables);
+        for (int32_t t = 0; t < round->n_tables; t++)
+            h = mix(h, table_fp(b, r, &round->tables[t]));
+    }
+    if (c->have_st && c->standings_in == h)
+        return TNY_OK;
+    tny_standings_release(&c->st);
+    c->have_st = false;
+    c->standings_in = h;
+    int rc = tny_standings_compute(ev, &c->st, diag);
+    if (rc == TNY_ENOMEM)
+        return rc;
+    c->have_st = rc == 0;
+    return TNY_OK;
+}
+
+static void standings_doc(struct build *b)
+{
+    struct hub_jw *w = &b->w;
+    const struct tny_standings *st = &b->c->st;
+    hub_jw_reset(w);
+    hub_jw_obj(w);
+    if (!b->c->have_st) {
+        hub_jw_kint(w, "after_round", 0);
+        hub_jw_key(w, "standings");
+        hub_jw_arr(w);
+        hub_jw_end_arr(w);
+        hub_jw_end(w);
+        return;
+    }
+    hub_jw_kint(w, "after_round", st->after_round);
+    hub_jw_kstr(w, "stage", tny_stage_kind_name(st->stage));
+    hub_jw_key(w, "standings");
+    hub_jw_arr(w);
+    for (int32_t i = 0; i < st->n_rows; i++)
+        standing_row(w, b->e, st, &st->rows[i]);
+    hub_jw_end_arr(w);
+    hub_jw_end(w);
+}
+
+static uint64_t standings_fp(const struct build *b)
+{
+    const struct tny_standings *st = &b->c->st;
+    uint64_t h = mix(0, b->c->have_st);
+    if (!b->c->have_st)
+        return h;
+    h = mix(h, (uint64_t)st->after_round << 32 | (uint32_t)st->stage);
+    h = hash_bytes(h, st->tiebreaks,
+                   sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
+    for (int32_t i = 0; i < st->n_rows; i++)
+        h = mix(row_fp(h, st, &st->rows[i]), b->pfp[st->rows[i].player]);
+    return h;
+}
+
+static void bracket_doc(struct build *b)
+{
+    struct hub_jw *w = &b->w;
+    const struct hub_ev *e = b->e;
+    hub_jw_reset(w);
+    hub_jw_obj(w);
+    hub_jw_key(w, "rounds");
+    hub_jw_arr(w);
+    for (int32_t r = 0; r < e->ev.n_rounds; r++) {
         const struct tny_round *round = &e->ev.rounds[r];
         if (round->stage != TNY_STAGE_ELIMINATION)
             continue;
-        json_t *tables = json_array();
-        for (int32_t t = 0; tables && t < round->n_tables; t++) {
+        hub_jw_obj(w);
+        hub_jw_kint(w, "round", r + 1);
+        hub_jw_key(w, "tables");
+        hub_jw_arr(w);
+        for (int32_t t = 0; t < round->n_tables; t++) {
             const struct tny_table *tb = &round->tables[t];
+            hub_jw_obj(w);
             if (tb->is_bye) {
-                json_array_append_new(
-                    tables,
-                    json_pack("{s:o}", "bye", player_brief(e, tb->seats[0])));
+                hub_jw_key(w, "bye");
+                player_brief(w, e, tb->seats[0]);
+                hub_jw_end(w);
                 continue;
             }
-            json_t *players = json_array();
-            for (int32_t i = 0; players && i < tb->n_seats; i++)
-                json_array_append_new(players, player_brief(e, tb->seats[i]));
             const char *winner = NULL;
             if (tb->has_result) {
-                int32_t w = tny_result_winner_seat(&e->ev.format, &tb->result);
-                if (w >= 0 && w < tb->n_seats)
-                    winner = e->ev.players[tb->seats[w]].id;
+                int32_t s = tny_result_winner_seat(&e->ev.format, &tb->result);
+                if (s >= 0 && s < tb->n_seats)
+                    winner = e->ev.players[tb->seats[s]].id;
             }
-            json_t *o = json_pack("{s:i, s:o, s:s?}", "table", (int)tb->number,
-                                  "players", players, "winner", winner);
-            if (o && tb->has_result && tb->result.n_games > 0) {
-                json_t *g = json_array();
-                for (int32_t k = 0; g && k < tb->result.n_games; k++) {
+            hub_jw_kint(w, "table", tb->number);
+            hub_jw_key(w, "players");
+            hub_jw_arr(w);
+            for (int32_t i = 0; i < tb->n_seats; i++)
+                player_brief(w, e, tb->seats[i]);
+            hub_jw_end_arr(w);
+            hub_jw_kstr(w, "winner", winner);
+            if (tb->has_result && tb->result.n_games > 0) {
+                hub_jw_key(w, "games");
+                hub_jw_arr(w);
+                for (int32_t k = 0; k < tb->result.n_games; k++) {
                     int32_t s = tb->result.games[k];
-                    json_array_append_new(
-                        g, s >= 0 && s < tb->n_seats
-                               ? json_string(e->ev.players[tb->seats[s]].id)
-                               : json_null());
+                    hub_jw_str(w, s >= 0 && s < tb->n_seats
+                                      ? e->ev.players[tb->seats[s]].id
+                                      : NULL);
                 }
-                json_object_set_new(o, "games", g);
+                hub_jw_end_arr(w);
             }
-            json_array_append_new(tables, o);
+            hub_jw_end(w);
         }
-        json_array_append_new(rounds, json_pack("{s:i, s:o}", "round",
-                                                (int)r + 1, "tables", tables));
+        hub_jw_end_arr(w);
+        hub_jw_end(w);
     }
-    return json_pack("{s:o}", "rounds", rounds);
+    hub_jw_end_arr(w);
+    hub_jw_end(w);
 }
 
-/* A clock object without what changes at every publication (hub_now_ms;
- * remaining_ms of a running clock, which deadline_ms gives): a table's
- * document then changes only when the table does, and the hub does not
- * send it again (hub_loop.c). */
-static json_t *steady_clock(json_t *clock)
+static uint64_t bracket_fp(const struct build *b)
 {
-    json_t *c = json_deep_copy(clock);
-    if (!c)
-        return NULL;
-    json_object_del(c, "hub_now_ms");
-    json_t *st = json_object_get(c, "state");
-    if (json_is_string(st) && strcmp(json_string_value(st), "running") == 0)
-        json_object_del(c, "remaining_ms");
-    return c;
+    const struct tny_event *ev = &b->e->ev;
+    uint64_t h = 0;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        if (ev->rounds[r].stage == TNY_STAGE_ELIMINATION)
+            for (int32_t t = 0; t < ev->rounds[r].n_tables; t++)
+                h = mix(h, table_fp(b, r, &ev->rounds[r].tables[t]));
+    return h;
 }
 
 static bool topic_safe(const char *id)
@@ -448,200 +808,333 @@ static bool topic_safe(const char *id)
     return id && id[0] && !strpbrk(id, "/+#") && strlen(id) <= 64;
 }
 
-/* table/N: the table's pairing (players with seats and extras) and its
- * state, clock, result (docs/feed.md). */
-static int add_table_docs(struct hub_outbox *ob, const struct hub_ev *e,
-                          json_t *pa, json_t *tb)
+/* A player's results so far (docs/feed.md player/ID "results"): every
+ * counted result and bye, oldest first. */
+static void history(struct build *b, int32_t p)
 {
-    json_t *state = json_object(), *t;
-    size_t i;
-    int rc = TNY_OK;
-    char what[32];
-    if (!state)
-        return TNY_ENOMEM;
-    json_array_foreach (json_object_get(tb, "tables"), i, t) {
-        snprintf(what, sizeof what, "%d",
-                 (int)json_integer_value(json_object_get(t, "table")));
-        json_object_set(state, what, t);
-    }
-    json_array_foreach (json_object_get(pa, "tables"), i, t) {
-        int n = (int)json_integer_value(json_object_get(t, "table"));
-        snprintf(what, sizeof what, "%d", n);
-        json_t *s = json_object_get(state, what), *doc;
-        doc = s ? json_deep_copy(s) : json_pack("{s:i}", "table", n);
-        if (!doc) {
-            rc = TNY_ENOMEM;
-            break;
-        }
-        if (json_object_get(doc, "clock"))
-            json_object_set_new(doc, "clock",
-                                steady_clock(json_object_get(doc, "clock")));
-        json_object_set(doc, "round", json_object_get(pa, "round"));
-        json_object_set(doc, "players", json_object_get(t, "players"));
-        snprintf(what, sizeof what, "table/%d", n);
-        if ((rc = add(ob, e, what, doc)) < 0)
-            break;
-    }
-    json_decref(state);
-    return rc;
-}
-
-/* history(e): player id -> [{round, table, players, result} or {round,
- * bye: true}] of every counted result and bye, oldest first; each table's
- * players and result objects are shared by its players' entries. */
-static json_t *history(const struct hub_ev *e)
-{
-    json_t *h = json_object();
-    for (int32_t r = 0; h && r < e->ev.n_rounds; r++) {
+    struct hub_jw *w = &b->w;
+    const struct hub_ev *e = b->e;
+    hub_jw_arr(w);
+    for (int32_t r = 0; r < e->ev.n_rounds; r++) {
         const struct tny_round *round = &e->ev.rounds[r];
         for (int32_t t = 0; t < round->n_tables; t++) {
             const struct tny_table *tb = &round->tables[t];
-            json_t *entry = NULL;
-            if (tb->is_bye) {
-                entry = json_pack("{s:i, s:b}", "round", (int)r + 1, "bye", 1);
-            } else if (tb->has_result) {
-                json_t *players = json_array(), *res = result_doc(e, tb);
-                for (int32_t i = 0; players && i < tb->n_seats; i++) {
-                    json_t *pb = player_brief(e, tb->seats[i]);
-                    if (pb)
-                        json_object_set_new(pb, "seat", json_integer(i + 1));
-                    json_array_append_new(players, pb);
-                }
-                entry = json_pack("{s:i, s:i, s:o?, s:o?}", "round", (int)r + 1,
-                                  "table", (int)tb->number, "players", players,
-                                  "result", res);
-            } else {
+            if (tb->is_bye && tb->seats[0] == p) {
+                hub_jw_obj(w);
+                hub_jw_kint(w, "round", r + 1);
+                hub_jw_kbool(w, "bye", true);
+                hub_jw_end(w);
                 continue;
             }
-            if (!entry) {
-                json_decref(h);
-                return NULL;
+            bool mine = false;
+            for (int32_t i = 0; !tb->is_bye && i < tb->n_seats; i++)
+                mine = mine || tb->seats[i] == p;
+            if (!mine || !tb->has_result)
+                continue;
+            hub_jw_obj(w);
+            hub_jw_kint(w, "round", r + 1);
+            hub_jw_kint(w, "table", tb->number);
+            hub_jw_key(w, "players");
+            hub_jw_arr(w);
+            for (int32_t i = 0; i < tb->n_seats; i++) {
+                hub_jw_obj(w);
+                brief_keys(w, e, tb->seats[i]);
+                hub_jw_kint(w, "seat", i + 1);
+                hub_jw_end(w);
             }
-            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++) {
-                const char *id = e->ev.players[tb->seats[i]].id;
-                json_t *list = json_object_get(h, id);
-                if (!list) {
-                    list = json_array();
-                    json_object_set_new(h, id, list);
-                }
-                json_array_append(list, entry);
-            }
-            json_decref(entry);
+            hub_jw_end_arr(w);
+            hub_jw_key(w, "result");
+            if (result_doc(b, tb))
+                hub_jw_raw(w, b->res.buf, b->res.len);
+            else
+                hub_jw_null(w);
+            hub_jw_end(w);
         }
     }
-    return h;
+    hub_jw_end_arr(w);
 }
 
 /* player/ID: the player's seat in the latest round with the opponents,
- * the player's results so far and row of the standings (docs/feed.md). */
-static int add_player_docs(struct hub_outbox *ob, const struct hub_ev *e,
-                           json_t *pa, json_t *sd)
+ * the player's results so far and row of the standings (docs/feed.md);
+ * written only for a player whose document's inputs changed. */
+static int player_docs(struct build *b, struct hub_outbox *ob)
 {
-    json_t *seat_of = json_object(), *hist = history(e), *t, *p, *row;
-    size_t i, k;
-    int rc = TNY_OK;
+    struct hub_feed_cache *c = b->c;
+    const struct tny_standings *st = &c->st;
+    const struct hub_ev *e = b->e;
     char what[96];
-    if (!seat_of || !hist) {
-        json_decref(seat_of);
-        json_decref(hist);
-        return TNY_ENOMEM;
-    }
-    json_array_foreach (json_object_get(pa, "tables"), i, t) {
-        json_array_foreach (json_object_get(t, "players"), k, p) {
-            const char *id = json_string_value(json_object_get(p, "id"));
-            if (id)
-                json_object_set_new(seat_of, id, json_pack("{s:O}", "t", t));
-        }
-    }
-    json_array_foreach (json_object_get(pa, "byes"), i, p) {
-        const char *id = json_string_value(json_object_get(p, "id"));
-        if (id)
-            json_object_set_new(seat_of, id, json_pack("{s:b}", "bye", 1));
-    }
-    json_t *rows = json_object_get(sd, "standings");
-    size_t n_rows = json_array_size(rows);
-    json_array_foreach (rows, i, row) {
-        const char *id = json_string_value(json_object_get(row, "player"));
+    int rc;
+    if (!c->have_st)
+        return TNY_OK;
+    uint64_t common = mix(mix((uint64_t)b->r, (uint64_t)st->after_round),
+                          (uint64_t)st->n_rows);
+    common = hash_bytes(common, st->tiebreaks,
+                        sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
+    for (int32_t i = 0; i < st->n_rows; i++) {
+        const struct tny_standing_row *row = &st->rows[i];
+        int32_t p = row->player, ti = b->seat_tab[p];
+        const char *id = e->ev.players[p].id;
         if (!topic_safe(id))
             continue;
-        json_t *doc = json_pack(
-            "{s:s, s:O, s:O, s:i, s:b, s:O, s:I}", "id", id, "name",
-            json_object_get(row, "name"), "round", json_object_get(pa, "round"),
-            "table", 0, "bye", 0, "after_round",
-            json_object_get(sd, "after_round"), "of", (json_int_t)n_rows);
-        if (!doc) {
-            rc = TNY_ENOMEM;
-            break;
-        }
-        json_object_set(doc, "standing", row);
-        json_t *mine = json_object_get(hist, id);
-        json_object_set_new(doc, "results",
-                            mine ? json_incref(mine) : json_array());
-        json_t *where = json_object_get(seat_of, id);
-        json_t *tt = where ? json_object_get(where, "t") : NULL;
-        if (where && json_object_get(where, "bye"))
-            json_object_set_new(doc, "bye", json_true());
+        const struct tny_table *tt = ti >= 0 ? &b->round->tables[ti] : NULL;
+        uint64_t fp = row_fp(common, st, row);
+        fp = mix(mix(fp, b->pfp[p]), b->hist_fp[p]);
+        fp = mix(fp, tt ? b->cur_fp[ti] ^ (uint64_t)(first_seat_of(b, tt) + 2)
+                        : (uint64_t)b->bye[p]);
+        if (fp == 0)
+            fp = 1;
+        if (c->player_fp[p] == fp)
+            continue;
+        struct hub_jw *w = &b->w;
+        hub_jw_reset(w);
+        hub_jw_obj(w);
+        hub_jw_kstr(w, "id", id);
+        hub_jw_kstr(w, "name", e->ev.players[p].name);
+        hub_jw_kint(w, "round", b->r);
+        hub_jw_kint(w, "table", tt ? tt->number : 0);
+        hub_jw_kbool(w, "bye", b->bye[p] && !tt);
+        hub_jw_kint(w, "after_round", st->after_round);
+        hub_jw_kint(w, "of", st->n_rows);
+        hub_jw_key(w, "standing");
+        standing_row(w, e, st, row);
+        hub_jw_key(w, "results");
+        history(b, p);
         if (tt) {
-            json_t *opp = json_array();
-            json_object_set(doc, "table", json_object_get(tt, "table"));
-            json_array_foreach (json_object_get(tt, "players"), k, p) {
-                const char *pid = json_string_value(json_object_get(p, "id"));
-                if (pid && strcmp(pid, id) == 0)
-                    json_object_set(doc, "me", p);
-                else
-                    json_array_append(opp, p);
-            }
-            json_object_set_new(doc, "opponents", opp);
+            int32_t first = first_seat_of(b, tt);
+            for (int32_t s = 0; s < tt->n_seats; s++)
+                if (tt->seats[s] == p) {
+                    hub_jw_key(w, "me");
+                    seat_doc(w, e, tt, s, first);
+                }
+            hub_jw_key(w, "opponents");
+            hub_jw_arr(w);
+            for (int32_t s = 0; s < tt->n_seats; s++)
+                if (tt->seats[s] != p)
+                    seat_doc(w, e, tt, s, first);
+            hub_jw_end_arr(w);
         }
+        hub_jw_end(w);
         snprintf(what, sizeof what, "player/%s", id);
-        if ((rc = add(ob, e, what, doc)) < 0)
-            break;
+        if ((rc = add_text(ob, e, what, w, true)) < 0)
+            return rc;
+        c->player_fp[p] = fp;
     }
-    json_decref(seat_of);
-    json_decref(hist);
-    return rc;
+    return TNY_OK;
+}
+
+/* table/N: the table's pairing (players with seats and extras) and its
+ * state, steady clock, result (docs/feed.md); written only when it
+ * differs from the one last sent. */
+static int table_docs(struct build *b, struct hub_outbox *ob)
+{
+    struct hub_feed_cache *c = b->c;
+    char what[32];
+    int rc;
+    for (int32_t t = 0; b->round && t < b->round->n_tables; t++) {
+        const struct tny_table *tb = &b->round->tables[t];
+        if (tb->is_bye)
+            continue;
+        struct entry x;
+        entry_of(b, tb, &x);
+        uint64_t fp = entry_fp(b, t, &x);
+        bool slot = tb->number >= 0 && tb->number < c->n_table_fp;
+        if (slot && c->table_fp[tb->number] == fp)
+            continue;
+        hub_jw_reset(&b->w);
+        entry_write(b, tb, &x, true);
+        snprintf(what, sizeof what, "table/%d", (int)tb->number);
+        if ((rc = add_text(ob, b->e, what, &b->w, true)) < 0)
+            return rc;
+        if (slot)
+            c->table_fp[tb->number] = fp;
+    }
+    return TNY_OK;
+}
+
+/* Sizes the cache to the event (a changed player count or table range
+ * forgets what was sent). */
+static int cache_fit(struct hub_ev *e)
+{
+    struct hub_feed_cache *c = e->feed_cache;
+    int32_t max = 0;
+    if (!c && !(c = e->feed_cache = calloc(1, sizeof(*c))))
+        return TNY_ENOMEM;
+    for (int32_t t = 0;
+         e->ev.n_rounds > 0 && t < e->ev.rounds[e->ev.n_rounds - 1].n_tables;
+         t++)
+        if (e->ev.rounds[e->ev.n_rounds - 1].tables[t].number > max)
+            max = e->ev.rounds[e->ev.n_rounds - 1].tables[t].number;
+    if (!c->valid || c->n_players != e->ev.n_players) {
+        free(c->player_fp);
+        c->n_players = e->ev.n_players;
+        c->player_fp = calloc((size_t)c->n_players + 1, sizeof(uint64_t));
+        if (!c->player_fp)
+            return TNY_ENOMEM;
+    }
+    if (!c->valid || c->n_table_fp < max + 1) {
+        free(c->table_fp);
+        c->n_table_fp = max + 1;
+        c->table_fp = calloc((size_t)c->n_table_fp, sizeof(uint64_t));
+        if (!c->table_fp)
+            return TNY_ENOMEM;
+    }
+    if (!c->valid)
+        cache_forget(c);
+    c->valid = true;
+    return TNY_OK;
+}
+
+/* What every document of the build reads: fingerprints of the players
+ * and tables, where each player sits, the clock, the devices. */
+static int build_begin(struct build *b, struct tny_diag *diag)
+{
+    struct hub_ev *e = b->e;
+    const int32_t n = e->ev.n_players;
+    struct tny_diag ignored;
+    int rc;
+    b->c = e->feed_cache;
+    b->r = e->ev.n_rounds;
+    b->round = b->r > 0 ? &e->ev.rounds[b->r - 1] : NULL;
+    b->have_clock =
+        b->r > 0 && hub__round_clock(b->svc, e, &b->clock, &ignored) == 0;
+    b->pfp = calloc((size_t)n + 1, sizeof(*b->pfp));
+    b->hist_fp = calloc((size_t)n + 1, sizeof(*b->hist_fp));
+    b->seat_tab = malloc(sizeof(*b->seat_tab) * ((size_t)n + 1));
+    b->bye = calloc((size_t)n + 1, sizeof(*b->bye));
+    b->cur_fp = calloc(b->round ? (size_t)b->round->n_tables + 1 : 1,
+                       sizeof(*b->cur_fp));
+    if (!b->pfp || !b->hist_fp || !b->seat_tab || !b->bye || !b->cur_fp)
+        return TNY_ENOMEM;
+    for (int32_t p = 0; p < n; p++) {
+        b->pfp[p] = brief_fp(e, p);
+        b->seat_tab[p] = -1;
+    }
+    for (int32_t r = 0; r < b->r; r++) {
+        const struct tny_round *round = &e->ev.rounds[r];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            uint64_t h = table_fp(b, r, tb);
+            if (r == b->r - 1)
+                b->cur_fp[t] = h;
+            if (!tb->is_bye && !tb->has_result)
+                continue;
+            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++)
+                b->hist_fp[tb->seats[i]] = mix(b->hist_fp[tb->seats[i]], h);
+        }
+    }
+    for (int32_t t = 0; b->round && t < b->round->n_tables; t++) {
+        const struct tny_table *tb = &b->round->tables[t];
+        for (int32_t i = 0; i < tb->n_seats; i++) {
+            if (tb->is_bye)
+                b->bye[tb->seats[i]] = true;
+            else
+                b->seat_tab[tb->seats[i]] = t;
+        }
+    }
+    if (b->r > 0 && ((rc = hub__ev_devices_by_table(b->svc, e, &b->by_table,
+                                                    &b->n_by_table)) < 0 ||
+                     (rc = confirmed_times(b, diag)) < 0))
+        return rc;
+    return TNY_OK;
+}
+
+static void build_end(struct build *b)
+{
+    free(b->pfp);
+    free(b->hist_fp);
+    free(b->seat_tab);
+    free(b->bye);
+    free(b->cur_fp);
+    free(b->by_table);
+    hub_jw_free(&b->w);
+    hub_jw_free(&b->res);
+}
+
+/* A document sent only when its fingerprint changed (*last: the last
+ * sent one's). */
+static int add_if_changed(struct hub_outbox *ob, struct build *b,
+                          const char *what, void (*write)(struct build *),
+                          uint64_t fp, uint64_t *last)
+{
+    int rc;
+    fp |= 1;
+    if (*last == fp)
+        return TNY_OK;
+    write(b);
+    if ((rc = add_text(ob, b->e, what, &b->w, true)) < 0)
+        return rc;
+    *last = fp;
+    return TNY_OK;
 }
 
 int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
                      struct hub_outbox *ob, struct tny_diag *diag)
 {
-    int rc = TNY_OK;
-    json_t *pa = pairings_doc(e);
-    json_t *tb = tables_doc(svc, e, now_ms, diag);
-    json_t *sd = standings_doc(e, diag);
-    if (!pa || !tb || !sd)
-        rc = TNY_ENOMEM;
-    /* add() takes its document: the three shared ones are lent */
-    if (rc == 0 && (rc = add_table_docs(ob, e, pa, tb)) == 0 &&
-        (rc = add_player_docs(ob, e, pa, sd)) == 0 &&
-        (rc = add(ob, e, "event", event_doc(e, now_ms))) == 0 &&
-        (rc = add(ob, e, "pairings", json_incref(pa))) == 0 &&
-        (rc = add(ob, e, "tables", json_incref(tb))) == 0 &&
-        (rc = add(ob, e, "standings", json_incref(sd))) == 0)
-        rc = add(ob, e, "bracket", bracket_doc(e));
-    json_decref(pa);
-    json_decref(tb);
-    json_decref(sd);
-    if (rc < 0)
-        return tny_diag_set(diag, rc, "feed %s: %s", e->id, tny_strerror(rc));
+    struct build b = {.svc = svc, .e = e, .now = now_ms};
+    int rc;
+    hub_jw_init(&b.w);
+    hub_jw_init(&b.res);
+    if ((rc = cache_fit(e)) < 0)
+        goto out;
+    if (e->feed_full) {
+        cache_forget(e->feed_cache);
+        e->feed_full = false;
+    }
+    if ((rc = build_begin(&b, diag)) < 0 || (rc = standings(&b, diag)) < 0 ||
+        (rc = table_docs(&b, ob)) < 0 || (rc = player_docs(&b, ob)) < 0)
+        goto out;
+    event_doc(&b.w, e, now_ms); /* small: always (the loop drops repeats) */
+    if ((rc = add_text(ob, e, "event", &b.w, true)) < 0)
+        goto out;
+    uint64_t pfp = mix((uint64_t)b.r, hash_str(0, stage_name(e)));
+    for (int32_t t = 0; b.round && t < b.round->n_tables; t++)
+        pfp = mix(pfp,
+                  b.cur_fp[t] ^
+                      (uint64_t)(first_seat_of(&b, &b.round->tables[t]) + 2));
+    if ((rc = add_if_changed(ob, &b, "pairings", pairings_doc, pfp,
+                             &e->feed_cache->pairings_fp)) < 0)
+        goto out;
+    tables_doc(&b);
+    if ((rc = add_text(ob, e, "tables", &b.w, true)) < 0 ||
+        (rc = add_if_changed(ob, &b, "standings", standings_doc,
+                             standings_fp(&b), &e->feed_cache->standings_fp)) <
+            0 ||
+        (rc = add_if_changed(ob, &b, "bracket", bracket_doc, bracket_fp(&b),
+                             &e->feed_cache->bracket_fp)) < 0)
+        goto out;
+out:
+    build_end(&b);
+    if (rc < 0) {
+        /* what was sent is not known: the next build sends everything */
+        if (e->feed_cache)
+            e->feed_cache->valid = false;
+        if (rc == TNY_ENOMEM || !diag->msg[0])
+            return tny_diag_set(diag, rc, "feed %s: %s", e->id,
+                                tny_strerror(rc));
+        return rc;
+    }
     return TNY_OK;
 }
 
 int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
                        struct hub_outbox *ob)
 {
+    struct hub_jw w;
     int rc = TNY_OK;
+    hub_jw_init(&w);
     for (int32_t i = 0; i < svc->n_events && rc == 0; i++) {
         const struct hub_ev *e = svc->events[i];
         int32_t r = e->ev.n_rounds;
         if (!e->loaded || r == 0 || e->round.status != HUB_ROUND_STARTED ||
             e->clock_round != r || e->clock.state != TNY_ROUND_CLOCK_RUNNING)
             continue;
-        rc = add_msg(ob, e, "now",
-                     json_pack("{s:I, s:i}", "hub_now_ms", (json_int_t)now_ms,
-                               "round", (int)r),
-                     false);
+        hub_jw_obj(&w);
+        hub_jw_kint(&w, "hub_now_ms", now_ms);
+        hub_jw_kint(&w, "round", r);
+        hub_jw_end(&w);
+        rc = add_text(ob, e, "now", &w, false);
     }
+    hub_jw_free(&w);
     return rc;
 }
 
@@ -734,6 +1227,10 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
         hub_feed_snapshot_release(out);
         return false;
     }
+    if (out->ev) /* what this service sent is not the builder's */
+        out->ev->feed_cache = NULL;
+    out->full = e->feed_full;
+    e->feed_full = false;
     snprintf(out->event, sizeof(out->event), "%s", e->id);
     out->now_ms = now_ms;
     e->feed_dirty = false;
@@ -756,11 +1253,13 @@ int hub_service_feed_build(struct hub_service *b,
         struct hub_ev *s = snap->ev;
         uint64_t hash = e->feed_event_hash;
         int64_t hash_ms = e->feed_event_ms;
+        struct hub_feed_cache *cache = e->feed_cache;
         free(e->tables);
         free(e->ext);
         *e = *s;
         e->feed_event_hash = hash;
         e->feed_event_ms = hash_ms;
+        e->feed_cache = cache;
         free(s);
         snap->ev = NULL;
     } else {
@@ -794,6 +1293,7 @@ int hub_service_feed_build(struct hub_service *b,
     }
     if ((rc = hub__ev_get(b, snap->event, &e, diag)) < 0)
         return rc;
+    e->feed_full = e->feed_full || snap->full;
     rc = hub_feed_publish(b, e, snap->now_ms, ob, diag);
     e->feed_dirty = false;
     return rc;

@@ -22,10 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "devices.h"
 #include "events.h"
+#include "feed_json.h"
 #include "hub/log.h"
 #include "tny/json_io.h"
 #include "tny/procedure.h"
@@ -33,140 +32,172 @@
 
 /* ---- result JSON ------------------------------------------------------ */
 
-static int set(json_t *obj, const char *key, json_t *v)
-{
-    return v && json_object_set_new(obj, key, v) == 0 ? 0 : TNY_ENOMEM;
-}
-
 /* A result key's name, from the one schema (tny/result_schema.h). */
 #define KEY(k) tny_result_key_name(TNY_RK_##k)
+
+/* "key": {player id: value...} of the result's players; value() writes
+ * player i's. */
+static void per_player(struct hub_jw *w, const char *key,
+                       const struct tny_wire_result *r,
+                       void (*value)(struct hub_jw *,
+                                     const struct tny_wire_result *, int32_t))
+{
+    hub_jw_key(w, key);
+    hub_jw_obj(w);
+    for (int32_t i = 0; i < r->n_players; i++) {
+        hub_jw_key(w, r->players[i].player_id);
+        value(w, r, i);
+    }
+    hub_jw_end(w);
+}
+
+static void v_army(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
+{
+    hub_jw_str(w, r->players[i].army);
+}
+
+static void v_tp(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
+{
+    hub_jw_points(w, r->players[i].tp_units);
+}
+
+static void v_score(struct hub_jw *w, const struct tny_wire_result *r,
+                    int32_t i)
+{
+    hub_jw_int(w, r->players[i].score);
+}
+
+static void v_clock(struct hub_jw *w, const struct tny_wire_result *r,
+                    int32_t i)
+{
+    hub_jw_int(w, r->players[i].clock_ms);
+}
+
+static void v_ip(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
+{
+    hub_jw_int(w, r->players[i].ip);
+}
+
+static void v_bp(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
+{
+    hub_jw_int(w, r->players[i].bp);
+}
+
+int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
+                      struct tny_diag *diag)
+{
+    switch (r->game) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+    case TNY_GAME_TANTRIX:
+    case TNY_GAME_AGRICOLA:
+    case TNY_GAME_GOT_LCG2:
+    case TNY_GAME_CATAN:
+    case TNY_GAME_TWO_PLAYER: break;
+    default:
+        return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
+                            (int)r->game);
+    }
+    hub_jw_obj(w);
+    switch (r->game) {
+    case TNY_GAME_NEUROSHIMA_HEX:
+        if (r->draw) {
+            hub_jw_kbool(w, KEY(DRAW), true);
+        } else {
+            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
+            hub_jw_kint(w, KEY(HQ_DIFF), r->hq_diff);
+        }
+        if (r->n_players > 0)
+            per_player(w, KEY(ARMIES), r, v_army);
+        break;
+    case TNY_GAME_TANTRIX: {
+        bool penalty = false;
+        if (r->default_winner_id[0]) {
+            hub_jw_kstr(w, KEY(DEFAULT_WIN), r->default_winner_id);
+        } else if (r->draw) { /* seed 001 s13: the board was lost */
+            hub_jw_kbool(w, KEY(DRAW), true);
+        } else if (r->n_players > 0 && r->players[0].has_tp) {
+            per_player(w, KEY(TP), r, v_tp);
+        } else {
+            bool clocks = r->n_players > 0;
+            for (int32_t i = 0; i < r->n_players; i++)
+                clocks = clocks && r->players[i].has_clock;
+            per_player(w, KEY(SCORES), r, v_score);
+            if (clocks)
+                per_player(w, KEY(CLOCK_MS), r, v_clock);
+        }
+        for (int32_t i = 0; i < r->n_players; i++) {
+            if (r->players[i].penalty_units <= 0)
+                continue;
+            if (!penalty) {
+                hub_jw_key(w, KEY(PENALTY));
+                hub_jw_obj(w);
+                penalty = true;
+            }
+            hub_jw_key(w, r->players[i].player_id);
+            hub_jw_points(w, r->players[i].penalty_units);
+        }
+        if (penalty)
+            hub_jw_end(w);
+        break;
+    }
+    case TNY_GAME_AGRICOLA:
+        per_player(w, KEY(VP), r, v_score);
+        per_player(w, KEY(IP), r, v_ip);
+        per_player(w, KEY(BP), r, v_bp);
+        break;
+    case TNY_GAME_GOT_LCG2:
+        if (r->winner_id[0])
+            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
+        if (r->modified)
+            hub_jw_kbool(w, KEY(MODIFIED), true);
+        if (r->n_games > 0) {
+            hub_jw_key(w, KEY(GAMES));
+            hub_jw_arr(w);
+            for (int32_t i = 0; i < r->n_games; i++)
+                hub_jw_str(w, r->games[i]);
+            hub_jw_end_arr(w);
+        }
+        break;
+    case TNY_GAME_CATAN: per_player(w, KEY(VP), r, v_score); break;
+    case TNY_GAME_TWO_PLAYER:
+        if (r->n_players > 0)
+            per_player(w, KEY(SCORES), r, v_score);
+        if (r->winner_id[0])
+            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
+        else if (r->intentional_draw)
+            hub_jw_kbool(w, KEY(INTENTIONAL_DRAW), true);
+        else if (r->double_loss)
+            hub_jw_kbool(w, KEY(DOUBLE_LOSS), true);
+        else if (r->draw)
+            hub_jw_kbool(w, KEY(DRAW), true);
+        break;
+    default: break;
+    }
+    if (r->n_lots > 0) { /* CM-4: the table's lots, kept with the result */
+        hub_jw_key(w, KEY(LOTS));
+        hub_jw_arr(w);
+        for (int32_t i = 0; i < r->n_lots; i++)
+            hub_jw_str(w, r->lots[i]);
+        hub_jw_end_arr(w);
+    }
+    hub_jw_end(w);
+    if (w->oom)
+        return tny_diag_set(diag, TNY_ENOMEM, "result: out of memory");
+    return TNY_OK;
+}
 
 int hub__result_json(const struct tny_wire_result *r, char **out,
                      struct tny_diag *diag)
 {
-    json_t *o = json_object(), *a = NULL, *b = NULL, *c = NULL;
-    int rc = o ? 0 : TNY_ENOMEM;
+    struct hub_jw w;
+    int rc;
+    hub_jw_init(&w);
     *out = NULL;
-    switch (r->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        if (r->draw)
-            rc = set(o, KEY(DRAW), json_true());
-        else
-            rc = set(o, KEY(WINNER), json_string(r->winner_id)) |
-                 set(o, KEY(HQ_DIFF), json_integer(r->hq_diff));
-        if (r->n_players > 0) {
-            a = json_object();
-            for (int32_t i = 0; a && i < r->n_players; i++)
-                rc |= set(a, r->players[i].player_id,
-                          json_string(r->players[i].army));
-            rc |= set(o, KEY(ARMIES), a);
-        }
-        break;
-    case TNY_GAME_TANTRIX:
-        if (r->default_winner_id[0]) {
-            rc = set(o, KEY(DEFAULT_WIN), json_string(r->default_winner_id));
-        } else if (r->draw) { /* seed 001 s13: the board was lost */
-            rc = set(o, KEY(DRAW), json_true());
-        } else if (r->n_players > 0 && r->players[0].has_tp) {
-            a = json_object();
-            for (int32_t i = 0; a && i < r->n_players; i++)
-                rc |= set(a, r->players[i].player_id,
-                          tny_json_points(r->players[i].tp_units));
-            rc |= set(o, KEY(TP), a);
-        } else {
-            bool clocks = r->n_players > 0;
-            a = json_object();
-            for (int32_t i = 0; a && i < r->n_players; i++) {
-                rc |= set(a, r->players[i].player_id,
-                          json_integer(r->players[i].score));
-                clocks = clocks && r->players[i].has_clock;
-            }
-            rc |= set(o, KEY(SCORES), a);
-            if (clocks) {
-                b = json_object();
-                for (int32_t i = 0; b && i < r->n_players; i++)
-                    rc |= set(b, r->players[i].player_id,
-                              json_integer(r->players[i].clock_ms));
-                rc |= set(o, KEY(CLOCK_MS), b);
-            }
-        }
-        for (int32_t i = 0; i < r->n_players; i++)
-            if (r->players[i].penalty_units > 0) {
-                if (!c && !(c = json_object()))
-                    rc = TNY_ENOMEM;
-                if (c)
-                    rc |= set(c, r->players[i].player_id,
-                              tny_json_points(r->players[i].penalty_units));
-            }
-        if (c)
-            rc |= set(o, KEY(PENALTY), c);
-        break;
-    case TNY_GAME_AGRICOLA:
-        a = json_object();
-        b = json_object();
-        c = json_object();
-        for (int32_t i = 0; a && b && c && i < r->n_players; i++) {
-            rc |= set(a, r->players[i].player_id,
-                      json_integer(r->players[i].score));
-            rc |=
-                set(b, r->players[i].player_id, json_integer(r->players[i].ip));
-            rc |=
-                set(c, r->players[i].player_id, json_integer(r->players[i].bp));
-        }
-        rc |= set(o, KEY(VP), a) | set(o, KEY(IP), b) | set(o, KEY(BP), c);
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (r->winner_id[0])
-            rc |= set(o, KEY(WINNER), json_string(r->winner_id));
-        if (r->modified)
-            rc |= set(o, KEY(MODIFIED), json_true());
-        if (r->n_games > 0) {
-            a = json_array();
-            for (int32_t i = 0; a && i < r->n_games; i++)
-                if (json_array_append_new(a, json_string(r->games[i])) < 0)
-                    rc = TNY_ENOMEM;
-            rc |= set(o, KEY(GAMES), a);
-        }
-        break;
-    case TNY_GAME_CATAN:
-        a = json_object();
-        for (int32_t i = 0; a && i < r->n_players; i++)
-            rc |= set(a, r->players[i].player_id,
-                      json_integer(r->players[i].score));
-        rc |= set(o, KEY(VP), a);
-        break;
-    case TNY_GAME_TWO_PLAYER:
-        if (r->n_players > 0) {
-            a = json_object();
-            for (int32_t i = 0; a && i < r->n_players; i++)
-                rc |= set(a, r->players[i].player_id,
-                          json_integer(r->players[i].score));
-            rc |= set(o, KEY(SCORES), a);
-        }
-        if (r->winner_id[0])
-            rc |= set(o, KEY(WINNER), json_string(r->winner_id));
-        else if (r->intentional_draw)
-            rc |= set(o, KEY(INTENTIONAL_DRAW), json_true());
-        else if (r->double_loss)
-            rc |= set(o, KEY(DOUBLE_LOSS), json_true());
-        else if (r->draw)
-            rc |= set(o, KEY(DRAW), json_true());
-        break;
-    default:
-        json_decref(o);
-        return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
-                            (int)r->game);
+    if ((rc = hub__result_write(&w, r, diag)) < 0) {
+        hub_jw_free(&w);
+        return rc;
     }
-    if (r->n_lots > 0) { /* CM-4: the table's lots, kept with the result */
-        json_t *l = json_array();
-        for (int32_t i = 0; l && i < r->n_lots; i++)
-            json_array_append_new(l, json_string(r->lots[i]));
-        rc |= set(o, KEY(LOTS), l);
-    }
-    if (rc == 0 && !(*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER)))
-        rc = TNY_ENOMEM;
-    json_decref(o);
-    if (rc < 0)
+    if (!(*out = hub_jw_take(&w)))
         return tny_diag_set(diag, TNY_ENOMEM, "result: out of memory");
     return TNY_OK;
 }

@@ -47,6 +47,11 @@ TNY_MUST_USE int hub__publish_clock(struct hub_service *svc, struct hub_ev *e,
 /* The event-file result object of a wire result (ids kept), malloc'd
  * compact JSON.  Errors: TNY_ENOMEM, TNY_EINVAL (a game it cannot
  * carry). */
+struct hub_jw;
+/* The same object written to w (feed_json.h) as a value. */
+TNY_MUST_USE int hub__result_write(struct hub_jw *w,
+                                   const struct tny_wire_result *r,
+                                   struct tny_diag *diag);
 TNY_MUST_USE int hub__result_json(const struct tny_wire_result *r, char **out,
                                   struct tny_diag *diag);
 

@@ -47,7 +47,7 @@ int hub_service_republish_step(struct hub_service *svc, int64_t now_ms,
     if (svc->rp_next < svc->n_events)
         return TNY_OK;
     for (int32_t i = 0; i < svc->n_events; i++)
-        svc->events[i]->feed_dirty = true;
+        svc->events[i]->feed_dirty = svc->events[i]->feed_full = true;
     svc->rp_active = false;
     *done = true;
     return TNY_OK;

@@ -62,6 +62,8 @@ struct hub_extension {
     int64_t paused_elapsed_ms;
 };
 
+struct hub_feed_cache; /* feed.c */
+
 struct hub_ev {
     char id[HUB_STORE_ID_MAX + 1];
     bool loaded;
@@ -86,7 +88,15 @@ struct hub_ev {
      * content last changed (its updated_ms; feed.c). */
     uint64_t feed_event_hash;
     int64_t feed_event_ms;
+    /* What this service's feed last built for the event (feed.c): only
+     * documents whose content changed are built again; feed_full: the
+     * next build sends every document (after a reconnect). */
+    struct hub_feed_cache *feed_cache;
+    bool feed_full;
 };
+
+/* Frees what feed.c keeps of an event's last build (NULL: nothing). */
+void hub__feed_cache_free(struct hub_feed_cache *c);
 
 struct hub_reply_entry {
     char console[TNY_WIRE_ID_MAX + 1];

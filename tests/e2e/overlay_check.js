@@ -97,6 +97,93 @@ function tableClockText(html) {
     return m ? m[1] : null;
 }
 
+
+/* ---- docs/feed.schema.json: what the pages read ------------------------- */
+
+/* guarded(doc, spec, where, bad): doc behind a Proxy that notes in `bad`
+ * every key a page reads that the schema does not declare for it (spec:
+ * the schema's notation, e.g. "@table_state" or "[@seat]").  Reading a
+ * declared key that is absent is fine (optional keys). */
+function schemaGuard(schema) {
+    const bad = new Set();
+    const split = (spec) => {
+        spec = spec.replace(/\?$/, '');
+        const out = [];
+        let depth = 0, from = 0;
+        for (let i = 0; i < spec.length; i++) {
+            if ('[{'.includes(spec[i])) depth++;
+            if (']}'.includes(spec[i])) depth--;
+            if (spec[i] === '|' && depth === 0) {
+                out.push(spec.slice(from, i));
+                from = i + 1;
+            }
+        }
+        out.push(spec.slice(from));
+        return out;
+    };
+    /* the object keys (name -> spec) or array element spec of spec */
+    const shape = (spec) => {
+        let keys = null, elem = null, map = null, probed = {};
+        for (const alt of split(spec)) {
+            if (alt.startsWith('@@')) keys = Object.assign(keys || {}, schema.documents[alt.slice(2)]);
+            else if (alt[0] === '@') {
+                keys = Object.assign(keys || {}, schema.types[alt.slice(1)]);
+                const p = schema.probed[alt.slice(1)];
+                if (p) Object.assign(probed, schema.types[p]);
+            }
+            else if (alt[0] === '[') elem = alt.slice(1, -1);
+            else if (alt[0] === '{') map = alt.slice(1, -1);
+            else if (alt === 'object') map = 'object';
+        }
+        return {keys, elem, map, probed};
+    };
+    const wrap = (v, spec, where) => {
+        if (v === null || typeof v !== 'object') return v;
+        const sh = shape(spec);
+        return new Proxy(v, {
+            get(target, k, recv) {
+                const x = Reflect.get(target, k, recv);
+                if (typeof k !== 'string') return x;
+                if (Array.isArray(target)) {
+                    if (/^\d+$/.test(k) && sh.elem) return wrap(x, sh.elem, where + '[]');
+                    return x; /* length, forEach, map... */
+                }
+                if (sh.map) return wrap(x, sh.map, where + '{}');
+                if (sh.keys && Object.prototype.hasOwnProperty.call(sh.keys, k))
+                    return wrap(x, sh.keys[k], where + '.' + k);
+                if (k in Object.prototype) return x;
+                if (x === undefined && Object.prototype.hasOwnProperty.call(sh.probed, k)) return x;
+                bad.add(where + '.' + k);
+                return x;
+            }
+        });
+    };
+    return {bad, wrap, doc: (kind, v) => wrap(v, '@@' + kind, kind)};
+}
+
+function checkPagesAgainstSchema(O, fst, opts, now) {
+    const dir = path.join(__dirname, '..', '..', 'docs');
+    const schema = JSON.parse(fs.readFileSync(path.join(dir, 'feed.schema.json'), 'utf8'));
+    const g = schemaGuard(schema);
+    const st = Object.assign({}, fst, {docs: {}});
+    for (const k of Object.keys(fst.docs)) st.docs[k] = g.doc(k, fst.docs[k]);
+    for (const page of O.PAGES) O.render(page, st, opts, now);
+    O.tickerItems(st, now, 10);
+    O.roundView(st, now);
+    const P = require(path.resolve(A.overlays, 'pages.js'));
+    const hall = P.parseHallParams('?events=e1&sort=name', {}).opts;
+    P.renderHall([st], hall, now, {rows: 20, cols: 3}, [false]);
+    st.mine = {player: g.doc('player', {id: 'a', name: 'A', round: 5, table: 1, bye: false, after_round: 4, of: 2,
+        standing: fst.docs.standings.standings[0], results: [{round: 4, table: 2, players: [{id: 'a', name: 'A', seat: 1},
+        {id: 'b', name: 'B', seat: 2}], result: {winner: 'a'}}, {round: 3, bye: true}],
+        me: fst.docs.pairings.tables[0].players[0], opponents: [fst.docs.pairings.tables[0].players[1]]}),
+        table: g.doc('table', Object.assign({round: 5, players: fst.docs.pairings.tables[0].players},
+            fst.docs.tables.tables[0], {clock: {state: 'running', unlimited: false, deadline_ms: now + 1000}}))};
+    P.renderCard([st], 'e1/a', now);
+    check(g.bad.size === 0, 'the pages read keys docs/feed.schema.json does not declare: ' + [...g.bad].join(', '));
+    ok('selftest: every key the pages read of a feed document is in docs/feed.schema.json');
+}
+
 /* ---- selftest ---------------------------------------------------------- */
 
 function selftest() {
@@ -265,6 +352,7 @@ function selftest() {
     check(O.resultText({players: [{id: 'x', name: 'X'}, {id: 'y', name: 'Y'}],
         result: {winner: 'y', modified: true, games: ['y', 'x', 'y']}}) === 'Y beat X 2-1 (modified)', 'GT Bo3 result text');
     ok('selftest: every page from a hostile synthetic feed is escaped and shows what it must; heartbeat offset; results in the ticker');
+    checkPagesAgainstSchema(O, fst, opts, now + 30000);
 }
 
 /* ---- feed --------------------------------------------------------------- */

@@ -17,7 +17,9 @@
 
 #include "hub/log.h"
 #include "hub/service.h"
-#include "service/feed.h" /* hub_feed_heartbeat */
+#include "service/events.h" /* hub__ev_find */
+#include "service/feed.h"   /* hub_feed_heartbeat */
+#include "service/feed_json.h"
 #include "store.h"
 #include "tny/json_io.h"
 #include "tny/score.h"
@@ -1431,6 +1433,304 @@ static void check_feed_results(struct fx *f,
     free(text);
 }
 
+/* feed_json.c writes what jansson's json_dumps(JSON_COMPACT |
+ * JSON_PRESERVE_ORDER) printed for the same values (the feed's documents
+ * stay byte for byte what they were: issue 17 item 2). */
+static void test_feed_json_writes_what_jansson_printed(void **state)
+{
+    (void)state;
+    static const char *const strings[] = {
+        "",
+        "plain",
+        "q\"uote",
+        "back\\slash",
+        "nl\nta\tcr\rbs\bff\f",
+        "\x01\x1f\x7f",
+        "sl/ash",
+        "\xc5\xa0"
+        "ebesta \xe2\x80\xa8 \xf0\x9f\x8e\xb2"};
+    static const int64_t ints[] = {0,         7,        -1, 1234567890123LL,
+                                   INT64_MIN, INT64_MAX};
+    static const double reals[] = {0.1,
+                                   2.5,
+                                   -3.75,
+                                   1e-5,
+                                   1e20,
+                                   1.5e300,
+                                   6.333333333333333,
+                                   0.30000000000000004,
+                                   123456789.125,
+                                   -2e-300};
+    struct hub_jw w;
+    json_t *o = json_object(), *a = json_array();
+    hub_jw_init(&w);
+    hub_jw_obj(&w);
+    for (size_t i = 0; i < sizeof(strings) / sizeof(*strings); i++) {
+        char key[8];
+        snprintf(key, sizeof key, "s%zu", i);
+        json_object_set_new(o, key, json_string(strings[i]));
+        hub_jw_kstr(&w, key, strings[i]);
+        json_object_set_new(o, strings[i], json_true()); /* as a key */
+        hub_jw_kbool(&w, strings[i], true);
+    }
+    for (size_t i = 0; i < sizeof(ints) / sizeof(*ints); i++)
+        json_array_append_new(a, json_integer(ints[i]));
+    for (size_t i = 0; i < sizeof(reals) / sizeof(*reals); i++)
+        json_array_append_new(a, json_real(reals[i]));
+    json_array_append_new(a, json_null());
+    json_array_append_new(a, json_false());
+    json_array_append_new(a, json_object());
+    json_array_append_new(a, json_array());
+    json_object_set_new(o, "list", a);
+    hub_jw_key(&w, "list");
+    hub_jw_arr(&w);
+    for (size_t i = 0; i < sizeof(ints) / sizeof(*ints); i++)
+        hub_jw_int(&w, ints[i]);
+    for (size_t i = 0; i < sizeof(reals) / sizeof(*reals); i++)
+        hub_jw_real(&w, reals[i]);
+    hub_jw_null(&w);
+    hub_jw_bool(&w, false);
+    hub_jw_obj(&w);
+    hub_jw_end(&w);
+    hub_jw_arr(&w);
+    hub_jw_end_arr(&w);
+    hub_jw_end_arr(&w);
+    hub_jw_end(&w);
+    char *want = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *got = hub_jw_take(&w);
+    assert_non_null(want);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    json_decref(o);
+}
+
+/* ---- docs/feed.schema.json: every feed document the hub builds --------- */
+
+static json_t *feed_schema(void)
+{
+    static json_t *schema;
+    if (!schema)
+        schema =
+            json_load_file(TNY_SOURCE_DIR "/docs/feed.schema.json", 0, NULL);
+    assert_non_null(schema);
+    return schema;
+}
+
+static bool schema_value(const json_t *v, const char *spec, size_t n, char *why,
+                         size_t cap);
+
+/* v against the object type `keys` (key -> spec): no unknown key, every
+ * key without '?' present, each value of its type. */
+static bool schema_object(const json_t *v, const json_t *keys, char *why,
+                          size_t cap)
+{
+    const char *k;
+    json_t *x;
+    if (!json_is_object(v)) {
+        snprintf(why, cap, "not an object");
+        return false;
+    }
+    json_object_foreach ((json_t *)v, k, x) {
+        const json_t *spec = json_object_get(keys, k);
+        if (!json_is_string(spec)) {
+            snprintf(why, cap, "key \"%s\" not in the schema", k);
+            return false;
+        }
+        const char *s = json_string_value(spec);
+        size_t n = strlen(s);
+        if (n > 0 && s[n - 1] == '?')
+            n--;
+        if (!schema_value(x, s, n, why, cap)) {
+            size_t used = strlen(why);
+            snprintf(why + used, cap - used, " (key \"%s\")", k);
+            return false;
+        }
+    }
+    json_object_foreach ((json_t *)keys, k, x) {
+        const char *s = json_string_value(x);
+        if (s[strlen(s) - 1] != '?' && !json_object_get(v, k)) {
+            snprintf(why, cap, "key \"%s\" missing", k);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* v against spec[0..n) (the notation of docs/feed.schema.json). */
+static bool schema_value(const json_t *v, const char *spec, size_t n, char *why,
+                         size_t cap)
+{
+    /* A|B: either (top-level bars only; [..] and {..} hold no bar here
+     * that matters, they are tried as a whole first) */
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        depth += spec[i] == '[' || spec[i] == '{';
+        depth -= spec[i] == ']' || spec[i] == '}';
+        if (spec[i] == '|' && depth == 0)
+            return schema_value(v, spec, i, why, cap) ||
+                   schema_value(v, spec + i + 1, n - i - 1, why, cap);
+    }
+#define IS(t) (n == strlen(t) && strncmp(spec, t, n) == 0)
+    bool ok;
+    if (IS("int"))
+        ok = json_is_integer(v);
+    else if (IS("number"))
+        ok = json_is_number(v);
+    else if (IS("string"))
+        ok = json_is_string(v);
+    else if (IS("bool"))
+        ok = json_is_boolean(v);
+    else if (IS("true"))
+        ok = json_is_true(v);
+    else if (IS("null"))
+        ok = json_is_null(v);
+    else if (IS("object"))
+        ok = json_is_object(v);
+    else if (n >= 2 && spec[0] == '[' && spec[n - 1] == ']') {
+        size_t i;
+        json_t *x;
+        if (!json_is_array(v)) {
+            snprintf(why, cap, "not an array");
+            return false;
+        }
+        json_array_foreach ((json_t *)v, i, x)
+            if (!schema_value(x, spec + 1, n - 2, why, cap))
+                return false;
+        return true;
+    } else if (n >= 2 && spec[0] == '{' && spec[n - 1] == '}') {
+        const char *k;
+        json_t *x;
+        if (!json_is_object(v)) {
+            snprintf(why, cap, "not an object");
+            return false;
+        }
+        json_object_foreach ((json_t *)v, k, x)
+            if (!schema_value(x, spec + 1, n - 2, why, cap))
+                return false;
+        return true;
+    } else if (n > 1 && spec[0] == '@') {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)n - 1, spec + 1);
+        const json_t *t =
+            json_object_get(json_object_get(feed_schema(), "types"), name);
+        assert_non_null(t);
+        return schema_object(v, t, why, cap);
+    } else {
+        fail_msg("feed.schema.json: unknown type \"%.*s\"", (int)n, spec);
+        return false;
+    }
+#undef IS
+    if (!ok)
+        snprintf(why, cap, "not %.*s", (int)n, spec);
+    return ok;
+}
+
+/* Checks every feed message of ob against the schema's document of its
+ * topic (feed/{ev}/KIND[/...]); returns how many were checked. */
+static int32_t check_feed_schema(const struct hub_outbox *ob)
+{
+    static const char prefix[] = "tourney/v1/feed/";
+    int32_t n = 0;
+    for (int32_t i = 0; i < ob->n; i++) {
+        const struct hub_msg *m = &ob->msgs[i];
+        char kind[32], why[256] = "";
+        const char *rest;
+        if (strncmp(m->topic, prefix, sizeof(prefix) - 1) != 0 ||
+            !(rest = strchr(m->topic + sizeof(prefix) - 1, '/')))
+            continue;
+        snprintf(kind, sizeof kind, "%.*s", (int)strcspn(rest + 1, "/"),
+                 rest + 1);
+        const json_t *keys =
+            json_object_get(json_object_get(feed_schema(), "documents"), kind);
+        if (!keys)
+            fail_msg("%s: no document \"%s\" in docs/feed.schema.json",
+                     m->topic, kind);
+        json_t *doc = json_loadb((const char *)m->payload, m->len, 0, NULL);
+        assert_non_null(doc);
+        if (!schema_object(doc, keys, why, sizeof why))
+            fail_msg("%s: %s: %.*s", m->topic, why, (int)m->len,
+                     (const char *)m->payload);
+        json_decref(doc);
+        n++;
+    }
+    return n;
+}
+
+/* The feed after a result (issue 17 item 2): the result's table, its
+ * players' documents and the tables document change; a document is
+ * written again only when its content changed (8 players, 4 tables: the
+ * other 6 players' documents and the other tables' are not written, nor
+ * standings and bracket). A republish (reconnect) sends everything again. */
+static void test_CM_6_feed_after_a_result_sends_what_changed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct hub_outbox first;
+
+    setup_event(f);
+    pair_publish(f, a);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    assert_int_equal(check_feed_schema(&f->ob), 5 + 4 + 8);
+    first = f->ob; /* moved */
+    hub_outbox_init(&f->ob);
+
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    int32_t n_player = 0, n_table = 0;
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        const struct hub_msg *m = &f->ob.msgs[i];
+        if (!strstr(m->topic, "/feed/"))
+            continue;
+        if (strstr(m->topic, "/" EV "/player/")) {
+            const char *id = strrchr(m->topic, '/') + 1;
+            assert_true(strcmp(id, a[1].seats[0].player_id) == 0 ||
+                        strcmp(id, a[1].seats[1].player_id) == 0);
+            n_player++;
+        } else if (strstr(m->topic, "/" EV "/table/")) {
+            assert_string_equal(m->topic, "tourney/v1/feed/" EV "/table/2");
+            n_table++;
+        }
+        if (strstr(m->topic, "/" EV "/event"))
+            continue; /* small, always built (the loop drops a repeat) */
+        for (int32_t k = 0; k < first.n; k++)
+            if (strcmp(first.msgs[k].topic, m->topic) == 0 &&
+                first.msgs[k].len == m->len &&
+                memcmp(first.msgs[k].payload, m->payload, m->len) == 0)
+                fail_msg("%s written again unchanged", m->topic);
+    }
+    assert_int_equal(n_player, 2);
+    assert_int_equal(n_table, 1);
+    assert_null(find_msg(f, "tourney/v1/feed/" EV "/standings"));
+    assert_null(find_msg(f, "tourney/v1/feed/" EV "/bracket"));
+    assert_non_null(find_msg(f, "tourney/v1/feed/" EV "/tables"));
+    check_feed_schema(&f->ob);
+    const struct hub_msg *t2 = find_msg(f, "tourney/v1/feed/" EV "/table/2");
+    assert_non_null(strstr((const char *)t2->payload, "\"confirmed\""));
+
+    /* Nothing changed: only the tables (its clock's hub_now_ms) and event
+     * documents. */
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    assert_int_equal(check_feed_schema(&f->ob), 2);
+
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    assert_int_equal(check_feed_schema(&f->ob), 5 + 4 + 8);
+    hub_outbox_release(&first);
+    fx_free(f);
+}
+
 /* Issue 23: presence is coalesced.  A flood of presence messages (here
  * 200 from one device, alternating online and offline) is kept in memory
  * (the console's device list shows the latest at once) and written by
@@ -1545,6 +1845,7 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     assert_int_equal(n_table, 4);
     assert_int_equal(n_player, 8);
     assert_int_equal(compared, 5 + 4 + 8);
+    assert_int_equal(check_feed_schema(&built), 5 + 4 + 8);
     /* table/1 and the player documents of its players (docs/feed.md) */
     const struct hub_msg *t1 = find_msg(f, "tourney/v1/feed/" EV "/table/1");
     assert_non_null(t1);
@@ -2441,6 +2742,8 @@ int main(void)
         cmocka_unit_test(test_issue22_table_pause_and_extension_taken_back),
         cmocka_unit_test(test_CM_presence_coalesced),
         cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
+        cmocka_unit_test(test_CM_6_feed_after_a_result_sends_what_changed),
+        cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

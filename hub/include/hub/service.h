@@ -237,6 +237,9 @@ struct hub_feed_snapshot {
      * states and clock), taken by the builder (NULL: the loop had none
      * loaded; the builder then reads the event from the database). */
     struct hub_ev *ev;
+    /* Every document of the event, not only those that changed since the
+     * builder's last build (a republish after a reconnect). */
+    bool full;
 };
 
 void hub_feed_snapshot_release(struct hub_feed_snapshot *s);
