@@ -17,7 +17,7 @@
 set(TNY_MEMCHECK AUTO CACHE STRING "Unit tests under valgrind memcheck: ON, OFF or AUTO")
 set(TNY_MEMCHECK_CASES 200 CACHE STRING "TNY_PROPERTY_CASES_MAX for the memcheck runs")
 # test_gorn's every case seats a whole event with the Gorn search (CT-2):
-# search: over 4 CPU minutes under valgrind at its 120 cases
+# over 4 CPU minutes under valgrind at its 120 cases
 set(TNY_MEMCHECK_CASES_test_gorn 12)
 
 find_program(TNY_VALGRIND valgrind)
