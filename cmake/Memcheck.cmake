@@ -16,6 +16,9 @@
 # code, nor another architecture's).
 set(TNY_MEMCHECK AUTO CACHE STRING "Unit tests under valgrind memcheck: ON, OFF or AUTO")
 set(TNY_MEMCHECK_CASES 200 CACHE STRING "TNY_PROPERTY_CASES_MAX for the memcheck runs")
+# test_gorn's every case seats a whole event with the Gorn search (CT-2):
+# over 4 CPU minutes under valgrind at its 120 cases
+set(TNY_MEMCHECK_CASES_test_gorn 12)
 
 find_program(TNY_VALGRIND valgrind)
 if(NOT (TNY_SANITIZE OR TNY_FUZZ OR CMAKE_CROSSCOMPILING OR TNY_MEMCHECK STREQUAL "OFF"))
@@ -47,13 +50,17 @@ function(tny_memcheck_twins)
         if(NOT type STREQUAL "EXECUTABLE" OR NOT "unit" IN_LIST labels)
             continue()
         endif()
+        set(cases ${TNY_MEMCHECK_CASES})
+        if(DEFINED TNY_MEMCHECK_CASES_${t})
+            set(cases ${TNY_MEMCHECK_CASES_${t}})
+        endif()
         add_test(NAME memcheck_${t}
                  COMMAND ${TNY_VALGRIND} -q --error-exitcode=1
                          --track-origins=yes --leak-check=no
                          $<TARGET_FILE:${t}>)
         set_tests_properties(memcheck_${t} PROPERTIES LABELS memcheck
             TIMEOUT 1800
-            ENVIRONMENT "TNY_PROPERTY_CASES_MAX=${TNY_MEMCHECK_CASES}")
+            ENVIRONMENT "TNY_PROPERTY_CASES_MAX=${cases}")
     endforeach()
     # The e2e scripts' message builder (tests/table/wiretool.c) filled a
     # clock's table extensions only in part: the encoder read stack
