@@ -308,7 +308,7 @@ int hs_insert_tables(struct hub_store *s, int64_t round_row,
                          &tst, d)) < 0 ||
         (rc = hs_prepare(s,
                          "INSERT INTO seats (table_id, seat, round_id, "
-                         "player_id) VALUES (?, ?, ?, ?)",
+                         "player_id, side) VALUES (?, ?, ?, ?, ?)",
                          &sst, d)) < 0)
         goto out;
     for (int32_t t = 0; t < plan->n_tables; t++) {
@@ -345,6 +345,7 @@ int hs_insert_tables(struct hub_store *s, int64_t round_row,
             sqlite3_bind_int(sst, 2, k);
             sqlite3_bind_int64(sst, 3, round_row);
             sqlite3_bind_int64(sst, 4, prow[p]);
+            sqlite3_bind_int(sst, 5, pt->has_sides ? pt->side[k] : -1);
             if ((rc = hs_done(s, sst, d)) < 0)
                 goto out;
         }
@@ -471,6 +472,8 @@ static int import_rounds(struct hub_store *s, int64_t ev_row,
             pt->n_seats = tb->n_seats;
             memcpy(pt->seats, tb->seats, sizeof(pt->seats));
             pt->first_seat = -1;
+            pt->has_sides = tb->has_sides; /* issue 19 */
+            memcpy(pt->side, tb->side, sizeof(pt->side));
             if (!tb->is_bye && !tb->has_result)
                 complete = false;
         }
