@@ -207,7 +207,7 @@ struct tny_wire_seat {
     bool colour_blind;
     char faction[TNY_WIRE_TEXT_MAX + 1]; /* GT-14 */
     char agenda[TNY_WIRE_TEXT_MAX + 1];
-    bool hook; /* NH-10: Iron Gang "Hook" swap token declared */
+    bool hook;               /* NH-10: Iron Gang "Hook" swap token declared */
     char side[TNY_NAME_MAX]; /* issue 19: the side played; "" none */
 };
 
