@@ -163,6 +163,9 @@ static json_t *seat_doc(const struct hub_ev *e, const struct tny_table *t,
     json_object_set_new(o, "seat", json_integer(i + 1));
     if (first_seat == i)
         json_object_set_new(o, "first", json_true());
+    if (t->has_sides && e->ev.format.n_sides == 2) /* issue 19 */
+        json_object_set_new(o, "side",
+                            json_string(e->ev.format.sides[t->side[i] & 1]));
     if (pl->n_armies > 0) {
         json_t *a = json_array();
         for (int32_t k = 0; a && k < pl->n_armies; k++)

@@ -1182,6 +1182,15 @@ static int edit_draft(struct hub_store *s, int64_t ev_row, const char *event_id,
             goto out;
         }
         rc = tny_round_plan_swap(&plan, a, b, d);
+        /* Issue 19: the two tables' new pairs get their sides by the
+         * pairing's rule (a swapped rematch plays the other sides). */
+        for (int32_t t = 0; rc == 0 && t < plan.n_tables; t++)
+            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                if (plan.tables[t].seats[k] == a ||
+                    plan.tables[t].seats[k] == b) {
+                    rc = tny_round_plan_sides(&ev, &plan, t, d);
+                    break;
+                }
     } else if (e->kind == EDIT_MOVE) {
         rc = tny_round_plan_move(&plan, e->from, e->to, d);
     } else {

@@ -1422,6 +1422,70 @@ static void test_issue19_store_sides(void **state)
     tmpdb_remove(&db);
 }
 
+/* Issue 19 item 3, CM-5: a swap on a sided draft that would replay a
+ * round 1 meeting on the same sides (the seats keeping their sides; the
+ * validator refuses that) gives the touched tables their sides by the
+ * pairing's rule: the swapped rematch plays the other sides. */
+static void test_issue19_CM_5_swap_recomputes_sides(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror, ev;
+    struct tny_round_plan plan, back;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 7);
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("netrunner-sss", "{}", 4, 7);
+    OK(hub_store_create_event(s, "nr", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    free(text);
+    register_devices(s, 2);
+    next_round(s, "nr", &mirror);
+    play_round(s, "nr", &mirror, &rng);
+    /* Round 1: A v B and C v D, A on side a1. */
+    const struct tny_round *r1 = &mirror.rounds[0];
+    int32_t A = r1->tables[0].seats[0], B = r1->tables[0].seats[1];
+    int32_t C = r1->tables[1].seats[0], D = r1->tables[1].seats[1];
+    int8_t a1 = r1->tables[0].side[0];
+    assert_true(r1->tables[0].has_sides);
+    /* A crafted draft: A (a1 again) v C, B v D; valid (no rematch). */
+    OK(hub_store_load_event(s, "nr", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    assert_int_equal(plan.n_tables, 2);
+    plan.tables[0].seats[0] = A, plan.tables[0].seats[1] = C;
+    plan.tables[0].side[0] = a1, plan.tables[0].side[1] = (int8_t)(1 - a1);
+    plan.tables[1].seats[0] = B, plan.tables[1].seats[1] = D;
+    plan.tables[0].has_sides = plan.tables[1].has_sides = true;
+    OK(hub_store_save_draft(s, "nr", &ev, &plan, "hub", &diag));
+    /* B takes C's seat: A v B again, B on 1 - a1 as in round 1 if the
+     * seat kept its side. */
+    OK(hub_store_draft_swap(s, "nr", 2, ev.players[C].id, ev.players[B].id,
+                            "organiser:anna", &diag));
+    OK(hub_store_load_draft(s, "nr", &ev, &back, &diag));
+    bool seen = false;
+    for (int32_t t = 0; t < back.n_tables; t++) {
+        const struct tny_pairing_table *pt = &back.tables[t];
+        if (pt->seats[0] != A && pt->seats[1] != A)
+            continue;
+        seen = true;
+        assert_true(pt->has_sides);
+        int32_t ai = pt->seats[0] == A ? 0 : 1;
+        assert_int_equal(pt->seats[1 - ai], B);
+        assert_int_equal(pt->side[ai], 1 - a1);
+        assert_int_equal(pt->side[1 - ai], a1);
+    }
+    assert_true(seen);
+    tny_round_plan_release(&back);
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    tny_event_release(&mirror);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 static void test_store_migrations(void **state)
 {
     (void)state;
@@ -2185,6 +2249,7 @@ int main(void)
         cmocka_unit_test(test_CM_2_CM_3_CM_5_TX_7_organiser_actions),
         cmocka_unit_test(test_store_migrations),
         cmocka_unit_test(test_issue19_store_sides),
+        cmocka_unit_test(test_issue19_CM_5_swap_recomputes_sides),
         cmocka_unit_test(test_store_counters_and_migration_1_to_2),
         cmocka_unit_test(test_NH_11_declare_armies),
         cmocka_unit_test(test_store_crash_safety),
