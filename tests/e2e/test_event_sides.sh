@@ -128,7 +128,7 @@ awk -v rounds="$ROUNDS" '
         print "second meetings: " again + 0 > "/dev/stderr"
         exit bad
     }' "$E2E_TMP/shown" >"$E2E_TMP/check" 2>"$E2E_TMP/again" ||
-    fail "sides shown by the tables: $(tr '\n' '|' <"$E2E_TMP/check")"
+    fail "sides shown by the tables: $(head -n 8 "$E2E_TMP/check" | tr '\n' '|')"
 ok "$ROUNDS rounds: every table showed a side per seat, balanced within 1, $(cat "$E2E_TMP/again")"
 
 # The export carries the sides the tables showed; it validates and its
