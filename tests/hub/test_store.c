@@ -1393,7 +1393,21 @@ static void test_issue19_store_sides(void **state)
     OK(hub_store_export_event_json(s, "nr", &json, &diag));
     assert_non_null(strstr(json, "\"sides\""));
     assert_non_null(strstr(json, "\"corp\""));
+    /* An event file with sides imported into the hub keeps them. */
+    OK(hub_store_create_event(s, "nr2", json, strlen(json), "organiser:anna",
+                              &diag));
     free(json);
+    OK(hub_store_load_event(s, "nr2", &ev, &diag));
+    assert_int_equal(ev.n_rounds, 3);
+    for (int32_t r = 0; r < 3; r++)
+        for (int32_t t = 0; t < ev.rounds[r].n_tables; t++) {
+            const struct tny_table *a = &ev.rounds[r].tables[t];
+            const struct tny_table *b = &mirror.rounds[r].tables[t];
+            assert_int_equal(a->has_sides, b->has_sides);
+            if (a->has_sides)
+                assert_memory_equal(a->side, b->side, 2);
+        }
+    tny_event_release(&ev);
     hub_store_close(s);
 
     /* Back to what a version 4 hub wrote: no side column. */
