@@ -2322,7 +2322,8 @@ static int count_devices_of(struct fx *f, const char *ev)
  * side on the table's assignment and on the feed; after round 1, the
  * sides survive the store (round 2 is balanced: sides differ from round 1
  * where the pair allows); after a CM-5 swap the tables keep the balance.
- * (The round 1 corps all win, so the winners' sides conflict.) */
+ * (The round 1 corps all win: balance before score groups, docs/rules.md
+ * "Sides", makes round 2 cross the groups.) */
 static const char *side_of(const struct tny_wire_assignment *a, int n,
                            const char *pid)
 {
@@ -2387,8 +2388,7 @@ static void test_issue19_sides_on_tables_feed_and_swap(void **state)
         q.round = 1;
         q.table = a[i].table;
         q.result.game = TNY_GAME_TWO_PLAYER;
-        /* Every corp wins: round 2's winners all played corp, so their
-         * tables cannot be balanced (a side conflict, decided by lot). */
+        /* Every corp wins: the winners all played corp. */
         snprintf(
             q.result.winner_id, sizeof(q.result.winner_id), "%s",
             a[i].seats[strcmp(a[i].seats[0].side, "corp") ? 1 : 0].player_id);
