@@ -91,6 +91,7 @@ static int seat_from_pb(const Tourney__V1__Seat *m, const char *p,
     COPY(club, club);
     COPY(faction, faction);
     COPY(agenda, agenda);
+    COPY(side, side);
 #undef COPY
     s->first_player = m->has_first_player && m->first_player;
     s->colour_blind = m->has_colour_blind && m->colour_blind;
@@ -228,6 +229,7 @@ static int seat_check(const struct tny_wire_seat *s, const char *p,
     TEXT(club, false);
     TEXT(faction, false);
     TEXT(agenda, false);
+    TEXT(side, false);
 #undef TEXT
     wire__path(fp, sizeof fp, "%s.armies", p);
     if ((rc = check_names(s->armies, s->n_armies, TNY_MAX_ARMIES, fp, diag)) <
@@ -391,6 +393,7 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
         x->hook = s->hook;
         x->faction = wire__opt(s->faction);
         x->agenda = wire__opt(s->agenda);
+        x->side = wire__opt(s->side);
         x->club = wire__opt(s->club);
         seat_p[i] = x;
     }

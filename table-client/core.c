@@ -389,6 +389,11 @@ static void emit_assignment(struct tbl_core *c)
                              k + 1 == s->n_colours ? "\"" : "");
             n += w > 0 ? (size_t)w : 0;
         }
+        if (s->side[0] && n < sizeof(extra)) { /* issue 19 */
+            int w =
+                snprintf(extra + n, sizeof(extra) - n, " side=\"%s\"", s->side);
+            n += w > 0 ? (size_t)w : 0;
+        }
         emitf(c, "seat %d id=%s name=%s%s%s", (int)(i + 1), s->player_id, name,
               s->first_player ? " first" : "", extra);
     }

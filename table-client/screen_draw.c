@@ -342,7 +342,7 @@ static void status_line(const struct tbl_core *core, int64_t now_ms,
                      -1);
 }
 
-/* One seat: number, name, club, first player (buf) and the format's
+/* One seat: number, name, club, side, first player (buf) and the format's
  * extras (NH-10 armies, TX-10 colours, GT-14 faction and agenda: extra,
  * may be ""). */
 static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
@@ -369,6 +369,8 @@ static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
         tny_utf8_fit(st->club, 40, true, club, sizeof(club));
         ADD(" (%s)", club);
     }
+    if (st->side[0]) /* issue 19: the side this seat plays */
+        ADD("  %.20s", st->side);
     if (st->first_player)
         ADD("  FIRST PLAYER");
     buf = extra;

@@ -1285,6 +1285,78 @@ int tny_round_plan_swap(struct tny_round_plan *plan, int32_t a, int32_t b,
     return TNY_OK;
 }
 
+int tny_round_plan_sides(const struct tny_event *ev,
+                         struct tny_round_plan *plan, int32_t t,
+                         struct tny_diag *diag)
+{
+    if (t < 0 || t >= plan->n_tables)
+        return tny_diag_set(diag, TNY_EINVAL, "sides: no table index %d",
+                            (int)t);
+    struct tny_pairing_table *pt = &plan->tables[t];
+    if (ev->format.n_sides != 2 || pt->is_bye || pt->n_seats != 2)
+        return TNY_OK;
+    /* The rounds before the planned one (an edited published round is in
+     * ev already), of the planned round's stage, as swiss_sides reads
+     * them: h[0] is seats[0]'s history, h[1] seats[1]'s. */
+    int32_t nr =
+        plan->round - 1 < ev->n_rounds ? plan->round - 1 : ev->n_rounds;
+    if (nr < 0)
+        nr = 0;
+    struct side_history h[2] = {{0, 0, NULL}, {0, 0, NULL}};
+    int8_t *buf = malloc(2 * ((size_t)nr + 1));
+    if (!buf)
+        return tny_diag_set(diag, TNY_ENOMEM, "sides: out of memory");
+    memset(buf, -1, 2 * ((size_t)nr + 1));
+    h[0].last = buf;
+    h[1].last = buf + nr + 1;
+    int32_t sr = 0, n_met = 0;
+    int8_t met_side = -1; /* side seats[0] played at their meeting */
+    for (int32_t r = 0; r < nr; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        if (round->stage != plan->stage)
+            continue;
+        for (int32_t k = 0; k < round->n_tables; k++) {
+            const struct tny_table *tb = &round->tables[k];
+            if (tb->is_bye || tb->n_seats != 2)
+                continue;
+            int32_t at[2] = {-1, -1}; /* seat of pt's player i at tb */
+            for (int s = 0; s < 2; s++)
+                for (int i = 0; i < 2; i++)
+                    if (tb->seats[s] == pt->seats[i]) {
+                        at[i] = s;
+                        if (tb->has_sides) {
+                            h[i].last[sr] = tb->side[s];
+                            h[i].n0 += tb->side[s] == 0;
+                            h[i].n1 += tb->side[s] == 1;
+                        }
+                    }
+            if (at[0] >= 0 && at[1] >= 0) {
+                n_met++;
+                met_side = tb->has_sides ? tb->side[at[0]] : -1;
+            }
+        }
+        sr++;
+    }
+    int8_t s0 = -1;
+    const char *why = NULL;
+    if (n_met == 1 && ev->format.swapped_rematch && met_side >= 0) {
+        s0 = (int8_t)(1 - met_side);
+    } else if (n_met == 0) {
+        struct tny_rng lot;
+        tny_rng_derive(&lot, ev->seed, TNY_LOT_PAIRING, (uint32_t)plan->round);
+        s0 = side_of_first(h, 0, 1, sr, &lot, &why);
+        if (strcmp(why, "lot") == 0 && pt->has_sides)
+            s0 = pt->side[0];
+    }
+    free(buf);
+    if (s0 >= 0) {
+        pt->has_sides = true;
+        pt->side[0] = s0;
+        pt->side[1] = (int8_t)(1 - s0);
+    }
+    return TNY_OK;
+}
+
 int tny_round_plan_move(struct tny_round_plan *plan, int32_t from, int32_t to,
                         struct tny_diag *diag)
 {

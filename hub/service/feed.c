@@ -263,6 +263,8 @@ static void seat_doc(struct hub_jw *w, const struct hub_ev *e,
     hub_jw_kint(w, "seat", i + 1);
     if (first_seat == i)
         hub_jw_kbool(w, "first", true);
+    if (t->has_sides && f->n_sides == 2) /* issue 19 */
+        hub_jw_kstr(w, "side", f->sides[t->side[i] & 1]);
     if (pl->n_armies > 0) {
         hub_jw_key(w, "armies");
         hub_jw_arr(w);

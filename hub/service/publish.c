@@ -394,7 +394,10 @@ static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
             snprintf(s->colours[s->n_colours++], TNY_NAME_MAX, "%s",
                      pl->colours[c]);
     s->colour_blind = pl->colour_blind;
-    s->hook = pl->hook; /* NH-10 */
+    s->hook = pl->hook;                            /* NH-10 */
+    if (t->has_sides && e->ev.format.n_sides == 2) /* issue 19 */
+        snprintf(s->side, sizeof(s->side), "%s",
+                 e->ev.format.sides[t->side[i] & 1]);
     if (pl->faction)
         snprintf(s->faction, sizeof(s->faction), "%s", pl->faction);
     if (pl->agenda)

@@ -226,8 +226,15 @@ static const char *const step_4[] = {
     NULL,
 };
 
+/* 4 -> 5: issue 19, the side each seat plays in a format with sides (an
+ * index into the format's sides; -1 none: every seat of older hubs). */
+static const char *const step_5[] = {
+    "ALTER TABLE seats ADD COLUMN side INTEGER NOT NULL DEFAULT -1;\n",
+    NULL,
+};
+
 static const char *const *const migration_steps[] = {step_1, step_2, step_3,
-                                                     step_4};
+                                                     step_4, step_5};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,

@@ -40,7 +40,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 4
+#define HUB_STORE_SCHEMA_VERSION 5
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */

@@ -308,7 +308,7 @@ int hs_insert_tables(struct hub_store *s, int64_t round_row,
                          &tst, d)) < 0 ||
         (rc = hs_prepare(s,
                          "INSERT INTO seats (table_id, seat, round_id, "
-                         "player_id) VALUES (?, ?, ?, ?)",
+                         "player_id, side) VALUES (?, ?, ?, ?, ?)",
                          &sst, d)) < 0)
         goto out;
     for (int32_t t = 0; t < plan->n_tables; t++) {
@@ -345,6 +345,7 @@ int hs_insert_tables(struct hub_store *s, int64_t round_row,
             sqlite3_bind_int(sst, 2, k);
             sqlite3_bind_int64(sst, 3, round_row);
             sqlite3_bind_int64(sst, 4, prow[p]);
+            sqlite3_bind_int(sst, 5, pt->has_sides ? pt->side[k] : -1);
             if ((rc = hs_done(s, sst, d)) < 0)
                 goto out;
         }
@@ -471,6 +472,8 @@ static int import_rounds(struct hub_store *s, int64_t ev_row,
             pt->n_seats = tb->n_seats;
             memcpy(pt->seats, tb->seats, sizeof(pt->seats));
             pt->first_seat = -1;
+            pt->has_sides = tb->has_sides; /* issue 19 */
+            memcpy(pt->side, tb->side, sizeof(pt->side));
             if (!tb->is_bye && !tb->has_result)
                 complete = false;
         }
@@ -1179,6 +1182,15 @@ static int edit_draft(struct hub_store *s, int64_t ev_row, const char *event_id,
             goto out;
         }
         rc = tny_round_plan_swap(&plan, a, b, d);
+        /* Issue 19: the two tables' new pairs get their sides by the
+         * pairing's rule (a swapped rematch plays the other sides). */
+        for (int32_t t = 0; rc == 0 && t < plan.n_tables; t++)
+            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                if (plan.tables[t].seats[k] == a ||
+                    plan.tables[t].seats[k] == b) {
+                    rc = tny_round_plan_sides(&ev, &plan, t, d);
+                    break;
+                }
     } else if (e->kind == EDIT_MOVE) {
         rc = tny_round_plan_move(&plan, e->from, e->to, d);
     } else {

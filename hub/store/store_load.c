@@ -21,6 +21,10 @@
 struct table_ref {
     int64_t id;
     json_t *obj; /* borrowed from the tree */
+    /* issue 19: where the table lands in the parsed event (rounds and
+     * tables in the tree's order) and its seats' sides (-1 none). */
+    int32_t round_ix, table_ix, n_seats;
+    int8_t side[TNY_MAX_SEATS];
 };
 
 static int cmp_table_ref(const void *a, const void *b)
@@ -149,7 +153,7 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
     sqlite3_stmt *st = NULL;
     json_t *rounds = json_array(), *tables = NULL, *players = NULL;
     struct table_ref *refs = NULL;
-    int32_t n_refs = 0, cap = 0;
+    int32_t n_refs = 0, cap = 0, round_ix = -1, table_ix = -1;
     int64_t cur_round = -1, cur_table = -1;
     bool row;
     int rc;
@@ -160,7 +164,7 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
     if ((rc = hs_prepare(
              s,
              "SELECT r.number, r.stage, t.id, t.number, t.is_bye, p.pid, "
-             "res.result_json FROM rounds r "
+             "res.result_json, s.side FROM rounds r "
              "JOIN tables t ON t.round_id = r.id "
              "JOIN seats s ON s.table_id = t.id "
              "JOIN players p ON p.id = s.player_id "
@@ -193,6 +197,8 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
                 json_decref(tables);
             cur_round = number;
             cur_table = -1;
+            round_ix++;
+            table_ix = -1;
         }
         if (ok && table_id != cur_table) {
             json_t *t = json_object();
@@ -205,8 +211,11 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
                 if (ok)
                     refs = grown;
             }
-            if (ok)
-                refs[n_refs++] = (struct table_ref){table_id, t};
+            if (ok) {
+                refs[n_refs++] = (struct table_ref){table_id,   t, round_ix,
+                                                    ++table_ix, 0, {0}};
+                memset(refs[n_refs - 1].side, -1, TNY_MAX_SEATS);
+            }
             if (ok && sqlite3_column_int(st, 4)) {
                 ok = set_new(t, "bye", json_string(pid));
                 players = NULL;
@@ -239,6 +248,10 @@ static int add_rounds(struct hub_store *s, int64_t ev_row, bool with_draft,
         }
         if (ok && players)
             ok = json_array_append_new(players, json_string(pid)) == 0;
+        if (ok && n_refs > 0 && refs[n_refs - 1].n_seats < TNY_MAX_SEATS) {
+            struct table_ref *ref = &refs[n_refs - 1];
+            ref->side[ref->n_seats++] = (int8_t)sqlite3_column_int(st, 7);
+        }
         if (!ok) {
             rc = TNY_ENOMEM;
             goto out;
@@ -281,7 +294,7 @@ static int add_penalties(struct hub_store *s, int64_t ev_row, bool with_draft,
             goto out;
         if (!row)
             break;
-        struct table_ref key = {sqlite3_column_int64(st, 0), NULL};
+        struct table_ref key = {.id = sqlite3_column_int64(st, 0)};
         const struct table_ref *ref =
             n_refs ? bsearch(&key, refs, n_refs, sizeof(*refs), cmp_table_ref)
                    : NULL;
@@ -310,6 +323,35 @@ static int add_penalties(struct hub_store *s, int64_t ev_row, bool with_draft,
 out:
     hs_finalize(s, st);
     return rc;
+}
+
+/* Issue 19: the seats' stored sides onto the parsed event (the sides are
+ * indices into the format's sides, so they bypass the tree's names).  A
+ * table has sides when every seat has one. */
+static int apply_sides(const struct table_ref *refs, size_t n_refs,
+                       struct tny_event *ev, struct tny_diag *d)
+{
+    for (size_t i = 0; i < n_refs; i++) {
+        const struct table_ref *ref = &refs[i];
+        bool all = ref->n_seats > 0;
+        for (int32_t k = 0; k < ref->n_seats; k++)
+            all = all && (ref->side[k] == 0 || ref->side[k] == 1);
+        if (!all)
+            continue;
+        if (ev->format.n_sides != 2 || ref->round_ix < 0 ||
+            ref->round_ix >= ev->n_rounds ||
+            ref->table_ix >= ev->rounds[ref->round_ix].n_tables ||
+            ev->rounds[ref->round_ix].tables[ref->table_ix].n_seats !=
+                ref->n_seats)
+            return tny_diag_set(d, TNY_ESTATE,
+                                "store: round %d: stored sides do not fit "
+                                "the event (format \"%s\")",
+                                (int)ref->round_ix + 1, ev->format.name);
+        struct tny_table *t = &ev->rounds[ref->round_ix].tables[ref->table_ix];
+        t->has_sides = true;
+        memcpy(t->side, ref->side, sizeof(t->side));
+    }
+    return TNY_OK;
 }
 
 int hs_project(struct hub_store *s, int64_t ev_row, bool with_draft,
@@ -346,7 +388,8 @@ int hs_project(struct hub_store *s, int64_t ev_row, bool with_draft,
         (rc = add_rounds(s, ev_row, with_draft, ov, root, &refs, &n_refs, d)) <
             0 ||
         (rc = add_penalties(s, ev_row, with_draft, refs, n_refs, d)) < 0 ||
-        (rc = tny_event_from_json(root, out, d)) < 0)
+        (rc = tny_event_from_json(root, out, d)) < 0 ||
+        (rc = apply_sides(refs, n_refs, out, d)) < 0)
         goto out;
     if (validate)
         rc = tny_event_validate(out, d);
@@ -489,16 +532,17 @@ int hs_read_round_plan(struct hub_store *store, int64_t ev_row,
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = hs_prepare(store,
-                         "SELECT r.number, r.stage, r.stage_index, r.explain, "
-                         "t.id, t.number, t.is_bye, t.first_seat, p.pid "
-                         "FROM rounds r JOIN tables t ON t.round_id = r.id "
-                         "JOIN seats s ON s.table_id = t.id "
-                         "JOIN players p ON p.id = s.player_id "
-                         "WHERE r.event_id = ?1 AND ((?2 = 0 AND r.status = "
-                         "'draft') OR r.number = ?2) "
-                         "ORDER BY t.is_bye, t.number, t.position, s.seat",
-                         &st, diag)) < 0)
+    if ((rc = hs_prepare(
+             store,
+             "SELECT r.number, r.stage, r.stage_index, r.explain, "
+             "t.id, t.number, t.is_bye, t.first_seat, p.pid, "
+             "s.side FROM rounds r JOIN tables t ON t.round_id = r.id "
+             "JOIN seats s ON s.table_id = t.id "
+             "JOIN players p ON p.id = s.player_id "
+             "WHERE r.event_id = ?1 AND ((?2 = 0 AND r.status = "
+             "'draft') OR r.number = ?2) "
+             "ORDER BY t.is_bye, t.number, t.position, s.seat",
+             &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
     sqlite3_bind_int(st, 2, round);
@@ -546,6 +590,12 @@ int hs_read_round_plan(struct hub_store *store, int64_t ev_row,
         if (t->n_seats >= TNY_MAX_SEATS) {
             rc = tny_diag_set(diag, TNY_ESTATE, "store: too many seats");
             goto out;
+        }
+        /* issue 19: the seat's side (-1 none: a format without sides) */
+        int side = sqlite3_column_int(st, 9);
+        if (side == 0 || side == 1) {
+            t->has_sides = true;
+            t->side[t->n_seats] = (int8_t)side;
         }
         t->seats[t->n_seats++] = idx;
     }

@@ -2619,6 +2619,124 @@ static int count_devices_of(struct fx *f, const char *ev)
     return n;
 }
 
+/* Issue 19 item 3 (hub side): a netrunner-sss round gives every seat its
+ * side on the table's assignment and on the feed; after round 1, the
+ * sides survive the store (round 2 is balanced: sides differ from round 1
+ * where the pair allows); after a CM-5 swap the tables keep the balance.
+ * (The round 1 corps all win: balance before score groups, docs/rules.md
+ * "Sides", makes round 2 cross the groups.) */
+static const char *side_of(const struct tny_wire_assignment *a, int n,
+                           const char *pid)
+{
+    for (int i = 0; i < n; i++)
+        for (int32_t s = 0; s < a[i].n_seats; s++)
+            if (!strcmp(a[i].seats[s].player_id, pid))
+                return a[i].seats[s].side;
+    return NULL;
+}
+
+static void sided_assignments(struct fx *f, struct tny_wire_assignment *a)
+{
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &a[i]));
+        assert_int_equal(a[i].n_seats, 2);
+        for (int32_t s = 0; s < 2; s++)
+            assert_true(!strcmp(a[i].seats[s].side, "corp") ||
+                        !strcmp(a[i].seats[s].side, "runner"));
+        assert_string_not_equal(a[i].seats[0].side, a[i].seats[1].side);
+    }
+}
+
+static void test_issue19_sides_on_tables_feed_and_swap(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_diag diag = {{0}};
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4], b[4], c[4];
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "netrunner-sss");
+    q.has_seed = true;
+    q.seed = 19;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nn1,A\nn2,B\nn3,C\nn4,D\nn5,E\nn6,F\nn7,G\nn8,H\n";
+    free(must(f, &q));
+    for (int i = 1; i <= 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i);
+        presence(f, dev);
+    }
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    sided_assignments(f, a);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    const struct hub_msg *m = find_msg(f, "tourney/v1/feed/" EV "/pairings");
+    assert_non_null(m);
+    assert_true(bytes_have(m->payload, m->len, "\"side\""));
+    assert_true(bytes_have(m->payload, m->len, "\"runner\""));
+    m = find_msg(f, "tourney/v1/feed/" EV "/table/1");
+    assert_non_null(m);
+    assert_true(bytes_have(m->payload, m->len, "\"side\""));
+    for (int i = 0; i < 4; i++) {
+        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+        q.round = 1;
+        q.table = a[i].table;
+        q.result.game = TNY_GAME_TWO_PLAYER;
+        /* Every corp wins: the winners all played corp. */
+        snprintf(
+            q.result.winner_id, sizeof(q.result.winner_id), "%s",
+            a[i].seats[strcmp(a[i].seats[0].side, "corp") ? 1 : 0].player_id);
+        free(must(f, &q));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 2;
+    free(must(f, &q));
+    sided_assignments(f, b);
+    /* Round 1's sides were kept: two fresh opponents who played different
+     * sides in round 1 each play the other one now (balance 1). */
+    for (int i = 0; i < 4; i++) {
+        const char *s0 = side_of(a, 4, b[i].seats[0].player_id);
+        const char *s1 = side_of(a, 4, b[i].seats[1].player_id);
+        if (strcmp(s0, s1) != 0) {
+            assert_string_not_equal(b[i].seats[0].side, s0);
+            assert_string_not_equal(b[i].seats[1].side, s1);
+        }
+    }
+    /* CM-5: a swap between tables 1 and 2 is accepted and the tables
+     * keep their sides' rule (test_store: the same-side rematch). */
+    char x[TNY_WIRE_ID_MAX + 1], y[TNY_WIRE_ID_MAX + 1];
+    snprintf(x, sizeof(x), "%s", b[0].seats[0].player_id);
+    snprintf(y, sizeof(y), "%s", b[1].seats[0].player_id);
+    req_init(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS);
+    q.round = 2;
+    snprintf(q.player_id, sizeof(q.player_id), "%s", x);
+    snprintf(q.other_player_id, sizeof(q.other_player_id), "%s", y);
+    free(must(f, &q));
+    sided_assignments(f, c);
+    /* And the balance holds at every table where it can. */
+    for (int i = 0; i < 4; i++) {
+        const char *s0 = side_of(a, 4, c[i].seats[0].player_id);
+        const char *s1 = side_of(a, 4, c[i].seats[1].player_id);
+        if (strcmp(s0, s1) != 0) {
+            assert_string_not_equal(c[i].seats[0].side, s0);
+            assert_string_not_equal(c[i].seats[1].side, s1);
+        }
+    }
+    fx_free(f);
+}
+
 /* Issue 22 item 9: a finished event frees its devices for the next one
  * (its publish hands them out: no unassign/assign per table); a mistyped
  * event is deleted (audited, its devices freed, its retained documents
@@ -2725,6 +2843,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
+        cmocka_unit_test(test_issue19_sides_on_tables_feed_and_swap),
         cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
         cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
         cmocka_unit_test(test_AG_14_each_table_starts_with_its_draft),

@@ -1277,7 +1277,8 @@ static void test_store_counters_and_migration_1_to_2(void **state)
                                   "TABLE players DROP COLUMN hook; "
                                   "ALTER TABLE submissions DROP COLUMN "
                                   "reason_code; ALTER TABLE submissions DROP "
-                                  "COLUMN counted; ALTER TABLE submissions "
+                                  "COLUMN counted; ALTER TABLE seats DROP "
+                                  "COLUMN side; ALTER TABLE submissions "
                                   "ADD COLUMN answer TEXT NOT NULL DEFAULT "
                                   "''; "
                                   /* answers as hubs before 4 kept them */
@@ -1304,8 +1305,9 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     sqlite3_close(raw);
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
-    /* 1 -> 2 counters, 2 -> 3 deck lists, 3 -> 4 answers as fields */
-    assert_int_equal(version, 4);
+    /* 1 -> 2 counters, 2 -> 3 deck lists, 3 -> 4 answers as fields, 4 -> 5
+     * sides */
+    assert_int_equal(version, 5);
     struct hub_submit_outcome o;
     OK(hub_store_get_submission(s, "table-1", "old-1", NULL, &o, &diag));
     assert_int_equal(o.first, HUB_SUBMIT_ACCEPTED);
@@ -1324,6 +1326,176 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     struct hub_device_info info;
     OK(hub_store_get_device(s, "table-1", &info, &diag));
     OK(hub_store_check(s, &diag));
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
+/* Issue 19 item 3: a round's sides are kept.  A netrunner-sss event
+ * played three rounds through the store reads back with every table's
+ * sides as paired (so the next pairing sees the swapped rematch and the
+ * balance), the export carries them; a version 4 database (no side
+ * column) migrates to 5 keeping its rounds, their tables without sides. */
+static void test_issue19_store_sides(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror, ev;
+    struct tny_round_plan plan;
+    struct tny_rng rng;
+    int32_t version;
+    tny_rng_seed(&rng, 19);
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("netrunner-sss", "{}", 7, 19);
+    OK(hub_store_create_event(s, "nr", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    free(text);
+    register_devices(s, 4);
+    for (int r = 0; r < 3; r++) {
+        next_round(s, "nr", &mirror);
+        play_round(s, "nr", &mirror, &rng);
+    }
+    OK(hub_store_load_event(s, "nr", &ev, &diag));
+    assert_int_equal(ev.n_rounds, 3);
+    int32_t sided = 0;
+    for (int32_t r = 0; r < 3; r++)
+        for (int32_t t = 0; t < ev.rounds[r].n_tables; t++) {
+            const struct tny_table *a = &ev.rounds[r].tables[t];
+            const struct tny_table *b = &mirror.rounds[r].tables[t];
+            assert_int_equal(a->number, b->number);
+            assert_int_equal(a->has_sides, b->has_sides);
+            assert_int_equal(a->has_sides, !a->is_bye);
+            if (!a->has_sides)
+                continue;
+            sided++;
+            assert_int_equal(a->side[0], b->side[0]);
+            assert_int_equal(a->side[1], b->side[1]);
+            assert_int_equal(a->side[0] + a->side[1], 1);
+        }
+    assert_int_equal(sided, 9);
+    OK(tny_event_validate(&ev, &diag));
+    /* The draft keeps its sides too (hub_store_load_draft). */
+    OK(tny_pair_next(&ev, &plan, &diag));
+    OK(hub_store_save_draft(s, "nr", &ev, &plan, "hub", &diag));
+    struct tny_round_plan back;
+    OK(hub_store_load_draft(s, "nr", &ev, &back, &diag));
+    for (int32_t t = 0; t < plan.n_tables; t++) {
+        assert_int_equal(back.tables[t].has_sides, plan.tables[t].has_sides);
+        if (plan.tables[t].has_sides)
+            assert_memory_equal(back.tables[t].side, plan.tables[t].side, 2);
+    }
+    tny_round_plan_release(&back);
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    char *json = NULL;
+    OK(hub_store_export_event_json(s, "nr", &json, &diag));
+    assert_non_null(strstr(json, "\"sides\""));
+    assert_non_null(strstr(json, "\"corp\""));
+    /* An event file with sides imported into the hub keeps them. */
+    OK(hub_store_create_event(s, "nr2", json, strlen(json), "organiser:anna",
+                              &diag));
+    free(json);
+    OK(hub_store_load_event(s, "nr2", &ev, &diag));
+    assert_int_equal(ev.n_rounds, 3);
+    for (int32_t r = 0; r < 3; r++)
+        for (int32_t t = 0; t < ev.rounds[r].n_tables; t++) {
+            const struct tny_table *a = &ev.rounds[r].tables[t];
+            const struct tny_table *b = &mirror.rounds[r].tables[t];
+            assert_int_equal(a->has_sides, b->has_sides);
+            if (a->has_sides)
+                assert_memory_equal(a->side, b->side, 2);
+        }
+    tny_event_release(&ev);
+    hub_store_close(s);
+
+    /* Back to what a version 4 hub wrote: no side column. */
+    sqlite3 *raw = NULL;
+    assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(raw,
+                                  "ALTER TABLE seats DROP COLUMN side; "
+                                  "PRAGMA user_version = 4",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(raw);
+    s = open_store(db.path, HUB_STORE_NO_SYNC);
+    OK(hub_store_schema_version(s, &version, &diag));
+    assert_int_equal(version, 5);
+    OK(hub_store_load_event(s, "nr", &ev, &diag));
+    assert_int_equal(ev.n_rounds, 3);
+    for (int32_t r = 0; r < 3; r++) {
+        assert_int_equal(ev.rounds[r].n_tables, mirror.rounds[r].n_tables);
+        for (int32_t t = 0; t < ev.rounds[r].n_tables; t++)
+            assert_false(ev.rounds[r].tables[t].has_sides);
+    }
+    tny_event_release(&ev);
+    OK(hub_store_check(s, &diag));
+    hub_store_close(s);
+    tny_event_release(&mirror);
+    tmpdb_remove(&db);
+}
+
+/* Issue 19 item 3, CM-5: a swap on a sided draft that would replay a
+ * round 1 meeting on the same sides (the seats keeping their sides; the
+ * validator refuses that) gives the touched tables their sides by the
+ * pairing's rule: the swapped rematch plays the other sides. */
+static void test_issue19_CM_5_swap_recomputes_sides(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event mirror, ev;
+    struct tny_round_plan plan, back;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 7);
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("netrunner-sss", "{}", 4, 7);
+    OK(hub_store_create_event(s, "nr", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
+    free(text);
+    register_devices(s, 2);
+    next_round(s, "nr", &mirror);
+    play_round(s, "nr", &mirror, &rng);
+    /* Round 1: A v B and C v D, A on side a1. */
+    const struct tny_round *r1 = &mirror.rounds[0];
+    int32_t A = r1->tables[0].seats[0], B = r1->tables[0].seats[1];
+    int32_t C = r1->tables[1].seats[0], D = r1->tables[1].seats[1];
+    int8_t a1 = r1->tables[0].side[0];
+    assert_true(r1->tables[0].has_sides);
+    /* A crafted draft: A (a1 again) v C, B v D; valid (no rematch). */
+    OK(hub_store_load_event(s, "nr", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    assert_int_equal(plan.n_tables, 2);
+    plan.tables[0].seats[0] = A, plan.tables[0].seats[1] = C;
+    plan.tables[0].side[0] = a1, plan.tables[0].side[1] = (int8_t)(1 - a1);
+    plan.tables[1].seats[0] = B, plan.tables[1].seats[1] = D;
+    plan.tables[0].has_sides = plan.tables[1].has_sides = true;
+    OK(hub_store_save_draft(s, "nr", &ev, &plan, "hub", &diag));
+    /* B takes C's seat: A v B again, B on 1 - a1 as in round 1 if the
+     * seat kept its side. */
+    OK(hub_store_draft_swap(s, "nr", 2, ev.players[C].id, ev.players[B].id,
+                            "organiser:anna", &diag));
+    OK(hub_store_load_draft(s, "nr", &ev, &back, &diag));
+    bool seen = false;
+    for (int32_t t = 0; t < back.n_tables; t++) {
+        const struct tny_pairing_table *pt = &back.tables[t];
+        if (pt->seats[0] != A && pt->seats[1] != A)
+            continue;
+        seen = true;
+        assert_true(pt->has_sides);
+        int32_t ai = pt->seats[0] == A ? 0 : 1;
+        assert_int_equal(pt->seats[1 - ai], B);
+        assert_int_equal(pt->side[ai], 1 - a1);
+        assert_int_equal(pt->side[1 - ai], a1);
+    }
+    assert_true(seen);
+    tny_round_plan_release(&back);
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    tny_event_release(&mirror);
     hub_store_close(s);
     tmpdb_remove(&db);
 }
@@ -2090,6 +2262,8 @@ int main(void)
         cmocka_unit_test(test_CM_6_batch_submit_mixed_outcomes),
         cmocka_unit_test(test_CM_2_CM_3_CM_5_TX_7_organiser_actions),
         cmocka_unit_test(test_store_migrations),
+        cmocka_unit_test(test_issue19_store_sides),
+        cmocka_unit_test(test_issue19_CM_5_swap_recomputes_sides),
         cmocka_unit_test(test_store_counters_and_migration_1_to_2),
         cmocka_unit_test(test_NH_11_declare_armies),
         cmocka_unit_test(test_store_crash_safety),

@@ -293,6 +293,24 @@ static void test_GT_14_TX_10_NH_10_seat_extras(void **state)
     world_free(w);
 }
 
+/* Issue 19 item 3: in a format with sides each seat shows the side it
+ * plays, one word next to the name. */
+static void test_issue19_seat_shows_its_side(void **state)
+{
+    struct world *w = world_new(24, 80);
+    struct tny_wire_assignment a;
+    (void)state;
+    assign(w, 1, "two-player", 4, 2, 0);
+    a = w->core.asg;
+    a.version = 2;
+    snprintf(a.seats[0].side, sizeof(a.seats[0].side), "runner");
+    snprintf(a.seats[1].side, sizeof(a.seats[1].side), "corp");
+    tbl_core_assignment(&w->core, &a, w->now, NULL);
+    assert_on_screen(w, "(Club 1)  runner  FIRST PLAYER");
+    assert_on_screen(w, "(Club 2)  corp");
+    world_free(w);
+}
+
 static void test_main_80x24_keeps_every_part(void **state)
 {
     struct world *w = world_new(24, 80);
@@ -888,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_main_waiting_has_network_and_keys),
         cmocka_unit_test(test_CM_7_main_playing_large_digits_and_seats),
         cmocka_unit_test(test_GT_14_TX_10_NH_10_seat_extras),
+        cmocka_unit_test(test_issue19_seat_shows_its_side),
         cmocka_unit_test(test_main_80x24_keeps_every_part),
         cmocka_unit_test(test_CM_7_clock_expired_and_paused),
         cmocka_unit_test(test_every_player_confirms_by_key),

@@ -190,6 +190,23 @@ static void test_starts_waiting_and_shows_assignment(void **state)
     fx_free(f);
 }
 
+/* Issue 19 item 3: a seat's side goes out on the table's line protocol
+ * (the simulated tables of the e2e tests read it there). */
+static void test_issue19_seat_line_has_its_side(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_assignment *a =
+        asg_make(1, "ev1", 1, 4, "two-player", "swiss", "p1,p2");
+    snprintf(a->seats[0].side, sizeof(a->seats[0].side), "corp");
+    snprintf(a->seats[1].side, sizeof(a->seats[1].side), "runner");
+    apply(f, a, 0);
+    assert_true(has_line(f, "seat 1 id=p1 name=\"Name of p1\" side=\"corp\""));
+    assert_true(
+        has_line(f, "seat 2 id=p2 name=\"Name of p2\" side=\"runner\""));
+    fx_free(f);
+}
+
 static void test_stale_assignment_version_ignored(void **state)
 {
     (void)state;
@@ -747,6 +764,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_starts_waiting_and_shows_assignment),
         cmocka_unit_test(test_stale_assignment_version_ignored),
+        cmocka_unit_test(test_issue19_seat_line_has_its_side),
         cmocka_unit_test(test_new_assignment_version_replaces_old),
         cmocka_unit_test(test_cleared_and_idle_assignments),
         cmocka_unit_test(test_every_seated_player_must_confirm),

@@ -113,6 +113,61 @@ static void test_issue19_existing_presets_unchanged(void **state)
     "{'table':" #n ",'players':['" x "','" y "'],'sides':['" sx "','" sy       \
     "'],'result':{'winner':'" w "'}}"
 
+/* CM-5 with sides (tny_round_plan_sides): after an edit put new pairs at
+ * a table, its sides follow the pairing's rule (docs/rules.md "Sides"):
+ * a second meeting plays the other sides, else the balance; where the rule
+ * leaves it to the lot the table keeps its sides. */
+static void test_issue19_CM_5_plan_sides(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_diag d = {{0}};
+    struct tny_pairing_table tabs[2];
+    struct tny_round_plan plan = {
+        .round = 2, .stage = TNY_STAGE_SWISS, .n_tables = 2, .tables = tabs};
+    /* corp = 0, runner = 1; round 1: a runner v b corp, c corp v d runner */
+    tu_load_event(SSS4 "{'stage':'swiss','tables':[" T(
+                      1, "a", "b", "runner", "corp",
+                      "a") "," T(2, "c", "d", "corp", "runner", "d") "]}]}",
+                  &ev);
+    memset(tabs, 0, sizeof(tabs));
+    /* a v b again on their round 1 sides; d v c, both as in round 1 */
+    tabs[0] = (struct tny_pairing_table){.number = 1,
+                                         .n_seats = 2,
+                                         .seats = {0, 1},
+                                         .first_seat = -1,
+                                         .has_sides = true,
+                                         .side = {1, 0}};
+    tabs[1] = (struct tny_pairing_table){.number = 2,
+                                         .n_seats = 2,
+                                         .seats = {3, 2},
+                                         .first_seat = -1,
+                                         .has_sides = true,
+                                         .side = {1, 0}};
+    assert_int_equal(tny_round_plan_sides(&ev, &plan, 0, &d), 0);
+    assert_int_equal(tabs[0].side[0], 0); /* a: corp now */
+    assert_int_equal(tabs[0].side[1], 1);
+    /* d v c met too: the other sides (d corp, c runner) */
+    assert_int_equal(tny_round_plan_sides(&ev, &plan, 1, &d), 0);
+    assert_int_equal(tabs[1].side[0], 0);
+    assert_int_equal(tabs[1].side[1], 1);
+    /* a fresh pair: a (runner once) v c (corp once): balance, a corp */
+    tabs[0].seats[1] = 2;
+    tabs[0].side[0] = 1, tabs[0].side[1] = 0;
+    assert_int_equal(tny_round_plan_sides(&ev, &plan, 0, &d), 0);
+    assert_int_equal(tabs[0].side[0], 0);
+    assert_int_equal(tabs[0].side[1], 1);
+    /* round 1 itself: no history, the lot's sides stay as they are */
+    plan.round = 1;
+    for (int8_t k = 0; k < 2; k++) {
+        tabs[0].side[0] = k, tabs[0].side[1] = (int8_t)(1 - k);
+        assert_int_equal(tny_round_plan_sides(&ev, &plan, 0, &d), 0);
+        assert_int_equal(tabs[0].side[0], k);
+    }
+    assert_int_equal(tny_round_plan_sides(&ev, &plan, 5, &d), TNY_EINVAL);
+    tny_event_release(&ev);
+}
+
 static void test_issue19_sides_in_the_event_file(void **state)
 {
     (void)state;
@@ -533,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_issue19_netrunner_presets),
         cmocka_unit_test(test_issue19_existing_presets_unchanged),
         cmocka_unit_test(test_issue19_sides_in_the_event_file),
+        cmocka_unit_test(test_issue19_CM_5_plan_sides),
         cmocka_unit_test(
             test_issue19_bye_never_to_the_leader_for_a_swapped_rematch),
         cmocka_unit_test(test_issue19_sss_simulated_events),

@@ -786,6 +786,51 @@ static void test_PROTO_roundtrip_assignment(void **state)
     free(a);
 }
 
+/* Issue 19 item 3: each seat carries its side (Seat.side, field 12) in a
+ * format with sides; it round-trips, decodes from the wire by its number,
+ * and a side that is not one line of text is refused by name. */
+static void test_issue19_assignment_sides(void **state)
+{
+    (void)state;
+    struct pbw seat1 = {0}, seat2 = {0}, w = {0};
+    struct tny_wire_assignment *a = calloc(1, sizeof *a);
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_non_null(a);
+    assignment_sample(a);
+    strcpy(a->format_name, "netrunner-sss");
+    strcpy(a->seats[0].side, "runner");
+    strcpy(a->seats[1].side, "corp");
+    roundtrip(&codecs[C_ASSIGN], a);
+    strcpy(a->seats[1].side, "co\nrp");
+    assert_diag(tny_wire_encode_assignment(a, &buf, &len, &diag), diag,
+                "table_assignment.seats[1].side");
+    pb_str(&seat1, 1, "aa");
+    pb_str(&seat1, 2, "First");
+    pb_uint(&seat1, 3, 1);
+    pb_str(&seat1, 12, "corp");
+    pb_str(&seat2, 1, "bb");
+    pb_str(&seat2, 2, "Second");
+    pb_uint(&seat2, 3, 2);
+    pb_str(&seat2, 12, "runner");
+    pb_uint(&w, 1, 1);
+    pb_str(&w, 2, "ev");
+    pb_uint(&w, 5, 2);
+    pb_uint(&w, 6, 1);
+    pb_uint(&w, 7, 1);
+    pb_uint(&w, 9, 4);
+    pb_msg(&w, 10, &seat1);
+    pb_msg(&w, 10, &seat2);
+    memset(a, 0, sizeof *a);
+    int rc = tny_wire_decode_assignment(w.b, w.n, a, &diag);
+    if (rc != 0)
+        fail_msg("%s", diag.msg);
+    assert_string_equal(a->seats[0].side, "corp");
+    assert_string_equal(a->seats[1].side, "runner");
+    free(a);
+}
+
 /* Seats arrive in any order on the wire; decode puts them in seat order. */
 static void test_PROTO_assignment_seats_by_number(void **state)
 {
@@ -2075,6 +2120,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_PROTO_roundtrip_assignment),
         cmocka_unit_test(test_PROTO_assignment_seats_by_number),
+        cmocka_unit_test(test_issue19_assignment_sides),
         cmocka_unit_test(test_PROTO_roundtrip_clock),
         cmocka_unit_test(test_CM_7_table_extension_added),
         cmocka_unit_test(test_AG_14_table_clock_from_its_draft),

@@ -65,6 +65,19 @@ TNY_MUST_USE int tny_event_complete(const struct tny_event *ev, bool *complete,
 TNY_MUST_USE int tny_round_plan_swap(struct tny_round_plan *plan, int32_t a,
                                      int32_t b, struct tny_diag *diag);
 
+/* CM-5 with sides (issue 19): after a swap put new opponents at table
+ * index t of plan (a round planned for ev), sets the table's sides by the
+ * pairing's rule (docs/rules.md "Sides"): a pair that met once before
+ * with sides, where the format allows the swapped rematch, plays the
+ * other sides; else the balance, then the alternation rule; where those
+ * do not decide, the table keeps the sides it had (its lot).  A pair that
+ * met otherwise is left as it is (the validator names the rematch).
+ * Nothing for a format without sides, a bye or a table of other than 2.
+ * Errors: TNY_EINVAL (t outside the plan), TNY_ENOMEM. */
+TNY_MUST_USE int tny_round_plan_sides(const struct tny_event *ev,
+                                      struct tny_round_plan *plan, int32_t t,
+                                      struct tny_diag *diag);
+
 /* CM-5: gives the table numbered `from` the number `to`; a table already
  * numbered `to` takes `from` (numbers stay unique).  Errors: TNY_ENOTFOUND
  * (no table `from`), TNY_EINVAL (to < 1). */

@@ -207,7 +207,8 @@ struct tny_wire_seat {
     bool colour_blind;
     char faction[TNY_WIRE_TEXT_MAX + 1]; /* GT-14 */
     char agenda[TNY_WIRE_TEXT_MAX + 1];
-    bool hook; /* NH-10: Iron Gang "Hook" swap token declared */
+    bool hook;               /* NH-10: Iron Gang "Hook" swap token declared */
+    char side[TNY_NAME_MAX]; /* issue 19: the side played; "" none */
 };
 
 /* A device's table for a round.  seats[i] is seat number i + 1 (the wire
