@@ -1087,7 +1087,8 @@ int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
         goto out;
     lfroot = root;
     if (kind == TNY_IMPORT_NRTM) {
-        /* Netrunner: the Swiss rounds on a format of their own. */
+        /* Netrunner: the Swiss rounds on a Netrunner preset, written in
+         * full (its Swiss rounds, a widened score range). */
         if ((rc = tny__import_nrtm_to_lf(&lf, root, &lfdoc)) < 0)
             goto out;
         lf.own_format = true;

@@ -20,10 +20,12 @@
  * corpScore, runnerScore, combinedScore}, player2: {...}, intentionalDraw,
  * twoForOne, eliminationGame}.  A player's combinedScore is the match
  * points they took from the pairing (double-sided: 0..6, a win 3 per game,
- * a tie 1; single-sided, with a role: 0..3).  The Swiss rounds become a
- * two-player event whose points are those scores (points_from_scores),
- * ranked by SoS and eSoS as Cobra does; the double-elimination top cut
- * (eliminationGame) has no Tourney stage and is left out. */
+ * a tie 1; single-sided, with a role: 0..3).  The Swiss rounds become an
+ * event on the netrunner-dss preset, whose points are those scores
+ * (points_from_scores), or on netrunner-sss, each game a result (3-0 a
+ * win, 1-1 a draw) with each seat's side (corp/runner); ranked by SoS and
+ * eSoS as Cobra does; the double-elimination top cut (eliminationGame) has
+ * no Tourney stage and is left out. */
 
 static json_t *opt_int_json(const json_t *v)
 {
