@@ -513,6 +513,52 @@ static void test_nrtm_single_sided_pairs_with_sides(void **state)
     tny_event_release(&ev);
 }
 
+/* Single-sided Cobra data Tourney would not have made, kept with a
+ * warning naming the place (issue 19 item 1): points that are no game's
+ * (2-0: a win), a game without roles (no sides), and a second meeting on
+ * the same sides (Cobra allowed it; Tourney's second meeting swaps them:
+ * the later game has no sides). */
+static void test_nrtm_single_sided_warnings(void **state)
+{
+    (void)state;
+#define SS(a, ra, pa, b, rb, pb)                                               \
+    "{'player1':{'id':" #a ",'role':" ra ",'combinedScore':" #pa "},"          \
+    "'player2':{'id':" #b ",'role':" rb ",'combinedScore':" #pb "}}"
+    static const char *const doc =
+        "{'preliminaryRounds':3,'players':[{'id':1},{'id':2},{'id':3},"
+        "{'id':4}],'rounds':[["                     /* round 1 */
+        SS(1, "'corp'", 2, 2, "'runner'", 0) ","    /* 2-0 */
+        SS(3, "'corp'", 3, 4, "'runner'", 0) "],["  /* round 2 */
+        SS(1, "null", 3, 3, "null", 0) ","          /* no roles */
+        SS(2, "'corp'", 0, 4, "'runner'", 3) "],["  /* round 3 */
+        SS(1, "'corp'", 3, 2, "'runner'", 0) "]]}"; /* 1 v 2 again */
+    char *text = tu_json(doc);
+    struct tny_event ev;
+    struct tny_import_warnings w;
+    struct tny_diag d = {{0}};
+    if (tny_import_warn(TNY_IMPORT_NRTM, text, strlen(text), &ev, &w, &d) != 0)
+        fail_msg("import: %s", d.msg);
+    free(text);
+    for (int32_t i = 0; i < w.n; i++)
+        printf("  warning: %s\n", w.lines[i]);
+    assert_string_equal(ev.format.name, "netrunner-sss");
+    assert_int_equal(w.n, 3);
+    assert_non_null(strstr(w.lines[0], "nrtm: rounds[0][0]: 2-0 is no "
+                                       "single-sided game's points"));
+    assert_non_null(strstr(w.lines[1], "nrtm: rounds[1][0]: 1 single-sided "
+                                       "game without a corp and a runner"));
+    assert_non_null(strstr(w.lines[2], "nrtm: swiss round 3: participants 1 "
+                                       "and 2 meet again on the same sides "
+                                       "as in swiss round 1"));
+    assert_int_equal(ev.rounds[0].tables[0].result.winner, 0);
+    assert_true(ev.rounds[0].tables[0].has_sides);
+    assert_false(ev.rounds[1].tables[0].has_sides);
+    assert_true(ev.rounds[1].tables[1].has_sides);
+    assert_false(ev.rounds[2].tables[0].has_sides);
+    tny_import_warnings_release(&w);
+    tny_event_release(&ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_nrtm_out_of_range_kept),
         cmocka_unit_test(test_aesops_dialect_single_sided),
         cmocka_unit_test(test_nrtm_single_sided_pairs_with_sides),
+        cmocka_unit_test(test_nrtm_single_sided_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
