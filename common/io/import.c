@@ -252,6 +252,12 @@ static int lf_match(struct lf *lf, const json_t *m, const char *where,
             return TNY_ENOMEM;
         return TNY_OK;
     }
+    /* NRTM single-sided: the side of each seat, as the table's sides. */
+    const json_t *xs = json_object_get(m, "x_sides");
+    if (xs && !tny__set(t, "sides", json_copy((json_t *)xs))) {
+        json_decref(t);
+        return TNY_ENOMEM;
+    }
     if (json_is_true(json_object_get(m, "x_unscored"))) { /* in progress */
         json_t *players = json_array();
         bool ok = players && tny__append(players, json_string(lf->pid[a])) &&
@@ -1004,6 +1010,63 @@ static int lf_cut(struct lf *lf, const json_t *lfroot, struct tny_event *ev)
     return TNY_OK;
 }
 
+/* A game with sides, for lf_same_sides: players a < b, a's side. */
+struct sided {
+    int32_t a, b, side_a, round, table;
+};
+
+static int cmp_sided(const void *x, const void *y)
+{
+    const struct sided *p = x, *q = y;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    if (p->b != q->b)
+        return p->b < q->b ? -1 : 1;
+    return (p->round > q->round) - (p->round < q->round);
+}
+
+/* Two players who meet again on the same sides (the source allowed it;
+ * Tourney's second meeting swaps them, docs/rules.md "Sides"): the later
+ * game is kept without sides, with a warning. */
+static int lf_same_sides(struct lf *lf, struct tny_event *ev)
+{
+    int64_t n = 0;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        n += ev->rounds[r].n_tables;
+    struct sided *g = malloc(sizeof(*g) * (size_t)(n + 1));
+    if (!g)
+        return tny_diag_set(lf->diag, TNY_ENOMEM, "%s: out of memory", lf->src);
+    n = 0;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++) {
+            const struct tny_table *tb = &ev->rounds[r].tables[t];
+            if (!tb->has_sides || tb->n_seats != 2)
+                continue;
+            bool sw = tb->seats[0] > tb->seats[1];
+            g[n++] = (struct sided){sw ? tb->seats[1] : tb->seats[0],
+                                    sw ? tb->seats[0] : tb->seats[1],
+                                    sw ? tb->side[1] : tb->side[0], r, t};
+        }
+    qsort(g, (size_t)n, sizeof(*g), cmp_sided);
+    for (int64_t i = 1, kept = 0; i < n; i++) {
+        if (g[i].a != g[kept].a || g[i].b != g[kept].b ||
+            g[i].side_a != g[kept].side_a) {
+            kept = i;
+            continue;
+        }
+        ev->rounds[g[i].round].tables[g[i].table].has_sides = false;
+        tny__import_warn(lf,
+                         "swiss round %d: participants %lld and %lld meet "
+                         "again on the same sides as in swiss round %d (a "
+                         "second meeting swaps them): the later game is "
+                         "imported without sides",
+                         (int)g[i].round + 1, (long long)lf->ids[g[i].a],
+                         (long long)lf->ids[g[i].b], (int)g[kept].round + 1);
+    }
+    free(g);
+    return TNY_OK;
+}
+
 int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
                     struct tny_event *out, struct tny_import_warnings *warn,
                     struct tny_diag *diag)
@@ -1024,7 +1087,8 @@ int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
         goto out;
     lfroot = root;
     if (kind == TNY_IMPORT_NRTM) {
-        /* Netrunner: the Swiss rounds on a format of their own. */
+        /* Netrunner: the Swiss rounds on a Netrunner preset, written in
+         * full (its Swiss rounds, a widened score range). */
         if ((rc = tny__import_nrtm_to_lf(&lf, root, &lfdoc)) < 0)
             goto out;
         lf.own_format = true;
@@ -1041,7 +1105,8 @@ int tny_import_warn(enum tny_import_kind kind, const char *text, size_t len,
     if ((rc = lf_build(&lf, lfroot, &doc)) < 0)
         goto out;
     rc = tny_event_from_json(doc, out, &inner);
-    if (rc == 0 && (rc = lf_cut(&lf, lfroot, out)) < 0) {
+    if (rc == 0 && ((rc = lf_cut(&lf, lfroot, out)) < 0 ||
+                    (rc = lf_same_sides(&lf, out)) < 0)) {
         tny_event_release(out);
         goto out;
     }

@@ -56,8 +56,9 @@ void tny__import_warn(struct lf *lf, const char *fmt, ...) TNY_PRINTF(2, 3);
 int tny__import_finish(json_t *lf, json_t *parts, json_t *lrounds, bool ok,
                        const char *who, json_t **out, struct tny_diag *diag);
 
-/* Cobra's or AesopsTables' NRTM JSON as a ListFortress document on a
- * Netrunner format of its own (lf->fmt). */
+/* Cobra's or AesopsTables' NRTM JSON as a ListFortress document on the
+ * netrunner-sss or netrunner-dss preset (lf->fmt); a single-sided game
+ * carries x_sides, its seats' sides. */
 int tny__import_nrtm_to_lf(struct lf *lf, const json_t *root, json_t **out);
 
 /* The exported id of player p ("p<N>" keeps N, else index + 1). */

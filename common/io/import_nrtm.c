@@ -20,10 +20,12 @@
  * corpScore, runnerScore, combinedScore}, player2: {...}, intentionalDraw,
  * twoForOne, eliminationGame}.  A player's combinedScore is the match
  * points they took from the pairing (double-sided: 0..6, a win 3 per game,
- * a tie 1; single-sided, with a role: 0..3).  The Swiss rounds become a
- * two-player event whose points are those scores (points_from_scores),
- * ranked by SoS and eSoS as Cobra does; the double-elimination top cut
- * (eliminationGame) has no Tourney stage and is left out. */
+ * a tie 1; single-sided, with a role: 0..3).  The Swiss rounds become an
+ * event on the netrunner-dss preset, whose points are those scores
+ * (points_from_scores), or on netrunner-sss, each game a result (3-0 a
+ * win, 1-1 a draw) with each seat's side (corp/runner); ranked by SoS and
+ * eSoS as Cobra does; the double-elimination top cut (eliminationGame) has
+ * no Tourney stage and is left out. */
 
 static json_t *opt_int_json(const json_t *v)
 {
@@ -51,13 +53,29 @@ static json_t *nrtm_points(const json_t *seat)
     return json_null();
 }
 
-/* One side of a pairing in LF terms: id and points.  Cobra: player1 /
- * player2 objects; AesopsTables: corpPlayer / runnerPlayer ids (or
- * "(BYE)") with corpScore / runnerScore, numbers or strings, the points
- * of the corp player and of the runner player. */
+/* One side of a pairing in LF terms: id, points and side.  Cobra:
+ * player1 / player2 objects, the side their `role` or, without one, the
+ * one score of corpScore / runnerScore the seat has; AesopsTables:
+ * corpPlayer / runnerPlayer ids (or "(BYE)") with corpScore / runnerScore,
+ * numbers or strings, the points of the corp player and of the runner
+ * player. */
 struct nrtm_seat {
     json_t *id, *points; /* new references; null when absent */
+    int side;            /* 0 corp, 1 runner, -1 not known */
 };
+
+static int nrtm_side(const json_t *seat)
+{
+    const json_t *role = json_object_get(seat, "role");
+    if (json_is_string(role))
+        return strcmp(json_string_value(role), "corp") == 0     ? 0
+               : strcmp(json_string_value(role), "runner") == 0 ? 1
+                                                                : -1;
+    const json_t *cs = json_object_get(seat, "corpScore");
+    const json_t *rs = json_object_get(seat, "runnerScore");
+    bool c = cs && !json_is_null(cs), r = rs && !json_is_null(rs);
+    return c != r ? (c ? 0 : 1) : -1;
+}
 
 static void nrtm_seats(const json_t *m, bool aesops, struct nrtm_seat s[2])
 {
@@ -71,10 +89,12 @@ static void nrtm_seats(const json_t *m, bool aesops, struct nrtm_seat s[2])
             s[k].points = bye ? json_null()
                               : opt_int_json(json_object_get(
                                     m, k ? "runnerScore" : "corpScore"));
+            s[k].side = k;
         } else {
             const json_t *seat = json_object_get(m, k ? "player2" : "player1");
             s[k].id = opt_int_json(json_object_get(seat, "id"));
             s[k].points = nrtm_points(seat);
+            s[k].side = nrtm_side(seat);
         }
     }
 }
@@ -178,33 +198,20 @@ int tny__import_nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
                     json_object_get(json_array_get(jr, i), "eliminationGame")))
                 last_round = r;
     }
-    int rc = tny_format_preset("swiss-2p", fmt, diag);
+    /* The Netrunner preset (NSG: 3 a game won, 1 a tie); the Swiss stage
+     * has the rounds the file plans (preliminaryRounds), at least those it
+     * has, so an event moved mid-way goes on to its last round. */
+    int rc = tny_format_preset(single ? "netrunner-sss" : "netrunner-dss", fmt,
+                               diag);
     if (rc < 0)
         return rc;
-    /* Netrunner: 3 a game won, 1 a tie; a round is one game (single-sided)
-     * or two (double-sided), the bye worth a round won. */
-    const int32_t per_round = single ? 3 : 6;
-    snprintf(fmt->name, sizeof(fmt->name), "netrunner-%s",
-             single ? "sss" : "dss");
-    snprintf(fmt->title, sizeof(fmt->title), "Netrunner %s Swiss (from %s)",
-             single ? "single-sided" : "double-sided",
-             aesops ? "AesopsTables" : "Cobra");
-    fmt->win_points = (int64_t)per_round * TNY_POINT_SCALE;
-    fmt->draw_points = fmt->intentional_draw_points =
-        (int64_t)per_round * TNY_POINT_SCALE / 2;
-    fmt->loss_points = fmt->double_loss_points = 0;
-    fmt->bye_points = (int64_t)per_round * TNY_POINT_SCALE;
-    fmt->draws = fmt->intentional_draws = true;
-    fmt->double_losses = false;
-    fmt->points_from_scores = true;
-    fmt->score_min = 0;
-    fmt->score_max = per_round;
-    fmt->owp_floor_permille = 0;
-    fmt->stages[0].rounds = n_swiss > 0 ? n_swiss : 1;
-    fmt->stages[0].n_tiebreaks = 3;
-    fmt->stages[0].tiebreaks[0] = TNY_TB_SOS;
-    fmt->stages[0].tiebreaks[1] = TNY_TB_ESOS;
-    fmt->stages[0].tiebreaks[2] = TNY_TB_LOT;
+    json_t *planned = opt_int_json(json_object_get(root, "preliminaryRounds"));
+    int32_t n_rounds = n_swiss > 0 ? n_swiss : 1;
+    if (json_is_integer(planned) && json_integer_value(planned) > n_rounds &&
+        json_integer_value(planned) <= IMPORT_MAX_ROUNDS)
+        n_rounds = (int32_t)json_integer_value(planned);
+    json_decref(planned);
+    fmt->stages[0].rounds = n_rounds;
 
     json_t *lf = json_object(), *parts = json_array(), *lrounds = json_array();
     bool ok = lf && parts && lrounds, told_cut = false;
@@ -217,7 +224,8 @@ int tny__import_nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
               tny__set(q, "name", json_copy((json_t *)name))) &&
              tny__append(parts, q);
     }
-    int32_t number = 0;
+    int32_t number = 0, no_sides = 0;
+    size_t first_r = 0, first_i = 0;
     for (size_t r = 0; ok && r < json_array_size(rounds); r++) {
         const json_t *jr = json_array_get(rounds, r);
         json_t *lr = json_object(), *lm = json_array();
@@ -255,17 +263,48 @@ int tny__import_nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
                     s[k].points = json_integer(0);
                 }
             open += unscored;
+            /* Single-sided: one game, its result from the points (3-0 a
+             * win, 1-1 a tie) and each seat's side; the points are not
+             * stored (the preset's scores are the game's own). */
+            const bool game1 = single && !bye && !unscored;
+            const char *result = bye ? "bye" : agreed ? "tie" : "win";
+            json_t *winner = json_null(), *sides = NULL;
+            if (game1 && !agreed) {
+                json_int_t pa = json_integer_value(s[0].points);
+                json_int_t pb = json_integer_value(s[1].points);
+                if (pa != pb) {
+                    json_decref(winner);
+                    winner = json_integer(json_integer_value(s[pa < pb].id));
+                } else {
+                    result = "tie";
+                }
+                if (!((pa == 3 && pb == 0) || (pa == 0 && pb == 3) ||
+                      (pa == 1 && pb == 1)))
+                    tny__import_warn(
+                        lfs,
+                        "rounds[%zu][%zu]: %lld-%lld is no single-sided "
+                        "game's points (3-0, 1-1 or 0-3): imported as %s",
+                        r, i, (long long)pa, (long long)pb,
+                        pa == pb  ? "a tie (1 point each)"
+                        : pa > pb ? "a win of player1 (3-0)"
+                                  : "a win of player2 (0-3)");
+            }
+            if (single && !bye) {
+                if (s[0].side >= 0 && s[1].side >= 0 && s[0].side != s[1].side)
+                    sides = json_pack("[ss]", fmt->sides[s[0].side],
+                                      fmt->sides[s[1].side]);
+                else if (no_sides++ == 0)
+                    first_r = r, first_i = i;
+            }
             ok = x && tny__set(x, "player1_id", s[0].id) &&
                  tny__set(x, "player1_points",
-                          unscored ? json_null() : s[0].points) &&
+                          unscored || game1 ? json_null() : s[0].points) &&
                  tny__set(x, "player2_id", s[1].id) &&
                  tny__set(x, "player2_points",
-                          unscored ? json_null() : s[1].points) &&
-                 tny__set(x, "result",
-                          json_string(bye      ? "bye"
-                                      : agreed ? "tie"
-                                               : "win")) &&
-                 tny__set(x, "winner_id", json_null()) &&
+                          unscored || game1 ? json_null() : s[1].points) &&
+                 tny__set(x, "result", json_string(result)) &&
+                 tny__set(x, "winner_id", winner) &&
+                 (!sides || tny__set(x, "x_sides", sides)) &&
                  (!agreed || tny__set(x, "x_intentional_draw", json_true())) &&
                  (!unscored || tny__set(x, "x_unscored", json_true())) &&
                  tny__set(x, "x_where", nrtm_where(r, i)) &&
@@ -274,7 +313,7 @@ int tny__import_nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
                                  : json_pack("[ss]", "player1.combinedScore",
                                              "player2.combinedScore")) &&
                  tny__append(lm, x);
-            if (unscored) { /* the references went to the unused points */
+            if (unscored || game1) { /* the references went unused */
                 json_decref(s[0].points);
                 json_decref(s[1].points);
             }
@@ -294,6 +333,13 @@ int tny__import_nrtm_to_lf(struct lf *lfs, const json_t *root, json_t **out)
              tny__set(lr, "round_number", json_integer(++number)) &&
              tny__set(lr, "matches", lm) && tny__append(lrounds, lr);
     }
+    if (no_sides > 0)
+        tny__import_warn(lfs,
+                         "rounds[%zu][%zu]: %d single-sided game%s without "
+                         "a corp and a runner player (role, or one of "
+                         "corpScore and runnerScore): imported without sides",
+                         first_r, first_i, (int)no_sides,
+                         no_sides == 1 ? "" : "s");
     return tny__import_finish(lf, parts, lrounds, ok, "nrtm", out, diag);
 }
 
@@ -311,9 +357,16 @@ int tny_export_nrtm(const struct tny_event *ev, char **out,
     int32_t n_swiss = 0, cut = 0;
     for (int32_t r = 0; r < done; r++)
         n_swiss += ev->rounds[r].stage != TNY_STAGE_ELIMINATION;
-    for (int32_t s = 0; s < ev->format.n_stages; s++)
+    /* preliminaryRounds: the Swiss rounds planned (at least those
+     * played), so an event exported mid-way imports back with them. */
+    int32_t planned = n_swiss;
+    for (int32_t s = 0; s < ev->format.n_stages; s++) {
         if (ev->format.stages[s].kind == TNY_STAGE_ELIMINATION)
             cut = ev->format.stages[s].cut;
+        if (ev->format.stages[s].kind == TNY_STAGE_SWISS &&
+            ev->format.stages[s].rounds > planned)
+            planned = ev->format.stages[s].rounds;
+    }
     /* The round in progress goes out too, as Cobra writes one: its
      * reported pairings with their points (records of a copy without the
      * unreported tables), the others without scores. */
@@ -349,7 +402,7 @@ int tny_export_nrtm(const struct tny_event *ev, char **out,
         tny__set(root, "name",
                  json_string(ev->title[0] ? ev->title : ev->format.title)) &&
         tny__set(root, "cutToTop", json_integer(cut)) &&
-        tny__set(root, "preliminaryRounds", json_integer(n_swiss)) &&
+        tny__set(root, "preliminaryRounds", json_integer(planned)) &&
         tny__set(root, "players", players) &&
         tny__set(root, "rounds", rounds) &&
         tny__set(root, "uploadedFrom", json_string("Tourney"));
@@ -404,6 +457,10 @@ int tny_export_nrtm(const struct tny_event *ev, char **out,
                 if (elim)
                     ok = ok &&
                          tny__set(s[k], "winner", json_boolean(x->elim_won));
+                if (tb->has_sides && ev->format.n_sides == 2) /* its side */
+                    ok = ok && tny__set(s[k], "role",
+                                        json_string(
+                                            ev->format.sides[tb->side[k] & 1]));
             }
             ok = ok && m &&
                  tny__set(m, "table",

@@ -441,6 +441,84 @@ static void test_property_export_import_same_standings(void **state)
     }
 }
 
+/* Netrunner through NRTM (issue 19): a random single- or double-sided
+ * event, some of its planned Swiss rounds played, exported to NRTM and
+ * imported back is on the same preset with the same planned rounds, every
+ * table has the sides it had (the export writes each seat's role), and
+ * everyone has the same points and place unless a lot decided it. */
+static void test_property_nrtm_export_import_keeps_sides(void **state)
+{
+    (void)state;
+    int cases = tu_property_cases(60);
+    for (int c = 0; c < cases; c++) {
+        const char *format = c % 2 ? "netrunner-dss" : "netrunner-sss";
+        int n = 4 + c % 23, planned = 4 + c % 4, played = 1 + c % planned;
+        char text[4096];
+        size_t len = (size_t)snprintf(
+            text, sizeof(text),
+            "{'format':'%s','seed':%d,'options':{'swiss_rounds':%d},"
+            "'players':[",
+            format, 900 + c, planned);
+        for (int i = 0; i < n; i++)
+            len += (size_t)snprintf(text + len, sizeof(text) - len,
+                                    "%s{'id':'p%d','name':'P%d'}", i ? "," : "",
+                                    i + 1, i + 1);
+        snprintf(text + len, sizeof(text) - len, "]}");
+        struct tny_event ev, back;
+        struct tny_rng rng;
+        struct tny_diag d = {{0}};
+        struct tny_standings a = {0}, b = {0};
+        char *out = NULL;
+        tu_load_event(text, &ev);
+        tny_rng_seed(&rng, 77 + (uint64_t)c);
+        if (tny_simulate_rounds(&ev, played, &rng, NULL, &d) != 0)
+            fail_msg("%s n=%d: %s", format, n, d.msg);
+        if (tny_export_nrtm(&ev, &out, &d) != 0)
+            fail_msg("%s n=%d: export: %s", format, n, d.msg);
+        if (tny_import(TNY_IMPORT_NRTM, out, strlen(out), &back, &d) != 0)
+            fail_msg("%s n=%d: import of the export: %s\n%s", format, n, d.msg,
+                     out);
+        assert_string_equal(back.format.name, format);
+        assert_int_equal(back.format.stages[0].rounds, planned);
+        assert_int_equal(back.n_rounds, ev.n_rounds);
+        for (int32_t r = 0; r < ev.n_rounds; r++) {
+            assert_int_equal(back.rounds[r].n_tables, ev.rounds[r].n_tables);
+            for (int32_t t = 0; t < ev.rounds[r].n_tables; t++) {
+                const struct tny_table *x = &ev.rounds[r].tables[t];
+                const struct tny_table *y = &back.rounds[r].tables[t];
+                assert_int_equal(y->has_sides, x->has_sides);
+                if (!x->has_sides)
+                    continue;
+                for (int k = 0; k < 2; k++) {
+                    int32_t p = x->seats[k];
+                    int32_t q = tny_table_seat_of(
+                        y, tny_event_player_index(&back, ev.players[p].id));
+                    assert_true(q >= 0);
+                    assert_int_equal(y->side[q], x->side[k]);
+                }
+            }
+        }
+        assert_int_equal(tny_standings_compute(&ev, &a, &d), 0);
+        assert_int_equal(tny_standings_compute(&back, &b, &d), 0);
+        assert_int_equal(a.n_rows, b.n_rows);
+        for (int32_t i = 0; i < a.n_rows; i++) {
+            const struct tny_standing_row *x = &a.rows[i];
+            int k = tu_row_of(&back, &b, ev.players[x->player].id);
+            assert_true(k >= 0);
+            bool lot = (i > 0 && same_but_lot(&a, i - 1, i)) ||
+                       (i + 1 < a.n_rows && same_but_lot(&a, i, i + 1));
+            assert_int_equal(b.rows[k].points, x->points);
+            if (!lot)
+                assert_int_equal(b.rows[k].rank, x->rank);
+        }
+        tny_standings_release(&a);
+        tny_standings_release(&b);
+        tny_event_release(&back);
+        tny_event_release(&ev);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_NH_7_top4_reseeded),
         cmocka_unit_test(test_property_bracket_swaps_refused),
         cmocka_unit_test(test_property_export_import_same_standings),
+        cmocka_unit_test(test_property_nrtm_export_import_keeps_sides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

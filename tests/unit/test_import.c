@@ -15,6 +15,7 @@
 
 #include "tny/import.h"
 #include "tny/json_io.h"
+#include "tny/pair.h"
 #include "tny/standings.h"
 
 #define P(x) ((int64_t)((x)*TNY_POINT_SCALE + 0.5))
@@ -420,7 +421,141 @@ static void test_aesops_dialect_single_sided(void **state)
     sample("aesops-sss-bye", "netrunner-sss", 0, NULL, &ev);
     assert_int_equal(ev.n_rounds, 4);
     assert_true(ev.rounds[0].tables[2].is_bye);
-    assert_int_equal(ev.format.score_max, 3);
+    /* Issue 19 item 1/3: on the netrunner-sss preset, each game a result
+     * (3-0 a win, 1-1 a draw) and the corp player on side "corp". */
+    assert_int_equal(ev.format.n_sides, 2);
+    assert_false(ev.format.points_from_scores);
+    assert_int_equal(ev.rounds[0].tables[0].result.winner, 0);
+    assert_false(ev.rounds[0].tables[0].result.has_score);
+    assert_true(ev.rounds[1].tables[1].result.draw);
+    for (int32_t r = 0; r < ev.n_rounds; r++)
+        for (int32_t t = 0; t < ev.rounds[r].n_tables; t++) {
+            const struct tny_table *tb = &ev.rounds[r].tables[t];
+            if (tb->is_bye)
+                continue;
+            assert_true(tb->has_sides);
+            assert_int_equal(tb->side[0], 0); /* corpPlayer */
+            assert_int_equal(tb->side[1], 1);
+        }
+    tny_event_release(&ev);
+}
+
+/* A player's games on side 0 minus on side 1 in the event's rounds. */
+static int32_t side_balance(const struct tny_event *ev, int32_t p)
+{
+    int32_t bal = 0;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++) {
+            const struct tny_table *tb = &ev->rounds[r].tables[t];
+            int32_t k = tny_table_seat_of(tb, p);
+            if (k >= 0 && tb->has_sides)
+                bal += tb->side[k] == 0 ? 1 : -1;
+        }
+    return bal;
+}
+
+/* Issue 19 ("Single-sided Swiss has no sides"; done when "a single-sided
+ * event pairs with sides and never gives the bye to a leader to avoid a
+ * rematch that swapped sides allow"): a Cobra single-sided export (roles
+ * on every Swiss game), 6 of 7 rounds played, imports with sides on every
+ * game; the next round gives the bye by the bye rule to the lowest-ranked
+ * player without one (p7, who met the leader p1 once), the leader plays a
+ * second meeting on the other sides, every table has sides and a
+ * player at the preset's balance limit plays the other side (the source's
+ * own roles left p4 at corp +3). */
+static void test_nrtm_single_sided_pairs_with_sides(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_round_plan plan = {0};
+    struct tny_diag d = {{0}};
+    sample("cobra-sss-roles", "netrunner-sss", 0, NULL, &ev);
+    assert_int_equal(ev.n_rounds, 6);
+    assert_int_equal(ev.format.stages[0].rounds, 7); /* preliminaryRounds */
+    for (int32_t r = 0; r < ev.n_rounds; r++)
+        for (int32_t t = 0; t < ev.rounds[r].n_tables; t++)
+            assert_true(ev.rounds[r].tables[t].is_bye ||
+                        ev.rounds[r].tables[t].has_sides);
+    if (tny_pair_next(&ev, &plan, &d) != 0)
+        fail_msg("pair: %s", d.msg);
+    assert_int_equal(plan.round, 7);
+    const struct tny_pairing_table *bye = &plan.tables[plan.n_tables - 1];
+    assert_true(bye->is_bye);
+    assert_string_equal(ev.players[bye->seats[0]].id, "p7");
+    bool leader_rematch = false;
+    for (int32_t t = 0; t + 1 < plan.n_tables; t++) {
+        const struct tny_pairing_table *pt = &plan.tables[t];
+        assert_true(pt->has_sides);
+        assert_int_equal(pt->side[0] + pt->side[1], 1);
+        for (int k = 0; k < 2; k++) { /* at the limit: the other side */
+            int32_t bal = side_balance(&ev, pt->seats[k]);
+            if (bal >= ev.format.side_balance && pt->side[k] == 0)
+                fail_msg("%s: balance %d, plays side 0 again",
+                         ev.players[pt->seats[k]].id, (int)bal);
+            if (-bal >= ev.format.side_balance && pt->side[k] == 1)
+                fail_msg("%s: balance %d, plays side 1 again",
+                         ev.players[pt->seats[k]].id, (int)bal);
+        }
+        for (int32_t r = 0; r < ev.n_rounds; r++)
+            for (int32_t k = 0; k < ev.rounds[r].n_tables; k++) {
+                const struct tny_table *tb = &ev.rounds[r].tables[k];
+                int32_t sa = tny_table_seat_of(tb, pt->seats[0]);
+                if (tb->is_bye || sa < 0 ||
+                    tny_table_seat_of(tb, pt->seats[1]) < 0)
+                    continue;
+                assert_int_not_equal(tb->side[sa], pt->side[0]);
+                leader_rematch =
+                    leader_rematch || pt->seats[0] == 0 || pt->seats[1] == 0;
+            }
+    }
+    assert_true(leader_rematch);
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+}
+
+/* Single-sided Cobra data Tourney would not have made, kept with a
+ * warning naming the place (issue 19 item 1): points that are no game's
+ * (2-0: a win), a game without roles (no sides), and a second meeting on
+ * the same sides (Cobra allowed it; Tourney's second meeting swaps them:
+ * the later game has no sides). */
+static void test_nrtm_single_sided_warnings(void **state)
+{
+    (void)state;
+#define SS(a, ra, pa, b, rb, pb)                                               \
+    "{'player1':{'id':" #a ",'role':" ra ",'combinedScore':" #pa "},"          \
+    "'player2':{'id':" #b ",'role':" rb ",'combinedScore':" #pb "}}"
+    static const char *const doc =
+        "{'preliminaryRounds':3,'players':[{'id':1},{'id':2},{'id':3},"
+        "{'id':4}],'rounds':[["                     /* round 1 */
+        SS(1, "'corp'", 2, 2, "'runner'", 0) ","    /* 2-0 */
+        SS(3, "'corp'", 3, 4, "'runner'", 0) "],["  /* round 2 */
+        SS(1, "null", 3, 3, "null", 0) ","          /* no roles */
+        SS(2, "'corp'", 0, 4, "'runner'", 3) "],["  /* round 3 */
+        SS(1, "'corp'", 3, 2, "'runner'", 0) "]]}"; /* 1 v 2 again */
+    char *text = tu_json(doc);
+    struct tny_event ev;
+    struct tny_import_warnings w;
+    struct tny_diag d = {{0}};
+    if (tny_import_warn(TNY_IMPORT_NRTM, text, strlen(text), &ev, &w, &d) != 0)
+        fail_msg("import: %s", d.msg);
+    free(text);
+    for (int32_t i = 0; i < w.n; i++)
+        printf("  warning: %s\n", w.lines[i]);
+    assert_string_equal(ev.format.name, "netrunner-sss");
+    assert_int_equal(w.n, 3);
+    assert_non_null(strstr(w.lines[0], "nrtm: rounds[0][0]: 2-0 is no "
+                                       "single-sided game's points"));
+    assert_non_null(strstr(w.lines[1], "nrtm: rounds[1][0]: 1 single-sided "
+                                       "game without a corp and a runner"));
+    assert_non_null(strstr(w.lines[2], "nrtm: swiss round 3: participants 1 "
+                                       "and 2 meet again on the same sides "
+                                       "as in swiss round 1"));
+    assert_int_equal(ev.rounds[0].tables[0].result.winner, 0);
+    assert_true(ev.rounds[0].tables[0].has_sides);
+    assert_false(ev.rounds[1].tables[0].has_sides);
+    assert_true(ev.rounds[1].tables[1].has_sides);
+    assert_false(ev.rounds[2].tables[0].has_sides);
+    tny_import_warnings_release(&w);
     tny_event_release(&ev);
 }
 
@@ -435,6 +570,8 @@ int main(void)
         cmocka_unit_test(test_nrtm_mid_round_in_progress),
         cmocka_unit_test(test_nrtm_out_of_range_kept),
         cmocka_unit_test(test_aesops_dialect_single_sided),
+        cmocka_unit_test(test_nrtm_single_sided_pairs_with_sides),
+        cmocka_unit_test(test_nrtm_single_sided_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

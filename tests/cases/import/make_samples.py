@@ -138,4 +138,38 @@ json.dump({"name": "Weekly Casual (single-sided)", "date": "2026-03-21", "cutToT
            "preliminaryRounds": 4, "players": players, "rounds": rounds, "uploadedFrom": "AesopsTables"},
           open("aesops-sss-bye.json", "w"), indent=2)
 json.dump({"swiss_order": order}, open("aesops-sss-bye.expect.json", "w"))
+
+# Cobra, single-sided: a role on every Swiss game (the corp's score in
+# corpScore, the runner's in runnerScore).  Issue 19's case: 8 players, p8
+# drops after round 3, 6 of 7 rounds played, p1 leads on 18 points; the
+# lowest-ranked player without a bye has met p1 once, so round 7 gives
+# that player the bye only with a swapped rematch (the same event as
+# tests/unit/test_sides.c test_issue19_bye_not_to_leader).
+R8 = [[(1, 4), (2, 3), (5, 6), (7, 8)], [(1, 3), (2, 6), (4, 7), (5, 8)],
+      [(1, 6), (2, 8), (3, 4), (5, 7)]]
+R7 = [[(1, 5), (2, 7), (3, 6)], [(1, 2), (3, 7), (4, 5)], [(1, 7), (2, 5), (4, 6)]]
+BYES = [4, 6, 3]
+S, ROLE = [], {}
+for r in range(6):
+    games = R8[r] if r < 3 else R7[r - 3]
+    rnd = []
+    for t, (a, b) in enumerate(games):
+        rnd.append((a, b, 3, 0))
+        ROLE[(r, a)] = "corp" if (r + t) % 2 else "runner"
+        ROLE[(r, b)] = "runner" if (r + t) % 2 else "corp"
+    if r >= 3:
+        rnd.append((BYES[r - 3], None, 3, None))
+    S.append(rnd)
+doc, order = cobra("Monthly (single-sided, round 7 next)", list(range(1, 9)), S, 3)
+doc["preliminaryRounds"] = 7
+for r, rnd in enumerate(doc["rounds"]):
+    for m in rnd:
+        if m["player2"]["id"] is None:
+            continue
+        for k in ("player1", "player2"):
+            role, sc = ROLE[(r, m[k]["id"])], m[k]["combinedScore"]
+            m[k].update({"role": role, "corpScore": sc if role == "corp" else None,
+                         "runnerScore": sc if role == "runner" else None})
+json.dump(doc, open("cobra-sss-roles.json", "w"), indent=2)
+json.dump({"swiss_order": order}, open("cobra-sss-roles.expect.json", "w"))
 print("ok")
