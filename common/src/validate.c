@@ -857,7 +857,6 @@ int tny_event_bracket_reorder(struct tny_event *ev, struct tny_diag *diag)
     return bracket_walk(ev, true, diag);
 }
 
-
 /* A game with sides, as validate_sides sorts them. */
 struct sided_game {
     int32_t a, b; /* players, a < b */
