@@ -52,6 +52,9 @@ struct hub_store {
      * transaction until hub_store_batch_end; batch_lost: SQLite rolled
      * that transaction back (the batch can only fail). */
     bool batch, batch_lost;
+    /* sqlite3_total_changes64 at the last BEGIN: a commit that wrote
+     * nothing does not clear the write fault. */
+    int64_t changes_at_begin;
 };
 
 /* ---- store_sql.c --------------------------------------------------------- */
