@@ -325,6 +325,11 @@ int main(int argc, char **argv)
     }
     printf("power_cut_undo: %zu of %zu records undone (%zu files)\n", undone, n,
            files);
+    for (size_t i = 0; i < n; i++) {
+        free(e[i].path);
+        free(e[i].old);
+    }
+    free(e);
     return 0;
 }
 
