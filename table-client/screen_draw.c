@@ -292,7 +292,8 @@ static void title_bar(const struct tbl_core *core, const char *device_id,
         snprintf(
             t, sizeof(t), _(" %s | Round %d | %s"),
             a->event_title[0] ? a->event_title : a->event_id, (int)a->round,
-            a->stage_name[0] ? a->stage_name : tny_stage_kind_name(a->stage));
+            tbl_i18n_data(a->stage_name[0] ? a->stage_name
+                                           : tny_stage_kind_name(a->stage)));
         tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, t, g->cols - 14);
     } else {
         tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, _(" Tourney table"), -1);
@@ -858,11 +859,11 @@ static void draw_notes(const struct tbl_core *core, int64_t now_ms,
     } else {
         if (a->procedure[0])
             row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
-                               a->procedure, max_row - row) +
+                               tbl_i18n_data(a->procedure), max_row - row) +
                    1;
         for (int32_t i = 0; i < a->n_notes && row < max_row; i++)
             row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
-                               a->notes[i], max_row - row);
+                               tbl_i18n_data(a->notes[i]), max_row - row);
     }
     snprintf(keys, keys_size, _("Enter or . back to the table"));
 }

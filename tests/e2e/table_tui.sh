@@ -194,18 +194,27 @@ erase_typed() {
 value_for() { if [ "$1" -lt 0 ] && [ "$2" -ge 0 ]; then echo 0; else echo "$1"; fi; }
 choice_for() { echo 1; }
 
-# confirm_all: every seat confirms (Enter each), the result is sent and
-# accepted.
+# confirm_all [CONFIRM ACCEPTED]: every seat confirms (Enter each), the
+# result is sent and accepted; CONFIRM and ACCEPTED are the screens' words
+# (EREs) in another language.
 confirm_all() {
-    local i
-    expect 20 'CONFIRM THE RESULT' "confirmation screen"
+    local i confirm=${1:-CONFIRM THE RESULT} accepted=${2:-RESULT ACCEPTED}
+    expect 20 "$confirm" "confirmation screen"
     for ((i = 0; i < 4; i++)); do
-        grep_screen 'CONFIRM THE RESULT' || break
+        grep_screen "$confirm" || break
         key Enter
         sleep 0.2
     done
-    expect 30 'RESULT (SENT|ACCEPTED)' "sent"
-    expect 30 'RESULT ACCEPTED' "accepted by the hub"
+    [ $# -eq 0 ] && expect 30 'RESULT (SENT|ACCEPTED)' "sent"
+    expect 30 "$accepted" "accepted by the hub"
+}
+
+# no_english WHAT: issue 21, on a screen in another language no word of
+# TUI_ENGLISH (an ERE of the screen's English words) is left.
+no_english() {
+    if screen | grep -E -q -- "$TUI_ENGLISH"; then
+        fail "English on the screen ($1): $(screen | grep -E -- "$TUI_ENGLISH")"
+    fi
 }
 
 tui_finish() {

@@ -17,12 +17,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/table_tui.sh"
 TUI_SIZE=80x24 TUI_EVENT_ARGS="--language hu" \
     tui_setup tantrix '{"swiss_rounds": 2}' 4
 tui_round
-english='PLAYING|enter the result|before the game|time-out|Colours|Start \(TX-11\)|draws a tile|How did the game end|Board cannot|restored|Enter continue|cancel the steps|network online|chess clock|running'
-no_english() {
-    if screen | grep -E -q -- "$english"; then
-        fail "English on the Hungarian screen ($1): $(screen | grep -E -- "$english")"
-    fi
-}
+TUI_ENGLISH='PLAYING|enter the result|before the game|time-out|Colours|Start \(TX-11\)|draws a tile|How did the game end|Board cannot|restored|Enter continue|cancel the steps|network online|chess clock|running'
 expect 30 '1\. asztal' "table number in Hungarian"
 expect 10 '^ JÁTÉK FOLYIK' "state in Hungarian"
 expect 10 'Enter eredmény beírása  \+ játék előtt' "key line in Hungarian"
@@ -62,12 +57,7 @@ TUI_K_DIGITS='számjegyek írnak' TUI_K_CHOOSE=' választás' TUI_K_MARKED='Ente
 TUI_K_CONTINUE='Enter tovább'
 walk_flow 0 'ERŐSÍTSÉTEK MEG AZ EREDMÉNYT'
 no_english "confirmation"
-for ((i = 0; i < 4; i++)); do
-    grep_screen 'ERŐSÍTSÉTEK MEG AZ EREDMÉNYT' || break
-    key Enter
-    sleep 0.2
-done
-expect 30 'EREDMÉNY ELFOGADVA' "result accepted, in Hungarian"
+confirm_all 'ERŐSÍTSÉTEK MEG AZ EREDMÉNYT' 'EREDMÉNY ELFOGADVA'
 no_english "result accepted"
 ok "Hungarian Tantrix table at 80x24:
 $main

@@ -29,14 +29,8 @@ grep -q 'ev2' "$E2E_TMP/out" && fail "a refused event was created: $(cat "$E2E_T
 ok "--language xx refused: $refusal"
 
 tui_round
-# English words of these screens that must be gone (issue 21: no English
-# left on a Polish table screen).
-english='PLAYING|enter the result|before the game|time-out|Army choice|first choice|second choice|secretly|still-available|Enter continue|cancel the steps|network online|running'
-no_english() {
-    if screen | grep -E -q -- "$english"; then
-        fail "English on the Polish screen ($1): $(screen | grep -E -- "$english")"
-    fi
-}
+# English words of these screens that must be gone (issue 21).
+TUI_ENGLISH='PLAYING|enter the result|before the game|time-out|Army choice|first choice|second choice|secretly|still-available|Enter continue|cancel the steps|network online|running'
 expect 30 'Stolik 1 ' "table number in Polish"
 expect 10 'czas [0-9]+:[0-9]{2} biegnie' "round clock in Polish"
 expect 10 '^ GRA TRWA' "state in Polish"
@@ -75,12 +69,7 @@ expect 10 'Zwycięstwo, porażka lub remis' "NH-1 question in Polish"
 walk_flow 0 'POTWIERDŹCIE WYNIK'
 no_english "result steps"
 screen >"$E2E_TMP/pl-confirm.txt"
-for ((i = 0; i < 4; i++)); do
-    grep_screen 'POTWIERDŹCIE WYNIK' || break
-    key Enter
-    sleep 0.2
-done
-expect 30 'WYNIK PRZYJĘTY' "result accepted, in Polish"
+confirm_all 'POTWIERDŹCIE WYNIK' 'WYNIK PRZYJĘTY'
 no_english "result accepted"
 ok "Polish result confirmed and accepted:
 $(screen)"
