@@ -433,7 +433,7 @@ static void head(struct out *o, const struct tny_event *ev,
         /* Headings in every language (issue 21): a long Hungarian or
          * Czech word wraps inside its column (hyphenated where the
          * browser knows the language, else broken), never past it. */
-        "th { white-space: normal; hyphens: auto; overflow-wrap: anywhere; "
+        "th { white-space: normal; hyphens: auto; overflow-wrap: break-word; "
         "}\n"
         "table.list thead { display: table-header-group; }\n"
         "table.list tr { break-inside: avoid; page-break-inside: avoid; }\n"
@@ -713,6 +713,33 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
     return TNY_OK;
 }
 
+/* A column of a result slip: its heading, least width, the empty cell. */
+struct slip_col {
+    const char *head;
+    int mm;
+    const char *cell;
+};
+
+/* col_for(o, mm, head): a fixed column at least mm wide and as wide as
+ * the longest word of its heading (in ch, the width of a digit in the
+ * body's font, larger than the heading's: a word of n letters fits in
+ * n ch), plus the cell's padding. */
+static void col_for(struct out *o, int mm, const char *head)
+{
+    int32_t longest = 0;
+    for (const char *p = head; *p;) {
+        size_t n = strcspn(p, " -/");
+        char word[128];
+        snprintf(word, sizeof word, "%.*s",
+                 (int)(n < sizeof word ? n : sizeof word - 1), p);
+        int32_t w = tny_utf8_width(word);
+        longest = w > longest ? w : longest;
+        p += n + (p[n] != '\0');
+    }
+    putf(o, "<col style=\"width:max(%dmm, calc(%dch + 5mm))\">", mm,
+         (int)longest);
+}
+
 /* One result slip: the players in seat order with the format's boxes
  * (NH-1 winner, draw, HQ difference, NH-11 army played; TX-3 scores and
  * clock times; AG-1 VP / IP / BP; GT-1 winner, modified win, GT-9 games;
@@ -721,7 +748,7 @@ static void slip(struct out *o, const struct tny_event *ev,
                  const struct print_round *pr, const struct print_table *t)
 {
     enum tny_game g = ev->format.game;
-    char buf[200];
+    char buf[200], games[3][64];
     bool bo3 = false;
     for (int32_t s = 0; s < ev->format.n_stages; s++)
         if (ev->format.stages[s].kind == pr->stage &&
@@ -738,74 +765,66 @@ static void slip(struct out *o, const struct tny_event *ev,
     snprintf(buf, sizeof buf, _("round %d"), (int)pr->round);
     html_text(o, buf);
     put(o, "</span></h2>\n<table>");
-    /* Fixed columns, the same on every slip of the event: Seat, the
-     * format's boxes, the player's name takes the rest. */
-    put(o, "<colgroup><col style=\"width:13mm\"><col>");
-    switch (g) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        put(o, "<col style=\"width:45mm\"><col style=\"width:17mm\">");
-        break;
-    case TNY_GAME_TANTRIX:
-        put(o, "<col style=\"width:20mm\"><col style=\"width:30mm\">");
-        break;
-    case TNY_GAME_AGRICOLA:
-        put(o, "<col style=\"width:20mm\"><col style=\"width:20mm\">"
-               "<col style=\"width:20mm\">");
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (bo3)
-            put(o, "<col style=\"width:17mm\"><col style=\"width:17mm\">"
-                   "<col style=\"width:17mm\">");
-        put(o, "<col style=\"width:17mm\">");
-        break;
-    case TNY_GAME_CATAN: put(o, "<col style=\"width:20mm\">"); break;
-    case TNY_GAME_TWO_PLAYER:
-        put(o, "<col style=\"width:20mm\"><col style=\"width:17mm\">");
-        break;
-    }
-    put(o, "</colgroup><tr>");
-    th(o, NULL, _("Seat"));
-    th(o, NULL, _("Player"));
+    /* The format's columns after Seat and Player: heading, least width,
+     * the empty cell a player fills in. */
+    static const char *const box = "<td class=\"box\"></td>";
+    static const char *const chk = "<td class=\"chk\">&#9744;</td>";
+    struct slip_col col[6];
+    int n = 0;
     switch (g) {
     case TNY_GAME_NEUROSHIMA_HEX:
         /* TRANSLATORS: NH-11: the army each player played in this match
            (seed 000 has the player mark it on the "karta turniejowa"). */
-        th(o, NULL, _("Army played"));
+        col[n++] = (struct slip_col){_("Army played"), 45, box};
         /* TRANSLATORS: a box the winner of the match ticks. */
-        th(o, NULL, _("Winner"));
+        col[n++] = (struct slip_col){_("Winner"), 17, chk};
         break;
     case TNY_GAME_TANTRIX:
         /* TRANSLATORS: TX-1: the player's game score (line or loop). */
-        th(o, NULL, _("Score"));
+        col[n++] = (struct slip_col){_("Score"), 20, box};
         /* TRANSLATORS: TX-3: what the player's chess clock shows at the
            end of the game. */
-        th(o, NULL, _("Clock time left"));
+        col[n++] = (struct slip_col){_("Clock time left"), 30, box};
         break;
     case TNY_GAME_AGRICOLA:
         /* TRANSLATORS: AG-1: victory points, improvement points, bonus
            points; seed 002 writes VP, IP and BP. */
-        th(o, NULL, pgettext("Agricola", "VP"));
-        th(o, NULL, pgettext("Agricola", "IP"));
-        th(o, NULL, pgettext("Agricola", "BP"));
+        col[n++] = (struct slip_col){pgettext("Agricola", "VP"), 20, box};
+        col[n++] = (struct slip_col){pgettext("Agricola", "IP"), 20, box};
+        col[n++] = (struct slip_col){pgettext("Agricola", "BP"), 20, box};
         break;
     case TNY_GAME_GOT_LCG2:
-        for (int32_t k = 1; bo3 && k <= 3; k++) {
+        for (int32_t k = 0; bo3 && k < 3; k++) {
             /* TRANSLATORS: GT-9: the games of a best-of-three match. */
-            snprintf(buf, sizeof buf, _("Game %d"), (int)k);
-            th(o, NULL, buf);
+            snprintf(games[k], sizeof games[k], _("Game %d"), (int)k + 1);
+            col[n++] = (struct slip_col){games[k], 17, chk};
         }
-        th(o, NULL, _("Winner"));
+        col[n++] = (struct slip_col){_("Winner"), 17, chk};
         break;
     case TNY_GAME_CATAN:
         /* TRANSLATORS: CT-4: the player's victory points in this game,
            at most 10 (seed 004 calls them "herní body"). */
-        th(o, NULL, pgettext("Catan", "VP"));
+        col[n++] = (struct slip_col){pgettext("Catan", "VP"), 20, box};
         break;
     case TNY_GAME_TWO_PLAYER:
-        th(o, NULL, _("Score"));
-        th(o, NULL, _("Winner"));
+        col[n++] = (struct slip_col){_("Score"), 20, box};
+        col[n++] = (struct slip_col){_("Winner"), 17, chk};
         break;
     }
+    /* Fixed columns, the same on every slip of the event (issue 24): Seat
+     * and the format's boxes as wide as their heading's longest word (a
+     * translation never breaks inside a word), the name takes the rest. */
+    const char *seat = _("Seat"), *player = _("Player");
+    put(o, "<colgroup>");
+    col_for(o, 13, seat);
+    put(o, "<col>");
+    for (int i = 0; i < n; i++)
+        col_for(o, col[i].mm, col[i].head);
+    put(o, "</colgroup><tr>");
+    th(o, NULL, seat);
+    th(o, NULL, player);
+    for (int i = 0; i < n; i++)
+        th(o, NULL, col[i].head);
     put(o, "</tr>\n");
     for (int32_t s = 0; s < t->n_seats; s++) {
         putf(o, "<tr><td class=\"n\">%d</td><td>", (int)s + 1);
@@ -817,30 +836,8 @@ static void slip(struct out *o, const struct tny_event *ev,
         put(o, "<br>");
         extras(o, ev, t->seats[s]);
         put(o, "</td>");
-        switch (g) {
-        case TNY_GAME_NEUROSHIMA_HEX:
-            put(o, "<td class=\"box\" style=\"width:45mm\"></td><td "
-                   "class=\"chk\">&#9744;</td>");
-            break;
-        case TNY_GAME_TANTRIX:
-            put(o, "<td class=\"box\"></td><td class=\"box\"></td>");
-            break;
-        case TNY_GAME_AGRICOLA:
-            put(o, "<td class=\"box\"></td><td class=\"box\"></td><td "
-                   "class=\"box\"></td>");
-            break;
-        case TNY_GAME_GOT_LCG2:
-            if (bo3)
-                put(o, "<td class=\"chk\">&#9744;</td><td "
-                       "class=\"chk\">&#9744;</td>"
-                       "<td class=\"chk\">&#9744;</td>");
-            put(o, "<td class=\"chk\">&#9744;</td>");
-            break;
-        case TNY_GAME_CATAN: put(o, "<td class=\"box\"></td>"); break;
-        case TNY_GAME_TWO_PLAYER:
-            put(o, "<td class=\"box\"></td><td class=\"chk\">&#9744;</td>");
-            break;
-        }
+        for (int i = 0; i < n; i++)
+            put(o, col[i].cell);
         put(o, "</tr>\n");
     }
     put(o, "</table>\n");
@@ -856,7 +853,7 @@ static void slip(struct out *o, const struct tny_event *ev,
         html_text(o, _("HQ difference (winner's HQ minus loser's):"));
         put(o, " ________ &nbsp;&nbsp; ");
         html_text(o, draw);
-        put(o, " &#9744;");
+        put(o, "&nbsp;&#9744;");
         break;
     case TNY_GAME_TANTRIX:
         html_text(o,
@@ -866,12 +863,12 @@ static void slip(struct out *o, const struct tny_event *ev,
         /* TRANSLATORS: GT-1, GT-13: won by the time-out procedure (seed
            003 "zmodyfikowane zwycięstwo"). */
         html_text(o, _("Modified win"));
-        put(o, " &#9744;");
+        put(o, "&nbsp;&#9744;");
         break;
     case TNY_GAME_TWO_PLAYER:
         if (ev->format.draws) {
             html_text(o, draw);
-            put(o, " &#9744;");
+            put(o, "&nbsp;&#9744;");
         }
         break;
     default: break;
