@@ -88,15 +88,41 @@ void hub_lang_number(double v, char *buf, size_t size)
         snprintf(buf, size, "%s", b);
 }
 
+/* fill(pattern, names, values, n, buf, size): pattern with each of the
+ * upper-case words names[i] replaced by values[i] (a convention of the
+ * catalogue: "DAY MONTH YEAR, HH:MM"); the rest as it is. */
+static void fill(const char *pattern, const char *const *names,
+                 const char *const *values, size_t n, char *buf, size_t size)
+{
+    size_t at = 0;
+    if (size == 0)
+        return;
+    for (const char *p = pattern; *p && at + 1 < size;) {
+        size_t i = 0;
+        while (i < n && strncmp(p, names[i], strlen(names[i])) != 0)
+            i++;
+        const char *piece = i < n ? values[i] : p;
+        size_t len = i < n ? strlen(values[i]) : 1;
+        if (len > size - 1 - at)
+            len = size - 1 - at;
+        memcpy(buf + at, piece, len);
+        at += len;
+        p += i < n ? strlen(names[i]) : 1;
+    }
+    buf[at] = '\0';
+}
+
 void hub_lang_percent(double v, char *buf, size_t size)
 {
+    static const char *const names[] = {"NUMBER"};
     char n[80];
     hub_lang_number(v, n, sizeof n);
-    /* TRANSLATORS: a percentage, %s is the number ("31.25"); with a
+    const char *values[] = {n};
+    /* TRANSLATORS: a percentage: NUMBER is the number ("31.25"); with a
        no-break space (U+00A0) before the sign where the language spaces
-       it ("31,25 %"). */
-    /* xgettext:c-format */
-    snprintf(buf, size, pgettext("percent", "%s%%"), n);
+       it ("NUMBER %" in Czech and Norwegian). */
+    /* xgettext:no-c-format */
+    fill(pgettext("percent", "NUMBER%"), names, values, 1, buf, size);
 }
 
 /* The month's name as a date writes it. */
@@ -123,18 +149,24 @@ static const char *month_name(int m)
 
 void hub_lang_date(time_t t, bool utc, char *buf, size_t size)
 {
+    /* (MONTH before MM: the longer word first) */
+    static const char *const names[] = {"MONTH", "DAY", "YEAR", "HH", "MM"};
     struct tm tm;
+    char day[16], year[16], hh[16], mm[16];
     if (!(utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm))) {
         snprintf(buf, size, "?");
         return;
     }
-    /* TRANSLATORS: a date and time: the day, the month's name, the year,
-       the hours and minutes (24 hours); reorder with %1$d, %2$s, %3$d,
-       %4$02d, %5$02d and punctuate as the language writes dates
-       ("%3$d. %2$s %1$d. %4$02d:%5$02d" in Hungarian). */
-    /* xgettext:c-format */
-    snprintf(buf, size, pgettext("date", "%d %s %d, %02d:%02d"), tm.tm_mday,
-             month_name(tm.tm_mon), tm.tm_year + 1900, tm.tm_hour, tm.tm_min);
+    snprintf(day, sizeof day, "%d", tm.tm_mday);
+    snprintf(year, sizeof year, "%d", tm.tm_year + 1900);
+    snprintf(hh, sizeof hh, "%02d", tm.tm_hour);
+    snprintf(mm, sizeof mm, "%02d", tm.tm_min);
+    const char *values[] = {month_name(tm.tm_mon), day, year, hh, mm};
+    /* TRANSLATORS: a date and time as the language writes them: DAY,
+       MONTH (its name), YEAR, HH:MM (24 hours) are replaced; reorder
+       and punctuate ("YEAR. MONTH DAY., HH:MM" in Hungarian). */
+    fill(pgettext("date", "DAY MONTH YEAR, HH:MM"), names, values, 5, buf,
+         size);
 }
 
 const char *hub_lang_stage(const char *name)

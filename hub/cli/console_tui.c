@@ -114,7 +114,8 @@ struct tui {
     bool have_event;
     char title[256], status[16], round_status[16], stage[96];
     int round;
-    char language[TNY_LANGUAGE_MAX]; /* the feed's; "" = the locale's */
+    char language[TNY_LANGUAGE_MAX];    /* the feed's; "" = the locale's */
+    char locale_lang[TNY_LANGUAGE_MAX]; /* the locale's (or en) */
     /* feed/{ev}/tables */
     int tables_round, n_tables;
     struct tui_table tables[MAX_TABLES];
@@ -210,10 +211,8 @@ static void parse_event(struct tui *t, const json_t *root)
     if (!tny_language_known(lang))
         lang[0] = '\0';
     if (strcmp(lang, t->language) != 0) {
-        char use[TNY_LANGUAGE_MAX];
         snprintf(t->language, sizeof t->language, "%s", lang);
-        hub_lang_pick(NULL, lang, use, sizeof use);
-        tny_i18n_use(use);
+        tny_i18n_use(lang[0] ? lang : t->locale_lang);
     }
 }
 
@@ -1457,6 +1456,11 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
     }
     t->run_words = run_words;
     snprintf(t->ev, sizeof t->ev, "%s", event_id);
+    /* The hall's words: the locale's language (read from LANGUAGE,
+     * LC_ALL, LC_MESSAGES, LANG, so that it works on a Pi without that
+     * locale generated) until the feed names the event's. */
+    hub_lang_pick(NULL, NULL, t->locale_lang, sizeof t->locale_lang);
+    tny_i18n_use(t->locale_lang);
     if (snprintf(t->t_event, sizeof t->t_event, "tourney/v1/feed/%s/event",
                  event_id) >= (int)sizeof t->t_event ||
         snprintf(t->t_tables, sizeof t->t_tables, "tourney/v1/feed/%s/tables",

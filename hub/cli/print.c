@@ -1022,7 +1022,7 @@ static int print_standings(struct out *o, const struct tny_event *ev,
     sub_line_end(o, stamp);
     put(o, "<table class=\"list\"><thead><tr>");
     /* TRANSLATORS: the heading of the place column of the standings. */
-    th(o, "n", _("#"));
+    th(o, "n", _("Rank"));
     th(o, NULL, _("Player"));
     /* TRANSLATORS: the column of the standings' points: the points the
        rules rank by (seed 000 "Punkty Turniejowe", seed 001
