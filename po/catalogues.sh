@@ -30,9 +30,15 @@ extract() {
     if [ -x "$dir/extract" ]; then
         "$dir/extract" >"$out"
     elif [ -f "$dir/POTFILES" ]; then
-        local files=() pat f
-        # POTFILES lines may be globs (table-client/*.c).
+        local files=() opts=() pat f
+        # POTFILES lines are globs (table-client/*.c) or, starting with
+        # "--", more xgettext options (--keyword=say:3 for a function that
+        # translates its own format).
         while read -r pat; do
+            if [ "${pat#--}" != "$pat" ]; then
+                opts+=("$pat")
+                continue
+            fi
             for f in $pat; do
                 [ -f "$f" ] && files+=("$f")
             done
@@ -41,11 +47,41 @@ extract() {
             --keyword=ngettext:1,2 --add-comments=TRANSLATORS: \
             --add-location=file --sort-output --no-wrap \
             --package-name="$domain" --msgid-bugs-address=tourney-dev@example.org \
-            --force-po -o "$out" "${files[@]}"
+            "${opts[@]}" --force-po -o "$out.c" "${files[@]}"
+        sed -i 's/charset=CHARSET/charset=UTF-8/' "$out.c"
+        # Pure formats ("%s", "%s: %d") are not messages: dropped (a
+        # format with a point stays: "%s%lld.%lld" is a decimal number).
+        msggrep --invert-match --no-wrap -K -E \
+            -e '^([^A-Za-z%.]|%%|%[-+ #0-9*]*(hh|h|ll|l|z|j)?[a-zA-Z])*$' \
+            -o "$out.c2" "$out.c"
+        if [ -f "$dir/PRESETFIELDS" ]; then
+            # Texts of the format presets the program shows (a time-out
+            # procedure, notes): jq paths, one a line.
+            presets "$dir/PRESETFIELDS" | msguniq --use-first -o "$out.j" -
+            msgcat --use-first --sort-output --no-wrap --add-location=file \
+                -o "$out" "$out.c2" "$out.j"
+        else
+            mv "$out.c2" "$out"
+        fi
+        rm -f "$out.c" "$out.c2" "$out.j"
     else
         echo "po/catalogues.sh: $dir has neither an extract script nor POTFILES" >&2
         return 1
     fi
+}
+
+# presets FIELDS: a .pot of the strings of the format presets that FIELDS
+# selects, a line "FILE JQ_PATH" each (formats/tantrix.json
+# .table.timeout_procedure?; FILE may be a glob).
+presets() {
+    local fields=$1 f glob path
+    printf 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    grep -v '^[[:space:]]*\(#\|$\)' "$fields" | while read -r glob path; do
+        for f in $glob; do
+            jq -r --arg f "$f" "$path"' | strings | select(length > 0)
+                | "#: \($f)\nmsgid \(tojson)\nmsgstr \"\"\n"' "$f"
+        done
+    done
 }
 
 # The template without its creation date (which changes on every run).

@@ -13,6 +13,7 @@
  * seat armies the hub sends, which are the still-available ones).
  */
 #include "flow_kit.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -232,7 +233,7 @@ static void pregame(struct tbl_flow_run *r)
     tbl_flow__step(r, TBL_ASK_INFO, -1, "Choices revealed (NH-12)");
     for (int32_t p = 0; p < 2; p++)
         tbl_flow__text(r, "%s: %s, then %s\n", tbl_flow__name(r, p), first[p],
-                       second[p] ? second[p] : "(none)");
+                       second[p] ? second[p] : _("(none)"));
     if (strcmp(first[0], first[1]) == 0 && !second[0] && !second[1]) {
         if (!tbl_flow__info(r) ||
             !beginner_exception(r, first[0], army, &decided))
@@ -248,9 +249,9 @@ static void pregame(struct tbl_flow_run *r)
                            "Same first choice: %s plays the second "
                            "choice, %s (%s).",
                            tbl_flow__name(r, loser), army[loser],
-                           second[1 - loser] ? "lot"
-                                             : "the only one with a "
-                                               "second choice");
+                           second[1 - loser]
+                               ? _("lot")
+                               : _("the only one with a second choice"));
         else
             tbl_flow__text(r, "Different first choices: each plays their "
                               "first.");
@@ -258,9 +259,9 @@ static void pregame(struct tbl_flow_run *r)
             return;
         for (int32_t p = 0; p < 2; p++)
             tbl_flow__line(r, "%s plays %s%s", tbl_flow__name(r, p), army[p],
-                           p == loser
-                               ? (second[1 - p] ? " (lot)" : " (second choice)")
-                               : "");
+                           p == loser ? (second[1 - p] ? _(" (lot)")
+                                                       : _(" (second choice)"))
+                                      : "");
         if (loser >= 0 && second[1 - loser])
             tbl_flow__lot(r,
                           "NH-12 lot (same first choice): %s plays the "
@@ -309,7 +310,7 @@ static void timeout(struct tbl_flow_run *r)
         for (int32_t i = 0; i < n; i++) {
             tbl_flow__step(r, TBL_ASK_INFO, -1, "Termination (NH-13) %d/%d",
                            (int)i + 1, (int)n);
-            tbl_flow__text(r, "%s", steps[i]);
+            tbl_flow__text(r, "%s", gettext(steps[i]));
             if (!tbl_flow__info(r))
                 return;
         }
@@ -354,7 +355,7 @@ static bool army_played(struct tbl_flow_run *r, int32_t p, int32_t other,
     if (facts->has_nh_armies)
         def = find_name(names, n, facts->nh_army[p]);
     if (facts->nh_beginner_repeat[p]) {
-        names[n] = "Another army (NH-12 beginner exception)";
+        names[n] = _("Another army (NH-12 beginner exception)");
         if (def < 0)
             def = n;
         n++;
@@ -424,7 +425,8 @@ static void result(struct tbl_flow_run *r)
         if (capped) {
             tbl_flow__text(r, " NH-2: Dancer in the match, at most %d.",
                            (int)max);
-            snprintf(r->why, sizeof(r->why), "(NH-2: Dancer in the match)");
+            snprintf(r->why, sizeof(r->why), "%s",
+                     _("(NH-2: Dancer in the match)"));
         }
         r->st.max = max; /* NH-2 narrows the engine's range */
         if (!tbl_flow__ask(r, &d))
