@@ -1096,8 +1096,7 @@ static void print_stamp(char *buf, size_t size)
 /* event_language(ev): the event's "language" (issue 21), NULL if unset. */
 static const char *event_language(const struct tny_event *ev)
 {
-    (void)ev; /* NEEDSWORK: ev->language once t21t's event field is merged */
-    return NULL;
+    return ev->language[0] ? ev->language : NULL;
 }
 
 int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,

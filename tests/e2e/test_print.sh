@@ -347,6 +347,17 @@ LANG=cs_CZ.UTF-8 "$TOURNEY" print standings "$CT/event.json" --lang pl >"$d/pl.h
     fail "--lang pl under LANG=cs_CZ.UTF-8: $(cat "$E2E_TMP/err")"
 grep -q -F '<html lang="pl">' "$d/pl.html" && grep -q -F 'Klasyfikacja po rundzie 5' "$d/pl.html" ||
     fail "--lang pl under LANG=cs_CZ.UTF-8 is not Polish"
+# the event's "language" wins over the locale, --lang over the event
+node -e 'const fs = require("fs"), ev = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    ev.language = "cs"; fs.writeFileSync(process.argv[2], JSON.stringify(ev));' "$CT/event.json" "$d/ct-cs.json"
+LANG=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" >"$d/cs.html" 2>"$E2E_TMP/err" ||
+    fail "an event in Czech under LANG=pl_PL.UTF-8: $(cat "$E2E_TMP/err")"
+grep -q -F '<html lang="cs">' "$d/cs.html" && grep -q -F 'Průběžné pořadí po 5. kole' "$d/cs.html" ||
+    fail "the event's language (cs) does not win over the locale (pl)"
+LANG=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" --lang nb >"$d/nb.html" 2>"$E2E_TMP/err" ||
+    fail "--lang nb of an event in Czech: $(cat "$E2E_TMP/err")"
+grep -q -F '<html lang="nb">' "$d/nb.html" && grep -q -F 'Resultatliste etter runde 5' "$d/nb.html" ||
+    fail "--lang nb does not win over the event's language (cs)"
 "$TOURNEY" print standings "$CT/event.json" --lang xx >/dev/null 2>"$E2E_TMP/err"
 [ $? -eq 2 ] && grep -q -F '"xx" is not a shipped language' "$E2E_TMP/err" || fail "--lang xx: $(cat "$E2E_TMP/err")"
 # Hungarian Tantrix slips: the headings wider than their column wrap
