@@ -598,6 +598,33 @@ static void flag(struct out *o, const char *text)
     put(o, "</span>");
 }
 
+/* A column of a result slip: its heading, least width, the empty cell. */
+struct slip_col {
+    const char *head;
+    int mm;
+    const char *cell;
+};
+
+/* col_for(o, mm, head): a fixed column at least mm wide and as wide as
+ * the longest word of its heading (in ch, the width of a digit in the
+ * body's font, larger than the heading's: a word of n letters fits in
+ * n ch), plus the cell's padding. */
+static void col_for(struct out *o, int mm, const char *head)
+{
+    int32_t longest = 0;
+    for (const char *p = head; *p;) {
+        size_t n = strcspn(p, " -/");
+        char word[128];
+        snprintf(word, sizeof word, "%.*s",
+                 (int)(n < sizeof word ? n : sizeof word - 1), p);
+        int32_t w = tny_utf8_width(word);
+        longest = w > longest ? w : longest;
+        p += n + (p[n] != '\0');
+    }
+    putf(o, "<col style=\"width:max(%dmm, calc(%dch + 5mm))\">", mm,
+         (int)longest);
+}
+
 static int print_pairings(struct out *o, const struct tny_event *ev,
                           const struct print_round *pr, const char *stamp)
 {
@@ -609,11 +636,13 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
             max_seats = pr->tables[i].n_seats;
     /* The table number's column fixed, the seats sharing the rest
      * equally, whatever the names. */
-    put(o, "<table class=\"list fixed\"><colgroup><col style=\"width:16mm\">");
+    const char *table = _("Table");
+    put(o, "<table class=\"list fixed\"><colgroup>");
+    col_for(o, 16, table);
     for (int32_t s = 0; s < max_seats; s++)
         put(o, "<col>");
     put(o, "</colgroup><thead><tr>");
-    th(o, "n", _("Table"));
+    th(o, "n", table);
     for (int32_t s = 0; s < max_seats; s++) {
         /* TRANSLATORS: a column of the pairings: the players in seat 1,
            2, ... of every table. */
@@ -711,33 +740,6 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
     put(o, "</tbody></table></div>\n");
     free(bn);
     return TNY_OK;
-}
-
-/* A column of a result slip: its heading, least width, the empty cell. */
-struct slip_col {
-    const char *head;
-    int mm;
-    const char *cell;
-};
-
-/* col_for(o, mm, head): a fixed column at least mm wide and as wide as
- * the longest word of its heading (in ch, the width of a digit in the
- * body's font, larger than the heading's: a word of n letters fits in
- * n ch), plus the cell's padding. */
-static void col_for(struct out *o, int mm, const char *head)
-{
-    int32_t longest = 0;
-    for (const char *p = head; *p;) {
-        size_t n = strcspn(p, " -/");
-        char word[128];
-        snprintf(word, sizeof word, "%.*s",
-                 (int)(n < sizeof word ? n : sizeof word - 1), p);
-        int32_t w = tny_utf8_width(word);
-        longest = w > longest ? w : longest;
-        p += n + (p[n] != '\0');
-    }
-    putf(o, "<col style=\"width:max(%dmm, calc(%dch + 5mm))\">", mm,
-         (int)longest);
 }
 
 /* One result slip: the players in seat order with the format's boxes

@@ -314,10 +314,10 @@ done
 no_english "$d/pl-standings.txt" "Polish standings"
 
 CT=$E2E_TMP/catan
-# the locale's language when there is no --lang (LANG names a locale this
+# the locale's language when there is no --lang (LC_ALL names a locale this
 # machine need not have: the catalogue is read all the same)
-LANG=cs_CZ.UTF-8 "$TOURNEY" print standings "$CT/event.json" --pdf "$d/cs-standings.pdf" 2>"$E2E_TMP/err" ||
-    fail "LANG=cs_CZ.UTF-8 tourney print standings: $(cat "$E2E_TMP/err")"
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print standings "$CT/event.json" --pdf "$d/cs-standings.pdf" 2>"$E2E_TMP/err" ||
+    fail "LC_ALL=cs_CZ.UTF-8 tourney print standings: $(cat "$E2E_TMP/err")"
 pdf_text "$d/cs-standings.pdf" >"$d/cs-standings.txt"
 for w in 'Průběžné pořadí po 5. kole' 'Hráč' 'Body' 'Úspěšnost' 'Herní' 'Počet' 'prvních' 'vytištěno 21. listopadu 2026, 10:30'; do
     grep -q -F -- "$w" "$d/cs-standings.txt" || fail "Czech standings: no \"$w\": $(head -n 8 "$d/cs-standings.txt")"
@@ -329,32 +329,32 @@ grep -q -E '[0-9]+,[0-9]+ %' "$d/cs-standings.txt" || fail "Czech standings: no 
 ! grep -q -E '[0-9]\.[0-9]' "$d/cs-standings.txt" || fail "Czech standings: a decimal point: $(grep -E '[0-9]\.[0-9]' "$d/cs-standings.txt" | head -n 2)"
 pts=$(node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1])).standings.find(r => r.points % 1); if (s) console.log(String(s.points).replace(".", ","))' "$CT/standings.json")
 [ -z "$pts" ] || grep -q -E -- "(^| )$pts( |$)" "$d/cs-standings.txt" || fail "Czech standings: no points \"$pts\""
-LANG=cs_CZ.UTF-8 "$TOURNEY" print slips "$CT/open.json" --lang cs --pdf "$d/cs-slips.pdf" 2>"$E2E_TMP/err" ||
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print slips "$CT/open.json" --lang cs --pdf "$d/cs-slips.pdf" 2>"$E2E_TMP/err" ||
     fail "tourney print slips --lang cs: $(cat "$E2E_TMP/err")"
 pdf_text "$d/cs-slips.pdf" >"$d/cs-slips.txt"
 for w in 'Výsledkové lístky' '2. kolo' 'Stůl 1' 'Místo' 'Herní' 'Podpis:'; do
     grep -q -F -- "$w" "$d/cs-slips.txt" || fail "Czech slips: no \"$w\""
 done
 no_english "$d/cs-slips.txt" "Czech slips"
-LANG=cs_CZ.UTF-8 "$TOURNEY" print pairings "$CT/one.json" --pdf "$d/cs-pairings.pdf" 2>"$E2E_TMP/err" ||
-    fail "LANG=cs_CZ.UTF-8 tourney print pairings: $(cat "$E2E_TMP/err")"
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print pairings "$CT/one.json" --pdf "$d/cs-pairings.pdf" 2>"$E2E_TMP/err" ||
+    fail "LC_ALL=cs_CZ.UTF-8 tourney print pairings: $(cat "$E2E_TMP/err")"
 pdf_text "$d/cs-pairings.pdf" >"$d/cs-pairings.txt"
 grep -q -F 'Rozlosování podle stolů' "$d/cs-pairings.txt" && grep -q -F 'Rozlosování podle jmen' "$d/cs-pairings.txt" ||
     fail "Czech pairings: $(head -n 5 "$d/cs-pairings.txt")"
 no_english "$d/cs-pairings.txt" "Czech pairings"
 # --lang wins over the locale; an unknown language is refused
-LANG=cs_CZ.UTF-8 "$TOURNEY" print standings "$CT/event.json" --lang pl >"$d/pl.html" 2>"$E2E_TMP/err" ||
-    fail "--lang pl under LANG=cs_CZ.UTF-8: $(cat "$E2E_TMP/err")"
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print standings "$CT/event.json" --lang pl >"$d/pl.html" 2>"$E2E_TMP/err" ||
+    fail "--lang pl under LC_ALL=cs_CZ.UTF-8: $(cat "$E2E_TMP/err")"
 grep -q -F '<html lang="pl">' "$d/pl.html" && grep -q -F 'Klasyfikacja po rundzie 5' "$d/pl.html" ||
-    fail "--lang pl under LANG=cs_CZ.UTF-8 is not Polish"
+    fail "--lang pl under LC_ALL=cs_CZ.UTF-8 is not Polish"
 # the event's "language" wins over the locale, --lang over the event
 node -e 'const fs = require("fs"), ev = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
     ev.language = "cs"; fs.writeFileSync(process.argv[2], JSON.stringify(ev));' "$CT/event.json" "$d/ct-cs.json"
-LANG=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" >"$d/cs.html" 2>"$E2E_TMP/err" ||
-    fail "an event in Czech under LANG=pl_PL.UTF-8: $(cat "$E2E_TMP/err")"
+LC_ALL=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" >"$d/cs.html" 2>"$E2E_TMP/err" ||
+    fail "an event in Czech under LC_ALL=pl_PL.UTF-8: $(cat "$E2E_TMP/err")"
 grep -q -F '<html lang="cs">' "$d/cs.html" && grep -q -F 'Průběžné pořadí po 5. kole' "$d/cs.html" ||
     fail "the event's language (cs) does not win over the locale (pl)"
-LANG=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" --lang nb >"$d/nb.html" 2>"$E2E_TMP/err" ||
+LC_ALL=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" --lang nb >"$d/nb.html" 2>"$E2E_TMP/err" ||
     fail "--lang nb of an event in Czech: $(cat "$E2E_TMP/err")"
 grep -q -F '<html lang="nb">' "$d/nb.html" && grep -q -F 'Resultatliste etter runde 5' "$d/nb.html" ||
     fail "--lang nb does not win over the event's language (cs)"
