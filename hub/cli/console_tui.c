@@ -808,9 +808,11 @@ static void render(struct tui *t, int rows, int cols)
         t->after_round == t->round)
         fb_printf(t, row++, 1, C_TITLE, _("FINAL STANDINGS (after round %d)"),
                   t->after_round);
-    else
+    else if (t->after_round > 0)
         fb_printf(t, row++, 1, C_TITLE, _("STANDINGS after round %d"),
                   t->after_round);
+    else
+        fb_put(t, row++, 1, C_TITLE, _("STANDINGS: no round complete yet"));
     for (int i = 0; i < t->n_rows && row < msg_top; i++, row++) {
         /* The name column by display width: accents and CJK line up. */
         char name[sizeof t->rows[i].name], points[32];

@@ -6,7 +6,9 @@
 # line, the clock's words, the grid of tables and the standings are in
 # the seed's Czech ("kolo", "stůl", "pořadí"), the points with a decimal
 # comma (tied 2nd-3rd share 2.5: "2,5", CT-3), and none of the English
-# hall words is left; the organiser's keys stay English.
+# hall words is left; the organiser's keys stay English.  Then an event
+# whose own language is Polish (imported with "language": "pl"): the
+# feed's language wins over the locale's.
 #
 # usage: bash test_console_tui_lang.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -71,6 +73,7 @@ expect 20 '1\. kolo zveřejněno +fáze Gornův systém +turnaj probíhá' "the 
 expect 20 'STOLY \(1\. kolo\): 4' "the grid's heading in Czech"
 wait_for 20 '[ "$(count_screen "T[1-4] +čeká")" -eq 4 ]' || fail "4 tables \"čeká\": $(screen)"
 expect 10 'hodiny [0-9]+(:[0-9]{2})+ nespuštěno' "the clock not started, in Czech"
+expect 10 'POŘADÍ: zatím není dohráno žádné kolo' "no standings yet, in Czech"
 no_english "before the clock"
 ok "dashboard in Czech: $(screen | grep -o -E '1\. kolo zveřejněno.*' | head -n 1)"
 
@@ -111,5 +114,31 @@ no_english "standings"
 # The organiser's keys stay English (the command line's words).
 expect 5 'q quit' "the keys"
 ok "results and close: $(screen | grep -o -E 'POŘADÍ po 1\. kole') with $(screen | grep -o -E 'Hráč [0-9]+ +2,5' | head -n 1 | tr -s ' ')"
-tm capture-pane -p -t tui >"$E2E_TMP/screen.txt"
+
+# The event's language (the feed's "language") over the locale's: an
+# event imported with "language": "pl" reads Polish on a dashboard whose
+# locale says Czech.
+"$TOURNEY" demo --format catan --players 8 --seed 3 --out "$E2E_TMP/demo.json" --quiet >/dev/null 2>&1 ||
+    fail "tourney demo"
+python3 - "$E2E_TMP/demo.json" "$E2E_TMP/ev2.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+ev["rounds"] = []
+ev["language"] = "pl"
+ev["title"] = "Puchar Polski"
+json.dump(ev, open(sys.argv[2], "w"), ensure_ascii=False)
+PY
+run event import ev2 "$E2E_TMP/ev2.json"
+run round pair ev2
+run round publish ev2
+tm kill-session -t tui
+sed -i 's/live console ev /live console ev2 /' "$E2E_TMP/pane.sh"
+tm -f /dev/null new-session -d -s tui -x 100 -y 32 "bash '$E2E_TMP/pane.sh'" || fail "tmux new-session (ev2)"
+expect 20 ' Puchar Polski ' "the dashboard of ev2"
+expect 20 'runda 1 opublikowana +etap system Gorn +turniej w toku' "the round line in Polish (the event's language)"
+expect 10 'STOLIKI \(runda 1\): 2' "the grid's heading in Polish"
+wait_for 20 '[ "$(count_screen "T[1-2] +czeka")" -eq 2 ]' || fail "2 tables \"czeka\": $(screen)"
+expect 10 'KLASYFIKACJA: żadna runda nie jest jeszcze zakończona' "no standings yet, in Polish"
+no_english "the event in Polish"
+ok "the event's language over the locale's: $(screen | grep -o -E 'runda 1 opublikowana.*' | head -n 1)"
 e2e_done
