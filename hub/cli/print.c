@@ -440,6 +440,8 @@ static void head(struct out *o, const struct tny_event *ev,
         "table.list .n, .n { text-align: right; white-space: nowrap; "
         "font-variant-numeric: tabular-nums; }\n"
         "table.list th.n { white-space: normal; }\n"
+        /* the standings' names keep their room beside long headings */
+        "table.list th.pl { width: 35%; }\n"
         "td.t { font-weight: bold; font-size: 12pt; white-space: nowrap; }\n"
         ".cl { color: #444; font-size: 8.5pt; }\n"
         ".ex { color: #222; font-size: 8.5pt; font-style: italic; }\n"
@@ -1025,7 +1027,7 @@ static int print_standings(struct out *o, const struct tny_event *ev,
     put(o, "<table class=\"list\"><thead><tr>");
     /* TRANSLATORS: the heading of the place column of the standings. */
     th(o, "n", _("Rank"));
-    th(o, NULL, _("Player"));
+    th(o, "pl", _("Player"));
     /* TRANSLATORS: the column of the standings' points: the points the
        rules rank by (seed 000 "Punkty Turniejowe", seed 001
        "versenypont", seed 002 "turneringspoeng", seed 004 "body"). */
