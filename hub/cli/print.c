@@ -485,6 +485,32 @@ static void player_cell(struct out *o, const struct tny_event *ev, int32_t p)
 
 /* extras(o, ev, p): the player's format extras: NH registered armies,
  * TX colours, GT faction and agenda. */
+/* preset_word(s): a word of the presets players read (an NH army:
+ * po/tourney/PRESETFIELDS extracts them) in the printout's language; a
+ * name the organiser gave as it is. */
+static const char *preset_word(const char *s)
+{
+    return s[0] ? gettext(s) : s; /* ("" is the catalogue's header) */
+}
+
+/* tx_colour(s): a Tantrix colour of the event file (TX-10) as the
+ * language names it; anything else as it is. */
+static const char *tx_colour(const char *s)
+{
+    /* TRANSLATORS: Tantrix tile colours (TX-10) on the printouts. */
+    if (strcmp(s, "red") == 0)
+        return pgettext("Tantrix colour", "red");
+    if (strcmp(s, "yellow") == 0)
+        return pgettext("Tantrix colour", "yellow");
+    if (strcmp(s, "blue") == 0)
+        return pgettext("Tantrix colour", "blue");
+    if (strcmp(s, "green") == 0)
+        return pgettext("Tantrix colour", "green");
+    if (strcmp(s, "white") == 0)
+        return pgettext("Tantrix colour", "white");
+    return s;
+}
+
 static void extras(struct out *o, const struct tny_event *ev, int32_t p)
 {
     const struct tny_player *pl = &ev->players[p];
@@ -493,13 +519,13 @@ static void extras(struct out *o, const struct tny_event *ev, int32_t p)
     for (int32_t a = 0; a < pl->n_armies; a++) {
         if (pl->armies[a] >= 0 && pl->armies[a] < ev->format.n_armies) {
             put(o, sep);
-            html_text(o, ev->format.armies[pl->armies[a]]);
+            html_text(o, preset_word(ev->format.armies[pl->armies[a]]));
             sep = " / ";
         }
     }
     for (int32_t c = 0; c < pl->n_colours; c++) {
         put(o, sep);
-        html_text(o, pl->colours[c]);
+        html_text(o, tx_colour(pl->colours[c]));
         sep = " / ";
     }
     if (pl->faction) {

@@ -268,7 +268,8 @@ ok "CJK names: the CSS names WenQuanYi Micro Hei, the PDF embeds it, 王小明, 
 
 # Issue 21: printouts in the venue's language, from the build's
 # catalogues (po/tourney/).  A Polish NH round (seed 000's words: "karta
-# turniejowa", "różnica wytrzymałości sztabów", "Punkty Turniejowe") and
+# turniejowa", "różnica wytrzymałości sztabów", "Punkty Turniejowe", the
+# armies' Polish names) and
 # Czech Catan (seed 004's: "průběžné pořadí", "herní body",
 # "úspěšnost"): the seed's words on the paper and no English heading left;
 # numbers with a decimal comma, the date with the month's genitive
@@ -305,6 +306,10 @@ for w in 'Pary według stolików' 'Pary według nazwisk' 'Stolik' 'Miejsce 1' 'P
     grep -q -F -- "$w" "$d/pl-pairings.txt" || fail "Polish pairings: no \"$w\""
 done
 no_english "$d/pl-pairings.txt" "Polish pairings"
+# NH-10 armies by seed 000's Polish names (12 players x 5 armies)
+grep -q -E 'Hegemonia|Posterunek|Nowy Jork|Stalowa Policja|Tryglodyci|Neodżungla|Missisipi' "$d/pl-pairings.txt" &&
+    ! grep -q -E 'Hegemony|Outpost|New York|Steel Police|Troglodytes|Neojungle|Mississippi' "$d/pl-pairings.txt" ||
+    fail "Polish pairings: the armies are not seed 000's names: $(grep -o -E 'Hegemon[a-z]*|Outpost|Posterunek|New York|Nowy Jork' "$d/pl-pairings.txt" | sort | uniq -c | tr '\n' ' ')"
 print0 standings "$NH/event.json" --lang pl --pdf "$d/pl-standings.pdf"
 pdf_text "$d/pl-standings.pdf" >"$d/pl-standings.txt"
 # (a heading wider than its column wraps: its words one by one)
