@@ -419,5 +419,10 @@ for i in 1 2 3 4 5 6 7 8 9; do
 done
 live 3 print "$EV" final
 grep -q 'is not finished' "$E2E_TMP/err" || fail "live print final: $(cat "$E2E_TMP/err")"
-ok "live print: slips of every table of the published round, pairings by name, no final yet"
+# issue 21: --lang on the live command too (the hub's export has no language)
+live 0 print "$EV" slips --lang pl
+grep -q -F '<html lang="pl">' "$E2E_TMP/out" && grep -q -F 'Karty turniejowe' "$E2E_TMP/out" &&
+    grep -q -F 'Różnica wytrzymałości sztabów' "$E2E_TMP/out" || fail "live print slips --lang pl is not Polish"
+live 2 print "$EV" slips --lang xx
+ok "live print: slips of every table of the published round, pairings by name, no final yet, --lang pl"
 e2e_done
