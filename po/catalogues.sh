@@ -49,11 +49,9 @@ extract() {
             --package-name="$domain" --msgid-bugs-address=tourney-dev@example.org \
             "${opts[@]}" --force-po -o "$out.c" "${files[@]}"
         sed -i 's/charset=CHARSET/charset=UTF-8/' "$out.c"
-        # Pure formats ("%s", "%s: %d") are not messages: dropped (a
-        # format with a point stays: "%s%lld.%lld" is a decimal number).
-        msggrep --invert-match --no-wrap -K -E \
-            -e '^([^A-Za-z%.]|%%|%[-+ #0-9*]*(hh|h|ll|l|z|j)?[a-zA-Z])*$' \
-            -o "$out.c2" "$out.c"
+        # Pure formats ("%s", "%s: %d") are not messages: only a msgid
+        # with a word (two letters in a row; "%lld" counts) is kept.
+        msggrep --no-wrap -K -E -e '[A-Za-z]{2}' -o "$out.c2" "$out.c"
         if [ -f "$dir/PRESETFIELDS" ]; then
             # Texts of the format presets the program shows (a time-out
             # procedure, notes): jq paths, one a line.

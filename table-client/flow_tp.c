@@ -20,7 +20,7 @@ static void pregame(struct tbl_flow_run *r)
     if (r->fmt->n_notes == 0)
         tbl_flow__text(r, "Play the game; record both scores at the end.");
     for (int32_t i = 0; i < r->fmt->n_notes; i++)
-        tbl_flow__text(r, "%s\n", r->fmt->notes[i]);
+        tbl_flow__text(r, "%s\n", tbl_i18n_data(r->fmt->notes[i]));
     if (!tbl_flow__info(r))
         return;
     tbl_flow__summary_step(r, "Ready");

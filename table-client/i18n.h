@@ -23,7 +23,9 @@
  * organiser's own text has no translation and is shown as written. */
 static inline const char *tbl_i18n_data(const char *s)
 {
-    return s && s[0] ? gettext(s) : s; /* gettext("") is the header */
+    if (!s)
+        return "";
+    return s[0] ? gettext(s) : s; /* gettext("") is the header */
 }
 
 #endif

@@ -292,7 +292,8 @@ static void title_bar(const struct tbl_core *core, const char *device_id,
         snprintf(
             t, sizeof(t), _(" %s | Round %d | %s"),
             a->event_title[0] ? a->event_title : a->event_id, (int)a->round,
-            a->stage_name[0] ? a->stage_name : tny_stage_kind_name(a->stage));
+            tbl_i18n_data(a->stage_name[0] ? a->stage_name
+                                           : tny_stage_kind_name(a->stage)));
         tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, t, g->cols - 14);
     } else {
         tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, _(" Tourney table"), -1);
@@ -301,11 +302,49 @@ static void title_bar(const struct tbl_core *core, const char *device_id,
     tbl_grid_put(g, 0, g->cols - text_cols(right), TBL_ATTR_BAR, right, -1);
 }
 
+/* The key line's first row when keys is wider than width: up to the last
+ * gap between two keys ("  ") that fits (issue 21: Hungarian and Czech
+ * keys run longer; wrapped, not cut).  *rest the second row ("" when one
+ * row is enough or there is no gap). */
+static void split_keys(const char *keys, int32_t width, char *first,
+                       size_t size, const char **rest)
+{
+    const char *cut = NULL;
+
+    snprintf(first, size, "%s", keys);
+    *rest = "";
+    if (text_cols(keys) <= width)
+        return;
+    for (const char *p = strstr(keys, "  "); p; p = strstr(p + 1, "  ")) {
+        size_t len = (size_t)(p - keys);
+        if (len >= size)
+            break;
+        memcpy(first, keys, len);
+        first[len] = '\0';
+        if (text_cols(first) > width)
+            break;
+        cut = p;
+    }
+    if (!cut) {
+        snprintf(first, size, "%s", keys);
+        return;
+    }
+    first[cut - keys] = '\0';
+    while (*cut == ' ')
+        cut++;
+    *rest = cut;
+}
+
 static void bottom(const struct tbl_screen *s, const struct tbl_core *core,
                    const char *keys, struct tbl_grid *g)
 {
-    int32_t r = g->rows;
-    int32_t c;
+    char first[512];
+    const char *rest;
+    int32_t c, r;
+
+    /* Two key rows push the status and message lines up one row. */
+    split_keys(keys, g->cols - 2, first, sizeof(first), &rest);
+    r = g->rows - (rest[0] ? 1 : 0);
 
     if (s->message[0])
         tbl_grid_put(g, r - 3, 1,
@@ -330,7 +369,11 @@ static void bottom(const struct tbl_screen *s, const struct tbl_core *core,
          : core->hub_online ? _("online")
                             : _("OFFLINE"));
     fill_row(g, r - 1, TBL_ATTR_KEYS);
-    tbl_grid_put(g, r - 1, 1, TBL_ATTR_KEYS, keys, g->cols - 2);
+    tbl_grid_put(g, r - 1, 1, TBL_ATTR_KEYS, first, g->cols - 2);
+    if (rest[0]) {
+        fill_row(g, r, TBL_ATTR_KEYS);
+        tbl_grid_put(g, r, 1, TBL_ATTR_KEYS, rest, g->cols - 2);
+    }
 }
 
 /* A small status line for screens without the large digits. */
@@ -816,11 +859,11 @@ static void draw_notes(const struct tbl_core *core, int64_t now_ms,
     } else {
         if (a->procedure[0])
             row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
-                               a->procedure, max_row - row) +
+                               tbl_i18n_data(a->procedure), max_row - row) +
                    1;
         for (int32_t i = 0; i < a->n_notes && row < max_row; i++)
             row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
-                               a->notes[i], max_row - row);
+                               tbl_i18n_data(a->notes[i]), max_row - row);
     }
     snprintf(keys, keys_size, _("Enter or . back to the table"));
 }

@@ -559,6 +559,7 @@ struct tny_wire_request {
     char *decklist; /* REGISTER_PLAYER: GT-14 deck list or NULL, at most
                        TNY_WIRE_DECKLIST_MAX bytes */
     char title[TNY_WIRE_TEXT_MAX + 1];
+    char language[TNY_WIRE_LANGUAGE_MAX]; /* CREATE_EVENT; "" = unset */
     bool has_seed;
     uint64_t seed;
     struct tny_wire_player player;
