@@ -74,20 +74,6 @@ static void plain_number(double v, char *b, size_t size)
         snprintf(b, size, "0");
 }
 
-void hub_lang_number(double v, char *buf, size_t size)
-{
-    char b[64];
-    plain_number(v, b, sizeof b);
-    /* TRANSLATORS: the decimal separator of numbers such as 1.5 points:
-       "," in Polish, Hungarian, Norwegian and Czech. */
-    const char *sep = pgettext("decimal separator", ".");
-    char *dot = strchr(b, '.');
-    if (dot)
-        snprintf(buf, size, "%.*s%s%s", (int)(dot - b), b, sep, dot + 1);
-    else
-        snprintf(buf, size, "%s", b);
-}
-
 /* fill(pattern, names, values, n, buf, size): pattern with each of the
  * upper-case words names[i] replaced by values[i] (a convention of the
  * catalogue: "DAY MONTH YEAR, HH:MM"); the rest as it is. */
@@ -110,6 +96,24 @@ static void fill(const char *pattern, const char *const *names,
         p += i < n ? strlen(names[i]) : 1;
     }
     buf[at] = '\0';
+}
+
+void hub_lang_number(double v, char *buf, size_t size)
+{
+    static const char *const names[] = {"INTEGER", "FRACTION"};
+    char b[64];
+    plain_number(v, b, sizeof b);
+    char *dot = strchr(b, '.');
+    if (!dot) {
+        snprintf(buf, size, "%s", b);
+        return;
+    }
+    *dot = '\0';
+    const char *values[] = {b, dot + 1};
+    /* TRANSLATORS: a number with decimals (1.5 points): INTEGER and
+       FRACTION are replaced; "INTEGER,FRACTION" in Polish, Hungarian,
+       Norwegian and Czech. */
+    fill(pgettext("number", "INTEGER.FRACTION"), names, values, 2, buf, size);
 }
 
 void hub_lang_percent(double v, char *buf, size_t size)

@@ -938,7 +938,7 @@ static const char *tiebreak_label(enum tny_tiebreak tb)
        wytrzymałości sztabów"). */
     case TNY_TB_HQ_DIFF: return _("HQ diff");
     /* TRANSLATORS: the result of the game between the tied players. */
-    case TNY_TB_HEAD_TO_HEAD: return _("H2H");
+    case TNY_TB_HEAD_TO_HEAD: return _("Head to head");
     /* TRANSLATORS: GT-4 strength of schedule (seed 003 "Siła Tabeli"). */
     case TNY_TB_SOS: return _("SoS");
     /* TRANSLATORS: GT-4 extended strength of schedule (seed 003
