@@ -2172,8 +2172,8 @@ static int run_export(struct live *lv)
  * of the event (the round in progress, else the next one as a draft). */
 static int run_print(struct live *lv)
 {
-    static const char *const names[] = {"round", "pdf", "paper"};
-    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false};
+    static const char *const names[] = {"round", "pdf", "paper", "lang"};
+    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false, NULL};
     struct tny_diag diag = {{0}};
     struct tny_event ev;
     char *html = NULL;
@@ -2725,7 +2725,8 @@ static const char *const o_confirm[] = {"confirm", NULL};
 static const char *const o_standings[] = {"after-round=", "csv", NULL};
 static const char *const o_export[] = {"csv", NULL};
 static const char *const o_devices[] = {"event=", NULL};
-static const char *const o_print[] = {"round=", "pdf=", "paper=", NULL};
+static const char *const o_print[] = {
+    "round=", "pdf=", "paper=", "lang=", NULL};
 static const char *const o_discard[] = {"round=", "reason=", NULL};
 static const char *const o_edit[] = {
     "name=", "club=", "country=", "reason=", NULL};
@@ -2863,7 +2864,7 @@ static const struct live_cmd live_cmds[] = {
      run_export},
     {"print", NULL,
      "EVENT_ID pairings|slips|standings|final [--round N] [--pdf FILE] "
-     "[--paper a4|letter]",
+     "[--paper a4|letter] [--lang LANG]",
      2, 2, o_print,
      "printouts (HTML; --pdf: PDF by headless Chromium): pairings by table "
      "and name, result slips, standings, final classification",

@@ -14,6 +14,12 @@
  * or the error line) goes to the status line.  Each frame is rendered into an
  * off-screen cell buffer, then copied to curses and drawn with one refresh.
  *
+ * The words a player could read on a screen turned to the hall (the
+ * title line, round, clock, table states, standings) are in the event's
+ * language (the feed's "language", else the locale's: cli_lang.h), from
+ * the `tourney` catalogue; the organiser's keys, commands, status line
+ * and panels stay English like the command line.
+ *
  * What it does not do: no tournament logic, no state of its own beyond
  * the last feed documents; no request while another is in flight (the
  * screen waits for the reply, at most --timeout).
@@ -43,9 +49,13 @@
 #include <wchar.h>
 
 #include <jansson.h>
+#include <libintl.h>
 
+#include "cli_lang.h"
 #include "tny/bigtext.h"
 #include "tny/clock.h"
+#include "tny/i18n.h"
+#include "tny/i18n_io.h"
 #include "tny/utf8.h"
 #include "tny/wire.h"
 
@@ -62,6 +72,8 @@
 #define PANEL_COLS 1024
 #define MAX_WORDS 24
 #define WIDE_CHAR 0x40000000 /* a key: a character beyond ASCII */
+
+#define _(s) gettext(s)
 
 enum colour {
     C_PLAIN,
@@ -86,7 +98,9 @@ struct tui_table {
 struct tui_row {
     int rank;
     char name[256];
-    char points[16];
+    char points[16]; /* when not a number */
+    bool has_points;
+    double points_v;
     bool dropped, disqualified; /* CM-2, CM-3 */
 };
 
@@ -100,6 +114,8 @@ struct tui {
     bool have_event;
     char title[256], status[16], round_status[16], stage[96];
     int round;
+    char language[TNY_LANGUAGE_MAX];    /* the feed's; "" = the locale's */
+    char locale_lang[TNY_LANGUAGE_MAX]; /* the locale's (or en) */
     /* feed/{ev}/tables */
     int tables_round, n_tables;
     struct tui_table tables[MAX_TABLES];
@@ -188,6 +204,16 @@ static void parse_event(struct tui *t, const json_t *root)
         copy_str(t->stage, sizeof t->stage, json_object_get(root, "stage"));
     t->round = get_int(root, "round");
     t->have_event = true;
+    /* The hall's words in the event's language (issue 21), else the
+     * locale's, else English. */
+    char lang[TNY_LANGUAGE_MAX];
+    copy_str(lang, sizeof lang, json_object_get(root, "language"));
+    if (!tny_language_known(lang))
+        lang[0] = '\0';
+    if (strcmp(lang, t->language) != 0) {
+        snprintf(t->language, sizeof t->language, "%s", lang);
+        tny_i18n_use(lang[0] ? lang : t->locale_lang);
+    }
 }
 
 static int by_number(const void *a, const void *b)
@@ -236,8 +262,9 @@ static void parse_standings(struct tui *t, const json_t *root)
         r->dropped = json_is_true(json_object_get(v, "dropped"));
         r->disqualified = json_is_true(json_object_get(v, "disqualified"));
         const json_t *p = json_object_get(v, "points");
-        if (json_is_number(p))
-            snprintf(r->points, sizeof r->points, "%g", json_number_value(p));
+        r->has_points = json_is_number(p);
+        if (r->has_points) /* written when drawn: in the hall's language */
+            r->points_v = json_number_value(p);
         else
             copy_str(r->points, sizeof r->points, p);
     }
@@ -289,7 +316,9 @@ static void table_clock_text(const struct tui *t, int number, char *buf,
         return;
     if (tc.state == TNY_ROUND_CLOCK_READY &&
         t->clock.state != TNY_ROUND_CLOCK_READY) {
-        snprintf(buf, size, " draft?");
+        /* TRANSLATORS: the dashboard's grid: an Agricola table waiting
+           for its draft (AG-14), at most 8 columns. */
+        snprintf(buf, size, " %s", _("draft?"));
         return;
     }
     tny_clock_format(tny_table_clock_remaining(&tc, mono_ms()), clk,
@@ -497,17 +526,22 @@ static const char *state_label(const char *state, enum colour *c)
         const char *state, *label;
         enum colour c;
     } map[] = {
-        {"waiting", "waiting", C_WAITING},
-        {"playing", "playing", C_PLAYING},
-        {"overdue", "time-out/overdue", C_OVERDUE},
-        {"pending_confirmation", "pending confirm", C_PENDING},
-        {"confirmed", "confirmed", C_CONFIRMED},
-        {"conflict", "CONFLICT", C_CONFLICT},
+        /* TRANSLATORS: a table's state on the dashboard's grid (a cell of
+           26 columns: at most 12 columns for the state). */
+        {"waiting", N_("waiting"), C_WAITING},
+        {"playing", N_("playing"), C_PLAYING},
+        /* TRANSLATORS: the table's time is up and it has no result. */
+        {"overdue", N_("time-out/overdue"), C_OVERDUE},
+        /* TRANSLATORS: a result is in, not every player confirmed it. */
+        {"pending_confirmation", N_("pending confirm"), C_PENDING},
+        {"confirmed", N_("confirmed"), C_CONFIRMED},
+        /* TRANSLATORS: two different results: a judge decides. */
+        {"conflict", N_("CONFLICT"), C_CONFLICT},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strcmp(map[i].state, state) == 0) {
             *c = map[i].c;
-            return map[i].label;
+            return _(map[i].label);
         }
     *c = C_PLAIN;
     return state[0] ? state : "?";
@@ -519,30 +553,65 @@ static const char *state_label(const char *state, enum colour *c)
 static void clock_text(const struct tui *t, char *buf, size_t size,
                        const char **state)
 {
+    /* TRANSLATORS: the round clock's state, beside its large digits. */
+    const char *not_started = _("not started");
     if (!t->have_clock) {
         snprintf(buf, size, "--:--");
-        *state = "not started";
+        *state = not_started;
         return;
     }
-    *state = t->clock.state == TNY_ROUND_CLOCK_RUNNING  ? "running"
-             : t->clock.state == TNY_ROUND_CLOCK_PAUSED ? "paused"
-                                                        : "not started";
+    bool running = t->clock.state == TNY_ROUND_CLOCK_RUNNING;
+    *state = running                                    ? _("running")
+             : t->clock.state == TNY_ROUND_CLOCK_PAUSED ? _("paused")
+                                                        : not_started;
     /* Until the hub answered the time sync a running clock comes from a
      * message of unknown age (a retained one may be old): said so. */
-    if (t->clock.state == TNY_ROUND_CLOCK_RUNNING && !t->has_sync)
-        *state = "running, hub time not known yet";
-    if (t->clock_round == t->round && strcmp(t->round_status, "closed") == 0)
-        *state = "stopped: round closed";
+    if (running && !t->has_sync)
+        *state = _("running, hub time not known yet");
+    if (t->clock_round == t->round && strcmp(t->round_status, "closed") == 0) {
+        running = false;
+        *state = _("stopped: round closed");
+    }
     if (t->clock.unlimited) {
         snprintf(buf, size, "--:--");
-        *state = "no time limit";
+        /* TRANSLATORS: NH-13: the final has no time limit. */
+        *state = _("no time limit");
         return;
     }
     tny_clock_format(tny_table_clock_remaining(&t->clock, mono_ms()), buf,
                      size);
-    /* "+0:26 overtime", as on the tables and the hall (issue 22 item 8). */
-    if (buf[0] == '+' && strcmp(*state, "running") == 0)
-        *state = TNY_CLOCK_OVERTIME;
+    /* "+0:26 overtime", as on the tables and the hall (issue 22 item 8);
+     * the word is TNY_CLOCK_OVERTIME's. */
+    if (buf[0] == '+' && running && t->has_sync)
+        /* TRANSLATORS: after a clock past its time ("+2:05 overtime"). */
+        *state = _("overtime");
+}
+
+/* The feed's round and event states as the hall reads them. */
+static const char *round_status_label(const char *s)
+{
+    /* TRANSLATORS: the round's state on the dashboard: its tables see
+       it, its clock started, every result is in. */
+    if (strcmp(s, "published") == 0)
+        return _("published");
+    if (strcmp(s, "started") == 0)
+        return _("started");
+    if (strcmp(s, "closed") == 0)
+        return _("closed");
+    return s[0] ? s : "-";
+}
+
+static const char *event_status_label(const char *s)
+{
+    /* TRANSLATORS: the event's state on the dashboard: players register,
+       rounds are played, the last round is closed. */
+    if (strcmp(s, "setup") == 0)
+        return _("registration");
+    if (strcmp(s, "running") == 0)
+        return _("in progress");
+    if (strcmp(s, "finished") == 0)
+        return _("finished");
+    return s[0] ? s : "-";
 }
 
 /* The panel: a box over rows 3..bottom with the title and the lines from
@@ -638,8 +707,11 @@ static void render(struct tui *t, int rows, int cols)
                   tny_utf8_width(t->hub_state[0] ? t->hub_state : "unknown") +
                   5;
     int title_w = cols - 3 - state_w > 12 ? cols - 3 - state_w : 12;
-    tny_utf8_fit(t->have_event && t->title[0] ? t->title
-                                              : "(waiting for the feed)",
+    tny_utf8_fit(t->have_event && t->title[0]
+                     ? t->title
+                     /* TRANSLATORS: instead of the event's title until the
+                        hub's feed arrives. */
+                     : _("(waiting for the feed)"),
                  title_w, true, title, sizeof title);
     int col = fb_printf(t, row, 0, C_TITLE, " %s ", title);
     col = fb_put(t, row, col + 1, C_PLAIN, state);
@@ -658,9 +730,13 @@ static void render(struct tui *t, int rows, int cols)
             fb_wrap(t, 2, 1, cols - 2, 1, C_CONFLICT, failing);
     }
     row++;
-    fb_printf(t, row++, 1, C_PLAIN, "round %d %s   stage %s   event %s",
-              t->round, t->round_status[0] ? t->round_status : "-",
-              t->stage[0] ? t->stage : "-", t->status[0] ? t->status : "-");
+    /* TRANSLATORS: the dashboard's second line: the round, its state,
+       the stage's name, the event's state (%1$d, %2$s, %3$s, %4$s to
+       reorder). */
+    fb_printf(t, row++, 1, C_PLAIN, _("round %d %s   stage %s   event %s"),
+              t->round, round_status_label(t->round_status),
+              t->stage[0] ? hub_lang_stage(t->stage) : "-",
+              event_status_label(t->status));
     row++;
 
     clock_text(t, clk, sizeof clk, &clk_state);
@@ -675,15 +751,19 @@ static void render(struct tui *t, int rows, int cols)
      * hour's clock leaves 20 columns at 80). */
     int right = 2 + 8 * (int)strlen(clk) + 2;
     char clock_label[160];
-    snprintf(clock_label, sizeof clock_label, "clock %s %s", clk, clk_state);
+    /* TRANSLATORS: beside the round clock's digits: the time, then its
+       state ("clock 12:34 running"). */
+    snprintf(clock_label, sizeof clock_label, _("clock %s %s"), clk, clk_state);
     int used =
         fb_wrap(t, row + 1, right, cols - right, 3, C_PLAIN, clock_label);
     if (t->have_clock)
         fb_printf(t, row + 1 + (used < 3 ? used : 3), right, C_PLAIN,
-                  "round %d", t->clock_round);
+                  _("round %d"), t->clock_round);
     row += 6;
 
-    fb_printf(t, row++, 1, C_TITLE, "TABLES (round %d): %d", t->tables_round,
+    /* TRANSLATORS: the heading of the grid of tables: the round, then
+       the number of tables. */
+    fb_printf(t, row++, 1, C_TITLE, _("TABLES (round %d): %d"), t->tables_round,
               t->n_tables);
     int per_row = cols / CELL_W > 0 ? cols / CELL_W : 1;
     int standings_min = 4;
@@ -694,18 +774,30 @@ static void render(struct tui *t, int rows, int cols)
         bool offline = tb->has_device && !tb->online;
         int r = row + i / per_row;
         if (r >= msg_top - 1 - standings_min) {
-            fb_printf(t, r, 1, C_PLAIN, "... %d more tables", t->n_tables - i);
+            int more = t->n_tables - i;
+            fb_printf(t, r, 1, C_PLAIN,
+                      ngettext("... %d more table", "... %d more tables",
+                               (unsigned long)more),
+                      more);
             break;
         }
         char own[24] = "";
         if (strcmp(tb->state, "playing") == 0) /* AG-14: its own time */
             table_clock_text(t, tb->number, own, sizeof own);
+        /* One cell: the state in the language's words, cut (with "…")
+         * only if a translation is longer than the catalogue allows, so
+         * that it never runs into the next cell. */
+        char cell[CELL_W * TNY_UTF8_GLYPH_MAX], fit[sizeof cell];
+        snprintf(cell, sizeof cell, "%s%s%s%s", label, own, offline ? " " : "",
+                 /* TRANSLATORS: the grid: the table's device is offline
+                    (at most 8 columns). */
+                 offline ? _("OFFLINE") : "");
+        tny_utf8_fit(cell, CELL_W - 6, true, fit, sizeof fit);
         fb_printf(t, r, 1 + (i % per_row) * CELL_W, offline ? C_OFFLINE : c,
-                  "T%-3d %s%s%s", tb->number, label, own,
-                  offline ? " OFFLINE" : "");
+                  "T%-3d %s", tb->number, fit);
     }
     if (t->n_tables == 0)
-        fb_put(t, row, 2, C_PLAIN, "no published round");
+        fb_put(t, row, 2, C_PLAIN, _("no published round"));
     row += t->n_tables ? (t->n_tables + per_row - 1) / per_row : 1;
     if (row > msg_top - 1 - standings_min)
         row = msg_top - 1 - standings_min;
@@ -714,21 +806,30 @@ static void render(struct tui *t, int rows, int cols)
     /* A finished event's last standings are its final classification. */
     if (strcmp(t->status, "finished") == 0 && t->after_round > 0 &&
         t->after_round == t->round)
-        fb_printf(t, row++, 1, C_TITLE, "FINAL STANDINGS (after round %d)",
+        fb_printf(t, row++, 1, C_TITLE, _("FINAL STANDINGS (after round %d)"),
+                  t->after_round);
+    else if (t->after_round > 0)
+        fb_printf(t, row++, 1, C_TITLE, _("STANDINGS after round %d"),
                   t->after_round);
     else
-        fb_printf(t, row++, 1, C_TITLE, "STANDINGS after round %d",
-                  t->after_round);
+        fb_put(t, row++, 1, C_TITLE, _("STANDINGS: no round complete yet"));
     for (int i = 0; i < t->n_rows && row < msg_top; i++, row++) {
         /* The name column by display width: accents and CJK line up. */
-        char name[sizeof t->rows[i].name];
+        char name[sizeof t->rows[i].name], points[32];
         tny_utf8_pad(t->rows[i].name, 32, 32, name, sizeof name);
+        if (t->rows[i].has_points)
+            hub_lang_number(t->rows[i].points_v, points, sizeof points);
+        else
+            snprintf(points, sizeof points, "%s", t->rows[i].points);
         fb_printf(t, row, 2,
                   t->rows[i].disqualified || t->rows[i].dropped ? C_OFFLINE
                                                                 : C_PLAIN,
-                  "%3d. %s %8s%s", t->rows[i].rank, name, t->rows[i].points,
-                  t->rows[i].disqualified ? "  DQ"
-                  : t->rows[i].dropped    ? "  dropped"
+                  "%3d. %s %8s%s%s", t->rows[i].rank, name, points,
+                  t->rows[i].disqualified || t->rows[i].dropped ? "  " : "",
+                  /* TRANSLATORS: after a name in the standings:
+                     disqualified (CM-3), left the event (CM-2). */
+                  t->rows[i].disqualified ? _("DQ")
+                  : t->rows[i].dropped    ? _("dropped")
                                           : "");
     }
 
@@ -1357,6 +1458,11 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
     }
     t->run_words = run_words;
     snprintf(t->ev, sizeof t->ev, "%s", event_id);
+    /* The hall's words: the locale's language (read from LANGUAGE,
+     * LC_ALL, LC_MESSAGES, LANG, so that it works on a Pi without that
+     * locale generated) until the feed names the event's. */
+    hub_lang_pick(NULL, NULL, t->locale_lang, sizeof t->locale_lang);
+    tny_i18n_use(t->locale_lang);
     if (snprintf(t->t_event, sizeof t->t_event, "tourney/v1/feed/%s/event",
                  event_id) >= (int)sizeof t->t_event ||
         snprintf(t->t_tables, sizeof t->t_tables, "tourney/v1/feed/%s/tables",

@@ -8,6 +8,13 @@
  * result) or else the next one, planned by the pairing engine exactly as
  * `tourney pair` would (a draft until the organiser publishes it).
  *
+ * Every word on the paper is in the printout's language (--lang, else the
+ * event's "language", else the locale's, else English: cli_lang.h), from
+ * the `tourney` catalogue (po/tourney/); numbers and the date as that
+ * language writes them.  Long words (Hungarian, Czech) wrap inside their
+ * column, never run into the next one.  The organiser's messages (usage,
+ * errors on stderr) stay English.
+ *
  * Invariants: every string from the event file (names, clubs, title,
  * armies, factions) goes through html_text(); the document is built in
  * one bounded buffer (PRINT_MAX_BYTES); the engine is only read.
@@ -18,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libintl.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -33,11 +41,14 @@
 #include <unistd.h>
 #include <wctype.h>
 
+#include "cli_lang.h"
 #include "tny/format.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/standings.h"
 #include "tny/utf8.h"
+
+#define _(s) gettext(s)
 
 #define PRINT_MAX_BYTES (64u << 20)
 #define CHROMIUM_TIMEOUT_S 120
@@ -369,11 +380,33 @@ static const char *event_title(const struct tny_event *ev)
     return ev->title[0] ? ev->title : ev->format.name;
 }
 
-static void head(struct out *o, const struct tny_event *ev,
-                 const struct hub_print_opts *po, const char *what)
+/* stage_label(ev, kind): the stage's name as players read it. */
+static const char *stage_label(const struct tny_event *ev,
+                               enum tny_stage_kind kind)
 {
-    put(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-           "charset=\"utf-8\"><title>");
+    for (int32_t s = 0; s < ev->format.n_stages; s++)
+        if (ev->format.stages[s].kind == kind && ev->format.stages[s].name[0])
+            return hub_lang_stage(ev->format.stages[s].name);
+    static const char *const by_kind[] = {
+        [TNY_STAGE_SWISS] = "Swiss",
+        [TNY_STAGE_ELIMINATION] = "Elimination",
+        [TNY_STAGE_PRELIM] = "Preliminary",
+        [TNY_STAGE_FINAL] = "Final",
+        [TNY_STAGE_ROUND] = "Rounds",
+        [TNY_STAGE_ROUND_ROBIN] = "Round robin",
+    };
+    return (size_t)kind < sizeof by_kind / sizeof by_kind[0] && by_kind[kind]
+               ? hub_lang_stage(by_kind[kind])
+               : tny_stage_kind_name(kind);
+}
+
+static void head(struct out *o, const struct tny_event *ev,
+                 const struct hub_print_opts *po, const char *lang,
+                 const char *what)
+{
+    put(o, "<!DOCTYPE html>\n<html lang=\"");
+    html_text(o, lang);
+    put(o, "\"><head><meta charset=\"utf-8\"><title>");
     html_text(o, event_title(ev));
     put(o, " - ");
     html_text(o, what);
@@ -397,10 +430,18 @@ static void head(struct out *o, const struct tny_event *ev,
         "table.list th, table.list td { border-bottom: 0.3mm solid #999; "
         "padding: 1.2mm 2mm; text-align: left; vertical-align: top; }\n"
         "table.list th { border-bottom: 0.5mm solid #000; font-size: 9pt; }\n"
+        /* Headings in every language (issue 21): a long Hungarian or
+         * Czech word wraps inside its column (hyphenated where the
+         * browser knows the language, else broken), never past it. */
+        "th { white-space: normal; hyphens: auto; overflow-wrap: break-word; "
+        "}\n"
         "table.list thead { display: table-header-group; }\n"
         "table.list tr { break-inside: avoid; page-break-inside: avoid; }\n"
         "table.list .n, .n { text-align: right; white-space: nowrap; "
         "font-variant-numeric: tabular-nums; }\n"
+        "table.list th.n { white-space: normal; }\n"
+        /* the standings' names keep their room beside long headings */
+        "table.list th.pl { width: 35%; }\n"
         "td.t { font-weight: bold; font-size: 12pt; white-space: nowrap; }\n"
         ".cl { color: #444; font-size: 8.5pt; }\n"
         ".ex { color: #222; font-size: 8.5pt; font-style: italic; }\n"
@@ -410,12 +451,11 @@ static void head(struct out *o, const struct tny_event *ev,
         ".slip { border: 0.5mm solid #000; padding: 3mm 4mm; margin: 0 0 5mm; "
         "break-inside: avoid; page-break-inside: avoid; }\n"
         ".slip h2 { margin: 0 0 2mm; display: flex; justify-content: "
-        "space-between; }\n"
+        "space-between; gap: 4mm; }\n"
         ".slip table { border-collapse: collapse; width: 100%; }\n"
         ".slip th, .slip td { border: 0.3mm solid #555; padding: 1.5mm 2mm; "
         "text-align: left; vertical-align: top; }\n"
-        ".slip th { font-size: 8.5pt; background: #eee; white-space: nowrap; "
-        "}\n"
+        ".slip th { font-size: 8.5pt; background: #eee; }\n"
         ".slip td.box { width: 18mm; height: 7mm; }\n"
         ".slip td.chk { width: 12mm; text-align: center; font-size: 13pt; }\n"
         ".slip .more { margin: 2mm 0 0; }\n"
@@ -445,6 +485,32 @@ static void player_cell(struct out *o, const struct tny_event *ev, int32_t p)
 
 /* extras(o, ev, p): the player's format extras: NH registered armies,
  * TX colours, GT faction and agenda. */
+/* preset_word(s): a word of the presets players read (an NH army:
+ * po/tourney/PRESETFIELDS extracts them) in the printout's language; a
+ * name the organiser gave as it is. */
+static const char *preset_word(const char *s)
+{
+    return s[0] ? gettext(s) : s; /* ("" is the catalogue's header) */
+}
+
+/* tx_colour(s): a Tantrix colour of the event file (TX-10) as the
+ * language names it; anything else as it is. */
+static const char *tx_colour(const char *s)
+{
+    /* TRANSLATORS: Tantrix tile colours (TX-10) on the printouts. */
+    if (strcmp(s, "red") == 0)
+        return pgettext("Tantrix colour", "red");
+    if (strcmp(s, "yellow") == 0)
+        return pgettext("Tantrix colour", "yellow");
+    if (strcmp(s, "blue") == 0)
+        return pgettext("Tantrix colour", "blue");
+    if (strcmp(s, "green") == 0)
+        return pgettext("Tantrix colour", "green");
+    if (strcmp(s, "white") == 0)
+        return pgettext("Tantrix colour", "white");
+    return s;
+}
+
 static void extras(struct out *o, const struct tny_event *ev, int32_t p)
 {
     const struct tny_player *pl = &ev->players[p];
@@ -453,13 +519,13 @@ static void extras(struct out *o, const struct tny_event *ev, int32_t p)
     for (int32_t a = 0; a < pl->n_armies; a++) {
         if (pl->armies[a] >= 0 && pl->armies[a] < ev->format.n_armies) {
             put(o, sep);
-            html_text(o, ev->format.armies[pl->armies[a]]);
+            html_text(o, preset_word(ev->format.armies[pl->armies[a]]));
             sep = " / ";
         }
     }
     for (int32_t c = 0; c < pl->n_colours; c++) {
         put(o, sep);
-        html_text(o, pl->colours[c]);
+        html_text(o, tx_colour(pl->colours[c]));
         sep = " / ";
     }
     if (pl->faction) {
@@ -473,19 +539,39 @@ static void extras(struct out *o, const struct tny_event *ev, int32_t p)
     put(o, "</span>");
 }
 
-static void round_heading(struct out *o, const struct tny_event *ev,
-                          const struct print_round *pr, const char *what)
+/* sub_line_end(o, stamp): the date of the printout, then the line's end. */
+static void sub_line_end(struct out *o, const char *stamp)
 {
+    put(o, " &middot; ");
+    /* TRANSLATORS: when the printout was made; %s is a date and time. */
+    char printed[200];
+    snprintf(printed, sizeof printed, _("printed %s"), stamp);
+    html_text(o, printed);
+    put(o, "</p>\n");
+}
+
+static void round_heading(struct out *o, const struct tny_event *ev,
+                          const struct print_round *pr, const char *what,
+                          const char *stamp)
+{
+    char line[300];
     put(o, "<h1>");
     html_text(o, event_title(ev));
     put(o, "</h1><p class=\"sub\">");
     html_text(o, what);
-    putf(o, " &middot; round %d (%s)", (int)pr->round,
-         tny_stage_kind_name(pr->stage));
-    if (pr->draft)
-        put(o, " &middot; <span class=\"draft\">DRAFT: the next round as "
-               "planned from this file, not published</span>");
-    put(o, "</p>\n");
+    put(o, " &middot; ");
+    /* TRANSLATORS: the round's number, then the stage's name
+       ("round 2 (Swiss)"). */
+    snprintf(line, sizeof line, _("round %d (%s)"), (int)pr->round,
+             stage_label(ev, pr->stage));
+    html_text(o, line);
+    if (pr->draft) {
+        put(o, " &middot; <span class=\"draft\">");
+        html_text(o, _("DRAFT: the next round as planned from this file, "
+                       "not published"));
+        put(o, "</span>");
+    }
+    sub_line_end(o, stamp);
 }
 
 struct by_name {
@@ -500,22 +586,97 @@ static int by_name_cmp(const void *a, const void *b)
     return c ? c : x->player - y->player;
 }
 
-static int print_pairings(struct out *o, const struct tny_event *ev,
-                          const struct print_round *pr)
+/* th(o, cls, text): a column heading (class cls unless NULL). */
+static void th(struct out *o, const char *cls, const char *text)
 {
-    round_heading(o, ev, pr, "Pairings by table");
+    put(o, cls ? "<th class=\"" : "<th>");
+    if (cls) {
+        put(o, cls);
+        put(o, "\">");
+    }
+    html_text(o, text);
+    put(o, "</th>");
+}
+
+/* text_with(o, fmt, s): fmt (a translation with one "%s") with s in it,
+ * as HTML text; s may be of any length. */
+static void text_with(struct out *o, const char *fmt, const char *s)
+{
+    const char *at = strstr(fmt, "%s");
+    if (!at) { /* msgfmt --check-format keeps the %s: not reached */
+        html_text(o, fmt);
+        return;
+    }
+    char *head = strndup(fmt, (size_t)(at - fmt));
+    if (!head) {
+        o->rc = o->rc ? o->rc : TNY_ENOMEM;
+        return;
+    }
+    html_text(o, head);
+    html_text(o, s);
+    html_text(o, at + 2);
+    free(head);
+}
+
+/* flag(o, text): a small boxed word beside a name. */
+static void flag(struct out *o, const char *text)
+{
+    put(o, " <span class=\"flag\">");
+    html_text(o, text);
+    put(o, "</span>");
+}
+
+/* A column of a result slip: its heading, least width, the empty cell. */
+struct slip_col {
+    const char *head;
+    int mm;
+    const char *cell;
+};
+
+/* col_for(o, mm, head): a fixed column at least mm wide and as wide as
+ * the longest word of its heading (in ch, the width of a digit in the
+ * body's font, larger than the heading's: a word of n letters fits in
+ * n ch), plus the cell's padding. */
+static void col_for(struct out *o, int mm, const char *head)
+{
+    int32_t longest = 0;
+    for (const char *p = head; *p;) {
+        size_t n = strcspn(p, " -/");
+        char word[128];
+        snprintf(word, sizeof word, "%.*s",
+                 (int)(n < sizeof word ? n : sizeof word - 1), p);
+        int32_t w = tny_utf8_width(word);
+        longest = w > longest ? w : longest;
+        p += n + (p[n] != '\0');
+    }
+    putf(o, "<col style=\"width:max(%dmm, calc(%dch + 5mm))\">", mm,
+         (int)longest);
+}
+
+static int print_pairings(struct out *o, const struct tny_event *ev,
+                          const struct print_round *pr, const char *stamp)
+{
+    char buf[120];
+    round_heading(o, ev, pr, _("Pairings by table"), stamp);
     int32_t max_seats = 1;
     for (int32_t i = 0; i < pr->n_tables; i++)
         if (!pr->tables[i].is_bye && pr->tables[i].n_seats > max_seats)
             max_seats = pr->tables[i].n_seats;
     /* The table number's column fixed, the seats sharing the rest
      * equally, whatever the names. */
-    put(o, "<table class=\"list fixed\"><colgroup><col style=\"width:16mm\">");
+    const char *table = _("Table");
+    put(o, "<table class=\"list fixed\"><colgroup>");
+    col_for(o, 16, table);
     for (int32_t s = 0; s < max_seats; s++)
         put(o, "<col>");
-    put(o, "</colgroup><thead><tr><th class=\"n\">Table</th>");
-    for (int32_t s = 0; s < max_seats; s++)
-        putf(o, "<th>Seat %d</th>", (int)s + 1);
+    put(o, "</colgroup><thead><tr>");
+    th(o, "n", table);
+    for (int32_t s = 0; s < max_seats; s++) {
+        /* TRANSLATORS: a column of the pairings: the players in seat 1,
+           2, ... of every table. */
+        snprintf(buf, sizeof buf, _("Seat %d"), (int)s + 1);
+        th(o, NULL, buf);
+    }
     put(o, "</tr></thead><tbody>\n");
     int32_t n_entries = 0;
     for (int32_t i = 0; i < pr->n_tables; i++) {
@@ -529,12 +690,11 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
             if (s < t->n_seats) {
                 player_cell(o, ev, t->seats[s]);
                 if (t->first_seat == s)
-                    put(o, " <span class=\"flag\">starts</span>");
-                if (t->side[s]) { /* issue 19 */
-                    put(o, " <span class=\"flag\">");
-                    html_text(o, t->side[s]);
-                    put(o, "</span>");
-                }
+                    /* TRANSLATORS: beside the starting player's name
+                       (AG-4). */
+                    flag(o, _("starts"));
+                if (t->side[s]) /* issue 19 */
+                    flag(o, t->side[s]);
                 put(o, "<br>");
                 extras(o, ev, t->seats[s]);
             }
@@ -546,7 +706,11 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
     for (int32_t i = 0; i < pr->n_tables; i++) {
         if (!pr->tables[i].is_bye)
             continue;
-        put(o, "<p><b>Bye:</b> ");
+        put(o, "<p><b>");
+        /* TRANSLATORS: before the name of the player without a game this
+           round (seed 000 keeps "Bye"). */
+        html_text(o, _("Bye:"));
+        put(o, "</b> ");
         player_cell(o, ev, pr->tables[i].seats[0]);
         put(o, "</p>\n");
     }
@@ -573,11 +737,12 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
     }
     qsort(bn, (size_t)n, sizeof *bn, by_name_cmp);
     put(o, "<div class=\"newpage\"></div>");
-    round_heading(o, ev, pr, "Pairings by name");
-    put(o,
-        "<div class=\"cols\"><table class=\"list\"><thead><tr><th>Player</th>"
-        "<th class=\"n\">Table</th><th class=\"n\">Seat</th></tr></thead>"
-        "<tbody>\n");
+    round_heading(o, ev, pr, _("Pairings by name"), stamp);
+    put(o, "<div class=\"cols\"><table class=\"list\"><thead><tr>");
+    th(o, NULL, _("Player"));
+    th(o, "n", _("Table"));
+    th(o, "n", _("Seat"));
+    put(o, "</tr></thead><tbody>\n");
     for (int32_t i = 0; i < n; i++) {
         struct name_parts np;
         family_split(ev->players[bn[i].player].name, &np);
@@ -592,8 +757,13 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
             putf(o,
                  "</td><td class=\"n t\">%d</td><td class=\"n\">%d</td></tr>\n",
                  (int)bn[i].table, (int)bn[i].seat);
-        else
-            put(o, "</td><td class=\"n\">bye</td><td></td></tr>\n");
+        else {
+            put(o, "</td><td class=\"n\">");
+            /* TRANSLATORS: in the table column of the list by name: the
+               player has no game this round. */
+            html_text(o, _("bye"));
+            put(o, "</td><td></td></tr>\n");
+        }
     }
     put(o, "</tbody></table></div>\n");
     free(bn);
@@ -608,176 +778,220 @@ static void slip(struct out *o, const struct tny_event *ev,
                  const struct print_round *pr, const struct print_table *t)
 {
     enum tny_game g = ev->format.game;
+    char buf[200], games[3][64];
     bool bo3 = false;
     for (int32_t s = 0; s < ev->format.n_stages; s++)
         if (ev->format.stages[s].kind == pr->stage &&
             ev->format.stages[s].best_of_three)
             bo3 = true;
-    put(o, "<div class=\"slip\" data-table=\"");
-    putf(o, "%d\"><h2><span>Table %d</span><span>", (int)t->number,
-         (int)t->number);
+    putf(o, "<div class=\"slip\" data-table=\"%d\"><h2><span>", (int)t->number);
+    /* TRANSLATORS: the heading of a result slip: the table's number. */
+    snprintf(buf, sizeof buf, _("Table %d"), (int)t->number);
+    html_text(o, buf);
+    put(o, "</span><span>");
     html_text(o, event_title(ev));
-    putf(o, " &middot; round %d</span></h2>\n<table>", (int)pr->round);
-    /* Fixed columns, the same on every slip of the event: Seat, the
-     * format's boxes, the player's name takes the rest. */
-    put(o, "<colgroup><col style=\"width:13mm\"><col>");
+    put(o, " &middot; ");
+    /* TRANSLATORS: on a result slip, after the event's title. */
+    snprintf(buf, sizeof buf, _("round %d"), (int)pr->round);
+    html_text(o, buf);
+    put(o, "</span></h2>\n<table>");
+    /* The format's columns after Seat and Player: heading, least width,
+     * the empty cell a player fills in. */
+    static const char *const box = "<td class=\"box\"></td>";
+    static const char *const chk = "<td class=\"chk\">&#9744;</td>";
+    struct slip_col col[6];
+    int n = 0;
     switch (g) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        put(o, "<col style=\"width:45mm\"><col style=\"width:17mm\">");
+        /* TRANSLATORS: NH-11: the army each player played in this match
+           (seed 000 has the player mark it on the "karta turniejowa"). */
+        col[n++] = (struct slip_col){_("Army played"), 45, box};
+        /* TRANSLATORS: a box the winner of the match ticks. */
+        col[n++] = (struct slip_col){_("Winner"), 17, chk};
         break;
     case TNY_GAME_TANTRIX:
-        put(o, "<col style=\"width:20mm\"><col style=\"width:30mm\">");
+        /* TRANSLATORS: TX-1: the player's game score (line or loop). */
+        col[n++] = (struct slip_col){_("Score"), 20, box};
+        /* TRANSLATORS: TX-3: what the player's chess clock shows at the
+           end of the game. */
+        col[n++] = (struct slip_col){_("Clock time left"), 30, box};
         break;
     case TNY_GAME_AGRICOLA:
-        put(o, "<col style=\"width:20mm\"><col style=\"width:20mm\">"
-               "<col style=\"width:20mm\">");
+        /* TRANSLATORS: AG-1: victory points, improvement points, bonus
+           points; seed 002 writes VP, IP and BP. */
+        col[n++] = (struct slip_col){pgettext("Agricola", "VP"), 20, box};
+        col[n++] = (struct slip_col){pgettext("Agricola", "IP"), 20, box};
+        col[n++] = (struct slip_col){pgettext("Agricola", "BP"), 20, box};
         break;
     case TNY_GAME_GOT_LCG2:
-        if (bo3)
-            put(o, "<col style=\"width:17mm\"><col style=\"width:17mm\">"
-                   "<col style=\"width:17mm\">");
-        put(o, "<col style=\"width:17mm\">");
+        for (int32_t k = 0; bo3 && k < 3; k++) {
+            /* TRANSLATORS: GT-9: the games of a best-of-three match. */
+            snprintf(games[k], sizeof games[k], _("Game %d"), (int)k + 1);
+            col[n++] = (struct slip_col){games[k], 17, chk};
+        }
+        col[n++] = (struct slip_col){_("Winner"), 17, chk};
         break;
-    case TNY_GAME_CATAN: put(o, "<col style=\"width:20mm\">"); break;
+    case TNY_GAME_CATAN:
+        /* TRANSLATORS: CT-4: the player's victory points in this game,
+           at most 10 (seed 004 calls them "herní body"). */
+        col[n++] = (struct slip_col){pgettext("Catan", "VP"), 20, box};
+        break;
     case TNY_GAME_TWO_PLAYER:
-        put(o, "<col style=\"width:20mm\"><col style=\"width:17mm\">");
+        col[n++] = (struct slip_col){_("Score"), 20, box};
+        col[n++] = (struct slip_col){_("Winner"), 17, chk};
         break;
     }
-    put(o, "</colgroup><tr><th>Seat</th><th>Player</th>");
-    switch (g) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        put(o, "<th>Army played</th><th>Winner</th>");
-        break;
-    case TNY_GAME_TANTRIX:
-        put(o, "<th>Score</th><th>Clock time left</th>");
-        break;
-    case TNY_GAME_AGRICOLA: put(o, "<th>VP</th><th>IP</th><th>BP</th>"); break;
-    case TNY_GAME_GOT_LCG2:
-        if (bo3)
-            put(o, "<th>Game 1</th><th>Game 2</th><th>Game 3</th>");
-        put(o, "<th>Winner</th>");
-        break;
-    case TNY_GAME_CATAN: put(o, "<th>VP</th>"); break;
-    case TNY_GAME_TWO_PLAYER: put(o, "<th>Score</th><th>Winner</th>"); break;
-    }
+    /* Fixed columns, the same on every slip of the event (issue 24): Seat
+     * and the format's boxes as wide as their heading's longest word (a
+     * translation never breaks inside a word), the name takes the rest. */
+    const char *seat = _("Seat"), *player = _("Player");
+    put(o, "<colgroup>");
+    col_for(o, 13, seat);
+    put(o, "<col>");
+    for (int i = 0; i < n; i++)
+        col_for(o, col[i].mm, col[i].head);
+    put(o, "</colgroup><tr>");
+    th(o, NULL, seat);
+    th(o, NULL, player);
+    for (int i = 0; i < n; i++)
+        th(o, NULL, col[i].head);
     put(o, "</tr>\n");
     for (int32_t s = 0; s < t->n_seats; s++) {
         putf(o, "<tr><td class=\"n\">%d</td><td>", (int)s + 1);
         player_cell(o, ev, t->seats[s]);
         if (t->first_seat == s)
-            put(o, " <span class=\"flag\">starts</span>");
-        if (t->side[s]) { /* issue 19 */
-            put(o, " <span class=\"flag\">");
-            html_text(o, t->side[s]);
-            put(o, "</span>");
-        }
+            flag(o, _("starts"));
+        if (t->side[s]) /* issue 19 */
+            flag(o, t->side[s]);
         put(o, "<br>");
         extras(o, ev, t->seats[s]);
         put(o, "</td>");
-        switch (g) {
-        case TNY_GAME_NEUROSHIMA_HEX:
-            put(o, "<td class=\"box\" style=\"width:45mm\"></td><td "
-                   "class=\"chk\">&#9744;</td>");
-            break;
-        case TNY_GAME_TANTRIX:
-            put(o, "<td class=\"box\"></td><td class=\"box\"></td>");
-            break;
-        case TNY_GAME_AGRICOLA:
-            put(o, "<td class=\"box\"></td><td class=\"box\"></td><td "
-                   "class=\"box\"></td>");
-            break;
-        case TNY_GAME_GOT_LCG2:
-            if (bo3)
-                put(o, "<td class=\"chk\">&#9744;</td><td "
-                       "class=\"chk\">&#9744;</td>"
-                       "<td class=\"chk\">&#9744;</td>");
-            put(o, "<td class=\"chk\">&#9744;</td>");
-            break;
-        case TNY_GAME_CATAN: put(o, "<td class=\"box\"></td>"); break;
-        case TNY_GAME_TWO_PLAYER:
-            put(o, "<td class=\"box\"></td><td class=\"chk\">&#9744;</td>");
-            break;
-        }
+        for (int i = 0; i < n; i++)
+            put(o, col[i].cell);
         put(o, "</tr>\n");
     }
     put(o, "</table>\n");
+    /* TRANSLATORS: a box ticked when the match ended in a draw. */
+    const char *draw = _("Draw");
+    if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
+        (g != TNY_GAME_TWO_PLAYER || ev->format.draws))
+        put(o, "<p class=\"more\">");
     switch (g) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        put(o, "<p class=\"more\">HQ difference (winner's HQ minus loser's): "
-               "________ &nbsp;&nbsp; Draw &#9744;</p>\n");
+        /* TRANSLATORS: NH-1, seed 000 "różnica wytrzymałości sztabów":
+           written on the line after it. */
+        html_text(o, _("HQ difference (winner's HQ minus loser's):"));
+        put(o, " ________ &nbsp;&nbsp; ");
+        html_text(o, draw);
+        put(o, "&nbsp;&#9744;");
         break;
     case TNY_GAME_TANTRIX:
-        put(o, "<p class=\"more\">Clock times as M:SS when the game used a "
-               "chess clock.</p>\n");
+        html_text(o,
+                  _("Clock times as M:SS when the game used a chess clock."));
         break;
     case TNY_GAME_GOT_LCG2:
-        put(o, "<p class=\"more\">Modified win &#9744;</p>\n");
+        /* TRANSLATORS: GT-1, GT-13: won by the time-out procedure (seed
+           003 "zmodyfikowane zwycięstwo"). */
+        html_text(o, _("Modified win"));
+        put(o, "&nbsp;&#9744;");
         break;
     case TNY_GAME_TWO_PLAYER:
-        if (ev->format.draws)
-            put(o, "<p class=\"more\">Draw &#9744;</p>\n");
+        if (ev->format.draws) {
+            html_text(o, draw);
+            put(o, "&nbsp;&#9744;");
+        }
         break;
     default: break;
     }
+    if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
+        (g != TNY_GAME_TWO_PLAYER || ev->format.draws))
+        put(o, "</p>\n");
     put(o, "<div class=\"sig\">");
     for (int32_t s = 0; s < t->n_seats; s++) {
-        put(o, "<div>Signature: ");
-        html_text(o, ev->players[t->seats[s]].name);
+        put(o, "<div>");
+        /* TRANSLATORS: the line a player signs the slip on; %s is the
+           player's name. */
+        text_with(o, _("Signature: %s"), ev->players[t->seats[s]].name);
         put(o, "</div>");
     }
     put(o, "</div></div>\n");
 }
 
 static void print_slips(struct out *o, const struct tny_event *ev,
-                        const struct print_round *pr)
+                        const struct print_round *pr, const char *stamp)
 {
-    round_heading(o, ev, pr, "Result slips");
+    round_heading(o, ev, pr, _("Result slips"), stamp);
     for (int32_t i = 0; i < pr->n_tables; i++)
         if (!pr->tables[i].is_bye)
             slip(o, ev, pr, &pr->tables[i]);
 }
 
-/* tiebreak_label(tb): the column heading, as the rules write it. */
+/* tiebreak_label(tb): the column heading, as the rules write it (and in
+ * the printout's language as that country's rules write it). */
 static const char *tiebreak_label(enum tny_tiebreak tb)
 {
-    const char *n = tny_tiebreak_name(tb);
-    static const char *const labels[][2] = {
-        {"hq_diff", "HQ diff"},
-        {"head_to_head", "H2H"},
-        {"sos", "SoS"},
-        {"esos", "ESoS"},
-        {"mini_league_tp", "Mini-league TP"},
-        {"mini_league_score_diff", "Mini-league score diff"},
-        {"total_score", "Total score"},
-        {"relative_score", "Relative score"},
-        {"best_relative_score", "Best relative score"},
-        {"best_prelim_relative_score", "Best prelim relative score"},
-        {"final_placement", "Final placement"},
-        {"success_rate", "Success rate"},
-        {"game_points", "Game points"},
-        {"wins", "Wins"},
-        {"firsts", "Firsts"},
-        {"seconds", "Seconds"},
-        {"thirds", "Thirds"},
-        {"lot", "Lot"},
-    };
-    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
-        if (strcmp(labels[i][0], n) == 0)
-            return labels[i][1];
-    return n;
+    /* TRANSLATORS: the tiebreaks are the columns of the standings after
+       the points; translate them with the words of the venue's rules
+       (seeds 000-004): a column wraps, so full words are fine. */
+    switch (tb) {
+    /* TRANSLATORS: NH-6: total HQ difference (seed 000 "różnica
+       wytrzymałości sztabów"). */
+    case TNY_TB_HQ_DIFF: return _("HQ diff");
+    /* TRANSLATORS: the result of the game between the tied players. */
+    case TNY_TB_HEAD_TO_HEAD: return _("Head to head");
+    /* TRANSLATORS: GT-4 strength of schedule (seed 003 "Siła Tabeli"). */
+    case TNY_TB_SOS: return _("SoS");
+    /* TRANSLATORS: GT-4 extended strength of schedule (seed 003
+       "Rozszerzona Siła Tabeli"). */
+    case TNY_TB_ESOS: return _("ESoS");
+    /* TRANSLATORS: TX-8: tournament points in games among the tied
+       players. */
+    case TNY_TB_MINI_TP: return _("Mini-league TP");
+    /* TRANSLATORS: TX-8: score difference in games among the tied
+       players. */
+    case TNY_TB_MINI_SCORE_DIFF: return _("Mini-league score diff");
+    /* TRANSLATORS: TX-8: the player's game scores over the event. */
+    case TNY_TB_TOTAL_SCORE: return _("Total score");
+    /* TRANSLATORS: AG-6, AG-8 (seed 002 "relativ skår"). */
+    case TNY_TB_RELATIVE_SCORE: return _("Relative score");
+    /* TRANSLATORS: AG-8: the highest relative score in one game. */
+    case TNY_TB_BEST_RELATIVE: return _("Best relative score");
+    /* TRANSLATORS: AG-13: the highest relative score in one preliminary
+       game. */
+    case TNY_TB_BEST_PRELIM_RELATIVE: return _("Best prelim relative score");
+    /* TRANSLATORS: AG-13: the place in the last final game. */
+    case TNY_TB_FINAL_PLACEMENT: return _("Final placement");
+    /* TRANSLATORS: CT-5 (seed 004 "úspěšnost"), a percentage. */
+    case TNY_TB_SUCCESS_RATE: return _("Success rate");
+    /* TRANSLATORS: CT-4 (seed 004 "herní body"). */
+    case TNY_TB_GAME_POINTS: return _("Game points");
+    /* TRANSLATORS: TX-8: number of games won. */
+    case TNY_TB_WINS: return _("Wins");
+    /* TRANSLATORS: CT-7: number of first places (seed 004 "počet prvních
+       míst"). */
+    case TNY_TB_FIRSTS: return _("Firsts");
+    case TNY_TB_SECONDS: return _("Seconds");
+    case TNY_TB_THIRDS: return _("Thirds");
+    /* TRANSLATORS: the last tiebreak: drawing lots. */
+    case TNY_TB_LOT: return _("Lot");
+    /* TRANSLATORS: margin of victory (X-Wing). */
+    case TNY_TB_MOV: return _("MoV");
+    /* TRANSLATORS: opponents' win percentage. */
+    case TNY_TB_OWP: return _("OWP");
+    case TNY_TB_BUCHHOLZ: return _("Buchholz");
+    case TNY_TB_MEDIAN_BUCHHOLZ: return _("Median Buchholz");
+    default: break;
+    }
+    return tny_tiebreak_name(tb);
 }
 
-/* number(o, v): at most two decimals, no trailing zeros. */
+/* number(o, v): at most two decimals, no trailing zeros, in the
+ * printout's language. */
 static void number(struct out *o, double v)
 {
-    char b[64];
-    snprintf(b, sizeof b, "%.2f", v);
-    char *e = b + strlen(b);
-    while (e > b && e[-1] == '0')
-        *--e = '\0';
-    if (e > b && e[-1] == '.')
-        *--e = '\0';
-    put(o, strcmp(b, "-0") == 0 ? "0" : b);
+    char b[80];
+    hub_lang_number(v, b, sizeof b);
+    put(o, b);
 }
 
 /* event_finished(ev): every stage has been played: no round in
@@ -796,9 +1010,10 @@ static bool event_finished(const struct tny_event *ev)
 }
 
 static int print_standings(struct out *o, const struct tny_event *ev,
-                           const struct hub_print_opts *po,
+                           const struct hub_print_opts *po, const char *stamp,
                            struct tny_diag *diag)
 {
+    char buf[300];
     struct tny_standings st;
     memset(&st, 0, sizeof st);
     int rc = po->round > 0 ? tny_standings_compute_at(ev, po->round, &st, diag)
@@ -817,31 +1032,46 @@ static int print_standings(struct out *o, const struct tny_event *ev,
     put(o, "<h1>");
     html_text(o, event_title(ev));
     put(o, "</h1><p class=\"sub\">");
-    if (po->what == HUB_PRINT_FINAL)
-        putf(o, "Final classification &middot; %d players", (int)st.n_rows);
-    else if (st.after_round > 0)
-        putf(o, "Standings after round %d (%s)", (int)st.after_round,
-             tny_stage_kind_name(st.stage));
-    else
-        put(o, "Standings: no round complete yet");
-    put(o, "</p>\n<table class=\"list\"><thead><tr><th class=\"n\">#</th>"
-           "<th>Player</th><th class=\"n\">Points</th>");
-    for (int32_t k = 0; k < st.n_tiebreaks; k++) {
-        if (st.tiebreaks[k] == TNY_TB_LOT)
-            continue;
-        put(o, "<th class=\"n\">");
-        html_text(o, tiebreak_label(st.tiebreaks[k]));
-        put(o, "</th>");
+    if (po->what == HUB_PRINT_FINAL) {
+        /* TRANSLATORS: the title of the final standings (seed 000
+           "końcowa klasyfikacja turnieju"). */
+        html_text(o, _("Final classification"));
+        put(o, " &middot; ");
+        snprintf(buf, sizeof buf,
+                 ngettext("%d player", "%d players", (unsigned long)st.n_rows),
+                 (int)st.n_rows);
+        html_text(o, buf);
+    } else if (st.after_round > 0) {
+        /* TRANSLATORS: the round's number, then the stage's name. */
+        snprintf(buf, sizeof buf, _("Standings after round %d (%s)"),
+                 (int)st.after_round, stage_label(ev, st.stage));
+        html_text(o, buf);
+    } else {
+        html_text(o, _("Standings: no round complete yet"));
     }
+    sub_line_end(o, stamp);
+    put(o, "<table class=\"list\"><thead><tr>");
+    /* TRANSLATORS: the heading of the place column of the standings. */
+    th(o, "n", _("Rank"));
+    th(o, "pl", _("Player"));
+    /* TRANSLATORS: the column of the standings' points: the points the
+       rules rank by (seed 000 "Punkty Turniejowe", seed 001
+       "versenypont", seed 002 "turneringspoeng", seed 004 "body"). */
+    th(o, "n", _("Points"));
+    for (int32_t k = 0; k < st.n_tiebreaks; k++)
+        if (st.tiebreaks[k] != TNY_TB_LOT)
+            th(o, "n", tiebreak_label(st.tiebreaks[k]));
     put(o, "</tr></thead><tbody>\n");
     for (int32_t i = 0; i < st.n_rows; i++) {
         const struct tny_standing_row *r = &st.rows[i];
         putf(o, "<tr><td class=\"n t\">%d</td><td>", (int)r->rank);
         player_cell(o, ev, r->player);
         if (r->disqualified)
-            put(o, " <span class=\"flag\">disqualified</span>");
+            /* TRANSLATORS: CM-3, beside the name in the standings. */
+            flag(o, _("disqualified"));
         else if (r->dropped)
-            put(o, " <span class=\"flag\">dropped</span>");
+            /* TRANSLATORS: CM-2: left the event, beside the name. */
+            flag(o, _("dropped"));
         put(o, "</td><td class=\"n\"><b>");
         number(o, (double)r->points / TNY_POINT_SCALE);
         put(o, "</b></td>");
@@ -849,7 +1079,12 @@ static int print_standings(struct out *o, const struct tny_event *ev,
             if (st.tiebreaks[k] == TNY_TB_LOT)
                 continue;
             put(o, "<td class=\"n\">");
-            if (r->has_tiebreak[k])
+            if (r->has_tiebreak[k] &&
+                (st.tiebreaks[k] == TNY_TB_SUCCESS_RATE ||
+                 st.tiebreaks[k] == TNY_TB_OWP)) { /* CT-5: per cent */
+                hub_lang_percent(r->tiebreaks[k], buf, sizeof buf);
+                html_text(o, buf);
+            } else if (r->has_tiebreak[k])
                 number(o, r->tiebreaks[k]);
             else
                 put(o, "&ndash;");
@@ -874,17 +1109,42 @@ int hub_print_what_from_name(const char *name, enum hub_print_what *out)
     return TNY_ENOTFOUND;
 }
 
+/* print_stamp(buf, size): when this printout is made, in its language:
+ * now (local time), or $SOURCE_DATE_EPOCH (UTC) for a printout that is
+ * the same on every run (reproducible-builds.org; the tests use it). */
+static void print_stamp(char *buf, size_t size)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    char *end = NULL;
+    long long v = sde && *sde ? strtoll(sde, &end, 10) : -1;
+    if (end && !*end && v >= 0)
+        hub_lang_date((time_t)v, true, buf, size);
+    else
+        hub_lang_date(time(NULL), false, buf, size);
+}
+
+/* event_language(ev): the event's "language" (issue 21), NULL if unset. */
+static const char *event_language(const struct tny_event *ev)
+{
+    return ev->language[0] ? ev->language : NULL;
+}
+
 int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
                    char **html, struct tny_diag *diag)
 {
-    static const char *const titles[] = {"pairings", "result slips",
-                                         "standings", "final classification"};
     struct out o = {0};
     struct print_round pr;
+    struct hub_lang_saved saved;
+    char lang[TNY_LANGUAGE_MAX], stamp[160];
     int rc = TNY_OK;
     memset(&pr, 0, sizeof pr);
     *html = NULL;
-    head(&o, ev, po, titles[po->what]);
+    hub_lang_pick(po->lang, event_language(ev), lang, sizeof lang);
+    hub_lang_enter(lang, &saved);
+    const char *const titles[] = {_("Pairings"), _("Result slips"),
+                                  _("Standings"), _("Final classification")};
+    print_stamp(stamp, sizeof stamp);
+    head(&o, ev, po, lang, titles[po->what]);
     switch (po->what) {
     case HUB_PRINT_PAIRINGS:
     case HUB_PRINT_SLIPS:
@@ -892,9 +1152,9 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
         if (rc < 0)
             goto out;
         if (po->what == HUB_PRINT_PAIRINGS)
-            rc = print_pairings(&o, ev, &pr);
+            rc = print_pairings(&o, ev, &pr, stamp);
         else
-            print_slips(&o, ev, &pr);
+            print_slips(&o, ev, &pr, stamp);
         break;
     case HUB_PRINT_STANDINGS:
     case HUB_PRINT_FINAL:
@@ -904,7 +1164,7 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
                               (int)po->round, (int)ev->n_rounds);
             goto out;
         }
-        rc = print_standings(&o, ev, po, diag);
+        rc = print_standings(&o, ev, po, stamp, diag);
         break;
     }
     if (rc < 0)
@@ -924,6 +1184,7 @@ out:
         tny_diag_set(diag, rc, "out of memory");
     free(pr.tables);
     free(o.buf);
+    hub_lang_leave(&saved);
     return rc;
 }
 
@@ -1130,12 +1391,15 @@ int hub_print_output(const char *html, const struct hub_print_opts *po,
 static void print_usage(FILE *to)
 {
     fputs("usage: tourney print pairings|slips|standings|final EVENT.json "
-          "[--round N] [--pdf FILE] [--paper a4|letter]\n"
+          "[--round N] [--pdf FILE] [--paper a4|letter] [--lang LANG]\n"
           "  pairings, slips: the round in progress, else the next round "
           "(a draft); --round N: that round\n"
           "  standings: after the completed rounds (--round N: after round "
           "N); final: the final classification\n"
-          "  HTML on stdout; --pdf FILE: a PDF made by headless Chromium\n",
+          "  HTML on stdout; --pdf FILE: a PDF made by headless Chromium\n"
+          "  --lang LANG: the printout's language (en, pl, hu, nb, cs); "
+          "default: the event's\n"
+          "  \"language\", else the locale's, else en\n",
           to);
 }
 
@@ -1157,6 +1421,10 @@ int hub_print_option(const char *name, const char *value,
             return tny_diag_set(diag, TNY_EINVAL,
                                 "--pdf: expected a file name");
         po->pdf = value;
+    } else if (strcmp(name, "lang") == 0) {
+        if (tny_language_check("--lang", value, diag) < 0)
+            return TNY_EINVAL;
+        po->lang = value;
     } else if (strcmp(name, "paper") == 0) {
         if (strcmp(value, "a4") == 0 || strcmp(value, "A4") == 0)
             po->letter = false;
@@ -1174,7 +1442,7 @@ int hub_print_option(const char *name, const char *value,
 
 int tny_cli_print(int argc, char **argv)
 {
-    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false};
+    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false, NULL};
     struct tny_diag diag = {{0}};
     struct tny_event ev;
     char *html = NULL, *text = NULL;

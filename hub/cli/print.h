@@ -21,10 +21,12 @@ enum hub_print_what {
 
 struct hub_print_opts {
     enum hub_print_what what;
-    int32_t round;   /* pairings/slips: 0 = the round in progress, else the
-                        next one; standings: after this round (0 = all) */
-    const char *pdf; /* NULL: HTML on stdout; else the PDF file to write */
-    bool letter;     /* US Letter paper (else A4) */
+    int32_t round;    /* pairings/slips: 0 = the round in progress, else the
+                         next one; standings: after this round (0 = all) */
+    const char *pdf;  /* NULL: HTML on stdout; else the PDF file to write */
+    bool letter;      /* US Letter paper (else A4) */
+    const char *lang; /* --lang: the printout's language (a shipped code),
+                         NULL: the event's, else the locale's, else en */
 };
 
 /* hub_print_what_from_name(name, out): "pairings", "slips", "standings",
@@ -33,10 +35,11 @@ TNY_MUST_USE int hub_print_what_from_name(const char *name,
                                           enum hub_print_what *out);
 
 /* hub_print_html(ev, o, html, diag): the printout as one HTML document
- * (heap, the caller frees).  Errors: TNY_EINVAL (--round out of range),
- * TNY_ESTATE (no round to print, the event is not finished for "final";
- * diag says which), TNY_ENOMEM; the pairing engine's errors when the next
- * round is planned. */
+ * (heap, the caller frees), in its language (o->lang, the event's, the
+ * locale's, en: the process's language is put back before it returns).  Errors:
+ * TNY_EINVAL (--round out of range), TNY_ESTATE (no round to print, the event
+ * is not finished for "final"; diag says which), TNY_ENOMEM; the pairing
+ * engine's errors when the next round is planned. */
 TNY_MUST_USE int hub_print_html(const struct tny_event *ev,
                                 const struct hub_print_opts *o, char **html,
                                 struct tny_diag *diag);
@@ -50,15 +53,16 @@ TNY_MUST_USE int hub_print_output(const char *html,
                                   struct tny_diag *diag);
 
 /* hub_print_option(name, value, po, diag): one option ("round", "pdf",
- * "paper") into po.  Errors: TNY_EINVAL (unknown option or bad value,
+ * "paper", "lang") into po.  Errors: TNY_EINVAL (unknown option or bad value,
  * diag names it). */
 TNY_MUST_USE int hub_print_option(const char *name, const char *value,
                                   struct hub_print_opts *po,
                                   struct tny_diag *diag);
 
 /* argv[0] is "print": `tourney print WHAT EVENT.json [--round N] [--pdf
- * FILE] [--paper a4|letter]`; returns the process exit status (0 ok, 1
- * internal or PDF failure, 2 usage, 3 invalid event or nothing to print). */
+ * FILE] [--paper a4|letter] [--lang LANG]`; returns the process exit status (0
+ * ok, 1 internal or PDF failure, 2 usage, 3 invalid event or nothing to print).
+ */
 int tny_cli_print(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_lang.h"
 #include "console.h"
 #include "demo.h"
 #include "print.h"
@@ -28,6 +29,7 @@
 #include "tny/catan_board.h"
 #include "tny/error.h"
 #include "tny/event.h"
+#include "tny/i18n_io.h"
 #include "tny/import.h"
 #include "tny/json_io.h"
 #include "tny/lots.h"
@@ -491,6 +493,9 @@ int main(int argc, char **argv)
      * the C form (JSON, CSV and outputs never get a decimal comma). */
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
+    /* What players read (printouts, the dashboard's hall texts) comes
+     * from the `tourney` catalogue; the organiser's messages stay English. */
+    tny_i18n_open(HUB_LANG_DOMAIN);
 
     /* Commands with options of their own parse their whole argv. */
     if (argc >= 2 && strcmp(argv[1], "demo") == 0)

@@ -23,6 +23,10 @@
 #   -bbox).
 # - CJK names (王小明, はるか, 김민준) print in the CJK font the CSS names:
 #   pdffonts lists it, pdftotext reads the names back (issue 22 item 4).
+# - languages (issue 21): Polish NH and Czech Catan printouts (--lang and
+#   the locale) in the seeds' words with no English heading, decimal
+#   commas and the month's genitive in the date; Hungarian headings wrap
+#   between words, never inside one.
 # Then live: a Neuroshima Hex event with round 1 published on a real hub:
 # `tourney live print EV slips --pdf` has a slip for every table of
 # `tourney live round show`, `live print EV pairings` lists every player.
@@ -262,6 +266,119 @@ done
 pdftoppm -r 60 -png -f 1 -l 1 "$d/pairings.pdf" "$d/page" || fail "pdftoppm of the CJK pairings"
 ok "CJK names: the CSS names WenQuanYi Micro Hei, the PDF embeds it, 王小明, はるか and 김민준 read back"
 
+# Issue 21: printouts in the venue's language, from the build's
+# catalogues (po/tourney/).  A Polish NH round (seed 000's words: "karta
+# turniejowa", "różnica wytrzymałości sztabów", "Punkty Turniejowe", the
+# armies' Polish names) and
+# Czech Catan (seed 004's: "průběžné pořadí", "herní body",
+# "úspěšnost"): the seed's words on the paper and no English heading left;
+# numbers with a decimal comma, the date with the month's genitive
+# (SOURCE_DATE_EPOCH: 21 November 2026, 10:30 UTC); --lang > the locale;
+# Hungarian headings wider than their column wrap between words, never
+# inside one (pdftotext -bbox: every heading word whole).
+export TOURNEY_LOCALEDIR=$E2E_BUILD/locale
+export SOURCE_DATE_EPOCH=1795257000
+d=$E2E_TMP/lang
+mkdir -p "$d"
+[ -f "$TOURNEY_LOCALEDIR/pl/LC_MESSAGES/tourney.mo" ] && [ -f "$TOURNEY_LOCALEDIR/cs/LC_MESSAGES/tourney.mo" ] ||
+    fail "no catalogues in $TOURNEY_LOCALEDIR (the build compiles po/tourney/)"
+# pdf_text PDF: its text, one line per line of the page
+pdf_text() { pdftotext -layout "$1" - || fail "pdftotext $1"; }
+# no_english TEXT_FILE WHAT: none of the English headings and words
+no_english() {
+    local hit
+    hit=$(grep -o -E 'Result slips|Pairings by|Table [0-9]|Seat|Player|Army played|Winner|HQ diff|Draw|Signature|round [0-9]|printed|Standings|Final classification|Points|Success rate|Game points|Firsts|DRAFT|Swiss|Gorn rounds' "$1" | sort -u | tr '\n' ' ')
+    [ -z "$hit" ] || fail "$2: English left: $hit"
+}
+NH=$E2E_TMP/neuroshima-hex
+print0 slips "$NH/open.json" --lang pl --pdf "$d/pl-slips.pdf"
+pdf_text "$d/pl-slips.pdf" >"$d/pl-slips.txt"
+for w in 'Karty turniejowe' 'runda 2 (system szwajcarski)' 'Stolik 1' 'Miejsce' 'Gracz' 'Zagrana armia' 'Zwycięzca' \
+    'Różnica wytrzymałości sztabów' 'Remis' 'Podpis:' 'wydrukowano 21 listopada 2026 r., godz. 10:30'; do
+    grep -q -F -- "$w" "$d/pl-slips.txt" || fail "Polish slips: no \"$w\": $(head -n 12 "$d/pl-slips.txt")"
+done
+no_english "$d/pl-slips.txt" "Polish slips"
+[ "$(grep -c -E $'^[ \f]*Stolik [0-9]+ ' "$d/pl-slips.txt")" -eq "$(wc -l <"$NH/tables.2")" ] ||
+    fail "Polish slips: $(grep -c -E $'^[ \f]*Stolik [0-9]+ ' "$d/pl-slips.txt") slips for $(wc -l <"$NH/tables.2") tables"
+print0 pairings "$NH/one.json" --lang pl --pdf "$d/pl-pairings.pdf"
+pdf_text "$d/pl-pairings.pdf" >"$d/pl-pairings.txt"
+for w in 'Pary według stolików' 'Pary według nazwisk' 'Stolik' 'Miejsce 1' 'PROJEKT'; do
+    grep -q -F -- "$w" "$d/pl-pairings.txt" || fail "Polish pairings: no \"$w\""
+done
+no_english "$d/pl-pairings.txt" "Polish pairings"
+# NH-10 armies by seed 000's Polish names (12 players x 5 armies)
+grep -q -E 'Hegemonia|Posterunek|Nowy Jork|Stalowa Policja|Tryglodyci|Neodżungla|Missisipi' "$d/pl-pairings.txt" &&
+    ! grep -q -E 'Hegemony|Outpost|New York|Steel Police|Troglodytes|Neojungle|Mississippi' "$d/pl-pairings.txt" ||
+    fail "Polish pairings: the armies are not seed 000's names: $(grep -o -E 'Hegemon[a-z]*|Outpost|Posterunek|New York|Nowy Jork' "$d/pl-pairings.txt" | sort | uniq -c | tr '\n' ' ')"
+print0 standings "$NH/event.json" --lang pl --pdf "$d/pl-standings.pdf"
+pdf_text "$d/pl-standings.pdf" >"$d/pl-standings.txt"
+# (a heading wider than its column wraps: its words one by one)
+for w in 'Klasyfikacja po rundzie' 'Punkty' 'Turniejowe' 'Różnica' 'wytrzymałości' 'sztabów' 'Mecz' 'bezpośredni'; do
+    grep -q -F -- "$w" "$d/pl-standings.txt" || fail "Polish standings: no \"$w\": $(head -n 8 "$d/pl-standings.txt")"
+done
+no_english "$d/pl-standings.txt" "Polish standings"
+
+CT=$E2E_TMP/catan
+# the locale's language when there is no --lang (LC_ALL names a locale this
+# machine need not have: the catalogue is read all the same)
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print standings "$CT/event.json" --pdf "$d/cs-standings.pdf" 2>"$E2E_TMP/err" ||
+    fail "LC_ALL=cs_CZ.UTF-8 tourney print standings: $(cat "$E2E_TMP/err")"
+pdf_text "$d/cs-standings.pdf" >"$d/cs-standings.txt"
+for w in 'Průběžné pořadí po 5. kole' 'Hráč' 'Body' 'Úspěšnost' 'Herní' 'Počet' 'prvních' 'vytištěno 21. listopadu 2026, 10:30'; do
+    grep -q -F -- "$w" "$d/cs-standings.txt" || fail "Czech standings: no \"$w\": $(head -n 8 "$d/cs-standings.txt")"
+done
+no_english "$d/cs-standings.txt" "Czech standings"
+# CT-5 success rate as Czech writes a per cent (decimal comma, a space
+# before the sign), points with a decimal comma, no decimal point anywhere
+grep -q -E '[0-9]+,[0-9]+ %' "$d/cs-standings.txt" || fail "Czech standings: no success rate as \"29,98 %\""
+! grep -q -E '[0-9]\.[0-9]' "$d/cs-standings.txt" || fail "Czech standings: a decimal point: $(grep -E '[0-9]\.[0-9]' "$d/cs-standings.txt" | head -n 2)"
+pts=$(node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1])).standings.find(r => r.points % 1); if (s) console.log(String(s.points).replace(".", ","))' "$CT/standings.json")
+[ -z "$pts" ] || grep -q -E -- "(^| )$pts( |$)" "$d/cs-standings.txt" || fail "Czech standings: no points \"$pts\""
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print slips "$CT/open.json" --lang cs --pdf "$d/cs-slips.pdf" 2>"$E2E_TMP/err" ||
+    fail "tourney print slips --lang cs: $(cat "$E2E_TMP/err")"
+pdf_text "$d/cs-slips.pdf" >"$d/cs-slips.txt"
+for w in 'Výsledkové lístky' '2. kolo' 'Stůl 1' 'Místo' 'Herní' 'Podpis:'; do
+    grep -q -F -- "$w" "$d/cs-slips.txt" || fail "Czech slips: no \"$w\""
+done
+no_english "$d/cs-slips.txt" "Czech slips"
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print pairings "$CT/one.json" --pdf "$d/cs-pairings.pdf" 2>"$E2E_TMP/err" ||
+    fail "LC_ALL=cs_CZ.UTF-8 tourney print pairings: $(cat "$E2E_TMP/err")"
+pdf_text "$d/cs-pairings.pdf" >"$d/cs-pairings.txt"
+grep -q -F 'Rozlosování podle stolů' "$d/cs-pairings.txt" && grep -q -F 'Rozlosování podle jmen' "$d/cs-pairings.txt" ||
+    fail "Czech pairings: $(head -n 5 "$d/cs-pairings.txt")"
+no_english "$d/cs-pairings.txt" "Czech pairings"
+# --lang wins over the locale; an unknown language is refused
+LC_ALL=cs_CZ.UTF-8 "$TOURNEY" print standings "$CT/event.json" --lang pl >"$d/pl.html" 2>"$E2E_TMP/err" ||
+    fail "--lang pl under LC_ALL=cs_CZ.UTF-8: $(cat "$E2E_TMP/err")"
+grep -q -F '<html lang="pl">' "$d/pl.html" && grep -q -F 'Klasyfikacja po rundzie 5' "$d/pl.html" ||
+    fail "--lang pl under LC_ALL=cs_CZ.UTF-8 is not Polish"
+# the event's "language" wins over the locale, --lang over the event
+node -e 'const fs = require("fs"), ev = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    ev.language = "cs"; fs.writeFileSync(process.argv[2], JSON.stringify(ev));' "$CT/event.json" "$d/ct-cs.json"
+LC_ALL=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" >"$d/cs.html" 2>"$E2E_TMP/err" ||
+    fail "an event in Czech under LC_ALL=pl_PL.UTF-8: $(cat "$E2E_TMP/err")"
+grep -q -F '<html lang="cs">' "$d/cs.html" && grep -q -F 'Průběžné pořadí po 5. kole' "$d/cs.html" ||
+    fail "the event's language (cs) does not win over the locale (pl)"
+LC_ALL=pl_PL.UTF-8 "$TOURNEY" print standings "$d/ct-cs.json" --lang nb >"$d/nb.html" 2>"$E2E_TMP/err" ||
+    fail "--lang nb of an event in Czech: $(cat "$E2E_TMP/err")"
+grep -q -F '<html lang="nb">' "$d/nb.html" && grep -q -F 'Resultatliste etter runde 5' "$d/nb.html" ||
+    fail "--lang nb does not win over the event's language (cs)"
+"$TOURNEY" print standings "$CT/event.json" --lang xx >/dev/null 2>"$E2E_TMP/err"
+[ $? -eq 2 ] && grep -q -F '"xx" is not a shipped language' "$E2E_TMP/err" || fail "--lang xx: $(cat "$E2E_TMP/err")"
+# Hungarian Tantrix slips: the headings wider than their column wrap
+# between words; every word of every heading is one word of the PDF
+TX=$E2E_TMP/tantrix
+print0 slips "$TX/open.json" --lang hu --pdf "$d/hu-slips.pdf"
+pdftotext -bbox "$d/hu-slips.pdf" "$d/hu-slips.html"
+for w in Hely Játékos Pontszám Hátralévő idő az órán Eredményközlő; do
+    grep -q -F -- ">$w</word>" "$d/hu-slips.html" || fail "Hungarian slips: \"$w\" is not one whole word: $(grep -o '>[^<]*</word>' "$d/hu-slips.html" | head -n 30 | tr '\n' ' ')"
+done
+for f in pl-slips pl-pairings cs-slips cs-pairings cs-standings hu-slips; do
+    pdftoppm -r 60 -png -f 1 -l 1 "$d/$f.pdf" "$d/$f" || fail "pdftoppm $f"
+done
+unset SOURCE_DATE_EPOCH
+ok "languages: Polish NH slips, pairings, standings and Czech Catan standings, slips, pairings in the seeds' words, no English heading, decimal comma, genitive dates; --lang over the locale; Hungarian headings wrap between words"
+
 # bad arguments: exit 2, one line, nothing written
 EV1=$E2E_TMP/neuroshima-hex/one.json
 for args in "slips $EV1 --round 9" "menu $EV1" "slips $EV1 --paper a3" "slips $EV1 --colour red" "slips"; do
@@ -302,5 +419,10 @@ for i in 1 2 3 4 5 6 7 8 9; do
 done
 live 3 print "$EV" final
 grep -q 'is not finished' "$E2E_TMP/err" || fail "live print final: $(cat "$E2E_TMP/err")"
-ok "live print: slips of every table of the published round, pairings by name, no final yet"
+# issue 21: --lang on the live command too (the hub's export has no language)
+live 0 print "$EV" slips --lang pl
+grep -q -F '<html lang="pl">' "$E2E_TMP/out" && grep -q -F 'Karty turniejowe' "$E2E_TMP/out" &&
+    grep -q -F 'Różnica wytrzymałości sztabów' "$E2E_TMP/out" || fail "live print slips --lang pl is not Polish"
+live 2 print "$EV" slips --lang xx
+ok "live print: slips of every table of the published round, pairings by name, no final yet, --lang pl"
 e2e_done
