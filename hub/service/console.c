@@ -32,6 +32,7 @@
 #include "hub/log.h"
 #include "devices.h"
 #include "events.h"
+#include "model_check.h"
 #include "players_csv.h"
 #include "presence.h"
 #include "publish.h"
@@ -2263,5 +2264,6 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
     undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
         HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");
+    hub__model_check(svc, tny_wire_cmd_name(req->cmd));
     return TNY_OK;
 }

@@ -2840,6 +2840,10 @@ static void test_issue22_devices_freed_and_event_deleted(void **state)
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
+    /* Issue 17: every command and result batch is followed by a comparison
+     * of the service's model with a fresh load from the store (aborts on a
+     * difference). */
+    setenv("TNY_MODEL_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
