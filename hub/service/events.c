@@ -148,6 +148,44 @@ int hub__ev_draft(struct hub_service *svc, struct hub_ev *e,
     return TNY_OK;
 }
 
+int hub__ev_publish_draft(struct hub_ev *e)
+{
+    const struct tny_round_plan *p = &e->draft;
+    int rc;
+    if (!e->loaded || !e->draft_cached || p->round != e->ev.n_rounds + 1)
+        return TNY_ESTATE;
+    if ((rc = tny_event_append_round(&e->ev, p)) < 0)
+        return rc;
+    e->round = (struct hub_round_info){.number = p->round,
+                                       .stage = p->stage,
+                                       .stage_index = p->stage_index,
+                                       .status = HUB_ROUND_PUBLISHED,
+                                       .n_tables = p->n_tables};
+    if (e->info.status == HUB_EVENT_SETUP)
+        e->info.status = HUB_EVENT_RUNNING;
+    /* The new round's table states: the plan's AG-4 first seats, nothing
+     * submitted yet. */
+    free(e->tables);
+    e->n_tables = 0;
+    e->state_round = 0; /* rebuilt from the store if the copy fails */
+    e->clock_expired_seen = false;
+    e->tables = calloc((size_t)p->n_tables + 1, sizeof(*e->tables));
+    if (e->tables) {
+        for (int32_t t = 0; t < p->n_tables; t++) {
+            if (p->tables[t].is_bye)
+                continue;
+            struct hub_table_state *ts = &e->tables[e->n_tables++];
+            ts->number = p->tables[t].number;
+            ts->first_seat = p->tables[t].first_seat;
+        }
+        e->state_round = e->ev.n_rounds;
+    }
+    hub__ev_draft_drop(e);
+    e->draft_cached = true; /* known: no draft */
+    e->feed_dirty = true;
+    return TNY_OK;
+}
+
 void hub__ev_draft_take(struct hub_ev *e, struct tny_round_plan *plan)
 {
     hub__ev_draft_drop(e);

@@ -48,6 +48,10 @@ TNY_MUST_USE int hub__ev_draft(struct hub_service *svc, struct hub_ev *e,
                                struct tny_diag *diag);
 /* The draft just stored becomes the model's (plan consumed: emptied). */
 void hub__ev_draft_take(struct hub_ev *e, struct tny_round_plan *plan);
+/* After the store published the draft: the cached draft becomes the
+ * model's current round (its round row, table states; the event runs).
+ * Errors: TNY_ESTATE (no cached draft of the next round), TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_publish_draft(struct hub_ev *e);
 /* Forgets the cached draft (read again when next needed). */
 void hub__ev_draft_drop(struct hub_ev *e);
 /* The table of the current round numbered `number`, or NULL. */

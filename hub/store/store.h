@@ -506,6 +506,21 @@ TNY_MUST_USE int hub_store_counted_id(struct hub_store *store,
                                       int32_t table, int64_t *id,
                                       struct tny_diag *diag);
 
+/* Issue 17: what an organiser's entry at table `table` of round `round`
+ * changes beyond the result, for the service's model: the table's open
+ * conflicts (the entry resolves them) and its TX-7 penalty units by seat
+ * (tb is the table in ev, the event's model: the projection merges them
+ * into the counted result).  Errors: TNY_ENOTFOUND, TNY_ESTATE. */
+struct hub_table_facts {
+    int32_t open_conflicts;
+    int64_t penalty[TNY_MAX_SEATS];
+};
+TNY_MUST_USE int
+hub_store_table_facts(struct hub_store *store, const char *event_id,
+                      int32_t round, int32_t table, const struct tny_event *ev,
+                      const struct tny_table *tb, struct hub_table_facts *out,
+                      struct tny_diag *diag);
+
 /* The organiser enters or corrects a table's result (CM-5, CM-6), as the
  * service checked it: result is table `table` of ev with its result in
  * the engine's terms (TX-7 penalties zero: the store keeps its own).  A

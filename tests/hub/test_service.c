@@ -2837,6 +2837,77 @@ static void test_issue22_devices_freed_and_event_deleted(void **state)
     fx_free(f);
 }
 
+/* Issue 17 items 1 and 3: the console's hot commands (pair, show, publish,
+ * the clock, an organiser's result and its override, close) change the
+ * service's model in place: none loads the event from the store again
+ * (stats.model_loads), and the model stays what a fresh load gives
+ * (TNY_MODEL_CHECK, on in this file, compares after every command). */
+static void test_issue17_console_changes_the_model_in_place(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct hub_service_stats st;
+    setup_event(f);
+    hub_service_stats_get(f->svc, &st);
+    uint64_t loads = st.model_loads;
+    assert_true(loads >= 1);
+    for (int32_t round = 1; round <= 2; round++) {
+        req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_SHOW_DRAFT);
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+        q.round = round;
+        free(must(f, &q));
+        for (int i = 0; i < 4; i++) {
+            char dev[16];
+            snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+            assert_true(assignment(f, dev, &a[i]));
+            assert_int_equal(a[i].round, round);
+        }
+        const enum tny_wire_cmd clock[] = {
+            TNY_WIRE_CMD_CLOCK_START, TNY_WIRE_CMD_CLOCK_PAUSE,
+            TNY_WIRE_CMD_CLOCK_RESUME, TNY_WIRE_CMD_CLOCK_EXTEND,
+            TNY_WIRE_CMD_CLOCK_EXTEND};
+        for (size_t k = 0; k < sizeof(clock) / sizeof(clock[0]); k++) {
+            req_init(f, &q, clock[k]);
+            q.round = round;
+            q.extra_ms = 60000;
+            q.table = k == 4 ? a[1].table : 0;
+            free(must(f, &q));
+            f->now += 1000;
+        }
+        for (int i = 0; i < 4; i++) {
+            req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+            q.round = round;
+            q.table = a[i].table;
+            nh_submission(&a[i], "table-001", "x", i % 2, 3 + i, &s);
+            q.result = s.result;
+            free(must(f, &q));
+        }
+        /* CM-6: an override replaces a counted result. */
+        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+        q.round = round;
+        q.table = a[0].table;
+        nh_submission(&a[0], "table-001", "x", 1, 9, &s);
+        q.result = s.result;
+        q.override = true;
+        snprintf(q.reason, sizeof(q.reason), "judge ruling");
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+        q.round = round;
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_GET_STANDINGS);
+        free(must(f, &q));
+    }
+    hub_service_stats_get(f->svc, &st);
+    assert_int_equal(st.model_loads, loads);
+    fx_free(f);
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
@@ -2861,6 +2932,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
+        cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
         cmocka_unit_test(test_issue22_table_pause_and_extension_taken_back),
         cmocka_unit_test(test_CM_presence_coalesced),
