@@ -397,8 +397,9 @@ static int replan_draft(struct ctx *c, int32_t draft)
     int rc;
     if (!draft)
         return TNY_OK;
-    if ((rc = reload(c)) < 0)
-        return rc;
+    /* Issue 17: the model has the player change already (in place, or
+     * read back by the caller); the draft follows in place. */
+    c->touched = true;
     struct tny_diag why = {{0}};
     if ((rc = tny_pair_next(&c->e->ev, &plan, &why)) < 0) {
         if (draft_number(c) &&
@@ -410,20 +411,28 @@ static int replan_draft(struct ctx *c, int32_t draft)
                  "is discarded: pair round %d when the field allows",
                  (int)draft, why.msg[0] ? why.msg : tny_strerror(rc),
                  (int)draft);
-        return reload(c);
+        hub__ev_draft_drop(c->e);
+        c->e->draft_cached = true; /* known: no draft */
+        c->e->info.n_rounds = c->e->ev.n_rounds;
+        c->e->feed_dirty = true;
+        return TNY_OK;
     }
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
-    tny_round_plan_release(&plan);
-    if (rc < 0)
+    if (rc < 0) {
+        tny_round_plan_release(&plan);
         return fail_diag(c, rc);
+    }
+    hub__ev_draft_take(c->e, &plan);
+    c->e->info.n_rounds = draft;
+    c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "draft re-planned event=%s round=%d", c->e->id,
             (int)draft);
     snprintf(c->rep->message, sizeof(c->rep->message),
              "the draft of round %d was planned again for the new field "
              "(edits made to it are gone): review it with `round show`",
              (int)draft);
-    return reload(c);
+    return TNY_OK;
 }
 
 /* The player as the store takes it (an event-file player object, JSON
@@ -569,12 +578,35 @@ static int cmd_drop(struct ctx *c, bool dq)
                                    c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
+    /* Issue 17: the player's lifecycle in the model; the store may have
+     * discarded a draft the change made invalid (its event row says). */
+    c->touched = true;
+    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
+    struct hub_event_info info;
+    if (ix < 0)
+        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
+                    q->player_id);
+    if ((rc = hub_store_get_event(c->svc->store, c->e->id, &info, &c->diag)) <
+        0)
+        return fail_diag(c, rc);
+    struct tny_player *pl = &c->e->ev.players[ix];
+    if (dq) {
+        pl->dq_after = after;
+    } else {
+        pl->dropped_after = after;
+        pl->rejoined_from = 0;
+    }
+    if (info.n_rounds != c->e->info.n_rounds) {
+        hub__ev_draft_drop(c->e);
+        c->e->draft_cached = true; /* known: no draft */
+        draft = 0;
+    }
+    c->e->info = info;
+    c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "player %s event=%s player=%s after_round=%d%s%s",
             dq ? "disqualified" : "dropped", c->e->id, q->player_id, (int)after,
             q->reason[0] ? " reason=" : "", q->reason);
     c->rep->round = after;
-    if ((rc = reload(c)) < 0)
-        return rc;
     return replan_draft(c, draft);
 }
 
@@ -2096,8 +2128,8 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event, false},
     {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players, false},
     {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player, false},
-    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player, false},
-    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player, false},
+    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player, true},
+    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player, true},
     {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player, false},
     {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies, false},
     {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round, true},
