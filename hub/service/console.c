@@ -597,9 +597,9 @@ static int cmd_drop(struct ctx *c, bool dq)
         pl->rejoined_from = 0;
     }
     if (info.n_rounds != c->e->info.n_rounds) {
+        /* The store discarded the draft: it is planned again below. */
         hub__ev_draft_drop(c->e);
         c->e->draft_cached = true; /* known: no draft */
-        draft = 0;
     }
     c->e->info = info;
     c->e->feed_dirty = true;
