@@ -974,8 +974,8 @@ static int cmd_publish_round(struct ctx *c)
         return fail_diag(c, rc);
 
     /* The round status and its clock: one transaction, one commit. */
-    if ((rc = hub_store_publish_round(svc->store, c->e->id, round, &clock,
-                                      c->actor, &c->diag)) < 0)
+    if ((rc = hub_store_publish_draft(svc->store, c->e->id, round, &clock,
+                                      &c->e->ev, plan, c->actor, &c->diag)) < 0)
         return fail_diag(c, rc);
     /* Issue 17: the draft becomes the model's current round in place. */
     c->touched = true;
