@@ -12,7 +12,14 @@
  * after the handler succeeded) and puts back the service's memory (clock
  * cache, extensions, table states, devices, queued retained messages)
  * when the command is refused: a refused command changes nothing, the
- * clock included.  Handlers still check first where they can.
+ * clock included.
+ *
+ * The model (issue 17): the hot commands (commands[].in_place: result,
+ * close, pair, publish, the clock, drop, penalty...) check everything
+ * against the service's event first, then write, then change the event
+ * in place (no reload, no snapshot); a failure after their first write
+ * reads the event back from the store (model_recover).  The others still
+ * reload the event after their write (reload()) under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -1503,7 +1510,17 @@ static int cmd_penalty(struct ctx *c)
             "penalty event=%s round=%d table=%d player=%s units=%lld", c->e->id,
             (int)q->round, (int)q->table, q->player_id,
             (long long)q->points_units);
-    return reload(c);
+    /* Issue 17: in place; the projection merges penalties into a counted
+     * result only (a later result brings them, hub_store_table_facts). */
+    c->touched = true;
+    struct tny_table *t =
+        (struct tny_table *)round_table(c->e, q->round, q->table);
+    for (int32_t k = 0; t && t->has_result && k < t->n_seats; k++)
+        if (!q->player_id[0] ||
+            strcmp(c->e->ev.players[t->seats[k]].id, q->player_id) == 0)
+            t->result.penalty[k] += q->points_units;
+    c->e->feed_dirty = true;
+    return TNY_OK;
 }
 
 /* ---- devices ---------------------------------------------------------------
@@ -1689,7 +1706,13 @@ static int cmd_discard_draft(struct ctx *c)
     HUB_LOG(HUB_LOG_INFO, "draft discarded event=%s round=%d", c->e->id,
             (int)draft);
     c->rep->round = draft;
-    return reload(c);
+    /* Issue 17: in place, the model has no draft now. */
+    c->touched = true;
+    hub__ev_draft_drop(c->e);
+    c->e->draft_cached = true;
+    c->e->info.n_rounds = draft - 1;
+    c->e->feed_dirty = true;
+    return TNY_OK;
 }
 
 static int cmd_unpublish_round(struct ctx *c)
@@ -2143,7 +2166,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume, true},
     {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend, true},
     {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result, true},
-    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty, false},
+    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty, true},
     {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings, true},
     {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event, true},
     {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices, true},
@@ -2151,7 +2174,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round, true},
     {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage, false},
     {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events, true},
-    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, false},
+    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, true},
     {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round, false},
     {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
     {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, false},

@@ -3088,6 +3088,59 @@ static void test_issue17_random_console_sessions_keep_the_model(void **state)
                    2);
 }
 
+/* Issue 17: an in-place command whose commit fails (a failing fsync)
+ * is refused, and the service reads the event back from the store (the
+ * recovery path: model_loads grows by one; TNY_MODEL_CHECK finds the
+ * model equal to the store, so nothing of the refused change stays);
+ * the same command succeeds once the fault is gone. */
+static void test_issue17_failed_commit_reads_the_model_back(void **state)
+{
+    (void)state;
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct hub_service_stats st;
+    assert_int_equal(faultvfs_install(), 0);
+    struct fx *f = fx_new_with(0); /* an fsync per commit, as deployed */
+    setup_event(f);
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    for (int step = 0; step < 3; step++) {
+        if (step == 0) {
+            req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+            q.round = 1;
+        } else if (step == 1) {
+            req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+            q.round = 1;
+            q.table = a[0].table;
+            nh_submission(&a[0], "table-001", "x", 0, 4, &s);
+            q.result = s.result;
+        } else {
+            req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+            q.round = 1;
+        }
+        hub_service_stats_get(f->svc, &st);
+        uint64_t loads = st.model_loads;
+        int hits = faultvfs_hits();
+        faultvfs_set(FAULTVFS_FSYNC);
+        must_fail(f, &q, "nothing was changed");
+        faultvfs_set(FAULTVFS_NONE);
+        assert_true(faultvfs_hits() > hits);
+        hub_service_stats_get(f->svc, &st);
+        assert_int_equal(st.model_loads, loads + 1);
+        renew(f, &q);
+        free(must(f, &q));
+        if (step == 0)
+            for (int i = 0; i < 4; i++) {
+                char dev[16];
+                snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+                assert_true(assignment(f, dev, &a[i]));
+            }
+    }
+    fx_free(f);
+    faultvfs_uninstall();
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
@@ -3113,6 +3166,7 @@ int main(void)
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
+        cmocka_unit_test(test_issue17_failed_commit_reads_the_model_back),
         cmocka_unit_test(test_issue17_random_console_sessions_keep_the_model),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
         cmocka_unit_test(test_issue22_table_pause_and_extension_taken_back),
