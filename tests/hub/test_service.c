@@ -3045,9 +3045,6 @@ static void random_session(const char *preset, const char *options,
             results += cmd == TNY_WIRE_CMD_ENTER_RESULT;
         } else {
             refused++;
-            if (getenv("T17_DEBUG"))
-                fprintf(stderr, "%s %d %s r%d t%d: %s\n", preset, step,
-                        tny_wire_cmd_name(cmd), q.round, q.table, rep.message);
             OK(hub_store_export_event_json(f->store, EV, &after, &diag));
             if (strcmp(before, after) != 0)
                 fail_msg("%s step %d: refused %s (%s) changed the event",
