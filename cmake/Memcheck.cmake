@@ -19,6 +19,9 @@ set(TNY_MEMCHECK_CASES 200 CACHE STRING "TNY_PROPERTY_CASES_MAX for the memcheck
 # test_gorn's every case seats a whole event with the Gorn search (CT-2):
 # over 4 CPU minutes under valgrind at its 120 cases
 set(TNY_MEMCHECK_CASES_test_gorn 12)
+# test_service: steps of each issue-17 random console session (each step
+# loads the event again to compare).
+set(TNY_MEMCHECK_CASES_test_service 40)
 
 find_program(TNY_VALGRIND valgrind)
 if(NOT (TNY_SANITIZE OR TNY_FUZZ OR CMAKE_CROSSCOMPILING OR TNY_MEMCHECK STREQUAL "OFF"))

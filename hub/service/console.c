@@ -12,7 +12,14 @@
  * after the handler succeeded) and puts back the service's memory (clock
  * cache, extensions, table states, devices, queued retained messages)
  * when the command is refused: a refused command changes nothing, the
- * clock included.  Handlers still check first where they can.
+ * clock included.
+ *
+ * The model (issue 17): the hot commands (commands[].in_place: result,
+ * close, pair, publish, the clock, drop, penalty...) check everything
+ * against the service's event first, then write, then change the event
+ * in place (no reload, no snapshot); a failure after their first write
+ * reads the event back from the store (model_recover).  The others still
+ * reload the event after their write (reload()) under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -32,6 +39,7 @@
 #include "hub/log.h"
 #include "devices.h"
 #include "events.h"
+#include "model_check.h"
 #include "players_csv.h"
 #include "presence.h"
 #include "publish.h"
@@ -52,6 +60,10 @@ struct ctx {
     struct tny_diag diag;
     struct hub_ev *e; /* loaded when the command needs an event */
     bool deleted;     /* delete_event: drop e's entry once committed */
+    /* Issue 17: the command began to change the model (after its checks
+     * and its first write): a failure from here on reads the model back
+     * from the store. */
+    bool touched;
 };
 
 /* Sets the reply's error (rc < 0) and message; returns rc. */
@@ -78,8 +90,12 @@ static int reply_json(struct ctx *c, char *text)
     return TNY_OK;
 }
 
+/* A command not converted to change the model in place (issue 17; the
+ * list is in docs/architecture.md): the event is read back from the store
+ * after its writes. */
 static int reload(struct ctx *c)
 {
+    c->touched = true;
     hub__ev_invalidate(c->e);
     int rc = hub__ev_get(c->svc, c->e->id, &c->e, &c->diag);
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
@@ -391,8 +407,9 @@ static int replan_draft(struct ctx *c, int32_t draft)
     int rc;
     if (!draft)
         return TNY_OK;
-    if ((rc = reload(c)) < 0)
-        return rc;
+    /* Issue 17: the model has the player change already (in place, or
+     * read back by the caller); the draft follows in place. */
+    c->touched = true;
     struct tny_diag why = {{0}};
     if ((rc = tny_pair_next(&c->e->ev, &plan, &why)) < 0) {
         if (draft_number(c) &&
@@ -404,20 +421,28 @@ static int replan_draft(struct ctx *c, int32_t draft)
                  "is discarded: pair round %d when the field allows",
                  (int)draft, why.msg[0] ? why.msg : tny_strerror(rc),
                  (int)draft);
-        return reload(c);
+        hub__ev_draft_drop(c->e);
+        c->e->draft_cached = true; /* known: no draft */
+        c->e->info.n_rounds = c->e->ev.n_rounds;
+        c->e->feed_dirty = true;
+        return TNY_OK;
     }
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
-    tny_round_plan_release(&plan);
-    if (rc < 0)
+    if (rc < 0) {
+        tny_round_plan_release(&plan);
         return fail_diag(c, rc);
+    }
+    hub__ev_draft_take(c->e, &plan);
+    c->e->info.n_rounds = draft;
+    c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "draft re-planned event=%s round=%d", c->e->id,
             (int)draft);
     snprintf(c->rep->message, sizeof(c->rep->message),
              "the draft of round %d was planned again for the new field "
              "(edits made to it are gone): review it with `round show`",
              (int)draft);
-    return reload(c);
+    return TNY_OK;
 }
 
 /* The player as the store takes it (an event-file player object, JSON
@@ -563,12 +588,35 @@ static int cmd_drop(struct ctx *c, bool dq)
                                    c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
+    /* Issue 17: the player's lifecycle in the model; the store may have
+     * discarded a draft the change made invalid (its event row says). */
+    c->touched = true;
+    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
+    struct hub_event_info info;
+    if (ix < 0)
+        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
+                    q->player_id);
+    if ((rc = hub_store_get_event(c->svc->store, c->e->id, &info, &c->diag)) <
+        0)
+        return fail_diag(c, rc);
+    struct tny_player *pl = &c->e->ev.players[ix];
+    if (dq) {
+        pl->dq_after = after;
+    } else {
+        pl->dropped_after = after;
+        pl->rejoined_from = 0;
+    }
+    if (info.n_rounds != c->e->info.n_rounds) {
+        /* The store discarded the draft: it is planned again below. */
+        hub__ev_draft_drop(c->e);
+        c->e->draft_cached = true; /* known: no draft */
+    }
+    c->e->info = info;
+    c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "player %s event=%s player=%s after_round=%d%s%s",
             dq ? "disqualified" : "dropped", c->e->id, q->player_id, (int)after,
             q->reason[0] ? " reason=" : "", q->reason);
     c->rep->round = after;
-    if ((rc = reload(c)) < 0)
-        return rc;
     return replan_draft(c, draft);
 }
 
@@ -656,22 +704,18 @@ static int add_names(struct ctx *c, char **text)
 
 static int draft_reply(struct ctx *c, int32_t round)
 {
-    struct tny_round_plan plan;
+    const struct tny_round_plan *plan = NULL;
     char *text = NULL;
-    int rc = hub_store_load_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
-                                  &c->diag);
+    int rc = hub__ev_draft(c->svc, c->e, &plan, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    if (round && plan.round != round) {
-        tny_round_plan_release(&plan);
+    if (round && plan->round != round)
         return fail(c, TNY_ENOTFOUND,
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
-                    (int)round, (int)plan.round);
-    }
-    rc = tny_round_plan_to_json(&c->e->ev, &plan, &text);
-    c->rep->round = plan.round;
-    tny_round_plan_release(&plan);
+                    (int)round, (int)plan->round);
+    rc = tny_round_plan_to_json(&c->e->ev, plan, &text);
+    c->rep->round = plan->round;
     if (rc == 0)
         rc = add_names(c, &text);
     if (rc < 0) {
@@ -702,11 +746,16 @@ static int pair(struct ctx *c, int32_t round)
     HUB_LOG(HUB_LOG_INFO, "round paired event=%s round=%d tables=%d%s%s",
             c->e->id, (int)plan.round, (int)plan.n_tables,
             rc < 0 ? " not saved: " : "", rc < 0 ? c->diag.msg : "");
-    tny_round_plan_release(&plan);
-    if (rc < 0)
+    if (rc < 0) {
+        tny_round_plan_release(&plan);
         return fail_diag(c, rc);
-    if ((rc = reload(c)) < 0)
-        return rc;
+    }
+    /* Issue 17: the stored draft is the model's (rounds counted with the
+     * draft). */
+    c->touched = true;
+    hub__ev_draft_take(c->e, &plan);
+    c->e->info.n_rounds = want;
+    c->e->feed_dirty = true;
     return draft_reply(c, want);
 }
 
@@ -818,17 +867,14 @@ static int round_reply(struct ctx *c, int32_t round)
 static int cmd_show_draft(struct ctx *c)
 {
     int32_t round = c->req->round;
-    struct tny_round_plan plan;
+    const struct tny_round_plan *plan = NULL;
     if (round >= 1 && round <= c->e->ev.n_rounds)
         return round_reply(c, round);
     if (round == 0 && c->e->ev.n_rounds > 0) {
         struct tny_diag d = {{0}};
-        int rc =
-            hub_store_load_draft(c->svc->store, c->e->id, &c->e->ev, &plan, &d);
+        int rc = hub__ev_draft(c->svc, c->e, &plan, &d);
         if (rc == TNY_ENOTFOUND)
             return round_reply(c, c->e->ev.n_rounds);
-        if (rc == TNY_OK)
-            tny_round_plan_release(&plan);
     }
     return draft_reply(c, round);
 }
@@ -916,37 +962,35 @@ static int64_t draft_length_ms(const struct tny_event *ev,
 static int cmd_publish_round(struct ctx *c)
 {
     struct hub_service *svc = c->svc;
-    struct tny_round_plan plan;
+    const struct tny_round_plan *plan = NULL;
     struct tny_round_clock clock;
     int32_t round = c->req->round;
     int rc;
 
-    if ((rc = hub_store_load_draft(svc->store, c->e->id, &c->e->ev, &plan,
-                                   &c->diag)) < 0)
+    if ((rc = hub__ev_draft(svc, c->e, &plan, &c->diag)) < 0)
         return fail_diag(c, rc);
-    if (plan.round != round) {
-        tny_round_plan_release(&plan);
+    if (plan->round != round)
         return fail(c, TNY_ESTATE,
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
-                    (int)round, (int)plan.round);
-    }
-    rc = tny_round_clock_init(&clock, draft_length_ms(&c->e->ev, &plan),
+                    (int)round, (int)plan->round);
+    rc = tny_round_clock_init(&clock, draft_length_ms(&c->e->ev, plan),
                               &c->diag);
     /* All or nothing: a table whose assignment the wire refuses (a control
      * character in a name) stops the publish before anything changes. */
     if (rc == TNY_OK)
-        rc = hub__check_plan_assignments(c->e, &plan, &c->diag);
-    tny_round_plan_release(&plan);
+        rc = hub__check_plan_assignments(c->e, plan, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
 
     /* The round status and its clock: one transaction, one commit. */
-    if ((rc = hub_store_publish_round(svc->store, c->e->id, round, &clock,
-                                      c->actor, &c->diag)) < 0)
+    if ((rc = hub_store_publish_draft(svc->store, c->e->id, round, &clock,
+                                      &c->e->ev, plan, c->actor, &c->diag)) < 0)
         return fail_diag(c, rc);
-    if ((rc = reload(c)) < 0)
-        return rc;
+    /* Issue 17: the draft becomes the model's current round in place. */
+    c->touched = true;
+    if ((rc = hub__ev_publish_draft(c->e)) < 0)
+        return fail(c, rc, "out of memory");
     /* Cached as hub__save_clock caches a clock it saved. */
     c->e->clock = clock;
     c->e->clock_round = round;
@@ -1031,6 +1075,7 @@ static int cmd_close_round(struct ctx *c)
                                     HUB_ROUND_CLOSED, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
+    c->touched = true;
     /* A closed round's clock stops where it stood (issue 8): tables, the
      * dashboard and the overlays show the time left (or over) at the
      * close, not a countdown that runs on.  Same batch as the close. */
@@ -1046,8 +1091,12 @@ static int cmd_close_round(struct ctx *c)
     c->rep->round = c->req->round;
     HUB_LOG(HUB_LOG_INFO, "round closed event=%s round=%d", c->e->id,
             (int)c->req->round);
-    if ((rc = reload(c)) < 0)
-        return rc;
+    /* Issue 17: the model's round row follows (a round before the current
+     * one is not in it). */
+    c->touched = true;
+    if (c->req->round == c->e->round.number)
+        c->e->round.status = HUB_ROUND_CLOSED;
+    c->e->feed_dirty = true;
     if ((rc = finish_if_complete(c)) < 0)
         return rc;
     /* Tables show the round as closed (no more entry). */
@@ -1133,6 +1182,7 @@ static int table_pause(struct ctx *c, bool pause)
                                         q->table, true, ran, c->actor,
                                         &c->diag)) < 0)
             return fail_diag(c, rc);
+        c->touched = true;
         if ((rc = hub__ev_set_paused_at(c->e, q->round, q->table, ran)) < 0)
             return fail(c, rc, "out of memory");
     } else {
@@ -1149,6 +1199,7 @@ static int table_pause(struct ctx *c, bool pause)
                                         q->table, false, total, c->actor,
                                         &c->diag)) < 0)
             return fail_diag(c, rc);
+        c->touched = true;
         if ((rc = hub__ev_set_extension(c->e, q->round, q->table, total)) < 0 ||
             (rc = hub__ev_set_paused_at(c->e, q->round, q->table, -1)) < 0)
             return fail(c, rc, "out of memory");
@@ -1199,6 +1250,7 @@ static int clock_cmd(struct ctx *c, enum clock_op op)
                                          q->table, q->extra_ms, c->actor,
                                          &total, &c->diag)) < 0)
             return fail_diag(c, rc);
+        c->touched = true;
         if ((rc = hub__ev_set_extension(c->e, q->round, q->table, total)) < 0)
             return fail(c, rc, "out of memory");
         HUB_LOG(HUB_LOG_INFO,
@@ -1252,8 +1304,10 @@ static int clock_cmd(struct ctx *c, enum clock_op op)
                                              HUB_ROUND_STARTED, c->actor,
                                              &c->diag)) < 0)
             return fail_diag(c, rc);
+        c->touched = true;
         c->e->round.status = HUB_ROUND_STARTED;
     }
+    c->touched = true; /* the clock is cached once saved */
     if ((rc = hub__save_clock(c->svc, c->e, &clock, c->actor, &c->diag)) < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "clock %s event=%s round=%d",
@@ -1277,8 +1331,12 @@ static int cmd_clock_draft(struct ctx *c)
     int rc;
     if ((rc = need_current(c, c->req->round)) < 0)
         return rc;
-    if ((rc = hub__draft_start(c->svc, c->e, c->req->round, c->req->table,
-                               c->actor, c->now, c->ob, &c->diag)) < 0)
+    int64_t had = hub__ev_start_delay(c->e, c->req->round, c->req->table);
+    rc = hub__draft_start(c->svc, c->e, c->req->round, c->req->table, c->actor,
+                          c->now, c->ob, &c->diag);
+    /* hub__draft_start checks first; the model changed once it wrote. */
+    c->touched = hub__ev_start_delay(c->e, c->req->round, c->req->table) != had;
+    if (rc < 0)
         return fail_diag(c, rc);
     c->rep->round = c->req->round;
     return TNY_OK;
@@ -1401,10 +1459,27 @@ static int cmd_enter_result(struct ctx *c)
         return rc == TNY_EINVAL ? fail(c, rc, "%s", why) : rc;
     memset(mapped.result.penalty, 0, sizeof(mapped.result.penalty));
     int64_t id = 0;
+    struct hub_table_facts facts;
+    if ((rc = hub_store_table_facts(c->svc->store, c->e->id, q->round, q->table,
+                                    &c->e->ev, t, &facts, &c->diag)) < 0)
+        return fail_diag(c, rc);
     rc = hub_store_enter_result(c->svc->store, c->e->id, q->round, q->table,
                                 &c->e->ev, &mapped, c->actor, &id, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
+    /* Issue 17: the counted result in the model, as the projection reads
+     * it: the table's TX-7 penalties merged, its open conflicts resolved. */
+    c->touched = true;
+    struct tny_table *mt = (struct tny_table *)t;
+    bool had = mt->has_result;
+    mt->result = mapped.result;
+    memcpy(mt->result.penalty, facts.penalty, sizeof(facts.penalty));
+    mt->has_result = true;
+    if (q->round == c->e->round.number) {
+        c->e->round.n_results += !had;
+        c->e->round.n_conflicts -= facts.open_conflicts;
+    }
+    c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "result entered event=%s round=%d table=%d%s%s%s",
             c->e->id, (int)q->round, (int)q->table,
             q->override ? " override" : "", q->reason[0] ? " reason=" : "",
@@ -1416,8 +1491,6 @@ static int cmd_enter_result(struct ctx *c)
     }
     c->rep->round = q->round;
     c->rep->count = (uint64_t)id;
-    if ((rc = reload(c)) < 0)
-        return rc;
     /* The table shows the organiser's result (published rounds). */
     return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
                                          : TNY_OK;
@@ -1440,7 +1513,17 @@ static int cmd_penalty(struct ctx *c)
             "penalty event=%s round=%d table=%d player=%s units=%lld", c->e->id,
             (int)q->round, (int)q->table, q->player_id,
             (long long)q->points_units);
-    return reload(c);
+    /* Issue 17: in place; the projection merges penalties into a counted
+     * result only (a later result brings them, hub_store_table_facts). */
+    c->touched = true;
+    struct tny_table *t =
+        (struct tny_table *)round_table(c->e, q->round, q->table);
+    for (int32_t k = 0; t && t->has_result && k < t->n_seats; k++)
+        if (!q->player_id[0] ||
+            strcmp(c->e->ev.players[t->seats[k]].id, q->player_id) == 0)
+            t->result.penalty[k] += q->points_units;
+    c->e->feed_dirty = true;
+    return TNY_OK;
 }
 
 /* ---- devices ---------------------------------------------------------------
@@ -1626,7 +1709,13 @@ static int cmd_discard_draft(struct ctx *c)
     HUB_LOG(HUB_LOG_INFO, "draft discarded event=%s round=%d", c->e->id,
             (int)draft);
     c->rep->round = draft;
-    return reload(c);
+    /* Issue 17: in place, the model has no draft now. */
+    c->touched = true;
+    hub__ev_draft_drop(c->e);
+    c->e->draft_cached = true;
+    c->e->info.n_rounds = draft - 1;
+    c->e->feed_dirty = true;
+    return TNY_OK;
 }
 
 static int cmd_unpublish_round(struct ctx *c)
@@ -2017,6 +2106,7 @@ static int finish_if_complete(struct ctx *c)
                                          HUB_EVENT_FINISHED, c->actor,
                                          &c->diag)) < 0)
         return fail_diag(c, rc);
+    c->touched = true;
     /* Issue 22: the event's devices are free for the next event (its
      * publish hands them out again); they wait (assignment cleared). */
     int32_t freed = 0;
@@ -2041,8 +2131,9 @@ static int finish_if_complete(struct ctx *c)
                  "event",
                  c->e->id, (int)freed, freed == 1 ? "" : "s",
                  freed == 1 ? "is" : "are");
+    c->e->info.status = HUB_EVENT_FINISHED; /* issue 17: in place */
     c->e->feed_dirty = true;
-    return reload(c);
+    return TNY_OK;
 }
 
 /* ---- the table of commands --------------------------------------------------
@@ -2052,45 +2143,50 @@ struct command {
     enum tny_wire_cmd cmd;
     bool needs_event;
     int (*run)(struct ctx *c);
+    /* Issue 17: the handler checks everything before its first write and
+     * changes the model in place after it (or reads only): no snapshot of
+     * the service's memory is taken; a failure after the first write
+     * (c->touched) reads the model back from the store. */
+    bool in_place;
 };
 
 static const struct command commands[] = {
-    {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event},
-    {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players},
-    {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player},
-    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player},
-    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player},
-    {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player},
-    {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies},
-    {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round},
-    {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft},
-    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players},
-    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table},
-    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table},
-    {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round},
-    {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start},
-    {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause},
-    {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume},
-    {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend},
-    {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result},
-    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty},
-    {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings},
-    {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event},
-    {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices},
-    {TNY_WIRE_CMD_ASSIGN_DEVICE, true, cmd_assign_device},
-    {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round},
-    {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage},
-    {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events},
-    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft},
-    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round},
-    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round},
-    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player},
-    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results},
-    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict},
-    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log},
-    {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device},
-    {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft},
-    {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event},
+    {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event, false},
+    {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players, false},
+    {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player, false},
+    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player, true},
+    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player, true},
+    {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player, false},
+    {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies, false},
+    {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round, true},
+    {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft, true},
+    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players, false},
+    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table, false},
+    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table, false},
+    {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round, true},
+    {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start, true},
+    {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause, true},
+    {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume, true},
+    {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend, true},
+    {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result, true},
+    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty, true},
+    {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings, true},
+    {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event, true},
+    {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices, true},
+    {TNY_WIRE_CMD_ASSIGN_DEVICE, true, cmd_assign_device, false},
+    {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round, true},
+    {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage, false},
+    {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events, true},
+    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, true},
+    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round, false},
+    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
+    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, false},
+    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results, true},
+    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, false},
+    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log, true},
+    {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device, false},
+    {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft, true},
+    {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event, false},
 };
 
 /* ---- all or nothing (issue 22) -------------------------------------------
@@ -2149,6 +2245,52 @@ static void undo_release(struct undo *u)
     free(u->tables);
     free(u->ext);
     memset(u, 0, sizeof(*u));
+}
+
+/* Issue 17: after a failure past the first write of an in-place command
+ * (the store rolled back, or part of it committed without a batch): the
+ * event's model and the devices' assignments are read back from the store
+ * (the recovery path, as at start-up). */
+static void model_recover(struct hub_service *svc, struct hub_ev *e)
+{
+    struct tny_diag why = {{0}};
+    struct hub_ev *f = NULL;
+    if (e && hub__ev_load_fresh(svc, e->id, &f, &why) == TNY_OK) {
+        if (e->loaded)
+            tny_event_release(&e->ev);
+        hub__ev_draft_drop(e);
+        free(e->tables);
+        free(e->ext);
+        e->loaded = f->loaded;
+        e->ev = f->ev;
+        e->info = f->info;
+        e->round = f->round;
+        e->state_round = f->state_round;
+        e->n_tables = f->n_tables;
+        e->tables = f->tables;
+        e->n_ext = f->n_ext;
+        e->cap_ext = f->cap_ext;
+        e->ext = f->ext;
+        e->clock_round = f->clock_round;
+        e->clock = f->clock;
+        e->clock_expired_seen = false;
+        e->feed_dirty = true;
+        f->loaded = false;
+        f->tables = NULL;
+        f->ext = NULL;
+        hub__ev_free(f);
+        svc->stats.model_loads++;
+    } else if (e) {
+        HUB_LOG(HUB_LOG_ERROR, "event %s: model not read back: %s", e->id,
+                why.msg);
+        hub__ev_invalidate(e);
+        e->state_round = 0;
+        e->clock_round = 0;
+    }
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if (hub__device_refresh(svc, &svc->devices[i], &why) < 0)
+            HUB_LOG(HUB_LOG_ERROR, "device %s: not read back: %s",
+                    svc->devices[i].id, why.msg);
 }
 
 /* Puts back what undo_save copied (the store is rolled back already). */
@@ -2234,7 +2376,13 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         fail(&c, TNY_ENOMEM, "out of memory");
         return TNY_OK;
     }
-    if (undo_save(&u, svc, c.e, ob) < 0) {
+    if (cmd->in_place) {
+        /* Nothing of the model is copied: only counters. */
+        u.n_out = ob->n;
+        u.n_events = svc->n_events;
+        u.n_devices = svc->n_devices;
+        u.version_reserved = svc->version_reserved;
+    } else if (undo_save(&u, svc, c.e, ob) < 0) {
         undo_release(&u);
         fail(&c, TNY_ENOMEM, "out of memory");
         if (hub_store_set_reason(svc->store, NULL) < 0)
@@ -2259,12 +2407,21 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
             fail(&c, TNY_ESTATE, "%s; nothing was changed", cd.msg);
         }
     }
-    if (rep->rc < 0)
+    if (rep->rc < 0 && cmd->in_place) {
+        for (int32_t i = u.n_out; i < ob->n; i++)
+            free(ob->msgs[i].payload);
+        if (ob->n > u.n_out)
+            ob->n = u.n_out;
+        svc->version_reserved = u.version_reserved;
+        if (c.touched)
+            model_recover(svc, c.e);
+    } else if (rep->rc < 0) {
         undo_restore(&u, svc, ob);
-    else if (c.deleted)
+    } else if (c.deleted)
         hub__ev_remove(svc, c.e);
     undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
         HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");
+    hub__model_check(svc, tny_wire_cmd_name(req->cmd));
     return TNY_OK;
 }

@@ -10,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 void hub__ev_free(struct hub_ev *e)
 {
     if (!e)
         return;
     if (e->loaded)
         tny_event_release(&e->ev);
+    hub__ev_draft_drop(e);
     free(e->tables);
     free(e->ext);
     hub__feed_cache_free(e->feed_cache);
@@ -33,6 +36,8 @@ int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out)
     e->tables = NULL;
     e->ext = NULL;
     e->n_tables = e->n_ext = e->cap_ext = 0;
+    e->draft_cached = false;
+    memset(&e->draft, 0, sizeof(e->draft));
     if (src->loaded) {
         if (tny_event_copy(&src->ev, &e->ev) < 0)
             goto oom;
@@ -112,6 +117,81 @@ void hub__ev_invalidate(struct hub_ev *e)
         tny_event_release(&e->ev);
     e->loaded = false;
     e->feed_dirty = true;
+    hub__ev_draft_drop(e);
+}
+
+void hub__ev_draft_drop(struct hub_ev *e)
+{
+    if (e->draft_cached)
+        tny_round_plan_release(&e->draft);
+    memset(&e->draft, 0, sizeof(e->draft));
+    e->draft_cached = false;
+}
+
+int hub__ev_draft(struct hub_service *svc, struct hub_ev *e,
+                  const struct tny_round_plan **out, struct tny_diag *diag)
+{
+    *out = NULL;
+    if (!e->draft_cached) {
+        int rc =
+            hub_store_load_draft(svc->store, e->id, &e->ev, &e->draft, diag);
+        if (rc == TNY_ENOTFOUND)
+            memset(&e->draft, 0, sizeof(e->draft));
+        else if (rc < 0)
+            return rc;
+        e->draft_cached = true;
+    }
+    if (e->draft.round == 0)
+        return tny_diag_set(diag, TNY_ENOTFOUND, "event \"%s\": no draft round",
+                            e->id);
+    *out = &e->draft;
+    return TNY_OK;
+}
+
+int hub__ev_publish_draft(struct hub_ev *e)
+{
+    const struct tny_round_plan *p = &e->draft;
+    int rc;
+    if (!e->loaded || !e->draft_cached || p->round != e->ev.n_rounds + 1)
+        return TNY_ESTATE;
+    if ((rc = tny_event_append_round(&e->ev, p)) < 0)
+        return rc;
+    e->round = (struct hub_round_info){.number = p->round,
+                                       .stage = p->stage,
+                                       .stage_index = p->stage_index,
+                                       .status = HUB_ROUND_PUBLISHED,
+                                       .n_tables = p->n_tables};
+    if (e->info.status == HUB_EVENT_SETUP)
+        e->info.status = HUB_EVENT_RUNNING;
+    /* The new round's table states: the plan's AG-4 first seats, nothing
+     * submitted yet. */
+    free(e->tables);
+    e->n_tables = 0;
+    e->state_round = 0; /* rebuilt from the store if the copy fails */
+    e->clock_expired_seen = false;
+    e->tables = calloc((size_t)p->n_tables + 1, sizeof(*e->tables));
+    if (e->tables) {
+        for (int32_t t = 0; t < p->n_tables; t++) {
+            if (p->tables[t].is_bye)
+                continue;
+            struct hub_table_state *ts = &e->tables[e->n_tables++];
+            ts->number = p->tables[t].number;
+            ts->first_seat = p->tables[t].first_seat;
+        }
+        e->state_round = e->ev.n_rounds;
+    }
+    hub__ev_draft_drop(e);
+    e->draft_cached = true; /* known: no draft */
+    e->feed_dirty = true;
+    return TNY_OK;
+}
+
+void hub__ev_draft_take(struct hub_ev *e, struct tny_round_plan *plan)
+{
+    hub__ev_draft_drop(e);
+    e->draft = *plan;
+    e->draft_cached = true;
+    memset(plan, 0, sizeof(*plan));
 }
 
 /* Rebuilds the table states when the current round changed: pending and
@@ -170,6 +250,31 @@ static int ev_sync_tables(struct hub_service *svc, struct hub_ev *e,
     return TNY_OK;
 }
 
+/* Loads e's projection, round and table states from the store. */
+static int ev_load(struct hub_service *svc, struct hub_ev *e,
+                   struct tny_diag *diag)
+{
+    struct hub_event_info info;
+    int rc;
+    if ((rc = hub_store_get_event(svc->store, e->id, &info, diag)) < 0)
+        return rc;
+    if ((rc = hub_store_load_event(svc->store, e->id, &e->ev, diag)) < 0)
+        return rc;
+    e->info = info;
+    e->loaded = true;
+    memset(&e->round, 0, sizeof(e->round));
+    if (e->ev.n_rounds > 0 &&
+        (rc = hub_store_get_round(svc->store, e->id, e->ev.n_rounds, &e->round,
+                                  diag)) < 0)
+        goto fail;
+    if ((rc = ev_sync_tables(svc, e, diag)) < 0)
+        goto fail;
+    return TNY_OK;
+fail:
+    hub__ev_invalidate(e);
+    return rc;
+}
+
 int hub__ev_get(struct hub_service *svc, const char *id, struct hub_ev **out,
                 struct tny_diag *diag)
 {
@@ -181,25 +286,87 @@ int hub__ev_get(struct hub_service *svc, const char *id, struct hub_ev **out,
         return TNY_OK;
     }
     struct hub_event_info info;
-    if ((rc = hub_store_get_event(svc->store, id, &info, diag)) < 0)
+    if (!e) {
+        /* An event the cache does not know: it must exist first. */
+        if ((rc = hub_store_get_event(svc->store, id, &info, diag)) < 0)
+            return rc;
+        if ((rc = hub__ev_add(svc, id, &e)) < 0)
+            return rc;
+    }
+    if ((rc = ev_load(svc, e, diag)) < 0)
         return rc;
-    if (!e && (rc = hub__ev_add(svc, id, &e)) < 0)
-        return rc;
-    if ((rc = hub_store_load_event(svc->store, id, &e->ev, diag)) < 0)
-        return rc;
-    e->info = info;
-    e->loaded = true;
-    memset(&e->round, 0, sizeof(e->round));
-    if (e->ev.n_rounds > 0 &&
-        (rc = hub_store_get_round(svc->store, id, e->ev.n_rounds, &e->round,
-                                  diag)) < 0)
-        goto fail;
-    if ((rc = ev_sync_tables(svc, e, diag)) < 0)
-        goto fail;
+    svc->stats.model_loads++;
     *out = e;
     return TNY_OK;
-fail:
-    hub__ev_invalidate(e);
+}
+
+int hub__ev_apply_log(struct hub_ev *e, const struct hub_log_entry *l)
+{
+    bool ext = strcmp(l->kind, "clock.extend_table") == 0;
+    bool draft = strcmp(l->kind, "clock.draft_start") == 0;
+    bool pause = strcmp(l->kind, "clock.table_pause") == 0;
+    bool resume = strcmp(l->kind, "clock.table_resume") == 0;
+    int rc = TNY_OK;
+    if (!ext && !draft && !pause && !resume)
+        return TNY_OK;
+    json_t *d = json_loads(l->detail ? l->detail : "{}", 0, NULL);
+    json_int_t r = json_integer_value(json_object_get(d, "round"));
+    json_int_t t = json_integer_value(json_object_get(d, "table"));
+    json_int_t tot = json_integer_value(json_object_get(d, "total_ms"));
+    json_int_t delay = json_integer_value(json_object_get(d, "start_delay_ms"));
+    json_int_t ran = json_integer_value(json_object_get(d, "elapsed_ms"));
+    if (ext || resume)
+        rc = hub__ev_set_extension(e, (int32_t)r, (int32_t)t, (int64_t)tot);
+    if (rc == 0 && (pause || resume)) /* issue 22 */
+        rc = hub__ev_set_paused_at(e, (int32_t)r, (int32_t)t,
+                                   pause ? (int64_t)ran : -1);
+    if (rc == 0 && draft)
+        rc = hub__ev_set_start_delay(e, (int32_t)r, (int32_t)t, (int64_t)delay);
+    json_decref(d);
+    return rc;
+}
+
+int hub__ev_load_fresh(struct hub_service *svc, const char *id,
+                       struct hub_ev **out, struct tny_diag *diag)
+{
+    struct hub_ev *e = calloc(1, sizeof(*e));
+    int64_t after = 0;
+    int rc;
+    *out = NULL;
+    if (!e)
+        return TNY_ENOMEM;
+    snprintf(e->id, sizeof(e->id), "%s", id);
+    if ((rc = ev_load(svc, e, diag)) < 0)
+        goto out;
+    for (;;) { /* the judge's extensions, as the start-up replays them */
+        struct hub_log_entry *log = NULL;
+        int32_t n = 0;
+        if ((rc = hub_store_read_log(svc->store, id, after, 4096, &log, &n,
+                                     diag)) < 0)
+            goto out;
+        for (int32_t i = 0; i < n && rc == 0; i++) {
+            after = log[i].seq;
+            rc = hub__ev_apply_log(e, &log[i]);
+        }
+        hub_log_entries_free(log, n);
+        if (rc < 0)
+            goto out;
+        if (n < 4096)
+            break;
+    }
+    if (e->ev.n_rounds > 0) {
+        rc = hub_store_load_clock(svc->store, id, e->ev.n_rounds, &e->clock,
+                                  diag);
+        if (rc == TNY_OK)
+            e->clock_round = e->ev.n_rounds;
+        else if (rc == TNY_ENOTFOUND)
+            rc = TNY_OK;
+    }
+out:
+    if (rc < 0)
+        hub__ev_free(e);
+    else
+        *out = e;
     return rc;
 }
 

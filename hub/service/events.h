@@ -24,9 +24,36 @@ void hub__ev_remove(struct hub_service *svc, struct hub_ev *e);
  * TNY_ENOMEM. */
 TNY_MUST_USE int hub__ev_get(struct hub_service *svc, const char *id,
                              struct hub_ev **out, struct tny_diag *diag);
+/* Issue 17: one log row's clock change (a judge's extension, pause,
+ * resume, AG-14 draft start) applied to e, as the start-up replays the
+ * log; other rows change nothing.  Errors: TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_apply_log(struct hub_ev *e,
+                                   const struct hub_log_entry *l);
+/* Issue 17: the event as a fresh start would load it (projection, round,
+ * table states, extensions from the log, the current round's stored
+ * clock) in a new entry that is not in the cache: what the model check
+ * compares the model with.  Free with hub__ev_free.  Errors: those of
+ * hub__ev_get. */
+TNY_MUST_USE int hub__ev_load_fresh(struct hub_service *svc, const char *id,
+                                    struct hub_ev **out, struct tny_diag *diag);
 /* Drops the projection after a write (the next hub__ev_get reloads) and
  * marks the feed dirty. */
 void hub__ev_invalidate(struct hub_ev *e);
+/* Issue 17: the draft round, read from the store once and kept in the
+ * model until the next change of the draft (*out borrowed from e; valid
+ * until the draft changes).  Errors: TNY_ENOTFOUND (no draft: diag says
+ * so), those of hub_store_load_draft. */
+TNY_MUST_USE int hub__ev_draft(struct hub_service *svc, struct hub_ev *e,
+                               const struct tny_round_plan **out,
+                               struct tny_diag *diag);
+/* The draft just stored becomes the model's (plan consumed: emptied). */
+void hub__ev_draft_take(struct hub_ev *e, struct tny_round_plan *plan);
+/* After the store published the draft: the cached draft becomes the
+ * model's current round (its round row, table states; the event runs).
+ * Errors: TNY_ESTATE (no cached draft of the next round), TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_publish_draft(struct hub_ev *e);
+/* Forgets the cached draft (read again when next needed). */
+void hub__ev_draft_drop(struct hub_ev *e);
 /* The table of the current round numbered `number`, or NULL. */
 struct tny_table *hub__ev_table(struct hub_ev *e, int32_t number);
 struct hub_table_state *hub__ev_table_state(struct hub_ev *e, int32_t number);

@@ -27,6 +27,7 @@
 
 #include "devices.h"
 #include "events.h"
+#include "model_check.h"
 #include "hub/log.h"
 #include "publish.h"
 #include "results.h"
@@ -522,6 +523,8 @@ static int result_finish(struct hub_service *svc, struct result_job *job,
     }
     if (outcome->kind == HUB_SUBMIT_CONFLICT && ts)
         ts->conflict = true;
+    if (outcome->kind == HUB_SUBMIT_CONFLICT && sub.round == e->round.number)
+        e->round.n_conflicts++; /* one more unresolved row (issue 17) */
     if (job->applied && e->ev.format.game == TNY_GAME_TANTRIX)
         *invalidate = true;
     e->feed_dirty = true;
@@ -649,5 +652,6 @@ int hub_service_on_results(struct hub_service *svc, int32_t n,
         }
     }
     free(jobs);
+    hub__model_check(svc, "results");
     return rc;
 }

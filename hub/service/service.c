@@ -93,42 +93,20 @@ static int rebuild(struct hub_service *svc, struct tny_diag *diag)
             return rc;
         for (int32_t i = 0; i < n && rc == 0; i++) {
             after = log[i].seq;
-            bool reg = strcmp(log[i].kind, "device.register") == 0;
-            bool ext = strcmp(log[i].kind, "clock.extend_table") == 0;
-            bool draft = strcmp(log[i].kind, "clock.draft_start") == 0;
-            bool pause = strcmp(log[i].kind, "clock.table_pause") == 0;
-            bool resume = strcmp(log[i].kind, "clock.table_resume") == 0;
-            if (!reg && !ext && !draft && !pause && !resume)
-                continue;
-            json_t *d =
-                json_loads(log[i].detail ? log[i].detail : "{}", 0, NULL);
-            if (reg) {
+            if (strcmp(log[i].kind, "device.register") == 0) {
+                json_t *d =
+                    json_loads(log[i].detail ? log[i].detail : "{}", 0, NULL);
                 const char *id =
                     json_string_value(json_object_get(d, "device"));
                 struct hub_device *dev;
                 if (id && tny_wire_id_valid(id))
                     rc = hub__device_insert(svc, id, &dev);
-            } else {
+                json_decref(d);
+            } else if (log[i].event[0]) {
                 struct hub_ev *e = hub__ev_find(svc, log[i].event);
-                json_int_t r = json_integer_value(json_object_get(d, "round"));
-                json_int_t t = json_integer_value(json_object_get(d, "table"));
-                json_int_t tot =
-                    json_integer_value(json_object_get(d, "total_ms"));
-                json_int_t delay =
-                    json_integer_value(json_object_get(d, "start_delay_ms"));
-                json_int_t ran =
-                    json_integer_value(json_object_get(d, "elapsed_ms"));
-                if (e && (ext || resume))
-                    rc = hub__ev_set_extension(e, (int32_t)r, (int32_t)t,
-                                               (int64_t)tot);
-                if (e && rc == 0 && (pause || resume)) /* issue 22 */
-                    rc = hub__ev_set_paused_at(e, (int32_t)r, (int32_t)t,
-                                               pause ? (int64_t)ran : -1);
-                if (e && rc == 0 && draft)
-                    rc = hub__ev_set_start_delay(e, (int32_t)r, (int32_t)t,
-                                                 (int64_t)delay);
+                if (e)
+                    rc = hub__ev_apply_log(e, &log[i]);
             }
-            json_decref(d);
         }
         hub_log_entries_free(log, n);
         if (rc < 0)
@@ -164,6 +142,8 @@ int hub_service_new(struct hub_store *store,
         return TNY_ENOMEM;
     svc->store = store;
     svc->opt = *opt;
+    const char *check = getenv("TNY_MODEL_CHECK");
+    svc->model_check = check && strcmp(check, "1") == 0;
     if (!svc->opt.draw_seed)
         svc->opt.draw_seed = urandom_seed;
     snprintf(svc->prefix, sizeof(svc->prefix), "%s", opt->device_prefix);

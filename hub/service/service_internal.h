@@ -22,6 +22,7 @@
 #include "hub/service.h"
 #include "store.h"
 #include "tny/event.h"
+#include "tny/pair.h"
 #include "tny/wire.h"
 
 struct hub_device {
@@ -93,6 +94,11 @@ struct hub_ev {
      * next build sends every document (after a reconnect). */
     struct hub_feed_cache *feed_cache;
     bool feed_full;
+    /* Issue 17: the draft round as stored (draft_cached; round 0 and no
+     * tables = no draft), kept so that show, edits and publish need not
+     * read it back; dropped with the projection. */
+    bool draft_cached;
+    struct tny_round_plan draft;
 };
 
 /* Frees what feed.c keeps of an event's last build (NULL: nothing). */
@@ -126,6 +132,9 @@ struct hub_service {
     bool rp_active;
     int32_t rp_phase, rp_next;
     int32_t n_presence_dirty; /* devices with presence_dirty */
+    /* Issue 17: TNY_MODEL_CHECK=1 (tests): the model is compared with a
+     * fresh load after every console command and result batch. */
+    bool model_check;
 };
 
 #endif

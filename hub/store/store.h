@@ -397,6 +397,21 @@ TNY_MUST_USE int hub_store_publish_round(struct hub_store *store,
                                          const struct tny_round_clock *clock,
                                          const char *actor,
                                          struct tny_diag *diag);
+/* Issue 17: hub_store_publish_round for a caller that keeps the event's
+ * model: ev (the projection of the event's published rounds) and plan
+ * (its draft as stored, round `round`).  The event with the round
+ * published is checked in memory (ev with plan appended) instead of being
+ * read back from the rows; when the rows say ev is not the projection,
+ * they are read back as hub_store_publish_round does.  hub_store_save_draft
+ * checks its ev and plan the same way.  Errors: those of
+ * hub_store_publish_round; TNY_EINVAL (plan is not round `round`). */
+TNY_MUST_USE int hub_store_publish_draft(struct hub_store *store,
+                                         const char *event_id, int32_t round,
+                                         const struct tny_round_clock *clock,
+                                         const struct tny_event *ev,
+                                         const struct tny_round_plan *plan,
+                                         const char *actor,
+                                         struct tny_diag *diag);
 
 /* Errors: TNY_ENOTFOUND, TNY_ESTATE. */
 TNY_MUST_USE int hub_store_get_round(struct hub_store *store,
@@ -505,6 +520,21 @@ TNY_MUST_USE int hub_store_counted_id(struct hub_store *store,
                                       const char *event_id, int32_t round,
                                       int32_t table, int64_t *id,
                                       struct tny_diag *diag);
+
+/* Issue 17: what an organiser's entry at table `table` of round `round`
+ * changes beyond the result, for the service's model: the table's open
+ * conflicts (the entry resolves them) and its TX-7 penalty units by seat
+ * (tb is the table in ev, the event's model: the projection merges them
+ * into the counted result).  Errors: TNY_ENOTFOUND, TNY_ESTATE. */
+struct hub_table_facts {
+    int32_t open_conflicts;
+    int64_t penalty[TNY_MAX_SEATS];
+};
+TNY_MUST_USE int
+hub_store_table_facts(struct hub_store *store, const char *event_id,
+                      int32_t round, int32_t table, const struct tny_event *ev,
+                      const struct tny_table *tb, struct hub_table_facts *out,
+                      struct tny_diag *diag);
 
 /* The organiser enters or corrects a table's result (CM-5, CM-6), as the
  * service checked it: result is table `table` of ev with its result in

@@ -1282,6 +1282,54 @@ int hub_store_draft_move(struct hub_store *store, const char *event_id,
     return draft_edit_tx(store, event_id, round, &e, actor, diag);
 }
 
+/* Issue 17: the event with its draft checked as hs_validate_event(with
+ * the draft) would, without reading the rows back: ev (the caller's model,
+ * the projection of the event's published rounds) with plan appended,
+ * validated in memory.  When the rows say ev is not that projection
+ * (another number of players or of published rounds), the rows are read
+ * back and checked instead. */
+static int validate_model(struct hub_store *s, int64_t ev_row,
+                          const struct tny_event *ev,
+                          const struct tny_round_plan *plan, bool with_draft,
+                          struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    if ((rc = hs_prepare(s,
+                         "SELECT (SELECT count(*) FROM players WHERE event_id "
+                         "= ?1), (SELECT count(*) FROM rounds WHERE event_id "
+                         "= ?1 AND status <> 'draft')",
+                         &st, d)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, ev_row);
+    if ((rc = hs_row(s, st, &row, d)) < 0) {
+        hs_finalize(s, st);
+        return rc;
+    }
+    int32_t players = sqlite3_column_int(st, 0),
+            rounds = sqlite3_column_int(st, 1);
+    hs_finalize(s, st);
+    /* The plan is a draft still (save) or the round just published. */
+    if (players != ev->n_players || plan->round != ev->n_rounds + 1 ||
+        rounds != ev->n_rounds + (with_draft ? 0 : 1))
+        return hs_validate_event(s, ev_row, with_draft, d);
+    struct tny_event tmp = *ev; /* shares everything but the rounds array */
+    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(ev->n_rounds + 1));
+    if (!tmp.rounds)
+        return TNY_ENOMEM;
+    if (ev->n_rounds > 0)
+        memcpy(tmp.rounds, ev->rounds,
+               sizeof(*tmp.rounds) * (size_t)ev->n_rounds);
+    rc = tny_event_append_round(&tmp, plan);
+    if (rc == 0) {
+        rc = tny_event_validate(&tmp, d);
+        free(tmp.rounds[tmp.n_rounds - 1].tables);
+    }
+    free(tmp.rounds);
+    return rc;
+}
+
 int hub_store_save_draft(struct hub_store *store, const char *event_id,
                          const struct tny_event *ev,
                          const struct tny_round_plan *plan, const char *actor,
@@ -1364,7 +1412,7 @@ int hub_store_save_draft(struct hub_store *store, const char *event_id,
                            &round_row, diag)) < 0 ||
         (rc = hs_insert_tables(store, round_row, plan, map, ev->n_players,
                                diag)) < 0 ||
-        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        (rc = validate_model(store, ev_row, ev, plan, true, diag)) < 0)
         goto out;
     rc = hs_log(store, actor, event_id, "round.draft",
                 json_pack("{s:i, s:s, s:i}", "round", (int)plan->round, "stage",
@@ -1459,7 +1507,9 @@ out:
  * transaction (status already range-checked). */
 static int round_status_tx(struct hub_store *store, const char *event_id,
                            int32_t round, enum hub_round_status status,
-                           const char *actor, struct tny_diag *diag)
+                           const struct tny_event *ev,
+                           const struct tny_round_plan *plan, const char *actor,
+                           struct tny_diag *diag)
 {
     static const char *const kinds[] = {"round.draft", "round.publish",
                                         "round.start", "round.close"};
@@ -1520,8 +1570,11 @@ static int round_status_tx(struct hub_store *store, const char *event_id,
         sqlite3_bind_int64(st, 1, ev_row);
         if ((rc = hs_done(store, st, diag)) < 0)
             goto out;
-        /* A published round enters the projection: check it. */
-        if ((rc = hs_validate_event(store, ev_row, false, diag)) < 0)
+        /* A published round enters the projection: check it (in memory
+         * when the caller gave its model and the draft). */
+        if ((rc = ev && plan
+                      ? validate_model(store, ev_row, ev, plan, false, diag)
+                      : hs_validate_event(store, ev_row, false, diag)) < 0)
             goto out;
     }
     rc = hs_log(store, actor, event_id, kinds[status],
@@ -1541,7 +1594,8 @@ int hub_store_set_round_status(struct hub_store *store, const char *event_id,
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
         return rc;
-    rc = round_status_tx(store, event_id, round, status, actor, diag);
+    rc = round_status_tx(store, event_id, round, status, NULL, NULL, actor,
+                         diag);
     return hs_finish(store, rc, diag);
 }
 
@@ -1851,7 +1905,9 @@ out:
  * clock stored. */
 static int write_clock(struct hub_store *store, const char *event_id,
                        int32_t round, bool publish,
-                       const struct tny_round_clock *clock, const char *actor,
+                       const struct tny_round_clock *clock,
+                       const struct tny_event *ev,
+                       const struct tny_round_plan *plan, const char *actor,
                        struct tny_diag *diag)
 {
     int rc;
@@ -1860,8 +1916,8 @@ static int write_clock(struct hub_store *store, const char *event_id,
         (rc = hs_begin(store, diag)) < 0)
         return rc;
     if (publish)
-        rc = round_status_tx(store, event_id, round, HUB_ROUND_PUBLISHED, actor,
-                             diag);
+        rc = round_status_tx(store, event_id, round, HUB_ROUND_PUBLISHED, ev,
+                             plan, actor, diag);
     if (rc == 0)
         rc = clock_tx(store, event_id, round, clock, actor, diag);
     return hs_finish(store, rc, diag);
@@ -1871,14 +1927,31 @@ int hub_store_save_clock(struct hub_store *store, const char *event_id,
                          int32_t round, const struct tny_round_clock *clock,
                          const char *actor, struct tny_diag *diag)
 {
-    return write_clock(store, event_id, round, false, clock, actor, diag);
+    return write_clock(store, event_id, round, false, clock, NULL, NULL, actor,
+                       diag);
 }
 
 int hub_store_publish_round(struct hub_store *store, const char *event_id,
                             int32_t round, const struct tny_round_clock *clock,
                             const char *actor, struct tny_diag *diag)
 {
-    return write_clock(store, event_id, round, true, clock, actor, diag);
+    return write_clock(store, event_id, round, true, clock, NULL, NULL, actor,
+                       diag);
+}
+
+int hub_store_publish_draft(struct hub_store *store, const char *event_id,
+                            int32_t round, const struct tny_round_clock *clock,
+                            const struct tny_event *ev,
+                            const struct tny_round_plan *plan,
+                            const char *actor, struct tny_diag *diag)
+{
+    if (!ev || !plan || plan->round != round)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "event \"%s\": publish round %d: the model's "
+                            "draft is round %d",
+                            event_id, (int)round, plan ? (int)plan->round : 0);
+    return write_clock(store, event_id, round, true, clock, ev, plan, actor,
+                       diag);
 }
 
 int hub_store_load_clock(struct hub_store *store, const char *event_id,

@@ -529,6 +529,54 @@ int hub_store_enter_result(struct hub_store *store, const char *event_id,
     return rc;
 }
 
+int hub_store_table_facts(struct hub_store *store, const char *event_id,
+                          int32_t round, int32_t table,
+                          const struct tny_event *ev,
+                          const struct tny_table *tb,
+                          struct hub_table_facts *out, struct tny_diag *diag)
+{
+    struct target t = {0};
+    sqlite3_stmt *st = NULL;
+    bool row;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT count(*) FROM results WHERE table_id = ? AND "
+                         "status = 'conflict' AND resolved = 0",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, t.table_row);
+    if ((rc = hs_row(store, st, &row, diag)) < 0)
+        goto out;
+    out->open_conflicts = row ? sqlite3_column_int(st, 0) : 0;
+    hs_finalize(store, st);
+    st = NULL;
+    if ((rc = hs_prepare(store,
+                         "SELECT p.pid, SUM(pe.units) FROM penalties pe JOIN "
+                         "players p ON p.id = pe.player_id WHERE pe.table_id "
+                         "= ? GROUP BY p.pid",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, t.table_row);
+    for (;;) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row)
+            break;
+        const char *pid = (const char *)sqlite3_column_text(st, 0);
+        for (int32_t k = 0; pid && k < tb->n_seats; k++)
+            if (strcmp(ev->players[tb->seats[k]].id, pid) == 0)
+                out->penalty[k] += sqlite3_column_int64(st, 1);
+    }
+out:
+    hs_finalize(store, st);
+    hs_end_read(store);
+    return rc;
+}
+
 int hub_store_enter_row(struct hub_store *store, const char *event_id,
                         int32_t round, int32_t table, int64_t row_id,
                         const char *actor, int64_t *result_id,

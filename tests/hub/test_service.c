@@ -22,7 +22,9 @@
 #include "service/feed_json.h"
 #include "store.h"
 #include "tny/json_io.h"
+#include "tny/rng.h"
 #include "tny/score.h"
+#include "tny/simulate.h"
 #include "tny/standings.h"
 #include "tny/wire.h"
 
@@ -2837,9 +2839,317 @@ static void test_issue22_devices_freed_and_event_deleted(void **state)
     fx_free(f);
 }
 
+/* Issue 17 items 1 and 3: the console's hot commands (pair, show, publish,
+ * the clock, an organiser's result and its override, close) change the
+ * service's model in place: none loads the event from the store again
+ * (stats.model_loads), and the model stays what a fresh load gives
+ * (TNY_MODEL_CHECK, on in this file, compares after every command). */
+static void test_issue17_console_changes_the_model_in_place(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct hub_service_stats st;
+    setup_event(f);
+    hub_service_stats_get(f->svc, &st);
+    uint64_t loads = st.model_loads;
+    assert_true(loads >= 1);
+    for (int32_t round = 1; round <= 2; round++) {
+        req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_SHOW_DRAFT);
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+        q.round = round;
+        free(must(f, &q));
+        for (int i = 0; i < 4; i++) {
+            char dev[16];
+            snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+            assert_true(assignment(f, dev, &a[i]));
+            assert_int_equal(a[i].round, round);
+        }
+        const enum tny_wire_cmd clock[] = {
+            TNY_WIRE_CMD_CLOCK_START, TNY_WIRE_CMD_CLOCK_PAUSE,
+            TNY_WIRE_CMD_CLOCK_RESUME, TNY_WIRE_CMD_CLOCK_EXTEND,
+            TNY_WIRE_CMD_CLOCK_EXTEND};
+        for (size_t k = 0; k < sizeof(clock) / sizeof(clock[0]); k++) {
+            req_init(f, &q, clock[k]);
+            q.round = round;
+            q.extra_ms = 60000;
+            q.table = k == 4 ? a[1].table : 0;
+            free(must(f, &q));
+            f->now += 1000;
+        }
+        for (int i = 0; i < 4; i++) {
+            req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+            q.round = round;
+            q.table = a[i].table;
+            nh_submission(&a[i], "table-001", "x", i % 2, 3 + i, &s);
+            q.result = s.result;
+            free(must(f, &q));
+        }
+        /* CM-6: an override replaces a counted result. */
+        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+        q.round = round;
+        q.table = a[0].table;
+        nh_submission(&a[0], "table-001", "x", 1, 9, &s);
+        q.result = s.result;
+        q.override = true;
+        snprintf(q.reason, sizeof(q.reason), "judge ruling");
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+        q.round = round;
+        free(must(f, &q));
+        req_init(f, &q, TNY_WIRE_CMD_GET_STANDINGS);
+        free(must(f, &q));
+    }
+    hub_service_stats_get(f->svc, &st);
+    assert_int_equal(st.model_loads, loads);
+    fx_free(f);
+}
+
+/* Issue 17: a random console session over one game (seeded: the same
+ * sequence each run).  Commands drawn with valid and invalid arguments,
+ * so that many are refused; TNY_MODEL_CHECK (on in this file) compares
+ * the service's model with a fresh load after every one (it aborts on a
+ * difference), and each refused command leaves the stored event as it
+ * was (so the model, equal to it, did not change either). */
+static void random_session(const char *preset, const char *options,
+                           const char *players, uint64_t seed, int steps,
+                           int min_published)
+{
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_reply rep;
+    struct tny_diag diag = {{0}};
+    struct tny_rng rng;
+    int ok = 0, refused = 0, published = 0, results = 0;
+    tny_rng_seed(&rng, seed);
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "%s", preset);
+    q.options_json = (char *)options;
+    q.has_seed = true;
+    q.seed = seed;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)players;
+    free(must(f, &q));
+    for (int i = 1; i <= 3; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i);
+        presence(f, dev);
+    }
+    static const enum tny_wire_cmd pool[] = {
+        TNY_WIRE_CMD_PAIR_ROUND,        TNY_WIRE_CMD_PAIR_ROUND,
+        TNY_WIRE_CMD_SHOW_DRAFT,        TNY_WIRE_CMD_PUBLISH_ROUND,
+        TNY_WIRE_CMD_PUBLISH_ROUND,     TNY_WIRE_CMD_CLOCK_START,
+        TNY_WIRE_CMD_CLOCK_PAUSE,       TNY_WIRE_CMD_CLOCK_RESUME,
+        TNY_WIRE_CMD_CLOCK_EXTEND,      TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,      TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,      TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,      TNY_WIRE_CMD_CLOSE_ROUND,
+        TNY_WIRE_CMD_CLOSE_ROUND,       TNY_WIRE_CMD_DROP_PLAYER,
+        TNY_WIRE_CMD_DISQUALIFY_PLAYER, TNY_WIRE_CMD_REJOIN_PLAYER,
+        TNY_WIRE_CMD_PENALTY,           TNY_WIRE_CMD_SWAP_PLAYERS,
+        TNY_WIRE_CMD_DISCARD_DRAFT,     TNY_WIRE_CMD_UNPUBLISH_ROUND,
+        TNY_WIRE_CMD_REOPEN_ROUND,      TNY_WIRE_CMD_GET_STANDINGS,
+        TNY_WIRE_CMD_CLOCK_DRAFT,
+    };
+    for (int step = 0; step < steps; step++) {
+        struct tny_event ev;
+        OK(hub_store_load_event(f->store, EV, &ev, &diag));
+        struct hub_event_info info;
+        OK(hub_store_get_event(f->store, EV, &info, &diag));
+        int32_t cur = ev.n_rounds, draft = info.n_rounds;
+        enum tny_wire_cmd cmd =
+            pool[tny_rng_below(&rng, sizeof(pool) / sizeof(pool[0]))];
+        /* Withdrawals before round 1 would empty the field. */
+        if ((cmd == TNY_WIRE_CMD_DROP_PLAYER ||
+             cmd == TNY_WIRE_CMD_DISQUALIFY_PLAYER) &&
+            (cur == 0 || tny_rng_below(&rng, 3) != 0))
+            cmd = TNY_WIRE_CMD_PAIR_ROUND; /* and not too many leave */
+        req_init(f, &q, cmd);
+        /* Mostly the round that makes sense, sometimes another. */
+        bool odd = tny_rng_below(&rng, 5) == 0;
+        q.round = cmd == TNY_WIRE_CMD_PAIR_ROUND      ? 0
+                  : cmd == TNY_WIRE_CMD_REJOIN_PLAYER ? draft + 1
+                                                      : cur;
+        if (draft > cur && (cmd == TNY_WIRE_CMD_PUBLISH_ROUND ||
+                            cmd == TNY_WIRE_CMD_SWAP_PLAYERS ||
+                            cmd == TNY_WIRE_CMD_DISCARD_DRAFT))
+            q.round = draft;
+        if (odd)
+            q.round = (int32_t)tny_rng_below(&rng, 5);
+        if (ev.n_players < 2) { /* every entry withdrawn before round 1 */
+            tny_event_release(&ev);
+            break;
+        }
+        const struct tny_player *pl =
+            &ev.players[tny_rng_below(&rng, (uint64_t)ev.n_players)];
+        const struct tny_player *other =
+            &ev.players[tny_rng_below(&rng, (uint64_t)ev.n_players)];
+        snprintf(q.player_id, sizeof(q.player_id), "%s", pl->id);
+        snprintf(q.other_player_id, sizeof(q.other_player_id), "%s", other->id);
+        q.extra_ms = tny_rng_below(&rng, 3) == 0 ? -60000 : 120000;
+        snprintf(q.reason, sizeof(q.reason), "step %d", step);
+        const struct tny_round *r =
+            q.round >= 1 && q.round <= cur ? &ev.rounds[q.round - 1] : NULL;
+        struct tny_table tb;
+        memset(&tb, 0, sizeof(tb));
+        if (r && r->n_tables > 0) {
+            tb = r->tables[tny_rng_below(&rng, (uint64_t)r->n_tables)];
+            /* Results mostly where one is missing, so rounds complete. */
+            for (int32_t t = 0; t < r->n_tables && tb.has_result &&
+                                tny_rng_below(&rng, 4) != 0;
+                 t++)
+                if (!r->tables[t].is_bye && !r->tables[t].has_result)
+                    tb = r->tables[t];
+            q.table = tb.is_bye ? 0 : tb.number;
+        }
+        if (odd || tny_rng_below(&rng, 4) == 0)
+            q.table = tny_rng_below(&rng, 2) ? 0 : 77;
+        if (cmd == TNY_WIRE_CMD_ENTER_RESULT && r && !tb.is_bye &&
+            tb.n_seats > 0 &&
+            tny_simulate_result(&ev, q.round - 1, r->stage, &tb, &rng, &diag) ==
+                0 &&
+            tny_wire_result_from_table(&ev, &tb, &q.result, &diag) == 0) {
+            q.table = tb.number;
+            q.override = tny_rng_below(&rng, 2) == 0;
+        }
+        q.points_units = TNY_POINT_SCALE;
+        q.confirm = true;
+        char *before = NULL, *after = NULL;
+        OK(hub_store_export_event_json(f->store, EV, &before, &diag));
+        /* The console's own checks (tny_wire_encode_request) first: a
+         * request they refuse never reaches the hub. */
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        if (tny_wire_encode_request(&q, &buf, &len, &diag) < 0) {
+            q.round = q.round < 1 ? 1 : q.round;
+            q.table = q.table < 1 ? 1 : q.table;
+        }
+        free(buf);
+        buf = NULL;
+        if (tny_wire_encode_request(&q, &buf, &len, &diag) < 0) {
+            free(before);
+            tny_event_release(&ev);
+            continue;
+        }
+        free(buf);
+        request(f, &q, &rep);
+        if (rep.rc == 0) {
+            ok++;
+            published += cmd == TNY_WIRE_CMD_PUBLISH_ROUND;
+            results += cmd == TNY_WIRE_CMD_ENTER_RESULT;
+        } else {
+            refused++;
+            OK(hub_store_export_event_json(f->store, EV, &after, &diag));
+            if (strcmp(before, after) != 0)
+                fail_msg("%s step %d: refused %s (%s) changed the event",
+                         preset, step, tny_wire_cmd_name(cmd), rep.message);
+        }
+        free(before);
+        free(after);
+        tny_wire_reply_release(&rep);
+        tny_event_release(&ev);
+        f->now += 1000 + (int64_t)tny_rng_below(&rng, 120000);
+    }
+    /* The session went somewhere: rounds played, results entered, and
+     * many commands refused. */
+    if (steps >= 300 && /* a full session (memcheck caps the steps) */
+        (published < min_published || results < 4 || refused < steps / 5 ||
+         ok < steps / 8))
+        fail_msg("%s: %d published, %d results, %d refused, %d ok", preset,
+                 published, results, refused, ok);
+    fx_free(f);
+}
+
+static void test_issue17_random_console_sessions_keep_the_model(void **state)
+{
+    (void)state;
+    /* 300 steps a game; memcheck caps them (TNY_PROPERTY_CASES_MAX). */
+    int steps = tu_property_cases(300);
+    random_session("neuroshima-hex", "{\"swiss_rounds\": 4}", csv, 17, steps,
+                   2);
+    random_session("catan", NULL,
+                   "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n",
+                   18, steps, 2);
+    random_session("agricola", NULL,
+                   "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n",
+                   19, steps, 1); /* drops stop AG's tables of 4 */
+    random_session("tantrix", NULL,
+                   "id,name\nt1,A\nt2,B\nt3,C\nt4,D\nt5,E\nt6,F\n", 20, steps,
+                   2);
+    random_session("got-lcg2", NULL,
+                   "id,name\ng1,Ann\ng2,Bob\ng3,Cid\ng4,Dan\ng5,Eve\n", 21,
+                   steps, 1);
+    random_session("swiss-2p", NULL,
+                   "id,name\nw1,Ann\nw2,Bob\nw3,Cid\nw4,Dan\nw5,Eve\n", 22,
+                   steps, 2);
+}
+
+/* Issue 17: an in-place command whose commit fails (a failing fsync)
+ * is refused, and the service reads the event back from the store (the
+ * recovery path: model_loads grows by one; TNY_MODEL_CHECK finds the
+ * model equal to the store, so nothing of the refused change stays);
+ * the same command succeeds once the fault is gone. */
+static void test_issue17_failed_commit_reads_the_model_back(void **state)
+{
+    (void)state;
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct hub_service_stats st;
+    assert_int_equal(faultvfs_install(), 0);
+    struct fx *f = fx_new_with(0); /* an fsync per commit, as deployed */
+    setup_event(f);
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    for (int step = 0; step < 3; step++) {
+        if (step == 0) {
+            req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+            q.round = 1;
+        } else if (step == 1) {
+            req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+            q.round = 1;
+            q.table = a[0].table;
+            nh_submission(&a[0], "table-001", "x", 0, 4, &s);
+            q.result = s.result;
+        } else {
+            req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+            q.round = 1;
+        }
+        hub_service_stats_get(f->svc, &st);
+        uint64_t loads = st.model_loads;
+        int hits = faultvfs_hits();
+        faultvfs_set(FAULTVFS_FSYNC);
+        must_fail(f, &q, "nothing was changed");
+        faultvfs_set(FAULTVFS_NONE);
+        assert_true(faultvfs_hits() > hits);
+        hub_service_stats_get(f->svc, &st);
+        assert_int_equal(st.model_loads, loads + 1);
+        renew(f, &q);
+        free(must(f, &q));
+        if (step == 0)
+            for (int i = 0; i < 4; i++) {
+                char dev[16];
+                snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+                assert_true(assignment(f, dev, &a[i]));
+            }
+    }
+    fx_free(f);
+    faultvfs_uninstall();
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
+    /* Issue 17: every command and result batch is followed by a comparison
+     * of the service's model with a fresh load from the store (aborts on a
+     * difference). */
+    setenv("TNY_MODEL_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
@@ -2857,6 +3167,9 @@ int main(void)
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
+        cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
+        cmocka_unit_test(test_issue17_failed_commit_reads_the_model_back),
+        cmocka_unit_test(test_issue17_random_console_sessions_keep_the_model),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
         cmocka_unit_test(test_issue22_table_pause_and_extension_taken_back),
         cmocka_unit_test(test_CM_presence_coalesced),

@@ -2252,10 +2252,55 @@ static void test_issue22_batch_all_or_nothing(void **state)
     tmpdb_remove(&db);
 }
 
+/* Issue 17: a draft is checked on the caller's model in memory (the event
+ * with the plan appended) as reading the rows back would: a plan with a
+ * player alone at a table is refused naming it and nothing is stored; a
+ * publish of another round than the model's draft is refused. */
+static void test_issue17_draft_checked_on_the_model(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    struct tny_round_plan plan, back;
+    struct tny_round_clock clk;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("got-lcg2", "{}", 8, 5);
+    OK(hub_store_create_event(s, "dm", text, strlen(text), "organiser:anna",
+                              &diag));
+    free(text);
+    OK(hub_store_load_event(s, "dm", &ev, &diag));
+    OK(tny_pair_next(&ev, &plan, &diag));
+    int32_t keep = plan.tables[0].n_seats;
+    plan.tables[0].n_seats = 1; /* one player alone at a table */
+    int rc = hub_store_save_draft(s, "dm", &ev, &plan, "hub", &diag);
+    assert_int_equal(rc, TNY_EINVAL);
+    assert_int_equal(hub_store_load_draft(s, "dm", &ev, &back, &diag),
+                     TNY_ENOTFOUND);
+    plan.tables[0].n_seats = keep;
+    OK(hub_store_save_draft(s, "dm", &ev, &plan, "hub", &diag));
+    OK(tny_round_clock_init(&clk, 0, &diag));
+    /* Publishing another round than the model's draft is refused. */
+    assert_int_equal(hub_store_publish_draft(s, "dm", 2, &clk, &ev, &plan,
+                                             "organiser:anna", &diag),
+                     TNY_EINVAL);
+    OK(hub_store_publish_draft(s, "dm", 1, &clk, &ev, &plan, "organiser:anna",
+                               &diag));
+    struct hub_round_info info;
+    OK(hub_store_get_round(s, "dm", 1, &info, &diag));
+    assert_int_equal(info.status, HUB_ROUND_PUBLISHED);
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_5_CM_6_round_trip_neuroshima),
+        cmocka_unit_test(test_issue17_draft_checked_on_the_model),
         cmocka_unit_test(test_CM_5_CM_6_round_trip_catan),
         cmocka_unit_test(test_CM_5_CM_6_round_trip_tantrix),
         cmocka_unit_test(test_CM_6_idempotency_and_conflicts),

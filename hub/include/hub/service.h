@@ -271,6 +271,10 @@ void hub_service_tick(struct hub_service *svc, int64_t now_ms,
 struct hub_service_stats {
     uint64_t results, acks_accepted, acks_rejected, acks_pending, acks_conflict,
         acks_duplicate, requests, replies_cached, presences, ignored;
+    /* Issue 17: loads of an event's model from the store (start-up, after
+     * a refused command's restore or a store failure, and the console
+     * commands not converted to change the model in place). */
+    uint64_t model_loads;
 };
 void hub_service_stats_get(const struct hub_service *svc,
                            struct hub_service_stats *out);
