@@ -109,7 +109,8 @@ options:
                            pages (play.html): sign-in codes only, checked by
                            mosquitto's dynamic security plugin
                            (dynamic-security.json); the hub's login
-                           play-admin (users.cred) provisions the codes
+                           play-admin (users.cred) provisions the codes;
+                           with --http-dir it serves the pages too
   --console-port N         a listener for organiser consoles only (same
                            --bind, ACL and TLS): there a login may hold
                            several connections (dashboards, CLI commands:
@@ -648,6 +649,31 @@ EOF
 topic read tourney/v1/feed/#
 EOF
 
+# pages_only DIR: true when DIR holds nothing but pages (*.html, *.js,
+# *.css and *.md at the top, and vendor/ with *.js and *.md), as the hub
+# package's /usr/share/tourney/www does.
+pages_only() {
+    local extra
+    extra=$(cd -- "$1" && find . -mindepth 1 \
+        ! \( -path ./vendor -type d \) \
+        ! \( -path './vendor/*' -type f \( -name '*.js' -o -name '*.md' \) \) \
+        ! \( -path './*' ! -path './*/*' -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \) \
+        -print -quit)
+    [ -z "$extra" ]
+}
+served_dir=$http_dir
+if { [ $ws = 1 ] || [ -n "$table_ws_port" ]; } && [ -n "$http_dir" ] && ! pages_only "$http_dir"; then
+    served_dir=$outdir/www
+    mkdir -p "$work/www"
+    find "$http_dir" -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \
+        -exec cp -p -- {} "$work/www/" \;
+    if [ -d "$http_dir/vendor" ]; then
+        mkdir -p "$work/www/vendor"
+        find "$http_dir/vendor" -maxdepth 1 -type f \( -name '*.js' -o -name '*.md' \) \
+            -exec cp -p -- {} "$work/www/vendor/" \;
+    fi
+fi
+
 # --- mosquitto.conf, feed.conf ---------------------------------------------
 
 # common_settings: what both brokers share.
@@ -808,33 +834,15 @@ use_username_as_clientid false
 plugin $dynsec_lib
 plugin_opt_config_file $outdir/dynsec/dynamic-security.json
 EOF
+        if [ -n "$http_dir" ]; then
+            cat <<EOF
+# The pages over plain HTTP on the same port: a phone opens
+# http://HOST:$table_ws_port/play.html?code=... and signs in right there.
+http_dir $served_dir
+EOF
+        fi
     fi
 } >"$work/mosquitto.conf"
-
-# pages_only DIR: true when DIR holds nothing but pages (*.html, *.js,
-# *.css and *.md at the top, and vendor/ with *.js and *.md), as the hub
-# package's /usr/share/tourney/www does.
-pages_only() {
-    local extra
-    extra=$(cd -- "$1" && find . -mindepth 1 \
-        ! \( -path ./vendor -type d \) \
-        ! \( -path './vendor/*' -type f \( -name '*.js' -o -name '*.md' \) \) \
-        ! \( -path './*' ! -path './*/*' -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \) \
-        -print -quit)
-    [ -z "$extra" ]
-}
-served_dir=$http_dir
-if [ $ws = 1 ] && [ -n "$http_dir" ] && ! pages_only "$http_dir"; then
-    served_dir=$outdir/www
-    mkdir -p "$work/www"
-    find "$http_dir" -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \
-        -exec cp -p -- {} "$work/www/" \;
-    if [ -d "$http_dir/vendor" ]; then
-        mkdir -p "$work/www/vendor"
-        find "$http_dir/vendor" -maxdepth 1 -type f \( -name '*.js' -o -name '*.md' \) \
-            -exec cp -p -- {} "$work/www/vendor/" \;
-    fi
-fi
 
 if [ $ws = 1 ]; then
     # The bridge dials the venue broker's loopback bridge listener.
