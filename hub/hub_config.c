@@ -84,17 +84,17 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
                                 0, NULL,
                                 "start log lines with a UTC time (journald "
                                 "adds its own)"},
-    [HUB_CFG_PLAY_BROKER_URI] = {"play_broker_uri", TNY_CONFIG_STRING, "", 0,
-                                 0, NULL,
+    [HUB_CFG_PLAY_BROKER_URI] = {"play_broker_uri", TNY_CONFIG_STRING, "", 0, 0,
+                                 NULL,
                                  "the venue broker's table-page listener "
                                  "(ws://HOST:PORT, gen-config.sh "
                                  "--table-ws-port): the hub provisions the "
                                  "sign-in codes there; empty = none"},
-    [HUB_CFG_PLAY_USERNAME] = {"play_username", TNY_CONFIG_STRING,
-                               "play-admin", 0, 0, NULL,
+    [HUB_CFG_PLAY_USERNAME] = {"play_username", TNY_CONFIG_STRING, "play-admin",
+                               0, 0, NULL,
                                "the codes' admin login on that listener"},
-    [HUB_CFG_PLAY_PASSWORD_FILE] = {"play_password_file", TNY_CONFIG_STRING,
-                                    "", 0, 0, NULL,
+    [HUB_CFG_PLAY_PASSWORD_FILE] = {"play_password_file", TNY_CONFIG_STRING, "",
+                                    0, 0, NULL,
                                     "file holding its password on its first "
                                     "line"},
 };

@@ -327,8 +327,9 @@ static void play_publish(struct loop *l, struct hub_msg *m)
                 "(configure the table-page listener)");
     else if (tny_mqtt_publish(l->play, m->topic, m->payload, m->len, 1, false,
                               NULL, &diag) < 0)
-        HUB_LOG(HUB_LOG_WARN, "codes: not sent now (%s); sent again when the "
-                              "table-page listener is back",
+        HUB_LOG(HUB_LOG_WARN,
+                "codes: not sent now (%s); sent again when the "
+                "table-page listener is back",
                 diag.msg[0] ? diag.msg : "not connected");
     free(m->payload);
     memset(m, 0, sizeof(*m));
@@ -1127,8 +1128,9 @@ static void play_drain(struct loop *l)
             if (hub_service_codes_sync(l->svc, &ob, &diag) < 0)
                 HUB_LOG(HUB_LOG_ERROR, "codes: not synced: %s",
                         diag.msg[0] ? diag.msg : "error");
-            HUB_LOG(HUB_LOG_INFO, "codes: table-page listener connected, %d "
-                                  "message(s) of codes sent",
+            HUB_LOG(HUB_LOG_INFO,
+                    "codes: table-page listener connected, %d "
+                    "message(s) of codes sent",
                     (int)ob.n);
             for (int32_t i = 0; i < ob.n; i++)
                 play_publish(l, &ob.msgs[i]);
@@ -1308,8 +1310,7 @@ int hub_run(const struct hub_config *cfg)
             {.fd = sig_pipe[0], .events = POLLIN},
             {.fd = l.feeder ? hub_feed_thread_fd(l.feeder) : -1,
              .events = POLLIN},
-            {.fd = l.play ? tny_mqtt_wakeup_fd(l.play) : -1,
-             .events = POLLIN}};
+            {.fd = l.play ? tny_mqtt_wakeup_fd(l.play) : -1, .events = POLLIN}};
         if (poll(p, 4, timeout) < 0 && errno != EINTR) {
             HUB_LOG(HUB_LOG_ERROR, "poll: %s", strerror(errno));
             break;

@@ -135,10 +135,10 @@ static int dynsec_commands(json_t *cmds, const struct hub_code *c)
     /* The page knows only its code: it finds its device id by subscribing
      * to every device's assignment, of which the broker delivers only its
      * own (receive is granted above for its device alone). */
-    json_array_append_new(acls, acl("subscribeLiteral",
-                                    "tourney/v1/device/+/assign"));
-    json_array_append_new(acls, acl("subscribeLiteral",
-                                    "tourney/v1/device/+/ack"));
+    json_array_append_new(
+        acls, acl("subscribeLiteral", "tourney/v1/device/+/assign"));
+    json_array_append_new(acls,
+                          acl("subscribeLiteral", "tourney/v1/device/+/ack"));
     /* Every login reads the hub's state and the round clocks (as the
      * venue ACL's pattern lines give every table). */
     json_array_append_new(acls,
@@ -226,8 +226,8 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
     snprintf(c.event_id, sizeof(c.event_id), "%s", e->id);
     c.table = q->table;
     if ((rc = hub__device_ensure(svc, c.device_id, actor, &d, diag)) < 0 ||
-        (rc = hub_store_device_assign(svc->store, d->id, e->id, q->table,
-                                      actor, diag)) < 0 ||
+        (rc = hub_store_device_assign(svc->store, d->id, e->id, q->table, actor,
+                                      diag)) < 0 ||
         (rc = hub__device_refresh(svc, d, diag)) < 0 ||
         (rc = hub_store_code_add(svc->store, c.code, c.device_id, e->id,
                                  q->table, actor, diag)) < 0)
@@ -243,11 +243,11 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
     snprintf(rep->message, sizeof(rep->message),
              "table %d: sign-in code %s (device %s)", (int)q->table, shown,
              c.device_id);
-    rep->json = json_dumps(json_pack("{s:s, s:s, s:s, s:i, s:s}", "code",
-                                     shown, "device", c.device_id, "event",
-                                     e->id, "table", (int)q->table, "query",
-                                     c.code),
-                           JSON_COMPACT);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s}", "code", shown, "device",
+                          c.device_id, "event", e->id, "table", (int)q->table,
+                          "query", c.code);
+    rep->json = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
     return TNY_OK;
 }
 
@@ -301,13 +301,12 @@ int hub__code_list(struct hub_service *svc, struct hub_ev *e,
         const struct hub_device *d = hub__device_find(svc, c->device_id);
         code_display(c->code, shown);
         json_array_append_new(
-            arr, json_pack("{s:s, s:i, s:s, s:s, s:I, s:s, s:b}", "code",
-                           shown, "table", (int)c->table, "device",
-                           c->device_id, "state",
-                           c->revoked_ms ? "revoked" : "valid", "issued_ms",
-                           (json_int_t)c->issued_ms, "issued_by",
-                           c->issued_by, "online",
-                           d && d->state == TNY_WIRE_PRESENCE_ONLINE));
+            arr,
+            json_pack("{s:s, s:i, s:s, s:s, s:I, s:s, s:b}", "code", shown,
+                      "table", (int)c->table, "device", c->device_id, "state",
+                      c->revoked_ms ? "revoked" : "valid", "issued_ms",
+                      (json_int_t)c->issued_ms, "issued_by", c->issued_by,
+                      "online", d && d->state == TNY_WIRE_PRESENCE_ONLINE));
     }
     free(codes);
     if (!arr)

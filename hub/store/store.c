@@ -250,8 +250,8 @@ static const char *const step_6[] = {
     NULL,
 };
 
-static const char *const *const migration_steps[] = {
-    step_1, step_2, step_3, step_4, step_5, step_6};
+static const char *const *const migration_steps[] = {step_1, step_2, step_3,
+                                                     step_4, step_5, step_6};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,

@@ -611,7 +611,8 @@ TNY_MUST_USE int hub_store_counter_raise(struct hub_store *store,
                                          const char *name, int64_t value,
                                          struct tny_diag *diag);
 
-/* ---- sign-in codes (issue 20) --------------------------------------------- */
+/* ---- sign-in codes (issue 20) ---------------------------------------------
+ */
 
 /* A table page's sign-in code: it logs in as device_id for table `table`
  * of event_id (docs/protocol.md "Table pages").  revoked_ms 0: valid. */
@@ -629,9 +630,9 @@ struct hub_code {
  * Errors: TNY_ENOTFOUND (event), TNY_ECONFLICT (code or device in use),
  * TNY_EINVAL, TNY_ESTATE. */
 TNY_MUST_USE int hub_store_code_add(struct hub_store *store, const char *code,
-                                    const char *device_id,
-                                    const char *event_id, int32_t table,
-                                    const char *actor, struct tny_diag *diag);
+                                    const char *device_id, const char *event_id,
+                                    int32_t table, const char *actor,
+                                    struct tny_diag *diag);
 /* Marks a code revoked now; *out gets its row.  Errors: TNY_ENOTFOUND (no
  * such code), TNY_ESTATE (already revoked; or the store). */
 TNY_MUST_USE int hub_store_code_revoke(struct hub_store *store,

@@ -57,10 +57,10 @@ int hub_store_code_add(struct hub_store *store, const char *code,
     sqlite3_bind_text(st, 6, actor, -1, SQLITE_STATIC);
     if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
-    rc = hs_log(store, actor, event_id, "code.issue",
-                json_pack("{s:s, s:i}", "device", device_id, "table",
-                          (int)table),
-                diag);
+    rc = hs_log(
+        store, actor, event_id, "code.issue",
+        json_pack("{s:s, s:i}", "device", device_id, "table", (int)table),
+        diag);
 out:
     hs_finalize(store, st);
     return hs_finish(store, rc, diag);
@@ -96,8 +96,8 @@ int hub_store_code_revoke(struct hub_store *store, const char *code,
         return rc;
     if ((rc = hs_begin(store, diag)) < 0)
         return rc;
-    if ((rc = hs_prepare(store, "SELECT " CODE_COLUMNS " WHERE c.code = ?",
-                         &st, diag)) < 0)
+    if ((rc = hs_prepare(store, "SELECT " CODE_COLUMNS " WHERE c.code = ?", &st,
+                         diag)) < 0)
         goto out;
     sqlite3_bind_text(st, 1, code, -1, SQLITE_STATIC);
     if ((rc = hs_row(store, st, &row, diag)) < 0)
@@ -116,8 +116,9 @@ int hub_store_code_revoke(struct hub_store *store, const char *code,
         goto out;
     }
     out->revoked_ms = hs_now_ms();
-    if ((rc = hs_prepare(store, "UPDATE codes SET revoked_ms = ? WHERE code = ?",
-                         &st, diag)) < 0)
+    if ((rc =
+             hs_prepare(store, "UPDATE codes SET revoked_ms = ? WHERE code = ?",
+                        &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, out->revoked_ms);
     sqlite3_bind_text(st, 2, code, -1, SQLITE_STATIC);

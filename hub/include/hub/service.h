@@ -84,8 +84,6 @@ struct hub_service_options {
 /* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom. */
 void hub_service_options_init(struct hub_service_options *o);
 
-
-
 struct hub_service;
 
 /* Creates the service over store (borrowed) and rebuilds the in-memory
