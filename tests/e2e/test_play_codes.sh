@@ -64,7 +64,7 @@ ok "hub online, connected as play-admin to the table-page listener"
 
 EV=thrones
 live 0 event create $EV --format got-lcg2 --title 'Thrones Cup — Kraków' --seed 6
-NAMES=("Jan Šebesta" "李小龍" "Zbigniew Brzęczyszczykiewicz-Wojciechowski" "Zoë Ångström" "Ōta Hiroshi" "Ñúñez Ruiz" "Bo Kim" "Max Roth")
+NAMES=("Zbigniew Brzęczyszczykiewicz-Wojciechowski" "Jan Šebesta" "Zoë Ångström" "Ōta Hiroshi" "Ñúñez Ruiz" "李小龍" "Bo Kim" "Max Roth")
 FACTIONS=(Stark Lannister Baratheon Greyjoy Martell Targaryen Tyrell "Night's Watch")
 for i in 1 2 3 4 5 6 7 8; do
     live 0 player add $EV "p$i" "${NAMES[$((i - 1))]}" --faction "${FACTIONS[$((i - 1))]}"
