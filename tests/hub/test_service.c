@@ -2085,7 +2085,8 @@ static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
 /* The commands that change nothing by design (no refusal to test). */
 static bool read_only_command(enum tny_wire_cmd cmd)
 {
-    return cmd == TNY_WIRE_CMD_LIST_EVENTS || cmd == TNY_WIRE_CMD_LIST_DEVICES;
+    return cmd == TNY_WIRE_CMD_LIST_EVENTS ||
+           cmd == TNY_WIRE_CMD_LIST_DEVICES || cmd == TNY_WIRE_CMD_LIST_CODES;
 }
 
 /* A refused request, its fields as given (NULL / 0: unset).  table < 0:
@@ -2095,7 +2096,7 @@ struct refusal {
     enum tny_wire_cmd cmd;
     int32_t round, table, to_table;
     const char *event, *player_id, *other, *device, *csv, *preset, *name, *army,
-        *reason;
+        *reason, *code;
     bool confirm, result;
     int64_t extra_ms, points_units, result_id;
 };
@@ -2123,6 +2124,7 @@ static void run_refusals(struct fx *f, const struct refusal *list, size_t n,
         SET(q.player_id, x->player_id);
         SET(q.other_player_id, x->other);
         SET(q.device_id, x->device);
+        SET(q.code, x->code);
         SET(q.preset, x->preset);
         SET(q.reason, x->reason);
         if (x->name) { /* a player to register or a new name */
@@ -2220,6 +2222,12 @@ static const struct refusal draft_refusals[] = {
     {.what = "identify a device never seen",
      .cmd = TNY_WIRE_CMD_IDENTIFY_DEVICE,
      .device = "table-999"},
+    {.what = "revoke a text that is not a code (issue 20)",
+     .cmd = TNY_WIRE_CMD_REVOKE_CODE,
+     .code = "O0I1LLLL"},
+    {.what = "revoke a code never issued (issue 20)",
+     .cmd = TNY_WIRE_CMD_REVOKE_CODE,
+     .code = "K7QX-M3PA"},
 };
 
 /* State 2: round 1 running, table a[0] has its result, the others play. */
@@ -2231,6 +2239,9 @@ static const struct refusal playing_refusals[] = {
      .cmd = TNY_WIRE_CMD_ASSIGN_DEVICE,
      .table = -2,
      .device = "table-088"},
+    {.what = "a sign-in code for a table that has a device (issue 20)",
+     .cmd = TNY_WIRE_CMD_ISSUE_CODE,
+     .table = -2},
     {.what = "resume a running clock",
      .cmd = TNY_WIRE_CMD_CLOCK_RESUME,
      .round = 1},
