@@ -5,7 +5,7 @@
  *
  *   node play_check.js --overlays DIR --base http://HOST:PORT --chromium PATH
  *       --codes FILE (JSON: t1, t3, dev4, revoked) --names TSV (table, seat,
- *       name of table 1) --hubpid PID --event ID --shots DIR
+ *       name of table 1) --hubpid PID --event ID --shots DIR --tourney PATH
  *
  * 1. a wrong code and a revoked code: the broker refuses them and the page
  *    says so (the sign-in screen with its message);
@@ -19,7 +19,9 @@
  *    the page and the broker drops every connection and refuses new ones),
  *    the hub resumes and acks into the void; the network comes back: the
  *    page resends the same key and shows "stored by the hub"; a reload
- *    still shows it.  The test counts the hub's submissions afterwards.
+ *    still shows it.  The test counts the hub's submissions afterwards;
+ * 4. table 3's code revoked (`tourney live code revoke`) while its page is
+ *    signed in: the page is signed out and says the code was refused.
  * Prints one line per check; exit 0 when all held, 1 with the failure.
  */
 'use strict';
@@ -218,6 +220,19 @@ async function main() {
     await waitText(page, '#state', /^Stored by the hub$/, 'after a reload');
     const kept2 = await page.evaluate((code) => JSON.parse(localStorage.getItem('tourney.play.v1.' + code)), codes.t1);
     console.log('ok - after a reload: still "Stored by the hub" (key ' + kept2.outbox[0].key + ')');
+    await page.context().close();
+
+    /* 4. table 3's code revoked while its page is signed in: the broker
+     * closes the connection and refuses the code; the page says so. */
+    page = await newPage();
+    await page.goto(args.base + '/play.html?code=' + codes.t3);
+    await waitText(page, '#table h1', /^Table 3$/, 'table 3 signed in');
+    const rv = require('child_process').spawnSync(args.tourney, ['live', 'code', 'revoke', args.event, codes.t3],
+                                                  {encoding: 'utf8', timeout: 60000});
+    check(rv.status === 0, 'code revoke of table 3: exit ' + rv.status + ': ' + rv.stderr);
+    await waitText(page, '#error', /was refused: it is wrong, expired or revoked/, 'table 3 after its code was revoked');
+    check(await page.$('#code'), 'table 3 after the revoke: the sign-in screen is not shown');
+    console.log('ok - table 3\'s code revoked while its page was signed in: the broker dropped it, the page asks for a new code');
     check(errors.length === 0, 'page errors: ' + errors.join('; '));
     px.close();
     await browser.close();

@@ -16,7 +16,7 @@
 # - afterwards the hub holds exactly one submission for table 1 (the
 #   page's key) and the result counts in the standings;
 # - a code revoked while its page is signed in: the broker disconnects the
-#   page's login and refuses it from then on.
+#   page's login and refuses it from then on; the page says so.
 # Screenshots (sign-in, refused, table, confirm, sent, stored) in the
 # test's directory.
 #
@@ -118,7 +118,7 @@ SHOTS=$E2E_TMP/shots
 mkdir -p "$SHOTS"
 node "$E2E_SRC/tests/e2e/play_check.js" --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" \
     --codes "$E2E_TMP/codes.json" --names "$E2E_TMP/t1.names" --hubpid "$HUB_PID" --event $EV \
-    --shots "$SHOTS" >"$E2E_TMP/play.out" 2>&1 || fail "play.html: $(cat "$E2E_TMP/play.out")"
+    --shots "$SHOTS" --tourney "$TOURNEY" >"$E2E_TMP/play.out" 2>&1 || fail "play.html: $(cat "$E2E_TMP/play.out")"
 sed 's/^/    /' "$E2E_TMP/play.out"
 KEY=$(sed -n 's/^KEY //p' "$E2E_TMP/play.out")
 
