@@ -133,6 +133,14 @@ jq -e --arg by "device:$(dev 1)" '(.results | length) == 1 and .results[0].by ==
     fail "table 1: expected exactly one counted result from $(dev 1): $(cat "$E2E_TMP/out")"
 winner=$(jq -r '.results[0].result.winner' "$E2E_TMP/out")
 [ "$winner" = "$(head -n 1 "$E2E_TMP/t1.ids")" ] || fail "table 1's winner is $winner, the page entered seat 1 ($(head -n 1 "$E2E_TMP/t1.ids"))"
+# Exactly once by its key: the hub saw one key from the page, stored it
+# once and answered the resends with the first answer (a page that made a
+# new key for its resend would show up here as a second key).
+keys=$(grep -o "result [a-z]* device=$(dev 1) key=[^ ]*" "$E2E_TMP/hub.log" | sed 's/.*key=//' | sort -u)
+[ "$keys" = "$KEY" ] || fail "the hub saw keys '$(echo $keys)' from $(dev 1), expected only the page's $KEY"
+[ "$(grep -c "result accepted device=$(dev 1) key=$KEY " "$E2E_TMP/hub.log")" -eq 1 ] &&
+    grep -q "result repeated device=$(dev 1) key=$KEY .*accepted again" "$E2E_TMP/hub.log" ||
+    fail "the hub's log: not one acceptance and a repeated answer for $KEY: $(grep "device=$(dev 1) key" "$E2E_TMP/hub.log")"
 # Nothing for table 4 (table 3's attempt was refused by the broker).
 live 0 --json result show $EV 1 --table 4
 jq -e '(.results | length) == 0' "$E2E_TMP/out" >/dev/null || fail "table 4 has a result: $(cat "$E2E_TMP/out")"
