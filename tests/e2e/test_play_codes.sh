@@ -16,7 +16,10 @@
 # - afterwards the hub holds exactly one submission for table 1 (the
 #   page's key) and the result counts in the standings;
 # - a code revoked while its page is signed in: the broker disconnects the
-#   page's login and refuses it from then on; the page says so.
+#   page's login and refuses it from then on; the page says so;
+# - the broker's logins follow the hub's store: a code's login deleted on
+#   the broker behind the hub's back comes back when the hub reconnects
+#   (restarted), the revoked ones stay refused.
 # Screenshots (sign-in, refused, table, confirm, sent, stored) in the
 # test's directory.
 #
@@ -147,6 +150,52 @@ jq -e '(.results | length) == 0' "$E2E_TMP/out" >/dev/null || fail "table 4 has 
 grep -q "Denied PUBLISH from check-.*tourney/v1/device/$(dev 4)/result" "$BROKER_LOG" ||
     fail "the broker's log shows no denied publish on $(dev 4)/result: $(grep Denied "$BROKER_LOG" | head -n 3)"
 ok "the page sent its result $sent times, the hub stored it once (key $KEY, winner $winner); table 4 has none (the broker denied table 3's publish)"
+
+# The broker's logins follow the hub's store: table 4's login deleted
+# behind the hub's back (a lost message, a broker's file restored), the
+# code is refused; after the hub reconnects (restart) it is valid again.
+# try_code CODE: prints 0 when the table-page listener accepts the code,
+# else the CONNACK reason.
+try_code() {
+    NODE_PATH=$OVL/node_modules node -e '
+const mqtt = require("mqtt");
+const c = mqtt.connect(process.argv[1], {username: process.argv[2], password: process.argv[2],
+    protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 5000});
+c.on("connect", () => { console.log(0); c.end(true); });
+c.on("error", (e) => { console.log(e.code || e.message); process.exit(0); });' "ws://$BROKER_HOST:$TWS/mqtt" "$1"
+}
+admin() {
+    NODE_PATH=$OVL/node_modules node -e '
+const mqtt = require("mqtt");
+const c = mqtt.connect(process.argv[1], {username: "play-admin", password: process.argv[2],
+    protocolVersion: 5, reconnectPeriod: 0});
+c.on("connect", () => {
+    c.subscribe("$CONTROL/dynamic-security/v1/response", {qos: 1}, () =>
+        c.publish("$CONTROL/dynamic-security/v1", process.argv[3], {qos: 1}));
+});
+c.on("message", (t, m) => { console.log(m.toString()); c.end(true); });
+c.on("error", (e) => { console.log("error " + e.message); process.exit(1); });' \
+        "ws://$BROKER_HOST:$TWS/mqtt" "$(cat "$E2E_TMP/play.pw")" "$1"
+}
+[ "$(try_code "$(code 4)")" = 0 ] || fail "table 4's code is refused before the test deleted it"
+admin "{\"commands\": [{\"command\": \"deleteClient\", \"username\": \"$(code 4)\"}]}" >"$E2E_TMP/admin.out" ||
+    fail "play-admin: $(cat "$E2E_TMP/admin.out")"
+r=$(try_code "$(code 4)")
+[ "$r" = 135 ] || fail "table 4's code after its login was deleted on the broker: $r, expected 135"
+kill -TERM "$HUB_PID"
+wait "$HUB_PID" || fail "hub exit status $? after SIGTERM"
+n_sync=$(grep -c 'codes: table-page listener connected' "$E2E_TMP/hub.log")
+hub_launch
+live 0 wait-hub --timeout 20
+wait_for 20 "[ \$(grep -c 'codes: table-page listener connected, 1 message' '$E2E_TMP/hub.log') -ge 1 ] && [ \$(grep -c 'codes: table-page listener connected' '$E2E_TMP/hub.log') -gt $n_sync ]" ||
+    fail "the restarted hub did not send the codes: $(grep codes: "$E2E_TMP/hub.log" | tail -n 3)"
+wait_for 10 "[ \"\$(try_code '$(code 4)')\" = 0 ]" ||
+    fail "table 4's code is still refused after the hub's sync: $(try_code "$(code 4)")"
+for t in 2 3; do
+    r=$(try_code "$(code $t)")
+    [ "$r" = 135 ] || fail "revoked table $t's code after the hub's sync: $r, expected 135"
+done
+ok "the hub's sync on (re)connect: a login deleted behind its back is back, the revoked ones stay refused"
 
 ok "screenshots in $SHOTS"
 e2e_done
