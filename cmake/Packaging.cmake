@@ -109,13 +109,15 @@ if(TARGET tourney-hub)
         if(vendor STREQUAL \"\")
             set(vendor \"${PROJECT_SOURCE_DIR}/deploy/overlays/vendor\")
         endif()
-        foreach(f mqtt.min.js mqtt.LICENSE.md qrcode.js)
+        foreach(f mqtt.min.js mqtt.LICENSE.md qrcode.js protobuf.min.js
+                  protobuf.LICENSE.md tourney-proto.js)
             if(NOT EXISTS \"\${vendor}/\${f}\")
                 message(FATAL_ERROR \"the pages' npm bundle \${vendor}/\${f} is missing: run deploy/overlays/install.sh before packaging (without it the hall, phone and overlay pages cannot connect)\")
             endif()
         endforeach()
         file(INSTALL \"\${vendor}/mqtt.min.js\" \"\${vendor}/mqtt.LICENSE.md\"
-             \"\${vendor}/qrcode.js\"
+             \"\${vendor}/qrcode.js\" \"\${vendor}/protobuf.min.js\"
+             \"\${vendor}/protobuf.LICENSE.md\" \"\${vendor}/tourney-proto.js\"
              DESTINATION \"\${CMAKE_INSTALL_PREFIX}/share/tourney/www/vendor\")
         # the pages' words, converted from today's po/tourney-pages/*.po
         # (deploy/overlays/po2js.mjs, needs install.sh's node_modules)
