@@ -175,7 +175,7 @@
             S.dev = S.store.dev;
         root.sessionStorage.setItem('tourney.play.code', code);
         render();
-        var c = root.mqtt.connect(brokerUrl(), {
+        var opts = {
             username: code,
             password: code,
             clientId: 'play-' + Math.random().toString(36).slice(2, 12),
@@ -184,7 +184,14 @@
             reconnectPeriod: 2000,
             connectTimeout: 8000,
             keepalive: 15
-        });
+        };
+        /* The device id is known from an earlier visit: the last will says
+         * offline when the phone goes away (first visit: no will, the id
+         * is learnt after the connect). */
+        if (S.dev)
+            opts.will = {topic: P + 'device/' + S.dev + '/presence', qos: 1, retain: true,
+                payload: encode('Presence', {device_id: S.dev, state: 2})};
+        var c = root.mqtt.connect(brokerUrl(), opts);
         S.client = c;
         c.on('connect', onConnect);
         c.on('message', onMessage);
