@@ -115,6 +115,23 @@ jq -e 'length == 4 and ([.[] | select(.state == "revoked")] | length) == 1 and
     fail "code list: $(cat "$E2E_TMP/out")"
 ok "code issue/revoke/list: 4 codes, table 2's revoked; a non-code, table 0, a second code for a table and a double revoke refused"
 
+# gen-config.sh: a re-run keeps the broker's logins file (the codes), a
+# port taken by another listener is refused with its name.
+DS=$BROKER_DIR/dynsec/dynamic-security.json
+jq -e --arg c "$(code 1)" '[.clients[].username] | index($c)' "$DS" >/dev/null ||
+    fail "the broker's dynamic-security.json has no client for table 1's code"
+sum=$(sha256sum <"$DS")
+bash "$E2E_SRC/deploy/broker/gen-config.sh" "${BROKER_GEN_ARGS[@]}" "$BROKER_DIR" 2>"$E2E_TMP/regen.err" ||
+    fail "gen-config.sh re-run: $(cat "$E2E_TMP/regen.err")"
+[ "$(sha256sum <"$DS")" = "$sum" ] || fail "a gen-config.sh re-run changed dynamic-security.json"
+st=0
+bash "$E2E_SRC/deploy/broker/gen-config.sh" --table-ws-port "$BROKER_PORT" --port "$BROKER_PORT" --no-ws \
+    "$E2E_TMP/bad-broker" 2>"$E2E_TMP/bad.err" || st=$?
+[ $st -eq 2 ] && grep -q "^gen-config.sh: --table-ws-port: $BROKER_PORT is also another listener's port$" "$E2E_TMP/bad.err" &&
+    [ ! -e "$E2E_TMP/bad-broker" ] ||
+    fail "gen-config.sh --table-ws-port = --port: exit $st, $(cat "$E2E_TMP/bad.err")"
+ok "gen-config.sh: a re-run keeps the codes' file; --table-ws-port on a taken port refused, nothing written"
+
 jq -n --arg t1 "$(code 1)" --arg t3 "$(code 3)" --arg dev3 "$(dev 3)" --arg dev4 "$(dev 4)" \
     --arg revoked "$(code 2)" '{t1: $t1, t3: $t3, dev3: $dev3, dev4: $dev4, revoked: $revoked}' >"$E2E_TMP/codes.json"
 SHOTS=$E2E_TMP/shots
