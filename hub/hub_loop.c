@@ -1220,6 +1220,7 @@ int hub_run(const struct hub_config *cfg)
     so.device_prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
     so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
+    so.codes = cfg->v[HUB_CFG_PLAY_BROKER_URI].text[0] != '\0';
     if (hub_service_new(l.store, &so, &l.svc, &diag) < 0) {
         HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
                 diag.msg);

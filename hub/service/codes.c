@@ -210,6 +210,11 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
     char shown[CODE_LEN + 2];
     int32_t n = 0;
     int rc;
+    if (!svc->opt.codes)
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "sign-in codes need the hub's play_broker_uri "
+                            "(the venue broker's table-page listener, "
+                            "gen-config.sh --table-ws-port): not set");
     if (q->table < 1)
         return tny_diag_set(diag, TNY_EINVAL,
                             "console_request.issue_code.table: expected 1 or "

@@ -3010,6 +3010,17 @@ static void test_issue20_codes(void **state)
                         "web-2");
     json_decref(j);
     json_decref(rep);
+
+    /* A hub without a table-page listener refuses to issue codes. */
+    struct hub_service_options o;
+    hub_service_free(f->svc);
+    hub_service_options_init(&o);
+    o.codes = false;
+    OK(hub_service_new(f->store, &o, &f->svc, &diag));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
+    q.table = 4;
+    (void)must_fail(f, &q, "sign-in codes need the hub's play_broker_uri");
+    assert_null(find_msg(f, "$CONTROL/dynamic-security/v1"));
     fx_free(f);
 }
 

@@ -79,9 +79,14 @@ struct hub_service_options {
      * NULL: read /dev/urandom. */
     uint64_t (*draw_seed)(void *arg);
     void *draw_seed_arg;
+    /* Issue 20: the hub has a table-page listener to provision sign-in
+     * codes on (play_broker_uri); false: code issue is refused, naming
+     * the setting.  Default true. */
+    bool codes;
 };
 
-/* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom. */
+/* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom,
+ * codes on. */
 void hub_service_options_init(struct hub_service_options *o);
 
 struct hub_service;
