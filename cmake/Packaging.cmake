@@ -97,7 +97,7 @@ if(TARGET tourney-hub)
             DESTINATION share/tourney/www COMPONENT hub
             FILES_MATCHING PATTERN "*.html" PATTERN "*.js" PATTERN "*.css"
                            PATTERN "*.md"
-            PATTERN node_modules EXCLUDE PATTERN vendor EXCLUDE
+            PATTERN node_modules EXCLUDE PATTERN vendor EXCLUDE PATTERN locale EXCLUDE
             PATTERN package*.json EXCLUDE PATTERN install.sh EXCLUDE)
     # The bundles deploy/overlays/install.sh copies from npm into vendor/
     # (not in git): without them the hall, phone and overlay pages load but
@@ -109,14 +109,25 @@ if(TARGET tourney-hub)
         if(vendor STREQUAL \"\")
             set(vendor \"${PROJECT_SOURCE_DIR}/deploy/overlays/vendor\")
         endif()
-        foreach(f mqtt.min.js mqtt.LICENSE.md qrcode.js)
+        foreach(f mqtt.min.js mqtt.LICENSE.md qrcode.js protobuf.min.js
+                  protobuf.LICENSE.md tourney-proto.js)
             if(NOT EXISTS \"\${vendor}/\${f}\")
                 message(FATAL_ERROR \"the pages' npm bundle \${vendor}/\${f} is missing: run deploy/overlays/install.sh before packaging (without it the hall, phone and overlay pages cannot connect)\")
             endif()
         endforeach()
         file(INSTALL \"\${vendor}/mqtt.min.js\" \"\${vendor}/mqtt.LICENSE.md\"
-             \"\${vendor}/qrcode.js\"
+             \"\${vendor}/qrcode.js\" \"\${vendor}/protobuf.min.js\"
+             \"\${vendor}/protobuf.LICENSE.md\" \"\${vendor}/tourney-proto.js\"
              DESTINATION \"\${CMAKE_INSTALL_PREFIX}/share/tourney/www/vendor\")
+        # the pages' words, converted from today's po/tourney-pages/*.po
+        # (deploy/overlays/po2js.mjs, needs install.sh's node_modules)
+        execute_process(COMMAND node \"${PROJECT_SOURCE_DIR}/deploy/overlays/po2js.mjs\"
+                        --po \"${PROJECT_SOURCE_DIR}/po/tourney-pages\"
+                        --out \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/tourney/www/locale/catalogues.js\"
+                        RESULT_VARIABLE rc)
+        if(NOT rc EQUAL 0)
+            message(FATAL_ERROR \"the pages' catalogues (po/tourney-pages) could not be converted: run deploy/overlays/install.sh first\")
+        endif()
         " COMPONENT hub)
     # NTP for the venue's Pis (docs/protocol.md "Time sync"); chrony is
     # recommended, the file is inert without it.

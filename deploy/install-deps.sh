@@ -32,6 +32,7 @@ packages=(
     libpaho-mqtt-dev                       # MQTT client (hub, tables, console)
     libprotobuf-c-dev protobuf-c-compiler  # wire protocol codegen + runtime
     mosquitto mosquitto-clients            # broker for the live system and e2e tests
+    jq                                     # gen-config.sh --table-ws-port: the dynamic security file; e2e checks
     libncurses-dev                         # terminal UI: console and table display
     tmux                                   # e2e test of the console dashboard
     iproute2                               # e2e: ip netns / veth (test_table_netns)

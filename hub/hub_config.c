@@ -84,6 +84,19 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
                                 0, NULL,
                                 "start log lines with a UTC time (journald "
                                 "adds its own)"},
+    [HUB_CFG_PLAY_BROKER_URI] = {"play_broker_uri", TNY_CONFIG_STRING, "", 0, 0,
+                                 NULL,
+                                 "the venue broker's table-page listener "
+                                 "(ws://HOST:PORT, gen-config.sh "
+                                 "--table-ws-port): the hub provisions the "
+                                 "sign-in codes there; empty = none"},
+    [HUB_CFG_PLAY_USERNAME] = {"play_username", TNY_CONFIG_STRING, "play-admin",
+                               0, 0, NULL,
+                               "the codes' admin login on that listener"},
+    [HUB_CFG_PLAY_PASSWORD_FILE] = {"play_password_file", TNY_CONFIG_STRING, "",
+                                    0, 0, NULL,
+                                    "file holding its password on its first "
+                                    "line"},
 };
 
 /* Reads a whole small file into a NUL-terminated malloc'd buffer; *len
@@ -223,6 +236,33 @@ static int check(struct hub_config *cfg, const bool *cli, struct tny_diag *diag)
                                 (int)sizeof(cfg->password) - 1);
         }
         snprintf(cfg->password, sizeof(cfg->password), "%s", text);
+        free(text);
+    }
+    const char *play = cfg->v[HUB_CFG_PLAY_BROKER_URI].text;
+    if (play[0] && strncmp(play, "ws://", 5) != 0)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "play_broker_uri: expected ws://HOST:PORT, got "
+                            "\"%s\"",
+                            play);
+    const char *ppw = cfg->v[HUB_CFG_PLAY_PASSWORD_FILE].text;
+    if (play[0] && !ppw[0])
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "play_broker_uri: needs play_password_file");
+    if (ppw[0]) {
+        char *text = NULL;
+        struct tny_diag why = {{0}};
+        if (read_file(ppw, &text, NULL, &why) < 0)
+            return tny_diag_set(diag, TNY_EINVAL, "play_password_file: %s",
+                                why.msg[0] ? why.msg : ppw);
+        text[strcspn(text, "\r\n")] = '\0';
+        if (!text[0] || strlen(text) >= sizeof(cfg->play_password)) {
+            free(text);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "play_password_file: no password of 1..%d "
+                                "bytes on its first line",
+                                (int)sizeof(cfg->play_password) - 1);
+        }
+        snprintf(cfg->play_password, sizeof(cfg->play_password), "%s", text);
         free(text);
     }
     return TNY_OK;

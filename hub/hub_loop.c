@@ -139,6 +139,10 @@ struct loop {
     struct hub_store *store;
     struct hub_service *svc;
     struct tny_mqtt *mqtt;
+    /* Issue 20: the login play-admin on the table-page listener, where
+     * the hub provisions the sign-in codes ($CONTROL/dynamic-security/v1;
+     * NULL: play_broker_uri not set). */
+    struct tny_mqtt *play;
     struct queue pending, inflight;
     int64_t next_retry_ms;
     int64_t next_feed_ms;
@@ -311,11 +315,35 @@ static bool feed_same(struct loop *l, const struct hub_msg *m)
     return false;
 }
 
+/* Issue 20: a message for the broker's dynamic security plugin (consumed)
+ * goes out on the play-admin connection.  Not connected: dropped, since
+ * every (re)connect sends the whole set of codes again (play_sync). */
+static void play_publish(struct loop *l, struct hub_msg *m)
+{
+    struct tny_diag diag = {{0}};
+    if (!l->play)
+        HUB_LOG(HUB_LOG_WARN,
+                "codes: play_broker_uri is not set: the broker was not told "
+                "(configure the table-page listener)");
+    else if (tny_mqtt_publish(l->play, m->topic, m->payload, m->len, 1, false,
+                              NULL, &diag) < 0)
+        HUB_LOG(HUB_LOG_WARN,
+                "codes: not sent now (%s); sent again when the "
+                "table-page listener is back",
+                diag.msg[0] ? diag.msg : "not connected");
+    free(m->payload);
+    memset(m, 0, sizeof(*m));
+}
+
 /* Publishes m (consumed).  Refused: into pending for a retry. */
 static void publish(struct loop *l, struct hub_msg *m)
 {
     struct tny_diag diag = {{0}};
     int token = 0;
+    if (strncmp(m->topic, "$CONTROL/", 9) == 0) {
+        play_publish(l, m);
+        return;
+    }
     if (m->retained)
         pending_drop_topic(&l->pending, m->topic);
     int rc = tny_mqtt_publish(l->mqtt, m->topic, m->payload, m->len, 1,
@@ -1086,6 +1114,65 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
     return tny_mqtt_open(&o, &l->mqtt, diag);
 }
 
+/* Issue 20: the play-admin connection's events.  Each (re)connect sends
+ * every code's state from the store; the plugin's answers are logged
+ * when a command failed for another reason than being done already. */
+static void play_drain(struct loop *l)
+{
+    struct tny_mqtt_message ev;
+    while (l->play && tny_mqtt_next_message(l->play, &ev) == 0) {
+        if (ev.kind == TNY_MQTT_CONNECTED || ev.kind == TNY_MQTT_RECONNECTED) {
+            struct hub_outbox ob;
+            struct tny_diag diag = {{0}};
+            hub_outbox_init(&ob);
+            if (hub_service_codes_sync(l->svc, &ob, &diag) < 0)
+                HUB_LOG(HUB_LOG_ERROR, "codes: not synced: %s",
+                        diag.msg[0] ? diag.msg : "error");
+            HUB_LOG(HUB_LOG_INFO,
+                    "codes: table-page listener connected, %d "
+                    "message(s) of codes sent",
+                    (int)ob.n);
+            for (int32_t i = 0; i < ob.n; i++)
+                play_publish(l, &ob.msgs[i]);
+            hub_outbox_release(&ob);
+        } else if (ev.kind == TNY_MQTT_MESSAGE && ev.payload) {
+            const char *t = (const char *)ev.payload;
+            if (strstr(t, "\"error\"") && !strstr(t, "already exists") &&
+                !strstr(t, "not found"))
+                HUB_LOG(HUB_LOG_WARN, "codes: the broker answered %.400s", t);
+            else
+                HUB_LOG(HUB_LOG_DEBUG, "codes: the broker answered %.400s", t);
+        } else if (ev.kind == TNY_MQTT_LOST) {
+            HUB_LOG(HUB_LOG_WARN, "codes: table-page listener lost");
+        }
+        tny_mqtt_message_release(&ev);
+    }
+}
+
+/* Issue 20: the play-admin connection (play_broker_uri set). */
+static int open_play(struct loop *l, struct tny_diag *diag)
+{
+    const struct hub_config *cfg = l->cfg;
+    static const struct tny_mqtt_subscription sub = {
+        .filter = "$CONTROL/dynamic-security/v1/response", .qos = 1};
+    const char *servers[1] = {cfg->v[HUB_CFG_PLAY_BROKER_URI].text};
+    struct tny_mqtt_options o;
+    if (!servers[0][0])
+        return TNY_OK;
+    tny_mqtt_options_init(&o);
+    o.servers = servers;
+    o.n_servers = 1;
+    o.client_id = "hub-codes";
+    o.username = cfg->v[HUB_CFG_PLAY_USERNAME].text;
+    o.password = cfg->play_password;
+    o.keepalive_s = (int)cfg->v[HUB_CFG_KEEPALIVE_S].number;
+    o.subs = &sub;
+    o.n_subs = 1;
+    o.max_payload = HUB_MAX_MESSAGE;
+    o.seed = (uint64_t)wall_ms() ^ ((uint64_t)getpid() << 24);
+    return tny_mqtt_open(&o, &l->play, diag);
+}
+
 int hub_run(const struct hub_config *cfg)
 {
     struct loop l;
@@ -1133,6 +1220,7 @@ int hub_run(const struct hub_config *cfg)
     so.device_prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
     so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
+    so.codes = cfg->v[HUB_CFG_PLAY_BROKER_URI].text[0] != '\0';
     if (hub_service_new(l.store, &so, &l.svc, &diag) < 0) {
         HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
                 diag.msg);
@@ -1157,6 +1245,10 @@ int hub_run(const struct hub_config *cfg)
     }
     if (open_mqtt(&l, &diag) < 0) {
         HUB_LOG(HUB_LOG_ERROR, "mqtt: %s", diag.msg);
+        goto out;
+    }
+    if (open_play(&l, &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "play_broker_uri: %s", diag.msg);
         goto out;
     }
     HUB_LOG(HUB_LOG_INFO, "hub started database=%s broker=%s login=%s",
@@ -1214,17 +1306,19 @@ int hub_run(const struct hub_config *cfg)
                           : (int)(wake - now > 60000 ? 60000 : wake - now);
         else
             timeout = 60000;
-        struct pollfd p[3] = {
+        struct pollfd p[4] = {
             {.fd = tny_mqtt_wakeup_fd(l.mqtt), .events = POLLIN},
             {.fd = sig_pipe[0], .events = POLLIN},
             {.fd = l.feeder ? hub_feed_thread_fd(l.feeder) : -1,
-             .events = POLLIN}};
-        if (poll(p, 3, timeout) < 0 && errno != EINTR) {
+             .events = POLLIN},
+            {.fd = l.play ? tny_mqtt_wakeup_fd(l.play) : -1, .events = POLLIN}};
+        if (poll(p, 4, timeout) < 0 && errno != EINTR) {
             HUB_LOG(HUB_LOG_ERROR, "poll: %s", strerror(errno));
             break;
         }
         if (sig_seen)
             break;
+        play_drain(&l);
         drain(&l);
         if (l.lease_state == LEASE_REFUSED)
             goto out; /* nothing more published: the login is another's */
@@ -1272,6 +1366,7 @@ int hub_run(const struct hub_config *cfg)
     status = 0;
 out:
     hub_feed_thread_stop(l.feeder);
+    tny_mqtt_close(l.play);
     tny_mqtt_close(l.mqtt);
     hub_outbox_release(&l.feed_out);
     queue_release(&l.pending);

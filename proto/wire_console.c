@@ -61,6 +61,9 @@ static const struct {
     C(IDENTIFY_DEVICE, "identify_device", IDENTIFY_DEVICE),
     C(CLOCK_DRAFT, "clock_draft", CLOCK_DRAFT),
     C(DELETE_EVENT, "delete_event", DELETE_EVENT),
+    C(ISSUE_CODE, "issue_code", ISSUE_CODE),
+    C(REVOKE_CODE, "revoke_code", REVOKE_CODE),
+    C(LIST_CODES, "list_codes", LIST_CODES),
 #undef C
 };
 
@@ -344,6 +347,10 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_IDENTIFY_DEVICE:
         ID(device_id, "device_id");
         return TNY_OK;
+    case TNY_WIRE_CMD_ISSUE_CODE:
+        RANGE(table, "table", 1, WIRE_MAX_TABLE);
+        return TNY_OK;
+    case TNY_WIRE_CMD_REVOKE_CODE: ID(code, "code"); return TNY_OK;
     case TNY_WIRE_CMD_CLOCK_DRAFT:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);
         RANGE(table, "table", 1, WIRE_MAX_TABLE);
@@ -399,6 +406,7 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_EXPORT_EVENT:
     case TNY_WIRE_CMD_LIST_DEVICES:
     case TNY_WIRE_CMD_LIST_EVENTS:
+    case TNY_WIRE_CMD_LIST_CODES:
     case TNY_WIRE_CMD_COUNT_: return TNY_OK;
     }
 #undef ID
@@ -640,6 +648,8 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         return U32(m->assign_device, table, table);
     case TNY_WIRE_CMD_IDENTIFY_DEVICE:
         return STR(m->identify_device, device_id, device_id);
+    case TNY_WIRE_CMD_ISSUE_CODE: return U32(m->issue_code, table, table);
+    case TNY_WIRE_CMD_REVOKE_CODE: return STR(m->revoke_code, code, code);
     case TNY_WIRE_CMD_NEXT_STAGE:
         q->confirm = m->next_stage->has_confirm && m->next_stage->confirm;
         return TNY_OK;
@@ -702,6 +712,7 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
     case TNY_WIRE_CMD_EXPORT_EVENT:
     case TNY_WIRE_CMD_LIST_DEVICES:
     case TNY_WIRE_CMD_LIST_EVENTS:
+    case TNY_WIRE_CMD_LIST_CODES:
     case TNY_WIRE_CMD_COUNT_: return TNY_OK;
     }
     return TNY_OK;
@@ -791,6 +802,9 @@ struct request_pb {
         Tourney__V1__ExportEvent export_event;
         Tourney__V1__ListDevices list_devices;
         Tourney__V1__AssignDevice assign_device;
+        Tourney__V1__IssueCode issue_code;
+        Tourney__V1__RevokeCode revoke_code;
+        Tourney__V1__ListCodes list_codes;
         Tourney__V1__IdentifyDevice identify_device;
         Tourney__V1__CloseRound close_round;
         Tourney__V1__NextStage next_stage;
@@ -1039,6 +1053,20 @@ static void command_to_pb(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_LIST_EVENTS:
         tourney__v1__list_events__init(&s->u.list_events);
         m->list_events = &s->u.list_events;
+        break;
+    case TNY_WIRE_CMD_ISSUE_CODE:
+        tourney__v1__issue_code__init(&s->u.issue_code);
+        SET_U32(&s->u.issue_code, table, q->table);
+        m->issue_code = &s->u.issue_code;
+        break;
+    case TNY_WIRE_CMD_REVOKE_CODE:
+        tourney__v1__revoke_code__init(&s->u.revoke_code);
+        s->u.revoke_code.code = (char *)q->code;
+        m->revoke_code = &s->u.revoke_code;
+        break;
+    case TNY_WIRE_CMD_LIST_CODES:
+        tourney__v1__list_codes__init(&s->u.list_codes);
+        m->list_codes = &s->u.list_codes;
         break;
     case TNY_WIRE_CMD_DELETE_EVENT:
         tourney__v1__delete_event__init(&s->u.delete_event);

@@ -915,11 +915,12 @@ static int check_options(const struct tny_mqtt_options *o,
         char host[256];
         char port[16];
         if (!s ||
-            (strncmp(s, "tcp://", 6) != 0 && strncmp(s, "ssl://", 6) != 0) ||
+            (strncmp(s, "tcp://", 6) != 0 && strncmp(s, "ssl://", 6) != 0 &&
+             strncmp(s, "ws://", 5) != 0) ||
             split_uri(s, host, sizeof(host), port, sizeof(port)) != 0)
             return tny_diag_set(diag, TNY_EINVAL,
-                                "mqtt.servers[%d]: expected tcp://host:port "
-                                "or ssl://host:port, got '%s'",
+                                "mqtt.servers[%d]: expected tcp://host:port, "
+                                "ssl://host:port or ws://host:port, got '%s'",
                                 i, s ? s : "(null)");
     }
     if (!valid_client_id(o->client_id))

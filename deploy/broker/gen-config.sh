@@ -14,6 +14,11 @@
 #   www/            with --http-dir: the pages only (html, js, css, md and
 #                   vendor/), copied from DIR when DIR holds anything else
 #   devices.cred, users.cred  plaintext logins for provisioning (0600)
+#   dynamic-security.json  with --table-ws-port: the table pages' logins
+#                   (sign-in codes), created once with only the hub's
+#                   admin login play-admin; the hub adds and deletes the
+#                   codes through \$CONTROL/dynamic-security/v1 and the
+#                   broker rewrites the file (kept across re-runs)
 #   tls/            with --gen-tls only: a private CA and a server
 #                   certificate signed by it (tests and demos; a venue with
 #                   real certificates passes --certfile/--keyfile/--cafile)
@@ -100,6 +105,12 @@ options:
                            127.0.0.1, this host's name, --bind and --tls-host
   --tls-host LIST          extra names / IPv4 addresses in the generated
                            certificate, comma-separated (with --gen-tls)
+  --table-ws-port N        a WebSocket listener (on --ws-bind) for the table
+                           pages (play.html): sign-in codes only, checked by
+                           mosquitto's dynamic security plugin
+                           (dynamic-security.json); the hub's login
+                           play-admin (users.cred) provisions the codes;
+                           with --http-dir it serves the pages too
   --console-port N         a listener for organiser consoles only (same
                            --bind, ACL and TLS): there a login may hold
                            several connections (dashboards, CLI commands:
@@ -156,6 +167,8 @@ gen_tls=0
 tls_hosts=
 tls_port=
 console_port=
+table_ws_port=
+dynsec_lib=${TNY_DYNSEC_LIB:-/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so}
 run_as=mosquitto
 max_queued_messages=50000
 max_queued_bytes=33554432
@@ -164,6 +177,7 @@ log_debug=0
 rotate=0
 outdir=
 bridge_user=feed-bridge
+play_admin=play-admin
 
 # need OPTION VALUE: the option has a value that is not another option.
 need() {
@@ -214,6 +228,9 @@ login() {
     if [ "$2" = "$bridge_user" ]; then
         die "$1: \"$2\" is reserved for the feed broker's bridge"
     fi
+    if [ "$2" = "$play_admin" ]; then
+        die "$1: \"$2\" is reserved for the hub's sign-in codes"
+    fi
 }
 
 # readable OPTION FILE
@@ -262,6 +279,7 @@ while [ $# -gt 0 ]; do
         ;;
     --tls-port) need "$@"; uint "$1" "$2" 1 65535; tls_port=$((10#$2)); shift 2 ;;
     --console-port) need "$@"; uint "$1" "$2" 1 65535; console_port=$((10#$2)); shift 2 ;;
+    --table-ws-port) need "$@"; uint "$1" "$2" 1 65535; table_ws_port=$((10#$2)); shift 2 ;;
     --run-as)
         need "$@"
         [[ $2 =~ ^[a-z_][a-z0-9_-]*$ ]] || die "$1: \"$2\" is not a user name"
@@ -346,6 +364,20 @@ if [ -n "$console_port" ] &&
     die "--console-port: $console_port is also another listener's port"
 fi
 [ -n "$ws_bind" ] || ws_bind=$bind
+if [ -n "$table_ws_port" ]; then
+    for other in "$port" "$tls_port" "$console_port"; do
+        [ "$table_ws_port" != "$other" ] ||
+            die "--table-ws-port: $table_ws_port is also another listener's port"
+    done
+    [ $ws = 0 ] || [ "$table_ws_port" != "$ws_port" ] ||
+        die "--table-ws-port: $table_ws_port is also the feed's WebSocket port"
+    if [ ! -f "$dynsec_lib" ]; then
+        dynsec_lib=$(find /usr/lib -name mosquitto_dynamic_security.so -print -quit 2>/dev/null || true)
+        [ -n "$dynsec_lib" ] || die "--table-ws-port: mosquitto_dynamic_security.so not found (apt-get install mosquitto)"
+    fi
+    command -v mosquitto_ctrl >/dev/null 2>&1 || die "--table-ws-port: mosquitto_ctrl not found (apt-get install mosquitto-clients)"
+    command -v jq >/dev/null 2>&1 || die "--table-ws-port: jq not found (apt-get install jq)"
+fi
 if [ $ws = 1 ]; then
     [ -n "$bridge_port" ] || bridge_port=$((port + 1))
     [ "$bridge_port" -le 65535 ] || die "--bridge-port: --port + 1 is not a port: give one"
@@ -464,6 +496,9 @@ new_password() {
 # bridge, devices.
 users=("$hub_user" "${org_list[@]}" "${mon_list[@]}")
 [ $ws = 0 ] || users+=("$bridge_user")
+# The hub's admin login for the table pages' codes lives in
+# dynamic-security.json, not in passwd: it logs in on --table-ws-port only.
+[ -z "$table_ws_port" ] || users+=("$play_admin")
 devices=()
 for ((i = 1; i <= tables; i++)); do
     devices+=("$(printf 'table-%03d' "$i")")
@@ -519,6 +554,8 @@ done <"$work/plain"
 for name in "${users[@]}" "${devices[@]}"; do
     h=${new_hash[$name]:-${old_hash[$name]:-}}
     [ -n "$h" ] || die "internal error: no hash for \"$name\""
+    # The codes' admin: only in dynamic-security.json (below).
+    [ -z "$table_ws_port" ] || [ "$name" != "$play_admin" ] || continue
     # The bridge's login only on its own loopback listener.
     if [ $ws = 1 ] && [ "$name" = "$bridge_user" ]; then
         printf '%s\n' "$h" >"$work/passwd-bridge"
@@ -612,6 +649,31 @@ EOF
 topic read tourney/v1/feed/#
 EOF
 
+# pages_only DIR: true when DIR holds nothing but pages (*.html, *.js,
+# *.css and *.md at the top, and vendor/ with *.js and *.md), as the hub
+# package's /usr/share/tourney/www does.
+pages_only() {
+    local extra
+    extra=$(cd -- "$1" && find . -mindepth 1 \
+        ! \( -path ./vendor -type d \) \
+        ! \( -path './vendor/*' -type f \( -name '*.js' -o -name '*.md' \) \) \
+        ! \( -path './*' ! -path './*/*' -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \) \
+        -print -quit)
+    [ -z "$extra" ]
+}
+served_dir=$http_dir
+if { [ $ws = 1 ] || [ -n "$table_ws_port" ]; } && [ -n "$http_dir" ] && ! pages_only "$http_dir"; then
+    served_dir=$outdir/www
+    mkdir -p "$work/www"
+    find "$http_dir" -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \
+        -exec cp -p -- {} "$work/www/" \;
+    if [ -d "$http_dir/vendor" ]; then
+        mkdir -p "$work/www/vendor"
+        find "$http_dir/vendor" -maxdepth 1 -type f \( -name '*.js' -o -name '*.md' \) \
+            -exec cp -p -- {} "$work/www/vendor/" \;
+    fi
+fi
+
 # --- mosquitto.conf, feed.conf ---------------------------------------------
 
 # common_settings: what both brokers share.
@@ -687,7 +749,7 @@ EOF
     # Per listener when a listener has logins of its own (consoles, the
     # bridge).
     per_listener=
-    [ -z "$console_port" ] && [ $ws = 0 ] || per_listener=per-listener
+    [ -z "$console_port" ] && [ $ws = 0 ] && [ -z "$table_ws_port" ] || per_listener=per-listener
     common_settings $per_listener
     # Logins and ACL of a listener (repeated: they are per listener when
     # there is a console listener).
@@ -755,32 +817,32 @@ EOF
         security passwd-bridge
         echo "use_username_as_clientid true"
     fi
-} >"$work/mosquitto.conf"
+    if [ -n "$table_ws_port" ]; then
+        cat <<EOF
 
-# pages_only DIR: true when DIR holds nothing but pages (*.html, *.js,
-# *.css and *.md at the top, and vendor/ with *.js and *.md), as the hub
-# package's /usr/share/tourney/www does.
-pages_only() {
-    local extra
-    extra=$(cd -- "$1" && find . -mindepth 1 \
-        ! \( -path ./vendor -type d \) \
-        ! \( -path './vendor/*' -type f \( -name '*.js' -o -name '*.md' \) \) \
-        ! \( -path './*' ! -path './*/*' -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \) \
-        -print -quit)
-    [ -z "$extra" ]
-}
-served_dir=$http_dir
-if [ $ws = 1 ] && [ -n "$http_dir" ] && ! pages_only "$http_dir"; then
-    served_dir=$outdir/www
-    mkdir -p "$work/www"
-    find "$http_dir" -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \
-        -exec cp -p -- {} "$work/www/" \;
-    if [ -d "$http_dir/vendor" ]; then
-        mkdir -p "$work/www/vendor"
-        find "$http_dir/vendor" -maxdepth 1 -type f \( -name '*.js' -o -name '*.md' \) \
-            -exec cp -p -- {} "$work/www/vendor/" \;
+# --- Table pages (play.html): sign-in codes over WebSocket ----------------
+# Logins and rights only from the dynamic security plugin: one client per
+# sign-in code, with a role naming exactly its table device's topics; the
+# hub's play-admin adds and deletes them (\$CONTROL/dynamic-security/v1).
+# No password_file, no acl_file here: a table's or the hub's password is
+# refused.  Client ids are free (two phones may share a table's code).
+listener $table_ws_port $ws_bind
+protocol websockets
+socket_domain ipv4
+allow_anonymous false
+use_username_as_clientid false
+plugin $dynsec_lib
+plugin_opt_config_file $outdir/dynsec/dynamic-security.json
+EOF
+        if [ -n "$http_dir" ]; then
+            cat <<EOF
+# The pages over plain HTTP on the same port: a phone opens
+# http://HOST:$table_ws_port/play.html?code=... and signs in right there.
+http_dir $served_dir
+EOF
+        fi
     fi
-fi
+} >"$work/mosquitto.conf"
 
 if [ $ws = 1 ]; then
     # The bridge dials the venue broker's loopback bridge listener.
@@ -914,6 +976,32 @@ if [ $ws = 1 ]; then
         chown "$run_as:$group" "$outdir/run"
     fi
     chmod 0750 "$outdir/run"
+fi
+
+# The codes' store (dynamic-security.json): created once with the hub's
+# admin login play-admin only; afterwards the broker owns it (it rewrites
+# it on every change, so its directory is --run-as's).  Kept across
+# re-runs; --rotate (a new play-admin password) starts it afresh, which
+# revokes every code.  Defaults: a code's client reads, writes and
+# subscribes to nothing but what its role names.
+if [ -n "$table_ws_port" ]; then
+    mkdir -p -- "$outdir/dynsec"
+    ds=$outdir/dynsec/dynamic-security.json
+    if [ $rotate = 1 ] || [ ! -s "$ds" ]; then
+        rm -f -- "$work/ds.json"
+        mosquitto_ctrl dynsec init "$work/ds.json" "$play_admin" "${pw[$play_admin]}" >/dev/null ||
+            die "mosquitto_ctrl dynsec init failed"
+        # The admin may only administer (no '#' nor $SYS).
+        jq '.defaultACLAccess = {publishClientSend: false, publishClientReceive: false, subscribe: false, unsubscribe: true}
+            | .roles |= map(if .rolename == "admin" then .acls |= map(select(.topic | startswith("$CONTROL/"))) else . end)' \
+            "$work/ds.json" >"$work/ds2.json" || die "jq failed on the dynamic security file"
+        chmod 0600 "$work/ds2.json"
+        mv -f -- "$work/ds2.json" "$ds"
+    fi
+    if [ -n "$group" ]; then
+        chown -R "$run_as:$group" "$outdir/dynsec"
+    fi
+    chmod 0700 "$outdir/dynsec"
 fi
 
 # The pages-only copy: readable by --run-as's group, swapped in whole.

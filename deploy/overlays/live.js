@@ -5,6 +5,10 @@
  * redraws the page with overlay.js four times a second (only when the
  * HTML changed: the clocks change once a second).
  *
+ * The page's language (i18n.js): lang= in the URL, else the event's
+ * (the feed's event.language), else the browser's; it follows the feed
+ * when the event's language arrives or changes.
+ *
  * Not here: what a page shows (overlay.js, tested in node by
  * tests/e2e/overlay_check.js).  Nothing is ever published.
  *
@@ -56,6 +60,9 @@
         var last = null, lastStrip = null;
 
         function draw() {
+            var lang = O.pageLanguage(opts, [st], navigator.languages || [navigator.language]);
+            if (document.documentElement.lang !== lang)
+                document.documentElement.lang = lang;
             var html = O.render(page, st, opts, Date.now());
             if (html === last)
                 return;

@@ -18,13 +18,19 @@
  */
 (function (root, factory) {
     'use strict';
-    var api = factory();
+    var I = root && root.TourneyI18n ? root.TourneyI18n
+                                     : (typeof require === 'function' ? require('./i18n.js') : null);
+    var api = factory(I);
     if (typeof module === 'object' && module && module.exports)
         module.exports = api;
     if (root)
         root.TourneyOverlay = api;
-})(typeof window !== 'undefined' ? window : null, function () {
+})(typeof window !== 'undefined' ? window : null, function (I) {
     'use strict';
+
+    /* The words: i18n.js (every message literal inside t/tn/tc/N_, so
+     * that po/tourney-pages/extract finds it). */
+    var t = I.t, tn = I.tn, tc = I.tc, N_ = I.N_;
 
     var TOPIC_ROOT = 'tourney/v1/feed/';
     var KEYS = ['event', 'pairings', 'tables', 'standings', 'bracket', 'now'];
@@ -65,14 +71,13 @@
     }
 
     /* formatNumber(v): tournament points and tiebreaks: at most two
-     * decimals, no trailing zeros (6.33333333333333 -> "6.33", 12.5 ->
-     * "12.5", 3 -> "3"); null or not a number -> "-". */
+     * decimals, no trailing zeros, the page language's decimal sign
+     * (6.33333333333333 -> "6.33", "6,33" in Polish; 12.5 -> "12.5", 3
+     * -> "3"); null or not a number -> "-". */
     function formatNumber(v) {
         if (!isNum(v))
             return '-';
-        var s = (Math.round(v * 100) / 100).toFixed(2);
-        s = s.replace(/\.?0+$/, '');
-        return s === '-0' ? '0' : s;
+        return I.number(v, 2);
     }
 
     function pad2(n) {
@@ -81,13 +86,16 @@
 
     /* The word after an overtime clock ("+2:05 overtime"): the hall, the
      * phone page and the tables (TNY_CLOCK_OVERTIME) say the same. */
-    var OVERTIME_WORD = 'overtime';
+    function overtimeWord() {
+        /* TRANSLATORS: after a clock past its deadline: "+2:05 overtime" */
+        return t('overtime');
+    }
 
     /* formatClock(ms): "M:SS", or "H:MM:SS" from an hour on; time left is
      * rounded up (a table shows 0:01 until the last second is over),
      * overtime (negative) is the time past the deadline, "+M:SS" rounded
      * down (as tny_clock_format on the tables and the dashboard, followed
-     * by OVERTIME_WORD where words go); null -> "--:--". */
+     * by overtimeWord() where words go); null -> "--:--". */
     function formatClock(ms) {
         if (!isNum(ms))
             return '--:--';
@@ -121,7 +129,8 @@
         bracket: 'auto',
         items: 8,
         speed: 120,
-        title: 1
+        title: 1,
+        lang: ''
     };
 
     /* Integer options: [min, max]. */
@@ -160,6 +169,32 @@
             raw[key] = val;
         });
         return raw;
+    }
+
+    /* parseLang(v, opts, errors): lang= (en, pl, hu, nb, cs: the
+     * languages with a catalogue; "" = the event's or the browser's). */
+    function parseLang(v, opts, errors) {
+        if (v === '' || I.match(v))
+            opts.lang = I.match(v);
+        else
+            errors.push('lang: expected ' + I.languages().join(', ') + ', got "' + v + '"');
+    }
+
+    /* pageLanguage(opts, st, nav): the language a page speaks now:
+     * lang= (opts.lang), else the first event's language in the feed
+     * (event.language), else the browser's (nav: navigator.languages),
+     * else English; also makes it i18n.js's current language. */
+    function pageLanguage(opts, states, nav, stored) {
+        var evLang = '';
+        (states || []).forEach(function (st) {
+            var ev = st && isObj(st.docs.event) ? st.docs.event : {};
+            if (!evLang && typeof ev.language === 'string')
+                evLang = ev.language;
+        });
+        var l = I.pick({param: opts.lang, stored: stored, event: evLang, browser: nav});
+        if (l !== I.language())
+            I.setLanguage(l);
+        return l;
     }
 
     function parseParams(query, defaults, page) {
@@ -212,6 +247,8 @@
                 errors.push(k + ': expected an integer ' + INTS[k][0] + '..' +
                             INTS[k][1] + ', got "' + v + '"');
         }
+        if ('lang' in raw)
+            parseLang(raw.lang, opts, errors);
         if (page === 'table' && !opts.table)
             errors.push('table: missing (add &table=N to the URL)');
         return {opts: opts, errors: errors};
@@ -278,10 +315,10 @@
         var r = isNum(doc.round) ? doc.round : 0;
         if (r !== st.finished.round)
             st.finished = {round: r, order: []};
-        arr(doc.tables).forEach(function (t) {
-            if (isObj(t) && t.state === 'confirmed' && isNum(t.table) &&
-                st.finished.order.indexOf(t.table) < 0)
-                st.finished.order.push(t.table);
+        arr(doc.tables).forEach(function (tb) {
+            if (isObj(tb) && tb.state === 'confirmed' && isNum(tb.table) &&
+                st.finished.order.indexOf(tb.table) < 0)
+                st.finished.order.push(tb.table);
         });
     }
 
@@ -302,9 +339,9 @@
         st.docs[key] = doc;
         if (key === 'tables') {
             var c = isObj(doc.clock) ? doc.clock : null;
-            arr(doc.tables).forEach(function (t) {
-                if (!c && isObj(t) && isObj(t.clock))
-                    c = t.clock;
+            arr(doc.tables).forEach(function (tb) {
+                if (!c && isObj(tb) && isObj(tb.clock))
+                    c = tb.clock;
             });
             if (c)
                 noteOffset(st, c.hub_now_ms, localMs, retained);
@@ -352,7 +389,7 @@
         if (!rem)
             return '';
         if (rem.unlimited)
-            return 'no time limit';
+            return t('no time limit');
         if (rem.state === 'not_started')
             return rem.ms === null ? '' : formatClock(rem.ms);
         return formatClock(rem.ms);
@@ -370,25 +407,32 @@
     }
 
     function clockHtml(rem, extra) {
-        var t = clockText(rem);
-        if (!t)
+        var tb = clockText(rem);
+        if (!tb)
             return '';
-        var pause = rem.state === 'paused' ? '<span class="ck-tag">paused</span>'
-                  : rem.state === 'stopped' ? '<span class="ck-tag">round closed</span>' : '';
+        var pause = rem.state === 'paused' ? '<span class="ck-tag">' + esc(t('paused')) + '</span>'
+                  : rem.state === 'stopped' ? '<span class="ck-tag">' + esc(t('round closed')) + '</span>' : '';
         return '<span class="' + clockClass(rem) + (extra ? ' ' + extra : '') +
-               '">' + esc(t) + pause + '</span>';
+               '">' + esc(tb) + pause + '</span>';
     }
 
     /* ---- view models -------------------------------------------------- */
 
+    /* A table's state as the pages name it (translated where shown). */
     var STATE_LABELS = {
-        waiting: 'Waiting',
-        playing: 'Playing',
-        overdue: 'Time up',
-        pending_confirmation: 'Confirming',
-        confirmed: 'Finished',
-        conflict: 'Judge call'
+        waiting: N_('Waiting'),
+        playing: N_('Playing'),
+        overdue: N_('Time up'),
+        pending_confirmation: N_('Confirming'),
+        /* TRANSLATORS: a table's state: its result is confirmed */
+        confirmed: N_('Finished'),
+        conflict: N_('Judge call')
     };
+
+    /* stateLabel(state): the state's words in the page's language. */
+    function stateLabel(state) {
+        return STATE_LABELS[state] ? t(STATE_LABELS[state]) : '';
+    }
 
     /* Colour names a swatch may use (TX-10 colours); anything else is
      * shown as text only. */
@@ -418,17 +462,28 @@
         };
     }
 
-    /* tableState(t, st, now): the table's state, "overdue" also when the
+    /* tableState(tb, st, now): the table's state, "overdue" also when the
      * page's own countdown of a playing table reached zero (the hub
      * publishes again only on a change). */
-    function tableState(t, st, now) {
-        var s = str(t && t.state) || 'waiting';
-        if (s === 'playing' && isObj(t.clock) && t.clock.state === 'running') {
-            var r = clockRemaining(t.clock, st, now);
+    function tableState(tb, st, now) {
+        var s = str(tb && tb.state) || 'waiting';
+        if (s === 'playing' && isObj(tb.clock) && tb.clock.state === 'running') {
+            var r = clockRemaining(tb.clock, st, now);
             if (r && isNum(r.ms) && r.ms <= 0)
                 s = 'overdue';
         }
         return s;
+    }
+
+    /* The stage names of the shipped formats (formats/*.json): shown in
+     * the page's language; an organiser's own stage name as written. */
+    var STAGE_NAMES = [N_('Swiss'), N_('Knockout'), N_('Elimination'), N_('Preliminary'),
+                       /* TRANSLATORS: a stage's name: the final round(s) of an event */
+                       N_('Final'), N_('Top cut'), N_('Gorn rounds')];
+
+    /* stageText(name): a stage's name in the page's language. */
+    function stageText(name) {
+        return STAGE_NAMES.indexOf(name) >= 0 ? t(name) : name;
     }
 
     /* roundView(st, now): the latest published round as the pages show
@@ -446,23 +501,23 @@
         var closed = ev.round === round && ev.round_status === 'closed';
         var byTable = {};
         if (td)
-            arr(td.tables).forEach(function (t) {
-                if (isObj(t) && isNum(t.table))
-                    byTable[t.table] = t;
+            arr(td.tables).forEach(function (tb) {
+                if (isObj(tb) && isNum(tb.table))
+                    byTable[tb.table] = tb;
             });
         var winners = bracketWinners(st, round);
-        var tables = pa ? arr(pa.tables).filter(isObj).map(function (t) {
-            var s = byTable[t.table];
+        var tables = pa ? arr(pa.tables).filter(isObj).map(function (tb) {
+            var s = byTable[tb.table];
             var state = s ? tableState(s, st, now) : '';
             return {
-                table: isNum(t.table) ? t.table : 0,
-                players: arr(t.players).map(playerView),
+                table: isNum(tb.table) ? tb.table : 0,
+                players: arr(tb.players).map(playerView),
                 state: state,
-                label: STATE_LABELS[state] || '',
+                label: stateLabel(state),
                 clock: s ? stopIfClosed(clockRemaining(s.clock, st, now), closed) : null,
                 extensionMs: s && isNum(s.extension_ms) ? s.extension_ms : 0,
                 online: s ? s.online === true : false,
-                winner: winners[t.table] || null,
+                winner: winners[tb.table] || null,
                 result: s && state === 'confirmed' && isObj(s.result) ? s.result : null,
                 confirmedMs: s && isNum(s.confirmed_ms) ? s.confirmed_ms : null
             };
@@ -473,7 +528,7 @@
             status: str(ev.status),
             round: round,
             stage: pa ? str(pa.stage) : '',
-            stageName: pa ? str(pa.stage_name) : '',
+            stageName: pa ? stageText(str(pa.stage_name)) : '',
             /* "Round 2 of 5": the stage's planned rounds (docs/feed.md
              * event.stage_rounds) when its rounds are the event's (the
              * first stage) */
@@ -482,8 +537,8 @@
             tables: tables,
             byes: pa ? arr(pa.byes).map(playerView) : [],
             clock: td ? stopIfClosed(clockRemaining(td.clock, st, now), closed) : null,
-            finished: tables.filter(function (t) {
-                return t.state === 'confirmed';
+            finished: tables.filter(function (tb) {
+                return tb.state === 'confirmed';
             }).length
         };
     }
@@ -496,9 +551,9 @@
         arr(b.rounds).forEach(function (r) {
             if (!isObj(r) || r.round !== round)
                 return;
-            arr(r.tables).forEach(function (t) {
-                if (isObj(t) && isNum(t.table) && typeof t.winner === 'string')
-                    out[t.table] = {winner: t.winner, games: arr(t.games)};
+            arr(r.tables).forEach(function (tb) {
+                if (isObj(tb) && isNum(tb.table) && typeof tb.winner === 'string')
+                    out[tb.table] = {winner: tb.winner, games: arr(tb.games)};
             });
         });
         return out;
@@ -506,13 +561,31 @@
 
     /* tiebreakLabel(name): a column heading for a tiebreak criterion. */
     var TB_LABELS = {
-        hq_diff: 'HQ diff', head_to_head: 'H2H', sos: 'SoS', esos: 'ESoS', sb: 'SB',
-        buchholz: 'Buchholz', opp_win_pct: 'Opp %', lot: 'Lot',
-        mov: 'MoV', owp: 'OWP', median_buchholz: 'Median BH'
+        /* TRANSLATORS: tiebreak column: Neuroshima Hex's total headquarters difference (NH) */
+        hq_diff: N_('HQ diff'),
+        /* TRANSLATORS: tiebreak column: the direct encounter (head to head) */
+        head_to_head: N_('H2H'),
+        /* TRANSLATORS: tiebreak column: strength of schedule (GT: the opponents' average) */
+        sos: N_('SoS'),
+        /* TRANSLATORS: tiebreak column: extended strength of schedule */
+        esos: N_('ESoS'),
+        /* TRANSLATORS: tiebreak column: Sonneborn-Berger */
+        sb: N_('SB'),
+        buchholz: N_('Buchholz'),
+        /* TRANSLATORS: tiebreak column: the opponents' win percentage */
+        opp_win_pct: N_('Opp %'),
+        /* TRANSLATORS: tiebreak: drawing lots */
+        lot: N_('Lot'),
+        /* TRANSLATORS: tiebreak column: margin of victory */
+        mov: N_('MoV'),
+        /* TRANSLATORS: tiebreak column: opponents' win percentage (OWP) */
+        owp: N_('OWP'),
+        /* TRANSLATORS: tiebreak column: Buchholz without the best and worst opponent */
+        median_buchholz: N_('Median BH')
     };
     function tiebreakLabel(name) {
         if (TB_LABELS[name])
-            return TB_LABELS[name];
+            return t(TB_LABELS[name]);
         var s = String(name).replace(/_/g, ' ');
         return s.charAt(0).toUpperCase() + s.slice(1);
     }
@@ -560,12 +633,13 @@
     /* roundName(nTables, isLast): a knockout round's name by its size. */
     function roundName(nTables) {
         if (nTables === 1)
-            return 'Final';
+            return tc('knockout round', 'Final');
         if (nTables === 2)
-            return 'Semi-finals';
+            return tc('knockout round', 'Semi-finals');
         if (nTables === 4)
-            return 'Quarter-finals';
-        return 'Last ' + nTables * 2;
+            return tc('knockout round', 'Quarter-finals');
+        /* TRANSLATORS: a knockout round by its players: "Last 16" */
+        return tc('knockout round', 'Last {n}', {n: nTables * 2});
     }
 
     /* bracketView(st): {rounds: [{round, name, matches: [{table, bye,
@@ -576,23 +650,23 @@
         return {
             rounds: arr(b.rounds).filter(isObj).map(function (r) {
                 var tables = arr(r.tables).filter(isObj);
-                var n = tables.filter(function (t) {
-                    return !t.bye;
+                var n = tables.filter(function (tb) {
+                    return !tb.bye;
                 }).length;
                 return {
                     round: isNum(r.round) ? r.round : 0,
                     name: roundName(n || 1),
-                    matches: tables.map(function (t) {
-                        if (t.bye)
+                    matches: tables.map(function (tb) {
+                        if (tb.bye)
                             return {table: 0, bye: true, decided: true,
-                                    players: [playerView(t.bye)]};
-                        var w = typeof t.winner === 'string' ? t.winner : null;
-                        var games = arr(t.games);
+                                    players: [playerView(tb.bye)]};
+                        var w = typeof tb.winner === 'string' ? tb.winner : null;
+                        var games = arr(tb.games);
                         return {
-                            table: isNum(t.table) ? t.table : 0,
+                            table: isNum(tb.table) ? tb.table : 0,
                             bye: false,
                             decided: w !== null,
-                            players: arr(t.players).map(function (p) {
+                            players: arr(tb.players).map(function (p) {
                                 var v = playerView(p);
                                 v.win = w !== null && v.id === w;
                                 v.games = games.filter(function (g) {
@@ -608,42 +682,49 @@
         };
     }
 
-    /* resultText(t): a confirmed table's result (the feed's tables[].result,
+    /* resultText(tb): a confirmed table's result (the feed's tables[].result,
      * docs/feed.md) as plain text: "A beat B by 3 HQ", "A drew with B",
      * "A beat B 2-1 (modified)", "A 25, B 20" (scores / VP / TP, highest
      * first), "A won by default against B"; null without a result. */
-    function resultText(t) {
-        var res = isObj(t.result) ? t.result : null;
+    function resultText(tb) {
+        var res = isObj(tb.result) ? tb.result : null;
         if (!res)
             return null;
         var byId = {};
-        t.players.forEach(function (p) {
+        tb.players.forEach(function (p) {
             byId[p.id] = p;
         });
         var nm = function (p) {
             return p.name + (p.army ? ' [' + p.army + ']' : '');
         };
         var others = function (id) {
-            return t.players.filter(function (p) {
+            return tb.players.filter(function (p) {
                 return p.id !== id;
             }).map(nm).join(', ');
         };
         var who = function (id) {
             return byId[id] ? nm(byId[id]) : str(id);
         };
+        var names = tb.players.map(nm);
+        var two = names.length === 2;
         if (res.draw === true)
-            return t.players.map(nm).join(' drew with ');
+            return two ? t('{a} drew with {b}', {a: names[0], b: names[1]})
+                       : t('Draw: {players}', {players: names.join(', ')});
         if (res.intentional_draw === true)
-            return t.players.map(nm).join(' drew with ') + ' (agreed)';
+            /* TRANSLATORS: an intentional draw, agreed by the players */
+            return two ? t('{a} drew with {b} (agreed)', {a: names[0], b: names[1]})
+                       : t('Agreed draw: {players}', {players: names.join(', ')});
         if (res.double_loss === true)
-            return t.players.map(nm).join(' and ') + ': both lose';
+            return two ? t('{a} and {b}: both lose', {a: names[0], b: names[1]})
+                       : t('All lose: {players}', {players: names.join(', ')});
         if (str(res.default_win))
-            return who(res.default_win) + ' won by default against ' +
-                   others(res.default_win);
+            return t('{winner} won by default against {losers}',
+                      {winner: who(res.default_win), losers: others(res.default_win)});
         if (str(res.winner)) {
             var extra = '';
             if (isNum(res.hq_diff))
-                extra += ' by ' + res.hq_diff + ' HQ';
+                /* TRANSLATORS: Neuroshima Hex: the winner's headquarters difference (NH rules) */
+                extra += ' ' + t('by {n} HQ', {n: res.hq_diff});
             var games = arr(res.games).filter(function (g) {
                 return typeof g === 'string';
             });
@@ -654,22 +735,23 @@
                 extra += ' ' + gw + '-' + (games.length - gw);
             }
             if (res.modified === true)
-                extra += ' (modified)';
+                /* TRANSLATORS: A Game of Thrones: a modified win (GT rules) */
+                extra += ' ' + t('(modified)');
             if (isObj(res.scores) && isNum(res.scores[res.winner])) {
-                var lost = t.players.filter(function (p) {
+                var lost = tb.players.filter(function (p) {
                     return p.id !== res.winner;
                 })[0];
                 if (lost && isNum(res.scores[lost.id]))
                     extra += ' ' + formatNumber(res.scores[res.winner]) + '-' +
                              formatNumber(res.scores[lost.id]);
             }
-            return who(res.winner) + ' beat ' + others(res.winner) + extra;
+            return t('{winner} beat {losers}', {winner: who(res.winner), losers: others(res.winner)}) + extra;
         }
         var pts = isObj(res.tp) ? res.tp : isObj(res.scores) ? res.scores :
                   isObj(res.vp) ? res.vp : null;
         if (!pts)
             return null;
-        return t.players.slice().sort(function (a, b) {
+        return tb.players.slice().sort(function (a, b) {
             return (isNum(pts[b.id]) ? pts[b.id] : -Infinity) -
                    (isNum(pts[a.id]) ? pts[a.id] : -Infinity);
         }).map(function (p) {
@@ -686,15 +768,16 @@
     function tickerItems(st, now, max) {
         var rv = roundView(st, now), items = [];
         var byNum = {};
-        rv.tables.forEach(function (t) {
-            byNum[t.table] = t;
+        rv.tables.forEach(function (tb) {
+            byNum[tb.table] = tb;
         });
         var order = st.finished.round === rv.round ? st.finished.order.slice() : [];
-        rv.tables.forEach(function (t) {
-            if (t.state === 'confirmed' && order.indexOf(t.table) < 0)
-                order.push(t.table);
+        rv.tables.forEach(function (tb) {
+            if (tb.state === 'confirmed' && order.indexOf(tb.table) < 0)
+                order.push(tb.table);
         });
-        var where = 'Round ' + rv.round + (rv.stageName ? ' (' + rv.stageName + ')' : '');
+        var where = rv.stageName ? t('Round {round} ({stage})', {round: rv.round, stage: rv.stageName})
+                                 : t('Round {round}', {round: rv.round});
         order = order.reverse().filter(function (n) {
             return byNum[n] && byNum[n].state === 'confirmed';
         });
@@ -705,57 +788,71 @@
             return ta !== null ? -1 : tb !== null ? 1 : 0;
         });
         order.forEach(function (n) {
-            var t = byNum[n];
+            var tb = byNum[n];
             var nm = function (p) {
                 return p.name + (p.army ? ' [' + p.army + ']' : '');
             };
-            var text, rt = resultText(t);
+            var text, rt = resultText(tb);
             if (rt !== null) {
-                text = where + ', table ' + n + ': ' + rt;
-            } else if (t.winner) {
-                var w = t.players.filter(function (p) {
-                    return p.id === t.winner.winner;
+                /* TRANSLATORS: a ticker item: "Round 2 (Swiss), table 4: Anna beat Jan" */
+                text = t('{round}, table {table}: {result}', {round: where, table: n, result: rt});
+            } else if (tb.winner) {
+                var w = tb.players.filter(function (p) {
+                    return p.id === tb.winner.winner;
                 });
-                var l = t.players.filter(function (p) {
-                    return p.id !== t.winner.winner;
+                var l = tb.players.filter(function (p) {
+                    return p.id !== tb.winner.winner;
                 });
                 var score = '';
-                if (t.winner.games.length && l.length === 1 && w.length === 1) {
-                    var gw = t.winner.games.filter(function (g) {
+                if (tb.winner.games.length && l.length === 1 && w.length === 1) {
+                    var gw = tb.winner.games.filter(function (g) {
                         return g === w[0].id;
                     }).length;
-                    score = ' ' + gw + '-' + (t.winner.games.length - gw);
+                    score = ' ' + gw + '-' + (tb.winner.games.length - gw);
                 }
-                text = where + ', table ' + n + ': ' +
-                       (w.length ? nm(w[0]) : '?') + ' beat ' +
-                       l.map(nm).join(', ') + score;
+                text = t('{round}, table {table}: {result}', {round: where, table: n,
+                         result: t('{winner} beat {losers}', {winner: w.length ? nm(w[0]) : '?',
+                                                              losers: l.map(nm).join(', ')}) + score});
             } else {
-                text = where + ', table ' + n + ' finished: ' +
-                       t.players.map(nm).join(' vs ');
+                text = t('{round}, table {table} finished: {players}', {round: where, table: n,
+                         players: tb.players.map(nm).join(' ' + t('vs') + ' ')});
             }
             items.push(text);
         });
         var sv = standingsView(st, 3, 0);
         if (sv.afterRound > 0 && sv.rows.length) {
-            items.push((sv.final ? 'Final standings'
-                                 : 'Standings after round ' + sv.afterRound) + ': ' +
+            items.push((sv.final ? t('Final standings')
+                                 : t('Standings after round {round}', {round: sv.afterRound})) + ': ' +
                        sv.rows.map(function (r) {
                            return r.rank + '. ' + r.name + ' ' + r.pointsText;
                        }).join(', '));
         }
         if (!items.length && rv.round > 0)
-            items.push(rv.title + ' - round ' + rv.round + ': ' + rv.finished +
-                       ' of ' + rv.tables.length + ' tables finished');
+            items.push(tn('{title} - round {round}: {finished} of {n} table finished',
+                          '{title} - round {round}: {finished} of {n} tables finished', rv.tables.length,
+                          {title: rv.title, round: rv.round, finished: rv.finished}));
         return items.slice(0, max);
     }
 
     /* ---- HTML --------------------------------------------------------- */
 
+    /* colourName(c): a TX colour of the feed in the page's language
+     * (the feed's own word in English or when it is not a known colour). */
+    function colourName(c) {
+        var k = String(c).toLowerCase();
+        var m = {
+            red: tc('colour', 'red'), yellow: tc('colour', 'yellow'), green: tc('colour', 'green'),
+            blue: tc('colour', 'blue'), black: tc('colour', 'black'), white: tc('colour', 'white'),
+            orange: tc('colour', 'orange'), purple: tc('colour', 'purple')
+        };
+        return I.language() === I.SOURCE || !m.hasOwnProperty(k) ? c : m[k];
+    }
+
     function swatches(colours) {
         return colours.map(function (c) {
             var k = c.toLowerCase();
             var sw = SWATCH[k] ? '<i class="sw" style="background:' + SWATCH[k] + '"></i>' : '';
-            return '<span class="colour">' + sw + esc(c) + '</span>';
+            return '<span class="colour">' + sw + esc(colourName(c)) + '</span>';
         }).join('');
     }
 
@@ -764,7 +861,8 @@
     function playerHtml(p, full, extraClass) {
         var d = [];
         if (p.first)
-            d.push('<span class="badge">1st</span>');
+            /* TRANSLATORS: badge of the player who starts the game */
+            d.push('<span class="badge">' + esc(t('1st')) + '</span>');
         if (p.army)
             d.push('<span class="army played">' + esc(p.army) + '</span>');
         else if (full && p.armies.length)
@@ -787,7 +885,8 @@
 
     /* roundLabel(rv): "Round 2 of 5 - Swiss", "Round 6 - Knockout". */
     function roundLabel(rv) {
-        return 'Round ' + rv.round + (rv.ofRounds ? ' of ' + rv.ofRounds : '') +
+        return (rv.ofRounds ? t('Round {round} of {rounds}', {round: rv.round, rounds: rv.ofRounds})
+                            : t('Round {round}', {round: rv.round})) +
                (rv.stageName ? ' - ' + rv.stageName : '');
     }
 
@@ -805,18 +904,18 @@
     function statusHtml(st, what) {
         var m;
         if (st.conn === 'online' && st.missing)
-            m = 'No event "' + st.event + '" on this feed (check event= in the URL)';
+            m = t('No event "{event}" on this feed (check event= in the URL)', {event: st.event});
         else if (st.conn === 'online')
             m = what;
         else if (st.conn === 'offline')
-            m = 'Feed broker ' + st.broker + ' unreachable, retrying';
+            m = t('Feed broker {broker} unreachable, retrying', {broker: st.broker});
         else
-            m = 'Connecting to ' + st.broker;
+            m = t('Connecting to {broker}', {broker: st.broker});
         return '<div class="panel status">' + esc(m) + '</div>';
     }
 
     function connDot(st) {
-        return st.conn === 'online' ? '' : '<span class="offline" title="feed offline"></span>';
+        return st.conn === 'online' ? '' : '<span class="offline" title="' + esc(t('feed offline')) + '"></span>';
     }
 
     function pageCount(n, rows) {
@@ -830,30 +929,31 @@
     function renderPairings(st, opts, now) {
         var rv = roundView(st, now);
         if (!st.docs.pairings || !rv.round)
-            return statusHtml(st, 'No round published yet for ' + st.event);
+            return statusHtml(st, t('No round published yet for {event}', {event: st.event}));
         var pages = pageCount(rv.tables.length, opts.rows);
         var page = Math.floor(now / (opts.cycle * 1000)) % pages;
         var shown = rv.tables.slice(page * opts.rows, (page + 1) * opts.rows);
         var right = clockHtml(rv.clock, 'round-clock') + connDot(st);
         var h = '<div class="panel pairings">' + headerHtml(rv, opts, right) +
                 '<div class="rows">';
-        shown.forEach(function (t) {
-            var marks = resultMarks(t);
-            h += '<div class="row st-' + esc(t.state || 'none') + (t.players.length > 2 ? ' multi' : '') +
-                 '" data-table="' + t.table + '">' +
-                 '<span class="tn">' + t.table + '</span><span class="pls">' +
-                 t.players.map(function (p) {
-                     var win = (t.winner && t.winner.winner === p.id) || marks.winner === p.id;
+        shown.forEach(function (tb) {
+            var marks = resultMarks(tb);
+            h += '<div class="row st-' + esc(tb.state || 'none') + (tb.players.length > 2 ? ' multi' : '') +
+                 '" data-table="' + tb.table + '">' +
+                 '<span class="tn">' + tb.table + '</span><span class="pls">' +
+                 tb.players.map(function (p) {
+                     var win = (tb.winner && tb.winner.winner === p.id) || marks.winner === p.id;
                      return playerHtml(p, false, win ? 'win' : '') +
                             (marks.pts[p.id] !== undefined ? '<span class="sc">' + esc(marks.pts[p.id]) + '</span>' : '');
-                 }).join(t.players.length > 2 ? '' : '<span class="vs">' + (marks.draw ? 'draw' : 'vs') + '</span>') +
-                 '</span><span class="ts">' + esc(t.label) +
-                 (t.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(t.extensionMs)) + '</span>' : '') +
+                 }).join(tb.players.length > 2 ? '' : '<span class="vs">' + esc(marks.draw ? t('draw') : t('vs')) + '</span>') +
+                 '</span><span class="ts">' + esc(tb.label) +
+                 (tb.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(tb.extensionMs)) + '</span>' : '') +
                  '</span></div>';
         });
         h += '</div>';
         if (rv.byes.length && page === pages - 1)
-            h += '<div class="byes">Bye: ' + rv.byes.map(function (p) {
+            /* TRANSLATORS: the players without a table this round: "Bye: Anna, Jan" */
+            h += '<div class="byes">' + esc(t('Bye:')) + ' ' + rv.byes.map(function (p) {
                 return '<span class="nm">' + esc(p.name) + '</span>';
             }).join(', ') + '</div>';
         if (pages > 1)
@@ -861,12 +961,12 @@
         return h + '</div>';
     }
 
-    /* resultMarks(t): a confirmed table's result per player for the
+    /* resultMarks(tb): a confirmed table's result per player for the
      * pairings rows: {winner (id or null), draw, pts: {id: "10"}} (VP,
      * scores, TP; NH's HQ difference beside the winner). */
-    function resultMarks(t) {
+    function resultMarks(tb) {
         var out = {winner: null, draw: false, pts: {}};
-        var res = isObj(t.result) ? t.result : null;
+        var res = isObj(tb.result) ? tb.result : null;
         if (!res)
             return out;
         out.draw = res.draw === true;
@@ -879,7 +979,7 @@
         }
         var pts = isObj(res.tp) ? res.tp : isObj(res.scores) ? res.scores : isObj(res.vp) ? res.vp : null;
         if (pts)
-            t.players.forEach(function (p) {
+            tb.players.forEach(function (p) {
                 if (isNum(pts[p.id]))
                     out.pts[p.id] = formatNumber(pts[p.id]);
             });
@@ -890,7 +990,7 @@
         var bv = bracketView(st);
         if (!bv.rounds.length)
             return '';
-        var h = '<div class="panel bracket"><div class="hd"><span class="ti">Knockout</span></div><div class="brounds">';
+        var h = '<div class="panel bracket"><div class="hd"><span class="ti">' + esc(t('Knockout')) + '</span></div><div class="brounds">';
         bv.rounds.forEach(function (r) {
             h += '<div class="bround" data-round="' + r.round + '"><div class="bname">' +
                  esc(r.name) + '</div>';
@@ -899,7 +999,7 @@
                 m.players.forEach(function (p) {
                     h += '<div class="bp' + (p.win ? ' win' : '') + '" data-player="' + esc(p.id) + '">' +
                          '<span class="nm">' + esc(p.name) + '</span>' +
-                         (m.bye ? '<span class="g">bye</span>' : (m.hasGames ? '<span class="g">' + p.games + '</span>' : '')) +
+                         (m.bye ? '<span class="g">' + esc(t('bye')) + '</span>' : (m.hasGames ? '<span class="g">' + p.games + '</span>' : '')) +
                          '</div>';
                 });
                 h += '</div>';
@@ -917,9 +1017,9 @@
         var br = opts.bracket === 'off' ? '' : bracketHtml(st);
         if (opts.bracket === 'only')
             return br ? '<div class="standings-page">' + br + '</div>'
-                      : statusHtml(st, 'No knockout bracket yet for ' + st.event);
+                      : statusHtml(st, t('No knockout bracket yet for {event}', {event: st.event}));
         if (!st.docs.standings)
-            return statusHtml(st, 'No standings yet for ' + st.event);
+            return statusHtml(st, t('No standings yet for {event}', {event: st.event}));
         /* After the last stage: "Final standings"; after a knockout the
          * order is the final classification, so the Swiss points and
          * tiebreaks (which would rank others above the champion) go. */
@@ -934,18 +1034,22 @@
         var ko = koDone || (fin && sv.stage === 'elimination');
         if (ko)
             sv = standingsView(st, opts.top, 0);
-        var sub = fin ? 'Final standings' : sv.afterRound > 0 ? 'Standings after round ' + sv.afterRound
-                                                               : 'Standings (no round complete yet)';
+        var sub = fin ? t('Final standings')
+                      : sv.afterRound > 0 ? t('Standings after round {round}', {round: sv.afterRound})
+                                          : t('Standings (no round complete yet)');
         var h = '<div class="standings-page"><div class="panel standings">' +
                 (opts.title ? '<div class="hd"><span class="ti">' + esc(rv.title) +
                               '</span><span class="rd">' + esc(sub) + '</span>' + connDot(st) + '</div>' : '') +
-                '<table><thead><tr><th class="rk">#</th><th class="nmh">Player</th>' + (ko ? '' : '<th class="pt">Pts</th>') +
+                '<table><thead><tr><th class="rk">#</th><th class="nmh">' + esc(t('Player')) + '</th>' +
+                /* TRANSLATORS: column heading: tournament points */
+                (ko ? '' : '<th class="pt">' + esc(t('Pts')) + '</th>') +
                 sv.tiebreaks.map(function (n) {
                     return '<th class="tb">' + esc(tiebreakLabel(n)) + '</th>';
                 }).join('') + '</tr></thead><tbody>';
         sv.rows.forEach(function (r) {
-            var flag = r.disqualified ? ' <span class="flag">DQ</span>'
-                                      : (r.dropped ? ' <span class="flag">dropped</span>' : '');
+            /* TRANSLATORS: disqualified (a short flag beside the name) */
+            var flag = r.disqualified ? ' <span class="flag">' + esc(t('DQ')) + '</span>'
+                                      : (r.dropped ? ' <span class="flag">' + esc(t('dropped')) + '</span>' : '');
             h += '<tr class="' + (r.dropped || r.disqualified ? 'out' : '') + '" data-player="' + esc(r.id) + '">' +
                  '<td class="rk">' + r.rank + '</td><td class="nmc"><span class="nm">' + esc(r.name) + '</span>' + flag +
                  '</td>' + (ko ? '' : '<td class="pt">' + esc(r.pointsText) + '</td>') +
@@ -961,24 +1065,24 @@
     function renderTable(st, opts, now) {
         var rv = roundView(st, now);
         if (!st.docs.pairings || !rv.round)
-            return statusHtml(st, 'No round published yet for ' + st.event);
-        var t = rv.tables.filter(function (x) {
+            return statusHtml(st, t('No round published yet for {event}', {event: st.event}));
+        var tb = rv.tables.filter(function (x) {
             return x.table === opts.table;
         })[0];
-        if (!t)
-            return statusHtml(st, 'Table ' + opts.table + ' does not play in round ' + rv.round);
-        var h = '<div class="panel featured st-' + esc(t.state || 'none') + '" data-table="' + t.table + '">' +
-                '<div class="hd"><span class="ti">Table ' + t.table + '</span>' +
+        if (!tb)
+            return statusHtml(st, t('Table {table} does not play in round {round}', {table: opts.table, round: rv.round}));
+        var h = '<div class="panel featured st-' + esc(tb.state || 'none') + '" data-table="' + tb.table + '">' +
+                '<div class="hd"><span class="ti">' + esc(t('Table {table}', {table: tb.table})) + '</span>' +
                 '<span class="rd">' + esc(roundLabel(rv)) + '</span>' +
-                '<span class="ts">' + esc(t.label) + '</span>' + connDot(st) + '</div>' +
-                '<div class="big-clock">' + (t.state === 'confirmed'
-                    ? '<span class="result">' + esc(resultText(t) || 'Finished') + '</span>'
-                    : clockHtml(t.clock, 'table-clock')) +
-                (t.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(t.extensionMs)) + ' extra</span>' : '') +
+                '<span class="ts">' + esc(tb.label) + '</span>' + connDot(st) + '</div>' +
+                '<div class="big-clock">' + (tb.state === 'confirmed'
+                    ? '<span class="result">' + esc(resultText(tb) || t('Finished')) + '</span>'
+                    : clockHtml(tb.clock, 'table-clock')) +
+                (tb.extensionMs > 0 ? '<span class="ext">' + esc(t('+{time} extra', {time: formatClock(tb.extensionMs)})) + '</span>' : '') +
                 '</div><div class="seats">';
-        h += t.players.map(function (p) {
-            return playerHtml(p, true, t.winner && t.winner.winner === p.id ? 'win' : '');
-        }).join('<span class="vs">vs</span>');
+        h += tb.players.map(function (p) {
+            return playerHtml(p, true, tb.winner && tb.winner.winner === p.id ? 'win' : '');
+        }).join('<span class="vs">' + esc(t('vs')) + '</span>');
         return h + '</div></div>';
     }
 
@@ -987,11 +1091,11 @@
     function renderTicker(st, opts, now) {
         var items = tickerItems(st, now, opts.items);
         if (!items.length)
-            return statusHtml(st, 'No results yet for ' + st.event);
+            return statusHtml(st, t('No results yet for {event}', {event: st.event}));
         var line = items.map(function (s) {
             return '<span class="item">' + esc(s) + '</span>';
         }).join('<span class="sep">+++</span>') + '<span class="sep">+++</span>';
-        return '<div class="ticker">' + (opts.title ? '<span class="lbl">Results</span>' : '') +
+        return '<div class="ticker">' + (opts.title ? '<span class="lbl">' + esc(t('Results')) + '</span>' : '') +
                '<div class="track"><div class="strip"><span class="copy">' + line +
                '</span><span class="copy" aria-hidden="true">' + line + '</span></div></div>' +
                connDot(st) + '</div>';
@@ -1021,7 +1125,7 @@
         esc: esc,
         formatNumber: formatNumber,
         formatClock: formatClock,
-        OVERTIME_WORD: OVERTIME_WORD,
+        overtimeWord: overtimeWord,
         parseParams: parseParams,
         splitQuery: splitQuery,
         newState: newState,
@@ -1040,6 +1144,11 @@
         tickerItems: tickerItems,
         resultText: resultText,
         tiebreakLabel: tiebreakLabel,
+        stateLabel: stateLabel,
+        stageText: stageText,
+        colourName: colourName,
+        parseLang: parseLang,
+        pageLanguage: pageLanguage,
         renderPairings: renderPairings,
         renderStandings: renderStandings,
         renderTable: renderTable,

@@ -3,8 +3,11 @@
  * anonymous read-only MQTT-over-WebSocket client (vendor/mqtt.min.js) on
  * the feed of every event listed, the hall's layout (how many names fit
  * the screen) and QR code (vendor/qrcode.js), the player page's search
- * box and its choices kept in the address (#player=..., never in
- * storage: the page writes nothing anywhere).
+ * box and its choices kept in the address (#player=...), and the
+ * pages' language (i18n.js): lang= in the address, else (the player page)
+ * the language the phone chose before (its language switcher, kept in
+ * the browser's localStorage, the only thing the pages store), else the
+ * event's (the feed's event.language), else the browser's.
  *
  * Not here: what is shown (pages.js and overlay.js, pure, tested in
  * node).  Nothing is ever published.
@@ -17,7 +20,38 @@
  */
 (function () {
     'use strict';
-    var O = window.TourneyOverlay, P = window.TourneyPages;
+    var O = window.TourneyOverlay, P = window.TourneyPages, I = window.TourneyI18n;
+    var t = I.t;
+    var LANG_KEY = 'tourney.lang';
+    var NAV = navigator.languages || [navigator.language];
+
+    /* language(opts, states, stored): the page's language now (see the
+     * top); sets <html lang> (hyphenation, fonts) and says whether it
+     * changed. */
+    function language(opts, states, stored) {
+        var l = O.pageLanguage(opts, states, NAV, stored);
+        if (document.documentElement.lang === l)
+            return false;
+        document.documentElement.lang = l;
+        return true;
+    }
+
+    function storedLanguage() {
+        try {
+            return window.localStorage ? window.localStorage.getItem(LANG_KEY) || '' : '';
+        } catch (e) {
+            return ''; /* storage off (private mode): the address keeps it */
+        }
+    }
+
+    function storeLanguage(l) {
+        try {
+            if (window.localStorage)
+                window.localStorage.setItem(LANG_KEY, l);
+        } catch (e) {
+            /* storage off: the address keeps it */
+        }
+    }
     var MISSING_AFTER_MS = 6000;
 
     /* The feed broker serves the pages itself (gen-config.sh --http-dir):
@@ -175,8 +209,17 @@
             find: root.querySelector('.find'), evs: root.querySelector('.evs'), qr: root.querySelector('.qr'),
             list: root.querySelector('.list'), foot: root.querySelector('.foot')
         };
-        el.find.textContent = opts.title || 'Find your table';
         var cache = {}, fit = {rows: 1, cols: 1, w: 0, h: 0}, lastPage = -1;
+        /* the words that do not come from the feed, again when the
+         * language changes */
+        function words() {
+            el.find.textContent = opts.title || t('Find your table');
+            document.title = 'Tourney - ' + t('Find your table');
+            var qrt = el.qr.querySelector('.qrt');
+            if (qrt)
+                qrt.textContent = t('Your table on your phone');
+            cache = {};
+        }
 
         /* The page's scale: every size is px times --s; scale=0 follows
          * the screen (1 at 1920x1080, 2 at 3840x2160). */
@@ -216,8 +259,7 @@
             var qr = window.qrcode(0, 'M');
             qr.addData(url);
             qr.make();
-            el.qr.innerHTML = qr.createSvgTag({cellSize: 4, margin: 8, scalable: true}) +
-                              '<div class="qrt">Your table on your phone</div>';
+            el.qr.innerHTML = qr.createSvgTag({cellSize: 4, margin: 8, scalable: true}) + '<div class="qrt"></div>';
             el.qr.setAttribute('data-url', url);
             el.qr.setAttribute('title', url);
         } else {
@@ -226,6 +268,10 @@
 
         var feed;
         function draw() {
+            if (language(opts, feed.states, '') || !cache.words) {
+                words();
+                cache.words = true;
+            }
             measure();
             var v = P.renderHall(feed.states, opts, Date.now(), fit, feed.missing);
             setHtml(el.evs, v.heads, cache, 'heads');
@@ -241,6 +287,7 @@
             root.setAttribute('data-pages', String(v.pages));
             root.setAttribute('data-total', String(v.total));
         }
+        feed = {states: []};
         feed = connect(opts, draw, function () {
             return opts.events.map(function (ev) {
                 return O.topics(ev).subscribe;
@@ -266,24 +313,45 @@
             return showErrors(root, parsed.errors);
         if (!window.mqtt || typeof window.mqtt.connect !== 'function')
             return showErrors(root, ['vendor/mqtt.min.js is missing: run deploy/overlays/install.sh (deploy/overlays/README.md)']);
+        /* the page's frame; its words are set by words() (again when the
+         * language changes) */
         root.innerHTML =
-            '<header><h1 class="evn"></h1><div class="conn"></div></header>' +
-            '<div class="search"><label for="q">Your name</label>' +
+            '<header><h1 class="evn"></h1><div class="conn"></div>' +
+            '<select id="lang" class="lang"></select></header>' +
+            '<div class="search"><label for="q"></label>' +
             '<input id="q" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" ' +
-            'spellcheck="false" placeholder="Type a few letters of your name"></div>' +
+            'spellcheck="false"></div>' +
             '<div class="matches-box"></div><div class="card-box"></div>' +
-            '<footer><a href="#" data-act="change" class="change">Someone else</a>' +
-            '<a href="#" data-act="theme">Light / dark</a><a href="#" data-act="text">Larger text</a></footer>';
+            '<footer><a href="#" data-act="change" class="change"></a>' +
+            '<a href="#" data-act="theme"></a><a href="#" data-act="text"></a></footer>';
         var el = {
             evn: root.querySelector('.evn'), conn: root.querySelector('.conn'), q: root.querySelector('#q'),
             search: root.querySelector('.search'), matches: root.querySelector('.matches-box'),
-            card: root.querySelector('.card-box'), change: root.querySelector('.change')
+            card: root.querySelector('.card-box'), change: root.querySelector('.change'),
+            lang: root.querySelector('#lang'), label: root.querySelector('.search label'),
+            theme: root.querySelector('[data-act=theme]'), text: root.querySelector('[data-act=text]')
         };
+        /* The language switcher: every language of the catalogues, each
+         * in its own name ("polski", "magyar", "norsk bokm\u00e5l"). */
+        el.lang.innerHTML = I.languages().map(function (l) {
+            return '<option value="' + O.esc(l) + '" lang="' + O.esc(l) + '">' + O.esc(I.name(l)) + '</option>';
+        }).join('');
+        function words() {
+            document.title = 'Tourney - ' + t('My table');
+            el.lang.value = I.language();
+            el.lang.setAttribute('aria-label', t('Language'));
+            el.label.textContent = t('Your name');
+            el.q.setAttribute('placeholder', t('Type a few letters of your name'));
+            el.change.textContent = t('Someone else');
+            el.theme.textContent = t('Light / dark');
+            el.text.textContent = t('Larger text');
+            cache = {};
+        }
         var cache = {}, feed;
 
         /* The choices live in the address (bookmark it, reload it). */
         function saveHash() {
-            var h = 'theme=' + opts.theme + '&text=' + opts.text +
+            var h = 'theme=' + opts.theme + '&text=' + opts.text + (opts.lang ? '&lang=' + opts.lang : '') +
                     (opts.player ? '&player=' + encodeURIComponent(opts.player) : '');
             if (window.history && window.history.replaceState)
                 window.history.replaceState(null, '', '#' + h);
@@ -291,28 +359,29 @@
                 window.location.hash = h;
         }
 
-        function timeText(ms) {
-            var d = new Date(ms);
-            return (d.getHours() < 10 ? '0' : '') + d.getHours() + ':' + (d.getMinutes() < 10 ? '0' : '') + d.getMinutes();
-        }
-
         function draw() {
             var now = Date.now();
+            if (language(opts, feed.states, storedLanguage()) || !cache.words) {
+                words();
+                cache.words = true;
+            }
             var titles = feed.states.map(function (st) {
                 return O.roundView(st, now).title;
             });
             setHtml(el.evn, O.esc(titles.join(' \u00b7 ')), cache, 'evn');
             var st0 = feed.states[0], conn;
             if (st0.conn === 'online')
-                conn = '<span class="dot on"></span>live';
+                /* TRANSLATORS: the phone page is connected and up to date */
+                conn = '<span class="dot on"></span>' + O.esc(t('live'));
             else
-                conn = '<span class="dot off"></span>' + (feed.lastMessage ? 'offline since ' +
-                       timeText(feed.offlineSince) + ', reconnecting\u2026 (showing ' + timeText(feed.lastMessage) + ')'
-                                                         : 'connecting to ' + O.esc(opts.broker) + '\u2026');
+                conn = '<span class="dot off"></span>' + O.esc(feed.lastMessage
+                    ? t('offline since {time}, reconnecting\u2026 (showing {shown})',
+                        {time: I.timeOfDay(feed.offlineSince), shown: I.timeOfDay(feed.lastMessage)})
+                    : t('connecting to {broker}\u2026', {broker: opts.broker}));
             var miss = feed.states.filter(function (st, i) {
                 return feed.missing[i];
             }).map(function (st) {
-                return '<div class="miss">No event \u201c' + O.esc(st.event) + '\u201d on this feed</div>';
+                return '<div class="miss">' + O.esc(t('No event \u201c{event}\u201d on this feed', {event: st.event})) + '</div>';
             }).join('');
             setHtml(el.conn, conn + miss, cache, 'conn');
             if (opts.player) {
@@ -329,14 +398,22 @@
         }
 
         el.q.addEventListener('input', draw);
+        /* A language chosen on the phone: kept in the address and for the
+         * next visit (localStorage). */
+        el.lang.addEventListener('change', function () {
+            opts.lang = I.match(el.lang.value);
+            storeLanguage(opts.lang);
+            saveHash();
+            draw();
+        });
         root.addEventListener('click', function (e) {
-            var t = e.target;
-            while (t && t !== root && !(t.getAttribute && (t.getAttribute('data-pick') || t.getAttribute('data-act'))))
-                t = t.parentNode;
-            if (!t || t === root)
+            var tg = e.target;
+            while (tg && tg !== root && !(tg.getAttribute && (tg.getAttribute('data-pick') || tg.getAttribute('data-act'))))
+                tg = tg.parentNode;
+            if (!tg || tg === root)
                 return;
             e.preventDefault();
-            var pick = t.getAttribute('data-pick'), act = t.getAttribute('data-act');
+            var pick = tg.getAttribute('data-pick'), act = tg.getAttribute('data-act');
             if (pick || act === 'change') {
                 opts.player = pick || '';
                 feed.states.forEach(function (st) {

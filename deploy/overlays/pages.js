@@ -30,6 +30,11 @@
     'use strict';
 
     var esc = O.esc;
+    /* The words: i18n.js (loaded before overlay.js); every message a
+     * literal inside t/tn/tc (po/tourney-pages/extract finds them). */
+    var I = typeof window !== 'undefined' && window && window.TourneyI18n ? window.TourneyI18n
+                                                                        : require('./i18n.js');
+    var t = I.t, tn = I.tn, tc = I.tc;
     var EVENT_RE = /^[A-Za-z0-9_.-]{1,64}$/;
     var MAX_EVENTS = 8;
 
@@ -143,11 +148,11 @@
 
     var HALL_DEFAULTS = {
         broker: 'ws://localhost:9001', events: [], theme: 'dark', sort: 'surname',
-        cycle: 12, scale: 0, qr: '', extras: 1, title: ''
+        cycle: 12, scale: 0, qr: '', extras: 1, title: '', lang: ''
     };
     var PLAYER_DEFAULTS = {
         broker: 'ws://localhost:9001', events: [], theme: 'light', text: 'normal',
-        player: ''
+        player: '', lang: ''
     };
 
     var splitQuery = O.splitQuery; /* overlay.js: one URL query reader */
@@ -186,6 +191,8 @@
             else
                 errors.push('theme: expected dark or light, got "' + raw.theme + '"');
         }
+        if ('lang' in raw)
+            O.parseLang(raw.lang, opts, errors);
     }
 
     function withDefaults(base, defaults) {
@@ -286,13 +293,14 @@
         if (p.faction)
             d.push(p.faction + (p.agenda ? ' / ' + p.agenda : ''));
         if (p.colours.length)
-            d.push(p.colours.join(' / '));
+            d.push(p.colours.map(O.colourName).join(' / '));
         if (p.army)
             d.push(p.army);
         else if (p.armies.length)
             d.push(p.armies.join(' / '));
         if (p.first)
-            d.push('starts');
+            /* TRANSLATORS: this player starts the game */
+            d.push(t('starts'));
         return d.join(' \u00b7 ');
     }
 
@@ -305,11 +313,11 @@
             var rv = O.roundView(st, now);
             if (!rv.round)
                 return;
-            rv.tables.forEach(function (t) {
-                t.players.forEach(function (p) {
+            rv.tables.forEach(function (tb) {
+                tb.players.forEach(function (p) {
                     var sn = sortName(p.name, opts.sort);
                     out.push({event: ei, id: p.id, key: sn.key, text: sn.text,
-                              table: t.table, seat: p.seat, extras: extrasText(p), bye: false});
+                              table: tb.table, seat: p.seat, extras: extrasText(p), bye: false});
                 });
             });
             rv.byes.forEach(function (p) {
@@ -318,7 +326,16 @@
                           table: 0, seat: 0, extras: '', bye: true});
             });
         });
+        /* English: by the folded key (accents ignored); another language
+         * by its own alphabet (Intl.Collator: Czech "Č" after "C",
+         * Norwegian "Ø" after "Z"), the folded key among equals. */
+        var english = I.language() === I.SOURCE;
         out.sort(function (a, b) {
+            if (!english) {
+                var c = I.compare(a.text, b.text);
+                if (c)
+                    return c;
+            }
             if (a.key !== b.key)
                 return a.key < b.key ? -1 : 1;
             if (a.event !== b.event)
@@ -338,8 +355,11 @@
         return {page: page, pages: pages, from: page * perPage, to: Math.min(n, (page + 1) * perPage)};
     }
 
-    /* initial(e): the first letter of an entry's sort key, upper case. */
+    /* initial(e): the first letter of an entry's sort key, upper case
+     * (in another language than English the letter as written: "Č"). */
     function initial(e) {
+        if (I.language() !== I.SOURCE && e.text)
+            return e.text.charAt(0).toLocaleUpperCase(I.language());
         return e.key.charAt(0).toUpperCase();
     }
 
@@ -350,15 +370,16 @@
         if (!rem)
             return '';
         if (rem.unlimited)
-            return 'no time limit';
+            return t('no time limit');
         if (rem.state === 'stopped')
-            return 'round closed';
+            return t('round closed');
         var over = isNum(rem.ms) && rem.ms <= -1000;
         if (rem.state === 'paused')
-            return over ? 'paused in ' + O.OVERTIME_WORD : 'paused';
+            return over ? t('paused in overtime') : t('paused');
         if (rem.state === 'not_started')
-            return 'not started';
-        return over ? O.OVERTIME_WORD : 'left';
+            return t('not started');
+        /* TRANSLATORS: after a round clock's time left: "1:23:45 left" */
+        return over ? O.overtimeWord() : t('left');
     }
 
     function clockClass(rem) {
@@ -380,13 +401,19 @@
     /* eventNote(st, rv): why an event has nothing to show yet, or "". */
     function eventNote(st, rv, missingAfter) {
         if (st.conn !== 'online')
-            return st.conn === 'offline' ? 'feed broker ' + st.broker + ' unreachable, retrying'
-                                         : 'connecting to ' + st.broker;
+            return st.conn === 'offline' ? t('feed broker {broker} unreachable, retrying', {broker: st.broker})
+                                         : t('connecting to {broker}', {broker: st.broker});
         if (!st.docs.event)
-            return missingAfter ? 'no event "' + st.event + '" on this feed' : 'waiting for the feed';
+            return missingAfter ? t('no event "{event}" on this feed', {event: st.event}) : t('waiting for the feed');
         if (!rv.round)
-            return 'no round published yet';
+            return t('no round published yet');
         return '';
+    }
+
+    /* roundWords(round, of, stage): "Round 2 of 5 \u00b7 Swiss". */
+    function roundWords(round, of, stage) {
+        return (of ? t('Round {round} of {rounds}', {round: round, rounds: of}) : t('Round {round}', {round: round})) +
+               (stage ? ' \u00b7 ' + stage : '');
     }
 
     /* eventHeads(states, now, missing): the header block of every event:
@@ -395,13 +422,13 @@
         return states.map(function (st, ei) {
             var rv = O.roundView(st, now);
             var note = eventNote(st, rv, missing && missing[ei]);
-            var label = rv.round ? 'Round ' + rv.round + (rv.ofRounds ? ' of ' + rv.ofRounds : '') +
-                                   (rv.stageName ? ' \u00b7 ' + rv.stageName : '') : '';
+            var label = rv.round ? roundWords(rv.round, rv.ofRounds, rv.stageName) : '';
             /* A finished event has no clock; a closed round's says so
              * without a time (no "1:59:40 left" once play is over). */
             var finished = rv.status === 'finished';
             if (finished)
-                label = 'Finished';
+                /* TRANSLATORS: an event's state: it is over */
+                label = tc('event', 'Finished');
             var ck = finished ? '' : bigClock(rv.clock);
             var words = finished ? '' : clockWords(rv.clock);
             return '<div class="ev" data-event="' + esc(st.event) + '">' +
@@ -413,6 +440,12 @@
                                   '<span class="ckw">' + esc(words) + '</span></div>' : '') +
                    '</div>';
         }).join('');
+    }
+
+    /* tableLetter(): the hall list's abbreviation of "table" ("T12/3"). */
+    function tableLetter() {
+        /* TRANSLATORS: one letter for "table" in the hall list: "T12/3" is table 12, seat 3 */
+        return tc('table letter', 'T');
     }
 
     /* renderHall(states, opts, now, fit, missing): the hall screen in
@@ -435,16 +468,18 @@
                     (multi ? '<span class="tag tag' + e.event + '">' + (e.event + 1) + '</span>' : '') +
                     '<span class="nm">' + esc(e.text) + '</span>' +
                     (opts.extras && e.extras ? '<span class="ex">' + esc(e.extras) + '</span>' : '') +
-                    (e.bye ? '<span class="tb">bye</span>'
-                           : '<span class="tb"><span class="tl">T</span>' + e.table +
+                    (e.bye ? '<span class="tb">' + esc(t('bye')) + '</span>'
+                           : '<span class="tb"><span class="tl">' + esc(tableLetter()) + '</span>' + e.table +
                              (e.seat ? '<span class="se">/' + e.seat + '</span>' : '') + '</span>') +
                     '</div>';
         });
         var foot = '';
         if (entries.length)
             foot = '<span class="range">' + esc(initial(shown[0]) + ' \u2013 ' + initial(shown[shown.length - 1])) +
-                   '</span><span class="pg">page ' + (pg.page + 1) + ' of ' + pg.pages + ' \u00b7 ' +
-                   entries.length + ' players</span><span class="hint">T 12/3 = table 12, seat 3</span>';
+                   '</span><span class="pg">' + esc(t('page {page} of {pages}', {page: pg.page + 1, pages: pg.pages}) +
+                   ' \u00b7 ' + tn('{n} player', '{n} players', entries.length)) + '</span><span class="hint">' +
+                   /* TRANSLATORS: the key to the hall list's "T12/3"; T is the letter of "table" */
+                   esc(t('{letter} 12/3 = table 12, seat 3', {letter: tableLetter()})) + '</span>';
         return {heads: eventHeads(states, now, missing), list: list, foot: foot,
                 page: pg.page, pages: pg.pages, total: entries.length, shown: shown.length};
     }
@@ -479,8 +514,8 @@
                     add(String(r.player || ''), String(r.name || r.player || ''), '');
             });
             var rv = O.roundView(st, 0);
-            rv.tables.forEach(function (t) {
-                t.players.forEach(function (p) {
+            rv.tables.forEach(function (tb) {
+                tb.players.forEach(function (p) {
                     add(p.id, p.name, p.club);
                 });
             });
@@ -494,10 +529,6 @@
         return out.slice(0, max || 50);
     }
 
-    var LABELS = {
-        waiting: 'Waiting', playing: 'Playing', overdue: 'Time up',
-        pending_confirmation: 'Confirming', confirmed: 'Finished', conflict: 'Judge call'
-    };
 
     function arr(v) {
         return v instanceof Array ? v : [];
@@ -525,9 +556,8 @@
     function roundLabelOf(ev) {
         if (!isObj(ev) || !isNum(ev.round) || !ev.round)
             return '';
-        return 'Round ' + ev.round +
-               (isNum(ev.stage_rounds) && ev.stage_round === ev.round ? ' of ' + ev.stage_rounds : '') +
-               (str(ev.stage_name) ? ' \u00b7 ' + ev.stage_name : '');
+        return roundWords(ev.round, isNum(ev.stage_rounds) && ev.stage_round === ev.round ? ev.stage_rounds : 0,
+                          O.stageText(str(ev.stage_name)));
     }
 
     /* playerCard(st, id, now): what the player page shows of one player,
@@ -565,7 +595,7 @@
                      ? mine.table : null;
             if (td) {
                 c.state = O.tableState(td, st, now);
-                c.stateLabel = LABELS[c.state] || '';
+                c.stateLabel = O.stateLabel(c.state);
                 c.clock = O.clockRemaining(td.clock, st, now);
                 if (c.state === 'confirmed' && isObj(td.result))
                     c.result = O.resultText({players: arr(td.players).map(seatView), result: td.result}) || '';
@@ -574,7 +604,7 @@
         /* the player's results so far (player/ID results[]), oldest first */
         c.results = arr(pd.results).filter(isObj).map(function (x) {
             if (x.bye === true)
-                return {round: x.round, table: 0, text: 'bye'};
+                return {round: x.round, table: 0, text: t('bye')};
             return {round: x.round, table: x.table,
                     text: O.resultText({players: arr(x.players).map(seatView), result: x.result}) || ''};
         });
@@ -633,7 +663,7 @@
             return '';
         var m = findPlayers(states, query, 30);
         if (!m.length)
-            return '<p class="none">No player matches \u201c' + esc(query) + '\u201d.</p>';
+            return '<p class="none">' + esc(t('No player matches \u201c{query}\u201d.', {query: query})) + '</p>';
         return '<ul class="matches">' + m.map(function (p) {
             var ev = states[p.event];
             return '<li><a href="#" data-pick="' + esc(ev.event + '/' + p.id) + '"><span class="nm">' +
@@ -652,12 +682,13 @@
             return s.event === evId;
         })[0];
         if (!st)
-            return '<div class="card"><p class="none">Not on this page: ' + esc(pick) + '</p></div>';
+            return '<div class="card"><p class="none">' + esc(t('Not on this page: {player}', {player: pick})) + '</p></div>';
         var c = playerCard(st, id, now);
         if (!c.found)
             return '<div class="card"><p class="none">' +
                    (st.docs.event && st.mineAsked && now - st.mineAsked > 6000
-                       ? 'No player ' + esc(id) + ' in ' + esc(c.title) : 'Waiting for the feed\u2026') +
+                       ? esc(t('No player {player} in {event}', {player: id, event: c.title}))
+                       : esc(t('Waiting for the feed\u2026'))) +
                    '</p></div>';
         var h = '<div class="card" data-player="' + esc(id) + '"><div class="who"><div class="nm">' + esc(c.name) +
                 '</div>' + (c.club ? '<div class="cl">' + esc(c.club) + '</div>' : '') +
@@ -665,42 +696,49 @@
         if (c.table) {
             /* a finished table's time no longer counts */
             var ck = c.state === 'confirmed' ? '' : bigClock(c.clock);
-            h += '<div class="where"><div class="box"><div class="k">Table</div><div class="v" id="my-table">' + c.table +
-                 '</div></div><div class="box"><div class="k">Seat</div><div class="v" id="my-seat">' + (c.seat || '-') +
+            h += '<div class="where"><div class="box"><div class="k">' + esc(t('Table')) + '</div><div class="v" id="my-table">' +
+                 c.table + '</div></div><div class="box"><div class="k">' + esc(t('Seat')) +
+                 '</div><div class="v" id="my-seat">' + (c.seat || '-') +
                  '</div></div>' + (ck ? '<div class="box ' + clockClass(c.clock) + '"><div class="k">' +
                  esc(clockWords(c.clock)) + '</div><div class="v">' + esc(ck) + '</div></div>' : '') + '</div>';
             if (c.extras)
                 h += '<div class="ext">' + esc(c.extras) + '</div>';
             h += '<div class="state st-' + esc(c.state || 'none') + '">' + esc(c.stateLabel) + '</div>';
-            h += '<h3>' + (c.opponents.length > 1 ? 'Opponents' : 'Opponent') + '</h3><ul class="opps">' +
+            h += '<h3>' + esc(tn('Opponent', 'Opponents', c.opponents.length)) + '</h3><ul class="opps">' +
                  c.opponents.map(function (p) {
                      return '<li><span class="nm">' + esc(p.name) + '</span>' +
-                            '<span class="cl">seat ' + p.seat + (p.club ? ' \u00b7 ' + esc(p.club) : '') + '</span>' +
+                            '<span class="cl">' + esc(t('seat {seat}', {seat: p.seat})) +
+                            (p.club ? ' \u00b7 ' + esc(p.club) : '') + '</span>' +
                             (p.extras ? '<span class="cl">' + esc(p.extras) + '</span>' : '') + '</li>';
                  }).join('') + '</ul>';
             if (c.result)
-                h += '<h3>Result</h3><p class="res">' + esc(c.result) + '</p>';
+                h += '<h3>' + esc(t('Result')) + '</h3><p class="res">' + esc(c.result) + '</p>';
         } else if (c.bye) {
-            h += '<div class="where"><div class="box wide"><div class="v">Bye</div><div class="k">this round</div></div></div>';
+            /* TRANSLATORS: the phone's card of a player without a table: "Bye / this round" */
+            h += '<div class="where"><div class="box wide"><div class="v">' + esc(t('Bye')) + '</div><div class="k">' +
+                 esc(t('this round')) + '</div></div></div>';
         } else if (c.round) {
-            h += '<p class="none">Not playing in round ' + c.round + '.</p>';
+            h += '<p class="none">' + esc(t('Not playing in round {round}.', {round: c.round})) + '</p>';
         }
         if (c.results.length)
-            h += '<h3>Your results</h3><ul class="hist">' + c.results.map(function (x) {
-                return '<li><span class="cl">Round ' + esc(x.round) + (x.table ? ' \u00b7 table ' + esc(x.table) : '') +
+            h += '<h3>' + esc(t('Your results')) + '</h3><ul class="hist">' + c.results.map(function (x) {
+                return '<li><span class="cl">' + esc(x.table ? t('Round {round} \u00b7 table {table}', {round: x.round, table: x.table})
+                                                            : t('Round {round}', {round: x.round})) +
                        '</span><span class="nm">' + esc(x.text) + '</span></li>';
             }).join('') + '</ul>';
         if (c.standing) {
             var s = c.standing;
-            h += '<h3>' + (c.finished ? 'Final place' : s.afterRound ? 'Standing after round ' + s.afterRound
-                                                                     : 'Standing (no round complete yet)') + '</h3>' +
-                 '<div class="stand"><div class="box"><div class="k">Place</div><div class="v" id="my-rank">' + s.rank +
-                 '<small> / ' + s.of + '</small></div></div><div class="box"><div class="k">Points</div><div class="v">' +
+            h += '<h3>' + esc(c.finished ? t('Final place') : s.afterRound ? t('Standing after round {round}', {round: s.afterRound})
+                                                                         : t('Standing (no round complete yet)')) + '</h3>' +
+                 '<div class="stand"><div class="box"><div class="k">' + esc(t('Place')) + '</div><div class="v" id="my-rank">' +
+                 s.rank + '<small> / ' + s.of + '</small></div></div><div class="box"><div class="k">' + esc(t('Points')) +
+                 '</div><div class="v">' +
                  esc(s.points) + '</div></div></div>' +
-                 (s.tiebreaks.length ? '<table class="tbs">' + s.tiebreaks.map(function (t) {
-                     return '<tr><th>' + esc(t.label) + '</th><td>' + esc(t.value) + '</td></tr>';
+                 (s.tiebreaks.length ? '<table class="tbs">' + s.tiebreaks.map(function (tb) {
+                     return '<tr><th>' + esc(tb.label) + '</th><td>' + esc(tb.value) + '</td></tr>';
                  }).join('') + '</table>' : '') +
-                 (s.disqualified ? '<p class="none">Disqualified</p>' : s.dropped ? '<p class="none">Dropped</p>' : '');
+                 (s.disqualified ? '<p class="none">' + esc(t('Disqualified')) + '</p>'
+                                 : s.dropped ? '<p class="none">' + esc(t('Dropped')) + '</p>' : '');
         }
         return h + '</div>';
     }

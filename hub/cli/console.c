@@ -424,6 +424,9 @@ static const char *const cli_cmd_words[][2] = {
     {"list_devices", "devices"},
     {"assign_device", "device assign"},
     {"identify_device", "device identify"},
+    {"issue_code", "code issue"},
+    {"revoke_code", "code revoke"},
+    {"list_codes", "code list"},
     {"read_log", "log"},
 };
 
@@ -2327,6 +2330,40 @@ static int run_device_identify(struct live *lv)
                                          : status;
 }
 
+/* code issue EVENT_ID TABLE (issue 20): the hub's line "table 3: sign-in
+ * code K7QX-M3PA (device web-1)" (--json: code, device, table, query). */
+static int run_code_issue(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_ISSUE_CODE, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = pos_int(lv, 1, "TABLE", 1, 100000, &lv->req.table);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_NONE, NULL) : status;
+}
+
+/* code revoke EVENT_ID CODE: the broker refuses the code from now on. */
+static int run_code_revoke(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_REVOKE_CODE, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = put_id(lv->req.code, lv->pos[1], "CODE");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_NONE, NULL) : status;
+}
+
+/* code list EVENT_ID: one record per code (table, code, state, device,
+ * online). */
+static int run_code_list(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_LIST_CODES, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
+                                         : status;
+}
+
 static int run_wait_hub(struct live *lv)
 {
     struct tny_diag d = {{0}};
@@ -2876,6 +2913,16 @@ static const struct live_cmd live_cmds[] = {
     {"device", "identify", "DEVICE", 1, 1, o_none,
      "that device's screen flashes its id and table for 10 s",
      run_device_identify},
+    {"code", "issue", "EVENT_ID TABLE", 2, 2, o_none,
+     "a sign-in code for table TABLE's page (play.html?code=...): the "
+     "table's device rights, enforced by the broker",
+     run_code_issue},
+    {"code", "revoke", "EVENT_ID CODE", 2, 2, o_none,
+     "the broker refuses that code from now on (the page is signed out)",
+     run_code_revoke},
+    {"code", "list", "EVENT_ID", 1, 1, o_none,
+     "the event's sign-in codes: table, code, valid or revoked, online",
+     run_code_list},
     {"console", NULL, "EVENT_ID", 1, 1, o_none,
      "live full-screen dashboard: tables, clock, standings; keys send the "
      "commands above",

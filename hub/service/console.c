@@ -37,6 +37,7 @@
 #include <jansson.h>
 
 #include "hub/log.h"
+#include "codes.h"
 #include "devices.h"
 #include "events.h"
 #include "model_check.h"
@@ -2136,6 +2137,29 @@ static int finish_if_complete(struct ctx *c)
     return TNY_OK;
 }
 
+/* ---- sign-in codes (issue 20; the work is in codes.c) ---------------------
+ */
+
+static int cmd_issue_code(struct ctx *c)
+{
+    int rc = hub__code_issue(c->svc, c->e, c->req, c->actor, c->now, c->ob,
+                             c->rep, &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
+static int cmd_revoke_code(struct ctx *c)
+{
+    int rc = hub__code_revoke(c->svc, c->e, c->req, c->actor, c->now, c->ob,
+                              c->rep, &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
+static int cmd_list_codes(struct ctx *c)
+{
+    int rc = hub__code_list(c->svc, c->e, c->rep, &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
 /* ---- the table of commands --------------------------------------------------
  */
 
@@ -2187,6 +2211,9 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device, false},
     {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft, true},
     {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event, false},
+    {TNY_WIRE_CMD_ISSUE_CODE, true, cmd_issue_code, false},
+    {TNY_WIRE_CMD_REVOKE_CODE, true, cmd_revoke_code, false},
+    {TNY_WIRE_CMD_LIST_CODES, true, cmd_list_codes, true},
 };
 
 /* ---- all or nothing (issue 22) -------------------------------------------

@@ -30,7 +30,10 @@ struct hub_device *hub__device_find(struct hub_service *svc, const char *id)
 bool hub__device_login(const struct hub_service *svc, const char *id)
 {
     size_t n = strlen(svc->prefix);
-    if (strncmp(id, svc->prefix, n) != 0)
+    /* Issue 20: the table pages sign in as web-N (codes.c). */
+    if (strncmp(id, HUB_WEB_DEVICE_PREFIX, strlen(HUB_WEB_DEVICE_PREFIX)) == 0)
+        n = strlen(HUB_WEB_DEVICE_PREFIX);
+    else if (strncmp(id, svc->prefix, n) != 0)
         return false;
     size_t digits = strspn(id + n, "0123456789");
     return digits >= 1 && digits <= 9 && id[n + digits] == '\0';

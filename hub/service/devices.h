@@ -7,8 +7,13 @@
 
 #include "service_internal.h"
 
+/* Device logins of the table pages (issue 20, codes.c): this prefix and
+ * 1..9 digits, whatever the configured device prefix. */
+#define HUB_WEB_DEVICE_PREFIX "web-"
+
 struct hub_device *hub__device_find(struct hub_service *svc, const char *id);
-/* True when id is a device login (prefix + 1..9 digits). */
+/* True when id is a device login (prefix + 1..9 digits, or a table
+ * page's web- + 1..9 digits). */
 bool hub__device_login(const struct hub_service *svc, const char *id);
 /* Inserts a registry entry in id order (no store access); *out is the
  * entry (the existing one when id is known).  Errors: TNY_ENOMEM. */

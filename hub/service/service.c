@@ -50,6 +50,7 @@ void hub_service_options_init(struct hub_service_options *o)
     o->feed = true;
     o->reply_cache = 1024;
     o->draw_seed = urandom_seed;
+    o->codes = true;
 }
 
 void hub_service_free(struct hub_service *svc)

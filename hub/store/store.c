@@ -233,8 +233,25 @@ static const char *const step_5[] = {
     NULL,
 };
 
+/* 5 -> 6: issue 20, sign-in codes for the table pages: each names the
+ * device login (web-N) it signs in as, for one table of one event;
+ * revoked_ms 0 while it is valid.  The broker's dynamic security plugin
+ * holds the logins; this is what the hub provisions it from. */
+static const char *const step_6[] = {
+    "CREATE TABLE codes (\n"
+    "  code TEXT PRIMARY KEY,\n"
+    "  device_id TEXT NOT NULL UNIQUE,\n"
+    "  event_id INTEGER NOT NULL REFERENCES events(id),\n"
+    "  table_number INTEGER NOT NULL CHECK (table_number >= 1),\n"
+    "  issued_ms INTEGER NOT NULL,\n"
+    "  issued_by TEXT NOT NULL,\n"
+    "  revoked_ms INTEGER NOT NULL DEFAULT 0\n"
+    ");\n",
+    NULL,
+};
+
 static const char *const *const migration_steps[] = {step_1, step_2, step_3,
-                                                     step_4, step_5};
+                                                     step_4, step_5, step_6};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,

@@ -40,7 +40,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 5
+#define HUB_STORE_SCHEMA_VERSION 6
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */
@@ -640,6 +640,41 @@ TNY_MUST_USE int hub_store_counter_get(struct hub_store *store,
 TNY_MUST_USE int hub_store_counter_raise(struct hub_store *store,
                                          const char *name, int64_t value,
                                          struct tny_diag *diag);
+
+/* ---- sign-in codes (issue 20) ---------------------------------------------
+ */
+
+/* A table page's sign-in code: it logs in as device_id for table `table`
+ * of event_id (docs/protocol.md "Table pages").  revoked_ms 0: valid. */
+struct hub_code {
+    char code[16];
+    char device_id[32];
+    char event_id[65];
+    int32_t table;
+    int64_t issued_ms;
+    char issued_by[65];
+    int64_t revoked_ms;
+};
+
+/* Records a new code (logged as code.issue, without the code itself).
+ * Errors: TNY_ENOTFOUND (event), TNY_ECONFLICT (code or device in use),
+ * TNY_EINVAL, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_code_add(struct hub_store *store, const char *code,
+                                    const char *device_id, const char *event_id,
+                                    int32_t table, const char *actor,
+                                    struct tny_diag *diag);
+/* Marks a code revoked now; *out gets its row.  Errors: TNY_ENOTFOUND (no
+ * such code), TNY_ESTATE (already revoked; or the store). */
+TNY_MUST_USE int hub_store_code_revoke(struct hub_store *store,
+                                       const char *code, const char *actor,
+                                       struct hub_code *out,
+                                       struct tny_diag *diag);
+/* Every code (of event_id; NULL = all events), in issue order; *out is
+ * malloc'd (free it), *n its length.  Errors: TNY_ENOMEM, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_codes_list(struct hub_store *store,
+                                      const char *event_id,
+                                      struct hub_code **out, int32_t *n,
+                                      struct tny_diag *diag);
 
 /* Registers a table device (a no-op when it exists).  Errors: TNY_EINVAL,
  * TNY_ESTATE. */

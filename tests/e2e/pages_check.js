@@ -7,6 +7,20 @@
  *   node pages_check.js selftest --overlays DIR
  *   node pages_check.js hall|player --overlays DIR --base http://HOST:PORT
  *       --chromium PATH --events big,small --expect TSV --names TSV --shots DIR
+ *   node pages_check.js lang --lang pl --param 1|0 --po po/tourney-pages
+ *       [--switch cs] [--navigator nb-NO --navevent small] (and the above)
+ *
+ * lang (issue 21): the hall (1920x1080) and the player page (390x844,
+ * 360x640), light and dark, in one language: with lang= in the address
+ * (--param 1) or from the event's language in the feed (--param 0);
+ * <html lang>, every catalogue message of po/tourney-pages/LANG.po read
+ * with gettext-parser (not the pages' own converted copy): no English
+ * word of any translated msgid on the page, the words the page must show
+ * in their translation, the hall's table letter, nothing wider than the
+ * screen or cut; --switch: the phone's language switcher (kept in the
+ * address and in localStorage, beating the event's language on the next
+ * visit); --navigator: a browser in that locale on an event without a
+ * language speaks the browser's language.
  *
  * expect.tsv: event, player id, table (0 = bye), seat; names.tsv: event,
  * player id, name.  The player phase prints READY once the card is
@@ -140,6 +154,95 @@ function selftest() {
     check(sorted.join('|') === 'Nagy, Zoltán|NGUYỄN, Văn An|Pál, Anna|SZŐKE, Ödön|Trần, Thị Lan',
           'family-name order: ' + sorted.join('|'));
     console.log('pages.js selftest: ok');
+}
+
+/* Issue 21 in node: every page (the four overlays, the hall, the
+ * player's card) of a synthetic event in every language of
+ * po/tourney-pages: no English word of the catalogue left, the
+ * language's plural forms, decimal sign and order; the language rule. */
+async function langSelftest() {
+    const I = require(path.join(OVL, 'i18n.js'));
+    const O = require(path.join(OVL, 'overlay.js'));
+    const P = require(path.join(OVL, 'pages.js'));
+    const langs = fs.readdirSync(args.po).filter((f) => /^[a-z]{2,3}\.po$/.test(f)).map((f) => f.slice(0, -3)).sort();
+    check(langs.join() === 'cs,hu,nb,pl', 'po/tourney-pages languages: ' + langs.join());
+    check(JSON.stringify(I.languages().slice().sort()) === JSON.stringify(['en'].concat(langs).sort()),
+          'the pages speak ' + I.languages().join() + ' (run install.sh: locale/catalogues.js)');
+    /* ?lang= > the phone's choice > the event's > the browser's > en */
+    check(I.pick({param: 'cs', stored: 'pl', event: 'hu', browser: ['nb']}) === 'cs', 'lang= first');
+    check(I.pick({param: '', stored: 'pl', event: 'hu', browser: ['nb']}) === 'pl', 'the stored choice second');
+    check(I.pick({event: 'hu', browser: ['nb-NO']}) === 'hu', 'the event\'s language third');
+    check(I.pick({event: 'de', browser: ['de-DE', 'nn-NO']}) === 'nb', 'the browser\'s languages (nn reads nb)');
+    check(I.pick({event: 'de', browser: ['de-DE']}) === 'en', 'English at last');
+    check(O.parseParams('?event=e&lang=xx', {}).errors.join().indexOf('lang: expected en, ') === 0, 'lang=xx is an error');
+    const now = 1000000;
+    const st = O.newState('e');
+    st.conn = 'online';
+    const pl4 = (t) => [1, 2].map((s) => ({id: 'p' + t + s, name: 'Xy' + t + s, seat: s, army: 'Borgo', colours: ['red']}));
+    O.applyMessage(st, 'tourney/v1/feed/e/event', JSON.stringify({title: 'Cup', round: 2, stage_round: 2, stage_rounds: 3,
+        stage_name: 'Swiss', status: 'running', round_status: 'open'}), now, false);
+    O.applyMessage(st, 'tourney/v1/feed/e/pairings', JSON.stringify({round: 2, stage: 'swiss', stage_name: 'Swiss',
+        tables: [1, 2, 3].map((t) => ({table: t, players: pl4(t)})), byes: [{id: 'b', name: 'Byexy'}]}), now, false);
+    const clock = {state: 'running', unlimited: false, hub_now_ms: now, deadline_ms: now + 600000};
+    O.applyMessage(st, 'tourney/v1/feed/e/tables', JSON.stringify({round: 2, clock: clock, tables: [
+        {table: 1, state: 'confirmed', clock: clock, confirmed_ms: now, result: {winner: 'p11', hq_diff: 7}},
+        {table: 2, state: 'confirmed', clock: clock, confirmed_ms: now - 1, result: {draw: true}},
+        {table: 3, state: 'playing', clock: clock, extension_ms: 60000}]}), now, false);
+    O.applyMessage(st, 'tourney/v1/feed/e/standings', JSON.stringify({after_round: 1, standings: [
+        {rank: 1, player: 'p11', name: 'Xy11', points: 6.3333, tiebreaks: {hq_diff: 12.5, sos: 3, lot: 1}},
+        {rank: 2, player: 'p12', name: 'Xy12', points: 3, tiebreaks: {hq_diff: -2, sos: 1, lot: 2}, dropped: true}]}), now, false);
+    O.applyMessage(st, 'tourney/v1/feed/e/bracket', JSON.stringify({rounds: [{round: 4, tables: [
+        {table: 1, players: [{id: 'p11', name: 'Xy11'}, {id: 'p12', name: 'Xy12'}], winner: 'p11'},
+        {table: 2, players: [{id: 'p21', name: 'Xy21'}, {id: 'p22', name: 'Xy22'}]}]}]}), now, false);
+    st.mine = {player: {id: 'p11', name: 'Xy11', round: 2, table: 1, bye: false, after_round: 1, of: 7,
+        standing: {rank: 1, points: 6.5, tiebreaks: {hq_diff: 12.5, sos: 3}}, me: pl4(1)[0], opponents: [pl4(1)[1]],
+        results: [{round: 1, table: 2, players: pl4(2), result: {winner: 'p21', hq_diff: 3}}, {round: 0, bye: true}]},
+        table: {table: 1, round: 2, state: 'confirmed', players: pl4(1), result: {winner: 'p11', hq_diff: 7}, clock: clock}};
+    const text = (html) => html.replace(/<[^>]*>/g, ' ').replace(/&[a-z]+;|&#\d+;/g, ' ');
+    const render = () => O.PAGES.map((pg) => O.render(pg, st, O.parseParams('?event=e&tb=3', {}).opts, now))
+        .concat([O.render('standings', st, O.parseParams('?event=e&bracket=only', {}).opts, now),
+                 O.render('table', st, O.parseParams('?event=e&table=3', {}).opts, now)])
+        .concat(P.renderHall([st], P.parseHallParams('?events=e', {}).opts, now, {rows: 20, cols: 3}, [false]))
+        .map((v) => typeof v === 'string' ? v : v.heads + v.list + v.foot)
+        .concat([P.renderCard([st], 'e/p11', now)]).map(text).join(' | ');
+    I.setLanguage('en');
+    const en = render();
+    check(/Xy11 \[Borgo\] beat Xy12 \[Borgo\] by 7 HQ/.test(en) && /Semi-finals/.test(en) && /6\.33/.test(en) &&
+          /Round 2 of 3/.test(en) && /Swiss/.test(en), 'English pages: ' + en.slice(0, 300));
+    for (const L of langs) {
+        const cat = await catalogue(L);
+        I.setLanguage(L);
+        const out = render();
+        const left = englishLeft(cat, out);
+        check(!left.length, L + ': English words on the pages: ' + left.join('; ') + ' in ' + out.slice(0, 400));
+        ['Semi-finals', 'Swiss', 'Standings after round {round}', 'Pts', 'HQ diff', 'SoS', 'Your results', 'Opponent', 'Points',
+         'Results', 'Knockout', 'by {n} HQ', '{winner} beat {losers}', '{a} drew with {b}'].forEach((id) => {
+            const ctx = id === 'Semi-finals' ? 'knockout round' : '';
+            check(shows(cat, out, id, ctx), L + ': no "' + tr(cat, id, ctx) + '" for "' + id + '"');
+        });
+        check(out.indexOf('6,33') >= 0 && out.indexOf('6.33') < 0, L + ': points not with a decimal comma');
+        const forms = cat.filter((m) => m.id === '{n} player')[0].forms;
+        const n = [1, 2, 5, 22, 112].map((k) => I.tn('{n} player', '{n} players', k));
+        check(n.join('|') === [1, 2, 5, 22, 112].map((k) => forms[(L === 'pl' ? (k === 1 ? 0 : k % 10 >= 2 && k % 10 <= 4 &&
+              (k % 100 < 10 || k % 100 >= 20) ? 1 : 2) : L === 'cs' ? (k === 1 ? 0 : k >= 2 && k <= 4 ? 1 : 2) : (k === 1 ? 0 : 1))]
+              .replace('{n}', k)).join('|'), L + ': plural forms ' + n.join('|'));
+        console.log('pages in ' + L + ': ' + (process.env.FULL ? out : out.slice(0, 160)).replace(/\s+/g, ' ') + '...');
+    }
+    /* the order of the language: Norwegian \u00c5, \u00d8 after Z; Czech \u010c after C */
+    const ost = O.newState('o');
+    O.applyMessage(ost, 'tourney/v1/feed/o/pairings', JSON.stringify({round: 1, tables: [{table: 1, players: [
+        {id: 'a', name: 'Eva \u00d8ster', seat: 1}, {id: 'b', name: 'Jan Zahl', seat: 2}, {id: 'c', name: 'Petr \u010capek', seat: 3},
+        {id: 'd', name: 'Ivo Cyril', seat: 4}]}], byes: []}), 0, true);
+    const order = (L) => {
+        I.setLanguage(L);
+        return P.hallEntries([ost], {sort: 'surname'}, 0).map((e) => e.id).join('');
+    };
+    check(order('en') === 'cdab', 'English order ' + order('en'));
+    check(order('nb') === 'cdba', 'Norwegian order (\u00d8 after Z): ' + order('nb'));
+    check(order('cs') === 'dcab', 'Czech order (\u010c after C): ' + order('cs'));
+    I.setLanguage('en');
+    console.log('pages in ' + langs.join(', ') + ': no English word of the catalogue on any page, plural forms, ' +
+                'decimal comma, the language\'s alphabetical order; lang= > choice > event > browser > en');
 }
 
 async function browser() {
@@ -377,13 +480,205 @@ async function hallPaused() {
     await b.close();
 }
 
+/* ---- issue 21: the pages in the venue's language ------------------------ */
+
+/* catalogue(lang): po/tourney-pages/LANG.po as [{ctx, id, forms}]. */
+async function catalogue(lang) {
+    const gp = (await import(path.join(OVL, 'node_modules', 'gettext-parser', 'index.js'))).default;
+    const po = gp.po.parse(fs.readFileSync(path.join(args.po, lang + '.po')));
+    check(po.headers.Language === lang, lang + '.po: Language ' + po.headers.Language);
+    const out = [];
+    for (const ctx of Object.keys(po.translations))
+        for (const id of Object.keys(po.translations[ctx])) {
+            if (!id)
+                continue;
+            const m = po.translations[ctx][id];
+            check(m.msgstr.every(Boolean), lang + '.po: untranslated "' + id + '"');
+            out.push({ctx: ctx, id: id, plural: m.msgid_plural || '', forms: m.msgstr});
+        }
+    return out;
+}
+
+const LETTERS = /[\p{L}]{3,}/gu;
+function words(s) {
+    return (s.replace(/\{[a-z_]+\}/g, ' ').match(LETTERS) || []);
+}
+function hasWord(text, w) {
+    return new RegExp('(?<![\\p{L}])' + w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '(?![\\p{L}])', 'iu').test(text);
+}
+
+/* englishLeft(cat, text): the English words of translated messages
+ * (msgid and msgid_plural, 3 letters or more) that the page shows; a word
+ * that is also a word of some translation of this catalogue counts as the
+ * language's own ("for" in Norwegian, "Buchholz"). */
+function englishLeft(cat, text) {
+    const own = new Set();
+    cat.forEach((m) => m.forms.forEach((f) => words(f).forEach((w) => own.add(w.toLowerCase()))));
+    const left = [];
+    cat.forEach((m) => {
+        words(m.id + ' ' + m.plural).forEach((w) => {
+            if (!own.has(w.toLowerCase()) && hasWord(text, w))
+                left.push(w + ' (from "' + m.id + '")');
+        });
+    });
+    return [...new Set(left)];
+}
+
+/* shows(cat, text, id, ctx): the translation of msgid `id` is on the page
+ * (every literal piece between its placeholders, of one of its forms). */
+function shows(cat, text, id, ctx) {
+    const m = cat.filter((x) => x.id === id && x.ctx === (ctx || ''))[0];
+    check(m, 'the catalogue has no "' + id + '"');
+    return m.forms.some((f) => f.split(/\{[a-z_]+\}/).map((p) => p.trim()).filter(Boolean)
+        .every((p) => text.indexOf(p) >= 0));
+}
+function tr(cat, id, ctx) {
+    return cat.filter((x) => x.id === id && x.ctx === (ctx || ''))[0].forms[0];
+}
+
+/* everything a reader sees: text, placeholders, labels, titles */
+function pageText() {
+    const attrs = Array.prototype.map.call(document.querySelectorAll('[placeholder],[aria-label],[title]'), (e) =>
+        [e.getAttribute('placeholder'), e.getAttribute('aria-label'), e.getAttribute('title')].filter(Boolean).join(' '));
+    return document.body.textContent + ' ' + attrs.join(' ') + ' ' + document.title;
+}
+
+async function langCheck() {
+    const L = args.lang;
+    const cat = await catalogue(L);
+    const seats = expected();
+    const q = 'events=' + args.events + (args.param === '1' ? '&lang=' + L : '');
+    const b = await browser();
+    const noEnglish = async (page, what) => {
+        const text = await page.evaluate(pageText);
+        const left = englishLeft(cat, text);
+        check(!left.length, what + ' (' + L + '): English words on the page: ' + left.slice(0, 8).join('; '));
+        return text;
+    };
+    const want = (text, ids, what) => ids.forEach((x) => {
+        const [id, ctx] = Array.isArray(x) ? x : [x];
+        check(shows(cat, text, id, ctx), what + ' (' + L + '): no "' + tr(cat, id, ctx) + '" (for "' + id + '")');
+    });
+    /* the hall, dark and light */
+    for (const theme of ['dark', 'light']) {
+        const page = await b.newPage({viewport: {width: 1920, height: 1080}});
+        page.on('pageerror', (e) => die('hall ' + L + ': page error ' + e.message));
+        await page.goto(args.base + '/hall.html?' + q + '&theme=' + theme);
+        await page.waitForFunction((n) => +document.getElementById('page').getAttribute('data-total') === n &&
+                                   document.querySelectorAll('.evs .ckt').length > 0, seats.length, {timeout: 30000});
+        check(await page.evaluate(() => document.documentElement.lang) === L, 'hall: <html lang> is not ' + L);
+        const text = await noEnglish(page, 'hall');
+        want(text, ['Find your table', 'Your table on your phone', 'left', 'page {page} of {pages}', '{n} player',
+                    '{letter} 12/3 = table 12, seat 3'], 'hall');
+        const d = await page.evaluate(hallDom);
+        check(!d.overflow, 'hall ' + L + ': the page scrolls');
+        const letter = tr(cat, 'T', 'table letter');
+        d.entries.forEach((e) => {
+            const s = seats.filter((x) => x.ev + '/' + x.id === e.ev + '/' + e.id)[0];
+            check(s, 'hall shows an unknown player ' + e.id);
+            const w = s.table ? letter + s.table + (s.seat ? '/' + s.seat : '') : tr(cat, 'bye');
+            check(e.table === w, 'hall ' + L + ': ' + e.id + ' shows "' + e.table + '", want "' + w + '"');
+            check(!e.cut && !e.outside, 'hall ' + L + ': "' + e.text + '" cut off or outside the screen');
+        });
+        d.heads.forEach((hd) => check(!hd.cut, 'hall ' + L + ': ' + hd.ev + ' head outside the screen'));
+        const findCut = await page.evaluate(() => {
+            const f = document.querySelector('.hall .find');
+            return f.scrollWidth > f.clientWidth + 1 || f.getBoundingClientRect().right > window.innerWidth;
+        });
+        check(!findCut, 'hall ' + L + ': the heading is cut');
+        await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-hall-1920x1080-' + theme + '.png')});
+        await page.close();
+    }
+    console.log('hall ' + L + ' (' + (args.param === '1' ? 'lang=' + L : 'the event\'s language') +
+                '): <html lang>, no English word of the catalogue, its words shown, table letter "' +
+                tr(cat, 'T', 'table letter') + '", nothing cut; dark and light');
+    /* the player page on two phones, light and dark */
+    const me = seats.filter((s) => s.table > 0)[0];
+    const opps = seats.filter((s) => s.ev === me.ev && s.table === me.table && s.id !== me.id);
+    for (const [w, h, theme] of [[390, 844, 'light'], [390, 844, 'dark'], [360, 640, 'light']]) {
+        const ctx = await b.newContext({viewport: {width: w, height: h}, deviceScaleFactor: 2, isMobile: true, hasTouch: true});
+        const page = await ctx.newPage();
+        page.on('pageerror', (e) => die('player ' + L + ': page error ' + e.message));
+        await page.goto(args.base + '/player.html?' + q + '#theme=' + theme + '&player=' + encodeURIComponent(me.ev + '/' + me.id));
+        await page.waitForSelector('#my-table', {timeout: 20000});
+        await page.waitForFunction(() => !!document.querySelector('.conn .dot.on') && !!document.querySelector('#my-rank') &&
+                                   /\d:\d\d/.test(document.querySelector('.card').textContent), null, {timeout: 20000});
+        check(await page.evaluate(() => document.documentElement.lang) === L, 'player: <html lang> is not ' + L);
+        check(await page.$eval('#lang', (e) => e.value) === L, 'player: the switcher does not show ' + L);
+        const text = await noEnglish(page, 'player ' + w + 'x' + h);
+        want(text, ['Table', 'Seat', 'left', 'Opponent', 'Place', 'Points', 'Standing (no round complete yet)',
+                    'live', 'Someone else', 'Light / dark', 'Larger text', 'Language'], 'player');
+        const card = await page.evaluate(() => ({
+            table: document.querySelector('#my-table').textContent,
+            opps: Array.prototype.map.call(document.querySelectorAll('.opps .nm'), (e) => e.textContent)
+        }));
+        check(card.table === String(me.table) && JSON.stringify(card.opps) === JSON.stringify(opps.map((s) => s.name)),
+              'player ' + L + ': card ' + JSON.stringify(card));
+        const o = await page.evaluate((W) => {
+            const bad = Array.prototype.filter.call(document.querySelectorAll('#page *'), (e) => {
+                const r = e.getBoundingClientRect();
+                return r.width > 0 && (r.right > W + 0.5 || e.scrollWidth > e.clientWidth + 1);
+            }).map((e) => e.tagName + '.' + e.className + ':' + e.textContent.slice(0, 40));
+            return {scroll: document.documentElement.scrollWidth > W, bad: bad};
+        }, w);
+        check(!o.scroll && !o.bad.length, 'player ' + L + ' ' + w + 'x' + h + ': wider than the phone or cut: ' +
+              JSON.stringify(o.bad.slice(0, 5)));
+        await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-player-' + w + 'x' + h + '-' + theme + '.png'),
+                               fullPage: true});
+        if (args.switch && w === 390 && theme === 'light') {
+            /* the phone's own choice: the words follow at once, the
+             * address and localStorage keep it, the next visit without
+             * lang= speaks it although the event says otherwise */
+            const S = args.switch;
+            const scat = await catalogue(S);
+            await page.selectOption('#lang', S);
+            await page.waitForFunction((l) => document.documentElement.lang === l, S, {timeout: 5000});
+            const st = await page.evaluate(pageText);
+            check(shows(scat, st, 'Table') && shows(scat, st, 'Someone else') && !englishLeft(scat, st).length,
+                  'switched to ' + S + ': ' + englishLeft(scat, st).join('; '));
+            check(/lang=/.test(await page.evaluate(() => window.location.hash)), 'switcher: not in the address');
+            check(await page.evaluate(() => window.localStorage.getItem('tourney.lang')) === S, 'switcher: not remembered');
+            const p2 = await ctx.newPage();
+            await p2.goto(args.base + '/player.html?events=' + args.events);
+            await p2.waitForFunction((l) => document.documentElement.lang === l && /live|\S/.test(document.querySelector('.conn').textContent),
+                                     S, {timeout: 20000});
+            await p2.waitForFunction(() => !!document.querySelector('.conn .dot.on'), null, {timeout: 20000});
+            check(await p2.evaluate(() => document.documentElement.lang) === S, 'the next visit forgot the phone\'s choice ' + S);
+            await p2.screenshot({path: path.join(args.shots, 'lang-' + L + '-switched-' + S + '-390x844.png')});
+            console.log('player: the switcher turned the page to ' + S + ' at once, kept it in the address and ' +
+                        'localStorage, and a new visit without lang= speaks ' + S + ' over the event\'s ' + L);
+        }
+        await ctx.close();
+    }
+    console.log('player ' + L + ': 390x844 light and dark, 360x640: no English word, its words shown, ' +
+                'table ' + me.table + ' and the opponents, nothing wider than the phone');
+    if (args.navigator) {
+        /* an event without a language: the browser's */
+        const N = args.navigator, NL = N.split('-')[0] === 'no' ? 'nb' : N.split('-')[0];
+        const ncat = await catalogue(NL);
+        const ctx = await b.newContext({viewport: {width: 390, height: 844}, locale: N});
+        const page = await ctx.newPage();
+        await page.goto(args.base + '/player.html?events=' + args.navevent);
+        await page.waitForFunction(() => !!document.querySelector('.conn .dot.on'), null, {timeout: 20000});
+        const text = await page.evaluate(pageText);
+        check(await page.evaluate(() => document.documentElement.lang) === NL && shows(ncat, text, 'Your name') &&
+              !englishLeft(ncat, text).length, 'a ' + N + ' browser on an event without a language: ' +
+              (await page.evaluate(() => document.documentElement.lang)) + ' ' + englishLeft(ncat, text).join('; '));
+        console.log('player: a browser in ' + N + ' on an event without a language speaks ' + NL);
+        await ctx.close();
+    }
+    await b.close();
+}
+
 (async () => {
+    if (mode === 'lang')
+        return langCheck();
     if (mode === 'hallpaused')
         return hallPaused();
     if (mode === 'overlays')
         return overlays();
     if (mode === 'selftest')
-        return selftest();
+        return args.po ? selftest() || langSelftest() : selftest();
     if (mode === 'hall')
         return hall();
     if (mode === 'player')

@@ -2087,7 +2087,8 @@ static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
 /* The commands that change nothing by design (no refusal to test). */
 static bool read_only_command(enum tny_wire_cmd cmd)
 {
-    return cmd == TNY_WIRE_CMD_LIST_EVENTS || cmd == TNY_WIRE_CMD_LIST_DEVICES;
+    return cmd == TNY_WIRE_CMD_LIST_EVENTS ||
+           cmd == TNY_WIRE_CMD_LIST_DEVICES || cmd == TNY_WIRE_CMD_LIST_CODES;
 }
 
 /* A refused request, its fields as given (NULL / 0: unset).  table < 0:
@@ -2097,7 +2098,7 @@ struct refusal {
     enum tny_wire_cmd cmd;
     int32_t round, table, to_table;
     const char *event, *player_id, *other, *device, *csv, *preset, *name, *army,
-        *reason;
+        *reason, *code;
     bool confirm, result;
     int64_t extra_ms, points_units, result_id;
 };
@@ -2125,6 +2126,7 @@ static void run_refusals(struct fx *f, const struct refusal *list, size_t n,
         SET(q.player_id, x->player_id);
         SET(q.other_player_id, x->other);
         SET(q.device_id, x->device);
+        SET(q.code, x->code);
         SET(q.preset, x->preset);
         SET(q.reason, x->reason);
         if (x->name) { /* a player to register or a new name */
@@ -2222,6 +2224,12 @@ static const struct refusal draft_refusals[] = {
     {.what = "identify a device never seen",
      .cmd = TNY_WIRE_CMD_IDENTIFY_DEVICE,
      .device = "table-999"},
+    {.what = "revoke a text that is not a code (issue 20)",
+     .cmd = TNY_WIRE_CMD_REVOKE_CODE,
+     .code = "O0I1LLLL"},
+    {.what = "revoke a code never issued (issue 20)",
+     .cmd = TNY_WIRE_CMD_REVOKE_CODE,
+     .code = "K7QX-M3PA"},
 };
 
 /* State 2: round 1 running, table a[0] has its result, the others play. */
@@ -2233,6 +2241,9 @@ static const struct refusal playing_refusals[] = {
      .cmd = TNY_WIRE_CMD_ASSIGN_DEVICE,
      .table = -2,
      .device = "table-088"},
+    {.what = "a sign-in code for a table that has a device (issue 20)",
+     .cmd = TNY_WIRE_CMD_ISSUE_CODE,
+     .table = -2},
     {.what = "resume a running clock",
      .cmd = TNY_WIRE_CMD_CLOCK_RESUME,
      .round = 1},
@@ -2839,6 +2850,182 @@ static void test_issue22_devices_freed_and_event_deleted(void **state)
     fx_free(f);
 }
 
+/* Issue 20: a sign-in code is a broker login for exactly one device's
+ * topics.  The commands the hub sends the dynamic security plugin name
+ * web-N's topics only; the device is assigned like a Pi; revoking deletes
+ * the login and unassigns; the sync after a reconnect repeats the store. */
+static json_t *dynsec_json(const struct fx *f)
+{
+    const struct hub_msg *m = find_msg(f, "$CONTROL/dynamic-security/v1");
+    assert_non_null(m);
+    assert_false(m->retained);
+    json_t *j = json_loadb((const char *)m->payload, m->len, 0, NULL);
+    assert_non_null(j);
+    return j;
+}
+
+static json_t *dynsec_command(json_t *j, const char *name)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach (json_object_get(j, "commands"), i, c) {
+        if (strcmp(json_string_value(json_object_get(c, "command")), name) == 0)
+            return c;
+    }
+    fail_msg("no %s command", name);
+    return NULL;
+}
+
+/* The table a device is assigned to (list_devices), 0 = none. */
+static int device_table(struct fx *f, const char *id)
+{
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_LIST_DEVICES);
+    memset(q.event_id, 0, sizeof(q.event_id)); /* every device */
+    char *text = must(f, &q);
+    json_t *list = json_loads(text, 0, NULL);
+    free(text);
+    size_t i;
+    json_t *d;
+    int table = -1;
+    json_array_foreach (list, i, d) {
+        if (strcmp(json_string_value(json_object_get(d, "id")), id) == 0)
+            table = (int)json_integer_value(json_object_get(d, "table"));
+    }
+    json_decref(list);
+    assert_true(table >= 0);
+    return table;
+}
+
+static void test_issue20_codes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_diag diag = {{0}};
+    setup_event(f);
+
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
+    q.table = 3;
+    char *text = must(f, &q);
+    json_t *rep = json_loads(text, 0, NULL);
+    free(text);
+    assert_non_null(rep);
+    const char *shown = json_string_value(json_object_get(rep, "code"));
+    const char *code = json_string_value(json_object_get(rep, "query"));
+    assert_string_equal(json_string_value(json_object_get(rep, "device")),
+                        "web-1");
+    assert_int_equal(strlen(code), 8);
+    assert_int_equal(strspn(code, "23456789ABCDEFGHJKMNPQRSTUVWXYZ"), 8);
+    assert_true(strncmp(shown, code, 4) == 0 && shown[4] == '-');
+    /* The device is assigned to table 3 like a Pi (its retained
+     * assignment went out). */
+    const struct hub_msg *a = find_msg(f, "tourney/v1/device/web-1/assign");
+    assert_non_null(a);
+    assert_true(a->retained);
+    json_t *j = dynsec_json(f);
+    json_t *role = dynsec_command(j, "createRole");
+    json_t *client = dynsec_command(j, "createClient");
+    assert_string_equal(json_string_value(json_object_get(role, "rolename")),
+                        "web-1");
+    assert_string_equal(json_string_value(json_object_get(client, "username")),
+                        code);
+    assert_string_equal(json_string_value(json_object_get(client, "password")),
+                        code);
+    /* Written: exactly its result, presence and time request. */
+    size_t i, sends = 0;
+    json_t *acl;
+    json_array_foreach (json_object_get(role, "acls"), i, acl) {
+        const char *type = json_string_value(json_object_get(acl, "acltype"));
+        const char *topic = json_string_value(json_object_get(acl, "topic"));
+        assert_true(json_is_true(json_object_get(acl, "allow")));
+        assert_null(strchr(topic, '#'));
+        if (strcmp(type, "publishClientSend") == 0) {
+            sends++;
+            assert_true(strcmp(topic, "tourney/v1/device/web-1/result") == 0 ||
+                        strcmp(topic, "tourney/v1/device/web-1/presence") ==
+                            0 ||
+                        strcmp(topic, "tourney/v1/time/web-1/req") == 0);
+        } else if (strcmp(type, "publishClientReceive") == 0) {
+            /* its own device topics, the hub state, the clocks */
+            assert_true(strstr(topic, "/web-1/") ||
+                        strcmp(topic, "tourney/v1/hub/state") == 0 ||
+                        strcmp(topic, "tourney/v1/event/+/clock") == 0);
+        }
+    }
+    assert_int_equal(sends, 3);
+    json_decref(j);
+    assert_int_equal(device_table(f, "web-1"), 3);
+
+    /* A second code for the table is refused and sends nothing. */
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
+    q.table = 3;
+    (void)must_fail(f, &q, "table 3 already has device \"web-1\"");
+    assert_null(find_msg(f, "$CONTROL/dynamic-security/v1"));
+
+    /* Revoke (typed in lower case with its dash): the login is deleted,
+     * the device unassigned. */
+    req_init(f, &q, TNY_WIRE_CMD_REVOKE_CODE);
+    for (int k = 0; shown[k]; k++)
+        q.code[k] = (char)(shown[k] >= 'A' && shown[k] <= 'Z' ? shown[k] + 32
+                                                              : shown[k]);
+    free(must(f, &q));
+    j = dynsec_json(f);
+    assert_string_equal(json_string_value(json_object_get(
+                            dynsec_command(j, "deleteClient"), "username")),
+                        code);
+    json_decref(j);
+    assert_non_null(find_msg(f, "tourney/v1/device/web-1/assign"));
+    assert_int_equal(device_table(f, "web-1"), 0);
+    req_init(f, &q, TNY_WIRE_CMD_REVOKE_CODE);
+    snprintf(q.code, sizeof(q.code), "%s", code);
+    (void)must_fail(f, &q, "already revoked");
+
+    /* A new code for the table: web-2.  The list has both. */
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
+    q.table = 3;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_LIST_CODES);
+    text = must(f, &q);
+    json_t *list = json_loads(text, 0, NULL);
+    free(text);
+    assert_int_equal(json_array_size(list), 2);
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(list, 0), "state")),
+        "revoked");
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(list, 1), "device")),
+        "web-2");
+    json_decref(list);
+
+    /* The sync after a reconnect: the revoked login deleted, the valid
+     * one created, in one message. */
+    hub_outbox_release(&f->ob);
+    OK(hub_service_codes_sync(f->svc, &f->ob, &diag));
+    assert_int_equal(f->ob.n, 1);
+    j = dynsec_json(f);
+    assert_string_equal(json_string_value(json_object_get(
+                            dynsec_command(j, "deleteClient"), "username")),
+                        code);
+    assert_string_equal(json_string_value(json_object_get(
+                            dynsec_command(j, "createRole"), "rolename")),
+                        "web-2");
+    json_decref(j);
+    json_decref(rep);
+
+    /* A hub without a table-page listener refuses to issue codes. */
+    struct hub_service_options o;
+    hub_service_free(f->svc);
+    hub_service_options_init(&o);
+    o.codes = false;
+    OK(hub_service_new(f->store, &o, &f->svc, &diag));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
+    q.table = 4;
+    (void)must_fail(f, &q, "sign-in codes need the hub's play_broker_uri");
+    assert_null(find_msg(f, "$CONTROL/dynamic-security/v1"));
+    fx_free(f);
+}
+
 /* Issue 17 items 1 and 3: the console's hot commands (pair, show, publish,
  * the clock, an organiser's result and its override, close) change the
  * service's model in place: none loads the event from the store again
@@ -3167,6 +3354,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
+        cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(test_issue17_failed_commit_reads_the_model_back),
         cmocka_unit_test(test_issue17_random_console_sessions_keep_the_model),

@@ -1271,6 +1271,7 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     sqlite3 *raw = NULL;
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
+                                  "DROP TABLE codes; "
                                   "DROP TABLE counters; ALTER TABLE players "
                                   "DROP COLUMN decklist; ALTER TABLE players "
                                   "DROP COLUMN knockout_armies_json; ALTER "
@@ -1306,8 +1307,8 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
     /* 1 -> 2 counters, 2 -> 3 deck lists, 3 -> 4 answers as fields, 4 -> 5
-     * sides */
-    assert_int_equal(version, 5);
+     * sides, 5 -> 6 sign-in codes */
+    assert_int_equal(version, 6);
     struct hub_submit_outcome o;
     OK(hub_store_get_submission(s, "table-1", "old-1", NULL, &o, &diag));
     assert_int_equal(o.first, HUB_SUBMIT_ACCEPTED);
@@ -1414,6 +1415,7 @@ static void test_issue19_store_sides(void **state)
     sqlite3 *raw = NULL;
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
+                                  "DROP TABLE codes; "
                                   "ALTER TABLE seats DROP COLUMN side; "
                                   "PRAGMA user_version = 4",
                                   NULL, NULL, NULL),
@@ -1421,7 +1423,7 @@ static void test_issue19_store_sides(void **state)
     sqlite3_close(raw);
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
-    assert_int_equal(version, 5);
+    assert_int_equal(version, 6);
     OK(hub_store_load_event(s, "nr", &ev, &diag));
     assert_int_equal(ev.n_rounds, 3);
     for (int32_t r = 0; r < 3; r++) {

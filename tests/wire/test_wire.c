@@ -502,6 +502,10 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         if (variant) /* needs no event */
             memset(q->event_id, 0, sizeof q->event_id);
         break;
+    case TNY_WIRE_CMD_ISSUE_CODE: q->table = variant ? 1 : 47; break;
+    case TNY_WIRE_CMD_REVOKE_CODE:
+        strcpy(q->code, variant ? "k7qx-m3pa" : "K7QXM3PA");
+        break;
     case TNY_WIRE_CMD_NEXT_STAGE: q->confirm = true; break;
     case TNY_WIRE_CMD_LIST_EVENTS:
         memset(q->event_id, 0, sizeof q->event_id);

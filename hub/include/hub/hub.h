@@ -42,6 +42,9 @@ enum hub_config_key {
     HUB_CFG_REPLY_CACHE,
     HUB_CFG_LOG_LEVEL,
     HUB_CFG_LOG_TIMESTAMPS,
+    HUB_CFG_PLAY_BROKER_URI,
+    HUB_CFG_PLAY_USERNAME,
+    HUB_CFG_PLAY_PASSWORD_FILE,
     HUB_CFG_COUNT_
 };
 
@@ -52,6 +55,7 @@ extern const struct tny_config_item hub_config_items[HUB_CFG_COUNT_];
 struct hub_config {
     struct tny_config_value v[HUB_CFG_COUNT_];
     char password[TNY_CONFIG_VALUE_MAX];
+    char play_password[TNY_CONFIG_VALUE_MAX]; /* play_password_file's */
 };
 
 /* What the command line asked for besides settings. */

@@ -79,9 +79,14 @@ struct hub_service_options {
      * NULL: read /dev/urandom. */
     uint64_t (*draw_seed)(void *arg);
     void *draw_seed_arg;
+    /* Issue 20: the hub has a table-page listener to provision sign-in
+     * codes on (play_broker_uri); false: code issue is refused, naming
+     * the setting.  Default true. */
+    bool codes;
 };
 
-/* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom. */
+/* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom,
+ * codes on. */
 void hub_service_options_init(struct hub_service_options *o);
 
 struct hub_service;
@@ -95,6 +100,16 @@ TNY_MUST_USE int hub_service_new(struct hub_store *store,
                                  struct hub_service **out,
                                  struct tny_diag *diag);
 void hub_service_free(struct hub_service *svc);
+
+/* Issue 20: appends to ob one message on $CONTROL/dynamic-security/v1
+ * holding the broker's commands for every sign-in code in the store
+ * (create the valid ones' logins, delete the revoked ones'): the hub's
+ * loop sends it whenever its play-admin connection comes up, so the
+ * broker's logins follow the store whatever was lost.  Nothing when
+ * there is no code.  Errors: TNY_ENOMEM, TNY_ESTATE (the store). */
+TNY_MUST_USE int hub_service_codes_sync(struct hub_service *svc,
+                                        struct hub_outbox *ob,
+                                        struct tny_diag *diag);
 
 /* Handles one received message (topic as received): device result or
  * presence, console request; other topics are ignored (0).  Appends the

@@ -471,6 +471,9 @@ enum tny_wire_cmd {
     TNY_WIRE_CMD_IDENTIFY_DEVICE,
     TNY_WIRE_CMD_CLOCK_DRAFT,  /* AG-14: round, table >= 1 */
     TNY_WIRE_CMD_DELETE_EVENT, /* issue 22: a mistyped event, reason */
+    TNY_WIRE_CMD_ISSUE_CODE,   /* issue 20: table >= 1 */
+    TNY_WIRE_CMD_REVOKE_CODE,  /* issue 20: code */
+    TNY_WIRE_CMD_LIST_CODES,   /* issue 20 */
     TNY_WIRE_CMD_COUNT_
 };
 
@@ -539,6 +542,9 @@ struct tny_wire_player {
  *   RESOLVE_CONFLICT  round >= 1, table >= 1, result_id >= 1, reason
  *   READ_LOG        after_seq >= 0
  *   DELETE_EVENT    reason (an event no round of which was published)
+ *   ISSUE_CODE      table >= 1 (a sign-in code for that table's page)
+ *   REVOKE_CODE     code (TNY_WIRE_CODE_MAX characters at most)
+ *   LIST_CODES      nothing more
  * Heap members (preset excluded) are malloc'd NUL-terminated UTF-8 after
  * decode and freed by tny_wire_request_release; before encode they are
  * the caller's (borrowed), NULL = absent. */
@@ -566,6 +572,7 @@ struct tny_wire_request {
     char player_id[TNY_WIRE_ID_MAX + 1];
     char other_player_id[TNY_WIRE_ID_MAX + 1];
     char device_id[TNY_WIRE_ID_MAX + 1];
+    char code[TNY_WIRE_ID_MAX + 1]; /* REVOKE_CODE */
     int32_t round, table, to_table;
     int64_t extra_ms;
     int64_t points_units;
