@@ -441,6 +441,22 @@
         black: '#111', white: '#f5f5f5', orange: '#ef6c00', purple: '#7b1fa2'
     };
 
+    /* armyName(a): a Neuroshima Hex army of the format
+     * (formats/neuroshima-hex.json) by its name in the page language's
+     * edition (Polish: seed 000, "HEGEMONIA, POSTERUNEK, NOWY JORK...");
+     * another army as registered. */
+    function armyName(a) {
+        var m = {
+            'Beasts': tc('army', 'Beasts'), 'Death Breath': tc('army', 'Death Breath'),
+            'Hegemony': tc('army', 'Hegemony'), 'Iron Gang': tc('army', 'Iron Gang'),
+            'Mississippi': tc('army', 'Mississippi'), 'Neojungle': tc('army', 'Neojungle'),
+            'New York': tc('army', 'New York'), 'Outpost': tc('army', 'Outpost'),
+            'Sand Runners': tc('army', 'Sand Runners'), 'Steel Police': tc('army', 'Steel Police'),
+            'Troglodytes': tc('army', 'Troglodytes')
+        };
+        return m.hasOwnProperty(a) ? m[a] : a;
+    }
+
     function playerView(p) {
         p = isObj(p) ? p : {};
         return {
@@ -450,10 +466,10 @@
             country: str(p.country),
             seat: isNum(p.seat) ? p.seat : 0,
             first: p.first === true,
-            army: str(p.army),
+            army: armyName(str(p.army)),
             armies: arr(p.armies).filter(function (a) {
                 return typeof a === 'string';
-            }),
+            }).map(armyName),
             colours: arr(p.colours).filter(function (a) {
                 return typeof a === 'string';
             }),
@@ -1147,6 +1163,7 @@
         stateLabel: stateLabel,
         stageText: stageText,
         colourName: colourName,
+        armyName: armyName,
         parseLang: parseLang,
         pageLanguage: pageLanguage,
         renderPairings: renderPairings,

@@ -545,8 +545,8 @@
         return {
             id: str(p.id), name: str(p.name) || str(p.id), club: str(p.club),
             country: str(p.country), seat: isNum(p.seat) ? p.seat : 0,
-            first: p.first === true, army: str(p.army),
-            armies: arr(p.armies).filter(function (a) { return typeof a === 'string'; }),
+            first: p.first === true, army: O.armyName(str(p.army)),
+            armies: arr(p.armies).filter(function (a) { return typeof a === 'string'; }).map(O.armyName),
             colours: arr(p.colours).filter(function (a) { return typeof a === 'string'; }),
             faction: str(p.faction), agenda: str(p.agenda)
         };

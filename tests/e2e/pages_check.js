@@ -565,7 +565,12 @@ async function langCheck() {
         page.on('pageerror', (e) => die('hall ' + L + ': page error ' + e.message));
         await page.goto(args.base + '/hall.html?' + q + '&theme=' + theme);
         await page.waitForFunction((n) => +document.getElementById('page').getAttribute('data-total') === n &&
-                                   document.querySelectorAll('.evs .ckt').length > 0, seats.length, {timeout: 30000});
+                                   document.querySelectorAll('.evs .ckt').length > 0, seats.length, {timeout: 30000})
+            .catch(async (e) => {
+                await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-hall-failed.png')});
+                die('hall ' + L + ': no ' + seats.length + ' players with a clock: ' + (await page.evaluate(() =>
+                    document.getElementById('page').getAttribute('data-total') + ' ' + document.body.textContent.slice(0, 300))));
+            });
         check(await page.evaluate(() => document.documentElement.lang) === L, 'hall: <html lang> is not ' + L);
         const text = await noEnglish(page, 'hall');
         want(text, ['Find your table', 'Your table on your phone', 'left', 'page {page} of {pages}', '{n} player',

@@ -34,7 +34,7 @@
 #
 # usage: bash test_pages.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
-E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+E2E_TIMEOUT=300
 
 skip() {
     echo "SKIP: $E2E_NAME: $*"
@@ -50,7 +50,9 @@ command -v node >/dev/null || skip "no node (Debian packages nodejs npm; deploy/
 [ -s "$OVL/vendor/mqtt.min.js" ] && [ -s "$OVL/vendor/qrcode.js" ] ||
     fail "deploy/overlays/install.sh did not finish: no vendor/mqtt.min.js or vendor/qrcode.js"
 
-node "$CHECK" selftest --overlays "$OVL" >"$E2E_TMP/self.out" 2>&1 ||
+# The pages' words from today's po/tourney-pages (as install.sh does).
+node "$OVL/po2js.mjs" >"$E2E_TMP/po2js.out" 2>&1 || fail "po2js.mjs: $(cat "$E2E_TMP/po2js.out")"
+node "$CHECK" selftest --overlays "$OVL" --po "$E2E_SRC/po/tourney-pages" >"$E2E_TMP/self.out" 2>&1 ||
     fail "pages.js selftest: $(cat "$E2E_TMP/self.out")"
 cat "$E2E_TMP/self.out"
 
@@ -211,7 +213,7 @@ lang_event() {
     live 0 round publish "$ev"
     live 0 clock start "$ev"
 }
-POPTS=(--club 'Klub Gier Planszowych „Portal” Gliwice' --army Borgo --army Hegemonia --army Moloch --army Posterunek)
+POPTS=(--club 'Klub Gier Planszowych „Portal” Gliwice' --army Borgo --army Hegemony --army Moloch --army Outpost --army 'New York')
 lang_event nh neuroshima-hex 'Turniej otwarty Portalcon 2026 – Neuroshima Hex!' 'Łukasz Brzęczyszczykiewicz' 'Małgorzata Wiśniewska-Żółkiewska' 'Grzegorz Świątek' 'Agnieszka Kołodziejczyk' \
     'Wojciech Ząbkowski' 'Zofia Dąbrowska' 'Katarzyna Szczepańska-Chrzanowska' '王小明'
 POPTS=(--club 'Budapesti Tantrix Klub' --colour red --colour yellow)
