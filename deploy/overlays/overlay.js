@@ -597,7 +597,27 @@
         /* TRANSLATORS: tiebreak column: opponents' win percentage (OWP) */
         owp: N_('OWP'),
         /* TRANSLATORS: tiebreak column: Buchholz without the best and worst opponent */
-        median_buchholz: N_('Median BH')
+        median_buchholz: N_('Median BH'),
+        /* TRANSLATORS: Tantrix tiebreak (TX): tournament points among the tied players */
+        mini_league_tp: N_('Mini-league TP'),
+        wins: N_('Wins'),
+        /* TRANSLATORS: Tantrix tiebreak (TX): the tile difference of the games among the tied players */
+        mini_league_score_diff: N_('Mini-league score diff'),
+        /* TRANSLATORS: Tantrix tiebreak (TX): all points scored (line lengths) */
+        total_score: N_('Total score'),
+        /* TRANSLATORS: Catan tiebreak (CT): game points over the table's game points, in per cent */
+        success_rate: N_('Success rate'),
+        /* TRANSLATORS: Catan tiebreak (CT): victory points scored in the games */
+        game_points: N_('Game points'),
+        firsts: N_('1st places'),
+        seconds: N_('2nd places'),
+        thirds: N_('3rd places'),
+        /* TRANSLATORS: Agricola tiebreak (AG): points minus the table's average */
+        relative_score: N_('Relative score'),
+        best_relative_score: N_('Best relative score'),
+        /* TRANSLATORS: Agricola tiebreak (AG): the place in the final round */
+        final_placement: N_('Final placement'),
+        best_prelim_relative_score: N_('Best preliminary relative score')
     };
     function tiebreakLabel(name) {
         if (TB_LABELS[name])

@@ -253,6 +253,19 @@
             cache.list = null;
         }
 
+        /* A name longer than its column ("Szczepa\u0144ska-Chrzanowska,
+         * Katarzyna") is set smaller, in two steps, rather than cut. */
+        function shrinkLong() {
+            var nms = el.list.querySelectorAll('.en .nm');
+            for (var i = 0; i < nms.length; i++) {
+                var n = nms[i];
+                if (n.scrollWidth > n.clientWidth + 1)
+                    n.className = 'nm fit1';
+                if (n.scrollWidth > n.clientWidth + 1)
+                    n.className = 'nm fit2';
+            }
+        }
+
         var base = window.location.href.replace(/[?#].*$/, '');
         if (opts.qr !== '0' && /^https?:/.test(opts.qr || base) && window.qrcode) {
             var url = P.playerUrl(opts.qr || base, opts, defaultBroker());
@@ -275,7 +288,10 @@
             measure();
             var v = P.renderHall(feed.states, opts, Date.now(), fit, feed.missing);
             setHtml(el.evs, v.heads, cache, 'heads');
-            if (setHtml(el.list, v.list, cache, 'list') && v.page !== lastPage && lastPage >= 0) {
+            var fresh = setHtml(el.list, v.list, cache, 'list');
+            if (fresh)
+                shrinkLong();
+            if (fresh && v.page !== lastPage && lastPage >= 0) {
                 /* a new page fades in */
                 el.list.className = 'list';
                 void el.list.offsetWidth;

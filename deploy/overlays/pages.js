@@ -285,10 +285,11 @@
 
     /* ---- the hall's list ---------------------------------------------- */
 
-    /* extrasText(p): a seat's format extras in a few words: GT faction
-     * (and agenda), TX colours, NH army played else registered armies,
-     * AG starting player. */
-    function extrasText(p) {
+    /* extrasText(p, hall): a seat's format extras in a few words: GT
+     * faction (and agenda), TX colours, NH army played else registered
+     * armies (not on the hall: five army names do not fit beside a name
+     * and do not help to find a table), AG starting player. */
+    function extrasText(p, hall) {
         var d = [];
         if (p.faction)
             d.push(p.faction + (p.agenda ? ' / ' + p.agenda : ''));
@@ -296,7 +297,7 @@
             d.push(p.colours.map(O.colourName).join(' / '));
         if (p.army)
             d.push(p.army);
-        else if (p.armies.length)
+        else if (p.armies.length && !hall)
             d.push(p.armies.join(' / '));
         if (p.first)
             /* TRANSLATORS: this player starts the game */
@@ -317,7 +318,7 @@
                 tb.players.forEach(function (p) {
                     var sn = sortName(p.name, opts.sort);
                     out.push({event: ei, id: p.id, key: sn.key, text: sn.text,
-                              table: tb.table, seat: p.seat, extras: extrasText(p), bye: false});
+                              table: tb.table, seat: p.seat, extras: extrasText(p, true), bye: false});
                 });
             });
             rv.byes.forEach(function (p) {

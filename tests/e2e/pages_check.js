@@ -540,7 +540,10 @@ function tr(cat, id, ctx) {
 function pageText() {
     const attrs = Array.prototype.map.call(document.querySelectorAll('[placeholder],[aria-label],[title]'), (e) =>
         [e.getAttribute('placeholder'), e.getAttribute('aria-label'), e.getAttribute('title')].filter(Boolean).join(' '));
-    return document.body.textContent + ' ' + attrs.join(' ') + ' ' + document.title;
+    /* addresses (the QR code's title) are not words */
+    const body = document.body.cloneNode(true);
+    Array.prototype.forEach.call(body.querySelectorAll('script'), (e) => e.remove());
+    return (body.textContent + ' ' + attrs.join(' ') + ' ' + document.title).replace(/[a-z]+:\/\/\S+/g, ' ');
 }
 
 async function langCheck() {
