@@ -44,6 +44,7 @@ packages=(
     fonts-wqy-microhei                     # CJK names on printouts and pages (5 MB; fonts-noto-cjk is 91 MB)
     valgrind                               # the unit tests under memcheck (label memcheck, cmake/Memcheck.cmake)
     help2man                               # the packages' man pages from each program's --help
+    gettext                                # msgfmt/xgettext: the message catalogues (po/, cmake/I18n.cmake)
     lintian                                # e2e test_venue_packages: the .deb packages have no lintian error
 )
 # npm: Debian's package, unless the installed nodejs ships its own npm

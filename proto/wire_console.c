@@ -208,11 +208,11 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_CREATE_EVENT:
         if (q->event_json) {
             if (q->preset[0] || q->format_json || q->options_json ||
-                q->title[0] || q->has_seed)
+                q->title[0] || q->has_seed || q->language[0])
                 return wire__fail(diag,
                                   "%s: event_json excludes preset, "
-                                  "format_json, title, seed and options_json "
-                                  "(the event file holds them)",
+                                  "format_json, title, seed, language and "
+                                  "options_json (the event file holds them)",
                                   c);
             wire__path(p, sizeof p, "%s.event_json", c);
             return wire__check_text(q->event_json, WIRE_TEXT_MULTI, true, p,
@@ -503,6 +503,8 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
             rc = wire__dup(&q->event_json, x->event_json, diag);
         if (rc == TNY_OK)
             rc = STR(x, title, title);
+        if (rc == TNY_OK)
+            rc = STR(x, language, language);
         q->has_seed = x->has_seed;
         q->seed = x->has_seed ? x->seed : 0;
         if (rc == TNY_OK)
@@ -867,6 +869,7 @@ static void command_to_pb(const struct tny_wire_request *q,
             x->format_json = q->format_json;
         }
         x->title = wire__opt(q->title);
+        x->language = wire__opt(q->language);
         x->has_seed = q->has_seed;
         x->seed = q->seed;
         x->options_json = q->options_json;

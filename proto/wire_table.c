@@ -205,8 +205,13 @@ static int assignment_from_pb(const Tourney__V1__TableAssignment *m,
                          m->organiser_result_json, p, diag)) < 0)
         return rc;
     wire__path(p, sizeof p, "%s.organiser_result_by", r);
-    return wire__copy(out->organiser_result_by, sizeof out->organiser_result_by,
-                      m->organiser_result_by, p, diag);
+    if ((rc = wire__copy(out->organiser_result_by,
+                         sizeof out->organiser_result_by,
+                         m->organiser_result_by, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.language", r);
+    return wire__copy(out->language, sizeof out->language, m->language, p,
+                      diag);
 }
 
 /* Seats are named by seat index (seat number - 1) in messages. */
@@ -335,6 +340,14 @@ static int assignment_check(const struct tny_wire_assignment *a,
         return rc;
     if (a->organiser_result[0] && a->table < 1)
         return wire__fail(diag, "%s.organiser_result_json: no table", r);
+    /* A language code, not text: the table looks it up as a file name. */
+    for (const char *c = a->language; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              *c == '_'))
+            return wire__fail(diag,
+                              "%s.language: \"%s\" is not a language code "
+                              "(letters and '_')",
+                              r, a->language);
     return TNY_OK;
 }
 
@@ -419,6 +432,7 @@ int tny_wire_encode_assignment(const struct tny_wire_assignment *in,
     m.ct_board = wire__opt(in->ct_board);
     m.organiser_result_json = wire__opt(in->organiser_result);
     m.organiser_result_by = wire__opt(in->organiser_result_by);
+    m.language = wire__opt(in->language);
     return wire__pack(&m.base, assign_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
                       diag);
 }

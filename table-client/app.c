@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tny/i18n_io.h"
+#include "tny/language.h"
 #include "tny/mqtt.h"
 #include "tny/rng.h"
 #include "tny/wire.h"
@@ -76,6 +78,7 @@ struct app {
     uint64_t presence_version;
     int32_t presence_draft; /* draft_round in the last presence (AG-14) */
     int32_t presence_queued;
+    char language[TNY_LANGUAGE_MAX]; /* the display's language now */
     bool presence_sent;
     /* input line being read */
     char *line;
@@ -331,6 +334,29 @@ static void sim_play(struct app *a)
 /* ---- hub messages -----------------------------------------------------------
  */
 
+/* Issue 21: the words on the screen in the event's language, else the
+ * `language` setting, else the locale's, else English (a code this build
+ * has no catalogue for is passed over); switched when it changes. */
+static void apply_language(struct app *a)
+{
+    char env[TNY_LANGUAGE_MAX];
+    const char *ev = a->core.has_assignment ? a->core.asg.language : "";
+    const char *code = tny_language_known(ev) ? ev
+                       : a->s->language[0]    ? a->s->language
+                       : tny_i18n_env_language(env, sizeof env)[0] ? env
+                                                                   : "en";
+
+    if (ev[0] && !tny_language_known(ev) && strcmp(code, a->language) != 0)
+        logf_(a, TBL_LOG_WARN, "event language \"%s\" not shipped here: %s", ev,
+              code);
+    if (strcmp(code, a->language) == 0)
+        return;
+    if (tny_i18n_use(code) == 0) {
+        snprintf(a->language, sizeof(a->language), "%s", code);
+        logf_(a, TBL_LOG_INFO, "language %s", code);
+    }
+}
+
 static void follow_event_clock(struct app *a)
 {
     char topic[TNY_WIRE_TOPIC_MAX];
@@ -500,6 +526,7 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
                       asg->event_id, (int)asg->round, (int)asg->table,
                       asg->version);
                 follow_event_clock(a);
+                apply_language(a);
                 publish_presence(a, false);
             }
         }
@@ -930,6 +957,7 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
     tbl_core_start(&a->core);
     if ((rc = restore(a, diag)) < 0)
         goto out;
+    apply_language(a);
     update_net(a);
     if (a->tui) {
         int fd = dup(in_fd);

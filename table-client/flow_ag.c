@@ -13,6 +13,7 @@
  * right" of seat k is seat k+1.
  */
 #include "flow_kit.h"
+#include "i18n.h"
 
 static int32_t starting_seat(const struct tbl_flow_run *r)
 {
@@ -40,8 +41,9 @@ static void pregame(struct tbl_flow_run *r)
     for (int32_t i = 0; i < n_notes && i < TNY_MAX_NOTES; i++) {
         tbl_flow__step(r, TBL_ASK_INFO, -1, "Note %d/%d (AG-15)", (int)i + 1,
                        (int)n_notes);
-        tbl_flow__text(r, "%s",
-                       a->n_notes > 0 ? a->notes[i] : r->fmt->notes[i]);
+        tbl_flow__text(
+            r, "%s",
+            tbl_i18n_data(a->n_notes > 0 ? a->notes[i] : r->fmt->notes[i]));
         if (!tbl_flow__info(r))
             return;
     }
@@ -54,7 +56,7 @@ static void pregame(struct tbl_flow_run *r)
     tbl_flow__step(r, TBL_ASK_INFO, -1, "Starting player (AG-4)");
     tbl_flow__text(r, "After the draft %s starts (%s). Then, to the right:",
                    tbl_flow__name(r, start),
-                   lot ? "the table's lot" : "the hub's lot");
+                   lot ? _("the table's lot") : _("the hub's lot"));
     for (int32_t k = 1; k < r->n_seats; k++)
         tbl_flow__text(r, " %s%s", tbl_flow__name(r, (start + k) % r->n_seats),
                        k + 1 < r->n_seats ? "," : ".");
@@ -67,7 +69,8 @@ static void pregame(struct tbl_flow_run *r)
     if (!tbl_flow__info(r))
         return;
     tbl_flow__line(r, "%s starts after the draft (%s, AG-4)",
-                   tbl_flow__name(r, start), lot ? "table's lot" : "hub's lot");
+                   tbl_flow__name(r, start),
+                   lot ? _("table's lot") : _("hub's lot"));
     tbl_flow__line(r, "%s: 1 extra food at the start of round 5 (AG-4)",
                    tbl_flow__name(r, last));
     tbl_flow__summary_step(r, "Before the game");
@@ -109,11 +112,11 @@ static void result(struct tbl_flow_run *r)
 
     tbl_flow__table_init(r, &t);
     for (int32_t p = 0; p < r->n_seats; p++)
-        if (!ask_value(r, p, "victory points (VP)", TNY_RF_VP,
+        if (!ask_value(r, p, _("victory points (VP)"), TNY_RF_VP,
                        &res->score[p]) ||
-            !ask_value(r, p, "improvement points (IP)", TNY_RF_IP,
+            !ask_value(r, p, _("improvement points (IP)"), TNY_RF_IP,
                        &res->ip[p]) ||
-            !ask_value(r, p, "bonus points (BP)", TNY_RF_BP, &res->bp[p]))
+            !ask_value(r, p, _("bonus points (BP)"), TNY_RF_BP, &res->bp[p]))
             return;
     res->has_score = true;
     if (!tbl_flow__finish_result(r, &t))

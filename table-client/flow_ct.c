@@ -16,6 +16,7 @@
  * count as at most 10 game points (tny_ct_game_points), as the hub scores.
  */
 #include "flow_kit.h"
+#include "i18n.h"
 
 #include <stdio.h>
 
@@ -43,7 +44,7 @@ static void text_seats(struct tbl_flow_run *r, uint32_t mask)
     for (int32_t s = 0; s < r->n_seats; s++)
         if (mask & (1u << s)) {
             tbl_flow__text(r, "%s%s",
-                           k == 0 ? "" : (k + 1 == n ? " and " : ", "),
+                           k == 0 ? "" : (k + 1 == n ? _(" and ") : ", "),
                            tbl_flow__name(r, s));
             k++;
         }
@@ -139,8 +140,8 @@ static void pregame(struct tbl_flow_run *r)
     tbl_flow__text(
         r, "%s starts (%s %d, CT-9). Turn order:", tbl_flow__name(r, starter),
         tries > (how == 0 ? MAX_ROLLS : MAX_VIRTUAL_ROLLS)
-            ? "lot after tied rolls of"
-            : "highest roll",
+            ? _("lot after tied rolls of")
+            : _("highest roll"),
         (int)rolls[starter]);
     for (int32_t i = 0; i < r->n_seats; i++)
         tbl_flow__text(r, " %s%s",
@@ -174,7 +175,7 @@ static void timeout(struct tbl_flow_run *r)
             return;
     }
     tbl_flow__step(r, TBL_ASK_CHOICE, -1, "Whose turn is it now?");
-    tbl_flow__text(r, "%s", tny_ct_timeout_text());
+    tbl_flow__text(r, "%s", gettext(tny_ct_timeout_text()));
     if (!tbl_flow__pick_seat(r, 0, -1, &active))
         return;
     if (tny_ct_turns_after_timeout(r->n_seats, starter, active, &turns, &d) <
@@ -214,7 +215,8 @@ static void result(struct tbl_flow_run *r)
                        "CT-4: the victory points as played, unrevealed VP "
                        "cards included; at most %d count as game points.",
                        (int)cap);
-        snprintf(r->why, sizeof(r->why), "(CT-4: victory points as played)");
+        snprintf(r->why, sizeof(r->why), "%s",
+                 _("(CT-4: victory points as played)"));
         if (!tbl_flow__ask(r, &res->score[p]))
             return;
     }

@@ -18,6 +18,7 @@
 #include <ctype.h>
 
 #include "flow_kit.h"
+#include "i18n.h"
 
 #include "tny/procedure.h"
 
@@ -43,8 +44,8 @@ static void pregame(struct tbl_flow_run *r)
     for (int32_t s = 0; s < 2; s++) {
         const struct tny_wire_seat *seat = &r->f->a->seats[s];
         tbl_flow__text(r, "%s: %s, agenda %s\n", tbl_flow__name(r, s),
-                       seat->faction[0] ? seat->faction : "(not registered)",
-                       seat->agenda[0] ? seat->agenda : "none");
+                       seat->faction[0] ? seat->faction : _("(not registered)"),
+                       seat->agenda[0] ? seat->agenda : _("none"));
     }
     tbl_flow__text(r, "Reveal them in player order; they are fixed for the "
                       "event.");
@@ -65,9 +66,9 @@ static void pregame(struct tbl_flow_run *r)
         tbl_flow__lot(r, "GT first player by the table's lot: %s",
                       tbl_flow__name(r, first));
     tbl_flow__line(r, "%s is the first player (%s)", tbl_flow__name(r, first),
-                   how < 0    ? "the hub's lot"
-                   : how == 2 ? "the table's lot"
-                              : "coin or die");
+                   how < 0    ? _("the hub's lot")
+                   : how == 2 ? _("the table's lot")
+                              : _("coin or die"));
     if (r->f->g->stage == TNY_STAGE_ELIMINATION && st && st->best_of_three)
         tbl_flow__line(r, "Best of three: first to two game wins (GT-9)");
     r->f->carry.has_starter = true;
@@ -82,7 +83,7 @@ static bool ask_pair(struct tbl_flow_run *r, enum tny_gt_timeout_step step,
     for (int32_t p = 0; p < 2; p++) {
         tbl_flow__step(r, TBL_ASK_NUMBER, p, "%s (seat %d): %s",
                        tbl_flow__name(r, p), (int)p + 1, what);
-        tbl_flow__text(r, "GT-13 %s", tny_gt_timeout_step_text(step));
+        tbl_flow__text(r, "GT-13 %s", gettext(tny_gt_timeout_step_text(step)));
         tbl_flow__range(r, min, max);
         if (!tbl_flow__ask(r, &out[p]))
             return false;
@@ -107,11 +108,11 @@ static bool evaluate(struct tbl_flow_run *r,
 static const char *criterion(enum tny_gt_timeout_step s)
 {
     switch (s) {
-    case TNY_GT_STEP_POWER: return "fewer power needed to win";
-    case TNY_GT_STEP_DECK: return "more cards in the draw deck";
-    case TNY_GT_STEP_DOMINANCE: return "won dominance in the last round";
-    case TNY_GT_STEP_DEAD_PILE: return "fewer characters in the dead pile";
-    default: return "chosen by the first player";
+    case TNY_GT_STEP_POWER: return _("fewer power needed to win");
+    case TNY_GT_STEP_DECK: return _("more cards in the draw deck");
+    case TNY_GT_STEP_DOMINANCE: return _("won dominance in the last round");
+    case TNY_GT_STEP_DEAD_PILE: return _("fewer characters in the dead pile");
+    default: return _("chosen by the first player");
     }
 }
 
@@ -124,7 +125,7 @@ static bool wizard(struct tbl_flow_run *r, int32_t *winner,
     struct tny_gt_timeout_outcome out;
     int32_t v[2], dom = -1, first, c;
 
-    if (!ask_pair(r, TNY_GT_STEP_POWER, "power needed to win", 1,
+    if (!ask_pair(r, TNY_GT_STEP_POWER, _("power needed to win"), 1,
                   MAX_POWER_NEEDED, v))
         return false;
     facts[0].power_needed = v[0];
@@ -132,7 +133,7 @@ static bool wizard(struct tbl_flow_run *r, int32_t *winner,
     if (!evaluate(r, facts, dom, &out))
         return false;
     if (out.decided_by > TNY_GT_STEP_POWER) {
-        if (!ask_pair(r, TNY_GT_STEP_DECK, "cards in the draw deck", 0,
+        if (!ask_pair(r, TNY_GT_STEP_DECK, _("cards in the draw deck"), 0,
                       MAX_CARDS, v))
             return false;
         facts[0].deck_cards = v[0];
@@ -142,8 +143,9 @@ static bool wizard(struct tbl_flow_run *r, int32_t *winner,
     }
     if (out.decided_by > TNY_GT_STEP_DECK) {
         tbl_flow__step(r, TBL_ASK_CHOICE, -1, "Dominance in the last round");
-        tbl_flow__text(r, "GT-13 %s",
-                       tny_gt_timeout_step_text(TNY_GT_STEP_DOMINANCE));
+        tbl_flow__text(
+            r, "GT-13 %s",
+            gettext(tny_gt_timeout_step_text(TNY_GT_STEP_DOMINANCE)));
         tbl_flow__option(r, "%s", tbl_flow__name(r, 0));
         tbl_flow__option(r, "%s", tbl_flow__name(r, 1));
         tbl_flow__option(r, "Nobody");
@@ -154,8 +156,8 @@ static bool wizard(struct tbl_flow_run *r, int32_t *winner,
             return false;
     }
     if (out.decided_by > TNY_GT_STEP_DOMINANCE) {
-        if (!ask_pair(r, TNY_GT_STEP_DEAD_PILE, "characters in the dead pile",
-                      0, MAX_CARDS, v))
+        if (!ask_pair(r, TNY_GT_STEP_DEAD_PILE,
+                      _("characters in the dead pile"), 0, MAX_CARDS, v))
             return false;
         facts[0].dead_characters = v[0];
         facts[1].dead_characters = v[1];
@@ -164,8 +166,9 @@ static bool wizard(struct tbl_flow_run *r, int32_t *winner,
     }
     if (out.decided_by > TNY_GT_STEP_DEAD_PILE) {
         tbl_flow__step(r, TBL_ASK_CHOICE, -1, "First player");
-        tbl_flow__text(r, "GT-13 %s. Who is the first player?",
-                       tny_gt_timeout_step_text(TNY_GT_STEP_FIRST_PLAYER));
+        tbl_flow__text(
+            r, "GT-13 %s. Who is the first player?",
+            gettext(tny_gt_timeout_step_text(TNY_GT_STEP_FIRST_PLAYER)));
         if (!tbl_flow__pick_seat(
                 r, 0, r->f->facts.has_starter ? r->f->facts.starter : -1,
                 &first))
@@ -192,7 +195,8 @@ static void timeout(struct tbl_flow_run *r)
     tbl_flow__step(r, TBL_ASK_CHOICE, -1, "Time is up (GT-13)");
     /* The rule's clause is lowercase and has no full stop: capitalised
      * here and ended, so the question is a sentence of its own. */
-    const char *rule = tny_gt_timeout_step_text(TNY_GT_STEP_FINISH_ROUND);
+    const char *rule =
+        gettext(tny_gt_timeout_step_text(TNY_GT_STEP_FINISH_ROUND));
     tbl_flow__text(r, "%c%s. Did a player win?",
                    toupper((unsigned char)rule[0]), rule + 1);
     tbl_flow__option(r, "Nobody won: the time-out steps");
@@ -250,7 +254,7 @@ static bool one_game(struct tbl_flow_run *r, struct tny_result *res)
     res->modified = how == 1;
     tbl_flow__line(
         r, "%s: %s (%d points), %s: loss (%d)", tbl_flow__name(r, res->winner),
-        res->modified ? "modified win" : "win",
+        res->modified ? _("modified win") : _("win"),
         (int)tp(res->modified ? r->fmt->modified_win_points
                               : r->fmt->win_points),
         tbl_flow__name(r, 1 - res->winner), (int)tp(r->fmt->loss_points));

@@ -4,6 +4,10 @@
  * stopping there), refusing an answer, outcome lines and lots, picking a
  * seat, and finishing a RESULT flow through the engine's validation.
  *
+ * The step, text, option, line and refusal formats are msgids: each helper
+ * translates its format (gettext) before formatting; lots are not (the hub
+ * keeps them as the table reported them).
+ *
  * Not here: replaying a flow and the public API (flow.c), what each game
  * asks (the scripts), I/O.  Calls nothing else of the table client.
  */
@@ -14,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "i18n.h"
 
 /* Appends printf output to buf (size n), truncating silently. */
 static void vappend(char *buf, size_t n, const char *fmt, va_list ap)
@@ -42,7 +48,7 @@ void tbl_flow__step(struct tbl_flow_run *r, enum tbl_ask ask, int32_t seat,
     r->st.ask = ask;
     r->st.seat = seat;
     va_start(ap, fmt);
-    vappend(r->st.title, sizeof(r->st.title), fmt, ap);
+    vappend(r->st.title, sizeof(r->st.title), gettext(fmt), ap);
     va_end(ap);
 }
 
@@ -51,7 +57,7 @@ void tbl_flow__text(struct tbl_flow_run *r, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    vappend(r->st.text, sizeof(r->st.text), fmt, ap);
+    vappend(r->st.text, sizeof(r->st.text), gettext(fmt), ap);
     va_end(ap);
 }
 
@@ -61,8 +67,8 @@ void tbl_flow__option(struct tbl_flow_run *r, const char *fmt, ...)
 
     assert(r->st.n_options < TBL_FLOW_MAX_OPTIONS);
     va_start(ap, fmt);
-    vappend(r->st.options[r->st.n_options++], sizeof(r->st.options[0]), fmt,
-            ap);
+    vappend(r->st.options[r->st.n_options++], sizeof(r->st.options[0]),
+            gettext(fmt), ap);
     va_end(ap);
 }
 
@@ -96,7 +102,7 @@ void tbl_flow__line(struct tbl_flow_run *r, const char *fmt, ...)
         return;
     f->lines[f->n_lines][0] = '\0';
     va_start(ap, fmt);
-    vappend(f->lines[f->n_lines++], TBL_FLOW_LINE_MAX, fmt, ap);
+    vappend(f->lines[f->n_lines++], TBL_FLOW_LINE_MAX, gettext(fmt), ap);
     va_end(ap);
 }
 
@@ -110,7 +116,7 @@ bool tbl_flow__refuse(struct tbl_flow_run *r, int rc, const char *fmt, ...)
     if (r->diag) {
         r->diag->msg[0] = '\0';
         va_start(ap, fmt);
-        vappend(r->diag->msg, sizeof(r->diag->msg), fmt, ap);
+        vappend(r->diag->msg, sizeof(r->diag->msg), gettext(fmt), ap);
         va_end(ap);
     }
     return false;
@@ -223,7 +229,7 @@ bool tbl_flow__pick_seat(struct tbl_flow_run *r, uint32_t mask, int32_t def,
 
 bool tbl_flow__summary_step(struct tbl_flow_run *r, const char *title)
 {
-    tbl_flow__step(r, TBL_ASK_INFO, -1, "%s", title);
+    tbl_flow__step(r, TBL_ASK_INFO, -1, "%s", gettext(title));
     for (int32_t i = 0; i < r->f->n_lines; i++)
         tbl_flow__text(r, "%s%s", i ? "\n" : "", r->f->lines[i]);
     return tbl_flow__info(r);
@@ -297,6 +303,10 @@ const struct tny_stage *tbl_flow__stage(const struct tbl_flow_run *r)
 
 const char *tbl_flow__procedure(const struct tbl_flow_run *r)
 {
-    return r->f->a->procedure[0] ? r->f->a->procedure
-                                 : r->fmt->timeout_procedure;
+    /* A preset's text is a msgid (po/tourney-table/POTFILES extracts
+     * them); an organiser's own text has no translation and stays. */
+    const char *p =
+        r->f->a->procedure[0] ? r->f->a->procedure : r->fmt->timeout_procedure;
+
+    return tbl_i18n_data(p);
 }

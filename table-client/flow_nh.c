@@ -13,6 +13,7 @@
  * seat armies the hub sends, which are the still-available ones).
  */
 #include "flow_kit.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,20 @@ static int32_t seat_armies(const struct tbl_flow_run *r, int32_t s,
     for (int32_t k = 0; n == 0 && k < r->fmt->n_armies; k++)
         names[k] = r->fmt->armies[k];
     return *listed ? n : r->fmt->n_armies;
+}
+
+/* An army as the players read it: the format's names are msgids
+ * (po/tourney-table/PRESETFIELDS; seed 000 writes "Hegemonia", "Nowy
+ * Jork"); the flow keeps and compares the format's own names. */
+#define ARMY(s) tbl_i18n_data(s)
+
+/* names[0..n) as shown, into shown[]. */
+static const char *const *shown_armies(const char *const *names, int32_t n,
+                                       const char **shown)
+{
+    for (int32_t i = 0; i < n; i++)
+        shown[i] = ARMY(names[i]);
+    return shown;
 }
 
 static int32_t find_name(const char *const *names, int32_t n, const char *x)
@@ -61,6 +76,7 @@ static bool secret_choice(struct tbl_flow_run *r, int32_t p,
                           const char *const *avail, int32_t n,
                           const char **first, const char **second)
 {
+    const char *shown[TNY_MAX_ARMIES];
     int32_t i, j;
 
     tbl_flow__step(r, TBL_ASK_CHOICE, p, "%s (seat %d): first choice",
@@ -68,7 +84,7 @@ static bool secret_choice(struct tbl_flow_run *r, int32_t p,
     r->st.secret = true;
     tbl_flow__text(r, "NH-12: secretly pick your first choice among your "
                       "still-available armies (NH-11).");
-    if (!tbl_flow__pick(r, avail, n, -1, &i))
+    if (!tbl_flow__pick(r, shown_armies(avail, n, shown), n, -1, &i))
         return false;
     *first = avail[i];
     *second = NULL;
@@ -80,7 +96,7 @@ static bool secret_choice(struct tbl_flow_run *r, int32_t p,
     tbl_flow__text(r, "NH-12: secretly pick your second choice, another "
                       "army than your first; played if both first choices "
                       "are the same army and the lot falls on you.");
-    if (!tbl_flow__pick(r, avail, n, -1, &j))
+    if (!tbl_flow__pick(r, shown_armies(avail, n, shown), n, -1, &j))
         return false;
     if (j == i)
         return tbl_flow__refuse(r, TNY_EINVAL,
@@ -97,7 +113,7 @@ static bool secret_choice(struct tbl_flow_run *r, int32_t p,
 static bool beginner_exception(struct tbl_flow_run *r, const char *x,
                                const char **army, bool *decided)
 {
-    const char *box[8];
+    const char *box[8], *shown[8];
     int32_t b, n = 0, i;
 
     *decided = false;
@@ -107,7 +123,7 @@ static bool beginner_exception(struct tbl_flow_run *r, const char *x,
                    "(NH-12). A beginner may field an army already used in "
                    "the last Swiss round or a knockout round. Who is the "
                    "beginner fielding another army?",
-                   x);
+                   ARMY(x));
     tbl_flow__option(r, "%s", tbl_flow__name(r, 0));
     tbl_flow__option(r, "%s", tbl_flow__name(r, 1));
     tbl_flow__option(r, "Neither: call the organiser");
@@ -117,7 +133,7 @@ static bool beginner_exception(struct tbl_flow_run *r, const char *x,
         tbl_flow__line(r,
                        "Both have only %s left: the organiser decides "
                        "(NH-12)",
-                       x);
+                       ARMY(x));
         return true;
     }
     for (int32_t k = 0; k < r->fmt->n_beginner_armies && n < 8; k++)
@@ -134,15 +150,15 @@ static bool beginner_exception(struct tbl_flow_run *r, const char *x,
     tbl_flow__text(r,
                    "NH-12 beginner exception: a base-box army (NH-10) "
                    "other than %s.",
-                   x);
-    if (!tbl_flow__pick(r, box, n, -1, &i))
+                   ARMY(x));
+    if (!tbl_flow__pick(r, shown_armies(box, n, shown), n, -1, &i))
         return false;
     army[b] = box[i];
     army[1 - b] = x;
     r->f->carry.nh_beginner_repeat[b] = true;
     tbl_flow__line(r, "%s plays %s (NH-12 beginner exception)",
-                   tbl_flow__name(r, b), army[b]);
-    tbl_flow__line(r, "%s plays %s", tbl_flow__name(r, 1 - b), x);
+                   tbl_flow__name(r, b), ARMY(army[b]));
+    tbl_flow__line(r, "%s plays %s", tbl_flow__name(r, 1 - b), ARMY(x));
     *decided = true;
     return true;
 }
@@ -161,7 +177,7 @@ static bool first_player(struct tbl_flow_run *r, const char *const *army)
         tbl_flow__text(r,
                        "%s plays %s: %s sets up the HQ first and takes "
                        "the first turn.",
-                       tbl_flow__name(r, fp.first), army[fp.first],
+                       tbl_flow__name(r, fp.first), ARMY(army[fp.first]),
                        tbl_flow__name(r, fp.first));
         starter = fp.first;
     } else {
@@ -181,7 +197,7 @@ static bool first_player(struct tbl_flow_run *r, const char *const *army)
         if (!tbl_flow__info(r))
             return false;
         tbl_flow__line(r, "%s deploys first (%s, NH-14)",
-                       tbl_flow__name(r, starter), army[starter]);
+                       tbl_flow__name(r, starter), ARMY(army[starter]));
     } else {
         if (!tbl_flow__pick_seat(r, 0, -1, &starter))
             return false;
@@ -231,8 +247,9 @@ static void pregame(struct tbl_flow_run *r)
     }
     tbl_flow__step(r, TBL_ASK_INFO, -1, "Choices revealed (NH-12)");
     for (int32_t p = 0; p < 2; p++)
-        tbl_flow__text(r, "%s: %s, then %s\n", tbl_flow__name(r, p), first[p],
-                       second[p] ? second[p] : "(none)");
+        tbl_flow__text(r, "%s: %s, then %s\n", tbl_flow__name(r, p),
+                       ARMY(first[p]),
+                       second[p] ? ARMY(second[p]) : _("(none)"));
     if (strcmp(first[0], first[1]) == 0 && !second[0] && !second[1]) {
         if (!tbl_flow__info(r) ||
             !beginner_exception(r, first[0], army, &decided))
@@ -247,20 +264,21 @@ static void pregame(struct tbl_flow_run *r)
             tbl_flow__text(r,
                            "Same first choice: %s plays the second "
                            "choice, %s (%s).",
-                           tbl_flow__name(r, loser), army[loser],
-                           second[1 - loser] ? "lot"
-                                             : "the only one with a "
-                                               "second choice");
+                           tbl_flow__name(r, loser), ARMY(army[loser]),
+                           second[1 - loser]
+                               ? _("lot")
+                               : _("the only one with a second choice"));
         else
             tbl_flow__text(r, "Different first choices: each plays their "
                               "first.");
         if (!tbl_flow__info(r))
             return;
         for (int32_t p = 0; p < 2; p++)
-            tbl_flow__line(r, "%s plays %s%s", tbl_flow__name(r, p), army[p],
-                           p == loser
-                               ? (second[1 - p] ? " (lot)" : " (second choice)")
-                               : "");
+            tbl_flow__line(
+                r, "%s plays %s%s", tbl_flow__name(r, p), ARMY(army[p]),
+                p == loser
+                    ? (second[1 - p] ? _(" (lot)") : _(" (second choice)"))
+                    : "");
         if (loser >= 0 && second[1 - loser])
             tbl_flow__lot(r,
                           "NH-12 lot (same first choice): %s plays the "
@@ -309,7 +327,7 @@ static void timeout(struct tbl_flow_run *r)
         for (int32_t i = 0; i < n; i++) {
             tbl_flow__step(r, TBL_ASK_INFO, -1, "Termination (NH-13) %d/%d",
                            (int)i + 1, (int)n);
-            tbl_flow__text(r, "%s", steps[i]);
+            tbl_flow__text(r, "%s", gettext(steps[i]));
             if (!tbl_flow__info(r))
                 return;
         }
@@ -340,7 +358,7 @@ static bool army_played(struct tbl_flow_run *r, int32_t p, int32_t other,
                         const char **army_name)
 {
     const struct tbl_flow_facts *facts = &r->f->facts;
-    const char *names[TNY_MAX_ARMIES + 1];
+    const char *names[TNY_MAX_ARMIES + 1], *shown[TNY_MAX_ARMIES + 1];
     int32_t n, i, def = -1;
     bool listed;
 
@@ -354,7 +372,7 @@ static bool army_played(struct tbl_flow_run *r, int32_t p, int32_t other,
     if (facts->has_nh_armies)
         def = find_name(names, n, facts->nh_army[p]);
     if (facts->nh_beginner_repeat[p]) {
-        names[n] = "Another army (NH-12 beginner exception)";
+        names[n] = _("Another army (NH-12 beginner exception)");
         if (def < 0)
             def = n;
         n++;
@@ -362,7 +380,7 @@ static bool army_played(struct tbl_flow_run *r, int32_t p, int32_t other,
     tbl_flow__step(r, TBL_ASK_CHOICE, p, "%s (seat %d): army played",
                    tbl_flow__name(r, p), (int)p + 1);
     tbl_flow__text(r, "NH-11: one of the player's still-available armies.");
-    if (!tbl_flow__pick(r, names, n, def, &i))
+    if (!tbl_flow__pick(r, shown_armies(names, n, shown), n, def, &i))
         return false;
     if (facts->nh_beginner_repeat[p] && i == n - 1) {
         tbl_flow__line(r, "%s: army not recorded (NH-12 beginner exception)",
@@ -374,10 +392,10 @@ static bool army_played(struct tbl_flow_run *r, int32_t p, int32_t other,
                                 "%s (seat %d): army played: %s is %s's army; "
                                 "both players never field the same army "
                                 "(NH-12)",
-                                tbl_flow__name(r, p), (int)p + 1, names[i],
-                                tbl_flow__name(r, 1 - p));
+                                tbl_flow__name(r, p), (int)p + 1,
+                                ARMY(names[i]), tbl_flow__name(r, 1 - p));
     *army_name = names[i];
-    tbl_flow__line(r, "%s played %s", tbl_flow__name(r, p), names[i]);
+    tbl_flow__line(r, "%s played %s", tbl_flow__name(r, p), ARMY(names[i]));
     return true;
 }
 
@@ -424,7 +442,8 @@ static void result(struct tbl_flow_run *r)
         if (capped) {
             tbl_flow__text(r, " NH-2: Dancer in the match, at most %d.",
                            (int)max);
-            snprintf(r->why, sizeof(r->why), "(NH-2: Dancer in the match)");
+            snprintf(r->why, sizeof(r->why), "%s",
+                     _("(NH-2: Dancer in the match)"));
         }
         r->st.max = max; /* NH-2 narrows the engine's range */
         if (!tbl_flow__ask(r, &d))

@@ -12,6 +12,7 @@
  * (tny_result_validate through tbl_flow__finish_result).
  */
 #include "flow_kit.h"
+#include "i18n.h"
 
 static void pregame(struct tbl_flow_run *r)
 {
@@ -19,7 +20,7 @@ static void pregame(struct tbl_flow_run *r)
     if (r->fmt->n_notes == 0)
         tbl_flow__text(r, "Play the game; record both scores at the end.");
     for (int32_t i = 0; i < r->fmt->n_notes; i++)
-        tbl_flow__text(r, "%s\n", r->fmt->notes[i]);
+        tbl_flow__text(r, "%s\n", tbl_i18n_data(r->fmt->notes[i]));
     if (!tbl_flow__info(r))
         return;
     tbl_flow__summary_step(r, "Ready");
@@ -31,11 +32,12 @@ static void timeout(struct tbl_flow_run *r)
     tbl_flow__step(r, TBL_ASK_INFO, -1, "Time is up");
     tbl_flow__text(r, "%s",
                    how[0] ? how
-                          : "Finish as the game's rules say, then record "
-                            "the result.");
+                          : _("Finish as the game's rules say, then record "
+                              "the result."));
     if (!tbl_flow__info(r))
         return;
-    tbl_flow__line(r, "Time-out: %s", how[0] ? "procedure shown" : "no rule");
+    tbl_flow__line(r, "Time-out: %s",
+                   how[0] ? _("procedure shown") : _("no rule"));
     tbl_flow__summary_step(r, "Time-out");
 }
 
@@ -119,9 +121,9 @@ static void result(struct tbl_flow_run *r)
         tbl_flow__line(r, "%s wins", tbl_flow__name(r, res->winner));
     else
         tbl_flow__line(r, "%s",
-                       res->double_loss        ? "Both lose"
-                       : res->intentional_draw ? "Intentional draw"
-                                               : "Draw");
+                       res->double_loss        ? _("Both lose")
+                       : res->intentional_draw ? _("Intentional draw")
+                                               : _("Draw"));
     tbl_flow__summary_step(r, "Result: check, then confirm");
 }
 

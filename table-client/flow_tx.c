@@ -14,6 +14,7 @@
  * Not here: the TP arithmetic (score.c), the clock itself (tablewatch.c).
  */
 #include "flow_kit.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <strings.h>
@@ -43,7 +44,9 @@ static const char *tp_text(int64_t units, char *buf, size_t n)
 {
     int64_t tenths = units * 10 / TNY_POINT_SCALE;
 
-    snprintf(buf, n, "%s%lld.%lld", tenths < 0 ? "-" : "",
+    /* TRANSLATORS: tournament points with one decimal (15.3): write your
+     * language's decimal separator in place of the point. */
+    snprintf(buf, n, _("%s%lld.%lld"), tenths < 0 ? "-" : "",
              (long long)(tenths < 0 ? -tenths : tenths) / 10,
              (long long)(tenths < 0 ? -tenths : tenths) % 10);
     return buf;
@@ -66,8 +69,8 @@ static enum tny_tx_colour colour_of(const char *name)
 
 static const char *colour_or_free(enum tny_tx_colour c)
 {
-    return c == TNY_TX_NONE ? "any colour the other does not use"
-                            : tny_tx_colour_name(c);
+    return c == TNY_TX_NONE ? _("any colour the other does not use")
+                            : gettext(tny_tx_colour_name(c));
 }
 
 /* TX-10: the colours shown at the table. */
@@ -100,8 +103,9 @@ static bool colours(struct tbl_flow_run *r)
             tbl_flow__text(r, "%s plays %s.\n", tbl_flow__name(r, p),
                            colour_or_free(out.colour[p]));
         tbl_flow__line(r, "Colours: %s %s, %s %s (TX-10)", tbl_flow__name(r, 0),
-                       tny_tx_colour_name(out.colour[0]), tbl_flow__name(r, 1),
-                       tny_tx_colour_name(out.colour[1]));
+                       gettext(tny_tx_colour_name(out.colour[0])),
+                       tbl_flow__name(r, 1),
+                       gettext(tny_tx_colour_name(out.colour[1])));
         break;
     case TNY_TX_COLOURS_AGREE_ELSE:
         tbl_flow__text(r,
@@ -109,9 +113,10 @@ static bool colours(struct tbl_flow_run *r)
                        "do not, %s plays %s and %s plays %s.",
                        tbl_flow__name(r, 0), colour_or_free(out.colour[0]),
                        tbl_flow__name(r, 1), colour_or_free(out.colour[1]));
-        tbl_flow__line(r, "Colours: agree, else %s %s, %s %s (TX-10)",
-                       tbl_flow__name(r, 0), tny_tx_colour_name(out.colour[0]),
-                       tbl_flow__name(r, 1), tny_tx_colour_name(out.colour[1]));
+        tbl_flow__line(
+            r, "Colours: agree, else %s %s, %s %s (TX-10)",
+            tbl_flow__name(r, 0), gettext(tny_tx_colour_name(out.colour[0])),
+            tbl_flow__name(r, 1), gettext(tny_tx_colour_name(out.colour[1])));
         break;
     case TNY_TX_COLOURS_AGREE_OR_ORGANISER:
         tbl_flow__text(r, "Agree on colours; if you do not, the organiser "

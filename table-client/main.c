@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "tny/i18n_io.h"
 #include "settings.h"
 
 #ifndef TNY_VERSION
@@ -48,6 +49,9 @@ int main(int argc, char **argv)
      * JSON and the line protocol never see a decimal comma. */
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
+    /* The screen's words: po/tourney-table, in the language app.c picks
+     * (the event's, the `language` setting, the locale's, English). */
+    tny_i18n_open("tourney-table");
     setvbuf(stdout, NULL, _IOLBF, 0);
     rc = tbl_app_run(&s, STDIN_FILENO, stdout, &d);
     if (rc < 0) {

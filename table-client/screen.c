@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
+
 static const char *const view_names[] = {
     [TBL_VIEW_MAIN] = "main",       [TBL_VIEW_FLOW] = "flow",
     [TBL_VIEW_OUTCOME] = "outcome", [TBL_VIEW_CONFIRM] = "confirm",
@@ -38,7 +40,8 @@ static void say(struct tbl_screen *s, bool error, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(s->message, sizeof(s->message), fmt, ap);
+    /* fmt is a msgid (po/tourney-table/POTFILES: keyword say). */
+    vsnprintf(s->message, sizeof(s->message), gettext(fmt), ap);
     va_end(ap);
     s->message_error = error;
 }
@@ -159,9 +162,9 @@ static int start_flow(struct tbl_screen *s, struct tbl_core *core,
     int rc;
 
     if (!core->has_game)
-        return tny_diag_set(d, TNY_ESTATE, "no guided steps at this table: %s",
-                            core->game_error[0] ? core->game_error
-                                                : "no table");
+        return tny_diag_set(
+            d, TNY_ESTATE, _("no guided steps at this table: %s"),
+            core->game_error[0] ? core->game_error : _("no table"));
     tbl_flow_release(&s->flow);
     s->in_flow = false;
     build_facts(s, core, now_ms, &s->facts);
@@ -555,7 +558,8 @@ static void key_main(struct tbl_screen *s, struct tbl_core *core, int key,
         if (rc < 0)
             say(s, true, "%s", d.msg);
         else
-            say(s, false, v.started ? "draft finished" : "draft started");
+            say(s, false, "%s",
+                v.started ? _("draft finished") : _("draft started"));
         s->dirty = true;
     } else if (key == '0' && game == TNY_GAME_AGRICOLA && s->has_ag) {
         if (tbl_ag_next_action(&s->ag, now_ms, &d) < 0)

@@ -22,6 +22,7 @@
 #include "tny/clock.h"
 #include "tny/utf8.h"
 
+#include "i18n.h"
 #include "text.h"
 
 /* ---- grid ------------------------------------------------------------ */
@@ -233,19 +234,19 @@ static void round_clock(const struct tbl_core *core, int64_t now_ms,
     memset(out, 0, sizeof(*out));
     if (!core->has_clock) {
         snprintf(out->big, sizeof(out->big), "--:--");
-        snprintf(out->small, sizeof(out->small), "no round clock yet");
+        snprintf(out->small, sizeof(out->small), _("no round clock yet"));
         return;
     }
     if (core->clock.unlimited) {
         snprintf(out->big, sizeof(out->big), "--:--");
-        snprintf(out->small, sizeof(out->small), "no time limit");
+        snprintf(out->small, sizeof(out->small), _("no time limit"));
         return;
     }
     rem = tbl_core_clock_left(core, now_ms);
     tny_clock_format(rem, out->big, sizeof(out->big));
     switch (core->clock.state) {
     case TNY_ROUND_CLOCK_READY:
-        snprintf(out->small, sizeof(out->small), "clock %s not started",
+        snprintf(out->small, sizeof(out->small), _("clock %s not started"),
                  out->big);
         break;
     case TNY_ROUND_CLOCK_PAUSED:
@@ -254,23 +255,25 @@ static void round_clock(const struct tbl_core *core, int64_t now_ms,
          * 8: no blinking PAUSED over a table that has its result). */
         if (core->clock_stop_ms >= 0) {
             snprintf(out->small, sizeof(out->small),
-                     "clock %s stopped: the table has finished", out->big);
+                     _("clock %s stopped: the table has finished"), out->big);
             break;
         }
         out->paused = true;
-        snprintf(out->small, sizeof(out->small), "clock %s PAUSED", out->big);
+        snprintf(out->small, sizeof(out->small), _("clock %s PAUSED"),
+                 out->big);
         break;
     case TNY_ROUND_CLOCK_RUNNING:
         if (core->clock_stop_ms >= 0) {
             snprintf(out->small, sizeof(out->small),
-                     "clock %s stopped: the table has finished", out->big);
+                     _("clock %s stopped: the table has finished"), out->big);
         } else if (rem <= 0) {
             out->expired = true;
-            snprintf(out->small, sizeof(out->small), "clock %s%s%s TIME IS UP",
-                     out->big, rem <= -1000 ? " " : "",
+            snprintf(out->small, sizeof(out->small),
+                     _("clock %s%s%s TIME IS UP"), out->big,
+                     rem <= -1000 ? " " : "",
                      rem <= -1000 ? TNY_CLOCK_OVERTIME : "");
         } else {
-            snprintf(out->small, sizeof(out->small), "clock %s running",
+            snprintf(out->small, sizeof(out->small), _("clock %s running"),
                      out->big);
         }
         break;
@@ -287,44 +290,90 @@ static void title_bar(const struct tbl_core *core, const char *device_id,
     if (core->has_assignment) {
         char t[512];
         snprintf(
-            t, sizeof(t), " %s | Round %d | %s",
+            t, sizeof(t), _(" %s | Round %d | %s"),
             a->event_title[0] ? a->event_title : a->event_id, (int)a->round,
-            a->stage_name[0] ? a->stage_name : tny_stage_kind_name(a->stage));
+            tbl_i18n_data(a->stage_name[0] ? a->stage_name
+                                           : tny_stage_kind_name(a->stage)));
         tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, t, g->cols - 14);
     } else {
-        tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, " Tourney table", -1);
+        tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, _(" Tourney table"), -1);
     }
     snprintf(right, sizeof(right), "%s ", device_id);
     tbl_grid_put(g, 0, g->cols - text_cols(right), TBL_ATTR_BAR, right, -1);
 }
 
+/* The key line's first row when keys is wider than width: up to the last
+ * gap between two keys ("  ") that fits (issue 21: Hungarian and Czech
+ * keys run longer; wrapped, not cut).  *rest the second row ("" when one
+ * row is enough or there is no gap). */
+static void split_keys(const char *keys, int32_t width, char *first,
+                       size_t size, const char **rest)
+{
+    const char *cut = NULL;
+
+    snprintf(first, size, "%s", keys);
+    *rest = "";
+    if (text_cols(keys) <= width)
+        return;
+    for (const char *p = strstr(keys, "  "); p; p = strstr(p + 1, "  ")) {
+        size_t len = (size_t)(p - keys);
+        if (len >= size)
+            break;
+        memcpy(first, keys, len);
+        first[len] = '\0';
+        if (text_cols(first) > width)
+            break;
+        cut = p;
+    }
+    if (!cut) {
+        snprintf(first, size, "%s", keys);
+        return;
+    }
+    first[cut - keys] = '\0';
+    while (*cut == ' ')
+        cut++;
+    *rest = cut;
+}
+
 static void bottom(const struct tbl_screen *s, const struct tbl_core *core,
                    const char *keys, struct tbl_grid *g)
 {
-    int32_t r = g->rows;
-    int32_t c;
+    char first[512];
+    const char *rest;
+    int32_t c, r;
+
+    /* Two key rows push the status and message lines up one row. */
+    split_keys(keys, g->cols - 2, first, sizeof(first), &rest);
+    r = g->rows - (rest[0] ? 1 : 0);
 
     if (s->message[0])
         tbl_grid_put(g, r - 3, 1,
                      s->message_error ? TBL_ATTR_ALERT : TBL_ATTR_GOOD,
                      s->message, g->cols - 2);
     c = tbl_grid_put(g, r - 2, 1, core->online ? TBL_ATTR_GOOD : TBL_ATTR_ALERT,
-                     core->online ? "network online" : "network OFFLINE", -1);
+                     core->online ? _("network online") : _("network OFFLINE"),
+                     -1);
     c += 1;
     c += putf(g, r - 2, 1 + c, core->queued ? TBL_ATTR_WARN : TBL_ATTR_DIM,
-              "| %d result%s queued%s ", (int)core->queued,
-              core->queued == 1 ? "" : "s",
-              core->queued && !core->online ? " (sent when back online)" : "");
+              ngettext("| %d result queued%s ", "| %d results queued%s ",
+                       (unsigned long)core->queued),
+              (int)core->queued,
+              core->queued && !core->online ? _(" (sent when back online)")
+                                            : "");
     putf(g, r - 2, 1 + c,
          !core->hub_known   ? TBL_ATTR_DIM
          : core->hub_online ? TBL_ATTR_GOOD
                             : TBL_ATTR_ALERT,
-         "| hub %s",
-         !core->hub_known   ? "unknown"
-         : core->hub_online ? "online"
-                            : "OFFLINE");
+         _("| hub %s"),
+         !core->hub_known   ? _("unknown")
+         : core->hub_online ? _("online")
+                            : _("OFFLINE"));
     fill_row(g, r - 1, TBL_ATTR_KEYS);
-    tbl_grid_put(g, r - 1, 1, TBL_ATTR_KEYS, keys, g->cols - 2);
+    tbl_grid_put(g, r - 1, 1, TBL_ATTR_KEYS, first, g->cols - 2);
+    if (rest[0]) {
+        fill_row(g, r, TBL_ATTR_KEYS);
+        tbl_grid_put(g, r, 1, TBL_ATTR_KEYS, rest, g->cols - 2);
+    }
 }
 
 /* A small status line for screens without the large digits. */
@@ -334,7 +383,7 @@ static void status_line(const struct tbl_core *core, int64_t now_ms,
     struct clock_text ct;
 
     round_clock(core, now_ms, &ct);
-    putf(g, 1, 1, TBL_ATTR_BOLD, "Table %d", (int)core->asg.table);
+    putf(g, 1, 1, TBL_ATTR_BOLD, _("Table %d"), (int)core->asg.table);
     putf(g, 1, 12, ct.expired ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL, "%s",
          ct.small);
     if (what)
@@ -372,23 +421,23 @@ static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
     if (st->side[0]) /* issue 19: the side this seat plays */
         ADD("  %.20s", st->side);
     if (st->first_player)
-        ADD("  FIRST PLAYER");
+        ADD("%s", _("  FIRST PLAYER"));
     buf = extra;
     size = extra_size;
     at = 0;
     buf[0] = '\0';
     for (int32_t a = 0; a < st->n_armies; a++)
-        ADD("%s%s", a ? ", " : "  armies: ", st->armies[a]);
+        ADD("%s%s", a ? ", " : _("  armies: "), st->armies[a]);
     if (st->hook)
-        ADD("  Iron Gang Hook (swap token)");
+        ADD("%s", _("  Iron Gang Hook (swap token)"));
     for (int32_t c = 0; c < st->n_colours; c++)
-        ADD("%s%s", c ? ", " : "  colours: ", st->colours[c]);
+        ADD("%s%s", c ? ", " : _("  colours: "), tbl_i18n_data(st->colours[c]));
     if (st->colour_blind)
-        ADD(" (colour-blind set)");
+        ADD("%s", _(" (colour-blind set)"));
     if (st->faction[0])
-        ADD("  faction: %.60s", st->faction);
+        ADD(_("  faction: %.60s"), st->faction);
     if (st->agenda[0])
-        ADD("  agenda: %.60s", st->agenda);
+        ADD(_("  agenda: %.60s"), st->agenda);
 #undef ADD
 }
 
@@ -412,52 +461,54 @@ static void state_words(const struct tbl_screen *s, const struct tbl_core *core,
     w->attr = TBL_ATTR_BOLD;
     switch (tbl_core_state(core)) {
     case TBL_STATE_WAITING:
-        w->head = "WAITING FOR THE ROUND";
+        w->head = _("WAITING FOR THE ROUND");
         snprintf(w->detail, sizeof(w->detail),
-                 "no table assigned yet: the organiser publishes the round");
+                 _("no table assigned yet: the organiser publishes the round"));
         w->attr = TBL_ATTR_WARN;
         break;
     case TBL_STATE_IDLE:
-        w->head = "NO TABLE THIS ROUND";
+        w->head = _("NO TABLE THIS ROUND");
         snprintf(w->detail, sizeof(w->detail),
-                 "this device has no table in round %d", (int)core->asg.round);
+                 _("this device has no table in round %d"),
+                 (int)core->asg.round);
         w->attr = TBL_ATTR_WARN;
         break;
     case TBL_STATE_PLAYING:
         if (tbl_core_refusal(core, reason, sizeof(reason))) {
-            w->head = "RESULT REJECTED BY THE HUB";
+            w->head = _("RESULT REJECTED BY THE HUB");
             snprintf(w->detail, sizeof(w->detail),
-                     "%s -- Enter: correct the result", reason);
+                     _("%s -- Enter: correct the result"), reason);
             w->attr = TBL_ATTR_ALERT;
         } else if (ct.expired) {
-            w->head = "TIME-OUT PROCEDURE";
+            w->head = _("TIME-OUT PROCEDURE");
             snprintf(w->detail, sizeof(w->detail),
-                     "the round time is up: * time-out steps, Enter: the "
-                     "result");
+                     _("the round time is up: * time-out steps, Enter: the "
+                       "result"));
             w->attr = TBL_ATTR_ALERT;
         } else {
-            w->head = "PLAYING";
+            w->head = _("PLAYING");
             snprintf(w->detail, sizeof(w->detail),
-                     "Enter: the result when the game is over");
+                     _("Enter: the result when the game is over"));
         }
         break;
     case TBL_STATE_CONFIRMING:
-        w->head = "RESULT ENTERED: WAITING FOR CONFIRMATIONS";
-        snprintf(w->detail, sizeof(w->detail), "Enter: every player confirms");
+        w->head = _("RESULT ENTERED: WAITING FOR CONFIRMATIONS");
+        snprintf(w->detail, sizeof(w->detail),
+                 _("Enter: every player confirms"));
         w->attr = TBL_ATTR_WARN;
         break;
     case TBL_STATE_SUBMITTED:
-        w->head = "RESULT SENT";
+        w->head = _("RESULT SENT");
         snprintf(w->detail, sizeof(w->detail), "%s",
-                 core->online ? "waiting for the hub's answer"
-                              : "offline: stored here, sent when the network "
-                                "is back");
+                 core->online ? _("waiting for the hub's answer")
+                              : _("offline: stored here, sent when the network "
+                                  "is back"));
         w->attr = TBL_ATTR_WARN;
         break;
     case TBL_STATE_PENDING_CONFIRMATION:
-        w->head = "RESULT AT THE HUB: WAITING FOR CONFIRMATIONS";
+        w->head = _("RESULT AT THE HUB: WAITING FOR CONFIRMATIONS");
         snprintf(w->detail, sizeof(w->detail),
-                 "the hub holds it until the organiser confirms");
+                 _("the hub holds it until the organiser confirms"));
         w->attr = TBL_ATTR_WARN;
         break;
     case TBL_STATE_DONE:
@@ -468,17 +519,17 @@ static void state_words(const struct tbl_screen *s, const struct tbl_core *core,
                       sizeof(core->asg.organiser_result_by) - 8];
             tbl_text_result(&core->asg, core->asg.organiser_result, said,
                             sizeof(said));
-            w->head = "RESULT ENTERED BY THE ORGANISER";
+            w->head = _("RESULT ENTERED BY THE ORGANISER");
             snprintf(w->detail, sizeof(w->detail), "%s%s%s",
-                     said[0] ? said : "the organiser has stored the result",
-                     core->asg.organiser_result_by[0] ? " -- by " : "",
+                     said[0] ? said : _("the organiser has stored the result"),
+                     core->asg.organiser_result_by[0] ? _(" -- by ") : "",
                      core->asg.organiser_result_by);
             w->attr = TBL_ATTR_GOOD;
             break;
         }
-        w->head = "RESULT ACCEPTED";
+        w->head = _("RESULT ACCEPTED");
         snprintf(w->detail, sizeof(w->detail),
-                 "thank you: the hub has stored the result");
+                 _("thank you: the hub has stored the result"));
         w->attr = TBL_ATTR_GOOD;
         break;
     }
@@ -493,20 +544,20 @@ static void draw_ag(const struct tbl_screen *s, int64_t now_ms, int32_t row,
     tbl_ag_view(&s->ag, now_ms, &v);
     if (!v.started) {
         putf(g, row, 1, TBL_ATTR_WARN,
-             "AG-14: waiting for the draft: this table's time starts with "
-             "it (/ starts the draft)");
+             _("AG-14: waiting for the draft: this table's time starts with "
+               "it (/ starts the draft)"));
     } else if (v.speed) {
         fmt_left(v.action_left_ms > 0 ? v.action_left_ms : 0, a, sizeof(a));
         putf(g, row, 1, v.action_over ? TBL_ATTR_ALERT : TBL_ATTR_WARN,
-             "SPEED PLAY (AG-14): action %s%s -- 0: next action", a,
-             v.action_over ? " TURN PASSED" : "");
+             _("SPEED PLAY (AG-14): action %s%s -- 0: next action"), a,
+             v.action_over ? _(" TURN PASSED") : "");
     } else if (v.drafting) {
         fmt_left(v.draft_left_ms > 0 ? v.draft_left_ms : 0, a, sizeof(a));
         putf(g, row, 1, v.draft_left_ms < 0 ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL,
-             "DRAFT %s left (AG-14) -- / when the draft is finished", a);
+             _("DRAFT %s left (AG-14) -- / when the draft is finished"), a);
     } else {
         fmt_used(s->ag.draft_end_ms - s->ag.start_ms, b, sizeof(b));
-        putf(g, row, 1, TBL_ATTR_DIM, "draft done in %s (AG-14)", b);
+        putf(g, row, 1, TBL_ATTR_DIM, _("draft done in %s (AG-14)"), b);
     }
 }
 
@@ -519,14 +570,14 @@ static void draw_turn(const struct tbl_screen *s, int64_t now_ms, int32_t row,
     fmt_left(s->turn_ms, b, sizeof(b));
     if (s->turn_start_ms < 0) {
         putf(g, row, 1, TBL_ATTR_DIM,
-             "CT-8: after the time-out each turn has %s (0: next turn)", b);
+             _("CT-8: after the time-out each turn has %s (0: next turn)"), b);
         return;
     }
     int64_t left = s->turn_ms - (now_ms - s->turn_start_ms);
     fmt_left(left > 0 ? left : 0, a, sizeof(a));
     putf(g, row, 1, left <= 0 ? TBL_ATTR_ALERT : TBL_ATTR_WARN,
-         "TURN LIMIT (CT-8): %s of %s%s -- 0: next turn", a, b,
-         left <= 0 ? " TIME OVER" : "");
+         _("TURN LIMIT (CT-8): %s of %s%s -- 0: next turn"), a, b,
+         left <= 0 ? _(" TIME OVER") : "");
 }
 
 static void draw_chess_summary(const struct tbl_screen *s,
@@ -537,16 +588,16 @@ static void draw_chess_summary(const struct tbl_screen *s,
     char a[24], b[24];
 
     if (!s->chess.started) {
-        putf(g, row, 1, TBL_ATTR_DIM, "chess clock (TX-3): / opens it");
+        putf(g, row, 1, TBL_ATTR_DIM, _("chess clock (TX-3): / opens it"));
         return;
     }
     tbl_chess_view(&s->chess, now_ms, &v);
     fmt_used(v.used_ms[0], a, sizeof(a));
     fmt_used(v.used_ms[1], b, sizeof(b));
     putf(g, row, 1, v.paused ? TBL_ATTR_WARN : TBL_ATTR_NORMAL,
-         "chess clock: %s %s | %s %s%s%s -- / opens it",
+         _("chess clock: %s %s | %s %s%s%s -- / opens it"),
          core->asg.seats[0].name, a, core->asg.seats[1].name, b,
-         v.paused ? " PAUSED" : "", v.stopped ? " stopped" : "");
+         v.paused ? _(" PAUSED") : "", v.stopped ? _(" stopped") : "");
 }
 
 static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
@@ -572,21 +623,21 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
             ink = blink_on(now_ms) ? TBL_ATTR_INK_ALERT : TBL_ATTR_NORMAL;
         else if (ct.paused)
             ink = blink_on(now_ms) ? TBL_ATTR_INK : TBL_ATTR_DIM;
-        putf(g, 1, 2, TBL_ATTR_BOLD, "TABLE");
+        putf(g, 1, 2, TBL_ATTR_BOLD, _("TABLE"));
         put_big(g, 2, 2, num, TBL_ATTR_INK);
         clock_col = 2 + tny_bigtext_width("888", 2) + 6;
         /* AG-14: this table's own time, from its draft. */
         putf(g, 1, clock_col, TBL_ATTR_BOLD, "%s",
-             tbl_core_per_table_start(core) ? "TABLE CLOCK (from the draft)"
-                                            : "ROUND CLOCK");
+             tbl_core_per_table_start(core) ? _("TABLE CLOCK (from the draft)")
+                                            : _("ROUND CLOCK"));
         if (ink != TBL_ATTR_NORMAL)
             put_big(g, 2, clock_col, ct.big, ink);
-        putf(g, 7, 2, TBL_ATTR_NORMAL, "Table %s", num);
+        putf(g, 7, 2, TBL_ATTR_NORMAL, _("Table %s"), num);
         putf(g, 7, clock_col, ct.expired ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL,
              "%s", ct.small);
         row = 9;
     } else {
-        putf(g, 1, 1, TBL_ATTR_BOLD, "Table %s", num);
+        putf(g, 1, 1, TBL_ATTR_BOLD, _("Table %s"), num);
         putf(g, 1, 12, ct.expired ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL, "%s",
              ct.small);
         row = 2;
@@ -597,8 +648,8 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
         draw_turn(s, now_ms, row++, g);
     if (s->bound && s->pairing_changed) /* CM-5, until a key */
         putf(g, row++, 1, TBL_ATTR_WARN,
-             "PAIRING CHANGED (CM-5): the organiser changed this table; "
-             "check the players");
+             _("PAIRING CHANGED (CM-5): the organiser changed this table; "
+               "check the players"));
     if (s->bound && s->has_chess)
         draw_chess_summary(s, core, now_ms, row++, g);
     row++;
@@ -633,15 +684,15 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
     if (st == TBL_STATE_PLAYING) {
         bool refused = tbl_core_refusal(core, line, sizeof(line)) != NULL;
         snprintf(keys, keys_size,
-                 "Enter %s  + before the game  * time-out  %s. notes",
-                 refused ? "correct the result" : "enter the result",
-                 a->game == TNY_GAME_TANTRIX    ? "/ chess clock  "
-                 : a->game == TNY_GAME_AGRICOLA ? "/ draft  0 next action  "
+                 _("Enter %s  + before the game  * time-out  %s. notes"),
+                 refused ? _("correct the result") : _("enter the result"),
+                 a->game == TNY_GAME_TANTRIX    ? _("/ chess clock  ")
+                 : a->game == TNY_GAME_AGRICOLA ? _("/ draft  0 next action  ")
                                                 : "");
     } else if (st == TBL_STATE_CONFIRMING) {
-        snprintf(keys, keys_size, "Enter confirm the result  . notes");
+        snprintf(keys, keys_size, _("Enter confirm the result  . notes"));
     } else {
-        snprintf(keys, keys_size, ". notes");
+        snprintf(keys, keys_size, _(". notes"));
     }
 }
 
@@ -650,9 +701,9 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
 static const char *flow_name(enum tbl_flow_kind k)
 {
     switch (k) {
-    case TBL_FLOW_PREGAME: return "BEFORE THE GAME";
-    case TBL_FLOW_TIMEOUT: return "TIME-OUT";
-    case TBL_FLOW_RESULT: return "RESULT";
+    case TBL_FLOW_PREGAME: return _("BEFORE THE GAME");
+    case TBL_FLOW_TIMEOUT: return _("TIME-OUT");
+    case TBL_FLOW_RESULT: return _("RESULT");
     }
     return "?";
 }
@@ -679,10 +730,11 @@ static void draw_flow(const struct tbl_screen *s, const struct tbl_core *core,
                  st.has_default && st.default_value == i ? TBL_ATTR_BOLD
                                                          : TBL_ATTR_NORMAL,
                  "%d  %s%s", (int)(i + 1), st.options[i],
-                 st.has_default && st.default_value == i ? "  (Enter)" : "");
-        snprintf(keys, keys_size, "1-%d choose  %s- back  / cancel the steps",
+                 st.has_default && st.default_value == i ? _("  (Enter)") : "");
+        snprintf(keys, keys_size,
+                 _("1-%d choose  %s- back  / cancel the steps"),
                  (int)st.n_options,
-                 st.has_default ? "Enter the marked one  " : "");
+                 st.has_default ? _("Enter the marked one  ") : "");
         break;
     case TBL_ASK_NUMBER: {
         char shown[24];
@@ -695,14 +747,16 @@ static void draw_flow(const struct tbl_screen *s, const struct tbl_core *core,
         }
         putf(g, row, 3, TBL_ATTR_NORMAL, "%d..%d:", (int)st.min, (int)st.max);
         putf(g, row, 16, TBL_ATTR_INPUT, " %s_ ", shown);
-        snprintf(keys, keys_size,
-                 "digits type  Enter OK  Backspace delete  - back  / cancel");
+        snprintf(
+            keys, keys_size,
+            _("digits type  Enter OK  Backspace delete  - back  / cancel"));
         break;
     }
     case TBL_ASK_INFO:
-        snprintf(keys, keys_size, "Enter continue  - back  / cancel the steps");
+        snprintf(keys, keys_size,
+                 _("Enter continue  - back  / cancel the steps"));
         break;
-    case TBL_ASK_DONE: snprintf(keys, keys_size, "Enter continue"); break;
+    case TBL_ASK_DONE: snprintf(keys, keys_size, _("Enter continue")); break;
     }
 }
 
@@ -725,10 +779,11 @@ static void draw_outcome(const struct tbl_screen *s,
     int32_t row = 3;
 
     status_line(core, now_ms, flow_name(s->outcome_kind), g);
-    putf(g, row++, 1, TBL_ATTR_BOLD, "%s: decided", flow_name(s->outcome_kind));
+    putf(g, row++, 1, TBL_ATTR_BOLD, _("%s: decided"),
+         flow_name(s->outcome_kind));
     row++;
     draw_lines(g, &row, g->rows - 4, s, TBL_ATTR_NORMAL);
-    snprintf(keys, keys_size, "Enter back to the table");
+    snprintf(keys, keys_size, _("Enter back to the table"));
 }
 
 static void draw_confirm(const struct tbl_screen *s,
@@ -737,8 +792,8 @@ static void draw_confirm(const struct tbl_screen *s,
 {
     int32_t row = 3, max_row = g->rows - 4, cur = -1;
 
-    status_line(core, now_ms, "CONFIRM", g);
-    putf(g, row++, 1, TBL_ATTR_BOLD, "CONFIRM THE RESULT");
+    status_line(core, now_ms, _("CONFIRM"), g);
+    putf(g, row++, 1, TBL_ATTR_BOLD, _("CONFIRM THE RESULT"));
     if (s->outcome_kind == TBL_FLOW_RESULT)
         draw_lines(g, &row, max_row - core->asg.n_seats - 2, s,
                    TBL_ATTR_NORMAL);
@@ -760,23 +815,23 @@ static void draw_confirm(const struct tbl_screen *s,
              ok         ? TBL_ATTR_GOOD
              : cur == i ? TBL_ATTR_BOLD
                         : TBL_ATTR_WARN,
-             "%s seat %d  %s %s", cur == i ? ">" : " ", (int)(i + 1), name,
-             ok         ? "confirmed"
-             : cur == i ? "confirm now?"
-                        : "to confirm");
+             _("%s seat %d  %s %s"), cur == i ? ">" : " ", (int)(i + 1), name,
+             ok         ? _("confirmed")
+             : cur == i ? _("confirm now?")
+                        : _("to confirm"));
     }
     row++;
     if (cur >= 0 && row < max_row) {
         char ask[TNY_WIRE_TEXT_MAX + 64];
         snprintf(ask, sizeof(ask),
-                 "%s (seat %d): Enter or %d confirms, / "
-                 "rejects",
+                 _("%s (seat %d): Enter or %d confirms, / "
+                   "rejects"),
                  core->asg.seats[cur].name, (int)(cur + 1), (int)(cur + 1));
         put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_BOLD, ask, max_row - row);
     }
     snprintf(
         keys, keys_size,
-        "Enter confirm  1-%d that seat confirms  / or - reject and correct",
+        _("Enter confirm  1-%d that seat confirms  / or - reject and correct"),
         (int)core->asg.n_seats);
 }
 
@@ -786,31 +841,31 @@ static void draw_notes(const struct tbl_core *core, int64_t now_ms,
     int32_t row = 3, max_row = g->rows - 4;
     const struct tny_wire_assignment *a = &core->asg;
 
-    status_line(core, now_ms, "NOTES", g);
+    status_line(core, now_ms, _("NOTES"), g);
     if (core->has_assignment && a->ct_board[0]) {
         struct tny_ct_board b; /* CT-9: this table's random board */
         struct tny_diag d = {{0}};
         char text[1024];
         if (tny_ct_board_parse(a->ct_board, &b, &d) == 0) {
             tny_ct_board_text(&b, text, sizeof(text));
-            putf(g, row++, 1, TBL_ATTR_BOLD, "Board for this game (CT-9):");
+            putf(g, row++, 1, TBL_ATTR_BOLD, _("Board for this game (CT-9):"));
             row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL, text,
                                max_row - row) +
                    1;
         }
     }
     if (!core->has_assignment || (!a->procedure[0] && a->n_notes == 0)) {
-        putf(g, row, 1, TBL_ATTR_DIM, "no notes for this table");
+        putf(g, row, 1, TBL_ATTR_DIM, _("no notes for this table"));
     } else {
         if (a->procedure[0])
             row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
-                               a->procedure, max_row - row) +
+                               tbl_i18n_data(a->procedure), max_row - row) +
                    1;
         for (int32_t i = 0; i < a->n_notes && row < max_row; i++)
             row += put_wrapped(g, row, 1, g->cols - 2, TBL_ATTR_NORMAL,
-                               a->notes[i], max_row - row);
+                               tbl_i18n_data(a->notes[i]), max_row - row);
     }
-    snprintf(keys, keys_size, "Enter or . back to the table");
+    snprintf(keys, keys_size, _("Enter or . back to the table"));
 }
 
 /* ---- CHESS ------------------------------------------------------------- */
@@ -823,7 +878,7 @@ static void draw_chess(const struct tbl_screen *s, const struct tbl_core *core,
     int32_t half = g->cols / 2, row = 3;
     char t[24];
 
-    status_line(core, now_ms, "CHESS CLOCK", g);
+    status_line(core, now_ms, _("CHESS CLOCK"), g);
     tbl_chess_view(&s->chess, now_ms, &v);
     for (int32_t side = 0; side < 2; side++) {
         int32_t col = side * half + 2;
@@ -837,19 +892,20 @@ static void draw_chess(const struct tbl_screen *s, const struct tbl_core *core,
         if (!(run && v.paused && !blink_on(now_ms)))
             put_big(g, row + 1, col, t, ink);
         putf(g, row + 6, col, v.over[side] ? TBL_ATTR_ALERT : TBL_ATTR_NORMAL,
-             "used %s%s", t, run ? (v.paused ? " PAUSED" : " running") : "");
+             _("used %s%s"), t,
+             run ? (v.paused ? _(" PAUSED") : _(" running")) : "");
         if (v.penalty_preview[side] > 0)
-            putf(g, row + 7, col, TBL_ATTR_ALERT, "TX-3 penalty: %d TP",
+            putf(g, row + 7, col, TBL_ATTR_ALERT, _("TX-3 penalty: %d TP"),
                  (int)v.penalty_preview[side]);
         if (v.alert_25min[side])
             putf(g, row + 8, col, TBL_ATTR_ALERT,
-                 "TX-4: past 25 min: call the organiser");
+                 _("TX-4: past 25 min: call the organiser"));
     }
     row += 10;
     if (!s->chess.started) {
         putf(g, row++, 1, TBL_ATTR_BOLD,
-             "TX-11: the player who does NOT start presses their key: the "
-             "starter's clock runs");
+             _("TX-11: the player who does NOT start presses their key: the "
+               "starter's clock runs"));
         if (s->round_start_ms >= 0) {
             int32_t phase = 0;
             struct tny_diag d = {{0}};
@@ -858,32 +914,32 @@ static void draw_chess(const struct tbl_screen *s, const struct tbl_core *core,
             if (tbl_tx_absence(s->round_start_ms, now_ms, &phase, &d) == 0) {
                 fmt_left(left > 0 ? left : 0, t, sizeof(t));
                 putf(g, row++, 1, phase ? TBL_ATTR_ALERT : TBL_ATTR_DIM, "%s",
-                     phase == 0   ? "TX-5: a player absent 5 min after the "
-                                    "start has their clock started"
-                     : phase == 1 ? "TX-5: absent player? start their clock "
-                                    "now (their opponent's key)"
-                                  : "TX-5: absent 10 min: call the organiser "
-                                    "(default win 15-5)");
+                     phase == 0   ? _("TX-5: a player absent 5 min after the "
+                                        "start has their clock started")
+                     : phase == 1 ? _("TX-5: absent player? start their clock "
+                                      "now (their opponent's key)")
+                                  : _("TX-5: absent 10 min: call the organiser "
+                                      "(default win 15-5)"));
                 if (phase == 0)
-                    putf(g, row++, 1, TBL_ATTR_DIM, "  %s to go", t);
+                    putf(g, row++, 1, TBL_ATTR_DIM, _("  %s to go"), t);
             }
         }
     } else if (v.paused) {
         putf(g, row++, 1, TBL_ATTR_WARN,
-             "PAUSED (TX-9): 5 resumes; a wrongful pause: the key of the "
-             "player who paused (30 s)");
+             _("PAUSED (TX-9): 5 resumes; a wrongful pause: the key of the "
+               "player who paused (30 s)"));
     } else if (v.stopped) {
         putf(g, row++, 1, TBL_ATTR_BOLD,
-             "stopped: Enter takes the times "
-             "into the result");
+             _("stopped: Enter takes the times "
+               "into the result"));
     }
     if (v.stop_favours >= 0)
         putf(g, row++, 1, TBL_ATTR_ALERT,
-             "TX-4: the organiser may decide for %s",
+             _("TX-4: the organiser may decide for %s"),
              core->asg.seats[v.stop_favours].name);
     snprintf(keys, keys_size,
-             "1/4/7 left done  2/3/6/9 right done  5 pause  Enter stop + "
-             "result  - back");
+             _("1/4/7 left done  2/3/6/9 right done  5 pause  Enter stop + "
+               "result  - back"));
 }
 
 /* The identify banner over the whole screen: "TABLE-007", the table
@@ -914,13 +970,13 @@ static void draw_identify(const struct tbl_screen *s, const char *device_id,
         if (w > 0 && w <= g->cols)
             put_big(g, top + 2, (g->cols - w) / 2, num,
                     ink == TBL_ATTR_BAR ? TBL_ATTR_NORMAL : ink);
-        snprintf(line, sizeof(line), "table %d", (int)s->identify_table);
+        snprintf(line, sizeof(line), _("table %d"), (int)s->identify_table);
     } else {
-        snprintf(line, sizeof(line), "no table assigned");
+        snprintf(line, sizeof(line), _("no table assigned"));
     }
     tbl_grid_put(g, top + 8, (g->cols - text_cols(line)) / 2, attr, line,
                  g->cols);
-    snprintf(line, sizeof(line), "identify: %" PRId64 " s", left);
+    snprintf(line, sizeof(line), _("identify: %" PRId64 " s"), left);
     tbl_grid_put(g, top + 10, (g->cols - text_cols(line)) / 2, attr, line,
                  g->cols);
 }

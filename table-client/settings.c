@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tny/language.h"
 #include "tny/wire.h"
 
 enum {
@@ -27,6 +28,7 @@ enum {
     S_KEEPALIVE_S,
     S_DISPLAY,
     S_LOG_FILE,
+    S_LANGUAGE,
     S_COUNT
 };
 
@@ -72,6 +74,10 @@ static const struct tny_config_item items[S_COUNT] = {
     [S_LOG_FILE] = {"log_file", TNY_CONFIG_STRING, "", 0, 0, NULL,
                     "append the log to this file instead of stderr (empty = "
                     "stderr; the display never shows the log)"},
+    [S_LANGUAGE] = {"language", TNY_CONFIG_STRING, "", 0, 0, NULL,
+                    "the display's language when the event sets none: en, "
+                    "pl, hu, nb, cs (po/LINGUAS); empty = the locale's "
+                    "(LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English"},
 };
 
 static const char usage_text[] =
@@ -92,7 +98,7 @@ static const char usage_text[] =
     "\n"
     "Settings: device_id, mqtt_password, broker_uri, tls_ca_file,\n"
     "mqtt_password_file, outbox, log_level, simulate, simulate_delay_ms,\n"
-    "seed, keepalive_s, display, log_file.\n";
+    "seed, keepalive_s, display, log_file, language.\n";
 
 static int read_file(const char *path, char **out, struct tny_diag *diag)
 {
@@ -312,6 +318,13 @@ static int load(int argc, char **argv, const char *config_text,
     out->display = (enum tbl_display)values[S_DISPLAY].number;
     snprintf(out->log_file, sizeof(out->log_file), "%s",
              values[S_LOG_FILE].text);
+    if (values[S_LANGUAGE].text[0] &&
+        (rc = tny_language_check("language", values[S_LANGUAGE].text, diag)) <
+            0)
+        goto out;
+    /* checked above: a shipped code, shorter than the field */
+    snprintf(out->language, sizeof(out->language), "%.15s",
+             values[S_LANGUAGE].text);
     if ((rc = parse_delay(values[S_SIMULATE_DELAY_MS].text,
                           &out->simulate_delay_min_ms,
                           &out->simulate_delay_max_ms, diag)) < 0)

@@ -37,6 +37,9 @@ struct tbl_settings {
     int keepalive_s;
     enum tbl_display display;
     char log_file[TNY_CONFIG_VALUE_MAX]; /* "" = stderr */
+    /* The screen's language when the event sets none ("" = the locale's,
+     * else English); a shipped code (tny/language.h). */
+    char language[16];
 };
 
 /* What tbl_settings_load decided besides the settings. */

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
+
 void tbl_text_quote(const char *in, char *out, size_t size)
 {
     size_t o = 0;
@@ -324,21 +326,21 @@ void tbl_text_result(const struct tny_wire_assignment *a, const char *json,
     const char *dflt = json_string_value(json_object_get(res, "default_win"));
     if (json_is_true(json_object_get(res, "draw")) ||
         json_is_true(json_object_get(res, "intentional_draw"))) {
-        res_others(&t, a, -1, " drew with ", res);
+        res_others(&t, a, -1, _(" drew with "), res);
         if (json_is_true(json_object_get(res, "intentional_draw")))
-            res_put(&t, " (agreed)");
+            res_put(&t, "%s", _(" (agreed)"));
     } else if (json_is_true(json_object_get(res, "double_loss"))) {
-        res_others(&t, a, -1, " and ", res);
-        res_put(&t, ": both lose");
+        res_others(&t, a, -1, _(" and "), res);
+        res_put(&t, "%s", _(": both lose"));
     } else if (dflt && dflt[0]) {
-        res_versus(&t, a, dflt, " won by default against ", res);
+        res_versus(&t, a, dflt, _(" won by default against "), res);
     } else if (winner && winner[0]) {
-        int32_t w = res_versus(&t, a, winner, " beat ", res);
+        int32_t w = res_versus(&t, a, winner, _(" beat "), res);
         json_t *hq = json_object_get(res, "hq_diff");
         if (json_is_number(hq)) {
-            res_put(&t, " by ");
+            res_put(&t, "%s", _(" by "));
             res_number(&t, hq);
-            res_put(&t, " HQ");
+            res_put(&t, "%s", _(" HQ"));
         }
         json_t *games = json_object_get(res, "games");
         if (json_array_size(games) > 0) {
@@ -350,7 +352,7 @@ void tbl_text_result(const struct tny_wire_assignment *a, const char *json,
             res_put(&t, " %zu-%zu", won, n - won);
         }
         if (json_is_true(json_object_get(res, "modified")))
-            res_put(&t, " (modified)");
+            res_put(&t, "%s", _(" (modified)"));
         json_t *sc = json_object_get(res, "scores");
         if (json_is_object(sc) && a->n_seats == 2 && w >= 0) {
             json_t *x = json_object_get(sc, a->seats[w].player_id);

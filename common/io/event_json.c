@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "io_internal.h"
+#include "tny/language.h"
 
 /* ---- player id index --------------------------------------------------- */
 
@@ -83,7 +84,8 @@ struct rparse {
 
 static const char *const top_keys[] = {
     "format", "options",      "seed",   "title",    "level",     "players",
-    "drops",  "disqualified", "rounds", "absences", "cut_seeds", NULL};
+    "drops",  "disqualified", "rounds", "absences", "cut_seeds", "language",
+    NULL};
 static const char *const absence_keys[] = {"player", "round", NULL};
 static const char *const level_names[] = {"", "casual", "formal", "premier"};
 static const char *const player_keys[] = {"id",          "name",
@@ -1020,6 +1022,12 @@ static int event_from_json(const json_t *root, struct tny_event *ev,
         (rc = tny__string_to(v, "event.title", ev->title, sizeof(ev->title),
                              diag)) < 0)
         goto out;
+    /* issue 21: one of the shipped languages, refused otherwise. */
+    if ((v = json_object_get(root, "language")) &&
+        ((rc = tny__string_to(v, "event.language", ev->language,
+                              sizeof(ev->language), diag)) < 0 ||
+         (rc = tny_language_check("event.language", ev->language, diag)) < 0))
+        goto out;
     if ((v = json_object_get(root, "level"))) { /* GT-15 */
         const char *name = json_is_string(v) ? json_string_value(v) : "";
         int which = 0;
@@ -1340,6 +1348,8 @@ int tny_event_to_json(const struct tny_event *ev, char **out)
         ok = ok && tny__set(o, "title", json_string(ev->title));
     if (ev->level != TNY_LEVEL_NONE)
         ok = ok && tny__set(o, "level", json_string(level_names[ev->level]));
+    if (ev->language[0])
+        ok = ok && tny__set(o, "language", json_string(ev->language));
 
     a = ok ? json_array() : NULL;
     for (int32_t i = 0; a && i < ev->n_players; i++)

@@ -3,13 +3,17 @@
  *
  * Every function validates all of its input before it writes an output or
  * draws from the rng, so a refused call changes nothing and consumes no
- * randomness.  Step texts are static const data (no mutable state).
+ * randomness.  Step texts are static const data (no mutable state), in
+ * English and marked N_() (tny/i18n.h): the table client shows them
+ * through its catalogue (po/tourney-table).
  */
 #include "tny/procedure.h"
 
 #include <assert.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "tny/i18n.h"
 
 /* ---- round lengths ------------------------------------------------------ */
 
@@ -188,9 +192,9 @@ enum tny_nh_timeout tny_nh_timeout_rule(enum tny_stage_kind kind,
 }
 
 static const char *const nh_termination[] = {
-    "time is up: the player whose turn it is finishes that turn",
-    "if the match is not decided yet, resolve the Final Battle",
-    "the result of the Final Battle is the result of the match",
+    N_("time is up: the player whose turn it is finishes that turn"),
+    N_("if the match is not decided yet, resolve the Final Battle"),
+    N_("the result of the Final Battle is the result of the match"),
 };
 
 const char *const *tny_nh_termination_steps(int32_t *n)
@@ -206,11 +210,11 @@ const char *tny_tx_colour_name(enum tny_tx_colour c)
 {
     switch (c) {
     case TNY_TX_NONE: return "none";
-    case TNY_TX_RED: return "red";
-    case TNY_TX_YELLOW: return "yellow";
-    case TNY_TX_BLUE: return "blue";
-    case TNY_TX_GREEN: return "green";
-    case TNY_TX_WHITE: return "white";
+    case TNY_TX_RED: return N_("red");
+    case TNY_TX_YELLOW: return N_("yellow");
+    case TNY_TX_BLUE: return N_("blue");
+    case TNY_TX_GREEN: return N_("green");
+    case TNY_TX_WHITE: return N_("white");
     }
     return "unknown";
 }
@@ -389,18 +393,21 @@ out:
 }
 
 static const char *const gt_steps[TNY_GT_STEP_COUNT_] = {
-    "time is up: finish the current round up to its taxation phase; if a "
-    "player has won, record a normal win",
-    "1. the player who needs fewer power to win gets the modified win; if "
-    "equal, go to step 2",
-    "2. the player with more cards left in their draw deck gets the modified "
-    "win; if equal, go to step 3",
-    "3. the player who won dominance in the last round gets the modified win; "
-    "if nobody won it, go to step 4",
-    "4. the player with fewer characters in their dead pile gets the modified "
-    "win; if equal, go to step 5",
-    "5. the first player chooses who gets the modified win; the opponent "
-    "loses",
+    N_("time is up: finish the current round up to its taxation phase; if a "
+       "player has won, record a normal win"),
+    N_("1. the player who needs fewer power to win gets the modified win; if "
+       "equal, go to step 2"),
+    N_("2. the player with more cards left in their draw deck gets the "
+       "modified "
+       "win; if equal, go to step 3"),
+    N_("3. the player who won dominance in the last round gets the modified "
+       "win; "
+       "if nobody won it, go to step 4"),
+    N_("4. the player with fewer characters in their dead pile gets the "
+       "modified "
+       "win; if equal, go to step 5"),
+    N_("5. the first player chooses who gets the modified win; the opponent "
+       "loses"),
 };
 
 const char *tny_gt_timeout_step_text(enum tny_gt_timeout_step step)
@@ -431,8 +438,8 @@ int tny_ct_time_limit_check(int32_t minutes, struct tny_diag *diag)
 
 const char *tny_ct_timeout_text(void)
 {
-    return "time is up: finish the round in progress, then play two more "
-           "full rounds; the game ends in the state reached after them";
+    return N_("time is up: finish the round in progress, then play two more "
+              "full rounds; the game ends in the state reached after them");
 }
 
 int tny_ct_turns_after_timeout(int32_t n_players, int32_t starter_seat,

@@ -464,6 +464,7 @@ static const char *cli_field(const struct live *lv, const char *field)
         {"seed", "--seed"},
         {"preset", "--format"},
         {"title", "--title"},
+        {"language", "--language"},
         {"override", "--override"},
         {"force", "--force"},
         {"extra_ms", "DURATION"},
@@ -1194,6 +1195,11 @@ static int run_event_create(struct live *lv)
     }
     if (title && put_text(lv->req.title, sizeof lv->req.title, title,
                           "--title") != HUB_CONSOLE_EXIT_OK)
+        goto out;
+    /* issue 21: the hub checks the code against its catalogues */
+    if (opt(lv, "language") &&
+        put_text(lv->req.language, sizeof lv->req.language, opt(lv, "language"),
+                 "--language") != HUB_CONSOLE_EXIT_OK)
         goto out;
     if (seed) {
         char *end;
@@ -2698,8 +2704,8 @@ static int run_log(struct live *lv)
 
 static const char *const o_none[] = {NULL};
 static const char *const o_create[] = {
-    "format=",  "format-file=",  "title=", "seed=",
-    "options=", "options-file=", NULL};
+    "format=",  "format-file=",  "title=",    "seed=",
+    "options=", "options-file=", "language=", NULL};
 static const char *const o_add[] = {
     "club=",        "country=",     "rating=",   "army=*",   "beginner",
     "colour=*",     "colour-blind", "hook",      "faction=", "agenda=",
@@ -2730,7 +2736,7 @@ static const char *const o_force[] = {"force", NULL};
 static const struct live_cmd live_cmds[] = {
     {"event", "create",
      "--format NAME|--format-file F [--title T] [--seed S] [--options "
-     "JSON|--options-file F] EVENT_ID",
+     "JSON|--options-file F] [--language pl|hu|nb|cs|en] EVENT_ID",
      1, 1, o_create, "create an event (no --seed: the hub draws one, CM-4)",
      run_event_create},
     {"event", "import", "EVENT_ID FILE [--from listfortress|cryodex|nrtm]", 2,

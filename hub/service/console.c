@@ -179,6 +179,9 @@ static int cmd_create_event(struct ctx *c)
         json_object_set_new(root, "seed", json_integer((json_int_t)seed));
         if (q->title[0])
             json_object_set_new(root, "title", json_string(q->title));
+        /* issue 21: checked with the event (event.language) */
+        if (q->language[0])
+            json_object_set_new(root, "language", json_string(q->language));
         json_object_set_new(root, "players", json_array());
         if (!(text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER)))
             rc = fail(c, TNY_ENOMEM, "out of memory");

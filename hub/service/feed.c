@@ -181,6 +181,8 @@ static void event_keys(struct hub_jw *w, const struct hub_ev *e,
     hub_jw_kstr(w, "format", f->name);
     hub_jw_kstr(w, "game", tny_game_name(f->game));
     hub_jw_kstr(w, "level", level_name(e->ev.level));
+    /* issue 21: the pages' default language (null = the browser's) */
+    hub_jw_kstr(w, "language", e->ev.language[0] ? e->ev.language : NULL);
     hub_jw_kstr(w, "status",
                 e->info.status <= HUB_EVENT_FINISHED ? status[e->info.status]
                                                      : "?");

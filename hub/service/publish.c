@@ -425,6 +425,8 @@ static int build_assignment(struct hub_service *svc, struct hub_ev *e,
     snprintf(a->event_title, sizeof(a->event_title), "%s",
              e->ev.title[0] ? e->ev.title : f->title);
     snprintf(a->format_name, sizeof(a->format_name), "%s", f->name);
+    /* issue 21: the table shows its words in the event's language */
+    snprintf(a->language, sizeof(a->language), "%s", e->ev.language);
     a->game = f->game;
     a->round = r;
     a->stage = round->stage;

@@ -14,7 +14,9 @@
 # A test may set before tui_setup: TUI_PLAYERS (a players CSV instead of
 # "Player N"), TUI_SIZE (COLSxROWS, default 100x30), TUI_LOCALE (the
 # pane's LC_ALL, default C.UTF-8), TUI_HUB_LINES (hub config lines, e.g.
-# "feed = true").
+# "feed = true"), TUI_EVENT_ARGS (more `event create` arguments, e.g.
+# "--language pl").  The display reads its catalogues from the build tree
+# (TOURNEY_LOCALEDIR).
 #
 # Synchronisation: every wait polls `tmux capture-pane` (bounded).
 
@@ -48,8 +50,9 @@ tui_setup() {
     live_hub_config ${TUI_HUB_LINES:-}
     hub_launch
     live 0 wait-hub --timeout 20
+    # shellcheck disable=SC2086 # TUI_EVENT_ARGS: words
     live 0 event create ev --format "$format" --title "TUI $format cup" --seed 5 \
-        --options "$options"
+        --options "$options" ${TUI_EVENT_ARGS:-}
     if [ -n "${TUI_PLAYERS:-}" ]; then
         cp "$TUI_PLAYERS" "$E2E_TMP/players.csv"
     else
@@ -91,6 +94,7 @@ log_file = "$E2E_TMP/table-001.log"
 EOF
     cat >"$E2E_TMP/pane.sh" <<EOF
 export LC_ALL=${TUI_LOCALE:-C.UTF-8} TERM=screen
+export TOURNEY_LOCALEDIR='$E2E_BUILD/locale'
 while [ ! -e '$E2E_TMP/stop' ]; do
     # In the foreground: the terminal is its stdin.
     bash -c 'echo \$\$ >"\$1"; exec "\$2" --config "\$3"' - \
@@ -128,14 +132,16 @@ step_title() { screen | sed -n '4p'; }
 # CHOICE steps their marked option or 1, INFO steps Enter.  With REFUSE=1
 # the first NUMBER step gets a letter and an out-of-range number first
 # (each refused on the spot with its message), and a CHOICE step a key
-# beyond its options.
+# beyond its options.  The key line's words (TUI_K_DIGITS, TUI_K_CHOOSE,
+# TUI_K_MARKED, TUI_K_CONTINUE) are English unless a test in another
+# language sets them.
 walk_flow() {
     local refuse=${1:-0} want=${2:-'CONFIRM THE RESULT|RESULT SENT|decided'} i kl range lo hi before
     for ((i = 0; i < 60; i++)); do
         grep_screen "$want" && return 0
         kl=$(key_line)
         before=$(screen | md5sum)
-        if [[ $kl == *"digits type"* ]]; then
+        if [[ $kl == *"${TUI_K_DIGITS:-digits type}"* ]]; then
             range=$(step_range)
             lo=${range%%..*}
             hi=${range##*..}
@@ -156,15 +162,15 @@ walk_flow() {
                 key -l -- "$(value_for "$lo" "$hi")"
             fi
             key Enter
-        elif [[ $kl == *" choose"* ]]; then
+        elif [[ $kl == *"${TUI_K_CHOOSE:- choose}"* ]]; then
             if [ "$refuse" = 1 ]; then
                 key 9
                 expect 10 "9 refused: choose 1\\.\\.[0-8]" "choice out of range refused"
                 ok "refused on the spot: key 9 ($(screen | tail -n 3 | head -n 1 | sed 's/^ *//'))"
                 refuse=0
             fi
-            if [[ $kl == *"Enter the marked one"* ]]; then key Enter; else key -l -- "$(choice_for)"; fi
-        elif [[ $kl == *"Enter continue"* ]]; then
+            if [[ $kl == *"${TUI_K_MARKED:-Enter the marked one}"* ]]; then key Enter; else key -l -- "$(choice_for)"; fi
+        elif [[ $kl == *"${TUI_K_CONTINUE:-Enter continue}"* ]]; then
             key Enter
         else
             sleep 0.1
@@ -188,18 +194,27 @@ erase_typed() {
 value_for() { if [ "$1" -lt 0 ] && [ "$2" -ge 0 ]; then echo 0; else echo "$1"; fi; }
 choice_for() { echo 1; }
 
-# confirm_all: every seat confirms (Enter each), the result is sent and
-# accepted.
+# confirm_all [CONFIRM ACCEPTED]: every seat confirms (Enter each), the
+# result is sent and accepted; CONFIRM and ACCEPTED are the screens' words
+# (EREs) in another language.
 confirm_all() {
-    local i
-    expect 20 'CONFIRM THE RESULT' "confirmation screen"
+    local i confirm=${1:-CONFIRM THE RESULT} accepted=${2:-RESULT ACCEPTED}
+    expect 20 "$confirm" "confirmation screen"
     for ((i = 0; i < 4; i++)); do
-        grep_screen 'CONFIRM THE RESULT' || break
+        grep_screen "$confirm" || break
         key Enter
         sleep 0.2
     done
-    expect 30 'RESULT (SENT|ACCEPTED)' "sent"
-    expect 30 'RESULT ACCEPTED' "accepted by the hub"
+    [ $# -eq 0 ] && expect 30 'RESULT (SENT|ACCEPTED)' "sent"
+    expect 30 "$accepted" "accepted by the hub"
+}
+
+# no_english WHAT: issue 21, on a screen in another language no word of
+# TUI_ENGLISH (an ERE of the screen's English words) is left.
+no_english() {
+    if screen | grep -E -q -- "$TUI_ENGLISH"; then
+        fail "English on the screen ($1): $(screen | grep -E -- "$TUI_ENGLISH")"
+    fi
 }
 
 tui_finish() {

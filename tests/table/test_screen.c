@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/i18n_io.h"
 #include "tny/wire.h"
 
 #include "screen.h"
@@ -321,8 +322,36 @@ static void test_main_80x24_keeps_every_part(void **state)
     assert_on_screen(w, "clock 1:45:00 running");
     assert_on_screen(w, "4  Dana");
     assert_on_screen(w, "PLAYING");
-    assert_int_equal(find_row(w, "network online"), 22);
-    assert_int_equal(find_row(w, "Enter enter the result"), 23);
+    /* The key line is wider than 78 columns: wrapped at a gap between
+     * two keys onto two rows (issue 21), the status line one row up;
+     * nothing cut. */
+    assert_int_equal(find_row(w, "network online"), 21);
+    assert_int_equal(find_row(w, "Enter enter the result"), 22);
+    assert_int_equal(find_row(w, ". notes"), 23);
+    world_free(w);
+}
+
+/* Issue 21: the event's language on the screen; Hungarian runs longer
+ * than English and is wrapped at 80x24, never cut: every key of the
+ * Agricola main screen is there. */
+static void test_issue21_hungarian_main_80x24_wraps_keys(void **state)
+{
+    struct world *w = world_new(24, 80);
+    (void)state;
+    setenv("TOURNEY_LOCALEDIR", TNY_TEST_LOCALEDIR, 1);
+    tny_i18n_open("tourney-table");
+    assert_int_equal(tny_i18n_use("hu"), 0);
+    assign(w, 1, "agricola", 7, 4, 105 * 60000);
+    tbl_core_set_net(&w->core, true, 0);
+    assert_on_screen(w, "JÁTÉK FOLYIK");
+    assert_on_screen(w, "óra 1:45:00 jár");
+    assert_not_on_screen(w, "PLAYING");
+    assert_int_equal(find_row(w, "hálózat rendben"), 21);
+    assert_int_equal(find_row(w, "Enter eredmény beírása"), 22);
+    assert_int_equal(find_row(w, "0 következő akció"), 23);
+    assert_int_equal(find_row(w, ". megjegyzések"), 23);
+    assert_int_equal(tny_i18n_use("en"), 0);
+    assert_on_screen(w, "PLAYING");
     world_free(w);
 }
 
@@ -908,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_GT_14_TX_10_NH_10_seat_extras),
         cmocka_unit_test(test_issue19_seat_shows_its_side),
         cmocka_unit_test(test_main_80x24_keeps_every_part),
+        cmocka_unit_test(test_issue21_hungarian_main_80x24_wraps_keys),
         cmocka_unit_test(test_CM_7_clock_expired_and_paused),
         cmocka_unit_test(test_every_player_confirms_by_key),
         cmocka_unit_test(test_rejection_by_a_player_and_by_the_hub),

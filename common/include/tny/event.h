@@ -129,8 +129,11 @@ struct tny_absence {
 };
 
 struct tny_event {
-    struct tny_format format;   /* preset with the event's options applied */
-    char title[128];            /* optional display title ("" = format's) */
+    struct tny_format format; /* preset with the event's options applied */
+    char title[128];          /* optional display title ("" = format's) */
+    /* The language of the players' screens (issue 21): a shipped code of
+     * tny/language.h, "" = unset (each program's own fallback). */
+    char language[16];
     enum tny_event_level level; /* GT-15 */
     uint64_t seed;              /* CM-4 */
     int32_t n_players;

@@ -59,6 +59,8 @@
 #define TNY_WIRE_NOTE_MAX TNY_NOTE_MAX
 /* Console reply messages (the size of struct tny_diag's msg). */
 #define TNY_WIRE_MESSAGE_MAX 512
+/* An event's language code ("pl", "pt_BR") with its NUL. */
+#define TNY_WIRE_LANGUAGE_MAX 16
 /* Tables with an extension in one RoundClock. */
 #define TNY_WIRE_MAX_EXTENSIONS 4096
 
@@ -240,6 +242,8 @@ struct tny_wire_assignment {
      * event-file result JSON ("" = none) and who ("organiser:LOGIN"). */
     char organiser_result[TNY_WIRE_NOTE_MAX];
     char organiser_result_by[TNY_WIRE_ID_MAX + 16];
+    /* The event's language ("pl"; "" = unset): letters and '_' only. */
+    char language[TNY_WIRE_LANGUAGE_MAX];
 };
 
 /* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
@@ -555,6 +559,7 @@ struct tny_wire_request {
     char *decklist; /* REGISTER_PLAYER: GT-14 deck list or NULL, at most
                        TNY_WIRE_DECKLIST_MAX bytes */
     char title[TNY_WIRE_TEXT_MAX + 1];
+    char language[TNY_WIRE_LANGUAGE_MAX]; /* CREATE_EVENT; "" = unset */
     bool has_seed;
     uint64_t seed;
     struct tny_wire_player player;
