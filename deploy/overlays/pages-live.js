@@ -259,9 +259,9 @@
             var nms = el.list.querySelectorAll('.en .nm');
             for (var i = 0; i < nms.length; i++) {
                 var n = nms[i];
-                if (n.scrollWidth > n.clientWidth + 1)
+                if (n.scrollWidth > n.clientWidth)
                     n.className = 'nm fit1';
-                if (n.scrollWidth > n.clientWidth + 1)
+                if (n.scrollWidth > n.clientWidth)
                     n.className = 'nm fit2';
             }
         }

@@ -270,7 +270,8 @@ function expected() {
 function hallDom() {
     const root = document.getElementById('page');
     const W = window.innerWidth, H = window.innerHeight;
-    const cut = (el) => el && el.scrollWidth > el.clientWidth + 1;
+    /* strict: an ellipsis shows from the first pixel over */
+    const cut = (el) => el && el.scrollWidth > el.clientWidth;
     const entries = Array.prototype.map.call(document.querySelectorAll('.list .en'), (e) => {
         const r = e.getBoundingClientRect();
         const tb = e.querySelector('.tb');
