@@ -334,9 +334,9 @@
         root.innerHTML =
             '<header><h1 class="evn"></h1><div class="conn"></div>' +
             '<select id="lang" class="lang"></select></header>' +
-            '<div class="search"><label for="q"></label>' +
+            '<div class="search"><label for="q"></label><div class="hint" id="q-hint"></div>' +
             '<input id="q" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" ' +
-            'spellcheck="false"></div>' +
+            'spellcheck="false" aria-describedby="q-hint"></div>' +
             '<div class="matches-box"></div><div class="card-box"></div>' +
             '<footer><a href="#" data-act="change" class="change"></a>' +
             '<a href="#" data-act="theme"></a><a href="#" data-act="text"></a></footer>';
@@ -357,7 +357,9 @@
             el.lang.value = I.language();
             el.lang.setAttribute('aria-label', t('Language'));
             el.label.textContent = t('Your name');
-            el.q.setAttribute('placeholder', t('Type a few letters of your name'));
+            /* a line of its own, not a placeholder: it wraps (Czech and
+             * Norwegian run longer than the box) */
+            root.querySelector('#q-hint').textContent = t('Type a few letters of your name');
             el.change.textContent = t('Someone else');
             el.theme.textContent = t('Light / dark');
             el.text.textContent = t('Larger text');

@@ -598,6 +598,20 @@ async function langCheck() {
         await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-hall-1920x1080-' + theme + '.png')});
         await page.close();
     }
+    /* the stream overlays (OBS, 1920x1080): pairings and standings */
+    for (const ov of ['pairings', 'standings']) {
+        const page = await b.newPage({viewport: {width: 1920, height: 1080}});
+        page.on('pageerror', (e) => die(ov + ' ' + L + ': page error ' + e.message));
+        await page.goto(args.base + '/' + ov + '.html?' + q.replace('events=', 'event='));
+        await page.waitForFunction((w) => document.documentElement.lang === w.l && !!document.querySelector(w.sel),
+                                   {l: L, sel: ov === 'pairings' ? '.rows .row .ts' : '.standings tbody tr'},
+                                   {timeout: 20000}).catch(() => die(ov + '.html ' + L + ': nothing shown'));
+        await page.waitForTimeout(300);
+        const text = await noEnglish(page, ov + '.html');
+        want(text, ov === 'pairings' ? ['Round {round} of {rounds}', 'Playing'] : ['Player', 'Pts'], ov + '.html');
+        await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-' + ov + '-1920x1080.png')});
+        await page.close();
+    }
     console.log('hall ' + L + ' (' + (args.param === '1' ? 'lang=' + L : 'the event\'s language') +
                 '): <html lang>, no English word of the catalogue, its words shown, table letter "' +
                 tr(cat, 'T', 'table letter') + '", nothing cut; dark and light');
