@@ -608,6 +608,9 @@ async function langCheck() {
                                    {timeout: 20000}).catch(() => die(ov + '.html ' + L + ': nothing shown'));
         await page.waitForTimeout(300);
         const text = await noEnglish(page, ov + '.html');
+        const tcut = await page.evaluate(() => Array.prototype.filter.call(document.querySelectorAll('.hd .ti, .hd .rd, th'),
+            (e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+        check(!tcut.length, ov + '.html ' + L + ': heading cut: ' + JSON.stringify(tcut));
         want(text, ov === 'pairings' ? ['Round {round} of {rounds}', 'Playing'] : ['Player', 'Pts'], ov + '.html');
         await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-' + ov + '-1920x1080.png')});
         await page.close();
