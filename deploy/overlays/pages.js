@@ -136,12 +136,32 @@
      * surname then given name; mode "name": as registered. */
     function sortName(name, mode) {
         if (mode === 'surname') {
+            var ff = familyFirst(name);
+            if (ff)
+                return {key: fold(ff.surname) + '\u0001' + fold(ff.given), text: ff.text};
             var n = splitName(name);
             if (n.surname)
                 return {key: fold(n.surname) + '\u0001' + fold(n.given),
                         text: n.surname + (n.given ? ', ' + n.given : '')};
         }
         return {key: fold(name), text: String(name || '')};
+    }
+
+    /* familyFirst(name): a name written family name first by its
+     * convention: in Chinese, Japanese or Korean script ("\u5c71\u7530
+     * \u592a\u90ce"), or any name without a comma or capitals on a
+     * Hungarian page ("L\u0151rincz \u00c1rp\u00e1d": a Hungarian
+     * registers family name first): {surname (the first word), given,
+     * text (the name as written, already in list order)}; null else. */
+    function familyFirst(name) {
+        name = String(name || '').replace(/\s+/g, ' ').replace(/^ | $/g, '');
+        var w = name.split(' ');
+        if (w.length < 2 || name.indexOf(',') >= 0)
+            return null;
+        var cjk = /[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(name);
+        if (!cjk && (I.language() !== 'hu' || w.some(isCaps)))
+            return null;
+        return {surname: w[0], given: w.slice(1).join(' '), text: name};
     }
 
     /* ---- options ------------------------------------------------------- */

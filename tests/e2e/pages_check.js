@@ -240,7 +240,14 @@ async function langSelftest() {
     check(order('en') === 'cdab', 'English order ' + order('en'));
     check(order('nb') === 'cdba', 'Norwegian order (\u00d8 after Z): ' + order('nb'));
     check(order('cs') === 'dcab', 'Czech order (\u010c after C): ' + order('cs'));
+    /* family name first: a Hungarian page lists "L\u0151rincz \u00c1rp\u00e1d" as written, by L; CJK names everywhere */
+    I.setLanguage('hu');
+    check(P.sortName('L\u0151rincz \u00c1rp\u00e1d', 'surname').text === 'L\u0151rincz \u00c1rp\u00e1d' &&
+          P.sortName('L\u0151rincz \u00c1rp\u00e1d', 'surname').key.indexOf('lorincz') === 0 &&
+          P.sortName('SZ\u0150KE \u00d6d\u00f6n', 'surname').text === 'SZ\u0150KE, \u00d6d\u00f6n', 'Hungarian family-name order');
     I.setLanguage('en');
+    check(P.sortName('\u5c71\u7530 \u592a\u90ce', 'surname').text === '\u5c71\u7530 \u592a\u90ce' &&
+          P.sortName('L\u0151rincz \u00c1rp\u00e1d', 'surname').text === '\u00c1rp\u00e1d, L\u0151rincz', 'CJK family first, else the last word');
     console.log('pages in ' + langs.join(', ') + ': no English word of the catalogue on any page, plural forms, ' +
                 'decimal comma, the language\'s alphabetical order; lang= > choice > event > browser > en');
 }
