@@ -45,6 +45,7 @@ packages=(
     valgrind                               # the unit tests under memcheck (label memcheck, cmake/Memcheck.cmake)
     help2man                               # the packages' man pages from each program's --help
     gettext                                # msgfmt/xgettext: the message catalogues (po/, cmake/I18n.cmake)
+    jq                                     # po/catalogues.sh: the format presets' texts into the templates; e2e tests read JSON
     lintian                                # e2e test_venue_packages: the .deb packages have no lintian error
 )
 # npm: Debian's package, unless the installed nodejs ships its own npm

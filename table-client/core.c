@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "text.h"
 
 #define LINE_MAX_ 4096
@@ -177,14 +178,14 @@ int32_t tbl_core_draft_round(const struct tbl_core *c)
 int tbl_core_start_draft(struct tbl_core *c, struct tny_diag *diag)
 {
     if (!c->has_assignment || c->asg.table == 0)
-        return tny_diag_set(diag, TNY_ESTATE, "draft: no table assigned");
+        return tny_diag_set(diag, TNY_ESTATE, _("draft: no table assigned"));
     if (!tbl_core_per_table_start(c))
         return tny_diag_set(diag, TNY_ESTATE,
-                            "draft: this table's format has no draft "
-                            "(AG-14)");
+                            _("draft: this table's format has no draft "
+                              "(AG-14)"));
     if (tbl_core_draft_round(c) != 0)
         return tny_diag_set(diag, TNY_ESTATE,
-                            "draft: already started in round %d",
+                            _("draft: already started in round %d"),
                             (int)c->draft_round);
     c->draft_round = c->asg.round;
     emitf(c, "draft started round=%d", (int)c->draft_round);
@@ -513,29 +514,29 @@ static int check_can_enter(const struct tbl_core *c, struct tny_diag *diag)
 {
     switch (tbl_core_state(c)) {
     case TBL_STATE_WAITING:
-        return tny_diag_set(diag, TNY_ESTATE, "result: no table assigned");
+        return tny_diag_set(diag, TNY_ESTATE, _("result: no table assigned"));
     case TBL_STATE_IDLE:
         return tny_diag_set(diag, TNY_ESTATE,
-                            "result: this device has no table this round");
+                            _("result: this device has no table this round"));
     case TBL_STATE_SUBMITTED:
         return tny_diag_set(diag, TNY_ESTATE,
-                            "result: already submitted (key=%s), waiting "
-                            "for the hub",
+                            _("result: already submitted (key=%s), waiting "
+                              "for the hub"),
                             c->sub.key);
     case TBL_STATE_PENDING_CONFIRMATION:
         return tny_diag_set(diag, TNY_ESTATE,
-                            "result: the hub holds it and waits for "
-                            "confirmations (key=%s)",
+                            _("result: the hub holds it and waits for "
+                              "confirmations (key=%s)"),
                             c->sub.key);
     case TBL_STATE_DONE:
         if (c->asg.organiser_result[0])
             return tny_diag_set(diag, TNY_ESTATE,
-                                "result: entered by the organiser (%s); only "
-                                "the organiser can change it",
+                                _("result: entered by the organiser (%s); only "
+                                  "the organiser can change it"),
                                 c->asg.organiser_result_by);
         return tny_diag_set(diag, TNY_ESTATE,
-                            "result: accepted by the hub (key=%s); only the "
-                            "organiser can change it",
+                            _("result: accepted by the hub (key=%s); only the "
+                              "organiser can change it"),
                             c->sub.key);
     case TBL_STATE_PLAYING:
     case TBL_STATE_CONFIRMING: break;

@@ -46,6 +46,23 @@ static void say(struct tbl_screen *s, bool error, const char *fmt, ...)
     s->message_error = error;
 }
 
+/* The table's state as a player reads it (tbl_state_name is the
+ * protocol's word). */
+static const char *state_words(enum tbl_state st)
+{
+    switch (st) {
+    case TBL_STATE_WAITING: return _("waiting for the round");
+    case TBL_STATE_IDLE: return _("no table this round");
+    case TBL_STATE_PLAYING: return _("playing");
+    case TBL_STATE_CONFIRMING: return _("waiting for confirmations");
+    case TBL_STATE_SUBMITTED: return _("result sent");
+    case TBL_STATE_PENDING_CONFIRMATION:
+        return _("the hub waits for confirmations");
+    case TBL_STATE_DONE: return _("result accepted");
+    }
+    return "?";
+}
+
 static void quiet(struct tbl_screen *s)
 {
     s->message[0] = '\0';
@@ -530,7 +547,7 @@ static void key_main(struct tbl_screen *s, struct tbl_core *core, int key,
     }
     if (!playing) {
         if (key > ' ' || key == TBL_KEY_ENTER)
-            say(s, true, "nothing to do here now (%s)", tbl_state_name(st));
+            say(s, true, "nothing to do here now (%s)", state_words(st));
         return;
     }
     if (key == TBL_KEY_ENTER) {

@@ -15,8 +15,10 @@
 # "Player N"), TUI_SIZE (COLSxROWS, default 100x30), TUI_LOCALE (the
 # pane's LC_ALL, default C.UTF-8), TUI_HUB_LINES (hub config lines, e.g.
 # "feed = true"), TUI_EVENT_ARGS (more `event create` arguments, e.g.
-# "--language pl").  The display reads its catalogues from the build tree
-# (TOURNEY_LOCALEDIR).
+# "--language pl"), TUI_TABLE_LINES (more lines of the display's settings
+# file), TUI_LANGUAGE (the pane's LANGUAGE), TUI_K_ONLINE (the words of
+# "network online" in the display's language).  The display reads its
+# catalogues from the build tree (TOURNEY_LOCALEDIR).
 #
 # Synchronisation: every wait polls `tmux capture-pane` (bounded).
 
@@ -91,10 +93,12 @@ keepalive_s = 5
 display = tui
 log_level = debug
 log_file = "$E2E_TMP/table-001.log"
+${TUI_TABLE_LINES:-}
 EOF
     cat >"$E2E_TMP/pane.sh" <<EOF
 export LC_ALL=${TUI_LOCALE:-C.UTF-8} TERM=screen
 export TOURNEY_LOCALEDIR='$E2E_BUILD/locale'
+${TUI_LANGUAGE:+export LANGUAGE='$TUI_LANGUAGE'}
 while [ ! -e '$E2E_TMP/stop' ]; do
     # In the foreground: the terminal is its stdin.
     bash -c 'echo \$\$ >"\$1"; exec "\$2" --config "\$3"' - \
@@ -108,7 +112,7 @@ EOF
     tm -f /dev/null new-session -d -s tui -x "${size%x*}" -y "${size#*x}" \
         "bash '$E2E_TMP/pane.sh'" ||
         fail "tmux new-session"
-    expect 30 'network online' "table-001 online"
+    expect 30 "${TUI_K_ONLINE:-network online}" "table-001 online"
 }
 
 # tui_round: the next round paired, published, clock started; $TABLES

@@ -4,7 +4,8 @@
 # broker, hub and table client (display in tmux at 80x24): the main screen
 # and the Neuroshima Hex! NH-12 army choice speak the words of seed 000
 # ("Wybór armii", "w tajemnicy", "pozycja 1/2"), and no English prompt is
-# left; the result steps end Polish and the hub accepts the result.  A
+# left; the result steps end Polish and the hub accepts the result.  The
+# language is kept by the hub's store over a crash and restart.  A
 # language the build has no catalogue for is refused by the hub with the
 # field and the allowed codes, and creates nothing.
 #
@@ -27,6 +28,17 @@ refusal=$(cat "$E2E_TMP/err")
 live 0 event list
 grep -q 'ev2' "$E2E_TMP/out" && fail "a refused event was created: $(cat "$E2E_TMP/out")"
 ok "--language xx refused: $refusal"
+
+# Stored with the event: after a hub crash and restart the event still
+# says pl (its export, and the table's screen below, which gets its
+# assignment from the restarted hub).
+hub_sigkill
+hub_launch
+live 0 wait-hub --timeout 20
+live 0 export ev
+grep -q '"language": *"pl"' "$E2E_TMP/out" ||
+    fail "the event lost its language over a hub restart: $(head -c 400 "$E2E_TMP/out")"
+ok "the event's language kept by the hub's store over a restart"
 
 tui_round
 # English words of these screens that must be gone (issue 21).

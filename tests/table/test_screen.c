@@ -474,7 +474,7 @@ static void test_keys_refused_when_nothing_to_do(void **state)
     (void)state;
     keys(w, "\n");
     assert_true(w->s.message_error);
-    assert_on_screen(w, "nothing to do here now (waiting)");
+    assert_on_screen(w, "nothing to do here now (waiting for the round)");
     assign(w, 1, "catan", 12, 3, 0);
     keys(w, "q");
     assert_on_screen(w, "'q': not used here");

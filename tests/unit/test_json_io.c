@@ -599,7 +599,7 @@ static void test_event_errors_name_the_key(void **state)
     event_fails("{\"format\": \"catan\", \"players\": [], \"round\": []}",
                 "event.round: unknown key (expected one of: format, options, "
                 "seed, title, level, players, drops, disqualified, rounds, "
-                "absences, cut_seeds)");
+                "absences, cut_seeds, language)");
     event_fails("{\"format\": \"catan\", \"players\": [{\"id\": \"p1\", "
                 "\"name\": \"A\"}, {\"id\": \"p1\", \"name\": \"B\"}]}",
                 "event.players[1].id: duplicate player id \"p1\"");
