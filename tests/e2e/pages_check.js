@@ -211,6 +211,10 @@ async function langSelftest() {
           /Round 2 of 3/.test(en) && /Swiss/.test(en), 'English pages: ' + en.slice(0, 300));
     for (const L of langs) {
         const cat = await catalogue(L);
+        /* msgfmt checks %s, not the pages' {name}: every form keeps the msgid's */
+        const ph = (x) => (x.match(/\{[a-z_]+\}/g) || []).sort().join();
+        cat.forEach((m) => m.forms.forEach((f) => check(ph(f) === ph(m.id) || (m.plural && ph(f) === ph(m.plural)),
+            L + '.po: "' + f + '" does not keep the placeholders of "' + m.id + '"')));
         I.setLanguage(L);
         const out = render();
         const left = englishLeft(cat, out);
