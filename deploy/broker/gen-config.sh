@@ -89,7 +89,7 @@ options:
                            (deploy/overlays; the hub package ships them in
                            /usr/share/tourney/www).  Only the pages are
                            served: when DIR holds anything but *.html,
-                           *.js, *.css, *.md and vendor/ (node_modules/,
+                           *.js, *.css, *.md, vendor/ and locale/ (node_modules/,
                            package-lock.json, install.sh), they are
                            copied into OUTDIR/www and that is served
                            (re-run after changing the pages)
@@ -650,13 +650,14 @@ topic read tourney/v1/feed/#
 EOF
 
 # pages_only DIR: true when DIR holds nothing but pages (*.html, *.js,
-# *.css and *.md at the top, and vendor/ with *.js and *.md), as the hub
-# package's /usr/share/tourney/www does.
+# *.css and *.md at the top, vendor/ with *.js and *.md, locale/ with the
+# pages' catalogues *.js), as the hub package's /usr/share/tourney/www does.
 pages_only() {
     local extra
     extra=$(cd -- "$1" && find . -mindepth 1 \
         ! \( -path ./vendor -type d \) \
         ! \( -path './vendor/*' -type f \( -name '*.js' -o -name '*.md' \) \) \
+        ! \( -path ./locale -type d \) ! \( -path './locale/*' -type f -name '*.js' \) \
         ! \( -path './*' ! -path './*/*' -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.md' \) \) \
         -print -quit)
     [ -z "$extra" ]
@@ -671,6 +672,10 @@ if { [ $ws = 1 ] || [ -n "$table_ws_port" ]; } && [ -n "$http_dir" ] && ! pages_
         mkdir -p "$work/www/vendor"
         find "$http_dir/vendor" -maxdepth 1 -type f \( -name '*.js' -o -name '*.md' \) \
             -exec cp -p -- {} "$work/www/vendor/" \;
+    fi
+    if [ -d "$http_dir/locale" ]; then # the pages' words (install.sh)
+        mkdir -p "$work/www/locale"
+        find "$http_dir/locale" -maxdepth 1 -type f -name '*.js' -exec cp -p -- {} "$work/www/locale/" \;
     fi
 fi
 

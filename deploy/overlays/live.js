@@ -19,7 +19,14 @@
  */
 (function () {
     'use strict';
-    var O = window.TourneyOverlay;
+    var O = window.TourneyOverlay, t = window.TourneyI18n.t;
+
+    /* the window's title (a browser tab, OBS's source list) */
+    function title(page, opts) {
+        var w = page === 'pairings' ? t('Pairings') : page === 'standings' ? t('Standings')
+              : page === 'table' ? t('Table {table}', {table: opts.table}) : t('Results');
+        return 'Tourney - ' + w;
+    }
 
     /* A page served by the feed broker itself (gen-config.sh --http-dir)
      * talks to the host and port it came from; a file to localhost:9001. */
@@ -61,8 +68,10 @@
 
         function draw() {
             var lang = O.pageLanguage(opts, [st], navigator.languages || [navigator.language]);
-            if (document.documentElement.lang !== lang)
+            if (document.documentElement.lang !== lang) {
                 document.documentElement.lang = lang;
+                document.title = title(page, opts);
+            }
             var html = O.render(page, st, opts, Date.now());
             if (html === last)
                 return;

@@ -441,6 +441,22 @@
         black: '#111', white: '#f5f5f5', orange: '#ef6c00', purple: '#7b1fa2'
     };
 
+    /* armyName(a): a Neuroshima Hex army of the format
+     * (formats/neuroshima-hex.json) by its name in the page language's
+     * edition (Polish: seed 000, "HEGEMONIA, POSTERUNEK, NOWY JORK...");
+     * another army as registered. */
+    function armyName(a) {
+        var m = {
+            'Beasts': tc('army', 'Beasts'), 'Death Breath': tc('army', 'Death Breath'),
+            'Hegemony': tc('army', 'Hegemony'), 'Iron Gang': tc('army', 'Iron Gang'),
+            'Mississippi': tc('army', 'Mississippi'), 'Neojungle': tc('army', 'Neojungle'),
+            'New York': tc('army', 'New York'), 'Outpost': tc('army', 'Outpost'),
+            'Sand Runners': tc('army', 'Sand Runners'), 'Steel Police': tc('army', 'Steel Police'),
+            'Troglodytes': tc('army', 'Troglodytes')
+        };
+        return m.hasOwnProperty(a) ? m[a] : a;
+    }
+
     function playerView(p) {
         p = isObj(p) ? p : {};
         return {
@@ -450,10 +466,10 @@
             country: str(p.country),
             seat: isNum(p.seat) ? p.seat : 0,
             first: p.first === true,
-            army: str(p.army),
+            army: armyName(str(p.army)),
             armies: arr(p.armies).filter(function (a) {
                 return typeof a === 'string';
-            }),
+            }).map(armyName),
             colours: arr(p.colours).filter(function (a) {
                 return typeof a === 'string';
             }),
@@ -581,7 +597,27 @@
         /* TRANSLATORS: tiebreak column: opponents' win percentage (OWP) */
         owp: N_('OWP'),
         /* TRANSLATORS: tiebreak column: Buchholz without the best and worst opponent */
-        median_buchholz: N_('Median BH')
+        median_buchholz: N_('Median BH'),
+        /* TRANSLATORS: Tantrix tiebreak (TX): tournament points among the tied players */
+        mini_league_tp: N_('Mini-league TP'),
+        wins: N_('Wins'),
+        /* TRANSLATORS: Tantrix tiebreak (TX): the tile difference of the games among the tied players */
+        mini_league_score_diff: N_('Mini-league score diff'),
+        /* TRANSLATORS: Tantrix tiebreak (TX): all points scored (line lengths) */
+        total_score: N_('Total score'),
+        /* TRANSLATORS: Catan tiebreak (CT): game points over the table's game points, in per cent */
+        success_rate: N_('Success rate'),
+        /* TRANSLATORS: Catan tiebreak (CT): victory points scored in the games */
+        game_points: N_('Game points'),
+        firsts: N_('1st places'),
+        seconds: N_('2nd places'),
+        thirds: N_('3rd places'),
+        /* TRANSLATORS: Agricola tiebreak (AG): points minus the table's average */
+        relative_score: N_('Relative score'),
+        best_relative_score: N_('Best relative score'),
+        /* TRANSLATORS: Agricola tiebreak (AG): the place in the final round */
+        final_placement: N_('Final placement'),
+        best_prelim_relative_score: N_('Best preliminary relative score')
     };
     function tiebreakLabel(name) {
         if (TB_LABELS[name])
@@ -1147,6 +1183,7 @@
         stateLabel: stateLabel,
         stageText: stageText,
         colourName: colourName,
+        armyName: armyName,
         parseLang: parseLang,
         pageLanguage: pageLanguage,
         renderPairings: renderPairings,

@@ -253,6 +253,19 @@
             cache.list = null;
         }
 
+        /* A name longer than its column ("Szczepa\u0144ska-Chrzanowska,
+         * Katarzyna") is set smaller, in two steps, rather than cut. */
+        function shrinkLong() {
+            var nms = el.list.querySelectorAll('.en .nm');
+            for (var i = 0; i < nms.length; i++) {
+                var n = nms[i];
+                if (n.scrollWidth > n.clientWidth)
+                    n.className = 'nm fit1';
+                if (n.scrollWidth > n.clientWidth)
+                    n.className = 'nm fit2';
+            }
+        }
+
         var base = window.location.href.replace(/[?#].*$/, '');
         if (opts.qr !== '0' && /^https?:/.test(opts.qr || base) && window.qrcode) {
             var url = P.playerUrl(opts.qr || base, opts, defaultBroker());
@@ -275,7 +288,10 @@
             measure();
             var v = P.renderHall(feed.states, opts, Date.now(), fit, feed.missing);
             setHtml(el.evs, v.heads, cache, 'heads');
-            if (setHtml(el.list, v.list, cache, 'list') && v.page !== lastPage && lastPage >= 0) {
+            var fresh = setHtml(el.list, v.list, cache, 'list');
+            if (fresh)
+                shrinkLong();
+            if (fresh && v.page !== lastPage && lastPage >= 0) {
                 /* a new page fades in */
                 el.list.className = 'list';
                 void el.list.offsetWidth;
@@ -318,9 +334,9 @@
         root.innerHTML =
             '<header><h1 class="evn"></h1><div class="conn"></div>' +
             '<select id="lang" class="lang"></select></header>' +
-            '<div class="search"><label for="q"></label>' +
+            '<div class="search"><label for="q"></label><div class="hint" id="q-hint"></div>' +
             '<input id="q" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" ' +
-            'spellcheck="false"></div>' +
+            'spellcheck="false" aria-describedby="q-hint"></div>' +
             '<div class="matches-box"></div><div class="card-box"></div>' +
             '<footer><a href="#" data-act="change" class="change"></a>' +
             '<a href="#" data-act="theme"></a><a href="#" data-act="text"></a></footer>';
@@ -341,7 +357,9 @@
             el.lang.value = I.language();
             el.lang.setAttribute('aria-label', t('Language'));
             el.label.textContent = t('Your name');
-            el.q.setAttribute('placeholder', t('Type a few letters of your name'));
+            /* a line of its own, not a placeholder: it wraps (Czech and
+             * Norwegian run longer than the box) */
+            root.querySelector('#q-hint').textContent = t('Type a few letters of your name');
             el.change.textContent = t('Someone else');
             el.theme.textContent = t('Light / dark');
             el.text.textContent = t('Larger text');

@@ -136,12 +136,32 @@
      * surname then given name; mode "name": as registered. */
     function sortName(name, mode) {
         if (mode === 'surname') {
+            var ff = familyFirst(name);
+            if (ff)
+                return {key: fold(ff.surname) + '\u0001' + fold(ff.given), text: ff.text};
             var n = splitName(name);
             if (n.surname)
                 return {key: fold(n.surname) + '\u0001' + fold(n.given),
                         text: n.surname + (n.given ? ', ' + n.given : '')};
         }
         return {key: fold(name), text: String(name || '')};
+    }
+
+    /* familyFirst(name): a name written family name first by its
+     * convention: in Chinese, Japanese or Korean script ("\u5c71\u7530
+     * \u592a\u90ce"), or any name without a comma or capitals on a
+     * Hungarian page ("L\u0151rincz \u00c1rp\u00e1d": a Hungarian
+     * registers family name first): {surname (the first word), given,
+     * text (the name as written, already in list order)}; null else. */
+    function familyFirst(name) {
+        name = String(name || '').replace(/\s+/g, ' ').replace(/^ | $/g, '');
+        var w = name.split(' ');
+        if (w.length < 2 || name.indexOf(',') >= 0)
+            return null;
+        var cjk = /[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(name);
+        if (!cjk && (I.language() !== 'hu' || w.some(isCaps)))
+            return null;
+        return {surname: w[0], given: w.slice(1).join(' '), text: name};
     }
 
     /* ---- options ------------------------------------------------------- */
@@ -285,10 +305,11 @@
 
     /* ---- the hall's list ---------------------------------------------- */
 
-    /* extrasText(p): a seat's format extras in a few words: GT faction
-     * (and agenda), TX colours, NH army played else registered armies,
-     * AG starting player. */
-    function extrasText(p) {
+    /* extrasText(p, hall): a seat's format extras in a few words: GT
+     * faction (and agenda), TX colours, NH army played else registered
+     * armies (not on the hall: five army names do not fit beside a name
+     * and do not help to find a table), AG starting player. */
+    function extrasText(p, hall) {
         var d = [];
         if (p.faction)
             d.push(p.faction + (p.agenda ? ' / ' + p.agenda : ''));
@@ -296,7 +317,7 @@
             d.push(p.colours.map(O.colourName).join(' / '));
         if (p.army)
             d.push(p.army);
-        else if (p.armies.length)
+        else if (p.armies.length && !hall)
             d.push(p.armies.join(' / '));
         if (p.first)
             /* TRANSLATORS: this player starts the game */
@@ -317,7 +338,7 @@
                 tb.players.forEach(function (p) {
                     var sn = sortName(p.name, opts.sort);
                     out.push({event: ei, id: p.id, key: sn.key, text: sn.text,
-                              table: tb.table, seat: p.seat, extras: extrasText(p), bye: false});
+                              table: tb.table, seat: p.seat, extras: extrasText(p, true), bye: false});
                 });
             });
             rv.byes.forEach(function (p) {
@@ -545,8 +566,8 @@
         return {
             id: str(p.id), name: str(p.name) || str(p.id), club: str(p.club),
             country: str(p.country), seat: isNum(p.seat) ? p.seat : 0,
-            first: p.first === true, army: str(p.army),
-            armies: arr(p.armies).filter(function (a) { return typeof a === 'string'; }),
+            first: p.first === true, army: O.armyName(str(p.army)),
+            armies: arr(p.armies).filter(function (a) { return typeof a === 'string'; }).map(O.armyName),
             colours: arr(p.colours).filter(function (a) { return typeof a === 'string'; }),
             faction: str(p.faction), agenda: str(p.agenda)
         };

@@ -170,6 +170,7 @@ function checkPagesAgainstSchema(O, fst, opts, now) {
     for (const page of O.PAGES) O.render(page, st, opts, now);
     O.tickerItems(st, now, 10);
     O.roundView(st, now);
+    O.pageLanguage({lang: ''}, [st], [], ''); /* the event's language (issue 21) */
     const P = require(path.resolve(A.overlays, 'pages.js'));
     const hall = P.parseHallParams('?events=e1&sort=name', {}).opts;
     P.renderHall([st], hall, now, {rows: 20, cols: 3}, [false]);

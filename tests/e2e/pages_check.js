@@ -211,6 +211,10 @@ async function langSelftest() {
           /Round 2 of 3/.test(en) && /Swiss/.test(en), 'English pages: ' + en.slice(0, 300));
     for (const L of langs) {
         const cat = await catalogue(L);
+        /* msgfmt checks %s, not the pages' {name}: every form keeps the msgid's */
+        const ph = (x) => (x.match(/\{[a-z_]+\}/g) || []).sort().join();
+        cat.forEach((m) => m.forms.forEach((f) => check(ph(f) === ph(m.id) || (m.plural && ph(f) === ph(m.plural)),
+            L + '.po: "' + f + '" does not keep the placeholders of "' + m.id + '"')));
         I.setLanguage(L);
         const out = render();
         const left = englishLeft(cat, out);
@@ -240,7 +244,14 @@ async function langSelftest() {
     check(order('en') === 'cdab', 'English order ' + order('en'));
     check(order('nb') === 'cdba', 'Norwegian order (\u00d8 after Z): ' + order('nb'));
     check(order('cs') === 'dcab', 'Czech order (\u010c after C): ' + order('cs'));
+    /* family name first: a Hungarian page lists "L\u0151rincz \u00c1rp\u00e1d" as written, by L; CJK names everywhere */
+    I.setLanguage('hu');
+    check(P.sortName('L\u0151rincz \u00c1rp\u00e1d', 'surname').text === 'L\u0151rincz \u00c1rp\u00e1d' &&
+          P.sortName('L\u0151rincz \u00c1rp\u00e1d', 'surname').key.indexOf('lorincz') === 0 &&
+          P.sortName('SZ\u0150KE \u00d6d\u00f6n', 'surname').text === 'SZ\u0150KE, \u00d6d\u00f6n', 'Hungarian family-name order');
     I.setLanguage('en');
+    check(P.sortName('\u5c71\u7530 \u592a\u90ce', 'surname').text === '\u5c71\u7530 \u592a\u90ce' &&
+          P.sortName('L\u0151rincz \u00c1rp\u00e1d', 'surname').text === '\u00c1rp\u00e1d, L\u0151rincz', 'CJK family first, else the last word');
     console.log('pages in ' + langs.join(', ') + ': no English word of the catalogue on any page, plural forms, ' +
                 'decimal comma, the language\'s alphabetical order; lang= > choice > event > browser > en');
 }
@@ -270,7 +281,8 @@ function expected() {
 function hallDom() {
     const root = document.getElementById('page');
     const W = window.innerWidth, H = window.innerHeight;
-    const cut = (el) => el && el.scrollWidth > el.clientWidth + 1;
+    /* strict: an ellipsis shows from the first pixel over */
+    const cut = (el) => el && el.scrollWidth > el.clientWidth;
     const entries = Array.prototype.map.call(document.querySelectorAll('.list .en'), (e) => {
         const r = e.getBoundingClientRect();
         const tb = e.querySelector('.tb');
@@ -540,7 +552,10 @@ function tr(cat, id, ctx) {
 function pageText() {
     const attrs = Array.prototype.map.call(document.querySelectorAll('[placeholder],[aria-label],[title]'), (e) =>
         [e.getAttribute('placeholder'), e.getAttribute('aria-label'), e.getAttribute('title')].filter(Boolean).join(' '));
-    return document.body.textContent + ' ' + attrs.join(' ') + ' ' + document.title;
+    /* addresses (the QR code's title) are not words */
+    const body = document.body.cloneNode(true);
+    Array.prototype.forEach.call(body.querySelectorAll('script'), (e) => e.remove());
+    return (body.textContent + ' ' + attrs.join(' ') + ' ' + document.title).replace(/[a-z]+:\/\/\S+/g, ' ');
 }
 
 async function langCheck() {
@@ -565,7 +580,12 @@ async function langCheck() {
         page.on('pageerror', (e) => die('hall ' + L + ': page error ' + e.message));
         await page.goto(args.base + '/hall.html?' + q + '&theme=' + theme);
         await page.waitForFunction((n) => +document.getElementById('page').getAttribute('data-total') === n &&
-                                   document.querySelectorAll('.evs .ckt').length > 0, seats.length, {timeout: 30000});
+                                   document.querySelectorAll('.evs .ckt').length > 0, seats.length, {timeout: 30000})
+            .catch(async (e) => {
+                await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-hall-failed.png')});
+                die('hall ' + L + ': no ' + seats.length + ' players with a clock: ' + (await page.evaluate(() =>
+                    document.getElementById('page').getAttribute('data-total') + ' ' + document.body.textContent.slice(0, 300))));
+            });
         check(await page.evaluate(() => document.documentElement.lang) === L, 'hall: <html lang> is not ' + L);
         const text = await noEnglish(page, 'hall');
         want(text, ['Find your table', 'Your table on your phone', 'left', 'page {page} of {pages}', '{n} player',
@@ -589,6 +609,23 @@ async function langCheck() {
         await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-hall-1920x1080-' + theme + '.png')});
         await page.close();
     }
+    /* the stream overlays (OBS, 1920x1080): pairings and standings */
+    for (const ov of ['pairings', 'standings']) {
+        const page = await b.newPage({viewport: {width: 1920, height: 1080}});
+        page.on('pageerror', (e) => die(ov + ' ' + L + ': page error ' + e.message));
+        await page.goto(args.base + '/' + ov + '.html?' + q.replace('events=', 'event='));
+        await page.waitForFunction((w) => document.documentElement.lang === w.l && !!document.querySelector(w.sel),
+                                   {l: L, sel: ov === 'pairings' ? '.rows .row .ts' : '.standings tbody tr'},
+                                   {timeout: 20000}).catch(() => die(ov + '.html ' + L + ': nothing shown'));
+        await page.waitForTimeout(300);
+        const text = await noEnglish(page, ov + '.html');
+        const tcut = await page.evaluate(() => Array.prototype.filter.call(document.querySelectorAll('.hd .ti, .hd .rd, th'),
+            (e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+        check(!tcut.length, ov + '.html ' + L + ': heading cut: ' + JSON.stringify(tcut));
+        want(text, ov === 'pairings' ? ['Round {round} of {rounds}', 'Playing'] : ['Player', 'Pts'], ov + '.html');
+        await page.screenshot({path: path.join(args.shots, 'lang-' + L + '-' + ov + '-1920x1080.png')});
+        await page.close();
+    }
     console.log('hall ' + L + ' (' + (args.param === '1' ? 'lang=' + L : 'the event\'s language') +
                 '): <html lang>, no English word of the catalogue, its words shown, table letter "' +
                 tr(cat, 'T', 'table letter') + '", nothing cut; dark and light');
@@ -606,8 +643,11 @@ async function langCheck() {
         check(await page.evaluate(() => document.documentElement.lang) === L, 'player: <html lang> is not ' + L);
         check(await page.$eval('#lang', (e) => e.value) === L, 'player: the switcher does not show ' + L);
         const text = await noEnglish(page, 'player ' + w + 'x' + h);
-        want(text, ['Table', 'Seat', 'left', 'Opponent', 'Place', 'Points', 'Standing (no round complete yet)',
-                    'live', 'Someone else', 'Light / dark', 'Larger text', 'Language'], 'player');
+        /* a table whose clock runs says the time "left" (an Agricola
+         * table's own clock starts at the table, AG-14) */
+        const running = !!(await page.$('.card .box.ck-running'));
+        want(text, ['Table', 'Seat', 'Opponent', 'Place', 'Points', 'Standing (no round complete yet)',
+                    'live', 'Someone else', 'Light / dark', 'Larger text', 'Language'].concat(running ? ['left'] : []), 'player');
         const card = await page.evaluate(() => ({
             table: document.querySelector('#my-table').textContent,
             opps: Array.prototype.map.call(document.querySelectorAll('.opps .nm'), (e) => e.textContent)

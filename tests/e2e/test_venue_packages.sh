@@ -79,7 +79,7 @@ dpkg-deb -c "$hub_deb" | awk '{ print $6 }' >"$E2E_TMP/hub.files"
 for f in ./usr/sbin/tourney-venue-setup ./usr/share/tourney/broker/gen-config.sh \
     ./usr/lib/systemd/system/tourney-broker.service ./usr/lib/systemd/system/tourney-feed.service \
     ./usr/lib/systemd/system/tourney-hub.service ./usr/share/tourney/www/pairings.html ./usr/share/tourney/www/hall.html ./usr/share/tourney/www/player.html \
-    ./usr/share/tourney/www/vendor/mqtt.min.js ./usr/share/tourney/www/vendor/qrcode.js \
+    ./usr/share/tourney/www/vendor/mqtt.min.js ./usr/share/tourney/www/vendor/qrcode.js ./usr/share/tourney/www/locale/catalogues.js \
     ./usr/share/man/man1/tourney-hub.1.gz ./usr/share/man/man8/tourney-venue-setup.8.gz; do
     grep -q -x -F "$f" "$E2E_TMP/hub.files" || fail "tourney-hub lacks $f"
 done
