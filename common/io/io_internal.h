@@ -65,6 +65,8 @@ void tny__jdoc_release(struct tny_jdoc *doc);
 const struct tny_jv *tny__jv_get(const struct tny_jv *obj, const char *key);
 /* A jansson copy of v (new reference), NULL on allocation failure. */
 json_t *tny__jv_to_json(const struct tny_jv *v);
+/* Same values, member names and order (for tests and fuzz targets). */
+bool tny__jv_equal(const struct tny_jv *a, const struct tny_jv *b);
 
 /* The typed checks below, on a document's value: same messages. */
 TNY_MUST_USE int tny__v_check_keys(const struct tny_jv *obj, const char *path,

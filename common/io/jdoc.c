@@ -602,3 +602,24 @@ json_t *tny__jv_to_json(const struct tny_jv *v)
     }
     return json_null();
 }
+
+bool tny__jv_equal(const struct tny_jv *a, const struct tny_jv *b)
+{
+    if (a->type != b->type || a->n != b->n ||
+        (a->key == NULL) != (b->key == NULL) ||
+        (a->key && strcmp(a->key, b->key) != 0))
+        return false;
+    switch (a->type) {
+    case TNY_J_INT: return a->u.i == b->u.i;
+    case TNY_J_REAL: /* the same bits: both read the same text */
+        return memcmp(&a->u.d, &b->u.d, sizeof(a->u.d)) == 0;
+    case TNY_J_STRING: return memcmp(a->u.s, b->u.s, a->n + 1) == 0;
+    case TNY_J_ARRAY:
+    case TNY_J_OBJECT:
+        for (uint32_t i = 0; i < a->n; i++)
+            if (!tny__jv_equal(a->u.kids[i], b->u.kids[i]))
+                return false;
+        return true;
+    }
+    return true;
+}
