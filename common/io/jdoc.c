@@ -20,12 +20,9 @@
  * NUL-terminated, into blocks that never move.  Not for writing JSON:
  * output stays jansson's (tny__dump).
  */
-#define _GNU_SOURCE /* strtod_l: a real is read in the C locale */
 #include "io_internal.h"
 
 #include <errno.h>
-#include <locale.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,16 +268,9 @@ static int on_bool(void *ctx, int value)
     return add(ctx, value ? TNY_J_TRUE : TNY_J_FALSE) != NULL;
 }
 
-static locale_t c_locale(void)
-{
-    static locale_t loc;
-    if (!loc)
-        loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    return loc;
-}
-
 /* As jansson's lexer: a '.', 'e' or 'E' makes a real; an integer or a
- * real out of range is its error (declined here). */
+ * real out of range is its error (declined here).  A real (rare in these
+ * files) is read by jansson itself: the same double, whatever the locale. */
 static int on_number(void *ctx, const char *text, size_t len)
 {
     struct builder *b = ctx;
@@ -298,12 +288,12 @@ static int on_number(void *ctx, const char *text, size_t len)
         real = s[i] == '.' || s[i] == 'e' || s[i] == 'E';
     errno = 0;
     if (real) {
-        locale_t loc = c_locale();
-        double d = loc ? strtod_l(s, &end, loc) : strtod(s, &end);
-        if (isinf(d) || *end)
+        json_t *j = json_loadb(s, len, JSON_DECODE_ANY, NULL);
+        if (!json_is_real(j))
             b->decline = true;
         else if ((v = add(b, TNY_J_REAL)))
-            v->u.d = d, ok = 1;
+            v->u.d = json_real_value(j), ok = 1;
+        json_decref(j);
     } else {
         long long x = strtoll(s, &end, 10);
         if (errno == ERANGE || *end)

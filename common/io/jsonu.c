@@ -72,7 +72,7 @@ static bool key_allowed(const char *key, const char *const *allowed)
     if (tny__is_extension_key(key))
         return true;
     for (size_t i = 0; allowed[i]; i++)
-        if (strcmp(allowed[i], key) == 0)
+        if (allowed[i][0] == key[0] && strcmp(allowed[i], key) == 0)
             return true;
     return false;
 }
