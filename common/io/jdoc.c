@@ -248,7 +248,9 @@ static bool close_container(struct builder *b)
         b->nomem = true;
         return false;
     }
-    memcpy(b->kids + b->n_kids, b->pending + oc.start, n * sizeof(*b->kids));
+    if (n > 0) /* kids is still NULL while every container was empty */
+        memcpy(b->kids + b->n_kids, b->pending + oc.start,
+               n * sizeof(*b->kids));
     v->n = (uint32_t)n;
     v->u.i = (int64_t)b->n_kids; /* made a pointer by finish() */
     b->n_kids += n;
