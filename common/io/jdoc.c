@@ -55,6 +55,8 @@ struct builder {
     size_t depth, cap_open;
     struct jdoc_block *blocks;
     const char *key; /* the member name for the next value, or NULL */
+    yajl_handle h;   /* reading text, else NULL */
+    size_t end;      /* bytes of text up to the end of the top value */
     bool nomem;      /* allocation failed */
     bool decline;    /* jansson must judge this text */
 };
@@ -255,6 +257,8 @@ static bool close_container(struct builder *b)
     v->u.i = (int64_t)b->n_kids; /* made a pointer by finish() */
     b->n_kids += n;
     b->n_pending = oc.start;
+    if (b->depth == 0 && b->h) /* yajl has read up to the last bracket */
+        b->end = yajl_get_bytes_consumed(b->h);
     return true;
 }
 
@@ -519,12 +523,19 @@ int tny__jdoc_parse(struct tny_jdoc *doc, const char *text, size_t len,
         b.blocks->used = 0;
         if (!(h = yajl_alloc(&callbacks, NULL, &b)))
             goto nomem;
+        b.h = h;
         yajl_status st = yajl_parse(h, (const unsigned char *)text, len);
         if (st == yajl_status_ok)
             st = yajl_complete_parse(h);
         yajl_free(h);
+        b.h = NULL;
         if (b.nomem)
             goto nomem;
+        /* yajl leaves an unfinished token after the value unread ("{}\"");
+         * jansson reads to the end: only blanks may follow. */
+        for (size_t i = b.end; st == yajl_status_ok && i < len; i++)
+            if (!strchr(" \t\n\r", text[i]) || text[i] == '\0')
+                st = yajl_status_error;
         if (st == yajl_status_ok && b.n_nodes > 0 && b.depth == 0)
             return finish(&b, doc) < 0 ? (builder_free(&b), TNY_ENOMEM)
                                        : TNY_OK;

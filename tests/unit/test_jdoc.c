@@ -66,6 +66,11 @@ static void test_refused_as_jansson_refuses(void **state)
     assert_true(BOTH("[01]") < 0);
     assert_true(BOTH("[\"a\x01\"]") < 0);
     assert_true(BOTH("[NaN]") < 0);
+    /* An unfinished token after the value: yajl leaves it unread. */
+    assert_true(BOTH("{\r\n\"a\":\t1\r\n}\"") < 0);
+    assert_true(BOTH("[1] \"x") < 0);
+    assert_true(BOTH("{} tru") < 0);
+    assert_true(BOTH("[1] -") < 0);
 
     /* Deeper than jansson's 2048 nested containers. */
     char deep[2 * 2049 + 1];
@@ -98,6 +103,7 @@ static void test_accepted_values_equal(void **state)
                           "\"a\": []}"),
                      0);
     assert_int_equal(BOTH("{\r\n\"b\":\t1, \"a\": 2\r\n}\r\n"), 0);
+    assert_int_equal(BOTH("[1]  \n\t\r "), 0);
 }
 
 /* The event parser on the new reader: the same messages, with the path of
