@@ -7,6 +7,7 @@
  * could not be measured (an event not built, standings or a pairing
  * refused): no empty row is printed as a result (issue 17 item 5).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "tny/standings.h"
 
 static int failures; /* figures not measured: main returns 1 */
+static int reps = 5; /* standings computed per format: --once 1 */
 
 static void failed(const char *what, const char *msg)
 {
@@ -78,7 +80,7 @@ static void bench_standings(const char *format, const char *options, int n,
     if (played < 0)
         return;
     double best = 1e9;
-    for (int rep = 0; rep < 5; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         struct tny_standings st;
         struct tny_diag diag;
         double t0 = now_s();
@@ -94,6 +96,17 @@ static void bench_standings(const char *format, const char *options, int n,
     }
     printf("| standings | %-14s | %6d | %2d | %8.2f ms |\n", format, n, played,
            best * 1e3);
+    /* The same event as a file: `tourney standings` on it under callgrind
+     * (--toggle-collect=tny_standings_compute) counts what was timed. */
+    char *text = NULL, path[128];
+    snprintf(path, sizeof(path), "/tmp/tourney-bench-standings-%s-%d.json",
+             format, n);
+    FILE *f = tny_event_to_json(&ev, &text) == 0 ? fopen(path, "w") : NULL;
+    if (!f || fputs(text, f) < 0)
+        failed(format, "standings event file not written");
+    if (f)
+        fclose(f);
+    free(text);
     tny_event_release(&ev);
 }
 
@@ -182,8 +195,17 @@ static void bench_copy(const char *format, const char *options, int n,
     tny_event_release(&ev);
 }
 
-int main(void)
+/* --once: each format's standings computed once and nothing else, for
+ * callgrind (README, benchmarks: --toggle-collect=tny_standings_compute). */
+int main(int argc, char **argv)
 {
+    bool once = argc > 1 && strcmp(argv[1], "--once") == 0;
+    if (argc > 1 && !once) {
+        fprintf(stderr, "usage: bench_standings [--once]\n");
+        return 2;
+    }
+    if (once)
+        reps = 1;
     printf(
         "| what | format | players | rounds | time |\n|---|---|---|---|---|\n");
     bench_standings("got-lcg2",
@@ -193,6 +215,8 @@ int main(void)
     bench_standings("neuroshima-hex", "{\"swiss_rounds\":10,\"cut\":0}", 10000,
                     10);
     bench_standings("catan", "{\"rounds\":10}", 10000, 10);
+    if (once)
+        return failures ? 1 : 0;
     bench_pair_file("got-lcg2",
                     "{\"structure\":\"custom\",\"swiss_rounds\":10,"
                     "\"cut\":0}",

@@ -26,6 +26,7 @@ done
 packages=(
     build-essential cmake pkg-config git   # toolchain
     libjansson-dev                         # JSON: event files, formats, feed
+    libyajl-dev                            # JSON: event files read without a tree (speed)
     libcsv-dev                             # CSV: player import, standings/results export
     libcmocka-dev                          # unit-test harness (ctest-readable)
     libsqlite3-dev                         # hub store
@@ -70,7 +71,7 @@ if [ "$cross" = 1 ]; then
     fi
     packages+=(
         crossbuild-essential-arm64             # aarch64-linux-gnu-gcc, arm64 libc
-        libjansson-dev:arm64 libcsv-dev:arm64 libsqlite3-dev:arm64 libcmocka-dev:arm64
+        libjansson-dev:arm64 libyajl-dev:arm64 libcsv-dev:arm64 libsqlite3-dev:arm64 libcmocka-dev:arm64
         libpaho-mqtt-dev:arm64 libssl-dev:arm64
         libprotobuf-c-dev:arm64 libncurses-dev:arm64
         qemu-user                              # runs the arm64 binaries in tests

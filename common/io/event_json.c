@@ -115,11 +115,11 @@ static bool valid_id(const char *s)
     return true;
 }
 
-static int dup_string(const json_t *v, const char *path, size_t max, char **out,
-                      struct tny_diag *diag)
+static int dup_string(const struct tny_jv *v, const char *path, size_t max,
+                      char **out, struct tny_diag *diag)
 {
     const char *s;
-    int rc = tny__string(v, path, max, &s, diag);
+    int rc = tny__v_string(v, path, max, &s, diag);
     if (rc < 0)
         return rc;
     *out = strdup(s);
@@ -129,10 +129,10 @@ static int dup_string(const json_t *v, const char *path, size_t max, char **out,
 }
 
 /* Optional string key into *out (heap). */
-static int opt_string(const json_t *obj, const char *path, const char *key,
-                      char **out, struct tny_diag *diag)
+static int opt_string(const struct tny_jv *obj, const char *path,
+                      const char *key, char **out, struct tny_diag *diag)
 {
-    json_t *v = json_object_get(obj, key);
+    const struct tny_jv *v = tny__jv_get(obj, key);
     char p[TNY__PATH_MAX];
     if (!v)
         return TNY_OK;
@@ -141,11 +141,11 @@ static int opt_string(const json_t *obj, const char *path, const char *key,
 }
 
 /* A player id string that names a known player. */
-static int player_ref(const struct eparse *ep, const json_t *v,
+static int player_ref(const struct eparse *ep, const struct tny_jv *v,
                       const char *path, int32_t *out)
 {
     const char *id;
-    int rc = tny__string(v, path, TNY_ID_MAX, &id, ep->diag);
+    int rc = tny__v_string(v, path, TNY_ID_MAX, &id, ep->diag);
     if (rc < 0)
         return rc;
     int32_t p = index_find(&ep->ids, ep->ev, id);
@@ -156,10 +156,10 @@ static int player_ref(const struct eparse *ep, const json_t *v,
     return TNY_OK;
 }
 
-static int need(const json_t *obj, const char *path, const char *key,
-                json_t **out, struct tny_diag *diag)
+static int need(const struct tny_jv *obj, const char *path, const char *key,
+                const struct tny_jv **out, struct tny_diag *diag)
 {
-    *out = json_object_get(obj, key);
+    *out = tny__jv_get(obj, key);
     if (!*out) {
         char p[TNY__PATH_MAX];
         tny__path_key(p, path, key);
@@ -171,7 +171,7 @@ static int need(const json_t *obj, const char *path, const char *key,
 /* ---- players ----------------------------------------------------------- */
 
 /* An array of army names of the format (NH-10, NH-11) into indices. */
-static int army_list(const struct tny_format *fmt, const json_t *v,
+static int army_list(const struct tny_format *fmt, const struct tny_jv *v,
                      const char *p, int32_t *out, int32_t *n,
                      struct tny_diag *diag)
 {
@@ -180,13 +180,13 @@ static int army_list(const struct tny_format *fmt, const json_t *v,
     if (fmt->n_armies == 0)
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s: format \"%s\" has no army list", p, fmt->name);
-    if ((rc = tny__want_array(v, p, TNY_MAX_ARMIES, diag)) < 0)
+    if ((rc = tny__v_want_array(v, p, TNY_MAX_ARMIES, diag)) < 0)
         return rc;
-    for (size_t i = 0; i < json_array_size(v); i++) {
+    for (size_t i = 0; i < (size_t)v->n; i++) {
         const char *name;
         tny__path_index(ip, p, i);
-        if ((rc = tny__string(json_array_get(v, i), ip, TNY_NAME_MAX, &name,
-                              diag)) < 0)
+        if ((rc = tny__v_string(v->u.kids[i], ip, TNY_NAME_MAX, &name, diag)) <
+            0)
             return rc;
         int32_t a = tny_format_army_index(fmt, name);
         if (a < 0)
@@ -196,22 +196,22 @@ static int army_list(const struct tny_format *fmt, const json_t *v,
                                 ip, name, fmt->name);
         out[i] = a;
     }
-    *n = (int32_t)json_array_size(v);
+    *n = (int32_t)(size_t)v->n;
     return TNY_OK;
 }
 
-static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
-                        struct tny_player *pl)
+static int parse_player(struct eparse *ep, const struct tny_jv *obj,
+                        const char *path, struct tny_player *pl)
 {
     struct tny_diag *diag = ep->diag;
     const struct tny_format *fmt = &ep->ev->format;
     char p[TNY__PATH_MAX], ip[TNY__PATH_MAX];
-    json_t *v;
+    const struct tny_jv *v;
     int64_t x;
     int rc;
 
-    if ((rc = tny__want_object(obj, path, diag)) < 0 ||
-        (rc = tny__check_keys(obj, path, player_keys, diag)) < 0 ||
+    if ((rc = tny__v_want_object(obj, path, diag)) < 0 ||
+        (rc = tny__v_check_keys(obj, path, player_keys, diag)) < 0 ||
         (rc = need(obj, path, "id", &v, diag)) < 0)
         return rc;
     tny__path_key(p, path, "id");
@@ -233,83 +233,84 @@ static int parse_player(struct eparse *ep, const json_t *obj, const char *path,
         (rc = opt_string(obj, path, "faction", &pl->faction, diag)) < 0 ||
         (rc = opt_string(obj, path, "agenda", &pl->agenda, diag)) < 0)
         return rc;
-    if ((v = json_object_get(obj, "decklist"))) { /* GT-14, judges only */
+    if ((v = tny__jv_get(obj, "decklist"))) { /* GT-14, judges only */
         tny__path_key(p, path, "decklist");
         if ((rc = dup_string(v, p, TNY_DECKLIST_MAX, &pl->decklist, diag)) < 0)
             return rc;
     }
-    if ((v = json_object_get(obj, "rating"))) {
+    if ((v = tny__jv_get(obj, "rating"))) {
         tny__path_key(p, path, "rating");
-        if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
-            fabs(json_number_value(v)) > 1e6)
+        double r = v->type == TNY_J_INT ? (double)v->u.i : v->u.d;
+        if ((v->type != TNY_J_INT && v->type != TNY_J_REAL) || !isfinite(r) ||
+            fabs(r) > 1e6)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected a number -1000000..1000000", p);
         pl->has_rating = true;
-        pl->rating = json_number_value(v);
+        pl->rating = r;
     }
-    if ((v = json_object_get(obj, "armies"))) {
+    if ((v = tny__jv_get(obj, "armies"))) {
         tny__path_key(p, path, "armies");
         if ((rc = army_list(fmt, v, p, pl->armies, &pl->n_armies, diag)) < 0)
             return rc;
     }
-    if ((v = json_object_get(obj, "knockout_armies"))) { /* NH-11 */
+    if ((v = tny__jv_get(obj, "knockout_armies"))) { /* NH-11 */
         tny__path_key(p, path, "knockout_armies");
         if ((rc = army_list(fmt, v, p, pl->ko_armies, &pl->n_ko_armies, diag)) <
             0)
             return rc;
     }
-    if ((v = json_object_get(obj, "hook"))) { /* NH-10 swap token */
+    if ((v = tny__jv_get(obj, "hook"))) { /* NH-10 swap token */
         tny__path_key(p, path, "hook");
-        if ((rc = tny__bool(v, p, &pl->hook, diag)) < 0)
+        if ((rc = tny__v_bool(v, p, &pl->hook, diag)) < 0)
             return rc;
     }
-    if ((v = json_object_get(obj, "beginner"))) {
+    if ((v = tny__jv_get(obj, "beginner"))) {
         tny__path_key(p, path, "beginner");
-        if ((rc = tny__bool(v, p, &pl->beginner, diag)) < 0)
+        if ((rc = tny__v_bool(v, p, &pl->beginner, diag)) < 0)
             return rc;
     }
-    if ((v = json_object_get(obj, "colour_blind"))) {
+    if ((v = tny__jv_get(obj, "colour_blind"))) {
         tny__path_key(p, path, "colour_blind");
-        if ((rc = tny__bool(v, p, &pl->colour_blind, diag)) < 0)
+        if ((rc = tny__v_bool(v, p, &pl->colour_blind, diag)) < 0)
             return rc;
     }
-    if ((v = json_object_get(obj, "colours"))) {
+    if ((v = tny__jv_get(obj, "colours"))) {
         tny__path_key(p, path, "colours");
-        if ((rc = tny__want_array(v, p, 2, diag)) < 0)
+        if ((rc = tny__v_want_array(v, p, 2, diag)) < 0)
             return rc;
-        for (size_t i = 0; i < json_array_size(v); i++) {
+        for (size_t i = 0; i < (size_t)v->n; i++) {
             tny__path_index(ip, p, i);
-            if ((rc = dup_string(json_array_get(v, i), ip, 32, &pl->colours[i],
-                                 diag)) < 0)
+            if ((rc = dup_string(v->u.kids[i], ip, 32, &pl->colours[i], diag)) <
+                0)
                 return rc;
             pl->n_colours = (int32_t)i + 1;
         }
     }
     pl->first_round = 1;
-    if ((v = json_object_get(obj, "late_from_round"))) {
+    if ((v = tny__jv_get(obj, "late_from_round"))) {
         tny__path_key(p, path, "late_from_round");
-        if ((rc = tny__int(v, p, 1, TNY_MAX_ROUNDS, &x, diag)) < 0)
+        if ((rc = tny__v_int(v, p, 1, TNY_MAX_ROUNDS, &x, diag)) < 0)
             return rc;
         pl->first_round = (int32_t)x;
     }
-    if ((v = json_object_get(obj, "fixed_table"))) {
+    if ((v = tny__jv_get(obj, "fixed_table"))) {
         tny__path_key(p, path, "fixed_table");
-        if ((rc = tny__int(v, p, 1, TNY_MAX_PLAYERS, &x, diag)) < 0)
+        if ((rc = tny__v_int(v, p, 1, TNY_MAX_PLAYERS, &x, diag)) < 0)
             return rc;
         pl->fixed_table = (int32_t)x;
     }
     return TNY_OK;
 }
 
-static int parse_players(struct eparse *ep, const json_t *arr)
+static int parse_players(struct eparse *ep, const struct tny_jv *arr)
 {
     struct tny_event *ev = ep->ev;
     char p[TNY__PATH_MAX];
     int rc;
-    if ((rc = tny__want_array(arr, "event.players", TNY_MAX_PLAYERS,
-                              ep->diag)) < 0)
+    if ((rc = tny__v_want_array(arr, "event.players", TNY_MAX_PLAYERS,
+                                ep->diag)) < 0)
         return rc;
-    size_t n = json_array_size(arr);
+    size_t n = (size_t)arr->n;
     ev->players = calloc(n ? n : 1, sizeof(*ev->players));
     if (!ev->players || index_init(&ep->ids, (int32_t)n) < 0)
         return TNY_ENOMEM;
@@ -317,7 +318,7 @@ static int parse_players(struct eparse *ep, const json_t *arr)
         struct tny_player *pl = &ev->players[i];
         ev->n_players = (int32_t)i + 1; /* so release frees what we have */
         tny__path_index(p, "event.players", i);
-        if ((rc = parse_player(ep, json_array_get(arr, i), p, pl)) < 0)
+        if ((rc = parse_player(ep, arr->u.kids[i], p, pl)) < 0)
             return rc;
         size_t slot = index_slot(&ep->ids, ev, pl->id);
         if (ep->ids.slots[slot] >= 0)
@@ -330,21 +331,21 @@ static int parse_players(struct eparse *ep, const json_t *arr)
     return TNY_OK;
 }
 
-static int parse_lifecycle(struct eparse *ep, const json_t *arr,
+static int parse_lifecycle(struct eparse *ep, const struct tny_jv *arr,
                            const char *path, bool dq)
 {
     char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
-    json_t *v;
+    const struct tny_jv *v;
     int64_t x;
     int32_t who;
     int rc;
-    if ((rc = tny__want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
+    if ((rc = tny__v_want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
         return rc;
-    for (size_t i = 0; i < json_array_size(arr); i++) {
-        const json_t *o = json_array_get(arr, i);
+    for (size_t i = 0; i < (size_t)arr->n; i++) {
+        const struct tny_jv *o = arr->u.kids[i];
         tny__path_index(p, path, i);
-        if ((rc = tny__want_object(o, p, ep->diag)) < 0 ||
-            (rc = tny__check_keys(o, p, dq ? dq_keys : drop_keys, ep->diag)) <
+        if ((rc = tny__v_want_object(o, p, ep->diag)) < 0 ||
+            (rc = tny__v_check_keys(o, p, dq ? dq_keys : drop_keys, ep->diag)) <
                 0 ||
             (rc = need(o, p, "player", &v, ep->diag)) < 0)
             return rc;
@@ -361,7 +362,7 @@ static int parse_lifecycle(struct eparse *ep, const json_t *arr,
             return rc;
         tny__path_key(kp, p, "after_round");
         /* A drop after round 0 is a registered player who never came. */
-        if ((rc = tny__int(v, kp, dq ? 1 : 0, TNY_MAX_ROUNDS, &x, ep->diag)) <
+        if ((rc = tny__v_int(v, kp, dq ? 1 : 0, TNY_MAX_ROUNDS, &x, ep->diag)) <
             0)
             return rc;
         pl->no_show = !dq && x == 0;
@@ -370,9 +371,10 @@ static int parse_lifecycle(struct eparse *ep, const json_t *arr,
             continue;
         }
         pl->dropped_after = (int32_t)x;
-        if ((v = json_object_get(o, "rejoin_round"))) {
+        if ((v = tny__jv_get(o, "rejoin_round"))) {
             tny__path_key(kp, p, "rejoin_round");
-            if ((rc = tny__int(v, kp, x + 1, TNY_MAX_ROUNDS, &x, ep->diag)) < 0)
+            if ((rc = tny__v_int(v, kp, x + 1, TNY_MAX_ROUNDS, &x, ep->diag)) <
+                0)
                 return rc;
             pl->rejoined_from = (int32_t)x;
         }
@@ -392,11 +394,11 @@ static int seat_of_id(const struct rparse *ep, const struct tny_table *t,
 }
 
 /* A seat given by player id ("winner": "p1"). */
-static int seat_ref(const struct rparse *ep, const json_t *v, const char *path,
-                    const struct tny_table *t, int32_t *out)
+static int seat_ref(const struct rparse *ep, const struct tny_jv *v,
+                    const char *path, const struct tny_table *t, int32_t *out)
 {
     const char *id;
-    int rc = tny__string(v, path, TNY_ID_MAX, &id, ep->diag);
+    int rc = tny__v_string(v, path, TNY_ID_MAX, &id, ep->diag);
     if (rc < 0)
         return rc;
     int s = seat_of_id(ep, t, id);
@@ -412,12 +414,12 @@ enum map_kind { MAP_INT, MAP_POINTS, MAP_ARMY };
 
 /* An object keyed by the table's player ids: {"p1": 45, "p2": 38}.  With
  * need_all every seat must appear.  Values go to out[seat]. */
-static int seat_map(const struct rparse *ep, const json_t *res,
+static int seat_map(const struct rparse *ep, const struct tny_jv *res,
                     const char *path, const char *key,
                     const struct tny_table *t, bool need_all,
                     enum map_kind kind, void *out, bool *present)
 {
-    json_t *map = json_object_get(res, key), *v;
+    const struct tny_jv *map = tny__jv_get(res, key);
     char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
     bool seen[TNY_MAX_SEATS] = {false};
     const char *id;
@@ -427,9 +429,11 @@ static int seat_map(const struct rparse *ep, const json_t *res,
     if (!map)
         return TNY_OK;
     tny__path_key(p, path, key);
-    if ((rc = tny__want_object(map, p, ep->diag)) < 0)
+    if ((rc = tny__v_want_object(map, p, ep->diag)) < 0)
         return rc;
-    json_object_foreach (map, id, v) {
+    for (uint32_t i = 0; i < map->n; i++) {
+        const struct tny_jv *v = map->u.kids[i];
+        id = v->key;
         tny__path_key(kp, p, id);
         int s = seat_of_id(ep, t, id);
         if (s < 0)
@@ -439,16 +443,17 @@ static int seat_map(const struct rparse *ep, const json_t *res,
         seen[s] = true;
         if (kind == MAP_INT) {
             int64_t x;
-            if ((rc = tny__int(v, kp, INT32_MIN, INT32_MAX, &x, ep->diag)) < 0)
+            if ((rc = tny__v_int(v, kp, INT32_MIN, INT32_MAX, &x, ep->diag)) <
+                0)
                 return rc;
             ((int32_t *)out)[s] = (int32_t)x;
         } else if (kind == MAP_POINTS) {
-            if ((rc = tny__points(v, kp, 100000, &((int64_t *)out)[s],
-                                  ep->diag)) < 0)
+            if ((rc = tny__v_points(v, kp, 100000, &((int64_t *)out)[s],
+                                    ep->diag)) < 0)
                 return rc;
         } else {
             const char *name;
-            if ((rc = tny__string(v, kp, TNY_NAME_MAX, &name, ep->diag)) < 0)
+            if ((rc = tny__v_string(v, kp, TNY_NAME_MAX, &name, ep->diag)) < 0)
                 return rc;
             int32_t a = tny_format_army_index(&ep->ev->format, name);
             if (a < 0)
@@ -470,7 +475,7 @@ static int seat_map(const struct rparse *ep, const json_t *res,
 
 /* The result keys of the event's game (result_schema.h); an unknown key
  * names the game. */
-static int result_keys(const struct rparse *ep, const json_t *res,
+static int result_keys(const struct rparse *ep, const struct tny_jv *res,
                        const char *path)
 {
     const enum tny_result_key *keys;
@@ -479,7 +484,7 @@ static int result_keys(const struct rparse *ep, const json_t *res,
     for (int32_t i = 0; i < n; i++)
         names[i] = tny_result_key_name(keys[i]);
     names[n] = NULL;
-    int rc = tny__check_keys(res, path, names, ep->diag);
+    int rc = tny__v_check_keys(res, path, names, ep->diag);
     if (rc < 0 && ep->diag) {
         char msg[sizeof(ep->diag->msg)];
         memcpy(msg, ep->diag->msg, sizeof(msg));
@@ -490,7 +495,7 @@ static int result_keys(const struct rparse *ep, const json_t *res,
 }
 
 /* Two-player game: scores and/or one outcome, each allowed by the format. */
-static int parse_two_player(const struct rparse *ep, const json_t *res,
+static int parse_two_player(const struct rparse *ep, const struct tny_jv *res,
                             const char *path, struct tny_table *t)
 {
     const struct tny_format *fmt = &ep->ev->format;
@@ -504,23 +509,23 @@ static int parse_two_player(const struct rparse *ep, const json_t *res,
     const bool allowed[] = {fmt->draws, fmt->intentional_draws,
                             fmt->double_losses};
     char p[TNY__PATH_MAX];
-    json_t *v;
+    const struct tny_jv *v;
     int rc, outcomes = 0;
     if ((rc = result_keys(ep, res, path)) < 0 ||
         (rc = seat_map(ep, res, path, KEY(SCORES), t, true, MAP_INT, r->score,
                        &r->has_score)) < 0)
         return rc;
-    if ((v = json_object_get(res, KEY(WINNER)))) {
+    if ((v = tny__jv_get(res, KEY(WINNER)))) {
         tny__path_key(p, path, KEY(WINNER));
         if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
             return rc;
         outcomes++;
     }
     for (int i = 0; i < 3; i++) {
-        if (!(v = json_object_get(res, tny_result_key_name(flags[i]))))
+        if (!(v = tny__jv_get(res, tny_result_key_name(flags[i]))))
             continue;
         tny__path_key(p, path, tny_result_key_name(flags[i]));
-        if ((rc = tny__bool(v, p, field[i], diag)) < 0)
+        if ((rc = tny__v_bool(v, p, field[i], diag)) < 0)
             return rc;
         if (!*field[i])
             continue;
@@ -555,46 +560,46 @@ static int parse_two_player(const struct rparse *ep, const json_t *res,
     return TNY_OK;
 }
 
-static int parse_result(const struct rparse *ep, const json_t *res,
+static int parse_result(const struct rparse *ep, const struct tny_jv *res,
                         const char *path, struct tny_table *t)
 {
     struct tny_result *r = &t->result;
     struct tny_diag *diag = ep->diag;
     char p[TNY__PATH_MAX];
-    json_t *v;
+    const struct tny_jv *v;
     bool has;
     int rc;
     int64_t x;
 
-    if ((rc = tny__want_object(res, path, diag)) < 0)
+    if ((rc = tny__v_want_object(res, path, diag)) < 0)
         return rc;
-    if ((v = json_object_get(res, KEY(LOTS)))) { /* CM-4: the table's lots */
+    if ((v = tny__jv_get(res, KEY(LOTS)))) { /* CM-4: the table's lots */
         tny__path_key(p, path, KEY(LOTS));
-        if ((rc = tny__want_array(v, p, TNY_MAX_LOTS, diag)) < 0)
+        if ((rc = tny__v_want_array(v, p, TNY_MAX_LOTS, diag)) < 0)
             return rc;
-        for (size_t i = 0; i < json_array_size(v); i++) {
+        for (size_t i = 0; i < (size_t)v->n; i++) {
             char ip[TNY__PATH_MAX];
             const char *s;
             tny__path_index(ip, p, i);
-            if ((rc = tny__string(json_array_get(v, i), ip, TNY_LOT_MAX - 1, &s,
-                                  diag)) < 0)
+            if ((rc = tny__v_string(v->u.kids[i], ip, TNY_LOT_MAX - 1, &s,
+                                    diag)) < 0)
                 return rc;
             snprintf(r->lots[i], TNY_LOT_MAX, "%s", s);
         }
-        r->n_lots = (int32_t)json_array_size(v);
+        r->n_lots = (int32_t)(size_t)v->n;
     }
     switch (ep->ev->format.game) {
     case TNY_GAME_NEUROSHIMA_HEX:
         if ((rc = result_keys(ep, res, path)) < 0)
             return rc;
-        if ((v = json_object_get(res, KEY(WINNER)))) {
+        if ((v = tny__jv_get(res, KEY(WINNER)))) {
             tny__path_key(p, path, KEY(WINNER));
             if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
                 return rc;
         }
-        if ((v = json_object_get(res, KEY(DRAW)))) {
+        if ((v = tny__jv_get(res, KEY(DRAW)))) {
             tny__path_key(p, path, KEY(DRAW));
-            if ((rc = tny__bool(v, p, &r->draw, diag)) < 0)
+            if ((rc = tny__v_bool(v, p, &r->draw, diag)) < 0)
                 return rc;
             if (r->draw && r->winner >= 0)
                 return tny_diag_set(diag, TNY_EINVAL,
@@ -606,11 +611,11 @@ static int parse_result(const struct rparse *ep, const json_t *res,
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" or \"draw\": true",
                                 path);
-        if ((v = json_object_get(res, KEY(HQ_DIFF)))) {
+        if ((v = tny__jv_get(res, KEY(HQ_DIFF)))) {
             tny__path_key(p, path, KEY(HQ_DIFF));
             /* Any integer here: the range is the format's, checked (one
              * message for both ends) by tny_result_validate. */
-            if ((rc = tny__int(v, p, INT32_MIN, INT32_MAX, &x, diag)) < 0)
+            if ((rc = tny__v_int(v, p, INT32_MIN, INT32_MAX, &x, diag)) < 0)
                 return rc;
             r->hq_diff = (int32_t)x;
             if (r->draw && x != 0)
@@ -635,20 +640,20 @@ static int parse_result(const struct rparse *ep, const json_t *res,
                            r->penalty, NULL)) < 0)
             return rc;
         r->decided = has_tp;
-        if ((v = json_object_get(res, KEY(DRAW)))) {
+        if ((v = tny__jv_get(res, KEY(DRAW)))) {
             /* Seed 001 s13: the board could not be restored. */
             tny__path_key(p, path, KEY(DRAW));
-            if ((rc = tny__bool(v, p, &r->draw, diag)) < 0)
+            if ((rc = tny__v_bool(v, p, &r->draw, diag)) < 0)
                 return rc;
-            if (r->draw && (r->has_score || has_tp ||
-                            json_object_get(res, KEY(DEFAULT_WIN))))
+            if (r->draw &&
+                (r->has_score || has_tp || tny__jv_get(res, KEY(DEFAULT_WIN))))
                 return tny_diag_set(diag, TNY_EINVAL,
                                     "%s: a draw (the board could not be "
                                     "restored, seed 001 s13) has no "
                                     "\"scores\", \"tp\" or \"default_win\"",
                                     p);
         }
-        if ((v = json_object_get(res, KEY(DEFAULT_WIN)))) {
+        if ((v = tny__jv_get(res, KEY(DEFAULT_WIN)))) {
             tny__path_key(p, path, KEY(DEFAULT_WIN));
             if ((rc = seat_ref(ep, v, p, t, &r->default_winner)) < 0)
                 return rc;
@@ -685,28 +690,27 @@ static int parse_result(const struct rparse *ep, const json_t *res,
     case TNY_GAME_GOT_LCG2:
         if ((rc = result_keys(ep, res, path)) < 0)
             return rc;
-        if ((v = json_object_get(res, KEY(WINNER)))) {
+        if ((v = tny__jv_get(res, KEY(WINNER)))) {
             tny__path_key(p, path, KEY(WINNER));
             if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
                 return rc;
         }
-        if ((v = json_object_get(res, KEY(MODIFIED)))) {
+        if ((v = tny__jv_get(res, KEY(MODIFIED)))) {
             tny__path_key(p, path, KEY(MODIFIED));
-            if ((rc = tny__bool(v, p, &r->modified, diag)) < 0)
+            if ((rc = tny__v_bool(v, p, &r->modified, diag)) < 0)
                 return rc;
         }
-        if ((v = json_object_get(res, KEY(GAMES)))) {
+        if ((v = tny__jv_get(res, KEY(GAMES)))) {
             char gp[TNY__PATH_MAX];
             tny__path_key(p, path, KEY(GAMES));
-            if ((rc = tny__want_array(v, p, 3, diag)) < 0)
+            if ((rc = tny__v_want_array(v, p, 3, diag)) < 0)
                 return rc;
-            for (size_t g = 0; g < json_array_size(v); g++) {
+            for (size_t g = 0; g < (size_t)v->n; g++) {
                 tny__path_index(gp, p, g);
-                if ((rc = seat_ref(ep, json_array_get(v, g), gp, t,
-                                   &r->games[g])) < 0)
+                if ((rc = seat_ref(ep, v->u.kids[g], gp, t, &r->games[g])) < 0)
                     return rc;
             }
-            r->n_games = (int32_t)json_array_size(v);
+            r->n_games = (int32_t)(size_t)v->n;
         }
         if (r->winner < 0 && r->n_games == 0)
             return tny_diag_set(diag, TNY_EINVAL,
@@ -744,55 +748,59 @@ int tny_result_from_json(const struct tny_event *ev, const struct tny_table *t,
 {
     struct rparse rp = {.ev = ev, .diag = diag};
     struct tny_table tb = *t;
+    struct tny_jdoc doc;
     int rc;
+    if ((rc = tny__jdoc_from_json(&doc, obj)) < 0)
+        return tny_diag_set(diag, rc, "%s: out of memory", path);
     result_reset(&tb.result);
-    if ((rc = parse_result(&rp, obj, path, &tb)) == 0)
+    if ((rc = parse_result(&rp, doc.root, path, &tb)) == 0)
         *out = tb.result;
+    tny__jdoc_release(&doc);
     return rc;
 }
 
 /* ---- rounds ------------------------------------------------------------ */
 
-static int parse_table(const struct eparse *ep, const json_t *obj,
+static int parse_table(const struct eparse *ep, const struct tny_jv *obj,
                        const char *path, struct tny_table *t)
 {
     struct tny_diag *diag = ep->diag;
     char p[TNY__PATH_MAX], ip[TNY__PATH_MAX];
-    json_t *v;
+    const struct tny_jv *v;
     int64_t x;
     int rc;
 
     result_reset(&t->result);
-    if ((rc = tny__want_object(obj, path, diag)) < 0)
+    if ((rc = tny__v_want_object(obj, path, diag)) < 0)
         return rc;
-    if ((v = json_object_get(obj, "bye"))) {
-        if ((rc = tny__check_keys(obj, path, bye_keys, diag)) < 0)
+    if ((v = tny__jv_get(obj, "bye"))) {
+        if ((rc = tny__v_check_keys(obj, path, bye_keys, diag)) < 0)
             return rc;
         tny__path_key(p, path, "bye");
         t->is_bye = true;
         t->n_seats = 1;
         return player_ref(ep, v, p, &t->seats[0]);
     }
-    if ((rc = tny__check_keys(obj, path, table_keys, diag)) < 0 ||
+    if ((rc = tny__v_check_keys(obj, path, table_keys, diag)) < 0 ||
         (rc = need(obj, path, "table", &v, diag)) < 0)
         return rc;
     tny__path_key(p, path, "table");
-    if ((rc = tny__int(v, p, 1, TNY_MAX_PLAYERS, &x, diag)) < 0)
+    if ((rc = tny__v_int(v, p, 1, TNY_MAX_PLAYERS, &x, diag)) < 0)
         return rc;
     t->number = (int32_t)x;
     if ((rc = need(obj, path, "players", &v, diag)) < 0)
         return rc;
     tny__path_key(p, path, "players");
-    if ((rc = tny__want_array(v, p, TNY_MAX_SEATS, diag)) < 0)
+    if ((rc = tny__v_want_array(v, p, TNY_MAX_SEATS, diag)) < 0)
         return rc;
-    if (json_array_size(v) < 2)
+    if ((size_t)v->n < 2)
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s: expected 2..%d players "
                             "(a bye is {\"bye\": id})",
                             p, TNY_MAX_SEATS);
-    for (size_t s = 0; s < json_array_size(v); s++) {
+    for (size_t s = 0; s < (size_t)v->n; s++) {
         tny__path_index(ip, p, s);
-        if ((rc = player_ref(ep, json_array_get(v, s), ip, &t->seats[s])) < 0)
+        if ((rc = player_ref(ep, v->u.kids[s], ip, &t->seats[s])) < 0)
             return rc;
         for (size_t u = 0; u < s; u++)
             if (t->seats[u] == t->seats[s])
@@ -801,24 +809,24 @@ static int parse_table(const struct eparse *ep, const json_t *obj,
                                     "at this table",
                                     ip, ep->ev->players[t->seats[s]].id);
     }
-    t->n_seats = (int32_t)json_array_size(v);
-    if ((v = json_object_get(obj, "sides"))) {
+    t->n_seats = (int32_t)(size_t)v->n;
+    if ((v = tny__jv_get(obj, "sides"))) {
         const struct tny_format *f = &ep->ev->format;
         tny__path_key(p, path, "sides");
-        if ((rc = tny__want_array(v, p, TNY_MAX_SEATS, diag)) < 0)
+        if ((rc = tny__v_want_array(v, p, TNY_MAX_SEATS, diag)) < 0)
             return rc;
-        if (f->n_sides != 2 || json_array_size(v) != (size_t)t->n_seats)
+        if (f->n_sides != 2 || (size_t)v->n != (size_t)t->n_seats)
             return tny_diag_set(diag, TNY_EINVAL,
                                 f->n_sides != 2
                                     ? "%s: format \"%s\" has no sides"
                                     : "%s: expected one side per player "
                                       "(format \"%s\")",
                                 p, f->name);
-        for (size_t s = 0; s < json_array_size(v); s++) {
+        for (size_t s = 0; s < (size_t)v->n; s++) {
             const char *name;
             tny__path_index(ip, p, s);
-            if ((rc = tny__string(json_array_get(v, s), ip, TNY_NAME_MAX, &name,
-                                  diag)) < 0)
+            if ((rc = tny__v_string(v->u.kids[s], ip, TNY_NAME_MAX, &name,
+                                    diag)) < 0)
                 return rc;
             int32_t k = tny_format_side_index(f, name);
             if (k < 0)
@@ -831,7 +839,7 @@ static int parse_table(const struct eparse *ep, const json_t *obj,
         }
         t->has_sides = true;
     }
-    if ((v = json_object_get(obj, "result"))) {
+    if ((v = tny__jv_get(obj, "result"))) {
         struct rparse rp = {.ev = ep->ev, .diag = diag};
         tny__path_key(p, path, "result");
         if ((rc = parse_result(&rp, v, p, t)) < 0)
@@ -841,31 +849,31 @@ static int parse_table(const struct eparse *ep, const json_t *obj,
     return TNY_OK;
 }
 
-static int parse_rounds(struct eparse *ep, const json_t *arr)
+static int parse_rounds(struct eparse *ep, const struct tny_jv *arr)
 {
     struct tny_event *ev = ep->ev;
     char p[TNY__PATH_MAX], kp[TNY__PATH_MAX], tp[TNY__PATH_MAX];
-    json_t *v;
+    const struct tny_jv *v;
     int rc;
-    if ((rc = tny__want_array(arr, "event.rounds", TNY_MAX_ROUNDS, ep->diag)) <
-        0)
+    if ((rc = tny__v_want_array(arr, "event.rounds", TNY_MAX_ROUNDS,
+                                ep->diag)) < 0)
         return rc;
-    size_t n = json_array_size(arr);
+    size_t n = (size_t)arr->n;
     ev->rounds = calloc(n ? n : 1, sizeof(*ev->rounds));
     if (!ev->rounds)
         return TNY_ENOMEM;
     for (size_t r = 0; r < n; r++) {
-        const json_t *obj = json_array_get(arr, r);
+        const struct tny_jv *obj = arr->u.kids[r];
         struct tny_round *round = &ev->rounds[r];
         ev->n_rounds = (int32_t)r + 1;
         tny__path_index(p, "event.rounds", r);
-        if ((rc = tny__want_object(obj, p, ep->diag)) < 0 ||
-            (rc = tny__check_keys(obj, p, round_keys, ep->diag)) < 0 ||
+        if ((rc = tny__v_want_object(obj, p, ep->diag)) < 0 ||
+            (rc = tny__v_check_keys(obj, p, round_keys, ep->diag)) < 0 ||
             (rc = need(obj, p, "stage", &v, ep->diag)) < 0)
             return rc;
         const char *name;
         tny__path_key(kp, p, "stage");
-        if ((rc = tny__string(v, kp, 64, &name, ep->diag)) < 0)
+        if ((rc = tny__v_string(v, kp, 64, &name, ep->diag)) < 0)
             return rc;
         if (tny_stage_kind_from_name(name, &round->stage) < 0) {
             char list[200] = "";
@@ -886,17 +894,16 @@ static int parse_rounds(struct eparse *ep, const json_t *arr)
         if ((rc = need(obj, p, "tables", &v, ep->diag)) < 0)
             return rc;
         tny__path_key(kp, p, "tables");
-        if ((rc = tny__want_array(v, kp, TNY_MAX_PLAYERS, ep->diag)) < 0)
+        if ((rc = tny__v_want_array(v, kp, TNY_MAX_PLAYERS, ep->diag)) < 0)
             return rc;
-        size_t nt = json_array_size(v);
+        size_t nt = (size_t)v->n;
         round->tables = calloc(nt ? nt : 1, sizeof(*round->tables));
         if (!round->tables)
             return TNY_ENOMEM;
         round->n_tables = (int32_t)nt;
         for (size_t t = 0; t < nt; t++) {
             tny__path_index(tp, kp, t);
-            if ((rc = parse_table(ep, json_array_get(v, t), tp,
-                                  &round->tables[t])) < 0)
+            if ((rc = parse_table(ep, v->u.kids[t], tp, &round->tables[t])) < 0)
                 return rc;
         }
     }
@@ -907,26 +914,26 @@ static int parse_rounds(struct eparse *ep, const json_t *arr)
 
 /* "absences": [{"player": "p3", "round": 2}]: a round the player missed
  * without leaving the event; the player must not sit in that round. */
-static int parse_absences(struct eparse *ep, const json_t *arr)
+static int parse_absences(struct eparse *ep, const struct tny_jv *arr)
 {
     const char *path = "event.absences";
     char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
     struct tny_event *ev = ep->ev;
-    json_t *v;
+    const struct tny_jv *v;
     int64_t x;
     int32_t who;
     int rc;
-    if ((rc = tny__want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
+    if ((rc = tny__v_want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
         return rc;
-    size_t n = json_array_size(arr);
+    size_t n = (size_t)arr->n;
     ev->absences = calloc(n > 0 ? n : 1, sizeof(*ev->absences));
     if (!ev->absences)
         return TNY_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        const json_t *o = json_array_get(arr, i);
+        const struct tny_jv *o = arr->u.kids[i];
         tny__path_index(p, path, i);
-        if ((rc = tny__want_object(o, p, ep->diag)) < 0 ||
-            (rc = tny__check_keys(o, p, absence_keys, ep->diag)) < 0 ||
+        if ((rc = tny__v_want_object(o, p, ep->diag)) < 0 ||
+            (rc = tny__v_check_keys(o, p, absence_keys, ep->diag)) < 0 ||
             (rc = need(o, p, "player", &v, ep->diag)) < 0)
             return rc;
         tny__path_key(kp, p, "player");
@@ -934,7 +941,7 @@ static int parse_absences(struct eparse *ep, const json_t *arr)
             (rc = need(o, p, "round", &v, ep->diag)) < 0)
             return rc;
         tny__path_key(kp, p, "round");
-        if ((rc = tny__int(v, kp, 1, TNY_MAX_ROUNDS, &x, ep->diag)) < 0)
+        if ((rc = tny__v_int(v, kp, 1, TNY_MAX_ROUNDS, &x, ep->diag)) < 0)
             return rc;
         if (x <= ev->n_rounds) {
             const struct tny_round *round = &ev->rounds[x - 1];
@@ -952,22 +959,22 @@ static int parse_absences(struct eparse *ep, const json_t *arr)
 
 /* "cut_seeds": ["p3", "p1", ...]: the elimination stage's seeds as
  * another tool recorded them (issue 19), each player once. */
-static int parse_cut_seeds(struct eparse *ep, const json_t *arr)
+static int parse_cut_seeds(struct eparse *ep, const struct tny_jv *arr)
 {
     const char *path = "event.cut_seeds";
     char p[TNY__PATH_MAX];
     struct tny_event *ev = ep->ev;
     int rc;
-    if ((rc = tny__want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
+    if ((rc = tny__v_want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
         return rc;
-    size_t n = json_array_size(arr);
+    size_t n = (size_t)arr->n;
     ev->cut_seeds = calloc(n > 0 ? n : 1, sizeof(*ev->cut_seeds));
     if (!ev->cut_seeds)
         return TNY_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         int32_t who;
         tny__path_index(p, path, i);
-        if ((rc = player_ref(ep, json_array_get(arr, i), p, &who)) < 0)
+        if ((rc = player_ref(ep, arr->u.kids[i], p, &who)) < 0)
             return rc;
         for (int32_t j = 0; j < ev->n_cut_seeds; j++)
             if (ev->cut_seeds[j] == who)
@@ -979,29 +986,33 @@ static int parse_cut_seeds(struct eparse *ep, const json_t *arr)
     return TNY_OK;
 }
 
-static int event_from_json(const json_t *root, struct tny_event *ev,
+static int event_from_json(const struct tny_jv *root, struct tny_event *ev,
                            struct tny_diag *diag)
 {
     struct eparse ep = {.ev = ev, .ids = {NULL, 0}, .diag = diag};
-    json_t *v;
+    const struct tny_jv *v;
     int64_t x;
     int rc;
 
     tny_event_init(ev);
-    if ((rc = tny__want_object(root, "event", diag)) < 0 ||
-        (rc = tny__check_keys(root, "event", top_keys, diag)) < 0 ||
+    if ((rc = tny__v_want_object(root, "event", diag)) < 0 ||
+        (rc = tny__v_check_keys(root, "event", top_keys, diag)) < 0 ||
         (rc = need(root, "event", "format", &v, diag)) < 0)
         goto out;
-    if (json_is_string(v)) {
+    if (v->type == TNY_J_STRING) {
         struct tny_diag inner;
-        rc = tny_format_preset(json_string_value(v), &ev->format, &inner);
+        rc = tny_format_preset(v->u.s, &ev->format, &inner);
         if (rc < 0) {
             tny_diag_set(diag, rc, "event.format: %s", inner.msg);
             goto out;
         }
-    } else if (json_is_object(v)) {
-        if ((rc = tny_format_from_json(v, "event.format", &ev->format, diag)) <
-            0)
+    } else if (v->type == TNY_J_OBJECT) {
+        /* A few hundred values at most: format_json.c reads jansson. */
+        json_t *j = tny__jv_to_json(v);
+        rc = j ? tny_format_from_json(j, "event.format", &ev->format, diag)
+               : TNY_ENOMEM;
+        json_decref(j);
+        if (rc < 0)
             goto out;
     } else {
         rc = tny_diag_set(diag, TNY_EINVAL,
@@ -1009,27 +1020,31 @@ static int event_from_json(const json_t *root, struct tny_event *ev,
                           "name or a format object");
         goto out;
     }
-    if ((v = json_object_get(root, "options")) &&
-        (rc = tny_format_apply_options(&ev->format, v, "event.options", diag)) <
-            0)
-        goto out;
-    if ((v = json_object_get(root, "seed"))) {
-        if ((rc = tny__int(v, "event.seed", 0, INT64_MAX, &x, diag)) < 0)
+    if ((v = tny__jv_get(root, "options"))) {
+        json_t *j = tny__jv_to_json(v);
+        rc = j ? tny_format_apply_options(&ev->format, j, "event.options", diag)
+               : TNY_ENOMEM;
+        json_decref(j);
+        if (rc < 0)
+            goto out;
+    }
+    if ((v = tny__jv_get(root, "seed"))) {
+        if ((rc = tny__v_int(v, "event.seed", 0, INT64_MAX, &x, diag)) < 0)
             goto out;
         ev->seed = (uint64_t)x;
     }
-    if ((v = json_object_get(root, "title")) &&
-        (rc = tny__string_to(v, "event.title", ev->title, sizeof(ev->title),
-                             diag)) < 0)
+    if ((v = tny__jv_get(root, "title")) &&
+        (rc = tny__v_string_to(v, "event.title", ev->title, sizeof(ev->title),
+                               diag)) < 0)
         goto out;
     /* issue 21: one of the shipped languages, refused otherwise. */
-    if ((v = json_object_get(root, "language")) &&
-        ((rc = tny__string_to(v, "event.language", ev->language,
-                              sizeof(ev->language), diag)) < 0 ||
+    if ((v = tny__jv_get(root, "language")) &&
+        ((rc = tny__v_string_to(v, "event.language", ev->language,
+                                sizeof(ev->language), diag)) < 0 ||
          (rc = tny_language_check("event.language", ev->language, diag)) < 0))
         goto out;
-    if ((v = json_object_get(root, "level"))) { /* GT-15 */
-        const char *name = json_is_string(v) ? json_string_value(v) : "";
+    if ((v = tny__jv_get(root, "level"))) { /* GT-15 */
+        const char *name = (v->type == TNY_J_STRING) ? v->u.s : "";
         int which = 0;
         for (int i = 1; i < 4; i++)
             if (strcmp(name, level_names[i]) == 0)
@@ -1045,19 +1060,18 @@ static int event_from_json(const json_t *root, struct tny_event *ev,
     if ((rc = need(root, "event", "players", &v, diag)) < 0 ||
         (rc = parse_players(&ep, v)) < 0)
         goto out;
-    if ((v = json_object_get(root, "drops")) &&
+    if ((v = tny__jv_get(root, "drops")) &&
         (rc = parse_lifecycle(&ep, v, "event.drops", false)) < 0)
         goto out;
-    if ((v = json_object_get(root, "disqualified")) &&
+    if ((v = tny__jv_get(root, "disqualified")) &&
         (rc = parse_lifecycle(&ep, v, "event.disqualified", true)) < 0)
         goto out;
-    if ((v = json_object_get(root, "rounds")) &&
-        (rc = parse_rounds(&ep, v)) < 0)
+    if ((v = tny__jv_get(root, "rounds")) && (rc = parse_rounds(&ep, v)) < 0)
         goto out;
-    if ((v = json_object_get(root, "absences")) &&
+    if ((v = tny__jv_get(root, "absences")) &&
         (rc = parse_absences(&ep, v)) < 0)
         goto out;
-    if ((v = json_object_get(root, "cut_seeds")) &&
+    if ((v = tny__jv_get(root, "cut_seeds")) &&
         (rc = parse_cut_seeds(&ep, v)) < 0)
         goto out;
 out:
@@ -1073,8 +1087,8 @@ out:
 /* Parsed once without paths (they are for a message only); a refused
  * file is parsed again with them, and that pass's message (the same first
  * problem: parsing is deterministic) is the one given. */
-int tny_event_from_json(const json_t *root, struct tny_event *ev,
-                        struct tny_diag *diag)
+static int event_from_doc(const struct tny_jv *root, struct tny_event *ev,
+                          struct tny_diag *diag)
 {
     struct tny_diag quiet = {{0}};
     bool was = tny__paths_quiet(true);
@@ -1085,17 +1099,33 @@ int tny_event_from_json(const json_t *root, struct tny_event *ev,
     return event_from_json(root, ev, diag);
 }
 
+int tny_event_from_json(const json_t *root, struct tny_event *ev,
+                        struct tny_diag *diag)
+{
+    struct tny_jdoc doc;
+    int rc = tny__jdoc_from_json(&doc, root);
+    if (rc < 0) {
+        tny_event_init(ev);
+        return tny_diag_set(diag, rc, "event: out of memory");
+    }
+    rc = event_from_doc(doc.root, ev, diag);
+    tny__jdoc_release(&doc);
+    return rc;
+}
+
+/* The file is read into a jdoc (yajl, no jansson tree: issue 17 item 4),
+ * walked once into the event, then validated on the parsed values. */
 int tny_event_from_json_text(const char *text, size_t len,
                              struct tny_event *out, struct tny_diag *diag)
 {
-    json_t *root = NULL;
-    int rc = tny__load(text, len, "event", &root, diag);
+    struct tny_jdoc doc;
+    int rc = tny__jdoc_parse(&doc, text, len, "event", diag);
     if (rc < 0) {
         tny_event_init(out);
         return rc;
     }
-    rc = tny_event_from_json(root, out, diag);
-    json_decref(root);
+    rc = event_from_doc(doc.root, out, diag);
+    tny__jdoc_release(&doc);
     if (rc < 0)
         return rc;
     if ((rc = tny_event_validate(out, diag)) < 0)

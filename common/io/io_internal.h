@@ -16,6 +16,80 @@
 
 #include "tny/error.h"
 
+/* ---- read-only documents (jdoc.c) --------------------------------------
+ * What the input parsers walk: one value of a parsed document.  A
+ * container's children are u.kids[0..n); an object's child carries its
+ * member name in key (document order, no two alike).  Strings are
+ * NUL-terminated and hold no NUL (n is their length in bytes). */
+enum tny_jtype {
+    TNY_J_NULL,
+    TNY_J_FALSE,
+    TNY_J_TRUE,
+    TNY_J_INT,
+    TNY_J_REAL,
+    TNY_J_STRING,
+    TNY_J_ARRAY,
+    TNY_J_OBJECT
+};
+
+struct tny_jv {
+    const char *key; /* member name within an object, else NULL */
+    union {
+        int64_t i;
+        double d;
+        const char *s;
+        const struct tny_jv *const *kids;
+    } u;
+    uint32_t n; /* string bytes, or number of children */
+    uint8_t type;
+};
+
+struct jdoc_block;
+struct tny_jdoc {
+    const struct tny_jv *root;
+    struct tny_jv *nodes;
+    const struct tny_jv **kids;
+    struct jdoc_block *blocks;
+};
+
+/* Parses len bytes of JSON into doc, accepting and refusing exactly what
+ * tny__load does, with its messages (what names the document).  Errors:
+ * TNY_EINVAL, TNY_ERANGE (too large), TNY_ENOMEM. */
+TNY_MUST_USE int tny__jdoc_parse(struct tny_jdoc *doc, const char *text,
+                                 size_t len, const char *what,
+                                 struct tny_diag *diag);
+/* A document holding a copy of root (any value).  Errors: TNY_ENOMEM. */
+TNY_MUST_USE int tny__jdoc_from_json(struct tny_jdoc *doc, const json_t *root);
+void tny__jdoc_release(struct tny_jdoc *doc);
+/* The member key of obj, NULL when obj is no object or has none. */
+const struct tny_jv *tny__jv_get(const struct tny_jv *obj, const char *key);
+/* A jansson copy of v (new reference), NULL on allocation failure. */
+json_t *tny__jv_to_json(const struct tny_jv *v);
+/* Same values, member names and order (for tests and fuzz targets). */
+bool tny__jv_equal(const struct tny_jv *a, const struct tny_jv *b);
+
+/* The typed checks below, on a document's value: same messages. */
+TNY_MUST_USE int tny__v_check_keys(const struct tny_jv *obj, const char *path,
+                                   const char *const *allowed,
+                                   struct tny_diag *diag);
+TNY_MUST_USE int tny__v_want_object(const struct tny_jv *v, const char *path,
+                                    struct tny_diag *diag);
+TNY_MUST_USE int tny__v_want_array(const struct tny_jv *v, const char *path,
+                                   size_t max, struct tny_diag *diag);
+TNY_MUST_USE int tny__v_int(const struct tny_jv *v, const char *path,
+                            int64_t lo, int64_t hi, int64_t *out,
+                            struct tny_diag *diag);
+TNY_MUST_USE int tny__v_points(const struct tny_jv *v, const char *path,
+                               int64_t limit, int64_t *out,
+                               struct tny_diag *diag);
+TNY_MUST_USE int tny__v_bool(const struct tny_jv *v, const char *path,
+                             bool *out, struct tny_diag *diag);
+TNY_MUST_USE int tny__v_string(const struct tny_jv *v, const char *path,
+                               size_t max, const char **out,
+                               struct tny_diag *diag);
+TNY_MUST_USE int tny__v_string_to(const struct tny_jv *v, const char *path,
+                                  char *dst, size_t cap, struct tny_diag *diag);
+
 /* Longest path we name in a message; longer ones are cut. */
 #define TNY__PATH_MAX 256
 

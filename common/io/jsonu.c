@@ -49,101 +49,182 @@ bool tny__is_extension_key(const char *key)
     return key[0] == '_' || (key[0] == 'x' && key[1] == '_');
 }
 
+/* "path.key: unknown key (expected one of: ...)". */
+static int unknown_key(const char *path, const char *key,
+                       const char *const *allowed, struct tny_diag *diag)
+{
+    char list[384] = "";
+    size_t used = 0;
+    for (size_t i = 0; allowed[i] && used < sizeof(list); i++) {
+        int n = snprintf(list + used, sizeof(list) - used, "%s%s",
+                         i ? ", " : "", allowed[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return tny_diag_set(diag, TNY_EINVAL,
+                        "%s.%.64s: unknown key (expected one of: %s)", path,
+                        key, list);
+}
+
+static bool key_allowed(const char *key, const char *const *allowed)
+{
+    if (tny__is_extension_key(key))
+        return true;
+    for (size_t i = 0; allowed[i]; i++)
+        if (allowed[i][0] == key[0] && strcmp(allowed[i], key) == 0)
+            return true;
+    return false;
+}
+
+int tny__v_check_keys(const struct tny_jv *obj, const char *path,
+                      const char *const *allowed, struct tny_diag *diag)
+{
+    for (uint32_t i = 0; obj->type == TNY_J_OBJECT && i < obj->n; i++)
+        if (!key_allowed(obj->u.kids[i]->key, allowed))
+            return unknown_key(path, obj->u.kids[i]->key, allowed, diag);
+    return TNY_OK;
+}
+
 int tny__check_keys(const json_t *obj, const char *path,
                     const char *const *allowed, struct tny_diag *diag)
 {
     const char *key;
     json_t *value;
     json_object_foreach ((json_t *)obj, key, value) {
-        bool ok = tny__is_extension_key(key);
-        for (size_t i = 0; !ok && allowed[i]; i++)
-            ok = strcmp(allowed[i], key) == 0;
-        if (ok)
-            continue;
-        char list[384] = "";
-        size_t used = 0;
-        for (size_t i = 0; allowed[i] && used < sizeof(list); i++) {
-            int n = snprintf(list + used, sizeof(list) - used, "%s%s",
-                             i ? ", " : "", allowed[i]);
-            if (n < 0)
-                break;
-            used += (size_t)n;
-        }
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s.%.64s: unknown key (expected one of: %s)", path,
-                            key, list);
+        if (!key_allowed(key, allowed))
+            return unknown_key(path, key, allowed, diag);
     }
     return TNY_OK;
 }
 
-static const char *type_name(const json_t *v)
+static const char *type_name(const struct tny_jv *v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    switch (v->type) {
+    case TNY_J_OBJECT: return "an object";
+    case TNY_J_ARRAY: return "an array";
+    case TNY_J_STRING: return "a string";
+    case TNY_J_INT: return "an integer";
+    case TNY_J_REAL: return "a number";
+    case TNY_J_TRUE:
+    case TNY_J_FALSE: return "a boolean";
+    case TNY_J_NULL: return "null";
     }
     return "?";
 }
 
-int tny__want_object(const json_t *v, const char *path, struct tny_diag *diag)
+/* A jansson value seen as a document value (children not filled in): the
+ * checks below are written once, for both. */
+static struct tny_jv view(const json_t *j)
 {
-    if (!json_is_object(v))
+    struct tny_jv v = {0};
+    switch (json_typeof(j)) {
+    case JSON_OBJECT:
+        v.type = TNY_J_OBJECT;
+        v.n = (uint32_t)json_object_size(j);
+        break;
+    case JSON_ARRAY:
+        v.type = TNY_J_ARRAY;
+        /* The count as the checks compare it, capped to fit. */
+        v.n = json_array_size(j) > UINT32_MAX ? UINT32_MAX
+                                              : (uint32_t)json_array_size(j);
+        break;
+    case JSON_STRING:
+        v.type = TNY_J_STRING;
+        v.u.s = json_string_value(j);
+        v.n = json_string_length(j) > UINT32_MAX
+                  ? UINT32_MAX
+                  : (uint32_t)json_string_length(j);
+        break;
+    case JSON_INTEGER:
+        v.type = TNY_J_INT;
+        v.u.i = (int64_t)json_integer_value(j);
+        break;
+    case JSON_REAL:
+        v.type = TNY_J_REAL;
+        v.u.d = json_real_value(j);
+        break;
+    case JSON_TRUE: v.type = TNY_J_TRUE; break;
+    case JSON_FALSE: v.type = TNY_J_FALSE; break;
+    case JSON_NULL: v.type = TNY_J_NULL; break;
+    }
+    return v;
+}
+
+int tny__v_want_object(const struct tny_jv *v, const char *path,
+                       struct tny_diag *diag)
+{
+    if (v->type != TNY_J_OBJECT)
         return tny_diag_set(diag, TNY_EINVAL, "%s: expected an object, got %s",
                             path, type_name(v));
     return TNY_OK;
 }
 
-int tny__want_array(const json_t *v, const char *path, size_t max,
-                    struct tny_diag *diag)
+int tny__want_object(const json_t *j, const char *path, struct tny_diag *diag)
 {
-    if (!json_is_array(v))
+    struct tny_jv v = view(j);
+    return tny__v_want_object(&v, path, diag);
+}
+
+int tny__v_want_array(const struct tny_jv *v, const char *path, size_t max,
+                      struct tny_diag *diag)
+{
+    if (v->type != TNY_J_ARRAY)
         return tny_diag_set(diag, TNY_EINVAL, "%s: expected an array, got %s",
                             path, type_name(v));
-    if (json_array_size(v) > max)
+    if (v->n > max)
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s: too many entries (%zu, at most %zu)", path,
-                            json_array_size(v), max);
+                            (size_t)v->n, max);
     return TNY_OK;
 }
 
-int tny__int(const json_t *v, const char *path, int64_t lo, int64_t hi,
-             int64_t *out, struct tny_diag *diag)
+int tny__want_array(const json_t *j, const char *path, size_t max,
+                    struct tny_diag *diag)
 {
-    if (!json_is_integer(v))
+    struct tny_jv v = view(j);
+    return tny__v_want_array(&v, path, max, diag);
+}
+
+int tny__v_int(const struct tny_jv *v, const char *path, int64_t lo, int64_t hi,
+               int64_t *out, struct tny_diag *diag)
+{
+    if (v->type != TNY_J_INT)
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s: expected an integer %lld..%lld, got %s", path,
                             (long long)lo, (long long)hi, type_name(v));
-    json_int_t x = json_integer_value(v);
+    int64_t x = v->u.i;
     if (x < lo || x > hi)
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s: expected an integer %lld..%lld, got %lld",
                             path, (long long)lo, (long long)hi, (long long)x);
-    *out = (int64_t)x;
+    *out = x;
     return TNY_OK;
 }
 
-int tny__points(const json_t *v, const char *path, int64_t limit, int64_t *out,
-                struct tny_diag *diag)
+int tny__int(const json_t *j, const char *path, int64_t lo, int64_t hi,
+             int64_t *out, struct tny_diag *diag)
 {
-    if (json_is_integer(v)) {
-        json_int_t x = json_integer_value(v);
+    struct tny_jv v = view(j);
+    return tny__v_int(&v, path, lo, hi, out, diag);
+}
+
+int tny__v_points(const struct tny_jv *v, const char *path, int64_t limit,
+                  int64_t *out, struct tny_diag *diag)
+{
+    if (v->type == TNY_J_INT) {
+        int64_t x = v->u.i;
         if (x < -limit || x > limit)
             return tny_diag_set(
                 diag, TNY_EINVAL, "%s: expected points -%lld..%lld, got %lld",
                 path, (long long)limit, (long long)limit, (long long)x);
-        *out = (int64_t)x * TNY_POINT_SCALE;
+        *out = x * TNY_POINT_SCALE;
         return TNY_OK;
     }
-    if (!json_is_real(v))
+    if (v->type != TNY_J_REAL)
         return tny_diag_set(diag, TNY_EINVAL, "%s: expected a number, got %s",
                             path, type_name(v));
-    double x = json_real_value(v);
+    double x = v->u.d;
     if (!(x >= (double)-limit && x <= (double)limit))
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s: expected points -%lld..%lld, got %g", path,
@@ -162,25 +243,39 @@ int tny__points(const json_t *v, const char *path, int64_t limit, int64_t *out,
     return TNY_OK;
 }
 
-int tny__bool(const json_t *v, const char *path, bool *out,
-              struct tny_diag *diag)
+int tny__points(const json_t *j, const char *path, int64_t limit, int64_t *out,
+                struct tny_diag *diag)
 {
-    if (!json_is_boolean(v))
+    struct tny_jv v = view(j);
+    return tny__v_points(&v, path, limit, out, diag);
+}
+
+int tny__v_bool(const struct tny_jv *v, const char *path, bool *out,
+                struct tny_diag *diag)
+{
+    if (v->type != TNY_J_TRUE && v->type != TNY_J_FALSE)
         return tny_diag_set(diag, TNY_EINVAL,
                             "%s: expected true or false, got %s", path,
                             type_name(v));
-    *out = json_is_true(v);
+    *out = v->type == TNY_J_TRUE;
     return TNY_OK;
 }
 
-int tny__string(const json_t *v, const char *path, size_t max, const char **out,
-                struct tny_diag *diag)
+int tny__bool(const json_t *j, const char *path, bool *out,
+              struct tny_diag *diag)
 {
-    if (!json_is_string(v))
+    struct tny_jv v = view(j);
+    return tny__v_bool(&v, path, out, diag);
+}
+
+int tny__v_string(const struct tny_jv *v, const char *path, size_t max,
+                  const char **out, struct tny_diag *diag)
+{
+    if (v->type != TNY_J_STRING)
         return tny_diag_set(diag, TNY_EINVAL, "%s: expected a string, got %s",
                             path, type_name(v));
-    size_t len = json_string_length(v);
-    const char *s = json_string_value(v);
+    size_t len = v->n;
+    const char *s = v->u.s;
     if (len == 0)
         return tny_diag_set(diag, TNY_EINVAL, "%s: expected a non-empty string",
                             path);
@@ -194,16 +289,30 @@ int tny__string(const json_t *v, const char *path, size_t max, const char **out,
     return TNY_OK;
 }
 
-int tny__string_to(const json_t *v, const char *path, char *dst, size_t cap,
-                   struct tny_diag *diag)
+int tny__string(const json_t *j, const char *path, size_t max, const char **out,
+                struct tny_diag *diag)
+{
+    struct tny_jv v = view(j);
+    return tny__v_string(&v, path, max, out, diag);
+}
+
+int tny__v_string_to(const struct tny_jv *v, const char *path, char *dst,
+                     size_t cap, struct tny_diag *diag)
 {
     const char *s = NULL; /* gcc -O3 cannot see that rc < 0 leaves it unread */
-    int rc = tny__string(v, path, cap - 1, &s, diag);
+    int rc = tny__v_string(v, path, cap - 1, &s, diag);
     if (rc < 0)
         return rc;
     memset(dst, 0, cap);
     memcpy(dst, s, strlen(s));
     return TNY_OK;
+}
+
+int tny__string_to(const json_t *j, const char *path, char *dst, size_t cap,
+                   struct tny_diag *diag)
+{
+    struct tny_jv v = view(j);
+    return tny__v_string_to(&v, path, dst, cap, diag);
 }
 
 int tny__load(const char *text, size_t len, const char *what, json_t **out,
