@@ -398,7 +398,8 @@ static void on_assignment(int dev, const struct tny_mqtt_message *m, double t)
     if (m->len > 0 &&
         tny_wire_decode_assignment(m->payload, m->len, a, &d) == 0) {
         round = (int)a->round;
-        for (int k = 0; k < 2 && a->n_seats == 2; k++) /* (s) */
+        /* (s): the soak's devices only (soak_seat has D_FIRST rows) */
+        for (int k = 0; k < 2 && a->n_seats == 2 && dev < D_FIRST; k++)
             snprintf(soak_seat[dev][k], sizeof(soak_seat[dev][k]), "%s",
                      a->seats[k].player_id);
     }
