@@ -1160,9 +1160,15 @@ static void bench_soak(void)
     check(sent_total > 0 && acked_total == sent_total,
           "(s): results entered != results acknowledged accepted");
     check(n_rs >= 2, "(s): fewer than 2 rounds played");
-    /* What the data itself needs: a fresh hub on the same database, once
-     * online with its retained state and feed out (20 s). */
-    long fresh = 0;
+    /* The hub that played them, idle 20 s (its feed out, nothing coming
+     * in), against what the data itself needs: a fresh hub on the same
+     * database, online with its retained state and feed out (20 s). */
+    long fresh = 0, idle = 0;
+    for (double until = now_s() + 20; now_s() < until;)
+        pump(100);
+    hub_usage(&idle, &fds, &ticks);
+    printf("(s) the hub that played them, idle 20 s: rss %.1f MB, %d fds\n",
+           idle / 1024.0, fds);
     stop_hub();
     hub_online = 0;
     start_hub();
@@ -1186,10 +1192,11 @@ static void bench_soak(void)
     printf("(s) summary: rounds %d-%d against %d-%d: rss %.1f -> %.1f MB "
            "(max %.1f -> %.1f), turnaround %.2f -> %.2f s, ack p50 %.2f -> "
            "%.2f ms, p99 %.2f -> %.2f ms; last rounds' rss / fresh hub's "
-           "%.1f MB = %.2f\n",
+           "%.1f MB = %.2f; idle / fresh = %.2f\n",
            2, 1 + k, n_rs - k + 1, n_rs, f[0], l[0], f[1], l[1], f[2], l[2],
            f[3], l[3], f[4], l[4], fresh / 1024.0,
-           fresh > 0 ? l[0] / (fresh / 1024.0) : 0.0);
+           fresh > 0 ? l[0] / (fresh / 1024.0) : 0.0,
+           fresh > 0 ? (double)idle / (double)fresh : 0.0);
 }
 
 /* The disk's fdatasync latency: 400 in-place 4 KiB writes at 100/s. */
