@@ -90,10 +90,11 @@ static char tmp[64], hub_bin[1024];
 static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
-static bool flood_only;     /* --flood-only: (b) and (f) */
-static bool presence_flood; /* --presence-flood: (f) floods presence */
-static int failures;        /* figures not measured (check) */
-static int soak_minutes;    /* --soak [--minutes N]: (s) only */
+static bool flood_only;      /* --flood-only: (b) and (f) */
+static bool presence_flood;  /* --presence-flood: (f) floods presence */
+static int failures;         /* figures not measured (check) */
+static int soak_minutes;     /* --soak [--minutes N]: (s) only */
+static int soak_spread = 30; /* --spread S: (s) a round's results over S s */
 /* (s): the round being played and each device's players in it (the soak
  * event's devices are those of "c500", below D_FIRST). */
 static int soak_round = 1;
@@ -999,36 +1000,74 @@ static void hub_usage(long *rss_kb, int *fds, long long *ticks)
     }
 }
 
+/* (s) per round: the hub's RSS halfway through its results (KiB), the
+ * largest RSS sampled (about once a second) while it was played, its
+ * turnaround and its acks' p50 / p99. */
+#define SOAK_MAX_ROUNDS 999
+struct soak_round {
+    long rss_mid, rss_max;
+    double turn, p50, p99;
+};
+
+static double pct(const double *sorted, int n, int p)
+{
+    if (n <= 0)
+        return 0;
+    int i = (n * p) / 100 - (p == 99 && n >= 100);
+    return sorted[i < n ? i : n - 1];
+}
+
+/* (s) the mean of rounds [a, b) of r[]: RSS (halfway), largest RSS,
+ * turnaround, ack p50 and p99 (means of the rounds' percentiles). */
+static void soak_mean(const struct soak_round *r, int a, int b, double out[5])
+{
+    memset(out, 0, 5 * sizeof(double));
+    for (int i = a; i < b; i++) {
+        out[0] += (double)r[i].rss_mid / 1024.0;
+        out[1] += (double)r[i].rss_max / 1024.0;
+        out[2] += r[i].turn;
+        out[3] += r[i].p50;
+        out[4] += r[i].p99;
+    }
+    for (int k = 0; k < 5 && b > a; k++)
+        out[k] /= (double)(b - a);
+}
+
 static void bench_soak(void)
 {
     const int first = C_FIRST, last = C_FIRST + C_TABLES - 1;
     const double end = now_s() + soak_minutes * 60.0;
     const long hz = sysconf(_SC_CLK_TCK);
-    static double lat[C_TABLES * 64];
+    static double lat[C_TABLES * 64], rlat[C_TABLES];
+    static struct soak_round rs[SOAK_MAX_ROUNDS];
     double turn[64];
-    int n_lat = 0, n_turn = 0, minute = 0;
-    long rss;
+    int n_lat = 0, n_turn = 0, minute = 0, n_rs = 0;
+    long rss, rss_max = 0, sent_total = 0, acked_total = 0;
     int fds;
     long long ticks, ticks0;
     struct tny_rng rng;
     tny_rng_seed(&rng, 5);
     hub_usage(&rss, &fds, &ticks0);
     double minute_at = now_s();
-    printf("(s) minute  rss_MB  fds  cpu_%%  acks  ack_p50_ms  ack_p99_ms  "
-           "rounds  turnaround_s\n");
-    printf("(s) %6d  %6.1f  %3d  %5s  %4s  %10s  %10s  %6s  %12s\n", 0,
-           rss / 1024.0, fds, "-", "-", "-", "-", "-", "-");
+    printf("(s) minute  rss_MB  rss_max_MB  fds  cpu_%%  acks  ack_p50_ms  "
+           "ack_p99_ms  rounds  turnaround_s\n");
+    printf("(s) %6d  %6.1f  %10s  %3d  %5s  %4s  %10s  %10s  %6s  %12s\n", 0,
+           rss / 1024.0, "-", fds, "-", "-", "-", "-", "-", "-");
     fflush(stdout);
     if (wait_assignments(first, last, 1, 30) == 0)
         die("(s) round 1 assignments missing");
-    while (now_s() < end) {
-        /* The round: 500 results over 30 s, each once. */
+    while (now_s() < end && n_rs < SOAK_MAX_ROUNDS) {
+        /* The round: 500 results over soak_spread s, each once. */
         double at[C_TABLES];
+        struct soak_round *r = &rs[n_rs];
+        memset(r, 0, sizeof(*r));
         for (int t = 0; t < C_TABLES; t++) {
-            at[t] = (double)tny_rng_below(&rng, 30000) / 1000.0;
+            at[t] = (double)tny_rng_below(&rng, (uint64_t)soak_spread * 1000u) /
+                    1000.0;
             acked_at[first + t] = 0;
+            acked_status[first + t] = -1;
         }
-        double start = now_s();
+        double start = now_s(), sample_at = start;
         for (int sent = 0; sent < C_TABLES;) {
             double now = now_s() - start;
             for (int t = 0; t < C_TABLES; t++)
@@ -1038,20 +1077,43 @@ static void bench_soak(void)
                     submit(first + t, key);
                     at[t] = -1;
                     sent++;
+                    sent_total++;
                 }
+            if (now_s() >= sample_at) { /* about once a second */
+                long kb;
+                long long tk;
+                int fd;
+                hub_usage(&kb, &fd, &tk);
+                if (kb > r->rss_max)
+                    r->rss_max = kb;
+                if (!r->rss_mid && now >= soak_spread / 2.0)
+                    r->rss_mid = kb;
+                sample_at = now_s() + 1.0;
+            }
             pump(5);
         }
         wait_acks(first, last, 60);
         double acked = 0;
+        int n_rlat = 0;
         for (int d = first; d <= last; d++) {
             if (acked_at[d] > acked)
                 acked = acked_at[d];
-            if (acked_at[d] > 0 && n_lat < (int)(sizeof(lat) / sizeof(lat[0])))
-                lat[n_lat++] = (acked_at[d] - sent_at[d]) * 1000.0;
+            acked_total += acked_status[d] == TNY_WIRE_ACK_ACCEPTED;
+            if (acked_at[d] > 0) {
+                double ms = (acked_at[d] - sent_at[d]) * 1000.0;
+                rlat[n_rlat++] = ms;
+                if (n_lat < (int)(sizeof(lat) / sizeof(lat[0])))
+                    lat[n_lat++] = ms;
+            }
         }
-        if (missing_acks(first, last))
+        if (missing_acks(first, last)) {
             fprintf(stderr, "(s) round %d: %d results not acknowledged\n",
                     soak_round, missing_acks(first, last));
+            check(false, "(s): a result sent and not acknowledged");
+        }
+        qsort(rlat, (size_t)n_rlat, sizeof(double), cmp_double);
+        r->p50 = pct(rlat, n_rlat, 50);
+        r->p99 = pct(rlat, n_rlat, 99);
         (void)console(TNY_WIRE_CMD_CLOSE_ROUND, "soak", soak_round);
         (void)console(TNY_WIRE_CMD_PAIR_ROUND, "soak", 0);
         (void)console(TNY_WIRE_CMD_PUBLISH_ROUND, "soak", soak_round + 1);
@@ -1059,6 +1121,12 @@ static void bench_soak(void)
         if (all == 0)
             die("(s) the next round's assignments did not all arrive");
         soak_round++;
+        r->turn = all - acked;
+        if (!r->rss_mid) /* a spread under a second */
+            r->rss_mid = r->rss_max;
+        if (r->rss_max > rss_max)
+            rss_max = r->rss_max;
+        n_rs++;
         if (n_turn < 64)
             turn[n_turn++] = all - acked;
         if (now_s() - minute_at >= 60.0 || now_s() >= end) {
@@ -1069,22 +1137,38 @@ static void bench_soak(void)
             for (int i = 0; i < n_turn; i++)
                 tsum += turn[i];
             minute++;
-            printf("(s) %6d  %6.1f  %3d  %5.0f  %4d  %10.2f  %10.2f  %6d  "
-                   "%12.2f\n",
-                   minute, rss / 1024.0, fds,
+            /* rss_MB: halfway through the minute's last round (results
+             * flowing); rss_max_MB: the largest sample of the minute */
+            printf("(s) %6d  %6.1f  %10.1f  %3d  %5.0f  %4d  %10.2f  %10.2f  "
+                   "%6d  %12.2f\n",
+                   minute, r->rss_mid / 1024.0, rss_max / 1024.0, fds,
                    100.0 * (double)(ticks - ticks0) / (double)hz / wall, n_lat,
-                   n_lat ? lat[n_lat / 2] : 0.0,
-                   n_lat ? lat[(n_lat * 99) / 100 - (n_lat >= 100)] : 0.0,
-                   n_turn, n_turn ? tsum / n_turn : 0.0);
+                   pct(lat, n_lat, 50), pct(lat, n_lat, 99), n_turn,
+                   n_turn ? tsum / n_turn : 0.0);
             fflush(stdout);
+            check(n_lat > 0 && n_turn > 0 && r->rss_mid > 0 && fds > 0,
+                  "(s): a minute without acks, rounds or the hub's figures");
             ticks0 = ticks;
             n_lat = n_turn = 0;
+            rss_max = 0;
             minute_at = now_s();
         }
     }
-    printf("(s) %d rounds in %d minutes\n", soak_round - 1, soak_minutes);
-    /* What the data itself needs: a fresh hub on the same database, once
-     * online with its retained state and feed out (20 s). */
+    printf("(s) %d rounds in %d minutes; %ld results sent, %ld acknowledged "
+           "accepted\n",
+           soak_round - 1, soak_minutes, sent_total, acked_total);
+    check(sent_total > 0 && acked_total == sent_total,
+          "(s): results entered != results acknowledged accepted");
+    check(n_rs >= 2, "(s): fewer than 2 rounds played");
+    /* The hub that played them, idle 20 s (its feed out, nothing coming
+     * in), against what the data itself needs: a fresh hub on the same
+     * database, online with its retained state and feed out (20 s). */
+    long fresh = 0, idle = 0;
+    for (double until = now_s() + 20; now_s() < until;)
+        pump(100);
+    hub_usage(&idle, &fds, &ticks);
+    printf("(s) the hub that played them, idle 20 s: rss %.1f MB, %d fds\n",
+           idle / 1024.0, fds);
     stop_hub();
     hub_online = 0;
     start_hub();
@@ -1092,10 +1176,27 @@ static void bench_soak(void)
         pump(100);
     for (double until = now_s() + 20; now_s() < until;)
         pump(100);
-    hub_usage(&rss, &fds, &ticks);
+    hub_usage(&fresh, &fds, &ticks);
     printf("(s) a fresh hub on the same database, online 20 s: rss %.1f MB, "
            "%d fds\n",
-           rss / 1024.0, fds);
+           fresh / 1024.0, fds);
+    check(hub_online && fresh > 0, "(s): the fresh hub's RSS");
+    if (n_rs < 2)
+        return;
+    /* First rounds (after round 1, which warms up) against the last: a
+     * tenth of the rounds each, at least 1. */
+    int k = (n_rs - 1) / 10 > 0 ? (n_rs - 1) / 10 : 1;
+    double f[5], l[5];
+    soak_mean(rs, 1, 1 + k, f);
+    soak_mean(rs, n_rs - k, n_rs, l);
+    printf("(s) summary: rounds %d-%d against %d-%d: rss %.1f -> %.1f MB "
+           "(max %.1f -> %.1f), turnaround %.2f -> %.2f s, ack p50 %.2f -> "
+           "%.2f ms, p99 %.2f -> %.2f ms; last rounds' rss / fresh hub's "
+           "%.1f MB = %.2f; idle / fresh = %.2f\n",
+           2, 1 + k, n_rs - k + 1, n_rs, f[0], l[0], f[1], l[1], f[2], l[2],
+           f[3], l[3], f[4], l[4], fresh / 1024.0,
+           fresh > 0 ? l[0] / (fresh / 1024.0) : 0.0,
+           fresh > 0 ? (double)idle / (double)fresh : 0.0);
 }
 
 /* The disk's fdatasync latency: 400 in-place 4 KiB writes at 100/s. */
@@ -1145,13 +1246,16 @@ int main(int argc, char **argv)
             a++;
         else if (strcmp(argv[a], "--soak") == 0 && !soak_minutes)
             soak_minutes = 60;
+        else if (strcmp(argv[a], "--spread") == 0 && a + 1 < argc &&
+                 (soak_spread = atoi(argv[a + 1])) >= 1 && soak_spread <= 600)
+            a++;
         else if (strcmp(argv[a], "--minutes") == 0 && a + 1 < argc &&
                  atoi(argv[a + 1]) > 0)
             soak_minutes = atoi(argv[++a]);
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
                 "[--presence-flood] [--tables 1..8000] [--players 2..20000] "
-                "[--soak [--minutes N]] [HUB_BINARY]");
+                "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
     }
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));

@@ -73,6 +73,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -92,6 +93,8 @@
 #include "tny/wire.h"
 
 #define RETRY_MS 250
+/* malloc_trim at most this often (struct loop's trim_due) */
+#define HUB_TRIM_MS 1000
 /* Bound of the messages waiting for a retry; beyond it the oldest
  * non-retained ones are dropped (tables and consoles resend) and logged. */
 #define PENDING_MAX 200000
@@ -147,6 +150,14 @@ struct loop {
     int64_t next_retry_ms;
     int64_t next_feed_ms;
     bool feed_due;
+    /* Issue 23: a console command and a feed build each hold copies of a
+     * whole event for a moment (they grow with its rounds); glibc keeps
+     * the freed pages of every such peak (the hub grew 1.7 MB a round
+     * past a fresh hub on the same database).  trim_due: memory was
+     * freed since the last malloc_trim, which runs at most once per
+     * HUB_TRIM_MS and gives those pages back to the system. */
+    bool trim_due;
+    int64_t next_trim_ms;
     bool connected;
     bool republishing; /* a republish is under way (republish_step) */
     /* Builds the feed off this thread (NULL: built here, in turns). */
@@ -664,6 +675,7 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     }
     publish_outbox(l, &ob);
     l->feed_due = true;
+    l->trim_due = true;
 }
 
 /* Answers a time sync request (docs/protocol.md "Time sync") at once, outside
@@ -1005,6 +1017,7 @@ static void feed_done(struct loop *l)
         return;
     l->feed_at = 0;
     l->feed_due = true; /* flush_feed looks for the next dirty event */
+    l->trim_due = true;
 }
 
 /* Publishes hub/state offline and waits (up to 2 s) for the broker's
@@ -1279,6 +1292,13 @@ int hub_run(const struct hub_config *cfg)
         }
         if (next_ckpt < next_tick)
             next_tick = next_ckpt;
+        if (l.trim_due && now >= l.next_trim_ms) {
+            (void)malloc_trim(0);
+            l.trim_due = false;
+            l.next_trim_ms = now + HUB_TRIM_MS;
+        }
+        if (l.trim_due && l.next_trim_ms < next_tick)
+            next_tick = l.next_trim_ms;
         if (now >= next_presence) {
             flush_presence(&l);
             next_presence = now + HUB_PRESENCE_FLUSH_MS;

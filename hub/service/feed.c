@@ -305,11 +305,20 @@ struct build {
     struct tny_round_clock clock;
     struct hub_device **by_table;
     int32_t n_by_table;
-    uint64_t *pfp;        /* [player] brief_fp */
-    uint64_t *cur_fp;     /* [table index of the latest round] table_fp */
-    uint64_t *hist_fp;    /* [player] the results and byes so far */
-    int32_t *seat_tab;    /* [player] table index in the latest round, -1 */
-    bool *bye;            /* [player] has the bye in the latest round */
+    uint64_t *pfp;     /* [player] brief_fp */
+    uint64_t *cur_fp;  /* [table index of the latest round] table_fp */
+    uint64_t *hist_fp; /* [player] the results and byes so far */
+    int32_t *seat_tab; /* [player] table index in the latest round, -1 */
+    bool *bye;         /* [player] has the bye in the latest round */
+    /* Each player's byes and counted results, oldest first: the tables
+     * hist[hist_at[p]] .. hist[hist_at[p + 1] - 1] (round, table index).
+     * Issue 23: history() read every table of every round for each
+     * player, players x rounds x tables a build (the soak's turnaround
+     * and CPU grew with the rounds). */
+    int32_t *hist_at;
+    struct hist_ref {
+        int32_t r, t;
+    } * hist;
     struct hub_jw w, res; /* the document being written; a result */
 };
 
@@ -819,41 +828,34 @@ static void history(struct build *b, int32_t p)
     struct hub_jw *w = &b->w;
     const struct hub_ev *e = b->e;
     hub_jw_arr(w);
-    for (int32_t r = 0; r < e->ev.n_rounds; r++) {
-        const struct tny_round *round = &e->ev.rounds[r];
-        for (int32_t t = 0; t < round->n_tables; t++) {
-            const struct tny_table *tb = &round->tables[t];
-            if (tb->is_bye && tb->seats[0] == p) {
-                hub_jw_obj(w);
-                hub_jw_kint(w, "round", r + 1);
-                hub_jw_kbool(w, "bye", true);
-                hub_jw_end(w);
-                continue;
-            }
-            bool mine = false;
-            for (int32_t i = 0; !tb->is_bye && i < tb->n_seats; i++)
-                mine = mine || tb->seats[i] == p;
-            if (!mine || !tb->has_result)
-                continue;
+    for (int32_t k = b->hist_at[p]; k < b->hist_at[p + 1]; k++) {
+        int32_t r = b->hist[k].r;
+        const struct tny_table *tb = &e->ev.rounds[r].tables[b->hist[k].t];
+        if (tb->is_bye) {
             hub_jw_obj(w);
             hub_jw_kint(w, "round", r + 1);
-            hub_jw_kint(w, "table", tb->number);
-            hub_jw_key(w, "players");
-            hub_jw_arr(w);
-            for (int32_t i = 0; i < tb->n_seats; i++) {
-                hub_jw_obj(w);
-                brief_keys(w, e, tb->seats[i]);
-                hub_jw_kint(w, "seat", i + 1);
-                hub_jw_end(w);
-            }
-            hub_jw_end_arr(w);
-            hub_jw_key(w, "result");
-            if (result_doc(b, tb))
-                hub_jw_raw(w, b->res.buf, b->res.len);
-            else
-                hub_jw_null(w);
+            hub_jw_kbool(w, "bye", true);
+            hub_jw_end(w);
+            continue;
+        }
+        hub_jw_obj(w);
+        hub_jw_kint(w, "round", r + 1);
+        hub_jw_kint(w, "table", tb->number);
+        hub_jw_key(w, "players");
+        hub_jw_arr(w);
+        for (int32_t i = 0; i < tb->n_seats; i++) {
+            hub_jw_obj(w);
+            brief_keys(w, e, tb->seats[i]);
+            hub_jw_kint(w, "seat", i + 1);
             hub_jw_end(w);
         }
+        hub_jw_end_arr(w);
+        hub_jw_key(w, "result");
+        if (result_doc(b, tb))
+            hub_jw_raw(w, b->res.buf, b->res.len);
+        else
+            hub_jw_null(w);
+        hub_jw_end(w);
     }
     hub_jw_end_arr(w);
 }
@@ -1013,6 +1015,9 @@ static int build_begin(struct build *b, struct tny_diag *diag)
         b->pfp[p] = brief_fp(e, p);
         b->seat_tab[p] = -1;
     }
+    b->hist_at = calloc((size_t)n + 2, sizeof(*b->hist_at));
+    if (!b->hist_at)
+        return TNY_ENOMEM;
     for (int32_t r = 0; r < b->r; r++) {
         const struct tny_round *round = &e->ev.rounds[r];
         for (int32_t t = 0; t < round->n_tables; t++) {
@@ -1022,8 +1027,28 @@ static int build_begin(struct build *b, struct tny_diag *diag)
                 b->cur_fp[t] = h;
             if (!tb->is_bye && !tb->has_result)
                 continue;
-            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++)
+            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++) {
                 b->hist_fp[tb->seats[i]] = mix(b->hist_fp[tb->seats[i]], h);
+                b->hist_at[tb->seats[i] + 2]++;
+            }
+        }
+    }
+    /* hist_at[p + 2] counted player p's tables: make hist_at[p + 1] the
+     * end of p's (its start while filling, below). */
+    for (int32_t p = 0; p < n; p++)
+        b->hist_at[p + 2] += b->hist_at[p + 1];
+    b->hist = malloc(sizeof(*b->hist) * ((size_t)b->hist_at[n + 1] + 1));
+    if (!b->hist)
+        return TNY_ENOMEM;
+    for (int32_t r = 0; r < b->r; r++) {
+        const struct tny_round *round = &e->ev.rounds[r];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (!tb->is_bye && !tb->has_result)
+                continue;
+            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++)
+                b->hist[b->hist_at[tb->seats[i] + 1]++] =
+                    (struct hist_ref){r, t};
         }
     }
     for (int32_t t = 0; b->round && t < b->round->n_tables; t++) {
@@ -1049,6 +1074,8 @@ static void build_end(struct build *b)
     free(b->seat_tab);
     free(b->bye);
     free(b->cur_fp);
+    free(b->hist_at);
+    free(b->hist);
     free(b->by_table);
     hub_jw_free(&b->w);
     hub_jw_free(&b->res);
