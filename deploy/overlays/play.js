@@ -19,7 +19,10 @@
  *   is shown as sent, and resent (the same bytes, the same key) until an
  *   ack names the key: exactly once, whatever the network or a reload.
  *
- * Every word goes through t() (i18n.js; English when it is missing).
+ * Every word goes through t() (i18n.js; English when it is missing).  The
+ * page's language (language()): ?lang=, else the phone's own choice on
+ * the player page (localStorage tourney.lang), else the event's (the
+ * TableAssignment's language, issue 21), else the browser's, else English.
  */
 (function (root) {
     'use strict';
@@ -31,6 +34,24 @@
         return String(msgid).replace(/\{([a-z_]+)\}/g, function (m, k) {
             return vals && vals.hasOwnProperty(k) ? String(vals[k]) : m;
         });
+    }
+
+    /* language(event): picks the page's language (see the top) with the
+     * event's language (the assignment's, '' before one came) and sets
+     * <html lang> (hyphenation, fonts). */
+    function language(event) {
+        if (!I18N)
+            return;
+        var stored = '';
+        try {
+            stored = root.localStorage.getItem('tourney.lang') || '';
+        } catch (e) {
+            stored = ''; /* storage off (private mode) */
+        }
+        var nav = root.navigator.languages || [root.navigator.language];
+        I18N.setLanguage(I18N.pick({param: new URLSearchParams(root.location.search).get('lang'),
+            stored: stored, event: event, browser: nav}));
+        document.documentElement.lang = I18N.language();
     }
 
     /* No 0/O, 1/I/L (hub/service/codes.c). */
@@ -312,6 +333,7 @@
         var oldEvent = S.assign && S.assign.event_id;
         S.assign = a;
         S.assignVersion = a.version;
+        language(a.language || '');
         if (oldEvent !== a.event_id) {
             if (oldEvent)
                 S.client.unsubscribe(P + 'event/' + oldEvent + '/clock');
@@ -640,11 +662,7 @@
     }
 
     function start() {
-        if (I18N) {
-            var q = new URLSearchParams(root.location.search);
-            I18N.setLanguage(I18N.pick({param: q.get('lang'), browser: root.navigator.languages}));
-            document.documentElement.lang = I18N.language();
-        }
+        language('');
         if (new URLSearchParams(root.location.search).get('theme') === 'dark')
             document.body.className = 'theme-dark';
         loadTypes();

@@ -21,7 +21,11 @@
  *    page resends the same key and shows "stored by the hub"; a reload
  *    still shows it.  The test counts the hub's submissions afterwards;
  * 4. table 3's code revoked (`tourney live code revoke`) while its page is
- *    signed in: the page is signed out and says the code was refused.
+ *    signed in: the page is signed out and says the code was refused;
+ * 5. issue 21: the Polish event's table 1 (codes.pl; its assignment says
+ *    "language": "pl"): the page is in Polish (html lang, the table, the
+ *    seats, the result form and the confirm screen in pl.po's words, none
+ *    of the English ones), and ?lang=en still gives English.
  * Prints one line per check; exit 0 when all held, 1 with the failure.
  */
 'use strict';
@@ -233,6 +237,40 @@ async function main() {
     await waitText(page, '#error', /was refused: it is wrong, expired or revoked/, 'table 3 after its code was revoked');
     check(await page.$('#code'), 'table 3 after the revoke: the sign-in screen is not shown');
     console.log('ok - table 3\'s code revoked while its page was signed in: the broker dropped it, the page asks for a new code');
+    await page.context().close();
+
+    /* 5. the event's language (issue 21) */
+    page = await newPage();
+    await page.goto(args.base + '/play.html?code=' + codes.pl);
+    await waitText(page, '#table h1', /^Stolik 1$/, 'the Polish event\'s table 1');
+    check(await page.evaluate(() => document.documentElement.lang) === 'pl',
+          'the Polish event\'s page: <html lang> is not pl');
+    const plSeats = await page.$$eval('.seat .no', (els) => els.map((e) => e.textContent));
+    check(plSeats.join('|') === 'Miejsce 1|Miejsce 2', 'the Polish seats: ' + plSeats.join('|'));
+    await waitText(page, '#net', /^połączono$/, 'the Polish network state');
+    const plBody = await text(page, '#page');
+    for (const w of ['Runda 1', 'Gracze', 'Kto wygrał?', 'Dalej: każdy gracz potwierdza'])
+        check(plBody.indexOf(w) >= 0, 'the Polish table page lacks "' + w + '": ' + plBody);
+    for (const w of ['Table', 'Round', 'Players', 'Seat', 'Who won', 'Next:', 'connected'])
+        check(plBody.indexOf(w) < 0, 'the Polish table page shows the English "' + w + '": ' + plBody);
+    check(!(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)),
+          'the Polish table page is wider than the phone');
+    await page.screenshot({path: path.join(args.shots, 'table-pl.png'), fullPage: true});
+    await page.click('#win1');
+    await page.click('#next');
+    await page.waitForSelector('#ok1');
+    const plConfirm = await text(page, '#result');
+    for (const w of ['Potwierdźcie wynik', 'Wygrał(a) ', ': potwierdzam', 'Wstecz: zmień wynik'])
+        check(plConfirm.indexOf(w) >= 0, 'the Polish confirm screen lacks "' + w + '": ' + plConfirm);
+    await page.screenshot({path: path.join(args.shots, 'confirm-pl.png'), fullPage: true});
+    console.log('ok - the Polish event\'s table (assignment language pl): "Stolik 1", "Miejsce 1", "Kto wygrał?", ' +
+                'the confirm screen in Polish, no English word, fits the phone');
+    await page.context().close();
+    page = await newPage();
+    await page.goto(args.base + '/play.html?lang=en&code=' + codes.pl);
+    await waitText(page, '#table h1', /^Table 1$/, 'the Polish event\'s table 1 with ?lang=en');
+    console.log('ok - ?lang=en over the event\'s language: "Table 1"');
+    await page.context().close();
     check(errors.length === 0, 'page errors: ' + errors.join('; '));
     px.close();
     await browser.close();

@@ -17,10 +17,13 @@
 #   page's key) and the result counts in the standings;
 # - a code revoked while its page is signed in: the broker disconnects the
 #   page's login and refuses it from then on; the page says so;
+# - issue 21: the page of a table of an event whose language is Polish
+#   speaks Polish (its words from po/tourney-pages/pl.po), ?lang=en wins;
 # - the broker's logins follow the hub's store: a code's login deleted on
 #   the broker behind the hub's back comes back when the hub reconnects
 #   (restarted), the revoked ones stay refused.
-# Screenshots (sign-in, refused, table, confirm, sent, stored) in the
+# Screenshots (sign-in, refused, table, confirm, sent, stored, table-pl,
+# confirm-pl) in the
 # test's directory.
 #
 # Skips (exit 77) without node, chromium or deploy/overlays/install.sh's
@@ -132,8 +135,26 @@ bash "$E2E_SRC/deploy/broker/gen-config.sh" --table-ws-port "$BROKER_PORT" --por
     fail "gen-config.sh --table-ws-port = --port: exit $st, $(cat "$E2E_TMP/bad.err")"
 ok "gen-config.sh: a re-run keeps the codes' file; --table-ws-port on a taken port refused, nothing written"
 
+# Issue 21: a second event whose language is Polish ("language": "pl" in
+# its table assignments): its table's page speaks Polish.
+EVPL=tron
+live 0 event create $EVPL --format got-lcg2 --title 'Gra o Tron — Kraków' --seed 7 --language pl
+PLNAMES=("Zbigniew Brzęczyszczykiewicz-Wojciechowski" "Łucja Żółkiewska" "Grzegorz Brzęk" "Ewa Ślusarczyk")
+for i in 1 2 3 4; do
+    live 0 player add $EVPL "q$i" "${PLNAMES[$((i - 1))]}" --faction "${FACTIONS[$((i - 1))]}"
+done
+# (the code before the round: a publish gives a table without a device
+# a free registered one, here the revoked code's web device)
+live 0 --json code issue $EVPL 1
+cp "$E2E_TMP/out" "$E2E_TMP/code.pl.json"
+live 0 round pair $EVPL
+live 0 round publish $EVPL
+live 0 clock start $EVPL
+ok "event $EVPL (language pl): 4 players, round 1 published and started, table 1's code"
+
 jq -n --arg t1 "$(code 1)" --arg t3 "$(code 3)" --arg dev3 "$(dev 3)" --arg dev4 "$(dev 4)" \
-    --arg revoked "$(code 2)" '{t1: $t1, t3: $t3, dev3: $dev3, dev4: $dev4, revoked: $revoked}' >"$E2E_TMP/codes.json"
+    --arg revoked "$(code 2)" --arg pl "$(code pl)" \
+    '{t1: $t1, t3: $t3, dev3: $dev3, dev4: $dev4, revoked: $revoked, pl: $pl}' >"$E2E_TMP/codes.json"
 SHOTS=$E2E_TMP/shots
 mkdir -p "$SHOTS"
 node "$E2E_SRC/tests/e2e/play_check.js" --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" \
