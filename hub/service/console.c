@@ -999,7 +999,9 @@ static int cmd_publish_round(struct ctx *c)
     c->e->feed_dirty = true;
 
     /* Devices: those assigned to a table of this event keep it; tables
-     * without one get free registered devices in id order. */
+     * without one get free registered devices in id order, never a table
+     * page's web-N: that login belongs to its code's table alone (issue
+     * 20; a revoked code's device stays unassigned). */
     const struct tny_round *r = &c->e->ev.rounds[round - 1];
     struct hub_device **by_table = NULL;
     int32_t n_by_table = 0, next_free = 0;
@@ -1013,7 +1015,9 @@ static int cmd_publish_round(struct ctx *c)
         struct hub_device *have =
             tb->number < n_by_table ? by_table[tb->number] : NULL;
         struct hub_device *free_dev = NULL;
-        while (next_free < svc->n_devices && svc->devices[next_free].event[0])
+        while (next_free < svc->n_devices &&
+               (svc->devices[next_free].event[0] ||
+                hub__device_is_web(svc->devices[next_free].id)))
             next_free++;
         if (next_free < svc->n_devices)
             free_dev = &svc->devices[next_free];

@@ -27,11 +27,17 @@ struct hub_device *hub__device_find(struct hub_service *svc, const char *id)
     return NULL;
 }
 
+bool hub__device_is_web(const char *id)
+{
+    size_t n = strlen(HUB_WEB_DEVICE_PREFIX);
+    return strncmp(id, HUB_WEB_DEVICE_PREFIX, n) == 0;
+}
+
 bool hub__device_login(const struct hub_service *svc, const char *id)
 {
     size_t n = strlen(svc->prefix);
     /* Issue 20: the table pages sign in as web-N (codes.c). */
-    if (strncmp(id, HUB_WEB_DEVICE_PREFIX, strlen(HUB_WEB_DEVICE_PREFIX)) == 0)
+    if (hub__device_is_web(id))
         n = strlen(HUB_WEB_DEVICE_PREFIX);
     else if (strncmp(id, svc->prefix, n) != 0)
         return false;

@@ -12,6 +12,8 @@
 #define HUB_WEB_DEVICE_PREFIX "web-"
 
 struct hub_device *hub__device_find(struct hub_service *svc, const char *id);
+/* A table page's login (web-N, issue 20): only its code assigns it. */
+bool hub__device_is_web(const char *id);
 /* True when id is a device login (prefix + 1..9 digits, or a table
  * page's web- + 1..9 digits). */
 bool hub__device_login(const struct hub_service *svc, const char *id);

@@ -143,12 +143,13 @@ PLNAMES=("Zbigniew Brzęczyszczykiewicz-Wojciechowski" "Łucja Żółkiewska" "G
 for i in 1 2 3 4; do
     live 0 player add $EVPL "q$i" "${PLNAMES[$((i - 1))]}" --faction "${FACTIONS[$((i - 1))]}"
 done
-# (the code before the round: a publish gives a table without a device
-# a free registered one, here the revoked code's web device)
-live 0 --json code issue $EVPL 1
-cp "$E2E_TMP/out" "$E2E_TMP/code.pl.json"
+# The code after the publish: the publish gives tables without a device
+# free registered ones, but never the revoked code's web device (issue 20:
+# a web-N login belongs to its code's table alone), so table 1 is free.
 live 0 round pair $EVPL
 live 0 round publish $EVPL
+live 0 --json code issue $EVPL 1
+cp "$E2E_TMP/out" "$E2E_TMP/code.pl.json"
 live 0 clock start $EVPL
 ok "event $EVPL (language pl): 4 players, round 1 published and started, table 1's code"
 
