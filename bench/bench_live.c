@@ -1307,7 +1307,13 @@ int main(int argc, char **argv)
     }
     if (access(hub_bin, X_OK) != 0)
         die("hub binary not found (give its path as the argument)");
-    snprintf(tmp, sizeof(tmp), "/tmp/tny-bench-live-XXXXXX");
+    /* TMPDIR chooses the disk the database, the broker's files and the
+     * disk probe are on (e.g. a tmpfs, to take a shared disk's write
+     * stalls out of a soak). */
+    const char *tmpdir = getenv("TMPDIR");
+    if (snprintf(tmp, sizeof(tmp), "%s/tny-bench-live-XXXXXX",
+                 tmpdir && *tmpdir ? tmpdir : "/tmp") >= (int)sizeof(tmp))
+        die("TMPDIR: too long (at most 41 bytes)");
     if (!mkdtemp(tmp))
         die("mkdtemp");
     print_load("before");
