@@ -1733,6 +1733,50 @@ static void test_CM_6_feed_after_a_result_sends_what_changed(void **state)
     fx_free(f);
 }
 
+/* Issue 17 item 2: a result that names no army (GT-1: a winner) changes
+ * its table's documents, its players' and the tables document, not the
+ * round's pairings: they are not written again. */
+static void test_feed_result_leaves_pairings_alone(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a;
+    struct tny_wire_request q;
+    round_one(f, NULL, "got-lcg2", NULL, 0,
+              "id,name\ng1,Ann\ng2,Bob\ng3,Cid\ng4,Dan\n");
+    assert_true(assignment(f, "table-001", &a));
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    const struct hub_msg *pm = NULL;
+    for (int32_t i = 0; i < f->ob.n && !pm; i++)
+        if (strstr(f->ob.msgs[i].topic, "/feed/") &&
+            strstr(f->ob.msgs[i].topic, "/pairings"))
+            pm = &f->ob.msgs[i];
+    assert_non_null(pm); /* the round's pairings, once */
+    hub_outbox_release(&f->ob);
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a.table;
+    q.result.game = TNY_GAME_GOT_LCG2;
+    snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+             a.seats[1].player_id);
+    free(must(f, &q));
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    int32_t n_table = 0;
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        const char *t = f->ob.msgs[i].topic;
+        if (!strstr(t, "/feed/"))
+            continue;
+        if (strstr(t, "/pairings"))
+            fail_msg("%s written again after a result without armies", t);
+        n_table += strstr(t, "/table/") != NULL;
+    }
+    assert_int_equal(n_table, 1);
+    fx_free(f);
+}
+
 /* Issue 23: presence is coalesced.  A flood of presence messages (here
  * 200 from one device, alternating online and offline) is kept in memory
  * (the console's device list shows the latest at once) and written by
@@ -3363,6 +3407,7 @@ int main(void)
         cmocka_unit_test(test_CM_presence_coalesced),
         cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
         cmocka_unit_test(test_CM_6_feed_after_a_result_sends_what_changed),
+        cmocka_unit_test(test_feed_result_leaves_pairings_alone),
         cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
