@@ -2432,10 +2432,11 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
     if (u.batch) {
         struct tny_diag cd = {{0}};
-        if (hub_store_batch_end(svc->store, rep->rc == 0, &cd) < 0) {
+        int erc = hub_store_batch_end(svc->store, rep->rc == 0, &cd);
+        if (erc < 0) {
             free(rep->json);
             rep->json = NULL;
-            fail(&c, TNY_ESTATE, "%s; nothing was changed", cd.msg);
+            fail(&c, erc, "%s; nothing was changed", cd.msg);
         }
     }
     if (rep->rc < 0 && cmd->in_place) {

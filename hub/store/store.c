@@ -581,7 +581,7 @@ int hub_store_probe(struct hub_store *store, struct tny_diag *diag)
         (rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
     if (!row || strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0) {
-        rc = tny_diag_set(diag, TNY_ESTATE, "store: quick check: %s",
+        rc = tny_diag_set(diag, TNY_ESTORE, "store: quick check: %s",
                           row ? (const char *)sqlite3_column_text(st, 0)
                               : "no answer");
         goto out;
@@ -646,13 +646,13 @@ int hub_store_checkpoint(struct hub_store *store, struct tny_diag *diag)
         return hs_sqlite_error(store, src, "checkpoint", diag);
     /* Still busy: committed results are safe in the WAL, but not in the
      * database file as promised.  The store alarm says so (hub/store
-     * "failing: ..."; the next commit clears it). */
+     * "failing: ...", from this TNY_ESTORE; its probe clears it). */
     store->fault = true;
     snprintf(store->fault_why, sizeof(store->fault_why),
              "checkpoint: %d of %d WAL frames copied after %d tries in %d "
              "ms: %s",
              n_ckpt, n_log, tries, HS_CHECKPOINT_WAIT_MS, sqlite3_errstr(src));
-    return tny_diag_set(diag, TNY_ESTATE, "store: %s", store->fault_why);
+    return tny_diag_set(diag, TNY_ESTORE, "store: %s", store->fault_why);
 }
 
 int hub_store_backup(const char *db_path, const char *path,
