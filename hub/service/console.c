@@ -647,21 +647,44 @@ static int cmd_rejoin_player(struct ctx *c)
     return replan_draft(c, draft);
 }
 
-/* NH-11: a qualifier's knockout armies, before the knockout. */
+/* NH-11: the knockout has begun once a round of it is paired (the draft
+ * counts). */
+static bool knockout_begun(struct ctx *c)
+{
+    const struct tny_round_plan *draft = NULL;
+    struct tny_diag ignored = {{0}};
+    for (int32_t r = 0; r < c->e->ev.n_rounds; r++)
+        if (c->e->ev.rounds[r].stage == TNY_STAGE_ELIMINATION)
+            return true;
+    return hub__ev_draft(c->svc, c->e, &draft, &ignored) == 0 &&
+           draft->stage == TNY_STAGE_ELIMINATION;
+}
+
+/* NH-11: a qualifier's knockout armies, before the knockout (the rule is
+ * decided here; the store records and validates the declaration). */
 static int cmd_declare_armies(struct ctx *c)
 {
-    json_t *names = json_array();
-    for (int32_t i = 0; names && i < c->req->player.n_armies; i++)
-        json_array_append_new(names, json_string(c->req->player.armies[i]));
-    char *text = dump(names);
-    if (!text)
-        return fail(c, TNY_ENOMEM, "out of memory");
-    int rc = hub_store_declare_armies(
-        c->svc->store, c->e->id, c->req->player_id, text, c->actor, &c->diag);
-    free(text);
+    const struct tny_wire_player *p = &c->req->player;
+    const char *names[TNY_MAX_ARMIES];
+    if (p->n_armies < 1 || p->n_armies > TNY_MAX_ARMIES)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": knockout armies: expected 1..%d "
+                    "army names (NH-11)",
+                    c->req->player_id, TNY_MAX_ARMIES);
+    if (tny_event_player_index(&c->e->ev, c->req->player_id) >= 0 &&
+        knockout_begun(c))
+        return fail(c, TNY_ESTATE,
+                    "player \"%s\": the knockout has begun; armies are "
+                    "declared before its first round (NH-11)",
+                    c->req->player_id);
+    for (int32_t i = 0; i < p->n_armies; i++)
+        names[i] = p->armies[i];
+    int rc =
+        hub_store_declare_armies(c->svc->store, c->e->id, c->req->player_id,
+                                 names, p->n_armies, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    c->rep->count = c->req->player.n_armies;
+    c->rep->count = p->n_armies;
     return reload(c);
 }
 

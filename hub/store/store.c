@@ -250,8 +250,34 @@ static const char *const step_6[] = {
     NULL,
 };
 
-static const char *const *const migration_steps[] = {step_1, step_2, step_3,
-                                                     step_4, step_5, step_6};
+/* 6 -> 7: issue 18, AG-14 draft starts in a table of their own (the hub
+ * read them back by scanning the log's JSON): one row per table of a
+ * round whose draft started, by table number; the log's rows of older
+ * hubs are copied once, here (the last one of a table counts, as the
+ * replay did). */
+static const char *const step_7[] = {
+    "CREATE TABLE draft_starts (\n"
+    "  round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,\n"
+    "  table_number INTEGER NOT NULL CHECK (table_number >= 1),\n"
+    "  start_delay_ms INTEGER NOT NULL CHECK (start_delay_ms >= 0),\n"
+    "  PRIMARY KEY (round_id, table_number)\n"
+    ") WITHOUT ROWID;\n",
+    "INSERT OR REPLACE INTO draft_starts (round_id, table_number, "
+    "start_delay_ms)\n"
+    "  SELECT r.id, json_extract(l.detail, '$.table'),\n"
+    "         json_extract(l.detail, '$.start_delay_ms')\n"
+    "  FROM log l JOIN events e ON e.name = l.event_name\n"
+    "  JOIN rounds r ON r.event_id = e.id\n"
+    "    AND r.number = json_extract(l.detail, '$.round')\n"
+    "  WHERE l.kind = 'clock.draft_start'\n"
+    "    AND json_extract(l.detail, '$.table') >= 1\n"
+    "    AND json_extract(l.detail, '$.start_delay_ms') >= 0\n"
+    "  ORDER BY l.seq;\n",
+    NULL,
+};
+
+static const char *const *const migration_steps[] = {
+    step_1, step_2, step_3, step_4, step_5, step_6, step_7};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,

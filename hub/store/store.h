@@ -44,7 +44,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 6
+#define HUB_STORE_SCHEMA_VERSION 7
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */
@@ -297,15 +297,15 @@ TNY_MUST_USE int hub_store_rejoin_player(struct hub_store *store,
                                          int32_t from_round, const char *actor,
                                          struct tny_diag *diag);
 
-/* NH-11: the armies player_id declares for the knockout (names_json: a
- * JSON array of army names), before the first knockout round.  The event
- * is validated with it (count, registered armies).  Errors: TNY_EINVAL
- * (not an array of names, or refused by validation: the message says
- * why), TNY_ESTATE (a knockout round exists already), TNY_ENOTFOUND. */
+/* NH-11: the armies player_id declares for the knockout (names[0..n-1]).
+ * The event is validated with it (count, registered armies).  When a
+ * player may declare (before the first knockout round) is the service's
+ * rule.  Errors: TNY_EINVAL (refused by validation: the message says
+ * why), TNY_ENOTFOUND, TNY_ESTORE, TNY_ENOMEM. */
 TNY_MUST_USE int
 hub_store_declare_armies(struct hub_store *store, const char *event_id,
-                         const char *player_id, const char *names_json,
-                         const char *actor, struct tny_diag *diag);
+                         const char *player_id, const char *const *names,
+                         int32_t n, const char *actor, struct tny_diag *diag);
 
 /* CM-3: disqualified after round after_round (>= 1).  Errors as
  * hub_store_drop_player; TNY_ESTATE when already disqualified. */
@@ -346,8 +346,8 @@ struct hub_round_info {
 
 /* Stores plan (from tny_pair_next on ev, the projection of this event) as
  * the draft of round plan->round; it replaces an existing draft of that
- * round.  Seats are mapped through ev->players[i].id.  Errors: TNY_ESTATE
- * (the previous round is not closed, or round plan->round is past draft),
+ * round.  Seats are mapped through ev->players[i].id.  That the previous
+ * round is closed is the caller's rule (the service's, CM-5).  Errors:
  * TNY_EINVAL (plan->round is not the next round, a seat index outside ev,
  * the event would not validate), TNY_ENOTFOUND (event, or a player of ev
  * unknown to the store), TNY_ENOMEM. */
@@ -730,6 +730,13 @@ TNY_MUST_USE int hub_store_get_device(struct hub_store *store,
                                       struct hub_device_info *out,
                                       struct tny_diag *diag);
 
+/* Every registered device, in the order of registration, in *out
+ * (malloc'd; free()), *n of them.  Errors: TNY_ESTATE, TNY_ESTORE,
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_list_devices(struct hub_store *store,
+                                        struct hub_device_info **out,
+                                        int32_t *n, struct tny_diag *diag);
+
 /* ---- clocks (CM-7) ---------------------------------------------------- */
 
 /* Stores the round clock as the hub computed it (tny_round_clock_*).
@@ -770,14 +777,30 @@ TNY_MUST_USE int hub_store_table_pause(struct hub_store *store,
                                        struct tny_diag *diag);
 
 /* AG-14: records that a table started its draft when start_delay_ms of the
- * round's time had run (log entry "clock.draft_start"; the hub replays it on
- * start).  The round must be published or started, not closed.  Errors:
- * TNY_EINVAL (delay out of range), TNY_ENOTFOUND, TNY_ESTATE. */
+ * round's time had run (a draft_starts row, replacing the table's earlier
+ * one, and the log entry "clock.draft_start").  Whether the table may
+ * start it (the round in play, once per table) is the service's rule.
+ * Errors: TNY_EINVAL (delay out of range), TNY_ENOTFOUND (event, round or
+ * table), TNY_ESTORE. */
 TNY_MUST_USE int hub_store_draft_start(struct hub_store *store,
                                        const char *event_id, int32_t round,
                                        int32_t table, int64_t start_delay_ms,
                                        const char *actor,
                                        struct tny_diag *diag);
+
+/* One table's recorded draft start (hub_store_draft_starts). */
+struct hub_draft_start {
+    int32_t round, table;
+    int64_t start_delay_ms;
+};
+
+/* Every recorded draft start of the event, by round and table, in *out
+ * (malloc'd; free()), *n of them.  Errors: TNY_ENOTFOUND (no event),
+ * TNY_ESTATE, TNY_ESTORE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_draft_starts(struct hub_store *store,
+                                        const char *event_id,
+                                        struct hub_draft_start **out,
+                                        int32_t *n, struct tny_diag *diag);
 
 /* ---- the log ---------------------------------------------------------- */
 

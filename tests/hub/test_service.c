@@ -1385,7 +1385,8 @@ static void test_AG_14_each_table_starts_with_its_draft(void **state)
     assert_true(assignment(f, "table-002", &a));
     assert_int_equal(a.clock.deadline_ms, t2 + len);
 
-    /* A restart: both starts are replayed from the log. */
+    /* A restart: both starts are read back (issue 18: from the store's
+     * table of them, not the log). */
     hub_service_free(f->svc);
     fx_open_service(f);
     hub_outbox_release(&f->ob);
