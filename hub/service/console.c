@@ -924,16 +924,78 @@ static int edited_reply(struct ctx *c, int32_t round)
                                         "republished", 1)));
 }
 
+/* CM-5 (decided here; the store keeps the tables): "Before start the
+ * organiser may edit pairings": a draft, or a published round whose clock
+ * has not started and that has no result, edited by the engine's swap
+ * (with the pairing's sides for the two tables, issue 19) or move. */
+static int edit_round(struct ctx *c, bool swap)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct tny_event *ev = &c->e->ev;
+    struct hub_round_info info;
+    struct tny_round_plan plan = {0};
+    int rc;
+    if ((rc = hub_store_get_round(c->svc->store, c->e->id, q->round, &info,
+                                  &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (info.status != HUB_ROUND_DRAFT && info.status != HUB_ROUND_PUBLISHED)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d is %s: pairings can be "
+                    "edited until the round's clock starts (CM-5)",
+                    c->e->id, (int)q->round, round_status_name(info.status));
+    if ((rc = hub_store_load_round_plan(c->svc->store, c->e->id, q->round, ev,
+                                        &plan, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (info.status == HUB_ROUND_PUBLISHED && q->round <= ev->n_rounds) {
+        const struct tny_round *pr = &ev->rounds[q->round - 1];
+        for (int32_t t = 0; t < pr->n_tables; t++)
+            if (pr->tables[t].has_result) {
+                rc = fail(c, TNY_ESTATE,
+                          "event \"%s\": round %d: table %d has a "
+                          "result; its pairings stay (CM-5)",
+                          c->e->id, (int)q->round, (int)pr->tables[t].number);
+                goto out;
+            }
+    }
+    struct hub_round_edit edit = {.swap = swap,
+                                  .a = q->player_id,
+                                  .b = q->other_player_id,
+                                  .from = q->table,
+                                  .to = q->to_table};
+    if (swap) {
+        int32_t a = tny_event_player_index(ev, q->player_id);
+        int32_t b = tny_event_player_index(ev, q->other_player_id);
+        if (a < 0 || b < 0) {
+            rc = fail(c, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"",
+                      c->e->id, a < 0 ? q->player_id : q->other_player_id);
+            goto out;
+        }
+        rc = tny_round_plan_swap(&plan, a, b, &c->diag);
+        for (int32_t t = 0; rc == 0 && t < plan.n_tables; t++)
+            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                if (plan.tables[t].seats[k] == a ||
+                    plan.tables[t].seats[k] == b) {
+                    rc = tny_round_plan_sides(ev, &plan, t, &c->diag);
+                    break;
+                }
+    } else {
+        rc = tny_round_plan_move(&plan, q->table, q->to_table, &c->diag);
+    }
+    if (rc == 0)
+        rc = hub_store_save_round_edit(c->svc->store, c->e->id, q->round, &plan,
+                                       &edit, c->actor, &c->diag);
+    if (rc < 0)
+        rc = fail_diag(c, rc);
+out:
+    tny_round_plan_release(&plan);
+    return rc;
+}
+
 static int cmd_swap_players(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
-    if (rc < 0)
+    if (rc < 0 || (rc = edit_round(c, true)) < 0)
         return rc;
-    rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
-                              c->req->player_id, c->req->other_player_id,
-                              c->actor, &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
@@ -942,13 +1004,8 @@ static int cmd_swap_players(struct ctx *c)
 static int cmd_move_table(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_MOVE);
-    if (rc < 0)
+    if (rc < 0 || (rc = edit_round(c, false)) < 0)
         return rc;
-    rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
-                              c->req->table, c->req->to_table, c->actor,
-                              &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
     if ((rc = reload(c)) < 0)
         return rc;
     return edited_reply(c, c->req->round);

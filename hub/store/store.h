@@ -364,21 +364,31 @@ TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
                                          const char *actor,
                                          struct tny_diag *diag);
 
-/* CM-5 edits, as tny_round_plan_swap / tny_round_plan_move, of the draft
- * or of a published round whose clock has not started and that has no
- * result yet.  Errors: TNY_ESTATE (the round started or closed, or a
- * table has a result), TNY_ENOTFOUND (round, player or
- * table), TNY_EINVAL (as the engine's edit, or the result would not
- * validate). */
-TNY_MUST_USE int hub_store_draft_swap(struct hub_store *store,
-                                      const char *event_id, int32_t round,
-                                      const char *player_a,
-                                      const char *player_b, const char *actor,
-                                      struct tny_diag *diag);
-TNY_MUST_USE int hub_store_draft_move(struct hub_store *store,
-                                      const char *event_id, int32_t round,
-                                      int32_t from, int32_t to,
-                                      const char *actor, struct tny_diag *diag);
+/* CM-5 edits of a round's pairings, decided by the service (which rounds
+ * may be edited, the engine's swap or move, the sides): round `round`
+ * (a draft, or a published round) as a plan over ev (the event's model:
+ * its published rounds), read with hub_store_load_round_plan; the edited
+ * plan stored as the round's tables with hub_store_save_round_edit (the
+ * event is validated with it; the log row "draft.swap" or "draft.move"
+ * says which edit).  Errors: TNY_ENOTFOUND (event, round, a seated player
+ * not in ev), TNY_EINVAL (save: the result would not validate),
+ * TNY_ESTORE, TNY_ENOMEM. */
+struct hub_round_edit {
+    bool swap;         /* else a move */
+    const char *a, *b; /* swap: the players' ids */
+    int32_t from, to;  /* move: the table numbers */
+};
+TNY_MUST_USE int hub_store_load_round_plan(struct hub_store *store,
+                                           const char *event_id, int32_t round,
+                                           const struct tny_event *ev,
+                                           struct tny_round_plan *out,
+                                           struct tny_diag *diag);
+TNY_MUST_USE int hub_store_save_round_edit(struct hub_store *store,
+                                           const char *event_id, int32_t round,
+                                           const struct tny_round_plan *plan,
+                                           const struct hub_round_edit *edit,
+                                           const char *actor,
+                                           struct tny_diag *diag);
 
 /* Moves the round one step forward: DRAFT -> PUBLISHED -> STARTED ->
  * CLOSED (PUBLISHED -> CLOSED is allowed too: a round without a clock).

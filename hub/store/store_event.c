@@ -1102,164 +1102,111 @@ out:
     return rc;
 }
 
-struct draft_edit {
-    enum { EDIT_SWAP, EDIT_MOVE, EDIT_FIX } kind;
-    const char *a, *b;
-    int32_t from, to;
-};
-
-/* Loads the draft as a plan, applies the edit with the engine, rewrites the
- * draft's tables (inside the caller's transaction). */
-static int edit_draft(struct hub_store *s, int64_t ev_row, const char *event_id,
-                      int32_t round, const struct draft_edit *e,
-                      struct tny_diag *d)
+/* Replaces the tables of round round_row by plan's (a plan over the
+ * event's players in the order added; inside the caller's transaction). */
+static int rewrite_tables(struct hub_store *s, int64_t ev_row,
+                          int64_t round_row, const struct tny_round_plan *plan,
+                          struct tny_diag *d)
 {
-    struct tny_event ev;
-    struct tny_round_plan plan = {0};
     sqlite3_stmt *st = NULL;
-    int64_t round_row, *prow = NULL;
+    int64_t *prow = NULL;
     int32_t n_prow;
-    enum hub_round_status status;
     int rc;
-    tny_event_init(&ev);
-    if ((rc = hs_round_row(s, ev_row, event_id, round, &round_row, &status,
-                           d)) < 0)
-        goto out;
-    /* CM-5: "Before start the organiser may edit pairings": a draft, or a
-     * published round whose clock has not started and has no result. */
-    if (status != HUB_ROUND_DRAFT && status != HUB_ROUND_PUBLISHED) {
-        rc = tny_diag_set(d, TNY_ESTATE,
-                          "event \"%s\": round %d is %s: pairings can be "
-                          "edited until the round's clock starts (CM-5)",
-                          event_id, (int)round, hs_round_status_name(status));
-        goto out;
-    }
-    if ((rc = hs_project(s, ev_row, false, false, NULL, &ev, d)) < 0 ||
-        (rc = hs_read_round_plan(s, ev_row, event_id,
-                                 status == HUB_ROUND_DRAFT ? 0 : round, &ev,
-                                 &plan, d)) < 0 ||
-        (rc = player_rows(s, ev_row, &prow, &n_prow, d)) < 0)
-        goto out;
-    if (status == HUB_ROUND_PUBLISHED && round <= ev.n_rounds) {
-        const struct tny_round *pr = &ev.rounds[round - 1];
-        for (int32_t t = 0; t < pr->n_tables; t++)
-            if (pr->tables[t].has_result) {
-                rc = tny_diag_set(d, TNY_ESTATE,
-                                  "event \"%s\": round %d: table %d has a "
-                                  "result; its pairings stay (CM-5)",
-                                  event_id, (int)round,
-                                  (int)pr->tables[t].number);
-                goto out;
-            }
-    }
-    if (e->kind == EDIT_SWAP) {
-        int32_t a = tny_event_player_index(&ev, e->a);
-        int32_t b = tny_event_player_index(&ev, e->b);
-        if (a < 0 || b < 0) {
-            rc =
-                tny_diag_set(d, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"",
-                             event_id, a < 0 ? e->a : e->b);
-            goto out;
-        }
-        rc = tny_round_plan_swap(&plan, a, b, d);
-        /* Issue 19: the two tables' new pairs get their sides by the
-         * pairing's rule (a swapped rematch plays the other sides). */
-        for (int32_t t = 0; rc == 0 && t < plan.n_tables; t++)
-            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
-                if (plan.tables[t].seats[k] == a ||
-                    plan.tables[t].seats[k] == b) {
-                    rc = tny_round_plan_sides(&ev, &plan, t, d);
-                    break;
-                }
-    } else if (e->kind == EDIT_MOVE) {
-        rc = tny_round_plan_move(&plan, e->from, e->to, d);
-    } else {
-        int32_t p = tny_event_player_index(&ev, e->a);
-        int32_t from = -1;
-        for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
-            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
-                if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
-                    from = plan.tables[t].number;
-        if (from < 0 || from == e->to)
-            goto out; /* not seated at a table, or already there */
-        rc = tny_round_plan_move(&plan, from, e->to, d);
-    }
-    if (rc < 0)
-        goto out;
-    if ((rc = hs_prepare(s, "DELETE FROM tables WHERE round_id = ?", &st, d)) <
-        0)
+    if ((rc = player_rows(s, ev_row, &prow, &n_prow, d)) < 0 ||
+        (rc = hs_prepare(s, "DELETE FROM tables WHERE round_id = ?", &st, d)) <
+            0)
         goto out;
     sqlite3_bind_int64(st, 1, round_row);
-    if ((rc = hs_done(s, st, d)) < 0 ||
-        (rc = hs_insert_tables(s, round_row, &plan, prow, n_prow, d)) < 0)
+    if ((rc = hs_done(s, st, d)) < 0)
         goto out;
+    rc = hs_insert_tables(s, round_row, plan, prow, n_prow, d);
 out:
     hs_finalize(s, st);
-    tny_round_plan_release(&plan);
-    tny_event_release(&ev);
     free(prow);
     return rc;
 }
 
+/* CM-5: the player's fixed table applied to the draft round_row (round
+ * `round`): the table holding the player moves to number `to` (inside the
+ * caller's transaction). */
 static int edit_draft_fix(struct hub_store *s, int64_t ev_row,
                           const char *event_id, const char *player_id,
-                          int32_t table, struct tny_diag *d)
+                          int32_t to, struct tny_diag *d)
 {
-    int64_t row;
-    int32_t number;
-    int rc = draft_row(s, ev_row, &row, &number, d);
+    struct tny_event ev;
+    struct tny_round_plan plan = {0};
+    int64_t round_row;
+    int32_t round;
+    int rc = draft_row(s, ev_row, &round_row, &round, d);
     if (rc == TNY_ENOTFOUND)
         return TNY_OK; /* no draft: the next pairing uses fixed_table */
     if (rc < 0)
         return rc;
-    struct draft_edit e = {.kind = EDIT_FIX, .a = player_id, .to = table};
-    return edit_draft(s, ev_row, event_id, number, &e, d);
+    tny_event_init(&ev);
+    if ((rc = hs_project(s, ev_row, false, false, NULL, &ev, d)) < 0 ||
+        (rc = hs_read_round_plan(s, ev_row, event_id, 0, &ev, &plan, d)) < 0)
+        goto out;
+    int32_t p = tny_event_player_index(&ev, player_id);
+    int32_t from = -1;
+    for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
+        for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+            if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
+                from = plan.tables[t].number;
+    if (from < 0 || from == to)
+        goto out; /* not seated at a table, or already there */
+    if ((rc = tny_round_plan_move(&plan, from, to, d)) < 0)
+        goto out;
+    rc = rewrite_tables(s, ev_row, round_row, &plan, d);
+out:
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    return rc;
 }
 
-static int draft_edit_tx(struct hub_store *store, const char *event_id,
-                         int32_t round, const struct draft_edit *e,
-                         const char *actor, struct tny_diag *diag)
+int hub_store_load_round_plan(struct hub_store *store, const char *event_id,
+                              int32_t round, const struct tny_event *ev,
+                              struct tny_round_plan *out, struct tny_diag *diag)
 {
-    int64_t ev_row;
+    int64_t ev_row, round_row;
+    enum hub_round_status status;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) == 0 &&
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+                           diag)) == 0)
+        rc = hs_read_round_plan(store, ev_row, event_id, round, ev, out, diag);
+    hs_end_read(store);
+    return rc;
+}
+
+int hub_store_save_round_edit(struct hub_store *store, const char *event_id,
+                              int32_t round, const struct tny_round_plan *plan,
+                              const struct hub_round_edit *edit,
+                              const char *actor, struct tny_diag *diag)
+{
+    int64_t ev_row, round_row;
+    enum hub_round_status status;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
         return rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
-        (rc = edit_draft(store, ev_row, event_id, round, e, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+                           diag)) < 0 ||
+        (rc = rewrite_tables(store, ev_row, round_row, plan, diag)) < 0 ||
         (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
         goto out;
-    rc = hs_log(store, actor, event_id,
-                e->kind == EDIT_SWAP ? "draft.swap" : "draft.move",
-                e->kind == EDIT_SWAP
-                    ? json_pack("{s:i, s:s, s:s}", "round", (int)round, "a",
-                                e->a, "b", e->b)
-                    : json_pack("{s:i, s:i, s:i}", "round", (int)round, "from",
-                                (int)e->from, "to", (int)e->to),
-                diag);
+    rc = hs_log(
+        store, actor, event_id, edit->swap ? "draft.swap" : "draft.move",
+        edit->swap ? json_pack("{s:i, s:s, s:s}", "round", (int)round, "a",
+                               edit->a, "b", edit->b)
+                   : json_pack("{s:i, s:i, s:i}", "round", (int)round, "from",
+                               (int)edit->from, "to", (int)edit->to),
+        diag);
 out:
     return hs_finish(store, rc, diag);
-}
-
-int hub_store_draft_swap(struct hub_store *store, const char *event_id,
-                         int32_t round, const char *player_a,
-                         const char *player_b, const char *actor,
-                         struct tny_diag *diag)
-{
-    int rc;
-    if ((rc = hs_check_id("player", player_a, diag)) < 0 ||
-        (rc = hs_check_id("player", player_b, diag)) < 0)
-        return rc;
-    struct draft_edit e = {.kind = EDIT_SWAP, .a = player_a, .b = player_b};
-    return draft_edit_tx(store, event_id, round, &e, actor, diag);
-}
-
-int hub_store_draft_move(struct hub_store *store, const char *event_id,
-                         int32_t round, int32_t from, int32_t to,
-                         const char *actor, struct tny_diag *diag)
-{
-    struct draft_edit e = {.kind = EDIT_MOVE, .from = from, .to = to};
-    return draft_edit_tx(store, event_id, round, &e, actor, diag);
 }
 
 /* Issue 17: the event with its draft checked as hs_validate_event(with

@@ -774,11 +774,19 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
     OK(tny_pair_next(&ev, &plan, &diag));
     OK(hub_store_save_draft(s, "tx", &ev, &plan, "hub", &diag));
     int32_t a = plan.tables[0].seats[0], b = plan.tables[1].seats[1];
-    OK(hub_store_draft_swap(s, "tx", 1, ev.players[a].id, ev.players[b].id,
-                            "organiser:anna", &diag));
+    /* Issue 18: the service decides and edits (the engine's swap and
+     * move); the store keeps the edited tables and logs the edit. */
+    struct hub_round_edit sw = {
+        .swap = true, .a = ev.players[a].id, .b = ev.players[b].id};
+    struct hub_round_edit mv = {.from = 1, .to = 7};
     OK(tny_round_plan_swap(&plan, a, b, &diag));
-    OK(hub_store_draft_move(s, "tx", 1, 1, 7, "organiser:anna", &diag));
+    OK(hub_store_save_round_edit(s, "tx", 1, &plan, &sw, "organiser:anna",
+                                 &diag));
     OK(tny_round_plan_move(&plan, 1, 7, &diag));
+    OK(hub_store_save_round_edit(s, "tx", 1, &plan, &mv, "organiser:anna",
+                                 &diag));
+    assert_int_equal(count_log(s, "tx", "draft.swap"), 1);
+    assert_int_equal(count_log(s, "tx", "draft.move"), 1);
     int32_t fixed = plan.tables[1].seats[0];
     OK(hub_store_fix_player_table(s, "tx", ev.players[fixed].id, 12,
                                   "organiser:anna", &diag));
@@ -820,16 +828,28 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
                      TNY_ESTATE);
     OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_PUBLISHED,
                                   "organiser:anna", &diag));
-    /* CM-5: published, the clock not started: still editable (and back);
-     * once started, refused. */
-    OK(hub_store_draft_move(s, "tx", 1, 7, 1, "organiser:anna", &diag));
-    OK(hub_store_draft_move(s, "tx", 1, 1, 7, "organiser:anna", &diag));
+    /* A published round's plan reads back as it was stored, and an edit
+     * of it (the service decides when one is allowed: CM-5,
+     * test_service) is kept (and back). */
+    {
+        struct tny_round_plan pub;
+        struct hub_round_edit there = {.from = 7, .to = 1};
+        struct hub_round_edit back_again = {.from = 1, .to = 7};
+        OK(hub_store_load_round_plan(s, "tx", 1, &ev, &pub, &diag));
+        assert_int_equal(pub.n_tables, plan.n_tables);
+        OK(tny_round_plan_move(&pub, 7, 1, &diag));
+        OK(hub_store_save_round_edit(s, "tx", 1, &pub, &there, "organiser:anna",
+                                     &diag));
+        OK(tny_round_plan_move(&pub, 1, 7, &diag));
+        OK(hub_store_save_round_edit(s, "tx", 1, &pub, &back_again,
+                                     "organiser:anna", &diag));
+        tny_round_plan_release(&pub);
+        assert_int_equal(
+            hub_store_load_round_plan(s, "tx", 9, &ev, &pub, &diag),
+            TNY_ENOTFOUND);
+    }
     OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_STARTED,
                                   "organiser:anna", &diag));
-    assert_int_equal(
-        hub_store_draft_move(s, "tx", 1, 7, 1, "organiser:anna", &diag),
-        TNY_ESTATE);
-    assert_non_null(strstr(diag.msg, "until the round's clock starts"));
     /* The store keeps a round's tables in number order (CM-9), byes
      * last, whatever order the moves left the plan in. */
     qsort(plan.tables, (size_t)plan.n_tables, sizeof(plan.tables[0]),
@@ -1570,8 +1590,15 @@ static void test_issue19_CM_5_swap_recomputes_sides(void **state)
     OK(hub_store_save_draft(s, "nr", &ev, &plan, "hub", &diag));
     /* B takes C's seat: A v B again, B on 1 - a1 as in round 1 if the
      * seat kept its side. */
-    OK(hub_store_draft_swap(s, "nr", 2, ev.players[C].id, ev.players[B].id,
-                            "organiser:anna", &diag));
+    /* The service's edit (issue 18): the engine's swap, then the
+     * pairing's sides for the tables it touched; the store keeps them. */
+    struct hub_round_edit sw = {
+        .swap = true, .a = ev.players[C].id, .b = ev.players[B].id};
+    OK(tny_round_plan_swap(&plan, C, B, &diag));
+    for (int32_t t = 0; t < plan.n_tables; t++)
+        OK(tny_round_plan_sides(&ev, &plan, t, &diag));
+    OK(hub_store_save_round_edit(s, "nr", 2, &plan, &sw, "organiser:anna",
+                                 &diag));
     OK(hub_store_load_draft(s, "nr", &ev, &back, &diag));
     bool seen = false;
     for (int32_t t = 0; t < back.n_tables; t++) {
