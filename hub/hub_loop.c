@@ -550,13 +550,17 @@ static void store_alarm_changed(struct loop *l,
     }
 }
 
-/* After a call that may have written: did the database stop (or start
- * again) taking writes?  True while it takes none. */
-static bool store_failing(struct loop *l)
+/* After a call that may have written: rc (or the outbox's store_rc) is
+ * TNY_ESTORE when the storage failed it (issue 18: a refusal has another
+ * code), which raises the store alarm.  True when it did. */
+static bool store_failed(struct loop *l, int rc, const struct hub_outbox *ob,
+                         const struct tny_diag *diag)
 {
-    store_alarm_changed(l,
-                        hub_store_alarm_check(&l->alarm, l->store, mono_ms()));
-    return l->alarm.raised;
+    if (rc != TNY_ESTORE && (!ob || ob->store_rc != TNY_ESTORE))
+        return false;
+    store_alarm_changed(
+        l, hub_store_alarm_failed(&l->alarm, l->store, diag, mono_ms()));
+    return true;
 }
 
 /* The lease's probation: serving LEASE_PROBATION_MS from now unless
@@ -745,7 +749,7 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     hub_outbox_init(&ob);
     int rc = hub_service_handle(l->svc, ev->topic, ev->payload, ev->len,
                                 wall_ms(), &ob, &diag);
-    bool failing = store_failing(l);
+    bool failing = store_failed(l, rc, &ob, &diag);
     if (rc < 0) {
         /* Nothing was answered: the peer resends (tables, consoles).  A
          * database that takes no writes was reported once (the alarm). */
@@ -823,7 +827,7 @@ static void flush_batch(struct loop *l)
             l->batch[i].device, l->batch[i].ev.payload, l->batch[i].ev.len};
     hub_outbox_init(&ob);
     int rc = hub_service_on_results(l->svc, n, msgs, wall_ms(), &ob, &diag);
-    bool failing = store_failing(l);
+    bool failing = store_failed(l, rc, &ob, &diag);
     if (rc < 0) /* those without an ack resend */
         HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
                 "results not all handled (%d in batch): %s", (int)n,
@@ -936,7 +940,7 @@ static void flush_presence(struct loop *l)
     if (l->alarm.raised || hub_service_presence_waiting(l->svc) == 0)
         return;
     int rc = hub_service_presence_flush(l->svc, &diag);
-    bool failing = store_failing(l);
+    bool failing = store_failed(l, rc, NULL, &diag);
     if (rc < 0)
         HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
                 "presence not written (%d devices): %s",

@@ -1179,7 +1179,8 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
                           &diag));
         int hits = faultvfs_hits();
         faultvfs_set(faults[k]);
-        assert_true(handle(f, topic, buf, len) < 0);
+        /* Issue 18: the storage's own code, not a refusal's. */
+        assert_int_equal(handle(f, topic, buf, len), TNY_ESTORE);
         faultvfs_set(FAULTVFS_NONE);
         free(buf);
         assert_true(faultvfs_hits() > hits); /* the fault was met */
@@ -1190,15 +1191,25 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
         submit(f, dev, &s, &ack);
         assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
     }
-    /* A console command on a full disk: refused with the reason. */
+    /* A console command on a full disk: refused with the reason, the
+     * storage's code in the reply and in the outbox for the loop's
+     * alarm (issue 18). */
     req_init(f, &q, TNY_WIRE_CMD_REGISTER_PLAYER);
     snprintf(q.player.id, sizeof(q.player.id), "late1");
     snprintf(q.player.name, sizeof(q.player.name), "Late Comer");
     faultvfs_set(FAULTVFS_FULL);
-    must_fail(f, &q, "full");
+    assert_int_equal(must_fail(f, &q, "full"), TNY_ESTORE);
+    assert_int_equal(f->ob.store_rc, TNY_ESTORE);
     faultvfs_set(FAULTVFS_NONE);
     renew(f, &q);
     free(must(f, &q));
+    assert_int_equal(f->ob.store_rc, 0);
+    /* A refused command (a round with tables still without a result
+     * cannot be closed, CM-6) is a refusal, never the storage's. */
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    assert_int_equal(must_fail(f, &q, "table"), TNY_ESTATE);
+    assert_int_equal(f->ob.store_rc, 0);
     OK(hub_store_check(f->store, &diag));
     fx_free(f);
     faultvfs_uninstall();
@@ -1374,7 +1385,8 @@ static void test_AG_14_each_table_starts_with_its_draft(void **state)
     assert_true(assignment(f, "table-002", &a));
     assert_int_equal(a.clock.deadline_ms, t2 + len);
 
-    /* A restart: both starts are replayed from the log. */
+    /* A restart: both starts are read back (issue 18: from the store's
+     * table of them, not the log). */
     hub_service_free(f->svc);
     fx_open_service(f);
     hub_outbox_release(&f->ob);
@@ -3356,7 +3368,8 @@ static void test_issue17_failed_commit_reads_the_model_back(void **state)
         uint64_t loads = st.model_loads;
         int hits = faultvfs_hits();
         faultvfs_set(FAULTVFS_FSYNC);
-        must_fail(f, &q, "nothing was changed");
+        assert_int_equal(must_fail(f, &q, "nothing was changed"), TNY_ESTORE);
+        assert_int_equal(f->ob.store_rc, TNY_ESTORE);
         faultvfs_set(FAULTVFS_NONE);
         assert_true(faultvfs_hits() > hits);
         hub_service_stats_get(f->svc, &st);
