@@ -92,6 +92,9 @@ struct live_cmd {
     const char *const *opts;
     const char *help;
     int (*run)(struct live *lv);
+    /* The protocol command it is (TNY_WIRE_CMD_NONE_: a command of the
+     * command line only, console_cmds.h's L). */
+    enum tny_wire_cmd wire;
 };
 
 struct live {
@@ -388,48 +391,6 @@ static int connect_hub(struct live *lv)
 
 /* ---- the hub's words in the command line's ------------------------------ */
 
-/* The protocol's command names as `tourney live` spells them. */
-static const char *const cli_cmd_words[][2] = {
-    {"create_event", "event create"},
-    {"import_players", "players import"},
-    {"register_player", "player add"},
-    {"drop_player", "player drop"},
-    {"disqualify_player", "player dq"},
-    {"rejoin_player", "player rejoin"},
-    {"declare_armies", "player declare"},
-    {"edit_player", "player edit"},
-    {"pair_round", "round pair"},
-    {"show_draft", "round show"},
-    {"swap_players", "round swap"},
-    {"move_table", "round move"},
-    {"fix_table", "round fix"},
-    {"publish_round", "round publish"},
-    {"close_round", "round close"},
-    {"discard_draft", "round discard"},
-    {"unpublish_round", "round unpublish"},
-    {"reopen_round", "round reopen"},
-    {"next_stage", "stage next"},
-    {"clock_start", "clock start"},
-    {"clock_pause", "clock pause"},
-    {"clock_resume", "clock resume"},
-    {"clock_extend", "clock extend"},
-    {"clock_draft", "clock draft"},
-    {"enter_result", "result enter"},
-    {"penalty", "result penalty"},
-    {"show_results", "result show"},
-    {"resolve_conflict", "result resolve"},
-    {"get_standings", "standings"},
-    {"export_event", "export"},
-    {"list_events", "event list"},
-    {"list_devices", "devices"},
-    {"assign_device", "device assign"},
-    {"identify_device", "device identify"},
-    {"issue_code", "code issue"},
-    {"revoke_code", "code revoke"},
-    {"list_codes", "code list"},
-    {"read_log", "log"},
-};
-
 /* Phrases of the hub's refusals that name protocol fields, and what the
  * command line calls them. */
 static const char *const cli_phrases[][2] = {
@@ -570,10 +531,25 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
         snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", cli_phrases[i][1],
                  tail);
     }
-    for (size_t i = 0; i < sizeof cli_cmd_words / sizeof cli_cmd_words[0];
-         i++) {
-        const char *name = cli_cmd_words[i][0];
+    /* The protocol's command names as `tourney live` spells them, from
+     * the commands' descriptions. */
+    static const struct {
+        const char *name, *group, *verb;
+    } cmd_words[] = {
+#define W(name, ID, event, in_place, fields, reply, group, verb, ...)          \
+    {#name, group, verb},
+#define L(...)
+        TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
+    };
+    for (size_t i = 0; i < sizeof cmd_words / sizeof cmd_words[0]; i++) {
+        const char *name = cmd_words[i].name;
         size_t nl = strlen(name);
+        char spelled[64];
+        snprintf(spelled, sizeof spelled, "%s%s%s", cmd_words[i].group,
+                 cmd_words[i].verb ? " " : "",
+                 cmd_words[i].verb ? cmd_words[i].verb : "");
         if (!strchr(name, '_'))
             continue; /* "penalty": an English word too */
         for (char *at = strstr(buf, name); at; at = strstr(at + 1, name)) {
@@ -584,10 +560,10 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
                 continue;
             char tail[sizeof buf];
             snprintf(tail, sizeof tail, "%s", at + nl);
-            snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s",
-                     cli_cmd_words[i][1], tail);
+            snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", spelled,
+                     tail);
             /* on past the words put in (the end when they were cut) */
-            size_t past = (size_t)(at - buf) + strlen(cli_cmd_words[i][1]);
+            size_t past = (size_t)(at - buf) + strlen(spelled);
             if (past >= strlen(buf))
                 break;
             at = buf + past - 1;
@@ -2771,165 +2747,17 @@ static const char *const o_table[] = {"table=", NULL};
 static const char *const o_resolve[] = {"keep=", "reason=", NULL};
 static const char *const o_force[] = {"force", NULL};
 
+/* Built from the commands' descriptions (tny/console_cmds.h), in the
+ * order of --help. */
 static const struct live_cmd live_cmds[] = {
-    {"event", "create",
-     "--format NAME|--format-file F [--title T] [--seed S] [--options "
-     "JSON|--options-file F] [--language pl|hu|nb|cs|en] EVENT_ID",
-     1, 1, o_create, "create an event (no --seed: the hub draws one, CM-4)",
-     run_event_create},
-    {"event", "import", "EVENT_ID FILE [--from listfortress|cryodex|nrtm]", 2,
-     2, o_import,
-     "create an event from an event file, or from another tool's file",
-     run_event_import},
-    {"event", "list", "", 0, 0, o_none, "the hub's events", run_event_list},
-    {"event", "delete", "EVENT_ID [--reason T]", 1, 1, o_reason,
-     "delete a mistyped event (none of its rounds published; audited)",
-     run_event_delete},
-    {"players", "import", "EVENT_ID FILE.csv", 2, 2, o_none,
-     "register players from a CSV file (header id,name,club,... in any "
-     "case, or Player,Team,Country,Rating: ids made up; - = stdin)",
-     run_players_import},
-    {"players", "list", "EVENT_ID", 1, 1, o_none,
-     "every player: id, name, club, country, rating, dropped or "
-     "disqualified",
-     run_players_list},
-    {"player", "add",
-     "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army "
-     "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] [--faction "
-     "F] "
-     "[--agenda A] [--decklist FILE] [--first-round N] [--external-id X]",
-     3, 3, o_add, "register one player, also a late entry (CM-1)",
-     run_player_add},
-    {"player", "drop", "EVENT_ID PLAYER_ID [--after-round N] [--reason T]", 2,
-     2, o_after, "drop a player (CM-2; default after the current round)",
-     run_player_drop},
-    {"player", "dq", "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2,
-     2, o_dq, "disqualify a player (CM-3)", run_player_dq},
-    {"player", "declare", "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,
-     "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "
-     "before its first round",
-     run_player_declare},
-    {"player", "rejoin", "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,
-     "bring a dropped player back (GT-11; default the next round)",
-     run_player_rejoin},
-    {"player", "edit",
-     "EVENT_ID PLAYER_ID [--name N] [--club C] [--country C] [--reason T]", 2,
-     2, o_edit,
-     "rename a player or fix a club or country, any time (\"\" = none)",
-     run_player_edit},
-    {"round", "pair", "EVENT_ID [--round N]", 1, 1, o_round,
-     "pair the next round as a draft (not yet sent to the tables)",
-     run_round_pair},
-    {"round", "show", "EVENT_ID [--round N]", 1, 1, o_round,
-     "show the draft (or round N)", run_round_show},
-    {"round", "swap", "EVENT_ID ROUND PLAYER_A PLAYER_B [--force]", 4, 4,
-     o_force, "swap two players in the draft (a rematch needs --force)",
-     run_round_swap},
-    {"round", "move", "EVENT_ID ROUND TABLE TO_TABLE [--force]", 4, 4, o_force,
-     "renumber a table (a broken physical table); onto a seated table the "
-     "two swap numbers",
-     run_round_move},
-    {"round", "fix", "EVENT_ID PLAYER_ID TABLE [--force]", 3, 3, o_force,
-     "seat a player always at TABLE (CM-5; 0 = no longer)", run_round_fix},
-    {"round", "discard", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,
-     "delete the draft (pair again)", run_round_discard},
-    {"round", "unpublish", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,
-     "take a published round whose clock never started back to a draft "
-     "(tables wait again)",
-     run_round_unpublish},
-    {"round", "reopen", "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,
-     "reopen a closed round to correct it (refused while a later round is "
-     "published, CM-5)",
-     run_round_reopen},
-    {"round", "publish", "EVENT_ID [--round N]", 1, 1, o_round,
-     "send the draft to the tables (default: the draft's round)",
-     run_round_publish},
-    {"round", "close", "EVENT_ID [--round N]", 1, 1, o_round,
-     "close the round (default: the current round)", run_round_close},
-    {"stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm,
-     "move to the next stage (Swiss -> cut, ...)", run_stage_next},
-    {"clock", "start", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
-     o_clock,
-     "start the round clock (CM-7; default every table, current round)",
-     run_clock_start},
-    {"clock", "pause", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
-     o_clock, "pause the clock", run_clock_pause},
-    {"clock", "resume", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
-     o_clock, "resume the clock", run_clock_resume},
-    {"clock", "draft", "EVENT_ID --table N [--round N]", 1, 1, o_clock,
-     "AG-14: table N's draft started: its own clock starts now",
-     run_clock_draft},
-    {"clock", "extend",
-     "EVENT_ID DURATION [--table N] [--round N] [--undo] [--reason T]", 2, 2,
-     o_clock_extend,
-     "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7); --undo takes it back",
-     run_clock_extend},
-    {"result", "enter",
-     "EVENT_ID ROUND TABLE RESULT_JSON [--override] [--reason T] [--game G]", 4,
-     4, o_result,
-     "enter a table's result: an event-file result object (- = stdin); "
-     "--override replaces a confirmed one",
-     run_result_enter},
-    {"result", "penalty", "EVENT_ID ROUND TABLE PLAYER_ID POINTS [--reason T]",
-     5, 5, o_reason, "deduct tournament points (TX-7), e.g. 1 or 0.5",
-     run_result_penalty},
-    {"result", "show", "EVENT_ID ROUND [--table N]", 2, 2, o_table,
-     "every submission of the round's tables: who, when, what, status "
-     "(conflicts show both)",
-     run_result_show},
-    {"result", "resolve", "EVENT_ID ROUND TABLE --keep ID [--reason T]", 3, 3,
-     o_resolve,
-     "resolve a conflict: keep the counted result or a conflicting "
-     "submission (CM-6)",
-     run_result_resolve},
-    {"log", NULL, "EVENT_ID", 1, 1, o_none,
-     "the event's audit log: who did what, when (local time), why", run_log},
-    {"standings", NULL, "EVENT_ID [--after-round N] [--csv]", 1, 1, o_standings,
-     "the hub's standings (the JSON of `tourney standings`; --csv: a "
-     "spreadsheet)",
-     run_standings},
-    {"lots", NULL, "EVENT_ID", 1, 1, o_none,
-     "every lot with its purpose and outcome (CM-4): seed, round-1 draws, "
-     "the tables' lots, the tiebreak lot",
-     run_lots},
-    {"decklist", NULL, "EVENT_ID PLAYER_ID", 2, 2, o_none,
-     "a player's deck list, for judges (GT-14; never on the feed)",
-     run_decklist},
-    {"export", NULL, "EVENT_ID [--csv]", 1, 1, o_export,
-     "the event file (JSON, event-file.md) on stdout; --csv: every result, "
-     "one row per player and round",
-     run_export},
-    {"print", NULL,
-     "EVENT_ID pairings|slips|standings|final [--round N] [--pdf FILE] "
-     "[--paper a4|letter] [--lang LANG]",
-     2, 2, o_print,
-     "printouts (HTML; --pdf: PDF by headless Chromium): pairings by table "
-     "and name, result slips, standings, final classification",
-     run_print},
-    {"devices", NULL, "[--event EVENT_ID]", 0, 0, o_devices,
-     "table devices: presence and assignment", run_devices},
-    {"device", "assign", "DEVICE EVENT_ID TABLE", 3, 3, o_none,
-     "make a device physical table TABLE (0 = unassign)", run_device_assign},
-    {"device", "identify", "DEVICE", 1, 1, o_none,
-     "that device's screen flashes its id and table for 10 s",
-     run_device_identify},
-    {"code", "issue", "EVENT_ID TABLE", 2, 2, o_none,
-     "a sign-in code for table TABLE's page (play.html?code=...): the "
-     "table's device rights, enforced by the broker",
-     run_code_issue},
-    {"code", "revoke", "EVENT_ID CODE", 2, 2, o_none,
-     "the broker refuses that code from now on (the page is signed out)",
-     run_code_revoke},
-    {"code", "list", "EVENT_ID", 1, 1, o_none,
-     "the event's sign-in codes: table, code, valid or revoked, online",
-     run_code_list},
-    {"console", NULL, "EVENT_ID", 1, 1, o_none,
-     "live full-screen dashboard: tables, clock, standings; keys send the "
-     "commands above",
-     run_console},
-    {"wait-hub", NULL, "", 0, 0, o_none,
-     "wait until the hub is online (hub/state), at most --timeout",
-     run_wait_hub},
+#define W(name, ID, event, in_place, fields, reply, group, verb, synopsis,     \
+          min, max, opts, help, run)                                           \
+    {group, verb, synopsis, min, max, opts, help, run, TNY_WIRE_CMD_##ID},
+#define L(group, verb, synopsis, min, max, opts, help, run)                    \
+    {group, verb, synopsis, min, max, opts, help, run, TNY_WIRE_CMD_NONE_},
+    TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
 };
 
 #define N_LIVE_CMDS (sizeof(live_cmds) / sizeof(live_cmds[0]))
