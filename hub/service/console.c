@@ -1,5 +1,6 @@
 /* console.c - the organiser's commands (ctl/{con}/req), as one table of
- * commands: name, whether the event must exist, handler.
+ * commands built from their descriptions (tny/console_cmds.h): whether
+ * the event must exist, handler cmd_NAME, in place or under a snapshot.
  *
  * Each handler validates its arguments, makes its change through the store,
  * appends the retained messages the change affects (assignments, clocks)
@@ -2258,46 +2259,15 @@ struct command {
     bool in_place;
 };
 
+/* Built from the commands' descriptions (tny/console_cmds.h): the
+ * handler of command NAME is cmd_NAME. */
 static const struct command commands[] = {
-    {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event, false},
-    {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players, false},
-    {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player, false},
-    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player, true},
-    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player, true},
-    {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player, false},
-    {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies, false},
-    {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round, true},
-    {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft, true},
-    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players, false},
-    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table, false},
-    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table, false},
-    {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round, true},
-    {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start, true},
-    {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause, true},
-    {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume, true},
-    {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend, true},
-    {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result, true},
-    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty, true},
-    {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings, true},
-    {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event, true},
-    {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices, true},
-    {TNY_WIRE_CMD_ASSIGN_DEVICE, true, cmd_assign_device, false},
-    {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round, true},
-    {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage, false},
-    {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events, true},
-    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, true},
-    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round, false},
-    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
-    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, false},
-    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results, true},
-    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, false},
-    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log, true},
-    {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device, false},
-    {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft, true},
-    {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event, false},
-    {TNY_WIRE_CMD_ISSUE_CODE, true, cmd_issue_code, false},
-    {TNY_WIRE_CMD_REVOKE_CODE, true, cmd_revoke_code, false},
-    {TNY_WIRE_CMD_LIST_CODES, true, cmd_list_codes, true},
+#define W(name, ID, event, in_place, ...)                                      \
+    {TNY_WIRE_CMD_##ID, (event) == TNY_CMD_EV_EXISTING, cmd_##name, in_place},
+#define L(...)
+    TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
 };
 
 /* ---- all or nothing (issue 22) -------------------------------------------
