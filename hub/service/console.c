@@ -40,6 +40,7 @@
 #include "codes.h"
 #include "devices.h"
 #include "events.h"
+#include "feed_json.h"
 #include "model_check.h"
 #include "players_csv.h"
 #include "presence.h"
@@ -715,14 +716,52 @@ static int draft_reply(struct ctx *c, int32_t round)
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
                     (int)round, (int)plan->round);
-    rc = tny_round_plan_to_json(&c->e->ev, plan, &text);
-    c->rep->round = plan->round;
-    if (rc == 0)
-        rc = add_names(c, &text);
-    if (rc < 0) {
-        free(text);
-        return fail(c, rc, "out of memory");
+    /* Issue 17: written once from the model, byte for byte what the
+     * plan's JSON (tny_round_plan_to_json) with add_names gave, compact. */
+    const struct tny_event *ev = &c->e->ev;
+    struct hub_jw w;
+    hub_jw_init(&w);
+    hub_jw_obj(&w);
+    hub_jw_kint(&w, "round", plan->round);
+    hub_jw_kstr(&w, "stage", tny_stage_kind_name(plan->stage));
+    hub_jw_key(&w, "tables");
+    hub_jw_arr(&w);
+    for (int32_t i = 0; i < plan->n_tables; i++) {
+        const struct tny_pairing_table *t = &plan->tables[i];
+        hub_jw_obj(&w);
+        if (t->is_bye) {
+            hub_jw_kstr(&w, "bye", ev->players[t->seats[0]].id);
+        } else {
+            hub_jw_kint(&w, "table", t->number);
+            hub_jw_key(&w, "players");
+            hub_jw_arr(&w);
+            for (int32_t k = 0; k < t->n_seats; k++)
+                hub_jw_str(&w, ev->players[t->seats[k]].id);
+            hub_jw_end_arr(&w);
+            if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
+                hub_jw_key(&w, "sides");
+                hub_jw_arr(&w);
+                hub_jw_str(&w, ev->format.sides[t->side[0] & 1]);
+                hub_jw_str(&w, ev->format.sides[t->side[1] & 1]);
+                hub_jw_end_arr(&w);
+            }
+            if (t->first_seat >= 0 && t->first_seat < t->n_seats)
+                hub_jw_kstr(&w, "first_player",
+                            ev->players[t->seats[t->first_seat]].id);
+        }
+        hub_jw_end(&w);
     }
+    hub_jw_end_arr(&w);
+    hub_jw_kstr(&w, "explain", plan->explain ? plan->explain : "");
+    hub_jw_key(&w, "names");
+    hub_jw_obj(&w);
+    for (int32_t i = 0; i < ev->n_players; i++)
+        hub_jw_kstr(&w, ev->players[i].id, ev->players[i].name);
+    hub_jw_end(&w);
+    hub_jw_end(&w);
+    c->rep->round = plan->round;
+    if (!(text = hub_jw_take(&w)))
+        return fail(c, TNY_ENOMEM, "out of memory");
     return reply_json(c, text);
 }
 
