@@ -399,6 +399,29 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late,
 
 static int32_t draft_number(const struct ctx *c);
 
+/* A plan stored as the draft, in the order the store reads it back (byes
+ * last, then by table number, then as paired: hs_read_round_plan), so
+ * that the model's draft is the stored one: a CM-5 fixed table numbers a
+ * table out of the pairing's order (issue 17; TNY_MODEL_CHECK found it).
+ * A stable insertion sort: the plan is in order but for fixed tables. */
+static void plan_in_store_order(struct tny_round_plan *plan)
+{
+    struct tny_pairing_table *t = plan->tables;
+#define AFTER(x, y)                                                            \
+    ((x)->is_bye != (y)->is_bye ? (x)->is_bye > (y)->is_bye                    \
+                                : (x)->number > (y)->number)
+    for (int32_t i = 1; i < plan->n_tables; i++) {
+        if (!AFTER(&t[i - 1], &t[i]))
+            continue;
+        struct tny_pairing_table x = t[i];
+        int32_t j = i;
+        for (; j > 0 && AFTER(&t[j - 1], &x); j--)
+            t[j] = t[j - 1];
+        t[j] = x;
+    }
+#undef AFTER
+}
+
 /* A player change made while a draft existed (round `draft`, 0 = none):
  * the draft is paired again for the new field, or the organiser is told
  * why it cannot be (the stale draft is then discarded).  The reply's
@@ -429,6 +452,7 @@ static int replan_draft(struct ctx *c, int32_t draft)
         c->e->feed_dirty = true;
         return TNY_OK;
     }
+    plan_in_store_order(&plan);
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
     if (rc < 0) {
@@ -678,7 +702,17 @@ static int cmd_fix_table(struct ctx *c)
                                     c->req->table, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    return reload(c);
+    /* Issue 17: the player's fixed table in the model; the draft, which
+     * the store seated them in again, is read when next needed. */
+    c->touched = true;
+    int32_t ix = tny_event_player_index(&c->e->ev, c->req->player_id);
+    if (ix < 0)
+        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
+                    c->req->player_id);
+    c->e->ev.players[ix].fixed_table = c->req->table;
+    hub__ev_draft_drop(c->e);
+    c->e->feed_dirty = true;
+    return TNY_OK;
 }
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
@@ -781,6 +815,7 @@ static int pair(struct ctx *c, int32_t round)
                     round_status_name(c->e->round.status), (int)want);
     if ((rc = tny_pair_next(&c->e->ev, &plan, &c->diag)) < 0)
         return fail_diag(c, rc);
+    plan_in_store_order(&plan);
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
     HUB_LOG(HUB_LOG_INFO, "round paired event=%s round=%d tables=%d%s%s",
@@ -940,6 +975,25 @@ static int edited_reply(struct ctx *c, int32_t round)
                                         "republished", 1)));
 }
 
+/* After the store committed a CM-5 edit of round `round`: issue 17, an
+ * edit of the draft changes the draft alone, whose tables the model reads
+ * again (typed, the draft's rows only) when next needed; a published
+ * round's tables are read back with the event (reload). */
+static int draft_edited(struct ctx *c, int32_t round)
+{
+    int32_t draft = draft_number(c);
+    if (draft == 0 || round != draft) {
+        int rc = reload(c);
+        /* Tables renumbered: their states are rebuilt from the store. */
+        c->e->state_round = 0;
+        return rc;
+    }
+    c->touched = true;
+    hub__ev_draft_drop(c->e);
+    c->e->feed_dirty = true;
+    return TNY_OK;
+}
+
 static int cmd_swap_players(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
@@ -950,7 +1004,7 @@ static int cmd_swap_players(struct ctx *c)
                               c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    if ((rc = reload(c)) < 0)
+    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -965,7 +1019,7 @@ static int cmd_move_table(struct ctx *c)
                               &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    if ((rc = reload(c)) < 0)
+    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -1875,6 +1929,7 @@ static int cmd_resolve_conflict(struct ctx *c)
     struct hub_result_row *rows = NULL, *keep = NULL;
     int32_t n = 0, open = 0, resolved = 0;
     int64_t id = 0;
+    bool kept_counted = false;
     int rc = hub_store_list_results(c->svc->store, c->e->id, q->round, q->table,
                                     &rows, &n, &c->diag);
     if (rc < 0)
@@ -1895,7 +1950,7 @@ static int cmd_resolve_conflict(struct ctx *c)
                   "console_request.keep: %lld is not the counted result or an "
                   "open conflict of table %d, round %d (see `result show`)",
                   (long long)q->result_id, (int)q->table, (int)q->round);
-    else if (keep->status == HUB_RESULT_VALID)
+    else if ((kept_counted = keep->status == HUB_RESULT_VALID))
         rc = hub_store_keep_counted(c->svc->store, c->e->id, q->round, q->table,
                                     keep->id, c->actor, &resolved, &c->diag);
     else
@@ -1914,8 +1969,16 @@ static int cmd_resolve_conflict(struct ctx *c)
     }
     c->rep->round = q->round;
     c->rep->count = (uint64_t)(id ? id : q->result_id);
-    if ((rc = reload(c)) < 0)
+    if (kept_counted) {
+        /* Issue 17: the counted result stays; its conflicts are resolved
+         * (the model's round row counts the open ones). */
+        c->touched = true;
+        if (q->round == c->e->round.number)
+            c->e->round.n_conflicts -= resolved;
+        c->e->feed_dirty = true;
+    } else if ((rc = reload(c)) < 0) { /* a conflict's result counts now */
         return rc;
+    }
     return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
                                          : TNY_OK;
 }
@@ -2227,9 +2290,9 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies, false},
     {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round, true},
     {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft, true},
-    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players, false},
-    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table, false},
-    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table, false},
+    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players, true},
+    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table, true},
+    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table, true},
     {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round, true},
     {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start, true},
     {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause, true},
@@ -2249,7 +2312,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
     {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, false},
     {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results, true},
-    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, false},
+    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, true},
     {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log, true},
     {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device, false},
     {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft, true},

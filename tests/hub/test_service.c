@@ -3205,7 +3205,8 @@ static void random_session(const char *preset, const char *options,
         TNY_WIRE_CMD_PENALTY,           TNY_WIRE_CMD_SWAP_PLAYERS,
         TNY_WIRE_CMD_DISCARD_DRAFT,     TNY_WIRE_CMD_UNPUBLISH_ROUND,
         TNY_WIRE_CMD_REOPEN_ROUND,      TNY_WIRE_CMD_GET_STANDINGS,
-        TNY_WIRE_CMD_CLOCK_DRAFT,
+        TNY_WIRE_CMD_CLOCK_DRAFT,       TNY_WIRE_CMD_MOVE_TABLE,
+        TNY_WIRE_CMD_FIX_TABLE,
     };
     for (int step = 0; step < steps; step++) {
         struct tny_event ev;
@@ -3228,6 +3229,7 @@ static void random_session(const char *preset, const char *options,
                                                       : cur;
         if (draft > cur && (cmd == TNY_WIRE_CMD_PUBLISH_ROUND ||
                             cmd == TNY_WIRE_CMD_SWAP_PLAYERS ||
+                            cmd == TNY_WIRE_CMD_MOVE_TABLE ||
                             cmd == TNY_WIRE_CMD_DISCARD_DRAFT))
             q.round = draft;
         if (odd)
@@ -3268,6 +3270,7 @@ static void random_session(const char *preset, const char *options,
             q.table = tb.number;
             q.override = tny_rng_below(&rng, 2) == 0;
         }
+        q.to_table = (int32_t)tny_rng_below(&rng, 6);
         q.points_units = TNY_POINT_SCALE;
         q.confirm = true;
         char *before = NULL, *after = NULL;
