@@ -3153,6 +3153,69 @@ static void test_issue17_console_changes_the_model_in_place(void **state)
     fx_free(f);
 }
 
+/* Issue 17 item 3: closing the round sends every table its assignment in
+ * one pass (the event's part built once, the round's results read in one
+ * query): each table shows the organiser's result where it is the counted
+ * one (entered, or a CM-6 override of the device's), and none where the
+ * device's result counts. */
+static void
+test_issue17_close_shows_each_table_the_organisers_result(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4], b;
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    setup_event(f);
+    int32_t round = pair_publish(f, a);
+    /* table-001 and table-003: their devices' results. */
+    nh_submission(&a[0], "table-001", "k1", 0, 3, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    nh_submission(&a[2], "table-003", "k3", 0, 4, &s);
+    submit(f, "table-003", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    /* table-002 and table-004 entered by the organiser, table-003's
+     * overridden. */
+    const int idx[] = {1, 2, 3};
+    const int hq[] = {5, 6, 7};
+    for (int k = 0; k < 3; k++) {
+        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+        q.round = round;
+        q.table = a[idx[k]].table;
+        nh_submission(&a[idx[k]], "table-001", "x", 1, hq[k], &s);
+        q.result = s.result;
+        if (idx[k] == 2) {
+            q.override = true;
+            snprintf(q.reason, sizeof(q.reason), "judge ruling");
+        }
+        free(must(f, &q));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = round;
+    free(must(f, &q));
+    for (int i = 0; i < 4; i++) {
+        char dev[16], want[64];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &b));
+        assert_int_equal(b.table, a[i].table);
+        assert_int_equal(b.n_seats, a[i].n_seats);
+        if (i == 0) {
+            assert_string_equal(b.organiser_result, "");
+            assert_string_equal(b.organiser_result_by, "");
+            continue;
+        }
+        snprintf(want, sizeof(want), "{\"winner\":\"%s\",\"hq_diff\":%d,",
+                 a[i].seats[1].player_id, hq[i - 1]);
+        if (strncmp(b.organiser_result, want, strlen(want)) != 0)
+            fail_msg("%s: organiser_result %s, expected %s...", dev,
+                     b.organiser_result, want);
+        assert_string_equal(b.organiser_result_by, "organiser:" CON);
+    }
+    fx_free(f);
+}
+
 /* Issue 17: a random console session over one game (seeded: the same
  * sequence each run).  Commands drawn with valid and invalid arguments,
  * so that many are refused; TNY_MODEL_CHECK (on in this file) compares
@@ -3198,7 +3261,8 @@ static void random_session(const char *preset, const char *options,
         TNY_WIRE_CMD_PENALTY,           TNY_WIRE_CMD_SWAP_PLAYERS,
         TNY_WIRE_CMD_DISCARD_DRAFT,     TNY_WIRE_CMD_UNPUBLISH_ROUND,
         TNY_WIRE_CMD_REOPEN_ROUND,      TNY_WIRE_CMD_GET_STANDINGS,
-        TNY_WIRE_CMD_CLOCK_DRAFT,
+        TNY_WIRE_CMD_CLOCK_DRAFT,       TNY_WIRE_CMD_MOVE_TABLE,
+        TNY_WIRE_CMD_FIX_TABLE,
     };
     for (int step = 0; step < steps; step++) {
         struct tny_event ev;
@@ -3221,6 +3285,7 @@ static void random_session(const char *preset, const char *options,
                                                       : cur;
         if (draft > cur && (cmd == TNY_WIRE_CMD_PUBLISH_ROUND ||
                             cmd == TNY_WIRE_CMD_SWAP_PLAYERS ||
+                            cmd == TNY_WIRE_CMD_MOVE_TABLE ||
                             cmd == TNY_WIRE_CMD_DISCARD_DRAFT))
             q.round = draft;
         if (odd)
@@ -3261,6 +3326,7 @@ static void random_session(const char *preset, const char *options,
             q.table = tb.number;
             q.override = tny_rng_below(&rng, 2) == 0;
         }
+        q.to_table = (int32_t)tny_rng_below(&rng, 6);
         q.points_units = TNY_POINT_SCALE;
         q.confirm = true;
         char *before = NULL, *after = NULL;
@@ -3413,6 +3479,8 @@ int main(void)
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
+        cmocka_unit_test(
+            test_issue17_close_shows_each_table_the_organisers_result),
         cmocka_unit_test(test_issue17_failed_commit_reads_the_model_back),
         cmocka_unit_test(test_issue17_random_console_sessions_keep_the_model),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
