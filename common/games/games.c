@@ -14,6 +14,7 @@ static const struct tny_game_ops *const all[] = {
     [TNY_GAME_GOT_LCG2] = &tny_game_got_lcg2,
     [TNY_GAME_CATAN] = &tny_game_catan,
     [TNY_GAME_TWO_PLAYER] = &tny_game_two_player,
+    [TNY_GAME_NETRUNNER] = &tny_game_netrunner,
 };
 
 #define N_ALL ((int32_t)(sizeof(all) / sizeof(all[0])))

@@ -203,5 +203,11 @@ extern const struct tny_game_ops tny_game_agricola;
 extern const struct tny_game_ops tny_game_got_lcg2;
 extern const struct tny_game_ops tny_game_catan;
 extern const struct tny_game_ops tny_game_two_player;
+extern const struct tny_game_ops tny_game_netrunner;
+
+/* NR-3: whether a and b are each player's points of a double-sided
+ * Netrunner round: at most two games, each won 3-0 or tied 1-1
+ * (netrunner.c). */
+bool tny_netrunner_round_points_ok(int32_t a, int32_t b);
 
 #endif
