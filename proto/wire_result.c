@@ -707,7 +707,7 @@ int tny_wire_result_to_table(const struct tny_event *ev,
 
     if ((rc = wire__result_check(in, path, diag)) < 0)
         return rc;
-    if (in->game != tny_game_flow(fmt->game))
+    if (tny_game_flow(in->game) != tny_game_flow(fmt->game))
         return wire__fail(diag, "%s: a %s result for a %s event", path,
                           tny_game_name(in->game), tny_game_name(fmt->game));
     if (assigned->is_bye || assigned->n_seats < 2 ||

@@ -143,6 +143,7 @@ const struct tny_game_ops tny_game_agricola = {
     .players_per_table = 4,
     .min_seats = 4,
     .agricola_seating = true,
+    .final_reranks = true,
     .options = TNY_GOPT_AG | TNY_GOPT_PLACEMENT,
     .tiebreaks = 1u << TNY_TB_TOTAL_SCORE | 1u << TNY_TB_RELATIVE_SCORE |
                  1u << TNY_TB_BEST_RELATIVE |

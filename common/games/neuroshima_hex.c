@@ -141,6 +141,7 @@ const struct tny_game_ops tny_game_neuroshima_hex = {
     .flow = TNY_GAME_NEUROSHIMA_HEX,
     .players_per_table = 2,
     .min_seats = 2,
+    .armies = true,
     .options = TNY_GOPT_BYE_POINTS,
     .tiebreaks =
         1u << TNY_TB_HQ_DIFF | 1u << TNY_TB_HEAD_TO_HEAD | 1u << TNY_TB_WINS,

@@ -221,7 +221,8 @@ static bool declared(const struct tny_player *pl, int32_t a)
 static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
-    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0)
+    if (!tny_game_ops_of(fmt->game) || !tny_game_ops_of(fmt->game)->armies ||
+        fmt->n_armies == 0)
         return TNY_OK;
     size_t cells = (size_t)ev->n_players * TNY_MAX_ARMIES * 2;
     uint8_t *used = calloc(cells ? cells : 1, 1);
@@ -813,6 +814,8 @@ static int validate_sides(const struct tny_event *ev, struct tny_diag *diag)
 int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
+    const struct tny_game_ops *ops = tny_game_ops_of(fmt->game);
+    const bool nh_armies = ops && ops->armies; /* NH-10 */
     int rc = TNY_OK;
     int32_t *seen = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
     if (!seen)
@@ -820,8 +823,8 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
 
     for (int32_t p = 0; p < ev->n_players; p++) {
         const struct tny_player *pl = &ev->players[p];
-        if (fmt->game == TNY_GAME_NEUROSHIMA_HEX && !pl->beginner &&
-            pl->n_armies > 0 && fmt->armies_per_player > 0 &&
+        if (nh_armies && !pl->beginner && pl->n_armies > 0 &&
+            fmt->armies_per_player > 0 &&
             pl->n_armies != fmt->armies_per_player) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.players[%d].armies: expected exactly %d "

@@ -79,8 +79,12 @@ struct tny_game_ops {
     bool agricola_seating;     /* TNY_PAIR_AGRICOLA seats this game */
     int32_t min_timer_minutes; /* a round's least timer but 0 (CT-8) */
     const char *timer_rule;    /* the rule of min_timer_minutes */
-    uint32_t options;          /* enum tny_game_option bits */
-    uint32_t tiebreaks;        /* 1u << enum tny_tiebreak that apply */
+    bool armies;        /* NH-10, NH-11: players register armies, a result
+                         * names the army played, the army rules apply */
+    bool final_reranks; /* AG-12: until the final stage is complete its
+                         * standings rank by the stage before's chain */
+    uint32_t options;   /* enum tny_game_option bits */
+    uint32_t tiebreaks; /* 1u << enum tny_tiebreak that apply */
 
     /* The result schema (result_schema.h): keys in the event file's
      * order, lots last; one range row per numeric field. */
