@@ -43,6 +43,7 @@
 
 #include "cli_lang.h"
 #include "names.h"
+#include "tny/game.h"
 #include "tny/format.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
@@ -718,6 +719,7 @@ static void slip(struct out *o, const struct tny_event *ev,
            at most 10 (seed 004 calls them "herní body"). */
         col[n++] = (struct slip_col){pgettext("Catan", "VP"), 20, box};
         break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         col[n++] = (struct slip_col){_("Score"), 20, box};
         col[n++] = (struct slip_col){_("Winner"), 17, chk};
@@ -756,7 +758,7 @@ static void slip(struct out *o, const struct tny_event *ev,
     /* TRANSLATORS: a box ticked when the match ended in a draw. */
     const char *draw = _("Draw");
     if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
-        (g != TNY_GAME_TWO_PLAYER || ev->format.draws))
+        (tny_game_flow(g) != TNY_GAME_TWO_PLAYER || ev->format.draws))
         put(o, "<p class=\"more\">");
     switch (g) {
     case TNY_GAME_NEUROSHIMA_HEX:
@@ -777,6 +779,7 @@ static void slip(struct out *o, const struct tny_event *ev,
         html_text(o, _("Modified win"));
         put(o, "&nbsp;&#9744;");
         break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         if (ev->format.draws) {
             html_text(o, draw);
@@ -786,7 +789,7 @@ static void slip(struct out *o, const struct tny_event *ev,
     default: break;
     }
     if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
-        (g != TNY_GAME_TWO_PLAYER || ev->format.draws))
+        (tny_game_flow(g) != TNY_GAME_TWO_PLAYER || ev->format.draws))
         put(o, "</p>\n");
     put(o, "<div class=\"sig\">");
     for (int32_t s = 0; s < t->n_seats; s++) {

@@ -92,6 +92,7 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_GOT_LCG2:
     case TNY_GAME_CATAN:
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER: break;
     default:
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
@@ -159,6 +160,7 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
         }
         break;
     case TNY_GAME_CATAN: per_player(w, KEY(VP), r, v_score); break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         if (r->n_players > 0)
             per_player(w, KEY(SCORES), r, v_score);

@@ -1015,6 +1015,7 @@ static void random_event(struct tny_rng *rng, const char *name,
                         res->games[g] = (int32_t)tny_rng_below(rng, 2);
                 }
                 break;
+            case TNY_GAME_NETRUNNER: /* the two-player result */
             case TNY_GAME_TWO_PLAYER:
                 /* written back as parsed: explicit winner or outcome */
                 res->has_score = tny_rng_below(rng, 3) != 0;
