@@ -19,6 +19,7 @@
 
 #include "io_internal.h"
 #include "tny/language.h"
+#include "tny/result_value.h"
 
 /* ---- player id index --------------------------------------------------- */
 
@@ -1135,135 +1136,75 @@ int tny_event_from_json_text(const char *text, size_t len,
 
 /* ---- writing ----------------------------------------------------------- */
 
-static json_t *seat_map_json(const struct tny_event *ev,
-                             const struct tny_table *t, const int32_t *iv,
-                             const int64_t *pv, bool skip_zero)
-{
-    json_t *o = json_object();
-    for (int s = 0; o && s < t->n_seats; s++) {
-        if (skip_zero && pv && pv[s] == 0)
-            continue;
-        if (skip_zero && iv && iv[s] < 0)
-            continue;
-        const char *id = ev->players[t->seats[s]].id;
-        json_t *v;
-        if (pv)
-            v = tny_json_points(pv[s]);
-        else if (skip_zero) /* armies */
-            v = json_string(ev->format.armies[iv[s]]);
-        else
-            v = json_integer(iv[s]);
-        if (!tny__set(o, id, v)) {
-            json_decref(o);
-            return NULL;
-        }
-    }
-    return o;
-}
-
 static const char *seat_id(const struct tny_event *ev,
                            const struct tny_table *t, int32_t seat)
 {
     return ev->players[t->seats[seat]].id;
 }
 
+/* One key's value as JSON, by the kind of value (result_schema.h). */
+static json_t *value_json(const struct tny_event *ev, const struct tny_table *t,
+                          enum tny_result_key k, const struct tny_result_val *v)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    json_t *o = NULL;
+
+    switch (info->value) {
+    case TNY_RV_FLAG: return json_boolean(v->flag);
+    case TNY_RV_NUMBER: return json_integer(v->number);
+    case TNY_RV_PLAYER: return json_string(seat_id(ev, t, v->seat));
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY:
+        o = json_object();
+        for (int32_t s = 0; o && s < t->n_seats; s++) {
+            json_t *x;
+            if (!v->has[s])
+                continue;
+            if (info->value == TNY_RV_POINTS)
+                x = tny_json_points(v->per[s]);
+            else if (info->value == TNY_RV_ARMY)
+                x = json_string(ev->format.armies[v->per[s]]);
+            else
+                x = json_integer(v->per[s]);
+            if (!tny__set(o, seat_id(ev, t, s), x)) {
+                json_decref(o);
+                return NULL;
+            }
+        }
+        return o;
+    case TNY_RV_PLAYERS:
+    case TNY_RV_TEXTS:
+        o = json_array();
+        for (int32_t i = 0; o && i < v->n; i++)
+            if (!tny__append(o,
+                             info->value == TNY_RV_TEXTS
+                                 ? json_string(v->texts[i])
+                                 : json_string(seat_id(ev, t, v->seats[i])))) {
+                json_decref(o);
+                return NULL;
+            }
+        return o;
+    }
+    return NULL;
+}
+
+/* The game's keys the result has, in the written order (result_schema.h),
+ * each converted by its kind. */
 static json_t *result_json(const struct tny_event *ev,
                            const struct tny_table *t)
 {
-    const struct tny_result *r = &t->result;
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys_written(ev->format.game, &keys);
     json_t *o = json_object();
     bool ok = o != NULL;
-    switch (ev->format.game) {
-    case TNY_GAME_NEUROSHIMA_HEX: {
-        bool any_army = false;
-        if (r->draw)
-            ok = ok && tny__set(o, KEY(DRAW), json_true());
-        else
-            ok = ok && tny__set(o, KEY(WINNER),
-                                json_string(seat_id(ev, t, r->winner)));
-        ok = ok && tny__set(o, KEY(HQ_DIFF), json_integer(r->hq_diff));
-        for (int s = 0; s < t->n_seats; s++)
-            any_army = any_army || r->army[s] >= 0;
-        if (any_army)
-            ok = ok && tny__set(o, KEY(ARMIES),
-                                seat_map_json(ev, t, r->army, NULL, true));
-        break;
-    }
-    case TNY_GAME_TANTRIX: {
-        bool any_penalty = false;
-        if (r->has_score)
-            ok = ok && tny__set(o, KEY(SCORES),
-                                seat_map_json(ev, t, r->score, NULL, false));
-        if (r->has_clock)
-            ok = ok && tny__set(o, KEY(CLOCK_MS),
-                                seat_map_json(ev, t, r->clock_ms, NULL, false));
-        if (r->default_winner >= 0)
-            ok = ok && tny__set(o, KEY(DEFAULT_WIN),
-                                json_string(seat_id(ev, t, r->default_winner)));
-        if (r->decided)
-            ok = ok &&
-                 tny__set(o, KEY(TP),
-                          seat_map_json(ev, t, NULL, r->decided_tp, false));
-        if (r->draw)
-            ok = ok && tny__set(o, KEY(DRAW), json_true());
-        for (int s = 0; s < t->n_seats; s++)
-            any_penalty = any_penalty || r->penalty[s] != 0;
-        if (any_penalty)
-            ok = ok && tny__set(o, KEY(PENALTY),
-                                seat_map_json(ev, t, NULL, r->penalty, true));
-        break;
-    }
-    case TNY_GAME_AGRICOLA:
-        ok = ok &&
-             tny__set(o, KEY(VP), seat_map_json(ev, t, r->score, NULL, false));
-        ok = ok &&
-             tny__set(o, KEY(IP), seat_map_json(ev, t, r->ip, NULL, false));
-        ok = ok &&
-             tny__set(o, KEY(BP), seat_map_json(ev, t, r->bp, NULL, false));
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (r->winner >= 0)
-            ok = ok && tny__set(o, KEY(WINNER),
-                                json_string(seat_id(ev, t, r->winner)));
-        if (r->modified)
-            ok = ok && tny__set(o, KEY(MODIFIED), json_true());
-        if (r->n_games > 0) {
-            json_t *a = json_array();
-            for (int g = 0; a && g < r->n_games; g++)
-                if (!tny__append(a, json_string(seat_id(ev, t, r->games[g])))) {
-                    json_decref(a);
-                    a = NULL;
-                }
-            ok = ok && tny__set(o, KEY(GAMES), a);
-        }
-        break;
-    case TNY_GAME_CATAN:
-        ok = ok &&
-             tny__set(o, KEY(VP), seat_map_json(ev, t, r->score, NULL, false));
-        break;
-    case TNY_GAME_TWO_PLAYER:
-        if (r->has_score)
-            ok = ok && tny__set(o, KEY(SCORES),
-                                seat_map_json(ev, t, r->score, NULL, false));
-        if (r->winner >= 0)
-            ok = ok && tny__set(o, KEY(WINNER),
-                                json_string(seat_id(ev, t, r->winner)));
-        else if (r->intentional_draw)
-            ok = ok && tny__set(o, KEY(INTENTIONAL_DRAW), json_true());
-        else if (r->double_loss)
-            ok = ok && tny__set(o, KEY(DOUBLE_LOSS), json_true());
-        else if (r->draw)
-            ok = ok && tny__set(o, KEY(DRAW), json_true());
-        break;
-    }
-    if (ok && r->n_lots > 0) { /* CM-4 */
-        json_t *a = json_array();
-        for (int32_t i = 0; a && i < r->n_lots; i++)
-            if (!tny__append(a, json_string(r->lots[i]))) {
-                json_decref(a);
-                a = NULL;
-            }
-        ok = tny__set(o, KEY(LOTS), a);
+
+    for (int32_t i = 0; ok && i < n; i++) {
+        struct tny_result_val v;
+        tny_result_value_get(&t->result, t->n_seats, keys[i], &v);
+        if (v.present)
+            ok = tny__set(o, tny_result_key_name(keys[i]),
+                          value_json(ev, t, keys[i], &v));
     }
     if (!ok) {
         json_decref(o);
