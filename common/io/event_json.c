@@ -411,64 +411,118 @@ static int seat_ref(const struct rparse *ep, const struct tny_jv *v,
     return TNY_OK;
 }
 
-enum map_kind { MAP_INT, MAP_POINTS, MAP_ARMY };
-
-/* An object keyed by the table's player ids: {"p1": 45, "p2": 38}.  With
- * need_all every seat must appear.  Values go to out[seat]. */
-static int seat_map(const struct rparse *ep, const struct tny_jv *res,
-                    const char *path, const char *key,
-                    const struct tny_table *t, bool need_all,
-                    enum map_kind kind, void *out, bool *present)
+/* A per-player value: an object keyed by the table's player ids
+ * ({"p1": 45, "p2": 38}), converted by kind (PER_PLAYER any integer,
+ * POINTS, ARMY a name of the format); a key of every seat must name each
+ * player (tny_result_value_every_seat). */
+static int seat_map(const struct rparse *ep, const struct tny_jv *map,
+                    const char *p, enum tny_result_key k,
+                    const struct tny_table *t, struct tny_result_val *out)
 {
-    const struct tny_jv *map = tny__jv_get(res, key);
-    char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
-    bool seen[TNY_MAX_SEATS] = {false};
-    const char *id;
+    const enum tny_result_value kind = tny_result_key_info(k)->value;
+    char kp[TNY__PATH_MAX];
     int rc;
-    if (present)
-        *present = map != NULL;
-    if (!map)
-        return TNY_OK;
-    tny__path_key(p, path, key);
     if ((rc = tny__v_want_object(map, p, ep->diag)) < 0)
         return rc;
     for (uint32_t i = 0; i < map->n; i++) {
         const struct tny_jv *v = map->u.kids[i];
-        id = v->key;
+        const char *id = v->key;
         tny__path_key(kp, p, id);
         int s = seat_of_id(ep, t, id);
         if (s < 0)
             return tny_diag_set(ep->diag, TNY_EINVAL,
                                 "%s: \"%.64s\" is not a player of this table",
                                 kp, id);
-        seen[s] = true;
-        if (kind == MAP_INT) {
-            int64_t x;
-            if ((rc = tny__v_int(v, kp, INT32_MIN, INT32_MAX, &x, ep->diag)) <
-                0)
+        out->has[s] = true;
+        if (kind == TNY_RV_PER_PLAYER) {
+            if ((rc = tny__v_int(v, kp, INT32_MIN, INT32_MAX, &out->per[s],
+                                 ep->diag)) < 0)
                 return rc;
-            ((int32_t *)out)[s] = (int32_t)x;
-        } else if (kind == MAP_POINTS) {
-            if ((rc = tny__v_points(v, kp, 100000, &((int64_t *)out)[s],
-                                    ep->diag)) < 0)
+        } else if (kind == TNY_RV_POINTS) {
+            if ((rc = tny__v_points(v, kp, 100000, &out->per[s], ep->diag)) < 0)
                 return rc;
         } else {
             const char *name;
             if ((rc = tny__v_string(v, kp, TNY_NAME_MAX, &name, ep->diag)) < 0)
                 return rc;
-            int32_t a = tny_format_army_index(&ep->ev->format, name);
-            if (a < 0)
+            out->per[s] = tny_format_army_index(&ep->ev->format, name);
+            if (out->per[s] < 0)
                 return tny_diag_set(ep->diag, TNY_EINVAL,
                                     "%s: unknown army \"%s\"", kp, name);
-            ((int32_t *)out)[s] = a;
         }
     }
-    for (int s = 0; need_all && s < t->n_seats; s++)
-        if (!seen[s])
+    for (int s = 0; tny_result_value_every_seat(k) && s < t->n_seats; s++)
+        if (!out->has[s])
             return tny_diag_set(ep->diag, TNY_EINVAL,
                                 "%s: missing a value for \"%s\"", p,
                                 ep->ev->players[t->seats[s]].id);
     return TNY_OK;
+}
+
+/* A list: PLAYERS (a player id per item) or TEXTS (lines). */
+static int list_value(const struct rparse *ep, const struct tny_jv *v,
+                      const char *p, enum tny_result_key k,
+                      const struct tny_table *t, struct tny_result_val *out)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    char ip[TNY__PATH_MAX];
+    int rc;
+    if ((rc = tny__v_want_array(v, p, info->max_items, ep->diag)) < 0)
+        return rc;
+    for (size_t i = 0; i < (size_t)v->n; i++) {
+        tny__path_index(ip, p, i);
+        if (info->value == TNY_RV_PLAYERS) {
+            rc = seat_ref(ep, v->u.kids[i], ip, t, &out->seats[i]);
+        } else {
+            const char *s;
+            rc = tny__v_string(v->u.kids[i], ip, TNY_LOT_MAX - 1, &s, ep->diag);
+            if (rc == TNY_OK)
+                out->texts[i] = s;
+        }
+        if (rc < 0)
+            return rc;
+    }
+    out->n = (int32_t)(size_t)v->n;
+    return TNY_OK;
+}
+
+/* Key k of res, when present, converted by its kind into t's result. */
+static int parse_key(const struct rparse *ep, const struct tny_jv *res,
+                     const char *path, enum tny_result_key k,
+                     struct tny_table *t)
+{
+    const char *name = tny_result_key_name(k);
+    const struct tny_jv *v = tny__jv_get(res, name);
+    struct tny_result_val val;
+    char p[TNY__PATH_MAX];
+    bool flag;
+    int rc = TNY_OK;
+
+    if (!v)
+        return TNY_OK;
+    memset(&val, 0, sizeof(val));
+    val.present = true;
+    tny__path_key(p, path, name);
+    switch (tny_result_key_info(k)->value) {
+    case TNY_RV_FLAG:
+        rc = tny__v_bool(v, p, &flag, ep->diag);
+        val.flag = flag;
+        break;
+    case TNY_RV_NUMBER:
+        /* Any integer here: the range is the format's, checked (one
+         * message for both ends) by tny_result_validate. */
+        rc = tny__v_int(v, p, INT32_MIN, INT32_MAX, &val.number, ep->diag);
+        break;
+    case TNY_RV_PLAYER: rc = seat_ref(ep, v, p, t, &val.seat); break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY: rc = seat_map(ep, v, p, k, t, &val); break;
+    case TNY_RV_PLAYERS:
+    case TNY_RV_TEXTS: rc = list_value(ep, v, p, k, t, &val); break;
+    }
+    if (rc == TNY_OK)
+        tny_result_value_set(&t->result, k, &val);
+    return rc;
 }
 
 /* A result key's name in the event file (result_schema.h). */
@@ -496,8 +550,8 @@ static int result_keys(const struct rparse *ep, const struct tny_jv *res,
 }
 
 /* Two-player game: scores and/or one outcome, each allowed by the format. */
-static int parse_two_player(const struct rparse *ep, const struct tny_jv *res,
-                            const char *path, struct tny_table *t)
+static int rules_two_player(const struct rparse *ep, const char *path,
+                            struct tny_table *t)
 {
     const struct tny_format *fmt = &ep->ev->format;
     struct tny_result *r = &t->result;
@@ -506,30 +560,15 @@ static int parse_two_player(const struct rparse *ep, const struct tny_jv *res,
         TNY_RK_DRAW, TNY_RK_INTENTIONAL_DRAW, TNY_RK_DOUBLE_LOSS};
     static const char *const allow[] = {"draws", "intentional_draws",
                                         "double_losses"};
-    bool *field[] = {&r->draw, &r->intentional_draw, &r->double_loss};
+    const bool field[] = {r->draw, r->intentional_draw, r->double_loss};
     const bool allowed[] = {fmt->draws, fmt->intentional_draws,
                             fmt->double_losses};
     char p[TNY__PATH_MAX];
-    const struct tny_jv *v;
-    int rc, outcomes = 0;
-    if ((rc = result_keys(ep, res, path)) < 0 ||
-        (rc = seat_map(ep, res, path, KEY(SCORES), t, true, MAP_INT, r->score,
-                       &r->has_score)) < 0)
-        return rc;
-    if ((v = tny__jv_get(res, KEY(WINNER)))) {
-        tny__path_key(p, path, KEY(WINNER));
-        if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
-            return rc;
-        outcomes++;
-    }
+    int outcomes = r->winner >= 0;
     for (int i = 0; i < 3; i++) {
-        if (!(v = tny__jv_get(res, tny_result_key_name(flags[i]))))
+        if (!field[i])
             continue;
         tny__path_key(p, path, tny_result_key_name(flags[i]));
-        if ((rc = tny__v_bool(v, p, field[i], diag)) < 0)
-            return rc;
-        if (!*field[i])
-            continue;
         if (!allowed[i])
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: the format \"%s\" does not allow it "
@@ -561,110 +600,50 @@ static int parse_two_player(const struct rparse *ep, const struct tny_jv *res,
     return TNY_OK;
 }
 
-static int parse_result(const struct rparse *ep, const struct tny_jv *res,
+/* The event file's rules between a result's keys (event-file.md, "result"),
+ * after every key was read by its kind.  Ranges are tny_result_validate's. */
+static int result_rules(const struct rparse *ep, const struct tny_jv *res,
                         const char *path, struct tny_table *t)
 {
     struct tny_result *r = &t->result;
     struct tny_diag *diag = ep->diag;
     char p[TNY__PATH_MAX];
-    const struct tny_jv *v;
-    bool has;
-    int rc;
-    int64_t x;
 
-    if ((rc = tny__v_want_object(res, path, diag)) < 0)
-        return rc;
-    if ((v = tny__jv_get(res, KEY(LOTS)))) { /* CM-4: the table's lots */
-        tny__path_key(p, path, KEY(LOTS));
-        if ((rc = tny__v_want_array(v, p, TNY_MAX_LOTS, diag)) < 0)
-            return rc;
-        for (size_t i = 0; i < (size_t)v->n; i++) {
-            char ip[TNY__PATH_MAX];
-            const char *s;
-            tny__path_index(ip, p, i);
-            if ((rc = tny__v_string(v->u.kids[i], ip, TNY_LOT_MAX - 1, &s,
-                                    diag)) < 0)
-                return rc;
-            snprintf(r->lots[i], TNY_LOT_MAX, "%s", s);
-        }
-        r->n_lots = (int32_t)(size_t)v->n;
-    }
     switch (ep->ev->format.game) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        if ((rc = result_keys(ep, res, path)) < 0)
-            return rc;
-        if ((v = tny__jv_get(res, KEY(WINNER)))) {
-            tny__path_key(p, path, KEY(WINNER));
-            if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
-                return rc;
-        }
-        if ((v = tny__jv_get(res, KEY(DRAW)))) {
-            tny__path_key(p, path, KEY(DRAW));
-            if ((rc = tny__v_bool(v, p, &r->draw, diag)) < 0)
-                return rc;
-            if (r->draw && r->winner >= 0)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a draw has no "
-                                    "winner",
-                                    p);
-        }
+        tny__path_key(p, path, KEY(DRAW));
+        if (r->draw && r->winner >= 0)
+            return tny_diag_set(diag, TNY_EINVAL, "%s: a draw has no winner",
+                                p);
         if (r->winner < 0 && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" or \"draw\": true",
                                 path);
-        if ((v = tny__jv_get(res, KEY(HQ_DIFF)))) {
-            tny__path_key(p, path, KEY(HQ_DIFF));
-            /* Any integer here: the range is the format's, checked (one
-             * message for both ends) by tny_result_validate. */
-            if ((rc = tny__v_int(v, p, INT32_MIN, INT32_MAX, &x, diag)) < 0)
-                return rc;
-            r->hq_diff = (int32_t)x;
-            if (r->draw && x != 0)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a draw records 0 (NH-1)", p);
-        } else if (!r->draw) {
-            tny__path_key(p, path, KEY(HQ_DIFF));
+        tny__path_key(p, path, KEY(HQ_DIFF));
+        if (tny__jv_get(res, KEY(HQ_DIFF)) && r->draw && r->hq_diff != 0)
+            return tny_diag_set(diag, TNY_EINVAL, "%s: a draw records 0 (NH-1)",
+                                p);
+        if (!tny__jv_get(res, KEY(HQ_DIFF)) && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
-        }
-        return seat_map(ep, res, path, KEY(ARMIES), t, false, MAP_ARMY, r->army,
-                        NULL);
-    case TNY_GAME_TANTRIX: {
-        bool has_tp;
-        if ((rc = result_keys(ep, res, path)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(SCORES), t, true, MAP_INT,
-                           r->score, &r->has_score)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(CLOCK_MS), t, true, MAP_INT,
-                           r->clock_ms, &r->has_clock)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(TP), t, true, MAP_POINTS,
-                           r->decided_tp, &has_tp)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(PENALTY), t, false, MAP_POINTS,
-                           r->penalty, NULL)) < 0)
-            return rc;
-        r->decided = has_tp;
-        if ((v = tny__jv_get(res, KEY(DRAW)))) {
+        return TNY_OK;
+    case TNY_GAME_TANTRIX:
+        if (r->draw && (r->has_score || r->decided || r->default_winner >= 0)) {
             /* Seed 001 s13: the board could not be restored. */
             tny__path_key(p, path, KEY(DRAW));
-            if ((rc = tny__v_bool(v, p, &r->draw, diag)) < 0)
-                return rc;
-            if (r->draw &&
-                (r->has_score || has_tp || tny__jv_get(res, KEY(DEFAULT_WIN))))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a draw (the board could not be "
-                                    "restored, seed 001 s13) has no "
-                                    "\"scores\", \"tp\" or \"default_win\"",
-                                    p);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: a draw (the board could not be "
+                                "restored, seed 001 s13) has no "
+                                "\"scores\", \"tp\" or \"default_win\"",
+                                p);
         }
-        if ((v = tny__jv_get(res, KEY(DEFAULT_WIN)))) {
+        if (r->default_winner >= 0 && (r->has_score || r->decided)) {
             tny__path_key(p, path, KEY(DEFAULT_WIN));
-            if ((rc = seat_ref(ep, v, p, t, &r->default_winner)) < 0)
-                return rc;
-            if (r->has_score || has_tp)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a default has no "
-                                    "\"scores\" or \"tp\" (TX-5)",
-                                    p);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: a default has no "
+                                "\"scores\" or \"tp\" (TX-5)",
+                                p);
         }
-        if (!r->has_score && !has_tp && r->default_winner < 0 && !r->draw)
+        if (!r->has_score && !r->decided && r->default_winner < 0 && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"scores\", \"default_win\", "
                                 "\"tp\" or \"draw\": true",
@@ -673,64 +652,41 @@ static int parse_result(const struct rparse *ep, const struct tny_jv *res,
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s.clock_ms: only with \"scores\"", path);
         return TNY_OK;
-    }
     case TNY_GAME_AGRICOLA:
-        if ((rc = result_keys(ep, res, path)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(VP), t, true, MAP_INT, r->score,
-                           &r->has_score)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(IP), t, true, MAP_INT, r->ip,
-                           NULL)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(BP), t, true, MAP_INT, r->bp,
-                           NULL)) < 0)
-            return rc;
+    case TNY_GAME_CATAN:
         if (!r->has_score) {
             tny__path_key(p, path, KEY(VP));
             return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
         }
         return TNY_OK;
     case TNY_GAME_GOT_LCG2:
-        if ((rc = result_keys(ep, res, path)) < 0)
-            return rc;
-        if ((v = tny__jv_get(res, KEY(WINNER)))) {
-            tny__path_key(p, path, KEY(WINNER));
-            if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
-                return rc;
-        }
-        if ((v = tny__jv_get(res, KEY(MODIFIED)))) {
-            tny__path_key(p, path, KEY(MODIFIED));
-            if ((rc = tny__v_bool(v, p, &r->modified, diag)) < 0)
-                return rc;
-        }
-        if ((v = tny__jv_get(res, KEY(GAMES)))) {
-            char gp[TNY__PATH_MAX];
-            tny__path_key(p, path, KEY(GAMES));
-            if ((rc = tny__v_want_array(v, p, 3, diag)) < 0)
-                return rc;
-            for (size_t g = 0; g < (size_t)v->n; g++) {
-                tny__path_index(gp, p, g);
-                if ((rc = seat_ref(ep, v->u.kids[g], gp, t, &r->games[g])) < 0)
-                    return rc;
-            }
-            r->n_games = (int32_t)(size_t)v->n;
-        }
         if (r->winner < 0 && r->n_games == 0)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" or \"games\"", path);
         return TNY_OK;
-    case TNY_GAME_CATAN:
-        if ((rc = result_keys(ep, res, path)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(VP), t, true, MAP_INT, r->score,
-                           &has)) < 0)
-            return rc;
-        if (!has) {
-            tny__path_key(p, path, KEY(VP));
-            return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
-        }
-        r->has_score = true;
-        return TNY_OK;
-    case TNY_GAME_TWO_PLAYER: return parse_two_player(ep, res, path, t);
+    case TNY_GAME_TWO_PLAYER: return rules_two_player(ep, path, t);
     }
     return TNY_OK;
+}
+
+/* The table's lots first (CM-4, any game), then the game's keys, each read
+ * by its kind (result_schema.h), then the rules between them. */
+static int parse_result(const struct rparse *ep, const struct tny_jv *res,
+                        const char *path, struct tny_table *t)
+{
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys(ep->ev->format.game, &keys);
+    int rc;
+
+    if ((rc = tny__v_want_object(res, path, ep->diag)) < 0 ||
+        (rc = parse_key(ep, res, path, TNY_RK_LOTS, t)) < 0 ||
+        (rc = result_keys(ep, res, path)) < 0)
+        return rc;
+    for (int32_t i = 0; i < n; i++)
+        if (keys[i] != TNY_RK_LOTS &&
+            (rc = parse_key(ep, res, path, keys[i], t)) < 0)
+            return rc;
+    return result_rules(ep, res, path, t);
 }
 
 /* An empty result: no winner, no default, no armies. */

@@ -92,8 +92,8 @@ void tny_result_value_get(const struct tny_result *r, int32_t n_seats,
         break;
     case TNY_RK_LOTS:
         v->present = r->n_lots > 0;
-        v->n = r->n_lots;
-        v->texts = (const char(*)[TNY_LOT_MAX])r->lots;
+        for (int32_t i = 0; i < r->n_lots && i < TNY_MAX_LOTS; i++)
+            v->texts[v->n++] = r->lots[i];
         break;
     case TNY_RK_COUNT: break;
     }
@@ -152,6 +152,19 @@ void tny_result_value_set(struct tny_result *r, enum tny_result_key k,
             snprintf(r->lots[i], TNY_LOT_MAX, "%s", v->texts[i]);
         break;
     case TNY_RK_COUNT: break;
+    }
+}
+
+bool tny_result_value_every_seat(enum tny_result_key k)
+{
+    switch (k) {
+    case TNY_RK_SCORES:
+    case TNY_RK_CLOCK_MS:
+    case TNY_RK_TP:
+    case TNY_RK_VP:
+    case TNY_RK_IP:
+    case TNY_RK_BP: return true;
+    default: return false;
     }
 }
 

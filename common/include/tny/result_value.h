@@ -35,9 +35,9 @@ struct tny_result_val {
      * index): has[s] when seat s has a value, per[s] the value. */
     bool has[TNY_MAX_SEATS];
     int64_t per[TNY_MAX_SEATS];
-    int32_t n;                          /* PLAYERS, TEXTS: items */
-    int32_t seats[TNY_RESULT_LIST_MAX]; /* PLAYERS: seat of each item */
-    const char (*texts)[TNY_LOT_MAX];   /* TEXTS: n lines (borrowed) */
+    int32_t n;                              /* PLAYERS, TEXTS: items */
+    int32_t seats[TNY_RESULT_LIST_MAX];     /* PLAYERS: seat of each item */
+    const char *texts[TNY_RESULT_LIST_MAX]; /* TEXTS: lines (borrowed) */
 };
 
 _Static_assert(TNY_MAX_LOTS <= TNY_RESULT_LIST_MAX && 3 <= TNY_RESULT_LIST_MAX,
@@ -53,6 +53,10 @@ void tny_result_value_get(const struct tny_result *r, int32_t n_seats,
  * texts are copied. */
 void tny_result_value_set(struct tny_result *r, enum tny_result_key k,
                           const struct tny_result_val *v);
+
+/* Whether key k, when present, has a value for every player of the table
+ * (scores, clock_ms, tp, vp, ip, bp; armies and penalty may name fewer). */
+bool tny_result_value_every_seat(enum tny_result_key k);
 
 /* An empty result: no key present (no winner, no default, no armies). */
 void tny_result_value_reset(struct tny_result *r);
