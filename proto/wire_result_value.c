@@ -8,6 +8,7 @@
  */
 #include "wire_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Every entry's int32_t at offset off of struct tny_wire_result_player. */
@@ -107,5 +108,64 @@ void tny_wire_result_value_get(const struct tny_wire_result *r,
             v->items[v->n++] = r->lots[i];
         break;
     case TNY_RK_COUNT: break;
+    }
+}
+
+void tny_wire_result_value_set(struct tny_wire_result *r, enum tny_result_key k,
+                               const struct tny_wire_result_val *v)
+{
+    for (int32_t i = 0; i < r->n_players && i < TNY_MAX_SEATS; i++) {
+        struct tny_wire_result_player *e = &r->players[i];
+        if (!v->has[i])
+            continue;
+        switch (k) {
+        case TNY_RK_ARMIES:
+            snprintf(e->army, sizeof e->army, "%s", v->army[i]);
+            break;
+        case TNY_RK_PENALTY: e->penalty_units = v->per[i]; break;
+        case TNY_RK_SCORES:
+        case TNY_RK_VP:
+            e->has_score = true;
+            e->score = (int32_t)v->per[i];
+            break;
+        case TNY_RK_TP:
+            e->has_tp = true;
+            e->tp_units = v->per[i];
+            break;
+        case TNY_RK_CLOCK_MS:
+            e->has_clock = true;
+            e->clock_ms = (int32_t)v->per[i];
+            break;
+        case TNY_RK_IP: e->ip = (int32_t)v->per[i]; break;
+        case TNY_RK_BP: e->bp = (int32_t)v->per[i]; break;
+        default: break;
+        }
+    }
+    switch (k) {
+    case TNY_RK_WINNER:
+        snprintf(r->winner_id, sizeof r->winner_id, "%s", v->id);
+        break;
+    case TNY_RK_DEFAULT_WIN:
+        snprintf(r->default_winner_id, sizeof r->default_winner_id, "%s",
+                 v->id);
+        break;
+    case TNY_RK_DRAW: r->draw = v->flag; break;
+    case TNY_RK_INTENTIONAL_DRAW: r->intentional_draw = v->flag; break;
+    case TNY_RK_DOUBLE_LOSS: r->double_loss = v->flag; break;
+    case TNY_RK_MODIFIED: r->modified = v->flag; break;
+    case TNY_RK_HQ_DIFF: r->hq_diff = (int32_t)v->number; break;
+    case TNY_RK_GAMES:
+        r->n_games = 0;
+        for (int32_t g = 0; g < v->n && g < 3; g++)
+            snprintf(r->games[r->n_games++], sizeof r->games[0], "%s",
+                     v->items[g]);
+        break;
+    case TNY_RK_LOTS:
+        r->n_lots = 0;
+        for (int32_t i = 0; i < v->n && i < TNY_MAX_LOTS; i++)
+            snprintf(r->lots[r->n_lots++], sizeof r->lots[0], "%s",
+                     v->items[i]);
+        break;
+    default: break;
     }
 }

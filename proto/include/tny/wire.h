@@ -197,6 +197,12 @@ void tny_wire_result_value_get(const struct tny_wire_result *r,
                                enum tny_result_key k,
                                struct tny_wire_result_val *v);
 
+/* Sets key k of r from v (the reverse of get; strings copied, an id
+ * longer than TNY_WIRE_ID_MAX cut): a per-player value goes to the
+ * entries i with v->has[i], which must exist (i < r->n_players). */
+void tny_wire_result_value_set(struct tny_wire_result *r, enum tny_result_key k,
+                               const struct tny_wire_result_val *v);
+
 /* Maps a wire result onto the table the hub assigned (ids -> seats, army
  * names -> format indices, units -> engine points) and validates it with
  * tny_result_validate(ev, stage, ...).  *out is a copy of *assigned with
