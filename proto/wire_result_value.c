@@ -3,8 +3,7 @@
  * so the hub's result JSON is written by walking a game's keys.
  *
  * Invariants: an entry's value is read only when the entry carries it
- * (has_score, has_clock, has_tp, a penalty above 0, an army name); clocks
- * are present only when every entry has one.
+ * (has_score, has_clock, has_tp, a penalty above 0, an army name).
  */
 #include "wire_internal.h"
 
@@ -78,12 +77,11 @@ void tny_wire_result_value_get(const struct tny_wire_result *r,
             }
         break;
     case TNY_RK_CLOCK_MS:
-        v->present = n > 0;
         for (int32_t i = 0; i < n; i++)
-            v->present = v->present && r->players[i].has_clock;
-        if (v->present)
-            every_entry(r, offsetof(struct tny_wire_result_player, clock_ms),
-                        v);
+            if (r->players[i].has_clock) {
+                v->present = v->has[i] = true;
+                v->per[i] = r->players[i].clock_ms;
+            }
         break;
     case TNY_RK_VP:
         v->present = true;

@@ -29,6 +29,7 @@
 #include "tny/json_io.h"
 #include "tny/procedure.h"
 #include "tny/result_schema.h"
+#include "tny/result_value.h"
 
 /* ---- result JSON ------------------------------------------------------ */
 
@@ -68,6 +69,20 @@ static void value_write(struct hub_jw *w, const struct tny_wire_result *r,
     }
 }
 
+/* A key of every player (tny_result_value_every_seat) is written only
+ * when every entry has it (a clock of one player alone is not told). */
+static bool every_entry_has(const struct tny_wire_result *r,
+                            enum tny_result_key k,
+                            const struct tny_wire_result_val *v)
+{
+    for (int32_t i = 0; tny_result_value_every_seat(k) && i < r->n_players &&
+                        i < TNY_MAX_SEATS;
+         i++)
+        if (!v->has[i])
+            return false;
+    return true;
+}
+
 /* The game's keys the result has, in the written order (result_schema.h,
  * the event file's), each converted by its kind. */
 int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
@@ -92,7 +107,7 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
     for (int32_t i = 0; i < n; i++) {
         struct tny_wire_result_val v;
         tny_wire_result_value_get(r, keys[i], &v);
-        if (!v.present)
+        if (!v.present || !every_entry_has(r, keys[i], &v))
             continue;
         hub_jw_key(w, tny_result_key_name(keys[i]));
         value_write(w, r, tny_result_key_info(keys[i])->value, &v);
