@@ -1,0 +1,275 @@
+/* play_games.js - the e2e check of the table page's result forms
+ * (deploy/overlays/play.html, issue 20 items 1 and 3) for
+ * tests/e2e/test_play_games.sh: Debian's chromium driven by
+ * playwright-core against the real venue broker's table-page listener and
+ * the real hub.
+ *
+ *   node play_games.js --overlays DIR --base http://HOST:PORT --chromium PATH
+ *       --tables FILE (JSON: [{event, format, table, code, device, seats}])
+ *       --hubpid PID --shots DIR
+ *
+ * Per table, one phone (390x844) signs in with the table's code, fills the
+ * form the page built from the result schema, reloads in the middle (what
+ * was typed is still there), shows every player's confirmation and waits
+ * for "Stored by the hub".  A value outside the preset's range is refused
+ * on the page with the range.  At ag/1 and ct/1 the hub is stopped before
+ * the last confirmation and the WebSocket cut before the ack; the page
+ * resends the same key when the network is back.  Screenshots: each
+ * game's form at 390x844 light and 360x640 dark, its confirm screen and
+ * the stored state; nothing may be wider than the phone.
+ * Prints "ok - ..." per check, "EXPECT EVENT TABLE DEVICE JSON" per table
+ * (the result the hub must hold) and "CUT DEVICE KEY" per cut table.
+ */
+'use strict';
+const fs = require('fs');
+const net = require('net');
+const path = require('path');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2)
+    args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+
+function die(msg) {
+    console.error('FAIL: ' + msg);
+    process.exit(1);
+}
+function check(cond, msg) {
+    if (!cond)
+        die(msg);
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/* A TCP proxy to the broker that can cut every connection and refuse new
+ * ones (the phone's Wi-Fi gone). */
+function proxy(port) {
+    const socks = new Set();
+    let up = true;
+    const srv = net.createServer((c) => {
+        if (!up) {
+            c.destroy();
+            return;
+        }
+        const s = net.connect(port, '127.0.0.1');
+        socks.add(c);
+        socks.add(s);
+        c.pipe(s);
+        s.pipe(c);
+        const end = () => {
+            c.destroy();
+            s.destroy();
+            socks.delete(c);
+            socks.delete(s);
+        };
+        c.on('error', end);
+        s.on('error', end);
+        c.on('close', end);
+        s.on('close', end);
+    });
+    return new Promise((res) => srv.listen(0, '127.0.0.1', () => res({
+        port: srv.address().port,
+        cut() {
+            up = false;
+            socks.forEach((x) => x.destroy());
+        },
+        restore() {
+            up = true;
+        },
+        close() {
+            srv.close();
+        }
+    })));
+}
+
+async function text(page, sel) {
+    const el = await page.$(sel);
+    return el ? (await el.textContent()) : '';
+}
+async function waitText(page, sel, re, what, ms) {
+    const until = Date.now() + (ms || 20000);
+    let last = '';
+    while (Date.now() < until) {
+        last = await text(page, sel);
+        if (re.test(last))
+            return last;
+        await sleep(100);
+    }
+    die(what + ': ' + sel + ' says "' + last + '" (expected ' + re + ')');
+}
+async function fits(page, what) {
+    const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    check(w[0] <= w[1], what + ': the page is ' + w[0] + ' px wide on a ' + w[1] + ' px phone');
+}
+
+/* What each game's phone enters: fill(page, seats) before the reload,
+ * rest(page, seats) after it; bad: a value outside the range and the
+ * message; want: the result the hub must hold (event-file keys). */
+const GAMES = {
+    'neuroshima-hex': {
+        bad: {sel: '#num-hq_diff', value: '41', re: /HQ difference: 41 is outside 0 to 40/},
+        async fill(page) {
+            await page.click('#win0');
+            await page.fill('#num-hq_diff', '7');
+        },
+        async rest(page) {
+            check(await page.inputValue('#num-hq_diff') === '7', 'NH: the HQ difference was lost in the reload');
+            await page.selectOption('#pp-armies-0', 'Borgo');
+            await page.selectOption('#pp-armies-1', 'Moloch');
+        },
+        want: (s) => ({winner: s[0], hq_diff: 7, armies: {[s[0]]: 'Borgo', [s[1]]: 'Moloch'}})
+    },
+    tantrix: {
+        bad: {sel: '#pp-scores-0', value: '201', re: /Score of .*: 201 is outside 0 to 200/},
+        async fill(page) {
+            await page.fill('#pp-scores-0', '154');
+        },
+        async rest(page) {
+            check(await page.inputValue('#pp-scores-0') === '154', 'TX: the score was lost in the reload');
+            await page.fill('#pp-scores-1', '120');
+        },
+        want: (s) => ({scores: {[s[0]]: 154, [s[1]]: 120}})
+    },
+    agricola: {
+        async fill(page) {
+            for (let i = 0; i < 4; i++)
+                await page.fill('#pp-vp-' + i, String(30 + i));
+        },
+        async rest(page) {
+            check(await page.inputValue('#pp-vp-3') === '33', 'AG: the VP were lost in the reload');
+            for (let i = 0; i < 4; i++) {
+                await page.fill('#pp-ip-' + i, String(5 + i));
+                await page.fill('#pp-bp-' + i, String(i - 1));
+            }
+        },
+        want: (s) => ({
+            vp: Object.fromEntries(s.map((p, i) => [p, 30 + i])),
+            ip: Object.fromEntries(s.map((p, i) => [p, 5 + i])),
+            bp: Object.fromEntries(s.map((p, i) => [p, i - 1]))
+        })
+    },
+    catan: {
+        bad: {sel: '#pp-vp-0', value: '21', re: /Victory points \(VP\) of .*: 21 is outside 0 to 20/},
+        async fill(page) {
+            await page.fill('#pp-vp-0', '10');
+            await page.fill('#pp-vp-1', '8');
+        },
+        async rest(page) {
+            check(await page.inputValue('#pp-vp-1') === '8', 'CT: the VP were lost in the reload');
+            await page.fill('#pp-vp-2', '7');
+            await page.fill('#pp-vp-3', '5');
+        },
+        want: (s) => ({vp: {[s[0]]: 10, [s[1]]: 8, [s[2]]: 7, [s[3]]: 5}})
+    },
+    'got-lcg2': {
+        async fill(page, seats, table) {
+            await page.click(table === 1 ? '#win1' : '#win0');
+        },
+        async rest(page, seats, table) {
+            if (table === 1)
+                await page.click('#flag-modified');
+        },
+        want: (s, table) => (table === 1 ? {winner: s[1], modified: true} : {winner: s[0]})
+    }
+};
+
+async function main() {
+    const tables = JSON.parse(fs.readFileSync(args.tables, 'utf8'));
+    const port = +new URL(args.base).port;
+    const {chromium} = require(path.join(args.overlays, 'node_modules', 'playwright-core'));
+    const browser = await chromium.launch({
+        executablePath: args.chromium,
+        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+               '--disable-component-update', '--disable-sync']
+    });
+    const errors = [];
+    const px = await proxy(port);
+    const shot = {};
+    for (const tb of tables) {
+        const game = GAMES[tb.format];
+        check(game, 'no entry for format ' + tb.format);
+        const ctx = await browser.newContext({viewport: {width: 390, height: 844}, deviceScaleFactor: 1});
+        const page = await ctx.newPage();
+        page.on('pageerror', (e) => errors.push(tb.event + '/' + tb.table + ': ' + e.message));
+        const cut = (tb.event === 'ag' || tb.event === 'ct') && tb.table === 1;
+        await page.goto(args.base + '/play.html?code=' + tb.code + '&broker=ws://127.0.0.1:' + px.port + '/mqtt');
+        await waitText(page, '#table h1', new RegExp('^Table ' + tb.table + '$'), tb.event + ' table ' + tb.table);
+        await page.waitForSelector('#next');
+        const seats = tb.seats;
+        const label = tb.event + '/' + tb.table;
+
+        if (game.bad) {
+            if (tb.format === 'neuroshima-hex')
+                await page.click('#win0');
+            await page.fill(game.bad.sel, game.bad.value);
+            await page.click('#next');
+            await waitText(page, '#form-error', game.bad.re, label + ': ' + game.bad.value + ' out of range');
+            check(await page.$('#next'), label + ': the out-of-range value left the form');
+            console.log('ok - ' + label + ': ' + game.bad.value + ' refused on the page: "' +
+                        await text(page, '#form-error') + '"');
+            await page.fill(game.bad.sel, '');
+        }
+        await game.fill(page, seats, tb.table);
+        await page.reload();
+        await page.waitForSelector('#next');
+        await game.rest(page, seats, tb.table);
+        console.log('ok - ' + label + ': entry survives a reload in the middle');
+        if (!shot[tb.format]) {
+            await fits(page, label + ' form 390x844');
+            await page.screenshot({path: path.join(args.shots, tb.event + '-form-390-light.png'), fullPage: true});
+            await page.setViewportSize({width: 360, height: 640});
+            await page.evaluate(() => {
+                document.body.className = 'theme-dark';
+            });
+            await fits(page, label + ' form 360x640');
+            await page.screenshot({path: path.join(args.shots, tb.event + '-form-360-dark.png'), fullPage: true});
+            await page.setViewportSize({width: 390, height: 844});
+            await page.evaluate(() => {
+                document.body.className = 'theme-light';
+            });
+        }
+        await page.click('#next');
+        await page.waitForSelector('#ok' + (seats.length - 1));
+        const summary = await text(page, '#summary');
+        check(summary.length > 0, label + ': the confirm screen shows no result');
+        if (!shot[tb.format]) {
+            await fits(page, label + ' confirm');
+            await page.screenshot({path: path.join(args.shots, tb.event + '-confirm.png'), fullPage: true});
+        }
+        for (let i = 0; i < seats.length - 1; i++)
+            await page.click('#ok' + i);
+        if (cut) {
+            process.kill(+args.hubpid, 'SIGSTOP');
+            try {
+                await page.click('#ok' + (seats.length - 1));
+                await waitText(page, '#state', /^Sent: waiting for the hub$/, label + ' hub stopped');
+                await sleep(500);
+                px.cut();
+                await waitText(page, '#net', /^offline/, label + ' after the cut');
+            } finally {
+                process.kill(+args.hubpid, 'SIGCONT');
+            }
+            await sleep(3000);
+            check(/^Sent: waiting for the hub$/.test(await text(page, '#state')), label + ': an ack came through a cut network');
+            px.restore();
+            await waitText(page, '#state', /^Stored by the hub$/, label + ' after the network came back', 40000);
+            const kept = await page.evaluate((code) => JSON.parse(localStorage.getItem('tourney.play.v1.' + code)), tb.code);
+            console.log('CUT ' + tb.device + ' ' + kept.outbox[0].key);
+            console.log('ok - ' + label + ': WebSocket cut between entry and ack, resent when back: "Stored by the hub"');
+        } else {
+            await page.click('#ok' + (seats.length - 1));
+            await waitText(page, '#state', /^Stored by the hub$/, label + ' stored', 30000);
+        }
+        if (!shot[tb.format]) {
+            await page.screenshot({path: path.join(args.shots, tb.event + '-stored.png'), fullPage: true});
+            shot[tb.format] = true;
+        }
+        const lines = await page.$$eval('#entered li', (els) => els.map((e) => e.textContent));
+        console.log('ok - ' + label + ': every player confirmed, stored by the hub: ' + lines.join(' | '));
+        console.log('EXPECT ' + tb.event + ' ' + tb.table + ' ' + tb.device + ' ' + JSON.stringify(game.want(seats, tb.table)));
+        await ctx.close();
+    }
+    check(errors.length === 0, 'page errors: ' + errors.join('; '));
+    px.close();
+    await browser.close();
+}
+
+main().catch((e) => die(e.stack || String(e)));
