@@ -448,7 +448,7 @@
         double_loss: N_('Double loss')
     };
     var SHORT = {
-        hq_diff: N_('HQ difference'), scores: N_('score'), clock_ms: N_('clock'),
+        hq_diff: N_('HQ difference'), scores: N_('points'), clock_ms: N_('on the clock'),
         vp: N_('VP'), ip: N_('IP'), bp: N_('BP'), armies: N_('army')
     };
     function N_(s) {
@@ -625,7 +625,8 @@
                 else
                     msg[k.wire] = +v;
             } else if (k.kind === 'per_player') {
-                var optional = k.name === 'scores' && hasKey(sch, 'winner'); /* 2p: scores or an outcome */
+                /* 2p: scores or an outcome; TX-3: the clock only where one ran */
+                var optional = (k.name === 'scores' && hasKey(sch, 'winner')) || k.name === 'clock_ms';
                 var blank = a.seats.every(function (s) {
                     return String((F.per[k.name] || {})[s.player_id] || '').trim() === '';
                 });
@@ -981,19 +982,19 @@
             return h;
         }
         var outs = outcomes(a, sch, keys);
+        var eff = F.outcome || (outs.some(function (x) {
+            return x.id === 'scores';
+        }) ? 'scores' : '');
         if (outs.length) {
             h += '<h2>' + esc(hasKey(sch, 'winner') ? t('Who won?') : t('Result')) + '</h2><div class="choices" id="outcome">';
             outs.forEach(function (x) {
                 var id = x.key === 'winner' ? 'win' + seatIndex(a, x.player)
                     : x.key === 'default_win' ? 'dflt' + seatIndex(a, x.player) : 'out-' + x.id;
-                h += '<button class="choice' + (F.outcome === x.id ? ' on' : '') + '" id="' + id + '" data-out="' +
+                h += '<button class="choice' + (eff === x.id ? ' on' : '') + '" id="' + id + '" data-out="' +
                     esc(x.id) + '">' + esc(x.text) + '</button>';
             });
             h += '</div>';
         }
-        var eff = F.outcome || (outs.some(function (x) {
-            return x.id === 'scores';
-        }) ? 'scores' : '');
         keys.forEach(function (k) {
             if (!askedUnder(sch, k, eff))
                 return;

@@ -125,8 +125,10 @@ const GAMES = {
         async rest(page) {
             check(await page.inputValue('#pp-scores-0') === '154', 'TX: the score was lost in the reload');
             await page.fill('#pp-scores-1', '120');
+            await page.fill('#pp-clock_ms-0', '24:30');
+            await page.fill('#pp-clock_ms-1', '19:05');
         },
-        want: (s) => ({scores: {[s[0]]: 154, [s[1]]: 120}})
+        want: (s) => ({scores: {[s[0]]: 154, [s[1]]: 120}, clock_ms: {[s[0]]: 1470000, [s[1]]: 1145000}})
     },
     agricola: {
         async fill(page) {
