@@ -262,6 +262,7 @@
 
     function devReady() {
         S.client.subscribe([P + 'time/' + S.dev + '/resp'], {qos: 0});
+        S.client.subscribe([P + 'device/' + S.dev + '/draft'], {qos: 1});
         if (S.assign && S.assign.event_id)
             S.client.subscribe([P + 'event/' + S.assign.event_id + '/clock'], {qos: 1});
         askTime();
@@ -307,6 +308,9 @@
                     S.offset = ts.hub_ms + (now - ts.client_ms) / 2 - now;
                     S.offsetExact = true;
                 }
+            } else if ((m = /^tourney\/v1\/device\/([^/]+)\/draft$/.exec(topic))) {
+                if (m[1] === S.dev)
+                    onDraft(bytes);
             } else if (topic === P + 'hub/state') {
                 if (String.fromCharCode.apply(null, bytes) === 'online')
                     resendAll();
@@ -756,6 +760,8 @@
         S.form = d && d.form ? d.form : emptyForm();
         S.confirming = !!(d && d.confirming);
         S.confirmed = d && d.confirmed ? d.confirmed : {};
+        S.draftId = d && d.id ? d.id : '';
+        S.draftT = d && d.t ? d.t : 0;
     }
     function saveDraft() {
         var a = S.assign;
@@ -763,7 +769,7 @@
             return;
         try {
             root.localStorage.setItem(draftKey(a), JSON.stringify({form: S.form, confirming: S.confirming,
-                confirmed: S.confirmed}));
+                confirmed: S.confirmed, id: S.draftId, t: S.draftT}));
         } catch (e) {
             /* storage off: the draft lives in the page only */
         }
@@ -774,6 +780,106 @@
         } catch (e) {
             /* nothing kept */
         }
+    }
+
+    /* ---- the table's shared draft ---------------------------------------
+     *
+     * Every phone signed in with the table's code (one shared phone, or
+     * each player's own) shows the same confirmation: the result being
+     * confirmed is a retained JSON message on device/{dev}/draft (the
+     * code's role allows it; the hub never reads it, docs/protocol.md
+     * "Table pages"): {v, id, t, event, round, table, form, confirmed}.
+     * A player taps "I confirm" on any phone; the phones merge the
+     * confirmations of one draft id (a union), a newer draft (t, then id)
+     * replaces an older one, an empty message means "back to the form".
+     * The phone that sees every player confirmed submits with the key
+     * DEV.ID (every phone would make the same key: the hub stores it
+     * once) and publishes the draft with key and bytes, so every phone
+     * keeps and resends the same submission until the hub acks it. */
+
+    function newDraft() {
+        S.draftId = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+        S.draftT = Date.now();
+    }
+    function publishDraft(extra) {
+        var a = S.assign;
+        if (!S.client || !S.dev || !a)
+            return;
+        var payload = '';
+        if (S.draftId) {
+            var d = {v: 1, id: S.draftId, t: S.draftT, event: a.event_id, round: a.round, table: a.table,
+                form: S.form, confirmed: S.confirmed};
+            for (var k in extra || {})
+                d[k] = extra[k];
+            payload = JSON.stringify(d);
+        }
+        S.client.publish(P + 'device/' + S.dev + '/draft', payload, {qos: 1, retain: true});
+    }
+    function allConfirmed(a) {
+        return a.seats.every(function (x) {
+            return S.confirmed[x.player_id];
+        });
+    }
+    function onDraft(bytes) {
+        var a = S.assign;
+        if (!a || !a.table)
+            return;
+        if (!bytes.length) {
+            if (S.confirming && S.draftId) {
+                S.confirming = false;
+                S.confirmed = {};
+                S.draftId = '';
+                saveDraft();
+            }
+            return;
+        }
+        var d = JSON.parse(new TextDecoder().decode(bytes));
+        if (!d || d.event !== a.event_id || d.round !== a.round || d.table !== a.table)
+            return; /* another round's */
+        if (d.key) {
+            /* submitted by a phone of the table: keep it and resend it too */
+            if (!S.store.outbox.some(function (e) {
+                return e.key === d.key;
+            })) {
+                var entry = {key: d.key, event: a.event_id, round: a.round, table: a.table, bytes: d.bytes,
+                    status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow()};
+                S.store.outbox.push(entry);
+                save();
+                send(entry);
+            }
+            S.confirming = false;
+            S.confirmed = {};
+            S.draftId = '';
+            dropDraft();
+            return;
+        }
+        if (d.id !== S.draftId) {
+            if (S.draftId && S.confirming && (d.t < S.draftT || (d.t === S.draftT && d.id < S.draftId))) {
+                publishDraft(); /* ours is newer */
+                return;
+            }
+            S.draftId = d.id;
+            S.draftT = d.t;
+            S.form = d.form || emptyForm();
+            S.confirming = true;
+            S.confirmed = d.confirmed || {};
+            S.formError = '';
+            saveDraft();
+            return;
+        }
+        var mine = false;
+        for (var pid in S.confirmed)
+            if (S.confirmed[pid] && !(d.confirmed || {})[pid])
+                mine = true;
+        for (var q in d.confirmed || {})
+            if (d.confirmed[q])
+                S.confirmed[q] = true;
+        S.confirming = true;
+        saveDraft();
+        if (allConfirmed(a))
+            submit();
+        else if (mine)
+            publishDraft();
     }
 
     /* ---- results ----------------------------------------------------------- */
@@ -792,7 +898,11 @@
             return s.player_id;
         });
         S.store.seq += 1;
-        var key = (S.dev + '.' + S.store.boot + '.' + S.store.seq).slice(0, 64);
+        var key = (S.draftId ? S.dev + '.' + S.draftId : S.dev + '.' + S.store.boot + '.' + S.store.seq).slice(0, 64);
+        if (S.store.outbox.some(function (x) {
+            return x.key === key;
+        }))
+            return; /* this draft is submitted already */
         var sub = {
             idempotency_key: key,
             device_id: S.dev,
@@ -813,8 +923,10 @@
         /* Kept before it is shown as sent (and before the first try). */
         S.store.outbox.push(entry);
         save();
+        publishDraft({key: key, bytes: entry.bytes, lines: entry.lines});
         S.confirming = false;
         S.confirmed = {};
+        S.draftId = '';
         dropDraft();
         send(entry);
         presence();
@@ -1113,13 +1225,11 @@
             if (ok)
                 ok.onclick = function () {
                     S.confirmed[s.player_id] = true;
-                    var all = a.seats.every(function (x) {
-                        return S.confirmed[x.player_id];
-                    });
-                    if (all) {
+                    if (allConfirmed(a)) {
                         submit();
                     } else {
                         saveDraft();
+                        publishDraft();
                         render();
                     }
                 };
@@ -1135,6 +1245,8 @@
                 S.formError = '';
                 S.confirming = true;
                 S.confirmed = {};
+                newDraft();
+                publishDraft();
                 var e = currentEntry();
                 if (e && e.status === 'rejected') {
                     e.status = 'replaced';
@@ -1147,6 +1259,8 @@
             $('back').onclick = function () {
                 S.confirming = false;
                 S.confirmed = {};
+                S.draftId = '';
+                publishDraft(); /* empty: every phone back to the form */
                 saveDraft();
                 render();
             };

@@ -113,14 +113,20 @@ static int dynsec_commands(json_t *cmds, const struct hub_code *c)
     if (!acls)
         return TNY_ENOMEM;
     /* Written by the device: its result and presence, its time request
-     * (tourney/v1/KIND/DEVICE/LEAF). */
-    static const char *const sends[][2] = {
-        {"device", "result"}, {"device", "presence"}, {"time", "req"}};
+     * (tourney/v1/KIND/DEVICE/LEAF), and the table's draft: the result
+     * being confirmed, shared by the phones signed in with the code so
+     * each player can confirm on their own (docs/protocol.md "Table
+     * pages"; the hub never reads it). */
+    static const char *const sends[][2] = {{"device", "result"},
+                                           {"device", "presence"},
+                                           {"time", "req"},
+                                           {"device", "draft"}};
     /* Read by the device: its own topics and the time answer. */
     static const char *const reads[][2] = {{"device", "assign"},
                                            {"device", "ack"},
                                            {"device", "identify"},
-                                           {"time", "resp"}};
+                                           {"time", "resp"},
+                                           {"device", "draft"}};
     for (size_t i = 0; i < sizeof(sends) / sizeof(sends[0]); i++) {
         snprintf(t, sizeof(t), "tourney/v1/%s/%s/%s", sends[i][0], dev,
                  sends[i][1]);

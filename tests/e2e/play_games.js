@@ -236,9 +236,47 @@ async function main() {
             await fits(page, label + ' confirm');
             await page.screenshot({path: path.join(args.shots, tb.event + '-confirm.png'), fullPage: true});
         }
-        for (let i = 0; i < seats.length - 1; i++)
-            await page.click('#ok' + i);
-        if (cut) {
+        const two = (tb.event === 'ag' || tb.event === 'gt') && tb.table === 2;
+        if (two) {
+            /* A second phone signs in with the table's code: it shows the
+             * same result to confirm; half the players confirm on the
+             * first phone, the others on the second, which submits. */
+            const ctx2 = await browser.newContext({viewport: {width: 360, height: 640}, deviceScaleFactor: 1});
+            const page2 = await ctx2.newPage();
+            page2.on('pageerror', (e) => errors.push(label + ' phone 2: ' + e.message));
+            await page2.goto(args.base + '/play.html?code=' + tb.code);
+            await page2.waitForSelector('#ok' + (seats.length - 1));
+            const summary2 = await text(page2, '#summary');
+            check(summary2 === summary, label + ': the second phone shows "' + summary2 + '", the first "' + summary + '"');
+            const half = seats.length / 2;
+            for (let i = 0; i < half; i++)
+                await page.click('#ok' + i);
+            for (let i = 0; i < half; i++)
+                await waitText(page2, '#ok' + i, /confirmed$/, label + ': phone 2 sees seat ' + (i + 1) + ' confirmed on phone 1');
+            await page2.evaluate(() => {
+                document.body.className = 'theme-dark';
+            });
+            await fits(page2, label + ' phone 2 confirm 360x640');
+            await page2.screenshot({path: path.join(args.shots, tb.event + '-phone2-confirm-360-dark.png'), fullPage: true});
+            for (let i = half; i < seats.length; i++)
+                await page2.click('#ok' + i);
+            await waitText(page2, '#state', /^Stored by the hub$/, label + ' phone 2 stored', 30000);
+            await waitText(page, '#state', /^Stored by the hub$/, label + ' phone 1 stored', 30000);
+            const keys = await Promise.all([page, page2].map((p) => p.evaluate((code) =>
+                JSON.parse(localStorage.getItem('tourney.play.v1.' + code)).outbox.map((e) => e.key), tb.code)));
+            check(keys[0].length === 1 && keys[1].length === 1 && keys[0][0] === keys[1][0],
+                  label + ': the phones hold different submissions: ' + JSON.stringify(keys));
+            console.log('TWO ' + tb.device + ' ' + keys[0][0]);
+            console.log('ok - ' + label + ': two phones on the code: seats 1-' + half + ' confirmed on the first, the rest on ' +
+                        'the second; both show "Stored by the hub" for one key');
+            await ctx2.close();
+        } else {
+            for (let i = 0; i < seats.length - 1; i++)
+                await page.click('#ok' + i);
+        }
+        if (two) {
+            /* stored above */
+        } else if (cut) {
             process.kill(+args.hubpid, 'SIGSTOP');
             try {
                 await page.click('#ok' + (seats.length - 1));

@@ -12,8 +12,9 @@
 # - Agricola (8 players, 2 tables of 4): VP, IP and BP of every seat;
 # - Catan (4 players): every seat's VP (21 refused: CT-4 0..20);
 # - A Game of Thrones (4 players, 2 tables): the winner, a modified win.
-# Every table: one phone with the table's code (the whole table confirms
-# on that screen), a reload in the middle of the entry keeps what was
+# Every table: a phone with the table's code (the whole table confirms
+# on that screen; at ag/2 and gt/2 a second phone signs in with the same
+# code and half the players confirm on each: one submission), a reload in the middle of the entry keeps what was
 # typed; at Catan's and Agricola's table 1 the WebSocket is cut between
 # the entry and the hub's ack (hub stopped, then the proxy drops every
 # connection), the page resends the same key: stored once.  Afterwards
@@ -146,6 +147,15 @@ while read -r dev key; do
 done < <(sed -n 's/^CUT //p' "$E2E_TMP/play.out")
 [ "$(grep -c '^CUT ' "$E2E_TMP/play.out")" -eq 2 ] || fail "play_games.js did not cut 2 tables"
 ok "the two cut tables: sent again after the cut, stored once (one key, one acceptance, the repeat answered)"
+
+# Two phones at one table: one key, stored once.
+while read -r dev key; do
+    keys=$(grep -o "result [a-z]* device=$dev key=[^ ]*" "$E2E_TMP/hub.log" | sed 's/.*key=//' | sort -u)
+    [ "$keys" = "$key" ] && [ "$(grep -c "result accepted device=$dev key=$key " "$E2E_TMP/hub.log")" -eq 1 ] ||
+        fail "$dev (two phones): the hub's log: $(grep "device=$dev key" "$E2E_TMP/hub.log")"
+done < <(sed -n 's/^TWO //p' "$E2E_TMP/play.out")
+[ "$(grep -c '^TWO ' "$E2E_TMP/play.out")" -eq 2 ] || fail "play_games.js did not use two phones at 2 tables"
+ok "two phones at ag/2 and gt/2: each player confirmed on one of them, one key, accepted once"
 
 for ev in nh tx ag ct gt; do
     live 0 round close "$ev"
