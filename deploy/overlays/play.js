@@ -797,6 +797,25 @@
      * once) and publishes the draft with key and bytes, so every phone
      * keeps and resends the same submission until the hub acks it. */
 
+    /* A form from another phone, with the types the form code expects. */
+    function cleanForm(f) {
+        var out = emptyForm();
+        var obj = function (x) {
+            return x && typeof x === 'object' && !Array.isArray(x) ? x : {};
+        };
+        if (!f || typeof f !== 'object')
+            return out;
+        out.outcome = typeof f.outcome === 'string' ? f.outcome : '';
+        out.flags = obj(f.flags);
+        out.numbers = obj(f.numbers);
+        var per = obj(f.per);
+        for (var k in per)
+            out.per[k] = obj(per[k]);
+        out.games = Array.isArray(f.games) ? f.games.slice(0, 3).map(function (g) {
+            return typeof g === 'string' ? g : '';
+        }) : [];
+        return out;
+    }
     function newDraft() {
         S.draftId = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
         S.draftT = Date.now();
@@ -834,8 +853,14 @@
             return;
         }
         var d = JSON.parse(new TextDecoder().decode(bytes));
-        if (!d || d.event !== a.event_id || d.round !== a.round || d.table !== a.table)
+        if (!d || typeof d !== 'object' || d.event !== a.event_id || d.round !== a.round || d.table !== a.table)
             return; /* another round's */
+        if (typeof d.id !== 'string' || typeof d.t !== 'number' || (d.key && (typeof d.key !== 'string' ||
+            typeof d.bytes !== 'string')))
+            throw new Error('device/' + S.dev + '/draft: not a draft');
+        d.form = cleanForm(d.form);
+        d.confirmed = d.confirmed && typeof d.confirmed === 'object' ? d.confirmed : {};
+        d.lines = Array.isArray(d.lines) ? d.lines.map(String) : [];
         if (d.key) {
             /* submitted by a phone of the table: keep it and resend it too */
             if (!S.store.outbox.some(function (e) {
