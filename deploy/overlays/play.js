@@ -496,7 +496,7 @@
             keys.push({name: k.name, kind: k.kind, max: k.max_items, wire: k.wire, where: where,
                 range: range, rule: k.wire_range ? k.wire_range.rule : ''});
         });
-        return {game: g.game, keys: keys, member: member.name};
+        return {game: g.game, keys: keys, member: member.name, allowed: f && f.outcomes ? f.outcomes : {}};
     }
     /* Where wire name w sits in message type: {list: null} on the message
      * itself, {list: 'players'} in its per-player entries; null: nowhere. */
@@ -554,7 +554,7 @@
                         text: k.name === 'winner' ? t('{name} won', {name: s.name})
                             : t('{name} wins by default', {name: s.name})});
                 });
-            else if (k.kind === 'flag' && OUTCOME_FLAGS.indexOf(k.name) >= 0)
+            else if (k.kind === 'flag' && OUTCOME_FLAGS.indexOf(k.name) >= 0 && sch.allowed[k.name] !== false)
                 out.push({id: k.name, key: k.name, player: '', text: t(LABELS[k.name])});
         });
         if (out.length && perScores)

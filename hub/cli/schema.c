@@ -4,9 +4,10 @@
  * declaration instead of a copy: each game's keys in the event file's
  * order with their wire name, kind and list length, the protocol's
  * structural range and rule of each numeric key, and each shipped
- * preset's own range and cap of those keys.  --js wraps it as
- * `window.TOURNEY_RESULT_SCHEMA = ...;` (what deploy/overlays/install.sh
- * writes to vendor/result-schema.js).
+ * preset's own range and cap of those keys (and, for a two-player
+ * preset, which of draw, intentional draw and double loss it allows).  --js
+ * wraps it as `window.TOURNEY_RESULT_SCHEMA = ...;` (what
+ * deploy/overlays/install.sh writes to vendor/result-schema.js).
  *
  * Exit status: 0 done; 1 out of memory or stdout unwritable; 2 usage.
  */
@@ -120,9 +121,21 @@ static json_t *format_doc(const struct tny_format *fmt)
     }
     if (!ranges)
         return NULL;
-    return json_pack("{s:s, s:s, s:i, s:o}", "format", fmt->name, "game",
-                     tny_game_name(fmt->game), "players_per_table",
-                     (int)fmt->players_per_table, "ranges", ranges);
+    json_t *doc = json_pack("{s:s, s:s, s:i, s:o}", "format", fmt->name, "game",
+                            tny_game_name(fmt->game), "players_per_table",
+                            (int)fmt->players_per_table, "ranges", ranges);
+    /* A two-player format says which outcome keys its results may have
+     * besides a win (the other games' outcomes are their rules'). */
+    if (doc && fmt->game == TNY_GAME_TWO_PLAYER &&
+        json_object_set_new(doc, "outcomes",
+                            json_pack("{s:b, s:b, s:b}", "draw", fmt->draws,
+                                      "intentional_draw",
+                                      fmt->intentional_draws, "double_loss",
+                                      fmt->double_losses)) < 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
 }
 
 static json_t *schema_doc(void)

@@ -105,17 +105,25 @@ async function fits(page, what) {
  * message; want: the result the hub must hold (event-file keys). */
 const GAMES = {
     'neuroshima-hex': {
-        bad: {sel: '#num-hq_diff', value: '41', re: /HQ difference: 41 is outside 0 to 40/},
-        async fill(page) {
-            await page.click('#win0');
-            await page.fill('#num-hq_diff', '7');
-        },
-        async rest(page) {
-            check(await page.inputValue('#num-hq_diff') === '7', 'NH: the HQ difference was lost in the reload');
+        bad: {table: 1, sel: '#num-hq_diff', value: '41', re: /HQ difference: 41 is outside 0 to 40/},
+        async fill(page, seats, table) {
+            if (table === 1) {
+                await page.click('#win0');
+                await page.fill('#num-hq_diff', '7');
+            } else {
+                await page.click('#out-draw');
+                check(!(await page.$('#num-hq_diff')), 'NH: a draw still asks for the HQ difference');
+            }
             await page.selectOption('#pp-armies-0', 'Borgo');
+        },
+        async rest(page, seats, table) {
+            if (table === 1)
+                check(await page.inputValue('#num-hq_diff') === '7', 'NH: the HQ difference was lost in the reload');
+            check(await page.inputValue('#pp-armies-0') === 'Borgo', 'NH: the army was lost in the reload');
             await page.selectOption('#pp-armies-1', 'Moloch');
         },
-        want: (s) => ({winner: s[0], hq_diff: 7, armies: {[s[0]]: 'Borgo', [s[1]]: 'Moloch'}})
+        want: (s, table) => (table === 1 ? {winner: s[0], hq_diff: 7, armies: {[s[0]]: 'Borgo', [s[1]]: 'Moloch'}}
+            : {draw: true, armies: {[s[0]]: 'Borgo', [s[1]]: 'Moloch'}})
     },
     tantrix: {
         bad: {sel: '#pp-scores-0', value: '201', re: /Score of .*: 201 is outside 0 to 200/},
@@ -170,6 +178,18 @@ const GAMES = {
                 await page.click('#flag-modified');
         },
         want: (s, table) => (table === 1 ? {winner: s[1], modified: true} : {winner: s[0]})
+    },
+    'xwing-2.0': {
+        bad: {sel: '#pp-scores-0', value: '201', re: /Score of .*: 201 is outside 0 to 200/},
+        async fill(page) {
+            check(await page.$('#out-intentional_draw') && !(await page.$('#out-draw')),
+                  'X-Wing: the outcomes are not the preset\'s (intentional draw yes, draw no)');
+            await page.fill('#pp-scores-0', '150');
+        },
+        async rest(page) {
+            await page.fill('#pp-scores-1', '120');
+        },
+        want: (s) => ({scores: {[s[0]]: 150, [s[1]]: 120}})
     }
 };
 
@@ -198,7 +218,7 @@ async function main() {
         const seats = tb.seats;
         const label = tb.event + '/' + tb.table;
 
-        if (game.bad) {
+        if (game.bad && (!game.bad.table || game.bad.table === tb.table)) {
             if (tb.format === 'neuroshima-hex')
                 await page.click('#win0');
             await page.fill(game.bad.sel, game.bad.value);

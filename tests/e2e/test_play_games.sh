@@ -5,13 +5,15 @@
 # games, and a whole round of each is entered and confirmed from phones
 # against the real venue broker (table-page listener, dynamic security)
 # and the real hub, with no table device at all:
-# - Neuroshima Hex (2 players with 5 armies each): winner, HQ difference
-#   (41 is refused on the page: NH-1's 0..40 of the preset), each
-#   player's army from the seat's list;
+# - Neuroshima Hex (4 players with 5 armies each, 2 tables): a winner
+#   with the HQ difference (41 is refused on the page: NH-1's 0..40 of
+#   the preset) and a draw, each player's army from the seat's list;
 # - Tantrix (2 players): both scores (201 refused: TX-1 0..200);
 # - Agricola (8 players, 2 tables of 4): VP, IP and BP of every seat;
 # - Catan (4 players): every seat's VP (21 refused: CT-4 0..20);
-# - A Game of Thrones (4 players, 2 tables): the winner, a modified win.
+# - A Game of Thrones (4 players, 2 tables): the winner, a modified win;
+# - and a two-player format (X-Wing 2.0): both scores (201 refused:
+#   0..200), no draw offered (the preset allows none).
 # Every table: a phone with the table's code (the whole table confirms
 # on that screen; at ag/2 and gt/2 a second phone signs in with the same
 # code and half the players confirm on each: one submission), a reload in the middle of the entry keeps what was
@@ -27,8 +29,9 @@
 # npm packages (deploy/test.sh installs all three).
 #
 # usage: bash test_play_games.sh SOURCE_DIR BUILD_DIR
-source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+# lib.sh's watchdog (its default is 120 s): six events, nine tables.
 E2E_TIMEOUT=${E2E_TIMEOUT:-420}
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
 skip() {
     echo "SKIP: $E2E_NAME: $*"
@@ -107,13 +110,14 @@ event() {
     done
     live 0 clock start "$ev"
 }
-event nh neuroshima-hex 2 "${ARMIES[@]}"
+event nh neuroshima-hex 4 "${ARMIES[@]}"
 event tx tantrix 2
 event ag agricola 8
 event ct catan 4
 event gt got-lcg2 4
-jq -e 'length == 7' "$E2E_TMP/events.json" >/dev/null || fail "expected 7 tables with codes: $(cat "$E2E_TMP/events.json")"
-ok "five events (NH 2, TX 2, AG 8, CT 4, GT 4 players): round 1 published, a code for each of the 7 tables, clocks started"
+event xw xwing-2.0 2
+jq -e 'length == 9' "$E2E_TMP/events.json" >/dev/null || fail "expected 9 tables with codes: $(cat "$E2E_TMP/events.json")"
+ok "six events (NH 4, TX 2, AG 8, CT 4, GT 4, X-Wing 2 players): round 1 published, a code for each of the 9 tables, clocks started"
 
 SHOTS=$E2E_TMP/shots
 mkdir -p "$SHOTS"
@@ -131,7 +135,7 @@ while read -r ev t dev want; do
         (.results[0].result as $r | $want | to_entries | all(.value == $r[.key]))' "$E2E_TMP/out" >/dev/null ||
         fail "$ev table $t: expected one counted result from $dev with $want: $(cat "$E2E_TMP/out")"
 done < <(sed -n 's/^EXPECT //p' "$E2E_TMP/play.out")
-[ "$(grep -c '^EXPECT ' "$E2E_TMP/play.out")" -eq 7 ] || fail "play_games.js did not report 7 tables"
+[ "$(grep -c '^EXPECT ' "$E2E_TMP/play.out")" -eq 9 ] || fail "play_games.js did not report 9 tables"
 ok "every table: one counted result from its page, the values entered"
 
 # Stored once through the cut: the page sent its key at least twice, the
@@ -157,8 +161,8 @@ done < <(sed -n 's/^TWO //p' "$E2E_TMP/play.out")
 [ "$(grep -c '^TWO ' "$E2E_TMP/play.out")" -eq 2 ] || fail "play_games.js did not use two phones at 2 tables"
 ok "two phones at ag/2 and gt/2: each player confirmed on one of them, one key, accepted once"
 
-for ev in nh tx ag ct gt; do
+for ev in nh tx ag ct gt xw; do
     live 0 round close "$ev"
 done
-ok "all five rounds close (every table has its counted result); screenshots in $SHOTS"
+ok "all six rounds close (every table has its counted result); screenshots in $SHOTS"
 e2e_done
