@@ -87,7 +87,10 @@ echo '[]' >"$E2E_TMP/events.json"
 event() {
     local ev=$1 fmt=$2 n=$3 i t
     shift 3
-    live 0 event create "$ev" --format "$fmt" --title "$fmt — Kraków 2026" --seed 5
+    local opts=()
+    # Neuroshima Hex: one round, no cut: it finishes with round 1 (expiry)
+    [ "$fmt" != neuroshima-hex ] || opts=(--options '{"swiss_rounds": 1, "cut": 0}')
+    live 0 event create "$ev" --format "$fmt" --title "$fmt — Kraków 2026" --seed 5 "${opts[@]}"
     for ((i = 1; i <= n; i++)); do
         local extra=("$@")
         [ "$fmt" != got-lcg2 ] || extra=(--faction "${FACTIONS[$(((i - 1) % 4))]}")
@@ -165,4 +168,28 @@ for ev in nh tx ag ct gt xw; do
     live 0 round close "$ev"
 done
 ok "all six rounds close (every table has its counted result); screenshots in $SHOTS"
+
+# Item 2: the codes expire with their event.  nh (one round) is finished:
+# its codes are listed expired, the broker refuses them (CONNACK 135: the
+# page's "wrong, expired or revoked", test_play_codes.sh), and no new code
+# is issued for it; the other events' codes still sign in.
+try_code() {
+    NODE_PATH=$OVL/node_modules node -e '
+const mqtt = require("mqtt");
+const c = mqtt.connect(process.argv[1], {username: process.argv[2], password: process.argv[2],
+    protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 5000});
+c.on("connect", () => { console.log(0); c.end(true); });
+c.on("error", (e) => { console.log(e.code || e.message); process.exit(0); });' "ws://$BROKER_HOST:$TWS/mqtt" "$1"
+}
+live 0 --json code list nh
+jq -e 'length == 2 and all(.state == "expired")' "$E2E_TMP/out" >/dev/null ||
+    fail "code list of the finished event: $(cat "$E2E_TMP/out")"
+for c in $(jq -r '.[] | select(.event == "nh") | .code' "$E2E_TMP/events.json"); do
+    wait_for 10 "[ \"\$(try_code $c)\" = 135 ]" || fail "nh's code $c after the event finished: $(try_code "$c")"
+done
+live 3 code issue nh 1
+grep -q 'event "nh" is finished: its codes have expired' "$E2E_TMP/err" || fail "code issue on a finished event: $(cat "$E2E_TMP/err")"
+c=$(jq -r '.[] | select(.event == "gt") | .code' "$E2E_TMP/events.json" | head -n 1)
+[ "$(try_code "$c")" = 0 ] || fail "gt's code no longer signs in: $(try_code "$c")"
+ok "a finished event's codes expire: listed expired, refused by the broker (135), no new one; a running event's code still signs in"
 e2e_done
