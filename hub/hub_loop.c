@@ -1024,6 +1024,14 @@ static void dispatch(struct loop *l, struct tny_mqtt_message *evp)
         }
         HUB_LOG(HUB_LOG_WARN, "broker connection lost: reconnecting");
         break;
+    case TNY_MQTT_REFUSED:
+        /* docs/troubleshooting.md: the log says why the hub stays off */
+        HUB_LOG(HUB_LOG_ERROR,
+                "broker refused login %s: %s (reason %d): check username "
+                "and password_file against the broker's users.cred; retrying",
+                l->cfg->v[HUB_CFG_USERNAME].text,
+                tny_mqtt_reason_text(ev.reason), ev.reason);
+        break;
     }
     tny_mqtt_message_release(&ev);
 }

@@ -284,6 +284,24 @@ static bool has(const json_t *o, const char *key)
     return json_object_get(o, key) != NULL;
 }
 
+/* A result of the game the other keys point at, for an unknown key's
+ * message ({"winer": "p1", "hq_diff": 3} is a Neuroshima Hex result). */
+static const char *example_of(const json_t *res)
+{
+    if (has(res, KEY(HQ_DIFF)) || has(res, KEY(ARMIES)) || has(res, KEY(DRAW)))
+        return "{\"winner\": \"p1\", \"hq_diff\": 5}";
+    if (has(res, KEY(SCORES)) || has(res, KEY(CLOCK_MS)) || has(res, KEY(TP)))
+        return "{\"scores\": {\"p1\": 25, \"p2\": 18}}";
+    if (has(res, KEY(IP)) || has(res, KEY(BP)))
+        return "{\"vp\": {\"p1\": 40, \"p2\": 35}, \"bp\": {\"p1\": 2}}";
+    if (has(res, KEY(GAMES)) || has(res, KEY(MODIFIED)))
+        return "{\"winner\": \"p1\", \"modified\": true}";
+    if (has(res, KEY(VP)))
+        return "{\"vp\": {\"p1\": 10, \"p2\": 8}}";
+    return "{\"winner\": \"p1\", \"hq_diff\": 5} or {\"vp\": {\"p1\": 10, "
+           "\"p2\": 8}}; --game names the game";
+}
+
 static int infer_game(const json_t *res, enum tny_game *game,
                       struct tny_diag *diag)
 {
@@ -294,9 +312,8 @@ static int infer_game(const json_t *res, enum tny_game *game,
         if (!tny_result_key_from_name(key, &k) || k == TNY_RK_LOTS)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result.%s: unknown key (a result object of "
-                                "event-file.md, e.g. {\"vp\": {\"p1\": 10, "
-                                "\"p2\": 8}})",
-                                key);
+                                "event-file.md, e.g. %s)",
+                                key, example_of(res));
     }
     if (has(res, KEY(INTENTIONAL_DRAW)) || has(res, KEY(DOUBLE_LOSS)) ||
         (has(res, KEY(SCORES)) &&
