@@ -959,7 +959,7 @@ static void test_CM_5_edit_published_round_until_clock_start(void **state)
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
     q.round = 1;
     free(must(f, &q));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i + 1);
         assert_true(assignment(f, dev, &a[i]));
@@ -987,6 +987,19 @@ static void test_CM_5_edit_published_round_until_clock_start(void **state)
         }
     }
     assert_true(seen_a && seen_b);
+    /* A table with a result keeps its pairings (CM-5; the service's
+     * rule, issue 18). */
+    struct tny_wire_submission s3;
+    struct tny_wire_ack ack;
+    nh_submission(&a[2], "table-003", "early-3", 0, 2, &s3);
+    submit(f, "table-003", &s3, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    req_init(f, &q, TNY_WIRE_CMD_MOVE_TABLE);
+    q.round = 1;
+    q.table = a[2].table;
+    q.to_table = 9;
+    assert_int_equal(must_fail(f, &q, "has a result; its pairings stay"),
+                     TNY_ESTATE);
     req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
     q.round = 1;
     free(must(f, &q));
