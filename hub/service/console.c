@@ -1,5 +1,6 @@
 /* console.c - the organiser's commands (ctl/{con}/req), as one table of
- * commands: name, whether the event must exist, handler.
+ * commands built from their descriptions (tny/console_cmds.h): whether
+ * the event must exist, handler cmd_NAME, in place or under a snapshot.
  *
  * Each handler validates its arguments, makes its change through the store,
  * appends the retained messages the change affects (assignments, clocks)
@@ -40,6 +41,7 @@
 #include "codes.h"
 #include "devices.h"
 #include "events.h"
+#include "feed_json.h"
 #include "model_check.h"
 #include "players_csv.h"
 #include "presence.h"
@@ -398,6 +400,29 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late,
 
 static int32_t draft_number(const struct ctx *c);
 
+/* A plan stored as the draft, in the order the store reads it back (byes
+ * last, then by table number, then as paired: hs_read_round_plan), so
+ * that the model's draft is the stored one: a CM-5 fixed table numbers a
+ * table out of the pairing's order (issue 17; TNY_MODEL_CHECK found it).
+ * A stable insertion sort: the plan is in order but for fixed tables. */
+static void plan_in_store_order(struct tny_round_plan *plan)
+{
+    struct tny_pairing_table *t = plan->tables;
+#define AFTER(x, y)                                                            \
+    ((x)->is_bye != (y)->is_bye ? (x)->is_bye > (y)->is_bye                    \
+                                : (x)->number > (y)->number)
+    for (int32_t i = 1; i < plan->n_tables; i++) {
+        if (!AFTER(&t[i - 1], &t[i]))
+            continue;
+        struct tny_pairing_table x = t[i];
+        int32_t j = i;
+        for (; j > 0 && AFTER(&t[j - 1], &x); j--)
+            t[j] = t[j - 1];
+        t[j] = x;
+    }
+#undef AFTER
+}
+
 /* A player change made while a draft existed (round `draft`, 0 = none):
  * the draft is paired again for the new field, or the organiser is told
  * why it cannot be (the stale draft is then discarded).  The reply's
@@ -428,6 +453,7 @@ static int replan_draft(struct ctx *c, int32_t draft)
         c->e->feed_dirty = true;
         return TNY_OK;
     }
+    plan_in_store_order(&plan);
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
     if (rc < 0) {
@@ -700,7 +726,17 @@ static int cmd_fix_table(struct ctx *c)
                                     c->req->table, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    return reload(c);
+    /* Issue 17: the player's fixed table in the model; the draft, which
+     * the store seated them in again, is read when next needed. */
+    c->touched = true;
+    int32_t ix = tny_event_player_index(&c->e->ev, c->req->player_id);
+    if (ix < 0)
+        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
+                    c->req->player_id);
+    c->e->ev.players[ix].fixed_table = c->req->table;
+    hub__ev_draft_drop(c->e);
+    c->e->feed_dirty = true;
+    return TNY_OK;
 }
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
@@ -738,14 +774,52 @@ static int draft_reply(struct ctx *c, int32_t round)
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
                     (int)round, (int)plan->round);
-    rc = tny_round_plan_to_json(&c->e->ev, plan, &text);
-    c->rep->round = plan->round;
-    if (rc == 0)
-        rc = add_names(c, &text);
-    if (rc < 0) {
-        free(text);
-        return fail(c, rc, "out of memory");
+    /* Issue 17: written once from the model, byte for byte what the
+     * plan's JSON (tny_round_plan_to_json) with add_names gave, compact. */
+    const struct tny_event *ev = &c->e->ev;
+    struct hub_jw w;
+    hub_jw_init(&w);
+    hub_jw_obj(&w);
+    hub_jw_kint(&w, "round", plan->round);
+    hub_jw_kstr(&w, "stage", tny_stage_kind_name(plan->stage));
+    hub_jw_key(&w, "tables");
+    hub_jw_arr(&w);
+    for (int32_t i = 0; i < plan->n_tables; i++) {
+        const struct tny_pairing_table *t = &plan->tables[i];
+        hub_jw_obj(&w);
+        if (t->is_bye) {
+            hub_jw_kstr(&w, "bye", ev->players[t->seats[0]].id);
+        } else {
+            hub_jw_kint(&w, "table", t->number);
+            hub_jw_key(&w, "players");
+            hub_jw_arr(&w);
+            for (int32_t k = 0; k < t->n_seats; k++)
+                hub_jw_str(&w, ev->players[t->seats[k]].id);
+            hub_jw_end_arr(&w);
+            if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
+                hub_jw_key(&w, "sides");
+                hub_jw_arr(&w);
+                hub_jw_str(&w, ev->format.sides[t->side[0] & 1]);
+                hub_jw_str(&w, ev->format.sides[t->side[1] & 1]);
+                hub_jw_end_arr(&w);
+            }
+            if (t->first_seat >= 0 && t->first_seat < t->n_seats)
+                hub_jw_kstr(&w, "first_player",
+                            ev->players[t->seats[t->first_seat]].id);
+        }
+        hub_jw_end(&w);
     }
+    hub_jw_end_arr(&w);
+    hub_jw_kstr(&w, "explain", plan->explain ? plan->explain : "");
+    hub_jw_key(&w, "names");
+    hub_jw_obj(&w);
+    for (int32_t i = 0; i < ev->n_players; i++)
+        hub_jw_kstr(&w, ev->players[i].id, ev->players[i].name);
+    hub_jw_end(&w);
+    hub_jw_end(&w);
+    c->rep->round = plan->round;
+    if (!(text = hub_jw_take(&w)))
+        return fail(c, TNY_ENOMEM, "out of memory");
     return reply_json(c, text);
 }
 
@@ -765,6 +839,7 @@ static int pair(struct ctx *c, int32_t round)
                     round_status_name(c->e->round.status), (int)want);
     if ((rc = tny_pair_next(&c->e->ev, &plan, &c->diag)) < 0)
         return fail_diag(c, rc);
+    plan_in_store_order(&plan);
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
     HUB_LOG(HUB_LOG_INFO, "round paired event=%s round=%d tables=%d%s%s",
@@ -991,12 +1066,31 @@ out:
     return rc;
 }
 
+/* After the store committed a CM-5 edit of round `round`: issue 17, an
+ * edit of the draft changes the draft alone, whose tables the model reads
+ * again (typed, the draft's rows only) when next needed; a published
+ * round's tables are read back with the event (reload). */
+static int draft_edited(struct ctx *c, int32_t round)
+{
+    int32_t draft = draft_number(c);
+    if (draft == 0 || round != draft) {
+        int rc = reload(c);
+        /* Tables renumbered: their states are rebuilt from the store. */
+        c->e->state_round = 0;
+        return rc;
+    }
+    c->touched = true;
+    hub__ev_draft_drop(c->e);
+    c->e->feed_dirty = true;
+    return TNY_OK;
+}
+
 static int cmd_swap_players(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
     if (rc < 0 || (rc = edit_round(c, true)) < 0)
         return rc;
-    if ((rc = reload(c)) < 0)
+    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -1006,7 +1100,7 @@ static int cmd_move_table(struct ctx *c)
     int rc = check_draft_edit(c, EDIT_KIND_MOVE);
     if (rc < 0 || (rc = edit_round(c, false)) < 0)
         return rc;
-    if ((rc = reload(c)) < 0)
+    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -1916,6 +2010,7 @@ static int cmd_resolve_conflict(struct ctx *c)
     struct hub_result_row *rows = NULL, *keep = NULL;
     int32_t n = 0, open = 0, resolved = 0;
     int64_t id = 0;
+    bool kept_counted = false;
     int rc = hub_store_list_results(c->svc->store, c->e->id, q->round, q->table,
                                     &rows, &n, &c->diag);
     if (rc < 0)
@@ -1936,7 +2031,7 @@ static int cmd_resolve_conflict(struct ctx *c)
                   "console_request.keep: %lld is not the counted result or an "
                   "open conflict of table %d, round %d (see `result show`)",
                   (long long)q->result_id, (int)q->table, (int)q->round);
-    else if (keep->status == HUB_RESULT_VALID)
+    else if ((kept_counted = keep->status == HUB_RESULT_VALID))
         rc = hub_store_keep_counted(c->svc->store, c->e->id, q->round, q->table,
                                     keep->id, c->actor, &resolved, &c->diag);
     else
@@ -1955,8 +2050,16 @@ static int cmd_resolve_conflict(struct ctx *c)
     }
     c->rep->round = q->round;
     c->rep->count = (uint64_t)(id ? id : q->result_id);
-    if ((rc = reload(c)) < 0)
+    if (kept_counted) {
+        /* Issue 17: the counted result stays; its conflicts are resolved
+         * (the model's round row counts the open ones). */
+        c->touched = true;
+        if (q->round == c->e->round.number)
+            c->e->round.n_conflicts -= resolved;
+        c->e->feed_dirty = true;
+    } else if ((rc = reload(c)) < 0) { /* a conflict's result counts now */
         return rc;
+    }
     return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
                                          : TNY_OK;
 }
@@ -2208,6 +2311,10 @@ static int finish_if_complete(struct ctx *c)
         if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
             return fail_diag(c, rc);
     }
+    /* Issue 20: the event's sign-in codes expire with it. */
+    if (c->svc->opt.codes &&
+        (rc = hub__codes_expire(c->svc, c->e, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d devices_freed=%d",
             c->e->id, (int)c->e->ev.n_rounds, (int)freed);
     if (freed > 0)
@@ -2258,46 +2365,15 @@ struct command {
     bool in_place;
 };
 
+/* Built from the commands' descriptions (tny/console_cmds.h): the
+ * handler of command NAME is cmd_NAME. */
 static const struct command commands[] = {
-    {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event, false},
-    {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players, false},
-    {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player, false},
-    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player, true},
-    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player, true},
-    {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player, false},
-    {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies, false},
-    {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round, true},
-    {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft, true},
-    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players, false},
-    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table, false},
-    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table, false},
-    {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round, true},
-    {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start, true},
-    {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause, true},
-    {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume, true},
-    {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend, true},
-    {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result, true},
-    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty, true},
-    {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings, true},
-    {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event, true},
-    {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices, true},
-    {TNY_WIRE_CMD_ASSIGN_DEVICE, true, cmd_assign_device, false},
-    {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round, true},
-    {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage, false},
-    {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events, true},
-    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, true},
-    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round, false},
-    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
-    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, false},
-    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results, true},
-    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, false},
-    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log, true},
-    {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device, false},
-    {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft, true},
-    {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event, false},
-    {TNY_WIRE_CMD_ISSUE_CODE, true, cmd_issue_code, false},
-    {TNY_WIRE_CMD_REVOKE_CODE, true, cmd_revoke_code, false},
-    {TNY_WIRE_CMD_LIST_CODES, true, cmd_list_codes, true},
+#define W(name, ID, event, in_place, ...)                                      \
+    {TNY_WIRE_CMD_##ID, (event) == TNY_CMD_EV_EXISTING, cmd_##name, in_place},
+#define L(...)
+    TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
 };
 
 /* ---- all or nothing (issue 22) -------------------------------------------

@@ -39,7 +39,7 @@ int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out)
     e->draft_cached = false;
     memset(&e->draft, 0, sizeof(e->draft));
     if (src->loaded) {
-        if (tny_event_copy(&src->ev, &e->ev) < 0)
+        if (tny_event_copy_frozen(&src->ev, &e->ev) < 0)
             goto oom;
         e->loaded = true;
     }

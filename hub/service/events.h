@@ -13,7 +13,8 @@ TNY_MUST_USE int hub__ev_add(struct hub_service *svc, const char *id,
                              struct hub_ev **out);
 /* A deep copy of src (the projection, table states, extensions, clock)
  * that shares nothing with it: the explicit snapshot the feed thread
- * builds from.  Free with hub__ev_free.  Errors: TNY_ENOMEM. */
+ * builds from, read-only (its event is a frozen copy: every player
+ * string in one block).  Free with hub__ev_free.  Errors: TNY_ENOMEM. */
 TNY_MUST_USE int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out);
 /* Frees an entry (NULL: nothing). */
 void hub__ev_free(struct hub_ev *e);

@@ -1306,12 +1306,34 @@ int hub_store_save_draft(struct hub_store *store, const char *event_id,
         rc = TNY_ENOMEM;
         goto out;
     }
+    /* Issue 17: one pass over the event's players, whose rows are in
+     * entry order, the engine's; a player found elsewhere (none should
+     * be) is looked up by id below. */
+    if ((rc = hs_prepare(store,
+                         "SELECT id, pid FROM players WHERE event_id = ? "
+                         "ORDER BY id",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    for (int32_t i = 0;; i++) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row || i >= ev->n_players)
+            break;
+        const char *pid = (const char *)sqlite3_column_text(st, 1);
+        if (pid && strcmp(pid, ev->players[i].id) == 0)
+            map[i] = sqlite3_column_int64(st, 0);
+    }
+    hs_finalize(store, st);
+    st = NULL;
     if ((rc = hs_prepare(store,
                          "SELECT id FROM players WHERE event_id = ? AND pid = "
                          "?",
                          &st, diag)) < 0)
         goto out;
     for (int32_t i = 0; i < ev->n_players; i++) {
+        if (map[i])
+            continue;
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, ev_row);
         sqlite3_bind_text(st, 2, ev->players[i].id, -1, SQLITE_STATIC);
