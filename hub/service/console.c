@@ -719,11 +719,40 @@ static int check_draft_edit(struct ctx *c, enum edit_kind kind);
 
 static int cmd_fix_table(struct ctx *c)
 {
+    const struct tny_round_plan *draft = NULL;
+    struct tny_round_plan plan = {0};
+    struct tny_diag ignored = {{0}};
+    bool moved = false;
     int rc = check_draft_edit(c, EDIT_KIND_FIX);
     if (rc < 0)
         return rc;
+    /* CM-5 (issue 18: decided here): with a draft, the table holding the
+     * player moves to the fixed number (a table already there takes the
+     * old one), by the engine's move. */
+    if (c->req->table > 0 &&
+        hub__ev_draft(c->svc, c->e, &draft, &ignored) == 0) {
+        int32_t p = tny_event_player_index(&c->e->ev, c->req->player_id);
+        int32_t from = -1;
+        for (int32_t t = 0; p >= 0 && t < draft->n_tables; t++)
+            for (int32_t k = 0; k < draft->tables[t].n_seats; k++)
+                if (!draft->tables[t].is_bye && draft->tables[t].seats[k] == p)
+                    from = draft->tables[t].number;
+        if (from >= 0 && from != c->req->table) {
+            if ((rc = hub_store_load_round_plan(c->svc->store, c->e->id,
+                                                draft->round, &c->e->ev, &plan,
+                                                &c->diag)) < 0 ||
+                (rc = tny_round_plan_move(&plan, from, c->req->table,
+                                          &c->diag)) < 0) {
+                tny_round_plan_release(&plan);
+                return fail_diag(c, rc);
+            }
+            moved = true;
+        }
+    }
     rc = hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,
-                                    c->req->table, c->actor, &c->diag);
+                                    c->req->table, moved ? &plan : NULL,
+                                    c->actor, &c->diag);
+    tny_round_plan_release(&plan);
     if (rc < 0)
         return fail_diag(c, rc);
     /* Issue 17: the player's fixed table in the model; the draft, which

@@ -315,15 +315,17 @@ hub_store_disqualify_player(struct hub_store *store, const char *event_id,
                             const char *actor, struct tny_diag *diag);
 
 /* CM-5: the player always sits at table `table` (0 = no longer fixed), for
- * the pairings to come; when a draft round exists, the table holding the
- * player in the draft is moved to that number too (a table already there
- * takes the old number).  Errors: TNY_EINVAL (table < 0), TNY_ENOTFOUND,
- * TNY_ESTATE. */
-TNY_MUST_USE int hub_store_fix_player_table(struct hub_store *store,
-                                            const char *event_id,
-                                            const char *player_id,
-                                            int32_t table, const char *actor,
-                                            struct tny_diag *diag);
+ * the pairings to come.  draft (may be NULL): the draft round's plan with
+ * the player's table moved to that number, as the service edited it
+ * (the rule and the engine's move are the service's), stored in the same
+ * transaction.  Errors: TNY_EINVAL (table < 0, the event would not
+ * validate), TNY_ENOTFOUND (event, player; a draft given and none
+ * stored), TNY_ESTORE. */
+TNY_MUST_USE int
+hub_store_fix_player_table(struct hub_store *store, const char *event_id,
+                           const char *player_id, int32_t table,
+                           const struct tny_round_plan *draft,
+                           const char *actor, struct tny_diag *diag);
 
 /* ---- rounds (CM-5) ---------------------------------------------------- */
 

@@ -895,13 +895,14 @@ int hub_store_put_player(struct hub_store *store, const char *event_id,
 
 enum lifecycle { LC_DROP, LC_REJOIN, LC_DQ, LC_FIX };
 
-static int edit_draft_fix(struct hub_store *s, int64_t ev_row,
-                          const char *event_id, const char *player_id,
-                          int32_t table, struct tny_diag *d);
+static int rewrite_tables(struct hub_store *s, int64_t ev_row,
+                          int64_t round_row, const struct tny_round_plan *plan,
+                          struct tny_diag *d);
 
 static int lifecycle(struct hub_store *store, const char *event_id,
                      const char *player_id, enum lifecycle what, int32_t value,
-                     const char *actor, struct tny_diag *diag)
+                     const struct tny_round_plan *draft, const char *actor,
+                     struct tny_diag *diag)
 {
     static const char *const kinds[] = {"player.drop", "player.rejoin",
                                         "player.disqualify", "player.fix"};
@@ -975,10 +976,13 @@ static int lifecycle(struct hub_store *store, const char *event_id,
     sqlite3_bind_int64(st, 2, prow);
     if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
-    if (what == LC_FIX && value > 0 &&
-        (rc = edit_draft_fix(store, ev_row, event_id, player_id, value, diag)) <
-            0)
-        goto out;
+    if (what == LC_FIX && draft) {
+        int64_t draft_id;
+        int32_t number;
+        if ((rc = draft_row(store, ev_row, &draft_id, &number, diag)) < 0 ||
+            (rc = rewrite_tables(store, ev_row, draft_id, draft, diag)) < 0)
+            goto out;
+    }
     int32_t gone = 0;
     if (what == LC_FIX)
         rc = hs_validate_event(store, ev_row, true, diag);
@@ -1000,16 +1004,16 @@ int hub_store_drop_player(struct hub_store *store, const char *event_id,
                           const char *player_id, int32_t after_round,
                           const char *actor, struct tny_diag *diag)
 {
-    return lifecycle(store, event_id, player_id, LC_DROP, after_round, actor,
-                     diag);
+    return lifecycle(store, event_id, player_id, LC_DROP, after_round, NULL,
+                     actor, diag);
 }
 
 int hub_store_rejoin_player(struct hub_store *store, const char *event_id,
                             const char *player_id, int32_t from_round,
                             const char *actor, struct tny_diag *diag)
 {
-    return lifecycle(store, event_id, player_id, LC_REJOIN, from_round, actor,
-                     diag);
+    return lifecycle(store, event_id, player_id, LC_REJOIN, from_round, NULL,
+                     actor, diag);
 }
 
 int hub_store_declare_armies(struct hub_store *store, const char *event_id,
@@ -1063,15 +1067,17 @@ int hub_store_disqualify_player(struct hub_store *store, const char *event_id,
                                 const char *player_id, int32_t after_round,
                                 const char *actor, struct tny_diag *diag)
 {
-    return lifecycle(store, event_id, player_id, LC_DQ, after_round, actor,
-                     diag);
+    return lifecycle(store, event_id, player_id, LC_DQ, after_round, NULL,
+                     actor, diag);
 }
 
 int hub_store_fix_player_table(struct hub_store *store, const char *event_id,
                                const char *player_id, int32_t table,
+                               const struct tny_round_plan *draft,
                                const char *actor, struct tny_diag *diag)
 {
-    return lifecycle(store, event_id, player_id, LC_FIX, table, actor, diag);
+    return lifecycle(store, event_id, player_id, LC_FIX, table, draft, actor,
+                     diag);
 }
 
 /* ---- drafts ------------------------------------------------------------ */
@@ -1123,43 +1129,6 @@ static int rewrite_tables(struct hub_store *s, int64_t ev_row,
 out:
     hs_finalize(s, st);
     free(prow);
-    return rc;
-}
-
-/* CM-5: the player's fixed table applied to the draft round_row (round
- * `round`): the table holding the player moves to number `to` (inside the
- * caller's transaction). */
-static int edit_draft_fix(struct hub_store *s, int64_t ev_row,
-                          const char *event_id, const char *player_id,
-                          int32_t to, struct tny_diag *d)
-{
-    struct tny_event ev;
-    struct tny_round_plan plan = {0};
-    int64_t round_row;
-    int32_t round;
-    int rc = draft_row(s, ev_row, &round_row, &round, d);
-    if (rc == TNY_ENOTFOUND)
-        return TNY_OK; /* no draft: the next pairing uses fixed_table */
-    if (rc < 0)
-        return rc;
-    tny_event_init(&ev);
-    if ((rc = hs_project(s, ev_row, false, false, NULL, &ev, d)) < 0 ||
-        (rc = hs_read_round_plan(s, ev_row, event_id, 0, &ev, &plan, d)) < 0)
-        goto out;
-    int32_t p = tny_event_player_index(&ev, player_id);
-    int32_t from = -1;
-    for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
-        for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
-            if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
-                from = plan.tables[t].number;
-    if (from < 0 || from == to)
-        goto out; /* not seated at a table, or already there */
-    if ((rc = tny_round_plan_move(&plan, from, to, d)) < 0)
-        goto out;
-    rc = rewrite_tables(s, ev_row, round_row, &plan, d);
-out:
-    tny_round_plan_release(&plan);
-    tny_event_release(&ev);
     return rc;
 }
 

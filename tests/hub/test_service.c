@@ -968,7 +968,7 @@ static void test_CM_5_edit_published_round_until_clock_start(void **state)
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
     q.round = 1;
     free(must(f, &q));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i + 1);
         assert_true(assignment(f, dev, &a[i]));
@@ -996,6 +996,19 @@ static void test_CM_5_edit_published_round_until_clock_start(void **state)
         }
     }
     assert_true(seen_a && seen_b);
+    /* A table with a result keeps its pairings (CM-5; the service's
+     * rule, issue 18). */
+    struct tny_wire_submission s3;
+    struct tny_wire_ack ack;
+    nh_submission(&a[2], "table-003", "early-3", 0, 2, &s3);
+    submit(f, "table-003", &s3, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    req_init(f, &q, TNY_WIRE_CMD_MOVE_TABLE);
+    q.round = 1;
+    q.table = a[2].table;
+    q.to_table = 9;
+    assert_int_equal(must_fail(f, &q, "has a result; its pairings stay"),
+                     TNY_ESTATE);
     req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
     q.round = 1;
     free(must(f, &q));
@@ -1222,6 +1235,72 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
     OK(hub_store_check(f->store, &diag));
     fx_free(f);
     faultvfs_uninstall();
+}
+
+/* NH-11 (issue 18: the rule is the service's, from its model): knockout
+ * armies are declared before the first knockout round; once it is paired
+ * (a draft counts) a declaration is refused as a refusal (TNY_ESTATE),
+ * and nothing is stored. */
+static void test_NH_11_no_declaration_once_the_knockout_is_paired(void **state)
+{
+    (void)state;
+    static const char *const three[] = {"Borgo", "Hegemony", "Moloch"};
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct fx *f = fx_new();
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
+    snprintf(q.title, sizeof(q.title), "Hex Open");
+    q.options_json = "{\"swiss_rounds\": 1, \"cut\": 4}";
+    q.has_seed = true;
+    q.seed = 7;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)csv;
+    free(must(f, &q));
+    for (int i = 1; i <= 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i);
+        presence(f, dev);
+    }
+    assert_int_equal(pair_publish(f, a), 1);
+    for (int i = 0; i < 4; i++) {
+        char key[16], dev[16];
+        snprintf(key, sizeof(key), "ko-%d", i);
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        nh_submission(&a[i], dev, key, 0, 3, &s);
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    for (int i = 1; i <= 8; i++) {
+        req_init(f, &q, TNY_WIRE_CMD_DECLARE_ARMIES);
+        snprintf(q.player_id, sizeof(q.player_id), "p%d", i);
+        q.player.n_armies = 3;
+        for (int k = 0; k < 3; k++)
+            snprintf(q.player.armies[k], TNY_NAME_MAX, "%s", three[k]);
+        free(must(f, &q));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_DECLARE_ARMIES);
+    snprintf(q.player_id, sizeof(q.player_id), "p1");
+    q.player.n_armies = 3;
+    snprintf(q.player.armies[0], TNY_NAME_MAX, "Outpost");
+    snprintf(q.player.armies[1], TNY_NAME_MAX, "Smart");
+    snprintf(q.player.armies[2], TNY_NAME_MAX, "Borgo");
+    assert_int_equal(must_fail(f, &q, "the knockout has begun"), TNY_ESTATE);
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    OK(hub_store_load_event(f->store, EV, &ev, &diag));
+    assert_int_equal(ev.players[0].n_ko_armies, 3);
+    assert_string_equal(ev.format.armies[ev.players[0].ko_armies[0]], "Borgo");
+    tny_event_release(&ev);
+    fx_free(f);
 }
 
 /* The seat with first_player set in an assignment (-1: none; fails when
@@ -3477,6 +3556,7 @@ int main(void)
         cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
         cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
         cmocka_unit_test(test_AG_14_each_table_starts_with_its_draft),
+        cmocka_unit_test(test_NH_11_no_declaration_once_the_knockout_is_paired),
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
         cmocka_unit_test(
             test_CM_6_store_faults_acknowledge_nothing_uncommitted),

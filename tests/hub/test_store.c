@@ -788,9 +788,9 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
     assert_int_equal(count_log(s, "tx", "draft.swap"), 1);
     assert_int_equal(count_log(s, "tx", "draft.move"), 1);
     int32_t fixed = plan.tables[1].seats[0];
-    OK(hub_store_fix_player_table(s, "tx", ev.players[fixed].id, 12,
-                                  "organiser:anna", &diag));
     OK(tny_round_plan_move(&plan, plan.tables[1].number, 12, &diag));
+    OK(hub_store_fix_player_table(s, "tx", ev.players[fixed].id, 12, &plan,
+                                  "organiser:anna", &diag));
     mirror.players[fixed].fixed_table = 12;
     struct tny_round_plan back;
     OK(hub_store_load_draft(s, "tx", &ev, &back, &diag));
