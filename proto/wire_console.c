@@ -1133,9 +1133,9 @@ out:
 
 static const char reply_root[] = "console_reply";
 
-_Static_assert(TNY_ECONFLICT == -7 && TNY_OK == 0,
+_Static_assert(TNY_ESTORE == -8 && TNY_OK == 0,
                "ConsoleReply.error_code carries -rc (console.proto ErrorCode)");
-#define MAX_ERROR_CODE 7
+#define MAX_ERROR_CODE 8
 
 void tny_wire_reply_release(struct tny_wire_reply *rep)
 {

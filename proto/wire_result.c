@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tny/game.h"
 #include "tny/result_schema.h"
 
 /* A result key's GameResult field name (result_schema.h). */
@@ -33,6 +34,7 @@ static const char *game_member(enum tny_game g)
     case TNY_GAME_AGRICOLA: return "ag";
     case TNY_GAME_GOT_LCG2: return "gt";
     case TNY_GAME_CATAN: return "ct";
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER: return "tp";
     }
     return "?";
@@ -536,6 +538,7 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_CATAN: return check_vp(r, p, diag);
     case TNY_GAME_GOT_LCG2: return check_gt(r, p, diag);
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER: return check_tp(r, p, diag);
     }
     return TNY_OK;
@@ -555,6 +558,7 @@ void wire__result_to_pb(const struct tny_wire_result *r,
         (size_t)(r->n_lots < TNY_MAX_LOTS ? r->n_lots : TNY_MAX_LOTS);
     s->gr.lots = s->lots;
     switch (r->game) {
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         tourney__v1__tp_result__init(&s->tp);
         s->tp.winner_id = wire__opt(r->winner_id);
@@ -703,7 +707,7 @@ int tny_wire_result_to_table(const struct tny_event *ev,
 
     if ((rc = wire__result_check(in, path, diag)) < 0)
         return rc;
-    if (in->game != fmt->game)
+    if (tny_game_flow(in->game) != tny_game_flow(fmt->game))
         return wire__fail(diag, "%s: a %s result for a %s event", path,
                           tny_game_name(in->game), tny_game_name(fmt->game));
     if (assigned->is_bye || assigned->n_seats < 2 ||
@@ -746,11 +750,11 @@ int tny_wire_result_to_table(const struct tny_event *ev,
     }
     /* Per-player games need every seat once (NH armies, TX penalties and
      * TX defaults may name fewer). */
-    bool need_all = in->game == TNY_GAME_AGRICOLA ||
-                    in->game == TNY_GAME_CATAN ||
-                    (in->game == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
-                    (in->game == TNY_GAME_TANTRIX &&
-                     !in->default_winner_id[0] && !in->draw);
+    bool need_all =
+        in->game == TNY_GAME_AGRICOLA || in->game == TNY_GAME_CATAN ||
+        (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
+        (in->game == TNY_GAME_TANTRIX && !in->default_winner_id[0] &&
+         !in->draw);
     for (int32_t i = 0; need_all && i < assigned->n_seats; i++)
         if (!seen[i])
             return wire__fail(diag, "%s.players: missing an entry for \"%s\"",
@@ -770,8 +774,8 @@ int tny_wire_result_to_table(const struct tny_event *ev,
     r->draw = in->draw;
     r->intentional_draw = in->intentional_draw;
     r->double_loss = in->double_loss;
-    if (in->game == TNY_GAME_TWO_PLAYER && r->winner < 0 && !r->draw &&
-        !r->intentional_draw && !r->double_loss && r->has_score) {
+    if (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && r->winner < 0 &&
+        !r->draw && !r->intentional_draw && !r->double_loss && r->has_score) {
         /* As in an event file: the higher score wins; equal scores are a
          * draw where the format has draws. */
         if (r->score[0] != r->score[1])
@@ -832,11 +836,12 @@ int tny_wire_result_from_table(const struct tny_event *ev,
         t->n_seats > TNY_MAX_SEATS)
         return wire__fail(diag, "result: table %d has no result",
                           (int)t->number);
-    out->game = fmt->game;
-    out->n_lots = r->n_lots; /* CM-4 */
+    out->game = tny_game_flow(fmt->game); /* the result shape (game.h) */
+    out->n_lots = r->n_lots;              /* CM-4 */
     memcpy(out->lots, r->lots, sizeof(out->lots));
     const bool two = t->n_seats == 2;
     switch (fmt->game) {
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         for (int32_t s = 0; s < 2 && two && r->has_score && rc == TNY_OK; s++) {
             struct tny_wire_result_player *e = &out->players[out->n_players++];

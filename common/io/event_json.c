@@ -727,6 +727,7 @@ static int parse_result(const struct rparse *ep, const struct tny_jv *res,
         }
         r->has_score = true;
         return TNY_OK;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER: return parse_two_player(ep, res, path, t);
     }
     return TNY_OK;
@@ -1241,6 +1242,7 @@ static json_t *result_json(const struct tny_event *ev,
         ok = ok &&
              tny__set(o, KEY(VP), seat_map_json(ev, t, r->score, NULL, false));
         break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         if (r->has_score)
             ok = ok && tny__set(o, KEY(SCORES),

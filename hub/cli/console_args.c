@@ -488,6 +488,7 @@ static int parse_result(struct rparse *rp, const json_t *res)
             return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
                                 KEY(VP));
         return TNY_OK;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER: {
         if ((rc = player_map(rp, res, KEY(SCORES), MAP_SCORE)) < 0 ||
             (rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||

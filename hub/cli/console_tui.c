@@ -59,6 +59,7 @@
 #include "tny/clock.h"
 #include "tny/i18n.h"
 #include "tny/i18n_io.h"
+#include "tny/loop.h"
 #include "tny/utf8.h"
 #include "tny/wire.h"
 
@@ -175,9 +176,7 @@ static void on_signal(int sig)
 
 static int64_t mono_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return tny_loop_now_ms();
 }
 
 /* ---- feed documents ------------------------------------------------------ */
@@ -1415,6 +1414,69 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
 
 /* ---- the loop ------------------------------------------------------------ */
 
+/* ---- the loop: the keys, the hub's messages and the clock's tick ---- */
+
+/* The screen's loop (tny/loop.h) and what its hooks need. */
+struct tui_loop {
+    struct tui *t;
+    struct hub_console_conn *conn;
+    struct tny_loop *ev;
+};
+
+/* Before each wait: the messages received, the time sync when due (every
+ * connect, then TIME_RESYNC_MS), the frame. */
+static void tui_before(void *ctx, int64_t now)
+{
+    struct tui_loop *u = ctx;
+    struct tui *t = u->t;
+    t->connected = hub_console_pump(u->conn);
+    if (t->connected && (hub_console_connects(u->conn) != t->connects ||
+                         now >= t->time_due_ms)) {
+        t->connects = hub_console_connects(u->conn);
+        ask_time(t, u->conn, now);
+    }
+    snprintf(t->hub_state, sizeof t->hub_state, "%s",
+             hub_console_hub_state(u->conn));
+    snprintf(t->hub_store, sizeof t->hub_store, "%s",
+             hub_console_hub_store(u->conn));
+    render(t, LINES, COLS);
+    draw(t);
+}
+
+/* After each wait: every key typed; 'q' (no input line, no panel) or a
+ * signal ends the loop. */
+static void tui_after(void *ctx, int64_t now)
+{
+    struct tui_loop *u = ctx;
+    struct tui *t = u->t;
+    (void)now;
+    /* Wide characters: a name typed after ':' in any script arrives
+     * whole (get_wch decodes the locale's multibyte input). */
+    wint_t wk;
+    int got;
+    while (!tny_loop_stopped(u->ev) && !stop_signal &&
+           (got = get_wch(&wk)) != ERR) {
+        /* A character beyond ASCII is flagged: its code may equal a
+         * key code (U+0107 ć is KEY_BACKSPACE). */
+        int key = got == KEY_CODE_YES || wk < 0x80
+                      ? (int)wk
+                      : (int)(wk & 0x1FFFFF) | WIDE_CHAR;
+        if (key == 'q' && t->input == IN_NONE && !t->panel)
+            tny_loop_stop(u->ev);
+        else
+            on_key(t, u->conn, key);
+    }
+    if (stop_signal)
+        tny_loop_stop(u->ev);
+}
+
+/* 250 ms: the clock's seconds tick without any message. */
+static void on_tick(void *ctx, int32_t id, int64_t now)
+{
+    struct tui_loop *u = ctx;
+    (void)tny_timers_arm(tny_loop_timers(u->ev), id, now + 250);
+}
+
 int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
                     hub_console_run_words_fn *run_words)
 {
@@ -1518,44 +1580,23 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
     }
     snprintf(t->status_line, sizeof t->status_line, "watching %s", t->ev);
 
-    bool quit = false;
-    while (!quit && !stop_signal) {
-        t->connected = hub_console_pump(conn);
-        int64_t now = mono_ms();
-        if (t->connected && (hub_console_connects(conn) != t->connects ||
-                             now >= t->time_due_ms)) {
-            t->connects = hub_console_connects(conn);
-            ask_time(t, conn, now);
-        }
-        snprintf(t->hub_state, sizeof t->hub_state, "%s",
-                 hub_console_hub_state(conn));
-        snprintf(t->hub_store, sizeof t->hub_store, "%s",
-                 hub_console_hub_store(conn));
-        render(t, LINES, COLS);
-        draw(t);
-        struct pollfd pfd[2] = {
-            {.fd = STDIN_FILENO, .events = POLLIN},
-            {.fd = hub_console_wakeup_fd(conn), .events = POLLIN},
-        };
-        /* 250 ms: the clock's seconds tick without any message. */
-        if (poll(pfd, 2, 250) < 0 && errno != EINTR)
-            break;
-        /* Wide characters: a name typed after ':' in any script arrives
-         * whole (get_wch decodes the locale's multibyte input). */
-        wint_t wk;
-        int got;
-        while (!quit && !stop_signal && (got = get_wch(&wk)) != ERR) {
-            /* A character beyond ASCII is flagged: its code may equal a
-             * key code (U+0107 ć is KEY_BACKSPACE). */
-            int key = got == KEY_CODE_YES || wk < 0x80
-                          ? (int)wk
-                          : (int)(wk & 0x1FFFFF) | WIDE_CHAR;
-            if (key == 'q' && t->input == IN_NONE && !t->panel)
-                quit = true;
-            else
-                on_key(t, conn, key);
-        }
+    struct tui_loop u = {t, conn, NULL};
+    int32_t tick;
+    if ((rc = tny_loop_new(&u.ev)) < 0 ||
+        (rc = tny_loop_watch(u.ev, STDIN_FILENO, POLLIN, NULL, NULL)) < 0 ||
+        (rc = tny_loop_watch(u.ev, hub_console_wakeup_fd(conn), POLLIN, NULL,
+                             NULL)) < 0 ||
+        (rc = tick = tny_timers_add(tny_loop_timers(u.ev), on_tick, &u)) < 0) {
+        tny_loop_free(u.ev);
+        snprintf(err, sizeof err, "console: out of memory");
+        goto out;
     }
+    tny_loop_set_hooks(u.ev, tui_before, tui_after, &u);
+    (void)tny_timers_arm(tny_loop_timers(u.ev), tick, mono_ms() + 250);
+    while (!tny_loop_stopped(u.ev) && !stop_signal &&
+           tny_loop_once(u.ev, 250, NULL) == TNY_OK)
+        ;
+    tny_loop_free(u.ev);
     status = HUB_CONSOLE_EXIT_OK;
 out:
     if (screen) {

@@ -173,20 +173,20 @@ enum tny_reply_shape {
     W(show_draft, SHOW_DRAFT, TNY_CMD_EV_EXISTING, true, TNY_CC_R,             \
       TNY_REPLY_DRAFT, "round", "show", "EVENT_ID [--round N]", 1, 1, o_round, \
       "show the draft (or round N)", run_round_show)                           \
-    W(swap_players, SWAP_PLAYERS, TNY_CMD_EV_EXISTING, false,                  \
+    W(swap_players, SWAP_PLAYERS, TNY_CMD_EV_EXISTING, true,                   \
       TNY_CC_R | TNY_CC_P | TNY_WF_OTHER_PLAYER_ID | TNY_WF_FORCE,             \
       TNY_REPLY_DRAFT, "round", "swap",                                        \
       "EVENT_ID ROUND PLAYER_A PLAYER_B [--force]", 4, 4, o_force,             \
       "swap two players in the draft (a rematch needs --force)",               \
       run_round_swap)                                                          \
-    W(move_table, MOVE_TABLE, TNY_CMD_EV_EXISTING, false,                      \
+    W(move_table, MOVE_TABLE, TNY_CMD_EV_EXISTING, true,                       \
       TNY_CC_R | TNY_CC_T | TNY_WF_TO_TABLE | TNY_WF_FORCE, TNY_REPLY_DRAFT,   \
       "round", "move", "EVENT_ID ROUND TABLE TO_TABLE [--force]", 4, 4,        \
       o_force,                                                                 \
       "renumber a table (a broken physical table); onto a seated table the "   \
       "two swap numbers",                                                      \
       run_round_move)                                                          \
-    W(fix_table, FIX_TABLE, TNY_CMD_EV_EXISTING, false,                        \
+    W(fix_table, FIX_TABLE, TNY_CMD_EV_EXISTING, true,                         \
       TNY_CC_P | TNY_CC_T | TNY_WF_FORCE, TNY_REPLY_RECORDS, "round", "fix",   \
       "EVENT_ID PLAYER_ID TABLE [--force]", 3, 3, o_force,                     \
       "seat a player always at TABLE (CM-5; 0 = no longer)", run_round_fix)    \
@@ -261,7 +261,7 @@ enum tny_reply_shape {
       "every submission of the round's tables: who, when, what, status "      \
       "(conflicts show both)",                                                 \
       run_result_show)                                                         \
-    W(resolve_conflict, RESOLVE_CONFLICT, TNY_CMD_EV_EXISTING, false,          \
+    W(resolve_conflict, RESOLVE_CONFLICT, TNY_CMD_EV_EXISTING, true,           \
       TNY_CC_R | TNY_CC_T | TNY_WF_RESULT_ID | TNY_CC_WHY, TNY_REPLY_RECORDS,  \
       "result", "resolve", "EVENT_ID ROUND TABLE --keep ID [--reason T]", 3,   \
       3, o_resolve,                                                            \

@@ -247,6 +247,12 @@ struct tny_wire_assignment {
     char language[TNY_WIRE_LANGUAGE_MAX];
 };
 
+/* The check tny_wire_encode_assignment makes, without encoding (the hub
+ * checks a round's assignments before it publishes it).  Errors:
+ * TNY_EINVAL with the field's path, as the encode's. */
+TNY_MUST_USE int tny_wire_check_assignment(const struct tny_wire_assignment *a,
+                                           struct tny_diag *diag);
+
 /* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
  * TNY_ERANGE, TNY_ENOMEM (see the top of this file). */
 TNY_MUST_USE int
