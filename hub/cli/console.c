@@ -1014,23 +1014,16 @@ static bool print_standings(const json_t *root)
     return true;
 }
 
-enum shape {
-    SHAPE_NONE, /* the line says it all: the payload only with --json */
-    SHAPE_RAW,
-    SHAPE_RECORDS,
-    SHAPE_DRAFT,
-    SHAPE_PUBLISHED,
-    SHAPE_STANDINGS
-};
-
-/* Prints the reply: its JSON payload with --json (or for SHAPE_RAW, the
- * export), else the human line and the payload in the expected shape,
- * falling back to the JSON itself when the shape is not the expected one.
- */
-static int show(struct live *lv, enum shape shape, const char *line)
+/* Prints the reply: its JSON payload with --json (or for an event file,
+ * the export), else the human line and the payload in the shape the
+ * request's command description gives (tny/console_cmds.h), falling back
+ * to the JSON itself when the payload is not of that shape. */
+static int show(struct live *lv, const char *line)
 {
     const struct tny_wire_reply *rep = &lv->rep;
-    if (lv->json || (shape == SHAPE_RAW && rep->json)) {
+    const struct tny_wire_cmd_info *info = tny_wire_cmd_info(lv->req.cmd);
+    enum tny_reply_shape shape = info ? info->reply : TNY_REPLY_EVENT;
+    if (lv->json || (shape == TNY_REPLY_EVENT && rep->json)) {
         if (rep->json)
             print_payload(rep->json);
         else
@@ -1051,12 +1044,12 @@ static int show(struct live *lv, enum shape shape, const char *line)
         bool done = false;
         if (root) {
             switch (shape) {
-            case SHAPE_RECORDS: done = print_records(root); break;
-            case SHAPE_DRAFT: done = print_draft(root, false); break;
-            case SHAPE_PUBLISHED: done = print_draft(root, true); break;
-            case SHAPE_STANDINGS: done = print_standings(root); break;
-            case SHAPE_NONE: done = true; break;
-            case SHAPE_RAW: break;
+            case TNY_REPLY_RECORDS: done = print_records(root); break;
+            case TNY_REPLY_DRAFT: done = print_draft(root, false); break;
+            case TNY_REPLY_PUBLISHED: done = print_draft(root, true); break;
+            case TNY_REPLY_STANDINGS: done = print_standings(root); break;
+            case TNY_REPLY_NONE: done = true; break;
+            case TNY_REPLY_EVENT: break;
             }
             json_decref(root);
         }
@@ -1230,7 +1223,7 @@ static int run_event_create(struct live *lv)
                      "(CM-4)",
                      (long long)json_integer_value(sd));
         json_decref(root);
-        status = show(lv, SHAPE_NONE, line);
+        status = show(lv, line);
     }
 out:
     lv->req.format_json = NULL;
@@ -1294,7 +1287,7 @@ static int run_event_import(struct live *lv)
             line, sizeof line, "imported event %s: %d player%s, %d round%s",
             lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0], (int)n_players,
             n_players == 1 ? "" : "s", (int)n_rounds, n_rounds == 1 ? "" : "s");
-        status = show(lv, SHAPE_NONE, line);
+        status = show(lv, line);
     }
 out:
     lv->req.event_json = NULL;
@@ -1308,8 +1301,7 @@ static int run_event_list(struct live *lv)
     int status = start_request(lv, TNY_WIRE_CMD_LIST_EVENTS, NULL);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
-                                         : status;
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
 static int run_players_import(struct live *lv)
@@ -1345,7 +1337,7 @@ static int run_players_import(struct live *lv)
     snprintf(line, sizeof line, "imported %llu player%s into %s",
              (unsigned long long)lv->rep.count, lv->rep.count == 1 ? "" : "s",
              lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_player_add(struct live *lv)
@@ -1433,7 +1425,7 @@ static int run_player_add(struct live *lv)
         return status;
     snprintf(line, sizeof line, "registered %s (%s) in %s", p->id, p->name,
              lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 /* drop, dq, rejoin: EVENT_ID PLAYER_ID and a round option. */
@@ -1465,7 +1457,7 @@ static int run_player_change(struct live *lv, enum tny_wire_cmd cmd,
     else
         snprintf(line, sizeof line, "%s %s before any round: withdrawn from %s",
                  done, lv->req.player_id, lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_player_drop(struct live *lv)
@@ -1508,7 +1500,7 @@ static int run_player_declare(struct live *lv)
         return status;
     snprintf(line, sizeof line, "%s declared %d knockout armies in %s",
              lv->req.player_id, (int)p->n_armies, lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_player_rejoin(struct live *lv)
@@ -1531,7 +1523,7 @@ static int run_round_pair(struct live *lv)
              "paired round %d of %s as a draft: check it, then `tourney live "
              "round publish %s`",
              (int)lv->rep.round, lv->req.event_id, lv->req.event_id);
-    return show(lv, SHAPE_DRAFT, line);
+    return show(lv, line);
 }
 
 static int run_round_show(struct live *lv)
@@ -1543,7 +1535,7 @@ static int run_round_show(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    return show(lv, SHAPE_DRAFT, NULL);
+    return show(lv, NULL);
 }
 
 /* After a CM-5 edit: the hub answers a draft with itself, a published
@@ -1575,11 +1567,11 @@ static int show_edited(struct live *lv, const char *line, bool republished)
 {
     char both[1200];
     if (!republished || lv->json)
-        return show(lv, SHAPE_DRAFT, line);
+        return show(lv, line);
     snprintf(both, sizeof both,
              "%s\nround %d is published: its tables show the new seating now",
              line, (int)lv->req.round);
-    return show(lv, SHAPE_DRAFT, both);
+    return show(lv, both);
 }
 
 static int run_round_swap(struct live *lv)
@@ -1682,7 +1674,7 @@ static int run_round_fix(struct live *lv)
     else
         snprintf(line, sizeof line, "%s has no fixed table any more",
                  lv->req.player_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_round_publish(struct live *lv)
@@ -1697,7 +1689,7 @@ static int run_round_publish(struct live *lv)
         return status;
     snprintf(line, sizeof line, "published round %d of %s to the tables",
              (int)lv->req.round, lv->req.event_id);
-    return show(lv, SHAPE_PUBLISHED, line);
+    return show(lv, line);
 }
 
 static int run_round_close(struct live *lv)
@@ -1712,7 +1704,7 @@ static int run_round_close(struct live *lv)
         return status;
     snprintf(line, sizeof line, "closed round %d of %s", (int)lv->req.round,
              lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_stage_next(struct live *lv)
@@ -1740,7 +1732,7 @@ static int run_stage_next(struct live *lv)
              (int)lv->rep.round, lv->req.event_id, stage ? stage : "?",
              lv->req.event_id);
     json_decref(root);
-    return show(lv, SHAPE_DRAFT, line);
+    return show(lv, line);
 }
 
 static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
@@ -1795,7 +1787,7 @@ static int run_clock(struct live *lv, enum tny_wire_cmd cmd, const char *done)
         snprintf(line, sizeof line, "%s the clock of %s in round %d of %s",
                  done, tables, (int)lv->req.round, lv->req.event_id);
     }
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_clock_start(struct live *lv)
@@ -1866,7 +1858,7 @@ static int run_result_enter(struct live *lv)
     snprintf(line, sizeof line, "%s the result of table %d, round %d of %s",
              lv->req.override ? "overrode" : "entered", (int)lv->req.table,
              (int)lv->req.round, lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_result_penalty(struct live *lv)
@@ -1896,7 +1888,7 @@ static int run_result_penalty(struct live *lv)
              "penalised %s by %s TP at table %d, round %d of %s (TX-7)",
              lv->req.player_id, lv->pos[4], (int)lv->req.table,
              (int)lv->req.round, lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 /* --csv: the event file from the hub's export, loaded by the engine; the
@@ -1970,8 +1962,7 @@ static int run_players_list(struct live *lv)
 {
     int status = fetch_export(lv);
     if (status != HUB_CONSOLE_EXIT_OK || lv->json)
-        return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RAW, NULL)
-                                             : status;
+        return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
     json_t *root = json_loads(lv->rep.json, 0, NULL);
     const json_t *players = json_object_get(root, "players"), *p;
     size_t i;
@@ -2029,7 +2020,7 @@ static int run_standings(struct live *lv)
         return status;
     /* The hub says when these are the event's final classification. */
     bool final = strcmp(lv->rep.message, "final standings") == 0;
-    return show(lv, SHAPE_STANDINGS, final ? "Final standings" : NULL);
+    return show(lv, final ? "Final standings" : NULL);
 }
 
 /* CM-4: every lot of the event with its purpose and outcome, from the
@@ -2171,7 +2162,7 @@ static int run_export(struct live *lv)
         return status;
     if (flag(lv, "csv"))
         return export_to_csv(lv, false, 0);
-    return show(lv, SHAPE_RAW, NULL);
+    return show(lv, NULL);
 }
 
 /* `print EVENT_ID WHAT`: the printouts of print.c from the hub's export
@@ -2296,8 +2287,7 @@ static int run_devices(struct live *lv)
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK || lv->json)
-        return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RAW, NULL)
-                                             : status;
+        return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
     json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
     if (!print_devices(root))
         print_payload(lv->rep.json ? lv->rep.json : "");
@@ -2323,7 +2313,7 @@ static int run_device_assign(struct live *lv)
     else
         snprintf(line, sizeof line, "%s has no table in %s any more",
                  lv->req.device_id, lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 /* device identify DEVICE: the hub's message ("table-007 (table 12,
@@ -2335,8 +2325,7 @@ static int run_device_identify(struct live *lv)
         status = put_id(lv->req.device_id, lv->pos[0], "DEVICE");
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
-                                         : status;
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
 /* code issue EVENT_ID TABLE (issue 20): the hub's line "table 3: sign-in
@@ -2348,7 +2337,7 @@ static int run_code_issue(struct live *lv)
         status = pos_int(lv, 1, "TABLE", 1, 100000, &lv->req.table);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_NONE, NULL) : status;
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
 /* code revoke EVENT_ID CODE: the broker refuses the code from now on. */
@@ -2359,7 +2348,7 @@ static int run_code_revoke(struct live *lv)
         status = put_id(lv->req.code, lv->pos[1], "CODE");
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_NONE, NULL) : status;
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
 /* code list EVENT_ID: one record per code (table, code, state, device,
@@ -2369,8 +2358,7 @@ static int run_code_list(struct live *lv)
     int status = start_request(lv, TNY_WIRE_CMD_LIST_CODES, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, SHAPE_RECORDS, NULL)
-                                         : status;
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
 static int run_wait_hub(struct live *lv)
@@ -2443,7 +2431,7 @@ static int run_round_discard(struct live *lv)
              "discarded the draft of round %d of %s: pair it again with "
              "`tourney live round pair %s`",
              (int)lv->rep.round, lv->req.event_id, lv->req.event_id);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 /* Issue 22: a mistyped event (none of its rounds published) is deleted. */
@@ -2460,7 +2448,7 @@ static int run_event_delete(struct live *lv)
     snprintf(line, sizeof line, "deleted event %s (%llu device%s freed)",
              lv->req.event_id, (unsigned long long)lv->rep.count,
              lv->rep.count == 1 ? "" : "s");
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 static int run_round_unpublish(struct live *lv)
@@ -2479,7 +2467,7 @@ static int run_round_unpublish(struct live *lv)
              "unpublished round %d of %s: the tables wait again; the round "
              "is a draft (edit, publish or discard it)",
              (int)lv->req.round, lv->req.event_id);
-    return show(lv, SHAPE_DRAFT, line);
+    return show(lv, line);
 }
 
 static int run_round_reopen(struct live *lv)
@@ -2509,7 +2497,7 @@ static int run_round_reopen(struct live *lv)
                  "; the draft of round %d was paired from these standings and "
                  "is discarded",
                  discarded);
-    return show(lv, SHAPE_NONE, line);
+    return show(lv, line);
 }
 
 static int run_player_edit(struct live *lv)
@@ -2563,7 +2551,7 @@ static int run_player_edit(struct live *lv)
     if (n > 0 && (size_t)n < sizeof line)
         snprintf(line + n, sizeof line - (size_t)n,
                  "; the tables and the feed show it now");
-    return show(lv, SHAPE_NONE, line);
+    return show(lv, line);
 }
 
 /* `result show`: one line per submission, then its result. */
@@ -2611,7 +2599,7 @@ static int run_result_show(struct live *lv)
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
     if (lv->json)
-        return show(lv, SHAPE_RAW, NULL);
+        return show(lv, NULL);
     if (lv->rep.count)
         snprintf(line, sizeof line,
                  "results of round %d of %s: %llu open conflict%s: keep one "
@@ -2664,7 +2652,7 @@ static int run_result_resolve(struct live *lv)
              "counts",
              (int)lv->req.table, (int)lv->req.round, lv->req.event_id,
              (long long)lv->rep.count);
-    return show(lv, SHAPE_RECORDS, line);
+    return show(lv, line);
 }
 
 /* One audit row: "2026-11-24 18:03:12  organiser:desk  round.reopen
