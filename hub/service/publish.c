@@ -376,32 +376,41 @@ static void available_armies(const struct hub_ev *e, int32_t p,
     }
 }
 
+/* snprintf(dst, size, "%s", src) without the printf machinery (the
+ * seats of every table: issue 17). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    if (!src)
+        src = "(null)"; /* as glibc's snprintf prints it */
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
                       int32_t i, int32_t first_seat, bool armies,
                       struct tny_wire_seat *s)
 {
     const struct tny_player *pl = &e->ev.players[t->seats[i]];
     memset(s, 0, sizeof(*s));
-    snprintf(s->player_id, sizeof(s->player_id), "%s", pl->id);
-    snprintf(s->name, sizeof(s->name), "%s", pl->name);
+    copy_text(s->player_id, sizeof(s->player_id), pl->id);
+    copy_text(s->name, sizeof(s->name), pl->name);
     if (pl->club)
-        snprintf(s->club, sizeof(s->club), "%s", pl->club);
+        copy_text(s->club, sizeof(s->club), pl->club);
     s->first_player = first_seat == i;
     if (armies && e->ev.format.game == TNY_GAME_NEUROSHIMA_HEX)
         available_armies(e, t->seats[i], s);
     for (int32_t c = 0; c < pl->n_colours && c < 2; c++)
         if (pl->colours[c])
-            snprintf(s->colours[s->n_colours++], TNY_NAME_MAX, "%s",
-                     pl->colours[c]);
+            copy_text(s->colours[s->n_colours++], TNY_NAME_MAX, pl->colours[c]);
     s->colour_blind = pl->colour_blind;
     s->hook = pl->hook;                            /* NH-10 */
     if (t->has_sides && e->ev.format.n_sides == 2) /* issue 19 */
-        snprintf(s->side, sizeof(s->side), "%s",
-                 e->ev.format.sides[t->side[i] & 1]);
+        copy_text(s->side, sizeof(s->side), e->ev.format.sides[t->side[i] & 1]);
     if (pl->faction)
-        snprintf(s->faction, sizeof(s->faction), "%s", pl->faction);
+        copy_text(s->faction, sizeof(s->faction), pl->faction);
     if (pl->agenda)
-        snprintf(s->agenda, sizeof(s->agenda), "%s", pl->agenda);
+        copy_text(s->agenda, sizeof(s->agenda), pl->agenda);
 }
 
 /* The part of an assignment that is the same for every device of the
