@@ -985,7 +985,7 @@ static int draft_edited(struct ctx *c, int32_t round)
     if (draft == 0 || round != draft) {
         int rc = reload(c);
         /* Tables renumbered: their states are rebuilt from the store. */
-        c->e->state_round = 0;
+        c->e->state_round = -1;
         return rc;
     }
     c->touched = true;
@@ -1770,7 +1770,9 @@ static int republish_round(struct ctx *c)
 {
     char topic[TNY_WIRE_TOPIC_MAX];
     int rc;
-    c->e->state_round = 0; /* rebuild the table states */
+    /* Rebuild the table states (-1: 0 is a round number here, an
+     * unpublished round 1 left round 1's states). */
+    c->e->state_round = -1;
     c->e->clock_round = 0;
     c->e->clock_expired_seen = false;
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
@@ -1863,8 +1865,35 @@ static int cmd_edit_player(struct ctx *c)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "player edited event=%s player=%s", c->e->id,
             q->player_id);
-    if ((rc = reload(c)) < 0)
-        return rc;
+    /* Issue 17: the player's texts in the model, as the store keeps them
+     * (an empty club or country is none); copied first, so that running
+     * out of memory leaves the model as it was. */
+    c->touched = true;
+    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
+    if (ix < 0)
+        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
+                    q->player_id);
+    const char *set[3] = {q->player.name[0] ? q->player.name : NULL,
+                          q->set_club ? q->player.club : NULL,
+                          q->set_country ? q->player.country : NULL};
+    char *dup[3] = {NULL, NULL, NULL};
+    bool oom = false;
+    for (int k = 0; k < 3; k++)
+        if (set[k] && set[k][0] && !(dup[k] = strdup(set[k])))
+            oom = true;
+    if (oom) {
+        for (int k = 0; k < 3; k++)
+            free(dup[k]);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    struct tny_player *pl = &c->e->ev.players[ix];
+    char **field[3] = {&pl->name, &pl->club, &pl->country};
+    for (int k = 0; k < 3; k++)
+        if (set[k]) {
+            free(*field[k]);
+            *field[k] = dup[k];
+        }
+    c->e->feed_dirty = true;
     /* The tables show the new name now (the feed follows: dirty). */
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
                                          &c->diag)) < 0)
@@ -2310,7 +2339,7 @@ static const struct command commands[] = {
     {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, true},
     {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round, false},
     {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
-    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, false},
+    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, true},
     {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results, true},
     {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, true},
     {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log, true},

@@ -3206,7 +3206,7 @@ static void random_session(const char *preset, const char *options,
         TNY_WIRE_CMD_DISCARD_DRAFT,     TNY_WIRE_CMD_UNPUBLISH_ROUND,
         TNY_WIRE_CMD_REOPEN_ROUND,      TNY_WIRE_CMD_GET_STANDINGS,
         TNY_WIRE_CMD_CLOCK_DRAFT,       TNY_WIRE_CMD_MOVE_TABLE,
-        TNY_WIRE_CMD_FIX_TABLE,
+        TNY_WIRE_CMD_FIX_TABLE,         TNY_WIRE_CMD_EDIT_PLAYER,
     };
     for (int step = 0; step < steps; step++) {
         struct tny_event ev;
@@ -3271,6 +3271,15 @@ static void random_session(const char *preset, const char *options,
             q.override = tny_rng_below(&rng, 2) == 0;
         }
         q.to_table = (int32_t)tny_rng_below(&rng, 6);
+        if (cmd == TNY_WIRE_CMD_EDIT_PLAYER) { /* sometimes nothing: refused */
+            if (tny_rng_below(&rng, 2))
+                snprintf(q.player.name, sizeof(q.player.name), "Renamed %d",
+                         step);
+            q.set_club = tny_rng_below(&rng, 2) == 0;
+            snprintf(q.player.club, sizeof(q.player.club), "%s",
+                     tny_rng_below(&rng, 2) ? "Club" : "");
+            q.set_country = tny_rng_below(&rng, 3) == 0;
+        }
         q.points_units = TNY_POINT_SCALE;
         q.confirm = true;
         char *before = NULL, *after = NULL;
