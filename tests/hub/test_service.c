@@ -361,6 +361,21 @@ static void setup_event(struct fx *f)
     free(json);
 }
 
+/* Issue 17: a reply the hub writes without a JSON tree is byte for byte
+ * what jansson prints for the same values with flags. */
+static void same_as_jansson(const char *text, size_t flags)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, 0, &err);
+    if (!j)
+        fail_msg("reply is not JSON: %s: %s", err.text, text);
+    char *again = json_dumps(j, flags);
+    json_decref(j);
+    assert_non_null(again);
+    assert_string_equal(text, again);
+    free(again);
+}
+
 /* Pairs and publishes the next round; a[i] is table-00(i+1)'s
  * assignment. */
 static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
@@ -373,11 +388,15 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
         fail_msg("pair: %s", rep.message);
     int32_t round = rep.round;
     assert_non_null(rep.json);
+    same_as_jansson(rep.json, JSON_COMPACT);
     tny_wire_reply_release(&rep);
 
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
     q.round = round;
-    free(must(f, &q));
+    char *json = must(f, &q);
+    same_as_jansson(json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    assert_non_null(strstr(json, "\"device\": \"table-001\""));
+    free(json);
     for (int i = 0; i < 4; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i + 1);
@@ -3303,6 +3322,10 @@ static void random_session(const char *preset, const char *options,
         request(f, &q, &rep);
         if (rep.rc == 0) {
             ok++;
+            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
+                same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            if (cmd == TNY_WIRE_CMD_PAIR_ROUND)
+                same_as_jansson(rep.json, JSON_COMPACT);
             published += cmd == TNY_WIRE_CMD_PUBLISH_ROUND;
             results += cmd == TNY_WIRE_CMD_ENTER_RESULT;
         } else {
