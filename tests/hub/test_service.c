@@ -3179,6 +3179,32 @@ test_issue17_close_shows_each_table_the_organisers_result(void **state)
     fx_free(f);
 }
 
+/* Issue 17: `round publish` with no device at all: its reply (written
+ * without a tree) lists every table as without a device, as jansson
+ * printed it. */
+static void test_issue17_publish_reply_without_devices(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    char *json = must(f, &q);
+    same_as_jansson(json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    assert_non_null(strstr(json, "\"assigned\": [],"));
+    assert_non_null(strstr(json, "\"tables_without_device\": [\n    1,"));
+    free(json);
+    fx_free(f);
+}
+
 /* Issue 17: a random console session over one game (seeded: the same
  * sequence each run).  Commands drawn with valid and invalid arguments,
  * so that many are refused; TNY_MODEL_CHECK (on in this file) compares
@@ -3456,6 +3482,7 @@ int main(void)
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(
             test_issue17_close_shows_each_table_the_organisers_result),
+        cmocka_unit_test(test_issue17_publish_reply_without_devices),
         cmocka_unit_test(test_issue17_failed_commit_reads_the_model_back),
         cmocka_unit_test(test_issue17_random_console_sessions_keep_the_model),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
