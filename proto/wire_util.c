@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/game.h"
+
 /* ---- allocation and unpack --------------------------------------------- */
 
 /* Memory one decode may use: generous for any real message (the largest
@@ -558,6 +560,7 @@ bool wire__game_from_pb(int v, enum tny_game *out)
 
 int wire__game_to_pb(enum tny_game g)
 {
+    g = tny_game_flow(g); /* a game with another's result travels as it */
     for (size_t i = 0; i < N_OF(games); i++)
         if (games[i].game == g)
             return games[i].pb;

@@ -1,5 +1,6 @@
 /* console.c - the organiser's commands (ctl/{con}/req), as one table of
- * commands: name, whether the event must exist, handler.
+ * commands built from their descriptions (tny/console_cmds.h): whether
+ * the event must exist, handler cmd_NAME, in place or under a snapshot.
  *
  * Each handler validates its arguments, makes its change through the store,
  * appends the retained messages the change affects (assignments, clocks)
@@ -672,21 +673,44 @@ static int cmd_rejoin_player(struct ctx *c)
     return replan_draft(c, draft);
 }
 
-/* NH-11: a qualifier's knockout armies, before the knockout. */
+/* NH-11: the knockout has begun once a round of it is paired (the draft
+ * counts). */
+static bool knockout_begun(struct ctx *c)
+{
+    const struct tny_round_plan *draft = NULL;
+    struct tny_diag ignored = {{0}};
+    for (int32_t r = 0; r < c->e->ev.n_rounds; r++)
+        if (c->e->ev.rounds[r].stage == TNY_STAGE_ELIMINATION)
+            return true;
+    return hub__ev_draft(c->svc, c->e, &draft, &ignored) == 0 &&
+           draft->stage == TNY_STAGE_ELIMINATION;
+}
+
+/* NH-11: a qualifier's knockout armies, before the knockout (the rule is
+ * decided here; the store records and validates the declaration). */
 static int cmd_declare_armies(struct ctx *c)
 {
-    json_t *names = json_array();
-    for (int32_t i = 0; names && i < c->req->player.n_armies; i++)
-        json_array_append_new(names, json_string(c->req->player.armies[i]));
-    char *text = dump(names);
-    if (!text)
-        return fail(c, TNY_ENOMEM, "out of memory");
-    int rc = hub_store_declare_armies(
-        c->svc->store, c->e->id, c->req->player_id, text, c->actor, &c->diag);
-    free(text);
+    const struct tny_wire_player *p = &c->req->player;
+    const char *names[TNY_MAX_ARMIES];
+    if (p->n_armies < 1 || p->n_armies > TNY_MAX_ARMIES)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": knockout armies: expected 1..%d "
+                    "army names (NH-11)",
+                    c->req->player_id, TNY_MAX_ARMIES);
+    if (tny_event_player_index(&c->e->ev, c->req->player_id) >= 0 &&
+        knockout_begun(c))
+        return fail(c, TNY_ESTATE,
+                    "player \"%s\": the knockout has begun; armies are "
+                    "declared before its first round (NH-11)",
+                    c->req->player_id);
+    for (int32_t i = 0; i < p->n_armies; i++)
+        names[i] = p->armies[i];
+    int rc =
+        hub_store_declare_armies(c->svc->store, c->e->id, c->req->player_id,
+                                 names, p->n_armies, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    c->rep->count = c->req->player.n_armies;
+    c->rep->count = p->n_armies;
     return reload(c);
 }
 
@@ -975,6 +999,73 @@ static int edited_reply(struct ctx *c, int32_t round)
                                         "republished", 1)));
 }
 
+/* CM-5 (decided here; the store keeps the tables): "Before start the
+ * organiser may edit pairings": a draft, or a published round whose clock
+ * has not started and that has no result, edited by the engine's swap
+ * (with the pairing's sides for the two tables, issue 19) or move. */
+static int edit_round(struct ctx *c, bool swap)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct tny_event *ev = &c->e->ev;
+    struct hub_round_info info;
+    struct tny_round_plan plan = {0};
+    int rc;
+    if ((rc = hub_store_get_round(c->svc->store, c->e->id, q->round, &info,
+                                  &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (info.status != HUB_ROUND_DRAFT && info.status != HUB_ROUND_PUBLISHED)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d is %s: pairings can be "
+                    "edited until the round's clock starts (CM-5)",
+                    c->e->id, (int)q->round, round_status_name(info.status));
+    if ((rc = hub_store_load_round_plan(c->svc->store, c->e->id, q->round, ev,
+                                        &plan, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (info.status == HUB_ROUND_PUBLISHED && q->round <= ev->n_rounds) {
+        const struct tny_round *pr = &ev->rounds[q->round - 1];
+        for (int32_t t = 0; t < pr->n_tables; t++)
+            if (pr->tables[t].has_result) {
+                rc = fail(c, TNY_ESTATE,
+                          "event \"%s\": round %d: table %d has a "
+                          "result; its pairings stay (CM-5)",
+                          c->e->id, (int)q->round, (int)pr->tables[t].number);
+                goto out;
+            }
+    }
+    struct hub_round_edit edit = {.swap = swap,
+                                  .a = q->player_id,
+                                  .b = q->other_player_id,
+                                  .from = q->table,
+                                  .to = q->to_table};
+    if (swap) {
+        int32_t a = tny_event_player_index(ev, q->player_id);
+        int32_t b = tny_event_player_index(ev, q->other_player_id);
+        if (a < 0 || b < 0) {
+            rc = fail(c, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"",
+                      c->e->id, a < 0 ? q->player_id : q->other_player_id);
+            goto out;
+        }
+        rc = tny_round_plan_swap(&plan, a, b, &c->diag);
+        for (int32_t t = 0; rc == 0 && t < plan.n_tables; t++)
+            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                if (plan.tables[t].seats[k] == a ||
+                    plan.tables[t].seats[k] == b) {
+                    rc = tny_round_plan_sides(ev, &plan, t, &c->diag);
+                    break;
+                }
+    } else {
+        rc = tny_round_plan_move(&plan, q->table, q->to_table, &c->diag);
+    }
+    if (rc == 0)
+        rc = hub_store_save_round_edit(c->svc->store, c->e->id, q->round, &plan,
+                                       &edit, c->actor, &c->diag);
+    if (rc < 0)
+        rc = fail_diag(c, rc);
+out:
+    tny_round_plan_release(&plan);
+    return rc;
+}
+
 /* After the store committed a CM-5 edit of round `round`: issue 17, an
  * edit of the draft changes the draft alone, whose tables the model reads
  * again (typed, the draft's rows only) when next needed; a published
@@ -997,13 +1088,8 @@ static int draft_edited(struct ctx *c, int32_t round)
 static int cmd_swap_players(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
-    if (rc < 0)
+    if (rc < 0 || (rc = edit_round(c, true)) < 0)
         return rc;
-    rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
-                              c->req->player_id, c->req->other_player_id,
-                              c->actor, &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
     if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
@@ -1012,13 +1098,8 @@ static int cmd_swap_players(struct ctx *c)
 static int cmd_move_table(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_MOVE);
-    if (rc < 0)
+    if (rc < 0 || (rc = edit_round(c, false)) < 0)
         return rc;
-    rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
-                              c->req->table, c->req->to_table, c->actor,
-                              &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
     if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
@@ -2334,6 +2415,10 @@ static int finish_if_complete(struct ctx *c)
         if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
             return fail_diag(c, rc);
     }
+    /* Issue 20: the event's sign-in codes expire with it. */
+    if (c->svc->opt.codes &&
+        (rc = hub__codes_expire(c->svc, c->e, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d devices_freed=%d",
             c->e->id, (int)c->e->ev.n_rounds, (int)freed);
     if (freed > 0)
@@ -2384,46 +2469,15 @@ struct command {
     bool in_place;
 };
 
+/* Built from the commands' descriptions (tny/console_cmds.h): the
+ * handler of command NAME is cmd_NAME. */
 static const struct command commands[] = {
-    {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event, false},
-    {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players, false},
-    {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player, false},
-    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player, true},
-    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player, true},
-    {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player, false},
-    {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies, false},
-    {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round, true},
-    {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft, true},
-    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players, true},
-    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table, true},
-    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table, true},
-    {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round, true},
-    {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start, true},
-    {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause, true},
-    {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume, true},
-    {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend, true},
-    {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result, true},
-    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty, true},
-    {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings, true},
-    {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event, true},
-    {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices, true},
-    {TNY_WIRE_CMD_ASSIGN_DEVICE, true, cmd_assign_device, false},
-    {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round, true},
-    {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage, false},
-    {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events, true},
-    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, true},
-    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round, false},
-    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
-    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, true},
-    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results, true},
-    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, true},
-    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log, true},
-    {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device, false},
-    {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft, true},
-    {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event, false},
-    {TNY_WIRE_CMD_ISSUE_CODE, true, cmd_issue_code, false},
-    {TNY_WIRE_CMD_REVOKE_CODE, true, cmd_revoke_code, false},
-    {TNY_WIRE_CMD_LIST_CODES, true, cmd_list_codes, true},
+#define W(name, ID, event, in_place, ...)                                      \
+    {TNY_WIRE_CMD_##ID, (event) == TNY_CMD_EV_EXISTING, cmd_##name, in_place},
+#define L(...)
+    TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
 };
 
 /* ---- all or nothing (issue 22) -------------------------------------------
@@ -2638,10 +2692,11 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
     if (u.batch) {
         struct tny_diag cd = {{0}};
-        if (hub_store_batch_end(svc->store, rep->rc == 0, &cd) < 0) {
+        int erc = hub_store_batch_end(svc->store, rep->rc == 0, &cd);
+        if (erc < 0) {
             free(rep->json);
             rep->json = NULL;
-            fail(&c, TNY_ESTATE, "%s; nothing was changed", cd.msg);
+            fail(&c, erc, "%s; nothing was changed", cd.msg);
         }
     }
     if (rep->rc < 0 && cmd->in_place) {

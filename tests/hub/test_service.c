@@ -50,6 +50,15 @@ struct fx {
     struct hub_outbox ob; /* the last call's output */
 };
 
+/* The service's options as the hub's defaults, with the model compared
+ * with a fresh load after every command and batch (issue 17,
+ * model_check.h): on for every service of this file. */
+static void test_options(struct hub_service_options *o)
+{
+    hub_service_options_init(o);
+    o->model_check = true;
+}
+
 static uint64_t fixed_seed(void *arg)
 {
     (void)arg;
@@ -60,7 +69,7 @@ static void fx_open_service(struct fx *f)
 {
     struct tny_diag diag = {{0}};
     struct hub_service_options o;
-    hub_service_options_init(&o);
+    test_options(&o);
     o.draw_seed = fixed_seed;
     OK(hub_service_new(f->store, &o, &f->svc, &diag));
 }
@@ -1198,7 +1207,8 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
                           &diag));
         int hits = faultvfs_hits();
         faultvfs_set(faults[k]);
-        assert_true(handle(f, topic, buf, len) < 0);
+        /* Issue 18: the storage's own code, not a refusal's. */
+        assert_int_equal(handle(f, topic, buf, len), TNY_ESTORE);
         faultvfs_set(FAULTVFS_NONE);
         free(buf);
         assert_true(faultvfs_hits() > hits); /* the fault was met */
@@ -1209,15 +1219,25 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
         submit(f, dev, &s, &ack);
         assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
     }
-    /* A console command on a full disk: refused with the reason. */
+    /* A console command on a full disk: refused with the reason, the
+     * storage's code in the reply and in the outbox for the loop's
+     * alarm (issue 18). */
     req_init(f, &q, TNY_WIRE_CMD_REGISTER_PLAYER);
     snprintf(q.player.id, sizeof(q.player.id), "late1");
     snprintf(q.player.name, sizeof(q.player.name), "Late Comer");
     faultvfs_set(FAULTVFS_FULL);
-    must_fail(f, &q, "full");
+    assert_int_equal(must_fail(f, &q, "full"), TNY_ESTORE);
+    assert_int_equal(f->ob.store_rc, TNY_ESTORE);
     faultvfs_set(FAULTVFS_NONE);
     renew(f, &q);
     free(must(f, &q));
+    assert_int_equal(f->ob.store_rc, 0);
+    /* A refused command (a round with tables still without a result
+     * cannot be closed, CM-6) is a refusal, never the storage's. */
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    assert_int_equal(must_fail(f, &q, "table"), TNY_ESTATE);
+    assert_int_equal(f->ob.store_rc, 0);
     OK(hub_store_check(f->store, &diag));
     fx_free(f);
     faultvfs_uninstall();
@@ -1393,7 +1413,8 @@ static void test_AG_14_each_table_starts_with_its_draft(void **state)
     assert_true(assignment(f, "table-002", &a));
     assert_int_equal(a.clock.deadline_ms, t2 + len);
 
-    /* A restart: both starts are replayed from the log. */
+    /* A restart: both starts are read back (issue 18: from the store's
+     * table of them, not the log). */
     hub_service_free(f->svc);
     fx_open_service(f);
     hub_outbox_release(&f->ob);
@@ -1752,6 +1773,50 @@ static void test_CM_6_feed_after_a_result_sends_what_changed(void **state)
     fx_free(f);
 }
 
+/* Issue 17 item 2: a result that names no army (GT-1: a winner) changes
+ * its table's documents, its players' and the tables document, not the
+ * round's pairings: they are not written again. */
+static void test_feed_result_leaves_pairings_alone(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a;
+    struct tny_wire_request q;
+    round_one(f, NULL, "got-lcg2", NULL, 0,
+              "id,name\ng1,Ann\ng2,Bob\ng3,Cid\ng4,Dan\n");
+    assert_true(assignment(f, "table-001", &a));
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    const struct hub_msg *pm = NULL;
+    for (int32_t i = 0; i < f->ob.n && !pm; i++)
+        if (strstr(f->ob.msgs[i].topic, "/feed/") &&
+            strstr(f->ob.msgs[i].topic, "/pairings"))
+            pm = &f->ob.msgs[i];
+    assert_non_null(pm); /* the round's pairings, once */
+    hub_outbox_release(&f->ob);
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a.table;
+    q.result.game = TNY_GAME_GOT_LCG2;
+    snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+             a.seats[1].player_id);
+    free(must(f, &q));
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    int32_t n_table = 0;
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        const char *t = f->ob.msgs[i].topic;
+        if (!strstr(t, "/feed/"))
+            continue;
+        if (strstr(t, "/pairings"))
+            fail_msg("%s written again after a result without armies", t);
+        n_table += strstr(t, "/table/") != NULL;
+    }
+    assert_int_equal(n_table, 1);
+    fx_free(f);
+}
+
 /* Issue 23: presence is coalesced.  A flood of presence messages (here
  * 200 from one device, alternating online and offline) is kept in memory
  * (the console's device list shows the latest at once) and written by
@@ -1837,7 +1902,7 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     assert_int_equal(ack.status, TNY_WIRE_ACK_PENDING_CONFIRMATION);
 
     OK(hub_store_open(f->path, &store2, &diag));
-    hub_service_options_init(&o);
+    test_options(&o);
     OK(hub_service_new(store2, &o, &builder, &diag));
     assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
     assert_int_equal(rc, 0);
@@ -2084,7 +2149,7 @@ static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
      * same. */
     struct hub_service *again = NULL;
     struct hub_service_options o;
-    hub_service_options_init(&o);
+    test_options(&o);
     o.draw_seed = fixed_seed;
     OK(hub_service_new(f->store, &o, &again, &diag));
     char *ret2 = retained_dump(again, at, true);
@@ -2576,7 +2641,7 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     struct hub_service *during = NULL;
     struct hub_service_options od;
     struct hub_outbox obd;
-    hub_service_options_init(&od);
+    test_options(&od);
     OK(hub_service_new(f->store, &od, &during, &diag));
     hub_outbox_init(&obd);
     OK(hub_service_republish(during, f->now, &obd, &diag));
@@ -2598,7 +2663,7 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     struct hub_service *again = NULL;
     struct hub_service_options o;
     struct hub_outbox ob;
-    hub_service_options_init(&o);
+    test_options(&o);
     OK(hub_service_new(f->store, &o, &again, &diag));
     hub_outbox_init(&ob);
     OK(hub_service_republish(again, f->now, &ob, &diag));
@@ -2951,7 +3016,8 @@ static void test_issue20_codes(void **state)
                         code);
     assert_string_equal(json_string_value(json_object_get(client, "password")),
                         code);
-    /* Written: exactly its result, presence and time request. */
+    /* Written: exactly its result, presence, time request and the
+     * table's draft (the pages of one code share it). */
     size_t i, sends = 0;
     json_t *acl;
     json_array_foreach (json_object_get(role, "acls"), i, acl) {
@@ -2964,7 +3030,8 @@ static void test_issue20_codes(void **state)
             assert_true(strcmp(topic, "tourney/v1/device/web-1/result") == 0 ||
                         strcmp(topic, "tourney/v1/device/web-1/presence") ==
                             0 ||
-                        strcmp(topic, "tourney/v1/time/web-1/req") == 0);
+                        strcmp(topic, "tourney/v1/time/web-1/req") == 0 ||
+                        strcmp(topic, "tourney/v1/device/web-1/draft") == 0);
         } else if (strcmp(type, "publishClientReceive") == 0) {
             /* its own device topics, the hub state, the clocks */
             assert_true(strstr(topic, "/web-1/") ||
@@ -2972,7 +3039,7 @@ static void test_issue20_codes(void **state)
                         strcmp(topic, "tourney/v1/event/+/clock") == 0);
         }
     }
-    assert_int_equal(sends, 3);
+    assert_int_equal(sends, 4);
     json_decref(j);
     assert_int_equal(device_table(f, "web-1"), 3);
 
@@ -3035,7 +3102,7 @@ static void test_issue20_codes(void **state)
     /* A hub without a table-page listener refuses to issue codes. */
     struct hub_service_options o;
     hub_service_free(f->svc);
-    hub_service_options_init(&o);
+    test_options(&o);
     o.codes = false;
     OK(hub_service_new(f->store, &o, &f->svc, &diag));
     req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
@@ -3436,7 +3503,8 @@ static void test_issue17_failed_commit_reads_the_model_back(void **state)
         uint64_t loads = st.model_loads;
         int hits = faultvfs_hits();
         faultvfs_set(FAULTVFS_FSYNC);
-        must_fail(f, &q, "nothing was changed");
+        assert_int_equal(must_fail(f, &q, "nothing was changed"), TNY_ESTORE);
+        assert_int_equal(f->ob.store_rc, TNY_ESTORE);
         faultvfs_set(FAULTVFS_NONE);
         assert_true(faultvfs_hits() > hits);
         hub_service_stats_get(f->svc, &st);
@@ -3460,7 +3528,6 @@ int main(void)
     /* Issue 17: every command and result batch is followed by a comparison
      * of the service's model with a fresh load from the store (aborts on a
      * difference). */
-    setenv("TNY_MODEL_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
@@ -3490,6 +3557,7 @@ int main(void)
         cmocka_unit_test(test_CM_presence_coalesced),
         cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
         cmocka_unit_test(test_CM_6_feed_after_a_result_sends_what_changed),
+        cmocka_unit_test(test_feed_result_leaves_pairings_alone),
         cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
