@@ -371,6 +371,10 @@ int wire__check_text(const char *s, enum wire_text kind, bool required,
         return required ? wire__fail(diag, "%s: missing", path) : TNY_OK;
     for (size_t i = 0; u[i];) {
         unsigned c = u[i];
+        if (c >= 0x20 && c < 0x7f) { /* printable ASCII: always allowed */
+            i++;
+            continue;
+        }
         bool ws = c == '\t' || c == '\n' || c == '\r';
         if (c < 0x20 || c == 0x7f) {
             if (!(ws && kind == WIRE_TEXT_MULTI))

@@ -1105,7 +1105,7 @@ static int draft_edited(struct ctx *c, int32_t round)
     if (draft == 0 || round != draft) {
         int rc = reload(c);
         /* Tables renumbered: their states are rebuilt from the store. */
-        c->e->state_round = 0;
+        c->e->state_round = -1;
         return rc;
     }
     c->touched = true;
@@ -1134,14 +1134,6 @@ static int cmd_move_table(struct ctx *c)
     return edited_reply(c, c->req->round);
 }
 
-static bool table_in_round(const struct tny_round *r, int32_t number)
-{
-    for (int32_t t = 0; t < r->n_tables; t++)
-        if (!r->tables[t].is_bye && r->tables[t].number == number)
-            return true;
-    return false;
-}
-
 /* The clock length of the draft round once published (what
  * hub__round_length_ms gives for it then): its stage's round minutes, the
  * final's when it is an elimination round with one playing table; 0 = no
@@ -1161,6 +1153,55 @@ static int64_t draft_length_ms(const struct tny_event *ev,
                                 &minutes, &ignored) < 0)
         return 0;
     return (int64_t)minutes * 60000;
+}
+
+/* The `round publish` reply, byte for byte what dump() (jansson,
+ * JSON_INDENT(2), keys in order) printed for {"round", "assigned": [{"table",
+ * "device"}...], "tables_without_device": [...], "idle_devices"}, written
+ * without a tree (issue 17: 2,500 tables).  Device ids are ids
+ * ([A-Za-z0-9_.-]: nothing to escape); another text goes through jansson.
+ * NULL when out of memory. */
+static char *publish_reply(int32_t round, const int32_t *numbers,
+                           const char *const *devs, int32_t n_assigned,
+                           const int32_t *missing, int32_t n_missing,
+                           int32_t idle)
+{
+    for (int32_t i = 0; i < n_assigned; i++)
+        if (!tny_wire_id_valid(devs[i])) {
+            json_t *a = json_array(), *m = json_array();
+            for (int32_t k = 0; k < n_assigned; k++)
+                json_array_append_new(a, json_pack("{s:i, s:s}", "table",
+                                                   (int)numbers[k], "device",
+                                                   devs[k]));
+            for (int32_t k = 0; k < n_missing; k++)
+                json_array_append_new(m, json_integer(missing[k]));
+            return dump(json_pack("{s:i, s:o, s:o, s:i}", "round", (int)round,
+                                  "assigned", a, "tables_without_device", m,
+                                  "idle_devices", (int)idle));
+        }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "{\n  \"round\": %d,\n  \"assigned\": [", (int)round);
+    for (int32_t i = 0; i < n_assigned; i++)
+        fprintf(f,
+                "%s\n    {\n      \"table\": %d,\n      \"device\": "
+                "\"%s\"\n    }",
+                i ? "," : "", (int)numbers[i], devs[i]);
+    fputs(n_assigned ? "\n  ],\n  \"tables_without_device\": ["
+                     : "],\n  \"tables_without_device\": [",
+          f);
+    for (int32_t i = 0; i < n_missing; i++)
+        fprintf(f, "%s\n    %d", i ? "," : "", (int)missing[i]);
+    fprintf(f, "%s],\n  \"idle_devices\": %d\n}", n_missing ? "\n  " : "",
+            (int)idle);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 static int cmd_publish_round(struct ctx *c)
@@ -1210,11 +1251,24 @@ static int cmd_publish_round(struct ctx *c)
     int32_t n_by_table = 0, next_free = 0;
     if ((rc = hub__ev_devices_by_table(svc, c->e, &by_table, &n_by_table)) < 0)
         return fail(c, rc, "out of memory");
-    json_t *assigned = json_array(), *missing = json_array();
+    /* Issue 17: the reply's lists typed, its text written once below. */
+    int32_t n_assigned = 0, n_missing = 0, top = 0;
+    int32_t *numbers = malloc(sizeof(*numbers) * (size_t)(r->n_tables + 1));
+    const char **devs = malloc(sizeof(*devs) * (size_t)(r->n_tables + 1));
+    int32_t *missing = malloc(sizeof(*missing) * (size_t)(r->n_tables + 1));
+    if (!numbers || !devs || !missing) {
+        free(numbers);
+        free(devs);
+        free(missing);
+        free(by_table);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
     for (int32_t t = 0; t < r->n_tables; t++) {
         const struct tny_table *tb = &r->tables[t];
         if (tb->is_bye)
             continue;
+        if (tb->number > top)
+            top = tb->number;
         struct hub_device *have =
             tb->number < n_by_table ? by_table[tb->number] : NULL;
         struct hub_device *free_dev = NULL;
@@ -1228,44 +1282,65 @@ static int cmd_publish_round(struct ctx *c)
             rc = hub_store_device_assign(svc->store, free_dev->id, c->e->id,
                                          tb->number, c->actor, &c->diag);
             if (rc < 0) {
+                free(numbers);
+                free(devs);
+                free(missing);
                 free(by_table);
-                json_decref(assigned);
-                json_decref(missing);
                 return fail_diag(c, rc);
             }
             snprintf(free_dev->event, sizeof(free_dev->event), "%s", c->e->id);
             free_dev->table = tb->number;
             have = free_dev;
         }
-        if (have)
-            json_array_append_new(assigned, json_pack("{s:i, s:s}", "table",
-                                                      (int)tb->number, "device",
-                                                      have->id));
-        else
-            json_array_append_new(missing, json_integer(tb->number));
+        if (have) {
+            numbers[n_assigned] = tb->number;
+            devs[n_assigned++] = have->id;
+        } else {
+            missing[n_missing++] = tb->number;
+        }
     }
     free(by_table);
+    /* Devices of the event at no table of the round (a table number
+     * marked once, not a scan of the round per device). */
+    bool *playing = calloc((size_t)top + 1, sizeof(*playing));
+    if (!playing) {
+        free(numbers);
+        free(devs);
+        free(missing);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    for (int32_t t = 0; t < r->n_tables; t++)
+        if (!r->tables[t].is_bye && r->tables[t].number >= 0)
+            playing[r->tables[t].number] = true;
     int32_t idle = 0;
-    for (int32_t i = 0; i < svc->n_devices; i++)
+    for (int32_t i = 0; i < svc->n_devices; i++) {
+        int32_t tn = svc->devices[i].table;
         idle += !strcmp(svc->devices[i].event, c->e->id) &&
-                !table_in_round(r, svc->devices[i].table);
+                !(tn >= 0 && tn <= top && playing[tn]);
+    }
+    free(playing);
+    char *text = NULL;
     if ((rc = hub__publish_event_devices(svc, c->e, c->now, c->ob, &c->diag)) <
             0 ||
         (rc = hub__publish_clock(svc, c->e, c->now, c->ob, &c->diag)) < 0) {
-        json_decref(assigned);
-        json_decref(missing);
+        free(numbers);
+        free(devs);
+        free(missing);
         return fail_diag(c, rc);
     }
     HUB_LOG(HUB_LOG_INFO,
             "round published event=%s round=%d tables=%d without_device=%d",
-            c->e->id, (int)round, (int)json_array_size(assigned),
-            (int)json_array_size(missing));
+            c->e->id, (int)round, (int)n_assigned, (int)n_missing);
     c->rep->round = round;
-    c->rep->count = json_array_size(assigned);
-    return reply_json(
-        c, dump(json_pack("{s:i, s:o, s:o, s:i}", "round", (int)round,
-                          "assigned", assigned, "tables_without_device",
-                          missing, "idle_devices", (int)idle)));
+    c->rep->count = (uint64_t)n_assigned;
+    text = publish_reply(round, numbers, devs, n_assigned, missing, n_missing,
+                         idle);
+    free(numbers);
+    free(devs);
+    free(missing);
+    if (!text)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    return reply_json(c, text);
 }
 
 static int finish_if_complete(struct ctx *c);
@@ -1880,7 +1955,9 @@ static int republish_round(struct ctx *c)
 {
     char topic[TNY_WIRE_TOPIC_MAX];
     int rc;
-    c->e->state_round = 0; /* rebuild the table states */
+    /* Rebuild the table states (-1: 0 is a round number here, an
+     * unpublished round 1 left round 1's states). */
+    c->e->state_round = -1;
     c->e->clock_round = 0;
     c->e->clock_expired_seen = false;
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
@@ -1973,8 +2050,35 @@ static int cmd_edit_player(struct ctx *c)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "player edited event=%s player=%s", c->e->id,
             q->player_id);
-    if ((rc = reload(c)) < 0)
-        return rc;
+    /* Issue 17: the player's texts in the model, as the store keeps them
+     * (an empty club or country is none); copied first, so that running
+     * out of memory leaves the model as it was. */
+    c->touched = true;
+    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
+    if (ix < 0)
+        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
+                    q->player_id);
+    const char *set[3] = {q->player.name[0] ? q->player.name : NULL,
+                          q->set_club ? q->player.club : NULL,
+                          q->set_country ? q->player.country : NULL};
+    char *dup[3] = {NULL, NULL, NULL};
+    bool oom = false;
+    for (int k = 0; k < 3; k++)
+        if (set[k] && set[k][0] && !(dup[k] = strdup(set[k])))
+            oom = true;
+    if (oom) {
+        for (int k = 0; k < 3; k++)
+            free(dup[k]);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    struct tny_player *pl = &c->e->ev.players[ix];
+    char **field[3] = {&pl->name, &pl->club, &pl->country};
+    for (int k = 0; k < 3; k++)
+        if (set[k]) {
+            free(*field[k]);
+            *field[k] = dup[k];
+        }
+    c->e->feed_dirty = true;
     /* The tables show the new name now (the feed follows: dirty). */
     if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
                                          &c->diag)) < 0)

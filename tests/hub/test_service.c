@@ -370,6 +370,21 @@ static void setup_event(struct fx *f)
     free(json);
 }
 
+/* Issue 17: a reply the hub writes without a JSON tree is byte for byte
+ * what jansson prints for the same values with flags. */
+static void same_as_jansson(const char *text, size_t flags)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, 0, &err);
+    if (!j)
+        fail_msg("reply is not JSON: %s: %s", err.text, text);
+    char *again = json_dumps(j, flags);
+    json_decref(j);
+    assert_non_null(again);
+    assert_string_equal(text, again);
+    free(again);
+}
+
 /* Pairs and publishes the next round; a[i] is table-00(i+1)'s
  * assignment. */
 static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
@@ -382,11 +397,15 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
         fail_msg("pair: %s", rep.message);
     int32_t round = rep.round;
     assert_non_null(rep.json);
+    same_as_jansson(rep.json, JSON_COMPACT);
     tny_wire_reply_release(&rep);
 
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
     q.round = round;
-    free(must(f, &q));
+    char *json = must(f, &q);
+    same_as_jansson(json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    assert_non_null(strstr(json, "\"device\": \"table-001\""));
+    free(json);
     for (int i = 0; i < 4; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i + 1);
@@ -3306,6 +3325,32 @@ test_issue17_close_shows_each_table_the_organisers_result(void **state)
     fx_free(f);
 }
 
+/* Issue 17: `round publish` with no device at all: its reply (written
+ * without a tree) lists every table as without a device, as jansson
+ * printed it. */
+static void test_issue17_publish_reply_without_devices(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\nc8,H\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    char *json = must(f, &q);
+    same_as_jansson(json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    assert_non_null(strstr(json, "\"assigned\": [],"));
+    assert_non_null(strstr(json, "\"tables_without_device\": [\n    1,"));
+    free(json);
+    fx_free(f);
+}
+
 /* Issue 17: a random console session over one game (seeded: the same
  * sequence each run).  Commands drawn with valid and invalid arguments,
  * so that many are refused; TNY_MODEL_CHECK (on in this file) compares
@@ -3352,7 +3397,7 @@ static void random_session(const char *preset, const char *options,
         TNY_WIRE_CMD_DISCARD_DRAFT,     TNY_WIRE_CMD_UNPUBLISH_ROUND,
         TNY_WIRE_CMD_REOPEN_ROUND,      TNY_WIRE_CMD_GET_STANDINGS,
         TNY_WIRE_CMD_CLOCK_DRAFT,       TNY_WIRE_CMD_MOVE_TABLE,
-        TNY_WIRE_CMD_FIX_TABLE,
+        TNY_WIRE_CMD_FIX_TABLE,         TNY_WIRE_CMD_EDIT_PLAYER,
     };
     for (int step = 0; step < steps; step++) {
         struct tny_event ev;
@@ -3417,6 +3462,15 @@ static void random_session(const char *preset, const char *options,
             q.override = tny_rng_below(&rng, 2) == 0;
         }
         q.to_table = (int32_t)tny_rng_below(&rng, 6);
+        if (cmd == TNY_WIRE_CMD_EDIT_PLAYER) { /* sometimes nothing: refused */
+            if (tny_rng_below(&rng, 2))
+                snprintf(q.player.name, sizeof(q.player.name), "Renamed %d",
+                         step);
+            q.set_club = tny_rng_below(&rng, 2) == 0;
+            snprintf(q.player.club, sizeof(q.player.club), "%s",
+                     tny_rng_below(&rng, 2) ? "Club" : "");
+            q.set_country = tny_rng_below(&rng, 3) == 0;
+        }
         q.points_units = TNY_POINT_SCALE;
         q.confirm = true;
         char *before = NULL, *after = NULL;
@@ -3440,6 +3494,10 @@ static void random_session(const char *preset, const char *options,
         request(f, &q, &rep);
         if (rep.rc == 0) {
             ok++;
+            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
+                same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            if (cmd == TNY_WIRE_CMD_PAIR_ROUND)
+                same_as_jansson(rep.json, JSON_COMPACT);
             published += cmd == TNY_WIRE_CMD_PUBLISH_ROUND;
             results += cmd == TNY_WIRE_CMD_ENTER_RESULT;
         } else {
@@ -3571,6 +3629,7 @@ int main(void)
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(
             test_issue17_close_shows_each_table_the_organisers_result),
+        cmocka_unit_test(test_issue17_publish_reply_without_devices),
         cmocka_unit_test(test_issue17_failed_commit_reads_the_model_back),
         cmocka_unit_test(test_issue17_random_console_sessions_keep_the_model),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),

@@ -159,7 +159,7 @@ enum tny_reply_shape {
       "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,                     \
       "bring a dropped player back (GT-11; default the next round)",           \
       run_player_rejoin)                                                       \
-    W(edit_player, EDIT_PLAYER, TNY_CMD_EV_EXISTING, false,                    \
+    W(edit_player, EDIT_PLAYER, TNY_CMD_EV_EXISTING, true,                     \
       TNY_CC_P | TNY_WF_EDIT | TNY_CC_WHY, TNY_REPLY_NONE, "player",        \
       "edit",                                                                  \
       "EVENT_ID PLAYER_ID [--name N] [--club C] [--country C] [--reason T]",   \
