@@ -35,8 +35,9 @@ static void player_release(struct tny_player *p)
 
 void tny_event_release(struct tny_event *ev)
 {
-    for (int32_t i = 0; i < ev->n_players; i++)
+    for (int32_t i = 0; i < ev->n_players && !ev->strings; i++)
         player_release(&ev->players[i]);
+    free(ev->strings); /* a frozen copy's player strings */
     free(ev->players);
     for (int32_t r = 0; r < ev->n_rounds; r++)
         free(ev->rounds[r].tables);
