@@ -2311,6 +2311,10 @@ static int finish_if_complete(struct ctx *c)
         if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
             return fail_diag(c, rc);
     }
+    /* Issue 20: the event's sign-in codes expire with it. */
+    if (c->svc->opt.codes &&
+        (rc = hub__codes_expire(c->svc, c->e, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d devices_freed=%d",
             c->e->id, (int)c->e->ev.n_rounds, (int)freed);
     if (freed > 0)
