@@ -847,102 +847,128 @@ static int copy_id(char *dst, const struct tny_event *ev, int32_t player,
     return TNY_OK;
 }
 
+/* The wire's rules for what a stored result carries (wire.h): a TX-4
+ * decision no scores, clocks or default, a TX-5 default no scores or
+ * clocks (TX-5), an NH draw no winner and no HQ difference (NH-1). */
+static bool wire_omits(enum tny_game game, const struct tny_result *r,
+                       enum tny_result_key k)
+{
+    const bool score = k == TNY_RK_SCORES || k == TNY_RK_CLOCK_MS;
+    switch (game) {
+    case TNY_GAME_TANTRIX:
+        return (r->decided && (score || k == TNY_RK_DEFAULT_WIN)) ||
+               (r->default_winner >= 0 && score);
+    case TNY_GAME_NEUROSHIMA_HEX:
+        return r->draw && (k == TNY_RK_WINNER || k == TNY_RK_HQ_DIFF);
+    default: return false;
+    }
+}
+
+/* Seat s's entry in out (added, in the order asked, when new). */
+static int entry_of(const struct tny_event *ev, const struct tny_table *t,
+                    int32_t s, int32_t *entry, struct tny_wire_result *out,
+                    struct tny_diag *diag)
+{
+    int rc;
+    if (entry[s] >= 0)
+        return TNY_OK;
+    if ((rc = copy_id(out->players[out->n_players].player_id, ev, t->seats[s],
+                      diag)) < 0)
+        return rc;
+    entry[s] = out->n_players++;
+    return TNY_OK;
+}
+
+/* Key k of t's result, converted by its kind (seats -> ids, army indices
+ * -> names) into out; entry[s] is seat s's entry in out, -1 when none. */
+static int key_from_table(const struct tny_event *ev, const struct tny_table *t,
+                          enum tny_result_key k, int32_t *entry,
+                          struct tny_wire_result *out, struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    char ids[TNY_RESULT_LIST_MAX][TNY_WIRE_ID_MAX + 1];
+    struct tny_wire_result_val w;
+    struct tny_result_val v;
+    int rc;
+
+    tny_result_value_get(&t->result, t->n_seats, k, &v);
+    if (!v.present || wire_omits(fmt->game, &t->result, k))
+        return TNY_OK;
+    memset(&w, 0, sizeof w);
+    w.present = true;
+    w.flag = v.flag;
+    w.number = v.number;
+    switch (info->value) {
+    case TNY_RV_FLAG:
+    case TNY_RV_NUMBER: break;
+    case TNY_RV_PLAYER:
+        if (v.seat >= t->n_seats)
+            return TNY_OK;
+        if ((rc = copy_id(ids[0], ev, t->seats[v.seat], diag)) < 0)
+            return rc;
+        w.id = ids[0];
+        break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY:
+        for (int32_t s = 0; s < t->n_seats; s++) {
+            if (!v.has[s])
+                continue;
+            if (info->value == TNY_RV_ARMY && v.per[s] >= fmt->n_armies)
+                return wire__fail(diag, "result: army %d out of the format",
+                                  (int)v.per[s]);
+            if ((rc = entry_of(ev, t, s, entry, out, diag)) < 0)
+                return rc;
+            w.has[entry[s]] = true;
+            w.per[entry[s]] = v.per[s];
+            if (info->value == TNY_RV_ARMY)
+                w.army[entry[s]] = fmt->armies[v.per[s]];
+        }
+        break;
+    case TNY_RV_PLAYERS:
+        for (int32_t g = 0; g < v.n && g < TNY_RESULT_LIST_MAX; g++) {
+            if (v.seats[g] < 0 || v.seats[g] >= t->n_seats)
+                return wire__fail(diag, "result: game %d has no winner",
+                                  (int)g);
+            if ((rc = copy_id(ids[g], ev, t->seats[v.seats[g]], diag)) < 0)
+                return rc;
+            w.items[w.n++] = ids[g];
+        }
+        break;
+    case TNY_RV_TEXTS:
+        for (int32_t i = 0; i < v.n; i++)
+            w.items[w.n++] = v.texts[i];
+        break;
+    }
+    tny_wire_result_value_set(out, k, &w);
+    return TNY_OK;
+}
+
 int tny_wire_result_from_table(const struct tny_event *ev,
                                const struct tny_table *t,
                                struct tny_wire_result *out,
                                struct tny_diag *diag)
 {
-    const struct tny_format *fmt = &ev->format;
-    const struct tny_result *r = &t->result;
+    const enum tny_result_key *keys;
+    int32_t entry[TNY_MAX_SEATS] = {-1, -1, -1, -1};
+    int32_t n;
     int rc = TNY_OK;
+
+    _Static_assert(TNY_MAX_SEATS == 4, "entry[]'s initialiser");
     memset(out, 0, sizeof *out);
     if (!t->has_result || t->is_bye || t->n_seats < 2 ||
         t->n_seats > TNY_MAX_SEATS)
         return wire__fail(diag, "result: table %d has no result",
                           (int)t->number);
-    out->game = fmt->game;
-    out->n_lots = r->n_lots; /* CM-4 */
-    memcpy(out->lots, r->lots, sizeof(out->lots));
-    const bool two = t->n_seats == 2;
-    switch (fmt->game) {
-    case TNY_GAME_TWO_PLAYER:
-        for (int32_t s = 0; s < 2 && two && r->has_score && rc == TNY_OK; s++) {
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            rc = copy_id(e->player_id, ev, t->seats[s], diag);
-            e->has_score = true;
-            e->score = r->score[s];
-        }
-        out->draw = r->draw;
-        out->intentional_draw = r->intentional_draw;
-        out->double_loss = r->double_loss;
-        if (rc == TNY_OK && r->winner >= 0 && r->winner < 2 && two)
-            rc = copy_id(out->winner_id, ev, t->seats[r->winner], diag);
-        break;
-    case TNY_GAME_NEUROSHIMA_HEX:
-        for (int32_t s = 0; s < 2 && two; s++) {
-            if (r->army[s] < 0)
-                continue;
-            if (r->army[s] >= fmt->n_armies)
-                return wire__fail(diag, "result: army %d out of the format",
-                                  (int)r->army[s]);
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            if ((rc = copy_id(e->player_id, ev, t->seats[s], diag)) < 0)
-                return rc;
-            snprintf(e->army, sizeof e->army, "%s", fmt->armies[r->army[s]]);
-        }
-        out->draw = r->draw;
-        out->hq_diff = r->draw ? 0 : r->hq_diff;
-        if (!r->draw && r->winner >= 0 && r->winner < 2 && two)
-            rc = copy_id(out->winner_id, ev, t->seats[r->winner], diag);
-        break;
-    case TNY_GAME_TANTRIX:
-        for (int32_t s = 0; s < t->n_seats && rc == TNY_OK; s++) {
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            rc = copy_id(e->player_id, ev, t->seats[s], diag);
-            e->penalty_units = r->penalty[s];
-            if (r->decided) {
-                e->has_tp = true;
-                e->tp_units = r->decided_tp[s];
-            } else if (r->default_winner < 0 && r->has_score) {
-                e->has_score = true;
-                e->score = r->score[s];
-                e->has_clock = r->has_clock;
-                e->clock_ms = r->has_clock ? r->clock_ms[s] : 0;
-            }
-        }
-        out->draw = r->draw;
-        if (rc == TNY_OK && !r->decided && r->default_winner >= 0 &&
-            r->default_winner < t->n_seats)
-            rc = copy_id(out->default_winner_id, ev,
-                         t->seats[r->default_winner], diag);
-        break;
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_CATAN:
-        for (int32_t s = 0; s < t->n_seats && rc == TNY_OK; s++) {
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            rc = copy_id(e->player_id, ev, t->seats[s], diag);
-            e->has_score = true;
-            e->score = r->score[s];
-            if (fmt->game == TNY_GAME_AGRICOLA) {
-                e->ip = r->ip[s];
-                e->bp = r->bp[s];
-            }
-        }
-        break;
-    case TNY_GAME_GOT_LCG2:
-        out->modified = r->modified;
-        if (r->winner >= 0 && r->winner < t->n_seats)
-            rc = copy_id(out->winner_id, ev, t->seats[r->winner], diag);
-        for (int32_t g = 0; g < r->n_games && g < 3 && rc == TNY_OK; g++) {
-            if (r->games[g] < 0 || r->games[g] >= t->n_seats)
-                return wire__fail(diag, "result: game %d has no winner",
-                                  (int)g);
-            rc = copy_id(out->games[g], ev, t->seats[r->games[g]], diag);
-            out->n_games = g + 1;
-        }
-        break;
-    }
-    if (rc < 0)
-        return rc;
+    out->game = ev->format.game;
+    /* A Tantrix result lists every player (its penalties, TX-7). */
+    for (int32_t s = 0; out->game == TNY_GAME_TANTRIX && s < t->n_seats; s++)
+        if ((rc = entry_of(ev, t, s, entry, out, diag)) < 0)
+            return rc;
+    n = tny_result_keys(out->game, &keys);
+    for (int32_t i = 0; i < n; i++)
+        if ((rc = key_from_table(ev, t, keys[i], entry, out, diag)) < 0)
+            return rc;
     return wire__result_check(out, "result", diag);
 }
