@@ -56,180 +56,172 @@ static int copy_count(size_t n, size_t cap, const char *path, const char *what,
                       what, n);
 }
 
-static int nh_from_pb(const Tourney__V1__NhResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
+/* A field of a generated message, read through its descriptor. */
+#define AT(msg, off, type) (*(const type *)((const char *)(msg) + (off)))
+
+/* The field named name (a schema wire name) of message m's type. */
+static const ProtobufCFieldDescriptor *field_of(const ProtobufCMessage *m,
+                                                const char *name)
 {
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
-    if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
-                         fp, diag)) < 0)
-        return rc;
-    out->draw = m->has_draw && m->draw;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(HQ_DIFF));
-    if (!out->draw && (rc = wire__need(m->has_hq_diff, fp, diag)) < 0)
-        return rc;
-    out->hq_diff = m->has_hq_diff ? m->hq_diff : 0;
-    wire__path(fp, sizeof fp, "%s.armies", p);
-    if ((rc = copy_count(m->n_armies, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_armies;
-    for (size_t i = 0; i < m->n_armies; i++) {
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.armies[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id,
-                             m->armies[i]->player_id, fp, diag)) < 0)
-            return rc;
-        wire__path(fp, sizeof fp, "%s.armies[%zu].%s", p, i, WIRE(ARMIES));
-        if ((rc = wire__copy(e->army, sizeof e->army, m->armies[i]->army, fp,
-                             diag)) < 0)
-            return rc;
-    }
-    return TNY_OK;
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field_by_name(m->descriptor, name);
+    assert(f); /* the schema's wire names are the .proto's */
+    return f;
 }
 
-static int tx_from_pb(const Tourney__V1__TxResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
+/* An optional integer field: *has and its value (0 when absent). */
+static int64_t int_of(const ProtobufCMessage *m, const char *name, bool *has)
 {
+    const ProtobufCFieldDescriptor *f = field_of(m, name);
+    *has = AT(m, f->quantifier_offset, protobuf_c_boolean);
+    if (f->type == PROTOBUF_C_TYPE_INT64 || f->type == PROTOBUF_C_TYPE_SINT64)
+        return AT(m, f->offset, int64_t);
+    return AT(m, f->offset, int32_t);
+}
+
+/* The game's per-player entries (wire.h), each key of every entry by its
+ * kind in the game's key order; a key always in a result (vp, ip, bp)
+ * is needed in each. */
+static int entries_from_pb(const ProtobufCMessage *gm, const char *p,
+                           enum tny_game game, struct tny_wire_result *out,
+                           struct tny_diag *diag)
+{
+    const ProtobufCFieldDescriptor *ef = field_of(gm, entries_name(game));
+    size_t n = AT(gm, ef->quantifier_offset, size_t);
+    const ProtobufCMessage *const *arr =
+        AT(gm, ef->offset, ProtobufCMessage **);
+    const enum tny_result_key *keys;
+    int32_t n_keys = tny_result_keys(game, &keys);
+    struct tny_wire_result_val vals[TNY_RK_COUNT];
+    char armies[TNY_MAX_SEATS][TNY_NAME_MAX];
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(DEFAULT_WIN));
-    if ((rc = wire__copy(out->default_winner_id, sizeof out->default_winner_id,
-                         m->default_winner_id, fp, diag)) < 0)
+
+    memset(vals, 0, sizeof vals);
+    wire__path(fp, sizeof fp, "%s.%s", p, ef->name);
+    /* A two-player game has two players, the others up to a table. */
+    if ((rc = game == TNY_GAME_TWO_PLAYER
+                  ? copy_count(n, 2, fp, "players", diag)
+                  : copy_count(n, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
         return rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    out->draw = m->has_draw && m->draw;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__TxPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
+    out->n_players = (int32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        const ProtobufCMessage *e = arr[i];
+        struct tny_wire_result_player *x = &out->players[i];
+        wire__path(fp, sizeof fp, "%s.%s[%zu].player_id", p, ef->name, i);
+        if ((rc = wire__copy(x->player_id, sizeof x->player_id,
+                             AT(e, field_of(e, "player_id")->offset, char *),
                              fp, diag)) < 0)
             return rc;
-        e->has_score = x->has_score;
-        e->score = x->has_score ? x->score : 0;
-        e->has_clock = x->has_clock_ms;
-        e->clock_ms = x->has_clock_ms ? x->clock_ms : 0;
-        e->has_tp = x->has_tp_units;
-        e->tp_units = x->has_tp_units ? x->tp_units : 0;
-        e->penalty_units = x->has_penalty_units ? x->penalty_units : 0;
+        for (int32_t j = 0; j < n_keys; j++) {
+            const struct tny_result_key_info *info =
+                tny_result_key_info(keys[j]);
+            struct tny_wire_result_val *v = &vals[keys[j]];
+            bool has;
+            if (info->value != TNY_RV_PER_PLAYER &&
+                info->value != TNY_RV_POINTS && info->value != TNY_RV_ARMY)
+                continue;
+            wire__path(fp, sizeof fp, "%s.%s[%zu].%s", p, ef->name, i,
+                       info->wire);
+            v->present = v->has[i] = true;
+            if (info->value == TNY_RV_ARMY) {
+                if ((rc = wire__copy(
+                         armies[i], sizeof armies[i],
+                         AT(e, field_of(e, info->wire)->offset, char *), fp,
+                         diag)) < 0)
+                    return rc;
+                v->army[i] = armies[i];
+                continue;
+            }
+            v->per[i] = int_of(e, info->wire, &has);
+            v->has[i] = has || tny_result_value_always(keys[j]);
+            if (tny_result_value_always(keys[j]) &&
+                (rc = wire__need(has, fp, diag)) < 0)
+                return rc;
+        }
     }
+    for (int32_t j = 0; j < n_keys; j++)
+        if (vals[keys[j]].present)
+            tny_wire_result_value_set(out, keys[j], &vals[keys[j]]);
     return TNY_OK;
 }
 
-/* AG and CT: every entry needs its numbers. */
-static int vp_from_pb(const char *p, size_t i, const char *key,
-                      protobuf_c_boolean has, int32_t v, int32_t *out,
-                      struct tny_diag *diag)
+/* The game's message gm: each key by its kind, in the game's key order
+ * (the per-player keys together, at the first of them). */
+static int game_from_pb(const ProtobufCMessage *gm, const char *p,
+                        enum tny_game game, struct tny_wire_result *out,
+                        struct tny_diag *diag)
 {
-    char fp[WIRE_PATH_MAX];
-    wire__path(fp, sizeof fp, "%s.players[%zu].%s", p, i, key);
-    *out = v;
-    return wire__need(has, fp, diag);
-}
-
-static int ag_from_pb(const Tourney__V1__AgResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
+    const enum tny_result_key *keys;
+    int32_t n_keys = tny_result_keys(game, &keys);
+    bool entries = false;
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__AgPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
-                             fp, diag)) < 0 ||
-            (rc = vp_from_pb(p, i, WIRE(VP), x->has_vp, x->vp, &e->score,
-                             diag)) < 0 ||
-            (rc = vp_from_pb(p, i, WIRE(IP), x->has_ip, x->ip, &e->ip, diag)) <
-                0 ||
-            (rc = vp_from_pb(p, i, WIRE(BP), x->has_bp, x->bp, &e->bp, diag)) <
-                0)
-            return rc;
-        e->has_score = true;
-    }
-    return TNY_OK;
-}
 
-static int ct_from_pb(const Tourney__V1__CtResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__CtPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
-                             fp, diag)) < 0 ||
-            (rc = vp_from_pb(p, i, WIRE(VP), x->has_vp, x->vp, &e->score,
-                             diag)) < 0)
-            return rc;
-        e->has_score = true;
-    }
-    return TNY_OK;
-}
+    for (int32_t j = 0; j < n_keys; j++) {
+        const struct tny_result_key_info *info = tny_result_key_info(keys[j]);
+        struct tny_wire_result_val v;
+        char id[TNY_WIRE_ID_MAX + 1];
+        char items[TNY_RESULT_LIST_MAX][TNY_WIRE_ID_MAX + 1];
+        const ProtobufCFieldDescriptor *f;
+        bool has;
 
-static int gt_from_pb(const Tourney__V1__GtResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
-    if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
-                         fp, diag)) < 0)
-        return rc;
-    out->modified = m->has_modified && m->modified;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(GAMES));
-    if ((rc = copy_count(m->n_games, 3, fp, "games", diag)) < 0)
-        return rc;
-    out->n_games = (int32_t)m->n_games;
-    for (size_t g = 0; g < m->n_games; g++) {
-        wire__path(fp, sizeof fp, "%s.%s[%zu]", p, WIRE(GAMES), g);
-        if ((rc = wire__copy(out->games[g], sizeof out->games[g], m->games[g],
-                             fp, diag)) < 0)
-            return rc;
+        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+            continue;
+        memset(&v, 0, sizeof v);
+        wire__path(fp, sizeof fp, "%s.%s", p, info->wire);
+        switch (info->value) {
+        case TNY_RV_PER_PLAYER:
+        case TNY_RV_POINTS:
+        case TNY_RV_ARMY:
+            if (!entries && (rc = entries_from_pb(gm, p, game, out, diag)) < 0)
+                return rc;
+            entries = true;
+            continue;
+        case TNY_RV_FLAG:
+            f = field_of(gm, info->wire);
+            v.present = v.flag =
+                AT(gm, f->quantifier_offset, protobuf_c_boolean) &&
+                AT(gm, f->offset, protobuf_c_boolean);
+            break;
+        case TNY_RV_NUMBER:
+            /* Always in a result, but a draw has no HQ difference. */
+            v.number = int_of(gm, info->wire, &has);
+            v.present = true;
+            if (tny_result_value_always(keys[j]) && !out->draw &&
+                (rc = wire__need(has, fp, diag)) < 0)
+                return rc;
+            break;
+        case TNY_RV_PLAYER:
+            if ((rc = wire__copy(
+                     id, sizeof id,
+                     AT(gm, field_of(gm, info->wire)->offset, char *), fp,
+                     diag)) < 0)
+                return rc;
+            v.present = true;
+            v.id = id;
+            break;
+        case TNY_RV_PLAYERS:
+        case TNY_RV_TEXTS:
+            f = field_of(gm, info->wire);
+            if ((rc = copy_count(AT(gm, f->quantifier_offset, size_t),
+                                 (size_t)info->max_items, fp, info->wire,
+                                 diag)) < 0)
+                return rc;
+            for (size_t i = 0; i < AT(gm, f->quantifier_offset, size_t); i++) {
+                wire__path(fp, sizeof fp, "%s.%s[%zu]", p, info->wire, i);
+                if ((rc = wire__copy(items[i], sizeof items[i],
+                                     AT(gm, f->offset, char **)[i], fp, diag)) <
+                    0)
+                    return rc;
+                v.items[v.n++] = items[i];
+            }
+            v.present = v.n > 0;
+            break;
+        }
+        if (v.present)
+            tny_wire_result_value_set(out, keys[j], &v);
     }
-    return TNY_OK;
-}
-
-static int tp_from_pb(const Tourney__V1__TpResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, 2, fp, "players", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__TpPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
-                             fp, diag)) < 0)
-            return rc;
-        e->has_score = x->has_score;
-        e->score = x->score;
-    }
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
-    if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
-                         fp, diag)) < 0)
-        return rc;
-    out->draw = m->has_draw && m->draw;
-    out->intentional_draw = m->has_intentional_draw && m->intentional_draw;
-    out->double_loss = m->has_double_loss && m->double_loss;
     return TNY_OK;
 }
 
@@ -245,32 +237,32 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
     case TOURNEY__V1__GAME_RESULT__GAME_NH:
         out->game = TNY_GAME_NEUROSHIMA_HEX;
         wire__path(p, sizeof p, "%s.nh", path);
-        rc = nh_from_pb(m->nh, p, out, diag);
+        rc = game_from_pb(&m->nh->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_TX:
         out->game = TNY_GAME_TANTRIX;
         wire__path(p, sizeof p, "%s.tx", path);
-        rc = tx_from_pb(m->tx, p, out, diag);
+        rc = game_from_pb(&m->tx->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_AG:
         out->game = TNY_GAME_AGRICOLA;
         wire__path(p, sizeof p, "%s.ag", path);
-        rc = ag_from_pb(m->ag, p, out, diag);
+        rc = game_from_pb(&m->ag->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_GT:
         out->game = TNY_GAME_GOT_LCG2;
         wire__path(p, sizeof p, "%s.gt", path);
-        rc = gt_from_pb(m->gt, p, out, diag);
+        rc = game_from_pb(&m->gt->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_CT:
         out->game = TNY_GAME_CATAN;
         wire__path(p, sizeof p, "%s.ct", path);
-        rc = ct_from_pb(m->ct, p, out, diag);
+        rc = game_from_pb(&m->ct->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_TP:
         out->game = TNY_GAME_TWO_PLAYER;
         wire__path(p, sizeof p, "%s.tp", path);
-        rc = tp_from_pb(m->tp, p, out, diag);
+        rc = game_from_pb(&m->tp->base, p, out->game, out, diag);
         break;
     default:
         return wire__fail(diag, "%s: missing (one of nh, tx, ag, gt, ct, tp)",
