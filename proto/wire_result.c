@@ -537,128 +537,108 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
 /* ---- encode: struct -> protobuf -------------------------------------------
  */
 
+/* A field of a generated message, written through its descriptor. */
+#define SET(msg, off, type) (*(type *)((char *)(msg) + (off)))
+
+/* Sets the optional integer field f of m (has, value). */
+static void set_int(ProtobufCMessage *m, const ProtobufCFieldDescriptor *f,
+                    bool has, int64_t v)
+{
+    SET(m, f->quantifier_offset, protobuf_c_boolean) = has;
+    if (f->type == PROTOBUF_C_TYPE_INT64 || f->type == PROTOBUF_C_TYPE_SINT64)
+        SET(m, f->offset, int64_t) = v;
+    else
+        SET(m, f->offset, int32_t) = (int32_t)v;
+}
+
+/* Each key of the game by its kind into the game's message gm (fields
+ * found by the schema's wire names); entries are the per-player
+ * entries' messages, initialised here. */
+static void game_to_pb(const struct tny_wire_result *r, ProtobufCMessage *gm,
+                       struct wire_result_pb *s)
+{
+    const enum tny_result_key *keys;
+    int32_t n_keys = tny_result_keys(r->game, &keys);
+    const ProtobufCFieldDescriptor *ef = NULL;
+
+    for (int32_t j = 0; j < n_keys; j++) {
+        const struct tny_result_key_info *info = tny_result_key_info(keys[j]);
+        struct tny_wire_result_val v;
+        const ProtobufCFieldDescriptor *f;
+
+        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+            continue;
+        tny_wire_result_value_get(r, keys[j], &v);
+        switch (info->value) {
+        case TNY_RV_FLAG:
+            f = field_of(gm, info->wire);
+            SET(gm, f->quantifier_offset, protobuf_c_boolean) = v.flag;
+            SET(gm, f->offset, protobuf_c_boolean) = v.flag;
+            break;
+        case TNY_RV_NUMBER:
+            set_int(gm, field_of(gm, info->wire), v.present,
+                    v.present ? v.number : 0);
+            break;
+        case TNY_RV_PLAYER:
+            SET(gm, field_of(gm, info->wire)->offset, char *) =
+                v.present ? (char *)v.id : NULL;
+            break;
+        case TNY_RV_PLAYERS:
+        case TNY_RV_TEXTS:
+            f = field_of(gm, info->wire);
+            for (int32_t i = 0; i < v.n && i < 3; i++)
+                s->items[i] = (char *)v.items[i];
+            SET(gm, f->quantifier_offset, size_t) = (size_t)v.n;
+            SET(gm, f->offset, char **) = s->items;
+            break;
+        case TNY_RV_PER_PLAYER:
+        case TNY_RV_POINTS:
+        case TNY_RV_ARMY:
+            if (!ef) { /* the entries, each with its player id */
+                ef = field_of(gm, entries_name(r->game));
+                for (int32_t i = 0; i < r->n_players; i++) {
+                    ProtobufCMessage *e = &s->entry[i].nh.base;
+                    protobuf_c_message_init(ef->descriptor, e);
+                    SET(e, field_of(e, "player_id")->offset, char *) =
+                        (char *)r->players[i].player_id;
+                    s->entry_p[i] = e;
+                }
+                SET(gm, ef->quantifier_offset, size_t) = (size_t)r->n_players;
+                SET(gm, ef->offset, ProtobufCMessage **) = s->entry_p;
+            }
+            for (int32_t i = 0; i < r->n_players; i++) {
+                ProtobufCMessage *e = s->entry_p[i];
+                f = field_of(e, info->wire);
+                if (info->value == TNY_RV_ARMY)
+                    SET(e, f->offset, char *) =
+                        v.has[i] ? (char *)v.army[i] : NULL;
+                else
+                    set_int(e, f, v.has[i], v.has[i] ? v.per[i] : 0);
+            }
+            break;
+        }
+    }
+}
+
 void wire__result_to_pb(const struct tny_wire_result *r,
                         struct wire_result_pb *s)
 {
-    size_t n = (size_t)r->n_players;
+    const ProtobufCFieldDescriptor *f;
     tourney__v1__game_result__init(&s->gr);
     for (int32_t i = 0; i < r->n_lots && i < TNY_MAX_LOTS; i++)
         s->lots[i] = (char *)r->lots[i];
     s->gr.n_lots =
         (size_t)(r->n_lots < TNY_MAX_LOTS ? r->n_lots : TNY_MAX_LOTS);
     s->gr.lots = s->lots;
-    switch (r->game) {
-    case TNY_GAME_TWO_PLAYER:
-        tourney__v1__tp_result__init(&s->tp);
-        s->tp.winner_id = wire__opt(r->winner_id);
-        s->tp.has_draw = r->draw;
-        s->tp.draw = r->draw;
-        s->tp.has_intentional_draw = r->intentional_draw;
-        s->tp.intentional_draw = r->intentional_draw;
-        s->tp.has_double_loss = r->double_loss;
-        s->tp.double_loss = r->double_loss;
-        for (size_t i = 0; i < n; i++) {
-            Tourney__V1__TpPlayer *x = &s->tp_player[i];
-            tourney__v1__tp_player__init(x);
-            x->player_id = (char *)r->players[i].player_id;
-            x->has_score = r->players[i].has_score;
-            x->score = r->players[i].score;
-            s->tp_player_p[i] = x;
-        }
-        s->tp.n_players = n;
-        s->tp.players = s->tp_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_TP;
-        s->gr.tp = &s->tp;
-        break;
-    case TNY_GAME_NEUROSHIMA_HEX:
-        tourney__v1__nh_result__init(&s->nh);
-        s->nh.winner_id = wire__opt(r->winner_id);
-        s->nh.has_draw = r->draw;
-        s->nh.draw = r->draw;
-        s->nh.has_hq_diff = !r->draw;
-        s->nh.hq_diff = r->draw ? 0 : r->hq_diff;
-        for (size_t i = 0; i < n; i++) {
-            tourney__v1__nh_army__init(&s->nh_army[i]);
-            s->nh_army[i].player_id = (char *)r->players[i].player_id;
-            s->nh_army[i].army = (char *)r->players[i].army;
-            s->nh_army_p[i] = &s->nh_army[i];
-        }
-        s->nh.n_armies = n;
-        s->nh.armies = s->nh_army_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_NH;
-        s->gr.nh = &s->nh;
-        break;
-    case TNY_GAME_TANTRIX:
-        tourney__v1__tx_result__init(&s->tx);
-        s->tx.default_winner_id = wire__opt(r->default_winner_id);
-        s->tx.has_draw = r->draw;
-        s->tx.draw = r->draw;
-        for (size_t i = 0; i < n; i++) {
-            const struct tny_wire_result_player *e = &r->players[i];
-            Tourney__V1__TxPlayer *x = &s->tx_player[i];
-            tourney__v1__tx_player__init(x);
-            x->player_id = (char *)e->player_id;
-            x->has_score = e->has_score;
-            x->score = e->has_score ? e->score : 0;
-            x->has_clock_ms = e->has_clock;
-            x->clock_ms = e->has_clock ? e->clock_ms : 0;
-            x->has_tp_units = e->has_tp;
-            x->tp_units = e->has_tp ? e->tp_units : 0;
-            x->has_penalty_units = e->penalty_units != 0;
-            x->penalty_units = e->penalty_units;
-            s->tx_player_p[i] = x;
-        }
-        s->tx.n_players = n;
-        s->tx.players = s->tx_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_TX;
-        s->gr.tx = &s->tx;
-        break;
-    case TNY_GAME_AGRICOLA:
-        tourney__v1__ag_result__init(&s->ag);
-        for (size_t i = 0; i < n; i++) {
-            const struct tny_wire_result_player *e = &r->players[i];
-            Tourney__V1__AgPlayer *x = &s->ag_player[i];
-            tourney__v1__ag_player__init(x);
-            x->player_id = (char *)e->player_id;
-            x->has_vp = x->has_ip = x->has_bp = true;
-            x->vp = e->score;
-            x->ip = e->ip;
-            x->bp = e->bp;
-            s->ag_player_p[i] = x;
-        }
-        s->ag.n_players = n;
-        s->ag.players = s->ag_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_AG;
-        s->gr.ag = &s->ag;
-        break;
-    case TNY_GAME_CATAN:
-        tourney__v1__ct_result__init(&s->ct);
-        for (size_t i = 0; i < n; i++) {
-            Tourney__V1__CtPlayer *x = &s->ct_player[i];
-            tourney__v1__ct_player__init(x);
-            x->player_id = (char *)r->players[i].player_id;
-            x->has_vp = true;
-            x->vp = r->players[i].score;
-            s->ct_player_p[i] = x;
-        }
-        s->ct.n_players = n;
-        s->ct.players = s->ct_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_CT;
-        s->gr.ct = &s->ct;
-        break;
-    case TNY_GAME_GOT_LCG2:
-        tourney__v1__gt_result__init(&s->gt);
-        s->gt.winner_id = wire__opt(r->winner_id);
-        s->gt.has_modified = r->modified;
-        s->gt.modified = r->modified;
-        for (int32_t g = 0; g < r->n_games; g++)
-            s->games[g] = (char *)r->games[g];
-        s->gt.n_games = (size_t)r->n_games;
-        s->gt.games = s->games;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_GT;
-        s->gr.gt = &s->gt;
-        break;
-    }
+    /* The game's member of GameResult's oneof (its case is its number). */
+    f = protobuf_c_message_descriptor_get_field_by_name(s->gr.base.descriptor,
+                                                        game_member(r->game));
+    if (!f)
+        return;
+    protobuf_c_message_init(f->descriptor, &s->game);
+    game_to_pb(r, &s->game.nh.base, s);
+    SET(&s->gr, f->offset, void *) = &s->game;
+    s->gr.game_case = (Tourney__V1__GameResult__GameCase)f->id;
 }
 
 /* ---- ids <-> seats ------------------------------------------------------- */
