@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tny/game.h"
 #include "tny/result_schema.h"
 #include "tny/result_value.h"
 
@@ -28,12 +29,13 @@ _Static_assert(TNY_POINT_SCALE == 1200,
 
 static const char *game_member(enum tny_game g)
 {
-    switch (g) {
+    switch (tny_game_flow(g)) {
     case TNY_GAME_NEUROSHIMA_HEX: return "nh";
     case TNY_GAME_TANTRIX: return "tx";
     case TNY_GAME_AGRICOLA: return "ag";
     case TNY_GAME_GOT_LCG2: return "gt";
     case TNY_GAME_CATAN: return "ct";
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: return "tp";
     }
     return "?";
@@ -523,12 +525,13 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
             return rc;
     }
     wire__path(p, sizeof p, "%s.%s", path, game_member(r->game));
-    switch (r->game) {
+    switch (tny_game_flow(r->game)) {
     case TNY_GAME_NEUROSHIMA_HEX: return check_nh(r, p, diag);
     case TNY_GAME_TANTRIX: return check_tx(r, p, diag);
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_CATAN: return check_vp(r, p, diag);
     case TNY_GAME_GOT_LCG2: return check_gt(r, p, diag);
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: return check_tp(r, p, diag);
     }
     return TNY_OK;
@@ -744,7 +747,7 @@ int tny_wire_result_to_table(const struct tny_event *ev,
 
     if ((rc = wire__result_check(in, path, diag)) < 0)
         return rc;
-    if (in->game != fmt->game)
+    if (tny_game_flow(in->game) != tny_game_flow(fmt->game))
         return wire__fail(diag, "%s: a %s result for a %s event", path,
                           tny_game_name(in->game), tny_game_name(fmt->game));
     if (assigned->is_bye || assigned->n_seats < 2 ||
@@ -767,11 +770,11 @@ int tny_wire_result_to_table(const struct tny_event *ev,
     }
     /* Per-player games need every seat once (NH armies, TX penalties and
      * TX defaults may name fewer). */
-    bool need_all = in->game == TNY_GAME_AGRICOLA ||
-                    in->game == TNY_GAME_CATAN ||
-                    (in->game == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
-                    (in->game == TNY_GAME_TANTRIX &&
-                     !in->default_winner_id[0] && !in->draw);
+    bool need_all =
+        in->game == TNY_GAME_AGRICOLA || in->game == TNY_GAME_CATAN ||
+        (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
+        (in->game == TNY_GAME_TANTRIX && !in->default_winner_id[0] &&
+         !in->draw);
     for (int32_t i = 0; need_all && i < assigned->n_seats; i++)
         if (!seen[i])
             return wire__fail(diag, "%s.players: missing an entry for \"%s\"",
@@ -781,8 +784,8 @@ int tny_wire_result_to_table(const struct tny_event *ev,
         if ((rc = key_to_table(ev, assigned, in, seats, keys[i], p, r, diag)) <
             0)
             return rc;
-    if (in->game == TNY_GAME_TWO_PLAYER && r->winner < 0 && !r->draw &&
-        !r->intentional_draw && !r->double_loss && r->has_score) {
+    if (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && r->winner < 0 &&
+        !r->draw && !r->intentional_draw && !r->double_loss && r->has_score) {
         /* As in an event file: the higher score wins; equal scores are a
          * draw where the format has draws. */
         if (r->score[0] != r->score[1])
@@ -865,7 +868,7 @@ static int key_from_table(const struct tny_event *ev, const struct tny_table *t,
     int rc;
 
     tny_result_value_get(&t->result, t->n_seats, k, &v);
-    if (!v.present || wire_omits(fmt->game, &t->result, k))
+    if (!v.present || wire_omits(out->game, &t->result, k))
         return TNY_OK;
     memset(&w, 0, sizeof w);
     w.present = true;
@@ -933,7 +936,7 @@ int tny_wire_result_from_table(const struct tny_event *ev,
         t->n_seats > TNY_MAX_SEATS)
         return wire__fail(diag, "result: table %d has no result",
                           (int)t->number);
-    out->game = ev->format.game;
+    out->game = tny_game_flow(ev->format.game); /* the result shape (game.h) */
     /* A Tantrix result lists every player (its penalties, TX-7). */
     for (int32_t s = 0; out->game == TNY_GAME_TANTRIX && s < t->n_seats; s++)
         if ((rc = entry_of(ev, t, s, entry, out, diag)) < 0)

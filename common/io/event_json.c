@@ -10,6 +10,7 @@
  *
  * The writer emits the same shape; parse(write(ev)) equals ev.
  */
+#include "tny/game.h"
 #include "tny/json_io.h"
 
 #include <math.h>
@@ -609,7 +610,7 @@ static int result_rules(const struct rparse *ep, const struct tny_jv *res,
     struct tny_diag *diag = ep->diag;
     char p[TNY__PATH_MAX];
 
-    switch (ep->ev->format.game) {
+    switch (tny_game_flow(ep->ev->format.game)) {
     case TNY_GAME_NEUROSHIMA_HEX:
         tny__path_key(p, path, KEY(DRAW));
         if (r->draw && r->winner >= 0)
@@ -664,6 +665,7 @@ static int result_rules(const struct rparse *ep, const struct tny_jv *res,
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" or \"games\"", path);
         return TNY_OK;
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: return rules_two_player(ep, path, t);
     }
     return TNY_OK;

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "console_internal.h"
+#include "tny/game.h"
 #include "tny/format.h"
 #include "tny/result_schema.h"
 
@@ -283,6 +284,24 @@ static bool has(const json_t *o, const char *key)
     return json_object_get(o, key) != NULL;
 }
 
+/* A result of the game the other keys point at, for an unknown key's
+ * message ({"winer": "p1", "hq_diff": 3} is a Neuroshima Hex result). */
+static const char *example_of(const json_t *res)
+{
+    if (has(res, KEY(HQ_DIFF)) || has(res, KEY(ARMIES)) || has(res, KEY(DRAW)))
+        return "{\"winner\": \"p1\", \"hq_diff\": 5}";
+    if (has(res, KEY(SCORES)) || has(res, KEY(CLOCK_MS)) || has(res, KEY(TP)))
+        return "{\"scores\": {\"p1\": 25, \"p2\": 18}}";
+    if (has(res, KEY(IP)) || has(res, KEY(BP)))
+        return "{\"vp\": {\"p1\": 40, \"p2\": 35}, \"bp\": {\"p1\": 2}}";
+    if (has(res, KEY(GAMES)) || has(res, KEY(MODIFIED)))
+        return "{\"winner\": \"p1\", \"modified\": true}";
+    if (has(res, KEY(VP)))
+        return "{\"vp\": {\"p1\": 10, \"p2\": 8}}";
+    return "{\"winner\": \"p1\", \"hq_diff\": 5} or {\"vp\": {\"p1\": 10, "
+           "\"p2\": 8}}; --game names the game";
+}
+
 static int infer_game(const json_t *res, enum tny_game *game,
                       struct tny_diag *diag)
 {
@@ -293,9 +312,8 @@ static int infer_game(const json_t *res, enum tny_game *game,
         if (!tny_result_key_from_name(key, &k) || k == TNY_RK_LOTS)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result.%s: unknown key (a result object of "
-                                "event-file.md, e.g. {\"vp\": {\"p1\": 10, "
-                                "\"p2\": 8}})",
-                                key);
+                                "event-file.md, e.g. %s)",
+                                key, example_of(res));
     }
     if (has(res, KEY(INTENTIONAL_DRAW)) || has(res, KEY(DOUBLE_LOSS)) ||
         (has(res, KEY(SCORES)) &&
@@ -431,7 +449,7 @@ static int result_rules(struct rparse *rp, const json_t *res)
     struct tny_wire_result *r = rp->r;
     struct tny_diag *diag = rp->diag;
 
-    switch (r->game) {
+    switch (tny_game_flow(r->game)) {
     case TNY_GAME_NEUROSHIMA_HEX:
         if (!has(res, KEY(HQ_DIFF)) && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
@@ -457,6 +475,7 @@ static int result_rules(struct rparse *rp, const json_t *res)
             return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
                                 KEY(VP));
         return TNY_OK;
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER:
         if (r->n_players == 0 && !r->winner_id[0] && !r->draw &&
             !r->intentional_draw && !r->double_loss)

@@ -26,6 +26,7 @@
 #include "events.h"
 #include "feed_json.h"
 #include "hub/log.h"
+#include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/procedure.h"
 #include "tny/result_schema.h"
@@ -91,12 +92,13 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
     const enum tny_result_key *keys;
     int32_t n;
 
-    switch (r->game) {
+    switch (tny_game_flow(r->game)) {
     case TNY_GAME_NEUROSHIMA_HEX:
     case TNY_GAME_TANTRIX:
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_GOT_LCG2:
     case TNY_GAME_CATAN:
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: break;
     default:
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
