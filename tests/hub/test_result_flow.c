@@ -52,6 +52,7 @@ static const struct sample samples[] = {
     {TNY_GAME_CATAN, "catan", "round", 4,
      "{\"vp\": {\"p1\": 10, \"p2\": 8, \"p3\": 7, \"p4\": 5}}"},
     {TNY_GAME_TWO_PLAYER, "swiss-2p", "swiss", 2, "{\"winner\": \"p1\"}"},
+    {TNY_GAME_NETRUNNER, "netrunner-sss", "swiss", 2, "{\"winner\": \"p1\"}"},
 };
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
