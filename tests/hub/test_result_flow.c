@@ -259,7 +259,7 @@ static void test_every_key_flows(void **state)
         struct tny_event ev;
 
         load(s, &ev);
-        for (int iter = 0; iter < 1000; iter++) {
+        for (int iter = 0; iter < 500; iter++) {
             struct tny_table t = ev.rounds[0].tables[0];
             struct tny_diag d = {{0}};
             tny_result_value_reset(&t.result);
