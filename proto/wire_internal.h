@@ -157,23 +157,23 @@ void wire__clock_to_pb(const struct tny_clock_msg *c,
  * lengths) without running _check: the message's check runs it. */
 struct wire_result_pb {
     Tourney__V1__GameResult gr;
-    Tourney__V1__NhResult nh;
-    Tourney__V1__TxResult tx;
-    Tourney__V1__AgResult ag;
-    Tourney__V1__GtResult gt;
-    Tourney__V1__CtResult ct;
-    Tourney__V1__TpResult tp;
-    Tourney__V1__TpPlayer tp_player[TNY_MAX_SEATS];
-    Tourney__V1__TpPlayer *tp_player_p[TNY_MAX_SEATS];
-    Tourney__V1__NhArmy nh_army[TNY_MAX_SEATS];
-    Tourney__V1__TxPlayer tx_player[TNY_MAX_SEATS];
-    Tourney__V1__AgPlayer ag_player[TNY_MAX_SEATS];
-    Tourney__V1__CtPlayer ct_player[TNY_MAX_SEATS];
-    Tourney__V1__NhArmy *nh_army_p[TNY_MAX_SEATS];
-    Tourney__V1__TxPlayer *tx_player_p[TNY_MAX_SEATS];
-    Tourney__V1__AgPlayer *ag_player_p[TNY_MAX_SEATS];
-    Tourney__V1__CtPlayer *ct_player_p[TNY_MAX_SEATS];
-    char *games[3];
+    union { /* the game's message (GameResult's oneof) */
+        Tourney__V1__NhResult nh;
+        Tourney__V1__TxResult tx;
+        Tourney__V1__AgResult ag;
+        Tourney__V1__GtResult gt;
+        Tourney__V1__CtResult ct;
+        Tourney__V1__TpResult tp;
+    } game;
+    union { /* its per-player entries */
+        Tourney__V1__NhArmy nh;
+        Tourney__V1__TxPlayer tx;
+        Tourney__V1__AgPlayer ag;
+        Tourney__V1__CtPlayer ct;
+        Tourney__V1__TpPlayer tp;
+    } entry[TNY_MAX_SEATS];
+    ProtobufCMessage *entry_p[TNY_MAX_SEATS];
+    char *items[3]; /* a list key's strings (GT-9 games) */
     char *lots[TNY_MAX_LOTS];
 };
 

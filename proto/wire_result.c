@@ -58,180 +58,172 @@ static int copy_count(size_t n, size_t cap, const char *path, const char *what,
                       what, n);
 }
 
-static int nh_from_pb(const Tourney__V1__NhResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
+/* A field of a generated message, read through its descriptor. */
+#define AT(msg, off, type) (*(const type *)((const char *)(msg) + (off)))
+
+/* The field named name (a schema wire name) of message m's type. */
+static const ProtobufCFieldDescriptor *field_of(const ProtobufCMessage *m,
+                                                const char *name)
 {
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
-    if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
-                         fp, diag)) < 0)
-        return rc;
-    out->draw = m->has_draw && m->draw;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(HQ_DIFF));
-    if (!out->draw && (rc = wire__need(m->has_hq_diff, fp, diag)) < 0)
-        return rc;
-    out->hq_diff = m->has_hq_diff ? m->hq_diff : 0;
-    wire__path(fp, sizeof fp, "%s.armies", p);
-    if ((rc = copy_count(m->n_armies, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_armies;
-    for (size_t i = 0; i < m->n_armies; i++) {
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.armies[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id,
-                             m->armies[i]->player_id, fp, diag)) < 0)
-            return rc;
-        wire__path(fp, sizeof fp, "%s.armies[%zu].%s", p, i, WIRE(ARMIES));
-        if ((rc = wire__copy(e->army, sizeof e->army, m->armies[i]->army, fp,
-                             diag)) < 0)
-            return rc;
-    }
-    return TNY_OK;
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field_by_name(m->descriptor, name);
+    assert(f); /* the schema's wire names are the .proto's */
+    return f;
 }
 
-static int tx_from_pb(const Tourney__V1__TxResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
+/* An optional integer field: *has and its value (0 when absent). */
+static int64_t int_of(const ProtobufCMessage *m, const char *name, bool *has)
 {
+    const ProtobufCFieldDescriptor *f = field_of(m, name);
+    *has = AT(m, f->quantifier_offset, protobuf_c_boolean);
+    if (f->type == PROTOBUF_C_TYPE_INT64 || f->type == PROTOBUF_C_TYPE_SINT64)
+        return AT(m, f->offset, int64_t);
+    return AT(m, f->offset, int32_t);
+}
+
+/* The game's per-player entries (wire.h), each key of every entry by its
+ * kind in the game's key order; a key always in a result (vp, ip, bp)
+ * is needed in each. */
+static int entries_from_pb(const ProtobufCMessage *gm, const char *p,
+                           enum tny_game game, struct tny_wire_result *out,
+                           struct tny_diag *diag)
+{
+    const ProtobufCFieldDescriptor *ef = field_of(gm, entries_name(game));
+    size_t n = AT(gm, ef->quantifier_offset, size_t);
+    const ProtobufCMessage *const *arr =
+        AT(gm, ef->offset, ProtobufCMessage **);
+    const enum tny_result_key *keys;
+    int32_t n_keys = tny_result_keys(game, &keys);
+    struct tny_wire_result_val vals[TNY_RK_COUNT];
+    char armies[TNY_MAX_SEATS][TNY_NAME_MAX];
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(DEFAULT_WIN));
-    if ((rc = wire__copy(out->default_winner_id, sizeof out->default_winner_id,
-                         m->default_winner_id, fp, diag)) < 0)
+
+    memset(vals, 0, sizeof vals);
+    wire__path(fp, sizeof fp, "%s.%s", p, ef->name);
+    /* A two-player game has two players, the others up to a table. */
+    if ((rc = game == TNY_GAME_TWO_PLAYER
+                  ? copy_count(n, 2, fp, "players", diag)
+                  : copy_count(n, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
         return rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    out->draw = m->has_draw && m->draw;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__TxPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
+    out->n_players = (int32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        const ProtobufCMessage *e = arr[i];
+        struct tny_wire_result_player *x = &out->players[i];
+        wire__path(fp, sizeof fp, "%s.%s[%zu].player_id", p, ef->name, i);
+        if ((rc = wire__copy(x->player_id, sizeof x->player_id,
+                             AT(e, field_of(e, "player_id")->offset, char *),
                              fp, diag)) < 0)
             return rc;
-        e->has_score = x->has_score;
-        e->score = x->has_score ? x->score : 0;
-        e->has_clock = x->has_clock_ms;
-        e->clock_ms = x->has_clock_ms ? x->clock_ms : 0;
-        e->has_tp = x->has_tp_units;
-        e->tp_units = x->has_tp_units ? x->tp_units : 0;
-        e->penalty_units = x->has_penalty_units ? x->penalty_units : 0;
+        for (int32_t j = 0; j < n_keys; j++) {
+            const struct tny_result_key_info *info =
+                tny_result_key_info(keys[j]);
+            struct tny_wire_result_val *v = &vals[keys[j]];
+            bool has;
+            if (info->value != TNY_RV_PER_PLAYER &&
+                info->value != TNY_RV_POINTS && info->value != TNY_RV_ARMY)
+                continue;
+            wire__path(fp, sizeof fp, "%s.%s[%zu].%s", p, ef->name, i,
+                       info->wire);
+            v->present = v->has[i] = true;
+            if (info->value == TNY_RV_ARMY) {
+                if ((rc = wire__copy(
+                         armies[i], sizeof armies[i],
+                         AT(e, field_of(e, info->wire)->offset, char *), fp,
+                         diag)) < 0)
+                    return rc;
+                v->army[i] = armies[i];
+                continue;
+            }
+            v->per[i] = int_of(e, info->wire, &has);
+            v->has[i] = has || tny_result_value_always(keys[j]);
+            if (tny_result_value_always(keys[j]) &&
+                (rc = wire__need(has, fp, diag)) < 0)
+                return rc;
+        }
     }
+    for (int32_t j = 0; j < n_keys; j++)
+        if (vals[keys[j]].present)
+            tny_wire_result_value_set(out, keys[j], &vals[keys[j]]);
     return TNY_OK;
 }
 
-/* AG and CT: every entry needs its numbers. */
-static int vp_from_pb(const char *p, size_t i, const char *key,
-                      protobuf_c_boolean has, int32_t v, int32_t *out,
-                      struct tny_diag *diag)
+/* The game's message gm: each key by its kind, in the game's key order
+ * (the per-player keys together, at the first of them). */
+static int game_from_pb(const ProtobufCMessage *gm, const char *p,
+                        enum tny_game game, struct tny_wire_result *out,
+                        struct tny_diag *diag)
 {
-    char fp[WIRE_PATH_MAX];
-    wire__path(fp, sizeof fp, "%s.players[%zu].%s", p, i, key);
-    *out = v;
-    return wire__need(has, fp, diag);
-}
-
-static int ag_from_pb(const Tourney__V1__AgResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
+    const enum tny_result_key *keys;
+    int32_t n_keys = tny_result_keys(game, &keys);
+    bool entries = false;
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__AgPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
-                             fp, diag)) < 0 ||
-            (rc = vp_from_pb(p, i, WIRE(VP), x->has_vp, x->vp, &e->score,
-                             diag)) < 0 ||
-            (rc = vp_from_pb(p, i, WIRE(IP), x->has_ip, x->ip, &e->ip, diag)) <
-                0 ||
-            (rc = vp_from_pb(p, i, WIRE(BP), x->has_bp, x->bp, &e->bp, diag)) <
-                0)
-            return rc;
-        e->has_score = true;
-    }
-    return TNY_OK;
-}
 
-static int ct_from_pb(const Tourney__V1__CtResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__CtPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
-                             fp, diag)) < 0 ||
-            (rc = vp_from_pb(p, i, WIRE(VP), x->has_vp, x->vp, &e->score,
-                             diag)) < 0)
-            return rc;
-        e->has_score = true;
-    }
-    return TNY_OK;
-}
+    for (int32_t j = 0; j < n_keys; j++) {
+        const struct tny_result_key_info *info = tny_result_key_info(keys[j]);
+        struct tny_wire_result_val v;
+        char id[TNY_WIRE_ID_MAX + 1];
+        char items[TNY_RESULT_LIST_MAX][TNY_WIRE_ID_MAX + 1];
+        const ProtobufCFieldDescriptor *f;
+        bool has;
 
-static int gt_from_pb(const Tourney__V1__GtResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
-    if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
-                         fp, diag)) < 0)
-        return rc;
-    out->modified = m->has_modified && m->modified;
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(GAMES));
-    if ((rc = copy_count(m->n_games, 3, fp, "games", diag)) < 0)
-        return rc;
-    out->n_games = (int32_t)m->n_games;
-    for (size_t g = 0; g < m->n_games; g++) {
-        wire__path(fp, sizeof fp, "%s.%s[%zu]", p, WIRE(GAMES), g);
-        if ((rc = wire__copy(out->games[g], sizeof out->games[g], m->games[g],
-                             fp, diag)) < 0)
-            return rc;
+        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+            continue;
+        memset(&v, 0, sizeof v);
+        wire__path(fp, sizeof fp, "%s.%s", p, info->wire);
+        switch (info->value) {
+        case TNY_RV_PER_PLAYER:
+        case TNY_RV_POINTS:
+        case TNY_RV_ARMY:
+            if (!entries && (rc = entries_from_pb(gm, p, game, out, diag)) < 0)
+                return rc;
+            entries = true;
+            continue;
+        case TNY_RV_FLAG:
+            f = field_of(gm, info->wire);
+            v.present = v.flag =
+                AT(gm, f->quantifier_offset, protobuf_c_boolean) &&
+                AT(gm, f->offset, protobuf_c_boolean);
+            break;
+        case TNY_RV_NUMBER:
+            /* Always in a result, but a draw has no HQ difference. */
+            v.number = int_of(gm, info->wire, &has);
+            v.present = true;
+            if (tny_result_value_always(keys[j]) && !out->draw &&
+                (rc = wire__need(has, fp, diag)) < 0)
+                return rc;
+            break;
+        case TNY_RV_PLAYER:
+            if ((rc = wire__copy(
+                     id, sizeof id,
+                     AT(gm, field_of(gm, info->wire)->offset, char *), fp,
+                     diag)) < 0)
+                return rc;
+            v.present = true;
+            v.id = id;
+            break;
+        case TNY_RV_PLAYERS:
+        case TNY_RV_TEXTS:
+            f = field_of(gm, info->wire);
+            if ((rc = copy_count(AT(gm, f->quantifier_offset, size_t),
+                                 (size_t)info->max_items, fp, info->wire,
+                                 diag)) < 0)
+                return rc;
+            for (size_t i = 0; i < AT(gm, f->quantifier_offset, size_t); i++) {
+                wire__path(fp, sizeof fp, "%s.%s[%zu]", p, info->wire, i);
+                if ((rc = wire__copy(items[i], sizeof items[i],
+                                     AT(gm, f->offset, char **)[i], fp, diag)) <
+                    0)
+                    return rc;
+                v.items[v.n++] = items[i];
+            }
+            v.present = v.n > 0;
+            break;
+        }
+        if (v.present)
+            tny_wire_result_value_set(out, keys[j], &v);
     }
-    return TNY_OK;
-}
-
-static int tp_from_pb(const Tourney__V1__TpResult *m, const char *p,
-                      struct tny_wire_result *out, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
-    if ((rc = copy_count(m->n_players, 2, fp, "players", diag)) < 0)
-        return rc;
-    out->n_players = (int32_t)m->n_players;
-    for (size_t i = 0; i < m->n_players; i++) {
-        const Tourney__V1__TpPlayer *x = m->players[i];
-        struct tny_wire_result_player *e = &out->players[i];
-        wire__path(fp, sizeof fp, "%s.players[%zu].player_id", p, i);
-        if ((rc = wire__copy(e->player_id, sizeof e->player_id, x->player_id,
-                             fp, diag)) < 0)
-            return rc;
-        e->has_score = x->has_score;
-        e->score = x->score;
-    }
-    wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
-    if ((rc = wire__copy(out->winner_id, sizeof out->winner_id, m->winner_id,
-                         fp, diag)) < 0)
-        return rc;
-    out->draw = m->has_draw && m->draw;
-    out->intentional_draw = m->has_intentional_draw && m->intentional_draw;
-    out->double_loss = m->has_double_loss && m->double_loss;
     return TNY_OK;
 }
 
@@ -247,32 +239,32 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
     case TOURNEY__V1__GAME_RESULT__GAME_NH:
         out->game = TNY_GAME_NEUROSHIMA_HEX;
         wire__path(p, sizeof p, "%s.nh", path);
-        rc = nh_from_pb(m->nh, p, out, diag);
+        rc = game_from_pb(&m->nh->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_TX:
         out->game = TNY_GAME_TANTRIX;
         wire__path(p, sizeof p, "%s.tx", path);
-        rc = tx_from_pb(m->tx, p, out, diag);
+        rc = game_from_pb(&m->tx->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_AG:
         out->game = TNY_GAME_AGRICOLA;
         wire__path(p, sizeof p, "%s.ag", path);
-        rc = ag_from_pb(m->ag, p, out, diag);
+        rc = game_from_pb(&m->ag->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_GT:
         out->game = TNY_GAME_GOT_LCG2;
         wire__path(p, sizeof p, "%s.gt", path);
-        rc = gt_from_pb(m->gt, p, out, diag);
+        rc = game_from_pb(&m->gt->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_CT:
         out->game = TNY_GAME_CATAN;
         wire__path(p, sizeof p, "%s.ct", path);
-        rc = ct_from_pb(m->ct, p, out, diag);
+        rc = game_from_pb(&m->ct->base, p, out->game, out, diag);
         break;
     case TOURNEY__V1__GAME_RESULT__GAME_TP:
         out->game = TNY_GAME_TWO_PLAYER;
         wire__path(p, sizeof p, "%s.tp", path);
-        rc = tp_from_pb(m->tp, p, out, diag);
+        rc = game_from_pb(&m->tp->base, p, out->game, out, diag);
         break;
     default:
         return wire__fail(diag, "%s: missing (one of nh, tx, ag, gt, ct, tp)",
@@ -548,129 +540,108 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
 /* ---- encode: struct -> protobuf -------------------------------------------
  */
 
+/* A field of a generated message, written through its descriptor. */
+#define SET(msg, off, type) (*(type *)((char *)(msg) + (off)))
+
+/* Sets the optional integer field f of m (has, value). */
+static void set_int(ProtobufCMessage *m, const ProtobufCFieldDescriptor *f,
+                    bool has, int64_t v)
+{
+    SET(m, f->quantifier_offset, protobuf_c_boolean) = has;
+    if (f->type == PROTOBUF_C_TYPE_INT64 || f->type == PROTOBUF_C_TYPE_SINT64)
+        SET(m, f->offset, int64_t) = v;
+    else
+        SET(m, f->offset, int32_t) = (int32_t)v;
+}
+
+/* Each key of the game by its kind into the game's message gm (fields
+ * found by the schema's wire names); entries are the per-player
+ * entries' messages, initialised here. */
+static void game_to_pb(const struct tny_wire_result *r, ProtobufCMessage *gm,
+                       struct wire_result_pb *s)
+{
+    const enum tny_result_key *keys;
+    int32_t n_keys = tny_result_keys(r->game, &keys);
+    const ProtobufCFieldDescriptor *ef = NULL;
+
+    for (int32_t j = 0; j < n_keys; j++) {
+        const struct tny_result_key_info *info = tny_result_key_info(keys[j]);
+        struct tny_wire_result_val v;
+        const ProtobufCFieldDescriptor *f;
+
+        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+            continue;
+        tny_wire_result_value_get(r, keys[j], &v);
+        switch (info->value) {
+        case TNY_RV_FLAG:
+            f = field_of(gm, info->wire);
+            SET(gm, f->quantifier_offset, protobuf_c_boolean) = v.flag;
+            SET(gm, f->offset, protobuf_c_boolean) = v.flag;
+            break;
+        case TNY_RV_NUMBER:
+            set_int(gm, field_of(gm, info->wire), v.present,
+                    v.present ? v.number : 0);
+            break;
+        case TNY_RV_PLAYER:
+            SET(gm, field_of(gm, info->wire)->offset, char *) =
+                v.present ? (char *)v.id : NULL;
+            break;
+        case TNY_RV_PLAYERS:
+        case TNY_RV_TEXTS:
+            f = field_of(gm, info->wire);
+            for (int32_t i = 0; i < v.n && i < 3; i++)
+                s->items[i] = (char *)v.items[i];
+            SET(gm, f->quantifier_offset, size_t) = (size_t)v.n;
+            SET(gm, f->offset, char **) = s->items;
+            break;
+        case TNY_RV_PER_PLAYER:
+        case TNY_RV_POINTS:
+        case TNY_RV_ARMY:
+            if (!ef) { /* the entries, each with its player id */
+                ef = field_of(gm, entries_name(r->game));
+                for (int32_t i = 0; i < r->n_players; i++) {
+                    ProtobufCMessage *e = &s->entry[i].nh.base;
+                    protobuf_c_message_init(ef->descriptor, e);
+                    SET(e, field_of(e, "player_id")->offset, char *) =
+                        (char *)r->players[i].player_id;
+                    s->entry_p[i] = e;
+                }
+                SET(gm, ef->quantifier_offset, size_t) = (size_t)r->n_players;
+                SET(gm, ef->offset, ProtobufCMessage **) = s->entry_p;
+            }
+            for (int32_t i = 0; i < r->n_players; i++) {
+                ProtobufCMessage *e = s->entry_p[i];
+                f = field_of(e, info->wire);
+                if (info->value == TNY_RV_ARMY)
+                    SET(e, f->offset, char *) =
+                        v.has[i] ? (char *)v.army[i] : NULL;
+                else
+                    set_int(e, f, v.has[i], v.has[i] ? v.per[i] : 0);
+            }
+            break;
+        }
+    }
+}
+
 void wire__result_to_pb(const struct tny_wire_result *r,
                         struct wire_result_pb *s)
 {
-    size_t n = (size_t)r->n_players;
+    const ProtobufCFieldDescriptor *f;
     tourney__v1__game_result__init(&s->gr);
     for (int32_t i = 0; i < r->n_lots && i < TNY_MAX_LOTS; i++)
         s->lots[i] = (char *)r->lots[i];
     s->gr.n_lots =
         (size_t)(r->n_lots < TNY_MAX_LOTS ? r->n_lots : TNY_MAX_LOTS);
     s->gr.lots = s->lots;
-    switch (tny_game_flow(r->game)) {
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER:
-        tourney__v1__tp_result__init(&s->tp);
-        s->tp.winner_id = wire__opt(r->winner_id);
-        s->tp.has_draw = r->draw;
-        s->tp.draw = r->draw;
-        s->tp.has_intentional_draw = r->intentional_draw;
-        s->tp.intentional_draw = r->intentional_draw;
-        s->tp.has_double_loss = r->double_loss;
-        s->tp.double_loss = r->double_loss;
-        for (size_t i = 0; i < n; i++) {
-            Tourney__V1__TpPlayer *x = &s->tp_player[i];
-            tourney__v1__tp_player__init(x);
-            x->player_id = (char *)r->players[i].player_id;
-            x->has_score = r->players[i].has_score;
-            x->score = r->players[i].score;
-            s->tp_player_p[i] = x;
-        }
-        s->tp.n_players = n;
-        s->tp.players = s->tp_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_TP;
-        s->gr.tp = &s->tp;
-        break;
-    case TNY_GAME_NEUROSHIMA_HEX:
-        tourney__v1__nh_result__init(&s->nh);
-        s->nh.winner_id = wire__opt(r->winner_id);
-        s->nh.has_draw = r->draw;
-        s->nh.draw = r->draw;
-        s->nh.has_hq_diff = !r->draw;
-        s->nh.hq_diff = r->draw ? 0 : r->hq_diff;
-        for (size_t i = 0; i < n; i++) {
-            tourney__v1__nh_army__init(&s->nh_army[i]);
-            s->nh_army[i].player_id = (char *)r->players[i].player_id;
-            s->nh_army[i].army = (char *)r->players[i].army;
-            s->nh_army_p[i] = &s->nh_army[i];
-        }
-        s->nh.n_armies = n;
-        s->nh.armies = s->nh_army_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_NH;
-        s->gr.nh = &s->nh;
-        break;
-    case TNY_GAME_TANTRIX:
-        tourney__v1__tx_result__init(&s->tx);
-        s->tx.default_winner_id = wire__opt(r->default_winner_id);
-        s->tx.has_draw = r->draw;
-        s->tx.draw = r->draw;
-        for (size_t i = 0; i < n; i++) {
-            const struct tny_wire_result_player *e = &r->players[i];
-            Tourney__V1__TxPlayer *x = &s->tx_player[i];
-            tourney__v1__tx_player__init(x);
-            x->player_id = (char *)e->player_id;
-            x->has_score = e->has_score;
-            x->score = e->has_score ? e->score : 0;
-            x->has_clock_ms = e->has_clock;
-            x->clock_ms = e->has_clock ? e->clock_ms : 0;
-            x->has_tp_units = e->has_tp;
-            x->tp_units = e->has_tp ? e->tp_units : 0;
-            x->has_penalty_units = e->penalty_units != 0;
-            x->penalty_units = e->penalty_units;
-            s->tx_player_p[i] = x;
-        }
-        s->tx.n_players = n;
-        s->tx.players = s->tx_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_TX;
-        s->gr.tx = &s->tx;
-        break;
-    case TNY_GAME_AGRICOLA:
-        tourney__v1__ag_result__init(&s->ag);
-        for (size_t i = 0; i < n; i++) {
-            const struct tny_wire_result_player *e = &r->players[i];
-            Tourney__V1__AgPlayer *x = &s->ag_player[i];
-            tourney__v1__ag_player__init(x);
-            x->player_id = (char *)e->player_id;
-            x->has_vp = x->has_ip = x->has_bp = true;
-            x->vp = e->score;
-            x->ip = e->ip;
-            x->bp = e->bp;
-            s->ag_player_p[i] = x;
-        }
-        s->ag.n_players = n;
-        s->ag.players = s->ag_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_AG;
-        s->gr.ag = &s->ag;
-        break;
-    case TNY_GAME_CATAN:
-        tourney__v1__ct_result__init(&s->ct);
-        for (size_t i = 0; i < n; i++) {
-            Tourney__V1__CtPlayer *x = &s->ct_player[i];
-            tourney__v1__ct_player__init(x);
-            x->player_id = (char *)r->players[i].player_id;
-            x->has_vp = true;
-            x->vp = r->players[i].score;
-            s->ct_player_p[i] = x;
-        }
-        s->ct.n_players = n;
-        s->ct.players = s->ct_player_p;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_CT;
-        s->gr.ct = &s->ct;
-        break;
-    case TNY_GAME_GOT_LCG2:
-        tourney__v1__gt_result__init(&s->gt);
-        s->gt.winner_id = wire__opt(r->winner_id);
-        s->gt.has_modified = r->modified;
-        s->gt.modified = r->modified;
-        for (int32_t g = 0; g < r->n_games; g++)
-            s->games[g] = (char *)r->games[g];
-        s->gt.n_games = (size_t)r->n_games;
-        s->gt.games = s->games;
-        s->gr.game_case = TOURNEY__V1__GAME_RESULT__GAME_GT;
-        s->gr.gt = &s->gt;
-        break;
-    }
+    /* The game's member of GameResult's oneof (its case is its number). */
+    f = protobuf_c_message_descriptor_get_field_by_name(s->gr.base.descriptor,
+                                                        game_member(r->game));
+    if (!f)
+        return;
+    protobuf_c_message_init(f->descriptor, &s->game);
+    game_to_pb(r, &s->game.nh.base, s);
+    SET(&s->gr, f->offset, void *) = &s->game;
+    s->gr.game_case = (Tourney__V1__GameResult__GameCase)f->id;
 }
 
 /* ---- ids <-> seats ------------------------------------------------------- */
@@ -851,103 +822,128 @@ static int copy_id(char *dst, const struct tny_event *ev, int32_t player,
     return TNY_OK;
 }
 
+/* The wire's rules for what a stored result carries (wire.h): a TX-4
+ * decision no scores, clocks or default, a TX-5 default no scores or
+ * clocks (TX-5), an NH draw no winner and no HQ difference (NH-1). */
+static bool wire_omits(enum tny_game game, const struct tny_result *r,
+                       enum tny_result_key k)
+{
+    const bool score = k == TNY_RK_SCORES || k == TNY_RK_CLOCK_MS;
+    switch (game) {
+    case TNY_GAME_TANTRIX:
+        return (r->decided && (score || k == TNY_RK_DEFAULT_WIN)) ||
+               (r->default_winner >= 0 && score);
+    case TNY_GAME_NEUROSHIMA_HEX:
+        return r->draw && (k == TNY_RK_WINNER || k == TNY_RK_HQ_DIFF);
+    default: return false;
+    }
+}
+
+/* Seat s's entry in out (added, in the order asked, when new). */
+static int entry_of(const struct tny_event *ev, const struct tny_table *t,
+                    int32_t s, int32_t *entry, struct tny_wire_result *out,
+                    struct tny_diag *diag)
+{
+    int rc;
+    if (entry[s] >= 0)
+        return TNY_OK;
+    if ((rc = copy_id(out->players[out->n_players].player_id, ev, t->seats[s],
+                      diag)) < 0)
+        return rc;
+    entry[s] = out->n_players++;
+    return TNY_OK;
+}
+
+/* Key k of t's result, converted by its kind (seats -> ids, army indices
+ * -> names) into out; entry[s] is seat s's entry in out, -1 when none. */
+static int key_from_table(const struct tny_event *ev, const struct tny_table *t,
+                          enum tny_result_key k, int32_t *entry,
+                          struct tny_wire_result *out, struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    char ids[TNY_RESULT_LIST_MAX][TNY_WIRE_ID_MAX + 1];
+    struct tny_wire_result_val w;
+    struct tny_result_val v;
+    int rc;
+
+    tny_result_value_get(&t->result, t->n_seats, k, &v);
+    if (!v.present || wire_omits(out->game, &t->result, k))
+        return TNY_OK;
+    memset(&w, 0, sizeof w);
+    w.present = true;
+    w.flag = v.flag;
+    w.number = v.number;
+    switch (info->value) {
+    case TNY_RV_FLAG:
+    case TNY_RV_NUMBER: break;
+    case TNY_RV_PLAYER:
+        if (v.seat >= t->n_seats)
+            return TNY_OK;
+        if ((rc = copy_id(ids[0], ev, t->seats[v.seat], diag)) < 0)
+            return rc;
+        w.id = ids[0];
+        break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY:
+        for (int32_t s = 0; s < t->n_seats; s++) {
+            if (!v.has[s])
+                continue;
+            if (info->value == TNY_RV_ARMY && v.per[s] >= fmt->n_armies)
+                return wire__fail(diag, "result: army %d out of the format",
+                                  (int)v.per[s]);
+            if ((rc = entry_of(ev, t, s, entry, out, diag)) < 0)
+                return rc;
+            w.has[entry[s]] = true;
+            w.per[entry[s]] = v.per[s];
+            if (info->value == TNY_RV_ARMY)
+                w.army[entry[s]] = fmt->armies[v.per[s]];
+        }
+        break;
+    case TNY_RV_PLAYERS:
+        for (int32_t g = 0; g < v.n && g < TNY_RESULT_LIST_MAX; g++) {
+            if (v.seats[g] < 0 || v.seats[g] >= t->n_seats)
+                return wire__fail(diag, "result: game %d has no winner",
+                                  (int)g);
+            if ((rc = copy_id(ids[g], ev, t->seats[v.seats[g]], diag)) < 0)
+                return rc;
+            w.items[w.n++] = ids[g];
+        }
+        break;
+    case TNY_RV_TEXTS:
+        for (int32_t i = 0; i < v.n; i++)
+            w.items[w.n++] = v.texts[i];
+        break;
+    }
+    tny_wire_result_value_set(out, k, &w);
+    return TNY_OK;
+}
+
 int tny_wire_result_from_table(const struct tny_event *ev,
                                const struct tny_table *t,
                                struct tny_wire_result *out,
                                struct tny_diag *diag)
 {
-    const struct tny_format *fmt = &ev->format;
-    const struct tny_result *r = &t->result;
+    const enum tny_result_key *keys;
+    int32_t entry[TNY_MAX_SEATS] = {-1, -1, -1, -1};
+    int32_t n;
     int rc = TNY_OK;
+
+    _Static_assert(TNY_MAX_SEATS == 4, "entry[]'s initialiser");
     memset(out, 0, sizeof *out);
     if (!t->has_result || t->is_bye || t->n_seats < 2 ||
         t->n_seats > TNY_MAX_SEATS)
         return wire__fail(diag, "result: table %d has no result",
                           (int)t->number);
-    out->game = tny_game_flow(fmt->game); /* the result shape (game.h) */
-    out->n_lots = r->n_lots;              /* CM-4 */
-    memcpy(out->lots, r->lots, sizeof(out->lots));
-    const bool two = t->n_seats == 2;
-    switch (tny_game_flow(fmt->game)) {
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER:
-        for (int32_t s = 0; s < 2 && two && r->has_score && rc == TNY_OK; s++) {
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            rc = copy_id(e->player_id, ev, t->seats[s], diag);
-            e->has_score = true;
-            e->score = r->score[s];
-        }
-        out->draw = r->draw;
-        out->intentional_draw = r->intentional_draw;
-        out->double_loss = r->double_loss;
-        if (rc == TNY_OK && r->winner >= 0 && r->winner < 2 && two)
-            rc = copy_id(out->winner_id, ev, t->seats[r->winner], diag);
-        break;
-    case TNY_GAME_NEUROSHIMA_HEX:
-        for (int32_t s = 0; s < 2 && two; s++) {
-            if (r->army[s] < 0)
-                continue;
-            if (r->army[s] >= fmt->n_armies)
-                return wire__fail(diag, "result: army %d out of the format",
-                                  (int)r->army[s]);
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            if ((rc = copy_id(e->player_id, ev, t->seats[s], diag)) < 0)
-                return rc;
-            snprintf(e->army, sizeof e->army, "%s", fmt->armies[r->army[s]]);
-        }
-        out->draw = r->draw;
-        out->hq_diff = r->draw ? 0 : r->hq_diff;
-        if (!r->draw && r->winner >= 0 && r->winner < 2 && two)
-            rc = copy_id(out->winner_id, ev, t->seats[r->winner], diag);
-        break;
-    case TNY_GAME_TANTRIX:
-        for (int32_t s = 0; s < t->n_seats && rc == TNY_OK; s++) {
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            rc = copy_id(e->player_id, ev, t->seats[s], diag);
-            e->penalty_units = r->penalty[s];
-            if (r->decided) {
-                e->has_tp = true;
-                e->tp_units = r->decided_tp[s];
-            } else if (r->default_winner < 0 && r->has_score) {
-                e->has_score = true;
-                e->score = r->score[s];
-                e->has_clock = r->has_clock;
-                e->clock_ms = r->has_clock ? r->clock_ms[s] : 0;
-            }
-        }
-        out->draw = r->draw;
-        if (rc == TNY_OK && !r->decided && r->default_winner >= 0 &&
-            r->default_winner < t->n_seats)
-            rc = copy_id(out->default_winner_id, ev,
-                         t->seats[r->default_winner], diag);
-        break;
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_CATAN:
-        for (int32_t s = 0; s < t->n_seats && rc == TNY_OK; s++) {
-            struct tny_wire_result_player *e = &out->players[out->n_players++];
-            rc = copy_id(e->player_id, ev, t->seats[s], diag);
-            e->has_score = true;
-            e->score = r->score[s];
-            if (fmt->game == TNY_GAME_AGRICOLA) {
-                e->ip = r->ip[s];
-                e->bp = r->bp[s];
-            }
-        }
-        break;
-    case TNY_GAME_GOT_LCG2:
-        out->modified = r->modified;
-        if (r->winner >= 0 && r->winner < t->n_seats)
-            rc = copy_id(out->winner_id, ev, t->seats[r->winner], diag);
-        for (int32_t g = 0; g < r->n_games && g < 3 && rc == TNY_OK; g++) {
-            if (r->games[g] < 0 || r->games[g] >= t->n_seats)
-                return wire__fail(diag, "result: game %d has no winner",
-                                  (int)g);
-            rc = copy_id(out->games[g], ev, t->seats[r->games[g]], diag);
-            out->n_games = g + 1;
-        }
-        break;
-    }
-    if (rc < 0)
-        return rc;
+    out->game = tny_game_flow(ev->format.game); /* the result shape (game.h) */
+    /* A Tantrix result lists every player (its penalties, TX-7). */
+    for (int32_t s = 0; out->game == TNY_GAME_TANTRIX && s < t->n_seats; s++)
+        if ((rc = entry_of(ev, t, s, entry, out, diag)) < 0)
+            return rc;
+    n = tny_result_keys(out->game, &keys);
+    for (int32_t i = 0; i < n; i++)
+        if ((rc = key_from_table(ev, t, keys[i], entry, out, diag)) < 0)
+            return rc;
     return wire__result_check(out, "result", diag);
 }

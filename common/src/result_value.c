@@ -168,6 +168,12 @@ bool tny_result_value_every_seat(enum tny_result_key k)
     }
 }
 
+bool tny_result_value_always(enum tny_result_key k)
+{
+    return k == TNY_RK_HQ_DIFF || k == TNY_RK_VP || k == TNY_RK_IP ||
+           k == TNY_RK_BP;
+}
+
 void tny_result_value_reset(struct tny_result *r)
 {
     memset(r, 0, sizeof(*r));

@@ -52,6 +52,7 @@ static const struct sample samples[] = {
     {TNY_GAME_CATAN, "catan", "round", 4,
      "{\"vp\": {\"p1\": 10, \"p2\": 8, \"p3\": 7, \"p4\": 5}}"},
     {TNY_GAME_TWO_PLAYER, "swiss-2p", "swiss", 2, "{\"winner\": \"p1\"}"},
+    {TNY_GAME_NETRUNNER, "netrunner-sss", "swiss", 2, "{\"winner\": \"p1\"}"},
 };
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -258,7 +259,7 @@ static void test_every_key_flows(void **state)
         struct tny_event ev;
 
         load(s, &ev);
-        for (int iter = 0; iter < 3000; iter++) {
+        for (int iter = 0; iter < 500; iter++) {
             struct tny_table t = ev.rounds[0].tables[0];
             struct tny_diag d = {{0}};
             tny_result_value_reset(&t.result);

@@ -58,6 +58,11 @@ void tny_result_value_set(struct tny_result *r, enum tny_result_key k,
  * (scores, clock_ms, tp, vp, ip, bp; armies and penalty may name fewer). */
 bool tny_result_value_every_seat(enum tny_result_key k);
 
+/* Whether key k is in every result of a game that has it (hq_diff, vp,
+ * ip, bp: get says present whatever r holds), so a message must carry
+ * it (the wire: unless a draw, which has no HQ difference). */
+bool tny_result_value_always(enum tny_result_key k);
+
 /* An empty result: no key present (no winner, no default, no armies). */
 void tny_result_value_reset(struct tny_result *r);
 
