@@ -229,6 +229,14 @@ static int check(struct hub_config *cfg, const bool *cli, struct tny_diag *diag)
             return tny_diag_set(diag, TNY_EINVAL, "password_file: %s",
                                 why.msg[0] ? why.msg : pwfile);
         text[strcspn(text, "\r\n")] = '\0';
+        if (strchr(text, ' ') || strchr(text, '\t')) {
+            free(text);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "password_file %s: looks like a users.cred "
+                                "line (LOGIN PASSWORD); it must hold the "
+                                "password alone",
+                                pwfile);
+        }
         if (strlen(text) >= sizeof(cfg->password)) {
             free(text);
             return tny_diag_set(diag, TNY_EINVAL,

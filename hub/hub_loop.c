@@ -1024,6 +1024,14 @@ static void dispatch(struct loop *l, struct tny_mqtt_message *evp)
         }
         HUB_LOG(HUB_LOG_WARN, "broker connection lost: reconnecting");
         break;
+    case TNY_MQTT_REFUSED:
+        /* docs/troubleshooting.md: the log says why the hub stays off */
+        HUB_LOG(HUB_LOG_ERROR,
+                "broker refused login %s: %s (reason %d): check username "
+                "and password_file against the broker's users.cred; retrying",
+                l->cfg->v[HUB_CFG_USERNAME].text,
+                tny_mqtt_reason_text(ev.reason), ev.reason);
+        break;
     }
     tny_mqtt_message_release(&ev);
 }
@@ -1487,6 +1495,8 @@ int hub_run(const struct hub_config *cfg)
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
     so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
     so.codes = cfg->v[HUB_CFG_PLAY_BROKER_URI].text[0] != '\0';
+    const char *check = getenv("TNY_MODEL_CHECK"); /* the tests' check */
+    so.model_check = check && strcmp(check, "1") == 0;
     if (hub_service_new(l.store, &so, &l.svc, &diag) < 0) {
         HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
                 diag.msg);

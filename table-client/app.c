@@ -610,12 +610,20 @@ static void drain_mqtt(struct app *a)
         case TNY_MQTT_RECONNECTED:
             logf_(a, TBL_LOG_INFO, "connected to %s", a->s->broker_uri);
             a->online = true;
+            tbl_core_set_net_refused(&a->core, "");
             /* Results first, then the presence: an observer that sees the
              * presence has seen every resend of this connect. */
             ask_time(a, now);
             resend_all(a, now);
             publish_presence(a, true);
             update_net(a);
+            break;
+        case TNY_MQTT_REFUSED:
+            logf_(a, TBL_LOG_ERROR,
+                  "broker refused login %s: %s (reason %d): check "
+                  "device_id and mqtt_password; retrying",
+                  a->s->device_id, tny_mqtt_reason_text(m.reason), m.reason);
+            tbl_core_set_net_refused(&a->core, tny_mqtt_reason_text(m.reason));
             break;
         case TNY_MQTT_LOST:
             logf_(a, TBL_LOG_WARN, "connection lost; reconnecting");

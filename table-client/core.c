@@ -692,6 +692,15 @@ void tbl_core_set_net(struct tbl_core *c, bool online, int32_t queued)
     emitf(c, "net %s queued=%d", online ? "online" : "offline", (int)queued);
 }
 
+void tbl_core_set_net_refused(struct tbl_core *c, const char *why)
+{
+    if (strcmp(c->net_refused, why) == 0)
+        return;
+    snprintf(c->net_refused, sizeof(c->net_refused), "%s", why);
+    if (why[0])
+        emitf(c, "net refused %s", why);
+}
+
 static const char *sub_status_name(enum tbl_sub_status s)
 {
     switch (s) {

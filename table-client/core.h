@@ -129,6 +129,7 @@ struct tbl_core {
     bool online;
     int32_t queued;
     bool net_shown;
+    char net_refused[48]; /* why the broker refused the login, "" */
 
     enum tbl_state shown; /* last "state" line */
     bool state_shown;
@@ -224,6 +225,11 @@ const char *tbl_core_refusal(const struct tbl_core *core, char *buf,
 
 /* Connection and outbox size, for "net" lines (emitted on change). */
 void tbl_core_set_net(struct tbl_core *core, bool online, int32_t queued);
+
+/* The broker refused the login for why ("not authorised"; "" once
+ * connected): a "net refused WHY" line when it changes, and the status
+ * line names it while offline. */
+void tbl_core_set_net_refused(struct tbl_core *core, const char *why);
 
 /* What tbl_core_input did. */
 enum tbl_input {

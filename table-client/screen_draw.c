@@ -353,6 +353,9 @@ static void bottom(const struct tbl_screen *s, const struct tbl_core *core,
     c = tbl_grid_put(g, r - 2, 1, core->online ? TBL_ATTR_GOOD : TBL_ATTR_ALERT,
                      core->online ? _("network online") : _("network OFFLINE"),
                      -1);
+    /* The broker's own words for a refused login (a wrong mqtt_password) */
+    if (!core->online && core->net_refused[0])
+        c += putf(g, r - 2, 1 + c, TBL_ATTR_ALERT, " (%s)", core->net_refused);
     c += 1;
     c += putf(g, r - 2, 1 + c, core->queued ? TBL_ATTR_WARN : TBL_ATTR_DIM,
               ngettext("| %d result queued%s ", "| %d results queued%s ",

@@ -344,6 +344,15 @@ static int load(int argc, char **argv, const char *config_text,
         if ((rc = read_file(values[S_MQTT_PASSWORD_FILE].text, &pw, diag)) < 0)
             goto out;
         pw[strcspn(pw, "\r\n")] = '\0';
+        if (strchr(pw, ' ') || strchr(pw, '\t')) {
+            free(pw);
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "mqtt_password_file %s: looks like a "
+                              "users.cred line (LOGIN PASSWORD); it must "
+                              "hold the password alone",
+                              values[S_MQTT_PASSWORD_FILE].text);
+            goto out;
+        }
         snprintf(out->mqtt_password, sizeof(out->mqtt_password), "%s", pw);
         free(pw);
     }

@@ -136,6 +136,7 @@ struct tny_mqtt {
     int n_retired;
     bool connected;
     bool ever_connected;
+    int refused_reported; /* the CONNACK refusal last queued (0: none) */
     bool closing;
     bool connect_due;
     bool disconnect_done;
@@ -590,6 +591,7 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
     pthread_mutex_lock(&c->mu);
     c->connected = true;
     c->attempt = 0;
+    c->refused_reported = 0;
     c->stats.n_connects++;
     c->conn_kind =
         c->ever_connected ? TNY_MQTT_RECONNECTED : TNY_MQTT_CONNECTED;
@@ -674,6 +676,16 @@ static void on_connect_fail(void *ctx, MQTTAsync_failureData5 *resp)
     c->stats.last_connect_reason = resp && resp->code > 0
                                        ? resp->code
                                        : (resp ? (int)resp->reasonCode : 0);
+    /* A refusing CONNACK is queued once per change of its reason, so that
+     * the program can say why it stays offline (a wrong password). */
+    if (c->stats.last_connect_reason >= 128 && !c->closing &&
+        c->stats.last_connect_reason != c->refused_reported) {
+        struct node *n = control_node(TNY_MQTT_REFUSED);
+        if (n)
+            n->m.reason = c->stats.last_connect_reason;
+        push_control_locked(c, n);
+        c->refused_reported = c->stats.last_connect_reason;
+    }
     c->server_idx = (c->server_idx + 1) % c->n_servers;
     schedule_retry_locked(c);
     pthread_mutex_unlock(&c->mu);
@@ -1448,6 +1460,21 @@ bool tny_mqtt_is_connected(struct tny_mqtt *c)
     up = c->connected;
     pthread_mutex_unlock(&c->mu);
     return up;
+}
+
+const char *tny_mqtt_reason_text(int reason)
+{
+    switch (reason) {
+    case 128: return "unspecified error";
+    case 133: return "client identifier not valid";
+    case 134: return "bad user name or password";
+    case 135: return "not authorised";
+    case 136: return "server unavailable";
+    case 137: return "server busy";
+    case 138: return "banned";
+    case 140: return "bad authentication method";
+    default: return reason >= 128 ? "refused" : "ok";
+    }
 }
 
 void tny_mqtt_stats_get(struct tny_mqtt *c, struct tny_mqtt_stats *out)

@@ -80,6 +80,20 @@ int32_t tny_result_keys(enum tny_game game, const enum tny_result_key **out)
     return ops ? ops->n_keys : 0;
 }
 
+int32_t tny_result_keys_written(enum tny_game game,
+                                const enum tny_result_key **out)
+{
+    /* The one game whose written order differs from the key check's. */
+    static const enum tny_result_key tx[] = {
+        TNY_RK_SCORES, TNY_RK_CLOCK_MS, TNY_RK_DEFAULT_WIN, TNY_RK_TP,
+        TNY_RK_DRAW,   TNY_RK_PENALTY,  TNY_RK_LOTS};
+
+    if (game != TNY_GAME_TANTRIX)
+        return tny_result_keys(game, out);
+    *out = tx;
+    return (int32_t)(sizeof tx / sizeof tx[0]);
+}
+
 bool tny_result_has_key(enum tny_game game, enum tny_result_key k)
 {
     const enum tny_result_key *keys_of;

@@ -92,7 +92,9 @@ options:
                            *.js, *.css, *.md, vendor/ and locale/ (node_modules/,
                            package-lock.json, install.sh), they are
                            copied into OUTDIR/www and that is served
-                           (re-run after changing the pages)
+                           (re-run after changing the pages); a warning
+                           when DIR/vendor/mqtt.min.js is missing (run
+                           deploy/overlays/install.sh)
   --certfile FILE          server certificate (PEM): TLS on the MQTT listener
   --keyfile FILE           server key (PEM), required with --certfile
   --cafile FILE            CA bundle written into the config (optional)
@@ -662,6 +664,12 @@ pages_only() {
         -print -quit)
     [ -z "$extra" ]
 }
+# The pages load vendor/mqtt.min.js (deploy/overlays/install.sh puts it
+# there; not in git): without it every page stays blank.
+if { [ $ws = 1 ] || [ -n "$table_ws_port" ]; } && [ -n "$http_dir" ] &&
+    [ ! -f "$http_dir/vendor/mqtt.min.js" ]; then
+    echo "$prog: warning: $http_dir/vendor missing: run deploy/overlays/install.sh (the pages load vendor/mqtt.min.js)" >&2
+fi
 served_dir=$http_dir
 if { [ $ws = 1 ] || [ -n "$table_ws_port" ]; } && [ -n "$http_dir" ] && ! pages_only "$http_dir"; then
     served_dir=$outdir/www

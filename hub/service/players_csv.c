@@ -418,12 +418,27 @@ int hub_players_csv_read(const char *text, size_t len,
                           HUB_PLAYERS_CSV_MAX_ROWS);
         goto out;
     }
+    /* Excel writes formatted but empty rows as bare delimiters (";;;"):
+     * rows whose every field is blank are no players.  The others move
+     * up in order (rows[1..n_rows-1]; the skipped ones after them are still
+     * released), so rows[i + 1] stays player i's row. */
+    int32_t n_rows = 1;
+    for (int32_t r = 1; r < csv.n_rows; r++) {
+        bool blank = true;
+        for (int32_t f = 0; f < csv.rows[r].n_fields && blank; f++)
+            blank = !trim(csv.rows[r].fields[f])[0];
+        if (blank)
+            continue;
+        struct tny_csv_row keep = csv.rows[r];
+        csv.rows[r] = csv.rows[n_rows];
+        csv.rows[n_rows++] = keep;
+    }
     players = calloc((size_t)csv.n_rows, sizeof(*players));
     if (!players) {
         rc = tny_diag_set(diag, TNY_ENOMEM, "csv: out of memory");
         goto out;
     }
-    for (int32_t r = 1; r < csv.n_rows; r++, n++) {
+    for (int32_t r = 1; r < n_rows; r++, n++) {
         const struct tny_csv_row *row = &csv.rows[r];
         if (row->n_fields > ncol) {
             rc = tny_diag_set(diag, TNY_EINVAL,

@@ -26,161 +26,93 @@
 #include "events.h"
 #include "feed_json.h"
 #include "hub/log.h"
+#include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/procedure.h"
 #include "tny/result_schema.h"
+#include "tny/result_value.h"
 
 /* ---- result JSON ------------------------------------------------------ */
 
-/* A result key's name, from the one schema (tny/result_schema.h). */
-#define KEY(k) tny_result_key_name(TNY_RK_##k)
-
-/* "key": {player id: value...} of the result's players; value() writes
- * player i's. */
-static void per_player(struct hub_jw *w, const char *key,
-                       const struct tny_wire_result *r,
-                       void (*value)(struct hub_jw *,
-                                     const struct tny_wire_result *, int32_t))
+/* One key's value, by the kind of value (result_schema.h). */
+static void value_write(struct hub_jw *w, const struct tny_wire_result *r,
+                        enum tny_result_value kind,
+                        const struct tny_wire_result_val *v)
 {
-    hub_jw_key(w, key);
-    hub_jw_obj(w);
-    for (int32_t i = 0; i < r->n_players; i++) {
-        hub_jw_key(w, r->players[i].player_id);
-        value(w, r, i);
+    switch (kind) {
+    case TNY_RV_FLAG: hub_jw_bool(w, v->flag); break;
+    case TNY_RV_NUMBER: hub_jw_int(w, v->number); break;
+    case TNY_RV_PLAYER: hub_jw_str(w, v->id); break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY:
+        hub_jw_obj(w);
+        for (int32_t i = 0; i < r->n_players && i < TNY_MAX_SEATS; i++) {
+            if (!v->has[i])
+                continue;
+            hub_jw_key(w, r->players[i].player_id);
+            if (kind == TNY_RV_POINTS)
+                hub_jw_points(w, v->per[i]);
+            else if (kind == TNY_RV_ARMY)
+                hub_jw_str(w, v->army[i]);
+            else
+                hub_jw_int(w, v->per[i]);
+        }
+        hub_jw_end(w);
+        break;
+    case TNY_RV_PLAYERS:
+    case TNY_RV_TEXTS:
+        hub_jw_arr(w);
+        for (int32_t i = 0; i < v->n; i++)
+            hub_jw_str(w, v->items[i]);
+        hub_jw_end_arr(w);
+        break;
     }
-    hub_jw_end(w);
 }
 
-static void v_army(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
+/* A key of every player (tny_result_value_every_seat) is written only
+ * when every entry has it (a clock of one player alone is not told). */
+static bool every_entry_has(const struct tny_wire_result *r,
+                            enum tny_result_key k,
+                            const struct tny_wire_result_val *v)
 {
-    hub_jw_str(w, r->players[i].army);
+    for (int32_t i = 0; tny_result_value_every_seat(k) && i < r->n_players &&
+                        i < TNY_MAX_SEATS;
+         i++)
+        if (!v->has[i])
+            return false;
+    return true;
 }
 
-static void v_tp(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
-{
-    hub_jw_points(w, r->players[i].tp_units);
-}
-
-static void v_score(struct hub_jw *w, const struct tny_wire_result *r,
-                    int32_t i)
-{
-    hub_jw_int(w, r->players[i].score);
-}
-
-static void v_clock(struct hub_jw *w, const struct tny_wire_result *r,
-                    int32_t i)
-{
-    hub_jw_int(w, r->players[i].clock_ms);
-}
-
-static void v_ip(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
-{
-    hub_jw_int(w, r->players[i].ip);
-}
-
-static void v_bp(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
-{
-    hub_jw_int(w, r->players[i].bp);
-}
-
+/* The game's keys the result has, in the written order (result_schema.h,
+ * the event file's), each converted by its kind. */
 int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
                       struct tny_diag *diag)
 {
-    switch (r->game) {
+    const enum tny_result_key *keys;
+    int32_t n;
+
+    switch (tny_game_flow(r->game)) {
     case TNY_GAME_NEUROSHIMA_HEX:
     case TNY_GAME_TANTRIX:
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_GOT_LCG2:
     case TNY_GAME_CATAN:
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: break;
     default:
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
                             (int)r->game);
     }
     hub_jw_obj(w);
-    switch (r->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        if (r->draw) {
-            hub_jw_kbool(w, KEY(DRAW), true);
-        } else {
-            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
-            hub_jw_kint(w, KEY(HQ_DIFF), r->hq_diff);
-        }
-        if (r->n_players > 0)
-            per_player(w, KEY(ARMIES), r, v_army);
-        break;
-    case TNY_GAME_TANTRIX: {
-        bool penalty = false;
-        if (r->default_winner_id[0]) {
-            hub_jw_kstr(w, KEY(DEFAULT_WIN), r->default_winner_id);
-        } else if (r->draw) { /* seed 001 s13: the board was lost */
-            hub_jw_kbool(w, KEY(DRAW), true);
-        } else if (r->n_players > 0 && r->players[0].has_tp) {
-            per_player(w, KEY(TP), r, v_tp);
-        } else {
-            bool clocks = r->n_players > 0;
-            for (int32_t i = 0; i < r->n_players; i++)
-                clocks = clocks && r->players[i].has_clock;
-            per_player(w, KEY(SCORES), r, v_score);
-            if (clocks)
-                per_player(w, KEY(CLOCK_MS), r, v_clock);
-        }
-        for (int32_t i = 0; i < r->n_players; i++) {
-            if (r->players[i].penalty_units <= 0)
-                continue;
-            if (!penalty) {
-                hub_jw_key(w, KEY(PENALTY));
-                hub_jw_obj(w);
-                penalty = true;
-            }
-            hub_jw_key(w, r->players[i].player_id);
-            hub_jw_points(w, r->players[i].penalty_units);
-        }
-        if (penalty)
-            hub_jw_end(w);
-        break;
-    }
-    case TNY_GAME_AGRICOLA:
-        per_player(w, KEY(VP), r, v_score);
-        per_player(w, KEY(IP), r, v_ip);
-        per_player(w, KEY(BP), r, v_bp);
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (r->winner_id[0])
-            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
-        if (r->modified)
-            hub_jw_kbool(w, KEY(MODIFIED), true);
-        if (r->n_games > 0) {
-            hub_jw_key(w, KEY(GAMES));
-            hub_jw_arr(w);
-            for (int32_t i = 0; i < r->n_games; i++)
-                hub_jw_str(w, r->games[i]);
-            hub_jw_end_arr(w);
-        }
-        break;
-    case TNY_GAME_CATAN: per_player(w, KEY(VP), r, v_score); break;
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
-    case TNY_GAME_TWO_PLAYER:
-        if (r->n_players > 0)
-            per_player(w, KEY(SCORES), r, v_score);
-        if (r->winner_id[0])
-            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
-        else if (r->intentional_draw)
-            hub_jw_kbool(w, KEY(INTENTIONAL_DRAW), true);
-        else if (r->double_loss)
-            hub_jw_kbool(w, KEY(DOUBLE_LOSS), true);
-        else if (r->draw)
-            hub_jw_kbool(w, KEY(DRAW), true);
-        break;
-    default: break;
-    }
-    if (r->n_lots > 0) { /* CM-4: the table's lots, kept with the result */
-        hub_jw_key(w, KEY(LOTS));
-        hub_jw_arr(w);
-        for (int32_t i = 0; i < r->n_lots; i++)
-            hub_jw_str(w, r->lots[i]);
-        hub_jw_end_arr(w);
+    n = tny_result_keys_written(r->game, &keys);
+    for (int32_t i = 0; i < n; i++) {
+        struct tny_wire_result_val v;
+        tny_wire_result_value_get(r, keys[i], &v);
+        if (!v.present || !every_entry_has(r, keys[i], &v))
+            continue;
+        hub_jw_key(w, tny_result_key_name(keys[i]));
+        value_write(w, r, tny_result_key_info(keys[i])->value, &v);
     }
     hub_jw_end(w);
     if (w->oom)
@@ -406,11 +338,12 @@ static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
         snprintf(s->agenda, sizeof(s->agenda), "%s", pl->agenda);
 }
 
-/* The part of an assignment that is the same for every device of the
- * event (its loaded, published round): filled once per publish of the
- * event's devices. */
-static void assignment_event_part(const struct hub_ev *e,
-                                  struct tny_wire_assignment *a)
+/* Builds the assignment of device d (its event loaded with a published
+ * round). */
+static int build_assignment(struct hub_service *svc, struct hub_ev *e,
+                            const struct hub_device *d, int64_t now_ms,
+                            struct tny_wire_assignment *a,
+                            struct tny_diag *diag)
 {
     const struct tny_format *f = &e->ev.format;
     int32_t r = e->ev.n_rounds;
@@ -418,6 +351,8 @@ static void assignment_event_part(const struct hub_ev *e,
     int32_t si = e->round.stage_index;
     const struct tny_stage *st =
         si >= 0 && si < f->n_stages ? &f->stages[si] : NULL;
+    struct tny_round_clock c;
+    int rc;
 
     memset(a, 0, sizeof(*a));
     snprintf(a->event_id, sizeof(a->event_id), "%s", e->id);
@@ -446,125 +381,6 @@ static void assignment_event_part(const struct hub_ev *e,
     }
     if (f->game == TNY_GAME_CATAN) /* CT-8: per-turn limit, 0 none */
         a->action_ms = (int64_t)f->action_seconds * 1000;
-}
-
-/* The organiser's result of each table, when it is the counted one: the
- * round's result rows (one query), and for each table number the counted
- * row (the last valid one not superseded) when the organiser entered or
- * overrode it. */
-struct organiser_results {
-    struct hub_result_row *rows;
-    int32_t n_rows;
-    const struct hub_result_row **by_table; /* [number], NULL none */
-    int32_t n_by_table;
-};
-
-static void organiser_results_free(struct organiser_results *o)
-{
-    hub_result_rows_free(o->rows, o->n_rows);
-    free(o->by_table);
-    memset(o, 0, sizeof(*o));
-}
-
-static int organiser_results_load(struct hub_service *svc,
-                                  const struct hub_ev *e,
-                                  struct organiser_results *o,
-                                  struct tny_diag *diag)
-{
-    int rc;
-    memset(o, 0, sizeof(*o));
-    if ((rc = hub_store_list_results(svc->store, e->id, e->ev.n_rounds, 0,
-                                     &o->rows, &o->n_rows, diag)) < 0)
-        return rc;
-    int32_t top = 0;
-    for (int32_t i = 0; i < o->n_rows; i++)
-        if (o->rows[i].table > top)
-            top = o->rows[i].table;
-    if (o->n_rows > 0 &&
-        !(o->by_table = calloc((size_t)top + 1, sizeof(*o->by_table)))) {
-        organiser_results_free(o);
-        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
-    }
-    o->n_by_table = o->n_rows > 0 ? top + 1 : 0;
-    /* Rows by table, oldest first: the last valid one not superseded of
-     * each table is its counted result. */
-    const struct hub_result_row **counted = o->by_table;
-    for (int32_t i = 0; i < o->n_rows; i++) {
-        const struct hub_result_row *row = &o->rows[i];
-        if (row->table >= 0 && row->status == HUB_RESULT_VALID &&
-            !row->superseded_by)
-            counted[row->table] = row;
-    }
-    for (int32_t t = 0; t < o->n_by_table; t++)
-        if (counted[t] && counted[t]->from_device)
-            counted[t] = NULL;
-    return TNY_OK;
-}
-
-/* The organiser's counted result of table t (NULL: none), from the
- * round's rows in o when given, else read for that table. */
-static int organiser_result(struct hub_service *svc, const struct hub_ev *e,
-                            int32_t table, const struct organiser_results *o,
-                            struct tny_wire_assignment *a,
-                            struct tny_diag *diag)
-{
-    if (o) {
-        const struct hub_result_row *row =
-            table >= 0 && table < o->n_by_table ? o->by_table[table] : NULL;
-        if (row && strlen(row->result_json) < sizeof(a->organiser_result)) {
-            snprintf(a->organiser_result, sizeof(a->organiser_result), "%s",
-                     row->result_json);
-            snprintf(a->organiser_result_by, sizeof(a->organiser_result_by),
-                     "%s", row->actor);
-        }
-        return TNY_OK;
-    }
-    struct hub_result_row *rows = NULL;
-    int32_t n = 0;
-    int rc = hub_store_list_results(svc->store, e->id, e->ev.n_rounds, table,
-                                    &rows, &n, diag);
-    if (rc < 0)
-        return rc;
-    for (int32_t i = n - 1; i >= 0; i--) {
-        const struct hub_result_row *row = &rows[i];
-        if (row->status != HUB_RESULT_VALID || row->superseded_by)
-            continue;
-        if (!row->from_device &&
-            strlen(row->result_json) < sizeof(a->organiser_result)) {
-            snprintf(a->organiser_result, sizeof(a->organiser_result), "%s",
-                     row->result_json);
-            snprintf(a->organiser_result_by, sizeof(a->organiser_result_by),
-                     "%s", row->actor);
-        }
-        break;
-    }
-    hub_result_rows_free(rows, n);
-    return TNY_OK;
-}
-
-/* Completes the assignment of device d from a's event part
- * (assignment_event_part): its table, seats, clock and the organiser's
- * result (from o when given, see organiser_result), and a new version.
- * Every field this sets is reset first, so a is reused device after
- * device. */
-static int assignment_device_part(struct hub_service *svc, struct hub_ev *e,
-                                  const struct hub_device *d, int64_t now_ms,
-                                  const struct organiser_results *o,
-                                  struct tny_wire_assignment *a,
-                                  struct tny_diag *diag)
-{
-    const struct tny_format *f = &e->ev.format;
-    int32_t r = e->ev.n_rounds;
-    struct tny_round_clock c;
-    int rc;
-
-    a->table = 0;
-    a->n_seats = 0;
-    a->ct_board[0] = '\0';
-    a->has_clock = false;
-    memset(&a->clock, 0, sizeof(a->clock));
-    a->organiser_result[0] = '\0';
-    a->organiser_result_by[0] = '\0';
     const struct tny_table *t = hub__ev_table(e, d->table);
     if (t && f->game == TNY_GAME_CATAN && !t->is_bye) {
         struct tny_ct_board b; /* CT-9, from the event's generator */
@@ -584,22 +400,38 @@ static int assignment_device_part(struct hub_service *svc, struct hub_ev *e,
     }
     /* A result the organiser entered or overrode is shown at the table as
      * the organiser's (the players enter nothing more). */
-    if (t && t->has_result &&
-        (rc = organiser_result(svc, e, t->number, o, a, diag)) < 0)
-        return rc;
+    if (t && t->has_result) {
+        struct hub_result_row *rows = NULL;
+        int32_t n = 0;
+        if ((rc = hub_store_list_results(svc->store, e->id, r, t->number, &rows,
+                                         &n, diag)) < 0)
+            return rc;
+        for (int32_t i = n - 1; i >= 0; i--) {
+            const struct hub_result_row *row = &rows[i];
+            if (row->status != HUB_RESULT_VALID || row->superseded_by)
+                continue;
+            if (!row->from_device &&
+                strlen(row->result_json) < sizeof(a->organiser_result)) {
+                snprintf(a->organiser_result, sizeof(a->organiser_result), "%s",
+                         row->result_json);
+                snprintf(a->organiser_result_by, sizeof(a->organiser_result_by),
+                         "%s", row->actor);
+            }
+            break;
+        }
+        hub_result_rows_free(rows, n);
+    }
     a->version = hub__next_version(svc, now_ms);
     return TNY_OK;
 }
 
-/* The device's assignment into the outbox; a (scratch) holds the event
- * part of e's assignment when filled is true. */
-static int publish_one(struct hub_service *svc, struct hub_device *d,
-                       struct hub_ev *e, bool filled,
-                       const struct organiser_results *o, int64_t now_ms,
-                       struct hub_outbox *ob, struct tny_wire_assignment *a,
-                       struct tny_diag *diag)
+int hub__publish_device(struct hub_service *svc, struct hub_device *d,
+                        int64_t now_ms, struct hub_outbox *ob,
+                        struct tny_diag *diag)
 {
     char topic[TNY_WIRE_TOPIC_MAX];
+    struct hub_ev *e = NULL;
+    struct tny_wire_assignment a;
     uint8_t *buf = NULL;
     size_t len = 0;
     int rc;
@@ -607,6 +439,11 @@ static int publish_one(struct hub_service *svc, struct hub_device *d,
     if ((rc = tny_wire_topic(TNY_WIRE_TOPIC_ASSIGN, d->id, topic, sizeof(topic),
                              diag)) < 0)
         return rc;
+    if (d->event[0]) {
+        rc = hub__ev_get(svc, d->event, &e, diag);
+        if (rc < 0 && rc != TNY_ENOTFOUND)
+            return rc;
+    }
     bool shown = e && e->ev.n_rounds > 0 &&
                  e->round.status != HUB_ROUND_DRAFT &&
                  e->info.status != HUB_EVENT_SETUP;
@@ -614,45 +451,23 @@ static int publish_one(struct hub_service *svc, struct hub_device *d,
         HUB_LOG(HUB_LOG_DEBUG, "assignment cleared device=%s", d->id);
         return hub_outbox_add(ob, topic, NULL, 0, true);
     }
-    if (!filled)
-        assignment_event_part(e, a);
-    if ((rc = assignment_device_part(svc, e, d, now_ms, o, a, diag)) < 0)
+    if ((rc = build_assignment(svc, e, d, now_ms, &a, diag)) < 0)
         return rc;
-    if ((rc = tny_wire_encode_assignment(a, &buf, &len, diag)) < 0) {
+    if ((rc = tny_wire_encode_assignment(&a, &buf, &len, diag)) < 0) {
         /* A player's data the wire refuses: log, do not stop the others. */
         HUB_LOG(HUB_LOG_ERROR,
                 "assignment not published device=%s event=%s round=%d "
                 "table=%d: %s",
-                d->id, e->id, (int)a->round, (int)a->table,
+                d->id, e->id, (int)a.round, (int)a.table,
                 diag ? diag->msg : tny_strerror(rc));
         return TNY_OK;
     }
-    d->version = a->version;
+    d->version = a.version;
     HUB_LOG(HUB_LOG_DEBUG,
             "assignment device=%s event=%s round=%d table=%d version=%llu",
-            d->id, e->id, (int)a->round, (int)a->table,
-            (unsigned long long)a->version);
+            d->id, e->id, (int)a.round, (int)a.table,
+            (unsigned long long)a.version);
     return hub_outbox_add(ob, topic, buf, len, true);
-}
-
-int hub__publish_device(struct hub_service *svc, struct hub_device *d,
-                        int64_t now_ms, struct hub_outbox *ob,
-                        struct tny_diag *diag)
-{
-    struct hub_ev *e = NULL;
-    int rc;
-
-    if (d->event[0]) {
-        rc = hub__ev_get(svc, d->event, &e, diag);
-        if (rc < 0 && rc != TNY_ENOTFOUND)
-            return rc;
-    }
-    struct tny_wire_assignment *a = malloc(sizeof(*a));
-    if (!a)
-        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
-    rc = publish_one(svc, d, e, false, NULL, now_ms, ob, a, diag);
-    free(a);
-    return rc;
 }
 
 int hub__check_plan_assignments(const struct hub_ev *e,
@@ -664,31 +479,31 @@ int hub__check_plan_assignments(const struct hub_ev *e,
     int rc = TNY_OK;
     if (!a)
         return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
-    /* What build_assignment sends, but for the plan's seats: the players'
-     * texts are what the wire may refuse.  Checked, not encoded (the
-     * encode's only other refusal, a message over 64 KiB, cannot happen
-     * with these bounded fields); the event's part is filled once. */
-    memset(a, 0, sizeof(*a));
-    a->version = 1; /* any valid one: nothing is sent */
-    snprintf(a->event_id, sizeof(a->event_id), "%s", e->id);
-    snprintf(a->event_title, sizeof(a->event_title), "%s",
-             e->ev.title[0] ? e->ev.title : f->title);
-    snprintf(a->format_name, sizeof(a->format_name), "%s", f->name);
-    a->game = f->game;
-    a->round = plan->round;
-    a->stage = plan->stage;
     for (int32_t t = 0; t < plan->n_tables && rc == TNY_OK; t++) {
         const struct tny_pairing_table *pt = &plan->tables[t];
         if (pt->is_bye || pt->n_seats > TNY_MAX_SEATS)
             continue;
+        /* What build_assignment sends, but for the plan's seats: the
+         * player's texts are what the wire may refuse. */
         struct tny_table tb = {.number = pt->number, .n_seats = pt->n_seats};
         memcpy(tb.seats, pt->seats, sizeof(tb.seats));
+        memset(a, 0, sizeof(*a));
+        a->version = 1; /* any valid one: nothing is sent */
+        snprintf(a->event_id, sizeof(a->event_id), "%s", e->id);
+        snprintf(a->event_title, sizeof(a->event_title), "%s",
+                 e->ev.title[0] ? e->ev.title : f->title);
+        snprintf(a->format_name, sizeof(a->format_name), "%s", f->name);
+        a->game = f->game;
+        a->round = plan->round;
+        a->stage = plan->stage;
         a->table = pt->number;
         a->n_seats = pt->n_seats;
         for (int32_t i = 0; i < pt->n_seats; i++)
             fill_seat(e, &tb, i, -1, false, &a->seats[i]);
         struct tny_diag why = {{0}};
-        if (tny_wire_check_assignment(a, &why) < 0) {
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        if (tny_wire_encode_assignment(a, &buf, &len, &why) < 0) {
             /* "table_assignment.seats[1].name: ..." names the seat. */
             int32_t seat = -1;
             const char *at = strstr(why.msg, "seats[");
@@ -707,6 +522,7 @@ int hub__check_plan_assignments(const struct hub_ev *e,
                               pl ? "player " : "", pl ? pl->id : "",
                               pl ? ": " : "", why.msg);
         }
+        free(buf);
     }
     free(a);
     return rc;
@@ -716,42 +532,11 @@ int hub__publish_event_devices(struct hub_service *svc, struct hub_ev *e,
                                int64_t now_ms, struct hub_outbox *ob,
                                struct tny_diag *diag)
 {
-    struct organiser_results o = {0};
-    struct tny_wire_assignment *a = NULL;
-    int32_t n = 0;
-    int rc = TNY_OK;
-
-    /* Issue 17: the event's part of the assignment built once, the
-     * organiser's results read in one query, for all its devices. */
-    char id[sizeof(e->id)];
-    snprintf(id, sizeof(id), "%s", e->id);
+    int rc;
     for (int32_t i = 0; i < svc->n_devices; i++)
-        n += strcmp(svc->devices[i].event, id) == 0;
-    if (n == 0)
-        return TNY_OK;
-    struct hub_ev *got = NULL; /* as hub__publish_device finds it */
-    if ((rc = hub__ev_get(svc, e->id, &got, diag)) < 0 && rc != TNY_ENOTFOUND)
-        return rc;
-    e = got;
-    rc = TNY_OK;
-    if (!(a = malloc(sizeof(*a))))
-        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
-    bool shown = e && e->ev.n_rounds > 0 &&
-                 e->round.status != HUB_ROUND_DRAFT &&
-                 e->info.status != HUB_EVENT_SETUP;
-    if (shown) {
-        assignment_event_part(e, a);
-        if (n > 1 && (rc = organiser_results_load(svc, e, &o, diag)) < 0)
-            goto out;
-    }
-    for (int32_t i = 0; i < svc->n_devices; i++)
-        if (strcmp(svc->devices[i].event, id) == 0 &&
-            (rc = publish_one(svc, &svc->devices[i], e, shown,
-                              n > 1 && shown ? &o : NULL, now_ms, ob, a,
-                              diag)) < 0)
-            goto out;
-out:
-    organiser_results_free(&o);
-    free(a);
-    return rc;
+        if (strcmp(svc->devices[i].event, e->id) == 0 &&
+            (rc = hub__publish_device(svc, &svc->devices[i], now_ms, ob,
+                                      diag)) < 0)
+            return rc;
+    return TNY_OK;
 }

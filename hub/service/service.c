@@ -147,8 +147,7 @@ int hub_service_new(struct hub_store *store,
         return TNY_ENOMEM;
     svc->store = store;
     svc->opt = *opt;
-    const char *check = getenv("TNY_MODEL_CHECK");
-    svc->model_check = check && strcmp(check, "1") == 0;
+    svc->model_check = opt->model_check;
     if (!svc->opt.draw_seed)
         svc->opt.draw_seed = urandom_seed;
     snprintf(svc->prefix, sizeof(svc->prefix), "%s", opt->device_prefix);

@@ -5,7 +5,8 @@
 # the table count keeps the remaining passwords, --rotate changes them
 # all; file modes; generated passwords log in; the venue defaults; TLS on
 # the venue listener; the feed bridge dials its own loopback listener
-# (issue 23: its login is refused elsewhere).
+# (issue 23: its login is refused elsewhere); --http-dir without the
+# pages' vendor/ is warned about.
 #
 # usage: bash test_broker_config.sh SOURCE_DIR [BUILD_DIR]
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -70,7 +71,23 @@ login "hub" is listed twice|--monitors watch,hub $out
 --max-inflight: expected an integer 20..65535, got "0"|--max-inflight 0 $out
 exists and is not a directory|$E2E_TMP/a-file
 EOF
+
 ok "bad arguments: one stderr line each, exit 2, nothing written"
+
+# --http-dir without vendor/ (deploy/overlays/install.sh not run): the pages
+# would load no MQTT library; gen-config says so, and writes the config.
+mkdir -p "$E2E_TMP/pages"
+echo '<html></html>' >"$E2E_TMP/pages/hall.html"
+gen --tables 1 --run-as "$me" --http-dir "$E2E_TMP/pages" "$E2E_TMP/cfg-pages"
+[ $st -eq 0 ] || fail "--http-dir without vendor/: exit $st: $(cat "$E2E_TMP/gen.err")"
+grep -q -F "gen-config.sh: warning: $E2E_TMP/pages/vendor missing: run deploy/overlays/install.sh" "$E2E_TMP/gen.err" ||
+    fail "--http-dir without vendor/: no warning: $(cat "$E2E_TMP/gen.err")"
+mkdir -p "$E2E_TMP/pages/vendor"
+echo '/* bundle */' >"$E2E_TMP/pages/vendor/mqtt.min.js"
+gen --tables 1 --run-as "$me" --http-dir "$E2E_TMP/pages" "$E2E_TMP/cfg-pages2"
+[ $st -eq 0 ] && ! grep -q 'vendor missing' "$E2E_TMP/gen.err" ||
+    fail "--http-dir with vendor/: exit $st: $(cat "$E2E_TMP/gen.err")"
+ok "--http-dir without vendor/mqtt.min.js: a warning naming deploy/overlays/install.sh"
 
 # --- idempotence, growth, rotation ---------------------------------------------
 

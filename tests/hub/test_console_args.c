@@ -78,10 +78,22 @@ static void test_messages_and_games(void **state)
          "result.lots: not a key of a got-lcg2 result"},
         {"{\"lots\": []}", NULL, TNY_EINVAL, TNY_GAME_NEUROSHIMA_HEX,
          "result.lots: unknown key (a result object of event-file.md, e.g. "
-         "{\"vp\": {\"p1\": 10, \"p2\": 8}})"},
+         "{\"winner\": \"p1\", \"hq_diff\": 5} or {\"vp\": {\"p1\": 10, "
+         "\"p2\": 8}}; --game names the game)"},
         {"{\"foo\": 1}", NULL, TNY_EINVAL, TNY_GAME_NEUROSHIMA_HEX,
          "result.foo: unknown key (a result object of event-file.md, e.g. "
-         "{\"vp\": {\"p1\": 10, \"p2\": 8}})"},
+         "{\"winner\": \"p1\", \"hq_diff\": 5} or {\"vp\": {\"p1\": 10, "
+         "\"p2\": 8}}; --game names the game)"},
+        /* a typo in a Neuroshima Hex result: that game's example, not
+         * Catan's (the organiser's Polish NH event) */
+        {"{\"winer\": \"p3\", \"hq_diff\": 4}", NULL, TNY_EINVAL,
+         TNY_GAME_NEUROSHIMA_HEX,
+         "result.winer: unknown key (a result object of event-file.md, e.g. "
+         "{\"winner\": \"p1\", \"hq_diff\": 5})"},
+        {"{\"scores\": {\"p1\": 3}, \"winnner\": \"p1\"}", NULL, TNY_EINVAL,
+         TNY_GAME_NEUROSHIMA_HEX,
+         "result.winnner: unknown key (a result object of event-file.md, e.g. "
+         "{\"scores\": {\"p1\": 25, \"p2\": 18}})"},
         {"{\"hq_diff\": 1, \"vp\": {}}", "catan", TNY_EINVAL,
          TNY_GAME_NEUROSHIMA_HEX,
          "result.hq_diff: not a key of a catan result"},

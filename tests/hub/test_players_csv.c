@@ -3,8 +3,8 @@
  * the semicolon-separated CSV of Czech/Polish Excel, a Windows-1250 file
  * (refused with its line and byte and the advice to save as CSV UTF-8), a
  * line break or ESC inside a quoted name (refused naming the row and the
- * column), and the unknown-column message listing every header the
- * reader accepts.
+ * column), the unknown-column message listing every header the
+ * reader accepts, and Excel's trailing rows of bare delimiters (skipped).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -203,6 +203,35 @@ test_issue24_unknown_column_lists_every_accepted_header(void **state)
     assert_int_equal(listed, (int32_t)(sizeof known / sizeof known[0]));
 }
 
+/* Excel writes the rows of a sheet's formatted but empty cells as rows
+ * of bare delimiters (";;;" after the players): rows whose every field is
+ * empty (or blank) are skipped, wherever they are; the players keep their
+ * own line numbers in messages (docs/formats.md, the players CSV). */
+static void test_excel_empty_rows_are_skipped(void **state)
+{
+    struct tny_wire_player *p = NULL;
+    struct tny_diag diag;
+    int32_t n = 0;
+    (void)state;
+    assert_int_equal(read_csv("\xef\xbb\xbfid;name;club;armies\r\n"
+                              "p1;Łukasz Ćwik;Kraków;\r\n"
+                              ";;;\r\n"
+                              "p2;Anna Nowak;;\r\n"
+                              ";;;\r\n"
+                              "; ;\t;\r\n",
+                              &p, &n, &diag),
+                     0);
+    assert_int_equal(n, 2);
+    assert_string_equal(p[0].name, "Łukasz Ćwik");
+    assert_string_equal(p[1].id, "p2");
+    free(p);
+    /* a repeat after a skipped row is reported at its own line */
+    must_refuse("id;name\r\np1;A\r\n;\r\np1;B\r\n;\r\n",
+                "csv line 4: id \"p1\" repeats line 2");
+    /* a row with one field given is a player, checked as before */
+    must_refuse("id;name;club\r\np1;A;\r\n;;Kraków\r\n", "csv line 3");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_item3_control_characters_are_refused),
         cmocka_unit_test(
             test_issue24_unknown_column_lists_every_accepted_header),
+        cmocka_unit_test(test_excel_empty_rows_are_skipped),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -50,6 +50,15 @@ struct fx {
     struct hub_outbox ob; /* the last call's output */
 };
 
+/* The service's options as the hub's defaults, with the model compared
+ * with a fresh load after every command and batch (issue 17,
+ * model_check.h): on for every service of this file. */
+static void test_options(struct hub_service_options *o)
+{
+    hub_service_options_init(o);
+    o->model_check = true;
+}
+
 static uint64_t fixed_seed(void *arg)
 {
     (void)arg;
@@ -60,7 +69,7 @@ static void fx_open_service(struct fx *f)
 {
     struct tny_diag diag = {{0}};
     struct hub_service_options o;
-    hub_service_options_init(&o);
+    test_options(&o);
     o.draw_seed = fixed_seed;
     OK(hub_service_new(f->store, &o, &f->svc, &diag));
 }
@@ -1874,7 +1883,7 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     assert_int_equal(ack.status, TNY_WIRE_ACK_PENDING_CONFIRMATION);
 
     OK(hub_store_open(f->path, &store2, &diag));
-    hub_service_options_init(&o);
+    test_options(&o);
     OK(hub_service_new(store2, &o, &builder, &diag));
     assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
     assert_int_equal(rc, 0);
@@ -2121,7 +2130,7 @@ static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
      * same. */
     struct hub_service *again = NULL;
     struct hub_service_options o;
-    hub_service_options_init(&o);
+    test_options(&o);
     o.draw_seed = fixed_seed;
     OK(hub_service_new(f->store, &o, &again, &diag));
     char *ret2 = retained_dump(again, at, true);
@@ -2613,7 +2622,7 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     struct hub_service *during = NULL;
     struct hub_service_options od;
     struct hub_outbox obd;
-    hub_service_options_init(&od);
+    test_options(&od);
     OK(hub_service_new(f->store, &od, &during, &diag));
     hub_outbox_init(&obd);
     OK(hub_service_republish(during, f->now, &obd, &diag));
@@ -2635,7 +2644,7 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     struct hub_service *again = NULL;
     struct hub_service_options o;
     struct hub_outbox ob;
-    hub_service_options_init(&o);
+    test_options(&o);
     OK(hub_service_new(f->store, &o, &again, &diag));
     hub_outbox_init(&ob);
     OK(hub_service_republish(again, f->now, &ob, &diag));
@@ -3074,7 +3083,7 @@ static void test_issue20_codes(void **state)
     /* A hub without a table-page listener refuses to issue codes. */
     struct hub_service_options o;
     hub_service_free(f->svc);
-    hub_service_options_init(&o);
+    test_options(&o);
     o.codes = false;
     OK(hub_service_new(f->store, &o, &f->svc, &diag));
     req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
@@ -3461,7 +3470,6 @@ int main(void)
     /* Issue 17: every command and result batch is followed by a comparison
      * of the service's model with a fresh load from the store (aborts on a
      * difference). */
-    setenv("TNY_MODEL_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),

@@ -1162,6 +1162,22 @@ static void test_acl_denied_publish_reports_reason_135(void **state)
     assert_true(st.n_connect_failures >= 1);
     assert_int_equal(st.last_connect_reason, 135);
     assert_false(tny_mqtt_is_connected(bad));
+    /* The program learns why (docs/troubleshooting.md: the log says so):
+     * one TNY_MQTT_REFUSED with the reason, not one per retry. */
+    wait_event(bad, TNY_MQTT_REFUSED, NULL, EVENT_WAIT_MS, &m);
+    assert_int_equal(m.reason, 135);
+    assert_string_equal(tny_mqtt_reason_text(m.reason), "not authorised");
+    tny_mqtt_message_release(&m);
+    until = now_us() + (int64_t)EVENT_WAIT_MS * 1000;
+    do {
+        sleep_ms(20);
+        tny_mqtt_stats_get(bad, &st);
+    } while (st.n_connect_failures < 3 && now_us() < until);
+    assert_true(st.n_connect_failures >= 3);
+    while (tny_mqtt_next_message(bad, &m) == 0) {
+        assert_int_not_equal(m.kind, TNY_MQTT_REFUSED);
+        tny_mqtt_message_release(&m);
+    }
     tny_mqtt_close(bad);
     tny_mqtt_close(c);
     broker_remove(&acl);

@@ -88,6 +88,11 @@ struct hub_service_options {
      * codes on (play_broker_uri); false: code issue is refused, naming
      * the setting.  Default true. */
     bool codes;
+    /* Issue 17, for tests: compare the model with a fresh load from the
+     * store after every command and result batch (model_check.h); the
+     * hub sets it from TNY_MODEL_CHECK=1 in its environment.  Default
+     * false. */
+    bool model_check;
 };
 
 /* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom,

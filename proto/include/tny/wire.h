@@ -42,6 +42,7 @@
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/format.h"
+#include "tny/result_schema.h"
 
 /* ---- limits --------------------------------------------------------- */
 
@@ -172,6 +173,36 @@ struct tny_wire_result {
     int32_t n_lots; /* CM-4: the table's lots, text lines */
     char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
 };
+
+/* One key of a wire result (tny/result_schema.h), players named by id:
+ * what tny/result_value.h is for struct tny_result, so a writer of wire
+ * results walks a game's keys and converts each kind of value once. */
+struct tny_wire_result_val {
+    bool present;   /* the wire result has the key (a writer emits it) */
+    bool flag;      /* FLAG */
+    int64_t number; /* NUMBER */
+    const char *id; /* PLAYER */
+    /* PER_PLAYER, POINTS (1/1200 TP units), ARMY: has[i] when entry i
+     * (players[i].player_id) has a value: per[i], or army[i] (ARMY). */
+    bool has[TNY_MAX_SEATS];
+    int64_t per[TNY_MAX_SEATS];
+    const char *army[TNY_MAX_SEATS];
+    int32_t n;                           /* PLAYERS, TEXTS: items */
+    const char *items[TNY_MAX_LOTS + 3]; /* PLAYERS' ids, TEXTS' lines */
+};
+
+/* Key k of r into *v (borrowing r's strings); present false when r does
+ * not have it.  A wire draw has no hq_diff; vp, ip and bp are present in
+ * every result of a game that has them. */
+void tny_wire_result_value_get(const struct tny_wire_result *r,
+                               enum tny_result_key k,
+                               struct tny_wire_result_val *v);
+
+/* Sets key k of r from v (the reverse of get; strings copied, an id
+ * longer than TNY_WIRE_ID_MAX cut): a per-player value goes to the
+ * entries i with v->has[i], which must exist (i < r->n_players). */
+void tny_wire_result_value_set(struct tny_wire_result *r, enum tny_result_key k,
+                               const struct tny_wire_result_val *v);
 
 /* Maps a wire result onto the table the hub assigned (ids -> seats, army
  * names -> format indices, units -> engine points) and validates it with

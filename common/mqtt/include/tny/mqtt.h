@@ -151,6 +151,10 @@ enum tny_mqtt_kind {
     TNY_MQTT_RECONNECTED, /* same, after a TNY_MQTT_LOST: republish your
                              retained state and resend unacknowledged work */
     TNY_MQTT_LOST,        /* connection lost; reconnecting in background */
+    TNY_MQTT_REFUSED,     /* the broker refused a connect attempt: reason
+                             (134 bad user name or password, 135 not
+                             authorised; tny_mqtt_reason_text); queued once
+                             per change of reason until a connect succeeds */
 };
 
 /* One queued event.  Value type owned by the caller after
@@ -303,6 +307,9 @@ bool tny_mqtt_is_connected(struct tny_mqtt *client);
 
 /* Copies the counters. */
 void tny_mqtt_stats_get(struct tny_mqtt *client, struct tny_mqtt_stats *out);
+
+/* The words of an MQTT v5 CONNACK refusal (135 -> "not authorised"). */
+const char *tny_mqtt_reason_text(int reason);
 
 /* The reconnect delay for attempt (0 = first retry): uniform in
  * [cap/2, cap] with cap = min(max_ms, min_ms * 2^attempt), drawn from rng.
