@@ -94,6 +94,34 @@ for name in agricola catan got-lcg2 netrunner-sss neuroshima-hex tantrix; do
         one_error_line 'unknown tiebreak "lott"'
 done
 
+# --- result-schema: the engine's result schema for the table page ---
+CASE="result-schema bad argument"
+run 2 result-schema --frob && one_error_line 'result-schema: unknown argument "--frob"'
+CASE=result-schema
+if run 0 result-schema; then
+    for k in '"game": "neuroshima-hex"' '"wire_game": "GAME_AGRICOLA"' '"name": "hq_diff"' \
+        '"kind": "per_player"' '"format": "xwing-2.0"'; do
+        grep -qF -- "$k" "$TMP/out" || fail "$CASE: no $k"
+    done
+    # a preset's range is the format's own: NH's HQ difference up to its
+    # hq_diff_max, Catan's VP up to its vp_max (tny_result_range)
+    cp "$TMP/out" "$TMP/schema.json"
+    for fk in 'neuroshima-hex hq_diff hq_diff_max' 'catan vp vp_max' 'tantrix scores score_max'; do
+        set -- $fk
+        hi=$(awk -v f="\"format\": \"$1\"," -v k="\"$2\": {" '
+            index($0, f) { inf = 1 } inf && index($0, k) { ink = 1 }
+            ink && /"hi":/ { gsub(/[^0-9-]/, ""); print; exit }' "$TMP/schema.json")
+        run 0 format "$1" || continue
+        want=$(grep -o "\"$3\": -\?[0-9]*" "$TMP/out" | head -n 1 | grep -o -- '-\?[0-9]*$')
+        [ -n "$hi" ] && [ "$hi" = "$want" ] || fail "$CASE: $1's $2 up to '$hi', the format's $3 is '$want'"
+    done
+fi
+CASE="result-schema --js"
+if run 0 result-schema --js; then
+    sed -n 2p "$TMP/out" | grep -q '^window.TOURNEY_RESULT_SCHEMA = {' || fail "$CASE: $(head -c 200 "$TMP/out")"
+    [ "$(tail -n 1 "$TMP/out")" = "};" ] || fail "$CASE: does not end with };"
+fi
+
 # --- bad event files: exit 3, one line naming the key ---
 n_bad=0
 for f in "$TESTS"/cases/bad/*.json; do

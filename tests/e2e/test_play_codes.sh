@@ -50,8 +50,15 @@ done
 
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
 hl_programs
+# The pages as the venue serves them, with this build's result schema
+# (install.sh may have run before the build: deploy/test.sh).
+WWW=$E2E_TMP/www
+mkdir -p "$WWW"
+cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
+cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
+"$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
 TWS=$(random_port)
-start_broker --tables 0 --organisers o1 --table-ws-port "$TWS" --http-dir "$OVL"
+start_broker --tables 0 --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
 grep -q "Opening websockets listen socket on port $TWS" "$BROKER_LOG" ||
     fail "the table-page listener is not up: $(tail -n 5 "$BROKER_LOG")"
 BASE=http://$BROKER_HOST:$TWS
