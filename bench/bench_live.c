@@ -33,7 +33,9 @@
  * publish the next; every minute one line: the hub's RSS, open fds, CPU
  * share, the ack p50 / p99 of that minute's results, the rounds finished
  * and their turnaround (last result acknowledged -> every table has the
- * next round).  What grows through a day shows here (issue 23).
+ * next round).  What grows through a day shows here (issue 23).  At the
+ * end, a fresh hub on the same database: its RSS and the turnaround of
+ * one more round it plays (the yardstick of what the data itself costs).
  *
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
  *                   [--presence-flood] [--tables N] [--players N]
@@ -1033,13 +1035,92 @@ static void soak_mean(const struct soak_round *r, int a, int b, double out[5])
         out[k] /= (double)(b - a);
 }
 
+/* (s) one round: C_TABLES results spread over soak_spread s (each once,
+ * RSS sampled about once a second into *r), every ack awaited, then close,
+ * pair and publish the next round from the console; r->turn is the last
+ * ack to every table holding the next round.  Ack latencies go to rlat
+ * (n_rlat) and, while there is room, to lat (*n_lat).  Dies when a result
+ * is not acknowledged or an assignment is missing. */
+static void soak_play_round(struct tny_rng *rng, struct soak_round *r,
+                            double *lat, int lat_cap, int *n_lat,
+                            long *sent_total, long *acked_total)
+{
+    const int first = C_FIRST, last = C_FIRST + C_TABLES - 1;
+    static double rlat[C_TABLES];
+    double at[C_TABLES];
+    memset(r, 0, sizeof(*r));
+    for (int t = 0; t < C_TABLES; t++) {
+        at[t] =
+            (double)tny_rng_below(rng, (uint64_t)soak_spread * 1000u) / 1000.0;
+        acked_at[first + t] = 0;
+        acked_status[first + t] = -1;
+    }
+    double start = now_s(), sample_at = start;
+    for (int sent = 0; sent < C_TABLES;) {
+        double now = now_s() - start;
+        for (int t = 0; t < C_TABLES; t++)
+            if (at[t] >= 0 && at[t] <= now) {
+                char key[32];
+                snprintf(key, sizeof(key), "s%d-%d", soak_round, t);
+                submit(first + t, key);
+                at[t] = -1;
+                sent++;
+                (*sent_total)++;
+            }
+        if (now_s() >= sample_at) { /* about once a second */
+            long kb;
+            long long tk;
+            int fd;
+            hub_usage(&kb, &fd, &tk);
+            if (kb > r->rss_max)
+                r->rss_max = kb;
+            if (!r->rss_mid && now >= soak_spread / 2.0)
+                r->rss_mid = kb;
+            sample_at = now_s() + 1.0;
+        }
+        pump(5);
+    }
+    wait_acks(first, last, 60);
+    double acked = 0;
+    int n_rlat = 0;
+    for (int d = first; d <= last; d++) {
+        if (acked_at[d] > acked)
+            acked = acked_at[d];
+        *acked_total += acked_status[d] == TNY_WIRE_ACK_ACCEPTED;
+        if (acked_at[d] > 0) {
+            double ms = (acked_at[d] - sent_at[d]) * 1000.0;
+            rlat[n_rlat++] = ms;
+            if (*n_lat < lat_cap)
+                lat[(*n_lat)++] = ms;
+        }
+    }
+    if (missing_acks(first, last)) {
+        fprintf(stderr, "(s) round %d: %d results not acknowledged\n",
+                soak_round, missing_acks(first, last));
+        check(false, "(s): a result sent and not acknowledged");
+    }
+    qsort(rlat, (size_t)n_rlat, sizeof(double), cmp_double);
+    r->p50 = pct(rlat, n_rlat, 50);
+    r->p99 = pct(rlat, n_rlat, 99);
+    (void)console(TNY_WIRE_CMD_CLOSE_ROUND, "soak", soak_round);
+    (void)console(TNY_WIRE_CMD_PAIR_ROUND, "soak", 0);
+    (void)console(TNY_WIRE_CMD_PUBLISH_ROUND, "soak", soak_round + 1);
+    double all = wait_assignments(first, last, soak_round + 1, 60);
+    if (all == 0)
+        die("(s) the next round's assignments did not all arrive");
+    soak_round++;
+    r->turn = all - acked;
+    if (!r->rss_mid) /* a spread under a second */
+        r->rss_mid = r->rss_max;
+}
+
 static void bench_soak(void)
 {
     const int first = C_FIRST, last = C_FIRST + C_TABLES - 1;
     const double end = now_s() + soak_minutes * 60.0;
     const long hz = sysconf(_SC_CLK_TCK);
-    static double lat[C_TABLES * 64], rlat[C_TABLES];
-    static struct soak_round rs[SOAK_MAX_ROUNDS];
+    static double lat[C_TABLES * 64];
+    static struct soak_round rs[SOAK_MAX_ROUNDS + 1];
     double turn[64];
     int n_lat = 0, n_turn = 0, minute = 0, n_rs = 0;
     long rss, rss_max = 0, sent_total = 0, acked_total = 0;
@@ -1057,78 +1138,14 @@ static void bench_soak(void)
     if (wait_assignments(first, last, 1, 30) == 0)
         die("(s) round 1 assignments missing");
     while (now_s() < end && n_rs < SOAK_MAX_ROUNDS) {
-        /* The round: 500 results over soak_spread s, each once. */
-        double at[C_TABLES];
         struct soak_round *r = &rs[n_rs];
-        memset(r, 0, sizeof(*r));
-        for (int t = 0; t < C_TABLES; t++) {
-            at[t] = (double)tny_rng_below(&rng, (uint64_t)soak_spread * 1000u) /
-                    1000.0;
-            acked_at[first + t] = 0;
-            acked_status[first + t] = -1;
-        }
-        double start = now_s(), sample_at = start;
-        for (int sent = 0; sent < C_TABLES;) {
-            double now = now_s() - start;
-            for (int t = 0; t < C_TABLES; t++)
-                if (at[t] >= 0 && at[t] <= now) {
-                    char key[32];
-                    snprintf(key, sizeof(key), "s%d-%d", soak_round, t);
-                    submit(first + t, key);
-                    at[t] = -1;
-                    sent++;
-                    sent_total++;
-                }
-            if (now_s() >= sample_at) { /* about once a second */
-                long kb;
-                long long tk;
-                int fd;
-                hub_usage(&kb, &fd, &tk);
-                if (kb > r->rss_max)
-                    r->rss_max = kb;
-                if (!r->rss_mid && now >= soak_spread / 2.0)
-                    r->rss_mid = kb;
-                sample_at = now_s() + 1.0;
-            }
-            pump(5);
-        }
-        wait_acks(first, last, 60);
-        double acked = 0;
-        int n_rlat = 0;
-        for (int d = first; d <= last; d++) {
-            if (acked_at[d] > acked)
-                acked = acked_at[d];
-            acked_total += acked_status[d] == TNY_WIRE_ACK_ACCEPTED;
-            if (acked_at[d] > 0) {
-                double ms = (acked_at[d] - sent_at[d]) * 1000.0;
-                rlat[n_rlat++] = ms;
-                if (n_lat < (int)(sizeof(lat) / sizeof(lat[0])))
-                    lat[n_lat++] = ms;
-            }
-        }
-        if (missing_acks(first, last)) {
-            fprintf(stderr, "(s) round %d: %d results not acknowledged\n",
-                    soak_round, missing_acks(first, last));
-            check(false, "(s): a result sent and not acknowledged");
-        }
-        qsort(rlat, (size_t)n_rlat, sizeof(double), cmp_double);
-        r->p50 = pct(rlat, n_rlat, 50);
-        r->p99 = pct(rlat, n_rlat, 99);
-        (void)console(TNY_WIRE_CMD_CLOSE_ROUND, "soak", soak_round);
-        (void)console(TNY_WIRE_CMD_PAIR_ROUND, "soak", 0);
-        (void)console(TNY_WIRE_CMD_PUBLISH_ROUND, "soak", soak_round + 1);
-        double all = wait_assignments(first, last, soak_round + 1, 60);
-        if (all == 0)
-            die("(s) the next round's assignments did not all arrive");
-        soak_round++;
-        r->turn = all - acked;
-        if (!r->rss_mid) /* a spread under a second */
-            r->rss_mid = r->rss_max;
+        soak_play_round(&rng, r, lat, (int)(sizeof(lat) / sizeof(lat[0])),
+                        &n_lat, &sent_total, &acked_total);
         if (r->rss_max > rss_max)
             rss_max = r->rss_max;
         n_rs++;
         if (n_turn < 64)
-            turn[n_turn++] = all - acked;
+            turn[n_turn++] = r->turn;
         if (now_s() - minute_at >= 60.0 || now_s() >= end) {
             double wall = now_s() - minute_at;
             hub_usage(&rss, &fds, &ticks);
@@ -1181,6 +1198,20 @@ static void bench_soak(void)
            "%d fds\n",
            fresh / 1024.0, fds);
     check(hub_online && fresh > 0, "(s): the fresh hub's RSS");
+    /* The turnaround's yardstick: one more round played by the fresh hub
+     * (what the data itself costs a round, without the day behind it). */
+    struct soak_round fr;
+    static double fresh_lat[C_TABLES];
+    int n_fresh_lat = 0;
+    long fresh_sent = 0, fresh_acked = 0;
+    int fresh_round = soak_round;
+    soak_play_round(&rng, &fr, fresh_lat, C_TABLES, &n_fresh_lat, &fresh_sent,
+                    &fresh_acked);
+    printf("(s) the fresh hub plays round %d: turnaround %.2f s, ack p50 "
+           "%.2f ms, p99 %.2f ms; %ld sent, %ld acknowledged accepted\n",
+           fresh_round, fr.turn, fr.p50, fr.p99, fresh_sent, fresh_acked);
+    check(fresh_sent == C_TABLES && fresh_acked == fresh_sent && fr.turn > 0,
+          "(s): the fresh hub's round");
     if (n_rs < 2)
         return;
     /* First rounds (after round 1, which warms up) against the last: a
@@ -1192,11 +1223,13 @@ static void bench_soak(void)
     printf("(s) summary: rounds %d-%d against %d-%d: rss %.1f -> %.1f MB "
            "(max %.1f -> %.1f), turnaround %.2f -> %.2f s, ack p50 %.2f -> "
            "%.2f ms, p99 %.2f -> %.2f ms; last rounds' rss / fresh hub's "
-           "%.1f MB = %.2f; idle / fresh = %.2f\n",
+           "%.1f MB = %.2f; idle / fresh = %.2f; last rounds' turnaround / "
+           "the fresh hub's %.2f s = %.2f\n",
            2, 1 + k, n_rs - k + 1, n_rs, f[0], l[0], f[1], l[1], f[2], l[2],
            f[3], l[3], f[4], l[4], fresh / 1024.0,
            fresh > 0 ? l[0] / (fresh / 1024.0) : 0.0,
-           fresh > 0 ? (double)idle / (double)fresh : 0.0);
+           fresh > 0 ? (double)idle / (double)fresh : 0.0, fr.turn,
+           fr.turn > 0 ? l[2] / fr.turn : 0.0);
 }
 
 /* The disk's fdatasync latency: 400 in-place 4 KiB writes at 100/s. */
@@ -1274,7 +1307,13 @@ int main(int argc, char **argv)
     }
     if (access(hub_bin, X_OK) != 0)
         die("hub binary not found (give its path as the argument)");
-    snprintf(tmp, sizeof(tmp), "/tmp/tny-bench-live-XXXXXX");
+    /* TMPDIR chooses the disk the database, the broker's files and the
+     * disk probe are on (e.g. a tmpfs, to take a shared disk's write
+     * stalls out of a soak). */
+    const char *tmpdir = getenv("TMPDIR");
+    if (snprintf(tmp, sizeof(tmp), "%s/tny-bench-live-XXXXXX",
+                 tmpdir && *tmpdir ? tmpdir : "/tmp") >= (int)sizeof(tmp))
+        die("TMPDIR: too long (at most 41 bytes)");
     if (!mkdtemp(tmp))
         die("mkdtemp");
     print_load("before");

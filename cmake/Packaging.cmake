@@ -128,6 +128,13 @@ if(TARGET tourney-hub)
         if(NOT rc EQUAL 0)
             message(FATAL_ERROR \"the pages' catalogues (po/tourney-pages) could not be converted: run deploy/overlays/install.sh first\")
         endif()
+        # play.html's result forms: the engine's result schema (issue 20)
+        execute_process(COMMAND \"$<TARGET_FILE:tourney>\" result-schema --js
+                        OUTPUT_FILE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/tourney/www/vendor/result-schema.js\"
+                        RESULT_VARIABLE rc)
+        if(NOT rc EQUAL 0)
+            message(FATAL_ERROR \"tourney result-schema --js failed: play.html has no result form\")
+        endif()
         " COMPONENT hub)
     # NTP for the venue's Pis (docs/protocol.md "Time sync"); chrony is
     # recommended, the file is inert without it.

@@ -1,5 +1,6 @@
-/* hub_loop.c - the hub's one thread that owns state: poll() on the MQTT
- * adapter's wakeup fd, a signal pipe and a timer; every received message
+/* hub_loop.c - the hub's one thread that owns state: its loop (tny/loop.h)
+ * polls the MQTT adapter's wakeup fd, a signal pipe and the feed thread's,
+ * and runs the timers registered below; every received message
  * goes through the service, and everything the service appends is
  * published here, with its return code checked.
  *
@@ -63,7 +64,12 @@
  * LEASE_PROBATION_MS, or nothing when the lease names a pid of this host
  * that is gone.
  *
- * Timers (retries, the feed interval, checkpoints, poll timeouts) run on
+ * The loop is tny/loop.h's (poll and timers, as redis's ae.c): each part
+ * of this file registers the timers it needs and arms them when it has
+ * work later (the retry, the feed interval, malloc_trim, the round
+ * clocks' deadlines, the checkpoint, the presence flush, the lease's
+ * probation, the store alarm's probe, the republish's and the feed
+ * build's next steps); the loop sleeps until the earliest.  Timers run on
  * CLOCK_MONOTONIC; the service gets the wall clock as its `now`, because
  * what it does with it is published (docs/architecture.md "Clocks").
  *
@@ -89,11 +95,12 @@
 #include "hub/service.h"
 #include "hub/store_alarm.h"
 #include "store.h"
+#include "tny/loop.h"
 #include "tny/mqtt.h"
 #include "tny/wire.h"
 
 #define RETRY_MS 250
-/* malloc_trim at most this often (struct loop's trim_due) */
+/* malloc_trim at most this often (struct loop's t_trim) */
 #define HUB_TRIM_MS 1000
 /* Bound of the messages waiting for a retry; beyond it the oldest
  * non-retained ones are dropped (tables and consoles resend) and logged. */
@@ -147,17 +154,29 @@ struct loop {
      * NULL: play_broker_uri not set). */
     struct tny_mqtt *play;
     struct queue pending, inflight;
-    int64_t next_retry_ms;
+    /* The loop (poll and timers) and the timers of this file's parts,
+     * each armed by the part that has work later (tny/timers.h ids). */
+    struct tny_loop *ev;
+    int32_t t_retry;     /* pending publishes again (RETRY_MS) */
+    int32_t t_feed;      /* the next feed build (feed_interval_ms) */
+    int32_t t_slice;     /* the next slice of a feed build */
+    int32_t t_republish; /* the republish's next step */
+    int32_t t_trim;      /* malloc_trim (issue 23, below) */
+    int32_t t_clock;     /* the service's next round clock deadline */
+    int32_t t_ckpt;      /* the checkpoint, every checkpoint_interval_s */
+    int32_t t_presence;  /* the presence flush (HUB_PRESENCE_FLUSH_MS) */
+    int32_t t_lease;     /* the lease's probation ends (lease_until_ms) */
+    int32_t t_alarm;     /* the store alarm's next probe */
     int64_t next_feed_ms;
-    bool feed_due;
+    bool feed_due; /* a feed build waits (at next_feed_ms) */
     /* Issue 23: a console command and a feed build each hold copies of a
      * whole event for a moment (they grow with its rounds); glibc keeps
      * the freed pages of every such peak (the hub grew 1.7 MB a round
-     * past a fresh hub on the same database).  trim_due: memory was
-     * freed since the last malloc_trim, which runs at most once per
-     * HUB_TRIM_MS and gives those pages back to the system. */
-    bool trim_due;
+     * past a fresh hub on the same database).  t_trim is armed when
+     * memory was freed; malloc_trim runs at most once per HUB_TRIM_MS
+     * (next_trim_ms) and gives those pages back to the system. */
     int64_t next_trim_ms;
+    int64_t next_presence_ms; /* the presence flush, at most this often */
     bool connected;
     bool republishing; /* a republish is under way (republish_step) */
     /* Builds the feed off this thread (NULL: built here, in turns). */
@@ -222,7 +241,51 @@ static int64_t mono_us(void)
  * clock stepped while the hub runs moves none of them (issue 23). */
 static int64_t mono_ms(void)
 {
-    return mono_us() / 1000;
+    return tny_loop_now_ms();
+}
+
+static struct tny_timers *timers(struct loop *l)
+{
+    return tny_loop_timers(l->ev);
+}
+
+/* Pending publishes go again RETRY_MS from now (unless already due). */
+static void retry_soon(struct loop *l)
+{
+    (void)tny_timers_arm_by(timers(l), l->t_retry, mono_ms() + RETRY_MS);
+}
+
+/* The feed's timer follows its state: due, not while a republish is
+ * under way (it ends by asking for every feed) nor while the feed
+ * thread builds (its descriptor wakes the loop: feed_done). */
+static void feed_rearm(struct loop *l)
+{
+    if (l->feed_due && !l->republishing &&
+        !(l->feeder && hub_feed_thread_busy(l->feeder)))
+        (void)tny_timers_arm_by(timers(l), l->t_feed, l->next_feed_ms);
+    else
+        tny_timers_disarm(timers(l), l->t_feed);
+}
+
+static void feed_soon(struct loop *l)
+{
+    l->feed_due = true;
+    feed_rearm(l);
+}
+
+/* Memory was freed: malloc_trim, at most once per HUB_TRIM_MS. */
+static void trim_soon(struct loop *l)
+{
+    int64_t now = mono_ms();
+    (void)tny_timers_arm_by(timers(l), l->t_trim,
+                            l->next_trim_ms > now ? l->next_trim_ms : now);
+}
+
+/* The service's state changed: its round clocks' next deadline may have
+ * too (on_clock looks again at once). */
+static void clock_recheck(struct loop *l)
+{
+    (void)tny_timers_arm_by(timers(l), l->t_clock, mono_ms());
 }
 
 static int64_t wall_ms(void)
@@ -387,8 +450,7 @@ static void publish(struct loop *l, struct hub_msg *m)
         free(m->payload);
         memset(m, 0, sizeof(*m));
     }
-    if (!l->next_retry_ms)
-        l->next_retry_ms = mono_ms() + RETRY_MS;
+    retry_soon(l);
 }
 
 /* Publishes what the service appended, but no feed document equal to
@@ -410,7 +472,7 @@ static void retry_pending(struct loop *l)
 {
     struct queue q = l->pending;
     memset(&l->pending, 0, sizeof(l->pending));
-    l->next_retry_ms = 0;
+    tny_timers_disarm(timers(l), l->t_retry);
     for (int32_t i = 0; i < q.n; i++)
         publish(l, &q.items[i].m);
     free(q.items);
@@ -436,8 +498,7 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
         }
         if (queue_push(&l->pending, &m, 0) < 0)
             free(m.payload);
-        if (!l->next_retry_ms)
-            l->next_retry_ms = mono_ms() + RETRY_MS;
+        retry_soon(l);
         return;
     }
 }
@@ -471,6 +532,12 @@ static void publish_store_status(struct loop *l)
 static void store_alarm_changed(struct loop *l,
                                 enum hub_store_alarm_change change)
 {
+    /* While raised, the alarm probes the database every
+     * HUB_STORE_PROBE_MS (on_alarm). */
+    if (l->alarm.raised)
+        (void)tny_timers_arm_by(timers(l), l->t_alarm, l->alarm.next_probe_ms);
+    else
+        tny_timers_disarm(timers(l), l->t_alarm);
     if (change == HUB_STORE_ALARM_SAME)
         return;
     publish_store_status(l);
@@ -483,13 +550,35 @@ static void store_alarm_changed(struct loop *l,
     }
 }
 
-/* After a call that may have written: did the database stop (or start
- * again) taking writes?  True while it takes none. */
-static bool store_failing(struct loop *l)
+/* After a call that may have written: rc (or the outbox's store_rc) is
+ * TNY_ESTORE when the storage failed it (issue 18: a refusal has another
+ * code), which raises the store alarm.  True when it did. */
+static bool store_failed(struct loop *l, int rc, const struct hub_outbox *ob,
+                         const struct tny_diag *diag)
 {
-    store_alarm_changed(l,
-                        hub_store_alarm_check(&l->alarm, l->store, mono_ms()));
-    return l->alarm.raised;
+    if (rc != TNY_ESTORE && (!ob || ob->store_rc != TNY_ESTORE))
+        return false;
+    store_alarm_changed(
+        l, hub_store_alarm_failed(&l->alarm, l->store, diag, mono_ms()));
+    return true;
+}
+
+/* The lease's probation: serving LEASE_PROBATION_MS from now unless
+ * the lease's holder takes the login back (on_lease). */
+static void lease_wait(struct loop *l)
+{
+    l->lease_until_ms = mono_ms() + LEASE_PROBATION_MS;
+    (void)tny_timers_arm(timers(l), l->t_lease, l->lease_until_ms);
+}
+
+/* Republishes the retained state in steps between received messages
+ * (republish_step, one a turn: on_republish). */
+static void republish_begin(struct loop *l)
+{
+    hub_service_republish_begin(l->svc);
+    l->republishing = true;
+    (void)tny_timers_arm(timers(l), l->t_republish, mono_ms());
+    feed_rearm(l);
 }
 
 static void on_connected(struct loop *l, bool again)
@@ -516,14 +605,12 @@ static void on_connected(struct loop *l, bool again)
         /* lease_seen starts serving; should our lease not come back (a
          * broker that drops it), the hub serves after the probation. */
         if (l->lease_state == LEASE_PROBING)
-            l->lease_until_ms = mono_ms() + LEASE_PROBATION_MS;
+            lease_wait(l);
         return;
     }
     retry_pending(l);
     publish_store_status(l);
-    /* Built in steps between received messages (republish_step). */
-    hub_service_republish_begin(l->svc);
-    l->republishing = true;
+    republish_begin(l);
 }
 
 static void dispatch(struct loop *l, struct tny_mqtt_message *ev);
@@ -568,8 +655,7 @@ static void lease_take(struct loop *l)
     if (l->connected) { /* else on_connected does it */
         retry_pending(l);
         publish_store_status(l);
-        hub_service_republish_begin(l->svc);
-        l->republishing = true;
+        republish_begin(l);
     }
     struct tny_mqtt_message *held = l->held;
     int32_t n = l->n_held;
@@ -626,7 +712,7 @@ static void lease_seen(struct loop *l, const struct tny_mqtt_message *ev)
         return;
     }
     l->lease_state = LEASE_WAITING;
-    l->lease_until_ms = mono_ms() + LEASE_PROBATION_MS;
+    lease_wait(l);
     HUB_LOG(HUB_LOG_INFO,
             "broker login %s: the lease names another tourney-hub (%s); "
             "waiting %d ms for it to take the connection back",
@@ -650,8 +736,8 @@ static void republish_step(struct loop *l)
     publish_outbox(l, &ob);
     if (done) {
         l->republishing = false;
-        l->feed_due = true; /* every feed, one event per turn */
         l->next_feed_ms = 0;
+        feed_soon(l); /* every feed, one event per turn */
         HUB_LOG(HUB_LOG_INFO, "retained state republished");
     }
 }
@@ -663,7 +749,7 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
     hub_outbox_init(&ob);
     int rc = hub_service_handle(l->svc, ev->topic, ev->payload, ev->len,
                                 wall_ms(), &ob, &diag);
-    bool failing = store_failing(l);
+    bool failing = store_failed(l, rc, &ob, &diag);
     if (rc < 0) {
         /* Nothing was answered: the peer resends (tables, consoles).  A
          * database that takes no writes was reported once (the alarm). */
@@ -674,8 +760,13 @@ static void on_message(struct loop *l, const struct tny_mqtt_message *ev)
         return;
     }
     publish_outbox(l, &ob);
-    l->feed_due = true;
-    l->trim_due = true;
+    feed_soon(l);
+    trim_soon(l);
+    clock_recheck(l);
+    if (hub_service_presence_waiting(l->svc) > 0) /* at most once a flush */
+        (void)tny_timers_arm_by(
+            timers(l), l->t_presence,
+            l->next_presence_ms > mono_ms() ? l->next_presence_ms : mono_ms());
 }
 
 /* Answers a time sync request (docs/protocol.md "Time sync") at once, outside
@@ -736,14 +827,15 @@ static void flush_batch(struct loop *l)
             l->batch[i].device, l->batch[i].ev.payload, l->batch[i].ev.len};
     hub_outbox_init(&ob);
     int rc = hub_service_on_results(l->svc, n, msgs, wall_ms(), &ob, &diag);
-    bool failing = store_failing(l);
+    bool failing = store_failed(l, rc, &ob, &diag);
     if (rc < 0) /* those without an ack resend */
         HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
                 "results not all handled (%d in batch): %s", (int)n,
                 diag.msg[0] ? diag.msg : tny_strerror(rc));
     int64_t done_us = mono_us();
     publish_outbox(l, &ob);
-    l->feed_due = true;
+    feed_soon(l);
+    clock_recheck(l);
     /* The result trace (log_level debug; bench_live reads it): each
      * stage's end on CLOCK_MONOTONIC, microseconds.  rx: the adapter took
      * it from Paho; queued: in the fair queue; batch: its batch began;
@@ -848,11 +940,12 @@ static void flush_presence(struct loop *l)
     if (l->alarm.raised || hub_service_presence_waiting(l->svc) == 0)
         return;
     int rc = hub_service_presence_flush(l->svc, &diag);
-    bool failing = store_failing(l);
+    bool failing = store_failed(l, rc, NULL, &diag);
     if (rc < 0)
         HUB_LOG(failing ? HUB_LOG_DEBUG : HUB_LOG_ERROR,
                 "presence not written (%d devices): %s",
                 (int)hub_service_presence_waiting(l->svc), diag.msg);
+    clock_recheck(l);
 }
 
 /* Reads the adapter's queue until it is empty: results wait in the fair
@@ -977,6 +1070,7 @@ static void flush_feed(struct loop *l, bool all)
             HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", tny_strerror(rc));
         l->feed_due = false;
         l->next_feed_ms = mono + interval;
+        feed_rearm(l);
         return;
     }
     hub_outbox_init(&ob);
@@ -989,6 +1083,7 @@ static void flush_feed(struct loop *l, bool all)
     publish_outbox(l, &ob);
     l->feed_due = more;
     l->next_feed_ms = more ? mono : mono + interval;
+    feed_rearm(l);
 }
 
 /* Publishes the next slice of the feed build in l->feed_out; true while
@@ -1024,8 +1119,9 @@ static void feed_done(struct loop *l)
     if (!hub_feed_thread_take(l->feeder, &l->feed_out))
         return;
     l->feed_at = 0;
-    l->feed_due = true; /* flush_feed looks for the next dirty event */
-    l->trim_due = true;
+    (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
+    feed_soon(l); /* flush_feed looks for the next dirty event */
+    trim_soon(l);
 }
 
 /* Publishes hub/state offline and waits (up to 2 s) for the broker's
@@ -1047,9 +1143,7 @@ static void say_offline(struct loop *l)
     }
     int64_t until = mono_ms() + 2000;
     while (mono_ms() < until) {
-        struct pollfd p = {.fd = tny_mqtt_wakeup_fd(l->mqtt), .events = POLLIN};
-        if (poll(&p, 1, 100) < 0 && errno != EINTR)
-            break;
+        (void)tny_loop_wait_fd(tny_mqtt_wakeup_fd(l->mqtt), 100);
         struct tny_mqtt_message ev;
         while (tny_mqtt_next_message(l->mqtt, &ev) == 0) {
             bool done = ev.kind == TNY_MQTT_DELIVERED && ev.token == token;
@@ -1194,6 +1288,165 @@ static int open_play(struct loop *l, struct tny_diag *diag)
     return tny_mqtt_open(&o, &l->play, diag);
 }
 
+/* ---- The timers' callbacks: each part's work when its deadline came ---- */
+
+static void on_retry(void *ctx, int32_t id, int64_t now)
+{
+    (void)id;
+    (void)now;
+    retry_pending(ctx);
+}
+
+/* The next feed build, unless a republish or a build is under way
+ * (feed_rearm arms it again after them). */
+static void on_feed(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    (void)id;
+    (void)now;
+    if (l->feed_due && !l->republishing)
+        flush_feed(l, false);
+}
+
+/* The next FEED_SLICE documents of a finished build, one slice a turn. */
+static void on_slice(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    if (l->feed_out.n > 0 && !feed_slice(l, FEED_SLICE))
+        feed_done(l); /* a build that waited for this one */
+    if (l->feed_out.n > 0)
+        (void)tny_timers_arm(timers(l), id, now);
+}
+
+static void on_republish(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    if (!l->republishing)
+        return;
+    republish_step(l);
+    if (l->republishing)
+        (void)tny_timers_arm(timers(l), id, now);
+}
+
+static void on_trim(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    (void)id;
+    (void)malloc_trim(0);
+    l->next_trim_ms = now + HUB_TRIM_MS;
+}
+
+/* The service's tick works in wall time (a round clock's deadline is a
+ * wall instant, as the tables show it); its next deadline becomes a delay
+ * from now on the monotonic clock (at most 60 s: it looks again then). */
+static void on_clock(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    int64_t wall = wall_ms(), next = INT64_MAX;
+    hub_service_tick(l->svc, wall, &next);
+    if (next != INT64_MAX)
+        (void)tny_timers_arm(timers(l), id,
+                             now + (next <= wall          ? 0
+                                    : next - wall > 60000 ? 60000
+                                                          : next - wall));
+}
+
+/* Results committed since the last checkpoint go into the database file
+ * (on the store's thread; no ack waits). */
+static void on_checkpoint(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    (void)hub_store_checkpoint_soon(l->store);
+    (void)tny_timers_arm(
+        timers(l), id,
+        now + (int64_t)l->cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000);
+}
+
+static void on_presence(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    flush_presence(l);
+    l->next_presence_ms = now + HUB_PRESENCE_FLUSH_MS;
+    if (hub_service_presence_waiting(l->svc) > 0) /* not written: later */
+        (void)tny_timers_arm(timers(l), id, l->next_presence_ms);
+}
+
+/* The probation ended without the lease's holder taking the login back. */
+static void on_lease(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    (void)id;
+    if ((l->lease_state == LEASE_WAITING || l->lease_state == LEASE_PROBING) &&
+        l->connected && l->lease_until_ms > 0 && now >= l->lease_until_ms)
+        lease_take(l);
+}
+
+static void on_alarm(void *ctx, int32_t id, int64_t now)
+{
+    struct loop *l = ctx;
+    (void)id;
+    store_alarm_changed(l, hub_store_alarm_probe(&l->alarm, l->store, now));
+}
+
+/* Every turn, after poll: the adapters' queues (their descriptors are
+ * readable while they hold anything), then a finished feed build. */
+static void after_poll(void *ctx, int64_t now)
+{
+    struct loop *l = ctx;
+    (void)now;
+    if (sig_seen) {
+        tny_loop_stop(l->ev);
+        return;
+    }
+    play_drain(l);
+    drain(l);
+    if (l->lease_state == LEASE_REFUSED) {
+        tny_loop_stop(l->ev);
+        return;
+    }
+    if (l->feeder)
+        feed_done(l);
+    feed_rearm(l); /* the feed thread may have finished */
+}
+
+/* The loop: the descriptors that wake it (the adapters' queues, the
+ * signal pipe, the feed thread's builds) and the timers of the parts. */
+static int loop_open(struct loop *l, struct tny_diag *diag)
+{
+    int rc;
+    if ((rc = tny_loop_new(&l->ev)) < 0)
+        return tny_diag_set(diag, rc, "out of memory");
+    struct tny_loop *ev = l->ev;
+    struct tny_timers *tm = timers(l);
+    if ((rc = tny_loop_watch(ev, tny_mqtt_wakeup_fd(l->mqtt), POLLIN, NULL,
+                             NULL)) < 0 ||
+        (rc = tny_loop_watch(ev, sig_pipe[0], POLLIN, NULL, NULL)) < 0 ||
+        (rc = tny_loop_watch(ev, l->feeder ? hub_feed_thread_fd(l->feeder) : -1,
+                             POLLIN, NULL, NULL)) < 0 ||
+        (rc = tny_loop_watch(ev, l->play ? tny_mqtt_wakeup_fd(l->play) : -1,
+                             POLLIN, NULL, NULL)) < 0)
+        return tny_diag_set(diag, rc, "too many descriptors");
+    tny_loop_set_hooks(ev, NULL, after_poll, l);
+    if ((l->t_retry = tny_timers_add(tm, on_retry, l)) < 0 ||
+        (l->t_feed = tny_timers_add(tm, on_feed, l)) < 0 ||
+        (l->t_slice = tny_timers_add(tm, on_slice, l)) < 0 ||
+        (l->t_republish = tny_timers_add(tm, on_republish, l)) < 0 ||
+        (l->t_trim = tny_timers_add(tm, on_trim, l)) < 0 ||
+        (l->t_clock = tny_timers_add(tm, on_clock, l)) < 0 ||
+        (l->t_ckpt = tny_timers_add(tm, on_checkpoint, l)) < 0 ||
+        (l->t_presence = tny_timers_add(tm, on_presence, l)) < 0 ||
+        (l->t_lease = tny_timers_add(tm, on_lease, l)) < 0 ||
+        (l->t_alarm = tny_timers_add(tm, on_alarm, l)) < 0)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    int64_t now = mono_ms();
+    l->next_presence_ms = now + HUB_PRESENCE_FLUSH_MS;
+    clock_recheck(l); /* the round clocks running at start */
+    (void)tny_timers_arm(
+        tm, l->t_ckpt,
+        now + (int64_t)l->cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000);
+    return TNY_OK;
+}
+
 int hub_run(const struct hub_config *cfg)
 {
     struct loop l;
@@ -1242,6 +1495,8 @@ int hub_run(const struct hub_config *cfg)
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
     so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
     so.codes = cfg->v[HUB_CFG_PLAY_BROKER_URI].text[0] != '\0';
+    const char *check = getenv("TNY_MODEL_CHECK"); /* the tests' check */
+    so.model_check = check && strcmp(check, "1") == 0;
     if (hub_service_new(l.store, &so, &l.svc, &diag) < 0) {
         HUB_LOG(HUB_LOG_ERROR, "database %s: %s", cfg->v[HUB_CFG_DATABASE].text,
                 diag.msg);
@@ -1276,104 +1531,22 @@ int hub_run(const struct hub_config *cfg)
             cfg->v[HUB_CFG_DATABASE].text, cfg->v[HUB_CFG_BROKER_URI].text,
             cfg->v[HUB_CFG_USERNAME].text);
 
-    const int64_t ckpt_every =
-        (int64_t)cfg->v[HUB_CFG_CHECKPOINT_INTERVAL_S].number * 1000;
-    int64_t next_ckpt = mono_ms() + ckpt_every;
-    int64_t next_presence = mono_ms() + HUB_PRESENCE_FLUSH_MS;
-    while (!sig_seen) {
-        /* The service's tick works in wall time (a round clock's deadline
-         * is a wall instant, as the tables show it); its next deadline
-         * becomes a delay from now on the monotonic clock. */
-        int64_t wall = wall_ms(), now = mono_ms();
-        int64_t service_next = INT64_MAX, next_tick = INT64_MAX;
-        hub_service_tick(l.svc, wall, &service_next);
-        if (service_next != INT64_MAX) /* poll waits at most 60 s anyway */
-            next_tick =
-                now + (service_next <= wall          ? 0
-                       : service_next - wall > 60000 ? 60000
-                                                     : service_next - wall);
-        if (now >= next_ckpt) {
-            /* Results committed since the last checkpoint go into the
-             * database file (on the store's thread; no ack waits). */
-            (void)hub_store_checkpoint_soon(l.store);
-            next_ckpt = now + ckpt_every;
-        }
-        if (next_ckpt < next_tick)
-            next_tick = next_ckpt;
-        if (l.trim_due && now >= l.next_trim_ms) {
-            (void)malloc_trim(0);
-            l.trim_due = false;
-            l.next_trim_ms = now + HUB_TRIM_MS;
-        }
-        if (l.trim_due && l.next_trim_ms < next_tick)
-            next_tick = l.next_trim_ms;
-        if (now >= next_presence) {
-            flush_presence(&l);
-            next_presence = now + HUB_PRESENCE_FLUSH_MS;
-        }
-        if (hub_service_presence_waiting(l.svc) > 0 &&
-            next_presence < next_tick)
-            next_tick = next_presence;
-        bool lease_timer = (l.lease_state == LEASE_WAITING ||
-                            l.lease_state == LEASE_PROBING) &&
-                           l.connected && l.lease_until_ms > 0;
-        if (lease_timer && l.lease_until_ms < next_tick)
-            next_tick = l.lease_until_ms;
-        int64_t wake = l.republishing || l.feed_out.n > 0 ? now : next_tick;
-        if (l.next_retry_ms && l.next_retry_ms < wake)
-            wake = l.next_retry_ms;
-        if (l.alarm.raised && l.alarm.next_probe_ms < wake)
-            wake = l.alarm.next_probe_ms;
-        bool feeding = l.feeder && hub_feed_thread_busy(l.feeder);
-        if (l.feed_due && !feeding && l.next_feed_ms < wake)
-            wake = l.next_feed_ms;
-        int timeout = -1;
-        if (wake != INT64_MAX)
-            timeout = wake <= now
-                          ? 0
-                          : (int)(wake - now > 60000 ? 60000 : wake - now);
-        else
-            timeout = 60000;
-        struct pollfd p[4] = {
-            {.fd = tny_mqtt_wakeup_fd(l.mqtt), .events = POLLIN},
-            {.fd = sig_pipe[0], .events = POLLIN},
-            {.fd = l.feeder ? hub_feed_thread_fd(l.feeder) : -1,
-             .events = POLLIN},
-            {.fd = l.play ? tny_mqtt_wakeup_fd(l.play) : -1, .events = POLLIN}};
-        if (poll(p, 4, timeout) < 0 && errno != EINTR) {
-            HUB_LOG(HUB_LOG_ERROR, "poll: %s", strerror(errno));
-            break;
-        }
-        if (sig_seen)
-            break;
-        play_drain(&l);
-        drain(&l);
-        if (l.lease_state == LEASE_REFUSED)
-            goto out; /* nothing more published: the login is another's */
-        if ((l.lease_state == LEASE_WAITING ||
-             l.lease_state == LEASE_PROBING) &&
-            l.connected && l.lease_until_ms > 0 &&
-            mono_ms() >= l.lease_until_ms)
-            lease_take(&l);
-        if (l.feeder && (p[2].revents || l.feed_out.n == 0))
-            feed_done(&l);
-        if (l.feed_out.n > 0 && !feed_slice(&l, FEED_SLICE))
-            feed_done(&l); /* a build that waited for this one */
-        now = mono_ms();
-        store_alarm_changed(&l, hub_store_alarm_probe(&l.alarm, l.store, now));
-        if (l.next_retry_ms && now >= l.next_retry_ms)
-            retry_pending(&l);
-        if (l.republishing)
-            republish_step(&l);
-        else if (l.feed_due && now >= l.next_feed_ms)
-            flush_feed(&l, false);
+    if (loop_open(&l, &diag) < 0) {
+        HUB_LOG(HUB_LOG_ERROR, "loop: %s", diag.msg);
+        goto out;
     }
+    while (!sig_seen && !tny_loop_stopped(l.ev)) {
+        if (tny_loop_once(l.ev, 60000, &diag) < 0) {
+            HUB_LOG(HUB_LOG_ERROR, "%s", diag.msg);
+            break;
+        }
+    }
+    if (l.lease_state == LEASE_REFUSED)
+        goto out; /* nothing more published: the login is another's */
     HUB_LOG(HUB_LOG_INFO, "shutting down (signal %d)", (int)sig_seen);
     if (l.feeder) { /* its last build (up to 2 s), then the rest here */
         for (int i = 0; i < 200 && hub_feed_thread_busy(l.feeder); i++) {
-            struct pollfd fp = {.fd = hub_feed_thread_fd(l.feeder),
-                                .events = POLLIN};
-            (void)poll(&fp, 1, 10);
+            (void)tny_loop_wait_fd(hub_feed_thread_fd(l.feeder), 10);
             feed_done(&l);
             while (feed_slice(&l, FEED_SLICE))
                 ;
@@ -1394,6 +1567,7 @@ int hub_run(const struct hub_config *cfg)
     status = 0;
 out:
     hub_feed_thread_stop(l.feeder);
+    tny_loop_free(l.ev);
     tny_mqtt_close(l.play);
     tny_mqtt_close(l.mqtt);
     hub_outbox_release(&l.feed_out);

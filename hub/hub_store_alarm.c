@@ -1,9 +1,10 @@
 /* hub_store_alarm.c - the alarm for a database that stops taking writes
- * while the hub runs (see hub/include/hub/store_alarm.h): raised by the
- * store's write fault, cleared by the next commit, logged once each way.
+ * while the hub runs (see hub/include/hub/store_alarm.h): raised by a call
+ * that returned TNY_ESTORE, cleared by the probe write that commits,
+ * logged once each way.
  *
  * Not here: what the loop does while it is raised (hub_loop.c), the
- * fault's detection (the store's hub_store_write_fault).
+ * fault's detection (the store maps SQLite's codes to TNY_ESTORE).
  */
 #include "hub/store_alarm.h"
 
@@ -33,30 +34,27 @@ void hub_store_alarm_init(struct hub_store_alarm *a, const char *path)
     a->path = path;
 }
 
-enum hub_store_alarm_change hub_store_alarm_check(struct hub_store_alarm *a,
-                                                  struct hub_store *store,
-                                                  int64_t now)
+enum hub_store_alarm_change hub_store_alarm_failed(struct hub_store_alarm *a,
+                                                   struct hub_store *store,
+                                                   const struct tny_diag *diag,
+                                                   int64_t now)
 {
     struct tny_diag why = {{0}};
-    bool fault = hub_store_write_fault(store, &why);
-    if (fault && !a->raised) {
-        a->raised = true;
-        a->next_probe_ms = now + HUB_STORE_PROBE_MS;
-        snprintf(a->reason, sizeof(a->reason), "%.255s", why.msg);
-        HUB_LOG(HUB_LOG_ERROR,
-                "database %s: writes failing: %s; results are not "
-                "acknowledged (the tables keep and resend them) and "
-                "console changes are refused until it takes writes again",
-                a->path, a->reason);
-        return HUB_STORE_ALARM_RAISED;
-    }
-    if (!fault && a->raised && room_to_write(a->path)) {
-        a->raised = false;
-        a->reason[0] = '\0';
-        HUB_LOG(HUB_LOG_INFO, "database %s: store writable again", a->path);
-        return HUB_STORE_ALARM_CLEARED;
-    }
-    return HUB_STORE_ALARM_SAME;
+    if (a->raised)
+        return HUB_STORE_ALARM_SAME;
+    /* SQLite's reason with the system's ("disk I/O error (Read-only file
+     * system)"), else the call's message. */
+    if (!hub_store_write_fault(store, &why) && diag)
+        snprintf(why.msg, sizeof(why.msg), "%s", diag->msg);
+    a->raised = true;
+    a->next_probe_ms = now + HUB_STORE_PROBE_MS;
+    snprintf(a->reason, sizeof(a->reason), "%.255s", why.msg);
+    HUB_LOG(HUB_LOG_ERROR,
+            "database %s: writes failing: %s; results are not "
+            "acknowledged (the tables keep and resend them) and "
+            "console changes are refused until it takes writes again",
+            a->path, a->reason);
+    return HUB_STORE_ALARM_RAISED;
 }
 
 enum hub_store_alarm_change hub_store_alarm_probe(struct hub_store_alarm *a,
@@ -69,10 +67,15 @@ enum hub_store_alarm_change hub_store_alarm_probe(struct hub_store_alarm *a,
     a->next_probe_ms = now + HUB_STORE_PROBE_MS;
     if (!room_to_write(a->path)) /* no row written while it cannot clear */
         return HUB_STORE_ALARM_SAME;
-    if (hub_store_probe_write(store, &ignored) < 0)
+    if (hub_store_probe_write(store, &ignored) < 0) {
         HUB_LOG(HUB_LOG_DEBUG, "database %s: still failing: %s", a->path,
                 ignored.msg);
-    return hub_store_alarm_check(a, store, now);
+        return HUB_STORE_ALARM_SAME;
+    }
+    a->raised = false;
+    a->reason[0] = '\0';
+    HUB_LOG(HUB_LOG_INFO, "database %s: store writable again", a->path);
+    return HUB_STORE_ALARM_CLEARED;
 }
 
 void hub_store_alarm_status(const struct hub_store_alarm *a, char *buf,

@@ -18,53 +18,19 @@
 
 typedef Tourney__V1__ConsoleRequest__CommandCase pb_case;
 
-/* Oneof member of each command, in enum tny_wire_cmd order. */
+/* Each command's description (console_cmds.h) with its oneof member, in
+ * enum tny_wire_cmd order. */
 static const struct {
-    const char *name;
+    struct tny_wire_cmd_info info;
     pb_case pc;
 } cmds[TNY_WIRE_CMD_COUNT_] = {
-#define C(e, n, pbc)                                                           \
-    [TNY_WIRE_CMD_##e] = {n, TOURNEY__V1__CONSOLE_REQUEST__COMMAND_##pbc}
-    C(CREATE_EVENT, "create_event", CREATE_EVENT),
-    C(IMPORT_PLAYERS, "import_players", IMPORT_PLAYERS),
-    C(REGISTER_PLAYER, "register_player", REGISTER_PLAYER),
-    C(DROP_PLAYER, "drop_player", DROP_PLAYER),
-    C(DISQUALIFY_PLAYER, "disqualify_player", DISQUALIFY_PLAYER),
-    C(REJOIN_PLAYER, "rejoin_player", REJOIN_PLAYER),
-    C(PAIR_ROUND, "pair_round", PAIR_ROUND),
-    C(SHOW_DRAFT, "show_draft", SHOW_DRAFT),
-    C(SWAP_PLAYERS, "swap_players", SWAP_PLAYERS),
-    C(MOVE_TABLE, "move_table", MOVE_TABLE),
-    C(FIX_TABLE, "fix_table", FIX_TABLE),
-    C(PUBLISH_ROUND, "publish_round", PUBLISH_ROUND),
-    C(CLOCK_START, "clock_start", CLOCK_START),
-    C(CLOCK_PAUSE, "clock_pause", CLOCK_PAUSE),
-    C(CLOCK_RESUME, "clock_resume", CLOCK_RESUME),
-    C(CLOCK_EXTEND, "clock_extend", CLOCK_EXTEND),
-    C(ENTER_RESULT, "enter_result", ENTER_RESULT),
-    C(PENALTY, "penalty", PENALTY),
-    C(GET_STANDINGS, "get_standings", GET_STANDINGS),
-    C(EXPORT_EVENT, "export_event", EXPORT_EVENT),
-    C(LIST_DEVICES, "list_devices", LIST_DEVICES),
-    C(ASSIGN_DEVICE, "assign_device", ASSIGN_DEVICE),
-    C(CLOSE_ROUND, "close_round", CLOSE_ROUND),
-    C(NEXT_STAGE, "next_stage", NEXT_STAGE),
-    C(LIST_EVENTS, "list_events", LIST_EVENTS),
-    C(DECLARE_ARMIES, "declare_armies", DECLARE_ARMIES),
-    C(DISCARD_DRAFT, "discard_draft", DISCARD_DRAFT),
-    C(UNPUBLISH_ROUND, "unpublish_round", UNPUBLISH_ROUND),
-    C(REOPEN_ROUND, "reopen_round", REOPEN_ROUND),
-    C(EDIT_PLAYER, "edit_player", EDIT_PLAYER),
-    C(SHOW_RESULTS, "show_results", SHOW_RESULTS),
-    C(RESOLVE_CONFLICT, "resolve_conflict", RESOLVE_CONFLICT),
-    C(READ_LOG, "read_log", READ_LOG),
-    C(IDENTIFY_DEVICE, "identify_device", IDENTIFY_DEVICE),
-    C(CLOCK_DRAFT, "clock_draft", CLOCK_DRAFT),
-    C(DELETE_EVENT, "delete_event", DELETE_EVENT),
-    C(ISSUE_CODE, "issue_code", ISSUE_CODE),
-    C(REVOKE_CODE, "revoke_code", REVOKE_CODE),
-    C(LIST_CODES, "list_codes", LIST_CODES),
-#undef C
+#define W(n, ID, ev, inp, fields, reply, ...)                                  \
+    [TNY_WIRE_CMD_##ID] = {{#n, ev, inp, fields, reply},                       \
+                           TOURNEY__V1__CONSOLE_REQUEST__COMMAND_##ID},
+#define L(...)
+    TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
 };
 
 /* Bytes of the import's CSV (csv_len, or up to the NUL before encode). */
@@ -80,7 +46,12 @@ static bool cmd_valid(enum tny_wire_cmd c)
 
 const char *tny_wire_cmd_name(enum tny_wire_cmd cmd)
 {
-    return cmd_valid(cmd) ? cmds[cmd].name : "?";
+    return cmd_valid(cmd) ? cmds[cmd].info.name : "?";
+}
+
+const struct tny_wire_cmd_info *tny_wire_cmd_info(enum tny_wire_cmd cmd)
+{
+    return cmd_valid(cmd) ? &cmds[cmd].info : NULL;
 }
 
 /* Wire name of the request's `round` argument for a command. */
@@ -179,13 +150,12 @@ static int request_check(const struct tny_wire_request *q,
         return wire__fail(diag, "%s.command: missing (unknown command %d)", r,
                           (int)q->cmd);
     const enum tny_wire_cmd cmd = q->cmd;
-    bool need_event = cmd != TNY_WIRE_CMD_LIST_EVENTS &&
-                      cmd != TNY_WIRE_CMD_LIST_DEVICES &&
-                      cmd != TNY_WIRE_CMD_IDENTIFY_DEVICE;
+    bool need_event = cmds[cmd].info.event == TNY_CMD_EV_NEW ||
+                      cmds[cmd].info.event == TNY_CMD_EV_EXISTING;
     wire__path(p, sizeof p, "%s.event_id", r);
     if ((rc = wire__check_id(q->event_id, need_event, p, diag)) < 0)
         return rc;
-    wire__path(c, sizeof c, "%s.%s", r, cmds[cmd].name);
+    wire__path(c, sizeof c, "%s.%s", r, cmds[cmd].info.name);
 
 /* Checks of the command's own arguments, named by their wire fields. */
 #define ID(field, key)                                                         \
@@ -407,6 +377,7 @@ static int request_check(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_LIST_DEVICES:
     case TNY_WIRE_CMD_LIST_EVENTS:
     case TNY_WIRE_CMD_LIST_CODES:
+    case TNY_WIRE_CMD_NONE_:
     case TNY_WIRE_CMD_COUNT_: return TNY_OK;
     }
 #undef ID
@@ -713,6 +684,7 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
     case TNY_WIRE_CMD_LIST_DEVICES:
     case TNY_WIRE_CMD_LIST_EVENTS:
     case TNY_WIRE_CMD_LIST_CODES:
+    case TNY_WIRE_CMD_NONE_:
     case TNY_WIRE_CMD_COUNT_: return TNY_OK;
     }
     return TNY_OK;
@@ -743,7 +715,7 @@ static int request_from_pb(const Tourney__V1__ConsoleRequest *m,
             q->cmd = (enum tny_wire_cmd)c;
     if (!cmd_valid(q->cmd))
         return wire__fail(diag, "%s.command: missing", r);
-    wire__path(p, sizeof p, "%s.%s", r, cmds[q->cmd].name);
+    wire__path(p, sizeof p, "%s.%s", r, cmds[q->cmd].info.name);
     return command_from_pb(m, q, p, diag);
 }
 
@@ -1122,6 +1094,7 @@ static void command_to_pb(const struct tny_wire_request *q,
         s->u.read_log.after_seq = (uint64_t)q->after_seq;
         m->read_log = &s->u.read_log;
         break;
+    case TNY_WIRE_CMD_NONE_:
     case TNY_WIRE_CMD_COUNT_: break;
     }
 }
@@ -1160,9 +1133,9 @@ out:
 
 static const char reply_root[] = "console_reply";
 
-_Static_assert(TNY_ECONFLICT == -7 && TNY_OK == 0,
+_Static_assert(TNY_ESTORE == -8 && TNY_OK == 0,
                "ConsoleReply.error_code carries -rc (console.proto ErrorCode)");
-#define MAX_ERROR_CODE 7
+#define MAX_ERROR_CODE 8
 
 void tny_wire_reply_release(struct tny_wire_reply *rep)
 {

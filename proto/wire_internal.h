@@ -82,6 +82,14 @@ bool wire__peek_id(const uint8_t *buf, size_t len, uint32_t field,
 /* snprintf into a path buffer (truncates silently; paths are bounded). */
 void wire__path(char *buf, size_t size, const char *fmt, ...) TNY_PRINTF(3, 4);
 
+/* A check's field path, built only when there is a diag to name it in
+ * (buf an array): a check runs first with diag NULL, without paths, and
+ * again with the caller's diag only when it fails, for the message
+ * (issue 17: the paths were most of the hub's cost of an assignment). */
+#define WIRE_CHECK_PATH(diag, buf, ...)                                        \
+    ((diag) ? wire__path((buf), sizeof(buf), __VA_ARGS__)                      \
+            : (void)((buf)[0] = '\0'))
+
 /* TNY_EINVAL with "path: what" (printf-style). */
 int wire__fail(struct tny_diag *diag, const char *fmt, ...) TNY_PRINTF(2, 3);
 

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tny/game.h"
 #include "tny/result_schema.h"
+#include "tny/result_value.h"
 
 /* A result key's GameResult field name (result_schema.h). */
 #define WIRE(k) tny_result_key_info(TNY_RK_##k)->wire
@@ -27,12 +29,13 @@ _Static_assert(TNY_POINT_SCALE == 1200,
 
 static const char *game_member(enum tny_game g)
 {
-    switch (g) {
+    switch (tny_game_flow(g)) {
     case TNY_GAME_NEUROSHIMA_HEX: return "nh";
     case TNY_GAME_TANTRIX: return "tx";
     case TNY_GAME_AGRICOLA: return "ag";
     case TNY_GAME_GOT_LCG2: return "gt";
     case TNY_GAME_CATAN: return "ct";
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: return "tp";
     }
     return "?";
@@ -530,12 +533,13 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
             return rc;
     }
     wire__path(p, sizeof p, "%s.%s", path, game_member(r->game));
-    switch (r->game) {
+    switch (tny_game_flow(r->game)) {
     case TNY_GAME_NEUROSHIMA_HEX: return check_nh(r, p, diag);
     case TNY_GAME_TANTRIX: return check_tx(r, p, diag);
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_CATAN: return check_vp(r, p, diag);
     case TNY_GAME_GOT_LCG2: return check_gt(r, p, diag);
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: return check_tp(r, p, diag);
     }
     return TNY_OK;
@@ -554,7 +558,8 @@ void wire__result_to_pb(const struct tny_wire_result *r,
     s->gr.n_lots =
         (size_t)(r->n_lots < TNY_MAX_LOTS ? r->n_lots : TNY_MAX_LOTS);
     s->gr.lots = s->lots;
-    switch (r->game) {
+    switch (tny_game_flow(r->game)) {
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER:
         tourney__v1__tp_result__init(&s->tp);
         s->tp.winner_id = wire__opt(r->winner_id);
@@ -689,6 +694,72 @@ static int need_seat(const struct tny_event *ev, const struct tny_table *t,
                       (int)t->number);
 }
 
+/* Key k of wire result in, converted by its kind (ids -> seats, army
+ * names -> the format's indices) into r; seats[i] is entry i's seat. */
+static int key_to_table(const struct tny_event *ev,
+                        const struct tny_table *assigned,
+                        const struct tny_wire_result *in, const int32_t *seats,
+                        enum tny_result_key k, const char *p,
+                        struct tny_result *r, struct tny_diag *diag)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    struct tny_wire_result_val w;
+    struct tny_result_val v;
+    char fp[WIRE_PATH_MAX];
+    int rc;
+
+    tny_wire_result_value_get(in, k, &w);
+    if (!w.present)
+        return TNY_OK;
+    memset(&v, 0, sizeof v);
+    v.present = true;
+    v.flag = w.flag;
+    v.number = w.number;
+    switch (info->value) {
+    case TNY_RV_FLAG:
+    case TNY_RV_NUMBER: break;
+    case TNY_RV_PLAYER:
+        wire__path(fp, sizeof fp, "%s.%s", p, info->wire);
+        if ((rc = need_seat(ev, assigned, w.id, fp, &v.seat, diag)) < 0)
+            return rc;
+        break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY:
+        for (int32_t i = 0; i < in->n_players; i++) {
+            if (!w.has[i])
+                continue;
+            v.has[seats[i]] = true;
+            v.per[seats[i]] = w.per[i];
+            if (info->value != TNY_RV_ARMY)
+                continue;
+            wire__path(fp, sizeof fp, "%s.%s[%d].%s", p, entries_name(in->game),
+                       (int)i, info->wire);
+            v.per[seats[i]] = tny_format_army_index(&ev->format, w.army[i]);
+            if (v.per[seats[i]] < 0)
+                return wire__fail(diag, "%s: unknown army \"%s\"", fp,
+                                  w.army[i]);
+        }
+        break;
+    case TNY_RV_PLAYERS:
+        v.n = w.n;
+        for (int32_t i = 0; i < w.n; i++) {
+            wire__path(fp, sizeof fp, "%s.%s[%d]", p, info->wire, (int)i);
+            if ((rc = need_seat(ev, assigned, w.items[i], fp, &v.seats[i],
+                                diag)) < 0)
+                return rc;
+        }
+        break;
+    case TNY_RV_TEXTS:
+        v.n = w.n;
+        for (int32_t i = 0; i < w.n; i++)
+            v.texts[i] = w.items[i];
+        break;
+    }
+    tny_result_value_set(r, k, &v);
+    return TNY_OK;
+}
+
 int tny_wire_result_to_table(const struct tny_event *ev,
                              enum tny_stage_kind stage,
                              const struct tny_table *assigned,
@@ -698,12 +769,14 @@ int tny_wire_result_to_table(const struct tny_event *ev,
     const struct tny_format *fmt = &ev->format;
     char p[WIRE_PATH_MAX], fp[WIRE_PATH_MAX];
     bool seen[TNY_MAX_SEATS] = {false};
-    int32_t s;
+    int32_t seats[TNY_MAX_SEATS] = {0};
+    const enum tny_result_key *keys;
+    int32_t n;
     int rc;
 
     if ((rc = wire__result_check(in, path, diag)) < 0)
         return rc;
-    if (in->game != fmt->game)
+    if (tny_game_flow(in->game) != tny_game_flow(fmt->game))
         return wire__fail(diag, "%s: a %s result for a %s event", path,
                           tny_game_name(in->game), tny_game_name(fmt->game));
     if (assigned->is_bye || assigned->n_seats < 2 ||
@@ -712,66 +785,36 @@ int tny_wire_result_to_table(const struct tny_event *ev,
                           (int)assigned->number);
     *out = *assigned;
     struct tny_result *r = &out->result;
-    memset(r, 0, sizeof *r);
+    tny_result_value_reset(r);
     out->has_result = true;
-    r->winner = -1;
-    r->default_winner = -1;
-    for (int i = 0; i < TNY_MAX_SEATS; i++)
-        r->army[i] = -1;
 
     wire__path(p, sizeof p, "%s.%s", path, game_member(in->game));
     for (int32_t i = 0; i < in->n_players; i++) {
-        const struct tny_wire_result_player *e = &in->players[i];
         wire__path(fp, sizeof fp, "%s.%s[%d].player_id", p,
                    entries_name(in->game), (int)i);
-        if ((rc = need_seat(ev, assigned, e->player_id, fp, &s, diag)) < 0)
+        if ((rc = need_seat(ev, assigned, in->players[i].player_id, fp,
+                            &seats[i], diag)) < 0)
             return rc;
-        seen[s] = true;
-        r->score[s] = e->score;
-        r->ip[s] = e->ip;
-        r->bp[s] = e->bp;
-        r->clock_ms[s] = e->clock_ms;
-        r->decided_tp[s] = e->tp_units;
-        r->penalty[s] = e->penalty_units;
-        r->has_score = r->has_score || e->has_score;
-        r->has_clock = r->has_clock || e->has_clock;
-        r->decided = r->decided || e->has_tp;
-        if (in->game == TNY_GAME_NEUROSHIMA_HEX) {
-            wire__path(fp, sizeof fp, "%s.armies[%d].%s", p, (int)i,
-                       WIRE(ARMIES));
-            r->army[s] = tny_format_army_index(fmt, e->army);
-            if (r->army[s] < 0)
-                return wire__fail(diag, "%s: unknown army \"%s\"", fp, e->army);
-        }
+        seen[seats[i]] = true;
     }
     /* Per-player games need every seat once (NH armies, TX penalties and
      * TX defaults may name fewer). */
-    bool need_all = in->game == TNY_GAME_AGRICOLA ||
-                    in->game == TNY_GAME_CATAN ||
-                    (in->game == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
-                    (in->game == TNY_GAME_TANTRIX &&
-                     !in->default_winner_id[0] && !in->draw);
+    bool need_all =
+        in->game == TNY_GAME_AGRICOLA || in->game == TNY_GAME_CATAN ||
+        (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
+        (in->game == TNY_GAME_TANTRIX && !in->default_winner_id[0] &&
+         !in->draw);
     for (int32_t i = 0; need_all && i < assigned->n_seats; i++)
         if (!seen[i])
             return wire__fail(diag, "%s.players: missing an entry for \"%s\"",
                               p, ev->players[assigned->seats[i]].id);
-    if (in->winner_id[0]) {
-        wire__path(fp, sizeof fp, "%s.%s", p, WIRE(WINNER));
-        if ((rc = need_seat(ev, assigned, in->winner_id, fp, &r->winner,
-                            diag)) < 0)
+    n = tny_result_keys(in->game, &keys);
+    for (int32_t i = 0; i < n; i++)
+        if ((rc = key_to_table(ev, assigned, in, seats, keys[i], p, r, diag)) <
+            0)
             return rc;
-    }
-    if (in->default_winner_id[0]) {
-        wire__path(fp, sizeof fp, "%s.%s", p, WIRE(DEFAULT_WIN));
-        if ((rc = need_seat(ev, assigned, in->default_winner_id, fp,
-                            &r->default_winner, diag)) < 0)
-            return rc;
-    }
-    r->draw = in->draw;
-    r->intentional_draw = in->intentional_draw;
-    r->double_loss = in->double_loss;
-    if (in->game == TNY_GAME_TWO_PLAYER && r->winner < 0 && !r->draw &&
-        !r->intentional_draw && !r->double_loss && r->has_score) {
+    if (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && r->winner < 0 &&
+        !r->draw && !r->intentional_draw && !r->double_loss && r->has_score) {
         /* As in an event file: the higher score wins; equal scores are a
          * draw where the format has draws. */
         if (r->score[0] != r->score[1])
@@ -783,17 +826,6 @@ int tny_wire_result_to_table(const struct tny_event *ev,
                               "%s: equal scores and no winner_id, and the "
                               "format \"%s\" has no draws",
                               p, fmt->name);
-    }
-    r->hq_diff = in->hq_diff;
-    r->n_lots = in->n_lots; /* CM-4 */
-    memcpy(r->lots, in->lots, sizeof(r->lots));
-    r->modified = in->modified;
-    r->n_games = in->n_games;
-    for (int32_t g = 0; g < in->n_games; g++) {
-        wire__path(fp, sizeof fp, "%s.%s[%d]", p, WIRE(GAMES), (int)g);
-        if ((rc = need_seat(ev, assigned, in->games[g], fp, &r->games[g],
-                            diag)) < 0)
-            return rc;
     }
     if (in->n_games > 0 && r->winner >= 0) {
         int32_t wins = 0;
@@ -832,11 +864,12 @@ int tny_wire_result_from_table(const struct tny_event *ev,
         t->n_seats > TNY_MAX_SEATS)
         return wire__fail(diag, "result: table %d has no result",
                           (int)t->number);
-    out->game = fmt->game;
-    out->n_lots = r->n_lots; /* CM-4 */
+    out->game = tny_game_flow(fmt->game); /* the result shape (game.h) */
+    out->n_lots = r->n_lots;              /* CM-4 */
     memcpy(out->lots, r->lots, sizeof(out->lots));
     const bool two = t->n_seats == 2;
-    switch (fmt->game) {
+    switch (tny_game_flow(fmt->game)) {
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER:
         for (int32_t s = 0; s < 2 && two && r->has_score && rc == TNY_OK; s++) {
             struct tny_wire_result_player *e = &out->players[out->n_players++];

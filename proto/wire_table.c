@@ -44,7 +44,7 @@ static int check_names(const char (*names)[TNY_NAME_MAX], int32_t n,
         return wire__fail(diag, "%s: expected at most %d entries, got %d", path,
                           (int)max, (int)n);
     for (int32_t i = 0; i < n; i++) {
-        wire__path(p, sizeof p, "%s[%d]", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s[%d]", path, (int)i);
         if ((rc = wire__check_text(names[i], WIRE_TEXT_LINE, true, p, diag)) <
             0)
             return rc;
@@ -220,12 +220,12 @@ static int seat_check(const struct tny_wire_seat *s, const char *p,
 {
     char fp[WIRE_PATH_MAX];
     int rc;
-    wire__path(fp, sizeof fp, "%s.player_id", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.player_id", p);
     if ((rc = wire__check_id(s->player_id, true, fp, diag)) < 0)
         return rc;
 #define TEXT(field, req)                                                       \
     do {                                                                       \
-        wire__path(fp, sizeof fp, "%s." #field, p);                            \
+        WIRE_CHECK_PATH(diag, fp, "%s." #field, p);                            \
         if ((rc = wire__check_text(s->field, WIRE_TEXT_LINE, req, fp, diag)) < \
             0)                                                                 \
             return rc;                                                         \
@@ -236,31 +236,31 @@ static int seat_check(const struct tny_wire_seat *s, const char *p,
     TEXT(agenda, false);
     TEXT(side, false);
 #undef TEXT
-    wire__path(fp, sizeof fp, "%s.armies", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.armies", p);
     if ((rc = check_names(s->armies, s->n_armies, TNY_MAX_ARMIES, fp, diag)) <
         0)
         return rc;
-    wire__path(fp, sizeof fp, "%s.colours", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.colours", p);
     return check_names(s->colours, s->n_colours, 2, fp, diag);
 }
 
-static int assignment_check(const struct tny_wire_assignment *a,
-                            struct tny_diag *diag)
+static int assignment_check_at(const struct tny_wire_assignment *a,
+                               struct tny_diag *diag)
 {
     const char *r = assign_root;
     char p[WIRE_PATH_MAX];
     int32_t firsts = 0;
     int rc;
 
-    wire__path(p, sizeof p, "%s.version", r);
+    WIRE_CHECK_PATH(diag, p, "%s.version", r);
     if ((rc = check_version(a->version, p, diag)) < 0)
         return rc;
-    wire__path(p, sizeof p, "%s.event_id", r);
+    WIRE_CHECK_PATH(diag, p, "%s.event_id", r);
     if ((rc = wire__check_id(a->event_id, true, p, diag)) < 0)
         return rc;
 #define TEXT(field, kind)                                                      \
     do {                                                                       \
-        wire__path(p, sizeof p, "%s." #field, r);                              \
+        WIRE_CHECK_PATH(diag, p, "%s." #field, r);                             \
         if ((rc = wire__check_text(a->field, kind, false, p, diag)) < 0)       \
             return rc;                                                         \
     } while (0)
@@ -273,13 +273,13 @@ static int assignment_check(const struct tny_wire_assignment *a,
         return wire__fail(diag, "%s.game: unknown game %d", r, (int)a->game);
     if (!wire__stage_valid(a->stage))
         return wire__fail(diag, "%s.stage: unknown stage %d", r, (int)a->stage);
-    wire__path(p, sizeof p, "%s.round", r);
+    WIRE_CHECK_PATH(diag, p, "%s.round", r);
     if ((rc = wire__check_range(a->round, 1, WIRE_MAX_ROUND, p, diag)) < 0)
         return rc;
-    wire__path(p, sizeof p, "%s.table", r);
+    WIRE_CHECK_PATH(diag, p, "%s.table", r);
     if ((rc = wire__check_range(a->table, 0, WIRE_MAX_TABLE, p, diag)) < 0)
         return rc;
-    wire__path(p, sizeof p, "%s.seats", r);
+    WIRE_CHECK_PATH(diag, p, "%s.seats", r);
     if (a->table == 0 && a->n_seats != 0)
         return wire__fail(diag,
                           "%s: an idle assignment (table 0) has no "
@@ -289,7 +289,7 @@ static int assignment_check(const struct tny_wire_assignment *a,
         return wire__fail(diag, "%s: expected 2..%d seats, got %d", p,
                           TNY_MAX_SEATS, (int)a->n_seats);
     for (int32_t i = 0; i < a->n_seats; i++) {
-        wire__path(p, sizeof p, "%s.seats[%d]", r, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.seats[%d]", r, (int)i);
         if ((rc = seat_check(&a->seats[i], p, diag)) < 0)
             return rc;
         for (int32_t j = 0; j < i; j++)
@@ -300,21 +300,21 @@ static int assignment_check(const struct tny_wire_assignment *a,
     }
     if (firsts > 1)
         return wire__fail(diag, "%s.seats: %d first players", r, (int)firsts);
-    wire__path(p, sizeof p, "%s.clock", r);
+    WIRE_CHECK_PATH(diag, p, "%s.clock", r);
     if (a->has_clock && (rc = wire__clock_check(&a->clock, p, diag)) < 0)
         return rc;
     if (a->n_notes < 0 || a->n_notes > TNY_MAX_NOTES)
         return wire__fail(diag, "%s.notes: expected at most %d notes, got %d",
                           r, TNY_MAX_NOTES, (int)a->n_notes);
     for (int32_t i = 0; i < a->n_notes; i++) {
-        wire__path(p, sizeof p, "%s.notes[%d]", r, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.notes[%d]", r, (int)i);
         if ((rc = wire__check_text(a->notes[i], WIRE_TEXT_MULTI, true, p,
                                    diag)) < 0)
             return rc;
     }
 #define LENGTH(field)                                                          \
     do {                                                                       \
-        wire__path(p, sizeof p, "%s." #field, r);                              \
+        WIRE_CHECK_PATH(diag, p, "%s." #field, r);                             \
         if ((rc = wire__check_range(a->field, 0, TNY_CLOCK_MAX_MS, p, diag)) < \
             0)                                                                 \
             return rc;                                                         \
@@ -326,15 +326,15 @@ static int assignment_check(const struct tny_wire_assignment *a,
     if (a->ct_board[0]) { /* CT-9: a board the engine can read */
         struct tny_ct_board b;
         struct tny_diag inner = {{0}};
-        wire__path(p, sizeof p, "%s.ct_board", r);
+        WIRE_CHECK_PATH(diag, p, "%s.ct_board", r);
         if (tny_ct_board_parse(a->ct_board, &b, &inner) < 0)
             return wire__fail(diag, "%s: %s", p, inner.msg);
     }
-    wire__path(p, sizeof p, "%s.organiser_result_json", r);
+    WIRE_CHECK_PATH(diag, p, "%s.organiser_result_json", r);
     if ((rc = wire__check_text(a->organiser_result, WIRE_TEXT_MULTI, false, p,
                                diag)) < 0)
         return rc;
-    wire__path(p, sizeof p, "%s.organiser_result_by", r);
+    WIRE_CHECK_PATH(diag, p, "%s.organiser_result_by", r);
     if ((rc = wire__check_text(a->organiser_result_by, WIRE_TEXT_LINE, false, p,
                                diag)) < 0)
         return rc;
@@ -349,6 +349,20 @@ static int assignment_check(const struct tny_wire_assignment *a,
                               "(letters and '_')",
                               r, a->language);
     return TNY_OK;
+}
+
+/* Checked without paths; a refused one again with them for its message. */
+static int assignment_check(const struct tny_wire_assignment *a,
+                            struct tny_diag *diag)
+{
+    int rc = assignment_check_at(a, NULL);
+    return rc < 0 && diag ? assignment_check_at(a, diag) : rc;
+}
+
+int tny_wire_check_assignment(const struct tny_wire_assignment *a,
+                              struct tny_diag *diag)
+{
+    return assignment_check(a, diag);
 }
 
 int tny_wire_encode_assignment(const struct tny_wire_assignment *in,

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/game.h"
+
 /* ---- allocation and unpack --------------------------------------------- */
 
 /* Memory one decode may use: generous for any real message (the largest
@@ -554,6 +556,7 @@ bool wire__game_from_pb(int v, enum tny_game *out)
 
 int wire__game_to_pb(enum tny_game g)
 {
+    g = tny_game_flow(g); /* a game with another's result travels as it */
     for (size_t i = 0; i < N_OF(games); i++)
         if (games[i].game == g)
             return games[i].pb;
@@ -654,18 +657,18 @@ int wire__clock_check(const struct tny_clock_msg *c, const char *path,
         c->state != TNY_ROUND_CLOCK_PAUSED)
         return wire__fail(diag, "%s.state: unknown clock state %d", path,
                           (int)c->state);
-    wire__path(p, sizeof p, "%s.hub_now_ms", path);
+    WIRE_CHECK_PATH(diag, p, "%s.hub_now_ms", path);
     if ((rc = wire__check_range(c->hub_now_ms, 0, TNY_CLOCK_MAX_INSTANT_MS, p,
                                 diag)) < 0)
         return rc;
-    wire__path(p, sizeof p, "%s.deadline_ms", path);
+    WIRE_CHECK_PATH(diag, p, "%s.deadline_ms", path);
     if (uses_deadline(c) &&
         (rc = wire__check_range(c->deadline_ms, 0, TNY_CLOCK_MAX_INSTANT_MS, p,
                                 diag)) < 0)
         return rc;
     /* A paused clock may be in overtime (negative); a clock not started
      * yet holds a whole round length. */
-    wire__path(p, sizeof p, "%s.remaining_ms", path);
+    WIRE_CHECK_PATH(diag, p, "%s.remaining_ms", path);
     if (uses_remaining(c) &&
         (rc = wire__check_range(
              c->remaining_ms,

@@ -1,5 +1,11 @@
 /* app.c - the headless table client's event loop (see app.h).
  *
+ * The loop is tny/loop.h's: it polls the signal pipe, the MQTT adapter's
+ * wakeup fd and the input, and runs the timers the parts arm: the
+ * outbox's resends (t_resend, at the earliest pending due), the time sync
+ * (t_time), the simulated players (t_sim) and the core's and the
+ * display's next change (t_display).
+ *
  * Invariants: a submission is in the outbox (committed) before its first
  * publish; every pending outbox entry is in pend[] and is resent until an
  * ack with its key arrives; nothing but this thread touches the core, the
@@ -20,6 +26,7 @@
 
 #include "tny/i18n_io.h"
 #include "tny/language.h"
+#include "tny/loop.h"
 #include "tny/mqtt.h"
 #include "tny/rng.h"
 #include "tny/wire.h"
@@ -37,6 +44,10 @@
 #define MAX_WAIT_MS 60000
 #define TIME_RETRY_MS 3000
 #define TIME_RESYNC_MS (10 * 60000)
+
+/* The loop's watches, in the order a turn looks at them: a signal stops
+ * before anything else is read. */
+enum { W_SIGNAL, W_MQTT, W_INPUT };
 
 struct pending {
     char key[TNY_WIRE_ID_MAX + 1];
@@ -75,6 +86,10 @@ struct app {
     bool sim_armed;
     int64_t sim_due;
     bool quit;
+    /* The loop and its timers (tny/timers.h ids; see the top). */
+    struct tny_loop *ev;
+    int32_t t_resend, t_time, t_sim, t_display;
+    bool input_open; /* still read (not at its end, not hung up) */
     uint64_t presence_version;
     int32_t presence_draft; /* draft_round in the last presence (AG-14) */
     int32_t presence_queued;
@@ -104,9 +119,7 @@ static void on_signal(int sig)
  * only for timestamps and the time spent powered off. */
 static int64_t mono_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return tny_loop_now_ms();
 }
 
 static int64_t wall_ms(void *ctx)
@@ -300,6 +313,7 @@ static void sim_check(struct app *a, int64_t now)
         return;
     if (tbl_core_state(&a->core) != TBL_STATE_PLAYING || !a->core.has_game) {
         a->sim_armed = false;
+        tny_timers_disarm(tny_loop_timers(a->ev), a->t_sim);
         return;
     }
     if (a->sim_armed)
@@ -308,6 +322,7 @@ static void sim_check(struct app *a, int64_t now)
     a->sim_due = now + a->s->simulate_delay_min_ms +
                  (int64_t)tny_rng_below(&a->rng, (uint64_t)span + 1);
     a->sim_armed = true;
+    (void)tny_timers_arm(tny_loop_timers(a->ev), a->t_sim, a->sim_due);
 }
 
 static void sim_play(struct app *a)
@@ -432,6 +447,7 @@ static void ask_time(struct app *a, int64_t now)
     a->time_asked = true;
     a->time_sent_ms = now;
     a->time_due_ms = now + TIME_RETRY_MS;
+    (void)tny_timers_arm(tny_loop_timers(a->ev), a->t_time, a->time_due_ms);
     a->time_nonce = tny_rng_next(&a->rng);
     t.client_ms = now;
     t.nonce = a->time_nonce;
@@ -465,6 +481,7 @@ static void on_time(struct app *a, const struct tny_mqtt_message *m,
     }
     a->time_asked = false;
     a->time_due_ms = now + TIME_RESYNC_MS;
+    (void)tny_timers_arm(tny_loop_timers(a->ev), a->t_time, a->time_due_ms);
     logf_(a, TBL_LOG_INFO,
           "time sync: hub - local %" PRId64 " ms, rtt %" PRId64 " ms", offset,
           rtt);
@@ -839,18 +856,63 @@ out:
     return rc;
 }
 
-static int64_t next_wakeup(struct app *a, int64_t now)
+/* ---- the loop's timers and hooks -------------------------------------- */
+
+/* The results pending whose resend is due (online only). */
+static void on_resend(void *ctx, int32_t id, int64_t now)
 {
-    int64_t wait = MAX_WAIT_MS, t;
+    struct app *a = ctx;
+    (void)id;
+    if (a->online)
+        for (int32_t i = 0; i < a->n_pend; i++)
+            if (a->pend[i].due_ms <= now)
+                send_pending(a, &a->pend[i], now);
+}
+
+static void on_sim(void *ctx, int32_t id, int64_t now)
+{
+    struct app *a = ctx;
+    (void)id;
+    (void)now;
+    if (a->sim_armed)
+        sim_play(a);
+}
+
+/* Unanswered, or the resync is due (online only: a connect asks). */
+static void on_time_due(void *ctx, int32_t id, int64_t now)
+{
+    struct app *a = ctx;
+    (void)id;
+    if (a->online)
+        ask_time(a, now);
+}
+
+/* Only wakes the loop: the core's tick and the display follow every turn
+ * (turn_end). */
+static void on_display(void *ctx, int32_t id, int64_t now)
+{
+    (void)ctx;
+    (void)id;
+    (void)now;
+}
+
+/* Before each poll: the resend timer at the earliest pending due (each
+ * send moves its entry's due), the display's at the core's or the
+ * display's next change. */
+static void before_poll(void *ctx, int64_t now)
+{
+    struct app *a = ctx;
+    struct tny_timers *tm = tny_loop_timers(a->ev);
+    int64_t due = TNY_TIMER_NEVER, wait = MAX_WAIT_MS, t;
 
     if (a->online)
         for (int32_t i = 0; i < a->n_pend; i++)
-            if (a->pend[i].due_ms - now < wait)
-                wait = a->pend[i].due_ms - now;
-    if (a->sim_armed && a->sim_due - now < wait)
-        wait = a->sim_due - now;
-    if (a->online && a->time_due_ms - now < wait)
-        wait = a->time_due_ms - now;
+            if (a->pend[i].due_ms < due)
+                due = a->pend[i].due_ms;
+    if (due == TNY_TIMER_NEVER)
+        tny_timers_disarm(tm, a->t_resend);
+    else
+        (void)tny_timers_arm(tm, a->t_resend, due);
     t = tbl_core_tick(&a->core, now);
     if (t >= 0 && t < wait)
         wait = t;
@@ -859,23 +921,88 @@ static int64_t next_wakeup(struct app *a, int64_t now)
         if (t < wait)
             wait = t;
     }
-    return wait < 0 ? 0 : wait;
+    (void)tny_timers_arm(tm, a->t_display, now + (wait < 0 ? 0 : wait));
 }
 
-static void run_timers(struct app *a)
+static void on_signal_pipe(void *ctx, int fd, short revents)
+{
+    struct app *a = ctx;
+    (void)fd;
+    (void)revents;
+    logf_(a, TBL_LOG_INFO, "stopping on a signal");
+    tny_loop_stop(a->ev);
+}
+
+static void on_input(void *ctx, int fd, short revents)
+{
+    struct app *a = ctx;
+    if (a->ui) {
+        if (revents & POLLIN) {
+            /* Readable without a key many times over: the terminal
+             * is gone (end of input), stop polling it. */
+            if (tbl_ui_input(a->ui, &a->core, mono_ms(), wall_ms(NULL))) {
+                a->empty_reads = 0;
+                publish_presence(a, false); /* a draft (AG-14) */
+            } else if (++a->empty_reads > 100) {
+                a->input_open = false;
+                logf_(a, TBL_LOG_WARN,
+                      "display: no more keys (end of "
+                      "input)");
+            }
+        } else if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
+            a->input_open = false; /* the terminal went away */
+            logf_(a, TBL_LOG_WARN, "display: the terminal hung up");
+        }
+    } else if (revents & (POLLIN | POLLHUP | POLLERR)) {
+        if (!read_input(a, fd)) {
+            a->input_open = false;
+            logf_(a, TBL_LOG_DEBUG, "end of input");
+        }
+    }
+    if (!a->input_open)
+        tny_loop_set_fd(a->ev, W_INPUT, -1);
+}
+
+static void drain_hook(void *ctx, int64_t now)
+{
+    (void)now;
+    drain_mqtt(ctx);
+}
+
+static void update_display(struct app *a);
+
+/* After each turn: the core's clock, the simulated players, the display. */
+static void turn_end(struct app *a)
 {
     int64_t now = mono_ms();
 
-    if (a->online)
-        for (int32_t i = 0; i < a->n_pend; i++)
-            if (a->pend[i].due_ms <= now)
-                send_pending(a, &a->pend[i], now);
-    if (a->sim_armed && a->sim_due <= now)
-        sim_play(a);
-    if (a->online && a->time_due_ms <= now)
-        ask_time(a, now);
     (void)tbl_core_tick(&a->core, now);
     sim_check(a, now);
+    update_display(a);
+}
+
+static int loop_open(struct app *a, int in_fd, struct tny_diag *diag)
+{
+    struct tny_timers *tm;
+    int rc;
+
+    if ((rc = tny_loop_new(&a->ev)) < 0)
+        return tny_diag_set(diag, rc, "out of memory");
+    tm = tny_loop_timers(a->ev);
+    if ((a->t_resend = tny_timers_add(tm, on_resend, a)) < 0 ||
+        (a->t_time = tny_timers_add(tm, on_time_due, a)) < 0 ||
+        (a->t_sim = tny_timers_add(tm, on_sim, a)) < 0 ||
+        (a->t_display = tny_timers_add(tm, on_display, a)) < 0)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    tny_loop_set_hooks(a->ev, before_poll, drain_hook, a);
+    a->input_open = in_fd >= 0;
+    /* W_SIGNAL and W_MQTT get their descriptors once they are open. */
+    if (tny_loop_watch(a->ev, -1, POLLIN, on_signal_pipe, a) != W_SIGNAL ||
+        tny_loop_watch(a->ev, -1, POLLIN, NULL, NULL) != W_MQTT ||
+        tny_loop_watch(a->ev, a->input_open ? in_fd : -1, POLLIN, on_input,
+                       a) != W_INPUT)
+        return tny_diag_set(diag, TNY_ERANGE, "too many descriptors");
+    return TNY_OK;
 }
 
 /* The display follows the core, saves its state and redraws. */
@@ -927,7 +1054,6 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
     struct app *a = calloc(1, sizeof(*a));
     struct sigaction sa, old_term, old_int, old_pipe;
     bool have_signals = false;
-    bool input_open = in_fd >= 0;
     uint64_t seed;
 
     if (!a)
@@ -942,6 +1068,8 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
         rc = tny_diag_set(diag, TNY_ENOMEM, "out of memory");
         goto out;
     }
+    if ((rc = loop_open(a, in_fd, diag)) < 0)
+        goto out;
     seed = s->seed;
     if (seed == 0)
         seed = (uint64_t)wall_ms(NULL) ^ ((uint64_t)getpid() << 32) ^
@@ -993,6 +1121,7 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
         goto out;
     }
     (void)fcntl(g_sig_pipe[1], F_SETFL, O_NONBLOCK);
+    tny_loop_set_fd(a->ev, W_SIGNAL, g_sig_pipe[0]);
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -1004,53 +1133,16 @@ int tbl_app_run(const struct tbl_settings *s, int in_fd, FILE *out,
 
     if ((rc = open_mqtt(a, diag)) < 0)
         goto out;
+    tny_loop_set_fd(a->ev, W_MQTT, tny_mqtt_wakeup_fd(a->mqtt));
     logf_(a, TBL_LOG_INFO, "started: broker %s, outbox %s (boot %" PRIu64 ")%s",
           s->broker_uri, s->outbox, tbl_outbox_boot(a->ob),
           s->simulate ? ", simulating players" : "");
 
     while (!a->quit) {
-        struct pollfd fds[3];
-        nfds_t nf = 0;
-        int64_t wait = next_wakeup(a, mono_ms());
-        fds[nf++] = (struct pollfd){g_sig_pipe[0], POLLIN, 0};
-        fds[nf++] = (struct pollfd){tny_mqtt_wakeup_fd(a->mqtt), POLLIN, 0};
-        if (input_open)
-            fds[nf++] = (struct pollfd){in_fd, POLLIN, 0};
-        if (poll(fds, nf, (int)wait) < 0 && errno != EINTR) {
-            rc = tny_diag_set(diag, TNY_ESTATE, "poll: %s", strerror(errno));
+        if ((rc = tny_loop_once(a->ev, MAX_WAIT_MS, diag)) < 0 ||
+            tny_loop_stopped(a->ev))
             break;
-        }
-        if (fds[0].revents) {
-            logf_(a, TBL_LOG_INFO, "stopping on a signal");
-            break;
-        }
-        if (input_open && a->ui) {
-            if (fds[2].revents & POLLIN) {
-                /* Readable without a key many times over: the terminal
-                 * is gone (end of input), stop polling it. */
-                if (tbl_ui_input(a->ui, &a->core, mono_ms(), wall_ms(NULL))) {
-                    a->empty_reads = 0;
-                    publish_presence(a, false); /* a draft (AG-14) */
-                } else if (++a->empty_reads > 100) {
-                    input_open = false;
-                    logf_(a, TBL_LOG_WARN,
-                          "display: no more keys (end of "
-                          "input)");
-                }
-            } else if (fds[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-                input_open = false; /* the terminal went away */
-                logf_(a, TBL_LOG_WARN, "display: the terminal hung up");
-            }
-        } else if (input_open &&
-                   fds[2].revents & (POLLIN | POLLHUP | POLLERR)) {
-            if (!read_input(a, in_fd)) {
-                input_open = false;
-                logf_(a, TBL_LOG_DEBUG, "end of input");
-            }
-        }
-        drain_mqtt(a);
-        run_timers(a);
-        update_display(a);
+        turn_end(a);
     }
     publish_offline(a);
 out:
@@ -1060,6 +1152,7 @@ out:
     if (a->log && a->log != stderr)
         fclose(a->log);
     tny_mqtt_close(a->mqtt);
+    tny_loop_free(a->ev);
     if (have_signals) {
         sigaction(SIGTERM, &old_term, NULL);
         sigaction(SIGINT, &old_int, NULL);

@@ -46,6 +46,7 @@ static int replay(struct tbl_flow *f, struct tny_diag *diag)
     case TNY_GAME_AGRICOLA: tbl_flow__ag(&r); break;
     case TNY_GAME_GOT_LCG2: tbl_flow__gt(&r); break;
     case TNY_GAME_CATAN: tbl_flow__ct(&r); break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER: tbl_flow__tp(&r); break;
     }
     if (r.rc < 0)

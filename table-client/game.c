@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tny/format_options.h"
+#include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/simulate.h"
 
@@ -35,7 +36,7 @@ static int load_format(const struct tny_wire_assignment *a,
 
     rc = a->format_name[0] ? tny_format_preset(a->format_name, fmt, NULL)
                            : TNY_ENOTFOUND;
-    if (rc < 0 || fmt->game != a->game) {
+    if (rc < 0 || tny_game_flow(fmt->game) != a->game) {
         rc = tny_format_preset(tny_game_name(a->game), fmt, diag);
         if (rc < 0)
             return rc;

@@ -387,6 +387,7 @@ static void score_text(const struct tny_event *ev, const struct tny_table *t,
         }
         break;
     case TNY_GAME_CATAN: snprintf(buf, size, "%d", (int)res->score[s]); break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         if (res->intentional_draw)
             outcome = "intentional draw";

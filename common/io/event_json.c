@@ -10,6 +10,7 @@
  *
  * The writer emits the same shape; parse(write(ev)) equals ev.
  */
+#include "tny/game.h"
 #include "tny/json_io.h"
 
 #include <math.h>
@@ -19,6 +20,7 @@
 
 #include "io_internal.h"
 #include "tny/language.h"
+#include "tny/result_value.h"
 
 /* ---- player id index --------------------------------------------------- */
 
@@ -410,64 +412,118 @@ static int seat_ref(const struct rparse *ep, const struct tny_jv *v,
     return TNY_OK;
 }
 
-enum map_kind { MAP_INT, MAP_POINTS, MAP_ARMY };
-
-/* An object keyed by the table's player ids: {"p1": 45, "p2": 38}.  With
- * need_all every seat must appear.  Values go to out[seat]. */
-static int seat_map(const struct rparse *ep, const struct tny_jv *res,
-                    const char *path, const char *key,
-                    const struct tny_table *t, bool need_all,
-                    enum map_kind kind, void *out, bool *present)
+/* A per-player value: an object keyed by the table's player ids
+ * ({"p1": 45, "p2": 38}), converted by kind (PER_PLAYER any integer,
+ * POINTS, ARMY a name of the format); a key of every seat must name each
+ * player (tny_result_value_every_seat). */
+static int seat_map(const struct rparse *ep, const struct tny_jv *map,
+                    const char *p, enum tny_result_key k,
+                    const struct tny_table *t, struct tny_result_val *out)
 {
-    const struct tny_jv *map = tny__jv_get(res, key);
-    char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
-    bool seen[TNY_MAX_SEATS] = {false};
-    const char *id;
+    const enum tny_result_value kind = tny_result_key_info(k)->value;
+    char kp[TNY__PATH_MAX];
     int rc;
-    if (present)
-        *present = map != NULL;
-    if (!map)
-        return TNY_OK;
-    tny__path_key(p, path, key);
     if ((rc = tny__v_want_object(map, p, ep->diag)) < 0)
         return rc;
     for (uint32_t i = 0; i < map->n; i++) {
         const struct tny_jv *v = map->u.kids[i];
-        id = v->key;
+        const char *id = v->key;
         tny__path_key(kp, p, id);
         int s = seat_of_id(ep, t, id);
         if (s < 0)
             return tny_diag_set(ep->diag, TNY_EINVAL,
                                 "%s: \"%.64s\" is not a player of this table",
                                 kp, id);
-        seen[s] = true;
-        if (kind == MAP_INT) {
-            int64_t x;
-            if ((rc = tny__v_int(v, kp, INT32_MIN, INT32_MAX, &x, ep->diag)) <
-                0)
+        out->has[s] = true;
+        if (kind == TNY_RV_PER_PLAYER) {
+            if ((rc = tny__v_int(v, kp, INT32_MIN, INT32_MAX, &out->per[s],
+                                 ep->diag)) < 0)
                 return rc;
-            ((int32_t *)out)[s] = (int32_t)x;
-        } else if (kind == MAP_POINTS) {
-            if ((rc = tny__v_points(v, kp, 100000, &((int64_t *)out)[s],
-                                    ep->diag)) < 0)
+        } else if (kind == TNY_RV_POINTS) {
+            if ((rc = tny__v_points(v, kp, 100000, &out->per[s], ep->diag)) < 0)
                 return rc;
         } else {
             const char *name;
             if ((rc = tny__v_string(v, kp, TNY_NAME_MAX, &name, ep->diag)) < 0)
                 return rc;
-            int32_t a = tny_format_army_index(&ep->ev->format, name);
-            if (a < 0)
+            out->per[s] = tny_format_army_index(&ep->ev->format, name);
+            if (out->per[s] < 0)
                 return tny_diag_set(ep->diag, TNY_EINVAL,
                                     "%s: unknown army \"%s\"", kp, name);
-            ((int32_t *)out)[s] = a;
         }
     }
-    for (int s = 0; need_all && s < t->n_seats; s++)
-        if (!seen[s])
+    for (int s = 0; tny_result_value_every_seat(k) && s < t->n_seats; s++)
+        if (!out->has[s])
             return tny_diag_set(ep->diag, TNY_EINVAL,
                                 "%s: missing a value for \"%s\"", p,
                                 ep->ev->players[t->seats[s]].id);
     return TNY_OK;
+}
+
+/* A list: PLAYERS (a player id per item) or TEXTS (lines). */
+static int list_value(const struct rparse *ep, const struct tny_jv *v,
+                      const char *p, enum tny_result_key k,
+                      const struct tny_table *t, struct tny_result_val *out)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    char ip[TNY__PATH_MAX];
+    int rc;
+    if ((rc = tny__v_want_array(v, p, info->max_items, ep->diag)) < 0)
+        return rc;
+    for (size_t i = 0; i < (size_t)v->n; i++) {
+        tny__path_index(ip, p, i);
+        if (info->value == TNY_RV_PLAYERS) {
+            rc = seat_ref(ep, v->u.kids[i], ip, t, &out->seats[i]);
+        } else {
+            const char *s;
+            rc = tny__v_string(v->u.kids[i], ip, TNY_LOT_MAX - 1, &s, ep->diag);
+            if (rc == TNY_OK)
+                out->texts[i] = s;
+        }
+        if (rc < 0)
+            return rc;
+    }
+    out->n = (int32_t)(size_t)v->n;
+    return TNY_OK;
+}
+
+/* Key k of res, when present, converted by its kind into t's result. */
+static int parse_key(const struct rparse *ep, const struct tny_jv *res,
+                     const char *path, enum tny_result_key k,
+                     struct tny_table *t)
+{
+    const char *name = tny_result_key_name(k);
+    const struct tny_jv *v = tny__jv_get(res, name);
+    struct tny_result_val val;
+    char p[TNY__PATH_MAX];
+    bool flag;
+    int rc = TNY_OK;
+
+    if (!v)
+        return TNY_OK;
+    memset(&val, 0, sizeof(val));
+    val.present = true;
+    tny__path_key(p, path, name);
+    switch (tny_result_key_info(k)->value) {
+    case TNY_RV_FLAG:
+        rc = tny__v_bool(v, p, &flag, ep->diag);
+        val.flag = flag;
+        break;
+    case TNY_RV_NUMBER:
+        /* Any integer here: the range is the format's, checked (one
+         * message for both ends) by tny_result_validate. */
+        rc = tny__v_int(v, p, INT32_MIN, INT32_MAX, &val.number, ep->diag);
+        break;
+    case TNY_RV_PLAYER: rc = seat_ref(ep, v, p, t, &val.seat); break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY: rc = seat_map(ep, v, p, k, t, &val); break;
+    case TNY_RV_PLAYERS:
+    case TNY_RV_TEXTS: rc = list_value(ep, v, p, k, t, &val); break;
+    }
+    if (rc == TNY_OK)
+        tny_result_value_set(&t->result, k, &val);
+    return rc;
 }
 
 /* A result key's name in the event file (result_schema.h). */
@@ -495,8 +551,8 @@ static int result_keys(const struct rparse *ep, const struct tny_jv *res,
 }
 
 /* Two-player game: scores and/or one outcome, each allowed by the format. */
-static int parse_two_player(const struct rparse *ep, const struct tny_jv *res,
-                            const char *path, struct tny_table *t)
+static int rules_two_player(const struct rparse *ep, const char *path,
+                            struct tny_table *t)
 {
     const struct tny_format *fmt = &ep->ev->format;
     struct tny_result *r = &t->result;
@@ -505,30 +561,15 @@ static int parse_two_player(const struct rparse *ep, const struct tny_jv *res,
         TNY_RK_DRAW, TNY_RK_INTENTIONAL_DRAW, TNY_RK_DOUBLE_LOSS};
     static const char *const allow[] = {"draws", "intentional_draws",
                                         "double_losses"};
-    bool *field[] = {&r->draw, &r->intentional_draw, &r->double_loss};
+    const bool field[] = {r->draw, r->intentional_draw, r->double_loss};
     const bool allowed[] = {fmt->draws, fmt->intentional_draws,
                             fmt->double_losses};
     char p[TNY__PATH_MAX];
-    const struct tny_jv *v;
-    int rc, outcomes = 0;
-    if ((rc = result_keys(ep, res, path)) < 0 ||
-        (rc = seat_map(ep, res, path, KEY(SCORES), t, true, MAP_INT, r->score,
-                       &r->has_score)) < 0)
-        return rc;
-    if ((v = tny__jv_get(res, KEY(WINNER)))) {
-        tny__path_key(p, path, KEY(WINNER));
-        if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
-            return rc;
-        outcomes++;
-    }
+    int outcomes = r->winner >= 0;
     for (int i = 0; i < 3; i++) {
-        if (!(v = tny__jv_get(res, tny_result_key_name(flags[i]))))
+        if (!field[i])
             continue;
         tny__path_key(p, path, tny_result_key_name(flags[i]));
-        if ((rc = tny__v_bool(v, p, field[i], diag)) < 0)
-            return rc;
-        if (!*field[i])
-            continue;
         if (!allowed[i])
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: the format \"%s\" does not allow it "
@@ -560,110 +601,50 @@ static int parse_two_player(const struct rparse *ep, const struct tny_jv *res,
     return TNY_OK;
 }
 
-static int parse_result(const struct rparse *ep, const struct tny_jv *res,
+/* The event file's rules between a result's keys (event-file.md, "result"),
+ * after every key was read by its kind.  Ranges are tny_result_validate's. */
+static int result_rules(const struct rparse *ep, const struct tny_jv *res,
                         const char *path, struct tny_table *t)
 {
     struct tny_result *r = &t->result;
     struct tny_diag *diag = ep->diag;
     char p[TNY__PATH_MAX];
-    const struct tny_jv *v;
-    bool has;
-    int rc;
-    int64_t x;
 
-    if ((rc = tny__v_want_object(res, path, diag)) < 0)
-        return rc;
-    if ((v = tny__jv_get(res, KEY(LOTS)))) { /* CM-4: the table's lots */
-        tny__path_key(p, path, KEY(LOTS));
-        if ((rc = tny__v_want_array(v, p, TNY_MAX_LOTS, diag)) < 0)
-            return rc;
-        for (size_t i = 0; i < (size_t)v->n; i++) {
-            char ip[TNY__PATH_MAX];
-            const char *s;
-            tny__path_index(ip, p, i);
-            if ((rc = tny__v_string(v->u.kids[i], ip, TNY_LOT_MAX - 1, &s,
-                                    diag)) < 0)
-                return rc;
-            snprintf(r->lots[i], TNY_LOT_MAX, "%s", s);
-        }
-        r->n_lots = (int32_t)(size_t)v->n;
-    }
-    switch (ep->ev->format.game) {
+    switch (tny_game_flow(ep->ev->format.game)) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        if ((rc = result_keys(ep, res, path)) < 0)
-            return rc;
-        if ((v = tny__jv_get(res, KEY(WINNER)))) {
-            tny__path_key(p, path, KEY(WINNER));
-            if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
-                return rc;
-        }
-        if ((v = tny__jv_get(res, KEY(DRAW)))) {
-            tny__path_key(p, path, KEY(DRAW));
-            if ((rc = tny__v_bool(v, p, &r->draw, diag)) < 0)
-                return rc;
-            if (r->draw && r->winner >= 0)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a draw has no "
-                                    "winner",
-                                    p);
-        }
+        tny__path_key(p, path, KEY(DRAW));
+        if (r->draw && r->winner >= 0)
+            return tny_diag_set(diag, TNY_EINVAL, "%s: a draw has no winner",
+                                p);
         if (r->winner < 0 && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" or \"draw\": true",
                                 path);
-        if ((v = tny__jv_get(res, KEY(HQ_DIFF)))) {
-            tny__path_key(p, path, KEY(HQ_DIFF));
-            /* Any integer here: the range is the format's, checked (one
-             * message for both ends) by tny_result_validate. */
-            if ((rc = tny__v_int(v, p, INT32_MIN, INT32_MAX, &x, diag)) < 0)
-                return rc;
-            r->hq_diff = (int32_t)x;
-            if (r->draw && x != 0)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a draw records 0 (NH-1)", p);
-        } else if (!r->draw) {
-            tny__path_key(p, path, KEY(HQ_DIFF));
+        tny__path_key(p, path, KEY(HQ_DIFF));
+        if (tny__jv_get(res, KEY(HQ_DIFF)) && r->draw && r->hq_diff != 0)
+            return tny_diag_set(diag, TNY_EINVAL, "%s: a draw records 0 (NH-1)",
+                                p);
+        if (!tny__jv_get(res, KEY(HQ_DIFF)) && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
-        }
-        return seat_map(ep, res, path, KEY(ARMIES), t, false, MAP_ARMY, r->army,
-                        NULL);
-    case TNY_GAME_TANTRIX: {
-        bool has_tp;
-        if ((rc = result_keys(ep, res, path)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(SCORES), t, true, MAP_INT,
-                           r->score, &r->has_score)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(CLOCK_MS), t, true, MAP_INT,
-                           r->clock_ms, &r->has_clock)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(TP), t, true, MAP_POINTS,
-                           r->decided_tp, &has_tp)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(PENALTY), t, false, MAP_POINTS,
-                           r->penalty, NULL)) < 0)
-            return rc;
-        r->decided = has_tp;
-        if ((v = tny__jv_get(res, KEY(DRAW)))) {
+        return TNY_OK;
+    case TNY_GAME_TANTRIX:
+        if (r->draw && (r->has_score || r->decided || r->default_winner >= 0)) {
             /* Seed 001 s13: the board could not be restored. */
             tny__path_key(p, path, KEY(DRAW));
-            if ((rc = tny__v_bool(v, p, &r->draw, diag)) < 0)
-                return rc;
-            if (r->draw &&
-                (r->has_score || has_tp || tny__jv_get(res, KEY(DEFAULT_WIN))))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a draw (the board could not be "
-                                    "restored, seed 001 s13) has no "
-                                    "\"scores\", \"tp\" or \"default_win\"",
-                                    p);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: a draw (the board could not be "
+                                "restored, seed 001 s13) has no "
+                                "\"scores\", \"tp\" or \"default_win\"",
+                                p);
         }
-        if ((v = tny__jv_get(res, KEY(DEFAULT_WIN)))) {
+        if (r->default_winner >= 0 && (r->has_score || r->decided)) {
             tny__path_key(p, path, KEY(DEFAULT_WIN));
-            if ((rc = seat_ref(ep, v, p, t, &r->default_winner)) < 0)
-                return rc;
-            if (r->has_score || has_tp)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s: a default has no "
-                                    "\"scores\" or \"tp\" (TX-5)",
-                                    p);
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: a default has no "
+                                "\"scores\" or \"tp\" (TX-5)",
+                                p);
         }
-        if (!r->has_score && !has_tp && r->default_winner < 0 && !r->draw)
+        if (!r->has_score && !r->decided && r->default_winner < 0 && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"scores\", \"default_win\", "
                                 "\"tp\" or \"draw\": true",
@@ -672,64 +653,42 @@ static int parse_result(const struct rparse *ep, const struct tny_jv *res,
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s.clock_ms: only with \"scores\"", path);
         return TNY_OK;
-    }
     case TNY_GAME_AGRICOLA:
-        if ((rc = result_keys(ep, res, path)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(VP), t, true, MAP_INT, r->score,
-                           &r->has_score)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(IP), t, true, MAP_INT, r->ip,
-                           NULL)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(BP), t, true, MAP_INT, r->bp,
-                           NULL)) < 0)
-            return rc;
+    case TNY_GAME_CATAN:
         if (!r->has_score) {
             tny__path_key(p, path, KEY(VP));
             return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
         }
         return TNY_OK;
     case TNY_GAME_GOT_LCG2:
-        if ((rc = result_keys(ep, res, path)) < 0)
-            return rc;
-        if ((v = tny__jv_get(res, KEY(WINNER)))) {
-            tny__path_key(p, path, KEY(WINNER));
-            if ((rc = seat_ref(ep, v, p, t, &r->winner)) < 0)
-                return rc;
-        }
-        if ((v = tny__jv_get(res, KEY(MODIFIED)))) {
-            tny__path_key(p, path, KEY(MODIFIED));
-            if ((rc = tny__v_bool(v, p, &r->modified, diag)) < 0)
-                return rc;
-        }
-        if ((v = tny__jv_get(res, KEY(GAMES)))) {
-            char gp[TNY__PATH_MAX];
-            tny__path_key(p, path, KEY(GAMES));
-            if ((rc = tny__v_want_array(v, p, 3, diag)) < 0)
-                return rc;
-            for (size_t g = 0; g < (size_t)v->n; g++) {
-                tny__path_index(gp, p, g);
-                if ((rc = seat_ref(ep, v->u.kids[g], gp, t, &r->games[g])) < 0)
-                    return rc;
-            }
-            r->n_games = (int32_t)(size_t)v->n;
-        }
         if (r->winner < 0 && r->n_games == 0)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: expected \"winner\" or \"games\"", path);
         return TNY_OK;
-    case TNY_GAME_CATAN:
-        if ((rc = result_keys(ep, res, path)) < 0 ||
-            (rc = seat_map(ep, res, path, KEY(VP), t, true, MAP_INT, r->score,
-                           &has)) < 0)
-            return rc;
-        if (!has) {
-            tny__path_key(p, path, KEY(VP));
-            return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
-        }
-        r->has_score = true;
-        return TNY_OK;
-    case TNY_GAME_TWO_PLAYER: return parse_two_player(ep, res, path, t);
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
+    case TNY_GAME_TWO_PLAYER: return rules_two_player(ep, path, t);
     }
     return TNY_OK;
+}
+
+/* The table's lots first (CM-4, any game), then the game's keys, each read
+ * by its kind (result_schema.h), then the rules between them. */
+static int parse_result(const struct rparse *ep, const struct tny_jv *res,
+                        const char *path, struct tny_table *t)
+{
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys(ep->ev->format.game, &keys);
+    int rc;
+
+    if ((rc = tny__v_want_object(res, path, ep->diag)) < 0 ||
+        (rc = parse_key(ep, res, path, TNY_RK_LOTS, t)) < 0 ||
+        (rc = result_keys(ep, res, path)) < 0)
+        return rc;
+    for (int32_t i = 0; i < n; i++)
+        if (keys[i] != TNY_RK_LOTS &&
+            (rc = parse_key(ep, res, path, keys[i], t)) < 0)
+            return rc;
+    return result_rules(ep, res, path, t);
 }
 
 /* An empty result: no winner, no default, no armies. */
@@ -1135,135 +1094,75 @@ int tny_event_from_json_text(const char *text, size_t len,
 
 /* ---- writing ----------------------------------------------------------- */
 
-static json_t *seat_map_json(const struct tny_event *ev,
-                             const struct tny_table *t, const int32_t *iv,
-                             const int64_t *pv, bool skip_zero)
-{
-    json_t *o = json_object();
-    for (int s = 0; o && s < t->n_seats; s++) {
-        if (skip_zero && pv && pv[s] == 0)
-            continue;
-        if (skip_zero && iv && iv[s] < 0)
-            continue;
-        const char *id = ev->players[t->seats[s]].id;
-        json_t *v;
-        if (pv)
-            v = tny_json_points(pv[s]);
-        else if (skip_zero) /* armies */
-            v = json_string(ev->format.armies[iv[s]]);
-        else
-            v = json_integer(iv[s]);
-        if (!tny__set(o, id, v)) {
-            json_decref(o);
-            return NULL;
-        }
-    }
-    return o;
-}
-
 static const char *seat_id(const struct tny_event *ev,
                            const struct tny_table *t, int32_t seat)
 {
     return ev->players[t->seats[seat]].id;
 }
 
+/* One key's value as JSON, by the kind of value (result_schema.h). */
+static json_t *value_json(const struct tny_event *ev, const struct tny_table *t,
+                          enum tny_result_key k, const struct tny_result_val *v)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    json_t *o = NULL;
+
+    switch (info->value) {
+    case TNY_RV_FLAG: return json_boolean(v->flag);
+    case TNY_RV_NUMBER: return json_integer(v->number);
+    case TNY_RV_PLAYER: return json_string(seat_id(ev, t, v->seat));
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY:
+        o = json_object();
+        for (int32_t s = 0; o && s < t->n_seats; s++) {
+            json_t *x;
+            if (!v->has[s])
+                continue;
+            if (info->value == TNY_RV_POINTS)
+                x = tny_json_points(v->per[s]);
+            else if (info->value == TNY_RV_ARMY)
+                x = json_string(ev->format.armies[v->per[s]]);
+            else
+                x = json_integer(v->per[s]);
+            if (!tny__set(o, seat_id(ev, t, s), x)) {
+                json_decref(o);
+                return NULL;
+            }
+        }
+        return o;
+    case TNY_RV_PLAYERS:
+    case TNY_RV_TEXTS:
+        o = json_array();
+        for (int32_t i = 0; o && i < v->n; i++)
+            if (!tny__append(o,
+                             info->value == TNY_RV_TEXTS
+                                 ? json_string(v->texts[i])
+                                 : json_string(seat_id(ev, t, v->seats[i])))) {
+                json_decref(o);
+                return NULL;
+            }
+        return o;
+    }
+    return NULL;
+}
+
+/* The game's keys the result has, in the written order (result_schema.h),
+ * each converted by its kind. */
 static json_t *result_json(const struct tny_event *ev,
                            const struct tny_table *t)
 {
-    const struct tny_result *r = &t->result;
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys_written(ev->format.game, &keys);
     json_t *o = json_object();
     bool ok = o != NULL;
-    switch (ev->format.game) {
-    case TNY_GAME_NEUROSHIMA_HEX: {
-        bool any_army = false;
-        if (r->draw)
-            ok = ok && tny__set(o, KEY(DRAW), json_true());
-        else
-            ok = ok && tny__set(o, KEY(WINNER),
-                                json_string(seat_id(ev, t, r->winner)));
-        ok = ok && tny__set(o, KEY(HQ_DIFF), json_integer(r->hq_diff));
-        for (int s = 0; s < t->n_seats; s++)
-            any_army = any_army || r->army[s] >= 0;
-        if (any_army)
-            ok = ok && tny__set(o, KEY(ARMIES),
-                                seat_map_json(ev, t, r->army, NULL, true));
-        break;
-    }
-    case TNY_GAME_TANTRIX: {
-        bool any_penalty = false;
-        if (r->has_score)
-            ok = ok && tny__set(o, KEY(SCORES),
-                                seat_map_json(ev, t, r->score, NULL, false));
-        if (r->has_clock)
-            ok = ok && tny__set(o, KEY(CLOCK_MS),
-                                seat_map_json(ev, t, r->clock_ms, NULL, false));
-        if (r->default_winner >= 0)
-            ok = ok && tny__set(o, KEY(DEFAULT_WIN),
-                                json_string(seat_id(ev, t, r->default_winner)));
-        if (r->decided)
-            ok = ok &&
-                 tny__set(o, KEY(TP),
-                          seat_map_json(ev, t, NULL, r->decided_tp, false));
-        if (r->draw)
-            ok = ok && tny__set(o, KEY(DRAW), json_true());
-        for (int s = 0; s < t->n_seats; s++)
-            any_penalty = any_penalty || r->penalty[s] != 0;
-        if (any_penalty)
-            ok = ok && tny__set(o, KEY(PENALTY),
-                                seat_map_json(ev, t, NULL, r->penalty, true));
-        break;
-    }
-    case TNY_GAME_AGRICOLA:
-        ok = ok &&
-             tny__set(o, KEY(VP), seat_map_json(ev, t, r->score, NULL, false));
-        ok = ok &&
-             tny__set(o, KEY(IP), seat_map_json(ev, t, r->ip, NULL, false));
-        ok = ok &&
-             tny__set(o, KEY(BP), seat_map_json(ev, t, r->bp, NULL, false));
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (r->winner >= 0)
-            ok = ok && tny__set(o, KEY(WINNER),
-                                json_string(seat_id(ev, t, r->winner)));
-        if (r->modified)
-            ok = ok && tny__set(o, KEY(MODIFIED), json_true());
-        if (r->n_games > 0) {
-            json_t *a = json_array();
-            for (int g = 0; a && g < r->n_games; g++)
-                if (!tny__append(a, json_string(seat_id(ev, t, r->games[g])))) {
-                    json_decref(a);
-                    a = NULL;
-                }
-            ok = ok && tny__set(o, KEY(GAMES), a);
-        }
-        break;
-    case TNY_GAME_CATAN:
-        ok = ok &&
-             tny__set(o, KEY(VP), seat_map_json(ev, t, r->score, NULL, false));
-        break;
-    case TNY_GAME_TWO_PLAYER:
-        if (r->has_score)
-            ok = ok && tny__set(o, KEY(SCORES),
-                                seat_map_json(ev, t, r->score, NULL, false));
-        if (r->winner >= 0)
-            ok = ok && tny__set(o, KEY(WINNER),
-                                json_string(seat_id(ev, t, r->winner)));
-        else if (r->intentional_draw)
-            ok = ok && tny__set(o, KEY(INTENTIONAL_DRAW), json_true());
-        else if (r->double_loss)
-            ok = ok && tny__set(o, KEY(DOUBLE_LOSS), json_true());
-        else if (r->draw)
-            ok = ok && tny__set(o, KEY(DRAW), json_true());
-        break;
-    }
-    if (ok && r->n_lots > 0) { /* CM-4 */
-        json_t *a = json_array();
-        for (int32_t i = 0; a && i < r->n_lots; i++)
-            if (!tny__append(a, json_string(r->lots[i]))) {
-                json_decref(a);
-                a = NULL;
-            }
-        ok = tny__set(o, KEY(LOTS), a);
+
+    for (int32_t i = 0; ok && i < n; i++) {
+        struct tny_result_val v;
+        tny_result_value_get(&t->result, t->n_seats, keys[i], &v);
+        if (v.present)
+            ok = tny__set(o, tny_result_key_name(keys[i]),
+                          value_json(ev, t, keys[i], &v));
     }
     if (!ok) {
         json_decref(o);

@@ -25,6 +25,7 @@
 
 #include "io_internal.h"
 #include "tny/format_options.h"
+#include "tny/game.h"
 #include "tny/presets.h"
 
 /* "Not given" while a format object is parsed (format_options.h). */
@@ -64,7 +65,7 @@ static int pick_name(const json_t *v, const char *path, const char *noun,
  * so that format.c stays the one place that spells them). */
 #define N_KINDS (TNY_STAGE_ROUND_ROBIN + 1)
 #define N_PAIRINGS (TNY_PAIR_ROUND_ROBIN + 1)
-#define N_GAMES (TNY_GAME_TWO_PLAYER + 1)
+#define N_GAMES (TNY_GAME_NETRUNNER + 1)
 #define N_STRUCTURES (TNY_STRUCTURE_ADVANCED + 1)
 #define N_GROUP_ORDERS (TNY_GROUP_ADJACENT + 1)
 #define N_SCORE_GROUPS (TNY_GROUPS_WINS + 1)
@@ -592,7 +593,8 @@ static int parse_game_block(const json_t *root, const char *path,
     char p[TNY__PATH_MAX];
     int rc;
     for (int i = 0; i < N_OF(blocks); i++)
-        if (json_object_get(root, blocks[i]) && block_game[i] != f->game) {
+        if (json_object_get(root, blocks[i]) &&
+            block_game[i] != tny_game_flow(f->game)) {
             tny__path_key(p, path, blocks[i]);
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: not a key of a \"%s\" format", p,
@@ -677,6 +679,7 @@ static int parse_game_block(const json_t *root, const char *path,
                           diag)) < 0)
             return rc;
         return TNY_OK;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         f->score_max = 1000000; /* no range unless the format gives one */
         if (!(b = json_object_get(root, "two_player")))
@@ -719,7 +722,7 @@ static int parse_tiebreak_data(const json_t *root, const char *path,
         return rc;
     if ((m = json_object_get(b, "mov"))) {
         tny__path_key(mp, p, "mov");
-        if (f->game != TNY_GAME_TWO_PLAYER)
+        if (tny_game_flow(f->game) != TNY_GAME_TWO_PLAYER)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: does not apply to a \"%s\" format (a "
                                 "margin needs both players' scores: only "
@@ -955,10 +958,11 @@ int tny_format_from_json(const json_t *root, const char *path,
                                f->game == TNY_GAME_TANTRIX,
                            f, "got-lcg2", diag)) < 0 ||
             (rc = game_key(v, p, "intentional_draw",
-                           f->game == TNY_GAME_TWO_PLAYER, f, "two-player",
-                           diag)) < 0 ||
-            (rc = game_key(v, p, "double_loss", f->game == TNY_GAME_TWO_PLAYER,
-                           f, "two-player", diag)) < 0 ||
+                           tny_game_flow(f->game) == TNY_GAME_TWO_PLAYER, f,
+                           "two-player", diag)) < 0 ||
+            (rc = game_key(v, p, "double_loss",
+                           tny_game_flow(f->game) == TNY_GAME_TWO_PLAYER, f,
+                           "two-player", diag)) < 0 ||
             (rc = opt_points(v, p, "win", &f->win_points, diag)) < 0 ||
             (rc = opt_points(v, p, "intentional_draw",
                              &f->intentional_draw_points, diag)) < 0 ||
@@ -1226,7 +1230,7 @@ static json_t *format_json(const struct tny_format *f)
                                 tny_json_points(f->modified_win_points));
         ok = ok && tny__set(sub, "draw", tny_json_points(f->draw_points));
         ok = ok && tny__set(sub, "loss", tny_json_points(f->loss_points));
-        if (g == TNY_GAME_TWO_PLAYER) {
+        if (tny_game_flow(g) == TNY_GAME_TWO_PLAYER) {
             ok = ok && tny__set(sub, "intentional_draw",
                                 tny_json_points(f->intentional_draw_points));
             ok = ok && tny__set(sub, "double_loss",
@@ -1332,7 +1336,7 @@ static json_t *format_json(const struct tny_format *f)
         ok = ok && tny__set(sub, "vp_min", json_integer(f->vp_min));
         ok = ok && tny__set(sub, "vp_max", json_integer(f->vp_max));
         ok = ok && tny__set(o, "catan", sub);
-    } else if (ok && g == TNY_GAME_TWO_PLAYER) {
+    } else if (ok && tny_game_flow(g) == TNY_GAME_TWO_PLAYER) {
         sub = json_object();
         ok = ok && tny__set(sub, "draws", json_boolean(f->draws));
         ok = ok && tny__set(sub, "intentional_draws",

@@ -15,6 +15,7 @@ const char *tny_strerror(int rc)
     case TNY_ERANGE: return "value out of range";
     case TNY_ENOTFOUND: return "not found";
     case TNY_ECONFLICT: return "conflicts with a recorded value";
+    case TNY_ESTORE: return "the storage failed";
     }
     return "unknown error";
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/game.h"
 #include "tny/structure.h"
 
 void tny_event_init(struct tny_event *ev)
@@ -34,8 +35,9 @@ static void player_release(struct tny_player *p)
 
 void tny_event_release(struct tny_event *ev)
 {
-    for (int32_t i = 0; i < ev->n_players; i++)
+    for (int32_t i = 0; i < ev->n_players && !ev->strings; i++)
         player_release(&ev->players[i]);
+    free(ev->strings); /* a frozen copy's player strings */
     free(ev->players);
     for (int32_t r = 0; r < ev->n_rounds; r++)
         free(ev->rounds[r].tables);
@@ -207,7 +209,8 @@ int tny_stage_size(const struct tny_event *ev, const struct tny_stage *s,
 int32_t tny_nh_knockout_army_count(const struct tny_event *ev)
 {
     const struct tny_format *fmt = &ev->format;
-    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0)
+    if (!tny_game_ops_of(fmt->game) || !tny_game_ops_of(fmt->game)->armies ||
+        fmt->n_armies == 0)
         return 0;
     for (int32_t s = 0; s < fmt->n_stages; s++) {
         int32_t rounds, cut, n = 1;

@@ -1,6 +1,7 @@
 /* event_copy.c - a deep copy of an engine event, so one owner can hand an
  * explicit snapshot of its state to another thread (the hub's feed
- * builder) without sharing a byte with it. */
+ * builder) without sharing a byte with it; the frozen copy packs every
+ * player string into one block (one allocation, not one per string). */
 #include "tny/event.h"
 
 #include <stdlib.h>
@@ -31,12 +32,64 @@ static void *dup_array(const void *src, int32_t n, size_t sz, bool *ok)
     return p;
 }
 
-int tny_event_copy(const struct tny_event *src, struct tny_event *dst)
+/* The strings of player p, in the order pack_strings writes them: the
+ * colours only up to n_colours (the engine's rule for them). */
+static int32_t player_strings(struct tny_player *p, char **out[10])
+{
+    char **f[] = {&p->id,          &p->name,    &p->club,   &p->country,
+                  &p->external_id, &p->faction, &p->agenda, &p->decklist};
+    int32_t n = 0;
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+        out[n++] = f[k];
+    for (int32_t c = 0; c < p->n_colours && c < 2; c++)
+        out[n++] = &p->colours[c];
+    return n;
+}
+
+/* Every player string of src copied into one block (dst->strings), the
+ * players' pointers aimed into it; false when out of memory. */
+static bool pack_strings(const struct tny_event *src, struct tny_event *dst)
+{
+    size_t total = 0;
+    char **from[10], **to[10];
+    for (int32_t i = 0; i < src->n_players; i++) {
+        int32_t n = player_strings((struct tny_player *)&src->players[i], from);
+        for (int32_t k = 0; k < n; k++)
+            total += *from[k] ? strlen(*from[k]) + 1 : 0;
+    }
+    for (int32_t i = 0; i < src->n_players; i++) {
+        struct tny_player *dp = &dst->players[i];
+        dp->id = dp->name = dp->club = dp->country = dp->external_id = NULL;
+        dp->faction = dp->agenda = dp->decklist = NULL;
+        dp->colours[0] = dp->colours[1] = NULL;
+    }
+    if (total == 0)
+        return true;
+    char *at = dst->strings = malloc(total);
+    if (!at)
+        return false;
+    for (int32_t i = 0; i < src->n_players; i++) {
+        int32_t n = player_strings((struct tny_player *)&src->players[i], from);
+        (void)player_strings(&dst->players[i], to);
+        for (int32_t k = 0; k < n; k++) {
+            if (!*from[k])
+                continue;
+            size_t len = strlen(*from[k]) + 1;
+            memcpy(at, *from[k], len);
+            *to[k] = at;
+            at += len;
+        }
+    }
+    return true;
+}
+
+static int copy(const struct tny_event *src, struct tny_event *dst, bool frozen)
 {
     bool ok = true;
     *dst = *src;
     dst->players = NULL;
     dst->rounds = NULL;
+    dst->strings = NULL;
     dst->absences = NULL;
     dst->cut_seeds = NULL;
     dst->n_players = dst->n_rounds = dst->n_absences = dst->n_cut_seeds = 0;
@@ -55,7 +108,9 @@ int tny_event_copy(const struct tny_event *src, struct tny_event *dst)
         }
         dst->players = pl;
         dst->n_players = src->n_players;
-        for (int32_t i = 0; ok && i < src->n_players; i++) {
+        if (frozen)
+            ok = pack_strings(src, dst);
+        for (int32_t i = 0; ok && !frozen && i < src->n_players; i++) {
             const struct tny_player *s = &src->players[i];
             struct tny_player *p = &pl[i];
             ok = dup_str(&p->id, s->id) && dup_str(&p->name, s->name) &&
@@ -94,4 +149,14 @@ int tny_event_copy(const struct tny_event *src, struct tny_event *dst)
         return TNY_ENOMEM;
     }
     return TNY_OK;
+}
+
+int tny_event_copy(const struct tny_event *src, struct tny_event *dst)
+{
+    return copy(src, dst, false);
+}
+
+int tny_event_copy_frozen(const struct tny_event *src, struct tny_event *dst)
+{
+    return copy(src, dst, true);
 }

@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 
+#include "tny/game.h"
+
 static bool may_repeat(const struct tny_event *ev, int32_t p, int32_t r,
                        int32_t swiss_rounds)
 {
@@ -39,8 +41,9 @@ int tny_event_validate_table_armies(const struct tny_event *ev, int32_t r,
         return tny_diag_set(diag, TNY_ERANGE, "event: no table %d in round %d",
                             (int)t, (int)r);
     const struct tny_table *me = &ev->rounds[r].tables[t];
-    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0 ||
-        me->is_bye || !me->has_result)
+    const struct tny_game_ops *ops = tny_game_ops_of(fmt->game);
+    if (!ops || !ops->armies || fmt->n_armies == 0 || me->is_bye ||
+        !me->has_result)
         return TNY_OK;
     int32_t swiss_rounds = 0;
     for (int32_t k = 0; k < ev->n_rounds; k++)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tny/error.h"
+#include "tny/game.h"
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -53,15 +54,6 @@ static const char *const pairing_names[] = {
     [TNY_PAIR_GORN] = "gorn",     [TNY_PAIR_ROUND_ROBIN] = "round_robin",
 };
 
-static const char *const game_names[] = {
-    [TNY_GAME_NEUROSHIMA_HEX] = "neuroshima-hex",
-    [TNY_GAME_TANTRIX] = "tantrix",
-    [TNY_GAME_AGRICOLA] = "agricola",
-    [TNY_GAME_GOT_LCG2] = "got-lcg2",
-    [TNY_GAME_CATAN] = "catan",
-    [TNY_GAME_TWO_PLAYER] = "two-player",
-};
-
 static const char *const structure_names[] = {
     [TNY_STRUCTURE_CUSTOM] = "custom",
     [TNY_STRUCTURE_BASIC] = "basic",
@@ -86,41 +78,21 @@ static const char *const bye_rule_names[] = {
 
 bool tny_tiebreak_applies(enum tny_tiebreak tb, enum tny_game game)
 {
-    const bool two = game == TNY_GAME_NEUROSHIMA_HEX ||
-                     game == TNY_GAME_TANTRIX || game == TNY_GAME_GOT_LCG2 ||
-                     game == TNY_GAME_TWO_PLAYER;
-    const bool scored = game == TNY_GAME_TANTRIX || game == TNY_GAME_AGRICOLA ||
-                        game == TNY_GAME_CATAN || game == TNY_GAME_TWO_PLAYER;
+    const struct tny_game_ops *ops = tny_game_ops_of(game);
     switch (tb) {
-    case TNY_TB_HQ_DIFF: return game == TNY_GAME_NEUROSHIMA_HEX;
-    case TNY_TB_HEAD_TO_HEAD:
-    case TNY_TB_WINS: return two;
-    case TNY_TB_MINI_TP: return game == TNY_GAME_TANTRIX;
-    case TNY_TB_MINI_SCORE_DIFF:
-        return game == TNY_GAME_TANTRIX || game == TNY_GAME_TWO_PLAYER;
-    case TNY_TB_TOTAL_SCORE: return scored;
-    case TNY_TB_RELATIVE_SCORE:
-    case TNY_TB_BEST_RELATIVE:
-        return game == TNY_GAME_AGRICOLA || game == TNY_GAME_CATAN;
-    case TNY_TB_BEST_PRELIM_RELATIVE:
-    case TNY_TB_FINAL_PLACEMENT: return game == TNY_GAME_AGRICOLA;
-    case TNY_TB_SUCCESS_RATE:
-    case TNY_TB_GAME_POINTS: return game == TNY_GAME_CATAN;
-    case TNY_TB_FIRSTS:
-    case TNY_TB_SECONDS:
-    case TNY_TB_THIRDS:
-        return game == TNY_GAME_AGRICOLA || game == TNY_GAME_CATAN;
-    case TNY_TB_MOV: return game == TNY_GAME_TWO_PLAYER;
-    case TNY_TB_SOS:
+    case TNY_TB_SOS: /* any game's tables have opponents and points */
     case TNY_TB_ESOS:
     case TNY_TB_OWP:
     case TNY_TB_BUCHHOLZ:
     case TNY_TB_MEDIAN_BUCHHOLZ:
     case TNY_TB_LOT:
     case TNY_TB_COUNT_: return true;
+    default: /* the values the game's results have (game.h) */
+        return ops && (ops->tiebreaks & (1u << tb)) != 0;
     }
-    return true;
 }
+
+_Static_assert(TNY_TB_COUNT_ <= 32, "a game's tiebreaks fit its bit mask");
 
 _Static_assert(sizeof(tiebreak_names) / sizeof(tiebreak_names[0]) ==
                    TNY_TB_COUNT_,
@@ -160,7 +132,8 @@ const char *tny_pairing_name(enum tny_pairing pairing)
 
 const char *tny_game_name(enum tny_game game)
 {
-    return name_at(game_names, COUNT(game_names), (int)game);
+    const struct tny_game_ops *ops = tny_game_ops_of(game);
+    return ops ? ops->name : "?";
 }
 
 const char *tny_structure_name(enum tny_structure st)
@@ -242,10 +215,10 @@ int tny_pairing_from_name(const char *name, enum tny_pairing *out)
 
 int tny_game_from_name(const char *name, enum tny_game *out)
 {
-    int i = index_of(game_names, COUNT(game_names), name);
-    if (i < 0)
+    const struct tny_game_ops *ops = tny_game_ops_by_name(name);
+    if (!ops)
         return TNY_ENOTFOUND;
-    *out = (enum tny_game)i;
+    *out = ops->game;
     return TNY_OK;
 }
 

@@ -6,12 +6,15 @@
  * first, one stage per kind), every stage that ranks has a tiebreak chain
  * that means something for the game, and the game's own numbers are
  * present and consistent.  Single values (types, ranges of one field) are
- * the parser's or the option setter's.  Pure: no allocation, no state.
+ * the parser's or the option setter's; what is one game's alone is its
+ * module's (game.h format_check).  Pure: no allocation, no state.
  */
 #include "tny/format.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "tny/game.h"
 
 /* Longest path named in a message (as the JSON adapter's). */
 #define PATH_MAX_ 256
@@ -88,11 +91,8 @@ int tny_stage_check_tiebreaks(const struct tny_stage *s, const char *path,
 int tny_format_check_scores(const struct tny_format *f, const char *path,
                             struct tny_diag *diag)
 {
-    if (f->game == TNY_GAME_TWO_PLAYER && f->score_min > f->score_max)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s.two_player.score_max: less than score_min",
-                            path);
-    return TNY_OK;
+    const struct tny_game_ops *ops = tny_game_ops_of(f->game);
+    return ops && ops->check_scores ? ops->check_scores(f, path, diag) : TNY_OK;
 }
 
 int tny_format_check_mov(const struct tny_format *f, const char *path,
@@ -113,9 +113,13 @@ int tny_format_check(const struct tny_format *f, const char *path,
         (rc = tny_format_check_mov(f, path, diag)) < 0)
         return rc;
     const bool two = f->players_per_table == 2;
-    const bool gt_table =
-        f->game == TNY_GAME_GOT_LCG2 && f->structure != TNY_STRUCTURE_CUSTOM;
-    if (f->game == TNY_GAME_AGRICOLA || f->game == TNY_GAME_CATAN) {
+    const struct tny_game_ops *ops = tny_game_ops_of(f->game);
+    if (!ops)
+        return tny_diag_set(diag, TNY_EINVAL, "%s.game: unknown game", path);
+    /* GT-5: the rounds come from attendance */
+    const bool gt_table = (ops->options & TNY_GOPT_STRUCTURE) &&
+                          f->structure != TNY_STRUCTURE_CUSTOM;
+    if (ops->players_per_table == 4) {
         if (f->players_per_table != 4)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s.players_per_table: \"%s\" is played by 4 "
@@ -166,7 +170,7 @@ int tny_format_check(const struct tny_format *f, const char *path,
                                 "at a table",
                                 sp, tny_pairing_name(s->pairing),
                                 (int)f->players_per_table);
-        if (s->pairing == TNY_PAIR_AGRICOLA && f->game != TNY_GAME_AGRICOLA)
+        if (s->pairing == TNY_PAIR_AGRICOLA && !ops->agricola_seating)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s.pairing: \"agricola\" seating needs the "
                                 "agricola game",
@@ -220,54 +224,15 @@ int tny_format_check(const struct tny_format *f, const char *path,
                                     "tiebreak_data.mov (the margin formula)",
                                     sp, k);
         }
-        if (f->game == TNY_GAME_CATAN && s->timer_minutes > 0 &&
-            s->timer_minutes < 90)
-            return tny_diag_set(
-                diag, TNY_EINVAL,
-                "%s.timer_minutes: at least 90 minutes per game "
-                "(CT-8), or 0 for no limit",
-                sp);
+        if (s->timer_minutes > 0 && s->timer_minutes < ops->min_timer_minutes)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.timer_minutes: at least %d minutes per "
+                                "game (%s), or 0 for no limit",
+                                sp, (int)ops->min_timer_minutes,
+                                ops->timer_rule);
     }
-    switch (f->game) {
-    case TNY_GAME_TANTRIX:
-        if (f->tp_per_game <= 0 || f->n_margins < 1)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.tantrix: needs tp_per_game and margin_tp "
-                                "(TX-2)",
-                                path);
-        for (int i = 0; i < f->n_margins; i++)
-            if (f->margin_tp[i] < 0 || f->margin_tp[i] > f->tp_per_game)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.tantrix.margin_tp[%d]: outside "
-                                    "0..tp_per_game",
-                                    path, i);
-        if (f->default_win_tp > f->tp_per_game)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.tantrix.default_win_tp: more than "
-                                "tp_per_game",
-                                path);
-        if (f->clock_limit_ms > 0 && f->clock_step_ms <= 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.tantrix.clock_step_seconds: missing", path);
-        break;
-    case TNY_GAME_AGRICOLA:
-        if (f->placement_points[0] <= 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.points.placement: missing (AG-5)", path);
-        if (f->group_a_size < 4 || f->group_a_size % 4 != 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.agricola.group_a_size: %d is not a "
-                                "multiple of 4 (AG-10)",
-                                path, (int)f->group_a_size);
-        break;
-    case TNY_GAME_CATAN:
-        if (f->placement_points[0] <= 0 || f->placement_points_3[0] <= 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.points: needs placement and placement_3 "
-                                "(CT-3)",
-                                path);
-        break;
-    default: break;
-    }
+    /* the game's own data (game.h format_check) */
+    if (ops->format_check && (rc = ops->format_check(f, path, diag)) < 0)
+        return rc;
     return TNY_OK;
 }

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tny/game.h"
+
 #define UNSET32 INT32_MIN
 #define UNSET64 INT64_MIN
 #define PATH_MAX_ 256
@@ -59,6 +61,13 @@ struct option {
     int32_t scale; /* INT: field = value * scale */
 };
 
+/* Whether f's game offers the options of group (game.h options). */
+static bool game_offers(const struct tny_format *f, enum tny_game_option group)
+{
+    const struct tny_game_ops *ops = tny_game_ops_of(f->game);
+    return ops && (ops->options & group) != 0;
+}
+
 static bool ap_pairing(const struct option *o, const struct tny_format *f)
 {
     (void)o;
@@ -69,7 +78,7 @@ static bool ap_pairing(const struct option *o, const struct tny_format *f)
 static bool ap_structure(const struct option *o, const struct tny_format *f)
 {
     (void)o;
-    return f->game == TNY_GAME_GOT_LCG2;
+    return game_offers(f, TNY_GOPT_STRUCTURE);
 }
 static bool ap_folded(const struct option *o, const struct tny_format *f)
 {
@@ -93,27 +102,27 @@ static bool ap_four(const struct option *o, const struct tny_format *f)
 static bool ap_not_ag(const struct option *o, const struct tny_format *f)
 {
     (void)o;
-    return f->game != TNY_GAME_AGRICOLA;
+    return game_offers(f, TNY_GOPT_BYE_POINTS);
 }
 static bool ap_ag(const struct option *o, const struct tny_format *f)
 {
     (void)o;
-    return f->game == TNY_GAME_AGRICOLA;
+    return game_offers(f, TNY_GOPT_AG);
 }
 static bool ap_ag_ct(const struct option *o, const struct tny_format *f)
 {
     (void)o;
-    return f->game == TNY_GAME_AGRICOLA || f->game == TNY_GAME_CATAN;
+    return game_offers(f, TNY_GOPT_PLACEMENT);
 }
 static bool ap_tx(const struct option *o, const struct tny_format *f)
 {
     (void)o;
-    return f->game == TNY_GAME_TANTRIX;
+    return game_offers(f, TNY_GOPT_TX);
 }
 static bool ap_tp(const struct option *o, const struct tny_format *f)
 {
     (void)o;
-    return f->game == TNY_GAME_TWO_PLAYER;
+    return game_offers(f, TNY_GOPT_TWO_PLAYER);
 }
 
 static void *fd_swiss_rounds(const struct option *o, struct tny_format *f)
@@ -382,8 +391,9 @@ static int set_int(const struct option *o, struct tny_format *f, int64_t x,
 {
     int64_t lo = o->info.lo;
     /* CT-8: a Catan game is given at least 90 minutes (0 = no limit). */
-    if (f->game == TNY_GAME_CATAN && o->field == fd_timer && x != 0)
-        lo = 90;
+    const struct tny_game_ops *ops = tny_game_ops_of(f->game);
+    if (ops && ops->min_timer_minutes > 0 && o->field == fd_timer && x != 0)
+        lo = ops->min_timer_minutes;
     if (x < lo || x > o->info.hi)
         return tny_diag_set(
             diag, TNY_EINVAL, "%s: expected an integer %lld..%lld, got %lld",
@@ -502,8 +512,7 @@ int tny_format_set_option(struct tny_format *fmt, const char *name,
 
 void tny_format_sync_derived(struct tny_format *f)
 {
-    if (f->game == TNY_GAME_TANTRIX)
-        f->bye_tp = f->bye_points;
-    if (f->game == TNY_GAME_CATAN)
-        f->bye_placement_points = f->bye_points;
+    const struct tny_game_ops *ops = tny_game_ops_of(f->game);
+    if (ops && ops->sync_derived) /* TX bye_tp, CT bye_placement_points */
+        ops->sync_derived(f);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tny/agricola.h"
+#include "tny/game.h"
 #include "tny/rng.h"
 #include "tny/standings.h"
 
@@ -16,15 +16,14 @@ struct buf {
     bool failed;
 };
 
-static void add(struct buf *b, const char *fmt, ...) TNY_PRINTF(2, 3);
-static void add(struct buf *b, const char *fmt, ...)
+static void vadd(struct buf *b, const char *fmt, va_list ap)
 {
-    va_list ap;
+    va_list again;
     for (int pass = 0; pass < 2 && !b->failed; pass++) {
-        va_start(ap, fmt);
+        va_copy(again, ap);
         int w = vsnprintf(b->s ? b->s + b->len : NULL,
-                          b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
+                          b->s ? b->cap - b->len : 0, fmt, again);
+        va_end(again);
         if (w < 0) {
             b->failed = true;
             return;
@@ -42,6 +41,25 @@ static void add(struct buf *b, const char *fmt, ...)
         b->s = grown;
         b->cap = cap;
     }
+}
+
+static void add(struct buf *b, const char *fmt, ...) TNY_PRINTF(2, 3);
+static void add(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vadd(b, fmt, ap);
+    va_end(ap);
+}
+
+/* A module's lines (game.h round_lots_extra) into the buffer. */
+static void sink_add(void *ctx, const char *fmt, ...) TNY_PRINTF(2, 3);
+static void sink_add(void *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vadd(ctx, fmt, ap);
+    va_end(ap);
 }
 
 static void tables_as_drawn(struct buf *b, const struct tny_event *ev,
@@ -64,48 +82,28 @@ static void tables_as_drawn(struct buf *b, const struct tny_event *ev,
 static void round_lots(struct buf *b, const struct tny_event *ev, int32_t r0)
 {
     const struct tny_round *round = &ev->rounds[r0];
-    const struct tny_format *fmt = &ev->format;
+    const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
     bool first_of_stage = true;
     for (int32_t k = 0; k < r0; k++)
         first_of_stage &= ev->rounds[k].stage != round->stage;
-    const char *what = NULL;
-    if (r0 == 0 && fmt->game == TNY_GAME_AGRICOLA)
-        what = "AG-3 seeding lot (purpose seeding) and seating lot";
-    else if (r0 == 0 && round->stage == TNY_STAGE_ELIMINATION)
+    /* The game's own words first (game.h round_lots_what), then the
+     * generic ones. */
+    const char *what = ops && ops->round_lots_what
+                           ? ops->round_lots_what(ev, r0, first_of_stage)
+                           : NULL;
+    if (!what && r0 == 0 && round->stage == TNY_STAGE_ELIMINATION)
         what = "GT-8 byes and game numbers by lot (purpose bracket)";
-    else if (r0 == 0 && fmt->game == TNY_GAME_CATAN)
-        what = "CT-2 round-1 tables by lot (purpose pairing); CT-1 bye by lot";
-    else if (r0 == 0)
+    else if (!what && r0 == 0)
         what = "round-1 pairings by lot (purpose pairing), a bye by lot "
                "(purpose bye)";
-    else if (first_of_stage && round->stage == TNY_STAGE_FINAL)
-        what = NULL; /* AG-11: by rank, no lot */
-    if (!what && fmt->game == TNY_GAME_AGRICOLA)
-        what = "AG-4 seating order by lot (purpose seats)";
     if (what) {
         add(b, "round %d (%s): %s, round %d stream; as drawn:\n", (int)r0 + 1,
             tny_stage_kind_name(round->stage), what, (int)r0 + 1);
         tables_as_drawn(b, ev, round);
     }
-    if (fmt->game == TNY_GAME_AGRICOLA) {
-        /* AG-4: the hub's starting-player lot follows each table's seat
-         * lot in the round's seats stream (pair.c draws them in table
-         * order); the seat lot's draws do not depend on who sits there. */
-        struct tny_rng seats;
-        tny_rng_derive(&seats, ev->seed, TNY_LOT_SEATS, (uint32_t)r0 + 1);
-        add(b, "round %d: AG-4 starting player by lot (purpose seats):",
-            (int)r0 + 1);
-        for (int32_t t = 0; t < round->n_tables; t++) {
-            const struct tny_table *tb = &round->tables[t];
-            int32_t any[4] = {0, 1, 2, 3};
-            if (tb->is_bye || tb->n_seats != 4)
-                continue;
-            tny_ag_seat_lot(&seats, any);
-            int32_t first = tny_ag_starting_player(&seats);
-            add(b, " table %d %s;", (int)tb->number,
-                ev->players[tb->seats[first]].id);
-        }
-        add(b, "\n");
+    if (ops && ops->round_lots_extra) {
+        const struct tny_text_sink sink = {sink_add, b};
+        ops->round_lots_extra(ev, r0, &sink);
     }
     for (int32_t t = 0; t < round->n_tables; t++) {
         const struct tny_table *tb = &round->tables[t];

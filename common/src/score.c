@@ -1,9 +1,13 @@
 /* score.c - per-player records from table results (score.h).
  *
- * Each game's rules in one function: NH-1..NH-4, TX-2..TX-5, TX-7, TX-13,
- * AG-5, AG-6, AG-11, GT-1, CT-3..CT-6.  Elimination rounds give no
- * tournament points (their outcome is the bracket); Swiss/prelim/final and
- * Gorn rounds do.  Results are assumed validated.
+ * The generic part: each seat's presence, table and opponents, byes,
+ * elimination rounds; each game's rules are its module's (game.h
+ * score_table, score_bye: NH-1..NH-4, TX-2..TX-5, TX-7, TX-13, AG-5,
+ * AG-6, AG-11, GT-1, CT-3..CT-6), with the helpers shared by games
+ * that score alike (tny__score_win_draw, tny__score_placement) and the
+ * NH, TX and CT arithmetic other modules call (score.h).  Elimination rounds
+ * give no tournament points (their outcome is the bracket); Swiss/prelim/final
+ * and Gorn rounds do.  Results are assumed validated.
  */
 #include "tny/score.h"
 
@@ -12,6 +16,7 @@
 
 #include "tny/agricola.h"
 #include "tny/clock.h"
+#include "tny/game.h"
 
 static int64_t min64(int64_t a, int64_t b)
 {
@@ -136,14 +141,75 @@ static const struct tny_stage *stage_of_kind(const struct tny_format *fmt,
     return NULL;
 }
 
+/* NH-3, GT-1: a win of seat w (-1 a draw) with the format's points. */
+void tny__score_win_draw(const struct tny_format *fmt, int32_t w, bool modified,
+                         bool elim, struct tny_record *const *rec)
+{
+    for (int s = 0; s < 2; s++) {
+        rec[s]->win = w < 0 ? 0.5f : (w == s ? 1.0f : 0.0f);
+        rec[s]->place = (int8_t)(w < 0 ? 1 : (w == s ? 1 : 2));
+        rec[s]->score_place = rec[s]->place;
+        rec[s]->elim_won = elim && w == s;
+        if (elim)
+            continue; /* the bracket, not points, counts */
+        if (w < 0)
+            rec[s]->tp = fmt->draw_points;
+        else if (w == s)
+            rec[s]->tp = modified ? fmt->modified_win_points : fmt->win_points;
+        else
+            rec[s]->tp = fmt->loss_points;
+    }
+}
+
+void tny__score_placement(const struct tny_event *ev,
+                          const struct tny_round *round,
+                          const struct tny_table *t, bool catan,
+                          struct tny_record *const *rec)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_result *res = &t->result;
+    int32_t score[TNY_MAX_SEATS];
+    int64_t sum = 0;
+    for (int32_t s = 0; s < t->n_seats; s++) {
+        score[s] = res->score[s];
+        if (catan)
+            score[s] = tny_ct_game_points(fmt, score[s]); /* CT-4 */
+        sum += score[s];
+    }
+    /* AG-11 weights the final stage; CT-3 3-player tables give 4,3,2. */
+    const struct tny_stage *st = stage_of_kind(fmt, round->stage);
+    int64_t num = st && st->weight_den > 0 ? st->weight_num : 1;
+    int64_t den = st && st->weight_den > 0 ? st->weight_den : 1;
+    const int64_t *base = catan && t->n_seats == 3 ? fmt->placement_points_3
+                                                   : fmt->placement_points;
+    int64_t weighted[TNY_MAX_SEATS], tp[TNY_MAX_SEATS];
+    for (int i = 0; i < TNY_MAX_SEATS; i++)
+        weighted[i] = base[i] * num / den;
+    /* Placement by the game's own VP; the CT-4 cap only limits game
+     * points and the success rate. */
+    tny_ag_placement_points(res->score, t->n_seats, weighted, tp);
+    int8_t place[TNY_MAX_SEATS], score_place[TNY_MAX_SEATS];
+    placements(t, !catan, place, score_place);
+    double mean = (double)sum / t->n_seats;
+    for (int32_t s = 0; s < t->n_seats; s++) {
+        rec[s]->tp = tp[s];
+        rec[s]->score = score[s];
+        rec[s]->has_score = true;
+        rec[s]->place = place[s];
+        rec[s]->score_place = score_place[s];
+        rec[s]->relative = score[s] - mean;                     /* AG-6 */
+        rec[s]->success = sum > 0 ? (double)score[s] / sum : 0; /* CT-5 */
+    }
+}
+
+/* The generic part of a table's records; the game's module does the
+ * rest (game.h score_table). */
 static void score_table(const struct tny_event *ev,
                         const struct tny_round *round, int32_t ti, int32_t r0,
                         struct tny_records *out)
 {
-    const struct tny_format *fmt = &ev->format;
     const struct tny_table *t = &round->tables[ti];
-    const struct tny_result *res = &t->result;
-    const bool elim = round->stage == TNY_STAGE_ELIMINATION;
+    const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
     struct tny_record *rec[TNY_MAX_SEATS];
 
     for (int32_t s = 0; s < t->n_seats; s++) {
@@ -156,158 +222,21 @@ static void score_table(const struct tny_event *ev,
             if (o != s)
                 rec[s]->opponents[k++] = t->seats[o];
     }
-
-    switch (fmt->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-    case TNY_GAME_GOT_LCG2: {
-        int32_t w = tny_result_winner_seat(fmt, res);
-        int32_t hq[2] = {0, 0};
-        if (fmt->game == TNY_GAME_NEUROSHIMA_HEX)
-            tny_neuroshima_hq(fmt, res, hq);
-        for (int s = 0; s < 2; s++) {
-            rec[s]->win = w < 0 ? 0.5f : (w == s ? 1.0f : 0.0f);
-            rec[s]->hq = hq[s];
-            rec[s]->place = (int8_t)(w < 0 ? 1 : (w == s ? 1 : 2));
-            rec[s]->score_place = rec[s]->place;
-            rec[s]->elim_won = elim && w == s;
-            if (elim)
-                continue; /* the bracket, not points, counts */
-            if (w < 0)
-                rec[s]->tp = fmt->draw_points;
-            else if (w == s)
-                rec[s]->tp =
-                    res->modified ? fmt->modified_win_points : fmt->win_points;
-            else
-                rec[s]->tp = fmt->loss_points;
-        }
-        break;
-    }
-    case TNY_GAME_TWO_PLAYER: {
-        /* A winner, or a draw, an intentional draw or a double loss (the
-         * parser derived the winner from the scores when none was given). */
-        const int32_t w = res->winner;
-        for (int s = 0; s < 2; s++) {
-            const bool won = w == s, lost = w == 1 - s || res->double_loss;
-            rec[s]->win = won ? 1.0f : (lost ? 0.0f : 0.5f);
-            rec[s]->place = (int8_t)(lost ? 2 : 1);
-            rec[s]->score_place = rec[s]->place;
-            rec[s]->elim_won = elim && won;
-            rec[s]->has_score = res->has_score;
-            rec[s]->score = res->has_score ? res->score[s] : 0;
-            rec[s]->opp_score = res->has_score ? res->score[1 - s] : 0;
-            int64_t m =
-                (int64_t)fmt->mov_base + rec[s]->score - rec[s]->opp_score;
-            rec[s]->mov = (int32_t)(m < fmt->mov_min   ? fmt->mov_min
-                                    : m > fmt->mov_max ? fmt->mov_max
-                                                       : m);
-            if (elim)
-                continue;
-            if (fmt->points_from_scores && res->has_score)
-                rec[s]->tp = (int64_t)res->score[s] * TNY_POINT_SCALE;
-            else if (res->double_loss)
-                rec[s]->tp = fmt->double_loss_points;
-            else if (res->intentional_draw)
-                rec[s]->tp = fmt->intentional_draw_points;
-            else if (w < 0)
-                rec[s]->tp = fmt->draw_points;
-            else
-                rec[s]->tp = won ? fmt->win_points : fmt->loss_points;
-        }
-        break;
-    }
-    case TNY_GAME_TANTRIX: {
-        int64_t tp[2];
-        tny_tantrix_tp(fmt, res, tp);
-        int32_t w; /* TX-8: the game is won by the higher game score */
-        if (res->draw)
-            w = -1;
-        else if (res->decided)
-            w = tp[0] == tp[1] ? -1 : (tp[0] > tp[1] ? 0 : 1);
-        else if (res->default_winner >= 0)
-            w = res->default_winner;
-        else
-            w = res->score[0] == res->score[1]
-                    ? -1
-                    : (res->score[0] > res->score[1] ? 0 : 1);
-        bool scored = !res->decided && !res->draw && res->default_winner < 0;
-        for (int s = 0; s < 2; s++) {
-            rec[s]->tp = tp[s];
-            rec[s]->win = w < 0 ? 0.5f : (w == s ? 1.0f : 0.0f);
-            rec[s]->place = (int8_t)(w < 0 || w == s ? 1 : 2);
-            rec[s]->score_place = rec[s]->place;
-            rec[s]->elim_won = elim && w == s;
-            rec[s]->has_score = scored;
-            rec[s]->score = scored ? res->score[s] : 0;
-            rec[s]->opp_score = scored ? res->score[1 - s] : 0;
-        }
-        break;
-    }
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_CATAN: {
-        const bool catan = fmt->game == TNY_GAME_CATAN;
-        int32_t score[TNY_MAX_SEATS];
-        int64_t sum = 0;
-        for (int32_t s = 0; s < t->n_seats; s++) {
-            score[s] = res->score[s];
-            if (catan)
-                score[s] = tny_ct_game_points(fmt, score[s]); /* CT-4 */
-            sum += score[s];
-        }
-        /* AG-11 weights the final stage; CT-3 3-player tables give 4,3,2. */
-        const struct tny_stage *st = stage_of_kind(fmt, round->stage);
-        int64_t num = st && st->weight_den > 0 ? st->weight_num : 1;
-        int64_t den = st && st->weight_den > 0 ? st->weight_den : 1;
-        const int64_t *base = catan && t->n_seats == 3 ? fmt->placement_points_3
-                                                       : fmt->placement_points;
-        int64_t weighted[TNY_MAX_SEATS], tp[TNY_MAX_SEATS];
-        for (int i = 0; i < TNY_MAX_SEATS; i++)
-            weighted[i] = base[i] * num / den;
-        /* Placement by the game's own VP; the CT-4 cap only limits game
-         * points and the success rate. */
-        tny_ag_placement_points(res->score, t->n_seats, weighted, tp);
-        int8_t place[TNY_MAX_SEATS], score_place[TNY_MAX_SEATS];
-        placements(t, !catan, place, score_place);
-        double mean = (double)sum / t->n_seats;
-        for (int32_t s = 0; s < t->n_seats; s++) {
-            rec[s]->tp = tp[s];
-            rec[s]->score = score[s];
-            rec[s]->has_score = true;
-            rec[s]->place = place[s];
-            rec[s]->score_place = score_place[s];
-            rec[s]->relative = score[s] - mean;                     /* AG-6 */
-            rec[s]->success = sum > 0 ? (double)score[s] / sum : 0; /* CT-5 */
-        }
-        break;
-    }
-    }
+    if (ops)
+        ops->score_table(ev, round, t, round->stage == TNY_STAGE_ELIMINATION,
+                         rec);
 }
 
 static void score_bye(const struct tny_event *ev, int32_t player, int32_t r0,
                       struct tny_records *out)
 {
-    const struct tny_format *fmt = &ev->format;
+    const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
     struct tny_record *rec = &out->rec[(int64_t)player * out->n_rounds + r0];
     rec->presence = TNY_BYE;
     rec->win = 1.0f;      /* NH-4, GT-1, TX-8/TX-13: a bye counts as a win */
     rec->elim_won = true; /* GT-8/GT-10: a bye advances */
-    switch (fmt->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        rec->tp = fmt->bye_points;
-        rec->hq = fmt->bye_hq_diff;
-        break;
-    case TNY_GAME_GOT_LCG2: rec->tp = fmt->bye_points; break;
-    case TNY_GAME_TANTRIX: rec->tp = fmt->bye_tp; break;
-    case TNY_GAME_CATAN: /* CT-6 */
-        rec->tp = fmt->bye_placement_points;
-        rec->score = fmt->bye_game_points;
-        rec->success = fmt->bye_success_permille / 1000.0;
-        break;
-    case TNY_GAME_AGRICOLA: rec->tp = fmt->bye_points; break;
-    case TNY_GAME_TWO_PLAYER:
-        rec->tp = fmt->bye_points;
-        rec->mov = fmt->mov_bye;
-        break;
-    }
+    if (ops)
+        ops->score_bye(&ev->format, rec);
     if (ev->rounds[r0].stage == TNY_STAGE_ELIMINATION)
         rec->tp = 0;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tny/bracket.h"
+#include "tny/game.h"
 #include "tny/rng.h"
 #include "tny/score.h"
 
@@ -654,8 +655,8 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
                 c.points[p] += tny_records_at(&rec, p, r)->tp;
 
     const struct tny_stage *stage = stage_for(&ev->format, out->stage);
-    bool ag_final =
-        ev->format.game == TNY_GAME_AGRICOLA && out->stage == TNY_STAGE_FINAL;
+    const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
+    bool ag_final = ops && ops->final_reranks && out->stage == TNY_STAGE_FINAL;
     int32_t final_rounds = 0;
     for (int32_t r = 0; r < after_round; r++)
         final_rounds += ev->rounds[r].stage == TNY_STAGE_FINAL;

@@ -16,12 +16,18 @@
 #include <string.h>
 
 #include "tny/bracket.h"
+#include "tny/game.h"
 #include "tny/score.h"
 #include "tny/standings.h"
 
 static const char *pid(const struct tny_event *ev, int32_t p)
 {
     return ev->players[p].id;
+}
+
+const char *tny__player_id(const struct tny_event *ev, int32_t p)
+{
+    return pid(ev, p);
 }
 
 /* path.key.who (who NULL: path.key): the one range of the value, whether
@@ -38,9 +44,10 @@ static int check_range(struct tny_diag *diag, const char *path, const char *key,
 }
 
 /* check_range over field f's one range and key (result_schema.h). */
-static int check_field(struct tny_diag *diag, const char *path, const char *who,
-                       int64_t v, const struct tny_format *fmt,
-                       enum tny_result_field f)
+int tny__result_check_field(struct tny_diag *diag, const char *path,
+                            const char *who, int64_t v,
+                            const struct tny_format *fmt,
+                            enum tny_result_field f)
 {
     int64_t lo, hi;
 
@@ -49,7 +56,7 @@ static int check_field(struct tny_diag *diag, const char *path, const char *who,
                        who, v, lo, hi);
 }
 
-static bool player_has_army(const struct tny_event *ev, int32_t p, int32_t army)
+bool tny__player_has_army(const struct tny_event *ev, int32_t p, int32_t army)
 {
     const struct tny_player *pl = &ev->players[p];
     const struct tny_format *fmt = &ev->format;
@@ -65,148 +72,14 @@ static bool player_has_army(const struct tny_event *ev, int32_t p, int32_t army)
     return false;
 }
 
-static int validate_two_player(const struct tny_event *ev,
-                               enum tny_stage_kind stage,
-                               const struct tny_table *t, const char *path,
-                               struct tny_diag *diag)
-{
-    const struct tny_format *fmt = &ev->format;
-    const struct tny_result *r = &t->result;
-    const bool elim = stage == TNY_STAGE_ELIMINATION;
-    int rc;
-    switch (fmt->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        if (!r->draw && (r->winner < 0 || r->winner > 1))
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"winner\" (a player of the "
-                                "table) or \"draw\": true",
-                                path);
-        if ((rc = check_field(diag, path, NULL, r->hq_diff, fmt,
-                              TNY_RF_HQ_DIFF)) < 0)
-            return rc;
-        for (int s = 0; s < 2; s++)
-            if (r->army[s] >= 0 &&
-                !player_has_army(ev, t->seats[s], r->army[s]))
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "%s.armies.%s: \"%s\" is not one of the "
-                                    "player's registered armies (NH-10)",
-                                    path, pid(ev, t->seats[s]),
-                                    fmt->armies[r->army[s]]);
-        return TNY_OK;
-    case TNY_GAME_GOT_LCG2:
-        if (elim && r->n_games > 0) {
-            int32_t winner;
-            int32_t games[3];
-            for (int32_t g = 0; g < r->n_games; g++)
-                games[g] = t->seats[r->games[g]];
-            return tny_bracket_bo3_winner(games, r->n_games, t->seats[0],
-                                          t->seats[1], &winner, diag) < 0
-                       ? tny_diag_set(diag, TNY_EINVAL,
-                                      "%s.games: not a finished best-of-three "
-                                      "(GT-9: first to two game wins)",
-                                      path)
-                       : TNY_OK;
-        }
-        if (r->winner < 0 || r->winner > 1)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"winner\": a player of the "
-                                "table (GT-1)",
-                                path);
-        return TNY_OK; /* a Bo3 may also be recorded by its winner alone */
-    case TNY_GAME_TANTRIX:
-        if (r->decided) {
-            int64_t lo, hi_tp;
-            tny_result_range(fmt, TNY_RF_DECIDED_TP, &lo, &hi_tp);
-            for (int s = 0; s < 2; s++)
-                if (r->decided_tp[s] < lo || r->decided_tp[s] > hi_tp) {
-                    char got[32], hi[32];
-                    tny_points_text(r->decided_tp[s], got, sizeof(got));
-                    tny_points_text(hi_tp, hi, sizeof(hi));
-                    return tny_diag_set(diag, TNY_EINVAL,
-                                        "%s.%s.%s: expected points 0..%s, "
-                                        "got %s",
-                                        path, tny_result_key_name(TNY_RK_TP),
-                                        pid(ev, t->seats[s]), hi, got);
-                }
-            return TNY_OK;
-        }
-        if (r->draw) /* seed 001 s13: the board could not be restored */
-            return r->has_score || r->default_winner >= 0
-                       ? tny_diag_set(diag, TNY_EINVAL,
-                                      "%s.draw: a draw (the board could "
-                                      "not be restored, seed 001 s13) has "
-                                      "no scores and no default",
-                                      path)
-                       : TNY_OK;
-        if (r->default_winner >= 0)
-            return r->default_winner <= 1
-                       ? TNY_OK
-                       : tny_diag_set(diag, TNY_EINVAL,
-                                      "%s.default_win: not a player of the "
-                                      "table",
-                                      path);
-        if (!r->has_score)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"scores\", \"default_win\", "
-                                "\"tp\" or \"draw\": true",
-                                path);
-        for (int s = 0; s < 2; s++) {
-            if ((rc = check_field(diag, path, pid(ev, t->seats[s]), r->score[s],
-                                  fmt, TNY_RF_SCORE)) < 0)
-                return rc;
-            if (r->has_clock &&
-                (rc = check_field(diag, path, pid(ev, t->seats[s]),
-                                  r->clock_ms[s], fmt, TNY_RF_CLOCK_MS)) < 0)
-                return rc;
-        }
-        return TNY_OK;
-    case TNY_GAME_TWO_PLAYER:
-        if (r->winner > 1 || (r->winner < 0 && !r->draw &&
-                              !r->intentional_draw && !r->double_loss))
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"winner\" (a player of the "
-                                "table) or an outcome the format allows",
-                                path);
-        if ((r->draw && !fmt->draws) ||
-            (r->intentional_draw && !fmt->intentional_draws) ||
-            (r->double_loss && !fmt->double_losses))
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: an outcome the format \"%s\" does not "
-                                "allow",
-                                path, fmt->name);
-        for (int s = 0; r->has_score && s < 2; s++)
-            if ((rc = check_field(diag, path, pid(ev, t->seats[s]), r->score[s],
-                                  fmt, TNY_RF_SCORE)) < 0)
-                return rc;
-        return TNY_OK;
-    default: return TNY_OK;
-    }
-}
-
 int tny_result_validate(const struct tny_event *ev, enum tny_stage_kind stage,
                         const struct tny_table *t, const char *path,
                         struct tny_diag *diag)
 {
-    const struct tny_format *fmt = &ev->format;
-    const struct tny_result *r = &t->result;
-    int rc;
-    if (fmt->players_per_table == 2)
-        return validate_two_player(ev, stage, t, path, diag);
-    if (!r->has_score)
-        return tny_diag_set(diag, TNY_EINVAL, "%s.vp: missing", path);
-    for (int32_t s = 0; s < t->n_seats; s++) {
-        const char *who = pid(ev, t->seats[s]);
-        if ((rc = check_field(diag, path, who, r->score[s], fmt, TNY_RF_VP)) <
-            0)
-            return rc;
-        if (fmt->game != TNY_GAME_AGRICOLA)
-            continue;
-        if ((rc = check_field(diag, path, who, r->ip[s], fmt, TNY_RF_IP)) < 0)
-            return rc;
-        if ((rc = check_field(diag, path, who, r->bp[s], fmt, TNY_RF_BP)) < 0)
-            return rc;
-    }
-    return TNY_OK;
+    const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
+
+    /* The result's meaning is the game's (game.h validate_result). */
+    return ops ? ops->validate_result(ev, stage, t, path, diag) : TNY_OK;
 }
 
 /* The first table (index) of the round whose number an earlier table
@@ -257,8 +130,9 @@ static int validate_seats(const struct tny_event *ev, int32_t r,
     for (int32_t t = 0; t < round->n_tables; t++) {
         const struct tny_table *tb = &round->tables[t];
         int32_t want_min = fmt->players_per_table, want_max = want_min;
-        if (fmt->game == TNY_GAME_CATAN)
-            want_min = 3; /* CT-1 remainders */
+        const struct tny_game_ops *ops = tny_game_ops_of(fmt->game);
+        if (ops && ops->min_seats < want_min)
+            want_min = ops->min_seats; /* CT-1 remainders */
         if (!tb->is_bye && (tb->n_seats < want_min || tb->n_seats > want_max))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "event.rounds[%d].tables[%d].players: expected "
@@ -324,7 +198,7 @@ static int validate_declaration(const struct tny_event *ev, int32_t p,
                                     "player \"%s\": knockout_armies: \"%s\" "
                                     "listed twice (NH-11)",
                                     pl->id, fmt->armies[a]);
-        if (!player_has_army(ev, p, a))
+        if (!tny__player_has_army(ev, p, a))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "player \"%s\": knockout_armies: \"%s\" is "
                                 "not one of the player's registered armies "
@@ -347,7 +221,8 @@ static bool declared(const struct tny_player *pl, int32_t a)
 static int validate_army_use(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
-    if (fmt->game != TNY_GAME_NEUROSHIMA_HEX || fmt->n_armies == 0)
+    if (!tny_game_ops_of(fmt->game) || !tny_game_ops_of(fmt->game)->armies ||
+        fmt->n_armies == 0)
         return TNY_OK;
     size_t cells = (size_t)ev->n_players * TNY_MAX_ARMIES * 2;
     uint8_t *used = calloc(cells ? cells : 1, 1);
@@ -939,6 +814,8 @@ static int validate_sides(const struct tny_event *ev, struct tny_diag *diag)
 int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
 {
     const struct tny_format *fmt = &ev->format;
+    const struct tny_game_ops *ops = tny_game_ops_of(fmt->game);
+    const bool nh_armies = ops && ops->armies; /* NH-10 */
     int rc = TNY_OK;
     int32_t *seen = calloc((size_t)ev->n_players + 1, sizeof(int32_t));
     if (!seen)
@@ -946,8 +823,8 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
 
     for (int32_t p = 0; p < ev->n_players; p++) {
         const struct tny_player *pl = &ev->players[p];
-        if (fmt->game == TNY_GAME_NEUROSHIMA_HEX && !pl->beginner &&
-            pl->n_armies > 0 && fmt->armies_per_player > 0 &&
+        if (nh_armies && !pl->beginner && pl->n_armies > 0 &&
+            fmt->armies_per_player > 0 &&
             pl->n_armies != fmt->armies_per_player) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.players[%d].armies: expected exactly %d "
@@ -958,7 +835,7 @@ int tny_event_validate(const struct tny_event *ev, struct tny_diag *diag)
         }
         /* NH-10, seed 000 3.1: the Hook is Iron Gang's swap token. */
         int32_t iron = tny_format_army_index(fmt, "Iron Gang");
-        if (pl->hook && (iron < 0 || !player_has_army(ev, p, iron))) {
+        if (pl->hook && (iron < 0 || !tny__player_has_army(ev, p, iron))) {
             rc = tny_diag_set(diag, TNY_EINVAL,
                               "event.players[%d].hook: the Hook is the Iron "
                               "Gang swap token; \"%s\" has not registered "

@@ -107,8 +107,9 @@
      * Ödön", "Anna NOWAK"), so that names written family name first sort
      * by it; else the last word ("Jan van Dijk": surname "Dijk" would
      * sort wrongly, so a lower-case particle before it joins it: "van
-     * Dijk").  A one-word name (a nickname) has no surname.  The PDF's
-     * list (hub/cli/print.c family_split) follows the same rules. */
+     * Dijk").  A one-word name (a nickname) has no surname.  With
+     * familyFirst below, the PDF's list (hub/cli/names.c) has the same
+     * rules: both are checked against tests/hub/family_names.tsv. */
     function splitName(name) {
         name = String(name || '').replace(/\s+/g, ' ').replace(/^ | $/g, '');
         var c = name.indexOf(',');

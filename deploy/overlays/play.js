@@ -73,7 +73,8 @@
         connected: false,
         error: '',
         screen: 'signin',   /* signin, connecting, table */
-        pick: '',           /* the winner chosen on the form */
+        form: null,         /* the result form's values (loadDraft) */
+        formError: '',
         confirming: false,
         confirmed: {},      /* player id -> true on the confirm screen */
         store: null         /* {seq, outbox: [...]}, localStorage */
@@ -98,7 +99,7 @@
         root.protobuf.parse(src['table.proto'], r, {keepCase: true});
         r.resolveAll();
         T = {};
-        ['TableAssignment', 'RoundClock', 'ResultSubmission', 'ResultAck',
+        ['TableAssignment', 'RoundClock', 'ResultSubmission', 'ResultAck', 'GameResult',
             'Presence', 'TimeSync'].forEach(function (n) {
             T[n] = r.lookupType('tourney.v1.' + n);
         });
@@ -261,6 +262,7 @@
 
     function devReady() {
         S.client.subscribe([P + 'time/' + S.dev + '/resp'], {qos: 0});
+        S.client.subscribe([P + 'device/' + S.dev + '/draft'], {qos: 1});
         if (S.assign && S.assign.event_id)
             S.client.subscribe([P + 'event/' + S.assign.event_id + '/clock'], {qos: 1});
         askTime();
@@ -306,6 +308,9 @@
                     S.offset = ts.hub_ms + (now - ts.client_ms) / 2 - now;
                     S.offsetExact = true;
                 }
+            } else if ((m = /^tourney\/v1\/device\/([^/]+)\/draft$/.exec(topic))) {
+                if (m[1] === S.dev)
+                    onDraft(bytes);
             } else if (topic === P + 'hub/state') {
                 if (String.fromCharCode.apply(null, bytes) === 'online')
                     resendAll();
@@ -341,9 +346,8 @@
         }
         if (a.clock)
             useClock(a.version, a.clock, a.clock.hub_now_ms);
-        S.pick = '';
-        S.confirming = false;
-        S.confirmed = {};
+        S.formError = '';
+        loadDraft(a);
         if (first)
             devReady();
         else
@@ -414,15 +418,516 @@
         return {text: r.state === 3 ? t('{time} paused', {time: txt}) : t('{time} not started', {time: txt}), cls: ''};
     }
 
+    /* ---- the result form, from the engine's result schema ---------------
+     *
+     * vendor/result-schema.js (`tourney result-schema --js`, install.sh)
+     * declares each game's keys (event-file names, wire names, kinds) and
+     * each shipped format's ranges: the form asks for those keys, in that
+     * order, in the ranges of the event's format (the protocol's bounds
+     * for a format that is not a preset; the hub's check decides).  Where
+     * a key goes in the GameResult message is read from the protocol's
+     * own types (protobufjs reflection over proto/common.proto): a key's
+     * wire name is a field of the game's message (winner_id, draw,
+     * hq_diff, modified, games, default_winner_id) or of its per-player
+     * entries (players[].score, vp, ip, bp, clock_ms; armies[].army).
+     * What the schema leaves to the adapters (result_schema.h), the page
+     * keeps minimal: the outcome keys (a winner, a draw, a default win,
+     * an intentional draw, a double loss) are one choice; a draw or a
+     * default has no HQ difference and, without a winner key (TX), no
+     * scores; kinds "points" (TX-4, TX-7) are the organiser's and "texts"
+     * (CM-4 lots) are not entered at a table. */
+
+    var OUTCOME_FLAGS = ['draw', 'intentional_draw', 'double_loss'];
+    var LABELS = {
+        hq_diff: N_('HQ difference'),
+        armies: N_('Army played'),
+        scores: N_('Score'),
+        clock_ms: N_('Chess clock used (m:ss)'),
+        vp: N_('Victory points (VP)'),
+        ip: N_('Improvement points (IP)'),
+        bp: N_('Bonus points (BP)'),
+        modified: N_('Modified win'),
+        draw: N_('Draw'),
+        intentional_draw: N_('Intentional draw'),
+        double_loss: N_('Double loss')
+    };
+    var SHORT = {
+        hq_diff: N_('HQ difference'), scores: N_('points'), clock_ms: N_('on the clock'),
+        vp: N_('VP'), ip: N_('IP'), bp: N_('BP'), armies: N_('army')
+    };
+    function N_(s) {
+        return s;
+    }
+
+    /* The schema of a's game and format: {game, keys, ranges, member,
+     * type}, or null when the page has no schema or the game is unknown. */
+    function schemaFor(a) {
+        var doc = root.TOURNEY_RESULT_SCHEMA;
+        if (!doc || !T)
+            return null;
+        var g = null, f = null;
+        doc.games.forEach(function (x) {
+            if (T.Game[x.wire_game] === a.game)
+                g = x;
+        });
+        if (!g)
+            return null;
+        doc.formats.forEach(function (x) {
+            if (x.format === a.format_name && x.game === g.game)
+                f = x;
+        });
+        /* The GameResult member of the game: the oneof field whose number
+         * is the Game value (proto/common.proto numbers them alike). */
+        var member = null;
+        T.GameResult.oneofs.game.fieldsArray.forEach(function (fl) {
+            if (fl.id === a.game)
+                member = fl;
+        });
+        if (!member)
+            return null;
+        member.resolve();
+        var type = member.resolvedType;
+        var keys = [];
+        g.keys.forEach(function (k) {
+            var where = wireOf(type, k.wire);
+            if (!where)
+                return;
+            var range = f && f.ranges[k.name] ? f.ranges[k.name] : k.wire_range || null;
+            keys.push({name: k.name, kind: k.kind, max: k.max_items, wire: k.wire, where: where,
+                range: range, rule: k.wire_range ? k.wire_range.rule : ''});
+        });
+        return {game: g.game, keys: keys, member: member.name, allowed: f && f.outcomes ? f.outcomes : {}};
+    }
+    /* Where wire name w sits in message type: {list: null} on the message
+     * itself, {list: 'players'} in its per-player entries; null: nowhere. */
+    function wireOf(type, w) {
+        if (type.fields[w])
+            return {list: null};
+        var found = null;
+        type.fieldsArray.forEach(function (fl) {
+            if (found || !fl.repeated)
+                return;
+            fl.resolve();
+            if (fl.resolvedType && fl.resolvedType.fields && fl.resolvedType.fields[w] &&
+                fl.resolvedType.fields.player_id)
+                found = {list: fl.name};
+        });
+        return found;
+    }
+    function hasKey(sch, name) {
+        return sch.keys.some(function (k) {
+            return k.name === name;
+        });
+    }
+
+    /* The keys the table enters on this assignment. */
+    function shownKeys(a, sch) {
+        var armies = a.seats.some(function (s) {
+            return (s.armies || []).length > 0;
+        });
+        return sch.keys.filter(function (k) {
+            if (k.kind === 'points' || k.kind === 'texts')
+                return false;
+            if (k.name === 'clock_ms')
+                return a.chess_clock_limit_ms > 0;
+            if (k.kind === 'players')
+                return !!a.best_of_three;
+            if (k.name === 'winner' && a.best_of_three && hasKey(sch, 'games'))
+                return false;
+            if (k.kind === 'army')
+                return armies;
+            return true;
+        });
+    }
+
+    /* The outcome choices: [{id, key, player, text}]; "scores" (the
+     * scores decide) where the game has scores. */
+    function outcomes(a, sch, keys) {
+        var out = [];
+        var perScores = keys.some(function (k) {
+            return k.name === 'scores';
+        });
+        keys.forEach(function (k) {
+            if (k.kind === 'player')
+                a.seats.forEach(function (s) {
+                    out.push({id: k.name + ':' + s.player_id, key: k.name, player: s.player_id,
+                        text: k.name === 'winner' ? t('{name} won', {name: s.name})
+                            : t('{name} wins by default', {name: s.name})});
+                });
+            else if (k.kind === 'flag' && OUTCOME_FLAGS.indexOf(k.name) >= 0 && sch.allowed[k.name] !== false)
+                out.push({id: k.name, key: k.name, player: '', text: t(LABELS[k.name])});
+        });
+        if (out.length && perScores)
+            out.unshift({id: 'scores', key: 'scores', player: '', text: t('Played: the scores decide')});
+        return out;
+    }
+
+    /* Whether key k is asked for under the chosen outcome. */
+    function askedUnder(sch, k, outcome) {
+        var o = outcome || '';
+        var nonWin = o === 'draw' || o === 'intentional_draw' || o === 'double_loss' || /^default_win:/.test(o);
+        if (k.kind === 'number')
+            return !nonWin;
+        if (k.kind === 'flag' && OUTCOME_FLAGS.indexOf(k.name) < 0)
+            return /^winner:/.test(o); /* GT-1 modified: a kind of win */
+        if (k.kind === 'per_player' && !hasKey(sch, 'winner'))
+            return !nonWin; /* TX: a draw or a default has no scores */
+        return k.kind !== 'player' && OUTCOME_FLAGS.indexOf(k.name) < 0;
+    }
+
+    function rangeText(k) {
+        return k.range ? t('{lo} to {hi}', {lo: k.range.lo, hi: k.range.hi}) : '';
+    }
+
+    /* "12:30" -> 750000 ms; NaN when not m:ss. */
+    function parseClock(s) {
+        var m = /^\s*(\d{1,3}):([0-5]\d)\s*$/.exec(s || '');
+        return m ? (+m[1] * 60 + +m[2]) * 1000 : NaN;
+    }
+
+    /* The form's values as a GameResult member, or {error}. */
+    function buildResult(a, sch, F) {
+        var keys = shownKeys(a, sch);
+        var outs = outcomes(a, sch, keys);
+        var o = F.outcome || '';
+        if (outs.length && !o && !outs.some(function (x) {
+            return x.id === 'scores';
+        }))
+            return {error: t('Choose the outcome.')};
+        if (!o && outs.length)
+            o = 'scores';
+        var msg = {};
+        var lists = {};
+        function entry(list, pid) {
+            if (!lists[list])
+                lists[list] = {};
+            if (!lists[list][pid])
+                lists[list][pid] = {player_id: pid};
+            return lists[list][pid];
+        }
+        var chosen = outs.filter(function (x) {
+            return x.id === o;
+        })[0];
+        if (chosen && chosen.player)
+            msg[wireName(sch, chosen.key)] = chosen.player;
+        else if (chosen && chosen.key !== 'scores')
+            msg[wireName(sch, chosen.key)] = true;
+        var err = '';
+        keys.forEach(function (k) {
+            if (err || !askedUnder(sch, k, o))
+                return;
+            var label = t(LABELS[k.name] || k.name);
+            if (k.kind === 'flag') {
+                if (F.flags[k.name])
+                    msg[k.wire] = true;
+            } else if (k.kind === 'number') {
+                var v = String(F.numbers[k.name] == null ? '' : F.numbers[k.name]).trim();
+                if (!/^-?\d+$/.test(v))
+                    err = t('{what}: enter a whole number ({range}).', {what: label, range: rangeText(k)});
+                else if (k.range && (+v < k.range.lo || +v > k.range.hi))
+                    err = t('{what}: {value} is outside {range}.', {what: label, value: v, range: rangeText(k)});
+                else
+                    msg[k.wire] = +v;
+            } else if (k.kind === 'per_player') {
+                /* 2p: scores or an outcome; TX-3: the clock only where one ran */
+                var optional = (k.name === 'scores' && hasKey(sch, 'winner')) || k.name === 'clock_ms';
+                var blank = a.seats.every(function (s) {
+                    return String((F.per[k.name] || {})[s.player_id] || '').trim() === '';
+                });
+                if (optional && blank)
+                    return;
+                a.seats.forEach(function (s) {
+                    if (err)
+                        return;
+                    var raw = String((F.per[k.name] || {})[s.player_id] || '').trim();
+                    var who = t('{what} of {name}', {what: label, name: s.name});
+                    var n;
+                    if (k.name === 'clock_ms') {
+                        n = parseClock(raw);
+                        if (isNaN(n))
+                            err = t('{what}: enter minutes:seconds, like 24:30.', {what: who});
+                    } else if (!/^-?\d+$/.test(raw)) {
+                        err = t('{what}: enter a whole number ({range}).', {what: who, range: rangeText(k)});
+                    } else {
+                        n = +raw;
+                    }
+                    if (!err && k.range && (n < k.range.lo || n > k.range.hi))
+                        err = t('{what}: {value} is outside {range}.', {what: who, value: raw, range: rangeText(k)});
+                    if (!err)
+                        entry(k.where.list, s.player_id)[k.wire] = n;
+                });
+            } else if (k.kind === 'army') {
+                a.seats.forEach(function (s) {
+                    var v = (F.per[k.name] || {})[s.player_id] || '';
+                    if (!err && !v)
+                        err = t('Choose the army {name} played.', {name: s.name});
+                    else if (v)
+                        entry(k.where.list, s.player_id)[k.wire] = v;
+                });
+            } else if (k.kind === 'players') {
+                var games = (F.games || []).filter(Boolean);
+                var wins = {};
+                games.forEach(function (p) {
+                    wins[p] = (wins[p] || 0) + 1;
+                });
+                var done = Object.keys(wins).some(function (p) {
+                    return wins[p] >= 2;
+                });
+                if (!done)
+                    err = t('Best of three: choose the winner of each game until a player has won two.');
+                else
+                    msg[k.wire] = games;
+            }
+        });
+        if (err)
+            return {error: err};
+        Object.keys(lists).forEach(function (list) {
+            msg[list] = a.seats.filter(function (s) {
+                return lists[list][s.player_id];
+            }).map(function (s) {
+                return lists[list][s.player_id];
+            });
+        });
+        var result = {};
+        result[sch.member] = msg;
+        return {result: result, summary: summaryLines(a, sch, F, o, keys)};
+    }
+    function wireName(sch, name) {
+        var w = '';
+        sch.keys.forEach(function (k) {
+            if (k.name === name)
+                w = k.wire;
+        });
+        return w;
+    }
+
+    /* The result in words, one line each: what every player confirms. */
+    function summaryLines(a, sch, F, o, keys) {
+        var lines = [];
+        var name = function (pid) {
+            var s = a.seats.filter(function (x) {
+                return x.player_id === pid;
+            })[0];
+            return s ? s.name : pid;
+        };
+        var outs = outcomes(a, sch, keys);
+        outs.forEach(function (x) {
+            if (x.id === o && x.id !== 'scores')
+                lines.push(x.text);
+        });
+        keys.forEach(function (k) {
+            if (!askedUnder(sch, k, o))
+                return;
+            if (k.kind === 'flag' && F.flags[k.name])
+                lines.push(t(LABELS[k.name] || k.name));
+            else if (k.kind === 'number')
+                lines.push(t('{what}: {value}', {what: t(LABELS[k.name] || k.name), value: F.numbers[k.name]}));
+            else if (k.kind === 'players')
+                (F.games || []).filter(Boolean).forEach(function (p, i) {
+                    lines.push(t('Game {n}: {name}', {n: i + 1, name: name(p)}));
+                });
+        });
+        a.seats.forEach(function (s) {
+            var parts = [];
+            keys.forEach(function (k) {
+                if (!askedUnder(sch, k, o) || (k.kind !== 'per_player' && k.kind !== 'army'))
+                    return;
+                var v = String((F.per[k.name] || {})[s.player_id] || '').trim();
+                if (v !== '')
+                    parts.push(k.kind === 'army' ? v : t('{value} {what}', {value: v, what: t(SHORT[k.name] || k.name)}));
+            });
+            if (parts.length)
+                lines.push(s.name + ': ' + parts.join(', '));
+        });
+        return lines;
+    }
+
+    /* The entry draft of this table (kept across a reload: sessionStorage
+     * is not enough, a locked phone's tab may be discarded). */
+    function draftKey(a) {
+        return 'tourney.play.draft.' + S.code + '.' + a.event_id + '.' + a.round + '.' + a.table;
+    }
+    function emptyForm() {
+        return {outcome: '', flags: {}, numbers: {}, per: {}, games: []};
+    }
+    function loadDraft(a) {
+        var d = null;
+        try {
+            d = JSON.parse(root.localStorage.getItem(draftKey(a)) || 'null');
+        } catch (e) {
+            d = null;
+        }
+        S.form = d && d.form ? d.form : emptyForm();
+        S.confirming = !!(d && d.confirming);
+        S.confirmed = d && d.confirmed ? d.confirmed : {};
+        S.draftId = d && d.id ? d.id : '';
+        S.draftT = d && d.t ? d.t : 0;
+    }
+    function saveDraft() {
+        var a = S.assign;
+        if (!a || !a.table)
+            return;
+        try {
+            root.localStorage.setItem(draftKey(a), JSON.stringify({form: S.form, confirming: S.confirming,
+                confirmed: S.confirmed, id: S.draftId, t: S.draftT}));
+        } catch (e) {
+            /* storage off: the draft lives in the page only */
+        }
+    }
+    function dropDraft() {
+        try {
+            root.localStorage.removeItem(draftKey(S.assign));
+        } catch (e) {
+            /* nothing kept */
+        }
+    }
+
+    /* ---- the table's shared draft ---------------------------------------
+     *
+     * Every phone signed in with the table's code (one shared phone, or
+     * each player's own) shows the same confirmation: the result being
+     * confirmed is a retained JSON message on device/{dev}/draft (the
+     * code's role allows it; the hub never reads it, docs/protocol.md
+     * "Table pages"): {v, id, t, event, round, table, form, confirmed}.
+     * A player taps "I confirm" on any phone; the phones merge the
+     * confirmations of one draft id (a union), a newer draft (t, then id)
+     * replaces an older one, an empty message means "back to the form".
+     * The phone that sees every player confirmed submits with the key
+     * DEV.ID (every phone would make the same key: the hub stores it
+     * once) and publishes the draft with key and bytes, so every phone
+     * keeps and resends the same submission until the hub acks it. */
+
+    /* A form from another phone, with the types the form code expects. */
+    function cleanForm(f) {
+        var out = emptyForm();
+        var obj = function (x) {
+            return x && typeof x === 'object' && !Array.isArray(x) ? x : {};
+        };
+        if (!f || typeof f !== 'object')
+            return out;
+        out.outcome = typeof f.outcome === 'string' ? f.outcome : '';
+        out.flags = obj(f.flags);
+        out.numbers = obj(f.numbers);
+        var per = obj(f.per);
+        for (var k in per)
+            out.per[k] = obj(per[k]);
+        out.games = Array.isArray(f.games) ? f.games.slice(0, 3).map(function (g) {
+            return typeof g === 'string' ? g : '';
+        }) : [];
+        return out;
+    }
+    function newDraft() {
+        S.draftId = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+        S.draftT = Date.now();
+    }
+    function publishDraft(extra) {
+        var a = S.assign;
+        if (!S.client || !S.dev || !a)
+            return;
+        var payload = '';
+        if (S.draftId) {
+            var d = {v: 1, id: S.draftId, t: S.draftT, event: a.event_id, round: a.round, table: a.table,
+                form: S.form, confirmed: S.confirmed};
+            for (var k in extra || {})
+                d[k] = extra[k];
+            payload = JSON.stringify(d);
+        }
+        S.client.publish(P + 'device/' + S.dev + '/draft', payload, {qos: 1, retain: true});
+    }
+    function allConfirmed(a) {
+        return a.seats.every(function (x) {
+            return S.confirmed[x.player_id];
+        });
+    }
+    function onDraft(bytes) {
+        var a = S.assign;
+        if (!a || !a.table)
+            return;
+        if (!bytes.length) {
+            if (S.confirming && S.draftId) {
+                S.confirming = false;
+                S.confirmed = {};
+                S.draftId = '';
+                saveDraft();
+            }
+            return;
+        }
+        var d = JSON.parse(new TextDecoder().decode(bytes));
+        if (!d || typeof d !== 'object' || d.event !== a.event_id || d.round !== a.round || d.table !== a.table)
+            return; /* another round's */
+        if (typeof d.id !== 'string' || typeof d.t !== 'number' || (d.key && (typeof d.key !== 'string' ||
+            typeof d.bytes !== 'string')))
+            throw new Error('device/' + S.dev + '/draft: not a draft');
+        d.form = cleanForm(d.form);
+        d.confirmed = d.confirmed && typeof d.confirmed === 'object' ? d.confirmed : {};
+        d.lines = Array.isArray(d.lines) ? d.lines.map(String) : [];
+        if (d.key) {
+            /* submitted by a phone of the table: keep it and resend it too */
+            if (!S.store.outbox.some(function (e) {
+                return e.key === d.key;
+            })) {
+                var entry = {key: d.key, event: a.event_id, round: a.round, table: a.table, bytes: d.bytes,
+                    status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow()};
+                S.store.outbox.push(entry);
+                save();
+                send(entry);
+            }
+            S.confirming = false;
+            S.confirmed = {};
+            S.draftId = '';
+            dropDraft();
+            return;
+        }
+        if (d.id !== S.draftId) {
+            if (S.draftId && S.confirming && (d.t < S.draftT || (d.t === S.draftT && d.id < S.draftId))) {
+                publishDraft(); /* ours is newer */
+                return;
+            }
+            S.draftId = d.id;
+            S.draftT = d.t;
+            S.form = d.form || emptyForm();
+            S.confirming = true;
+            S.confirmed = d.confirmed || {};
+            S.formError = '';
+            saveDraft();
+            return;
+        }
+        var mine = false;
+        for (var pid in S.confirmed)
+            if (S.confirmed[pid] && !(d.confirmed || {})[pid])
+                mine = true;
+        for (var q in d.confirmed || {})
+            if (d.confirmed[q])
+                S.confirmed[q] = true;
+        S.confirming = true;
+        saveDraft();
+        if (allConfirmed(a))
+            submit();
+        else if (mine)
+            publishDraft();
+    }
+
     /* ---- results ----------------------------------------------------------- */
 
     function submit() {
         var a = S.assign;
+        var sch = schemaFor(a);
+        var built = buildResult(a, sch, S.form);
+        if (built.error) {
+            S.formError = built.error;
+            S.confirming = false;
+            render();
+            return;
+        }
         var ids = a.seats.map(function (s) {
             return s.player_id;
         });
         S.store.seq += 1;
-        var key = (S.dev + '.' + S.store.boot + '.' + S.store.seq).slice(0, 64);
+        var key = (S.draftId ? S.dev + '.' + S.draftId : S.dev + '.' + S.store.boot + '.' + S.store.seq).slice(0, 64);
+        if (S.store.outbox.some(function (x) {
+            return x.key === key;
+        }))
+            return; /* this draft is submitted already */
         var sub = {
             idempotency_key: key,
             device_id: S.dev,
@@ -430,24 +935,24 @@
             round: a.round,
             table: a.table,
             assignment_version: a.version,
-            result: {gt: {winner_id: S.pick}},
+            result: built.result,
             confirmed_by: ids.filter(function (id) {
                 return S.confirmed[id];
             }),
             table_time_ms: Date.now()
         };
-        var winner = a.seats.filter(function (s) {
-            return s.player_id === S.pick;
-        })[0];
         var entry = {key: key, event: a.event_id, round: a.round, table: a.table,
             bytes: b64(encode('ResultSubmission', sub)), status: 'sent', reason: '',
-            summary: winner ? winner.name : S.pick, tries: 0, next: 0,
+            lines: built.summary, tries: 0, next: 0,
             stopped_hub_ms: hubNow()};
         /* Kept before it is shown as sent (and before the first try). */
         S.store.outbox.push(entry);
         save();
+        publishDraft({key: key, bytes: entry.bytes, lines: entry.lines});
         S.confirming = false;
         S.confirmed = {};
+        S.draftId = '';
+        dropDraft();
         send(entry);
         presence();
         render();
@@ -576,10 +1081,6 @@
         tick();
     }
 
-    function gameSupported(a) {
-        return a.game === T.Game.GAME_GOT_LCG2 && a.seats.length === 2 && !a.best_of_three;
-    }
-
     function resultPanel(a) {
         var h = '<div class="panel" id="result">';
         if (a.organiser_result_json) {
@@ -587,76 +1088,205 @@
                 esc(t('The organiser entered the result ({by}).', {by: a.organiser_result_by || ''})) + '</p></div>';
         }
         var e = currentEntry();
-        if (e && e.status !== 'rejected') {
+        if (e && e.status !== 'rejected' && e.status !== 'replaced') {
             var words = {
                 sent: t('Sent: waiting for the hub'),
                 stored: t('Stored by the hub'),
                 pending: t('Stored by the hub: waiting for the other player\'s confirmation'),
                 conflict: t('The hub has a different result for this table: the organiser decides')
             };
-            return h + '<h2>' + esc(t('Result')) + '</h2><p>' + esc(t('{name} won', {name: e.summary})) + '</p>' +
+            var lines = e.lines || [t('{name} won', {name: e.summary})];
+            return h + '<h2>' + esc(t('Result')) + '</h2>' + linesHtml(lines, 'entered') +
                 '<p class="state ' + esc(e.status) + '" id="state">' + esc(words[e.status] || e.status) + '</p></div>';
         }
-        if (!gameSupported(a))
-            return h + '<p class="dim">' + esc(t('This page enters results of two-player A Game of Thrones games so far; use the table device or ask the organiser.')) + '</p></div>';
+        var sch = schemaFor(a);
+        if (!sch)
+            return h + '<p class="dim">' + esc(t('This page has no result form for this game (vendor/result-schema.js is missing); use the table device or ask the organiser.')) + '</p></div>';
         if (e && e.status === 'rejected')
             h += '<p class="error" id="rejected">' + esc(t('The hub refused the result: {why}', {why: e.reason})) + '</p>';
-        if (!S.confirming) {
-            h += '<h2>' + esc(t('Who won?')) + '</h2>';
+        var F = S.form;
+        var keys = shownKeys(a, sch);
+        if (S.confirming) {
+            var built = buildResult(a, sch, F);
+            h += '<h2>' + esc(t('Confirm the result')) + '</h2>' + linesHtml(built.summary || [], 'summary') +
+                '<p class="dim">' + esc(t('Each player taps their own name.')) + '</p>';
             a.seats.forEach(function (s, i) {
-                h += '<button class="choice' + (S.pick === s.player_id ? ' on' : '') + '" id="win' + i + '">' + esc(s.name) + '</button>';
+                var on = S.confirmed[s.player_id];
+                h += '<button class="' + (on ? 'done' : 'choice') + '" id="ok' + i + '"' + (on ? ' disabled' : '') + '>' +
+                    esc(on ? t('{name} confirmed', {name: s.name}) : t('{name}: I confirm', {name: s.name})) + '</button>';
             });
-            h += '<button id="next"' + (S.pick ? '' : ' disabled') + '>' + esc(t('Next: every player confirms')) + '</button></div>';
+            h += '<button class="choice" id="back">' + esc(t('Back: change the result')) + '</button></div>';
             return h;
         }
-        var w = a.seats.filter(function (s) {
-            return s.player_id === S.pick;
-        })[0];
-        h += '<h2>' + esc(t('Confirm the result')) + '</h2><p id="summary">' + esc(t('{name} won', {name: w ? w.name : ''})) + '</p>' +
-            '<p class="dim">' + esc(t('Each player taps their own name.')) + '</p>';
-        a.seats.forEach(function (s, i) {
-            var on = S.confirmed[s.player_id];
-            h += '<button class="' + (on ? 'done' : 'choice') + '" id="ok' + i + '"' + (on ? ' disabled' : '') + '>' +
-                esc(on ? t('{name} confirmed', {name: s.name}) : t('{name}: I confirm', {name: s.name})) + '</button>';
+        var outs = outcomes(a, sch, keys);
+        var eff = F.outcome || (outs.some(function (x) {
+            return x.id === 'scores';
+        }) ? 'scores' : '');
+        if (outs.length) {
+            h += '<h2>' + esc(hasKey(sch, 'winner') ? t('Who won?') : t('Result')) + '</h2><div class="choices" id="outcome">';
+            outs.forEach(function (x) {
+                var id = x.key === 'winner' ? 'win' + seatIndex(a, x.player)
+                    : x.key === 'default_win' ? 'dflt' + seatIndex(a, x.player) : 'out-' + x.id;
+                h += '<button class="choice' + (eff === x.id ? ' on' : '') + '" id="' + id + '" data-out="' +
+                    esc(x.id) + '">' + esc(x.text) + '</button>';
+            });
+            h += '</div>';
+        }
+        keys.forEach(function (k) {
+            if (!askedUnder(sch, k, eff))
+                return;
+            var label = t(LABELS[k.name] || k.name);
+            var rt = rangeText(k);
+            if (k.kind === 'flag') {
+                h += '<button class="choice toggle' + (F.flags[k.name] ? ' on' : '') + '" id="flag-' + k.name + '">' +
+                    esc((F.flags[k.name] ? '\u2611 ' : '\u2610 ') + label) + '</button>';
+            } else if (k.kind === 'number') {
+                h += '<label class="field" for="num-' + k.name + '">' + esc(label) +
+                    (rt ? ' <span class="dim">(' + esc(rt) + ')</span>' : '') + '</label>' +
+                    '<input class="num" type="text" inputmode="numeric" id="num-' + k.name + '" autocomplete="off">';
+            } else if (k.kind === 'per_player' || k.kind === 'army') {
+                h += '<h3>' + esc(label) + (rt && k.name !== 'clock_ms' ? ' <span class="dim">(' + esc(rt) + ')</span>' : '') + '</h3>';
+                a.seats.forEach(function (s, i) {
+                    var id = 'pp-' + k.name + '-' + i;
+                    h += '<div class="pp"><label for="' + id + '">' + esc(s.name) + '</label>';
+                    if (k.kind === 'army') {
+                        h += '<select id="' + id + '"><option value="">' + esc(t('choose')) + '</option>';
+                        (s.armies || []).forEach(function (ar) {
+                            h += '<option>' + esc(ar) + '</option>';
+                        });
+                        h += '</select>';
+                    } else {
+                        h += '<input class="num" type="text" inputmode="' + (k.name === 'clock_ms' ? 'text' : 'numeric') +
+                            '" id="' + id + '" autocomplete="off">';
+                    }
+                    h += '</div>';
+                });
+            } else if (k.kind === 'players') {
+                for (var g = 0; g < k.max; g++) {
+                    h += '<h3>' + esc(t('Game {n}: who won?', {n: g + 1})) + '</h3><div class="choices">';
+                    a.seats.forEach(function (s, i) {
+                        h += '<button class="choice' + (F.games[g] === s.player_id ? ' on' : '') + '" id="g' + g + '-' + i + '">' +
+                            esc(s.name) + '</button>';
+                    });
+                    h += '</div>';
+                }
+            }
         });
-        h += '<button class="choice" id="back">' + esc(t('Back: change the result')) + '</button></div>';
+        if (S.formError)
+            h += '<p class="error" id="form-error" role="alert">' + esc(S.formError) + '</p>';
+        h += '<button id="next">' + esc(t('Next: every player confirms')) + '</button></div>';
         return h;
+    }
+    function linesHtml(lines, id) {
+        return '<ul class="lines" id="' + id + '">' + lines.map(function (l) {
+            return '<li>' + esc(l) + '</li>';
+        }).join('') + '</ul>';
+    }
+    function seatIndex(a, pid) {
+        for (var i = 0; i < a.seats.length; i++)
+            if (a.seats[i].player_id === pid)
+                return i;
+        return -1;
     }
 
     function wire(a) {
-        a.seats.forEach(function (s, i) {
-            var b = $('win' + i);
-            if (b)
-                b.onclick = function () {
-                    S.pick = s.player_id;
+        var F = S.form;
+        var sch = schemaFor(a);
+        if (!sch)
+            return;
+        var page = $('result');
+        if (!page)
+            return;
+        Array.prototype.forEach.call(page.querySelectorAll('[data-out]'), function (b) {
+            b.onclick = function () {
+                F.outcome = b.getAttribute('data-out');
+                S.formError = '';
+                saveDraft();
+                render();
+            };
+        });
+        shownKeys(a, sch).forEach(function (k) {
+            var el;
+            if (k.kind === 'flag' && (el = $('flag-' + k.name)))
+                el.onclick = function () {
+                    F.flags[k.name] = !F.flags[k.name];
+                    saveDraft();
                     render();
                 };
+            if (k.kind === 'number' && (el = $('num-' + k.name))) {
+                el.value = F.numbers[k.name] == null ? '' : F.numbers[k.name];
+                el.oninput = function (ev) {
+                    F.numbers[k.name] = ev.target.value;
+                    saveDraft();
+                };
+            }
+            if (k.kind === 'per_player' || k.kind === 'army')
+                a.seats.forEach(function (s, i) {
+                    var inp = $('pp-' + k.name + '-' + i);
+                    if (!inp)
+                        return;
+                    F.per[k.name] = F.per[k.name] || {};
+                    inp.value = F.per[k.name][s.player_id] || '';
+                    inp.oninput = inp.onchange = function (ev) {
+                        F.per[k.name][s.player_id] = ev.target.value;
+                        saveDraft();
+                    };
+                });
+            if (k.kind === 'players')
+                for (var g = 0; g < k.max; g++)
+                    a.seats.forEach(function (s, i) {
+                        var b = $('g' + g + '-' + i);
+                        var game = g;
+                        if (b)
+                            b.onclick = function () {
+                                F.games[game] = F.games[game] === s.player_id ? '' : s.player_id;
+                                saveDraft();
+                                render();
+                            };
+                    });
+        });
+        a.seats.forEach(function (s, i) {
             var ok = $('ok' + i);
             if (ok)
                 ok.onclick = function () {
                     S.confirmed[s.player_id] = true;
-                    var all = a.seats.every(function (x) {
-                        return S.confirmed[x.player_id];
-                    });
-                    if (all)
+                    if (allConfirmed(a)) {
                         submit();
-                    else
+                    } else {
+                        saveDraft();
+                        publishDraft();
                         render();
+                    }
                 };
         });
         if ($('next'))
             $('next').onclick = function () {
+                var built = buildResult(a, sch, F);
+                if (built.error) {
+                    S.formError = built.error;
+                    render();
+                    return;
+                }
+                S.formError = '';
                 S.confirming = true;
                 S.confirmed = {};
+                newDraft();
+                publishDraft();
                 var e = currentEntry();
-                if (e && e.status === 'rejected')
+                if (e && e.status === 'rejected') {
                     e.status = 'replaced';
+                    save();
+                }
+                saveDraft();
                 render();
             };
         if ($('back'))
             $('back').onclick = function () {
                 S.confirming = false;
                 S.confirmed = {};
+                S.draftId = '';
+                publishDraft(); /* empty: every phone back to the form */
+                saveDraft();
                 render();
             };
     }

@@ -92,6 +92,9 @@ struct live_cmd {
     const char *const *opts;
     const char *help;
     int (*run)(struct live *lv);
+    /* The protocol command it is (TNY_WIRE_CMD_NONE_: a command of the
+     * command line only, console_cmds.h's L). */
+    enum tny_wire_cmd wire;
 };
 
 struct live {
@@ -110,6 +113,27 @@ struct live {
     struct tny_wire_reply rep;
 };
 
+/* Where a command prints: stdout and stderr, or, while hub_console_run
+ * runs a command for the dashboard, one memory stream for both (its
+ * result's text, in the order written).  One thread: the program's. */
+static FILE *run_text;
+
+static FILE *out(void)
+{
+    return run_text ? run_text : stdout;
+}
+
+static FILE *err(void)
+{
+    return run_text ? run_text : stderr;
+}
+
+static void out_line(const char *s)
+{
+    fputs(s, out());
+    fputc('\n', out());
+}
+
 /* One line on stderr, control characters replaced. */
 static void say(const char *fmt, ...) TNY_PRINTF(1, 2);
 
@@ -120,10 +144,10 @@ static void say(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    fputs("tourney: ", stderr);
+    fputs("tourney: ", err());
     for (const char *c = line; *c; c++)
-        fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, stderr);
-    fputc('\n', stderr);
+        fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, err());
+    fputc('\n', err());
 }
 
 static const char *opt(const struct live *lv, const char *name)
@@ -388,48 +412,6 @@ static int connect_hub(struct live *lv)
 
 /* ---- the hub's words in the command line's ------------------------------ */
 
-/* The protocol's command names as `tourney live` spells them. */
-static const char *const cli_cmd_words[][2] = {
-    {"create_event", "event create"},
-    {"import_players", "players import"},
-    {"register_player", "player add"},
-    {"drop_player", "player drop"},
-    {"disqualify_player", "player dq"},
-    {"rejoin_player", "player rejoin"},
-    {"declare_armies", "player declare"},
-    {"edit_player", "player edit"},
-    {"pair_round", "round pair"},
-    {"show_draft", "round show"},
-    {"swap_players", "round swap"},
-    {"move_table", "round move"},
-    {"fix_table", "round fix"},
-    {"publish_round", "round publish"},
-    {"close_round", "round close"},
-    {"discard_draft", "round discard"},
-    {"unpublish_round", "round unpublish"},
-    {"reopen_round", "round reopen"},
-    {"next_stage", "stage next"},
-    {"clock_start", "clock start"},
-    {"clock_pause", "clock pause"},
-    {"clock_resume", "clock resume"},
-    {"clock_extend", "clock extend"},
-    {"clock_draft", "clock draft"},
-    {"enter_result", "result enter"},
-    {"penalty", "result penalty"},
-    {"show_results", "result show"},
-    {"resolve_conflict", "result resolve"},
-    {"get_standings", "standings"},
-    {"export_event", "export"},
-    {"list_events", "event list"},
-    {"list_devices", "devices"},
-    {"assign_device", "device assign"},
-    {"identify_device", "device identify"},
-    {"issue_code", "code issue"},
-    {"revoke_code", "code revoke"},
-    {"list_codes", "code list"},
-    {"read_log", "log"},
-};
-
 /* Phrases of the hub's refusals that name protocol fields, and what the
  * command line calls them. */
 static const char *const cli_phrases[][2] = {
@@ -570,10 +552,25 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
         snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", cli_phrases[i][1],
                  tail);
     }
-    for (size_t i = 0; i < sizeof cli_cmd_words / sizeof cli_cmd_words[0];
-         i++) {
-        const char *name = cli_cmd_words[i][0];
+    /* The protocol's command names as `tourney live` spells them, from
+     * the commands' descriptions. */
+    static const struct {
+        const char *name, *group, *verb;
+    } cmd_words[] = {
+#define W(name, ID, event, in_place, fields, reply, group, verb, ...)          \
+    {#name, group, verb},
+#define L(...)
+        TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
+    };
+    for (size_t i = 0; i < sizeof cmd_words / sizeof cmd_words[0]; i++) {
+        const char *name = cmd_words[i].name;
         size_t nl = strlen(name);
+        char spelled[64];
+        snprintf(spelled, sizeof spelled, "%s%s%s", cmd_words[i].group,
+                 cmd_words[i].verb ? " " : "",
+                 cmd_words[i].verb ? cmd_words[i].verb : "");
         if (!strchr(name, '_'))
             continue; /* "penalty": an English word too */
         for (char *at = strstr(buf, name); at; at = strstr(at + 1, name)) {
@@ -584,10 +581,10 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
                 continue;
             char tail[sizeof buf];
             snprintf(tail, sizeof tail, "%s", at + nl);
-            snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s",
-                     cli_cmd_words[i][1], tail);
+            snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", spelled,
+                     tail);
             /* on past the words put in (the end when they were cut) */
-            size_t past = (size_t)(at - buf) + strlen(cli_cmd_words[i][1]);
+            size_t past = (size_t)(at - buf) + strlen(spelled);
             if (past >= strlen(buf))
                 break;
             at = buf + past - 1;
@@ -649,7 +646,7 @@ static int start_request(struct live *lv, enum tny_wire_cmd cmd,
 
 static int flush_out(void)
 {
-    if (fflush(stdout) == EOF || ferror(stdout)) {
+    if (fflush(out()) == EOF || ferror(out())) {
         say("cannot write output: %s", strerror(errno));
         return HUB_CONSOLE_EXIT_INTERNAL;
     }
@@ -659,9 +656,9 @@ static int flush_out(void)
 static void print_payload(const char *json)
 {
     size_t n = strlen(json);
-    fputs(json, stdout);
+    fputs(json, out());
     if (n == 0 || json[n - 1] != '\n')
-        fputc('\n', stdout);
+        fputc('\n', out());
 }
 
 /* --json without a payload: the reply's other fields as a small object. */
@@ -700,17 +697,17 @@ static void print_text(const char *s)
     const unsigned char *u = (const unsigned char *)(s ? s : "");
     for (; *u; u++) {
         if (*u == '\n')
-            fputs("\\n", stdout);
+            fputs("\\n", out());
         else if (*u == '\r')
-            fputs("\\r", stdout);
+            fputs("\\r", out());
         else if (*u == '\t')
-            fputs("\\t", stdout);
+            fputs("\\t", out());
         else if (*u < 0x20 || *u == 0x7f)
-            printf("\\x%02x", *u);
+            fprintf(out(), "\\x%02x", *u);
         else if (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
-            printf("\\u%04x", *++u);
+            fprintf(out(), "\\u%04x", *++u);
         else
-            fputc(*u, stdout);
+            fputc(*u, out());
     }
 }
 
@@ -719,13 +716,13 @@ static void print_scalar(const json_t *v)
     if (json_is_string(v)) {
         print_text(json_string_value(v));
     } else if (json_is_integer(v)) {
-        printf("%lld", (long long)json_integer_value(v));
+        fprintf(out(), "%lld", (long long)json_integer_value(v));
     } else if (json_is_real(v)) {
-        printf("%g", json_real_value(v));
+        fprintf(out(), "%g", json_real_value(v));
     } else {
         char *t =
             json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-        fputs(t ? t : "?", stdout);
+        fputs(t ? t : "?", out());
         free(t);
     }
 }
@@ -738,7 +735,7 @@ static void print_record(const json_t *rec)
     bool first = true;
     if (!json_is_object(rec)) {
         print_scalar(rec);
-        fputc('\n', stdout);
+        fputc('\n', out());
         return;
     }
     json_object_foreach ((json_t *)rec, key, v) {
@@ -752,17 +749,17 @@ static void print_record(const json_t *rec)
             struct tm tm;
             if (localtime_r(&secs, &tm) &&
                 strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm) > 0) {
-                printf("%s%.*s=%s", first ? "" : "  ", (int)(len - 3), key,
-                       when);
+                fprintf(out(), "%s%.*s=%s", first ? "" : "  ", (int)(len - 3),
+                        key, when);
                 first = false;
                 continue;
             }
         }
-        printf("%s%s=", first ? "" : "  ", key);
+        fprintf(out(), "%s%s=", first ? "" : "  ", key);
         print_scalar(v);
         first = false;
     }
-    fputc('\n', stdout);
+    fputc('\n', out());
 }
 
 /* True for a non-empty array of objects. */
@@ -802,7 +799,7 @@ static bool print_records(const json_t *root)
     if (!json_is_array(list))
         return false;
     if (json_array_size(list) == 0)
-        puts("(none)");
+        out_line("(none)");
     for (size_t i = 0; i < json_array_size(list); i++)
         print_record(json_array_get(list, i));
     return true;
@@ -818,7 +815,7 @@ static void print_player(const json_t *names, const json_t *id)
                              : NULL;
     print_scalar(id);
     if (json_is_string(name)) {
-        fputc(' ', stdout);
+        fputc(' ', out());
         print_text(json_string_value(name));
     }
 }
@@ -834,23 +831,26 @@ static bool print_publish_summary(const json_t *root)
     size_t i;
     if (!json_is_array(assigned) || !json_is_array(missing))
         return false;
-    printf("  %zu table%s at a device, %zu without one\n",
-           json_array_size(assigned), json_array_size(assigned) == 1 ? "" : "s",
-           json_array_size(missing));
+    fprintf(out(), "  %zu table%s at a device, %zu without one\n",
+            json_array_size(assigned),
+            json_array_size(assigned) == 1 ? "" : "s",
+            json_array_size(missing));
     json_array_foreach (assigned, i, v)
-        printf("  table %-4lld device %s\n",
-               (long long)json_integer_value(json_object_get(v, "table")),
-               json_string_value(json_object_get(v, "device"))
-                   ? json_string_value(json_object_get(v, "device"))
-                   : "?");
+        fprintf(out(), "  table %-4lld device %s\n",
+                (long long)json_integer_value(json_object_get(v, "table")),
+                json_string_value(json_object_get(v, "device"))
+                    ? json_string_value(json_object_get(v, "device"))
+                    : "?");
     json_array_foreach (missing, i, v)
-        printf("  table %-4lld NO DEVICE: enter its result with `tourney live "
-               "result enter`\n",
-               (long long)json_integer_value(v));
+        fprintf(out(),
+                "  table %-4lld NO DEVICE: enter its result with `tourney live "
+                "result enter`\n",
+                (long long)json_integer_value(v));
     if (json_is_integer(idle) && json_integer_value(idle) > 0)
-        printf("  %lld device%s of this event without a table this round\n",
-               (long long)json_integer_value(idle),
-               json_integer_value(idle) == 1 ? "" : "s");
+        fprintf(out(),
+                "  %lld device%s of this event without a table this round\n",
+                (long long)json_integer_value(idle),
+                json_integer_value(idle) == 1 ? "" : "s");
     return true;
 }
 
@@ -862,8 +862,8 @@ static void print_time_left(const json_t *clock)
     if (!json_is_integer(left) || !json_is_string(state))
         return;
     long long ms = json_integer_value(left), s = (ms < 0 ? -ms : ms) / 1000;
-    printf(" %lld:%02lld %s (%s)", s / 60, s % 60, ms < 0 ? "over" : "left",
-           json_string_value(state));
+    fprintf(out(), " %lld:%02lld %s (%s)", s / 60, s % 60,
+            ms < 0 ? "over" : "left", json_string_value(state));
 }
 
 static bool print_draft(const json_t *root, bool published)
@@ -876,58 +876,58 @@ static bool print_draft(const json_t *root, bool published)
     const json_t *stage = json_object_get(root, "stage");
     if (!json_is_array(tables))
         return false;
-    printf("round ");
+    fprintf(out(), "round ");
     if (round)
         print_scalar(round);
     const json_t *status = json_object_get(root, "status");
     if (json_is_string(stage))
-        printf(" (%s)", json_string_value(stage));
+        fprintf(out(), " (%s)", json_string_value(stage));
     /* A round at the tables says its status; a draft says draft. */
     if (json_is_string(status))
-        printf(", %s", json_string_value(status));
+        fprintf(out(), ", %s", json_string_value(status));
     else
-        fputs(published ? "" : ", draft", stdout);
-    fputc('\n', stdout);
+        fputs(published ? "" : ", draft", out());
+    fputc('\n', out());
     if (json_object_get(root, "clock")) { /* issue 22: the time left */
-        fputs("  clock", stdout);
+        fputs("  clock", out());
         print_time_left(json_object_get(root, "clock"));
-        fputc('\n', stdout);
+        fputc('\n', out());
     }
     for (size_t i = 0; i < json_array_size(tables); i++) {
         const json_t *t = json_array_get(tables, i);
         const json_t *players = json_object_get(t, "players");
         const json_t *bye = json_object_get(t, "bye");
         if (json_is_string(bye)) {
-            printf("  bye       ");
+            fprintf(out(), "  bye       ");
             print_player(names, bye);
-            fputc('\n', stdout);
+            fputc('\n', out());
             continue;
         }
-        printf("  table ");
+        fprintf(out(), "  table ");
         const json_t *num = json_object_get(t, "table");
         if (json_is_integer(num))
-            printf("%-4lld", (long long)json_integer_value(num));
+            fprintf(out(), "%-4lld", (long long)json_integer_value(num));
         else
-            printf("?   ");
+            fprintf(out(), "?   ");
         for (size_t p = 0; p < json_array_size(players); p++) {
-            fputs(p ? " - " : "", stdout);
+            fputs(p ? " - " : "", out());
             print_player(names, json_array_get(players, p));
         }
         if (json_object_get(t, "clock")) { /* its own time (issue 22) */
-            fputs("  clock", stdout);
+            fputs("  clock", out());
             print_time_left(json_object_get(t, "clock"));
         }
-        fputc('\n', stdout);
+        fputc('\n', out());
     }
     /* The engine's explanation (README: the draft comes with it), each
      * line indented under a heading, deeper than the tables' rows. */
     const json_t *explain = json_object_get(root, "explain");
     if (json_is_string(explain) && json_string_length(explain) > 0) {
-        puts("explanation:");
+        out_line("explanation:");
         for (const char *p = json_string_value(explain); *p;) {
             size_t n = strcspn(p, "\n");
             if (n > 0)
-                printf("    %.*s\n", (int)n, p);
+                fprintf(out(), "    %.*s\n", (int)n, p);
             p += n + (p[n] == '\n');
         }
     }
@@ -942,11 +942,12 @@ static bool print_standings(const json_t *root)
     const json_t *stage = json_object_get(root, "stage");
     if (!json_is_array(rows))
         return false;
-    printf("standings after round %lld",
-           (long long)(json_is_integer(after) ? json_integer_value(after) : 0));
+    fprintf(
+        out(), "standings after round %lld",
+        (long long)(json_is_integer(after) ? json_integer_value(after) : 0));
     if (json_is_string(stage))
-        printf(" (%s)", json_string_value(stage));
-    fputc('\n', stdout);
+        fprintf(out(), " (%s)", json_string_value(stage));
+    fputc('\n', out());
     /* Columns (CM-8: every tiebreak used): rank, player id, points, the
      * tiebreaks in the engine's order (the first row's keys, as the CSV
      * names them), the name last so that no name moves a column. */
@@ -979,35 +980,36 @@ static bool print_standings(const json_t *root)
                 tb_w[k] = n;
         }
     }
-    printf("%4s  %-*s  %*s", "rank", id_w, "player", pts_w, "points");
+    fprintf(out(), "%4s  %-*s  %*s", "rank", id_w, "player", pts_w, "points");
     for (int k = 0; k < n_tb; k++)
-        printf("  %*s", tb_w[k], tb_key[k]);
-    puts("  name");
+        fprintf(out(), "  %*s", tb_w[k], tb_key[k]);
+    out_line("  name");
     for (size_t i = 0; i < json_array_size(rows); i++) {
         const json_t *r = json_array_get(rows, i);
         const json_t *rank = json_object_get(r, "rank");
         const json_t *pts = json_object_get(r, "points");
         const json_t *name = json_object_get(r, "name");
         const json_t *tbs = json_object_get(r, "tiebreaks");
-        printf("%4lld  %-*s  %*g", (long long)json_integer_value(rank), id_w,
-               json_string_value(json_object_get(r, "player"))
-                   ? json_string_value(json_object_get(r, "player"))
-                   : "?",
-               pts_w, json_number_value(pts));
+        fprintf(out(), "%4lld  %-*s  %*g", (long long)json_integer_value(rank),
+                id_w,
+                json_string_value(json_object_get(r, "player"))
+                    ? json_string_value(json_object_get(r, "player"))
+                    : "?",
+                pts_w, json_number_value(pts));
         for (int k = 0; k < n_tb; k++) {
             const json_t *tv = json_object_get(tbs, tb_key[k]);
             if (json_is_number(tv))
-                printf("  %*g", tb_w[k], json_number_value(tv));
+                fprintf(out(), "  %*g", tb_w[k], json_number_value(tv));
             else
-                printf("  %*s", tb_w[k], "-");
+                fprintf(out(), "  %*s", tb_w[k], "-");
         }
-        fputs("  ", stdout);
+        fputs("  ", out());
         print_text(json_is_string(name) ? json_string_value(name) : "");
-        printf("%s\n", json_is_true(json_object_get(r, "disqualified"))
-                           ? " (disqualified)"
-                       : json_is_true(json_object_get(r, "dropped"))
-                           ? " (dropped)"
-                           : "");
+        fprintf(out(), "%s\n",
+                json_is_true(json_object_get(r, "disqualified"))
+                    ? " (disqualified)"
+                : json_is_true(json_object_get(r, "dropped")) ? " (dropped)"
+                                                              : "");
     }
     return true;
 }
@@ -1036,13 +1038,13 @@ static int show(struct live *lv, enum shape shape, const char *line)
         return flush_out();
     }
     if (line && line[0])
-        puts(line);
+        out_line(line);
     /* An accepted command's message is a note for the organiser (e.g. the
      * draft was planned again); standings use it for their title. */
     if (rep->message[0] && lv->req.cmd != TNY_WIRE_CMD_GET_STANDINGS) {
         char words[sizeof rep->message + 256];
         cli_words(lv, rep->message, words, sizeof words);
-        puts(words);
+        out_line(words);
     }
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
@@ -1924,7 +1926,7 @@ static int export_to_csv(struct live *lv, bool standings, int32_t after)
         status = rc == TNY_ENOMEM ? HUB_CONSOLE_EXIT_INTERNAL
                                   : HUB_CONSOLE_EXIT_REFUSED;
     } else {
-        fputs(csv, stdout);
+        fputs(csv, out());
         status = flush_out();
     }
     free(csv);
@@ -1978,31 +1980,31 @@ static int run_players_list(struct live *lv)
         say("the hub's export of %s has no players list", lv->req.event_id);
         return HUB_CONSOLE_EXIT_INTERNAL;
     }
-    printf("%zu player%s in %s\n", json_array_size(players),
-           json_array_size(players) == 1 ? "" : "s", lv->req.event_id);
+    fprintf(out(), "%zu player%s in %s\n", json_array_size(players),
+            json_array_size(players) == 1 ? "" : "s", lv->req.event_id);
     json_array_foreach (players, i, p) {
         const char *id = json_string_value(json_object_get(p, "id"));
         const json_t *v;
         long long dq, drop;
         if (!id)
             continue;
-        printf("  %s  ", id);
+        fprintf(out(), "  %s  ", id);
         print_text(json_string_value(json_object_get(p, "name")));
         if (json_is_string(v = json_object_get(p, "club"))) {
-            fputs("  club=", stdout);
+            fputs("  club=", out());
             print_text(json_string_value(v));
         }
         if (json_is_string(v = json_object_get(p, "country"))) {
-            fputs("  country=", stdout);
+            fputs("  country=", out());
             print_text(json_string_value(v));
         }
         if (json_is_number(v = json_object_get(p, "rating")))
-            printf("  rating=%g", json_number_value(v));
+            fprintf(out(), "  rating=%g", json_number_value(v));
         if ((dq = listed_after(root, "disqualified", id)) > 0)
-            printf("  DISQUALIFIED after round %lld", dq);
+            fprintf(out(), "  DISQUALIFIED after round %lld", dq);
         else if ((drop = listed_after(root, "drops", id)) > 0)
-            printf("  dropped after round %lld", drop);
-        fputc('\n', stdout);
+            fprintf(out(), "  dropped after round %lld", drop);
+        fputc('\n', out());
     }
     json_decref(root);
     return flush_out();
@@ -2059,11 +2061,12 @@ static void print_lots_edited(const char *text, const char *export_json)
         size_t tl = strlen(tail);
         if (sscanf(line, "round %d (", &r) == 1 && r >= 1 && r < 1024 &&
             edited[r] && len > tl && !strncmp(line + len - tl, tail, tl))
-            printf("%.*s; as published, EDITED after the draw (CM-5, the "
-                   "edits below):\n",
-                   (int)(len - tl), line);
+            fprintf(out(),
+                    "%.*s; as published, EDITED after the draw (CM-5, the "
+                    "edits below):\n",
+                    (int)(len - tl), line);
         else
-            fwrite(line, 1, len, stdout);
+            fwrite(line, 1, len, out());
         line += len;
     }
     json_array_foreach (changes, i, c) {
@@ -2071,29 +2074,29 @@ static void print_lots_edited(const char *text, const char *export_json)
         const json_t *why = json_object_get(c, "reason");
         if (!what || strncmp(what, "draft.", 6) != 0)
             continue;
-        printf("round %lld edited by %s: %s",
-               (long long)json_integer_value(json_object_get(c, "round")),
-               json_string_value(json_object_get(c, "by"))
-                   ? json_string_value(json_object_get(c, "by"))
-                   : "?",
-               what + 6);
+        fprintf(out(), "round %lld edited by %s: %s",
+                (long long)json_integer_value(json_object_get(c, "round")),
+                json_string_value(json_object_get(c, "by"))
+                    ? json_string_value(json_object_get(c, "by"))
+                    : "?",
+                what + 6);
         if (json_object_get(c, "a"))
-            printf(" %s and %s",
-                   json_string_value(json_object_get(c, "a"))
-                       ? json_string_value(json_object_get(c, "a"))
-                       : "?",
-                   json_string_value(json_object_get(c, "b"))
-                       ? json_string_value(json_object_get(c, "b"))
-                       : "?");
+            fprintf(out(), " %s and %s",
+                    json_string_value(json_object_get(c, "a"))
+                        ? json_string_value(json_object_get(c, "a"))
+                        : "?",
+                    json_string_value(json_object_get(c, "b"))
+                        ? json_string_value(json_object_get(c, "b"))
+                        : "?");
         else
-            printf(" table %lld to %lld",
-                   (long long)json_integer_value(json_object_get(c, "from")),
-                   (long long)json_integer_value(json_object_get(c, "to")));
+            fprintf(out(), " table %lld to %lld",
+                    (long long)json_integer_value(json_object_get(c, "from")),
+                    (long long)json_integer_value(json_object_get(c, "to")));
         if (json_is_string(why)) {
-            fputs(" -- reason: ", stdout);
+            fputs(" -- reason: ", out());
             print_text(json_string_value(why));
         }
-        fputc('\n', stdout);
+        fputc('\n', out());
     }
     json_decref(root);
 }
@@ -2147,10 +2150,10 @@ static int run_decklist(struct live *lv)
             say("player \"%s\" of %s has no deck list registered (GT-14)",
                 lv->pos[1], lv->pos[0]);
         } else {
-            printf("%s (%s)  faction: %s  agenda: %s\n%s%s",
-                   json_string_value(json_object_get(pl, "name")), id,
-                   faction ? faction : "-", agenda ? agenda : "-", deck,
-                   deck[0] && deck[strlen(deck) - 1] == '\n' ? "" : "\n");
+            fprintf(out(), "%s (%s)  faction: %s  agenda: %s\n%s%s",
+                    json_string_value(json_object_get(pl, "name")), id,
+                    faction ? faction : "-", agenda ? agenda : "-", deck,
+                    deck[0] && deck[strlen(deck) - 1] == '\n' ? "" : "\n");
             status = HUB_CONSOLE_EXIT_OK;
         }
         break;
@@ -2202,7 +2205,12 @@ static int run_print(struct live *lv)
     if (rc == TNY_OK)
         rc = hub_print_html(&ev, &po, &html, &diag);
     if (rc == TNY_OK) {
-        rc = hub_print_output(html, &po, &diag);
+        /* HTML through out() (the dashboard's result), a PDF by print.c */
+        if (!po.pdf && (fputs(html, out()) == EOF || fflush(out()) == EOF))
+            rc = tny_diag_set(&diag, TNY_ESTATE, "cannot write output: %s",
+                              strerror(errno));
+        else if (po.pdf)
+            rc = hub_print_output(html, &po, &diag);
         if (rc < 0) {
             say("%s", diag.msg);
             status = rc == TNY_ENOTFOUND ? HUB_CONSOLE_EXIT_USAGE
@@ -2233,8 +2241,8 @@ static bool print_devices(const json_t *root)
     size_t i;
     if (!json_is_array(root))
         return false;
-    printf("%zu device%s\n", json_array_size(root),
-           json_array_size(root) == 1 ? "" : "s");
+    fprintf(out(), "%zu device%s\n", json_array_size(root),
+            json_array_size(root) == 1 ? "" : "s");
     json_array_foreach (root, i, d) {
         const char *id = json_string_value(json_object_get(d, "id"));
         const char *ev = json_string_value(json_object_get(d, "event"));
@@ -2250,32 +2258,33 @@ static bool print_devices(const json_t *root)
         json_int_t shows =
             json_integer_value(json_object_get(d, "shows_version"));
         json_int_t queued = json_integer_value(json_object_get(d, "queued"));
-        printf("  %s  ", id ? id : "?");
+        fprintf(out(), "  %s  ", id ? id : "?");
         if (ev && table > 0)
-            printf("%s table %lld", ev, (long long)table);
+            fprintf(out(), "%s table %lld", ev, (long long)table);
         else if (ev)
-            printf("%s, no table", ev);
+            fprintf(out(), "%s, no table", ev);
         else
-            fputs("no event", stdout);
+            fputs("no event", out());
         if (seen > 0) {
             char when[32];
             local_time(seen, when, sizeof when);
-            printf("  %s, last seen %s", presence ? presence : "?", when);
+            fprintf(out(), "  %s, last seen %s", presence ? presence : "?",
+                    when);
         } else {
-            fputs("  never connected to this hub", stdout);
+            fputs("  never connected to this hub", out());
         }
         if (json_is_true(json_object_get(d, "stale")))
-            fputs("  SHOWS AN OLD ASSIGNMENT", stdout);
+            fputs("  SHOWS AN OLD ASSIGNMENT", out());
         else if (ver > 0 && shows == ver)
-            fputs("  shows its assignment", stdout);
+            fputs("  shows its assignment", out());
         if (queued > 0)
-            printf("  %lld message%s waiting for it", (long long)queued,
-                   queued == 1 ? "" : "s");
+            fprintf(out(), "  %lld message%s waiting for it", (long long)queued,
+                    queued == 1 ? "" : "s");
         if (sw && sw[0])
-            printf("  software %s", sw);
+            fprintf(out(), "  software %s", sw);
         if (detail && detail[0])
-            printf("  (%s)", detail);
-        fputc('\n', stdout);
+            fprintf(out(), "  (%s)", detail);
+        fputc('\n', out());
     }
     return true;
 }
@@ -2376,9 +2385,9 @@ static int run_wait_hub(struct live *lv)
         return exit_for_conn(rc);
     }
     if (!lv->json)
-        puts("the hub is online");
+        out_line("the hub is online");
     else
-        puts("{\"hub\": \"online\"}");
+        out_line("{\"hub\": \"online\"}");
     return flush_out();
 }
 
@@ -2395,7 +2404,7 @@ static int run_console(struct live *lv)
         status = settings_finish(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    return hub_console_tui(&lv->set, ev, hub_console_run_words);
+    return hub_console_tui(&lv->set, ev, hub_console_run);
 }
 
 /* ---- corrections (docs/console.md "Corrections") ------------------------ */
@@ -2564,7 +2573,7 @@ static bool print_results(const json_t *root)
     if (!json_is_array(rows))
         return false;
     if (json_array_size(rows) == 0)
-        puts("(no result yet)");
+        out_line("(no result yet)");
     for (size_t i = 0; i < json_array_size(rows); i++) {
         const json_t *r = json_array_get(rows, i);
         const json_t *time_ms = json_object_get(r, "time_ms");
@@ -2573,17 +2582,17 @@ static bool print_results(const json_t *root)
                    when, sizeof when);
         char *result = json_dumps(json_object_get(r, "result"),
                                   JSON_COMPACT | JSON_ENCODE_ANY);
-        printf("  table %-4lld id %-6lld %-17s %s by %s  %s\n",
-               (long long)json_integer_value(json_object_get(r, "table")),
-               (long long)json_integer_value(json_object_get(r, "id")),
-               json_string_value(json_object_get(r, "status"))
-                   ? json_string_value(json_object_get(r, "status"))
-                   : "?",
-               when,
-               json_string_value(json_object_get(r, "by"))
-                   ? json_string_value(json_object_get(r, "by"))
-                   : "?",
-               result ? result : "?");
+        fprintf(out(), "  table %-4lld id %-6lld %-17s %s by %s  %s\n",
+                (long long)json_integer_value(json_object_get(r, "table")),
+                (long long)json_integer_value(json_object_get(r, "id")),
+                json_string_value(json_object_get(r, "status"))
+                    ? json_string_value(json_object_get(r, "status"))
+                    : "?",
+                when,
+                json_string_value(json_object_get(r, "by"))
+                    ? json_string_value(json_object_get(r, "by"))
+                    : "?",
+                result ? result : "?");
         free(result);
     }
     return true;
@@ -2615,7 +2624,7 @@ static int run_result_show(struct live *lv)
     else
         snprintf(line, sizeof line, "results of round %d of %s",
                  (int)lv->req.round, lv->req.event_id);
-    puts(line);
+    out_line(line);
     json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
     if (!print_results(root) && lv->rep.json)
         print_payload(lv->rep.json);
@@ -2668,25 +2677,25 @@ static void print_log_row(const json_t *row)
     json_t *v;
     local_time(json_integer_value(json_object_get(row, "time_ms")), when,
                sizeof when);
-    printf("%s  %-22s %-18s", when,
-           json_string_value(json_object_get(row, "actor"))
-               ? json_string_value(json_object_get(row, "actor"))
-               : "?",
-           json_string_value(json_object_get(row, "kind"))
-               ? json_string_value(json_object_get(row, "kind"))
-               : "?");
+    fprintf(out(), "%s  %-22s %-18s", when,
+            json_string_value(json_object_get(row, "actor"))
+                ? json_string_value(json_object_get(row, "actor"))
+                : "?",
+            json_string_value(json_object_get(row, "kind"))
+                ? json_string_value(json_object_get(row, "kind"))
+                : "?");
     json_object_foreach ((json_t *)detail, key, v) {
         if (strcmp(key, "reason") == 0)
             continue;
-        printf(" %s=", key);
+        fprintf(out(), " %s=", key);
         print_scalar(v);
     }
     const char *why = json_string_value(json_object_get(detail, "reason"));
     if (why && why[0]) { /* one row, one line: a newline prints as \n */
-        fputs("  -- reason: ", stdout);
+        fputs("  -- reason: ", out());
         print_text(why);
     }
-    fputc('\n', stdout);
+    fputc('\n', out());
 }
 
 static int run_log(struct live *lv)
@@ -2727,7 +2736,7 @@ static int run_log(struct live *lv)
             print_payload(text ? text : "[]");
             free(text);
         } else {
-            printf("audit log of %s (local time)\n", lv->pos[0]);
+            fprintf(out(), "audit log of %s (local time)\n", lv->pos[0]);
             for (size_t i = 0; i < json_array_size(all); i++)
                 print_log_row(json_array_get(all, i));
         }
@@ -2771,165 +2780,17 @@ static const char *const o_table[] = {"table=", NULL};
 static const char *const o_resolve[] = {"keep=", "reason=", NULL};
 static const char *const o_force[] = {"force", NULL};
 
+/* Built from the commands' descriptions (tny/console_cmds.h), in the
+ * order of --help. */
 static const struct live_cmd live_cmds[] = {
-    {"event", "create",
-     "--format NAME|--format-file F [--title T] [--seed S] [--options "
-     "JSON|--options-file F] [--language pl|hu|nb|cs|en] EVENT_ID",
-     1, 1, o_create, "create an event (no --seed: the hub draws one, CM-4)",
-     run_event_create},
-    {"event", "import", "EVENT_ID FILE [--from listfortress|cryodex|nrtm]", 2,
-     2, o_import,
-     "create an event from an event file, or from another tool's file",
-     run_event_import},
-    {"event", "list", "", 0, 0, o_none, "the hub's events", run_event_list},
-    {"event", "delete", "EVENT_ID [--reason T]", 1, 1, o_reason,
-     "delete a mistyped event (none of its rounds published; audited)",
-     run_event_delete},
-    {"players", "import", "EVENT_ID FILE.csv", 2, 2, o_none,
-     "register players from a CSV file (header id,name,club,... in any "
-     "case, or Player,Team,Country,Rating: ids made up; - = stdin)",
-     run_players_import},
-    {"players", "list", "EVENT_ID", 1, 1, o_none,
-     "every player: id, name, club, country, rating, dropped or "
-     "disqualified",
-     run_players_list},
-    {"player", "add",
-     "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army "
-     "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] [--faction "
-     "F] "
-     "[--agenda A] [--decklist FILE] [--first-round N] [--external-id X]",
-     3, 3, o_add, "register one player, also a late entry (CM-1)",
-     run_player_add},
-    {"player", "drop", "EVENT_ID PLAYER_ID [--after-round N] [--reason T]", 2,
-     2, o_after, "drop a player (CM-2; default after the current round)",
-     run_player_drop},
-    {"player", "dq", "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2,
-     2, o_dq, "disqualify a player (CM-3)", run_player_dq},
-    {"player", "declare", "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,
-     "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "
-     "before its first round",
-     run_player_declare},
-    {"player", "rejoin", "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,
-     "bring a dropped player back (GT-11; default the next round)",
-     run_player_rejoin},
-    {"player", "edit",
-     "EVENT_ID PLAYER_ID [--name N] [--club C] [--country C] [--reason T]", 2,
-     2, o_edit,
-     "rename a player or fix a club or country, any time (\"\" = none)",
-     run_player_edit},
-    {"round", "pair", "EVENT_ID [--round N]", 1, 1, o_round,
-     "pair the next round as a draft (not yet sent to the tables)",
-     run_round_pair},
-    {"round", "show", "EVENT_ID [--round N]", 1, 1, o_round,
-     "show the draft (or round N)", run_round_show},
-    {"round", "swap", "EVENT_ID ROUND PLAYER_A PLAYER_B [--force]", 4, 4,
-     o_force, "swap two players in the draft (a rematch needs --force)",
-     run_round_swap},
-    {"round", "move", "EVENT_ID ROUND TABLE TO_TABLE [--force]", 4, 4, o_force,
-     "renumber a table (a broken physical table); onto a seated table the "
-     "two swap numbers",
-     run_round_move},
-    {"round", "fix", "EVENT_ID PLAYER_ID TABLE [--force]", 3, 3, o_force,
-     "seat a player always at TABLE (CM-5; 0 = no longer)", run_round_fix},
-    {"round", "discard", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,
-     "delete the draft (pair again)", run_round_discard},
-    {"round", "unpublish", "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,
-     "take a published round whose clock never started back to a draft "
-     "(tables wait again)",
-     run_round_unpublish},
-    {"round", "reopen", "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,
-     "reopen a closed round to correct it (refused while a later round is "
-     "published, CM-5)",
-     run_round_reopen},
-    {"round", "publish", "EVENT_ID [--round N]", 1, 1, o_round,
-     "send the draft to the tables (default: the draft's round)",
-     run_round_publish},
-    {"round", "close", "EVENT_ID [--round N]", 1, 1, o_round,
-     "close the round (default: the current round)", run_round_close},
-    {"stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm,
-     "move to the next stage (Swiss -> cut, ...)", run_stage_next},
-    {"clock", "start", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
-     o_clock,
-     "start the round clock (CM-7; default every table, current round)",
-     run_clock_start},
-    {"clock", "pause", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
-     o_clock, "pause the clock", run_clock_pause},
-    {"clock", "resume", "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1,
-     o_clock, "resume the clock", run_clock_resume},
-    {"clock", "draft", "EVENT_ID --table N [--round N]", 1, 1, o_clock,
-     "AG-14: table N's draft started: its own clock starts now",
-     run_clock_draft},
-    {"clock", "extend",
-     "EVENT_ID DURATION [--table N] [--round N] [--undo] [--reason T]", 2, 2,
-     o_clock_extend,
-     "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7); --undo takes it back",
-     run_clock_extend},
-    {"result", "enter",
-     "EVENT_ID ROUND TABLE RESULT_JSON [--override] [--reason T] [--game G]", 4,
-     4, o_result,
-     "enter a table's result: an event-file result object (- = stdin); "
-     "--override replaces a confirmed one",
-     run_result_enter},
-    {"result", "penalty", "EVENT_ID ROUND TABLE PLAYER_ID POINTS [--reason T]",
-     5, 5, o_reason, "deduct tournament points (TX-7), e.g. 1 or 0.5",
-     run_result_penalty},
-    {"result", "show", "EVENT_ID ROUND [--table N]", 2, 2, o_table,
-     "every submission of the round's tables: who, when, what, status "
-     "(conflicts show both)",
-     run_result_show},
-    {"result", "resolve", "EVENT_ID ROUND TABLE --keep ID [--reason T]", 3, 3,
-     o_resolve,
-     "resolve a conflict: keep the counted result or a conflicting "
-     "submission (CM-6)",
-     run_result_resolve},
-    {"log", NULL, "EVENT_ID", 1, 1, o_none,
-     "the event's audit log: who did what, when (local time), why", run_log},
-    {"standings", NULL, "EVENT_ID [--after-round N] [--csv]", 1, 1, o_standings,
-     "the hub's standings (the JSON of `tourney standings`; --csv: a "
-     "spreadsheet)",
-     run_standings},
-    {"lots", NULL, "EVENT_ID", 1, 1, o_none,
-     "every lot with its purpose and outcome (CM-4): seed, round-1 draws, "
-     "the tables' lots, the tiebreak lot",
-     run_lots},
-    {"decklist", NULL, "EVENT_ID PLAYER_ID", 2, 2, o_none,
-     "a player's deck list, for judges (GT-14; never on the feed)",
-     run_decklist},
-    {"export", NULL, "EVENT_ID [--csv]", 1, 1, o_export,
-     "the event file (JSON, event-file.md) on stdout; --csv: every result, "
-     "one row per player and round",
-     run_export},
-    {"print", NULL,
-     "EVENT_ID pairings|slips|standings|final [--round N] [--pdf FILE] "
-     "[--paper a4|letter] [--lang LANG]",
-     2, 2, o_print,
-     "printouts (HTML; --pdf: PDF by headless Chromium): pairings by table "
-     "and name, result slips, standings, final classification",
-     run_print},
-    {"devices", NULL, "[--event EVENT_ID]", 0, 0, o_devices,
-     "table devices: presence and assignment", run_devices},
-    {"device", "assign", "DEVICE EVENT_ID TABLE", 3, 3, o_none,
-     "make a device physical table TABLE (0 = unassign)", run_device_assign},
-    {"device", "identify", "DEVICE", 1, 1, o_none,
-     "that device's screen flashes its id and table for 10 s",
-     run_device_identify},
-    {"code", "issue", "EVENT_ID TABLE", 2, 2, o_none,
-     "a sign-in code for table TABLE's page (play.html?code=...): the "
-     "table's device rights, enforced by the broker",
-     run_code_issue},
-    {"code", "revoke", "EVENT_ID CODE", 2, 2, o_none,
-     "the broker refuses that code from now on (the page is signed out)",
-     run_code_revoke},
-    {"code", "list", "EVENT_ID", 1, 1, o_none,
-     "the event's sign-in codes: table, code, valid or revoked, online",
-     run_code_list},
-    {"console", NULL, "EVENT_ID", 1, 1, o_none,
-     "live full-screen dashboard: tables, clock, standings; keys send the "
-     "commands above",
-     run_console},
-    {"wait-hub", NULL, "", 0, 0, o_none,
-     "wait until the hub is online (hub/state), at most --timeout",
-     run_wait_hub},
+#define W(name, ID, event, in_place, fields, reply, group, verb, synopsis,     \
+          min, max, opts, help, run)                                           \
+    {group, verb, synopsis, min, max, opts, help, run, TNY_WIRE_CMD_##ID},
+#define L(group, verb, synopsis, min, max, opts, help, run)                    \
+    {group, verb, synopsis, min, max, opts, help, run, TNY_WIRE_CMD_NONE_},
+    TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
 };
 
 #define N_LIVE_CMDS (sizeof(live_cmds) / sizeof(live_cmds[0]))
@@ -3067,7 +2928,10 @@ static int find_command(struct live *lv, int n_rest, char **rest)
     return parse_command_args(lv, n_rest - words, rest + words);
 }
 
-int hub_console_run_words(struct hub_console_conn *conn, int n, char **words)
+/* Runs one command as on the command line; res (NULL: none) takes the
+ * hub's last reply and the command of its request. */
+static int run_words(struct hub_console_conn *conn, int n, char **words,
+                     struct hub_console_result *res)
 {
     struct live *lv = calloc(1, sizeof(*lv));
     int status = HUB_CONSOLE_EXIT_INTERNAL;
@@ -3088,9 +2952,45 @@ int hub_console_run_words(struct hub_console_conn *conn, int n, char **words)
     }
     if (status == HUB_CONSOLE_EXIT_OK)
         status = lv->cmd->run(lv);
+    if (res) { /* taken: lv->rep is zero now */
+        res->rep = lv->rep;
+        res->cmd = lv->req.cmd;
+        memset(&lv->rep, 0, sizeof lv->rep);
+    }
     tny_wire_reply_release(&lv->rep);
     free(lv); /* the connection stays the caller's */
     return status;
+}
+
+int hub_console_run_words(struct hub_console_conn *conn, int n, char **words)
+{
+    return run_words(conn, n, words, NULL);
+}
+
+int hub_console_run(struct hub_console_conn *conn, int n, char **words,
+                    struct hub_console_result *res)
+{
+    size_t len = 0;
+    memset(res, 0, sizeof *res);
+    FILE *text = open_memstream(&res->text, &len);
+    if (!text) {
+        res->status = HUB_CONSOLE_EXIT_INTERNAL;
+        return res->status;
+    }
+    fflush(stdout);
+    run_text = text;
+    res->status = run_words(conn, n, words, res);
+    run_text = NULL;
+    if (fclose(text) != 0 && res->status == HUB_CONSOLE_EXIT_OK)
+        res->status = HUB_CONSOLE_EXIT_INTERNAL; /* out of memory */
+    return res->status;
+}
+
+void hub_console_result_release(struct hub_console_result *res)
+{
+    free(res->text);
+    tny_wire_reply_release(&res->rep);
+    memset(res, 0, sizeof *res);
 }
 
 int tny_cli_live(int argc, char **argv)

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "console_internal.h"
+#include "tny/game.h"
 #include "tny/format.h"
 #include "tny/result_schema.h"
 
@@ -225,29 +226,17 @@ static int player_slot(struct rparse *rp, const char *id, const char *path,
     return TNY_OK;
 }
 
-enum map_kind {
-    MAP_SCORE,
-    MAP_CLOCK,
-    MAP_TP,
-    MAP_PENALTY,
-    MAP_IP,
-    MAP_BP,
-    MAP_ARMY
-};
-
-/* Applies a {"p1": value, ...} object to the players' entries. */
-static int player_map(struct rparse *rp, const json_t *res, const char *key,
-                      enum map_kind kind)
+/* A per-player value ({"p1": value, ...}) into v by its kind: entries
+ * are added to the players' list by id as they come. */
+static int player_map(struct rparse *rp, const json_t *obj, const char *path,
+                      enum tny_result_value kind,
+                      struct tny_wire_result_val *out)
 {
-    char path[160], ppath[240];
-    const json_t *obj = json_object_get(res, key);
+    char ppath[240];
     const char *id;
     json_t *v;
     int rc;
 
-    if (!obj)
-        return TNY_OK;
-    snprintf(path, sizeof path, "result.%s", key);
     if (!json_is_object(obj))
         return tny_diag_set(rp->diag, TNY_EINVAL,
                             "%s: expected an object of player id -> value",
@@ -257,7 +246,9 @@ static int player_map(struct rparse *rp, const json_t *res, const char *key,
         snprintf(ppath, sizeof ppath, "%s.%s", path, id);
         if ((rc = player_slot(rp, id, ppath, &p)) < 0)
             return rc;
-        if (kind == MAP_ARMY) {
+        int32_t i = (int32_t)(p - rp->r->players);
+        out->has[i] = true;
+        if (kind == TNY_RV_ARMY) {
             if (!json_is_string(v) ||
                 strlen(json_string_value(v)) >= sizeof p->army ||
                 json_string_value(v)[0] == '\0')
@@ -265,43 +256,21 @@ static int player_map(struct rparse *rp, const json_t *res, const char *key,
                                     "%s: expected an army name (1..%zu "
                                     "bytes)",
                                     ppath, sizeof p->army - 1);
-            memcpy(p->army, json_string_value(v),
-                   strlen(json_string_value(v)) + 1);
-            continue;
-        }
-        if (kind == MAP_TP || kind == MAP_PENALTY) {
-            int64_t units;
-            if (!json_is_number(v) || !to_units(json_number_value(v), &units))
+            out->army[i] = json_string_value(v);
+        } else if (kind == TNY_RV_POINTS) {
+            if (!json_is_number(v) ||
+                !to_units(json_number_value(v), &out->per[i]))
                 return tny_diag_set(rp->diag, TNY_EINVAL,
                                     "%s: expected tournament points (a "
                                     "number such as 14 or 2.5)",
                                     ppath);
-            if (kind == MAP_TP) {
-                p->has_tp = true;
-                p->tp_units = units;
-            } else {
-                p->penalty_units = units;
-            }
-            continue;
-        }
-        if (!json_is_integer(v) ||
-            json_integer_value(v) < -TNY_RESULT_ABS_MAX ||
-            json_integer_value(v) > TNY_RESULT_ABS_MAX)
-            return tny_diag_set(rp->diag, TNY_EINVAL,
-                                "%s: expected a whole number", ppath);
-        int32_t x = (int32_t)json_integer_value(v);
-        switch (kind) {
-        case MAP_SCORE:
-            p->has_score = true;
-            p->score = x;
-            break;
-        case MAP_CLOCK:
-            p->has_clock = true;
-            p->clock_ms = x;
-            break;
-        case MAP_IP: p->ip = x; break;
-        case MAP_BP: p->bp = x; break;
-        default: break;
+        } else {
+            if (!json_is_integer(v) ||
+                json_integer_value(v) < -TNY_RESULT_ABS_MAX ||
+                json_integer_value(v) > TNY_RESULT_ABS_MAX)
+                return tny_diag_set(rp->diag, TNY_EINVAL,
+                                    "%s: expected a whole number", ppath);
+            out->per[i] = json_integer_value(v);
         }
     }
     return TNY_OK;
@@ -388,140 +357,156 @@ static int check_keys(const json_t *res, enum tny_game game,
     return TNY_OK;
 }
 
-/* Key k of res, a player id, into dst when present ("result.KEY"). */
-static int player_key(const json_t *res, enum tny_result_key k, char *dst,
-                      struct tny_diag *diag)
+/* A list value: PLAYERS (player ids) or TEXTS (lines). */
+static int list_value(const json_t *v, const char *path, enum tny_result_key k,
+                      char (*ids)[TNY_WIRE_ID_MAX + 1],
+                      struct tny_wire_result_val *out, struct tny_diag *diag)
 {
-    const json_t *v = json_object_get(res, tny_result_key_name(k));
-    char path[48];
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    const int most = info->max_items;
+    int rc;
 
-    if (!v)
-        return TNY_OK;
-    snprintf(path, sizeof path, "result.%s", tny_result_key_name(k));
-    return want_id(v, dst, path, diag);
-}
-
-/* Key k of res, true or false, into *out when present. */
-static int flag_key(const json_t *res, enum tny_result_key k, bool *out,
-                    struct tny_diag *diag)
-{
-    const json_t *v = json_object_get(res, tny_result_key_name(k));
-
-    if (!v)
-        return TNY_OK;
-    if (!json_is_boolean(v))
+    if (!json_is_array(v) || json_array_size(v) < 1 ||
+        json_array_size(v) > (size_t)most)
         return tny_diag_set(diag, TNY_EINVAL,
-                            "result.%s: expected true or false",
-                            tny_result_key_name(k));
-    *out = json_is_true(v);
+                            info->value == TNY_RV_PLAYERS
+                                ? "%s: expected 1..%d winner ids"
+                                : "%s: expected 1..%d lines",
+                            path, most);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        char ipath[64];
+        const json_t *x = json_array_get(v, i);
+        snprintf(ipath, sizeof ipath, "%s[%zu]", path, i);
+        if (info->value == TNY_RV_PLAYERS) {
+            if ((rc = want_id(x, ids[i], ipath, diag)) < 0)
+                return rc;
+            out->items[i] = ids[i];
+        } else if (!json_is_string(x) ||
+                   strlen(json_string_value(x)) >= TNY_LOT_MAX) {
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: expected a line (at most %d bytes)", ipath,
+                                TNY_LOT_MAX - 1);
+        } else {
+            out->items[i] = json_string_value(x);
+        }
+    }
+    out->n = (int32_t)json_array_size(v);
     return TNY_OK;
 }
 
-static int parse_result(struct rparse *rp, const json_t *res)
+/* Key k of res, when present, converted by its kind into rp->r. */
+static int parse_key(struct rparse *rp, const json_t *res,
+                     enum tny_result_key k)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    const json_t *v = json_object_get(res, info->name);
+    struct tny_wire_result_val val;
+    char id[TNY_WIRE_ID_MAX + 1], ids[TNY_MAX_LOTS + 3][TNY_WIRE_ID_MAX + 1];
+    char path[48];
+    int rc = TNY_OK;
+
+    if (!v)
+        return TNY_OK;
+    memset(&val, 0, sizeof(val));
+    val.present = true;
+    snprintf(path, sizeof path, "result.%s", info->name);
+    switch (info->value) {
+    case TNY_RV_FLAG:
+        if (!json_is_boolean(v))
+            return tny_diag_set(rp->diag, TNY_EINVAL,
+                                "%s: expected true or false", path);
+        val.flag = json_is_true(v);
+        break;
+    case TNY_RV_NUMBER:
+        /* The range is the format's: the hub names it (one range for a
+         * negative and a too-large value). */
+        if (!json_is_integer(v) ||
+            json_integer_value(v) < -TNY_RESULT_ABS_MAX ||
+            json_integer_value(v) > TNY_RESULT_ABS_MAX)
+            return tny_diag_set(rp->diag, TNY_EINVAL,
+                                "%s: expected a whole number", path);
+        val.number = json_integer_value(v);
+        break;
+    case TNY_RV_PLAYER:
+        rc = want_id(v, id, path, rp->diag);
+        val.id = id;
+        break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY: rc = player_map(rp, v, path, info->value, &val); break;
+    case TNY_RV_PLAYERS:
+    case TNY_RV_TEXTS: rc = list_value(v, path, k, ids, &val, rp->diag); break;
+    }
+    if (rc == TNY_OK)
+        tny_wire_result_value_set(rp->r, k, &val);
+    return rc;
+}
+
+/* The console's rules between a result's keys (before the hub checks the
+ * rest): what each game's result needs at least. */
+static int result_rules(struct rparse *rp, const json_t *res)
 {
     struct tny_wire_result *r = rp->r;
     struct tny_diag *diag = rp->diag;
-    const json_t *v;
-    int rc;
 
-    if ((rc = check_keys(res, r->game, diag)) < 0)
-        return rc;
-    switch (r->game) {
+    switch (tny_game_flow(r->game)) {
     case TNY_GAME_NEUROSHIMA_HEX:
-        if ((rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
-            (rc = flag_key(res, TNY_RK_DRAW, &r->draw, diag)) < 0)
-            return rc;
-        if ((v = json_object_get(res, KEY(HQ_DIFF)))) {
-            /* The range is the format's: the hub names it (one range for
-             * a negative and a too-large value). */
-            if (!json_is_integer(v) ||
-                json_integer_value(v) < -TNY_RESULT_ABS_MAX ||
-                json_integer_value(v) > TNY_RESULT_ABS_MAX)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.%s: expected a whole number",
-                                    KEY(HQ_DIFF));
-            r->hq_diff = (int32_t)json_integer_value(v);
-        } else if (!r->draw) {
+        if (!has(res, KEY(HQ_DIFF)) && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
                                 KEY(HQ_DIFF));
-        }
         if (r->winner_id[0] == '\0' && !r->draw)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result: expected \"winner\" or \"draw\": "
                                 "true");
-        return player_map(rp, res, KEY(ARMIES), MAP_ARMY);
-    case TNY_GAME_TANTRIX:
-        if ((rc = player_map(rp, res, KEY(SCORES), MAP_SCORE)) < 0 ||
-            (rc = player_map(rp, res, KEY(CLOCK_MS), MAP_CLOCK)) < 0 ||
-            (rc = player_map(rp, res, KEY(TP), MAP_TP)) < 0 ||
-            (rc = player_map(rp, res, KEY(PENALTY), MAP_PENALTY)) < 0)
-            return rc;
-        if ((rc = player_key(res, TNY_RK_DEFAULT_WIN, r->default_winner_id,
-                             diag)) < 0)
-            return rc;
-        return flag_key(res, TNY_RK_DRAW, &r->draw, diag); /* seed 001 s13 */
+        return TNY_OK;
     case TNY_GAME_AGRICOLA:
-        if (!has(res, KEY(VP)) || !has(res, KEY(IP)) || !has(res, KEY(BP)))
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "result: an Agricola result has \"vp\", "
-                                "\"ip\" and \"bp\" (AG-1)");
-        if ((rc = player_map(rp, res, KEY(VP), MAP_SCORE)) < 0 ||
-            (rc = player_map(rp, res, KEY(IP), MAP_IP)) < 0 ||
-            (rc = player_map(rp, res, KEY(BP), MAP_BP)) < 0)
-            return rc;
         for (int32_t i = 0; i < r->n_players; i++)
             if (!r->players[i].has_score)
                 return tny_diag_set(diag, TNY_EINVAL, "result.%s.%s: missing",
                                     KEY(VP), r->players[i].player_id);
         return TNY_OK;
     case TNY_GAME_GOT_LCG2:
-        if ((rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
-            (rc = flag_key(res, TNY_RK_MODIFIED, &r->modified, diag)) < 0)
-            return rc;
-        if ((v = json_object_get(res, KEY(GAMES)))) {
-            const int most = tny_result_key_info(TNY_RK_GAMES)->max_items;
-            if (!json_is_array(v) || json_array_size(v) < 1 ||
-                json_array_size(v) > (size_t)most)
-                return tny_diag_set(diag, TNY_EINVAL,
-                                    "result.%s: expected 1..%d winner ids",
-                                    KEY(GAMES), most);
-            for (size_t g = 0; g < json_array_size(v); g++) {
-                char path[48];
-                snprintf(path, sizeof path, "result.%s[%zu]", KEY(GAMES), g);
-                if ((rc = want_id(json_array_get(v, g), r->games[g], path,
-                                  diag)) < 0)
-                    return rc;
-            }
-            r->n_games = (int32_t)json_array_size(v);
-        }
         if (r->winner_id[0] == '\0' && r->n_games == 0)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result: expected \"winner\" or \"games\"");
         return TNY_OK;
     case TNY_GAME_CATAN:
-        if ((rc = player_map(rp, res, KEY(VP), MAP_SCORE)) < 0)
-            return rc;
         if (r->n_players == 0)
             return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
                                 KEY(VP));
         return TNY_OK;
-    case TNY_GAME_TWO_PLAYER: {
-        if ((rc = player_map(rp, res, KEY(SCORES), MAP_SCORE)) < 0 ||
-            (rc = player_key(res, TNY_RK_WINNER, r->winner_id, diag)) < 0 ||
-            (rc = flag_key(res, TNY_RK_DRAW, &r->draw, diag)) < 0 ||
-            (rc = flag_key(res, TNY_RK_INTENTIONAL_DRAW, &r->intentional_draw,
-                           diag)) < 0 ||
-            (rc = flag_key(res, TNY_RK_DOUBLE_LOSS, &r->double_loss, diag)) < 0)
-            return rc;
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
+    case TNY_GAME_TWO_PLAYER:
         if (r->n_players == 0 && !r->winner_id[0] && !r->draw &&
             !r->intentional_draw && !r->double_loss)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result: expected \"scores\" or \"winner\" "
                                 "(or draw, intentional_draw, double_loss)");
         return TNY_OK;
-    }
+    case TNY_GAME_TANTRIX: return TNY_OK; /* the hub's check */
     }
     return TNY_OK;
+}
+
+/* The game's keys, each read by its kind (result_schema.h), then the rules
+ * between them. */
+static int parse_result(struct rparse *rp, const json_t *res)
+{
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys(rp->r->game, &keys);
+    int rc;
+
+    if ((rc = check_keys(res, rp->r->game, rp->diag)) < 0)
+        return rc;
+    if (rp->r->game == TNY_GAME_AGRICOLA &&
+        (!has(res, KEY(VP)) || !has(res, KEY(IP)) || !has(res, KEY(BP))))
+        return tny_diag_set(rp->diag, TNY_EINVAL,
+                            "result: an Agricola result has \"vp\", "
+                            "\"ip\" and \"bp\" (AG-1)");
+    for (int32_t i = 0; i < n; i++)
+        if ((rc = parse_key(rp, res, keys[i])) < 0)
+            return rc;
+    return result_rules(rp, res);
 }
 
 int hub_console_result_from_json(const char *text, const char *game,

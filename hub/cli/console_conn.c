@@ -10,6 +10,9 @@
  * answers) and replies that do not decode; watches the hub's state so that
  * a timeout can say whether the hub was online.
  *
+ * A request's resends and its timeout are two timers of a loop
+ * (tny/loop.h) polling the adapter's wakeup fd (hub_console_call).
+ *
  * What it does not do: no printing (diag carries one line), no retries of
  * a refused login (a wrong password does not get better by waiting), no
  * concurrency: one request in flight, from the program's only thread.
@@ -21,7 +24,6 @@
  * at a time anyway), and at most 64 characters of [A-Za-z0-9_.-].
  */
 #include <assert.h>
-#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "console_internal.h"
+#include "tny/loop.h"
 #include "tny/mqtt.h"
 
 /* Poll granularity while waiting: connection refusals are only visible in
@@ -59,9 +62,7 @@ struct hub_console_conn {
 
 static int64_t mono_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return tny_loop_now_ms();
 }
 
 static int64_t wall_ms(void)
@@ -110,13 +111,8 @@ static int next_event(struct hub_console_conn *c, int64_t wait_ms,
     int rc = tny_mqtt_next_message(c->mqtt, m);
     if (rc != TNY_ENOTFOUND)
         return rc;
-    if (wait_ms > TICK_MS)
-        wait_ms = TICK_MS;
-    if (wait_ms < 0)
-        wait_ms = 0;
-    struct pollfd pfd = {.fd = tny_mqtt_wakeup_fd(c->mqtt), .events = POLLIN};
-    if (poll(&pfd, 1, (int)wait_ms) < 0 && errno != EINTR)
-        return TNY_ENOTFOUND;
+    (void)tny_loop_wait_fd(tny_mqtt_wakeup_fd(c->mqtt),
+                           wait_ms > TICK_MS ? TICK_MS : wait_ms);
     return tny_mqtt_next_message(c->mqtt, m);
 }
 
@@ -290,15 +286,147 @@ void hub_console_close(struct hub_console_conn *c)
     free(c);
 }
 
+/* One request in flight (hub_console_call) and its loop. */
+struct call {
+    struct hub_console_conn *c;
+    struct tny_loop *ev;
+    const struct tny_wire_request *req;
+    struct tny_wire_reply *rep;
+    const uint8_t *buf;
+    size_t len;
+    struct tny_diag *diag;
+    int32_t t_resend, t_timeout;
+    int token, n_sent, rc;
+    bool send_now; /* due: sent once connected */
+};
+
+/* The request goes out when due and connected (else on the next connect
+ * or resend), then again every retry_s. */
+static void call_send(struct call *k, int64_t now)
+{
+    struct hub_console_conn *c = k->c;
+    struct tny_diag d = {{0}};
+    if (!k->send_now || !c->connected)
+        return;
+    int rc = tny_mqtt_publish(c->mqtt, c->req_topic, k->buf, k->len, 1, false,
+                              &k->token, &d);
+    if (rc == TNY_ENOMEM) {
+        k->rc = tny_diag_set(k->diag, rc, "out of memory");
+        tny_loop_stop(k->ev);
+        return;
+    }
+    /* Not connected or Paho's buffer full: tried again on the next
+     * reconnect or resend. */
+    if (rc == TNY_OK)
+        k->n_sent++;
+    k->send_now = false;
+    (void)tny_timers_arm(tny_loop_timers(k->ev), k->t_resend,
+                         now + (int64_t)c->s.retry_s * 1000);
+}
+
+/* Before each wait: send if due; a refused login ends the call. */
+static void call_before(void *ctx, int64_t now)
+{
+    struct call *k = ctx;
+    int rc;
+    call_send(k, now);
+    if (k->rc == TNY_OK && (rc = check_refused(k->c, k->diag)) < 0) {
+        k->rc = rc;
+        tny_loop_stop(k->ev);
+    }
+}
+
+/* After each wait: the adapter's events, until the reply. */
+static void call_after(void *ctx, int64_t now)
+{
+    struct call *k = ctx;
+    struct hub_console_conn *c = k->c;
+    struct tny_mqtt_message m = {0};
+    struct tny_diag d = {{0}};
+    (void)now;
+    while (!tny_loop_stopped(k->ev) &&
+           tny_mqtt_next_message(c->mqtt, &m) == TNY_OK) {
+        note(c, &m);
+        switch (m.kind) {
+        case TNY_MQTT_RECONNECTED:
+            k->send_now = true; /* the session is new: resend at once */
+            break;
+        case TNY_MQTT_DELIVERED:
+            if (m.token == k->token && m.lib_rc == 0 && m.reason >= 128) {
+                k->rc = tny_diag_set(k->diag, TNY_EINVAL,
+                                     "the broker refused the request on %s "
+                                     "(reason %d%s): is \"%s\" an organiser "
+                                     "login?",
+                                     c->req_topic, m.reason,
+                                     m.reason == 135 ? ", not authorised" : "",
+                                     c->s.user);
+                tny_loop_stop(k->ev);
+            }
+            break;
+        case TNY_MQTT_MESSAGE:
+            if (strcmp(m.topic, c->resp_topic) != 0)
+                break;
+            if (tny_wire_decode_reply(m.payload, m.len, k->rep, &d) < 0) {
+                c->n_bad_replies++;
+                snprintf(c->bad_reply, sizeof c->bad_reply, "%s", d.msg);
+                memset(k->rep, 0, sizeof(*k->rep));
+                break;
+            }
+            if (strcmp(k->rep->correlation_id, k->req->correlation_id) == 0)
+                tny_loop_stop(k->ev); /* answered */
+            else
+                tny_wire_reply_release(k->rep); /* someone else's, or late */
+            break;
+        default: break;
+        }
+        tny_mqtt_message_release(&m);
+    }
+}
+
+static void on_resend(void *ctx, int32_t id, int64_t now)
+{
+    struct call *k = ctx;
+    (void)id;
+    (void)now;
+    k->send_now = true;
+}
+
+static void on_timeout(void *ctx, int32_t id, int64_t now)
+{
+    struct call *k = ctx;
+    struct hub_console_conn *c = k->c;
+    (void)id;
+    (void)now;
+    if (k->n_sent == 0)
+        k->rc = tny_diag_set(k->diag, TNY_ESTATE,
+                             "no connection to the broker %s within %d "
+                             "s: the request was never sent",
+                             c->s.broker_list, c->s.timeout_s);
+    else
+        k->rc = tny_diag_set(
+            k->diag, TNY_ESTATE,
+            "no answer from the hub within %d s (%s sent %d time%s; "
+            "hub state: %s)%s%s",
+            c->s.timeout_s, tny_wire_cmd_name(k->req->cmd), k->n_sent,
+            k->n_sent == 1 ? "" : "s", hub_state_text(c),
+            c->n_bad_replies ? "; ignored an undecodable reply: " : "",
+            c->n_bad_replies ? c->bad_reply : "");
+    tny_loop_stop(k->ev);
+}
+
 int hub_console_call(struct hub_console_conn *c, struct tny_wire_request *req,
                      struct tny_wire_reply *rep, struct tny_diag *diag)
 {
     uint8_t *buf = NULL;
     size_t len = 0;
-    struct tny_mqtt_message m = {0};
     struct tny_diag d = {{0}};
-    int token = -1, n_sent = 0, rc;
-    bool send_now = true, done = false;
+    struct call k = {.c = c,
+                     .req = req,
+                     .rep = rep,
+                     .diag = diag,
+                     .token = -1,
+                     .send_now = true};
+    int rc;
 
     memset(rep, 0, sizeof(*rep));
     snprintf(req->correlation_id, sizeof req->correlation_id,
@@ -310,95 +438,28 @@ int hub_console_call(struct hub_console_conn *c, struct tny_wire_request *req,
                           "%s", d.msg[0] ? d.msg : tny_strerror(rc));
         goto out;
     }
-
-    int64_t now = mono_ms();
-    int64_t deadline = now + (int64_t)c->s.timeout_s * 1000;
-    int64_t next_send = now;
-    while (!done) {
-        now = mono_ms();
-        if (now >= next_send)
-            send_now = true;
-        if (send_now && c->connected) {
-            rc = tny_mqtt_publish(c->mqtt, c->req_topic, buf, len, 1, false,
-                                  &token, &d);
-            if (rc == TNY_OK) {
-                n_sent++;
-                send_now = false;
-                next_send = now + (int64_t)c->s.retry_s * 1000;
-            } else if (rc == TNY_ENOMEM) {
-                tny_diag_set(diag, rc, "out of memory");
-                goto out;
-            } else {
-                /* Not connected or Paho's buffer full: try again on the
-                 * next reconnect or retry tick. */
-                next_send = now + (int64_t)c->s.retry_s * 1000;
-                send_now = false;
-            }
-        }
-        if ((rc = check_refused(c, diag)) < 0)
-            goto out;
-        if (now >= deadline) {
-            if (n_sent == 0)
-                rc = tny_diag_set(diag, TNY_ESTATE,
-                                  "no connection to the broker %s within %d "
-                                  "s: the request was never sent",
-                                  c->s.broker_list, c->s.timeout_s);
-            else
-                rc = tny_diag_set(
-                    diag, TNY_ESTATE,
-                    "no answer from the hub within %d s (%s sent %d time%s; "
-                    "hub state: %s)%s%s",
-                    c->s.timeout_s, tny_wire_cmd_name(req->cmd), n_sent,
-                    n_sent == 1 ? "" : "s", hub_state_text(c),
-                    c->n_bad_replies ? "; ignored an undecodable reply: " : "",
-                    c->n_bad_replies ? c->bad_reply : "");
-            goto out;
-        }
-        int64_t wait =
-            (send_now ? deadline
-                      : (next_send < deadline ? next_send : deadline)) -
-            now;
-        if (next_event(c, wait, &m) != TNY_OK)
-            continue;
-        note(c, &m);
-        switch (m.kind) {
-        case TNY_MQTT_RECONNECTED:
-            send_now = true; /* the session is new: resend at once */
-            break;
-        case TNY_MQTT_DELIVERED:
-            if (m.token == token && m.lib_rc == 0 && m.reason >= 128) {
-                rc = tny_diag_set(diag, TNY_EINVAL,
-                                  "the broker refused the request on %s "
-                                  "(reason %d%s): is \"%s\" an organiser "
-                                  "login?",
-                                  c->req_topic, m.reason,
-                                  m.reason == 135 ? ", not authorised" : "",
-                                  c->s.user);
-                goto out;
-            }
-            break;
-        case TNY_MQTT_MESSAGE:
-            if (strcmp(m.topic, c->resp_topic) != 0)
-                break;
-            rc = tny_wire_decode_reply(m.payload, m.len, rep, &d);
-            if (rc < 0) {
-                c->n_bad_replies++;
-                snprintf(c->bad_reply, sizeof c->bad_reply, "%s", d.msg);
-                memset(rep, 0, sizeof(*rep));
-                break;
-            }
-            if (strcmp(rep->correlation_id, req->correlation_id) == 0)
-                done = true;
-            else
-                tny_wire_reply_release(rep); /* someone else's, or late */
-            break;
-        default: break;
-        }
-        tny_mqtt_message_release(&m);
+    k.buf = buf;
+    k.len = len;
+    /* The loop waits on the adapter at most TICK_MS at a time (refusals
+     * show in its counters only: call_before looks). */
+    if ((rc = tny_loop_new(&k.ev)) < 0 ||
+        (rc = tny_loop_watch(k.ev, tny_mqtt_wakeup_fd(c->mqtt), POLLIN, NULL,
+                             NULL)) < 0 ||
+        (rc = k.t_resend =
+             tny_timers_add(tny_loop_timers(k.ev), on_resend, &k)) < 0 ||
+        (rc = k.t_timeout =
+             tny_timers_add(tny_loop_timers(k.ev), on_timeout, &k)) < 0) {
+        rc = tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+        goto out;
     }
-    rc = TNY_OK;
+    tny_loop_set_hooks(k.ev, call_before, call_after, &k);
+    (void)tny_timers_arm(tny_loop_timers(k.ev), k.t_timeout,
+                         mono_ms() + (int64_t)c->s.timeout_s * 1000);
+    while (!tny_loop_stopped(k.ev))
+        (void)tny_loop_once(k.ev, TICK_MS, NULL); /* poll's errors: again */
+    rc = k.rc;
 out:
-    tny_mqtt_message_release(&m);
+    tny_loop_free(k.ev);
     free(buf);
     return rc;
 }

@@ -134,6 +134,28 @@ TNY_MUST_USE int hub_console_wait_hub(struct hub_console_conn *c,
  * caller's.  Returns the exit status (console.h). */
 int hub_console_run_words(struct hub_console_conn *c, int n, char **words);
 
+/* What one command gave its caller (the dashboard): the exit status, the
+ * text the command line would have shown (stdout and stderr in the order
+ * written, malloc'd; NULL when out of memory) and the hub's last reply,
+ * typed (rc, message, event_id, round, count; json: the payload), with
+ * the command it answered. */
+struct hub_console_result {
+    int status;
+    char *text;
+    struct tny_wire_reply rep;
+    enum tny_wire_cmd cmd; /* the last request's (TNY_WIRE_CMD_NONE_: none) */
+};
+
+/* hub_console_run_words, its output into res->text instead of stdout and
+ * stderr (nothing reaches the terminal) and the reply into res->rep;
+ * *res is initialised here, release it with hub_console_result_release
+ * whatever the status.  Returns res->status. */
+int hub_console_run(struct hub_console_conn *c, int n, char **words,
+                    struct hub_console_result *res);
+
+/* Frees res's text and reply; zeroes *res. */
+void hub_console_result_release(struct hub_console_result *res);
+
 /* ---- argument converters (console_args.c) ---------------------------- */
 
 /* An event-file result object (event-file.md: {"vp": {"p1": 10, ...}},

@@ -10,8 +10,10 @@
  * Keys run the matching `tourney live` command through the run_words
  * function the caller passes (console.c's command table: the same
  * request-building code as the command line, handed in so that this file
- * never calls back into the file that starts it); its output (first line,
- * or the error line) goes to the status line.  Each frame is rendered into an
+ * never calls back into the file that starts it), which returns a result:
+ * the exit status, the text (its first line, or the error line, goes to
+ * the status line) and the hub's typed reply (the views read its payload,
+ * the next step's tip its command and round).  Each frame is rendered into an
  * off-screen cell buffer, then copied to curses and drawn with one refresh.
  *
  * The words a player could read on a screen turned to the hall (the
@@ -25,8 +27,9 @@
  * screen waits for the reply, at most --timeout).
  *
  * Invariants: curses writes to its own duplicate of the terminal's
- * descriptor, so a command's stdout/stderr (redirected into a temporary
- * file while it runs) never reaches the screen; the terminal is restored
+ * descriptor; a command run from here prints into its result
+ * (hub_console_run: the runner hands back its text and the hub's typed
+ * reply), never on the screen; the terminal is restored
  * (endwin) on every exit path, SIGINT and SIGTERM included (the handler
  * only sets a flag; the loop exits).
  */
@@ -56,6 +59,7 @@
 #include "tny/clock.h"
 #include "tny/i18n.h"
 #include "tny/i18n_io.h"
+#include "tny/loop.h"
 #include "tny/utf8.h"
 #include "tny/wire.h"
 
@@ -172,9 +176,7 @@ static void on_signal(int sig)
 
 static int64_t mono_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return tny_loop_now_ms();
 }
 
 /* ---- feed documents ------------------------------------------------------ */
@@ -891,48 +893,17 @@ static void draw(struct tui *t)
 
 /* ---- commands ------------------------------------------------------------ */
 
-/* Runs `tourney live WORDS...` with its output captured: *out (malloc'd,
- * NUL-terminated; NULL when it could not be captured) and the exit
- * status. */
-static int run_capture(struct tui *t, struct hub_console_conn *conn,
-                       const char *what, int n, char **words, char **out)
+/* Runs `tourney live WORDS...` through the runner (the command table's):
+ * *res is its result (exit status, the text it printed, the hub's typed
+ * reply); release it with hub_console_result_release. */
+static int run_cmd(struct tui *t, struct hub_console_conn *conn,
+                   const char *what, int n, char **words,
+                   struct hub_console_result *res)
 {
-    int status = HUB_CONSOLE_EXIT_INTERNAL;
-    *out = NULL;
     snprintf(t->status_line, sizeof t->status_line, "%s ...", what);
     render(t, LINES, COLS);
     draw(t);
-
-    FILE *tmp = tmpfile();
-    int save_out = dup(STDOUT_FILENO), save_err = dup(STDERR_FILENO);
-    if (!tmp || save_out < 0 || save_err < 0) {
-        snprintf(t->status_line, sizeof t->status_line,
-                 "%s: cannot capture output: %s", what, strerror(errno));
-        goto out;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    dup2(fileno(tmp), STDOUT_FILENO);
-    dup2(fileno(tmp), STDERR_FILENO);
-    status = t->run_words(conn, n, words);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(save_out, STDOUT_FILENO);
-    dup2(save_err, STDERR_FILENO);
-    long size = ftell(tmp);
-    rewind(tmp);
-    if (size >= 0 && (*out = malloc((size_t)size + 1))) {
-        size_t got = fread(*out, 1, (size_t)size, tmp);
-        (*out)[got] = '\0';
-    }
-out:
-    if (save_out >= 0)
-        close(save_out);
-    if (save_err >= 0)
-        close(save_err);
-    if (tmp)
-        fclose(tmp);
-    return status;
+    return t->run_words(conn, n, words, res);
 }
 
 static void panel_open(struct tui *t, const char *title);
@@ -970,18 +941,19 @@ static void status_from(struct tui *t, const char *what, int status,
 
 /* A draft's answer on the command line names the next command
  * (`tourney live round publish EV`, `... round pair EV`); here the next
- * step is a key. */
-static void key_tip(struct tui *t, int status, const char *text)
+ * step is a key (from the typed reply: its command and round). */
+static void key_tip(struct tui *t, const struct hub_console_result *res)
 {
-    int round = 0;
-    if (status != HUB_CONSOLE_EXIT_OK || !text)
+    int round = (int)res->rep.round;
+    if (res->status != HUB_CONSOLE_EXIT_OK || round <= 0)
         return;
-    if (sscanf(text, "paired round %d", &round) == 1)
+    if (res->cmd == TNY_WIRE_CMD_PAIR_ROUND ||
+        res->cmd == TNY_WIRE_CMD_NEXT_STAGE)
         snprintf(t->status_line, sizeof t->status_line,
                  "ok: paired round %d as a draft: press d to review it, P to "
                  "publish it",
                  round);
-    else if (sscanf(text, "discarded the draft of round %d", &round) == 1)
+    else if (res->cmd == TNY_WIRE_CMD_DISCARD_DRAFT)
         snprintf(t->status_line, sizeof t->status_line,
                  "ok: discarded the draft of round %d: press p to pair it "
                  "again",
@@ -991,10 +963,10 @@ static void key_tip(struct tui *t, int status, const char *text)
 static void run_key(struct tui *t, struct hub_console_conn *conn,
                     const char *what, int n, char **words)
 {
-    char *text = NULL;
-    int status = run_capture(t, conn, what, n, words, &text);
-    status_from(t, what, status, text);
-    free(text);
+    struct hub_console_result res;
+    run_cmd(t, conn, what, n, words, &res);
+    status_from(t, what, res.status, res.text);
+    hub_console_result_release(&res);
 }
 
 /* ---- the panel ----------------------------------------------------------- */
@@ -1038,14 +1010,15 @@ static void panel_text(struct tui *t, const char *text)
  * status line says why). */
 static json_t *fetch_export(struct tui *t, struct hub_console_conn *conn)
 {
-    char *w[3] = {"export", t->ev, NULL}, *text = NULL;
-    int status = run_capture(t, conn, "read the event", 2, w, &text);
-    json_t *root = status == HUB_CONSOLE_EXIT_OK && text
-                       ? json_loads(text, 0, NULL)
+    char *w[3] = {"export", t->ev, NULL};
+    struct hub_console_result res;
+    int status = run_cmd(t, conn, "read the event", 2, w, &res);
+    json_t *root = status == HUB_CONSOLE_EXIT_OK && res.rep.json
+                       ? json_loads(res.rep.json, 0, NULL)
                        : NULL;
     if (!root)
-        status_from(t, "read the event", status, text);
-    free(text);
+        status_from(t, "read the event", status, res.text);
+    hub_console_result_release(&res);
     return root;
 }
 
@@ -1076,18 +1049,19 @@ static void player_label(const json_t *ev, const char *id, char *buf,
 /* d: the draft with names, seats and the engine's explanation. */
 static void show_draft(struct tui *t, struct hub_console_conn *conn)
 {
-    char *w[5] = {"--json", "round", "show", t->ev, NULL}, *text = NULL;
+    char *w[5] = {"--json", "round", "show", t->ev, NULL};
     char a[160];
+    struct hub_console_result res;
     json_t *ev = fetch_export(t, conn);
     if (!ev)
         return;
-    int status = run_capture(t, conn, "show the draft", 4, w, &text);
-    json_t *d = status == HUB_CONSOLE_EXIT_OK && text
-                    ? json_loads(text, 0, NULL)
+    int status = run_cmd(t, conn, "show the draft", 4, w, &res);
+    json_t *d = status == HUB_CONSOLE_EXIT_OK && res.rep.json
+                    ? json_loads(res.rep.json, 0, NULL)
                     : NULL;
     if (!d) {
-        status_from(t, "show the draft", status, text);
-        free(text);
+        status_from(t, "show the draft", status, res.text);
+        hub_console_result_release(&res);
         json_decref(ev);
         return;
     }
@@ -1119,7 +1093,7 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
              get_int(d, "round"));
     json_decref(d);
     json_decref(ev);
-    free(text);
+    hub_console_result_release(&res);
 }
 
 /* t N: table N of the current round: its players and every submission
@@ -1127,7 +1101,7 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
 static void show_table(struct tui *t, struct hub_console_conn *conn, int number)
 {
     char round[16], table[16], a[160];
-    char *text = NULL;
+    struct hub_console_result res;
     snprintf(round, sizeof round, "%d", t->tables_round);
     snprintf(table, sizeof table, "%d", number);
     char *w[8] = {"result", "show", t->ev, round, "--table", table, NULL, NULL};
@@ -1139,10 +1113,10 @@ static void show_table(struct tui *t, struct hub_console_conn *conn, int number)
     json_t *ev = fetch_export(t, conn);
     if (!ev)
         return;
-    int status = run_capture(t, conn, "show the table", 6, w, &text);
+    int status = run_cmd(t, conn, "show the table", 6, w, &res);
     if (status != HUB_CONSOLE_EXIT_OK) {
-        status_from(t, "show the table", status, text);
-        free(text);
+        status_from(t, "show the table", status, res.text);
+        hub_console_result_release(&res);
         json_decref(ev);
         return;
     }
@@ -1165,9 +1139,9 @@ static void show_table(struct tui *t, struct hub_console_conn *conn, int number)
         }
     }
     panel_add(t, "%s", "");
-    panel_text(t, text);
+    panel_text(t, res.text);
     snprintf(t->status_line, sizeof t->status_line, "table %d shown", number);
-    free(text);
+    hub_console_result_release(&res);
     json_decref(ev);
 }
 
@@ -1273,18 +1247,19 @@ static void run_typed(struct tui *t, struct hub_console_conn *conn,
     }
     if (at == n && !takes_no_event(w[0]))
         x[m++] = t->ev;
-    char *text = NULL;
-    int status = run_capture(t, conn, typed, m, x, &text);
-    status_from(t, typed, status, text);
-    key_tip(t, status, text);
+    struct hub_console_result res;
+    run_cmd(t, conn, typed, m, x, &res);
+    status_from(t, typed, res.status, res.text);
+    key_tip(t, &res);
     /* More than one line: the whole output in the panel. */
+    const char *text = res.text;
     if (text && strchr(text, '\n') && strchr(text, '\n')[1]) {
         char title[STATUS_MAX];
         snprintf(title, sizeof title, "tourney live %.200s", typed);
         panel_open(t, title);
         panel_text(t, text);
     }
-    free(text);
+    hub_console_result_release(&res);
 }
 
 /* A key while the bottom line takes input. */
@@ -1394,11 +1369,11 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
     switch (key) {
     case 'p': {
         w[0] = "round", w[1] = "pair";
-        char *text = NULL;
-        int status = run_capture(t, conn, "pair next round", 3, w, &text);
-        status_from(t, "pair next round", status, text);
-        key_tip(t, status, text);
-        free(text);
+        struct hub_console_result res;
+        run_cmd(t, conn, "pair next round", 3, w, &res);
+        status_from(t, "pair next round", res.status, res.text);
+        key_tip(t, &res);
+        hub_console_result_release(&res);
         break;
     }
     case 'd': show_draft(t, conn); break;
@@ -1438,6 +1413,69 @@ static void on_key(struct tui *t, struct hub_console_conn *conn, int key)
 }
 
 /* ---- the loop ------------------------------------------------------------ */
+
+/* ---- the loop: the keys, the hub's messages and the clock's tick ---- */
+
+/* The screen's loop (tny/loop.h) and what its hooks need. */
+struct tui_loop {
+    struct tui *t;
+    struct hub_console_conn *conn;
+    struct tny_loop *ev;
+};
+
+/* Before each wait: the messages received, the time sync when due (every
+ * connect, then TIME_RESYNC_MS), the frame. */
+static void tui_before(void *ctx, int64_t now)
+{
+    struct tui_loop *u = ctx;
+    struct tui *t = u->t;
+    t->connected = hub_console_pump(u->conn);
+    if (t->connected && (hub_console_connects(u->conn) != t->connects ||
+                         now >= t->time_due_ms)) {
+        t->connects = hub_console_connects(u->conn);
+        ask_time(t, u->conn, now);
+    }
+    snprintf(t->hub_state, sizeof t->hub_state, "%s",
+             hub_console_hub_state(u->conn));
+    snprintf(t->hub_store, sizeof t->hub_store, "%s",
+             hub_console_hub_store(u->conn));
+    render(t, LINES, COLS);
+    draw(t);
+}
+
+/* After each wait: every key typed; 'q' (no input line, no panel) or a
+ * signal ends the loop. */
+static void tui_after(void *ctx, int64_t now)
+{
+    struct tui_loop *u = ctx;
+    struct tui *t = u->t;
+    (void)now;
+    /* Wide characters: a name typed after ':' in any script arrives
+     * whole (get_wch decodes the locale's multibyte input). */
+    wint_t wk;
+    int got;
+    while (!tny_loop_stopped(u->ev) && !stop_signal &&
+           (got = get_wch(&wk)) != ERR) {
+        /* A character beyond ASCII is flagged: its code may equal a
+         * key code (U+0107 ć is KEY_BACKSPACE). */
+        int key = got == KEY_CODE_YES || wk < 0x80
+                      ? (int)wk
+                      : (int)(wk & 0x1FFFFF) | WIDE_CHAR;
+        if (key == 'q' && t->input == IN_NONE && !t->panel)
+            tny_loop_stop(u->ev);
+        else
+            on_key(t, u->conn, key);
+    }
+    if (stop_signal)
+        tny_loop_stop(u->ev);
+}
+
+/* 250 ms: the clock's seconds tick without any message. */
+static void on_tick(void *ctx, int32_t id, int64_t now)
+{
+    struct tui_loop *u = ctx;
+    (void)tny_timers_arm(tny_loop_timers(u->ev), id, now + 250);
+}
 
 int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
                     hub_console_run_words_fn *run_words)
@@ -1542,44 +1580,23 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
     }
     snprintf(t->status_line, sizeof t->status_line, "watching %s", t->ev);
 
-    bool quit = false;
-    while (!quit && !stop_signal) {
-        t->connected = hub_console_pump(conn);
-        int64_t now = mono_ms();
-        if (t->connected && (hub_console_connects(conn) != t->connects ||
-                             now >= t->time_due_ms)) {
-            t->connects = hub_console_connects(conn);
-            ask_time(t, conn, now);
-        }
-        snprintf(t->hub_state, sizeof t->hub_state, "%s",
-                 hub_console_hub_state(conn));
-        snprintf(t->hub_store, sizeof t->hub_store, "%s",
-                 hub_console_hub_store(conn));
-        render(t, LINES, COLS);
-        draw(t);
-        struct pollfd pfd[2] = {
-            {.fd = STDIN_FILENO, .events = POLLIN},
-            {.fd = hub_console_wakeup_fd(conn), .events = POLLIN},
-        };
-        /* 250 ms: the clock's seconds tick without any message. */
-        if (poll(pfd, 2, 250) < 0 && errno != EINTR)
-            break;
-        /* Wide characters: a name typed after ':' in any script arrives
-         * whole (get_wch decodes the locale's multibyte input). */
-        wint_t wk;
-        int got;
-        while (!quit && !stop_signal && (got = get_wch(&wk)) != ERR) {
-            /* A character beyond ASCII is flagged: its code may equal a
-             * key code (U+0107 ć is KEY_BACKSPACE). */
-            int key = got == KEY_CODE_YES || wk < 0x80
-                          ? (int)wk
-                          : (int)(wk & 0x1FFFFF) | WIDE_CHAR;
-            if (key == 'q' && t->input == IN_NONE && !t->panel)
-                quit = true;
-            else
-                on_key(t, conn, key);
-        }
+    struct tui_loop u = {t, conn, NULL};
+    int32_t tick;
+    if ((rc = tny_loop_new(&u.ev)) < 0 ||
+        (rc = tny_loop_watch(u.ev, STDIN_FILENO, POLLIN, NULL, NULL)) < 0 ||
+        (rc = tny_loop_watch(u.ev, hub_console_wakeup_fd(conn), POLLIN, NULL,
+                             NULL)) < 0 ||
+        (rc = tick = tny_timers_add(tny_loop_timers(u.ev), on_tick, &u)) < 0) {
+        tny_loop_free(u.ev);
+        snprintf(err, sizeof err, "console: out of memory");
+        goto out;
     }
+    tny_loop_set_hooks(u.ev, tui_before, tui_after, &u);
+    (void)tny_timers_arm(tny_loop_timers(u.ev), tick, mono_ms() + 250);
+    while (!tny_loop_stopped(u.ev) && !stop_signal &&
+           tny_loop_once(u.ev, 250, NULL) == TNY_OK)
+        ;
+    tny_loop_free(u.ev);
     status = HUB_CONSOLE_EXIT_OK;
 out:
     if (screen) {

@@ -7,13 +7,15 @@
 #include "console_internal.h"
 
 /* Runs one `tourney live` command over an open connection (words as for
- * hub_console_run_words); returns its exit status. */
+ * hub_console_run_words) into a result (hub_console_run); returns its
+ * exit status. */
 typedef int hub_console_run_words_fn(struct hub_console_conn *c, int n,
-                                     char **words);
+                                     char **words,
+                                     struct hub_console_result *res);
 
 /* Runs the dashboard for event_id (a valid id) with settings s (complete,
  * as for hub_console_open) until q or SIGINT/SIGTERM; its keys and typed
- * commands run through run_words (console.c passes hub_console_run_words:
+ * commands run through run_words (console.c passes hub_console_run:
  * the dashboard takes it as an argument so that console.c, which starts
  * the dashboard, and console_tui.c never call each other); stdout must be a
  * terminal (the caller checks).  Returns the exit status (console.h): 0

@@ -63,6 +63,7 @@ static void print_result(const struct tny_event *ev, const struct tny_table *t)
     case TNY_GAME_TANTRIX:
         printf("%d : %d", (int)r->score[0], (int)r->score[1]);
         break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         if (r->has_score)
             printf("%d : %d ", (int)r->score[0], (int)r->score[1]);

@@ -42,6 +42,8 @@
 #include <wctype.h>
 
 #include "cli_lang.h"
+#include "names.h"
+#include "tny/game.h"
 #include "tny/format.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
@@ -156,129 +158,6 @@ static void fold_key(const char *s, char *key, size_t n)
         key[k++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
     key[k] = '\0';
-}
-
-/* A name split for the "by name" list: the family name and the rest. */
-struct name_parts {
-    char family[256], given[256];
-};
-
-/* is_lower / is_upper: the case of a character, from the C.UTF-8
- * locale's tables (every script a name may use) without changing the
- * process's locale; ASCII only when that locale is missing. */
-static locale_t utf8_ctype(void)
-{
-    static locale_t loc;
-    static bool tried;
-    if (!tried) {
-        tried = true;
-        loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-    }
-    return loc;
-}
-
-static bool is_lower(uint32_t cp)
-{
-    locale_t loc = utf8_ctype();
-    return loc ? iswlower_l((wint_t)cp, loc) != 0 : cp >= 'a' && cp <= 'z';
-}
-
-static bool is_upper(uint32_t cp)
-{
-    locale_t loc = utf8_ctype();
-    return loc ? iswupper_l((wint_t)cp, loc) != 0 : cp >= 'A' && cp <= 'Z';
-}
-
-/* caps_word(w, n): a word written in capitals ("SZŐKE", "NGUYỄN"): two
- * letters or more, none lower case; not initials ("J.R.") nor a
- * generation ("II", "IV"). */
-static bool caps_word(const char *w, size_t n)
-{
-    int32_t upper = 0;
-    bool roman = true;
-    for (size_t i = 0; i < n;) {
-        uint32_t cp;
-        size_t k = tny_utf8_decode(w + i, n - i, &cp);
-        if (cp == '.' || is_lower(cp))
-            return false;
-        upper += is_upper(cp);
-        roman = roman && (cp == 'I' || cp == 'V' || cp == 'X');
-        i += k;
-    }
-    return upper > 1 && !roman;
-}
-
-static bool particle(const char *w, size_t n)
-{
-    static const char *const list[] = {
-        "van", "von", "der", "den", "de",  "del", "della", "di",
-        "da",  "du",  "la",  "le",  "ter", "ten", "af",    "zu"};
-    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
-        if (strlen(list[i]) == n && memcmp(list[i], w, n) == 0)
-            return true;
-    return false;
-}
-
-/* family_split(name, np): the family name (docs/console.md "Family
- * names", as the hall page's splitName): before a comma ("Szőke, Ödön");
- * else the words in capitals when others are not ("NGUYỄN Thị Minh
- * Khai", "SZŐKE Ödön", "Anna NOWAK"); else the last word with the
- * lower-case particles before it ("Jan van Dijk"); a one-word name has
- * no family name (np->family empty, np->given the name). */
-static void family_split(const char *name, struct name_parts *np)
-{
-    enum { MAX_WORDS = 32 };
-    const char *w[MAX_WORDS];
-    size_t wl[MAX_WORDS];
-    int32_t n = 0, first = -1, last = -1;
-    bool plain = false;
-    np->family[0] = np->given[0] = '\0';
-    const char *comma = strchr(name, ',');
-    if (comma && comma != name) {
-        size_t fl = (size_t)(comma - name);
-        const char *g = comma + 1;
-        while (*g == ' ')
-            g++;
-        snprintf(np->family, sizeof np->family, "%.*s", (int)fl, name);
-        snprintf(np->given, sizeof np->given, "%s", g);
-        return;
-    }
-    for (const char *p = name; *p && n < MAX_WORDS;) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        w[n] = p;
-        while (*p && *p != ' ')
-            p++;
-        wl[n] = (size_t)(p - w[n]);
-        n++;
-    }
-    if (n < 2) {
-        snprintf(np->given, sizeof np->given, "%s", name);
-        return;
-    }
-    for (int32_t i = 0; i < n; i++) {
-        bool caps = caps_word(w[i], wl[i]);
-        plain = plain || !caps;
-        if (caps && first < 0)
-            first = last = i;
-        else if (caps && last == i - 1)
-            last = i;
-    }
-    if (first < 0 || !plain) { /* the last word, with its particles */
-        first = last = n - 1;
-        while (first > 1 && particle(w[first - 1], wl[first - 1]))
-            first--;
-    }
-    for (int32_t i = 0; i < n; i++) {
-        char *dst = i >= first && i <= last ? np->family : np->given;
-        size_t at = strlen(dst), cap = sizeof np->family;
-        if (at + (at > 0) + wl[i] <
-            cap) /* a word that does not fit is left out */
-            snprintf(dst + at, cap - at, "%s%.*s", at ? " " : "", (int)wl[i],
-                     w[i]);
-    }
 }
 
 /* ---- the round to print ---------------------------------------------- */
@@ -654,7 +533,8 @@ static void col_for(struct out *o, int mm, const char *head)
 }
 
 static int print_pairings(struct out *o, const struct tny_event *ev,
-                          const struct print_round *pr, const char *stamp)
+                          bool family_first, const struct print_round *pr,
+                          const char *stamp)
 {
     char buf[120];
     round_heading(o, ev, pr, _("Pairings by table"), stamp);
@@ -715,7 +595,7 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
         put(o, "</p>\n");
     }
 
-    /* by name: family name order (family_split), accents ignored */
+    /* by name: family name order (hub_family_split), accents ignored */
     struct by_name *bn = calloc((size_t)n_entries + 1, sizeof *bn);
     if (!bn)
         return TNY_ENOMEM;
@@ -724,8 +604,8 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
         const struct print_table *t = &pr->tables[i];
         for (int32_t s = 0; s < t->n_seats; s++) {
             struct by_name *e = &bn[n++];
-            struct name_parts np;
-            family_split(ev->players[t->seats[s]].name, &np);
+            struct hub_name_parts np;
+            hub_family_split(ev->players[t->seats[s]].name, family_first, &np);
             char a[80], b[80];
             fold_key(np.family[0] ? np.family : np.given, a, sizeof a);
             fold_key(np.family[0] ? np.given : "", b, sizeof b);
@@ -744,12 +624,15 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
     th(o, "n", _("Seat"));
     put(o, "</tr></thead><tbody>\n");
     for (int32_t i = 0; i < n; i++) {
-        struct name_parts np;
-        family_split(ev->players[bn[i].player].name, &np);
+        struct hub_name_parts np;
+        hub_family_split(ev->players[bn[i].player].name, family_first, &np);
         put(o, "<tr><td><b>");
         html_text(o, np.family[0] ? np.family : np.given);
         put(o, "</b>");
-        if (np.family[0] && np.given[0]) {
+        if (np.as_written) { /* "Lőrincz Árpád", "山田 太郎" */
+            put(o, " ");
+            html_text(o, np.given);
+        } else if (np.family[0] && np.given[0]) {
             put(o, ", ");
             html_text(o, np.given);
         }
@@ -836,6 +719,7 @@ static void slip(struct out *o, const struct tny_event *ev,
            at most 10 (seed 004 calls them "herní body"). */
         col[n++] = (struct slip_col){pgettext("Catan", "VP"), 20, box};
         break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         col[n++] = (struct slip_col){_("Score"), 20, box};
         col[n++] = (struct slip_col){_("Winner"), 17, chk};
@@ -874,7 +758,7 @@ static void slip(struct out *o, const struct tny_event *ev,
     /* TRANSLATORS: a box ticked when the match ended in a draw. */
     const char *draw = _("Draw");
     if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
-        (g != TNY_GAME_TWO_PLAYER || ev->format.draws))
+        (tny_game_flow(g) != TNY_GAME_TWO_PLAYER || ev->format.draws))
         put(o, "<p class=\"more\">");
     switch (g) {
     case TNY_GAME_NEUROSHIMA_HEX:
@@ -895,6 +779,7 @@ static void slip(struct out *o, const struct tny_event *ev,
         html_text(o, _("Modified win"));
         put(o, "&nbsp;&#9744;");
         break;
+    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
     case TNY_GAME_TWO_PLAYER:
         if (ev->format.draws) {
             html_text(o, draw);
@@ -904,7 +789,7 @@ static void slip(struct out *o, const struct tny_event *ev,
     default: break;
     }
     if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
-        (g != TNY_GAME_TWO_PLAYER || ev->format.draws))
+        (tny_game_flow(g) != TNY_GAME_TWO_PLAYER || ev->format.draws))
         put(o, "</p>\n");
     put(o, "<div class=\"sig\">");
     for (int32_t s = 0; s < t->n_seats; s++) {
@@ -1152,7 +1037,8 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
         if (rc < 0)
             goto out;
         if (po->what == HUB_PRINT_PAIRINGS)
-            rc = print_pairings(&o, ev, &pr, stamp);
+            rc = print_pairings(&o, ev, hub_names_family_first(lang), &pr,
+                                stamp);
         else
             print_slips(&o, ev, &pr, stamp);
         break;

@@ -26,6 +26,7 @@
 #include "demo.h"
 #include "print.h"
 #include "ratings.h"
+#include "schema.h"
 #include "tny/catan_board.h"
 #include "tny/error.h"
 #include "tny/event.h"
@@ -470,7 +471,9 @@ static void usage(FILE *to)
           "  print      WHAT EVENT.json  pairings|slips|standings|final as "
           "HTML, --pdf FILE (tourney print --help)\n"
           "  live       COMMAND...  drive the hub over MQTT (tourney live "
-          "--help)\n",
+          "--help)\n"
+          "  result-schema [--js] every game's result keys and ranges (JSON) "
+          "for the table page\n",
           to);
     fputs("\nEVENT.json may be - for standard input.\n"
           "exit status: 0 ok, 1 internal error, 2 usage, 3 invalid event\n",
@@ -506,6 +509,8 @@ int main(int argc, char **argv)
         return tny_cli_ratings(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "live") == 0)
         return tny_cli_live(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "result-schema") == 0)
+        return tny_cli_result_schema(argc - 1, argv + 1);
 
     opterr = 0; /* we print our own one-line message */
     while ((opt = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {

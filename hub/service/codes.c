@@ -5,7 +5,9 @@
  * one event like a Pi (docs/protocol.md "Table pages").  The hub's store
  * is the truth; the plugin is told through $CONTROL/dynamic-security/v1
  * (the hub's loop sends those messages on its play-admin connection, and
- * the whole set again whenever that connection comes up).
+ * the whole set again whenever that connection comes up).  A code expires
+ * with its event: once the event is finished its logins are deleted like
+ * a revoked code's (hub__codes_expire, and every sync after).
  */
 #include "codes.h"
 
@@ -93,13 +95,23 @@ static json_t *acl(const char *type, const char *topic)
                      "allow", 1);
 }
 
+/* Whether code c has expired: its event is finished (or gone). */
+static bool code_expired(struct hub_service *svc, const struct hub_code *c)
+{
+    struct hub_event_info info;
+    struct tny_diag ignored = {{0}};
+    int rc = hub_store_get_event(svc->store, c->event_id, &info, &ignored);
+    return rc == TNY_ENOTFOUND ||
+           (rc == TNY_OK && info.status == HUB_EVENT_FINISHED);
+}
+
 /* Appends the plugin's commands that make the code a login for its
- * device (valid) or remove it (revoked) to cmds. */
-static int dynsec_commands(json_t *cmds, const struct hub_code *c)
+ * device (valid) or remove it (revoked or expired) to cmds. */
+static int dynsec_commands(json_t *cmds, const struct hub_code *c, bool expired)
 {
     char t[HUB_STORE_ID_MAX + 64];
     const char *dev = c->device_id;
-    if (c->revoked_ms) {
+    if (c->revoked_ms || expired) {
         if (json_array_append_new(cmds, json_pack("{s:s, s:s}", "command",
                                                   "deleteClient", "username",
                                                   c->code)) < 0 ||
@@ -113,14 +125,20 @@ static int dynsec_commands(json_t *cmds, const struct hub_code *c)
     if (!acls)
         return TNY_ENOMEM;
     /* Written by the device: its result and presence, its time request
-     * (tourney/v1/KIND/DEVICE/LEAF). */
-    static const char *const sends[][2] = {
-        {"device", "result"}, {"device", "presence"}, {"time", "req"}};
+     * (tourney/v1/KIND/DEVICE/LEAF), and the table's draft: the result
+     * being confirmed, shared by the phones signed in with the code so
+     * each player can confirm on their own (docs/protocol.md "Table
+     * pages"; the hub never reads it). */
+    static const char *const sends[][2] = {{"device", "result"},
+                                           {"device", "presence"},
+                                           {"time", "req"},
+                                           {"device", "draft"}};
     /* Read by the device: its own topics and the time answer. */
     static const char *const reads[][2] = {{"device", "assign"},
                                            {"device", "ack"},
                                            {"device", "identify"},
-                                           {"time", "resp"}};
+                                           {"time", "resp"},
+                                           {"device", "draft"}};
     for (size_t i = 0; i < sizeof(sends) / sizeof(sends[0]); i++) {
         snprintf(t, sizeof(t), "tourney/v1/%s/%s/%s", sends[i][0], dev,
                  sends[i][1]);
@@ -162,13 +180,15 @@ static int dynsec_commands(json_t *cmds, const struct hub_code *c)
 }
 
 /* Queues one message of the plugin's commands for the codes. */
-static int dynsec_send(const struct hub_code *codes, int32_t n,
-                       struct hub_outbox *ob)
+static int dynsec_send(struct hub_service *svc, const struct hub_code *codes,
+                       int32_t n, struct hub_outbox *ob)
 {
     json_t *cmds = json_array();
     int rc = cmds ? TNY_OK : TNY_ENOMEM;
     for (int32_t i = 0; rc == TNY_OK && i < n; i++)
-        rc = dynsec_commands(cmds, &codes[i]);
+        rc = dynsec_commands(cmds, &codes[i],
+                             !codes[i].revoked_ms &&
+                                 code_expired(svc, &codes[i]));
     json_t *root = rc == TNY_OK ? json_pack("{s:o}", "commands", cmds) : NULL;
     if (!root) {
         if (rc == TNY_OK)
@@ -194,7 +214,27 @@ int hub_service_codes_sync(struct hub_service *svc, struct hub_outbox *ob,
     if (rc < 0)
         return rc;
     if (n > 0)
-        rc = dynsec_send(codes, n, ob);
+        rc = dynsec_send(svc, codes, n, ob);
+    free(codes);
+    return rc;
+}
+
+int hub__codes_expire(struct hub_service *svc, const struct hub_ev *e,
+                      struct hub_outbox *ob, struct tny_diag *diag)
+{
+    struct hub_code *codes = NULL;
+    int32_t n = 0, valid = 0;
+    int rc = hub_store_codes_list(svc->store, e->id, &codes, &n, diag);
+    if (rc < 0)
+        return rc;
+    for (int32_t i = 0; i < n; i++)
+        if (!codes[i].revoked_ms)
+            codes[valid++] = codes[i];
+    if (valid > 0 && (rc = dynsec_send(svc, codes, valid, ob)) < 0)
+        rc = tny_diag_set(diag, rc, "code: %s", tny_strerror(rc));
+    else if (valid > 0)
+        HUB_LOG(HUB_LOG_INFO, "codes expired event=%s codes=%d", e->id,
+                (int)valid);
     free(codes);
     return rc;
 }
@@ -220,6 +260,11 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                             "console_request.issue_code.table: expected 1 or "
                             "more, got %d",
                             (int)q->table);
+    if (e->info.status == HUB_EVENT_FINISHED)
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "event \"%s\" is finished: its codes have "
+                            "expired, no new one",
+                            e->id);
     /* The next device login: web-1, web-2, ... (never reused). */
     if ((rc = hub_store_codes_list(svc->store, NULL, &all, &n, diag)) < 0)
         return rc;
@@ -240,7 +285,7 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
     e->feed_dirty = true;
     if ((rc = hub__publish_device(svc, d, now_ms, ob, diag)) < 0)
         return rc;
-    if ((rc = dynsec_send(&c, 1, ob)) < 0)
+    if ((rc = dynsec_send(svc, &c, 1, ob)) < 0)
         return tny_diag_set(diag, rc, "code: %s", tny_strerror(rc));
     code_display(c.code, shown);
     HUB_LOG(HUB_LOG_INFO, "code issued event=%s table=%d device=%s", e->id,
@@ -280,7 +325,7 @@ int hub__code_revoke(struct hub_service *svc, struct hub_ev *e,
             return rc;
         e->feed_dirty = true;
     }
-    if ((rc = dynsec_send(&c, 1, ob)) < 0)
+    if ((rc = dynsec_send(svc, &c, 1, ob)) < 0)
         return tny_diag_set(diag, rc, "code: %s", tny_strerror(rc));
     code_display(c.code, shown);
     HUB_LOG(HUB_LOG_INFO, "code revoked event=%s table=%d device=%s", e->id,
@@ -309,9 +354,12 @@ int hub__code_list(struct hub_service *svc, struct hub_ev *e,
             arr,
             json_pack("{s:s, s:i, s:s, s:s, s:I, s:s, s:b}", "code", shown,
                       "table", (int)c->table, "device", c->device_id, "state",
-                      c->revoked_ms ? "revoked" : "valid", "issued_ms",
-                      (json_int_t)c->issued_ms, "issued_by", c->issued_by,
-                      "online", d && d->state == TNY_WIRE_PRESENCE_ONLINE));
+                      c->revoked_ms                          ? "revoked"
+                      : e->info.status == HUB_EVENT_FINISHED ? "expired"
+                                                             : "valid",
+                      "issued_ms", (json_int_t)c->issued_ms, "issued_by",
+                      c->issued_by, "online",
+                      d && d->state == TNY_WIRE_PRESENCE_ONLINE));
     }
     free(codes);
     if (!arr)

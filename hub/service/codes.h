@@ -31,4 +31,12 @@ TNY_MUST_USE int hub__code_list(struct hub_service *svc, struct hub_ev *e,
                                 struct tny_wire_reply *rep,
                                 struct tny_diag *diag);
 
+/* Issue 20: the codes of e, whose event has just finished, expire: the
+ * broker's logins of its valid codes are deleted (commands in ob), as
+ * every sync does from then on.  Errors: TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub__codes_expire(struct hub_service *svc,
+                                   const struct hub_ev *e,
+                                   struct hub_outbox *ob,
+                                   struct tny_diag *diag);
+
 #endif

@@ -1,5 +1,6 @@
 /* console.c - the organiser's commands (ctl/{con}/req), as one table of
- * commands: name, whether the event must exist, handler.
+ * commands built from their descriptions (tny/console_cmds.h): whether
+ * the event must exist, handler cmd_NAME, in place or under a snapshot.
  *
  * Each handler validates its arguments, makes its change through the store,
  * appends the retained messages the change affects (assignments, clocks)
@@ -40,6 +41,7 @@
 #include "codes.h"
 #include "devices.h"
 #include "events.h"
+#include "feed_json.h"
 #include "model_check.h"
 #include "players_csv.h"
 #include "presence.h"
@@ -398,6 +400,29 @@ static json_t *player_json(const struct tny_wire_player *p, int32_t late,
 
 static int32_t draft_number(const struct ctx *c);
 
+/* A plan stored as the draft, in the order the store reads it back (byes
+ * last, then by table number, then as paired: hs_read_round_plan), so
+ * that the model's draft is the stored one: a CM-5 fixed table numbers a
+ * table out of the pairing's order (issue 17; TNY_MODEL_CHECK found it).
+ * A stable insertion sort: the plan is in order but for fixed tables. */
+static void plan_in_store_order(struct tny_round_plan *plan)
+{
+    struct tny_pairing_table *t = plan->tables;
+#define AFTER(x, y)                                                            \
+    ((x)->is_bye != (y)->is_bye ? (x)->is_bye > (y)->is_bye                    \
+                                : (x)->number > (y)->number)
+    for (int32_t i = 1; i < plan->n_tables; i++) {
+        if (!AFTER(&t[i - 1], &t[i]))
+            continue;
+        struct tny_pairing_table x = t[i];
+        int32_t j = i;
+        for (; j > 0 && AFTER(&t[j - 1], &x); j--)
+            t[j] = t[j - 1];
+        t[j] = x;
+    }
+#undef AFTER
+}
+
 /* A player change made while a draft existed (round `draft`, 0 = none):
  * the draft is paired again for the new field, or the organiser is told
  * why it cannot be (the stale draft is then discarded).  The reply's
@@ -428,6 +453,7 @@ static int replan_draft(struct ctx *c, int32_t draft)
         c->e->feed_dirty = true;
         return TNY_OK;
     }
+    plan_in_store_order(&plan);
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
     if (rc < 0) {
@@ -676,21 +702,44 @@ static int cmd_rejoin_player(struct ctx *c)
     return replan_draft(c, draft);
 }
 
-/* NH-11: a qualifier's knockout armies, before the knockout. */
+/* NH-11: the knockout has begun once a round of it is paired (the draft
+ * counts). */
+static bool knockout_begun(struct ctx *c)
+{
+    const struct tny_round_plan *draft = NULL;
+    struct tny_diag ignored = {{0}};
+    for (int32_t r = 0; r < c->e->ev.n_rounds; r++)
+        if (c->e->ev.rounds[r].stage == TNY_STAGE_ELIMINATION)
+            return true;
+    return hub__ev_draft(c->svc, c->e, &draft, &ignored) == 0 &&
+           draft->stage == TNY_STAGE_ELIMINATION;
+}
+
+/* NH-11: a qualifier's knockout armies, before the knockout (the rule is
+ * decided here; the store records and validates the declaration). */
 static int cmd_declare_armies(struct ctx *c)
 {
-    json_t *names = json_array();
-    for (int32_t i = 0; names && i < c->req->player.n_armies; i++)
-        json_array_append_new(names, json_string(c->req->player.armies[i]));
-    char *text = dump(names);
-    if (!text)
-        return fail(c, TNY_ENOMEM, "out of memory");
-    int rc = hub_store_declare_armies(
-        c->svc->store, c->e->id, c->req->player_id, text, c->actor, &c->diag);
-    free(text);
+    const struct tny_wire_player *p = &c->req->player;
+    const char *names[TNY_MAX_ARMIES];
+    if (p->n_armies < 1 || p->n_armies > TNY_MAX_ARMIES)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": knockout armies: expected 1..%d "
+                    "army names (NH-11)",
+                    c->req->player_id, TNY_MAX_ARMIES);
+    if (tny_event_player_index(&c->e->ev, c->req->player_id) >= 0 &&
+        knockout_begun(c))
+        return fail(c, TNY_ESTATE,
+                    "player \"%s\": the knockout has begun; armies are "
+                    "declared before its first round (NH-11)",
+                    c->req->player_id);
+    for (int32_t i = 0; i < p->n_armies; i++)
+        names[i] = p->armies[i];
+    int rc =
+        hub_store_declare_armies(c->svc->store, c->e->id, c->req->player_id,
+                                 names, p->n_armies, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    c->rep->count = c->req->player.n_armies;
+    c->rep->count = p->n_armies;
     return reload(c);
 }
 
@@ -706,7 +755,17 @@ static int cmd_fix_table(struct ctx *c)
                                     c->req->table, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    return reload(c);
+    /* Issue 17: the player's fixed table in the model; the draft, which
+     * the store seated them in again, is read when next needed. */
+    c->touched = true;
+    int32_t ix = tny_event_player_index(&c->e->ev, c->req->player_id);
+    if (ix < 0)
+        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
+                    c->req->player_id);
+    c->e->ev.players[ix].fixed_table = c->req->table;
+    hub__ev_draft_drop(c->e);
+    c->e->feed_dirty = true;
+    return TNY_OK;
 }
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
@@ -744,14 +803,52 @@ static int draft_reply(struct ctx *c, int32_t round)
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
                     (int)round, (int)plan->round);
-    rc = tny_round_plan_to_json(&c->e->ev, plan, &text);
-    c->rep->round = plan->round;
-    if (rc == 0)
-        rc = add_names(c, &text);
-    if (rc < 0) {
-        free(text);
-        return fail(c, rc, "out of memory");
+    /* Issue 17: written once from the model, byte for byte what the
+     * plan's JSON (tny_round_plan_to_json) with add_names gave, compact. */
+    const struct tny_event *ev = &c->e->ev;
+    struct hub_jw w;
+    hub_jw_init(&w);
+    hub_jw_obj(&w);
+    hub_jw_kint(&w, "round", plan->round);
+    hub_jw_kstr(&w, "stage", tny_stage_kind_name(plan->stage));
+    hub_jw_key(&w, "tables");
+    hub_jw_arr(&w);
+    for (int32_t i = 0; i < plan->n_tables; i++) {
+        const struct tny_pairing_table *t = &plan->tables[i];
+        hub_jw_obj(&w);
+        if (t->is_bye) {
+            hub_jw_kstr(&w, "bye", ev->players[t->seats[0]].id);
+        } else {
+            hub_jw_kint(&w, "table", t->number);
+            hub_jw_key(&w, "players");
+            hub_jw_arr(&w);
+            for (int32_t k = 0; k < t->n_seats; k++)
+                hub_jw_str(&w, ev->players[t->seats[k]].id);
+            hub_jw_end_arr(&w);
+            if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
+                hub_jw_key(&w, "sides");
+                hub_jw_arr(&w);
+                hub_jw_str(&w, ev->format.sides[t->side[0] & 1]);
+                hub_jw_str(&w, ev->format.sides[t->side[1] & 1]);
+                hub_jw_end_arr(&w);
+            }
+            if (t->first_seat >= 0 && t->first_seat < t->n_seats)
+                hub_jw_kstr(&w, "first_player",
+                            ev->players[t->seats[t->first_seat]].id);
+        }
+        hub_jw_end(&w);
     }
+    hub_jw_end_arr(&w);
+    hub_jw_kstr(&w, "explain", plan->explain ? plan->explain : "");
+    hub_jw_key(&w, "names");
+    hub_jw_obj(&w);
+    for (int32_t i = 0; i < ev->n_players; i++)
+        hub_jw_kstr(&w, ev->players[i].id, ev->players[i].name);
+    hub_jw_end(&w);
+    hub_jw_end(&w);
+    c->rep->round = plan->round;
+    if (!(text = hub_jw_take(&w)))
+        return fail(c, TNY_ENOMEM, "out of memory");
     return reply_json(c, text);
 }
 
@@ -771,6 +868,7 @@ static int pair(struct ctx *c, int32_t round)
                     round_status_name(c->e->round.status), (int)want);
     if ((rc = tny_pair_next(&c->e->ev, &plan, &c->diag)) < 0)
         return fail_diag(c, rc);
+    plan_in_store_order(&plan);
     rc = hub_store_save_draft(c->svc->store, c->e->id, &c->e->ev, &plan,
                               c->actor, &c->diag);
     HUB_LOG(HUB_LOG_INFO, "round paired event=%s round=%d tables=%d%s%s",
@@ -931,17 +1029,98 @@ static int edited_reply(struct ctx *c, int32_t round)
                                         "republished", 1)));
 }
 
+/* CM-5 (decided here; the store keeps the tables): "Before start the
+ * organiser may edit pairings": a draft, or a published round whose clock
+ * has not started and that has no result, edited by the engine's swap
+ * (with the pairing's sides for the two tables, issue 19) or move. */
+static int edit_round(struct ctx *c, bool swap)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct tny_event *ev = &c->e->ev;
+    struct hub_round_info info;
+    struct tny_round_plan plan = {0};
+    int rc;
+    if ((rc = hub_store_get_round(c->svc->store, c->e->id, q->round, &info,
+                                  &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (info.status != HUB_ROUND_DRAFT && info.status != HUB_ROUND_PUBLISHED)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d is %s: pairings can be "
+                    "edited until the round's clock starts (CM-5)",
+                    c->e->id, (int)q->round, round_status_name(info.status));
+    if ((rc = hub_store_load_round_plan(c->svc->store, c->e->id, q->round, ev,
+                                        &plan, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (info.status == HUB_ROUND_PUBLISHED && q->round <= ev->n_rounds) {
+        const struct tny_round *pr = &ev->rounds[q->round - 1];
+        for (int32_t t = 0; t < pr->n_tables; t++)
+            if (pr->tables[t].has_result) {
+                rc = fail(c, TNY_ESTATE,
+                          "event \"%s\": round %d: table %d has a "
+                          "result; its pairings stay (CM-5)",
+                          c->e->id, (int)q->round, (int)pr->tables[t].number);
+                goto out;
+            }
+    }
+    struct hub_round_edit edit = {.swap = swap,
+                                  .a = q->player_id,
+                                  .b = q->other_player_id,
+                                  .from = q->table,
+                                  .to = q->to_table};
+    if (swap) {
+        int32_t a = tny_event_player_index(ev, q->player_id);
+        int32_t b = tny_event_player_index(ev, q->other_player_id);
+        if (a < 0 || b < 0) {
+            rc = fail(c, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"",
+                      c->e->id, a < 0 ? q->player_id : q->other_player_id);
+            goto out;
+        }
+        rc = tny_round_plan_swap(&plan, a, b, &c->diag);
+        for (int32_t t = 0; rc == 0 && t < plan.n_tables; t++)
+            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                if (plan.tables[t].seats[k] == a ||
+                    plan.tables[t].seats[k] == b) {
+                    rc = tny_round_plan_sides(ev, &plan, t, &c->diag);
+                    break;
+                }
+    } else {
+        rc = tny_round_plan_move(&plan, q->table, q->to_table, &c->diag);
+    }
+    if (rc == 0)
+        rc = hub_store_save_round_edit(c->svc->store, c->e->id, q->round, &plan,
+                                       &edit, c->actor, &c->diag);
+    if (rc < 0)
+        rc = fail_diag(c, rc);
+out:
+    tny_round_plan_release(&plan);
+    return rc;
+}
+
+/* After the store committed a CM-5 edit of round `round`: issue 17, an
+ * edit of the draft changes the draft alone, whose tables the model reads
+ * again (typed, the draft's rows only) when next needed; a published
+ * round's tables are read back with the event (reload). */
+static int draft_edited(struct ctx *c, int32_t round)
+{
+    int32_t draft = draft_number(c);
+    if (draft == 0 || round != draft) {
+        int rc = reload(c);
+        /* Tables renumbered: their states are rebuilt from the store. */
+        c->e->state_round = 0;
+        return rc;
+    }
+    c->touched = true;
+    hub__ev_draft_drop(c->e);
+    c->e->feed_dirty = true;
+    return TNY_OK;
+}
+
 static int cmd_swap_players(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
-    if (rc < 0)
+    if (rc < 0 || (rc = edit_round(c, true)) < 0)
         return rc;
-    rc = hub_store_draft_swap(c->svc->store, c->e->id, c->req->round,
-                              c->req->player_id, c->req->other_player_id,
-                              c->actor, &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
-    if ((rc = reload(c)) < 0)
+    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -949,14 +1128,9 @@ static int cmd_swap_players(struct ctx *c)
 static int cmd_move_table(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_MOVE);
-    if (rc < 0)
+    if (rc < 0 || (rc = edit_round(c, false)) < 0)
         return rc;
-    rc = hub_store_draft_move(c->svc->store, c->e->id, c->req->round,
-                              c->req->table, c->req->to_table, c->actor,
-                              &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
-    if ((rc = reload(c)) < 0)
+    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -1866,6 +2040,7 @@ static int cmd_resolve_conflict(struct ctx *c)
     struct hub_result_row *rows = NULL, *keep = NULL;
     int32_t n = 0, open = 0, resolved = 0;
     int64_t id = 0;
+    bool kept_counted = false;
     int rc = hub_store_list_results(c->svc->store, c->e->id, q->round, q->table,
                                     &rows, &n, &c->diag);
     if (rc < 0)
@@ -1886,7 +2061,7 @@ static int cmd_resolve_conflict(struct ctx *c)
                   "console_request.keep: %lld is not the counted result or an "
                   "open conflict of table %d, round %d (see `result show`)",
                   (long long)q->result_id, (int)q->table, (int)q->round);
-    else if (keep->status == HUB_RESULT_VALID)
+    else if ((kept_counted = keep->status == HUB_RESULT_VALID))
         rc = hub_store_keep_counted(c->svc->store, c->e->id, q->round, q->table,
                                     keep->id, c->actor, &resolved, &c->diag);
     else
@@ -1905,8 +2080,16 @@ static int cmd_resolve_conflict(struct ctx *c)
     }
     c->rep->round = q->round;
     c->rep->count = (uint64_t)(id ? id : q->result_id);
-    if ((rc = reload(c)) < 0)
+    if (kept_counted) {
+        /* Issue 17: the counted result stays; its conflicts are resolved
+         * (the model's round row counts the open ones). */
+        c->touched = true;
+        if (q->round == c->e->round.number)
+            c->e->round.n_conflicts -= resolved;
+        c->e->feed_dirty = true;
+    } else if ((rc = reload(c)) < 0) { /* a conflict's result counts now */
         return rc;
+    }
     return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
                                          : TNY_OK;
 }
@@ -2158,6 +2341,10 @@ static int finish_if_complete(struct ctx *c)
         if ((rc = hub__publish_device(c->svc, d, c->now, c->ob, &c->diag)) < 0)
             return fail_diag(c, rc);
     }
+    /* Issue 20: the event's sign-in codes expire with it. */
+    if (c->svc->opt.codes &&
+        (rc = hub__codes_expire(c->svc, c->e, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "event finished event=%s rounds=%d devices_freed=%d",
             c->e->id, (int)c->e->ev.n_rounds, (int)freed);
     if (freed > 0)
@@ -2208,46 +2395,15 @@ struct command {
     bool in_place;
 };
 
+/* Built from the commands' descriptions (tny/console_cmds.h): the
+ * handler of command NAME is cmd_NAME. */
 static const struct command commands[] = {
-    {TNY_WIRE_CMD_CREATE_EVENT, false, cmd_create_event, false},
-    {TNY_WIRE_CMD_IMPORT_PLAYERS, true, cmd_import_players, false},
-    {TNY_WIRE_CMD_REGISTER_PLAYER, true, cmd_register_player, false},
-    {TNY_WIRE_CMD_DROP_PLAYER, true, cmd_drop_player, true},
-    {TNY_WIRE_CMD_DISQUALIFY_PLAYER, true, cmd_disqualify_player, true},
-    {TNY_WIRE_CMD_REJOIN_PLAYER, true, cmd_rejoin_player, false},
-    {TNY_WIRE_CMD_DECLARE_ARMIES, true, cmd_declare_armies, false},
-    {TNY_WIRE_CMD_PAIR_ROUND, true, cmd_pair_round, true},
-    {TNY_WIRE_CMD_SHOW_DRAFT, true, cmd_show_draft, true},
-    {TNY_WIRE_CMD_SWAP_PLAYERS, true, cmd_swap_players, false},
-    {TNY_WIRE_CMD_MOVE_TABLE, true, cmd_move_table, false},
-    {TNY_WIRE_CMD_FIX_TABLE, true, cmd_fix_table, false},
-    {TNY_WIRE_CMD_PUBLISH_ROUND, true, cmd_publish_round, true},
-    {TNY_WIRE_CMD_CLOCK_START, true, cmd_clock_start, true},
-    {TNY_WIRE_CMD_CLOCK_PAUSE, true, cmd_clock_pause, true},
-    {TNY_WIRE_CMD_CLOCK_RESUME, true, cmd_clock_resume, true},
-    {TNY_WIRE_CMD_CLOCK_EXTEND, true, cmd_clock_extend, true},
-    {TNY_WIRE_CMD_ENTER_RESULT, true, cmd_enter_result, true},
-    {TNY_WIRE_CMD_PENALTY, true, cmd_penalty, true},
-    {TNY_WIRE_CMD_GET_STANDINGS, true, cmd_get_standings, true},
-    {TNY_WIRE_CMD_EXPORT_EVENT, true, cmd_export_event, true},
-    {TNY_WIRE_CMD_LIST_DEVICES, false, cmd_list_devices, true},
-    {TNY_WIRE_CMD_ASSIGN_DEVICE, true, cmd_assign_device, false},
-    {TNY_WIRE_CMD_CLOSE_ROUND, true, cmd_close_round, true},
-    {TNY_WIRE_CMD_NEXT_STAGE, true, cmd_next_stage, false},
-    {TNY_WIRE_CMD_LIST_EVENTS, false, cmd_list_events, true},
-    {TNY_WIRE_CMD_DISCARD_DRAFT, true, cmd_discard_draft, true},
-    {TNY_WIRE_CMD_UNPUBLISH_ROUND, true, cmd_unpublish_round, false},
-    {TNY_WIRE_CMD_REOPEN_ROUND, true, cmd_reopen_round, false},
-    {TNY_WIRE_CMD_EDIT_PLAYER, true, cmd_edit_player, false},
-    {TNY_WIRE_CMD_SHOW_RESULTS, true, cmd_show_results, true},
-    {TNY_WIRE_CMD_RESOLVE_CONFLICT, true, cmd_resolve_conflict, false},
-    {TNY_WIRE_CMD_READ_LOG, true, cmd_read_log, true},
-    {TNY_WIRE_CMD_IDENTIFY_DEVICE, false, cmd_identify_device, false},
-    {TNY_WIRE_CMD_CLOCK_DRAFT, true, cmd_clock_draft, true},
-    {TNY_WIRE_CMD_DELETE_EVENT, true, cmd_delete_event, false},
-    {TNY_WIRE_CMD_ISSUE_CODE, true, cmd_issue_code, false},
-    {TNY_WIRE_CMD_REVOKE_CODE, true, cmd_revoke_code, false},
-    {TNY_WIRE_CMD_LIST_CODES, true, cmd_list_codes, true},
+#define W(name, ID, event, in_place, ...)                                      \
+    {TNY_WIRE_CMD_##ID, (event) == TNY_CMD_EV_EXISTING, cmd_##name, in_place},
+#define L(...)
+    TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
 };
 
 /* ---- all or nothing (issue 22) -------------------------------------------
@@ -2462,10 +2618,11 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
     if (u.batch) {
         struct tny_diag cd = {{0}};
-        if (hub_store_batch_end(svc->store, rep->rc == 0, &cd) < 0) {
+        int erc = hub_store_batch_end(svc->store, rep->rc == 0, &cd);
+        if (erc < 0) {
             free(rep->json);
             rep->json = NULL;
-            fail(&c, TNY_ESTATE, "%s; nothing was changed", cd.msg);
+            fail(&c, erc, "%s; nothing was changed", cd.msg);
         }
     }
     if (rep->rc < 0 && cmd->in_place) {

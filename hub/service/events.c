@@ -39,7 +39,7 @@ int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out)
     e->draft_cached = false;
     memset(&e->draft, 0, sizeof(e->draft));
     if (src->loaded) {
-        if (tny_event_copy(&src->ev, &e->ev) < 0)
+        if (tny_event_copy_frozen(&src->ev, &e->ev) < 0)
             goto oom;
         e->loaded = true;
     }
@@ -303,26 +303,35 @@ int hub__ev_get(struct hub_service *svc, const char *id, struct hub_ev **out,
 int hub__ev_apply_log(struct hub_ev *e, const struct hub_log_entry *l)
 {
     bool ext = strcmp(l->kind, "clock.extend_table") == 0;
-    bool draft = strcmp(l->kind, "clock.draft_start") == 0;
     bool pause = strcmp(l->kind, "clock.table_pause") == 0;
     bool resume = strcmp(l->kind, "clock.table_resume") == 0;
     int rc = TNY_OK;
-    if (!ext && !draft && !pause && !resume)
+    if (!ext && !pause && !resume)
         return TNY_OK;
     json_t *d = json_loads(l->detail ? l->detail : "{}", 0, NULL);
     json_int_t r = json_integer_value(json_object_get(d, "round"));
     json_int_t t = json_integer_value(json_object_get(d, "table"));
     json_int_t tot = json_integer_value(json_object_get(d, "total_ms"));
-    json_int_t delay = json_integer_value(json_object_get(d, "start_delay_ms"));
     json_int_t ran = json_integer_value(json_object_get(d, "elapsed_ms"));
     if (ext || resume)
         rc = hub__ev_set_extension(e, (int32_t)r, (int32_t)t, (int64_t)tot);
     if (rc == 0 && (pause || resume)) /* issue 22 */
         rc = hub__ev_set_paused_at(e, (int32_t)r, (int32_t)t,
                                    pause ? (int64_t)ran : -1);
-    if (rc == 0 && draft)
-        rc = hub__ev_set_start_delay(e, (int32_t)r, (int32_t)t, (int64_t)delay);
     json_decref(d);
+    return rc;
+}
+
+int hub__ev_load_draft_starts(struct hub_service *svc, struct hub_ev *e,
+                              struct tny_diag *diag)
+{
+    struct hub_draft_start *v = NULL;
+    int32_t n = 0;
+    int rc = hub_store_draft_starts(svc->store, e->id, &v, &n, diag);
+    for (int32_t i = 0; rc == 0 && i < n; i++)
+        rc = hub__ev_set_start_delay(e, v[i].round, v[i].table,
+                                     v[i].start_delay_ms);
+    free(v);
     return rc;
 }
 
@@ -354,6 +363,8 @@ int hub__ev_load_fresh(struct hub_service *svc, const char *id,
         if (n < 4096)
             break;
     }
+    if ((rc = hub__ev_load_draft_starts(svc, e, diag)) < 0)
+        goto out;
     if (e->ev.n_rounds > 0) {
         rc = hub_store_load_clock(svc->store, id, e->ev.n_rounds, &e->clock,
                                   diag);

@@ -13,7 +13,8 @@ TNY_MUST_USE int hub__ev_add(struct hub_service *svc, const char *id,
                              struct hub_ev **out);
 /* A deep copy of src (the projection, table states, extensions, clock)
  * that shares nothing with it: the explicit snapshot the feed thread
- * builds from.  Free with hub__ev_free.  Errors: TNY_ENOMEM. */
+ * builds from, read-only (its event is a frozen copy: every player
+ * string in one block).  Free with hub__ev_free.  Errors: TNY_ENOMEM. */
 TNY_MUST_USE int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out);
 /* Frees an entry (NULL: nothing). */
 void hub__ev_free(struct hub_ev *e);
@@ -25,10 +26,15 @@ void hub__ev_remove(struct hub_service *svc, struct hub_ev *e);
 TNY_MUST_USE int hub__ev_get(struct hub_service *svc, const char *id,
                              struct hub_ev **out, struct tny_diag *diag);
 /* Issue 17: one log row's clock change (a judge's extension, pause,
- * resume, AG-14 draft start) applied to e, as the start-up replays the
- * log; other rows change nothing.  Errors: TNY_ENOMEM. */
+ * resume) applied to e, as the start-up replays the log; other rows
+ * change nothing.  Errors: TNY_ENOMEM. */
 TNY_MUST_USE int hub__ev_apply_log(struct hub_ev *e,
                                    const struct hub_log_entry *l);
+/* Issue 18: the AG-14 draft starts of e, from the store's table of them
+ * (hub_store_draft_starts).  Errors: those of the store, TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_load_draft_starts(struct hub_service *svc,
+                                           struct hub_ev *e,
+                                           struct tny_diag *diag);
 /* Issue 17: the event as a fresh start would load it (projection, round,
  * table states, extensions from the log, the current round's stored
  * clock) in a new entry that is not in the cache: what the model check

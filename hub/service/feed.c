@@ -346,6 +346,23 @@ static uint64_t table_fp(const struct build *b, int32_t r,
     return h;
 }
 
+/* What the pairings document writes of a table: its number, seats,
+ * sides and players, and the armies its result names (NH-11); not the
+ * rest of the result, so a result that names no army leaves the round's
+ * pairings (150 kB at 2,000 players) unwritten (issue 17). */
+static uint64_t pairing_fp(const struct build *b, const struct tny_table *tb)
+{
+    uint64_t h = mix((uint64_t)(uint32_t)tb->number << 1 | (uint64_t)tb->is_bye,
+                     (uint64_t)tb->n_seats << 1 | (uint64_t)tb->has_sides);
+    for (int32_t i = 0; i < tb->n_seats; i++) {
+        int32_t army = tb->has_result ? tb->result.army[i] : -1;
+        h = mix(h, b->pfp[tb->seats[i]]);
+        h = mix(h, (uint64_t)(uint8_t)tb->side[i] << 32 |
+                       (uint64_t)(uint32_t)(army + 1));
+    }
+    return h;
+}
+
 static void pairings_doc(struct build *b)
 {
     struct hub_jw *w = &b->w;
@@ -1120,7 +1137,7 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
     uint64_t pfp = mix((uint64_t)b.r, hash_str(0, stage_name(e)));
     for (int32_t t = 0; b.round && t < b.round->n_tables; t++)
         pfp = mix(pfp,
-                  b.cur_fp[t] ^
+                  pairing_fp(&b, &b.round->tables[t]) ^
                       (uint64_t)(first_seat_of(&b, &b.round->tables[t]) + 2));
     if ((rc = add_if_changed(ob, &b, "pairings", pairings_doc, pfp,
                              &e->feed_cache->pairings_fp)) < 0)

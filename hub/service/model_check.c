@@ -5,8 +5,9 @@
  *
  * The console and the result path change the model in place after the
  * store committed; this check is how the tests catch an apply step that
- * forgot something.  It runs when the environment says TNY_MODEL_CHECK=1
- * (tests; never set in production: a fresh load costs what the in-place
+ * forgot something.  It runs when the service's options say model_check
+ * (the hub sets it from TNY_MODEL_CHECK=1 in its environment: tests;
+ * never set in production: a fresh load costs what the in-place
  * change saves) and aborts with the first difference, so no test can
  * pass over it.  Compares typed values, field by field, never text.
  */

@@ -14,7 +14,8 @@
  * difference; other errors: the fresh load failed (msg says why). */
 TNY_MUST_USE int hub__model_compare(struct hub_service *svc, struct hub_ev *e,
                                     char *msg, size_t cap);
-/* With TNY_MODEL_CHECK=1 in the service's environment: compares every
+/* With the service's model_check option (TNY_MODEL_CHECK=1 in the hub's
+ * environment): compares every
  * loaded event and aborts on the first difference (after: what just ran,
  * for the message).  Otherwise does nothing. */
 void hub__model_check(struct hub_service *svc, const char *after);

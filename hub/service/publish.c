@@ -26,159 +26,93 @@
 #include "events.h"
 #include "feed_json.h"
 #include "hub/log.h"
+#include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/procedure.h"
 #include "tny/result_schema.h"
+#include "tny/result_value.h"
 
 /* ---- result JSON ------------------------------------------------------ */
 
-/* A result key's name, from the one schema (tny/result_schema.h). */
-#define KEY(k) tny_result_key_name(TNY_RK_##k)
-
-/* "key": {player id: value...} of the result's players; value() writes
- * player i's. */
-static void per_player(struct hub_jw *w, const char *key,
-                       const struct tny_wire_result *r,
-                       void (*value)(struct hub_jw *,
-                                     const struct tny_wire_result *, int32_t))
+/* One key's value, by the kind of value (result_schema.h). */
+static void value_write(struct hub_jw *w, const struct tny_wire_result *r,
+                        enum tny_result_value kind,
+                        const struct tny_wire_result_val *v)
 {
-    hub_jw_key(w, key);
-    hub_jw_obj(w);
-    for (int32_t i = 0; i < r->n_players; i++) {
-        hub_jw_key(w, r->players[i].player_id);
-        value(w, r, i);
+    switch (kind) {
+    case TNY_RV_FLAG: hub_jw_bool(w, v->flag); break;
+    case TNY_RV_NUMBER: hub_jw_int(w, v->number); break;
+    case TNY_RV_PLAYER: hub_jw_str(w, v->id); break;
+    case TNY_RV_PER_PLAYER:
+    case TNY_RV_POINTS:
+    case TNY_RV_ARMY:
+        hub_jw_obj(w);
+        for (int32_t i = 0; i < r->n_players && i < TNY_MAX_SEATS; i++) {
+            if (!v->has[i])
+                continue;
+            hub_jw_key(w, r->players[i].player_id);
+            if (kind == TNY_RV_POINTS)
+                hub_jw_points(w, v->per[i]);
+            else if (kind == TNY_RV_ARMY)
+                hub_jw_str(w, v->army[i]);
+            else
+                hub_jw_int(w, v->per[i]);
+        }
+        hub_jw_end(w);
+        break;
+    case TNY_RV_PLAYERS:
+    case TNY_RV_TEXTS:
+        hub_jw_arr(w);
+        for (int32_t i = 0; i < v->n; i++)
+            hub_jw_str(w, v->items[i]);
+        hub_jw_end_arr(w);
+        break;
     }
-    hub_jw_end(w);
 }
 
-static void v_army(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
+/* A key of every player (tny_result_value_every_seat) is written only
+ * when every entry has it (a clock of one player alone is not told). */
+static bool every_entry_has(const struct tny_wire_result *r,
+                            enum tny_result_key k,
+                            const struct tny_wire_result_val *v)
 {
-    hub_jw_str(w, r->players[i].army);
+    for (int32_t i = 0; tny_result_value_every_seat(k) && i < r->n_players &&
+                        i < TNY_MAX_SEATS;
+         i++)
+        if (!v->has[i])
+            return false;
+    return true;
 }
 
-static void v_tp(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
-{
-    hub_jw_points(w, r->players[i].tp_units);
-}
-
-static void v_score(struct hub_jw *w, const struct tny_wire_result *r,
-                    int32_t i)
-{
-    hub_jw_int(w, r->players[i].score);
-}
-
-static void v_clock(struct hub_jw *w, const struct tny_wire_result *r,
-                    int32_t i)
-{
-    hub_jw_int(w, r->players[i].clock_ms);
-}
-
-static void v_ip(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
-{
-    hub_jw_int(w, r->players[i].ip);
-}
-
-static void v_bp(struct hub_jw *w, const struct tny_wire_result *r, int32_t i)
-{
-    hub_jw_int(w, r->players[i].bp);
-}
-
+/* The game's keys the result has, in the written order (result_schema.h,
+ * the event file's), each converted by its kind. */
 int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
                       struct tny_diag *diag)
 {
-    switch (r->game) {
+    const enum tny_result_key *keys;
+    int32_t n;
+
+    switch (tny_game_flow(r->game)) {
     case TNY_GAME_NEUROSHIMA_HEX:
     case TNY_GAME_TANTRIX:
     case TNY_GAME_AGRICOLA:
     case TNY_GAME_GOT_LCG2:
     case TNY_GAME_CATAN:
+    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
     case TNY_GAME_TWO_PLAYER: break;
     default:
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
                             (int)r->game);
     }
     hub_jw_obj(w);
-    switch (r->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        if (r->draw) {
-            hub_jw_kbool(w, KEY(DRAW), true);
-        } else {
-            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
-            hub_jw_kint(w, KEY(HQ_DIFF), r->hq_diff);
-        }
-        if (r->n_players > 0)
-            per_player(w, KEY(ARMIES), r, v_army);
-        break;
-    case TNY_GAME_TANTRIX: {
-        bool penalty = false;
-        if (r->default_winner_id[0]) {
-            hub_jw_kstr(w, KEY(DEFAULT_WIN), r->default_winner_id);
-        } else if (r->draw) { /* seed 001 s13: the board was lost */
-            hub_jw_kbool(w, KEY(DRAW), true);
-        } else if (r->n_players > 0 && r->players[0].has_tp) {
-            per_player(w, KEY(TP), r, v_tp);
-        } else {
-            bool clocks = r->n_players > 0;
-            for (int32_t i = 0; i < r->n_players; i++)
-                clocks = clocks && r->players[i].has_clock;
-            per_player(w, KEY(SCORES), r, v_score);
-            if (clocks)
-                per_player(w, KEY(CLOCK_MS), r, v_clock);
-        }
-        for (int32_t i = 0; i < r->n_players; i++) {
-            if (r->players[i].penalty_units <= 0)
-                continue;
-            if (!penalty) {
-                hub_jw_key(w, KEY(PENALTY));
-                hub_jw_obj(w);
-                penalty = true;
-            }
-            hub_jw_key(w, r->players[i].player_id);
-            hub_jw_points(w, r->players[i].penalty_units);
-        }
-        if (penalty)
-            hub_jw_end(w);
-        break;
-    }
-    case TNY_GAME_AGRICOLA:
-        per_player(w, KEY(VP), r, v_score);
-        per_player(w, KEY(IP), r, v_ip);
-        per_player(w, KEY(BP), r, v_bp);
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (r->winner_id[0])
-            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
-        if (r->modified)
-            hub_jw_kbool(w, KEY(MODIFIED), true);
-        if (r->n_games > 0) {
-            hub_jw_key(w, KEY(GAMES));
-            hub_jw_arr(w);
-            for (int32_t i = 0; i < r->n_games; i++)
-                hub_jw_str(w, r->games[i]);
-            hub_jw_end_arr(w);
-        }
-        break;
-    case TNY_GAME_CATAN: per_player(w, KEY(VP), r, v_score); break;
-    case TNY_GAME_TWO_PLAYER:
-        if (r->n_players > 0)
-            per_player(w, KEY(SCORES), r, v_score);
-        if (r->winner_id[0])
-            hub_jw_kstr(w, KEY(WINNER), r->winner_id);
-        else if (r->intentional_draw)
-            hub_jw_kbool(w, KEY(INTENTIONAL_DRAW), true);
-        else if (r->double_loss)
-            hub_jw_kbool(w, KEY(DOUBLE_LOSS), true);
-        else if (r->draw)
-            hub_jw_kbool(w, KEY(DRAW), true);
-        break;
-    default: break;
-    }
-    if (r->n_lots > 0) { /* CM-4: the table's lots, kept with the result */
-        hub_jw_key(w, KEY(LOTS));
-        hub_jw_arr(w);
-        for (int32_t i = 0; i < r->n_lots; i++)
-            hub_jw_str(w, r->lots[i]);
-        hub_jw_end_arr(w);
+    n = tny_result_keys_written(r->game, &keys);
+    for (int32_t i = 0; i < n; i++) {
+        struct tny_wire_result_val v;
+        tny_wire_result_value_get(r, keys[i], &v);
+        if (!v.present || !every_entry_has(r, keys[i], &v))
+            continue;
+        hub_jw_key(w, tny_result_key_name(keys[i]));
+        value_write(w, r, tny_result_key_info(keys[i])->value, &v);
     }
     hub_jw_end(w);
     if (w->oom)

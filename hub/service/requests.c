@@ -151,10 +151,15 @@ int hub_service_on_request(struct hub_service *svc, const char *console_id,
          * out): from then on they survive a lost WAL (architecture.md
          * "Durability").  A failure loses nothing (the WAL has it). */
         struct tny_diag cw = {{0}};
-        if (hub_store_checkpoint(svc->store, &cw) < 0)
+        int crc = hub_store_checkpoint(svc->store, &cw);
+        if (crc < 0)
             HUB_LOG(HUB_LOG_WARN, "checkpoint after %s event=%s: %s",
                     tny_wire_cmd_name(req.cmd), req.event_id, cw.msg);
+        if (crc == TNY_ESTORE)
+            ob->store_rc = crc;
     }
+    if (rep.rc == TNY_ESTORE)
+        ob->store_rc = rep.rc;
     if (rep.rc < 0 && !rep.message[0])
         snprintf(rep.message, sizeof(rep.message), "%s", tny_strerror(rep.rc));
     HUB_LOG(rep.rc < 0 ? HUB_LOG_WARN : HUB_LOG_INFO,

@@ -67,13 +67,14 @@ void hub_service_free(struct hub_service *svc)
     free(svc);
 }
 
-/* Start-up: every event, every registered device and every table
- * extension and judge's pause, from the store (the log is the only listing of
- * devices and extensions the store offers). */
+/* Start-up: every event, every registered device (the store's list), the
+ * AG-14 draft starts (the store's table of them) and every table
+ * extension and judge's pause (from the log). */
 static int rebuild(struct hub_service *svc, struct tny_diag *diag)
 {
     struct hub_event_info *events = NULL;
-    int32_t n_events = 0;
+    struct hub_device_info *devices = NULL;
+    int32_t n_events = 0, n_devices = 0;
     int64_t after = 0;
     int rc;
 
@@ -81,9 +82,21 @@ static int rebuild(struct hub_service *svc, struct tny_diag *diag)
         return rc;
     for (int32_t i = 0; i < n_events && rc == 0; i++) {
         struct hub_ev *e;
-        rc = hub__ev_add(svc, events[i].id, &e);
+        if ((rc = hub__ev_add(svc, events[i].id, &e)) == 0)
+            rc = hub__ev_load_draft_starts(svc, e, diag);
     }
     free(events);
+    if (rc < 0)
+        return rc;
+    if ((rc = hub_store_list_devices(svc->store, &devices, &n_devices, diag)) <
+        0)
+        return rc;
+    for (int32_t i = 0; i < n_devices && rc == 0; i++) {
+        struct hub_device *dev;
+        if (tny_wire_id_valid(devices[i].id))
+            rc = hub__device_insert(svc, devices[i].id, &dev);
+    }
+    free(devices);
     if (rc < 0)
         return rc;
     for (;;) {
@@ -94,16 +107,7 @@ static int rebuild(struct hub_service *svc, struct tny_diag *diag)
             return rc;
         for (int32_t i = 0; i < n && rc == 0; i++) {
             after = log[i].seq;
-            if (strcmp(log[i].kind, "device.register") == 0) {
-                json_t *d =
-                    json_loads(log[i].detail ? log[i].detail : "{}", 0, NULL);
-                const char *id =
-                    json_string_value(json_object_get(d, "device"));
-                struct hub_device *dev;
-                if (id && tny_wire_id_valid(id))
-                    rc = hub__device_insert(svc, id, &dev);
-                json_decref(d);
-            } else if (log[i].event[0]) {
+            if (log[i].event[0]) {
                 struct hub_ev *e = hub__ev_find(svc, log[i].event);
                 if (e)
                     rc = hub__ev_apply_log(e, &log[i]);
@@ -143,8 +147,7 @@ int hub_service_new(struct hub_store *store,
         return TNY_ENOMEM;
     svc->store = store;
     svc->opt = *opt;
-    const char *check = getenv("TNY_MODEL_CHECK");
-    svc->model_check = check && strcmp(check, "1") == 0;
+    svc->model_check = opt->model_check;
     if (!svc->opt.draw_seed)
         svc->opt.draw_seed = urandom_seed;
     snprintf(svc->prefix, sizeof(svc->prefix), "%s", opt->device_prefix);

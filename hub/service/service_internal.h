@@ -132,7 +132,7 @@ struct hub_service {
     bool rp_active;
     int32_t rp_phase, rp_next;
     int32_t n_presence_dirty; /* devices with presence_dirty */
-    /* Issue 17: TNY_MODEL_CHECK=1 (tests): the model is compared with a
+    /* Issue 17: options.model_check (tests): the model is compared with a
      * fresh load after every console command and result batch. */
     bool model_check;
 };

@@ -250,8 +250,34 @@ static const char *const step_6[] = {
     NULL,
 };
 
-static const char *const *const migration_steps[] = {step_1, step_2, step_3,
-                                                     step_4, step_5, step_6};
+/* 6 -> 7: issue 18, AG-14 draft starts in a table of their own (the hub
+ * read them back by scanning the log's JSON): one row per table of a
+ * round whose draft started, by table number; the log's rows of older
+ * hubs are copied once, here (the last one of a table counts, as the
+ * replay did). */
+static const char *const step_7[] = {
+    "CREATE TABLE draft_starts (\n"
+    "  round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,\n"
+    "  table_number INTEGER NOT NULL CHECK (table_number >= 1),\n"
+    "  start_delay_ms INTEGER NOT NULL CHECK (start_delay_ms >= 0),\n"
+    "  PRIMARY KEY (round_id, table_number)\n"
+    ") WITHOUT ROWID;\n",
+    "INSERT OR REPLACE INTO draft_starts (round_id, table_number, "
+    "start_delay_ms)\n"
+    "  SELECT r.id, json_extract(l.detail, '$.table'),\n"
+    "         json_extract(l.detail, '$.start_delay_ms')\n"
+    "  FROM log l JOIN events e ON e.name = l.event_name\n"
+    "  JOIN rounds r ON r.event_id = e.id\n"
+    "    AND r.number = json_extract(l.detail, '$.round')\n"
+    "  WHERE l.kind = 'clock.draft_start'\n"
+    "    AND json_extract(l.detail, '$.table') >= 1\n"
+    "    AND json_extract(l.detail, '$.start_delay_ms') >= 0\n"
+    "  ORDER BY l.seq;\n",
+    NULL,
+};
+
+static const char *const *const migration_steps[] = {
+    step_1, step_2, step_3, step_4, step_5, step_6, step_7};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,
@@ -581,7 +607,7 @@ int hub_store_probe(struct hub_store *store, struct tny_diag *diag)
         (rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
     if (!row || strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0) {
-        rc = tny_diag_set(diag, TNY_ESTATE, "store: quick check: %s",
+        rc = tny_diag_set(diag, TNY_ESTORE, "store: quick check: %s",
                           row ? (const char *)sqlite3_column_text(st, 0)
                               : "no answer");
         goto out;
@@ -646,13 +672,13 @@ int hub_store_checkpoint(struct hub_store *store, struct tny_diag *diag)
         return hs_sqlite_error(store, src, "checkpoint", diag);
     /* Still busy: committed results are safe in the WAL, but not in the
      * database file as promised.  The store alarm says so (hub/store
-     * "failing: ..."; the next commit clears it). */
+     * "failing: ...", from this TNY_ESTORE; its probe clears it). */
     store->fault = true;
     snprintf(store->fault_why, sizeof(store->fault_why),
              "checkpoint: %d of %d WAL frames copied after %d tries in %d "
              "ms: %s",
              n_ckpt, n_log, tries, HS_CHECKPOINT_WAIT_MS, sqlite3_errstr(src));
-    return tny_diag_set(diag, TNY_ESTATE, "store: %s", store->fault_why);
+    return tny_diag_set(diag, TNY_ESTORE, "store: %s", store->fault_why);
 }
 
 int hub_store_backup(const char *db_path, const char *path,

@@ -19,9 +19,13 @@
  * designed for concurrent callers.  Several processes may open the same file
  * (WAL readers); only one should write.
  *
- * Errors: engine codes from tny/error.h.  SQLite failures (disk full,
- * read-only file, I/O error, busy) are TNY_ESTATE with diag quoting SQLite's
- * message ("store: database or disk is full"); out of memory is TNY_ENOMEM.
+ * Errors: engine codes from tny/error.h.  A fault of the storage (disk
+ * full, a read-only file or file system, an I/O error, a file that cannot
+ * be opened, corruption) is TNY_ESTORE from any call, with diag quoting
+ * SQLite's message ("store: write: database or disk is full"); a refusal
+ * (the call is not allowed: a round not in draft, a key seen already) is
+ * never TNY_ESTORE (issue 18: the caller tells the two apart by the code).
+ * SQLite's other failures (busy) are TNY_ESTATE; out of memory TNY_ENOMEM.
  * Identifiers: event ids, player ids, device ids and idempotency keys are
  * 1..64 characters of [A-Za-z0-9_.-] (player ids as in the event file);
  * anything else is TNY_EINVAL.  Actors name who did a change: "hub",
@@ -40,7 +44,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 6
+#define HUB_STORE_SCHEMA_VERSION 7
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */
@@ -81,8 +85,9 @@ struct hub_store_options {
  * the schema forward to HUB_STORE_SCHEMA_VERSION (each step one
  * transaction).  *out receives the store (close with hub_store_close).
  * A file opened read-only (no write permission) opens, reads, and refuses
- * every write.  Errors: TNY_ESTATE (cannot open, not a database, a
- * migration failed, or the schema is newer than this build: diag "store:
+ * every write.  Errors: TNY_ESTORE (cannot open, not a database),
+ * TNY_ESTATE (a migration failed, or the schema is newer than this
+ * build: diag "store:
  * PATH has schema version N, this build knows up to M"), TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_open(const char *path, struct hub_store **out,
                                 struct tny_diag *diag);
@@ -97,8 +102,8 @@ TNY_MUST_USE int hub_store_open_with(const char *path,
  * answers "ok" and a write commits durably (a "store.probe" row appended
  * to the log in its own transaction), so a corrupt file, a read-only file
  * or file system, or a full disk is found before the hub goes online.
- * Errors: TNY_ESTATE with diag saying what failed ("store: quick check:
- * ...", "store: read-only: ...", SQLite's message), TNY_ENOMEM. */
+ * Errors: TNY_ESTORE (diag "store: quick check: ...", SQLite's message),
+ * TNY_ESTATE ("store: read-only: ..."), TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_probe(struct hub_store *store,
                                  struct tny_diag *diag);
 
@@ -114,17 +119,18 @@ TNY_MUST_USE int hub_store_probe(struct hub_store *store,
 TNY_MUST_USE int hub_store_backup(const char *db_path, const char *path,
                                   struct tny_diag *diag);
 
-/* A write fault of the storage, seen while the hub runs: true while the
- * last statement that failed did so for the disk or the file (full,
- * read-only, I/O error, a file that cannot be opened, corruption) and no
- * transaction has committed since.  why (may be NULL) gets SQLite's reason
- * and the system's, e.g. "database or disk is full", "disk I/O error
- * (Read-only file system)".  The thread that uses the store. */
+/* The reason of the last TNY_ESTORE, for the hub's store alarm: true
+ * while the last statement that failed did so for the disk or the file
+ * (the call returned TNY_ESTORE) and no transaction has committed since.
+ * why (may be NULL) gets SQLite's reason and the system's, e.g. "database
+ * or disk is full", "disk I/O error (Read-only file system)".  The hub
+ * decides from the code a call returns, not from this.  The thread that
+ * uses the store. */
 bool hub_store_write_fault(const struct hub_store *store, struct tny_diag *why);
 
 /* The smallest durable write: a log row of kind "store.writable" in its
  * own transaction (and its fsync), for the hub to learn that a failing
- * database takes writes again.  Errors: TNY_ESTATE (SQLite's reason; the
+ * database takes writes again.  Errors: TNY_ESTORE (SQLite's reason; the
  * write fault stays), TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_probe_write(struct hub_store *store,
                                        struct tny_diag *diag);
@@ -134,9 +140,9 @@ TNY_MUST_USE int hub_store_probe_write(struct hub_store *store,
  * checkpoint under way, readers on an older snapshot) for up to 5 s.
  * After it returns 0 the database file alone holds every commit made
  * before the call (a reader on the latest snapshot may keep the WAL from
- * being truncated).  Errors: TNY_ESTATE (still busy after 5 s: also sets
- * the write fault, hub_store_write_fault, which raises the hub's store
- * alarm until the next commit; I/O). */
+ * being truncated).  Errors: TNY_ESTORE (still busy after 5 s: the
+ * committed results are not in the database file as promised, which
+ * raises the hub's store alarm until a write commits; I/O). */
 TNY_MUST_USE int hub_store_checkpoint(struct hub_store *store,
                                       struct tny_diag *diag);
 
@@ -170,14 +176,14 @@ TNY_MUST_USE int hub_store_check(struct hub_store *store,
  * that fails inside the batch is still undone alone (the caller may go
  * on).  Reads see the batch's writes.  Durability moves to the batch's
  * end: a write that returns 0 inside a batch is not yet committed.
- * Errors: TNY_ESTATE (a batch is open, read-only, I/O, busy). */
+ * Errors: TNY_ESTATE (a batch is open, read-only, busy), TNY_ESTORE. */
 TNY_MUST_USE int hub_store_batch_begin(struct hub_store *store,
                                        struct tny_diag *diag);
 
 /* Ends the batch: commit (durable when this returns 0) or roll every
- * write of the batch back.  Errors (commit): TNY_ESTATE (no batch, the
- * commit failed, or SQLite abandoned the transaction mid-batch: then
- * nothing of the batch is stored). */
+ * write of the batch back.  Errors (commit): TNY_ESTATE (no batch),
+ * TNY_ESTORE (the commit failed, or SQLite abandoned the transaction
+ * mid-batch: then nothing of the batch is stored). */
 TNY_MUST_USE int hub_store_batch_end(struct hub_store *store, bool commit,
                                      struct tny_diag *diag);
 
@@ -208,7 +214,7 @@ struct hub_event_info {
  * result is stored closed with organiser-entered results, an unfinished
  * last round as started).  Errors: TNY_EINVAL (bad id, the file does not
  * parse or validate: diag as tny_event_from_json_text), TNY_ENOTFOUND
- * (unknown preset), TNY_ECONFLICT (the event id exists), TNY_ESTATE (I/O,
+ * (unknown preset), TNY_ECONFLICT (the event id exists), TNY_ESTORE (I/O,
  * read-only), TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_create_event(struct hub_store *store,
                                         const char *event_id,
@@ -258,7 +264,7 @@ TNY_MUST_USE int hub_store_delete_event(struct hub_store *store,
  * which they were first added (it is the engine's player index order).
  * Errors: TNY_EINVAL (bad JSON, unknown key, wrong type, or the event would
  * not validate, e.g. an unknown army: diag says which), TNY_ENOTFOUND (no
- * event), TNY_ESTATE (I/O, read-only), TNY_ENOMEM. */
+ * event), TNY_ESTORE (I/O, read-only), TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_put_player(struct hub_store *store,
                                       const char *event_id,
                                       const char *player_json, size_t len,
@@ -291,15 +297,15 @@ TNY_MUST_USE int hub_store_rejoin_player(struct hub_store *store,
                                          int32_t from_round, const char *actor,
                                          struct tny_diag *diag);
 
-/* NH-11: the armies player_id declares for the knockout (names_json: a
- * JSON array of army names), before the first knockout round.  The event
- * is validated with it (count, registered armies).  Errors: TNY_EINVAL
- * (not an array of names, or refused by validation: the message says
- * why), TNY_ESTATE (a knockout round exists already), TNY_ENOTFOUND. */
+/* NH-11: the armies player_id declares for the knockout (names[0..n-1]).
+ * The event is validated with it (count, registered armies).  When a
+ * player may declare (before the first knockout round) is the service's
+ * rule.  Errors: TNY_EINVAL (refused by validation: the message says
+ * why), TNY_ENOTFOUND, TNY_ESTORE, TNY_ENOMEM. */
 TNY_MUST_USE int
 hub_store_declare_armies(struct hub_store *store, const char *event_id,
-                         const char *player_id, const char *names_json,
-                         const char *actor, struct tny_diag *diag);
+                         const char *player_id, const char *const *names,
+                         int32_t n, const char *actor, struct tny_diag *diag);
 
 /* CM-3: disqualified after round after_round (>= 1).  Errors as
  * hub_store_drop_player; TNY_ESTATE when already disqualified. */
@@ -340,8 +346,8 @@ struct hub_round_info {
 
 /* Stores plan (from tny_pair_next on ev, the projection of this event) as
  * the draft of round plan->round; it replaces an existing draft of that
- * round.  Seats are mapped through ev->players[i].id.  Errors: TNY_ESTATE
- * (the previous round is not closed, or round plan->round is past draft),
+ * round.  Seats are mapped through ev->players[i].id.  That the previous
+ * round is closed is the caller's rule (the service's, CM-5).  Errors:
  * TNY_EINVAL (plan->round is not the next round, a seat index outside ev,
  * the event would not validate), TNY_ENOTFOUND (event, or a player of ev
  * unknown to the store), TNY_ENOMEM. */
@@ -358,21 +364,31 @@ TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
                                          const char *actor,
                                          struct tny_diag *diag);
 
-/* CM-5 edits, as tny_round_plan_swap / tny_round_plan_move, of the draft
- * or of a published round whose clock has not started and that has no
- * result yet.  Errors: TNY_ESTATE (the round started or closed, or a
- * table has a result), TNY_ENOTFOUND (round, player or
- * table), TNY_EINVAL (as the engine's edit, or the result would not
- * validate). */
-TNY_MUST_USE int hub_store_draft_swap(struct hub_store *store,
-                                      const char *event_id, int32_t round,
-                                      const char *player_a,
-                                      const char *player_b, const char *actor,
-                                      struct tny_diag *diag);
-TNY_MUST_USE int hub_store_draft_move(struct hub_store *store,
-                                      const char *event_id, int32_t round,
-                                      int32_t from, int32_t to,
-                                      const char *actor, struct tny_diag *diag);
+/* CM-5 edits of a round's pairings, decided by the service (which rounds
+ * may be edited, the engine's swap or move, the sides): round `round`
+ * (a draft, or a published round) as a plan over ev (the event's model:
+ * its published rounds), read with hub_store_load_round_plan; the edited
+ * plan stored as the round's tables with hub_store_save_round_edit (the
+ * event is validated with it; the log row "draft.swap" or "draft.move"
+ * says which edit).  Errors: TNY_ENOTFOUND (event, round, a seated player
+ * not in ev), TNY_EINVAL (save: the result would not validate),
+ * TNY_ESTORE, TNY_ENOMEM. */
+struct hub_round_edit {
+    bool swap;         /* else a move */
+    const char *a, *b; /* swap: the players' ids */
+    int32_t from, to;  /* move: the table numbers */
+};
+TNY_MUST_USE int hub_store_load_round_plan(struct hub_store *store,
+                                           const char *event_id, int32_t round,
+                                           const struct tny_event *ev,
+                                           struct tny_round_plan *out,
+                                           struct tny_diag *diag);
+TNY_MUST_USE int hub_store_save_round_edit(struct hub_store *store,
+                                           const char *event_id, int32_t round,
+                                           const struct tny_round_plan *plan,
+                                           const struct hub_round_edit *edit,
+                                           const char *actor,
+                                           struct tny_diag *diag);
 
 /* Moves the round one step forward: DRAFT -> PUBLISHED -> STARTED ->
  * CLOSED (PUBLISHED -> CLOSED is allowed too: a round without a clock).
@@ -494,7 +510,7 @@ const char *hub_submit_reason_name(enum hub_submit_reason r);
  * recorded already, a target that does not exist) is rolled back alone
  * and the others still commit.  Returns 0 when the batch committed
  * (answers may be sent); else the error for the whole batch (nothing
- * stored, every outs[i].rc is that error): TNY_ESTATE (I/O, read-only,
+ * stored, every outs[i].rc is that error): TNY_ESTORE (I/O, read-only,
  * full), TNY_ENOMEM.  n = 0 is a no-op. */
 TNY_MUST_USE int hub_store_record_submissions(struct hub_store *store,
                                               int32_t n,
@@ -543,7 +559,7 @@ hub_store_table_facts(struct hub_store *store, const char *event_id,
  * stay, with the log), and every open conflict of the table is resolved.
  * Allowed in published, started and closed rounds.  *result_id (may be
  * NULL) receives the new row.  Errors: TNY_ENOTFOUND, TNY_ESTATE (draft
- * round, I/O), TNY_ENOMEM. */
+ * round), TNY_ESTORE, TNY_ENOMEM. */
 TNY_MUST_USE int
 hub_store_enter_result(struct hub_store *store, const char *event_id,
                        int32_t round, int32_t table, const struct tny_event *ev,
@@ -561,7 +577,7 @@ TNY_MUST_USE int hub_store_enter_row(struct hub_store *store,
 
 /* The organiser keeps the counted result and resolves the flagged conflict
  * row result_id.  Errors: TNY_ENOTFOUND (no such conflict in the event),
- * TNY_ESTATE (already resolved, I/O). */
+ * TNY_ESTATE (already resolved), TNY_ESTORE. */
 TNY_MUST_USE int hub_store_dismiss_conflict(struct hub_store *store,
                                             const char *event_id,
                                             int64_t result_id,
@@ -712,7 +728,7 @@ struct hub_presence_update {
 /* hub_store_device_presence for n devices in one transaction (one fsync):
  * the hub coalesces presence messages (a flood of them from one login
  * was one fsync each, delaying every table's ack).  A device that is not
- * registered or an invalid entry is skipped.  Errors: TNY_ESTATE (the
+ * registered or an invalid entry is skipped.  Errors: TNY_ESTORE (the
  * commit failed: nothing recorded). */
 TNY_MUST_USE int hub_store_devices_presence(struct hub_store *store, int32_t n,
                                             const struct hub_presence_update *u,
@@ -723,6 +739,13 @@ TNY_MUST_USE int hub_store_get_device(struct hub_store *store,
                                       const char *device_id,
                                       struct hub_device_info *out,
                                       struct tny_diag *diag);
+
+/* Every registered device, in the order of registration, in *out
+ * (malloc'd; free()), *n of them.  Errors: TNY_ESTATE, TNY_ESTORE,
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_list_devices(struct hub_store *store,
+                                        struct hub_device_info **out,
+                                        int32_t *n, struct tny_diag *diag);
 
 /* ---- clocks (CM-7) ---------------------------------------------------- */
 
@@ -764,14 +787,30 @@ TNY_MUST_USE int hub_store_table_pause(struct hub_store *store,
                                        struct tny_diag *diag);
 
 /* AG-14: records that a table started its draft when start_delay_ms of the
- * round's time had run (log entry "clock.draft_start"; the hub replays it on
- * start).  The round must be published or started, not closed.  Errors:
- * TNY_EINVAL (delay out of range), TNY_ENOTFOUND, TNY_ESTATE. */
+ * round's time had run (a draft_starts row, replacing the table's earlier
+ * one, and the log entry "clock.draft_start").  Whether the table may
+ * start it (the round in play, once per table) is the service's rule.
+ * Errors: TNY_EINVAL (delay out of range), TNY_ENOTFOUND (event, round or
+ * table), TNY_ESTORE. */
 TNY_MUST_USE int hub_store_draft_start(struct hub_store *store,
                                        const char *event_id, int32_t round,
                                        int32_t table, int64_t start_delay_ms,
                                        const char *actor,
                                        struct tny_diag *diag);
+
+/* One table's recorded draft start (hub_store_draft_starts). */
+struct hub_draft_start {
+    int32_t round, table;
+    int64_t start_delay_ms;
+};
+
+/* Every recorded draft start of the event, by round and table, in *out
+ * (malloc'd; free()), *n of them.  Errors: TNY_ENOTFOUND (no event),
+ * TNY_ESTATE, TNY_ESTORE, TNY_ENOMEM. */
+TNY_MUST_USE int hub_store_draft_starts(struct hub_store *store,
+                                        const char *event_id,
+                                        struct hub_draft_start **out,
+                                        int32_t *n, struct tny_diag *diag);
 
 /* ---- the log ---------------------------------------------------------- */
 

@@ -1013,70 +1013,50 @@ int hub_store_rejoin_player(struct hub_store *store, const char *event_id,
 }
 
 int hub_store_declare_armies(struct hub_store *store, const char *event_id,
-                             const char *player_id, const char *names_json,
-                             const char *actor, struct tny_diag *diag)
+                             const char *player_id, const char *const *names,
+                             int32_t n, const char *actor,
+                             struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
-    json_t *names = NULL;
+    json_t *list = json_array();
+    char *text = NULL;
     int64_t ev_row, prow;
-    bool row;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0)
-        return rc;
-    names = json_loads(names_json, 0, NULL);
-    bool ok = json_is_array(names) && json_array_size(names) >= 1 &&
-              json_array_size(names) <= TNY_MAX_ARMIES;
-    for (size_t k = 0; ok && k < json_array_size(names); k++)
-        ok = json_is_string(json_array_get(names, k));
-    if (!ok) {
-        json_decref(names);
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "player \"%s\": knockout armies: expected 1..%d "
-                            "army names (NH-11)",
-                            player_id, TNY_MAX_ARMIES);
+        goto done;
+    for (int32_t k = 0; list && k < n; k++)
+        if (json_array_append_new(list, json_string(names[k])) < 0)
+            break;
+    if (!list || (int32_t)json_array_size(list) != n ||
+        !(text = hs_dump(list))) {
+        rc = tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+        goto done;
     }
-    if ((rc = hs_begin(store, diag)) < 0) {
-        json_decref(names);
-        return rc;
-    }
+    if ((rc = hs_begin(store, diag)) < 0)
+        goto done;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_player_row(store, ev_row, event_id, player_id, &prow, diag)) <
             0 ||
         (rc = hs_prepare(store,
-                         "SELECT count(*) FROM rounds WHERE event_id = ? AND "
-                         "stage = 'elimination'",
-                         &st, diag)) < 0)
-        goto out;
-    sqlite3_bind_int64(st, 1, ev_row);
-    if ((rc = hs_row(store, st, &row, diag)) < 0)
-        goto out;
-    int ko_rounds = row ? sqlite3_column_int(st, 0) : 0;
-    hs_finalize(store, st);
-    st = NULL;
-    if (ko_rounds > 0) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "player \"%s\": the knockout has begun; armies are "
-                          "declared before its first round (NH-11)",
-                          player_id);
-        goto out;
-    }
-    if ((rc = hs_prepare(store,
                          "UPDATE players SET knockout_armies_json = ? WHERE "
                          "id = ?",
                          &st, diag)) < 0)
         goto out;
-    sqlite3_bind_text(st, 1, names_json, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 2, prow);
     if ((rc = hs_done(store, st, diag)) < 0 ||
         (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
         goto out;
     rc = hs_log(store, actor, event_id, "player.declare",
-                json_pack("{s:s, s:O}", "player", player_id, "armies", names),
+                json_pack("{s:s, s:O}", "player", player_id, "armies", list),
                 diag);
 out:
     hs_finalize(store, st);
-    json_decref(names);
-    return hs_finish(store, rc, diag);
+    rc = hs_finish(store, rc, diag);
+done:
+    free(text);
+    json_decref(list);
+    return rc;
 }
 
 int hub_store_disqualify_player(struct hub_store *store, const char *event_id,
@@ -1122,164 +1102,111 @@ out:
     return rc;
 }
 
-struct draft_edit {
-    enum { EDIT_SWAP, EDIT_MOVE, EDIT_FIX } kind;
-    const char *a, *b;
-    int32_t from, to;
-};
-
-/* Loads the draft as a plan, applies the edit with the engine, rewrites the
- * draft's tables (inside the caller's transaction). */
-static int edit_draft(struct hub_store *s, int64_t ev_row, const char *event_id,
-                      int32_t round, const struct draft_edit *e,
-                      struct tny_diag *d)
+/* Replaces the tables of round round_row by plan's (a plan over the
+ * event's players in the order added; inside the caller's transaction). */
+static int rewrite_tables(struct hub_store *s, int64_t ev_row,
+                          int64_t round_row, const struct tny_round_plan *plan,
+                          struct tny_diag *d)
 {
-    struct tny_event ev;
-    struct tny_round_plan plan = {0};
     sqlite3_stmt *st = NULL;
-    int64_t round_row, *prow = NULL;
+    int64_t *prow = NULL;
     int32_t n_prow;
-    enum hub_round_status status;
     int rc;
-    tny_event_init(&ev);
-    if ((rc = hs_round_row(s, ev_row, event_id, round, &round_row, &status,
-                           d)) < 0)
-        goto out;
-    /* CM-5: "Before start the organiser may edit pairings": a draft, or a
-     * published round whose clock has not started and has no result. */
-    if (status != HUB_ROUND_DRAFT && status != HUB_ROUND_PUBLISHED) {
-        rc = tny_diag_set(d, TNY_ESTATE,
-                          "event \"%s\": round %d is %s: pairings can be "
-                          "edited until the round's clock starts (CM-5)",
-                          event_id, (int)round, hs_round_status_name(status));
-        goto out;
-    }
-    if ((rc = hs_project(s, ev_row, false, false, NULL, &ev, d)) < 0 ||
-        (rc = hs_read_round_plan(s, ev_row, event_id,
-                                 status == HUB_ROUND_DRAFT ? 0 : round, &ev,
-                                 &plan, d)) < 0 ||
-        (rc = player_rows(s, ev_row, &prow, &n_prow, d)) < 0)
-        goto out;
-    if (status == HUB_ROUND_PUBLISHED && round <= ev.n_rounds) {
-        const struct tny_round *pr = &ev.rounds[round - 1];
-        for (int32_t t = 0; t < pr->n_tables; t++)
-            if (pr->tables[t].has_result) {
-                rc = tny_diag_set(d, TNY_ESTATE,
-                                  "event \"%s\": round %d: table %d has a "
-                                  "result; its pairings stay (CM-5)",
-                                  event_id, (int)round,
-                                  (int)pr->tables[t].number);
-                goto out;
-            }
-    }
-    if (e->kind == EDIT_SWAP) {
-        int32_t a = tny_event_player_index(&ev, e->a);
-        int32_t b = tny_event_player_index(&ev, e->b);
-        if (a < 0 || b < 0) {
-            rc =
-                tny_diag_set(d, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"",
-                             event_id, a < 0 ? e->a : e->b);
-            goto out;
-        }
-        rc = tny_round_plan_swap(&plan, a, b, d);
-        /* Issue 19: the two tables' new pairs get their sides by the
-         * pairing's rule (a swapped rematch plays the other sides). */
-        for (int32_t t = 0; rc == 0 && t < plan.n_tables; t++)
-            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
-                if (plan.tables[t].seats[k] == a ||
-                    plan.tables[t].seats[k] == b) {
-                    rc = tny_round_plan_sides(&ev, &plan, t, d);
-                    break;
-                }
-    } else if (e->kind == EDIT_MOVE) {
-        rc = tny_round_plan_move(&plan, e->from, e->to, d);
-    } else {
-        int32_t p = tny_event_player_index(&ev, e->a);
-        int32_t from = -1;
-        for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
-            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
-                if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
-                    from = plan.tables[t].number;
-        if (from < 0 || from == e->to)
-            goto out; /* not seated at a table, or already there */
-        rc = tny_round_plan_move(&plan, from, e->to, d);
-    }
-    if (rc < 0)
-        goto out;
-    if ((rc = hs_prepare(s, "DELETE FROM tables WHERE round_id = ?", &st, d)) <
-        0)
+    if ((rc = player_rows(s, ev_row, &prow, &n_prow, d)) < 0 ||
+        (rc = hs_prepare(s, "DELETE FROM tables WHERE round_id = ?", &st, d)) <
+            0)
         goto out;
     sqlite3_bind_int64(st, 1, round_row);
-    if ((rc = hs_done(s, st, d)) < 0 ||
-        (rc = hs_insert_tables(s, round_row, &plan, prow, n_prow, d)) < 0)
+    if ((rc = hs_done(s, st, d)) < 0)
         goto out;
+    rc = hs_insert_tables(s, round_row, plan, prow, n_prow, d);
 out:
     hs_finalize(s, st);
-    tny_round_plan_release(&plan);
-    tny_event_release(&ev);
     free(prow);
     return rc;
 }
 
+/* CM-5: the player's fixed table applied to the draft round_row (round
+ * `round`): the table holding the player moves to number `to` (inside the
+ * caller's transaction). */
 static int edit_draft_fix(struct hub_store *s, int64_t ev_row,
                           const char *event_id, const char *player_id,
-                          int32_t table, struct tny_diag *d)
+                          int32_t to, struct tny_diag *d)
 {
-    int64_t row;
-    int32_t number;
-    int rc = draft_row(s, ev_row, &row, &number, d);
+    struct tny_event ev;
+    struct tny_round_plan plan = {0};
+    int64_t round_row;
+    int32_t round;
+    int rc = draft_row(s, ev_row, &round_row, &round, d);
     if (rc == TNY_ENOTFOUND)
         return TNY_OK; /* no draft: the next pairing uses fixed_table */
     if (rc < 0)
         return rc;
-    struct draft_edit e = {.kind = EDIT_FIX, .a = player_id, .to = table};
-    return edit_draft(s, ev_row, event_id, number, &e, d);
+    tny_event_init(&ev);
+    if ((rc = hs_project(s, ev_row, false, false, NULL, &ev, d)) < 0 ||
+        (rc = hs_read_round_plan(s, ev_row, event_id, 0, &ev, &plan, d)) < 0)
+        goto out;
+    int32_t p = tny_event_player_index(&ev, player_id);
+    int32_t from = -1;
+    for (int32_t t = 0; p >= 0 && t < plan.n_tables; t++)
+        for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+            if (!plan.tables[t].is_bye && plan.tables[t].seats[k] == p)
+                from = plan.tables[t].number;
+    if (from < 0 || from == to)
+        goto out; /* not seated at a table, or already there */
+    if ((rc = tny_round_plan_move(&plan, from, to, d)) < 0)
+        goto out;
+    rc = rewrite_tables(s, ev_row, round_row, &plan, d);
+out:
+    tny_round_plan_release(&plan);
+    tny_event_release(&ev);
+    return rc;
 }
 
-static int draft_edit_tx(struct hub_store *store, const char *event_id,
-                         int32_t round, const struct draft_edit *e,
-                         const char *actor, struct tny_diag *diag)
+int hub_store_load_round_plan(struct hub_store *store, const char *event_id,
+                              int32_t round, const struct tny_event *ev,
+                              struct tny_round_plan *out, struct tny_diag *diag)
 {
-    int64_t ev_row;
+    int64_t ev_row, round_row;
+    enum hub_round_status status;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) == 0 &&
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+                           diag)) == 0)
+        rc = hs_read_round_plan(store, ev_row, event_id, round, ev, out, diag);
+    hs_end_read(store);
+    return rc;
+}
+
+int hub_store_save_round_edit(struct hub_store *store, const char *event_id,
+                              int32_t round, const struct tny_round_plan *plan,
+                              const struct hub_round_edit *edit,
+                              const char *actor, struct tny_diag *diag)
+{
+    int64_t ev_row, round_row;
+    enum hub_round_status status;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
         return rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
-        (rc = edit_draft(store, ev_row, event_id, round, e, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+                           diag)) < 0 ||
+        (rc = rewrite_tables(store, ev_row, round_row, plan, diag)) < 0 ||
         (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
         goto out;
-    rc = hs_log(store, actor, event_id,
-                e->kind == EDIT_SWAP ? "draft.swap" : "draft.move",
-                e->kind == EDIT_SWAP
-                    ? json_pack("{s:i, s:s, s:s}", "round", (int)round, "a",
-                                e->a, "b", e->b)
-                    : json_pack("{s:i, s:i, s:i}", "round", (int)round, "from",
-                                (int)e->from, "to", (int)e->to),
-                diag);
+    rc = hs_log(
+        store, actor, event_id, edit->swap ? "draft.swap" : "draft.move",
+        edit->swap ? json_pack("{s:i, s:s, s:s}", "round", (int)round, "a",
+                               edit->a, "b", edit->b)
+                   : json_pack("{s:i, s:i, s:i}", "round", (int)round, "from",
+                               (int)edit->from, "to", (int)edit->to),
+        diag);
 out:
     return hs_finish(store, rc, diag);
-}
-
-int hub_store_draft_swap(struct hub_store *store, const char *event_id,
-                         int32_t round, const char *player_a,
-                         const char *player_b, const char *actor,
-                         struct tny_diag *diag)
-{
-    int rc;
-    if ((rc = hs_check_id("player", player_a, diag)) < 0 ||
-        (rc = hs_check_id("player", player_b, diag)) < 0)
-        return rc;
-    struct draft_edit e = {.kind = EDIT_SWAP, .a = player_a, .b = player_b};
-    return draft_edit_tx(store, event_id, round, &e, actor, diag);
-}
-
-int hub_store_draft_move(struct hub_store *store, const char *event_id,
-                         int32_t round, int32_t from, int32_t to,
-                         const char *actor, struct tny_diag *diag)
-{
-    struct draft_edit e = {.kind = EDIT_MOVE, .from = from, .to = to};
-    return draft_edit_tx(store, event_id, round, &e, actor, diag);
 }
 
 /* Issue 17: the event with its draft checked as hs_validate_event(with
@@ -1344,24 +1271,15 @@ int hub_store_save_draft(struct hub_store *store, const char *event_id,
         return rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_prepare(store,
-                         "SELECT coalesce(max(number), 0), (SELECT status "
-                         "FROM rounds WHERE event_id = ?1 AND number = "
-                         "(SELECT max(number) FROM rounds WHERE event_id = ?1 "
-                         "AND status <> 'draft')) FROM rounds WHERE event_id "
-                         "= ?1 AND status <> 'draft'",
+                         "SELECT coalesce(max(number), 0) FROM rounds WHERE "
+                         "event_id = ? AND status <> 'draft'",
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
     if ((rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
+    /* Pairing after a closed round only (CM-5) is the service's rule. */
     int32_t last = sqlite3_column_int(st, 0);
-    const char *last_status = (const char *)sqlite3_column_text(st, 1);
-    if (last > 0 && (!last_status || strcmp(last_status, "closed") != 0)) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d is not closed yet", event_id,
-                          (int)last);
-        goto out;
-    }
     if (plan->round != last + 1) {
         rc = tny_diag_set(diag, TNY_EINVAL,
                           "event \"%s\": the plan is for round %d, the next "
@@ -1388,12 +1306,34 @@ int hub_store_save_draft(struct hub_store *store, const char *event_id,
         rc = TNY_ENOMEM;
         goto out;
     }
+    /* Issue 17: one pass over the event's players, whose rows are in
+     * entry order, the engine's; a player found elsewhere (none should
+     * be) is looked up by id below. */
+    if ((rc = hs_prepare(store,
+                         "SELECT id, pid FROM players WHERE event_id = ? "
+                         "ORDER BY id",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    for (int32_t i = 0;; i++) {
+        if ((rc = hs_row(store, st, &row, diag)) < 0)
+            goto out;
+        if (!row || i >= ev->n_players)
+            break;
+        const char *pid = (const char *)sqlite3_column_text(st, 1);
+        if (pid && strcmp(pid, ev->players[i].id) == 0)
+            map[i] = sqlite3_column_int64(st, 0);
+    }
+    hs_finalize(store, st);
+    st = NULL;
     if ((rc = hs_prepare(store,
                          "SELECT id FROM players WHERE event_id = ? AND pid = "
                          "?",
                          &st, diag)) < 0)
         goto out;
     for (int32_t i = 0; i < ev->n_players; i++) {
+        if (map[i])
+            continue;
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, ev_row);
         sqlite3_bind_text(st, 2, ev->players[i].id, -1, SQLITE_STATIC);
@@ -1812,6 +1752,23 @@ int hub_store_devices_presence(struct hub_store *store, int32_t n,
     return hs_finish(store, rc, diag);
 }
 
+/* A device from a row of DEVICE_COLUMNS. */
+#define DEVICE_COLUMNS                                                         \
+    "SELECT d.id, e.name, d.table_number, d.presence, d.last_seen_ms FROM "    \
+    "devices d LEFT JOIN events e ON e.id = d.event_id"
+static void device_from_row(sqlite3_stmt *st, struct hub_device_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    hs_col_copy(st, 0, out->id, sizeof(out->id));
+    hs_col_copy(st, 1, out->event, sizeof(out->event));
+    out->table = sqlite3_column_int(st, 2);
+    const char *p = (const char *)sqlite3_column_text(st, 3);
+    for (int i = 0; i < 3; i++)
+        if (p && strcmp(p, presence_names[i]) == 0)
+            out->presence = (enum hub_presence)i;
+    out->last_seen_ms = sqlite3_column_int64(st, 4);
+}
+
 int hub_store_get_device(struct hub_store *store, const char *device_id,
                          struct hub_device_info *out, struct tny_diag *diag)
 {
@@ -1820,11 +1777,8 @@ int hub_store_get_device(struct hub_store *store, const char *device_id,
     int rc;
     memset(out, 0, sizeof(*out));
     if ((rc = hs_check_id("device", device_id, diag)) < 0 ||
-        (rc = hs_prepare(store,
-                         "SELECT d.id, e.name, d.table_number, d.presence, "
-                         "d.last_seen_ms FROM devices d LEFT JOIN events e ON "
-                         "e.id = d.event_id WHERE d.id = ?",
-                         &st, diag)) < 0)
+        (rc = hs_prepare(store, DEVICE_COLUMNS " WHERE d.id = ?", &st, diag)) <
+            0)
         goto out;
     sqlite3_bind_text(st, 1, device_id, -1, SQLITE_STATIC);
     if ((rc = hs_row(store, st, &row, diag)) < 0)
@@ -1834,17 +1788,45 @@ int hub_store_get_device(struct hub_store *store, const char *device_id,
                           device_id);
         goto out;
     }
-    hs_col_copy(st, 0, out->id, sizeof(out->id));
-    hs_col_copy(st, 1, out->event, sizeof(out->event));
-    out->table = sqlite3_column_int(st, 2);
-    const char *p = (const char *)sqlite3_column_text(st, 3);
-    for (int i = 0; i < 3; i++)
-        if (p && strcmp(p, presence_names[i]) == 0)
-            out->presence = (enum hub_presence)i;
-    out->last_seen_ms = sqlite3_column_int64(st, 4);
+    device_from_row(st, out);
 out:
     hs_finalize(store, st);
     return rc;
+}
+
+int hub_store_list_devices(struct hub_store *store,
+                           struct hub_device_info **out, int32_t *n,
+                           struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    struct hub_device_info *v = NULL;
+    int32_t count = 0, cap = 0;
+    bool row = true;
+    int rc;
+    *out = NULL;
+    *n = 0;
+    /* rowid: the order of registration (rows are never deleted). */
+    if ((rc = hs_prepare(store, DEVICE_COLUMNS " ORDER BY d.rowid", &st,
+                         diag)) < 0)
+        goto out;
+    while ((rc = hs_row(store, st, &row, diag)) == 0 && row) {
+        struct hub_device_info *g = hs_grow(v, count, &cap, sizeof(*v), 16);
+        if (!g) {
+            rc = tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+            goto out;
+        }
+        v = g;
+        device_from_row(st, &v[count++]);
+    }
+out:
+    hs_finalize(store, st);
+    if (rc < 0) {
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *n = count;
+    return TNY_OK;
 }
 
 /* ---- clocks ------------------------------------------------------------ */
@@ -2110,6 +2092,7 @@ int hub_store_draft_start(struct hub_store *store, const char *event_id,
                           int32_t round, int32_t table, int64_t start_delay_ms,
                           const char *actor, struct tny_diag *diag)
 {
+    sqlite3_stmt *st = NULL;
     int64_t ev_row, round_row, table_row;
     enum hub_round_status status = HUB_ROUND_DRAFT;
     int rc;
@@ -2125,19 +2108,66 @@ int hub_store_draft_start(struct hub_store *store, const char *event_id,
         (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
                            diag)) < 0 ||
         (rc = hs_table_row(store, round_row, event_id, round, table, &table_row,
-                           diag)) < 0)
+                           diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "INSERT OR REPLACE INTO draft_starts (round_id, "
+                         "table_number, start_delay_ms) VALUES (?, ?, ?)",
+                         &st, diag)) < 0)
         goto out;
-    if (status != HUB_ROUND_PUBLISHED && status != HUB_ROUND_STARTED) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "draft start: round %d of %s is not in play",
-                          (int)round, event_id);
+    sqlite3_bind_int64(st, 1, round_row);
+    sqlite3_bind_int(st, 2, table);
+    sqlite3_bind_int64(st, 3, start_delay_ms);
+    if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
-    }
     rc = hs_log(store, actor, event_id, "clock.draft_start",
                 json_pack("{s:i, s:i, s:I}", "round", (int)round, "table",
                           (int)table, "start_delay_ms",
                           (json_int_t)start_delay_ms),
                 diag);
 out:
+    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
+}
+
+int hub_store_draft_starts(struct hub_store *store, const char *event_id,
+                           struct hub_draft_start **out, int32_t *n,
+                           struct tny_diag *diag)
+{
+    sqlite3_stmt *st = NULL;
+    struct hub_draft_start *v = NULL;
+    int32_t count = 0, cap = 0;
+    int64_t ev_row;
+    bool row = true;
+    int rc;
+    *out = NULL;
+    *n = 0;
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_prepare(store,
+                         "SELECT r.number, d.table_number, d.start_delay_ms "
+                         "FROM draft_starts d JOIN rounds r ON r.id = "
+                         "d.round_id WHERE r.event_id = ? ORDER BY r.number, "
+                         "d.table_number",
+                         &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, ev_row);
+    while ((rc = hs_row(store, st, &row, diag)) == 0 && row) {
+        struct hub_draft_start *g = hs_grow(v, count, &cap, sizeof(*v), 8);
+        if (!g) {
+            rc = tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+            goto out;
+        }
+        v = g;
+        v[count++] = (struct hub_draft_start){sqlite3_column_int(st, 0),
+                                              sqlite3_column_int(st, 1),
+                                              sqlite3_column_int64(st, 2)};
+    }
+out:
+    hs_finalize(store, st);
+    if (rc < 0) {
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *n = count;
+    return TNY_OK;
 }

@@ -60,10 +60,10 @@ struct hub_store {
 /* ---- store_sql.c --------------------------------------------------------- */
 
 /* Maps an SQLite result code to an engine rc and says what failed:
- * "store: WHAT: sqlite message".  SQLITE_NOMEM -> TNY_ENOMEM, everything
- * else (full, read-only, I/O, busy, corrupt, constraint) -> TNY_ESTATE.
- * A fault of the storage (full, read-only, I/O, cannot open, corrupt)
- * also sets the store's write fault (hub_store_write_fault). */
+ * "store: WHAT: sqlite message".  SQLITE_NOMEM -> TNY_ENOMEM; a fault of
+ * the storage (full, read-only, I/O, cannot open, corrupt, permission)
+ * -> TNY_ESTORE, which also keeps its reason for hub_store_write_fault;
+ * anything else (busy, constraint, misuse) -> TNY_ESTATE. */
 int hs_sqlite_error(struct hub_store *s, int src, const char *what,
                     struct tny_diag *d);
 

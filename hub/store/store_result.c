@@ -304,10 +304,11 @@ static int record_item(struct hub_store *store, const struct hub_submission *q,
         return rc;
     }
     rc = record_one(store, q, out, &inner);
-    if (rc == 0)
-        return hs_run(store, "RELEASE submit_item", diag) < 0
-                   ? (*fatal = true, TNY_ESTATE)
-                   : TNY_OK;
+    if (rc == 0) {
+        if ((rc = hs_run(store, "RELEASE submit_item", diag)) < 0)
+            *fatal = true;
+        return rc;
+    }
     memset(out, 0, sizeof(*out));
     out->rc = rc;
     snprintf(out->reason_text, sizeof(out->reason_text), "%s",

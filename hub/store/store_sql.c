@@ -48,9 +48,11 @@ static void note_fault(struct hub_store *s, int src, const char *msg)
 int hs_sqlite_error(struct hub_store *s, int src, const char *what,
                     struct tny_diag *d)
 {
-    int rc = (src & 0xff) == SQLITE_NOMEM ? TNY_ENOMEM : TNY_ESTATE;
+    int rc = (src & 0xff) == SQLITE_NOMEM ? TNY_ENOMEM
+             : is_storage_fault(src)      ? TNY_ESTORE
+                                          : TNY_ESTATE;
     const char *msg = s && s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(src);
-    if (s && is_storage_fault(src))
+    if (s && rc == TNY_ESTORE)
         note_fault(s, src, msg);
     return tny_diag_set(d, rc, "store: %s: %s", what, msg);
 }
@@ -177,7 +179,7 @@ int hs_begin(struct hub_store *s, struct tny_diag *d)
          * write may run on its own in autocommit mode: the batch fails. */
         if (sqlite3_get_autocommit(s->db) || s->batch_lost) {
             s->batch_lost = true;
-            return tny_diag_set(d, TNY_ESTATE,
+            return tny_diag_set(d, TNY_ESTORE,
                                 "store: the command's transaction was "
                                 "rolled back by the database");
         }
@@ -195,7 +197,7 @@ int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
         if (sqlite3_get_autocommit(s->db)) {
             s->batch_lost = true;
             return rc < 0 ? rc
-                          : tny_diag_set(d, TNY_ESTATE,
+                          : tny_diag_set(d, TNY_ESTORE,
                                          "store: the command's transaction "
                                          "was rolled back by the database");
         }

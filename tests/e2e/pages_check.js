@@ -252,6 +252,25 @@ async function langSelftest() {
     I.setLanguage('en');
     check(P.sortName('\u5c71\u7530 \u592a\u90ce', 'surname').text === '\u5c71\u7530 \u592a\u90ce' &&
           P.sortName('L\u0151rincz \u00c1rp\u00e1d', 'surname').text === '\u00c1rp\u00e1d, L\u0151rincz', 'CJK family first, else the last word');
+    /* The one table of names the printouts' list is checked against too
+     * (tests/hub/family_names.tsv, tests/hub/test_names.c): the hall
+     * shows each name as the PDF does, and sorts by its family name. */
+    const tsv = path.join(__dirname, '..', 'hub', 'family_names.tsv');
+    let rows = 0;
+    fs.readFileSync(tsv, 'utf8').split('\n').forEach((l) => {
+        if (!l || l[0] === '#')
+            return;
+        const c = l.split('\t');
+        I.setLanguage(c[0]);
+        const sn = P.sortName(c[1], 'surname');
+        const want = (P.fold(c[2] || c[3]) + (c[2] ? '\u0001' + P.fold(c[3]) : ''));
+        check(sn.text === c[4] && sn.key === want,
+              'family_names.tsv ' + c[0] + ' "' + c[1] + '": shown "' + sn.text + '", key "' + sn.key +
+              '"; the table says "' + c[4] + '", key "' + want + '"');
+        rows++;
+    });
+    I.setLanguage('en');
+    check(rows >= 20, 'family_names.tsv: ' + rows + ' names');
     console.log('pages in ' + langs.join(', ') + ': no English word of the catalogue on any page, plural forms, ' +
                 'decimal comma, the language\'s alphabetical order; lang= > choice > event > browser > en');
 }

@@ -30,8 +30,9 @@
 # result (deploy/test.sh installs all three).
 #
 # usage: bash test_play_codes.sh SOURCE_DIR BUILD_DIR
-source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+# before lib.sh, whose watchdog default (120 s) it would otherwise keep
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
 skip() {
     echo "SKIP: $E2E_NAME: $*"

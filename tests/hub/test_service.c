@@ -50,6 +50,15 @@ struct fx {
     struct hub_outbox ob; /* the last call's output */
 };
 
+/* The service's options as the hub's defaults, with the model compared
+ * with a fresh load after every command and batch (issue 17,
+ * model_check.h): on for every service of this file. */
+static void test_options(struct hub_service_options *o)
+{
+    hub_service_options_init(o);
+    o->model_check = true;
+}
+
 static uint64_t fixed_seed(void *arg)
 {
     (void)arg;
@@ -60,7 +69,7 @@ static void fx_open_service(struct fx *f)
 {
     struct tny_diag diag = {{0}};
     struct hub_service_options o;
-    hub_service_options_init(&o);
+    test_options(&o);
     o.draw_seed = fixed_seed;
     OK(hub_service_new(f->store, &o, &f->svc, &diag));
 }
@@ -1226,7 +1235,8 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
                           &diag));
         int hits = faultvfs_hits();
         faultvfs_set(faults[k]);
-        assert_true(handle(f, topic, buf, len) < 0);
+        /* Issue 18: the storage's own code, not a refusal's. */
+        assert_int_equal(handle(f, topic, buf, len), TNY_ESTORE);
         faultvfs_set(FAULTVFS_NONE);
         free(buf);
         assert_true(faultvfs_hits() > hits); /* the fault was met */
@@ -1237,15 +1247,25 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
         submit(f, dev, &s, &ack);
         assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
     }
-    /* A console command on a full disk: refused with the reason. */
+    /* A console command on a full disk: refused with the reason, the
+     * storage's code in the reply and in the outbox for the loop's
+     * alarm (issue 18). */
     req_init(f, &q, TNY_WIRE_CMD_REGISTER_PLAYER);
     snprintf(q.player.id, sizeof(q.player.id), "late1");
     snprintf(q.player.name, sizeof(q.player.name), "Late Comer");
     faultvfs_set(FAULTVFS_FULL);
-    must_fail(f, &q, "full");
+    assert_int_equal(must_fail(f, &q, "full"), TNY_ESTORE);
+    assert_int_equal(f->ob.store_rc, TNY_ESTORE);
     faultvfs_set(FAULTVFS_NONE);
     renew(f, &q);
     free(must(f, &q));
+    assert_int_equal(f->ob.store_rc, 0);
+    /* A refused command (a round with tables still without a result
+     * cannot be closed, CM-6) is a refusal, never the storage's. */
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    assert_int_equal(must_fail(f, &q, "table"), TNY_ESTATE);
+    assert_int_equal(f->ob.store_rc, 0);
     OK(hub_store_check(f->store, &diag));
     fx_free(f);
     faultvfs_uninstall();
@@ -1421,7 +1441,8 @@ static void test_AG_14_each_table_starts_with_its_draft(void **state)
     assert_true(assignment(f, "table-002", &a));
     assert_int_equal(a.clock.deadline_ms, t2 + len);
 
-    /* A restart: both starts are replayed from the log. */
+    /* A restart: both starts are read back (issue 18: from the store's
+     * table of them, not the log). */
     hub_service_free(f->svc);
     fx_open_service(f);
     hub_outbox_release(&f->ob);
@@ -1780,6 +1801,50 @@ static void test_CM_6_feed_after_a_result_sends_what_changed(void **state)
     fx_free(f);
 }
 
+/* Issue 17 item 2: a result that names no army (GT-1: a winner) changes
+ * its table's documents, its players' and the tables document, not the
+ * round's pairings: they are not written again. */
+static void test_feed_result_leaves_pairings_alone(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a;
+    struct tny_wire_request q;
+    round_one(f, NULL, "got-lcg2", NULL, 0,
+              "id,name\ng1,Ann\ng2,Bob\ng3,Cid\ng4,Dan\n");
+    assert_true(assignment(f, "table-001", &a));
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    const struct hub_msg *pm = NULL;
+    for (int32_t i = 0; i < f->ob.n && !pm; i++)
+        if (strstr(f->ob.msgs[i].topic, "/feed/") &&
+            strstr(f->ob.msgs[i].topic, "/pairings"))
+            pm = &f->ob.msgs[i];
+    assert_non_null(pm); /* the round's pairings, once */
+    hub_outbox_release(&f->ob);
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = a.table;
+    q.result.game = TNY_GAME_GOT_LCG2;
+    snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+             a.seats[1].player_id);
+    free(must(f, &q));
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    int32_t n_table = 0;
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        const char *t = f->ob.msgs[i].topic;
+        if (!strstr(t, "/feed/"))
+            continue;
+        if (strstr(t, "/pairings"))
+            fail_msg("%s written again after a result without armies", t);
+        n_table += strstr(t, "/table/") != NULL;
+    }
+    assert_int_equal(n_table, 1);
+    fx_free(f);
+}
+
 /* Issue 23: presence is coalesced.  A flood of presence messages (here
  * 200 from one device, alternating online and offline) is kept in memory
  * (the console's device list shows the latest at once) and written by
@@ -1865,7 +1930,7 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     assert_int_equal(ack.status, TNY_WIRE_ACK_PENDING_CONFIRMATION);
 
     OK(hub_store_open(f->path, &store2, &diag));
-    hub_service_options_init(&o);
+    test_options(&o);
     OK(hub_service_new(store2, &o, &builder, &diag));
     assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
     assert_int_equal(rc, 0);
@@ -2112,7 +2177,7 @@ static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
      * same. */
     struct hub_service *again = NULL;
     struct hub_service_options o;
-    hub_service_options_init(&o);
+    test_options(&o);
     o.draw_seed = fixed_seed;
     OK(hub_service_new(f->store, &o, &again, &diag));
     char *ret2 = retained_dump(again, at, true);
@@ -2604,7 +2669,7 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     struct hub_service *during = NULL;
     struct hub_service_options od;
     struct hub_outbox obd;
-    hub_service_options_init(&od);
+    test_options(&od);
     OK(hub_service_new(f->store, &od, &during, &diag));
     hub_outbox_init(&obd);
     OK(hub_service_republish(during, f->now, &obd, &diag));
@@ -2626,7 +2691,7 @@ static void test_issue22_table_pause_and_extension_taken_back(void **state)
     struct hub_service *again = NULL;
     struct hub_service_options o;
     struct hub_outbox ob;
-    hub_service_options_init(&o);
+    test_options(&o);
     OK(hub_service_new(f->store, &o, &again, &diag));
     hub_outbox_init(&ob);
     OK(hub_service_republish(again, f->now, &ob, &diag));
@@ -2979,7 +3044,8 @@ static void test_issue20_codes(void **state)
                         code);
     assert_string_equal(json_string_value(json_object_get(client, "password")),
                         code);
-    /* Written: exactly its result, presence and time request. */
+    /* Written: exactly its result, presence, time request and the
+     * table's draft (the pages of one code share it). */
     size_t i, sends = 0;
     json_t *acl;
     json_array_foreach (json_object_get(role, "acls"), i, acl) {
@@ -2992,7 +3058,8 @@ static void test_issue20_codes(void **state)
             assert_true(strcmp(topic, "tourney/v1/device/web-1/result") == 0 ||
                         strcmp(topic, "tourney/v1/device/web-1/presence") ==
                             0 ||
-                        strcmp(topic, "tourney/v1/time/web-1/req") == 0);
+                        strcmp(topic, "tourney/v1/time/web-1/req") == 0 ||
+                        strcmp(topic, "tourney/v1/device/web-1/draft") == 0);
         } else if (strcmp(type, "publishClientReceive") == 0) {
             /* its own device topics, the hub state, the clocks */
             assert_true(strstr(topic, "/web-1/") ||
@@ -3000,7 +3067,7 @@ static void test_issue20_codes(void **state)
                         strcmp(topic, "tourney/v1/event/+/clock") == 0);
         }
     }
-    assert_int_equal(sends, 3);
+    assert_int_equal(sends, 4);
     json_decref(j);
     assert_int_equal(device_table(f, "web-1"), 3);
 
@@ -3063,7 +3130,7 @@ static void test_issue20_codes(void **state)
     /* A hub without a table-page listener refuses to issue codes. */
     struct hub_service_options o;
     hub_service_free(f->svc);
-    hub_service_options_init(&o);
+    test_options(&o);
     o.codes = false;
     OK(hub_service_new(f->store, &o, &f->svc, &diag));
     req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
@@ -3144,6 +3211,69 @@ static void test_issue17_console_changes_the_model_in_place(void **state)
     fx_free(f);
 }
 
+/* Issue 17 item 3: closing the round sends every table its assignment in
+ * one pass (the event's part built once, the round's results read in one
+ * query): each table shows the organiser's result where it is the counted
+ * one (entered, or a CM-6 override of the device's), and none where the
+ * device's result counts. */
+static void
+test_issue17_close_shows_each_table_the_organisers_result(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4], b;
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    setup_event(f);
+    int32_t round = pair_publish(f, a);
+    /* table-001 and table-003: their devices' results. */
+    nh_submission(&a[0], "table-001", "k1", 0, 3, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    nh_submission(&a[2], "table-003", "k3", 0, 4, &s);
+    submit(f, "table-003", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    /* table-002 and table-004 entered by the organiser, table-003's
+     * overridden. */
+    const int idx[] = {1, 2, 3};
+    const int hq[] = {5, 6, 7};
+    for (int k = 0; k < 3; k++) {
+        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+        q.round = round;
+        q.table = a[idx[k]].table;
+        nh_submission(&a[idx[k]], "table-001", "x", 1, hq[k], &s);
+        q.result = s.result;
+        if (idx[k] == 2) {
+            q.override = true;
+            snprintf(q.reason, sizeof(q.reason), "judge ruling");
+        }
+        free(must(f, &q));
+    }
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = round;
+    free(must(f, &q));
+    for (int i = 0; i < 4; i++) {
+        char dev[16], want[64];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &b));
+        assert_int_equal(b.table, a[i].table);
+        assert_int_equal(b.n_seats, a[i].n_seats);
+        if (i == 0) {
+            assert_string_equal(b.organiser_result, "");
+            assert_string_equal(b.organiser_result_by, "");
+            continue;
+        }
+        snprintf(want, sizeof(want), "{\"winner\":\"%s\",\"hq_diff\":%d,",
+                 a[i].seats[1].player_id, hq[i - 1]);
+        if (strncmp(b.organiser_result, want, strlen(want)) != 0)
+            fail_msg("%s: organiser_result %s, expected %s...", dev,
+                     b.organiser_result, want);
+        assert_string_equal(b.organiser_result_by, "organiser:" CON);
+    }
+    fx_free(f);
+}
+
 /* Issue 17: a random console session over one game (seeded: the same
  * sequence each run).  Commands drawn with valid and invalid arguments,
  * so that many are refused; TNY_MODEL_CHECK (on in this file) compares
@@ -3189,7 +3319,8 @@ static void random_session(const char *preset, const char *options,
         TNY_WIRE_CMD_PENALTY,           TNY_WIRE_CMD_SWAP_PLAYERS,
         TNY_WIRE_CMD_DISCARD_DRAFT,     TNY_WIRE_CMD_UNPUBLISH_ROUND,
         TNY_WIRE_CMD_REOPEN_ROUND,      TNY_WIRE_CMD_GET_STANDINGS,
-        TNY_WIRE_CMD_CLOCK_DRAFT,
+        TNY_WIRE_CMD_CLOCK_DRAFT,       TNY_WIRE_CMD_MOVE_TABLE,
+        TNY_WIRE_CMD_FIX_TABLE,
     };
     for (int step = 0; step < steps; step++) {
         struct tny_event ev;
@@ -3212,6 +3343,7 @@ static void random_session(const char *preset, const char *options,
                                                       : cur;
         if (draft > cur && (cmd == TNY_WIRE_CMD_PUBLISH_ROUND ||
                             cmd == TNY_WIRE_CMD_SWAP_PLAYERS ||
+                            cmd == TNY_WIRE_CMD_MOVE_TABLE ||
                             cmd == TNY_WIRE_CMD_DISCARD_DRAFT))
             q.round = draft;
         if (odd)
@@ -3252,6 +3384,7 @@ static void random_session(const char *preset, const char *options,
             q.table = tb.number;
             q.override = tny_rng_below(&rng, 2) == 0;
         }
+        q.to_table = (int32_t)tny_rng_below(&rng, 6);
         q.points_units = TNY_POINT_SCALE;
         q.confirm = true;
         char *before = NULL, *after = NULL;
@@ -3359,7 +3492,8 @@ static void test_issue17_failed_commit_reads_the_model_back(void **state)
         uint64_t loads = st.model_loads;
         int hits = faultvfs_hits();
         faultvfs_set(FAULTVFS_FSYNC);
-        must_fail(f, &q, "nothing was changed");
+        assert_int_equal(must_fail(f, &q, "nothing was changed"), TNY_ESTORE);
+        assert_int_equal(f->ob.store_rc, TNY_ESTORE);
         faultvfs_set(FAULTVFS_NONE);
         assert_true(faultvfs_hits() > hits);
         hub_service_stats_get(f->svc, &st);
@@ -3383,7 +3517,6 @@ int main(void)
     /* Issue 17: every command and result batch is followed by a comparison
      * of the service's model with a fresh load from the store (aborts on a
      * difference). */
-    setenv("TNY_MODEL_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_CM_6_nh_event_through_the_service),
         cmocka_unit_test(test_CM_5_console_errors),
@@ -3404,6 +3537,8 @@ int main(void)
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
+        cmocka_unit_test(
+            test_issue17_close_shows_each_table_the_organisers_result),
         cmocka_unit_test(test_issue17_failed_commit_reads_the_model_back),
         cmocka_unit_test(test_issue17_random_console_sessions_keep_the_model),
         cmocka_unit_test(test_issue22_results_that_contradict_themselves),
@@ -3411,6 +3546,7 @@ int main(void)
         cmocka_unit_test(test_CM_presence_coalesced),
         cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
         cmocka_unit_test(test_CM_6_feed_after_a_result_sends_what_changed),
+        cmocka_unit_test(test_feed_result_leaves_pairings_alone),
         cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

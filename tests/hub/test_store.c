@@ -774,11 +774,19 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
     OK(tny_pair_next(&ev, &plan, &diag));
     OK(hub_store_save_draft(s, "tx", &ev, &plan, "hub", &diag));
     int32_t a = plan.tables[0].seats[0], b = plan.tables[1].seats[1];
-    OK(hub_store_draft_swap(s, "tx", 1, ev.players[a].id, ev.players[b].id,
-                            "organiser:anna", &diag));
+    /* Issue 18: the service decides and edits (the engine's swap and
+     * move); the store keeps the edited tables and logs the edit. */
+    struct hub_round_edit sw = {
+        .swap = true, .a = ev.players[a].id, .b = ev.players[b].id};
+    struct hub_round_edit mv = {.from = 1, .to = 7};
     OK(tny_round_plan_swap(&plan, a, b, &diag));
-    OK(hub_store_draft_move(s, "tx", 1, 1, 7, "organiser:anna", &diag));
+    OK(hub_store_save_round_edit(s, "tx", 1, &plan, &sw, "organiser:anna",
+                                 &diag));
     OK(tny_round_plan_move(&plan, 1, 7, &diag));
+    OK(hub_store_save_round_edit(s, "tx", 1, &plan, &mv, "organiser:anna",
+                                 &diag));
+    assert_int_equal(count_log(s, "tx", "draft.swap"), 1);
+    assert_int_equal(count_log(s, "tx", "draft.move"), 1);
     int32_t fixed = plan.tables[1].seats[0];
     OK(hub_store_fix_player_table(s, "tx", ev.players[fixed].id, 12,
                                   "organiser:anna", &diag));
@@ -820,16 +828,28 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
                      TNY_ESTATE);
     OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_PUBLISHED,
                                   "organiser:anna", &diag));
-    /* CM-5: published, the clock not started: still editable (and back);
-     * once started, refused. */
-    OK(hub_store_draft_move(s, "tx", 1, 7, 1, "organiser:anna", &diag));
-    OK(hub_store_draft_move(s, "tx", 1, 1, 7, "organiser:anna", &diag));
+    /* A published round's plan reads back as it was stored, and an edit
+     * of it (the service decides when one is allowed: CM-5,
+     * test_service) is kept (and back). */
+    {
+        struct tny_round_plan pub;
+        struct hub_round_edit there = {.from = 7, .to = 1};
+        struct hub_round_edit back_again = {.from = 1, .to = 7};
+        OK(hub_store_load_round_plan(s, "tx", 1, &ev, &pub, &diag));
+        assert_int_equal(pub.n_tables, plan.n_tables);
+        OK(tny_round_plan_move(&pub, 7, 1, &diag));
+        OK(hub_store_save_round_edit(s, "tx", 1, &pub, &there, "organiser:anna",
+                                     &diag));
+        OK(tny_round_plan_move(&pub, 1, 7, &diag));
+        OK(hub_store_save_round_edit(s, "tx", 1, &pub, &back_again,
+                                     "organiser:anna", &diag));
+        tny_round_plan_release(&pub);
+        assert_int_equal(
+            hub_store_load_round_plan(s, "tx", 9, &ev, &pub, &diag),
+            TNY_ENOTFOUND);
+    }
     OK(hub_store_set_round_status(s, "tx", 1, HUB_ROUND_STARTED,
                                   "organiser:anna", &diag));
-    assert_int_equal(
-        hub_store_draft_move(s, "tx", 1, 7, 1, "organiser:anna", &diag),
-        TNY_ESTATE);
-    assert_non_null(strstr(diag.msg, "until the round's clock starts"));
     /* The store keeps a round's tables in number order (CM-9), byes
      * last, whatever order the moves left the plan in. */
     qsort(plan.tables, (size_t)plan.n_tables, sizeof(plan.tables[0]),
@@ -902,17 +922,48 @@ static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
     OK(hub_store_extend_table(s, "tx", 1, 7, 30000, "organiser:anna", &total,
                               &diag));
     assert_int_equal(total, 90000);
-    /* AG-14: a draft start for a closed round is refused by name, as is a
-     * negative delay; neither writes the log. */
-    assert_int_equal(
-        hub_store_draft_start(s, "tx", 1, 7, 1000, "device:pi-01", &diag),
-        TNY_ESTATE);
-    assert_non_null(strstr(diag.msg, "round 1 of tx is not in play"));
+    /* AG-14: a negative delay is refused and writes nothing; whether the
+     * round is in play is the service's rule (issue 18), the store
+     * records what it is given, in its own table: read back without the
+     * log, the table's later start replacing the earlier one. */
     assert_int_equal(
         hub_store_draft_start(s, "tx", 1, 7, -5, "device:pi-01", &diag),
         TNY_EINVAL);
     assert_non_null(strstr(diag.msg, "delay -5 ms out of range"));
     assert_int_equal(count_log(s, NULL, "clock.draft_start"), 0);
+    struct hub_draft_start *ds = NULL;
+    int32_t n_ds = 0;
+    OK(hub_store_draft_starts(s, "tx", &ds, &n_ds, &diag));
+    assert_int_equal(n_ds, 0);
+    free(ds);
+    OK(hub_store_draft_start(s, "tx", 1, 7, 1000, "device:pi-01", &diag));
+    OK(hub_store_draft_start(s, "tx", 1, 3, 2500, "device:pi-01", &diag));
+    OK(hub_store_draft_start(s, "tx", 1, 7, 1200, "organiser:anna", &diag));
+    assert_int_equal(
+        hub_store_draft_start(s, "tx", 1, 99, 1000, "device:pi-01", &diag),
+        TNY_ENOTFOUND);
+    OK(hub_store_draft_starts(s, "tx", &ds, &n_ds, &diag));
+    assert_int_equal(n_ds, 2);
+    assert_int_equal(ds[0].round, 1);
+    assert_int_equal(ds[0].table, 3);
+    assert_int_equal(ds[0].start_delay_ms, 2500);
+    assert_int_equal(ds[1].table, 7);
+    assert_int_equal(ds[1].start_delay_ms, 1200);
+    free(ds);
+    assert_int_equal(count_log(s, NULL, "clock.draft_start"), 3);
+    /* Issue 18: the devices, listed from their table in the order of
+     * registration. */
+    struct hub_device_info *devs = NULL;
+    int32_t n_devs = 0;
+    OK(hub_store_list_devices(s, &devs, &n_devs, &diag));
+    assert_int_equal(n_devs, 2);
+    assert_string_equal(devs[0].id, "pi-01");
+    assert_string_equal(devs[0].event, "tx");
+    assert_int_equal(devs[0].table, 3);
+    assert_int_equal(devs[0].presence, HUB_PRESENCE_ONLINE);
+    assert_string_equal(devs[1].id, "pi-02");
+    assert_string_equal(devs[1].event, "");
+    free(devs);
     OK(hub_store_set_event_status(s, "tx", HUB_EVENT_FINISHED, "organiser:anna",
                                   &diag));
     struct hub_event_info *list;
@@ -1194,7 +1245,8 @@ static void set_user_version(const char *path, uint32_t v)
 /* Counters never go down and survive a reopen; a version 1 database (no
  * counters table) is migrated to version 2 with its data kept. */
 /* NH-11: a knockout declaration is stored, checked (3 armies of the
- * player's for a top 4), exported, and refused once the knockout began. */
+ * player's for a top 4) and exported; when it may be made is the
+ * service's rule (test_service). */
 static void test_NH_11_declare_armies(void **state)
 {
     (void)state;
@@ -1218,17 +1270,17 @@ static void test_NH_11_declare_armies(void **state)
         OK(hub_store_put_player(s, "nh", p, strlen(p), "organiser:anna",
                                 &diag));
     }
-    assert_int_equal(hub_store_declare_armies(s, "nh", "p1",
-                                              "[\"Borgo\", \"Moloch\"]",
+    static const char *const two[] = {"Borgo", "Moloch"};
+    static const char *const three[] = {"Borgo", "Moloch", "Vegas"};
+    assert_int_equal(hub_store_declare_armies(s, "nh", "p1", two, 2,
                                               "organiser:anna", &diag),
                      TNY_EINVAL);
     assert_non_null(strstr(diag.msg, "expected 3 armies"));
-    assert_int_equal(hub_store_declare_armies(s, "nh", "p1", "\"Borgo\"",
+    assert_int_equal(hub_store_declare_armies(s, "nh", "nobody", three, 3,
                                               "organiser:anna", &diag),
-                     TNY_EINVAL);
-    OK(hub_store_declare_armies(s, "nh", "p1",
-                                "[\"Borgo\", \"Moloch\", \"Vegas\"]",
-                                "organiser:anna", &diag));
+                     TNY_ENOTFOUND);
+    OK(hub_store_declare_armies(s, "nh", "p1", three, 3, "organiser:anna",
+                                &diag));
     OK(hub_store_load_event(s, "nh", &ev, &diag));
     assert_int_equal(ev.players[0].n_ko_armies, 3);
     assert_string_equal(ev.format.armies[ev.players[0].ko_armies[2]], "Vegas");
@@ -1239,6 +1291,66 @@ static void test_NH_11_declare_armies(void **state)
     assert_non_null(strstr(json, "\"knockout_armies\""));
     free(json);
     hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
+/* Issue 18: a database of schema 6 (draft starts only in the log, as the
+ * hubs before kept them) opens, migrates to 7, and its draft starts are
+ * in their table, the last of a table counting. */
+static void test_store_migration_6_to_7_draft_starts(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    struct hub_store *s;
+    sqlite3 *raw = NULL;
+    int32_t version;
+    tmpdb_make(&db);
+    s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("catan", "{}", 8, 2);
+    OK(hub_store_create_event(s, "ag", text, strlen(text), "organiser:anna",
+                              &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &ev, &diag));
+    free(text);
+    next_round(s, "ag", &ev);
+    hub_store_close(s);
+    /* Schema 6 as an older hub wrote it: no draft_starts table, the
+     * starts in the log only (the log is append-only: insert). */
+    assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(raw,
+                     "DROP TABLE draft_starts;"
+                     "INSERT INTO log (time_ms, actor, event_name, kind, "
+                     "detail) VALUES "
+                     "(1, 'device:t1', 'ag', 'clock.draft_start', "
+                     "'{\"round\": 1, \"table\": 2, \"start_delay_ms\": 900}'),"
+                     "(2, 'device:t1', 'ag', 'clock.draft_start', "
+                     "'{\"round\": 1, \"table\": 1, \"start_delay_ms\": 40}'),"
+                     "(3, 'organiser:a', 'ag', 'clock.draft_start', "
+                     "'{\"round\": 1, \"table\": 2, \"start_delay_ms\": 700}'),"
+                     "(4, 'device:t1', 'zz', 'clock.draft_start', "
+                     "'{\"round\": 1, \"table\": 3, \"start_delay_ms\": 5}');"
+                     "PRAGMA user_version = 6;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(raw);
+    s = open_store(db.path, HUB_STORE_NO_SYNC);
+    OK(hub_store_schema_version(s, &version, &diag));
+    assert_int_equal(version, HUB_STORE_SCHEMA_VERSION);
+    assert_int_equal(version, 7);
+    struct hub_draft_start *ds = NULL;
+    int32_t n = 0;
+    OK(hub_store_draft_starts(s, "ag", &ds, &n, &diag));
+    assert_int_equal(n, 2);
+    assert_int_equal(ds[0].table, 1);
+    assert_int_equal(ds[0].start_delay_ms, 40);
+    assert_int_equal(ds[1].table, 2);
+    assert_int_equal(ds[1].start_delay_ms, 700);
+    free(ds);
+    OK(hub_store_check(s, &diag));
+    hub_store_close(s);
+    tny_event_release(&ev);
     tmpdb_remove(&db);
 }
 
@@ -1271,7 +1383,7 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     sqlite3 *raw = NULL;
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
-                                  "DROP TABLE codes; "
+                                  "DROP TABLE draft_starts; DROP TABLE codes; "
                                   "DROP TABLE counters; ALTER TABLE players "
                                   "DROP COLUMN decklist; ALTER TABLE players "
                                   "DROP COLUMN knockout_armies_json; ALTER "
@@ -1307,8 +1419,8 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
     /* 1 -> 2 counters, 2 -> 3 deck lists, 3 -> 4 answers as fields, 4 -> 5
-     * sides, 5 -> 6 sign-in codes */
-    assert_int_equal(version, 6);
+     * sides, 5 -> 6 sign-in codes, 6 -> 7 draft starts */
+    assert_int_equal(version, 7);
     struct hub_submit_outcome o;
     OK(hub_store_get_submission(s, "table-1", "old-1", NULL, &o, &diag));
     assert_int_equal(o.first, HUB_SUBMIT_ACCEPTED);
@@ -1415,7 +1527,7 @@ static void test_issue19_store_sides(void **state)
     sqlite3 *raw = NULL;
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
-                                  "DROP TABLE codes; "
+                                  "DROP TABLE draft_starts; DROP TABLE codes; "
                                   "ALTER TABLE seats DROP COLUMN side; "
                                   "PRAGMA user_version = 4",
                                   NULL, NULL, NULL),
@@ -1423,7 +1535,7 @@ static void test_issue19_store_sides(void **state)
     sqlite3_close(raw);
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
-    assert_int_equal(version, 6);
+    assert_int_equal(version, 7);
     OK(hub_store_load_event(s, "nr", &ev, &diag));
     assert_int_equal(ev.n_rounds, 3);
     for (int32_t r = 0; r < 3; r++) {
@@ -1478,8 +1590,15 @@ static void test_issue19_CM_5_swap_recomputes_sides(void **state)
     OK(hub_store_save_draft(s, "nr", &ev, &plan, "hub", &diag));
     /* B takes C's seat: A v B again, B on 1 - a1 as in round 1 if the
      * seat kept its side. */
-    OK(hub_store_draft_swap(s, "nr", 2, ev.players[C].id, ev.players[B].id,
-                            "organiser:anna", &diag));
+    /* The service's edit (issue 18): the engine's swap, then the
+     * pairing's sides for the tables it touched; the store keeps them. */
+    struct hub_round_edit sw = {
+        .swap = true, .a = ev.players[C].id, .b = ev.players[B].id};
+    OK(tny_round_plan_swap(&plan, C, B, &diag));
+    for (int32_t t = 0; t < plan.n_tables; t++)
+        OK(tny_round_plan_sides(&ev, &plan, t, &diag));
+    OK(hub_store_save_round_edit(s, "nr", 2, &plan, &sw, "organiser:anna",
+                                 &diag));
     OK(hub_store_load_draft(s, "nr", &ev, &back, &diag));
     bool seen = false;
     for (int32_t t = 0; t < back.n_tables; t++) {
@@ -1542,7 +1661,7 @@ static void test_store_migrations(void **state)
     assert_int_equal(write(fd, "hello, this is not sqlite at all, no....", 40),
                      40);
     close(fd);
-    assert_int_equal(hub_store_open(db.path, &s, &diag), TNY_ESTATE);
+    assert_int_equal(hub_store_open(db.path, &s, &diag), TNY_ESTORE);
     assert_non_null(strstr(diag.msg, "cannot open"));
     tmpdb_remove(&db);
 }
@@ -1932,7 +2051,7 @@ static void test_store_checkpoint_with_reader(void **state)
     OK(hub_store_put_player(s, "ev", late, strlen(late), "organiser:anna",
                             &diag));
     memset(&diag, 0, sizeof(diag));
-    assert_int_equal(hub_store_checkpoint(s, &diag), TNY_ESTATE);
+    assert_int_equal(hub_store_checkpoint(s, &diag), TNY_ESTORE);
     assert_non_null(strstr(diag.msg, "checkpoint"));
     assert_true(hub_store_write_fault(s, &why));
     assert_non_null(strstr(why.msg, "checkpoint:"));
@@ -1977,14 +2096,15 @@ static void test_store_write_fault_set_and_cleared(void **state)
                  "{\"id\": \"late%d\", \"name\": \"Late %d\"}", (int)k, (int)k);
         faultvfs_set(cases[k].fault);
         memset(&diag, 0, sizeof(diag));
+        /* Issue 18: the storage's code, not a refusal's. */
         assert_int_equal(hub_store_put_player(s, "ev", player, strlen(player),
                                               "organiser:anna", &diag),
-                         TNY_ESTATE);
+                         TNY_ESTORE);
         memset(&why, 0, sizeof(why));
         assert_true(hub_store_write_fault(s, &why));
         assert_non_null(strstr(why.msg, cases[k].reason));
         /* A failing probe keeps it; a read does not clear it. */
-        assert_true(hub_store_probe_write(s, &diag) < 0);
+        assert_int_equal(hub_store_probe_write(s, &diag), TNY_ESTORE);
         assert_true(hub_store_write_fault(s, NULL));
         char *exported = export_of(s, "ev");
         free(exported);
@@ -2051,7 +2171,7 @@ static void test_store_full_database(void **state)
         last = export_of(s, "ev");
     }
     print_message("full after %d players: %s\n", ok, diag.msg);
-    assert_int_equal(rc, TNY_ESTATE);
+    assert_int_equal(rc, TNY_ESTORE); /* issue 18: not a refusal */
     assert_non_null(strstr(diag.msg, "full"));
     /* The failed write changed nothing; the store still works for reads. */
     char *now = export_of(s, "ev");
@@ -2075,7 +2195,7 @@ static void test_store_full_database(void **state)
         /* It fitted: then it must be stored. */
         OK(hub_store_get_submission(s, "table-1", "full-1", NULL, &out, &diag));
     } else {
-        assert_int_equal(rc, TNY_ESTATE);
+        assert_int_equal(rc, TNY_ESTORE);
         assert_int_equal(out.result_id, 0);
         assert_int_equal(
             hub_store_get_submission(s, "table-1", "full-1", NULL, &out, &diag),
@@ -2313,6 +2433,7 @@ int main(void)
         cmocka_unit_test(test_issue19_CM_5_swap_recomputes_sides),
         cmocka_unit_test(test_store_counters_and_migration_1_to_2),
         cmocka_unit_test(test_NH_11_declare_armies),
+        cmocka_unit_test(test_store_migration_6_to_7_draft_starts),
         cmocka_unit_test(test_store_crash_safety),
         cmocka_unit_test(test_CM_5_CM_7_publish_round_with_clock),
         cmocka_unit_test(test_CM_5_CM_6_corrections),

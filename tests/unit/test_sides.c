@@ -42,7 +42,7 @@ static void test_issue19_netrunner_presets(void **state)
     struct tny_format f;
     struct tny_diag d = {{0}};
     assert_int_equal(tny_format_preset("netrunner-sss", &f, &d), 0);
-    assert_int_equal(f.game, TNY_GAME_TWO_PLAYER);
+    assert_int_equal(f.game, TNY_GAME_NETRUNNER); /* issue 18 item 2 */
     assert_int_equal(f.win_points, P(3));
     assert_int_equal(f.draw_points, P(1));
     assert_int_equal(f.loss_points, 0);

@@ -97,6 +97,15 @@ static const struct sample samples[] = {
       "{\"scores\": {\"p1\": 2, \"p2\": 2}, \"winner\": \"p2\"}",
       "{\"draw\": true}", "{\"intentional_draw\": true}",
       "{\"double_loss\": true}", NULL}},
+    /* Issue 18 item 2: Netrunner's module declares the two-player keys
+     * with its own range row (NR-3); a double loss is no NSG outcome. */
+    {TNY_GAME_NETRUNNER,
+     "netrunner-sss",
+     "swiss",
+     2,
+     {"{\"scores\": {\"p1\": 7, \"p2\": 3}, \"lots\": [\"sides\"]}",
+      "{\"winner\": \"p2\"}", "{\"draw\": true}",
+      "{\"intentional_draw\": true}", NULL}},
 };
 
 /* An event file of the sample's preset: seats players (NH: each with five

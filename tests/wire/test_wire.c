@@ -567,8 +567,10 @@ static bool request_eq(const struct tny_wire_request *a,
     *y = *b;
     x->format_json = x->options_json = x->csv = x->decklist = NULL;
     y->format_json = y->options_json = y->csv = y->decklist = NULL;
+    x->event_json = y->event_json = NULL;
     bool eq = memcmp(x, y, sizeof *x) == 0 &&
               str_eq(a->format_json, b->format_json) &&
+              str_eq(a->event_json, b->event_json) &&
               str_eq(a->options_json, b->options_json) &&
               str_eq(a->csv, b->csv) && str_eq(a->decklist, b->decklist);
     free(x);
@@ -1006,6 +1008,198 @@ static void test_PROTO_roundtrip_request_every_command(void **state)
     assert_string_equal(tny_wire_cmd_name(TNY_WIRE_CMD_CLOCK_EXTEND),
                         "clock_extend");
     free(q);
+}
+
+/* The TNY_WF_* fields a request carries (tny/console_cmds.h): the
+ * player's members beyond armies, name, club and country count as
+ * TNY_WF_PLAYER. */
+static unsigned fields_of(const struct tny_wire_request *q)
+{
+    static const struct tny_wire_result no_result;
+    const struct tny_wire_player *p = &q->player;
+    unsigned f = 0;
+    f |= q->preset[0] ? TNY_WF_PRESET : 0;
+    f |= q->format_json ? TNY_WF_FORMAT_JSON : 0;
+    f |= q->event_json ? TNY_WF_EVENT_JSON : 0;
+    f |= q->options_json ? TNY_WF_OPTIONS_JSON : 0;
+    f |= q->title[0] ? TNY_WF_TITLE : 0;
+    f |= q->language[0] ? TNY_WF_LANGUAGE : 0;
+    f |= q->has_seed || q->seed ? TNY_WF_SEED : 0;
+    f |= q->csv ? TNY_WF_CSV : 0;
+    f |= q->decklist ? TNY_WF_DECKLIST : 0;
+    f |= q->player_id[0] ? TNY_WF_PLAYER_ID : 0;
+    f |= q->other_player_id[0] ? TNY_WF_OTHER_PLAYER_ID : 0;
+    f |= q->device_id[0] ? TNY_WF_DEVICE_ID : 0;
+    f |= q->code[0] ? TNY_WF_CODE : 0;
+    f |= q->round ? TNY_WF_ROUND : 0;
+    f |= q->table ? TNY_WF_TABLE : 0;
+    f |= q->to_table ? TNY_WF_TO_TABLE : 0;
+    f |= q->extra_ms ? TNY_WF_EXTRA_MS : 0;
+    f |= q->points_units ? TNY_WF_POINTS : 0;
+    f |= q->override ? TNY_WF_OVERRIDE : 0;
+    f |= q->confirm ? TNY_WF_CONFIRM : 0;
+    f |= q->force ? TNY_WF_FORCE : 0;
+    f |= memcmp(&q->result, &no_result, sizeof no_result) ? TNY_WF_RESULT : 0;
+    f |= q->reason[0] ? TNY_WF_REASON : 0;
+    f |= q->result_id ? TNY_WF_RESULT_ID : 0;
+    f |= q->after_seq ? TNY_WF_AFTER_SEQ : 0;
+    f |= p->n_armies ? TNY_WF_ARMIES : 0;
+    f |= p->name[0] || p->club[0] || p->country[0] || q->set_club ||
+                 q->set_country
+             ? TNY_WF_EDIT
+             : 0;
+    f |= p->id[0] || p->external_id[0] || p->has_rating || p->beginner ||
+                 p->n_colours || p->colour_blind || p->faction[0] ||
+                 p->agenda[0] || p->first_round || p->hook
+             ? TNY_WF_PLAYER
+             : 0;
+    return f;
+}
+
+/* Sets the fields of bit b to a value every command takes. */
+static void add_field(struct tny_wire_request *q, unsigned b)
+{
+    switch (b) {
+    case TNY_WF_PRESET: strcpy(q->preset, "catan"); break;
+    case TNY_WF_FORMAT_JSON: q->format_json = "{\"game\": \"catan\"}"; break;
+    case TNY_WF_EVENT_JSON: q->event_json = "{\"players\": []}"; break;
+    case TNY_WF_OPTIONS_JSON: q->options_json = "{\"swiss_rounds\": 3}"; break;
+    case TNY_WF_TITLE: strcpy(q->title, "Noise Open"); break;
+    case TNY_WF_LANGUAGE: strcpy(q->language, "pl"); break;
+    case TNY_WF_SEED: q->has_seed = true, q->seed = 99; break;
+    case TNY_WF_CSV: q->csv = "id,name\r\nz1,Zed\r\n"; break;
+    case TNY_WF_DECKLIST: q->decklist = "3x Noise\n"; break;
+    case TNY_WF_PLAYER_ID: strcpy(q->player_id, "pz"); break;
+    case TNY_WF_OTHER_PLAYER_ID: strcpy(q->other_player_id, "py"); break;
+    case TNY_WF_DEVICE_ID: strcpy(q->device_id, "table-99"); break;
+    case TNY_WF_CODE: strcpy(q->code, "ZZZZ2222"); break;
+    case TNY_WF_ROUND: q->round = 3; break;
+    case TNY_WF_TABLE: q->table = 6; break;
+    case TNY_WF_TO_TABLE: q->to_table = 8; break;
+    case TNY_WF_EXTRA_MS: q->extra_ms = 60000; break;
+    case TNY_WF_POINTS: q->points_units = 600; break;
+    case TNY_WF_OVERRIDE: q->override = true; break;
+    case TNY_WF_CONFIRM: q->confirm = true; break;
+    case TNY_WF_FORCE: q->force = true; break;
+    case TNY_WF_RESULT: result_sample(1, &q->result); break;
+    case TNY_WF_REASON: strcpy(q->reason, "noise"); break;
+    case TNY_WF_RESULT_ID: q->result_id = 77; break;
+    case TNY_WF_AFTER_SEQ: q->after_seq = 55; break;
+    case TNY_WF_ARMIES:
+        q->player.n_armies = 1;
+        strcpy(q->player.armies[0], "Hegemony");
+        break;
+    case TNY_WF_EDIT:
+        strcpy(q->player.name, "Noise Name");
+        strcpy(q->player.club, "Noise Club");
+        strcpy(q->player.country, "NO");
+        q->set_club = q->set_country = true;
+        break;
+    case TNY_WF_PLAYER:
+        strcpy(q->player.id, "pn");
+        strcpy(q->player.faction, "Noise");
+        q->player.first_round = 2;
+        q->player.hook = true;
+        break;
+    default: fail_msg("field bit %#x has no sample", b);
+    }
+}
+
+/* Encodes q, decodes it, returns the decoded request (*out, release it)
+ * or the encode's error. */
+static int through_wire(const struct tny_wire_request *q,
+                        struct tny_wire_request *out)
+{
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc = tny_wire_encode_request(q, &buf, &len, &diag);
+    if (rc == 0 && (rc = tny_wire_decode_request(buf, len, out, &diag)) != 0)
+        fail_msg("%s: decode failed: %s", tny_wire_cmd_name(q->cmd), diag.msg);
+    free(buf);
+    return rc;
+}
+
+/* Issue 18 item 3: each command's description (tny/console_cmds.h) names
+ * exactly the request's fields the wire carries for it: the samples use
+ * no field it does not name; a field it does not name is dropped by the
+ * wire (the hub never sees it); a field it names and a sample lacks
+ * reaches the hub. */
+static void test_issue18_description_names_the_wire_fields(void **state)
+{
+    (void)state;
+    struct tny_wire_request *q = malloc(sizeof *q), *noisy = malloc(sizeof *q);
+    struct tny_wire_request *got = malloc(sizeof *q);
+    assert_non_null(q);
+    assert_non_null(noisy);
+    assert_non_null(got);
+    for (int c = 1; c < TNY_WIRE_CMD_COUNT_; c++) {
+        const struct tny_wire_cmd_info *info =
+            tny_wire_cmd_info((enum tny_wire_cmd)c);
+        assert_non_null(info);
+        assert_string_equal(info->name, tny_wire_cmd_name(c));
+        unsigned named = info->fields;
+        if (named & TNY_WF_PLAYER) /* the whole entry */
+            named |= TNY_WF_ARMIES | TNY_WF_EDIT;
+        for (int v = 0; v < 3; v++) {
+            request_sample((enum tny_wire_cmd)c, v & 1, q);
+            if (v == 2 && c == TNY_WIRE_CMD_CREATE_EVENT) {
+                request_sample((enum tny_wire_cmd)c, 0, q);
+                memset(q->preset, 0, sizeof q->preset);
+                memset(q->title, 0, sizeof q->title);
+                q->has_seed = false, q->seed = 0;
+                q->options_json = NULL;
+                q->event_json = "{\"players\": []}"; /* an import */
+            } else if (v == 2) {
+                continue;
+            }
+            unsigned used = fields_of(q);
+            if (used & ~named)
+                fail_msg("%s: the sample uses fields %#x its description "
+                         "does not name",
+                         info->name, used & ~named);
+            /* Every field not named: dropped on the way. */
+            *noisy = *q;
+            for (unsigned b = 1; b && b <= TNY_WF_EDIT; b <<= 1)
+                if (!(named & b))
+                    add_field(noisy, b);
+            memset(got, 0, sizeof *got);
+            if (through_wire(noisy, got) != 0)
+                fail_msg("%s: does not encode with unnamed fields set",
+                         info->name);
+            if (!request_eq(q, got))
+                fail_msg("%s: a field its description does not name "
+                         "reached the hub",
+                         info->name);
+            tny_wire_request_release(got);
+            /* Every field named and unset in the sample: carried. */
+            for (unsigned b = 1; b && b <= TNY_WF_EDIT; b <<= 1) {
+                if (!(info->fields & b) || (used & b))
+                    continue;
+                *noisy = *q;
+                add_field(noisy, b);
+                memset(got, 0, sizeof *got);
+                int rc = through_wire(noisy, got);
+                /* preset, format_json and event_json exclude each other;
+                 * event_json (an import) excludes the rest too */
+                if (rc != 0 && c == TNY_WIRE_CMD_CREATE_EVENT &&
+                    (q->event_json || (b & (TNY_WF_PRESET | TNY_WF_FORMAT_JSON |
+                                            TNY_WF_EVENT_JSON))))
+                    continue;
+                if (rc != 0)
+                    fail_msg("%s: does not encode with field %#x", info->name,
+                             b);
+                if (!(fields_of(got) & b))
+                    fail_msg("%s: field %#x its description names did not "
+                             "reach the hub",
+                             info->name, b);
+                tny_wire_request_release(got);
+            }
+        }
+    }
+    free(q);
+    free(noisy);
+    free(got);
 }
 
 /* Issue 12: import_players' CSV is bytes on the wire, so a NUL byte in it
@@ -2132,6 +2326,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_roundtrip_ack),
         cmocka_unit_test(test_PROTO_roundtrip_presence),
         cmocka_unit_test(test_PROTO_roundtrip_request_every_command),
+        cmocka_unit_test(test_issue18_description_names_the_wire_fields),
         cmocka_unit_test(test_PROTO_import_csv_keeps_a_nul_byte),
         cmocka_unit_test(test_PROTO_roundtrip_reply),
         cmocka_unit_test(test_PROTO_crafted_submission_decodes),

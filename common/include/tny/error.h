@@ -4,6 +4,9 @@
  * negative enum tny_error.  tny_strerror() names a code in lowercase words.
  * Detail about *what* was wrong (which key, which player) travels in a
  * struct tny_diag filled by the function that found it; codes stay coarse.
+ * A refusal (TNY_ESTATE, TNY_EINVAL, ...) says the request breaks a rule;
+ * TNY_ESTORE says the disk or the file failed it (issue 18), so a caller
+ * tells the two apart by the code alone.
  */
 #ifndef TNY_ERROR_H
 #define TNY_ERROR_H
@@ -27,6 +30,9 @@ enum tny_error {
     TNY_ERANGE = -5,    /* value or size outside the supported range */
     TNY_ENOTFOUND = -6, /* named thing (player, preset, table) unknown */
     TNY_ECONFLICT = -7, /* conflicts with something already recorded */
+    /* the storage failed (disk full, read-only file, I/O error, a file
+     * that cannot be opened, corruption): not a refusal, nothing changed */
+    TNY_ESTORE = -8,
 };
 
 /* Lowercase description of rc ("out of memory"); never NULL. */

@@ -45,6 +45,8 @@ enum tny_game {
     TNY_GAME_TWO_PLAYER, /* any 2-player game: both scores and/or a winner,
                           * draws, intentional draws, double losses as the
                           * format allows (X-Wing, Pokemon, chess-like) */
+    TNY_GAME_NETRUNNER,  /* NR-1..NR-5: the two-player result, 3/1/0 a game,
+                          * single- or double-sided Swiss (games/netrunner.c) */
 };
 
 /* Stage kinds, as named in the event file's rounds[].stage. */

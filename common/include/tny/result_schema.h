@@ -84,6 +84,13 @@ bool tny_result_key_from_name(const char *name, enum tny_result_key *k);
  * *keys borrowed, static; returns their count. */
 int32_t tny_result_keys(enum tny_game game, const enum tny_result_key **keys);
 
+/* The keys game's result may have in the order the writers emit them
+ * (the event file's JSON, the hub's result JSON): tny_result_keys's order
+ * except that a Tantrix draw comes before its penalties, as event files
+ * have always been written.  *keys borrowed, static; returns their count. */
+int32_t tny_result_keys_written(enum tny_game game,
+                                const enum tny_result_key **keys);
+
 /* Whether game's result may have key k. */
 bool tny_result_has_key(enum tny_game game, enum tny_result_key k);
 

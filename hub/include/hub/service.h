@@ -57,6 +57,11 @@ struct hub_msg {
 struct hub_outbox {
     struct hub_msg *msgs;
     int32_t n, cap;
+    /* TNY_ESTORE when the call answered a storage failure (a console
+     * command the store failed: its reply says so) or met one after it
+     * answered (the checkpoint after a round's close); 0 else.  With the
+     * call's own TNY_ESTORE it raises the hub's store alarm. */
+    int store_rc;
 };
 
 void hub_outbox_init(struct hub_outbox *ob);
@@ -83,6 +88,11 @@ struct hub_service_options {
      * codes on (play_broker_uri); false: code issue is refused, naming
      * the setting.  Default true. */
     bool codes;
+    /* Issue 17, for tests: compare the model with a fresh load from the
+     * store after every command and result batch (model_check.h); the
+     * hub sets it from TNY_MODEL_CHECK=1 in its environment.  Default
+     * false. */
+    bool model_check;
 };
 
 /* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom,
@@ -117,8 +127,9 @@ TNY_MUST_USE int hub_service_codes_sync(struct hub_service *svc,
  * clocks) to ob; the feed is only marked dirty (hub_service_flush).
  * now_ms: the hub's UTC clock.  Returns 0 when the message was dealt with
  * (a rejection is dealt with: its ack is in ob).  Errors (nothing appended
- * for this message): TNY_ESTATE (the store failed: the peer resends),
- * TNY_ENOMEM. */
+ * for this message): TNY_ESTORE (the store failed: the peer resends),
+ * TNY_ENOMEM.  A console command the store failed is answered (rc 0,
+ * ob->store_rc TNY_ESTORE). */
 TNY_MUST_USE int hub_service_handle(struct hub_service *svc, const char *topic,
                                     const uint8_t *payload, size_t len,
                                     int64_t now_ms, struct hub_outbox *ob,
@@ -147,7 +158,7 @@ struct hub_result_msg {
  * itself (rejections, repeated keys) are appended as the messages are read.
  * ob receives every ack decided, also when an error is returned: publish
  * it.  Errors: the first message's error (logged; that message has no ack
- * and the device resends), e.g. TNY_ESTATE when the store failed. */
+ * and the device resends), e.g. TNY_ESTORE when the store failed. */
 TNY_MUST_USE int hub_service_on_results(struct hub_service *svc, int32_t n,
                                         const struct hub_result_msg *msgs,
                                         int64_t now_ms, struct hub_outbox *ob,
@@ -162,7 +173,7 @@ TNY_MUST_USE int hub_service_on_presence(struct hub_service *svc,
  * start) and written by this call: every device's latest presence in one
  * transaction.  The loop calls it every HUB_PRESENCE_FLUSH_MS and at
  * shutdown.  A crash loses at most that much presence (a table says it
- * again on every reconnect).  Errors: TNY_ESTATE (the commit failed: the
+ * again on every reconnect).  Errors: TNY_ESTORE (the commit failed: the
  * devices stay to be written). */
 #define HUB_PRESENCE_FLUSH_MS 1000
 TNY_MUST_USE int hub_service_presence_flush(struct hub_service *svc,

@@ -2,17 +2,17 @@
  * while the hub runs (a full disk, a file system turned read-only, I/O
  * errors).
  *
- * The loop asks after every call that may have written (hub_store_alarm_
- * check); the first failure raises the alarm: one ERROR line naming the
- * file and SQLite's reason, and the retained status topic
+ * A call that returns TNY_ESTORE (the storage failed it, not a refusal:
+ * issue 18) raises the alarm (hub_store_alarm_failed): one ERROR line naming
+ * the file and SQLite's reason, and the retained status topic
  * tourney/v1/hub/store says "failing: REASON".  While it is raised the
  * loop hands no result to the service (nothing could be committed, so
  * nothing is acknowledged; the tables keep their results and resend
  * them), and probes the database with a one-row write every
- * HUB_STORE_PROBE_MS (hub_store_alarm_probe).  The first write that
- * commits again, a probe's or a console command's, with HUB_STORE_MIN_FREE
- * bytes free on the file system, clears it: one line "store writable
- * again", hub/store "ok".  Not thread-safe: the loop's
+ * HUB_STORE_PROBE_MS (hub_store_alarm_probe).  The first probe that
+ * commits again, with HUB_STORE_MIN_FREE bytes free on the file system,
+ * clears it: one line "store writable again", hub/store "ok".  Not
+ * thread-safe: the loop's
  * thread owns it.  Times are CLOCK_MONOTONIC milliseconds.
  */
 #ifndef HUB_STORE_ALARM_H
@@ -48,15 +48,18 @@ enum hub_store_alarm_change {
 /* Not raised; path is borrowed for the log lines. */
 void hub_store_alarm_init(struct hub_store_alarm *a, const char *path);
 
-/* Raises the alarm when the store's last write failed for the storage
- * (hub_store_write_fault), clears it when a write committed since; logs
- * the change.  now: monotonic ms. */
-enum hub_store_alarm_change hub_store_alarm_check(struct hub_store_alarm *a,
-                                                  struct hub_store *store,
-                                                  int64_t now);
+/* A call returned TNY_ESTORE (diag: its message, may be NULL): raises the
+ * alarm unless it is raised, with SQLite's reason as the store kept it
+ * (hub_store_write_fault; else diag's message), logged.  now: monotonic
+ * ms.  RAISED or SAME. */
+enum hub_store_alarm_change hub_store_alarm_failed(struct hub_store_alarm *a,
+                                                   struct hub_store *store,
+                                                   const struct tny_diag *diag,
+                                                   int64_t now);
 
-/* While raised and a probe is due (now >= next_probe_ms): one probe
- * write, then as hub_store_alarm_check.  SAME when nothing changed. */
+/* While raised and a probe is due (now >= next_probe_ms) and the file
+ * system has room: one probe write; when it commits the alarm clears
+ * (logged, CLEARED).  SAME when nothing changed. */
 enum hub_store_alarm_change hub_store_alarm_probe(struct hub_store_alarm *a,
                                                   struct hub_store *store,
                                                   int64_t now);

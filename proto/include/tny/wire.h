@@ -38,9 +38,11 @@
 
 #include "tny/clock.h"
 #include "tny/catan_board.h"
+#include "tny/console_cmds.h"
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/format.h"
+#include "tny/result_schema.h"
 
 /* ---- limits --------------------------------------------------------- */
 
@@ -172,6 +174,36 @@ struct tny_wire_result {
     char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
 };
 
+/* One key of a wire result (tny/result_schema.h), players named by id:
+ * what tny/result_value.h is for struct tny_result, so a writer of wire
+ * results walks a game's keys and converts each kind of value once. */
+struct tny_wire_result_val {
+    bool present;   /* the wire result has the key (a writer emits it) */
+    bool flag;      /* FLAG */
+    int64_t number; /* NUMBER */
+    const char *id; /* PLAYER */
+    /* PER_PLAYER, POINTS (1/1200 TP units), ARMY: has[i] when entry i
+     * (players[i].player_id) has a value: per[i], or army[i] (ARMY). */
+    bool has[TNY_MAX_SEATS];
+    int64_t per[TNY_MAX_SEATS];
+    const char *army[TNY_MAX_SEATS];
+    int32_t n;                           /* PLAYERS, TEXTS: items */
+    const char *items[TNY_MAX_LOTS + 3]; /* PLAYERS' ids, TEXTS' lines */
+};
+
+/* Key k of r into *v (borrowing r's strings); present false when r does
+ * not have it.  A wire draw has no hq_diff; vp, ip and bp are present in
+ * every result of a game that has them. */
+void tny_wire_result_value_get(const struct tny_wire_result *r,
+                               enum tny_result_key k,
+                               struct tny_wire_result_val *v);
+
+/* Sets key k of r from v (the reverse of get; strings copied, an id
+ * longer than TNY_WIRE_ID_MAX cut): a per-player value goes to the
+ * entries i with v->has[i], which must exist (i < r->n_players). */
+void tny_wire_result_value_set(struct tny_wire_result *r, enum tny_result_key k,
+                               const struct tny_wire_result_val *v);
+
 /* Maps a wire result onto the table the hub assigned (ids -> seats, army
  * names -> format indices, units -> engine points) and validates it with
  * tny_result_validate(ev, stage, ...).  *out is a copy of *assigned with
@@ -245,6 +277,12 @@ struct tny_wire_assignment {
     /* The event's language ("pl"; "" = unset): letters and '_' only. */
     char language[TNY_WIRE_LANGUAGE_MAX];
 };
+
+/* The check tny_wire_encode_assignment makes, without encoding (the hub
+ * checks a round's assignments before it publishes it).  Errors:
+ * TNY_EINVAL with the field's path, as the encode's. */
+TNY_MUST_USE int tny_wire_check_assignment(const struct tny_wire_assignment *a,
+                                           struct tny_diag *diag);
 
 /* Encodes *in into *buf (malloc'd) and *len.  Errors: TNY_EINVAL,
  * TNY_ERANGE, TNY_ENOMEM (see the top of this file). */
@@ -434,51 +472,34 @@ TNY_MUST_USE int tny_wire_decode_presence(const uint8_t *buf, size_t len,
 
 /* ---- ConsoleRequest (console -> hub) ----------------------------------- */
 
+/* The commands, from their descriptions (console_cmds.h), in the order
+ * of the list: TNY_WIRE_CMD_CREATE_EVENT ... (the numbers are this
+ * process's own; the wire carries console.proto's oneof cases). */
+#define TNY_WIRE_CMD_ENUM_W(name, ID, ...) TNY_WIRE_CMD_##ID,
+#define TNY_WIRE_CMD_ENUM_L(...)
 enum tny_wire_cmd {
-    TNY_WIRE_CMD_CREATE_EVENT = 1,
-    TNY_WIRE_CMD_IMPORT_PLAYERS,
-    TNY_WIRE_CMD_REGISTER_PLAYER,
-    TNY_WIRE_CMD_DROP_PLAYER,
-    TNY_WIRE_CMD_DISQUALIFY_PLAYER,
-    TNY_WIRE_CMD_REJOIN_PLAYER,
-    TNY_WIRE_CMD_PAIR_ROUND,
-    TNY_WIRE_CMD_SHOW_DRAFT,
-    TNY_WIRE_CMD_SWAP_PLAYERS,
-    TNY_WIRE_CMD_MOVE_TABLE,
-    TNY_WIRE_CMD_FIX_TABLE,
-    TNY_WIRE_CMD_PUBLISH_ROUND,
-    TNY_WIRE_CMD_CLOCK_START,
-    TNY_WIRE_CMD_CLOCK_PAUSE,
-    TNY_WIRE_CMD_CLOCK_RESUME,
-    TNY_WIRE_CMD_CLOCK_EXTEND,
-    TNY_WIRE_CMD_ENTER_RESULT,
-    TNY_WIRE_CMD_PENALTY,
-    TNY_WIRE_CMD_GET_STANDINGS,
-    TNY_WIRE_CMD_EXPORT_EVENT,
-    TNY_WIRE_CMD_LIST_DEVICES,
-    TNY_WIRE_CMD_ASSIGN_DEVICE,
-    TNY_WIRE_CMD_CLOSE_ROUND,
-    TNY_WIRE_CMD_NEXT_STAGE,
-    TNY_WIRE_CMD_LIST_EVENTS,
-    TNY_WIRE_CMD_DECLARE_ARMIES, /* NH-11: player_id, player.armies */
-    TNY_WIRE_CMD_DISCARD_DRAFT,
-    TNY_WIRE_CMD_UNPUBLISH_ROUND,
-    TNY_WIRE_CMD_REOPEN_ROUND,
-    TNY_WIRE_CMD_EDIT_PLAYER,
-    TNY_WIRE_CMD_SHOW_RESULTS,
-    TNY_WIRE_CMD_RESOLVE_CONFLICT,
-    TNY_WIRE_CMD_READ_LOG,
-    TNY_WIRE_CMD_IDENTIFY_DEVICE,
-    TNY_WIRE_CMD_CLOCK_DRAFT,  /* AG-14: round, table >= 1 */
-    TNY_WIRE_CMD_DELETE_EVENT, /* issue 22: a mistyped event, reason */
-    TNY_WIRE_CMD_ISSUE_CODE,   /* issue 20: table >= 1 */
-    TNY_WIRE_CMD_REVOKE_CODE,  /* issue 20: code */
-    TNY_WIRE_CMD_LIST_CODES,   /* issue 20 */
-    TNY_WIRE_CMD_COUNT_
+    TNY_WIRE_CMD_NONE_ = 0,
+    TNY_CONSOLE_COMMANDS(TNY_WIRE_CMD_ENUM_W, TNY_WIRE_CMD_ENUM_L)
+        TNY_WIRE_CMD_COUNT_
 };
+#undef TNY_WIRE_CMD_ENUM_W
+#undef TNY_WIRE_CMD_ENUM_L
 
 /* Protobuf name of a command ("create_event"); "?" when out of range. */
 const char *tny_wire_cmd_name(enum tny_wire_cmd cmd);
+
+/* A command's description as the protocol and the hub read it
+ * (console_cmds.h's W columns). */
+struct tny_wire_cmd_info {
+    const char *name;           /* console.proto's oneof member */
+    enum tny_cmd_event event;   /* where its event comes from */
+    bool in_place;              /* the hub changes its model in place */
+    unsigned fields;            /* TNY_WF_* bits: the request's fields */
+    enum tny_reply_shape reply; /* what an ok reply carries */
+};
+
+/* The description of cmd; NULL when out of range. */
+const struct tny_wire_cmd_info *tny_wire_cmd_info(enum tny_wire_cmd cmd);
 
 /* A player as registered from the console (event-file.md players[]). */
 struct tny_wire_player {

@@ -1,0 +1,45 @@
+/* games.c - the registry of game modules (game.h): one line per game, in
+ * enum tny_game order; the lookups by value and by name.
+ *
+ * Invariant: all[g]->game == g (checked by test_games).
+ */
+#include <string.h>
+
+#include "tny/game.h"
+
+static const struct tny_game_ops *const all[] = {
+    [TNY_GAME_NEUROSHIMA_HEX] = &tny_game_neuroshima_hex,
+    [TNY_GAME_TANTRIX] = &tny_game_tantrix,
+    [TNY_GAME_AGRICOLA] = &tny_game_agricola,
+    [TNY_GAME_GOT_LCG2] = &tny_game_got_lcg2,
+    [TNY_GAME_CATAN] = &tny_game_catan,
+    [TNY_GAME_TWO_PLAYER] = &tny_game_two_player,
+    [TNY_GAME_NETRUNNER] = &tny_game_netrunner,
+};
+
+#define N_ALL ((int32_t)(sizeof(all) / sizeof(all[0])))
+
+const struct tny_game_ops *tny_game_ops_of(enum tny_game game)
+{
+    return (int)game >= 0 && (int)game < N_ALL ? all[game] : NULL;
+}
+
+const struct tny_game_ops *tny_game_ops_by_name(const char *name)
+{
+    for (int32_t i = 0; name && i < N_ALL; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+int32_t tny_game_registry(const struct tny_game_ops *const **out)
+{
+    *out = all;
+    return N_ALL;
+}
+
+enum tny_game tny_game_flow(enum tny_game game)
+{
+    const struct tny_game_ops *ops = tny_game_ops_of(game);
+    return ops ? ops->flow : game;
+}

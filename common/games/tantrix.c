@@ -1,0 +1,199 @@
+/* tantrix.c - the Tantrix module (game.h): game scores with chess-clock
+ * times, a default win, an organiser's decision, penalties and the
+ * unrestorable-board draw (TX-1..TX-7, seed 001 s13), TP by margin
+ * (TX-2, score.c's tny_tantrix_tp), mini-league tiebreaks (TX-8).
+ *
+ * Not here: the TX-3 clock arithmetic (clock.c), TX-6 missed games
+ * (standings.c).
+ */
+#include "tny/game.h"
+
+static const enum tny_result_key keys[] = {
+    TNY_RK_SCORES,  TNY_RK_CLOCK_MS, TNY_RK_DEFAULT_WIN, TNY_RK_TP,
+    TNY_RK_PENALTY, TNY_RK_DRAW,     TNY_RK_LOTS};
+
+/* The protocol's structural bounds: a score 0..10^5, TP 0..100 TP. */
+#define WIRE_SCORE 100000
+#define WIRE_TP ((int64_t)100 * TNY_POINT_SCALE)
+#define CLOCK_MAX_MS ((int64_t)4 * 3600 * 1000)
+
+static const struct tny_result_range_info ranges[] = {
+    /* A Tantrix score is never negative, whatever score_min says. */
+    {TNY_GAME_TANTRIX, TNY_RF_SCORE, TNY_BOUND_CONST(0),
+     TNY_BOUND_FMT(score_max), TNY_BOUND_NONE, "TX-1", NULL, 0, WIRE_SCORE},
+    {TNY_GAME_TANTRIX, TNY_RF_CLOCK_MS, TNY_BOUND_CONST(0),
+     TNY_BOUND_CONST(CLOCK_MAX_MS), TNY_BOUND_NONE, "TX-3", NULL, 0, INT32_MAX},
+    {TNY_GAME_TANTRIX, TNY_RF_DECIDED_TP, TNY_BOUND_CONST(0),
+     TNY_BOUND_FMT(tp_per_game), TNY_BOUND_NONE, "TX-4", NULL, 0, WIRE_TP},
+};
+
+static void score_table(const struct tny_event *ev,
+                        const struct tny_round *round,
+                        const struct tny_table *t, bool elim,
+                        struct tny_record *const *rec)
+{
+    const struct tny_result *res = &t->result;
+    int64_t tp[2];
+
+    (void)round;
+    tny_tantrix_tp(&ev->format, res, tp);
+    int32_t w; /* TX-8: the game is won by the higher game score */
+    if (res->draw)
+        w = -1;
+    else if (res->decided)
+        w = tp[0] == tp[1] ? -1 : (tp[0] > tp[1] ? 0 : 1);
+    else if (res->default_winner >= 0)
+        w = res->default_winner;
+    else
+        w = res->score[0] == res->score[1]
+                ? -1
+                : (res->score[0] > res->score[1] ? 0 : 1);
+    bool scored = !res->decided && !res->draw && res->default_winner < 0;
+    for (int s = 0; s < 2; s++) {
+        rec[s]->tp = tp[s];
+        rec[s]->win = w < 0 ? 0.5f : (w == s ? 1.0f : 0.0f);
+        rec[s]->place = (int8_t)(w < 0 || w == s ? 1 : 2);
+        rec[s]->score_place = rec[s]->place;
+        rec[s]->elim_won = elim && w == s;
+        rec[s]->has_score = scored;
+        rec[s]->score = scored ? res->score[s] : 0;
+        rec[s]->opp_score = scored ? res->score[1 - s] : 0;
+    }
+}
+
+static void score_bye(const struct tny_format *fmt, struct tny_record *rec)
+{
+    rec->tp = fmt->bye_tp; /* TX-13 */
+}
+
+static int validate_result(const struct tny_event *ev,
+                           enum tny_stage_kind stage, const struct tny_table *t,
+                           const char *path, struct tny_diag *diag)
+{
+    const struct tny_format *fmt = &ev->format;
+    const struct tny_result *r = &t->result;
+    int rc;
+
+    (void)stage;
+    if (r->decided) {
+        int64_t lo, hi_tp;
+        tny_result_range(fmt, TNY_RF_DECIDED_TP, &lo, &hi_tp);
+        for (int s = 0; s < 2; s++)
+            if (r->decided_tp[s] < lo || r->decided_tp[s] > hi_tp) {
+                char got[32], hi[32];
+                tny_points_text(r->decided_tp[s], got, sizeof(got));
+                tny_points_text(hi_tp, hi, sizeof(hi));
+                return tny_diag_set(diag, TNY_EINVAL,
+                                    "%s.%s.%s: expected points 0..%s, "
+                                    "got %s",
+                                    path, tny_result_key_name(TNY_RK_TP),
+                                    tny__player_id(ev, t->seats[s]), hi, got);
+            }
+        return TNY_OK;
+    }
+    if (r->draw) /* seed 001 s13: the board could not be restored */
+        return r->has_score || r->default_winner >= 0
+                   ? tny_diag_set(diag, TNY_EINVAL,
+                                  "%s.draw: a draw (the board could "
+                                  "not be restored, seed 001 s13) has "
+                                  "no scores and no default",
+                                  path)
+                   : TNY_OK;
+    if (r->default_winner >= 0)
+        return r->default_winner <= 1
+                   ? TNY_OK
+                   : tny_diag_set(diag, TNY_EINVAL,
+                                  "%s.default_win: not a player of the "
+                                  "table",
+                                  path);
+    if (!r->has_score)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected \"scores\", \"default_win\", "
+                            "\"tp\" or \"draw\": true",
+                            path);
+    for (int s = 0; s < 2; s++) {
+        const char *who = tny__player_id(ev, t->seats[s]);
+        if ((rc = tny__result_check_field(diag, path, who, r->score[s], fmt,
+                                          TNY_RF_SCORE)) < 0)
+            return rc;
+        if (r->has_clock &&
+            (rc = tny__result_check_field(diag, path, who, r->clock_ms[s], fmt,
+                                          TNY_RF_CLOCK_MS)) < 0)
+            return rc;
+    }
+    return TNY_OK;
+}
+
+static void simulate(const struct tny_event *ev, int32_t round_index,
+                     enum tny_stage_kind stage, struct tny_table *table,
+                     struct tny_rng *rng, int32_t w)
+{
+    struct tny_result *r = &table->result;
+
+    (void)ev;
+    (void)round_index;
+    (void)stage;
+    r->has_score = true;
+    int32_t win_score = tny__sim_between(rng, 20, 45);
+    int32_t lose_score = win_score - tny__sim_between(rng, 0, 20);
+    if (lose_score < 0)
+        lose_score = 0;
+    r->score[w] = win_score;
+    r->score[1 - w] = lose_score;
+    r->has_clock = true;
+    for (int s = 0; s < 2; s++) /* mostly inside 20 minutes */
+        r->clock_ms[s] = tny__sim_between(rng, 600000, 1260000);
+}
+
+static int format_check(const struct tny_format *f, const char *path,
+                        struct tny_diag *diag)
+{
+    if (f->tp_per_game <= 0 || f->n_margins < 1)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.tantrix: needs tp_per_game and margin_tp "
+                            "(TX-2)",
+                            path);
+    for (int i = 0; i < f->n_margins; i++)
+        if (f->margin_tp[i] < 0 || f->margin_tp[i] > f->tp_per_game)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s.tantrix.margin_tp[%d]: outside "
+                                "0..tp_per_game",
+                                path, i);
+    if (f->default_win_tp > f->tp_per_game)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.tantrix.default_win_tp: more than "
+                            "tp_per_game",
+                            path);
+    if (f->clock_limit_ms > 0 && f->clock_step_ms <= 0)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.tantrix.clock_step_seconds: missing", path);
+    return TNY_OK;
+}
+
+static void sync_derived(struct tny_format *f)
+{
+    f->bye_tp = f->bye_points;
+}
+
+const struct tny_game_ops tny_game_tantrix = {
+    .game = TNY_GAME_TANTRIX,
+    .name = "tantrix",
+    .rules = "TX",
+    .flow = TNY_GAME_TANTRIX,
+    .players_per_table = 2,
+    .min_seats = 2,
+    .options = TNY_GOPT_BYE_POINTS | TNY_GOPT_TX,
+    .tiebreaks = 1u << TNY_TB_HEAD_TO_HEAD | 1u << TNY_TB_WINS |
+                 1u << TNY_TB_MINI_TP | 1u << TNY_TB_MINI_SCORE_DIFF |
+                 1u << TNY_TB_TOTAL_SCORE,
+    .n_keys = (int32_t)(sizeof(keys) / sizeof(keys[0])),
+    .keys = keys,
+    .n_ranges = (int32_t)(sizeof(ranges) / sizeof(ranges[0])),
+    .ranges = ranges,
+    .score_table = score_table,
+    .score_bye = score_bye,
+    .validate_result = validate_result,
+    .simulate = simulate,
+    .format_check = format_check,
+    .sync_derived = sync_derived,
+};

@@ -1,0 +1,217 @@
+/* game.h - one game, one module: the registry of games (issue 18).
+ *
+ * Everything the engine knows about one game lives in one module,
+ * common/games/<game>.c, which fills one struct tny_game_ops (a table of
+ * data and function pointers, as sqlite's VFS or mosquitto's plugins):
+ * its name, its result schema (the keys a result has and the range of
+ * each number, result_schema.h's accessors read them from here), which
+ * tiebreaks apply, scoring (score.c calls score_table and score_bye),
+ * result validation (validate.c), simulated results (simulate.c), the
+ * format's game-specific checks, options and derived fields
+ * (format_check.c, format_options.c) and the lots it writes out
+ * (lots.c).  The generic code calls through tny_game_ops_of(); a new game
+ * is a new module and one line in the registry (common/games/games.c).
+ *
+ * Not here: the adapters' mappings (JSON, wire, console: they read the
+ * schema, result_schema.h), the table's flows (table-client/flow_*.c,
+ * chosen by `flow`, the game whose flow and result message a game uses).
+ *
+ * Invariants: tny_game_ops_of(g)->game == g for every registered g; a
+ * module's keys list lots last; its ranges name its own game.  Pure data
+ * and functions of their arguments: no I/O, no allocation, no state.
+ */
+#ifndef TNY_GAME_H
+#define TNY_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tny/error.h"
+#include "tny/event.h"
+#include "tny/format.h"
+#include "tny/result_schema.h"
+#include "tny/rng.h"
+#include "tny/score.h"
+
+/* Option groups (format_options.c) a game offers besides the generic
+ * ones: bit flags of tny_game_ops.options. */
+enum tny_game_option {
+    TNY_GOPT_STRUCTURE = 1u << 0,  /* GT-5 "structure" */
+    TNY_GOPT_BYE_POINTS = 1u << 1, /* "bye_points" (AG has none) */
+    TNY_GOPT_AG = 1u << 2,         /* AG-14 draft and action times, ... */
+    TNY_GOPT_PLACEMENT = 1u << 3,  /* placement points (AG, CT) */
+    TNY_GOPT_TX = 1u << 4,         /* TX-2..TX-6 options */
+    TNY_GOPT_TWO_PLAYER = 1u << 5, /* draws, intentional draws, double
+                                    * losses (two-player outcomes) */
+};
+
+/* A range row's bounds (struct tny_result_bound): a constant, or an
+ * int32_t/int64_t field of struct tny_format. */
+#define TNY_BOUND_CONST(v)                                                     \
+    {                                                                          \
+        (v), 0, 0                                                              \
+    }
+#define TNY_BOUND_FMT(member)                                                  \
+    {                                                                          \
+        0, (uint16_t)offsetof(struct tny_format, member),                      \
+            (uint8_t)sizeof(((struct tny_format *)0)->member)                  \
+    }
+#define TNY_BOUND_NONE TNY_BOUND_CONST(0)
+
+/* Where a module writes the lines lots.c prints (lots_text's buffer). */
+struct tny_text_sink {
+    void (*add)(void *ctx, const char *fmt, ...) TNY_PRINTF(2, 3);
+    void *ctx;
+};
+
+struct tny_game_ops {
+    enum tny_game game;
+    const char *name;  /* the format file's spelling: "neuroshima-hex" */
+    const char *rules; /* rule-ID prefix in docs/formats.md: "NH" */
+    /* The game whose result message (wire), JSON mapping and table flow
+     * this game's results use: itself for a game with its own result
+     * shape; a game whose result has another's keys names that one
+     * (Netrunner: the two-player result). */
+    enum tny_game flow;
+    int32_t players_per_table; /* what every format of the game seats */
+    int32_t min_seats;         /* fewest at a non-bye table (CT-1: 3) */
+    bool agricola_seating;     /* TNY_PAIR_AGRICOLA seats this game */
+    int32_t min_timer_minutes; /* a round's least timer but 0 (CT-8) */
+    const char *timer_rule;    /* the rule of min_timer_minutes */
+    bool armies;        /* NH-10, NH-11: players register armies, a result
+                         * names the army played, the army rules apply */
+    bool final_reranks; /* AG-12: until the final stage is complete its
+                         * standings rank by the stage before's chain */
+    uint32_t options;   /* enum tny_game_option bits */
+    uint32_t tiebreaks; /* 1u << enum tny_tiebreak that apply */
+
+    /* The result schema (result_schema.h): keys in the event file's
+     * order, lots last; one range row per numeric field. */
+    int32_t n_keys;
+    const enum tny_result_key *keys;
+    int32_t n_ranges;
+    const struct tny_result_range_info *ranges;
+
+    /* score.c: fills rec[0..n_seats) (presence, seat, table, opponents
+     * already set) from table t's validated result in round. */
+    void (*score_table)(const struct tny_event *ev,
+                        const struct tny_round *round,
+                        const struct tny_table *t, bool elim,
+                        struct tny_record *const *rec);
+    /* score.c: a bye's points and data (rec->win, elim_won set; an
+     * elimination round zeroes tp afterwards). */
+    void (*score_bye)(const struct tny_format *fmt, struct tny_record *rec);
+
+    /* validate.c: a 2-player or multi-player result's meaning beyond its
+     * keys (CM-6); path names the result in messages.  Errors:
+     * TNY_EINVAL. */
+    int (*validate_result)(const struct tny_event *ev,
+                           enum tny_stage_kind stage, const struct tny_table *t,
+                           const char *path, struct tny_diag *diag);
+
+    /* simulate.c: a valid random result for table (seats set, result
+     * cleared, winner/default_winner and armies -1); w is the seat a
+     * rating-weighted coin made the winner. */
+    void (*simulate)(const struct tny_event *ev, int32_t round_index,
+                     enum tny_stage_kind stage, struct tny_table *table,
+                     struct tny_rng *rng, int32_t w);
+
+    /* format_check.c: the game's own data present and consistent (NULL:
+     * nothing to check).  Errors: TNY_EINVAL. */
+    int (*format_check)(const struct tny_format *f, const char *path,
+                        struct tny_diag *diag);
+    /* The score range a parser checks as soon as it has read it (NULL:
+     * none).  Errors: TNY_EINVAL. */
+    int (*check_scores)(const struct tny_format *f, const char *path,
+                        struct tny_diag *diag);
+    /* Fields that mirror bye_points (tny_format_sync_derived; NULL:
+     * none). */
+    void (*sync_derived)(struct tny_format *f);
+
+    /* lots.c: what round r0's lots decided when the generic text does not
+     * say it (NULL: the generic text), and lines after the tables as
+     * drawn (NULL: none). */
+    const char *(*round_lots_what)(const struct tny_event *ev, int32_t r0,
+                                   bool first_of_stage);
+    void (*round_lots_extra)(const struct tny_event *ev, int32_t r0,
+                             const struct tny_text_sink *out);
+};
+
+/* The module of game, NULL for a value no module has. */
+const struct tny_game_ops *tny_game_ops_of(enum tny_game game);
+
+/* The module named name (the format file's spelling), NULL when none. */
+const struct tny_game_ops *tny_game_ops_by_name(const char *name);
+
+/* Every registered module (static, *all borrowed), in enum order;
+ * returns their count. */
+int32_t tny_game_registry(const struct tny_game_ops *const **all);
+
+/* The game whose result shape and flow game uses (ops->flow); game
+ * itself for a value no module has. */
+enum tny_game tny_game_flow(enum tny_game game);
+
+/* Modules' shared helpers (common/src/score.c, validate.c, simulate.c);
+ * for the modules only. */
+
+/* CM-6: path.key.who (who NULL: path.key) within field f's one range
+ * (result_schema.h).  Errors: TNY_EINVAL. */
+int tny__result_check_field(struct tny_diag *diag, const char *path,
+                            const char *who, int64_t v,
+                            const struct tny_format *fmt,
+                            enum tny_result_field f);
+/* NH-10: whether player p registered army (a beginner: the base box). */
+bool tny__player_has_army(const struct tny_event *ev, int32_t p, int32_t army);
+/* The player id of index p. */
+const char *tny__player_id(const struct tny_event *ev, int32_t p);
+/* A win of seat w (-1 a draw) scored with fmt's win/draw/loss points
+ * (NH-3, GT-1); modified: GT-13's modified win. */
+void tny__score_win_draw(const struct tny_format *fmt, int32_t w, bool modified,
+                         bool elim, struct tny_record *const *rec);
+/* AG-5, AG-6, AG-11 / CT-3..CT-5: placement points by the game's own VP,
+ * weighted by the stage; catan: CT-4 capped game points, CT-3 3-player
+ * table points and no AG-7 tie order. */
+void tny__score_placement(const struct tny_event *ev,
+                          const struct tny_round *round,
+                          const struct tny_table *t, bool catan,
+                          struct tny_record *const *rec);
+/* Simulation: a uniform double in [0,1), an integer lo..hi, the chance
+ * (Elo curve, 0.5 unrated) that player a beats player b. */
+double tny__sim_uniform(struct tny_rng *rng);
+int32_t tny__sim_between(struct tny_rng *rng, int32_t lo, int32_t hi);
+double tny__sim_win_chance(const struct tny_event *ev, int32_t a, int32_t b);
+
+/* The two-player module's operations, shared by the games that record
+ * the same result (two_player.c). */
+void tny__two_player_score(const struct tny_event *ev,
+                           const struct tny_round *round,
+                           const struct tny_table *t, bool elim,
+                           struct tny_record *const *rec);
+void tny__two_player_bye(const struct tny_format *fmt, struct tny_record *rec);
+int tny__two_player_validate(const struct tny_event *ev,
+                             enum tny_stage_kind stage,
+                             const struct tny_table *t, const char *path,
+                             struct tny_diag *diag);
+void tny__two_player_simulate(const struct tny_event *ev, int32_t round_index,
+                              enum tny_stage_kind stage,
+                              struct tny_table *table, struct tny_rng *rng,
+                              int32_t w);
+int tny__two_player_check_scores(const struct tny_format *f, const char *path,
+                                 struct tny_diag *diag);
+
+/* The modules (common/games/<game>.c). */
+extern const struct tny_game_ops tny_game_neuroshima_hex;
+extern const struct tny_game_ops tny_game_tantrix;
+extern const struct tny_game_ops tny_game_agricola;
+extern const struct tny_game_ops tny_game_got_lcg2;
+extern const struct tny_game_ops tny_game_catan;
+extern const struct tny_game_ops tny_game_two_player;
+extern const struct tny_game_ops tny_game_netrunner;
+
+/* NR-3: whether a and b are each player's points of a double-sided
+ * Netrunner round: at most two games, each won 3-0 or tied 1-1
+ * (netrunner.c). */
+bool tny_netrunner_round_points_ok(int32_t a, int32_t b);
+
+#endif
