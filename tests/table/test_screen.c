@@ -245,6 +245,23 @@ static void test_main_waiting_has_network_and_keys(void **state)
     world_free(w);
 }
 
+/* docs/troubleshooting.md: a table whose login the broker refuses (a wrong
+ * mqtt_password) says why on its status line, not only "OFFLINE"; once
+ * connected the reason is gone. */
+static void test_refused_login_named_on_the_status_line(void **state)
+{
+    struct world *w = world_new(30, 100);
+    (void)state;
+    tbl_core_set_net(&w->core, false, 0);
+    tbl_core_set_net_refused(&w->core, "not authorised");
+    assert_on_screen(w, "network OFFLINE (not authorised) | 0 results queued");
+    tbl_core_set_net_refused(&w->core, "");
+    tbl_core_set_net(&w->core, true, 0);
+    assert_on_screen(w, "network online | 0 results queued");
+    assert_not_on_screen(w, "not authorised");
+    world_free(w);
+}
+
 static void test_CM_7_main_playing_large_digits_and_seats(void **state)
 {
     struct world *w = world_new(30, 100);
@@ -975,6 +992,7 @@ int main(void)
         cmocka_unit_test(test_GT_14_TX_10_NH_10_seat_extras),
         cmocka_unit_test(test_issue19_seat_shows_its_side),
         cmocka_unit_test(test_seat_club_column_lines_up_past_24_columns),
+        cmocka_unit_test(test_refused_login_named_on_the_status_line),
         cmocka_unit_test(test_main_80x24_keeps_every_part),
         cmocka_unit_test(test_issue21_hungarian_main_80x24_wraps_keys),
         cmocka_unit_test(test_CM_7_clock_expired_and_paused),
