@@ -17,10 +17,20 @@
 # stderr with exit status 1 (2 for usage).  Works as root and as a normal
 # user (sudo is used by install-deps.sh for apt only).
 set -euo pipefail
-# The person's locale: --play's screens draw names in it (UTF-8 names
-# as entered; ASCII stand-ins in a C locale).  The script itself runs in C.
+# The person's locale: the dashboard and --play's screens draw names in it
+# (UTF-8 names as entered; ASCII stand-ins in a C locale): the user's when
+# it is a UTF-8 locale this machine has, else C.UTF-8 (built into glibc),
+# so that a UTF-8 terminal shows "Bartłomiej Kovács", not "Bartlomiej
+# Kovacs".  The script itself and what it prints run in C.UTF-8 (C's
+# collation and ranges, UTF-8 text).
 user_locale=${LC_ALL:-${LC_CTYPE:-${LANG:-C}}}
-export LC_ALL=C
+case $user_locale in
+*[Uu][Tt][Ff]-8 | *[Uu][Tt][Ff]8 | *[Uu][Tt][Ff]-8@* | *[Uu][Tt][Ff]8@*)
+    [ "$(LC_ALL=$user_locale locale charmap 2>/dev/null)" = UTF-8 ] ||
+        user_locale=C.UTF-8 ;;
+*) user_locale=C.UTF-8 ;;
+esac
+export LC_ALL=C.UTF-8
 prog=run.sh
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -166,15 +176,21 @@ if [ $do_build = 1 ]; then
     deploy/install-deps.sh || die "deploy/install-deps.sh failed"
     cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
         die "cmake configure failed"
-    targets=(tourney)
-    [ $offline = 1 ] || targets+=(tourney-hub tourney-table)
+    # The programs and their message catalogues (po/, cmake/I18n.cmake):
+    # build/locale/, which the programs of build/ read (a Polish event in
+    # Polish without TOURNEY_LOCALEDIR).
+    targets=(tourney catalogues_tourney)
+    [ $offline = 1 ] ||
+        targets+=(tourney-hub tourney-table catalogues_tourney-table catalogues_tourney-pages)
+    build_log=${TMPDIR:-/tmp}/tourney-run-build.$$.log
+    echo "$prog: building ${targets[*]} in $build_dir (a few minutes the first time; log: $build_log)" >&2
     cmake --build "$build_dir" -j"$(nproc 2>/dev/null || echo 2)" \
-        --target "${targets[@]}" >"${TMPDIR:-/tmp}/tourney-run-build.$$.log" 2>&1 || {
-        tail -n 30 "${TMPDIR:-/tmp}/tourney-run-build.$$.log" >&2
-        rm -f "${TMPDIR:-/tmp}/tourney-run-build.$$.log"
+        --target "${targets[@]}" >"$build_log" 2>&1 || {
+        tail -n 30 "$build_log" >&2
+        rm -f "$build_log"
         die "build failed (cmake --build $build_dir)"
     }
-    rm -f "${TMPDIR:-/tmp}/tourney-run-build.$$.log"
+    rm -f "$build_log"
 fi
 TOURNEY=$build_dir/hub/tourney
 HUB=$build_dir/hub/tourney-hub
@@ -589,7 +605,7 @@ if [ $console = 1 ]; then
             sleep 0.2
         done
         # (a background job of a script reads /dev/null unless told)
-        XDG_CONFIG_HOME=$RUN/xdg-console "$TOURNEY" live console "$ev" <&3 &
+        LC_ALL=$user_locale XDG_CONFIG_HOME=$RUN/xdg-console "$TOURNEY" live console "$ev" <&3 &
         viewer=$!
         track "$viewer"
         (trap - EXIT INT TERM HUP

@@ -369,6 +369,12 @@ static void apply_language(struct app *a)
     if (tny_i18n_use(code) == 0) {
         snprintf(a->language, sizeof(a->language), "%s", code);
         logf_(a, TBL_LOG_INFO, "language %s", code);
+        /* Once per switch: without the catalogue gettext shows English
+         * silently (a build tree without its locale/, say). */
+        if (!tny_i18n_has_catalogue("tourney-table", code))
+            logf_(a, TBL_LOG_WARN,
+                  "language %s: no catalogue in %s; showing English", code,
+                  tny_i18n_localedir());
     }
 }
 

@@ -411,9 +411,18 @@ static void seat_line(const struct tbl_core *core, int32_t i, char *buf,
             at += (size_t)k < size - at ? (size_t)k : size - at - 1;           \
     } while (0)
     char name[4 * 60 + 1];
+    int32_t cols = 24;
     /* Aligned by display width: a name of accents or CJK takes as many
-     * columns as it shows. */
-    tny_utf8_pad(st->name[0] ? st->name : st->player_id, 24, 60, name,
+     * columns as it shows; the field is as wide as the table's longest
+     * name (24..60 columns), so that every seat's club starts at the same
+     * column (docs/table-display.md). */
+    for (int32_t s = 0; s < core->asg.n_seats; s++) {
+        const struct tny_wire_seat *o = &core->asg.seats[s];
+        int32_t w = tny_utf8_width(o->name[0] ? o->name : o->player_id);
+        if (w > cols)
+            cols = w > 60 ? 60 : w;
+    }
+    tny_utf8_pad(st->name[0] ? st->name : st->player_id, cols, 60, name,
                  sizeof(name));
     ADD("%d  %s", (int)(i + 1), name);
     if (st->club[0]) {

@@ -5,9 +5,13 @@
 #include "tny/i18n_io.h"
 
 #include <libintl.h>
+#include <limits.h>
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tny/language.h"
 
@@ -15,10 +19,57 @@
 #define TNY_LOCALEDIR "/usr/share/locale"
 #endif
 
+/* "<directory of the running program>/../locale" when it is a directory:
+ * build/hub/tourney and build/table-client/tourney-table find build/locale,
+ * the catalogues of the build tree they were built in. */
+static const char *build_tree_localedir(void)
+{
+    static char dir[PATH_MAX];
+    static int looked;
+    char exe[PATH_MAX];
+    struct stat st;
+    ssize_t n;
+    char *slash;
+
+    if (looked)
+        return dir[0] ? dir : NULL;
+    looked = 1;
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    if ((size_t)snprintf(dir, sizeof(dir), "%s/../locale", exe) >=
+            sizeof(dir) ||
+        stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        dir[0] = '\0';
+        return NULL;
+    }
+    return dir;
+}
+
 const char *tny_i18n_localedir(void)
 {
     const char *dir = getenv("TOURNEY_LOCALEDIR");
-    return dir && *dir ? dir : TNY_LOCALEDIR;
+    if (dir && *dir)
+        return dir;
+    dir = build_tree_localedir();
+    return dir ? dir : TNY_LOCALEDIR;
+}
+
+int tny_i18n_has_catalogue(const char *domain, const char *code)
+{
+    char path[PATH_MAX];
+
+    if (strcmp(code, "en") == 0)
+        return 1; /* the msgids */
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s/LC_MESSAGES/%s.mo",
+                         tny_i18n_localedir(), code, domain) >= sizeof(path))
+        return 0;
+    return access(path, R_OK) == 0;
 }
 
 void tny_i18n_open(const char *domain)

@@ -38,6 +38,21 @@ const char *hub_lang_pick(const char *option, const char *event, char *out,
     return out;
 }
 
+/* Once per language: without the catalogue gettext shows English
+ * silently (a build tree without its locale/, say). */
+static void warn_no_catalogue(const char *code)
+{
+    static char warned[16];
+
+    if (strcmp(warned, code) == 0 ||
+        tny_i18n_has_catalogue(HUB_LANG_DOMAIN, code))
+        return;
+    snprintf(warned, sizeof warned, "%s", code);
+    fprintf(stderr,
+            "tourney: language %s: no catalogue in %s; showing English\n", code,
+            tny_i18n_localedir());
+}
+
 void hub_lang_enter(const char *code, struct hub_lang_saved *saved)
 {
     const char *lang = getenv("LANGUAGE");
@@ -48,6 +63,8 @@ void hub_lang_enter(const char *code, struct hub_lang_saved *saved)
     snprintf(saved->messages, sizeof saved->messages, "%s", msgs ? msgs : "C");
     if (tny_i18n_use(code) < 0)
         tny_i18n_use("en");
+    else
+        warn_no_catalogue(code);
 }
 
 void hub_lang_leave(const struct hub_lang_saved *saved)

@@ -512,6 +512,33 @@ static int cmd_register_player(struct ctx *c)
     return replan_draft(c, draft);
 }
 
+/* NH-10 (seed 000 5.1): every player registers 5 armies, or is marked a
+ * beginner.  Players without either: the organiser is told on import and
+ * on pairing (appended to the reply's note), since the tables can then
+ * neither record the army played nor enforce NH-11. */
+static void nh_armies_note(struct ctx *c)
+{
+    const struct tny_event *ev = &c->e->ev;
+    int32_t n = 0, first = -1;
+    if (ev->format.game != TNY_GAME_NEUROSHIMA_HEX || ev->format.n_armies == 0)
+        return;
+    for (int32_t i = 0; i < ev->n_players; i++)
+        if (!ev->players[i].beginner && ev->players[i].n_armies == 0 &&
+            n++ == 0)
+            first = i;
+    if (n == 0)
+        return;
+    size_t used = strlen(c->rep->message);
+    snprintf(c->rep->message + used, sizeof(c->rep->message) - used,
+             "%swarning: %d of %d players have no armies listed (%s %.60s"
+             "%s): NH-10 needs 5 armies per player (an armies column) or "
+             "beginner; without them the tables record no army and NH-11 "
+             "is not enforced",
+             used ? "; " : "", (int)n, (int)ev->n_players,
+             ev->players[first].id, ev->players[first].name,
+             n > 1 ? ", ..." : "");
+}
+
 /* Every row is read and checked first (players_csv.c), then all players
  * are stored in one transaction: a bad row anywhere changes nothing, and
  * the import is linear in the number of players. */
@@ -576,8 +603,10 @@ static int cmd_import_players(struct ctx *c)
     c->rep->count = (uint64_t)n;
     HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
             (int)n);
-    if ((rc = reload(c)) == TNY_OK && (rc = replan_draft(c, draft)) == TNY_OK)
+    if ((rc = reload(c)) == TNY_OK && (rc = replan_draft(c, draft)) == TNY_OK) {
+        nh_armies_note(c);
         rc = import_reply(c, players, n);
+    }
 out:
     for (int32_t i = 0; text && i < n; i++)
         free(text[i]);
@@ -884,6 +913,7 @@ static int pair(struct ctx *c, int32_t round)
     hub__ev_draft_take(c->e, &plan);
     c->e->info.n_rounds = want;
     c->e->feed_dirty = true;
+    nh_armies_note(c);
     return draft_reply(c, want);
 }
 

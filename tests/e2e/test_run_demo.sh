@@ -7,7 +7,8 @@
 # process it started is left (none whose command line names its runtime
 # dir, none of the pids it recorded) and the runtime dir is gone.  Then a
 # usage error (exit 2, one line) and the offline demo (--offline) still
-# working.
+# working; the dashboard (tmux) shows UTF-8 names as entered; the build (a stub cmake) includes the
+# message catalogues and says where its log is.
 #
 # It does not install or build (--no-build on BUILD_DIR's binaries).
 #
@@ -86,6 +87,52 @@ st=$?
     grep -q 'unknown format "chess"' "$E2E_TMP/u.err" ||
     fail "--format chess: exit $st, stderr: $(cat "$E2E_TMP/u.err")"
 ok "unknown format: exit 2, one line"
+
+# Finding 5: the dashboard in a UTF-8 terminal (tmux, LANG=C.UTF-8) shows
+# the names as entered ("Bartłomiej Kovács" is p2), not a C locale's ASCII
+# stand-ins ("Bartlomiej Kovacs").
+if command -v tmux >/dev/null; then
+    TM=$E2E_TMP/tmux.sock
+    trap 'rd_rc=$?; tmux -S "$TM" kill-server 2>/dev/null; (exit $rd_rc); e2e_cleanup' EXIT
+    printf '%s\n' "unset LC_ALL LC_CTYPE; export LANG=C.UTF-8 TERM=screen TMPDIR='$E2E_TMP/t'" \
+        "exec bash '$RUN_SH' --no-build --build-dir '$E2E_BUILD' --format tantrix --players $N --tables 3 --delay 2000-3000 --console" \
+        >"$E2E_TMP/dash.sh"
+    tmux -S "$TM" -f /dev/null new-session -d -s dash -x 120 -y 40 "bash '$E2E_TMP/dash.sh'" ||
+        fail "tmux new-session"
+    dash_names() { tmux -S "$TM" capture-pane -p -t dash 2>/dev/null | grep -q -E 'Bart(ł|l)omiej Kov(á|a)cs'; }
+    wait_until 90 dash_names || fail "the dashboard never showed p2's name: $(tmux -S "$TM" capture-pane -p -t dash)"
+    tmux -S "$TM" capture-pane -p -t dash >"$E2E_TMP/dash.txt"
+    grep -q 'Bartłomiej Kovács' "$E2E_TMP/dash.txt" ||
+        fail "the dashboard shows ASCII stand-ins in a UTF-8 terminal: $(grep -o -E 'Bart(ł|l)omiej Kov(á|a)cs' "$E2E_TMP/dash.txt" | head -n 1)"
+    tmux -S "$TM" send-keys -t dash q
+    wait_for 20 '! tmux -S "$TM" has-session -t dash 2>/dev/null' || tmux -S "$TM" kill-server
+    ok "the dashboard in a UTF-8 terminal: Bartłomiej Kovács as entered"
+fi
+
+# The build (findings 1 and 5): the catalogues are built with the programs
+# (build/locale: a Polish event in Polish), and one line says it is
+# building and where the log is.  A copy of run.sh in a tree whose
+# install-deps.sh does nothing and whose cmake (first on PATH) records its
+# arguments and fails the build.
+R=$E2E_TMP/tree
+mkdir -p "$R/deploy" "$R/bin"
+cp "$RUN_SH" "$R/deploy/run.sh"
+printf '#!/bin/sh\nexit 0\n' >"$R/deploy/install-deps.sh"
+printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s/cmake.args"\ncase "$*" in *--build*) echo "stub build failed"; exit 1 ;; esac\nexit 0\n' \
+    "$R" >"$R/bin/cmake"
+chmod +x "$R/deploy/install-deps.sh" "$R/bin/cmake"
+PATH=$R/bin:$PATH timeout 60 bash "$R/deploy/run.sh" --format tantrix --print \
+    >"$E2E_TMP/b.out" 2>"$E2E_TMP/b.err" </dev/null
+st=$?
+[ $st -eq 1 ] && grep -q 'build failed' "$E2E_TMP/b.err" ||
+    fail "stub build: exit $st: $(cat "$E2E_TMP/b.err")"
+for t in tourney tourney-hub tourney-table catalogues_tourney catalogues_tourney-table; do
+    grep -- '--build' "$R/cmake.args" | tr ' ' '\n' | grep -q -x -- "$t" ||
+        fail "run.sh does not build $t: $(grep -- '--build' "$R/cmake.args")"
+done
+grep -q -E '^run\.sh: building .* \(a few minutes the first time; log: [^ ]*tourney-run-build\.[0-9]+\.log\)$' \
+    "$E2E_TMP/b.err" || fail "no line saying it builds and where the log is: $(head -n 2 "$E2E_TMP/b.err")"
+ok "run.sh builds the programs and their catalogues, saying so with the log's path"
 
 # --offline: the offline demo with its own options.
 timeout 60 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" --offline \

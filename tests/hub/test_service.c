@@ -1094,6 +1094,53 @@ static void test_CM_5_console_errors(void **state)
 /* Issue 12: a player list with a NUL byte, or more players than an import
  * may carry, is refused whole with its line / limit; a list at the limit
  * imports in one go (one transaction, validated once: linear). */
+/* NH-10 (seed 000 5.1): each player registers 5 armies, or is a
+ * beginner.  An NH event whose players have no armies listed is told so on
+ * import and on pairing (the tables then record no army and NH-11 cannot
+ * be enforced: the organiser's Polish event); with armies, no warning. */
+static void test_NH_10_players_without_armies_are_warned(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_reply rep;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
+    q.has_seed = true;
+    q.seed = 7;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name,armies,beginner\n"
+            "p1,\u0141ukasz \u0106wik,,\n"
+            "p2,Anna Nowak,Borgo;Hegemony;Moloch;Outpost;Smart,\n"
+            "p3,Ben Ode,,yes\n"
+            "p4,Dan Li,,\n";
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    if (!strstr(rep.message, "warning: 2 of 4 players have no armies listed "
+                             "(p1 ") ||
+        !strstr(rep.message, "NH-10 needs 5 armies per player"))
+        fail_msg("import: no NH-10 warning: \"%s\"", rep.message);
+    tny_wire_reply_release(&rep);
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    if (!strstr(rep.message, "warning: 2 of 4 players have no armies listed"))
+        fail_msg("pair: no NH-10 warning: \"%s\"", rep.message);
+    tny_wire_reply_release(&rep);
+    fx_free(f);
+
+    /* Every player with 5 armies (or a beginner): no warning. */
+    f = fx_new();
+    setup_event(f);
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    assert_null(strstr(rep.message, "no armies listed"));
+    tny_wire_reply_release(&rep);
+    fx_free(f);
+}
+
 static void test_CM_1_import_refused_whole_and_bounded(void **state)
 {
     (void)state;
@@ -3612,6 +3659,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_console_errors),
         cmocka_unit_test(test_issue19_sides_on_tables_feed_and_swap),
         cmocka_unit_test(test_CM_1_import_refused_whole_and_bounded),
+        cmocka_unit_test(test_NH_10_players_without_armies_are_warned),
         cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
         cmocka_unit_test(test_AG_14_each_table_starts_with_its_draft),
         cmocka_unit_test(test_NH_11_no_declaration_once_the_knockout_is_paired),

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tny/i18n_io.h"
+#include "tny/utf8.h"
 #include "tny/wire.h"
 
 #include "screen.h"
@@ -244,6 +245,23 @@ static void test_main_waiting_has_network_and_keys(void **state)
     world_free(w);
 }
 
+/* docs/troubleshooting.md: a table whose login the broker refuses (a wrong
+ * mqtt_password) says why on its status line, not only "OFFLINE"; once
+ * connected the reason is gone. */
+static void test_refused_login_named_on_the_status_line(void **state)
+{
+    struct world *w = world_new(30, 100);
+    (void)state;
+    tbl_core_set_net(&w->core, false, 0);
+    tbl_core_set_net_refused(&w->core, "not authorised");
+    assert_on_screen(w, "network OFFLINE (not authorised) | 0 results queued");
+    tbl_core_set_net_refused(&w->core, "");
+    tbl_core_set_net(&w->core, true, 0);
+    assert_on_screen(w, "network online | 0 results queued");
+    assert_not_on_screen(w, "not authorised");
+    world_free(w);
+}
+
 static void test_CM_7_main_playing_large_digits_and_seats(void **state)
 {
     struct world *w = world_new(30, 100);
@@ -291,6 +309,43 @@ static void test_GT_14_TX_10_NH_10_seat_extras(void **state)
     assert_on_screen(w, "(colour-blind set)");
     assert_on_screen(w, "armies: Moloch");
     assert_on_screen(w, "faction: Stark  agenda: Banner");
+    world_free(w);
+}
+
+/* The display column where needle starts in the row holding key, or -1. */
+static int32_t col_of(struct world *w, const char *key, const char *needle)
+{
+    char row[4096];
+    int32_t r = find_row(w, key);
+    if (r < 0)
+        return -1;
+    tbl_grid_row(&w->g, r, row, sizeof(row));
+    char *at = strstr(row, needle);
+    if (!at)
+        return -1;
+    *at = '\0';
+    return tny_utf8_width(row);
+}
+
+/* docs/table-display.md: the seats' club column lines up whatever the
+ * names are (name field 24 to 60 columns): a 31-column Polish name moves
+ * every seat's club, not its own only. */
+static void test_seat_club_column_lines_up_past_24_columns(void **state)
+{
+    static const char *const names[] = {
+        "Bart\xc5\x82omiej Wi\xc5\x9bniewski-Kowalczyk", "Ben",
+        "\xe7\x8e\x8b\xe5\xb0\x8f\xe6\x98\x8e", "Dana"};
+    struct world *w = world_new(30, 120);
+    (void)state;
+    next_names = names;
+    assign(w, 1, "catan", 12, 4, 45 * 60000);
+    next_names = NULL;
+    draw(w);
+    int32_t c1 = col_of(w, "1  Bart", "(Club 1)");
+    assert_true(c1 > 24);
+    assert_int_equal(col_of(w, "2  Ben", "(Club 2)"), c1);
+    assert_int_equal(col_of(w, "3  \xe7\x8e\x8b", "(Club 3)"), c1);
+    assert_int_equal(col_of(w, "4  Dana", "(Club 4)"), c1);
     world_free(w);
 }
 
@@ -936,6 +991,8 @@ int main(void)
         cmocka_unit_test(test_CM_7_main_playing_large_digits_and_seats),
         cmocka_unit_test(test_GT_14_TX_10_NH_10_seat_extras),
         cmocka_unit_test(test_issue19_seat_shows_its_side),
+        cmocka_unit_test(test_seat_club_column_lines_up_past_24_columns),
+        cmocka_unit_test(test_refused_login_named_on_the_status_line),
         cmocka_unit_test(test_main_80x24_keeps_every_part),
         cmocka_unit_test(test_issue21_hungarian_main_80x24_wraps_keys),
         cmocka_unit_test(test_CM_7_clock_expired_and_paused),

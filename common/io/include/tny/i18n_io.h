@@ -2,9 +2,11 @@
  * and choosing its language at run time.
  *
  * Catalogues are looked up in $TOURNEY_LOCALEDIR (the tests point it at the
- * build tree's locale/), else in the installed locale directory
- * (share/locale).  A missing catalogue is not an error: gettext then
- * returns the English msgid.  Main thread only: tny_i18n_use() changes the
+ * build tree's locale/), else in <directory of the program>/../locale when
+ * it exists (a program run from a build tree: build/locale), else in the
+ * installed locale directory (share/locale).  A missing catalogue is not an
+ * error: gettext then returns the English msgid (the programs say so once:
+ * tny_i18n_has_catalogue).  Main thread only: tny_i18n_use() changes the
  * process environment (LANGUAGE) and the LC_MESSAGES locale.
  */
 #ifndef TNY_I18N_IO_H
@@ -14,6 +16,10 @@
 
 /* The directory catalogues are read from (see above). */
 const char *tny_i18n_localedir(void);
+
+/* 1 when domain's catalogue for code ("pl") is in tny_i18n_localedir()
+ * (always for "en"), else 0. */
+int tny_i18n_has_catalogue(const char *domain, const char *code);
 
 /* Binds domain ("tourney-table") to tny_i18n_localedir() with UTF-8
  * output and makes it the default domain.  Call after setlocale(). */
