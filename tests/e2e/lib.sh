@@ -47,7 +47,8 @@ E2E_SRC=
 E2E_BUILD=
 E2E_PIDS=()
 E2E_WATCHDOG=
-E2E_TIMEOUT=${E2E_TIMEOUT:-120}
+E2E_TIMEOUT=${E2E_TIMEOUT:-} # default 120, set by e2e_init: a test's own
+# E2E_TIMEOUT=${E2E_TIMEOUT:-N} after sourcing this file must take effect
 MOSQUITTO=${MOSQUITTO:-/usr/sbin/mosquitto}
 BROKER_HOST=127.0.0.1
 BROKER_PORT=
@@ -154,6 +155,7 @@ e2e_init() {
         exit 2
     fi
     E2E_SRC=$(cd -- "$E2E_SRC" && pwd -P)
+    E2E_TIMEOUT=${E2E_TIMEOUT:-120}
     trap e2e_cleanup EXIT
     trap 'fail "interrupted"' INT
     trap 'fail "timed out after ${E2E_TIMEOUT}s (watchdog)"' TERM
