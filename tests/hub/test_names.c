@@ -41,7 +41,7 @@ static void test_the_table_of_names(void **state)
         if (line[0] == '#' || line[0] == '\n')
             continue;
         line[strcspn(line, "\n")] = '\0';
-        char *col[5];
+        char *col[5] = {0};
         int n = 0;
         for (char *p = line; n < 5; n++) {
             col[n] = p;
