@@ -3352,7 +3352,7 @@ test_issue17_close_shows_each_table_the_organisers_result(void **state)
     q.round = round;
     free(must(f, &q));
     for (int i = 0; i < 4; i++) {
-        char dev[16], want[64];
+        char dev[16], want[128];
         snprintf(dev, sizeof(dev), "table-%03d", i + 1);
         assert_true(assignment(f, dev, &b));
         assert_int_equal(b.table, a[i].table);
