@@ -496,7 +496,7 @@ static int parse_key(const struct rparse *ep, const struct tny_jv *res,
     const struct tny_jv *v = tny__jv_get(res, name);
     struct tny_result_val val;
     char p[TNY__PATH_MAX];
-    bool flag;
+    bool flag = false; /* set only when the value is a boolean */
     int rc = TNY_OK;
 
     if (!v)
