@@ -141,4 +141,16 @@ wait_for 20 '[ "$(count_screen "T[1-2] +czeka")" -eq 2 ]' || fail "2 tables \"cz
 expect 10 'KLASYFIKACJA: żadna runda nie jest jeszcze zakończona' "no standings yet, in Polish"
 no_english "the event in Polish"
 ok "the event's language over the locale's: $(screen | grep -o -E 'runda 1 opublikowana.*' | head -n 1)"
+screen | grep -q 'no catalogue' && fail "a catalogue said missing: $(screen)"
+
+# Without the language's catalogue (a build without its locale/, a
+# package without the language) gettext falls back to English silently:
+# the dashboard says which language and where it looked.
+mkdir -p "$E2E_TMP/no-locale"
+tm kill-session -t tui
+sed -i "s|^export TOURNEY_LOCALEDIR=.*|export TOURNEY_LOCALEDIR='$E2E_TMP/no-locale'|" "$E2E_TMP/pane.sh"
+tm -f /dev/null new-session -d -s tui -x 100 -y 32 "bash '$E2E_TMP/pane.sh'" || fail "tmux new-session (no catalogue)"
+expect 20 'round 1 published' "the round line in English without the catalogue"
+expect 10 "language pl: no catalogue in ${E2E_TMP:0:20}" "the missing catalogue named"
+ok "no catalogue: $(screen | grep -o -E 'language pl: no catalogue.*' | head -n 1)"
 e2e_done
