@@ -848,10 +848,17 @@ static void render(struct tui *t, int rows, int cols)
             hub_lang_number(t->rows[i].points_v, points, sizeof points);
         else
             snprintf(points, sizeof points, "%s", t->rows[i].points);
+        /* Before the first round completes the list is the players,
+         * not a ranking: no place and no points. */
+        char rank[16] = "     ";
+        if (t->after_round > 0)
+            snprintf(rank, sizeof rank, "%3d. ", t->rows[i].rank);
+        else
+            points[0] = '\0';
         fb_printf(t, row, 2,
                   t->rows[i].disqualified || t->rows[i].dropped ? C_OFFLINE
                                                                 : C_PLAIN,
-                  "%3d. %s %8s%s%s", t->rows[i].rank, name, points,
+                  "%s%s %8s%s%s", rank, name, points,
                   t->rows[i].disqualified || t->rows[i].dropped ? "  " : "",
                   /* TRANSLATORS: after a name in the standings:
                      disqualified (CM-3), left the event (CM-2). */
