@@ -757,13 +757,19 @@ static void render(struct tui *t, int rows, int cols)
         fb_wrap(t, 2, 1, cols - 2, 1, C_CONFLICT, note);
     }
     row++;
-    /* TRANSLATORS: the dashboard's second line: the round, its state,
-       the stage's name, the event's state (%1$d, %2$s, %3$s, %4$s to
-       reorder). */
-    fb_printf(t, row++, 1, C_PLAIN, _("round %d %s   stage %s   event %s"),
-              t->round, round_status_label(t->round_status),
-              t->stage[0] ? hub_lang_stage(t->stage) : "-",
-              event_status_label(t->status));
+    if (t->round > 0)
+        /* TRANSLATORS: the dashboard's second line: the round, its state,
+           the stage's name, the event's state (%1$d, %2$s, %3$s, %4$s to
+           reorder). */
+        fb_printf(t, row++, 1, C_PLAIN, _("round %d %s   stage %s   event %s"),
+                  t->round, round_status_label(t->round_status),
+                  t->stage[0] ? hub_lang_stage(t->stage) : "-",
+                  event_status_label(t->status));
+    else /* not "round 0 -   stage -" */
+        /* TRANSLATORS: the dashboard's second line before the first
+           round is published: the event's state ("registration"). */
+        fb_printf(t, row++, 1, C_PLAIN, _("no published round   event %s"),
+                  event_status_label(t->status));
     row++;
 
     clock_text(t, clk, sizeof clk, &clk_state);
