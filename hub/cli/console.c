@@ -287,6 +287,13 @@ static int read_password(struct live *lv, const char *path)
     if (len == 0) {
         say("password file %s: the first line is empty", path);
         status = HUB_CONSOLE_EXIT_USAGE;
+    } else if (strpbrk(text, " \t")) {
+        /* as the hub's and the table's password_file: a line copied from
+         * users.cred would be sent as the password and refused as wrong */
+        say("password file %s: looks like a users.cred line (LOGIN "
+            "PASSWORD); it must hold the password alone",
+            path);
+        status = HUB_CONSOLE_EXIT_USAGE;
     } else if (len >= sizeof lv->set.password) {
         say("password file %s: longer than %zu bytes", path,
             sizeof lv->set.password - 1);

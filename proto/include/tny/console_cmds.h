@@ -203,8 +203,9 @@ enum tny_reply_shape {
     W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, false,                  \
       TNY_CC_R | TNY_CC_WHY, TNY_REPLY_NONE, "round", "reopen",             \
       "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,                           \
-      "reopen a closed round to correct it (refused while a later round is "   \
-      "published, CM-5)",                                                      \
+      "take a closed round back in play: its tables report again, a next "     \
+      "round's draft is discarded (refused while a later round is "           \
+      "published, CM-5; one result: `result enter --override`, no reopen)",  \
       run_round_reopen)                                                        \
     W(publish_round, PUBLISH_ROUND, TNY_CMD_EV_EXISTING, true, TNY_CC_R,       \
       TNY_REPLY_PUBLISHED, "round", "publish", "EVENT_ID [--round N]", 1, 1,   \
