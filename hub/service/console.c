@@ -1788,6 +1788,7 @@ static int cmd_enter_result(struct ctx *c)
     mt->result = mapped.result;
     memcpy(mt->result.penalty, facts.penalty, sizeof(facts.penalty));
     mt->has_result = true;
+    hub__ev_round_changed(c->e, q->round);
     if (q->round == c->e->round.number) {
         c->e->round.n_results += !had;
         c->e->round.n_conflicts -= facts.open_conflicts;
@@ -1835,6 +1836,7 @@ static int cmd_penalty(struct ctx *c)
         if (!q->player_id[0] ||
             strcmp(c->e->ev.players[t->seats[k]].id, q->player_id) == 0)
             t->result.penalty[k] += q->points_units;
+    hub__ev_round_changed(c->e, q->round);
     c->e->feed_dirty = true;
     return TNY_OK;
 }

@@ -2118,6 +2118,204 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     fx_free(f);
 }
 
+/* ---- issue 23: the feed builds only the rounds that changed ----------- */
+
+/* What a reader of the feed holds: the last retained payload of each
+ * topic the builder sent. */
+struct held {
+    int32_t n;
+    struct held_msg {
+        char topic[HUB_TOPIC_MAX];
+        uint8_t *payload;
+        size_t len;
+    } m[64];
+};
+
+static void held_free(struct held *h)
+{
+    for (int32_t i = 0; i < h->n; i++)
+        free(h->m[i].payload);
+    h->n = 0;
+}
+
+static const struct held_msg *held_get(const struct held *h, const char *doc)
+{
+    char topic[HUB_TOPIC_MAX];
+    snprintf(topic, sizeof topic, "tourney/v1/feed/" EV "/%s", doc);
+    for (int32_t k = 0; k < h->n; k++)
+        if (strcmp(h->m[k].topic, topic) == 0)
+            return &h->m[k];
+    return NULL;
+}
+
+/* The loop's next snapshot built by the builder (as the feed thread
+ * does), its retained documents kept in h. */
+static void build_into(struct fx *f, struct hub_service *builder,
+                       struct held *h)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_feed_snapshot snap;
+    struct hub_outbox built;
+    int rc;
+    assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
+    assert_int_equal(rc, 0);
+    hub_outbox_init(&built);
+    OK(hub_service_feed_build(builder, &snap, &built, &diag));
+    assert_false(snap.resync);
+    hub_feed_snapshot_release(&snap);
+    for (int32_t i = 0; i < built.n; i++) {
+        struct hub_msg *m = &built.msgs[i];
+        int32_t k = 0;
+        if (!m->retained)
+            continue;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n) {
+            assert_true(h->n < 64);
+            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
+        }
+        free(h->m[k].payload);
+        h->m[k].payload = m->payload;
+        h->m[k].len = m->len;
+        m->payload = NULL;
+    }
+    hub_outbox_release(&built);
+}
+
+/* Every feed document the loop's own service writes from its model now
+ * (a republish: all of them) is what the reader holds from the builder,
+ * byte for byte (the event document aside: its updated_ms is when each
+ * service saw its content change). */
+static void held_is_the_feed(struct fx *f, const struct held *h)
+{
+    struct tny_diag diag = {{0}};
+    int32_t compared = 0;
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        const struct hub_msg *m = &f->ob.msgs[i];
+        const char *doc = strstr(m->topic, "/feed/" EV "/");
+        if (!doc || !m->retained || strcmp(doc, "/feed/" EV "/event") == 0)
+            continue;
+        int32_t k = 0;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n)
+            fail_msg("%s: never sent by the builder", m->topic);
+        if (h->m[k].len != m->len ||
+            memcmp(h->m[k].payload, m->payload, m->len) != 0)
+            fail_msg("%s: the builder's is not the model's:\n%.*s\n%.*s",
+                     m->topic, (int)h->m[k].len, (const char *)h->m[k].payload,
+                     (int)m->len, (const char *)m->payload);
+        compared++;
+    }
+    /* pairings tables standings bracket, 4 tables, 8 players */
+    assert_int_equal(compared, 4 + 4 + 8);
+}
+
+/* CM-6: the organiser replaces the counted result of a's table in round
+ * `round`: the second seat wins by hq. */
+static void override_result(struct fx *f, int32_t round,
+                            const struct tny_wire_assignment *a, int hq)
+{
+    struct tny_wire_request q;
+    struct tny_wire_submission s;
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = round;
+    q.table = a->table;
+    nh_submission(a, "table-001", "x", 1, hq, &s);
+    q.result = s.result;
+    q.override = true;
+    snprintf(q.reason, sizeof(q.reason), "judge ruling");
+    free(must(f, &q));
+}
+
+/* A build after one round changed: the feed as the model says, that
+ * round alone copied into the snapshot and fingerprinted by the builder. */
+static void build_one_round(struct fx *f, struct hub_service *builder,
+                            struct held *h)
+{
+    struct hub_service_stats l0, l1, b0, b1;
+    hub_service_stats_get(f->svc, &l0);
+    hub_service_stats_get(builder, &b0);
+    build_into(f, builder, h);
+    held_is_the_feed(f, h);
+    hub_service_stats_get(f->svc, &l1);
+    hub_service_stats_get(builder, &b1);
+    assert_int_equal(l1.feed_rounds_copied - l0.feed_rounds_copied, 1);
+    assert_int_equal(
+        b1.feed_rounds_fingerprinted - b0.feed_rounds_fingerprinted, 1);
+}
+
+/* Issue 23: a feed build copies and fingerprints only the rounds whose
+ * generation changed, and every change still reaches the feed: a
+ * table's result in the current round, and an organiser's override of a
+ * result in a closed round (the builder's copy of that round must be
+ * replaced, the standings and players' histories follow). */
+static void test_issue23_feed_builds_only_changed_rounds(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a1[4], a2[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+    struct hub_store *store2 = NULL;
+    struct hub_service *builder = NULL;
+    struct hub_service_options o;
+    struct held h = {0};
+    char key[16];
+
+    setup_event(f);
+    OK(hub_store_open(f->path, &store2, &diag));
+    test_options(&o);
+    OK(hub_service_new(store2, &o, &builder, &diag));
+    assert_int_equal(pair_publish(f, a1), 1);
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof dev, "table-%03d", i + 1);
+        snprintf(key, sizeof key, "r1t%d", i);
+        nh_submission(&a1[i], dev, key, 0, 4, &s);
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+
+    /* Round 1 did not change since the last snapshot: round 2 only. */
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    assert_int_equal(pair_publish(f, a2), 2);
+    build_one_round(f, builder, &h);
+
+    /* A result in round 2: round 2 again, round 1 neither copied nor
+     * fingerprinted. */
+    nh_submission(&a2[0], "table-001", "r2t0", 1, 5, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    build_one_round(f, builder, &h);
+
+    /* The organiser overrides a result of the closed round 1 (CM-6): the
+     * other player wins.  The feed must say so (standings, the players'
+     * results), though round 1 was closed and built before. */
+    override_result(f, 1, &a1[0], 7);
+    const struct held_msg *st = held_get(&h, "standings");
+    assert_non_null(st);
+    char *before = strndup((const char *)st->payload, st->len);
+    build_one_round(f, builder, &h); /* round 1 */
+    st = held_get(&h, "standings");
+    assert_true(strlen(before) != st->len ||
+                memcmp(before, st->payload, st->len) != 0);
+    free(before);
+
+    held_free(&h);
+    hub_service_free(builder);
+    hub_store_close(store2);
+    fx_free(f);
+}
+
 /* ---- issue 22: a refused console command changes nothing --------------- */
 
 /* Every table of the store file as text (a second connection reads what
@@ -3290,14 +3488,7 @@ static void test_issue17_console_changes_the_model_in_place(void **state)
             free(must(f, &q));
         }
         /* CM-6: an override replaces a counted result. */
-        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
-        q.round = round;
-        q.table = a[0].table;
-        nh_submission(&a[0], "table-001", "x", 1, 9, &s);
-        q.result = s.result;
-        q.override = true;
-        snprintf(q.reason, sizeof(q.reason), "judge ruling");
-        free(must(f, &q));
+        override_result(f, round, &a[0], 9);
         req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
         q.round = round;
         free(must(f, &q));
@@ -3672,6 +3863,7 @@ int main(void)
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
+        cmocka_unit_test(test_issue23_feed_builds_only_changed_rounds),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
