@@ -1139,6 +1139,7 @@ _Static_assert(TNY_ESTORE == -8 && TNY_OK == 0,
 
 void tny_wire_reply_release(struct tny_wire_reply *rep)
 {
+    tny_wire_reply_drop_payload(rep);
     free(rep->json);
     memset(rep, 0, sizeof *rep);
 }
@@ -1166,7 +1167,10 @@ static int reply_check(const struct tny_wire_reply *rp, struct tny_diag *diag)
     if ((rc = wire__check_id(rp->event_id, false, p, diag)) < 0)
         return rc;
     wire__path(p, sizeof p, "%s.round", r);
-    return wire__check_range(rp->round, 0, WIRE_MAX_ROUND, p, diag);
+    if ((rc = wire__check_range(rp->round, 0, WIRE_MAX_ROUND, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.seating", r);
+    return rp->seating ? wire__seating_check(rp->seating, p, diag) : TNY_OK;
 }
 
 static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
@@ -1203,6 +1207,9 @@ static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
         0)
         return rc;
     out->count = m->has_count ? m->count : 0;
+    wire__path(p, sizeof p, "%s.seating", r);
+    if ((rc = wire__seating_from_pb(m->seating, p, &out->seating, diag)) < 0)
+        return rc;
     return wire__dup(&out->json, m->json, diag);
 }
 
@@ -1228,8 +1235,12 @@ int tny_wire_encode_reply(const struct tny_wire_reply *in, uint8_t **buf,
     m.round = (uint32_t)in->round;
     m.has_count = in->count != 0;
     m.count = in->count;
-    return wire__pack(&m.base, reply_root, TNY_WIRE_MAX_CONSOLE_MSG, buf, len,
-                      diag);
+    if (in->seating && !(m.seating = wire__seating_to_pb(in->seating)))
+        return tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", reply_root);
+    rc = wire__pack(&m.base, reply_root, TNY_WIRE_MAX_CONSOLE_MSG, buf, len,
+                    diag);
+    wire__seating_pb_free(m.seating);
+    return rc;
 }
 
 static void reply_release_any(void *out)
