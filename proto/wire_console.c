@@ -1169,8 +1169,17 @@ static int reply_check(const struct tny_wire_reply *rp, struct tny_diag *diag)
     wire__path(p, sizeof p, "%s.round", r);
     if ((rc = wire__check_range(rp->round, 0, WIRE_MAX_ROUND, p, diag)) < 0)
         return rc;
+    if (rp->seating && rp->standings)
+        return wire__fail(diag,
+                          "%s: seating and standings: at most one "
+                          "typed payload",
+                          r);
     wire__path(p, sizeof p, "%s.seating", r);
-    return rp->seating ? wire__seating_check(rp->seating, p, diag) : TNY_OK;
+    if (rp->seating && (rc = wire__seating_check(rp->seating, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.standings", r);
+    return rp->standings ? wire__standings_check(rp->standings, p, diag)
+                         : TNY_OK;
 }
 
 static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
@@ -1210,6 +1219,10 @@ static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
     wire__path(p, sizeof p, "%s.seating", r);
     if ((rc = wire__seating_from_pb(m->seating, p, &out->seating, diag)) < 0)
         return rc;
+    wire__path(p, sizeof p, "%s.standings", r);
+    if ((rc = wire__standings_from_pb(m->standings, p, &out->standings, diag)) <
+        0)
+        return rc;
     return wire__dup(&out->json, m->json, diag);
 }
 
@@ -1235,11 +1248,15 @@ int tny_wire_encode_reply(const struct tny_wire_reply *in, uint8_t **buf,
     m.round = (uint32_t)in->round;
     m.has_count = in->count != 0;
     m.count = in->count;
-    if (in->seating && !(m.seating = wire__seating_to_pb(in->seating)))
-        return tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", reply_root);
-    rc = wire__pack(&m.base, reply_root, TNY_WIRE_MAX_CONSOLE_MSG, buf, len,
-                    diag);
+    if ((in->seating && !(m.seating = wire__seating_to_pb(in->seating))) ||
+        (in->standings &&
+         !(m.standings = wire__standings_to_pb(in->standings))))
+        rc = tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", reply_root);
+    else
+        rc = wire__pack(&m.base, reply_root, TNY_WIRE_MAX_CONSOLE_MSG, buf, len,
+                        diag);
     wire__seating_pb_free(m.seating);
+    wire__standings_pb_free(m.standings);
     return rc;
 }
 

@@ -10,6 +10,7 @@
  */
 #include "wire_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,8 @@ void tny_wire_reply_drop_payload(struct tny_wire_reply *rep)
 {
     tny_wire_seating_free(rep->seating);
     rep->seating = NULL;
+    tny_wire_standings_free(rep->standings);
+    rep->standings = NULL;
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -420,6 +423,297 @@ int wire__seating_from_pb(const Tourney__V1__Seating *m, const char *path,
 out:
     if (rc < 0)
         tny_wire_seating_free(s);
+    else
+        *out = s;
+    return rc;
+}
+
+/* ---- standings (TNY_REPLY_STANDINGS) ----------------------------------- */
+
+/* Rows the standings may hold: more than any event's players. */
+#define STANDINGS_MAX_ROWS (4 * WIRE_MAX_TABLE)
+
+struct tny_wire_standings *tny_wire_standings_new(int32_t n_rows)
+{
+    struct tny_wire_standings *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (n_rows > 0 && !(s->rows = calloc((size_t)n_rows, sizeof *s->rows))) {
+        free(s);
+        return NULL;
+    }
+    s->n_rows = n_rows > 0 ? n_rows : 0;
+    return s;
+}
+
+void tny_wire_standings_free(struct tny_wire_standings *s)
+{
+    if (!s)
+        return;
+    for (int32_t i = 0; s->rows && i < s->n_rows; i++) {
+        free(s->rows[i].player);
+        free(s->rows[i].name);
+    }
+    free(s->sides[0]);
+    free(s->sides[1]);
+    free(s->rows);
+    free(s);
+}
+
+static bool tiebreak_valid(enum tny_tiebreak tb)
+{
+    enum tny_tiebreak back;
+    const char *name = tny_tiebreak_name(tb);
+    return name && tny_tiebreak_from_name(name, &back) == TNY_OK && back == tb;
+}
+
+int wire__standings_check(const struct tny_wire_standings *s, const char *path,
+                          struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int rc;
+    wire__path(p, sizeof p, "%s.after_round", path);
+    if ((rc = wire__check_range(s->after_round, 0, WIRE_MAX_ROUND, p, diag)) <
+        0)
+        return rc;
+    if (!wire__stage_valid(s->stage))
+        return wire__fail(diag, "%s.stage: unknown stage %d", path,
+                          (int)s->stage);
+    if (s->n_tiebreaks < 0 || s->n_tiebreaks > TNY_MAX_TIEBREAKS)
+        return wire__fail(diag, "%s.tiebreaks: expected at most %d, got %d",
+                          path, TNY_MAX_TIEBREAKS, (int)s->n_tiebreaks);
+    for (int32_t k = 0; k < s->n_tiebreaks; k++)
+        if (!tiebreak_valid(s->tiebreaks[k]))
+            return wire__fail(diag, "%s.tiebreaks[%d]: unknown tiebreak %d",
+                              path, (int)k, (int)s->tiebreaks[k]);
+    if (s->n_sides != 0 && s->n_sides != 2)
+        return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %d", path,
+                          (int)s->n_sides);
+    for (int32_t k = 0; k < s->n_sides; k++) {
+        wire__path(p, sizeof p, "%s.sides[%d]", path, (int)k);
+        if ((rc = event_text(s->sides[k], true, p, diag)) < 0)
+            return rc;
+    }
+    if (s->n_rows < 0 || s->n_rows > STANDINGS_MAX_ROWS ||
+        (s->n_rows && !s->rows))
+        return wire__fail(diag, "%s.rows: expected at most %d rows", path,
+                          STANDINGS_MAX_ROWS);
+    for (int32_t i = 0; i < s->n_rows; i++) {
+        const struct tny_wire_standing_row *r = &s->rows[i];
+        wire__path(p, sizeof p, "%s.rows[%d].rank", path, (int)i);
+        if ((rc = wire__check_range(r->rank, 1, STANDINGS_MAX_ROWS, p, diag)) <
+            0)
+            return rc;
+        wire__path(p, sizeof p, "%s.rows[%d].player", path, (int)i);
+        if ((rc = event_text(r->player, true, p, diag)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.rows[%d].name", path, (int)i);
+        if ((rc = event_text(r->name, false, p, diag)) < 0)
+            return rc;
+        for (int32_t k = 0; k < s->n_tiebreaks; k++)
+            if (r->has_tiebreak[k] && !isfinite(r->tiebreaks[k]))
+                return wire__fail(diag,
+                                  "%s.rows[%d].tiebreaks[%d]: expected a "
+                                  "finite number",
+                                  path, (int)i, (int)k);
+        for (int k = 0; k < 2; k++)
+            if (r->side_games[k] < 0 || (!s->n_sides && r->side_games[k]))
+                return wire__fail(diag,
+                                  "%s.rows[%d].side_games: expected games "
+                                  "on each of the format's sides",
+                                  path, (int)i);
+    }
+    return TNY_OK;
+}
+
+/* The protobuf of checked standings; m first (freed as one). */
+struct standings_pb {
+    Tourney__V1__Standings m;
+    char *tb_names[TNY_MAX_TIEBREAKS];
+    Tourney__V1__StandingRow *rows, **rp;
+    Tourney__V1__TiebreakValue *tv, **tp; /* n_rows * n_tiebreaks */
+    uint32_t *side_games;                 /* n_rows * 2 */
+};
+
+void wire__standings_pb_free(Tourney__V1__Standings *m)
+{
+    struct standings_pb *s = (struct standings_pb *)m;
+    if (!s)
+        return;
+    free(s->rows);
+    free(s->rp);
+    free(s->tv);
+    free(s->tp);
+    free(s->side_games);
+    free(s);
+}
+
+Tourney__V1__Standings *
+wire__standings_to_pb(const struct tny_wire_standings *in)
+{
+    struct standings_pb *s = calloc(1, sizeof *s);
+    size_t nr = (size_t)in->n_rows, nt = (size_t)in->n_tiebreaks;
+    if (!s)
+        return NULL;
+    if (nr && (!(s->rows = calloc(nr, sizeof *s->rows)) ||
+               !(s->rp = calloc(nr, sizeof *s->rp)) ||
+               !(s->side_games = calloc(nr * 2, sizeof *s->side_games)) ||
+               (nt && (!(s->tv = calloc(nr * nt, sizeof *s->tv)) ||
+                       !(s->tp = calloc(nr * nt, sizeof *s->tp)))))) {
+        wire__standings_pb_free(&s->m);
+        return NULL;
+    }
+    Tourney__V1__Standings *m = &s->m;
+    tourney__v1__standings__init(m);
+    m->has_after_round = true;
+    m->after_round = (uint32_t)in->after_round;
+    m->has_stage = true;
+    m->stage = (Tourney__V1__Stage)wire__stage_to_pb(in->stage);
+    for (size_t k = 0; k < nt; k++)
+        s->tb_names[k] = (char *)tny_tiebreak_name(in->tiebreaks[k]);
+    m->n_tiebreaks = nt;
+    m->tiebreaks = s->tb_names;
+    m->n_sides = (size_t)in->n_sides;
+    m->sides = (char **)in->sides;
+    for (size_t i = 0; i < nr; i++) {
+        const struct tny_wire_standing_row *r = &in->rows[i];
+        Tourney__V1__StandingRow *x = &s->rows[i];
+        tourney__v1__standing_row__init(x);
+        x->has_rank = true;
+        x->rank = (uint32_t)r->rank;
+        x->player = r->player;
+        x->name = r->name;
+        x->has_points_units = true;
+        x->points_units = r->points_units;
+        for (size_t k = 0; k < nt; k++) {
+            Tourney__V1__TiebreakValue *v = &s->tv[i * nt + k];
+            tourney__v1__tiebreak_value__init(v);
+            v->has_value = r->has_tiebreak[k];
+            v->value = r->has_tiebreak[k] ? r->tiebreaks[k] : 0.0;
+            s->tp[i * nt + k] = v;
+        }
+        x->n_tiebreaks = nt;
+        x->tiebreaks = nt ? &s->tp[i * nt] : NULL;
+        x->has_dropped = r->dropped;
+        x->dropped = r->dropped;
+        x->has_decided_by_lot = r->decided_by_lot;
+        x->decided_by_lot = r->decided_by_lot;
+        x->has_disqualified = r->disqualified;
+        x->disqualified = r->disqualified;
+        x->has_separate_list = r->separate_list;
+        x->separate_list = r->separate_list;
+        if (in->n_sides == 2) {
+            s->side_games[2 * i] = (uint32_t)r->side_games[0];
+            s->side_games[2 * i + 1] = (uint32_t)r->side_games[1];
+            x->n_side_games = 2;
+            x->side_games = &s->side_games[2 * i];
+        }
+        s->rp[i] = x;
+    }
+    m->n_rows = nr;
+    m->rows = s->rp;
+    return m;
+}
+
+static int row_from_pb(const Tourney__V1__StandingRow *m, int32_t n_tiebreaks,
+                       int32_t n_sides, const char *p,
+                       struct tny_wire_standing_row *r, struct tny_diag *diag)
+{
+    char fp[WIRE_PATH_MAX];
+    int rc;
+    wire__path(fp, sizeof fp, "%s.rank", p);
+    if ((rc = wire__u32(m->has_rank, m->rank, true, fp, &r->rank, diag)) < 0)
+        return rc;
+    if ((rc = wire__dup(&r->player, m->player, diag)) < 0 ||
+        (rc = wire__dup(&r->name, m->name, diag)) < 0)
+        return rc;
+    wire__path(fp, sizeof fp, "%s.points_units", p);
+    if ((rc = wire__need(m->has_points_units, fp, diag)) < 0)
+        return rc;
+    r->points_units = m->points_units;
+    if (m->n_tiebreaks != (size_t)n_tiebreaks)
+        return wire__fail(diag,
+                          "%s.tiebreaks: expected %d values (one per "
+                          "column), got %zu",
+                          p, (int)n_tiebreaks, m->n_tiebreaks);
+    for (int32_t k = 0; k < n_tiebreaks; k++) {
+        r->has_tiebreak[k] = m->tiebreaks[k]->has_value;
+        r->tiebreaks[k] =
+            m->tiebreaks[k]->has_value ? m->tiebreaks[k]->value : 0.0;
+    }
+    r->dropped = m->has_dropped && m->dropped;
+    r->decided_by_lot = m->has_decided_by_lot && m->decided_by_lot;
+    r->disqualified = m->has_disqualified && m->disqualified;
+    r->separate_list = m->has_separate_list && m->separate_list;
+    if (m->n_side_games != (size_t)n_sides)
+        return wire__fail(diag,
+                          "%s.side_games: expected %d counts (one per "
+                          "side), got %zu",
+                          p, (int)n_sides, m->n_side_games);
+    for (int32_t k = 0; k < n_sides; k++) {
+        wire__path(fp, sizeof fp, "%s.side_games[%d]", p, (int)k);
+        if ((rc = wire__u32(true, m->side_games[k], true, fp, &r->side_games[k],
+                            diag)) < 0)
+            return rc;
+    }
+    return TNY_OK;
+}
+
+int wire__standings_from_pb(const Tourney__V1__Standings *m, const char *path,
+                            struct tny_wire_standings **out,
+                            struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int rc;
+    *out = NULL;
+    if (!m)
+        return TNY_OK;
+    if (m->n_rows > STANDINGS_MAX_ROWS)
+        return wire__fail(diag, "%s.rows: expected at most %d rows, got %zu",
+                          path, STANDINGS_MAX_ROWS, m->n_rows);
+    if (m->n_tiebreaks > TNY_MAX_TIEBREAKS)
+        return wire__fail(diag, "%s.tiebreaks: expected at most %d, got %zu",
+                          path, TNY_MAX_TIEBREAKS, m->n_tiebreaks);
+    if (m->n_sides != 0 && m->n_sides != 2)
+        return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %zu",
+                          path, m->n_sides);
+    struct tny_wire_standings *s = tny_wire_standings_new((int32_t)m->n_rows);
+    if (!s)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    wire__path(p, sizeof p, "%s.after_round", path);
+    if ((rc = wire__u32(m->has_after_round, m->after_round, false, p,
+                        &s->after_round, diag)) < 0)
+        goto out;
+    wire__path(p, sizeof p, "%s.stage", path);
+    if ((rc = wire__need(m->has_stage, p, diag)) < 0)
+        goto out;
+    if (!wire__stage_from_pb((int)m->stage, &s->stage)) {
+        rc = wire__fail(diag, "%s: unknown stage %d", p, (int)m->stage);
+        goto out;
+    }
+    for (size_t k = 0; k < m->n_tiebreaks; k++)
+        if (!m->tiebreaks[k] ||
+            tny_tiebreak_from_name(m->tiebreaks[k], &s->tiebreaks[k]) < 0) {
+            rc = wire__fail(diag,
+                            "%s.tiebreaks[%zu]: unknown tiebreak \"%.40s\"",
+                            path, k, m->tiebreaks[k] ? m->tiebreaks[k] : "");
+            goto out;
+        }
+    s->n_tiebreaks = (int32_t)m->n_tiebreaks;
+    for (size_t k = 0; k < m->n_sides; k++)
+        if ((rc = wire__dup(&s->sides[k], m->sides[k], diag)) < 0)
+            goto out;
+    s->n_sides = (int32_t)m->n_sides;
+    for (size_t i = 0; i < m->n_rows; i++) {
+        wire__path(p, sizeof p, "%s.rows[%zu]", path, i);
+        if ((rc = row_from_pb(m->rows[i], s->n_tiebreaks, s->n_sides, p,
+                              &s->rows[i], diag)) < 0)
+            goto out;
+    }
+    rc = TNY_OK;
+out:
+    if (rc < 0)
+        tny_wire_standings_free(s);
     else
         *out = s;
     return rc;

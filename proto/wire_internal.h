@@ -197,6 +197,14 @@ int wire__seating_from_pb(const Tourney__V1__Seating *m, const char *path,
                           struct tny_wire_seating **out, struct tny_diag *diag);
 Tourney__V1__Seating *wire__seating_to_pb(const struct tny_wire_seating *in);
 void wire__seating_pb_free(Tourney__V1__Seating *m);
+int wire__standings_check(const struct tny_wire_standings *s, const char *path,
+                          struct tny_diag *diag);
+int wire__standings_from_pb(const Tourney__V1__Standings *m, const char *path,
+                            struct tny_wire_standings **out,
+                            struct tny_diag *diag);
+Tourney__V1__Standings *
+wire__standings_to_pb(const struct tny_wire_standings *in);
+void wire__standings_pb_free(Tourney__V1__Standings *m);
 
 /* Optional string for the wire: "" -> NULL (absent). */
 static inline char *wire__opt(const char *s)

@@ -1034,7 +1034,8 @@ static bool print_seating(const struct tny_wire_seating *s)
     return true;
 }
 
-/* The standings shape of `tourney standings`. */
+/* The standings shape of `tourney standings` from JSON text: a hub
+ * from before typed replies (issue 18) sends them so. */
 static bool print_standings(const json_t *root)
 {
     const json_t *rows = json_object_get(root, "standings");
@@ -1114,10 +1115,64 @@ static bool print_standings(const json_t *root)
     return true;
 }
 
+/* The standings (TNY_REPLY_STANDINGS) of `tourney standings`' shape:
+ * rank, id, points, every tiebreak (CM-8), the name last. */
+static void print_standings_typed(const struct tny_wire_standings *s)
+{
+    fprintf(out(), "standings after round %d (%s)\n", (int)s->after_round,
+            tny_stage_kind_name(s->stage));
+    /* Columns: the tiebreaks in the engine's order, as the CSV names
+     * them (none without a row), the name last so that no name moves a
+     * column. */
+    int n_tb = s->n_rows ? (int)s->n_tiebreaks : 0;
+    int tb_w[TNY_MAX_TIEBREAKS], id_w = 6, pts_w = 6;
+    char num[32];
+    for (int k = 0; k < n_tb; k++) {
+        int n = (int)strlen(tny_tiebreak_name(s->tiebreaks[k]));
+        tb_w[k] = n > 4 ? n : 4;
+    }
+    for (int32_t i = 0; i < s->n_rows; i++) {
+        const struct tny_wire_standing_row *r = &s->rows[i];
+        if ((int)strlen(r->player) > id_w)
+            id_w = (int)strlen(r->player);
+        int n = snprintf(num, sizeof num, "%g",
+                         (double)r->points_units / TNY_POINT_SCALE);
+        if (n > pts_w)
+            pts_w = n;
+        for (int k = 0; k < n_tb; k++) {
+            n = snprintf(num, sizeof num, "%g",
+                         r->has_tiebreak[k] ? r->tiebreaks[k] : 0.0);
+            if (n > tb_w[k])
+                tb_w[k] = n;
+        }
+    }
+    fprintf(out(), "%4s  %-*s  %*s", "rank", id_w, "player", pts_w, "points");
+    for (int k = 0; k < n_tb; k++)
+        fprintf(out(), "  %*s", tb_w[k], tny_tiebreak_name(s->tiebreaks[k]));
+    out_line("  name");
+    for (int32_t i = 0; i < s->n_rows; i++) {
+        const struct tny_wire_standing_row *r = &s->rows[i];
+        fprintf(out(), "%4d  %-*s  %*g", (int)r->rank, id_w, r->player, pts_w,
+                (double)r->points_units / TNY_POINT_SCALE);
+        for (int k = 0; k < n_tb; k++) {
+            if (r->has_tiebreak[k])
+                fprintf(out(), "  %*g", tb_w[k], r->tiebreaks[k]);
+            else
+                fprintf(out(), "  %*s", tb_w[k], "-");
+        }
+        fputs("  ", out());
+        print_text(r->name ? r->name : "");
+        fprintf(out(), "%s\n",
+                r->disqualified ? " (disqualified)"
+                : r->dropped    ? " (dropped)"
+                                : "");
+    }
+}
+
 /* --json of a typed reply: its JSON text, written from the values. */
 static int print_typed_json(const struct tny_wire_reply *rep)
 {
-    char *text = hub_console_seating_json(rep->seating);
+    char *text = hub_console_reply_json(rep);
     if (!text) {
         say("out of memory");
         return HUB_CONSOLE_EXIT_INTERNAL;
@@ -1137,7 +1192,7 @@ static int show(struct live *lv, const char *line)
     const struct tny_wire_cmd_info *info = tny_wire_cmd_info(lv->req.cmd);
     enum tny_reply_shape shape = info ? info->reply : TNY_REPLY_EVENT;
     if (lv->json || (shape == TNY_REPLY_EVENT && rep->json)) {
-        if (rep->seating)
+        if (rep->seating || rep->standings)
             return print_typed_json(rep);
         if (rep->json)
             print_payload(rep->json);
@@ -1156,6 +1211,8 @@ static int show(struct live *lv, const char *line)
     }
     if (rep->seating && !print_seating(rep->seating))
         return print_typed_json(rep);
+    if (rep->standings)
+        print_standings_typed(rep->standings);
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
         bool done = false;

@@ -10,8 +10,11 @@
 #include "console_internal.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tny/json_io.h" /* tny_json_points */
 
 /* {"state": "running", "left_ms": 2640000} */
 static json_t *time_left_json(const struct tny_wire_time_left *c)
@@ -110,4 +113,91 @@ const char *hub_console_seating_name(const struct tny_wire_seating *s,
         if (strcmp(s->names[i].id, id) == 0)
             name = s->names[i].name; /* the last, as a JSON object's key */
     return name;
+}
+
+/* A tiebreak's value as tny_standings_to_json writes it: whole values as
+ * integers. */
+static json_t *tiebreak_json(bool has, double v)
+{
+    if (!has)
+        return json_null();
+    if (fabs(v) < 9007199254740992.0 && v == floor(v))
+        return json_integer((json_int_t)v);
+    return json_real(v);
+}
+
+static json_t *standing_row_json(const struct tny_wire_standings *s,
+                                 const struct tny_wire_standing_row *r)
+{
+    json_t *o = json_object(), *tb = json_object();
+    bool ok = o && tb;
+    ok = ok && set(o, "rank", json_integer(r->rank));
+    ok = ok && set(o, "player", json_string(r->player));
+    ok = ok && set(o, "name", json_string(r->name ? r->name : ""));
+    ok = ok && set(o, "points", tny_json_points(r->points_units));
+    for (int32_t k = 0; ok && k < s->n_tiebreaks; k++)
+        ok = set(tb, tny_tiebreak_name(s->tiebreaks[k]),
+                 tiebreak_json(r->has_tiebreak[k], r->tiebreaks[k]));
+    if (ok) {
+        ok = set(o, "tiebreaks", tb);
+        tb = NULL;
+    }
+    ok = ok && set(o, "dropped", json_boolean(r->dropped));
+    ok = ok && set(o, "decided_by_lot", json_boolean(r->decided_by_lot));
+    if (ok && r->disqualified)
+        ok = set(o, "disqualified", json_true());
+    if (ok && r->separate_list)
+        ok = set(o, "separate_list", json_true());
+    if (ok && s->n_sides == 2) /* issue 19: games played on each side */
+        ok = set(o, "sides",
+                 json_pack("{sisi}", s->sides[0], (int)r->side_games[0],
+                           s->sides[1], (int)r->side_games[1]));
+    json_decref(tb);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+char *hub_console_standings_json(const struct tny_wire_standings *s)
+{
+    json_t *o = json_object(), *rows = json_array();
+    char *text = NULL;
+    bool ok = o && rows;
+    ok = ok && set(o, "after_round", json_integer(s->after_round));
+    ok = ok && set(o, "stage", json_string(tny_stage_kind_name(s->stage)));
+    for (int32_t i = 0; ok && i < s->n_rows; i++)
+        ok =
+            json_array_append_new(rows, standing_row_json(s, &s->rows[i])) == 0;
+    if (ok) {
+        ok = set(o, "standings", rows);
+        rows = NULL;
+    }
+    if (ok)
+        text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                 JSON_REAL_PRECISION(15));
+    json_decref(rows);
+    json_decref(o);
+    if (!text)
+        return NULL;
+    /* a line of its own, as `tourney standings` ends */
+    size_t len = strlen(text);
+    char *nl = realloc(text, len + 2);
+    if (!nl) {
+        free(text);
+        return NULL;
+    }
+    nl[len] = '\n';
+    nl[len + 1] = '\0';
+    return nl;
+}
+
+char *hub_console_reply_json(const struct tny_wire_reply *rep)
+{
+    if (rep->seating)
+        return hub_console_seating_json(rep->seating);
+    if (rep->standings)
+        return hub_console_standings_json(rep->standings);
+    return rep->json ? strdup(rep->json) : NULL;
 }

@@ -29,6 +29,7 @@
  */
 #include "console.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,10 +260,71 @@ static int cmd_export_event(struct ctx *c)
     return reply_json(c, text);
 }
 
+/* A malloc'd copy of an event's text (NULL: ""); NULL when out of
+ * memory. */
+static char *text_dup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+/* Issue 18 item 3: the standings typed from the engine's (the console
+ * writes the JSON of `tourney standings`, tny_standings_to_json, from
+ * them).  TNY_ENOMEM. */
+static int standings_typed(const struct tny_event *ev,
+                           const struct tny_standings *st,
+                           struct tny_wire_standings **out)
+{
+    struct tny_wire_standings *w = tny_wire_standings_new(st->n_rows);
+    bool ok = w != NULL;
+    if (ok) {
+        w->after_round = st->after_round;
+        w->stage = st->stage;
+        w->n_tiebreaks = st->n_tiebreaks;
+        memcpy(w->tiebreaks, st->tiebreaks, sizeof w->tiebreaks);
+        if (ev->format.n_sides == 2) {
+            w->n_sides = 2;
+            ok = (w->sides[0] = text_dup(ev->format.sides[0])) &&
+                 (w->sides[1] = text_dup(ev->format.sides[1]));
+        }
+    }
+    for (int32_t i = 0; ok && i < st->n_rows; i++) {
+        const struct tny_standing_row *row = &st->rows[i];
+        struct tny_wire_standing_row *r = &w->rows[i];
+        const struct tny_player *pl = &ev->players[row->player];
+        r->rank = row->rank;
+        r->points_units = row->points;
+        for (int32_t k = 0; k < st->n_tiebreaks; k++) {
+            /* not applicable, or not a number (null either way) */
+            r->has_tiebreak[k] =
+                row->has_tiebreak[k] && isfinite(row->tiebreaks[k]);
+            r->tiebreaks[k] = r->has_tiebreak[k] ? row->tiebreaks[k] : 0.0;
+        }
+        r->dropped = row->dropped;
+        r->decided_by_lot = row->decided_by_lot;
+        r->disqualified = row->disqualified;
+        r->separate_list = row->separate_list;
+        /* issue 19: games played on each side */
+        for (int32_t rd = 0;
+             w->n_sides && rd < st->after_round && rd < ev->n_rounds; rd++)
+            for (int32_t t = 0; t < ev->rounds[rd].n_tables; t++) {
+                const struct tny_table *x = &ev->rounds[rd].tables[t];
+                int32_t k = tny_table_seat_of(x, row->player);
+                if (x->has_sides && !x->is_bye && k >= 0)
+                    r->side_games[x->side[k] & 1]++;
+            }
+        ok = (r->player = text_dup(pl->id)) && (r->name = text_dup(pl->name));
+    }
+    if (!ok) {
+        tny_wire_standings_free(w);
+        return TNY_ENOMEM;
+    }
+    *out = w;
+    return TNY_OK;
+}
+
 static int cmd_get_standings(struct ctx *c)
 {
     struct tny_standings st;
-    char *text = NULL;
     int32_t after = c->req->round;
     int rc;
     if (after < 0 || after > c->e->ev.n_rounds)
@@ -275,7 +337,7 @@ static int cmd_get_standings(struct ctx *c)
         rc = tny_standings_compute_at(&c->e->ev, after, &st, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    rc = tny_standings_to_json(&c->e->ev, &st, &text);
+    rc = standings_typed(&c->e->ev, &st, &c->rep->standings);
     c->rep->round = st.after_round;
     /* The JSON is `tourney standings`' byte for byte; the reply's message
      * says when they are the event's final classification. */
@@ -285,7 +347,7 @@ static int cmd_get_standings(struct ctx *c)
     tny_standings_release(&st);
     if (rc < 0)
         return fail(c, rc, "out of memory");
-    return reply_json(c, text);
+    return TNY_OK;
 }
 
 /* A retained topic of the event cleared (a zero-length message):
@@ -798,13 +860,6 @@ static int cmd_fix_table(struct ctx *c)
 }
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
-
-/* A malloc'd copy of an event's text (NULL: ""); NULL when out of
- * memory. */
-static char *text_dup(const char *s)
-{
-    return strdup(s ? s : "");
-}
 
 /* A seating reply (issue 18 item 3: typed, no JSON text) of n_tables
  * tables with every player's name; NULL when out of memory. */

@@ -35,7 +35,7 @@
             fail_msg("%s: %d (%s) %s", #x, rc_, tny_strerror(rc_), diag.msg);  \
     } while (0)
 
-#include "console_internal.h" /* hub_console_seating_json */
+#include "console_internal.h" /* hub_console_reply_json */
 #include "faultvfs.h"
 #include "service/players_csv.h"
 
@@ -171,9 +171,7 @@ static void request(struct fx *f, const struct tny_wire_request *q,
  * none): its JSON text, or a typed payload's (issue 18 item 3). */
 static char *reply_text(const struct tny_wire_reply *rep)
 {
-    if (rep->seating)
-        return hub_console_seating_json(rep->seating);
-    return rep->json ? strdup(rep->json) : NULL;
+    return hub_console_reply_json(rep);
 }
 
 /* A request that must succeed; returns the reply's JSON (malloc'd). */
@@ -3556,10 +3554,11 @@ static void random_session(const char *preset, const char *options,
             ok++;
             /* Issue 18 item 3: the reply's shape, as its description
              * says, travels typed, not as JSON text. */
-            if (tny_wire_cmd_info(cmd)->reply == TNY_REPLY_DRAFT &&
-                (!rep.seating || rep.json))
-                fail_msg("%s step %d: %s answered with JSON text, not a "
-                         "typed seating",
+            enum tny_reply_shape shape = tny_wire_cmd_info(cmd)->reply;
+            if ((shape == TNY_REPLY_DRAFT && (!rep.seating || rep.json)) ||
+                (shape == TNY_REPLY_STANDINGS && (!rep.standings || rep.json)))
+                fail_msg("%s step %d: %s answered with JSON text, not its "
+                         "typed payload",
                          preset, step, tny_wire_cmd_name(cmd));
             if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
                 same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

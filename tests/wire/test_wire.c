@@ -567,11 +567,48 @@ static struct tny_wire_seating *seating_sample(int k)
     return &s[k];
 }
 
+/* Standings (TNY_REPLY_STANDINGS) of a format with sides: a tiebreak
+ * not applicable, a fraction of a point, a disqualified player. */
+static struct tny_wire_standings *standings_sample(void)
+{
+    static struct tny_wire_standing_row rows[3];
+    static struct tny_wire_standings s;
+    memset(rows, 0, sizeof rows);
+    memset(&s, 0, sizeof s);
+    s.after_round = 4;
+    s.stage = TNY_STAGE_SWISS;
+    s.n_tiebreaks = 2;
+    s.tiebreaks[0] = TNY_TB_SOS;
+    s.tiebreaks[1] = TNY_TB_HEAD_TO_HEAD;
+    s.n_sides = 2;
+    s.sides[0] = "Corp";
+    s.sides[1] = "Runner";
+    for (int i = 0; i < 3; i++) {
+        rows[i].rank = i + 1;
+        rows[i].player = (char *)(const char *[]){"p2", "p1", "p3"}[i];
+        rows[i].name = (char *)(const char *[]){"Anna", "Bo", "Cy"}[i];
+        rows[i].points_units = 1200 * (3 - i) + (i == 1 ? 600 : 0);
+        rows[i].has_tiebreak[0] = true;
+        rows[i].tiebreaks[0] = 10.5 - i;
+        rows[i].has_tiebreak[1] = i != 2;
+        rows[i].side_games[0] = 2;
+        rows[i].side_games[1] = 2;
+    }
+    rows[2].disqualified = rows[2].dropped = true;
+    rows[1].decided_by_lot = true;
+    s.n_rows = 3;
+    s.rows = rows;
+    return &s;
+}
+
 static void reply_sample(int k, struct tny_wire_reply *r)
 {
     memset(r, 0, sizeof *r);
     strcpy(r->correlation_id, "c-000123");
-    if (k == 3 || k == 4) {
+    if (k == 5) {
+        r->round = 4;
+        r->standings = standings_sample();
+    } else if (k == 3 || k == 4) {
         r->round = 3;
         r->seating = seating_sample(k - 3);
     } else if (k == 0) {
@@ -665,14 +702,40 @@ static bool seating_eq(const struct tny_wire_seating *a,
     return true;
 }
 
+static bool standings_eq(const struct tny_wire_standings *a,
+                         const struct tny_wire_standings *b)
+{
+    if (!a || !b)
+        return !a && !b;
+    if (a->after_round != b->after_round || a->stage != b->stage ||
+        a->n_tiebreaks != b->n_tiebreaks ||
+        memcmp(a->tiebreaks, b->tiebreaks, sizeof a->tiebreaks) != 0 ||
+        a->n_sides != b->n_sides || a->n_rows != b->n_rows)
+        return false;
+    for (int32_t k = 0; k < a->n_sides; k++)
+        if (!str_eq(a->sides[k], b->sides[k]))
+            return false;
+    for (int32_t i = 0; i < a->n_rows; i++) {
+        struct tny_wire_standing_row x = a->rows[i], y = b->rows[i];
+        if (!str_eq(x.player, y.player) || !str_eq(x.name, y.name))
+            return false;
+        x.player = x.name = y.player = y.name = NULL;
+        if (memcmp(&x, &y, sizeof x) != 0)
+            return false;
+    }
+    return true;
+}
+
 static bool reply_eq(const struct tny_wire_reply *a,
                      const struct tny_wire_reply *b)
 {
     struct tny_wire_reply x = *a, y = *b;
     x.json = y.json = NULL;
     x.seating = y.seating = NULL;
+    x.standings = y.standings = NULL;
     return memcmp(&x, &y, sizeof x) == 0 && str_eq(a->json, b->json) &&
-           seating_eq(a->seating, b->seating);
+           seating_eq(a->seating, b->seating) &&
+           standings_eq(a->standings, b->standings);
 }
 
 /* ---- a codec table for generic tests --------------------------------------
@@ -1325,10 +1388,71 @@ static void test_PROTO_roundtrip_reply(void **state)
 {
     (void)state;
     struct tny_wire_reply r;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
         reply_sample(k, &r);
         roundtrip(&codecs[C_REPLY], &r);
     }
+}
+
+/* Issue 18 item 3: standings travel typed (points in units, a tiebreak
+ * not applicable, sides' games); crafted ones are refused with the field
+ * named. */
+static void test_issue18_standings_reply_is_typed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct tny_wire_reply r, got;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    reply_sample(5, &r);
+    assert_int_equal(tny_wire_encode_reply(&r, &buf, &len, &diag), 0);
+    memset(&got, 0, sizeof got);
+    assert_int_equal(tny_wire_decode_reply(buf, len, &got, &diag), 0);
+    free(buf);
+    assert_non_null(got.standings);
+    assert_null(got.json);
+    assert_true(standings_eq(r.standings, got.standings));
+    assert_int_equal(got.standings->rows[1].points_units, 2 * 1200 + 600);
+    assert_false(got.standings->rows[2].has_tiebreak[1]);
+    assert_true(got.standings->rows[2].disqualified);
+    tny_wire_reply_release(&got);
+    /* both payloads at once */
+    reply_sample(5, &r);
+    r.seating = seating_sample(0);
+    memset(&diag, 0, sizeof diag);
+    assert_diag(tny_wire_encode_reply(&r, &buf, &len, &diag), diag,
+                "console_reply: seating and standings: at most one typed "
+                "payload");
+    /* crafted: an unknown tiebreak; a row without one value per column */
+    struct pbw w, st, row, tv;
+    memset(&st, 0, sizeof st);
+    pb_uint(&st, 2, 1); /* STAGE_SWISS */
+    pb_str(&st, 3, "coin-flip");
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 10, &st);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.standings.tiebreaks[0]: unknown tiebreak "
+                 "\"coin-flip\"");
+    memset(&tv, 0, sizeof tv);
+    memset(&row, 0, sizeof row);
+    pb_uint(&row, 1, 1);
+    pb_str(&row, 2, "p1");
+    pb_uint(&row, 4, zigzag(1200));
+    pb_msg(&row, 5, &tv);
+    memset(&st, 0, sizeof st);
+    pb_uint(&st, 2, 1);
+    pb_str(&st, 3, "sos");
+    pb_str(&st, 3, "wins");
+    pb_msg(&st, 5, &row);
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 10, &st);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.standings.rows[0].tiebreaks: expected 2 "
+                 "values (one per column), got 1");
 }
 
 /* Issue 18 item 3: a seating travels typed, every value kept (a draft's
@@ -2552,6 +2676,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_roundtrip_reply),
         cmocka_unit_test(test_issue18_seating_reply_is_typed),
         cmocka_unit_test(test_issue18_malformed_seating_named),
+        cmocka_unit_test(test_issue18_standings_reply_is_typed),
         cmocka_unit_test(test_PROTO_crafted_submission_decodes),
         cmocka_unit_test(test_PROTO_error_truncated),
         cmocka_unit_test(test_PROTO_error_wrong_wire_type),

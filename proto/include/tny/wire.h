@@ -686,6 +686,30 @@ struct tny_wire_seating {
     bool republished;
 };
 
+/* One row of the standings (event-file.md "Output"). */
+struct tny_wire_standing_row {
+    int32_t rank; /* >= 1 */
+    char *player; /* the player's id */
+    char *name;
+    int64_t points_units;                 /* TNY_POINT_SCALE units */
+    bool has_tiebreak[TNY_MAX_TIEBREAKS]; /* false: not applicable */
+    double tiebreaks[TNY_MAX_TIEBREAKS];  /* finite */
+    bool dropped, decided_by_lot, disqualified, separate_list;
+    int32_t side_games[2]; /* n_sides == 2: games played on each side */
+};
+
+/* TNY_REPLY_STANDINGS: the standings after after_round rounds. */
+struct tny_wire_standings {
+    int32_t after_round;
+    enum tny_stage_kind stage;
+    int32_t n_tiebreaks;
+    enum tny_tiebreak tiebreaks[TNY_MAX_TIEBREAKS]; /* the columns */
+    int32_t n_sides;                                /* 0 or 2 */
+    char *sides[2];
+    int32_t n_rows;
+    struct tny_wire_standing_row *rows; /* rank order */
+};
+
 /* rc is 0 or a negative enum tny_error (the wire carries it positive);
  * message is the diagnostic (required when rc != 0).  json is malloc'd
  * after decode (release with tny_wire_reply_release), borrowed before
@@ -699,7 +723,8 @@ struct tny_wire_reply {
     char event_id[TNY_WIRE_ID_MAX + 1]; /* "" = not given */
     int32_t round;                      /* 0 = not given */
     uint64_t count;
-    struct tny_wire_seating *seating; /* TNY_REPLY_DRAFT */
+    struct tny_wire_seating *seating;     /* TNY_REPLY_DRAFT */
+    struct tny_wire_standings *standings; /* TNY_REPLY_STANDINGS */
 };
 
 /* Frees json and the typed payload and zeroes *rep. */
@@ -707,6 +732,10 @@ void tny_wire_reply_release(struct tny_wire_reply *rep);
 /* Frees the typed payload alone (seating...), setting it NULL: the hub
  * before it answers with an error instead. */
 void tny_wire_reply_drop_payload(struct tny_wire_reply *rep);
+/* Frees standings and everything they hold (NULL: nothing). */
+void tny_wire_standings_free(struct tny_wire_standings *s);
+/* Standings with n_rows zeroed rows, NULL when out of memory. */
+struct tny_wire_standings *tny_wire_standings_new(int32_t n_rows);
 /* Frees a seating and everything it holds (NULL: nothing). */
 void tny_wire_seating_free(struct tny_wire_seating *s);
 /* A seating with n_tables zeroed tables and n_names zeroed names (each
