@@ -1290,6 +1290,17 @@ static void test_issue18_description_names_the_wire_fields(void **state)
             tny_wire_cmd_info((enum tny_wire_cmd)c);
         assert_non_null(info);
         assert_string_equal(info->name, tny_wire_cmd_name(c));
+        /* Issue 18 item 2: the codec walks the description's fields over
+         * the command's console.proto message; they agree field by
+         * field (a field of the message no description names, or one
+         * named that the message lacks, is refused here). */
+        struct tny_diag why = {{0}};
+        if (tny_wire_cmd_check_message((enum tny_wire_cmd)c, &why) != 0)
+            fail_msg("%s: %s", info->name, why.msg);
+        /* Issue 18 item 3: what its replies carry is typed where the
+         * description says so (the hub fills it: test_service). */
+        assert_true(info->reply >= TNY_REPLY_NONE &&
+                    info->reply <= TNY_REPLY_EVENT);
         unsigned named = info->fields;
         if (named & TNY_WF_PLAYER) /* the whole entry */
             named |= TNY_WF_ARMIES | TNY_WF_EDIT;

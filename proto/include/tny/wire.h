@@ -501,6 +501,16 @@ struct tny_wire_cmd_info {
 /* The description of cmd; NULL when out of range. */
 const struct tny_wire_cmd_info *tny_wire_cmd_info(enum tny_wire_cmd cmd);
 
+/* Issue 18 item 2: the codec is the description's fields walked over
+ * console.proto's message (protobuf-c's descriptors).  Checks that cmd's
+ * message agrees with its description: every field of the message is a
+ * plain field the description names (round, table, player_id, reason,
+ * force...: proto/wire_console.c's table, with the type it reads) or one
+ * of the command's own code; every plain field the description names is
+ * in the message.  Errors: TNY_EINVAL naming the command and field. */
+TNY_MUST_USE int tny_wire_cmd_check_message(enum tny_wire_cmd cmd,
+                                            struct tny_diag *diag);
+
 /* A player as registered from the console (event-file.md players[]). */
 struct tny_wire_player {
     char id[TNY_WIRE_ID_MAX + 1];
