@@ -377,7 +377,7 @@ int wire__check_text(const char *s, enum wire_text kind, bool required,
         }
         bool ws = c == '\t' || c == '\n' || c == '\r';
         if (c < 0x20 || c == 0x7f) {
-            if (!(ws && kind == WIRE_TEXT_MULTI))
+            if (!(ws && kind == WIRE_TEXT_MULTI) && kind != WIRE_TEXT_UTF8)
                 return wire__fail(diag, "%s: control character at byte %zu",
                                   path, i);
         }

@@ -1094,9 +1094,9 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
     if (!ev)
         return;
     int status = run_cmd(t, conn, "show the draft", 4, w, &res);
-    json_t *d = status == HUB_CONSOLE_EXIT_OK && res.rep.json
-                    ? json_loads(res.rep.json, 0, NULL)
-                    : NULL;
+    /* Issue 18: the typed seating, no JSON text to parse. */
+    const struct tny_wire_seating *d =
+        status == HUB_CONSOLE_EXIT_OK ? res.rep.seating : NULL;
     if (!d) {
         status_from(t, "show the draft", status, res.text);
         hub_console_result_release(&res);
@@ -1107,29 +1107,26 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
     snprintf(title, sizeof title,
              "DRAFT of round %d (%s): review, edit with "
              ": round swap|move|fix ..., publish with P",
-             get_int(d, "round"), str_or(json_object_get(d, "stage"), "?"));
+             (int)d->round, d->has_stage ? tny_stage_kind_name(d->stage) : "?");
     panel_open(t, title);
-    size_t i, k;
-    const json_t *tb, *p;
-    json_array_foreach (json_object_get(d, "tables"), i, tb) {
-        const char *bye = json_string_value(json_object_get(tb, "bye"));
-        if (bye) {
-            player_label(ev, bye, a, sizeof a);
+    for (int32_t i = 0; i < d->n_tables; i++) {
+        const struct tny_wire_seated_table *tb = &d->tables[i];
+        if (tb->table == 0) {
+            player_label(ev, tb->players[0], a, sizeof a);
             panel_add(t, "  bye       %s", a);
             continue;
         }
-        panel_add(t, "  table %d", get_int(tb, "table"));
-        json_array_foreach (json_object_get(tb, "players"), k, p) {
-            player_label(ev, str_or(p, "?"), a, sizeof a);
+        panel_add(t, "  table %d", (int)tb->table);
+        for (int32_t k = 0; k < tb->n_players; k++) {
+            player_label(ev, tb->players[k], a, sizeof a);
             panel_add(t, "     seat %d  %s", (int)k + 1, a);
         }
     }
     panel_add(t, "%s", "");
     panel_add(t, "%s", "explanation:");
-    panel_text(t, json_string_value(json_object_get(d, "explain")));
+    panel_text(t, d->explain);
     snprintf(t->status_line, sizeof t->status_line, "draft of round %d shown",
-             get_int(d, "round"));
-    json_decref(d);
+             (int)d->round);
     json_decref(ev);
     hub_console_result_release(&res);
 }

@@ -29,6 +29,7 @@
  */
 #include "console.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,10 +260,71 @@ static int cmd_export_event(struct ctx *c)
     return reply_json(c, text);
 }
 
+/* A malloc'd copy of an event's text (NULL: ""); NULL when out of
+ * memory. */
+static char *text_dup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+/* Issue 18 item 3: the standings typed from the engine's (the console
+ * writes the JSON of `tourney standings`, tny_standings_to_json, from
+ * them).  TNY_ENOMEM. */
+static int standings_typed(const struct tny_event *ev,
+                           const struct tny_standings *st,
+                           struct tny_wire_standings **out)
+{
+    struct tny_wire_standings *w = tny_wire_standings_new(st->n_rows);
+    bool ok = w != NULL;
+    if (ok) {
+        w->after_round = st->after_round;
+        w->stage = st->stage;
+        w->n_tiebreaks = st->n_tiebreaks;
+        memcpy(w->tiebreaks, st->tiebreaks, sizeof w->tiebreaks);
+        if (ev->format.n_sides == 2) {
+            w->n_sides = 2;
+            ok = (w->sides[0] = text_dup(ev->format.sides[0])) &&
+                 (w->sides[1] = text_dup(ev->format.sides[1]));
+        }
+    }
+    for (int32_t i = 0; ok && i < st->n_rows; i++) {
+        const struct tny_standing_row *row = &st->rows[i];
+        struct tny_wire_standing_row *r = &w->rows[i];
+        const struct tny_player *pl = &ev->players[row->player];
+        r->rank = row->rank;
+        r->points_units = row->points;
+        for (int32_t k = 0; k < st->n_tiebreaks; k++) {
+            /* not applicable, or not a number (null either way) */
+            r->has_tiebreak[k] =
+                row->has_tiebreak[k] && isfinite(row->tiebreaks[k]);
+            r->tiebreaks[k] = r->has_tiebreak[k] ? row->tiebreaks[k] : 0.0;
+        }
+        r->dropped = row->dropped;
+        r->decided_by_lot = row->decided_by_lot;
+        r->disqualified = row->disqualified;
+        r->separate_list = row->separate_list;
+        /* issue 19: games played on each side */
+        for (int32_t rd = 0;
+             w->n_sides && rd < st->after_round && rd < ev->n_rounds; rd++)
+            for (int32_t t = 0; t < ev->rounds[rd].n_tables; t++) {
+                const struct tny_table *x = &ev->rounds[rd].tables[t];
+                int32_t k = tny_table_seat_of(x, row->player);
+                if (x->has_sides && !x->is_bye && k >= 0)
+                    r->side_games[x->side[k] & 1]++;
+            }
+        ok = (r->player = text_dup(pl->id)) && (r->name = text_dup(pl->name));
+    }
+    if (!ok) {
+        tny_wire_standings_free(w);
+        return TNY_ENOMEM;
+    }
+    *out = w;
+    return TNY_OK;
+}
+
 static int cmd_get_standings(struct ctx *c)
 {
     struct tny_standings st;
-    char *text = NULL;
     int32_t after = c->req->round;
     int rc;
     if (after < 0 || after > c->e->ev.n_rounds)
@@ -275,7 +337,7 @@ static int cmd_get_standings(struct ctx *c)
         rc = tny_standings_compute_at(&c->e->ev, after, &st, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    rc = tny_standings_to_json(&c->e->ev, &st, &text);
+    rc = standings_typed(&c->e->ev, &st, &c->rep->standings);
     c->rep->round = st.after_round;
     /* The JSON is `tourney standings`' byte for byte; the reply's message
      * says when they are the event's final classification. */
@@ -285,7 +347,7 @@ static int cmd_get_standings(struct ctx *c)
     tny_standings_release(&st);
     if (rc < 0)
         return fail(c, rc, "out of memory");
-    return reply_json(c, text);
+    return TNY_OK;
 }
 
 /* A retained topic of the event cleared (a zero-length message):
@@ -799,31 +861,50 @@ static int cmd_fix_table(struct ctx *c)
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
 
-/* Adds "names": {id: name} of every player of the event to a reply's JSON
- * object (*text, replaced): listings name players, not only their ids. */
-static int add_names(struct ctx *c, char **text)
+/* A seating reply (issue 18 item 3: typed, no JSON text) of n_tables
+ * tables with every player's name; NULL when out of memory. */
+static struct tny_wire_seating *seating_new(struct ctx *c, int32_t n_tables)
 {
-    json_t *root = json_loads(*text, 0, NULL), *names = json_object();
-    char *out = NULL;
-    bool ok = json_is_object(root) && names;
-    for (int32_t i = 0; ok && i < c->e->ev.n_players; i++)
-        ok = json_object_set_new(names, c->e->ev.players[i].id,
-                                 json_string(c->e->ev.players[i].name)) == 0;
-    if (ok && json_object_set(root, "names", names) == 0)
-        out = json_dumps(root, JSON_COMPACT);
-    json_decref(names);
-    json_decref(root);
-    if (!out)
-        return TNY_ENOMEM;
-    free(*text);
-    *text = out;
+    const struct tny_event *ev = &c->e->ev;
+    struct tny_wire_seating *s = tny_wire_seating_new(n_tables, ev->n_players);
+    bool ok = s != NULL;
+    for (int32_t i = 0; ok && i < ev->n_players; i++)
+        ok = (s->names[i].id = text_dup(ev->players[i].id)) &&
+             (s->names[i].name = text_dup(ev->players[i].name));
+    if (!ok) {
+        tny_wire_seating_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Table t's players into a seating's table (a bye: table 0, one player). */
+static bool seat_players(const struct tny_event *ev, bool is_bye,
+                         int32_t number, const int32_t *seats, int32_t n,
+                         struct tny_wire_seated_table *st)
+{
+    st->table = is_bye ? 0 : number;
+    st->n_players = is_bye ? 1 : n;
+    for (int32_t k = 0; k < st->n_players; k++)
+        if (!(st->players[k] = text_dup(ev->players[seats[k]].id)))
+            return false;
+    return true;
+}
+
+static int seating_reply(struct ctx *c, struct tny_wire_seating *s, bool ok)
+{
+    if (!ok) {
+        tny_wire_seating_free(s);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    c->rep->round = s->round;
+    c->rep->seating = s;
     return TNY_OK;
 }
 
 static int draft_reply(struct ctx *c, int32_t round)
 {
     const struct tny_round_plan *plan = NULL;
-    char *text = NULL;
     int rc = hub__ev_draft(c->svc, c->e, &plan, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
@@ -832,53 +913,33 @@ static int draft_reply(struct ctx *c, int32_t round)
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
                     (int)round, (int)plan->round);
-    /* Issue 17: written once from the model, byte for byte what the
-     * plan's JSON (tny_round_plan_to_json) with add_names gave, compact. */
+    /* Issue 18: typed from the model (the console writes the JSON of
+     * tny_round_plan_to_json with the names from it). */
     const struct tny_event *ev = &c->e->ev;
-    struct hub_jw w;
-    hub_jw_init(&w);
-    hub_jw_obj(&w);
-    hub_jw_kint(&w, "round", plan->round);
-    hub_jw_kstr(&w, "stage", tny_stage_kind_name(plan->stage));
-    hub_jw_key(&w, "tables");
-    hub_jw_arr(&w);
-    for (int32_t i = 0; i < plan->n_tables; i++) {
-        const struct tny_pairing_table *t = &plan->tables[i];
-        hub_jw_obj(&w);
-        if (t->is_bye) {
-            hub_jw_kstr(&w, "bye", ev->players[t->seats[0]].id);
-        } else {
-            hub_jw_kint(&w, "table", t->number);
-            hub_jw_key(&w, "players");
-            hub_jw_arr(&w);
-            for (int32_t k = 0; k < t->n_seats; k++)
-                hub_jw_str(&w, ev->players[t->seats[k]].id);
-            hub_jw_end_arr(&w);
-            if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
-                hub_jw_key(&w, "sides");
-                hub_jw_arr(&w);
-                hub_jw_str(&w, ev->format.sides[t->side[0] & 1]);
-                hub_jw_str(&w, ev->format.sides[t->side[1] & 1]);
-                hub_jw_end_arr(&w);
-            }
-            if (t->first_seat >= 0 && t->first_seat < t->n_seats)
-                hub_jw_kstr(&w, "first_player",
-                            ev->players[t->seats[t->first_seat]].id);
-        }
-        hub_jw_end(&w);
+    struct tny_wire_seating *s = seating_new(c, plan->n_tables);
+    bool ok = s != NULL;
+    if (ok) {
+        s->round = plan->round;
+        s->has_stage = true;
+        s->stage = plan->stage;
     }
-    hub_jw_end_arr(&w);
-    hub_jw_kstr(&w, "explain", plan->explain ? plan->explain : "");
-    hub_jw_key(&w, "names");
-    hub_jw_obj(&w);
-    for (int32_t i = 0; i < ev->n_players; i++)
-        hub_jw_kstr(&w, ev->players[i].id, ev->players[i].name);
-    hub_jw_end(&w);
-    hub_jw_end(&w);
-    c->rep->round = plan->round;
-    if (!(text = hub_jw_take(&w)))
-        return fail(c, TNY_ENOMEM, "out of memory");
-    return reply_json(c, text);
+    for (int32_t i = 0; ok && i < plan->n_tables; i++) {
+        const struct tny_pairing_table *t = &plan->tables[i];
+        struct tny_wire_seated_table *st = &s->tables[i];
+        ok = seat_players(ev, t->is_bye, t->number, t->seats, t->n_seats, st);
+        if (!ok || t->is_bye)
+            continue;
+        if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
+            st->n_sides = 2;
+            ok = (st->sides[0] = text_dup(ev->format.sides[t->side[0] & 1])) &&
+                 (st->sides[1] = text_dup(ev->format.sides[t->side[1] & 1]));
+        }
+        if (ok && t->first_seat >= 0 && t->first_seat < t->n_seats)
+            ok = (st->first_player =
+                      text_dup(ev->players[t->seats[t->first_seat]].id));
+    }
+    ok = ok && (s->explain = text_dup(plan->explain));
+    return seating_reply(c, s, ok);
 }
 
 static int pair(struct ctx *c, int32_t round)
@@ -938,34 +999,37 @@ static int64_t clock_left(const struct tny_clock_msg *m, int64_t now)
                                                : m->remaining_ms;
 }
 
-/* {"state": "running", "left_ms": 2640000} */
-static json_t *clock_json(const struct tny_clock_msg *m, int64_t now)
+/* A clock reading as the reply shows it: its state, the time left. */
+static void time_left(const struct tny_clock_msg *m, int64_t now,
+                      struct tny_wire_time_left *out)
 {
-    static const char *const names[] = {"ready", "running", "paused"};
-    return json_pack("{s:s, s:I}", "state",
-                     m->state <= TNY_ROUND_CLOCK_PAUSED ? names[m->state] : "?",
-                     "left_ms", (json_int_t)clock_left(m, now));
+    out->has = true;
+    out->state = m->state;
+    out->left_ms = clock_left(m, now);
 }
 
 /* A published (or started, closed) round in the draft's shape, with its
- * "status", the players' names and, for the round in play, the time left
- * ("clock", and a table's own "clock" where it differs). */
+ * status, the players' names and, for the round in play, the time left
+ * (the round's clock, and a table's own where it differs). */
 static int round_reply(struct ctx *c, int32_t round)
 {
+    static const enum tny_wire_round_status status[] = {
+        [HUB_ROUND_DRAFT] = TNY_WIRE_ROUND_DRAFT,
+        [HUB_ROUND_PUBLISHED] = TNY_WIRE_ROUND_PUBLISHED,
+        [HUB_ROUND_STARTED] = TNY_WIRE_ROUND_STARTED,
+        [HUB_ROUND_CLOSED] = TNY_WIRE_ROUND_CLOSED};
     const struct tny_event *ev = &c->e->ev;
     const struct tny_round *r = &ev->rounds[round - 1];
-    json_t *root = json_object(), *tables = json_array();
-    char *text = NULL;
-    bool ok = root && tables;
-    ok = ok && json_object_set_new(root, "round", json_integer(round)) == 0;
-    ok = ok &&
-         json_object_set_new(root, "stage",
-                             json_string(tny_stage_kind_name(r->stage))) == 0;
-    ok = ok && json_object_set_new(
-                   root, "status",
-                   json_string(round == ev->n_rounds
-                                   ? round_status_name(c->e->round.status)
-                                   : "closed")) == 0;
+    struct tny_wire_seating *s = seating_new(c, r->n_tables);
+    bool ok = s != NULL;
+    if (!ok)
+        return seating_reply(c, s, ok);
+    s->round = round;
+    s->has_stage = true;
+    s->stage = r->stage;
+    s->status = round == ev->n_rounds && c->e->round.status <= HUB_ROUND_CLOSED
+                    ? status[c->e->round.status]
+                    : TNY_WIRE_ROUND_CLOSED;
     /* Issue 22: the time left, the round's and each table's that has its
      * own (an extension, a judge's pause, an AG-14 draft start). */
     struct tny_round_clock clock;
@@ -976,48 +1040,21 @@ static int round_reply(struct ctx *c, int32_t round)
                  clock.length_ms > 0;
     if (timed) {
         tny_round_clock_message(&clock, 0, c->now, &rm); /* the round's */
-        ok = ok &&
-             json_object_set_new(root, "clock", clock_json(&rm, c->now)) == 0;
+        time_left(&rm, c->now, &s->clock);
     }
     for (int32_t i = 0; ok && i < r->n_tables; i++) {
         const struct tny_table *t = &r->tables[i];
-        json_t *o = json_object(), *ps = json_array();
-        ok = o && ps;
+        struct tny_wire_seated_table *st = &s->tables[i];
         struct tny_clock_msg tm;
-        if (ok && timed && !t->is_bye) {
+        if (timed && !t->is_bye) {
             hub__table_clock(c->e, &clock, round, t->number, c->now, &tm);
             if (tm.state != rm.state ||
                 clock_left(&tm, c->now) != clock_left(&rm, c->now))
-                ok = json_object_set_new(o, "clock", clock_json(&tm, c->now)) ==
-                     0;
+                time_left(&tm, c->now, &st->clock);
         }
-        for (int32_t s = 0; ok && s < t->n_seats; s++)
-            ok = json_array_append_new(
-                     ps, json_string(ev->players[t->seats[s]].id)) == 0;
-        if (ok && t->is_bye)
-            ok = json_object_set_new(
-                     o, "bye", json_string(ev->players[t->seats[0]].id)) == 0;
-        else if (ok)
-            ok =
-                json_object_set_new(o, "table", json_integer(t->number)) == 0 &&
-                json_object_set(o, "players", ps) == 0;
-        json_decref(ps);
-        if (!ok) {
-            json_decref(o);
-            break;
-        }
-        ok = json_array_append_new(tables, o) == 0; /* steals o */
+        ok = seat_players(ev, t->is_bye, t->number, t->seats, t->n_seats, st);
     }
-    if (ok && json_object_set(root, "tables", tables) == 0)
-        text = json_dumps(root, JSON_COMPACT);
-    json_decref(tables);
-    json_decref(root);
-    if (!text || add_names(c, &text) < 0) {
-        free(text);
-        return fail(c, TNY_ENOMEM, "out of memory");
-    }
-    c->rep->round = round;
-    return reply_json(c, text);
+    return seating_reply(c, s, ok);
 }
 
 /* `round show`: the draft; with a round that is published (or closed)
@@ -1053,9 +1090,12 @@ static int edited_reply(struct ctx *c, int32_t round)
     c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "published round edited event=%s round=%d", c->e->id,
             (int)round);
-    c->rep->round = round;
-    return reply_json(c, dump(json_pack("{s:i, s:b}", "round", (int)round,
-                                        "republished", 1)));
+    struct tny_wire_seating *s = tny_wire_seating_new(0, 0);
+    if (s) {
+        s->round = round;
+        s->republished = true;
+    }
+    return seating_reply(c, s, s != NULL);
 }
 
 /* CM-5 (decided here; the store keeps the tables): "Before start the

@@ -35,6 +35,7 @@
             fail_msg("%s: %d (%s) %s", #x, rc_, tny_strerror(rc_), diag.msg);  \
     } while (0)
 
+#include "console_internal.h" /* hub_console_reply_json */
 #include "faultvfs.h"
 #include "service/players_csv.h"
 
@@ -166,6 +167,13 @@ static void request(struct fx *f, const struct tny_wire_request *q,
     assert_string_equal(rep->correlation_id, q->correlation_id);
 }
 
+/* The reply's payload as the console's --json prints it (malloc'd; NULL:
+ * none): its JSON text, or a typed payload's (issue 18 item 3). */
+static char *reply_text(const struct tny_wire_reply *rep)
+{
+    return hub_console_reply_json(rep);
+}
+
 /* A request that must succeed; returns the reply's JSON (malloc'd). */
 static char *must(struct fx *f, const struct tny_wire_request *q)
 {
@@ -173,7 +181,7 @@ static char *must(struct fx *f, const struct tny_wire_request *q)
     request(f, q, &rep);
     if (rep.rc != 0)
         fail_msg("%s: %s", tny_wire_cmd_name(q->cmd), rep.message);
-    char *json = rep.json ? strdup(rep.json) : NULL;
+    char *json = reply_text(&rep);
     tny_wire_reply_release(&rep);
     return json;
 }
@@ -396,8 +404,11 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     if (rep.rc)
         fail_msg("pair: %s", rep.message);
     int32_t round = rep.round;
-    assert_non_null(rep.json);
-    same_as_jansson(rep.json, JSON_COMPACT);
+    assert_non_null(rep.seating); /* typed (issue 18 item 3) */
+    assert_null(rep.json);
+    char *text = reply_text(&rep);
+    same_as_jansson(text, JSON_COMPACT);
+    free(text);
     tny_wire_reply_release(&rep);
 
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
@@ -3732,10 +3743,21 @@ static void random_session(const char *preset, const char *options,
         request(f, &q, &rep);
         if (rep.rc == 0) {
             ok++;
+            /* Issue 18 item 3: the reply's shape, as its description
+             * says, travels typed, not as JSON text. */
+            enum tny_reply_shape shape = tny_wire_cmd_info(cmd)->reply;
+            if ((shape == TNY_REPLY_DRAFT && (!rep.seating || rep.json)) ||
+                (shape == TNY_REPLY_STANDINGS && (!rep.standings || rep.json)))
+                fail_msg("%s step %d: %s answered with JSON text, not its "
+                         "typed payload",
+                         preset, step, tny_wire_cmd_name(cmd));
             if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
                 same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-            if (cmd == TNY_WIRE_CMD_PAIR_ROUND)
-                same_as_jansson(rep.json, JSON_COMPACT);
+            if (cmd == TNY_WIRE_CMD_PAIR_ROUND) {
+                char *text = reply_text(&rep);
+                same_as_jansson(text, JSON_COMPACT);
+                free(text);
+            }
             published += cmd == TNY_WIRE_CMD_PUBLISH_ROUND;
             results += cmd == TNY_WIRE_CMD_ENTER_RESULT;
         } else {
