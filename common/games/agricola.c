@@ -157,6 +157,18 @@ static const struct tny_slip_col slip_cols[] = {
     {NC_("Agricola", "BP"), 20, false, false},
 };
 
+/* The format file's "agricola" block: group A's size (AG-10), the
+ * ranges of VP, IP and BP (AG-1). */
+static const struct tny_format_key block_keys[] = {
+    {"group_a_size", TNY_FK_INT, TNY_FK_AT(group_a_size), 0, 0, 4, 1000, 1, 0,
+     0},
+    {"vp_min", TNY_FK_INT, TNY_FK_AT(vp_min), 0, 0, -100000, 100000, 1, 0, 0},
+    {"vp_max", TNY_FK_INT, TNY_FK_AT(vp_max), 0, 0, -100000, 100000, 1, 0, 0},
+    {"ip_max", TNY_FK_INT, TNY_FK_AT(ip_max), 0, 0, 0, 100000, 1, 0, 0},
+    {"bp_min", TNY_FK_INT, TNY_FK_AT(bp_min), 0, 0, -100000, 100000, 1, 0, 0},
+    {"bp_max", TNY_FK_INT, TNY_FK_AT(bp_max), 0, 0, -100000, 100000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_agricola = {
     .game = TNY_GAME_AGRICOLA,
     .name = "agricola",
@@ -188,4 +200,7 @@ const struct tny_game_ops tny_game_agricola = {
     .wire = "ag",
     .slip = {3, slip_cols, NULL, false, NULL, false},
     .result_line = tny__vp_result_line,
+    .block = {"agricola", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_TABLE_DRAFT,
 };

@@ -114,6 +114,15 @@ static const struct tny_slip_col slip_cols[] = {
     {NC_("Catan", "VP"), 20, false, false},
 };
 
+/* The format file's "catan" block: the game points' cap (CT-4), the VP
+ * range. */
+static const struct tny_format_key block_keys[] = {
+    {"game_points_cap", TNY_FK_INT, TNY_FK_AT(game_points_cap), 0, 0, 0, 100000,
+     1, 0, 0},
+    {"vp_min", TNY_FK_INT, TNY_FK_AT(vp_min), 0, 0, -100000, 100000, 1, 0, 0},
+    {"vp_max", TNY_FK_INT, TNY_FK_AT(vp_max), 0, 0, -100000, 100000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_catan = {
     .game = TNY_GAME_CATAN,
     .name = "catan",
@@ -144,4 +153,7 @@ const struct tny_game_ops tny_game_catan = {
     .wire = "ct",
     .slip = {1, slip_cols, NULL, false, NULL, false},
     .result_line = tny__vp_result_line,
+    .block = {"catan", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_PLACEMENT_3 | TNY_GFK_BYE_GAME_POINTS,
 };

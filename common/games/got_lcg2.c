@@ -158,4 +158,6 @@ const struct tny_game_ops tny_game_got_lcg2 = {
                 (seed 003 "zmodyfikowane zwycięstwo"). */
              N_("Modified win"), false},
     .result_line = result_line,
+    .format_keys =
+        TNY_GFK_STRUCTURE | TNY_GFK_MODIFIED_WIN | TNY_GFK_MODIFIED_WIN_SHOWN,
 };

@@ -202,6 +202,22 @@ static const struct tny_slip_col slip_cols[] = {
     {NULL, N_("Winner"), 17, true, false},
 };
 
+/* The format file's "neuroshima_hex" block: the legal armies (NH-10),
+ * the base box, the capped armies and their cap (NH-2), the HQ range. */
+static const struct tny_format_key block_keys[] = {
+    {"armies", TNY_FK_NAMES, TNY_FK_AT(armies), TNY_FK_AT(n_armies),
+     TNY_MAX_ARMIES, 0, 0, 0, 0, 0},
+    {"armies_per_player", TNY_FK_INT, TNY_FK_AT(armies_per_player), 0, 0, 0,
+     TNY_MAX_ARMIES, 1, 0, 0},
+    {"beginner_armies", TNY_FK_NAMES, TNY_FK_AT(beginner_armies),
+     TNY_FK_AT(n_beginner_armies), 8, 0, 0, 0, 0, TNY_FKF_ARMIES},
+    {"capped_armies", TNY_FK_NAMES, TNY_FK_AT(capped_armies),
+     TNY_FK_AT(n_capped_armies), 4, 0, 0, 0, 0, TNY_FKF_ARMIES},
+    {"capped_hq_diff", TNY_FK_INT, TNY_FK_AT(capped_hq_diff), 0, 0, 0, 1000, 1,
+     0, 0},
+    {"hq_diff_max", TNY_FK_INT, TNY_FK_AT(hq_diff_max), 0, 0, 0, 1000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_neuroshima_hex = {
     .game = TNY_GAME_NEUROSHIMA_HEX,
     .name = "neuroshima-hex",
@@ -232,5 +248,8 @@ const struct tny_game_ops tny_game_neuroshima_hex = {
                 draw. */
              N_("Draw"), false},
     .result_line = result_line,
+    .block = {"neuroshima_hex",
+              (int32_t)(sizeof block_keys / sizeof *block_keys), block_keys},
+    .format_keys = TNY_GFK_BYE_HQ_DIFF,
     .score_text = score_text,
 };

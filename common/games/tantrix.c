@@ -260,6 +260,28 @@ static const struct tny_slip_col slip_cols[] = {
     {NULL, N_("Clock time left"), 30, false, false},
 };
 
+/* The format file's "tantrix" block: TP a game and by margin (TX-2), the
+ * chess clock (TX-3), the default (TX-5), missed games (TX-6), the score
+ * range. */
+static const struct tny_format_key block_keys[] = {
+    {"tp_per_game", TNY_FK_POINTS, TNY_FK_AT(tp_per_game), 0, 0, 0, 0, 0, 0, 0},
+    {"margin_tp", TNY_FK_POINTS_LIST, TNY_FK_AT(margin_tp),
+     TNY_FK_AT(n_margins), 64, 0, 0, 0, 0, 0},
+    {"clock_minutes", TNY_FK_INT, TNY_FK_AT(clock_limit_ms), 0, 0, 0, 1440,
+     60000, 0, 0},
+    /* absent without a chess clock: 0 is not a step the parser takes, and
+     * the printed format must read back */
+    {"clock_step_seconds", TNY_FK_INT, TNY_FK_AT(clock_step_ms), 0, 0, 1, 3600,
+     1000, 0, TNY_FKF_IF_SET},
+    {"clock_penalty", TNY_FK_POINTS, TNY_FK_AT(clock_penalty), 0, 0, 0, 0, 0, 0,
+     0},
+    {"default_win_tp", TNY_FK_POINTS, TNY_FK_AT(default_win_tp), 0, 0, 0, 0, 0,
+     0, 0},
+    {"max_missed_games", TNY_FK_INT, TNY_FK_AT(max_missed_games), 0, 0, 0, 1000,
+     1, 0, 0},
+    {"score_max", TNY_FK_INT, TNY_FK_AT(score_max), 0, 0, 0, 100000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_tantrix = {
     .game = TNY_GAME_TANTRIX,
     .name = "tantrix",
@@ -291,4 +313,7 @@ const struct tny_game_ops tny_game_tantrix = {
              N_("Clock times as M:SS when the game used a chess clock."), false,
              NULL, false},
     .result_line = result_line,
+    .block = {"tantrix", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_MODIFIED_WIN | TNY_GFK_POINTS_IF_SET,
 };

@@ -226,6 +226,23 @@ static const struct tny_slip_col slip_cols[] = {
     {NULL, N_("Winner"), 17, true, false},
 };
 
+/* The format file's "two_player" block: the outcomes the format allows
+ * (also options), the score range (none unless the format gives one),
+ * points from scores. */
+static const struct tny_format_key block_keys[] = {
+    {"draws", TNY_FK_BOOL, TNY_FK_AT(draws), 0, 0, 0, 0, 0, 0, TNY_FKF_OPTION},
+    {"intentional_draws", TNY_FK_BOOL, TNY_FK_AT(intentional_draws), 0, 0, 0, 0,
+     0, 0, TNY_FKF_OPTION},
+    {"double_losses", TNY_FK_BOOL, TNY_FK_AT(double_losses), 0, 0, 0, 0, 0, 0,
+     TNY_FKF_OPTION},
+    {"score_min", TNY_FK_INT, TNY_FK_AT(score_min), 0, 0, -1000000, 1000000, 1,
+     0, 0},
+    {"score_max", TNY_FK_INT, TNY_FK_AT(score_max), 0, 0, -1000000, 1000000, 1,
+     1000000, TNY_FKF_DEFAULT},
+    {"points_from_scores", TNY_FK_BOOL, TNY_FK_AT(points_from_scores), 0, 0, 0,
+     0, 0, 0, TNY_FKF_IF_SET},
+};
+
 const struct tny_game_ops tny_game_two_player = {
     .game = TNY_GAME_TWO_PLAYER,
     .name = "two-player",
@@ -251,4 +268,7 @@ const struct tny_game_ops tny_game_two_player = {
     .wire = "tp",
     .slip = {2, slip_cols, NULL, false, N_("Draw"), true},
     .result_line = result_line,
+    .block = {"two_player", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_OUTCOMES,
 };

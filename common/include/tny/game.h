@@ -59,6 +59,67 @@ enum tny_game_option {
     }
 #define TNY_BOUND_NONE TNY_BOUND_CONST(0)
 
+/* Keys of the format file outside the game's own block that only some
+ * games take or always write (format_json.c): bit flags of
+ * tny_game_ops.format_keys.  A key a game does not take is an error
+ * naming the first module (registry order) that takes it (for
+ * points.modified_win: that always writes it). */
+enum tny_game_format_key {
+    TNY_GFK_STRUCTURE = 1u << 0,    /* "structure" always written (GT-5) */
+    TNY_GFK_MODIFIED_WIN = 1u << 1, /* points.modified_win (GT-13, TX) */
+    TNY_GFK_MODIFIED_WIN_SHOWN = 1u << 2, /* ... always written (GT) */
+    TNY_GFK_OUTCOMES = 1u << 3,        /* points.intentional_draw, double_loss;
+                                        * tiebreak_data.mov (two-player) */
+    TNY_GFK_POINTS_IF_SET = 1u << 4,   /* points.win, draw, loss written only
+                                        * where set (TX: TP by margins) */
+    TNY_GFK_PLACEMENT_3 = 1u << 5,     /* points.placement_3 (CT-3) */
+    TNY_GFK_BYE_HQ_DIFF = 1u << 6,     /* bye.hq_diff (NH-4) */
+    TNY_GFK_BYE_GAME_POINTS = 1u << 7, /* bye.game_points, success_rate
+                                        * (CT-1) */
+    TNY_GFK_TABLE_DRAFT = 1u << 8,     /* table.draft_minutes, action_seconds
+                                        * always written (AG-14) */
+};
+
+/* The kind of a key of a game's own block of the format file. */
+enum tny_format_key_kind {
+    TNY_FK_INT,         /* an int32_t member: the file's lo..hi, times scale */
+    TNY_FK_POINTS,      /* an int64_t member: points (tny_json_points) */
+    TNY_FK_BOOL,        /* a bool member */
+    TNY_FK_NAMES,       /* char [cap][TNY_NAME_MAX] with an int32_t count */
+    TNY_FK_POINTS_LIST, /* int64_t [cap] with an int32_t count */
+};
+
+/* Flags of a block key. */
+enum tny_format_key_flag {
+    TNY_FKF_ARMIES = 1u << 0,  /* names: each one of the format's armies */
+    TNY_FKF_IF_SET = 1u << 1,  /* written only when not 0 / false */
+    TNY_FKF_OPTION = 1u << 2,  /* also an option (format_options.c)
+                                * reported only when the file gave it */
+    TNY_FKF_DEFAULT = 1u << 3, /* set to dflt before the block is read */
+};
+
+/* A key of a game's own block of the format file (docs/format-file.md),
+ * read and written by format_json.c in this order. */
+struct tny_format_key {
+    const char *name;
+    enum tny_format_key_kind kind;
+    uint16_t offset;       /* the struct tny_format member */
+    uint16_t count_offset; /* lists: their count's member */
+    int32_t cap;           /* lists: at most */
+    int32_t lo, hi, scale; /* TNY_FK_INT */
+    int32_t dflt;          /* TNY_FKF_DEFAULT */
+    uint32_t flags;        /* enum tny_format_key_flag */
+};
+
+#define TNY_FK_AT(member) (uint16_t) offsetof(struct tny_format, member)
+
+/* A game's own block of the format file ("neuroshima_hex": {...}). */
+struct tny_format_block {
+    const char *name; /* NULL: the game has none */
+    int32_t n_keys;
+    const struct tny_format_key *keys;
+};
+
 /* A column of the printed result slip after Seat and Player (the
  * tourney CLI's print.c): its heading, a msgid (tny/i18n.h: context
  * NULL, or pgettext's), its least width, and the cell a player fills
@@ -191,6 +252,10 @@ struct tny_game_ops {
                        int32_t s, int32_t w, char *buf, size_t size);
     /* The printed result slip (print.c). */
     struct tny_slip slip;
+    /* The format file (format_json.c): the game's own block, which other
+     * keys it takes or always writes (enum tny_game_format_key). */
+    struct tny_format_block block;
+    uint32_t format_keys;
     /* One line of a table's result for people, players by name (the
      * demo's "Anna wins, HQ +5"); name[s] is seat s's. */
     void (*result_line)(const struct tny_result *r, int32_t n_seats,
