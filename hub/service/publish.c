@@ -92,18 +92,9 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
     const enum tny_result_key *keys;
     int32_t n;
 
-    switch (tny_game_flow(r->game)) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-    case TNY_GAME_TANTRIX:
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_GOT_LCG2:
-    case TNY_GAME_CATAN:
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER: break;
-    default:
+    if (!tny_game_shape_of(r->game))
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
                             (int)r->game);
-    }
     hub_jw_obj(w);
     n = tny_result_keys_written(r->game, &keys);
     for (int32_t i = 0; i < n; i++) {
