@@ -616,26 +616,145 @@ out:
     return rc;
 }
 
+/* Issue 17: the player `id` of the model, or NULL with the refusal (the
+ * store's words: nothing is written for an unknown player). */
+static struct tny_player *model_player(struct ctx *c, const char *id)
+{
+    int32_t ix = tny_event_player_index(&c->e->ev, id);
+    if (ix >= 0)
+        return &c->e->ev.players[ix];
+    fail(c, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"", c->e->id, id);
+    return NULL;
+}
+
+/* Issue 17: the check a player change must pass, made on the model (with
+ * the change applied) before any write, as the store's invariant checks
+ * the rows after it: the event validates (tny_event_validate; refused:
+ * TNY_EINVAL with the engine's words in the reply); *draft_ok: so does it
+ * with its draft appended (false: the draft was paired for another field;
+ * the store discards it with the change, the service pairs again). */
+static int check_player_change(struct ctx *c, bool *draft_ok)
+{
+    const struct tny_round_plan *draft = NULL;
+    struct tny_diag ignored = {{0}};
+    int rc;
+    *draft_ok = true;
+    if ((rc = tny_event_validate(&c->e->ev, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (!draft_number(c))
+        return TNY_OK;
+    if ((rc = hub__ev_draft(c->svc, c->e, &draft, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    struct tny_event tmp = c->e->ev; /* shares all but the rounds array */
+    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(tmp.n_rounds + 1));
+    if (!tmp.rounds)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    if (tmp.n_rounds > 0)
+        memcpy(tmp.rounds, c->e->ev.rounds,
+               sizeof(*tmp.rounds) * (size_t)tmp.n_rounds);
+    if ((rc = tny_event_append_round(&tmp, draft)) == 0) {
+        *draft_ok = tny_event_validate(&tmp, &ignored) == TNY_OK;
+        free(tmp.rounds[tmp.n_rounds - 1].tables);
+    }
+    free(tmp.rounds);
+    return rc < 0 ? fail(c, rc, "out of memory") : TNY_OK;
+}
+
+/* After a player change the store committed: a draft the change made
+ * invalid is gone from the store (check_player_change said so), and from
+ * the model; replan_draft pairs again. */
+static void draft_gone(struct ctx *c, bool draft_ok)
+{
+    if (draft_ok || !draft_number(c))
+        return;
+    hub__ev_draft_drop(c->e);
+    c->e->draft_cached = true; /* known: no draft */
+    c->e->info.n_rounds = c->e->ev.n_rounds;
+}
+
+/* Before round 1 (a no-show): the entry is withdrawn, the draft of round 1
+ * planned again without them.  CM-2 decided on the model first: a player
+ * seated in a published round is dropped after it instead. */
+static int withdraw(struct ctx *c, int32_t draft)
+{
+    const struct tny_wire_request *q = c->req;
+    struct tny_event *ev = &c->e->ev;
+    struct tny_player *pl = model_player(c, q->player_id);
+    int rc;
+    if (!pl)
+        return c->rep->rc;
+    int32_t ix = (int32_t)(pl - ev->players);
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++)
+            if (tny_table_seat_of(&ev->rounds[r].tables[t], ix) >= 0)
+                return fail(c, TNY_ESTATE,
+                            "player \"%s\" is seated in round %d (%s): "
+                            "drop them after a round instead (CM-2)",
+                            q->player_id, (int)r + 1,
+                            r + 1 == c->e->round.number
+                                ? round_status_name(c->e->round.status)
+                                : "closed");
+    /* The event without them validates (no round refers to them). */
+    struct tny_event tmp = *ev;
+    tmp.players = malloc(sizeof(*tmp.players) * (size_t)ev->n_players);
+    if (!tmp.players)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    memcpy(tmp.players, ev->players, sizeof(*tmp.players) * (size_t)ix);
+    memcpy(tmp.players + ix, ev->players + ix + 1,
+           sizeof(*tmp.players) * (size_t)(ev->n_players - ix - 1));
+    tmp.n_players--;
+    tmp.n_absences = tmp.n_cut_seeds = 0;
+    rc = ev->n_rounds == 0 && ev->n_absences == 0 && ev->n_cut_seeds == 0
+             ? tny_event_validate(&tmp, &c->diag)
+             : TNY_OK;
+    free(tmp.players);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    int32_t discarded = 0;
+    if ((rc = hub_store_withdraw_player(c->svc->store, c->e->id, q->player_id,
+                                        c->actor, &discarded, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "player withdrawn event=%s player=%s%s%s", c->e->id,
+            q->player_id, q->reason[0] ? " reason=" : "", q->reason);
+    /* Issue 17: in place; the store deleted a draft that seated them. */
+    c->touched = true;
+    if (discarded)
+        draft_gone(c, false);
+    else
+        hub__ev_draft_drop(c->e); /* its player indices moved */
+    tny_event_remove_player(ev, ix);
+    c->e->feed_dirty = true;
+    return replan_draft(c, draft);
+}
+
 static int cmd_drop(struct ctx *c, bool dq)
 {
     const struct tny_wire_request *q = c->req;
     int32_t after = q->round ? q->round : current_round(c);
-    int rc;
     int32_t draft = draft_number(c);
-    if (after < 1) {
-        /* Before round 1 (a no-show): the entry is withdrawn, the draft of
-         * round 1 planned again without them. */
-        if ((rc = hub_store_withdraw_player(c->svc->store, c->e->id,
-                                            q->player_id, c->actor, NULL,
-                                            &c->diag)) < 0)
-            return fail_diag(c, rc);
-        HUB_LOG(HUB_LOG_INFO, "player withdrawn event=%s player=%s%s%s",
-                c->e->id, q->player_id, q->reason[0] ? " reason=" : "",
-                q->reason);
-        if ((rc = reload(c)) < 0)
-            return rc;
-        return replan_draft(c, draft);
+    bool draft_ok;
+    int rc;
+    if (after < 1)
+        return withdraw(c, draft);
+    struct tny_player *pl = model_player(c, q->player_id);
+    if (!pl)
+        return c->rep->rc;
+    /* CM-3 decided here, on the model (issue 18). */
+    if (dq && pl->dq_after)
+        return fail(c, TNY_ESTATE, "player \"%s\": already disqualified",
+                    q->player_id);
+    struct tny_player was = *pl;
+    if (dq) {
+        pl->dq_after = after;
+    } else {
+        pl->dropped_after = after;
+        pl->rejoined_from = 0;
     }
+    rc = check_player_change(c, &draft_ok);
+    struct tny_player now = *pl;
+    *pl = was;
+    if (rc < 0)
+        return rc;
     if (dq)
         rc = hub_store_disqualify_player(c->svc->store, c->e->id, q->player_id,
                                          after, c->actor, &c->diag);
@@ -644,30 +763,11 @@ static int cmd_drop(struct ctx *c, bool dq)
                                    c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    /* Issue 17: the player's lifecycle in the model; the store may have
-     * discarded a draft the change made invalid (its event row says). */
+    /* Issue 17: the player's lifecycle in the model; a draft the change
+     * made invalid is gone (the store discarded it, the same check). */
     c->touched = true;
-    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
-    struct hub_event_info info;
-    if (ix < 0)
-        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
-                    q->player_id);
-    if ((rc = hub_store_get_event(c->svc->store, c->e->id, &info, &c->diag)) <
-        0)
-        return fail_diag(c, rc);
-    struct tny_player *pl = &c->e->ev.players[ix];
-    if (dq) {
-        pl->dq_after = after;
-    } else {
-        pl->dropped_after = after;
-        pl->rejoined_from = 0;
-    }
-    if (info.n_rounds != c->e->info.n_rounds) {
-        /* The store discarded the draft: it is planned again below. */
-        hub__ev_draft_drop(c->e);
-        c->e->draft_cached = true; /* known: no draft */
-    }
-    c->e->info = info;
+    *pl = now;
+    draft_gone(c, draft_ok);
     c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "player %s event=%s player=%s after_round=%d%s%s",
             dq ? "disqualified" : "dropped", c->e->id, q->player_id, (int)after,
@@ -692,13 +792,40 @@ static int cmd_rejoin_player(struct ctx *c)
     int32_t from = c->req->round ? c->req->round
                    : draft       ? draft
                                  : next_round(c);
-    int rc = hub_store_rejoin_player(c->svc->store, c->e->id, c->req->player_id,
-                                     from, c->actor, &c->diag);
+    const char *id = c->req->player_id;
+    struct tny_player *pl = model_player(c, id);
+    bool draft_ok;
+    int rc;
+    if (!pl)
+        return c->rep->rc;
+    /* CM-3, CM-2 and GT-11, decided here on the model (issue 18). */
+    if (pl->dq_after)
+        return fail(c, TNY_ESTATE,
+                    "player \"%s\": disqualified players never rejoin "
+                    "(CM-3)",
+                    id);
+    if (!pl->dropped_after)
+        return fail(c, TNY_ESTATE, "player \"%s\": not dropped", id);
+    if (from <= pl->dropped_after)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": rejoin round %d: expected a round after "
+                    "the drop (round %d)",
+                    id, (int)from, (int)pl->dropped_after);
+    int32_t was = pl->rejoined_from;
+    pl->rejoined_from = from;
+    rc = check_player_change(c, &draft_ok);
+    pl->rejoined_from = was;
     if (rc < 0)
-        return fail_diag(c, rc);
-    c->rep->round = from;
-    if ((rc = reload(c)) < 0)
         return rc;
+    if ((rc = hub_store_rejoin_player(c->svc->store, c->e->id, id, from,
+                                      c->actor, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    /* Issue 17: in place. */
+    c->touched = true;
+    pl->rejoined_from = from;
+    draft_gone(c, draft_ok);
+    c->e->feed_dirty = true;
+    c->rep->round = from;
     return replan_draft(c, draft);
 }
 

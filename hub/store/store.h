@@ -288,9 +288,10 @@ TNY_MUST_USE int hub_store_drop_player(struct hub_store *store,
                                        int32_t after_round, const char *actor,
                                        struct tny_diag *diag);
 
-/* GT-11: a dropped player is paired again from round from_round.
- * Errors: TNY_ESTATE (not dropped, or disqualified: CM-3 never rejoin),
- * TNY_EINVAL (from_round <= the drop round), TNY_ENOTFOUND. */
+/* GT-11: a dropped player is paired again from round from_round.  Who
+ * may rejoin (dropped, not disqualified: CM-3, after the drop) is the
+ * service's rule (issue 18).  Errors: TNY_EINVAL (from_round < 1, or the
+ * event would not validate), TNY_ENOTFOUND. */
 TNY_MUST_USE int hub_store_rejoin_player(struct hub_store *store,
                                          const char *event_id,
                                          const char *player_id,
@@ -307,8 +308,9 @@ hub_store_declare_armies(struct hub_store *store, const char *event_id,
                          const char *player_id, const char *const *names,
                          int32_t n, const char *actor, struct tny_diag *diag);
 
-/* CM-3: disqualified after round after_round (>= 1).  Errors as
- * hub_store_drop_player; TNY_ESTATE when already disqualified. */
+/* CM-3: disqualified after round after_round (>= 1); that a player is
+ * disqualified once is the service's rule (issue 18).  Errors as
+ * hub_store_drop_player. */
 TNY_MUST_USE int
 hub_store_disqualify_player(struct hub_store *store, const char *event_id,
                             const char *player_id, int32_t after_round,

@@ -154,7 +154,7 @@ enum tny_reply_shape {
       "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "    \
       "before its first round",                                                \
       run_player_declare)                                                      \
-    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, false,                \
+    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, true,                 \
       TNY_CC_P | TNY_CC_R, TNY_REPLY_RECORDS, "player", "rejoin",              \
       "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,                     \
       "bring a dropped player back (GT-11; default the next round)",           \
