@@ -859,15 +859,53 @@ static int cmd_declare_armies(struct ctx *c)
                     "player \"%s\": the knockout has begun; armies are "
                     "declared before its first round (NH-11)",
                     c->req->player_id);
-    for (int32_t i = 0; i < p->n_armies; i++)
+    /* Issue 17: the declaration checked on the model (the armies of the
+     * format, NH-11's count: tny_event_validate with the draft), then
+     * written, then kept in the model. */
+    const struct tny_format *fmt = &c->e->ev.format;
+    struct tny_player *pl = model_player(c, c->req->player_id);
+    int32_t ko[TNY_MAX_ARMIES];
+    bool draft_ok;
+    int rc;
+    if (!pl)
+        return c->rep->rc;
+    int32_t ix = (int32_t)(pl - c->e->ev.players);
+    if (fmt->n_armies == 0)
+        return fail(c, TNY_EINVAL,
+                    "event.players[%d].knockout_armies: format \"%s\" has no "
+                    "army list",
+                    (int)ix, fmt->name);
+    for (int32_t i = 0; i < p->n_armies; i++) {
         names[i] = p->armies[i];
-    int rc =
-        hub_store_declare_armies(c->svc->store, c->e->id, c->req->player_id,
-                                 names, p->n_armies, c->actor, &c->diag);
+        if ((ko[i] = tny_format_army_index(fmt, p->armies[i])) < 0)
+            return fail(c, TNY_EINVAL,
+                        "event.players[%d].knockout_armies[%d]: unknown army "
+                        "\"%s\" (see `tourney format %s`, "
+                        "neuroshima_hex.armies)",
+                        (int)ix, (int)i, p->armies[i], fmt->name);
+    }
+    struct tny_player was = *pl;
+    pl->n_ko_armies = p->n_armies;
+    memcpy(pl->ko_armies, ko, sizeof(*ko) * (size_t)p->n_armies);
+    rc = check_player_change(c, &draft_ok);
+    struct tny_player now = *pl;
+    *pl = was;
+    if (rc < 0)
+        return rc;
+    if (!draft_ok) /* the store's invariant: the event with its draft */
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": knockout armies: the draft does not "
+                    "validate with them (NH-11)",
+                    c->req->player_id);
+    rc = hub_store_declare_armies(c->svc->store, c->e->id, c->req->player_id,
+                                  names, p->n_armies, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
+    c->touched = true;
+    *pl = now;
+    c->e->feed_dirty = true;
     c->rep->count = p->n_armies;
-    return reload(c);
+    return TNY_OK;
 }
 
 enum edit_kind { EDIT_KIND_SWAP, EDIT_KIND_MOVE, EDIT_KIND_FIX };

@@ -148,7 +148,7 @@ enum tny_reply_shape {
       TNY_CC_P | TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "player", "dq",     \
       "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2, 2, o_dq,      \
       "disqualify a player (CM-3)", run_player_dq)                             \
-    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, false,              \
+    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, true,               \
       TNY_CC_P | TNY_WF_ARMIES, TNY_REPLY_RECORDS, "player", "declare",        \
       "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,                       \
       "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "    \
