@@ -723,6 +723,7 @@ static int withdraw(struct ctx *c, int32_t draft)
     else
         hub__ev_draft_drop(c->e); /* its player indices moved */
     tny_event_remove_player(ev, ix);
+    c->e->info.n_players--;
     c->e->feed_dirty = true;
     return replan_draft(c, draft);
 }
@@ -2198,33 +2199,156 @@ static int cmd_discard_draft(struct ctx *c)
     return TNY_OK;
 }
 
+/* Issue 18: round r's status from the model (an earlier round is closed:
+ * the next is paired only then, and reopened only without a later one);
+ * false: the event has no round r. */
+static bool model_round_status(const struct ctx *c, int32_t r,
+                               enum hub_round_status *status)
+{
+    if (r >= 1 && r < c->e->ev.n_rounds)
+        *status = HUB_ROUND_CLOSED;
+    else if (r >= 1 && r == c->e->ev.n_rounds)
+        *status = c->e->round.status;
+    else if (r >= 1 && r == draft_number(c))
+        *status = HUB_ROUND_DRAFT;
+    else
+        return false;
+    return true;
+}
+
+/* The model's current round after its last round changed status: the
+ * round row read back typed (number 0: none). */
+static int current_round_info(struct ctx *c)
+{
+    int rc;
+    memset(&c->e->round, 0, sizeof(c->e->round));
+    if (c->e->ev.n_rounds > 0 &&
+        (rc = hub_store_get_round(c->svc->store, c->e->id, c->e->ev.n_rounds,
+                                  &c->e->round, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+/* CM-5: a published round whose clock never started goes back to a
+ * draft.  The rule is decided here (issue 18): on the model's round
+ * status, and on the store's answer whether a table has a result or a
+ * penalty; then written; then the model's last round becomes the draft
+ * (read back typed from the draft's rows when next needed). */
 static int cmd_unpublish_round(struct ctx *c)
 {
-    int32_t round = c->req->round;
-    int rc = hub_store_unpublish_round(c->svc->store, c->e->id, round, c->actor,
-                                       &c->diag);
-    if (rc < 0)
+    int32_t round = c->req->round, table = 0;
+    enum hub_round_status status;
+    char who[96];
+    int rc;
+    if (!model_round_status(c, round, &status))
+        return fail(c, TNY_ENOTFOUND, "event \"%s\": no round %d", c->e->id,
+                    (int)round);
+    if (status != HUB_ROUND_PUBLISHED)
+        return fail(
+            c, TNY_ESTATE,
+            status == HUB_ROUND_DRAFT
+                ? "event \"%s\": round %d is a draft, not published (discard "
+                  "it instead)"
+            : status == HUB_ROUND_STARTED
+                ? "event \"%s\": round %d has started (its clock ran): "
+                  "players may be playing, it cannot be unpublished; correct "
+                  "single tables with swap/result instead"
+                : "event \"%s\": round %d is closed: reopen it to correct "
+                  "results; a played round cannot be unpublished",
+            c->e->id, (int)round);
+    /* A result or penalty already stored belongs to a round being played:
+     * unpublishing would throw it away. */
+    if ((rc = hub_store_round_entry(c->svc->store, c->e->id, round, &table,
+                                    who, sizeof(who), &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (table)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d cannot be unpublished: table %d "
+                    "already has a result from %s",
+                    c->e->id, (int)round, (int)table, who);
+    if ((rc = hub_store_unpublish_round(c->svc->store, c->e->id, round,
+                                        c->actor, &c->diag)) < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "round unpublished event=%s round=%d", c->e->id,
             (int)round);
+    /* Issue 17: in place. */
+    c->touched = true;
+    struct tny_event *ev = &c->e->ev;
     for (int32_t i = 0; i < c->e->n_ext; i++)
         if (c->e->ext[i].round == round)
             c->e->ext[i].total_ms = 0;
-    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+    free(ev->rounds[ev->n_rounds - 1].tables);
+    ev->n_rounds--;
+    hub__ev_draft_drop(c->e); /* the round's rows are the draft now */
+    if (ev->n_rounds == 0)
+        c->e->info.status = HUB_EVENT_SETUP;
+    c->e->feed_dirty = true;
+    if ((rc = current_round_info(c)) < 0 || (rc = republish_round(c)) < 0)
         return rc;
     return draft_reply(c, round);
 }
 
+/* A closed round is reopened to correct it; CM-5 decided here (issue 18):
+ * the round is closed and no round but the draft follows it (those
+ * pairings are at the tables); the draft goes with it. */
 static int cmd_reopen_round(struct ctx *c)
 {
     int32_t round = c->req->round, discarded = 0;
-    int rc = hub_store_reopen_round(c->svc->store, c->e->id, round, c->actor,
-                                    &discarded, &c->diag);
-    if (rc < 0)
+    enum hub_round_status status;
+    int rc;
+    if (!model_round_status(c, round, &status))
+        return fail(c, TNY_ENOTFOUND, "event \"%s\": no round %d", c->e->id,
+                    (int)round);
+    if (status == HUB_ROUND_CLOSED && round < c->e->ev.n_rounds) {
+        char later[256];
+        size_t used = 0;
+        int32_t n = c->e->ev.n_rounds - round;
+        later[0] = '\0';
+        for (int32_t r = round + 1; r <= c->e->ev.n_rounds; r++) {
+            enum hub_round_status st = HUB_ROUND_CLOSED;
+            (void)model_round_status(c, r, &st);
+            int k = snprintf(later + used, sizeof(later) - used,
+                             "%sround %d (%s)", r > round + 1 ? ", " : "",
+                             (int)r, round_status_name(st));
+            used += k > 0 ? (size_t)k : 0;
+            if (used >= sizeof(later))
+                break;
+        }
+        /* CM-5: those pairings came from this round's standings and are
+         * at the tables; they are never changed behind the organiser's
+         * back. */
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d cannot be reopened: %s %s paired "
+                    "from its standings and %s never changed silently "
+                    "(CM-5); correct a result of round %d with `result enter "
+                    "--override` (standings follow, the later pairings "
+                    "stay), or unpublish the later round first if it has not "
+                    "started",
+                    c->e->id, (int)round, later, n == 1 ? "was" : "were",
+                    n == 1 ? "is" : "are", (int)round);
+    }
+    if (status != HUB_ROUND_CLOSED)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d is %s, not closed: its results "
+                    "can be entered and corrected as it is",
+                    c->e->id, (int)round, round_status_name(status));
+    if ((rc = hub_store_reopen_round(c->svc->store, c->e->id, round, c->actor,
+                                     &discarded, &c->diag)) < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "round reopened event=%s round=%d discarded_draft=%d",
             c->e->id, (int)round, (int)discarded);
-    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+    /* Issue 17: in place. */
+    c->touched = true;
+    if (discarded) {
+        hub__ev_draft_drop(c->e);
+        c->e->draft_cached = true; /* known: no draft */
+        c->e->info.n_rounds = c->e->ev.n_rounds;
+    }
+    c->e->round.status = HUB_ROUND_STARTED;
+    if (c->e->info.status == HUB_EVENT_FINISHED)
+        c->e->info.status = HUB_EVENT_RUNNING;
+    c->e->feed_dirty = true;
+    if ((rc = republish_round(c)) < 0)
         return rc;
     c->rep->round = round;
     return reply_json(

@@ -194,13 +194,13 @@ enum tny_reply_shape {
       TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "round", "discard",            \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "delete the draft (pair again)", run_round_discard)                      \
-    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, false,            \
+    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, true,             \
       TNY_CC_R | TNY_CC_WHY, TNY_REPLY_DRAFT, "round", "unpublish",          \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "take a published round whose clock never started back to a draft "      \
       "(tables wait again)",                                                   \
       run_round_unpublish)                                                     \
-    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, false,                  \
+    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, true,                   \
       TNY_CC_R | TNY_CC_WHY, TNY_REPLY_NONE, "round", "reopen",             \
       "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,                           \
       "reopen a closed round to correct it (refused while a later round is "   \
