@@ -2258,8 +2258,8 @@ static int cmd_unpublish_round(struct ctx *c)
             c->e->id, (int)round);
     /* A result or penalty already stored belongs to a round being played:
      * unpublishing would throw it away. */
-    if ((rc = hub_store_round_entry(c->svc->store, c->e->id, round, &table,
-                                    who, sizeof(who), &c->diag)) < 0)
+    if ((rc = hub_store_round_entry(c->svc->store, c->e->id, round, &table, who,
+                                    sizeof(who), &c->diag)) < 0)
         return fail_diag(c, rc);
     if (table)
         return fail(c, TNY_ESTATE,

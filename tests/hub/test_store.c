@@ -1108,9 +1108,9 @@ static void test_CM_5_CM_6_corrections(void **state)
     char who[96];
     OK(hub_store_round_entry(s, "co", 1, &entry, who, sizeof(who), &diag));
     assert_int_equal(entry, 0);
-    assert_int_equal(hub_store_round_entry(s, "co", 7, &entry, who,
-                                           sizeof(who), &diag),
-                     TNY_ENOTFOUND);
+    assert_int_equal(
+        hub_store_round_entry(s, "co", 7, &entry, who, sizeof(who), &diag),
+        TNY_ENOTFOUND);
     OK(hub_store_discard_draft(s, "co", 1, "organiser:anna", &diag));
     tny_round_plan_release(&plan);
     tny_event_release(&ev);
