@@ -908,7 +908,6 @@ static int lifecycle(struct hub_store *store, const char *event_id,
                                         "player.disqualify", "player.fix"};
     sqlite3_stmt *st = NULL;
     int64_t ev_row, prow;
-    bool row;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0)
         return rc;
@@ -918,20 +917,12 @@ static int lifecycle(struct hub_store *store, const char *event_id,
                             (int)value);
     if ((rc = hs_begin(store, diag)) < 0)
         return rc;
+    /* CM-2, CM-3, GT-11: whether the player may drop, rejoin or be
+     * disqualified is the service's (issue 18); the store writes. */
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_player_row(store, ev_row, event_id, player_id, &prow, diag)) <
-            0 ||
-        (rc = hs_prepare(store,
-                         "SELECT dropped_after, dq_after FROM players WHERE "
-                         "id = ?",
-                         &st, diag)) < 0)
+            0)
         goto out;
-    sqlite3_bind_int64(st, 1, prow);
-    if ((rc = hs_row(store, st, &row, diag)) < 0)
-        goto out;
-    int dropped = sqlite3_column_int(st, 0), dq = sqlite3_column_int(st, 1);
-    hs_finalize(store, st);
-    st = NULL;
     const char *sql = NULL;
     switch (what) {
     case LC_DROP:
@@ -939,35 +930,9 @@ static int lifecycle(struct hub_store *store, const char *event_id,
               "id = ?";
         break;
     case LC_REJOIN:
-        if (dq) {
-            rc = tny_diag_set(diag, TNY_ESTATE,
-                              "player \"%s\": disqualified players never "
-                              "rejoin (CM-3)",
-                              player_id);
-            goto out;
-        }
-        if (!dropped) {
-            rc = tny_diag_set(diag, TNY_ESTATE, "player \"%s\": not dropped",
-                              player_id);
-            goto out;
-        }
-        if (value <= dropped) {
-            rc = tny_diag_set(diag, TNY_EINVAL,
-                              "player \"%s\": rejoin round %d: expected a "
-                              "round after the drop (round %d)",
-                              player_id, (int)value, dropped);
-            goto out;
-        }
         sql = "UPDATE players SET rejoin_round = ? WHERE id = ?";
         break;
-    case LC_DQ:
-        if (dq) {
-            rc = tny_diag_set(diag, TNY_ESTATE,
-                              "player \"%s\": already disqualified", player_id);
-            goto out;
-        }
-        sql = "UPDATE players SET dq_after = ? WHERE id = ?";
-        break;
+    case LC_DQ: sql = "UPDATE players SET dq_after = ? WHERE id = ?"; break;
     case LC_FIX: sql = "UPDATE players SET fixed_table = ? WHERE id = ?"; break;
     }
     if ((rc = hs_prepare(store, sql, &st, diag)) < 0)

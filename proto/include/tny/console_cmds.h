@@ -154,13 +154,13 @@ enum tny_reply_shape {
       TNY_CC_P | TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "player", "dq",     \
       "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2, 2, o_dq,      \
       "disqualify a player (CM-3)", run_player_dq)                             \
-    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, false,              \
+    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, true,               \
       TNY_CC_P | TNY_WF_ARMIES, TNY_REPLY_RECORDS, "player", "declare",        \
       "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,                       \
       "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "    \
       "before its first round",                                                \
       run_player_declare)                                                      \
-    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, false,                \
+    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, true,                 \
       TNY_CC_P | TNY_CC_R, TNY_REPLY_RECORDS, "player", "rejoin",              \
       "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,                     \
       "bring a dropped player back (GT-11; default the next round)",           \
@@ -200,13 +200,13 @@ enum tny_reply_shape {
       TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "round", "discard",            \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "delete the draft (pair again)", run_round_discard)                      \
-    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, false,            \
+    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, true,             \
       TNY_CC_R1 | TNY_CC_WHY, TNY_REPLY_DRAFT, "round", "unpublish",           \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "take a published round whose clock never started back to a draft "      \
       "(tables wait again)",                                                   \
       run_round_unpublish)                                                     \
-    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, false,                  \
+    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, true,                   \
       TNY_CC_R1 | TNY_CC_WHY, TNY_REPLY_NONE, "round", "reopen",               \
       "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,                           \
       "take a closed round back in play: its tables report again, a next "     \
