@@ -205,12 +205,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_console: --tables: 2..20000\n");
         return 2;
     }
-    double load1 = -1;
-    FILE *la = fopen("/proc/loadavg", "r");
-    if (!la || fscanf(la, "%lf", &load1) != 1)
-        load1 = -1;
-    if (la)
-        fclose(la);
+    double load1 = bench_load_average();
     hub_log_setup(HUB_LOG_ERROR, false);
     char path[64];
     snprintf(path, sizeof(path), "/tmp/bench_console.XXXXXX");

@@ -162,3 +162,14 @@ int64_t bench_icount_get(const struct bench_icounts *c, const char *part)
             return c->count[i];
     return -1;
 }
+
+double bench_load_average(void)
+{
+    double load1 = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f || fscanf(f, "%lf", &load1) != 1)
+        load1 = -1;
+    if (f)
+        fclose(f);
+    return load1;
+}

@@ -40,4 +40,8 @@ int bench_icount_run(int argc, char **argv, struct bench_icounts *out);
 /* The count of part in c, -1 when there is none. */
 int64_t bench_icount_get(const struct bench_icounts *c, const char *part);
 
+/* The 1-minute load average (/proc/loadavg), -1 when unknown: printed
+ * beside every wall-clock figure. */
+double bench_load_average(void);
+
 #endif
