@@ -616,6 +616,16 @@ TNY_MUST_USE int hub_store_list_results(struct hub_store *store,
                                         int32_t table,
                                         struct hub_result_row **rows,
                                         int32_t *n, struct tny_diag *diag);
+
+/* Issue 17: the counted result rows of round `round` that the organiser
+ * entered (at most one a table: the valid row not superseded), by table
+ * number, in *rows (release with hub_result_rows_free): what
+ * hub_store_list_results(table 0) gives when only those are wanted,
+ * without reading every table's history.  Errors as it. */
+TNY_MUST_USE int
+hub_store_list_organiser_results(struct hub_store *store, const char *event_id,
+                                 int32_t round, struct hub_result_row **rows,
+                                 int32_t *n, struct tny_diag *diag);
 void hub_result_rows_free(struct hub_result_row *rows, int32_t n);
 
 /* TX-7: deducts `units` (TNY_POINT_SCALE units, > 0) of TP from

@@ -1982,6 +1982,69 @@ static void test_PROTO_peek_ids(void **state)
     assert_false(tny_wire_peek_submission_key(bad, sizeof bad, id));
 }
 
+/* Issue 17: wire__check_text passes printable ASCII eight bytes a step.
+ * Every byte value at every place of a 24-byte text (three steps) gets
+ * the verdict of the rule, byte by byte: a control byte refused (tab,
+ * newline and CR allowed in multi-line text only), a byte of 0x80 or more
+ * only as UTF-8, each refusal naming the byte's place; after a UTF-8
+ * character the steps go on (a control byte later is still found). */
+static void test_issue17_text_check_every_byte_everywhere(void **state)
+{
+    (void)state;
+    struct tny_wire_assignment *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    assignment_sample(a);
+    for (int multi = 0; multi < 2; multi++) {
+        const char *path = multi ? "table_assignment.procedure"
+                                 : "table_assignment.event_title";
+        char *field = multi ? a->procedure : a->event_title;
+        for (unsigned b = 1; b < 256; b++)
+            for (int pos = 0; pos < 24; pos++) {
+                struct tny_diag diag = {{0}};
+                uint8_t *buf = NULL;
+                size_t len = 0;
+                char want[128];
+                for (int i = 0; i < 24; i++)
+                    field[i] = (char)(0x20 + (i * 7 + b) % 0x5f);
+                field[24] = '\0';
+                field[pos] = (char)b;
+                int rc = tny_wire_encode_assignment(a, &buf, &len, &diag);
+                free(buf);
+                bool ws = b == '\t' || b == '\n' || b == '\r';
+                if (b >= 0x20 && b < 0x7f)
+                    assert_int_equal(rc, 0);
+                else if (ws && multi)
+                    assert_int_equal(rc, 0);
+                else {
+                    snprintf(want, sizeof want, "%s: %s at byte %d", path,
+                             b < 0x80 ? "control character" : "not valid UTF-8",
+                             pos);
+                    assert_diag(rc, diag, want);
+                }
+            }
+        /* A UTF-8 character, then a control byte further on. */
+        for (int pos = 0; pos < 20; pos++)
+            for (int ctl = pos + 2; ctl < 24; ctl++) {
+                struct tny_diag diag = {{0}};
+                uint8_t *buf = NULL;
+                size_t len = 0;
+                char want[128];
+                memset(field, 'x', 24);
+                field[24] = '\0';
+                field[pos] = (char)0xc3;
+                field[pos + 1] = (char)0xa9;
+                field[ctl] = 0x1f;
+                int rc = tny_wire_encode_assignment(a, &buf, &len, &diag);
+                free(buf);
+                snprintf(want, sizeof want, "%s: control character at byte %d",
+                         path, ctl);
+                assert_diag(rc, diag, want);
+            }
+        assignment_sample(a);
+    }
+    free(a);
+}
+
 static void test_PROTO_error_bad_values(void **state)
 {
     (void)state;
@@ -2698,6 +2761,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_error_empty_idempotency_key),
         cmocka_unit_test(test_PROTO_error_oversize_buffer),
         cmocka_unit_test(test_PROTO_error_bad_values),
+        cmocka_unit_test(test_issue17_text_check_every_byte_everywhere),
         cmocka_unit_test(test_PROTO_peek_ids),
         cmocka_unit_test(test_NH_1_draw_shape),
         cmocka_unit_test(test_TX_5_default_has_no_scores),
