@@ -1166,8 +1166,10 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
         TNY_WIRE_TOPIC_PREFIX "device/+/result",
         TNY_WIRE_TOPIC_PREFIX "device/+/presence",
         TNY_WIRE_TOPIC_PREFIX "ctl/+/req", TNY_WIRE_TOPIC_PREFIX "time/+/req",
-        LEASE_TOPIC};
-    struct tny_mqtt_subscription subs[5];
+        LEASE_TOPIC,
+        /* Issue 20: the players' requests from their phones. */
+        TNY_WIRE_TOPIC_PREFIX "code/+/req"};
+    struct tny_mqtt_subscription subs[6];
     struct tny_mqtt_options o;
 
     snprintf(uris, sizeof(uris), "%s", cfg->v[HUB_CFG_BROKER_URI].text);
@@ -1181,7 +1183,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                             sizeof(t_state), diag);
     if (rc < 0)
         return rc;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         subs[i] =
             (struct tny_mqtt_subscription){.filter = filters[i], .qos = 1};
     tny_mqtt_options_init(&o);
@@ -1212,7 +1214,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .qos = 1,
                                         .retained = true};
     o.subs = subs;
-    o.n_subs = 5;
+    o.n_subs = 6;
     /* Results (subs[0]): a live publish with the retain flag keeps it, so
      * the hub clears it at once (clear_retained_result), not at its next
      * subscription. */
@@ -1247,8 +1249,10 @@ static void play_drain(struct loop *l)
                     "codes: table-page listener connected, %d "
                     "message(s) of codes sent",
                     (int)ob.n);
+            /* The plugin's commands on this connection, the codes'
+             * statuses (code/{login}/status) on the venue connection. */
             for (int32_t i = 0; i < ob.n; i++)
-                play_publish(l, &ob.msgs[i]);
+                publish(l, &ob.msgs[i]);
             hub_outbox_release(&ob);
         } else if (ev.kind == TNY_MQTT_MESSAGE && ev.payload) {
             const char *t = (const char *)ev.payload;

@@ -321,6 +321,12 @@ static int request_check(const struct tny_wire_request *q,
         RANGE(table, "table", 1, WIRE_MAX_TABLE);
         return TNY_OK;
     case TNY_WIRE_CMD_REVOKE_CODE: ID(code, "code"); return TNY_OK;
+    case TNY_WIRE_CMD_ISSUE_PLAYER_CODE: /* "" = every player */
+        wire__path(p, sizeof p, "%s.player_id", c);
+        return wire__check_id(q->player_id, false, p, diag);
+    case TNY_WIRE_CMD_DROP_NO_SHOWS: REASON(); return TNY_OK;
+    case TNY_WIRE_CMD_DROP_REQUESTS:
+    case TNY_WIRE_CMD_LIST_CHECKINS: return TNY_OK;
     case TNY_WIRE_CMD_CLOCK_DRAFT:
         RANGE(round, "round", 1, WIRE_MAX_ROUND);
         RANGE(table, "table", 1, WIRE_MAX_TABLE);
@@ -621,6 +627,14 @@ static int command_from_pb(const Tourney__V1__ConsoleRequest *m,
         return STR(m->identify_device, device_id, device_id);
     case TNY_WIRE_CMD_ISSUE_CODE: return U32(m->issue_code, table, table);
     case TNY_WIRE_CMD_REVOKE_CODE: return STR(m->revoke_code, code, code);
+    case TNY_WIRE_CMD_ISSUE_PLAYER_CODE:
+        return STR(m->issue_player_code, player_id, player_id);
+    case TNY_WIRE_CMD_DROP_NO_SHOWS:
+        return STR(m->drop_no_shows, reason, reason);
+    case TNY_WIRE_CMD_DROP_REQUESTS:
+        q->confirm = m->drop_requests->has_confirm && m->drop_requests->confirm;
+        return TNY_OK;
+    case TNY_WIRE_CMD_LIST_CHECKINS: return TNY_OK;
     case TNY_WIRE_CMD_NEXT_STAGE:
         q->confirm = m->next_stage->has_confirm && m->next_stage->confirm;
         return TNY_OK;
@@ -777,6 +791,10 @@ struct request_pb {
         Tourney__V1__IssueCode issue_code;
         Tourney__V1__RevokeCode revoke_code;
         Tourney__V1__ListCodes list_codes;
+        Tourney__V1__IssuePlayerCode issue_player_code;
+        Tourney__V1__ListCheckins list_checkins;
+        Tourney__V1__DropNoShows drop_no_shows;
+        Tourney__V1__DropRequests drop_requests;
         Tourney__V1__IdentifyDevice identify_device;
         Tourney__V1__CloseRound close_round;
         Tourney__V1__NextStage next_stage;
@@ -1039,6 +1057,26 @@ static void command_to_pb(const struct tny_wire_request *q,
     case TNY_WIRE_CMD_LIST_CODES:
         tourney__v1__list_codes__init(&s->u.list_codes);
         m->list_codes = &s->u.list_codes;
+        break;
+    case TNY_WIRE_CMD_ISSUE_PLAYER_CODE:
+        tourney__v1__issue_player_code__init(&s->u.issue_player_code);
+        s->u.issue_player_code.player_id = wire__opt(q->player_id);
+        m->issue_player_code = &s->u.issue_player_code;
+        break;
+    case TNY_WIRE_CMD_LIST_CHECKINS:
+        tourney__v1__list_checkins__init(&s->u.list_checkins);
+        m->list_checkins = &s->u.list_checkins;
+        break;
+    case TNY_WIRE_CMD_DROP_NO_SHOWS:
+        tourney__v1__drop_no_shows__init(&s->u.drop_no_shows);
+        s->u.drop_no_shows.reason = wire__opt(q->reason);
+        m->drop_no_shows = &s->u.drop_no_shows;
+        break;
+    case TNY_WIRE_CMD_DROP_REQUESTS:
+        tourney__v1__drop_requests__init(&s->u.drop_requests);
+        s->u.drop_requests.has_confirm = q->confirm;
+        s->u.drop_requests.confirm = q->confirm;
+        m->drop_requests = &s->u.drop_requests;
         break;
     case TNY_WIRE_CMD_DELETE_EVENT:
         tourney__v1__delete_event__init(&s->u.delete_event);

@@ -2298,7 +2298,8 @@ static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
 static bool read_only_command(enum tny_wire_cmd cmd)
 {
     return cmd == TNY_WIRE_CMD_LIST_EVENTS ||
-           cmd == TNY_WIRE_CMD_LIST_DEVICES || cmd == TNY_WIRE_CMD_LIST_CODES;
+           cmd == TNY_WIRE_CMD_LIST_DEVICES || cmd == TNY_WIRE_CMD_LIST_CODES ||
+           cmd == TNY_WIRE_CMD_LIST_CHECKINS;
 }
 
 /* A refused request, its fields as given (NULL / 0: unset).  table < 0:
@@ -2440,6 +2441,15 @@ static const struct refusal draft_refusals[] = {
     {.what = "revoke a code never issued (issue 20)",
      .cmd = TNY_WIRE_CMD_REVOKE_CODE,
      .code = "K7QX-M3PA"},
+    {.what = "a player code for a player not in the event (issue 20)",
+     .cmd = TNY_WIRE_CMD_ISSUE_PLAYER_CODE,
+     .player_id = "nobody"},
+    {.what = "drop the no-shows when nobody has checked in (issue 20)",
+     .cmd = TNY_WIRE_CMD_DROP_NO_SHOWS},
+    {.what = "confirm the drop requests of an unknown event (issue 20)",
+     .cmd = TNY_WIRE_CMD_DROP_REQUESTS,
+     .event = "nope",
+     .confirm = true},
 };
 
 /* State 2: round 1 running, table a[0] has its result, the others play. */
@@ -2454,6 +2464,8 @@ static const struct refusal playing_refusals[] = {
     {.what = "a sign-in code for a table that has a device (issue 20)",
      .cmd = TNY_WIRE_CMD_ISSUE_CODE,
      .table = -2},
+    {.what = "drop the no-shows once round 1 is published (issue 20)",
+     .cmd = TNY_WIRE_CMD_DROP_NO_SHOWS},
     {.what = "resume a running clock",
      .cmd = TNY_WIRE_CMD_CLOCK_RESUME,
      .round = 1},
@@ -3210,19 +3222,34 @@ static void test_issue20_codes(void **state)
         "web-2");
     json_decref(list);
 
-    /* The sync after a reconnect: the revoked login deleted, the valid
-     * one created, in one message. */
+    /* The sync after a reconnect: the revoked login deleted and made
+     * again with its status alone ("ended-web-1"), the valid one
+     * created, in one message; each code's status (retained) beside it. */
     hub_outbox_release(&f->ob);
     OK(hub_service_codes_sync(f->svc, &f->ob, &diag));
-    assert_int_equal(f->ob.n, 1);
+    assert_int_equal(f->ob.n, 3);
     j = dynsec_json(f);
     assert_string_equal(json_string_value(json_object_get(
                             dynsec_command(j, "deleteClient"), "username")),
                         code);
-    assert_string_equal(json_string_value(json_object_get(
-                            dynsec_command(j, "createRole"), "rolename")),
-                        "web-2");
+    {
+        size_t k;
+        json_t *cmd;
+        int roles = 0;
+        json_array_foreach (json_object_get(j, "commands"), k, cmd) {
+            const char *r = json_string_value(json_object_get(cmd, "rolename"));
+            if (strcmp(json_string_value(json_object_get(cmd, "command")),
+                       "createRole") == 0)
+                roles |= (strcmp(r, "ended-web-1") == 0) |
+                         (strcmp(r, "web-2") == 0) << 1;
+        }
+        assert_int_equal(roles, 3);
+    }
     json_decref(j);
+    const struct hub_msg *st = find_msg(f, "tourney/v1/code/web-1/status");
+    assert_non_null(st);
+    assert_true(st->retained);
+    assert_non_null(find_msg(f, "tourney/v1/code/web-2/status"));
     json_decref(rep);
 
     /* A hub without a table-page listener refuses to issue codes. */
