@@ -1245,10 +1245,13 @@ static void play_drain(struct loop *l)
             if (hub_service_codes_sync(l->svc, &ob, &diag) < 0)
                 HUB_LOG(HUB_LOG_ERROR, "codes: not synced: %s",
                         diag.msg[0] ? diag.msg : "error");
+            int32_t n_ctl = 0;
+            for (int32_t i = 0; i < ob.n; i++)
+                n_ctl += strncmp(ob.msgs[i].topic, "$CONTROL/", 9) == 0;
             HUB_LOG(HUB_LOG_INFO,
                     "codes: table-page listener connected, %d "
-                    "message(s) of codes sent",
-                    (int)ob.n);
+                    "message(s) of codes sent, %d status(es)",
+                    (int)n_ctl, (int)(ob.n - n_ctl));
             /* The plugin's commands on this connection, the codes'
              * statuses (code/{login}/status) on the venue connection. */
             for (int32_t i = 0; i < ob.n; i++)
