@@ -750,6 +750,9 @@ static const struct {
     [TNY_WIRE_TOPIC_TIME_REQ] = {"time", "req"},
     [TNY_WIRE_TOPIC_TIME_RESP] = {"time", "resp"},
     [TNY_WIRE_TOPIC_IDENTIFY] = {"device", "identify"},
+    [TNY_WIRE_TOPIC_CODE_STATUS] = {"code", "status"},
+    [TNY_WIRE_TOPIC_CODE_REQ] = {"code", "req"},
+    [TNY_WIRE_TOPIC_CODE_ACK] = {"code", "ack"},
 };
 
 int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,

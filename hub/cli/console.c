@@ -2530,6 +2530,54 @@ static int run_code_list(struct live *lv)
     return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
+/* code player EVENT_ID [PLAYER_ID] (issue 20): a code per player's own
+ * phone; without PLAYER_ID every active player without one gets one
+ * (one record each: player, name, code, login, query). */
+static int run_code_player(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_ISSUE_PLAYER_CODE, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK && lv->n_pos > 1)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player checkins EVENT_ID: one record per active player (checked in or
+ * not); the hub's line counts who has not. */
+static int run_player_checkins(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_LIST_CHECKINS, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player drop-no-shows EVENT_ID [--reason T]: every active player who has
+ * not checked in is withdrawn (before round 1). */
+static int run_player_drop_no_shows(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_DROP_NO_SHOWS, lv->pos[0]);
+    const char *why = opt(lv, "reason");
+    if (status == HUB_CONSOLE_EXIT_OK && why)
+        status =
+            put_text(lv->req.reason, sizeof lv->req.reason, why, "--reason");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player drop-requests EVENT_ID [--confirm]: the players' "drop me"
+ * requests waiting; --confirm drops them all. */
+static int run_player_drop_requests(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_DROP_REQUESTS, lv->pos[0]);
+    lv->req.confirm = flag(lv, "confirm");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
 static int run_wait_hub(struct live *lv)
 {
     struct tny_diag d = {{0}};

@@ -2845,6 +2845,202 @@ static int cmd_list_codes(struct ctx *c)
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
+/* The reply's records: arr (consumed) as JSON text. */
+static int reply_list(struct ctx *c, json_t *arr)
+{
+    char *text = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
+}
+
+static int cmd_issue_player_code(struct ctx *c)
+{
+    int rc = hub__code_issue_player(c->svc, c->e, c->req, c->actor, c->rep,
+                                    &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
+/* ---- check-in and "drop me" from the players' phones (issue 20) ----------
+ *
+ * The requests are stored as they come (codes.c); these commands read
+ * them and act through the same drop as `player drop`. */
+
+/* The event's players (ids copied: a drop reloads the model) that
+ * checked in (want true) or have not (false), active players only. */
+static int checkin_split(struct ctx *c, bool want, char (**ids)[65], int32_t *n,
+                         int32_t *n_in)
+{
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0;
+    int rc = hub_store_player_requests_list(c->svc->store, c->e->id, &reqs,
+                                            &n_reqs, &c->diag);
+    *ids = NULL;
+    *n = *n_in = 0;
+    if (rc < 0)
+        return fail_diag(c, rc);
+    *ids = calloc((size_t)c->e->ev.n_players + 1, sizeof(**ids));
+    if (!*ids) {
+        free(reqs);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    for (int32_t i = 0; i < c->e->ev.n_players; i++) {
+        const struct tny_player *p = &c->e->ev.players[i];
+        bool in = false;
+        if (!tny_player_active_in(p, current_round(c) + 1))
+            continue;
+        for (int32_t k = 0; k < n_reqs && !in; k++)
+            in = reqs[k].kind == HUB_PLAYER_CHECK_IN &&
+                 strcmp(reqs[k].player_id, p->id) == 0;
+        *n_in += in;
+        if (in == want)
+            snprintf((*ids)[(*n)++], 65, "%s", p->id);
+    }
+    free(reqs);
+    return TNY_OK;
+}
+
+static int cmd_list_checkins(struct ctx *c)
+{
+    char(*ids)[65] = NULL;
+    int32_t n = 0, n_in = 0;
+    int rc = checkin_split(c, false, &ids, &n, &n_in);
+    if (rc < 0)
+        return rc;
+    json_t *arr = json_array();
+    for (int32_t i = 0; arr && i < c->e->ev.n_players; i++) {
+        const struct tny_player *p = &c->e->ev.players[i];
+        bool missing = false;
+        if (!tny_player_active_in(p, current_round(c) + 1))
+            continue;
+        for (int32_t k = 0; k < n && !missing; k++)
+            missing = strcmp(ids[k], p->id) == 0;
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:b}", "player", p->id,
+                                             "name", p->name ? p->name : "",
+                                             "checked_in", !missing));
+    }
+    free(ids);
+    if (!arr)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "%d checked in, %d not yet%s", (int)n_in, (int)n,
+             current_round(c) > 0 ? " (round 1 is published: check-in is over)"
+                                  : "");
+    return reply_list(c, arr);
+}
+
+/* Drops (or, before round 1, withdraws) each of ids through cmd_drop, with
+ * the command's reason; arr gets one record each. */
+static int drop_each(struct ctx *c, char (*ids)[65], int32_t n, json_t *arr)
+{
+    const struct tny_wire_request *orig = c->req;
+    struct tny_wire_request *one = malloc(sizeof(*one));
+    int rc = TNY_OK;
+    if (!one)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    for (int32_t i = 0; rc == TNY_OK && i < n; i++) {
+        memcpy(one, orig, sizeof(*one));
+        snprintf(one->player_id, sizeof(one->player_id), "%s", ids[i]);
+        one->round = 0; /* after the current round (CM-2) */
+        c->req = one;
+        rc = cmd_drop(c, false);
+        c->req = orig;
+        if (rc == TNY_OK)
+            json_array_append_new(arr, json_pack("{s:s, s:i}", "player", ids[i],
+                                                 "after_round",
+                                                 (int)current_round(c)));
+    }
+    free(one);
+    return rc;
+}
+
+static int cmd_drop_no_shows(struct ctx *c)
+{
+    char(*ids)[65] = NULL;
+    int32_t n = 0, n_in = 0;
+    int rc;
+    if (current_round(c) > 0)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round 1 is published, check-in is over "
+                    "(drop players one by one: player drop)",
+                    c->e->id);
+    if ((rc = checkin_split(c, false, &ids, &n, &n_in)) < 0)
+        return rc;
+    if (n_in == 0 && n > 0) {
+        free(ids);
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": nobody has checked in yet; not "
+                    "withdrawing all %d players",
+                    c->e->id, (int)n);
+    }
+    json_t *arr = json_array();
+    rc = arr ? drop_each(c, ids, n, arr) : fail(c, TNY_ENOMEM, "out of memory");
+    free(ids);
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "%d no-show(s) withdrawn from %s, %d checked in", (int)n, c->e->id,
+             (int)n_in);
+    return reply_list(c, arr);
+}
+
+static int cmd_drop_requests(struct ctx *c)
+{
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0, n = 0;
+    int rc = hub_store_player_requests_list(c->svc->store, c->e->id, &reqs,
+                                            &n_reqs, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    char(*ids)[65] = calloc((size_t)n_reqs + 1, sizeof(*ids));
+    json_t *arr = json_array();
+    if (!ids || !arr) {
+        free(reqs);
+        free(ids);
+        json_decref(arr);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    /* Waiting: a drop not confirmed, of a player still in the event. */
+    for (int32_t k = 0; k < n_reqs; k++) {
+        int32_t ix = tny_event_player_index(&c->e->ev, reqs[k].player_id);
+        if (reqs[k].kind != HUB_PLAYER_DROP || reqs[k].confirmed_ms || ix < 0 ||
+            !tny_player_active_in(&c->e->ev.players[ix], current_round(c) + 1))
+            continue;
+        snprintf(ids[n++], 65, "%s", reqs[k].player_id);
+        if (!c->req->confirm)
+            json_array_append_new(
+                arr,
+                json_pack(
+                    "{s:s, s:s, s:i, s:I}", "player", reqs[k].player_id, "name",
+                    c->e->ev.players[ix].name ? c->e->ev.players[ix].name : "",
+                    "asked_after_round", (int)reqs[k].after_round,
+                    "received_ms", (json_int_t)reqs[k].received_ms));
+    }
+    free(reqs);
+    if (c->req->confirm) {
+        rc = drop_each(c, ids, n, arr);
+        for (int32_t i = 0; rc == TNY_OK && i < n; i++)
+            if ((rc = hub_store_drop_request_confirm(
+                     c->svc->store, c->e->id, ids[i], c->actor, &c->diag)) < 0)
+                rc = fail_diag(c, rc);
+    }
+    free(ids);
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             c->req->confirm ? "%d player(s) dropped as they asked"
+                             : "%d drop request(s) waiting (--confirm drops "
+                               "them)",
+             (int)n);
+    return reply_list(c, arr);
+}
+
 /* ---- the table of commands --------------------------------------------------
  */
 
@@ -3080,6 +3276,12 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
     int rrc = cmd->run(&c); /* errors are in the reply */
     if (rrc < 0 && rep->rc == 0)
         fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
+    /* Issue 20: the sign-in codes follow the event (a player code to its
+     * player's table of the round just published, a dropped player's
+     * code ends, a revoked or expired code says so). */
+    if (rep->rc == 0 && c.e && !c.deleted && svc->opt.codes &&
+        (rrc = hub__codes_follow(svc, c.e, c.actor, now_ms, ob, &c.diag)) < 0)
+        fail_diag(&c, rrc);
     if (u.batch) {
         struct tny_diag cd = {{0}};
         int erc = hub_store_batch_end(svc->store, rep->rc == 0, &cd);
@@ -3095,10 +3297,12 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         if (ob->n > u.n_out)
             ob->n = u.n_out;
         svc->version_reserved = u.version_reserved;
+        hub__codes_forget(svc); /* nothing of it went out */
         if (c.touched)
             model_recover(svc, c.e);
     } else if (rep->rc < 0) {
         undo_restore(&u, svc, ob);
+        hub__codes_forget(svc); /* nothing of it went out */
     } else if (c.deleted)
         hub__ev_remove(svc, c.e);
     undo_release(&u);

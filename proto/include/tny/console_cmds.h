@@ -328,6 +328,27 @@ enum tny_reply_shape {
       "code", "list", "EVENT_ID", 1, 1, o_none,                                \
       "the event's sign-in codes: table, code, valid or revoked, online",      \
       run_code_list)                                                           \
+    W(issue_player_code, ISSUE_PLAYER_CODE, TNY_CMD_EV_EXISTING, false,      \
+      TNY_CC_P, TNY_REPLY_RECORDS, "code", "player", "EVENT_ID [PLAYER_ID]",   \
+      1, 2, o_none,                                                            \
+      "a sign-in code for a player's own phone (every active player without "  \
+      "one when no PLAYER_ID): their table's rights each round, check-in",     \
+      run_code_player)                                                         \
+    W(list_checkins, LIST_CHECKINS, TNY_CMD_EV_EXISTING, true, 0,              \
+      TNY_REPLY_RECORDS, "player", "checkins", "EVENT_ID", 1, 1, o_none,       \
+      "who checked in from their phone and who has not (before round 1)",      \
+      run_player_checkins)                                                     \
+    W(drop_no_shows, DROP_NO_SHOWS, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,    \
+      TNY_REPLY_RECORDS, "player", "drop-no-shows", "EVENT_ID [--reason T]",   \
+      1, 1, o_reason,                                                          \
+      "withdraw every active player who has not checked in (before round 1)",  \
+      run_player_drop_no_shows)                                                \
+    W(drop_requests, DROP_REQUESTS, TNY_CMD_EV_EXISTING, false,                \
+      TNY_WF_CONFIRM, TNY_REPLY_RECORDS, "player", "drop-requests",            \
+      "EVENT_ID [--confirm]", 1, 1, o_confirm,                                 \
+      "the players' \"drop me\" requests from their phones; --confirm drops "  \
+      "them all (after the round each asked after)",                           \
+      run_player_drop_requests)                                                \
     L("console", NULL, "EVENT_ID", 1, 1, o_none,                               \
       "live full-screen dashboard: tables, clock, standings; keys send the "   \
       "commands above",                                                        \
