@@ -19,10 +19,11 @@
  * Any failure prints "FAIL: ..." and exits 1.
  *
  * Layout (issue 20, screenshots with real names): on round 1 of every
- * event each phone's filled-in form is checked at 390x844 (light) and
- * 360x640 (dark): nothing wider than the phone, no element cut (a box
- * that hides what overflows it with more inside); with --shots DIR it is
- * also saved there, EVENT-r1-tTABLE-390-light.png and -360-dark.png.
+ * event each phone's filled-in form is checked at 390x844 and 360x640,
+ * light and dark, and its confirm screen at 390x844 light and 360x640
+ * dark: nothing wider than the phone, no element cut (a box that hides
+ * what overflows it with more inside); with --shots DIR each is also
+ * saved there, EVENT-r1-tTABLE-{form,confirm}-WIDTH-THEME.png.
  */
 'use strict';
 const fs = require('fs');
@@ -77,8 +78,9 @@ async function layoutProblems(page) {
         return out;
     });
 }
-async function looks(page, what, file) {
-    for (const [w, h, theme] of [[390, 844, 'light'], [360, 640, 'dark']]) {
+const LOOKS = [[390, 844, 'light'], [390, 844, 'dark'], [360, 640, 'light'], [360, 640, 'dark']];
+async function looks(page, what, file, sizes) {
+    for (const [w, h, theme] of sizes || LOOKS) {
         await page.setViewportSize({width: w, height: h});
         await page.evaluate((th) => {
             document.body.className = 'theme-' + th;
@@ -165,11 +167,13 @@ async function main() {
         await page.waitForSelector('#next', {timeout: 30000});
         await enter(page, tb.seats, tb.result, what);
         if (tb.round === 1)
-            await looks(page, what, tb.event + '-r1-t' + tb.table);
+            await looks(page, what, tb.event + '-r1-t' + tb.table + '-form');
         await page.click('#next');
         const err = await text(page, '#form-error');
         if (err)
             die(what + ': the page refused ' + JSON.stringify(tb.result) + ': ' + err);
+        if (tb.round === 1)
+            await looks(page, what + ' (confirm)', tb.event + '-r1-t' + tb.table + '-confirm', [LOOKS[0], LOOKS[3]]);
         for (let i = 0; i < tb.seats.length; i++) {
             await page.waitForSelector('#ok' + i, {timeout: 10000});
             await page.click('#ok' + i);

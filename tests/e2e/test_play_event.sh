@@ -22,9 +22,10 @@
 # export`: format, seed, title, players, every round's tables and results)
 # must be the same byte for byte, and the hub must have accepted every
 # result of GAMEw from a phone (web-N) and every one of GAMEp from a Pi.
-# Round 1's forms, filled in, are checked for their layout at 390x844
-# light and 360x640 dark (play_event.js: nothing wider than the phone,
-# no name cut; the screenshots in $E2E_TMP/shots, kept with E2E_KEEP=1).
+# Round 1's forms, filled in, and confirm screens are checked for their
+# layout at 390x844 and 360x640, light and dark (play_event.js: nothing
+# wider than the phone, no name cut; the screenshots in $E2E_TMP/shots,
+# kept with E2E_KEEP=1).
 #
 # Skips (exit 77) without node, chromium or deploy/overlays/install.sh's
 # npm packages (deploy/test.sh installs all three).
