@@ -1118,6 +1118,8 @@ static void feed_done(struct loop *l)
         return;
     if (!hub_feed_thread_take(l->feeder, &l->feed_out))
         return;
+    if (hub_feed_thread_resync(l->feeder))
+        hub_service_feed_resync(l->svc);
     l->feed_at = 0;
     (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     feed_soon(l); /* flush_feed looks for the next dirty event */

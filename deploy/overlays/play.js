@@ -106,6 +106,13 @@
         });
     }
 
+    /* The shipped formats' stage names, in the page's language (the
+     * hall's words, overlay.js STAGE_NAMES); an organiser's own as written. */
+    var STAGES = ['Swiss', 'Knockout', 'Elimination', 'Preliminary', 'Final', 'Top cut', 'Gorn rounds'];
+    function stageText(name) {
+        return STAGES.indexOf(name) >= 0 ? t(name) : name;
+    }
+
     /* ---- protocol ------------------------------------------------------ */
 
     function loadTypes() {
@@ -1263,7 +1270,7 @@
         }
         h += '<div class="panel" id="table"><h1>' + esc(t('Table {table}', {table: a.table})) + '</h1>' +
             '<p class="dim">' + esc(a.event_title || a.event_id) + ' · ' + esc(t('Round {round}', {round: a.round})) +
-            (a.stage_name ? ' · ' + esc(a.stage_name) : '') + '</p>' +
+            (a.stage_name ? ' · ' + esc(stageText(a.stage_name)) : '') + '</p>' +
             '<div class="clock" id="clock"></div></div>';
         h += '<div class="panel"><h2>' + esc(t('Players')) + '</h2>';
         a.seats.forEach(function (s) {

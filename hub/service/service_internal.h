@@ -94,6 +94,18 @@ struct hub_ev {
      * next build sends every document (after a reconnect). */
     struct hub_feed_cache *feed_cache;
     bool feed_full;
+    /* Issue 23: the generation of each round (by index) in the last
+     * snapshot handed to the feed builder (hub_service_feed_next), whose
+     * copy of them the next snapshot need not carry again. */
+    int32_t n_feed_sent;
+    uint64_t *feed_sent;
+    /* Issue 23, model check only: each round's generation and content
+     * hash at the last check (a round whose content changed under the
+     * same generation is a change the feed would miss). */
+    int32_t n_gen_seen;
+    struct hub_gen_seen {
+        uint64_t gen, hash;
+    } * gen_seen;
     /* Issue 17: the draft round as stored (draft_cached; round 0 and no
      * tables = no draft), kept so that show, edits and publish need not
      * read it back; dropped with the projection. */

@@ -518,6 +518,18 @@ int hub_store_open(const char *path, struct hub_store **out,
     return hub_store_open_with(path, NULL, out, diag);
 }
 
+/* Issue 17: SQLite's count of its own memory takes a global mutex on
+ * every allocation (about a tenth of a round's inserts); nothing in the
+ * hub reads it (sqlite3_memory_used, a heap limit).  Set once, before
+ * SQLite is first used in the process; refused (and harmless) when it
+ * already was. */
+static pthread_once_t hs_config_once = PTHREAD_ONCE_INIT;
+
+static void hs_config(void)
+{
+    (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int hub_store_open_with(const char *path, const struct hub_store_options *opt,
                         struct hub_store **out, struct tny_diag *diag)
 {
@@ -542,6 +554,7 @@ int hub_store_open_with(const char *path, const struct hub_store_options *opt,
             return tny_diag_set(diag, TNY_ESTATE,
                                 "store: %s: not a regular file", path);
     }
+    pthread_once(&hs_config_once, hs_config);
     s = calloc(1, sizeof(*s));
     if (!s)
         return TNY_ENOMEM;

@@ -250,9 +250,9 @@ async function main() {
     check(plSeats.join('|') === 'Miejsce 1|Miejsce 2', 'the Polish seats: ' + plSeats.join('|'));
     await waitText(page, '#net', /^połączono$/, 'the Polish network state');
     const plBody = await text(page, '#page');
-    for (const w of ['Runda 1', 'Gracze', 'Kto wygrał?', 'Dalej: każdy gracz potwierdza'])
+    for (const w of ['Runda 1', 'System szwajcarski', 'Gracze', 'Kto wygrał?', 'Dalej: każdy gracz potwierdza'])
         check(plBody.indexOf(w) >= 0, 'the Polish table page lacks "' + w + '": ' + plBody);
-    for (const w of ['Table', 'Round', 'Players', 'Seat', 'Who won', 'Next:', 'connected'])
+    for (const w of ['Table', 'Round', 'Swiss', 'Players', 'Seat', 'Who won', 'Next:', 'connected'])
         check(plBody.indexOf(w) < 0, 'the Polish table page shows the English "' + w + '": ' + plBody);
     check(!(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)),
           'the Polish table page is wider than the phone');
