@@ -93,10 +93,16 @@ enum colour {
     N_COLOURS
 };
 
+/* A table's device (issue 20 item 6): a Pi (`tourney-table`, table-NNN
+ * or any other login) or a phone/browser on play.html (web-N, signed in
+ * with the table's code, hub/service/codes.c). */
+enum tui_device { DEV_NONE, DEV_PI, DEV_PHONE };
+
 struct tui_table {
     int number;
     char state[24];
-    bool has_device, online;
+    enum tui_device device;
+    bool online; /* the device is connected: for a phone, signed in */
 };
 
 struct tui_row {
@@ -252,7 +258,10 @@ static void parse_tables(struct tui *t, const json_t *root)
         struct tui_table *tb = &t->tables[t->n_tables++];
         tb->number = get_int(v, "table");
         copy_str(tb->state, sizeof tb->state, json_object_get(v, "state"));
-        tb->has_device = json_is_string(json_object_get(v, "device"));
+        const char *dev = json_string_value(json_object_get(v, "device"));
+        tb->device = !dev                           ? DEV_NONE
+                     : strncmp(dev, "web-", 4) == 0 ? DEV_PHONE
+                                                    : DEV_PI;
         tb->online = json_is_true(json_object_get(v, "online"));
     }
     /* Tables always in number order (CM-9), whatever the feed's order. */
@@ -804,7 +813,7 @@ static void render(struct tui *t, int rows, int cols)
         const struct tui_table *tb = &t->tables[i];
         enum colour c;
         const char *label = state_label(tb->state, &c);
-        bool offline = tb->has_device && !tb->online;
+        bool offline = tb->device != DEV_NONE && !tb->online;
         int r = row + i / per_row;
         if (r >= msg_top - 1 - standings_min) {
             int more = t->n_tables - i;
@@ -817,14 +826,35 @@ static void render(struct tui *t, int rows, int cols)
         char own[24] = "";
         if (strcmp(tb->state, "playing") == 0) /* AG-14: its own time */
             table_clock_text(t, tb->number, own, sizeof own);
-        /* One cell: the state in the language's words, cut (with "…")
-         * only if a translation is longer than the catalogue allows, so
-         * that it never runs into the next cell. */
+        /* One cell: the device's kind and whether it is connected (for
+         * a phone: whether anyone is signed in with the table's code)
+         * first, never cut; then the state in the language's words, cut
+         * (with "…") only if a translation is longer than the catalogue
+         * allows, so that it never runs into the next cell. */
+        const char *kind = "";
+        if (tb->device == DEV_PI)
+            kind = offline
+                       /* TRANSLATORS: the grid: the table's device, a
+                          Raspberry Pi running tourney-table, is offline
+                          (at most 12 columns). */
+                       ? _("Pi OFFLINE")
+                       /* TRANSLATORS: the grid: the table's device is a
+                          Raspberry Pi running tourney-table (at most 12
+                          columns). */
+                       : _("Pi");
+        else if (tb->device == DEV_PHONE)
+            kind = offline
+                       /* TRANSLATORS: the grid: the table has a sign-in
+                          code but no phone is signed in with it (at most
+                          12 columns). */
+                       ? _("no phone")
+                       /* TRANSLATORS: the grid: a phone (play.html) is
+                          signed in with the table's code (at most 12
+                          columns). */
+                       : _("phone");
         char cell[CELL_W * TNY_UTF8_GLYPH_MAX], fit[sizeof cell];
-        snprintf(cell, sizeof cell, "%s%s%s%s", label, own, offline ? " " : "",
-                 /* TRANSLATORS: the grid: the table's device is offline
-                    (at most 8 columns). */
-                 offline ? _("OFFLINE") : "");
+        snprintf(cell, sizeof cell, "%s%s%s%s", kind, kind[0] ? " " : "", label,
+                 own);
         tny_utf8_fit(cell, CELL_W - 6, true, fit, sizeof fit);
         fb_printf(t, r, 1 + (i % per_row) * CELL_W, offline ? C_OFFLINE : c,
                   "T%-3d %s", tb->number, fit);
@@ -1094,9 +1124,9 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
     if (!ev)
         return;
     int status = run_cmd(t, conn, "show the draft", 4, w, &res);
-    json_t *d = status == HUB_CONSOLE_EXIT_OK && res.rep.json
-                    ? json_loads(res.rep.json, 0, NULL)
-                    : NULL;
+    /* Issue 18: the typed seating, no JSON text to parse. */
+    const struct tny_wire_seating *d =
+        status == HUB_CONSOLE_EXIT_OK ? res.rep.seating : NULL;
     if (!d) {
         status_from(t, "show the draft", status, res.text);
         hub_console_result_release(&res);
@@ -1107,29 +1137,26 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
     snprintf(title, sizeof title,
              "DRAFT of round %d (%s): review, edit with "
              ": round swap|move|fix ..., publish with P",
-             get_int(d, "round"), str_or(json_object_get(d, "stage"), "?"));
+             (int)d->round, d->has_stage ? tny_stage_kind_name(d->stage) : "?");
     panel_open(t, title);
-    size_t i, k;
-    const json_t *tb, *p;
-    json_array_foreach (json_object_get(d, "tables"), i, tb) {
-        const char *bye = json_string_value(json_object_get(tb, "bye"));
-        if (bye) {
-            player_label(ev, bye, a, sizeof a);
+    for (int32_t i = 0; i < d->n_tables; i++) {
+        const struct tny_wire_seated_table *tb = &d->tables[i];
+        if (tb->table == 0) {
+            player_label(ev, tb->players[0], a, sizeof a);
             panel_add(t, "  bye       %s", a);
             continue;
         }
-        panel_add(t, "  table %d", get_int(tb, "table"));
-        json_array_foreach (json_object_get(tb, "players"), k, p) {
-            player_label(ev, str_or(p, "?"), a, sizeof a);
+        panel_add(t, "  table %d", (int)tb->table);
+        for (int32_t k = 0; k < tb->n_players; k++) {
+            player_label(ev, tb->players[k], a, sizeof a);
             panel_add(t, "     seat %d  %s", (int)k + 1, a);
         }
     }
     panel_add(t, "%s", "");
     panel_add(t, "%s", "explanation:");
-    panel_text(t, json_string_value(json_object_get(d, "explain")));
+    panel_text(t, d->explain);
     snprintf(t->status_line, sizeof t->status_line, "draft of round %d shown",
-             get_int(d, "round"));
-    json_decref(d);
+             (int)d->round);
     json_decref(ev);
     hub_console_result_release(&res);
 }
