@@ -147,6 +147,10 @@ struct hub_service {
     /* Issue 17: options.model_check (tests): the model is compared with a
      * fresh load after every console command and result batch. */
     bool model_check;
+    /* Issue 20: what the broker and the pages were last told of each
+     * sign-in code (codes.c). */
+    struct hub_code_seen *code_seen;
+    int32_t n_code_seen, cap_code_seen;
 };
 
 #endif

@@ -174,6 +174,12 @@ TNY_MUST_USE int tny_event_copy(const struct tny_event *src,
 TNY_MUST_USE int tny_event_copy_frozen(const struct tny_event *src,
                                        struct tny_event *dst);
 
+/* Removes player ix (a withdrawal before the player was seated: no table
+ * may seat them); later players move down one index in every table,
+ * absence and cut seed.  Nothing for an index out of range or a frozen
+ * copy. */
+void tny_event_remove_player(struct tny_event *ev, int32_t ix);
+
 /* Index of the player with this id, or -1. */
 int32_t tny_event_player_index(const struct tny_event *ev, const char *id);
 
