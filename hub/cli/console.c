@@ -1464,9 +1464,52 @@ out:
     return status;
 }
 
-static int run_event_list(struct live *lv)
+/* The runner of a command whose words are its description's plain
+ * fields (issue 18): the synopsis names them (EVENT_ID, ROUND, TABLE,
+ * PLAYER_ID, DEVICE, CODE; a round or table >= 1 where the description
+ * requires it), the request is built from them and the hub's reply shown
+ * in its shape.  A new command of that kind needs no runner of its own:
+ * its description names this one.  (No options: a command with some has
+ * its runner.) */
+static int run_plain(struct live *lv)
 {
-    int status = start_request(lv, TNY_WIRE_CMD_LIST_EVENTS, NULL);
+    enum tny_wire_cmd cmd = lv->cmd->wire;
+    const struct tny_wire_cmd_info *info = tny_wire_cmd_info(cmd);
+    char words[256], *save = NULL;
+    const char *event = NULL;
+    int k = 0, status;
+    snprintf(words, sizeof words, "%s", lv->cmd->synopsis);
+    for (char *w = strtok_r(words, " ", &save); w && !event;
+         w = strtok_r(NULL, " ", &save), k++)
+        if (strcmp(w, "EVENT_ID") == 0 && k < lv->n_pos)
+            event = lv->pos[k];
+    if (!info || (status = start_request(lv, cmd, event)) != 0)
+        return info ? status : HUB_CONSOLE_EXIT_INTERNAL;
+    snprintf(words, sizeof words, "%s", lv->cmd->synopsis);
+    k = 0;
+    for (char *w = strtok_r(words, " ", &save);
+         w && k < lv->n_pos && status == HUB_CONSOLE_EXIT_OK;
+         w = strtok_r(NULL, " ", &save), k++) {
+        bool round_req = info->fields & TNY_WF_ROUND_REQ;
+        bool table_req = info->fields & TNY_WF_TABLE_REQ;
+        if (strcmp(w, "EVENT_ID") == 0)
+            continue;
+        else if (strcmp(w, "ROUND") == 0)
+            status = pos_int(lv, k, "ROUND", round_req, 10000, &lv->req.round);
+        else if (strcmp(w, "TABLE") == 0)
+            status = pos_int(lv, k, "TABLE", table_req, 100000, &lv->req.table);
+        else if (strcmp(w, "PLAYER_ID") == 0)
+            status = put_id(lv->req.player_id, lv->pos[k], "PLAYER_ID");
+        else if (strcmp(w, "DEVICE") == 0)
+            status = put_id(lv->req.device_id, lv->pos[k], "DEVICE");
+        else if (strcmp(w, "CODE") == 0)
+            status = put_id(lv->req.code, lv->pos[k], "CODE");
+        else {
+            say("%s: \"%s\" is not a plain field (give the command a runner)",
+                info->name, w);
+            return HUB_CONSOLE_EXIT_INTERNAL;
+        }
+    }
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
@@ -2476,51 +2519,6 @@ static int run_device_assign(struct live *lv)
         snprintf(line, sizeof line, "%s has no table in %s any more",
                  lv->req.device_id, lv->req.event_id);
     return show(lv, line);
-}
-
-/* device identify DEVICE: the hub's message ("table-007 (table 12,
- * online) flashes its id for 10 s") or its error. */
-static int run_device_identify(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_IDENTIFY_DEVICE, NULL);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = put_id(lv->req.device_id, lv->pos[0], "DEVICE");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
-/* code issue EVENT_ID TABLE (issue 20): the hub's line "table 3: sign-in
- * code K7QX-M3PA (device web-1)" (--json: code, device, table, query). */
-static int run_code_issue(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_ISSUE_CODE, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = pos_int(lv, 1, "TABLE", 1, 100000, &lv->req.table);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
-/* code revoke EVENT_ID CODE: the broker refuses the code from now on. */
-static int run_code_revoke(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_REVOKE_CODE, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = put_id(lv->req.code, lv->pos[1], "CODE");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
-/* code list EVENT_ID: one record per code (table, code, state, device,
- * online). */
-static int run_code_list(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_LIST_CODES, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
 static int run_wait_hub(struct live *lv)
