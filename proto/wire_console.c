@@ -230,7 +230,7 @@ static void player_to_pb(const struct tny_wire_player *pl, struct request_pb *s)
  * command whose message holds only plain fields needs no code here. */
 
 enum plain_kind {
-    K_ID,     /* required id */
+    K_ID,     /* id, required unless the description says TNY_WF_ID_OPT */
     K_REASON, /* optional multi-line text */
     K_U32,    /* lo..hi; lo 1 when the description sets req */
     K_I64,    /* lo..hi */
@@ -243,10 +243,9 @@ static const struct plain {
     enum plain_kind kind;
     size_t off, cap; /* the member of struct tny_wire_request */
     int64_t lo, hi;
-    unsigned req;   /* K_U32: the bit that makes it >= 1 */
-    bool need;      /* K_I64: present on the wire */
-    bool not_zero;  /* K_I64: 0 is refused */
-    bool must_true; /* K_FLAG: false is refused */
+    unsigned req;  /* K_U32: the bit that makes it >= 1 */
+    bool need;     /* K_I64: present on the wire */
+    bool not_zero; /* K_I64: 0 is refused */
 } plains[] = {
 #define P(n, bit, k, m, ...)                                                   \
     {                                                                          \
@@ -280,7 +279,7 @@ static const struct plain {
     P("after_seq", TNY_WF_AFTER_SEQ, K_I64, after_seq, .hi = INT64_MAX),
     P("force", TNY_WF_FORCE, K_FLAG, force, .lo = 0),
     P("override", TNY_WF_OVERRIDE, K_FLAG, override, .lo = 0),
-    P("confirm", TNY_WF_CONFIRM, K_FLAG, confirm, .must_true = true),
+    P("confirm", TNY_WF_CONFIRM, K_FLAG, confirm, .lo = 0),
 #undef P
 };
 
@@ -343,7 +342,10 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
         const char *at = (const char *)q + pl->off;
         wire__path(p, sizeof p, "%s.%s", c, pl->name);
         switch (pl->kind) {
-        case K_ID: rc = wire__check_id(at, true, p, diag); break;
+        case K_ID:
+            rc = wire__check_id(at, !(cmds[q->cmd].info.fields & TNY_WF_ID_OPT),
+                                p, diag);
+            break;
         case K_REASON:
             rc = wire__check_text(at, WIRE_TEXT_MULTI, false, p, diag);
             break;
@@ -363,10 +365,7 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
                 rc = wire__fail(diag, "%s: expected a time other than 0", p);
             break;
         }
-        case K_FLAG:
-            if (pl->must_true && !*(const bool *)at)
-                rc = wire__fail(diag, "%s: must be true", p);
-            break;
+        case K_FLAG: break;
         }
     }
     return rc;
@@ -763,6 +762,14 @@ static int swap_check(const struct tny_wire_request *q, const char *c,
     return TNY_OK;
 }
 
+/* Moving to the next stage cannot be undone: it comes confirmed. */
+static int next_stage_check(const struct tny_wire_request *q, const char *c,
+                            struct tny_diag *diag)
+{
+    return q->confirm ? TNY_OK
+                      : wire__fail(diag, "%s.confirm: must be true", c);
+}
+
 static int move_check(const struct tny_wire_request *q, const char *c,
                       struct tny_diag *diag)
 {
@@ -792,6 +799,7 @@ static const struct own {
     [TNY_WIRE_CMD_EDIT_PLAYER] = {edit_check, edit_from_pb, edit_to_pb},
     [TNY_WIRE_CMD_SWAP_PLAYERS] = {swap_check, NULL, NULL},
     [TNY_WIRE_CMD_MOVE_TABLE] = {move_check, NULL, NULL},
+    [TNY_WIRE_CMD_NEXT_STAGE] = {next_stage_check, NULL, NULL},
 };
 
 /* The plain-field bits of the description (those a message field carries

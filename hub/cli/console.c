@@ -287,6 +287,13 @@ static int read_password(struct live *lv, const char *path)
     if (len == 0) {
         say("password file %s: the first line is empty", path);
         status = HUB_CONSOLE_EXIT_USAGE;
+    } else if (strpbrk(text, " \t")) {
+        /* as the hub's and the table's password_file: a line copied from
+         * users.cred would be sent as the password and refused as wrong */
+        say("password file %s: looks like a users.cred line (LOGIN "
+            "PASSWORD); it must hold the password alone",
+            path);
+        status = HUB_CONSOLE_EXIT_USAGE;
     } else if (len >= sizeof lv->set.password) {
         say("password file %s: longer than %zu bytes", path,
             sizeof lv->set.password - 1);
@@ -2519,6 +2526,51 @@ static int run_device_assign(struct live *lv)
         snprintf(line, sizeof line, "%s has no table in %s any more",
                  lv->req.device_id, lv->req.event_id);
     return show(lv, line);
+}
+
+/* device identify DEVICE: the hub's message ("table-007 (table 12,
+ * online) flashes its id for 10 s") or its error. */
+/* code issue EVENT_ID TABLE (issue 20): the hub's line "table 3: sign-in
+ * code K7QX-M3PA (device web-1)" (--json: code, device, table, query). */
+/* code revoke EVENT_ID CODE: the broker refuses the code from now on. */
+/* code list EVENT_ID: one record per code (table, code, state, device,
+ * online). */
+/* code player EVENT_ID [PLAYER_ID] (issue 20): a code per player's own
+ * phone; without PLAYER_ID every active player without one gets one
+ * (one record each: player, name, code, login, query). */
+static int run_code_player(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_ISSUE_PLAYER_CODE, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK && lv->n_pos > 1)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player drop-no-shows EVENT_ID [--reason T]: every active player who has
+ * not checked in is withdrawn (before round 1). */
+static int run_player_drop_no_shows(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_DROP_NO_SHOWS, lv->pos[0]);
+    const char *why = opt(lv, "reason");
+    if (status == HUB_CONSOLE_EXIT_OK && why)
+        status =
+            put_text(lv->req.reason, sizeof lv->req.reason, why, "--reason");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player drop-requests EVENT_ID [--confirm]: the players' "drop me"
+ * requests waiting; --confirm drops them all. */
+static int run_player_drop_requests(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_DROP_REQUESTS, lv->pos[0]);
+    lv->req.confirm = flag(lv, "confirm");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
 }
 
 static int run_wait_hub(struct live *lv)

@@ -1272,6 +1272,62 @@ static int through_wire(const struct tny_wire_request *q,
     return rc;
 }
 
+/* Issue 18 item 2: the description's rules reach the walk: an id the
+ * description makes optional (issue_player_code: every player) and a flag
+ * only one command requires (next_stage's confirm, not drop_requests')
+ * travel as the commands mean them; a required round or table of 0 is
+ * refused by its wire name. */
+static void test_issue18_description_rules_drive_the_codec(void **state)
+{
+    (void)state;
+    struct tny_wire_request *q = calloc(1, sizeof *q),
+                            *got = calloc(1, sizeof *q);
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_non_null(q);
+    assert_non_null(got);
+    request_sample(TNY_WIRE_CMD_ISSUE_PLAYER_CODE, 0, q);
+    memset(q->player_id, 0, sizeof q->player_id);
+    assert_int_equal(through_wire(q, got), 0);
+    assert_string_equal(got->player_id, "");
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_DROP_REQUESTS, 0, q);
+    q->confirm = false;
+    assert_int_equal(through_wire(q, got), 0);
+    assert_false(got->confirm);
+    tny_wire_request_release(got);
+    q->confirm = true;
+    assert_int_equal(through_wire(q, got), 0);
+    assert_true(got->confirm);
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_NEXT_STAGE, 0, q);
+    q->confirm = false;
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.next_stage.confirm: must be true");
+    request_sample(TNY_WIRE_CMD_CLOCK_DRAFT, 0, q);
+    q->table = 0;
+    memset(&diag, 0, sizeof diag);
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.clock_draft.table: expected 1..100000, got 0");
+    request_sample(TNY_WIRE_CMD_CLOCK_START, 0, q);
+    q->table = 0; /* every table */
+    assert_int_equal(through_wire(q, got), 0);
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_DROP_PLAYER, 0, q);
+    q->round = 0; /* after the current round */
+    assert_int_equal(through_wire(q, got), 0);
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_PUBLISH_ROUND, 0, q);
+    q->round = 0;
+    memset(&diag, 0, sizeof diag);
+    assert_diag(
+        tny_wire_encode_request(q, &buf, &len, &diag), diag,
+        "console_request.publish_round.round: expected 1..10000, got 0");
+    free(q);
+    free(got);
+}
+
 /* Issue 18 item 3: each command's description (tny/console_cmds.h) names
  * exactly the request's fields the wire carries for it: the samples use
  * no field it does not name; a field it does not name is dropped by the
@@ -1982,6 +2038,69 @@ static void test_PROTO_peek_ids(void **state)
     assert_false(tny_wire_peek_submission_key(bad, sizeof bad, id));
 }
 
+/* Issue 17: wire__check_text passes printable ASCII eight bytes a step.
+ * Every byte value at every place of a 24-byte text (three steps) gets
+ * the verdict of the rule, byte by byte: a control byte refused (tab,
+ * newline and CR allowed in multi-line text only), a byte of 0x80 or more
+ * only as UTF-8, each refusal naming the byte's place; after a UTF-8
+ * character the steps go on (a control byte later is still found). */
+static void test_issue17_text_check_every_byte_everywhere(void **state)
+{
+    (void)state;
+    struct tny_wire_assignment *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    assignment_sample(a);
+    for (int multi = 0; multi < 2; multi++) {
+        const char *path = multi ? "table_assignment.procedure"
+                                 : "table_assignment.event_title";
+        char *field = multi ? a->procedure : a->event_title;
+        for (unsigned b = 1; b < 256; b++)
+            for (int pos = 0; pos < 24; pos++) {
+                struct tny_diag diag = {{0}};
+                uint8_t *buf = NULL;
+                size_t len = 0;
+                char want[128];
+                for (int i = 0; i < 24; i++)
+                    field[i] = (char)(0x20 + (i * 7 + b) % 0x5f);
+                field[24] = '\0';
+                field[pos] = (char)b;
+                int rc = tny_wire_encode_assignment(a, &buf, &len, &diag);
+                free(buf);
+                bool ws = b == '\t' || b == '\n' || b == '\r';
+                if (b >= 0x20 && b < 0x7f)
+                    assert_int_equal(rc, 0);
+                else if (ws && multi)
+                    assert_int_equal(rc, 0);
+                else {
+                    snprintf(want, sizeof want, "%s: %s at byte %d", path,
+                             b < 0x80 ? "control character" : "not valid UTF-8",
+                             pos);
+                    assert_diag(rc, diag, want);
+                }
+            }
+        /* A UTF-8 character, then a control byte further on. */
+        for (int pos = 0; pos < 20; pos++)
+            for (int ctl = pos + 2; ctl < 24; ctl++) {
+                struct tny_diag diag = {{0}};
+                uint8_t *buf = NULL;
+                size_t len = 0;
+                char want[128];
+                memset(field, 'x', 24);
+                field[24] = '\0';
+                field[pos] = (char)0xc3;
+                field[pos + 1] = (char)0xa9;
+                field[ctl] = 0x1f;
+                int rc = tny_wire_encode_assignment(a, &buf, &len, &diag);
+                free(buf);
+                snprintf(want, sizeof want, "%s: control character at byte %d",
+                         path, ctl);
+                assert_diag(rc, diag, want);
+            }
+        assignment_sample(a);
+    }
+    free(a);
+}
+
 static void test_PROTO_error_bad_values(void **state)
 {
     (void)state;
@@ -2683,6 +2802,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_roundtrip_presence),
         cmocka_unit_test(test_PROTO_roundtrip_request_every_command),
         cmocka_unit_test(test_issue18_description_names_the_wire_fields),
+        cmocka_unit_test(test_issue18_description_rules_drive_the_codec),
         cmocka_unit_test(test_PROTO_import_csv_keeps_a_nul_byte),
         cmocka_unit_test(test_PROTO_roundtrip_reply),
         cmocka_unit_test(test_issue18_seating_reply_is_typed),
@@ -2698,6 +2818,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_error_empty_idempotency_key),
         cmocka_unit_test(test_PROTO_error_oversize_buffer),
         cmocka_unit_test(test_PROTO_error_bad_values),
+        cmocka_unit_test(test_issue17_text_check_every_byte_everywhere),
         cmocka_unit_test(test_PROTO_peek_ids),
         cmocka_unit_test(test_NH_1_draw_shape),
         cmocka_unit_test(test_TX_5_default_has_no_scores),

@@ -89,6 +89,7 @@ enum tny_wire_field {
      * without, 0 means "the natural one" (every table). */
     TNY_WF_ROUND_REQ = 1u << 28,
     TNY_WF_TABLE_REQ = 1u << 29,
+    TNY_WF_ID_OPT = 1u << 30, /* the ids it names may be empty ("all") */
 };
 
 /* What an ok reply carries (beyond its message, a note) and how the
@@ -158,13 +159,13 @@ enum tny_reply_shape {
       TNY_CC_P | TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "player", "dq",     \
       "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2, 2, o_dq,      \
       "disqualify a player (CM-3)", run_player_dq)                             \
-    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, false,              \
+    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, true,               \
       TNY_CC_P | TNY_WF_ARMIES, TNY_REPLY_RECORDS, "player", "declare",        \
       "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,                       \
       "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "    \
       "before its first round",                                                \
       run_player_declare)                                                      \
-    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, false,                \
+    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, true,                 \
       TNY_CC_P | TNY_CC_R, TNY_REPLY_RECORDS, "player", "rejoin",              \
       "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,                     \
       "bring a dropped player back (GT-11; default the next round)",           \
@@ -204,17 +205,18 @@ enum tny_reply_shape {
       TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "round", "discard",            \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "delete the draft (pair again)", run_round_discard)                      \
-    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, false,            \
+    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, true,             \
       TNY_CC_R1 | TNY_CC_WHY, TNY_REPLY_DRAFT, "round", "unpublish",           \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "take a published round whose clock never started back to a draft "      \
       "(tables wait again)",                                                   \
       run_round_unpublish)                                                     \
-    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, false,                  \
+    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, true,                   \
       TNY_CC_R1 | TNY_CC_WHY, TNY_REPLY_NONE, "round", "reopen",               \
       "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,                           \
-      "reopen a closed round to correct it (refused while a later round is "   \
-      "published, CM-5)",                                                      \
+      "take a closed round back in play: its tables report again, a next "     \
+      "round's draft is discarded (refused while a later round is "            \
+      "published, CM-5; one result: `result enter --override`, no reopen)",    \
       run_round_reopen)                                                        \
     W(publish_round, PUBLISH_ROUND, TNY_CMD_EV_EXISTING, true, TNY_CC_R1,      \
       TNY_REPLY_PUBLISHED, "round", "publish", "EVENT_ID [--round N]", 1, 1,   \
@@ -331,6 +333,27 @@ enum tny_reply_shape {
       "code", "list", "EVENT_ID", 1, 1, o_none,                                \
       "the event's sign-in codes: table, code, valid or revoked, online",      \
       run_plain)                                                               \
+    W(issue_player_code, ISSUE_PLAYER_CODE, TNY_CMD_EV_EXISTING, false,        \
+      TNY_CC_P | TNY_WF_ID_OPT, TNY_REPLY_RECORDS, "code", "player",         \
+      "EVENT_ID [PLAYER_ID]", 1, 2, o_none,                                    \
+      "a sign-in code for a player's own phone (every active player without "  \
+      "one when no PLAYER_ID): their table's rights each round, check-in",     \
+      run_code_player)                                                         \
+    W(list_checkins, LIST_CHECKINS, TNY_CMD_EV_EXISTING, true, 0,              \
+      TNY_REPLY_RECORDS, "player", "checkins", "EVENT_ID", 1, 1, o_none,       \
+      "who checked in from their phone and who has not (before round 1)",      \
+      run_plain)                                                               \
+    W(drop_no_shows, DROP_NO_SHOWS, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,    \
+      TNY_REPLY_RECORDS, "player", "drop-no-shows", "EVENT_ID [--reason T]",   \
+      1, 1, o_reason,                                                          \
+      "withdraw every active player who has not checked in (before round 1)",  \
+      run_player_drop_no_shows)                                                \
+    W(drop_requests, DROP_REQUESTS, TNY_CMD_EV_EXISTING, false,                \
+      TNY_WF_CONFIRM, TNY_REPLY_RECORDS, "player", "drop-requests",            \
+      "EVENT_ID [--confirm]", 1, 1, o_confirm,                                 \
+      "the players' \"drop me\" requests from their phones; --confirm drops "  \
+      "them all (after the round each asked after)",                           \
+      run_player_drop_requests)                                                \
     L("console", NULL, "EVENT_ID", 1, 1, o_none,                               \
       "live full-screen dashboard: tables, clock, standings; keys send the "   \
       "commands above",                                                        \

@@ -97,6 +97,10 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_TIME_REQ,  /* tourney/v1/time/{login}/req */
     TNY_WIRE_TOPIC_TIME_RESP, /* tourney/v1/time/{login}/resp */
     TNY_WIRE_TOPIC_IDENTIFY,  /* tourney/v1/device/{id}/identify */
+    /* Issue 20: a sign-in code's own topics ({login}: web-N or ply-N). */
+    TNY_WIRE_TOPIC_CODE_STATUS, /* tourney/v1/code/{login}/status */
+    TNY_WIRE_TOPIC_CODE_REQ,    /* tourney/v1/code/{login}/req */
+    TNY_WIRE_TOPIC_CODE_ACK,    /* tourney/v1/code/{login}/ack */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -443,6 +447,70 @@ TNY_MUST_USE int tny_wire_decode_time(const uint8_t *buf, size_t len,
                                       struct tny_wire_time *out,
                                       struct tny_diag *diag);
 
+/* ---- a sign-in code's own messages (issue 20, table.proto) ------------ */
+
+enum tny_wire_code_state {
+    TNY_WIRE_CODE_VALID = 1,
+    TNY_WIRE_CODE_REVOKED,
+    TNY_WIRE_CODE_EXPIRED,
+    TNY_WIRE_CODE_DROPPED, /* a player code whose player was dropped */
+};
+
+/* CodeStatus (hub -> the code's pages, retained on code/{login}/status). */
+struct tny_wire_code_status {
+    uint64_t version; /* >= 1 */
+    enum tny_wire_code_state state;
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    char event_title[TNY_WIRE_TEXT_MAX + 1];
+    char player_id[TNY_WIRE_ID_MAX + 1]; /* "" = a table code */
+    char name[TNY_WIRE_TEXT_MAX + 1];
+    int32_t round, table, seat; /* 0 = none */
+    bool checked_in, drop_requested;
+    char table_device[TNY_WIRE_ID_MAX + 1]; /* "" = none or a page */
+};
+
+/* Errors: TNY_EINVAL (diag names the field), TNY_ENOMEM. */
+TNY_MUST_USE int
+tny_wire_encode_code_status(const struct tny_wire_code_status *in,
+                            uint8_t **buf, size_t *len, struct tny_diag *diag);
+
+enum tny_wire_player_request_kind {
+    TNY_WIRE_PLAYER_CHECK_IN = 1,
+    TNY_WIRE_PLAYER_DROP,
+};
+
+/* PlayerRequest (a player code's page -> hub on code/{login}/req). */
+struct tny_wire_player_request {
+    char idempotency_key[TNY_WIRE_ID_MAX + 1];
+    enum tny_wire_player_request_kind kind;
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    char player_id[TNY_WIRE_ID_MAX + 1];
+};
+
+/* Errors: TNY_EINVAL ("player_request...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int
+tny_wire_encode_player_request(const struct tny_wire_player_request *in,
+                               uint8_t **buf, size_t *len,
+                               struct tny_diag *diag);
+/* Decodes len bytes (at most TNY_WIRE_MAX_TABLE_MSG) into *out.
+ * Errors: TNY_EINVAL ("player_request...: why"). */
+TNY_MUST_USE int
+tny_wire_decode_player_request(const uint8_t *buf, size_t len,
+                               struct tny_wire_player_request *out,
+                               struct tny_diag *diag);
+
+/* PlayerAck (hub -> that page on code/{login}/ack). */
+struct tny_wire_player_ack {
+    char idempotency_key[TNY_WIRE_ID_MAX + 1];
+    bool accepted;
+    char reason_text[TNY_WIRE_NOTE_MAX];
+};
+
+/* Errors: TNY_EINVAL, TNY_ENOMEM. */
+TNY_MUST_USE int
+tny_wire_encode_player_ack(const struct tny_wire_player_ack *in, uint8_t **buf,
+                           size_t *len, struct tny_diag *diag);
+
 /* ---- Presence (table -> hub, retained, last will) ---------------------- */
 
 enum tny_wire_presence_state {
@@ -576,6 +644,10 @@ struct tny_wire_player {
  *   ISSUE_CODE      table >= 1 (a sign-in code for that table's page)
  *   REVOKE_CODE     code (TNY_WIRE_CODE_MAX characters at most)
  *   LIST_CODES      nothing more
+ *   ISSUE_PLAYER_CODE  player_id ("" = every active player without one)
+ *   LIST_CHECKINS   nothing more
+ *   DROP_NO_SHOWS   reason
+ *   DROP_REQUESTS   confirm (drop every requester)
  * Heap members (preset excluded) are malloc'd NUL-terminated UTF-8 after
  * decode and freed by tny_wire_request_release; before encode they are
  * the caller's (borrowed), NULL = absent. */
