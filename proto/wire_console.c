@@ -1040,16 +1040,20 @@ static int reply_check(const struct tny_wire_reply *rp, struct tny_diag *diag)
     wire__path(p, sizeof p, "%s.round", r);
     if ((rc = wire__check_range(rp->round, 0, WIRE_MAX_ROUND, p, diag)) < 0)
         return rc;
-    if (rp->seating && rp->standings)
+    if (!!rp->seating + !!rp->standings + !!rp->published > 1)
         return wire__fail(diag,
-                          "%s: seating and standings: at most one "
+                          "%s: seating, standings, published: at most one "
                           "typed payload",
                           r);
     wire__path(p, sizeof p, "%s.seating", r);
     if (rp->seating && (rc = wire__seating_check(rp->seating, p, diag)) < 0)
         return rc;
     wire__path(p, sizeof p, "%s.standings", r);
-    return rp->standings ? wire__standings_check(rp->standings, p, diag)
+    if (rp->standings &&
+        (rc = wire__standings_check(rp->standings, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.published", r);
+    return rp->published ? wire__published_check(rp->published, p, diag)
                          : TNY_OK;
 }
 
@@ -1094,6 +1098,10 @@ static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
     if ((rc = wire__standings_from_pb(m->standings, p, &out->standings, diag)) <
         0)
         return rc;
+    wire__path(p, sizeof p, "%s.published", r);
+    if ((rc = wire__published_from_pb(m->published, p, &out->published, diag)) <
+        0)
+        return rc;
     return wire__dup(&out->json, m->json, diag);
 }
 
@@ -1121,13 +1129,16 @@ int tny_wire_encode_reply(const struct tny_wire_reply *in, uint8_t **buf,
     m.count = in->count;
     if ((in->seating && !(m.seating = wire__seating_to_pb(in->seating))) ||
         (in->standings &&
-         !(m.standings = wire__standings_to_pb(in->standings))))
+         !(m.standings = wire__standings_to_pb(in->standings))) ||
+        (in->published &&
+         !(m.published = wire__published_to_pb(in->published))))
         rc = tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", reply_root);
     else
         rc = wire__pack(&m.base, reply_root, TNY_WIRE_MAX_CONSOLE_MSG, buf, len,
                         diag);
     wire__seating_pb_free(m.seating);
     wire__standings_pb_free(m.standings);
+    wire__published_pb_free(m.published);
     return rc;
 }
 

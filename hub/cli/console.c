@@ -861,6 +861,27 @@ static bool print_publish_summary(const json_t *root)
     return true;
 }
 
+/* The publish summary (TNY_REPLY_PUBLISHED), typed: as
+ * print_publish_summary prints its JSON. */
+static void print_published(const struct tny_wire_published *p)
+{
+    fprintf(out(), "  %d table%s at a device, %d without one\n",
+            (int)p->n_assigned, p->n_assigned == 1 ? "" : "s",
+            (int)p->n_missing);
+    for (int32_t i = 0; i < p->n_assigned; i++)
+        fprintf(out(), "  table %-4d device %s\n", (int)p->tables[i],
+                p->devices[i]);
+    for (int32_t i = 0; i < p->n_missing; i++)
+        fprintf(out(),
+                "  table %-4d NO DEVICE: enter its result with `tourney live "
+                "result enter`\n",
+                (int)p->missing[i]);
+    if (p->idle_devices > 0)
+        fprintf(out(),
+                "  %d device%s of this event without a table this round\n",
+                (int)p->idle_devices, p->idle_devices == 1 ? "" : "s");
+}
+
 /* " 44:10 left (running)" of a round show's "clock" (nothing without). */
 static void print_time_left(const json_t *clock)
 {
@@ -1199,7 +1220,7 @@ static int show(struct live *lv, const char *line)
     const struct tny_wire_cmd_info *info = tny_wire_cmd_info(lv->req.cmd);
     enum tny_reply_shape shape = info ? info->reply : TNY_REPLY_EVENT;
     if (lv->json || (shape == TNY_REPLY_EVENT && rep->json)) {
-        if (rep->seating || rep->standings)
+        if (rep->seating || rep->standings || rep->published)
             return print_typed_json(rep);
         if (rep->json)
             print_payload(rep->json);
@@ -1220,6 +1241,8 @@ static int show(struct live *lv, const char *line)
         return print_typed_json(rep);
     if (rep->standings)
         print_standings_typed(rep->standings);
+    if (rep->published)
+        print_published(rep->published);
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
         bool done = false;

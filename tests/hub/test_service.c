@@ -3998,12 +3998,17 @@ static void random_session(const char *preset, const char *options,
              * says, travels typed, not as JSON text. */
             enum tny_reply_shape shape = tny_wire_cmd_info(cmd)->reply;
             if ((shape == TNY_REPLY_DRAFT && (!rep.seating || rep.json)) ||
-                (shape == TNY_REPLY_STANDINGS && (!rep.standings || rep.json)))
+                (shape == TNY_REPLY_STANDINGS &&
+                 (!rep.standings || rep.json)) ||
+                (shape == TNY_REPLY_PUBLISHED && (!rep.published || rep.json)))
                 fail_msg("%s step %d: %s answered with JSON text, not its "
                          "typed payload",
                          preset, step, tny_wire_cmd_name(cmd));
-            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
-                same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND) {
+                char *text = reply_text(&rep);
+                same_as_jansson(text, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+                free(text);
+            }
             if (cmd == TNY_WIRE_CMD_PAIR_ROUND) {
                 char *text = reply_text(&rep);
                 same_as_jansson(text, JSON_COMPACT);
