@@ -230,7 +230,7 @@ static void player_to_pb(const struct tny_wire_player *pl, struct request_pb *s)
  * command whose message holds only plain fields needs no code here. */
 
 enum plain_kind {
-    K_ID,     /* id, required unless the description says TNY_WF_ID_OPT */
+    K_ID,     /* id, required unless the description says TNY_WF_OPTIONAL */
     K_REASON, /* optional multi-line text */
     K_U32,    /* lo..hi; lo 1 when the description sets req */
     K_I64,    /* lo..hi */
@@ -343,8 +343,8 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
         wire__path(p, sizeof p, "%s.%s", c, pl->name);
         switch (pl->kind) {
         case K_ID:
-            rc = wire__check_id(at, !(cmds[q->cmd].info.fields & TNY_WF_ID_OPT),
-                                p, diag);
+            rc = wire__check_id(
+                at, !(cmds[q->cmd].info.fields & TNY_WF_OPTIONAL), p, diag);
             break;
         case K_REASON:
             rc = wire__check_text(at, WIRE_TEXT_MULTI, false, p, diag);
