@@ -409,6 +409,26 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     assert_null(rep.json);
     char *text = reply_text(&rep);
     same_as_jansson(text, JSON_COMPACT);
+    /* --json prints byte for byte what the hub sent before replies were
+     * typed: the plan's JSON (tny_round_plan_to_json) with "names" {id:
+     * name}, compact. */
+    struct hub_ev *e = hub__ev_find(f->svc, EV);
+    const struct tny_round_plan *plan = NULL;
+    struct tny_diag diag = {{0}};
+    char *plan_text = NULL;
+    assert_non_null(e);
+    OK(hub__ev_draft(f->svc, e, &plan, &diag));
+    assert_int_equal(tny_round_plan_to_json(&e->ev, plan, &plan_text), 0);
+    json_t *want = json_loads(plan_text, 0, NULL), *names = json_object();
+    for (int32_t i = 0; i < e->ev.n_players; i++)
+        json_object_set_new(names, e->ev.players[i].id,
+                            json_string(e->ev.players[i].name));
+    json_object_set_new(want, "names", names);
+    char *want_text = json_dumps(want, JSON_COMPACT);
+    assert_string_equal(text, want_text);
+    free(want_text);
+    json_decref(want);
+    free(plan_text);
     free(text);
     tny_wire_reply_release(&rep);
 
@@ -438,7 +458,6 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     const struct hub_msg *m = find_msg(f, "tourney/v1/event/" EV "/clock");
     assert_non_null(m);
     struct tny_wire_clock c;
-    struct tny_diag diag = {{0}};
     OK(tny_wire_decode_clock(m->payload, m->len, &c, &diag));
     assert_int_equal(c.clock.state, TNY_ROUND_CLOCK_RUNNING);
     assert_int_equal(c.clock.deadline_ms - c.clock.hub_now_ms, 45 * 60000);
