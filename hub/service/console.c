@@ -1391,55 +1391,6 @@ static int64_t draft_length_ms(const struct tny_event *ev,
     return (int64_t)minutes * 60000;
 }
 
-/* The `round publish` reply, byte for byte what dump() (jansson,
- * JSON_INDENT(2), keys in order) printed for {"round", "assigned": [{"table",
- * "device"}...], "tables_without_device": [...], "idle_devices"}, written
- * without a tree (issue 17: 2,500 tables).  Device ids are ids
- * ([A-Za-z0-9_.-]: nothing to escape); another text goes through jansson.
- * NULL when out of memory. */
-static char *publish_reply(int32_t round, const int32_t *numbers,
-                           const char *const *devs, int32_t n_assigned,
-                           const int32_t *missing, int32_t n_missing,
-                           int32_t idle)
-{
-    for (int32_t i = 0; i < n_assigned; i++)
-        if (!tny_wire_id_valid(devs[i])) {
-            json_t *a = json_array(), *m = json_array();
-            for (int32_t k = 0; k < n_assigned; k++)
-                json_array_append_new(a, json_pack("{s:i, s:s}", "table",
-                                                   (int)numbers[k], "device",
-                                                   devs[k]));
-            for (int32_t k = 0; k < n_missing; k++)
-                json_array_append_new(m, json_integer(missing[k]));
-            return dump(json_pack("{s:i, s:o, s:o, s:i}", "round", (int)round,
-                                  "assigned", a, "tables_without_device", m,
-                                  "idle_devices", (int)idle));
-        }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return NULL;
-    fprintf(f, "{\n  \"round\": %d,\n  \"assigned\": [", (int)round);
-    for (int32_t i = 0; i < n_assigned; i++)
-        fprintf(f,
-                "%s\n    {\n      \"table\": %d,\n      \"device\": "
-                "\"%s\"\n    }",
-                i ? "," : "", (int)numbers[i], devs[i]);
-    fputs(n_assigned ? "\n  ],\n  \"tables_without_device\": ["
-                     : "],\n  \"tables_without_device\": [",
-          f);
-    for (int32_t i = 0; i < n_missing; i++)
-        fprintf(f, "%s\n    %d", i ? "," : "", (int)missing[i]);
-    fprintf(f, "%s],\n  \"idle_devices\": %d\n}", n_missing ? "\n  " : "",
-            (int)idle);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 static int cmd_publish_round(struct ctx *c)
 {
     struct hub_service *svc = c->svc;
@@ -1487,7 +1438,7 @@ static int cmd_publish_round(struct ctx *c)
     int32_t n_by_table = 0, next_free = 0;
     if ((rc = hub__ev_devices_by_table(svc, c->e, &by_table, &n_by_table)) < 0)
         return fail(c, rc, "out of memory");
-    /* Issue 17: the reply's lists typed, its text written once below. */
+    /* Issue 17: the reply's lists, typed below (issue 18). */
     int32_t n_assigned = 0, n_missing = 0, top = 0;
     int32_t *numbers = malloc(sizeof(*numbers) * (size_t)(r->n_tables + 1));
     const char **devs = malloc(sizeof(*devs) * (size_t)(r->n_tables + 1));
@@ -1555,7 +1506,6 @@ static int cmd_publish_round(struct ctx *c)
                 !(tn >= 0 && tn <= top && playing[tn]);
     }
     free(playing);
-    char *text = NULL;
     if ((rc = hub__publish_event_devices(svc, c->e, c->now, c->ob, &c->diag)) <
             0 ||
         (rc = hub__publish_clock(svc, c->e, c->now, c->ob, &c->diag)) < 0) {
@@ -1569,14 +1519,29 @@ static int cmd_publish_round(struct ctx *c)
             c->e->id, (int)round, (int)n_assigned, (int)n_missing);
     c->rep->round = round;
     c->rep->count = (uint64_t)n_assigned;
-    text = publish_reply(round, numbers, devs, n_assigned, missing, n_missing,
-                         idle);
+    /* Issue 18 item 3: typed (the console writes the JSON it printed). */
+    struct tny_wire_published *pub = tny_wire_published_new(n_assigned, 0);
+    bool ok = pub != NULL;
+    for (int32_t i = 0; ok && i < n_assigned; i++) {
+        pub->tables[i] = numbers[i];
+        ok = (pub->devices[i] = text_dup(devs[i])) != NULL;
+    }
+    if (ok) {
+        pub->round = round;
+        pub->missing = missing; /* taken */
+        pub->n_missing = n_missing;
+        pub->idle_devices = idle;
+        missing = NULL;
+    }
     free(numbers);
     free(devs);
     free(missing);
-    if (!text)
+    if (!ok) {
+        tny_wire_published_free(pub);
         return fail(c, TNY_ENOMEM, "out of memory");
-    return reply_json(c, text);
+    }
+    c->rep->published = pub;
+    return TNY_OK;
 }
 
 static int finish_if_complete(struct ctx *c);

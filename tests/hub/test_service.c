@@ -409,6 +409,26 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     assert_null(rep.json);
     char *text = reply_text(&rep);
     same_as_jansson(text, JSON_COMPACT);
+    /* --json prints byte for byte what the hub sent before replies were
+     * typed: the plan's JSON (tny_round_plan_to_json) with "names" {id:
+     * name}, compact. */
+    struct hub_ev *e = hub__ev_find(f->svc, EV);
+    const struct tny_round_plan *plan = NULL;
+    struct tny_diag diag = {{0}};
+    char *plan_text = NULL;
+    assert_non_null(e);
+    OK(hub__ev_draft(f->svc, e, &plan, &diag));
+    assert_int_equal(tny_round_plan_to_json(&e->ev, plan, &plan_text), 0);
+    json_t *want = json_loads(plan_text, 0, NULL), *names = json_object();
+    for (int32_t i = 0; i < e->ev.n_players; i++)
+        json_object_set_new(names, e->ev.players[i].id,
+                            json_string(e->ev.players[i].name));
+    json_object_set_new(want, "names", names);
+    char *want_text = json_dumps(want, JSON_COMPACT);
+    assert_string_equal(text, want_text);
+    free(want_text);
+    json_decref(want);
+    free(plan_text);
     free(text);
     tny_wire_reply_release(&rep);
 
@@ -438,7 +458,6 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     const struct hub_msg *m = find_msg(f, "tourney/v1/event/" EV "/clock");
     assert_non_null(m);
     struct tny_wire_clock c;
-    struct tny_diag diag = {{0}};
     OK(tny_wire_decode_clock(m->payload, m->len, &c, &diag));
     assert_int_equal(c.clock.state, TNY_ROUND_CLOCK_RUNNING);
     assert_int_equal(c.clock.deadline_ms - c.clock.hub_now_ms, 45 * 60000);
@@ -3998,12 +4017,17 @@ static void random_session(const char *preset, const char *options,
              * says, travels typed, not as JSON text. */
             enum tny_reply_shape shape = tny_wire_cmd_info(cmd)->reply;
             if ((shape == TNY_REPLY_DRAFT && (!rep.seating || rep.json)) ||
-                (shape == TNY_REPLY_STANDINGS && (!rep.standings || rep.json)))
+                (shape == TNY_REPLY_STANDINGS &&
+                 (!rep.standings || rep.json)) ||
+                (shape == TNY_REPLY_PUBLISHED && (!rep.published || rep.json)))
                 fail_msg("%s step %d: %s answered with JSON text, not its "
                          "typed payload",
                          preset, step, tny_wire_cmd_name(cmd));
-            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
-                same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND) {
+                char *text = reply_text(&rep);
+                same_as_jansson(text, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+                free(text);
+            }
             if (cmd == TNY_WIRE_CMD_PAIR_ROUND) {
                 char *text = reply_text(&rep);
                 same_as_jansson(text, JSON_COMPACT);
