@@ -363,13 +363,32 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
+/* Eight bytes of printable ASCII (0x20..0x7e) at p?  A byte below 0x80
+ * is at least 0x20 when adding 0x60 sets its high bit, and at most 0x7e
+ * when adding 1 does not (no carry crosses bytes below 0x80). */
+static bool printable8(const unsigned char *p)
+{
+    const uint64_t high = 0x8080808080808080ULL;
+    uint64_t w;
+    memcpy(&w, p, sizeof(w));
+    return (w & high) == 0 && ((w + 0x6060606060606060ULL) & high) == high &&
+           ((w + 0x0101010101010101ULL) & high) == 0;
+}
+
 int wire__check_text(const char *s, enum wire_text kind, bool required,
                      const char *path, struct tny_diag *diag)
 {
     const unsigned char *u = (const unsigned char *)s;
     if (!s || !s[0])
         return required ? wire__fail(diag, "%s: missing", path) : TNY_OK;
-    for (size_t i = 0; u[i];) {
+    /* Issue 17: printable ASCII eight bytes a step (every assignment of a
+     * publish carries the round's procedure text). */
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        if (i + 8 <= len && printable8(u + i)) {
+            i += 8;
+            continue;
+        }
         unsigned c = u[i];
         if (c >= 0x20 && c < 0x7f) { /* printable ASCII: always allowed */
             i++;
@@ -377,7 +396,7 @@ int wire__check_text(const char *s, enum wire_text kind, bool required,
         }
         bool ws = c == '\t' || c == '\n' || c == '\r';
         if (c < 0x20 || c == 0x7f) {
-            if (!(ws && kind == WIRE_TEXT_MULTI))
+            if (!(ws && kind == WIRE_TEXT_MULTI) && kind != WIRE_TEXT_UTF8)
                 return wire__fail(diag, "%s: control character at byte %zu",
                                   path, i);
         }
@@ -731,6 +750,9 @@ static const struct {
     [TNY_WIRE_TOPIC_TIME_REQ] = {"time", "req"},
     [TNY_WIRE_TOPIC_TIME_RESP] = {"time", "resp"},
     [TNY_WIRE_TOPIC_IDENTIFY] = {"device", "identify"},
+    [TNY_WIRE_TOPIC_CODE_STATUS] = {"code", "status"},
+    [TNY_WIRE_TOPIC_CODE_REQ] = {"code", "req"},
+    [TNY_WIRE_TOPIC_CODE_ACK] = {"code", "ack"},
 };
 
 int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,

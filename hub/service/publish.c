@@ -382,9 +382,9 @@ static void assignment_event_part(const struct hub_ev *e,
 }
 
 /* The organiser's result of each table, when it is the counted one: the
- * round's result rows (one query), and for each table number the counted
- * row (the last valid one not superseded) when the organiser entered or
- * overrode it. */
+ * round's counted rows (the valid one not superseded) that the organiser
+ * entered or overrode, one query (issue 17: not every row of the round),
+ * by table number. */
 struct organiser_results {
     struct hub_result_row *rows;
     int32_t n_rows;
@@ -406,8 +406,9 @@ static int organiser_results_load(struct hub_service *svc,
 {
     int rc;
     memset(o, 0, sizeof(*o));
-    if ((rc = hub_store_list_results(svc->store, e->id, e->ev.n_rounds, 0,
-                                     &o->rows, &o->n_rows, diag)) < 0)
+    if ((rc =
+             hub_store_list_organiser_results(svc->store, e->id, e->ev.n_rounds,
+                                              &o->rows, &o->n_rows, diag)) < 0)
         return rc;
     int32_t top = 0;
     for (int32_t i = 0; i < o->n_rows; i++)
