@@ -11,10 +11,17 @@
  * (format_check.c, format_options.c) and the lots it writes out
  * (lots.c).  The generic code calls through tny_game_ops_of(); a new game
  * is a new module and one line in the registry (common/games/games.c).
+ * The adapters (common/io, proto, hub, table-client) name no game either:
+ * they read what they need of one here, from the module of its result
+ * shape (tny_game_shape_of): the rules between a result's keys, the keys
+ * a result does not report, the written key order, the texts for people,
+ * the GameResult member, the printed slip, the format file's block and
+ * game-only keys, the clocks, the boards (docs/architecture.md, "Adding a
+ * game"; engine_layers checks that no adapter names a game).
  *
- * Not here: the adapters' mappings (JSON, wire, console: they read the
- * schema, result_schema.h), the table's flows (table-client/flow_*.c,
- * chosen by `flow`, the game whose flow and result message a game uses).
+ * Not here: the adapters' own per-message rows (the wire's checks, the
+ * console's inference, the table's scripts table-client/flow_*.c), found
+ * by the module's wire name.
  *
  * Invariants: tny_game_ops_of(g)->game == g for every registered g; a
  * module's keys list lots last; its ranges name its own game.  Pure data
