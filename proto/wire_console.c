@@ -247,6 +247,7 @@ static const struct plain {
     bool need;      /* K_I64: present on the wire */
     bool not_zero;  /* K_I64: 0 is refused */
     bool must_true; /* K_FLAG: false is refused */
+    bool optional;  /* K_ID: "" is allowed (issue 20: every player) */
 } plains[] = {
 #define P(n, bit, k, m, ...)                                                   \
     {                                                                          \
@@ -257,6 +258,8 @@ static const struct plain {
     P("player_id", TNY_WF_PLAYER_ID, K_ID, player_id, .lo = 0),
     P("player_a", TNY_WF_PLAYER_ID, K_ID, player_id, .lo = 0),
     P("player_b", TNY_WF_OTHER_PLAYER_ID, K_ID, other_player_id, .lo = 0),
+    /* Issue 20: one player's code, or none named: every player's. */
+    P("only_player_id", TNY_WF_PLAYER_ID, K_ID, player_id, .optional = true),
     P("device_id", TNY_WF_DEVICE_ID, K_ID, device_id, .lo = 0),
     P("code", TNY_WF_CODE, K_ID, code, .lo = 0),
     P("reason", TNY_WF_REASON, K_REASON, reason, .lo = 0),
@@ -281,6 +284,8 @@ static const struct plain {
     P("force", TNY_WF_FORCE, K_FLAG, force, .lo = 0),
     P("override", TNY_WF_OVERRIDE, K_FLAG, override, .lo = 0),
     P("confirm", TNY_WF_CONFIRM, K_FLAG, confirm, .must_true = true),
+    /* Issue 20: a list, or (true) the organiser's yes to all of it. */
+    P("confirm_all", TNY_WF_CONFIRM, K_FLAG, confirm, .lo = 0),
 #undef P
 };
 
@@ -343,7 +348,7 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
         const char *at = (const char *)q + pl->off;
         wire__path(p, sizeof p, "%s.%s", c, pl->name);
         switch (pl->kind) {
-        case K_ID: rc = wire__check_id(at, true, p, diag); break;
+        case K_ID: rc = wire__check_id(at, !pl->optional, p, diag); break;
         case K_REASON:
             rc = wire__check_text(at, WIRE_TEXT_MULTI, false, p, diag);
             break;
