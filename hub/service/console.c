@@ -49,6 +49,7 @@
 #include "publish.h"
 #include "results.h"
 #include "tny/json_io.h"
+#include "tny/game.h"
 #include "tny/pair.h"
 #include "tny/procedure.h"
 #include "tny/standings.h"
@@ -582,7 +583,7 @@ static void nh_armies_note(struct ctx *c)
 {
     const struct tny_event *ev = &c->e->ev;
     int32_t n = 0, first = -1;
-    if (ev->format.game != TNY_GAME_NEUROSHIMA_HEX || ev->format.n_armies == 0)
+    if (!tny_game_ops_of(ev->format.game)->armies || ev->format.n_armies == 0)
         return;
     for (int32_t i = 0; i < ev->n_players; i++)
         if (!ev->players[i].beginner && ev->players[i].n_armies == 0 &&
