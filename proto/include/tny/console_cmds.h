@@ -121,7 +121,7 @@ enum tny_reply_shape {
       o_reason,                                                                \
       "delete a mistyped event (none of its rounds published; audited)",       \
       run_event_delete)                                                        \
-    W(import_players, IMPORT_PLAYERS, TNY_CMD_EV_EXISTING, false, TNY_WF_CSV,  \
+    W(import_players, IMPORT_PLAYERS, TNY_CMD_EV_EXISTING, true, TNY_WF_CSV,   \
       TNY_REPLY_RECORDS, "players", "import", "EVENT_ID FILE.csv", 2, 2,       \
       o_none,                                                                  \
       "register players from a CSV file (header id,name,club,... in any "      \
@@ -131,7 +131,7 @@ enum tny_reply_shape {
       "every player: id, name, club, country, rating, dropped or "             \
       "disqualified",                                                          \
       run_players_list)                                                        \
-    W(register_player, REGISTER_PLAYER, TNY_CMD_EV_EXISTING, false,            \
+    W(register_player, REGISTER_PLAYER, TNY_CMD_EV_EXISTING, true,             \
       TNY_WF_PLAYER | TNY_WF_DECKLIST, TNY_REPLY_RECORDS, "player", "add",     \
       "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army " \
       "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] "          \
