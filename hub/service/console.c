@@ -2161,23 +2161,40 @@ static int cmd_assign_device(struct ctx *c)
     int rc;
     if (q->table < 0)
         return fail(c, TNY_EINVAL, "console_request.table: expected >= 0");
-    if (!d) {
-        if (!hub__device_login(c->svc, q->device_id))
-            return fail(c, TNY_ENOTFOUND,
-                        "console_request.device_id: \"%s\" is not a table "
-                        "device login (%s + digits)",
-                        q->device_id, c->svc->prefix);
-        if ((rc = hub__device_ensure(c->svc, q->device_id, c->actor, &d,
-                                     &c->diag)) < 0)
-            return fail_diag(c, rc);
+    if (!d && !hub__device_login(c->svc, q->device_id))
+        return fail(c, TNY_ENOTFOUND,
+                    "console_request.device_id: \"%s\" is not a table "
+                    "device login (%s + digits)",
+                    q->device_id, c->svc->prefix);
+    /* Issue 17: one device a table, checked on the service's devices
+     * before any write; then the writes (a new login registered, the
+     * assignment), then the devices in memory. */
+    for (int32_t i = 0; q->table && i < c->svc->n_devices; i++) {
+        const struct hub_device *o = &c->svc->devices[i];
+        if (o != d && o->table == q->table && !strcmp(o->event, c->e->id))
+            return fail(c, TNY_ECONFLICT,
+                        "event \"%s\": table %d already has device \"%s\"",
+                        c->e->id, (int)q->table, o->id);
     }
-    rc = hub_store_device_assign(c->svc->store, d->id,
+    if (!d && (rc = hub_store_device_register(c->svc->store, q->device_id,
+                                              c->actor, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    rc = hub_store_device_assign(c->svc->store, q->device_id,
                                  q->table ? c->e->id : NULL, q->table, c->actor,
                                  &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    if ((rc = hub__device_refresh(c->svc, d, &c->diag)) < 0)
-        return fail_diag(c, rc);
+    c->touched = true;
+    if (!d) {
+        if ((rc = hub__device_insert(c->svc, q->device_id, &d)) < 0)
+            return fail(c, rc, "out of memory");
+        HUB_LOG(HUB_LOG_INFO, "device registered device=%s", d->id);
+        if ((rc = hub__device_refresh(c->svc, d, &c->diag)) < 0)
+            return fail_diag(c, rc);
+    } else {
+        snprintf(d->event, sizeof(d->event), "%s", q->table ? c->e->id : "");
+        d->table = q->table;
+    }
     HUB_LOG(HUB_LOG_INFO, "device assigned device=%s event=%s table=%d", d->id,
             c->e->id, (int)q->table);
     c->e->feed_dirty = true;
@@ -3036,10 +3053,17 @@ static void model_recover(struct hub_service *svc, struct hub_ev *e)
         e->state_round = 0;
         e->clock_round = 0;
     }
-    for (int32_t i = 0; i < svc->n_devices; i++)
-        if (hub__device_refresh(svc, &svc->devices[i], &why) < 0)
+    for (int32_t i = 0; i < svc->n_devices; i++) {
+        int rc = hub__device_refresh(svc, &svc->devices[i], &why);
+        if (rc == TNY_ENOTFOUND) { /* registered by the failed command */
+            memmove(&svc->devices[i], &svc->devices[i + 1],
+                    sizeof(*svc->devices) * (size_t)(svc->n_devices - i - 1));
+            svc->n_devices--;
+            i--;
+        } else if (rc < 0)
             HUB_LOG(HUB_LOG_ERROR, "device %s: not read back: %s",
                     svc->devices[i].id, why.msg);
+    }
 }
 
 /* Puts back what undo_save copied (the store is rolled back already). */

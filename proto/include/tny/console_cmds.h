@@ -299,11 +299,11 @@ enum tny_reply_shape {
     W(list_devices, LIST_DEVICES, TNY_CMD_EV_OPTIONAL, true, 0,                \
       TNY_REPLY_RECORDS, "devices", NULL, "[--event EVENT_ID]", 0, 0,          \
       o_devices, "table devices: presence and assignment", run_devices)        \
-    W(assign_device, ASSIGN_DEVICE, TNY_CMD_EV_EXISTING, false,                \
+    W(assign_device, ASSIGN_DEVICE, TNY_CMD_EV_EXISTING, true,                 \
       TNY_WF_DEVICE_ID | TNY_CC_T, TNY_REPLY_RECORDS, "device", "assign",      \
       "DEVICE EVENT_ID TABLE", 3, 3, o_none,                                   \
       "make a device physical table TABLE (0 = unassign)", run_device_assign)  \
-    W(identify_device, IDENTIFY_DEVICE, TNY_CMD_EV_OPTIONAL, false,            \
+    W(identify_device, IDENTIFY_DEVICE, TNY_CMD_EV_OPTIONAL, true,             \
       TNY_WF_DEVICE_ID, TNY_REPLY_RECORDS, "device", "identify", "DEVICE", 1,  \
       1, o_none, "that device's screen flashes its id and table for 10 s",     \
       run_device_identify)                                                     \
