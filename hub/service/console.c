@@ -304,11 +304,19 @@ static int clear_topic(struct ctx *c, const char *kind, const char *doc)
  * its entry dropped once the deletion committed. */
 static int cmd_delete_event(struct ctx *c)
 {
-    int32_t freed = 0;
-    int rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
-                                    &c->diag);
-    if (rc < 0)
+    int32_t freed = 0, played = c->e->ev.n_rounds;
+    int rc;
+    /* Issue 18: decided on the model, before any write. */
+    if (played > 0)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\" has %d published round%s: only an event "
+                    "not yet played can be deleted (its results stay; correct "
+                    "them instead)",
+                    c->e->id, (int)played, played == 1 ? "" : "s");
+    if ((rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
+                                     &c->diag)) < 0)
         return fail_diag(c, rc);
+    c->touched = true;
     for (int32_t i = 0; i < c->svc->n_devices; i++) {
         struct hub_device *d = &c->svc->devices[i];
         if (strcmp(d->event, c->e->id) != 0)
@@ -3187,6 +3195,11 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         if (ob->n > u.n_out)
             ob->n = u.n_out;
         svc->version_reserved = u.version_reserved;
+        /* Entries of events created by the command (its commit failed). */
+        for (int32_t i = u.n_events; i < svc->n_events; i++)
+            hub__ev_free(svc->events[i]);
+        if (svc->n_events > u.n_events)
+            svc->n_events = u.n_events;
         if (c.touched)
             model_recover(svc, c.e);
     } else if (rep->rc < 0) {

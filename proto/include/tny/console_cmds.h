@@ -102,7 +102,7 @@ enum tny_reply_shape {
 
 /* clang-format off */
 #define TNY_CONSOLE_COMMANDS(W, L)                                             \
-    W(create_event, CREATE_EVENT, TNY_CMD_EV_NEW, false,                       \
+    W(create_event, CREATE_EVENT, TNY_CMD_EV_NEW, true,                        \
       TNY_WF_PRESET | TNY_WF_FORMAT_JSON | TNY_WF_EVENT_JSON |                 \
           TNY_WF_OPTIONS_JSON | TNY_WF_TITLE | TNY_WF_LANGUAGE | TNY_WF_SEED,  \
       TNY_REPLY_NONE, "event", "create",                                    \
@@ -116,7 +116,7 @@ enum tny_reply_shape {
       run_event_import)                                                        \
     W(list_events, LIST_EVENTS, TNY_CMD_EV_NONE, true, 0, TNY_REPLY_RECORDS,   \
       "event", "list", "", 0, 0, o_none, "the hub's events", run_event_list)   \
-    W(delete_event, DELETE_EVENT, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,      \
+    W(delete_event, DELETE_EVENT, TNY_CMD_EV_EXISTING, true, TNY_CC_WHY,       \
       TNY_REPLY_RECORDS, "event", "delete", "EVENT_ID [--reason T]", 1, 1,     \
       o_reason,                                                                \
       "delete a mistyped event (none of its rounds published; audited)",       \
