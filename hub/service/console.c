@@ -29,6 +29,7 @@
  */
 #include "console.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,10 +260,71 @@ static int cmd_export_event(struct ctx *c)
     return reply_json(c, text);
 }
 
+/* A malloc'd copy of an event's text (NULL: ""); NULL when out of
+ * memory. */
+static char *text_dup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+/* Issue 18 item 3: the standings typed from the engine's (the console
+ * writes the JSON of `tourney standings`, tny_standings_to_json, from
+ * them).  TNY_ENOMEM. */
+static int standings_typed(const struct tny_event *ev,
+                           const struct tny_standings *st,
+                           struct tny_wire_standings **out)
+{
+    struct tny_wire_standings *w = tny_wire_standings_new(st->n_rows);
+    bool ok = w != NULL;
+    if (ok) {
+        w->after_round = st->after_round;
+        w->stage = st->stage;
+        w->n_tiebreaks = st->n_tiebreaks;
+        memcpy(w->tiebreaks, st->tiebreaks, sizeof w->tiebreaks);
+        if (ev->format.n_sides == 2) {
+            w->n_sides = 2;
+            ok = (w->sides[0] = text_dup(ev->format.sides[0])) &&
+                 (w->sides[1] = text_dup(ev->format.sides[1]));
+        }
+    }
+    for (int32_t i = 0; ok && i < st->n_rows; i++) {
+        const struct tny_standing_row *row = &st->rows[i];
+        struct tny_wire_standing_row *r = &w->rows[i];
+        const struct tny_player *pl = &ev->players[row->player];
+        r->rank = row->rank;
+        r->points_units = row->points;
+        for (int32_t k = 0; k < st->n_tiebreaks; k++) {
+            /* not applicable, or not a number (null either way) */
+            r->has_tiebreak[k] =
+                row->has_tiebreak[k] && isfinite(row->tiebreaks[k]);
+            r->tiebreaks[k] = r->has_tiebreak[k] ? row->tiebreaks[k] : 0.0;
+        }
+        r->dropped = row->dropped;
+        r->decided_by_lot = row->decided_by_lot;
+        r->disqualified = row->disqualified;
+        r->separate_list = row->separate_list;
+        /* issue 19: games played on each side */
+        for (int32_t rd = 0;
+             w->n_sides && rd < st->after_round && rd < ev->n_rounds; rd++)
+            for (int32_t t = 0; t < ev->rounds[rd].n_tables; t++) {
+                const struct tny_table *x = &ev->rounds[rd].tables[t];
+                int32_t k = tny_table_seat_of(x, row->player);
+                if (x->has_sides && !x->is_bye && k >= 0)
+                    r->side_games[x->side[k] & 1]++;
+            }
+        ok = (r->player = text_dup(pl->id)) && (r->name = text_dup(pl->name));
+    }
+    if (!ok) {
+        tny_wire_standings_free(w);
+        return TNY_ENOMEM;
+    }
+    *out = w;
+    return TNY_OK;
+}
+
 static int cmd_get_standings(struct ctx *c)
 {
     struct tny_standings st;
-    char *text = NULL;
     int32_t after = c->req->round;
     int rc;
     if (after < 0 || after > c->e->ev.n_rounds)
@@ -275,7 +337,7 @@ static int cmd_get_standings(struct ctx *c)
         rc = tny_standings_compute_at(&c->e->ev, after, &st, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    rc = tny_standings_to_json(&c->e->ev, &st, &text);
+    rc = standings_typed(&c->e->ev, &st, &c->rep->standings);
     c->rep->round = st.after_round;
     /* The JSON is `tourney standings`' byte for byte; the reply's message
      * says when they are the event's final classification. */
@@ -285,7 +347,7 @@ static int cmd_get_standings(struct ctx *c)
     tny_standings_release(&st);
     if (rc < 0)
         return fail(c, rc, "out of memory");
-    return reply_json(c, text);
+    return TNY_OK;
 }
 
 /* A retained topic of the event cleared (a zero-length message):
@@ -1083,31 +1145,50 @@ static int cmd_fix_table(struct ctx *c)
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
 
-/* Adds "names": {id: name} of every player of the event to a reply's JSON
- * object (*text, replaced): listings name players, not only their ids. */
-static int add_names(struct ctx *c, char **text)
+/* A seating reply (issue 18 item 3: typed, no JSON text) of n_tables
+ * tables with every player's name; NULL when out of memory. */
+static struct tny_wire_seating *seating_new(struct ctx *c, int32_t n_tables)
 {
-    json_t *root = json_loads(*text, 0, NULL), *names = json_object();
-    char *out = NULL;
-    bool ok = json_is_object(root) && names;
-    for (int32_t i = 0; ok && i < c->e->ev.n_players; i++)
-        ok = json_object_set_new(names, c->e->ev.players[i].id,
-                                 json_string(c->e->ev.players[i].name)) == 0;
-    if (ok && json_object_set(root, "names", names) == 0)
-        out = json_dumps(root, JSON_COMPACT);
-    json_decref(names);
-    json_decref(root);
-    if (!out)
-        return TNY_ENOMEM;
-    free(*text);
-    *text = out;
+    const struct tny_event *ev = &c->e->ev;
+    struct tny_wire_seating *s = tny_wire_seating_new(n_tables, ev->n_players);
+    bool ok = s != NULL;
+    for (int32_t i = 0; ok && i < ev->n_players; i++)
+        ok = (s->names[i].id = text_dup(ev->players[i].id)) &&
+             (s->names[i].name = text_dup(ev->players[i].name));
+    if (!ok) {
+        tny_wire_seating_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Table t's players into a seating's table (a bye: table 0, one player). */
+static bool seat_players(const struct tny_event *ev, bool is_bye,
+                         int32_t number, const int32_t *seats, int32_t n,
+                         struct tny_wire_seated_table *st)
+{
+    st->table = is_bye ? 0 : number;
+    st->n_players = is_bye ? 1 : n;
+    for (int32_t k = 0; k < st->n_players; k++)
+        if (!(st->players[k] = text_dup(ev->players[seats[k]].id)))
+            return false;
+    return true;
+}
+
+static int seating_reply(struct ctx *c, struct tny_wire_seating *s, bool ok)
+{
+    if (!ok) {
+        tny_wire_seating_free(s);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    c->rep->round = s->round;
+    c->rep->seating = s;
     return TNY_OK;
 }
 
 static int draft_reply(struct ctx *c, int32_t round)
 {
     const struct tny_round_plan *plan = NULL;
-    char *text = NULL;
     int rc = hub__ev_draft(c->svc, c->e, &plan, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
@@ -1116,53 +1197,33 @@ static int draft_reply(struct ctx *c, int32_t round)
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
                     (int)round, (int)plan->round);
-    /* Issue 17: written once from the model, byte for byte what the
-     * plan's JSON (tny_round_plan_to_json) with add_names gave, compact. */
+    /* Issue 18: typed from the model (the console writes the JSON of
+     * tny_round_plan_to_json with the names from it). */
     const struct tny_event *ev = &c->e->ev;
-    struct hub_jw w;
-    hub_jw_init(&w);
-    hub_jw_obj(&w);
-    hub_jw_kint(&w, "round", plan->round);
-    hub_jw_kstr(&w, "stage", tny_stage_kind_name(plan->stage));
-    hub_jw_key(&w, "tables");
-    hub_jw_arr(&w);
-    for (int32_t i = 0; i < plan->n_tables; i++) {
-        const struct tny_pairing_table *t = &plan->tables[i];
-        hub_jw_obj(&w);
-        if (t->is_bye) {
-            hub_jw_kstr(&w, "bye", ev->players[t->seats[0]].id);
-        } else {
-            hub_jw_kint(&w, "table", t->number);
-            hub_jw_key(&w, "players");
-            hub_jw_arr(&w);
-            for (int32_t k = 0; k < t->n_seats; k++)
-                hub_jw_str(&w, ev->players[t->seats[k]].id);
-            hub_jw_end_arr(&w);
-            if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
-                hub_jw_key(&w, "sides");
-                hub_jw_arr(&w);
-                hub_jw_str(&w, ev->format.sides[t->side[0] & 1]);
-                hub_jw_str(&w, ev->format.sides[t->side[1] & 1]);
-                hub_jw_end_arr(&w);
-            }
-            if (t->first_seat >= 0 && t->first_seat < t->n_seats)
-                hub_jw_kstr(&w, "first_player",
-                            ev->players[t->seats[t->first_seat]].id);
-        }
-        hub_jw_end(&w);
+    struct tny_wire_seating *s = seating_new(c, plan->n_tables);
+    bool ok = s != NULL;
+    if (ok) {
+        s->round = plan->round;
+        s->has_stage = true;
+        s->stage = plan->stage;
     }
-    hub_jw_end_arr(&w);
-    hub_jw_kstr(&w, "explain", plan->explain ? plan->explain : "");
-    hub_jw_key(&w, "names");
-    hub_jw_obj(&w);
-    for (int32_t i = 0; i < ev->n_players; i++)
-        hub_jw_kstr(&w, ev->players[i].id, ev->players[i].name);
-    hub_jw_end(&w);
-    hub_jw_end(&w);
-    c->rep->round = plan->round;
-    if (!(text = hub_jw_take(&w)))
-        return fail(c, TNY_ENOMEM, "out of memory");
-    return reply_json(c, text);
+    for (int32_t i = 0; ok && i < plan->n_tables; i++) {
+        const struct tny_pairing_table *t = &plan->tables[i];
+        struct tny_wire_seated_table *st = &s->tables[i];
+        ok = seat_players(ev, t->is_bye, t->number, t->seats, t->n_seats, st);
+        if (!ok || t->is_bye)
+            continue;
+        if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
+            st->n_sides = 2;
+            ok = (st->sides[0] = text_dup(ev->format.sides[t->side[0] & 1])) &&
+                 (st->sides[1] = text_dup(ev->format.sides[t->side[1] & 1]));
+        }
+        if (ok && t->first_seat >= 0 && t->first_seat < t->n_seats)
+            ok = (st->first_player =
+                      text_dup(ev->players[t->seats[t->first_seat]].id));
+    }
+    ok = ok && (s->explain = text_dup(plan->explain));
+    return seating_reply(c, s, ok);
 }
 
 static int pair(struct ctx *c, int32_t round)
@@ -1222,34 +1283,37 @@ static int64_t clock_left(const struct tny_clock_msg *m, int64_t now)
                                                : m->remaining_ms;
 }
 
-/* {"state": "running", "left_ms": 2640000} */
-static json_t *clock_json(const struct tny_clock_msg *m, int64_t now)
+/* A clock reading as the reply shows it: its state, the time left. */
+static void time_left(const struct tny_clock_msg *m, int64_t now,
+                      struct tny_wire_time_left *out)
 {
-    static const char *const names[] = {"ready", "running", "paused"};
-    return json_pack("{s:s, s:I}", "state",
-                     m->state <= TNY_ROUND_CLOCK_PAUSED ? names[m->state] : "?",
-                     "left_ms", (json_int_t)clock_left(m, now));
+    out->has = true;
+    out->state = m->state;
+    out->left_ms = clock_left(m, now);
 }
 
 /* A published (or started, closed) round in the draft's shape, with its
- * "status", the players' names and, for the round in play, the time left
- * ("clock", and a table's own "clock" where it differs). */
+ * status, the players' names and, for the round in play, the time left
+ * (the round's clock, and a table's own where it differs). */
 static int round_reply(struct ctx *c, int32_t round)
 {
+    static const enum tny_wire_round_status status[] = {
+        [HUB_ROUND_DRAFT] = TNY_WIRE_ROUND_DRAFT,
+        [HUB_ROUND_PUBLISHED] = TNY_WIRE_ROUND_PUBLISHED,
+        [HUB_ROUND_STARTED] = TNY_WIRE_ROUND_STARTED,
+        [HUB_ROUND_CLOSED] = TNY_WIRE_ROUND_CLOSED};
     const struct tny_event *ev = &c->e->ev;
     const struct tny_round *r = &ev->rounds[round - 1];
-    json_t *root = json_object(), *tables = json_array();
-    char *text = NULL;
-    bool ok = root && tables;
-    ok = ok && json_object_set_new(root, "round", json_integer(round)) == 0;
-    ok = ok &&
-         json_object_set_new(root, "stage",
-                             json_string(tny_stage_kind_name(r->stage))) == 0;
-    ok = ok && json_object_set_new(
-                   root, "status",
-                   json_string(round == ev->n_rounds
-                                   ? round_status_name(c->e->round.status)
-                                   : "closed")) == 0;
+    struct tny_wire_seating *s = seating_new(c, r->n_tables);
+    bool ok = s != NULL;
+    if (!ok)
+        return seating_reply(c, s, ok);
+    s->round = round;
+    s->has_stage = true;
+    s->stage = r->stage;
+    s->status = round == ev->n_rounds && c->e->round.status <= HUB_ROUND_CLOSED
+                    ? status[c->e->round.status]
+                    : TNY_WIRE_ROUND_CLOSED;
     /* Issue 22: the time left, the round's and each table's that has its
      * own (an extension, a judge's pause, an AG-14 draft start). */
     struct tny_round_clock clock;
@@ -1260,48 +1324,21 @@ static int round_reply(struct ctx *c, int32_t round)
                  clock.length_ms > 0;
     if (timed) {
         tny_round_clock_message(&clock, 0, c->now, &rm); /* the round's */
-        ok = ok &&
-             json_object_set_new(root, "clock", clock_json(&rm, c->now)) == 0;
+        time_left(&rm, c->now, &s->clock);
     }
     for (int32_t i = 0; ok && i < r->n_tables; i++) {
         const struct tny_table *t = &r->tables[i];
-        json_t *o = json_object(), *ps = json_array();
-        ok = o && ps;
+        struct tny_wire_seated_table *st = &s->tables[i];
         struct tny_clock_msg tm;
-        if (ok && timed && !t->is_bye) {
+        if (timed && !t->is_bye) {
             hub__table_clock(c->e, &clock, round, t->number, c->now, &tm);
             if (tm.state != rm.state ||
                 clock_left(&tm, c->now) != clock_left(&rm, c->now))
-                ok = json_object_set_new(o, "clock", clock_json(&tm, c->now)) ==
-                     0;
+                time_left(&tm, c->now, &st->clock);
         }
-        for (int32_t s = 0; ok && s < t->n_seats; s++)
-            ok = json_array_append_new(
-                     ps, json_string(ev->players[t->seats[s]].id)) == 0;
-        if (ok && t->is_bye)
-            ok = json_object_set_new(
-                     o, "bye", json_string(ev->players[t->seats[0]].id)) == 0;
-        else if (ok)
-            ok =
-                json_object_set_new(o, "table", json_integer(t->number)) == 0 &&
-                json_object_set(o, "players", ps) == 0;
-        json_decref(ps);
-        if (!ok) {
-            json_decref(o);
-            break;
-        }
-        ok = json_array_append_new(tables, o) == 0; /* steals o */
+        ok = seat_players(ev, t->is_bye, t->number, t->seats, t->n_seats, st);
     }
-    if (ok && json_object_set(root, "tables", tables) == 0)
-        text = json_dumps(root, JSON_COMPACT);
-    json_decref(tables);
-    json_decref(root);
-    if (!text || add_names(c, &text) < 0) {
-        free(text);
-        return fail(c, TNY_ENOMEM, "out of memory");
-    }
-    c->rep->round = round;
-    return reply_json(c, text);
+    return seating_reply(c, s, ok);
 }
 
 /* `round show`: the draft; with a round that is published (or closed)
@@ -1337,9 +1374,12 @@ static int edited_reply(struct ctx *c, int32_t round)
     c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "published round edited event=%s round=%d", c->e->id,
             (int)round);
-    c->rep->round = round;
-    return reply_json(c, dump(json_pack("{s:i, s:b}", "round", (int)round,
-                                        "republished", 1)));
+    struct tny_wire_seating *s = tny_wire_seating_new(0, 0);
+    if (s) {
+        s->round = round;
+        s->republished = true;
+    }
+    return seating_reply(c, s, s != NULL);
 }
 
 /* CM-5 (decided here; the store keeps the tables): "Before start the
@@ -2072,6 +2112,7 @@ static int cmd_enter_result(struct ctx *c)
     mt->result = mapped.result;
     memcpy(mt->result.penalty, facts.penalty, sizeof(facts.penalty));
     mt->has_result = true;
+    hub__ev_round_changed(c->e, q->round);
     if (q->round == c->e->round.number) {
         c->e->round.n_results += !had;
         c->e->round.n_conflicts -= facts.open_conflicts;
@@ -2119,6 +2160,7 @@ static int cmd_penalty(struct ctx *c)
         if (!q->player_id[0] ||
             strcmp(c->e->ev.players[t->seats[k]].id, q->player_id) == 0)
             t->result.penalty[k] += q->points_units;
+    hub__ev_round_changed(c->e, q->round);
     c->e->feed_dirty = true;
     return TNY_OK;
 }
@@ -2938,6 +2980,202 @@ static int cmd_list_codes(struct ctx *c)
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
+/* The reply's records: arr (consumed) as JSON text. */
+static int reply_list(struct ctx *c, json_t *arr)
+{
+    char *text = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
+}
+
+static int cmd_issue_player_code(struct ctx *c)
+{
+    int rc = hub__code_issue_player(c->svc, c->e, c->req, c->actor, c->rep,
+                                    &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
+/* ---- check-in and "drop me" from the players' phones (issue 20) ----------
+ *
+ * The requests are stored as they come (codes.c); these commands read
+ * them and act through the same drop as `player drop`. */
+
+/* The event's players (ids copied: a drop reloads the model) that
+ * checked in (want true) or have not (false), active players only. */
+static int checkin_split(struct ctx *c, bool want, char (**ids)[65], int32_t *n,
+                         int32_t *n_in)
+{
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0;
+    int rc = hub_store_player_requests_list(c->svc->store, c->e->id, &reqs,
+                                            &n_reqs, &c->diag);
+    *ids = NULL;
+    *n = *n_in = 0;
+    if (rc < 0)
+        return fail_diag(c, rc);
+    *ids = calloc((size_t)c->e->ev.n_players + 1, sizeof(**ids));
+    if (!*ids) {
+        free(reqs);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    for (int32_t i = 0; i < c->e->ev.n_players; i++) {
+        const struct tny_player *p = &c->e->ev.players[i];
+        bool in = false;
+        if (!tny_player_active_in(p, current_round(c) + 1))
+            continue;
+        for (int32_t k = 0; k < n_reqs && !in; k++)
+            in = reqs[k].kind == HUB_PLAYER_CHECK_IN &&
+                 strcmp(reqs[k].player_id, p->id) == 0;
+        *n_in += in;
+        if (in == want)
+            snprintf((*ids)[(*n)++], 65, "%s", p->id);
+    }
+    free(reqs);
+    return TNY_OK;
+}
+
+static int cmd_list_checkins(struct ctx *c)
+{
+    char(*ids)[65] = NULL;
+    int32_t n = 0, n_in = 0;
+    int rc = checkin_split(c, false, &ids, &n, &n_in);
+    if (rc < 0)
+        return rc;
+    json_t *arr = json_array();
+    for (int32_t i = 0; arr && i < c->e->ev.n_players; i++) {
+        const struct tny_player *p = &c->e->ev.players[i];
+        bool missing = false;
+        if (!tny_player_active_in(p, current_round(c) + 1))
+            continue;
+        for (int32_t k = 0; k < n && !missing; k++)
+            missing = strcmp(ids[k], p->id) == 0;
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:b}", "player", p->id,
+                                             "name", p->name ? p->name : "",
+                                             "checked_in", !missing));
+    }
+    free(ids);
+    if (!arr)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "%d checked in, %d not yet%s", (int)n_in, (int)n,
+             current_round(c) > 0 ? " (round 1 is published: check-in is over)"
+                                  : "");
+    return reply_list(c, arr);
+}
+
+/* Drops (or, before round 1, withdraws) each of ids through cmd_drop, with
+ * the command's reason; arr gets one record each. */
+static int drop_each(struct ctx *c, char (*ids)[65], int32_t n, json_t *arr)
+{
+    const struct tny_wire_request *orig = c->req;
+    struct tny_wire_request *one = malloc(sizeof(*one));
+    int rc = TNY_OK;
+    if (!one)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    for (int32_t i = 0; rc == TNY_OK && i < n; i++) {
+        memcpy(one, orig, sizeof(*one));
+        snprintf(one->player_id, sizeof(one->player_id), "%s", ids[i]);
+        one->round = 0; /* after the current round (CM-2) */
+        c->req = one;
+        rc = cmd_drop(c, false);
+        c->req = orig;
+        if (rc == TNY_OK)
+            json_array_append_new(arr, json_pack("{s:s, s:i}", "player", ids[i],
+                                                 "after_round",
+                                                 (int)current_round(c)));
+    }
+    free(one);
+    return rc;
+}
+
+static int cmd_drop_no_shows(struct ctx *c)
+{
+    char(*ids)[65] = NULL;
+    int32_t n = 0, n_in = 0;
+    int rc;
+    if (current_round(c) > 0)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round 1 is published, check-in is over "
+                    "(drop players one by one: player drop)",
+                    c->e->id);
+    if ((rc = checkin_split(c, false, &ids, &n, &n_in)) < 0)
+        return rc;
+    if (n_in == 0 && n > 0) {
+        free(ids);
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": nobody has checked in yet; not "
+                    "withdrawing all %d players",
+                    c->e->id, (int)n);
+    }
+    json_t *arr = json_array();
+    rc = arr ? drop_each(c, ids, n, arr) : fail(c, TNY_ENOMEM, "out of memory");
+    free(ids);
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "%d no-show(s) withdrawn from %s, %d checked in", (int)n, c->e->id,
+             (int)n_in);
+    return reply_list(c, arr);
+}
+
+static int cmd_drop_requests(struct ctx *c)
+{
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0, n = 0;
+    int rc = hub_store_player_requests_list(c->svc->store, c->e->id, &reqs,
+                                            &n_reqs, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    char(*ids)[65] = calloc((size_t)n_reqs + 1, sizeof(*ids));
+    json_t *arr = json_array();
+    if (!ids || !arr) {
+        free(reqs);
+        free(ids);
+        json_decref(arr);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    /* Waiting: a drop not confirmed, of a player still in the event. */
+    for (int32_t k = 0; k < n_reqs; k++) {
+        int32_t ix = tny_event_player_index(&c->e->ev, reqs[k].player_id);
+        if (reqs[k].kind != HUB_PLAYER_DROP || reqs[k].confirmed_ms || ix < 0 ||
+            !tny_player_active_in(&c->e->ev.players[ix], current_round(c) + 1))
+            continue;
+        snprintf(ids[n++], 65, "%s", reqs[k].player_id);
+        if (!c->req->confirm)
+            json_array_append_new(
+                arr,
+                json_pack(
+                    "{s:s, s:s, s:i, s:I}", "player", reqs[k].player_id, "name",
+                    c->e->ev.players[ix].name ? c->e->ev.players[ix].name : "",
+                    "asked_after_round", (int)reqs[k].after_round,
+                    "received_ms", (json_int_t)reqs[k].received_ms));
+    }
+    free(reqs);
+    if (c->req->confirm) {
+        rc = drop_each(c, ids, n, arr);
+        for (int32_t i = 0; rc == TNY_OK && i < n; i++)
+            if ((rc = hub_store_drop_request_confirm(
+                     c->svc->store, c->e->id, ids[i], c->actor, &c->diag)) < 0)
+                rc = fail_diag(c, rc);
+    }
+    free(ids);
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             c->req->confirm ? "%d player(s) dropped as they asked"
+                             : "%d drop request(s) waiting (--confirm drops "
+                               "them)",
+             (int)n);
+    return reply_list(c, arr);
+}
+
 /* ---- the table of commands --------------------------------------------------
  */
 
@@ -3180,6 +3418,12 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
     int rrc = cmd->run(&c); /* errors are in the reply */
     if (rrc < 0 && rep->rc == 0)
         fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
+    /* Issue 20: the sign-in codes follow the event (a player code to its
+     * player's table of the round just published, a dropped player's
+     * code ends, a revoked or expired code says so). */
+    if (rep->rc == 0 && c.e && !c.deleted && svc->opt.codes &&
+        (rrc = hub__codes_follow(svc, c.e, c.actor, now_ms, ob, &c.diag)) < 0)
+        fail_diag(&c, rrc);
     if (u.batch) {
         struct tny_diag cd = {{0}};
         int erc = hub_store_batch_end(svc->store, rep->rc == 0, &cd);
@@ -3200,10 +3444,12 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
             hub__ev_free(svc->events[i]);
         if (svc->n_events > u.n_events)
             svc->n_events = u.n_events;
+        hub__codes_forget(svc); /* nothing of it went out */
         if (c.touched)
             model_recover(svc, c.e);
     } else if (rep->rc < 0) {
         undo_restore(&u, svc, ob);
+        hub__codes_forget(svc); /* nothing of it went out */
     } else if (c.deleted)
         hub__ev_remove(svc, c.e);
     undo_release(&u);

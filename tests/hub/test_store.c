@@ -1333,7 +1333,7 @@ static void test_store_migration_6_to_7_draft_starts(void **state)
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
     assert_int_equal(version, HUB_STORE_SCHEMA_VERSION);
-    assert_int_equal(version, 7);
+    assert_int_equal(version, 8);
     struct hub_draft_start *ds = NULL;
     int32_t n = 0;
     OK(hub_store_draft_starts(s, "ag", &ds, &n, &diag));
@@ -1414,8 +1414,8 @@ static void test_store_counters_and_migration_1_to_2(void **state)
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
     /* 1 -> 2 counters, 2 -> 3 deck lists, 3 -> 4 answers as fields, 4 -> 5
-     * sides, 5 -> 6 sign-in codes, 6 -> 7 draft starts */
-    assert_int_equal(version, 7);
+     * sides, 5 -> 6 sign-in codes, 6 -> 7 draft starts, 7 -> 8 player codes */
+    assert_int_equal(version, 8);
     struct hub_submit_outcome o;
     OK(hub_store_get_submission(s, "table-1", "old-1", NULL, &o, &diag));
     assert_int_equal(o.first, HUB_SUBMIT_ACCEPTED);
@@ -1530,7 +1530,7 @@ static void test_issue19_store_sides(void **state)
     sqlite3_close(raw);
     s = open_store(db.path, HUB_STORE_NO_SYNC);
     OK(hub_store_schema_version(s, &version, &diag));
-    assert_int_equal(version, 7);
+    assert_int_equal(version, 8);
     OK(hub_store_load_event(s, "nr", &ev, &diag));
     assert_int_equal(ev.n_rounds, 3);
     for (int32_t r = 0; r < 3; r++) {

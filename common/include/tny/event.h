@@ -111,6 +111,11 @@ struct tny_round {
     enum tny_stage_kind stage;
     int32_t n_tables;
     struct tny_table *tables;
+    /* The hub's change generation of the round (issue 23): a new value
+     * after every change of its tables, so the feed rebuilds and copies
+     * only the rounds that changed; 0 = unknown (always rebuilt).  The
+     * engine neither reads nor sets it (copies keep it). */
+    uint64_t gen;
 };
 
 /* GT-15: the event's level, shown to players; none for other games. */

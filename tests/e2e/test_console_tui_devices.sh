@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# test_console_tui_devices.sh - issue 20 item 6, mixed venues: one event
+# (Catan, 16 players, 4 tables) whose tables 1 and 2 have Pis (real
+# headless tourney-table devices table-001 and table-002) and tables 3 and
+# 4 sign-in codes for phones (web-N on the venue broker's table-page
+# listener).  The organiser's dashboard (`tourney live console`, in tmux,
+# real hub with the feed on) shows each table's device kind and whether
+# it is connected, its players signed in:
+#   T1  Pi          the Pi is online
+#   T2  Pi OFFLINE  its Pi is not running
+#   T3  phone       a phone is signed in with table 3's code
+#   T4  no phone    nobody is signed in with table 4's code
+# then table-002 starts ("T2 Pi") and a phone signs in with table 4's
+# code ("T4 phone"); tables without a device show only their state (as
+# before: tests/e2e/test_console_tui.sh).  The phones are
+# bench/phone_clients.js (play.html's protocol over MQTT over WebSocket:
+# the code as login, the assignment, a retained online Presence).
+#
+# Skips (exit 77) without node or deploy/overlays/install.sh's packages.
+#
+# usage: bash test_console_tui_devices.sh SOURCE_DIR BUILD_DIR
+E2E_TIMEOUT=${E2E_TIMEOUT:-240}
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+
+skip() {
+    echo "SKIP: $E2E_NAME: $*"
+    exit 77
+}
+e2e_init "$@"
+OVL=$E2E_SRC/deploy/overlays
+command -v node >/dev/null || skip "no node (deploy/install-deps.sh)"
+[ -f "$OVL/node_modules/mqtt/package.json" ] && [ -f "$OVL/node_modules/protobufjs/package.json" ] ||
+    skip "no $OVL/node_modules: run deploy/overlays/install.sh"
+command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
+source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
+hl_programs
+
+TWS=$(random_port)
+mkdir -p "$E2E_TMP/www"
+start_broker --no-ws --tables 2 --organisers o1,o2 --table-ws-port "$TWS" --http-dir "$E2E_TMP/www"
+source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
+cred play-admin >"$E2E_TMP/play.pw"
+cred o2 >"$E2E_TMP/o2.pw"
+live_hub_config 'feed = true' 'feed_interval_ms = 50' "play_broker_uri = \"ws://$BROKER_HOST:$TWS\"" \
+    "play_password_file = \"$E2E_TMP/play.pw\""
+hub_launch
+live 0 wait-hub --timeout 20
+wait_for 20 "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
+    fail "the hub did not connect to the table-page listener: $(tail -n 5 "$E2E_TMP/hub.log")"
+
+live 0 event create mix --format catan --title 'Mixed Hall' --seed 7 --options '{"rounds": 2}'
+{
+    echo 'id,name'
+    for i in $(seq 1 16); do echo "p$i,Player $i"; done
+} >"$E2E_TMP/players.csv"
+live 0 players import mix "$E2E_TMP/players.csv"
+live 0 device assign table-001 mix 1
+live 0 device assign table-002 mix 2
+for t in 3 4; do
+    live 0 --json code issue mix "$t"
+    echo "$t $(jq -r .code "$E2E_TMP/out")" >"$E2E_TMP/code.$t"
+done
+hl_conf table-001
+hl_start table-001 "$TABLE"
+hl_expect table-001 'net online queued=0' 20
+live 0 round pair mix
+live 0 round publish mix
+ok "event mix: tables 1-2 Pis (table-001 running, table-002 not), tables 3-4 sign-in codes"
+
+# phone TABLE: a phone signs in with the table's code (kept running).
+phone() {
+    node "$E2E_SRC/bench/phone_clients.js" --overlays "$OVL" --proto "$E2E_SRC/proto" \
+        --broker "ws://$BROKER_HOST:$TWS/mqtt" --codes "$E2E_TMP/code.$1" --per-table 1 \
+        --go "$E2E_TMP/never" --timeout-s 60 --out "$E2E_TMP/phone.$1.json" \
+        >"$E2E_TMP/phone.$1.out" 2>&1 &
+    e2e_track $!
+    wait_until 60 grep -q -E '^(ready|FAIL)' "$E2E_TMP/phone.$1.out"
+    grep -q '^ready' "$E2E_TMP/phone.$1.out" || fail "the phone of table $1: $(cat "$E2E_TMP/phone.$1.out")"
+}
+phone 3
+
+SOCK=$E2E_TMP/tmux.sock
+tm() { tmux -S "$SOCK" "$@"; }
+trap 'tui_rc=$?; tmux -S "$SOCK" kill-server 2>/dev/null; (exit $tui_rc); e2e_cleanup' EXIT
+cat >"$E2E_TMP/pane.sh" <<EOF
+export XDG_CONFIG_HOME='$XDG_CONFIG_HOME' HOME='$HOME' LC_ALL=C
+unset TOURNEY_PASSWORD
+'$TOURNEY' live console mix 2>'$E2E_TMP/console.err'
+exec sleep 600
+EOF
+tm -f /dev/null new-session -d -s tui -x 132 -y 40 "bash '$E2E_TMP/pane.sh'" || fail "tmux new-session"
+screen() { tm capture-pane -p -t tui 2>/dev/null; }
+grep_screen() { screen | grep -q -E -- "$1"; }
+expect() {
+    wait_until "$1" grep_screen "$2" ||
+        fail "$3: no /$2/ on the screen: $(screen); stderr: $(cat "$E2E_TMP/console.err" 2>/dev/null)"
+}
+expect 20 ' Mixed Hall ' "title"
+expect 20 'T1 +Pi waiting' "table 1: its Pi online"
+expect 20 'T2 +Pi OFFLINE waiting' "table 2: its Pi not running"
+expect 20 'T3 +phone waiting' "table 3: a phone signed in"
+expect 20 'T4 +no phone waiting' "table 4: nobody signed in"
+ok "the dashboard: T1 Pi, T2 Pi OFFLINE, T3 phone, T4 no phone: $(screen | grep -o -E 'T[1-4] +[A-Za-z ]+waiting' | tr -s ' ' | paste -sd '|')"
+
+hl_conf table-002
+hl_start table-002 "$TABLE"
+hl_expect table-002 'net online queued=0' 20
+phone 4
+expect 20 'T2 +Pi waiting' "table 2: its Pi now online"
+expect 20 'T4 +phone waiting' "table 4: a phone now signed in"
+grep_screen 'OFFLINE|no phone' && fail "a table still shown without its device: $(screen)"
+ok "table-002 started and a phone signed in at table 4: T2 Pi, T4 phone"
+
+tm send-keys -t tui q
+hl_quit table-001
+hl_quit table-002
+e2e_done
