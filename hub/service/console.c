@@ -15,12 +15,13 @@
  * when the command is refused: a refused command changes nothing, the
  * clock included.
  *
- * The model (issue 17): the hot commands (commands[].in_place: result,
- * close, pair, publish, the clock, drop, penalty...) check everything
- * against the service's event first, then write, then change the event
- * in place (no reload, no snapshot); a failure after their first write
- * reads the event back from the store (model_recover).  The others still
- * reload the event after their write (reload()) under the snapshot.
+ * The model (issue 17): the commands marked in_place (all but
+ * next-stage and the sign-in codes) check everything against the
+ * service's event first, then write, then change the event in place (no
+ * snapshot); a failure after their first write reads the event back from
+ * the store (model_recover).  Swap/move of a published round and keeping
+ * a conflict's result still read the event back after their write
+ * (reload()); next-stage and the codes run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
