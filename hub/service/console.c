@@ -15,13 +15,13 @@
  * when the command is refused: a refused command changes nothing, the
  * clock included.
  *
- * The model (issue 17): the commands marked in_place (all but
- * next-stage and the sign-in codes) check everything against the
+ * The model (issue 17): the commands marked in_place (all but the
+ * sign-in codes) check everything against the
  * service's event first, then write, then change the event in place (no
  * snapshot); a failure after their first write reads the event back from
  * the store (model_recover).  Swap/move of a published round and keeping
  * a conflict's result still read the event back after their write
- * (reload()); next-stage and the codes run under the snapshot.
+ * (reload()); the codes run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).

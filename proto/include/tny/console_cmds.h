@@ -224,7 +224,7 @@ enum tny_reply_shape {
       TNY_REPLY_RECORDS, "round", "close", "EVENT_ID [--round N]", 1, 1,       \
       o_round, "close the round (default: the current round)",                 \
       run_round_close)                                                         \
-    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, false, TNY_WF_CONFIRM,      \
+    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, true, TNY_WF_CONFIRM,       \
       TNY_REPLY_DRAFT, "stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm, \
       "move to the next stage (Swiss -> cut, ...)", run_stage_next)            \
     W(clock_start, CLOCK_START, TNY_CMD_EV_EXISTING, true,                     \
