@@ -2470,8 +2470,7 @@ static bool decided_on_the_model(enum tny_wire_cmd cmd)
            cmd == TNY_WIRE_CMD_IMPORT_PLAYERS ||
            cmd == TNY_WIRE_CMD_ASSIGN_DEVICE ||
            cmd == TNY_WIRE_CMD_CREATE_EVENT ||
-           cmd == TNY_WIRE_CMD_DELETE_EVENT ||
-           cmd == TNY_WIRE_CMD_NEXT_STAGE ||
+           cmd == TNY_WIRE_CMD_DELETE_EVENT || cmd == TNY_WIRE_CMD_NEXT_STAGE ||
            cmd == TNY_WIRE_CMD_IDENTIFY_DEVICE ||
            cmd == TNY_WIRE_CMD_UNPUBLISH_ROUND ||
            cmd == TNY_WIRE_CMD_REOPEN_ROUND ||
