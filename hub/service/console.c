@@ -15,12 +15,13 @@
  * when the command is refused: a refused command changes nothing, the
  * clock included.
  *
- * The model (issue 17): the hot commands (commands[].in_place: result,
- * close, pair, publish, the clock, drop, penalty...) check everything
- * against the service's event first, then write, then change the event
- * in place (no reload, no snapshot); a failure after their first write
- * reads the event back from the store (model_recover).  The others still
- * reload the event after their write (reload()) under the snapshot.
+ * The model (issue 17): the commands marked in_place (all but the
+ * sign-in codes) check everything against the
+ * service's event first, then write, then change the event in place (no
+ * snapshot); a failure after their first write reads the event back from
+ * the store (model_recover).  Swap/move of a published round and keeping
+ * a conflict's result still read the event back after their write
+ * (reload()); the codes run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -367,11 +368,19 @@ static int clear_topic(struct ctx *c, const char *kind, const char *doc)
  * its entry dropped once the deletion committed. */
 static int cmd_delete_event(struct ctx *c)
 {
-    int32_t freed = 0;
-    int rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
-                                    &c->diag);
-    if (rc < 0)
+    int32_t freed = 0, played = c->e->ev.n_rounds;
+    int rc;
+    /* Issue 18: decided on the model, before any write. */
+    if (played > 0)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\" has %d published round%s: only an event "
+                    "not yet played can be deleted (its results stay; correct "
+                    "them instead)",
+                    c->e->id, (int)played, played == 1 ? "" : "s");
+    if ((rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
+                                     &c->diag)) < 0)
         return fail_diag(c, rc);
+    c->touched = true;
     for (int32_t i = 0; i < c->svc->n_devices; i++) {
         struct hub_device *d = &c->svc->devices[i];
         if (strcmp(d->event, c->e->id) != 0)
@@ -535,6 +544,62 @@ static int replan_draft(struct ctx *c, int32_t draft)
     return TNY_OK;
 }
 
+/* Issue 17: the player `id` of the model, or NULL with the refusal (the
+ * store's words: nothing is written for an unknown player). */
+static struct tny_player *model_player(struct ctx *c, const char *id)
+{
+    int32_t ix = tny_event_player_index(&c->e->ev, id);
+    if (ix >= 0)
+        return &c->e->ev.players[ix];
+    fail(c, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"", c->e->id, id);
+    return NULL;
+}
+
+/* Issue 17: the check a player change must pass, made on the model (with
+ * the change applied) before any write, as the store's invariant checks
+ * the rows after it: the event validates (tny_event_validate; refused:
+ * TNY_EINVAL with the engine's words in the reply); *draft_ok: so does it
+ * with its draft appended (false: the draft was paired for another field;
+ * the store discards it with the change, the service pairs again). */
+static int check_player_change(struct ctx *c, bool *draft_ok)
+{
+    const struct tny_round_plan *draft = NULL;
+    struct tny_diag ignored = {{0}};
+    int rc;
+    *draft_ok = true;
+    if ((rc = tny_event_validate(&c->e->ev, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (!draft_number(c))
+        return TNY_OK;
+    if ((rc = hub__ev_draft(c->svc, c->e, &draft, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    struct tny_event tmp = c->e->ev; /* shares all but the rounds array */
+    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(tmp.n_rounds + 1));
+    if (!tmp.rounds)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    if (tmp.n_rounds > 0)
+        memcpy(tmp.rounds, c->e->ev.rounds,
+               sizeof(*tmp.rounds) * (size_t)tmp.n_rounds);
+    if ((rc = tny_event_append_round(&tmp, draft)) == 0) {
+        *draft_ok = tny_event_validate(&tmp, &ignored) == TNY_OK;
+        free(tmp.rounds[tmp.n_rounds - 1].tables);
+    }
+    free(tmp.rounds);
+    return rc < 0 ? fail(c, rc, "out of memory") : TNY_OK;
+}
+
+/* After a player change the store committed: a draft the change made
+ * invalid is gone from the store (check_player_change said so), and from
+ * the model; replan_draft pairs again. */
+static void draft_gone(struct ctx *c, bool draft_ok)
+{
+    if (draft_ok || !draft_number(c))
+        return;
+    hub__ev_draft_drop(c->e);
+    c->e->draft_cached = true; /* known: no draft */
+    c->e->info.n_rounds = c->e->ev.n_rounds;
+}
+
 /* The player as the store takes it (an event-file player object, JSON
  * text in *text, malloc'd), checked against the open round: a late entrant
  * joins the draft's round when there is a draft (it is planned again),
@@ -555,24 +620,161 @@ static int player_text(struct ctx *c, const struct tny_wire_player *p,
     return TNY_OK;
 }
 
+static char *dup_text(const char *s, bool *oom)
+{
+    char *d = s && s[0] ? strdup(s) : NULL;
+    *oom |= s && s[0] && !d;
+    return d;
+}
+
+/* Issue 17: the wire player as the model keeps it: what the store's
+ * projection reads back from the row of player_json(w, late, decklist). */
+static int player_from_wire(struct ctx *c, const struct tny_wire_player *w,
+                            int32_t late, const char *decklist,
+                            struct tny_player *out)
+{
+    const struct tny_format *fmt = &c->e->ev.format;
+    bool oom = false;
+    memset(out, 0, sizeof(*out));
+    if (w->n_armies > 0 && fmt->n_armies == 0)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": armies: format \"%s\" has no army list",
+                    w->id, fmt->name);
+    for (int32_t i = 0; i < w->n_armies; i++)
+        if ((out->armies[i] = tny_format_army_index(fmt, w->armies[i])) < 0)
+            return fail(c, TNY_EINVAL,
+                        "player \"%s\": armies[%d]: unknown army \"%s\" "
+                        "(see `tourney format %s`, neuroshima_hex.armies)",
+                        w->id, (int)i, w->armies[i], fmt->name);
+    out->n_armies = w->n_armies;
+    out->id = dup_text(w->id, &oom);
+    out->name = dup_text(w->name, &oom);
+    out->club = dup_text(w->club, &oom);
+    out->country = dup_text(w->country, &oom);
+    out->external_id = dup_text(w->external_id, &oom);
+    out->faction = dup_text(w->faction, &oom);
+    out->agenda = dup_text(w->agenda, &oom);
+    out->decklist = dup_text(decklist, &oom);
+    for (int32_t i = 0; i < w->n_colours && i < 2; i++)
+        out->colours[out->n_colours++] = dup_text(w->colours[i], &oom);
+    out->has_rating = w->has_rating;
+    out->rating = w->rating;
+    out->beginner = w->beginner;
+    out->colour_blind = w->colour_blind;
+    out->hook = w->hook;
+    out->first_round = late > 1 ? late : 1;
+    if (oom || !out->id || !out->name) {
+        tny_player_release(out);
+        memset(out, 0, sizeof(*out));
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    return TNY_OK;
+}
+
+/* Issue 17: players registered (new ids appended, a known id's entry
+ * replaced as the store's upsert does: its lifecycle kept, its fixed
+ * table and knockout armies cleared), checked on the model first (CM-1's
+ * open round, the armies, the event with its draft: check_player_change),
+ * then stored in one transaction, the model keeping the change.  A draft
+ * the new field makes invalid is discarded by the store and planned
+ * again here. */
+static int register_players(struct ctx *c, const struct tny_wire_player *w,
+                            int32_t n, const char *decklist)
+{
+    struct tny_event *ev = &c->e->ev;
+    int32_t draft = draft_number(c), n0 = ev->n_players, n_new = 0;
+    struct tny_player *typed = calloc((size_t)n + 1, sizeof(*typed));
+    struct tny_player *old = calloc((size_t)n + 1, sizeof(*old));
+    int32_t *at = calloc((size_t)n + 1, sizeof(*at));
+    char **text = calloc((size_t)n + 1, sizeof(*text));
+    size_t *len = calloc((size_t)n + 1, sizeof(*len));
+    bool draft_ok = true;
+    int32_t i;
+    int rc = TNY_OK;
+    if (!typed || !old || !at || !text || !len) {
+        rc = fail(c, TNY_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        if ((rc = player_text(c, &w[i], decklist, &text[i])) < 0)
+            goto out;
+        len[i] = strlen(text[i]);
+        int32_t open = draft ? draft : next_round(c);
+        int32_t late = w[i].first_round ? w[i].first_round : open;
+        if ((rc = player_from_wire(c, &w[i], late, decklist, &typed[i])) < 0)
+            goto out;
+    }
+    /* The change on the model (undone when refused). */
+    for (i = 0; i < n; i++) {
+        int32_t ix = tny_event_player_index(ev, w[i].id);
+        if (ix < 0) {
+            if ((rc = tny_event_add_player(ev, w[i].id, w[i].name, &ix)) < 0) {
+                fail(c, rc, "out of memory");
+                break;
+            }
+            n_new++;
+            tny_player_release(&ev->players[ix]);
+        } else {
+            struct tny_player *p = &ev->players[ix];
+            old[i] = *p;
+            typed[i].dropped_after = p->dropped_after;
+            typed[i].no_show = p->no_show;
+            typed[i].rejoined_from = p->rejoined_from;
+            typed[i].dq_after = p->dq_after;
+        }
+        at[i] = ix;
+        ev->players[ix] = typed[i];
+        memset(&typed[i], 0, sizeof(typed[i]));
+    }
+    if (rc == 0)
+        rc = check_player_change(c, &draft_ok);
+    if (rc < 0)
+        goto undo;
+    c->touched = true; /* the model has the change: a failure reads back */
+    if ((rc = hub_store_put_players(c->svc->store, c->e->id,
+                                    (const char *const *)text, len, n, c->actor,
+                                    &c->diag)) < 0) {
+        fail_diag(c, rc);
+        goto out;
+    }
+    c->e->info.n_players = ev->n_players;
+    draft_gone(c, draft_ok);
+    if (draft_ok && n_new)
+        hub__ev_draft_drop(c->e); /* read again: the field grew */
+    c->e->feed_dirty = true;
+    c->rep->count = (uint64_t)n;
+    rc = replan_draft(c, draft);
+    goto out;
+undo:
+    for (i = n - 1; i >= 0; i--)
+        if (old[i].id) {
+            tny_player_release(&ev->players[at[i]]);
+            ev->players[at[i]] = old[i];
+            memset(&old[i], 0, sizeof(old[i]));
+        }
+    while (ev->n_players > n0)
+        tny_event_remove_player(ev, ev->n_players - 1);
+out:
+    for (i = 0; i < n && typed && old && text; i++) {
+        tny_player_release(&typed[i]);
+        tny_player_release(&old[i]);
+        free(text[i]);
+    }
+    free(typed);
+    free(old);
+    free(at);
+    free(text);
+    free(len);
+    return rc;
+}
+
 static int cmd_register_player(struct ctx *c)
 {
-    int32_t draft = draft_number(c);
-    char *text = NULL;
-    int rc = player_text(c, &c->req->player, c->req->decklist, &text);
-    if (rc < 0)
-        return rc;
-    rc = hub_store_put_player(c->svc->store, c->e->id, text, strlen(text),
-                              c->actor, &c->diag);
-    free(text);
-    if (rc < 0)
-        return fail_diag(c, rc);
-    c->rep->count = 1;
-    HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
-            c->req->player.id);
-    if ((rc = reload(c)) < 0)
-        return rc;
-    return replan_draft(c, draft);
+    int rc = register_players(c, &c->req->player, 1, c->req->decklist);
+    if (rc == 0)
+        HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
+                c->req->player.id);
+    return rc;
 }
 
 /* NH-10 (seed 000 5.1): every player registers 5 armies, or is marked a
@@ -629,10 +831,7 @@ static int import_reply(struct ctx *c, const struct tny_wire_player *players,
 }
 static int cmd_import_players(struct ctx *c)
 {
-    int32_t draft = draft_number(c);
     struct tny_wire_player *players = NULL;
-    char **text = NULL;
-    size_t *len = NULL;
     int32_t n = 0;
     int rc;
 
@@ -645,94 +844,14 @@ static int cmd_import_players(struct ctx *c)
         &c->e->ev, &c->e->ev.format, &players, &n, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    text = calloc((size_t)n + 1, sizeof(*text));
-    len = calloc((size_t)n + 1, sizeof(*len));
-    if (!text || !len) {
-        rc = fail(c, TNY_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (int32_t i = 0; i < n; i++) {
-        if ((rc = player_text(c, &players[i], NULL, &text[i])) < 0)
-            goto out;
-        len[i] = strlen(text[i]);
-    }
-    rc = hub_store_put_players(c->svc->store, c->e->id,
-                               (const char *const *)text, len, n, c->actor,
-                               &c->diag);
-    if (rc < 0) {
-        fail_diag(c, rc);
-        goto out;
-    }
-    c->rep->count = (uint64_t)n;
-    HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
-            (int)n);
-    if ((rc = reload(c)) == TNY_OK && (rc = replan_draft(c, draft)) == TNY_OK) {
+    if ((rc = register_players(c, players, n, NULL)) == TNY_OK) {
+        HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
+                (int)n);
         nh_armies_note(c);
         rc = import_reply(c, players, n);
     }
-out:
-    for (int32_t i = 0; text && i < n; i++)
-        free(text[i]);
-    free(text);
-    free(len);
     free(players);
     return rc;
-}
-
-/* Issue 17: the player `id` of the model, or NULL with the refusal (the
- * store's words: nothing is written for an unknown player). */
-static struct tny_player *model_player(struct ctx *c, const char *id)
-{
-    int32_t ix = tny_event_player_index(&c->e->ev, id);
-    if (ix >= 0)
-        return &c->e->ev.players[ix];
-    fail(c, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"", c->e->id, id);
-    return NULL;
-}
-
-/* Issue 17: the check a player change must pass, made on the model (with
- * the change applied) before any write, as the store's invariant checks
- * the rows after it: the event validates (tny_event_validate; refused:
- * TNY_EINVAL with the engine's words in the reply); *draft_ok: so does it
- * with its draft appended (false: the draft was paired for another field;
- * the store discards it with the change, the service pairs again). */
-static int check_player_change(struct ctx *c, bool *draft_ok)
-{
-    const struct tny_round_plan *draft = NULL;
-    struct tny_diag ignored = {{0}};
-    int rc;
-    *draft_ok = true;
-    if ((rc = tny_event_validate(&c->e->ev, &c->diag)) < 0)
-        return fail_diag(c, rc);
-    if (!draft_number(c))
-        return TNY_OK;
-    if ((rc = hub__ev_draft(c->svc, c->e, &draft, &c->diag)) < 0)
-        return fail_diag(c, rc);
-    struct tny_event tmp = c->e->ev; /* shares all but the rounds array */
-    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(tmp.n_rounds + 1));
-    if (!tmp.rounds)
-        return fail(c, TNY_ENOMEM, "out of memory");
-    if (tmp.n_rounds > 0)
-        memcpy(tmp.rounds, c->e->ev.rounds,
-               sizeof(*tmp.rounds) * (size_t)tmp.n_rounds);
-    if ((rc = tny_event_append_round(&tmp, draft)) == 0) {
-        *draft_ok = tny_event_validate(&tmp, &ignored) == TNY_OK;
-        free(tmp.rounds[tmp.n_rounds - 1].tables);
-    }
-    free(tmp.rounds);
-    return rc < 0 ? fail(c, rc, "out of memory") : TNY_OK;
-}
-
-/* After a player change the store committed: a draft the change made
- * invalid is gone from the store (check_player_change said so), and from
- * the model; replan_draft pairs again. */
-static void draft_gone(struct ctx *c, bool draft_ok)
-{
-    if (draft_ok || !draft_number(c))
-        return;
-    hub__ev_draft_drop(c->e);
-    c->e->draft_cached = true; /* known: no draft */
-    c->e->info.n_rounds = c->e->ev.n_rounds;
 }
 
 /* Before round 1 (a no-show): the entry is withdrawn, the draft of round 1
@@ -2059,23 +2178,40 @@ static int cmd_assign_device(struct ctx *c)
     int rc;
     if (q->table < 0)
         return fail(c, TNY_EINVAL, "console_request.table: expected >= 0");
-    if (!d) {
-        if (!hub__device_login(c->svc, q->device_id))
-            return fail(c, TNY_ENOTFOUND,
-                        "console_request.device_id: \"%s\" is not a table "
-                        "device login (%s + digits)",
-                        q->device_id, c->svc->prefix);
-        if ((rc = hub__device_ensure(c->svc, q->device_id, c->actor, &d,
-                                     &c->diag)) < 0)
-            return fail_diag(c, rc);
+    if (!d && !hub__device_login(c->svc, q->device_id))
+        return fail(c, TNY_ENOTFOUND,
+                    "console_request.device_id: \"%s\" is not a table "
+                    "device login (%s + digits)",
+                    q->device_id, c->svc->prefix);
+    /* Issue 17: one device a table, checked on the service's devices
+     * before any write; then the writes (a new login registered, the
+     * assignment), then the devices in memory. */
+    for (int32_t i = 0; q->table && i < c->svc->n_devices; i++) {
+        const struct hub_device *o = &c->svc->devices[i];
+        if (o != d && o->table == q->table && !strcmp(o->event, c->e->id))
+            return fail(c, TNY_ECONFLICT,
+                        "event \"%s\": table %d already has device \"%s\"",
+                        c->e->id, (int)q->table, o->id);
     }
-    rc = hub_store_device_assign(c->svc->store, d->id,
+    if (!d && (rc = hub_store_device_register(c->svc->store, q->device_id,
+                                              c->actor, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    rc = hub_store_device_assign(c->svc->store, q->device_id,
                                  q->table ? c->e->id : NULL, q->table, c->actor,
                                  &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    if ((rc = hub__device_refresh(c->svc, d, &c->diag)) < 0)
-        return fail_diag(c, rc);
+    c->touched = true;
+    if (!d) {
+        if ((rc = hub__device_insert(c->svc, q->device_id, &d)) < 0)
+            return fail(c, rc, "out of memory");
+        HUB_LOG(HUB_LOG_INFO, "device registered device=%s", d->id);
+        if ((rc = hub__device_refresh(c->svc, d, &c->diag)) < 0)
+            return fail_diag(c, rc);
+    } else {
+        snprintf(d->event, sizeof(d->event), "%s", q->table ? c->e->id : "");
+        d->table = q->table;
+    }
     HUB_LOG(HUB_LOG_INFO, "device assigned device=%s event=%s table=%d", d->id,
             c->e->id, (int)q->table);
     c->e->feed_dirty = true;
@@ -3130,10 +3266,17 @@ static void model_recover(struct hub_service *svc, struct hub_ev *e)
         e->state_round = 0;
         e->clock_round = 0;
     }
-    for (int32_t i = 0; i < svc->n_devices; i++)
-        if (hub__device_refresh(svc, &svc->devices[i], &why) < 0)
+    for (int32_t i = 0; i < svc->n_devices; i++) {
+        int rc = hub__device_refresh(svc, &svc->devices[i], &why);
+        if (rc == TNY_ENOTFOUND) { /* registered by the failed command */
+            memmove(&svc->devices[i], &svc->devices[i + 1],
+                    sizeof(*svc->devices) * (size_t)(svc->n_devices - i - 1));
+            svc->n_devices--;
+            i--;
+        } else if (rc < 0)
             HUB_LOG(HUB_LOG_ERROR, "device %s: not read back: %s",
                     svc->devices[i].id, why.msg);
+    }
 }
 
 /* Puts back what undo_save copied (the store is rolled back already). */
@@ -3263,6 +3406,11 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         if (ob->n > u.n_out)
             ob->n = u.n_out;
         svc->version_reserved = u.version_reserved;
+        /* Entries of events created by the command (its commit failed). */
+        for (int32_t i = u.n_events; i < svc->n_events; i++)
+            hub__ev_free(svc->events[i]);
+        if (svc->n_events > u.n_events)
+            svc->n_events = u.n_events;
         hub__codes_forget(svc); /* nothing of it went out */
         if (c.touched)
             model_recover(svc, c.e);

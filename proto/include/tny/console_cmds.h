@@ -112,7 +112,7 @@ enum tny_reply_shape {
 
 /* clang-format off */
 #define TNY_CONSOLE_COMMANDS(W, L)                                             \
-    W(create_event, CREATE_EVENT, TNY_CMD_EV_NEW, false,                       \
+    W(create_event, CREATE_EVENT, TNY_CMD_EV_NEW, true,                        \
       TNY_WF_PRESET | TNY_WF_FORMAT_JSON | TNY_WF_EVENT_JSON |                 \
           TNY_WF_OPTIONS_JSON | TNY_WF_TITLE | TNY_WF_LANGUAGE | TNY_WF_SEED,  \
       TNY_REPLY_NONE, "event", "create",                                       \
@@ -126,12 +126,12 @@ enum tny_reply_shape {
       run_event_import)                                                        \
     W(list_events, LIST_EVENTS, TNY_CMD_EV_NONE, true, 0, TNY_REPLY_RECORDS,   \
       "event", "list", "", 0, 0, o_none, "the hub's events", run_plain)        \
-    W(delete_event, DELETE_EVENT, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,      \
+    W(delete_event, DELETE_EVENT, TNY_CMD_EV_EXISTING, true, TNY_CC_WHY,       \
       TNY_REPLY_RECORDS, "event", "delete", "EVENT_ID [--reason T]", 1, 1,     \
       o_reason,                                                                \
       "delete a mistyped event (none of its rounds published; audited)",       \
       run_event_delete)                                                        \
-    W(import_players, IMPORT_PLAYERS, TNY_CMD_EV_EXISTING, false, TNY_WF_CSV,  \
+    W(import_players, IMPORT_PLAYERS, TNY_CMD_EV_EXISTING, true, TNY_WF_CSV,   \
       TNY_REPLY_RECORDS, "players", "import", "EVENT_ID FILE.csv", 2, 2,       \
       o_none,                                                                  \
       "register players from a CSV file (header id,name,club,... in any "      \
@@ -141,7 +141,7 @@ enum tny_reply_shape {
       "every player: id, name, club, country, rating, dropped or "             \
       "disqualified",                                                          \
       run_players_list)                                                        \
-    W(register_player, REGISTER_PLAYER, TNY_CMD_EV_EXISTING, false,            \
+    W(register_player, REGISTER_PLAYER, TNY_CMD_EV_EXISTING, true,             \
       TNY_WF_PLAYER | TNY_WF_DECKLIST, TNY_REPLY_RECORDS, "player", "add",     \
       "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army " \
       "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] "          \
@@ -225,7 +225,7 @@ enum tny_reply_shape {
       TNY_REPLY_RECORDS, "round", "close", "EVENT_ID [--round N]", 1, 1,       \
       o_round, "close the round (default: the current round)",                 \
       run_round_close)                                                         \
-    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, false, TNY_WF_CONFIRM,      \
+    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, true, TNY_WF_CONFIRM,       \
       TNY_REPLY_DRAFT, "stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm, \
       "move to the next stage (Swiss -> cut, ...)", run_stage_next)            \
     W(clock_start, CLOCK_START, TNY_CMD_EV_EXISTING, true,                     \
@@ -311,11 +311,11 @@ enum tny_reply_shape {
     W(list_devices, LIST_DEVICES, TNY_CMD_EV_OPTIONAL, true, 0,                \
       TNY_REPLY_RECORDS, "devices", NULL, "[--event EVENT_ID]", 0, 0,          \
       o_devices, "table devices: presence and assignment", run_devices)        \
-    W(assign_device, ASSIGN_DEVICE, TNY_CMD_EV_EXISTING, false,                \
+    W(assign_device, ASSIGN_DEVICE, TNY_CMD_EV_EXISTING, true,                 \
       TNY_WF_DEVICE_ID | TNY_CC_T, TNY_REPLY_RECORDS, "device", "assign",      \
       "DEVICE EVENT_ID TABLE", 3, 3, o_none,                                   \
       "make a device physical table TABLE (0 = unassign)", run_device_assign)  \
-    W(identify_device, IDENTIFY_DEVICE, TNY_CMD_EV_OPTIONAL, false,            \
+    W(identify_device, IDENTIFY_DEVICE, TNY_CMD_EV_OPTIONAL, true,             \
       TNY_WF_DEVICE_ID, TNY_REPLY_RECORDS, "device", "identify", "DEVICE", 1,  \
       1, o_none, "that device's screen flashes its id and table for 10 s",     \
       run_plain)                                                               \
