@@ -1,6 +1,6 @@
 /* bench_console.c - issue 17: the hub's console at scale, in one process
  * and without a broker, so that its cost can be counted in instructions
- * (load-independent) as well as in CPU time.
+ * (load-independent) as well as in CPU and wall time.
  *
  * Sets up through the store (as bench_live does) an event of N tables
  * (--tables, default 2,500: got-lcg2, 2N players, a device assigned to
@@ -9,16 +9,18 @@
  * apart), then runs the organiser's requests an organiser would run at the
  * end of the round through hub_service_handle, as the loop hands them
  * over: `result enter` of the last table, `round close`, `round pair`,
- * `round publish` of round 2; each must succeed.  Prints each one's CPU
- * time (CLOCK_PROCESS_CPUTIME_ID).  Under
+ * `round publish` of round 2; each must succeed, and close and publish
+ * must send every table its assignment.  Prints each one's CPU and wall
+ * time, the load average, and (unless --no-icount) its instructions,
+ * counted by running itself again under callgrind (icount.h).  By hand:
  *   valgrind --tool=callgrind --toggle-collect=hub_service_handle \
- *       build/bench/bench_console --tables 2500
- * callgrind's total is the hub's instructions for the four commands
+ *       build/bench/bench_console --tables 2500 --no-icount
  * (callgrind_annotate --inclusive=yes splits them by cmd_* handler).
  *
- * usage: bench_console [--tables N]
- * Exit: 0 measured; 1 a setup step or a command failed.
+ * usage: bench_console [--tables N] [--no-icount]
+ * Exit: 0 measured; 1 a setup step or a command failed, a figure missing.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "hub/log.h"
+#include "icount.h"
 #include "hub/service.h"
 #include "store.h"
 #include "tny/pair.h"
@@ -42,12 +45,24 @@ static void die(const char *what, const struct tny_diag *d)
     exit(1);
 }
 
-static double cpu_ms(void)
+static double clock_ms(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+
+static double cpu_ms(void)
+{
+    return clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* One measured part: CPU and wall ms, instructions (-1: not counted). */
+struct part {
+    const char *name;
+    double cpu, wall;
+    int64_t icount;
+};
 
 /* Round 1 of `n` tables paired and published, every table but the last
  * with a simulated result; *last receives the last table (seats and a
@@ -116,9 +131,10 @@ static void setup(struct hub_store *s, int n, struct tny_table *last,
     *ev_out = ev;
 }
 
-/* One organiser request through the service; the reply must be rc 0. */
-static double run(struct hub_service *svc, struct tny_wire_request *q,
-                  int64_t now)
+/* One organiser request through the service; the reply must be rc 0, and
+ * at least min_sent other messages must go out (the tables' assignments). */
+static void run(struct hub_service *svc, struct tny_wire_request *q,
+                int64_t now, int32_t min_sent, struct part *p)
 {
     static int corr;
     struct tny_diag d = {{0}};
@@ -131,10 +147,13 @@ static double run(struct hub_service *svc, struct tny_wire_request *q,
     if (tny_wire_encode_request(q, &buf, &len, &d) < 0)
         die("encode", &d);
     hub_outbox_init(&ob);
-    double t0 = cpu_ms();
+    bench_icount_begin();
+    double t0 = cpu_ms(), w0 = clock_ms(CLOCK_MONOTONIC);
     int rc = hub_service_handle(svc, "tourney/v1/ctl/" CON "/req", buf, len,
                                 now, &ob, &d);
-    double ms = cpu_ms() - t0;
+    p->cpu = cpu_ms() - t0;
+    p->wall = clock_ms(CLOCK_MONOTONIC) - w0;
+    p->icount = bench_icount_end(p->name);
     free(buf);
     if (rc < 0)
         die(tny_wire_cmd_name(q->cmd), &d);
@@ -156,19 +175,29 @@ static double run(struct hub_service *svc, struct tny_wire_request *q,
     }
     if (!replied)
         die("no reply", NULL);
+    if (ob.n - 1 < min_sent) {
+        fprintf(stderr,
+                "bench_console: %s sent %d messages besides its reply, "
+                "expected at least %d (an assignment for every table)\n",
+                p->name, (int)(ob.n - 1), (int)min_sent);
+        exit(1);
+    }
     hub_outbox_release(&ob);
-    return ms;
 }
 
 int main(int argc, char **argv)
 {
     int n = 2500;
+    bool icount = true;
     struct tny_diag d = {{0}};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--tables") == 0 && i + 1 < argc)
             n = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--no-icount") == 0)
+            icount = false;
         else {
-            fprintf(stderr, "usage: bench_console [--tables N]\n");
+            fprintf(stderr,
+                    "usage: bench_console [--tables N] [--no-icount]\n");
             return 2;
         }
     }
@@ -176,6 +205,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_console: --tables: 2..20000\n");
         return 2;
     }
+    double load1 = bench_load_average();
     hub_log_setup(HUB_LOG_ERROR, false);
     char path[64];
     snprintf(path, sizeof(path), "/tmp/bench_console.XXXXXX");
@@ -192,45 +222,83 @@ int main(int argc, char **argv)
     struct tny_table last;
     setup(s, n, &last, &ev);
 
+    struct part parts[5] = {{.name = "service start-up load"},
+                            {.name = "result enter"},
+                            {.name = "round close"},
+                            {.name = "round pair"},
+                            {.name = "round publish"}};
     struct hub_service_options opt;
     struct hub_service *svc = NULL;
     hub_service_options_init(&opt);
     opt.feed = false;
-    double t0 = cpu_ms();
+    bench_icount_begin();
+    double t0 = cpu_ms(), w0 = clock_ms(CLOCK_MONOTONIC);
     if (hub_service_new(s, &opt, &svc, &d) < 0 ||
         hub_service_preload(svc, &d) < 0)
         die("service", &d);
-    double load = cpu_ms() - t0;
+    parts[0].cpu = cpu_ms() - t0;
+    parts[0].wall = clock_ms(CLOCK_MONOTONIC) - w0;
+    parts[0].icount = bench_icount_end(parts[0].name);
 
     int64_t now = 1700000000000;
     struct tny_wire_request q;
-    double ms[4];
     memset(&q, 0, sizeof(q));
     q.cmd = TNY_WIRE_CMD_ENTER_RESULT;
     q.round = 1;
     q.table = last.number;
     if (tny_wire_result_from_table(&ev, &last, &q.result, &d) < 0)
         die("result", &d);
-    ms[0] = run(svc, &q, now);
+    run(svc, &q, now, 0, &parts[1]);
     memset(&q, 0, sizeof(q));
     q.cmd = TNY_WIRE_CMD_CLOSE_ROUND;
     q.round = 1;
-    ms[1] = run(svc, &q, now + 1000);
+    run(svc, &q, now + 1000, n, &parts[2]);
     memset(&q, 0, sizeof(q));
     q.cmd = TNY_WIRE_CMD_PAIR_ROUND;
-    ms[2] = run(svc, &q, now + 2000);
+    run(svc, &q, now + 2000, 0, &parts[3]);
     memset(&q, 0, sizeof(q));
     q.cmd = TNY_WIRE_CMD_PUBLISH_ROUND;
     q.round = 2;
-    ms[3] = run(svc, &q, now + 3000);
-    printf("bench_console: %d tables (%d players): service start-up load "
-           "%.1f ms CPU; result enter %.1f ms, round close %.1f ms, round "
-           "pair %.1f ms, round publish %.1f ms; the four %.1f ms CPU\n",
-           n, 2 * n, load, ms[0], ms[1], ms[2], ms[3],
-           ms[0] + ms[1] + ms[2] + ms[3]);
+    run(svc, &q, now + 3000, n, &parts[4]);
     hub_service_free(svc);
     tny_event_release(&ev);
     hub_store_close(s);
     unlink(path);
-    return 0;
+    if (bench_icount_child())
+        return 0;
+
+    struct bench_icounts ic = {0};
+    if (icount && bench_icount_run(argc, argv, &ic) < 0)
+        return 1;
+    printf("bench_console: %d tables (%d players), load average %.2f\n", n,
+           2 * n, load1);
+    printf("| what | CPU ms | wall ms | instructions |\n|---|---|---|---|\n");
+    double cpu4 = 0, wall4 = 0;
+    int64_t ic4 = 0;
+    int missing = 0;
+    for (int i = 0; i < 5; i++) {
+        int64_t c = icount ? bench_icount_get(&ic, parts[i].name) : -1;
+        if (icount && c < 0) {
+            fprintf(stderr, "bench_console: %s: no instruction count\n",
+                    parts[i].name);
+            missing++;
+        }
+        if (i > 0) {
+            cpu4 += parts[i].cpu;
+            wall4 += parts[i].wall;
+            ic4 += c;
+        }
+        if (c >= 0)
+            printf("| %s | %.1f | %.1f | %.1f M |\n", parts[i].name,
+                   parts[i].cpu, parts[i].wall, (double)c / 1e6);
+        else
+            printf("| %s | %.1f | %.1f | not counted |\n", parts[i].name,
+                   parts[i].cpu, parts[i].wall);
+    }
+    if (icount && !missing)
+        printf("| the four | %.1f | %.1f | %.1f M |\n", cpu4, wall4,
+               (double)ic4 / 1e6);
+    else
+        printf("| the four | %.1f | %.1f | not counted |\n", cpu4, wall4);
+    return missing ? 1 : 0;
 }

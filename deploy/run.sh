@@ -470,10 +470,22 @@ play() {
     echo
     echo "==== $fmt: $n players, live through tourney-hub (event $ev) ===="
     live event create "$ev" --format "$fmt" --title "Demo $fmt" --seed "$seed"
+    # Neuroshima Hex players list their 5 armies (NH-10; without them the
+    # import and every pairing warn, and NH-11 goes unchecked): 5 of the
+    # preset's armies each, in turn.
+    local armies=() col='' list
+    if [ "$fmt" = neuroshima-hex ]; then
+        mapfile -t armies < <("$TOURNEY" format "$fmt" | jq -r '.neuroshima_hex.armies[]')
+        col=,armies
+    fi
     {
-        echo 'id,name'
+        echo "id,name$col"
         for ((i = 1; i <= n; i++)); do
-            echo "p$i,${first_names[$(((i - 1) % 26))]} ${last_names[$(((i - 1) % 15))]}"
+            list=''
+            for ((k = 0; ${#armies[@]} && k < 5; k++)); do
+                list+="${list:+;}${armies[$(((i + k) % ${#armies[@]}))]}"
+            done
+            echo "p$i,${first_names[$(((i - 1) % 26))]} ${last_names[$(((i - 1) % 15))]}${col:+,$list}"
         done
     } >"$RUN/$ev.csv"
     live players import "$ev" "$RUN/$ev.csv"

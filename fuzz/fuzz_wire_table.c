@@ -1,6 +1,7 @@
 /* fuzz_wire_table.c - fuzz target: the table protocol's decoders
  * (proto/wire_table.c, wire_result.c): assignment, round clock, result
- * submission, result ack, presence, and the topic parser with the
+ * submission, result ack, presence, a player code's request (issue 20),
+ * and the topic parser with the
  * identify payload's (device/{id}/identify, plain text) on the same bytes.
  * The first byte picks the decoder, the rest is the payload.  A message the
  * decoder accepts holds its documented invariants, so it must encode again.
@@ -20,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const uint8_t *msg = data + 1;
     size_t n = size - 1;
-    switch (data[0] % 6) {
+    switch (data[0] % 7) {
     case 0: {
         struct tny_wire_assignment a;
         if (tny_wire_decode_assignment(msg, n, &a, &diag) == 0)
@@ -53,6 +54,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct tny_wire_presence p;
         if (tny_wire_decode_presence(msg, n, &p, &diag) == 0)
             fuzz_check(tny_wire_encode_presence(&p, &buf, &len, &diag) == 0);
+        break;
+    }
+    case 5: {
+        struct tny_wire_player_request q;
+        if (tny_wire_decode_player_request(msg, n, &q, &diag) == 0)
+            fuzz_check(tny_wire_encode_player_request(&q, &buf, &len, &diag) ==
+                       0);
         break;
     }
     default: {

@@ -47,6 +47,7 @@ struct hub_feed_thread {
     struct hub_store *store;
     struct hub_service *builder;
     bool stop, has_job, has_done, busy;
+    bool resync; /* a build asked for whole snapshots (issue 23) */
     struct hub_feed_snapshot job;
     struct hub_outbox done;
     struct hub_outbox beat; /* the latest heartbeat, not yet taken */
@@ -114,9 +115,11 @@ static void *feed_main(void *arg)
                     diag.msg);
             hub_outbox_release(&ob);
         }
+        bool resync = snap.resync;
         hub_feed_snapshot_release(&snap);
 
         pthread_mutex_lock(&t->mu);
+        t->resync = t->resync || resync;
         t->done = ob;
         t->has_done = true;
         pthread_mutex_unlock(&t->mu);
@@ -217,6 +220,15 @@ bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob)
     hub_outbox_release(&t->beat);
     pthread_mutex_unlock(&t->mu);
     return ready;
+}
+
+bool hub_feed_thread_resync(struct hub_feed_thread *t)
+{
+    pthread_mutex_lock(&t->mu);
+    bool r = t->resync;
+    t->resync = false;
+    pthread_mutex_unlock(&t->mu);
+    return r;
 }
 
 void hub_feed_thread_stop(struct hub_feed_thread *t)

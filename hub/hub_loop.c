@@ -1118,6 +1118,8 @@ static void feed_done(struct loop *l)
         return;
     if (!hub_feed_thread_take(l->feeder, &l->feed_out))
         return;
+    if (hub_feed_thread_resync(l->feeder))
+        hub_service_feed_resync(l->svc);
     l->feed_at = 0;
     (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     feed_soon(l); /* flush_feed looks for the next dirty event */
@@ -1166,8 +1168,10 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
         TNY_WIRE_TOPIC_PREFIX "device/+/result",
         TNY_WIRE_TOPIC_PREFIX "device/+/presence",
         TNY_WIRE_TOPIC_PREFIX "ctl/+/req", TNY_WIRE_TOPIC_PREFIX "time/+/req",
-        LEASE_TOPIC};
-    struct tny_mqtt_subscription subs[5];
+        LEASE_TOPIC,
+        /* Issue 20: the players' requests from their phones. */
+        TNY_WIRE_TOPIC_PREFIX "code/+/req"};
+    struct tny_mqtt_subscription subs[6];
     struct tny_mqtt_options o;
 
     snprintf(uris, sizeof(uris), "%s", cfg->v[HUB_CFG_BROKER_URI].text);
@@ -1181,7 +1185,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                             sizeof(t_state), diag);
     if (rc < 0)
         return rc;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         subs[i] =
             (struct tny_mqtt_subscription){.filter = filters[i], .qos = 1};
     tny_mqtt_options_init(&o);
@@ -1212,7 +1216,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .qos = 1,
                                         .retained = true};
     o.subs = subs;
-    o.n_subs = 5;
+    o.n_subs = 6;
     /* Results (subs[0]): a live publish with the retain flag keeps it, so
      * the hub clears it at once (clear_retained_result), not at its next
      * subscription. */
@@ -1243,12 +1247,17 @@ static void play_drain(struct loop *l)
             if (hub_service_codes_sync(l->svc, &ob, &diag) < 0)
                 HUB_LOG(HUB_LOG_ERROR, "codes: not synced: %s",
                         diag.msg[0] ? diag.msg : "error");
+            int32_t n_ctl = 0;
+            for (int32_t i = 0; i < ob.n; i++)
+                n_ctl += strncmp(ob.msgs[i].topic, "$CONTROL/", 9) == 0;
             HUB_LOG(HUB_LOG_INFO,
                     "codes: table-page listener connected, %d "
-                    "message(s) of codes sent",
-                    (int)ob.n);
+                    "message(s) of codes sent, %d status(es)",
+                    (int)n_ctl, (int)(ob.n - n_ctl));
+            /* The plugin's commands on this connection, the codes'
+             * statuses (code/{login}/status) on the venue connection. */
             for (int32_t i = 0; i < ob.n; i++)
-                play_publish(l, &ob.msgs[i]);
+                publish(l, &ob.msgs[i]);
             hub_outbox_release(&ob);
         } else if (ev.kind == TNY_MQTT_MESSAGE && ev.payload) {
             const char *t = (const char *)ev.payload;

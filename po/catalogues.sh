@@ -109,6 +109,48 @@ update() {
          "'po/catalogues.sh check' lists"
 }
 
+# same_stage_names: every stage name translated in two or more domains
+# has one translation in each language (first letter's case aside); the
+# differing ones are listed.
+same_stage_names() {
+    python3 - $(linguas) <<'PY'
+import re, sys
+
+def entries(path):
+    """(msgctxt, msgid) -> msgstr of a --no-wrap catalogue"""
+    out, ctx, mid = {}, None, None
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r'^(msgctxt|msgid|msgstr) "(.*)"$', line.rstrip("\n"))
+        if not m:
+            if not line.strip():
+                ctx = mid = None
+            continue
+        key, val = m.group(1), m.group(2)
+        if key == "msgctxt":
+            ctx = val
+        elif key == "msgid":
+            mid = val
+        elif mid:
+            out[(ctx, mid)] = val
+    return out
+
+stages = ["Swiss", "Knockout", "Elimination", "Top cut", "Preliminary",
+          "Final", "Gorn rounds", "Rounds", "Round robin"]
+where = {"tourney": "stage", "tourney-table": None, "tourney-pages": None}
+bad = 0
+for lang in sys.argv[1:]:
+    cats = {d: entries(f"po/{d}/{lang}.po") for d in where}
+    for s in stages:
+        got = {d: cats[d].get((c, s)) for d, c in where.items()}
+        got = {d: v for d, v in got.items() if v}
+        if len({v[:1].lower() + v[1:] for v in got.values()}) > 1:
+            print(f"po/*/{lang}.po: the stage \"{s}\" has several names: " +
+                  ", ".join(f"{d} \"{v}\"" for d, v in got.items()))
+            bad = 1
+sys.exit(bad)
+PY
+}
+
 check() {
     local bad=0 tmp stats domain dir
     tmp=$(mktemp -d)
@@ -177,6 +219,13 @@ check() {
             fi
         done
     done
+    # A stage's name is one name for the players: the table's screen
+    # (tourney-table), the hall and phone pages (tourney-pages) and the
+    # dashboard and printouts (tourney, msgctxt "stage") say it alike, up
+    # to the case of the first letter.
+    if ! same_stage_names; then
+        bad=1
+    fi
     if [ "$bad" -ne 0 ]; then
         echo "catalogues: incomplete (see above)"
         return 1

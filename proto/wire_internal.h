@@ -121,6 +121,8 @@ enum wire_text {
     WIRE_TEXT_LINE,  /* UTF-8 without control characters */
     WIRE_TEXT_MULTI, /* UTF-8; tab, CR and LF allowed */
     WIRE_TEXT_ASCII, /* printable ASCII */
+    WIRE_TEXT_UTF8,  /* UTF-8, any character: the event's own texts (a
+                        name as imported) that a reply carries back */
 };
 
 /* Checks s: an id when kind is absent (use wire__check_id), or text.
@@ -184,6 +186,25 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
 /* Builds s->gr from a checked result; s borrows r's strings. */
 void wire__result_to_pb(const struct tny_wire_result *r,
                         struct wire_result_pb *s);
+
+/* The typed payloads of ConsoleReply (wire_console_reply.c).  _check
+ * runs before encode and after decode; _from_pb copies (NULL m: *out
+ * NULL); _to_pb borrows the strings of a checked payload, NULL when out
+ * of memory, freed with _pb_free. */
+int wire__seating_check(const struct tny_wire_seating *s, const char *path,
+                        struct tny_diag *diag);
+int wire__seating_from_pb(const Tourney__V1__Seating *m, const char *path,
+                          struct tny_wire_seating **out, struct tny_diag *diag);
+Tourney__V1__Seating *wire__seating_to_pb(const struct tny_wire_seating *in);
+void wire__seating_pb_free(Tourney__V1__Seating *m);
+int wire__standings_check(const struct tny_wire_standings *s, const char *path,
+                          struct tny_diag *diag);
+int wire__standings_from_pb(const Tourney__V1__Standings *m, const char *path,
+                            struct tny_wire_standings **out,
+                            struct tny_diag *diag);
+Tourney__V1__Standings *
+wire__standings_to_pb(const struct tny_wire_standings *in);
+void wire__standings_pb_free(Tourney__V1__Standings *m);
 
 /* Optional string for the wire: "" -> NULL (absent). */
 static inline char *wire__opt(const char *s)

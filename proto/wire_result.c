@@ -27,25 +27,50 @@ _Static_assert(TNY_POINT_SCALE == 1200,
                "the wire carries points in 1/1200 TP units: a new engine "
                "scale needs a conversion here, not a silent protocol change");
 
+/* The GameResult member that carries game's results (game.h wire: its
+ * shape's module names it), "?" for a game without one. */
 static const char *game_member(enum tny_game g)
 {
-    switch (tny_game_flow(g)) {
-    case TNY_GAME_NEUROSHIMA_HEX: return "nh";
-    case TNY_GAME_TANTRIX: return "tx";
-    case TNY_GAME_AGRICOLA: return "ag";
-    case TNY_GAME_GOT_LCG2: return "gt";
-    case TNY_GAME_CATAN: return "ct";
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER: return "tp";
-    }
-    return "?";
+    const struct tny_game_ops *ops = tny_game_shape_of(g);
+    return ops && ops->wire ? ops->wire : "?";
 }
 
-/* Name of the per-player list of each game's message. */
+/* Name of the per-player list of game's message: its repeated message
+ * field (wire.h; "armies" for NH, "players" for the others). */
 static const char *entries_name(enum tny_game g)
 {
-    return g == TNY_GAME_NEUROSHIMA_HEX ? "armies" : "players";
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field_by_name(
+            &tourney__v1__game_result__descriptor, game_member(g));
+    const ProtobufCMessageDescriptor *d = f ? f->descriptor : NULL;
+
+    for (unsigned i = 0; d && i < d->n_fields; i++)
+        if (d->fields[i].label == PROTOBUF_C_LABEL_REPEATED &&
+            d->fields[i].type == PROTOBUF_C_TYPE_MESSAGE)
+            return d->fields[i].name;
+    return "players";
 }
+
+/* What the wire adds to a message's keys (the rules between them, how
+ * many entries it takes), one row per GameResult message that has such
+ * rules, found by the module's wire name (shape_of); a message without a
+ * row has the generic rules (check_generic). */
+struct wire_shape {
+    const char *member;  /* game.h wire */
+    int32_t max_players; /* entries decoding takes ("players"); 0: a
+                          * table's seats ("entries") */
+    int (*check)(const struct tny_wire_result *r, const char *p,
+                 struct tny_diag *diag);
+    /* Whether every seat of the table needs an entry. */
+    bool (*need_all)(const struct tny_wire_result *in);
+    /* Completes r as an event file would (NULL: nothing to complete);
+     * p names the message in messages.  Errors: TNY_EPROTO. */
+    int (*complete)(const struct tny_format *fmt, struct tny_result *r,
+                    const char *p, struct tny_diag *diag);
+    bool every_player; /* a stored result lists every player (TX-7) */
+};
+
+static const struct wire_shape *shape_of(enum tny_game g);
 
 /* ---- decode: protobuf -> struct ------------------------------------------ */
 
@@ -102,8 +127,9 @@ static int entries_from_pb(const ProtobufCMessage *gm, const char *p,
     memset(vals, 0, sizeof vals);
     wire__path(fp, sizeof fp, "%s.%s", p, ef->name);
     /* A two-player game has two players, the others up to a table. */
-    if ((rc = game == TNY_GAME_TWO_PLAYER
-                  ? copy_count(n, 2, fp, "players", diag)
+    const int32_t max_players = shape_of(game)->max_players;
+    if ((rc = max_players > 0
+                  ? copy_count(n, (size_t)max_players, fp, "players", diag)
                   : copy_count(n, TNY_MAX_SEATS, fp, "entries", diag)) < 0)
         return rc;
     out->n_players = (int32_t)n;
@@ -235,41 +261,32 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
     memset(out, 0, sizeof *out);
     if (!m)
         return wire__fail(diag, "%s: missing", path);
-    switch (m->game_case) {
-    case TOURNEY__V1__GAME_RESULT__GAME_NH:
-        out->game = TNY_GAME_NEUROSHIMA_HEX;
-        wire__path(p, sizeof p, "%s.nh", path);
-        rc = game_from_pb(&m->nh->base, p, out->game, out, diag);
+    /* The member set names the game whose shape it carries. */
+    const struct tny_game_ops *const *all;
+    const int32_t n_games = tny_game_registry(&all);
+    char members[64] = "";
+    bool found = false;
+    rc = TNY_OK;
+    for (int32_t i = 0; i < n_games; i++) {
+        const struct tny_game_ops *ops = all[i];
+        const ProtobufCFieldDescriptor *f;
+        if (ops->flow != ops->game || !ops->wire)
+            continue;
+        snprintf(members + strlen(members), sizeof members - strlen(members),
+                 "%s%s", members[0] ? ", " : "", ops->wire);
+        f = protobuf_c_message_descriptor_get_field_by_name(m->base.descriptor,
+                                                            ops->wire);
+        if (!f || (unsigned)m->game_case != f->id)
+            continue;
+        found = true;
+        out->game = ops->game;
+        wire__path(p, sizeof p, "%s.%s", path, ops->wire);
+        rc = game_from_pb(AT(m, f->offset, ProtobufCMessage *), p, out->game,
+                          out, diag);
         break;
-    case TOURNEY__V1__GAME_RESULT__GAME_TX:
-        out->game = TNY_GAME_TANTRIX;
-        wire__path(p, sizeof p, "%s.tx", path);
-        rc = game_from_pb(&m->tx->base, p, out->game, out, diag);
-        break;
-    case TOURNEY__V1__GAME_RESULT__GAME_AG:
-        out->game = TNY_GAME_AGRICOLA;
-        wire__path(p, sizeof p, "%s.ag", path);
-        rc = game_from_pb(&m->ag->base, p, out->game, out, diag);
-        break;
-    case TOURNEY__V1__GAME_RESULT__GAME_GT:
-        out->game = TNY_GAME_GOT_LCG2;
-        wire__path(p, sizeof p, "%s.gt", path);
-        rc = game_from_pb(&m->gt->base, p, out->game, out, diag);
-        break;
-    case TOURNEY__V1__GAME_RESULT__GAME_CT:
-        out->game = TNY_GAME_CATAN;
-        wire__path(p, sizeof p, "%s.ct", path);
-        rc = game_from_pb(&m->ct->base, p, out->game, out, diag);
-        break;
-    case TOURNEY__V1__GAME_RESULT__GAME_TP:
-        out->game = TNY_GAME_TWO_PLAYER;
-        wire__path(p, sizeof p, "%s.tp", path);
-        rc = game_from_pb(&m->tp->base, p, out->game, out, diag);
-        break;
-    default:
-        return wire__fail(diag, "%s: missing (one of nh, tx, ag, gt, ct, tp)",
-                          path);
     }
+    if (!found)
+        return wire__fail(diag, "%s: missing (one of %s)", path, members);
     if (rc == TNY_OK && m->n_lots > TNY_MAX_LOTS)
         return wire__fail(diag, "%s.lots: expected at most %d, got %zu", path,
                           TNY_MAX_LOTS, m->n_lots);
@@ -438,7 +455,8 @@ static int check_vp(const struct tny_wire_result *r, const char *p,
             return wire__fail(diag, "%s: missing", fp);
         if ((rc = check_bound(e->score, r->game, TNY_RF_VP, fp, diag)) < 0)
             return rc;
-        if (r->game != TNY_GAME_AGRICOLA)
+        /* AG-1's improvement and bonus points, where the game has them */
+        if (!tny_result_has_key(r->game, TNY_RK_IP))
             continue;
         wire__path(fp, sizeof fp, "%s.players[%d].%s", p, (int)i, WIRE(IP));
         if ((rc = check_bound(e->ip, r->game, TNY_RF_IP, fp, diag)) < 0)
@@ -508,6 +526,78 @@ static int check_tp(const struct tny_wire_result *r, const char *p,
     return TNY_OK;
 }
 
+/* A message without rules of its own: up to a table's entries, each
+ * player once. */
+static int check_generic(const struct tny_wire_result *r, const char *p,
+                         struct tny_diag *diag)
+{
+    return check_entries(r, p, 0, TNY_MAX_SEATS, diag);
+}
+
+static bool need_all_never(const struct tny_wire_result *in)
+{
+    (void)in;
+    return false;
+}
+
+static bool need_all_always(const struct tny_wire_result *in)
+{
+    (void)in;
+    return true;
+}
+
+/* TX: but a default's and a draw's (their entries carry penalties). */
+static bool need_all_tx(const struct tny_wire_result *in)
+{
+    return !in->default_winner_id[0] && !in->draw;
+}
+
+/* Two-player: scores are both players'; an outcome alone has none. */
+static bool need_all_tp(const struct tny_wire_result *in)
+{
+    return in->n_players > 0;
+}
+
+/* As in an event file: the higher score wins; equal scores are a draw
+ * where the format has draws. */
+static int complete_tp(const struct tny_format *fmt, struct tny_result *r,
+                       const char *p, struct tny_diag *diag)
+{
+    if (r->winner >= 0 || r->draw || r->intentional_draw || r->double_loss ||
+        !r->has_score)
+        return TNY_OK;
+    if (r->score[0] != r->score[1])
+        r->winner = r->score[0] > r->score[1] ? 0 : 1;
+    else if (fmt->draws)
+        r->draw = true;
+    else
+        return wire__fail(diag,
+                          "%s: equal scores and no winner_id, and the "
+                          "format \"%s\" has no draws",
+                          p, fmt->name);
+    return TNY_OK;
+}
+
+static const struct wire_shape shapes[] = {
+    {"nh", 0, check_nh, need_all_never, NULL, false},
+    {"tx", 0, check_tx, need_all_tx, NULL, true},
+    {"ag", 0, check_vp, need_all_always, NULL, false},
+    {"ct", 0, check_vp, need_all_always, NULL, false},
+    {"gt", 0, check_gt, need_all_never, NULL, false},
+    {"tp", 2, check_tp, need_all_tp, complete_tp, false},
+};
+
+static const struct wire_shape *shape_of(enum tny_game g)
+{
+    static const struct wire_shape generic = {
+        NULL, 0, check_generic, need_all_never, NULL, false};
+    const char *member = game_member(g);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if (strcmp(shapes[i].member, member) == 0)
+            return &shapes[i];
+    return &generic;
+}
+
 int wire__result_check(const struct tny_wire_result *r, const char *path,
                        struct tny_diag *diag)
 {
@@ -525,16 +615,7 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
             return rc;
     }
     wire__path(p, sizeof p, "%s.%s", path, game_member(r->game));
-    switch (tny_game_flow(r->game)) {
-    case TNY_GAME_NEUROSHIMA_HEX: return check_nh(r, p, diag);
-    case TNY_GAME_TANTRIX: return check_tx(r, p, diag);
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_CATAN: return check_vp(r, p, diag);
-    case TNY_GAME_GOT_LCG2: return check_gt(r, p, diag);
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER: return check_tp(r, p, diag);
-    }
-    return TNY_OK;
+    return shape_of(r->game)->check(r, p, diag);
 }
 
 /* ---- encode: struct -> protobuf -------------------------------------------
@@ -770,11 +851,8 @@ int tny_wire_result_to_table(const struct tny_event *ev,
     }
     /* Per-player games need every seat once (NH armies, TX penalties and
      * TX defaults may name fewer). */
-    bool need_all =
-        in->game == TNY_GAME_AGRICOLA || in->game == TNY_GAME_CATAN ||
-        (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && in->n_players > 0) ||
-        (in->game == TNY_GAME_TANTRIX && !in->default_winner_id[0] &&
-         !in->draw);
+    const struct wire_shape *shape = shape_of(in->game);
+    bool need_all = shape->need_all(in);
     for (int32_t i = 0; need_all && i < assigned->n_seats; i++)
         if (!seen[i])
             return wire__fail(diag, "%s.players: missing an entry for \"%s\"",
@@ -784,20 +862,8 @@ int tny_wire_result_to_table(const struct tny_event *ev,
         if ((rc = key_to_table(ev, assigned, in, seats, keys[i], p, r, diag)) <
             0)
             return rc;
-    if (tny_game_flow(in->game) == TNY_GAME_TWO_PLAYER && r->winner < 0 &&
-        !r->draw && !r->intentional_draw && !r->double_loss && r->has_score) {
-        /* As in an event file: the higher score wins; equal scores are a
-         * draw where the format has draws. */
-        if (r->score[0] != r->score[1])
-            r->winner = r->score[0] > r->score[1] ? 0 : 1;
-        else if (fmt->draws)
-            r->draw = true;
-        else
-            return wire__fail(diag,
-                              "%s: equal scores and no winner_id, and the "
-                              "format \"%s\" has no draws",
-                              p, fmt->name);
-    }
+    if (shape->complete && (rc = shape->complete(fmt, r, p, diag)) < 0)
+        return rc;
     if (in->n_games > 0 && r->winner >= 0) {
         int32_t wins = 0;
         for (int32_t g = 0; g < in->n_games; g++)
@@ -822,21 +888,15 @@ static int copy_id(char *dst, const struct tny_event *ev, int32_t player,
     return TNY_OK;
 }
 
-/* The wire's rules for what a stored result carries (wire.h): a TX-4
- * decision no scores, clocks or default, a TX-5 default no scores or
- * clocks (TX-5), an NH draw no winner and no HQ difference (NH-1). */
+/* The wire's rules for what a stored result carries (wire.h): the game's
+ * (game.h result_omits: a TX-4 decision no scores, clocks or default, a
+ * TX-5 default no scores or clocks, an NH draw no winner and no HQ
+ * difference). */
 static bool wire_omits(enum tny_game game, const struct tny_result *r,
                        enum tny_result_key k)
 {
-    const bool score = k == TNY_RK_SCORES || k == TNY_RK_CLOCK_MS;
-    switch (game) {
-    case TNY_GAME_TANTRIX:
-        return (r->decided && (score || k == TNY_RK_DEFAULT_WIN)) ||
-               (r->default_winner >= 0 && score);
-    case TNY_GAME_NEUROSHIMA_HEX:
-        return r->draw && (k == TNY_RK_WINNER || k == TNY_RK_HQ_DIFF);
-    default: return false;
-    }
+    const struct tny_game_ops *ops = tny_game_shape_of(game);
+    return ops && ops->result_omits && ops->result_omits(r, k);
 }
 
 /* Seat s's entry in out (added, in the order asked, when new). */
@@ -938,7 +998,8 @@ int tny_wire_result_from_table(const struct tny_event *ev,
                           (int)t->number);
     out->game = tny_game_flow(ev->format.game); /* the result shape (game.h) */
     /* A Tantrix result lists every player (its penalties, TX-7). */
-    for (int32_t s = 0; out->game == TNY_GAME_TANTRIX && s < t->n_seats; s++)
+    for (int32_t s = 0; shape_of(out->game)->every_player && s < t->n_seats;
+         s++)
         if ((rc = entry_of(ev, t, s, entry, out, diag)) < 0)
             return rc;
     n = tny_result_keys(out->game, &keys);

@@ -1177,3 +1177,182 @@ int tny_wire_decode_time(const uint8_t *buf, size_t len,
                         TNY_WIRE_MAX_TABLE_MSG, buf, len, time_decode_pb, NULL,
                         out, sizeof *out, diag);
 }
+
+/* ---- a sign-in code's own messages (issue 20) -----------------------------
+ */
+
+static const char status_root[] = "code_status";
+
+int tny_wire_encode_code_status(const struct tny_wire_code_status *in,
+                                uint8_t **buf, size_t *len,
+                                struct tny_diag *diag)
+{
+    const char *r = status_root;
+    char p[WIRE_PATH_MAX];
+    Tourney__V1__CodeStatus m;
+    int rc;
+    *buf = NULL;
+    *len = 0;
+    if (in->version < 1)
+        return wire__fail(diag, "%s.version: expected 1 or more", r);
+    if ((int)in->state < TNY_WIRE_CODE_VALID ||
+        (int)in->state > TNY_WIRE_CODE_DROPPED)
+        return wire__fail(diag, "%s.state: unknown state %d", r,
+                          (int)in->state);
+    wire__path(p, sizeof p, "%s.event_id", r);
+    if ((rc = wire__check_id(in->event_id, true, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.player_id", r);
+    if ((rc = wire__check_id(in->player_id, false, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.table_device", r);
+    if ((rc = wire__check_id(in->table_device, false, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.event_title", r);
+    if ((rc = wire__check_text(in->event_title, WIRE_TEXT_LINE, false, p,
+                               diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.name", r);
+    if ((rc = wire__check_text(in->name, WIRE_TEXT_LINE, false, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.round", r);
+    if ((rc = wire__check_range(in->round, 0, WIRE_MAX_ROUND, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.table", r);
+    if ((rc = wire__check_range(in->table, 0, WIRE_MAX_TABLE, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.seat", r);
+    if ((rc = wire__check_range(in->seat, 0, TNY_MAX_SEATS, p, diag)) < 0)
+        return rc;
+    tourney__v1__code_status__init(&m);
+    m.has_version = true;
+    m.version = in->version;
+    m.has_state = true;
+    m.state = (Tourney__V1__CodeState)in->state;
+    m.event_id = (char *)in->event_id;
+    m.event_title = wire__opt(in->event_title);
+    m.player_id = wire__opt(in->player_id);
+    m.name = wire__opt(in->name);
+    m.has_round = in->round > 0;
+    m.round = (uint32_t)in->round;
+    m.has_table = in->table > 0;
+    m.table = (uint32_t)in->table;
+    m.has_seat = in->seat > 0;
+    m.seat = (uint32_t)in->seat;
+    m.has_checked_in = in->checked_in;
+    m.checked_in = in->checked_in;
+    m.has_drop_requested = in->drop_requested;
+    m.drop_requested = in->drop_requested;
+    m.table_device = wire__opt(in->table_device);
+    return wire__pack(&m.base, status_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
+                      diag);
+}
+
+static const char preq_root[] = "player_request";
+
+static int preq_check(const struct tny_wire_player_request *q,
+                      struct tny_diag *diag)
+{
+    const char *r = preq_root;
+    char p[WIRE_PATH_MAX];
+    int rc;
+    wire__path(p, sizeof p, "%s.idempotency_key", r);
+    if ((rc = wire__check_id(q->idempotency_key, true, p, diag)) < 0)
+        return rc;
+    if ((int)q->kind < TNY_WIRE_PLAYER_CHECK_IN ||
+        (int)q->kind > TNY_WIRE_PLAYER_DROP)
+        return wire__fail(diag, "%s.kind: unknown kind %d", r, (int)q->kind);
+    wire__path(p, sizeof p, "%s.event_id", r);
+    if ((rc = wire__check_id(q->event_id, true, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.player_id", r);
+    return wire__check_id(q->player_id, true, p, diag);
+}
+
+int tny_wire_encode_player_request(const struct tny_wire_player_request *in,
+                                   uint8_t **buf, size_t *len,
+                                   struct tny_diag *diag)
+{
+    Tourney__V1__PlayerRequest m;
+    int rc;
+    *buf = NULL;
+    *len = 0;
+    if ((rc = preq_check(in, diag)) < 0)
+        return rc;
+    tourney__v1__player_request__init(&m);
+    m.idempotency_key = (char *)in->idempotency_key;
+    m.has_kind = true;
+    m.kind = (Tourney__V1__PlayerRequestKind)in->kind;
+    m.event_id = (char *)in->event_id;
+    m.player_id = (char *)in->player_id;
+    return wire__pack(&m.base, preq_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
+                      diag);
+}
+
+static int preq_decode_pb(const ProtobufCMessage *pm, void *out,
+                          struct tny_diag *diag)
+{
+    const Tourney__V1__PlayerRequest *m =
+        (const Tourney__V1__PlayerRequest *)pm;
+    struct tny_wire_player_request *q = out;
+    const char *r = preq_root;
+    char p[WIRE_PATH_MAX];
+    int rc;
+    wire__path(p, sizeof p, "%s.idempotency_key", r);
+    if ((rc = wire__copy_id(q->idempotency_key, sizeof q->idempotency_key,
+                            m->idempotency_key, true, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.kind", r);
+    if ((rc = wire__need(m->has_kind, p, diag)) < 0)
+        return rc;
+    if ((int)m->kind < TNY_WIRE_PLAYER_CHECK_IN ||
+        (int)m->kind > TNY_WIRE_PLAYER_DROP)
+        return wire__fail(diag, "%s: unknown kind %d", p, (int)m->kind);
+    q->kind = (enum tny_wire_player_request_kind)m->kind;
+    wire__path(p, sizeof p, "%s.event_id", r);
+    if ((rc = wire__copy_id(q->event_id, sizeof q->event_id, m->event_id, true,
+                            p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.player_id", r);
+    if ((rc = wire__copy_id(q->player_id, sizeof q->player_id, m->player_id,
+                            true, p, diag)) < 0)
+        return rc;
+    return preq_check(q, diag);
+}
+
+int tny_wire_decode_player_request(const uint8_t *buf, size_t len,
+                                   struct tny_wire_player_request *out,
+                                   struct tny_diag *diag)
+{
+    return wire__decode(&tourney__v1__player_request__descriptor, preq_root,
+                        TNY_WIRE_MAX_TABLE_MSG, buf, len, preq_decode_pb, NULL,
+                        out, sizeof *out, diag);
+}
+
+static const char pack_root[] = "player_ack";
+
+int tny_wire_encode_player_ack(const struct tny_wire_player_ack *in,
+                               uint8_t **buf, size_t *len,
+                               struct tny_diag *diag)
+{
+    const char *r = pack_root;
+    char p[WIRE_PATH_MAX];
+    Tourney__V1__PlayerAck m;
+    int rc;
+    *buf = NULL;
+    *len = 0;
+    wire__path(p, sizeof p, "%s.idempotency_key", r);
+    if ((rc = wire__check_id(in->idempotency_key, true, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.reason_text", r);
+    if ((rc = wire__check_text(in->reason_text, WIRE_TEXT_MULTI, false, p,
+                               diag)) < 0)
+        return rc;
+    tourney__v1__player_ack__init(&m);
+    m.idempotency_key = (char *)in->idempotency_key;
+    m.has_accepted = true;
+    m.accepted = in->accepted;
+    m.reason_text = wire__opt(in->reason_text);
+    return wire__pack(&m.base, pack_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
+                      diag);
+}

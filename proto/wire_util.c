@@ -363,13 +363,32 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
+/* Eight bytes of printable ASCII (0x20..0x7e) at p?  A byte below 0x80
+ * is at least 0x20 when adding 0x60 sets its high bit, and at most 0x7e
+ * when adding 1 does not (no carry crosses bytes below 0x80). */
+static bool printable8(const unsigned char *p)
+{
+    const uint64_t high = 0x8080808080808080ULL;
+    uint64_t w;
+    memcpy(&w, p, sizeof(w));
+    return (w & high) == 0 && ((w + 0x6060606060606060ULL) & high) == high &&
+           ((w + 0x0101010101010101ULL) & high) == 0;
+}
+
 int wire__check_text(const char *s, enum wire_text kind, bool required,
                      const char *path, struct tny_diag *diag)
 {
     const unsigned char *u = (const unsigned char *)s;
     if (!s || !s[0])
         return required ? wire__fail(diag, "%s: missing", path) : TNY_OK;
-    for (size_t i = 0; u[i];) {
+    /* Issue 17: printable ASCII eight bytes a step (every assignment of a
+     * publish carries the round's procedure text). */
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        if (i + 8 <= len && printable8(u + i)) {
+            i += 8;
+            continue;
+        }
         unsigned c = u[i];
         if (c >= 0x20 && c < 0x7f) { /* printable ASCII: always allowed */
             i++;
@@ -377,7 +396,7 @@ int wire__check_text(const char *s, enum wire_text kind, bool required,
         }
         bool ws = c == '\t' || c == '\n' || c == '\r';
         if (c < 0x20 || c == 0x7f) {
-            if (!(ws && kind == WIRE_TEXT_MULTI))
+            if (!(ws && kind == WIRE_TEXT_MULTI) && kind != WIRE_TEXT_UTF8)
                 return wire__fail(diag, "%s: control character at byte %zu",
                                   path, i);
         }
@@ -521,18 +540,27 @@ int wire__check_range(int64_t v, int64_t lo, int64_t hi, const char *path,
 /* ---- enums -------------------------------------------------------------- */
 
 /* Protocol numbers are their own (common.proto), never the engine's enum
- * values, so the engine may reorder its enums freely. */
-static const struct {
-    enum tny_game game;
-    int pb;
-} games[] = {
-    {TNY_GAME_NEUROSHIMA_HEX, TOURNEY__V1__GAME__GAME_NEUROSHIMA_HEX},
-    {TNY_GAME_TANTRIX, TOURNEY__V1__GAME__GAME_TANTRIX},
-    {TNY_GAME_AGRICOLA, TOURNEY__V1__GAME__GAME_AGRICOLA},
-    {TNY_GAME_GOT_LCG2, TOURNEY__V1__GAME__GAME_GOT_LCG2},
-    {TNY_GAME_CATAN, TOURNEY__V1__GAME__GAME_CATAN},
-    {TNY_GAME_TWO_PLAYER, TOURNEY__V1__GAME__GAME_TWO_PLAYER},
-};
+ * values, so the engine may reorder its enums freely.  A game's number is
+ * the Game value named after its module ("neuroshima-hex":
+ * GAME_NEUROSHIMA_HEX); only a game with its own result shape has one (a
+ * game with another's result travels as that one, game.h flow). */
+static int game_pb(const struct tny_game_ops *ops)
+{
+    char name[64] = "GAME_";
+    size_t n = strlen(name);
+    const ProtobufCEnumValue *v;
+
+    if (ops->flow != ops->game)
+        return 0;
+    for (const char *c = ops->name; *c && n + 1 < sizeof name; c++)
+        name[n++] = *c == '-'                ? '_'
+                    : *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A')
+                                             : *c; /* ASCII, any locale */
+    name[n] = '\0';
+    v = protobuf_c_enum_descriptor_get_value_by_name(
+        &tourney__v1__game__descriptor, name);
+    return v ? v->value : 0;
+}
 
 static const struct {
     enum tny_stage_kind stage;
@@ -550,9 +578,12 @@ static const struct {
 
 bool wire__game_from_pb(int v, enum tny_game *out)
 {
-    for (size_t i = 0; i < N_OF(games); i++)
-        if (games[i].pb == v) {
-            *out = games[i].game;
+    const struct tny_game_ops *const *all;
+    int32_t n = tny_game_registry(&all);
+
+    for (int32_t i = 0; v != 0 && i < n; i++)
+        if (game_pb(all[i]) == v) {
+            *out = all[i]->game;
             return true;
         }
     return false;
@@ -560,11 +591,9 @@ bool wire__game_from_pb(int v, enum tny_game *out)
 
 int wire__game_to_pb(enum tny_game g)
 {
-    g = tny_game_flow(g); /* a game with another's result travels as it */
-    for (size_t i = 0; i < N_OF(games); i++)
-        if (games[i].game == g)
-            return games[i].pb;
-    return 0;
+    /* a game with another's result travels as it */
+    const struct tny_game_ops *ops = tny_game_shape_of(g);
+    return ops ? game_pb(ops) : 0;
 }
 
 bool wire__game_valid(enum tny_game g)
@@ -721,6 +750,9 @@ static const struct {
     [TNY_WIRE_TOPIC_TIME_REQ] = {"time", "req"},
     [TNY_WIRE_TOPIC_TIME_RESP] = {"time", "resp"},
     [TNY_WIRE_TOPIC_IDENTIFY] = {"device", "identify"},
+    [TNY_WIRE_TOPIC_CODE_STATUS] = {"code", "status"},
+    [TNY_WIRE_TOPIC_CODE_REQ] = {"code", "req"},
+    [TNY_WIRE_TOPIC_CODE_ACK] = {"code", "ack"},
 };
 
 int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,

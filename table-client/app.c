@@ -530,7 +530,10 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
         if (strcmp(id, a->s->device_id) != 0)
             return;
         if (m->len == 0) {
+            /* freed (the event finished, the device unassigned): the
+             * table's own language again, not the last event's */
             tbl_core_clear_assignment(&a->core);
+            apply_language(a);
             return;
         }
         asg = malloc(sizeof(*asg));

@@ -19,6 +19,19 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tny/game.h"
+
+/* The script of each result message (game.h wire: the module of a game's
+ * result shape names it; a game whose flow is another's uses that one's
+ * script).  A new script is a file flow_<x>.c and a line here. */
+static const struct {
+    const char *wire;
+    void (*run)(struct tbl_flow_run *r);
+} scripts[] = {
+    {"nh", tbl_flow__nh}, {"tx", tbl_flow__tx}, {"ag", tbl_flow__ag},
+    {"gt", tbl_flow__gt}, {"ct", tbl_flow__ct}, {"tp", tbl_flow__tp},
+};
+
 /* Clears the derived fields and runs the script over the kept answers. */
 static int replay(struct tbl_flow *f, struct tny_diag *diag)
 {
@@ -30,8 +43,8 @@ static int replay(struct tbl_flow *f, struct tny_diag *diag)
     r.n_seats = f->g->table.n_seats;
     r.diag = diag;
     tny_rng_derive(&r.rng, f->seed,
-                   r.fmt->game == TNY_GAME_NEUROSHIMA_HEX ? TNY_LOT_ARMY
-                                                          : TNY_LOT_SEATS,
+                   tny_game_ops_of(r.fmt->game)->armies ? TNY_LOT_ARMY
+                                                        : TNY_LOT_SEATS,
                    (uint32_t)(f->a->round > 0 ? f->a->round : 0));
     memset(&f->step, 0, sizeof(f->step));
     memset(&f->result, 0, sizeof(f->result));
@@ -40,15 +53,11 @@ static int replay(struct tbl_flow *f, struct tny_diag *diag)
     f->carry = f->facts;
     f->n_lines = 0;
     memset(f->lines, 0, sizeof(f->lines)); /* a replay is byte-identical */
-    switch (r.fmt->game) {
-    case TNY_GAME_NEUROSHIMA_HEX: tbl_flow__nh(&r); break;
-    case TNY_GAME_TANTRIX: tbl_flow__tx(&r); break;
-    case TNY_GAME_AGRICOLA: tbl_flow__ag(&r); break;
-    case TNY_GAME_GOT_LCG2: tbl_flow__gt(&r); break;
-    case TNY_GAME_CATAN: tbl_flow__ct(&r); break;
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
-    case TNY_GAME_TWO_PLAYER: tbl_flow__tp(&r); break;
-    }
+    const struct tny_game_ops *shape = tny_game_shape_of(r.fmt->game);
+    for (size_t i = 0;
+         shape && shape->wire && i < sizeof scripts / sizeof *scripts; i++)
+        if (strcmp(scripts[i].wire, shape->wire) == 0)
+            scripts[i].run(&r);
     if (r.rc < 0)
         return r.rc;
     if (!r.stopped) {

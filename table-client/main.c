@@ -14,6 +14,7 @@
 #include "app.h"
 #include "tny/i18n_io.h"
 #include "settings.h"
+#include "tny/crash.h"
 
 #ifndef TNY_VERSION
 #define TNY_VERSION "0"
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
     struct tny_diag d = {{0}};
     int rc;
 
+    tny_crash_report_install("tourney-table");
     rc = tbl_settings_load(argc - 1, argv + 1, &s, &action, &text, &d);
     if (rc < 0) {
         fprintf(stderr, "tourney-table: %s\n", d.msg);

@@ -288,13 +288,23 @@ static void title_bar(const struct tbl_core *core, const char *device_id,
 
     fill_row(g, 0, TBL_ATTR_BAR);
     if (core->has_assignment) {
-        char t[512];
-        snprintf(
-            t, sizeof(t), _(" %s | Round %d | %s"),
-            a->event_title[0] ? a->event_title : a->event_id, (int)a->round,
-            tbl_i18n_data(a->stage_name[0] ? a->stage_name
-                                           : tny_stage_kind_name(a->stage)));
-        tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, t, g->cols - 14);
+        char t[512], cut[sizeof(a->event_title)];
+        const char *title = a->event_title[0] ? a->event_title : a->event_id;
+        const char *stage = tbl_i18n_data(
+            a->stage_name[0] ? a->stage_name : tny_stage_kind_name(a->stage));
+        int32_t width = g->cols - 14;
+        snprintf(t, sizeof(t), _(" %s | Round %d | %s"), title, (int)a->round,
+                 stage);
+        /* A long title gives way (cut with "…"), not the round and the
+         * stage after it. */
+        int32_t over = text_cols(t) - width;
+        if (over > 0 && text_cols(title) - over >= 8) {
+            tny_utf8_fit(title, text_cols(title) - over, true, cut,
+                         sizeof(cut));
+            snprintf(t, sizeof(t), _(" %s | Round %d | %s"), cut, (int)a->round,
+                     stage);
+        }
+        tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, t, width);
     } else {
         tbl_grid_put(g, 0, 0, TBL_ATTR_BAR, _(" Tourney table"), -1);
     }

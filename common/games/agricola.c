@@ -6,8 +6,11 @@
  * Not here: the AG seating and group arithmetic (common/src/agricola.c,
  * tny/agricola.h), the draft procedure (procedure.c).
  */
+#include <stdio.h>
+
 #include "tny/agricola.h"
 #include "tny/game.h"
+#include "tny/i18n.h"
 
 static const enum tny_result_key keys[] = {TNY_RK_VP, TNY_RK_IP, TNY_RK_BP,
                                            TNY_RK_LOTS};
@@ -135,6 +138,37 @@ static void round_lots_extra(const struct tny_event *ev, int32_t r0,
     out->add(out->ctx, "\n");
 }
 
+/* "10/3/2": VP, IP and BP (AG-1). */
+static void score_text(const struct tny_format *fmt, const struct tny_result *r,
+                       int32_t s, int32_t w, char *buf, size_t size)
+{
+    (void)fmt;
+    (void)w;
+    snprintf(buf, size, "%d/%d/%d", (int)r->score[s], (int)r->ip[s],
+             (int)r->bp[s]);
+}
+
+/* The slip: VP, IP and BP (AG-1). */
+static const struct tny_slip_col slip_cols[] = {
+    /* TRANSLATORS: AG-1: victory points, improvement points, bonus
+       points; seed 002 writes VP, IP and BP. */
+    {NC_("Agricola", "VP"), 20, false, false},
+    {NC_("Agricola", "IP"), 20, false, false},
+    {NC_("Agricola", "BP"), 20, false, false},
+};
+
+/* The format file's "agricola" block: group A's size (AG-10), the
+ * ranges of VP, IP and BP (AG-1). */
+static const struct tny_format_key block_keys[] = {
+    {"group_a_size", TNY_FK_INT, TNY_FK_AT(group_a_size), 0, 0, 4, 1000, 1, 0,
+     0},
+    {"vp_min", TNY_FK_INT, TNY_FK_AT(vp_min), 0, 0, -100000, 100000, 1, 0, 0},
+    {"vp_max", TNY_FK_INT, TNY_FK_AT(vp_max), 0, 0, -100000, 100000, 1, 0, 0},
+    {"ip_max", TNY_FK_INT, TNY_FK_AT(ip_max), 0, 0, 0, 100000, 1, 0, 0},
+    {"bp_min", TNY_FK_INT, TNY_FK_AT(bp_min), 0, 0, -100000, 100000, 1, 0, 0},
+    {"bp_max", TNY_FK_INT, TNY_FK_AT(bp_max), 0, 0, -100000, 100000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_agricola = {
     .game = TNY_GAME_AGRICOLA,
     .name = "agricola",
@@ -161,4 +195,12 @@ const struct tny_game_ops tny_game_agricola = {
     .format_check = format_check,
     .round_lots_what = round_lots_what,
     .round_lots_extra = round_lots_extra,
+    .result_rules = tny__vp_result_rules,
+    .score_text = score_text,
+    .wire = "ag",
+    .slip = {3, slip_cols, NULL, false, NULL, false},
+    .result_line = tny__vp_result_line,
+    .block = {"agricola", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_TABLE_DRAFT,
 };

@@ -5,7 +5,10 @@
  *
  * Not here: the Gorn seating (gorn.c), the board's lots (catan_board.c).
  */
+#include <stdio.h>
+
 #include "tny/game.h"
+#include "tny/i18n.h"
 
 static const enum tny_result_key keys[] = {TNY_RK_VP, TNY_RK_LOTS};
 
@@ -95,6 +98,31 @@ static const char *round_lots_what(const struct tny_event *ev, int32_t r0,
                : NULL;
 }
 
+/* The VP (CT-4). */
+static void score_text(const struct tny_format *fmt, const struct tny_result *r,
+                       int32_t s, int32_t w, char *buf, size_t size)
+{
+    (void)fmt;
+    (void)w;
+    snprintf(buf, size, "%d", (int)r->score[s]);
+}
+
+/* The slip: the VP (CT-4). */
+static const struct tny_slip_col slip_cols[] = {
+    /* TRANSLATORS: CT-4: the player's victory points in this game,
+       at most 10 (seed 004 calls them "herní body"). */
+    {NC_("Catan", "VP"), 20, false, false},
+};
+
+/* The format file's "catan" block: the game points' cap (CT-4), the VP
+ * range. */
+static const struct tny_format_key block_keys[] = {
+    {"game_points_cap", TNY_FK_INT, TNY_FK_AT(game_points_cap), 0, 0, 0, 100000,
+     1, 0, 0},
+    {"vp_min", TNY_FK_INT, TNY_FK_AT(vp_min), 0, 0, -100000, 100000, 1, 0, 0},
+    {"vp_max", TNY_FK_INT, TNY_FK_AT(vp_max), 0, 0, -100000, 100000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_catan = {
     .game = TNY_GAME_CATAN,
     .name = "catan",
@@ -120,4 +148,12 @@ const struct tny_game_ops tny_game_catan = {
     .format_check = format_check,
     .sync_derived = sync_derived,
     .round_lots_what = round_lots_what,
+    .result_rules = tny__vp_result_rules,
+    .score_text = score_text,
+    .wire = "ct",
+    .slip = {1, slip_cols, NULL, false, NULL, false},
+    .result_line = tny__vp_result_line,
+    .block = {"catan", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_PLACEMENT_3 | TNY_GFK_BYE_GAME_POINTS,
 };

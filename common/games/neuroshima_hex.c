@@ -6,7 +6,10 @@
  * Not here: the armies' registration and NH-11's knockout declarations
  * (validate.c, event.c: they are the players', not a result's).
  */
+#include <stdio.h>
+
 #include "tny/game.h"
+#include "tny/i18n.h"
 
 static const enum tny_result_key keys[] = {
     TNY_RK_WINNER, TNY_RK_DRAW, TNY_RK_HQ_DIFF, TNY_RK_ARMIES, TNY_RK_LOTS};
@@ -134,6 +137,87 @@ static void simulate(const struct tny_event *ev, int32_t round_index,
                 fresh_army(ev, round_index, stage, table->seats[s], rng);
 }
 
+/* NH-1: a winner or a draw, the HQ difference of a win (a draw's is 0). */
+static int result_rules(const struct tny_format *fmt, uint64_t present,
+                        const char *path, struct tny_result *r,
+                        struct tny_diag *diag)
+{
+    char p[256];
+
+    (void)fmt;
+    tny__result_key_path(p, sizeof p, path, TNY_RK_DRAW);
+    if (r->draw && r->winner >= 0)
+        return tny_diag_set(diag, TNY_EINVAL, "%s: a draw has no winner", p);
+    if (r->winner < 0 && !r->draw)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected \"winner\" or \"draw\": true", path);
+    tny__result_key_path(p, sizeof p, path, TNY_RK_HQ_DIFF);
+    if (TNY__HAS_KEY(present, TNY_RK_HQ_DIFF) && r->draw && r->hq_diff != 0)
+        return tny_diag_set(diag, TNY_EINVAL, "%s: a draw records 0 (NH-1)", p);
+    if (!TNY__HAS_KEY(present, TNY_RK_HQ_DIFF) && !r->draw)
+        return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+    return TNY_OK;
+}
+
+/* NH-1: a draw has no winner and no HQ difference to tell. */
+static bool result_omits(const struct tny_result *r, enum tny_result_key k)
+{
+    return r->draw && (k == TNY_RK_WINNER || k == TNY_RK_HQ_DIFF);
+}
+
+/* "win +5 Moloch": the outcome, the HQ difference (NH-6), the army. */
+static void score_text(const struct tny_format *fmt, const struct tny_result *r,
+                       int32_t s, int32_t w, char *buf, size_t size)
+{
+    int32_t hq[2];
+    const char *outcome = w < 0 ? "draw" : w == s ? "win" : "loss";
+    const char *army = r->army[s] >= 0 && r->army[s] < fmt->n_armies
+                           ? fmt->armies[r->army[s]]
+                           : "";
+
+    tny_neuroshima_hq(fmt, r, hq);
+    snprintf(buf, size, "%s %+d%s%s", outcome, (int)hq[s], army[0] ? " " : "",
+             army);
+}
+
+/* "Anna wins, HQ +5" or "draw". */
+static void result_line(const struct tny_result *r, int32_t n_seats,
+                        const char *const *name, char *buf, size_t size)
+{
+    (void)n_seats;
+    if (r->draw)
+        snprintf(buf, size, "draw");
+    else
+        snprintf(buf, size, "%s wins, HQ +%d", name[r->winner],
+                 (int)r->hq_diff);
+}
+
+/* The slip: the army played (NH-11), the winner; under the table the HQ
+ * difference and the draw (NH-1). */
+static const struct tny_slip_col slip_cols[] = {
+    /* TRANSLATORS: NH-11: the army each player played in this match
+       (seed 000 has the player mark it on the "karta turniejowa"). */
+    {NULL, N_("Army played"), 45, false, false},
+    /* TRANSLATORS: a box the winner of the match ticks. */
+    {NULL, N_("Winner"), 17, true, false},
+};
+
+/* The format file's "neuroshima_hex" block: the legal armies (NH-10),
+ * the base box, the capped armies and their cap (NH-2), the HQ range. */
+static const struct tny_format_key block_keys[] = {
+    {"armies", TNY_FK_NAMES, TNY_FK_AT(armies), TNY_FK_AT(n_armies),
+     TNY_MAX_ARMIES, 0, 0, 0, 0, 0},
+    {"armies_per_player", TNY_FK_INT, TNY_FK_AT(armies_per_player), 0, 0, 0,
+     TNY_MAX_ARMIES, 1, 0, 0},
+    {"beginner_armies", TNY_FK_NAMES, TNY_FK_AT(beginner_armies),
+     TNY_FK_AT(n_beginner_armies), 8, 0, 0, 0, 0, TNY_FKF_ARMIES},
+    {"capped_armies", TNY_FK_NAMES, TNY_FK_AT(capped_armies),
+     TNY_FK_AT(n_capped_armies), 4, 0, 0, 0, 0, TNY_FKF_ARMIES},
+    {"capped_hq_diff", TNY_FK_INT, TNY_FK_AT(capped_hq_diff), 0, 0, 0, 1000, 1,
+     0, 0},
+    {"hq_diff_max", TNY_FK_INT, TNY_FK_AT(hq_diff_max), 0, 0, 0, 1000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_neuroshima_hex = {
     .game = TNY_GAME_NEUROSHIMA_HEX,
     .name = "neuroshima-hex",
@@ -153,4 +237,19 @@ const struct tny_game_ops tny_game_neuroshima_hex = {
     .score_bye = score_bye,
     .validate_result = validate_result,
     .simulate = simulate,
+    .result_rules = result_rules,
+    .result_omits = result_omits,
+    .wire = "nh",
+    .slip = {2, slip_cols,
+             /* TRANSLATORS: NH-1, seed 000 "różnica wytrzymałości
+                sztabów": written on the line after it. */
+             N_("HQ difference (winner's HQ minus loser's):"), true,
+             /* TRANSLATORS: a box ticked when the match ended in a
+                draw. */
+             N_("Draw"), false},
+    .result_line = result_line,
+    .block = {"neuroshima_hex",
+              (int32_t)(sizeof block_keys / sizeof *block_keys), block_keys},
+    .format_keys = TNY_GFK_BYE_HQ_DIFF,
+    .score_text = score_text,
 };

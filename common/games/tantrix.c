@@ -6,7 +6,10 @@
  * Not here: the TX-3 clock arithmetic (clock.c), TX-6 missed games
  * (standings.c).
  */
+#include <stdio.h>
+
 #include "tny/game.h"
+#include "tny/i18n.h"
 
 static const enum tny_result_key keys[] = {
     TNY_RK_SCORES,  TNY_RK_CLOCK_MS, TNY_RK_DEFAULT_WIN, TNY_RK_TP,
@@ -145,6 +148,12 @@ static void simulate(const struct tny_event *ev, int32_t round_index,
         r->clock_ms[s] = tny__sim_between(rng, 600000, 1260000);
 }
 
+/* The event file writes a result's keys in this order, not the key
+ * check's (event-file.md's examples). */
+static const enum tny_result_key keys_written[] = {
+    TNY_RK_SCORES, TNY_RK_CLOCK_MS, TNY_RK_DEFAULT_WIN, TNY_RK_TP,
+    TNY_RK_DRAW,   TNY_RK_PENALTY,  TNY_RK_LOTS};
+
 static int format_check(const struct tny_format *f, const char *path,
                         struct tny_diag *diag)
 {
@@ -175,6 +184,104 @@ static void sync_derived(struct tny_format *f)
     f->bye_tp = f->bye_points;
 }
 
+/* Scores, an organiser's TP (TX-4), a default (TX-5) or a draw (seed
+ * 001 s13: the board could not be restored), one of them. */
+static int result_rules(const struct tny_format *fmt, uint64_t present,
+                        const char *path, struct tny_result *r,
+                        struct tny_diag *diag)
+{
+    char p[256];
+
+    (void)fmt;
+    (void)present;
+    if (r->draw && (r->has_score || r->decided || r->default_winner >= 0)) {
+        tny__result_key_path(p, sizeof p, path, TNY_RK_DRAW);
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: a draw (the board could not be "
+                            "restored, seed 001 s13) has no "
+                            "\"scores\", \"tp\" or \"default_win\"",
+                            p);
+    }
+    if (r->default_winner >= 0 && (r->has_score || r->decided)) {
+        tny__result_key_path(p, sizeof p, path, TNY_RK_DEFAULT_WIN);
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: a default has no "
+                            "\"scores\" or \"tp\" (TX-5)",
+                            p);
+    }
+    if (!r->has_score && !r->decided && r->default_winner < 0 && !r->draw)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected \"scores\", \"default_win\", "
+                            "\"tp\" or \"draw\": true",
+                            path);
+    if (r->has_clock && !r->has_score)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s.clock_ms: only with \"scores\"", path);
+    return TNY_OK;
+}
+
+/* A TX-4 decision has no scores, clocks or default, a TX-5 default no
+ * scores or clocks. */
+static bool result_omits(const struct tny_result *r, enum tny_result_key k)
+{
+    const bool score = k == TNY_RK_SCORES || k == TNY_RK_CLOCK_MS;
+    return (r->decided && (score || k == TNY_RK_DEFAULT_WIN)) ||
+           (r->default_winner >= 0 && score);
+}
+
+/* The score (TX-1), or a default's outcome. */
+static void score_text(const struct tny_format *fmt, const struct tny_result *r,
+                       int32_t s, int32_t w, char *buf, size_t size)
+{
+    (void)fmt;
+    (void)w;
+    if (r->has_score)
+        snprintf(buf, size, "%d", (int)r->score[s]);
+    else if (r->default_winner >= 0)
+        snprintf(buf, size, "%s by default",
+                 r->default_winner == s ? "win" : "loss");
+}
+
+/* "25 : 18". */
+static void result_line(const struct tny_result *r, int32_t n_seats,
+                        const char *const *name, char *buf, size_t size)
+{
+    (void)n_seats;
+    (void)name;
+    snprintf(buf, size, "%d : %d", (int)r->score[0], (int)r->score[1]);
+}
+
+/* The slip: the score (TX-1), the chess clock's time left (TX-3). */
+static const struct tny_slip_col slip_cols[] = {
+    /* TRANSLATORS: TX-1: the player's game score (line or loop). */
+    {NULL, N_("Score"), 20, false, false},
+    /* TRANSLATORS: TX-3: what the player's chess clock shows at the
+       end of the game. */
+    {NULL, N_("Clock time left"), 30, false, false},
+};
+
+/* The format file's "tantrix" block: TP a game and by margin (TX-2), the
+ * chess clock (TX-3), the default (TX-5), missed games (TX-6), the score
+ * range. */
+static const struct tny_format_key block_keys[] = {
+    {"tp_per_game", TNY_FK_POINTS, TNY_FK_AT(tp_per_game), 0, 0, 0, 0, 0, 0, 0},
+    {"margin_tp", TNY_FK_POINTS_LIST, TNY_FK_AT(margin_tp),
+     TNY_FK_AT(n_margins), 64, 0, 0, 0, 0, 0},
+    {"clock_minutes", TNY_FK_INT, TNY_FK_AT(clock_limit_ms), 0, 0, 0, 1440,
+     60000, 0, 0},
+    /* absent without a chess clock: 0 is not a step the parser takes, and
+     * the printed format must read back */
+    {"clock_step_seconds", TNY_FK_INT, TNY_FK_AT(clock_step_ms), 0, 0, 1, 3600,
+     1000, 0, TNY_FKF_IF_SET},
+    {"clock_penalty", TNY_FK_POINTS, TNY_FK_AT(clock_penalty), 0, 0, 0, 0, 0, 0,
+     0},
+    {"default_win_tp", TNY_FK_POINTS, TNY_FK_AT(default_win_tp), 0, 0, 0, 0, 0,
+     0, 0},
+    {"max_missed_games", TNY_FK_INT, TNY_FK_AT(max_missed_games), 0, 0, 0, 1000,
+     1, 0, 0},
+    {"score_max", TNY_FK_INT, TNY_FK_AT(score_max), 0, 0, 0, 100000, 1, 0, 0},
+};
+
 const struct tny_game_ops tny_game_tantrix = {
     .game = TNY_GAME_TANTRIX,
     .name = "tantrix",
@@ -196,4 +303,17 @@ const struct tny_game_ops tny_game_tantrix = {
     .simulate = simulate,
     .format_check = format_check,
     .sync_derived = sync_derived,
+    .n_keys_written = (int32_t)(sizeof keys_written / sizeof keys_written[0]),
+    .keys_written = keys_written,
+    .result_rules = result_rules,
+    .score_text = score_text,
+    .result_omits = result_omits,
+    .wire = "tx",
+    .slip = {2, slip_cols,
+             N_("Clock times as M:SS when the game used a chess clock."), false,
+             NULL, false},
+    .result_line = result_line,
+    .block = {"tantrix", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_MODIFIED_WIN | TNY_GFK_POINTS_IF_SET,
 };

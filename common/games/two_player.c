@@ -6,7 +6,10 @@
  * Its scoring, validation and simulation are shared with the games that
  * record the same result (tny__two_player_*: Netrunner).
  */
+#include <stdio.h>
+
 #include "tny/game.h"
+#include "tny/i18n.h"
 
 static const enum tny_result_key keys[] = {
     TNY_RK_SCORES,           TNY_RK_WINNER,      TNY_RK_DRAW,
@@ -125,6 +128,121 @@ int tny__two_player_check_scores(const struct tny_format *f, const char *path,
     return TNY_OK;
 }
 
+/* Scores and/or one outcome, each allowed by the format; without an
+ * outcome the higher score wins, equal scores are a draw where the format
+ * has draws. */
+static int result_rules(const struct tny_format *fmt, uint64_t present,
+                        const char *path, struct tny_result *r,
+                        struct tny_diag *diag)
+{
+    static const enum tny_result_key flags[] = {
+        TNY_RK_DRAW, TNY_RK_INTENTIONAL_DRAW, TNY_RK_DOUBLE_LOSS};
+    static const char *const allow[] = {"draws", "intentional_draws",
+                                        "double_losses"};
+    const bool field[] = {r->draw, r->intentional_draw, r->double_loss};
+    const bool allowed[] = {fmt->draws, fmt->intentional_draws,
+                            fmt->double_losses};
+    char p[256];
+    int outcomes = r->winner >= 0;
+
+    (void)present;
+    for (int i = 0; i < 3; i++) {
+        if (!field[i])
+            continue;
+        tny__result_key_path(p, sizeof p, path, flags[i]);
+        if (!allowed[i])
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "%s: the format \"%s\" does not allow it "
+                                "(two_player.%s is false)",
+                                p, fmt->name, allow[i]);
+        outcomes++;
+    }
+    if (outcomes > 1)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected one of \"winner\", \"draw\", "
+                            "\"intentional_draw\", \"double_loss\"",
+                            path);
+    if (outcomes == 1)
+        return TNY_OK;
+    if (!r->has_score)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: expected \"scores\" or \"winner\" (or an "
+                            "outcome the format allows)",
+                            path);
+    if (r->score[0] != r->score[1])
+        r->winner = r->score[0] > r->score[1] ? 0 : 1;
+    else if (fmt->draws)
+        r->draw = true;
+    else
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "%s: equal scores and no \"winner\", and the "
+                            "format \"%s\" has no draws (two_player.draws)",
+                            path, fmt->name);
+    return TNY_OK;
+}
+
+/* "win 3-1", "intentional draw": the outcome and the scores. */
+static void score_text(const struct tny_format *fmt, const struct tny_result *r,
+                       int32_t s, int32_t w, char *buf, size_t size)
+{
+    const char *outcome = w < 0 ? "draw" : w == s ? "win" : "loss";
+
+    (void)fmt;
+    if (r->intentional_draw)
+        outcome = "intentional draw";
+    else if (r->double_loss)
+        outcome = "loss";
+    if (r->has_score)
+        snprintf(buf, size, "%s %d-%d", outcome, (int)r->score[s],
+                 (int)r->score[1 - s]);
+    else
+        snprintf(buf, size, "%s", outcome);
+}
+
+/* "21 : 17 Anna wins", "double loss", "draw". */
+static void result_line(const struct tny_result *r, int32_t n_seats,
+                        const char *const *name, char *buf, size_t size)
+{
+    size_t n = 0;
+
+    (void)n_seats;
+    buf[0] = '\0';
+    if (r->has_score)
+        n = (size_t)snprintf(buf, size, "%d : %d ", (int)r->score[0],
+                             (int)r->score[1]);
+    if (n >= size)
+        return;
+    if (r->winner >= 0)
+        snprintf(buf + n, size - n, "%s wins", name[r->winner]);
+    else
+        snprintf(buf + n, size - n, "%s",
+                 r->double_loss ? "double loss" : "draw");
+}
+
+/* The slip: the scores, the winner; the draw where the format has
+ * draws. */
+static const struct tny_slip_col slip_cols[] = {
+    {NULL, N_("Score"), 20, false, false},
+    {NULL, N_("Winner"), 17, true, false},
+};
+
+/* The format file's "two_player" block: the outcomes the format allows
+ * (also options), the score range (none unless the format gives one),
+ * points from scores. */
+static const struct tny_format_key block_keys[] = {
+    {"draws", TNY_FK_BOOL, TNY_FK_AT(draws), 0, 0, 0, 0, 0, 0, TNY_FKF_OPTION},
+    {"intentional_draws", TNY_FK_BOOL, TNY_FK_AT(intentional_draws), 0, 0, 0, 0,
+     0, 0, TNY_FKF_OPTION},
+    {"double_losses", TNY_FK_BOOL, TNY_FK_AT(double_losses), 0, 0, 0, 0, 0, 0,
+     TNY_FKF_OPTION},
+    {"score_min", TNY_FK_INT, TNY_FK_AT(score_min), 0, 0, -1000000, 1000000, 1,
+     0, 0},
+    {"score_max", TNY_FK_INT, TNY_FK_AT(score_max), 0, 0, -1000000, 1000000, 1,
+     1000000, TNY_FKF_DEFAULT},
+    {"points_from_scores", TNY_FK_BOOL, TNY_FK_AT(points_from_scores), 0, 0, 0,
+     0, 0, 0, TNY_FKF_IF_SET},
+};
+
 const struct tny_game_ops tny_game_two_player = {
     .game = TNY_GAME_TWO_PLAYER,
     .name = "two-player",
@@ -145,4 +263,12 @@ const struct tny_game_ops tny_game_two_player = {
     .validate_result = tny__two_player_validate,
     .simulate = tny__two_player_simulate,
     .check_scores = tny__two_player_check_scores,
+    .result_rules = result_rules,
+    .score_text = score_text,
+    .wire = "tp",
+    .slip = {2, slip_cols, NULL, false, N_("Draw"), true},
+    .result_line = result_line,
+    .block = {"two_player", (int32_t)(sizeof block_keys / sizeof *block_keys),
+              block_keys},
+    .format_keys = TNY_GFK_OUTCOMES,
 };

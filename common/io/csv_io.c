@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tny/format.h"
+#include "tny/game.h"
 #include "tny/score.h"
 
 /* ---- reading ------------------------------------------------------------ */
@@ -343,63 +344,17 @@ int tny_standings_to_csv(const struct tny_event *ev,
     return writer_close(&w, out);
 }
 
-/* The game's own measure of seat s's result, for people. */
+/* The game's own measure of seat s's result, for people (game.h
+ * score_text). */
 static void score_text(const struct tny_event *ev, const struct tny_table *t,
                        int32_t s, char *buf, size_t size)
 {
     const struct tny_format *fmt = &ev->format;
-    const struct tny_result *res = &t->result;
-    int32_t w = t->n_seats == 2 ? tny_result_winner_seat(fmt, res) : -1;
-    const char *outcome = w < 0 ? "draw" : w == s ? "win" : "loss";
+    const struct tny_game_ops *shape = tny_game_shape_of(fmt->game);
+    int32_t w = t->n_seats == 2 ? tny_result_winner_seat(fmt, &t->result) : -1;
     buf[0] = '\0';
-    switch (fmt->game) {
-    case TNY_GAME_NEUROSHIMA_HEX: {
-        int32_t hq[2];
-        tny_neuroshima_hq(fmt, res, hq);
-        const char *army = res->army[s] >= 0 && res->army[s] < fmt->n_armies
-                               ? fmt->armies[res->army[s]]
-                               : "";
-        snprintf(buf, size, "%s %+d%s%s", outcome, (int)hq[s],
-                 army[0] ? " " : "", army);
-        break;
-    }
-    case TNY_GAME_TANTRIX:
-        if (res->has_score)
-            snprintf(buf, size, "%d", (int)res->score[s]);
-        else if (res->default_winner >= 0)
-            snprintf(buf, size, "%s by default",
-                     res->default_winner == s ? "win" : "loss");
-        break;
-    case TNY_GAME_AGRICOLA:
-        snprintf(buf, size, "%d/%d/%d", (int)res->score[s], (int)res->ip[s],
-                 (int)res->bp[s]);
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (res->n_games > 1) {
-            int won = 0;
-            for (int32_t g = 0; g < res->n_games; g++)
-                won += res->games[g] == s;
-            snprintf(buf, size, "%s %d-%d", outcome, won,
-                     (int)res->n_games - won);
-        } else {
-            snprintf(buf, size, "%s%s",
-                     res->modified && w >= 0 ? "modified " : "", outcome);
-        }
-        break;
-    case TNY_GAME_CATAN: snprintf(buf, size, "%d", (int)res->score[s]); break;
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
-    case TNY_GAME_TWO_PLAYER:
-        if (res->intentional_draw)
-            outcome = "intentional draw";
-        else if (res->double_loss)
-            outcome = "loss";
-        if (res->has_score)
-            snprintf(buf, size, "%s %d-%d", outcome, (int)res->score[s],
-                     (int)res->score[1 - s]);
-        else
-            snprintf(buf, size, "%s", outcome);
-        break;
-    }
+    if (shape && shape->score_text)
+        shape->score_text(fmt, &t->result, s, w, buf, size);
 }
 
 static bool round_complete(const struct tny_round *r)

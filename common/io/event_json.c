@@ -550,125 +550,24 @@ static int result_keys(const struct rparse *ep, const struct tny_jv *res,
     return rc;
 }
 
-/* Two-player game: scores and/or one outcome, each allowed by the format. */
-static int rules_two_player(const struct rparse *ep, const char *path,
-                            struct tny_table *t)
-{
-    const struct tny_format *fmt = &ep->ev->format;
-    struct tny_result *r = &t->result;
-    struct tny_diag *diag = ep->diag;
-    static const enum tny_result_key flags[] = {
-        TNY_RK_DRAW, TNY_RK_INTENTIONAL_DRAW, TNY_RK_DOUBLE_LOSS};
-    static const char *const allow[] = {"draws", "intentional_draws",
-                                        "double_losses"};
-    const bool field[] = {r->draw, r->intentional_draw, r->double_loss};
-    const bool allowed[] = {fmt->draws, fmt->intentional_draws,
-                            fmt->double_losses};
-    char p[TNY__PATH_MAX];
-    int outcomes = r->winner >= 0;
-    for (int i = 0; i < 3; i++) {
-        if (!field[i])
-            continue;
-        tny__path_key(p, path, tny_result_key_name(flags[i]));
-        if (!allowed[i])
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: the format \"%s\" does not allow it "
-                                "(two_player.%s is false)",
-                                p, fmt->name, allow[i]);
-        outcomes++;
-    }
-    if (outcomes > 1)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s: expected one of \"winner\", \"draw\", "
-                            "\"intentional_draw\", \"double_loss\"",
-                            path);
-    if (outcomes == 1)
-        return TNY_OK;
-    if (!r->has_score)
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s: expected \"scores\" or \"winner\" (or an "
-                            "outcome the format allows)",
-                            path);
-    if (r->score[0] != r->score[1])
-        r->winner = r->score[0] > r->score[1] ? 0 : 1;
-    else if (fmt->draws)
-        r->draw = true;
-    else
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "%s: equal scores and no \"winner\", and the "
-                            "format \"%s\" has no draws (two_player.draws)",
-                            path, fmt->name);
-    return TNY_OK;
-}
-
 /* The event file's rules between a result's keys (event-file.md, "result"),
- * after every key was read by its kind.  Ranges are tny_result_validate's. */
+ * after every key was read by its kind: the game's (game.h result_rules).
+ * Ranges are tny_result_validate's. */
 static int result_rules(const struct rparse *ep, const struct tny_jv *res,
                         const char *path, struct tny_table *t)
 {
-    struct tny_result *r = &t->result;
-    struct tny_diag *diag = ep->diag;
-    char p[TNY__PATH_MAX];
+    const struct tny_format *fmt = &ep->ev->format;
+    const struct tny_game_ops *shape = tny_game_shape_of(fmt->game);
+    const enum tny_result_key *keys;
+    int32_t n = tny_result_keys(fmt->game, &keys);
+    uint64_t present = 0;
 
-    switch (tny_game_flow(ep->ev->format.game)) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        tny__path_key(p, path, KEY(DRAW));
-        if (r->draw && r->winner >= 0)
-            return tny_diag_set(diag, TNY_EINVAL, "%s: a draw has no winner",
-                                p);
-        if (r->winner < 0 && !r->draw)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"winner\" or \"draw\": true",
-                                path);
-        tny__path_key(p, path, KEY(HQ_DIFF));
-        if (tny__jv_get(res, KEY(HQ_DIFF)) && r->draw && r->hq_diff != 0)
-            return tny_diag_set(diag, TNY_EINVAL, "%s: a draw records 0 (NH-1)",
-                                p);
-        if (!tny__jv_get(res, KEY(HQ_DIFF)) && !r->draw)
-            return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+    if (!shape || !shape->result_rules)
         return TNY_OK;
-    case TNY_GAME_TANTRIX:
-        if (r->draw && (r->has_score || r->decided || r->default_winner >= 0)) {
-            /* Seed 001 s13: the board could not be restored. */
-            tny__path_key(p, path, KEY(DRAW));
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: a draw (the board could not be "
-                                "restored, seed 001 s13) has no "
-                                "\"scores\", \"tp\" or \"default_win\"",
-                                p);
-        }
-        if (r->default_winner >= 0 && (r->has_score || r->decided)) {
-            tny__path_key(p, path, KEY(DEFAULT_WIN));
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: a default has no "
-                                "\"scores\" or \"tp\" (TX-5)",
-                                p);
-        }
-        if (!r->has_score && !r->decided && r->default_winner < 0 && !r->draw)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"scores\", \"default_win\", "
-                                "\"tp\" or \"draw\": true",
-                                path);
-        if (r->has_clock && !r->has_score)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s.clock_ms: only with \"scores\"", path);
-        return TNY_OK;
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_CATAN:
-        if (!r->has_score) {
-            tny__path_key(p, path, KEY(VP));
-            return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
-        }
-        return TNY_OK;
-    case TNY_GAME_GOT_LCG2:
-        if (r->winner < 0 && r->n_games == 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "%s: expected \"winner\" or \"games\"", path);
-        return TNY_OK;
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER: return rules_two_player(ep, path, t);
-    }
-    return TNY_OK;
+    for (int32_t i = 0; i < n; i++)
+        if (tny__jv_get(res, tny_result_key_name(keys[i])))
+            present |= 1ull << keys[i];
+    return shape->result_rules(fmt, present, path, &t->result, ep->diag);
 }
 
 /* The table's lots first (CM-4, any game), then the game's keys, each read
@@ -1174,11 +1073,15 @@ static json_t *result_json(const struct tny_event *ev,
 json_t *tny_result_to_json(const struct tny_event *ev,
                            const struct tny_table *t)
 {
+    const struct tny_game_ops *shape = tny_game_shape_of(ev->format.game);
     json_t *o = result_json(ev, t);
-    /* As a table and the organiser report it: an NH draw has no HQ
-     * difference to tell (the event file writes its 0). */
-    if (o && ev->format.game == TNY_GAME_NEUROSHIMA_HEX && t->result.draw)
-        json_object_del(o, tny_result_key_name(TNY_RK_HQ_DIFF));
+    /* As a table and the organiser report it: the keys a draw does not
+     * tell (NH-1: no HQ difference; the event file writes its 0). */
+    for (int32_t k = 0; o && t->result.draw && shape && shape->result_omits &&
+                        k < TNY_RK_COUNT;
+         k++)
+        if (shape->result_omits(&t->result, (enum tny_result_key)k))
+            json_object_del(o, tny_result_key_name((enum tny_result_key)k));
     return o;
 }
 

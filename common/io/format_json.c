@@ -38,8 +38,7 @@
 struct fctx {
     bool structure_given;
     bool from_start_given[TNY_MAX_STAGES];
-    bool outcome_given[3]; /* two_player.draws, intentional_draws,
-                            * double_losses */
+    bool block_given[32]; /* the game's block's keys (game.h), by index */
 };
 
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -65,7 +64,7 @@ static int pick_name(const json_t *v, const char *path, const char *noun,
  * so that format.c stays the one place that spells them). */
 #define N_KINDS (TNY_STAGE_ROUND_ROBIN + 1)
 #define N_PAIRINGS (TNY_PAIR_ROUND_ROBIN + 1)
-#define N_GAMES (TNY_GAME_NETRUNNER + 1)
+#define N_GAMES_MAX 32 /* the registry's size, at most */
 #define N_STRUCTURES (TNY_STRUCTURE_ADVANCED + 1)
 #define N_GROUP_ORDERS (TNY_GROUP_ADJACENT + 1)
 #define N_SCORE_GROUPS (TNY_GROUPS_WINS + 1)
@@ -172,16 +171,17 @@ static int option_value(const struct tny_option_info *o, const json_t *v,
 static bool given_in_body(const struct tny_format *f, int i,
                           const struct fctx *ctx)
 {
-    static const char *const outcomes[] = {"draws", "intentional_draws",
-                                           "double_losses"};
+    const struct tny_game_ops *shape = tny_game_shape_of(f->game);
     const char *name = tny_format_option_info(i)->name;
     if (strcmp(name, "structure") == 0)
         return ctx->structure_given;
     if (strcmp(name, "elimination_only") == 0)
         return ctx->from_start_given[pairing_stage(f, TNY_PAIR_FOLDED)];
-    for (int k = 0; k < N_OF(outcomes); k++)
-        if (strcmp(name, outcomes[k]) == 0)
-            return ctx->outcome_given[k];
+    /* a key of the game's block that is an option (two-player draws) */
+    for (int32_t k = 0; shape && k < shape->block.n_keys && k < 32; k++)
+        if ((shape->block.keys[k].flags & TNY_FKF_OPTION) &&
+            strcmp(name, shape->block.keys[k].name) == 0)
+            return ctx->block_given[k];
     return true;
 }
 
@@ -287,7 +287,9 @@ int tny_format_apply_options(struct tny_format *fmt, const json_t *opts,
 
 /* ---- parsing ----------------------------------------------------------- */
 
-static const char *const top_keys[] = {"name",
+/* A format object's keys: these, each game's block (game.h, registry
+ * order; top_keys builds the list), then top_tail. */
+static const char *const top_head[] = {"name",
                                        "title",
                                        "game",
                                        "players_per_table",
@@ -299,15 +301,8 @@ static const char *const top_keys[] = {"name",
                                        "points",
                                        "bye",
                                        "stages",
-                                       "neuroshima_hex",
-                                       "tantrix",
-                                       "agricola",
-                                       "catan",
-                                       "two_player",
-                                       "tiebreak_data",
-                                       "sides",
-                                       "table",
                                        NULL};
+static const char *const top_tail[] = {"tiebreak_data", "sides", "table", NULL};
 static const char *const stage_keys[] = {
     "name",        "kind",          "pairing",
     "group_order", "score_groups",  "rounds",
@@ -323,10 +318,6 @@ static const char *const points_keys[] = {"win",
                                           "intentional_draw",
                                           "double_loss",
                                           NULL};
-static const char *const tp_keys[] = {
-    "draws",     "intentional_draws", "double_losses",
-    "score_min", "score_max",         "points_from_scores",
-    NULL};
 static const char *const tbd_keys[] = {"mov", "owp_floor", NULL};
 static const char *const sides_keys[] = {"names", "balance", "swapped_rematch",
                                          NULL};
@@ -334,21 +325,6 @@ static const char *const mov_keys[] = {"base", "min", "max", "bye", NULL};
 static const char *const bye_keys[] = {"rule",    "second_bye",  "points",
                                        "hq_diff", "game_points", "success_rate",
                                        NULL};
-static const char *const nh_keys[] = {"armies",
-                                      "armies_per_player",
-                                      "beginner_armies",
-                                      "capped_armies",
-                                      "capped_hq_diff",
-                                      "hq_diff_max",
-                                      NULL};
-static const char *const tx_keys[] = {
-    "tp_per_game",        "margin_tp",     "clock_minutes",
-    "clock_step_seconds", "clock_penalty", "default_win_tp",
-    "max_missed_games",   "score_max",     NULL};
-static const char *const ag_keys[] = {
-    "group_a_size", "vp_min", "vp_max", "ip_max", "bp_min", "bp_max", NULL};
-static const char *const ct_keys[] = {"game_points_cap", "vp_min", "vp_max",
-                                      NULL};
 static const char *const table_keys[] = {"draft_minutes", "action_seconds",
                                          "timeout_procedure", "notes", NULL};
 
@@ -419,6 +395,30 @@ static int game_key(const json_t *obj, const char *path, const char *key,
     return tny_diag_set(diag, TNY_EINVAL,
                         "%s: does not apply to a \"%s\" format (only %s)", p,
                         tny_game_name(f->game), which);
+}
+
+/* The first game (registry order) whose format_keys have bit. */
+static const char *first_with(uint32_t bit)
+{
+    const struct tny_game_ops *const *all;
+    const int32_t n = tny_game_registry(&all);
+    for (int32_t g = 0; g < n; g++)
+        if (all[g]->flow == all[g]->game && (all[g]->format_keys & bit))
+            return all[g]->name;
+    return "?";
+}
+
+/* game_key for a key the game's shape takes when its format_keys have
+ * bit (game.h); the message names the first game with named (bit when
+ * 0). */
+static int takes(const json_t *obj, const char *path, const char *key,
+                 const struct tny_game_ops *shape, uint32_t bit, uint32_t named,
+                 const struct tny_format *f, struct tny_diag *diag)
+{
+    if (!json_object_get(obj, key))
+        return TNY_OK; /* first_with only for a message */
+    return game_key(obj, path, key, shape && (shape->format_keys & bit), f,
+                    first_with(named ? named : bit), diag);
 }
 
 static int points_list(const json_t *obj, const char *path, const char *key,
@@ -581,129 +581,95 @@ static int parse_stage(const json_t *obj, const char *path,
     return TNY_OK;
 }
 
+/* The format object's keys (top_head, the games' blocks, top_tail) into
+ * keys (NULL-terminated; room for N_OF(top_head) + N_GAMES_MAX +
+ * N_OF(top_tail) entries). */
+static void top_keys(const char **keys)
+{
+    const struct tny_game_ops *const *all;
+    const int32_t n = tny_game_registry(&all);
+    int k = 0;
+    for (int i = 0; top_head[i]; i++)
+        keys[k++] = top_head[i];
+    for (int32_t g = 0; g < n && g < N_GAMES_MAX; g++)
+        if (all[g]->flow == all[g]->game && all[g]->block.name)
+            keys[k++] = all[g]->block.name;
+    for (int i = 0; top_tail[i]; i++)
+        keys[k++] = top_tail[i];
+    keys[k] = NULL;
+}
+
+/* A member of f at a block key's offset. */
+#define MEMBER(f, key, type) ((type *)((char *)(f) + (key)->offset))
+#define COUNT(f, key) ((int32_t *)((char *)(f) + (key)->count_offset))
+
+/* Key k of a game's block b (game.h struct tny_format_key) into f. */
+static int block_key(const json_t *b, const char *p,
+                     const struct tny_format_key *k, struct tny_format *f,
+                     bool *given, struct tny_diag *diag)
+{
+    switch (k->kind) {
+    case TNY_FK_INT:
+        return opt_i32(b, p, k->name, k->lo, k->hi, k->scale,
+                       MEMBER(f, k, int32_t), diag);
+    case TNY_FK_POINTS:
+        return opt_points(b, p, k->name, MEMBER(f, k, int64_t), diag);
+    case TNY_FK_BOOL:
+        return opt_bool(b, p, k->name, MEMBER(f, k, bool), given, diag);
+    case TNY_FK_NAMES:
+        return name_list(
+            b, p, k->name, (char(*)[TNY_NAME_MAX])MEMBER(f, k, char), k->cap,
+            COUNT(f, k), (k->flags & TNY_FKF_ARMIES) ? f : NULL, diag);
+    case TNY_FK_POINTS_LIST:
+        return points_list(b, p, k->name, MEMBER(f, k, int64_t), k->cap,
+                           COUNT(f, k), diag);
+    }
+    return TNY_OK;
+}
+
+/* The game's own block (game.h block: the module of its result shape
+ * declares it), each key by its kind; a block of another game is an
+ * error.  A block read is followed by the game's score range check. */
 static int parse_game_block(const json_t *root, const char *path,
                             struct tny_format *f, struct fctx *ctx,
                             struct tny_diag *diag)
 {
-    static const char *const blocks[] = {"neuroshima_hex", "tantrix",
-                                         "agricola", "catan", "two_player"};
-    static const enum tny_game block_game[] = {
-        TNY_GAME_NEUROSHIMA_HEX, TNY_GAME_TANTRIX, TNY_GAME_AGRICOLA,
-        TNY_GAME_CATAN, TNY_GAME_TWO_PLAYER};
+    const struct tny_game_ops *const *all;
+    const int32_t n = tny_game_registry(&all);
+    const struct tny_game_ops *shape = tny_game_shape_of(f->game);
+    const struct tny_format_block *blk = shape ? &shape->block : NULL;
+    const char *names[33];
     char p[TNY__PATH_MAX];
     int rc;
-    for (int i = 0; i < N_OF(blocks); i++)
-        if (json_object_get(root, blocks[i]) &&
-            block_game[i] != tny_game_flow(f->game)) {
-            tny__path_key(p, path, blocks[i]);
+    for (int32_t g = 0; g < n; g++)
+        if (all[g]->flow == all[g]->game && all[g]->block.name &&
+            json_object_get(root, all[g]->block.name) && all[g] != shape) {
+            tny__path_key(p, path, all[g]->block.name);
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: not a key of a \"%s\" format", p,
                                 tny_game_name(f->game));
         }
-    json_t *b;
-    switch (f->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        if (!(b = json_object_get(root, "neuroshima_hex")))
-            return TNY_OK;
-        tny__path_key(p, path, "neuroshima_hex");
-        if ((rc = tny__want_object(b, p, diag)) < 0 ||
-            (rc = tny__check_keys(b, p, nh_keys, diag)) < 0 ||
-            (rc = name_list(b, p, "armies", f->armies, TNY_MAX_ARMIES,
-                            &f->n_armies, NULL, diag)) < 0 ||
-            (rc = name_list(b, p, "beginner_armies", f->beginner_armies, 8,
-                            &f->n_beginner_armies, f, diag)) < 0 ||
-            (rc = name_list(b, p, "capped_armies", f->capped_armies, 4,
-                            &f->n_capped_armies, f, diag)) < 0 ||
-            (rc = opt_i32(b, p, "armies_per_player", 0, TNY_MAX_ARMIES, 1,
-                          &f->armies_per_player, diag)) < 0 ||
-            (rc = opt_i32(b, p, "capped_hq_diff", 0, 1000, 1,
-                          &f->capped_hq_diff, diag)) < 0 ||
-            (rc = opt_i32(b, p, "hq_diff_max", 0, 1000, 1, &f->hq_diff_max,
-                          diag)) < 0)
-            return rc;
+    if (!blk || !blk->name)
         return TNY_OK;
-    case TNY_GAME_TANTRIX:
-        if (!(b = json_object_get(root, "tantrix")))
-            return TNY_OK;
-        tny__path_key(p, path, "tantrix");
-        if ((rc = tny__want_object(b, p, diag)) < 0 ||
-            (rc = tny__check_keys(b, p, tx_keys, diag)) < 0 ||
-            (rc = opt_points(b, p, "tp_per_game", &f->tp_per_game, diag)) < 0 ||
-            (rc = points_list(b, p, "margin_tp", f->margin_tp, 64,
-                              &f->n_margins, diag)) < 0 ||
-            (rc = opt_i32(b, p, "clock_minutes", 0, 1440, 60000,
-                          &f->clock_limit_ms, diag)) < 0 ||
-            (rc = opt_i32(b, p, "clock_step_seconds", 1, 3600, 1000,
-                          &f->clock_step_ms, diag)) < 0 ||
-            (rc = opt_points(b, p, "clock_penalty", &f->clock_penalty, diag)) <
-                0 ||
-            (rc = opt_points(b, p, "default_win_tp", &f->default_win_tp,
-                             diag)) < 0 ||
-            (rc = opt_i32(b, p, "max_missed_games", 0, 1000, 1,
-                          &f->max_missed_games, diag)) < 0 ||
-            (rc = opt_i32(b, p, "score_max", 0, 100000, 1, &f->score_max,
-                          diag)) < 0)
-            return rc;
+    for (int32_t k = 0; k < blk->n_keys; k++)
+        if (blk->keys[k].flags & TNY_FKF_DEFAULT)
+            *MEMBER(f, &blk->keys[k], int32_t) = blk->keys[k].dflt;
+    json_t *b = json_object_get(root, blk->name);
+    if (!b)
         return TNY_OK;
-    case TNY_GAME_AGRICOLA:
-        if (!(b = json_object_get(root, "agricola")))
-            return TNY_OK;
-        tny__path_key(p, path, "agricola");
-        if ((rc = tny__want_object(b, p, diag)) < 0 ||
-            (rc = tny__check_keys(b, p, ag_keys, diag)) < 0 ||
-            (rc = opt_i32(b, p, "group_a_size", 4, 1000, 1, &f->group_a_size,
-                          diag)) < 0 ||
-            (rc = opt_i32(b, p, "vp_min", -100000, 100000, 1, &f->vp_min,
-                          diag)) < 0 ||
-            (rc = opt_i32(b, p, "vp_max", -100000, 100000, 1, &f->vp_max,
-                          diag)) < 0 ||
-            (rc = opt_i32(b, p, "ip_max", 0, 100000, 1, &f->ip_max, diag)) <
-                0 ||
-            (rc = opt_i32(b, p, "bp_min", -100000, 100000, 1, &f->bp_min,
-                          diag)) < 0 ||
-            (rc = opt_i32(b, p, "bp_max", -100000, 100000, 1, &f->bp_max,
-                          diag)) < 0)
+    int32_t nk = 0;
+    for (; nk < blk->n_keys && nk < 32; nk++)
+        names[nk] = blk->keys[nk].name;
+    names[nk] = NULL;
+    tny__path_key(p, path, blk->name);
+    if ((rc = tny__want_object(b, p, diag)) < 0 ||
+        (rc = tny__check_keys(b, p, names, diag)) < 0)
+        return rc;
+    for (int32_t k = 0; k < nk; k++)
+        if ((rc = block_key(b, p, &blk->keys[k], f, &ctx->block_given[k],
+                            diag)) < 0)
             return rc;
-        return TNY_OK;
-    case TNY_GAME_CATAN:
-        if (!(b = json_object_get(root, "catan")))
-            return TNY_OK;
-        tny__path_key(p, path, "catan");
-        if ((rc = tny__want_object(b, p, diag)) < 0 ||
-            (rc = tny__check_keys(b, p, ct_keys, diag)) < 0 ||
-            (rc = opt_i32(b, p, "game_points_cap", 0, 100000, 1,
-                          &f->game_points_cap, diag)) < 0 ||
-            (rc = opt_i32(b, p, "vp_min", -100000, 100000, 1, &f->vp_min,
-                          diag)) < 0 ||
-            (rc = opt_i32(b, p, "vp_max", -100000, 100000, 1, &f->vp_max,
-                          diag)) < 0)
-            return rc;
-        return TNY_OK;
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
-    case TNY_GAME_TWO_PLAYER:
-        f->score_max = 1000000; /* no range unless the format gives one */
-        if (!(b = json_object_get(root, "two_player")))
-            return TNY_OK;
-        tny__path_key(p, path, "two_player");
-        if ((rc = tny__want_object(b, p, diag)) < 0 ||
-            (rc = tny__check_keys(b, p, tp_keys, diag)) < 0 ||
-            (rc = opt_bool(b, p, "draws", &f->draws, &ctx->outcome_given[0],
-                           diag)) < 0 ||
-            (rc = opt_bool(b, p, "intentional_draws", &f->intentional_draws,
-                           &ctx->outcome_given[1], diag)) < 0 ||
-            (rc = opt_bool(b, p, "double_losses", &f->double_losses,
-                           &ctx->outcome_given[2], diag)) < 0 ||
-            (rc = opt_bool(b, p, "points_from_scores", &f->points_from_scores,
-                           NULL, diag)) < 0 ||
-            (rc = opt_i32(b, p, "score_min", -1000000, 1000000, 1,
-                          &f->score_min, diag)) < 0 ||
-            (rc = opt_i32(b, p, "score_max", -1000000, 1000000, 1,
-                          &f->score_max, diag)) < 0)
-            return rc;
-        return tny_format_check_scores(f, path, diag);
-    case TNY_GAME_GOT_LCG2: return TNY_OK;
-    }
-    return TNY_OK;
+    return tny_format_check_scores(f, path, diag);
 }
 
 /* "tiebreak_data": the numbers of the tiebreaks that are formulas (MoV,
@@ -722,12 +688,14 @@ static int parse_tiebreak_data(const json_t *root, const char *path,
         return rc;
     if ((m = json_object_get(b, "mov"))) {
         tny__path_key(mp, p, "mov");
-        if (tny_game_flow(f->game) != TNY_GAME_TWO_PLAYER)
+        const struct tny_game_ops *shape = tny_game_shape_of(f->game);
+        if (!shape || !(shape->format_keys & TNY_GFK_OUTCOMES))
             return tny_diag_set(diag, TNY_EINVAL,
                                 "%s: does not apply to a \"%s\" format (a "
                                 "margin needs both players' scores: only "
-                                "two-player)",
-                                mp, tny_game_name(f->game));
+                                "%s)",
+                                mp, tny_game_name(f->game),
+                                first_with(TNY_GFK_OUTCOMES));
         f->mov_min = -1000000;
         f->mov_max = 1000000;
         if ((rc = tny__want_object(m, mp, diag)) < 0 ||
@@ -890,14 +858,17 @@ int tny_format_from_json(const json_t *root, const char *path,
     json_t *v;
     char p[TNY__PATH_MAX];
     const char *names[N_STRUCTURES + N_BYE_RULES];
+    const char *keys[N_OF(top_head) + N_GAMES_MAX + N_OF(top_tail)];
+    const struct tny_game_ops *shape;
     int rc, which;
     int64_t x;
 
     memset(f, 0, sizeof(*f));
     memset(&ctx, 0, sizeof(ctx));
     set_sentinels(f);
+    top_keys(keys);
     if ((rc = tny__want_object(root, path, diag)) < 0 ||
-        (rc = tny__check_keys(root, path, top_keys, diag)) < 0)
+        (rc = tny__check_keys(root, path, keys, diag)) < 0)
         goto out;
 
     if ((rc = need(root, path, "name", &v, diag)) < 0)
@@ -911,15 +882,18 @@ int tny_format_from_json(const json_t *root, const char *path,
     if ((rc = tny__string_to(v, p, f->title, sizeof(f->title), diag)) < 0)
         goto out;
 
-    const char *games[N_GAMES];
-    for (int i = 0; i < N_GAMES; i++)
-        games[i] = tny_game_name((enum tny_game)i);
+    const struct tny_game_ops *const *all;
+    const char *games[N_GAMES_MAX];
+    int n_games = (int)tny_game_registry(&all);
+    for (int i = 0; i < n_games && i < N_GAMES_MAX; i++)
+        games[i] = all[i]->name;
     if ((rc = need(root, path, "game", &v, diag)) < 0)
         goto out;
     tny__path_key(p, path, "game");
-    if ((rc = pick_name(v, p, "game", games, N_GAMES, &which, diag)) < 0)
+    if ((rc = pick_name(v, p, "game", games, n_games, &which, diag)) < 0)
         goto out;
-    f->game = (enum tny_game)which;
+    f->game = all[which]->game;
+    shape = tny_game_shape_of(f->game);
 
     if ((rc = need(root, path, "players_per_table", &v, diag)) < 0)
         goto out;
@@ -951,18 +925,14 @@ int tny_format_from_json(const json_t *root, const char *path,
             (rc = game_key(v, p, "placement", f->players_per_table > 2, f,
                            "games with more than 2 players at a table", diag)) <
                 0 ||
-            (rc = game_key(v, p, "placement_3", f->game == TNY_GAME_CATAN, f,
-                           "catan", diag)) < 0 ||
-            (rc = game_key(v, p, "modified_win",
-                           f->game == TNY_GAME_GOT_LCG2 ||
-                               f->game == TNY_GAME_TANTRIX,
-                           f, "got-lcg2", diag)) < 0 ||
-            (rc = game_key(v, p, "intentional_draw",
-                           tny_game_flow(f->game) == TNY_GAME_TWO_PLAYER, f,
-                           "two-player", diag)) < 0 ||
-            (rc = game_key(v, p, "double_loss",
-                           tny_game_flow(f->game) == TNY_GAME_TWO_PLAYER, f,
-                           "two-player", diag)) < 0 ||
+            (rc = takes(v, p, "placement_3", shape, TNY_GFK_PLACEMENT_3, 0, f,
+                        diag)) < 0 ||
+            (rc = takes(v, p, "modified_win", shape, TNY_GFK_MODIFIED_WIN,
+                        TNY_GFK_MODIFIED_WIN_SHOWN, f, diag)) < 0 ||
+            (rc = takes(v, p, "intentional_draw", shape, TNY_GFK_OUTCOMES, 0, f,
+                        diag)) < 0 ||
+            (rc = takes(v, p, "double_loss", shape, TNY_GFK_OUTCOMES, 0, f,
+                        diag)) < 0 ||
             (rc = opt_points(v, p, "win", &f->win_points, diag)) < 0 ||
             (rc = opt_points(v, p, "intentional_draw",
                              &f->intentional_draw_points, diag)) < 0 ||
@@ -984,12 +954,12 @@ int tny_format_from_json(const json_t *root, const char *path,
         tny__path_key(p, path, "bye");
         if ((rc = tny__want_object(v, p, diag)) < 0 ||
             (rc = tny__check_keys(v, p, bye_keys, diag)) < 0 ||
-            (rc = game_key(v, p, "hq_diff", f->game == TNY_GAME_NEUROSHIMA_HEX,
-                           f, "neuroshima-hex", diag)) < 0 ||
-            (rc = game_key(v, p, "game_points", f->game == TNY_GAME_CATAN, f,
-                           "catan", diag)) < 0 ||
-            (rc = game_key(v, p, "success_rate", f->game == TNY_GAME_CATAN, f,
-                           "catan", diag)) < 0)
+            (rc = takes(v, p, "hq_diff", shape, TNY_GFK_BYE_HQ_DIFF, 0, f,
+                        diag)) < 0 ||
+            (rc = takes(v, p, "game_points", shape, TNY_GFK_BYE_GAME_POINTS, 0,
+                        f, diag)) < 0 ||
+            (rc = takes(v, p, "success_rate", shape, TNY_GFK_BYE_GAME_POINTS, 0,
+                        f, diag)) < 0)
             goto out;
         if ((r = json_object_get(v, "rule"))) {
             char rp[TNY__PATH_MAX];
@@ -1195,11 +1165,57 @@ static json_t *stage_json(const struct tny_stage *s)
     return o;
 }
 
+/* The game's own block (game.h), its keys in order. */
+static json_t *block_json(const struct tny_format *f,
+                          const struct tny_format_block *blk)
+{
+    json_t *o = json_object();
+    bool ok = o != NULL;
+    for (int32_t i = 0; ok && i < blk->n_keys; i++) {
+        const struct tny_format_key *k = &blk->keys[i];
+        const void *at = (const char *)f + k->offset;
+        const int32_t *count =
+            (const int32_t *)((const char *)f + k->count_offset);
+        json_t *v = NULL;
+        switch (k->kind) {
+        case TNY_FK_INT:
+            if ((k->flags & TNY_FKF_IF_SET) && *(const int32_t *)at <= 0)
+                continue;
+            v = json_integer(*(const int32_t *)at / k->scale);
+            break;
+        case TNY_FK_POINTS:
+            if ((k->flags & TNY_FKF_IF_SET) && !*(const int64_t *)at)
+                continue;
+            v = tny_json_points(*(const int64_t *)at);
+            break;
+        case TNY_FK_BOOL:
+            if ((k->flags & TNY_FKF_IF_SET) && !*(const bool *)at)
+                continue;
+            v = json_boolean(*(const bool *)at);
+            break;
+        case TNY_FK_NAMES:
+            v = names_array((const char(*)[TNY_NAME_MAX])at, *count);
+            break;
+        case TNY_FK_POINTS_LIST:
+            v = points_array((const int64_t *)at, *count);
+            break;
+        }
+        ok = tny__set(o, k->name, v);
+    }
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *format_json(const struct tny_format *f)
 {
     json_t *o = json_object(), *sub;
     bool ok = o != NULL;
     const enum tny_game g = f->game;
+    const struct tny_game_ops *shape = tny_game_shape_of(g);
+    const uint32_t gk = shape ? shape->format_keys : 0;
     ok = ok && tny__set(o, "name", json_string(f->name));
     ok = ok && tny__set(o, "title", json_string(f->title));
     ok = ok && tny__set(o, "game", json_string(tny_game_name(g)));
@@ -1208,7 +1224,7 @@ static json_t *format_json(const struct tny_format *f)
     ok = ok && tny__set(o, "min_players", json_integer(f->min_players));
     ok = ok && tny__set(o, "max_players", json_integer(f->max_players));
     ok = ok && tny__set(o, "player_multiple", json_integer(f->player_multiple));
-    if (g == TNY_GAME_GOT_LCG2 || f->structure != TNY_STRUCTURE_CUSTOM)
+    if ((gk & TNY_GFK_STRUCTURE) || f->structure != TNY_STRUCTURE_CUSTOM)
         ok = ok && tny__set(o, "structure",
                             json_string(tny_structure_name(f->structure)));
 
@@ -1223,20 +1239,20 @@ static json_t *format_json(const struct tny_format *f)
     ok = ok && tny__set(o, "options", sub);
 
     sub = ok ? json_object() : NULL;
-    if (sub && f->players_per_table == 2 && g != TNY_GAME_TANTRIX) {
+    if (sub && f->players_per_table == 2 && !(gk & TNY_GFK_POINTS_IF_SET)) {
         ok = ok && tny__set(sub, "win", tny_json_points(f->win_points));
-        if (g == TNY_GAME_GOT_LCG2 || f->modified_win_points)
+        if ((gk & TNY_GFK_MODIFIED_WIN_SHOWN) || f->modified_win_points)
             ok = ok && tny__set(sub, "modified_win",
                                 tny_json_points(f->modified_win_points));
         ok = ok && tny__set(sub, "draw", tny_json_points(f->draw_points));
         ok = ok && tny__set(sub, "loss", tny_json_points(f->loss_points));
-        if (tny_game_flow(g) == TNY_GAME_TWO_PLAYER) {
+        if (gk & TNY_GFK_OUTCOMES) {
             ok = ok && tny__set(sub, "intentional_draw",
                                 tny_json_points(f->intentional_draw_points));
             ok = ok && tny__set(sub, "double_loss",
                                 tny_json_points(f->double_loss_points));
         }
-    } else if (sub && g == TNY_GAME_TANTRIX) {
+    } else if (sub && (gk & TNY_GFK_POINTS_IF_SET)) {
         if (f->win_points)
             ok = ok && tny__set(sub, "win", tny_json_points(f->win_points));
         if (f->draw_points)
@@ -1250,7 +1266,7 @@ static json_t *format_json(const struct tny_format *f)
     if (sub && (f->players_per_table == 4 || f->placement_points[0]))
         ok = ok && tny__set(sub, "placement",
                             points_array(f->placement_points, TNY_MAX_SEATS));
-    if (sub && (g == TNY_GAME_CATAN || f->placement_points_3[0]))
+    if (sub && ((gk & TNY_GFK_PLACEMENT_3) || f->placement_points_3[0]))
         ok = ok && tny__set(sub, "placement_3",
                             points_array(f->placement_points_3,
                                          f->placement_points_3[3] ? 4 : 3));
@@ -1266,12 +1282,12 @@ static json_t *format_json(const struct tny_format *f)
          tny__set(sub, "rule", json_string(tny_bye_rule_name(f->bye_rule)));
     ok = ok && tny__set(sub, "second_bye", json_boolean(f->second_bye_allowed));
     ok = ok && tny__set(sub, "points", tny_json_points(f->bye_points));
-    if (g == TNY_GAME_NEUROSHIMA_HEX || f->bye_hq_diff)
+    if ((gk & TNY_GFK_BYE_HQ_DIFF) || f->bye_hq_diff)
         ok = ok && tny__set(sub, "hq_diff", json_integer(f->bye_hq_diff));
-    if (g == TNY_GAME_CATAN || f->bye_game_points)
+    if ((gk & TNY_GFK_BYE_GAME_POINTS) || f->bye_game_points)
         ok = ok &&
              tny__set(sub, "game_points", json_integer(f->bye_game_points));
-    if (g == TNY_GAME_CATAN || f->bye_success_permille)
+    if ((gk & TNY_GFK_BYE_GAME_POINTS) || f->bye_success_permille)
         ok = ok && tny__set(sub, "success_rate",
                             tny_json_points((int64_t)f->bye_success_permille *
                                             TNY_POINT_SCALE / 10));
@@ -1285,69 +1301,9 @@ static json_t *format_json(const struct tny_format *f)
         }
     ok = ok && tny__set(o, "stages", sub);
 
-    if (ok && g == TNY_GAME_NEUROSHIMA_HEX) {
-        sub = json_object();
-        ok = ok && tny__set(sub, "armies", names_array(f->armies, f->n_armies));
-        ok = ok && tny__set(sub, "armies_per_player",
-                            json_integer(f->armies_per_player));
-        ok = ok &&
-             tny__set(sub, "beginner_armies",
-                      names_array(f->beginner_armies, f->n_beginner_armies));
-        ok = ok && tny__set(sub, "capped_armies",
-                            names_array(f->capped_armies, f->n_capped_armies));
-        ok = ok &&
-             tny__set(sub, "capped_hq_diff", json_integer(f->capped_hq_diff));
-        ok = ok && tny__set(sub, "hq_diff_max", json_integer(f->hq_diff_max));
-        ok = ok && tny__set(o, "neuroshima_hex", sub);
-    } else if (ok && g == TNY_GAME_TANTRIX) {
-        sub = json_object();
-        ok =
-            ok && tny__set(sub, "tp_per_game", tny_json_points(f->tp_per_game));
-        ok = ok && tny__set(sub, "margin_tp",
-                            points_array(f->margin_tp, f->n_margins));
-        ok = ok && tny__set(sub, "clock_minutes",
-                            json_integer(f->clock_limit_ms / 60000));
-        /* Absent without a chess clock: 0 is not a step the parser
-         * takes, and the printed format must read back. */
-        if (f->clock_step_ms > 0)
-            ok = ok && tny__set(sub, "clock_step_seconds",
-                                json_integer(f->clock_step_ms / 1000));
-        ok = ok &&
-             tny__set(sub, "clock_penalty", tny_json_points(f->clock_penalty));
-        ok = ok && tny__set(sub, "default_win_tp",
-                            tny_json_points(f->default_win_tp));
-        ok = ok && tny__set(sub, "max_missed_games",
-                            json_integer(f->max_missed_games));
-        ok = ok && tny__set(sub, "score_max", json_integer(f->score_max));
-        ok = ok && tny__set(o, "tantrix", sub);
-    } else if (ok && g == TNY_GAME_AGRICOLA) {
-        sub = json_object();
-        ok = ok && tny__set(sub, "group_a_size", json_integer(f->group_a_size));
-        ok = ok && tny__set(sub, "vp_min", json_integer(f->vp_min));
-        ok = ok && tny__set(sub, "vp_max", json_integer(f->vp_max));
-        ok = ok && tny__set(sub, "ip_max", json_integer(f->ip_max));
-        ok = ok && tny__set(sub, "bp_min", json_integer(f->bp_min));
-        ok = ok && tny__set(sub, "bp_max", json_integer(f->bp_max));
-        ok = ok && tny__set(o, "agricola", sub);
-    } else if (ok && g == TNY_GAME_CATAN) {
-        sub = json_object();
-        ok = ok &&
-             tny__set(sub, "game_points_cap", json_integer(f->game_points_cap));
-        ok = ok && tny__set(sub, "vp_min", json_integer(f->vp_min));
-        ok = ok && tny__set(sub, "vp_max", json_integer(f->vp_max));
-        ok = ok && tny__set(o, "catan", sub);
-    } else if (ok && tny_game_flow(g) == TNY_GAME_TWO_PLAYER) {
-        sub = json_object();
-        ok = ok && tny__set(sub, "draws", json_boolean(f->draws));
-        ok = ok && tny__set(sub, "intentional_draws",
-                            json_boolean(f->intentional_draws));
-        ok = ok &&
-             tny__set(sub, "double_losses", json_boolean(f->double_losses));
-        ok = ok && tny__set(sub, "score_min", json_integer(f->score_min));
-        ok = ok && tny__set(sub, "score_max", json_integer(f->score_max));
-        if (f->points_from_scores)
-            ok = ok && tny__set(sub, "points_from_scores", json_true());
-        ok = ok && tny__set(o, "two_player", sub);
+    if (ok && shape && shape->block.name) {
+        sub = block_json(f, &shape->block);
+        ok = ok && tny__set(o, shape->block.name, sub);
     }
     if (ok && (f->has_mov || f->owp_floor_permille)) {
         sub = json_object();
@@ -1379,10 +1335,10 @@ static json_t *format_json(const struct tny_format *f)
     }
 
     sub = ok ? json_object() : NULL;
-    if (g == TNY_GAME_AGRICOLA || f->draft_minutes)
+    if ((gk & TNY_GFK_TABLE_DRAFT) || f->draft_minutes)
         ok = ok &&
              tny__set(sub, "draft_minutes", json_integer(f->draft_minutes));
-    if (g == TNY_GAME_AGRICOLA || f->action_seconds)
+    if ((gk & TNY_GFK_TABLE_DRAFT) || f->action_seconds)
         ok = ok &&
              tny__set(sub, "action_seconds", json_integer(f->action_seconds));
     if (f->timeout_procedure[0])

@@ -47,6 +47,36 @@ void tny_event_release(struct tny_event *ev)
     memset(ev, 0, sizeof(*ev));
 }
 
+void tny_event_remove_player(struct tny_event *ev, int32_t ix)
+{
+    if (ix < 0 || ix >= ev->n_players || ev->strings)
+        return;
+    player_release(&ev->players[ix]);
+    memmove(&ev->players[ix], &ev->players[ix + 1],
+            sizeof(*ev->players) * (size_t)(ev->n_players - ix - 1));
+    ev->n_players--;
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++) {
+            struct tny_table *tb = &ev->rounds[r].tables[t];
+            for (int32_t i = 0; i < tb->n_seats; i++)
+                tb->seats[i] -= tb->seats[i] > ix;
+        }
+    int32_t k = 0;
+    for (int32_t i = 0; i < ev->n_absences; i++) {
+        struct tny_absence a = ev->absences[i];
+        if (a.player == ix)
+            continue;
+        a.player -= a.player > ix;
+        ev->absences[k++] = a;
+    }
+    ev->n_absences = k;
+    k = 0;
+    for (int32_t i = 0; i < ev->n_cut_seeds; i++)
+        if (ev->cut_seeds[i] != ix)
+            ev->cut_seeds[k++] = ev->cut_seeds[i] - (ev->cut_seeds[i] > ix);
+    ev->n_cut_seeds = k;
+}
+
 int32_t tny_event_player_index(const struct tny_event *ev, const char *id)
 {
     for (int32_t i = 0; i < ev->n_players; i++)

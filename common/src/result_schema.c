@@ -10,6 +10,7 @@
 #include "tny/result_schema.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tny/event.h" /* TNY_MAX_LOTS */
@@ -80,18 +81,21 @@ int32_t tny_result_keys(enum tny_game game, const enum tny_result_key **out)
     return ops ? ops->n_keys : 0;
 }
 
+void tny__result_key_path(char *dst, size_t size, const char *path,
+                          enum tny_result_key k)
+{
+    snprintf(dst, size, "%s.%.64s", path, tny_result_key_name(k));
+}
+
 int32_t tny_result_keys_written(enum tny_game game,
                                 const enum tny_result_key **out)
 {
-    /* The one game whose written order differs from the key check's. */
-    static const enum tny_result_key tx[] = {
-        TNY_RK_SCORES, TNY_RK_CLOCK_MS, TNY_RK_DEFAULT_WIN, TNY_RK_TP,
-        TNY_RK_DRAW,   TNY_RK_PENALTY,  TNY_RK_LOTS};
+    const struct tny_game_ops *ops = tny_game_ops_of(game);
 
-    if (game != TNY_GAME_TANTRIX)
+    if (!ops || !ops->keys_written)
         return tny_result_keys(game, out);
-    *out = tx;
-    return (int32_t)(sizeof tx / sizeof tx[0]);
+    *out = ops->keys_written;
+    return ops->n_keys_written;
 }
 
 bool tny_result_has_key(enum tny_game game, enum tny_result_key k)

@@ -56,6 +56,30 @@ int tny__result_check_field(struct tny_diag *diag, const char *path,
                        who, v, lo, hi);
 }
 
+int tny__vp_result_rules(const struct tny_format *fmt, uint64_t present,
+                         const char *path, struct tny_result *r,
+                         struct tny_diag *diag)
+{
+    char p[256];
+
+    (void)fmt;
+    (void)present;
+    if (r->has_score)
+        return TNY_OK;
+    tny__result_key_path(p, sizeof p, path, TNY_RK_VP);
+    return tny_diag_set(diag, TNY_EINVAL, "%s: missing", p);
+}
+
+void tny__vp_result_line(const struct tny_result *r, int32_t n_seats,
+                         const char *const *name, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "VP");
+
+    (void)name;
+    for (int32_t s = 0; s < n_seats && n < size; s++)
+        n += (size_t)snprintf(buf + n, size - n, " %d", (int)r->score[s]);
+}
+
 bool tny__player_has_army(const struct tny_event *ev, int32_t p, int32_t army)
 {
     const struct tny_player *pl = &ev->players[p];

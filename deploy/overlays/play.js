@@ -19,6 +19,18 @@
  *   is shown as sent, and resent (the same bytes, the same key) until an
  *   ack names the key: exactly once, whatever the network or a reload.
  *
+ * - A player's own code (issue 20, `code player`): the broker gives it
+ *   its player's table device of the current round (the hub re-points it
+ *   each round, which signs the page out and in again) and its own
+ *   code/{login}/* topics: CodeStatus (who the player is, their seat,
+ *   checked in, a drop asked) and PlayerRequest/PlayerAck (check-in
+ *   before round 1, "drop me" after a round; kept in localStorage and
+ *   resent until the hub answers).  The player confirms only their own
+ *   seat; the table's result goes when every seat is confirmed.
+ * - A code that no longer works (revoked, expired with its event, a
+ *   dropped player's) still signs in, to read only its status: the page
+ *   says why.  A wrong code is refused by the broker.
+ *
  * Every word goes through t() (i18n.js; English when it is missing).  The
  * page's language (language()): ?lang=, else the phone's own choice on
  * the player page (localStorage tourney.lang), else the event's (the
@@ -77,7 +89,11 @@
         formError: '',
         confirming: false,
         confirmed: {},      /* player id -> true on the confirm screen */
-        store: null         /* {seq, outbox: [...]}, localStorage */
+        store: null,        /* {seq, outbox: [...], reqs: [...]}, localStorage */
+        login: '',          /* the code's own login (code/{login}/...) */
+        status: null,       /* its CodeStatus as a plain object */
+        ended: '',          /* why the code no longer works */
+        dropAsk: false      /* "drop me" tapped once: asks to be sure */
     };
     var T = null; /* protobuf types */
 
@@ -90,6 +106,13 @@
         });
     }
 
+    /* The shipped formats' stage names, in the page's language (the
+     * hall's words, overlay.js STAGE_NAMES); an organiser's own as written. */
+    var STAGES = ['Swiss', 'Knockout', 'Elimination', 'Preliminary', 'Final', 'Top cut', 'Gorn rounds'];
+    function stageText(name) {
+        return STAGES.indexOf(name) >= 0 ? t(name) : name;
+    }
+
     /* ---- protocol ------------------------------------------------------ */
 
     function loadTypes() {
@@ -100,11 +123,12 @@
         r.resolveAll();
         T = {};
         ['TableAssignment', 'RoundClock', 'ResultSubmission', 'ResultAck', 'GameResult',
-            'Presence', 'TimeSync'].forEach(function (n) {
+            'Presence', 'TimeSync', 'CodeStatus', 'PlayerRequest', 'PlayerAck'].forEach(function (n) {
             T[n] = r.lookupType('tourney.v1.' + n);
         });
         T.AckStatus = r.lookupEnum('tourney.v1.AckStatus').values;
         T.Game = r.lookupEnum('tourney.v1.Game').values;
+        T.CodeState = r.lookupEnum('tourney.v1.CodeState').values;
     }
     function decode(type, bytes) {
         return T[type].toObject(T[type].decode(bytes), {longs: Number, enums: Number, defaults: false, arrays: true});
@@ -158,6 +182,8 @@
             v = null;
         }
         S.store = v && v.outbox ? v : {seq: 0, boot: '', dev: '', outbox: []};
+        if (!Array.isArray(S.store.reqs))
+            S.store.reqs = [];
         if (!S.store.boot)
             S.store.boot = Date.now().toString(36);
     }
@@ -243,7 +269,7 @@
         }
         S.connected = false;
         S.screen = 'signin';
-        S.error = t('The code {code} was refused: it is wrong, expired or revoked. Ask the organiser for your table\'s code.', {code: shown(S.code)});
+        S.error = t('The code {code} is not a sign-in code of this event: check it, or ask the organiser for yours.', {code: shown(S.code)});
         root.sessionStorage.removeItem('tourney.play.code');
         render();
     }
@@ -253,10 +279,12 @@
         S.error = '';
         if (S.screen === 'connecting')
             S.screen = 'table';
-        S.client.subscribe([P + 'device/+/assign', P + 'device/+/ack', P + 'hub/state'], {qos: 1});
+        S.client.subscribe([P + 'device/+/assign', P + 'device/+/ack', P + 'hub/state',
+            P + 'code/+/status', P + 'code/+/ack'], {qos: 1});
         if (S.dev)
             devReady();
         resendAll();
+        resendReqs();
         render();
     }
 
@@ -311,9 +339,16 @@
             } else if ((m = /^tourney\/v1\/device\/([^/]+)\/draft$/.exec(topic))) {
                 if (m[1] === S.dev)
                     onDraft(bytes);
+            } else if ((m = /^tourney\/v1\/code\/([^/]+)\/status$/.exec(topic))) {
+                if (bytes.length)
+                    onStatus(m[1], decode('CodeStatus', bytes));
+            } else if ((m = /^tourney\/v1\/code\/([^/]+)\/ack$/.exec(topic))) {
+                onPlayerAck(decode('PlayerAck', bytes));
             } else if (topic === P + 'hub/state') {
-                if (String.fromCharCode.apply(null, bytes) === 'online')
+                if (String.fromCharCode.apply(null, bytes) === 'online') {
                     resendAll();
+                    resendReqs();
+                }
             }
         } catch (e) {
             S.error = t('A message could not be read: {what}', {what: e.message});
@@ -323,6 +358,14 @@
 
     function onAssign(dev, bytes) {
         var first = !S.dev;
+        if (S.dev && S.dev !== dev) {
+            /* A player's code re-pointed at the table of a new round: the
+             * new device's versions are its own. */
+            first = true;
+            S.assign = null;
+            S.assignVersion = 0;
+            S.clock = null;
+        }
         S.dev = dev;
         if (S.store.dev !== dev) {
             S.store.dev = dev;
@@ -352,6 +395,149 @@
             devReady();
         else
             presence();
+    }
+
+    /* ---- a code's own status and a player's requests (issue 20) ---------- */
+
+    function onStatus(login, st) {
+        if (S.status && st.version <= S.status.version)
+            return; /* a stale retained copy */
+        if (!st.name && S.status && S.status.player_id === st.player_id)
+            st.name = S.status.name; /* withdrawn: the hub knows it no more */
+        S.login = login;
+        S.status = st;
+        var cs = T.CodeState;
+        if (st.state !== cs.CODE_VALID) {
+            var words = {};
+            words[cs.CODE_REVOKED] = t('The code {code} was revoked by the organiser: ask them for a new one.', {code: shown(S.code)});
+            words[cs.CODE_EXPIRED] = t('The code {code} has expired: the event {event} is over.', {code: shown(S.code),
+                event: st.event_title || st.event_id});
+            words[cs.CODE_DROPPED] = t('{name}, you have left the event: the code {code} no longer works.', {name: st.name || st.player_id,
+                code: shown(S.code)});
+            S.ended = words[st.state] || t('The code {code} no longer works.', {code: shown(S.code)});
+            S.screen = 'ended';
+            root.sessionStorage.removeItem('tourney.play.code');
+            if (S.client) {
+                S.client.end(true);
+                S.client = null;
+            }
+            S.connected = false;
+            return;
+        }
+        language(S.assign ? S.assign.language || '' : '');
+    }
+
+    function isPlayer() {
+        return !!(S.status && S.status.player_id);
+    }
+
+    /* A check-in (1) or a "drop me" (2): kept before it is shown as sent,
+     * resent until the hub answers (the same key). */
+    function request(kind) {
+        var st = S.status;
+        if (!st || !S.login)
+            return;
+        S.store.seq += 1;
+        var key = (S.login + '.' + (kind === 1 ? 'in' : 'drop') + '.' + S.store.boot + '.' + S.store.seq).slice(0, 64);
+        var r = {key: key, kind: kind, status: 'sent', reason: '', login: S.login,
+            bytes: b64(encode('PlayerRequest', {idempotency_key: key, kind: kind, event_id: st.event_id,
+                player_id: st.player_id}))};
+        S.store.reqs.push(r);
+        save();
+        sendReq(r);
+        render();
+    }
+    function sendReq(r) {
+        if (!S.client || !S.connected || r.login !== S.login)
+            return;
+        r.next = Date.now() + 5000;
+        S.client.publish(P + 'code/' + r.login + '/req', unb64(r.bytes), {qos: 1});
+    }
+    function resendReqs() {
+        if (!S.store)
+            return;
+        S.store.reqs.forEach(function (r) {
+            if (r.status === 'sent')
+                sendReq(r);
+        });
+    }
+    function onPlayerAck(ack) {
+        S.store.reqs.forEach(function (r) {
+            if (r.key !== ack.idempotency_key)
+                return;
+            r.status = ack.accepted ? 'stored' : 'refused';
+            r.reason = ack.reason_text || '';
+        });
+        save();
+    }
+    function lastReq(kind) {
+        for (var i = S.store.reqs.length - 1; i >= 0; i--)
+            if (S.store.reqs[i].kind === kind && S.store.reqs[i].login === S.login)
+                return S.store.reqs[i];
+        return null;
+    }
+
+    /* The player's panel: who they are, check-in before round 1, "drop me"
+     * after. */
+    function playerPanel(a) {
+        var st = S.status;
+        var seat = st.seat;
+        if (a && a.seats)
+            a.seats.forEach(function (x) {
+                if (x.player_id === st.player_id)
+                    seat = x.seat;
+            });
+        var h = '<div class="panel" id="me"><p class="who" id="whoami">' +
+            esc(seat ? t('You are {name}, seat {seat}', {name: st.name || st.player_id, seat: seat})
+                : t('You are {name}', {name: st.name || st.player_id})) + '</p>';
+        if (st.table_device)
+            h += '<p class="dim" id="pi-table">' + esc(t('Your table {table} has a table device: enter the result there.',
+                {table: st.table})) + '</p>';
+        var r;
+        if (!st.round) {
+            r = lastReq(1);
+            if (st.checked_in)
+                h += '<p class="state stored" id="checkin-state">' + esc(t('Checked in: wait for the pairings.')) + '</p>';
+            else if (r && r.status === 'sent')
+                h += '<p class="state sent" id="checkin-state">' + esc(t('Check-in sent: waiting for the hub')) + '</p>';
+            else
+                h += (r && r.status === 'refused' ? '<p class="error">' + esc(r.reason) + '</p>' : '') +
+                    '<button id="checkin">' + esc(t('I am here: check in')) + '</button>';
+        } else {
+            r = lastReq(2);
+            if (st.drop_requested)
+                h += '<p class="state pending" id="drop-state">' + esc(t('You asked to drop: the organiser confirms.')) + '</p>';
+            else if (r && r.status === 'sent')
+                h += '<p class="state sent" id="drop-state">' + esc(t('Drop request sent: waiting for the hub')) + '</p>';
+            else if (S.dropAsk)
+                h += '<p>' + esc(t('Leave the event after this round?')) + '</p><button id="drop-yes">' +
+                    esc(t('Yes, drop me')) + '</button><button class="choice" id="drop-no">' + esc(t('No')) + '</button>';
+            else
+                h += (r && r.status === 'refused' ? '<p class="error">' + esc(r.reason) + '</p>' : '') +
+                    '<button class="choice" id="drop">' + esc(t('Drop me from the event')) + '</button>';
+        }
+        return h + '</div>';
+    }
+    function wirePlayer() {
+        if ($('checkin'))
+            $('checkin').onclick = function () {
+                request(1);
+            };
+        if ($('drop'))
+            $('drop').onclick = function () {
+                S.dropAsk = true;
+                render();
+            };
+        if ($('drop-no'))
+            $('drop-no').onclick = function () {
+                S.dropAsk = false;
+                render();
+            };
+        if ($('drop-yes'))
+            $('drop-yes').onclick = function () {
+                S.dropAsk = false;
+                request(2);
+            };
     }
 
     /* The table's reading in a RoundClock: the round's plus this table's
@@ -866,7 +1052,7 @@
             if (!S.store.outbox.some(function (e) {
                 return e.key === d.key;
             })) {
-                var entry = {key: d.key, event: a.event_id, round: a.round, table: a.table, bytes: d.bytes,
+                var entry = {key: d.key, event: a.event_id, round: a.round, table: a.table, dev: S.dev, bytes: d.bytes,
                     status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow()};
                 S.store.outbox.push(entry);
                 save();
@@ -941,7 +1127,7 @@
             }),
             table_time_ms: Date.now()
         };
-        var entry = {key: key, event: a.event_id, round: a.round, table: a.table,
+        var entry = {key: key, event: a.event_id, round: a.round, table: a.table, dev: S.dev,
             bytes: b64(encode('ResultSubmission', sub)), status: 'sent', reason: '',
             lines: built.summary, tries: 0, next: 0,
             stopped_hub_ms: hubNow()};
@@ -959,7 +1145,9 @@
     }
 
     function send(e) {
-        if (!S.client || !S.connected || !S.dev)
+        /* A player's code at another table now: its old table's device
+         * is no longer its to write (the hub answered it there). */
+        if (!S.client || !S.connected || !S.dev || (e.dev && e.dev !== S.dev))
             return;
         e.tries += 1;
         /* 1-5 s, doubling to 60 s (docs/protocol.md "Idempotency"). */
@@ -1003,11 +1191,16 @@
 
     function tick() {
         var now = Date.now();
-        if (S.store && S.connected)
+        if (S.store && S.connected) {
             S.store.outbox.forEach(function (e) {
                 if (e.status === 'sent' && e.next && now >= e.next)
                     send(e);
             });
+            S.store.reqs.forEach(function (r) {
+                if (r.status === 'sent' && r.next && now >= r.next)
+                    sendReq(r);
+            });
+        }
         if (S.connected && S.dev && (!S.offsetExact && now - (S.lastAsk || 0) > 3000)) {
             S.lastAsk = now;
             askTime();
@@ -1047,26 +1240,37 @@
             };
             return;
         }
+        if (S.screen === 'ended') {
+            page.innerHTML = '<div class="panel"><h1>' + esc(t('This code no longer works')) + '</h1>' +
+                '<p class="error" id="ended" role="alert">' + esc(S.ended) + '</p>' +
+                '<button id="again">' + esc(t('Sign in with another code')) + '</button></div>';
+            $('again').onclick = function () {
+                S.screen = 'signin';
+                S.code = '';
+                S.error = '';
+                render();
+            };
+            return;
+        }
         var net = S.connected ? t('connected') : t('offline: results are kept on this phone and sent when the network is back');
         h += '<p class="net dim" id="net">' + esc(net) + '</p>';
         if (S.error)
             h += '<p class="error" id="error" role="alert">' + esc(S.error) + '</p>';
         var a = S.assign;
-        if (!a) {
-            h += '<div class="panel"><h1>' + esc(S.screen === 'connecting' ? t('Signing in...') : t('No table yet')) + '</h1>' +
-                '<p class="dim">' + esc(t('Code {code}', {code: shown(S.code)})) + '</p></div>';
+        var me = isPlayer() ? playerPanel(a) : '';
+        if (!a || !a.table) {
+            var title = !a && S.screen === 'connecting' && !S.status ? t('Signing in...')
+                : a ? t('No table this round') : t('No table yet');
+            h += '<div class="panel"><h1>' + esc(title) + '</h1>' + '<p class="dim">' +
+                esc(a ? a.event_title || a.event_id : S.status ? S.status.event_title || S.status.event_id
+                    : t('Code {code}', {code: shown(S.code)})) + '</p></div>' + me;
             page.innerHTML = h;
-            return;
-        }
-        if (!a.table) {
-            h += '<div class="panel"><h1>' + esc(t('No table this round')) + '</h1><p class="dim">' +
-                esc(a.event_title || a.event_id) + '</p></div>';
-            page.innerHTML = h;
+            wirePlayer();
             return;
         }
         h += '<div class="panel" id="table"><h1>' + esc(t('Table {table}', {table: a.table})) + '</h1>' +
             '<p class="dim">' + esc(a.event_title || a.event_id) + ' · ' + esc(t('Round {round}', {round: a.round})) +
-            (a.stage_name ? ' · ' + esc(a.stage_name) : '') + '</p>' +
+            (a.stage_name ? ' · ' + esc(stageText(a.stage_name)) : '') + '</p>' +
             '<div class="clock" id="clock"></div></div>';
         h += '<div class="panel"><h2>' + esc(t('Players')) + '</h2>';
         a.seats.forEach(function (s) {
@@ -1075,9 +1279,11 @@
                 esc(s.name) + '</span>' + (extra ? '<br><span class="dim">' + esc(extra) + '</span>' : '') + '</span></div>';
         });
         h += '</div>';
+        h += me;
         h += resultPanel(a);
         page.innerHTML = h;
         wire(a);
+        wirePlayer();
         tick();
     }
 
@@ -1112,8 +1318,12 @@
                 '<p class="dim">' + esc(t('Each player taps their own name.')) + '</p>';
             a.seats.forEach(function (s, i) {
                 var on = S.confirmed[s.player_id];
-                h += '<button class="' + (on ? 'done' : 'choice') + '" id="ok' + i + '"' + (on ? ' disabled' : '') + '>' +
-                    esc(on ? t('{name} confirmed', {name: s.name}) : t('{name}: I confirm', {name: s.name})) + '</button>';
+                /* A player's own code confirms only its own seat: the
+                 * others confirm on their phones (or a table code's). */
+                var other = isPlayer() && s.player_id !== S.status.player_id;
+                h += '<button class="' + (on ? 'done' : 'choice') + '" id="ok' + i + '"' + (on || other ? ' disabled' : '') + '>' +
+                    esc(on ? t('{name} confirmed', {name: s.name}) : other ? t('waiting for {name}', {name: s.name})
+                        : t('{name}: I confirm', {name: s.name})) + '</button>';
             });
             h += '<button class="choice" id="back">' + esc(t('Back: change the result')) + '</button></div>';
             return h;
@@ -1247,7 +1457,7 @@
         });
         a.seats.forEach(function (s, i) {
             var ok = $('ok' + i);
-            if (ok)
+            if (ok && !(isPlayer() && s.player_id !== S.status.player_id))
                 ok.onclick = function () {
                     S.confirmed[s.player_id] = true;
                     if (allConfirmed(a)) {

@@ -287,6 +287,13 @@ static int read_password(struct live *lv, const char *path)
     if (len == 0) {
         say("password file %s: the first line is empty", path);
         status = HUB_CONSOLE_EXIT_USAGE;
+    } else if (strpbrk(text, " \t")) {
+        /* as the hub's and the table's password_file: a line copied from
+         * users.cred would be sent as the password and refused as wrong */
+        say("password file %s: looks like a users.cred line (LOGIN "
+            "PASSWORD); it must hold the password alone",
+            path);
+        status = HUB_CONSOLE_EXIT_USAGE;
     } else if (len >= sizeof lv->set.password) {
         say("password file %s: longer than %zu bytes", path,
             sizeof lv->set.password - 1);
@@ -934,7 +941,108 @@ static bool print_draft(const json_t *root, bool published)
     return true;
 }
 
-/* The standings shape of `tourney standings`. */
+/* " 44:10 left (running)" of a typed clock (issue 22). */
+static void print_time_left_typed(const struct tny_wire_time_left *c)
+{
+    static const char *const names[] = {"ready", "running", "paused"};
+    long long ms = c->left_ms, s = (ms < 0 ? -ms : ms) / 1000;
+    fprintf(out(), " %lld:%02lld %s (%s)", s / 60, s % 60,
+            ms < 0 ? "over" : "left",
+            c->state <= TNY_ROUND_CLOCK_PAUSED ? names[c->state] : "?");
+}
+
+/* The seating's names sorted by id, for print_seating_player. */
+static int name_cmp(const void *a, const void *b)
+{
+    const struct tny_wire_player_name *x = *(const void *const *)a;
+    const struct tny_wire_player_name *y = *(const void *const *)b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x < y) - (x > y); /* the last of a duplicate first */
+}
+
+static int name_key_cmp(const void *key, const void *b)
+{
+    const struct tny_wire_player_name *y = *(const void *const *)b;
+    return strcmp(key, y->id);
+}
+
+/* "ID Name" (the id alone when the seating has no name for it). */
+static void print_seating_player(const struct tny_wire_player_name **by_id,
+                                 int32_t n, const char *id)
+{
+    const struct tny_wire_player_name **hit =
+        by_id ? bsearch(id, by_id, (size_t)n, sizeof *by_id, name_key_cmp)
+              : NULL;
+    while (hit && hit > by_id && strcmp(hit[-1]->id, id) == 0)
+        hit--; /* the first in order: a duplicate's last */
+    print_text(id);
+    if (hit && (*hit)->name) {
+        fputc(' ', out());
+        print_text((*hit)->name);
+    }
+}
+
+/* A round's seating (TNY_REPLY_DRAFT), as print_draft printed its JSON;
+ * false for the short form of a republished round. */
+static bool print_seating(const struct tny_wire_seating *s)
+{
+    if (s->republished)
+        return false;
+    const struct tny_wire_player_name **by_id =
+        s->n_names ? malloc((size_t)s->n_names * sizeof *by_id) : NULL;
+    for (int32_t i = 0; by_id && i < s->n_names; i++)
+        by_id[i] = &s->names[i];
+    if (by_id)
+        qsort(by_id, (size_t)s->n_names, sizeof *by_id, name_cmp);
+    fprintf(out(), "round %d", (int)s->round);
+    if (s->has_stage)
+        fprintf(out(), " (%s)", tny_stage_kind_name(s->stage));
+    /* A round at the tables says its status; a draft says draft. */
+    static const char *const status[] = {"draft", "draft", "published",
+                                         "started", "closed"};
+    fprintf(out(), ", %s\n",
+            s->status <= TNY_WIRE_ROUND_CLOSED ? status[s->status] : "?");
+    if (s->clock.has) { /* issue 22: the time left */
+        fputs("  clock", out());
+        print_time_left_typed(&s->clock);
+        fputc('\n', out());
+    }
+    for (int32_t i = 0; i < s->n_tables; i++) {
+        const struct tny_wire_seated_table *t = &s->tables[i];
+        if (t->table == 0) {
+            fprintf(out(), "  bye       ");
+            print_seating_player(by_id, s->n_names, t->players[0]);
+            fputc('\n', out());
+            continue;
+        }
+        fprintf(out(), "  table %-4d", (int)t->table);
+        for (int32_t p = 0; p < t->n_players; p++) {
+            fputs(p ? " - " : "", out());
+            print_seating_player(by_id, s->n_names, t->players[p]);
+        }
+        if (t->clock.has) { /* its own time (issue 22) */
+            fputs("  clock", out());
+            print_time_left_typed(&t->clock);
+        }
+        fputc('\n', out());
+    }
+    free(by_id);
+    /* The engine's explanation (README: the draft comes with it), each
+     * line indented under a heading, deeper than the tables' rows. */
+    if (s->explain && s->explain[0]) {
+        out_line("explanation:");
+        for (const char *p = s->explain; *p;) {
+            size_t n = strcspn(p, "\n");
+            if (n > 0)
+                fprintf(out(), "    %.*s\n", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+    }
+    return true;
+}
+
+/* The standings shape of `tourney standings` from JSON text: a hub
+ * from before typed replies (issue 18) sends them so. */
 static bool print_standings(const json_t *root)
 {
     const json_t *rows = json_object_get(root, "standings");
@@ -1014,6 +1122,73 @@ static bool print_standings(const json_t *root)
     return true;
 }
 
+/* The standings (TNY_REPLY_STANDINGS) of `tourney standings`' shape:
+ * rank, id, points, every tiebreak (CM-8), the name last. */
+static void print_standings_typed(const struct tny_wire_standings *s)
+{
+    fprintf(out(), "standings after round %d (%s)\n", (int)s->after_round,
+            tny_stage_kind_name(s->stage));
+    /* Columns: the tiebreaks in the engine's order, as the CSV names
+     * them (none without a row), the name last so that no name moves a
+     * column. */
+    int n_tb = s->n_rows ? (int)s->n_tiebreaks : 0;
+    int tb_w[TNY_MAX_TIEBREAKS], id_w = 6, pts_w = 6;
+    char num[32];
+    for (int k = 0; k < n_tb; k++) {
+        int n = (int)strlen(tny_tiebreak_name(s->tiebreaks[k]));
+        tb_w[k] = n > 4 ? n : 4;
+    }
+    for (int32_t i = 0; i < s->n_rows; i++) {
+        const struct tny_wire_standing_row *r = &s->rows[i];
+        if ((int)strlen(r->player) > id_w)
+            id_w = (int)strlen(r->player);
+        int n = snprintf(num, sizeof num, "%g",
+                         (double)r->points_units / TNY_POINT_SCALE);
+        if (n > pts_w)
+            pts_w = n;
+        for (int k = 0; k < n_tb; k++) {
+            n = snprintf(num, sizeof num, "%g",
+                         r->has_tiebreak[k] ? r->tiebreaks[k] : 0.0);
+            if (n > tb_w[k])
+                tb_w[k] = n;
+        }
+    }
+    fprintf(out(), "%4s  %-*s  %*s", "rank", id_w, "player", pts_w, "points");
+    for (int k = 0; k < n_tb; k++)
+        fprintf(out(), "  %*s", tb_w[k], tny_tiebreak_name(s->tiebreaks[k]));
+    out_line("  name");
+    for (int32_t i = 0; i < s->n_rows; i++) {
+        const struct tny_wire_standing_row *r = &s->rows[i];
+        fprintf(out(), "%4d  %-*s  %*g", (int)r->rank, id_w, r->player, pts_w,
+                (double)r->points_units / TNY_POINT_SCALE);
+        for (int k = 0; k < n_tb; k++) {
+            if (r->has_tiebreak[k])
+                fprintf(out(), "  %*g", tb_w[k], r->tiebreaks[k]);
+            else
+                fprintf(out(), "  %*s", tb_w[k], "-");
+        }
+        fputs("  ", out());
+        print_text(r->name ? r->name : "");
+        fprintf(out(), "%s\n",
+                r->disqualified ? " (disqualified)"
+                : r->dropped    ? " (dropped)"
+                                : "");
+    }
+}
+
+/* --json of a typed reply: its JSON text, written from the values. */
+static int print_typed_json(const struct tny_wire_reply *rep)
+{
+    char *text = hub_console_reply_json(rep);
+    if (!text) {
+        say("out of memory");
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    print_payload(text);
+    free(text);
+    return flush_out();
+}
+
 /* Prints the reply: its JSON payload with --json (or for an event file,
  * the export), else the human line and the payload in the shape the
  * request's command description gives (tny/console_cmds.h), falling back
@@ -1024,6 +1199,8 @@ static int show(struct live *lv, const char *line)
     const struct tny_wire_cmd_info *info = tny_wire_cmd_info(lv->req.cmd);
     enum tny_reply_shape shape = info ? info->reply : TNY_REPLY_EVENT;
     if (lv->json || (shape == TNY_REPLY_EVENT && rep->json)) {
+        if (rep->seating || rep->standings)
+            return print_typed_json(rep);
         if (rep->json)
             print_payload(rep->json);
         else
@@ -1039,6 +1216,10 @@ static int show(struct live *lv, const char *line)
         cli_words(lv, rep->message, words, sizeof words);
         out_line(words);
     }
+    if (rep->seating && !print_seating(rep->seating))
+        return print_typed_json(rep);
+    if (rep->standings)
+        print_standings_typed(rep->standings);
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
         bool done = false;
@@ -1104,14 +1285,8 @@ static int draft_round(struct live *lv, int32_t *round)
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
     *round = lv->rep.round;
-    if (*round <= 0 && lv->rep.json) {
-        json_t *root = json_loads(lv->rep.json, 0, NULL);
-        const json_t *r = json_object_get(root, "round");
-        if (json_is_integer(r) && json_integer_value(r) > 0 &&
-            json_integer_value(r) <= 10000)
-            *round = (int32_t)json_integer_value(r);
-        json_decref(root);
-    }
+    if (*round <= 0 && lv->rep.seating)
+        *round = lv->rep.seating->round;
     tny_wire_reply_release(&lv->rep);
     if (*round <= 0) {
         say("cannot tell the draft's round of %s: give --round N", ev);
@@ -1544,9 +1719,7 @@ static int run_round_show(struct live *lv)
  * seating either way (--json keeps the hub's reply). */
 static int edited_round(struct live *lv, bool *republished)
 {
-    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
-    *republished = json_is_true(json_object_get(root, "republished"));
-    json_decref(root);
+    *republished = lv->rep.seating && lv->rep.seating->republished;
     if (!*republished || lv->json)
         return HUB_CONSOLE_EXIT_OK;
     int32_t round = lv->req.round;
@@ -1595,18 +1768,17 @@ static int run_round_swap(struct live *lv)
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
     /* "swapped p3 (Anna Nowak) and p7 (Bo Li)": the names of the seating */
-    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
-    const json_t *names = json_object_get(root, "names");
+    const struct tny_wire_seating *seating = lv->rep.seating;
     const char *na =
-        json_string_value(json_object_get(names, lv->req.player_id));
+        seating ? hub_console_seating_name(seating, lv->req.player_id) : NULL;
     const char *nb =
-        json_string_value(json_object_get(names, lv->req.other_player_id));
+        seating ? hub_console_seating_name(seating, lv->req.other_player_id)
+                : NULL;
     snprintf(line, sizeof line,
              "swapped %s%s%s%s and %s%s%s%s in round %d of %s",
              lv->req.player_id, na ? " (" : "", na ? na : "", na ? ")" : "",
              lv->req.other_player_id, nb ? " (" : "", nb ? nb : "",
              nb ? ")" : "", (int)lv->req.round, lv->req.event_id);
-    json_decref(root);
     return show_edited(lv, line, republished);
 }
 
@@ -1632,13 +1804,9 @@ static int run_round_move(struct live *lv)
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
     /* TO_TABLE already seated a table: the two swap numbers (pair.h). */
-    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
-    const json_t *t;
-    size_t i;
     bool swapped = false;
-    json_array_foreach (json_object_get(root, "tables"), i, t)
-        swapped |= json_integer_value(json_object_get(t, "table")) == from;
-    json_decref(root);
+    for (int32_t i = 0; lv->rep.seating && i < lv->rep.seating->n_tables; i++)
+        swapped |= lv->rep.seating->tables[i].table == from;
     if (swapped)
         snprintf(line, sizeof line,
                  "swapped tables %d and %d in round %d of %s: the players of "
@@ -1724,14 +1892,15 @@ static int run_stage_next(struct live *lv)
     /* The hub pairs the next round: of the next stage once the current
      * one is over, else the current stage's next round (the stage is
      * named, so the line says which). */
-    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
-    const char *stage = json_string_value(json_object_get(root, "stage"));
+    const struct tny_wire_seating *seating = lv->rep.seating;
+    const char *stage = seating && seating->has_stage
+                            ? tny_stage_kind_name(seating->stage)
+                            : NULL;
     snprintf(line, sizeof line,
              "paired round %d of %s (%s) as a draft: check it, then `tourney "
              "live round publish %s`",
              (int)lv->rep.round, lv->req.event_id, stage ? stage : "?",
              lv->req.event_id);
-    json_decref(root);
     return show(lv, line);
 }
 
@@ -2356,6 +2525,54 @@ static int run_code_revoke(struct live *lv)
 static int run_code_list(struct live *lv)
 {
     int status = start_request(lv, TNY_WIRE_CMD_LIST_CODES, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* code player EVENT_ID [PLAYER_ID] (issue 20): a code per player's own
+ * phone; without PLAYER_ID every active player without one gets one
+ * (one record each: player, name, code, login, query). */
+static int run_code_player(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_ISSUE_PLAYER_CODE, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK && lv->n_pos > 1)
+        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player checkins EVENT_ID: one record per active player (checked in or
+ * not); the hub's line counts who has not. */
+static int run_player_checkins(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_LIST_CHECKINS, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player drop-no-shows EVENT_ID [--reason T]: every active player who has
+ * not checked in is withdrawn (before round 1). */
+static int run_player_drop_no_shows(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_DROP_NO_SHOWS, lv->pos[0]);
+    const char *why = opt(lv, "reason");
+    if (status == HUB_CONSOLE_EXIT_OK && why)
+        status =
+            put_text(lv->req.reason, sizeof lv->req.reason, why, "--reason");
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
+}
+
+/* player drop-requests EVENT_ID [--confirm]: the players' "drop me"
+ * requests waiting; --confirm drops them all. */
+static int run_player_drop_requests(struct live *lv)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_DROP_REQUESTS, lv->pos[0]);
+    lv->req.confirm = flag(lv, "confirm");
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;

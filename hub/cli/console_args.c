@@ -302,9 +302,144 @@ static const char *example_of(const json_t *res)
            "\"p2\": 8}}; --game names the game";
 }
 
+/* The console's knowledge of each result message (wire.h), found by the
+ * module's wire name (game.h): the keys that point at it when --game is
+ * not given (rows tried in order), a check before the keys are read, the
+ * rules between its keys (what each game's result needs at least, before
+ * the hub checks the rest).  A message without a row is never inferred
+ * (--game names its game) and has no rules here. */
+struct console_shape {
+    const char *member;
+    bool (*claims)(const json_t *res);
+    int (*before)(struct rparse *rp, const json_t *res);
+    int (*rules)(struct rparse *rp, const json_t *res);
+};
+
+/* Two-player: an outcome only it has, or scores with a winner or a draw
+ * (scores alone: say --game). */
+static bool claims_tp(const json_t *res)
+{
+    return has(res, KEY(INTENTIONAL_DRAW)) || has(res, KEY(DOUBLE_LOSS)) ||
+           (has(res, KEY(SCORES)) &&
+            (has(res, KEY(WINNER)) || has(res, KEY(DRAW))));
+}
+
+static bool claims_nh(const json_t *res)
+{
+    return has(res, KEY(HQ_DIFF)) || has(res, KEY(DRAW)) ||
+           has(res, KEY(ARMIES));
+}
+
+static bool claims_tx(const json_t *res)
+{
+    return has(res, KEY(SCORES)) || has(res, KEY(CLOCK_MS)) ||
+           has(res, KEY(TP)) || has(res, KEY(PENALTY)) ||
+           has(res, KEY(DEFAULT_WIN));
+}
+
+static bool claims_ag(const json_t *res)
+{
+    return has(res, KEY(IP)) || has(res, KEY(BP));
+}
+
+static bool claims_gt(const json_t *res)
+{
+    return has(res, KEY(WINNER)) || has(res, KEY(GAMES)) ||
+           has(res, KEY(MODIFIED));
+}
+
+static bool claims_ct(const json_t *res)
+{
+    return has(res, KEY(VP));
+}
+
+static int before_ag(struct rparse *rp, const json_t *res)
+{
+    if (!has(res, KEY(VP)) || !has(res, KEY(IP)) || !has(res, KEY(BP)))
+        return tny_diag_set(rp->diag, TNY_EINVAL,
+                            "result: an Agricola result has \"vp\", "
+                            "\"ip\" and \"bp\" (AG-1)");
+    return TNY_OK;
+}
+
+static int rules_nh(struct rparse *rp, const json_t *res)
+{
+    const struct tny_wire_result *r = rp->r;
+    if (!has(res, KEY(HQ_DIFF)) && !r->draw)
+        return tny_diag_set(rp->diag, TNY_EINVAL, "result.%s: missing",
+                            KEY(HQ_DIFF));
+    if (r->winner_id[0] == '\0' && !r->draw)
+        return tny_diag_set(rp->diag, TNY_EINVAL,
+                            "result: expected \"winner\" or \"draw\": "
+                            "true");
+    return TNY_OK;
+}
+
+static int rules_ag(struct rparse *rp, const json_t *res)
+{
+    const struct tny_wire_result *r = rp->r;
+    (void)res;
+    for (int32_t i = 0; i < r->n_players; i++)
+        if (!r->players[i].has_score)
+            return tny_diag_set(rp->diag, TNY_EINVAL, "result.%s.%s: missing",
+                                KEY(VP), r->players[i].player_id);
+    return TNY_OK;
+}
+
+static int rules_gt(struct rparse *rp, const json_t *res)
+{
+    (void)res;
+    if (rp->r->winner_id[0] == '\0' && rp->r->n_games == 0)
+        return tny_diag_set(rp->diag, TNY_EINVAL,
+                            "result: expected \"winner\" or \"games\"");
+    return TNY_OK;
+}
+
+static int rules_ct(struct rparse *rp, const json_t *res)
+{
+    (void)res;
+    if (rp->r->n_players == 0)
+        return tny_diag_set(rp->diag, TNY_EINVAL, "result.%s: missing",
+                            KEY(VP));
+    return TNY_OK;
+}
+
+static int rules_tp(struct rparse *rp, const json_t *res)
+{
+    const struct tny_wire_result *r = rp->r;
+    (void)res;
+    if (r->n_players == 0 && !r->winner_id[0] && !r->draw &&
+        !r->intentional_draw && !r->double_loss)
+        return tny_diag_set(rp->diag, TNY_EINVAL,
+                            "result: expected \"scores\" or \"winner\" "
+                            "(or draw, intentional_draw, double_loss)");
+    return TNY_OK;
+}
+
+/* In the order a result's keys are tried (infer_game); TX has no rules
+ * here (the hub's check). */
+static const struct console_shape shapes[] = {
+    {"tp", claims_tp, NULL, rules_tp}, {"nh", claims_nh, NULL, rules_nh},
+    {"tx", claims_tx, NULL, NULL},     {"ag", claims_ag, before_ag, rules_ag},
+    {"gt", claims_gt, NULL, rules_gt}, {"ct", claims_ct, NULL, rules_ct},
+};
+
+static const struct console_shape *shape_of(enum tny_game game)
+{
+    static const struct console_shape none = {NULL, NULL, NULL, NULL};
+    const struct tny_game_ops *ops = tny_game_shape_of(game);
+    for (size_t i = 0; ops && ops->wire && i < sizeof shapes / sizeof *shapes;
+         i++)
+        if (strcmp(shapes[i].member, ops->wire) == 0)
+            return &shapes[i];
+    return &none;
+}
+
 static int infer_game(const json_t *res, enum tny_game *game,
                       struct tny_diag *diag)
 {
+    const struct tny_game_ops *const *all;
+    const int32_t n = tny_game_registry(&all);
     const char *key;
     json_t *v;
     json_object_foreach ((json_t *)res, key, v) {
@@ -315,29 +450,21 @@ static int infer_game(const json_t *res, enum tny_game *game,
                                 "event-file.md, e.g. %s)",
                                 key, example_of(res));
     }
-    if (has(res, KEY(INTENTIONAL_DRAW)) || has(res, KEY(DOUBLE_LOSS)) ||
-        (has(res, KEY(SCORES)) &&
-         (has(res, KEY(WINNER)) || has(res, KEY(DRAW)))))
-        *game = TNY_GAME_TWO_PLAYER; /* scores alone: say --game */
-    else if (has(res, KEY(HQ_DIFF)) || has(res, KEY(DRAW)) ||
-             has(res, KEY(ARMIES)))
-        *game = TNY_GAME_NEUROSHIMA_HEX;
-    else if (has(res, KEY(SCORES)) || has(res, KEY(CLOCK_MS)) ||
-             has(res, KEY(TP)) || has(res, KEY(PENALTY)) ||
-             has(res, KEY(DEFAULT_WIN)))
-        *game = TNY_GAME_TANTRIX;
-    else if (has(res, KEY(IP)) || has(res, KEY(BP)))
-        *game = TNY_GAME_AGRICOLA;
-    else if (has(res, KEY(WINNER)) || has(res, KEY(GAMES)) ||
-             has(res, KEY(MODIFIED)))
-        *game = TNY_GAME_GOT_LCG2;
-    else if (has(res, KEY(VP)))
-        *game = TNY_GAME_CATAN;
-    else
-        return tny_diag_set(diag, TNY_EINVAL,
-                            "result: empty (expected e.g. {\"vp\": {\"p1\": "
-                            "10, \"p2\": 8}})");
-    return TNY_OK;
+    /* The first message whose keys res has; its game the module that
+     * has that message as its own. */
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        if (!shapes[i].claims(res))
+            continue;
+        for (int32_t g = 0; g < n; g++)
+            if (all[g]->flow == all[g]->game && all[g]->wire &&
+                strcmp(all[g]->wire, shapes[i].member) == 0) {
+                *game = all[g]->game;
+                return TNY_OK;
+            }
+    }
+    return tny_diag_set(diag, TNY_EINVAL,
+                        "result: empty (expected e.g. {\"vp\": {\"p1\": "
+                        "10, \"p2\": 8}})");
 }
 
 /* Keys a game's result may have (event-file.md). */
@@ -442,71 +569,23 @@ static int parse_key(struct rparse *rp, const json_t *res,
     return rc;
 }
 
-/* The console's rules between a result's keys (before the hub checks the
- * rest): what each game's result needs at least. */
-static int result_rules(struct rparse *rp, const json_t *res)
-{
-    struct tny_wire_result *r = rp->r;
-    struct tny_diag *diag = rp->diag;
-
-    switch (tny_game_flow(r->game)) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        if (!has(res, KEY(HQ_DIFF)) && !r->draw)
-            return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
-                                KEY(HQ_DIFF));
-        if (r->winner_id[0] == '\0' && !r->draw)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "result: expected \"winner\" or \"draw\": "
-                                "true");
-        return TNY_OK;
-    case TNY_GAME_AGRICOLA:
-        for (int32_t i = 0; i < r->n_players; i++)
-            if (!r->players[i].has_score)
-                return tny_diag_set(diag, TNY_EINVAL, "result.%s.%s: missing",
-                                    KEY(VP), r->players[i].player_id);
-        return TNY_OK;
-    case TNY_GAME_GOT_LCG2:
-        if (r->winner_id[0] == '\0' && r->n_games == 0)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "result: expected \"winner\" or \"games\"");
-        return TNY_OK;
-    case TNY_GAME_CATAN:
-        if (r->n_players == 0)
-            return tny_diag_set(diag, TNY_EINVAL, "result.%s: missing",
-                                KEY(VP));
-        return TNY_OK;
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER:
-        if (r->n_players == 0 && !r->winner_id[0] && !r->draw &&
-            !r->intentional_draw && !r->double_loss)
-            return tny_diag_set(diag, TNY_EINVAL,
-                                "result: expected \"scores\" or \"winner\" "
-                                "(or draw, intentional_draw, double_loss)");
-        return TNY_OK;
-    case TNY_GAME_TANTRIX: return TNY_OK; /* the hub's check */
-    }
-    return TNY_OK;
-}
-
 /* The game's keys, each read by its kind (result_schema.h), then the rules
  * between them. */
 static int parse_result(struct rparse *rp, const json_t *res)
 {
     const enum tny_result_key *keys;
     int32_t n = tny_result_keys(rp->r->game, &keys);
+    const struct console_shape *shape = shape_of(rp->r->game);
     int rc;
 
     if ((rc = check_keys(res, rp->r->game, rp->diag)) < 0)
         return rc;
-    if (rp->r->game == TNY_GAME_AGRICOLA &&
-        (!has(res, KEY(VP)) || !has(res, KEY(IP)) || !has(res, KEY(BP))))
-        return tny_diag_set(rp->diag, TNY_EINVAL,
-                            "result: an Agricola result has \"vp\", "
-                            "\"ip\" and \"bp\" (AG-1)");
+    if (shape->before && (rc = shape->before(rp, res)) < 0)
+        return rc;
     for (int32_t i = 0; i < n; i++)
         if ((rc = parse_key(rp, res, keys[i])) < 0)
             return rc;
-    return result_rules(rp, res);
+    return shape->rules ? shape->rules(rp, res) : TNY_OK;
 }
 
 int hub_console_result_from_json(const char *text, const char *game,

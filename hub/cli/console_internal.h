@@ -156,6 +156,23 @@ int hub_console_run(struct hub_console_conn *c, int n, char **words,
 /* Frees res's text and reply; zeroes *res. */
 void hub_console_result_release(struct hub_console_result *res);
 
+/* ---- typed replies as --json prints them (console_reply.c) ----------- */
+
+/* The JSON text of a seating (TNY_REPLY_DRAFT), byte for byte the hub's
+ * before replies were typed (tny_round_plan_to_json with "names" for a
+ * draft, compact); malloc'd, NULL when out of memory. */
+char *hub_console_seating_json(const struct tny_wire_seating *s);
+/* The JSON text of standings (TNY_REPLY_STANDINGS), byte for byte
+ * `tourney standings`' (tny_standings_to_json); malloc'd, NULL when out of
+ * memory. */
+char *hub_console_standings_json(const struct tny_wire_standings *s);
+/* The reply's payload as --json prints it: a typed payload's JSON text, or
+ * the json the reply carries; malloc'd, NULL when none or out of memory. */
+char *hub_console_reply_json(const struct tny_wire_reply *rep);
+/* The name of player id in the seating's names; NULL when it has none. */
+const char *hub_console_seating_name(const struct tny_wire_seating *s,
+                                     const char *id);
+
 /* ---- argument converters (console_args.c) ---------------------------- */
 
 /* An event-file result object (event-file.md: {"vp": {"p1": 10, ...}},

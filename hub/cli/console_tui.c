@@ -126,6 +126,9 @@ struct tui {
     int round;
     char language[TNY_LANGUAGE_MAX];    /* the feed's; "" = the locale's */
     char locale_lang[TNY_LANGUAGE_MAX]; /* the locale's (or en) */
+    /* the hall's language when its catalogue is missing (shown in
+     * English, said on the screen); "" = none missing */
+    char no_catalogue[TNY_LANGUAGE_MAX];
     /* feed/{ev}/tables */
     int tables_round, n_tables;
     struct tui_table tables[MAX_TABLES];
@@ -201,6 +204,18 @@ static int get_int(const json_t *o, const char *key)
     return json_is_integer(v) ? (int)json_integer_value(v) : 0;
 }
 
+/* The hall's words in code; without its catalogue gettext shows
+ * English silently (a build tree without its locale/, a package without
+ * the language): t->no_catalogue says so on the screen. */
+static void use_language(struct tui *t, const char *code)
+{
+    tny_i18n_use(code);
+    if (tny_i18n_has_catalogue(HUB_LANG_DOMAIN, code))
+        t->no_catalogue[0] = '\0';
+    else
+        snprintf(t->no_catalogue, sizeof t->no_catalogue, "%s", code);
+}
+
 static void parse_event(struct tui *t, const json_t *root)
 {
     copy_str(t->title, sizeof t->title, json_object_get(root, "title"));
@@ -220,7 +235,7 @@ static void parse_event(struct tui *t, const json_t *root)
         lang[0] = '\0';
     if (strcmp(lang, t->language) != 0) {
         snprintf(t->language, sizeof t->language, "%s", lang);
-        tny_i18n_use(lang[0] ? lang : t->locale_lang);
+        use_language(t, lang[0] ? lang : t->locale_lang);
     }
 }
 
@@ -731,6 +746,7 @@ static void render(struct tui *t, int rows, int cols)
     /* The hub's database takes no writes: results wait on the tables
      * (beside the state when it fits, else on the free row below). */
     size_t nf = strlen(TNY_WIRE_HUB_STORE_FAILING);
+    bool row2_taken = false;
     if (hub_up && strncmp(t->hub_store, TNY_WIRE_HUB_STORE_FAILING, nf) == 0) {
         char failing[sizeof t->hub_store + 32];
         snprintf(failing, sizeof failing, "DATABASE FAILING: %s",
@@ -738,16 +754,31 @@ static void render(struct tui *t, int rows, int cols)
         if (col + 2 + tny_utf8_width(failing) <= cols)
             fb_put(t, row, col + 2, C_CONFLICT, failing);
         else
-            fb_wrap(t, 2, 1, cols - 2, 1, C_CONFLICT, failing);
+            row2_taken = fb_wrap(t, 2, 1, cols - 2, 1, C_CONFLICT, failing) > 0;
+    }
+    /* The hall's language without its catalogue (the free row below,
+     * unless the database's failure took it). */
+    if (t->no_catalogue[0] && !row2_taken) {
+        char note[PATH_MAX + 96];
+        snprintf(note, sizeof note,
+                 "language %s: no catalogue in %s; English shown",
+                 t->no_catalogue, tny_i18n_localedir());
+        fb_wrap(t, 2, 1, cols - 2, 1, C_CONFLICT, note);
     }
     row++;
-    /* TRANSLATORS: the dashboard's second line: the round, its state,
-       the stage's name, the event's state (%1$d, %2$s, %3$s, %4$s to
-       reorder). */
-    fb_printf(t, row++, 1, C_PLAIN, _("round %d %s   stage %s   event %s"),
-              t->round, round_status_label(t->round_status),
-              t->stage[0] ? hub_lang_stage(t->stage) : "-",
-              event_status_label(t->status));
+    if (t->round > 0)
+        /* TRANSLATORS: the dashboard's second line: the round, its state,
+           the stage's name, the event's state (%1$d, %2$s, %3$s, %4$s to
+           reorder). */
+        fb_printf(t, row++, 1, C_PLAIN, _("round %d %s   stage %s   event %s"),
+                  t->round, round_status_label(t->round_status),
+                  t->stage[0] ? hub_lang_stage(t->stage) : "-",
+                  event_status_label(t->status));
+    else /* not "round 0 -   stage -" */
+        /* TRANSLATORS: the dashboard's second line before the first
+           round is published: the event's state ("registration"). */
+        fb_printf(t, row++, 1, C_PLAIN, _("no published round   event %s"),
+                  event_status_label(t->status));
     row++;
 
     clock_text(t, clk, sizeof clk, &clk_state);
@@ -853,10 +884,17 @@ static void render(struct tui *t, int rows, int cols)
             hub_lang_number(t->rows[i].points_v, points, sizeof points);
         else
             snprintf(points, sizeof points, "%s", t->rows[i].points);
+        /* Before the first round completes the list is the players,
+         * not a ranking: no place and no points. */
+        char rank[16] = "     ";
+        if (t->after_round > 0)
+            snprintf(rank, sizeof rank, "%3d. ", t->rows[i].rank);
+        else
+            points[0] = '\0';
         fb_printf(t, row, 2,
                   t->rows[i].disqualified || t->rows[i].dropped ? C_OFFLINE
                                                                 : C_PLAIN,
-                  "%3d. %s %8s%s%s", t->rows[i].rank, name, points,
+                  "%s%s %8s%s%s", rank, name, points,
                   t->rows[i].disqualified || t->rows[i].dropped ? "  " : "",
                   /* TRANSLATORS: after a name in the standings:
                      disqualified (CM-3), left the event (CM-2). */
@@ -1086,9 +1124,9 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
     if (!ev)
         return;
     int status = run_cmd(t, conn, "show the draft", 4, w, &res);
-    json_t *d = status == HUB_CONSOLE_EXIT_OK && res.rep.json
-                    ? json_loads(res.rep.json, 0, NULL)
-                    : NULL;
+    /* Issue 18: the typed seating, no JSON text to parse. */
+    const struct tny_wire_seating *d =
+        status == HUB_CONSOLE_EXIT_OK ? res.rep.seating : NULL;
     if (!d) {
         status_from(t, "show the draft", status, res.text);
         hub_console_result_release(&res);
@@ -1099,29 +1137,26 @@ static void show_draft(struct tui *t, struct hub_console_conn *conn)
     snprintf(title, sizeof title,
              "DRAFT of round %d (%s): review, edit with "
              ": round swap|move|fix ..., publish with P",
-             get_int(d, "round"), str_or(json_object_get(d, "stage"), "?"));
+             (int)d->round, d->has_stage ? tny_stage_kind_name(d->stage) : "?");
     panel_open(t, title);
-    size_t i, k;
-    const json_t *tb, *p;
-    json_array_foreach (json_object_get(d, "tables"), i, tb) {
-        const char *bye = json_string_value(json_object_get(tb, "bye"));
-        if (bye) {
-            player_label(ev, bye, a, sizeof a);
+    for (int32_t i = 0; i < d->n_tables; i++) {
+        const struct tny_wire_seated_table *tb = &d->tables[i];
+        if (tb->table == 0) {
+            player_label(ev, tb->players[0], a, sizeof a);
             panel_add(t, "  bye       %s", a);
             continue;
         }
-        panel_add(t, "  table %d", get_int(tb, "table"));
-        json_array_foreach (json_object_get(tb, "players"), k, p) {
-            player_label(ev, str_or(p, "?"), a, sizeof a);
+        panel_add(t, "  table %d", (int)tb->table);
+        for (int32_t k = 0; k < tb->n_players; k++) {
+            player_label(ev, tb->players[k], a, sizeof a);
             panel_add(t, "     seat %d  %s", (int)k + 1, a);
         }
     }
     panel_add(t, "%s", "");
     panel_add(t, "%s", "explanation:");
-    panel_text(t, json_string_value(json_object_get(d, "explain")));
+    panel_text(t, d->explain);
     snprintf(t->status_line, sizeof t->status_line, "draft of round %d shown",
-             get_int(d, "round"));
-    json_decref(d);
+             (int)d->round);
     json_decref(ev);
     hub_console_result_release(&res);
 }
@@ -1530,7 +1565,7 @@ int hub_console_tui(const struct hub_console_settings *s, const char *event_id,
      * LC_ALL, LC_MESSAGES, LANG, so that it works on a Pi without that
      * locale generated) until the feed names the event's. */
     hub_lang_pick(NULL, NULL, t->locale_lang, sizeof t->locale_lang);
-    tny_i18n_use(t->locale_lang);
+    use_language(t, t->locale_lang);
     if (snprintf(t->t_event, sizeof t->t_event, "tourney/v1/feed/%s/event",
                  event_id) >= (int)sizeof t->t_event ||
         snprintf(t->t_tables, sizeof t->t_tables, "tourney/v1/feed/%s/tables",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
 #include "tny/simulate.h"
@@ -38,47 +39,17 @@ static const char *name_of(const struct tny_event *ev, int32_t p)
     return ev->players[p].name;
 }
 
+/* The table's result in one line (game.h result_line). */
 static void print_result(const struct tny_event *ev, const struct tny_table *t)
 {
-    const struct tny_result *r = &t->result;
-    const struct tny_format *fmt = &ev->format;
-    switch (fmt->game) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        if (r->draw)
-            printf("draw");
-        else
-            printf("%s wins, HQ +%d", name_of(ev, t->seats[r->winner]),
-                   (int)r->hq_diff);
-        break;
-    case TNY_GAME_GOT_LCG2:
-        if (r->n_games > 0) {
-            printf("games");
-            for (int32_t g = 0; g < r->n_games; g++)
-                printf(" %s", name_of(ev, t->seats[r->games[g]]));
-        } else {
-            printf("%s %s", name_of(ev, t->seats[r->winner]),
-                   r->modified ? "wins (modified)" : "wins");
-        }
-        break;
-    case TNY_GAME_TANTRIX:
-        printf("%d : %d", (int)r->score[0], (int)r->score[1]);
-        break;
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
-    case TNY_GAME_TWO_PLAYER:
-        if (r->has_score)
-            printf("%d : %d ", (int)r->score[0], (int)r->score[1]);
-        if (r->winner >= 0)
-            printf("%s wins", name_of(ev, t->seats[r->winner]));
-        else
-            printf(r->double_loss ? "double loss" : "draw");
-        break;
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_CATAN:
-        printf("VP");
-        for (int32_t s = 0; s < t->n_seats; s++)
-            printf(" %d", (int)r->score[s]);
-        break;
-    }
+    const struct tny_game_ops *shape = tny_game_shape_of(ev->format.game);
+    const char *names[TNY_MAX_SEATS];
+    char line[512] = "";
+    for (int32_t s = 0; s < t->n_seats && s < TNY_MAX_SEATS; s++)
+        names[s] = name_of(ev, t->seats[s]);
+    if (shape && shape->result_line)
+        shape->result_line(&t->result, t->n_seats, names, line, sizeof line);
+    fputs(line, stdout);
 }
 
 static void print_round(const struct tny_event *ev, int32_t r)
@@ -178,7 +149,7 @@ static int play_demo(const char *format, int32_t n_players, uint64_t seed,
         struct tny_player *p = &ev.players[idx];
         p->has_rating = true;
         p->rating = 1300 + (double)tny_rng_below(&rng, 500);
-        if (ev.format.game == TNY_GAME_NEUROSHIMA_HEX &&
+        if (tny_game_ops_of(ev.format.game)->armies &&
             ev.format.n_armies >= 5) {
             p->n_armies = 5; /* NH-10: five different armies */
             int32_t start =

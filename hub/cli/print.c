@@ -653,6 +653,29 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
     return TNY_OK;
 }
 
+/* A slip column's heading in the reader's language (game.h: a msgid,
+ * with pgettext's context or none). */
+static const char *slip_text(const struct tny_slip_col *c)
+{
+    char ctx_id[128];
+    if (!c->context)
+        return _(c->head);
+    snprintf(ctx_id, sizeof ctx_id, "%s\004%s", c->context, c->head);
+    return hub_lang_pgettext(ctx_id, c->head);
+}
+
+/* A per-game heading ("Game %d", translated) with its %d replaced by
+ * game k: the msgid comes from the game's module, not a literal the
+ * compiler could check as a format. */
+static void per_game_head(char *dst, size_t size, const char *head, int k)
+{
+    const char *d = strstr(head, "%d");
+    if (!d)
+        snprintf(dst, size, "%s", head);
+    else
+        snprintf(dst, size, "%.*s%d%s", (int)(d - head), head, k, d + 2);
+}
+
 /* One result slip: the players in seat order with the format's boxes
  * (NH-1 winner, draw, HQ difference, NH-11 army played; TX-3 scores and
  * clock times; AG-1 VP / IP / BP; GT-1 winner, modified win, GT-9 games;
@@ -682,48 +705,21 @@ static void slip(struct out *o, const struct tny_event *ev,
      * the empty cell a player fills in. */
     static const char *const box = "<td class=\"box\"></td>";
     static const char *const chk = "<td class=\"chk\">&#9744;</td>";
-    struct slip_col col[6];
-    int n = 0;
-    switch (g) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        /* TRANSLATORS: NH-11: the army each player played in this match
-           (seed 000 has the player mark it on the "karta turniejowa"). */
-        col[n++] = (struct slip_col){_("Army played"), 45, box};
-        /* TRANSLATORS: a box the winner of the match ticks. */
-        col[n++] = (struct slip_col){_("Winner"), 17, chk};
-        break;
-    case TNY_GAME_TANTRIX:
-        /* TRANSLATORS: TX-1: the player's game score (line or loop). */
-        col[n++] = (struct slip_col){_("Score"), 20, box};
-        /* TRANSLATORS: TX-3: what the player's chess clock shows at the
-           end of the game. */
-        col[n++] = (struct slip_col){_("Clock time left"), 30, box};
-        break;
-    case TNY_GAME_AGRICOLA:
-        /* TRANSLATORS: AG-1: victory points, improvement points, bonus
-           points; seed 002 writes VP, IP and BP. */
-        col[n++] = (struct slip_col){pgettext("Agricola", "VP"), 20, box};
-        col[n++] = (struct slip_col){pgettext("Agricola", "IP"), 20, box};
-        col[n++] = (struct slip_col){pgettext("Agricola", "BP"), 20, box};
-        break;
-    case TNY_GAME_GOT_LCG2:
-        for (int32_t k = 0; bo3 && k < 3; k++) {
-            /* TRANSLATORS: GT-9: the games of a best-of-three match. */
-            snprintf(games[k], sizeof games[k], _("Game %d"), (int)k + 1);
-            col[n++] = (struct slip_col){games[k], 17, chk};
+    const struct tny_game_ops *shape = tny_game_shape_of(g);
+    const struct tny_slip *sl = shape ? &shape->slip : NULL;
+    struct slip_col col[8];
+    int n = 0, n_games = 0;
+    for (int32_t i = 0; sl && i < sl->n_cols; i++) {
+        const struct tny_slip_col *c = &sl->cols[i];
+        const char *cell = c->tick ? chk : box;
+        for (int32_t k = 0; c->per_game && bo3 && k < 3 && n < 8 && n_games < 3;
+             k++) {
+            per_game_head(games[n_games], sizeof games[n_games], slip_text(c),
+                          (int)k + 1);
+            col[n++] = (struct slip_col){games[n_games++], (int)c->mm, cell};
         }
-        col[n++] = (struct slip_col){_("Winner"), 17, chk};
-        break;
-    case TNY_GAME_CATAN:
-        /* TRANSLATORS: CT-4: the player's victory points in this game,
-           at most 10 (seed 004 calls them "herní body"). */
-        col[n++] = (struct slip_col){pgettext("Catan", "VP"), 20, box};
-        break;
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
-    case TNY_GAME_TWO_PLAYER:
-        col[n++] = (struct slip_col){_("Score"), 20, box};
-        col[n++] = (struct slip_col){_("Winner"), 17, chk};
-        break;
+        if (!c->per_game && n < 8)
+            col[n++] = (struct slip_col){slip_text(c), (int)c->mm, cell};
     }
     /* Fixed columns, the same on every slip of the event (issue 24): Seat
      * and the format's boxes as wide as their heading's longest word (a
@@ -755,41 +751,20 @@ static void slip(struct out *o, const struct tny_event *ev,
         put(o, "</tr>\n");
     }
     put(o, "</table>\n");
-    /* TRANSLATORS: a box ticked when the match ended in a draw. */
-    const char *draw = _("Draw");
-    if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
-        (tny_game_flow(g) != TNY_GAME_TWO_PLAYER || ev->format.draws))
+    /* Under the table: the game's note, a blank after it, a box. */
+    const bool tick =
+        sl && sl->tick && (!sl->tick_if_draws || ev->format.draws);
+    if (sl && (sl->note || tick))
         put(o, "<p class=\"more\">");
-    switch (g) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-        /* TRANSLATORS: NH-1, seed 000 "różnica wytrzymałości sztabów":
-           written on the line after it. */
-        html_text(o, _("HQ difference (winner's HQ minus loser's):"));
+    if (sl && sl->note)
+        html_text(o, _(sl->note));
+    if (sl && sl->note && sl->note_blank)
         put(o, " ________ &nbsp;&nbsp; ");
-        html_text(o, draw);
+    if (tick) {
+        html_text(o, _(sl->tick));
         put(o, "&nbsp;&#9744;");
-        break;
-    case TNY_GAME_TANTRIX:
-        html_text(o,
-                  _("Clock times as M:SS when the game used a chess clock."));
-        break;
-    case TNY_GAME_GOT_LCG2:
-        /* TRANSLATORS: GT-1, GT-13: won by the time-out procedure (seed
-           003 "zmodyfikowane zwycięstwo"). */
-        html_text(o, _("Modified win"));
-        put(o, "&nbsp;&#9744;");
-        break;
-    case TNY_GAME_NETRUNNER: /* the two-player result (game.h flow) */
-    case TNY_GAME_TWO_PLAYER:
-        if (ev->format.draws) {
-            html_text(o, draw);
-            put(o, "&nbsp;&#9744;");
-        }
-        break;
-    default: break;
     }
-    if (g != TNY_GAME_AGRICOLA && g != TNY_GAME_CATAN &&
-        (tny_game_flow(g) != TNY_GAME_TWO_PLAYER || ev->format.draws))
+    if (sl && (sl->note || tick))
         put(o, "</p>\n");
     put(o, "<div class=\"sig\">");
     for (int32_t s = 0; s < t->n_seats; s++) {

@@ -28,6 +28,7 @@
 #include "ratings.h"
 #include "schema.h"
 #include "tny/catan_board.h"
+#include "tny/crash.h"
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/i18n_io.h"
@@ -492,6 +493,7 @@ int main(int argc, char **argv)
     struct cli cli = {false, false};
     int opt;
 
+    tny_crash_report_install("tourney");
     /* Names on the dashboard in the locale's character set; numbers in
      * the C form (JSON, CSV and outputs never get a decimal comma). */
     setlocale(LC_ALL, "");

@@ -29,6 +29,7 @@
  */
 #include "console.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,10 +260,71 @@ static int cmd_export_event(struct ctx *c)
     return reply_json(c, text);
 }
 
+/* A malloc'd copy of an event's text (NULL: ""); NULL when out of
+ * memory. */
+static char *text_dup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+/* Issue 18 item 3: the standings typed from the engine's (the console
+ * writes the JSON of `tourney standings`, tny_standings_to_json, from
+ * them).  TNY_ENOMEM. */
+static int standings_typed(const struct tny_event *ev,
+                           const struct tny_standings *st,
+                           struct tny_wire_standings **out)
+{
+    struct tny_wire_standings *w = tny_wire_standings_new(st->n_rows);
+    bool ok = w != NULL;
+    if (ok) {
+        w->after_round = st->after_round;
+        w->stage = st->stage;
+        w->n_tiebreaks = st->n_tiebreaks;
+        memcpy(w->tiebreaks, st->tiebreaks, sizeof w->tiebreaks);
+        if (ev->format.n_sides == 2) {
+            w->n_sides = 2;
+            ok = (w->sides[0] = text_dup(ev->format.sides[0])) &&
+                 (w->sides[1] = text_dup(ev->format.sides[1]));
+        }
+    }
+    for (int32_t i = 0; ok && i < st->n_rows; i++) {
+        const struct tny_standing_row *row = &st->rows[i];
+        struct tny_wire_standing_row *r = &w->rows[i];
+        const struct tny_player *pl = &ev->players[row->player];
+        r->rank = row->rank;
+        r->points_units = row->points;
+        for (int32_t k = 0; k < st->n_tiebreaks; k++) {
+            /* not applicable, or not a number (null either way) */
+            r->has_tiebreak[k] =
+                row->has_tiebreak[k] && isfinite(row->tiebreaks[k]);
+            r->tiebreaks[k] = r->has_tiebreak[k] ? row->tiebreaks[k] : 0.0;
+        }
+        r->dropped = row->dropped;
+        r->decided_by_lot = row->decided_by_lot;
+        r->disqualified = row->disqualified;
+        r->separate_list = row->separate_list;
+        /* issue 19: games played on each side */
+        for (int32_t rd = 0;
+             w->n_sides && rd < st->after_round && rd < ev->n_rounds; rd++)
+            for (int32_t t = 0; t < ev->rounds[rd].n_tables; t++) {
+                const struct tny_table *x = &ev->rounds[rd].tables[t];
+                int32_t k = tny_table_seat_of(x, row->player);
+                if (x->has_sides && !x->is_bye && k >= 0)
+                    r->side_games[x->side[k] & 1]++;
+            }
+        ok = (r->player = text_dup(pl->id)) && (r->name = text_dup(pl->name));
+    }
+    if (!ok) {
+        tny_wire_standings_free(w);
+        return TNY_ENOMEM;
+    }
+    *out = w;
+    return TNY_OK;
+}
+
 static int cmd_get_standings(struct ctx *c)
 {
     struct tny_standings st;
-    char *text = NULL;
     int32_t after = c->req->round;
     int rc;
     if (after < 0 || after > c->e->ev.n_rounds)
@@ -275,7 +337,7 @@ static int cmd_get_standings(struct ctx *c)
         rc = tny_standings_compute_at(&c->e->ev, after, &st, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    rc = tny_standings_to_json(&c->e->ev, &st, &text);
+    rc = standings_typed(&c->e->ev, &st, &c->rep->standings);
     c->rep->round = st.after_round;
     /* The JSON is `tourney standings`' byte for byte; the reply's message
      * says when they are the event's final classification. */
@@ -285,7 +347,7 @@ static int cmd_get_standings(struct ctx *c)
     tny_standings_release(&st);
     if (rc < 0)
         return fail(c, rc, "out of memory");
-    return reply_json(c, text);
+    return TNY_OK;
 }
 
 /* A retained topic of the event cleared (a zero-length message):
@@ -616,26 +678,146 @@ out:
     return rc;
 }
 
+/* Issue 17: the player `id` of the model, or NULL with the refusal (the
+ * store's words: nothing is written for an unknown player). */
+static struct tny_player *model_player(struct ctx *c, const char *id)
+{
+    int32_t ix = tny_event_player_index(&c->e->ev, id);
+    if (ix >= 0)
+        return &c->e->ev.players[ix];
+    fail(c, TNY_ENOTFOUND, "event \"%s\": no player \"%s\"", c->e->id, id);
+    return NULL;
+}
+
+/* Issue 17: the check a player change must pass, made on the model (with
+ * the change applied) before any write, as the store's invariant checks
+ * the rows after it: the event validates (tny_event_validate; refused:
+ * TNY_EINVAL with the engine's words in the reply); *draft_ok: so does it
+ * with its draft appended (false: the draft was paired for another field;
+ * the store discards it with the change, the service pairs again). */
+static int check_player_change(struct ctx *c, bool *draft_ok)
+{
+    const struct tny_round_plan *draft = NULL;
+    struct tny_diag ignored = {{0}};
+    int rc;
+    *draft_ok = true;
+    if ((rc = tny_event_validate(&c->e->ev, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (!draft_number(c))
+        return TNY_OK;
+    if ((rc = hub__ev_draft(c->svc, c->e, &draft, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    struct tny_event tmp = c->e->ev; /* shares all but the rounds array */
+    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(tmp.n_rounds + 1));
+    if (!tmp.rounds)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    if (tmp.n_rounds > 0)
+        memcpy(tmp.rounds, c->e->ev.rounds,
+               sizeof(*tmp.rounds) * (size_t)tmp.n_rounds);
+    if ((rc = tny_event_append_round(&tmp, draft)) == 0) {
+        *draft_ok = tny_event_validate(&tmp, &ignored) == TNY_OK;
+        free(tmp.rounds[tmp.n_rounds - 1].tables);
+    }
+    free(tmp.rounds);
+    return rc < 0 ? fail(c, rc, "out of memory") : TNY_OK;
+}
+
+/* After a player change the store committed: a draft the change made
+ * invalid is gone from the store (check_player_change said so), and from
+ * the model; replan_draft pairs again. */
+static void draft_gone(struct ctx *c, bool draft_ok)
+{
+    if (draft_ok || !draft_number(c))
+        return;
+    hub__ev_draft_drop(c->e);
+    c->e->draft_cached = true; /* known: no draft */
+    c->e->info.n_rounds = c->e->ev.n_rounds;
+}
+
+/* Before round 1 (a no-show): the entry is withdrawn, the draft of round 1
+ * planned again without them.  CM-2 decided on the model first: a player
+ * seated in a published round is dropped after it instead. */
+static int withdraw(struct ctx *c, int32_t draft)
+{
+    const struct tny_wire_request *q = c->req;
+    struct tny_event *ev = &c->e->ev;
+    struct tny_player *pl = model_player(c, q->player_id);
+    int rc;
+    if (!pl)
+        return c->rep->rc;
+    int32_t ix = (int32_t)(pl - ev->players);
+    for (int32_t r = 0; r < ev->n_rounds; r++)
+        for (int32_t t = 0; t < ev->rounds[r].n_tables; t++)
+            if (tny_table_seat_of(&ev->rounds[r].tables[t], ix) >= 0)
+                return fail(c, TNY_ESTATE,
+                            "player \"%s\" is seated in round %d (%s): "
+                            "drop them after a round instead (CM-2)",
+                            q->player_id, (int)r + 1,
+                            r + 1 == c->e->round.number
+                                ? round_status_name(c->e->round.status)
+                                : "closed");
+    /* The event without them validates (no round refers to them). */
+    struct tny_event tmp = *ev;
+    tmp.players = malloc(sizeof(*tmp.players) * (size_t)ev->n_players);
+    if (!tmp.players)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    memcpy(tmp.players, ev->players, sizeof(*tmp.players) * (size_t)ix);
+    memcpy(tmp.players + ix, ev->players + ix + 1,
+           sizeof(*tmp.players) * (size_t)(ev->n_players - ix - 1));
+    tmp.n_players--;
+    tmp.n_absences = tmp.n_cut_seeds = 0;
+    rc = ev->n_rounds == 0 && ev->n_absences == 0 && ev->n_cut_seeds == 0
+             ? tny_event_validate(&tmp, &c->diag)
+             : TNY_OK;
+    free(tmp.players);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    int32_t discarded = 0;
+    if ((rc = hub_store_withdraw_player(c->svc->store, c->e->id, q->player_id,
+                                        c->actor, &discarded, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    HUB_LOG(HUB_LOG_INFO, "player withdrawn event=%s player=%s%s%s", c->e->id,
+            q->player_id, q->reason[0] ? " reason=" : "", q->reason);
+    /* Issue 17: in place; the store deleted a draft that seated them. */
+    c->touched = true;
+    if (discarded)
+        draft_gone(c, false);
+    else
+        hub__ev_draft_drop(c->e); /* its player indices moved */
+    tny_event_remove_player(ev, ix);
+    c->e->info.n_players--;
+    c->e->feed_dirty = true;
+    return replan_draft(c, draft);
+}
+
 static int cmd_drop(struct ctx *c, bool dq)
 {
     const struct tny_wire_request *q = c->req;
     int32_t after = q->round ? q->round : current_round(c);
-    int rc;
     int32_t draft = draft_number(c);
-    if (after < 1) {
-        /* Before round 1 (a no-show): the entry is withdrawn, the draft of
-         * round 1 planned again without them. */
-        if ((rc = hub_store_withdraw_player(c->svc->store, c->e->id,
-                                            q->player_id, c->actor, NULL,
-                                            &c->diag)) < 0)
-            return fail_diag(c, rc);
-        HUB_LOG(HUB_LOG_INFO, "player withdrawn event=%s player=%s%s%s",
-                c->e->id, q->player_id, q->reason[0] ? " reason=" : "",
-                q->reason);
-        if ((rc = reload(c)) < 0)
-            return rc;
-        return replan_draft(c, draft);
+    bool draft_ok;
+    int rc;
+    if (after < 1)
+        return withdraw(c, draft);
+    struct tny_player *pl = model_player(c, q->player_id);
+    if (!pl)
+        return c->rep->rc;
+    /* CM-3 decided here, on the model (issue 18). */
+    if (dq && pl->dq_after)
+        return fail(c, TNY_ESTATE, "player \"%s\": already disqualified",
+                    q->player_id);
+    struct tny_player was = *pl;
+    if (dq) {
+        pl->dq_after = after;
+    } else {
+        pl->dropped_after = after;
+        pl->rejoined_from = 0;
     }
+    rc = check_player_change(c, &draft_ok);
+    struct tny_player now = *pl;
+    *pl = was;
+    if (rc < 0)
+        return rc;
     if (dq)
         rc = hub_store_disqualify_player(c->svc->store, c->e->id, q->player_id,
                                          after, c->actor, &c->diag);
@@ -644,30 +826,11 @@ static int cmd_drop(struct ctx *c, bool dq)
                                    c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    /* Issue 17: the player's lifecycle in the model; the store may have
-     * discarded a draft the change made invalid (its event row says). */
+    /* Issue 17: the player's lifecycle in the model; a draft the change
+     * made invalid is gone (the store discarded it, the same check). */
     c->touched = true;
-    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
-    struct hub_event_info info;
-    if (ix < 0)
-        return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
-                    q->player_id);
-    if ((rc = hub_store_get_event(c->svc->store, c->e->id, &info, &c->diag)) <
-        0)
-        return fail_diag(c, rc);
-    struct tny_player *pl = &c->e->ev.players[ix];
-    if (dq) {
-        pl->dq_after = after;
-    } else {
-        pl->dropped_after = after;
-        pl->rejoined_from = 0;
-    }
-    if (info.n_rounds != c->e->info.n_rounds) {
-        /* The store discarded the draft: it is planned again below. */
-        hub__ev_draft_drop(c->e);
-        c->e->draft_cached = true; /* known: no draft */
-    }
-    c->e->info = info;
+    *pl = now;
+    draft_gone(c, draft_ok);
     c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "player %s event=%s player=%s after_round=%d%s%s",
             dq ? "disqualified" : "dropped", c->e->id, q->player_id, (int)after,
@@ -692,13 +855,40 @@ static int cmd_rejoin_player(struct ctx *c)
     int32_t from = c->req->round ? c->req->round
                    : draft       ? draft
                                  : next_round(c);
-    int rc = hub_store_rejoin_player(c->svc->store, c->e->id, c->req->player_id,
-                                     from, c->actor, &c->diag);
+    const char *id = c->req->player_id;
+    struct tny_player *pl = model_player(c, id);
+    bool draft_ok;
+    int rc;
+    if (!pl)
+        return c->rep->rc;
+    /* CM-3, CM-2 and GT-11, decided here on the model (issue 18). */
+    if (pl->dq_after)
+        return fail(c, TNY_ESTATE,
+                    "player \"%s\": disqualified players never rejoin "
+                    "(CM-3)",
+                    id);
+    if (!pl->dropped_after)
+        return fail(c, TNY_ESTATE, "player \"%s\": not dropped", id);
+    if (from <= pl->dropped_after)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": rejoin round %d: expected a round after "
+                    "the drop (round %d)",
+                    id, (int)from, (int)pl->dropped_after);
+    int32_t was = pl->rejoined_from;
+    pl->rejoined_from = from;
+    rc = check_player_change(c, &draft_ok);
+    pl->rejoined_from = was;
     if (rc < 0)
-        return fail_diag(c, rc);
-    c->rep->round = from;
-    if ((rc = reload(c)) < 0)
         return rc;
+    if ((rc = hub_store_rejoin_player(c->svc->store, c->e->id, id, from,
+                                      c->actor, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    /* Issue 17: in place. */
+    c->touched = true;
+    pl->rejoined_from = from;
+    draft_gone(c, draft_ok);
+    c->e->feed_dirty = true;
+    c->rep->round = from;
     return replan_draft(c, draft);
 }
 
@@ -732,15 +922,53 @@ static int cmd_declare_armies(struct ctx *c)
                     "player \"%s\": the knockout has begun; armies are "
                     "declared before its first round (NH-11)",
                     c->req->player_id);
-    for (int32_t i = 0; i < p->n_armies; i++)
+    /* Issue 17: the declaration checked on the model (the armies of the
+     * format, NH-11's count: tny_event_validate with the draft), then
+     * written, then kept in the model. */
+    const struct tny_format *fmt = &c->e->ev.format;
+    struct tny_player *pl = model_player(c, c->req->player_id);
+    int32_t ko[TNY_MAX_ARMIES];
+    bool draft_ok;
+    int rc;
+    if (!pl)
+        return c->rep->rc;
+    int32_t ix = (int32_t)(pl - c->e->ev.players);
+    if (fmt->n_armies == 0)
+        return fail(c, TNY_EINVAL,
+                    "event.players[%d].knockout_armies: format \"%s\" has no "
+                    "army list",
+                    (int)ix, fmt->name);
+    for (int32_t i = 0; i < p->n_armies; i++) {
         names[i] = p->armies[i];
-    int rc =
-        hub_store_declare_armies(c->svc->store, c->e->id, c->req->player_id,
-                                 names, p->n_armies, c->actor, &c->diag);
+        if ((ko[i] = tny_format_army_index(fmt, p->armies[i])) < 0)
+            return fail(c, TNY_EINVAL,
+                        "event.players[%d].knockout_armies[%d]: unknown army "
+                        "\"%s\" (see `tourney format %s`, "
+                        "neuroshima_hex.armies)",
+                        (int)ix, (int)i, p->armies[i], fmt->name);
+    }
+    struct tny_player was = *pl;
+    pl->n_ko_armies = p->n_armies;
+    memcpy(pl->ko_armies, ko, sizeof(*ko) * (size_t)p->n_armies);
+    rc = check_player_change(c, &draft_ok);
+    struct tny_player now = *pl;
+    *pl = was;
+    if (rc < 0)
+        return rc;
+    if (!draft_ok) /* the store's invariant: the event with its draft */
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": knockout armies: the draft does not "
+                    "validate with them (NH-11)",
+                    c->req->player_id);
+    rc = hub_store_declare_armies(c->svc->store, c->e->id, c->req->player_id,
+                                  names, p->n_armies, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
+    c->touched = true;
+    *pl = now;
+    c->e->feed_dirty = true;
     c->rep->count = p->n_armies;
-    return reload(c);
+    return TNY_OK;
 }
 
 enum edit_kind { EDIT_KIND_SWAP, EDIT_KIND_MOVE, EDIT_KIND_FIX };
@@ -799,31 +1027,50 @@ static int cmd_fix_table(struct ctx *c)
 
 /* ---- rounds: pairing, draft edits, publish, close ------------------------ */
 
-/* Adds "names": {id: name} of every player of the event to a reply's JSON
- * object (*text, replaced): listings name players, not only their ids. */
-static int add_names(struct ctx *c, char **text)
+/* A seating reply (issue 18 item 3: typed, no JSON text) of n_tables
+ * tables with every player's name; NULL when out of memory. */
+static struct tny_wire_seating *seating_new(struct ctx *c, int32_t n_tables)
 {
-    json_t *root = json_loads(*text, 0, NULL), *names = json_object();
-    char *out = NULL;
-    bool ok = json_is_object(root) && names;
-    for (int32_t i = 0; ok && i < c->e->ev.n_players; i++)
-        ok = json_object_set_new(names, c->e->ev.players[i].id,
-                                 json_string(c->e->ev.players[i].name)) == 0;
-    if (ok && json_object_set(root, "names", names) == 0)
-        out = json_dumps(root, JSON_COMPACT);
-    json_decref(names);
-    json_decref(root);
-    if (!out)
-        return TNY_ENOMEM;
-    free(*text);
-    *text = out;
+    const struct tny_event *ev = &c->e->ev;
+    struct tny_wire_seating *s = tny_wire_seating_new(n_tables, ev->n_players);
+    bool ok = s != NULL;
+    for (int32_t i = 0; ok && i < ev->n_players; i++)
+        ok = (s->names[i].id = text_dup(ev->players[i].id)) &&
+             (s->names[i].name = text_dup(ev->players[i].name));
+    if (!ok) {
+        tny_wire_seating_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Table t's players into a seating's table (a bye: table 0, one player). */
+static bool seat_players(const struct tny_event *ev, bool is_bye,
+                         int32_t number, const int32_t *seats, int32_t n,
+                         struct tny_wire_seated_table *st)
+{
+    st->table = is_bye ? 0 : number;
+    st->n_players = is_bye ? 1 : n;
+    for (int32_t k = 0; k < st->n_players; k++)
+        if (!(st->players[k] = text_dup(ev->players[seats[k]].id)))
+            return false;
+    return true;
+}
+
+static int seating_reply(struct ctx *c, struct tny_wire_seating *s, bool ok)
+{
+    if (!ok) {
+        tny_wire_seating_free(s);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    c->rep->round = s->round;
+    c->rep->seating = s;
     return TNY_OK;
 }
 
 static int draft_reply(struct ctx *c, int32_t round)
 {
     const struct tny_round_plan *plan = NULL;
-    char *text = NULL;
     int rc = hub__ev_draft(c->svc, c->e, &plan, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
@@ -832,53 +1079,33 @@ static int draft_reply(struct ctx *c, int32_t round)
                     "console_request.round: round %d is not the draft (the "
                     "draft is round %d)",
                     (int)round, (int)plan->round);
-    /* Issue 17: written once from the model, byte for byte what the
-     * plan's JSON (tny_round_plan_to_json) with add_names gave, compact. */
+    /* Issue 18: typed from the model (the console writes the JSON of
+     * tny_round_plan_to_json with the names from it). */
     const struct tny_event *ev = &c->e->ev;
-    struct hub_jw w;
-    hub_jw_init(&w);
-    hub_jw_obj(&w);
-    hub_jw_kint(&w, "round", plan->round);
-    hub_jw_kstr(&w, "stage", tny_stage_kind_name(plan->stage));
-    hub_jw_key(&w, "tables");
-    hub_jw_arr(&w);
-    for (int32_t i = 0; i < plan->n_tables; i++) {
-        const struct tny_pairing_table *t = &plan->tables[i];
-        hub_jw_obj(&w);
-        if (t->is_bye) {
-            hub_jw_kstr(&w, "bye", ev->players[t->seats[0]].id);
-        } else {
-            hub_jw_kint(&w, "table", t->number);
-            hub_jw_key(&w, "players");
-            hub_jw_arr(&w);
-            for (int32_t k = 0; k < t->n_seats; k++)
-                hub_jw_str(&w, ev->players[t->seats[k]].id);
-            hub_jw_end_arr(&w);
-            if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
-                hub_jw_key(&w, "sides");
-                hub_jw_arr(&w);
-                hub_jw_str(&w, ev->format.sides[t->side[0] & 1]);
-                hub_jw_str(&w, ev->format.sides[t->side[1] & 1]);
-                hub_jw_end_arr(&w);
-            }
-            if (t->first_seat >= 0 && t->first_seat < t->n_seats)
-                hub_jw_kstr(&w, "first_player",
-                            ev->players[t->seats[t->first_seat]].id);
-        }
-        hub_jw_end(&w);
+    struct tny_wire_seating *s = seating_new(c, plan->n_tables);
+    bool ok = s != NULL;
+    if (ok) {
+        s->round = plan->round;
+        s->has_stage = true;
+        s->stage = plan->stage;
     }
-    hub_jw_end_arr(&w);
-    hub_jw_kstr(&w, "explain", plan->explain ? plan->explain : "");
-    hub_jw_key(&w, "names");
-    hub_jw_obj(&w);
-    for (int32_t i = 0; i < ev->n_players; i++)
-        hub_jw_kstr(&w, ev->players[i].id, ev->players[i].name);
-    hub_jw_end(&w);
-    hub_jw_end(&w);
-    c->rep->round = plan->round;
-    if (!(text = hub_jw_take(&w)))
-        return fail(c, TNY_ENOMEM, "out of memory");
-    return reply_json(c, text);
+    for (int32_t i = 0; ok && i < plan->n_tables; i++) {
+        const struct tny_pairing_table *t = &plan->tables[i];
+        struct tny_wire_seated_table *st = &s->tables[i];
+        ok = seat_players(ev, t->is_bye, t->number, t->seats, t->n_seats, st);
+        if (!ok || t->is_bye)
+            continue;
+        if (t->has_sides && ev->format.n_sides == 2 && t->n_seats == 2) {
+            st->n_sides = 2;
+            ok = (st->sides[0] = text_dup(ev->format.sides[t->side[0] & 1])) &&
+                 (st->sides[1] = text_dup(ev->format.sides[t->side[1] & 1]));
+        }
+        if (ok && t->first_seat >= 0 && t->first_seat < t->n_seats)
+            ok = (st->first_player =
+                      text_dup(ev->players[t->seats[t->first_seat]].id));
+    }
+    ok = ok && (s->explain = text_dup(plan->explain));
+    return seating_reply(c, s, ok);
 }
 
 static int pair(struct ctx *c, int32_t round)
@@ -938,34 +1165,37 @@ static int64_t clock_left(const struct tny_clock_msg *m, int64_t now)
                                                : m->remaining_ms;
 }
 
-/* {"state": "running", "left_ms": 2640000} */
-static json_t *clock_json(const struct tny_clock_msg *m, int64_t now)
+/* A clock reading as the reply shows it: its state, the time left. */
+static void time_left(const struct tny_clock_msg *m, int64_t now,
+                      struct tny_wire_time_left *out)
 {
-    static const char *const names[] = {"ready", "running", "paused"};
-    return json_pack("{s:s, s:I}", "state",
-                     m->state <= TNY_ROUND_CLOCK_PAUSED ? names[m->state] : "?",
-                     "left_ms", (json_int_t)clock_left(m, now));
+    out->has = true;
+    out->state = m->state;
+    out->left_ms = clock_left(m, now);
 }
 
 /* A published (or started, closed) round in the draft's shape, with its
- * "status", the players' names and, for the round in play, the time left
- * ("clock", and a table's own "clock" where it differs). */
+ * status, the players' names and, for the round in play, the time left
+ * (the round's clock, and a table's own where it differs). */
 static int round_reply(struct ctx *c, int32_t round)
 {
+    static const enum tny_wire_round_status status[] = {
+        [HUB_ROUND_DRAFT] = TNY_WIRE_ROUND_DRAFT,
+        [HUB_ROUND_PUBLISHED] = TNY_WIRE_ROUND_PUBLISHED,
+        [HUB_ROUND_STARTED] = TNY_WIRE_ROUND_STARTED,
+        [HUB_ROUND_CLOSED] = TNY_WIRE_ROUND_CLOSED};
     const struct tny_event *ev = &c->e->ev;
     const struct tny_round *r = &ev->rounds[round - 1];
-    json_t *root = json_object(), *tables = json_array();
-    char *text = NULL;
-    bool ok = root && tables;
-    ok = ok && json_object_set_new(root, "round", json_integer(round)) == 0;
-    ok = ok &&
-         json_object_set_new(root, "stage",
-                             json_string(tny_stage_kind_name(r->stage))) == 0;
-    ok = ok && json_object_set_new(
-                   root, "status",
-                   json_string(round == ev->n_rounds
-                                   ? round_status_name(c->e->round.status)
-                                   : "closed")) == 0;
+    struct tny_wire_seating *s = seating_new(c, r->n_tables);
+    bool ok = s != NULL;
+    if (!ok)
+        return seating_reply(c, s, ok);
+    s->round = round;
+    s->has_stage = true;
+    s->stage = r->stage;
+    s->status = round == ev->n_rounds && c->e->round.status <= HUB_ROUND_CLOSED
+                    ? status[c->e->round.status]
+                    : TNY_WIRE_ROUND_CLOSED;
     /* Issue 22: the time left, the round's and each table's that has its
      * own (an extension, a judge's pause, an AG-14 draft start). */
     struct tny_round_clock clock;
@@ -976,48 +1206,21 @@ static int round_reply(struct ctx *c, int32_t round)
                  clock.length_ms > 0;
     if (timed) {
         tny_round_clock_message(&clock, 0, c->now, &rm); /* the round's */
-        ok = ok &&
-             json_object_set_new(root, "clock", clock_json(&rm, c->now)) == 0;
+        time_left(&rm, c->now, &s->clock);
     }
     for (int32_t i = 0; ok && i < r->n_tables; i++) {
         const struct tny_table *t = &r->tables[i];
-        json_t *o = json_object(), *ps = json_array();
-        ok = o && ps;
+        struct tny_wire_seated_table *st = &s->tables[i];
         struct tny_clock_msg tm;
-        if (ok && timed && !t->is_bye) {
+        if (timed && !t->is_bye) {
             hub__table_clock(c->e, &clock, round, t->number, c->now, &tm);
             if (tm.state != rm.state ||
                 clock_left(&tm, c->now) != clock_left(&rm, c->now))
-                ok = json_object_set_new(o, "clock", clock_json(&tm, c->now)) ==
-                     0;
+                time_left(&tm, c->now, &st->clock);
         }
-        for (int32_t s = 0; ok && s < t->n_seats; s++)
-            ok = json_array_append_new(
-                     ps, json_string(ev->players[t->seats[s]].id)) == 0;
-        if (ok && t->is_bye)
-            ok = json_object_set_new(
-                     o, "bye", json_string(ev->players[t->seats[0]].id)) == 0;
-        else if (ok)
-            ok =
-                json_object_set_new(o, "table", json_integer(t->number)) == 0 &&
-                json_object_set(o, "players", ps) == 0;
-        json_decref(ps);
-        if (!ok) {
-            json_decref(o);
-            break;
-        }
-        ok = json_array_append_new(tables, o) == 0; /* steals o */
+        ok = seat_players(ev, t->is_bye, t->number, t->seats, t->n_seats, st);
     }
-    if (ok && json_object_set(root, "tables", tables) == 0)
-        text = json_dumps(root, JSON_COMPACT);
-    json_decref(tables);
-    json_decref(root);
-    if (!text || add_names(c, &text) < 0) {
-        free(text);
-        return fail(c, TNY_ENOMEM, "out of memory");
-    }
-    c->rep->round = round;
-    return reply_json(c, text);
+    return seating_reply(c, s, ok);
 }
 
 /* `round show`: the draft; with a round that is published (or closed)
@@ -1053,9 +1256,12 @@ static int edited_reply(struct ctx *c, int32_t round)
     c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "published round edited event=%s round=%d", c->e->id,
             (int)round);
-    c->rep->round = round;
-    return reply_json(c, dump(json_pack("{s:i, s:b}", "round", (int)round,
-                                        "republished", 1)));
+    struct tny_wire_seating *s = tny_wire_seating_new(0, 0);
+    if (s) {
+        s->round = round;
+        s->republished = true;
+    }
+    return seating_reply(c, s, s != NULL);
 }
 
 /* CM-5 (decided here; the store keeps the tables): "Before start the
@@ -1788,6 +1994,7 @@ static int cmd_enter_result(struct ctx *c)
     mt->result = mapped.result;
     memcpy(mt->result.penalty, facts.penalty, sizeof(facts.penalty));
     mt->has_result = true;
+    hub__ev_round_changed(c->e, q->round);
     if (q->round == c->e->round.number) {
         c->e->round.n_results += !had;
         c->e->round.n_conflicts -= facts.open_conflicts;
@@ -1835,6 +2042,7 @@ static int cmd_penalty(struct ctx *c)
         if (!q->player_id[0] ||
             strcmp(c->e->ev.players[t->seats[k]].id, q->player_id) == 0)
             t->result.penalty[k] += q->points_units;
+    hub__ev_round_changed(c->e, q->round);
     c->e->feed_dirty = true;
     return TNY_OK;
 }
@@ -2033,33 +2241,156 @@ static int cmd_discard_draft(struct ctx *c)
     return TNY_OK;
 }
 
+/* Issue 18: round r's status from the model (an earlier round is closed:
+ * the next is paired only then, and reopened only without a later one);
+ * false: the event has no round r. */
+static bool model_round_status(const struct ctx *c, int32_t r,
+                               enum hub_round_status *status)
+{
+    if (r >= 1 && r < c->e->ev.n_rounds)
+        *status = HUB_ROUND_CLOSED;
+    else if (r >= 1 && r == c->e->ev.n_rounds)
+        *status = c->e->round.status;
+    else if (r >= 1 && r == draft_number(c))
+        *status = HUB_ROUND_DRAFT;
+    else
+        return false;
+    return true;
+}
+
+/* The model's current round after its last round changed status: the
+ * round row read back typed (number 0: none). */
+static int current_round_info(struct ctx *c)
+{
+    int rc;
+    memset(&c->e->round, 0, sizeof(c->e->round));
+    if (c->e->ev.n_rounds > 0 &&
+        (rc = hub_store_get_round(c->svc->store, c->e->id, c->e->ev.n_rounds,
+                                  &c->e->round, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    return TNY_OK;
+}
+
+/* CM-5: a published round whose clock never started goes back to a
+ * draft.  The rule is decided here (issue 18): on the model's round
+ * status, and on the store's answer whether a table has a result or a
+ * penalty; then written; then the model's last round becomes the draft
+ * (read back typed from the draft's rows when next needed). */
 static int cmd_unpublish_round(struct ctx *c)
 {
-    int32_t round = c->req->round;
-    int rc = hub_store_unpublish_round(c->svc->store, c->e->id, round, c->actor,
-                                       &c->diag);
-    if (rc < 0)
+    int32_t round = c->req->round, table = 0;
+    enum hub_round_status status;
+    char who[96];
+    int rc;
+    if (!model_round_status(c, round, &status))
+        return fail(c, TNY_ENOTFOUND, "event \"%s\": no round %d", c->e->id,
+                    (int)round);
+    if (status != HUB_ROUND_PUBLISHED)
+        return fail(
+            c, TNY_ESTATE,
+            status == HUB_ROUND_DRAFT
+                ? "event \"%s\": round %d is a draft, not published (discard "
+                  "it instead)"
+            : status == HUB_ROUND_STARTED
+                ? "event \"%s\": round %d has started (its clock ran): "
+                  "players may be playing, it cannot be unpublished; correct "
+                  "single tables with swap/result instead"
+                : "event \"%s\": round %d is closed: reopen it to correct "
+                  "results; a played round cannot be unpublished",
+            c->e->id, (int)round);
+    /* A result or penalty already stored belongs to a round being played:
+     * unpublishing would throw it away. */
+    if ((rc = hub_store_round_entry(c->svc->store, c->e->id, round, &table, who,
+                                    sizeof(who), &c->diag)) < 0)
+        return fail_diag(c, rc);
+    if (table)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d cannot be unpublished: table %d "
+                    "already has a result from %s",
+                    c->e->id, (int)round, (int)table, who);
+    if ((rc = hub_store_unpublish_round(c->svc->store, c->e->id, round,
+                                        c->actor, &c->diag)) < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "round unpublished event=%s round=%d", c->e->id,
             (int)round);
+    /* Issue 17: in place. */
+    c->touched = true;
+    struct tny_event *ev = &c->e->ev;
     for (int32_t i = 0; i < c->e->n_ext; i++)
         if (c->e->ext[i].round == round)
             c->e->ext[i].total_ms = 0;
-    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+    free(ev->rounds[ev->n_rounds - 1].tables);
+    ev->n_rounds--;
+    hub__ev_draft_drop(c->e); /* the round's rows are the draft now */
+    if (ev->n_rounds == 0)
+        c->e->info.status = HUB_EVENT_SETUP;
+    c->e->feed_dirty = true;
+    if ((rc = current_round_info(c)) < 0 || (rc = republish_round(c)) < 0)
         return rc;
     return draft_reply(c, round);
 }
 
+/* A closed round is reopened to correct it; CM-5 decided here (issue 18):
+ * the round is closed and no round but the draft follows it (those
+ * pairings are at the tables); the draft goes with it. */
 static int cmd_reopen_round(struct ctx *c)
 {
     int32_t round = c->req->round, discarded = 0;
-    int rc = hub_store_reopen_round(c->svc->store, c->e->id, round, c->actor,
-                                    &discarded, &c->diag);
-    if (rc < 0)
+    enum hub_round_status status;
+    int rc;
+    if (!model_round_status(c, round, &status))
+        return fail(c, TNY_ENOTFOUND, "event \"%s\": no round %d", c->e->id,
+                    (int)round);
+    if (status == HUB_ROUND_CLOSED && round < c->e->ev.n_rounds) {
+        char later[256];
+        size_t used = 0;
+        int32_t n = c->e->ev.n_rounds - round;
+        later[0] = '\0';
+        for (int32_t r = round + 1; r <= c->e->ev.n_rounds; r++) {
+            enum hub_round_status st = HUB_ROUND_CLOSED;
+            (void)model_round_status(c, r, &st);
+            int k = snprintf(later + used, sizeof(later) - used,
+                             "%sround %d (%s)", r > round + 1 ? ", " : "",
+                             (int)r, round_status_name(st));
+            used += k > 0 ? (size_t)k : 0;
+            if (used >= sizeof(later))
+                break;
+        }
+        /* CM-5: those pairings came from this round's standings and are
+         * at the tables; they are never changed behind the organiser's
+         * back. */
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d cannot be reopened: %s %s paired "
+                    "from its standings and %s never changed silently "
+                    "(CM-5); correct a result of round %d with `result enter "
+                    "--override` (standings follow, the later pairings "
+                    "stay), or unpublish the later round first if it has not "
+                    "started",
+                    c->e->id, (int)round, later, n == 1 ? "was" : "were",
+                    n == 1 ? "is" : "are", (int)round);
+    }
+    if (status != HUB_ROUND_CLOSED)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d is %s, not closed: its results "
+                    "can be entered and corrected as it is",
+                    c->e->id, (int)round, round_status_name(status));
+    if ((rc = hub_store_reopen_round(c->svc->store, c->e->id, round, c->actor,
+                                     &discarded, &c->diag)) < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "round reopened event=%s round=%d discarded_draft=%d",
             c->e->id, (int)round, (int)discarded);
-    if ((rc = reload(c)) < 0 || (rc = republish_round(c)) < 0)
+    /* Issue 17: in place. */
+    c->touched = true;
+    if (discarded) {
+        hub__ev_draft_drop(c->e);
+        c->e->draft_cached = true; /* known: no draft */
+        c->e->info.n_rounds = c->e->ev.n_rounds;
+    }
+    c->e->round.status = HUB_ROUND_STARTED;
+    if (c->e->info.status == HUB_EVENT_FINISHED)
+        c->e->info.status = HUB_EVENT_RUNNING;
+    c->e->feed_dirty = true;
+    if ((rc = republish_round(c)) < 0)
         return rc;
     c->rep->round = round;
     return reply_json(
@@ -2514,6 +2845,202 @@ static int cmd_list_codes(struct ctx *c)
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
+/* The reply's records: arr (consumed) as JSON text. */
+static int reply_list(struct ctx *c, json_t *arr)
+{
+    char *text = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
+}
+
+static int cmd_issue_player_code(struct ctx *c)
+{
+    int rc = hub__code_issue_player(c->svc, c->e, c->req, c->actor, c->rep,
+                                    &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
+/* ---- check-in and "drop me" from the players' phones (issue 20) ----------
+ *
+ * The requests are stored as they come (codes.c); these commands read
+ * them and act through the same drop as `player drop`. */
+
+/* The event's players (ids copied: a drop reloads the model) that
+ * checked in (want true) or have not (false), active players only. */
+static int checkin_split(struct ctx *c, bool want, char (**ids)[65], int32_t *n,
+                         int32_t *n_in)
+{
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0;
+    int rc = hub_store_player_requests_list(c->svc->store, c->e->id, &reqs,
+                                            &n_reqs, &c->diag);
+    *ids = NULL;
+    *n = *n_in = 0;
+    if (rc < 0)
+        return fail_diag(c, rc);
+    *ids = calloc((size_t)c->e->ev.n_players + 1, sizeof(**ids));
+    if (!*ids) {
+        free(reqs);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    for (int32_t i = 0; i < c->e->ev.n_players; i++) {
+        const struct tny_player *p = &c->e->ev.players[i];
+        bool in = false;
+        if (!tny_player_active_in(p, current_round(c) + 1))
+            continue;
+        for (int32_t k = 0; k < n_reqs && !in; k++)
+            in = reqs[k].kind == HUB_PLAYER_CHECK_IN &&
+                 strcmp(reqs[k].player_id, p->id) == 0;
+        *n_in += in;
+        if (in == want)
+            snprintf((*ids)[(*n)++], 65, "%s", p->id);
+    }
+    free(reqs);
+    return TNY_OK;
+}
+
+static int cmd_list_checkins(struct ctx *c)
+{
+    char(*ids)[65] = NULL;
+    int32_t n = 0, n_in = 0;
+    int rc = checkin_split(c, false, &ids, &n, &n_in);
+    if (rc < 0)
+        return rc;
+    json_t *arr = json_array();
+    for (int32_t i = 0; arr && i < c->e->ev.n_players; i++) {
+        const struct tny_player *p = &c->e->ev.players[i];
+        bool missing = false;
+        if (!tny_player_active_in(p, current_round(c) + 1))
+            continue;
+        for (int32_t k = 0; k < n && !missing; k++)
+            missing = strcmp(ids[k], p->id) == 0;
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:b}", "player", p->id,
+                                             "name", p->name ? p->name : "",
+                                             "checked_in", !missing));
+    }
+    free(ids);
+    if (!arr)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "%d checked in, %d not yet%s", (int)n_in, (int)n,
+             current_round(c) > 0 ? " (round 1 is published: check-in is over)"
+                                  : "");
+    return reply_list(c, arr);
+}
+
+/* Drops (or, before round 1, withdraws) each of ids through cmd_drop, with
+ * the command's reason; arr gets one record each. */
+static int drop_each(struct ctx *c, char (*ids)[65], int32_t n, json_t *arr)
+{
+    const struct tny_wire_request *orig = c->req;
+    struct tny_wire_request *one = malloc(sizeof(*one));
+    int rc = TNY_OK;
+    if (!one)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    for (int32_t i = 0; rc == TNY_OK && i < n; i++) {
+        memcpy(one, orig, sizeof(*one));
+        snprintf(one->player_id, sizeof(one->player_id), "%s", ids[i]);
+        one->round = 0; /* after the current round (CM-2) */
+        c->req = one;
+        rc = cmd_drop(c, false);
+        c->req = orig;
+        if (rc == TNY_OK)
+            json_array_append_new(arr, json_pack("{s:s, s:i}", "player", ids[i],
+                                                 "after_round",
+                                                 (int)current_round(c)));
+    }
+    free(one);
+    return rc;
+}
+
+static int cmd_drop_no_shows(struct ctx *c)
+{
+    char(*ids)[65] = NULL;
+    int32_t n = 0, n_in = 0;
+    int rc;
+    if (current_round(c) > 0)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round 1 is published, check-in is over "
+                    "(drop players one by one: player drop)",
+                    c->e->id);
+    if ((rc = checkin_split(c, false, &ids, &n, &n_in)) < 0)
+        return rc;
+    if (n_in == 0 && n > 0) {
+        free(ids);
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": nobody has checked in yet; not "
+                    "withdrawing all %d players",
+                    c->e->id, (int)n);
+    }
+    json_t *arr = json_array();
+    rc = arr ? drop_each(c, ids, n, arr) : fail(c, TNY_ENOMEM, "out of memory");
+    free(ids);
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             "%d no-show(s) withdrawn from %s, %d checked in", (int)n, c->e->id,
+             (int)n_in);
+    return reply_list(c, arr);
+}
+
+static int cmd_drop_requests(struct ctx *c)
+{
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0, n = 0;
+    int rc = hub_store_player_requests_list(c->svc->store, c->e->id, &reqs,
+                                            &n_reqs, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    char(*ids)[65] = calloc((size_t)n_reqs + 1, sizeof(*ids));
+    json_t *arr = json_array();
+    if (!ids || !arr) {
+        free(reqs);
+        free(ids);
+        json_decref(arr);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    /* Waiting: a drop not confirmed, of a player still in the event. */
+    for (int32_t k = 0; k < n_reqs; k++) {
+        int32_t ix = tny_event_player_index(&c->e->ev, reqs[k].player_id);
+        if (reqs[k].kind != HUB_PLAYER_DROP || reqs[k].confirmed_ms || ix < 0 ||
+            !tny_player_active_in(&c->e->ev.players[ix], current_round(c) + 1))
+            continue;
+        snprintf(ids[n++], 65, "%s", reqs[k].player_id);
+        if (!c->req->confirm)
+            json_array_append_new(
+                arr,
+                json_pack(
+                    "{s:s, s:s, s:i, s:I}", "player", reqs[k].player_id, "name",
+                    c->e->ev.players[ix].name ? c->e->ev.players[ix].name : "",
+                    "asked_after_round", (int)reqs[k].after_round,
+                    "received_ms", (json_int_t)reqs[k].received_ms));
+    }
+    free(reqs);
+    if (c->req->confirm) {
+        rc = drop_each(c, ids, n, arr);
+        for (int32_t i = 0; rc == TNY_OK && i < n; i++)
+            if ((rc = hub_store_drop_request_confirm(
+                     c->svc->store, c->e->id, ids[i], c->actor, &c->diag)) < 0)
+                rc = fail_diag(c, rc);
+    }
+    free(ids);
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    c->rep->count = (uint64_t)n;
+    snprintf(c->rep->message, sizeof(c->rep->message),
+             c->req->confirm ? "%d player(s) dropped as they asked"
+                             : "%d drop request(s) waiting (--confirm drops "
+                               "them)",
+             (int)n);
+    return reply_list(c, arr);
+}
+
 /* ---- the table of commands --------------------------------------------------
  */
 
@@ -2749,6 +3276,12 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
     int rrc = cmd->run(&c); /* errors are in the reply */
     if (rrc < 0 && rep->rc == 0)
         fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
+    /* Issue 20: the sign-in codes follow the event (a player code to its
+     * player's table of the round just published, a dropped player's
+     * code ends, a revoked or expired code says so). */
+    if (rep->rc == 0 && c.e && !c.deleted && svc->opt.codes &&
+        (rrc = hub__codes_follow(svc, c.e, c.actor, now_ms, ob, &c.diag)) < 0)
+        fail_diag(&c, rrc);
     if (u.batch) {
         struct tny_diag cd = {{0}};
         int erc = hub_store_batch_end(svc->store, rep->rc == 0, &cd);
@@ -2764,10 +3297,12 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         if (ob->n > u.n_out)
             ob->n = u.n_out;
         svc->version_reserved = u.version_reserved;
+        hub__codes_forget(svc); /* nothing of it went out */
         if (c.touched)
             model_recover(svc, c.e);
     } else if (rep->rc < 0) {
         undo_restore(&u, svc, ob);
+        hub__codes_forget(svc); /* nothing of it went out */
     } else if (c.deleted)
         hub__ev_remove(svc, c.e);
     undo_release(&u);

@@ -10,6 +10,8 @@
 /* Device logins of the table pages (issue 20, codes.c): this prefix and
  * 1..9 digits, whatever the configured device prefix. */
 #define HUB_WEB_DEVICE_PREFIX "web-"
+/* A player code's own login (issue 20, codes.c): ply-N, never a device. */
+#define HUB_PLAYER_LOGIN_PREFIX "ply-"
 
 struct hub_device *hub__device_find(struct hub_service *svc, const char *id);
 /* A table page's login (web-N, issue 20): only its code assigns it. */

@@ -14,8 +14,21 @@ TNY_MUST_USE int hub__ev_add(struct hub_service *svc, const char *id,
 /* A deep copy of src (the projection, table states, extensions, clock)
  * that shares nothing with it: the explicit snapshot the feed thread
  * builds from, read-only (its event is a frozen copy: every player
- * string in one block).  Free with hub__ev_free.  Errors: TNY_ENOMEM. */
-TNY_MUST_USE int hub__ev_clone(const struct hub_ev *src, struct hub_ev **out);
+ * string in one block).  Issue 23: a round r < n_have whose generation
+ * is have[r] (not 0) is left out: its tables NULL, its n_tables and gen
+ * kept (the receiver has it).  Free with hub__ev_free.  Errors:
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub__ev_clone(const struct hub_ev *src, const uint64_t *have,
+                               int32_t n_have, struct hub_ev **out);
+/* Issue 23: a change generation never given before in this process (the
+ * loop's service and the feed builder's share the counter). */
+uint64_t hub__gen_next(void);
+/* Issue 23: round `round` (1-based) of e changed in place (a result, an
+ * override, a penalty...): it gets a new generation, so the feed
+ * fingerprints and copies it again.  Every change of a round's tables
+ * calls this (the model check, TNY_MODEL_CHECK=1, aborts on one that
+ * does not). */
+void hub__ev_round_changed(struct hub_ev *e, int32_t round);
 /* Frees an entry (NULL: nothing). */
 void hub__ev_free(struct hub_ev *e);
 /* Drops the entry of a deleted event (issue 22: event delete, after the

@@ -28,6 +28,7 @@
 #include "devices.h"
 #include "events.h"
 #include "feed_json.h"
+#include "hub/log.h"
 #include "publish.h"
 #include "tny/json_io.h"
 #include "tny/pair.h"
@@ -58,6 +59,18 @@ struct hub_feed_cache {
     uint64_t times_key;
     int32_t n_times;
     int64_t *times;
+    /* Issue 23: each round's table fingerprints (table_fp) as of the
+     * round's generation `gen`, computed with the players' fingerprints
+     * rfp_players: a round whose generation and players stayed is not
+     * fingerprinted again (the soak's feed spent 29 % of the hub's CPU
+     * fingerprinting every table of every round for each build). */
+    uint64_t rfp_players;
+    int32_t n_rfp;
+    struct round_fp {
+        uint64_t gen, all; /* all: the round's, from its tables' */
+        int32_t n, cap;
+        uint64_t *t; /* [n] table_fp by table index */
+    } * rfp;
 };
 
 void hub__feed_cache_free(struct hub_feed_cache *c)
@@ -67,6 +80,9 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     free(c->player_fp);
     free(c->table_fp);
     free(c->times);
+    for (int32_t r = 0; r < c->n_rfp; r++)
+        free(c->rfp[r].t);
+    free(c->rfp);
     tny_standings_release(&c->st);
     free(c);
 }
@@ -708,12 +724,8 @@ static int standings(struct build *b, struct tny_diag *diag)
                        (uint32_t)pl->dq_after);
         h = mix(h, (uint64_t)pl->no_show);
     }
-    for (int32_t r = 0; r < done && r < ev->n_rounds; r++) {
-        const struct tny_round *round = &ev->rounds[r];
-        h = mix(h, (uint64_t)round->stage << 32 | (uint32_t)round->n_tables);
-        for (int32_t t = 0; t < round->n_tables; t++)
-            h = mix(h, table_fp(b, r, &round->tables[t]));
-    }
+    for (int32_t r = 0; r < done && r < ev->n_rounds; r++)
+        h = mix(h, c->rfp[r].all);
     if (c->have_st && c->standings_in == h)
         return TNY_OK;
     tny_standings_release(&c->st);
@@ -828,8 +840,7 @@ static uint64_t bracket_fp(const struct build *b)
     uint64_t h = 0;
     for (int32_t r = 0; r < ev->n_rounds; r++)
         if (ev->rounds[r].stage == TNY_STAGE_ELIMINATION)
-            for (int32_t t = 0; t < ev->rounds[r].n_tables; t++)
-                h = mix(h, table_fp(b, r, &ev->rounds[r].tables[t]));
+            h = mix(h, b->c->rfp[r].all);
     return h;
 }
 
@@ -1007,6 +1018,51 @@ static int cache_fit(struct hub_ev *e)
     return TNY_OK;
 }
 
+/* The table fingerprints of every round in b->c->rfp, computed for the
+ * rounds whose generation (or the players' fingerprints) changed since
+ * the last build (issue 23). */
+static int round_fps(struct build *b, uint64_t players)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct tny_event *ev = &b->e->ev;
+    if (c->rfp_players != players)
+        for (int32_t r = 0; r < c->n_rfp; r++)
+            c->rfp[r].gen = 0;
+    c->rfp_players = players;
+    if (ev->n_rounds > c->n_rfp) {
+        struct round_fp *m = realloc(c->rfp, sizeof(*m) * (size_t)ev->n_rounds);
+        if (!m)
+            return TNY_ENOMEM;
+        memset(m + c->n_rfp, 0, sizeof(*m) * (size_t)(ev->n_rounds - c->n_rfp));
+        c->rfp = m;
+        c->n_rfp = ev->n_rounds;
+    }
+    for (int32_t r = 0; r < ev->n_rounds; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        struct round_fp *x = &c->rfp[r];
+        if (round->gen != 0 && x->gen == round->gen && x->n == round->n_tables)
+            continue;
+        if (x->cap < round->n_tables) {
+            uint64_t *t = realloc(x->t, sizeof(*t) * (size_t)round->n_tables);
+            if (!t) {
+                x->gen = 0;
+                return TNY_ENOMEM;
+            }
+            x->t = t;
+            x->cap = round->n_tables;
+        }
+        x->all = mix((uint64_t)round->stage << 32, (uint32_t)round->n_tables);
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            x->t[t] = table_fp(b, r, &round->tables[t]);
+            x->all = mix(x->all, x->t[t]);
+        }
+        x->gen = round->gen;
+        x->n = round->n_tables;
+        b->svc->stats.feed_rounds_fingerprinted++;
+    }
+    return TNY_OK;
+}
+
 /* What every document of the build reads: fingerprints of the players
  * and tables, where each player sits, the clock, the devices. */
 static int build_begin(struct build *b, struct tny_diag *diag)
@@ -1028,10 +1084,14 @@ static int build_begin(struct build *b, struct tny_diag *diag)
                        sizeof(*b->cur_fp));
     if (!b->pfp || !b->hist_fp || !b->seat_tab || !b->bye || !b->cur_fp)
         return TNY_ENOMEM;
+    uint64_t players = mix(0, (uint64_t)n);
     for (int32_t p = 0; p < n; p++) {
         b->pfp[p] = brief_fp(e, p);
         b->seat_tab[p] = -1;
+        players = mix(players, b->pfp[p]);
     }
+    if ((rc = round_fps(b, players)) < 0)
+        return rc;
     b->hist_at = calloc((size_t)n + 2, sizeof(*b->hist_at));
     if (!b->hist_at)
         return TNY_ENOMEM;
@@ -1039,7 +1099,7 @@ static int build_begin(struct build *b, struct tny_diag *diag)
         const struct tny_round *round = &e->ev.rounds[r];
         for (int32_t t = 0; t < round->n_tables; t++) {
             const struct tny_table *tb = &round->tables[t];
-            uint64_t h = table_fp(b, r, tb);
+            uint64_t h = b->c->rfp[r].t[t];
             if (r == b->r - 1)
                 b->cur_fp[t] = h;
             if (!tb->is_bye && !tb->has_result)
@@ -1240,6 +1300,27 @@ void hub_feed_snapshot_release(struct hub_feed_snapshot *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* Issue 23: the rounds the snapshot s left out (tables NULL: the loop
+ * sent them before) moved from the builder's event e into s; false when
+ * e lacks one of them (at the same generation). */
+static bool take_rounds(struct hub_ev *e, struct hub_ev *s)
+{
+    for (int32_t r = 0; s->loaded && r < s->ev.n_rounds; r++) {
+        struct tny_round *to = &s->ev.rounds[r];
+        if (to->tables || to->n_tables <= 0)
+            continue;
+        struct tny_round *from =
+            e->loaded && r < e->ev.n_rounds ? &e->ev.rounds[r] : NULL;
+        if (!from || !from->tables || from->gen != to->gen ||
+            from->n_tables != to->n_tables)
+            return false;
+        to->tables = from->tables;
+        from->tables = NULL;
+        from->n_tables = 0;
+    }
+    return true;
+}
+
 bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
                            struct hub_feed_snapshot *out, int *rc)
 {
@@ -1271,12 +1352,27 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
         out->ext[out->n_ext++] = (struct hub_feed_extension){
             e->ext[k].round, e->ext[k].table, e->ext[k].total_ms,
             e->ext[k].start_delay_ms};
-    if (e->loaded && (*rc = hub__ev_clone(e, &out->ev)) < 0) {
+    if (e->loaded &&
+        (*rc = hub__ev_clone(e, e->feed_sent, e->n_feed_sent, &out->ev)) < 0) {
         hub_feed_snapshot_release(out);
         return false;
     }
-    if (out->ev) /* what this service sent is not the builder's */
-        out->ev->feed_cache = NULL;
+    /* Issue 23: the builder has these rounds now; the next snapshot
+     * leaves out those whose generation is still the same.  Without an
+     * event the builder reads it from the database: nothing is shared. */
+    int32_t nr = out->ev ? out->ev->ev.n_rounds : 0;
+    if (nr > e->n_feed_sent) {
+        uint64_t *g = realloc(e->feed_sent, sizeof(*g) * (size_t)nr);
+        if (g)
+            e->feed_sent = g;
+        else
+            nr = 0; /* the next snapshot carries every round */
+    }
+    for (int32_t r = 0; r < nr; r++) {
+        e->feed_sent[r] = out->ev->ev.rounds[r].gen;
+        svc->stats.feed_rounds_copied += out->ev->ev.rounds[r].tables != NULL;
+    }
+    e->n_feed_sent = nr;
     out->full = e->feed_full;
     e->feed_full = false;
     snprintf(out->event, sizeof(out->event), "%s", e->id);
@@ -1290,9 +1386,23 @@ int hub_service_feed_build(struct hub_service *b,
                            struct hub_outbox *ob, struct tny_diag *diag)
 {
     struct hub_ev *e = hub__ev_find(b, snap->event);
+    bool lacked = false;
     int rc;
+    snap->resync = true; /* until the build is done */
     if (!e && (rc = hub__ev_add(b, snap->event, &e)) < 0)
         return rc;
+    if (snap->ev && !take_rounds(e, snap->ev)) {
+        lacked = true;
+        /* A round the loop took this builder to have is not here (a
+         * failed build): everything from the database, and the loop sends
+         * every round next time (snap->resync). */
+        HUB_LOG(HUB_LOG_WARN,
+                "feed %s: snapshot without a round the builder "
+                "lacks: read from the database",
+                e->id);
+        hub__ev_free(snap->ev);
+        snap->ev = NULL;
+    }
     hub__ev_invalidate(e);
     if (snap->ev) {
         /* The loop's state, taken whole: the event, its table flags and
@@ -1304,6 +1414,8 @@ int hub_service_feed_build(struct hub_service *b,
         struct hub_feed_cache *cache = e->feed_cache;
         free(e->tables);
         free(e->ext);
+        free(e->feed_sent);
+        free(e->gen_seen);
         *e = *s;
         e->feed_event_hash = hash;
         e->feed_event_ms = hash_ms;
@@ -1344,5 +1456,12 @@ int hub_service_feed_build(struct hub_service *b,
     e->feed_full = e->feed_full || snap->full;
     rc = hub_feed_publish(b, e, snap->now_ms, ob, diag);
     e->feed_dirty = false;
+    snap->resync = rc < 0 || lacked;
     return rc;
+}
+
+void hub_service_feed_resync(struct hub_service *svc)
+{
+    for (int32_t i = 0; i < svc->n_events; i++)
+        svc->events[i]->n_feed_sent = 0;
 }

@@ -326,6 +326,89 @@ static bool draft_differs(struct hub_service *svc, const struct hub_ev *m,
                          (int)round);
 }
 
+/* A hash of a round's content, field by field (never padding): what the
+ * model check compares of it. */
+static uint64_t mixh(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+}
+
+static uint64_t mix_ints(uint64_t h, const int32_t *v, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        h = mixh(h, (uint64_t)(uint32_t)v[i]);
+    return h;
+}
+
+static uint64_t round_hash(const struct tny_round *round)
+{
+    uint64_t h = mixh((uint64_t)round->stage, (uint64_t)round->n_tables);
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        const struct tny_table *x = &round->tables[t];
+        const struct tny_result *a = &x->result;
+        int32_t n = x->n_seats;
+        h = mixh(h, (uint64_t)(uint32_t)x->number << 8 |
+                        (uint64_t)x->is_bye << 1 | (uint64_t)x->has_sides);
+        h = mix_ints(mixh(h, (uint64_t)n), x->seats, n);
+        for (int32_t i = 0; x->has_sides && i < n; i++)
+            h = mixh(h, (uint64_t)(uint8_t)x->side[i]);
+        h = mixh(h, (uint64_t)x->has_result);
+        if (!x->has_result)
+            continue;
+        h = mixh(h, (uint64_t)(uint32_t)a->winner << 8 |
+                        (uint64_t)a->draw << 1 | (uint64_t)a->intentional_draw);
+        h = mixh(h, (uint64_t)a->double_loss << 2 | (uint64_t)a->modified << 1 |
+                        (uint64_t)a->has_score);
+        h = mixh(h, (uint64_t)(uint32_t)a->hq_diff << 8 |
+                        (uint64_t)a->has_clock << 1 | (uint64_t)a->decided);
+        h = mix_ints(h, a->army, n);
+        h = mix_ints(h, a->score, n);
+        h = mix_ints(h, a->ip, n);
+        h = mix_ints(h, a->bp, n);
+        h = mix_ints(h, a->clock_ms, n);
+        h = mixh(h, (uint64_t)(uint32_t)a->default_winner);
+        for (int32_t i = 0; i < n; i++)
+            h = mixh(mixh(h, (uint64_t)a->decided_tp[i]),
+                     (uint64_t)a->penalty[i]);
+        h = mix_ints(mixh(h, (uint64_t)a->n_games), a->games,
+                     a->n_games < 3 ? a->n_games : 3);
+        for (int32_t l = 0; l < a->n_lots && l < TNY_MAX_LOTS; l++)
+            for (const char *c = a->lots[l]; *c; c++)
+                h = mixh(h, (uint64_t)(unsigned char)*c);
+    }
+    return h;
+}
+
+/* Issue 23: a round whose content changed since the last check while its
+ * generation stayed: a change the feed would not publish (it rebuilds
+ * only the rounds whose generation changed). */
+static bool gens_differ(struct hub_ev *e, struct diff *d)
+{
+    int32_t n = e->ev.n_rounds;
+    bool found = false;
+    if (n > e->n_gen_seen) {
+        struct hub_gen_seen *m = realloc(e->gen_seen, sizeof(*m) * (size_t)n);
+        if (!m)
+            return false; /* checked next time */
+        e->gen_seen = m;
+    }
+    for (int32_t r = 0; r < n; r++) {
+        uint64_t gen = e->ev.rounds[r].gen, h = round_hash(&e->ev.rounds[r]);
+        if (!found && r < e->n_gen_seen && gen != 0 &&
+            e->gen_seen[r].gen == gen && e->gen_seen[r].hash != h)
+            found = differ(d,
+                           "round %d changed but kept its generation %llu "
+                           "(hub__ev_round_changed not called: the feed "
+                           "would not publish it)",
+                           (int)r + 1, (unsigned long long)gen);
+        e->gen_seen[r] = (struct hub_gen_seen){gen, h};
+    }
+    e->n_gen_seen = n;
+    return found;
+}
+
 int hub__model_compare(struct hub_service *svc, struct hub_ev *e, char *msg,
                        size_t cap)
 {
@@ -340,9 +423,10 @@ int hub__model_compare(struct hub_service *svc, struct hub_ev *e, char *msg,
         snprintf(msg, cap, "fresh load: %s", why.msg);
         return rc;
     }
-    (void)(info_differs(e, f, &d) || event_differs(&e->ev, &f->ev, &d) ||
-           states_differ(e, f, &d) || exts_differ(e, f, &d) ||
-           clock_differs(e, f, &d) || draft_differs(svc, e, &d));
+    (void)(gens_differ(e, &d) || info_differs(e, f, &d) ||
+           event_differs(&e->ev, &f->ev, &d) || states_differ(e, f, &d) ||
+           exts_differ(e, f, &d) || clock_differs(e, f, &d) ||
+           draft_differs(svc, e, &d));
     hub__ev_free(f);
     return d.found ? TNY_ESTATE : TNY_OK;
 }

@@ -92,18 +92,9 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
     const enum tny_result_key *keys;
     int32_t n;
 
-    switch (tny_game_flow(r->game)) {
-    case TNY_GAME_NEUROSHIMA_HEX:
-    case TNY_GAME_TANTRIX:
-    case TNY_GAME_AGRICOLA:
-    case TNY_GAME_GOT_LCG2:
-    case TNY_GAME_CATAN:
-    case TNY_GAME_NETRUNNER: /* flows as the two-player result (game.h) */
-    case TNY_GAME_TWO_PLAYER: break;
-    default:
+    if (!tny_game_shape_of(r->game))
         return tny_diag_set(diag, TNY_EINVAL, "result: unknown game %d",
                             (int)r->game);
-    }
     hub_jw_obj(w);
     n = tny_result_keys_written(r->game, &keys);
     for (int32_t i = 0; i < n; i++) {
@@ -390,9 +381,9 @@ static void assignment_event_part(const struct hub_ev *e,
 }
 
 /* The organiser's result of each table, when it is the counted one: the
- * round's result rows (one query), and for each table number the counted
- * row (the last valid one not superseded) when the organiser entered or
- * overrode it. */
+ * round's counted rows (the valid one not superseded) that the organiser
+ * entered or overrode, one query (issue 17: not every row of the round),
+ * by table number. */
 struct organiser_results {
     struct hub_result_row *rows;
     int32_t n_rows;
@@ -414,8 +405,9 @@ static int organiser_results_load(struct hub_service *svc,
 {
     int rc;
     memset(o, 0, sizeof(*o));
-    if ((rc = hub_store_list_results(svc->store, e->id, e->ev.n_rounds, 0,
-                                     &o->rows, &o->n_rows, diag)) < 0)
+    if ((rc =
+             hub_store_list_organiser_results(svc->store, e->id, e->ev.n_rounds,
+                                              &o->rows, &o->n_rows, diag)) < 0)
         return rc;
     int32_t top = 0;
     for (int32_t i = 0; i < o->n_rows; i++)

@@ -141,7 +141,7 @@ int hub_service_on_request(struct hub_service *svc, const char *console_id,
     } else if ((rc = hub__console_run(svc, console_id, &req, now_ms, ob,
                                       &rep)) < 0) {
         tny_wire_request_release(&req);
-        free(rep.json);
+        tny_wire_reply_release(&rep);
         return rc;
     }
     if (rep.rc == 0 && (req.cmd == TNY_WIRE_CMD_PUBLISH_ROUND ||
@@ -173,11 +173,12 @@ int hub_service_on_request(struct hub_service *svc, const char *console_id,
          * say so instead of staying silent. */
         free(rep.json);
         rep.json = NULL;
+        tny_wire_reply_drop_payload(&rep);
         rep.rc = rc;
         snprintf(rep.message, sizeof(rep.message), "reply: %.400s", why.msg);
         rc = tny_wire_encode_reply(&rep, &buf, &blen, &why);
     }
-    free(rep.json);
+    tny_wire_reply_release(&rep);
     if (rc < 0) {
         tny_wire_request_release(&req);
         return tny_diag_set(diag, rc, "%s", why.msg);

@@ -487,6 +487,7 @@ static int result_prepare(struct hub_service *svc, const char *device_id,
              * decisions (a commit that fails rebuilds it). */
             assigned->result = job->mapped.result;
             assigned->has_result = true;
+            hub__ev_round_changed(e, e->ev.n_rounds);
             e->round.n_results++;
             job->applied = true;
         }

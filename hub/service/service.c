@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "codes.h"
 #include "devices.h"
 #include "events.h"
 #include "hub/log.h"
@@ -64,6 +65,7 @@ void hub_service_free(struct hub_service *svc)
     for (int32_t i = 0; i < svc->n_replies; i++)
         free(svc->replies[i].bytes);
     free(svc->replies);
+    free(svc->code_seen);
     free(svc);
 }
 
@@ -195,6 +197,9 @@ int hub_service_handle(struct hub_service *svc, const char *topic,
         return hub_service_on_presence(svc, id, payload, len, now_ms, ob, diag);
     case TNY_WIRE_TOPIC_CTL_REQ:
         return hub_service_on_request(svc, id, payload, len, now_ms, ob, diag);
+    case TNY_WIRE_TOPIC_CODE_REQ: /* issue 20: a player's phone */
+        return hub_service_on_player_request(svc, id, payload, len, now_ms, ob,
+                                             diag);
     default: svc->stats.ignored++; return TNY_OK;
     }
 }

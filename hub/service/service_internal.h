@@ -94,6 +94,18 @@ struct hub_ev {
      * next build sends every document (after a reconnect). */
     struct hub_feed_cache *feed_cache;
     bool feed_full;
+    /* Issue 23: the generation of each round (by index) in the last
+     * snapshot handed to the feed builder (hub_service_feed_next), whose
+     * copy of them the next snapshot need not carry again. */
+    int32_t n_feed_sent;
+    uint64_t *feed_sent;
+    /* Issue 23, model check only: each round's generation and content
+     * hash at the last check (a round whose content changed under the
+     * same generation is a change the feed would miss). */
+    int32_t n_gen_seen;
+    struct hub_gen_seen {
+        uint64_t gen, hash;
+    } * gen_seen;
     /* Issue 17: the draft round as stored (draft_cached; round 0 and no
      * tables = no draft), kept so that show, edits and publish need not
      * read it back; dropped with the projection. */
@@ -135,6 +147,10 @@ struct hub_service {
     /* Issue 17: options.model_check (tests): the model is compared with a
      * fresh load after every console command and result batch. */
     bool model_check;
+    /* Issue 20: what the broker and the pages were last told of each
+     * sign-in code (codes.c). */
+    struct hub_code_seen *code_seen;
+    int32_t n_code_seen, cap_code_seen;
 };
 
 #endif

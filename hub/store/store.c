@@ -276,8 +276,45 @@ static const char *const step_7[] = {
     NULL,
 };
 
+/* 7 -> 8: issue 20, per-player sign-in codes and the players' requests
+ * from their phones.  A player code (player_id set) names its own login
+ * (ply-N) and no table (table_number 0): it follows its player from table
+ * to table.  player_requests: a check-in (done when stored) or a "drop
+ * me" (waits for the organiser: confirmed_ms 0), one of each kind per
+ * player, with the idempotency key of the request that made it. */
+static const char *const step_8[] = {
+    "CREATE TABLE codes_new (\n"
+    "  code TEXT PRIMARY KEY,\n"
+    "  device_id TEXT NOT NULL UNIQUE,\n"
+    "  event_id INTEGER NOT NULL REFERENCES events(id),\n"
+    "  table_number INTEGER NOT NULL CHECK (table_number >= 0),\n"
+    "  issued_ms INTEGER NOT NULL,\n"
+    "  issued_by TEXT NOT NULL,\n"
+    "  revoked_ms INTEGER NOT NULL DEFAULT 0,\n"
+    "  player_id TEXT,\n"
+    "  CHECK ((player_id IS NULL) = (table_number >= 1))\n"
+    ");\n",
+    "INSERT INTO codes_new (rowid, code, device_id, event_id, table_number, "
+    "issued_ms, issued_by, revoked_ms)\n"
+    "  SELECT rowid, code, device_id, event_id, table_number, issued_ms, "
+    "issued_by, revoked_ms FROM codes ORDER BY rowid;\n",
+    "DROP TABLE codes;\n",
+    "ALTER TABLE codes_new RENAME TO codes;\n",
+    "CREATE TABLE IF NOT EXISTS player_requests (\n"
+    "  event_id INTEGER NOT NULL REFERENCES events(id),\n"
+    "  player_id TEXT NOT NULL,\n"
+    "  kind TEXT NOT NULL CHECK (kind IN ('checkin', 'drop')),\n"
+    "  idem_key TEXT NOT NULL,\n"
+    "  after_round INTEGER NOT NULL CHECK (after_round >= 0),\n"
+    "  received_ms INTEGER NOT NULL,\n"
+    "  confirmed_ms INTEGER NOT NULL DEFAULT 0,\n"
+    "  PRIMARY KEY (event_id, player_id, kind)\n"
+    ");\n",
+    NULL,
+};
+
 static const char *const *const migration_steps[] = {
-    step_1, step_2, step_3, step_4, step_5, step_6, step_7};
+    step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8};
 
 _Static_assert(sizeof(migration_steps) / sizeof(migration_steps[0]) ==
                    HUB_STORE_SCHEMA_VERSION,
@@ -481,6 +518,18 @@ int hub_store_open(const char *path, struct hub_store **out,
     return hub_store_open_with(path, NULL, out, diag);
 }
 
+/* Issue 17: SQLite's count of its own memory takes a global mutex on
+ * every allocation (about a tenth of a round's inserts); nothing in the
+ * hub reads it (sqlite3_memory_used, a heap limit).  Set once, before
+ * SQLite is first used in the process; refused (and harmless) when it
+ * already was. */
+static pthread_once_t hs_config_once = PTHREAD_ONCE_INIT;
+
+static void hs_config(void)
+{
+    (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int hub_store_open_with(const char *path, const struct hub_store_options *opt,
                         struct hub_store **out, struct tny_diag *diag)
 {
@@ -505,6 +554,7 @@ int hub_store_open_with(const char *path, const struct hub_store_options *opt,
             return tny_diag_set(diag, TNY_ESTATE,
                                 "store: %s: not a regular file", path);
     }
+    pthread_once(&hs_config_once, hs_config);
     s = calloc(1, sizeof(*s));
     if (!s)
         return TNY_ENOMEM;

@@ -44,7 +44,7 @@
 #include "tny/pair.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define HUB_STORE_SCHEMA_VERSION 7
+#define HUB_STORE_SCHEMA_VERSION 8
 /* Identifier length limit (event, player, device ids, idempotency keys). */
 #define HUB_STORE_ID_MAX 64
 /* Largest result / player JSON text accepted from the wire (bytes). */
@@ -288,9 +288,10 @@ TNY_MUST_USE int hub_store_drop_player(struct hub_store *store,
                                        int32_t after_round, const char *actor,
                                        struct tny_diag *diag);
 
-/* GT-11: a dropped player is paired again from round from_round.
- * Errors: TNY_ESTATE (not dropped, or disqualified: CM-3 never rejoin),
- * TNY_EINVAL (from_round <= the drop round), TNY_ENOTFOUND. */
+/* GT-11: a dropped player is paired again from round from_round.  Who
+ * may rejoin (dropped, not disqualified: CM-3, after the drop) is the
+ * service's rule (issue 18).  Errors: TNY_EINVAL (from_round < 1, or the
+ * event would not validate), TNY_ENOTFOUND. */
 TNY_MUST_USE int hub_store_rejoin_player(struct hub_store *store,
                                          const char *event_id,
                                          const char *player_id,
@@ -307,8 +308,9 @@ hub_store_declare_armies(struct hub_store *store, const char *event_id,
                          const char *player_id, const char *const *names,
                          int32_t n, const char *actor, struct tny_diag *diag);
 
-/* CM-3: disqualified after round after_round (>= 1).  Errors as
- * hub_store_drop_player; TNY_ESTATE when already disqualified. */
+/* CM-3: disqualified after round after_round (>= 1); that a player is
+ * disqualified once is the service's rule (issue 18).  Errors as
+ * hub_store_drop_player. */
 TNY_MUST_USE int
 hub_store_disqualify_player(struct hub_store *store, const char *event_id,
                             const char *player_id, int32_t after_round,
@@ -614,6 +616,16 @@ TNY_MUST_USE int hub_store_list_results(struct hub_store *store,
                                         int32_t table,
                                         struct hub_result_row **rows,
                                         int32_t *n, struct tny_diag *diag);
+
+/* Issue 17: the counted result rows of round `round` that the organiser
+ * entered (at most one a table: the valid row not superseded), by table
+ * number, in *rows (release with hub_result_rows_free): what
+ * hub_store_list_results(table 0) gives when only those are wanted,
+ * without reading every table's history.  Errors as it. */
+TNY_MUST_USE int
+hub_store_list_organiser_results(struct hub_store *store, const char *event_id,
+                                 int32_t round, struct hub_result_row **rows,
+                                 int32_t *n, struct tny_diag *diag);
 void hub_result_rows_free(struct hub_result_row *rows, int32_t n);
 
 /* TX-7: deducts `units` (TNY_POINT_SCALE units, > 0) of TP from
@@ -672,6 +684,10 @@ struct hub_code {
     int64_t issued_ms;
     char issued_by[65];
     int64_t revoked_ms;
+    /* A player code's player ("" = a table code); device_id is then the
+     * code's own login (ply-N) and table 0: its table follows the
+     * player's round by round (codes.c). */
+    char player_id[65];
 };
 
 /* Records a new code (logged as code.issue, without the code itself).
@@ -681,6 +697,14 @@ TNY_MUST_USE int hub_store_code_add(struct hub_store *store, const char *code,
                                     const char *device_id, const char *event_id,
                                     int32_t table, const char *actor,
                                     struct tny_diag *diag);
+/* Records a new player code: login_id (ply-N) for player_id of event_id
+ * (logged as code.issue).  Errors: those of hub_store_code_add, and
+ * TNY_ENOTFOUND (player). */
+TNY_MUST_USE int
+hub_store_player_code_add(struct hub_store *store, const char *code,
+                          const char *login_id, const char *event_id,
+                          const char *player_id, const char *actor,
+                          struct tny_diag *diag);
 /* Marks a code revoked now; *out gets its row.  Errors: TNY_ENOTFOUND (no
  * such code), TNY_ESTATE (already revoked; or the store). */
 TNY_MUST_USE int hub_store_code_revoke(struct hub_store *store,
@@ -693,6 +717,41 @@ TNY_MUST_USE int hub_store_codes_list(struct hub_store *store,
                                       const char *event_id,
                                       struct hub_code **out, int32_t *n,
                                       struct tny_diag *diag);
+
+/* A player's request from their phone (issue 20): a check-in, or a
+ * "drop me" that waits for the organiser (confirmed_ms 0). */
+enum hub_player_request_kind { HUB_PLAYER_CHECK_IN, HUB_PLAYER_DROP };
+struct hub_player_request {
+    char player_id[65];
+    enum hub_player_request_kind kind;
+    char key[65];        /* the idempotency key of the request */
+    int32_t after_round; /* rounds published when it came */
+    int64_t received_ms;
+    int64_t confirmed_ms; /* a drop the organiser confirmed; 0 = waits */
+};
+
+/* Stores the request (logged as player.checkin / player.drop_request);
+ * *stored false when one of that kind is already there (a check-in, or
+ * a drop not yet confirmed): nothing changes.  Errors: TNY_ENOTFOUND
+ * (event, player), TNY_EINVAL, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_player_request_put(
+    struct hub_store *store, const char *event_id, const char *player_id,
+    enum hub_player_request_kind kind, const char *key, int32_t after_round,
+    const char *actor, bool *stored, struct tny_diag *diag);
+/* The event's requests, oldest first; *out malloc'd (free it).  Errors:
+ * TNY_ENOMEM, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_player_requests_list(struct hub_store *store,
+                                                const char *event_id,
+                                                struct hub_player_request **out,
+                                                int32_t *n,
+                                                struct tny_diag *diag);
+/* The organiser confirmed player_id's drop request (logged).  Errors:
+ * TNY_ENOTFOUND (event), TNY_EINVAL, TNY_ESTATE. */
+TNY_MUST_USE int hub_store_drop_request_confirm(struct hub_store *store,
+                                                const char *event_id,
+                                                const char *player_id,
+                                                const char *actor,
+                                                struct tny_diag *diag);
 
 /* Registers a table device (a no-op when it exists).  Errors: TNY_EINVAL,
  * TNY_ESTATE. */
@@ -901,11 +960,20 @@ TNY_MUST_USE int hub_store_append_audit(struct hub_store *store,
 TNY_MUST_USE int hub_store_set_reason(struct hub_store *store,
                                       const char *reason);
 
-/* A published round whose clock never started goes back to a draft: its
- * clock and table extensions are deleted, the event is "setup" again when
- * no other round is published.  Errors: TNY_ESTATE (the round is a draft,
- * started or closed; a later round exists; a table already has a result
- * or a penalty: diag names it), TNY_ENOTFOUND. */
+/* Issue 18: the first table of round `round` with a result row (any
+ * status) or a penalty, and who entered it (*table 0: none; actor gets
+ * cap bytes, NUL-terminated), for the service's unpublish rule.  Errors:
+ * TNY_ENOTFOUND (event or round), TNY_ESTORE. */
+TNY_MUST_USE int hub_store_round_entry(struct hub_store *store,
+                                       const char *event_id, int32_t round,
+                                       int32_t *table, char *actor, size_t cap,
+                                       struct tny_diag *diag);
+
+/* A published round goes back to a draft: its clock and table extensions
+ * are deleted, the event is "setup" again when no other round is
+ * published.  Which round may (published, its clock never started, no
+ * later round, no result or penalty) is the service's rule (issue 18).
+ * Errors: TNY_ENOTFOUND, TNY_EINVAL (the event would not validate). */
 TNY_MUST_USE int hub_store_unpublish_round(struct hub_store *store,
                                            const char *event_id, int32_t round,
                                            const char *actor,
@@ -914,9 +982,9 @@ TNY_MUST_USE int hub_store_unpublish_round(struct hub_store *store,
 /* A closed round becomes "started" again, to correct it; a finished event
  * is running again.  A draft of the next round (paired from the standings
  * being corrected) is deleted; *discarded_draft (may be NULL) receives its
- * number, 0 = none.  Errors: TNY_ESTATE (the round is not closed; a later
- * round is published, started or closed: CM-5, diag names those rounds),
- * TNY_ENOTFOUND. */
+ * number, 0 = none.  Which round may (closed, no later round but the
+ * draft: CM-5) is the service's rule (issue 18).  Errors: TNY_ENOTFOUND,
+ * TNY_EINVAL (the event would not validate). */
 TNY_MUST_USE int hub_store_reopen_round(struct hub_store *store,
                                         const char *event_id, int32_t round,
                                         const char *actor,

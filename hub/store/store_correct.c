@@ -79,52 +79,23 @@ static int run_with_row(struct hub_store *s, const char *sql, int64_t row,
     return rc;
 }
 
-int hub_store_unpublish_round(struct hub_store *store, const char *event_id,
-                              int32_t round, const char *actor,
-                              struct tny_diag *diag)
+int hub_store_round_entry(struct hub_store *store, const char *event_id,
+                          int32_t round, int32_t *table, char *actor,
+                          size_t cap, struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
     int64_t ev_row, round_row;
-    enum hub_round_status status;
-    char later[256];
-    int32_t n_later, draft;
     bool row;
     int rc;
-    if ((rc = hs_check_actor(actor, diag)) < 0 ||
-        (rc = hs_begin(store, diag)) < 0)
+    *table = 0;
+    if (cap)
+        actor[0] = '\0';
+    if ((rc = hs_begin_read(store, diag)) < 0)
         return rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
-        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
-                           diag)) < 0)
-        goto out;
-    if (status != HUB_ROUND_PUBLISHED) {
-        rc = tny_diag_set(
-            diag, TNY_ESTATE,
-            status == HUB_ROUND_DRAFT
-                ? "event \"%s\": round %d is a draft, not published (discard "
-                  "it instead)"
-            : status == HUB_ROUND_STARTED
-                ? "event \"%s\": round %d has started (its clock ran): "
-                  "players may be playing, it cannot be unpublished; correct "
-                  "single tables with swap/result instead"
-                : "event \"%s\": round %d is closed: reopen it to correct "
-                  "results; a played round cannot be unpublished",
-            event_id, (int)round);
-        goto out;
-    }
-    if ((rc = later_rounds(store, ev_row, round, later, sizeof later, &n_later,
-                           &draft, diag)) < 0)
-        goto out;
-    if (n_later > 0) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d cannot be unpublished: "
-                          "later rounds exist: %s",
-                          event_id, (int)round, later);
-        goto out;
-    }
-    /* A result or penalty already stored belongs to a round being played:
-     * unpublishing would throw it away. */
-    if ((rc = hs_prepare(store,
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
+                           diag)) < 0 ||
+        (rc = hs_prepare(store,
                          "SELECT t.number, r.actor FROM results r JOIN tables "
                          "t ON t.id = r.table_id WHERE t.round_id = ?1 UNION "
                          "ALL SELECT t.number, p.actor FROM penalties p JOIN "
@@ -133,18 +104,33 @@ int hub_store_unpublish_round(struct hub_store *store, const char *event_id,
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, round_row);
-    if ((rc = hs_row(store, st, &row, diag)) < 0)
+    if ((rc = hs_row(store, st, &row, diag)) < 0 || !row)
         goto out;
-    if (row) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d cannot be unpublished: "
-                          "table %d already has a result from %s",
-                          event_id, (int)round, sqlite3_column_int(st, 0),
-                          (const char *)sqlite3_column_text(st, 1));
-        goto out;
-    }
+    *table = sqlite3_column_int(st, 0);
+    if (cap)
+        snprintf(actor, cap, "%s", (const char *)sqlite3_column_text(st, 1));
+out:
     hs_finalize(store, st);
-    st = NULL;
+    hs_end_read(store);
+    return rc;
+}
+
+int hub_store_unpublish_round(struct hub_store *store, const char *event_id,
+                              int32_t round, const char *actor,
+                              struct tny_diag *diag)
+{
+    int64_t ev_row, round_row;
+    int rc;
+    if ((rc = hs_check_actor(actor, diag)) < 0 ||
+        (rc = hs_begin(store, diag)) < 0)
+        return rc;
+    /* Which round may be unpublished (published, its clock never
+     * started, no later round, no result or penalty) is the service's
+     * rule (issue 18); the store writes. */
+    if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
+                           diag)) < 0)
+        goto out;
     if ((rc = run_with_row(store, "DELETE FROM clocks WHERE round_id = ?1",
                            round_row, diag)) < 0 ||
         (rc = run_with_row(store,
@@ -164,7 +150,6 @@ int hub_store_unpublish_round(struct hub_store *store, const char *event_id,
     rc = hs_log(store, actor, event_id, "round.unpublish",
                 json_pack("{s:i}", "round", (int)round), diag);
 out:
-    hs_finalize(store, st);
     return hs_finish(store, rc, diag);
 }
 
@@ -173,7 +158,6 @@ int hub_store_reopen_round(struct hub_store *store, const char *event_id,
                            int32_t *discarded_draft, struct tny_diag *diag)
 {
     int64_t ev_row, round_row;
-    enum hub_round_status status;
     char later[256];
     int32_t n_later, draft = 0;
     int rc;
@@ -182,35 +166,15 @@ int hub_store_reopen_round(struct hub_store *store, const char *event_id,
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
         return rc;
+    /* Which round may be reopened (closed, no later round but the draft:
+     * CM-5) is the service's rule (issue 18); the store writes. */
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
-        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
+        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, NULL,
                            diag)) < 0)
         goto out;
-    if (status != HUB_ROUND_CLOSED) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d is %s, not closed: its "
-                          "results can be entered and corrected as it is",
-                          event_id, (int)round, hs_round_status_name(status));
-        goto out;
-    }
     if ((rc = later_rounds(store, ev_row, round, later, sizeof later, &n_later,
                            &draft, diag)) < 0)
         goto out;
-    if (n_later > 0) {
-        /* CM-5: those pairings came from this round's standings and are at
-         * the tables; they are never changed behind the organiser's back. */
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d cannot be reopened: %s "
-                          "%s paired from its standings and %s never changed "
-                          "silently (CM-5); correct a result of round %d with "
-                          "`result enter --override` (standings follow, the "
-                          "later pairings stay), or unpublish the later round "
-                          "first if it has not started",
-                          event_id, (int)round, later,
-                          n_later == 1 ? "was" : "were",
-                          n_later == 1 ? "is" : "are", (int)round);
-        goto out;
-    }
     /* The draft of the next round was paired from the standings being
      * corrected: it goes (the reply says so), to be paired again. */
     if (draft > 0 &&

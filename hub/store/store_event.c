@@ -296,63 +296,143 @@ out:
 
 /* ---- rounds: tables ---------------------------------------------------- */
 
+/* Issue 17: a round's tables and seats go in by multi-row INSERTs of
+ * HS_ROWS rows each (the rest one row a statement), every value bound:
+ * SQLite's cost per statement (cursors on the table, its indexes and the
+ * parents of its foreign keys opened and closed, a statement journal)
+ * was paid once per row, 2,500 tables and 5,000 seats a round at the
+ * largest events.  The tables' ids are given (the largest id + 1 on, as
+ * SQLite would have chosen them) so that the seats can name them. */
+#define HS_ROWS 64
+#define HS_T1 "(?,?,?,?,?,?)"
+#define HS_T2 HS_T1 "," HS_T1
+#define HS_T4 HS_T2 "," HS_T2
+#define HS_T8 HS_T4 "," HS_T4
+#define HS_T16 HS_T8 "," HS_T8
+#define HS_T32 HS_T16 "," HS_T16
+#define HS_S1 "(?,?,?,?,?)"
+#define HS_S2 HS_S1 "," HS_S1
+#define HS_S4 HS_S2 "," HS_S2
+#define HS_S8 HS_S4 "," HS_S4
+#define HS_S16 HS_S8 "," HS_S8
+#define HS_S32 HS_S16 "," HS_S16
+#define HS_TABLES_SQL                                                          \
+    "INSERT INTO tables (id, round_id, position, number, is_bye, "             \
+    "first_seat) VALUES "
+#define HS_SEATS_SQL                                                           \
+    "INSERT INTO seats (table_id, seat, round_id, player_id, side) VALUES "
+#define HS_TCOLS 6
+#define HS_SCOLS 5
+
+/* The plan's tables and seats as the rows say them, checked first. */
+static int check_plan_rows(const struct tny_round_plan *plan, int32_t n_players,
+                           int32_t *n_seats, struct tny_diag *d)
+{
+    *n_seats = 0;
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        const struct tny_pairing_table *pt = &plan->tables[t];
+        if (pt->n_seats < 1 || pt->n_seats > TNY_MAX_SEATS ||
+            (pt->is_bye && pt->n_seats != 1) || (!pt->is_bye && pt->number < 1))
+            return tny_diag_set(d, TNY_EINVAL,
+                                "round %d: table %d: bad seats or number",
+                                (int)plan->round, (int)t);
+        for (int32_t k = 0; k < pt->n_seats; k++) {
+            int32_t p = pt->seats[k];
+            if (p < 0 || p >= n_players)
+                return tny_diag_set(d, TNY_EINVAL,
+                                    "round %d: table %d: seat %d: no player "
+                                    "index %d",
+                                    (int)plan->round, (int)pt->number, (int)k,
+                                    (int)p);
+        }
+        *n_seats += pt->n_seats;
+    }
+    return TNY_OK;
+}
+
+static void bind_table(sqlite3_stmt *st, int at, int64_t id, int64_t round_row,
+                       int32_t position, const struct tny_pairing_table *pt)
+{
+    sqlite3_bind_int64(st, at + 1, id);
+    sqlite3_bind_int64(st, at + 2, round_row);
+    sqlite3_bind_int(st, at + 3, position);
+    sqlite3_bind_int(st, at + 4, pt->is_bye ? 0 : pt->number);
+    sqlite3_bind_int(st, at + 5, pt->is_bye);
+    sqlite3_bind_int(st, at + 6, pt->first_seat);
+}
+
+/* Runs st (HS_ROWS rows bound, or one) and makes it ready for the next. */
+static int insert_step(struct hub_store *s, sqlite3_stmt *st,
+                       struct tny_diag *d)
+{
+    int rc = hs_done(s, st, d);
+    sqlite3_reset(st);
+    return rc;
+}
+
 int hs_insert_tables(struct hub_store *s, int64_t round_row,
                      const struct tny_round_plan *plan, const int64_t *prow,
                      int32_t n_players, struct tny_diag *d)
 {
-    sqlite3_stmt *tst = NULL, *sst = NULL;
+    sqlite3_stmt *many_t = NULL, *one_t = NULL, *many_s = NULL, *one_s = NULL,
+                 *st = NULL;
+    int32_t n_seats;
+    bool row;
     int rc;
-    if ((rc = hs_prepare(s,
-                         "INSERT INTO tables (round_id, position, number, "
-                         "is_bye, first_seat) VALUES (?, ?, ?, ?, ?)",
-                         &tst, d)) < 0 ||
-        (rc = hs_prepare(s,
-                         "INSERT INTO seats (table_id, seat, round_id, "
-                         "player_id, side) VALUES (?, ?, ?, ?, ?)",
-                         &sst, d)) < 0)
+    if ((rc = check_plan_rows(plan, n_players, &n_seats, d)) < 0 ||
+        (rc = hs_prepare(s, "SELECT coalesce(max(id), 0) FROM tables", &st,
+                         d)) < 0 ||
+        (rc = hs_row(s, st, &row, d)) < 0)
         goto out;
-    for (int32_t t = 0; t < plan->n_tables; t++) {
+    int64_t first_id = sqlite3_column_int64(st, 0) + 1;
+    if ((plan->n_tables >= HS_ROWS &&
+         (rc = hs_prepare(s, HS_TABLES_SQL HS_T32 "," HS_T32, &many_t, d)) <
+             0) ||
+        (n_seats >= HS_ROWS &&
+         (rc = hs_prepare(s, HS_SEATS_SQL HS_S32 "," HS_S32, &many_s, d)) <
+             0) ||
+        (rc = hs_prepare(s, HS_TABLES_SQL HS_T1, &one_t, d)) < 0 ||
+        (rc = hs_prepare(s, HS_SEATS_SQL HS_S1, &one_s, d)) < 0)
+        goto out;
+    int32_t t = 0;
+    for (; t + HS_ROWS <= plan->n_tables; t += HS_ROWS) {
+        for (int32_t i = 0; i < HS_ROWS; i++)
+            bind_table(many_t, i * HS_TCOLS, first_id + t + i, round_row, t + i,
+                       &plan->tables[t + i]);
+        if ((rc = insert_step(s, many_t, d)) < 0)
+            goto out;
+    }
+    for (; t < plan->n_tables; t++) {
+        bind_table(one_t, 0, first_id + t, round_row, t, &plan->tables[t]);
+        if ((rc = insert_step(s, one_t, d)) < 0)
+            goto out;
+    }
+    /* The seats in table order; a chunk fills across tables. */
+    int32_t in_chunk = 0, left = n_seats;
+    for (t = 0; t < plan->n_tables; t++) {
         const struct tny_pairing_table *pt = &plan->tables[t];
-        if (pt->n_seats < 1 || pt->n_seats > TNY_MAX_SEATS ||
-            (pt->is_bye && pt->n_seats != 1) ||
-            (!pt->is_bye && pt->number < 1)) {
-            rc = tny_diag_set(d, TNY_EINVAL,
-                              "round %d: table %d: bad seats or number",
-                              (int)plan->round, (int)t);
-            goto out;
-        }
-        sqlite3_reset(tst);
-        sqlite3_bind_int64(tst, 1, round_row);
-        sqlite3_bind_int(tst, 2, t);
-        sqlite3_bind_int(tst, 3, pt->is_bye ? 0 : pt->number);
-        sqlite3_bind_int(tst, 4, pt->is_bye);
-        sqlite3_bind_int(tst, 5, pt->first_seat);
-        if ((rc = hs_done(s, tst, d)) < 0)
-            goto out;
-        int64_t table_row = sqlite3_last_insert_rowid(s->db);
-        for (int32_t k = 0; k < pt->n_seats; k++) {
-            int32_t p = pt->seats[k];
-            if (p < 0 || p >= n_players) {
-                rc = tny_diag_set(d, TNY_EINVAL,
-                                  "round %d: table %d: seat %d: no player "
-                                  "index %d",
-                                  (int)plan->round, (int)pt->number, (int)k,
-                                  (int)p);
-                goto out;
-            }
-            sqlite3_reset(sst);
-            sqlite3_bind_int64(sst, 1, table_row);
-            sqlite3_bind_int(sst, 2, k);
-            sqlite3_bind_int64(sst, 3, round_row);
-            sqlite3_bind_int64(sst, 4, prow[p]);
-            sqlite3_bind_int(sst, 5, pt->has_sides ? pt->side[k] : -1);
-            if ((rc = hs_done(s, sst, d)) < 0)
+        for (int32_t k = 0; k < pt->n_seats; k++, left--) {
+            bool many = in_chunk > 0 || left >= HS_ROWS;
+            sqlite3_stmt *ss = many ? many_s : one_s;
+            int at = many ? in_chunk * HS_SCOLS : 0;
+            sqlite3_bind_int64(ss, at + 1, first_id + t);
+            sqlite3_bind_int(ss, at + 2, k);
+            sqlite3_bind_int64(ss, at + 3, round_row);
+            sqlite3_bind_int64(ss, at + 4, prow[pt->seats[k]]);
+            sqlite3_bind_int(ss, at + 5, pt->has_sides ? pt->side[k] : -1);
+            if (many && ++in_chunk < HS_ROWS)
+                continue;
+            in_chunk = 0;
+            if ((rc = insert_step(s, ss, d)) < 0)
                 goto out;
         }
     }
 out:
-    hs_finalize(s, tst);
-    hs_finalize(s, sst);
+    hs_finalize(s, st);
+    hs_finalize(s, many_t);
+    hs_finalize(s, one_t);
+    hs_finalize(s, many_s);
+    hs_finalize(s, one_s);
     return rc;
 }
 
@@ -908,7 +988,6 @@ static int lifecycle(struct hub_store *store, const char *event_id,
                                         "player.disqualify", "player.fix"};
     sqlite3_stmt *st = NULL;
     int64_t ev_row, prow;
-    bool row;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0)
         return rc;
@@ -918,20 +997,12 @@ static int lifecycle(struct hub_store *store, const char *event_id,
                             (int)value);
     if ((rc = hs_begin(store, diag)) < 0)
         return rc;
+    /* CM-2, CM-3, GT-11: whether the player may drop, rejoin or be
+     * disqualified is the service's (issue 18); the store writes. */
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_player_row(store, ev_row, event_id, player_id, &prow, diag)) <
-            0 ||
-        (rc = hs_prepare(store,
-                         "SELECT dropped_after, dq_after FROM players WHERE "
-                         "id = ?",
-                         &st, diag)) < 0)
+            0)
         goto out;
-    sqlite3_bind_int64(st, 1, prow);
-    if ((rc = hs_row(store, st, &row, diag)) < 0)
-        goto out;
-    int dropped = sqlite3_column_int(st, 0), dq = sqlite3_column_int(st, 1);
-    hs_finalize(store, st);
-    st = NULL;
     const char *sql = NULL;
     switch (what) {
     case LC_DROP:
@@ -939,35 +1010,9 @@ static int lifecycle(struct hub_store *store, const char *event_id,
               "id = ?";
         break;
     case LC_REJOIN:
-        if (dq) {
-            rc = tny_diag_set(diag, TNY_ESTATE,
-                              "player \"%s\": disqualified players never "
-                              "rejoin (CM-3)",
-                              player_id);
-            goto out;
-        }
-        if (!dropped) {
-            rc = tny_diag_set(diag, TNY_ESTATE, "player \"%s\": not dropped",
-                              player_id);
-            goto out;
-        }
-        if (value <= dropped) {
-            rc = tny_diag_set(diag, TNY_EINVAL,
-                              "player \"%s\": rejoin round %d: expected a "
-                              "round after the drop (round %d)",
-                              player_id, (int)value, dropped);
-            goto out;
-        }
         sql = "UPDATE players SET rejoin_round = ? WHERE id = ?";
         break;
-    case LC_DQ:
-        if (dq) {
-            rc = tny_diag_set(diag, TNY_ESTATE,
-                              "player \"%s\": already disqualified", player_id);
-            goto out;
-        }
-        sql = "UPDATE players SET dq_after = ? WHERE id = ?";
-        break;
+    case LC_DQ: sql = "UPDATE players SET dq_after = ? WHERE id = ?"; break;
     case LC_FIX: sql = "UPDATE players SET fixed_table = ? WHERE id = ?"; break;
     }
     if ((rc = hs_prepare(store, sql, &st, diag)) < 0)
@@ -1377,22 +1422,20 @@ static int round_counts(struct hub_store *s, int64_t round_row,
     sqlite3_stmt *st = NULL;
     bool row;
     int rc;
+    /* Issue 17: one pass over the round's tables (each joined to its
+     * counted result, at most one by the results_counted index) and one
+     * over its conflicts; each was asked twice. */
     if ((rc = hs_prepare(
              s,
-             "SELECT count(*), "
-             "coalesce(sum(EXISTS (SELECT 1 FROM results r WHERE r.table_id = "
-             "t.id AND r.status = 'valid' AND r.superseded_by IS NULL)), 0), "
-             "(SELECT count(*) FROM results r JOIN tables u ON u.id = "
-             "r.table_id WHERE u.round_id = ?1 AND r.status = 'conflict' AND "
-             "r.resolved = 0), "
-             "(SELECT min(number) FROM tables u WHERE u.round_id = ?1 AND "
-             "u.is_bye = 0 AND NOT EXISTS (SELECT 1 FROM results r WHERE "
-             "r.table_id = u.id AND r.status = 'valid' AND r.superseded_by IS "
-             "NULL)), "
-             "(SELECT min(u.number) FROM results r JOIN tables u ON u.id = "
-             "r.table_id WHERE u.round_id = ?1 AND r.status = 'conflict' AND "
-             "r.resolved = 0) "
-             "FROM tables t WHERE t.round_id = ?1",
+             "SELECT a.n, a.counted, k.n, a.first_missing, k.first FROM "
+             "(SELECT count(*) AS n, count(r.table_id) AS counted, "
+             "min(CASE WHEN t.is_bye = 0 AND r.table_id IS NULL THEN t.number "
+             "END) AS first_missing FROM tables t LEFT JOIN results r ON "
+             "r.table_id = t.id AND r.status = 'valid' AND r.superseded_by IS "
+             "NULL WHERE t.round_id = ?1) a, "
+             "(SELECT count(*) AS n, min(u.number) AS first FROM results r "
+             "JOIN tables u ON u.id = r.table_id WHERE u.round_id = ?1 AND "
+             "r.status = 'conflict' AND r.resolved = 0) k",
              &st, d)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, round_row);

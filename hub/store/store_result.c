@@ -644,46 +644,16 @@ void hub_result_rows_free(struct hub_result_row *rows, int32_t n)
     free(rows);
 }
 
-int hub_store_list_results(struct hub_store *store, const char *event_id,
-                           int32_t round, int32_t table,
-                           struct hub_result_row **rows, int32_t *n,
-                           struct tny_diag *diag)
+/* The rows of st (columns as hub_store_list_results selects them) into
+ * *rows / *n. */
+static int read_result_rows(struct hub_store *store, sqlite3_stmt *st,
+                            struct hub_result_row **rows, int32_t *n,
+                            struct tny_diag *diag)
 {
-    struct target t = {0};
-    sqlite3_stmt *st = NULL;
     struct hub_result_row *a = NULL;
     int32_t count = 0, cap = 0;
     bool row, oom = false;
     int rc;
-    *rows = NULL;
-    *n = 0;
-    if ((rc = hs_begin_read(store, diag)) < 0)
-        return rc;
-    if (table == 0) {
-        if ((rc = hs_event_row(store, event_id, &t.ev_row, diag)) < 0 ||
-            (rc = hs_round_row(store, t.ev_row, event_id, round, &t.round_row,
-                               NULL, diag)) < 0 ||
-            (rc = hs_prepare(store,
-                             "SELECT r.id, r.result_json, r.actor, r.source, "
-                             "r.confirmed, r.status, r.superseded_by, "
-                             "r.resolved, r.created_ms, t.number FROM results "
-                             "r JOIN tables t ON t.id = r.table_id WHERE "
-                             "t.round_id = ? ORDER BY t.number, r.id",
-                             &st, diag)) < 0)
-            goto out;
-        sqlite3_bind_int64(st, 1, t.round_row);
-    } else {
-        if ((rc = find_target(store, event_id, round, table, &t, diag)) < 0 ||
-            (rc = hs_prepare(store,
-                             "SELECT id, result_json, actor, source, "
-                             "confirmed, status, superseded_by, resolved, "
-                             "created_ms, ?2 FROM results WHERE table_id = ?1 "
-                             "ORDER BY id",
-                             &st, diag)) < 0)
-            goto out;
-        sqlite3_bind_int64(st, 1, t.table_row);
-        sqlite3_bind_int(st, 2, table);
-    }
     for (;;) {
         if ((rc = hs_row(store, st, &row, diag)) < 0)
             goto out;
@@ -720,10 +690,76 @@ int hub_store_list_results(struct hub_store *store, const char *event_id,
     *n = count;
     a = NULL;
 out:
-    hs_finalize(store, st);
-    hs_end_read(store);
     hub_result_rows_free(a, count);
     return rc;
+}
+
+/* The rows sql selects (columns as read_result_rows reads them) for one
+ * table (?1 its row, ?2 its number) or, table 0, for the round (?1). */
+static int list_rows(struct hub_store *store, const char *event_id,
+                     int32_t round, int32_t table, const char *sql,
+                     struct hub_result_row **rows, int32_t *n,
+                     struct tny_diag *diag)
+{
+    struct target t = {0};
+    sqlite3_stmt *st = NULL;
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if ((rc = hs_begin_read(store, diag)) < 0)
+        return rc;
+    if (table != 0)
+        rc = find_target(store, event_id, round, table, &t, diag);
+    else if ((rc = hs_event_row(store, event_id, &t.ev_row, diag)) == 0)
+        rc = hs_round_row(store, t.ev_row, event_id, round, &t.round_row, NULL,
+                          diag);
+    if (rc < 0)
+        goto out;
+    if ((rc = hs_prepare(store, sql, &st, diag)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, table == 0 ? t.round_row : t.table_row);
+    if (table != 0)
+        sqlite3_bind_int(st, 2, table);
+    rc = read_result_rows(store, st, rows, n, diag);
+out:
+    hs_finalize(store, st);
+    hs_end_read(store);
+    return rc;
+}
+
+int hub_store_list_results(struct hub_store *store, const char *event_id,
+                           int32_t round, int32_t table,
+                           struct hub_result_row **rows, int32_t *n,
+                           struct tny_diag *diag)
+{
+    return list_rows(
+        store, event_id, round, table,
+        table == 0 ? "SELECT r.id, r.result_json, r.actor, r.source, "
+                     "r.confirmed, r.status, r.superseded_by, r.resolved, "
+                     "r.created_ms, t.number FROM results r JOIN tables t ON "
+                     "t.id = r.table_id WHERE t.round_id = ?1 ORDER BY "
+                     "t.number, r.id"
+                   : "SELECT id, result_json, actor, source, confirmed, "
+                     "status, superseded_by, resolved, created_ms, ?2 FROM "
+                     "results WHERE table_id = ?1 ORDER BY id",
+        rows, n, diag);
+}
+
+int hub_store_list_organiser_results(struct hub_store *store,
+                                     const char *event_id, int32_t round,
+                                     struct hub_result_row **rows, int32_t *n,
+                                     struct tny_diag *diag)
+{
+    /* The round's tables in number order, each joined to its counted row
+     * (results_counted: at most one); only the organiser's are kept. */
+    return list_rows(store, event_id, round, 0,
+                     "SELECT r.id, r.result_json, r.actor, r.source, "
+                     "r.confirmed, r.status, r.superseded_by, r.resolved, "
+                     "r.created_ms, t.number FROM tables t JOIN results r ON "
+                     "r.table_id = t.id AND r.status = 'valid' AND "
+                     "r.superseded_by IS NULL WHERE t.round_id = ?1 AND "
+                     "r.source = 'organiser' ORDER BY t.number",
+                     rows, n, diag);
 }
 
 int hub_store_add_penalty(struct hub_store *store, const char *event_id,

@@ -322,9 +322,13 @@ int hs_check_actor(const char *actor, struct tny_diag *d)
         return hs_check_id("actor", actor + 10, d);
     if (strncmp(actor, "device:", 7) == 0)
         return hs_check_id("actor", actor + 7, d);
+    /* Issue 20: a player's own request from their phone (a check-in, a
+     * "drop me"), signed in with their code. */
+    if (strncmp(actor, "player:", 7) == 0)
+        return hs_check_id("actor", actor + 7, d);
     return tny_diag_set(d, TNY_EINVAL,
                         "actor: \"%.64s\": expected \"hub\", "
-                        "\"organiser:LOGIN\" or \"device:ID\"",
+                        "\"organiser:LOGIN\", \"device:ID\" or \"player:ID\"",
                         actor);
 }
 

@@ -7,8 +7,9 @@
  *       --codes FILE (JSON: t1, t3, dev4, revoked) --names TSV (table, seat,
  *       name of table 1) --hubpid PID --event ID --shots DIR --tourney PATH
  *
- * 1. a wrong code and a revoked code: the broker refuses them and the page
- *    says so (the sign-in screen with its message);
+ * 1. a wrong code: the broker refuses it and the page says so (the
+ *    sign-in screen with its message); a revoked code: its login reads
+ *    only its status, and the page says it was revoked (issue 20 item 2);
  * 2. table 3's code in the page's own MQTT client: publishing a result on
  *    table 4's device topic gets PUBACK 135 from the broker, and of every
  *    device's assignment only table 3's own is delivered;
@@ -21,7 +22,7 @@
  *    page resends the same key and shows "stored by the hub"; a reload
  *    still shows it.  The test counts the hub's submissions afterwards;
  * 4. table 3's code revoked (`tourney live code revoke`) while its page is
- *    signed in: the page is signed out and says the code was refused;
+ *    signed in: the page is signed out and says the code was revoked;
  * 5. issue 21: the Polish event's table 1 (codes.pl; its assignment says
  *    "language": "pl"): the page is in Polish (html lang, the table, the
  *    seats, the result form and the confirm screen in pl.po's words, none
@@ -132,7 +133,7 @@ async function main() {
     await page.screenshot({path: path.join(args.shots, 'signin.png')});
     await page.fill('#code', 'ZZZZ-ZZZZ');
     await page.click('#signin');
-    await waitText(page, '#error', /ZZZZ-ZZZZ was refused: it is wrong, expired or revoked/, 'wrong code');
+    await waitText(page, '#error', /ZZZZ-ZZZZ is not a sign-in code of this event/, 'wrong code');
     check(await page.$('#code'), 'wrong code: the sign-in screen is not shown again');
     await page.screenshot({path: path.join(args.shots, 'signin-refused.png')});
     console.log('ok - a wrong code: refused by the broker, the page says so on the sign-in screen');
@@ -141,8 +142,8 @@ async function main() {
     await waitText(page, '#error', /A code is 8 letters and digits/, 'short code');
     console.log('ok - a code of the wrong length is named as such before any connection');
     await page.goto(args.base + '/play.html?code=' + codes.revoked);
-    await waitText(page, '#error', /was refused: it is wrong, expired or revoked/, 'revoked code');
-    console.log('ok - a revoked code (play.html?code=...): refused by the broker, the page says so');
+    await waitText(page, '#ended', /was revoked by the organiser: ask them for a new one/, 'revoked code');
+    console.log('ok - a revoked code (play.html?code=...): the page says it was revoked');
 
     /* 2. table 3's code may not write table 4's result */
     const r = await page.evaluate(async ([code, dev4]) => {
@@ -234,9 +235,9 @@ async function main() {
     const rv = require('child_process').spawnSync(args.tourney, ['live', 'code', 'revoke', args.event, codes.t3],
                                                   {encoding: 'utf8', timeout: 60000});
     check(rv.status === 0, 'code revoke of table 3: exit ' + rv.status + ': ' + rv.stderr);
-    await waitText(page, '#error', /was refused: it is wrong, expired or revoked/, 'table 3 after its code was revoked');
-    check(await page.$('#code'), 'table 3 after the revoke: the sign-in screen is not shown');
-    console.log('ok - table 3\'s code revoked while its page was signed in: the broker dropped it, the page asks for a new code');
+    await waitText(page, '#ended', /was revoked by the organiser: ask them for a new one/, 'table 3 after its code was revoked');
+    check(!(await page.$('#table')), 'table 3 after the revoke: the table is still shown');
+    console.log('ok - table 3\'s code revoked while its page was signed in: the broker dropped it, the page says it was revoked');
     await page.context().close();
 
     /* 5. the event's language (issue 21) */
@@ -249,9 +250,9 @@ async function main() {
     check(plSeats.join('|') === 'Miejsce 1|Miejsce 2', 'the Polish seats: ' + plSeats.join('|'));
     await waitText(page, '#net', /^połączono$/, 'the Polish network state');
     const plBody = await text(page, '#page');
-    for (const w of ['Runda 1', 'Gracze', 'Kto wygrał?', 'Dalej: każdy gracz potwierdza'])
+    for (const w of ['Runda 1', 'System szwajcarski', 'Gracze', 'Kto wygrał?', 'Dalej: każdy gracz potwierdza'])
         check(plBody.indexOf(w) >= 0, 'the Polish table page lacks "' + w + '": ' + plBody);
-    for (const w of ['Table', 'Round', 'Players', 'Seat', 'Who won', 'Next:', 'connected'])
+    for (const w of ['Table', 'Round', 'Swiss', 'Players', 'Seat', 'Who won', 'Next:', 'connected'])
         check(plBody.indexOf(w) < 0, 'the Polish table page shows the English "' + w + '": ' + plBody);
     check(!(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)),
           'the Polish table page is wider than the phone');

@@ -95,6 +95,20 @@ async function waitText(page, sel, re, what, ms) {
     }
     die(what + ': ' + sel + ' says "' + last + '" (expected ' + re + ')');
 }
+/* waitForSelector that, when the element never comes, says what the page
+ * shows instead (its form error, its state line, the start of its text). */
+async function waitSel(page, sel, what) {
+    try {
+        await page.waitForSelector(sel, {timeout: 30000});
+    } catch (e) {
+        const seen = await page.evaluate(() => {
+            const t = (s) => (document.querySelector(s) || {}).textContent || '';
+            return 'form-error "' + t('#form-error') + '", state "' + t('#state') + '", page "' +
+                document.body.innerText.replace(/\s+/g, ' ').slice(0, 400) + '"';
+        }).catch((x) => 'the page cannot be read: ' + x.message);
+        die(what + ': no ' + sel + ' after 30 s; ' + seen);
+    }
+}
 async function fits(page, what) {
     const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     check(w[0] <= w[1], what + ': the page is ' + w[0] + ' px wide on a ' + w[1] + ' px phone');
@@ -249,7 +263,7 @@ async function main() {
             });
         }
         await page.click('#next');
-        await page.waitForSelector('#ok' + (seats.length - 1));
+        await waitSel(page, '#ok' + (seats.length - 1), label + ': the confirm screen');
         const summary = await text(page, '#summary');
         check(summary.length > 0, label + ': the confirm screen shows no result');
         if (!shot[tb.format]) {
@@ -265,7 +279,7 @@ async function main() {
             const page2 = await ctx2.newPage();
             page2.on('pageerror', (e) => errors.push(label + ' phone 2: ' + e.message));
             await page2.goto(args.base + '/play.html?code=' + tb.code);
-            await page2.waitForSelector('#ok' + (seats.length - 1));
+            await waitSel(page2, '#ok' + (seats.length - 1), label + ': phone 2\'s confirm screen');
             const summary2 = await text(page2, '#summary');
             check(summary2 === summary, label + ': the second phone shows "' + summary2 + '", the first "' + summary + '"');
             const half = seats.length / 2;

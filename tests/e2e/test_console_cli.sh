@@ -46,6 +46,11 @@ err_is() {
 run 0 --help
 grep -q '^usage: tourney live' "$E2E_TMP/out" || fail "--help text"
 grep -q 'round publish' "$E2E_TMP/out" || fail "--help lists no round publish"
+# round reopen's line says what it does (the tables report again, the
+# draft goes) and that a closed round's result needs no reopen (CM-5).
+tr -s ' \n' ' ' <"$E2E_TMP/out" | grep -o 'round reopen.*round publish' >"$E2E_TMP/reopen" || fail "--help lists no round reopen"
+grep -q 'its tables report again' "$E2E_TMP/reopen" || fail "reopen help: $(cat "$E2E_TMP/reopen")"
+grep -q 'result enter --override' "$E2E_TMP/reopen" || fail "reopen help: $(cat "$E2E_TMP/reopen")"
 timeout 10 "$TOURNEY" --help >"$E2E_TMP/out" || fail "tourney --help"
 grep -q '^  live ' "$E2E_TMP/out" || fail "tourney --help does not mention live"
 run 2
@@ -89,6 +94,11 @@ run 2 round pair ev1 --broker tcp://127.0.0.1:1 --user o1
 err_is 'no password'
 run 2 round pair ev1 --broker tcp://127.0.0.1:1 --user o1 --password-file "$E2E_TMP/none"
 err_is 'password file: cannot read'
+# A line copied from users.cred ("LOGIN PASSWORD") is not a password: named,
+# as the hub's and the table's password_file do, not sent to be refused.
+printf 'o1 Secret123\n' >"$E2E_TMP/cred-line.pw"
+run 2 round pair ev1 --broker tcp://127.0.0.1:1 --user o1 --password-file "$E2E_TMP/cred-line.pw"
+err_is 'cred-line.pw: looks like a users.cred line'
 run 2 round pair ev1 --config "$E2E_TMP/missing.conf"
 err_is 'missing.conf'
 printf 'broker = tcp://127.0.0.1:1\nbrokr = x\n' >"$E2E_TMP/bad.conf"

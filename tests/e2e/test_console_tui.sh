@@ -127,7 +127,8 @@ count_screen() { screen | grep -o -E -- "$1" | wc -l; }
 start_pane
 expect 20 ' Dashboard Cup ' "title"
 expect 10 'broker: connected +hub: online' "hub state in the header"
-expect 10 'round 0 ' "round line"
+expect 10 'no published round +event registration' "round line before the first publish (not \"round 0\")"
+grep_screen 'round 0 ' && fail "\"round 0\" on the screen: $(screen)"
 expect 10 'q quit +p pair +d draft +P publish +s start clock +space pause/resume .* t table +: command' "key help"
 ok "the dashboard shows the event title and the keys"
 

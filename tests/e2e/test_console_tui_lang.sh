@@ -74,6 +74,9 @@ expect 20 'STOLY \(1\. kolo\): 4' "the grid's heading in Czech"
 wait_for 20 '[ "$(count_screen "T[1-4] +čeká")" -eq 4 ]' || fail "4 tables \"čeká\": $(screen)"
 expect 10 'hodiny [0-9]+(:[0-9]{2})+ nespuštěno' "the clock not started, in Czech"
 expect 10 'POŘADÍ: zatím není dohráno žádné kolo' "no standings yet, in Czech"
+# ... and the players under it are not ranked: no place, no points.
+expect 10 '^ +Hráč 1 *$' "the players listed without place or points"
+screen | grep -E '^ +[0-9]+\. Hráč' && fail "a place before any round: $(screen)"
 no_english "before the clock"
 ok "dashboard in Czech: $(screen | grep -o -E '1\. kolo zveřejněno.*' | head -n 1)"
 
@@ -131,9 +134,10 @@ PY
 run event import ev2 "$E2E_TMP/ev2.json"
 run round pair ev2
 run round publish ev2
-tm kill-session -t tui
+# The pane's program restarted in place (killing the only session ends
+# the tmux server, and a new session could race its exit).
 sed -i 's/live console ev /live console ev2 /' "$E2E_TMP/pane.sh"
-tm -f /dev/null new-session -d -s tui -x 100 -y 32 "bash '$E2E_TMP/pane.sh'" || fail "tmux new-session (ev2)"
+tm respawn-pane -k -t tui "bash '$E2E_TMP/pane.sh'" || fail "tmux respawn-pane (ev2)"
 expect 20 ' Puchar Polski ' "the dashboard of ev2"
 expect 20 'runda 1 opublikowana +etap system Gorn +turniej w toku' "the round line in Polish (the event's language)"
 expect 10 'STOLIKI \(runda 1\): 2' "the grid's heading in Polish"
@@ -141,4 +145,15 @@ wait_for 20 '[ "$(count_screen "T[1-2] +czeka")" -eq 2 ]' || fail "2 tables \"cz
 expect 10 'KLASYFIKACJA: żadna runda nie jest jeszcze zakończona' "no standings yet, in Polish"
 no_english "the event in Polish"
 ok "the event's language over the locale's: $(screen | grep -o -E 'runda 1 opublikowana.*' | head -n 1)"
+screen | grep -q 'no catalogue' && fail "a catalogue said missing: $(screen)"
+
+# Without the language's catalogue (a build without its locale/, a
+# package without the language) gettext falls back to English silently:
+# the dashboard says which language and where it looked.
+mkdir -p "$E2E_TMP/no-locale"
+sed -i "s|^export TOURNEY_LOCALEDIR=.*|export TOURNEY_LOCALEDIR='$E2E_TMP/no-locale'|" "$E2E_TMP/pane.sh"
+tm respawn-pane -k -t tui "bash '$E2E_TMP/pane.sh'" || fail "tmux respawn-pane (no catalogue)"
+expect 20 'round 1 published' "the round line in English without the catalogue"
+expect 10 "language pl: no catalogue in ${E2E_TMP:0:20}" "the missing catalogue named"
+ok "no catalogue: $(screen | grep -o -E 'language pl: no catalogue.*' | head -n 1)"
 e2e_done

@@ -79,6 +79,18 @@ grep -q '^==== catan: final standings after [0-9]* rounds ====$' "$E2E_TMP/run2.
     fail "catan: no final standings"
 ok "--keep: the 3 recorded pids are gone"
 
+# The Neuroshima Hex demo's players list their armies (NH-10): the
+# import and the pairings do not warn that they have none.
+TMPDIR=$E2E_TMP/t timeout 240 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" \
+    --format neuroshima-hex --players 4 --tables 2 --delay 10-30 \
+    >"$E2E_TMP/run3.out" 2>"$E2E_TMP/run3.err" </dev/null ||
+    fail "run.sh (neuroshima-hex, 4 players): $(tail -n 3 "$E2E_TMP/run3.err")"
+grep -q '^==== neuroshima-hex: final standings after [0-9]* rounds ====$' "$E2E_TMP/run3.out" ||
+    fail "neuroshima-hex: no final standings"
+! grep -h 'warning' "$E2E_TMP/run3.out" "$E2E_TMP/run3.err" ||
+    fail "neuroshima-hex: the demo warns (above)"
+ok "neuroshima-hex demo: players with 5 armies each, no warning"
+
 # A usage error: exit 2, one line, nothing started.
 timeout 20 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" --format chess \
     >"$E2E_TMP/u.out" 2>"$E2E_TMP/u.err"

@@ -21,6 +21,7 @@
 #include "service/feed.h"   /* hub_feed_heartbeat */
 #include "service/feed_json.h"
 #include "store.h"
+#include "tny/console_cmds.h"
 #include "tny/json_io.h"
 #include "tny/rng.h"
 #include "tny/score.h"
@@ -35,6 +36,7 @@
             fail_msg("%s: %d (%s) %s", #x, rc_, tny_strerror(rc_), diag.msg);  \
     } while (0)
 
+#include "console_internal.h" /* hub_console_reply_json */
 #include "faultvfs.h"
 #include "service/players_csv.h"
 
@@ -166,6 +168,13 @@ static void request(struct fx *f, const struct tny_wire_request *q,
     assert_string_equal(rep->correlation_id, q->correlation_id);
 }
 
+/* The reply's payload as the console's --json prints it (malloc'd; NULL:
+ * none): its JSON text, or a typed payload's (issue 18 item 3). */
+static char *reply_text(const struct tny_wire_reply *rep)
+{
+    return hub_console_reply_json(rep);
+}
+
 /* A request that must succeed; returns the reply's JSON (malloc'd). */
 static char *must(struct fx *f, const struct tny_wire_request *q)
 {
@@ -173,7 +182,7 @@ static char *must(struct fx *f, const struct tny_wire_request *q)
     request(f, q, &rep);
     if (rep.rc != 0)
         fail_msg("%s: %s", tny_wire_cmd_name(q->cmd), rep.message);
-    char *json = rep.json ? strdup(rep.json) : NULL;
+    char *json = reply_text(&rep);
     tny_wire_reply_release(&rep);
     return json;
 }
@@ -396,8 +405,11 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     if (rep.rc)
         fail_msg("pair: %s", rep.message);
     int32_t round = rep.round;
-    assert_non_null(rep.json);
-    same_as_jansson(rep.json, JSON_COMPACT);
+    assert_non_null(rep.seating); /* typed (issue 18 item 3) */
+    assert_null(rep.json);
+    char *text = reply_text(&rep);
+    same_as_jansson(text, JSON_COMPACT);
+    free(text);
     tny_wire_reply_release(&rep);
 
     req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
@@ -2118,6 +2130,204 @@ static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
     fx_free(f);
 }
 
+/* ---- issue 23: the feed builds only the rounds that changed ----------- */
+
+/* What a reader of the feed holds: the last retained payload of each
+ * topic the builder sent. */
+struct held {
+    int32_t n;
+    struct held_msg {
+        char topic[HUB_TOPIC_MAX];
+        uint8_t *payload;
+        size_t len;
+    } m[64];
+};
+
+static void held_free(struct held *h)
+{
+    for (int32_t i = 0; i < h->n; i++)
+        free(h->m[i].payload);
+    h->n = 0;
+}
+
+static const struct held_msg *held_get(const struct held *h, const char *doc)
+{
+    char topic[HUB_TOPIC_MAX];
+    snprintf(topic, sizeof topic, "tourney/v1/feed/" EV "/%s", doc);
+    for (int32_t k = 0; k < h->n; k++)
+        if (strcmp(h->m[k].topic, topic) == 0)
+            return &h->m[k];
+    return NULL;
+}
+
+/* The loop's next snapshot built by the builder (as the feed thread
+ * does), its retained documents kept in h. */
+static void build_into(struct fx *f, struct hub_service *builder,
+                       struct held *h)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_feed_snapshot snap;
+    struct hub_outbox built;
+    int rc;
+    assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
+    assert_int_equal(rc, 0);
+    hub_outbox_init(&built);
+    OK(hub_service_feed_build(builder, &snap, &built, &diag));
+    assert_false(snap.resync);
+    hub_feed_snapshot_release(&snap);
+    for (int32_t i = 0; i < built.n; i++) {
+        struct hub_msg *m = &built.msgs[i];
+        int32_t k = 0;
+        if (!m->retained)
+            continue;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n) {
+            assert_true(h->n < 64);
+            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
+        }
+        free(h->m[k].payload);
+        h->m[k].payload = m->payload;
+        h->m[k].len = m->len;
+        m->payload = NULL;
+    }
+    hub_outbox_release(&built);
+}
+
+/* Every feed document the loop's own service writes from its model now
+ * (a republish: all of them) is what the reader holds from the builder,
+ * byte for byte (the event document aside: its updated_ms is when each
+ * service saw its content change). */
+static void held_is_the_feed(struct fx *f, const struct held *h)
+{
+    struct tny_diag diag = {{0}};
+    int32_t compared = 0;
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        const struct hub_msg *m = &f->ob.msgs[i];
+        const char *doc = strstr(m->topic, "/feed/" EV "/");
+        if (!doc || !m->retained || strcmp(doc, "/feed/" EV "/event") == 0)
+            continue;
+        int32_t k = 0;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n)
+            fail_msg("%s: never sent by the builder", m->topic);
+        if (h->m[k].len != m->len ||
+            memcmp(h->m[k].payload, m->payload, m->len) != 0)
+            fail_msg("%s: the builder's is not the model's:\n%.*s\n%.*s",
+                     m->topic, (int)h->m[k].len, (const char *)h->m[k].payload,
+                     (int)m->len, (const char *)m->payload);
+        compared++;
+    }
+    /* pairings tables standings bracket, 4 tables, 8 players */
+    assert_int_equal(compared, 4 + 4 + 8);
+}
+
+/* CM-6: the organiser replaces the counted result of a's table in round
+ * `round`: the second seat wins by hq. */
+static void override_result(struct fx *f, int32_t round,
+                            const struct tny_wire_assignment *a, int hq)
+{
+    struct tny_wire_request q;
+    struct tny_wire_submission s;
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = round;
+    q.table = a->table;
+    nh_submission(a, "table-001", "x", 1, hq, &s);
+    q.result = s.result;
+    q.override = true;
+    snprintf(q.reason, sizeof(q.reason), "judge ruling");
+    free(must(f, &q));
+}
+
+/* A build after one round changed: the feed as the model says, that
+ * round alone copied into the snapshot and fingerprinted by the builder. */
+static void build_one_round(struct fx *f, struct hub_service *builder,
+                            struct held *h)
+{
+    struct hub_service_stats l0, l1, b0, b1;
+    hub_service_stats_get(f->svc, &l0);
+    hub_service_stats_get(builder, &b0);
+    build_into(f, builder, h);
+    held_is_the_feed(f, h);
+    hub_service_stats_get(f->svc, &l1);
+    hub_service_stats_get(builder, &b1);
+    assert_int_equal(l1.feed_rounds_copied - l0.feed_rounds_copied, 1);
+    assert_int_equal(
+        b1.feed_rounds_fingerprinted - b0.feed_rounds_fingerprinted, 1);
+}
+
+/* Issue 23: a feed build copies and fingerprints only the rounds whose
+ * generation changed, and every change still reaches the feed: a
+ * table's result in the current round, and an organiser's override of a
+ * result in a closed round (the builder's copy of that round must be
+ * replaced, the standings and players' histories follow). */
+static void test_issue23_feed_builds_only_changed_rounds(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a1[4], a2[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+    struct hub_store *store2 = NULL;
+    struct hub_service *builder = NULL;
+    struct hub_service_options o;
+    struct held h = {0};
+    char key[16];
+
+    setup_event(f);
+    OK(hub_store_open(f->path, &store2, &diag));
+    test_options(&o);
+    OK(hub_service_new(store2, &o, &builder, &diag));
+    assert_int_equal(pair_publish(f, a1), 1);
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof dev, "table-%03d", i + 1);
+        snprintf(key, sizeof key, "r1t%d", i);
+        nh_submission(&a1[i], dev, key, 0, 4, &s);
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    }
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+
+    /* Round 1 did not change since the last snapshot: round 2 only. */
+    req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    assert_int_equal(pair_publish(f, a2), 2);
+    build_one_round(f, builder, &h);
+
+    /* A result in round 2: round 2 again, round 1 neither copied nor
+     * fingerprinted. */
+    nh_submission(&a2[0], "table-001", "r2t0", 1, 5, &s);
+    submit(f, "table-001", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    build_one_round(f, builder, &h);
+
+    /* The organiser overrides a result of the closed round 1 (CM-6): the
+     * other player wins.  The feed must say so (standings, the players'
+     * results), though round 1 was closed and built before. */
+    override_result(f, 1, &a1[0], 7);
+    const struct held_msg *st = held_get(&h, "standings");
+    assert_non_null(st);
+    char *before = strndup((const char *)st->payload, st->len);
+    build_one_round(f, builder, &h); /* round 1 */
+    st = held_get(&h, "standings");
+    assert_true(strlen(before) != st->len ||
+                memcmp(before, st->payload, st->len) != 0);
+    free(before);
+
+    held_free(&h);
+    hub_service_free(builder);
+    hub_store_close(store2);
+    fx_free(f);
+}
+
 /* ---- issue 22: a refused console command changes nothing --------------- */
 
 /* Every table of the store file as text (a second connection reads what
@@ -2241,23 +2451,58 @@ static char *retained_dump(struct hub_service *svc, int64_t now, bool restarted)
     return out;
 }
 
+/* Issue 17: the commands that check everything on the service's model
+ * before their first write (their descriptions' in_place column), and
+ * the ones converted by issue 17 item 1 listed by name, so that this
+ * test fails where they still reloaded. */
+static bool decided_on_the_model(enum tny_wire_cmd cmd)
+{
+    static const bool in_place[] = {
+#define W(name, ID, event, in_place, ...) [TNY_WIRE_CMD_##ID] = in_place,
+#define L(...)
+        TNY_CONSOLE_COMMANDS(W, L)
+#undef W
+#undef L
+    };
+    return cmd == TNY_WIRE_CMD_REJOIN_PLAYER ||
+           cmd == TNY_WIRE_CMD_DECLARE_ARMIES ||
+           cmd == TNY_WIRE_CMD_UNPUBLISH_ROUND ||
+           cmd == TNY_WIRE_CMD_REOPEN_ROUND ||
+           ((size_t)cmd < sizeof(in_place) / sizeof(in_place[0]) &&
+            in_place[cmd]);
+}
+
 /* Runs q, which must be refused, and checks that nothing changed: the
  * store's tables, the retained messages the service publishes (clocks,
  * assignments, feed), the same from a hub started afresh on the store,
- * and that the command queued no retained message. */
+ * and that the command queued no retained message.  Issue 17: a command
+ * decided on the model neither changes the model nor drops it (it is
+ * still loaded, never read back from the store: a refusal is decided
+ * before any write). */
 static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
                                     const char *what)
 {
     struct tny_wire_reply rep;
     struct tny_diag diag = {{0}};
+    struct hub_service_stats st0, st1;
     int64_t at = f->now + 500;
     renew(f, q);
     char *ret0 = retained_dump(f->svc, at, false);
     char *db0 = store_dump(f->path);
+    struct hub_ev *e = hub__ev_find(f->svc, EV);
+    bool loaded = e && e->loaded;
+    hub_service_stats_get(f->svc, &st0);
     request(f, q, &rep);
+    hub_service_stats_get(f->svc, &st1);
     if (rep.rc == 0)
         fail_msg("%s (%s): accepted, expected a refusal", what,
                  tny_wire_cmd_name(q->cmd));
+    if (decided_on_the_model(q->cmd) && loaded &&
+        (!(e = hub__ev_find(f->svc, EV)) || !e->loaded ||
+         st1.model_loads != st0.model_loads))
+        fail_msg("%s (%s): refused (%s) but the model was dropped or read "
+                 "back from the store",
+                 what, tny_wire_cmd_name(q->cmd), rep.message);
     for (int32_t i = 0; i < f->ob.n; i++)
         if (f->ob.msgs[i].retained)
             fail_msg("%s (%s): refused (%s) but queued %s", what,
@@ -2298,7 +2543,8 @@ static void refused_changes_nothing(struct fx *f, struct tny_wire_request *q,
 static bool read_only_command(enum tny_wire_cmd cmd)
 {
     return cmd == TNY_WIRE_CMD_LIST_EVENTS ||
-           cmd == TNY_WIRE_CMD_LIST_DEVICES || cmd == TNY_WIRE_CMD_LIST_CODES;
+           cmd == TNY_WIRE_CMD_LIST_DEVICES || cmd == TNY_WIRE_CMD_LIST_CODES ||
+           cmd == TNY_WIRE_CMD_LIST_CHECKINS;
 }
 
 /* A refused request, its fields as given (NULL / 0: unset).  table < 0:
@@ -2440,6 +2686,15 @@ static const struct refusal draft_refusals[] = {
     {.what = "revoke a code never issued (issue 20)",
      .cmd = TNY_WIRE_CMD_REVOKE_CODE,
      .code = "K7QX-M3PA"},
+    {.what = "a player code for a player not in the event (issue 20)",
+     .cmd = TNY_WIRE_CMD_ISSUE_PLAYER_CODE,
+     .player_id = "nobody"},
+    {.what = "drop the no-shows when nobody has checked in (issue 20)",
+     .cmd = TNY_WIRE_CMD_DROP_NO_SHOWS},
+    {.what = "confirm the drop requests of an unknown event (issue 20)",
+     .cmd = TNY_WIRE_CMD_DROP_REQUESTS,
+     .event = "nope",
+     .confirm = true},
 };
 
 /* State 2: round 1 running, table a[0] has its result, the others play. */
@@ -2454,6 +2709,8 @@ static const struct refusal playing_refusals[] = {
     {.what = "a sign-in code for a table that has a device (issue 20)",
      .cmd = TNY_WIRE_CMD_ISSUE_CODE,
      .table = -2},
+    {.what = "drop the no-shows once round 1 is published (issue 20)",
+     .cmd = TNY_WIRE_CMD_DROP_NO_SHOWS},
     {.what = "resume a running clock",
      .cmd = TNY_WIRE_CMD_CLOCK_RESUME,
      .round = 1},
@@ -2493,6 +2750,28 @@ static const struct refusal playing_refusals[] = {
     {.what = "delete an event that is being played",
      .cmd = TNY_WIRE_CMD_DELETE_EVENT,
      .reason = "typo"},
+    {.what = "rejoin a disqualified player (CM-3)",
+     .cmd = TNY_WIRE_CMD_REJOIN_PLAYER,
+     .round = 2,
+     .player_id = "p7"},
+    {.what = "disqualify a player twice (CM-3)",
+     .cmd = TNY_WIRE_CMD_DISQUALIFY_PLAYER,
+     .round = 1,
+     .player_id = "p7"},
+    {.what = "rejoin in the round of the drop (GT-11)",
+     .cmd = TNY_WIRE_CMD_REJOIN_PLAYER,
+     .round = 1,
+     .player_id = "p8"},
+    {.what = "unpublish a round whose clock ran (CM-5)",
+     .cmd = TNY_WIRE_CMD_UNPUBLISH_ROUND,
+     .round = 1},
+    {.what = "reopen a round in play",
+     .cmd = TNY_WIRE_CMD_REOPEN_ROUND,
+     .round = 1},
+    {.what = "declare knockout armies where the format has no knockout (NH-11)",
+     .cmd = TNY_WIRE_CMD_DECLARE_ARMIES,
+     .player_id = "p1",
+     .army = "Borgo"},
 };
 
 /* State 3: the same with the round clock paused. */
@@ -2580,6 +2859,15 @@ static void test_issue22_refused_commands_change_nothing(void **state)
     submit(f, "table-001", &s, &ack);
     assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
     f->now += 60000;
+    /* A player dropped and one disqualified after round 1 (CM-2, CM-3). */
+    req_init(f, &q, TNY_WIRE_CMD_DROP_PLAYER);
+    q.round = 1;
+    snprintf(q.player_id, sizeof(q.player_id), "p8");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_DISQUALIFY_PLAYER);
+    q.round = 1;
+    snprintf(q.player_id, sizeof(q.player_id), "p7");
+    free(must(f, &q));
     RUN(playing_refusals);
 
     req_init(f, &q, TNY_WIRE_CMD_CLOCK_PAUSE);
@@ -3107,6 +3395,163 @@ static int device_table(struct fx *f, const char *id)
     return table;
 }
 
+/* A player request from login (issue 20) for player, key. */
+static void player_request(struct fx *f, const char *login, const char *player,
+                           const char *key, enum tny_wire_player_request_kind k)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_wire_player_request r;
+    char topic[TNY_WIRE_TOPIC_MAX];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(&r, 0, sizeof(r));
+    snprintf(r.idempotency_key, sizeof(r.idempotency_key), "%s", key);
+    r.kind = k;
+    snprintf(r.event_id, sizeof(r.event_id), "%s", EV);
+    snprintf(r.player_id, sizeof(r.player_id), "%s", player);
+    OK(tny_wire_encode_player_request(&r, &buf, &len, &diag));
+    OK(tny_wire_topic(TNY_WIRE_TOPIC_CODE_REQ, login, topic, sizeof(topic),
+                      &diag));
+    OK(handle(f, topic, buf, len));
+    free(buf);
+}
+
+/* The roles of username's createClient in the last plugin message ("" =
+ * none: r0 and r1 get the first two rolenames). */
+static bool client_roles(struct fx *f, const char *username, char *r0, char *r1,
+                         size_t cap)
+{
+    const struct hub_msg *m = find_msg(f, "$CONTROL/dynamic-security/v1");
+    r0[0] = r1[0] = '\0';
+    if (!m)
+        return false;
+    json_t *j = json_loadb((const char *)m->payload, m->len, 0, NULL);
+    size_t i;
+    json_t *c;
+    bool found = false;
+    json_array_foreach (json_object_get(j, "commands"), i, c) {
+        if (strcmp(json_string_value(json_object_get(c, "command")),
+                   "createClient") != 0 ||
+            strcmp(json_string_value(json_object_get(c, "username")),
+                   username) != 0)
+            continue;
+        json_t *roles = json_object_get(c, "roles");
+        const char *a = json_string_value(
+            json_object_get(json_array_get(roles, 0), "rolename"));
+        const char *b = json_string_value(
+            json_object_get(json_array_get(roles, 1), "rolename"));
+        snprintf(r0, cap, "%s", a ? a : "");
+        snprintf(r1, cap, "%s", b ? b : "");
+        found = true;
+    }
+    json_decref(j);
+    return found;
+}
+
+/* Issue 20 items 2, 3 and 5: players' own codes follow them to their
+ * table's page device each round; check-in from the phone. */
+static void test_issue20_player_codes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_reply rep;
+    char r0[80], r1[80];
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "got-lcg2");
+    q.has_seed = true;
+    q.seed = 3;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nq1,Ann\nq2,Bo\nq3,Cy\nq4,Di\n";
+    free(must(f, &q));
+
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    char *text = must(f, &q);
+    json_t *codes = json_loads(text, 0, NULL);
+    free(text);
+    assert_int_equal(json_array_size(codes), 4);
+    const char *code1 =
+        json_string_value(json_object_get(json_array_get(codes, 0), "query"));
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(codes, 0), "login")),
+        "ply-1");
+    /* Before a round: its own role alone (status, requests). */
+    assert_true(client_roles(f, code1, r0, r1, sizeof(r0)));
+    assert_string_equal(r0, "login-ply-1");
+    assert_string_equal(r1, "");
+    const struct hub_msg *st = find_msg(f, "tourney/v1/code/ply-1/status");
+    assert_non_null(st);
+    assert_true(st->retained);
+
+    /* Check-in: ply-1 for q1 is stored and answered; ply-2 claiming q3
+     * is refused (answered, nothing stored); the same key again changes
+     * nothing. */
+    player_request(f, "ply-1", "q1", "k1", TNY_WIRE_PLAYER_CHECK_IN);
+    assert_non_null(find_msg(f, "tourney/v1/code/ply-1/ack"));
+    assert_non_null(find_msg(f, "tourney/v1/code/ply-1/status"));
+    player_request(f, "ply-1", "q1", "k1", TNY_WIRE_PLAYER_CHECK_IN);
+    assert_non_null(find_msg(f, "tourney/v1/code/ply-1/ack"));
+    player_request(f, "ply-2", "q3", "k2", TNY_WIRE_PLAYER_CHECK_IN);
+    assert_non_null(find_msg(f, "tourney/v1/code/ply-2/ack"));
+    assert_null(find_msg(f, "tourney/v1/code/ply-2/status"));
+    req_init(f, &q, TNY_WIRE_CMD_LIST_CHECKINS);
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    assert_int_equal(rep.count, 3);
+    json_t *ins = json_loads(rep.json, 0, NULL);
+    size_t i;
+    json_t *x;
+    json_array_foreach (ins, i, x) {
+        const char *pid = json_string_value(json_object_get(x, "player"));
+        assert_int_equal(json_is_true(json_object_get(x, "checked_in")),
+                         strcmp(pid, "q1") == 0);
+    }
+    json_decref(ins);
+    tny_wire_reply_release(&rep);
+    /* Nothing changed: a command sends the broker nothing. */
+    assert_null(find_msg(f, "$CONTROL/dynamic-security/v1"));
+
+    /* Round 1 published: each code holds its table's page device, made
+     * for the table and assigned to it, with the player in its seats. */
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    char dev[4][80];
+    int table[4];
+    for (size_t k = 0; k < 4; k++) {
+        json_t *c = json_array_get(codes, k);
+        const char *pid = json_string_value(json_object_get(c, "player"));
+        char want[32];
+        snprintf(want, sizeof(want), "login-%s",
+                 json_string_value(json_object_get(c, "login")));
+        assert_true(client_roles(f,
+                                 json_string_value(json_object_get(c, "query")),
+                                 r0, r1, sizeof(r0)));
+        assert_string_equal(r0, want);
+        assert_true(strncmp(r1, "web-", 4) == 0);
+        struct tny_wire_assignment a;
+        assert_true(assignment(f, r1, &a));
+        bool seated = false;
+        for (int32_t s2 = 0; s2 < a.n_seats; s2++)
+            seated |= strcmp(a.seats[s2].player_id, pid) == 0;
+        assert_true(seated);
+        snprintf(dev[k], sizeof(dev[k]), "%s", r1);
+        table[k] = (int)a.table;
+    }
+    /* (list_devices is a command: the messages above are gone now) */
+    for (size_t k = 0; k < 4; k++)
+        assert_int_equal(device_table(f, dev[k]), table[k]);
+    /* A check-in is over once round 1 is published: refused, answered. */
+    player_request(f, "ply-2", "q2", "k3", TNY_WIRE_PLAYER_CHECK_IN);
+    assert_non_null(find_msg(f, "tourney/v1/code/ply-2/ack"));
+    assert_null(find_msg(f, "tourney/v1/code/ply-2/status"));
+    json_decref(codes);
+    fx_free(f);
+}
+
 static void test_issue20_codes(void **state)
 {
     (void)state;
@@ -3210,19 +3655,34 @@ static void test_issue20_codes(void **state)
         "web-2");
     json_decref(list);
 
-    /* The sync after a reconnect: the revoked login deleted, the valid
-     * one created, in one message. */
+    /* The sync after a reconnect: the revoked login deleted and made
+     * again with its status alone ("ended-web-1"), the valid one
+     * created, in one message; each code's status (retained) beside it. */
     hub_outbox_release(&f->ob);
     OK(hub_service_codes_sync(f->svc, &f->ob, &diag));
-    assert_int_equal(f->ob.n, 1);
+    assert_int_equal(f->ob.n, 3);
     j = dynsec_json(f);
     assert_string_equal(json_string_value(json_object_get(
                             dynsec_command(j, "deleteClient"), "username")),
                         code);
-    assert_string_equal(json_string_value(json_object_get(
-                            dynsec_command(j, "createRole"), "rolename")),
-                        "web-2");
+    {
+        size_t k;
+        json_t *cmd;
+        int roles = 0;
+        json_array_foreach (json_object_get(j, "commands"), k, cmd) {
+            const char *r = json_string_value(json_object_get(cmd, "rolename"));
+            if (strcmp(json_string_value(json_object_get(cmd, "command")),
+                       "createRole") == 0)
+                roles |= (strcmp(r, "ended-web-1") == 0) |
+                         (strcmp(r, "web-2") == 0) << 1;
+        }
+        assert_int_equal(roles, 3);
+    }
     json_decref(j);
+    const struct hub_msg *st = find_msg(f, "tourney/v1/code/web-1/status");
+    assert_non_null(st);
+    assert_true(st->retained);
+    assert_non_null(find_msg(f, "tourney/v1/code/web-2/status"));
     json_decref(rep);
 
     /* A hub without a table-page listener refuses to issue codes. */
@@ -3290,14 +3750,7 @@ static void test_issue17_console_changes_the_model_in_place(void **state)
             free(must(f, &q));
         }
         /* CM-6: an override replaces a counted result. */
-        req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
-        q.round = round;
-        q.table = a[0].table;
-        nh_submission(&a[0], "table-001", "x", 1, 9, &s);
-        q.result = s.result;
-        q.override = true;
-        snprintf(q.reason, sizeof(q.reason), "judge ruling");
-        free(must(f, &q));
+        override_result(f, round, &a[0], 9);
         req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
         q.round = round;
         free(must(f, &q));
@@ -3541,10 +3994,21 @@ static void random_session(const char *preset, const char *options,
         request(f, &q, &rep);
         if (rep.rc == 0) {
             ok++;
+            /* Issue 18 item 3: the reply's shape, as its description
+             * says, travels typed, not as JSON text. */
+            enum tny_reply_shape shape = tny_wire_cmd_info(cmd)->reply;
+            if ((shape == TNY_REPLY_DRAFT && (!rep.seating || rep.json)) ||
+                (shape == TNY_REPLY_STANDINGS && (!rep.standings || rep.json)))
+                fail_msg("%s step %d: %s answered with JSON text, not its "
+                         "typed payload",
+                         preset, step, tny_wire_cmd_name(cmd));
             if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
                 same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-            if (cmd == TNY_WIRE_CMD_PAIR_ROUND)
-                same_as_jansson(rep.json, JSON_COMPACT);
+            if (cmd == TNY_WIRE_CMD_PAIR_ROUND) {
+                char *text = reply_text(&rep);
+                same_as_jansson(text, JSON_COMPACT);
+                free(text);
+            }
             published += cmd == TNY_WIRE_CMD_PUBLISH_ROUND;
             results += cmd == TNY_WIRE_CMD_ENTER_RESULT;
         } else {
@@ -3672,8 +4136,10 @@ int main(void)
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
+        cmocka_unit_test(test_issue23_feed_builds_only_changed_rounds),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
+        cmocka_unit_test(test_issue20_player_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(
             test_issue17_close_shows_each_table_the_organisers_result),

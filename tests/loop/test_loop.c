@@ -6,10 +6,14 @@
 #include "testutil.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "tny/crash.h"
 #include "tny/loop.h"
 
 struct trace {
@@ -150,6 +154,46 @@ static void test_watch_limit_and_wait_fd(void **state)
     close(p[1]);
 }
 
+/* tny/crash.h: a crashing child writes its name, the signal and a
+ * backtrace to stderr and still dies of that signal.  Sanitizer builds
+ * install nothing (their own reports are better): skipped there. */
+static void test_crash_report_names_the_signal(void **state)
+{
+    int fds[2];
+    pid_t pid;
+    int status = 0;
+    char out[8192];
+    size_t n = 0;
+    ssize_t r;
+
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#endif
+    assert_int_equal(pipe(fds), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        tny_crash_report_install("crash-child");
+        raise(SIGSEGV);
+        _exit(0); /* not reached when the report re-raises */
+    }
+    close(fds[1]);
+    while (n < sizeof(out) - 1 &&
+           (r = read(fds[0], out + n, sizeof(out) - 1 - n)) > 0)
+        n += (size_t)r;
+    out[n] = '\0';
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGSEGV);
+    assert_non_null(
+        strstr(out, "crash-child: crashed on signal SIGSEGV; backtrace"));
+    assert_non_null(strstr(out, "test_loop")); /* a frame of this program */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_stop_ends_the_turn),
         cmocka_unit_test(test_watch_without_fd),
         cmocka_unit_test(test_watch_limit_and_wait_fd),
+        cmocka_unit_test(test_crash_report_names_the_signal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

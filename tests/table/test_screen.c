@@ -85,6 +85,8 @@ static bool next_clock_waits;
  * organiser's result it carries ("" none). */
 static const char *const *next_names;
 static const char *next_organiser_result = "";
+/* The event title of the next assign() (NULL: "Spring Cup"). */
+static const char *next_title;
 
 static void assign(struct world *w, uint64_t version, const char *game,
                    int32_t table, int32_t n, int64_t left_ms)
@@ -96,7 +98,8 @@ static void assign(struct world *w, uint64_t version, const char *game,
     assert_non_null(a);
     a->version = version;
     snprintf(a->event_id, sizeof(a->event_id), "ev1");
-    snprintf(a->event_title, sizeof(a->event_title), "Spring Cup");
+    snprintf(a->event_title, sizeof(a->event_title), "%s",
+             next_title ? next_title : "Spring Cup");
     assert_int_equal(tny_game_from_name(game, &a->game), 0);
     snprintf(a->format_name, sizeof(a->format_name), "%s", game);
     a->round = 2;
@@ -284,6 +287,26 @@ static void test_CM_7_main_playing_large_digits_and_seats(void **state)
     /* The clock counts down, seconds rounded up. */
     w->now += 61500;
     assert_on_screen(w, "clock 43:59 running");
+    world_free(w);
+}
+
+/* A long event title on the title bar is cut with "…" and gives way to
+ * the round and the stage (a Czech championship's title at 80x24 hid
+ * the round: " Mistrovství ČR ... | 1. kolo | Kola gorn s"). */
+static void test_title_bar_long_title_keeps_round_and_stage(void **state)
+{
+    (void)state;
+    struct world *w = world_new(24, 80);
+    char row[4096];
+    next_title = "Mistrovství ČR v Osadnících z Katanu 2026 — Brno, "
+                 "Vídeňská 12, sál B";
+    assign(w, 1, "catan", 3, 4, 0);
+    next_title = NULL;
+    draw(w);
+    tbl_grid_row(&w->g, 0, row, sizeof(row));
+    if (!strstr(row, "| Round 2 | round ") || !strstr(row, "…") ||
+        !strstr(row, " Mistrovství ČR") || !strstr(row, "table-012"))
+        fail_msg("title bar: |%s|", row);
     world_free(w);
 }
 
@@ -1011,6 +1034,7 @@ int main(void)
         cmocka_unit_test(test_issue22_organiser_result_in_words),
         cmocka_unit_test(test_issue22_closed_round_clock_stands),
         cmocka_unit_test(test_issue22_confirm_80x24_long_and_cjk_names),
+        cmocka_unit_test(test_title_bar_long_title_keeps_round_and_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "tny/json_io.h"
 #include "tny/presets.h"
 #include "tny/rng.h"
@@ -894,6 +896,170 @@ static void test_AG_4_round_plan_output_shape(void **state)
     tny_event_release(&ev);
 }
 
+/* Issue 17: the round plan is written straight into a buffer; it must be
+ * jansson's dump of the tree the output was built from before, byte for
+ * byte (JSON_INDENT(2), the same escapes), and text jansson refused (not
+ * UTF-8) is still refused.  Random plans over ids and explanations made
+ * of quotes, backslashes, control bytes, DEL, UTF-8 of every length, the
+ * replacement character, and bytes that are not UTF-8. */
+static json_t *ref_table(const struct tny_event *ev,
+                         const struct tny_pairing_table *t)
+{
+    json_t *o = json_object();
+    if (t->is_bye)
+        return json_object_set_new(o, "bye",
+                                   json_string(ev->players[t->seats[0]].id))
+                   ? (json_decref(o), NULL)
+                   : o;
+    json_t *ps = json_array();
+    for (int32_t k = 0; k < t->n_seats; k++)
+        if (json_array_append_new(ps,
+                                  json_string(ev->players[t->seats[k]].id))) {
+            json_decref(ps);
+            json_decref(o);
+            return NULL;
+        }
+    json_object_set_new(o, "table", json_integer(t->number));
+    json_object_set_new(o, "players", ps);
+    if (t->first_seat >= 0 && t->first_seat < t->n_seats &&
+        json_object_set_new(
+            o, "first_player",
+            json_string(ev->players[t->seats[t->first_seat]].id))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static char *ref_plan(const struct tny_event *ev,
+                      const struct tny_round_plan *plan)
+{
+    json_t *o = json_object(), *tabs = json_array();
+    json_object_set_new(o, "round", json_integer(plan->round));
+    json_object_set_new(o, "stage",
+                        json_string(tny_stage_kind_name(plan->stage)));
+    bool ok = true;
+    for (int32_t i = 0; ok && i < plan->n_tables; i++)
+        ok = json_array_append_new(tabs, ref_table(ev, &plan->tables[i])) == 0;
+    json_object_set_new(o, "tables", tabs);
+    ok = ok &&
+         json_object_set_new(o, "explain", json_string(plan->explain)) == 0;
+    char *text = ok ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                        JSON_REAL_PRECISION(15))
+                    : NULL;
+    json_decref(o);
+    if (!text)
+        return NULL;
+    size_t n = strlen(text);
+    char *with_nl = realloc(text, n + 2);
+    assert_non_null(with_nl);
+    with_nl[n] = '\n';
+    with_nl[n + 1] = '\0';
+    return with_nl;
+}
+
+static void random_text(struct tny_rng *rng, char *out, int max)
+{
+    static const char *const pieces[] = {"a",
+                                         "Z",
+                                         "0",
+                                         "-",
+                                         " ",
+                                         "\"",
+                                         "\\",
+                                         "/",
+                                         "\x01",
+                                         "\x1f",
+                                         "\b",
+                                         "\f",
+                                         "\n",
+                                         "\r",
+                                         "\t",
+                                         "\x7f",
+                                         "\xc3\xa9",
+                                         "\xe2\x82\xac",
+                                         "\xf0\x9f\x98\x80",
+                                         "\xef\xbf\xbd",
+                                         "\xff",
+                                         "\x80",
+                                         "\xc3",
+                                         "\xed\xa0\x80",
+                                         "\xc0\xaf",
+                                         "p1"};
+    int n = (int)tny_rng_below(rng, 6), len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *p = pieces[tny_rng_below(
+            rng, (uint32_t)(sizeof(pieces) / sizeof(pieces[0])))];
+        /* Mostly valid text: a byte that is not UTF-8 one time in four. */
+        if ((unsigned char)p[0] >= 0x80 && p[0] != (char)0xc3 &&
+            p[0] != (char)0xe2 && p[0] != (char)0xf0 && p[0] != (char)0xef &&
+            tny_rng_below(rng, 4) != 0)
+            p = "b";
+        if (strcmp(p, "\xc3") == 0 && tny_rng_below(rng, 4) != 0)
+            p = "c";
+        if (len + (int)strlen(p) >= max)
+            break;
+        strcpy(out + len, p);
+        len += (int)strlen(p);
+    }
+}
+
+static void test_issue17_round_plan_text_is_janssons(void **state)
+{
+    (void)state;
+    struct tny_event ev;
+    struct tny_diag d = {{0}};
+    assert_int_equal(parse_event(EV_HEAD("agricola") "}", &ev, &d), 0);
+    char *saved[5], ids[5][32], explain[32];
+    for (int i = 0; i < 5; i++)
+        saved[i] = ev.players[i].id;
+    struct tny_rng rng;
+    tny_rng_seed(&rng, 17);
+    int refused = 0, written = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        for (int i = 0; i < 5; i++) {
+            random_text(&rng, ids[i], sizeof(ids[i]));
+            ev.players[i].id = ids[i];
+        }
+        random_text(&rng, explain, sizeof(explain));
+        struct tny_pairing_table tables[3];
+        int32_t n = (int32_t)tny_rng_below(&rng, 4);
+        for (int32_t t = 0; t < n; t++) {
+            memset(&tables[t], 0, sizeof(tables[t]));
+            tables[t].is_bye = tny_rng_below(&rng, 4) == 0;
+            tables[t].number = tables[t].is_bye ? 0 : t + 1;
+            tables[t].n_seats =
+                tables[t].is_bye ? 1 : 2 + (int32_t)tny_rng_below(&rng, 3);
+            for (int32_t k = 0; k < tables[t].n_seats; k++)
+                tables[t].seats[k] = (int32_t)tny_rng_below(&rng, 5);
+            tables[t].first_seat = (int32_t)tny_rng_below(&rng, 6) - 1;
+        }
+        struct tny_round_plan plan = {.round = 1 + trial % 12,
+                                      .stage = TNY_STAGE_PRELIM,
+                                      .n_tables = n,
+                                      .tables = tables,
+                                      .explain = explain};
+        char *want = ref_plan(&ev, &plan), *got = NULL;
+        int rc = tny_round_plan_to_json(&ev, &plan, &got);
+        if (!want) {
+            assert_int_equal(rc, TNY_ENOMEM);
+            assert_null(got);
+            refused++;
+        } else {
+            assert_int_equal(rc, 0);
+            assert_string_equal(got, want);
+            written++;
+        }
+        free(want);
+        free(got);
+    }
+    assert_true(refused > 100 && written > 1000);
+    for (int i = 0; i < 5; i++)
+        ev.players[i].id = saved[i];
+    tny_event_release(&ev);
+}
+
 /* ---- properties -------------------------------------------------------- */
 
 /* A random event of the given preset (shape-valid, not necessarily
@@ -1365,6 +1531,7 @@ int main(void)
         cmocka_unit_test(test_event_format_object_with_copied_preset),
         cmocka_unit_test(test_standings_output_shape),
         cmocka_unit_test(test_AG_4_round_plan_output_shape),
+        cmocka_unit_test(test_issue17_round_plan_text_is_janssons),
         cmocka_unit_test(test_CM_4_event_round_trip_random),
         cmocka_unit_test(test_CM_6_result_alone_parses_as_in_event_random),
         cmocka_unit_test(test_event_copy_random),

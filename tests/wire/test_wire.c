@@ -518,11 +518,100 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
     }
 }
 
+/* Two seatings (TNY_REPLY_DRAFT): k 0 a draft with a bye, sides and a
+ * first player; k 1 a started round with its clock and a table's own.
+ * The strings are static: an encode borrows them. */
+static struct tny_wire_seating *seating_sample(int k)
+{
+    static struct tny_wire_seated_table tables[2][3];
+    static struct tny_wire_player_name names[5] = {
+        {"p1", "\u0141ukasz \u0106wik"},
+        {"p2", "Anna Nowak"},
+        {"p3", "Ben Ode"},
+        {"p4", "Dan \x1b[31mLi"},
+        {"p5", ""}};
+    static struct tny_wire_seating s[2];
+    struct tny_wire_seated_table *t = tables[k];
+    memset(t, 0, sizeof tables[k]);
+    memset(&s[k], 0, sizeof s[k]);
+    t[0].table = 1;
+    t[0].n_players = 2;
+    t[0].players[0] = "p1";
+    t[0].players[1] = "p3";
+    t[1].table = 2;
+    t[1].n_players = 2;
+    t[1].players[0] = "p2";
+    t[1].players[1] = "p4";
+    t[2].n_players = 1; /* the bye */
+    t[2].players[0] = "p5";
+    s[k].round = 3;
+    s[k].has_stage = true;
+    s[k].stage = TNY_STAGE_SWISS;
+    s[k].n_tables = 3;
+    s[k].tables = t;
+    s[k].n_names = 5;
+    s[k].names = names;
+    if (k == 0) {
+        t[0].n_sides = 2;
+        t[0].sides[0] = "Corp";
+        t[0].sides[1] = "Runner";
+        t[0].first_player = "p3";
+        s[k].explain = "score group 3: p1 p3\nbye: p5 (lowest)";
+    } else {
+        s[k].status = TNY_WIRE_ROUND_STARTED;
+        s[k].clock =
+            (struct tny_wire_time_left){true, TNY_ROUND_CLOCK_RUNNING, 2640000};
+        t[1].clock =
+            (struct tny_wire_time_left){true, TNY_ROUND_CLOCK_PAUSED, -65000};
+    }
+    return &s[k];
+}
+
+/* Standings (TNY_REPLY_STANDINGS) of a format with sides: a tiebreak
+ * not applicable, a fraction of a point, a disqualified player. */
+static struct tny_wire_standings *standings_sample(void)
+{
+    static struct tny_wire_standing_row rows[3];
+    static struct tny_wire_standings s;
+    memset(rows, 0, sizeof rows);
+    memset(&s, 0, sizeof s);
+    s.after_round = 4;
+    s.stage = TNY_STAGE_SWISS;
+    s.n_tiebreaks = 2;
+    s.tiebreaks[0] = TNY_TB_SOS;
+    s.tiebreaks[1] = TNY_TB_HEAD_TO_HEAD;
+    s.n_sides = 2;
+    s.sides[0] = "Corp";
+    s.sides[1] = "Runner";
+    for (int i = 0; i < 3; i++) {
+        rows[i].rank = i + 1;
+        rows[i].player = (char *)(const char *[]){"p2", "p1", "p3"}[i];
+        rows[i].name = (char *)(const char *[]){"Anna", "Bo", "Cy"}[i];
+        rows[i].points_units = 1200 * (3 - i) + (i == 1 ? 600 : 0);
+        rows[i].has_tiebreak[0] = true;
+        rows[i].tiebreaks[0] = 10.5 - i;
+        rows[i].has_tiebreak[1] = i != 2;
+        rows[i].side_games[0] = 2;
+        rows[i].side_games[1] = 2;
+    }
+    rows[2].disqualified = rows[2].dropped = true;
+    rows[1].decided_by_lot = true;
+    s.n_rows = 3;
+    s.rows = rows;
+    return &s;
+}
+
 static void reply_sample(int k, struct tny_wire_reply *r)
 {
     memset(r, 0, sizeof *r);
     strcpy(r->correlation_id, "c-000123");
-    if (k == 0) {
+    if (k == 5) {
+        r->round = 4;
+        r->standings = standings_sample();
+    } else if (k == 3 || k == 4) {
+        r->round = 3;
+        r->seating = seating_sample(k - 3);
+    } else if (k == 0) {
         r->json = "{ \"after_round\": 3,\n  \"standings\": [] }\n";
         strcpy(r->event_id, "ag-2025");
         r->round = 3;
@@ -578,12 +667,75 @@ static bool request_eq(const struct tny_wire_request *a,
     return eq;
 }
 
+static bool seating_eq(const struct tny_wire_seating *a,
+                       const struct tny_wire_seating *b)
+{
+    if (!a || !b)
+        return !a && !b;
+    if (a->round != b->round || a->has_stage != b->has_stage ||
+        (a->has_stage && a->stage != b->stage) || a->status != b->status ||
+        memcmp(&a->clock, &b->clock, sizeof a->clock) != 0 ||
+        a->n_tables != b->n_tables || !str_eq(a->explain, b->explain) ||
+        a->n_names != b->n_names || a->republished != b->republished)
+        return false;
+    for (int32_t i = 0; i < a->n_tables; i++) {
+        const struct tny_wire_seated_table *x = &a->tables[i],
+                                           *y = &b->tables[i];
+        if (x->table != y->table || x->n_players != y->n_players ||
+            x->n_sides != y->n_sides ||
+            !str_eq(x->first_player, y->first_player) ||
+            x->clock.has != y->clock.has ||
+            (x->clock.has && (x->clock.state != y->clock.state ||
+                              x->clock.left_ms != y->clock.left_ms)))
+            return false;
+        for (int32_t k = 0; k < x->n_players; k++)
+            if (!str_eq(x->players[k], y->players[k]))
+                return false;
+        for (int32_t k = 0; k < x->n_sides; k++)
+            if (!str_eq(x->sides[k], y->sides[k]))
+                return false;
+    }
+    for (int32_t i = 0; i < a->n_names; i++)
+        if (!str_eq(a->names[i].id, b->names[i].id) ||
+            !str_eq(a->names[i].name, b->names[i].name))
+            return false;
+    return true;
+}
+
+static bool standings_eq(const struct tny_wire_standings *a,
+                         const struct tny_wire_standings *b)
+{
+    if (!a || !b)
+        return !a && !b;
+    if (a->after_round != b->after_round || a->stage != b->stage ||
+        a->n_tiebreaks != b->n_tiebreaks ||
+        memcmp(a->tiebreaks, b->tiebreaks, sizeof a->tiebreaks) != 0 ||
+        a->n_sides != b->n_sides || a->n_rows != b->n_rows)
+        return false;
+    for (int32_t k = 0; k < a->n_sides; k++)
+        if (!str_eq(a->sides[k], b->sides[k]))
+            return false;
+    for (int32_t i = 0; i < a->n_rows; i++) {
+        struct tny_wire_standing_row x = a->rows[i], y = b->rows[i];
+        if (!str_eq(x.player, y.player) || !str_eq(x.name, y.name))
+            return false;
+        x.player = x.name = y.player = y.name = NULL;
+        if (memcmp(&x, &y, sizeof x) != 0)
+            return false;
+    }
+    return true;
+}
+
 static bool reply_eq(const struct tny_wire_reply *a,
                      const struct tny_wire_reply *b)
 {
     struct tny_wire_reply x = *a, y = *b;
     x.json = y.json = NULL;
-    return memcmp(&x, &y, sizeof x) == 0 && str_eq(a->json, b->json);
+    x.seating = y.seating = NULL;
+    x.standings = y.standings = NULL;
+    return memcmp(&x, &y, sizeof x) == 0 && str_eq(a->json, b->json) &&
+           seating_eq(a->seating, b->seating) &&
+           standings_eq(a->standings, b->standings);
 }
 
 /* ---- a codec table for generic tests --------------------------------------
@@ -1138,6 +1290,17 @@ static void test_issue18_description_names_the_wire_fields(void **state)
             tny_wire_cmd_info((enum tny_wire_cmd)c);
         assert_non_null(info);
         assert_string_equal(info->name, tny_wire_cmd_name(c));
+        /* Issue 18 item 2: the codec walks the description's fields over
+         * the command's console.proto message; they agree field by
+         * field (a field of the message no description names, or one
+         * named that the message lacks, is refused here). */
+        struct tny_diag why = {{0}};
+        if (tny_wire_cmd_check_message((enum tny_wire_cmd)c, &why) != 0)
+            fail_msg("%s: %s", info->name, why.msg);
+        /* Issue 18 item 3: what its replies carry is typed where the
+         * description says so (the hub fills it: test_service). */
+        assert_true(info->reply >= TNY_REPLY_NONE &&
+                    info->reply <= TNY_REPLY_EVENT);
         unsigned named = info->fields;
         if (named & TNY_WF_PLAYER) /* the whole entry */
             named |= TNY_WF_ARMIES | TNY_WF_EDIT;
@@ -1236,10 +1399,203 @@ static void test_PROTO_roundtrip_reply(void **state)
 {
     (void)state;
     struct tny_wire_reply r;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 6; k++) {
         reply_sample(k, &r);
         roundtrip(&codecs[C_REPLY], &r);
     }
+}
+
+/* Issue 18 item 3: standings travel typed (points in units, a tiebreak
+ * not applicable, sides' games); crafted ones are refused with the field
+ * named. */
+static void test_issue18_standings_reply_is_typed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct tny_wire_reply r, got;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    reply_sample(5, &r);
+    assert_int_equal(tny_wire_encode_reply(&r, &buf, &len, &diag), 0);
+    memset(&got, 0, sizeof got);
+    assert_int_equal(tny_wire_decode_reply(buf, len, &got, &diag), 0);
+    free(buf);
+    assert_non_null(got.standings);
+    assert_null(got.json);
+    assert_true(standings_eq(r.standings, got.standings));
+    assert_int_equal(got.standings->rows[1].points_units, 2 * 1200 + 600);
+    assert_false(got.standings->rows[2].has_tiebreak[1]);
+    assert_true(got.standings->rows[2].disqualified);
+    tny_wire_reply_release(&got);
+    /* both payloads at once */
+    reply_sample(5, &r);
+    r.seating = seating_sample(0);
+    memset(&diag, 0, sizeof diag);
+    assert_diag(tny_wire_encode_reply(&r, &buf, &len, &diag), diag,
+                "console_reply: seating and standings: at most one typed "
+                "payload");
+    /* crafted: an unknown tiebreak; a row without one value per column */
+    struct pbw w, st, row, tv;
+    memset(&st, 0, sizeof st);
+    pb_uint(&st, 2, 1); /* STAGE_SWISS */
+    pb_str(&st, 3, "coin-flip");
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 10, &st);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.standings.tiebreaks[0]: unknown tiebreak "
+                 "\"coin-flip\"");
+    memset(&tv, 0, sizeof tv);
+    memset(&row, 0, sizeof row);
+    pb_uint(&row, 1, 1);
+    pb_str(&row, 2, "p1");
+    pb_uint(&row, 4, zigzag(1200));
+    pb_msg(&row, 5, &tv);
+    memset(&st, 0, sizeof st);
+    pb_uint(&st, 2, 1);
+    pb_str(&st, 3, "sos");
+    pb_str(&st, 3, "wins");
+    pb_msg(&st, 5, &row);
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 10, &st);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.standings.rows[0].tiebreaks: expected 2 "
+                 "values (one per column), got 1");
+}
+
+/* Issue 18 item 3: a seating travels typed, every value kept (a draft's
+ * sides, first player, explanation and bye; a started round's status,
+ * its clock and a table's own), and one the console would refuse does
+ * not leave the hub: encode names what is wrong. */
+static void test_issue18_seating_reply_is_typed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct tny_wire_reply r, got;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    for (int k = 3; k < 5; k++) {
+        reply_sample(k, &r);
+        assert_int_equal(tny_wire_encode_reply(&r, &buf, &len, &diag), 0);
+        memset(&got, 0, sizeof got);
+        assert_int_equal(tny_wire_decode_reply(buf, len, &got, &diag), 0);
+        free(buf);
+        assert_non_null(got.seating);
+        assert_null(got.json);
+        assert_true(seating_eq(r.seating, got.seating));
+        if (k == 3) {
+            assert_int_equal(got.seating->tables[2].table, 0); /* the bye */
+            assert_string_equal(got.seating->tables[2].players[0], "p5");
+            assert_string_equal(got.seating->tables[0].sides[1], "Runner");
+            assert_non_null(got.seating->explain);
+        } else {
+            assert_int_equal(got.seating->status, TNY_WIRE_ROUND_STARTED);
+            assert_int_equal(got.seating->tables[1].clock.left_ms, -65000);
+            assert_null(got.seating->explain);
+        }
+        tny_wire_reply_release(&got);
+    }
+    /* Refused before the wire, the field named. */
+    static const struct {
+        int what;
+        const char *want;
+    } bad[] = {
+        {0, "console_reply.seating.tables[1].players: expected 1..4 players, "
+            "got 0"},
+        {1, "console_reply.seating.round: expected 1..10000, got 0"},
+        {2, "console_reply.seating.tables[0].sides: expected 0 or 2 sides, "
+            "got 1"},
+        {3, "console_reply.seating.tables[2]: a bye (no table number) has "
+            "one player and nothing else"},
+        {4, "console_reply.seating: explain is a draft's, status a published "
+            "round's: not both"},
+        {5, "console_reply.seating.names[1].name: not valid UTF-8 at byte 0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        reply_sample(3, &r);
+        struct tny_wire_seating s = *r.seating;
+        struct tny_wire_seated_table t[3];
+        struct tny_wire_player_name nm[5];
+        memcpy(t, s.tables, sizeof t);
+        memcpy(nm, s.names, sizeof nm);
+        s.tables = t;
+        s.names = nm;
+        switch (bad[i].what) {
+        case 0: t[1].n_players = 0; break;
+        case 1: s.round = 0; break;
+        case 2: t[0].n_sides = 1; break;
+        case 3: t[2].first_player = "p1"; break;
+        case 4: s.status = TNY_WIRE_ROUND_PUBLISHED; break;
+        case 5: nm[1].name = "\xff"; break;
+        }
+        r.seating = &s;
+        memset(&diag, 0, sizeof diag);
+        int rc = tny_wire_encode_reply(&r, &buf, &len, &diag);
+        assert_diag(rc, diag, bad[i].want);
+        assert_null(buf);
+    }
+}
+
+/* Issue 18 item 3: crafted seatings a console receives are refused with
+ * the field named, nothing half-decoded left behind. */
+static void test_issue18_malformed_seating_named(void **state)
+{
+    (void)state;
+    struct pbw w, seat, tab, clock;
+    /* a bye with a table number */
+    memset(&tab, 0, sizeof tab);
+    pb_uint(&tab, 1, 4);
+    pb_str(&tab, 3, "p5");
+    memset(&seat, 0, sizeof seat);
+    pb_uint(&seat, 1, 2);
+    pb_msg(&seat, 5, &tab);
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 9, &seat);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.seating.tables[0]: a bye has no table "
+                 "number, players, sides, first player or clock");
+    /* five players at a table */
+    memset(&tab, 0, sizeof tab);
+    pb_uint(&tab, 1, 4);
+    for (int i = 0; i < 5; i++)
+        pb_str(&tab, 2, "p1");
+    memset(&seat, 0, sizeof seat);
+    pb_uint(&seat, 1, 2);
+    pb_msg(&seat, 5, &tab);
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 9, &seat);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.seating.tables[0].players: expected 1..4 "
+                 "players, got 5");
+    /* a clock in an unknown state */
+    memset(&clock, 0, sizeof clock);
+    pb_uint(&clock, 1, 9);
+    pb_uint(&clock, 2, zigzag(1000));
+    memset(&seat, 0, sizeof seat);
+    pb_uint(&seat, 1, 2);
+    pb_msg(&seat, 4, &clock);
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 9, &seat);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.seating.clock.state: unknown clock state 9");
+    /* no round */
+    memset(&seat, 0, sizeof seat);
+    pb_str(&seat, 6, "why");
+    memset(&w, 0, sizeof w);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 9, &seat);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.seating.round: missing");
 }
 
 /* ---- decode errors name the field ------------------------------------------
@@ -1624,6 +1980,69 @@ static void test_PROTO_peek_ids(void **state)
     /* An id field that is not an id ("a b") is not taken. */
     const uint8_t bad[] = {0x0a, 3, 'a', ' ', 'b'};
     assert_false(tny_wire_peek_submission_key(bad, sizeof bad, id));
+}
+
+/* Issue 17: wire__check_text passes printable ASCII eight bytes a step.
+ * Every byte value at every place of a 24-byte text (three steps) gets
+ * the verdict of the rule, byte by byte: a control byte refused (tab,
+ * newline and CR allowed in multi-line text only), a byte of 0x80 or more
+ * only as UTF-8, each refusal naming the byte's place; after a UTF-8
+ * character the steps go on (a control byte later is still found). */
+static void test_issue17_text_check_every_byte_everywhere(void **state)
+{
+    (void)state;
+    struct tny_wire_assignment *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    assignment_sample(a);
+    for (int multi = 0; multi < 2; multi++) {
+        const char *path = multi ? "table_assignment.procedure"
+                                 : "table_assignment.event_title";
+        char *field = multi ? a->procedure : a->event_title;
+        for (unsigned b = 1; b < 256; b++)
+            for (int pos = 0; pos < 24; pos++) {
+                struct tny_diag diag = {{0}};
+                uint8_t *buf = NULL;
+                size_t len = 0;
+                char want[128];
+                for (int i = 0; i < 24; i++)
+                    field[i] = (char)(0x20 + (i * 7 + b) % 0x5f);
+                field[24] = '\0';
+                field[pos] = (char)b;
+                int rc = tny_wire_encode_assignment(a, &buf, &len, &diag);
+                free(buf);
+                bool ws = b == '\t' || b == '\n' || b == '\r';
+                if (b >= 0x20 && b < 0x7f)
+                    assert_int_equal(rc, 0);
+                else if (ws && multi)
+                    assert_int_equal(rc, 0);
+                else {
+                    snprintf(want, sizeof want, "%s: %s at byte %d", path,
+                             b < 0x80 ? "control character" : "not valid UTF-8",
+                             pos);
+                    assert_diag(rc, diag, want);
+                }
+            }
+        /* A UTF-8 character, then a control byte further on. */
+        for (int pos = 0; pos < 20; pos++)
+            for (int ctl = pos + 2; ctl < 24; ctl++) {
+                struct tny_diag diag = {{0}};
+                uint8_t *buf = NULL;
+                size_t len = 0;
+                char want[128];
+                memset(field, 'x', 24);
+                field[24] = '\0';
+                field[pos] = (char)0xc3;
+                field[pos + 1] = (char)0xa9;
+                field[ctl] = 0x1f;
+                int rc = tny_wire_encode_assignment(a, &buf, &len, &diag);
+                free(buf);
+                snprintf(want, sizeof want, "%s: control character at byte %d",
+                         path, ctl);
+                assert_diag(rc, diag, want);
+            }
+        assignment_sample(a);
+    }
+    free(a);
 }
 
 static void test_PROTO_error_bad_values(void **state)
@@ -2329,6 +2748,9 @@ int main(void)
         cmocka_unit_test(test_issue18_description_names_the_wire_fields),
         cmocka_unit_test(test_PROTO_import_csv_keeps_a_nul_byte),
         cmocka_unit_test(test_PROTO_roundtrip_reply),
+        cmocka_unit_test(test_issue18_seating_reply_is_typed),
+        cmocka_unit_test(test_issue18_malformed_seating_named),
+        cmocka_unit_test(test_issue18_standings_reply_is_typed),
         cmocka_unit_test(test_PROTO_crafted_submission_decodes),
         cmocka_unit_test(test_PROTO_error_truncated),
         cmocka_unit_test(test_PROTO_error_wrong_wire_type),
@@ -2339,6 +2761,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_error_empty_idempotency_key),
         cmocka_unit_test(test_PROTO_error_oversize_buffer),
         cmocka_unit_test(test_PROTO_error_bad_values),
+        cmocka_unit_test(test_issue17_text_check_every_byte_everywhere),
         cmocka_unit_test(test_PROTO_peek_ids),
         cmocka_unit_test(test_NH_1_draw_shape),
         cmocka_unit_test(test_TX_5_default_has_no_scores),

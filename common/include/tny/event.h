@@ -111,6 +111,11 @@ struct tny_round {
     enum tny_stage_kind stage;
     int32_t n_tables;
     struct tny_table *tables;
+    /* The hub's change generation of the round (issue 23): a new value
+     * after every change of its tables, so the feed rebuilds and copies
+     * only the rounds that changed; 0 = unknown (always rebuilt).  The
+     * engine neither reads nor sets it (copies keep it). */
+    uint64_t gen;
 };
 
 /* GT-15: the event's level, shown to players; none for other games. */
@@ -168,6 +173,12 @@ TNY_MUST_USE int tny_event_copy(const struct tny_event *src,
  * it (no tny_event_add_player, no renaming). */
 TNY_MUST_USE int tny_event_copy_frozen(const struct tny_event *src,
                                        struct tny_event *dst);
+
+/* Removes player ix (a withdrawal before the player was seated: no table
+ * may seat them); later players move down one index in every table,
+ * absence and cut seed.  Nothing for an index out of range or a frozen
+ * copy. */
+void tny_event_remove_player(struct tny_event *ev, int32_t ix);
 
 /* Index of the player with this id, or -1. */
 int32_t tny_event_player_index(const struct tny_event *ev, const char *id);

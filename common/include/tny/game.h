@@ -59,6 +59,93 @@ enum tny_game_option {
     }
 #define TNY_BOUND_NONE TNY_BOUND_CONST(0)
 
+/* Keys of the format file outside the game's own block that only some
+ * games take or always write (format_json.c): bit flags of
+ * tny_game_ops.format_keys.  A key a game does not take is an error
+ * naming the first module (registry order) that takes it (for
+ * points.modified_win: that always writes it). */
+enum tny_game_format_key {
+    TNY_GFK_STRUCTURE = 1u << 0,    /* "structure" always written (GT-5) */
+    TNY_GFK_MODIFIED_WIN = 1u << 1, /* points.modified_win (GT-13, TX) */
+    TNY_GFK_MODIFIED_WIN_SHOWN = 1u << 2, /* ... always written (GT) */
+    TNY_GFK_OUTCOMES = 1u << 3,        /* points.intentional_draw, double_loss;
+                                        * tiebreak_data.mov (two-player) */
+    TNY_GFK_POINTS_IF_SET = 1u << 4,   /* points.win, draw, loss written only
+                                        * where set (TX: TP by margins) */
+    TNY_GFK_PLACEMENT_3 = 1u << 5,     /* points.placement_3 (CT-3) */
+    TNY_GFK_BYE_HQ_DIFF = 1u << 6,     /* bye.hq_diff (NH-4) */
+    TNY_GFK_BYE_GAME_POINTS = 1u << 7, /* bye.game_points, success_rate
+                                        * (CT-1) */
+    TNY_GFK_TABLE_DRAFT = 1u << 8,     /* table.draft_minutes, action_seconds
+                                        * always written (AG-14) */
+};
+
+/* The kind of a key of a game's own block of the format file. */
+enum tny_format_key_kind {
+    TNY_FK_INT,         /* an int32_t member: the file's lo..hi, times scale */
+    TNY_FK_POINTS,      /* an int64_t member: points (tny_json_points) */
+    TNY_FK_BOOL,        /* a bool member */
+    TNY_FK_NAMES,       /* char [cap][TNY_NAME_MAX] with an int32_t count */
+    TNY_FK_POINTS_LIST, /* int64_t [cap] with an int32_t count */
+};
+
+/* Flags of a block key. */
+enum tny_format_key_flag {
+    TNY_FKF_ARMIES = 1u << 0,  /* names: each one of the format's armies */
+    TNY_FKF_IF_SET = 1u << 1,  /* written only when not 0 / false */
+    TNY_FKF_OPTION = 1u << 2,  /* also an option (format_options.c)
+                                * reported only when the file gave it */
+    TNY_FKF_DEFAULT = 1u << 3, /* set to dflt before the block is read */
+};
+
+/* A key of a game's own block of the format file (docs/format-file.md),
+ * read and written by format_json.c in this order. */
+struct tny_format_key {
+    const char *name;
+    enum tny_format_key_kind kind;
+    uint16_t offset;       /* the struct tny_format member */
+    uint16_t count_offset; /* lists: their count's member */
+    int32_t cap;           /* lists: at most */
+    int32_t lo, hi, scale; /* TNY_FK_INT */
+    int32_t dflt;          /* TNY_FKF_DEFAULT */
+    uint32_t flags;        /* enum tny_format_key_flag */
+};
+
+#define TNY_FK_AT(member) (uint16_t) offsetof(struct tny_format, member)
+
+/* A game's own block of the format file ("neuroshima_hex": {...}). */
+struct tny_format_block {
+    const char *name; /* NULL: the game has none */
+    int32_t n_keys;
+    const struct tny_format_key *keys;
+};
+
+/* A column of the printed result slip after Seat and Player (the
+ * tourney CLI's print.c): its heading, a msgid (tny/i18n.h: context
+ * NULL, or pgettext's), its least width, and the cell a player fills
+ * in. */
+struct tny_slip_col {
+    const char *context;
+    const char *head;
+    int32_t mm;
+    bool tick;     /* a box to tick, else an empty box to write in */
+    bool per_game; /* one per game of a best of three (GT-9), head a
+                    * format of the game's number ("Game %d") */
+};
+
+/* The printed result slip's fields (msgids; print.c translates them). */
+struct tny_slip {
+    int32_t n_cols;
+    const struct tny_slip_col *cols;
+    /* Under the table: a line of text (NULL: none), then a blank to
+     * write on after it, then a box to tick (NULL: none), the box only
+     * where the format has draws when tick_if_draws. */
+    const char *note;
+    bool note_blank;
+    const char *tick;
+    bool tick_if_draws;
+};
+
 /* Where a module writes the lines lots.c prints (lots_text's buffer). */
 struct tny_text_sink {
     void (*add)(void *ctx, const char *fmt, ...) TNY_PRINTF(2, 3);
@@ -136,6 +223,43 @@ struct tny_game_ops {
                                    bool first_of_stage);
     void (*round_lots_extra)(const struct tny_event *ev, int32_t r0,
                              const struct tny_text_sink *out);
+
+    /* What the adapters (common/io, proto, hub, table-client) read from
+     * the game instead of naming it (issue 18): */
+
+    /* The keys in the order the event file writes them (NULL: keys). */
+    int32_t n_keys_written;
+    const enum tny_result_key *keys_written;
+    /* The event file's rules between a result's keys (event-file.md,
+     * "result"), after every key was read by its kind; present has bit
+     * 1ull << k for each key k given.  May complete r (two-player: the
+     * winner by the scores).  NULL: none.  Errors: TNY_EINVAL. */
+    int (*result_rules)(const struct tny_format *fmt, uint64_t present,
+                        const char *path, struct tny_result *r,
+                        struct tny_diag *diag);
+    /* Whether a stored result's key k goes unreported to a table and the
+     * organiser (the wire; the console's JSON for a draw): NH-1 a draw's
+     * winner and HQ difference, TX-4/TX-5 a decision's or a default's
+     * scores.  NULL: none. */
+    bool (*result_omits)(const struct tny_result *r, enum tny_result_key k);
+    /* The member of the protocol's GameResult that carries the result
+     * (proto/game.proto: "nh"); a game whose flow is another's uses that
+     * one's. */
+    const char *wire;
+    /* The game's own measure of seat s's result, for people ("win +5",
+     * "10/3/2"); w is the winning seat, -1 none. */
+    void (*score_text)(const struct tny_format *fmt, const struct tny_result *r,
+                       int32_t s, int32_t w, char *buf, size_t size);
+    /* The printed result slip (print.c). */
+    struct tny_slip slip;
+    /* The format file (format_json.c): the game's own block, which other
+     * keys it takes or always writes (enum tny_game_format_key). */
+    struct tny_format_block block;
+    uint32_t format_keys;
+    /* One line of a table's result for people, players by name (the
+     * demo's "Anna wins, HQ +5"); name[s] is seat s's. */
+    void (*result_line)(const struct tny_result *r, int32_t n_seats,
+                        const char *const *name, char *buf, size_t size);
 };
 
 /* The module of game, NULL for a value no module has. */
@@ -151,6 +275,12 @@ int32_t tny_game_registry(const struct tny_game_ops *const **all);
 /* The game whose result shape and flow game uses (ops->flow); game
  * itself for a value no module has. */
 enum tny_game tny_game_flow(enum tny_game game);
+
+/* The module of game's result shape (tny_game_ops_of(tny_game_flow(game))):
+ * where the adapters read what a result of game looks like (its rules
+ * between keys, wire message, format block, slip, table flow); NULL for a
+ * value no module has. */
+const struct tny_game_ops *tny_game_shape_of(enum tny_game game);
 
 /* Modules' shared helpers (common/src/score.c, validate.c, simulate.c);
  * for the modules only. */
@@ -176,6 +306,18 @@ void tny__score_placement(const struct tny_event *ev,
                           const struct tny_round *round,
                           const struct tny_table *t, bool catan,
                           struct tny_record *const *rec);
+/* dst = "path.<name of k>" (the adapters' paths, result_schema.h). */
+void tny__result_key_path(char *dst, size_t size, const char *path,
+                          enum tny_result_key k);
+/* AG-1, CT-4: a result of every player's "vp" (result_rules). */
+int tny__vp_result_rules(const struct tny_format *fmt, uint64_t present,
+                         const char *path, struct tny_result *r,
+                         struct tny_diag *diag);
+/* AG-1, CT-4: "VP 10 8 7 5" (result_line). */
+void tny__vp_result_line(const struct tny_result *r, int32_t n_seats,
+                         const char *const *name, char *buf, size_t size);
+/* Whether present (tny_game_ops.result_rules) has key k. */
+#define TNY__HAS_KEY(present, k) (((present) >> (k)) & 1u)
 /* Simulation: a uniform double in [0,1), an integer lo..hi, the chance
  * (Elo curve, 0.5 unrated) that player a beats player b. */
 double tny__sim_uniform(struct tny_rng *rng);

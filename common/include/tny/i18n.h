@@ -11,5 +11,8 @@
 
 /* A msgid: the string itself, translated later by whoever shows it. */
 #define N_(s) (s)
+/* A msgid s in context c (pgettext's), as two initialisers of a struct's
+ * consecutive fields: the context, then the msgid. */
+#define NC_(c, s) (c), (s)
 
 #endif

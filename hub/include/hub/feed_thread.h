@@ -42,6 +42,9 @@ void hub_feed_thread_post(struct hub_feed_thread *t,
  * Only a finished build ends `busy`.  A failed build gives none (logged
  * by the thread). */
 bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob);
+/* Issue 23: true once after a build that asked for whole snapshots
+ * (hub_feed_snapshot.resync: call hub_service_feed_resync). */
+bool hub_feed_thread_resync(struct hub_feed_thread *t);
 /* Stops the thread (after the build under way), closes the builder. */
 void hub_feed_thread_stop(struct hub_feed_thread *t);
 

@@ -266,6 +266,11 @@ struct hub_feed_snapshot {
     /* Every document of the event, not only those that changed since the
      * builder's last build (a republish after a reconnect). */
     bool full;
+    /* Issue 23: ev leaves out the rounds the builder has (at the same
+     * generation).  Set by the builder when it may not have what the loop
+     * thinks (a failed build, a round it lacked): the loop then calls
+     * hub_service_feed_resync. */
+    bool resync;
 };
 
 void hub_feed_snapshot_release(struct hub_feed_snapshot *s);
@@ -287,6 +292,10 @@ TNY_MUST_USE int hub_service_feed_build(struct hub_service *builder,
                                         struct hub_outbox *ob,
                                         struct tny_diag *diag);
 
+/* Issue 23: the next snapshot of every event carries every round (the
+ * builder may have lost some: hub_feed_snapshot.resync). */
+void hub_service_feed_resync(struct hub_service *svc);
+
 /* Time-driven work: marks the tables feed of events whose round clock ran
  * out since the last call (overdue tables).  *next_ms receives the next
  * instant this wants to run (INT64_MAX: none).  Never fails. */
@@ -301,6 +310,10 @@ struct hub_service_stats {
      * a refused command's restore or a store failure, and the console
      * commands not converted to change the model in place). */
     uint64_t model_loads;
+    /* Issue 23: rounds whose tables a feed build fingerprinted, and
+     * rounds whose tables a feed snapshot copied (both only when the
+     * round changed since the last build, or the players did). */
+    uint64_t feed_rounds_fingerprinted, feed_rounds_copied;
 };
 void hub_service_stats_get(const struct hub_service *svc,
                            struct hub_service_stats *out);

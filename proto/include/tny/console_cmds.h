@@ -81,6 +81,10 @@ enum tny_wire_field {
     TNY_WF_ARMIES = 1u << 26, /* player.armies alone (NH-11) */
     TNY_WF_EDIT = 1u << 27,   /* player.name, club, country, set_club,
                                  set_country (EDIT_PLAYER) */
+    /* Not fields: their rules.  The round (the table) is required, >= 1;
+     * without, 0 means "the natural one" (every table). */
+    TNY_WF_ROUND_REQ = 1u << 28,
+    TNY_WF_TABLE_REQ = 1u << 29,
 };
 
 /* What an ok reply carries (beyond its message, a note) and how the
@@ -99,13 +103,15 @@ enum tny_reply_shape {
 #define TNY_CC_T TNY_WF_TABLE
 #define TNY_CC_WHY TNY_WF_REASON
 #define TNY_CC_P TNY_WF_PLAYER_ID
+#define TNY_CC_R1 (TNY_WF_ROUND | TNY_WF_ROUND_REQ)
+#define TNY_CC_T1 (TNY_WF_TABLE | TNY_WF_TABLE_REQ)
 
 /* clang-format off */
 #define TNY_CONSOLE_COMMANDS(W, L)                                             \
     W(create_event, CREATE_EVENT, TNY_CMD_EV_NEW, false,                       \
       TNY_WF_PRESET | TNY_WF_FORMAT_JSON | TNY_WF_EVENT_JSON |                 \
           TNY_WF_OPTIONS_JSON | TNY_WF_TITLE | TNY_WF_LANGUAGE | TNY_WF_SEED,  \
-      TNY_REPLY_NONE, "event", "create",                                    \
+      TNY_REPLY_NONE, "event", "create",                                       \
       "--format NAME|--format-file F [--title T] [--seed S] [--options "       \
       "JSON|--options-file F] [--language pl|hu|nb|cs|en] EVENT_ID",           \
       1, 1, o_create, "create an event (no --seed: the hub draws one, CM-4)",  \
@@ -148,19 +154,19 @@ enum tny_reply_shape {
       TNY_CC_P | TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "player", "dq",     \
       "EVENT_ID PLAYER_ID [--after-round N] [--reason TEXT]", 2, 2, o_dq,      \
       "disqualify a player (CM-3)", run_player_dq)                             \
-    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, false,              \
+    W(declare_armies, DECLARE_ARMIES, TNY_CMD_EV_EXISTING, true,               \
       TNY_CC_P | TNY_WF_ARMIES, TNY_REPLY_RECORDS, "player", "declare",        \
       "EVENT_ID PLAYER_ID --army A...", 2, 2, o_declare,                       \
       "NH-11: the armies for the knockout (3 for a top 4, 4 for a top 8), "    \
       "before its first round",                                                \
       run_player_declare)                                                      \
-    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, false,                \
+    W(rejoin_player, REJOIN_PLAYER, TNY_CMD_EV_EXISTING, true,                 \
       TNY_CC_P | TNY_CC_R, TNY_REPLY_RECORDS, "player", "rejoin",              \
       "EVENT_ID PLAYER_ID [--from-round N]", 2, 2, o_from,                     \
       "bring a dropped player back (GT-11; default the next round)",           \
       run_player_rejoin)                                                       \
     W(edit_player, EDIT_PLAYER, TNY_CMD_EV_EXISTING, true,                     \
-      TNY_CC_P | TNY_WF_EDIT | TNY_CC_WHY, TNY_REPLY_NONE, "player",        \
+      TNY_CC_P | TNY_WF_EDIT | TNY_CC_WHY, TNY_REPLY_NONE, "player",           \
       "edit",                                                                  \
       "EVENT_ID PLAYER_ID [--name N] [--club C] [--country C] [--reason T]",   \
       2, 2, o_edit,                                                            \
@@ -174,13 +180,13 @@ enum tny_reply_shape {
       TNY_REPLY_DRAFT, "round", "show", "EVENT_ID [--round N]", 1, 1, o_round, \
       "show the draft (or round N)", run_round_show)                           \
     W(swap_players, SWAP_PLAYERS, TNY_CMD_EV_EXISTING, true,                   \
-      TNY_CC_R | TNY_CC_P | TNY_WF_OTHER_PLAYER_ID | TNY_WF_FORCE,             \
+      TNY_CC_R1 | TNY_CC_P | TNY_WF_OTHER_PLAYER_ID | TNY_WF_FORCE,            \
       TNY_REPLY_DRAFT, "round", "swap",                                        \
       "EVENT_ID ROUND PLAYER_A PLAYER_B [--force]", 4, 4, o_force,             \
       "swap two players in the draft (a rematch needs --force)",               \
       run_round_swap)                                                          \
     W(move_table, MOVE_TABLE, TNY_CMD_EV_EXISTING, true,                       \
-      TNY_CC_R | TNY_CC_T | TNY_WF_TO_TABLE | TNY_WF_FORCE, TNY_REPLY_DRAFT,   \
+      TNY_CC_R1 | TNY_CC_T1 | TNY_WF_TO_TABLE | TNY_WF_FORCE, TNY_REPLY_DRAFT, \
       "round", "move", "EVENT_ID ROUND TABLE TO_TABLE [--force]", 4, 4,        \
       o_force,                                                                 \
       "renumber a table (a broken physical table); onto a seated table the "   \
@@ -194,23 +200,24 @@ enum tny_reply_shape {
       TNY_CC_R | TNY_CC_WHY, TNY_REPLY_RECORDS, "round", "discard",            \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "delete the draft (pair again)", run_round_discard)                      \
-    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, false,            \
-      TNY_CC_R | TNY_CC_WHY, TNY_REPLY_DRAFT, "round", "unpublish",          \
+    W(unpublish_round, UNPUBLISH_ROUND, TNY_CMD_EV_EXISTING, true,             \
+      TNY_CC_R1 | TNY_CC_WHY, TNY_REPLY_DRAFT, "round", "unpublish",           \
       "EVENT_ID [--round N] [--reason T]", 1, 1, o_discard,                    \
       "take a published round whose clock never started back to a draft "      \
       "(tables wait again)",                                                   \
       run_round_unpublish)                                                     \
-    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, false,                  \
-      TNY_CC_R | TNY_CC_WHY, TNY_REPLY_NONE, "round", "reopen",             \
+    W(reopen_round, REOPEN_ROUND, TNY_CMD_EV_EXISTING, true,                   \
+      TNY_CC_R1 | TNY_CC_WHY, TNY_REPLY_NONE, "round", "reopen",               \
       "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,                           \
-      "reopen a closed round to correct it (refused while a later round is "   \
-      "published, CM-5)",                                                      \
+      "take a closed round back in play: its tables report again, a next "     \
+      "round's draft is discarded (refused while a later round is "           \
+      "published, CM-5; one result: `result enter --override`, no reopen)",  \
       run_round_reopen)                                                        \
-    W(publish_round, PUBLISH_ROUND, TNY_CMD_EV_EXISTING, true, TNY_CC_R,       \
+    W(publish_round, PUBLISH_ROUND, TNY_CMD_EV_EXISTING, true, TNY_CC_R1,      \
       TNY_REPLY_PUBLISHED, "round", "publish", "EVENT_ID [--round N]", 1, 1,   \
       o_round, "send the draft to the tables (default: the draft's round)",    \
       run_round_publish)                                                       \
-    W(close_round, CLOSE_ROUND, TNY_CMD_EV_EXISTING, true, TNY_CC_R,           \
+    W(close_round, CLOSE_ROUND, TNY_CMD_EV_EXISTING, true, TNY_CC_R1,          \
       TNY_REPLY_RECORDS, "round", "close", "EVENT_ID [--round N]", 1, 1,       \
       o_round, "close the round (default: the current round)",                 \
       run_round_close)                                                         \
@@ -218,51 +225,52 @@ enum tny_reply_shape {
       TNY_REPLY_DRAFT, "stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm, \
       "move to the next stage (Swiss -> cut, ...)", run_stage_next)            \
     W(clock_start, CLOCK_START, TNY_CMD_EV_EXISTING, true,                     \
-      TNY_CC_R | TNY_CC_T | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "start",   \
+      TNY_CC_R1 | TNY_CC_T | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "start",  \
       "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1, o_clock,          \
       "start the round clock (CM-7; default every table, current round)",      \
       run_clock_start)                                                         \
     W(clock_pause, CLOCK_PAUSE, TNY_CMD_EV_EXISTING, true,                     \
-      TNY_CC_R | TNY_CC_T | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "pause",   \
+      TNY_CC_R1 | TNY_CC_T | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "pause",  \
       "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1, o_clock,          \
       "pause the clock", run_clock_pause)                                      \
     W(clock_resume, CLOCK_RESUME, TNY_CMD_EV_EXISTING, true,                   \
-      TNY_CC_R | TNY_CC_T | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "resume",  \
+      TNY_CC_R1 | TNY_CC_T | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "resume", \
       "EVENT_ID [--table N] [--round N] [--reason T]", 1, 1, o_clock,          \
       "resume the clock", run_clock_resume)                                    \
     W(clock_draft, CLOCK_DRAFT, TNY_CMD_EV_EXISTING, true,                     \
-      TNY_CC_R | TNY_CC_T | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "draft",   \
+      TNY_CC_R1 | TNY_CC_T1 | TNY_CC_WHY, TNY_REPLY_RECORDS, "clock", "draft", \
       "EVENT_ID --table N [--round N]", 1, 1, o_clock,                         \
       "AG-14: table N's draft started: its own clock starts now",              \
       run_clock_draft)                                                         \
     W(clock_extend, CLOCK_EXTEND, TNY_CMD_EV_EXISTING, true,                   \
-      TNY_CC_R | TNY_CC_T | TNY_WF_EXTRA_MS | TNY_CC_WHY, TNY_REPLY_RECORDS,   \
+      TNY_CC_R1 | TNY_CC_T | TNY_WF_EXTRA_MS | TNY_CC_WHY, TNY_REPLY_RECORDS,  \
       "clock", "extend",                                                       \
       "EVENT_ID DURATION [--table N] [--round N] [--undo] [--reason T]", 2, 2, \
       o_clock_extend,                                                          \
       "extend: minutes (5, 2.5) or 90s, 5m, 1h (CM-7); --undo takes it back",  \
       run_clock_extend)                                                        \
     W(enter_result, ENTER_RESULT, TNY_CMD_EV_EXISTING, true,                   \
-      TNY_CC_R | TNY_CC_T | TNY_WF_RESULT | TNY_WF_OVERRIDE | TNY_CC_WHY,      \
+      TNY_CC_R1 | TNY_CC_T1 | TNY_WF_RESULT | TNY_WF_OVERRIDE | TNY_CC_WHY,    \
       TNY_REPLY_RECORDS, "result", "enter",                                    \
       "EVENT_ID ROUND TABLE RESULT_JSON [--override] [--reason T] [--game G]", \
       4, 4, o_result,                                                          \
-      "enter a table's result: an event-file result object (- = stdin); "     \
+      "enter a table's result: an event-file result object (- = stdin); "      \
       "--override replaces a confirmed one",                                   \
       run_result_enter)                                                        \
     W(penalty, PENALTY, TNY_CMD_EV_EXISTING, true,                             \
-      TNY_CC_R | TNY_CC_T | TNY_CC_P | TNY_WF_POINTS | TNY_CC_WHY,             \
+      TNY_CC_R1 | TNY_CC_T1 | TNY_CC_P | TNY_WF_POINTS | TNY_CC_WHY,           \
       TNY_REPLY_RECORDS, "result", "penalty",                                  \
       "EVENT_ID ROUND TABLE PLAYER_ID POINTS [--reason T]", 5, 5, o_reason,    \
       "deduct tournament points (TX-7), e.g. 1 or 0.5", run_result_penalty)    \
     W(show_results, SHOW_RESULTS, TNY_CMD_EV_EXISTING, true,                   \
-      TNY_CC_R | TNY_CC_T, TNY_REPLY_RECORDS, "result", "show",                \
+      TNY_CC_R1 | TNY_CC_T, TNY_REPLY_RECORDS, "result", "show",               \
       "EVENT_ID ROUND [--table N]", 2, 2, o_table,                             \
-      "every submission of the round's tables: who, when, what, status "      \
+      "every submission of the round's tables: who, when, what, status "       \
       "(conflicts show both)",                                                 \
       run_result_show)                                                         \
     W(resolve_conflict, RESOLVE_CONFLICT, TNY_CMD_EV_EXISTING, true,           \
-      TNY_CC_R | TNY_CC_T | TNY_WF_RESULT_ID | TNY_CC_WHY, TNY_REPLY_RECORDS,  \
+      TNY_CC_R1 | TNY_CC_T1 | TNY_WF_RESULT_ID | TNY_CC_WHY,                   \
+      TNY_REPLY_RECORDS,                                                       \
       "result", "resolve", "EVENT_ID ROUND TABLE --keep ID [--reason T]", 3,   \
       3, o_resolve,                                                            \
       "resolve a conflict: keep the counted result or a conflicting "          \
@@ -270,7 +278,7 @@ enum tny_reply_shape {
       run_result_resolve)                                                      \
     W(read_log, READ_LOG, TNY_CMD_EV_EXISTING, true, TNY_WF_AFTER_SEQ,         \
       TNY_REPLY_RECORDS, "log", NULL, "EVENT_ID", 1, 1, o_none,                \
-      "the event's audit log: who did what, when (local time), why", run_log) \
+      "the event's audit log: who did what, when (local time), why", run_log)  \
     W(get_standings, GET_STANDINGS, TNY_CMD_EV_EXISTING, true, TNY_CC_R,       \
       TNY_REPLY_STANDINGS, "standings", NULL,                                  \
       "EVENT_ID [--after-round N] [--csv]", 1, 1, o_standings,                 \
@@ -307,19 +315,40 @@ enum tny_reply_shape {
       TNY_WF_DEVICE_ID, TNY_REPLY_RECORDS, "device", "identify", "DEVICE", 1,  \
       1, o_none, "that device's screen flashes its id and table for 10 s",     \
       run_device_identify)                                                     \
-    W(issue_code, ISSUE_CODE, TNY_CMD_EV_EXISTING, false, TNY_CC_T,            \
-      TNY_REPLY_NONE, "code", "issue", "EVENT_ID TABLE", 2, 2, o_none,      \
+    W(issue_code, ISSUE_CODE, TNY_CMD_EV_EXISTING, false, TNY_CC_T1,           \
+      TNY_REPLY_NONE, "code", "issue", "EVENT_ID TABLE", 2, 2, o_none,         \
       "a sign-in code for table TABLE's page (play.html?code=...): the "       \
       "table's device rights, enforced by the broker",                         \
       run_code_issue)                                                          \
     W(revoke_code, REVOKE_CODE, TNY_CMD_EV_EXISTING, false, TNY_WF_CODE,       \
-      TNY_REPLY_NONE, "code", "revoke", "EVENT_ID CODE", 2, 2, o_none,      \
+      TNY_REPLY_NONE, "code", "revoke", "EVENT_ID CODE", 2, 2, o_none,         \
       "the broker refuses that code from now on (the page is signed out)",     \
       run_code_revoke)                                                         \
     W(list_codes, LIST_CODES, TNY_CMD_EV_EXISTING, true, 0, TNY_REPLY_RECORDS, \
       "code", "list", "EVENT_ID", 1, 1, o_none,                                \
       "the event's sign-in codes: table, code, valid or revoked, online",      \
       run_code_list)                                                           \
+    W(issue_player_code, ISSUE_PLAYER_CODE, TNY_CMD_EV_EXISTING, false,      \
+      TNY_CC_P, TNY_REPLY_RECORDS, "code", "player", "EVENT_ID [PLAYER_ID]",   \
+      1, 2, o_none,                                                            \
+      "a sign-in code for a player's own phone (every active player without "  \
+      "one when no PLAYER_ID): their table's rights each round, check-in",     \
+      run_code_player)                                                         \
+    W(list_checkins, LIST_CHECKINS, TNY_CMD_EV_EXISTING, true, 0,              \
+      TNY_REPLY_RECORDS, "player", "checkins", "EVENT_ID", 1, 1, o_none,       \
+      "who checked in from their phone and who has not (before round 1)",      \
+      run_player_checkins)                                                     \
+    W(drop_no_shows, DROP_NO_SHOWS, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,    \
+      TNY_REPLY_RECORDS, "player", "drop-no-shows", "EVENT_ID [--reason T]",   \
+      1, 1, o_reason,                                                          \
+      "withdraw every active player who has not checked in (before round 1)",  \
+      run_player_drop_no_shows)                                                \
+    W(drop_requests, DROP_REQUESTS, TNY_CMD_EV_EXISTING, false,                \
+      TNY_WF_CONFIRM, TNY_REPLY_RECORDS, "player", "drop-requests",            \
+      "EVENT_ID [--confirm]", 1, 1, o_confirm,                                 \
+      "the players' \"drop me\" requests from their phones; --confirm drops "  \
+      "them all (after the round each asked after)",                           \
+      run_player_drop_requests)                                                \
     L("console", NULL, "EVENT_ID", 1, 1, o_none,                               \
       "live full-screen dashboard: tables, clock, standings; keys send the "   \
       "commands above",                                                        \

@@ -97,6 +97,10 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_TIME_REQ,  /* tourney/v1/time/{login}/req */
     TNY_WIRE_TOPIC_TIME_RESP, /* tourney/v1/time/{login}/resp */
     TNY_WIRE_TOPIC_IDENTIFY,  /* tourney/v1/device/{id}/identify */
+    /* Issue 20: a sign-in code's own topics ({login}: web-N or ply-N). */
+    TNY_WIRE_TOPIC_CODE_STATUS, /* tourney/v1/code/{login}/status */
+    TNY_WIRE_TOPIC_CODE_REQ,    /* tourney/v1/code/{login}/req */
+    TNY_WIRE_TOPIC_CODE_ACK,    /* tourney/v1/code/{login}/ack */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -443,6 +447,70 @@ TNY_MUST_USE int tny_wire_decode_time(const uint8_t *buf, size_t len,
                                       struct tny_wire_time *out,
                                       struct tny_diag *diag);
 
+/* ---- a sign-in code's own messages (issue 20, table.proto) ------------ */
+
+enum tny_wire_code_state {
+    TNY_WIRE_CODE_VALID = 1,
+    TNY_WIRE_CODE_REVOKED,
+    TNY_WIRE_CODE_EXPIRED,
+    TNY_WIRE_CODE_DROPPED, /* a player code whose player was dropped */
+};
+
+/* CodeStatus (hub -> the code's pages, retained on code/{login}/status). */
+struct tny_wire_code_status {
+    uint64_t version; /* >= 1 */
+    enum tny_wire_code_state state;
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    char event_title[TNY_WIRE_TEXT_MAX + 1];
+    char player_id[TNY_WIRE_ID_MAX + 1]; /* "" = a table code */
+    char name[TNY_WIRE_TEXT_MAX + 1];
+    int32_t round, table, seat; /* 0 = none */
+    bool checked_in, drop_requested;
+    char table_device[TNY_WIRE_ID_MAX + 1]; /* "" = none or a page */
+};
+
+/* Errors: TNY_EINVAL (diag names the field), TNY_ENOMEM. */
+TNY_MUST_USE int
+tny_wire_encode_code_status(const struct tny_wire_code_status *in,
+                            uint8_t **buf, size_t *len, struct tny_diag *diag);
+
+enum tny_wire_player_request_kind {
+    TNY_WIRE_PLAYER_CHECK_IN = 1,
+    TNY_WIRE_PLAYER_DROP,
+};
+
+/* PlayerRequest (a player code's page -> hub on code/{login}/req). */
+struct tny_wire_player_request {
+    char idempotency_key[TNY_WIRE_ID_MAX + 1];
+    enum tny_wire_player_request_kind kind;
+    char event_id[TNY_WIRE_ID_MAX + 1];
+    char player_id[TNY_WIRE_ID_MAX + 1];
+};
+
+/* Errors: TNY_EINVAL ("player_request...: why"), TNY_ENOMEM. */
+TNY_MUST_USE int
+tny_wire_encode_player_request(const struct tny_wire_player_request *in,
+                               uint8_t **buf, size_t *len,
+                               struct tny_diag *diag);
+/* Decodes len bytes (at most TNY_WIRE_MAX_TABLE_MSG) into *out.
+ * Errors: TNY_EINVAL ("player_request...: why"). */
+TNY_MUST_USE int
+tny_wire_decode_player_request(const uint8_t *buf, size_t len,
+                               struct tny_wire_player_request *out,
+                               struct tny_diag *diag);
+
+/* PlayerAck (hub -> that page on code/{login}/ack). */
+struct tny_wire_player_ack {
+    char idempotency_key[TNY_WIRE_ID_MAX + 1];
+    bool accepted;
+    char reason_text[TNY_WIRE_NOTE_MAX];
+};
+
+/* Errors: TNY_EINVAL, TNY_ENOMEM. */
+TNY_MUST_USE int
+tny_wire_encode_player_ack(const struct tny_wire_player_ack *in, uint8_t **buf,
+                           size_t *len, struct tny_diag *diag);
+
 /* ---- Presence (table -> hub, retained, last will) ---------------------- */
 
 enum tny_wire_presence_state {
@@ -500,6 +568,16 @@ struct tny_wire_cmd_info {
 
 /* The description of cmd; NULL when out of range. */
 const struct tny_wire_cmd_info *tny_wire_cmd_info(enum tny_wire_cmd cmd);
+
+/* Issue 18 item 2: the codec is the description's fields walked over
+ * console.proto's message (protobuf-c's descriptors).  Checks that cmd's
+ * message agrees with its description: every field of the message is a
+ * plain field the description names (round, table, player_id, reason,
+ * force...: proto/wire_console.c's table, with the type it reads) or one
+ * of the command's own code; every plain field the description names is
+ * in the message.  Errors: TNY_EINVAL naming the command and field. */
+TNY_MUST_USE int tny_wire_cmd_check_message(enum tny_wire_cmd cmd,
+                                            struct tny_diag *diag);
 
 /* A player as registered from the console (event-file.md players[]). */
 struct tny_wire_player {
@@ -566,6 +644,10 @@ struct tny_wire_player {
  *   ISSUE_CODE      table >= 1 (a sign-in code for that table's page)
  *   REVOKE_CODE     code (TNY_WIRE_CODE_MAX characters at most)
  *   LIST_CODES      nothing more
+ *   ISSUE_PLAYER_CODE  player_id ("" = every active player without one)
+ *   LIST_CHECKINS   nothing more
+ *   DROP_NO_SHOWS   reason
+ *   DROP_REQUESTS   confirm (drop every requester)
  * Heap members (preset excluded) are malloc'd NUL-terminated UTF-8 after
  * decode and freed by tny_wire_request_release; before encode they are
  * the caller's (borrowed), NULL = absent. */
@@ -626,10 +708,95 @@ bool tny_wire_peek_correlation_id(const uint8_t *buf, size_t len,
 
 /* ---- ConsoleReply (hub -> console) ------------------------------------- */
 
+/* Typed replies (issue 18 item 3): one struct per reply shape of the
+ * commands' descriptions (console_cmds.h TNY_REPLY_*), console.proto's
+ * messages of the same names.  Every heap member (char * and arrays)
+ * belongs to the struct on both sides: the hub builds it with malloc'd
+ * copies, the decoder allocates it, tny_wire_reply_release frees it.
+ * Texts from the event (ids, names) are checked as UTF-8 only: they are
+ * the event's as it holds them. */
+
+/* A clock as a reply shows it: state and time left when the hub answered
+ * (negative: overtime). */
+struct tny_wire_time_left {
+    bool has;
+    enum tny_round_clock_state state;
+    int64_t left_ms;
+};
+
+/* A round's status in a seating (console.proto RoundStatus). */
+enum tny_wire_round_status {
+    TNY_WIRE_ROUND_NONE, /* a draft: no status */
+    TNY_WIRE_ROUND_DRAFT,
+    TNY_WIRE_ROUND_PUBLISHED,
+    TNY_WIRE_ROUND_STARTED,
+    TNY_WIRE_ROUND_CLOSED
+};
+
+/* One table: table >= 1 with 1..TNY_MAX_SEATS players, or a bye (table
+ * 0, players[0] has it, n_players 1). */
+struct tny_wire_seated_table {
+    int32_t table;
+    int32_t n_players;
+    char *players[TNY_MAX_SEATS];
+    int32_t n_sides; /* 0 or 2: seat i's side */
+    char *sides[2];
+    char *first_player;              /* NULL = not given */
+    struct tny_wire_time_left clock; /* its own, where it differs */
+};
+
+struct tny_wire_player_name {
+    char *id;
+    char *name;
+};
+
+/* TNY_REPLY_DRAFT: a round's seating.  A draft has explain (maybe "")
+ * and status NONE; a round sent to the tables has a status and maybe
+ * the clock; after an edit of a published round (republished) only round
+ * is set. */
+struct tny_wire_seating {
+    int32_t round; /* >= 1 */
+    bool has_stage;
+    enum tny_stage_kind stage;
+    enum tny_wire_round_status status;
+    struct tny_wire_time_left clock;
+    int32_t n_tables;
+    struct tny_wire_seated_table *tables;
+    char *explain; /* NULL: not a draft */
+    int32_t n_names;
+    struct tny_wire_player_name *names; /* every player of the event */
+    bool republished;
+};
+
+/* One row of the standings (event-file.md "Output"). */
+struct tny_wire_standing_row {
+    int32_t rank; /* >= 1 */
+    char *player; /* the player's id */
+    char *name;
+    int64_t points_units;                 /* TNY_POINT_SCALE units */
+    bool has_tiebreak[TNY_MAX_TIEBREAKS]; /* false: not applicable */
+    double tiebreaks[TNY_MAX_TIEBREAKS];  /* finite */
+    bool dropped, decided_by_lot, disqualified, separate_list;
+    int32_t side_games[2]; /* n_sides == 2: games played on each side */
+};
+
+/* TNY_REPLY_STANDINGS: the standings after after_round rounds. */
+struct tny_wire_standings {
+    int32_t after_round;
+    enum tny_stage_kind stage;
+    int32_t n_tiebreaks;
+    enum tny_tiebreak tiebreaks[TNY_MAX_TIEBREAKS]; /* the columns */
+    int32_t n_sides;                                /* 0 or 2 */
+    char *sides[2];
+    int32_t n_rows;
+    struct tny_wire_standing_row *rows; /* rank order */
+};
+
 /* rc is 0 or a negative enum tny_error (the wire carries it positive);
  * message is the diagnostic (required when rc != 0).  json is malloc'd
  * after decode (release with tny_wire_reply_release), borrowed before
- * encode, NULL = absent. */
+ * encode, NULL = absent.  The typed payload (seating...) is owned on
+ * both sides (above), NULL = absent. */
 struct tny_wire_reply {
     char correlation_id[TNY_WIRE_ID_MAX + 1];
     int rc;
@@ -638,9 +805,25 @@ struct tny_wire_reply {
     char event_id[TNY_WIRE_ID_MAX + 1]; /* "" = not given */
     int32_t round;                      /* 0 = not given */
     uint64_t count;
+    struct tny_wire_seating *seating;     /* TNY_REPLY_DRAFT */
+    struct tny_wire_standings *standings; /* TNY_REPLY_STANDINGS */
 };
 
+/* Frees json and the typed payload and zeroes *rep. */
 void tny_wire_reply_release(struct tny_wire_reply *rep);
+/* Frees the typed payload alone (seating...), setting it NULL: the hub
+ * before it answers with an error instead. */
+void tny_wire_reply_drop_payload(struct tny_wire_reply *rep);
+/* Frees standings and everything they hold (NULL: nothing). */
+void tny_wire_standings_free(struct tny_wire_standings *s);
+/* Standings with n_rows zeroed rows, NULL when out of memory. */
+struct tny_wire_standings *tny_wire_standings_new(int32_t n_rows);
+/* Frees a seating and everything it holds (NULL: nothing). */
+void tny_wire_seating_free(struct tny_wire_seating *s);
+/* A seating with n_tables zeroed tables and n_names zeroed names (each
+ * string NULL), NULL when out of memory. */
+struct tny_wire_seating *tny_wire_seating_new(int32_t n_tables,
+                                              int32_t n_names);
 
 TNY_MUST_USE int tny_wire_encode_reply(const struct tny_wire_reply *in,
                                        uint8_t **buf, size_t *len,
