@@ -343,7 +343,10 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
         const char *at = (const char *)q + pl->off;
         wire__path(p, sizeof p, "%s.%s", c, pl->name);
         switch (pl->kind) {
-        case K_ID: rc = wire__check_id(at, true, p, diag); break;
+        case K_ID:
+            rc = wire__check_id(
+                at, !(cmds[q->cmd].info.fields & TNY_WF_OPTIONAL), p, diag);
+            break;
         case K_REASON:
             rc = wire__check_text(at, WIRE_TEXT_MULTI, false, p, diag);
             break;
@@ -364,7 +367,8 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
             break;
         }
         case K_FLAG:
-            if (pl->must_true && !*(const bool *)at)
+            if (pl->must_true && !*(const bool *)at &&
+                !(cmds[q->cmd].info.fields & TNY_WF_OPTIONAL))
                 rc = wire__fail(diag, "%s: must be true", p);
             break;
         }

@@ -85,6 +85,9 @@ enum tny_wire_field {
      * without, 0 means "the natural one" (every table). */
     TNY_WF_ROUND_REQ = 1u << 28,
     TNY_WF_TABLE_REQ = 1u << 29,
+    /* The command's id may be absent ("every player") and its confirm
+     * false ("list, do not act"), where other commands refuse both. */
+    TNY_WF_OPTIONAL = 1u << 30,
 };
 
 /* What an ok reply carries (beyond its message, a note) and how the
@@ -329,7 +332,7 @@ enum tny_reply_shape {
       "the event's sign-in codes: table, code, valid or revoked, online",      \
       run_code_list)                                                           \
     W(issue_player_code, ISSUE_PLAYER_CODE, TNY_CMD_EV_EXISTING, false,      \
-      TNY_CC_P, TNY_REPLY_RECORDS, "code", "player", "EVENT_ID [PLAYER_ID]",   \
+      TNY_CC_P | TNY_WF_OPTIONAL, TNY_REPLY_RECORDS, "code", "player", "EVENT_ID [PLAYER_ID]",   \
       1, 2, o_none,                                                            \
       "a sign-in code for a player's own phone (every active player without "  \
       "one when no PLAYER_ID): their table's rights each round, check-in",     \
@@ -344,7 +347,8 @@ enum tny_reply_shape {
       "withdraw every active player who has not checked in (before round 1)",  \
       run_player_drop_no_shows)                                                \
     W(drop_requests, DROP_REQUESTS, TNY_CMD_EV_EXISTING, false,                \
-      TNY_WF_CONFIRM, TNY_REPLY_RECORDS, "player", "drop-requests",            \
+      TNY_WF_CONFIRM | TNY_WF_OPTIONAL, TNY_REPLY_RECORDS, "player",           \
+      "drop-requests",                                                         \
       "EVENT_ID [--confirm]", 1, 1, o_confirm,                                 \
       "the players' \"drop me\" requests from their phones; --confirm drops "  \
       "them all (after the round each asked after)",                           \
