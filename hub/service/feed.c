@@ -69,8 +69,23 @@ struct hub_feed_cache {
     struct round_fp {
         uint64_t gen, all; /* all: the round's, from its tables' */
         int32_t n, cap;
-        uint64_t *t; /* [n] table_fp by table index */
+        bool complete; /* every table has its result */
+        uint64_t *t;   /* [n] table_fp by table index */
     } * rfp;
+    /* Issue 23: the players' histories over the rounds before the latest
+     * (h0_rounds of them, at the generations h0_gen[], with the players'
+     * fingerprints h0_players, h0_n players): player p's tables
+     * hist0[hist_at0[p]] .. hist0[hist_at0[p + 1] - 1] and the fold of
+     * their fingerprints hist_fp0[p].  A build adds the latest round's
+     * (the histories were rebuilt from every round for each build). */
+    bool h0_valid;
+    int32_t h0_rounds, h0_n;
+    uint64_t h0_players;
+    uint64_t *h0_gen, *hist_fp0;
+    int32_t *hist_at0;
+    struct hist_ref {
+        int32_t r, t; /* round index, table index */
+    } * hist0;
 };
 
 void hub__feed_cache_free(struct hub_feed_cache *c)
@@ -83,6 +98,10 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     for (int32_t r = 0; r < c->n_rfp; r++)
         free(c->rfp[r].t);
     free(c->rfp);
+    free(c->h0_gen);
+    free(c->hist_fp0);
+    free(c->hist_at0);
+    free(c->hist0);
     tny_standings_release(&c->st);
     free(c);
 }
@@ -326,15 +345,14 @@ struct build {
     uint64_t *hist_fp; /* [player] the results and byes so far */
     int32_t *seat_tab; /* [player] table index in the latest round, -1 */
     bool *bye;         /* [player] has the bye in the latest round */
-    /* Each player's byes and counted results, oldest first: the tables
-     * hist[hist_at[p]] .. hist[hist_at[p + 1] - 1] (round, table index).
-     * Issue 23: history() read every table of every round for each
-     * player, players x rounds x tables a build (the soak's turnaround
-     * and CPU grew with the rounds). */
+    /* Each player's byes and counted results in the latest round (those
+     * of the rounds before: c->hist0): the tables hist[hist_at[p]] ..
+     * hist[hist_at[p + 1] - 1] (round, table index).  Issue 23:
+     * history() read every table of every round for each player, players
+     * x rounds x tables a build (the soak's turnaround and CPU grew with
+     * the rounds). */
     int32_t *hist_at;
-    struct hist_ref {
-        int32_t r, t;
-    } * hist;
+    struct hist_ref *hist;
     struct hub_jw w, res; /* the document being written; a result */
 };
 
@@ -711,7 +729,9 @@ static int standings(struct build *b, struct tny_diag *diag)
 {
     struct hub_feed_cache *c = b->c;
     const struct tny_event *ev = &b->e->ev;
-    int32_t done = tny_event_completed_rounds(ev);
+    int32_t done = 0; /* tny_event_completed_rounds, from b->c->rfp */
+    while (done < ev->n_rounds && c->rfp[done].complete)
+        done++;
     uint64_t h = mix(hash_str(hash_str(0, ev->format.name), b->e->id),
                      (uint64_t)done << 32 | (uint32_t)ev->n_players);
     h = mix(h, ev->seed);
@@ -851,14 +871,14 @@ static bool topic_safe(const char *id)
 
 /* A player's results so far (docs/feed.md player/ID "results"): every
  * counted result and bye, oldest first. */
-static void history(struct build *b, int32_t p)
+static void history_of(struct build *b, const struct hist_ref *refs,
+                       int32_t from, int32_t to)
 {
     struct hub_jw *w = &b->w;
     const struct hub_ev *e = b->e;
-    hub_jw_arr(w);
-    for (int32_t k = b->hist_at[p]; k < b->hist_at[p + 1]; k++) {
-        int32_t r = b->hist[k].r;
-        const struct tny_table *tb = &e->ev.rounds[r].tables[b->hist[k].t];
+    for (int32_t k = from; k < to; k++) {
+        int32_t r = refs[k].r;
+        const struct tny_table *tb = &e->ev.rounds[r].tables[refs[k].t];
         if (tb->is_bye) {
             hub_jw_obj(w);
             hub_jw_kint(w, "round", r + 1);
@@ -885,7 +905,15 @@ static void history(struct build *b, int32_t p)
             hub_jw_null(w);
         hub_jw_end(w);
     }
-    hub_jw_end_arr(w);
+}
+
+static void history(struct build *b, int32_t p)
+{
+    const struct hub_feed_cache *c = b->c;
+    hub_jw_arr(&b->w);
+    history_of(b, c->hist0, c->hist_at0[p], c->hist_at0[p + 1]);
+    history_of(b, b->hist, b->hist_at[p], b->hist_at[p + 1]);
+    hub_jw_end_arr(&b->w);
 }
 
 /* player/ID: the player's seat in the latest round with the opponents,
@@ -1052,14 +1080,102 @@ static int round_fps(struct build *b, uint64_t players)
             x->cap = round->n_tables;
         }
         x->all = mix((uint64_t)round->stage << 32, (uint32_t)round->n_tables);
+        x->complete = true;
         for (int32_t t = 0; t < round->n_tables; t++) {
-            x->t[t] = table_fp(b, r, &round->tables[t]);
+            const struct tny_table *tb = &round->tables[t];
+            x->t[t] = table_fp(b, r, tb);
             x->all = mix(x->all, x->t[t]);
+            x->complete = x->complete && (tb->is_bye || tb->has_result);
         }
         x->gen = round->gen;
         x->n = round->n_tables;
         b->svc->stats.feed_rounds_fingerprinted++;
     }
+    return TNY_OK;
+}
+
+/* Each player's byes and counted results in rounds [from, to), oldest
+ * first: *at (players + 2) and *refs (malloc'd), player p's tables
+ * (*refs)[(*at)[p]] .. (*refs)[(*at)[p + 1] - 1]; fp[p] folds in their
+ * fingerprints (b->c->rfp) in that order. */
+static int hist_index(const struct build *b, int32_t from, int32_t to,
+                      int32_t **at_out, struct hist_ref **refs_out,
+                      uint64_t *fp)
+{
+    const struct tny_event *ev = &b->e->ev;
+    const int32_t n = ev->n_players;
+    int32_t *at = calloc((size_t)n + 2, sizeof(*at));
+    struct hist_ref *refs = NULL;
+    *at_out = at;
+    *refs_out = NULL;
+    if (!at)
+        return TNY_ENOMEM;
+    for (int32_t r = from; r < to; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (!tb->is_bye && !tb->has_result)
+                continue;
+            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++) {
+                fp[tb->seats[i]] = mix(fp[tb->seats[i]], b->c->rfp[r].t[t]);
+                at[tb->seats[i] + 2]++;
+            }
+        }
+    }
+    /* at[p + 2] counted player p's tables: make at[p + 1] the end of p's
+     * (its start while filling, below). */
+    for (int32_t p = 0; p < n; p++)
+        at[p + 2] += at[p + 1];
+    if (!(refs = malloc(sizeof(*refs) * ((size_t)at[n + 1] + 1))))
+        return TNY_ENOMEM;
+    for (int32_t r = from; r < to; r++) {
+        const struct tny_round *round = &ev->rounds[r];
+        for (int32_t t = 0; t < round->n_tables; t++) {
+            const struct tny_table *tb = &round->tables[t];
+            if (!tb->is_bye && !tb->has_result)
+                continue;
+            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++)
+                refs[at[tb->seats[i] + 1]++] = (struct hist_ref){r, t};
+        }
+    }
+    *refs_out = refs;
+    return TNY_OK;
+}
+
+/* The histories over the rounds before the latest in b->c (hist0), made
+ * again only when one of those rounds or the players changed, or a
+ * round was added (issue 23). */
+static int hist_prefix(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct tny_event *ev = &b->e->ev;
+    const int32_t n = ev->n_players, want = b->r > 0 ? b->r - 1 : 0;
+    bool ok = c->h0_valid && c->h0_rounds == want && c->h0_n == n &&
+              c->h0_players == c->rfp_players;
+    for (int32_t r = 0; ok && r < want; r++)
+        ok = ev->rounds[r].gen != 0 && ev->rounds[r].gen == c->h0_gen[r];
+    if (ok)
+        return TNY_OK;
+    c->h0_valid = false;
+    free(c->h0_gen);
+    free(c->hist_fp0);
+    free(c->hist_at0);
+    free(c->hist0);
+    c->hist_at0 = NULL;
+    c->hist0 = NULL;
+    c->h0_gen = malloc(sizeof(*c->h0_gen) * ((size_t)want + 1));
+    c->hist_fp0 = calloc((size_t)n + 1, sizeof(*c->hist_fp0));
+    if (!c->h0_gen || !c->hist_fp0)
+        return TNY_ENOMEM;
+    int rc = hist_index(b, 0, want, &c->hist_at0, &c->hist0, c->hist_fp0);
+    if (rc < 0)
+        return rc;
+    for (int32_t r = 0; r < want; r++)
+        c->h0_gen[r] = ev->rounds[r].gen;
+    c->h0_rounds = want;
+    c->h0_n = n;
+    c->h0_players = c->rfp_players;
+    c->h0_valid = true;
     return TNY_OK;
 }
 
@@ -1090,44 +1206,14 @@ static int build_begin(struct build *b, struct tny_diag *diag)
         b->seat_tab[p] = -1;
         players = mix(players, b->pfp[p]);
     }
-    if ((rc = round_fps(b, players)) < 0)
+    if ((rc = round_fps(b, players)) < 0 || (rc = hist_prefix(b)) < 0)
         return rc;
-    b->hist_at = calloc((size_t)n + 2, sizeof(*b->hist_at));
-    if (!b->hist_at)
-        return TNY_ENOMEM;
-    for (int32_t r = 0; r < b->r; r++) {
-        const struct tny_round *round = &e->ev.rounds[r];
-        for (int32_t t = 0; t < round->n_tables; t++) {
-            const struct tny_table *tb = &round->tables[t];
-            uint64_t h = b->c->rfp[r].t[t];
-            if (r == b->r - 1)
-                b->cur_fp[t] = h;
-            if (!tb->is_bye && !tb->has_result)
-                continue;
-            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++) {
-                b->hist_fp[tb->seats[i]] = mix(b->hist_fp[tb->seats[i]], h);
-                b->hist_at[tb->seats[i] + 2]++;
-            }
-        }
-    }
-    /* hist_at[p + 2] counted player p's tables: make hist_at[p + 1] the
-     * end of p's (its start while filling, below). */
-    for (int32_t p = 0; p < n; p++)
-        b->hist_at[p + 2] += b->hist_at[p + 1];
-    b->hist = malloc(sizeof(*b->hist) * ((size_t)b->hist_at[n + 1] + 1));
-    if (!b->hist)
-        return TNY_ENOMEM;
-    for (int32_t r = 0; r < b->r; r++) {
-        const struct tny_round *round = &e->ev.rounds[r];
-        for (int32_t t = 0; t < round->n_tables; t++) {
-            const struct tny_table *tb = &round->tables[t];
-            if (!tb->is_bye && !tb->has_result)
-                continue;
-            for (int32_t i = 0; i < (tb->is_bye ? 1 : tb->n_seats); i++)
-                b->hist[b->hist_at[tb->seats[i] + 1]++] =
-                    (struct hist_ref){r, t};
-        }
-    }
+    for (int32_t t = 0; b->round && t < b->round->n_tables; t++)
+        b->cur_fp[t] = b->c->rfp[b->r - 1].t[t];
+    memcpy(b->hist_fp, b->c->hist_fp0, sizeof(*b->hist_fp) * (size_t)n);
+    if ((rc = hist_index(b, b->c->h0_rounds, b->r, &b->hist_at, &b->hist,
+                         b->hist_fp)) < 0)
+        return rc;
     for (int32_t t = 0; b->round && t < b->round->n_tables; t++) {
         const struct tny_table *tb = &b->round->tables[t];
         for (int32_t i = 0; i < tb->n_seats; i++) {
