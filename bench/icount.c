@@ -101,12 +101,14 @@ int bench_icount_run(int argc, char **argv, struct bench_icounts *out)
         goto out;
     }
     if (pid == 0) {
+        /* This program's file; when it was replaced meanwhile (a
+         * rebuild), the parent's exe link still opens the one running. */
         char exe[4096];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-        if (n > 0) {
-            exe[n] = '\0';
-            args[5] = exe;
-        }
+        exe[n > 0 ? n : 0] = '\0';
+        if (n <= 0 || strstr(exe, " (deleted)"))
+            snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getppid());
+        args[5] = exe;
         setenv(ENV_OUT, file, 1);
         /* The counting run's own report is not this one's. */
         if (!freopen("/dev/null", "w", stdout) ||

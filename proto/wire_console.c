@@ -230,7 +230,7 @@ static void player_to_pb(const struct tny_wire_player *pl, struct request_pb *s)
  * command whose message holds only plain fields needs no code here. */
 
 enum plain_kind {
-    K_ID,     /* required id */
+    K_ID,     /* id, required unless the plain field is optional */
     K_REASON, /* optional multi-line text */
     K_U32,    /* lo..hi; lo 1 when the description sets req */
     K_I64,    /* lo..hi */
@@ -243,10 +243,10 @@ static const struct plain {
     enum plain_kind kind;
     size_t off, cap; /* the member of struct tny_wire_request */
     int64_t lo, hi;
-    unsigned req;   /* K_U32: the bit that makes it >= 1 */
-    bool need;      /* K_I64: present on the wire */
-    bool not_zero;  /* K_I64: 0 is refused */
-    bool must_true; /* K_FLAG: false is refused */
+    unsigned req;  /* K_U32: the bit that makes it >= 1 */
+    bool need;     /* K_I64: present on the wire */
+    bool not_zero; /* K_I64: 0 is refused */
+    bool optional; /* K_ID: "" is allowed (issue 20: every player) */
 } plains[] = {
 #define P(n, bit, k, m, ...)                                                   \
     {                                                                          \
@@ -257,6 +257,8 @@ static const struct plain {
     P("player_id", TNY_WF_PLAYER_ID, K_ID, player_id, .lo = 0),
     P("player_a", TNY_WF_PLAYER_ID, K_ID, player_id, .lo = 0),
     P("player_b", TNY_WF_OTHER_PLAYER_ID, K_ID, other_player_id, .lo = 0),
+    /* Issue 20: one player's code, or none named: every player's. */
+    P("only_player_id", TNY_WF_PLAYER_ID, K_ID, player_id, .optional = true),
     P("device_id", TNY_WF_DEVICE_ID, K_ID, device_id, .lo = 0),
     P("code", TNY_WF_CODE, K_ID, code, .lo = 0),
     P("reason", TNY_WF_REASON, K_REASON, reason, .lo = 0),
@@ -280,7 +282,9 @@ static const struct plain {
     P("after_seq", TNY_WF_AFTER_SEQ, K_I64, after_seq, .hi = INT64_MAX),
     P("force", TNY_WF_FORCE, K_FLAG, force, .lo = 0),
     P("override", TNY_WF_OVERRIDE, K_FLAG, override, .lo = 0),
-    P("confirm", TNY_WF_CONFIRM, K_FLAG, confirm, .must_true = true),
+    P("confirm", TNY_WF_CONFIRM, K_FLAG, confirm, .lo = 0),
+    /* Issue 20: a list, or (true) the organiser's yes to all of it. */
+    P("confirm_all", TNY_WF_CONFIRM, K_FLAG, confirm, .lo = 0),
 #undef P
 };
 
@@ -343,7 +347,7 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
         const char *at = (const char *)q + pl->off;
         wire__path(p, sizeof p, "%s.%s", c, pl->name);
         switch (pl->kind) {
-        case K_ID: rc = wire__check_id(at, true, p, diag); break;
+        case K_ID: rc = wire__check_id(at, !pl->optional, p, diag); break;
         case K_REASON:
             rc = wire__check_text(at, WIRE_TEXT_MULTI, false, p, diag);
             break;
@@ -363,10 +367,7 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
                 rc = wire__fail(diag, "%s: expected a time other than 0", p);
             break;
         }
-        case K_FLAG:
-            if (pl->must_true && !*(const bool *)at)
-                rc = wire__fail(diag, "%s: must be true", p);
-            break;
+        case K_FLAG: break;
         }
     }
     return rc;
@@ -763,6 +764,14 @@ static int swap_check(const struct tny_wire_request *q, const char *c,
     return TNY_OK;
 }
 
+/* Moving to the next stage cannot be undone: it comes confirmed. */
+static int next_stage_check(const struct tny_wire_request *q, const char *c,
+                            struct tny_diag *diag)
+{
+    return q->confirm ? TNY_OK
+                      : wire__fail(diag, "%s.confirm: must be true", c);
+}
+
 static int move_check(const struct tny_wire_request *q, const char *c,
                       struct tny_diag *diag)
 {
@@ -792,6 +801,7 @@ static const struct own {
     [TNY_WIRE_CMD_EDIT_PLAYER] = {edit_check, edit_from_pb, edit_to_pb},
     [TNY_WIRE_CMD_SWAP_PLAYERS] = {swap_check, NULL, NULL},
     [TNY_WIRE_CMD_MOVE_TABLE] = {move_check, NULL, NULL},
+    [TNY_WIRE_CMD_NEXT_STAGE] = {next_stage_check, NULL, NULL},
 };
 
 /* The plain-field bits of the description (those a message field carries
@@ -1032,16 +1042,20 @@ static int reply_check(const struct tny_wire_reply *rp, struct tny_diag *diag)
     wire__path(p, sizeof p, "%s.round", r);
     if ((rc = wire__check_range(rp->round, 0, WIRE_MAX_ROUND, p, diag)) < 0)
         return rc;
-    if (rp->seating && rp->standings)
+    if (!!rp->seating + !!rp->standings + !!rp->published > 1)
         return wire__fail(diag,
-                          "%s: seating and standings: at most one "
+                          "%s: seating, standings, published: at most one "
                           "typed payload",
                           r);
     wire__path(p, sizeof p, "%s.seating", r);
     if (rp->seating && (rc = wire__seating_check(rp->seating, p, diag)) < 0)
         return rc;
     wire__path(p, sizeof p, "%s.standings", r);
-    return rp->standings ? wire__standings_check(rp->standings, p, diag)
+    if (rp->standings &&
+        (rc = wire__standings_check(rp->standings, p, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.published", r);
+    return rp->published ? wire__published_check(rp->published, p, diag)
                          : TNY_OK;
 }
 
@@ -1086,6 +1100,10 @@ static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
     if ((rc = wire__standings_from_pb(m->standings, p, &out->standings, diag)) <
         0)
         return rc;
+    wire__path(p, sizeof p, "%s.published", r);
+    if ((rc = wire__published_from_pb(m->published, p, &out->published, diag)) <
+        0)
+        return rc;
     return wire__dup(&out->json, m->json, diag);
 }
 
@@ -1113,13 +1131,16 @@ int tny_wire_encode_reply(const struct tny_wire_reply *in, uint8_t **buf,
     m.count = in->count;
     if ((in->seating && !(m.seating = wire__seating_to_pb(in->seating))) ||
         (in->standings &&
-         !(m.standings = wire__standings_to_pb(in->standings))))
+         !(m.standings = wire__standings_to_pb(in->standings))) ||
+        (in->published &&
+         !(m.published = wire__published_to_pb(in->published))))
         rc = tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", reply_root);
     else
         rc = wire__pack(&m.base, reply_root, TNY_WIRE_MAX_CONSOLE_MSG, buf, len,
                         diag);
     wire__seating_pb_free(m.seating);
     wire__standings_pb_free(m.standings);
+    wire__published_pb_free(m.published);
     return rc;
 }
 

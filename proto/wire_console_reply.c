@@ -68,6 +68,8 @@ void tny_wire_reply_drop_payload(struct tny_wire_reply *rep)
     rep->seating = NULL;
     tny_wire_standings_free(rep->standings);
     rep->standings = NULL;
+    tny_wire_published_free(rep->published);
+    rep->published = NULL;
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -714,6 +716,168 @@ int wire__standings_from_pb(const Tourney__V1__Standings *m, const char *path,
 out:
     if (rc < 0)
         tny_wire_standings_free(s);
+    else
+        *out = s;
+    return rc;
+}
+
+/* ---- the publish summary (TNY_REPLY_PUBLISHED) ------------------------- */
+
+struct tny_wire_published *tny_wire_published_new(int32_t n_assigned,
+                                                  int32_t n_missing)
+{
+    struct tny_wire_published *p = calloc(1, sizeof *p);
+    size_t na = n_assigned > 0 ? (size_t)n_assigned : 0;
+    size_t nm = n_missing > 0 ? (size_t)n_missing : 0;
+    if (!p)
+        return NULL;
+    p->n_assigned = (int32_t)na;
+    p->n_missing = (int32_t)nm;
+    if ((na && (!(p->tables = calloc(na, sizeof *p->tables)) ||
+                !(p->devices = calloc(na, sizeof *p->devices)))) ||
+        (nm && !(p->missing = calloc(nm, sizeof *p->missing)))) {
+        p->n_assigned = 0;
+        tny_wire_published_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void tny_wire_published_free(struct tny_wire_published *p)
+{
+    if (!p)
+        return;
+    for (int32_t i = 0; p->devices && i < p->n_assigned; i++)
+        free(p->devices[i]);
+    free(p->tables);
+    free(p->devices);
+    free(p->missing);
+    free(p);
+}
+
+int wire__published_check(const struct tny_wire_published *s, const char *path,
+                          struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int rc;
+    wire__path(p, sizeof p, "%s.round", path);
+    if ((rc = wire__check_range(s->round, 1, WIRE_MAX_ROUND, p, diag)) < 0)
+        return rc;
+    if (s->n_assigned < 0 || s->n_assigned > WIRE_MAX_TABLE ||
+        s->n_missing < 0 || s->n_missing > WIRE_MAX_TABLE ||
+        (s->n_assigned && (!s->tables || !s->devices)) ||
+        (s->n_missing && !s->missing))
+        return wire__fail(diag, "%s: expected at most %d tables", path,
+                          WIRE_MAX_TABLE);
+    for (int32_t i = 0; i < s->n_assigned; i++) {
+        wire__path(p, sizeof p, "%s.assigned[%d].table", path, (int)i);
+        if ((rc = wire__check_range(s->tables[i], 1, WIRE_MAX_TABLE, p, diag)) <
+            0)
+            return rc;
+        wire__path(p, sizeof p, "%s.assigned[%d].device", path, (int)i);
+        if ((rc = event_text(s->devices[i], true, p, diag)) < 0)
+            return rc;
+    }
+    for (int32_t i = 0; i < s->n_missing; i++) {
+        wire__path(p, sizeof p, "%s.tables_without_device[%d]", path, (int)i);
+        if ((rc = wire__check_range(s->missing[i], 1, WIRE_MAX_TABLE, p,
+                                    diag)) < 0)
+            return rc;
+    }
+    wire__path(p, sizeof p, "%s.idle_devices", path);
+    return wire__check_range(s->idle_devices, 0, INT32_MAX, p, diag);
+}
+
+/* The protobuf of a checked summary; m first (freed as one). */
+struct published_pb {
+    Tourney__V1__PublishSummary m;
+    Tourney__V1__DeviceAtTable *at, **ap;
+    uint32_t *missing;
+};
+
+void wire__published_pb_free(Tourney__V1__PublishSummary *m)
+{
+    struct published_pb *s = (struct published_pb *)m;
+    if (!s)
+        return;
+    free(s->at);
+    free(s->ap);
+    free(s->missing);
+    free(s);
+}
+
+Tourney__V1__PublishSummary *
+wire__published_to_pb(const struct tny_wire_published *in)
+{
+    struct published_pb *s = calloc(1, sizeof *s);
+    size_t na = (size_t)in->n_assigned, nm = (size_t)in->n_missing;
+    if (!s)
+        return NULL;
+    if ((na && (!(s->at = calloc(na, sizeof *s->at)) ||
+                !(s->ap = calloc(na, sizeof *s->ap)))) ||
+        (nm && !(s->missing = calloc(nm, sizeof *s->missing)))) {
+        wire__published_pb_free(&s->m);
+        return NULL;
+    }
+    Tourney__V1__PublishSummary *m = &s->m;
+    tourney__v1__publish_summary__init(m);
+    m->has_round = true;
+    m->round = (uint32_t)in->round;
+    for (size_t i = 0; i < na; i++) {
+        tourney__v1__device_at_table__init(&s->at[i]);
+        s->at[i].has_table = true;
+        s->at[i].table = (uint32_t)in->tables[i];
+        s->at[i].device = in->devices[i];
+        s->ap[i] = &s->at[i];
+    }
+    m->n_assigned = na;
+    m->assigned = s->ap;
+    for (size_t i = 0; i < nm; i++)
+        s->missing[i] = (uint32_t)in->missing[i];
+    m->n_tables_without_device = nm;
+    m->tables_without_device = s->missing;
+    m->has_idle_devices = in->idle_devices != 0;
+    m->idle_devices = (uint32_t)in->idle_devices;
+    return m;
+}
+
+int wire__published_from_pb(const Tourney__V1__PublishSummary *m,
+                            const char *path, struct tny_wire_published **out,
+                            struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int rc;
+    *out = NULL;
+    if (!m)
+        return TNY_OK;
+    if (m->n_assigned > WIRE_MAX_TABLE ||
+        m->n_tables_without_device > WIRE_MAX_TABLE)
+        return wire__fail(diag, "%s: expected at most %d tables", path,
+                          WIRE_MAX_TABLE);
+    struct tny_wire_published *s = tny_wire_published_new(
+        (int32_t)m->n_assigned, (int32_t)m->n_tables_without_device);
+    if (!s)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    wire__path(p, sizeof p, "%s.round", path);
+    rc = wire__u32(m->has_round, m->round, true, p, &s->round, diag);
+    for (size_t i = 0; rc == TNY_OK && i < m->n_assigned; i++) {
+        wire__path(p, sizeof p, "%s.assigned[%zu].table", path, i);
+        rc = wire__u32(m->assigned[i]->has_table, m->assigned[i]->table, true,
+                       p, &s->tables[i], diag);
+        if (rc == TNY_OK)
+            rc = wire__dup(&s->devices[i], m->assigned[i]->device, diag);
+    }
+    for (size_t i = 0; rc == TNY_OK && i < m->n_tables_without_device; i++) {
+        wire__path(p, sizeof p, "%s.tables_without_device[%zu]", path, i);
+        rc = wire__u32(true, m->tables_without_device[i], true, p,
+                       &s->missing[i], diag);
+    }
+    wire__path(p, sizeof p, "%s.idle_devices", path);
+    if (rc == TNY_OK)
+        rc = wire__u32(m->has_idle_devices, m->idle_devices, false, p,
+                       &s->idle_devices, diag);
+    if (rc < 0)
+        tny_wire_published_free(s);
     else
         *out = s;
     return rc;

@@ -205,6 +205,14 @@ int wire__standings_from_pb(const Tourney__V1__Standings *m, const char *path,
 Tourney__V1__Standings *
 wire__standings_to_pb(const struct tny_wire_standings *in);
 void wire__standings_pb_free(Tourney__V1__Standings *m);
+int wire__published_check(const struct tny_wire_published *s, const char *path,
+                          struct tny_diag *diag);
+int wire__published_from_pb(const Tourney__V1__PublishSummary *m,
+                            const char *path, struct tny_wire_published **out,
+                            struct tny_diag *diag);
+Tourney__V1__PublishSummary *
+wire__published_to_pb(const struct tny_wire_published *in);
+void wire__published_pb_free(Tourney__V1__PublishSummary *m);
 
 /* Optional string for the wire: "" -> NULL (absent). */
 static inline char *wire__opt(const char *s)

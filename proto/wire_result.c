@@ -527,11 +527,41 @@ static int check_tp(const struct tny_wire_result *r, const char *p,
 }
 
 /* A message without rules of its own: up to a table's entries, each
- * player once. */
+ * player once, every number within its field's protocol bound (the
+ * game's range rows, result_schema.h). */
 static int check_generic(const struct tny_wire_result *r, const char *p,
                          struct tny_diag *diag)
 {
-    return check_entries(r, p, 0, TNY_MAX_SEATS, diag);
+    const struct tny_game_ops *ops = tny_game_shape_of(r->game);
+    char fp[WIRE_PATH_MAX];
+    int rc;
+
+    if ((rc = check_entries(r, p, 0, TNY_MAX_SEATS, diag)) < 0)
+        return rc;
+    for (int32_t j = 0; ops && j < ops->n_ranges; j++) {
+        const struct tny_result_range_info *row = &ops->ranges[j];
+        const enum tny_result_key k = tny_result_field_key(row->field);
+        const struct tny_result_key_info *info = tny_result_key_info(k);
+        struct tny_wire_result_val v;
+        tny_wire_result_value_get(r, k, &v);
+        if (info->value == TNY_RV_NUMBER && v.present) {
+            wire__path(fp, sizeof fp, "%s.%s", p, info->wire);
+            if ((rc = wire__check_range(v.number, row->wire_lo, row->wire_hi,
+                                        fp, diag)) < 0)
+                return rc;
+        }
+        for (int32_t i = 0; info->value != TNY_RV_NUMBER && i < r->n_players;
+             i++) {
+            if (!v.has[i])
+                continue;
+            wire__path(fp, sizeof fp, "%s.%s[%d].%s", p, entries_name(r->game),
+                       (int)i, info->wire);
+            if ((rc = wire__check_range(v.per[i], row->wire_lo, row->wire_hi,
+                                        fp, diag)) < 0)
+                return rc;
+        }
+    }
+    return TNY_OK;
 }
 
 static bool need_all_never(const struct tny_wire_result *in)

@@ -16,6 +16,7 @@
 
 #include "i18n.h"
 #include "text.h"
+#include "tny/game.h"
 
 #define LINE_MAX_ 4096
 
@@ -166,7 +167,8 @@ static void emit_clock(struct tbl_core *c, int64_t now_ms)
 bool tbl_core_per_table_start(const struct tbl_core *c)
 {
     return c->has_assignment && c->asg.table > 0 &&
-           c->asg.game == TNY_GAME_AGRICOLA && c->asg.draft_ms > 0;
+           (tny_game_clocks(c->asg.game) & TNY_GCLOCK_DRAFT) &&
+           c->asg.draft_ms > 0;
 }
 
 int32_t tbl_core_draft_round(const struct tbl_core *c)

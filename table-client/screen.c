@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "tny/game.h"
 
 static const char *const view_names[] = {
     [TBL_VIEW_MAIN] = "main",       [TBL_VIEW_FLOW] = "flow",
@@ -533,7 +534,7 @@ static void key_main(struct tbl_screen *s, struct tbl_core *core, int key,
     struct tny_diag d = {{0}};
     enum tbl_state st = tbl_core_state(core);
     bool playing = st == TBL_STATE_PLAYING;
-    enum tny_game game = core->asg.game;
+    const uint32_t clocks = tny_game_clocks(core->asg.game);
 
     quiet(s);
     if (key == '.') {
@@ -561,9 +562,9 @@ static void key_main(struct tbl_screen *s, struct tbl_core *core, int key,
     } else if (key == '*') {
         if (start_flow(s, core, TBL_FLOW_TIMEOUT, NULL, 0, now_ms, &d) < 0)
             say(s, true, "%s", d.msg);
-    } else if (key == '/' && game == TNY_GAME_TANTRIX && s->has_chess) {
+    } else if (key == '/' && (clocks & TNY_GCLOCK_CHESS) && s->has_chess) {
         s->view = TBL_VIEW_CHESS;
-    } else if (key == '/' && game == TNY_GAME_AGRICOLA && s->has_ag) {
+    } else if (key == '/' && (clocks & TNY_GCLOCK_DRAFT) && s->has_ag) {
         struct tbl_ag_view v;
         tbl_ag_view(&s->ag, now_ms, &v);
         int rc = v.started ? tbl_ag_end_draft(&s->ag, now_ms, &d)
@@ -578,11 +579,11 @@ static void key_main(struct tbl_screen *s, struct tbl_core *core, int key,
             say(s, false, "%s",
                 v.started ? _("draft finished") : _("draft started"));
         s->dirty = true;
-    } else if (key == '0' && game == TNY_GAME_AGRICOLA && s->has_ag) {
+    } else if (key == '0' && (clocks & TNY_GCLOCK_DRAFT) && s->has_ag) {
         if (tbl_ag_next_action(&s->ag, now_ms, &d) < 0)
             say(s, true, "%s", d.msg);
         s->dirty = true;
-    } else if (key == '0' && game == TNY_GAME_CATAN && s->turn_ms > 0) {
+    } else if (key == '0' && (clocks & TNY_GCLOCK_TURN) && s->turn_ms > 0) {
         /* CT-8: the next player's turn starts its limit. */
         if (!s->expired_seen) {
             say(s, true,
@@ -656,15 +657,16 @@ static void bind(struct tbl_screen *s, const struct tbl_core *core)
     s->round = a->round;
     s->table = a->table;
     s->version = a->version;
-    if (a->game == TNY_GAME_TANTRIX) {
+    const uint32_t clocks = tny_game_clocks(a->game);
+    if (clocks & TNY_GCLOCK_CHESS) { /* TX-3 */
         tbl_chess_init(&s->chess, a->chess_clock_limit_ms);
         s->has_chess = true;
     }
-    if (a->game == TNY_GAME_AGRICOLA) {
+    if (clocks & TNY_GCLOCK_DRAFT) { /* AG-14 */
         tbl_ag_init(&s->ag, a->draft_ms, a->action_ms);
         s->has_ag = true;
     }
-    if (a->game == TNY_GAME_CATAN)
+    if (clocks & TNY_GCLOCK_TURN)
         s->turn_ms = a->action_ms; /* CT-8, 0 = none announced */
 }
 

@@ -20,6 +20,7 @@
 #include "tny/bigtext.h"
 #include "tny/catan_board.h"
 #include "tny/clock.h"
+#include "tny/game.h"
 #include "tny/utf8.h"
 
 #include "i18n.h"
@@ -633,6 +634,7 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
     bool big = g->rows >= 20 && g->cols >= 60;
     enum tbl_state st = tbl_core_state(core);
     const struct tny_wire_assignment *a = &core->asg;
+    const uint32_t clocks = tny_game_clocks(a->game);
 
     round_clock(core, now_ms, &ct);
     if (core->has_assignment && a->table > 0)
@@ -708,9 +710,9 @@ static void draw_main(const struct tbl_screen *s, const struct tbl_core *core,
         snprintf(keys, keys_size,
                  _("Enter %s  + before the game  * time-out  %s. notes"),
                  refused ? _("correct the result") : _("enter the result"),
-                 a->game == TNY_GAME_TANTRIX    ? _("/ chess clock  ")
-                 : a->game == TNY_GAME_AGRICOLA ? _("/ draft  0 next action  ")
-                                                : "");
+                 (clocks & TNY_GCLOCK_CHESS)   ? _("/ chess clock  ")
+                 : (clocks & TNY_GCLOCK_DRAFT) ? _("/ draft  0 next action  ")
+                                               : "");
     } else if (st == TBL_STATE_CONFIRMING) {
         snprintf(keys, keys_size, _("Enter confirm the result  . notes"));
     } else {

@@ -200,6 +200,7 @@ const struct tny_game_ops tny_game_agricola = {
     .wire = "ag",
     .slip = {3, slip_cols, NULL, false, NULL, false},
     .result_line = tny__vp_result_line,
+    .clocks = TNY_GCLOCK_DRAFT,
     .block = {"agricola", (int32_t)(sizeof block_keys / sizeof *block_keys),
               block_keys},
     .format_keys = TNY_GFK_TABLE_DRAFT,

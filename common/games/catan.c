@@ -153,6 +153,8 @@ const struct tny_game_ops tny_game_catan = {
     .wire = "ct",
     .slip = {1, slip_cols, NULL, false, NULL, false},
     .result_line = tny__vp_result_line,
+    .clocks = TNY_GCLOCK_TURN,
+    .boards = true,
     .block = {"catan", (int32_t)(sizeof block_keys / sizeof *block_keys),
               block_keys},
     .format_keys = TNY_GFK_PLACEMENT_3 | TNY_GFK_BYE_GAME_POINTS,

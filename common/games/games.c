@@ -38,6 +38,12 @@ int32_t tny_game_registry(const struct tny_game_ops *const **out)
     return N_ALL;
 }
 
+uint32_t tny_game_clocks(enum tny_game game)
+{
+    const struct tny_game_ops *ops = tny_game_ops_of(game);
+    return ops ? ops->clocks : 0;
+}
+
 const struct tny_game_ops *tny_game_shape_of(enum tny_game game)
 {
     return tny_game_ops_of(tny_game_flow(game));

@@ -229,6 +229,24 @@ static bool result_omits(const struct tny_result *r, enum tny_result_key k)
            (r->default_winner >= 0 && score);
 }
 
+/* For the ratings: the scores, else who got more TP (a default, a
+ * decision). */
+static void seat_scores(const struct tny_format *fmt,
+                        const struct tny_result *r, int32_t n_seats,
+                        int32_t *score)
+{
+    int64_t tp[2];
+
+    if (r->has_score) {
+        for (int32_t s = 0; s < n_seats; s++)
+            score[s] = r->score[s];
+        return;
+    }
+    tny_tantrix_tp(fmt, r, tp);
+    score[0] = tp[0] > tp[1];
+    score[1] = tp[1] > tp[0];
+}
+
 /* The score (TX-1), or a default's outcome. */
 static void score_text(const struct tny_format *fmt, const struct tny_result *r,
                        int32_t s, int32_t w, char *buf, size_t size)
@@ -313,6 +331,8 @@ const struct tny_game_ops tny_game_tantrix = {
              N_("Clock times as M:SS when the game used a chess clock."), false,
              NULL, false},
     .result_line = result_line,
+    .clocks = TNY_GCLOCK_CHESS,
+    .seat_scores = seat_scores,
     .block = {"tantrix", (int32_t)(sizeof block_keys / sizeof *block_keys),
               block_keys},
     .format_keys = TNY_GFK_MODIFIED_WIN | TNY_GFK_POINTS_IF_SET,

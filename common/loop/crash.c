@@ -22,6 +22,7 @@
 #endif
 #endif
 
+#ifndef TNY_CRASH_SANITIZED
 static const char *crash_prog = "tourney";
 
 static void put(const char *s)
@@ -63,6 +64,8 @@ static void on_crash(int sig)
     signal(sig, SIG_DFL);
     raise(sig);
 }
+
+#endif
 
 void tny_crash_report_install(const char *prog)
 {

@@ -19,7 +19,7 @@ void tny_event_init(struct tny_event *ev)
     memset(ev, 0, sizeof(*ev));
 }
 
-static void player_release(struct tny_player *p)
+void tny_player_release(struct tny_player *p)
 {
     free(p->id);
     free(p->name);
@@ -36,7 +36,7 @@ static void player_release(struct tny_player *p)
 void tny_event_release(struct tny_event *ev)
 {
     for (int32_t i = 0; i < ev->n_players && !ev->strings; i++)
-        player_release(&ev->players[i]);
+        tny_player_release(&ev->players[i]);
     free(ev->strings); /* a frozen copy's player strings */
     free(ev->players);
     for (int32_t r = 0; r < ev->n_rounds; r++)
@@ -51,7 +51,7 @@ void tny_event_remove_player(struct tny_event *ev, int32_t ix)
 {
     if (ix < 0 || ix >= ev->n_players || ev->strings)
         return;
-    player_release(&ev->players[ix]);
+    tny_player_release(&ev->players[ix]);
     memmove(&ev->players[ix], &ev->players[ix + 1],
             sizeof(*ev->players) * (size_t)(ev->n_players - ix - 1));
     ev->n_players--;

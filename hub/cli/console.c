@@ -861,6 +861,27 @@ static bool print_publish_summary(const json_t *root)
     return true;
 }
 
+/* The publish summary (TNY_REPLY_PUBLISHED), typed: as
+ * print_publish_summary prints its JSON. */
+static void print_published(const struct tny_wire_published *p)
+{
+    fprintf(out(), "  %d table%s at a device, %d without one\n",
+            (int)p->n_assigned, p->n_assigned == 1 ? "" : "s",
+            (int)p->n_missing);
+    for (int32_t i = 0; i < p->n_assigned; i++)
+        fprintf(out(), "  table %-4d device %s\n", (int)p->tables[i],
+                p->devices[i]);
+    for (int32_t i = 0; i < p->n_missing; i++)
+        fprintf(out(),
+                "  table %-4d NO DEVICE: enter its result with `tourney live "
+                "result enter`\n",
+                (int)p->missing[i]);
+    if (p->idle_devices > 0)
+        fprintf(out(),
+                "  %d device%s of this event without a table this round\n",
+                (int)p->idle_devices, p->idle_devices == 1 ? "" : "s");
+}
+
 /* " 44:10 left (running)" of a round show's "clock" (nothing without). */
 static void print_time_left(const json_t *clock)
 {
@@ -1199,7 +1220,7 @@ static int show(struct live *lv, const char *line)
     const struct tny_wire_cmd_info *info = tny_wire_cmd_info(lv->req.cmd);
     enum tny_reply_shape shape = info ? info->reply : TNY_REPLY_EVENT;
     if (lv->json || (shape == TNY_REPLY_EVENT && rep->json)) {
-        if (rep->seating || rep->standings)
+        if (rep->seating || rep->standings || rep->published)
             return print_typed_json(rep);
         if (rep->json)
             print_payload(rep->json);
@@ -1220,6 +1241,8 @@ static int show(struct live *lv, const char *line)
         return print_typed_json(rep);
     if (rep->standings)
         print_standings_typed(rep->standings);
+    if (rep->published)
+        print_published(rep->published);
     if (rep->json && rep->json[0]) {
         json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
         bool done = false;
@@ -1471,9 +1494,52 @@ out:
     return status;
 }
 
-static int run_event_list(struct live *lv)
+/* The runner of a command whose words are its description's plain
+ * fields (issue 18): the synopsis names them (EVENT_ID, ROUND, TABLE,
+ * PLAYER_ID, DEVICE, CODE; a round or table >= 1 where the description
+ * requires it), the request is built from them and the hub's reply shown
+ * in its shape.  A new command of that kind needs no runner of its own:
+ * its description names this one.  (No options: a command with some has
+ * its runner.) */
+static int run_plain(struct live *lv)
 {
-    int status = start_request(lv, TNY_WIRE_CMD_LIST_EVENTS, NULL);
+    enum tny_wire_cmd cmd = lv->cmd->wire;
+    const struct tny_wire_cmd_info *info = tny_wire_cmd_info(cmd);
+    char words[256], *save = NULL;
+    const char *event = NULL;
+    int k = 0, status;
+    snprintf(words, sizeof words, "%s", lv->cmd->synopsis);
+    for (char *w = strtok_r(words, " ", &save); w && !event;
+         w = strtok_r(NULL, " ", &save), k++)
+        if (strcmp(w, "EVENT_ID") == 0 && k < lv->n_pos)
+            event = lv->pos[k];
+    if (!info || (status = start_request(lv, cmd, event)) != 0)
+        return info ? status : HUB_CONSOLE_EXIT_INTERNAL;
+    snprintf(words, sizeof words, "%s", lv->cmd->synopsis);
+    k = 0;
+    for (char *w = strtok_r(words, " ", &save);
+         w && k < lv->n_pos && status == HUB_CONSOLE_EXIT_OK;
+         w = strtok_r(NULL, " ", &save), k++) {
+        bool round_req = info->fields & TNY_WF_ROUND_REQ;
+        bool table_req = info->fields & TNY_WF_TABLE_REQ;
+        if (strcmp(w, "EVENT_ID") == 0)
+            continue;
+        else if (strcmp(w, "ROUND") == 0)
+            status = pos_int(lv, k, "ROUND", round_req, 10000, &lv->req.round);
+        else if (strcmp(w, "TABLE") == 0)
+            status = pos_int(lv, k, "TABLE", table_req, 100000, &lv->req.table);
+        else if (strcmp(w, "PLAYER_ID") == 0)
+            status = put_id(lv->req.player_id, lv->pos[k], "PLAYER_ID");
+        else if (strcmp(w, "DEVICE") == 0)
+            status = put_id(lv->req.device_id, lv->pos[k], "DEVICE");
+        else if (strcmp(w, "CODE") == 0)
+            status = put_id(lv->req.code, lv->pos[k], "CODE");
+        else {
+            say("%s: \"%s\" is not a plain field (give the command a runner)",
+                info->name, w);
+            return HUB_CONSOLE_EXIT_INTERNAL;
+        }
+    }
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
@@ -2487,49 +2553,11 @@ static int run_device_assign(struct live *lv)
 
 /* device identify DEVICE: the hub's message ("table-007 (table 12,
  * online) flashes its id for 10 s") or its error. */
-static int run_device_identify(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_IDENTIFY_DEVICE, NULL);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = put_id(lv->req.device_id, lv->pos[0], "DEVICE");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
 /* code issue EVENT_ID TABLE (issue 20): the hub's line "table 3: sign-in
  * code K7QX-M3PA (device web-1)" (--json: code, device, table, query). */
-static int run_code_issue(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_ISSUE_CODE, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = pos_int(lv, 1, "TABLE", 1, 100000, &lv->req.table);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
 /* code revoke EVENT_ID CODE: the broker refuses the code from now on. */
-static int run_code_revoke(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_REVOKE_CODE, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = put_id(lv->req.code, lv->pos[1], "CODE");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
 /* code list EVENT_ID: one record per code (table, code, state, device,
  * online). */
-static int run_code_list(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_LIST_CODES, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
 /* code player EVENT_ID [PLAYER_ID] (issue 20): a code per player's own
  * phone; without PLAYER_ID every active player without one gets one
  * (one record each: player, name, code, login, query). */
@@ -2538,16 +2566,6 @@ static int run_code_player(struct live *lv)
     int status = start_request(lv, TNY_WIRE_CMD_ISSUE_PLAYER_CODE, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK && lv->n_pos > 1)
         status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
-
-/* player checkins EVENT_ID: one record per active player (checked in or
- * not); the hub's line counts who has not. */
-static int run_player_checkins(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_LIST_CHECKINS, lv->pos[0]);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;

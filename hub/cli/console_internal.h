@@ -166,6 +166,10 @@ char *hub_console_seating_json(const struct tny_wire_seating *s);
  * `tourney standings`' (tny_standings_to_json); malloc'd, NULL when out of
  * memory. */
 char *hub_console_standings_json(const struct tny_wire_standings *s);
+/* The JSON text of a publish summary (TNY_REPLY_PUBLISHED), byte for
+ * byte the hub's before replies were typed; malloc'd, NULL when out of
+ * memory. */
+char *hub_console_published_json(const struct tny_wire_published *p);
 /* The reply's payload as --json prints it: a typed payload's JSON text, or
  * the json the reply carries; malloc'd, NULL when none or out of memory. */
 char *hub_console_reply_json(const struct tny_wire_reply *rep);

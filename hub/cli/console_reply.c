@@ -199,5 +199,32 @@ char *hub_console_reply_json(const struct tny_wire_reply *rep)
         return hub_console_seating_json(rep->seating);
     if (rep->standings)
         return hub_console_standings_json(rep->standings);
+    if (rep->published)
+        return hub_console_published_json(rep->published);
     return rep->json ? strdup(rep->json) : NULL;
+}
+
+char *hub_console_published_json(const struct tny_wire_published *p)
+{
+    json_t *a = json_array(), *m = json_array();
+    char *text = NULL;
+    bool ok = a && m;
+    for (int32_t i = 0; ok && i < p->n_assigned; i++)
+        ok = json_array_append_new(a, json_pack("{s:i, s:s}", "table",
+                                                (int)p->tables[i], "device",
+                                                p->devices[i])) == 0;
+    for (int32_t i = 0; ok && i < p->n_missing; i++)
+        ok = json_array_append_new(m, json_integer(p->missing[i])) == 0;
+    json_t *o = ok ? json_pack("{s:i, s:o, s:o, s:i}", "round", (int)p->round,
+                               "assigned", a, "tables_without_device", m,
+                               "idle_devices", (int)p->idle_devices)
+                   : NULL;
+    if (o) {
+        text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(o);
+    } else {
+        json_decref(a);
+        json_decref(m);
+    }
+    return text;
 }

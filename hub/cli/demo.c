@@ -282,6 +282,17 @@ int tny_cli_demo(int argc, char **argv)
         if (format)
             return status;
     }
+    struct tny_format *known = format ? malloc(sizeof *known) : NULL;
+    if (known && tny_format_preset(format, known, NULL) == TNY_OK) {
+        /* any other preset (a new game's): the usual size */
+        free(known);
+        status = play_demo(format, players ? (int32_t)players : 13, seed, out,
+                           quiet);
+        if (!quiet)
+            printf("\n");
+        return status;
+    }
+    free(known);
     if (format) {
         fprintf(stderr,
                 "tourney demo: unknown format \"%s\" (see tourney "

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tny/elo.h"
+#include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/score.h"
 
@@ -54,20 +55,17 @@ static void seat_scores(const struct tny_event *ev, const struct tny_table *t,
                         int32_t *score)
 {
     const struct tny_result *r = &t->result;
-    if (ev->format.players_per_table == 2 &&
-        ev->format.game != TNY_GAME_TANTRIX) {
+    const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
+    if (ops && ops->seat_scores) {
+        ops->seat_scores(&ev->format, r, t->n_seats, score);
+        return;
+    }
+    if (ev->format.players_per_table == 2) {
         int32_t w = tny_result_winner_seat(&ev->format, r);
         score[0] = w == 0 ? 1 : 0;
         score[1] = w == 1 ? 1 : 0;
         if (w < 0)
             score[0] = score[1] = 0;
-        return;
-    }
-    if (ev->format.game == TNY_GAME_TANTRIX && !r->has_score) {
-        int64_t tp[2];
-        tny_tantrix_tp(&ev->format, r, tp);
-        score[0] = tp[0] > tp[1];
-        score[1] = tp[1] > tp[0];
         return;
     }
     for (int32_t s = 0; s < t->n_seats; s++)

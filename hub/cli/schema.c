@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tny/error.h"
+#include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/presets.h"
 #include "tny/result_schema.h"
@@ -31,13 +32,6 @@ static const char *const kind_names[] = {
     [TNY_RV_POINTS] = "points",   [TNY_RV_ARMY] = "army",
     [TNY_RV_PLAYERS] = "players", [TNY_RV_TEXTS] = "texts",
 };
-
-/* Every game the engine has, in enum order. */
-static const enum tny_game games[] = {
-    TNY_GAME_NEUROSHIMA_HEX, TNY_GAME_TANTRIX, TNY_GAME_AGRICOLA,
-    TNY_GAME_GOT_LCG2,       TNY_GAME_CATAN,   TNY_GAME_TWO_PLAYER,
-};
-#define N_GAMES ((int)(sizeof(games) / sizeof(games[0])))
 
 /* The range row of key k in game, NULL when k is not numeric there. */
 static const struct tny_result_range_info *row_of(enum tny_game game,
@@ -126,7 +120,7 @@ static json_t *format_doc(const struct tny_format *fmt)
                             (int)fmt->players_per_table, "ranges", ranges);
     /* A two-player format says which outcome keys its results may have
      * besides a win (the other games' outcomes are their rules'). */
-    if (doc && fmt->game == TNY_GAME_TWO_PLAYER &&
+    if (doc && (tny_game_ops_of(fmt->game)->format_keys & TNY_GFK_OUTCOMES) &&
         json_object_set_new(doc, "outcomes",
                             json_pack("{s:b, s:b, s:b}", "draw", fmt->draws,
                                       "intentional_draw",
@@ -143,10 +137,15 @@ static json_t *schema_doc(void)
     json_t *gs = json_array(), *fs = json_array();
     struct tny_format *fmt = malloc(sizeof(*fmt));
     json_t *doc = NULL;
+    const struct tny_game_ops *const *all;
+    const int32_t n = tny_game_registry(&all);
     if (!gs || !fs || !fmt)
         goto out;
-    for (int i = 0; i < N_GAMES; i++)
-        if (json_array_append_new(gs, game_doc(games[i])) < 0)
+    /* Every result shape the engine has: each module with its own (a game
+     * with another's result is that one's), in registry order. */
+    for (int32_t i = 0; i < n; i++)
+        if (all[i]->flow == all[i]->game &&
+            json_array_append_new(gs, game_doc(all[i]->game)) < 0)
             goto out;
     for (const struct tny_preset *p = tny_presets; p->name; p++) {
         struct tny_diag diag = {{0}};

@@ -31,6 +31,7 @@
 #include "tny/crash.h"
 #include "tny/error.h"
 #include "tny/event.h"
+#include "tny/game.h"
 #include "tny/i18n_io.h"
 #include "tny/import.h"
 #include "tny/json_io.h"
@@ -291,11 +292,11 @@ static int cmd_boards(const struct cli *cli, char **args)
     int status = load_event(args[0], &ev);
     if (status != EXIT_OK)
         return status;
-    if (ev.format.game != TNY_GAME_CATAN || ev.n_rounds == 0) {
+    const bool boards = tny_game_ops_of(ev.format.game)->boards;
+    if (!boards || ev.n_rounds == 0) {
         report("tourney: boards: ",
-               ev.format.game != TNY_GAME_CATAN
-                   ? "only a Catan event has random boards (CT-9)"
-                   : "the event has no round yet: pair one first");
+               !boards ? "only a Catan event has random boards (CT-9)"
+                       : "the event has no round yet: pair one first");
         tny_event_release(&ev);
         return EXIT_USAGE;
     }

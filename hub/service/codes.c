@@ -506,7 +506,7 @@ static int codes_update(struct hub_service *svc, const char *event_id, bool all,
     int rc = cmds ? TNY_OK : TNY_ENOMEM;
     if (rc == TNY_OK)
         rc = hub_store_codes_list(svc->store, event_id, &codes, &n, diag);
-    if (rc == TNY_OK && event_id) {
+    if (rc == TNY_OK && event_id && n > 0) {
         struct hub_code *every = NULL;
         rc = hub_store_codes_list(svc->store, NULL, &every, &n_all, diag);
         free(every);

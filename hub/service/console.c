@@ -15,12 +15,13 @@
  * when the command is refused: a refused command changes nothing, the
  * clock included.
  *
- * The model (issue 17): the hot commands (commands[].in_place: result,
- * close, pair, publish, the clock, drop, penalty...) check everything
- * against the service's event first, then write, then change the event
- * in place (no reload, no snapshot); a failure after their first write
- * reads the event back from the store (model_recover).  The others still
- * reload the event after their write (reload()) under the snapshot.
+ * The model (issue 17): the commands marked in_place (all but the
+ * sign-in codes) check everything against the
+ * service's event first, then write, then change the event in place (no
+ * snapshot); a failure after their first write reads the event back from
+ * the store (model_recover).  Swap/move of a published round and keeping
+ * a conflict's result still read the event back after their write
+ * (reload()); the codes run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -49,6 +50,7 @@
 #include "publish.h"
 #include "results.h"
 #include "tny/json_io.h"
+#include "tny/game.h"
 #include "tny/pair.h"
 #include "tny/procedure.h"
 #include "tny/standings.h"
@@ -366,11 +368,19 @@ static int clear_topic(struct ctx *c, const char *kind, const char *doc)
  * its entry dropped once the deletion committed. */
 static int cmd_delete_event(struct ctx *c)
 {
-    int32_t freed = 0;
-    int rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
-                                    &c->diag);
-    if (rc < 0)
+    int32_t freed = 0, played = c->e->ev.n_rounds;
+    int rc;
+    /* Issue 18: decided on the model, before any write. */
+    if (played > 0)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\" has %d published round%s: only an event "
+                    "not yet played can be deleted (its results stay; correct "
+                    "them instead)",
+                    c->e->id, (int)played, played == 1 ? "" : "s");
+    if ((rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
+                                     &c->diag)) < 0)
         return fail_diag(c, rc);
+    c->touched = true;
     for (int32_t i = 0; i < c->svc->n_devices; i++) {
         struct hub_device *d = &c->svc->devices[i];
         if (strcmp(d->event, c->e->id) != 0)
@@ -534,150 +544,6 @@ static int replan_draft(struct ctx *c, int32_t draft)
     return TNY_OK;
 }
 
-/* The player as the store takes it (an event-file player object, JSON
- * text in *text, malloc'd), checked against the open round: a late entrant
- * joins the draft's round when there is a draft (it is planned again),
- * else the next round; decklist: GT-14's deck list or NULL. */
-static int player_text(struct ctx *c, const struct tny_wire_player *p,
-                       const char *decklist, char **text)
-{
-    int32_t open = draft_number(c) ? draft_number(c) : next_round(c);
-    int32_t late = p->first_round ? p->first_round : open;
-    *text = NULL;
-    if (late < open && c->e->info.n_rounds > 0)
-        return fail(c, TNY_EINVAL,
-                    "player \"%s\": first_round %d is already paired; the "
-                    "next round is %d (CM-1)",
-                    p->id, (int)late, (int)open);
-    if (!(*text = dump(player_json(p, late, decklist))))
-        return fail(c, TNY_ENOMEM, "out of memory");
-    return TNY_OK;
-}
-
-static int cmd_register_player(struct ctx *c)
-{
-    int32_t draft = draft_number(c);
-    char *text = NULL;
-    int rc = player_text(c, &c->req->player, c->req->decklist, &text);
-    if (rc < 0)
-        return rc;
-    rc = hub_store_put_player(c->svc->store, c->e->id, text, strlen(text),
-                              c->actor, &c->diag);
-    free(text);
-    if (rc < 0)
-        return fail_diag(c, rc);
-    c->rep->count = 1;
-    HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
-            c->req->player.id);
-    if ((rc = reload(c)) < 0)
-        return rc;
-    return replan_draft(c, draft);
-}
-
-/* NH-10 (seed 000 5.1): every player registers 5 armies, or is marked a
- * beginner.  Players without either: the organiser is told on import and
- * on pairing (appended to the reply's note), since the tables can then
- * neither record the army played nor enforce NH-11. */
-static void nh_armies_note(struct ctx *c)
-{
-    const struct tny_event *ev = &c->e->ev;
-    int32_t n = 0, first = -1;
-    if (ev->format.game != TNY_GAME_NEUROSHIMA_HEX || ev->format.n_armies == 0)
-        return;
-    for (int32_t i = 0; i < ev->n_players; i++)
-        if (!ev->players[i].beginner && ev->players[i].n_armies == 0 &&
-            n++ == 0)
-            first = i;
-    if (n == 0)
-        return;
-    size_t used = strlen(c->rep->message);
-    snprintf(c->rep->message + used, sizeof(c->rep->message) - used,
-             "%swarning: %d of %d players have no armies listed (%s %.60s"
-             "%s): NH-10 needs 5 armies per player (an armies column) or "
-             "beginner; without them the tables record no army and NH-11 "
-             "is not enforced",
-             used ? "; " : "", (int)n, (int)ev->n_players,
-             ev->players[first].id, ev->players[first].name,
-             n > 1 ? ", ..." : "");
-}
-
-/* Every row is read and checked first (players_csv.c), then all players
- * are stored in one transaction: a bad row anywhere changes nothing, and
- * the import is linear in the number of players. */
-
-/* The reply of an import: {"imported": [{id, name, club?}, ...]}. */
-static int import_reply(struct ctx *c, const struct tny_wire_player *players,
-                        int32_t n)
-{
-    json_t *root = json_object(), *list = json_array();
-    char *text = NULL;
-    bool ok = root && list;
-    for (int32_t i = 0; ok && i < n; i++) {
-        json_t *o = json_pack("{s:s, s:s}", "id", players[i].id, "name",
-                              players[i].name);
-        ok = o && (!players[i].club[0] ||
-                   json_object_set_new(o, "club",
-                                       json_string(players[i].club)) == 0);
-        ok = ok && json_array_append_new(list, o) == 0;
-    }
-    if (ok && json_object_set(root, "imported", list) == 0)
-        text = json_dumps(root, JSON_COMPACT);
-    json_decref(list);
-    json_decref(root);
-    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
-}
-static int cmd_import_players(struct ctx *c)
-{
-    int32_t draft = draft_number(c);
-    struct tny_wire_player *players = NULL;
-    char **text = NULL;
-    size_t *len = NULL;
-    int32_t n = 0;
-    int rc;
-
-    if (!c->req->csv || (!c->req->csv[0] && !c->req->csv_len))
-        return fail(c, TNY_EINVAL, "console_request.csv: empty");
-    /* csv_len is set when a NUL byte is inside: the CSV reader refuses it
-     * with its line rather than reading a list cut short. */
-    rc = hub_players_csv_read(
-        c->req->csv, c->req->csv_len ? c->req->csv_len : strlen(c->req->csv),
-        &c->e->ev, &c->e->ev.format, &players, &n, &c->diag);
-    if (rc < 0)
-        return fail_diag(c, rc);
-    text = calloc((size_t)n + 1, sizeof(*text));
-    len = calloc((size_t)n + 1, sizeof(*len));
-    if (!text || !len) {
-        rc = fail(c, TNY_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (int32_t i = 0; i < n; i++) {
-        if ((rc = player_text(c, &players[i], NULL, &text[i])) < 0)
-            goto out;
-        len[i] = strlen(text[i]);
-    }
-    rc = hub_store_put_players(c->svc->store, c->e->id,
-                               (const char *const *)text, len, n, c->actor,
-                               &c->diag);
-    if (rc < 0) {
-        fail_diag(c, rc);
-        goto out;
-    }
-    c->rep->count = (uint64_t)n;
-    HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
-            (int)n);
-    if ((rc = reload(c)) == TNY_OK && (rc = replan_draft(c, draft)) == TNY_OK) {
-        nh_armies_note(c);
-        rc = import_reply(c, players, n);
-    }
-out:
-    for (int32_t i = 0; text && i < n; i++)
-        free(text[i]);
-    free(text);
-    free(len);
-    free(players);
-    return rc;
-}
-
 /* Issue 17: the player `id` of the model, or NULL with the refusal (the
  * store's words: nothing is written for an unknown player). */
 static struct tny_player *model_player(struct ctx *c, const char *id)
@@ -732,6 +598,260 @@ static void draft_gone(struct ctx *c, bool draft_ok)
     hub__ev_draft_drop(c->e);
     c->e->draft_cached = true; /* known: no draft */
     c->e->info.n_rounds = c->e->ev.n_rounds;
+}
+
+/* The player as the store takes it (an event-file player object, JSON
+ * text in *text, malloc'd), checked against the open round: a late entrant
+ * joins the draft's round when there is a draft (it is planned again),
+ * else the next round; decklist: GT-14's deck list or NULL. */
+static int player_text(struct ctx *c, const struct tny_wire_player *p,
+                       const char *decklist, char **text)
+{
+    int32_t open = draft_number(c) ? draft_number(c) : next_round(c);
+    int32_t late = p->first_round ? p->first_round : open;
+    *text = NULL;
+    if (late < open && c->e->info.n_rounds > 0)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": first_round %d is already paired; the "
+                    "next round is %d (CM-1)",
+                    p->id, (int)late, (int)open);
+    if (!(*text = dump(player_json(p, late, decklist))))
+        return fail(c, TNY_ENOMEM, "out of memory");
+    return TNY_OK;
+}
+
+static char *dup_text(const char *s, bool *oom)
+{
+    char *d = s && s[0] ? strdup(s) : NULL;
+    *oom |= s && s[0] && !d;
+    return d;
+}
+
+/* Issue 17: the wire player as the model keeps it: what the store's
+ * projection reads back from the row of player_json(w, late, decklist). */
+static int player_from_wire(struct ctx *c, const struct tny_wire_player *w,
+                            int32_t late, const char *decklist,
+                            struct tny_player *out)
+{
+    const struct tny_format *fmt = &c->e->ev.format;
+    bool oom = false;
+    memset(out, 0, sizeof(*out));
+    if (w->n_armies > 0 && fmt->n_armies == 0)
+        return fail(c, TNY_EINVAL,
+                    "player \"%s\": armies: format \"%s\" has no army list",
+                    w->id, fmt->name);
+    for (int32_t i = 0; i < w->n_armies; i++)
+        if ((out->armies[i] = tny_format_army_index(fmt, w->armies[i])) < 0)
+            return fail(c, TNY_EINVAL,
+                        "player \"%s\": armies[%d]: unknown army \"%s\" "
+                        "(see `tourney format %s`, neuroshima_hex.armies)",
+                        w->id, (int)i, w->armies[i], fmt->name);
+    out->n_armies = w->n_armies;
+    out->id = dup_text(w->id, &oom);
+    out->name = dup_text(w->name, &oom);
+    out->club = dup_text(w->club, &oom);
+    out->country = dup_text(w->country, &oom);
+    out->external_id = dup_text(w->external_id, &oom);
+    out->faction = dup_text(w->faction, &oom);
+    out->agenda = dup_text(w->agenda, &oom);
+    out->decklist = dup_text(decklist, &oom);
+    for (int32_t i = 0; i < w->n_colours && i < 2; i++)
+        out->colours[out->n_colours++] = dup_text(w->colours[i], &oom);
+    out->has_rating = w->has_rating;
+    out->rating = w->rating;
+    out->beginner = w->beginner;
+    out->colour_blind = w->colour_blind;
+    out->hook = w->hook;
+    out->first_round = late > 1 ? late : 1;
+    if (oom || !out->id || !out->name) {
+        tny_player_release(out);
+        memset(out, 0, sizeof(*out));
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    return TNY_OK;
+}
+
+/* Issue 17: players registered (new ids appended, a known id's entry
+ * replaced as the store's upsert does: its lifecycle kept, its fixed
+ * table and knockout armies cleared), checked on the model first (CM-1's
+ * open round, the armies, the event with its draft: check_player_change),
+ * then stored in one transaction, the model keeping the change.  A draft
+ * the new field makes invalid is discarded by the store and planned
+ * again here. */
+static int register_players(struct ctx *c, const struct tny_wire_player *w,
+                            int32_t n, const char *decklist)
+{
+    struct tny_event *ev = &c->e->ev;
+    int32_t draft = draft_number(c), n0 = ev->n_players, n_new = 0;
+    struct tny_player *typed = calloc((size_t)n + 1, sizeof(*typed));
+    struct tny_player *old = calloc((size_t)n + 1, sizeof(*old));
+    int32_t *at = calloc((size_t)n + 1, sizeof(*at));
+    char **text = calloc((size_t)n + 1, sizeof(*text));
+    size_t *len = calloc((size_t)n + 1, sizeof(*len));
+    bool draft_ok = true;
+    int32_t i;
+    int rc = TNY_OK;
+    if (!typed || !old || !at || !text || !len) {
+        rc = fail(c, TNY_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        if ((rc = player_text(c, &w[i], decklist, &text[i])) < 0)
+            goto out;
+        len[i] = strlen(text[i]);
+        int32_t open = draft ? draft : next_round(c);
+        int32_t late = w[i].first_round ? w[i].first_round : open;
+        if ((rc = player_from_wire(c, &w[i], late, decklist, &typed[i])) < 0)
+            goto out;
+    }
+    /* The change on the model (undone when refused). */
+    for (i = 0; i < n; i++) {
+        int32_t ix = tny_event_player_index(ev, w[i].id);
+        if (ix < 0) {
+            if ((rc = tny_event_add_player(ev, w[i].id, w[i].name, &ix)) < 0) {
+                fail(c, rc, "out of memory");
+                break;
+            }
+            n_new++;
+            tny_player_release(&ev->players[ix]);
+        } else {
+            struct tny_player *p = &ev->players[ix];
+            old[i] = *p;
+            typed[i].dropped_after = p->dropped_after;
+            typed[i].no_show = p->no_show;
+            typed[i].rejoined_from = p->rejoined_from;
+            typed[i].dq_after = p->dq_after;
+        }
+        at[i] = ix;
+        ev->players[ix] = typed[i];
+        memset(&typed[i], 0, sizeof(typed[i]));
+    }
+    if (rc == 0)
+        rc = check_player_change(c, &draft_ok);
+    if (rc < 0)
+        goto undo;
+    c->touched = true; /* the model has the change: a failure reads back */
+    if ((rc = hub_store_put_players(c->svc->store, c->e->id,
+                                    (const char *const *)text, len, n, c->actor,
+                                    &c->diag)) < 0) {
+        fail_diag(c, rc);
+        goto out;
+    }
+    c->e->info.n_players = ev->n_players;
+    draft_gone(c, draft_ok);
+    if (draft_ok && n_new)
+        hub__ev_draft_drop(c->e); /* read again: the field grew */
+    c->e->feed_dirty = true;
+    c->rep->count = (uint64_t)n;
+    rc = replan_draft(c, draft);
+    goto out;
+undo:
+    for (i = n - 1; i >= 0; i--)
+        if (old[i].id) {
+            tny_player_release(&ev->players[at[i]]);
+            ev->players[at[i]] = old[i];
+            memset(&old[i], 0, sizeof(old[i]));
+        }
+    while (ev->n_players > n0)
+        tny_event_remove_player(ev, ev->n_players - 1);
+out:
+    for (i = 0; i < n && typed && old && text; i++) {
+        tny_player_release(&typed[i]);
+        tny_player_release(&old[i]);
+        free(text[i]);
+    }
+    free(typed);
+    free(old);
+    free(at);
+    free(text);
+    free(len);
+    return rc;
+}
+
+static int cmd_register_player(struct ctx *c)
+{
+    int rc = register_players(c, &c->req->player, 1, c->req->decklist);
+    if (rc == 0)
+        HUB_LOG(HUB_LOG_INFO, "player registered event=%s player=%s", c->e->id,
+                c->req->player.id);
+    return rc;
+}
+
+/* NH-10 (seed 000 5.1): every player registers 5 armies, or is marked a
+ * beginner.  Players without either: the organiser is told on import and
+ * on pairing (appended to the reply's note), since the tables can then
+ * neither record the army played nor enforce NH-11. */
+static void nh_armies_note(struct ctx *c)
+{
+    const struct tny_event *ev = &c->e->ev;
+    int32_t n = 0, first = -1;
+    if (!tny_game_ops_of(ev->format.game)->armies || ev->format.n_armies == 0)
+        return;
+    for (int32_t i = 0; i < ev->n_players; i++)
+        if (!ev->players[i].beginner && ev->players[i].n_armies == 0 &&
+            n++ == 0)
+            first = i;
+    if (n == 0)
+        return;
+    size_t used = strlen(c->rep->message);
+    snprintf(c->rep->message + used, sizeof(c->rep->message) - used,
+             "%swarning: %d of %d players have no armies listed (%s %.60s"
+             "%s): NH-10 needs 5 armies per player (an armies column) or "
+             "beginner; without them the tables record no army and NH-11 "
+             "is not enforced",
+             used ? "; " : "", (int)n, (int)ev->n_players,
+             ev->players[first].id, ev->players[first].name,
+             n > 1 ? ", ..." : "");
+}
+
+/* Every row is read and checked first (players_csv.c), then all players
+ * are stored in one transaction: a bad row anywhere changes nothing, and
+ * the import is linear in the number of players. */
+
+/* The reply of an import: {"imported": [{id, name, club?}, ...]}. */
+static int import_reply(struct ctx *c, const struct tny_wire_player *players,
+                        int32_t n)
+{
+    json_t *root = json_object(), *list = json_array();
+    char *text = NULL;
+    bool ok = root && list;
+    for (int32_t i = 0; ok && i < n; i++) {
+        json_t *o = json_pack("{s:s, s:s}", "id", players[i].id, "name",
+                              players[i].name);
+        ok = o && (!players[i].club[0] ||
+                   json_object_set_new(o, "club",
+                                       json_string(players[i].club)) == 0);
+        ok = ok && json_array_append_new(list, o) == 0;
+    }
+    if (ok && json_object_set(root, "imported", list) == 0)
+        text = json_dumps(root, JSON_COMPACT);
+    json_decref(list);
+    json_decref(root);
+    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
+}
+static int cmd_import_players(struct ctx *c)
+{
+    struct tny_wire_player *players = NULL;
+    int32_t n = 0;
+    int rc;
+
+    if (!c->req->csv || (!c->req->csv[0] && !c->req->csv_len))
+        return fail(c, TNY_EINVAL, "console_request.csv: empty");
+    /* csv_len is set when a NUL byte is inside: the CSV reader refuses it
+     * with its line rather than reading a list cut short. */
+    rc = hub_players_csv_read(
+        c->req->csv, c->req->csv_len ? c->req->csv_len : strlen(c->req->csv),
+        &c->e->ev, &c->e->ev.format, &players, &n, &c->diag);
+    if (rc < 0)
+        return fail_diag(c, rc);
+    if ((rc = register_players(c, players, n, NULL)) == TNY_OK) {
+        HUB_LOG(HUB_LOG_INFO, "players imported event=%s count=%d", c->e->id,
+                (int)n);
+        nh_armies_note(c);
+        rc = import_reply(c, players, n);
+    }
+    free(players);
+    return rc;
 }
 
 /* Before round 1 (a no-show): the entry is withdrawn, the draft of round 1
@@ -1391,55 +1511,6 @@ static int64_t draft_length_ms(const struct tny_event *ev,
     return (int64_t)minutes * 60000;
 }
 
-/* The `round publish` reply, byte for byte what dump() (jansson,
- * JSON_INDENT(2), keys in order) printed for {"round", "assigned": [{"table",
- * "device"}...], "tables_without_device": [...], "idle_devices"}, written
- * without a tree (issue 17: 2,500 tables).  Device ids are ids
- * ([A-Za-z0-9_.-]: nothing to escape); another text goes through jansson.
- * NULL when out of memory. */
-static char *publish_reply(int32_t round, const int32_t *numbers,
-                           const char *const *devs, int32_t n_assigned,
-                           const int32_t *missing, int32_t n_missing,
-                           int32_t idle)
-{
-    for (int32_t i = 0; i < n_assigned; i++)
-        if (!tny_wire_id_valid(devs[i])) {
-            json_t *a = json_array(), *m = json_array();
-            for (int32_t k = 0; k < n_assigned; k++)
-                json_array_append_new(a, json_pack("{s:i, s:s}", "table",
-                                                   (int)numbers[k], "device",
-                                                   devs[k]));
-            for (int32_t k = 0; k < n_missing; k++)
-                json_array_append_new(m, json_integer(missing[k]));
-            return dump(json_pack("{s:i, s:o, s:o, s:i}", "round", (int)round,
-                                  "assigned", a, "tables_without_device", m,
-                                  "idle_devices", (int)idle));
-        }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return NULL;
-    fprintf(f, "{\n  \"round\": %d,\n  \"assigned\": [", (int)round);
-    for (int32_t i = 0; i < n_assigned; i++)
-        fprintf(f,
-                "%s\n    {\n      \"table\": %d,\n      \"device\": "
-                "\"%s\"\n    }",
-                i ? "," : "", (int)numbers[i], devs[i]);
-    fputs(n_assigned ? "\n  ],\n  \"tables_without_device\": ["
-                     : "],\n  \"tables_without_device\": [",
-          f);
-    for (int32_t i = 0; i < n_missing; i++)
-        fprintf(f, "%s\n    %d", i ? "," : "", (int)missing[i]);
-    fprintf(f, "%s],\n  \"idle_devices\": %d\n}", n_missing ? "\n  " : "",
-            (int)idle);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 static int cmd_publish_round(struct ctx *c)
 {
     struct hub_service *svc = c->svc;
@@ -1487,7 +1558,7 @@ static int cmd_publish_round(struct ctx *c)
     int32_t n_by_table = 0, next_free = 0;
     if ((rc = hub__ev_devices_by_table(svc, c->e, &by_table, &n_by_table)) < 0)
         return fail(c, rc, "out of memory");
-    /* Issue 17: the reply's lists typed, its text written once below. */
+    /* Issue 17: the reply's lists, typed below (issue 18). */
     int32_t n_assigned = 0, n_missing = 0, top = 0;
     int32_t *numbers = malloc(sizeof(*numbers) * (size_t)(r->n_tables + 1));
     const char **devs = malloc(sizeof(*devs) * (size_t)(r->n_tables + 1));
@@ -1555,7 +1626,6 @@ static int cmd_publish_round(struct ctx *c)
                 !(tn >= 0 && tn <= top && playing[tn]);
     }
     free(playing);
-    char *text = NULL;
     if ((rc = hub__publish_event_devices(svc, c->e, c->now, c->ob, &c->diag)) <
             0 ||
         (rc = hub__publish_clock(svc, c->e, c->now, c->ob, &c->diag)) < 0) {
@@ -1569,14 +1639,29 @@ static int cmd_publish_round(struct ctx *c)
             c->e->id, (int)round, (int)n_assigned, (int)n_missing);
     c->rep->round = round;
     c->rep->count = (uint64_t)n_assigned;
-    text = publish_reply(round, numbers, devs, n_assigned, missing, n_missing,
-                         idle);
+    /* Issue 18 item 3: typed (the console writes the JSON it printed). */
+    struct tny_wire_published *pub = tny_wire_published_new(n_assigned, 0);
+    bool ok = pub != NULL;
+    for (int32_t i = 0; ok && i < n_assigned; i++) {
+        pub->tables[i] = numbers[i];
+        ok = (pub->devices[i] = text_dup(devs[i])) != NULL;
+    }
+    if (ok) {
+        pub->round = round;
+        pub->missing = missing; /* taken */
+        pub->n_missing = n_missing;
+        pub->idle_devices = idle;
+        missing = NULL;
+    }
     free(numbers);
     free(devs);
     free(missing);
-    if (!text)
+    if (!ok) {
+        tny_wire_published_free(pub);
         return fail(c, TNY_ENOMEM, "out of memory");
-    return reply_json(c, text);
+    }
+    c->rep->published = pub;
+    return TNY_OK;
 }
 
 static int finish_if_complete(struct ctx *c);
@@ -2093,23 +2178,40 @@ static int cmd_assign_device(struct ctx *c)
     int rc;
     if (q->table < 0)
         return fail(c, TNY_EINVAL, "console_request.table: expected >= 0");
-    if (!d) {
-        if (!hub__device_login(c->svc, q->device_id))
-            return fail(c, TNY_ENOTFOUND,
-                        "console_request.device_id: \"%s\" is not a table "
-                        "device login (%s + digits)",
-                        q->device_id, c->svc->prefix);
-        if ((rc = hub__device_ensure(c->svc, q->device_id, c->actor, &d,
-                                     &c->diag)) < 0)
-            return fail_diag(c, rc);
+    if (!d && !hub__device_login(c->svc, q->device_id))
+        return fail(c, TNY_ENOTFOUND,
+                    "console_request.device_id: \"%s\" is not a table "
+                    "device login (%s + digits)",
+                    q->device_id, c->svc->prefix);
+    /* Issue 17: one device a table, checked on the service's devices
+     * before any write; then the writes (a new login registered, the
+     * assignment), then the devices in memory. */
+    for (int32_t i = 0; q->table && i < c->svc->n_devices; i++) {
+        const struct hub_device *o = &c->svc->devices[i];
+        if (o != d && o->table == q->table && !strcmp(o->event, c->e->id))
+            return fail(c, TNY_ECONFLICT,
+                        "event \"%s\": table %d already has device \"%s\"",
+                        c->e->id, (int)q->table, o->id);
     }
-    rc = hub_store_device_assign(c->svc->store, d->id,
+    if (!d && (rc = hub_store_device_register(c->svc->store, q->device_id,
+                                              c->actor, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    rc = hub_store_device_assign(c->svc->store, q->device_id,
                                  q->table ? c->e->id : NULL, q->table, c->actor,
                                  &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    if ((rc = hub__device_refresh(c->svc, d, &c->diag)) < 0)
-        return fail_diag(c, rc);
+    c->touched = true;
+    if (!d) {
+        if ((rc = hub__device_insert(c->svc, q->device_id, &d)) < 0)
+            return fail(c, rc, "out of memory");
+        HUB_LOG(HUB_LOG_INFO, "device registered device=%s", d->id);
+        if ((rc = hub__device_refresh(c->svc, d, &c->diag)) < 0)
+            return fail_diag(c, rc);
+    } else {
+        snprintf(d->event, sizeof(d->event), "%s", q->table ? c->e->id : "");
+        d->table = q->table;
+    }
     HUB_LOG(HUB_LOG_INFO, "device assigned device=%s event=%s table=%d", d->id,
             c->e->id, (int)q->table);
     c->e->feed_dirty = true;
@@ -3164,10 +3266,17 @@ static void model_recover(struct hub_service *svc, struct hub_ev *e)
         e->state_round = 0;
         e->clock_round = 0;
     }
-    for (int32_t i = 0; i < svc->n_devices; i++)
-        if (hub__device_refresh(svc, &svc->devices[i], &why) < 0)
+    for (int32_t i = 0; i < svc->n_devices; i++) {
+        int rc = hub__device_refresh(svc, &svc->devices[i], &why);
+        if (rc == TNY_ENOTFOUND) { /* registered by the failed command */
+            memmove(&svc->devices[i], &svc->devices[i + 1],
+                    sizeof(*svc->devices) * (size_t)(svc->n_devices - i - 1));
+            svc->n_devices--;
+            i--;
+        } else if (rc < 0)
             HUB_LOG(HUB_LOG_ERROR, "device %s: not read back: %s",
                     svc->devices[i].id, why.msg);
+    }
 }
 
 /* Puts back what undo_save copied (the store is rolled back already). */
@@ -3297,6 +3406,11 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         if (ob->n > u.n_out)
             ob->n = u.n_out;
         svc->version_reserved = u.version_reserved;
+        /* Entries of events created by the command (its commit failed). */
+        for (int32_t i = u.n_events; i < svc->n_events; i++)
+            hub__ev_free(svc->events[i]);
+        if (svc->n_events > u.n_events)
+            svc->n_events = u.n_events;
         hub__codes_forget(svc); /* nothing of it went out */
         if (c.touched)
             model_recover(svc, c.e);

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "tny/game.h"
+
 void hub__ev_free(struct hub_ev *e)
 {
     if (!e)
@@ -539,7 +541,8 @@ int hub__ev_set_extension(struct hub_ev *e, int32_t round, int32_t table,
 
 bool hub__ev_per_table_start(const struct hub_ev *e)
 {
-    return e->loaded && e->ev.format.game == TNY_GAME_AGRICOLA &&
+    return e->loaded &&
+           (tny_game_clocks(e->ev.format.game) & TNY_GCLOCK_DRAFT) &&
            e->ev.format.draft_minutes > 0;
 }
 

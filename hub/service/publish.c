@@ -323,7 +323,7 @@ static void fill_seat(const struct hub_ev *e, const struct tny_table *t,
     if (pl->club)
         copy_text(s->club, sizeof(s->club), pl->club);
     s->first_player = first_seat == i;
-    if (armies && e->ev.format.game == TNY_GAME_NEUROSHIMA_HEX)
+    if (armies && tny_game_ops_of(e->ev.format.game)->armies)
         available_armies(e, t->seats[i], s);
     for (int32_t c = 0; c < pl->n_colours && c < 2; c++)
         if (pl->colours[c])
@@ -370,13 +370,14 @@ static void assignment_event_part(const struct hub_ev *e,
                      f->notes[i]);
     a->best_of_three =
         st && st->best_of_three && round->stage == TNY_STAGE_ELIMINATION;
-    if (f->game == TNY_GAME_TANTRIX)
+    const uint32_t clocks = tny_game_clocks(f->game);
+    if (clocks & TNY_GCLOCK_CHESS) /* TX-3 */
         a->chess_clock_limit_ms = f->clock_limit_ms;
-    if (f->game == TNY_GAME_AGRICOLA) {
+    if (clocks & TNY_GCLOCK_DRAFT) { /* AG-14 */
         a->draft_ms = (int64_t)f->draft_minutes * 60000;
         a->action_ms = (int64_t)f->action_seconds * 1000;
     }
-    if (f->game == TNY_GAME_CATAN) /* CT-8: per-turn limit, 0 none */
+    if (clocks & TNY_GCLOCK_TURN) /* CT-8: per-turn limit, 0 none */
         a->action_ms = (int64_t)f->action_seconds * 1000;
 }
 
@@ -499,7 +500,7 @@ static int assignment_device_part(struct hub_service *svc, struct hub_ev *e,
     a->organiser_result[0] = '\0';
     a->organiser_result_by[0] = '\0';
     const struct tny_table *t = hub__ev_table(e, d->table);
-    if (t && f->game == TNY_GAME_CATAN && !t->is_bye) {
+    if (t && tny_game_ops_of(f->game)->boards && !t->is_bye) {
         struct tny_ct_board b; /* CT-9, from the event's generator */
         tny_ct_board_generate(e->ev.seed, r, t->number, &b);
         tny_ct_board_code(&b, a->ct_board);

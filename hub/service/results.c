@@ -32,6 +32,7 @@
 #include "publish.h"
 #include "results.h"
 #include "tny/event_table.h"
+#include "tny/result_schema.h"
 
 /* Appends the ack on device/{dev}/ack (encoded; not retained). */
 static int send_ack(struct hub_service *svc, const char *device_id,
@@ -526,7 +527,7 @@ static int result_finish(struct hub_service *svc, struct result_job *job,
         ts->conflict = true;
     if (outcome->kind == HUB_SUBMIT_CONFLICT && sub.round == e->round.number)
         e->round.n_conflicts++; /* one more unresolved row (issue 17) */
-    if (job->applied && e->ev.format.game == TNY_GAME_TANTRIX)
+    if (job->applied && tny_result_has_key(e->ev.format.game, TNY_RK_PENALTY))
         *invalidate = true;
     e->feed_dirty = true;
     ack_from_outcome(svc, outcome, sub.key,

@@ -246,8 +246,9 @@ TNY_MUST_USE int hub_store_set_event_status(struct hub_store *store,
  * event row go; devices assigned to it are unassigned (*n_devices, may be
  * NULL, receives how many); the log keeps every row of it and an
  * "event.delete" row (the id may be used again).  Only an event none of
- * whose rounds was published: results are never deleted.  Errors:
- * TNY_ESTATE (a round was published: diag says so), TNY_ENOTFOUND. */
+ * whose rounds was published: results are never deleted (the rule, with
+ * its message, is the service's, issue 18; the store refuses such rows
+ * with TNY_EINVAL as its invariant).  Errors: TNY_EINVAL, TNY_ENOTFOUND. */
 TNY_MUST_USE int hub_store_delete_event(struct hub_store *store,
                                         const char *event_id, const char *actor,
                                         int32_t *n_devices,

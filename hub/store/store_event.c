@@ -823,11 +823,12 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
     players = row ? sqlite3_column_int64(st, 2) : 0;
     hs_finalize(store, st);
     st = NULL;
+    /* That only an event not yet played may be deleted is the service's
+     * rule (issue 18); the store keeps its invariant: never rows of a
+     * played round. */
     if (played > 0) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\" has %lld published round%s: only an "
-                          "event not yet played can be deleted (its results "
-                          "stay; correct them instead)",
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "store: event \"%s\" has %lld published round%s",
                           event_id, (long long)played, played == 1 ? "" : "s");
         goto out;
     }

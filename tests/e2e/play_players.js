@@ -27,7 +27,9 @@
  * 5. round 2 published: a player whose table changed is re-pointed: their
  *    phone shows the new table, and in their code's own MQTT client the
  *    broker refuses a result on the old table's device (PUBACK 135) and
- *    accepts their presence on the new one.
+ *    accepts a publish on the new one;
+ * 6. a one-round event played out: its player's code, opened on a phone,
+ *    says it has expired with the event.
  * Prints "ok - ..." per check and "STORED EVENT TABLE DEVICE KEY" per
  * table of round 1, "DROPPED PLAYER" for the drop; exit 1 with the failure.
  */
@@ -241,6 +243,30 @@ async function main() {
                 '): the page shows the new table; the broker refuses the old table\'s result topic (PUBACK 135) and ' +
                 'accepts the new table\'s');
     await phone[mover].screenshot({path: path.join(args.shots, 'player-round2.png'), fullPage: true});
+
+    /* 6. a code of a finished event: a one-round event played out; its
+     * player's page says the code has expired with the event */
+    live(false, 'event', 'create', 'ex', '--format', 'neuroshima-hex', '--title', 'One round', '--seed', '2',
+         '--options', '{"swiss_rounds": 1, "cut": 0}');
+    ['Ann', 'Bo', 'Cy', 'Di'].forEach((n, i) => live(false, 'player', 'add', 'ex', 'x' + (i + 1), n,
+                                                      '--army', 'Borgo', '--army', 'Hegemony', '--army', 'Moloch',
+                                                      '--army', 'Outpost', '--army', 'Vegas'));
+    const ex = live(true, 'code', 'player', 'ex', 'x1');
+    live(false, 'round', 'pair', 'ex');
+    live(false, 'round', 'publish', 'ex');
+    for (const t of live(true, 'round', 'show', 'ex').tables.filter((x) => !x.bye))
+        live(false, 'result', 'enter', 'ex', '1', String(t.table), JSON.stringify({winner: t.players[0], hq_diff: 5}));
+    live(false, 'round', 'close', 'ex');
+    {
+        const ctx = await browser.newContext({viewport: {width: 390, height: 844}});
+        const page = await ctx.newPage();
+        page.on('pageerror', (e) => errors.push('ex: ' + e.message));
+        await page.goto(args.base + '/play.html?code=' + ex[0].query);
+        await waitText(page, '#ended', /has expired: the event One round is over/, 'the finished event\'s code');
+        await page.screenshot({path: path.join(args.shots, 'player-expired.png'), fullPage: true});
+        console.log('ok - a player code of a finished event: the page says it has expired with the event');
+        await ctx.close();
+    }
 
     check(errors.length === 0, 'page errors: ' + errors.join('; '));
     await browser.close();

@@ -110,12 +110,12 @@ printf '%s\n' "export XDG_CONFIG_HOME='$XDG_CONFIG_HOME' HOME='$HOME' LC_ALL=C.U
     >"$E2E_TMP/pane.sh"
 tm -f /dev/null new-session -d -s tui -x 100 -y 30 "bash '$E2E_TMP/pane.sh'" || fail "tmux"
 screen() { tm capture-pane -p -t tui 2>/dev/null; }
-# dash_table T: DASH = table T's own time in its grid cell ("T1   playing
+# dash_table T: DASH = table T's own time in its grid cell ("T1   Pi playing
 # 1:44:57"), in ms; T_ASK/T_GOT around the capture.
 dash_table() {
     local txt s=0 part
     T_ASK=$(now_ms)
-    txt=$(screen | grep -o -E "T$1 +playing [0-9]+(:[0-9]{2})+" | head -n 1)
+    txt=$(screen | grep -o -E "T$1 +Pi playing [0-9]+(:[0-9]{2})+" | head -n 1)
     T_GOT=$(now_ms)
     [ -n "$txt" ] || return 1
     txt=${txt##* }
@@ -151,7 +151,7 @@ table_clock table-002 'not_started waiting_for_draft'
 [ "$TAB" = 6300000 ] || fail "AG-14: table-002 (no draft yet) shows $TAB ms"
 ok "AG-14: table 1's clock runs from its draft (delay $(delay 1) ms), table 2 still waits"
 check_dash 1
-wait_until 20 eval "screen | grep -q -E 'T2 +playing draft\?'" ||
+wait_until 20 eval "screen | grep -q -E 'T2 +Pi playing draft\?'" ||
     fail "AG-14: the dashboard does not show table 2 waiting for its draft: $(screen)"
 ok "AG-14: the dashboard shows table 2 waiting for its draft (draft?)"
 

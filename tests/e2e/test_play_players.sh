@@ -14,7 +14,8 @@
 #   phones (one submission, stored); after the round a player asks to
 #   drop, `player drop-requests` lists and `--confirm` drops them (their
 #   page says so); round 2: a player who changed table sees the new one,
-#   and the broker refuses their code on the old table's device;
+#   and the broker refuses their code on the old table's device; a one-
+#   round event played out: its player's code says it has expired;
 # - afterwards: each table of round 1 holds exactly one counted result
 #   from its page device (seat 1 the winner); p7 and p8 are not in the
 #   event; the leaver dropped after round 1; the broker's logins: the

@@ -409,6 +409,26 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     assert_null(rep.json);
     char *text = reply_text(&rep);
     same_as_jansson(text, JSON_COMPACT);
+    /* --json prints byte for byte what the hub sent before replies were
+     * typed: the plan's JSON (tny_round_plan_to_json) with "names" {id:
+     * name}, compact. */
+    struct hub_ev *e = hub__ev_find(f->svc, EV);
+    const struct tny_round_plan *plan = NULL;
+    struct tny_diag diag = {{0}};
+    char *plan_text = NULL;
+    assert_non_null(e);
+    OK(hub__ev_draft(f->svc, e, &plan, &diag));
+    assert_int_equal(tny_round_plan_to_json(&e->ev, plan, &plan_text), 0);
+    json_t *want = json_loads(plan_text, 0, NULL), *names = json_object();
+    for (int32_t i = 0; i < e->ev.n_players; i++)
+        json_object_set_new(names, e->ev.players[i].id,
+                            json_string(e->ev.players[i].name));
+    json_object_set_new(want, "names", names);
+    char *want_text = json_dumps(want, JSON_COMPACT);
+    assert_string_equal(text, want_text);
+    free(want_text);
+    json_decref(want);
+    free(plan_text);
     free(text);
     tny_wire_reply_release(&rep);
 
@@ -438,7 +458,6 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     const struct hub_msg *m = find_msg(f, "tourney/v1/event/" EV "/clock");
     assert_non_null(m);
     struct tny_wire_clock c;
-    struct tny_diag diag = {{0}};
     OK(tny_wire_decode_clock(m->payload, m->len, &c, &diag));
     assert_int_equal(c.clock.state, TNY_ROUND_CLOCK_RUNNING);
     assert_int_equal(c.clock.deadline_ms - c.clock.hub_now_ms, 45 * 60000);
@@ -2492,6 +2511,12 @@ static bool decided_on_the_model(enum tny_wire_cmd cmd)
     };
     return cmd == TNY_WIRE_CMD_REJOIN_PLAYER ||
            cmd == TNY_WIRE_CMD_DECLARE_ARMIES ||
+           cmd == TNY_WIRE_CMD_REGISTER_PLAYER ||
+           cmd == TNY_WIRE_CMD_IMPORT_PLAYERS ||
+           cmd == TNY_WIRE_CMD_ASSIGN_DEVICE ||
+           cmd == TNY_WIRE_CMD_CREATE_EVENT ||
+           cmd == TNY_WIRE_CMD_DELETE_EVENT || cmd == TNY_WIRE_CMD_NEXT_STAGE ||
+           cmd == TNY_WIRE_CMD_IDENTIFY_DEVICE ||
            cmd == TNY_WIRE_CMD_UNPUBLISH_ROUND ||
            cmd == TNY_WIRE_CMD_REOPEN_ROUND ||
            ((size_t)cmd < sizeof(in_place) / sizeof(in_place[0]) &&
@@ -3909,21 +3934,44 @@ static void random_session(const char *preset, const char *options,
         presence(f, dev);
     }
     static const enum tny_wire_cmd pool[] = {
-        TNY_WIRE_CMD_PAIR_ROUND,        TNY_WIRE_CMD_PAIR_ROUND,
-        TNY_WIRE_CMD_SHOW_DRAFT,        TNY_WIRE_CMD_PUBLISH_ROUND,
-        TNY_WIRE_CMD_PUBLISH_ROUND,     TNY_WIRE_CMD_CLOCK_START,
-        TNY_WIRE_CMD_CLOCK_PAUSE,       TNY_WIRE_CMD_CLOCK_RESUME,
-        TNY_WIRE_CMD_CLOCK_EXTEND,      TNY_WIRE_CMD_ENTER_RESULT,
-        TNY_WIRE_CMD_ENTER_RESULT,      TNY_WIRE_CMD_ENTER_RESULT,
-        TNY_WIRE_CMD_ENTER_RESULT,      TNY_WIRE_CMD_ENTER_RESULT,
-        TNY_WIRE_CMD_ENTER_RESULT,      TNY_WIRE_CMD_CLOSE_ROUND,
-        TNY_WIRE_CMD_CLOSE_ROUND,       TNY_WIRE_CMD_DROP_PLAYER,
-        TNY_WIRE_CMD_DISQUALIFY_PLAYER, TNY_WIRE_CMD_REJOIN_PLAYER,
-        TNY_WIRE_CMD_PENALTY,           TNY_WIRE_CMD_SWAP_PLAYERS,
-        TNY_WIRE_CMD_DISCARD_DRAFT,     TNY_WIRE_CMD_UNPUBLISH_ROUND,
-        TNY_WIRE_CMD_REOPEN_ROUND,      TNY_WIRE_CMD_GET_STANDINGS,
-        TNY_WIRE_CMD_CLOCK_DRAFT,       TNY_WIRE_CMD_MOVE_TABLE,
-        TNY_WIRE_CMD_FIX_TABLE,         TNY_WIRE_CMD_EDIT_PLAYER,
+        TNY_WIRE_CMD_PAIR_ROUND,
+        TNY_WIRE_CMD_PAIR_ROUND,
+        TNY_WIRE_CMD_SHOW_DRAFT,
+        TNY_WIRE_CMD_PUBLISH_ROUND,
+        TNY_WIRE_CMD_PUBLISH_ROUND,
+        TNY_WIRE_CMD_CLOCK_START,
+        TNY_WIRE_CMD_CLOCK_PAUSE,
+        TNY_WIRE_CMD_CLOCK_RESUME,
+        TNY_WIRE_CMD_CLOCK_EXTEND,
+        TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_ENTER_RESULT,
+        TNY_WIRE_CMD_CLOSE_ROUND,
+        TNY_WIRE_CMD_CLOSE_ROUND,
+        TNY_WIRE_CMD_DROP_PLAYER,
+        TNY_WIRE_CMD_DISQUALIFY_PLAYER,
+        TNY_WIRE_CMD_REJOIN_PLAYER,
+        TNY_WIRE_CMD_PENALTY,
+        TNY_WIRE_CMD_SWAP_PLAYERS,
+        TNY_WIRE_CMD_DISCARD_DRAFT,
+        TNY_WIRE_CMD_UNPUBLISH_ROUND,
+        TNY_WIRE_CMD_REOPEN_ROUND,
+        TNY_WIRE_CMD_GET_STANDINGS,
+        TNY_WIRE_CMD_CLOCK_DRAFT,
+        TNY_WIRE_CMD_MOVE_TABLE,
+        TNY_WIRE_CMD_FIX_TABLE,
+        TNY_WIRE_CMD_EDIT_PLAYER,
+        /* Issue 17 item 1: the commands converted to change the model in
+         * place (registrations are rare: see below). */
+        TNY_WIRE_CMD_REGISTER_PLAYER,
+        TNY_WIRE_CMD_IMPORT_PLAYERS,
+        TNY_WIRE_CMD_DECLARE_ARMIES,
+        TNY_WIRE_CMD_ASSIGN_DEVICE,
+        TNY_WIRE_CMD_IDENTIFY_DEVICE,
+        TNY_WIRE_CMD_DELETE_EVENT,
     };
     for (int step = 0; step < steps; step++) {
         struct tny_event ev;
@@ -3933,11 +3981,22 @@ static void random_session(const char *preset, const char *options,
         int32_t cur = ev.n_rounds, draft = info.n_rounds;
         enum tny_wire_cmd cmd =
             pool[tny_rng_below(&rng, sizeof(pool) / sizeof(pool[0]))];
-        /* Withdrawals before round 1 would empty the field. */
+        /* Withdrawals before round 1 would empty the field: one in four
+         * while more than 5 are registered. */
         if ((cmd == TNY_WIRE_CMD_DROP_PLAYER ||
              cmd == TNY_WIRE_CMD_DISQUALIFY_PLAYER) &&
-            (cur == 0 || tny_rng_below(&rng, 3) != 0))
+            (cur == 0 ? ev.n_players <= 5 || tny_rng_below(&rng, 4) != 0
+                      : tny_rng_below(&rng, 3) != 0))
             cmd = TNY_WIRE_CMD_PAIR_ROUND; /* and not too many leave */
+        /* Deleting is refused once a round is published; before, it
+         * would end the session. */
+        if (cmd == TNY_WIRE_CMD_DELETE_EVENT && cur == 0)
+            cmd = TNY_WIRE_CMD_SHOW_DRAFT;
+        /* Registrations rarely, so that the field stays playable. */
+        if ((cmd == TNY_WIRE_CMD_REGISTER_PLAYER ||
+             cmd == TNY_WIRE_CMD_IMPORT_PLAYERS) &&
+            tny_rng_below(&rng, 3) != 0)
+            cmd = TNY_WIRE_CMD_SHOW_DRAFT;
         req_init(f, &q, cmd);
         /* Mostly the round that makes sense, sometimes another. */
         bool odd = tny_rng_below(&rng, 5) == 0;
@@ -3997,6 +4056,46 @@ static void random_session(const char *preset, const char *options,
                      tny_rng_below(&rng, 2) ? "Club" : "");
             q.set_country = tny_rng_below(&rng, 3) == 0;
         }
+        /* Issue 17 item 1's commands, sometimes refused. */
+        static const char *const army_names[] = {"Borgo", "Moloch", "Hegemony",
+                                                 "Nope"};
+        char csv_text[96];
+        if (cmd == TNY_WIRE_CMD_REGISTER_PLAYER) {
+            if (tny_rng_below(&rng, 4) == 0) /* an update of a known id */
+                snprintf(q.player.id, sizeof(q.player.id), "%s", pl->id);
+            else
+                snprintf(q.player.id, sizeof(q.player.id), "n%d", step);
+            snprintf(q.player.name, sizeof(q.player.name), "New %d", step);
+            snprintf(q.player.club, sizeof(q.player.club), "%s",
+                     tny_rng_below(&rng, 2) ? "Club" : "");
+            q.player.has_rating = tny_rng_below(&rng, 2) == 0;
+            q.player.rating = 1400.5 + (double)step;
+            q.player.n_armies = (int32_t)tny_rng_below(&rng, 3);
+            for (int32_t k = 0; k < q.player.n_armies; k++)
+                snprintf(q.player.armies[k], sizeof(q.player.armies[k]), "%s",
+                         army_names[k + (int32_t)tny_rng_below(&rng, 2)]);
+            q.player.beginner = tny_rng_below(&rng, 3) == 0;
+            q.player.first_round = tny_rng_below(&rng, 4) == 0
+                                       ? (int32_t)tny_rng_below(&rng, 5)
+                                       : 0;
+        }
+        if (cmd == TNY_WIRE_CMD_IMPORT_PLAYERS) {
+            snprintf(csv_text, sizeof(csv_text), "id,name\nm%d,Em\nm%d%s,Eo\n",
+                     step, step, tny_rng_below(&rng, 4) ? "b" : "");
+            q.csv = csv_text;
+        }
+        if (cmd == TNY_WIRE_CMD_DECLARE_ARMIES) {
+            q.player.n_armies = 1 + (int32_t)tny_rng_below(&rng, 3);
+            for (int32_t k = 0; k < q.player.n_armies; k++)
+                snprintf(q.player.armies[k], sizeof(q.player.armies[k]), "%s",
+                         army_names[tny_rng_below(&rng, 4)]);
+        }
+        if (cmd == TNY_WIRE_CMD_ASSIGN_DEVICE ||
+            cmd == TNY_WIRE_CMD_IDENTIFY_DEVICE) {
+            int32_t k = 1 + (int32_t)tny_rng_below(&rng, 5); /* 4, 5: new */
+            snprintf(q.device_id, sizeof(q.device_id), "table-%03d", k);
+            q.table = (int32_t)tny_rng_below(&rng, 5);
+        }
         q.points_units = TNY_POINT_SCALE;
         q.confirm = true;
         char *before = NULL, *after = NULL;
@@ -4017,19 +4116,36 @@ static void random_session(const char *preset, const char *options,
             continue;
         }
         free(buf);
+        struct hub_service_stats st0, st1;
+        struct hub_ev *e0 = hub__ev_find(f->svc, EV);
+        bool loaded = e0 && e0->loaded;
+        hub_service_stats_get(f->svc, &st0);
         request(f, &q, &rep);
+        hub_service_stats_get(f->svc, &st1);
+        if (rep.rc < 0 && loaded && decided_on_the_model(cmd) &&
+            st1.model_loads != st0.model_loads)
+            fail_msg("%s step %d: refused %s (%s) read the model back", preset,
+                     step, tny_wire_cmd_name(cmd), rep.message);
+        if (rep.rc == 0 && cmd == TNY_WIRE_CMD_DELETE_EVENT)
+            fail_msg("%s step %d: an event with a published round deleted",
+                     preset, step);
         if (rep.rc == 0) {
             ok++;
             /* Issue 18 item 3: the reply's shape, as its description
              * says, travels typed, not as JSON text. */
             enum tny_reply_shape shape = tny_wire_cmd_info(cmd)->reply;
             if ((shape == TNY_REPLY_DRAFT && (!rep.seating || rep.json)) ||
-                (shape == TNY_REPLY_STANDINGS && (!rep.standings || rep.json)))
+                (shape == TNY_REPLY_STANDINGS &&
+                 (!rep.standings || rep.json)) ||
+                (shape == TNY_REPLY_PUBLISHED && (!rep.published || rep.json)))
                 fail_msg("%s step %d: %s answered with JSON text, not its "
                          "typed payload",
                          preset, step, tny_wire_cmd_name(cmd));
-            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND)
-                same_as_jansson(rep.json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND) {
+                char *text = reply_text(&rep);
+                same_as_jansson(text, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+                free(text);
+            }
             if (cmd == TNY_WIRE_CMD_PAIR_ROUND) {
                 char *text = reply_text(&rep);
                 same_as_jansson(text, JSON_COMPACT);

@@ -11,7 +11,12 @@
 #      table-client/), nor any module's own file;
 #   4. without the registry's table of modules, the files' calls form a
 #      DAG (no call cycle: a module calls the generic helpers, the
-#      generic code calls back only through ops pointers).
+#      generic code calls back only through ops pointers);
+#   5. no adapter or generic source (common/src, common/io, proto/, hub/,
+#      table-client/) names a game's enum value (TNY_GAME_...): what it
+#      needs of a game is the module's data or operation (game.h), so a
+#      new game touches no adapter (docs/architecture.md, "Adding a
+#      game").
 #
 # usage: bash engine_layers.sh OBJDIR SRCDIR
 #   OBJDIR: .../CMakeFiles/tny_engine.dir   SRCDIR: the source's common/
@@ -54,7 +59,15 @@ if ! tsort "$tmp/pairs" >/dev/null 2>"$tmp/tsort.err"; then
     echo "FAIL: the engine's files call each other in a loop: $(cat "$tmp/tsort.err")"
     fail=1
 fi
+# 5. adapters name no game
+root=$src/..
+if grep -rnE '\bTNY_GAME_[A-Z0-9_]+\b' --include='*.c' --include='*.h' \
+    "$root"/common/src "$root"/common/io "$root"/proto "$root"/hub \
+    "$root"/table-client; then
+    echo "FAIL: an adapter names a game above (read the module's data or operation, game.h)"
+    fail=1
+fi
 n_mod=$(awk '$1 ~ /^games\// && $1 != "games/games"' "$tmp/def" | awk '{ print $1 }' | sort -u | wc -l)
 [ "$n_mod" -ge 7 ] || { echo "FAIL: $n_mod modules found, expected at least 7"; fail=1; }
 [ "$fail" -eq 0 ] || exit 1
-echo "ok - $n_mod game modules behind the registry, $(wc -l <"$tmp/pairs") caller/callee pairs of files, no loop"
+echo "ok - $n_mod game modules behind the registry, $(wc -l <"$tmp/pairs") caller/callee pairs of files, no loop, no adapter names a game"

@@ -605,7 +605,14 @@ static void reply_sample(int k, struct tny_wire_reply *r)
 {
     memset(r, 0, sizeof *r);
     strcpy(r->correlation_id, "c-000123");
-    if (k == 5) {
+    if (k == 6) { /* a publish summary (TNY_REPLY_PUBLISHED) */
+        static int32_t tables[2] = {1, 3}, missing[1] = {2};
+        static char *devices[2] = {"table-001", "web-7"};
+        static struct tny_wire_published pub;
+        pub = (struct tny_wire_published){4, 2, tables, devices, 1, missing, 1};
+        r->round = 4;
+        r->published = &pub;
+    } else if (k == 5) {
         r->round = 4;
         r->standings = standings_sample();
     } else if (k == 3 || k == 4) {
@@ -726,6 +733,24 @@ static bool standings_eq(const struct tny_wire_standings *a,
     return true;
 }
 
+static bool published_eq(const struct tny_wire_published *a,
+                         const struct tny_wire_published *b)
+{
+    if (!a || !b)
+        return !a && !b;
+    if (a->round != b->round || a->n_assigned != b->n_assigned ||
+        a->n_missing != b->n_missing || a->idle_devices != b->idle_devices)
+        return false;
+    for (int32_t i = 0; i < a->n_assigned; i++)
+        if (a->tables[i] != b->tables[i] ||
+            !str_eq(a->devices[i], b->devices[i]))
+            return false;
+    for (int32_t i = 0; i < a->n_missing; i++)
+        if (a->missing[i] != b->missing[i])
+            return false;
+    return true;
+}
+
 static bool reply_eq(const struct tny_wire_reply *a,
                      const struct tny_wire_reply *b)
 {
@@ -733,9 +758,11 @@ static bool reply_eq(const struct tny_wire_reply *a,
     x.json = y.json = NULL;
     x.seating = y.seating = NULL;
     x.standings = y.standings = NULL;
+    x.published = y.published = NULL;
     return memcmp(&x, &y, sizeof x) == 0 && str_eq(a->json, b->json) &&
            seating_eq(a->seating, b->seating) &&
-           standings_eq(a->standings, b->standings);
+           standings_eq(a->standings, b->standings) &&
+           published_eq(a->published, b->published);
 }
 
 /* ---- a codec table for generic tests --------------------------------------
@@ -1272,6 +1299,62 @@ static int through_wire(const struct tny_wire_request *q,
     return rc;
 }
 
+/* Issue 18 item 2: the description's rules reach the walk: an id the
+ * description makes optional (issue_player_code: every player) and a flag
+ * only one command requires (next_stage's confirm, not drop_requests')
+ * travel as the commands mean them; a required round or table of 0 is
+ * refused by its wire name. */
+static void test_issue18_description_rules_drive_the_codec(void **state)
+{
+    (void)state;
+    struct tny_wire_request *q = calloc(1, sizeof *q),
+                            *got = calloc(1, sizeof *q);
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_non_null(q);
+    assert_non_null(got);
+    request_sample(TNY_WIRE_CMD_ISSUE_PLAYER_CODE, 0, q);
+    memset(q->player_id, 0, sizeof q->player_id);
+    assert_int_equal(through_wire(q, got), 0);
+    assert_string_equal(got->player_id, "");
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_DROP_REQUESTS, 0, q);
+    q->confirm = false;
+    assert_int_equal(through_wire(q, got), 0);
+    assert_false(got->confirm);
+    tny_wire_request_release(got);
+    q->confirm = true;
+    assert_int_equal(through_wire(q, got), 0);
+    assert_true(got->confirm);
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_NEXT_STAGE, 0, q);
+    q->confirm = false;
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.next_stage.confirm: must be true");
+    request_sample(TNY_WIRE_CMD_CLOCK_DRAFT, 0, q);
+    q->table = 0;
+    memset(&diag, 0, sizeof diag);
+    assert_diag(tny_wire_encode_request(q, &buf, &len, &diag), diag,
+                "console_request.clock_draft.table: expected 1..100000, got 0");
+    request_sample(TNY_WIRE_CMD_CLOCK_START, 0, q);
+    q->table = 0; /* every table */
+    assert_int_equal(through_wire(q, got), 0);
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_DROP_PLAYER, 0, q);
+    q->round = 0; /* after the current round */
+    assert_int_equal(through_wire(q, got), 0);
+    tny_wire_request_release(got);
+    request_sample(TNY_WIRE_CMD_PUBLISH_ROUND, 0, q);
+    q->round = 0;
+    memset(&diag, 0, sizeof diag);
+    assert_diag(
+        tny_wire_encode_request(q, &buf, &len, &diag), diag,
+        "console_request.publish_round.round: expected 1..10000, got 0");
+    free(q);
+    free(got);
+}
+
 /* Issue 18 item 3: each command's description (tny/console_cmds.h) names
  * exactly the request's fields the wire carries for it: the samples use
  * no field it does not name; a field it does not name is dropped by the
@@ -1399,10 +1482,23 @@ static void test_PROTO_roundtrip_reply(void **state)
 {
     (void)state;
     struct tny_wire_reply r;
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 7; k++) {
         reply_sample(k, &r);
         roundtrip(&codecs[C_REPLY], &r);
     }
+    /* Issue 18 item 3: a publish summary the console would refuse does
+     * not leave the hub. */
+    struct tny_diag diag = {{0}};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    reply_sample(6, &r);
+    int32_t bad_missing[1] = {0};
+    struct tny_wire_published p = *r.published;
+    p.missing = bad_missing;
+    r.published = &p;
+    assert_diag(tny_wire_encode_reply(&r, &buf, &len, &diag), diag,
+                "console_reply.published.tables_without_device[0]: expected "
+                "1..100000, got 0");
 }
 
 /* Issue 18 item 3: standings travel typed (points in units, a tiebreak
@@ -1432,7 +1528,8 @@ static void test_issue18_standings_reply_is_typed(void **state)
     r.seating = seating_sample(0);
     memset(&diag, 0, sizeof diag);
     assert_diag(tny_wire_encode_reply(&r, &buf, &len, &diag), diag,
-                "console_reply: seating and standings: at most one typed "
+                "console_reply: seating, standings, published: at most one "
+                "typed "
                 "payload");
     /* crafted: an unknown tiebreak; a row without one value per column */
     struct pbw w, st, row, tv;
@@ -2746,6 +2843,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_roundtrip_presence),
         cmocka_unit_test(test_PROTO_roundtrip_request_every_command),
         cmocka_unit_test(test_issue18_description_names_the_wire_fields),
+        cmocka_unit_test(test_issue18_description_rules_drive_the_codec),
         cmocka_unit_test(test_PROTO_import_csv_keeps_a_nul_byte),
         cmocka_unit_test(test_PROTO_roundtrip_reply),
         cmocka_unit_test(test_issue18_seating_reply_is_typed),

@@ -174,6 +174,10 @@ TNY_MUST_USE int tny_event_copy(const struct tny_event *src,
 TNY_MUST_USE int tny_event_copy_frozen(const struct tny_event *src,
                                        struct tny_event *dst);
 
+/* Frees the strings a player owns (not a frozen copy's); *p may then be
+ * cleared and reused. */
+void tny_player_release(struct tny_player *p);
+
 /* Removes player ix (a withdrawal before the player was seated: no table
  * may seat them); later players move down one index in every table,
  * absence and cut seed.  Nothing for an index out of range or a frozen

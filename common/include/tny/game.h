@@ -11,10 +11,17 @@
  * (format_check.c, format_options.c) and the lots it writes out
  * (lots.c).  The generic code calls through tny_game_ops_of(); a new game
  * is a new module and one line in the registry (common/games/games.c).
+ * The adapters (common/io, proto, hub, table-client) name no game either:
+ * they read what they need of one here, from the module of its result
+ * shape (tny_game_shape_of): the rules between a result's keys, the keys
+ * a result does not report, the written key order, the texts for people,
+ * the GameResult member, the printed slip, the format file's block and
+ * game-only keys, the clocks, the boards (docs/architecture.md, "Adding a
+ * game"; engine_layers checks that no adapter names a game).
  *
- * Not here: the adapters' mappings (JSON, wire, console: they read the
- * schema, result_schema.h), the table's flows (table-client/flow_*.c,
- * chosen by `flow`, the game whose flow and result message a game uses).
+ * Not here: the adapters' own per-message rows (the wire's checks, the
+ * console's inference, the table's scripts table-client/flow_*.c), found
+ * by the module's wire name.
  *
  * Invariants: tny_game_ops_of(g)->game == g for every registered g; a
  * module's keys list lots last; its ranges name its own game.  Pure data
@@ -78,6 +85,16 @@ enum tny_game_format_key {
                                         * (CT-1) */
     TNY_GFK_TABLE_DRAFT = 1u << 8,     /* table.draft_minutes, action_seconds
                                         * always written (AG-14) */
+};
+
+/* The clocks a table of the game keeps besides the round's (the hub's
+ * assignment, the table's screen): bit flags of tny_game_ops.clocks. */
+enum tny_game_clock {
+    TNY_GCLOCK_CHESS = 1u << 0, /* TX-3: a chess clock, clock_limit_ms */
+    TNY_GCLOCK_DRAFT = 1u << 1, /* AG-14: the draft and each action's
+                                 * time, draft_minutes, action_seconds;
+                                 * the draft starts the table's time */
+    TNY_GCLOCK_TURN = 1u << 2,  /* CT-8: a turn limit, action_seconds */
 };
 
 /* The kind of a key of a game's own block of the format file. */
@@ -256,6 +273,13 @@ struct tny_game_ops {
      * keys it takes or always writes (enum tny_game_format_key). */
     struct tny_format_block block;
     uint32_t format_keys;
+    uint32_t clocks; /* enum tny_game_clock bits */
+    bool boards;     /* CT-9: the event draws a board for each table */
+    /* Seat scores of a finished table for the ratings, higher is better
+     * (NULL: a 2-player table's winner 1, else each seat's score). */
+    void (*seat_scores)(const struct tny_format *fmt,
+                        const struct tny_result *r, int32_t n_seats,
+                        int32_t *score);
     /* One line of a table's result for people, players by name (the
      * demo's "Anna wins, HQ +5"); name[s] is seat s's. */
     void (*result_line)(const struct tny_result *r, int32_t n_seats,
@@ -275,6 +299,10 @@ int32_t tny_game_registry(const struct tny_game_ops *const **all);
 /* The game whose result shape and flow game uses (ops->flow); game
  * itself for a value no module has. */
 enum tny_game tny_game_flow(enum tny_game game);
+
+/* The clocks a table of game keeps (tny_game_ops.clocks; 0 for a value
+ * no module has). */
+uint32_t tny_game_clocks(enum tny_game game);
 
 /* The module of game's result shape (tny_game_ops_of(tny_game_flow(game))):
  * where the adapters read what a result of game looks like (its rules

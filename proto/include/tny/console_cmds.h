@@ -21,7 +21,9 @@
  *                 17; no snapshot of the service's memory)
  *       fields    the request's fields it carries (TNY_WF_* bits; every
  *                 other field is ignored by encode, zero after decode:
- *                 tests/wire/test_wire.c checks both directions)
+ *                 tests/wire/test_wire.c checks both directions, and
+ *                 that the message has exactly these fields), with
+ *                 TNY_WF_ROUND_REQ / _TABLE_REQ where they must be >= 1
  *       reply     what its ok reply carries and how the command line
  *                 prints it (TNY_REPLY_*)
  *       group..run  its command line: `tourney live GROUP [VERB]`, the
@@ -33,9 +35,11 @@
  *     (`event import` sends create_event, `players list` export_event...)
  *     or of none (`wait-hub`).
  *
- * Adding a console command: one W line here, its handler cmd_<name> in
- * hub/service/console.c, its runner in hub/cli/console.c, its message in
- * console.proto with its case in wire_console.c, a test (docs/architecture.md
+ * Adding a console command: one W line here, its message in
+ * console.proto (its fields are plain ones the codec walks by name,
+ * proto/wire_console.c), its handler cmd_<name> in hub/service/console.c,
+ * its runner in hub/cli/console.c (run_plain when its words are its plain
+ * fields and the reply says it all), a test (docs/architecture.md
  * "Adding a console command").
  */
 #ifndef TNY_CONSOLE_CMDS_H
@@ -108,7 +112,7 @@ enum tny_reply_shape {
 
 /* clang-format off */
 #define TNY_CONSOLE_COMMANDS(W, L)                                             \
-    W(create_event, CREATE_EVENT, TNY_CMD_EV_NEW, false,                       \
+    W(create_event, CREATE_EVENT, TNY_CMD_EV_NEW, true,                        \
       TNY_WF_PRESET | TNY_WF_FORMAT_JSON | TNY_WF_EVENT_JSON |                 \
           TNY_WF_OPTIONS_JSON | TNY_WF_TITLE | TNY_WF_LANGUAGE | TNY_WF_SEED,  \
       TNY_REPLY_NONE, "event", "create",                                       \
@@ -121,13 +125,13 @@ enum tny_reply_shape {
       "create an event from an event file, or from another tool's file",       \
       run_event_import)                                                        \
     W(list_events, LIST_EVENTS, TNY_CMD_EV_NONE, true, 0, TNY_REPLY_RECORDS,   \
-      "event", "list", "", 0, 0, o_none, "the hub's events", run_event_list)   \
-    W(delete_event, DELETE_EVENT, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,      \
+      "event", "list", "", 0, 0, o_none, "the hub's events", run_plain)        \
+    W(delete_event, DELETE_EVENT, TNY_CMD_EV_EXISTING, true, TNY_CC_WHY,       \
       TNY_REPLY_RECORDS, "event", "delete", "EVENT_ID [--reason T]", 1, 1,     \
       o_reason,                                                                \
       "delete a mistyped event (none of its rounds published; audited)",       \
       run_event_delete)                                                        \
-    W(import_players, IMPORT_PLAYERS, TNY_CMD_EV_EXISTING, false, TNY_WF_CSV,  \
+    W(import_players, IMPORT_PLAYERS, TNY_CMD_EV_EXISTING, true, TNY_WF_CSV,   \
       TNY_REPLY_RECORDS, "players", "import", "EVENT_ID FILE.csv", 2, 2,       \
       o_none,                                                                  \
       "register players from a CSV file (header id,name,club,... in any "      \
@@ -137,7 +141,7 @@ enum tny_reply_shape {
       "every player: id, name, club, country, rating, dropped or "             \
       "disqualified",                                                          \
       run_players_list)                                                        \
-    W(register_player, REGISTER_PLAYER, TNY_CMD_EV_EXISTING, false,            \
+    W(register_player, REGISTER_PLAYER, TNY_CMD_EV_EXISTING, true,             \
       TNY_WF_PLAYER | TNY_WF_DECKLIST, TNY_REPLY_RECORDS, "player", "add",     \
       "EVENT_ID PLAYER_ID NAME [--club C] [--country C] [--rating R] [--army " \
       "A]... [--beginner] [--hook] [--colour C]... [--colour-blind] "          \
@@ -210,8 +214,8 @@ enum tny_reply_shape {
       TNY_CC_R1 | TNY_CC_WHY, TNY_REPLY_NONE, "round", "reopen",               \
       "EVENT_ID ROUND [--reason T]", 2, 2, o_reason,                           \
       "take a closed round back in play: its tables report again, a next "     \
-      "round's draft is discarded (refused while a later round is "           \
-      "published, CM-5; one result: `result enter --override`, no reopen)",  \
+      "round's draft is discarded (refused while a later round is "            \
+      "published, CM-5; one result: `result enter --override`, no reopen)",    \
       run_round_reopen)                                                        \
     W(publish_round, PUBLISH_ROUND, TNY_CMD_EV_EXISTING, true, TNY_CC_R1,      \
       TNY_REPLY_PUBLISHED, "round", "publish", "EVENT_ID [--round N]", 1, 1,   \
@@ -221,7 +225,7 @@ enum tny_reply_shape {
       TNY_REPLY_RECORDS, "round", "close", "EVENT_ID [--round N]", 1, 1,       \
       o_round, "close the round (default: the current round)",                 \
       run_round_close)                                                         \
-    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, false, TNY_WF_CONFIRM,      \
+    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, true, TNY_WF_CONFIRM,       \
       TNY_REPLY_DRAFT, "stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm, \
       "move to the next stage (Swiss -> cut, ...)", run_stage_next)            \
     W(clock_start, CLOCK_START, TNY_CMD_EV_EXISTING, true,                     \
@@ -307,37 +311,37 @@ enum tny_reply_shape {
     W(list_devices, LIST_DEVICES, TNY_CMD_EV_OPTIONAL, true, 0,                \
       TNY_REPLY_RECORDS, "devices", NULL, "[--event EVENT_ID]", 0, 0,          \
       o_devices, "table devices: presence and assignment", run_devices)        \
-    W(assign_device, ASSIGN_DEVICE, TNY_CMD_EV_EXISTING, false,                \
+    W(assign_device, ASSIGN_DEVICE, TNY_CMD_EV_EXISTING, true,                 \
       TNY_WF_DEVICE_ID | TNY_CC_T, TNY_REPLY_RECORDS, "device", "assign",      \
       "DEVICE EVENT_ID TABLE", 3, 3, o_none,                                   \
       "make a device physical table TABLE (0 = unassign)", run_device_assign)  \
-    W(identify_device, IDENTIFY_DEVICE, TNY_CMD_EV_OPTIONAL, false,            \
+    W(identify_device, IDENTIFY_DEVICE, TNY_CMD_EV_OPTIONAL, true,             \
       TNY_WF_DEVICE_ID, TNY_REPLY_RECORDS, "device", "identify", "DEVICE", 1,  \
       1, o_none, "that device's screen flashes its id and table for 10 s",     \
-      run_device_identify)                                                     \
+      run_plain)                                                               \
     W(issue_code, ISSUE_CODE, TNY_CMD_EV_EXISTING, false, TNY_CC_T1,           \
       TNY_REPLY_NONE, "code", "issue", "EVENT_ID TABLE", 2, 2, o_none,         \
       "a sign-in code for table TABLE's page (play.html?code=...): the "       \
       "table's device rights, enforced by the broker",                         \
-      run_code_issue)                                                          \
+      run_plain)                                                               \
     W(revoke_code, REVOKE_CODE, TNY_CMD_EV_EXISTING, false, TNY_WF_CODE,       \
       TNY_REPLY_NONE, "code", "revoke", "EVENT_ID CODE", 2, 2, o_none,         \
       "the broker refuses that code from now on (the page is signed out)",     \
-      run_code_revoke)                                                         \
+      run_plain)                                                               \
     W(list_codes, LIST_CODES, TNY_CMD_EV_EXISTING, true, 0, TNY_REPLY_RECORDS, \
       "code", "list", "EVENT_ID", 1, 1, o_none,                                \
       "the event's sign-in codes: table, code, valid or revoked, online",      \
-      run_code_list)                                                           \
-    W(issue_player_code, ISSUE_PLAYER_CODE, TNY_CMD_EV_EXISTING, false,      \
-      TNY_CC_P, TNY_REPLY_RECORDS, "code", "player", "EVENT_ID [PLAYER_ID]",   \
-      1, 2, o_none,                                                            \
+      run_plain)                                                               \
+    W(issue_player_code, ISSUE_PLAYER_CODE, TNY_CMD_EV_EXISTING, false,        \
+      TNY_CC_P, TNY_REPLY_RECORDS, "code", "player",                           \
+      "EVENT_ID [PLAYER_ID]", 1, 2, o_none,                                    \
       "a sign-in code for a player's own phone (every active player without "  \
       "one when no PLAYER_ID): their table's rights each round, check-in",     \
       run_code_player)                                                         \
     W(list_checkins, LIST_CHECKINS, TNY_CMD_EV_EXISTING, true, 0,              \
       TNY_REPLY_RECORDS, "player", "checkins", "EVENT_ID", 1, 1, o_none,       \
       "who checked in from their phone and who has not (before round 1)",      \
-      run_player_checkins)                                                     \
+      run_plain)                                                               \
     W(drop_no_shows, DROP_NO_SHOWS, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,    \
       TNY_REPLY_RECORDS, "player", "drop-no-shows", "EVENT_ID [--reason T]",   \
       1, 1, o_reason,                                                          \

@@ -792,6 +792,17 @@ struct tny_wire_standings {
     struct tny_wire_standing_row *rows; /* rank order */
 };
 
+/* TNY_REPLY_PUBLISHED: the round sent to the tables. */
+struct tny_wire_published {
+    int32_t round; /* >= 1 */
+    int32_t n_assigned;
+    int32_t *tables; /* n_assigned table numbers >= 1 */
+    char **devices;  /* the device showing each */
+    int32_t n_missing;
+    int32_t *missing; /* tables without a device */
+    int32_t idle_devices;
+};
+
 /* rc is 0 or a negative enum tny_error (the wire carries it positive);
  * message is the diagnostic (required when rc != 0).  json is malloc'd
  * after decode (release with tny_wire_reply_release), borrowed before
@@ -807,6 +818,7 @@ struct tny_wire_reply {
     uint64_t count;
     struct tny_wire_seating *seating;     /* TNY_REPLY_DRAFT */
     struct tny_wire_standings *standings; /* TNY_REPLY_STANDINGS */
+    struct tny_wire_published *published; /* TNY_REPLY_PUBLISHED */
 };
 
 /* Frees json and the typed payload and zeroes *rep. */
@@ -814,6 +826,11 @@ void tny_wire_reply_release(struct tny_wire_reply *rep);
 /* Frees the typed payload alone (seating...), setting it NULL: the hub
  * before it answers with an error instead. */
 void tny_wire_reply_drop_payload(struct tny_wire_reply *rep);
+/* A publish summary of n_assigned devices (zeroed) and n_missing tables,
+ * NULL when out of memory; freed with tny_wire_published_free. */
+struct tny_wire_published *tny_wire_published_new(int32_t n_assigned,
+                                                  int32_t n_missing);
+void tny_wire_published_free(struct tny_wire_published *p);
 /* Frees standings and everything they hold (NULL: nothing). */
 void tny_wire_standings_free(struct tny_wire_standings *s);
 /* Standings with n_rows zeroed rows, NULL when out of memory. */
