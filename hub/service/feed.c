@@ -55,8 +55,9 @@ struct hub_feed_cache {
     uint64_t standings_in;
     bool have_st;
     struct tny_standings st;
-    /* confirmed_ms of the latest round by table number, for times_key */
-    uint64_t times_key;
+    /* confirmed_ms of the latest round by table number, read when the
+     * table's key (its fingerprint and flags) times_tkey[number] changed */
+    uint64_t *times_tkey;
     int32_t n_times;
     int64_t *times;
     /* Issue 23: each round's table fingerprints (table_fp) as of the
@@ -95,6 +96,7 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     free(c->player_fp);
     free(c->table_fp);
     free(c->times);
+    free(c->times_tkey);
     for (int32_t r = 0; r < c->n_rfp; r++)
         free(c->rfp[r].t);
     free(c->rfp);
@@ -472,43 +474,86 @@ static bool result_doc(struct build *b, const struct tny_table *tb)
 /* When each table's counted result was stored (the created_ms of its
  * valid, not superseded row), in c->times[table number] (0 = none): one
  * query for the round, again only when a table's result changed. */
+/* The created_ms of the counted row of each of the rows' tables into
+ * c->times (0 when it has none); rows of one table or of the round. */
+static void times_from(struct hub_feed_cache *c, int32_t table,
+                       const struct hub_result_row *rows, int32_t n_rows)
+{
+    if (table > 0 && table < c->n_times)
+        c->times[table] = 0;
+    for (int32_t i = 0; i < n_rows; i++)
+        if (rows[i].status == HUB_RESULT_VALID && !rows[i].superseded_by &&
+            rows[i].table >= 0 && rows[i].table < c->n_times)
+            c->times[rows[i].table] = rows[i].created_ms;
+}
+
 static int confirmed_times(struct build *b, struct tny_diag *diag)
 {
     struct hub_feed_cache *c = b->c;
     const struct tny_round *round = b->round;
     struct hub_result_row *rows = NULL;
-    int32_t n_rows = 0, max = 0;
+    int32_t n_rows = 0, max = 0, changed = 0;
     uint64_t key = mix(0, (uint64_t)b->r);
     int rc;
-    for (int32_t t = 0; t < round->n_tables; t++) {
-        const struct hub_table_state *ts =
-            hub__ev_table_state(b->e, round->tables[t].number);
+    for (int32_t t = 0; t < round->n_tables; t++)
         if (round->tables[t].number > max)
             max = round->tables[t].number;
+    /* Issue 17: each table's key; a table whose key changed is read
+     * again alone (one result: one table's rows, not the round's). */
+    bool whole = !c->times || c->n_times != max + 1 || !c->times_tkey;
+    uint64_t *tkey = calloc((size_t)max + 1, sizeof(*tkey));
+    if (!tkey)
+        return TNY_ENOMEM;
+    for (int32_t t = 0; t < round->n_tables; t++) {
+        int32_t no = round->tables[t].number;
+        const struct hub_table_state *ts = hub__ev_table_state(b->e, no);
         /* a correction may count a result equal to the one before */
-        key = mix(key, b->cur_fp[t] ^ (ts ? (uint64_t)ts->pending << 1 |
-                                                (uint64_t)ts->conflict << 2
-                                          : 0));
+        uint64_t k =
+            mix(key, b->cur_fp[t] ^ (ts ? (uint64_t)ts->pending << 1 |
+                                              (uint64_t)ts->conflict << 2
+                                        : 0));
+        if (no >= 0)
+            tkey[no] = k;
+        changed += !whole && no >= 0 && c->times_tkey[no] != k;
     }
-    if (c->times && c->times_key == key)
+    if (!whole && changed <= 8) {
+        for (int32_t no = 0; no <= max && true; no++) {
+            if (c->times_tkey[no] == tkey[no])
+                continue;
+            if ((rc = hub_store_list_results(b->svc->store, b->e->id, b->r, no,
+                                             &rows, &n_rows, diag)) < 0 &&
+                rc != TNY_ENOTFOUND) {
+                free(tkey);
+                return rc;
+            }
+            times_from(c, no, rows, rc < 0 ? 0 : n_rows);
+            hub_result_rows_free(rows, rc < 0 ? 0 : n_rows);
+            rows = NULL;
+            n_rows = 0;
+            c->times_tkey[no] = tkey[no];
+        }
+        free(tkey);
         return TNY_OK;
+    }
     free(c->times);
+    free(c->times_tkey);
     c->times = NULL;
+    c->times_tkey = NULL;
     c->n_times = 0;
     if ((rc = hub_store_list_results(b->svc->store, b->e->id, b->r, 0, &rows,
-                                     &n_rows, diag)) < 0)
+                                     &n_rows, diag)) < 0) {
+        free(tkey);
         return rc == TNY_ENOTFOUND ? TNY_OK : rc;
+    }
     c->times = calloc((size_t)max + 1, sizeof(*c->times));
     if (!c->times) {
+        free(tkey);
         hub_result_rows_free(rows, n_rows);
         return TNY_ENOMEM;
     }
     c->n_times = max + 1;
-    c->times_key = key;
-    for (int32_t i = 0; i < n_rows; i++)
-        if (rows[i].status == HUB_RESULT_VALID && !rows[i].superseded_by &&
-            rows[i].table >= 0 && rows[i].table <= max)
-            c->times[rows[i].table] = rows[i].created_ms;
+    c->times_tkey = tkey;
+    times_from(c, 0, rows, n_rows);
     hub_result_rows_free(rows, n_rows);
     return TNY_OK;
 }
