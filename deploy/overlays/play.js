@@ -75,6 +75,7 @@
         code: '',
         client: null,
         dev: '',
+        willDev: '',        /* the device of this connection's last will */
         assign: null,       /* TableAssignment as a plain object */
         assignVersion: 0,
         clock: null,        /* {version, reading} of the table */
@@ -234,11 +235,13 @@
             keepalive: 15
         };
         /* The device id is known from an earlier visit: the last will says
-         * offline when the phone goes away (first visit: no will, the id
-         * is learnt after the connect). */
-        if (S.dev)
-            opts.will = {topic: P + 'device/' + S.dev + '/presence', qos: 1, retain: true,
-                payload: encode('Presence', {device_id: S.dev, state: 2})};
+         * offline when the phone goes away (first visit: the id is learnt
+         * from the assignment, devReady sets the will and reconnects). */
+        S.willDev = '';
+        if (S.dev) {
+            opts.will = lastWill(S.dev);
+            S.willDev = S.dev;
+        }
         var c = root.mqtt.connect(brokerUrl(), opts);
         S.client = c;
         c.on('connect', onConnect);
@@ -288,7 +291,22 @@
         render();
     }
 
+    function lastWill(dev) {
+        return {topic: P + 'device/' + dev + '/presence', qos: 1, retain: true,
+            payload: encode('Presence', {device_id: dev, state: 2})};
+    }
+
     function devReady() {
+        /* A connection whose will is not this device's (a first visit, a
+         * code re-pointed at another table): the will in the client's
+         * options and a clean reconnect (DISCONNECT: no will fires);
+         * onConnect comes back here. */
+        if (S.willDev !== S.dev) {
+            S.client.options.will = lastWill(S.dev);
+            S.willDev = S.dev;
+            S.client.reconnect();
+            return;
+        }
         S.client.subscribe([P + 'time/' + S.dev + '/resp'], {qos: 0});
         S.client.subscribe([P + 'device/' + S.dev + '/draft'], {qos: 1});
         if (S.assign && S.assign.event_id)
