@@ -101,6 +101,8 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_CODE_STATUS, /* tourney/v1/code/{login}/status */
     TNY_WIRE_TOPIC_CODE_REQ,    /* tourney/v1/code/{login}/req */
     TNY_WIRE_TOPIC_CODE_ACK,    /* tourney/v1/code/{login}/ack */
+    /* a player code's pages signed in or not (Presence, retained) */
+    TNY_WIRE_TOPIC_CODE_PRESENCE, /* tourney/v1/code/{login}/presence */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
