@@ -42,6 +42,18 @@ enum tny_game {
 #undef TNY_GAME_DEF
 };
 
+/* How many games tny/games.def lists. */
+enum {
+    TNY_GAME_COUNT = 0
+#define TNY_GAME_DEF(e, module) +1
+#include "tny/games.def"
+#undef TNY_GAME_DEF
+};
+
+/* The most result keys a game module declares of its own
+ * (result_schema.h, struct tny_result_ext). */
+#define TNY_RESULT_EXT_MAX 4
+
 /* Stage kinds, as named in the event file's rounds[].stage. */
 enum tny_stage_kind {
     TNY_STAGE_SWISS,       /* "swiss" */

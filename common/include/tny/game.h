@@ -196,6 +196,11 @@ struct tny_game_ops {
     const enum tny_result_key *keys;
     int32_t n_ranges;
     const struct tny_result_range_info *ranges;
+    /* The module's own keys (result_schema.h, struct tny_result_ext):
+     * ext[i] is key TNY_RK_EXT(game, i), listed in keys where the event
+     * file has it; at most TNY_RESULT_EXT_MAX. */
+    int32_t n_ext;
+    const struct tny_result_ext *ext;
 
     /* score.c: fills rec[0..n_seats) (presence, seat, table, opponents
      * already set) from table t's validated result in round. */
