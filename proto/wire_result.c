@@ -146,8 +146,9 @@ static int entries_from_pb(const ProtobufCMessage *gm, const char *p,
                 tny_result_key_info(keys[j]);
             struct tny_wire_result_val *v = &vals[keys[j]];
             bool has;
-            if (info->value != TNY_RV_PER_PLAYER &&
-                info->value != TNY_RV_POINTS && info->value != TNY_RV_ARMY)
+            if (TNY_RK_IS_EXT(keys[j]) || /* GameResult.values */
+                (info->value != TNY_RV_PER_PLAYER &&
+                 info->value != TNY_RV_POINTS && info->value != TNY_RV_ARMY))
                 continue;
             wire__path(fp, sizeof fp, "%s.%s[%zu].%s", p, ef->name, i,
                        info->wire);
@@ -194,7 +195,8 @@ static int game_from_pb(const ProtobufCMessage *gm, const char *p,
         const ProtobufCFieldDescriptor *f;
         bool has;
 
-        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+        if (keys[j] == TNY_RK_LOTS || /* GameResult's, for every game */
+            TNY_RK_IS_EXT(keys[j]))   /* GameResult.values */
             continue;
         memset(&v, 0, sizeof v);
         wire__path(fp, sizeof fp, "%s.%s", p, info->wire);
@@ -745,7 +747,8 @@ static void game_to_pb(const struct tny_wire_result *r, ProtobufCMessage *gm,
         struct tny_wire_result_val v;
         const ProtobufCFieldDescriptor *f;
 
-        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+        if (keys[j] == TNY_RK_LOTS || /* GameResult's, for every game */
+            TNY_RK_IS_EXT(keys[j]))   /* GameResult.values */
             continue;
         tny_wire_result_value_get(r, keys[j], &v);
         switch (info->value) {
@@ -1029,8 +1032,9 @@ int tny_wire_result_to_table(const struct tny_event *ev,
                               p, ev->players[assigned->seats[i]].id);
     n = tny_result_keys(in->game, &keys);
     for (int32_t i = 0; i < n; i++)
-        if ((rc = key_to_table(ev, assigned, in, seats, keys[i], p, r, diag)) <
-            0)
+        if (!TNY_RK_IS_EXT(keys[i]) && /* GameResult.values: ext_to_table */
+            (rc = key_to_table(ev, assigned, in, seats, keys[i], p, r, diag)) <
+                0)
             return rc;
     if ((rc = ext_to_table(ev, assigned, in, path, r, diag)) < 0)
         return rc;

@@ -7,10 +7,20 @@
 
 #include "tny/game.h"
 
+#ifdef TNY_GAME_TEST_DOUBLE
+/* A test binary's own module (tests: compiled into that binary with this
+ * file), registered after the list as game TNY_GAME_COUNT, the value
+ * TNY_RK_EXT keeps a block of keys for. */
+extern const struct tny_game_ops TNY_GAME_TEST_DOUBLE;
+#endif
+
 static const struct tny_game_ops *const all[] = {
 #define TNY_GAME_DEF(e, module) [TNY_GAME_##e] = &tny_game_##module,
 #include "tny/games.def"
 #undef TNY_GAME_DEF
+#ifdef TNY_GAME_TEST_DOUBLE
+    [TNY_GAME_COUNT] = &TNY_GAME_TEST_DOUBLE,
+#endif
 };
 
 #define N_ALL ((int32_t)(sizeof(all) / sizeof(all[0])))

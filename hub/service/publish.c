@@ -135,6 +135,8 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
     n = tny_result_keys_written(r->game, &keys);
     for (int32_t i = 0; i < n; i++) {
         struct tny_wire_result_val v;
+        if (TNY_RK_IS_EXT(keys[i])) /* ext_write */
+            continue;
         tny_wire_result_value_get(r, keys[i], &v);
         if (!v.present || !every_entry_has(r, keys[i], &v))
             continue;
