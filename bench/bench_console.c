@@ -14,8 +14,9 @@
  * device's result that contradicts the organiser's at the last table
  * (a CM-6 conflict, before the close) kept by `result resolve`, and
  * `round swap` of two players in the published round 2 (CM-5).  Prints
- * each one's CPU and wall time, the load average, and (unless --no-icount) its instructions,
- * counted by running itself again under callgrind (icount.h).  By hand:
+ * each one's CPU and wall time, the load average, and (unless --no-icount) its
+ * instructions, counted by running itself again under callgrind (icount.h).  By
+ * hand:
  *   valgrind --tool=callgrind --toggle-collect=hub_service_handle \
  *       build/bench/bench_console --tables 2500 --no-icount
  * (callgrind_annotate --inclusive=yes splits them by cmd_* handler).
@@ -306,8 +307,8 @@ int main(int argc, char **argv)
         struct hub_result_row *rows = NULL;
         int32_t n_rows = 0;
         conflicting_submission(svc, &ev, &last, now + 500);
-        if (hub_store_list_results(s, EV, 1, last.number, &rows, &n_rows,
-                                   &d) < 0 ||
+        if (hub_store_list_results(s, EV, 1, last.number, &rows, &n_rows, &d) <
+                0 ||
             n_rows < 1 || rows[n_rows - 1].status != HUB_RESULT_CONFLICT)
             die("no conflict to resolve", &d);
         memset(&q, 0, sizeof(q));
