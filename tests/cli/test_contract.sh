@@ -189,7 +189,10 @@ CASE=stdin
 # --- CSV: standings (--csv) and results, CT-3 worked example ---
 CASE="standings --csv"
 if run 0 --csv standings "$TESTS/cases/catan-round.json"; then
-    head -n 1 "$TMP/out" | grep -q '^"rank","player","name","club","points","success_rate",' ||
+    # for Excel: a UTF-8 byte order mark first (docs/console.md)
+    [ "$(head -c 3 "$TMP/out" | od -An -tx1 | tr -d ' ')" = efbbbf ] ||
+        fail "$CASE: no byte order mark: $(head -c 8 "$TMP/out" | od -An -tx1)"
+    head -n 1 "$TMP/out" | sed '1s/^\xef\xbb\xbf//' | grep -q '^"rank","player","name","club","points","success_rate",' ||
         fail "$CASE: header $(head -n 1 "$TMP/out")"
     [ "$(wc -l <"$TMP/out")" = 8 ] || fail "$CASE: $(wc -l <"$TMP/out") lines, want 8"
     # CT-3: f 4 points first (CT-5 success rate), e and g share 2.5
@@ -198,7 +201,9 @@ if run 0 --csv standings "$TESTS/cases/catan-round.json"; then
 fi
 CASE="results csv"
 if run 0 results "$TESTS/cases/catan-round.json"; then
-    head -n 1 "$TMP/out" | tr -d '\r' | grep -qx '"round","stage","table","seat","player","name","result","points"' ||
+    [ "$(head -c 3 "$TMP/out" | od -An -tx1 | tr -d ' ')" = efbbbf ] ||
+        fail "$CASE: no byte order mark: $(head -c 8 "$TMP/out" | od -An -tx1)"
+    head -n 1 "$TMP/out" | sed '1s/^\xef\xbb\xbf//' | tr -d '\r' | grep -qx '"round","stage","table","seat","player","name","result","points"' ||
         fail "$CASE: header $(head -n 1 "$TMP/out")"
     [ "$(wc -l <"$TMP/out")" = 8 ] || fail "$CASE: $(wc -l <"$TMP/out") lines, want 8"
     grep -q '^1,"round",2,1,"e","Emil","8",2\.5' "$TMP/out" || fail "$CASE: e's row"
