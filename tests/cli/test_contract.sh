@@ -208,6 +208,18 @@ if run 0 results "$TESTS/cases/catan-round.json"; then
     [ "$(wc -l <"$TMP/out")" = 8 ] || fail "$CASE: $(wc -l <"$TMP/out") lines, want 8"
     grep -q '^1,"round",2,1,"e","Emil","8",2\.5' "$TMP/out" || fail "$CASE: e's row"
 fi
+# A reader gone before the first byte (`| head` that already stopped):
+# every write fails with EPIPE; the output ends without a word, exit 0
+# (docs/console.md, exit statuses), in every command that prints.
+for args in "lots $TESTS/cases/catan-round.json" "results $TESTS/cases/catan-round.json" \
+    "--csv standings $TESTS/cases/catan-round.json" "formats"; do
+    CASE="closed pipe: $args"
+    st=0
+    # shellcheck disable=SC2086
+    python3 "$TESTS/cli/closed_pipe.py" "$TMP/err" "$TOURNEY" $args || st=$?
+    [ "$st" -eq 0 ] || fail "$CASE: exit $st; stderr: $(cat "$TMP/err")"
+    [ ! -s "$TMP/err" ] || fail "$CASE: stderr: $(cat "$TMP/err")"
+done
 CASE="results of a bad file"
 run 3 results "$TESTS/cases/bad/$(ls "$TESTS/cases/bad" | grep -m1 '\.json$')" && [ ! -s "$TMP/out" ] ||
     fail "$CASE: output on failure"
