@@ -701,16 +701,20 @@
         if (!doc || !T)
             return null;
         var g = null, f = null;
+        /* The event's game by its format (a game with another's message
+         * and keys of its own, "shape"), else the message's own game. */
+        doc.formats.forEach(function (x) {
+            if (x.format === a.format_name)
+                f = x;
+        });
         doc.games.forEach(function (x) {
-            if (T.Game[x.wire_game] === a.game)
+            if (T.Game[x.wire_game] === a.game && (x.shape ? f && x.game === f.game : !g))
                 g = x;
         });
         if (!g)
             return null;
-        doc.formats.forEach(function (x) {
-            if (x.format === a.format_name && x.game === g.game)
-                f = x;
-        });
+        if (f && f.game !== g.game)
+            f = null;
         /* The GameResult member of the game: the oneof field whose number
          * is the Game value (proto/common.proto numbers them alike). */
         var member = null;
@@ -724,12 +728,14 @@
         var type = member.resolvedType;
         var keys = [];
         g.keys.forEach(function (k) {
-            var where = wireOf(type, k.wire);
+            /* a module's own key: GameResult.values, by name */
+            var where = k.module ? {values: true} : wireOf(type, k.wire);
             if (!where)
                 return;
-            var range = f && f.ranges[k.name] ? f.ranges[k.name] : k.wire_range || null;
+            var range = f && f.ranges[k.name] ? f.ranges[k.name] : k.wire_range || k.module || null;
             keys.push({name: k.name, kind: k.kind, max: k.max_items, wire: k.wire, where: where,
-                range: range, rule: k.wire_range ? k.wire_range.rule : ''});
+                range: range, rule: k.wire_range ? k.wire_range.rule : k.module ? k.module.rule || '' : '',
+                text: k.module ? k.module.text : ''});
         });
         return {game: g.game, keys: keys, member: member.name, allowed: f && f.outcomes ? f.outcomes : {}};
     }
@@ -833,12 +839,23 @@
             o = 'scores';
         var msg = {};
         var lists = {};
+        var values = [];
         function entry(list, pid) {
             if (!lists[list])
                 lists[list] = {};
             if (!lists[list][pid])
                 lists[list][pid] = {player_id: pid};
             return lists[list][pid];
+        }
+        /* Key k's value: in its message, its player's entry, or (a
+         * module's own key) GameResult.values. */
+        function put(k, pid, v) {
+            if (k.where.values)
+                values.push(pid ? {key: k.name, player_id: pid, value: +v} : {key: k.name, value: +v});
+            else if (pid)
+                entry(k.where.list, pid)[k.wire] = v;
+            else
+                msg[k.wire] = v;
         }
         var chosen = outs.filter(function (x) {
             return x.id === o;
@@ -851,10 +868,10 @@
         keys.forEach(function (k) {
             if (err || !askedUnder(sch, k, o))
                 return;
-            var label = t(LABELS[k.name] || k.name);
+            var label = t(LABELS[k.name] || k.text || k.name);
             if (k.kind === 'flag') {
                 if (F.flags[k.name])
-                    msg[k.wire] = true;
+                    put(k, null, true);
             } else if (k.kind === 'number') {
                 var v = String(F.numbers[k.name] == null ? '' : F.numbers[k.name]).trim();
                 if (!/^-?\d+$/.test(v))
@@ -862,7 +879,7 @@
                 else if (k.range && (+v < k.range.lo || +v > k.range.hi))
                     err = t('{what}: {value} is outside {range}.', {what: label, value: v, range: rangeText(k)});
                 else
-                    msg[k.wire] = +v;
+                    put(k, null, +v);
             } else if (k.kind === 'per_player') {
                 /* 2p: scores or an outcome; TX-3: the clock only where one ran */
                 var optional = (k.name === 'scores' && hasKey(sch, 'winner')) || k.name === 'clock_ms';
@@ -889,7 +906,7 @@
                     if (!err && k.range && (n < k.range.lo || n > k.range.hi))
                         err = t('{what}: {value} is outside {range}.', {what: who, value: raw, range: rangeText(k)});
                     if (!err)
-                        entry(k.where.list, s.player_id)[k.wire] = n;
+                        put(k, s.player_id, n);
                 });
             } else if (k.kind === 'army') {
                 a.seats.forEach(function (s) {
@@ -925,6 +942,8 @@
         });
         var result = {};
         result[sch.member] = msg;
+        if (values.length)
+            result.values = values;
         return {result: result, summary: summaryLines(a, sch, F, o, keys)};
     }
     function wireName(sch, name) {
@@ -954,9 +973,9 @@
             if (!askedUnder(sch, k, o))
                 return;
             if (k.kind === 'flag' && F.flags[k.name])
-                lines.push(t(LABELS[k.name] || k.name));
+                lines.push(t(LABELS[k.name] || k.text || k.name));
             else if (k.kind === 'number')
-                lines.push(t('{what}: {value}', {what: t(LABELS[k.name] || k.name), value: F.numbers[k.name]}));
+                lines.push(t('{what}: {value}', {what: t(LABELS[k.name] || k.text || k.name), value: F.numbers[k.name]}));
             else if (k.kind === 'players')
                 (F.games || []).filter(Boolean).forEach(function (p, i) {
                     lines.push(t('Game {n}: {name}', {n: i + 1, name: name(p)}));
@@ -1394,7 +1413,7 @@
         keys.forEach(function (k) {
             if (!askedUnder(sch, k, eff))
                 return;
-            var label = t(LABELS[k.name] || k.name);
+            var label = t(LABELS[k.name] || k.text || k.name);
             var rt = rangeText(k);
             if (k.kind === 'flag') {
                 h += '<button class="choice toggle' + (F.flags[k.name] ? ' on' : '') + '" id="flag-' + k.name + '">' +

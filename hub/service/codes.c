@@ -10,6 +10,7 @@
  * a revoked code's (hub__codes_expire, and every sync after).
  */
 #include "codes.h"
+#include "reply_records.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -681,9 +682,7 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
     json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s}", "code", shown, "device",
                           c.device_id, "event", e->id, "table", (int)q->table,
                           "query", c.code);
-    rep->json = o ? json_dumps(o, JSON_COMPACT) : NULL;
-    json_decref(o);
-    return TNY_OK;
+    return hub__reply_records(rep, o);
 }
 
 int hub__code_revoke(struct hub_service *svc, struct hub_ev *e,
@@ -777,9 +776,7 @@ int hub__code_list(struct hub_service *svc, struct hub_ev *e,
     if (!arr)
         return TNY_ENOMEM;
     rep->count = (uint64_t)n;
-    rep->json = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    return rep->json ? TNY_OK : TNY_ENOMEM;
+    return hub__reply_records(rep, arr);
 }
 
 /* One player code for player ix of e: recorded, and its record (player,
@@ -869,9 +866,7 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
              "%d player code(s) issued for event %s (each follows its "
              "player to their table)",
              (int)made, e->id);
-    rep->json = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    return rep->json ? TNY_OK : TNY_ENOMEM;
+    return hub__reply_records(rep, arr);
 }
 
 /* ---- a player's request from their phone ----------------------------------
