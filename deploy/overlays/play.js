@@ -75,6 +75,7 @@
         code: '',
         client: null,
         dev: '',
+        willKey: '',        /* whose is this connection's last will: dev:ID, code:LOGIN */
         assign: null,       /* TableAssignment as a plain object */
         assignVersion: 0,
         clock: null,        /* {version, reading} of the table */
@@ -234,11 +235,14 @@
             keepalive: 15
         };
         /* The device id is known from an earlier visit: the last will says
-         * offline when the phone goes away (first visit: no will, the id
-         * is learnt after the connect). */
-        if (S.dev)
-            opts.will = {topic: P + 'device/' + S.dev + '/presence', qos: 1, retain: true,
-                payload: encode('Presence', {device_id: S.dev, state: 2})};
+         * offline when the phone goes away (first visit: the id is learnt
+         * from the assignment, devReady sets the will and reconnects; a
+         * player code's will is its own login's, set once its status
+         * is read). */
+        var w = wantWill();
+        S.willKey = w ? w.key : '';
+        if (w)
+            opts.will = w.will;
         var c = root.mqtt.connect(brokerUrl(), opts);
         S.client = c;
         c.on('connect', onConnect);
@@ -283,12 +287,55 @@
             P + 'code/+/status', P + 'code/+/ack'], {qos: 1});
         if (S.dev)
             devReady();
+        loginPresence();
         resendAll();
         resendReqs();
         render();
     }
 
+    /* The connection's last will: a player code's pages say whether the
+     * player is signed in on their own login's presence (the dashboard's
+     * "phone 1/2"; the table's device is shared by every phone of the
+     * table, so a player's will cannot be its); a table code's page,
+     * offline on its device's presence. */
+    function wantWill() {
+        if (isPlayer() && S.login && S.status.state === T.CodeState.CODE_VALID)
+            return {key: 'code:' + S.login, will: {topic: P + 'code/' + S.login + '/presence', qos: 1,
+                retain: true, payload: encode('Presence', {device_id: S.login, state: 2})}};
+        if (S.dev)
+            return {key: 'dev:' + S.dev, will: {topic: P + 'device/' + S.dev + '/presence', qos: 1,
+                retain: true, payload: encode('Presence', {device_id: S.dev, state: 2})}};
+        return null;
+    }
+
+    /* A connection whose will is not the one wanted (a first visit, a
+     * code re-pointed at another table, a player code's status read):
+     * the will in the client's options and a clean reconnect
+     * (DISCONNECT: no will fires); onConnect comes back.  True when it
+     * reconnects. */
+    function willChanged() {
+        var w = wantWill();
+        if (!w || w.key === S.willKey || !S.client)
+            return false;
+        S.client.options.will = w.will;
+        S.willKey = w.key;
+        S.client.reconnect();
+        return true;
+    }
+
+    /* A player code's pages: the player is signed in (retained; the
+     * will says offline). */
+    function loginPresence() {
+        if (!S.client || !S.connected || !isPlayer() || !S.login || S.status.state !== T.CodeState.CODE_VALID)
+            return;
+        S.client.publish(P + 'code/' + S.login + '/presence',
+            encode('Presence', {device_id: S.login, state: 1, software_version: 'play.html', device_time_ms: Date.now()}),
+            {qos: 1, retain: true});
+    }
+
     function devReady() {
+        if (willChanged())
+            return;
         S.client.subscribe([P + 'time/' + S.dev + '/resp'], {qos: 0});
         S.client.subscribe([P + 'device/' + S.dev + '/draft'], {qos: 1});
         if (S.assign && S.assign.event_id)
@@ -425,6 +472,8 @@
             return;
         }
         language(S.assign ? S.assign.language || '' : '');
+        if (S.connected && !willChanged())
+            loginPresence();
     }
 
     function isPlayer() {

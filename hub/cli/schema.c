@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_out.h"
 #include "tny/error.h"
 #include "tny/game.h"
 #include "tny/json_io.h"
@@ -220,7 +221,8 @@ int tny_cli_result_schema(int argc, char **argv)
                         text)
                : printf("%s\n", text);
     free(text);
-    if (w < 0 || fflush(stdout) == EOF) {
+    if ((w < 0 || fflush(stdout) == EOF) &&
+        !tny_cli_reader_gone(stdout, errno)) {
         fprintf(stderr, "tourney: cannot write output: %s\n", strerror(errno));
         return 1;
     }

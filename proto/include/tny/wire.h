@@ -101,6 +101,8 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_CODE_STATUS, /* tourney/v1/code/{login}/status */
     TNY_WIRE_TOPIC_CODE_REQ,    /* tourney/v1/code/{login}/req */
     TNY_WIRE_TOPIC_CODE_ACK,    /* tourney/v1/code/{login}/ack */
+    /* a player code's pages signed in or not (Presence, retained) */
+    TNY_WIRE_TOPIC_CODE_PRESENCE, /* tourney/v1/code/{login}/presence */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -581,6 +583,7 @@ struct tny_wire_cmd_info {
     bool in_place;              /* the hub changes its model in place */
     unsigned fields;            /* TNY_WF_* bits: the request's fields */
     enum tny_reply_shape reply; /* what an ok reply carries */
+    bool json_line;             /* its records' --json on one line */
 };
 
 /* The description of cmd; NULL when out of range. */
@@ -820,6 +823,44 @@ struct tny_wire_published {
     int32_t idle_devices;
 };
 
+/* TNY_REPLY_RECORDS (and a NONE reply's record): typed values by name,
+ * the JSON object model without its text (console.proto Records), flat
+ * in pre-order: a RECORD or LIST node is followed by its n children,
+ * each a whole subtree; a record's children have keys, a list's and the
+ * root have none. */
+enum tny_wire_node_kind {
+    TNY_WIRE_NODE_NULL,
+    TNY_WIRE_NODE_FLAG,
+    TNY_WIRE_NODE_INTEGER,
+    TNY_WIRE_NODE_REAL,
+    TNY_WIRE_NODE_TEXT,
+    TNY_WIRE_NODE_RECORD,
+    TNY_WIRE_NODE_LIST
+};
+
+struct tny_wire_node {
+    char *key; /* a record's member: its name (UTF-8); else NULL */
+    enum tny_wire_node_kind kind;
+    bool flag;
+    int64_t integer;
+    double real; /* finite */
+    char *text;  /* UTF-8 */
+    int32_t n;   /* RECORD, LIST: its children */
+};
+
+/* Deepest nesting of records and lists a reply may hold. */
+#define TNY_WIRE_RECORDS_DEPTH 16
+
+struct tny_wire_records {
+    int32_t n_nodes;
+    struct tny_wire_node *nodes; /* nodes[0] is the root */
+};
+
+/* n_nodes zeroed nodes (NULL nodes' strings), NULL when out of memory;
+ * freed with tny_wire_records_free (NULL: nothing). */
+struct tny_wire_records *tny_wire_records_new(int32_t n_nodes);
+void tny_wire_records_free(struct tny_wire_records *r);
+
 /* rc is 0 or a negative enum tny_error (the wire carries it positive);
  * message is the diagnostic (required when rc != 0).  json is malloc'd
  * after decode (release with tny_wire_reply_release), borrowed before
@@ -836,6 +877,7 @@ struct tny_wire_reply {
     struct tny_wire_seating *seating;     /* TNY_REPLY_DRAFT */
     struct tny_wire_standings *standings; /* TNY_REPLY_STANDINGS */
     struct tny_wire_published *published; /* TNY_REPLY_PUBLISHED */
+    struct tny_wire_records *records;     /* TNY_REPLY_RECORDS... */
 };
 
 /* Frees json and the typed payload and zeroes *rep. */
