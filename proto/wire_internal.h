@@ -178,6 +178,8 @@ struct wire_result_pb {
     ProtobufCMessage *entry_p[TNY_MAX_SEATS];
     char *items[3]; /* a list key's strings (GT-9 games) */
     char *lots[TNY_MAX_LOTS];
+    Tourney__V1__ResultValue ext[TNY_WIRE_EXT_MAX]; /* GameResult.values */
+    Tourney__V1__ResultValue *ext_p[TNY_WIRE_EXT_MAX];
 };
 
 int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,

@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "console_internal.h"
+#include "cli_out.h"
 #include "console_tui.h"
 #include "print.h"
 #include "tny/config.h"
@@ -654,7 +655,10 @@ static int start_request(struct live *lv, enum tny_wire_cmd cmd,
 static int flush_out(void)
 {
     if (fflush(out()) == EOF || ferror(out())) {
-        say("cannot write output: %s", strerror(errno));
+        int e = errno;
+        if (tny_cli_reader_gone(out(), e))
+            return HUB_CONSOLE_EXIT_OK; /* `| head`: quietly (cli_out.h) */
+        say("cannot write output: %s", strerror(e));
         return HUB_CONSOLE_EXIT_INTERNAL;
     }
     return HUB_CONSOLE_EXIT_OK;
@@ -2478,8 +2482,10 @@ static int run_print(struct live *lv)
     if (rc == TNY_OK) {
         /* HTML through out() (the dashboard's result), a PDF by print.c */
         if (!po.pdf && (fputs(html, out()) == EOF || fflush(out()) == EOF))
-            rc = tny_diag_set(&diag, TNY_ESTATE, "cannot write output: %s",
-                              strerror(errno));
+            rc = tny_cli_reader_gone(out(), errno)
+                     ? TNY_OK
+                     : tny_diag_set(&diag, TNY_ESTATE,
+                                    "cannot write output: %s", strerror(errno));
         else if (po.pdf)
             rc = hub_print_output(html, &po, &diag);
         if (rc < 0) {

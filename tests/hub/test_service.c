@@ -1934,6 +1934,85 @@ static void test_CM_6_feed_after_a_result_sends_what_changed(void **state)
     fx_free(f);
 }
 
+/* The feed's `tables` document of the last flush (malloc'd). */
+static char *tables_doc_of(const struct fx *f)
+{
+    const struct hub_msg *m = find_msg(f, "tourney/v1/feed/" EV "/tables");
+    assert_non_null(m);
+    return strndup((const char *)m->payload, m->len);
+}
+
+/* A flush of the feed (the event marked changed) and the number of
+ * `tables` entries it wrote from the model; its `tables` document must be
+ * byte for byte what a republish writes (every entry from the model). */
+static uint64_t tables_flush(struct fx *f)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_service_stats s0, s1;
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    check_feed_schema(&f->ob);
+    char *built = tables_doc_of(f);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    char *whole = tables_doc_of(f);
+    assert_string_equal(built, whole);
+    free(built);
+    free(whole);
+    /* the republish wrote every entry again; the next flush must not */
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    return s1.feed_table_entries_written - s0.feed_table_entries_written;
+}
+
+/* Issue 17 item 2 ("a result changes its table's document ... never
+ * rebuild everything"): a feed build writes from the model only the
+ * `tables` entries whose content changed (a result, a judge's
+ * extension) and takes the others as the text it wrote before, around
+ * this build's clock; the document stays byte for byte what a republish
+ * writes from the model (the round clock running, one table's own clock
+ * extended, the time moving on). */
+static void test_issue17_tables_entries_written_when_changed(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+
+    setup_event(f);
+    pair_publish(f, a);                   /* round 1, its clock running */
+    assert_int_equal(tables_flush(f), 4); /* the round's first build */
+
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    assert_int_equal(tables_flush(f), 1);
+
+    /* CM-7: a judge's extra time for table 3: its entry's clock differs
+     * from the others' (written on its own), its extension_ms is new */
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_EXTEND);
+    q.round = 1;
+    q.table = a[2].table;
+    q.extra_ms = 5 * 60000;
+    free(must(f, &q));
+    assert_int_equal(tables_flush(f), 1);
+    char *doc = tables_doc_of(f);
+    assert_non_null(strstr(doc, "\"extension_ms\":300000"));
+    free(doc);
+
+    /* The clock moves on: every entry's clock is this build's, no entry
+     * is written again. */
+    f->now += 61000;
+    assert_int_equal(tables_flush(f), 0);
+    fx_free(f);
+}
+
 /* Issue 17 item 2: a result that names no army (GT-1: a winner) changes
  * its table's documents, its players' and the tables document, not the
  * round's pairings: they are not written again. */
@@ -4302,6 +4381,7 @@ int main(void)
         cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
         cmocka_unit_test(test_CM_6_feed_after_a_result_sends_what_changed),
         cmocka_unit_test(test_feed_result_leaves_pairings_alone),
+        cmocka_unit_test(test_issue17_tables_entries_written_when_changed),
         cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

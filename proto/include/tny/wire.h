@@ -101,6 +101,8 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_CODE_STATUS, /* tourney/v1/code/{login}/status */
     TNY_WIRE_TOPIC_CODE_REQ,    /* tourney/v1/code/{login}/req */
     TNY_WIRE_TOPIC_CODE_ACK,    /* tourney/v1/code/{login}/ack */
+    /* a player code's pages signed in or not (Presence, retained) */
+    TNY_WIRE_TOPIC_CODE_PRESENCE, /* tourney/v1/code/{login}/presence */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -162,6 +164,17 @@ struct tny_wire_result_player {
  *   within +-1000000.
  * - GT: winner_id and/or 1..3 games (winner id of each game); no entries.
  * - Player ids valid and distinct within players[]. */
+/* A value of a game module's own key (GameResult.values; result_schema.h
+ * struct tny_result_ext): key by name; player_id "" for the table's
+ * number or flag (0/1), else one player's number of a per-player key. */
+#define TNY_WIRE_EXT_MAX (TNY_RESULT_EXT_MAX * TNY_MAX_SEATS)
+#define TNY_WIRE_KEY_MAX 32
+struct tny_wire_result_ext {
+    char key[TNY_WIRE_KEY_MAX + 1];
+    char player_id[TNY_WIRE_ID_MAX + 1];
+    int64_t value;
+};
+
 struct tny_wire_result {
     enum tny_game game;
     int32_t n_players;
@@ -176,6 +189,12 @@ struct tny_wire_result {
     char games[3][TNY_WIRE_ID_MAX + 1];
     int32_t n_lots; /* CM-4: the table's lots, text lines */
     char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
+    /* The event's game module's own keys (any game; whether the event's
+     * game declares them is tny_wire_result_to_table's check): keys are
+     * ids (tny_wire_id_valid) of at most TNY_WIRE_KEY_MAX, (key,
+     * player_id) distinct, values within +-TNY_RESULT_ABS_MAX. */
+    int32_t n_ext;
+    struct tny_wire_result_ext ext[TNY_WIRE_EXT_MAX];
 };
 
 /* One key of a wire result (tny/result_schema.h), players named by id:
