@@ -1118,12 +1118,8 @@ static void poll_codes(struct tui *t, struct hub_console_conn *conn,
     char *w[4] = {"code", "list", t->ev, NULL};
     struct hub_console_result res;
     int status = t->run_words(conn, 3, w, &res);
-    /* The reply's records as --json prints them (issue 18: typed). */
-    char *text = status == HUB_CONSOLE_EXIT_OK
-                     ? hub_console_reply_json(&res.rep, res.cmd)
-                     : NULL;
-    json_t *root = text ? json_loads(text, 0, NULL) : NULL;
-    free(text);
+    json_t *root =
+        status == HUB_CONSOLE_EXIT_OK ? hub_console_reply_tree(&res.rep) : NULL;
     hub_console_result_release(&res);
     t->codes_due_ms = now + (root ? CODES_POLL_MS : CODES_RETRY_MS);
     t->n_signins = 0;
