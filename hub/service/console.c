@@ -19,9 +19,8 @@
  * sign-in codes) check everything against the
  * service's event first, then write, then change the event in place (no
  * snapshot); a failure after their first write reads the event back from
- * the store (model_recover).  Swap/move of a published round and keeping
- * a conflict's result still read the event back after their write
- * (reload()); the codes run under the snapshot.
+ * the store (model_recover).  No command reads the event back after its
+ * write; the codes run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
