@@ -76,6 +76,7 @@
         client: null,
         dev: '',
         willKey: '',        /* whose is this connection's last will: dev:ID, code:LOGIN */
+        reconnecting: false, /* willChanged's reconnect under way */
         assign: null,       /* TableAssignment as a plain object */
         assignVersion: 0,
         clock: null,        /* {version, reading} of the table */
@@ -241,6 +242,7 @@
          * is read). */
         var w = wantWill();
         S.willKey = w ? w.key : '';
+        S.reconnecting = false;
         if (w)
             opts.will = w.will;
         var c = root.mqtt.connect(brokerUrl(), opts);
@@ -280,11 +282,17 @@
 
     function onConnect() {
         S.connected = true;
+        S.reconnecting = false;
         S.error = '';
         if (S.screen === 'connecting')
             S.screen = 'table';
         S.client.subscribe([P + 'device/+/assign', P + 'device/+/ack', P + 'hub/state',
             P + 'code/+/status', P + 'code/+/ack'], {qos: 1});
+        /* What was learnt while reconnecting may want another will. */
+        if (willChanged()) {
+            render();
+            return;
+        }
         if (S.dev)
             devReady();
         loginPresence();
@@ -311,14 +319,20 @@
     /* A connection whose will is not the one wanted (a first visit, a
      * code re-pointed at another table, a player code's status read):
      * the will in the client's options and a clean reconnect
-     * (DISCONNECT: no will fires); onConnect comes back.  True when it
-     * reconnects. */
+     * (DISCONNECT: no will fires); onConnect comes back and looks again.
+     * Never a second reconnect while one is under way: mqtt.js would open
+     * two connections, and the one it drops would fire its will after
+     * the other said online.  True when it reconnects (or one is under
+     * way). */
     function willChanged() {
+        if (S.reconnecting)
+            return true;
         var w = wantWill();
         if (!w || w.key === S.willKey || !S.client)
             return false;
         S.client.options.will = w.will;
         S.willKey = w.key;
+        S.reconnecting = true;
         S.client.reconnect();
         return true;
     }

@@ -1201,16 +1201,6 @@ static void print_standings_typed(const struct tny_wire_standings *s)
     }
 }
 
-/* The reply's records as jansson values (issue 18 item 3: typed, no
- * JSON text parsed), or the JSON text of a hub before typed replies;
- * NULL when it has neither.  json_decref it. */
-static json_t *reply_tree(const struct tny_wire_reply *rep)
-{
-    if (rep->records)
-        return hub_console_records_tree(rep->records);
-    return rep->json ? json_loads(rep->json, JSON_DECODE_ANY, NULL) : NULL;
-}
-
 /* --json of a typed reply: its JSON text, written from the values. */
 static int print_typed_json(const struct tny_wire_reply *rep,
                             enum tny_wire_cmd cmd)
@@ -1259,7 +1249,7 @@ static int show(struct live *lv, const char *line)
     if (rep->published)
         print_published(rep->published);
     if (rep->records || (rep->json && rep->json[0])) {
-        json_t *root = reply_tree(rep);
+        json_t *root = hub_console_reply_tree(rep);
         bool done = false;
         if (root) {
             switch (shape) {
@@ -1428,7 +1418,7 @@ static int run_event_create(struct live *lv)
     status = exchange(lv);
     if (status == HUB_CONSOLE_EXIT_OK) {
         /* the seed the hub drew or was given: every lot comes from it */
-        json_t *root = reply_tree(&lv->rep);
+        json_t *root = hub_console_reply_tree(&lv->rep);
         const json_t *sd = json_object_get(root, "seed");
         int n = snprintf(line, sizeof line, "created event %s",
                          lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
@@ -2574,7 +2564,7 @@ static int run_devices(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK || lv->json)
         return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-    json_t *root = reply_tree(&lv->rep);
+    json_t *root = hub_console_reply_tree(&lv->rep);
     bool done = print_devices(root);
     json_decref(root);
     if (!done && lv->rep.records)
@@ -2744,7 +2734,7 @@ static int run_round_reopen(struct live *lv)
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
     int discarded = 0;
-    json_t *root = reply_tree(&lv->rep);
+    json_t *root = hub_console_reply_tree(&lv->rep);
     json_t *d = json_object_get(root, "discarded_draft");
     if (json_is_integer(d))
         discarded = (int)json_integer_value(d);
@@ -2874,7 +2864,7 @@ static int run_result_show(struct live *lv)
         snprintf(line, sizeof line, "results of round %d of %s",
                  (int)lv->req.round, lv->req.event_id);
     out_line(line);
-    json_t *root = reply_tree(&lv->rep);
+    json_t *root = hub_console_reply_tree(&lv->rep);
     bool done = print_results(root);
     json_decref(root);
     if (!done && (lv->rep.records || lv->rep.json))
@@ -2965,7 +2955,7 @@ static int run_log(struct live *lv)
             status = exchange(lv);
         if (status != HUB_CONSOLE_EXIT_OK)
             break;
-        json_t *root = reply_tree(&lv->rep);
+        json_t *root = hub_console_reply_tree(&lv->rep);
         json_t *rows = json_object_get(root, "log");
         size_t n = json_is_array(rows) ? json_array_size(rows) : 0;
         for (size_t i = 0; i < n; i++) {

@@ -176,6 +176,10 @@ char *hub_console_published_json(const struct tny_wire_published *p);
  * record an object (members in their order), a list an array; NULL when
  * out of memory. */
 json_t *hub_console_records_tree(const struct tny_wire_records *r);
+/* The reply's records as jansson values (no JSON text parsed), or the
+ * JSON text of a hub before typed replies; NULL when it has neither or
+ * out of memory.  json_decref it. */
+json_t *hub_console_reply_tree(const struct tny_wire_reply *rep);
 /* The reply's payload as --json prints it: a typed payload's JSON text
  * (records: indented by 2, or on one line where cmd's description says
  * TNY_REPLY_JSON_LINE, as the hub wrote them before), or the json the

@@ -226,6 +226,13 @@ json_t *hub_console_records_tree(const struct tny_wire_records *r)
     return r && r->n_nodes > 0 ? node_tree(r, &at) : NULL;
 }
 
+json_t *hub_console_reply_tree(const struct tny_wire_reply *rep)
+{
+    if (rep->records)
+        return hub_console_records_tree(rep->records);
+    return rep->json ? json_loads(rep->json, JSON_DECODE_ANY, NULL) : NULL;
+}
+
 static char *records_json(const struct tny_wire_records *r,
                           enum tny_wire_cmd cmd)
 {

@@ -1118,9 +1118,8 @@ static void poll_codes(struct tui *t, struct hub_console_conn *conn,
     char *w[4] = {"code", "list", t->ev, NULL};
     struct hub_console_result res;
     int status = t->run_words(conn, 3, w, &res);
-    json_t *root = status == HUB_CONSOLE_EXIT_OK && res.rep.json
-                       ? json_loads(res.rep.json, 0, NULL)
-                       : NULL;
+    json_t *root =
+        status == HUB_CONSOLE_EXIT_OK ? hub_console_reply_tree(&res.rep) : NULL;
     hub_console_result_release(&res);
     t->codes_due_ms = now + (root ? CODES_POLL_MS : CODES_RETRY_MS);
     t->n_signins = 0;

@@ -722,6 +722,15 @@ static void slip(struct out *o, const struct tny_event *ev,
         if (!c->per_game && n < 8)
             col[n++] = (struct slip_col){slip_text(c), (int)c->mm, cell};
     }
+    /* The game module's own keys (result_schema.h struct tny_result_ext):
+     * a per-player one a column, a number or a flag a line under the
+     * table; their text is the module's (data, not a msgid). */
+    const struct tny_game_ops *own = tny_game_ops_of(g);
+    for (int32_t i = 0; own && i < own->n_ext && n < 8; i++)
+        if (own->ext[i].info.value == TNY_RV_PER_PLAYER)
+            col[n++] = (struct slip_col){
+                own->ext[i].text ? own->ext[i].text : own->ext[i].info.name, 18,
+                box};
     /* Fixed columns, the same on every slip of the event (issue 24): Seat
      * and the format's boxes as wide as their heading's longest word (a
      * translation never breaks inside a word), the name takes the rest. */
@@ -767,6 +776,15 @@ static void slip(struct out *o, const struct tny_event *ev,
     }
     if (sl && (sl->note || tick))
         put(o, "</p>\n");
+    for (int32_t i = 0; own && i < own->n_ext; i++) {
+        const struct tny_result_ext *x = &own->ext[i];
+        if (x->info.value == TNY_RV_PER_PLAYER)
+            continue;
+        put(o, "<p class=\"more\">");
+        html_text(o, x->text ? x->text : x->info.name);
+        put(o, x->info.value == TNY_RV_FLAG ? "&nbsp;&#9744;</p>\n"
+                                            : " ________</p>\n");
+    }
     put(o, "<div class=\"sig\">");
     for (int32_t s = 0; s < t->n_seats; s++) {
         put(o, "<div>");

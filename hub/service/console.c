@@ -19,9 +19,8 @@
  * sign-in codes) check everything against the
  * service's event first, then write, then change the event in place (no
  * snapshot); a failure after their first write reads the event back from
- * the store (model_recover).  Swap/move of a published round and keeping
- * a conflict's result still read the event back after their write
- * (reload()); the codes run under the snapshot.
+ * the store (model_recover).  No command reads the event back after its
+ * write; the codes run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -105,17 +104,6 @@ static int reply_records(struct ctx *c, json_t *v)
     if (rc == TNY_ENOMEM)
         return fail(c, rc, "out of memory");
     return rc < 0 ? fail(c, rc, "the reply's records nest too deep") : TNY_OK;
-}
-
-/* A command not converted to change the model in place (issue 17; the
- * list is in docs/architecture.md): the event is read back from the store
- * after its writes. */
-static int reload(struct ctx *c)
-{
-    c->touched = true;
-    hub__ev_invalidate(c->e);
-    int rc = hub__ev_get(c->svc, c->e->id, &c->e, &c->diag);
-    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
 static char *dump(json_t *j)
@@ -1396,16 +1384,104 @@ static int edited_reply(struct ctx *c, int32_t round)
     return seating_reply(c, s, s != NULL);
 }
 
+/* Issue 18 item 4: the event with round plan->round as plan (published:
+ * the model's last round replaced; else the draft after the model's
+ * rounds) is validated here, before the store writes the edit.  With
+ * out (published), *out receives the round as the model takes it after
+ * the commit (release its tables). */
+static int check_edited(struct ctx *c, const struct tny_round_plan *plan,
+                        bool published, struct tny_round *out)
+{
+    const struct tny_event *ev = &c->e->ev;
+    int32_t keep = published ? ev->n_rounds - 1 : ev->n_rounds;
+    if (keep < 0 || plan->round != keep + 1)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d is not the model's %s round",
+                    c->e->id, (int)plan->round, published ? "current" : "next");
+    struct tny_event tmp = *ev; /* shares everything but the rounds array */
+    tmp.n_rounds = keep;
+    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(keep + 1));
+    if (!tmp.rounds)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    if (keep > 0)
+        memcpy(tmp.rounds, ev->rounds, sizeof(*tmp.rounds) * (size_t)keep);
+    memset(&tmp.rounds[keep], 0, sizeof(tmp.rounds[keep]));
+    int rc = tny_event_append_round(&tmp, plan);
+    if (rc < 0)
+        rc = fail(c, rc, "out of memory");
+    else if ((rc = tny_event_validate(&tmp, &c->diag)) < 0)
+        rc = fail_diag(c, rc);
+    if (rc == 0 && out)
+        *out = tmp.rounds[keep];
+    else
+        free(tmp.rounds[keep].tables);
+    free(tmp.rounds);
+    return rc;
+}
+
+/* Issue 17: after the store committed the edit of the published round
+ * (the model's last round): its tables become the model's in place, in
+ * the order the store reads them (byes last, by number), a new
+ * generation; its table states are the new tables' (no result, nothing
+ * submitted: CM-5 edits a round without one), each with its AG-4 first
+ * seat. */
+static int published_edited(struct ctx *c, struct tny_round_plan *plan,
+                            struct tny_round *round)
+{
+    struct hub_ev *e = c->e;
+    struct tny_round *r = &e->ev.rounds[e->ev.n_rounds - 1];
+    struct tny_table *tb = round->tables;
+    c->touched = true;
+    /* The store's order (plan_in_store_order's) for the tables. */
+    for (int32_t i = 1; i < round->n_tables; i++) {
+        struct tny_table x = tb[i];
+        int32_t j = i;
+        for (; j > 0 &&
+               (tb[j - 1].is_bye != x.is_bye ? tb[j - 1].is_bye > x.is_bye
+                                             : tb[j - 1].number > x.number);
+             j--)
+            tb[j] = tb[j - 1];
+        tb[j] = x;
+    }
+    free(r->tables);
+    r->tables = round->tables;
+    r->n_tables = round->n_tables;
+    round->tables = NULL;
+    hub__ev_round_changed(e, e->ev.n_rounds);
+    struct hub_table_state *ts =
+        calloc((size_t)plan->n_tables + 1, sizeof(*ts));
+    if (!ts)
+        return fail(c, TNY_ENOMEM, "out of memory");
+    free(e->tables);
+    e->tables = ts;
+    e->n_tables = 0;
+    plan_in_store_order(plan);
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        if (plan->tables[t].is_bye)
+            continue;
+        ts[e->n_tables].number = plan->tables[t].number;
+        ts[e->n_tables++].first_seat = plan->tables[t].first_seat;
+    }
+    e->state_round = e->ev.n_rounds;
+    e->feed_dirty = true;
+    return TNY_OK;
+}
+
 /* CM-5 (decided here; the store keeps the tables): "Before start the
  * organiser may edit pairings": a draft, or a published round whose clock
  * has not started and that has no result, edited by the engine's swap
- * (with the pairing's sides for the two tables, issue 19) or move. */
+ * (with the pairing's sides for the two tables, issue 19) or move.  The
+ * edited event is validated here (check_edited), then stored, then
+ * (issue 17) the model changes: a published round's tables in place
+ * (published_edited), an edited draft read again, typed, from its rows
+ * when next needed. */
 static int edit_round(struct ctx *c, bool swap)
 {
     const struct tny_wire_request *q = c->req;
     const struct tny_event *ev = &c->e->ev;
     struct hub_round_info info;
     struct tny_round_plan plan = {0};
+    struct tny_round edited = {0};
     int rc;
     if ((rc = hub_store_get_round(c->svc->store, c->e->id, q->round, &info,
                                   &c->diag)) < 0)
@@ -1415,10 +1491,11 @@ static int edit_round(struct ctx *c, bool swap)
                     "event \"%s\": round %d is %s: pairings can be "
                     "edited until the round's clock starts (CM-5)",
                     c->e->id, (int)q->round, round_status_name(info.status));
+    bool published = info.status == HUB_ROUND_PUBLISHED;
     if ((rc = hub_store_load_round_plan(c->svc->store, c->e->id, q->round, ev,
                                         &plan, &c->diag)) < 0)
         return fail_diag(c, rc);
-    if (info.status == HUB_ROUND_PUBLISHED && q->round <= ev->n_rounds) {
+    if (published && q->round <= ev->n_rounds) {
         const struct tny_round *pr = &ev->rounds[q->round - 1];
         for (int32_t t = 0; t < pr->n_tables; t++)
             if (pr->tables[t].has_result) {
@@ -1453,41 +1530,36 @@ static int edit_round(struct ctx *c, bool swap)
     } else {
         rc = tny_round_plan_move(&plan, q->table, q->to_table, &c->diag);
     }
-    if (rc == 0)
-        rc = hub_store_save_round_edit(c->svc->store, c->e->id, q->round, &plan,
-                                       &edit, c->actor, &c->diag);
-    if (rc < 0)
+    if (rc < 0) {
         rc = fail_diag(c, rc);
+        goto out;
+    }
+    if ((rc = check_edited(c, &plan, published, published ? &edited : NULL)) <
+        0)
+        goto out;
+    if ((rc = hub_store_save_round_edit(c->svc->store, c->e->id, q->round,
+                                        &plan, &edit, c->actor, &c->diag)) <
+        0) {
+        rc = fail_diag(c, rc);
+        goto out;
+    }
+    if (published) {
+        rc = published_edited(c, &plan, &edited);
+    } else { /* the draft alone changed */
+        c->touched = true;
+        hub__ev_draft_drop(c->e);
+        c->e->feed_dirty = true;
+    }
 out:
+    free(edited.tables);
     tny_round_plan_release(&plan);
     return rc;
-}
-
-/* After the store committed a CM-5 edit of round `round`: issue 17, an
- * edit of the draft changes the draft alone, whose tables the model reads
- * again (typed, the draft's rows only) when next needed; a published
- * round's tables are read back with the event (reload). */
-static int draft_edited(struct ctx *c, int32_t round)
-{
-    int32_t draft = draft_number(c);
-    if (draft == 0 || round != draft) {
-        int rc = reload(c);
-        /* Tables renumbered: their states are rebuilt from the store. */
-        c->e->state_round = -1;
-        return rc;
-    }
-    c->touched = true;
-    hub__ev_draft_drop(c->e);
-    c->e->feed_dirty = true;
-    return TNY_OK;
 }
 
 static int cmd_swap_players(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
     if (rc < 0 || (rc = edit_round(c, true)) < 0)
-        return rc;
-    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -1496,8 +1568,6 @@ static int cmd_move_table(struct ctx *c)
 {
     int rc = check_draft_edit(c, EDIT_KIND_MOVE);
     if (rc < 0 || (rc = edit_round(c, false)) < 0)
-        return rc;
-    if ((rc = draft_edited(c, c->req->round)) < 0)
         return rc;
     return edited_reply(c, c->req->round);
 }
@@ -2042,6 +2112,29 @@ static int result_contradiction(struct ctx *c, int32_t round,
     return TNY_OK;
 }
 
+/* Issue 17: after the store committed a new counted result of table t
+ * (of the model) in round `round`: the result in the model, as the
+ * projection reads it (the table's TX-7 penalties merged, its open
+ * conflicts resolved: facts, read before the write). */
+static void count_in_model(struct ctx *c, int32_t round,
+                           const struct tny_table *t,
+                           const struct tny_result *result,
+                           const struct hub_table_facts *facts)
+{
+    c->touched = true;
+    struct tny_table *mt = (struct tny_table *)t;
+    bool had = mt->has_result;
+    mt->result = *result;
+    memcpy(mt->result.penalty, facts->penalty, sizeof(facts->penalty));
+    mt->has_result = true;
+    hub__ev_round_changed(c->e, round);
+    if (round == c->e->round.number) {
+        c->e->round.n_results += !had;
+        c->e->round.n_conflicts -= facts->open_conflicts;
+    }
+    c->e->feed_dirty = true;
+}
+
 static int cmd_enter_result(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
@@ -2083,20 +2176,7 @@ static int cmd_enter_result(struct ctx *c)
                                 &c->e->ev, &mapped, c->actor, &id, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
-    /* Issue 17: the counted result in the model, as the projection reads
-     * it: the table's TX-7 penalties merged, its open conflicts resolved. */
-    c->touched = true;
-    struct tny_table *mt = (struct tny_table *)t;
-    bool had = mt->has_result;
-    mt->result = mapped.result;
-    memcpy(mt->result.penalty, facts.penalty, sizeof(facts.penalty));
-    mt->has_result = true;
-    hub__ev_round_changed(c->e, q->round);
-    if (q->round == c->e->round.number) {
-        c->e->round.n_results += !had;
-        c->e->round.n_conflicts -= facts.open_conflicts;
-    }
-    c->e->feed_dirty = true;
+    count_in_model(c, q->round, t, &mapped.result, &facts);
     HUB_LOG(HUB_LOG_INFO, "result entered event=%s round=%d table=%d%s%s%s",
             c->e->id, (int)q->round, (int)q->table,
             q->override ? " override" : "", q->reason[0] ? " reason=" : "",
@@ -2618,6 +2698,9 @@ static int cmd_resolve_conflict(struct ctx *c)
     int32_t n = 0, open = 0, resolved = 0;
     int64_t id = 0;
     bool kept_counted = false;
+    const struct tny_table *t = NULL;
+    struct tny_result kept;
+    struct hub_table_facts facts;
     int rc = hub_store_list_results(c->svc->store, c->e->id, q->round, q->table,
                                     &rows, &n, &c->diag);
     if (rc < 0)
@@ -2641,9 +2724,30 @@ static int cmd_resolve_conflict(struct ctx *c)
     else if ((kept_counted = keep->status == HUB_RESULT_VALID))
         rc = hub_store_keep_counted(c->svc->store, c->e->id, q->round, q->table,
                                     keep->id, c->actor, &resolved, &c->diag);
-    else
-        rc = hub_store_enter_row(c->svc->store, c->e->id, q->round, q->table,
-                                 keep->id, c->actor, &id, &c->diag);
+    else if (!(t = round_table(c->e, q->round, q->table)))
+        rc = fail(c, TNY_ENOTFOUND,
+                  "console_request.table: round %d has no table %d",
+                  (int)q->round, (int)q->table);
+    else {
+        /* Issue 17: the kept conflict's result read typed, and what the
+         * entry changes beyond it (the table's penalties, its open
+         * conflicts), before the write; the model after it. */
+        json_t *obj = json_loads(keep->result_json, 0, NULL);
+        rc = obj ? tny_result_from_json(&c->e->ev, t, obj, "result", &kept,
+                                        &c->diag)
+                 : tny_diag_set(&c->diag, TNY_ESTATE,
+                                "store: result %lld: text unreadable",
+                                (long long)keep->id);
+        json_decref(obj);
+        if (rc == 0)
+            rc =
+                hub_store_table_facts(c->svc->store, c->e->id, q->round,
+                                      q->table, &c->e->ev, t, &facts, &c->diag);
+        if (rc == 0)
+            rc =
+                hub_store_enter_row(c->svc->store, c->e->id, q->round, q->table,
+                                    keep->id, c->actor, &id, &c->diag);
+    }
     hub_result_rows_free(rows, n);
     if (rc < 0)
         return c->rep->rc < 0 ? rc : fail_diag(c, rc);
@@ -2664,8 +2768,9 @@ static int cmd_resolve_conflict(struct ctx *c)
         if (q->round == c->e->round.number)
             c->e->round.n_conflicts -= resolved;
         c->e->feed_dirty = true;
-    } else if ((rc = reload(c)) < 0) { /* a conflict's result counts now */
-        return rc;
+    } else { /* a conflict's result counts now */
+        memset(kept.penalty, 0, sizeof(kept.penalty));
+        count_in_model(c, q->round, t, &kept, &facts);
     }
     return q->round == c->e->ev.n_rounds ? republish_table(c, q->table)
                                          : TNY_OK;

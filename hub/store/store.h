@@ -374,9 +374,9 @@ TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
  * (a draft, or a published round) as a plan over ev (the event's model:
  * its published rounds), read with hub_store_load_round_plan; the edited
  * plan stored as the round's tables with hub_store_save_round_edit (the
- * event is validated with it; the log row "draft.swap" or "draft.move"
- * says which edit).  Errors: TNY_ENOTFOUND (event, round, a seated player
- * not in ev), TNY_EINVAL (save: the result would not validate),
+ * service validated the event with it, issue 18 item 4: the store only
+ * writes; the log row "draft.swap" or "draft.move" says which edit).
+ * Errors: TNY_ENOTFOUND (event, round, a seated player not in ev),
  * TNY_ESTORE, TNY_ENOMEM. */
 struct hub_round_edit {
     bool swap;         /* else a move */

@@ -1210,8 +1210,7 @@ int hub_store_save_round_edit(struct hub_store *store, const char *event_id,
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
                            diag)) < 0 ||
-        (rc = rewrite_tables(store, ev_row, round_row, plan, diag)) < 0 ||
-        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+        (rc = rewrite_tables(store, ev_row, round_row, plan, diag)) < 0)
         goto out;
     rc = hs_log(
         store, actor, event_id, edit->swap ? "draft.swap" : "draft.move",

@@ -15,7 +15,10 @@
  * device: a phone never writes for it).  Then prints "ready" and, for
  * each file CTL/close.PLAYER that appears, closes that player's browser
  * context (no goodbye: their last will says they left) and prints
- * "closed PLAYER"; exits 0 when CTL/quit appears, 1 with "FAIL: ..." on
+ * "closed PLAYER"; for each file CTL/table.PLAYER waits until that
+ * player's page shows their table ("Table N": it holds the rights of a
+ * page device of the table, as after the organiser took the Pi away) and
+ * prints "at-table PLAYER"; exits 0 when CTL/quit appears, 1 with "FAIL: ..." on
  * the first failed check.
  */
 'use strict';
@@ -110,6 +113,15 @@ async function main() {
         check(errors.length === 0, 'page errors: ' + errors.join('; '));
         if (fs.existsSync(path.join(args.ctl, 'quit')))
             break;
+        for (const p of players)
+            if (ctx[p.player] && !p.done && fs.existsSync(path.join(args.ctl, 'table.' + p.player))) {
+                const page = ctx[p.player].pages()[0];
+                await waitText(page, '#table h1', new RegExp('^Table ' + p.table + '$'), p.player + '\'s table on their phone');
+                check(await page.$('#result'), p.player + ': no result form at table ' + p.table);
+                check(!(await page.$('#pi-table')), p.player + ': still told to use the table\'s device');
+                p.done = true;
+                console.log('at-table ' + p.player);
+            }
         for (const pid of Object.keys(ctx))
             if (fs.existsSync(path.join(args.ctl, 'close.' + pid))) {
                 await ctx[pid].close();

@@ -23,7 +23,10 @@
 # (item 3: the players at the Pi's table see their table and seat, are
 # told to enter the result on the Pi, and the broker refuses their codes
 # on the Pi's topics); one of table 1's phones is closed without a
-# goodbye: its last will says so, "T1 Pi 1/4".
+# goodbye: its last will says so, "T1 Pi 1/4"; then the Pi is taken away
+# (`device assign table-001 mix 0`): the player codes of table 1 get a
+# page device of the table and the phone still signed in there shows the
+# table and its result form, "T1 phone 1/4".
 #
 # Skips (exit 77) without node, chromium or deploy/overlays/install.sh's
 # packages.
@@ -166,6 +169,19 @@ touch "$CTL/close.$first"
 wait_until 20 grep -q "^closed $first" "$E2E_TMP/signin.out" || fail "$first's phone not closed: $(cat "$E2E_TMP/signin.out")"
 expect 30 'T1 +Pi 1/4 waiting' "table 1: $first's phone closed without a goodbye (last will)"
 ok "$first's phone closed without a goodbye: T1 Pi 1/4"
+
+# The Pi taken away (broken): table 1's players' codes get a page device
+# of the table, the phone still signed in there becomes the table.
+second=$(jq -r '.[1].player' "$E2E_TMP/signin.json")
+live 0 device assign table-001 mix 0
+live 0 --json code list mix
+jq -e '[.[] | select(.player and .table == 1)] | length == 4 and all(.[]; .device | test("^web-[0-9]+$"))' "$E2E_TMP/out" >/dev/null ||
+    fail "table 1 without its Pi: its players' codes are not at a page device: $(cat "$E2E_TMP/out")"
+touch "$CTL/table.$second"
+wait_until 40 grep -q -E "^(at-table $second|FAIL)" "$E2E_TMP/signin.out"
+grep -q "^at-table $second" "$E2E_TMP/signin.out" || fail "$second's phone at table 1 without its Pi: $(cat "$E2E_TMP/signin.out")"
+expect 20 'T1 +phone 1/4 waiting' "table 1 without its Pi: $second's phone is the table"
+ok "the Pi taken away: table 1's player codes re-pointed at $(jq -r '[.[] | select(.player and .table == 1)][0].device' "$E2E_TMP/out"), $second's phone shows the table and its result form: T1 phone 1/4"
 touch "$CTL/quit"
 
 tm send-keys -t tui q

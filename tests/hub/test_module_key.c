@@ -14,6 +14,8 @@
  *   does not declare refused naming the value;
  * - come from the console's result argument (--game NAME) as the same
  *   result;
+ * - be asked by the table's guided flow after the result's script (the
+ *   module's range, a refusal out of it) and sent in GameResult.values;
  * - count in result equality (CM-6: another value is a conflict).
  */
 #include <stdarg.h>
@@ -28,66 +30,15 @@
 #include <jansson.h>
 
 #include "console_internal.h"
+#include "flow.h"
+#include "game.h"
+#include "module_key_double.h"
 #include "tny/event.h"
 #include "tny/game.h"
 #include "tny/json_io.h"
 #include "tny/result_schema.h"
 #include "tny/result_value.h"
 #include "tny/wire.h"
-
-#define DOUBLE ((enum tny_game)TNY_GAME_COUNT)
-#define K_ROUNDS TNY_RK_EXT(TNY_GAME_COUNT, 0)
-#define K_BONUS TNY_RK_EXT(TNY_GAME_COUNT, 1)
-#define K_OVERTIME TNY_RK_EXT(TNY_GAME_COUNT, 2)
-
-static const enum tny_result_key keys[] = {
-    TNY_RK_SCORES, TNY_RK_WINNER, TNY_RK_DRAW, K_ROUNDS,
-    K_BONUS,       K_OVERTIME,    TNY_RK_LOTS};
-
-static const struct tny_result_ext ext[] = {
-    {{"rounds", "rounds", TNY_RV_NUMBER, 0},
-     TNY_BOUND_CONST(1),
-     TNY_BOUND_CONST(20),
-     "T-1",
-     "Rounds played"},
-    {{"bonus", "bonus", TNY_RV_PER_PLAYER, 0},
-     TNY_BOUND_CONST(0),
-     TNY_BOUND_CONST(5),
-     "T-2",
-     "Bonus"},
-    {{"overtime", "overtime", TNY_RV_FLAG, 0},
-     TNY_BOUND_NONE,
-     TNY_BOUND_NONE,
-     "T-3",
-     "Overtime"},
-};
-
-static const struct tny_result_range_info ranges[] = {
-    {DOUBLE, TNY_RF_SCORE, TNY_BOUND_FMT(score_min), TNY_BOUND_FMT(score_max),
-     TNY_BOUND_NONE, "T-1", NULL, -TNY_RESULT_ABS_MAX, TNY_RESULT_ABS_MAX},
-};
-
-const struct tny_game_ops tny_test_double_game = {
-    .game = DOUBLE,
-    .name = "module-key-test",
-    .rules = "T",
-    .flow = TNY_GAME_TWO_PLAYER,
-    .players_per_table = 2,
-    .min_seats = 2,
-    .options = TNY_GOPT_BYE_POINTS | TNY_GOPT_TWO_PLAYER,
-    .tiebreaks = 1u << TNY_TB_WINS,
-    .n_keys = (int32_t)(sizeof keys / sizeof keys[0]),
-    .keys = keys,
-    .n_ranges = (int32_t)(sizeof ranges / sizeof ranges[0]),
-    .ranges = ranges,
-    .n_ext = (int32_t)(sizeof ext / sizeof ext[0]),
-    .ext = ext,
-    .score_table = tny__two_player_score,
-    .score_bye = tny__two_player_bye,
-    .validate_result = tny__two_player_validate,
-    .simulate = tny__two_player_simulate,
-    .check_scores = tny__two_player_check_scores,
-};
 
 /* A format of the double: swiss-2p's text with the double's game. */
 static const char *const fmt_text =
@@ -160,7 +111,7 @@ static void test_lookups(void **state)
     assert_ptr_equal(tny_game_ops_of(DOUBLE), &tny_test_double_game);
     assert_string_equal(tny_result_key_name(K_ROUNDS), "rounds");
     assert_int_equal(tny_result_key_info(K_BONUS)->value, TNY_RV_PER_PLAYER);
-    assert_ptr_equal(tny_result_ext_of(K_OVERTIME), &ext[2]);
+    assert_string_equal(tny_result_ext_of(K_OVERTIME)->text, "Overtime");
     assert_null(tny_result_ext_of(TNY_RK_SCORES));
     assert_true(tny_result_game_key(DOUBLE, "bonus", &k));
     assert_int_equal(k, K_BONUS);
@@ -384,6 +335,68 @@ static void test_result_same_counts_them(void **state)
     tny_event_release(&a);
 }
 
+/* The table's RESULT flow of a two-player table of the double (its
+ * format swiss-2p's, its game the double's): the two-player script, then
+ * the module's keys in their order. */
+static void test_table_flow_asks_them(void **state)
+{
+    struct tny_wire_assignment a;
+    struct tbl_game g;
+    struct tbl_flow f;
+    struct tbl_flow_step st;
+    struct tny_diag d = {{0}};
+    const int32_t answers[] = {0 /* both scores */, 7, 3, 9, 2, 0, 1 /* yes */};
+    (void)state;
+
+    memset(&a, 0, sizeof a);
+    a.version = 1;
+    snprintf(a.event_id, sizeof a.event_id, "ev");
+    a.game = TNY_GAME_TWO_PLAYER;
+    snprintf(a.format_name, sizeof a.format_name, "swiss-2p");
+    a.round = 1;
+    a.stage = TNY_STAGE_SWISS;
+    a.table = 1;
+    a.n_seats = 2;
+    for (int i = 0; i < 2; i++) {
+        snprintf(a.seats[i].player_id, sizeof a.seats[i].player_id, "p%d",
+                 i + 1);
+        snprintf(a.seats[i].name, sizeof a.seats[i].name, "P%d", i + 1);
+    }
+    if (tbl_game_from_assignment(&a, &g, &d) != 0)
+        fail_msg("game: %s", d.msg);
+    g.ev.format.game = DOUBLE;
+    if (tbl_flow_begin(&f, TBL_FLOW_RESULT, &g, &a, NULL, 1, &d) != 0)
+        fail_msg("begin: %s", d.msg);
+    for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
+        tbl_flow_step(&f, &st);
+        if (i == 3) {
+            assert_int_equal(st.ask, TBL_ASK_NUMBER);
+            assert_non_null(strstr(st.title, "Rounds played"));
+            assert_int_equal(st.min, 1);
+            assert_int_equal(st.max, 20);
+            assert_int_not_equal(tbl_flow_answer(&f, 21, &d), 0);
+        }
+        if (i == 4)
+            assert_non_null(strstr(st.title, "P1 (seat 1): Bonus"));
+        if (i == 6)
+            assert_non_null(strstr(st.title, "Overtime?"));
+        if (tbl_flow_answer(&f, answers[i], &d) != 0)
+            fail_msg("answer %d to \"%s\": %s", (int)answers[i], st.title,
+                     d.msg);
+    }
+    tbl_flow_step(&f, &st);
+    assert_int_equal(st.ask, TBL_ASK_INFO); /* the summary */
+    assert_true(f.has_result);
+    assert_int_equal(f.result.n_ext, 4);
+    assert_string_equal(f.result.ext[0].key, "rounds");
+    assert_int_equal(f.result.ext[0].value, 9);
+    assert_string_equal(f.result.ext[2].player_id, "p2");
+    assert_string_equal(f.result.ext[3].key, "overtime");
+    assert_int_equal(f.result.ext[3].value, 1);
+    tbl_flow_release(&f);
+    tbl_game_release(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_wire_round_trip),
         cmocka_unit_test(test_console_argument),
         cmocka_unit_test(test_result_same_counts_them),
+        cmocka_unit_test(test_table_flow_asks_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

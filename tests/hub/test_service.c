@@ -3834,6 +3834,31 @@ static void test_issue20_codes(void **state)
     fx_free(f);
 }
 
+/* The tables' assignments a[0..3] (devices table-001..004) of round
+ * `round`, as the last command sent them. */
+static void assignments_of(struct fx *f, int32_t round,
+                           struct tny_wire_assignment a[4])
+{
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        assert_true(assignment(f, dev, &a[i]));
+        assert_int_equal(a[i].round, round);
+    }
+}
+
+/* Publishes the draft, round `round`: the tables' assignments a[0..3]
+ * (devices table-001..004) as it sent them. */
+static void publish_assign(struct fx *f, int32_t round,
+                           struct tny_wire_assignment a[4])
+{
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = round;
+    free(must(f, &q));
+    assignments_of(f, round, a);
+}
+
 /* Issue 17 items 1 and 3: the console's hot commands (pair, show, publish,
  * the clock, an organiser's result and its override, close) change the
  * service's model in place: none loads the event from the store again
@@ -3856,15 +3881,7 @@ static void test_issue17_console_changes_the_model_in_place(void **state)
         free(must(f, &q));
         req_init(f, &q, TNY_WIRE_CMD_SHOW_DRAFT);
         free(must(f, &q));
-        req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
-        q.round = round;
-        free(must(f, &q));
-        for (int i = 0; i < 4; i++) {
-            char dev[16];
-            snprintf(dev, sizeof(dev), "table-%03d", i + 1);
-            assert_true(assignment(f, dev, &a[i]));
-            assert_int_equal(a[i].round, round);
-        }
+        publish_assign(f, round, a);
         const enum tny_wire_cmd clock[] = {
             TNY_WIRE_CMD_CLOCK_START, TNY_WIRE_CMD_CLOCK_PAUSE,
             TNY_WIRE_CMD_CLOCK_RESUME, TNY_WIRE_CMD_CLOCK_EXTEND,
@@ -3893,6 +3910,122 @@ static void test_issue17_console_changes_the_model_in_place(void **state)
         req_init(f, &q, TNY_WIRE_CMD_GET_STANDINGS);
         free(must(f, &q));
     }
+    hub_service_stats_get(f->svc, &st);
+    assert_int_equal(st.model_loads, loads);
+    fx_free(f);
+}
+
+/* A forced CM-5 edit of round `round`: swap the first players of x and
+ * y's tables, or move x's table to y's number. */
+static void edit_request(struct fx *f, struct tny_wire_request *q,
+                         enum tny_wire_cmd cmd, int32_t round,
+                         const struct tny_wire_assignment *x,
+                         const struct tny_wire_assignment *y)
+{
+    req_init(f, q, cmd);
+    q->round = round;
+    q->force = true;
+    if (cmd == TNY_WIRE_CMD_SWAP_PLAYERS) {
+        snprintf(q->player_id, sizeof(q->player_id), "%s",
+                 x->seats[0].player_id);
+        snprintf(q->other_player_id, sizeof(q->other_player_id), "%s",
+                 y->seats[0].player_id);
+    } else {
+        q->table = x->table;
+        q->to_table = y->table;
+    }
+}
+
+/* Issue 17 item 1: the last two commands that read the event back after
+ * their write change the model in place: `round swap|move` of a
+ * published round (CM-5; its tables and their states) and `result
+ * resolve` keeping a conflict's result (CM-6; it becomes the counted
+ * one).  None loads the event from the store again (stats.model_loads),
+ * the model stays what a fresh load gives (TNY_MODEL_CHECK, on in this
+ * file), and a refused edit or resolve changes nothing, store and model
+ * (refused_changes_nothing). */
+static void test_issue17_published_edit_and_kept_conflict_in_place(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a[4], b[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct hub_service_stats st;
+    struct tny_diag diag = {{0}};
+    setup_event(f);
+    int32_t round = 1;
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    publish_assign(f, round, a);
+    hub_service_stats_get(f->svc, &st);
+    uint64_t loads = st.model_loads;
+    /* CM-5: two players of tables 1 and 2 swapped, forced (a rematch the
+     * swap may make), then two tables' numbers exchanged. */
+    edit_request(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS, round, &a[0], &a[1]);
+    free(must(f, &q));
+    edit_request(f, &q, TNY_WIRE_CMD_MOVE_TABLE, round, &a[0], &a[2]);
+    free(must(f, &q));
+    assignments_of(f, round, b);
+    /* The swapped player sits at the other table now. */
+    bool seen = false;
+    for (int i = 0; i < 4; i++)
+        for (int32_t k = 0; k < b[i].n_seats; k++)
+            if (strcmp(b[i].seats[k].player_id, a[0].seats[0].player_id) == 0) {
+                assert_int_not_equal(b[i].table, a[0].table);
+                seen = true;
+            }
+    assert_true(seen);
+    /* CM-6: table b[0]'s device counts a result, then sends another one
+     * (a conflict); the organiser keeps the conflicting one. */
+    const int winner[2] = {0, 1};
+    const enum tny_wire_ack_status acked[2] = {TNY_WIRE_ACK_ACCEPTED,
+                                               TNY_WIRE_ACK_CONFLICT};
+    for (int k = 0; k < 2; k++) {
+        nh_submission(&b[0], "table-001", k ? "k2" : "k1", winner[k], 3 + k,
+                      &s);
+        submit(f, "table-001", &s, &ack);
+        assert_int_equal(ack.status, acked[k]);
+    }
+    /* Refused: a published round with a result keeps its pairings
+     * (CM-5). */
+    edit_request(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS, round, &b[1], &b[2]);
+    refused_changes_nothing(f, &q, "swap in a round with a result");
+    edit_request(f, &q, TNY_WIRE_CMD_MOVE_TABLE, round, &b[1], &b[2]);
+    refused_changes_nothing(f, &q, "move in a round with a result");
+    struct hub_result_row *rows = NULL;
+    int32_t n = 0;
+    OK(hub_store_list_results(f->store, EV, round, b[0].table, &rows, &n,
+                              &diag));
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[1].status, HUB_RESULT_CONFLICT);
+    int64_t conflict = rows[1].id;
+    hub_result_rows_free(rows, n);
+    /* Refused: a result id that is not one of the table's. */
+    req_init(f, &q, TNY_WIRE_CMD_RESOLVE_CONFLICT);
+    q.round = round;
+    q.table = b[0].table;
+    q.result_id = conflict + 100;
+    refused_changes_nothing(f, &q, "keep a result of no table");
+    req_init(f, &q, TNY_WIRE_CMD_RESOLVE_CONFLICT);
+    q.round = round;
+    q.table = b[0].table;
+    q.result_id = conflict;
+    free(must(f, &q));
+    /* The kept result counts in the model: seat 1 of b[0] wins. */
+    struct hub_ev *e = hub__ev_find(f->svc, EV);
+    assert_non_null(e);
+    const struct tny_round *r = &e->ev.rounds[round - 1];
+    const struct tny_table *t = NULL;
+    for (int32_t i = 0; i < r->n_tables; i++)
+        if (!r->tables[i].is_bye && r->tables[i].number == b[0].table)
+            t = &r->tables[i];
+    assert_non_null(t);
+    assert_true(t->has_result);
+    assert_string_equal(e->ev.players[t->seats[t->result.winner]].id,
+                        b[0].seats[1].player_id);
+    assert_int_equal(e->round.n_conflicts, 0);
     hub_service_stats_get(f->svc, &st);
     assert_int_equal(st.model_loads, loads);
     fx_free(f);
@@ -4370,6 +4503,8 @@ int main(void)
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
+        cmocka_unit_test(
+            test_issue17_published_edit_and_kept_conflict_in_place),
         cmocka_unit_test(
             test_issue17_close_shows_each_table_the_organisers_result),
         cmocka_unit_test(test_issue17_publish_reply_without_devices),
