@@ -125,9 +125,9 @@ cp "$E2E_TMP/out" "$E2E_TMP/code.pl.json"
 live 0 clock start $EVPL
 ok "event $EVPL (language pl): 4 players, round 1 published and started, table 1's code"
 
-jq -n --arg t1 "$(code 1)" --arg t3 "$(code 3)" --arg dev3 "$(dev 3)" --arg dev4 "$(dev 4)" \
+jq -n --arg t1 "$(code 1)" --arg t3 "$(code 3)" --arg t4 "$(code 4)" --arg dev3 "$(dev 3)" --arg dev4 "$(dev 4)" \
     --arg revoked "$(code 2)" --arg pl "$(code pl)" \
-    '{t1: $t1, t3: $t3, dev3: $dev3, dev4: $dev4, revoked: $revoked, pl: $pl}' >"$E2E_TMP/codes.json"
+    '{t1: $t1, t3: $t3, t4: $t4, dev3: $dev3, dev4: $dev4, revoked: $revoked, pl: $pl}' >"$E2E_TMP/codes.json"
 SHOTS=$E2E_TMP/shots
 mkdir -p "$SHOTS"
 node "$E2E_SRC/tests/e2e/play_check.js" --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" \
