@@ -10,14 +10,18 @@
  * end of the round through hub_service_handle, as the loop hands them
  * over: `result enter` of the last table, `round close`, `round pair`,
  * `round publish` of round 2; each must succeed, and close and publish
- * must send every table its assignment.  Prints each one's CPU and wall
- * time, the load average, and (unless --no-icount) its instructions,
- * counted by running itself again under callgrind (icount.h).  By hand:
+ * must send every table its assignment.  With --edits, two more: a
+ * device's result that contradicts the organiser's at the last table
+ * (a CM-6 conflict, before the close) kept by `result resolve`, and
+ * `round swap` of two players in the published round 2 (CM-5).  Prints
+ * each one's CPU and wall time, the load average, and (unless --no-icount) its
+ * instructions, counted by running itself again under callgrind (icount.h).  By
+ * hand:
  *   valgrind --tool=callgrind --toggle-collect=hub_service_handle \
  *       build/bench/bench_console --tables 2500 --no-icount
  * (callgrind_annotate --inclusive=yes splits them by cmd_* handler).
  *
- * usage: bench_console [--tables N] [--no-icount]
+ * usage: bench_console [--tables N] [--edits] [--no-icount]
  * Exit: 0 measured; 1 a setup step or a command failed, a figure missing.
  */
 #include <stdbool.h>
@@ -185,19 +189,66 @@ static void run(struct hub_service *svc, struct tny_wire_request *q,
     hub_outbox_release(&ob);
 }
 
+/* A device's submission at table `last` of round 1 whose result differs
+ * from the one the organiser entered (a CM-6 conflict). */
+static void conflicting_submission(struct hub_service *svc,
+                                   const struct tny_event *ev,
+                                   const struct tny_table *last, int64_t now)
+{
+    struct tny_diag d = {{0}};
+    struct tny_table other = *last;
+    struct tny_rng rng;
+    struct tny_wire_submission sub;
+    struct hub_outbox ob;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    char dev[32], topic[TNY_WIRE_TOPIC_MAX];
+    tny_rng_seed(&rng, 99);
+    do {
+        other.has_result = false;
+        if (tny_simulate_result(ev, 0, ev->rounds[0].stage, &other, &rng, &d) <
+            0)
+            die("simulate", &d);
+    } while (tny_result_same(&other.result, &last->result, last->n_seats));
+    memset(&sub, 0, sizeof(sub));
+    snprintf(dev, sizeof(dev), "table-%04d", (int)last->number);
+    snprintf(sub.key, sizeof(sub.key), "conflict-1");
+    snprintf(sub.device_id, sizeof(sub.device_id), "%s", dev);
+    snprintf(sub.event_id, sizeof(sub.event_id), "%s", EV);
+    sub.round = 1;
+    sub.table = last->number;
+    if (tny_wire_result_from_table(ev, &other, &sub.result, &d) < 0)
+        die("result", &d);
+    sub.n_confirmed = other.n_seats;
+    for (int32_t k = 0; k < other.n_seats; k++)
+        snprintf(sub.confirmed[k], sizeof(sub.confirmed[k]), "%s",
+                 ev->players[other.seats[k]].id);
+    if (tny_wire_encode_submission(&sub, &buf, &len, &d) < 0 ||
+        tny_wire_topic(TNY_WIRE_TOPIC_RESULT, dev, topic, sizeof(topic), &d) <
+            0)
+        die("submission", &d);
+    hub_outbox_init(&ob);
+    if (hub_service_handle(svc, topic, buf, len, now, &ob, &d) < 0)
+        die("submission", &d);
+    free(buf);
+    hub_outbox_release(&ob);
+}
+
 int main(int argc, char **argv)
 {
     int n = 2500;
-    bool icount = true;
+    bool icount = true, edits = false;
     struct tny_diag d = {{0}};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--tables") == 0 && i + 1 < argc)
             n = atoi(argv[++i]);
         else if (strcmp(argv[i], "--no-icount") == 0)
             icount = false;
+        else if (strcmp(argv[i], "--edits") == 0)
+            edits = true;
         else {
-            fprintf(stderr,
-                    "usage: bench_console [--tables N] [--no-icount]\n");
+            fprintf(stderr, "usage: bench_console [--tables N] [--edits] "
+                            "[--no-icount]\n");
             return 2;
         }
     }
@@ -222,11 +273,14 @@ int main(int argc, char **argv)
     struct tny_table last;
     setup(s, n, &last, &ev);
 
-    struct part parts[5] = {{.name = "service start-up load"},
+    struct part parts[7] = {{.name = "service start-up load"},
                             {.name = "result enter"},
                             {.name = "round close"},
                             {.name = "round pair"},
-                            {.name = "round publish"}};
+                            {.name = "round publish"},
+                            {.name = "result resolve (a conflict kept)"},
+                            {.name = "round swap (published round)"}};
+    int n_parts = edits ? 7 : 5;
     struct hub_service_options opt;
     struct hub_service *svc = NULL;
     hub_service_options_init(&opt);
@@ -249,6 +303,22 @@ int main(int argc, char **argv)
     if (tny_wire_result_from_table(&ev, &last, &q.result, &d) < 0)
         die("result", &d);
     run(svc, &q, now, 0, &parts[1]);
+    if (edits) { /* CM-6: the device's result kept instead */
+        struct hub_result_row *rows = NULL;
+        int32_t n_rows = 0;
+        conflicting_submission(svc, &ev, &last, now + 500);
+        if (hub_store_list_results(s, EV, 1, last.number, &rows, &n_rows, &d) <
+                0 ||
+            n_rows < 1 || rows[n_rows - 1].status != HUB_RESULT_CONFLICT)
+            die("no conflict to resolve", &d);
+        memset(&q, 0, sizeof(q));
+        q.cmd = TNY_WIRE_CMD_RESOLVE_CONFLICT;
+        q.round = 1;
+        q.table = last.number;
+        q.result_id = rows[n_rows - 1].id;
+        hub_result_rows_free(rows, n_rows);
+        run(svc, &q, now + 600, 0, &parts[5]);
+    }
     memset(&q, 0, sizeof(q));
     q.cmd = TNY_WIRE_CMD_CLOSE_ROUND;
     q.round = 1;
@@ -260,6 +330,22 @@ int main(int argc, char **argv)
     q.cmd = TNY_WIRE_CMD_PUBLISH_ROUND;
     q.round = 2;
     run(svc, &q, now + 3000, n, &parts[4]);
+    if (edits) { /* CM-5: the first players of tables 1 and 2 swapped */
+        struct tny_event ev2;
+        if (hub_store_load_event(s, EV, &ev2, &d) < 0 || ev2.n_rounds != 2 ||
+            ev2.rounds[1].n_tables < 2)
+            die("round 2", &d);
+        memset(&q, 0, sizeof(q));
+        q.cmd = TNY_WIRE_CMD_SWAP_PLAYERS;
+        q.round = 2;
+        q.force = true; /* a rematch the swap may make is the bench's own */
+        snprintf(q.player_id, sizeof(q.player_id), "%s",
+                 ev2.players[ev2.rounds[1].tables[0].seats[0]].id);
+        snprintf(q.other_player_id, sizeof(q.other_player_id), "%s",
+                 ev2.players[ev2.rounds[1].tables[1].seats[0]].id);
+        tny_event_release(&ev2);
+        run(svc, &q, now + 4000, 0, &parts[6]);
+    }
     hub_service_free(svc);
     tny_event_release(&ev);
     hub_store_close(s);
@@ -276,14 +362,14 @@ int main(int argc, char **argv)
     double cpu4 = 0, wall4 = 0;
     int64_t ic4 = 0;
     int missing = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < n_parts; i++) {
         int64_t c = icount ? bench_icount_get(&ic, parts[i].name) : -1;
         if (icount && c < 0) {
             fprintf(stderr, "bench_console: %s: no instruction count\n",
                     parts[i].name);
             missing++;
         }
-        if (i > 0) {
+        if (i > 0 && i < 5) {
             cpu4 += parts[i].cpu;
             wall4 += parts[i].wall;
             ic4 += c;

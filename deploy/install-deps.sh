@@ -37,6 +37,7 @@ packages=(
     libncurses-dev                         # terminal UI: console and table display
     tmux                                   # e2e test of the console dashboard
     iproute2                               # e2e: ip netns / veth (test_table_netns)
+    nftables                               # gen-config.sh play-ratelimit.nft (guessing sign-in codes); e2e test_play_ratelimit
     faketime                               # e2e: skewed table clock (libfaketime)
     sqlite3                                # e2e: read the hub's clock row (clock skew)
     clang-format                           # formatting check

@@ -1169,9 +1169,11 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
         TNY_WIRE_TOPIC_PREFIX "device/+/presence",
         TNY_WIRE_TOPIC_PREFIX "ctl/+/req", TNY_WIRE_TOPIC_PREFIX "time/+/req",
         LEASE_TOPIC,
-        /* Issue 20: the players' requests from their phones. */
-        TNY_WIRE_TOPIC_PREFIX "code/+/req"};
-    struct tny_mqtt_subscription subs[6];
+        /* Issue 20: the players' requests from their phones, and
+         * whether each player code's pages are signed in. */
+        TNY_WIRE_TOPIC_PREFIX "code/+/req",
+        TNY_WIRE_TOPIC_PREFIX "code/+/presence"};
+    struct tny_mqtt_subscription subs[7];
     struct tny_mqtt_options o;
 
     snprintf(uris, sizeof(uris), "%s", cfg->v[HUB_CFG_BROKER_URI].text);
@@ -1185,7 +1187,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                             sizeof(t_state), diag);
     if (rc < 0)
         return rc;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         subs[i] =
             (struct tny_mqtt_subscription){.filter = filters[i], .qos = 1};
     tny_mqtt_options_init(&o);
@@ -1216,7 +1218,7 @@ static int open_mqtt(struct loop *l, struct tny_diag *diag)
                                         .qos = 1,
                                         .retained = true};
     o.subs = subs;
-    o.n_subs = 6;
+    o.n_subs = 7;
     /* Results (subs[0]): a live publish with the retain flag keeps it, so
      * the hub clears it at once (clear_retained_result), not at its next
      * subscription. */

@@ -26,8 +26,10 @@ static const struct {
     pb_case pc;
 } cmds[TNY_WIRE_CMD_COUNT_] = {
 #define W(n, ID, ev, inp, fields, reply, ...)                                  \
-    [TNY_WIRE_CMD_##ID] = {{#n, ev, inp, fields, reply},                       \
-                           TOURNEY__V1__CONSOLE_REQUEST__COMMAND_##ID},
+    [TNY_WIRE_CMD_##                                                           \
+        ID] = {{#n, ev, inp, fields, (enum tny_reply_shape)((reply)&0xff),     \
+                ((reply)&TNY_REPLY_JSON_LINE) != 0},                           \
+               TOURNEY__V1__CONSOLE_REQUEST__COMMAND_##ID},
 #define L(...)
     TNY_CONSOLE_COMMANDS(W, L)
 #undef W
@@ -247,6 +249,10 @@ static const struct plain {
     bool need;     /* K_I64: present on the wire */
     bool not_zero; /* K_I64: 0 is refused */
     bool optional; /* K_ID: "" is allowed (issue 20: every player) */
+    /* K_ID, K_U32: refused equal to the member at unlike (why says so);
+     * K_FLAG: .req's bit makes it required true. */
+    size_t unlike;
+    const char *unlike_why;
 } plains[] = {
 #define P(n, bit, k, m, ...)                                                   \
     {                                                                          \
@@ -256,7 +262,9 @@ static const struct plain {
     }
     P("player_id", TNY_WF_PLAYER_ID, K_ID, player_id, .lo = 0),
     P("player_a", TNY_WF_PLAYER_ID, K_ID, player_id, .lo = 0),
-    P("player_b", TNY_WF_OTHER_PLAYER_ID, K_ID, other_player_id, .lo = 0),
+    P("player_b", TNY_WF_OTHER_PLAYER_ID, K_ID, other_player_id,
+      .unlike = offsetof(struct tny_wire_request, player_id),
+      .unlike_why = "a player cannot swap with themself"),
     /* Issue 20: one player's code, or none named: every player's. */
     P("only_player_id", TNY_WF_PLAYER_ID, K_ID, player_id, .optional = true),
     P("device_id", TNY_WF_DEVICE_ID, K_ID, device_id, .lo = 0),
@@ -271,7 +279,8 @@ static const struct plain {
     P("table", TNY_WF_TABLE, K_U32, table, .hi = WIRE_MAX_TABLE,
       .req = TNY_WF_TABLE_REQ),
     P("to_table", TNY_WF_TO_TABLE, K_U32, to_table, .lo = 1,
-      .hi = WIRE_MAX_TABLE),
+      .hi = WIRE_MAX_TABLE, .unlike = offsetof(struct tny_wire_request, table),
+      .unlike_why = "same as table"),
     /* Negative: an extension taken back (issue 22). */
     P("extra_ms", TNY_WF_EXTRA_MS, K_I64, extra_ms, .lo = -TNY_CLOCK_MAX_MS,
       .hi = TNY_CLOCK_MAX_MS, .need = true, .not_zero = true),
@@ -282,7 +291,8 @@ static const struct plain {
     P("after_seq", TNY_WF_AFTER_SEQ, K_I64, after_seq, .hi = INT64_MAX),
     P("force", TNY_WF_FORCE, K_FLAG, force, .lo = 0),
     P("override", TNY_WF_OVERRIDE, K_FLAG, override, .lo = 0),
-    P("confirm", TNY_WF_CONFIRM, K_FLAG, confirm, .lo = 0),
+    /* Moving to the next stage cannot be undone: it comes confirmed. */
+    P("confirm", TNY_WF_CONFIRM, K_FLAG, confirm, .req = TNY_WF_CONFIRM_REQ),
     /* Issue 20: a list, or (true) the organiser's yes to all of it. */
     P("confirm_all", TNY_WF_CONFIRM, K_FLAG, confirm, .lo = 0),
 #undef P
@@ -347,7 +357,12 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
         const char *at = (const char *)q + pl->off;
         wire__path(p, sizeof p, "%s.%s", c, pl->name);
         switch (pl->kind) {
-        case K_ID: rc = wire__check_id(at, !pl->optional, p, diag); break;
+        case K_ID:
+            rc = wire__check_id(at, !pl->optional, p, diag);
+            if (rc == TNY_OK && pl->unlike_why &&
+                strcmp(at, (const char *)q + pl->unlike) == 0)
+                rc = wire__fail(diag, "%s: %s", p, pl->unlike_why);
+            break;
         case K_REASON:
             rc = wire__check_text(at, WIRE_TEXT_MULTI, false, p, diag);
             break;
@@ -357,6 +372,9 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
             rc = wire__check_range(
                 v, (cmds[q->cmd].info.fields & pl->req) ? 1 : pl->lo, pl->hi, p,
                 diag);
+            if (rc == TNY_OK && pl->unlike_why &&
+                memcmp(at, (const char *)q + pl->unlike, sizeof v) == 0)
+                rc = wire__fail(diag, "%s: %s", p, pl->unlike_why);
             break;
         }
         case K_I64: {
@@ -367,7 +385,10 @@ static int plains_check(const struct tny_wire_request *q, const char *c,
                 rc = wire__fail(diag, "%s: expected a time other than 0", p);
             break;
         }
-        case K_FLAG: break;
+        case K_FLAG:
+            if ((cmds[q->cmd].info.fields & pl->req) && !*(const bool *)at)
+                rc = wire__fail(diag, "%s: must be true", p);
+            break;
         }
     }
     return rc;
@@ -753,33 +774,6 @@ static void edit_to_pb(const struct tny_wire_request *q, ProtobufCMessage *msg,
     x->country = q->set_country ? (char *)q->player.country : NULL;
 }
 
-static int swap_check(const struct tny_wire_request *q, const char *c,
-                      struct tny_diag *diag)
-{
-    if (strcmp(q->player_id, q->other_player_id) == 0)
-        return wire__fail(diag,
-                          "%s.player_b: a player cannot swap with "
-                          "themself",
-                          c);
-    return TNY_OK;
-}
-
-/* Moving to the next stage cannot be undone: it comes confirmed. */
-static int next_stage_check(const struct tny_wire_request *q, const char *c,
-                            struct tny_diag *diag)
-{
-    return q->confirm ? TNY_OK
-                      : wire__fail(diag, "%s.confirm: must be true", c);
-}
-
-static int move_check(const struct tny_wire_request *q, const char *c,
-                      struct tny_diag *diag)
-{
-    if (q->table == q->to_table)
-        return wire__fail(diag, "%s.to_table: same as table", c);
-    return TNY_OK;
-}
-
 /* A command's own code: check (after the plain fields'), decode and
  * encode of its fields that are not plain (NULL: none). */
 static const struct own {
@@ -799,9 +793,6 @@ static const struct own {
                                      armies_to_pb},
     [TNY_WIRE_CMD_ENTER_RESULT] = {result_check, result_from_pb, result_to_pb},
     [TNY_WIRE_CMD_EDIT_PLAYER] = {edit_check, edit_from_pb, edit_to_pb},
-    [TNY_WIRE_CMD_SWAP_PLAYERS] = {swap_check, NULL, NULL},
-    [TNY_WIRE_CMD_MOVE_TABLE] = {move_check, NULL, NULL},
-    [TNY_WIRE_CMD_NEXT_STAGE] = {next_stage_check, NULL, NULL},
 };
 
 /* The plain-field bits of the description (those a message field carries
@@ -1042,21 +1033,22 @@ static int reply_check(const struct tny_wire_reply *rp, struct tny_diag *diag)
     wire__path(p, sizeof p, "%s.round", r);
     if ((rc = wire__check_range(rp->round, 0, WIRE_MAX_ROUND, p, diag)) < 0)
         return rc;
-    if (!!rp->seating + !!rp->standings + !!rp->published > 1)
-        return wire__fail(diag,
-                          "%s: seating, standings, published: at most one "
-                          "typed payload",
-                          r);
-    wire__path(p, sizeof p, "%s.seating", r);
-    if (rp->seating && (rc = wire__seating_check(rp->seating, p, diag)) < 0)
-        return rc;
-    wire__path(p, sizeof p, "%s.standings", r);
-    if (rp->standings &&
-        (rc = wire__standings_check(rp->standings, p, diag)) < 0)
-        return rc;
-    wire__path(p, sizeof p, "%s.published", r);
-    return rp->published ? wire__published_check(rp->published, p, diag)
-                         : TNY_OK;
+    int n = 0;
+    for (size_t i = 0; i < wire__n_payloads; i++) {
+        const struct wire__payload *w = &wire__payloads[i];
+        const void *v = wire__slot_get(rp, w->rep_off);
+        if (!v)
+            continue;
+        if (n++)
+            return wire__fail(diag,
+                              "%s: seating, standings, published, records: "
+                              "at most one typed payload",
+                              r);
+        wire__path(p, sizeof p, "%s.%s", r, w->name);
+        if ((rc = w->check(v, p, diag)) < 0)
+            return rc;
+    }
+    return TNY_OK;
 }
 
 static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
@@ -1093,17 +1085,15 @@ static int reply_from_pb(const Tourney__V1__ConsoleReply *m,
         0)
         return rc;
     out->count = m->has_count ? m->count : 0;
-    wire__path(p, sizeof p, "%s.seating", r);
-    if ((rc = wire__seating_from_pb(m->seating, p, &out->seating, diag)) < 0)
-        return rc;
-    wire__path(p, sizeof p, "%s.standings", r);
-    if ((rc = wire__standings_from_pb(m->standings, p, &out->standings, diag)) <
-        0)
-        return rc;
-    wire__path(p, sizeof p, "%s.published", r);
-    if ((rc = wire__published_from_pb(m->published, p, &out->published, diag)) <
-        0)
-        return rc;
+    for (size_t i = 0; i < wire__n_payloads; i++) {
+        const struct wire__payload *w = &wire__payloads[i];
+        void *v = NULL;
+        wire__path(p, sizeof p, "%s.%s", r, w->name);
+        rc = w->from_pb(wire__slot_get(m, w->pb_off), p, &v, diag);
+        wire__slot_set(out, w->rep_off, v);
+        if (rc < 0)
+            return rc;
+    }
     return wire__dup(&out->json, m->json, diag);
 }
 
@@ -1129,18 +1119,20 @@ int tny_wire_encode_reply(const struct tny_wire_reply *in, uint8_t **buf,
     m.round = (uint32_t)in->round;
     m.has_count = in->count != 0;
     m.count = in->count;
-    if ((in->seating && !(m.seating = wire__seating_to_pb(in->seating))) ||
-        (in->standings &&
-         !(m.standings = wire__standings_to_pb(in->standings))) ||
-        (in->published &&
-         !(m.published = wire__published_to_pb(in->published))))
-        rc = tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", reply_root);
-    else
+    for (size_t i = 0; rc == TNY_OK && i < wire__n_payloads; i++) {
+        const struct wire__payload *w = &wire__payloads[i];
+        const void *v = wire__slot_get(in, w->rep_off);
+        void *pm = v ? w->to_pb(v) : NULL;
+        wire__slot_set(&m, w->pb_off, pm);
+        if (v && !pm)
+            rc =
+                tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", reply_root);
+    }
+    if (rc == TNY_OK)
         rc = wire__pack(&m.base, reply_root, TNY_WIRE_MAX_CONSOLE_MSG, buf, len,
                         diag);
-    wire__seating_pb_free(m.seating);
-    wire__standings_pb_free(m.standings);
-    wire__published_pb_free(m.published);
+    for (size_t i = 0; i < wire__n_payloads; i++)
+        wire__payloads[i].pb_free(wire__slot_get(&m, wire__payloads[i].pb_off));
     return rc;
 }
 

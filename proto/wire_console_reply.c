@@ -1,7 +1,9 @@
 /* wire_console_reply.c - the typed payloads of ConsoleReply (issue 18 item
  * 3): one message per reply shape of the commands' descriptions
- * (console_cmds.h TNY_REPLY_*), checked, built and copied here; the
- * ConsoleReply around them is wire_console.c's.
+ * (console_cmds.h TNY_REPLY_*), checked, built and copied here, and the
+ * table of them (wire__payloads) that wire_console.c walks for the
+ * ConsoleReply around them.  The records (lists, acknowledgements) are
+ * one generic shape: typed values by name, flat in pre-order.
  *
  * Invariants: the same check runs before encode and after decode, so the
  * hub cannot send what a console would refuse; a decoded payload is
@@ -11,6 +13,7 @@
 #include "wire_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,12 +67,11 @@ void tny_wire_seating_free(struct tny_wire_seating *s)
 
 void tny_wire_reply_drop_payload(struct tny_wire_reply *rep)
 {
-    tny_wire_seating_free(rep->seating);
-    rep->seating = NULL;
-    tny_wire_standings_free(rep->standings);
-    rep->standings = NULL;
-    tny_wire_published_free(rep->published);
-    rep->published = NULL;
+    for (size_t i = 0; i < wire__n_payloads; i++) {
+        size_t off = wire__payloads[i].rep_off;
+        wire__payloads[i].free(wire__slot_get(rep, off));
+        wire__slot_set(rep, off, NULL);
+    }
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -138,8 +140,8 @@ static int table_check(const struct tny_wire_seated_table *t, const char *p,
     return time_left_check(&t->clock, fp, diag);
 }
 
-int wire__seating_check(const struct tny_wire_seating *s, const char *path,
-                        struct tny_diag *diag)
+static int wire__seating_check(const struct tny_wire_seating *s,
+                               const char *path, struct tny_diag *diag)
 {
     char p[WIRE_PATH_MAX];
     int rc;
@@ -223,7 +225,7 @@ struct seating_pb {
     Tourney__V1__PlayerName *nm, **np;
 };
 
-void wire__seating_pb_free(Tourney__V1__Seating *m)
+static void wire__seating_pb_free(Tourney__V1__Seating *m)
 {
     struct seating_pb *s = (struct seating_pb *)m;
     if (!s)
@@ -236,7 +238,8 @@ void wire__seating_pb_free(Tourney__V1__Seating *m)
     free(s);
 }
 
-Tourney__V1__Seating *wire__seating_to_pb(const struct tny_wire_seating *in)
+static Tourney__V1__Seating *
+wire__seating_to_pb(const struct tny_wire_seating *in)
 {
     struct seating_pb *s = calloc(1, sizeof *s);
     size_t nt = (size_t)in->n_tables, nn = (size_t)in->n_names;
@@ -366,8 +369,10 @@ static int table_from_pb(const Tourney__V1__SeatedTable *m, const char *p,
     return time_left_from_pb(m->clock, fp, &t->clock, diag);
 }
 
-int wire__seating_from_pb(const Tourney__V1__Seating *m, const char *path,
-                          struct tny_wire_seating **out, struct tny_diag *diag)
+static int wire__seating_from_pb(const Tourney__V1__Seating *m,
+                                 const char *path,
+                                 struct tny_wire_seating **out,
+                                 struct tny_diag *diag)
 {
     char p[WIRE_PATH_MAX];
     int rc;
@@ -469,8 +474,8 @@ static bool tiebreak_valid(enum tny_tiebreak tb)
     return name && tny_tiebreak_from_name(name, &back) == TNY_OK && back == tb;
 }
 
-int wire__standings_check(const struct tny_wire_standings *s, const char *path,
-                          struct tny_diag *diag)
+static int wire__standings_check(const struct tny_wire_standings *s,
+                                 const char *path, struct tny_diag *diag)
 {
     char p[WIRE_PATH_MAX];
     int rc;
@@ -537,7 +542,7 @@ struct standings_pb {
     uint32_t *side_games;                 /* n_rows * 2 */
 };
 
-void wire__standings_pb_free(Tourney__V1__Standings *m)
+static void wire__standings_pb_free(Tourney__V1__Standings *m)
 {
     struct standings_pb *s = (struct standings_pb *)m;
     if (!s)
@@ -550,7 +555,7 @@ void wire__standings_pb_free(Tourney__V1__Standings *m)
     free(s);
 }
 
-Tourney__V1__Standings *
+static Tourney__V1__Standings *
 wire__standings_to_pb(const struct tny_wire_standings *in)
 {
     struct standings_pb *s = calloc(1, sizeof *s);
@@ -661,9 +666,10 @@ static int row_from_pb(const Tourney__V1__StandingRow *m, int32_t n_tiebreaks,
     return TNY_OK;
 }
 
-int wire__standings_from_pb(const Tourney__V1__Standings *m, const char *path,
-                            struct tny_wire_standings **out,
-                            struct tny_diag *diag)
+static int wire__standings_from_pb(const Tourney__V1__Standings *m,
+                                   const char *path,
+                                   struct tny_wire_standings **out,
+                                   struct tny_diag *diag)
 {
     char p[WIRE_PATH_MAX];
     int rc;
@@ -755,8 +761,8 @@ void tny_wire_published_free(struct tny_wire_published *p)
     free(p);
 }
 
-int wire__published_check(const struct tny_wire_published *s, const char *path,
-                          struct tny_diag *diag)
+static int wire__published_check(const struct tny_wire_published *s,
+                                 const char *path, struct tny_diag *diag)
 {
     char p[WIRE_PATH_MAX];
     int rc;
@@ -795,7 +801,7 @@ struct published_pb {
     uint32_t *missing;
 };
 
-void wire__published_pb_free(Tourney__V1__PublishSummary *m)
+static void wire__published_pb_free(Tourney__V1__PublishSummary *m)
 {
     struct published_pb *s = (struct published_pb *)m;
     if (!s)
@@ -806,7 +812,7 @@ void wire__published_pb_free(Tourney__V1__PublishSummary *m)
     free(s);
 }
 
-Tourney__V1__PublishSummary *
+static Tourney__V1__PublishSummary *
 wire__published_to_pb(const struct tny_wire_published *in)
 {
     struct published_pb *s = calloc(1, sizeof *s);
@@ -841,9 +847,10 @@ wire__published_to_pb(const struct tny_wire_published *in)
     return m;
 }
 
-int wire__published_from_pb(const Tourney__V1__PublishSummary *m,
-                            const char *path, struct tny_wire_published **out,
-                            struct tny_diag *diag)
+static int wire__published_from_pb(const Tourney__V1__PublishSummary *m,
+                                   const char *path,
+                                   struct tny_wire_published **out,
+                                   struct tny_diag *diag)
 {
     char p[WIRE_PATH_MAX];
     int rc;
@@ -882,3 +889,300 @@ int wire__published_from_pb(const Tourney__V1__PublishSummary *m,
         *out = s;
     return rc;
 }
+
+/* ---- records (TNY_REPLY_RECORDS) --------------------------------------- */
+
+/* Nodes a reply's records may hold: the console message's 4 MiB (a node
+ * is at least 4 bytes on the wire) bounds them first. */
+#define RECORDS_MAX_NODES (1 << 20)
+
+struct tny_wire_records *tny_wire_records_new(int32_t n_nodes)
+{
+    struct tny_wire_records *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    if (n_nodes > 0 &&
+        !(r->nodes = calloc((size_t)n_nodes, sizeof *r->nodes))) {
+        free(r);
+        return NULL;
+    }
+    r->n_nodes = n_nodes > 0 ? n_nodes : 0;
+    return r;
+}
+
+void tny_wire_records_free(struct tny_wire_records *r)
+{
+    if (!r)
+        return;
+    for (int32_t i = 0; r->nodes && i < r->n_nodes; i++) {
+        free(r->nodes[i].key);
+        free(r->nodes[i].text);
+    }
+    free(r->nodes);
+    free(r);
+}
+
+/* One node's own value (not its place in the tree). */
+static int node_check(const struct tny_wire_node *v, const char *p,
+                      int32_t after, struct tny_diag *diag)
+{
+    char fp[WIRE_PATH_MAX];
+    switch (v->kind) {
+    case TNY_WIRE_NODE_NULL:
+    case TNY_WIRE_NODE_FLAG:
+    case TNY_WIRE_NODE_INTEGER: return TNY_OK;
+    case TNY_WIRE_NODE_REAL:
+        return isfinite(v->real)
+                   ? TNY_OK
+                   : wire__fail(diag, "%s.real: expected a finite number", p);
+    case TNY_WIRE_NODE_TEXT:
+        wire__path(fp, sizeof fp, "%s.text", p);
+        return event_text(v->text ? v->text : "", false, fp, diag);
+    case TNY_WIRE_NODE_RECORD:
+    case TNY_WIRE_NODE_LIST:
+        if (v->n < 0 || v->n > after)
+            return wire__fail(
+                diag, "%s.%s: %d children, but %d nodes follow", p,
+                v->kind == TNY_WIRE_NODE_RECORD ? "record" : "list", (int)v->n,
+                (int)after);
+        return TNY_OK;
+    }
+    return wire__fail(diag, "%s: unknown value kind %d", p, (int)v->kind);
+}
+
+/* The tree's shape, walked without recursion: one root; each record's
+ * or list's children follow it; a record's children have keys, a list's
+ * none; at most TNY_WIRE_RECORDS_DEPTH deep. */
+static int records_check(const struct tny_wire_records *r, const char *path,
+                         struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int32_t left[TNY_WIRE_RECORDS_DEPTH];
+    bool in_record[TNY_WIRE_RECORDS_DEPTH];
+    int depth = 0, rc;
+    if (r->n_nodes < 1 || r->n_nodes > RECORDS_MAX_NODES || !r->nodes)
+        return wire__fail(diag, "%s.nodes: expected 1..%d nodes, got %d", path,
+                          RECORDS_MAX_NODES, (int)r->n_nodes);
+    for (int32_t i = 0; i < r->n_nodes; i++) {
+        const struct tny_wire_node *v = &r->nodes[i];
+        wire__path(p, sizeof p, "%s.nodes[%d]", path, (int)i);
+        if (i > 0 && depth == 0)
+            return wire__fail(diag,
+                              "%s: after the whole root (one root, its "
+                              "children after it)",
+                              p);
+        bool keyed = depth > 0 && in_record[depth - 1];
+        if (keyed != (v->key != NULL))
+            return wire__fail(diag,
+                              keyed ? "%s.key: missing (a record's member)"
+                                    : "%s.key: only a record's member has "
+                                      "one",
+                              p);
+        if (v->key) {
+            char kp[WIRE_PATH_MAX];
+            wire__path(kp, sizeof kp, "%s.key", p);
+            if ((rc = event_text(v->key, false, kp, diag)) < 0)
+                return rc;
+        }
+        if ((rc = node_check(v, p, r->n_nodes - i - 1, diag)) < 0)
+            return rc;
+        if (depth > 0)
+            left[depth - 1]--;
+        if (v->kind == TNY_WIRE_NODE_RECORD || v->kind == TNY_WIRE_NODE_LIST) {
+            if (depth == TNY_WIRE_RECORDS_DEPTH)
+                return wire__fail(diag, "%s: nested deeper than %d", p,
+                                  TNY_WIRE_RECORDS_DEPTH);
+            left[depth] = v->n;
+            in_record[depth++] = v->kind == TNY_WIRE_NODE_RECORD;
+        }
+        while (depth > 0 && left[depth - 1] == 0)
+            depth--;
+    }
+    if (depth > 0)
+        return wire__fail(diag,
+                          "%s.nodes: ends inside a record or list (%d "
+                          "children missing)",
+                          path, (int)left[depth - 1]);
+    return TNY_OK;
+}
+
+/* The protobuf of checked records; m first (freed as one). */
+struct records_pb {
+    Tourney__V1__Records m;
+    Tourney__V1__RecordNode *nodes, **np;
+};
+
+static void records_pb_free(Tourney__V1__Records *m)
+{
+    struct records_pb *s = (struct records_pb *)m;
+    if (!s)
+        return;
+    free(s->nodes);
+    free(s->np);
+    free(s);
+}
+
+static Tourney__V1__Records *records_to_pb(const struct tny_wire_records *in)
+{
+    struct records_pb *s = calloc(1, sizeof *s);
+    size_t n = (size_t)in->n_nodes;
+    if (!s || !(s->nodes = calloc(n, sizeof *s->nodes)) ||
+        !(s->np = calloc(n, sizeof *s->np))) {
+        records_pb_free(s ? &s->m : NULL);
+        return NULL;
+    }
+    tourney__v1__records__init(&s->m);
+    for (size_t i = 0; i < n; i++) {
+        const struct tny_wire_node *v = &in->nodes[i];
+        Tourney__V1__RecordNode *x = &s->nodes[i];
+        tourney__v1__record_node__init(x);
+        x->key = v->key;
+        switch (v->kind) {
+        case TNY_WIRE_NODE_NULL:
+            x->value_case = TOURNEY__V1__RECORD_NODE__VALUE_NULL;
+            x->null = true;
+            break;
+        case TNY_WIRE_NODE_FLAG:
+            x->value_case = TOURNEY__V1__RECORD_NODE__VALUE_FLAG;
+            x->flag = v->flag;
+            break;
+        case TNY_WIRE_NODE_INTEGER:
+            x->value_case = TOURNEY__V1__RECORD_NODE__VALUE_INTEGER;
+            x->integer = v->integer;
+            break;
+        case TNY_WIRE_NODE_REAL:
+            x->value_case = TOURNEY__V1__RECORD_NODE__VALUE_REAL;
+            x->real = v->real;
+            break;
+        case TNY_WIRE_NODE_TEXT:
+            x->value_case = TOURNEY__V1__RECORD_NODE__VALUE_TEXT;
+            x->text = v->text ? v->text : (char *)"";
+            break;
+        case TNY_WIRE_NODE_RECORD:
+            x->value_case = TOURNEY__V1__RECORD_NODE__VALUE_RECORD;
+            x->record = (uint32_t)v->n;
+            break;
+        case TNY_WIRE_NODE_LIST:
+            x->value_case = TOURNEY__V1__RECORD_NODE__VALUE_LIST;
+            x->list = (uint32_t)v->n;
+            break;
+        }
+        s->np[i] = x;
+    }
+    s->m.n_nodes = n;
+    s->m.nodes = s->np;
+    return &s->m;
+}
+
+static int records_from_pb(const Tourney__V1__Records *m, const char *path,
+                           struct tny_wire_records **out, struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int rc = TNY_OK;
+    *out = NULL;
+    if (!m)
+        return TNY_OK;
+    if (m->n_nodes < 1 || m->n_nodes > RECORDS_MAX_NODES)
+        return wire__fail(diag, "%s.nodes: expected 1..%d nodes, got %zu", path,
+                          RECORDS_MAX_NODES, m->n_nodes);
+    struct tny_wire_records *r = tny_wire_records_new((int32_t)m->n_nodes);
+    if (!r)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == TNY_OK && i < m->n_nodes; i++) {
+        const Tourney__V1__RecordNode *x = m->nodes[i];
+        struct tny_wire_node *v = &r->nodes[i];
+        wire__path(p, sizeof p, "%s.nodes[%zu]", path, i);
+        if ((rc = wire__dup(&v->key, x->key, diag)) < 0)
+            break;
+        switch (x->value_case) {
+        case TOURNEY__V1__RECORD_NODE__VALUE_NULL:
+            v->kind = TNY_WIRE_NODE_NULL;
+            break;
+        case TOURNEY__V1__RECORD_NODE__VALUE_FLAG:
+            v->kind = TNY_WIRE_NODE_FLAG;
+            v->flag = x->flag;
+            break;
+        case TOURNEY__V1__RECORD_NODE__VALUE_INTEGER:
+            v->kind = TNY_WIRE_NODE_INTEGER;
+            v->integer = x->integer;
+            break;
+        case TOURNEY__V1__RECORD_NODE__VALUE_REAL:
+            v->kind = TNY_WIRE_NODE_REAL;
+            v->real = x->real;
+            break;
+        case TOURNEY__V1__RECORD_NODE__VALUE_TEXT:
+            v->kind = TNY_WIRE_NODE_TEXT;
+            rc = wire__dup(&v->text, x->text, diag);
+            break;
+        case TOURNEY__V1__RECORD_NODE__VALUE_RECORD:
+        case TOURNEY__V1__RECORD_NODE__VALUE_LIST: {
+            bool rec = x->value_case == TOURNEY__V1__RECORD_NODE__VALUE_RECORD;
+            uint32_t n = rec ? x->record : x->list;
+            v->kind = rec ? TNY_WIRE_NODE_RECORD : TNY_WIRE_NODE_LIST;
+            if (n > (uint32_t)RECORDS_MAX_NODES)
+                rc = wire__fail(diag, "%s.%s: %u children, more than %d", p,
+                                rec ? "record" : "list", (unsigned)n,
+                                RECORDS_MAX_NODES);
+            v->n = (int32_t)(n > (uint32_t)RECORDS_MAX_NODES ? 0 : n);
+            break;
+        }
+        default: rc = wire__fail(diag, "%s: no value", p); break;
+        }
+    }
+    if (rc < 0)
+        tny_wire_records_free(r);
+    else
+        *out = r;
+    return rc;
+}
+
+/* ---- the payloads' table ----------------------------------------------- */
+
+/* Each payload's codec with the table's types (the casts are the only
+ * difference). */
+#define PAYLOAD(field, T, PB, prefix)                                          \
+    static int field##_check_any(const void *s, const char *p,                 \
+                                 struct tny_diag *diag)                        \
+    {                                                                          \
+        return prefix##_check((const T *)s, p, diag);                          \
+    }                                                                          \
+    static int field##_from_any(const void *m, const char *p, void **out,      \
+                                struct tny_diag *diag)                         \
+    {                                                                          \
+        T *o = NULL;                                                           \
+        int rc = prefix##_from_pb((const PB *)m, p, &o, diag);                 \
+        *out = o;                                                              \
+        return rc;                                                             \
+    }                                                                          \
+    static void *field##_to_any(const void *s)                                 \
+    {                                                                          \
+        return prefix##_to_pb((const T *)s);                                   \
+    }                                                                          \
+    static void field##_pb_free_any(void *m)                                   \
+    {                                                                          \
+        prefix##_pb_free((PB *)m);                                             \
+    }                                                                          \
+    static void field##_free_any(void *s)                                      \
+    {                                                                          \
+        tny_wire_##field##_free((T *)s);                                       \
+    }
+PAYLOAD(seating, struct tny_wire_seating, Tourney__V1__Seating, wire__seating)
+PAYLOAD(standings, struct tny_wire_standings, Tourney__V1__Standings,
+        wire__standings)
+PAYLOAD(published, struct tny_wire_published, Tourney__V1__PublishSummary,
+        wire__published)
+PAYLOAD(records, struct tny_wire_records, Tourney__V1__Records, records)
+#undef PAYLOAD
+
+#define ROW(field)                                                             \
+    {                                                                          \
+#field, offsetof(struct tny_wire_reply, field),                        \
+            offsetof(Tourney__V1__ConsoleReply, field), field##_check_any,     \
+            field##_from_any, field##_to_any, field##_pb_free_any,             \
+            field##_free_any                                                   \
+    }
+const struct wire__payload wire__payloads[] = {ROW(seating), ROW(standings),
+                                               ROW(published), ROW(records)};
+#undef ROW
+const size_t wire__n_payloads =
+    sizeof wire__payloads / sizeof wire__payloads[0];

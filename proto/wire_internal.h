@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <protobuf-c/protobuf-c.h>
 
@@ -177,6 +178,8 @@ struct wire_result_pb {
     ProtobufCMessage *entry_p[TNY_MAX_SEATS];
     char *items[3]; /* a list key's strings (GT-9 games) */
     char *lots[TNY_MAX_LOTS];
+    Tourney__V1__ResultValue ext[TNY_WIRE_EXT_MAX]; /* GameResult.values */
+    Tourney__V1__ResultValue *ext_p[TNY_WIRE_EXT_MAX];
 };
 
 int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
@@ -187,32 +190,40 @@ int wire__result_check(const struct tny_wire_result *r, const char *path,
 void wire__result_to_pb(const struct tny_wire_result *r,
                         struct wire_result_pb *s);
 
-/* The typed payloads of ConsoleReply (wire_console_reply.c).  _check
- * runs before encode and after decode; _from_pb copies (NULL m: *out
- * NULL); _to_pb borrows the strings of a checked payload, NULL when out
- * of memory, freed with _pb_free. */
-int wire__seating_check(const struct tny_wire_seating *s, const char *path,
-                        struct tny_diag *diag);
-int wire__seating_from_pb(const Tourney__V1__Seating *m, const char *path,
-                          struct tny_wire_seating **out, struct tny_diag *diag);
-Tourney__V1__Seating *wire__seating_to_pb(const struct tny_wire_seating *in);
-void wire__seating_pb_free(Tourney__V1__Seating *m);
-int wire__standings_check(const struct tny_wire_standings *s, const char *path,
-                          struct tny_diag *diag);
-int wire__standings_from_pb(const Tourney__V1__Standings *m, const char *path,
-                            struct tny_wire_standings **out,
-                            struct tny_diag *diag);
-Tourney__V1__Standings *
-wire__standings_to_pb(const struct tny_wire_standings *in);
-void wire__standings_pb_free(Tourney__V1__Standings *m);
-int wire__published_check(const struct tny_wire_published *s, const char *path,
-                          struct tny_diag *diag);
-int wire__published_from_pb(const Tourney__V1__PublishSummary *m,
-                            const char *path, struct tny_wire_published **out,
-                            struct tny_diag *diag);
-Tourney__V1__PublishSummary *
-wire__published_to_pb(const struct tny_wire_published *in);
-void wire__published_pb_free(Tourney__V1__PublishSummary *m);
+/* The typed payloads of ConsoleReply (wire_console_reply.c), one row
+ * per reply shape: where it sits in struct tny_wire_reply and in the
+ * message, and its codec.  check runs before encode and after decode;
+ * from_pb copies (NULL m: *out NULL); to_pb borrows the strings of a
+ * checked payload, NULL when out of memory, freed with pb_free; free
+ * frees the struct (NULL: nothing).  wire_console.c walks the table for
+ * every reply. */
+struct wire__payload {
+    const char *name; /* the ConsoleReply field */
+    size_t rep_off;   /* its pointer in struct tny_wire_reply */
+    size_t pb_off;    /* its pointer in Tourney__V1__ConsoleReply */
+    int (*check)(const void *s, const char *path, struct tny_diag *diag);
+    int (*from_pb)(const void *m, const char *path, void **out,
+                   struct tny_diag *diag);
+    void *(*to_pb)(const void *s);
+    void (*pb_free)(void *m);
+    void (*free)(void *s);
+};
+extern const struct wire__payload wire__payloads[];
+extern const size_t wire__n_payloads;
+
+/* The pointer at off in a struct (a payload's slot), by memcpy: the
+ * member's type is the payload's, not void *. */
+static inline void *wire__slot_get(const void *base, size_t off)
+{
+    void *v;
+    memcpy(&v, (const char *)base + off, sizeof v);
+    return v;
+}
+
+static inline void wire__slot_set(void *base, size_t off, void *v)
+{
+    memcpy((char *)base + off, &v, sizeof v);
+}
 
 /* Optional string for the wire: "" -> NULL (absent). */
 static inline char *wire__opt(const char *s)

@@ -119,7 +119,7 @@ static int entries_from_pb(const ProtobufCMessage *gm, const char *p,
         AT(gm, ef->offset, ProtobufCMessage **);
     const enum tny_result_key *keys;
     int32_t n_keys = tny_result_keys(game, &keys);
-    struct tny_wire_result_val vals[TNY_RK_COUNT];
+    struct tny_wire_result_val vals[TNY_RK_ALL];
     char armies[TNY_MAX_SEATS][TNY_NAME_MAX];
     char fp[WIRE_PATH_MAX];
     int rc;
@@ -146,8 +146,9 @@ static int entries_from_pb(const ProtobufCMessage *gm, const char *p,
                 tny_result_key_info(keys[j]);
             struct tny_wire_result_val *v = &vals[keys[j]];
             bool has;
-            if (info->value != TNY_RV_PER_PLAYER &&
-                info->value != TNY_RV_POINTS && info->value != TNY_RV_ARMY)
+            if (TNY_RK_IS_EXT(keys[j]) || /* GameResult.values */
+                (info->value != TNY_RV_PER_PLAYER &&
+                 info->value != TNY_RV_POINTS && info->value != TNY_RV_ARMY))
                 continue;
             wire__path(fp, sizeof fp, "%s.%s[%zu].%s", p, ef->name, i,
                        info->wire);
@@ -194,7 +195,8 @@ static int game_from_pb(const ProtobufCMessage *gm, const char *p,
         const ProtobufCFieldDescriptor *f;
         bool has;
 
-        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+        if (keys[j] == TNY_RK_LOTS || /* GameResult's, for every game */
+            TNY_RK_IS_EXT(keys[j]))   /* GameResult.values */
             continue;
         memset(&v, 0, sizeof v);
         wire__path(fp, sizeof fp, "%s.%s", p, info->wire);
@@ -253,6 +255,37 @@ static int game_from_pb(const ProtobufCMessage *gm, const char *p,
     return TNY_OK;
 }
 
+/* GameResult.values: the game module's own keys by name (checked
+ * against the event's game by tny_wire_result_to_table). */
+static int ext_from_pb(const Tourney__V1__GameResult *m, const char *path,
+                       struct tny_wire_result *out, struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int rc;
+
+    if ((rc = copy_count(m->n_values, TNY_WIRE_EXT_MAX, path, "values", diag)) <
+        0)
+        return rc;
+    for (size_t i = 0; i < m->n_values; i++) {
+        const Tourney__V1__ResultValue *x = m->values[i];
+        struct tny_wire_result_ext *e = &out->ext[i];
+        wire__path(p, sizeof p, "%s.values[%zu].key", path, i);
+        if ((rc = wire__copy_id(e->key, sizeof e->key, x->key, true, p, diag)) <
+            0)
+            return rc;
+        wire__path(p, sizeof p, "%s.values[%zu].player_id", path, i);
+        if ((rc = wire__copy_id(e->player_id, sizeof e->player_id, x->player_id,
+                                false, p, diag)) < 0)
+            return rc;
+        wire__path(p, sizeof p, "%s.values[%zu].value", path, i);
+        if ((rc = wire__need(x->has_value, p, diag)) < 0)
+            return rc;
+        e->value = x->value;
+        out->n_ext = (int32_t)i + 1;
+    }
+    return TNY_OK;
+}
+
 int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
                          struct tny_wire_result *out, struct tny_diag *diag)
 {
@@ -295,7 +328,7 @@ int wire__result_from_pb(const Tourney__V1__GameResult *m, const char *path,
         rc = wire__copy(out->lots[i], sizeof out->lots[i], m->lots[i], p, diag);
         out->n_lots = (int32_t)i + 1;
     }
-    return rc;
+    return rc == TNY_OK ? ext_from_pb(m, path, out, diag) : rc;
 }
 
 /* ---- the rules of a wire result ------------------------------------------ */
@@ -628,22 +661,56 @@ static const struct wire_shape *shape_of(enum tny_game g)
     return &generic;
 }
 
+/* The module keys' values (wire.h): ids, distinct, within the
+ * protocol's bound. */
+static int ext_check(const struct tny_wire_result *r, const char *path,
+                     struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX];
+    int rc;
+
+    if (r->n_ext < 0 || r->n_ext > TNY_WIRE_EXT_MAX)
+        return wire__fail(diag, "%s.values: expected at most %d", path,
+                          TNY_WIRE_EXT_MAX);
+    for (int32_t i = 0; i < r->n_ext; i++) {
+        const struct tny_wire_result_ext *e = &r->ext[i];
+        wire__path(p, sizeof p, "%s.values[%d]", path, (int)i);
+        if (strlen(e->key) > TNY_WIRE_KEY_MAX ||
+            (rc = wire__check_id(e->key, true, p, diag)) < 0 ||
+            (rc = wire__check_id(e->player_id, false, p, diag)) < 0 ||
+            (rc = wire__check_range(e->value, -TNY_RESULT_ABS_MAX,
+                                    TNY_RESULT_ABS_MAX, p, diag)) < 0)
+            return strlen(e->key) > TNY_WIRE_KEY_MAX
+                       ? wire__fail(diag, "%s.key: longer than %d bytes", p,
+                                    TNY_WIRE_KEY_MAX)
+                       : rc;
+        for (int32_t j = 0; j < i; j++)
+            if (strcmp(r->ext[j].key, e->key) == 0 &&
+                strcmp(r->ext[j].player_id, e->player_id) == 0)
+                return wire__fail(diag, "%s: \"%s\"%s%s given twice", p, e->key,
+                                  e->player_id[0] ? " of " : "", e->player_id);
+    }
+    return TNY_OK;
+}
+
 int wire__result_check(const struct tny_wire_result *r, const char *path,
                        struct tny_diag *diag)
 {
     char p[WIRE_PATH_MAX];
+    int rc;
     if (!wire__game_valid(r->game))
         return wire__fail(diag, "%s: unknown game %d", path, (int)r->game);
     if (r->n_lots < 0 || r->n_lots > TNY_MAX_LOTS)
         return wire__fail(diag, "%s.lots: expected at most %d", path,
                           TNY_MAX_LOTS);
     for (int32_t i = 0; i < r->n_lots; i++) {
-        int rc;
         wire__path(p, sizeof p, "%s.%s[%d]", path, WIRE(LOTS), (int)i);
         if ((rc = wire__check_text(r->lots[i], WIRE_TEXT_LINE, true, p, diag)) <
             0)
             return rc;
     }
+    if ((rc = ext_check(r, path, diag)) < 0)
+        return rc;
     wire__path(p, sizeof p, "%s.%s", path, game_member(r->game));
     return shape_of(r->game)->check(r, p, diag);
 }
@@ -680,7 +747,8 @@ static void game_to_pb(const struct tny_wire_result *r, ProtobufCMessage *gm,
         struct tny_wire_result_val v;
         const ProtobufCFieldDescriptor *f;
 
-        if (keys[j] == TNY_RK_LOTS) /* GameResult's, for every game */
+        if (keys[j] == TNY_RK_LOTS || /* GameResult's, for every game */
+            TNY_RK_IS_EXT(keys[j]))   /* GameResult.values */
             continue;
         tny_wire_result_value_get(r, keys[j], &v);
         switch (info->value) {
@@ -744,6 +812,20 @@ void wire__result_to_pb(const struct tny_wire_result *r,
     s->gr.n_lots =
         (size_t)(r->n_lots < TNY_MAX_LOTS ? r->n_lots : TNY_MAX_LOTS);
     s->gr.lots = s->lots;
+    for (int32_t i = 0; i < r->n_ext && i < TNY_WIRE_EXT_MAX; i++) {
+        Tourney__V1__ResultValue *x = &s->ext[i];
+        tourney__v1__result_value__init(x);
+        x->key = (char *)r->ext[i].key;
+        x->player_id =
+            r->ext[i].player_id[0] ? (char *)r->ext[i].player_id : NULL;
+        x->has_value = true;
+        x->value = r->ext[i].value;
+        s->ext_p[i] = x;
+    }
+    s->gr.n_values = (size_t)(r->n_ext < 0                  ? 0
+                              : r->n_ext < TNY_WIRE_EXT_MAX ? r->n_ext
+                                                            : TNY_WIRE_EXT_MAX);
+    s->gr.values = s->ext_p;
     /* The game's member of GameResult's oneof (its case is its number). */
     f = protobuf_c_message_descriptor_get_field_by_name(s->gr.base.descriptor,
                                                         game_member(r->game));
@@ -842,6 +924,67 @@ static int key_to_table(const struct tny_event *ev,
     return TNY_OK;
 }
 
+/* GameResult.values onto the table: each a key the event's game
+ * declares of its own (result_schema.h struct tny_result_ext), a
+ * per-player key's value for each player of the table, a number's or a
+ * flag's (0/1) without a player. */
+static int ext_to_table(const struct tny_event *ev,
+                        const struct tny_table *assigned,
+                        const struct tny_wire_result *in, const char *path,
+                        struct tny_result *r, struct tny_diag *diag)
+{
+    struct tny_result_val vals[TNY_RESULT_EXT_MAX];
+    char p[WIRE_PATH_MAX];
+    int rc;
+
+    memset(vals, 0, sizeof vals);
+    for (int32_t i = 0; i < in->n_ext; i++) {
+        const struct tny_wire_result_ext *e = &in->ext[i];
+        const struct tny_result_ext *x;
+        enum tny_result_key k;
+        wire__path(p, sizeof p, "%s.values[%d]", path, (int)i);
+        if (!tny_result_game_key(ev->format.game, e->key, &k) ||
+            !(x = tny_result_ext_of(k)))
+            return wire__fail(diag,
+                              "%s.key: \"%s\" is not a key of a %s "
+                              "result",
+                              p, e->key, tny_game_name(ev->format.game));
+        struct tny_result_val *v = &vals[TNY_RK_EXT_SLOT(k)];
+        const bool per = x->info.value == TNY_RV_PER_PLAYER;
+        v->present = true;
+        if (per != (e->player_id[0] != '\0'))
+            return wire__fail(diag, "%s.player_id: %s for \"%s\"", p,
+                              per ? "missing" : "not expected", e->key);
+        if (x->info.value == TNY_RV_FLAG && e->value != 0 && e->value != 1)
+            return wire__fail(diag, "%s.value: expected 0 or 1 for \"%s\"", p,
+                              e->key);
+        if (per) {
+            int32_t s;
+            wire__path(p, sizeof p, "%s.values[%d].player_id", path, (int)i);
+            if ((rc = need_seat(ev, assigned, e->player_id, p, &s, diag)) < 0)
+                return rc;
+            v->has[s] = true;
+            v->per[s] = e->value;
+        } else {
+            v->flag = e->value != 0;
+            v->number = e->value;
+        }
+    }
+    for (int32_t slot = 0; slot < TNY_RESULT_EXT_MAX; slot++) {
+        const enum tny_result_key k = TNY_RK_EXT(ev->format.game, slot);
+        if (!vals[slot].present)
+            continue;
+        for (int32_t s = 0;
+             tny_result_value_every_seat(k) && s < assigned->n_seats; s++)
+            if (!vals[slot].has[s])
+                return wire__fail(diag, "%s.values: missing \"%s\" of \"%s\"",
+                                  path, tny_result_key_name(k),
+                                  ev->players[assigned->seats[s]].id);
+        tny_result_value_set(r, k, &vals[slot]);
+    }
+    return TNY_OK;
+}
+
 int tny_wire_result_to_table(const struct tny_event *ev,
                              enum tny_stage_kind stage,
                              const struct tny_table *assigned,
@@ -889,9 +1032,12 @@ int tny_wire_result_to_table(const struct tny_event *ev,
                               p, ev->players[assigned->seats[i]].id);
     n = tny_result_keys(in->game, &keys);
     for (int32_t i = 0; i < n; i++)
-        if ((rc = key_to_table(ev, assigned, in, seats, keys[i], p, r, diag)) <
-            0)
+        if (!TNY_RK_IS_EXT(keys[i]) && /* GameResult.values: ext_to_table */
+            (rc = key_to_table(ev, assigned, in, seats, keys[i], p, r, diag)) <
+                0)
             return rc;
+    if ((rc = ext_to_table(ev, assigned, in, path, r, diag)) < 0)
+        return rc;
     if (shape->complete && (rc = shape->complete(fmt, r, p, diag)) < 0)
         return rc;
     if (in->n_games > 0 && r->winner >= 0) {
@@ -1010,6 +1156,39 @@ static int key_from_table(const struct tny_event *ev, const struct tny_table *t,
     return TNY_OK;
 }
 
+/* The event's game module's own keys t's result has, in the game's key
+ * order, into GameResult.values (a per-player key: one value per seat). */
+static int ext_from_table(const struct tny_event *ev, const struct tny_table *t,
+                          struct tny_wire_result *out, struct tny_diag *diag)
+{
+    const enum tny_result_key *keys;
+    const int32_t n = tny_result_keys(ev->format.game, &keys);
+    int rc;
+
+    for (int32_t i = 0; i < n; i++) {
+        const struct tny_result_ext *x = tny_result_ext_of(keys[i]);
+        struct tny_result_val v;
+        if (!x)
+            continue;
+        tny_result_value_get(&t->result, t->n_seats, keys[i], &v);
+        const bool per = x->info.value == TNY_RV_PER_PLAYER;
+        for (int32_t s = 0; v.present && s < (per ? t->n_seats : 1); s++) {
+            struct tny_wire_result_ext *e = &out->ext[out->n_ext];
+            if (out->n_ext >= TNY_WIRE_EXT_MAX)
+                return wire__fail(diag, "result: more than %d values",
+                                  TNY_WIRE_EXT_MAX);
+            snprintf(e->key, sizeof e->key, "%s", x->info.name);
+            if (per && (rc = copy_id(e->player_id, ev, t->seats[s], diag)) < 0)
+                return rc;
+            e->value = per                            ? v.per[s]
+                       : x->info.value == TNY_RV_FLAG ? (int64_t)v.flag
+                                                      : v.number;
+            out->n_ext++;
+        }
+    }
+    return TNY_OK;
+}
+
 int tny_wire_result_from_table(const struct tny_event *ev,
                                const struct tny_table *t,
                                struct tny_wire_result *out,
@@ -1036,5 +1215,7 @@ int tny_wire_result_from_table(const struct tny_event *ev,
     for (int32_t i = 0; i < n; i++)
         if ((rc = key_from_table(ev, t, keys[i], entry, out, diag)) < 0)
             return rc;
+    if ((rc = ext_from_table(ev, t, out, diag)) < 0)
+        return rc;
     return wire__result_check(out, "result", diag);
 }

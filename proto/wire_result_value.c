@@ -1,5 +1,6 @@
 /* wire_result_value.c - each result key's place in struct tny_wire_result
- * (wire.h, tny_wire_result_value_get): one case per key, nothing per game,
+ * (wire.h, tny_wire_result_value_get): one case per shared key, a game
+ * module's own keys by name in GameResult.values, nothing per game,
  * so the hub's result JSON is written by walking a game's keys.
  *
  * Invariants: an entry's value is read only when the entry carries it
@@ -19,6 +20,55 @@ static void every_entry(const struct tny_wire_result *r, size_t off,
         memcpy(&x, (const char *)&r->players[i] + off, sizeof(x));
         v->has[i] = true;
         v->per[i] = x;
+    }
+}
+
+/* A game module's own key (GameResult.values) by its name: a
+ * per-player value goes to the entry of its player (one with no entry is
+ * not seen here), a number or flag to number and flag. */
+static void ext_get(const struct tny_wire_result *r, enum tny_result_key k,
+                    struct tny_wire_result_val *v)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+
+    for (int32_t i = 0; info && i < r->n_ext && i < TNY_WIRE_EXT_MAX; i++) {
+        const struct tny_wire_result_ext *e = &r->ext[i];
+        if (strcmp(e->key, info->name) != 0)
+            continue;
+        v->present = true;
+        v->number = e->value;
+        v->flag = e->value != 0;
+        for (int32_t j = 0;
+             e->player_id[0] && j < r->n_players && j < TNY_MAX_SEATS; j++)
+            if (strcmp(r->players[j].player_id, e->player_id) == 0) {
+                v->has[j] = true;
+                v->per[j] = e->value;
+            }
+    }
+}
+
+/* The reverse: k's values appended to GameResult.values (a per-player
+ * key's of each entry with a value), those beyond TNY_WIRE_EXT_MAX
+ * dropped (wire__result_check counts them). */
+static void ext_set(struct tny_wire_result *r, enum tny_result_key k,
+                    const struct tny_wire_result_val *v)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    const bool per = info && info->value == TNY_RV_PER_PLAYER;
+
+    for (int32_t i = 0; info && i < (per ? r->n_players : 1) &&
+                        i < TNY_MAX_SEATS && r->n_ext < TNY_WIRE_EXT_MAX;
+         i++) {
+        struct tny_wire_result_ext *e = &r->ext[r->n_ext];
+        if (per && !v->has[i])
+            continue;
+        snprintf(e->key, sizeof e->key, "%s", info->name);
+        snprintf(e->player_id, sizeof e->player_id, "%s",
+                 per ? r->players[i].player_id : "");
+        e->value = per                          ? v->per[i]
+                   : info->value == TNY_RV_FLAG ? (int64_t)v->flag
+                                                : v->number;
+        r->n_ext++;
     }
 }
 
@@ -105,7 +155,7 @@ void tny_wire_result_value_get(const struct tny_wire_result *r,
         for (int32_t i = 0; i < r->n_lots && i < TNY_MAX_LOTS; i++)
             v->items[v->n++] = r->lots[i];
         break;
-    case TNY_RK_COUNT: break;
+    default: ext_get(r, k, v); break;
     }
 }
 
@@ -164,6 +214,9 @@ void tny_wire_result_value_set(struct tny_wire_result *r, enum tny_result_key k,
             snprintf(r->lots[r->n_lots++], sizeof r->lots[0], "%s",
                      v->items[i]);
         break;
-    default: break;
+    default:
+        if (TNY_RK_IS_EXT(k))
+            ext_set(r, k, v);
+        break;
     }
 }

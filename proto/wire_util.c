@@ -753,6 +753,7 @@ static const struct {
     [TNY_WIRE_TOPIC_CODE_STATUS] = {"code", "status"},
     [TNY_WIRE_TOPIC_CODE_REQ] = {"code", "req"},
     [TNY_WIRE_TOPIC_CODE_ACK] = {"code", "ack"},
+    [TNY_WIRE_TOPIC_CODE_PRESENCE] = {"code", "presence"},
 };
 
 int tny_wire_topic(enum tny_wire_topic kind, const char *id, char *buf,

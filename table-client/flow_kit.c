@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "tny/game.h"
+#include "tny/result_value.h"
 
 /* Appends printf output to buf (size n), truncating silently. */
 static void vappend(char *buf, size_t n, const char *fmt, va_list ap)
@@ -260,13 +262,66 @@ void tbl_flow__lot(struct tbl_flow_run *r, const char *fmt, ...)
     c->n_lots++;
 }
 
+/* The keys the game's module declares of its own (result_schema.h
+ * struct tny_result_ext), after the script's: a flag as a yes/no choice,
+ * a number once, a per-player number of each seat, in the module's range;
+ * a line of each for the summary.  False when the flow stops here. */
+static bool ask_module_keys(struct tbl_flow_run *r, struct tny_table *t)
+{
+    const struct tny_game_ops *ops = tny_game_ops_of(r->fmt->game);
+
+    for (int32_t i = 0; ops && i < ops->n_ext && i < TNY_RESULT_EXT_MAX; i++) {
+        const struct tny_result_ext *x = &ops->ext[i];
+        const bool per = x->info.value == TNY_RV_PER_PLAYER;
+        const char *what = x->text ? x->text : x->info.name;
+        struct tny_result_val v;
+        int32_t got;
+
+        memset(&v, 0, sizeof v);
+        v.present = true;
+        if (x->info.value == TNY_RV_FLAG) {
+            tbl_flow__step(r, TBL_ASK_CHOICE, -1, "%s?", what);
+            tbl_flow__option(r, "No");
+            tbl_flow__option(r, "Yes");
+            if (!tbl_flow__ask(r, &got))
+                return false;
+            v.flag = got == 1;
+            tbl_flow__line(r, "%s: %s", what, v.flag ? _("yes") : _("no"));
+        }
+        for (int32_t s = 0;
+             x->info.value != TNY_RV_FLAG && s < (per ? t->n_seats : 1); s++) {
+            const int64_t lo = tny_result_bound_value(r->fmt, &x->lo);
+            const int64_t hi = tny_result_bound_value(r->fmt, &x->hi);
+            if (per)
+                tbl_flow__step(r, TBL_ASK_NUMBER, s, "%s (seat %d): %s",
+                               tbl_flow__name(r, s), (int)s + 1, what);
+            else
+                tbl_flow__step(r, TBL_ASK_NUMBER, -1, "%s", what);
+            tbl_flow__range(r, (int32_t)lo, (int32_t)hi);
+            tbl_flow__text(r, "%s, %d..%d.", what, (int)lo, (int)hi);
+            if (!tbl_flow__ask(r, &got))
+                return false;
+            v.has[s] = per;
+            v.per[s] = got;
+            v.number = got;
+            if (per)
+                tbl_flow__line(r, "%s: %s %d", what, tbl_flow__name(r, s),
+                               (int)got);
+            else
+                tbl_flow__line(r, "%s: %d", what, (int)got);
+        }
+        tny_result_value_set(&t->result, TNY_RK_EXT(r->fmt->game, i), &v);
+    }
+    return true;
+}
+
 bool tbl_flow__finish_result(struct tbl_flow_run *r, struct tny_table *t)
 {
     struct tbl_flow *f = r->f;
     struct tny_diag d;
     int rc;
 
-    if (r->stopped)
+    if (r->stopped || !ask_module_keys(r, t))
         return false;
     t->has_result = true;
     /* The check of tbl_game_parse_result, on the table directly. */

@@ -1,5 +1,5 @@
-/* games.c - the registry of game modules (game.h): one line per game, in
- * enum tny_game order; the lookups by value and by name.
+/* games.c - the registry of game modules (game.h): one entry per line of
+ * tny/games.def, in enum tny_game order; the lookups by value and by name.
  *
  * Invariant: all[g]->game == g (checked by test_games).
  */
@@ -7,14 +7,20 @@
 
 #include "tny/game.h"
 
+#ifdef TNY_GAME_TEST_DOUBLE
+/* A test binary's own module (tests: compiled into that binary with this
+ * file), registered after the list as game TNY_GAME_COUNT, the value
+ * TNY_RK_EXT keeps a block of keys for. */
+extern const struct tny_game_ops TNY_GAME_TEST_DOUBLE;
+#endif
+
 static const struct tny_game_ops *const all[] = {
-    [TNY_GAME_NEUROSHIMA_HEX] = &tny_game_neuroshima_hex,
-    [TNY_GAME_TANTRIX] = &tny_game_tantrix,
-    [TNY_GAME_AGRICOLA] = &tny_game_agricola,
-    [TNY_GAME_GOT_LCG2] = &tny_game_got_lcg2,
-    [TNY_GAME_CATAN] = &tny_game_catan,
-    [TNY_GAME_TWO_PLAYER] = &tny_game_two_player,
-    [TNY_GAME_NETRUNNER] = &tny_game_netrunner,
+#define TNY_GAME_DEF(e, module) [TNY_GAME_##e] = &tny_game_##module,
+#include "tny/games.def"
+#undef TNY_GAME_DEF
+#ifdef TNY_GAME_TEST_DOUBLE
+    [TNY_GAME_COUNT] = &TNY_GAME_TEST_DOUBLE,
+#endif
 };
 
 #define N_ALL ((int32_t)(sizeof(all) / sizeof(all[0])))

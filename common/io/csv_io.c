@@ -219,11 +219,15 @@ struct writer {
     bool ok;
 };
 
+/* Every CSV written starts with a UTF-8 byte order mark: the files are
+ * for spreadsheets, and Excel reads a CSV opened with a double click in
+ * the Windows code page unless the mark is there ("Jiří" becomes
+ * "JiĹ™Ă­"). */
 static bool writer_open(struct writer *w)
 {
     *w = (struct writer){0};
     w->f = open_memstream(&w->buf, &w->len);
-    w->ok = w->f != NULL;
+    w->ok = w->f != NULL && fputs(TNY_CSV_BOM, w->f) >= 0;
     return w->ok;
 }
 

@@ -536,7 +536,7 @@ static int result_keys(const struct rparse *ep, const struct tny_jv *res,
 {
     const enum tny_result_key *keys;
     int32_t n = tny_result_keys(ep->ev->format.game, &keys);
-    const char *names[TNY_RK_COUNT + 1];
+    const char *names[TNY_RK_ALL + 1];
     for (int32_t i = 0; i < n; i++)
         names[i] = tny_result_key_name(keys[i]);
     names[n] = NULL;

@@ -52,5 +52,13 @@ bool tny_result_same(const struct tny_result *a, const struct tny_result *b,
     for (int32_t i = 0; i < a->n_lots; i++)
         if (strncmp(a->lots[i], b->lots[i], TNY_LOT_MAX) != 0)
             return false;
+    /* A module's own keys (struct tny_result_ext): the slots given, every
+     * seat's value (a number or a flag is seat 0's, the others 0). */
+    if (a->ext_has != b->ext_has)
+        return false;
+    for (int32_t i = 0; i < TNY_RESULT_EXT_MAX; i++)
+        if (((a->ext_has >> i) & 1u) &&
+            !same_seats(a->ext[i], b->ext[i], n > 0 ? n : 1))
+            return false;
     return true;
 }

@@ -2,7 +2,8 @@
  * keys and the lookups over what each game's module declares (game.h:
  * its keys, its numeric ranges and caps).
  *
- * Invariants: keys[] is indexed by enum tny_result_key; every game lists
+ * Invariants: keys[] is indexed by enum tny_result_key (the shared keys;
+ * a module's own keys are its ext[] rows, TNY_RK_EXT); every game lists
  * lots last; a game has at most one range row per field; a bound that
  * reads the format names a field of the size it declares
  * (_Static_assert below).
@@ -52,21 +53,52 @@ _Static_assert(sizeof(((struct tny_format *)0)->hq_diff_max) == 4 &&
                    sizeof(((struct tny_format *)0)->tp_per_game) == 8,
                "bounds read int32_t or int64_t format fields");
 
+const struct tny_result_ext *tny_result_ext_of(enum tny_result_key k)
+{
+    if (!TNY_RK_IS_EXT(k))
+        return NULL;
+    const int32_t slot = TNY_RK_EXT_SLOT(k);
+    const struct tny_game_ops *ops = tny_game_ops_of(
+        (enum tny_game)(((int)k - TNY_RK_COUNT) / TNY_RESULT_EXT_MAX));
+    return ops && slot < ops->n_ext ? &ops->ext[slot] : NULL;
+}
+
 const struct tny_result_key_info *tny_result_key_info(enum tny_result_key k)
 {
-    return (int)k >= 0 && k < TNY_RK_COUNT ? &keys[k] : NULL;
+    const struct tny_result_ext *x;
+    if ((int)k >= 0 && k < TNY_RK_COUNT)
+        return &keys[k];
+    x = tny_result_ext_of(k);
+    return x ? &x->info : NULL;
 }
 
 const char *tny_result_key_name(enum tny_result_key k)
 {
-    return (int)k >= 0 && k < TNY_RK_COUNT ? keys[k].name : "?";
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    return info ? info->name : "?";
 }
 
 bool tny_result_key_from_name(const char *name, enum tny_result_key *k)
 {
-    for (int32_t i = 0; i < TNY_RK_COUNT; i++)
-        if (strcmp(keys[i].name, name) == 0) {
+    for (int32_t i = 0; i < TNY_RK_ALL; i++) {
+        const struct tny_result_key_info *info =
+            tny_result_key_info((enum tny_result_key)i);
+        if (info && strcmp(info->name, name) == 0) {
             *k = (enum tny_result_key)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool tny_result_game_key(enum tny_game game, const char *name,
+                         enum tny_result_key *k)
+{
+    const enum tny_result_key *keys_of;
+    const int32_t n = tny_result_keys(game, &keys_of);
+    for (int32_t i = 0; i < n; i++)
+        if (strcmp(tny_result_key_name(keys_of[i]), name) == 0) {
+            *k = keys_of[i];
             return true;
         }
     return false;

@@ -1,5 +1,6 @@
 /* result_value.c - each result key's place in struct tny_result (see
- * result_value.h): one case per key in get and in set, nothing per game.
+ * result_value.h): one case per shared key in get and in set, a module's
+ * own keys by their kind in its slot (ext_get, ext_set), nothing per game.
  *
  * Invariants: set(get(r)) is r for every key; a per-player key of every
  * player (scores, clock_ms, tp, vp, ip, bp) has all n_seats seats, armies
@@ -18,6 +19,45 @@ static void every_seat(struct tny_result_val *v, int32_t n_seats,
         v->has[s] = true;
         v->per[s] = i32 ? i32[s] : i64[s];
     }
+}
+
+static void put_seats(const struct tny_result_val *v, int32_t *i32,
+                      int64_t *i64);
+
+/* A module's own key (result_schema.h, struct tny_result_ext): slot
+ * TNY_RK_EXT_SLOT(k) of r->ext, by the key's kind. */
+static void ext_get(const struct tny_result *r, int32_t n_seats,
+                    enum tny_result_key k, struct tny_result_val *v)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    const int32_t slot = TNY_RK_EXT_SLOT(k);
+
+    if (!info || !((r->ext_has >> slot) & 1u))
+        return;
+    v->present = true;
+    if (info->value == TNY_RV_PER_PLAYER)
+        every_seat(v, n_seats, r->ext[slot], NULL);
+    else if (info->value == TNY_RV_FLAG)
+        v->flag = r->ext[slot][0] != 0;
+    else
+        v->number = r->ext[slot][0];
+}
+
+static void ext_set(struct tny_result *r, enum tny_result_key k,
+                    const struct tny_result_val *v)
+{
+    const struct tny_result_key_info *info = tny_result_key_info(k);
+    const int32_t slot = TNY_RK_EXT_SLOT(k);
+
+    if (!info)
+        return;
+    r->ext_has |= 1u << slot;
+    if (info->value == TNY_RV_PER_PLAYER)
+        put_seats(v, r->ext[slot], NULL);
+    else if (info->value == TNY_RV_FLAG)
+        r->ext[slot][0] = v->flag;
+    else
+        r->ext[slot][0] = (int32_t)v->number;
 }
 
 void tny_result_value_get(const struct tny_result *r, int32_t n_seats,
@@ -95,7 +135,7 @@ void tny_result_value_get(const struct tny_result *r, int32_t n_seats,
         for (int32_t i = 0; i < r->n_lots && i < TNY_MAX_LOTS; i++)
             v->texts[v->n++] = r->lots[i];
         break;
-    case TNY_RK_COUNT: break;
+    default: ext_get(r, n_seats, k, v); break;
     }
 }
 
@@ -151,12 +191,15 @@ void tny_result_value_set(struct tny_result *r, enum tny_result_key k,
         for (int32_t i = 0; i < v->n && i < TNY_MAX_LOTS; i++)
             snprintf(r->lots[i], TNY_LOT_MAX, "%s", v->texts[i]);
         break;
-    case TNY_RK_COUNT: break;
+    default: ext_set(r, k, v); break;
     }
 }
 
 bool tny_result_value_every_seat(enum tny_result_key k)
 {
+    const struct tny_result_ext *x = tny_result_ext_of(k);
+    if (x)
+        return x->info.value == TNY_RV_PER_PLAYER;
     switch (k) {
     case TNY_RK_SCORES:
     case TNY_RK_CLOCK_MS:

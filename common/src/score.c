@@ -252,17 +252,20 @@ int tny_records_compute(const struct tny_event *ev, int32_t after_round,
     out->n_rounds = after_round;
     size_t n =
         (size_t)ev->n_players * (size_t)(after_round > 0 ? after_round : 1);
-    out->rec = calloc(n, sizeof(*out->rec));
+    /* Not calloc: every record is written once below, whole, which is
+     * the one pass over the 7 MB of a 10,000 x 10 event (calloc zeroed
+     * them first: 8 M of the 59 M instructions of its standings). */
+    out->rec = malloc(n * sizeof(*out->rec));
     if (!out->rec)
         return tny_diag_set(diag, TNY_ENOMEM, "records: out of memory");
+    if (after_round == 0)
+        memset(out->rec, 0, n * sizeof(*out->rec));
     for (int32_t r0 = 0; r0 < after_round; r0++) {
         const struct tny_round *round = &ev->rounds[r0];
-        for (int32_t p = 0; p < ev->n_players; p++) {
-            struct tny_record *rec = &out->rec[(int64_t)p * after_round + r0];
-            rec->stage = (uint8_t)round->stage;
-            rec->seat = -1;
-            rec->table = -1;
-        }
+        const struct tny_record blank = {
+            .stage = (uint8_t)round->stage, .seat = -1, .table = -1};
+        for (int32_t p = 0; p < ev->n_players; p++)
+            out->rec[(int64_t)p * after_round + r0] = blank;
         for (int32_t t = 0; t < round->n_tables; t++) {
             const struct tny_table *table = &round->tables[t];
             if (table->is_bye) {

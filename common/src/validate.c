@@ -96,14 +96,43 @@ bool tny__player_has_army(const struct tny_event *ev, int32_t p, int32_t army)
     return false;
 }
 
+/* The module's own keys a result has (struct tny_result_ext) within
+ * their ranges, each player's of a per-player key. */
+static int check_ext(const struct tny_event *ev, const struct tny_game_ops *ops,
+                     const struct tny_table *t, const char *path,
+                     struct tny_diag *diag)
+{
+    const struct tny_result *r = &t->result;
+    int rc;
+
+    for (int32_t i = 0; i < ops->n_ext && i < TNY_RESULT_EXT_MAX; i++) {
+        const struct tny_result_ext *x = &ops->ext[i];
+        const int64_t lo = tny_result_bound_value(&ev->format, &x->lo);
+        const int64_t hi = tny_result_bound_value(&ev->format, &x->hi);
+        const bool per = x->info.value == TNY_RV_PER_PLAYER;
+        if (!((r->ext_has >> i) & 1u) || x->info.value == TNY_RV_FLAG)
+            continue;
+        for (int32_t s = 0; s < (per ? t->n_seats : 1); s++)
+            if ((rc = check_range(diag, path, x->info.name,
+                                  per ? tny__player_id(ev, t->seats[s]) : NULL,
+                                  r->ext[i][s], lo, hi)) < 0)
+                return rc;
+    }
+    return TNY_OK;
+}
+
 int tny_result_validate(const struct tny_event *ev, enum tny_stage_kind stage,
                         const struct tny_table *t, const char *path,
                         struct tny_diag *diag)
 {
     const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
+    int rc;
 
-    /* The result's meaning is the game's (game.h validate_result). */
-    return ops ? ops->validate_result(ev, stage, t, path, diag) : TNY_OK;
+    /* The result's meaning is the game's (game.h validate_result), then
+     * the ranges of the module's own keys. */
+    if (!ops || (rc = ops->validate_result(ev, stage, t, path, diag)) < 0)
+        return ops ? rc : TNY_OK;
+    return check_ext(ev, ops, t, path, diag);
 }
 
 /* The first table (index) of the round whose number an earlier table

@@ -19,6 +19,11 @@
 #                   admin login play-admin; the hub adds and deletes the
 #                   codes through \$CONTROL/dynamic-security/v1 and the
 #                   broker rewrites the file (kept across re-runs)
+#   play-ratelimit.nft  with --table-ws-port: an nftables ruleset that
+#                   limits new connections to the table-page listener per
+#                   phone address (sign-in codes are not to be guessed;
+#                   mosquitto 2.0 has no limit on failed logins); load it
+#                   as root with `nft -f` (deploy/broker/README.md)
 #   tls/            with --gen-tls only: a private CA and a server
 #                   certificate signed by it (tests and demos; a venue with
 #                   real certificates passes --certfile/--keyfile/--cafile)
@@ -1015,6 +1020,46 @@ if [ -n "$table_ws_port" ]; then
         chown -R "$run_as:$group" "$outdir/dynsec"
     fi
     chmod 0700 "$outdir/dynsec"
+fi
+
+# Guessing sign-in codes: a code is 8 characters of 31 (8.5e11); each
+# guess is a new connection to the table-page listener, and mosquitto 2.0
+# neither limits nor delays failed logins.  The kernel does: at most 30
+# new connections a minute per source address (a burst of 60: a page's
+# files, a phone's reconnects), beyond that its SYNs are dropped for the
+# minute.  One address then tries 43,200 codes a day instead of millions.
+if [ -n "$table_ws_port" ]; then
+    cat >"$work/play-ratelimit.nft" <<EOF
+#!/usr/sbin/nft -f
+# play-ratelimit.nft (gen-config.sh) - the table-page listener (port
+# $table_ws_port): at most 30 new connections a minute per source address,
+# bursts of 60; more are dropped (the page retries).  Load as root:
+#   nft -f play-ratelimit.nft      (again after a change: it replaces
+# its own table); remove: nft delete table inet tourney_play
+table inet tourney_play
+delete table inet tourney_play
+table inet tourney_play {
+    set play4 {
+        type ipv4_addr
+        size 65535
+        flags dynamic,timeout
+        timeout 10m
+    }
+    set play6 {
+        type ipv6_addr
+        size 65535
+        flags dynamic,timeout
+        timeout 10m
+    }
+    chain input {
+        type filter hook input priority filter; policy accept;
+        tcp dport $table_ws_port ct state new add @play4 { ip saddr limit rate over 30/minute burst 60 packets } counter drop
+        tcp dport $table_ws_port ct state new add @play6 { ip6 saddr limit rate over 30/minute burst 60 packets } counter drop
+    }
+}
+EOF
+    chmod 0644 "$work/play-ratelimit.nft"
+    mv -f -- "$work/play-ratelimit.nft" "$outdir/play-ratelimit.nft"
 fi
 
 # The pages-only copy: readable by --run-as's group, swapped in whole.

@@ -213,8 +213,6 @@
         /* the words that do not come from the feed, again when the
          * language changes */
         function words() {
-            el.find.textContent = opts.title || t('Find your table');
-            document.title = 'Tourney - ' + t('Find your table');
             var qrt = el.qr.querySelector('.qrt');
             if (qrt)
                 qrt.textContent = t('Your table on your phone');
@@ -284,6 +282,14 @@
             if (language(opts, feed.states, '') || !cache.words) {
                 words();
                 cache.words = true;
+            }
+            /* "Find your table", "Final standings" once every event is
+             * over (the list then shows final places) */
+            var title = P.hallTitle(feed.states, Date.now());
+            if (cache.title !== title) {
+                cache.title = title;
+                el.find.textContent = opts.title || title;
+                document.title = 'Tourney - ' + title;
             }
             measure();
             var v = P.renderHall(feed.states, opts, Date.now(), fit, feed.missing);

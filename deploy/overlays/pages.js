@@ -326,26 +326,62 @@
         return d.join(' \u00b7 ');
     }
 
+    /* finalRows(st, rv): a finished event's final standings rows ({rank,
+     * player, name}), or null while the event is not over or its
+     * standings have not arrived. */
+    function finalRows(st, rv) {
+        var sd = isObj(st.docs.standings) ? st.docs.standings : {};
+        var rows = (sd.standings instanceof Array ? sd.standings : []).filter(function (r) {
+            return isObj(r) && typeof r.player === 'string' && isNum(r.rank);
+        });
+        return rv.status === 'finished' && rows.length ? rows : null;
+    }
+
+    /* hallFinished(states, now): every event on the hall is over with its
+     * final standings in: the screen is a list of final places. */
+    function hallFinished(states, now) {
+        return states.length > 0 && states.every(function (st) {
+            return finalRows(st, O.roundView(st, now)) !== null;
+        });
+    }
+
+    /* hallTitle(states, now): the hall's heading: "Find your table" while
+     * any event plays, "Final standings" once every one is over. */
+    function hallTitle(states, now) {
+        return hallFinished(states, now) ? t('Final standings') : t('Find your table');
+    }
+
     /* hallEntries(states, opts, now): one entry per player of the
      * latest round of every event ({event, id, key, text, table, seat,
-     * extras, bye}), sorted by opts.sort then by event and table. */
+     * extras, bye, place}), sorted by opts.sort then by event and table;
+     * a finished event's players with their final place (place > 0,
+     * table 0) from its standings. */
     function hallEntries(states, opts, now) {
         var out = [];
         states.forEach(function (st, ei) {
             var rv = O.roundView(st, now);
+            var fin = finalRows(st, rv);
+            if (fin) {
+                fin.forEach(function (r) {
+                    var sn = sortName(String(r.name || r.player), opts.sort);
+                    out.push({event: ei, id: r.player, key: sn.key, text: sn.text,
+                              table: 0, seat: 0, extras: '', bye: false, place: r.rank});
+                });
+                return;
+            }
             if (!rv.round)
                 return;
             rv.tables.forEach(function (tb) {
                 tb.players.forEach(function (p) {
                     var sn = sortName(p.name, opts.sort);
                     out.push({event: ei, id: p.id, key: sn.key, text: sn.text,
-                              table: tb.table, seat: p.seat, extras: extrasText(p, true), bye: false});
+                              table: tb.table, seat: p.seat, extras: extrasText(p, true), bye: false, place: 0});
                 });
             });
             rv.byes.forEach(function (p) {
                 var sn = sortName(p.name, opts.sort);
                 out.push({event: ei, id: p.id, key: sn.key, text: sn.text,
-                          table: 0, seat: 0, extras: '', bye: true});
+                          table: 0, seat: 0, extras: '', bye: true, place: 0});
             });
         });
         /* English: by the folded key (accents ignored); another language
@@ -464,6 +500,13 @@
         }).join('');
     }
 
+    /* placeText(rank): a final place in the hall list, "3." (an ordinal
+     * as Czech, Hungarian, Polish and Norwegian write it, and English
+     * lists too). */
+    function placeText(rank) {
+        return String(rank) + '.';
+    }
+
     /* tableLetter(): the hall list's abbreviation of "table" ("T12/3"). */
     function tableLetter() {
         /* TRANSLATORS: one letter for "table" in the hall list: "T12/3" is table 12, seat 3 */
@@ -490,18 +533,23 @@
                     (multi ? '<span class="tag tag' + e.event + '">' + (e.event + 1) + '</span>' : '') +
                     '<span class="nm">' + esc(e.text) + '</span>' +
                     (opts.extras && e.extras ? '<span class="ex">' + esc(e.extras) + '</span>' : '') +
-                    (e.bye ? '<span class="tb">' + esc(t('bye')) + '</span>'
+                    (e.place ? '<span class="tb pl">' + esc(placeText(e.place)) + '</span>'
+                     : e.bye ? '<span class="tb">' + esc(t('bye')) + '</span>'
                            : '<span class="tb"><span class="tl">' + esc(tableLetter()) + '</span>' + e.table +
                              (e.seat ? '<span class="se">/' + e.seat + '</span>' : '') + '</span>') +
                     '</div>';
         });
         var foot = '';
+        var tables = entries.some(function (e) {
+            return !e.place;
+        });
         if (entries.length)
             foot = '<span class="range">' + esc(initial(shown[0]) + ' \u2013 ' + initial(shown[shown.length - 1])) +
                    '</span><span class="pg">' + esc(t('page {page} of {pages}', {page: pg.page + 1, pages: pg.pages}) +
-                   ' \u00b7 ' + tn('{n} player', '{n} players', entries.length)) + '</span><span class="hint">' +
-                   /* TRANSLATORS: the key to the hall list's "T12/3"; T is the letter of "table" */
-                   esc(t('{letter} 12/3 = table 12, seat 3', {letter: tableLetter()})) + '</span>';
+                   ' \u00b7 ' + tn('{n} player', '{n} players', entries.length)) + '</span>' +
+                   (tables ? '<span class="hint">' +
+                             /* TRANSLATORS: the key to the hall list's "T12/3"; T is the letter of "table" */
+                             esc(t('{letter} 12/3 = table 12, seat 3', {letter: tableLetter()})) + '</span>' : '');
         return {heads: eventHeads(states, now, missing), list: list, foot: foot,
                 page: pg.page, pages: pg.pages, total: entries.length, shown: shown.length};
     }
@@ -774,6 +822,8 @@
         playerUrl: playerUrl,
         extrasText: extrasText,
         hallEntries: hallEntries,
+        hallFinished: hallFinished,
+        hallTitle: hallTitle,
         hallPage: hallPage,
         bigClock: bigClock,
         clockWords: clockWords,

@@ -75,6 +75,7 @@
         code: '',
         client: null,
         dev: '',
+        willKey: '',        /* whose is this connection's last will: dev:ID, code:LOGIN */
         assign: null,       /* TableAssignment as a plain object */
         assignVersion: 0,
         clock: null,        /* {version, reading} of the table */
@@ -234,11 +235,14 @@
             keepalive: 15
         };
         /* The device id is known from an earlier visit: the last will says
-         * offline when the phone goes away (first visit: no will, the id
-         * is learnt after the connect). */
-        if (S.dev)
-            opts.will = {topic: P + 'device/' + S.dev + '/presence', qos: 1, retain: true,
-                payload: encode('Presence', {device_id: S.dev, state: 2})};
+         * offline when the phone goes away (first visit: the id is learnt
+         * from the assignment, devReady sets the will and reconnects; a
+         * player code's will is its own login's, set once its status
+         * is read). */
+        var w = wantWill();
+        S.willKey = w ? w.key : '';
+        if (w)
+            opts.will = w.will;
         var c = root.mqtt.connect(brokerUrl(), opts);
         S.client = c;
         c.on('connect', onConnect);
@@ -283,12 +287,55 @@
             P + 'code/+/status', P + 'code/+/ack'], {qos: 1});
         if (S.dev)
             devReady();
+        loginPresence();
         resendAll();
         resendReqs();
         render();
     }
 
+    /* The connection's last will: a player code's pages say whether the
+     * player is signed in on their own login's presence (the dashboard's
+     * "phone 1/2"; the table's device is shared by every phone of the
+     * table, so a player's will cannot be its); a table code's page,
+     * offline on its device's presence. */
+    function wantWill() {
+        if (isPlayer() && S.login && S.status.state === T.CodeState.CODE_VALID)
+            return {key: 'code:' + S.login, will: {topic: P + 'code/' + S.login + '/presence', qos: 1,
+                retain: true, payload: encode('Presence', {device_id: S.login, state: 2})}};
+        if (S.dev)
+            return {key: 'dev:' + S.dev, will: {topic: P + 'device/' + S.dev + '/presence', qos: 1,
+                retain: true, payload: encode('Presence', {device_id: S.dev, state: 2})}};
+        return null;
+    }
+
+    /* A connection whose will is not the one wanted (a first visit, a
+     * code re-pointed at another table, a player code's status read):
+     * the will in the client's options and a clean reconnect
+     * (DISCONNECT: no will fires); onConnect comes back.  True when it
+     * reconnects. */
+    function willChanged() {
+        var w = wantWill();
+        if (!w || w.key === S.willKey || !S.client)
+            return false;
+        S.client.options.will = w.will;
+        S.willKey = w.key;
+        S.client.reconnect();
+        return true;
+    }
+
+    /* A player code's pages: the player is signed in (retained; the
+     * will says offline). */
+    function loginPresence() {
+        if (!S.client || !S.connected || !isPlayer() || !S.login || S.status.state !== T.CodeState.CODE_VALID)
+            return;
+        S.client.publish(P + 'code/' + S.login + '/presence',
+            encode('Presence', {device_id: S.login, state: 1, software_version: 'play.html', device_time_ms: Date.now()}),
+            {qos: 1, retain: true});
+    }
+
     function devReady() {
+        if (willChanged())
+            return;
         S.client.subscribe([P + 'time/' + S.dev + '/resp'], {qos: 0});
         S.client.subscribe([P + 'device/' + S.dev + '/draft'], {qos: 1});
         if (S.assign && S.assign.event_id)
@@ -425,6 +472,8 @@
             return;
         }
         language(S.assign ? S.assign.language || '' : '');
+        if (S.connected && !willChanged())
+            loginPresence();
     }
 
     function isPlayer() {
@@ -652,16 +701,20 @@
         if (!doc || !T)
             return null;
         var g = null, f = null;
+        /* The event's game by its format (a game with another's message
+         * and keys of its own, "shape"), else the message's own game. */
+        doc.formats.forEach(function (x) {
+            if (x.format === a.format_name)
+                f = x;
+        });
         doc.games.forEach(function (x) {
-            if (T.Game[x.wire_game] === a.game)
+            if (T.Game[x.wire_game] === a.game && (x.shape ? f && x.game === f.game : !g))
                 g = x;
         });
         if (!g)
             return null;
-        doc.formats.forEach(function (x) {
-            if (x.format === a.format_name && x.game === g.game)
-                f = x;
-        });
+        if (f && f.game !== g.game)
+            f = null;
         /* The GameResult member of the game: the oneof field whose number
          * is the Game value (proto/common.proto numbers them alike). */
         var member = null;
@@ -675,12 +728,14 @@
         var type = member.resolvedType;
         var keys = [];
         g.keys.forEach(function (k) {
-            var where = wireOf(type, k.wire);
+            /* a module's own key: GameResult.values, by name */
+            var where = k.module ? {values: true} : wireOf(type, k.wire);
             if (!where)
                 return;
-            var range = f && f.ranges[k.name] ? f.ranges[k.name] : k.wire_range || null;
+            var range = f && f.ranges[k.name] ? f.ranges[k.name] : k.wire_range || k.module || null;
             keys.push({name: k.name, kind: k.kind, max: k.max_items, wire: k.wire, where: where,
-                range: range, rule: k.wire_range ? k.wire_range.rule : ''});
+                range: range, rule: k.wire_range ? k.wire_range.rule : k.module ? k.module.rule || '' : '',
+                text: k.module ? k.module.text : ''});
         });
         return {game: g.game, keys: keys, member: member.name, allowed: f && f.outcomes ? f.outcomes : {}};
     }
@@ -784,12 +839,23 @@
             o = 'scores';
         var msg = {};
         var lists = {};
+        var values = [];
         function entry(list, pid) {
             if (!lists[list])
                 lists[list] = {};
             if (!lists[list][pid])
                 lists[list][pid] = {player_id: pid};
             return lists[list][pid];
+        }
+        /* Key k's value: in its message, its player's entry, or (a
+         * module's own key) GameResult.values. */
+        function put(k, pid, v) {
+            if (k.where.values)
+                values.push(pid ? {key: k.name, player_id: pid, value: +v} : {key: k.name, value: +v});
+            else if (pid)
+                entry(k.where.list, pid)[k.wire] = v;
+            else
+                msg[k.wire] = v;
         }
         var chosen = outs.filter(function (x) {
             return x.id === o;
@@ -802,10 +868,10 @@
         keys.forEach(function (k) {
             if (err || !askedUnder(sch, k, o))
                 return;
-            var label = t(LABELS[k.name] || k.name);
+            var label = t(LABELS[k.name] || k.text || k.name);
             if (k.kind === 'flag') {
                 if (F.flags[k.name])
-                    msg[k.wire] = true;
+                    put(k, null, true);
             } else if (k.kind === 'number') {
                 var v = String(F.numbers[k.name] == null ? '' : F.numbers[k.name]).trim();
                 if (!/^-?\d+$/.test(v))
@@ -813,7 +879,7 @@
                 else if (k.range && (+v < k.range.lo || +v > k.range.hi))
                     err = t('{what}: {value} is outside {range}.', {what: label, value: v, range: rangeText(k)});
                 else
-                    msg[k.wire] = +v;
+                    put(k, null, +v);
             } else if (k.kind === 'per_player') {
                 /* 2p: scores or an outcome; TX-3: the clock only where one ran */
                 var optional = (k.name === 'scores' && hasKey(sch, 'winner')) || k.name === 'clock_ms';
@@ -840,7 +906,7 @@
                     if (!err && k.range && (n < k.range.lo || n > k.range.hi))
                         err = t('{what}: {value} is outside {range}.', {what: who, value: raw, range: rangeText(k)});
                     if (!err)
-                        entry(k.where.list, s.player_id)[k.wire] = n;
+                        put(k, s.player_id, n);
                 });
             } else if (k.kind === 'army') {
                 a.seats.forEach(function (s) {
@@ -876,6 +942,8 @@
         });
         var result = {};
         result[sch.member] = msg;
+        if (values.length)
+            result.values = values;
         return {result: result, summary: summaryLines(a, sch, F, o, keys)};
     }
     function wireName(sch, name) {
@@ -905,9 +973,9 @@
             if (!askedUnder(sch, k, o))
                 return;
             if (k.kind === 'flag' && F.flags[k.name])
-                lines.push(t(LABELS[k.name] || k.name));
+                lines.push(t(LABELS[k.name] || k.text || k.name));
             else if (k.kind === 'number')
-                lines.push(t('{what}: {value}', {what: t(LABELS[k.name] || k.name), value: F.numbers[k.name]}));
+                lines.push(t('{what}: {value}', {what: t(LABELS[k.name] || k.text || k.name), value: F.numbers[k.name]}));
             else if (k.kind === 'players')
                 (F.games || []).filter(Boolean).forEach(function (p, i) {
                     lines.push(t('Game {n}: {name}', {n: i + 1, name: name(p)}));
@@ -1345,7 +1413,7 @@
         keys.forEach(function (k) {
             if (!askedUnder(sch, k, eff))
                 return;
-            var label = t(LABELS[k.name] || k.name);
+            var label = t(LABELS[k.name] || k.text || k.name);
             var rt = rangeText(k);
             if (k.kind === 'flag') {
                 h += '<button class="choice toggle' + (F.flags[k.name] ? ' on' : '') + '" id="flag-' + k.name + '">' +

@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "console_internal.h"
+#include "cli_out.h"
 #include "console_tui.h"
 #include "print.h"
 #include "tny/config.h"
@@ -654,7 +655,10 @@ static int start_request(struct live *lv, enum tny_wire_cmd cmd,
 static int flush_out(void)
 {
     if (fflush(out()) == EOF || ferror(out())) {
-        say("cannot write output: %s", strerror(errno));
+        int e = errno;
+        if (tny_cli_reader_gone(out(), e))
+            return HUB_CONSOLE_EXIT_OK; /* `| head`: quietly (cli_out.h) */
+        say("cannot write output: %s", strerror(e));
         return HUB_CONSOLE_EXIT_INTERNAL;
     }
     return HUB_CONSOLE_EXIT_OK;
@@ -1197,10 +1201,21 @@ static void print_standings_typed(const struct tny_wire_standings *s)
     }
 }
 
-/* --json of a typed reply: its JSON text, written from the values. */
-static int print_typed_json(const struct tny_wire_reply *rep)
+/* The reply's records as jansson values (issue 18 item 3: typed, no
+ * JSON text parsed), or the JSON text of a hub before typed replies;
+ * NULL when it has neither.  json_decref it. */
+static json_t *reply_tree(const struct tny_wire_reply *rep)
 {
-    char *text = hub_console_reply_json(rep);
+    if (rep->records)
+        return hub_console_records_tree(rep->records);
+    return rep->json ? json_loads(rep->json, JSON_DECODE_ANY, NULL) : NULL;
+}
+
+/* --json of a typed reply: its JSON text, written from the values. */
+static int print_typed_json(const struct tny_wire_reply *rep,
+                            enum tny_wire_cmd cmd)
+{
+    char *text = hub_console_reply_json(rep, cmd);
     if (!text) {
         say("out of memory");
         return HUB_CONSOLE_EXIT_INTERNAL;
@@ -1220,8 +1235,8 @@ static int show(struct live *lv, const char *line)
     const struct tny_wire_cmd_info *info = tny_wire_cmd_info(lv->req.cmd);
     enum tny_reply_shape shape = info ? info->reply : TNY_REPLY_EVENT;
     if (lv->json || (shape == TNY_REPLY_EVENT && rep->json)) {
-        if (rep->seating || rep->standings || rep->published)
-            return print_typed_json(rep);
+        if (rep->seating || rep->standings || rep->published || rep->records)
+            return print_typed_json(rep, lv->req.cmd);
         if (rep->json)
             print_payload(rep->json);
         else
@@ -1238,13 +1253,13 @@ static int show(struct live *lv, const char *line)
         out_line(words);
     }
     if (rep->seating && !print_seating(rep->seating))
-        return print_typed_json(rep);
+        return print_typed_json(rep, lv->req.cmd);
     if (rep->standings)
         print_standings_typed(rep->standings);
     if (rep->published)
         print_published(rep->published);
-    if (rep->json && rep->json[0]) {
-        json_t *root = json_loads(rep->json, JSON_DECODE_ANY, NULL);
+    if (rep->records || (rep->json && rep->json[0])) {
+        json_t *root = reply_tree(rep);
         bool done = false;
         if (root) {
             switch (shape) {
@@ -1257,8 +1272,10 @@ static int show(struct live *lv, const char *line)
             }
             json_decref(root);
         }
-        if (!done)
+        if (!done && !rep->records)
             print_payload(rep->json);
+        else if (!done)
+            return print_typed_json(rep, lv->req.cmd);
     }
     return flush_out();
 }
@@ -1411,7 +1428,7 @@ static int run_event_create(struct live *lv)
     status = exchange(lv);
     if (status == HUB_CONSOLE_EXIT_OK) {
         /* the seed the hub drew or was given: every lot comes from it */
-        json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+        json_t *root = reply_tree(&lv->rep);
         const json_t *sd = json_object_get(root, "seed");
         int n = snprintf(line, sizeof line, "created event %s",
                          lv->rep.event_id[0] ? lv->rep.event_id : lv->pos[0]);
@@ -1494,13 +1511,38 @@ out:
     return status;
 }
 
+static int reason_option(struct live *lv);
+
+/* run_plain's options: each the plain field of the same name (--reason
+ * T, --force, --confirm) where the description carries that field. */
+static int plain_options(struct live *lv, unsigned fields)
+{
+    for (const char *const *o = lv->cmd->opts; *o; o++) {
+        if (strcmp(*o, "reason=") == 0 && (fields & TNY_WF_REASON)) {
+            int status = reason_option(lv);
+            if (status != HUB_CONSOLE_EXIT_OK)
+                return status;
+        } else if (strcmp(*o, "force") == 0 && (fields & TNY_WF_FORCE)) {
+            lv->req.force = flag(lv, "force");
+        } else if (strcmp(*o, "confirm") == 0 && (fields & TNY_WF_CONFIRM)) {
+            lv->req.confirm = flag(lv, "confirm");
+        } else {
+            say("%s: --%s is not a plain field's option (give the command "
+                "a runner)",
+                tny_wire_cmd_name(lv->cmd->wire), *o);
+            return HUB_CONSOLE_EXIT_INTERNAL;
+        }
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
 /* The runner of a command whose words are its description's plain
  * fields (issue 18): the synopsis names them (EVENT_ID, ROUND, TABLE,
- * PLAYER_ID, DEVICE, CODE; a round or table >= 1 where the description
- * requires it), the request is built from them and the hub's reply shown
- * in its shape.  A new command of that kind needs no runner of its own:
- * its description names this one.  (No options: a command with some has
- * its runner.) */
+ * PLAYER_ID, DEVICE, CODE, in brackets when optional; a round or table
+ * >= 1 where the description requires it), its options are plain fields
+ * too (plain_options), the request is built from them and the hub's
+ * reply shown in its shape.  A new command of that kind needs no runner
+ * of its own: its description names this one. */
 static int run_plain(struct live *lv)
 {
     enum tny_wire_cmd cmd = lv->cmd->wire;
@@ -1522,6 +1564,11 @@ static int run_plain(struct live *lv)
          w = strtok_r(NULL, " ", &save), k++) {
         bool round_req = info->fields & TNY_WF_ROUND_REQ;
         bool table_req = info->fields & TNY_WF_TABLE_REQ;
+        size_t wl = strlen(w);
+        if (wl > 2 && w[0] == '[' && w[wl - 1] == ']') { /* optional */
+            w[wl - 1] = '\0';
+            w++;
+        }
         if (strcmp(w, "EVENT_ID") == 0)
             continue;
         else if (strcmp(w, "ROUND") == 0)
@@ -1540,6 +1587,8 @@ static int run_plain(struct live *lv)
             return HUB_CONSOLE_EXIT_INTERNAL;
         }
     }
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = plain_options(lv, info->fields);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = exchange(lv);
     return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
@@ -2433,8 +2482,10 @@ static int run_print(struct live *lv)
     if (rc == TNY_OK) {
         /* HTML through out() (the dashboard's result), a PDF by print.c */
         if (!po.pdf && (fputs(html, out()) == EOF || fflush(out()) == EOF))
-            rc = tny_diag_set(&diag, TNY_ESTATE, "cannot write output: %s",
-                              strerror(errno));
+            rc = tny_cli_reader_gone(out(), errno)
+                     ? TNY_OK
+                     : tny_diag_set(&diag, TNY_ESTATE,
+                                    "cannot write output: %s", strerror(errno));
         else if (po.pdf)
             rc = hub_print_output(html, &po, &diag);
         if (rc < 0) {
@@ -2523,10 +2574,13 @@ static int run_devices(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK || lv->json)
         return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
-    if (!print_devices(root))
-        print_payload(lv->rep.json ? lv->rep.json : "");
+    json_t *root = reply_tree(&lv->rep);
+    bool done = print_devices(root);
     json_decref(root);
+    if (!done && lv->rep.records)
+        return print_typed_json(&lv->rep, lv->req.cmd);
+    if (!done)
+        print_payload(lv->rep.json ? lv->rep.json : "");
     return flush_out();
 }
 
@@ -2561,40 +2615,12 @@ static int run_device_assign(struct live *lv)
 /* code player EVENT_ID [PLAYER_ID] (issue 20): a code per player's own
  * phone; without PLAYER_ID every active player without one gets one
  * (one record each: player, name, code, login, query). */
-static int run_code_player(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_ISSUE_PLAYER_CODE, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK && lv->n_pos > 1)
-        status = put_id(lv->req.player_id, lv->pos[1], "PLAYER_ID");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
 
 /* player drop-no-shows EVENT_ID [--reason T]: every active player who has
  * not checked in is withdrawn (before round 1). */
-static int run_player_drop_no_shows(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_DROP_NO_SHOWS, lv->pos[0]);
-    const char *why = opt(lv, "reason");
-    if (status == HUB_CONSOLE_EXIT_OK && why)
-        status =
-            put_text(lv->req.reason, sizeof lv->req.reason, why, "--reason");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
 
 /* player drop-requests EVENT_ID [--confirm]: the players' "drop me"
  * requests waiting; --confirm drops them all. */
-static int run_player_drop_requests(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_DROP_REQUESTS, lv->pos[0]);
-    lv->req.confirm = flag(lv, "confirm");
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    return status == HUB_CONSOLE_EXIT_OK ? show(lv, NULL) : status;
-}
 
 static int run_wait_hub(struct live *lv)
 {
@@ -2718,7 +2744,7 @@ static int run_round_reopen(struct live *lv)
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
     int discarded = 0;
-    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+    json_t *root = reply_tree(&lv->rep);
     json_t *d = json_object_get(root, "discarded_draft");
     if (json_is_integer(d))
         discarded = (int)json_integer_value(d);
@@ -2848,10 +2874,11 @@ static int run_result_show(struct live *lv)
         snprintf(line, sizeof line, "results of round %d of %s",
                  (int)lv->req.round, lv->req.event_id);
     out_line(line);
-    json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
-    if (!print_results(root) && lv->rep.json)
-        print_payload(lv->rep.json);
+    json_t *root = reply_tree(&lv->rep);
+    bool done = print_results(root);
     json_decref(root);
+    if (!done && (lv->rep.records || lv->rep.json))
+        return print_typed_json(&lv->rep, lv->req.cmd);
     return flush_out();
 }
 
@@ -2940,7 +2967,7 @@ static int run_log(struct live *lv)
             status = exchange(lv);
         if (status != HUB_CONSOLE_EXIT_OK)
             break;
-        json_t *root = lv->rep.json ? json_loads(lv->rep.json, 0, NULL) : NULL;
+        json_t *root = reply_tree(&lv->rep);
         json_t *rows = json_object_get(root, "log");
         size_t n = json_is_array(rows) ? json_array_size(rows) : 0;
         for (size_t i = 0; i < n; i++) {

@@ -475,8 +475,7 @@ static int check_keys(const json_t *res, enum tny_game game,
     json_t *v;
     json_object_foreach ((json_t *)res, key, v) {
         enum tny_result_key k;
-        if (!tny_result_key_from_name(key, &k) || k == TNY_RK_LOTS ||
-            !tny_result_has_key(game, k))
+        if (!tny_result_game_key(game, key, &k) || k == TNY_RK_LOTS)
             return tny_diag_set(diag, TNY_EINVAL,
                                 "result.%s: not a key of a %s result", key,
                                 tny_game_name(game));

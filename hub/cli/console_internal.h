@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "tny/error.h"
 #include "tny/wire.h"
 
@@ -170,9 +172,16 @@ char *hub_console_standings_json(const struct tny_wire_standings *s);
  * byte the hub's before replies were typed; malloc'd, NULL when out of
  * memory. */
 char *hub_console_published_json(const struct tny_wire_published *p);
-/* The reply's payload as --json prints it: a typed payload's JSON text, or
- * the json the reply carries; malloc'd, NULL when none or out of memory. */
-char *hub_console_reply_json(const struct tny_wire_reply *rep);
+/* The records of a reply (TNY_REPLY_RECORDS...) as jansson values: a
+ * record an object (members in their order), a list an array; NULL when
+ * out of memory. */
+json_t *hub_console_records_tree(const struct tny_wire_records *r);
+/* The reply's payload as --json prints it: a typed payload's JSON text
+ * (records: indented by 2, or on one line where cmd's description says
+ * TNY_REPLY_JSON_LINE, as the hub wrote them before), or the json the
+ * reply carries; malloc'd, NULL when none or out of memory. */
+char *hub_console_reply_json(const struct tny_wire_reply *rep,
+                             enum tny_wire_cmd cmd);
 /* The name of player id in the seating's names; NULL when it has none. */
 const char *hub_console_seating_name(const struct tny_wire_seating *s,
                                      const char *id);

@@ -193,8 +193,58 @@ char *hub_console_standings_json(const struct tny_wire_standings *s)
     return nl;
 }
 
-char *hub_console_reply_json(const struct tny_wire_reply *rep)
+/* The subtree at nodes[*at] (a checked tree: children follow). */
+static json_t *node_tree(const struct tny_wire_records *r, int32_t *at)
 {
+    const struct tny_wire_node *x = &r->nodes[(*at)++];
+    json_t *v = NULL;
+    switch (x->kind) {
+    case TNY_WIRE_NODE_NULL: return json_null();
+    case TNY_WIRE_NODE_FLAG: return json_boolean(x->flag);
+    case TNY_WIRE_NODE_INTEGER: return json_integer((json_int_t)x->integer);
+    case TNY_WIRE_NODE_REAL: return json_real(x->real);
+    case TNY_WIRE_NODE_TEXT: return json_string(x->text ? x->text : "");
+    case TNY_WIRE_NODE_RECORD: v = json_object(); break;
+    case TNY_WIRE_NODE_LIST: v = json_array(); break;
+    }
+    for (int32_t k = 0; v && k < x->n; k++) {
+        const char *key = r->nodes[*at].key;
+        json_t *m = node_tree(r, at);
+        int rc = json_is_object(v) ? json_object_set_new(v, key ? key : "", m)
+                                   : json_array_append_new(v, m);
+        if (!m || rc < 0) {
+            json_decref(v);
+            v = NULL;
+        }
+    }
+    return v;
+}
+
+json_t *hub_console_records_tree(const struct tny_wire_records *r)
+{
+    int32_t at = 0;
+    return r && r->n_nodes > 0 ? node_tree(r, &at) : NULL;
+}
+
+static char *records_json(const struct tny_wire_records *r,
+                          enum tny_wire_cmd cmd)
+{
+    const struct tny_wire_cmd_info *info = tny_wire_cmd_info(cmd);
+    json_t *root = hub_console_records_tree(r);
+    char *text =
+        root ? json_dumps(root, info && info->json_line
+                                    ? JSON_COMPACT
+                                    : JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+             : NULL;
+    json_decref(root);
+    return text;
+}
+
+char *hub_console_reply_json(const struct tny_wire_reply *rep,
+                             enum tny_wire_cmd cmd)
+{
+    if (rep->records)
+        return records_json(rep->records, cmd);
     if (rep->seating)
         return hub_console_seating_json(rep->seating);
     if (rep->standings)

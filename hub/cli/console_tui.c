@@ -76,6 +76,8 @@
 #define PANEL_COLS 1024
 #define MAX_WORDS 24
 #define WIDE_CHAR 0x40000000 /* a key: a character beyond ASCII */
+#define CODES_POLL_MS 2000   /* `code list`: the players signed in */
+#define CODES_RETRY_MS 30000 /* after a refused or failed `code list` */
 
 #define _(s) gettext(s)
 
@@ -105,6 +107,13 @@ struct tui_table {
     bool online; /* the device is connected: for a phone, signed in */
 };
 
+/* Issue 20 item 6: the players of one table with a player code (`code
+ * list`: each code's table in the current round, its seats and whether
+ * the player's own phone is signed in). */
+struct tui_signins {
+    int table, seats, in;
+};
+
 struct tui_row {
     int rank;
     char name[256];
@@ -132,6 +141,11 @@ struct tui {
     /* feed/{ev}/tables */
     int tables_round, n_tables;
     struct tui_table tables[MAX_TABLES];
+    /* `code list EVENT`, asked every CODES_POLL_MS (tables with player
+     * codes only) */
+    int n_signins;
+    struct tui_signins signins[MAX_TABLES];
+    int64_t codes_due_ms;
     /* feed/{ev}/standings */
     int after_round, n_rows;
     struct tui_row rows[MAX_STANDINGS];
@@ -266,6 +280,15 @@ static void parse_tables(struct tui *t, const json_t *root)
     }
     /* Tables always in number order (CM-9), whatever the feed's order. */
     qsort(t->tables, (size_t)t->n_tables, sizeof t->tables[0], by_number);
+}
+
+/* The players signed in at table `table`, NULL: none has a code. */
+static const struct tui_signins *signins_of(const struct tui *t, int table)
+{
+    for (int i = 0; i < t->n_signins; i++)
+        if (t->signins[i].table == table)
+            return &t->signins[i];
+    return NULL;
 }
 
 static void parse_standings(struct tui *t, const json_t *root)
@@ -832,6 +855,12 @@ static void render(struct tui *t, int rows, int cols)
          * (with "…") only if a translation is longer than the catalogue
          * allows, so that it never runs into the next cell. */
         const char *kind = "";
+        const struct tui_signins *si = signins_of(t, tb->number);
+        /* A phone table whose players sign in with their own codes: a
+         * phone is there when one of them is (the table's device is
+         * shared by their pages). */
+        if (tb->device == DEV_PHONE && si && si->in > 0)
+            offline = false;
         if (tb->device == DEV_PI)
             kind = offline
                        /* TRANSLATORS: the grid: the table's device, a
@@ -853,8 +882,12 @@ static void render(struct tui *t, int rows, int cols)
                           columns). */
                        : _("phone");
         char cell[CELL_W * TNY_UTF8_GLYPH_MAX], fit[sizeof cell];
-        snprintf(cell, sizeof cell, "%s%s%s%s", kind, kind[0] ? " " : "", label,
-                 own);
+        char count[24] = "";
+        /* The players signed in on their own phones over the seats. */
+        if (si)
+            snprintf(count, sizeof count, "%d/%d ", si->in, si->seats);
+        snprintf(cell, sizeof cell, "%s%s%s%s%s", kind, kind[0] ? " " : "",
+                 count, label, own);
         tny_utf8_fit(cell, CELL_W - 6, true, fit, sizeof fit);
         fb_printf(t, r, 1 + (i % per_row) * CELL_W, offline ? C_OFFLINE : c,
                   "T%-3d %s", tb->number, fit);
@@ -1069,6 +1102,46 @@ static void panel_text(struct tui *t, const char *text)
         panel_add(t, "%.*s", (int)(n < PANEL_COLS ? n : PANEL_COLS - 1), p);
         p += n + (p[n] == '\n');
     }
+}
+
+/* ---- the players signed in (issue 20 item 6) ------------------------------
+ */
+
+/* `code list EVENT` through the runner (nothing on the screen): per table
+ * of the current round, its players with a valid player code and how
+ * many of them are signed in on their own phone.  A refusal (no codes on
+ * this hub, an older hub) or no answer: none shown, asked again after
+ * CODES_RETRY_MS. */
+static void poll_codes(struct tui *t, struct hub_console_conn *conn,
+                       int64_t now)
+{
+    char *w[4] = {"code", "list", t->ev, NULL};
+    struct hub_console_result res;
+    int status = t->run_words(conn, 3, w, &res);
+    json_t *root = status == HUB_CONSOLE_EXIT_OK && res.rep.json
+                       ? json_loads(res.rep.json, 0, NULL)
+                       : NULL;
+    hub_console_result_release(&res);
+    t->codes_due_ms = now + (root ? CODES_POLL_MS : CODES_RETRY_MS);
+    t->n_signins = 0;
+    size_t i;
+    const json_t *v;
+    json_array_foreach (root, i, v) {
+        int table = get_int(v, "table"), seats = get_int(v, "seats");
+        const char *state = json_string_value(json_object_get(v, "state"));
+        if (!json_object_get(v, "player") || table < 1 || seats < 1 || !state ||
+            strcmp(state, "valid") != 0)
+            continue;
+        struct tui_signins *si = (struct tui_signins *)signins_of(t, table);
+        if (!si) {
+            if (t->n_signins == MAX_TABLES)
+                continue;
+            si = &t->signins[t->n_signins++];
+            *si = (struct tui_signins){table, seats, 0};
+        }
+        si->in += json_is_true(json_object_get(v, "signed_in"));
+    }
+    json_decref(root);
 }
 
 /* ---- views: the draft, one table ------------------------------------------
@@ -1504,6 +1577,9 @@ static void tui_before(void *ctx, int64_t now)
              hub_console_hub_state(u->conn));
     snprintf(t->hub_store, sizeof t->hub_store, "%s",
              hub_console_hub_store(u->conn));
+    if (t->connected && strcmp(t->hub_state, "online") == 0 &&
+        now >= t->codes_due_ms)
+        poll_codes(t, u->conn, now);
     render(t, LINES, COLS);
     draw(t);
 }

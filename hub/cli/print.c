@@ -42,6 +42,7 @@
 #include <wctype.h>
 
 #include "cli_lang.h"
+#include "cli_out.h"
 #include "names.h"
 #include "tny/game.h"
 #include "tny/format.h"
@@ -1241,7 +1242,8 @@ int hub_print_output(const char *html, const struct hub_print_opts *po,
 {
     if (po->pdf)
         return to_pdf(html, po->pdf, diag);
-    if (fputs(html, stdout) == EOF || fflush(stdout) == EOF)
+    if ((fputs(html, stdout) == EOF || fflush(stdout) == EOF) &&
+        !tny_cli_reader_gone(stdout, errno))
         return tny_diag_set(diag, TNY_ESTATE, "cannot write output: %s",
                             strerror(errno));
     return TNY_OK;

@@ -3,7 +3,8 @@
  * (deploy/overlays/play.html) builds its result form from the engine's
  * declaration instead of a copy: each game's keys in the event file's
  * order with their wire name, kind and list length, the protocol's
- * structural range and rule of each numeric key, and each shipped
+ * structural range and rule of each numeric key (a module's own key:
+ * "module", its range, rule and text), and each shipped
  * preset's own range and cap of those keys (and, for a two-player
  * preset, which of draw, intentional draw and double loss it allows).  --js
  * wraps it as `window.TOURNEY_RESULT_SCHEMA = ...;` (what
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_out.h"
 #include "tny/error.h"
 #include "tny/game.h"
 #include "tny/json_io.h"
@@ -62,13 +64,30 @@ static json_t *game_doc(enum tny_game g)
     int32_t n = tny_result_keys(g, &keys);
     char wire[64];
     json_t *arr = json_array();
-    wire_game(g, wire, sizeof(wire));
+    wire_game(tny_game_flow(g), wire, sizeof(wire)); /* its message's */
     for (int32_t i = 0; arr && i < n; i++) {
         const struct tny_result_key_info *ki = tny_result_key_info(keys[i]);
         const struct tny_result_range_info *row = row_of(g, keys[i]);
+        const struct tny_result_ext *x = tny_result_ext_of(keys[i]);
         json_t *k = json_pack("{s:s, s:s, s:s, s:i}", "name", ki->name, "wire",
                               ki->wire, "kind", kind_names[ki->value],
                               "max_items", (int)ki->max_items);
+        /* A module's own key travels in GameResult.values by name; its
+         * range is the module's, the same for every format of the game
+         * (a bound read from the format: the protocol's). */
+        if (k && x &&
+            json_object_set_new(
+                k, "module",
+                json_pack(
+                    "{s:I, s:I, s:s?, s:s?}", "lo",
+                    (json_int_t)(x->lo.size ? -TNY_RESULT_ABS_MAX
+                                            : x->lo.value),
+                    "hi",
+                    (json_int_t)(x->hi.size ? TNY_RESULT_ABS_MAX : x->hi.value),
+                    "rule", x->rule, "text", x->text)) < 0) {
+            json_decref(k);
+            k = NULL;
+        }
         if (k && row &&
             json_object_set_new(k, "wire_range",
                                 json_pack("{s:I, s:I, s:s, s:s?}", "lo",
@@ -86,6 +105,10 @@ static json_t *game_doc(enum tny_game g)
     }
     if (!arr)
         return NULL;
+    if (tny_game_flow(g) != g)
+        return json_pack("{s:s, s:s, s:s, s:o}", "game", tny_game_name(g),
+                         "shape", tny_game_name(tny_game_flow(g)), "wire_game",
+                         wire, "keys", arr);
     return json_pack("{s:s, s:s, s:o}", "game", tny_game_name(g), "wire_game",
                      wire, "keys", arr);
 }
@@ -142,9 +165,11 @@ static json_t *schema_doc(void)
     if (!gs || !fs || !fmt)
         goto out;
     /* Every result shape the engine has: each module with its own (a game
-     * with another's result is that one's), in registry order. */
+     * with another's result is that one's), in registry order, and each
+     * module with another's message and keys of its own ("shape": the
+     * message's game). */
     for (int32_t i = 0; i < n; i++)
-        if (all[i]->flow == all[i]->game &&
+        if ((all[i]->flow == all[i]->game || all[i]->n_ext > 0) &&
             json_array_append_new(gs, game_doc(all[i]->game)) < 0)
             goto out;
     for (const struct tny_preset *p = tny_presets; p->name; p++) {
@@ -196,7 +221,8 @@ int tny_cli_result_schema(int argc, char **argv)
                         text)
                : printf("%s\n", text);
     free(text);
-    if (w < 0 || fflush(stdout) == EOF) {
+    if ((w < 0 || fflush(stdout) == EOF) &&
+        !tny_cli_reader_gone(stdout, errno)) {
         fprintf(stderr, "tourney: cannot write output: %s\n", strerror(errno));
         return 1;
     }

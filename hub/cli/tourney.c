@@ -17,11 +17,13 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_lang.h"
+#include "cli_out.h"
 #include "console.h"
 #include "demo.h"
 #include "print.h"
@@ -174,7 +176,8 @@ static int load_event(const char *path, struct tny_event *ev)
 static int emit(char *text)
 {
     int status = EXIT_OK;
-    if (fputs(text, stdout) == EOF || fflush(stdout) == EOF) {
+    if ((fputs(text, stdout) == EOF || fflush(stdout) == EOF) &&
+        !tny_cli_reader_gone(stdout, errno)) {
         fprintf(stderr, "tourney: cannot write output: %s\n", strerror(errno));
         status = EXIT_INTERNAL;
     }
@@ -311,6 +314,8 @@ static int cmd_boards(const struct cli *cli, char **args)
         tny_ct_board_text(&b, text, sizeof(text));
         if (printf("%sRound %d, table %d (CT-9)\n\n%s", t > 0 ? "\f" : "",
                    (int)ev.n_rounds, (int)tb->number, text) < 0) {
+            if (tny_cli_reader_gone(stdout, errno))
+                break;
             fprintf(stderr, "tourney: cannot write output: %s\n",
                     strerror(errno));
             status = EXIT_INTERNAL;
@@ -326,7 +331,7 @@ static int cmd_formats(const struct cli *cli, char **args)
     (void)args;
     for (const struct tny_preset *p = tny_presets; p->name; p++)
         printf("%s\n", p->name);
-    if (fflush(stdout) == EOF) {
+    if (fflush(stdout) == EOF && !tny_cli_reader_gone(stdout, errno)) {
         fprintf(stderr, "tourney: cannot write output: %s\n", strerror(errno));
         return EXIT_INTERNAL;
     }
@@ -495,6 +500,10 @@ int main(int argc, char **argv)
     int opt;
 
     tny_crash_report_install("tourney");
+    /* A closed pipe (`| head`) is an EPIPE the output paths end on
+     * quietly, in every command alike (cli_out.h); Paho ignores SIGPIPE
+     * for the live commands anyway. */
+    signal(SIGPIPE, SIG_IGN);
     /* Names on the dashboard in the locale's character set; numbers in
      * the C form (JSON, CSV and outputs never get a decimal comma). */
     setlocale(LC_ALL, "");

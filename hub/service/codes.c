@@ -10,14 +10,14 @@
  * a revoked code's (hub__codes_expire, and every sync after).
  */
 #include "codes.h"
+#include "reply_records.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/random.h>
 
 #include "devices.h"
 #include "events.h"
@@ -28,25 +28,22 @@
 static const char code_alphabet[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 #define CODE_LEN 8
 
-/* A new random code (CODE_LEN characters of code_alphabet, 39.6 bits). */
+/* A new random code (CODE_LEN characters of code_alphabet, 39.6 bits)
+ * from the kernel's random source (getrandom: no descriptor to open). */
 static int code_new(char out[CODE_LEN + 1], struct tny_diag *diag)
 {
     unsigned char r[CODE_LEN * 2];
     const size_t n = sizeof(code_alphabet) - 1;
     size_t got = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return tny_diag_set(diag, TNY_ESTATE, "/dev/urandom: %s",
-                            strerror(errno));
     while (got < sizeof(r)) {
-        ssize_t k = read(fd, r + got, sizeof(r) - got);
-        if (k <= 0) {
-            close(fd);
-            return tny_diag_set(diag, TNY_ESTATE, "/dev/urandom: short read");
-        }
+        ssize_t k = getrandom(r + got, sizeof(r) - got, 0);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return tny_diag_set(diag, TNY_ESTATE, "getrandom: %s",
+                                k < 0 ? strerror(errno) : "no bytes");
         got += (size_t)k;
     }
-    close(fd);
     for (int i = 0; i < CODE_LEN; i++) {
         /* 16 random bits per character: the bias is below 1/2000. */
         unsigned v = ((unsigned)r[2 * i] << 8) | r[2 * i + 1];
@@ -113,21 +110,37 @@ struct hub_code_seen {
     char role_dev[HUB_STORE_ID_MAX + 1];
     int state;
     uint64_t status_hash;
+    /* A player code's pages: one of them is signed in (their own
+     * code/{login}/presence, not the shared table device's). */
+    bool online;
 };
 
 void hub__codes_forget(struct hub_service *svc)
 {
-    free(svc->code_seen);
-    svc->code_seen = NULL;
-    svc->n_code_seen = svc->cap_code_seen = 0;
+    /* Told again in full next time (state 0: fresh); whether the pages
+     * are signed in is the broker's news, kept. */
+    for (int32_t i = 0; i < svc->n_code_seen; i++) {
+        svc->code_seen[i].state = 0;
+        svc->code_seen[i].role_dev[0] = '\0';
+        svc->code_seen[i].status_hash = 0;
+    }
+}
+
+static struct hub_code_seen *seen_find(struct hub_service *svc,
+                                       const char *login)
+{
+    for (int32_t i = 0; i < svc->n_code_seen; i++)
+        if (strcmp(svc->code_seen[i].login, login) == 0)
+            return &svc->code_seen[i];
+    return NULL;
 }
 
 static struct hub_code_seen *seen_get(struct hub_service *svc,
                                       const char *login)
 {
-    for (int32_t i = 0; i < svc->n_code_seen; i++)
-        if (strcmp(svc->code_seen[i].login, login) == 0)
-            return &svc->code_seen[i];
+    struct hub_code_seen *x = seen_find(svc, login);
+    if (x)
+        return x;
     if (svc->n_code_seen == svc->cap_code_seen) {
         int32_t cap = svc->cap_code_seen ? svc->cap_code_seen * 2 : 32;
         struct hub_code_seen *m =
@@ -137,7 +150,7 @@ static struct hub_code_seen *seen_get(struct hub_service *svc,
         svc->code_seen = m;
         svc->cap_code_seen = cap;
     }
-    struct hub_code_seen *x = &svc->code_seen[svc->n_code_seen++];
+    x = &svc->code_seen[svc->n_code_seen++];
     memset(x, 0, sizeof(*x));
     snprintf(x->login, sizeof(x->login), "%s", login);
     return x;
@@ -202,6 +215,18 @@ static void player_seat(const struct hub_ev *e, int32_t r, int32_t ix,
                 return;
             }
     }
+}
+
+/* The seats of table `table` in round r of e (0: no such table). */
+static int32_t table_seats(const struct hub_ev *e, int32_t r, int32_t table)
+{
+    if (r < 1 || r > e->ev.n_rounds || table < 1)
+        return 0;
+    const struct tny_round *rd = &e->ev.rounds[r - 1];
+    for (int32_t t = 0; t < rd->n_tables; t++)
+        if (rd->tables[t].number == table && !rd->tables[t].is_bye)
+            return rd->tables[t].n_seats;
+    return 0;
 }
 
 /* Computes c's target: *st (version left 0), role_dev (a device id or "").
@@ -365,6 +390,9 @@ static int login_role(json_t *cmds, const char *role, const char *login,
         json_array_append_new(acls, acl("subscribeLiteral", t));
         json_array_append_new(acls,
                               acl("subscribeLiteral", "tourney/v1/code/+/ack"));
+        /* Signed in or not (item 6): the pages' own presence and will. */
+        snprintf(t, sizeof(t), "tourney/v1/code/%s/presence", login);
+        json_array_append_new(acls, acl("publishClientSend", t));
     }
     if (json_array_append_new(cmds, json_pack("{s:s, s:s, s:o}", "command",
                                               "createRole", "rolename", role,
@@ -430,6 +458,16 @@ static int dynsec_commands(json_t *cmds, const struct hub_code *c, int state,
     snprintf(role, sizeof(role), "login-%s", login);
     if ((rc = login_role(cmds, role, login, true)) < 0)
         return rc;
+    /* A login role made before code/{login}/presence existed is kept by
+     * createRole ("already exists"): the ACL added to it (an existing
+     * one: "already exists" too). */
+    char t[HUB_STORE_ID_MAX + 64];
+    snprintf(t, sizeof(t), "tourney/v1/code/%s/presence", login);
+    if (json_array_append_new(
+            cmds, json_pack("{s:s, s:s, s:s, s:s, s:b}", "command",
+                            "addRoleACL", "rolename", role, "acltype",
+                            "publishClientSend", "topic", t, "allow", 1)) < 0)
+        return TNY_ENOMEM;
     if (role_dev[0] && (rc = device_role(cmds, role_dev)) < 0)
         return rc;
     json_t *roles = role_dev[0] ? json_pack("[{s:s}, {s:s}]", "rolename", role,
@@ -644,9 +682,7 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
     json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s}", "code", shown, "device",
                           c.device_id, "event", e->id, "table", (int)q->table,
                           "query", c.code);
-    rep->json = o ? json_dumps(o, JSON_COMPACT) : NULL;
-    json_decref(o);
-    return TNY_OK;
+    return hub__reply_records(rep, o);
 }
 
 int hub__code_revoke(struct hub_service *svc, struct hub_ev *e,
@@ -717,8 +753,17 @@ int hub__code_list(struct hub_service *svc, struct hub_ev *e,
             (json_int_t)c->issued_ms, "issued_by", c->issued_by, "online",
             d && d->state == TNY_WIRE_PRESENCE_ONLINE);
         if (o && c->player_id[0]) {
+            const struct hub_code_seen *seen = seen_find(svc, c->device_id);
             json_object_set_new(o, "player", json_string(c->player_id));
             json_object_set_new(o, "login", json_string(c->device_id));
+            /* Item 6: this player's own phone is signed in (not the
+             * table's shared device), and the seats of their table. */
+            json_object_set_new(o, "signed_in",
+                                json_boolean(seen && seen->online &&
+                                             st.state == TNY_WIRE_CODE_VALID));
+            json_object_set_new(o, "seat", json_integer(st.seat));
+            json_object_set_new(
+                o, "seats", json_integer(table_seats(e, st.round, st.table)));
         }
         json_array_append_new(arr, o);
     }
@@ -731,9 +776,7 @@ int hub__code_list(struct hub_service *svc, struct hub_ev *e,
     if (!arr)
         return TNY_ENOMEM;
     rep->count = (uint64_t)n;
-    rep->json = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    return rep->json ? TNY_OK : TNY_ENOMEM;
+    return hub__reply_records(rep, arr);
 }
 
 /* One player code for player ix of e: recorded, and its record (player,
@@ -823,9 +866,7 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
              "%d player code(s) issued for event %s (each follows its "
              "player to their table)",
              (int)made, e->id);
-    rep->json = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    return rep->json ? TNY_OK : TNY_ENOMEM;
+    return hub__reply_records(rep, arr);
 }
 
 /* ---- a player's request from their phone ----------------------------------
@@ -935,4 +976,28 @@ refuse:
 out:
     free(codes);
     return rc;
+}
+
+int hub_service_on_code_presence(struct hub_service *svc, const char *login,
+                                 const uint8_t *payload, size_t len)
+{
+    struct tny_wire_presence p;
+    struct tny_diag why = {{0}};
+    if (len == 0)
+        return TNY_OK; /* a retained presence cleared */
+    if (tny_wire_decode_presence(payload, len, &p, &why) < 0 ||
+        strcmp(p.device_id, login) != 0) {
+        HUB_LOG(HUB_LOG_WARN, "code presence ignored login=%s: %s", login,
+                why.msg[0] ? why.msg : "names another login");
+        return TNY_OK;
+    }
+    struct hub_code_seen *seen = seen_get(svc, login);
+    if (!seen)
+        return TNY_ENOMEM;
+    bool online = p.state == TNY_WIRE_PRESENCE_ONLINE;
+    if (seen->online != online)
+        HUB_LOG(HUB_LOG_INFO, "code %s login=%s",
+                online ? "signed in" : "signed out", login);
+    seen->online = online;
+    return TNY_OK;
 }

@@ -63,6 +63,15 @@ TNY_MUST_USE int hub_service_on_player_request(
     struct hub_service *svc, const char *login, const uint8_t *payload,
     size_t len, int64_t now_ms, struct hub_outbox *ob, struct tny_diag *diag);
 
+/* Issue 20 item 6: a player code's pages say on code/{login}/presence
+ * whether one of them is signed in (online; their last will: offline):
+ * remembered for `code list` ("signed_in").  A message that does not
+ * decode, or names another login, is logged and ignored. */
+TNY_MUST_USE int hub_service_on_code_presence(struct hub_service *svc,
+                                              const char *login,
+                                              const uint8_t *payload,
+                                              size_t len);
+
 /* Issue 20: the codes of e, whose event has just finished, expire: the
  * broker's logins of its valid codes are deleted (commands in ob), as
  * every sync does from then on.  Errors: TNY_ESTATE, TNY_ENOMEM. */

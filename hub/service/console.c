@@ -48,6 +48,7 @@
 #include "players_csv.h"
 #include "presence.h"
 #include "publish.h"
+#include "reply_records.h"
 #include "results.h"
 #include "tny/json_io.h"
 #include "tny/game.h"
@@ -94,6 +95,16 @@ static int reply_json(struct ctx *c, char *text)
 {
     c->rep->json = text;
     return TNY_OK;
+}
+
+/* The reply's records (issue 18 item 3): v (consumed; NULL: out of
+ * memory) sent typed, the console's --json writes its text. */
+static int reply_records(struct ctx *c, json_t *v)
+{
+    int rc = hub__reply_records(c->rep, v);
+    if (rc == TNY_ENOMEM)
+        return fail(c, rc, "out of memory");
+    return rc < 0 ? fail(c, rc, "the reply's records nest too deep") : TNY_OK;
 }
 
 /* A command not converted to change the model in place (issue 17; the
@@ -150,8 +161,8 @@ static int cmd_create_event(struct ctx *c)
             return fail(c, rc, "out of memory");
         snprintf(c->rep->event_id, sizeof(c->rep->event_id), "%s", q->event_id);
         HUB_LOG(HUB_LOG_INFO, "event imported event=%s", q->event_id);
-        return reply_json(c, dump(json_pack("{s:s, s:b}", "event", q->event_id,
-                                            "imported", 1)));
+        return reply_records(
+            c, json_pack("{s:s, s:b}", "event", q->event_id, "imported", 1));
     }
     if (q->preset[0] && q->format_json)
         rc = fail(c, TNY_EINVAL,
@@ -222,8 +233,8 @@ static int cmd_create_event(struct ctx *c)
     snprintf(c->rep->event_id, sizeof(c->rep->event_id), "%s", q->event_id);
     HUB_LOG(HUB_LOG_INFO, "event created event=%s seed=%llu", q->event_id,
             (unsigned long long)seed);
-    return reply_json(c, dump(json_pack("{s:s, s:I}", "event", q->event_id,
-                                        "seed", (json_int_t)seed)));
+    return reply_records(c, json_pack("{s:s, s:I}", "event", q->event_id,
+                                      "seed", (json_int_t)seed));
 }
 
 static int cmd_list_events(struct ctx *c)
@@ -245,7 +256,7 @@ static int cmd_list_events(struct ctx *c)
                       "created_ms", (json_int_t)ev[i].created_ms));
     free(ev);
     c->rep->count = (uint64_t)n;
-    return reply_json(c, dump(arr));
+    return reply_records(c, arr);
 }
 
 static int cmd_export_event(struct ctx *c)
@@ -407,9 +418,9 @@ static int cmd_delete_event(struct ctx *c)
             c->req->reason);
     c->deleted = true;
     c->rep->count = (uint64_t)freed;
-    return reply_json(
-        c, dump(json_pack("{s:s, s:b, s:i}", "event", c->e->id, "deleted", 1,
-                          "devices_freed", (int)freed)));
+    return reply_records(c,
+                         json_pack("{s:s, s:b, s:i}", "event", c->e->id,
+                                   "deleted", 1, "devices_freed", (int)freed));
 }
 
 /* ---- players ---------------------------------------------------------------
@@ -813,7 +824,6 @@ static int import_reply(struct ctx *c, const struct tny_wire_player *players,
                         int32_t n)
 {
     json_t *root = json_object(), *list = json_array();
-    char *text = NULL;
     bool ok = root && list;
     for (int32_t i = 0; ok && i < n; i++) {
         json_t *o = json_pack("{s:s, s:s}", "id", players[i].id, "name",
@@ -823,11 +833,13 @@ static int import_reply(struct ctx *c, const struct tny_wire_player *players,
                                        json_string(players[i].club)) == 0);
         ok = ok && json_array_append_new(list, o) == 0;
     }
-    if (ok && json_object_set(root, "imported", list) == 0)
-        text = json_dumps(root, JSON_COMPACT);
+    ok = ok && json_object_set(root, "imported", list) == 0;
     json_decref(list);
-    json_decref(root);
-    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
+    if (!ok) {
+        json_decref(root);
+        return fail(c, TNY_ENOMEM, "out of memory");
+    }
+    return reply_records(c, root);
 }
 static int cmd_import_players(struct ctx *c)
 {
@@ -2168,7 +2180,7 @@ static int cmd_list_devices(struct ctx *c)
         n++;
     }
     c->rep->count = n;
-    return reply_json(c, dump(arr));
+    return reply_records(c, arr);
 }
 
 static int cmd_assign_device(struct ctx *c)
@@ -2495,10 +2507,10 @@ static int cmd_reopen_round(struct ctx *c)
     if ((rc = republish_round(c)) < 0)
         return rc;
     c->rep->round = round;
-    return reply_json(
-        c, dump(json_pack("{s:i, s:s, s:i}", "round", (int)round, "status",
-                          round_status_name(c->e->round.status),
-                          "discarded_draft", (int)discarded)));
+    return reply_records(c, json_pack("{s:i, s:s, s:i}", "round", (int)round,
+                                      "status",
+                                      round_status_name(c->e->round.status),
+                                      "discarded_draft", (int)discarded));
 }
 
 static int cmd_edit_player(struct ctx *c)
@@ -2548,11 +2560,10 @@ static int cmd_edit_player(struct ctx *c)
         return fail_diag(c, rc);
     int32_t i = tny_event_player_index(&c->e->ev, q->player_id);
     const struct tny_player *p = i >= 0 ? &c->e->ev.players[i] : NULL;
-    return reply_json(
-        c,
-        dump(json_pack("{s:s, s:s?, s:s?, s:s?}", "player", q->player_id,
-                       "name", p ? p->name : NULL, "club", p ? p->club : NULL,
-                       "country", p ? p->country : NULL)));
+    return reply_records(c, json_pack("{s:s, s:s?, s:s?, s:s?}", "player",
+                                      q->player_id, "name", p ? p->name : NULL,
+                                      "club", p ? p->club : NULL, "country",
+                                      p ? p->country : NULL));
 }
 
 static const char *result_status_name(const struct hub_result_row *r)
@@ -2593,8 +2604,8 @@ static int cmd_show_results(struct ctx *c)
     hub_result_rows_free(rows, n);
     c->rep->round = c->req->round;
     c->rep->count = open; /* open conflicts */
-    return reply_json(c, dump(json_pack("{s:i, s:o}", "round",
-                                        (int)c->req->round, "results", arr)));
+    return reply_records(c, json_pack("{s:i, s:o}", "round", (int)c->req->round,
+                                      "results", arr));
 }
 
 /* CM-6: keep one submission of a table with an open conflict: the counted
@@ -2684,7 +2695,7 @@ static int cmd_read_log(struct ctx *c)
     }
     hub_log_entries_free(rows, n);
     c->rep->count = (uint64_t)n;
-    return reply_json(c, dump(json_pack("{s:o}", "log", arr)));
+    return reply_records(c, json_pack("{s:o}", "log", arr));
 }
 
 /* ---- draft edits that break a rule (refused unless forced) -------------- */
@@ -2947,14 +2958,6 @@ static int cmd_list_codes(struct ctx *c)
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
-/* The reply's records: arr (consumed) as JSON text. */
-static int reply_list(struct ctx *c, json_t *arr)
-{
-    char *text = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    return text ? reply_json(c, text) : fail(c, TNY_ENOMEM, "out of memory");
-}
-
 static int cmd_issue_player_code(struct ctx *c)
 {
     int rc = hub__code_issue_player(c->svc, c->e, c->req, c->actor, c->rep,
@@ -3028,7 +3031,7 @@ static int cmd_list_checkins(struct ctx *c)
              "%d checked in, %d not yet%s", (int)n_in, (int)n,
              current_round(c) > 0 ? " (round 1 is published: check-in is over)"
                                   : "");
-    return reply_list(c, arr);
+    return reply_records(c, arr);
 }
 
 /* Drops (or, before round 1, withdraws) each of ids through cmd_drop, with
@@ -3086,7 +3089,7 @@ static int cmd_drop_no_shows(struct ctx *c)
     snprintf(c->rep->message, sizeof(c->rep->message),
              "%d no-show(s) withdrawn from %s, %d checked in", (int)n, c->e->id,
              (int)n_in);
-    return reply_list(c, arr);
+    return reply_records(c, arr);
 }
 
 static int cmd_drop_requests(struct ctx *c)
@@ -3140,7 +3143,7 @@ static int cmd_drop_requests(struct ctx *c)
                              : "%d drop request(s) waiting (--confirm drops "
                                "them)",
              (int)n);
-    return reply_list(c, arr);
+    return reply_records(c, arr);
 }
 
 /* ---- the table of commands --------------------------------------------------
@@ -3397,6 +3400,7 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         if (erc < 0) {
             free(rep->json);
             rep->json = NULL;
+            tny_wire_reply_drop_payload(rep);
             fail(&c, erc, "%s; nothing was changed", cd.msg);
         }
     }

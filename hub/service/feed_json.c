@@ -248,6 +248,11 @@ void hub_jw_raw(struct hub_jw *w, const char *text, size_t n)
     put(w, text, n);
 }
 
+void hub_jw_append(struct hub_jw *w, const char *text, size_t n)
+{
+    put(w, text, n);
+}
+
 void hub_jw_kstr(struct hub_jw *w, const char *key, const char *s)
 {
     hub_jw_key(w, key);

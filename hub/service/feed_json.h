@@ -49,6 +49,10 @@ void hub_jw_null(struct hub_jw *w);
 void hub_jw_real(struct hub_jw *w, double v);
 /* A value already written as JSON text (n bytes). */
 void hub_jw_raw(struct hub_jw *w, const char *text, size_t n);
+/* n bytes of text appended as they are, continuing the value written
+ * last (e.g. the rest of an object hub_jw_raw began): no comma, the
+ * writer's state unchanged. */
+void hub_jw_append(struct hub_jw *w, const char *text, size_t n);
 
 /* key: value in one call */
 void hub_jw_kstr(struct hub_jw *w, const char *key, const char *s);

@@ -18,11 +18,11 @@
  */
 #include "players_csv.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "tny/csv_io.h"
 #include "tny/utf8.h"
@@ -73,38 +73,101 @@ static int split_list(char *s, char dst[][TNY_NAME_MAX], int32_t cap,
 
 /* The one table of accepted headers: the column names, then the
  * spreadsheet names that mean one of them.  The message for an unknown
- * header lists both from here. */
+ * header lists the English ones from here. */
 static const char *const csv_columns[] = {
-    "id",     "name",        "club",     "country", "rating",       "armies",
-    "army",   "external_id", "beginner", "colours", "colour_blind", "faction",
-    "agenda", "first_round", "hook",     NULL};
+    "id",           "name",      "club",        "country",     "rating",
+    "armies",       "army",      "external_id", "beginner",    "colours",
+    "colour_blind", "faction",   "agenda",      "first_round", "hook",
+    "first_name",   "last_name", NULL};
 
-/* Headers as organisers' spreadsheets have them (compared without case):
- * the column they mean in csv_columns. */
+enum { COL_ID = 0, COL_NAME = 1, COL_FIRST = 15, COL_LAST = 16 };
+
+/* Headers as organisers' spreadsheets have them (compared without case
+ * and without diacritics, so "PŘÍJMENÍ" and "Prijmeni" are "Příjmení"):
+ * the column they mean in csv_columns.  lang: "" for English (listed in
+ * the unknown-column message), else the language of the events the seeds
+ * ran (Czech, Hungarian, Polish, Norwegian).  alone: the column a header
+ * means when the file has no family-name column (Czech "Jméno" is the
+ * given name beside "Příjmení", the whole name without it). */
 static const struct {
     const char *header;
     const char *column;
+    const char *lang;
+    const char *alone;
 } csv_aliases[] = {
-    {"Player ID", "id"},     {"player_id", "id"},   {"Player", "name"},
-    {"Player name", "name"}, {"Full name", "name"}, {"Team", "club"},
-    {"Nation", "country"},   {"Elo", "rating"},
+    {"Player ID", "id", "", NULL},
+    {"player_id", "id", "", NULL},
+    {"Player", "name", "", NULL},
+    {"Player name", "name", "", NULL},
+    {"Full name", "name", "", NULL},
+    {"Team", "club", "", NULL},
+    {"Nation", "country", "", NULL},
+    {"Elo", "rating", "", NULL},
+    {"First name", "first_name", "", NULL},
+    {"Given name", "first_name", "", NULL},
+    {"Last name", "last_name", "", NULL},
+    {"Surname", "last_name", "", NULL},
+    {"Family name", "last_name", "", NULL},
+    /* Czech */
+    {"Jméno", "first_name", "cs", "name"},
+    {"Křestní jméno", "first_name", "cs", NULL},
+    {"Příjmení", "last_name", "cs", NULL},
+    {"Jméno a příjmení", "name", "cs", NULL},
+    {"Hráč", "name", "cs", NULL},
+    {"Klub", "club", "cs", NULL},
+    {"Oddíl", "club", "cs", NULL},
+    {"Země", "country", "cs", NULL},
+    {"Stát", "country", "cs", NULL},
+    /* Hungarian */
+    {"Keresztnév", "first_name", "hu", NULL},
+    {"Utónév", "first_name", "hu", NULL},
+    {"Vezetéknév", "last_name", "hu", NULL},
+    {"Családnév", "last_name", "hu", NULL},
+    {"Név", "name", "hu", NULL},
+    {"Játékos", "name", "hu", NULL},
+    {"Egyesület", "club", "hu", NULL},
+    {"Ország", "country", "hu", NULL},
+    /* Polish */
+    {"Imię", "first_name", "pl", NULL},
+    {"Nazwisko", "last_name", "pl", NULL},
+    {"Imię i nazwisko", "name", "pl", NULL},
+    {"Gracz", "name", "pl", NULL},
+    {"Zawodnik", "name", "pl", NULL},
+    {"Drużyna", "club", "pl", NULL},
+    {"Kraj", "country", "pl", NULL},
+    {"Ranking", "rating", "pl", NULL},
+    /* Norwegian */
+    {"Fornavn", "first_name", "nb", NULL},
+    {"Etternavn", "last_name", "nb", NULL},
+    {"Navn", "name", "nb", NULL},
+    {"Spiller", "name", "nb", NULL},
+    {"Klubb", "club", "nb", NULL},
+    {"Land", "country", "nb", NULL},
 };
 
-/* "id, name, ...; also Player ID, ...; any case" into buf: every header
- * csv_column_of accepts. */
+#define N_ALIASES (sizeof(csv_aliases) / sizeof(csv_aliases[0]))
+
+/* "id, name, ...; also Player ID, ...; ..." into buf: every column and
+ * English header csv_column_of accepts, then where the others are told. */
 static void accepted_headers(char *buf, size_t size)
 {
     size_t at = 0;
+    bool first = true;
     buf[0] = '\0';
     for (int k = 0; csv_columns[k] && at < size; k++)
         at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "",
                                csv_columns[k]);
-    for (size_t a = 0;
-         a < sizeof(csv_aliases) / sizeof(csv_aliases[0]) && at < size; a++)
+    for (size_t a = 0; a < N_ALIASES && at < size; a++) {
+        if (csv_aliases[a].lang[0])
+            continue;
         at += (size_t)snprintf(buf + at, size - at, "%s%s",
-                               a ? ", " : "; also ", csv_aliases[a].header);
+                               first ? "; also " : ", ", csv_aliases[a].header);
+        first = false;
+    }
     if (at < size)
-        snprintf(buf + at, size - at, "; any case");
+        snprintf(buf + at, size - at,
+                 "; their Czech, Hungarian, Polish and Norwegian names "
+                 "(docs/console.md); any case");
 }
 
 /* The first byte of text that is not UTF-8: TNY_EINVAL naming its line
@@ -161,18 +224,89 @@ static int check_controls(const char *v, int line, const char *column,
     return TNY_OK;
 }
 
-/* Index in csv_columns of header h (case-insensitive, aliases), or -1. */
-static int csv_column_of(const char *h)
+/* h folded for comparison into out: lower-case ASCII, letters without
+ * their diacritics (tny_utf8_ascii), combining marks dropped; false if it
+ * does not fit. */
+static bool fold_header(const char *h, char *out, size_t size)
+{
+    size_t len = strlen(h), at = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        i += tny_utf8_decode(h + i, len - i, &cp);
+        char c = tny_utf8_ascii(cp);
+        if (!c)
+            continue;
+        if (at + 1 >= size)
+            return false;
+        out[at++] = (char)tolower((unsigned char)c);
+    }
+    out[at] = '\0';
+    return true;
+}
+
+static int column_index(const char *column)
 {
     for (int k = 0; csv_columns[k]; k++)
-        if (strcasecmp(h, csv_columns[k]) == 0)
+        if (strcmp(column, csv_columns[k]) == 0)
             return k;
-    for (size_t a = 0; a < sizeof(csv_aliases) / sizeof(csv_aliases[0]); a++)
-        if (strcasecmp(h, csv_aliases[a].header) == 0)
-            for (int k = 0; csv_columns[k]; k++)
-                if (strcmp(csv_aliases[a].column, csv_columns[k]) == 0)
-                    return k;
     return -1;
+}
+
+/* Index in csv_columns of header h (any case, diacritics optional,
+ * aliases), or -1; *alias: the alias's index in csv_aliases, or -1. */
+static int csv_column_of(const char *h, int *alias)
+{
+    char want[64], have[64];
+    *alias = -1;
+    if (!fold_header(h, want, sizeof want))
+        return -1;
+    for (int k = 0; csv_columns[k]; k++)
+        if (strcmp(want, csv_columns[k]) == 0)
+            return k;
+    for (size_t a = 0; a < N_ALIASES; a++)
+        if (fold_header(csv_aliases[a].header, have, sizeof have) &&
+            strcmp(want, have) == 0) {
+            *alias = (int)a;
+            return column_index(csv_aliases[a].column);
+        }
+    return -1;
+}
+
+/* The header row's first/last-name columns: a given-name column and a
+ * family-name column come together and never beside a name column; a
+ * Czech "Jméno" without "Příjmení" is the name column.  TNY_EINVAL naming
+ * the columns otherwise. */
+static int check_name_columns(int *col, const int *alias, char **hdr, int ncol,
+                              int line, struct tny_diag *diag)
+{
+    int at[sizeof(csv_columns) / sizeof(csv_columns[0])];
+    for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++)
+        at[k] = -1;
+    for (int i = 0; i < ncol; i++)
+        at[col[i]] = i;
+    if (at[COL_FIRST] >= 0 && at[COL_LAST] < 0) {
+        int a = alias[at[COL_FIRST]];
+        if (a >= 0 && csv_aliases[a].alone && at[COL_NAME] < 0) {
+            col[at[COL_FIRST]] = column_index(csv_aliases[a].alone);
+            return TNY_OK;
+        }
+    }
+    if ((at[COL_FIRST] >= 0) != (at[COL_LAST] >= 0)) {
+        int i = at[COL_FIRST] >= 0 ? at[COL_FIRST] : at[COL_LAST];
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "csv line %d: column %d \"%.40s\" (%s) needs a "
+                            "%s column beside it, or one name column",
+                            line, i + 1, hdr[i], csv_columns[col[i]],
+                            col[i] == COL_FIRST ? "family-name (last_name)"
+                                                : "given-name (first_name)");
+    }
+    if (at[COL_FIRST] >= 0 && at[COL_NAME] >= 0)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "csv line %d: columns %d \"%.40s\" (name) and "
+                            "%d \"%.40s\" (first_name) both give the name",
+                            line, at[COL_NAME] + 1, hdr[at[COL_NAME]],
+                            at[COL_FIRST] + 1, hdr[at[COL_FIRST]]);
+    return TNY_OK;
 }
 
 static bool text_to(char *dst, size_t cap, const char *v)
@@ -184,10 +318,24 @@ static bool text_to(char *dst, size_t cap, const char *v)
     return true;
 }
 
+/* The name from a given-name and a family-name field: "Anna Nowak", or
+ * family name first ("Szőke Ödön") when the event is in Hungarian, as
+ * the family-name rules read a Hungarian list (docs/console.md, "Family
+ * names"); either alone when the other is empty. */
+static bool compose_name(char *dst, size_t cap, const char *given,
+                         const char *family, bool family_first)
+{
+    const char *a = family_first ? family : given;
+    const char *b = family_first ? given : family;
+    int n = snprintf(dst, cap, "%s%s%s", a, *a && *b ? " " : "", b);
+    return n >= 0 && (size_t)n < cap && (size_t)n <= TNY_WIRE_TEXT_MAX;
+}
+
 static int row_player(const struct tny_format *fmt, char **f, int nf,
-                      const int *col, bool want_id, int line,
+                      const int *col, bool want_id, bool family_first, int line,
                       struct tny_wire_player *p, struct tny_diag *diag)
 {
+    const char *given = NULL, *family = NULL;
     memset(p, 0, sizeof(*p));
     for (int i = 0; i < nf; i++) {
         char *v = trim(f[i]);
@@ -199,7 +347,11 @@ static int row_player(const struct tny_format *fmt, char **f, int nf,
             return rc;
         if (!*v && strcmp(name, "id") != 0 && strcmp(name, "name") != 0)
             continue;
-        if (!strcmp(name, "id"))
+        if (col[i] == COL_FIRST)
+            given = v;
+        else if (col[i] == COL_LAST)
+            family = v;
+        else if (!strcmp(name, "id"))
             bad = !tny_wire_id_valid(v) || !text_to(p->id, sizeof(p->id), v);
         else if (!strcmp(name, "name"))
             bad = !*v || !text_to(p->name, sizeof(p->name), v);
@@ -250,6 +402,13 @@ static int row_player(const struct tny_format *fmt, char **f, int nf,
                                         "\"%s\" is not an army of %s (NH-10)",
                                         line, name, p->armies[a], fmt->name);
     }
+    if ((given || family) &&
+        !compose_name(p->name, sizeof(p->name), given ? given : "",
+                      family ? family : "", family_first))
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "csv line %d, columns first_name and last_name: "
+                            "the name is too long",
+                            line);
     if ((want_id && !p->id[0]) || !p->name[0])
         return tny_diag_set(diag, TNY_EINVAL, "csv line %d: %s required", line,
                             want_id ? "id and name are" : "a name is");
@@ -359,7 +518,9 @@ int hub_players_csv_read(const char *text, size_t len,
                          struct tny_diag *diag)
 {
     struct tny_csv_table csv = {0};
-    int col[CSV_MAX_FIELDS], ncol = 0, rc;
+    int col[CSV_MAX_FIELDS], alias[CSV_MAX_FIELDS], ncol = 0, rc;
+    char *hdr[CSV_MAX_FIELDS];
+    bool family_first = ev && strcmp(ev->language, "hu") == 0;
     struct tny_wire_player *players = NULL;
     int32_t n = 0;
 
@@ -384,7 +545,8 @@ int hub_players_csv_read(const char *text, size_t len,
         const char *h = trim(header->fields[i]);
         if ((rc = check_controls(h, (int)header->line, "header", diag)) < 0)
             goto out;
-        col[i] = csv_column_of(h);
+        hdr[i] = (char *)h;
+        col[i] = csv_column_of(h, &alias[i]);
         if (col[i] < 0) {
             char expected[512];
             accepted_headers(expected, sizeof expected);
@@ -402,13 +564,17 @@ int hub_players_csv_read(const char *text, size_t len,
                                   csv_columns[col[i]]);
                 goto out;
             }
-        have_id |= col[i] == 0;
-        have_name |= col[i] == 1;
+        have_id |= col[i] == COL_ID;
     }
+    if ((rc = check_name_columns(col, alias, hdr, ncol, (int)header->line,
+                                 diag)) < 0)
+        goto out;
+    for (int i = 0; i < ncol; i++)
+        have_name |= col[i] == COL_NAME || col[i] == COL_FIRST;
     if (!have_name) {
         rc = tny_diag_set(diag, TNY_EINVAL,
                           "csv line %d: the header needs a name column (name "
-                          "or player)",
+                          "or player), or first_name and last_name",
                           (int)header->line);
         goto out;
     }
@@ -447,7 +613,8 @@ int hub_players_csv_read(const char *text, size_t len,
             goto out;
         }
         if ((rc = row_player(fmt, row->fields, row->n_fields, col, have_id,
-                             (int)row->line, &players[n], diag)) < 0)
+                             family_first, (int)row->line, &players[n], diag)) <
+            0)
             goto out;
     }
     if (have_id)

@@ -21,8 +21,11 @@
 
 /* Reads len bytes of CSV (a header row naming the columns, then one row
  * per player) into *out (malloc'd, *n entries; free() it).  Headers are
- * compared without case and may be the names spreadsheets use (Player,
- * Player ID, Team, Nation, Elo); a name column is required, an id column
+ * compared without case or diacritics and may be the names spreadsheets
+ * use (Player, Player ID, Team, Nation, Elo, and the Czech, Hungarian,
+ * Polish and Norwegian words of docs/console.md); a name column (or a
+ * first_name and a last_name column, joined family name first when ev's
+ * language is Hungarian) is required, an id column
  * optional: without one each player gets the next free "pN" of ev (may be
  * NULL: no players yet) and a name ev already has is refused.  Army names
  * are checked against fmt (NH-10).  Linear in the input (ids are checked

@@ -84,6 +84,42 @@ static bool every_entry_has(const struct tny_wire_result *r,
     return true;
 }
 
+/* The game module's own keys (GameResult.values, result_schema.h struct
+ * tny_result_ext) after the shared ones, in the order they came, each
+ * once: a per-player key an object of the players' values, a flag
+ * true/false, a number as is. */
+static void ext_write(struct hub_jw *w, const struct tny_wire_result *r)
+{
+    for (int32_t i = 0; i < r->n_ext && i < TNY_WIRE_EXT_MAX; i++) {
+        const struct tny_wire_result_ext *e = &r->ext[i];
+        const struct tny_result_key_info *info;
+        enum tny_result_key k;
+        bool seen = false;
+        for (int32_t j = 0; j < i && !seen; j++)
+            seen = strcmp(r->ext[j].key, e->key) == 0;
+        if (seen)
+            continue;
+        info = tny_result_key_from_name(e->key, &k) ? tny_result_key_info(k)
+                                                    : NULL;
+        hub_jw_key(w, e->key);
+        if (!e->player_id[0] && info && info->value == TNY_RV_FLAG) {
+            hub_jw_bool(w, e->value != 0);
+            continue;
+        }
+        if (!e->player_id[0]) {
+            hub_jw_int(w, e->value);
+            continue;
+        }
+        hub_jw_obj(w);
+        for (int32_t j = i; j < r->n_ext && j < TNY_WIRE_EXT_MAX; j++)
+            if (strcmp(r->ext[j].key, e->key) == 0) {
+                hub_jw_key(w, r->ext[j].player_id);
+                hub_jw_int(w, r->ext[j].value);
+            }
+        hub_jw_end(w);
+    }
+}
+
 /* The game's keys the result has, in the written order (result_schema.h,
  * the event file's), each converted by its kind. */
 int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
@@ -99,12 +135,15 @@ int hub__result_write(struct hub_jw *w, const struct tny_wire_result *r,
     n = tny_result_keys_written(r->game, &keys);
     for (int32_t i = 0; i < n; i++) {
         struct tny_wire_result_val v;
+        if (TNY_RK_IS_EXT(keys[i])) /* ext_write */
+            continue;
         tny_wire_result_value_get(r, keys[i], &v);
         if (!v.present || !every_entry_has(r, keys[i], &v))
             continue;
         hub_jw_key(w, tny_result_key_name(keys[i]));
         value_write(w, r, tny_result_key_info(keys[i])->value, &v);
     }
+    ext_write(w, r);
     hub_jw_end(w);
     if (w->oom)
         return tny_diag_set(diag, TNY_ENOMEM, "result: out of memory");

@@ -200,6 +200,8 @@ int hub_service_handle(struct hub_service *svc, const char *topic,
     case TNY_WIRE_TOPIC_CODE_REQ: /* issue 20: a player's phone */
         return hub_service_on_player_request(svc, id, payload, len, now_ms, ob,
                                              diag);
+    case TNY_WIRE_TOPIC_CODE_PRESENCE: /* issue 20: a player signed in */
+        return hub_service_on_code_presence(svc, id, payload, len);
     default: svc->stats.ignored++; return TNY_OK;
     }
 }

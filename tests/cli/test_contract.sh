@@ -189,7 +189,10 @@ CASE=stdin
 # --- CSV: standings (--csv) and results, CT-3 worked example ---
 CASE="standings --csv"
 if run 0 --csv standings "$TESTS/cases/catan-round.json"; then
-    head -n 1 "$TMP/out" | grep -q '^"rank","player","name","club","points","success_rate",' ||
+    # for Excel: a UTF-8 byte order mark first (docs/console.md)
+    [ "$(head -c 3 "$TMP/out" | od -An -tx1 | tr -d ' ')" = efbbbf ] ||
+        fail "$CASE: no byte order mark: $(head -c 8 "$TMP/out" | od -An -tx1)"
+    head -n 1 "$TMP/out" | sed '1s/^\xef\xbb\xbf//' | grep -q '^"rank","player","name","club","points","success_rate",' ||
         fail "$CASE: header $(head -n 1 "$TMP/out")"
     [ "$(wc -l <"$TMP/out")" = 8 ] || fail "$CASE: $(wc -l <"$TMP/out") lines, want 8"
     # CT-3: f 4 points first (CT-5 success rate), e and g share 2.5
@@ -198,11 +201,25 @@ if run 0 --csv standings "$TESTS/cases/catan-round.json"; then
 fi
 CASE="results csv"
 if run 0 results "$TESTS/cases/catan-round.json"; then
-    head -n 1 "$TMP/out" | tr -d '\r' | grep -qx '"round","stage","table","seat","player","name","result","points"' ||
+    [ "$(head -c 3 "$TMP/out" | od -An -tx1 | tr -d ' ')" = efbbbf ] ||
+        fail "$CASE: no byte order mark: $(head -c 8 "$TMP/out" | od -An -tx1)"
+    head -n 1 "$TMP/out" | sed '1s/^\xef\xbb\xbf//' | tr -d '\r' | grep -qx '"round","stage","table","seat","player","name","result","points"' ||
         fail "$CASE: header $(head -n 1 "$TMP/out")"
     [ "$(wc -l <"$TMP/out")" = 8 ] || fail "$CASE: $(wc -l <"$TMP/out") lines, want 8"
     grep -q '^1,"round",2,1,"e","Emil","8",2\.5' "$TMP/out" || fail "$CASE: e's row"
 fi
+# A reader gone before the first byte (`| head` that already stopped):
+# every write fails with EPIPE; the output ends without a word, exit 0
+# (docs/console.md, exit statuses), in every command that prints.
+for args in "lots $TESTS/cases/catan-round.json" "results $TESTS/cases/catan-round.json" \
+    "--csv standings $TESTS/cases/catan-round.json" "formats"; do
+    CASE="closed pipe: $args"
+    st=0
+    # shellcheck disable=SC2086
+    python3 "$TESTS/cli/closed_pipe.py" "$TMP/err" "$TOURNEY" $args || st=$?
+    [ "$st" -eq 0 ] || fail "$CASE: exit $st; stderr: $(cat "$TMP/err")"
+    [ ! -s "$TMP/err" ] || fail "$CASE: stderr: $(cat "$TMP/err")"
+done
 CASE="results of a bad file"
 run 3 results "$TESTS/cases/bad/$(ls "$TESTS/cases/bad" | grep -m1 '\.json$')" && [ ! -s "$TMP/out" ] ||
     fail "$CASE: output on failure"

@@ -54,7 +54,8 @@ hl_nh_round() {
     live 0 round publish "$ev"
 }
 
-declare -A HL_FD=() HL_PID=() HL_MARK=()
+# -g: global also when sourced from a function (lib.sh play_setup)
+declare -gA HL_FD=() HL_PID=() HL_MARK=()
 
 # hl_conf DEVICE [LINE...]: writes $E2E_TMP/DEVICE.conf: the device's
 # login on the broker ($BROKER_HOST:$BROKER_PORT), an outbox in $E2E_TMP,

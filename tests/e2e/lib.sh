@@ -674,3 +674,69 @@ ws_mqtt_ping() {
         esac
     done
 }
+
+# play_setup [--tables N]: the preamble of the play tests (a phone is a
+# table, issue 20): after e2e_init, skips (exit 77) without node, chromium
+# or deploy/overlays/install.sh's npm packages and fails without its
+# vendor files; sources headless.sh (hl_programs: $TOURNEY, $HUB,
+# $TABLE); copies the pages as the venue serves them into $WWW with this
+# build's result schema (install.sh may have run before the build); starts
+# the venue broker (N table devices, default 0; organiser o1) with the
+# table-page listener on $TWS serving $WWW (checked: the listener is up and
+# serves play.html; $BASE is its http:// address); sources live_hub.sh and
+# starts the hub on a fresh database with no feed, provisioning sign-in
+# codes as play-admin through that listener (checked: connected).  Sets
+# OVL, CHROMIUM, WWW, TWS, BASE.
+play_setup() {
+    local n_tables=0 f
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --tables) n_tables=$2; shift 2 ;;
+        *) fail "play_setup: unknown option $1" ;;
+        esac
+    done
+    OVL=$E2E_SRC/deploy/overlays
+    CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+    local why=
+    if ! command -v node >/dev/null; then
+        why="no node (deploy/install-deps.sh)"
+    elif [ ! -x "$CHROMIUM" ]; then
+        why="no $CHROMIUM (deploy/install-deps.sh)"
+    elif [ ! -f "$OVL/node_modules/playwright-core/package.json" ]; then
+        why="no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
+    fi
+    if [ -n "$why" ]; then
+        echo "SKIP: $E2E_NAME: $why"
+        exit 77
+    fi
+    for f in mqtt.min.js protobuf.min.js tourney-proto.js; do
+        [ -s "$OVL/vendor/$f" ] || fail "deploy/overlays/install.sh did not finish: no vendor/$f"
+    done
+    source "$E2E_SRC/tests/e2e/headless.sh"
+    hl_programs
+
+    WWW=$E2E_TMP/www
+    mkdir -p "$WWW"
+    cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
+    cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
+    "$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
+
+    TWS=$(random_port)
+    start_broker --tables "$n_tables" --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
+    grep -q "Opening websockets listen socket on port $TWS" "$BROKER_LOG" ||
+        fail "the table-page listener is not up: $(tail -n 5 "$BROKER_LOG")"
+    BASE=http://$BROKER_HOST:$TWS
+    curl -fsS "$BASE/play.html" | grep -q 'TourneyPlay.start' ||
+        fail "the table-page listener does not serve play.html ($BASE/play.html)"
+    ok "table-page listener on $TWS (dynamic security plugin) serves play.html"
+
+    source "$E2E_SRC/tests/e2e/live_hub.sh"
+    cred play-admin >"$E2E_TMP/play.pw"
+    live_hub_config 'feed = false' "play_broker_uri = \"ws://$BROKER_HOST:$TWS\"" \
+        "play_password_file = \"$E2E_TMP/play.pw\""
+    hub_launch
+    live 0 wait-hub --timeout 20
+    wait_for 20 "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
+        fail "the hub did not connect to the table-page listener: $(tail -n 5 "$E2E_TMP/hub.log")"
+    ok "hub online, connected as play-admin to the table-page listener"
+}

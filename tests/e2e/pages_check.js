@@ -139,6 +139,31 @@ function selftest() {
         h = P.renderHall([fin], ok.opts, 1000, {rows: 20, cols: 3}, [false]).heads;
         check(h.indexOf('round closed') >= 0 && h.indexOf('1:59:40') < 0 && h.indexOf('ckt') < 0,
               'closed round head: ' + h);
+        /* After the event the hall is no longer about tables: its heading
+         * says "Final standings" and each name shows its final place (from
+         * feed/{ev}/standings), no table, no "T 12/3" key; while the event
+         * (or another one on the screen) plays, "Find your table". */
+        O.applyMessage(fin, 'tourney/v1/feed/f/standings', JSON.stringify({after_round: 3, stage: 'round',
+            standings: [{rank: 1, player: 'b', name: 'B', points: 6}, {rank: 2, player: 'a', name: 'A', points: 3}]}),
+            0, true);
+        check(P.hallTitle([fin], 1000) === 'Find your table', 'running event title: ' + P.hallTitle([fin], 1000));
+        O.applyMessage(fin, 'tourney/v1/feed/f/event', JSON.stringify({title: 'Cup', round: 3,
+            round_status: 'closed', status: 'finished'}), 0, true);
+        check(P.hallTitle([fin], 1000) === 'Final standings', 'finished event title: ' + P.hallTitle([fin], 1000));
+        const v = P.renderHall([fin], ok.opts, 1000, {rows: 20, cols: 3}, [false]);
+        check(/data-player="a"[^]*class="tb pl">2\.<\/span>/.test(v.list) &&
+              /data-player="b"[^]*class="tb pl">1\.<\/span>/.test(v.list) && v.list.indexOf('class="tl"') < 0 &&
+              v.foot.indexOf('12/3') < 0 && v.total === 2, 'finished event list: ' + v.list + ' foot: ' + v.foot);
+        const other = O.newState('o');
+        other.conn = 'online';
+        O.applyMessage(other, 'tourney/v1/feed/o/pairings', JSON.stringify({round: 1, tables: [{table: 4,
+            players: [{id: 'c', name: 'C', seat: 1}]}], byes: []}), 0, true);
+        O.applyMessage(other, 'tourney/v1/feed/o/event', JSON.stringify({title: 'Open', round: 1}), 0, true);
+        check(P.hallTitle([fin, other], 1000) === 'Find your table', 'one event still playing: title ' +
+              P.hallTitle([fin, other], 1000));
+        const both = P.renderHall([fin, other], ok.opts, 1000, {rows: 20, cols: 3}, [false, false]);
+        check(both.list.indexOf('class="tb pl">1.') >= 0 && both.list.indexOf('class="tl"') >= 0 &&
+              both.foot.indexOf('12/3') >= 0, 'mixed hall: ' + both.list);
     }
     /* Family name first (docs/console.md "Family names"): before a comma,
      * else the words in capitals; the hall sorts by it. */

@@ -23,6 +23,8 @@
  *    still shows it.  The test counts the hub's submissions afterwards;
  * 4. table 3's code revoked (`tourney live code revoke`) while its page is
  *    signed in: the page is signed out and says the code was revoked;
+ *    before it, table 4's page on a first visit (no stored device id) is
+ *    online and, closed without a goodbye, offline (its last will);
  * 5. issue 21: the Polish event's table 1 (codes.pl; its assignment says
  *    "language": "pl"): the page is in Polish (html lang, the table, the
  *    seats, the result form and the confirm screen in pl.po's words, none
@@ -226,6 +228,31 @@ async function main() {
     const kept2 = await page.evaluate((code) => JSON.parse(localStorage.getItem('tourney.play.v1.' + code)), codes.t1);
     console.log('ok - after a reload: still "Stored by the hub" (key ' + kept2.outbox[0].key + ')');
     await page.context().close();
+
+    /* 4a. a first visit (item 6): table 4's page in a fresh browser
+     * learns its device id from the assignment, so its first connection
+     * has no last will; the page must still be seen offline by the hub
+     * (code list's "online") when it goes away without a goodbye. */
+    const online4 = () => {
+        const r = require('child_process').spawnSync(args.tourney, ['live', '--json', 'code', 'list', args.event],
+                                                     {encoding: 'utf8', timeout: 60000});
+        check(r.status === 0, 'code list: exit ' + r.status + ': ' + r.stderr);
+        const c = JSON.parse(r.stdout).find((x) => x.device === codes.dev4);
+        check(c, 'code list has no code for ' + codes.dev4 + ': ' + r.stdout);
+        return c.online;
+    };
+    const until = async (want, what) => {
+        for (let i = 0; i < 100 && online4() !== want; i++)
+            await sleep(200);
+        check(online4() === want, what);
+    };
+    page = await newPage();
+    await page.goto(args.base + '/play.html?code=' + codes.t4);
+    await waitText(page, '#table h1', /^Table 4$/, 'table 4 signed in (first visit)');
+    await until(true, 'table 4\'s page signed in: code list does not say its device ' + codes.dev4 + ' is online');
+    await page.context().close();
+    await until(false, 'table 4\'s first-visit page closed without a goodbye: ' + codes.dev4 + ' still online (no last will)');
+    console.log('ok - table 4\'s first-visit page: online while open, offline (its last will) once closed without a goodbye');
 
     /* 4. table 3's code revoked while its page is signed in: the broker
      * closes the connection and refuses the code; the page says so. */

@@ -301,6 +301,25 @@ grep -q '^tiebreak lot (purpose tiebreak, CM-8), luckiest first: ' "$E2E_TMP/out
     fail "lots, tiebreak: $(cat "$E2E_TMP/out")"
 ok "lots prints the seed, round 1 as drawn and the tiebreak lot (CM-4)"
 
+# A reader that stops early (`| head -1`) is not an error: the rest of the
+# output is dropped without a word and the exit status is 0
+# (docs/console.md, exit statuses).  First as typed, then with the
+# reader gone before the first byte, so that every write fails (EPIPE)
+# whatever the output's size and the timing.
+timeout 60 "$TOURNEY" live lots ev1 2>"$E2E_TMP/err" | head -1 >"$E2E_TMP/out"
+st=${PIPESTATUS[0]}
+[ "$st" -eq 0 ] || fail "lots | head -1: exit $st; stderr: $(cat "$E2E_TMP/err")"
+[ ! -s "$E2E_TMP/err" ] || fail "lots | head -1: stderr: $(cat "$E2E_TMP/err")"
+grep -q '^event seed 7 ' "$E2E_TMP/out" || fail "lots | head -1: $(cat "$E2E_TMP/out")"
+for cmd in "lots ev1" "export ev1" "standings ev1 --csv"; do
+    # shellcheck disable=SC2086
+    st=0
+    python3 "$E2E_SRC/tests/cli/closed_pipe.py" "$E2E_TMP/err" timeout 60 "$TOURNEY" live $cmd || st=$?
+    [ "$st" -eq 0 ] || fail "live $cmd to a closed pipe: exit $st; stderr: $(cat "$E2E_TMP/err")"
+    [ ! -s "$E2E_TMP/err" ] || fail "live $cmd to a closed pipe: stderr: $(cat "$E2E_TMP/err")"
+done
+ok "lots | head -1, and lots, export, standings --csv to a closed pipe: stderr empty, exit 0"
+
 run 0 devices --event ev1
 has 'list_devices {' 'event_id: "ev1"'
 run 0 device assign table-002 ev1 2

@@ -15,8 +15,18 @@
 # before: tests/e2e/test_console_tui.sh).  The phones are
 # bench/phone_clients.js (play.html's protocol over MQTT over WebSocket:
 # the code as login, the assignment, a retained online Presence).
+# Then every player gets their own code (`code player`) and whether the
+# players are signed in is shown beside the device, over the table's
+# seats: two players of table 1 (the Pi's) and one of table 3 sign in on
+# their own phones (play.html in chromium, tests/e2e/play_signin.js):
+#   T1  Pi 2/4      T3  phone 1/4      T2  Pi 0/4      T4  phone 0/4
+# (item 3: the players at the Pi's table see their table and seat, are
+# told to enter the result on the Pi, and the broker refuses their codes
+# on the Pi's topics); one of table 1's phones is closed without a
+# goodbye: its last will says so, "T1 Pi 1/4".
 #
-# Skips (exit 77) without node or deploy/overlays/install.sh's packages.
+# Skips (exit 77) without node, chromium or deploy/overlays/install.sh's
+# packages.
 #
 # usage: bash test_console_tui_devices.sh SOURCE_DIR BUILD_DIR
 E2E_TIMEOUT=${E2E_TIMEOUT:-240}
@@ -32,11 +42,18 @@ command -v node >/dev/null || skip "no node (deploy/install-deps.sh)"
 [ -f "$OVL/node_modules/mqtt/package.json" ] && [ -f "$OVL/node_modules/protobufjs/package.json" ] ||
     skip "no $OVL/node_modules: run deploy/overlays/install.sh"
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$CHROMIUM" ] || skip "no $CHROMIUM (deploy/install-deps.sh)"
+[ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
 hl_programs
 
 TWS=$(random_port)
-mkdir -p "$E2E_TMP/www"
+WWW=$E2E_TMP/www
+mkdir -p "$WWW"
+cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
+cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
+"$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
 start_broker --no-ws --tables 2 --organisers o1,o2 --table-ws-port "$TWS" --http-dir "$E2E_TMP/www"
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
 cred play-admin >"$E2E_TMP/play.pw"
@@ -110,6 +127,46 @@ expect 20 'T2 +Pi waiting' "table 2: its Pi now online"
 expect 20 'T4 +phone waiting' "table 4: a phone now signed in"
 grep_screen 'OFFLINE|no phone' && fail "a table still shown without its device: $(screen)"
 ok "table-002 started and a phone signed in at table 4: T2 Pi, T4 phone"
+
+# Item 6: the players on their own phones.  Every player's code; two
+# players of table 1 (a Pi) and one of table 3 (a phone with the table's
+# code) sign in.
+live 0 --json code player mix
+cp "$E2E_TMP/out" "$E2E_TMP/players.json"
+jq -e 'length == 16' "$E2E_TMP/players.json" >/dev/null || fail "code player: $(cat "$E2E_TMP/players.json")"
+live 0 --json code list mix
+jq -e '[.[] | select(.player)] | length == 16 and all(.[]; .signed_in == false and .seats == 4)' "$E2E_TMP/out" >/dev/null ||
+    fail "code list: 16 player codes, none signed in, 4 seats each: $(cat "$E2E_TMP/out")"
+jq --slurpfile p "$E2E_TMP/players.json" '[.[] | select(.player) | . as $c |
+        ($p[0][] | select(.player == $c.player)) as $x |
+        {player: $c.player, name: $x.name, code: $x.query, table: $c.table, seat: $c.seat} |
+        if .table == 1 then . + {pi: "table-001"} else . end] |
+      ([.[] | select(.table == 1)] | sort_by(.seat) | .[0:2]) + ([.[] | select(.table == 3)] | sort_by(.seat) | .[0:1])'     "$E2E_TMP/out" >"$E2E_TMP/signin.json"
+jq -e 'length == 3' "$E2E_TMP/signin.json" >/dev/null || fail "players of tables 1 and 3: $(cat "$E2E_TMP/signin.json")"
+expect 20 'T1 +Pi 0/4 waiting' "table 1: its players' codes, none signed in"
+expect 20 'T3 +phone 0/4 waiting' "table 3: its players' codes, none signed in"
+CTL=$E2E_TMP/ctl
+mkdir -p "$CTL"
+node "$E2E_SRC/tests/e2e/play_signin.js" --overlays "$OVL" --base "http://$BROKER_HOST:$TWS" --chromium "$CHROMIUM" \
+    --players "$E2E_TMP/signin.json" --ctl "$CTL" >"$E2E_TMP/signin.out" 2>&1 &
+e2e_track $!
+wait_until 120 grep -q -E '^(ready|FAIL)' "$E2E_TMP/signin.out"
+grep -q '^ready' "$E2E_TMP/signin.out" || fail "the players' phones: $(cat "$E2E_TMP/signin.out")"
+sed 's/^/    /' "$E2E_TMP/signin.out"
+expect 20 'T1 +Pi 2/4 waiting' "table 1: two players signed in on their phones"
+expect 20 'T3 +phone 1/4 waiting' "table 3: one player signed in on their phone"
+expect 20 'T2 +Pi 0/4 waiting' "table 2: no player signed in"
+expect 20 'T4 +phone 0/4 waiting' "table 4: no player signed in (its table code's phone is)"
+live 0 devices --json
+jq -e '[.[] | select(.id == "table-001")][0] | .table == 1 and .event == "mix"' "$E2E_TMP/out" >/dev/null ||
+    fail "table-001 no longer table 1's device: $(cat "$E2E_TMP/out")"
+ok "players on their phones: $(screen | grep -o -E 'T[1-4] +[A-Za-z ]+[0-9]/[0-9] waiting' | tr -s ' ' | paste -sd '|'); the Pi stays table 1's device"
+first=$(jq -r '.[0].player' "$E2E_TMP/signin.json")
+touch "$CTL/close.$first"
+wait_until 20 grep -q "^closed $first" "$E2E_TMP/signin.out" || fail "$first's phone not closed: $(cat "$E2E_TMP/signin.out")"
+expect 30 'T1 +Pi 1/4 waiting' "table 1: $first's phone closed without a goodbye (last will)"
+ok "$first's phone closed without a goodbye: T1 Pi 1/4"
+touch "$CTL/quit"
 
 tm send-keys -t tui q
 hl_quit table-001

@@ -36,47 +36,9 @@
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
-skip() {
-    echo "SKIP: $E2E_NAME: $*"
-    exit 77
-}
 e2e_init "$@"
-OVL=$E2E_SRC/deploy/overlays
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-command -v node >/dev/null || skip "no node (deploy/install-deps.sh)"
-[ -x "$CHROMIUM" ] || skip "no $CHROMIUM (deploy/install-deps.sh)"
-[ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
-for f in mqtt.min.js protobuf.min.js tourney-proto.js; do
-    [ -s "$OVL/vendor/$f" ] || fail "deploy/overlays/install.sh did not finish: no vendor/$f"
-done
-
-source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
-# The pages as the venue serves them, with this build's result schema
-# (install.sh may have run before the build: deploy/test.sh).
-WWW=$E2E_TMP/www
-mkdir -p "$WWW"
-cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
-cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
-"$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
-TWS=$(random_port)
-start_broker --tables 0 --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
-grep -q "Opening websockets listen socket on port $TWS" "$BROKER_LOG" ||
-    fail "the table-page listener is not up: $(tail -n 5 "$BROKER_LOG")"
-BASE=http://$BROKER_HOST:$TWS
-curl -fsS "$BASE/play.html" | grep -q 'TourneyPlay.start' ||
-    fail "the table-page listener does not serve play.html ($BASE/play.html)"
-ok "table-page listener on $TWS (dynamic security plugin) serves play.html"
-
-source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
-cred play-admin >"$E2E_TMP/play.pw"
-live_hub_config 'feed = false' "play_broker_uri = \"ws://$BROKER_HOST:$TWS\"" \
-    "play_password_file = \"$E2E_TMP/play.pw\""
-hub_launch
-live 0 wait-hub --timeout 20
-wait_for 20 "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
-    fail "the hub did not connect to the table-page listener: $(tail -n 5 "$E2E_TMP/hub.log")"
-ok "hub online, connected as play-admin to the table-page listener"
+# broker with the table-page listener, the pages, the hub (lib.sh)
+play_setup
 
 EV=thrones
 live 0 event create $EV --format got-lcg2 --title 'Thrones Cup — Kraków' --seed 6
@@ -163,9 +125,9 @@ cp "$E2E_TMP/out" "$E2E_TMP/code.pl.json"
 live 0 clock start $EVPL
 ok "event $EVPL (language pl): 4 players, round 1 published and started, table 1's code"
 
-jq -n --arg t1 "$(code 1)" --arg t3 "$(code 3)" --arg dev3 "$(dev 3)" --arg dev4 "$(dev 4)" \
+jq -n --arg t1 "$(code 1)" --arg t3 "$(code 3)" --arg t4 "$(code 4)" --arg dev3 "$(dev 3)" --arg dev4 "$(dev 4)" \
     --arg revoked "$(code 2)" --arg pl "$(code pl)" \
-    '{t1: $t1, t3: $t3, dev3: $dev3, dev4: $dev4, revoked: $revoked, pl: $pl}' >"$E2E_TMP/codes.json"
+    '{t1: $t1, t3: $t3, t4: $t4, dev3: $dev3, dev4: $dev4, revoked: $revoked, pl: $pl}' >"$E2E_TMP/codes.json"
 SHOTS=$E2E_TMP/shots
 mkdir -p "$SHOTS"
 node "$E2E_SRC/tests/e2e/play_check.js" --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" \

@@ -33,29 +33,9 @@
 E2E_TIMEOUT=${E2E_TIMEOUT:-420}
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
-skip() {
-    echo "SKIP: $E2E_NAME: $*"
-    exit 77
-}
 e2e_init "$@"
-OVL=$E2E_SRC/deploy/overlays
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-command -v node >/dev/null || skip "no node (deploy/install-deps.sh)"
-[ -x "$CHROMIUM" ] || skip "no $CHROMIUM (deploy/install-deps.sh)"
-[ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
-for f in mqtt.min.js protobuf.min.js tourney-proto.js; do
-    [ -s "$OVL/vendor/$f" ] || fail "deploy/overlays/install.sh did not finish: no vendor/$f"
-done
-source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
-
-# The pages as the venue serves them, with this build's result schema
-# (what install.sh and the package write into vendor/).
-WWW=$E2E_TMP/www
-mkdir -p "$WWW"
-cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
-cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
-"$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
+# broker with the table-page listener, the pages, the hub (lib.sh)
+play_setup
 "$TOURNEY" result-schema --json >"$E2E_TMP/schema.json" || fail "tourney result-schema failed"
 jq -e '[.games[].game] == ["neuroshima-hex","tantrix","agricola","got-lcg2","catan","two-player"] and
        (.formats[] | select(.format == "neuroshima-hex") | .ranges.hq_diff == {lo: 0, hi: 40, cap: 20}) and
@@ -63,19 +43,6 @@ jq -e '[.games[].game] == ["neuroshima-hex","tantrix","agricola","got-lcg2","cat
        ([.games[] | select(.game == "agricola") | .keys[].name] == ["vp","ip","bp","lots"])' \
     "$E2E_TMP/schema.json" >/dev/null || fail "tourney result-schema: $(head -c 600 "$E2E_TMP/schema.json")"
 ok "tourney result-schema: six games' keys, the presets' ranges (NH hq_diff 0..40 cap 20, Catan VP ..20)"
-
-TWS=$(random_port)
-start_broker --tables 0 --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
-BASE=http://$BROKER_HOST:$TWS
-source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
-cred play-admin >"$E2E_TMP/play.pw"
-live_hub_config 'feed = false' "play_broker_uri = \"ws://$BROKER_HOST:$TWS\"" \
-    "play_password_file = \"$E2E_TMP/play.pw\""
-hub_launch
-live 0 wait-hub --timeout 20
-wait_for 20 "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
-    fail "the hub did not connect to the table-page listener: $(tail -n 5 "$E2E_TMP/hub.log")"
-ok "hub online, connected as play-admin to the table-page listener"
 
 NAMES=("Zbigniew Brzęczyszczykiewicz-Wojciechowski" "Jan Šebesta" "Zoë Ångström" "Ōta Hiroshi"
     "Ñúñez Ruiz" "李小龍" "Szőke Ödön" "NGUYỄN Thị Minh Khai")

@@ -30,39 +30,9 @@
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
-skip() {
-    echo "SKIP: $E2E_NAME: $*"
-    exit 77
-}
 e2e_init "$@"
-OVL=$E2E_SRC/deploy/overlays
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-command -v node >/dev/null || skip "no node (deploy/install-deps.sh)"
-[ -x "$CHROMIUM" ] || skip "no $CHROMIUM (deploy/install-deps.sh)"
-[ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
-for f in mqtt.min.js protobuf.min.js tourney-proto.js; do
-    [ -s "$OVL/vendor/$f" ] || fail "deploy/overlays/install.sh did not finish: no vendor/$f"
-done
-source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
-
-WWW=$E2E_TMP/www
-mkdir -p "$WWW"
-cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
-cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
-"$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
-TWS=$(random_port)
-start_broker --tables 0 --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
-BASE=http://$BROKER_HOST:$TWS
-source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
-cred play-admin >"$E2E_TMP/play.pw"
-live_hub_config 'feed = false' "play_broker_uri = \"ws://$BROKER_HOST:$TWS\"" \
-    "play_password_file = \"$E2E_TMP/play.pw\""
-hub_launch
-live 0 wait-hub --timeout 20
-wait_for 20 "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
-    fail "the hub did not connect to the table-page listener: $(tail -n 5 "$E2E_TMP/hub.log")"
-ok "hub online, connected as play-admin to the table-page listener"
+# broker with the table-page listener, the pages, the hub (lib.sh)
+play_setup
 
 EV=pc
 live 0 event create $EV --format got-lcg2 --title 'Thrones — Kraków' --seed 11

@@ -170,9 +170,9 @@ static void request(struct fx *f, const struct tny_wire_request *q,
 
 /* The reply's payload as the console's --json prints it (malloc'd; NULL:
  * none): its JSON text, or a typed payload's (issue 18 item 3). */
-static char *reply_text(const struct tny_wire_reply *rep)
+static char *reply_text(const struct tny_wire_reply *rep, enum tny_wire_cmd cmd)
 {
-    return hub_console_reply_json(rep);
+    return hub_console_reply_json(rep, cmd);
 }
 
 /* A request that must succeed; returns the reply's JSON (malloc'd). */
@@ -182,7 +182,7 @@ static char *must(struct fx *f, const struct tny_wire_request *q)
     request(f, q, &rep);
     if (rep.rc != 0)
         fail_msg("%s: %s", tny_wire_cmd_name(q->cmd), rep.message);
-    char *json = reply_text(&rep);
+    char *json = reply_text(&rep, q->cmd);
     tny_wire_reply_release(&rep);
     return json;
 }
@@ -407,7 +407,7 @@ static int32_t pair_publish(struct fx *f, struct tny_wire_assignment a[4])
     int32_t round = rep.round;
     assert_non_null(rep.seating); /* typed (issue 18 item 3) */
     assert_null(rep.json);
-    char *text = reply_text(&rep);
+    char *text = reply_text(&rep, q.cmd);
     same_as_jansson(text, JSON_COMPACT);
     /* --json prints byte for byte what the hub sent before replies were
      * typed: the plan's JSON (tny_round_plan_to_json) with "names" {id:
@@ -722,7 +722,11 @@ static void test_CM_6_nh_event_through_the_service(void **state)
     req_init(f, &q, TNY_WIRE_CMD_LIST_EVENTS);
     request(f, &q, &r_a);
     request(f, &q, &r_b);
-    assert_string_equal(r_a.json, r_b.json);
+    char *t_a = reply_text(&r_a, q.cmd), *t_b = reply_text(&r_b, q.cmd);
+    assert_non_null(t_a);
+    assert_string_equal(t_a, t_b);
+    free(t_a);
+    free(t_b);
     tny_wire_reply_release(&r_a);
     tny_wire_reply_release(&r_b);
     struct hub_service_stats st;
@@ -1927,6 +1931,85 @@ static void test_CM_6_feed_after_a_result_sends_what_changed(void **state)
     OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
     assert_int_equal(check_feed_schema(&f->ob), 5 + 4 + 8);
     hub_outbox_release(&first);
+    fx_free(f);
+}
+
+/* The feed's `tables` document of the last flush (malloc'd). */
+static char *tables_doc_of(const struct fx *f)
+{
+    const struct hub_msg *m = find_msg(f, "tourney/v1/feed/" EV "/tables");
+    assert_non_null(m);
+    return strndup((const char *)m->payload, m->len);
+}
+
+/* A flush of the feed (the event marked changed) and the number of
+ * `tables` entries it wrote from the model; its `tables` document must be
+ * byte for byte what a republish writes (every entry from the model). */
+static uint64_t tables_flush(struct fx *f)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_service_stats s0, s1;
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    check_feed_schema(&f->ob);
+    char *built = tables_doc_of(f);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_republish(f->svc, f->now, &f->ob, &diag));
+    char *whole = tables_doc_of(f);
+    assert_string_equal(built, whole);
+    free(built);
+    free(whole);
+    /* the republish wrote every entry again; the next flush must not */
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    return s1.feed_table_entries_written - s0.feed_table_entries_written;
+}
+
+/* Issue 17 item 2 ("a result changes its table's document ... never
+ * rebuild everything"): a feed build writes from the model only the
+ * `tables` entries whose content changed (a result, a judge's
+ * extension) and takes the others as the text it wrote before, around
+ * this build's clock; the document stays byte for byte what a republish
+ * writes from the model (the round clock running, one table's own clock
+ * extended, the time moving on). */
+static void test_issue17_tables_entries_written_when_changed(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+
+    setup_event(f);
+    pair_publish(f, a);                   /* round 1, its clock running */
+    assert_int_equal(tables_flush(f), 4); /* the round's first build */
+
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    assert_int_equal(tables_flush(f), 1);
+
+    /* CM-7: a judge's extra time for table 3: its entry's clock differs
+     * from the others' (written on its own), its extension_ms is new */
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_EXTEND);
+    q.round = 1;
+    q.table = a[2].table;
+    q.extra_ms = 5 * 60000;
+    free(must(f, &q));
+    assert_int_equal(tables_flush(f), 1);
+    char *doc = tables_doc_of(f);
+    assert_non_null(strstr(doc, "\"extension_ms\":300000"));
+    free(doc);
+
+    /* The clock moves on: every entry's clock is this build's, no entry
+     * is written again. */
+    f->now += 61000;
+    assert_int_equal(tables_flush(f), 0);
     fx_free(f);
 }
 
@@ -3550,7 +3633,9 @@ static void test_issue20_player_codes(void **state)
     request(f, &q, &rep);
     assert_int_equal(rep.rc, 0);
     assert_int_equal(rep.count, 3);
-    json_t *ins = json_loads(rep.json, 0, NULL);
+    assert_null(rep.json); /* typed records (issue 18 item 3) */
+    json_t *ins = hub_console_records_tree(rep.records);
+    assert_true(json_is_array(ins));
     size_t i;
     json_t *x;
     json_array_foreach (ins, i, x) {
@@ -4137,17 +4222,19 @@ static void random_session(const char *preset, const char *options,
             if ((shape == TNY_REPLY_DRAFT && (!rep.seating || rep.json)) ||
                 (shape == TNY_REPLY_STANDINGS &&
                  (!rep.standings || rep.json)) ||
-                (shape == TNY_REPLY_PUBLISHED && (!rep.published || rep.json)))
+                (shape == TNY_REPLY_PUBLISHED &&
+                 (!rep.published || rep.json)) ||
+                (shape != TNY_REPLY_EVENT && rep.json))
                 fail_msg("%s step %d: %s answered with JSON text, not its "
                          "typed payload",
                          preset, step, tny_wire_cmd_name(cmd));
             if (cmd == TNY_WIRE_CMD_PUBLISH_ROUND) {
-                char *text = reply_text(&rep);
+                char *text = reply_text(&rep, cmd);
                 same_as_jansson(text, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
                 free(text);
             }
             if (cmd == TNY_WIRE_CMD_PAIR_ROUND) {
-                char *text = reply_text(&rep);
+                char *text = reply_text(&rep, cmd);
                 same_as_jansson(text, JSON_COMPACT);
                 free(text);
             }
@@ -4294,6 +4381,7 @@ int main(void)
         cmocka_unit_test(test_issue22_devices_freed_and_event_deleted),
         cmocka_unit_test(test_CM_6_feed_after_a_result_sends_what_changed),
         cmocka_unit_test(test_feed_result_leaves_pairings_alone),
+        cmocka_unit_test(test_issue17_tables_entries_written_when_changed),
         cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

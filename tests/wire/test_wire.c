@@ -12,6 +12,7 @@
  */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1528,9 +1529,8 @@ static void test_issue18_standings_reply_is_typed(void **state)
     r.seating = seating_sample(0);
     memset(&diag, 0, sizeof diag);
     assert_diag(tny_wire_encode_reply(&r, &buf, &len, &diag), diag,
-                "console_reply: seating, standings, published: at most one "
-                "typed "
-                "payload");
+                "console_reply: seating, standings, published, records: at "
+                "most one typed payload");
     /* crafted: an unknown tiebreak; a row without one value per column */
     struct pbw w, st, row, tv;
     memset(&st, 0, sizeof st);
@@ -1561,6 +1561,150 @@ static void test_issue18_standings_reply_is_typed(void **state)
     decode_fails(&codecs[C_REPLY], w.b, w.n,
                  "console_reply.standings.rows[0].tiebreaks: expected 2 "
                  "values (one per column), got 1");
+}
+
+/* Issue 18 item 3: the records of a list reply (devices, codes, the
+ * log...) travel typed, every value of its kind kept (text, integer,
+ * real, flag, null, records and lists in order); a tree the console would
+ * refuse does not leave the hub, and crafted bytes are named. */
+static void records_node(struct tny_wire_records *r, int32_t i, const char *key,
+                         enum tny_wire_node_kind kind, int32_t n)
+{
+    r->nodes[i].key = key ? strdup(key) : NULL;
+    r->nodes[i].kind = kind;
+    r->nodes[i].n = n;
+}
+
+static struct tny_wire_records *records_sample(void)
+{
+    /* [{"id": "e1", "n": -3, "x": 1.5, "ok": true, "z": null,
+     *   "tags": ["a", {}]}] */
+    struct tny_wire_records *r = tny_wire_records_new(10);
+    assert_non_null(r);
+    records_node(r, 0, NULL, TNY_WIRE_NODE_LIST, 1);
+    records_node(r, 1, NULL, TNY_WIRE_NODE_RECORD, 6);
+    records_node(r, 2, "id", TNY_WIRE_NODE_TEXT, 0);
+    r->nodes[2].text = strdup("e1");
+    records_node(r, 3, "n", TNY_WIRE_NODE_INTEGER, 0);
+    r->nodes[3].integer = -3;
+    records_node(r, 4, "x", TNY_WIRE_NODE_REAL, 0);
+    r->nodes[4].real = 1.5;
+    records_node(r, 5, "ok", TNY_WIRE_NODE_FLAG, 0);
+    r->nodes[5].flag = true;
+    records_node(r, 6, "z", TNY_WIRE_NODE_NULL, 0);
+    records_node(r, 7, "tags", TNY_WIRE_NODE_LIST, 2);
+    records_node(r, 8, NULL, TNY_WIRE_NODE_TEXT, 0);
+    r->nodes[8].text = strdup("a");
+    records_node(r, 9, NULL, TNY_WIRE_NODE_RECORD, 0);
+    return r;
+}
+
+static void records_refused(struct tny_wire_records *bad, const char *want)
+{
+    struct tny_diag diag = {{0}};
+    struct tny_wire_reply r;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(&r, 0, sizeof r);
+    strcpy(r.correlation_id, "c-1");
+    r.records = bad;
+    assert_diag(tny_wire_encode_reply(&r, &buf, &len, &diag), diag, want);
+    assert_null(buf);
+    tny_wire_records_free(bad);
+}
+
+static void test_issue18_records_reply_is_typed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct tny_wire_reply r, got;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(&r, 0, sizeof r);
+    strcpy(r.correlation_id, "c-1");
+    r.records = records_sample();
+    assert_int_equal(tny_wire_encode_reply(&r, &buf, &len, &diag), 0);
+    memset(&got, 0, sizeof got);
+    assert_int_equal(tny_wire_decode_reply(buf, len, &got, &diag), 0);
+    free(buf);
+    assert_null(got.json);
+    assert_non_null(got.records);
+    assert_int_equal(got.records->n_nodes, 10);
+    for (int32_t i = 0; i < 10; i++) {
+        const struct tny_wire_node *a = &r.records->nodes[i],
+                                   *b = &got.records->nodes[i];
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->n, b->n);
+        assert_int_equal(!a->key, !b->key);
+        if (a->key)
+            assert_string_equal(a->key, b->key);
+        assert_int_equal(!a->text, !b->text);
+        if (a->text)
+            assert_string_equal(a->text, b->text);
+        assert_true(a->integer == b->integer && a->flag == b->flag);
+        assert_true(a->real == b->real);
+    }
+    tny_wire_reply_release(&got);
+    tny_wire_records_free(r.records);
+
+    struct tny_wire_records *bad = records_sample();
+    bad->nodes[8].key = strdup("k");
+    records_refused(bad, "console_reply.records.nodes[8].key: only a "
+                         "record's member has one");
+    bad = records_sample();
+    free(bad->nodes[3].key);
+    bad->nodes[3].key = NULL;
+    records_refused(bad, "console_reply.records.nodes[3].key: missing");
+    bad = records_sample();
+    bad->nodes[7].n = 3;
+    records_refused(bad, "console_reply.records.nodes[7].list: 3 children, "
+                         "but 2 nodes follow");
+    bad = records_sample();
+    bad->nodes[0].n = 0; /* the rest after a whole root */
+    records_refused(bad, "console_reply.records.nodes[1]: after the whole "
+                         "root");
+    bad = records_sample();
+    bad->nodes[1].n = 7; /* the record ends past the last node */
+    records_refused(bad, "console_reply.records.nodes: ends inside a record "
+                         "or list");
+    bad = records_sample();
+    bad->nodes[4].real = NAN;
+    records_refused(bad, "console_reply.records.nodes[4].real: expected a "
+                         "finite number");
+    bad = records_sample();
+    bad->nodes[2].text[0] = (char)0xff;
+    records_refused(bad, "console_reply.records.nodes[2].text: not valid "
+                         "UTF-8");
+    /* deeper than TNY_WIRE_RECORDS_DEPTH: lists in lists */
+    bad = tny_wire_records_new(TNY_WIRE_RECORDS_DEPTH + 1);
+    assert_non_null(bad);
+    for (int32_t i = 0; i < TNY_WIRE_RECORDS_DEPTH + 1; i++)
+        records_node(bad, i, NULL, TNY_WIRE_NODE_LIST,
+                     i < TNY_WIRE_RECORDS_DEPTH ? 1 : 0);
+    records_refused(bad, "console_reply.records.nodes[16]: nested deeper "
+                         "than 16");
+
+    /* crafted: a record of 5 members with none after it; a node without
+     * a value */
+    struct pbw node = {0}, recs = {0}, w = {0};
+    pb_uint(&node, 7, 5);
+    pb_msg(&recs, 1, &node);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 12, &recs);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.records.nodes[0].record: 5 children, but 0 "
+                 "nodes follow");
+    memset(&node, 0, sizeof node);
+    memset(&recs, 0, sizeof recs);
+    memset(&w, 0, sizeof w);
+    pb_str(&node, 1, "k");
+    pb_msg(&recs, 1, &node);
+    pb_str(&w, 1, "c-1");
+    pb_uint(&w, 2, 1);
+    pb_msg(&w, 12, &recs);
+    decode_fails(&codecs[C_REPLY], w.b, w.n,
+                 "console_reply.records.nodes[0]: no value");
 }
 
 /* Issue 18 item 3: a seating travels typed, every value kept (a draft's
@@ -2849,6 +2993,7 @@ int main(void)
         cmocka_unit_test(test_issue18_seating_reply_is_typed),
         cmocka_unit_test(test_issue18_malformed_seating_named),
         cmocka_unit_test(test_issue18_standings_reply_is_typed),
+        cmocka_unit_test(test_issue18_records_reply_is_typed),
         cmocka_unit_test(test_PROTO_crafted_submission_decodes),
         cmocka_unit_test(test_PROTO_error_truncated),
         cmocka_unit_test(test_PROTO_error_wrong_wire_type),

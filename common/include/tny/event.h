@@ -94,6 +94,12 @@ struct tny_result {
      * first player), reported with the result: purpose and outcome. */
     int32_t n_lots;
     char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
+
+    /* The module's own keys (result_schema.h, struct tny_result_ext):
+     * bit i of ext_has when key slot i is given, its value in ext[i][0]
+     * (a number, a flag 0/1) or ext[i][seat] (per player). */
+    uint32_t ext_has;
+    int32_t ext[TNY_RESULT_EXT_MAX][TNY_MAX_SEATS];
 };
 
 struct tny_table {

@@ -35,19 +35,24 @@
 #define TNY_NOTE_MAX 512
 
 /* The game: selects the result schema and the scoring rules (NH, TX, AG, GT,
- * CT sections of formats.md). */
+ * CT sections of formats.md); one value per line of tny/games.def. */
 enum tny_game {
-    TNY_GAME_NEUROSHIMA_HEX,
-    TNY_GAME_TANTRIX,
-    TNY_GAME_AGRICOLA,
-    TNY_GAME_GOT_LCG2,
-    TNY_GAME_CATAN,
-    TNY_GAME_TWO_PLAYER, /* any 2-player game: both scores and/or a winner,
-                          * draws, intentional draws, double losses as the
-                          * format allows (X-Wing, Pokemon, chess-like) */
-    TNY_GAME_NETRUNNER,  /* NR-1..NR-5: the two-player result, 3/1/0 a game,
-                          * single- or double-sided Swiss (games/netrunner.c) */
+#define TNY_GAME_DEF(e, module) TNY_GAME_##e,
+#include "tny/games.def"
+#undef TNY_GAME_DEF
 };
+
+/* How many games tny/games.def lists. */
+enum {
+    TNY_GAME_COUNT = 0
+#define TNY_GAME_DEF(e, module) +1
+#include "tny/games.def"
+#undef TNY_GAME_DEF
+};
+
+/* The most result keys a game module declares of its own
+ * (result_schema.h, struct tny_result_ext). */
+#define TNY_RESULT_EXT_MAX 4
 
 /* Stage kinds, as named in the event file's rounds[].stage. */
 enum tny_stage_kind {

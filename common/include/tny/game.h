@@ -10,7 +10,7 @@
  * format's game-specific checks, options and derived fields
  * (format_check.c, format_options.c) and the lots it writes out
  * (lots.c).  The generic code calls through tny_game_ops_of(); a new game
- * is a new module and one line in the registry (common/games/games.c).
+ * is a new module and one line in the list of games (tny/games.def).
  * The adapters (common/io, proto, hub, table-client) name no game either:
  * they read what they need of one here, from the module of its result
  * shape (tny_game_shape_of): the rules between a result's keys, the keys
@@ -196,6 +196,11 @@ struct tny_game_ops {
     const enum tny_result_key *keys;
     int32_t n_ranges;
     const struct tny_result_range_info *ranges;
+    /* The module's own keys (result_schema.h, struct tny_result_ext):
+     * ext[i] is key TNY_RK_EXT(game, i), listed in keys where the event
+     * file has it; at most TNY_RESULT_EXT_MAX. */
+    int32_t n_ext;
+    const struct tny_result_ext *ext;
 
     /* score.c: fills rec[0..n_seats) (presence, seat, table, opponents
      * already set) from table t's validated result in round. */
@@ -370,14 +375,11 @@ void tny__two_player_simulate(const struct tny_event *ev, int32_t round_index,
 int tny__two_player_check_scores(const struct tny_format *f, const char *path,
                                  struct tny_diag *diag);
 
-/* The modules (common/games/<game>.c). */
-extern const struct tny_game_ops tny_game_neuroshima_hex;
-extern const struct tny_game_ops tny_game_tantrix;
-extern const struct tny_game_ops tny_game_agricola;
-extern const struct tny_game_ops tny_game_got_lcg2;
-extern const struct tny_game_ops tny_game_catan;
-extern const struct tny_game_ops tny_game_two_player;
-extern const struct tny_game_ops tny_game_netrunner;
+/* The modules (common/games/<game>.c), one per line of tny/games.def. */
+#define TNY_GAME_DEF(e, module)                                                \
+    extern const struct tny_game_ops tny_game_##module;
+#include "tny/games.def"
+#undef TNY_GAME_DEF
 
 /* NR-3: whether a and b are each player's points of a double-sided
  * Netrunner round: at most two games, each won 3-0 or tied 1-1

@@ -48,8 +48,28 @@ enum tny_result_key {
     TNY_RK_INTENTIONAL_DRAW, /* 2p: intentional draw */
     TNY_RK_DOUBLE_LOSS,      /* 2p: double loss */
     TNY_RK_LOTS,             /* CM-4 lots drawn at the table */
-    TNY_RK_COUNT
+    TNY_RK_COUNT             /* the shared keys above; a module's own
+                              * keys follow (TNY_RK_EXT) */
 };
+
+/* The key id of slot `slot` of game's own keys (struct tny_result_ext,
+ * game.h tny_game_ops.ext): ids past the shared keys, one block of
+ * TNY_RESULT_EXT_MAX per game of tny/games.def and one more for a module
+ * registered beyond the list (a test double, tests/CMakeLists.txt), so a
+ * module lists its keys statically and every lookup by key works without
+ * the game. */
+#define TNY_RK_EXT(game, slot)                                                 \
+    ((enum tny_result_key)(TNY_RK_COUNT + (int)(game)*TNY_RESULT_EXT_MAX +     \
+                           (slot)))
+/* Every key id, shared and the modules' (arrays indexed by key). */
+#define TNY_RK_ALL (TNY_RK_COUNT + (TNY_GAME_COUNT + 1) * TNY_RESULT_EXT_MAX)
+_Static_assert(TNY_RK_ALL <= 64, "a key set is a uint64_t bit mask "
+                                 "(tny_game_ops.result_rules' present)");
+
+/* Whether k is a module's own key (TNY_RK_EXT). */
+#define TNY_RK_IS_EXT(k) ((int)(k) >= TNY_RK_COUNT && (int)(k) < TNY_RK_ALL)
+/* Its slot in struct tny_result's ext[]. */
+#define TNY_RK_EXT_SLOT(k) (((int)(k)-TNY_RK_COUNT) % TNY_RESULT_EXT_MAX)
 
 /* What a key's value is. */
 enum tny_result_value {
@@ -70,14 +90,22 @@ struct tny_result_key_info {
     int32_t max_items; /* PLAYERS, TEXTS: the longest list; else 0 */
 };
 
-/* The key's names and kind (k < TNY_RK_COUNT). */
+/* The key's names and kind: a shared key's, or a module's own key's
+ * (TNY_RK_EXT); NULL for an id no key has. */
 const struct tny_result_key_info *tny_result_key_info(enum tny_result_key k);
 
 /* The event file's name of k ("hq_diff"). */
 const char *tny_result_key_name(enum tny_result_key k);
 
-/* The key named name (event file's spelling); false when none is. */
+/* The key named name (event file's spelling): a shared key, else the
+ * first module's own key of that name (registry order); false when none
+ * is.  A caller that knows the game asks tny_result_game_key. */
 bool tny_result_key_from_name(const char *name, enum tny_result_key *k);
+
+/* The key named name among game's keys (tny_result_keys); false when
+ * game's result has none of that name. */
+bool tny_result_game_key(enum tny_game game, const char *name,
+                         enum tny_result_key *k);
 
 /* The keys game's result may have, in the event file's order (the order
  * of event-file.md and of the JSON adapter's key check), lots last:
@@ -130,6 +158,27 @@ struct tny_result_range_info {
                                        format (the format's range is
                                        tny_result_validate's) */
 };
+
+/* A key a game module declares of its own (game.h tny_game_ops.ext,
+ * issue 18): its value lives in struct tny_result's ext slot (the index
+ * in the module's ext[]), travels on the wire in GameResult.values by
+ * name (docs/protocol.md) and is read and written by every adapter
+ * through this row: the event file, the hub's result JSON, the console's
+ * key=value, the exported schema, the table's flow.  A new game's new
+ * key is a row of its module, nothing else. */
+struct tny_result_ext {
+    /* name: event file, console, wire (ResultValue.key); wire: the same
+     * name; value: TNY_RV_FLAG, TNY_RV_NUMBER or TNY_RV_PER_PLAYER (every
+     * player of the table has one); max_items 0. */
+    struct tny_result_key_info info;
+    struct tny_result_bound lo, hi; /* NUMBER, PER_PLAYER: accepted range */
+    const char *rule;               /* the rule the key and range come from */
+    const char *text; /* for people: the table's question, the console's
+                       * help ("Rounds played") */
+};
+
+/* Module key k's row, NULL for a shared key or an id no module has. */
+const struct tny_result_ext *tny_result_ext_of(enum tny_result_key k);
 
 /* Every numeric key of every game (static, *rows borrowed); returns the
  * count. */

@@ -314,6 +314,10 @@ struct hub_service_stats {
      * rounds whose tables a feed snapshot copied (both only when the
      * round changed since the last build, or the players did). */
     uint64_t feed_rounds_fingerprinted, feed_rounds_copied;
+    /* Issue 17 item 2: entries of the feed's `tables` document written
+     * from the model (the others are a build's cached text: only a table
+     * whose entry changed but for its clock is written again). */
+    uint64_t feed_table_entries_written;
 };
 void hub_service_stats_get(const struct hub_service *svc,
                            struct hub_service_stats *out);

@@ -25,7 +25,8 @@
  *                 that the message has exactly these fields), with
  *                 TNY_WF_ROUND_REQ / _TABLE_REQ where they must be >= 1
  *       reply     what its ok reply carries and how the command line
- *                 prints it (TNY_REPLY_*)
+ *                 prints it (TNY_REPLY_*, | TNY_REPLY_JSON_LINE: --json
+ *                 on one line)
  *       group..run  its command line: `tourney live GROUP [VERB]`, the
  *                 synopsis, the positional count, the options array
  *                 (console.c's o_*), the help line and the runner
@@ -89,6 +90,8 @@ enum tny_wire_field {
      * without, 0 means "the natural one" (every table). */
     TNY_WF_ROUND_REQ = 1u << 28,
     TNY_WF_TABLE_REQ = 1u << 29,
+    /* confirm must be true (an act that cannot be undone). */
+    TNY_WF_CONFIRM_REQ = 1u << 30,
 };
 
 /* What an ok reply carries (beyond its message, a note) and how the
@@ -102,6 +105,12 @@ enum tny_reply_shape {
     TNY_REPLY_EVENT      /* json: the event file, printed as is */
 };
 
+/* Beside the shape in a description's reply column: the reply's records
+ * print as one line of JSON with --json (the others indented by 2), as
+ * the hub wrote them when they were JSON text.  tny_wire_cmd_info splits
+ * the two (its reply, its json_line). */
+#define TNY_REPLY_JSON_LINE 0x100
+
 /* Shorthands of the list's fields. */
 #define TNY_CC_R TNY_WF_ROUND
 #define TNY_CC_T TNY_WF_TABLE
@@ -109,6 +118,8 @@ enum tny_reply_shape {
 #define TNY_CC_P TNY_WF_PLAYER_ID
 #define TNY_CC_R1 (TNY_WF_ROUND | TNY_WF_ROUND_REQ)
 #define TNY_CC_T1 (TNY_WF_TABLE | TNY_WF_TABLE_REQ)
+#define TNY_CC_REC1 (TNY_REPLY_RECORDS | TNY_REPLY_JSON_LINE)
+#define TNY_CC_NONE1 (TNY_REPLY_NONE | TNY_REPLY_JSON_LINE)
 
 /* clang-format off */
 #define TNY_CONSOLE_COMMANDS(W, L)                                             \
@@ -132,7 +143,7 @@ enum tny_reply_shape {
       "delete a mistyped event (none of its rounds published; audited)",       \
       run_event_delete)                                                        \
     W(import_players, IMPORT_PLAYERS, TNY_CMD_EV_EXISTING, true, TNY_WF_CSV,   \
-      TNY_REPLY_RECORDS, "players", "import", "EVENT_ID FILE.csv", 2, 2,       \
+      TNY_CC_REC1, "players", "import", "EVENT_ID FILE.csv", 2, 2,             \
       o_none,                                                                  \
       "register players from a CSV file (header id,name,club,... in any "      \
       "case, or Player,Team,Country,Rating: ids made up; - = stdin)",          \
@@ -225,7 +236,8 @@ enum tny_reply_shape {
       TNY_REPLY_RECORDS, "round", "close", "EVENT_ID [--round N]", 1, 1,       \
       o_round, "close the round (default: the current round)",                 \
       run_round_close)                                                         \
-    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, true, TNY_WF_CONFIRM,       \
+    W(next_stage, NEXT_STAGE, TNY_CMD_EV_EXISTING, true,                       \
+      TNY_WF_CONFIRM | TNY_WF_CONFIRM_REQ,                                     \
       TNY_REPLY_DRAFT, "stage", "next", "EVENT_ID --confirm", 1, 1, o_confirm, \
       "move to the next stage (Swiss -> cut, ...)", run_stage_next)            \
     W(clock_start, CLOCK_START, TNY_CMD_EV_EXISTING, true,                     \
@@ -320,7 +332,7 @@ enum tny_reply_shape {
       1, o_none, "that device's screen flashes its id and table for 10 s",     \
       run_plain)                                                               \
     W(issue_code, ISSUE_CODE, TNY_CMD_EV_EXISTING, false, TNY_CC_T1,           \
-      TNY_REPLY_NONE, "code", "issue", "EVENT_ID TABLE", 2, 2, o_none,         \
+      TNY_CC_NONE1, "code", "issue", "EVENT_ID TABLE", 2, 2, o_none,           \
       "a sign-in code for table TABLE's page (play.html?code=...): the "       \
       "table's device rights, enforced by the broker",                         \
       run_plain)                                                               \
@@ -328,31 +340,31 @@ enum tny_reply_shape {
       TNY_REPLY_NONE, "code", "revoke", "EVENT_ID CODE", 2, 2, o_none,         \
       "the broker refuses that code from now on (the page is signed out)",     \
       run_plain)                                                               \
-    W(list_codes, LIST_CODES, TNY_CMD_EV_EXISTING, true, 0, TNY_REPLY_RECORDS, \
+    W(list_codes, LIST_CODES, TNY_CMD_EV_EXISTING, true, 0, TNY_CC_REC1,       \
       "code", "list", "EVENT_ID", 1, 1, o_none,                                \
       "the event's sign-in codes: table, code, valid or revoked, online",      \
       run_plain)                                                               \
     W(issue_player_code, ISSUE_PLAYER_CODE, TNY_CMD_EV_EXISTING, false,        \
-      TNY_CC_P, TNY_REPLY_RECORDS, "code", "player",                           \
+      TNY_CC_P, TNY_CC_REC1, "code", "player",                                 \
       "EVENT_ID [PLAYER_ID]", 1, 2, o_none,                                    \
       "a sign-in code for a player's own phone (every active player without "  \
       "one when no PLAYER_ID): their table's rights each round, check-in",     \
-      run_code_player)                                                         \
+      run_plain)                                                               \
     W(list_checkins, LIST_CHECKINS, TNY_CMD_EV_EXISTING, true, 0,              \
-      TNY_REPLY_RECORDS, "player", "checkins", "EVENT_ID", 1, 1, o_none,       \
+      TNY_CC_REC1, "player", "checkins", "EVENT_ID", 1, 1, o_none,             \
       "who checked in from their phone and who has not (before round 1)",      \
       run_plain)                                                               \
     W(drop_no_shows, DROP_NO_SHOWS, TNY_CMD_EV_EXISTING, false, TNY_CC_WHY,    \
-      TNY_REPLY_RECORDS, "player", "drop-no-shows", "EVENT_ID [--reason T]",   \
+      TNY_CC_REC1, "player", "drop-no-shows", "EVENT_ID [--reason T]",         \
       1, 1, o_reason,                                                          \
       "withdraw every active player who has not checked in (before round 1)",  \
-      run_player_drop_no_shows)                                                \
+      run_plain)                                                               \
     W(drop_requests, DROP_REQUESTS, TNY_CMD_EV_EXISTING, false,                \
-      TNY_WF_CONFIRM, TNY_REPLY_RECORDS, "player", "drop-requests",            \
+      TNY_WF_CONFIRM, TNY_CC_REC1, "player", "drop-requests",                  \
       "EVENT_ID [--confirm]", 1, 1, o_confirm,                                 \
       "the players' \"drop me\" requests from their phones; --confirm drops "  \
       "them all (after the round each asked after)",                           \
-      run_player_drop_requests)                                                \
+      run_plain)                                                               \
     L("console", NULL, "EVENT_ID", 1, 1, o_none,                               \
       "live full-screen dashboard: tables, clock, standings; keys send the "   \
       "commands above",                                                        \

@@ -101,6 +101,8 @@ enum tny_wire_topic {
     TNY_WIRE_TOPIC_CODE_STATUS, /* tourney/v1/code/{login}/status */
     TNY_WIRE_TOPIC_CODE_REQ,    /* tourney/v1/code/{login}/req */
     TNY_WIRE_TOPIC_CODE_ACK,    /* tourney/v1/code/{login}/ack */
+    /* a player code's pages signed in or not (Presence, retained) */
+    TNY_WIRE_TOPIC_CODE_PRESENCE, /* tourney/v1/code/{login}/presence */
 };
 
 /* Writes the topic of kind for id (ignored for HUB_STATE) into buf.
@@ -162,6 +164,17 @@ struct tny_wire_result_player {
  *   within +-1000000.
  * - GT: winner_id and/or 1..3 games (winner id of each game); no entries.
  * - Player ids valid and distinct within players[]. */
+/* A value of a game module's own key (GameResult.values; result_schema.h
+ * struct tny_result_ext): key by name; player_id "" for the table's
+ * number or flag (0/1), else one player's number of a per-player key. */
+#define TNY_WIRE_EXT_MAX (TNY_RESULT_EXT_MAX * TNY_MAX_SEATS)
+#define TNY_WIRE_KEY_MAX 32
+struct tny_wire_result_ext {
+    char key[TNY_WIRE_KEY_MAX + 1];
+    char player_id[TNY_WIRE_ID_MAX + 1];
+    int64_t value;
+};
+
 struct tny_wire_result {
     enum tny_game game;
     int32_t n_players;
@@ -176,6 +189,12 @@ struct tny_wire_result {
     char games[3][TNY_WIRE_ID_MAX + 1];
     int32_t n_lots; /* CM-4: the table's lots, text lines */
     char lots[TNY_MAX_LOTS][TNY_LOT_MAX];
+    /* The event's game module's own keys (any game; whether the event's
+     * game declares them is tny_wire_result_to_table's check): keys are
+     * ids (tny_wire_id_valid) of at most TNY_WIRE_KEY_MAX, (key,
+     * player_id) distinct, values within +-TNY_RESULT_ABS_MAX. */
+    int32_t n_ext;
+    struct tny_wire_result_ext ext[TNY_WIRE_EXT_MAX];
 };
 
 /* One key of a wire result (tny/result_schema.h), players named by id:
@@ -564,6 +583,7 @@ struct tny_wire_cmd_info {
     bool in_place;              /* the hub changes its model in place */
     unsigned fields;            /* TNY_WF_* bits: the request's fields */
     enum tny_reply_shape reply; /* what an ok reply carries */
+    bool json_line;             /* its records' --json on one line */
 };
 
 /* The description of cmd; NULL when out of range. */
@@ -803,6 +823,44 @@ struct tny_wire_published {
     int32_t idle_devices;
 };
 
+/* TNY_REPLY_RECORDS (and a NONE reply's record): typed values by name,
+ * the JSON object model without its text (console.proto Records), flat
+ * in pre-order: a RECORD or LIST node is followed by its n children,
+ * each a whole subtree; a record's children have keys, a list's and the
+ * root have none. */
+enum tny_wire_node_kind {
+    TNY_WIRE_NODE_NULL,
+    TNY_WIRE_NODE_FLAG,
+    TNY_WIRE_NODE_INTEGER,
+    TNY_WIRE_NODE_REAL,
+    TNY_WIRE_NODE_TEXT,
+    TNY_WIRE_NODE_RECORD,
+    TNY_WIRE_NODE_LIST
+};
+
+struct tny_wire_node {
+    char *key; /* a record's member: its name (UTF-8); else NULL */
+    enum tny_wire_node_kind kind;
+    bool flag;
+    int64_t integer;
+    double real; /* finite */
+    char *text;  /* UTF-8 */
+    int32_t n;   /* RECORD, LIST: its children */
+};
+
+/* Deepest nesting of records and lists a reply may hold. */
+#define TNY_WIRE_RECORDS_DEPTH 16
+
+struct tny_wire_records {
+    int32_t n_nodes;
+    struct tny_wire_node *nodes; /* nodes[0] is the root */
+};
+
+/* n_nodes zeroed nodes (NULL nodes' strings), NULL when out of memory;
+ * freed with tny_wire_records_free (NULL: nothing). */
+struct tny_wire_records *tny_wire_records_new(int32_t n_nodes);
+void tny_wire_records_free(struct tny_wire_records *r);
+
 /* rc is 0 or a negative enum tny_error (the wire carries it positive);
  * message is the diagnostic (required when rc != 0).  json is malloc'd
  * after decode (release with tny_wire_reply_release), borrowed before
@@ -819,6 +877,7 @@ struct tny_wire_reply {
     struct tny_wire_seating *seating;     /* TNY_REPLY_DRAFT */
     struct tny_wire_standings *standings; /* TNY_REPLY_STANDINGS */
     struct tny_wire_published *published; /* TNY_REPLY_PUBLISHED */
+    struct tny_wire_records *records;     /* TNY_REPLY_RECORDS... */
 };
 
 /* Frees json and the typed payload and zeroes *rep. */

@@ -5,8 +5,10 @@
  * Reading is RFC 4180 through libcsv in strict mode (quotes, "" inside
  * quotes, CRLF or LF, fields may span lines inside quotes); spaces around
  * unquoted fields are dropped and blank lines are skipped; a UTF-8 byte
- * order mark at the start is skipped.  Writing quotes
- * every text field, so names with commas, quotes or newlines survive.
+ * order mark at the start is skipped.  Writing starts with that mark
+ * (TNY_CSV_BOM: Excel then reads the file as UTF-8 on a double click)
+ * and quotes every text field, so names with commas, quotes or newlines
+ * survive.
  *
  * Not here: what the columns mean on import (the hub's player import), the
  * standings themselves (standings.h).
@@ -20,6 +22,9 @@
 #include "tny/error.h"
 #include "tny/event.h"
 #include "tny/standings.h"
+
+/* The UTF-8 byte order mark every written CSV starts with. */
+#define TNY_CSV_BOM "\xef\xbb\xbf"
 
 /* One record: its fields (NUL-terminated, owned by the table) and the
  * input line it starts on (1-based). */
