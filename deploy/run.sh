@@ -447,9 +447,11 @@ wait_table() {
 
 # round_results EXPORT.json R: round R's tables and results, one line each
 # ("  table 2   p7,p1,p2,p3   vp:{p7:10,p1:9,p2:8,p3:7}", "  bye p3"), from
-# the event file the hub exports (pretty-printed JSON; no jq needed).
+# the event file the hub exports (pretty-printed JSON; no jq needed).  The
+# layout's blanks go, those inside a value stay ("Steel Police").
 round_results() {
-    tr -d ' \n' <"$1" | sed 's/"rounds":\[/\n/' | tail -n +2 |
+    tr -d '\n' <"$1" | sed -E 's/[[:space:]]*([][{}:,])[[:space:]]*/\1/g; s/^[[:space:]]+//' |
+        sed 's/"rounds":\[/\n/' | tail -n +2 |
         awk -v r="$2" 'BEGIN { RS = "\\{\"stage\":" } NR == r + 1' |
         grep -E -o '\{"table":[0-9]+,"players":\[[^]]*\],"result":\{([^{}]|\{[^{}]*\})*\}\}|\{"bye":"[^"]*"\}' |
         sed -E 's/^\{"table":([0-9]+),"players":\[([^]]*)\],"result":\{(.*)\}\}$/  table \1   \2   \3/; s/^\{"bye":"([^"]*)"\}$/  bye \1/; s/"//g' ||

@@ -2899,11 +2899,13 @@ static int run_result_resolve(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
+    /* The kept submission is stored again as the counted row: both ids,
+     * so "--keep 18" is not answered by a bare "result 19". */
     snprintf(line, sizeof line,
              "resolved the conflict at table %d, round %d of %s: result %lld "
-             "counts",
+             "kept, counted as result %lld",
              (int)lv->req.table, (int)lv->req.round, lv->req.event_id,
-             (long long)lv->rep.count);
+             (long long)keep, (long long)lv->rep.count);
     return show(lv, line);
 }
 

@@ -120,6 +120,10 @@ wait_until 30 grep -q '^ack accepted ' "$E2E_TMP/table-002.out" || fail "not acc
 live 3 round close "$EV"
 grep -q 'table 1 has a conflicting result' "$E2E_TMP/err" || fail "close with conflict: $(cat "$E2E_TMP/err")"
 live 0 result resolve "$EV" 1 1 --keep "$keep" --reason "players agreed on the table's result"
+# The reply names the result the organiser kept (CM-6), not only the row
+# that now counts it.
+grep -q "round 1 of $EV: result $keep kept, counted as result [0-9][0-9]*\$" "$E2E_TMP/out" ||
+    fail "resolve's reply does not name the kept result $keep: $(cat "$E2E_TMP/out")"
 live 0 result show "$EV" 1 --table 1 --json
 python3 - "$E2E_TMP/out" "$b" <<'EOF' || fail "after resolve: $(cat "$E2E_TMP/out")"
 import json, sys

@@ -21,6 +21,7 @@ E2E_TIMEOUT=${E2E_TIMEOUT:-240}
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
 e2e_init "$@"
+# broker with the table-page listener, the pages, the hub (lib.sh)
 play_setup
 
 # The tents: two table codes, no player yet.

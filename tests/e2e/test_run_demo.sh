@@ -90,6 +90,16 @@ grep -q '^==== neuroshima-hex: final standings after [0-9]* rounds ====$' "$E2E_
 ! grep -h 'warning' "$E2E_TMP/run3.out" "$E2E_TMP/run3.err" ||
     fail "neuroshima-hex: the demo warns (above)"
 ok "neuroshima-hex demo: players with 5 armies each, no warning"
+# The printed results name each army played as the format does (its
+# seed-2026 games include Iron Gang and Death Breath: "IronGang" was
+# printed while the layout's blanks were stripped with the values').
+"$E2E_BUILD/hub/tourney" format neuroshima-hex | jq -r '.neuroshima_hex.armies[]' >"$E2E_TMP/armies"
+grep -o 'armies:{[^}]*}' "$E2E_TMP/run3.out" | sed 's/^armies:{//; s/}$//' | tr ',' '\n' |
+    sed 's/^p[0-9]*://' | sort -u >"$E2E_TMP/played"
+[ -s "$E2E_TMP/played" ] || fail "neuroshima-hex: no armies in the printed results"
+bad=$(grep -v -x -F -f "$E2E_TMP/armies" "$E2E_TMP/played" || true)
+[ -z "$bad" ] || fail "neuroshima-hex: printed armies not of the format: $bad"
+ok "neuroshima-hex demo: printed results name the armies as the format does ($(wc -l <"$E2E_TMP/played") armies)"
 
 # A usage error: exit 2, one line, nothing started.
 timeout 20 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD" --format chess \

@@ -18,6 +18,7 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -1183,6 +1184,71 @@ static void test_acl_denied_publish_reports_reason_135(void **state)
     broker_remove(&acl);
 }
 
+/* Paho's own heap accounting: Heap_get_info is LIBMQTT_API in its Heap.h
+ * (exported for its tests, not in the public headers); Debian's build
+ * tracks every allocation of the library.  The plain build, which
+ * common/mqtt loads with dlopen for tcp:// brokers, is looked up once it
+ * is loaded. */
+struct paho_heap_info {
+    size_t current_size;
+    size_t max_size;
+};
+
+static size_t paho_heap_bytes(void)
+{
+    void *lib = dlopen("libpaho-mqtt3a.so.1", RTLD_NOW | RTLD_NOLOAD);
+    struct paho_heap_info *(*get)(void) = NULL;
+    if (!lib)
+        fail_msg("libpaho-mqtt3a.so.1 not loaded: %s", dlerror());
+    *(void **)&get = dlsym(lib, "Heap_get_info");
+    if (!get)
+        fail_msg("Paho exports no Heap_get_info: %s", dlerror());
+    size_t n = get()->current_size;
+    dlclose(lib);
+    return n;
+}
+
+static void test_close_with_requests_in_flight_frees_everything(void **state)
+{
+    struct tny_mqtt_options o;
+    const char *servers[1];
+    char uri[64], filter[32];
+    struct tny_diag d = {{0}};
+    size_t base;
+
+    (void)state;
+    /* a client opened and closed with nothing in flight: the base */
+    client_options(&o, &g_broker, "inflight", uri, sizeof(uri), servers);
+    struct tny_mqtt *first = open_client(&o);
+    wait_connected(first, TNY_MQTT_CONNECTED);
+    tny_mqtt_close(first);
+    base = paho_heap_bytes();
+    for (int round = 0; round < 25; round++) {
+        client_options(&o, &g_broker, "inflight", uri, sizeof(uri), servers);
+        struct tny_mqtt *c = open_client(&o);
+        int token = 0;
+        wait_connected(c, TNY_MQTT_CONNECTED);
+        for (int i = 0; i < TNY_MQTT_MAX_SUBS; i++) {
+            snprintf(filter, sizeof filter, "in/%d", i);
+            assert_int_equal(tny_mqtt_subscribe(c, filter, 1, NULL, &d), 0);
+        }
+        for (int i = 0; i < TNY_MQTT_MAX_SUBS; i += 3) {
+            snprintf(filter, sizeof filter, "in/%d", i);
+            assert_int_equal(tny_mqtt_unsubscribe(c, filter, &d), 0);
+        }
+        /* the last requests are subscribes: a QoS 1 publish would make
+         * Paho's disconnect wait for its PUBACK, and the SUBACKs with it */
+        assert_int_equal(tny_mqtt_subscribe(c, "in/0", 0, &token, &d), 0);
+        assert_int_equal(tny_mqtt_subscribe(c, "in/3", 1, &token, &d), 0);
+        tny_mqtt_close(c);
+        size_t now = paho_heap_bytes();
+        if (now > base)
+            fail_msg("round %d: %zu bytes of Paho's heap left after close "
+                     "(%zu after a close with nothing in flight)",
+                     round, now, base);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -1197,6 +1263,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_burst_every_publish_accounted_for),
         cmocka_unit_test(test_acl_denied_publish_reports_reason_135),
         cmocka_unit_test(test_birth_and_subscriptions_after_broker_restart),
+        cmocka_unit_test(test_close_with_requests_in_flight_frees_everything),
     };
 
     if (argc == 4 && strcmp(argv[1], "--lwt-child") == 0)

@@ -240,10 +240,13 @@ struct tny_mqtt; /* opaque: one client */
 TNY_MUST_USE int tny_mqtt_open(const struct tny_mqtt_options *opts,
                                struct tny_mqtt **client, struct tny_diag *diag);
 
-/* Stops reconnecting, disconnects cleanly (MQTT DISCONNECT with reason 0,
- * so the broker does NOT publish the last will; nothing else is published)
- * waiting up to 1 s for in-flight QoS 1/2 messages, destroys the Paho
- * client and frees everything, queued events included.  NULL is a no-op. */
+/* Stops reconnecting; while connected, waits up to 1 s for the answers to
+ * requests still in flight (subscribes, unsubscribes, QoS 1/2 publishes:
+ * Paho would drop, unfreed, an ack read while it disconnects), then
+ * disconnects cleanly (MQTT DISCONNECT with reason 0, so the broker does
+ * NOT publish the last will; nothing else is published) waiting up to 1 s
+ * for in-flight QoS 1/2 messages, destroys the Paho client and frees
+ * everything, queued events included.  NULL is a no-op. */
 void tny_mqtt_close(struct tny_mqtt *client);
 
 /* The fd to poll() for POLLIN: readable while events are queued.  Owned by
