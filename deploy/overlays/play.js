@@ -1363,10 +1363,42 @@
         h += '</div>';
         h += me;
         h += resultPanel(a);
+        var keep = typing();
         page.innerHTML = h;
         wire(a);
         wirePlayer();
+        keepTyping(keep);
         tick();
+    }
+
+    /* The field a player is typing in, kept across a redraw: a reconnect
+     * or a retained message delivered again redraws the page, which must
+     * not take the keyboard (and the next letters typed) away from them.
+     * The field's value is the form's (wire() set it from S.form). */
+    function typing() {
+        var el = root.document && root.document.activeElement;
+        if (!el || !el.id || (el.tagName !== 'INPUT' && el.tagName !== 'SELECT'))
+            return null;
+        var k = {id: el.id, start: null, end: null};
+        try {
+            k.start = el.selectionStart;
+            k.end = el.selectionEnd;
+        } catch (e) {
+            /* a field without a selection */
+        }
+        return k;
+    }
+    function keepTyping(k) {
+        var el = k && $(k.id);
+        if (!el)
+            return;
+        el.focus();
+        try {
+            if (k.start != null)
+                el.setSelectionRange(k.start, k.end);
+        } catch (e) {
+            /* a field without a selection */
+        }
     }
 
     function resultPanel(a) {

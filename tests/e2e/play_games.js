@@ -243,6 +243,23 @@ async function main() {
                         await text(page, '#form-error') + '"');
             await page.fill(game.bad.sel, '');
         }
+        if (cut) {
+            /* A player typing when the Wi-Fi goes: the page redraws
+             * (offline) and keeps the field and the letters typed. */
+            await page.focus('#pp-vp-0');
+            await page.keyboard.type('1');
+            px.cut();
+            await waitText(page, '#net', /^offline/, label + ': typing when the Wi-Fi went');
+            await page.keyboard.type('2');
+            const kept = await page.evaluate(() => [document.activeElement && document.activeElement.id,
+                document.getElementById('pp-vp-0').value]);
+            check(kept[0] === 'pp-vp-0' && kept[1] === '12', label + ': the redraw took the field being typed in: focus on "' +
+                  kept[0] + '", the field says "' + kept[1] + '" (expected "12")');
+            px.restore();
+            await waitText(page, '#net', /^connected/, label + ': back after the cut while typing', 40000);
+            await page.fill('#pp-vp-0', '');
+            console.log('ok - ' + label + ': the field being typed in survives the redraw of a Wi-Fi cut');
+        }
         await game.fill(page, seats, tb.table);
         await page.reload();
         await page.waitForSelector('#next');
