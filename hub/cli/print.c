@@ -362,14 +362,15 @@ static void head(struct out *o, const struct tny_event *ev,
         ".tent .half { flex: 1; display: flex; flex-direction: column; "
         "align-items: center; justify-content: center; text-align: center; "
         "overflow: hidden; }\n"
-        ".tent .half.top { transform: rotate(180deg); "
-        "border-bottom: 0.3mm dashed #888; }\n"
+        ".tent .half.top { transform: rotate(180deg); }\n"
+        ".tent .half.fold { border-top: 0.3mm dashed #888; }\n"
         ".tent .tn { font-size: 44pt; font-weight: bold; margin: 0; }\n"
         ".tent svg.qr { width: 58mm; height: 58mm; margin: 2mm 0; }\n"
         ".tent .code { font-size: 34pt; }\n"
-        ".tent .how { font-size: 13pt; margin: 2mm 8mm 0; }\n"
-        ".tent .ev, .card .ev { font-size: 9pt; color: #333; margin: 1mm "
-        "8mm 0; overflow-wrap: anywhere; }\n"
+        ".tent .how { font-size: 13pt; margin: 2mm 8mm 0; "
+        "overflow-wrap: anywhere; }\n"
+        ".tent .ev { font-size: 9pt; color: #333; margin: 1mm 8mm 0; "
+        "overflow-wrap: anywhere; }\n"
         /* the players' cards: cut along the dashed lines */
         ".cards { display: flex; flex-wrap: wrap; }\n"
         ".card { width: 50%; box-sizing: border-box; height: 64mm; "
@@ -381,7 +382,11 @@ static void head(struct out *o, const struct tny_event *ev,
         ".card .nm { font-size: 13pt; font-weight: bold; margin: 0 0 2mm; "
         "overflow-wrap: anywhere; }\n"
         ".card .code { font-size: 19pt; }\n"
-        ".card .how { font-size: 9pt; margin: 2mm 0 0; }\n"
+        ".card .how { font-size: 9pt; margin: 2mm 0 0; "
+        "overflow-wrap: anywhere; }\n"
+        ".card .ev { font-size: 8pt; color: #333; margin: 1mm 0 0; "
+        "overflow-wrap: anywhere; }\n"
+        ".slip .signin .how { margin: 1mm 0 0; overflow-wrap: anywhere; }\n"
         ".slip .signin { display: flex; gap: 4mm; align-items: center; "
         "margin-top: 3mm; font-size: 9pt; }\n"
         ".slip .signin svg.qr { width: 24mm; height: 24mm; flex: none; }\n"
@@ -939,7 +944,8 @@ static int print_tents(struct out *o, const struct tny_event *ev,
         html_text(o, by[i]->code);
         put(o, "\">");
         for (int half = 0; half < 2 && rc == TNY_OK; half++) {
-            put(o, half ? "<div class=\"half\">" : "<div class=\"half top\">");
+            put(o, half ? "<div class=\"half fold\">"
+                        : "<div class=\"half top\">");
             put(o, "<p class=\"tn\">");
             html_text(o, tn);
             put(o, "</p>");

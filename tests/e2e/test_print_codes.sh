@@ -16,7 +16,7 @@
 # - tents or codes without --url, or with a bad one (not http(s), a
 #   space, a quote, an angle bracket), are refused with a clear message
 #   and print nothing.
-# The pages rendered at 60 dpi (tents-*.png, codes-*.png) stay in the
+# The pages rendered at 60 dpi (tents-*.png, codes-*.png, slips-*.png) stay in the
 # test's directory.
 #
 # Skips (exit 77) without node, chromium, deploy/overlays/install.sh's
@@ -132,10 +132,15 @@ printf '%s?code=%s\n' "$URL" "${CODE[t1]}" "$URL" "${CODE[t1]}" "$URL" "${CODE[t
     sort >"$E2E_TMP/tents.qr.want"
 diff "$E2E_TMP/tents.qr.want" "$E2E_TMP/tents.qr" || fail "tents PDF: the QR codes do not read URL?code=CODE"
 [ "$(ls "$E2E_TMP"/tents-qr*.png | wc -l)" -eq 2 ] || fail "tents PDF: not one page per tent"
-pdftotext "$E2E_TMP/tents.pdf" - | grep -q "Stolik 1" || fail "tents PDF --lang pl: not Polish"
+pdftotext "$E2E_TMP/tents.pdf" - >"$E2E_TMP/tents.txt"
+grep -q "Stolik 1" "$E2E_TMP/tents.txt" && grep -q "Zeskanuj" "$E2E_TMP/tents.txt" || fail "tents PDF --lang pl: not Polish"
 live 0 print $EV codes --url "$URL" --pdf "$E2E_TMP/codes.pdf"
 decode "$E2E_TMP/codes.pdf" codes >"$E2E_TMP/codes.qr"
 printf '%s?code=%s\n' "$URL" "${CODE[p1]}" >"$E2E_TMP/codes.qr.want"
 diff "$E2E_TMP/codes.qr.want" "$E2E_TMP/codes.qr" || fail "codes PDF: the QR code does not read URL?code=CODE"
-ok "PDFs: the tents' QR codes (two per page, one page per table) and the card's read URL?code=CODE"
+live 0 print $EV slips --url "$URL" --pdf "$E2E_TMP/slips.pdf" --lang cs
+decode "$E2E_TMP/slips.pdf" slips >"$E2E_TMP/slips.qr"
+printf '%s?code=%s\n' "$URL" "${CODE[t1]}" "$URL" "${CODE[t2]}" | sort >"$E2E_TMP/slips.qr.want"
+diff "$E2E_TMP/slips.qr.want" "$E2E_TMP/slips.qr" || fail "slips PDF: the QR codes do not read URL?code=CODE of tables 1, 2"
+ok "PDFs: the tents' QR codes (two per page, one page per table) the card's and the slips' read URL?code=CODE"
 e2e_done
