@@ -2479,8 +2479,8 @@ static int fetch_codes(struct live *lv, struct hub_print_opts *po,
             continue; /* revoked, expired, dropped: not printed */
         struct hub_print_code *c = &(*codes)[po->n_codes++];
         c->code = code;
-        c->table = json_is_integer(table) ? (int32_t)json_integer_value(table)
-                                          : 0;
+        c->table =
+            json_is_integer(table) ? (int32_t)json_integer_value(table) : 0;
         c->player = json_string_value(json_object_get(v, "player"));
     }
     po->codes = *codes;
@@ -2492,8 +2492,7 @@ static int fetch_codes(struct live *lv, struct hub_print_opts *po,
  * tents, codes and slips with --url also read the event's sign-in codes. */
 static int run_print(struct live *lv)
 {
-    static const char *const names[] = {"round", "pdf", "paper", "lang",
-                                        "url"};
+    static const char *const names[] = {"round", "pdf", "paper", "lang", "url"};
     struct hub_print_opts po = {.what = HUB_PRINT_PAIRINGS};
     struct tny_diag diag = {{0}};
     struct tny_event ev;

@@ -891,8 +891,9 @@ static void slip(struct out *o, const struct tny_event *ev,
         put(o, "</span>");
         /* TRANSLATORS: on a result slip and a table tent, beside the
            table's QR code and sign-in code. */
-        code_how(o, po, _("Scan to report your table's results, or open %s "
-                          "and enter the code."));
+        const char *how = _("Scan to report your table's results, or open "
+                            "%s and enter the code.");
+        code_how(o, po, how);
         put(o, "</div></div>");
     }
     put(o, "</div>\n");
@@ -920,8 +921,8 @@ static int code_by_table(const void *a, const void *b)
 static int print_tents(struct out *o, const struct tny_event *ev,
                        const struct hub_print_opts *po, struct tny_diag *diag)
 {
-    const struct hub_print_code **by = calloc((size_t)po->n_codes + 1,
-                                              sizeof *by);
+    const struct hub_print_code **by =
+        calloc((size_t)po->n_codes + 1, sizeof *by);
     int32_t n = 0;
     int rc = TNY_OK;
     if (!by)
@@ -953,8 +954,9 @@ static int print_tents(struct out *o, const struct tny_event *ev,
             put(o, "<div class=\"code\">");
             html_text(o, by[i]->code);
             put(o, "</div>");
-            code_how(o, po, _("Scan to report your table's results, or open %s "
-                              "and enter the code."));
+            code_how(o, po,
+                     _("Scan to report your table's results, or open %s "
+                       "and enter the code."));
             put(o, "<p class=\"ev\">");
             html_text(o, event_title(ev));
             put(o, "</p></div>");
@@ -990,8 +992,8 @@ static int print_codes(struct out *o, const struct tny_event *ev,
     if (!cards)
         return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
     for (int32_t i = 0; i < po->n_codes; i++) {
-        int32_t p = po->codes[i].player ? player_of(ev, po->codes[i].player)
-                                        : -1;
+        int32_t p =
+            po->codes[i].player ? player_of(ev, po->codes[i].player) : -1;
         if (p < 0)
             continue;
         cards[n].c = &po->codes[i];
@@ -1032,9 +1034,10 @@ static int print_codes(struct out *o, const struct tny_event *ev,
         put(o, "</div>");
         /* TRANSLATORS: on a player's card, beside their QR code and
            sign-in code. */
-        code_how(o, po, _("Scan to sign in on your phone: your table, your "
-                          "results, check-in. Or open %s and enter the "
-                          "code."));
+        const char *how = _("Scan to sign in on your phone: your table, "
+                            "your results, check-in. Or open %s and enter "
+                            "the code.");
+        code_how(o, po, how);
         put(o, "<p class=\"ev\">");
         html_text(o, event_title(ev));
         put(o, "</p></div></div>\n");
@@ -1260,8 +1263,8 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
     *html = NULL;
     hub_lang_pick(po->lang, event_language(ev), lang, sizeof lang);
     hub_lang_enter(lang, &saved);
-    const char *const titles[] = {_("Pairings"),     _("Result slips"),
-                                  _("Standings"),    _("Final classification"),
+    const char *const titles[] = {_("Pairings"),    _("Result slips"),
+                                  _("Standings"),   _("Final classification"),
                                   _("Table tents"), _("Sign-in codes")};
     print_stamp(stamp, sizeof stamp);
     head(&o, ev, po, lang, titles[po->what]);
@@ -1566,7 +1569,8 @@ int hub_print_option(const char *name, const char *value,
         size_t scheme = strncmp(value, "http://", 7) == 0    ? 7
                         : strncmp(value, "https://", 8) == 0 ? 8
                                                              : 0;
-        const char *bad = value + scheme + strcspn(value + scheme, " \"'<>`#\\");
+        const char *bad =
+            value + scheme + strcspn(value + scheme, " \"'<>`#\\");
         for (const char *c = value; c < bad; c++)
             if ((unsigned char)*c < 0x21 || (unsigned char)*c == 0x7f) {
                 bad = c;
@@ -1659,8 +1663,9 @@ int tny_cli_print(int argc, char **argv)
         return 2;
     }
     if (po.what == HUB_PRINT_TENTS || po.what == HUB_PRINT_CODES) {
-        fprintf(stderr, "tourney print: %s need the hub's sign-in codes: "
-                        "tourney live print EVENT_ID %s --url URL\n",
+        fprintf(stderr,
+                "tourney print: %s need the hub's sign-in codes: "
+                "tourney live print EVENT_ID %s --url URL\n",
                 pos[0], pos[0]);
         return 2;
     }

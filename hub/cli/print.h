@@ -68,8 +68,8 @@ TNY_MUST_USE int hub_print_output(const char *html,
 
 /* hub_print_option(name, value, po, diag): one option ("round", "pdf",
  * "paper", "lang", "url": http:// or https://, no space, quote, angle
- * bracket, backquote or '#') into po.  Errors: TNY_EINVAL (unknown option or bad value,
- * diag names it). */
+ * bracket, backquote or '#') into po.  Errors: TNY_EINVAL (unknown option or
+ * bad value, diag names it). */
 TNY_MUST_USE int hub_print_option(const char *name, const char *value,
                                   struct hub_print_opts *po,
                                   struct tny_diag *diag);
