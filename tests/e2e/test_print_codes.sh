@@ -16,7 +16,8 @@
 # - tents or codes without --url, or with a bad one (not http(s), a
 #   space, a quote, an angle bracket), are refused with a clear message
 #   and print nothing.
-# The pages rendered at 60 dpi (tents-*.png, codes-*.png, slips-*.png) stay in the
+# The pages rendered at 60 dpi (tents-*.png, codes-*.png, slips-*.png,
+# all-*.png: every player's card, Hungarian, Letter) stay in the
 # test's directory.
 #
 # Skips (exit 77) without node, chromium, deploy/overlays/install.sh's
@@ -142,5 +143,15 @@ live 0 print $EV slips --url "$URL" --pdf "$E2E_TMP/slips.pdf" --lang cs
 decode "$E2E_TMP/slips.pdf" slips >"$E2E_TMP/slips.qr"
 printf '%s?code=%s\n' "$URL" "${CODE[t1]}" "$URL" "${CODE[t2]}" | sort >"$E2E_TMP/slips.qr.want"
 diff "$E2E_TMP/slips.qr.want" "$E2E_TMP/slips.qr" || fail "slips PDF: the QR codes do not read URL?code=CODE of tables 1, 2"
-ok "PDFs: the tents' QR codes (two per page, one page per table) the card's and the slips' read URL?code=CODE"
+# Every player's card (Hungarian, Letter): one QR code per valid player
+# code of `code list`, each reading its URL.
+live 0 code player $EV
+live 0 --json code list $EV
+jq -r --arg u "$URL" '.[] | select(.player and .state == "valid") | "\($u)?code=\(.code)"' "$E2E_TMP/out" |
+    sort >"$E2E_TMP/all.qr.want"
+[ "$(wc -l <"$E2E_TMP/all.qr.want")" -ge 5 ] || fail "code player: not every player has a code: $(cat "$E2E_TMP/out")"
+live 0 print $EV codes --url "$URL" --pdf "$E2E_TMP/all.pdf" --lang hu --paper letter
+decode "$E2E_TMP/all.pdf" all >"$E2E_TMP/all.qr"
+diff "$E2E_TMP/all.qr.want" "$E2E_TMP/all.qr" || fail "codes PDF of every player: the QR codes are not the valid player codes"
+ok "PDFs: the tents' QR codes (two per page, one page per table) the cards' and the slips' read URL?code=CODE"
 e2e_done
