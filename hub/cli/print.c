@@ -298,6 +298,8 @@ static void head(struct out *o, const struct tny_event *ev,
     put(o, "</title>\n<style>\n");
     putf(o, "@page { size: %s; margin: 12mm 12mm 14mm; }\n",
          po->letter ? "letter" : "A4");
+    /* a tent fills its page (A4 271 mm, Letter 253 mm inside the margins) */
+    putf(o, ".tent { height: %dmm; }\n", po->letter ? 248 : 266);
     put(o,
         /* CJK names: WenQuanYi Micro Hei (fonts-wqy-microhei, a
          * dependency of the packages, issue 22 item 4) */
@@ -356,7 +358,7 @@ static void head(struct out *o, const struct tny_event *ev,
         "svg.qr { display: block; }\n"
         /* a tent: an A4 (Letter) page folded across the middle, the top
          * half upside down so that each side reads from its own chair */
-        ".tent { height: 266mm; display: flex; flex-direction: column; "
+        ".tent { display: flex; flex-direction: column; "
         "break-after: page; page-break-after: always; }\n"
         ".tent:last-child { break-after: auto; page-break-after: auto; }\n"
         ".tent .half { flex: 1; display: flex; flex-direction: column; "

@@ -135,6 +135,9 @@ diff "$E2E_TMP/tents.qr.want" "$E2E_TMP/tents.qr" || fail "tents PDF: the QR cod
 [ "$(ls "$E2E_TMP"/tents-qr*.png | wc -l)" -eq 2 ] || fail "tents PDF: not one page per tent"
 pdftotext "$E2E_TMP/tents.pdf" - >"$E2E_TMP/tents.txt"
 grep -q "Stolik 1" "$E2E_TMP/tents.txt" && grep -q "Zeskanuj" "$E2E_TMP/tents.txt" || fail "tents PDF --lang pl: not Polish"
+live 0 print $EV tents --url "$URL" --pdf "$E2E_TMP/tents-letter.pdf" --paper letter
+pdftoppm -r 20 -png "$E2E_TMP/tents-letter.pdf" "$E2E_TMP/tents-letter" || fail "pdftoppm tents-letter.pdf"
+[ "$(ls "$E2E_TMP"/tents-letter*.png | wc -l)" -eq 2 ] || fail "tents PDF on Letter: not one page per tent"
 live 0 print $EV codes --url "$URL" --pdf "$E2E_TMP/codes.pdf"
 decode "$E2E_TMP/codes.pdf" codes >"$E2E_TMP/codes.qr"
 printf '%s?code=%s\n' "$URL" "${CODE[p1]}" >"$E2E_TMP/codes.qr.want"
