@@ -244,7 +244,7 @@ first-boot configuration of a table from its SD card's boot partition.")
 # Paho is loaded with dlopen, so its packages are named here).
 set(TNY_LIB_DEPENDS
     "libc6, libjansson4, libyajl2, libcsv3, libsqlite3-0, libpaho-mqtt1.3, libprotobuf-c1, libssl3, libncursesw6")
-set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "${TNY_LIB_DEPENDS}, ${TNY_CJK_FONT_PACKAGE}")
+set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "${TNY_LIB_DEPENDS}, libqrencode4, ${TNY_CJK_FONT_PACKAGE}")
 set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "chromium")
 # The hub package runs the venue's brokers too: mosquitto (and openssl for
 # gen-config.sh --gen-tls).

@@ -35,6 +35,7 @@ packages=(
     mosquitto mosquitto-clients            # broker for the live system and e2e tests
     jq                                     # gen-config.sh --table-ws-port: the dynamic security file; e2e checks
     libncurses-dev                         # terminal UI: console and table display
+    libqrencode-dev                        # QR codes of the sign-in codes on the printouts (tourney live print tents|codes|slips)
     tmux                                   # e2e test of the console dashboard
     iproute2                               # e2e: ip netns / veth (test_table_netns)
     nftables                               # gen-config.sh play-ratelimit.nft (guessing sign-in codes); e2e test_play_ratelimit
@@ -44,6 +45,7 @@ packages=(
     nodejs                                 # stream overlays: deploy/overlays/install.sh, e2e test_overlays
     chromium                               # printouts to PDF (tourney print --pdf); e2e test_pages, test_print
     poppler-utils                          # e2e test_print: pdftotext / pdffonts / pdftoppm read the PDFs back
+    zbar-tools                             # e2e test_print_codes: zbarimg decodes the printed QR codes
     fonts-wqy-microhei                     # CJK names on printouts and pages (5 MB; fonts-noto-cjk is 91 MB)
     valgrind                               # the unit tests under memcheck (label memcheck, cmake/Memcheck.cmake)
     help2man                               # the packages' man pages from each program's --help
@@ -74,7 +76,7 @@ if [ "$cross" = 1 ]; then
         crossbuild-essential-arm64             # aarch64-linux-gnu-gcc, arm64 libc
         libjansson-dev:arm64 libyajl-dev:arm64 libcsv-dev:arm64 libsqlite3-dev:arm64 libcmocka-dev:arm64
         libpaho-mqtt-dev:arm64 libssl-dev:arm64
-        libprotobuf-c-dev:arm64 libncurses-dev:arm64
+        libprotobuf-c-dev:arm64 libncurses-dev:arm64 libqrencode-dev:arm64
         qemu-user                              # runs the arm64 binaries in tests
     )
 fi

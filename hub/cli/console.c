@@ -2439,18 +2439,69 @@ static int run_export(struct live *lv)
     return show(lv, NULL);
 }
 
+/* A sign-in code as the hub shows it ("K7QX-M3PA"): letters, digits and
+ * one dash, nothing else reaches a printout's QR code. */
+static bool code_shown_ok(const char *c)
+{
+    size_t n = c ? strlen(c) : 0;
+    if (n < 4 || n > 32)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((c[i] >= 'A' && c[i] <= 'Z') || (c[i] >= '0' && c[i] <= '9') ||
+              (c[i] == '-' && i > 0 && i + 1 < n)))
+            return false;
+    return true;
+}
+
+/* Issue 20: the event's valid sign-in codes (`code list`, the organiser's
+ * console only) into po->codes; *tree keeps their strings alive. */
+static int fetch_codes(struct live *lv, struct hub_print_opts *po,
+                       struct hub_print_code **codes, json_t **tree)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_LIST_CODES, lv->pos[0]);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    *tree = hub_console_reply_tree(&lv->rep);
+    size_t n = json_array_size(*tree), i;
+    const json_t *v;
+    *codes = calloc(n + 1, sizeof **codes);
+    if (!*codes) {
+        say("out of memory");
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    json_array_foreach (*tree, i, v) {
+        const char *code = json_string_value(json_object_get(v, "code"));
+        const char *state = json_string_value(json_object_get(v, "state"));
+        const json_t *table = json_object_get(v, "table");
+        if (!code_shown_ok(code) || !state || strcmp(state, "valid") != 0)
+            continue; /* revoked, expired, dropped: not printed */
+        struct hub_print_code *c = &(*codes)[po->n_codes++];
+        c->code = code;
+        c->table =
+            json_is_integer(table) ? (int32_t)json_integer_value(table) : 0;
+        c->player = json_string_value(json_object_get(v, "player"));
+    }
+    po->codes = *codes;
+    return HUB_CONSOLE_EXIT_OK;
+}
+
 /* `print EVENT_ID WHAT`: the printouts of print.c from the hub's export
- * of the event (the round in progress, else the next one as a draft). */
+ * of the event (the round in progress, else the next one as a draft);
+ * tents, codes and slips with --url also read the event's sign-in codes. */
 static int run_print(struct live *lv)
 {
-    static const char *const names[] = {"round", "pdf", "paper", "lang"};
-    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false, NULL};
+    static const char *const names[] = {"round", "pdf", "paper", "lang", "url"};
+    struct hub_print_opts po = {.what = HUB_PRINT_PAIRINGS};
     struct tny_diag diag = {{0}};
     struct tny_event ev;
+    struct hub_print_code *codes = NULL;
+    json_t *code_tree = NULL;
     char *html = NULL;
     if (hub_print_what_from_name(lv->pos[1], &po.what) < 0) {
-        say("unknown printout \"%s\" (expected pairings, slips, standings or "
-            "final)",
+        say("unknown printout \"%s\" (expected pairings, slips, standings, "
+            "final, tents or codes)",
             lv->pos[1]);
         return HUB_CONSOLE_EXIT_USAGE;
     }
@@ -2461,9 +2512,28 @@ static int run_print(struct live *lv)
             return HUB_CONSOLE_EXIT_USAGE;
         }
     }
-    int status = fetch_export(lv);
-    if (status != HUB_CONSOLE_EXIT_OK)
+    bool need_codes = po.what == HUB_PRINT_TENTS || po.what == HUB_PRINT_CODES;
+    if (need_codes && !po.url) {
+        say("print %s: --url is required (the phone page the QR codes open, "
+            "e.g. http://HUB:9002/play.html)",
+            lv->pos[1]);
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    if (po.what == HUB_PRINT_PAIRINGS && po.url) {
+        say("print pairings: no --url (the pairings hang on the wall: no "
+            "sign-in codes on them)");
+        return HUB_CONSOLE_EXIT_USAGE;
+    }
+    int status = HUB_CONSOLE_EXIT_OK;
+    if (need_codes || (po.what == HUB_PRINT_SLIPS && po.url))
+        status = fetch_codes(lv, &po, &codes, &code_tree);
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = fetch_export(lv);
+    if (status != HUB_CONSOLE_EXIT_OK) {
+        free(codes);
+        json_decref(code_tree);
         return status;
+    }
     tny_event_init(&ev);
     int rc = tny_event_from_json_text(lv->rep.json, strlen(lv->rep.json), &ev,
                                       &diag);
@@ -2493,6 +2563,8 @@ static int run_print(struct live *lv)
                                     : HUB_CONSOLE_EXIT_REFUSED;
     }
     free(html);
+    free(codes);
+    json_decref(code_tree);
     tny_event_release(&ev);
     return status;
 }
@@ -3014,7 +3086,7 @@ static const char *const o_standings[] = {"after-round=", "csv", NULL};
 static const char *const o_export[] = {"csv", NULL};
 static const char *const o_devices[] = {"event=", NULL};
 static const char *const o_print[] = {
-    "round=", "pdf=", "paper=", "lang=", NULL};
+    "round=", "pdf=", "paper=", "lang=", "url=", NULL};
 static const char *const o_discard[] = {"round=", "reason=", NULL};
 static const char *const o_edit[] = {
     "name=", "club=", "country=", "reason=", NULL};

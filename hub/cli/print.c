@@ -1,6 +1,10 @@
 /* print.c - printouts for the venue (print.h): pairings by table and by
  * name, result slips with the format's fields and signature lines,
- * standings with tiebreak values, the final classification.
+ * standings with tiebreak values, the final classification; with the
+ * hub's sign-in codes (issue 20, `tourney live print`): a table tent per
+ * table code and cut-out cards of the players' codes, each with a QR
+ * code of the phone page's link (print_qr.c), and the table's code on
+ * its slip.  Never on the pairings: they hang on the wall.
  *
  * One HTML document per printout, with print CSS (@page A4 or Letter):
  * a printer, a browser's "print" or headless Chromium (--pdf) lays it
@@ -44,6 +48,7 @@
 #include "cli_lang.h"
 #include "cli_out.h"
 #include "names.h"
+#include "print_qr.h"
 #include "tny/game.h"
 #include "tny/format.h"
 #include "tny/json_io.h"
@@ -293,6 +298,8 @@ static void head(struct out *o, const struct tny_event *ev,
     put(o, "</title>\n<style>\n");
     putf(o, "@page { size: %s; margin: 12mm 12mm 14mm; }\n",
          po->letter ? "letter" : "A4");
+    /* a tent fills its page (A4 271 mm, Letter 253 mm inside the margins) */
+    putf(o, ".tent { height: %dmm; }\n", po->letter ? 248 : 266);
     put(o,
         /* CJK names: WenQuanYi Micro Hei (fonts-wqy-microhei, a
          * dependency of the packages, issue 22 item 4) */
@@ -344,6 +351,48 @@ static void head(struct out *o, const struct tny_event *ev,
         "padding-top: 1mm; font-size: 8pt; }\n"
         ".draft { color: #b00; font-weight: bold; }\n"
         ".flag { font-size: 8pt; border: 0.3mm solid #000; padding: 0 1mm; }\n"
+        /* issue 20: the sign-in codes (tents, cards, slips) */
+        ".code { font-family: \"DejaVu Sans Mono\", \"Liberation Mono\", "
+        "monospace; font-weight: bold; letter-spacing: 0.08em; "
+        "white-space: nowrap; }\n"
+        "svg.qr { display: block; }\n"
+        /* a tent: an A4 (Letter) page folded across the middle, the top
+         * half upside down so that each side reads from its own chair */
+        ".tent { display: flex; flex-direction: column; "
+        "break-after: page; page-break-after: always; }\n"
+        ".tent:last-child { break-after: auto; page-break-after: auto; }\n"
+        ".tent .half { flex: 1; display: flex; flex-direction: column; "
+        "align-items: center; justify-content: center; text-align: center; "
+        "overflow: hidden; }\n"
+        ".tent .half.top { transform: rotate(180deg); }\n"
+        ".tent .half.fold { border-top: 0.3mm dashed #888; }\n"
+        ".tent .tn { font-size: 44pt; font-weight: bold; margin: 0; }\n"
+        ".tent svg.qr { width: 58mm; height: 58mm; margin: 2mm 0; }\n"
+        ".tent .code { font-size: 34pt; }\n"
+        ".tent .how { font-size: 13pt; margin: 2mm 8mm 0; "
+        "overflow-wrap: anywhere; }\n"
+        ".tent .ev { font-size: 9pt; color: #333; margin: 1mm 8mm 0; "
+        "overflow-wrap: anywhere; }\n"
+        /* the players' cards: cut along the dashed lines */
+        ".cards { display: flex; flex-wrap: wrap; }\n"
+        ".card { width: 50%; box-sizing: border-box; height: 64mm; "
+        "border: 0.3mm dashed #888; padding: 3mm 4mm; display: flex; "
+        "gap: 4mm; align-items: center; break-inside: avoid; "
+        "page-break-inside: avoid; overflow: hidden; }\n"
+        ".card svg.qr { width: 38mm; height: 38mm; flex: none; }\n"
+        ".card .who { min-width: 0; }\n"
+        ".card .nm { font-size: 13pt; font-weight: bold; margin: 0 0 2mm; "
+        "overflow-wrap: anywhere; }\n"
+        ".card .code { font-size: 19pt; }\n"
+        ".card .how { font-size: 9pt; margin: 2mm 0 0; "
+        "overflow-wrap: anywhere; }\n"
+        ".card .ev { font-size: 8pt; color: #333; margin: 1mm 0 0; "
+        "overflow-wrap: anywhere; }\n"
+        ".slip .signin .how { margin: 1mm 0 0; overflow-wrap: anywhere; }\n"
+        ".slip .signin { display: flex; gap: 4mm; align-items: center; "
+        "margin-top: 3mm; font-size: 9pt; }\n"
+        ".slip .signin svg.qr { width: 24mm; height: 24mm; flex: none; }\n"
+        ".slip .signin .code { font-size: 14pt; }\n"
         "</style></head><body>\n");
 }
 
@@ -681,8 +730,47 @@ static void per_game_head(char *dst, size_t size, const char *head, int k)
  * (NH-1 winner, draw, HQ difference, NH-11 army played; TX-3 scores and
  * clock times; AG-1 VP / IP / BP; GT-1 winner, modified win, GT-9 games;
  * CT VP), then a signature line per player. */
+/* table_code(po, table): the table's valid sign-in code, NULL if none. */
+static const char *table_code(const struct hub_print_opts *po, int32_t table)
+{
+    for (int32_t i = 0; po->url && i < po->n_codes; i++)
+        if (!po->codes[i].player && po->codes[i].table == table)
+            return po->codes[i].code;
+    return NULL;
+}
+
+/* code_qr(o, po, code, diag): the QR code of the phone page signed in
+ * with code: "URL?code=CODE" (or "URL&code=CODE" when the URL has a
+ * query already). */
+static int code_qr(struct out *o, const struct hub_print_opts *po,
+                   const char *code, struct tny_diag *diag)
+{
+    char link[1200], *svg = NULL;
+    int n = snprintf(link, sizeof link, "%s%scode=%s", po->url,
+                     strchr(po->url, '?') ? "&" : "?", code);
+    if (n < 0 || (size_t)n >= sizeof link)
+        return tny_diag_set(diag, TNY_EINVAL, "--url: longer than %d bytes",
+                            (int)sizeof link - 32);
+    int rc = hub_qr_svg(link, &svg, diag);
+    if (rc < 0)
+        return rc;
+    put(o, svg);
+    free(svg);
+    return TNY_OK;
+}
+
+/* code_how(o, po, fmt): a line of instruction with the page's address. */
+static void code_how(struct out *o, const struct hub_print_opts *po,
+                     const char *fmt)
+{
+    put(o, "<p class=\"how\">");
+    text_with(o, fmt, po->url);
+    put(o, "</p>");
+}
+
 static void slip(struct out *o, const struct tny_event *ev,
-                 const struct print_round *pr, const struct print_table *t)
+                 const struct print_round *pr, const struct print_table *t,
+                 const struct hub_print_opts *po, struct tny_diag *diag)
 {
     enum tny_game g = ev->format.game;
     char buf[200], games[3][64];
@@ -793,16 +881,173 @@ static void slip(struct out *o, const struct tny_event *ev,
         text_with(o, _("Signature: %s"), ev->players[t->seats[s]].name);
         put(o, "</div>");
     }
-    put(o, "</div></div>\n");
+    put(o, "</div>");
+    /* issue 20: the table's sign-in code (the slip stays at the table) */
+    const char *code = table_code(po, t->number);
+    if (code) {
+        put(o, "<div class=\"signin\">");
+        if (code_qr(o, po, code, diag) < 0)
+            o->rc = o->rc ? o->rc : TNY_EINVAL;
+        put(o, "<div><span class=\"code\">");
+        html_text(o, code);
+        put(o, "</span>");
+        /* TRANSLATORS: on a result slip and a table tent, beside the
+           table's QR code and sign-in code. */
+        const char *how = _("Scan to report your table's results, or open "
+                            "%s and enter the code.");
+        code_how(o, po, how);
+        put(o, "</div></div>");
+    }
+    put(o, "</div>\n");
 }
 
 static void print_slips(struct out *o, const struct tny_event *ev,
-                        const struct print_round *pr, const char *stamp)
+                        const struct print_round *pr, const char *stamp,
+                        const struct hub_print_opts *po, struct tny_diag *diag)
 {
     round_heading(o, ev, pr, _("Result slips"), stamp);
     for (int32_t i = 0; i < pr->n_tables; i++)
         if (!pr->tables[i].is_bye)
-            slip(o, ev, pr, &pr->tables[i]);
+            slip(o, ev, pr, &pr->tables[i], po, diag);
+}
+
+static int code_by_table(const void *a, const void *b)
+{
+    const struct hub_print_code *x = *(const struct hub_print_code *const *)a;
+    const struct hub_print_code *y = *(const struct hub_print_code *const *)b;
+    return (x->table > y->table) - (x->table < y->table);
+}
+
+/* issue 20: one page per table code, folded into a tent: the table's
+ * number, the QR code of its page, the code, how to use it. */
+static int print_tents(struct out *o, const struct tny_event *ev,
+                       const struct hub_print_opts *po, struct tny_diag *diag)
+{
+    const struct hub_print_code **by =
+        calloc((size_t)po->n_codes + 1, sizeof *by);
+    int32_t n = 0;
+    int rc = TNY_OK;
+    if (!by)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    for (int32_t i = 0; i < po->n_codes; i++)
+        if (!po->codes[i].player && po->codes[i].table > 0)
+            by[n++] = &po->codes[i];
+    if (n == 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "no valid table code (tourney live code issue "
+                          "EVENT TABLE issues one)");
+        goto out;
+    }
+    qsort(by, (size_t)n, sizeof *by, code_by_table);
+    for (int32_t i = 0; i < n && rc == TNY_OK; i++) {
+        char tn[64];
+        snprintf(tn, sizeof tn, _("Table %d"), (int)by[i]->table);
+        put(o, "<div class=\"tent\" data-table=\"");
+        putf(o, "%d\" data-code=\"", (int)by[i]->table);
+        html_text(o, by[i]->code);
+        put(o, "\">");
+        for (int half = 0; half < 2 && rc == TNY_OK; half++) {
+            put(o, half ? "<div class=\"half fold\">"
+                        : "<div class=\"half top\">");
+            put(o, "<p class=\"tn\">");
+            html_text(o, tn);
+            put(o, "</p>");
+            rc = code_qr(o, po, by[i]->code, diag);
+            put(o, "<div class=\"code\">");
+            html_text(o, by[i]->code);
+            put(o, "</div>");
+            code_how(o, po,
+                     _("Scan to report your table's results, or open %s "
+                       "and enter the code."));
+            put(o, "<p class=\"ev\">");
+            html_text(o, event_title(ev));
+            put(o, "</p></div>");
+        }
+        put(o, "</div>\n");
+    }
+out:
+    free(by);
+    return rc;
+}
+
+/* player_of(ev, id): the player's index, -1 if not in the event. */
+static int32_t player_of(const struct tny_event *ev, const char *id)
+{
+    for (int32_t p = 0; p < ev->n_players; p++)
+        if (ev->players[p].id && strcmp(ev->players[p].id, id) == 0)
+            return p;
+    return -1;
+}
+
+/* issue 20: the players' own codes as cards to cut out and hand over at
+ * check-in: name, QR code, code, how to use it; sorted by name. */
+static int print_codes(struct out *o, const struct tny_event *ev,
+                       const struct hub_print_opts *po, struct tny_diag *diag)
+{
+    struct card {
+        const struct hub_print_code *c;
+        int32_t p;
+        char key[160];
+    } *cards = calloc((size_t)po->n_codes + 1, sizeof *cards);
+    int32_t n = 0;
+    int rc = TNY_OK;
+    if (!cards)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    for (int32_t i = 0; i < po->n_codes; i++) {
+        int32_t p =
+            po->codes[i].player ? player_of(ev, po->codes[i].player) : -1;
+        if (p < 0)
+            continue;
+        cards[n].c = &po->codes[i];
+        cards[n].p = p;
+        fold_key(ev->players[p].name ? ev->players[p].name : "", cards[n].key,
+                 sizeof cards[n].key);
+        n++;
+    }
+    if (n == 0) {
+        rc = tny_diag_set(diag, TNY_ESTATE,
+                          "no valid player code (tourney live code player "
+                          "EVENT issues them)");
+        goto out;
+    }
+    for (int32_t i = 1; i < n; i++) /* by name (insertion: a few hundred) */
+        for (int32_t j = i; j > 0 && strcmp(cards[j - 1].key, cards[j].key) > 0;
+             j--) {
+            struct card tmp = cards[j];
+            cards[j] = cards[j - 1];
+            cards[j - 1] = tmp;
+        }
+    put(o, "<h1>");
+    html_text(o, event_title(ev));
+    put(o, " &middot; ");
+    html_text(o, _("Sign-in codes"));
+    put(o, "</h1>\n<div class=\"cards\">\n");
+    for (int32_t i = 0; i < n && rc == TNY_OK; i++) {
+        put(o, "<div class=\"card\" data-player=\"");
+        html_text(o, cards[i].c->player);
+        put(o, "\" data-code=\"");
+        html_text(o, cards[i].c->code);
+        put(o, "\">");
+        rc = code_qr(o, po, cards[i].c->code, diag);
+        put(o, "<div class=\"who\"><p class=\"nm\">");
+        html_text(o, ev->players[cards[i].p].name);
+        put(o, "</p><div class=\"code\">");
+        html_text(o, cards[i].c->code);
+        put(o, "</div>");
+        /* TRANSLATORS: on a player's card, beside their QR code and
+           sign-in code. */
+        const char *how = _("Scan to sign in on your phone: your table, "
+                            "your results, check-in. Or open %s and enter "
+                            "the code.");
+        code_how(o, po, how);
+        put(o, "<p class=\"ev\">");
+        html_text(o, event_title(ev));
+        put(o, "</p></div></div>\n");
+    }
+    put(o, "</div>\n");
+out:
+    free(cards);
+    return rc;
 }
 
 /* tiebreak_label(tb): the column heading, as the rules write it (and in
@@ -979,8 +1224,8 @@ static int print_standings(struct out *o, const struct tny_event *ev,
 int hub_print_what_from_name(const char *name, enum hub_print_what *out)
 {
     static const char *const names[] = {"pairings", "slips", "standings",
-                                        "final"};
-    for (int i = 0; i < 4; i++)
+                                        "final",    "tents", "codes"};
+    for (int i = 0; i < 6; i++)
         if (strcmp(name, names[i]) == 0) {
             *out = (enum hub_print_what)i;
             return TNY_OK;
@@ -1020,8 +1265,9 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
     *html = NULL;
     hub_lang_pick(po->lang, event_language(ev), lang, sizeof lang);
     hub_lang_enter(lang, &saved);
-    const char *const titles[] = {_("Pairings"), _("Result slips"),
-                                  _("Standings"), _("Final classification")};
+    const char *const titles[] = {_("Pairings"),    _("Result slips"),
+                                  _("Standings"),   _("Final classification"),
+                                  _("Table tents"), _("Sign-in codes")};
     print_stamp(stamp, sizeof stamp);
     head(&o, ev, po, lang, titles[po->what]);
     switch (po->what) {
@@ -1034,7 +1280,19 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
             rc = print_pairings(&o, ev, hub_names_family_first(lang), &pr,
                                 stamp);
         else
-            print_slips(&o, ev, &pr, stamp);
+            print_slips(&o, ev, &pr, stamp, po, diag);
+        break;
+    case HUB_PRINT_TENTS:
+    case HUB_PRINT_CODES:
+        if (!po->url) {
+            rc = tny_diag_set(diag, TNY_EINVAL,
+                              "--url is required for %s (the phone page, "
+                              "e.g. http://HUB:9002/play.html)",
+                              po->what == HUB_PRINT_TENTS ? "tents" : "codes");
+            goto out;
+        }
+        rc = po->what == HUB_PRINT_TENTS ? print_tents(&o, ev, po, diag)
+                                         : print_codes(&o, ev, po, diag);
         break;
     case HUB_PRINT_STANDINGS:
     case HUB_PRINT_FINAL:
@@ -1306,6 +1564,36 @@ int hub_print_option(const char *name, const char *value,
         if (tny_language_check("--lang", value, diag) < 0)
             return TNY_EINVAL;
         po->lang = value;
+    } else if (strcmp(name, "url") == 0) {
+        /* issue 20: the phone page the QR codes open, printed as text
+         * and put in a URL: nothing that ends or breaks either ('#'
+         * would hide the code from the page's query) */
+        size_t scheme = strncmp(value, "http://", 7) == 0    ? 7
+                        : strncmp(value, "https://", 8) == 0 ? 8
+                                                             : 0;
+        const char *bad =
+            value + scheme + strcspn(value + scheme, " \"'<>`#\\");
+        for (const char *c = value; c < bad; c++)
+            if ((unsigned char)*c < 0x21 || (unsigned char)*c == 0x7f) {
+                bad = c;
+                break;
+            }
+        if (!scheme || !value[scheme] || value[scheme] == '/')
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "--url: expected the phone page's address, "
+                                "http://HOST[:PORT]/play.html (or https://), "
+                                "got \"%.200s\"",
+                                value);
+        if (*bad)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "--url: no spaces, quotes, angle brackets, "
+                                "backquotes, backslashes, '#' or control "
+                                "characters, got \"%.200s\"",
+                                value);
+        if (strlen(value) > 1000)
+            return tny_diag_set(diag, TNY_EINVAL,
+                                "--url: longer than 1000 bytes");
+        po->url = value;
     } else if (strcmp(name, "paper") == 0) {
         if (strcmp(value, "a4") == 0 || strcmp(value, "A4") == 0)
             po->letter = false;
@@ -1323,7 +1611,7 @@ int hub_print_option(const char *name, const char *value,
 
 int tny_cli_print(int argc, char **argv)
 {
-    struct hub_print_opts po = {HUB_PRINT_PAIRINGS, 0, NULL, false, NULL};
+    struct hub_print_opts po = {.what = HUB_PRINT_PAIRINGS};
     struct tny_diag diag = {{0}};
     struct tny_event ev;
     char *html = NULL, *text = NULL;
@@ -1374,6 +1662,13 @@ int tny_cli_print(int argc, char **argv)
                 "tourney print: unknown printout \"%s\" (expected "
                 "pairings, slips, standings or final)\n",
                 pos[0]);
+        return 2;
+    }
+    if (po.what == HUB_PRINT_TENTS || po.what == HUB_PRINT_CODES) {
+        fprintf(stderr,
+                "tourney print: %s need the hub's sign-in codes: "
+                "tourney live print EVENT_ID %s --url URL\n",
+                pos[0], pos[0]);
         return 2;
     }
     struct stat in_st, pdf_st;

@@ -17,6 +17,15 @@ enum hub_print_what {
     HUB_PRINT_SLIPS,
     HUB_PRINT_STANDINGS,
     HUB_PRINT_FINAL,
+    HUB_PRINT_TENTS, /* issue 20: a table tent per table code (live only) */
+    HUB_PRINT_CODES, /* issue 20: the players' codes as cards (live only) */
+};
+
+/* A sign-in code of the event (the hub's `code list`, valid ones only). */
+struct hub_print_code {
+    const char *code;   /* as the page shows it: "K7QX-M3PA" */
+    int32_t table;      /* a table code's table */
+    const char *player; /* a player code's player id; NULL: a table code */
 };
 
 struct hub_print_opts {
@@ -27,18 +36,23 @@ struct hub_print_opts {
     bool letter;      /* US Letter paper (else A4) */
     const char *lang; /* --lang: the printout's language (a shipped code),
                          NULL: the event's, else the locale's, else en */
+    const char *url;  /* --url: the phone page (play.html), for the codes'
+                         QR codes; NULL: no codes on slips */
+    const struct hub_print_code *codes; /* tents, codes, slips with url */
+    int32_t n_codes;
 };
 
 /* hub_print_what_from_name(name, out): "pairings", "slips", "standings",
- * "final"; TNY_ENOTFOUND for anything else. */
+ * "final", "tents", "codes"; TNY_ENOTFOUND for anything else. */
 TNY_MUST_USE int hub_print_what_from_name(const char *name,
                                           enum hub_print_what *out);
 
 /* hub_print_html(ev, o, html, diag): the printout as one HTML document
  * (heap, the caller frees), in its language (o->lang, the event's, the
  * locale's, en: the process's language is put back before it returns).  Errors:
- * TNY_EINVAL (--round out of range), TNY_ESTATE (no round to print, the event
- * is not finished for "final"; diag says which), TNY_ENOMEM; the pairing
+ * TNY_EINVAL (--round out of range; tents or codes without --url),
+ * TNY_ESTATE (no round to print, the event is not finished for "final",
+ * no valid code for tents or codes; diag says which), TNY_ENOMEM; the pairing
  * engine's errors when the next round is planned. */
 TNY_MUST_USE int hub_print_html(const struct tny_event *ev,
                                 const struct hub_print_opts *o, char **html,
@@ -53,8 +67,9 @@ TNY_MUST_USE int hub_print_output(const char *html,
                                   struct tny_diag *diag);
 
 /* hub_print_option(name, value, po, diag): one option ("round", "pdf",
- * "paper", "lang") into po.  Errors: TNY_EINVAL (unknown option or bad value,
- * diag names it). */
+ * "paper", "lang", "url": http:// or https://, no space, quote, angle
+ * bracket, backquote or '#') into po.  Errors: TNY_EINVAL (unknown option or
+ * bad value, diag names it). */
 TNY_MUST_USE int hub_print_option(const char *name, const char *value,
                                   struct hub_print_opts *po,
                                   struct tny_diag *diag);

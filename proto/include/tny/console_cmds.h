@@ -314,11 +314,13 @@ enum tny_reply_shape {
       "one row per player and round",                                          \
       run_export)                                                              \
     L("print", NULL,                                                           \
-      "EVENT_ID pairings|slips|standings|final [--round N] [--pdf FILE] "      \
-      "[--paper a4|letter] [--lang LANG]",                                     \
+      "EVENT_ID pairings|slips|standings|final|tents|codes [--round N] "       \
+      "[--pdf FILE] [--paper a4|letter] [--lang LANG] [--url URL]",            \
       2, 2, o_print,                                                           \
       "printouts (HTML; --pdf: PDF by headless Chromium): pairings by table "  \
-      "and name, result slips, standings, final classification",               \
+      "and name, result slips, standings, final classification; tents, "      \
+      "codes: the sign-in codes with QR codes of --url (play.html), a tent "   \
+      "per table, a card per player; slips --url: the table's code",           \
       run_print)                                                               \
     W(list_devices, LIST_DEVICES, TNY_CMD_EV_OPTIONAL, true, 0,                \
       TNY_REPLY_RECORDS, "devices", NULL, "[--event EVENT_ID]", 0, 0,          \
