@@ -592,10 +592,13 @@ static void on_message(struct app *a, const struct tny_mqtt_message *m,
     case TNY_WIRE_TOPIC_HUB_STATE:
         if (m->len == strlen(TNY_WIRE_HUB_ONLINE) &&
             memcmp(m->payload, TNY_WIRE_HUB_ONLINE, m->len) == 0) {
+            bool was_down = a->core.hub_known && !a->core.hub_online;
             tbl_core_set_hub(&a->core, true);
             /* The hub restarted: every table resends what it holds, spread
-             * over 2 s so a venue's tables do not all hit it at once. */
-            for (int32_t i = 0; i < a->n_pend; i++) {
+             * over 2 s so a venue's tables do not all hit it at once.  The
+             * retained "online" a reconnect brings is no restart: that
+             * connect has just resent everything (resend_all). */
+            for (int32_t i = 0; was_down && i < a->n_pend; i++) {
                 a->pend[i].attempt = 0;
                 a->pend[i].due_ms = now + (int64_t)tny_rng_below(&a->rng, 2000);
             }
