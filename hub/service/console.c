@@ -15,12 +15,12 @@
  * when the command is refused: a refused command changes nothing, the
  * clock included.
  *
- * The model (issue 17): the commands marked in_place (all but the
- * sign-in codes) check everything against the
+ * The model (issue 17): the commands marked in_place (all but `code
+ * player` and the check-in drops) check everything against the
  * service's event first, then write, then change the event in place (no
  * snapshot); a failure after their first write reads the event back from
  * the store (model_recover).  No command reads the event back after its
- * write; the codes run under the snapshot.
+ * write; `code player` and the check-in drops run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -3046,14 +3046,14 @@ static int finish_if_complete(struct ctx *c)
 static int cmd_issue_code(struct ctx *c)
 {
     int rc = hub__code_issue(c->svc, c->e, c->req, c->actor, c->now, c->ob,
-                             c->rep, &c->diag);
+                             c->rep, &c->touched, &c->diag);
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
 static int cmd_revoke_code(struct ctx *c)
 {
     int rc = hub__code_revoke(c->svc, c->e, c->req, c->actor, c->now, c->ob,
-                              c->rep, &c->diag);
+                              c->rep, &c->touched, &c->diag);
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 

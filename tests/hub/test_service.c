@@ -3773,11 +3773,15 @@ static void test_issue20_codes(void **state)
     req_init(f, &q, TNY_WIRE_CMD_REVOKE_CODE);
     snprintf(q.code, sizeof(q.code), "%s", code);
     (void)must_fail(f, &q, "already revoked");
+    /* Issue 17: code issue|revoke change the model in place; a refusal
+     * is decided before any write (nothing read back). */
+    refused_changes_nothing(f, &q, "revoke a revoked code");
 
     /* A new code for the table: web-2.  The list has both. */
     req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
     q.table = 3;
     free(must(f, &q));
+    refused_changes_nothing(f, &q, "a second code for a table with a page");
     req_init(f, &q, TNY_WIRE_CMD_LIST_CODES);
     text = must(f, &q);
     json_t *list = json_loads(text, 0, NULL);
