@@ -23,6 +23,7 @@
 #include "events.h"
 #include "hub/log.h"
 #include "publish.h"
+#include "tny/score.h"
 
 /* No 0/O, 1/I/L: a code read aloud or off a slip is typed right. */
 static const char code_alphabet[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -197,19 +198,23 @@ static bool player_gone(const struct hub_ev *e, const struct tny_player *p)
     return !tny_player_active_in(p, cur) || e->round.status == HUB_ROUND_CLOSED;
 }
 
-/* A player's seat in round r of e: *table (0 = a bye or not seated) and
- * *seat (1-based). */
+/* A player's seat in round r of e: *table (0 = a bye or not seated),
+ * *seat (1-based) and *bye (the player has the round's bye). */
 static void player_seat(const struct hub_ev *e, int32_t r, int32_t ix,
-                        int32_t *table, int32_t *seat)
+                        int32_t *table, int32_t *seat, bool *bye)
 {
     *table = *seat = 0;
+    *bye = false;
     if (r < 1 || r > e->ev.n_rounds)
         return;
     const struct tny_round *rd = &e->ev.rounds[r - 1];
     for (int32_t t = 0; t < rd->n_tables; t++) {
         const struct tny_table *tb = &rd->tables[t];
         for (int32_t s = 0; s < tb->n_seats; s++)
-            if (tb->seats[s] == ix && !tb->is_bye) {
+            if (tb->seats[s] == ix && tb->is_bye) {
+                *bye = true;
+                return;
+            } else if (tb->seats[s] == ix) {
                 *table = tb->number;
                 *seat = s + 1;
                 return;
@@ -254,6 +259,8 @@ static int code_target(struct hub_service *svc, const struct hub_code *c,
         return rc;
     snprintf(st->event_title, sizeof(st->event_title), "%s",
              e->info.title[0] ? e->info.title : "");
+    /* the page's words in the event's language from the sign-in on */
+    snprintf(st->language, sizeof(st->language), "%s", e->ev.language);
     st->round = e->ev.n_rounds;
     st->state = c->revoked_ms                          ? TNY_WIRE_CODE_REVOKED
                 : e->info.status == HUB_EVENT_FINISHED ? TNY_WIRE_CODE_EXPIRED
@@ -280,7 +287,9 @@ static int code_target(struct hub_service *svc, const struct hub_code *c,
         st->state = TNY_WIRE_CODE_DROPPED;
     if (st->state != TNY_WIRE_CODE_VALID)
         return TNY_OK;
-    player_seat(e, st->round, ix, &st->table, &st->seat);
+    player_seat(e, st->round, ix, &st->table, &st->seat, &st->bye);
+    if (st->bye)
+        st->bye_points = tny_bye_points(&e->ev, st->round - 1);
     if (!st->table)
         return TNY_OK;
     struct hub_device *d = table_device(svc, e, st->table);
@@ -503,11 +512,12 @@ static uint64_t status_hash(const struct tny_wire_code_status *st)
 {
     uint64_t h = 1469598103934665603ull;
     char buf[1024];
-    int n = snprintf(buf, sizeof(buf), "%d|%s|%s|%s|%s|%d|%d|%d|%d|%d|%s",
-                     (int)st->state, st->event_id, st->event_title,
-                     st->player_id, st->name, (int)st->round, (int)st->table,
-                     (int)st->seat, (int)st->checked_in,
-                     (int)st->drop_requested, st->table_device);
+    int n = snprintf(
+        buf, sizeof(buf), "%d|%s|%s|%s|%s|%d|%d|%d|%d|%d|%s|%s|%d|%lld",
+        (int)st->state, st->event_id, st->event_title, st->player_id, st->name,
+        (int)st->round, (int)st->table, (int)st->seat, (int)st->checked_in,
+        (int)st->drop_requested, st->table_device, st->language, (int)st->bye,
+        (long long)st->bye_points);
     for (int i = 0; i < n && i < (int)sizeof(buf); i++)
         h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
     return h;
