@@ -34,7 +34,11 @@
  * Every word goes through t() (i18n.js; English when it is missing).  The
  * page's language (language()): ?lang=, else the phone's own choice on
  * the player page (localStorage tourney.lang), else the event's (the
- * TableAssignment's language, issue 21), else the browser's, else English.
+ * TableAssignment's language, issue 21, or before a table, during a bye,
+ * the CodeStatus's), else the browser's, else English.  Neuroshima Hex
+ * armies are named as the hall's pages name them (overlay.js armyName,
+ * its tc('army', ...) catalogue entries); the value sent stays the
+ * format's name.
  */
 (function (root) {
     'use strict';
@@ -65,6 +69,16 @@
             stored: stored, event: event, browser: nav}));
         document.documentElement.lang = I18N.language();
     }
+
+    /* armyName(a): the army in the page's language (overlay.js, the
+     * hall's words: one list for every page). */
+    var OVERLAY = root.TourneyOverlay;
+    function armyName(a) {
+        return OVERLAY ? OVERLAY.armyName(a) : a;
+    }
+
+    /* Points on the wire: units of 1/1200 (proto/common.proto). */
+    var UNITS = 1200;
 
     /* No 0/O, 1/I/L (hub/service/codes.c). */
     var ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -200,6 +214,24 @@
         for (var i = S.store.outbox.length - 1; i >= 0; i--) {
             var e = S.store.outbox[i];
             if (e.event === a.event_id && e.round === a.round && e.table === a.table)
+                return e;
+        }
+        return null;
+    }
+
+    /* The newest report of this phone (its own submission, or the table's
+     * draft its players confirmed) for the table's current round that
+     * still stands (not refused, not replaced), or null.  Another phone
+     * of the table may have reported something else meanwhile (its
+     * submission is kept here too): this phone shows its own. */
+    function ownEntry() {
+        var a = S.assign;
+        if (!a)
+            return null;
+        for (var i = S.store.outbox.length - 1; i >= 0; i--) {
+            var e = S.store.outbox[i];
+            if (e.own && e.event === a.event_id && e.round === a.round && e.table === a.table &&
+                e.status !== 'rejected' && e.status !== 'replaced')
                 return e;
         }
         return null;
@@ -485,7 +517,11 @@
             S.connected = false;
             return;
         }
-        language(S.assign ? S.assign.language || '' : '');
+        /* A player's table of an earlier round, while this one is a bye
+         * (or the player has no table in it): not theirs any more. */
+        if (st.player_id && S.assign && st.round > S.assign.round && !st.table)
+            S.assign = null;
+        language((S.assign && S.assign.language) || st.language || '');
         if (S.connected && !willChanged())
             loginPresence();
     }
@@ -702,7 +738,8 @@
     };
     var SHORT = {
         hq_diff: N_('HQ difference'), scores: N_('points'), clock_ms: N_('on the clock'),
-        vp: N_('VP'), ip: N_('IP'), bp: N_('BP'), armies: N_('army')
+        vp: N_('VP'), ip: N_('IP'), bp: N_('BP'), armies: N_('army'),
+        tp: N_('TP') /* an organiser's decision (TX-4): points, not entered here */
     };
     function N_(s) {
         return s;
@@ -1002,12 +1039,90 @@
                     return;
                 var v = String((F.per[k.name] || {})[s.player_id] || '').trim();
                 if (v !== '')
-                    parts.push(k.kind === 'army' ? v : t('{value} {what}', {value: v, what: t(SHORT[k.name] || k.name)}));
+                    parts.push(k.kind === 'army' ? armyName(v) : t('{value} {what}', {value: v, what: t(SHORT[k.name] || k.name)}));
             });
             if (parts.length)
                 lines.push(s.name + ': ' + parts.join(', '));
         });
         return lines;
+    }
+
+    /* ---- the organiser's result -------------------------------------------
+     *
+     * TableAssignment.organiser_result_json is the event-file result object
+     * (docs/event-file.md) the organiser entered: its keys are the schema's
+     * names, so it reads back into the form's values, which the page words
+     * as it words an entry (summaryLines) and builds into the GameResult it
+     * stands for (buildResult: compared with this phone's own report).  A
+     * key the table does not enter (TX-4's TP) gets a line of its own. */
+    function organiserForm(sch, doc) {
+        var F = emptyForm();
+        var obj = function (v) {
+            return v && typeof v === 'object' && !Array.isArray(v);
+        };
+        sch.keys.forEach(function (k) {
+            var v = doc[k.name];
+            if (v == null)
+                return;
+            if (k.kind === 'player' && typeof v === 'string')
+                F.outcome = k.name + ':' + v;
+            else if (k.kind === 'flag' && v === true && OUTCOME_FLAGS.indexOf(k.name) >= 0)
+                F.outcome = k.name;
+            else if (k.kind === 'flag' && v === true)
+                F.flags[k.name] = true;
+            else if (k.kind === 'number')
+                F.numbers[k.name] = String(v);
+            else if ((k.kind === 'per_player' || k.kind === 'army') && obj(v)) {
+                F.per[k.name] = {};
+                for (var pid in v)
+                    F.per[k.name][pid] = k.name === 'clock_ms' && typeof v[pid] === 'number'
+                        ? Math.floor(v[pid] / 60000) + ':' + ('0' + Math.floor(v[pid] / 1000) % 60).slice(-2)
+                        : String(v[pid]);
+            } else if (k.kind === 'players' && Array.isArray(v))
+                F.games = v.map(String);
+        });
+        return F;
+    }
+    /* {lines, result}: the organiser's result of a in words, and as a
+     * GameResult (null when the form cannot say it). */
+    function organiserResult(a) {
+        var doc = null;
+        try {
+            doc = JSON.parse(a.organiser_result_json);
+        } catch (e) {
+            doc = null;
+        }
+        var sch = schemaFor(a);
+        if (!doc || typeof doc !== 'object' || !sch)
+            return {lines: [], result: null};
+        var F = organiserForm(sch, doc);
+        var keys = shownKeys(a, sch);
+        var outs = outcomes(a, sch, keys);
+        var o = F.outcome || (outs.some(function (x) {
+            return x.id === 'scores';
+        }) ? 'scores' : '');
+        var lines = summaryLines(a, sch, F, o, keys);
+        sch.keys.forEach(function (k) {
+            var v = doc[k.name];
+            if (k.kind !== 'points' || !v || typeof v !== 'object')
+                return;
+            a.seats.forEach(function (s) {
+                if (typeof v[s.player_id] === 'number')
+                    lines.push(s.name + ': ' + t('{value} {what}', {value: I18N ? I18N.number(v[s.player_id], 2)
+                        : String(v[s.player_id]), what: t(SHORT[k.name] || k.name)}));
+            });
+        });
+        var built = buildResult(a, sch, F);
+        return {lines: lines, result: built.result || null};
+    }
+    /* Whether two GameResult objects say the same (the protocol's own
+     * normal form of each). */
+    function sameResult(x, y) {
+        var norm = function (r) {
+            return JSON.stringify(T.GameResult.toObject(T.GameResult.fromObject(r || {}),
+                {longs: Number, enums: Number, defaults: false, arrays: true}));
+        };
+        return norm(x) === norm(y);
     }
 
     /* The entry draft of this table (kept across a reload: sessionStorage
@@ -1134,8 +1249,11 @@
             if (!S.store.outbox.some(function (e) {
                 return e.key === d.key;
             })) {
+                /* this phone's report too when it showed that draft (its
+                 * players confirmed it here or on another phone) */
                 var entry = {key: d.key, event: a.event_id, round: a.round, table: a.table, dev: S.dev, bytes: d.bytes,
-                    status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow()};
+                    status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow(),
+                    own: !!S.draftId && d.id === S.draftId};
                 S.store.outbox.push(entry);
                 save();
                 send(entry);
@@ -1211,7 +1329,7 @@
         };
         var entry = {key: key, event: a.event_id, round: a.round, table: a.table, dev: S.dev,
             bytes: b64(encode('ResultSubmission', sub)), status: 'sent', reason: '',
-            lines: built.summary, tries: 0, next: 0,
+            lines: built.summary, tries: 0, next: 0, own: true,
             stopped_hub_ms: hubNow()};
         /* Kept before it is shown as sent (and before the first try). */
         S.store.outbox.push(entry);
@@ -1341,11 +1459,20 @@
         var a = S.assign;
         var me = isPlayer() ? playerPanel(a) : '';
         if (!a || !a.table) {
-            var title = !a && S.screen === 'connecting' && !S.status ? t('Signing in...')
-                : a ? t('No table this round') : t('No table yet');
-            h += '<div class="panel"><h1>' + esc(title) + '</h1>' + '<p class="dim">' +
-                esc(a ? a.event_title || a.event_id : S.status ? S.status.event_title || S.status.event_id
-                    : t('Code {code}', {code: shown(S.code)})) + '</p></div>' + me;
+            var st = S.status;
+            var bye = isPlayer() && st.bye && st.round > 0;
+            var title = !a && S.screen === 'connecting' && !st ? t('Signing in...')
+                : bye ? t('Bye in round {round}', {round: st.round})
+                    : a ? t('No table this round') : t('No table yet');
+            h += '<div class="panel"><h1 id="title">' + esc(title) + '</h1>' + '<p class="dim">' +
+                esc(a ? a.event_title || a.event_id : st ? st.event_title || st.event_id
+                    : t('Code {code}', {code: shown(S.code)})) + '</p>';
+            if (bye)
+                h += '<p class="state stored" id="bye">' + esc(st.bye_points
+                    ? t('You have a bye this round (points: {points}): no game to play.',
+                        {points: I18N ? I18N.number(st.bye_points / UNITS, 2) : String(st.bye_points / UNITS)})
+                    : t('You have a bye this round: no game to play.')) + '</p>';
+            h += '</div>' + me;
             page.innerHTML = h;
             wirePlayer();
             return;
@@ -1404,10 +1531,21 @@
     function resultPanel(a) {
         var h = '<div class="panel" id="result">';
         if (a.organiser_result_json) {
-            return h + '<h2>' + esc(t('Result')) + '</h2><p class="state stored" id="state">' +
-                esc(t('The organiser entered the result ({by}).', {by: a.organiser_result_by || ''})) + '</p></div>';
+            /* the values the organiser entered; a report of this phone
+             * they differ from (a conflict, or a stored one overridden)
+             * is said to be overridden, with what it was */
+            var org = organiserResult(a);
+            h += '<h2>' + esc(t('Result')) + '</h2>' + linesHtml(org.lines, 'entered') +
+                '<p class="state stored" id="state">' +
+                esc(t('The organiser entered the result ({by}).', {by: a.organiser_result_by || ''})) + '</p>';
+            var mine = ownEntry();
+            if (mine && !(org.result && sameResult(decode('ResultSubmission', unb64(mine.bytes)).result, org.result)))
+                h += '<p class="state conflict" id="overridden">' +
+                    esc(t('Your report was overridden: the organiser decided the result above.')) + '</p>' +
+                    '<p class="dim">' + esc(t('You reported:')) + '</p>' + linesHtml(mine.lines || [], 'reported');
+            return h + '</div>';
         }
-        var e = currentEntry();
+        var e = ownEntry() || currentEntry();
         if (e && e.status !== 'rejected' && e.status !== 'replaced') {
             var words = {
                 sent: t('Sent: waiting for the hub'),
@@ -1476,7 +1614,7 @@
                     if (k.kind === 'army') {
                         h += '<select id="' + id + '"><option value="">' + esc(t('choose')) + '</option>';
                         (s.armies || []).forEach(function (ar) {
-                            h += '<option>' + esc(ar) + '</option>';
+                            h += '<option value="' + esc(ar) + '">' + esc(armyName(ar)) + '</option>';
                         });
                         h += '</select>';
                     } else {
