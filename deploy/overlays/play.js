@@ -200,6 +200,8 @@
         S.store = v && v.outbox ? v : {seq: 0, boot: '', dev: '', outbox: []};
         if (!Array.isArray(S.store.reqs))
             S.store.reqs = [];
+        if (!Array.isArray(S.store.tapped))
+            S.store.tapped = []; /* the drafts a player confirmed on this phone */
         if (!S.store.boot)
             S.store.boot = Date.now().toString(36);
     }
@@ -1249,11 +1251,11 @@
             if (!S.store.outbox.some(function (e) {
                 return e.key === d.key;
             })) {
-                /* this phone's report too when it showed that draft (its
-                 * players confirmed it here or on another phone) */
+                /* this phone's report too when a player confirmed that
+                 * draft here (the last seat confirmed on another phone) */
                 var entry = {key: d.key, event: a.event_id, round: a.round, table: a.table, dev: S.dev, bytes: d.bytes,
                     status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow(),
-                    own: !!S.draftId && d.id === S.draftId};
+                    own: S.store.tapped.indexOf(d.id) >= 0};
                 S.store.outbox.push(entry);
                 save();
                 send(entry);
@@ -1712,6 +1714,10 @@
             if (ok && !(isPlayer() && s.player_id !== S.status.player_id))
                 ok.onclick = function () {
                     S.confirmed[s.player_id] = true;
+                    if (S.draftId && S.store.tapped.indexOf(S.draftId) < 0) {
+                        S.store.tapped = S.store.tapped.slice(-15).concat([S.draftId]);
+                        save();
+                    }
                     if (allConfirmed(a)) {
                         submit();
                     } else {
