@@ -519,10 +519,6 @@
             S.connected = false;
             return;
         }
-        /* A player's table of an earlier round, while this one is a bye
-         * (or the player has no table in it): not theirs any more. */
-        if (st.player_id && S.assign && st.round > S.assign.round && !st.table)
-            S.assign = null;
         language((S.assign && S.assign.language) || st.language || '');
         if (S.connected && !willChanged())
             loginPresence();
@@ -530,6 +526,22 @@
 
     function isPlayer() {
         return !!(S.status && S.status.player_id);
+    }
+
+    /* The table the page shows: a player code's only while the player
+     * sits there in the status's round (the table of an earlier round, or
+     * the next round's assignment of the device they just left for a bye
+     * or another table, delivered before the hub re-pointed the code, is
+     * not theirs). */
+    function shownAssign() {
+        var a = S.assign;
+        if (!a || !a.table || !isPlayer())
+            return a;
+        var st = S.status;
+        var seated = (a.seats || []).some(function (x) {
+            return x.player_id === st.player_id;
+        });
+        return seated && a.round >= st.round ? a : null;
     }
 
     /* A check-in (1) or a "drop me" (2): kept before it is shown as sent,
@@ -1458,7 +1470,7 @@
         h += '<p class="net dim" id="net">' + esc(net) + '</p>';
         if (S.error)
             h += '<p class="error" id="error" role="alert">' + esc(S.error) + '</p>';
-        var a = S.assign;
+        var a = shownAssign();
         var me = isPlayer() ? playerPanel(a) : '';
         if (!a || !a.table) {
             var st = S.status;

@@ -20,7 +20,11 @@
  * 3. NH table 1: the army lists on seat 1's phone name the armies in
  *    Polish (the values stay the format's), seat 1 enters a win with
  *    Hegemony against Outpost, the summary names them in Polish, both
- *    players confirm on their phones, the stored state does too.
+ *    players confirm on their phones, the stored state does too;
+ * 4. NH round 2 (round 1's other table entered by the organiser): the
+ *    bye goes to a player who sat at a table in round 1 (NH-4: no second
+ *    bye): their phone says the bye in round 2, no table any more; round
+ *    1's bye shows their new table.
  * Prints "ok - ..." per check and "ARMIES TABLE WINNER LOSER" for the
  * table of 3; exit 1 with the failure.
  */
@@ -127,6 +131,7 @@ async function main() {
         const byes = rd.tables.filter((x) => x.bye);
         check(byes.length === 1, ev.id + ' round 1: ' + byes.length + ' byes: ' + JSON.stringify(rd.tables));
         const byer = byes[0].bye;
+        ev.byer = byer;
         ev.tables = rd.tables.filter((x) => !x.bye);
         const bp = phone[byer];
         await waitText(bp, '#title', tr(ev.lang, 'Bye in round {round}', {round: 1}), byer + '\'s bye', 30000);
@@ -176,6 +181,26 @@ async function main() {
     console.log('ARMIES ' + t1.table + ' ' + pa + ' ' + pb);
     console.log('ok - NH table ' + t1.table + ': the army lists, the summary and the stored result name the armies in ' +
                 'Polish (' + army('pl', 'Hegemony') + ', ' + army('pl', 'Outpost') + '); both players confirmed on their phones');
+
+    /* 4. NH round 2: the bye goes to a player who sat at a table in
+     * round 1 (NH-4: no second bye); their phone leaves that table */
+    for (const tb of nh.tables.slice(1))
+        live(false, 'result', 'enter', 'nh', '1', String(tb.table), JSON.stringify({winner: tb.players[0], hq_diff: 2}));
+    live(false, 'round', 'close', 'nh');
+    live(false, 'round', 'pair', 'nh');
+    live(false, 'round', 'publish', 'nh');
+    const rd2 = live(true, 'round', 'show', 'nh');
+    const bye2 = rd2.tables.filter((x) => x.bye).map((x) => x.bye);
+    check(bye2.length === 1 && bye2[0] !== nh.byer, 'nh round 2: the byes ' + JSON.stringify(bye2) + ' (round 1: ' + nh.byer + ')');
+    await waitText(phone[bye2[0]], '#title', tr('pl', 'Bye in round {round}', {round: 2}), bye2[0] + '\'s bye in round 2', 30000);
+    await waitText(phone[bye2[0]], '#bye', tr('pl', 'You have a bye this round (points: {points}): no game to play.',
+                                              {points: num('pl', 3)}), bye2[0] + '\'s bye points in round 2');
+    check(!(await phone[bye2[0]].$('#table')), bye2[0] + ' (a bye in round 2) still shows a table');
+    const t2 = rd2.tables.filter((x) => !x.bye && x.players.includes(nh.byer))[0];
+    await waitText(phone[nh.byer], '#table h1', tr('pl', 'Table {table}', {table: t2.table}), nh.byer + ' at a table in round 2',
+                   30000);
+    console.log('ok - nh round 2: ' + bye2[0] + ' (at a table in round 1) has the bye, their phone says so and shows no table; ' +
+                nh.byer + ' (round 1\'s bye) shows table ' + t2.table);
 
     check(errors.length === 0, 'page errors: ' + errors.join('; '));
     await browser.close();
