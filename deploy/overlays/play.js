@@ -27,6 +27,12 @@
  *   before round 1, "drop me" after a round; kept in localStorage and
  *   resent until the hub answers).  The player confirms only their own
  *   seat; the table's result goes when every seat is confirmed.
+ * - A result the organiser entered (the assignment's
+ *   organiser_result_json) is shown with its values, worded as an entry;
+ *   a phone whose own report (submitted here, or confirmed here by a
+ *   player) differs says it was overridden and what it reported.  Every
+ *   phone of a table keeps every submission of the table but shows its
+ *   own.
  * - A code that no longer works (revoked, expired with its event, a
  *   dropped player's) still signs in, to read only its status: the page
  *   says why.  A wrong code is refused by the broker.
