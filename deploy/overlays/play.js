@@ -1483,7 +1483,8 @@
             var bye = isPlayer() && st.bye && st.round > 0;
             var title = !a && S.screen === 'connecting' && !st ? t('Signing in...')
                 : bye ? t('Bye in round {round}', {round: st.round})
-                    : a ? t('No table this round') : t('No table yet');
+                    : isPlayer() && st.table_device && st.table ? t('Table {table}', {table: st.table})
+                        : a ? t('No table this round') : t('No table yet');
             h += '<div class="panel"><h1 id="title">' + esc(title) + '</h1>' + '<p class="dim">' +
                 esc(a ? a.event_title || a.event_id : st ? st.event_title || st.event_id
                     : t('Code {code}', {code: shown(S.code)})) + '</p>';
