@@ -1559,8 +1559,13 @@
             h += '<h2>' + esc(t('Result')) + '</h2>' + linesHtml(org.lines, 'entered') +
                 '<p class="state stored" id="state">' +
                 esc(t('The organiser entered the result ({by}).', {by: a.organiser_result_by || ''})) + '</p>';
-            var mine = ownEntry();
-            if (mine && !(org.result && sameResult(decode('ResultSubmission', unb64(mine.bytes)).result, org.result)))
+            var mine = ownEntry(), same = false;
+            try {
+                same = !!(mine && org.result && sameResult(decode('ResultSubmission', unb64(mine.bytes)).result, org.result));
+            } catch (err) {
+                same = false; /* a kept submission that no longer reads: not the organiser's */
+            }
+            if (mine && !same)
                 h += '<p class="state conflict" id="overridden">' +
                     esc(t('Your report was overridden: the organiser decided the result above.')) + '</p>' +
                     '<p class="dim">' + esc(t('You reported:')) + '</p>' + linesHtml(mine.lines || [], 'reported');
