@@ -55,6 +55,17 @@ struct hub_feed_cache {
     uint64_t standings_in;
     bool have_st;
     struct tny_standings st;
+    /* Issue 17 item 2: row_fp of each row of st (NULL: not yet), so a
+     * build after a result does not fingerprint 2,000 rows again. */
+    uint64_t *st_row_fp;
+    /* Issue 17 item 2: brief_fp of each player (pfp[n_pfp]) and the fold
+     * of those and the players' lifecycle (pfp_all), for the players of
+     * generation pfp_gen (hub_ev.players_gen; 0 none): computed again
+     * only when the players changed (every player's strings were hashed
+     * for each build). */
+    uint64_t pfp_gen, pfp_all, pfp_life;
+    int32_t n_pfp;
+    uint64_t *pfp;
     /* confirmed_ms of the latest round by table number, read when the
      * table's key (its fingerprint and flags) times_tkey[number] changed */
     uint64_t *times_tkey;
@@ -130,6 +141,8 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     free(c->hist0);
     pieces_free(c);
     tny_standings_release(&c->st);
+    free(c->st_row_fp);
+    free(c->pfp);
     free(c);
 }
 
@@ -873,27 +886,33 @@ static int standings(struct build *b, struct tny_diag *diag)
         done++;
     uint64_t h = mix(hash_str(hash_str(0, ev->format.name), b->e->id),
                      (uint64_t)done << 32 | (uint32_t)ev->n_players);
-    h = mix(h, ev->seed);
-    for (int32_t p = 0; p < ev->n_players; p++) {
-        const struct tny_player *pl = &ev->players[p];
-        h = mix(h, b->pfp[p]);
-        h = mix(h, (uint64_t)(uint32_t)pl->first_round << 32 |
-                       (uint32_t)pl->dropped_after);
-        h = mix(h, (uint64_t)(uint32_t)pl->rejoined_from << 32 |
-                       (uint32_t)pl->dq_after);
-        h = mix(h, (uint64_t)pl->no_show);
-    }
+    h = mix(mix(h, ev->seed), c->pfp_life); /* the players, their lifecycle */
     for (int32_t r = 0; r < done && r < ev->n_rounds; r++)
         h = mix(h, c->rfp[r].all);
     if (c->have_st && c->standings_in == h)
         return TNY_OK;
     tny_standings_release(&c->st);
+    free(c->st_row_fp);
+    c->st_row_fp = NULL;
     c->have_st = false;
     c->standings_in = h;
     int rc = tny_standings_compute(ev, &c->st, diag);
     if (rc == TNY_ENOMEM)
         return rc;
     c->have_st = rc == 0;
+    return TNY_OK;
+}
+
+/* c->st_row_fp of the standings c->st (have_st), once per computation. */
+static int row_fps(struct hub_feed_cache *c)
+{
+    const struct tny_standings *st = &c->st;
+    if (c->st_row_fp)
+        return TNY_OK;
+    if (!(c->st_row_fp = malloc(sizeof(uint64_t) * ((size_t)st->n_rows + 1))))
+        return TNY_ENOMEM;
+    for (int32_t i = 0; i < st->n_rows; i++)
+        c->st_row_fp[i] = row_fp(0, st, &st->rows[i]);
     return TNY_OK;
 }
 
@@ -927,11 +946,13 @@ static uint64_t standings_fp(const struct build *b)
     uint64_t h = mix(0, b->c->have_st);
     if (!b->c->have_st)
         return h;
+    if (row_fps(b->c) < 0)
+        return mix(h, (uint64_t)b->now); /* not known: written again */
     h = mix(h, (uint64_t)st->after_round << 32 | (uint32_t)st->stage);
     h = hash_bytes(h, st->tiebreaks,
                    sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
     for (int32_t i = 0; i < st->n_rows; i++)
-        h = mix(row_fp(h, st, &st->rows[i]), b->pfp[st->rows[i].player]);
+        h = mix(mix(h, b->c->st_row_fp[i]), b->pfp[st->rows[i].player]);
     return h;
 }
 
@@ -1071,6 +1092,8 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
                           (uint64_t)st->n_rows);
     common = hash_bytes(common, st->tiebreaks,
                         sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
+    if ((rc = row_fps(c)) < 0)
+        return rc;
     for (int32_t i = 0; i < st->n_rows; i++) {
         const struct tny_standing_row *row = &st->rows[i];
         int32_t p = row->player, ti = b->seat_tab[p];
@@ -1078,7 +1101,7 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
         if (!topic_safe(id))
             continue;
         const struct tny_table *tt = ti >= 0 ? &b->round->tables[ti] : NULL;
-        uint64_t fp = row_fp(common, st, row);
+        uint64_t fp = mix(common, c->st_row_fp[i]);
         fp = mix(mix(fp, b->pfp[p]), b->hist_fp[p]);
         fp = mix(fp, tt ? b->cur_fp[ti] ^ (uint64_t)(first_seat_of(b, tt) + 2)
                         : (uint64_t)b->bye[p]);
@@ -1320,6 +1343,42 @@ static int hist_prefix(struct build *b)
     return TNY_OK;
 }
 
+/* The players' fingerprints in b->c (pfp, pfp_all, pfp_life), computed
+ * again only when their generation changed (issue 17 item 2); b->pfp. */
+static int players_fps(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct hub_ev *e = b->e;
+    const int32_t n = e->ev.n_players;
+    if (c->pfp && c->pfp_gen != 0 && c->pfp_gen == e->players_gen &&
+        c->n_pfp == n) {
+        b->pfp = c->pfp;
+        return TNY_OK;
+    }
+    c->pfp_gen = 0;
+    uint64_t *m = realloc(c->pfp, sizeof(*m) * ((size_t)n + 1));
+    if (!m)
+        return TNY_ENOMEM;
+    c->pfp = b->pfp = m;
+    c->n_pfp = n;
+    uint64_t players = mix(0, (uint64_t)n), life = players;
+    for (int32_t p = 0; p < n; p++) {
+        const struct tny_player *pl = &e->ev.players[p];
+        m[p] = brief_fp(e, p);
+        players = mix(players, m[p]);
+        life = mix(life, m[p]);
+        life = mix(life, (uint64_t)(uint32_t)pl->first_round << 32 |
+                             (uint32_t)pl->dropped_after);
+        life = mix(life, (uint64_t)(uint32_t)pl->rejoined_from << 32 |
+                             (uint32_t)pl->dq_after);
+        life = mix(life, (uint64_t)pl->no_show);
+    }
+    c->pfp_all = players;
+    c->pfp_life = life;
+    c->pfp_gen = e->players_gen;
+    return TNY_OK;
+}
+
 /* What every document of the build reads: fingerprints of the players
  * and tables, where each player sits, the clock, the devices. */
 static int build_begin(struct build *b, struct tny_diag *diag)
@@ -1333,21 +1392,18 @@ static int build_begin(struct build *b, struct tny_diag *diag)
     b->round = b->r > 0 ? &e->ev.rounds[b->r - 1] : NULL;
     b->have_clock =
         b->r > 0 && hub__round_clock(b->svc, e, &b->clock, &ignored) == 0;
-    b->pfp = calloc((size_t)n + 1, sizeof(*b->pfp));
     b->hist_fp = calloc((size_t)n + 1, sizeof(*b->hist_fp));
     b->seat_tab = malloc(sizeof(*b->seat_tab) * ((size_t)n + 1));
     b->bye = calloc((size_t)n + 1, sizeof(*b->bye));
     b->cur_fp = calloc(b->round ? (size_t)b->round->n_tables + 1 : 1,
                        sizeof(*b->cur_fp));
-    if (!b->pfp || !b->hist_fp || !b->seat_tab || !b->bye || !b->cur_fp)
+    if (!b->hist_fp || !b->seat_tab || !b->bye || !b->cur_fp)
         return TNY_ENOMEM;
-    uint64_t players = mix(0, (uint64_t)n);
-    for (int32_t p = 0; p < n; p++) {
-        b->pfp[p] = brief_fp(e, p);
+    for (int32_t p = 0; p < n; p++)
         b->seat_tab[p] = -1;
-        players = mix(players, b->pfp[p]);
-    }
-    if ((rc = round_fps(b, players)) < 0 || (rc = hist_prefix(b)) < 0)
+    if ((rc = players_fps(b)) < 0)
+        return rc;
+    if ((rc = round_fps(b, b->c->pfp_all)) < 0 || (rc = hist_prefix(b)) < 0)
         return rc;
     for (int32_t t = 0; b->round && t < b->round->n_tables; t++)
         b->cur_fp[t] = b->c->rfp[b->r - 1].t[t];
@@ -1373,7 +1429,6 @@ static int build_begin(struct build *b, struct tny_diag *diag)
 
 static void build_end(struct build *b)
 {
-    free(b->pfp);
     free(b->hist_fp);
     free(b->seat_tab);
     free(b->bye);
@@ -1558,6 +1613,26 @@ static bool take_rounds(struct hub_ev *e, struct hub_ev *s)
     return true;
 }
 
+/* Issue 17: the players the snapshot s left out (the loop sent them
+ * before, at the same generation) moved from the builder's event e into
+ * s; false when e lacks them. */
+static bool take_players(struct hub_ev *e, struct hub_ev *s)
+{
+    if (!s->loaded || s->players_omitted == 0)
+        return true;
+    if (!e->loaded || e->players_gen != s->players_gen ||
+        e->ev.n_players != s->players_omitted || s->ev.n_players != 0)
+        return false;
+    s->ev.players = e->ev.players;
+    s->ev.strings = e->ev.strings;
+    s->ev.n_players = e->ev.n_players;
+    s->players_omitted = 0;
+    e->ev.players = NULL;
+    e->ev.strings = NULL;
+    e->ev.n_players = 0;
+    return true;
+}
+
 /* src into dst[n] (cut to fit): snprintf's "%s" cost 1.2 M instructions
  * a build at 1,000 devices. */
 static void copy_id(char *dst, size_t n, const char *src)
@@ -1599,10 +1674,15 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
             e->ext[k].round, e->ext[k].table, e->ext[k].total_ms,
             e->ext[k].start_delay_ms};
     if (e->loaded &&
-        (*rc = hub__ev_clone(e, e->feed_sent, e->n_feed_sent, &out->ev)) < 0) {
+        (*rc = hub__ev_clone(e, e->feed_sent, e->n_feed_sent,
+                             e->feed_players_sent, &out->ev)) < 0) {
         hub_feed_snapshot_release(out);
         return false;
     }
+    /* Issue 17: the builder has these players now. */
+    e->feed_players_sent = out->ev ? e->players_gen : 0;
+    svc->stats.feed_players_copied +=
+        out->ev && out->ev->loaded && out->ev->players_omitted == 0;
     /* Issue 23: the builder has these rounds now; the next snapshot
      * leaves out those whose generation is still the same.  Without an
      * event the builder reads it from the database: nothing is shared. */
@@ -1637,7 +1717,7 @@ int hub_service_feed_build(struct hub_service *b,
     snap->resync = true; /* until the build is done */
     if (!e && (rc = hub__ev_add(b, snap->event, &e)) < 0)
         return rc;
-    if (snap->ev && !take_rounds(e, snap->ev)) {
+    if (snap->ev && (!take_rounds(e, snap->ev) || !take_players(e, snap->ev))) {
         lacked = true;
         /* A round the loop took this builder to have is not here (a
          * failed build): everything from the database, and the loop sends
@@ -1708,6 +1788,8 @@ int hub_service_feed_build(struct hub_service *b,
 
 void hub_service_feed_resync(struct hub_service *svc)
 {
-    for (int32_t i = 0; i < svc->n_events; i++)
+    for (int32_t i = 0; i < svc->n_events; i++) {
         svc->events[i]->n_feed_sent = 0;
+        svc->events[i]->feed_players_sent = 0;
+    }
 }

@@ -2456,6 +2456,82 @@ static void test_issue23_feed_builds_only_changed_rounds(void **state)
     fx_free(f);
 }
 
+/* Issue 17 item 2 ("never rebuild everything"): a feed snapshot leaves
+ * out the players when they did not change since the last one (a
+ * result: copying 2,000 players was 2.2 M instructions of each build
+ * after a result), and a change of a player still reaches the feed: the
+ * builder's documents stay the model's byte for byte. */
+static void test_issue17_feed_snapshot_copies_players_when_changed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+    struct hub_store *store2 = NULL;
+    struct hub_service *builder = NULL;
+    struct hub_service_options o;
+    struct hub_service_stats l0, l1;
+    struct held h = {0};
+    char doc[96];
+
+    setup_event(f);
+    OK(hub_store_open(f->path, &store2, &diag));
+    test_options(&o);
+    OK(hub_service_new(store2, &o, &builder, &diag));
+    pair_publish(f, a);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h); /* the first: every player */
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 1);
+
+    /* A table's result: the players stay with the builder. */
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 0);
+
+    /* The organiser renames a player: copied again, and the feed says
+     * the new name (the player's document, the pairings). */
+    req_init(f, &q, TNY_WIRE_CMD_EDIT_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "%s", a[0].seats[0].player_id);
+    snprintf(q.player.name, sizeof(q.player.name), "Renamed Player");
+    free(must(f, &q));
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 1);
+    snprintf(doc, sizeof doc, "player/%s", a[0].seats[0].player_id);
+    const struct held_msg *pm = held_get(&h, doc);
+    assert_non_null(pm);
+    char *text = strndup((const char *)pm->payload, pm->len);
+    assert_non_null(strstr(text, "\"Renamed Player\""));
+    free(text);
+
+    /* Another result after it: left out again. */
+    nh_submission(&a[2], "table-003", "k3", 0, 3, &s);
+    submit(f, "table-003", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 0);
+
+    held_free(&h);
+    hub_service_free(builder);
+    hub_store_close(store2);
+    fx_free(f);
+}
+
 /* ---- issue 22: a refused console command changes nothing --------------- */
 
 /* Every table of the store file as text (a second connection reads what
@@ -4499,6 +4575,8 @@ int main(void)
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue23_feed_builds_only_changed_rounds),
+        cmocka_unit_test(
+            test_issue17_feed_snapshot_copies_players_when_changed),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),

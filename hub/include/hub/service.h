@@ -318,6 +318,9 @@ struct hub_service_stats {
      * from the model (the others are a build's cached text: only a table
      * whose entry changed but for its clock is written again). */
     uint64_t feed_table_entries_written;
+    /* Issue 17 item 2: feed snapshots that carried the event's players
+     * (copied only when they changed since the last snapshot). */
+    uint64_t feed_players_copied;
 };
 void hub_service_stats_get(const struct hub_service *svc,
                            struct hub_service_stats *out);
