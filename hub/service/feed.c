@@ -66,6 +66,14 @@ struct hub_feed_cache {
     uint64_t pfp_gen, pfp_all, pfp_life;
     int32_t n_pfp;
     uint64_t *pfp;
+    /* Builder only (issue 17 item 2): the devices of the snapshot that
+     * last set the builder's registry for this event, at the builder's
+     * feed_registry_sets reg_set; a snapshot with the same devices and no
+     * other set since leaves the registry as it is (it was rebuilt for
+     * every build: 0.4 M instructions at 1,000 devices). */
+    uint64_t reg_set;
+    int32_t n_reg;
+    struct hub_feed_device *reg;
     /* confirmed_ms of the latest round by table number, read when the
      * table's key (its fingerprint and flags) times_tkey[number] changed */
     uint64_t *times_tkey;
@@ -107,6 +115,7 @@ struct hub_feed_cache {
      * 11.7 M of the 19.4 M instructions of a build after a result at
      * 2,000 players, most of it each confirmed table's result converted
      * and written again). */
+    size_t tables_len; /* the last `tables` document's length */
     int32_t n_piece;
     struct piece {
         uint64_t fp;
@@ -143,6 +152,7 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     tny_standings_release(&c->st);
     free(c->st_row_fp);
     free(c->pfp);
+    free(c->reg);
     free(c);
 }
 
@@ -393,6 +403,11 @@ struct build {
      * the rounds). */
     int32_t *hist_at;
     struct hist_ref *hist;
+    /* Issue 17 item 2: each table's entry of the latest round and its
+     * piece_fp, made once a build (entries()) for the table/N documents
+     * and the `tables` document (each made them for every table). */
+    struct entry *ent;
+    uint64_t *ent_fp;
     struct hub_jw w, res; /* the document being written; a result */
     struct hub_jw piece;  /* a `tables` entry, its clock */
 };
@@ -662,7 +677,7 @@ static uint64_t piece_fp(struct build *b, int32_t t, const struct entry *x)
 static uint64_t entry_fp(struct build *b, int32_t t, const struct entry *x)
 {
     const struct tny_table *tb = &b->round->tables[t];
-    uint64_t h = mix(piece_fp(b, t, x), (uint64_t)(first_seat_of(b, tb) + 2));
+    uint64_t h = mix(b->ent_fp[t], (uint64_t)(first_seat_of(b, tb) + 2));
     h = mix(h, (uint64_t)b->have_clock);
     if (b->have_clock) {
         bool running = x->m.state == TNY_ROUND_CLOCK_RUNNING;
@@ -732,15 +747,14 @@ static void tables_entry(struct build *b, int32_t t, struct tny_clock_msg *ck,
     static const char clock_key[] = ",\"clock\":";
     struct hub_feed_cache *c = b->c;
     const struct tny_table *tb = &b->round->tables[t];
-    struct entry x;
-    entry_of(b, tb, &x);
+    struct entry x = b->ent[t];
     if (tb->number < 0 || tb->number >= c->n_piece) { /* not cached */
         entry_write(b, &b->w, tb, &x, false, NULL);
         b->svc->stats.feed_table_entries_written++;
         return;
     }
     struct piece *pc = &c->piece[tb->number];
-    uint64_t fp = piece_fp(b, t, &x);
+    uint64_t fp = b->ent_fp[t];
     if (!pc->text || pc->fp != fp) {
         struct hub_jw pw;
         size_t head = 0;
@@ -782,6 +796,7 @@ static void tables_doc(struct build *b)
         c->n_piece = c->piece ? c->n_table_fp : 0;
     }
     hub_jw_reset(w);
+    (void)hub_jw_reserve(w, c->tables_len + c->tables_len / 8);
     hub_jw_obj(w);
     hub_jw_kint(w, "round", b->r);
     hub_jw_kstr(w, "round_status", round_status(b->e));
@@ -800,6 +815,7 @@ static void tables_doc(struct build *b)
             tables_entry(b, t, &ck, &have_ck);
     hub_jw_end_arr(w);
     hub_jw_end(w);
+    c->tables_len = w->len;
 }
 
 /* A standings value as the contract's JSON printed it and the feed read
@@ -1146,6 +1162,23 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
     return TNY_OK;
 }
 
+/* b->ent and b->ent_fp of every table of the latest round. */
+static int entries(struct build *b)
+{
+    int32_t n = b->round ? b->round->n_tables : 0;
+    b->ent = malloc(sizeof(*b->ent) * ((size_t)n + 1));
+    b->ent_fp = malloc(sizeof(*b->ent_fp) * ((size_t)n + 1));
+    if (!b->ent || !b->ent_fp)
+        return TNY_ENOMEM;
+    for (int32_t t = 0; t < n; t++) {
+        if (b->round->tables[t].is_bye)
+            continue;
+        entry_of(b, &b->round->tables[t], &b->ent[t]);
+        b->ent_fp[t] = piece_fp(b, t, &b->ent[t]);
+    }
+    return TNY_OK;
+}
+
 /* table/N: the table's pairing (players with seats and extras) and its
  * state, steady clock, result (docs/feed.md); written only when it
  * differs from the one last sent. */
@@ -1158,14 +1191,13 @@ static int table_docs(struct build *b, struct hub_outbox *ob)
         const struct tny_table *tb = &b->round->tables[t];
         if (tb->is_bye)
             continue;
-        struct entry x;
-        entry_of(b, tb, &x);
-        uint64_t fp = entry_fp(b, t, &x);
+        const struct entry *x = &b->ent[t];
+        uint64_t fp = entry_fp(b, t, x);
         bool slot = tb->number >= 0 && tb->number < c->n_table_fp;
         if (slot && c->table_fp[tb->number] == fp)
             continue;
         hub_jw_reset(&b->w);
-        entry_write(b, &b->w, tb, &x, true, NULL);
+        entry_write(b, &b->w, tb, x, true, NULL);
         snprintf(what, sizeof what, "table/%d", (int)tb->number);
         if ((rc = add_text(ob, b->e, what, &b->w, true)) < 0)
             return rc;
@@ -1429,6 +1461,8 @@ static int build_begin(struct build *b, struct tny_diag *diag)
 
 static void build_end(struct build *b)
 {
+    free(b->ent);
+    free(b->ent_fp);
     free(b->hist_fp);
     free(b->seat_tab);
     free(b->bye);
@@ -1480,8 +1514,9 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
      * first went out to the phones still holding that number of the
      * round before (2,000 messages of the feed broker's fan-out before
      * the first player's document at 2,000 phones). */
-    if ((rc = build_begin(&b, diag)) < 0 || (rc = standings(&b, diag)) < 0 ||
-        (rc = player_docs(&b, ob)) < 0 || (rc = table_docs(&b, ob)) < 0)
+    if ((rc = build_begin(&b, diag)) < 0 || (rc = entries(&b)) < 0 ||
+        (rc = standings(&b, diag)) < 0 || (rc = player_docs(&b, ob)) < 0 ||
+        (rc = table_docs(&b, ob)) < 0)
         goto out;
     event_doc(&b.w, e, now_ms); /* small: always (the loop drops repeats) */
     if ((rc = add_text(ob, e, "event", &b.w, true)) < 0)
@@ -1642,6 +1677,48 @@ static void copy_id(char *dst, size_t n, const char *src)
     dst[len] = '\0';
 }
 
+/* The builder's registry: the snapshot's devices for event e (left as
+ * it is when the last set was this event's with the same devices). */
+static int registry_set(struct hub_service *b, struct hub_ev *e,
+                        const struct hub_feed_snapshot *snap)
+{
+    struct hub_feed_cache *c = e->feed_cache;
+    size_t bytes = sizeof(*snap->devices) * (size_t)snap->n_devices;
+    int rc;
+    if (c && c->reg && c->reg_set == b->feed_registry_sets &&
+        c->n_reg == snap->n_devices &&
+        (bytes == 0 || memcmp(c->reg, snap->devices, bytes) == 0))
+        return TNY_OK;
+    for (int32_t k = 0; k < b->n_devices; k++)
+        if (strcmp(b->devices[k].event, e->id) == 0) {
+            b->devices[k].event[0] = '\0';
+            b->devices[k].table = 0;
+        }
+    b->feed_registry_sets++;
+    for (int32_t k = 0; k < snap->n_devices; k++) {
+        struct hub_device *d;
+        if ((rc = hub__device_insert(b, snap->devices[k].id, &d)) < 0)
+            return rc;
+        copy_id(d->event, sizeof(d->event), e->id);
+        d->table = snap->devices[k].table;
+        d->state = snap->devices[k].state;
+    }
+    if (!c)
+        return TNY_OK;
+    struct hub_feed_device *m = realloc(c->reg, bytes + sizeof(*m));
+    if (!m) {
+        free(c->reg);
+        c->reg = NULL;
+        return TNY_OK; /* set again next time */
+    }
+    if (bytes)
+        memcpy(m, snap->devices, bytes);
+    c->reg = m;
+    c->n_reg = snap->n_devices;
+    c->reg_set = b->feed_registry_sets;
+    return TNY_OK;
+}
+
 bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
                            struct hub_feed_snapshot *out, int *rc)
 {
@@ -1763,20 +1840,8 @@ int hub_service_feed_build(struct hub_service *b,
                                           snap->ext[k].table,
                                           snap->ext[k].start_delay_ms)) < 0)
             return rc;
-    /* The builder's registry: the snapshot's devices for this event. */
-    for (int32_t k = 0; k < b->n_devices; k++)
-        if (strcmp(b->devices[k].event, e->id) == 0) {
-            b->devices[k].event[0] = '\0';
-            b->devices[k].table = 0;
-        }
-    for (int32_t k = 0; k < snap->n_devices; k++) {
-        struct hub_device *d;
-        if ((rc = hub__device_insert(b, snap->devices[k].id, &d)) < 0)
-            return rc;
-        copy_id(d->event, sizeof(d->event), e->id);
-        d->table = snap->devices[k].table;
-        d->state = snap->devices[k].state;
-    }
+    if ((rc = registry_set(b, e, snap)) < 0)
+        return rc;
     if ((rc = hub__ev_get(b, snap->event, &e, diag)) < 0)
         return rc;
     e->feed_full = e->feed_full || snap->full;

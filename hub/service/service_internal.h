@@ -142,6 +142,9 @@ struct hub_service {
     char prefix[32];
     int32_t n_devices, cap_devices;
     struct hub_device *devices;
+    /* Feed builder only (issue 17 item 2): counts the builds that set
+     * the registry from a snapshot's devices (feed.c). */
+    uint64_t feed_registry_sets;
     int32_t n_events, cap_events;
     struct hub_ev **events;
     int32_t n_replies, next_reply;
