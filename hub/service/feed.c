@@ -386,6 +386,8 @@ struct build {
     int64_t now;
     int32_t r; /* latest round, 0 = none */
     const struct tny_round *round;
+    /* player documents left for the next build (feed_piece_bytes) */
+    bool partial;
     bool have_clock;
     struct tny_round_clock clock;
     struct hub_device **by_table;
@@ -1101,6 +1103,7 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
     const struct tny_standings *st = &c->st;
     const struct hub_ev *e = b->e;
     char what[96];
+    size_t written = 0, budget = b->svc->opt.feed_piece_bytes;
     int rc;
     if (!c->have_st)
         return TNY_OK;
@@ -1125,6 +1128,12 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
             fp = 1;
         if (c->player_fp[p] == fp)
             continue;
+        if (budget > 0 && written >= budget) {
+            /* Issue 17 item 2: the rest in the next build, so a build
+             * holds a bounded piece of the players' documents */
+            b->partial = true;
+            return TNY_OK;
+        }
         struct hub_jw *w = &b->w;
         hub_jw_reset(w);
         hub_jw_obj(w);
@@ -1155,9 +1164,11 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
         }
         hub_jw_end(w);
         snprintf(what, sizeof what, "player/%s", id);
+        written += w->len;
         if ((rc = add_text(ob, e, what, w, true)) < 0)
             return rc;
         c->player_fp[p] = fp;
+        b->svc->stats.feed_player_docs_written++;
     }
     return TNY_OK;
 }
@@ -1514,9 +1525,17 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
      * first went out to the phones still holding that number of the
      * round before (2,000 messages of the feed broker's fan-out before
      * the first player's document at 2,000 phones). */
+    e->feed_more = false;
     if ((rc = build_begin(&b, diag)) < 0 || (rc = entries(&b)) < 0 ||
-        (rc = standings(&b, diag)) < 0 || (rc = player_docs(&b, ob)) < 0 ||
-        (rc = table_docs(&b, ob)) < 0)
+        (rc = standings(&b, diag)) < 0 || (rc = player_docs(&b, ob)) < 0)
+        goto out;
+    if (b.partial) {
+        /* The tables' and the round's documents after every player's
+         * (a phone learns its table from its player's document). */
+        e->feed_more = true;
+        goto out;
+    }
+    if ((rc = table_docs(&b, ob)) < 0)
         goto out;
     event_doc(&b.w, e, now_ms); /* small: always (the loop drops repeats) */
     if ((rc = add_text(ob, e, "event", &b.w, true)) < 0)
@@ -1600,7 +1619,7 @@ int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
     if ((rc = hub__ev_get(svc, e->id, &e, diag)) < 0 ||
         (rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
         return rc;
-    e->feed_dirty = false;
+    e->feed_dirty = e->feed_more; /* the rest of a piecewise build */
     *more = next_dirty_feed(svc) != NULL;
     return TNY_OK;
 }
@@ -1848,7 +1867,15 @@ int hub_service_feed_build(struct hub_service *b,
     rc = hub_feed_publish(b, e, snap->now_ms, ob, diag);
     e->feed_dirty = false;
     snap->resync = rc < 0 || lacked;
+    snap->more = rc == 0 && e->feed_more;
     return rc;
+}
+
+void hub_service_feed_more(struct hub_service *svc, const char *event)
+{
+    struct hub_ev *e = hub__ev_find(svc, event);
+    if (e)
+        e->feed_dirty = true;
 }
 
 void hub_service_feed_resync(struct hub_service *svc)

@@ -107,6 +107,9 @@ struct hub_ev {
      * were left out, their number (ev.n_players is then 0; the builder
      * moves its own copy in). */
     uint64_t players_gen, feed_players_sent;
+    /* The last feed build left player documents for the next one
+     * (hub_service_options.feed_piece_bytes). */
+    bool feed_more;
     int32_t players_omitted;
     /* Model check only: players_gen and a hash of the players at the last
      * check (changed players under the same generation: a missed

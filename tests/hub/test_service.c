@@ -2532,6 +2532,108 @@ static void test_issue17_feed_snapshot_copies_players_when_changed(void **state)
     fx_free(f);
 }
 
+/* The retained feed documents of f->ob into h (the latest of each). */
+static void held_keep(struct fx *f, struct held *h)
+{
+    for (int32_t i = 0; i < f->ob.n; i++) {
+        struct hub_msg *m = &f->ob.msgs[i];
+        int32_t k = 0;
+        if (!m->retained || !strstr(m->topic, "/feed/"))
+            continue;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n) {
+            assert_true(h->n < 64);
+            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
+        }
+        free(h->m[k].payload);
+        h->m[k].payload = m->payload;
+        h->m[k].len = m->len;
+        m->payload = NULL;
+    }
+}
+
+/* Issue 17 item 2 ("player documents change only when their content
+ * does"; the soak: a round's publication rewrote every player's
+ * document, each with the player's whole history, in one build): a
+ * build writes at most feed_piece_bytes of player/ID documents (at
+ * least one) and the next build the rest; the tables' and the round's
+ * documents come after every player's; each changed document is written
+ * once, an unchanged one never, and what a reader holds at the end is
+ * the model's feed byte for byte. */
+static void test_issue17_player_docs_in_bounded_pieces(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct hub_service_stats s0, s1;
+    struct held h = {0};
+    bool more = true, tables_seen = false;
+    int32_t steps = 0, players = 0;
+
+    setup_event(f);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    held_keep(f, &h);
+    pair_publish(f, a); /* every player's document changes: a table */
+    hub_outbox_release(&f->ob);
+    f->svc->opt.feed_piece_bytes = 1; /* one player's document a build */
+    hub_service_stats_get(f->svc, &s0);
+    while (more) {
+        int32_t np = 0, nt = 0;
+        hub_outbox_release(&f->ob);
+        OK(hub_service_flush_step(f->svc, f->now, &f->ob, &more, &diag));
+        for (int32_t i = 0; i < f->ob.n; i++) {
+            const char *t = f->ob.msgs[i].topic;
+            np += strstr(t, "/feed/" EV "/player/") != NULL;
+            nt += strstr(t, "/feed/" EV "/table") != NULL ||
+                  strstr(t, "/feed/" EV "/pairings") != NULL;
+        }
+        assert_true(np <= 1);
+        if (np > 0)
+            assert_false(tables_seen); /* no player's after the tables' */
+        tables_seen = tables_seen || nt > 0;
+        players += np;
+        held_keep(f, &h);
+        assert_true(++steps <= 20);
+    }
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(players, 8);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     8);
+    assert_true(tables_seen);
+    assert_int_equal(steps, 8); /* the last: its player's, then the tables' */
+    held_is_the_feed(f, &h);
+
+    /* Nothing changed: no player's document written. */
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     0);
+
+    /* A result: its two players' documents, nobody else's. */
+    f->svc->opt.feed_piece_bytes = 1u << 20;
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_outbox_release(&f->ob);
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     2);
+    held_keep(f, &h);
+    held_is_the_feed(f, &h);
+    held_free(&h);
+    fx_free(f);
+}
+
 /* ---- issue 22: a refused console command changes nothing --------------- */
 
 /* Every table of the store file as text (a second connection reads what
@@ -4577,6 +4679,7 @@ int main(void)
         cmocka_unit_test(test_issue23_feed_builds_only_changed_rounds),
         cmocka_unit_test(
             test_issue17_feed_snapshot_copies_players_when_changed),
+        cmocka_unit_test(test_issue17_player_docs_in_bounded_pieces),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),
