@@ -2262,6 +2262,28 @@ static const struct held_msg *held_get(const struct held *h, const char *doc)
     return NULL;
 }
 
+/* The retained feed documents of ob into h (the latest of each; their
+ * payloads move to h). */
+static void held_keep(struct hub_outbox *ob, struct held *h)
+{
+    for (int32_t i = 0; i < ob->n; i++) {
+        struct hub_msg *m = &ob->msgs[i];
+        int32_t k = 0;
+        if (!m->retained || !strstr(m->topic, "/feed/"))
+            continue;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n) {
+            assert_true(h->n < 64);
+            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
+        }
+        free(h->m[k].payload);
+        h->m[k].payload = m->payload;
+        h->m[k].len = m->len;
+        m->payload = NULL;
+    }
+}
+
 /* The loop's next snapshot built by the builder (as the feed thread
  * does), its retained documents kept in h. */
 static void build_into(struct fx *f, struct hub_service *builder,
@@ -2277,22 +2299,7 @@ static void build_into(struct fx *f, struct hub_service *builder,
     OK(hub_service_feed_build(builder, &snap, &built, &diag));
     assert_false(snap.resync);
     hub_feed_snapshot_release(&snap);
-    for (int32_t i = 0; i < built.n; i++) {
-        struct hub_msg *m = &built.msgs[i];
-        int32_t k = 0;
-        if (!m->retained)
-            continue;
-        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
-            k++;
-        if (k == h->n) {
-            assert_true(h->n < 64);
-            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
-        }
-        free(h->m[k].payload);
-        h->m[k].payload = m->payload;
-        h->m[k].len = m->len;
-        m->payload = NULL;
-    }
+    held_keep(&built, h);
     hub_outbox_release(&built);
 }
 
@@ -2532,27 +2539,6 @@ static void test_issue17_feed_snapshot_copies_players_when_changed(void **state)
     fx_free(f);
 }
 
-/* The retained feed documents of f->ob into h (the latest of each). */
-static void held_keep(struct fx *f, struct held *h)
-{
-    for (int32_t i = 0; i < f->ob.n; i++) {
-        struct hub_msg *m = &f->ob.msgs[i];
-        int32_t k = 0;
-        if (!m->retained || !strstr(m->topic, "/feed/"))
-            continue;
-        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
-            k++;
-        if (k == h->n) {
-            assert_true(h->n < 64);
-            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
-        }
-        free(h->m[k].payload);
-        h->m[k].payload = m->payload;
-        h->m[k].len = m->len;
-        m->payload = NULL;
-    }
-}
-
 /* Issue 17 item 2 ("player documents change only when their content
  * does"; the soak: a round's publication rewrote every player's
  * document, each with the player's whole history, in one build): a
@@ -2577,7 +2563,7 @@ static void test_issue17_player_docs_in_bounded_pieces(void **state)
     setup_event(f);
     hub_outbox_release(&f->ob);
     OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
-    held_keep(f, &h);
+    held_keep(&f->ob, &h);
     pair_publish(f, a); /* every player's document changes: a table */
     hub_outbox_release(&f->ob);
     f->svc->opt.feed_piece_bytes = 1; /* one player's document a build */
@@ -2597,7 +2583,7 @@ static void test_issue17_player_docs_in_bounded_pieces(void **state)
             assert_false(tables_seen); /* no player's after the tables' */
         tables_seen = tables_seen || nt > 0;
         players += np;
-        held_keep(f, &h);
+        held_keep(&f->ob, &h);
         assert_true(++steps <= 20);
     }
     hub_service_stats_get(f->svc, &s1);
@@ -2628,7 +2614,7 @@ static void test_issue17_player_docs_in_bounded_pieces(void **state)
     hub_service_stats_get(f->svc, &s1);
     assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
                      2);
-    held_keep(f, &h);
+    held_keep(&f->ob, &h);
     held_is_the_feed(f, &h);
     held_free(&h);
     fx_free(f);
