@@ -1529,6 +1529,7 @@ int hub_run(const struct hub_config *cfg)
     so.device_prefix = cfg->v[HUB_CFG_DEVICE_PREFIX].text;
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
     so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
+    so.feed_piece_bytes = (size_t)cfg->v[HUB_CFG_FEED_PIECE_KB].number * 1024;
     so.codes = cfg->v[HUB_CFG_PLAY_BROKER_URI].text[0] != '\0';
     const char *check = getenv("TNY_MODEL_CHECK"); /* the tests' check */
     so.model_check = check && strcmp(check, "1") == 0;
