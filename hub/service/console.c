@@ -3276,6 +3276,33 @@ static const struct command commands[] = {
 #undef L
 };
 
+/* Issue 17 item 2: the commands that never change the event's players;
+ * after any other that succeeded the players get a new generation (the
+ * feed snapshot copies them again; the model check catches a change
+ * under an old one). */
+static bool keeps_players(enum tny_wire_cmd cmd)
+{
+    switch (cmd) {
+    case TNY_WIRE_CMD_ENTER_RESULT:
+    case TNY_WIRE_CMD_RESOLVE_CONFLICT:
+    case TNY_WIRE_CMD_CLOCK_START:
+    case TNY_WIRE_CMD_CLOCK_PAUSE:
+    case TNY_WIRE_CMD_CLOCK_RESUME:
+    case TNY_WIRE_CMD_CLOCK_DRAFT:
+    case TNY_WIRE_CMD_CLOCK_EXTEND:
+    case TNY_WIRE_CMD_LIST_EVENTS:
+    case TNY_WIRE_CMD_SHOW_DRAFT:
+    case TNY_WIRE_CMD_SHOW_RESULTS:
+    case TNY_WIRE_CMD_READ_LOG:
+    case TNY_WIRE_CMD_GET_STANDINGS:
+    case TNY_WIRE_CMD_EXPORT_EVENT:
+    case TNY_WIRE_CMD_LIST_DEVICES:
+    case TNY_WIRE_CMD_LIST_CODES:
+    case TNY_WIRE_CMD_LIST_CHECKINS: return true;
+    default: return false;
+    }
+}
+
 /* ---- all or nothing (issue 22) -------------------------------------------
  *
  * A command runs inside one store batch (one transaction: every write it
@@ -3528,6 +3555,8 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         hub__codes_forget(svc); /* nothing of it went out */
     } else if (c.deleted)
         hub__ev_remove(svc, c.e);
+    else if (rep->rc == 0 && c.e && !keeps_players(req->cmd))
+        hub__ev_players_changed(c.e);
     undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
         HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");

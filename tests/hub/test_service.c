@@ -2262,6 +2262,28 @@ static const struct held_msg *held_get(const struct held *h, const char *doc)
     return NULL;
 }
 
+/* The retained feed documents of ob into h (the latest of each; their
+ * payloads move to h). */
+static void held_keep(struct hub_outbox *ob, struct held *h)
+{
+    for (int32_t i = 0; i < ob->n; i++) {
+        struct hub_msg *m = &ob->msgs[i];
+        int32_t k = 0;
+        if (!m->retained || !strstr(m->topic, "/feed/"))
+            continue;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n) {
+            assert_true(h->n < 64);
+            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
+        }
+        free(h->m[k].payload);
+        h->m[k].payload = m->payload;
+        h->m[k].len = m->len;
+        m->payload = NULL;
+    }
+}
+
 /* The loop's next snapshot built by the builder (as the feed thread
  * does), its retained documents kept in h. */
 static void build_into(struct fx *f, struct hub_service *builder,
@@ -2277,22 +2299,7 @@ static void build_into(struct fx *f, struct hub_service *builder,
     OK(hub_service_feed_build(builder, &snap, &built, &diag));
     assert_false(snap.resync);
     hub_feed_snapshot_release(&snap);
-    for (int32_t i = 0; i < built.n; i++) {
-        struct hub_msg *m = &built.msgs[i];
-        int32_t k = 0;
-        if (!m->retained)
-            continue;
-        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
-            k++;
-        if (k == h->n) {
-            assert_true(h->n < 64);
-            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
-        }
-        free(h->m[k].payload);
-        h->m[k].payload = m->payload;
-        h->m[k].len = m->len;
-        m->payload = NULL;
-    }
+    held_keep(&built, h);
     hub_outbox_release(&built);
 }
 
@@ -2453,6 +2460,163 @@ static void test_issue23_feed_builds_only_changed_rounds(void **state)
     held_free(&h);
     hub_service_free(builder);
     hub_store_close(store2);
+    fx_free(f);
+}
+
+/* Issue 17 item 2 ("never rebuild everything"): a feed snapshot leaves
+ * out the players when they did not change since the last one (a
+ * result: copying 2,000 players was 2.2 M instructions of each build
+ * after a result), and a change of a player still reaches the feed: the
+ * builder's documents stay the model's byte for byte. */
+static void test_issue17_feed_snapshot_copies_players_when_changed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+    struct hub_store *store2 = NULL;
+    struct hub_service *builder = NULL;
+    struct hub_service_options o;
+    struct hub_service_stats l0, l1;
+    struct held h = {0};
+    char doc[96];
+
+    setup_event(f);
+    OK(hub_store_open(f->path, &store2, &diag));
+    test_options(&o);
+    OK(hub_service_new(store2, &o, &builder, &diag));
+    pair_publish(f, a);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h); /* the first: every player */
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 1);
+
+    /* A table's result: the players stay with the builder. */
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 0);
+
+    /* The organiser renames a player: copied again, and the feed says
+     * the new name (the player's document, the pairings). */
+    req_init(f, &q, TNY_WIRE_CMD_EDIT_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "%s", a[0].seats[0].player_id);
+    snprintf(q.player.name, sizeof(q.player.name), "Renamed Player");
+    free(must(f, &q));
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 1);
+    snprintf(doc, sizeof doc, "player/%s", a[0].seats[0].player_id);
+    const struct held_msg *pm = held_get(&h, doc);
+    assert_non_null(pm);
+    char *text = strndup((const char *)pm->payload, pm->len);
+    assert_non_null(strstr(text, "\"Renamed Player\""));
+    free(text);
+
+    /* Another result after it: left out again. */
+    nh_submission(&a[2], "table-003", "k3", 0, 3, &s);
+    submit(f, "table-003", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 0);
+
+    held_free(&h);
+    hub_service_free(builder);
+    hub_store_close(store2);
+    fx_free(f);
+}
+
+/* Issue 17 item 2 ("player documents change only when their content
+ * does"; the soak: a round's publication rewrote every player's
+ * document, each with the player's whole history, in one build): a
+ * build writes at most feed_piece_bytes of player/ID documents (at
+ * least one) and the next build the rest; the tables' and the round's
+ * documents come after every player's; each changed document is written
+ * once, an unchanged one never, and what a reader holds at the end is
+ * the model's feed byte for byte. */
+static void test_issue17_player_docs_in_bounded_pieces(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct hub_service_stats s0, s1;
+    struct held h = {0};
+    bool more = true, tables_seen = false;
+    int32_t steps = 0, players = 0;
+
+    setup_event(f);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    held_keep(&f->ob, &h);
+    pair_publish(f, a); /* every player's document changes: a table */
+    hub_outbox_release(&f->ob);
+    f->svc->opt.feed_piece_bytes = 1; /* one player's document a build */
+    hub_service_stats_get(f->svc, &s0);
+    while (more) {
+        int32_t np = 0, nt = 0;
+        hub_outbox_release(&f->ob);
+        OK(hub_service_flush_step(f->svc, f->now, &f->ob, &more, &diag));
+        for (int32_t i = 0; i < f->ob.n; i++) {
+            const char *t = f->ob.msgs[i].topic;
+            np += strstr(t, "/feed/" EV "/player/") != NULL;
+            nt += strstr(t, "/feed/" EV "/table") != NULL ||
+                  strstr(t, "/feed/" EV "/pairings") != NULL;
+        }
+        assert_true(np <= 1);
+        if (np > 0)
+            assert_false(tables_seen); /* no player's after the tables' */
+        tables_seen = tables_seen || nt > 0;
+        players += np;
+        held_keep(&f->ob, &h);
+        assert_true(++steps <= 20);
+    }
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(players, 8);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     8);
+    assert_true(tables_seen);
+    assert_int_equal(steps, 8); /* the last: its player's, then the tables' */
+    held_is_the_feed(f, &h);
+
+    /* Nothing changed: no player's document written. */
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     0);
+
+    /* A result: its two players' documents, nobody else's. */
+    f->svc->opt.feed_piece_bytes = 1u << 20;
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_outbox_release(&f->ob);
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     2);
+    held_keep(&f->ob, &h);
+    held_is_the_feed(f, &h);
+    held_free(&h);
     fx_free(f);
 }
 
@@ -4499,6 +4663,9 @@ int main(void)
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue23_feed_builds_only_changed_rounds),
+        cmocka_unit_test(
+            test_issue17_feed_snapshot_copies_players_when_changed),
+        cmocka_unit_test(test_issue17_player_docs_in_bounded_pieces),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),
