@@ -638,7 +638,8 @@ int hub__codes_expire(struct hub_service *svc, const struct hub_ev *e,
 int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                     const struct tny_wire_request *q, const char *actor,
                     int64_t now_ms, struct hub_outbox *ob,
-                    struct tny_wire_reply *rep, struct tny_diag *diag)
+                    struct tny_wire_reply *rep, bool *touched,
+                    struct tny_diag *diag)
 {
     struct hub_code c = {0};
     struct hub_code *all = NULL;
@@ -661,6 +662,16 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                             "event \"%s\" is finished: its codes have "
                             "expired, no new one",
                             e->id);
+    /* Issue 17: refused before the first write (the command changes the
+     * service's memory in place): a table that has a device keeps it (the
+     * store's rule, hub_store_device_assign, checked on the registry). */
+    for (int32_t i = 0; i < svc->n_devices; i++)
+        if (svc->devices[i].table == q->table &&
+            strcmp(svc->devices[i].event, e->id) == 0)
+            return tny_diag_set(diag, TNY_ECONFLICT,
+                                "event \"%s\": table %d already has device "
+                                "\"%s\"",
+                                e->id, (int)q->table, svc->devices[i].id);
     /* The next device login: web-1, web-2, ... (never reused; the page
      * devices made for player codes count too). */
     if ((rc = hub_store_codes_list(svc->store, NULL, &all, &n, diag)) < 0)
@@ -672,6 +683,7 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
         return rc;
     snprintf(c.event_id, sizeof(c.event_id), "%s", e->id);
     c.table = q->table;
+    *touched = true; /* from here a failure reads the registry back */
     if ((rc = hub__device_ensure(svc, c.device_id, actor, &d, diag)) < 0 ||
         (rc = hub_store_device_assign(svc->store, d->id, e->id, q->table, actor,
                                       diag)) < 0 ||
@@ -698,18 +710,37 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
 int hub__code_revoke(struct hub_service *svc, struct hub_ev *e,
                      const struct tny_wire_request *q, const char *actor,
                      int64_t now_ms, struct hub_outbox *ob,
-                     struct tny_wire_reply *rep, struct tny_diag *diag)
+                     struct tny_wire_reply *rep, bool *touched,
+                     struct tny_diag *diag)
 {
     char code[CODE_LEN + 1], shown[CODE_LEN + 2];
-    struct hub_code c;
+    struct hub_code c, *all = NULL;
+    int32_t n = 0, at = -1;
     int rc;
+    /* Issue 17: refused before the first write, in the order the store
+     * refuses (no such code, already revoked), then another event's. */
     if ((rc = code_normalise(q->code, code, diag)) < 0 ||
-        (rc = hub_store_code_revoke(svc->store, code, actor, &c, diag)) < 0)
+        (rc = hub_store_codes_list(svc->store, NULL, &all, &n, diag)) < 0)
         return rc;
-    if (strcmp(c.event_id, e->id) != 0)
-        return tny_diag_set(diag, TNY_ENOTFOUND,
+    for (int32_t i = 0; i < n && at < 0; i++)
+        if (strcmp(all[i].code, code) == 0)
+            at = i;
+    rc = at < 0 ? tny_diag_set(diag, TNY_ENOTFOUND, "code \"%s\": no such code",
+                               code)
+         : all[at].revoked_ms
+             ? tny_diag_set(diag, TNY_ESTATE, "code \"%s\": already revoked",
+                            code)
+         : strcmp(all[at].event_id, e->id) != 0
+             ? tny_diag_set(diag, TNY_ENOTFOUND,
                             "code \"%s\": not a code of event \"%s\"", q->code,
-                            e->id);
+                            e->id)
+             : TNY_OK;
+    free(all);
+    if (rc < 0)
+        return rc;
+    *touched = true; /* from here a failure reads the registry back */
+    if ((rc = hub_store_code_revoke(svc->store, code, actor, &c, diag)) < 0)
+        return rc;
     struct hub_device *d = hub__device_find(svc, c.device_id);
     if (d && d->event[0] && strcmp(d->event, e->id) == 0) {
         if ((rc = hub_store_device_assign(svc->store, d->id, NULL, 0, actor,

@@ -13,19 +13,21 @@
 /* The console's code commands, run inside the command's transaction:
  * e is the request's event.  On success rep->message (and rep->json) say
  * what was done and the broker's commands are in ob; an error leaves its
- * message in diag.  Errors: TNY_EINVAL, TNY_ENOTFOUND, TNY_ECONFLICT,
- * TNY_ESTATE, TNY_ENOMEM. */
+ * message in diag.  Issue 17: every refusal is decided before the first
+ * write, and *touched is set just before it (a failure after it reads the
+ * service's registry back: console.c's model_recover).  Errors:
+ * TNY_EINVAL, TNY_ENOTFOUND, TNY_ECONFLICT, TNY_ESTATE, TNY_ENOMEM. */
 TNY_MUST_USE int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                                  const struct tny_wire_request *q,
                                  const char *actor, int64_t now_ms,
                                  struct hub_outbox *ob,
-                                 struct tny_wire_reply *rep,
+                                 struct tny_wire_reply *rep, bool *touched,
                                  struct tny_diag *diag);
 TNY_MUST_USE int hub__code_revoke(struct hub_service *svc, struct hub_ev *e,
                                   const struct tny_wire_request *q,
                                   const char *actor, int64_t now_ms,
                                   struct hub_outbox *ob,
-                                  struct tny_wire_reply *rep,
+                                  struct tny_wire_reply *rep, bool *touched,
                                   struct tny_diag *diag);
 TNY_MUST_USE int hub__code_list(struct hub_service *svc, struct hub_ev *e,
                                 struct tny_wire_reply *rep,

@@ -382,6 +382,14 @@ struct hub_round_edit {
     bool swap;         /* else a move */
     const char *a, *b; /* swap: the players' ids */
     int32_t from, to;  /* move: the table numbers */
+    /* Issue 17: the plan's positions (indices) whose table the edit
+     * changed, the others as stored; only those tables and their seats
+     * are written again (a swap or a move: two).  NULL: every table.  ev
+     * (required with changed) is the model plan's player indices refer
+     * to. */
+    const int32_t *changed;
+    int32_t n_changed;
+    const struct tny_event *ev;
 };
 TNY_MUST_USE int hub_store_load_round_plan(struct hub_store *store,
                                            const char *event_id, int32_t round,

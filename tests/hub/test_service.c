@@ -20,6 +20,8 @@
 #include "service/events.h" /* hub__ev_find */
 #include "service/feed.h"   /* hub_feed_heartbeat */
 #include "service/feed_json.h"
+#include "service/devices.h" /* hub__device_find */
+#include "service/publish.h" /* hub__publish_device */
 #include "store.h"
 #include "tny/console_cmds.h"
 #include "tny/json_io.h"
@@ -3444,6 +3446,37 @@ static const char *side_of(const struct tny_wire_assignment *a, int n,
     return NULL;
 }
 
+/* Issue 17: which of the devices table-001..004 the last command sent an
+ * assignment (bit i: table-00i+1). */
+static unsigned assigned_by_last(struct fx *f)
+{
+    struct tny_wire_assignment x;
+    unsigned bits = 0;
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        if (assignment(f, dev, &x))
+            bits |= 1u << i;
+    }
+    return bits;
+}
+
+/* The devices table-001..004's assignments as they stand (retained),
+ * whichever command sent them last: a[0..3]. */
+static void current_assignments(struct fx *f, struct tny_wire_assignment a[4])
+{
+    struct tny_diag diag = {{0}};
+    hub_outbox_release(&f->ob);
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        struct hub_device *d = hub__device_find(f->svc, dev);
+        assert_non_null(d);
+        OK(hub__publish_device(f->svc, d, f->now, &f->ob, &diag));
+        assert_true(assignment(f, dev, &a[i]));
+    }
+}
+
 static void sided_assignments(struct fx *f, struct tny_wire_assignment *a)
 {
     for (int i = 0; i < 4; i++) {
@@ -3533,6 +3566,8 @@ static void test_issue19_sides_on_tables_feed_and_swap(void **state)
     snprintf(q.player_id, sizeof(q.player_id), "%s", x);
     snprintf(q.other_player_id, sizeof(q.other_player_id), "%s", y);
     free(must(f, &q));
+    assert_int_equal(assigned_by_last(f), 0x3); /* issue 17: tables 1, 2 */
+    current_assignments(f, c);
     sided_assignments(f, c);
     /* And the balance holds at every table where it can. */
     for (int i = 0; i < 4; i++) {
@@ -3937,11 +3972,15 @@ static void test_issue20_codes(void **state)
     req_init(f, &q, TNY_WIRE_CMD_REVOKE_CODE);
     snprintf(q.code, sizeof(q.code), "%s", code);
     (void)must_fail(f, &q, "already revoked");
+    /* Issue 17: code issue|revoke change the model in place; a refusal
+     * is decided before any write (nothing read back). */
+    refused_changes_nothing(f, &q, "revoke a revoked code");
 
     /* A new code for the table: web-2.  The list has both. */
     req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
     q.table = 3;
     free(must(f, &q));
+    refused_changes_nothing(f, &q, "a second code for a table with a page");
     req_init(f, &q, TNY_WIRE_CMD_LIST_CODES);
     text = must(f, &q);
     json_t *list = json_loads(text, 0, NULL);
@@ -4129,9 +4168,15 @@ static void test_issue17_published_edit_and_kept_conflict_in_place(void **state)
      * swap may make), then two tables' numbers exchanged. */
     edit_request(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS, round, &a[0], &a[1]);
     free(must(f, &q));
+    /* Issue 17: the swap sends the two tables' devices their assignment,
+     * the move the two numbers' (the others' stand). */
+    assert_int_equal(assigned_by_last(f), 0x3);
     edit_request(f, &q, TNY_WIRE_CMD_MOVE_TABLE, round, &a[0], &a[2]);
     free(must(f, &q));
-    assignments_of(f, round, b);
+    assert_int_equal(assigned_by_last(f), 0x5);
+    current_assignments(f, b);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(b[i].round, round);
     /* The swapped player sits at the other table now. */
     bool seen = false;
     for (int i = 0; i < 4; i++)
