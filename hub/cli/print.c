@@ -301,8 +301,10 @@ int hub_print_round_from_seating(const struct tny_event *ev,
     memset(out, 0, sizeof *out);
     out->round = s->round;
     out->stage = s->stage;
-    out->origin = s->status == TNY_WIRE_ROUND_NONE ? HUB_PRINT_HUB_DRAFT
-                                                   : HUB_PRINT_HUB_ROUND;
+    out->origin =
+        s->status == TNY_WIRE_ROUND_NONE || s->status == TNY_WIRE_ROUND_DRAFT
+            ? HUB_PRINT_HUB_DRAFT
+            : HUB_PRINT_HUB_ROUND;
     out->tables = calloc((size_t)s->n_tables + 1, sizeof *out->tables);
     if (!out->tables)
         return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
