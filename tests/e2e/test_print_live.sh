@@ -13,8 +13,10 @@
 # - round 1 published, then swapped back (CM-5, before its clock): the
 #   pairings and slips show the published round as the hub holds it, with
 #   no DRAFT banner;
-# - `--round 2` with no draft of round 2 on the hub: refused (exit 3),
-#   nothing printed.
+# - round 1 closed and no draft of round 2: `print slips` refused (exit
+#   3, says so; the old code planned round 2 from the export), `--round 1`
+#   prints round 1; `--round 2` with no draft of round 2 on the hub:
+#   refused (exit 3), nothing printed.
 #
 # Skips (exit 77) without chromium or pdftotext (poppler-utils):
 # deploy/install-deps.sh installs them, so CI does not skip.
@@ -136,6 +138,20 @@ live 0 print "$EV" slips --pdf "$E2E_TMP/published-slips.pdf"
 check_slips "$E2E_TMP/published" "$E2E_TMP/published-slips.pdf" "slips of the published round"
 ! grep -q 'DRAFT' "$E2E_TMP/published-slips.d/all.txt" || fail "slips of the published round marked DRAFT"
 ok "the published round (swapped back): pairings and slips as the hub holds it, no DRAFT"
+
+# ---- the round closed, no draft yet ----------------------------------------------
+for t in 1 2 3 4; do
+    w=$(awk -F'\t' -v t="$t" '$1 == t && $2 == 1 { print $3 }' "$E2E_TMP/published")
+    live 0 result enter "$EV" 1 "$t" "{\"winner\": \"$w\", \"hq_diff\": 3}"
+done
+live 0 round close "$EV"
+live 3 print "$EV" slips
+[ ! -s "$E2E_TMP/out" ] || fail "slips of a closed round with no draft printed something"
+grep -q 'round 1 is closed and the hub holds no draft of round 2' "$E2E_TMP/err" ||
+    fail "slips of a closed round with no draft: $(cat "$E2E_TMP/err")"
+live 0 print "$EV" pairings --round 1
+check_pairings "$E2E_TMP/published" "pairings of the closed round 1"
+ok "round 1 closed, no draft of round 2: slips refused (never planned from the export), --round 1 prints round 1"
 
 # ---- a round the hub does not hold -----------------------------------------------
 live 3 print "$EV" pairings --round 2 --pdf "$E2E_TMP/never.pdf"
