@@ -672,9 +672,8 @@ int hub__codes_drop(struct hub_service *svc, const struct hub_ev *e,
     *n_codes = n;
     if (n > 0)
         HUB_LOG(HUB_LOG_INFO,
-                "codes deleted with their event event=%s "
-                "logins=%d",
-                e->id, (int)n);
+                "codes deleted with their event event=%s logins=%d", e->id,
+                (int)n);
     return TNY_OK;
 }
 
