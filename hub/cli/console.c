@@ -2812,9 +2812,14 @@ static int run_event_delete(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    snprintf(line, sizeof line, "deleted event %s (%llu device%s freed)",
+    json_t *rec = hub_console_reply_tree(&lv->rep);
+    long long codes = json_integer_value(json_object_get(rec, "codes_deleted"));
+    json_decref(rec);
+    snprintf(line, sizeof line,
+             "deleted event %s (%llu device%s freed, %lld sign-in code%s "
+             "ended)",
              lv->req.event_id, (unsigned long long)lv->rep.count,
-             lv->rep.count == 1 ? "" : "s");
+             lv->rep.count == 1 ? "" : "s", codes, codes == 1 ? "" : "s");
     return show(lv, line);
 }
 

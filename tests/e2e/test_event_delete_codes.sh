@@ -71,7 +71,7 @@ wait_for 20 "[ \"\$(try_code '$keep')\" = 0 ]" || fail "keep's code does not sig
 ok "typo: 2 table codes (one revoked) and 4 player codes, keep: 1 table code; the valid ones sign in"
 
 live 0 event delete typo --reason 'wrong format'
-grep -q 'deleted event typo' "$E2E_TMP/out" || fail "event delete: $(cat "$E2E_TMP/out")"
+grep -q 'deleted event typo (.*, 6 sign-in codes ended)' "$E2E_TMP/out" || fail "event delete: $(cat "$E2E_TMP/out")"
 grep -q 'codes deleted with their event event=typo logins=6' "$E2E_TMP/hub.log" ||
     fail "the hub did not delete typo's 6 logins: $(grep -E 'codes|delete' "$E2E_TMP/hub.log" | tail -n 5)"
 n=0
