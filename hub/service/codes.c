@@ -635,6 +635,58 @@ int hub__codes_expire(struct hub_service *svc, const struct hub_ev *e,
     return codes_update(svc, e->id, false, false, "hub", 0, ob, diag);
 }
 
+int hub__codes_drop(struct hub_service *svc, const struct hub_ev *e,
+                    int32_t *n_codes, struct hub_outbox *ob,
+                    struct tny_diag *diag)
+{
+    struct hub_code *codes = NULL;
+    int32_t n = 0;
+    json_t *cmds = json_array();
+    int rc = cmds ? TNY_OK : TNY_ENOMEM;
+    if (rc == TNY_OK)
+        rc = hub_store_codes_list(svc->store, e->id, &codes, &n, diag);
+    for (int32_t i = 0; rc == TNY_OK && i < n; i++) {
+        const char *login = codes[i].device_id;
+        char role[HUB_STORE_ID_MAX + 16], topic[TNY_WIRE_TOPIC_MAX];
+        /* Its login; its rights: a table code's web-N role or a player
+         * code's own one, and the status-only role of an ended code
+         * (a role it never had is refused by the plugin, harmlessly). */
+        rc = plain(cmds, "deleteClient", "username", codes[i].code);
+        if (rc == TNY_OK && !codes[i].player_id[0])
+            rc = plain(cmds, "deleteRole", "rolename", login);
+        snprintf(role, sizeof(role), "login-%s", login);
+        if (rc == TNY_OK && codes[i].player_id[0])
+            rc = plain(cmds, "deleteRole", "rolename", role);
+        snprintf(role, sizeof(role), "ended-%s", login);
+        if (rc == TNY_OK)
+            rc = plain(cmds, "deleteRole", "rolename", role);
+        if (rc == TNY_OK &&
+            (rc = tny_wire_topic(TNY_WIRE_TOPIC_CODE_STATUS, login, topic,
+                                 sizeof(topic), diag)) == TNY_OK)
+            rc = hub_outbox_add(ob, topic, NULL, 0, true);
+        struct hub_code_seen *seen = seen_find(svc, login);
+        if (seen) { /* a login made again later is told in full */
+            seen->state = 0;
+            seen->role_dev[0] = '\0';
+            seen->status_hash = 0;
+            seen->online = false;
+        }
+    }
+    free(codes);
+    if (rc < 0) {
+        json_decref(cmds);
+        return diag->msg[0] ? rc : tny_diag_set(diag, rc, "out of memory");
+    }
+    if ((rc = dynsec_queue(cmds, ob)) < 0)
+        return tny_diag_set(diag, rc, "code: %s", tny_strerror(rc));
+    *n_codes = n;
+    if (n > 0)
+        HUB_LOG(HUB_LOG_INFO,
+                "codes deleted with their event event=%s logins=%d", e->id,
+                (int)n);
+    return TNY_OK;
+}
+
 int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                     const struct tny_wire_request *q, const char *actor,
                     int64_t now_ms, struct hub_outbox *ob,
@@ -865,6 +917,17 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
                             e->id);
     if ((rc = hub_store_codes_list(svc->store, NULL, &codes, &n, diag)) < 0)
         return rc;
+    /* ply-N above every player login left (a deleted event's codes are
+     * gone from the count: N never repeats a login in use). */
+    int32_t top = n;
+    size_t plen = strlen(HUB_PLAYER_LOGIN_PREFIX);
+    for (int32_t i = 0; i < n; i++) {
+        long v = strncmp(codes[i].device_id, HUB_PLAYER_LOGIN_PREFIX, plen) == 0
+                     ? strtol(codes[i].device_id + plen, NULL, 10)
+                     : 0;
+        if (v > top && v < INT32_MAX)
+            top = (int32_t)v;
+    }
     json_t *arr = json_array();
     if (!arr)
         rc = TNY_ENOMEM;
@@ -880,7 +943,7 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
                               "player \"%s\" has left event \"%s\": no code",
                               q->player_id, e->id);
         else
-            rc = player_code_issue(svc, e, ix, n, actor, arr, diag);
+            rc = player_code_issue(svc, e, ix, top, actor, arr, diag);
         made = rc == TNY_OK;
     }
     /* Every active player without a valid code of this event. */
@@ -894,7 +957,7 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
                   strcmp(codes[i].event_id, e->id) == 0;
         if (has || player_gone(e, p))
             continue;
-        rc = player_code_issue(svc, e, ix, n + made, actor, arr, diag);
+        rc = player_code_issue(svc, e, ix, top + made, actor, arr, diag);
         made += rc == TNY_OK;
     }
     free(codes);

@@ -3781,6 +3781,146 @@ static bool client_roles(struct fx *f, const char *username, char *r0, char *r1,
     return found;
 }
 
+/* h10 task 2: an event with sign-in codes (a table code and player codes,
+ * one checked in from its phone), a device at a table that sent a result
+ * (refused: nothing published, so no submission row) is deleted: every row
+ * naming the event goes in the one transaction (the old store failed "FOREIGN
+ * KEY constraint failed" on the codes), each code's broker login and roles are
+ * deleted and its retained status cleared; the other event's codes stay, and a
+ * player code issued afterwards never repeats a login still in use. */
+static void test_delete_event_with_codes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_diag diag = {{0}};
+    setup_event(f);
+    /* Another event's player codes first: ply-1..ply-4. */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "keep");
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    snprintf(q.event_id, sizeof(q.event_id), "keep");
+    q.csv = "id,name\nk1,A\nk2,B\nk3,C\nk4,D\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    snprintf(q.event_id, sizeof(q.event_id), "keep");
+    free(must(f, &q));
+
+    /* EV: a draft, a table code, every player's code (ply-5..ply-12), a
+     * check-in, a device at table 2, a device's submission. */
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
+    q.table = 1;
+    char *text = must(f, &q);
+    json_t *tc = json_loads(text, 0, NULL);
+    free(text);
+    char table_code[16], web[32];
+    snprintf(table_code, sizeof(table_code), "%s",
+             json_string_value(json_object_get(tc, "query")));
+    snprintf(web, sizeof(web), "%s",
+             json_string_value(json_object_get(tc, "device")));
+    assert_true(strncmp(web, "web-", 4) == 0);
+    json_decref(tc);
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    text = must(f, &q);
+    json_t *pcs = json_loads(text, 0, NULL);
+    free(text);
+    assert_int_equal(json_array_size(pcs), 8);
+    const char *login0 =
+        json_string_value(json_object_get(json_array_get(pcs, 0), "login"));
+    const char *player0 =
+        json_string_value(json_object_get(json_array_get(pcs, 0), "player"));
+    player_request(f, login0, player0, "ci-1", TNY_WIRE_PLAYER_CHECK_IN);
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0;
+    OK(hub_store_player_requests_list(f->store, EV, &reqs, &n_reqs, &diag));
+    assert_int_equal(n_reqs, 1);
+    free(reqs);
+    req_init(f, &q, TNY_WIRE_CMD_ASSIGN_DEVICE);
+    snprintf(q.device_id, sizeof(q.device_id), "table-002");
+    q.table = 2;
+    free(must(f, &q));
+    struct tny_wire_submission sub;
+    struct tny_wire_ack ack;
+    memset(&sub, 0, sizeof(sub));
+    snprintf(sub.key, sizeof(sub.key), "k-draft");
+    snprintf(sub.device_id, sizeof(sub.device_id), "table-002");
+    snprintf(sub.event_id, sizeof(sub.event_id), "%s", EV);
+    sub.round = 1;
+    sub.table = 2;
+    sub.result.game = TNY_GAME_NEUROSHIMA_HEX;
+    sub.result.draw = true;             /* refused: round 1 is not published */
+    submit(f, "table-002", &sub, &ack); /* answered, nothing stored */
+
+    req_init(f, &q, TNY_WIRE_CMD_DELETE_EVENT);
+    snprintf(q.reason, sizeof(q.reason), "wrong format");
+    char *json = must(f, &q);
+    assert_non_null(strstr(json, "\"codes_deleted\": 9"));
+    assert_non_null(strstr(json, "\"devices_freed\": 2")); /* web-1, 002 */
+    free(json);
+    /* The broker: every login of the event deleted with its roles. */
+    json_t *j = dynsec_json(f);
+    size_t k;
+    json_t *cmd;
+    int clients = 0, table_role = 0, player_roles = 0;
+    json_array_foreach (json_object_get(j, "commands"), k, cmd) {
+        const char *name = json_string_value(json_object_get(cmd, "command"));
+        const char *role = json_string_value(json_object_get(cmd, "rolename"));
+        assert_true(strncmp(name, "delete", 6) == 0); /* nothing made */
+        clients += strcmp(name, "deleteClient") == 0;
+        table_role += role && strcmp(role, web) == 0;
+        player_roles += role && strncmp(role, "login-ply-", 10) == 0;
+        if (strcmp(name, "deleteClient") == 0 &&
+            strcmp(json_string_value(json_object_get(cmd, "username")),
+                   table_code) == 0)
+            table_role += 10;
+    }
+    assert_int_equal(clients, 9);
+    assert_int_equal(table_role, 11);
+    assert_int_equal(player_roles, 8);
+    json_decref(j);
+    char topic[64];
+    snprintf(topic, sizeof(topic), "tourney/v1/code/%s/status", web);
+    const struct hub_msg *st = find_msg(f, topic);
+    assert_non_null(st);
+    assert_true(st->retained && st->len == 0);
+    snprintf(topic, sizeof(topic), "tourney/v1/code/%s/status", login0);
+    st = find_msg(f, topic);
+    assert_non_null(st);
+    assert_true(st->retained && st->len == 0);
+    json_decref(pcs);
+
+    /* The store: nothing of EV left, the other event's codes intact. */
+    struct hub_code *codes = NULL;
+    int32_t n = 0;
+    OK(hub_store_codes_list(f->store, NULL, &codes, &n, &diag));
+    assert_int_equal(n, 4);
+    for (int32_t i = 0; i < n; i++)
+        assert_string_equal(codes[i].event_id, "keep");
+    free(codes);
+    OK(hub_store_check(f->store, &diag));
+    /* The id again, new codes: the logins are fresh ones (ply-N above
+     * every login in use, not the count of codes left). */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nz1,A\nz2,B\nz3,C\nz4,D\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    free(must(f, &q));
+    OK(hub_store_codes_list(f->store, NULL, &codes, &n, &diag));
+    assert_int_equal(n, 8);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t m = i + 1; m < n; m++)
+            assert_string_not_equal(codes[i].device_id, codes[m].device_id);
+    free(codes);
+    fx_free(f);
+}
+
 /* Issue 20 items 2, 3 and 5: players' own codes follow them to their
  * table's page device each round; check-in from the phone. */
 static void test_issue20_player_codes(void **state)
@@ -4714,6 +4854,7 @@ int main(void)
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),
+        cmocka_unit_test(test_delete_event_with_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(
             test_issue17_published_edit_and_kept_conflict_in_place),
