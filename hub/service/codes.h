@@ -74,6 +74,16 @@ TNY_MUST_USE int hub_service_on_code_presence(struct hub_service *svc,
                                               const uint8_t *payload,
                                               size_t len);
 
+/* The codes of e, whose event is being deleted (its store rows go with
+ * it, hub_store_delete_event): each login is deleted on the broker with
+ * its roles, nothing left to sign in with, and its retained status
+ * cleared (commands in ob, call before the store's deletion; *n_codes:
+ * how many); the hub forgets what it told the broker of them.  Errors:
+ * TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub__codes_drop(struct hub_service *svc,
+                                 const struct hub_ev *e, int32_t *n_codes,
+                                 struct hub_outbox *ob, struct tny_diag *diag);
+
 /* Issue 20: the codes of e, whose event has just finished, expire: the
  * broker's logins of its valid codes are deleted (commands in ob), as
  * every sync does from then on.  Errors: TNY_ESTATE, TNY_ENOMEM. */

@@ -363,11 +363,13 @@ static int clear_topic(struct ctx *c, const char *kind, const char *doc)
 
 /* Issue 22: a mistyped event is deleted (only one none of whose rounds
  * was published; the store refuses otherwise), audited with the reason;
- * its devices are free, its retained clock and feed documents cleared,
- * its entry dropped once the deletion committed. */
+ * its devices are free, its sign-in codes gone with their broker logins
+ * (the console asked for confirmation: the codes are the event's), its
+ * retained clock and feed documents cleared, its entry dropped once the
+ * deletion committed. */
 static int cmd_delete_event(struct ctx *c)
 {
-    int32_t freed = 0, played = c->e->ev.n_rounds;
+    int32_t freed = 0, codes = 0, played = c->e->ev.n_rounds;
     int rc;
     /* Issue 18: decided on the model, before any write. */
     if (played > 0)
@@ -376,7 +378,9 @@ static int cmd_delete_event(struct ctx *c)
                     "not yet played can be deleted (its results stay; correct "
                     "them instead)",
                     c->e->id, (int)played, played == 1 ? "" : "s");
-    if ((rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
+    if ((c->svc->opt.codes &&
+         (rc = hub__codes_drop(c->svc, c->e, &codes, c->ob, &c->diag)) < 0) ||
+        (rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
                                      &c->diag)) < 0)
         return fail_diag(c, rc);
     c->touched = true;
@@ -401,14 +405,15 @@ static int cmd_delete_event(struct ctx *c)
     }
     if (rc < 0)
         return fail(c, rc, "out of memory");
-    HUB_LOG(HUB_LOG_INFO, "event deleted event=%s devices_freed=%d%s%s",
-            c->e->id, (int)freed, c->req->reason[0] ? " reason=" : "",
+    HUB_LOG(HUB_LOG_INFO,
+            "event deleted event=%s devices_freed=%d codes=%d%s%s", c->e->id,
+            (int)freed, (int)codes, c->req->reason[0] ? " reason=" : "",
             c->req->reason);
     c->deleted = true;
     c->rep->count = (uint64_t)freed;
-    return reply_records(c,
-                         json_pack("{s:s, s:b, s:i}", "event", c->e->id,
-                                   "deleted", 1, "devices_freed", (int)freed));
+    return reply_records(c, json_pack("{s:s, s:b, s:i, s:i}", "event", c->e->id,
+                                      "deleted", 1, "devices_freed", (int)freed,
+                                      "codes_deleted", (int)codes));
 }
 
 /* ---- players ---------------------------------------------------------------
@@ -3350,6 +3355,33 @@ static const struct command commands[] = {
 #undef L
 };
 
+/* Issue 17 item 2: the commands that never change the event's players;
+ * after any other that succeeded the players get a new generation (the
+ * feed snapshot copies them again; the model check catches a change
+ * under an old one). */
+static bool keeps_players(enum tny_wire_cmd cmd)
+{
+    switch (cmd) {
+    case TNY_WIRE_CMD_ENTER_RESULT:
+    case TNY_WIRE_CMD_RESOLVE_CONFLICT:
+    case TNY_WIRE_CMD_CLOCK_START:
+    case TNY_WIRE_CMD_CLOCK_PAUSE:
+    case TNY_WIRE_CMD_CLOCK_RESUME:
+    case TNY_WIRE_CMD_CLOCK_DRAFT:
+    case TNY_WIRE_CMD_CLOCK_EXTEND:
+    case TNY_WIRE_CMD_LIST_EVENTS:
+    case TNY_WIRE_CMD_SHOW_DRAFT:
+    case TNY_WIRE_CMD_SHOW_RESULTS:
+    case TNY_WIRE_CMD_READ_LOG:
+    case TNY_WIRE_CMD_GET_STANDINGS:
+    case TNY_WIRE_CMD_EXPORT_EVENT:
+    case TNY_WIRE_CMD_LIST_DEVICES:
+    case TNY_WIRE_CMD_LIST_CODES:
+    case TNY_WIRE_CMD_LIST_CHECKINS: return true;
+    default: return false;
+    }
+}
+
 /* ---- all or nothing (issue 22) -------------------------------------------
  *
  * A command runs inside one store batch (one transaction: every write it
@@ -3602,6 +3634,8 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         hub__codes_forget(svc); /* nothing of it went out */
     } else if (c.deleted)
         hub__ev_remove(svc, c.e);
+    else if (rep->rc == 0 && c.e && !keeps_players(req->cmd))
+        hub__ev_players_changed(c.e);
     undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
         HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");

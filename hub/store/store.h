@@ -242,8 +242,9 @@ TNY_MUST_USE int hub_store_set_event_status(struct hub_store *store,
                                             const char *actor,
                                             struct tny_diag *diag);
 
-/* Deletes a mistyped event (issue 22): its players, draft rounds and the
- * event row go; devices assigned to it are unassigned (*n_devices, may be
+/* Deletes a mistyped event (issue 22): its players, draft rounds, sign-in
+ * codes (valid or revoked), players' requests and the event row go, in one
+ * transaction; devices assigned to it are unassigned (*n_devices, may be
  * NULL, receives how many); the log keeps every row of it and an
  * "event.delete" row (the id may be used again).  Only an event none of
  * whose rounds was published: results are never deleted (the rule, with

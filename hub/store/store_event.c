@@ -801,7 +801,7 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                            struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
-    int64_t ev_row, played = 0, devices = 0, players = 0;
+    int64_t ev_row, played = 0, devices = 0, players = 0, codes = 0;
     bool row;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
@@ -812,7 +812,8 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                          "SELECT (SELECT count(*) FROM rounds WHERE event_id = "
                          "?1 AND status != 'draft'), (SELECT count(*) FROM "
                          "devices WHERE event_id = ?1), (SELECT count(*) FROM "
-                         "players WHERE event_id = ?1)",
+                         "players WHERE event_id = ?1), (SELECT count(*) FROM "
+                         "codes WHERE event_id = ?1)",
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
@@ -821,6 +822,7 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
     played = row ? sqlite3_column_int64(st, 0) : 0;
     devices = row ? sqlite3_column_int64(st, 1) : 0;
     players = row ? sqlite3_column_int64(st, 2) : 0;
+    codes = row ? sqlite3_column_int64(st, 3) : 0;
     hs_finalize(store, st);
     st = NULL;
     /* That only an event not yet played may be deleted is the service's
@@ -832,10 +834,18 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                           event_id, (long long)played, played == 1 ? "" : "s");
         goto out;
     }
-    /* Draft rounds take their tables, seats and clocks with them. */
+    /* Draft rounds take their tables, seats and clocks with them; every
+     * other row naming the event goes too (its sign-in codes, valid or
+     * revoked, and its players' requests: the service ends the codes'
+     * logins on the broker), the devices stay, free. */
     if ((rc = run_for_event(store,
                             "UPDATE devices SET event_id = NULL, table_number "
                             "= 0 WHERE event_id = ?1",
+                            ev_row, diag)) < 0 ||
+        (rc = run_for_event(store, "DELETE FROM codes WHERE event_id = ?1",
+                            ev_row, diag)) < 0 ||
+        (rc = run_for_event(store,
+                            "DELETE FROM player_requests WHERE event_id = ?1",
                             ev_row, diag)) < 0 ||
         (rc = run_for_event(store, "DELETE FROM rounds WHERE event_id = ?1",
                             ev_row, diag)) < 0 ||
@@ -845,8 +855,9 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                             diag)) < 0)
         goto out;
     rc = hs_log(store, actor, event_id, "event.delete",
-                json_pack("{s:I, s:I}", "players", (json_int_t)players,
-                          "devices_freed", (json_int_t)devices),
+                json_pack("{s:I, s:I, s:I}", "players", (json_int_t)players,
+                          "devices_freed", (json_int_t)devices, "codes",
+                          (json_int_t)codes),
                 diag);
 out:
     hs_finalize(store, st);
