@@ -27,7 +27,9 @@
 # the feed builder), the figure that does not depend on the machine's load.
 #
 # usage: bench/bench_feed.sh [--build=DIR] [--phones=N] [--players=N]
-#                            [--results=N] [--callgrind]
+#                            [--results=N] [--callgrind] [--piece-kb=N]
+# (--piece-kb=N: the hub's feed_piece_kb, the players' documents a feed
+# build writes: at the publish they then go out in pieces of N kB)
 # (--clients=N is --phones=N; --results=N: the first N tables' results)
 set -u -o pipefail
 here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
@@ -37,6 +39,7 @@ clients=2000
 players=2000
 results=0
 callgrind=false
+piece_kb=
 for arg in "$@"; do
     case $arg in
     --build=*) build=${arg#--build=} ;;
@@ -44,7 +47,8 @@ for arg in "$@"; do
     --players=*) players=${arg#--players=} ;;
     --results=*) results=${arg#--results=} ;;
     --callgrind) callgrind=true ;;
-    *) echo "usage: $0 [--build=DIR] [--phones=N] [--players=N] [--results=N] [--callgrind]" >&2; exit 2 ;;
+    --piece-kb=*) piece_kb=${arg#--piece-kb=} ;;
+    *) echo "usage: $0 [--build=DIR] [--phones=N] [--players=N] [--results=N] [--callgrind] [--piece-kb=N]" >&2; exit 2 ;;
     esac
 done
 build=$(cd "$build" && pwd) || exit 2
@@ -59,7 +63,11 @@ source "$src/tests/e2e/headless.sh"
 hl_programs
 start_broker --tables 1 --organisers o1
 source "$src/tests/e2e/live_hub.sh"
-live_hub_config 'feed = true'
+if [ -n "$piece_kb" ]; then
+    live_hub_config 'feed = true' "feed_piece_kb = $piece_kb"
+else
+    live_hub_config 'feed = true'
+fi
 if $callgrind; then
     command -v valgrind >/dev/null || fail "--callgrind: no valgrind"
     printf '#!/bin/bash\nexec valgrind --tool=callgrind --callgrind-out-file=%q %q "$@"\n' \

@@ -13,7 +13,10 @@
  * times: the organiser's `result enter` of one waiting table through
  * hub_service_handle, then one feed build (the loop's snapshot,
  * hub_service_feed_next, and the builder's hub_service_feed_build) in
- * measured_build.  Prints the CPU time of the K builds.  Under
+ * measured_build.  The first build goes on in pieces while the builder
+ * leaves player documents for the next (issue 17 item 2: at most
+ * hub_service_options.feed_piece_bytes of them a build); it prints how
+ * many pieces and the largest.  Prints the CPU time of the K builds.  Under
  *   valgrind --tool=callgrind --toggle-collect=measured_build \
  *       build/bench/bench_feed_build --tables 500 --rounds 100 --db F
  * callgrind's total / K is the instructions of one build after a result.
@@ -169,6 +172,11 @@ static void run(struct hub_service *svc, struct tny_wire_request *q,
     hub_outbox_release(&ob);
 }
 
+/* The largest build's documents, bytes, and builds that left player
+ * documents for the next one (issue 17 item 2: feed_piece_bytes). */
+static size_t largest_build, all_bytes;
+static int32_t n_partial;
+
 /* One feed build as the hub makes it: the loop's snapshot, the builder's
  * documents; returns how many documents it sent. */
 __attribute__((noipa)) static int32_t
@@ -183,7 +191,17 @@ build(struct hub_service *loop, struct hub_service *builder, int64_t now)
     hub_outbox_init(&ob);
     if (hub_service_feed_build(builder, &snap, &ob, &d) < 0)
         die("feed build", &d);
+    if (snap.more) { /* the rest next, as the hub's loop does */
+        hub_service_feed_more(loop, snap.event);
+        n_partial++;
+    }
     hub_feed_snapshot_release(&snap);
+    size_t bytes = 0;
+    for (int32_t i = 0; i < ob.n; i++)
+        bytes += ob.msgs[i].len;
+    all_bytes += bytes;
+    if (bytes > largest_build)
+        largest_build = bytes;
     int32_t n = ob.n;
     hub_outbox_release(&ob);
     return n;
@@ -266,7 +284,11 @@ int main(int argc, char **argv)
         hub_service_new(s2, &opt, &builder, &d) < 0)
         die("service", &d);
     int64_t now = 1700000000000;
-    int32_t first = build(loop, builder, now); /* every document */
+    int32_t first = 0, pieces = 0; /* every document, in pieces */
+    do
+        first += build(loop, builder, now), pieces++;
+    while (n_partial == pieces && pieces < 100000);
+    size_t first_largest = largest_build, first_bytes = all_bytes;
 
     /* The waiting tables of the last round: those without a result. */
     struct hub_result_row *rows = NULL;
@@ -314,10 +336,15 @@ int main(int argc, char **argv)
     }
     if (first <= 0 || sent < K)
         die("a build sent no document", NULL);
+    if (n_partial != pieces - 1) /* a measured build left work for later */
+        die("a build after a result was partial", NULL);
     printf("bench_feed_build: %d tables (%d players), round %d: first build "
-           "%d documents; one build after a result %.2f ms CPU (%d builds, "
-           "%.1f documents each)\n",
-           n, 2 * n, rounds, (int)first, ms / K, K, (double)sent / K);
+           "%d documents (%.1f kB) in %d piece(s), the largest %.1f kB; one "
+           "build after "
+           "a result %.2f ms CPU (%d builds, %.1f documents each)\n",
+           n, 2 * n, rounds, (int)first, (double)first_bytes / 1024,
+           (int)pieces, (double)first_largest / 1024, ms / K, K,
+           (double)sent / K);
     tny_event_release(&ev);
     hub_service_free(builder);
     hub_service_free(loop);

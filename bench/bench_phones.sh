@@ -47,17 +47,9 @@ E2E_NAME=bench_phones
 e2e_init "$src" "$build"
 source "$src/tests/e2e/headless.sh"
 hl_programs
-TWS=$(random_port)
-mkdir -p "$E2E_TMP/www"
-start_broker --no-ws --tables 1 --organisers o1 --table-ws-port "$TWS" --http-dir "$E2E_TMP/www"
-source "$src/tests/e2e/live_hub.sh"
-cred play-admin >"$E2E_TMP/play.pw"
-live_hub_config 'feed = false' "play_broker_uri = \"ws://$BROKER_HOST:$TWS\"" \
-    "play_password_file = \"$E2E_TMP/play.pw\""
-hub_launch
-live 0 wait-hub --timeout 60
-wait_for 30 "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
-    fail "the hub did not connect to the table-page listener: $(tail -n 5 "$E2E_TMP/hub.log")"
+# the venue broker with its table-page listener (no pages: the phones are
+# node clients) and the hub provisioning the codes, as the play tests
+play_broker_hub --no-ws --tables 1 --wait 60
 
 cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; } # clock ticks
 tck=$(getconf CLK_TCK)

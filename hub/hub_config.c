@@ -73,6 +73,11 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
                                   60000, NULL,
                                   "group window: feed updates of a burst of "
                                   "results go out together at most this often"},
+    [HUB_CFG_FEED_PIECE_KB] = {"feed_piece_kb", TNY_CONFIG_INT, "1024", 0,
+                               1048576, NULL,
+                               "a feed build writes at most this many kB of "
+                               "players' documents, the next build the rest "
+                               "(0: no limit)"},
     [HUB_CFG_REPLY_CACHE] = {"reply_cache", TNY_CONFIG_INT, "1024", 1, 1000000,
                              NULL,
                              "console replies remembered for repeated "

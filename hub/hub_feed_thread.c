@@ -48,6 +48,9 @@ struct hub_feed_thread {
     struct hub_service *builder;
     bool stop, has_job, has_done, busy;
     bool resync; /* a build asked for whole snapshots (issue 23) */
+    /* Issue 17 item 2: the last build left documents of this event for
+     * the next one (hub_feed_snapshot.more); "" none */
+    char more[HUB_FEED_ID_MAX + 1];
     struct hub_feed_snapshot job;
     struct hub_outbox done;
     struct hub_outbox beat; /* the latest heartbeat, not yet taken */
@@ -116,10 +119,15 @@ static void *feed_main(void *arg)
             hub_outbox_release(&ob);
         }
         bool resync = snap.resync;
+        char more[sizeof(t->more)] = "";
+        if (snap.more && sizeof(snap.event) == sizeof(more))
+            memcpy(more, snap.event, sizeof(more));
+        more[sizeof(more) - 1] = '\0';
         hub_feed_snapshot_release(&snap);
 
         pthread_mutex_lock(&t->mu);
         t->resync = t->resync || resync;
+        memcpy(t->more, more, sizeof(more));
         t->done = ob;
         t->has_done = true;
         pthread_mutex_unlock(&t->mu);
@@ -227,6 +235,20 @@ bool hub_feed_thread_resync(struct hub_feed_thread *t)
     pthread_mutex_lock(&t->mu);
     bool r = t->resync;
     t->resync = false;
+    pthread_mutex_unlock(&t->mu);
+    return r;
+}
+
+bool hub_feed_thread_more(struct hub_feed_thread *t, char *event, size_t cap)
+{
+    pthread_mutex_lock(&t->mu);
+    bool r = t->more[0] != '\0' && cap > 0;
+    if (r) {
+        size_t n = strnlen(t->more, cap - 1);
+        memcpy(event, t->more, n);
+        event[n] = '\0';
+    }
+    t->more[0] = '\0';
     pthread_mutex_unlock(&t->mu);
     return r;
 }

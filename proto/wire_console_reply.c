@@ -87,7 +87,7 @@ static int time_left_check(const struct tny_wire_time_left *c, const char *p,
         c->state != TNY_ROUND_CLOCK_PAUSED)
         return wire__fail(diag, "%s.state: unknown clock state %d", p,
                           (int)c->state);
-    wire__path(fp, sizeof fp, "%s.left_ms", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.left_ms", p);
     return wire__check_range(c->left_ms, -TNY_CLOCK_MAX_INSTANT_MS,
                              TNY_CLOCK_MAX_INSTANT_MS, fp, diag);
 }
@@ -110,18 +110,18 @@ static int table_check(const struct tny_wire_seated_table *t, const char *p,
                               "%s: a bye (no table number) has one player "
                               "and nothing else",
                               p);
-        wire__path(fp, sizeof fp, "%s.bye", p);
+        WIRE_CHECK_PATH(diag, fp, "%s.bye", p);
         return event_text(t->players[0], true, fp, diag);
     }
-    wire__path(fp, sizeof fp, "%s.table", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.table", p);
     if ((rc = wire__check_range(t->table, 1, WIRE_MAX_TABLE, fp, diag)) < 0)
         return rc;
-    wire__path(fp, sizeof fp, "%s.players", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.players", p);
     if (t->n_players < 1 || t->n_players > TNY_MAX_SEATS)
         return wire__fail(diag, "%s: expected 1..%d players, got %d", fp,
                           TNY_MAX_SEATS, (int)t->n_players);
     for (int32_t k = 0; k < t->n_players; k++) {
-        wire__path(fp, sizeof fp, "%s.players[%d]", p, (int)k);
+        WIRE_CHECK_PATH(diag, fp, "%s.players[%d]", p, (int)k);
         if ((rc = event_text(t->players[k], true, fp, diag)) < 0)
             return rc;
     }
@@ -129,14 +129,14 @@ static int table_check(const struct tny_wire_seated_table *t, const char *p,
         return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %d", p,
                           (int)t->n_sides);
     for (int32_t k = 0; k < t->n_sides; k++) {
-        wire__path(fp, sizeof fp, "%s.sides[%d]", p, (int)k);
+        WIRE_CHECK_PATH(diag, fp, "%s.sides[%d]", p, (int)k);
         if ((rc = event_text(t->sides[k], true, fp, diag)) < 0)
             return rc;
     }
-    wire__path(fp, sizeof fp, "%s.first_player", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.first_player", p);
     if ((rc = event_text(t->first_player, false, fp, diag)) < 0)
         return rc;
-    wire__path(fp, sizeof fp, "%s.clock", p);
+    WIRE_CHECK_PATH(diag, fp, "%s.clock", p);
     return time_left_check(&t->clock, fp, diag);
 }
 
@@ -145,7 +145,7 @@ static int wire__seating_check(const struct tny_wire_seating *s,
 {
     char p[WIRE_PATH_MAX];
     int rc;
-    wire__path(p, sizeof p, "%s.round", path);
+    WIRE_CHECK_PATH(diag, p, "%s.round", path);
     if ((rc = wire__check_range(s->round, 1, WIRE_MAX_ROUND, p, diag)) < 0)
         return rc;
     if (s->has_stage && !wire__stage_valid(s->stage))
@@ -160,7 +160,7 @@ static int wire__seating_check(const struct tny_wire_seating *s,
                           "%s: explain is a draft's, status a published "
                           "round's: not both",
                           path);
-    wire__path(p, sizeof p, "%s.clock", path);
+    WIRE_CHECK_PATH(diag, p, "%s.clock", path);
     if ((rc = time_left_check(&s->clock, p, diag)) < 0)
         return rc;
     if (s->n_tables < 0 || s->n_tables > SEATING_MAX_TABLES ||
@@ -168,11 +168,11 @@ static int wire__seating_check(const struct tny_wire_seating *s,
         return wire__fail(diag, "%s.tables: expected at most %d tables", path,
                           SEATING_MAX_TABLES);
     for (int32_t i = 0; i < s->n_tables; i++) {
-        wire__path(p, sizeof p, "%s.tables[%d]", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.tables[%d]", path, (int)i);
         if ((rc = table_check(&s->tables[i], p, diag)) < 0)
             return rc;
     }
-    wire__path(p, sizeof p, "%s.explain", path);
+    WIRE_CHECK_PATH(diag, p, "%s.explain", path);
     if ((rc = event_text(s->explain, false, p, diag)) < 0)
         return rc;
     if (s->n_names < 0 || s->n_names > SEATING_MAX_NAMES ||
@@ -180,10 +180,10 @@ static int wire__seating_check(const struct tny_wire_seating *s,
         return wire__fail(diag, "%s.names: expected at most %d names", path,
                           SEATING_MAX_NAMES);
     for (int32_t i = 0; i < s->n_names; i++) {
-        wire__path(p, sizeof p, "%s.names[%d].id", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.names[%d].id", path, (int)i);
         if ((rc = event_text(s->names[i].id, true, p, diag)) < 0)
             return rc;
-        wire__path(p, sizeof p, "%s.names[%d].name", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.names[%d].name", path, (int)i);
         if ((rc = event_text(s->names[i].name, false, p, diag)) < 0)
             return rc;
     }
@@ -479,7 +479,7 @@ static int wire__standings_check(const struct tny_wire_standings *s,
 {
     char p[WIRE_PATH_MAX];
     int rc;
-    wire__path(p, sizeof p, "%s.after_round", path);
+    WIRE_CHECK_PATH(diag, p, "%s.after_round", path);
     if ((rc = wire__check_range(s->after_round, 0, WIRE_MAX_ROUND, p, diag)) <
         0)
         return rc;
@@ -497,7 +497,7 @@ static int wire__standings_check(const struct tny_wire_standings *s,
         return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %d", path,
                           (int)s->n_sides);
     for (int32_t k = 0; k < s->n_sides; k++) {
-        wire__path(p, sizeof p, "%s.sides[%d]", path, (int)k);
+        WIRE_CHECK_PATH(diag, p, "%s.sides[%d]", path, (int)k);
         if ((rc = event_text(s->sides[k], true, p, diag)) < 0)
             return rc;
     }
@@ -507,14 +507,14 @@ static int wire__standings_check(const struct tny_wire_standings *s,
                           STANDINGS_MAX_ROWS);
     for (int32_t i = 0; i < s->n_rows; i++) {
         const struct tny_wire_standing_row *r = &s->rows[i];
-        wire__path(p, sizeof p, "%s.rows[%d].rank", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.rows[%d].rank", path, (int)i);
         if ((rc = wire__check_range(r->rank, 1, STANDINGS_MAX_ROWS, p, diag)) <
             0)
             return rc;
-        wire__path(p, sizeof p, "%s.rows[%d].player", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.rows[%d].player", path, (int)i);
         if ((rc = event_text(r->player, true, p, diag)) < 0)
             return rc;
-        wire__path(p, sizeof p, "%s.rows[%d].name", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.rows[%d].name", path, (int)i);
         if ((rc = event_text(r->name, false, p, diag)) < 0)
             return rc;
         for (int32_t k = 0; k < s->n_tiebreaks; k++)
@@ -766,7 +766,7 @@ static int wire__published_check(const struct tny_wire_published *s,
 {
     char p[WIRE_PATH_MAX];
     int rc;
-    wire__path(p, sizeof p, "%s.round", path);
+    WIRE_CHECK_PATH(diag, p, "%s.round", path);
     if ((rc = wire__check_range(s->round, 1, WIRE_MAX_ROUND, p, diag)) < 0)
         return rc;
     if (s->n_assigned < 0 || s->n_assigned > WIRE_MAX_TABLE ||
@@ -776,21 +776,21 @@ static int wire__published_check(const struct tny_wire_published *s,
         return wire__fail(diag, "%s: expected at most %d tables", path,
                           WIRE_MAX_TABLE);
     for (int32_t i = 0; i < s->n_assigned; i++) {
-        wire__path(p, sizeof p, "%s.assigned[%d].table", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.assigned[%d].table", path, (int)i);
         if ((rc = wire__check_range(s->tables[i], 1, WIRE_MAX_TABLE, p, diag)) <
             0)
             return rc;
-        wire__path(p, sizeof p, "%s.assigned[%d].device", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.assigned[%d].device", path, (int)i);
         if ((rc = event_text(s->devices[i], true, p, diag)) < 0)
             return rc;
     }
     for (int32_t i = 0; i < s->n_missing; i++) {
-        wire__path(p, sizeof p, "%s.tables_without_device[%d]", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.tables_without_device[%d]", path, (int)i);
         if ((rc = wire__check_range(s->missing[i], 1, WIRE_MAX_TABLE, p,
                                     diag)) < 0)
             return rc;
     }
-    wire__path(p, sizeof p, "%s.idle_devices", path);
+    WIRE_CHECK_PATH(diag, p, "%s.idle_devices", path);
     return wire__check_range(s->idle_devices, 0, INT32_MAX, p, diag);
 }
 
@@ -936,7 +936,7 @@ static int node_check(const struct tny_wire_node *v, const char *p,
                    ? TNY_OK
                    : wire__fail(diag, "%s.real: expected a finite number", p);
     case TNY_WIRE_NODE_TEXT:
-        wire__path(fp, sizeof fp, "%s.text", p);
+        WIRE_CHECK_PATH(diag, fp, "%s.text", p);
         return event_text(v->text ? v->text : "", false, fp, diag);
     case TNY_WIRE_NODE_RECORD:
     case TNY_WIRE_NODE_LIST:
@@ -965,7 +965,7 @@ static int records_check(const struct tny_wire_records *r, const char *path,
                           RECORDS_MAX_NODES, (int)r->n_nodes);
     for (int32_t i = 0; i < r->n_nodes; i++) {
         const struct tny_wire_node *v = &r->nodes[i];
-        wire__path(p, sizeof p, "%s.nodes[%d]", path, (int)i);
+        WIRE_CHECK_PATH(diag, p, "%s.nodes[%d]", path, (int)i);
         if (i > 0 && depth == 0)
             return wire__fail(diag,
                               "%s: after the whole root (one root, its "
@@ -980,7 +980,7 @@ static int records_check(const struct tny_wire_records *r, const char *path,
                               p);
         if (v->key) {
             char kp[WIRE_PATH_MAX];
-            wire__path(kp, sizeof kp, "%s.key", p);
+            WIRE_CHECK_PATH(diag, kp, "%s.key", p);
             if ((rc = event_text(v->key, false, kp, diag)) < 0)
                 return rc;
         }
@@ -1144,7 +1144,9 @@ static int records_from_pb(const Tourney__V1__Records *m, const char *path,
     static int field##_check_any(const void *s, const char *p,                 \
                                  struct tny_diag *diag)                        \
     {                                                                          \
-        return prefix##_check((const T *)s, p, diag);                          \
+        /* Without paths; a refused one again with them (issue 17). */         \
+        int rc = prefix##_check((const T *)s, p, NULL);                        \
+        return rc < 0 && diag ? prefix##_check((const T *)s, p, diag) : rc;    \
     }                                                                          \
     static int field##_from_any(const void *m, const char *p, void **out,      \
                                 struct tny_diag *diag)                         \

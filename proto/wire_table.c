@@ -244,6 +244,21 @@ static int seat_check(const struct tny_wire_seat *s, const char *p,
     return check_names(s->colours, s->n_colours, 2, fp, diag);
 }
 
+/* A language code, not text (a table looks it up as a file name): letters
+ * and '_' only, "" = unset.  root names the message in the error. */
+static int check_language(const char *lang, const char *root,
+                          struct tny_diag *diag)
+{
+    for (const char *c = lang; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              *c == '_'))
+            return wire__fail(diag,
+                              "%s.language: \"%s\" is not a language code "
+                              "(letters and '_')",
+                              root, lang);
+    return TNY_OK;
+}
+
 static int assignment_check_at(const struct tny_wire_assignment *a,
                                struct tny_diag *diag)
 {
@@ -340,15 +355,7 @@ static int assignment_check_at(const struct tny_wire_assignment *a,
         return rc;
     if (a->organiser_result[0] && a->table < 1)
         return wire__fail(diag, "%s.organiser_result_json: no table", r);
-    /* A language code, not text: the table looks it up as a file name. */
-    for (const char *c = a->language; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-              *c == '_'))
-            return wire__fail(diag,
-                              "%s.language: \"%s\" is not a language code "
-                              "(letters and '_')",
-                              r, a->language);
-    return TNY_OK;
+    return check_language(a->language, r, diag);
 }
 
 /* Checked without paths; a refused one again with them for its message. */
@@ -1224,6 +1231,14 @@ int tny_wire_encode_code_status(const struct tny_wire_code_status *in,
     wire__path(p, sizeof p, "%s.seat", r);
     if ((rc = wire__check_range(in->seat, 0, TNY_MAX_SEATS, p, diag)) < 0)
         return rc;
+    if ((rc = check_language(in->language, r, diag)) < 0)
+        return rc;
+    wire__path(p, sizeof p, "%s.bye_points", r);
+    if ((rc = wire__check_range(in->bye_points, 0, 1000 * TNY_POINT_SCALE, p,
+                                diag)) < 0)
+        return rc;
+    if ((in->bye || in->bye_points) && (in->table || in->round < 1))
+        return wire__fail(diag, "%s.bye: a bye has a round and no table", r);
     tourney__v1__code_status__init(&m);
     m.has_version = true;
     m.version = in->version;
@@ -1244,6 +1259,11 @@ int tny_wire_encode_code_status(const struct tny_wire_code_status *in,
     m.has_drop_requested = in->drop_requested;
     m.drop_requested = in->drop_requested;
     m.table_device = wire__opt(in->table_device);
+    m.language = wire__opt(in->language);
+    m.has_bye = in->bye;
+    m.bye = in->bye;
+    m.has_bye_points = in->bye_points > 0;
+    m.bye_points = in->bye_points;
     return wire__pack(&m.base, status_root, TNY_WIRE_MAX_TABLE_MSG, buf, len,
                       diag);
 }

@@ -227,6 +227,18 @@ static void score_table(const struct tny_event *ev,
                          rec);
 }
 
+int64_t tny_bye_points(const struct tny_event *ev, int32_t r0)
+{
+    const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
+    struct tny_record rec;
+    memset(&rec, 0, sizeof(rec));
+    if (!ops || (r0 >= 0 && r0 < ev->n_rounds &&
+                 ev->rounds[r0].stage == TNY_STAGE_ELIMINATION))
+        return 0;
+    ops->score_bye(&ev->format, &rec);
+    return rec.tp;
+}
+
 static void score_bye(const struct tny_event *ev, int32_t player, int32_t r0,
                       struct tny_records *out)
 {
@@ -237,8 +249,7 @@ static void score_bye(const struct tny_event *ev, int32_t player, int32_t r0,
     rec->elim_won = true; /* GT-8/GT-10: a bye advances */
     if (ops)
         ops->score_bye(&ev->format, rec);
-    if (ev->rounds[r0].stage == TNY_STAGE_ELIMINATION)
-        rec->tp = 0;
+    rec->tp = tny_bye_points(ev, r0);
 }
 
 int tny_records_compute(const struct tny_event *ev, int32_t after_round,

@@ -27,6 +27,12 @@
  *   before round 1, "drop me" after a round; kept in localStorage and
  *   resent until the hub answers).  The player confirms only their own
  *   seat; the table's result goes when every seat is confirmed.
+ * - A result the organiser entered (the assignment's
+ *   organiser_result_json) is shown with its values, worded as an entry;
+ *   a phone whose own report (submitted here, or confirmed here by a
+ *   player) differs says it was overridden and what it reported.  Every
+ *   phone of a table keeps every submission of the table but shows its
+ *   own.
  * - A code that no longer works (revoked, expired with its event, a
  *   dropped player's) still signs in, to read only its status: the page
  *   says why.  A wrong code is refused by the broker.
@@ -34,7 +40,11 @@
  * Every word goes through t() (i18n.js; English when it is missing).  The
  * page's language (language()): ?lang=, else the phone's own choice on
  * the player page (localStorage tourney.lang), else the event's (the
- * TableAssignment's language, issue 21), else the browser's, else English.
+ * TableAssignment's language, issue 21, or before a table, during a bye,
+ * the CodeStatus's), else the browser's, else English.  Neuroshima Hex
+ * armies are named as the hall's pages name them (overlay.js armyName,
+ * its tc('army', ...) catalogue entries); the value sent stays the
+ * format's name.
  */
 (function (root) {
     'use strict';
@@ -65,6 +75,16 @@
             stored: stored, event: event, browser: nav}));
         document.documentElement.lang = I18N.language();
     }
+
+    /* armyName(a): the army in the page's language (overlay.js, the
+     * hall's words: one list for every page). */
+    var OVERLAY = root.TourneyOverlay;
+    function armyName(a) {
+        return OVERLAY ? OVERLAY.armyName(a) : a;
+    }
+
+    /* Points on the wire: units of 1/1200 (proto/common.proto). */
+    var UNITS = 1200;
 
     /* No 0/O, 1/I/L (hub/service/codes.c). */
     var ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -186,6 +206,8 @@
         S.store = v && v.outbox ? v : {seq: 0, boot: '', dev: '', outbox: []};
         if (!Array.isArray(S.store.reqs))
             S.store.reqs = [];
+        if (!Array.isArray(S.store.tapped))
+            S.store.tapped = []; /* the drafts a player confirmed on this phone */
         if (!S.store.boot)
             S.store.boot = Date.now().toString(36);
     }
@@ -200,6 +222,24 @@
         for (var i = S.store.outbox.length - 1; i >= 0; i--) {
             var e = S.store.outbox[i];
             if (e.event === a.event_id && e.round === a.round && e.table === a.table)
+                return e;
+        }
+        return null;
+    }
+
+    /* The newest report of this phone (its own submission, or the table's
+     * draft its players confirmed) for the table's current round that
+     * still stands (not refused, not replaced), or null.  Another phone
+     * of the table may have reported something else meanwhile (its
+     * submission is kept here too): this phone shows its own. */
+    function ownEntry() {
+        var a = S.assign;
+        if (!a)
+            return null;
+        for (var i = S.store.outbox.length - 1; i >= 0; i--) {
+            var e = S.store.outbox[i];
+            if (e.own && e.event === a.event_id && e.round === a.round && e.table === a.table &&
+                e.status !== 'rejected' && e.status !== 'replaced')
                 return e;
         }
         return null;
@@ -485,13 +525,29 @@
             S.connected = false;
             return;
         }
-        language(S.assign ? S.assign.language || '' : '');
+        language((S.assign && S.assign.language) || st.language || '');
         if (S.connected && !willChanged())
             loginPresence();
     }
 
     function isPlayer() {
         return !!(S.status && S.status.player_id);
+    }
+
+    /* The table the page shows: a player code's only while the player
+     * sits there in the status's round (the table of an earlier round, or
+     * the next round's assignment of the device they just left for a bye
+     * or another table, delivered before the hub re-pointed the code, is
+     * not theirs). */
+    function shownAssign() {
+        var a = S.assign;
+        if (!a || !a.table || !isPlayer())
+            return a;
+        var st = S.status;
+        var seated = (a.seats || []).some(function (x) {
+            return x.player_id === st.player_id;
+        });
+        return seated && a.round >= st.round ? a : null;
     }
 
     /* A check-in (1) or a "drop me" (2): kept before it is shown as sent,
@@ -702,7 +758,8 @@
     };
     var SHORT = {
         hq_diff: N_('HQ difference'), scores: N_('points'), clock_ms: N_('on the clock'),
-        vp: N_('VP'), ip: N_('IP'), bp: N_('BP'), armies: N_('army')
+        vp: N_('VP'), ip: N_('IP'), bp: N_('BP'), armies: N_('army'),
+        tp: N_('TP') /* an organiser's decision (TX-4): points, not entered here */
     };
     function N_(s) {
         return s;
@@ -1002,12 +1059,90 @@
                     return;
                 var v = String((F.per[k.name] || {})[s.player_id] || '').trim();
                 if (v !== '')
-                    parts.push(k.kind === 'army' ? v : t('{value} {what}', {value: v, what: t(SHORT[k.name] || k.name)}));
+                    parts.push(k.kind === 'army' ? armyName(v) : t('{value} {what}', {value: v, what: t(SHORT[k.name] || k.name)}));
             });
             if (parts.length)
                 lines.push(s.name + ': ' + parts.join(', '));
         });
         return lines;
+    }
+
+    /* ---- the organiser's result -------------------------------------------
+     *
+     * TableAssignment.organiser_result_json is the event-file result object
+     * (docs/event-file.md) the organiser entered: its keys are the schema's
+     * names, so it reads back into the form's values, which the page words
+     * as it words an entry (summaryLines) and builds into the GameResult it
+     * stands for (buildResult: compared with this phone's own report).  A
+     * key the table does not enter (TX-4's TP) gets a line of its own. */
+    function organiserForm(sch, doc) {
+        var F = emptyForm();
+        var obj = function (v) {
+            return v && typeof v === 'object' && !Array.isArray(v);
+        };
+        sch.keys.forEach(function (k) {
+            var v = doc[k.name];
+            if (v == null)
+                return;
+            if (k.kind === 'player' && typeof v === 'string')
+                F.outcome = k.name + ':' + v;
+            else if (k.kind === 'flag' && v === true && OUTCOME_FLAGS.indexOf(k.name) >= 0)
+                F.outcome = k.name;
+            else if (k.kind === 'flag' && v === true)
+                F.flags[k.name] = true;
+            else if (k.kind === 'number')
+                F.numbers[k.name] = String(v);
+            else if ((k.kind === 'per_player' || k.kind === 'army') && obj(v)) {
+                F.per[k.name] = {};
+                for (var pid in v)
+                    F.per[k.name][pid] = k.name === 'clock_ms' && typeof v[pid] === 'number'
+                        ? Math.floor(v[pid] / 60000) + ':' + ('0' + Math.floor(v[pid] / 1000) % 60).slice(-2)
+                        : String(v[pid]);
+            } else if (k.kind === 'players' && Array.isArray(v))
+                F.games = v.map(String);
+        });
+        return F;
+    }
+    /* {lines, result}: the organiser's result of a in words, and as a
+     * GameResult (null when the form cannot say it). */
+    function organiserResult(a) {
+        var doc = null;
+        try {
+            doc = JSON.parse(a.organiser_result_json);
+        } catch (e) {
+            doc = null;
+        }
+        var sch = schemaFor(a);
+        if (!doc || typeof doc !== 'object' || !sch)
+            return {lines: [], result: null};
+        var F = organiserForm(sch, doc);
+        var keys = shownKeys(a, sch);
+        var outs = outcomes(a, sch, keys);
+        var o = F.outcome || (outs.some(function (x) {
+            return x.id === 'scores';
+        }) ? 'scores' : '');
+        var lines = summaryLines(a, sch, F, o, keys);
+        sch.keys.forEach(function (k) {
+            var v = doc[k.name];
+            if (k.kind !== 'points' || !v || typeof v !== 'object')
+                return;
+            a.seats.forEach(function (s) {
+                if (typeof v[s.player_id] === 'number')
+                    lines.push(s.name + ': ' + t('{value} {what}', {value: I18N ? I18N.number(v[s.player_id], 2)
+                        : String(v[s.player_id]), what: t(SHORT[k.name] || k.name)}));
+            });
+        });
+        var built = buildResult(a, sch, F);
+        return {lines: lines, result: built.result || null};
+    }
+    /* Whether two GameResult objects say the same (the protocol's own
+     * normal form of each). */
+    function sameResult(x, y) {
+        var norm = function (r) {
+            return JSON.stringify(T.GameResult.toObject(T.GameResult.fromObject(r || {}),
+                {longs: Number, enums: Number, defaults: false, arrays: true}));
+        };
+        return norm(x) === norm(y);
     }
 
     /* The entry draft of this table (kept across a reload: sessionStorage
@@ -1134,8 +1269,11 @@
             if (!S.store.outbox.some(function (e) {
                 return e.key === d.key;
             })) {
+                /* this phone's report too when a player confirmed that
+                 * draft here (the last seat confirmed on another phone) */
                 var entry = {key: d.key, event: a.event_id, round: a.round, table: a.table, dev: S.dev, bytes: d.bytes,
-                    status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow()};
+                    status: 'sent', reason: '', lines: d.lines || [], tries: 0, next: 0, stopped_hub_ms: hubNow(),
+                    own: S.store.tapped.indexOf(d.id) >= 0};
                 S.store.outbox.push(entry);
                 save();
                 send(entry);
@@ -1211,7 +1349,7 @@
         };
         var entry = {key: key, event: a.event_id, round: a.round, table: a.table, dev: S.dev,
             bytes: b64(encode('ResultSubmission', sub)), status: 'sent', reason: '',
-            lines: built.summary, tries: 0, next: 0,
+            lines: built.summary, tries: 0, next: 0, own: true,
             stopped_hub_ms: hubNow()};
         /* Kept before it is shown as sent (and before the first try). */
         S.store.outbox.push(entry);
@@ -1338,14 +1476,24 @@
         h += '<p class="net dim" id="net">' + esc(net) + '</p>';
         if (S.error)
             h += '<p class="error" id="error" role="alert">' + esc(S.error) + '</p>';
-        var a = S.assign;
+        var a = shownAssign();
         var me = isPlayer() ? playerPanel(a) : '';
         if (!a || !a.table) {
-            var title = !a && S.screen === 'connecting' && !S.status ? t('Signing in...')
-                : a ? t('No table this round') : t('No table yet');
-            h += '<div class="panel"><h1>' + esc(title) + '</h1>' + '<p class="dim">' +
-                esc(a ? a.event_title || a.event_id : S.status ? S.status.event_title || S.status.event_id
-                    : t('Code {code}', {code: shown(S.code)})) + '</p></div>' + me;
+            var st = S.status;
+            var bye = isPlayer() && st.bye && st.round > 0;
+            var title = !a && S.screen === 'connecting' && !st ? t('Signing in...')
+                : bye ? t('Bye in round {round}', {round: st.round})
+                    : isPlayer() && st.table_device && st.table ? t('Table {table}', {table: st.table})
+                        : a ? t('No table this round') : t('No table yet');
+            h += '<div class="panel"><h1 id="title">' + esc(title) + '</h1>' + '<p class="dim">' +
+                esc(a ? a.event_title || a.event_id : st ? st.event_title || st.event_id
+                    : t('Code {code}', {code: shown(S.code)})) + '</p>';
+            if (bye)
+                h += '<p class="state stored" id="bye">' + esc(st.bye_points
+                    ? t('You have a bye this round (points: {points}): no game to play.',
+                        {points: I18N ? I18N.number(st.bye_points / UNITS, 2) : String(st.bye_points / UNITS)})
+                    : t('You have a bye this round: no game to play.')) + '</p>';
+            h += '</div>' + me;
             page.innerHTML = h;
             wirePlayer();
             return;
@@ -1404,10 +1552,26 @@
     function resultPanel(a) {
         var h = '<div class="panel" id="result">';
         if (a.organiser_result_json) {
-            return h + '<h2>' + esc(t('Result')) + '</h2><p class="state stored" id="state">' +
-                esc(t('The organiser entered the result ({by}).', {by: a.organiser_result_by || ''})) + '</p></div>';
+            /* the values the organiser entered; a report of this phone
+             * they differ from (a conflict, or a stored one overridden)
+             * is said to be overridden, with what it was */
+            var org = organiserResult(a);
+            h += '<h2>' + esc(t('Result')) + '</h2>' + linesHtml(org.lines, 'entered') +
+                '<p class="state stored" id="state">' +
+                esc(t('The organiser entered the result ({by}).', {by: a.organiser_result_by || ''})) + '</p>';
+            var mine = ownEntry(), same = false;
+            try {
+                same = !!(mine && org.result && sameResult(decode('ResultSubmission', unb64(mine.bytes)).result, org.result));
+            } catch (err) {
+                same = false; /* a kept submission that no longer reads: not the organiser's */
+            }
+            if (mine && !same)
+                h += '<p class="state conflict" id="overridden">' +
+                    esc(t('Your report was overridden: the organiser decided the result above.')) + '</p>' +
+                    '<p class="dim">' + esc(t('You reported:')) + '</p>' + linesHtml(mine.lines || [], 'reported');
+            return h + '</div>';
         }
-        var e = currentEntry();
+        var e = ownEntry() || currentEntry();
         if (e && e.status !== 'rejected' && e.status !== 'replaced') {
             var words = {
                 sent: t('Sent: waiting for the hub'),
@@ -1476,7 +1640,7 @@
                     if (k.kind === 'army') {
                         h += '<select id="' + id + '"><option value="">' + esc(t('choose')) + '</option>';
                         (s.armies || []).forEach(function (ar) {
-                            h += '<option>' + esc(ar) + '</option>';
+                            h += '<option value="' + esc(ar) + '">' + esc(armyName(ar)) + '</option>';
                         });
                         h += '</select>';
                     } else {
@@ -1574,6 +1738,10 @@
             if (ok && !(isPlayer() && s.player_id !== S.status.player_id))
                 ok.onclick = function () {
                     S.confirmed[s.player_id] = true;
+                    if (S.draftId && S.store.tapped.indexOf(S.draftId) < 0) {
+                        S.store.tapped = S.store.tapped.slice(-15).concat([S.draftId]);
+                        save();
+                    }
                     if (allConfirmed(a)) {
                         submit();
                     } else {

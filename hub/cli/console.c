@@ -2507,9 +2507,40 @@ static int fetch_codes(struct live *lv, struct hub_print_opts *po,
     return HUB_CONSOLE_EXIT_OK;
 }
 
+/* Pairings and slips print the round the hub holds (`round show`, --round
+ * as there): its draft with the organiser's edits, else the round at the
+ * tables; never one planned from the export.  Without --round, a closed
+ * last round and no draft is refused (nothing to print at the tables). */
+static int fetch_held(struct live *lv, int32_t round,
+                      struct tny_wire_seating **held)
+{
+    int status = start_request(lv, TNY_WIRE_CMD_SHOW_DRAFT, lv->pos[0]);
+    lv->req.round = round;
+    if (status == HUB_CONSOLE_EXIT_OK)
+        status = exchange(lv);
+    if (status != HUB_CONSOLE_EXIT_OK)
+        return status;
+    *held = lv->rep.seating;
+    lv->rep.seating = NULL;
+    if (!*held || (*held)->n_tables < 1) {
+        say("print %s of %s: the hub's reply carried no seating", lv->pos[1],
+            lv->req.event_id);
+        return HUB_CONSOLE_EXIT_INTERNAL;
+    }
+    if (round == 0 && (*held)->status == TNY_WIRE_ROUND_CLOSED) {
+        say("print %s of %s: round %d is closed and the hub holds no draft "
+            "of round %d (`round pair` makes it; --round %d prints round %d)",
+            lv->pos[1], lv->req.event_id, (int)(*held)->round,
+            (int)(*held)->round + 1, (int)(*held)->round, (int)(*held)->round);
+        return HUB_CONSOLE_EXIT_REFUSED;
+    }
+    return HUB_CONSOLE_EXIT_OK;
+}
+
 /* `print EVENT_ID WHAT`: the printouts of print.c from the hub's export
- * of the event (the round in progress, else the next one as a draft);
- * tents, codes and slips with --url also read the event's sign-in codes. */
+ * of the event; pairings and slips of the round the hub holds
+ * (fetch_held); tents, codes and slips with --url also read the event's
+ * sign-in codes. */
 static int run_print(struct live *lv)
 {
     static const char *const names[] = {"round", "pdf", "paper", "lang", "url"};
@@ -2545,18 +2576,29 @@ static int run_print(struct live *lv)
         return HUB_CONSOLE_EXIT_USAGE;
     }
     int status = HUB_CONSOLE_EXIT_OK;
+    bool round_held =
+        po.what == HUB_PRINT_PAIRINGS || po.what == HUB_PRINT_SLIPS;
+    struct tny_wire_seating *seating = NULL;
+    struct hub_print_round held = {0};
     if (need_codes || (po.what == HUB_PRINT_SLIPS && po.url))
         status = fetch_codes(lv, &po, &codes, &code_tree);
+    if (status == HUB_CONSOLE_EXIT_OK && round_held)
+        status = fetch_held(lv, po.round, &seating);
     if (status == HUB_CONSOLE_EXIT_OK)
         status = fetch_export(lv);
     if (status != HUB_CONSOLE_EXIT_OK) {
         free(codes);
         json_decref(code_tree);
+        tny_wire_seating_free(seating);
         return status;
     }
     tny_event_init(&ev);
     int rc = tny_event_from_json_text(lv->rep.json, strlen(lv->rep.json), &ev,
                                       &diag);
+    if (rc == TNY_OK && round_held &&
+        (rc = hub_print_round_from_seating(&ev, seating, &held, &diag)) ==
+            TNY_OK)
+        po.held = &held;
     if (rc == TNY_OK)
         rc = hub_print_html(&ev, &po, &html, &diag);
     if (rc == TNY_OK) {
@@ -2585,6 +2627,8 @@ static int run_print(struct live *lv)
     free(html);
     free(codes);
     json_decref(code_tree);
+    hub_print_round_release(&held);
+    tny_wire_seating_free(seating);
     tny_event_release(&ev);
     return status;
 }
@@ -2788,9 +2832,14 @@ static int run_event_delete(struct live *lv)
         status = exchange(lv);
     if (status != HUB_CONSOLE_EXIT_OK)
         return status;
-    snprintf(line, sizeof line, "deleted event %s (%llu device%s freed)",
+    json_t *rec = hub_console_reply_tree(&lv->rep);
+    long long codes = json_integer_value(json_object_get(rec, "codes_deleted"));
+    json_decref(rec);
+    snprintf(line, sizeof line,
+             "deleted event %s (%llu device%s freed, %lld sign-in code%s "
+             "ended)",
              lv->req.event_id, (unsigned long long)lv->rep.count,
-             lv->rep.count == 1 ? "" : "s");
+             lv->rep.count == 1 ? "" : "s", codes, codes == 1 ? "" : "s");
     return show(lv, line);
 }
 

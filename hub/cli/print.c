@@ -8,9 +8,12 @@
  *
  * One HTML document per printout, with print CSS (@page A4 or Letter):
  * a printer, a browser's "print" or headless Chromium (--pdf) lays it
- * out.  The round printed is the one in progress (a table without a
- * result) or else the next one, planned by the pairing engine exactly as
- * `tourney pair` would (a draft until the organiser publishes it).
+ * out.  Offline, the round printed is the one in progress (a table
+ * without a result) or else the next one, planned by the pairing engine
+ * exactly as `tourney pair` would (a draft until the organiser publishes
+ * it).  Live, it is the round the hub holds (`round show`: its draft with
+ * the organiser's edits, or the round it sent to the tables), never one
+ * planned here (hub_print_round_from_seating).
  *
  * Every word on the paper is in the printout's language (--lang, else the
  * event's "language", else the locale's, else English: cli_lang.h), from
@@ -55,6 +58,7 @@
 #include "tny/pair.h"
 #include "tny/standings.h"
 #include "tny/utf8.h"
+#include "tny/wire.h"
 
 #define _(s) gettext(s)
 
@@ -168,23 +172,6 @@ static void fold_key(const char *s, char *key, size_t n)
 
 /* ---- the round to print ---------------------------------------------- */
 
-struct print_table {
-    int32_t number;
-    bool is_bye;
-    int32_t n_seats;
-    int32_t seats[TNY_MAX_SEATS];
-    int32_t first_seat;              /* AG-4, -1 unknown */
-    const char *side[TNY_MAX_SEATS]; /* issue 19: the seat's side, or NULL */
-};
-
-struct print_round {
-    int32_t round;
-    enum tny_stage_kind stage;
-    bool draft; /* planned here, not yet in the event file */
-    int32_t n_tables;
-    struct print_table *tables;
-};
-
 static bool round_in_progress(const struct tny_round *r)
 {
     for (int32_t i = 0; i < r->n_tables; i++)
@@ -196,7 +183,7 @@ static bool round_in_progress(const struct tny_round *r)
 /* pick_round(ev, want, pr, diag): round `want` (0: the one in progress,
  * else the next) into pr (pr->tables on the heap). */
 static int pick_round(const struct tny_event *ev, int32_t want,
-                      struct print_round *pr, struct tny_diag *diag)
+                      struct hub_print_round *pr, struct tny_diag *diag)
 {
     memset(pr, 0, sizeof *pr);
     if (want < 0 || want > ev->n_rounds + 1)
@@ -218,7 +205,7 @@ static int pick_round(const struct tny_event *ev, int32_t want,
         if (!pr->tables)
             return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
         for (int32_t i = 0; i < r->n_tables; i++) {
-            struct print_table *t = &pr->tables[i];
+            struct hub_print_table *t = &pr->tables[i];
             t->number = r->tables[i].number;
             t->is_bye = r->tables[i].is_bye;
             t->n_seats = r->tables[i].n_seats;
@@ -237,14 +224,14 @@ static int pick_round(const struct tny_event *ev, int32_t want,
         return rc;
     pr->round = plan.round;
     pr->stage = plan.stage;
-    pr->draft = true;
+    pr->origin = HUB_PRINT_PLANNED;
     pr->tables = calloc((size_t)plan.n_tables + 1, sizeof *pr->tables);
     if (!pr->tables) {
         tny_round_plan_release(&plan);
         return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
     }
     for (int32_t i = 0; i < plan.n_tables; i++) {
-        struct print_table *t = &pr->tables[i];
+        struct hub_print_table *t = &pr->tables[i];
         t->number = plan.tables[i].number;
         t->is_bye = plan.tables[i].is_bye;
         t->n_seats = plan.tables[i].n_seats;
@@ -256,6 +243,100 @@ static int pick_round(const struct tny_event *ev, int32_t want,
     pr->n_tables = plan.n_tables;
     tny_round_plan_release(&plan);
     return TNY_OK;
+}
+
+void hub_print_round_release(struct hub_print_round *r)
+{
+    free(r->tables);
+    memset(r, 0, sizeof *r);
+}
+
+/* seats_from_ids(ev, ids, n, t, round, diag): t's seats, the players of
+ * ids by their index in ev. */
+static int seats_from_ids(const struct tny_event *ev, char *const *ids,
+                          int32_t n, struct hub_print_table *t, int32_t round,
+                          struct tny_diag *diag)
+{
+    if (n < 1 || n > TNY_MAX_SEATS)
+        return tny_diag_set(diag, TNY_ESTATE,
+                            "the hub's round %d: table %d has %d seats",
+                            (int)round, (int)t->number, (int)n);
+    for (int32_t s = 0; s < n; s++) {
+        int32_t p = ids[s] ? tny_event_player_index(ev, ids[s]) : -1;
+        if (p < 0)
+            return tny_diag_set(diag, TNY_ESTATE,
+                                "the hub's round %d seats \"%s\", who is "
+                                "not in its export of the event (print "
+                                "again)",
+                                (int)round, ids[s] ? ids[s] : "");
+        t->seats[s] = p;
+    }
+    t->n_seats = n;
+    return TNY_OK;
+}
+
+/* same_seats(r, t): the event's round r has table t as it is (number and
+ * seats), whose sides it lends. */
+static const struct tny_table *same_seats(const struct tny_round *r,
+                                          const struct hub_print_table *t)
+{
+    for (int32_t i = 0; r && i < r->n_tables; i++) {
+        const struct tny_table *x = &r->tables[i];
+        if (x->is_bye != t->is_bye || x->n_seats != t->n_seats ||
+            (!t->is_bye && x->number != t->number))
+            continue;
+        if (memcmp(x->seats, t->seats, sizeof(int32_t) * (size_t)t->n_seats) ==
+            0)
+            return x;
+    }
+    return NULL;
+}
+
+int hub_print_round_from_seating(const struct tny_event *ev,
+                                 const struct tny_wire_seating *s,
+                                 struct hub_print_round *out,
+                                 struct tny_diag *diag)
+{
+    int rc = TNY_OK;
+    memset(out, 0, sizeof *out);
+    out->round = s->round;
+    out->stage = s->stage;
+    out->origin =
+        s->status == TNY_WIRE_ROUND_NONE || s->status == TNY_WIRE_ROUND_DRAFT
+            ? HUB_PRINT_HUB_DRAFT
+            : HUB_PRINT_HUB_ROUND;
+    out->tables = calloc((size_t)s->n_tables + 1, sizeof *out->tables);
+    if (!out->tables)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    const struct tny_round *in_file = s->round >= 1 && s->round <= ev->n_rounds
+                                          ? &ev->rounds[s->round - 1]
+                                          : NULL;
+    for (int32_t i = 0; i < s->n_tables && rc == TNY_OK; i++) {
+        const struct tny_wire_seated_table *w = &s->tables[i];
+        struct hub_print_table *t = &out->tables[i];
+        t->number = w->table;
+        t->is_bye = w->table == 0;
+        t->first_seat = -1;
+        if ((rc = seats_from_ids(ev, w->players, w->n_players, t, s->round,
+                                 diag)) < 0)
+            break;
+        for (int32_t k = 0; w->first_player && k < t->n_seats; k++)
+            if (strcmp(ev->players[t->seats[k]].id, w->first_player) == 0)
+                t->first_seat = k;
+        /* The side names are the format's (they outlive the reply). */
+        for (int32_t k = 0; w->n_sides == 2 && k < 2 && k < t->n_seats; k++)
+            for (int32_t f = 0; f < 2; f++)
+                if (w->sides[k] &&
+                    strcmp(w->sides[k], ev->format.sides[f]) == 0)
+                    t->side[k] = ev->format.sides[f];
+        const struct tny_table *x = w->n_sides ? NULL : same_seats(in_file, t);
+        for (int32_t k = 0; x && x->has_sides && k < 2; k++)
+            t->side[k] = ev->format.sides[x->side[k] & 1];
+        out->n_tables++;
+    }
+    if (rc < 0)
+        hub_print_round_release(out);
+    return rc;
 }
 
 /* ---- the document ------------------------------------------------------ */
@@ -480,7 +561,7 @@ static void sub_line_end(struct out *o, const char *stamp)
 }
 
 static void round_heading(struct out *o, const struct tny_event *ev,
-                          const struct print_round *pr, const char *what,
+                          const struct hub_print_round *pr, const char *what,
                           const char *stamp)
 {
     char line[300];
@@ -494,10 +575,17 @@ static void round_heading(struct out *o, const struct tny_event *ev,
     snprintf(line, sizeof line, _("round %d (%s)"), (int)pr->round,
              stage_label(ev, pr->stage));
     html_text(o, line);
-    if (pr->draft) {
+    if (pr->origin == HUB_PRINT_PLANNED) {
         put(o, " &middot; <span class=\"draft\">");
         html_text(o, _("DRAFT: the next round as planned from this file, "
                        "not published"));
+        put(o, "</span>");
+    } else if (pr->origin == HUB_PRINT_HUB_DRAFT) {
+        put(o, " &middot; <span class=\"draft\">");
+        /* TRANSLATORS: `tourney live print`: the round printed is the
+           draft the hub holds (the organiser's edits included). */
+        html_text(o, _("DRAFT: the hub's draft of this round, not "
+                       "published"));
         put(o, "</span>");
     }
     sub_line_end(o, stamp);
@@ -583,7 +671,7 @@ static void col_for(struct out *o, int mm, const char *head)
 }
 
 static int print_pairings(struct out *o, const struct tny_event *ev,
-                          bool family_first, const struct print_round *pr,
+                          bool family_first, const struct hub_print_round *pr,
                           const char *stamp)
 {
     char buf[120];
@@ -610,7 +698,7 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
     put(o, "</tr></thead><tbody>\n");
     int32_t n_entries = 0;
     for (int32_t i = 0; i < pr->n_tables; i++) {
-        const struct print_table *t = &pr->tables[i];
+        const struct hub_print_table *t = &pr->tables[i];
         n_entries += t->n_seats;
         if (t->is_bye)
             continue;
@@ -651,7 +739,7 @@ static int print_pairings(struct out *o, const struct tny_event *ev,
         return TNY_ENOMEM;
     int32_t n = 0;
     for (int32_t i = 0; i < pr->n_tables; i++) {
-        const struct print_table *t = &pr->tables[i];
+        const struct hub_print_table *t = &pr->tables[i];
         for (int32_t s = 0; s < t->n_seats; s++) {
             struct by_name *e = &bn[n++];
             struct hub_name_parts np;
@@ -769,7 +857,8 @@ static void code_how(struct out *o, const struct hub_print_opts *po,
 }
 
 static void slip(struct out *o, const struct tny_event *ev,
-                 const struct print_round *pr, const struct print_table *t,
+                 const struct hub_print_round *pr,
+                 const struct hub_print_table *t,
                  const struct hub_print_opts *po, struct tny_diag *diag)
 {
     enum tny_game g = ev->format.game;
@@ -902,7 +991,7 @@ static void slip(struct out *o, const struct tny_event *ev,
 }
 
 static void print_slips(struct out *o, const struct tny_event *ev,
-                        const struct print_round *pr, const char *stamp,
+                        const struct hub_print_round *pr, const char *stamp,
                         const struct hub_print_opts *po, struct tny_diag *diag)
 {
     round_heading(o, ev, pr, _("Result slips"), stamp);
@@ -1257,7 +1346,7 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
                    char **html, struct tny_diag *diag)
 {
     struct out o = {0};
-    struct print_round pr;
+    struct hub_print_round pr;
     struct hub_lang_saved saved;
     char lang[TNY_LANGUAGE_MAX], stamp[160];
     int rc = TNY_OK;
@@ -1273,9 +1362,18 @@ int hub_print_html(const struct tny_event *ev, const struct hub_print_opts *po,
     switch (po->what) {
     case HUB_PRINT_PAIRINGS:
     case HUB_PRINT_SLIPS:
-        rc = pick_round(ev, po->round, &pr, diag);
-        if (rc < 0)
+        if (po->held) { /* live: the hub's round as it is */
+            pr = *po->held;
+            pr.tables = calloc((size_t)pr.n_tables + 1, sizeof *pr.tables);
+            if (!pr.tables) {
+                rc = TNY_ENOMEM;
+                goto out;
+            }
+            memcpy(pr.tables, po->held->tables,
+                   sizeof *pr.tables * (size_t)pr.n_tables);
+        } else if ((rc = pick_round(ev, po->round, &pr, diag)) < 0) {
             goto out;
+        }
         if (po->what == HUB_PRINT_PAIRINGS)
             rc = print_pairings(&o, ev, hub_names_family_first(lang), &pr,
                                 stamp);

@@ -3,7 +3,8 @@
  * standings with tiebreak values and the final classification, as HTML
  * with print CSS (A4 or Letter), and made into PDF by headless Chromium.
  * `tourney print ...` (offline, an event file) and `tourney live print
- * ...` (the hub's export) share it.  See print.c. */
+ * ...` (the hub's export, and for pairings and slips the round the hub
+ * holds) share it.  See print.c. */
 #ifndef TNY_CLI_PRINT_H
 #define TNY_CLI_PRINT_H
 #include <stdbool.h>
@@ -28,6 +29,33 @@ struct hub_print_code {
     const char *player; /* a player code's player id; NULL: a table code */
 };
 
+/* One table of the round printed: the event's player indexes by seat. */
+struct hub_print_table {
+    int32_t number;
+    bool is_bye;
+    int32_t n_seats;
+    int32_t seats[TNY_MAX_SEATS];
+    int32_t first_seat;              /* AG-4, -1 unknown */
+    const char *side[TNY_MAX_SEATS]; /* issue 19: the seat's side, or NULL */
+};
+
+/* Where the round printed comes from: its banner says so. */
+enum hub_print_origin {
+    HUB_PRINT_FILE_ROUND, /* a round of the event file */
+    HUB_PRINT_PLANNED,    /* offline: the next round planned from the file */
+    HUB_PRINT_HUB_DRAFT,  /* live: the hub's draft, not published */
+    HUB_PRINT_HUB_ROUND,  /* live: a round the hub sent to the tables */
+};
+
+/* The round of pairings and slips. */
+struct hub_print_round {
+    int32_t round;
+    enum tny_stage_kind stage;
+    enum hub_print_origin origin;
+    int32_t n_tables;
+    struct hub_print_table *tables; /* heap (hub_print_round_release) */
+};
+
 struct hub_print_opts {
     enum hub_print_what what;
     int32_t round;    /* pairings/slips: 0 = the round in progress, else the
@@ -40,7 +68,26 @@ struct hub_print_opts {
                          QR codes; NULL: no codes on slips */
     const struct hub_print_code *codes; /* tents, codes, slips with url */
     int32_t n_codes;
+    /* live: the round the hub holds (hub_print_round_from_seating),
+     * printed as it is for pairings and slips (round is then unused);
+     * NULL: the round picked from the event, or planned (offline) */
+    const struct hub_print_round *held;
 };
+
+struct tny_wire_seating;
+
+/* hub_print_round_from_seating(ev, s, out, diag): the hub's reply to
+ * `round show` (its draft, or a round it sent to the tables) as the
+ * round to print, on ev (the hub's export: every player of s must be one
+ * of ev's); a round of ev with the same seats lends its sides.  Release
+ * with hub_print_round_release.  Errors: TNY_ESTATE (a player not in the
+ * export, a table with no seat or too many: diag says which),
+ * TNY_ENOMEM. */
+TNY_MUST_USE int hub_print_round_from_seating(const struct tny_event *ev,
+                                              const struct tny_wire_seating *s,
+                                              struct hub_print_round *out,
+                                              struct tny_diag *diag);
+void hub_print_round_release(struct hub_print_round *r);
 
 /* hub_print_what_from_name(name, out): "pairings", "slips", "standings",
  * "final", "tents", "codes"; TNY_ENOTFOUND for anything else. */

@@ -23,6 +23,7 @@
 #include "events.h"
 #include "hub/log.h"
 #include "publish.h"
+#include "tny/score.h"
 
 /* No 0/O, 1/I/L: a code read aloud or off a slip is typed right. */
 static const char code_alphabet[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -197,19 +198,23 @@ static bool player_gone(const struct hub_ev *e, const struct tny_player *p)
     return !tny_player_active_in(p, cur) || e->round.status == HUB_ROUND_CLOSED;
 }
 
-/* A player's seat in round r of e: *table (0 = a bye or not seated) and
- * *seat (1-based). */
+/* A player's seat in round r of e: *table (0 = a bye or not seated),
+ * *seat (1-based) and *bye (the player has the round's bye). */
 static void player_seat(const struct hub_ev *e, int32_t r, int32_t ix,
-                        int32_t *table, int32_t *seat)
+                        int32_t *table, int32_t *seat, bool *bye)
 {
     *table = *seat = 0;
+    *bye = false;
     if (r < 1 || r > e->ev.n_rounds)
         return;
     const struct tny_round *rd = &e->ev.rounds[r - 1];
     for (int32_t t = 0; t < rd->n_tables; t++) {
         const struct tny_table *tb = &rd->tables[t];
         for (int32_t s = 0; s < tb->n_seats; s++)
-            if (tb->seats[s] == ix && !tb->is_bye) {
+            if (tb->seats[s] == ix && tb->is_bye) {
+                *bye = true;
+                return;
+            } else if (tb->seats[s] == ix) {
                 *table = tb->number;
                 *seat = s + 1;
                 return;
@@ -254,6 +259,8 @@ static int code_target(struct hub_service *svc, const struct hub_code *c,
         return rc;
     snprintf(st->event_title, sizeof(st->event_title), "%s",
              e->info.title[0] ? e->info.title : "");
+    /* the page's words in the event's language from the sign-in on */
+    snprintf(st->language, sizeof(st->language), "%s", e->ev.language);
     st->round = e->ev.n_rounds;
     st->state = c->revoked_ms                          ? TNY_WIRE_CODE_REVOKED
                 : e->info.status == HUB_EVENT_FINISHED ? TNY_WIRE_CODE_EXPIRED
@@ -280,7 +287,9 @@ static int code_target(struct hub_service *svc, const struct hub_code *c,
         st->state = TNY_WIRE_CODE_DROPPED;
     if (st->state != TNY_WIRE_CODE_VALID)
         return TNY_OK;
-    player_seat(e, st->round, ix, &st->table, &st->seat);
+    player_seat(e, st->round, ix, &st->table, &st->seat, &st->bye);
+    if (st->bye)
+        st->bye_points = tny_bye_points(&e->ev, st->round - 1);
     if (!st->table)
         return TNY_OK;
     struct hub_device *d = table_device(svc, e, st->table);
@@ -503,11 +512,12 @@ static uint64_t status_hash(const struct tny_wire_code_status *st)
 {
     uint64_t h = 1469598103934665603ull;
     char buf[1024];
-    int n = snprintf(buf, sizeof(buf), "%d|%s|%s|%s|%s|%d|%d|%d|%d|%d|%s",
-                     (int)st->state, st->event_id, st->event_title,
-                     st->player_id, st->name, (int)st->round, (int)st->table,
-                     (int)st->seat, (int)st->checked_in,
-                     (int)st->drop_requested, st->table_device);
+    int n = snprintf(
+        buf, sizeof(buf), "%d|%s|%s|%s|%s|%d|%d|%d|%d|%d|%s|%s|%d|%lld",
+        (int)st->state, st->event_id, st->event_title, st->player_id, st->name,
+        (int)st->round, (int)st->table, (int)st->seat, (int)st->checked_in,
+        (int)st->drop_requested, st->table_device, st->language, (int)st->bye,
+        (long long)st->bye_points);
     for (int i = 0; i < n && i < (int)sizeof(buf); i++)
         h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
     return h;
@@ -625,10 +635,63 @@ int hub__codes_expire(struct hub_service *svc, const struct hub_ev *e,
     return codes_update(svc, e->id, false, false, "hub", 0, ob, diag);
 }
 
+int hub__codes_drop(struct hub_service *svc, const struct hub_ev *e,
+                    int32_t *n_codes, struct hub_outbox *ob,
+                    struct tny_diag *diag)
+{
+    struct hub_code *codes = NULL;
+    int32_t n = 0;
+    json_t *cmds = json_array();
+    int rc = cmds ? TNY_OK : TNY_ENOMEM;
+    if (rc == TNY_OK)
+        rc = hub_store_codes_list(svc->store, e->id, &codes, &n, diag);
+    for (int32_t i = 0; rc == TNY_OK && i < n; i++) {
+        const char *login = codes[i].device_id;
+        char role[HUB_STORE_ID_MAX + 16], topic[TNY_WIRE_TOPIC_MAX];
+        /* Its login; its rights: a table code's web-N role or a player
+         * code's own one, and the status-only role of an ended code
+         * (a role it never had is refused by the plugin, harmlessly). */
+        rc = plain(cmds, "deleteClient", "username", codes[i].code);
+        if (rc == TNY_OK && !codes[i].player_id[0])
+            rc = plain(cmds, "deleteRole", "rolename", login);
+        snprintf(role, sizeof(role), "login-%s", login);
+        if (rc == TNY_OK && codes[i].player_id[0])
+            rc = plain(cmds, "deleteRole", "rolename", role);
+        snprintf(role, sizeof(role), "ended-%s", login);
+        if (rc == TNY_OK)
+            rc = plain(cmds, "deleteRole", "rolename", role);
+        if (rc == TNY_OK &&
+            (rc = tny_wire_topic(TNY_WIRE_TOPIC_CODE_STATUS, login, topic,
+                                 sizeof(topic), diag)) == TNY_OK)
+            rc = hub_outbox_add(ob, topic, NULL, 0, true);
+        struct hub_code_seen *seen = seen_find(svc, login);
+        if (seen) { /* a login made again later is told in full */
+            seen->state = 0;
+            seen->role_dev[0] = '\0';
+            seen->status_hash = 0;
+            seen->online = false;
+        }
+    }
+    free(codes);
+    if (rc < 0) {
+        json_decref(cmds);
+        return diag->msg[0] ? rc : tny_diag_set(diag, rc, "out of memory");
+    }
+    if ((rc = dynsec_queue(cmds, ob)) < 0)
+        return tny_diag_set(diag, rc, "code: %s", tny_strerror(rc));
+    *n_codes = n;
+    if (n > 0)
+        HUB_LOG(HUB_LOG_INFO,
+                "codes deleted with their event event=%s logins=%d", e->id,
+                (int)n);
+    return TNY_OK;
+}
+
 int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                     const struct tny_wire_request *q, const char *actor,
                     int64_t now_ms, struct hub_outbox *ob,
-                    struct tny_wire_reply *rep, struct tny_diag *diag)
+                    struct tny_wire_reply *rep, bool *touched,
+                    struct tny_diag *diag)
 {
     struct hub_code c = {0};
     struct hub_code *all = NULL;
@@ -651,6 +714,8 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                             "event \"%s\" is finished: its codes have "
                             "expired, no new one",
                             e->id);
+    /* Issue 17: every refusal below comes before the first write (the
+     * command changes the service's memory in place). */
     if ((rc = hub_store_codes_list(svc->store, NULL, &all, &n, diag)) < 0)
         return rc;
     /* A table already shown by a page device (web-N) its players' own
@@ -697,6 +762,7 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
         return rc;
     snprintf(c.event_id, sizeof(c.event_id), "%s", e->id);
     c.table = q->table;
+    *touched = true; /* from here a failure reads the registry back */
     if ((rc = hub__device_ensure(svc, c.device_id, actor, &d, diag)) < 0 ||
         (rc = hub_store_device_assign(svc->store, d->id, e->id, q->table, actor,
                                       diag)) < 0 ||
@@ -723,18 +789,37 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
 int hub__code_revoke(struct hub_service *svc, struct hub_ev *e,
                      const struct tny_wire_request *q, const char *actor,
                      int64_t now_ms, struct hub_outbox *ob,
-                     struct tny_wire_reply *rep, struct tny_diag *diag)
+                     struct tny_wire_reply *rep, bool *touched,
+                     struct tny_diag *diag)
 {
     char code[CODE_LEN + 1], shown[CODE_LEN + 2];
-    struct hub_code c;
+    struct hub_code c, *all = NULL;
+    int32_t n = 0, at = -1;
     int rc;
+    /* Issue 17: refused before the first write, in the order the store
+     * refuses (no such code, already revoked), then another event's. */
     if ((rc = code_normalise(q->code, code, diag)) < 0 ||
-        (rc = hub_store_code_revoke(svc->store, code, actor, &c, diag)) < 0)
+        (rc = hub_store_codes_list(svc->store, NULL, &all, &n, diag)) < 0)
         return rc;
-    if (strcmp(c.event_id, e->id) != 0)
-        return tny_diag_set(diag, TNY_ENOTFOUND,
+    for (int32_t i = 0; i < n && at < 0; i++)
+        if (strcmp(all[i].code, code) == 0)
+            at = i;
+    rc = at < 0 ? tny_diag_set(diag, TNY_ENOTFOUND, "code \"%s\": no such code",
+                               code)
+         : all[at].revoked_ms
+             ? tny_diag_set(diag, TNY_ESTATE, "code \"%s\": already revoked",
+                            code)
+         : strcmp(all[at].event_id, e->id) != 0
+             ? tny_diag_set(diag, TNY_ENOTFOUND,
                             "code \"%s\": not a code of event \"%s\"", q->code,
-                            e->id);
+                            e->id)
+             : TNY_OK;
+    free(all);
+    if (rc < 0)
+        return rc;
+    *touched = true; /* from here a failure reads the registry back */
+    if ((rc = hub_store_code_revoke(svc->store, code, actor, &c, diag)) < 0)
+        return rc;
     struct hub_device *d = hub__device_find(svc, c.device_id);
     if (d && d->event[0] && strcmp(d->event, e->id) == 0) {
         if ((rc = hub_store_device_assign(svc->store, d->id, NULL, 0, actor,
@@ -859,6 +944,17 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
                             e->id);
     if ((rc = hub_store_codes_list(svc->store, NULL, &codes, &n, diag)) < 0)
         return rc;
+    /* ply-N above every player login left (a deleted event's codes are
+     * gone from the count: N never repeats a login in use). */
+    int32_t top = n;
+    size_t plen = strlen(HUB_PLAYER_LOGIN_PREFIX);
+    for (int32_t i = 0; i < n; i++) {
+        long v = strncmp(codes[i].device_id, HUB_PLAYER_LOGIN_PREFIX, plen) == 0
+                     ? strtol(codes[i].device_id + plen, NULL, 10)
+                     : 0;
+        if (v > top && v < INT32_MAX)
+            top = (int32_t)v;
+    }
     json_t *arr = json_array();
     if (!arr)
         rc = TNY_ENOMEM;
@@ -874,7 +970,7 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
                               "player \"%s\" has left event \"%s\": no code",
                               q->player_id, e->id);
         else
-            rc = player_code_issue(svc, e, ix, n, actor, arr, diag);
+            rc = player_code_issue(svc, e, ix, top, actor, arr, diag);
         made = rc == TNY_OK;
     }
     /* Every active player without a valid code of this event. */
@@ -888,7 +984,7 @@ int hub__code_issue_player(struct hub_service *svc, struct hub_ev *e,
                   strcmp(codes[i].event_id, e->id) == 0;
         if (has || player_gone(e, p))
             continue;
-        rc = player_code_issue(svc, e, ix, n + made, actor, arr, diag);
+        rc = player_code_issue(svc, e, ix, top + made, actor, arr, diag);
         made += rc == TNY_OK;
     }
     free(codes);

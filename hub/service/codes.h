@@ -13,19 +13,21 @@
 /* The console's code commands, run inside the command's transaction:
  * e is the request's event.  On success rep->message (and rep->json) say
  * what was done and the broker's commands are in ob; an error leaves its
- * message in diag.  Errors: TNY_EINVAL, TNY_ENOTFOUND, TNY_ECONFLICT,
- * TNY_ESTATE, TNY_ENOMEM. */
+ * message in diag.  Issue 17: every refusal is decided before the first
+ * write, and *touched is set just before it (a failure after it reads the
+ * service's registry back: console.c's model_recover).  Errors:
+ * TNY_EINVAL, TNY_ENOTFOUND, TNY_ECONFLICT, TNY_ESTATE, TNY_ENOMEM. */
 TNY_MUST_USE int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                                  const struct tny_wire_request *q,
                                  const char *actor, int64_t now_ms,
                                  struct hub_outbox *ob,
-                                 struct tny_wire_reply *rep,
+                                 struct tny_wire_reply *rep, bool *touched,
                                  struct tny_diag *diag);
 TNY_MUST_USE int hub__code_revoke(struct hub_service *svc, struct hub_ev *e,
                                   const struct tny_wire_request *q,
                                   const char *actor, int64_t now_ms,
                                   struct hub_outbox *ob,
-                                  struct tny_wire_reply *rep,
+                                  struct tny_wire_reply *rep, bool *touched,
                                   struct tny_diag *diag);
 TNY_MUST_USE int hub__code_list(struct hub_service *svc, struct hub_ev *e,
                                 struct tny_wire_reply *rep,
@@ -71,6 +73,16 @@ TNY_MUST_USE int hub_service_on_code_presence(struct hub_service *svc,
                                               const char *login,
                                               const uint8_t *payload,
                                               size_t len);
+
+/* The codes of e, whose event is being deleted (its store rows go with
+ * it, hub_store_delete_event): each login is deleted on the broker with
+ * its roles, nothing left to sign in with, and its retained status
+ * cleared (commands in ob, call before the store's deletion; *n_codes:
+ * how many); the hub forgets what it told the broker of them.  Errors:
+ * TNY_ESTATE, TNY_ENOMEM. */
+TNY_MUST_USE int hub__codes_drop(struct hub_service *svc,
+                                 const struct hub_ev *e, int32_t *n_codes,
+                                 struct hub_outbox *ob, struct tny_diag *diag);
 
 /* Issue 20: the codes of e, whose event has just finished, expire: the
  * broker's logins of its valid codes are deleted (commands in ob), as

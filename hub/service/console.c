@@ -15,12 +15,12 @@
  * when the command is refused: a refused command changes nothing, the
  * clock included.
  *
- * The model (issue 17): the commands marked in_place (all but the
- * sign-in codes) check everything against the
+ * The model (issue 17): the commands marked in_place (all but `code
+ * player` and the check-in drops) check everything against the
  * service's event first, then write, then change the event in place (no
  * snapshot); a failure after their first write reads the event back from
  * the store (model_recover).  No command reads the event back after its
- * write; the codes run under the snapshot.
+ * write; `code player` and the check-in drops run under the snapshot.
  *
  * Not here: decoding, the reply cache (requests.c), publishing (publish.c).
  * import_players stores every player in one transaction (all or none).
@@ -363,11 +363,13 @@ static int clear_topic(struct ctx *c, const char *kind, const char *doc)
 
 /* Issue 22: a mistyped event is deleted (only one none of whose rounds
  * was published; the store refuses otherwise), audited with the reason;
- * its devices are free, its retained clock and feed documents cleared,
- * its entry dropped once the deletion committed. */
+ * its devices are free, its sign-in codes gone with their broker logins
+ * (the console asked for confirmation: the codes are the event's), its
+ * retained clock and feed documents cleared, its entry dropped once the
+ * deletion committed. */
 static int cmd_delete_event(struct ctx *c)
 {
-    int32_t freed = 0, played = c->e->ev.n_rounds;
+    int32_t freed = 0, codes = 0, played = c->e->ev.n_rounds;
     int rc;
     /* Issue 18: decided on the model, before any write. */
     if (played > 0)
@@ -376,7 +378,9 @@ static int cmd_delete_event(struct ctx *c)
                     "not yet played can be deleted (its results stay; correct "
                     "them instead)",
                     c->e->id, (int)played, played == 1 ? "" : "s");
-    if ((rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
+    if ((c->svc->opt.codes &&
+         (rc = hub__codes_drop(c->svc, c->e, &codes, c->ob, &c->diag)) < 0) ||
+        (rc = hub_store_delete_event(c->svc->store, c->e->id, c->actor, &freed,
                                      &c->diag)) < 0)
         return fail_diag(c, rc);
     c->touched = true;
@@ -401,14 +405,15 @@ static int cmd_delete_event(struct ctx *c)
     }
     if (rc < 0)
         return fail(c, rc, "out of memory");
-    HUB_LOG(HUB_LOG_INFO, "event deleted event=%s devices_freed=%d%s%s",
-            c->e->id, (int)freed, c->req->reason[0] ? " reason=" : "",
+    HUB_LOG(HUB_LOG_INFO,
+            "event deleted event=%s devices_freed=%d codes=%d%s%s", c->e->id,
+            (int)freed, (int)codes, c->req->reason[0] ? " reason=" : "",
             c->req->reason);
     c->deleted = true;
     c->rep->count = (uint64_t)freed;
-    return reply_records(c,
-                         json_pack("{s:s, s:b, s:i}", "event", c->e->id,
-                                   "deleted", 1, "devices_freed", (int)freed));
+    return reply_records(c, json_pack("{s:s, s:b, s:i, s:i}", "event", c->e->id,
+                                      "deleted", 1, "devices_freed", (int)freed,
+                                      "codes_deleted", (int)codes));
 }
 
 /* ---- players ---------------------------------------------------------------
@@ -1363,16 +1368,73 @@ static int cmd_show_draft(struct ctx *c)
 /* After a CM-5 edit: a draft answers with itself; a published round (its
  * clock not started) goes to the tables again at once, new versions, and
  * answers with the round as the event file writes it. */
-static int edited_reply(struct ctx *c, int32_t round)
+static int republish_table(struct ctx *c, int32_t table);
+
+/* The tables a swap or move changed (issue 17: only those are written
+ * and sent again): their plan positions and, before and after the edit,
+ * their numbers. */
+struct edited {
+    bool all; /* more than a swap or move changes: every table */
+    int32_t n, positions[2 * TNY_MAX_SEATS], numbers[4 * TNY_MAX_SEATS];
+    int32_t n_numbers;
+};
+
+static bool same_table(const struct tny_pairing_table *x,
+                       const struct tny_pairing_table *y)
+{
+    if (x->number != y->number || x->is_bye != y->is_bye ||
+        x->n_seats != y->n_seats || x->first_seat != y->first_seat ||
+        x->has_sides != y->has_sides)
+        return false;
+    for (int32_t k = 0; k < x->n_seats; k++)
+        if (x->seats[k] != y->seats[k] ||
+            (x->has_sides && x->side[k] != y->side[k]))
+            return false;
+    return true;
+}
+
+/* The positions where plan differs from before (the same tables before
+ * the edit); false when more changed than a swap or move can change. */
+static bool edited_tables(const struct tny_pairing_table *before,
+                          const struct tny_round_plan *plan, struct edited *ed)
+{
+    memset(ed, 0, sizeof(*ed));
+    for (int32_t t = 0; t < plan->n_tables; t++) {
+        if (same_table(&before[t], &plan->tables[t]))
+            continue;
+        if (ed->n ==
+            (int32_t)(sizeof(ed->positions) / sizeof(ed->positions[0]))) {
+            ed->all = true;
+            return false;
+        }
+        ed->positions[ed->n++] = t;
+        if (!before[t].is_bye)
+            ed->numbers[ed->n_numbers++] = before[t].number;
+        if (!plan->tables[t].is_bye)
+            ed->numbers[ed->n_numbers++] = plan->tables[t].number;
+    }
+    return true;
+}
+
+static int edited_reply(struct ctx *c, int32_t round, const struct edited *ed)
 {
     int rc;
     bool published = round >= 1 && round == c->e->ev.n_rounds &&
                      c->e->round.status == HUB_ROUND_PUBLISHED;
     if (!published)
         return draft_reply(c, round);
-    if ((rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
-                                         &c->diag)) < 0)
+    /* Issue 17: the devices of the tables the edit changed get their
+     * assignment again (a moved table's old number: none, idle). */
+    if (ed->all && (rc = hub__publish_event_devices(c->svc, c->e, c->now, c->ob,
+                                                    &c->diag)) < 0)
         return fail_diag(c, rc);
+    for (int32_t i = 0; !ed->all && i < ed->n_numbers; i++) {
+        bool again = false;
+        for (int32_t j = 0; j < i; j++)
+            again |= ed->numbers[j] == ed->numbers[i];
+        if (!again && (rc = republish_table(c, ed->numbers[i])) < 0)
+            return rc;
+    }
     c->e->feed_dirty = true;
     HUB_LOG(HUB_LOG_INFO, "published round edited event=%s round=%d", c->e->id,
             (int)round);
@@ -1475,13 +1537,14 @@ static int published_edited(struct ctx *c, struct tny_round_plan *plan,
  * (issue 17) the model changes: a published round's tables in place
  * (published_edited), an edited draft read again, typed, from its rows
  * when next needed. */
-static int edit_round(struct ctx *c, bool swap)
+static int edit_round(struct ctx *c, bool swap, struct edited *ed)
 {
     const struct tny_wire_request *q = c->req;
     const struct tny_event *ev = &c->e->ev;
     struct hub_round_info info;
     struct tny_round_plan plan = {0};
     struct tny_round edited = {0};
+    struct tny_pairing_table *before = NULL;
     int rc;
     if ((rc = hub_store_get_round(c->svc->store, c->e->id, q->round, &info,
                                   &c->diag)) < 0)
@@ -1511,6 +1574,12 @@ static int edit_round(struct ctx *c, bool swap)
                                   .b = q->other_player_id,
                                   .from = q->table,
                                   .to = q->to_table};
+    if (!(before = malloc(sizeof(*before) * (size_t)(plan.n_tables + 1)))) {
+        rc = fail(c, TNY_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (plan.n_tables > 0)
+        memcpy(before, plan.tables, sizeof(*before) * (size_t)plan.n_tables);
     if (swap) {
         int32_t a = tny_event_player_index(ev, q->player_id);
         int32_t b = tny_event_player_index(ev, q->other_player_id);
@@ -1537,6 +1606,12 @@ static int edit_round(struct ctx *c, bool swap)
     if ((rc = check_edited(c, &plan, published, published ? &edited : NULL)) <
         0)
         goto out;
+    /* Issue 17: only the tables the edit changed are written again. */
+    if (edited_tables(before, &plan, ed)) {
+        edit.changed = ed->positions;
+        edit.n_changed = ed->n;
+        edit.ev = ev;
+    }
     if ((rc = hub_store_save_round_edit(c->svc->store, c->e->id, q->round,
                                         &plan, &edit, c->actor, &c->diag)) <
         0) {
@@ -1551,6 +1626,7 @@ static int edit_round(struct ctx *c, bool swap)
         c->e->feed_dirty = true;
     }
 out:
+    free(before);
     free(edited.tables);
     tny_round_plan_release(&plan);
     return rc;
@@ -1558,18 +1634,20 @@ out:
 
 static int cmd_swap_players(struct ctx *c)
 {
+    struct edited ed = {0};
     int rc = check_draft_edit(c, EDIT_KIND_SWAP);
-    if (rc < 0 || (rc = edit_round(c, true)) < 0)
+    if (rc < 0 || (rc = edit_round(c, true, &ed)) < 0)
         return rc;
-    return edited_reply(c, c->req->round);
+    return edited_reply(c, c->req->round, &ed);
 }
 
 static int cmd_move_table(struct ctx *c)
 {
+    struct edited ed = {0};
     int rc = check_draft_edit(c, EDIT_KIND_MOVE);
-    if (rc < 0 || (rc = edit_round(c, false)) < 0)
+    if (rc < 0 || (rc = edit_round(c, false, &ed)) < 0)
         return rc;
-    return edited_reply(c, c->req->round);
+    return edited_reply(c, c->req->round, &ed);
 }
 
 /* The clock length of the draft round once published (what
@@ -3045,14 +3123,14 @@ static int finish_if_complete(struct ctx *c)
 static int cmd_issue_code(struct ctx *c)
 {
     int rc = hub__code_issue(c->svc, c->e, c->req, c->actor, c->now, c->ob,
-                             c->rep, &c->diag);
+                             c->rep, &c->touched, &c->diag);
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
 static int cmd_revoke_code(struct ctx *c)
 {
     int rc = hub__code_revoke(c->svc, c->e, c->req, c->actor, c->now, c->ob,
-                              c->rep, &c->diag);
+                              c->rep, &c->touched, &c->diag);
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
 }
 
@@ -3274,6 +3352,33 @@ static const struct command commands[] = {
 #undef W
 #undef L
 };
+
+/* Issue 17 item 2: the commands that never change the event's players;
+ * after any other that succeeded the players get a new generation (the
+ * feed snapshot copies them again; the model check catches a change
+ * under an old one). */
+static bool keeps_players(enum tny_wire_cmd cmd)
+{
+    switch (cmd) {
+    case TNY_WIRE_CMD_ENTER_RESULT:
+    case TNY_WIRE_CMD_RESOLVE_CONFLICT:
+    case TNY_WIRE_CMD_CLOCK_START:
+    case TNY_WIRE_CMD_CLOCK_PAUSE:
+    case TNY_WIRE_CMD_CLOCK_RESUME:
+    case TNY_WIRE_CMD_CLOCK_DRAFT:
+    case TNY_WIRE_CMD_CLOCK_EXTEND:
+    case TNY_WIRE_CMD_LIST_EVENTS:
+    case TNY_WIRE_CMD_SHOW_DRAFT:
+    case TNY_WIRE_CMD_SHOW_RESULTS:
+    case TNY_WIRE_CMD_READ_LOG:
+    case TNY_WIRE_CMD_GET_STANDINGS:
+    case TNY_WIRE_CMD_EXPORT_EVENT:
+    case TNY_WIRE_CMD_LIST_DEVICES:
+    case TNY_WIRE_CMD_LIST_CODES:
+    case TNY_WIRE_CMD_LIST_CHECKINS: return true;
+    default: return false;
+    }
+}
 
 /* ---- all or nothing (issue 22) -------------------------------------------
  *
@@ -3527,6 +3632,8 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         hub__codes_forget(svc); /* nothing of it went out */
     } else if (c.deleted)
         hub__ev_remove(svc, c.e);
+    else if (rep->rc == 0 && c.e && !keeps_players(req->cmd))
+        hub__ev_players_changed(c.e);
     undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */
         HUB_LOG(HUB_LOG_ERROR, "store: reason not cleared");

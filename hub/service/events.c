@@ -45,10 +45,17 @@ void hub__ev_round_changed(struct hub_ev *e, int32_t round)
         e->ev.rounds[round - 1].gen = hub__gen_next();
 }
 
-/* Every round of e a new generation (a projection just read from the
- * store: nothing built from an earlier one may be taken for it). */
+void hub__ev_players_changed(struct hub_ev *e)
+{
+    e->players_gen = hub__gen_next();
+}
+
+/* Every round of e a new generation, and its players (a projection just
+ * read from the store: nothing built from an earlier one may be taken
+ * for it). */
 static void renew_gens(struct hub_ev *e)
 {
+    e->players_gen = hub__gen_next();
     for (int32_t r = 0; r < e->ev.n_rounds; r++)
         e->ev.rounds[r].gen = hub__gen_next();
 }
@@ -58,11 +65,17 @@ static void renew_gens(struct hub_ev *e)
  * copied every table of every round for each build, 14 % of the hub's
  * CPU by minute 40 of the soak. */
 static int ev_copy_except(const struct tny_event *src, const uint64_t *have,
-                          int32_t n_have, struct tny_event *dst)
+                          int32_t n_have, bool no_players,
+                          struct tny_event *dst)
 {
     struct tny_event head = *src;
     head.n_rounds = 0;
     head.rounds = NULL;
+    if (no_players) { /* the receiver has them (issue 17) */
+        head.n_players = 0;
+        head.players = NULL;
+        head.strings = NULL;
+    }
     if (tny_event_copy_frozen(&head, dst) < 0)
         return TNY_ENOMEM;
     if (src->n_rounds == 0)
@@ -89,7 +102,7 @@ oom:
 }
 
 int hub__ev_clone(const struct hub_ev *src, const uint64_t *have,
-                  int32_t n_have, struct hub_ev **out)
+                  int32_t n_have, uint64_t players_have, struct hub_ev **out)
 {
     struct hub_ev *e = calloc(1, sizeof(*e));
     *out = NULL;
@@ -106,10 +119,16 @@ int hub__ev_clone(const struct hub_ev *src, const uint64_t *have,
     e->feed_sent = NULL;
     e->gen_seen = NULL;
     e->n_feed_sent = e->n_gen_seen = 0;
+    e->feed_players_sent = 0;
+    e->players_omitted = 0;
     if (src->loaded) {
-        if (ev_copy_except(&src->ev, have, n_have, &e->ev) < 0)
+        bool omit = players_have != 0 && players_have == src->players_gen &&
+                    src->ev.n_players > 0;
+        if (ev_copy_except(&src->ev, have, n_have, omit, &e->ev) < 0)
             goto oom;
         e->loaded = true;
+        if (omit)
+            e->players_omitted = src->ev.n_players;
     }
     if (src->n_tables > 0) {
         if (!(e->tables = malloc(sizeof(*e->tables) * (size_t)src->n_tables)))

@@ -16,10 +16,12 @@ TNY_MUST_USE int hub__ev_add(struct hub_service *svc, const char *id,
  * builds from, read-only (its event is a frozen copy: every player
  * string in one block).  Issue 23: a round r < n_have whose generation
  * is have[r] (not 0) is left out: its tables NULL, its n_tables and gen
- * kept (the receiver has it).  Free with hub__ev_free.  Errors:
- * TNY_ENOMEM. */
+ * kept (the receiver has it); issue 17: so are the players when their
+ * generation is players_have (not 0): ev.n_players 0, players_omitted
+ * their number.  Free with hub__ev_free.  Errors: TNY_ENOMEM. */
 TNY_MUST_USE int hub__ev_clone(const struct hub_ev *src, const uint64_t *have,
-                               int32_t n_have, struct hub_ev **out);
+                               int32_t n_have, uint64_t players_have,
+                               struct hub_ev **out);
 /* Issue 23: a change generation never given before in this process (the
  * loop's service and the feed builder's share the counter). */
 uint64_t hub__gen_next(void);
@@ -29,6 +31,9 @@ uint64_t hub__gen_next(void);
  * calls this (the model check, TNY_MODEL_CHECK=1, aborts on one that
  * does not). */
 void hub__ev_round_changed(struct hub_ev *e, int32_t round);
+/* Issue 17 item 2: e's players changed (a new players_gen): the next
+ * feed snapshot copies them and the feed fingerprints them again. */
+void hub__ev_players_changed(struct hub_ev *e);
 /* Frees an entry (NULL: nothing). */
 void hub__ev_free(struct hub_ev *e);
 /* Drops the entry of a deleted event (issue 22: event delete, after the

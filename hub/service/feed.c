@@ -55,6 +55,25 @@ struct hub_feed_cache {
     uint64_t standings_in;
     bool have_st;
     struct tny_standings st;
+    /* Issue 17 item 2: row_fp of each row of st (NULL: not yet), so a
+     * build after a result does not fingerprint 2,000 rows again. */
+    uint64_t *st_row_fp;
+    /* Issue 17 item 2: brief_fp of each player (pfp[n_pfp]) and the fold
+     * of those and the players' lifecycle (pfp_all), for the players of
+     * generation pfp_gen (hub_ev.players_gen; 0 none): computed again
+     * only when the players changed (every player's strings were hashed
+     * for each build). */
+    uint64_t pfp_gen, pfp_all, pfp_life;
+    int32_t n_pfp;
+    uint64_t *pfp;
+    /* Builder only (issue 17 item 2): the devices of the snapshot that
+     * last set the builder's registry for this event, at the builder's
+     * feed_registry_sets reg_set; a snapshot with the same devices and no
+     * other set since leaves the registry as it is (it was rebuilt for
+     * every build: 0.4 M instructions at 1,000 devices). */
+    uint64_t reg_set;
+    int32_t n_reg;
+    struct hub_feed_device *reg;
     /* confirmed_ms of the latest round by table number, read when the
      * table's key (its fingerprint and flags) times_tkey[number] changed */
     uint64_t *times_tkey;
@@ -96,6 +115,7 @@ struct hub_feed_cache {
      * 11.7 M of the 19.4 M instructions of a build after a result at
      * 2,000 players, most of it each confirmed table's result converted
      * and written again). */
+    size_t tables_len; /* the last `tables` document's length */
     int32_t n_piece;
     struct piece {
         uint64_t fp;
@@ -130,6 +150,9 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     free(c->hist0);
     pieces_free(c);
     tny_standings_release(&c->st);
+    free(c->st_row_fp);
+    free(c->pfp);
+    free(c->reg);
     free(c);
 }
 
@@ -363,6 +386,8 @@ struct build {
     int64_t now;
     int32_t r; /* latest round, 0 = none */
     const struct tny_round *round;
+    /* player documents left for the next build (feed_piece_bytes) */
+    bool partial;
     bool have_clock;
     struct tny_round_clock clock;
     struct hub_device **by_table;
@@ -380,6 +405,11 @@ struct build {
      * the rounds). */
     int32_t *hist_at;
     struct hist_ref *hist;
+    /* Issue 17 item 2: each table's entry of the latest round and its
+     * piece_fp, made once a build (entries()) for the table/N documents
+     * and the `tables` document (each made them for every table). */
+    struct entry *ent;
+    uint64_t *ent_fp;
     struct hub_jw w, res; /* the document being written; a result */
     struct hub_jw piece;  /* a `tables` entry, its clock */
 };
@@ -649,7 +679,7 @@ static uint64_t piece_fp(struct build *b, int32_t t, const struct entry *x)
 static uint64_t entry_fp(struct build *b, int32_t t, const struct entry *x)
 {
     const struct tny_table *tb = &b->round->tables[t];
-    uint64_t h = mix(piece_fp(b, t, x), (uint64_t)(first_seat_of(b, tb) + 2));
+    uint64_t h = mix(b->ent_fp[t], (uint64_t)(first_seat_of(b, tb) + 2));
     h = mix(h, (uint64_t)b->have_clock);
     if (b->have_clock) {
         bool running = x->m.state == TNY_ROUND_CLOCK_RUNNING;
@@ -719,15 +749,14 @@ static void tables_entry(struct build *b, int32_t t, struct tny_clock_msg *ck,
     static const char clock_key[] = ",\"clock\":";
     struct hub_feed_cache *c = b->c;
     const struct tny_table *tb = &b->round->tables[t];
-    struct entry x;
-    entry_of(b, tb, &x);
+    struct entry x = b->ent[t];
     if (tb->number < 0 || tb->number >= c->n_piece) { /* not cached */
         entry_write(b, &b->w, tb, &x, false, NULL);
         b->svc->stats.feed_table_entries_written++;
         return;
     }
     struct piece *pc = &c->piece[tb->number];
-    uint64_t fp = piece_fp(b, t, &x);
+    uint64_t fp = b->ent_fp[t];
     if (!pc->text || pc->fp != fp) {
         struct hub_jw pw;
         size_t head = 0;
@@ -769,6 +798,7 @@ static void tables_doc(struct build *b)
         c->n_piece = c->piece ? c->n_table_fp : 0;
     }
     hub_jw_reset(w);
+    (void)hub_jw_reserve(w, c->tables_len + c->tables_len / 8);
     hub_jw_obj(w);
     hub_jw_kint(w, "round", b->r);
     hub_jw_kstr(w, "round_status", round_status(b->e));
@@ -787,6 +817,7 @@ static void tables_doc(struct build *b)
             tables_entry(b, t, &ck, &have_ck);
     hub_jw_end_arr(w);
     hub_jw_end(w);
+    c->tables_len = w->len;
 }
 
 /* A standings value as the contract's JSON printed it and the feed read
@@ -873,27 +904,33 @@ static int standings(struct build *b, struct tny_diag *diag)
         done++;
     uint64_t h = mix(hash_str(hash_str(0, ev->format.name), b->e->id),
                      (uint64_t)done << 32 | (uint32_t)ev->n_players);
-    h = mix(h, ev->seed);
-    for (int32_t p = 0; p < ev->n_players; p++) {
-        const struct tny_player *pl = &ev->players[p];
-        h = mix(h, b->pfp[p]);
-        h = mix(h, (uint64_t)(uint32_t)pl->first_round << 32 |
-                       (uint32_t)pl->dropped_after);
-        h = mix(h, (uint64_t)(uint32_t)pl->rejoined_from << 32 |
-                       (uint32_t)pl->dq_after);
-        h = mix(h, (uint64_t)pl->no_show);
-    }
+    h = mix(mix(h, ev->seed), c->pfp_life); /* the players, their lifecycle */
     for (int32_t r = 0; r < done && r < ev->n_rounds; r++)
         h = mix(h, c->rfp[r].all);
     if (c->have_st && c->standings_in == h)
         return TNY_OK;
     tny_standings_release(&c->st);
+    free(c->st_row_fp);
+    c->st_row_fp = NULL;
     c->have_st = false;
     c->standings_in = h;
     int rc = tny_standings_compute(ev, &c->st, diag);
     if (rc == TNY_ENOMEM)
         return rc;
     c->have_st = rc == 0;
+    return TNY_OK;
+}
+
+/* c->st_row_fp of the standings c->st (have_st), once per computation. */
+static int row_fps(struct hub_feed_cache *c)
+{
+    const struct tny_standings *st = &c->st;
+    if (c->st_row_fp)
+        return TNY_OK;
+    if (!(c->st_row_fp = malloc(sizeof(uint64_t) * ((size_t)st->n_rows + 1))))
+        return TNY_ENOMEM;
+    for (int32_t i = 0; i < st->n_rows; i++)
+        c->st_row_fp[i] = row_fp(0, st, &st->rows[i]);
     return TNY_OK;
 }
 
@@ -927,11 +964,13 @@ static uint64_t standings_fp(const struct build *b)
     uint64_t h = mix(0, b->c->have_st);
     if (!b->c->have_st)
         return h;
+    if (row_fps(b->c) < 0)
+        return mix(h, (uint64_t)b->now); /* not known: written again */
     h = mix(h, (uint64_t)st->after_round << 32 | (uint32_t)st->stage);
     h = hash_bytes(h, st->tiebreaks,
                    sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
     for (int32_t i = 0; i < st->n_rows; i++)
-        h = mix(row_fp(h, st, &st->rows[i]), b->pfp[st->rows[i].player]);
+        h = mix(mix(h, b->c->st_row_fp[i]), b->pfp[st->rows[i].player]);
     return h;
 }
 
@@ -1064,6 +1103,7 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
     const struct tny_standings *st = &c->st;
     const struct hub_ev *e = b->e;
     char what[96];
+    size_t written = 0, budget = b->svc->opt.feed_piece_bytes;
     int rc;
     if (!c->have_st)
         return TNY_OK;
@@ -1071,6 +1111,8 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
                           (uint64_t)st->n_rows);
     common = hash_bytes(common, st->tiebreaks,
                         sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
+    if ((rc = row_fps(c)) < 0)
+        return rc;
     for (int32_t i = 0; i < st->n_rows; i++) {
         const struct tny_standing_row *row = &st->rows[i];
         int32_t p = row->player, ti = b->seat_tab[p];
@@ -1078,7 +1120,7 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
         if (!topic_safe(id))
             continue;
         const struct tny_table *tt = ti >= 0 ? &b->round->tables[ti] : NULL;
-        uint64_t fp = row_fp(common, st, row);
+        uint64_t fp = mix(common, c->st_row_fp[i]);
         fp = mix(mix(fp, b->pfp[p]), b->hist_fp[p]);
         fp = mix(fp, tt ? b->cur_fp[ti] ^ (uint64_t)(first_seat_of(b, tt) + 2)
                         : (uint64_t)b->bye[p]);
@@ -1086,6 +1128,12 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
             fp = 1;
         if (c->player_fp[p] == fp)
             continue;
+        if (budget > 0 && written >= budget) {
+            /* Issue 17 item 2: the rest in the next build, so a build
+             * holds a bounded piece of the players' documents */
+            b->partial = true;
+            return TNY_OK;
+        }
         struct hub_jw *w = &b->w;
         hub_jw_reset(w);
         hub_jw_obj(w);
@@ -1116,9 +1164,28 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
         }
         hub_jw_end(w);
         snprintf(what, sizeof what, "player/%s", id);
+        written += w->len;
         if ((rc = add_text(ob, e, what, w, true)) < 0)
             return rc;
         c->player_fp[p] = fp;
+        b->svc->stats.feed_player_docs_written++;
+    }
+    return TNY_OK;
+}
+
+/* b->ent and b->ent_fp of every table of the latest round. */
+static int entries(struct build *b)
+{
+    int32_t n = b->round ? b->round->n_tables : 0;
+    b->ent = malloc(sizeof(*b->ent) * ((size_t)n + 1));
+    b->ent_fp = malloc(sizeof(*b->ent_fp) * ((size_t)n + 1));
+    if (!b->ent || !b->ent_fp)
+        return TNY_ENOMEM;
+    for (int32_t t = 0; t < n; t++) {
+        if (b->round->tables[t].is_bye)
+            continue;
+        entry_of(b, &b->round->tables[t], &b->ent[t]);
+        b->ent_fp[t] = piece_fp(b, t, &b->ent[t]);
     }
     return TNY_OK;
 }
@@ -1135,14 +1202,13 @@ static int table_docs(struct build *b, struct hub_outbox *ob)
         const struct tny_table *tb = &b->round->tables[t];
         if (tb->is_bye)
             continue;
-        struct entry x;
-        entry_of(b, tb, &x);
-        uint64_t fp = entry_fp(b, t, &x);
+        const struct entry *x = &b->ent[t];
+        uint64_t fp = entry_fp(b, t, x);
         bool slot = tb->number >= 0 && tb->number < c->n_table_fp;
         if (slot && c->table_fp[tb->number] == fp)
             continue;
         hub_jw_reset(&b->w);
-        entry_write(b, &b->w, tb, &x, true, NULL);
+        entry_write(b, &b->w, tb, x, true, NULL);
         snprintf(what, sizeof what, "table/%d", (int)tb->number);
         if ((rc = add_text(ob, b->e, what, &b->w, true)) < 0)
             return rc;
@@ -1320,6 +1386,42 @@ static int hist_prefix(struct build *b)
     return TNY_OK;
 }
 
+/* The players' fingerprints in b->c (pfp, pfp_all, pfp_life), computed
+ * again only when their generation changed (issue 17 item 2); b->pfp. */
+static int players_fps(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct hub_ev *e = b->e;
+    const int32_t n = e->ev.n_players;
+    if (c->pfp && c->pfp_gen != 0 && c->pfp_gen == e->players_gen &&
+        c->n_pfp == n) {
+        b->pfp = c->pfp;
+        return TNY_OK;
+    }
+    c->pfp_gen = 0;
+    uint64_t *m = realloc(c->pfp, sizeof(*m) * ((size_t)n + 1));
+    if (!m)
+        return TNY_ENOMEM;
+    c->pfp = b->pfp = m;
+    c->n_pfp = n;
+    uint64_t players = mix(0, (uint64_t)n), life = players;
+    for (int32_t p = 0; p < n; p++) {
+        const struct tny_player *pl = &e->ev.players[p];
+        m[p] = brief_fp(e, p);
+        players = mix(players, m[p]);
+        life = mix(life, m[p]);
+        life = mix(life, (uint64_t)(uint32_t)pl->first_round << 32 |
+                             (uint32_t)pl->dropped_after);
+        life = mix(life, (uint64_t)(uint32_t)pl->rejoined_from << 32 |
+                             (uint32_t)pl->dq_after);
+        life = mix(life, (uint64_t)pl->no_show);
+    }
+    c->pfp_all = players;
+    c->pfp_life = life;
+    c->pfp_gen = e->players_gen;
+    return TNY_OK;
+}
+
 /* What every document of the build reads: fingerprints of the players
  * and tables, where each player sits, the clock, the devices. */
 static int build_begin(struct build *b, struct tny_diag *diag)
@@ -1333,21 +1435,18 @@ static int build_begin(struct build *b, struct tny_diag *diag)
     b->round = b->r > 0 ? &e->ev.rounds[b->r - 1] : NULL;
     b->have_clock =
         b->r > 0 && hub__round_clock(b->svc, e, &b->clock, &ignored) == 0;
-    b->pfp = calloc((size_t)n + 1, sizeof(*b->pfp));
     b->hist_fp = calloc((size_t)n + 1, sizeof(*b->hist_fp));
     b->seat_tab = malloc(sizeof(*b->seat_tab) * ((size_t)n + 1));
     b->bye = calloc((size_t)n + 1, sizeof(*b->bye));
     b->cur_fp = calloc(b->round ? (size_t)b->round->n_tables + 1 : 1,
                        sizeof(*b->cur_fp));
-    if (!b->pfp || !b->hist_fp || !b->seat_tab || !b->bye || !b->cur_fp)
+    if (!b->hist_fp || !b->seat_tab || !b->bye || !b->cur_fp)
         return TNY_ENOMEM;
-    uint64_t players = mix(0, (uint64_t)n);
-    for (int32_t p = 0; p < n; p++) {
-        b->pfp[p] = brief_fp(e, p);
+    for (int32_t p = 0; p < n; p++)
         b->seat_tab[p] = -1;
-        players = mix(players, b->pfp[p]);
-    }
-    if ((rc = round_fps(b, players)) < 0 || (rc = hist_prefix(b)) < 0)
+    if ((rc = players_fps(b)) < 0)
+        return rc;
+    if ((rc = round_fps(b, b->c->pfp_all)) < 0 || (rc = hist_prefix(b)) < 0)
         return rc;
     for (int32_t t = 0; b->round && t < b->round->n_tables; t++)
         b->cur_fp[t] = b->c->rfp[b->r - 1].t[t];
@@ -1373,7 +1472,8 @@ static int build_begin(struct build *b, struct tny_diag *diag)
 
 static void build_end(struct build *b)
 {
-    free(b->pfp);
+    free(b->ent);
+    free(b->ent_fp);
     free(b->hist_fp);
     free(b->seat_tab);
     free(b->bye);
@@ -1425,8 +1525,17 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
      * first went out to the phones still holding that number of the
      * round before (2,000 messages of the feed broker's fan-out before
      * the first player's document at 2,000 phones). */
-    if ((rc = build_begin(&b, diag)) < 0 || (rc = standings(&b, diag)) < 0 ||
-        (rc = player_docs(&b, ob)) < 0 || (rc = table_docs(&b, ob)) < 0)
+    e->feed_more = false;
+    if ((rc = build_begin(&b, diag)) < 0 || (rc = entries(&b)) < 0 ||
+        (rc = standings(&b, diag)) < 0 || (rc = player_docs(&b, ob)) < 0)
+        goto out;
+    if (b.partial) {
+        /* The tables' and the round's documents after every player's
+         * (a phone learns its table from its player's document). */
+        e->feed_more = true;
+        goto out;
+    }
+    if ((rc = table_docs(&b, ob)) < 0)
         goto out;
     event_doc(&b.w, e, now_ms); /* small: always (the loop drops repeats) */
     if ((rc = add_text(ob, e, "event", &b.w, true)) < 0)
@@ -1510,7 +1619,7 @@ int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
     if ((rc = hub__ev_get(svc, e->id, &e, diag)) < 0 ||
         (rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
         return rc;
-    e->feed_dirty = false;
+    e->feed_dirty = e->feed_more; /* the rest of a piecewise build */
     *more = next_dirty_feed(svc) != NULL;
     return TNY_OK;
 }
@@ -1558,6 +1667,26 @@ static bool take_rounds(struct hub_ev *e, struct hub_ev *s)
     return true;
 }
 
+/* Issue 17: the players the snapshot s left out (the loop sent them
+ * before, at the same generation) moved from the builder's event e into
+ * s; false when e lacks them. */
+static bool take_players(struct hub_ev *e, struct hub_ev *s)
+{
+    if (!s->loaded || s->players_omitted == 0)
+        return true;
+    if (!e->loaded || e->players_gen != s->players_gen ||
+        e->ev.n_players != s->players_omitted || s->ev.n_players != 0)
+        return false;
+    s->ev.players = e->ev.players;
+    s->ev.strings = e->ev.strings;
+    s->ev.n_players = e->ev.n_players;
+    s->players_omitted = 0;
+    e->ev.players = NULL;
+    e->ev.strings = NULL;
+    e->ev.n_players = 0;
+    return true;
+}
+
 /* src into dst[n] (cut to fit): snprintf's "%s" cost 1.2 M instructions
  * a build at 1,000 devices. */
 static void copy_id(char *dst, size_t n, const char *src)
@@ -1565,6 +1694,48 @@ static void copy_id(char *dst, size_t n, const char *src)
     size_t len = strnlen(src, n - 1);
     memcpy(dst, src, len);
     dst[len] = '\0';
+}
+
+/* The builder's registry: the snapshot's devices for event e (left as
+ * it is when the last set was this event's with the same devices). */
+static int registry_set(struct hub_service *b, struct hub_ev *e,
+                        const struct hub_feed_snapshot *snap)
+{
+    struct hub_feed_cache *c = e->feed_cache;
+    size_t bytes = sizeof(*snap->devices) * (size_t)snap->n_devices;
+    int rc;
+    if (c && c->reg && c->reg_set == b->feed_registry_sets &&
+        c->n_reg == snap->n_devices &&
+        (bytes == 0 || memcmp(c->reg, snap->devices, bytes) == 0))
+        return TNY_OK;
+    for (int32_t k = 0; k < b->n_devices; k++)
+        if (strcmp(b->devices[k].event, e->id) == 0) {
+            b->devices[k].event[0] = '\0';
+            b->devices[k].table = 0;
+        }
+    b->feed_registry_sets++;
+    for (int32_t k = 0; k < snap->n_devices; k++) {
+        struct hub_device *d;
+        if ((rc = hub__device_insert(b, snap->devices[k].id, &d)) < 0)
+            return rc;
+        copy_id(d->event, sizeof(d->event), e->id);
+        d->table = snap->devices[k].table;
+        d->state = snap->devices[k].state;
+    }
+    if (!c)
+        return TNY_OK;
+    struct hub_feed_device *m = realloc(c->reg, bytes + sizeof(*m));
+    if (!m) {
+        free(c->reg);
+        c->reg = NULL;
+        return TNY_OK; /* set again next time */
+    }
+    if (bytes)
+        memcpy(m, snap->devices, bytes);
+    c->reg = m;
+    c->n_reg = snap->n_devices;
+    c->reg_set = b->feed_registry_sets;
+    return TNY_OK;
 }
 
 bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
@@ -1599,10 +1770,15 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
             e->ext[k].round, e->ext[k].table, e->ext[k].total_ms,
             e->ext[k].start_delay_ms};
     if (e->loaded &&
-        (*rc = hub__ev_clone(e, e->feed_sent, e->n_feed_sent, &out->ev)) < 0) {
+        (*rc = hub__ev_clone(e, e->feed_sent, e->n_feed_sent,
+                             e->feed_players_sent, &out->ev)) < 0) {
         hub_feed_snapshot_release(out);
         return false;
     }
+    /* Issue 17: the builder has these players now. */
+    e->feed_players_sent = out->ev ? e->players_gen : 0;
+    svc->stats.feed_players_copied +=
+        out->ev && out->ev->loaded && out->ev->players_omitted == 0;
     /* Issue 23: the builder has these rounds now; the next snapshot
      * leaves out those whose generation is still the same.  Without an
      * event the builder reads it from the database: nothing is shared. */
@@ -1637,7 +1813,7 @@ int hub_service_feed_build(struct hub_service *b,
     snap->resync = true; /* until the build is done */
     if (!e && (rc = hub__ev_add(b, snap->event, &e)) < 0)
         return rc;
-    if (snap->ev && !take_rounds(e, snap->ev)) {
+    if (snap->ev && (!take_rounds(e, snap->ev) || !take_players(e, snap->ev))) {
         lacked = true;
         /* A round the loop took this builder to have is not here (a
          * failed build): everything from the database, and the loop sends
@@ -1683,31 +1859,29 @@ int hub_service_feed_build(struct hub_service *b,
                                           snap->ext[k].table,
                                           snap->ext[k].start_delay_ms)) < 0)
             return rc;
-    /* The builder's registry: the snapshot's devices for this event. */
-    for (int32_t k = 0; k < b->n_devices; k++)
-        if (strcmp(b->devices[k].event, e->id) == 0) {
-            b->devices[k].event[0] = '\0';
-            b->devices[k].table = 0;
-        }
-    for (int32_t k = 0; k < snap->n_devices; k++) {
-        struct hub_device *d;
-        if ((rc = hub__device_insert(b, snap->devices[k].id, &d)) < 0)
-            return rc;
-        copy_id(d->event, sizeof(d->event), e->id);
-        d->table = snap->devices[k].table;
-        d->state = snap->devices[k].state;
-    }
+    if ((rc = registry_set(b, e, snap)) < 0)
+        return rc;
     if ((rc = hub__ev_get(b, snap->event, &e, diag)) < 0)
         return rc;
     e->feed_full = e->feed_full || snap->full;
     rc = hub_feed_publish(b, e, snap->now_ms, ob, diag);
     e->feed_dirty = false;
     snap->resync = rc < 0 || lacked;
+    snap->more = rc == 0 && e->feed_more;
     return rc;
+}
+
+void hub_service_feed_more(struct hub_service *svc, const char *event)
+{
+    struct hub_ev *e = hub__ev_find(svc, event);
+    if (e)
+        e->feed_dirty = true;
 }
 
 void hub_service_feed_resync(struct hub_service *svc)
 {
-    for (int32_t i = 0; i < svc->n_events; i++)
+    for (int32_t i = 0; i < svc->n_events; i++) {
         svc->events[i]->n_feed_sent = 0;
+        svc->events[i]->feed_players_sent = 0;
+    }
 }

@@ -63,6 +63,11 @@ static bool reserve(struct hub_jw *w, size_t n)
     return true;
 }
 
+bool hub_jw_reserve(struct hub_jw *w, size_t n)
+{
+    return reserve(w, n);
+}
+
 static void put(struct hub_jw *w, const char *s, size_t n)
 {
     if (!reserve(w, n))

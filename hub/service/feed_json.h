@@ -34,6 +34,10 @@ void hub_jw_free(struct hub_jw *w);
 /* The text (NUL-terminated, w->len bytes) moved out, malloc'd; NULL when
  * out of memory.  The writer is empty afterwards. */
 char *hub_jw_take(struct hub_jw *w);
+/* Room for n more bytes at once (a document about as long as the last
+ * one is written without growing the buffer step by step); false when
+ * out of memory (w->oom). */
+bool hub_jw_reserve(struct hub_jw *w, size_t n);
 
 void hub_jw_obj(struct hub_jw *w);
 void hub_jw_end(struct hub_jw *w); /* closes the innermost object */

@@ -381,6 +381,63 @@ static uint64_t round_hash(const struct tny_round *round)
     return h;
 }
 
+static uint64_t hash_text(uint64_t h, const char *s)
+{
+    if (!s)
+        return mixh(h, 0x6e756c6cull);
+    for (; *s; s++)
+        h = mixh(h, (uint64_t)(unsigned char)*s);
+    return mixh(h, 0);
+}
+
+/* A hash of the players, field by field (the decklist, never in the
+ * feed, left out). */
+static uint64_t players_hash(const struct tny_event *ev)
+{
+    uint64_t h = mixh(0, (uint64_t)ev->n_players);
+    for (int32_t i = 0; i < ev->n_players; i++) {
+        const struct tny_player *p = &ev->players[i];
+        h = hash_text(hash_text(h, p->id), p->name);
+        h = hash_text(hash_text(h, p->club), p->country);
+        h = hash_text(h, p->external_id);
+        h = hash_text(hash_text(h, p->faction), p->agenda);
+        h = mix_ints(mixh(h, (uint64_t)p->n_armies), p->armies, p->n_armies);
+        h = mix_ints(mixh(h, (uint64_t)p->n_ko_armies), p->ko_armies,
+                     p->n_ko_armies);
+        for (int32_t k = 0; k < p->n_colours && k < 2; k++)
+            h = hash_text(h, p->colours[k]);
+        h = mixh(h, (uint64_t)p->has_rating << 4 | (uint64_t)p->beginner << 3 |
+                        (uint64_t)p->hook << 2 |
+                        (uint64_t)p->colour_blind << 1 | (uint64_t)p->no_show);
+        uint64_t rating;
+        memcpy(&rating, &p->rating, sizeof(rating));
+        h = mixh(h, p->has_rating ? rating : 0);
+        int32_t life[] = {p->first_round, p->dropped_after, p->rejoined_from,
+                          p->dq_after,    p->fixed_table,   p->n_colours};
+        h = mix_ints(h, life, 6);
+    }
+    return h;
+}
+
+/* Issue 17 item 2: the players changed since the last check while their
+ * generation stayed: a change the feed would not publish (a snapshot
+ * copies them, and a build fingerprints them, only under a new
+ * generation). */
+static bool players_gen_differs(struct hub_ev *e, struct diff *d)
+{
+    uint64_t h = players_hash(&e->ev);
+    bool found = e->players_seen_gen != 0 &&
+                 e->players_seen_gen == e->players_gen &&
+                 e->players_seen_hash != h;
+    e->players_seen_gen = e->players_gen;
+    e->players_seen_hash = h;
+    return found && differ(d,
+                           "players changed but kept their generation %llu "
+                           "(hub__ev_players_changed not called: the feed "
+                           "would not publish it)",
+                           (unsigned long long)e->players_gen);
+}
+
 /* Issue 23: a round whose content changed since the last check while its
  * generation stayed: a change the feed would not publish (it rebuilds
  * only the rounds whose generation changed). */
@@ -423,10 +480,10 @@ int hub__model_compare(struct hub_service *svc, struct hub_ev *e, char *msg,
         snprintf(msg, cap, "fresh load: %s", why.msg);
         return rc;
     }
-    (void)(gens_differ(e, &d) || info_differs(e, f, &d) ||
-           event_differs(&e->ev, &f->ev, &d) || states_differ(e, f, &d) ||
-           exts_differ(e, f, &d) || clock_differs(e, f, &d) ||
-           draft_differs(svc, e, &d));
+    (void)(gens_differ(e, &d) || players_gen_differs(e, &d) ||
+           info_differs(e, f, &d) || event_differs(&e->ev, &f->ev, &d) ||
+           states_differ(e, f, &d) || exts_differ(e, f, &d) ||
+           clock_differs(e, f, &d) || draft_differs(svc, e, &d));
     hub__ev_free(f);
     return d.found ? TNY_ESTATE : TNY_OK;
 }

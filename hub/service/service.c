@@ -52,6 +52,7 @@ void hub_service_options_init(struct hub_service_options *o)
     o->reply_cache = 1024;
     o->draw_seed = urandom_seed;
     o->codes = true;
+    o->feed_piece_bytes = 1u << 20;
 }
 
 void hub_service_free(struct hub_service *svc)

@@ -99,6 +99,22 @@ struct hub_ev {
      * copy of them the next snapshot need not carry again. */
     int32_t n_feed_sent;
     uint64_t *feed_sent;
+    /* Issue 17 item 2: the players' generation (a new value after every
+     * change of ev.players: hub__ev_players_changed, a load), and the one
+     * the last feed snapshot carried (0: none), so a snapshot copies the
+     * 2,000 players only when they changed (2.2 M instructions a build
+     * after each result).  players_omitted: in a snapshot whose players
+     * were left out, their number (ev.n_players is then 0; the builder
+     * moves its own copy in). */
+    uint64_t players_gen, feed_players_sent;
+    /* The last feed build left player documents for the next one
+     * (hub_service_options.feed_piece_bytes). */
+    bool feed_more;
+    int32_t players_omitted;
+    /* Model check only: players_gen and a hash of the players at the last
+     * check (changed players under the same generation: a missed
+     * hub__ev_players_changed). */
+    uint64_t players_seen_gen, players_seen_hash;
     /* Issue 23, model check only: each round's generation and content
      * hash at the last check (a round whose content changed under the
      * same generation is a change the feed would miss). */
@@ -129,6 +145,9 @@ struct hub_service {
     char prefix[32];
     int32_t n_devices, cap_devices;
     struct hub_device *devices;
+    /* Feed builder only (issue 17 item 2): counts the builds that set
+     * the registry from a snapshot's devices (feed.c). */
+    uint64_t feed_registry_sets;
     int32_t n_events, cap_events;
     struct hub_ev **events;
     int32_t n_replies, next_reply;

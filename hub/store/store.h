@@ -242,8 +242,9 @@ TNY_MUST_USE int hub_store_set_event_status(struct hub_store *store,
                                             const char *actor,
                                             struct tny_diag *diag);
 
-/* Deletes a mistyped event (issue 22): its players, draft rounds and the
- * event row go; devices assigned to it are unassigned (*n_devices, may be
+/* Deletes a mistyped event (issue 22): its players, draft rounds, sign-in
+ * codes (valid or revoked), players' requests and the event row go, in one
+ * transaction; devices assigned to it are unassigned (*n_devices, may be
  * NULL, receives how many); the log keeps every row of it and an
  * "event.delete" row (the id may be used again).  Only an event none of
  * whose rounds was published: results are never deleted (the rule, with
@@ -382,6 +383,14 @@ struct hub_round_edit {
     bool swap;         /* else a move */
     const char *a, *b; /* swap: the players' ids */
     int32_t from, to;  /* move: the table numbers */
+    /* Issue 17: the plan's positions (indices) whose table the edit
+     * changed, the others as stored; only those tables and their seats
+     * are written again (a swap or a move: two).  NULL: every table.  ev
+     * (required with changed) is the model plan's player indices refer
+     * to. */
+    const int32_t *changed;
+    int32_t n_changed;
+    const struct tny_event *ev;
 };
 TNY_MUST_USE int hub_store_load_round_plan(struct hub_store *store,
                                            const char *event_id, int32_t round,

@@ -801,7 +801,7 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                            struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
-    int64_t ev_row, played = 0, devices = 0, players = 0;
+    int64_t ev_row, played = 0, devices = 0, players = 0, codes = 0;
     bool row;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
@@ -812,7 +812,8 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                          "SELECT (SELECT count(*) FROM rounds WHERE event_id = "
                          "?1 AND status != 'draft'), (SELECT count(*) FROM "
                          "devices WHERE event_id = ?1), (SELECT count(*) FROM "
-                         "players WHERE event_id = ?1)",
+                         "players WHERE event_id = ?1), (SELECT count(*) FROM "
+                         "codes WHERE event_id = ?1)",
                          &st, diag)) < 0)
         goto out;
     sqlite3_bind_int64(st, 1, ev_row);
@@ -821,6 +822,7 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
     played = row ? sqlite3_column_int64(st, 0) : 0;
     devices = row ? sqlite3_column_int64(st, 1) : 0;
     players = row ? sqlite3_column_int64(st, 2) : 0;
+    codes = row ? sqlite3_column_int64(st, 3) : 0;
     hs_finalize(store, st);
     st = NULL;
     /* That only an event not yet played may be deleted is the service's
@@ -832,10 +834,18 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                           event_id, (long long)played, played == 1 ? "" : "s");
         goto out;
     }
-    /* Draft rounds take their tables, seats and clocks with them. */
+    /* Draft rounds take their tables, seats and clocks with them; every
+     * other row naming the event goes too (its sign-in codes, valid or
+     * revoked, and its players' requests: the service ends the codes'
+     * logins on the broker), the devices stay, free. */
     if ((rc = run_for_event(store,
                             "UPDATE devices SET event_id = NULL, table_number "
                             "= 0 WHERE event_id = ?1",
+                            ev_row, diag)) < 0 ||
+        (rc = run_for_event(store, "DELETE FROM codes WHERE event_id = ?1",
+                            ev_row, diag)) < 0 ||
+        (rc = run_for_event(store,
+                            "DELETE FROM player_requests WHERE event_id = ?1",
                             ev_row, diag)) < 0 ||
         (rc = run_for_event(store, "DELETE FROM rounds WHERE event_id = ?1",
                             ev_row, diag)) < 0 ||
@@ -845,8 +855,9 @@ int hub_store_delete_event(struct hub_store *store, const char *event_id,
                             diag)) < 0)
         goto out;
     rc = hs_log(store, actor, event_id, "event.delete",
-                json_pack("{s:I, s:I}", "players", (json_int_t)players,
-                          "devices_freed", (json_int_t)devices),
+                json_pack("{s:I, s:I, s:I}", "players", (json_int_t)players,
+                          "devices_freed", (json_int_t)devices, "codes",
+                          (json_int_t)codes),
                 diag);
 out:
     hs_finalize(store, st);
@@ -1196,6 +1207,129 @@ int hub_store_load_round_plan(struct hub_store *store, const char *event_id,
     return rc;
 }
 
+/* Issue 17: the tables at plan positions changed[] written again (their
+ * number, bye, first seat and seats), the round's other rows kept; what
+ * rewrite_tables leaves is left (every table's extension 0).  The round
+ * must have the plan's number of tables (else every table is rewritten). */
+static int update_tables(struct hub_store *s, int64_t ev_row,
+                         const char *event_id, int64_t round_row,
+                         const struct tny_round_plan *plan,
+                         const struct hub_round_edit *edit, struct tny_diag *d)
+{
+    sqlite3_stmt *st = NULL, *del = NULL, *num = NULL, *upd = NULL, *ins = NULL;
+    int64_t *ids = NULL;
+    bool row;
+    int rc;
+    if ((rc = hs_prepare(s, "SELECT count(*) FROM tables WHERE round_id = ?",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    if ((rc = hs_row(s, st, &row, d)) < 0)
+        goto out;
+    if (sqlite3_column_int(st, 0) != plan->n_tables) {
+        rc = rewrite_tables(s, ev_row, round_row, plan, d);
+        goto out;
+    }
+    hs_finalize(s, st);
+    st = NULL;
+    if (!(ids = calloc((size_t)edit->n_changed + 1, sizeof(*ids)))) {
+        rc = tny_diag_set(d, TNY_ENOMEM, "out of memory");
+        goto out;
+    }
+    /* First every changed table's seats gone and its number out of the
+     * way (two tables may exchange numbers, or players). */
+    if ((rc = hs_prepare(s,
+                         "SELECT id FROM tables WHERE round_id = ? AND "
+                         "position = ?",
+                         &st, d)) < 0 ||
+        (rc = hs_prepare(s, "DELETE FROM seats WHERE table_id = ?", &del, d)) <
+            0 ||
+        (rc = hs_prepare(s, "UPDATE tables SET number = -id WHERE id = ?", &num,
+                         d)) < 0)
+        goto out;
+    for (int32_t i = 0; i < edit->n_changed; i++) {
+        int32_t p = edit->changed[i];
+        if (p < 0 || p >= plan->n_tables) {
+            rc = tny_diag_set(d, TNY_EINVAL,
+                              "round edit: table position %d of %d", (int)p,
+                              (int)plan->n_tables);
+            goto out;
+        }
+        sqlite3_bind_int64(st, 1, round_row);
+        sqlite3_bind_int(st, 2, p);
+        if ((rc = hs_row(s, st, &row, d)) < 0)
+            goto out;
+        if (!row) {
+            rc = tny_diag_set(d, TNY_ESTORE,
+                              "round edit: no table at position %d", (int)p);
+            goto out;
+        }
+        ids[i] = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+        sqlite3_bind_int64(del, 1, ids[i]);
+        sqlite3_bind_int64(num, 1, ids[i]);
+        if ((rc = insert_step(s, del, d)) < 0 ||
+            (rc = insert_step(s, num, d)) < 0)
+            goto out;
+    }
+    if ((rc = hs_prepare(s,
+                         "UPDATE tables SET number = ?, is_bye = ?, "
+                         "first_seat = ? WHERE id = ?",
+                         &upd, d)) < 0 ||
+        (rc = hs_prepare(s, HS_SEATS_SQL HS_S1, &ins, d)) < 0)
+        goto out;
+    for (int32_t i = 0; i < edit->n_changed; i++) {
+        const struct tny_pairing_table *pt = &plan->tables[edit->changed[i]];
+        sqlite3_bind_int(upd, 1, pt->is_bye ? 0 : pt->number);
+        sqlite3_bind_int(upd, 2, pt->is_bye);
+        sqlite3_bind_int(upd, 3, pt->first_seat);
+        sqlite3_bind_int64(upd, 4, ids[i]);
+        if ((rc = insert_step(s, upd, d)) < 0)
+            goto out;
+        for (int32_t k = 0; k < pt->n_seats; k++) {
+            int64_t prow;
+            int32_t ix = pt->seats[k];
+            if (ix < 0 || ix >= edit->ev->n_players) {
+                rc = tny_diag_set(d, TNY_EINVAL,
+                                  "round edit: table %d seats player %d of "
+                                  "%d",
+                                  (int)pt->number, (int)ix,
+                                  (int)edit->ev->n_players);
+                goto out;
+            }
+            if ((rc = hs_player_row(s, ev_row, event_id,
+                                    edit->ev->players[ix].id, &prow, d)) < 0)
+                goto out;
+            sqlite3_bind_int64(ins, 1, ids[i]);
+            sqlite3_bind_int(ins, 2, k);
+            sqlite3_bind_int64(ins, 3, round_row);
+            sqlite3_bind_int64(ins, 4, prow);
+            sqlite3_bind_int(ins, 5, pt->has_sides ? pt->side[k] : -1);
+            if ((rc = insert_step(s, ins, d)) < 0)
+                goto out;
+        }
+    }
+    hs_finalize(s, st);
+    st = NULL;
+    /* As rewrite_tables: no table keeps an extension (CM-5 edits a round
+     * before its clock starts). */
+    if ((rc = hs_prepare(s,
+                         "UPDATE tables SET extension_ms = 0 WHERE round_id "
+                         "= ? AND extension_ms <> 0",
+                         &st, d)) < 0)
+        goto out;
+    sqlite3_bind_int64(st, 1, round_row);
+    rc = hs_done(s, st, d);
+out:
+    hs_finalize(s, st);
+    hs_finalize(s, del);
+    hs_finalize(s, num);
+    hs_finalize(s, upd);
+    hs_finalize(s, ins);
+    free(ids);
+    return rc;
+}
+
 int hub_store_save_round_edit(struct hub_store *store, const char *event_id,
                               int32_t round, const struct tny_round_plan *plan,
                               const struct hub_round_edit *edit,
@@ -1210,7 +1344,10 @@ int hub_store_save_round_edit(struct hub_store *store, const char *event_id,
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
                            diag)) < 0 ||
-        (rc = rewrite_tables(store, ev_row, round_row, plan, diag)) < 0)
+        (rc = edit->changed && edit->ev
+                  ? update_tables(store, ev_row, event_id, round_row, plan,
+                                  edit, diag)
+                  : rewrite_tables(store, ev_row, round_row, plan, diag)) < 0)
         goto out;
     rc = hs_log(
         store, actor, event_id, edit->swap ? "draft.swap" : "draft.move",

@@ -685,8 +685,8 @@ ws_mqtt_ping() {
 # table-page listener on $TWS serving $WWW (checked: the listener is up and
 # serves play.html; $BASE is its http:// address); sources live_hub.sh and
 # starts the hub on a fresh database with no feed, provisioning sign-in
-# codes as play-admin through that listener (checked: connected).  Sets
-# OVL, CHROMIUM, WWW, TWS, BASE.
+# codes as play-admin through that listener (checked: connected; both
+# play_broker_hub).  Sets OVL, CHROMIUM, WWW, TWS, BASE.
 play_setup() {
     local n_tables=0 f
     while [ $# -gt 0 ]; do
@@ -721,22 +721,49 @@ play_setup() {
     cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
     "$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
 
+    play_broker_hub --tables "$n_tables"
+}
+
+# play_broker_hub [--tables N] [--no-ws] [--wait S]: the part of
+# play_setup bench/bench_phones.sh shares (after e2e_init and
+# hl_programs): the venue broker (N table devices, default 0; organiser
+# o1; --no-ws: no table WebSocket listener) with the table-page listener
+# on $TWS serving $WWW (made when missing; checked: the listener is up,
+# and serves play.html when $WWW has it: $BASE is its http:// address);
+# sources live_hub.sh and starts the hub on a fresh database with no feed,
+# provisioning sign-in codes as play-admin through that listener
+# (checked: online and connected within S seconds, default 20).  Sets
+# WWW, TWS, BASE.
+play_broker_hub() {
+    local n_tables=0 no_ws='' wait_s=20
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --tables) n_tables=$2; shift 2 ;;
+        --no-ws) no_ws=--no-ws; shift ;;
+        --wait) wait_s=$2; shift 2 ;;
+        *) fail "play_broker_hub: unknown option $1" ;;
+        esac
+    done
+    WWW=${WWW:-$E2E_TMP/www}
+    mkdir -p "$WWW"
     TWS=$(random_port)
-    start_broker --tables "$n_tables" --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
+    start_broker $no_ws --tables "$n_tables" --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
     grep -q "Opening websockets listen socket on port $TWS" "$BROKER_LOG" ||
         fail "the table-page listener is not up: $(tail -n 5 "$BROKER_LOG")"
     BASE=http://$BROKER_HOST:$TWS
-    curl -fsS "$BASE/play.html" | grep -q 'TourneyPlay.start' ||
-        fail "the table-page listener does not serve play.html ($BASE/play.html)"
-    ok "table-page listener on $TWS (dynamic security plugin) serves play.html"
+    if [ -f "$WWW/play.html" ]; then
+        curl -fsS "$BASE/play.html" | grep -q 'TourneyPlay.start' ||
+            fail "the table-page listener does not serve play.html ($BASE/play.html)"
+        ok "table-page listener on $TWS (dynamic security plugin) serves play.html"
+    fi
 
     source "$E2E_SRC/tests/e2e/live_hub.sh"
     cred play-admin >"$E2E_TMP/play.pw"
     live_hub_config 'feed = false' "play_broker_uri = \"ws://$BROKER_HOST:$TWS\"" \
         "play_password_file = \"$E2E_TMP/play.pw\""
     hub_launch
-    live 0 wait-hub --timeout 20
-    wait_for 20 "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
+    live 0 wait-hub --timeout "$wait_s"
+    wait_for "$wait_s" "grep -q 'codes: table-page listener connected' '$E2E_TMP/hub.log'" ||
         fail "the hub did not connect to the table-page listener: $(tail -n 5 "$E2E_TMP/hub.log")"
     ok "hub online, connected as play-admin to the table-page listener"
 }

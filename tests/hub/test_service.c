@@ -20,6 +20,8 @@
 #include "service/events.h" /* hub__ev_find */
 #include "service/feed.h"   /* hub_feed_heartbeat */
 #include "service/feed_json.h"
+#include "service/devices.h" /* hub__device_find */
+#include "service/publish.h" /* hub__publish_device */
 #include "store.h"
 #include "tny/console_cmds.h"
 #include "tny/json_io.h"
@@ -2262,6 +2264,28 @@ static const struct held_msg *held_get(const struct held *h, const char *doc)
     return NULL;
 }
 
+/* The retained feed documents of ob into h (the latest of each; their
+ * payloads move to h). */
+static void held_keep(struct hub_outbox *ob, struct held *h)
+{
+    for (int32_t i = 0; i < ob->n; i++) {
+        struct hub_msg *m = &ob->msgs[i];
+        int32_t k = 0;
+        if (!m->retained || !strstr(m->topic, "/feed/"))
+            continue;
+        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
+            k++;
+        if (k == h->n) {
+            assert_true(h->n < 64);
+            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
+        }
+        free(h->m[k].payload);
+        h->m[k].payload = m->payload;
+        h->m[k].len = m->len;
+        m->payload = NULL;
+    }
+}
+
 /* The loop's next snapshot built by the builder (as the feed thread
  * does), its retained documents kept in h. */
 static void build_into(struct fx *f, struct hub_service *builder,
@@ -2277,22 +2301,7 @@ static void build_into(struct fx *f, struct hub_service *builder,
     OK(hub_service_feed_build(builder, &snap, &built, &diag));
     assert_false(snap.resync);
     hub_feed_snapshot_release(&snap);
-    for (int32_t i = 0; i < built.n; i++) {
-        struct hub_msg *m = &built.msgs[i];
-        int32_t k = 0;
-        if (!m->retained)
-            continue;
-        while (k < h->n && strcmp(h->m[k].topic, m->topic) != 0)
-            k++;
-        if (k == h->n) {
-            assert_true(h->n < 64);
-            snprintf(h->m[h->n++].topic, sizeof(h->m[0].topic), "%s", m->topic);
-        }
-        free(h->m[k].payload);
-        h->m[k].payload = m->payload;
-        h->m[k].len = m->len;
-        m->payload = NULL;
-    }
+    held_keep(&built, h);
     hub_outbox_release(&built);
 }
 
@@ -2453,6 +2462,163 @@ static void test_issue23_feed_builds_only_changed_rounds(void **state)
     held_free(&h);
     hub_service_free(builder);
     hub_store_close(store2);
+    fx_free(f);
+}
+
+/* Issue 17 item 2 ("never rebuild everything"): a feed snapshot leaves
+ * out the players when they did not change since the last one (a
+ * result: copying 2,000 players was 2.2 M instructions of each build
+ * after a result), and a change of a player still reaches the feed: the
+ * builder's documents stay the model's byte for byte. */
+static void test_issue17_feed_snapshot_copies_players_when_changed(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct tny_wire_request q;
+    struct hub_store *store2 = NULL;
+    struct hub_service *builder = NULL;
+    struct hub_service_options o;
+    struct hub_service_stats l0, l1;
+    struct held h = {0};
+    char doc[96];
+
+    setup_event(f);
+    OK(hub_store_open(f->path, &store2, &diag));
+    test_options(&o);
+    OK(hub_service_new(store2, &o, &builder, &diag));
+    pair_publish(f, a);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h); /* the first: every player */
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 1);
+
+    /* A table's result: the players stay with the builder. */
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 0);
+
+    /* The organiser renames a player: copied again, and the feed says
+     * the new name (the player's document, the pairings). */
+    req_init(f, &q, TNY_WIRE_CMD_EDIT_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "%s", a[0].seats[0].player_id);
+    snprintf(q.player.name, sizeof(q.player.name), "Renamed Player");
+    free(must(f, &q));
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 1);
+    snprintf(doc, sizeof doc, "player/%s", a[0].seats[0].player_id);
+    const struct held_msg *pm = held_get(&h, doc);
+    assert_non_null(pm);
+    char *text = strndup((const char *)pm->payload, pm->len);
+    assert_non_null(strstr(text, "\"Renamed Player\""));
+    free(text);
+
+    /* Another result after it: left out again. */
+    nh_submission(&a[2], "table-003", "k3", 0, 3, &s);
+    submit(f, "table-003", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_service_stats_get(f->svc, &l0);
+    build_into(f, builder, &h);
+    held_is_the_feed(f, &h);
+    hub_service_stats_get(f->svc, &l1);
+    assert_int_equal(l1.feed_players_copied - l0.feed_players_copied, 0);
+
+    held_free(&h);
+    hub_service_free(builder);
+    hub_store_close(store2);
+    fx_free(f);
+}
+
+/* Issue 17 item 2 ("player documents change only when their content
+ * does"; the soak: a round's publication rewrote every player's
+ * document, each with the player's whole history, in one build): a
+ * build writes at most feed_piece_bytes of player/ID documents (at
+ * least one) and the next build the rest; the tables' and the round's
+ * documents come after every player's; each changed document is written
+ * once, an unchanged one never, and what a reader holds at the end is
+ * the model's feed byte for byte. */
+static void test_issue17_player_docs_in_bounded_pieces(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct hub_service_stats s0, s1;
+    struct held h = {0};
+    bool more = true, tables_seen = false;
+    int32_t steps = 0, players = 0;
+
+    setup_event(f);
+    hub_outbox_release(&f->ob);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    held_keep(&f->ob, &h);
+    pair_publish(f, a); /* every player's document changes: a table */
+    hub_outbox_release(&f->ob);
+    f->svc->opt.feed_piece_bytes = 1; /* one player's document a build */
+    hub_service_stats_get(f->svc, &s0);
+    while (more) {
+        int32_t np = 0, nt = 0;
+        hub_outbox_release(&f->ob);
+        OK(hub_service_flush_step(f->svc, f->now, &f->ob, &more, &diag));
+        for (int32_t i = 0; i < f->ob.n; i++) {
+            const char *t = f->ob.msgs[i].topic;
+            np += strstr(t, "/feed/" EV "/player/") != NULL;
+            nt += strstr(t, "/feed/" EV "/table") != NULL ||
+                  strstr(t, "/feed/" EV "/pairings") != NULL;
+        }
+        assert_true(np <= 1);
+        if (np > 0)
+            assert_false(tables_seen); /* no player's after the tables' */
+        tables_seen = tables_seen || nt > 0;
+        players += np;
+        held_keep(&f->ob, &h);
+        assert_true(++steps <= 20);
+    }
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(players, 8);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     8);
+    assert_true(tables_seen);
+    assert_int_equal(steps, 8); /* the last: its player's, then the tables' */
+    held_is_the_feed(f, &h);
+
+    /* Nothing changed: no player's document written. */
+    hub_outbox_release(&f->ob);
+    hub__ev_find(f->svc, EV)->feed_dirty = true;
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     0);
+
+    /* A result: its two players' documents, nobody else's. */
+    f->svc->opt.feed_piece_bytes = 1u << 20;
+    nh_submission(&a[1], "table-002", "k2", 0, 3, &s);
+    submit(f, "table-002", &s, &ack);
+    assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+    hub_outbox_release(&f->ob);
+    hub_service_stats_get(f->svc, &s0);
+    OK(hub_service_flush(f->svc, f->now, &f->ob, &diag));
+    hub_service_stats_get(f->svc, &s1);
+    assert_int_equal(s1.feed_player_docs_written - s0.feed_player_docs_written,
+                     2);
+    held_keep(&f->ob, &h);
+    held_is_the_feed(f, &h);
+    held_free(&h);
     fx_free(f);
 }
 
@@ -3280,6 +3446,37 @@ static const char *side_of(const struct tny_wire_assignment *a, int n,
     return NULL;
 }
 
+/* Issue 17: which of the devices table-001..004 the last command sent an
+ * assignment (bit i: table-00i+1). */
+static unsigned assigned_by_last(struct fx *f)
+{
+    struct tny_wire_assignment x;
+    unsigned bits = 0;
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        if (assignment(f, dev, &x))
+            bits |= 1u << i;
+    }
+    return bits;
+}
+
+/* The devices table-001..004's assignments as they stand (retained),
+ * whichever command sent them last: a[0..3]. */
+static void current_assignments(struct fx *f, struct tny_wire_assignment a[4])
+{
+    struct tny_diag diag = {{0}};
+    hub_outbox_release(&f->ob);
+    for (int i = 0; i < 4; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        struct hub_device *d = hub__device_find(f->svc, dev);
+        assert_non_null(d);
+        OK(hub__publish_device(f->svc, d, f->now, &f->ob, &diag));
+        assert_true(assignment(f, dev, &a[i]));
+    }
+}
+
 static void sided_assignments(struct fx *f, struct tny_wire_assignment *a)
 {
     for (int i = 0; i < 4; i++) {
@@ -3369,6 +3566,8 @@ static void test_issue19_sides_on_tables_feed_and_swap(void **state)
     snprintf(q.player_id, sizeof(q.player_id), "%s", x);
     snprintf(q.other_player_id, sizeof(q.other_player_id), "%s", y);
     free(must(f, &q));
+    assert_int_equal(assigned_by_last(f), 0x3); /* issue 17: tables 1, 2 */
+    current_assignments(f, c);
     sided_assignments(f, c);
     /* And the balance holds at every table where it can. */
     for (int i = 0; i < 4; i++) {
@@ -3582,6 +3781,146 @@ static bool client_roles(struct fx *f, const char *username, char *r0, char *r1,
     return found;
 }
 
+/* h10 task 2: an event with sign-in codes (a table code and player codes,
+ * one checked in from its phone), a device at a table that sent a result
+ * (refused: nothing published, so no submission row) is deleted: every row
+ * naming the event goes in the one transaction (the old store failed "FOREIGN
+ * KEY constraint failed" on the codes), each code's broker login and roles are
+ * deleted and its retained status cleared; the other event's codes stay, and a
+ * player code issued afterwards never repeats a login still in use. */
+static void test_delete_event_with_codes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_diag diag = {{0}};
+    setup_event(f);
+    /* Another event's player codes first: ply-1..ply-4. */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.event_id, sizeof(q.event_id), "keep");
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    snprintf(q.event_id, sizeof(q.event_id), "keep");
+    q.csv = "id,name\nk1,A\nk2,B\nk3,C\nk4,D\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    snprintf(q.event_id, sizeof(q.event_id), "keep");
+    free(must(f, &q));
+
+    /* EV: a draft, a table code, every player's code (ply-5..ply-12), a
+     * check-in, a device at table 2, a device's submission. */
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
+    q.table = 1;
+    char *text = must(f, &q);
+    json_t *tc = json_loads(text, 0, NULL);
+    free(text);
+    char table_code[16], web[32];
+    snprintf(table_code, sizeof(table_code), "%s",
+             json_string_value(json_object_get(tc, "query")));
+    snprintf(web, sizeof(web), "%s",
+             json_string_value(json_object_get(tc, "device")));
+    assert_true(strncmp(web, "web-", 4) == 0);
+    json_decref(tc);
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    text = must(f, &q);
+    json_t *pcs = json_loads(text, 0, NULL);
+    free(text);
+    assert_int_equal(json_array_size(pcs), 8);
+    const char *login0 =
+        json_string_value(json_object_get(json_array_get(pcs, 0), "login"));
+    const char *player0 =
+        json_string_value(json_object_get(json_array_get(pcs, 0), "player"));
+    player_request(f, login0, player0, "ci-1", TNY_WIRE_PLAYER_CHECK_IN);
+    struct hub_player_request *reqs = NULL;
+    int32_t n_reqs = 0;
+    OK(hub_store_player_requests_list(f->store, EV, &reqs, &n_reqs, &diag));
+    assert_int_equal(n_reqs, 1);
+    free(reqs);
+    req_init(f, &q, TNY_WIRE_CMD_ASSIGN_DEVICE);
+    snprintf(q.device_id, sizeof(q.device_id), "table-002");
+    q.table = 2;
+    free(must(f, &q));
+    struct tny_wire_submission sub;
+    struct tny_wire_ack ack;
+    memset(&sub, 0, sizeof(sub));
+    snprintf(sub.key, sizeof(sub.key), "k-draft");
+    snprintf(sub.device_id, sizeof(sub.device_id), "table-002");
+    snprintf(sub.event_id, sizeof(sub.event_id), "%s", EV);
+    sub.round = 1;
+    sub.table = 2;
+    sub.result.game = TNY_GAME_NEUROSHIMA_HEX;
+    sub.result.draw = true;             /* refused: round 1 is not published */
+    submit(f, "table-002", &sub, &ack); /* answered, nothing stored */
+
+    req_init(f, &q, TNY_WIRE_CMD_DELETE_EVENT);
+    snprintf(q.reason, sizeof(q.reason), "wrong format");
+    char *json = must(f, &q);
+    assert_non_null(strstr(json, "\"codes_deleted\": 9"));
+    assert_non_null(strstr(json, "\"devices_freed\": 2")); /* web-1, 002 */
+    free(json);
+    /* The broker: every login of the event deleted with its roles. */
+    json_t *j = dynsec_json(f);
+    size_t k;
+    json_t *cmd;
+    int clients = 0, table_role = 0, player_roles = 0;
+    json_array_foreach (json_object_get(j, "commands"), k, cmd) {
+        const char *name = json_string_value(json_object_get(cmd, "command"));
+        const char *role = json_string_value(json_object_get(cmd, "rolename"));
+        assert_true(strncmp(name, "delete", 6) == 0); /* nothing made */
+        clients += strcmp(name, "deleteClient") == 0;
+        table_role += role && strcmp(role, web) == 0;
+        player_roles += role && strncmp(role, "login-ply-", 10) == 0;
+        if (strcmp(name, "deleteClient") == 0 &&
+            strcmp(json_string_value(json_object_get(cmd, "username")),
+                   table_code) == 0)
+            table_role += 10;
+    }
+    assert_int_equal(clients, 9);
+    assert_int_equal(table_role, 11);
+    assert_int_equal(player_roles, 8);
+    json_decref(j);
+    char topic[64];
+    snprintf(topic, sizeof(topic), "tourney/v1/code/%s/status", web);
+    const struct hub_msg *st = find_msg(f, topic);
+    assert_non_null(st);
+    assert_true(st->retained && st->len == 0);
+    snprintf(topic, sizeof(topic), "tourney/v1/code/%s/status", login0);
+    st = find_msg(f, topic);
+    assert_non_null(st);
+    assert_true(st->retained && st->len == 0);
+    json_decref(pcs);
+
+    /* The store: nothing of EV left, the other event's codes intact. */
+    struct hub_code *codes = NULL;
+    int32_t n = 0;
+    OK(hub_store_codes_list(f->store, NULL, &codes, &n, &diag));
+    assert_int_equal(n, 4);
+    for (int32_t i = 0; i < n; i++)
+        assert_string_equal(codes[i].event_id, "keep");
+    free(codes);
+    OK(hub_store_check(f->store, &diag));
+    /* The id again, new codes: the logins are fresh ones (ply-N above
+     * every login in use, not the count of codes left). */
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nz1,A\nz2,B\nz3,C\nz4,D\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    free(must(f, &q));
+    OK(hub_store_codes_list(f->store, NULL, &codes, &n, &diag));
+    assert_int_equal(n, 8);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t m = i + 1; m < n; m++)
+            assert_string_not_equal(codes[i].device_id, codes[m].device_id);
+    free(codes);
+    fx_free(f);
+}
+
 /* Issue 20 items 2, 3 and 5: players' own codes follow them to their
  * table's page device each round; check-in from the phone. */
 static void test_issue20_player_codes(void **state)
@@ -3773,11 +4112,15 @@ static void test_issue20_codes(void **state)
     req_init(f, &q, TNY_WIRE_CMD_REVOKE_CODE);
     snprintf(q.code, sizeof(q.code), "%s", code);
     (void)must_fail(f, &q, "already revoked");
+    /* Issue 17: code issue|revoke change the model in place; a refusal
+     * is decided before any write (nothing read back). */
+    refused_changes_nothing(f, &q, "revoke a revoked code");
 
     /* A new code for the table: web-2.  The list has both. */
     req_init(f, &q, TNY_WIRE_CMD_ISSUE_CODE);
     q.table = 3;
     free(must(f, &q));
+    refused_changes_nothing(f, &q, "a second code for a table with a page");
     req_init(f, &q, TNY_WIRE_CMD_LIST_CODES);
     text = must(f, &q);
     json_t *list = json_loads(text, 0, NULL);
@@ -3965,9 +4308,15 @@ static void test_issue17_published_edit_and_kept_conflict_in_place(void **state)
      * swap may make), then two tables' numbers exchanged. */
     edit_request(f, &q, TNY_WIRE_CMD_SWAP_PLAYERS, round, &a[0], &a[1]);
     free(must(f, &q));
+    /* Issue 17: the swap sends the two tables' devices their assignment,
+     * the move the two numbers' (the others' stand). */
+    assert_int_equal(assigned_by_last(f), 0x3);
     edit_request(f, &q, TNY_WIRE_CMD_MOVE_TABLE, round, &a[0], &a[2]);
     free(must(f, &q));
-    assignments_of(f, round, b);
+    assert_int_equal(assigned_by_last(f), 0x5);
+    current_assignments(f, b);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(b[i].round, round);
     /* The swapped player sits at the other table now. */
     bool seen = false;
     for (int i = 0; i < 4; i++)
@@ -4499,9 +4848,13 @@ int main(void)
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
         cmocka_unit_test(test_issue23_feed_builds_only_changed_rounds),
+        cmocka_unit_test(
+            test_issue17_feed_snapshot_copies_players_when_changed),
+        cmocka_unit_test(test_issue17_player_docs_in_bounded_pieces),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),
+        cmocka_unit_test(test_delete_event_with_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(
             test_issue17_published_edit_and_kept_conflict_in_place),

@@ -1175,6 +1175,58 @@ static void test_PROTO_roundtrip_presence(void **state)
     roundtrip(&codecs[C_PRESENCE], &p);
 }
 
+/* Issue 20: a sign-in code's status carries the event's language (the
+ * page speaks it before the player has a table) and the player's bye with
+ * its points; pinned byte for byte (CodeStatus has no decoder in C: the
+ * pages read it). */
+static void test_issue20_code_status_language_and_bye(void **state)
+{
+    (void)state;
+    struct tny_wire_code_status st;
+    struct tny_diag diag = {0};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(&st, 0, sizeof st);
+    st.version = 9;
+    st.state = TNY_WIRE_CODE_VALID;
+    strcpy(st.event_id, "nh");
+    strcpy(st.player_id, "p5");
+    strcpy(st.name, "Zofia");
+    st.round = 1;
+    strcpy(st.language, "pl");
+    st.bye = true;
+    st.bye_points = 3 * 1200; /* NH-4 */
+    assert_int_equal(tny_wire_encode_code_status(&st, &buf, &len, &diag),
+                     TNY_OK);
+    struct pbw w = {.n = 0};
+    pb_uint(&w, 1, 9);
+    pb_uint(&w, 2, 1);
+    pb_str(&w, 3, "nh");
+    pb_str(&w, 5, "p5");
+    pb_str(&w, 6, "Zofia");
+    pb_uint(&w, 7, 1);
+    pb_str(&w, 13, "pl");
+    pb_uint(&w, 14, 1);
+    pb_uint(&w, 15, 3600);
+    assert_int_equal(len, w.n);
+    assert_memory_equal(buf, w.b, w.n);
+    free(buf);
+
+    /* a language code is letters and '_'; a bye has a round, no table */
+    strcpy(st.language, "pl/../x");
+    assert_diag(tny_wire_encode_code_status(&st, &buf, &len, &diag), diag,
+                "code_status.language: \"pl/../x\" is not a language code");
+    assert_null(buf);
+    strcpy(st.language, "cs");
+    st.table = 2;
+    assert_diag(tny_wire_encode_code_status(&st, &buf, &len, &diag), diag,
+                "code_status.bye: a bye has a round and no table");
+    st.table = 0;
+    st.bye_points = -1;
+    assert_diag(tny_wire_encode_code_status(&st, &buf, &len, &diag), diag,
+                "code_status.bye_points");
+}
+
 static void test_PROTO_roundtrip_request_every_command(void **state)
 {
     (void)state;
@@ -2985,6 +3037,7 @@ int main(void)
         cmocka_unit_test(test_PROTO_roundtrip_submission_every_game),
         cmocka_unit_test(test_PROTO_roundtrip_ack),
         cmocka_unit_test(test_PROTO_roundtrip_presence),
+        cmocka_unit_test(test_issue20_code_status_language_and_bye),
         cmocka_unit_test(test_PROTO_roundtrip_request_every_command),
         cmocka_unit_test(test_issue18_description_names_the_wire_fields),
         cmocka_unit_test(test_issue18_description_rules_drive_the_codec),

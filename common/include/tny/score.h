@@ -66,6 +66,11 @@ TNY_MUST_USE int tny_records_compute(const struct tny_event *ev,
                                      struct tny_diag *diag);
 void tny_records_release(struct tny_records *r);
 
+/* The tournament points (TNY_POINT_SCALE units) a bye in round index r0
+ * gives: the game's bye (NH-4, TX-13, CT-6, GT-1, ...), none in an
+ * elimination round. */
+int64_t tny_bye_points(const struct tny_event *ev, int32_t r0);
+
 /* TX-2/TX-3/TX-5/TX-7: each seat's TP for a 2-player Tantrix result. */
 void tny_tantrix_tp(const struct tny_format *fmt, const struct tny_result *res,
                     int64_t tp[2]);

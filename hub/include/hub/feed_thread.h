@@ -45,6 +45,10 @@ bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob);
 /* Issue 23: true once after a build that asked for whole snapshots
  * (hub_feed_snapshot.resync: call hub_service_feed_resync). */
 bool hub_feed_thread_resync(struct hub_feed_thread *t);
+/* Issue 17 item 2: true once after a build that left documents of its
+ * event for the next build (hub_feed_snapshot.more), the event's id in
+ * event[cap]: call hub_service_feed_more and build again at once. */
+bool hub_feed_thread_more(struct hub_feed_thread *t, char *event, size_t cap);
 /* Stops the thread (after the build under way), closes the builder. */
 void hub_feed_thread_stop(struct hub_feed_thread *t);
 

@@ -93,6 +93,14 @@ struct hub_service_options {
      * hub sets it from TNY_MODEL_CHECK=1 in its environment.  Default
      * false. */
     bool model_check;
+    /* Issue 17 item 2: the most bytes of player/ID documents one feed
+     * build writes (at least one document); the others wait for the next
+     * build, which comes at once (hub_feed_snapshot.more).  A round's
+     * publication or completion changes every player's document, each
+     * with the player's whole history: written all at once, players x
+     * rounds of text were held in one build.  Default 1 MiB; 0 = no
+     * limit. */
+    size_t feed_piece_bytes;
 };
 
 /* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom,
@@ -271,6 +279,10 @@ struct hub_feed_snapshot {
      * thinks (a failed build, a round it lacked): the loop then calls
      * hub_service_feed_resync. */
     bool resync;
+    /* Issue 17 item 2: set by the builder when it left documents for the
+     * next build (feed_piece_bytes): the loop builds the event's feed
+     * again at once (hub_service_feed_more). */
+    bool more;
 };
 
 void hub_feed_snapshot_release(struct hub_feed_snapshot *s);
@@ -296,6 +308,10 @@ TNY_MUST_USE int hub_service_feed_build(struct hub_service *builder,
  * builder may have lost some: hub_feed_snapshot.resync). */
 void hub_service_feed_resync(struct hub_service *svc);
 
+/* Issue 17 item 2: the feed of event `event` is due again (its last
+ * build left documents for the next one: hub_feed_snapshot.more). */
+void hub_service_feed_more(struct hub_service *svc, const char *event);
+
 /* Time-driven work: marks the tables feed of events whose round clock ran
  * out since the last call (overdue tables).  *next_ms receives the next
  * instant this wants to run (INT64_MAX: none).  Never fails. */
@@ -318,6 +334,12 @@ struct hub_service_stats {
      * from the model (the others are a build's cached text: only a table
      * whose entry changed but for its clock is written again). */
     uint64_t feed_table_entries_written;
+    /* Issue 17 item 2: feed snapshots that carried the event's players
+     * (copied only when they changed since the last snapshot). */
+    uint64_t feed_players_copied;
+    /* Issue 17 item 2: player/ID documents written (only a player whose
+     * document's content changed). */
+    uint64_t feed_player_docs_written;
 };
 void hub_service_stats_get(const struct hub_service *svc,
                            struct hub_service_stats *out);

@@ -333,12 +333,12 @@ enum tny_reply_shape {
       TNY_WF_DEVICE_ID, TNY_REPLY_RECORDS, "device", "identify", "DEVICE", 1,  \
       1, o_none, "that device's screen flashes its id and table for 10 s",     \
       run_plain)                                                               \
-    W(issue_code, ISSUE_CODE, TNY_CMD_EV_EXISTING, false, TNY_CC_T1,           \
+    W(issue_code, ISSUE_CODE, TNY_CMD_EV_EXISTING, true, TNY_CC_T1,            \
       TNY_CC_NONE1, "code", "issue", "EVENT_ID TABLE", 2, 2, o_none,           \
       "a sign-in code for table TABLE's page (play.html?code=...): the "       \
       "table's device rights, enforced by the broker",                         \
       run_plain)                                                               \
-    W(revoke_code, REVOKE_CODE, TNY_CMD_EV_EXISTING, false, TNY_WF_CODE,       \
+    W(revoke_code, REVOKE_CODE, TNY_CMD_EV_EXISTING, true, TNY_WF_CODE,        \
       TNY_REPLY_NONE, "code", "revoke", "EVENT_ID CODE", 2, 2, o_none,         \
       "the broker refuses that code from now on (the page is signed out)",     \
       run_plain)                                                               \

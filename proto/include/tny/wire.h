@@ -486,6 +486,10 @@ struct tny_wire_code_status {
     int32_t round, table, seat; /* 0 = none */
     bool checked_in, drop_requested;
     char table_device[TNY_WIRE_ID_MAX + 1]; /* "" = none or a page */
+    /* The event's language ("pl"; "" = unset): letters and '_' only. */
+    char language[TNY_WIRE_LANGUAGE_MAX];
+    bool bye;           /* the player's bye in `round` (table 0) */
+    int64_t bye_points; /* its points, 1/1200 units, 0..1000 points */
 };
 
 /* Errors: TNY_EINVAL (diag names the field), TNY_ENOMEM. */
