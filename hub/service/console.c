@@ -1611,6 +1611,7 @@ static int edit_round(struct ctx *c, bool swap, struct edited *ed)
         edit.changed = ed->positions;
         edit.n_changed = ed->n;
         edit.ev = ev;
+        edit.before = before;
     }
     if ((rc = hub_store_save_round_edit(c->svc->store, c->e->id, q->round,
                                         &plan, &edit, c->actor, &c->diag)) <

@@ -386,11 +386,14 @@ struct hub_round_edit {
     /* Issue 17: the plan's positions (indices) whose table the edit
      * changed, the others as stored; only those tables and their seats
      * are written again (a swap or a move: two).  NULL: every table.  ev
-     * (required with changed) is the model plan's player indices refer
-     * to. */
+     * and before (required with changed): the model plan's player indices
+     * refer to. */
     const int32_t *changed;
     int32_t n_changed;
     const struct tny_event *ev;
+    /* The plan's tables before the edit (same indices): a changed table's
+     * row is found by a player it seated. */
+    const struct tny_pairing_table *before;
 };
 TNY_MUST_USE int hub_store_load_round_plan(struct hub_store *store,
                                            const char *event_id, int32_t round,

@@ -1207,7 +1207,7 @@ int hub_store_load_round_plan(struct hub_store *store, const char *event_id,
     return rc;
 }
 
-/* Issue 17: the tables at plan positions changed[] written again (their
+/* Issue 17: the tables at plan indices changed[] written again (their
  * number, bye, first seat and seats), the round's other rows kept; what
  * rewrite_tables leaves is left (every table's extension 0).  The round
  * must have the plan's number of tables (else every table is rewritten). */
@@ -1239,8 +1239,8 @@ static int update_tables(struct hub_store *s, int64_t ev_row,
     /* First every changed table's seats gone and its number out of the
      * way (two tables may exchange numbers, or players). */
     if ((rc = hs_prepare(s,
-                         "SELECT id FROM tables WHERE round_id = ? AND "
-                         "position = ?",
+                         "SELECT table_id FROM seats WHERE round_id = ? AND "
+                         "player_id = ?",
                          &st, d)) < 0 ||
         (rc = hs_prepare(s, "DELETE FROM seats WHERE table_id = ?", &del, d)) <
             0 ||
@@ -1249,19 +1249,26 @@ static int update_tables(struct hub_store *s, int64_t ev_row,
         goto out;
     for (int32_t i = 0; i < edit->n_changed; i++) {
         int32_t p = edit->changed[i];
-        if (p < 0 || p >= plan->n_tables) {
-            rc = tny_diag_set(d, TNY_EINVAL,
-                              "round edit: table position %d of %d", (int)p,
-                              (int)plan->n_tables);
+        int64_t prow;
+        if (p < 0 || p >= plan->n_tables || edit->before[p].n_seats < 1 ||
+            edit->before[p].seats[0] < 0 ||
+            edit->before[p].seats[0] >= edit->ev->n_players) {
+            rc = tny_diag_set(d, TNY_EINVAL, "round edit: table index %d of %d",
+                              (int)p, (int)plan->n_tables);
             goto out;
         }
+        /* The stored table that seated the table's first player. */
+        if ((rc = hs_player_row(s, ev_row, event_id,
+                                edit->ev->players[edit->before[p].seats[0]].id,
+                                &prow, d)) < 0)
+            goto out;
         sqlite3_bind_int64(st, 1, round_row);
-        sqlite3_bind_int(st, 2, p);
+        sqlite3_bind_int64(st, 2, prow);
         if ((rc = hs_row(s, st, &row, d)) < 0)
             goto out;
         if (!row) {
             rc = tny_diag_set(d, TNY_ESTORE,
-                              "round edit: no table at position %d", (int)p);
+                              "round edit: table index %d not stored", (int)p);
             goto out;
         }
         ids[i] = sqlite3_column_int64(st, 0);
@@ -1344,7 +1351,7 @@ int hub_store_save_round_edit(struct hub_store *store, const char *event_id,
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
         (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
                            diag)) < 0 ||
-        (rc = edit->changed && edit->ev
+        (rc = edit->changed && edit->ev && edit->before
                   ? update_tables(store, ev_row, event_id, round_row, plan,
                                   edit, diag)
                   : rewrite_tables(store, ev_row, round_row, plan, diag)) < 0)
