@@ -831,9 +831,46 @@ static void print_player(const json_t *names, const json_t *id)
     }
 }
 
-/* The summary of `round publish`: which device shows which table, the
- * tables without one (their results go in by `result enter`), the
- * event's devices left without a table. */
+/* What a device showing a table is, by its id: a phone page (web-N: the
+ * table's code or its players' own codes, issue 20) or a table device
+ * (a Pi or a laptop running tourney-table). */
+static const char *device_kind(const char *id)
+{
+    return strncmp(id, "web-", 4) == 0 ? "phone page" : "Pi";
+}
+
+static void print_published_count(int32_t n_assigned, int32_t n_missing)
+{
+    fprintf(out(), "  %d table%s at a device, %d without one\n",
+            (int)n_assigned, n_assigned == 1 ? "" : "s", (int)n_missing);
+}
+
+static void print_published_table(int32_t table, const char *device)
+{
+    fprintf(out(), "  table %-4d device %s (%s)\n", (int)table, device,
+            device_kind(device));
+}
+
+static void print_published_missing(int32_t table)
+{
+    fprintf(out(),
+            "  table %-4d NO DEVICE: enter its result with `tourney live "
+            "result enter`\n",
+            (int)table);
+}
+
+static void print_published_idle(int64_t idle)
+{
+    if (idle > 0)
+        fprintf(out(),
+                "  %lld device%s of this event without a table this round\n",
+                (long long)idle, idle == 1 ? "" : "s");
+}
+
+/* The summary of `round publish`: which device shows which table (a Pi
+ * or the players' phones, as after the publish), the tables without one
+ * (their results go in by `result enter`), the event's devices left
+ * without a table. */
 static bool print_publish_summary(const json_t *root)
 {
     const json_t *assigned = json_object_get(root, "assigned");
@@ -842,26 +879,18 @@ static bool print_publish_summary(const json_t *root)
     size_t i;
     if (!json_is_array(assigned) || !json_is_array(missing))
         return false;
-    fprintf(out(), "  %zu table%s at a device, %zu without one\n",
-            json_array_size(assigned),
-            json_array_size(assigned) == 1 ? "" : "s",
-            json_array_size(missing));
-    json_array_foreach (assigned, i, v)
-        fprintf(out(), "  table %-4lld device %s\n",
-                (long long)json_integer_value(json_object_get(v, "table")),
-                json_string_value(json_object_get(v, "device"))
-                    ? json_string_value(json_object_get(v, "device"))
-                    : "?");
+    print_published_count((int32_t)json_array_size(assigned),
+                          (int32_t)json_array_size(missing));
+    json_array_foreach (assigned, i, v) {
+        const char *d = json_string_value(json_object_get(v, "device"));
+        print_published_table(
+            (int32_t)json_integer_value(json_object_get(v, "table")),
+            d ? d : "?");
+    }
     json_array_foreach (missing, i, v)
-        fprintf(out(),
-                "  table %-4lld NO DEVICE: enter its result with `tourney live "
-                "result enter`\n",
-                (long long)json_integer_value(v));
-    if (json_is_integer(idle) && json_integer_value(idle) > 0)
-        fprintf(out(),
-                "  %lld device%s of this event without a table this round\n",
-                (long long)json_integer_value(idle),
-                json_integer_value(idle) == 1 ? "" : "s");
+        print_published_missing((int32_t)json_integer_value(v));
+    if (json_is_integer(idle))
+        print_published_idle((int64_t)json_integer_value(idle));
     return true;
 }
 
@@ -869,21 +898,12 @@ static bool print_publish_summary(const json_t *root)
  * print_publish_summary prints its JSON. */
 static void print_published(const struct tny_wire_published *p)
 {
-    fprintf(out(), "  %d table%s at a device, %d without one\n",
-            (int)p->n_assigned, p->n_assigned == 1 ? "" : "s",
-            (int)p->n_missing);
+    print_published_count(p->n_assigned, p->n_missing);
     for (int32_t i = 0; i < p->n_assigned; i++)
-        fprintf(out(), "  table %-4d device %s\n", (int)p->tables[i],
-                p->devices[i]);
+        print_published_table(p->tables[i], p->devices[i]);
     for (int32_t i = 0; i < p->n_missing; i++)
-        fprintf(out(),
-                "  table %-4d NO DEVICE: enter its result with `tourney live "
-                "result enter`\n",
-                (int)p->missing[i]);
-    if (p->idle_devices > 0)
-        fprintf(out(),
-                "  %d device%s of this event without a table this round\n",
-                (int)p->idle_devices, p->idle_devices == 1 ? "" : "s");
+        print_published_missing(p->missing[i]);
+    print_published_idle(p->idle_devices);
 }
 
 /* " 44:10 left (running)" of a round show's "clock" (nothing without). */

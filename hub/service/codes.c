@@ -714,23 +714,50 @@ int hub__code_issue(struct hub_service *svc, struct hub_ev *e,
                             "event \"%s\" is finished: its codes have "
                             "expired, no new one",
                             e->id);
-    /* Issue 17: refused before the first write (the command changes the
-     * service's memory in place): a table that has a device keeps it (the
-     * store's rule, hub_store_device_assign, checked on the registry). */
-    for (int32_t i = 0; i < svc->n_devices; i++)
-        if (svc->devices[i].table == q->table &&
-            strcmp(svc->devices[i].event, e->id) == 0)
-            return tny_diag_set(diag, TNY_ECONFLICT,
-                                "event \"%s\": table %d already has device "
-                                "\"%s\"",
-                                e->id, (int)q->table, svc->devices[i].id);
-    /* The next device login: web-1, web-2, ... (never reused; the page
-     * devices made for player codes count too). */
+    /* Issue 17: every refusal below comes before the first write (the
+     * command changes the service's memory in place). */
     if ((rc = hub_store_codes_list(svc->store, NULL, &all, &n, diag)) < 0)
         return rc;
+    /* A table already shown by a page device (web-N) its players' own
+     * codes made: the table code joins that device (a shared phone at the
+     * table next to the players' phones, every seat confirmable on it).
+     * A Pi's table, or one that has its table code, is refused by what
+     * each needs instead. */
+    struct hub_device *shown_by = table_device(svc, e, q->table);
+    for (int32_t i = 0; shown_by && i < n; i++)
+        if (strcmp(all[i].device_id, shown_by->id) == 0) {
+            code_display(all[i].code, shown);
+            rc = tny_diag_set(
+                diag, TNY_ECONFLICT,
+                "event \"%s\": table %d already has device \"%s\" with "
+                "code %s%s: %s",
+                e->id, (int)q->table, shown_by->id, shown,
+                all[i].revoked_ms ? " (revoked)" : "",
+                all[i].revoked_ms ? "unassign the device first (`device "
+                                    "assign DEVICE EVENT 0`)"
+                                  : "a second phone signs in with the same "
+                                    "code; to replace it, revoke it first");
+            break;
+        }
     free(all);
-    snprintf(c.device_id, sizeof(c.device_id), HUB_WEB_DEVICE_PREFIX "%d",
-             (int)next_web_number(svc, n));
+    if (rc < 0)
+        return rc;
+    if (shown_by && !hub__device_is_web(shown_by->id))
+        return tny_diag_set(
+            diag, TNY_ECONFLICT,
+            "event \"%s\": table %d already has device \"%s\" (a table "
+            "device, not a phone): its results go through it; to put a "
+            "phone there instead, unassign it first (`device assign %s %s "
+            "0`)",
+            e->id, (int)q->table, shown_by->id, shown_by->id, e->id);
+    /* The next device login: web-1, web-2, ... (never reused; the page
+     * devices made for player codes count too); or the players' one. */
+    if (shown_by)
+        snprintf(c.device_id, sizeof(c.device_id), "%.*s",
+                 (int)sizeof(c.device_id) - 1, shown_by->id);
+    else
+        snprintf(c.device_id, sizeof(c.device_id), HUB_WEB_DEVICE_PREFIX "%d",
+                 (int)next_web_number(svc, n));
     if ((rc = code_new(c.code, diag)) < 0)
         return rc;
     snprintf(c.event_id, sizeof(c.event_id), "%s", e->id);

@@ -1719,15 +1719,56 @@ static int cmd_publish_round(struct ctx *c)
     int32_t n_by_table = 0, next_free = 0;
     if ((rc = hub__ev_devices_by_table(svc, c->e, &by_table, &n_by_table)) < 0)
         return fail(c, rc, "out of memory");
-    /* Issue 17: the reply's lists, typed below (issue 18). */
-    int32_t n_assigned = 0, n_missing = 0, top = 0;
+    for (int32_t t = 0; t < r->n_tables; t++) {
+        const struct tny_table *tb = &r->tables[t];
+        if (tb->is_bye ||
+            (tb->number < n_by_table && by_table[tb->number] != NULL))
+            continue;
+        while (next_free < svc->n_devices &&
+               (svc->devices[next_free].event[0] ||
+                hub__device_is_web(svc->devices[next_free].id)))
+            next_free++;
+        if (next_free == svc->n_devices)
+            break;
+        struct hub_device *free_dev = &svc->devices[next_free];
+        rc = hub_store_device_assign(svc->store, free_dev->id, c->e->id,
+                                     tb->number, c->actor, &c->diag);
+        if (rc < 0) {
+            free(by_table);
+            return fail_diag(c, rc);
+        }
+        snprintf(free_dev->event, sizeof(free_dev->event), "%s", c->e->id);
+        free_dev->table = tb->number;
+    }
+    free(by_table);
+    if ((rc = hub__publish_event_devices(svc, c->e, c->now, c->ob, &c->diag)) <
+            0 ||
+        (rc = hub__publish_clock(svc, c->e, c->now, c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    /* Issue 20: the player codes follow their players to this round's
+     * tables now, so that a table whose players sign in on their phones
+     * has its page device (web-N) before the summary says who shows it
+     * (the dispatcher's own follow then finds nothing changed). */
+    if (svc->opt.codes && (rc = hub__codes_follow(svc, c->e, c->actor, c->now,
+                                                  c->ob, &c->diag)) < 0)
+        return fail_diag(c, rc);
+
+    /* Issue 17: the reply's lists, typed below (issue 18): each table's
+     * device as it is after the publish, a Pi's or a phone page's. */
+    if ((rc = hub__ev_devices_by_table(svc, c->e, &by_table, &n_by_table)) < 0)
+        return fail(c, rc, "out of memory");
+    int32_t n_assigned = 0, n_missing = 0;
     int32_t *numbers = malloc(sizeof(*numbers) * (size_t)(r->n_tables + 1));
     const char **devs = malloc(sizeof(*devs) * (size_t)(r->n_tables + 1));
     int32_t *missing = malloc(sizeof(*missing) * (size_t)(r->n_tables + 1));
-    if (!numbers || !devs || !missing) {
+    /* Devices of the event at no table of the round (a table number
+     * marked once, not a scan of the round per device). */
+    bool *playing = calloc((size_t)n_by_table + 1, sizeof(*playing));
+    if (!numbers || !devs || !missing || !playing) {
         free(numbers);
         free(devs);
         free(missing);
+        free(playing);
         free(by_table);
         return fail(c, TNY_ENOMEM, "out of memory");
     }
@@ -1735,66 +1776,24 @@ static int cmd_publish_round(struct ctx *c)
         const struct tny_table *tb = &r->tables[t];
         if (tb->is_bye)
             continue;
-        if (tb->number > top)
-            top = tb->number;
         struct hub_device *have =
             tb->number < n_by_table ? by_table[tb->number] : NULL;
-        struct hub_device *free_dev = NULL;
-        while (next_free < svc->n_devices &&
-               (svc->devices[next_free].event[0] ||
-                hub__device_is_web(svc->devices[next_free].id)))
-            next_free++;
-        if (next_free < svc->n_devices)
-            free_dev = &svc->devices[next_free];
-        if (!have && free_dev) {
-            rc = hub_store_device_assign(svc->store, free_dev->id, c->e->id,
-                                         tb->number, c->actor, &c->diag);
-            if (rc < 0) {
-                free(numbers);
-                free(devs);
-                free(missing);
-                free(by_table);
-                return fail_diag(c, rc);
-            }
-            snprintf(free_dev->event, sizeof(free_dev->event), "%s", c->e->id);
-            free_dev->table = tb->number;
-            have = free_dev;
-        }
         if (have) {
             numbers[n_assigned] = tb->number;
             devs[n_assigned++] = have->id;
+            playing[tb->number] = true;
         } else {
             missing[n_missing++] = tb->number;
         }
     }
     free(by_table);
-    /* Devices of the event at no table of the round (a table number
-     * marked once, not a scan of the round per device). */
-    bool *playing = calloc((size_t)top + 1, sizeof(*playing));
-    if (!playing) {
-        free(numbers);
-        free(devs);
-        free(missing);
-        return fail(c, TNY_ENOMEM, "out of memory");
-    }
-    for (int32_t t = 0; t < r->n_tables; t++)
-        if (!r->tables[t].is_bye && r->tables[t].number >= 0)
-            playing[r->tables[t].number] = true;
     int32_t idle = 0;
     for (int32_t i = 0; i < svc->n_devices; i++) {
         int32_t tn = svc->devices[i].table;
         idle += !strcmp(svc->devices[i].event, c->e->id) &&
-                !(tn >= 0 && tn <= top && playing[tn]);
+                !(tn >= 0 && tn < n_by_table && playing[tn]);
     }
     free(playing);
-    if ((rc = hub__publish_event_devices(svc, c->e, c->now, c->ob, &c->diag)) <
-            0 ||
-        (rc = hub__publish_clock(svc, c->e, c->now, c->ob, &c->diag)) < 0) {
-        free(numbers);
-        free(devs);
-        free(missing);
-        return fail_diag(c, rc);
-    }
     HUB_LOG(HUB_LOG_INFO,
             "round published event=%s round=%d tables=%d without_device=%d",
             c->e->id, (int)round, (int)n_assigned, (int)n_missing);

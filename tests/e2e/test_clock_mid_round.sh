@@ -83,7 +83,7 @@ start_table() { # DEVICE
 EV=mid
 hl_nh_round "$EV" 5 table-001 table-002 table-003
 grep -q -x '  3 tables at a device, 0 without one' "$E2E_TMP/out" &&
-    grep -q -x '  table 3    device table-003' "$E2E_TMP/out" ||
+    grep -q -x '  table 3    device table-003 (Pi)' "$E2E_TMP/out" ||
     fail "round publish summary: $(cat "$E2E_TMP/out")"
 live 0 device assign table-003 "$EV" 0
 live 0 clock start "$EV"
