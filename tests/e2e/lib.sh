@@ -270,9 +270,12 @@ start_broker() {
     BROKER_DIR=$E2E_TMP/broker
     BROKER_LOG=$E2E_TMP/broker.log
     FEED_LOG=$E2E_TMP/feed.log
-    local want_ws=1 a attempt
+    local want_ws=1 a attempt prev='' taken=' ' p clash
     for a in "$@"; do
         [ "$a" != --no-ws ] || want_ws=0
+        # A port the caller chose (--table-ws-port N) is not drawn again.
+        [ "$prev" != --table-ws-port ] || taken+="$a "
+        prev=$a
     done
     for ((attempt = 1; attempt <= 20; attempt++)); do
         BROKER_PORT=$(random_port)
@@ -289,6 +292,11 @@ start_broker() {
                 [ "$BROKER_BRIDGE_PORT" != "$BROKER_WS_PORT" ] &&
                 [ "$BROKER_BRIDGE_PORT" != "$BROKER_CONSOLE_PORT" ] || continue
         fi
+        clash=0
+        for p in $BROKER_PORT $BROKER_CONSOLE_PORT $BROKER_WS_PORT $BROKER_BRIDGE_PORT; do
+            [[ "$taken" != *" $p "* ]] || clash=1
+        done
+        [ $clash = 0 ] || continue
         # shellcheck disable=SC2054 # (commas are gen-config.sh's lists)
         BROKER_GEN_ARGS=(--organisers o1,o2 --monitors watch,watch2 --tables 3
             "$@" --bind "$BROKER_HOST" --port "$BROKER_PORT"

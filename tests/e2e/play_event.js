@@ -30,20 +30,13 @@ const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2)
-    args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const {args, text, sleep} = require('./play_lib.js');
 
 function die(msg) {
     console.log('FAIL: ' + msg);
     process.exit(1);
 }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function text(page, sel) {
-    const el = await page.$(sel);
-    return el ? (await el.textContent()) : '';
-}
 async function waitText(page, sel, re, what, ms) {
     const until = Date.now() + (ms || 30000);
     let last = '';

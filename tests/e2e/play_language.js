@@ -30,26 +30,9 @@
  */
 'use strict';
 const path = require('path');
-const {spawnSync} = require('child_process');
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2)
-    args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const {args, die, check, text, live, sleep} = require('./play_lib.js');
 
-function die(msg) {
-    console.error('FAIL: ' + msg);
-    process.exit(1);
-}
-function check(cond, msg) {
-    if (!cond)
-        die(msg);
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function text(page, sel) {
-    const el = await page.$(sel);
-    return el ? (await el.textContent()) : '';
-}
 /* Waits until sel's text is want (a string: exactly; a RegExp: matches). */
 async function waitText(page, sel, want, what, ms) {
     const until = Date.now() + (ms || 20000);
@@ -62,13 +45,6 @@ async function waitText(page, sel, want, what, ms) {
         await sleep(100);
     }
     die(what + ': ' + sel + ' says "' + last + '" (expected "' + want + '")');
-}
-
-function live(json, ...rest) {
-    const r = spawnSync(args.tourney, ['live'].concat(json ? ['--json'] : [], rest),
-                        {encoding: 'utf8', timeout: 90000});
-    check(r.status === 0, 'tourney live ' + rest.join(' ') + ': exit ' + r.status + ': ' + r.stderr + r.stdout);
-    return json ? JSON.parse(r.stdout) : r.stdout;
 }
 
 /* The pages' catalogues: msgid in language lang, checked to be translated. */

@@ -23,80 +23,11 @@
  * Prints "ok - ..." per check; exit 1 with the failure.
  */
 'use strict';
-const net = require('net');
 const path = require('path');
 const {spawnSync} = require('child_process');
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2)
-    args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const {args, die, check, text, waitText, proxy, sleep} = require('./play_lib.js');
 
-function die(msg) {
-    console.error('FAIL: ' + msg);
-    process.exit(1);
-}
-function check(cond, msg) {
-    if (!cond)
-        die(msg);
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/* A TCP proxy to the broker that can cut every connection and refuse new
- * ones (the phone's Wi-Fi gone). */
-function proxy(port) {
-    const socks = new Set();
-    let up = true;
-    const srv = net.createServer((c) => {
-        if (!up) {
-            c.destroy();
-            return;
-        }
-        const s = net.connect(port, '127.0.0.1');
-        socks.add(c);
-        socks.add(s);
-        c.pipe(s);
-        s.pipe(c);
-        const end = () => {
-            c.destroy();
-            s.destroy();
-            socks.delete(c);
-            socks.delete(s);
-        };
-        c.on('error', end);
-        s.on('error', end);
-        c.on('close', end);
-        s.on('close', end);
-    });
-    return new Promise((res) => srv.listen(0, '127.0.0.1', () => res({
-        port: srv.address().port,
-        cut() {
-            up = false;
-            socks.forEach((x) => x.destroy());
-        },
-        restore() {
-            up = true;
-        },
-        close() {
-            srv.close();
-        }
-    })));
-}
-
-async function text(page, sel) {
-    const el = await page.$(sel);
-    return el ? (await el.textContent()) : '';
-}
-async function waitText(page, sel, re, what, ms) {
-    const until = Date.now() + (ms || 20000);
-    let last = '';
-    while (Date.now() < until) {
-        last = await text(page, sel);
-        if (re.test(last))
-            return last;
-        await sleep(100);
-    }
-    die(what + ': ' + sel + ' says "' + last + '" (expected ' + re + ')');
-}
 /* The items of list sel (the page's result lines). */
 function items(page, sel) {
     return page.$$eval(sel + ' li', (ls) => ls.map((l) => l.textContent));

@@ -25,9 +25,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2)
-    args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const {args, text, publishAs, sleep} = require('./play_lib.js');
 
 function die(msg) {
     console.log('FAIL: ' + msg);
@@ -37,12 +35,7 @@ function check(cond, msg) {
     if (!cond)
         die(msg);
 }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function text(page, sel) {
-    const el = await page.$(sel);
-    return el ? (await el.textContent()) : '';
-}
 async function waitText(page, sel, re, what, ms) {
     const until = Date.now() + (ms || 30000);
     let last = '';
@@ -53,25 +46,6 @@ async function waitText(page, sel, re, what, ms) {
         await sleep(100);
     }
     die(what + ': ' + sel + ' says "' + last + '" (expected ' + re + ')');
-}
-
-/* One MQTT exchange with a code's login: publishes payload on topic and
- * returns the PUBACK's reason code (0 = accepted). */
-function publishAs(code, topic, payload) {
-    const mqtt = require(path.join(args.overlays, 'node_modules', 'mqtt'));
-    const url = args.base.replace(/^http/, 'ws') + '/mqtt';
-    return new Promise((res, rej) => {
-        const c = mqtt.connect(url, {username: code, password: code, protocolVersion: 5,
-            reconnectPeriod: 0, connectTimeout: 8000});
-        c.on('error', (e) => {
-            c.end(true);
-            rej(e);
-        });
-        c.on('connect', () => c.publish(topic, payload, {qos: 1}, (err, pkt) => {
-            c.end(true);
-            res(err ? (err.code || 135) : (pkt && pkt.reasonCode) || 0);
-        }));
-    });
 }
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
