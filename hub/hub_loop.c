@@ -352,7 +352,8 @@ static uint64_t payload_hash(const uint8_t *p, size_t n)
         h ^= h >> 29;
     }
     v = 0;
-    memcpy(&v, p, n);
+    if (n) /* an empty document (a cleared topic) may have no buffer */
+        memcpy(&v, p, n);
     h = (h ^ v) * 0x9E3779B97F4A7C15ull;
     return h ^ (h >> 32);
 }
