@@ -501,9 +501,9 @@ static int msg_from_pb(const struct rmsg *m, const ProtobufCMessage *x,
                        struct tny_diag *diag);
 
 /* One value of the protobuf's at v (present) into f's at `at`. */
-static int value_from_pb(const struct rf *f, const ProtobufCFieldDescriptor *d,
-                         const struct place *pl, const char *v, char *at,
-                         size_t j, const char *p, struct tny_diag *diag)
+static int value_from_pb(const struct rf *f, const struct place *pl,
+                         const char *v, char *at, size_t j, const char *p,
+                         struct tny_diag *diag)
 {
     int rc, e;
     switch (f->kind) {
@@ -552,7 +552,6 @@ static int value_from_pb(const struct rf *f, const ProtobufCFieldDescriptor *d,
         const ProtobufCMessage *x;
         memcpy(&x, v, sizeof x);
         struct place sp = sub_place(f, pl, at, j);
-        (void)d;
         return msg_from_pb(f->msg, x, &sp, p, diag);
     }
     }
@@ -627,7 +626,7 @@ static int msg_from_pb(const struct rmsg *m, const ProtobufCMessage *x,
             char *at = value_at(m, pl, f);
             for (size_t j = 0; j < n; j++) {
                 wire__path(ep, sizeof ep, "%s[%zu]", p, j);
-                if ((rc = value_from_pb(f, d, pl, arr + j * pb_size(d),
+                if ((rc = value_from_pb(f, pl, arr + j * pb_size(d),
                                         at + j * value_size(f), j, ep, diag)) <
                     0)
                     return rc;
@@ -644,8 +643,7 @@ static int msg_from_pb(const struct rmsg *m, const ProtobufCMessage *x,
                 return wire__fail(diag, "%s: missing", p);
             continue;
         }
-        if ((rc = value_from_pb(f, d, pl, v, value_at(m, pl, f), 0, p, diag)) <
-            0)
+        if ((rc = value_from_pb(f, pl, v, value_at(m, pl, f), 0, p, diag)) < 0)
             return rc;
         if (f->flags & RF_HAS)
             *(bool *)member(m, pl, f->has_off, false, sizeof(bool)) = true;
@@ -770,7 +768,12 @@ _Static_assert(sizeof(enum tny_stage_kind) == sizeof(int) &&
         __VA_ARGS__                                                            \
     }
 #define LIST(T, n, lo, hi) .n_off = offsetof(T, n), .n_lo = lo, .n_hi = hi
-#define ROWS(f) f, sizeof f / sizeof f[0]
+/* A message's description: its fields' table m_f, its hooks. */
+#define MSG(m, ...)                                                            \
+    static const struct rmsg m##_m = {.pb = &tourney__v1__##m##__descriptor,   \
+                                      .f = m##_f,                              \
+                                      .n = sizeof m##_f / sizeof m##_f[0],     \
+                                      __VA_ARGS__}
 
 /* TimeLeft: a clock as the reply shows it. */
 #define T struct tny_wire_time_left
@@ -780,15 +783,7 @@ static const struct rf time_left_f[] = {
       .lo = -TNY_CLOCK_MAX_INSTANT_MS, .hi = TNY_CLOCK_MAX_INSTANT_MS),
 };
 #undef T
-static const struct rmsg time_left_m = {&tourney__v1__time_left__descriptor,
-                                        sizeof(struct tny_wire_time_left),
-                                        false,
-                                        ROWS(time_left_f),
-                                        NULL,
-                                        NULL,
-                                        NULL,
-                                        NULL,
-                                        NULL};
+MSG(time_left, .size = sizeof(struct tny_wire_time_left));
 
 /* SeatedTable: a table, or a bye (table 0): the bye's own code. */
 static int bye_check(const void *sv, const char *p, struct tny_diag *diag)
@@ -847,16 +842,8 @@ static const struct rf seated_table_f[] = {
       .msg = &time_left_m),
 };
 #undef T
-static const struct rmsg seated_table_m = {
-    &tourney__v1__seated_table__descriptor,
-    sizeof(struct tny_wire_seated_table),
-    false,
-    ROWS(seated_table_f),
-    "bye",
-    bye_check,
-    bye_to_pb,
-    bye_from_pb,
-    NULL};
+MSG(seated_table, .size = sizeof(struct tny_wire_seated_table), .own = "bye",
+    .own_check = bye_check, .own_to_pb = bye_to_pb, .own_from_pb = bye_from_pb);
 
 #define T struct tny_wire_player_name
 static const struct rf player_name_f[] = {
@@ -864,15 +851,7 @@ static const struct rf player_name_f[] = {
     F(T, "name", RK_TEXT, 0, name, .lo = 0),
 };
 #undef T
-static const struct rmsg player_name_m = {&tourney__v1__player_name__descriptor,
-                                          sizeof(struct tny_wire_player_name),
-                                          false,
-                                          ROWS(player_name_f),
-                                          NULL,
-                                          NULL,
-                                          NULL,
-                                          NULL,
-                                          NULL};
+MSG(player_name, .size = sizeof(struct tny_wire_player_name));
 
 /* Seating: a draft (explain) or a round sent (status); republished: only
  * the round. */
@@ -911,15 +890,7 @@ static const struct rf seating_f[] = {
     F(T, "republished", RK_FLAG, 0, republished, .lo = 0),
 };
 #undef T
-static const struct rmsg seating_m = {&tourney__v1__seating__descriptor,
-                                      sizeof(struct tny_wire_seating),
-                                      false,
-                                      ROWS(seating_f),
-                                      NULL,
-                                      NULL,
-                                      NULL,
-                                      NULL,
-                                      seating_rule};
+MSG(seating, .size = sizeof(struct tny_wire_seating), .rule = seating_rule);
 
 /* TiebreakValue: a row's columns has_tiebreak[k], tiebreaks[k]. */
 #define T struct tny_wire_standing_row
@@ -927,16 +898,7 @@ static const struct rf tiebreak_value_f[] = {
     F(T, "value", RK_REAL, RF_HAS, tiebreaks,
       .has_off = offsetof(T, has_tiebreak)),
 };
-static const struct rmsg tiebreak_value_m = {
-    &tourney__v1__tiebreak_value__descriptor,
-    0,
-    true,
-    ROWS(tiebreak_value_f),
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    NULL};
+MSG(tiebreak_value, .columns = true);
 
 /* A row's games on each side: none without sides. */
 static int row_rule(const void *rv, const void *outer, const char *p,
@@ -973,16 +935,8 @@ static const struct rf standing_row_f[] = {
       .what = "counts (one per side)"),
 };
 #undef T
-static const struct rmsg standing_row_m = {
-    &tourney__v1__standing_row__descriptor,
-    sizeof(struct tny_wire_standing_row),
-    false,
-    ROWS(standing_row_f),
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    row_rule};
+MSG(standing_row, .size = sizeof(struct tny_wire_standing_row),
+    .rule = row_rule);
 
 #define T struct tny_wire_standings
 static const struct rf standings_f[] = {
@@ -996,15 +950,7 @@ static const struct rf standings_f[] = {
       LIST(T, n_rows, 0, STANDINGS_MAX_ROWS), .msg = &standing_row_m),
 };
 #undef T
-static const struct rmsg standings_m = {&tourney__v1__standings__descriptor,
-                                        sizeof(struct tny_wire_standings),
-                                        false,
-                                        ROWS(standings_f),
-                                        NULL,
-                                        NULL,
-                                        NULL,
-                                        NULL,
-                                        NULL};
+MSG(standings, .size = sizeof(struct tny_wire_standings));
 
 /* DeviceAtTable: the summary's columns tables[i], devices[i]. */
 #define T struct tny_wire_published
@@ -1013,18 +959,9 @@ static const struct rf device_at_table_f[] = {
       .hi = WIRE_MAX_TABLE),
     F(T, "device", RK_TEXT, RF_NEED | RF_PTR, devices, .lo = 0),
 };
-static const struct rmsg device_at_table_m = {
-    &tourney__v1__device_at_table__descriptor,
-    0,
-    true,
-    ROWS(device_at_table_f),
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    NULL};
+MSG(device_at_table, .columns = true);
 
-static const struct rf published_f[] = {
+static const struct rf publish_summary_f[] = {
     F(T, "round", RK_INT, RF_NEED | RF_ALWAYS, round, .lo = 1,
       .hi = WIRE_MAX_ROUND),
     F(T, "assigned", RK_MSG, RF_LIST, n_assigned,
@@ -1036,19 +973,10 @@ static const struct rf published_f[] = {
     F(T, "idle_devices", RK_INT, 0, idle_devices, .hi = INT32_MAX),
 };
 #undef T
-static const struct rmsg published_m = {
-    &tourney__v1__publish_summary__descriptor,
-    sizeof(struct tny_wire_published),
-    false,
-    ROWS(published_f),
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    NULL};
+MSG(publish_summary, .size = sizeof(struct tny_wire_published));
 #undef F
 #undef LIST
-#undef ROWS
+#undef MSG
 
 /* ---- owning and freeing -------------------------------------------------- */
 
@@ -1116,7 +1044,7 @@ struct tny_wire_published *tny_wire_published_new(int32_t n_assigned,
 
 void tny_wire_published_free(struct tny_wire_published *p)
 {
-    reply_free(&published_m, p);
+    reply_free(&publish_summary_m, p);
 }
 
 void tny_wire_reply_drop_payload(struct tny_wire_reply *rep)
@@ -1406,7 +1334,7 @@ static int records_from_pb(const Tourney__V1__Records *m, const char *path,
     }
 DESCRIBED(seating, struct tny_wire_seating, seating_m)
 DESCRIBED(standings, struct tny_wire_standings, standings_m)
-DESCRIBED(published, struct tny_wire_published, published_m)
+DESCRIBED(published, struct tny_wire_published, publish_summary_m)
 #undef DESCRIBED
 
 /* The records' codec (one generic shape, above). */
@@ -1514,7 +1442,7 @@ static int msg_tables_check(const struct rmsg *m, struct tny_diag *diag)
 
 int tny_wire_reply_check_messages(struct tny_diag *diag)
 {
-    const struct rmsg *all[] = {&seating_m, &standings_m, &published_m};
+    const struct rmsg *all[] = {&seating_m, &standings_m, &publish_summary_m};
     int rc = TNY_OK;
     for (size_t i = 0; rc == TNY_OK && i < sizeof all / sizeof all[0]; i++)
         rc = msg_tables_check(all[i], diag);
