@@ -193,7 +193,7 @@ enum tny_reply_shape {
       run_round_pair)                                                          \
     W(show_draft, SHOW_DRAFT, TNY_CMD_EV_EXISTING, true, TNY_CC_R,             \
       TNY_REPLY_DRAFT, "round", "show", "EVENT_ID [--round N]", 1, 1, o_round, \
-      "show the draft (or round N)", run_round_show)                           \
+      "show the draft (or round N)", run_plain)                                \
     W(swap_players, SWAP_PLAYERS, TNY_CMD_EV_EXISTING, true,                   \
       TNY_CC_R1 | TNY_CC_P | TNY_WF_OTHER_PLAYER_ID | TNY_WF_FORCE,            \
       TNY_REPLY_DRAFT, "round", "swap",                                        \
