@@ -39,9 +39,10 @@
  * Adding a console command: one W line here, its message in
  * console.proto (its fields are plain ones the codec walks by name,
  * proto/wire_console.c), its handler cmd_<name> in hub/service/console.c,
- * its runner in hub/cli/console.c (run_plain when its words are its plain
- * fields and the reply says it all), a test (docs/architecture.md
- * "Adding a console command").
+ * its runner in hub/cli/console.c (run_plain when its words and options
+ * are its plain fields: --reason, --force, --confirm, --round, --table;
+ * and the reply says it all), a test (docs/architecture.md "Adding a
+ * console command").
  */
 #ifndef TNY_CONSOLE_CMDS_H
 #define TNY_CONSOLE_CMDS_H
