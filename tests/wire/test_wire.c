@@ -352,6 +352,12 @@ static void presence_sample(struct tny_wire_presence *p)
 
 /* A request with exactly the arguments cmd uses (variant picks CREATE
  * EVENT's preset or format_json). */
+static void add_field(struct tny_wire_request *q, unsigned b);
+
+/* A sample request of cmd: its own case below, else (a command added by
+ * its description alone, docs/architecture.md "Adding a console
+ * command") built from the description: variant 0 every field it names,
+ * variant 1 only those it requires (a round or table >= 1, confirm). */
 static void request_sample(enum tny_wire_cmd cmd, int variant,
                            struct tny_wire_request *q)
 {
@@ -518,7 +524,18 @@ static void request_sample(enum tny_wire_cmd cmd, int variant,
         if (variant)
             memset(q->event_id, 0, sizeof q->event_id);
         break;
-    default: break;
+    default: {
+        const struct tny_wire_cmd_info *info = tny_wire_cmd_info(cmd);
+        unsigned f = info ? info->fields : 0;
+        if (variant)
+            f = (f & TNY_WF_ROUND_REQ ? TNY_WF_ROUND : 0) |
+                (f & TNY_WF_TABLE_REQ ? TNY_WF_TABLE : 0) |
+                (f & TNY_WF_CONFIRM_REQ ? TNY_WF_CONFIRM : 0);
+        for (unsigned b = 1; b && b <= TNY_WF_EDIT; b <<= 1)
+            if (f & b)
+                add_field(q, b);
+        break;
+    }
     }
 }
 
