@@ -168,6 +168,23 @@ TNY_MUST_USE int hub_store_schema_version(struct hub_store *store,
 TNY_MUST_USE int hub_store_check(struct hub_store *store,
                                  struct tny_diag *diag);
 
+/* ---- counters ---------------------------------------------------------- */
+
+/* What the store began and ended since it was opened (issue 17: a refused
+ * command begins no write; tests read these).  A write is one call's
+ * transaction (hs_begin: BEGIN IMMEDIATE, or a savepoint inside a
+ * batch); a batch is hub_store_batch_begin .. _end.  Begun counts only
+ * what did begin; each begun write ends committed (released into its
+ * batch) or rolled back. */
+struct hub_store_stats {
+    int64_t writes_begun, writes_committed, writes_rolled_back;
+    int64_t batches_begun, batches_committed, batches_rolled_back;
+};
+
+/* Copies the counters into *out (a few integers; any time). */
+void hub_store_stats(const struct hub_store *store,
+                     struct hub_store_stats *out);
+
 /* ---- batches (one console command, one transaction) ------------------- */
 
 /* Opens a batch: until hub_store_batch_end, every write below runs as a
@@ -363,8 +380,11 @@ TNY_MUST_USE int hub_store_save_draft(struct hub_store *store,
                                       const struct tny_round_plan *plan,
                                       const char *actor, struct tny_diag *diag);
 
-/* Deletes the draft round (to pair again).  Errors: TNY_ENOTFOUND (no such
- * round), TNY_ESTATE (not a draft). */
+/* Deletes the draft round (to pair again).  That round N is the draft is
+ * the caller's decision (the service's, on its model: issue 18 item 4);
+ * the store deletes round N only while its row is a draft.  Errors:
+ * TNY_ENOTFOUND (no such round, or round N is not a draft: nothing is
+ * deleted; a caller's error). */
 TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
                                          const char *event_id, int32_t round,
                                          const char *actor,
@@ -643,10 +663,15 @@ void hub_result_rows_free(struct hub_result_row *rows, int32_t n);
 
 /* TX-7: deducts `units` (TNY_POINT_SCALE units, > 0) of TP from
  * player_id at the table, or from every player of the table when player_id
- * is NULL; entries add up and appear as the result's "penalty" object.
- * Errors: TNY_EINVAL (units <= 0, reason empty, or the format has no
- * penalties: the event would not validate), TNY_ENOTFOUND, TNY_ESTATE (a
- * draft round or a bye). */
+ * is NULL; entries add up and appear as the result's "penalty" object
+ * (of a counted result: the projection merges them into it).  TX-7's
+ * rules (units 1..1000 points, a counted result to penalise, a game that
+ * takes penalties) are the caller's, decided before the call (issue 18
+ * item 4: the service's check_penalty); the store writes the rows.
+ * Errors: TNY_EINVAL (units <= 0 or no reason: the caller's contract,
+ * before anything begins), TNY_ENOTFOUND (no such round, table (a bye has
+ * none) or player, or the player is not at the table: the write is
+ * rolled back). */
 TNY_MUST_USE int hub_store_add_penalty(struct hub_store *store,
                                        const char *event_id, int32_t round,
                                        int32_t table, const char *player_id,
