@@ -10,8 +10,10 @@
  *
  * Invariant kept by every write: the stored event projects into an engine
  * event that tny_event_validate accepts (each write is checked against the
- * projection before it commits), so hub_store_load_event never fails on
- * data the store itself accepted.
+ * projection or the caller's model before it commits; a TX-7 penalty and
+ * a draft's discard are checked by the caller, the service, on its model:
+ * issue 18 item 4), so hub_store_load_event never fails on data the store
+ * itself accepted.
  *
  * Not here: MQTT, protobuf, deciding what to pair (the engine), timers.
  * Threads: a struct hub_store belongs to the one thread that owns state (the
