@@ -2799,6 +2799,8 @@ static const struct {
      "lifecycle() round close (s11b)"},
     {TNY_WIRE_CMD_CLOSE_ROUND, "cannot become closed",
      "lifecycle() round close, CM-5 (s11b)"},
+    {TNY_WIRE_CMD_CLOSE_ROUND, "no round",
+     "lifecycle() round close of a round not played (s11b)"},
 };
 
 static const char *store_decided(enum tny_wire_cmd cmd, const char *message)
@@ -4910,9 +4912,17 @@ static void random_session(const char *preset, const char *options,
         struct hub_service_stats st0, st1;
         struct hub_ev *e0 = hub__ev_find(f->svc, EV);
         bool loaded = e0 && e0->loaded;
+        struct hub_store_stats ss0, ss1;
+        hub_store_stats(f->store, &ss0);
         hub_service_stats_get(f->svc, &st0);
         request(f, &q, &rep);
         hub_service_stats_get(f->svc, &st1);
+        hub_store_stats(f->store, &ss1);
+        if (rep.rc < 0 && ss1.writes_begun != ss0.writes_begun &&
+            !store_decided(cmd, rep.message))
+            fail_msg("%s step %d: refused %s (%s) after a write began in the "
+                     "store (issue 17 item 1)",
+                     preset, step, tny_wire_cmd_name(cmd), rep.message);
         if (rep.rc < 0 && loaded && decided_on_the_model(cmd) &&
             st1.model_loads != st0.model_loads)
             fail_msg("%s step %d: refused %s (%s) read the model back", preset,
