@@ -53,6 +53,7 @@
 #include "tny/game.h"
 #include "tny/pair.h"
 #include "tny/procedure.h"
+#include "tny/result_schema.h"
 #include "tny/standings.h"
 
 struct ctx {
@@ -2271,6 +2272,93 @@ static int cmd_enter_result(struct ctx *c)
                                          : TNY_OK;
 }
 
+/* TX-7: the penalty's every rule decided here, on the model, before the
+ * store is called (issue 18 item 4; issue 17: refused, nothing was
+ * begun): the reason, the units' range, the round and its table, the
+ * player, a counted result to penalise, the player at that table, and
+ * the table's result with the penalty added valid for the game (the
+ * engine's words, as the whole event's check says them).  The store then
+ * only writes the rows. */
+static int check_penalty(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    const struct tny_event *ev = &c->e->ev;
+    const int64_t max = (int64_t)1000 * TNY_POINT_SCALE;
+    if (q->points_units <= 0 || q->points_units > max)
+        return fail(c, TNY_EINVAL, "penalty: %lld units: expected 1..%lld",
+                    (long long)q->points_units, (long long)max);
+    if (strlen(q->reason) > TNY_NOTE_MAX)
+        return fail(c, TNY_EINVAL,
+                    "penalty: a reason of 1..%d bytes is required "
+                    "(TX-7: audited)",
+                    TNY_NOTE_MAX);
+    int32_t draft = draft_number(c);
+    bool in_draft = false;
+    const struct tny_table *t = round_table(c->e, q->round, q->table);
+    if (q->round < 1 || (q->round > ev->n_rounds && q->round != draft))
+        return fail(c, TNY_ENOTFOUND, "event \"%s\": no round %d", c->e->id,
+                    (int)q->round);
+    if (q->round == draft && draft > ev->n_rounds) {
+        const struct tny_round_plan *plan = NULL;
+        int rc = hub__ev_draft(c->svc, c->e, &plan, &c->diag);
+        if (rc < 0)
+            return fail_diag(c, rc);
+        for (int32_t i = 0; plan && i < plan->n_tables; i++)
+            in_draft |=
+                !plan->tables[i].is_bye && plan->tables[i].number == q->table;
+    }
+    if (!t && !in_draft)
+        return fail(c, TNY_ENOTFOUND, "event \"%s\": round %d has no table %d",
+                    c->e->id, (int)q->round, (int)q->table);
+    int32_t p = -1;
+    if (q->player_id[0]) {
+        if (!model_player(c, q->player_id))
+            return c->rep->rc;
+        p = tny_event_player_index(ev, q->player_id);
+    }
+    if (!t || !t->has_result)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d table %d has no result to "
+                    "penalise yet",
+                    c->e->id, (int)q->round, (int)q->table);
+    struct tny_table with = *t;
+    bool seated = p < 0;
+    for (int32_t k = 0; k < with.n_seats; k++)
+        if (p < 0 || with.seats[k] == p) {
+            with.result.penalty[k] += q->points_units;
+            seated = true;
+        }
+    if (!seated)
+        return fail(c, TNY_ENOTFOUND,
+                    "event \"%s\": player \"%s\" is not at round %d table %d",
+                    c->e->id, q->player_id, (int)q->round, (int)q->table);
+    const struct tny_round *r = &ev->rounds[q->round - 1];
+    char path[96];
+    snprintf(path, sizeof(path), "event.rounds[%d].tables[%d].result",
+             (int)(q->round - 1), (int)(t - r->tables));
+    if (!tny_result_has_key(ev->format.game, TNY_RK_PENALTY)) {
+        /* TX-7 is Tantrix's: a game without the key, in the words of the
+         * event file's check of its result keys. */
+        const enum tny_result_key *keys;
+        int32_t n = tny_result_keys(ev->format.game, &keys);
+        char list[384] = "";
+        size_t used = 0;
+        for (int32_t i = 0; i < n && used < sizeof(list); i++) {
+            int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+                             i ? ", " : "", tny_result_key_name(keys[i]));
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
+        return fail(c, TNY_EINVAL,
+                    "%s.penalty: unknown key (expected one of: %s) in a "
+                    "\"%s\" result",
+                    path, list, tny_game_name(ev->format.game));
+    }
+    int rc = tny_result_validate(ev, r->stage, &with, path, &c->diag);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
 static int cmd_penalty(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
@@ -2278,10 +2366,12 @@ static int cmd_penalty(struct ctx *c)
         return fail(c, TNY_EINVAL,
                     "console_request.reason: a penalty needs "
                     "a reason (TX-7)");
-    int rc =
-        hub_store_add_penalty(c->svc->store, c->e->id, q->round, q->table,
-                              q->player_id[0] ? q->player_id : NULL,
-                              q->points_units, q->reason, c->actor, &c->diag);
+    int rc = check_penalty(c);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_add_penalty(c->svc->store, c->e->id, q->round, q->table,
+                               q->player_id[0] ? q->player_id : NULL,
+                               q->points_units, q->reason, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO,

@@ -10,8 +10,10 @@
  *
  * Invariant kept by every write: the stored event projects into an engine
  * event that tny_event_validate accepts (each write is checked against the
- * projection before it commits), so hub_store_load_event never fails on
- * data the store itself accepted.
+ * projection or the caller's model before it commits; a TX-7 penalty and
+ * a draft's discard are checked by the caller, the service, on its model:
+ * issue 18 item 4), so hub_store_load_event never fails on data the store
+ * itself accepted.
  *
  * Not here: MQTT, protobuf, deciding what to pair (the engine), timers.
  * Threads: a struct hub_store belongs to the one thread that owns state (the
@@ -167,6 +169,23 @@ TNY_MUST_USE int hub_store_schema_version(struct hub_store *store,
  * TNY_ESTATE with the first problem in diag. */
 TNY_MUST_USE int hub_store_check(struct hub_store *store,
                                  struct tny_diag *diag);
+
+/* ---- counters ---------------------------------------------------------- */
+
+/* What the store began and ended since it was opened (issue 17: a refused
+ * command begins no write; tests read these).  A write is one call's
+ * transaction (hs_begin: BEGIN IMMEDIATE, or a savepoint inside a
+ * batch); a batch is hub_store_batch_begin .. _end.  Begun counts only
+ * what did begin; each begun write ends committed (released into its
+ * batch) or rolled back. */
+struct hub_store_stats {
+    int64_t writes_begun, writes_committed, writes_rolled_back;
+    int64_t batches_begun, batches_committed, batches_rolled_back;
+};
+
+/* Copies the counters into *out (a few integers; any time). */
+void hub_store_stats(const struct hub_store *store,
+                     struct hub_store_stats *out);
 
 /* ---- batches (one console command, one transaction) ------------------- */
 
@@ -363,8 +382,11 @@ TNY_MUST_USE int hub_store_save_draft(struct hub_store *store,
                                       const struct tny_round_plan *plan,
                                       const char *actor, struct tny_diag *diag);
 
-/* Deletes the draft round (to pair again).  Errors: TNY_ENOTFOUND (no such
- * round), TNY_ESTATE (not a draft). */
+/* Deletes the draft round (to pair again).  That round N is the draft is
+ * the caller's decision (the service's, on its model: issue 18 item 4);
+ * the store deletes round N only while its row is a draft.  Errors:
+ * TNY_ENOTFOUND (no such round, or round N is not a draft: nothing is
+ * deleted; a caller's error). */
 TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
                                          const char *event_id, int32_t round,
                                          const char *actor,
@@ -643,10 +665,15 @@ void hub_result_rows_free(struct hub_result_row *rows, int32_t n);
 
 /* TX-7: deducts `units` (TNY_POINT_SCALE units, > 0) of TP from
  * player_id at the table, or from every player of the table when player_id
- * is NULL; entries add up and appear as the result's "penalty" object.
- * Errors: TNY_EINVAL (units <= 0, reason empty, or the format has no
- * penalties: the event would not validate), TNY_ENOTFOUND, TNY_ESTATE (a
- * draft round or a bye). */
+ * is NULL; entries add up and appear as the result's "penalty" object
+ * (of a counted result: the projection merges them into it).  TX-7's
+ * rules (units 1..1000 points, a counted result to penalise, a game that
+ * takes penalties) are the caller's, decided before the call (issue 18
+ * item 4: the service's check_penalty); the store writes the rows.
+ * Errors: TNY_EINVAL (units <= 0 or no reason: the caller's contract,
+ * before anything begins), TNY_ENOTFOUND (no such round, table (a bye has
+ * none) or player, or the player is not at the table: the write is
+ * rolled back). */
 TNY_MUST_USE int hub_store_add_penalty(struct hub_store *store,
                                        const char *event_id, int32_t round,
                                        int32_t table, const char *player_id,

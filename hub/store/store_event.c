@@ -1528,28 +1528,29 @@ int hub_store_discard_draft(struct hub_store *store, const char *event_id,
                             struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
-    int64_t ev_row, round_row;
-    enum hub_round_status status;
+    int64_t ev_row;
     int rc;
+    /* Issue 18 item 4: that round N is the draft is the service's
+     * decision; the statement deletes a draft row and nothing else. */
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
         return rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
-        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
-                           diag)) < 0)
+        (rc = hs_prepare(store,
+                         "DELETE FROM rounds WHERE event_id = ? AND number = ? "
+                         "AND status = 'draft'",
+                         &st, diag)) < 0)
         goto out;
-    if (status != HUB_ROUND_DRAFT) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d is %s, not a draft", event_id,
-                          (int)round, hs_round_status_name(status));
-        goto out;
-    }
-    if ((rc = hs_prepare(store, "DELETE FROM rounds WHERE id = ?", &st, diag)) <
-        0)
-        goto out;
-    sqlite3_bind_int64(st, 1, round_row);
+    sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_int(st, 2, round);
     if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
+    if (sqlite3_changes(store->db) == 0) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                          "store: event \"%s\" has no draft round %d", event_id,
+                          (int)round);
+        goto out;
+    }
     rc = hs_log(store, actor, event_id, "round.discard",
                 json_pack("{s:i}", "round", (int)round), diag);
 out:

@@ -55,6 +55,7 @@ struct hub_store {
     /* sqlite3_total_changes64 at the last BEGIN: a commit that wrote
      * nothing does not clear the write fault. */
     int64_t changes_at_begin;
+    struct hub_store_stats stats; /* hub_store_stats */
 };
 
 /* ---- store_sql.c --------------------------------------------------------- */

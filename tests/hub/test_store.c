@@ -1349,6 +1349,53 @@ static void test_store_migration_6_to_7_draft_starts(void **state)
     tmpdb_remove(&db);
 }
 
+/* Issue 17 item 1: hub_store_stats counts each write begun and how it
+ * ended (committed, or rolled back: a refusal inside the store), and the
+ * batches apart from the writes inside them (savepoints). */
+static void test_issue17_store_counts_writes(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct hub_store_stats st;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    hub_store_stats(s, &st);
+    const struct hub_store_stats base = st;
+    OK(hub_store_device_register(s, "table-1", "hub", &diag));
+    hub_store_stats(s, &st);
+    assert_int_equal(st.writes_begun - base.writes_begun, 1);
+    assert_int_equal(st.writes_committed - base.writes_committed, 1);
+    assert_int_equal(st.writes_rolled_back, base.writes_rolled_back);
+    /* Refused after its write began (no such event): rolled back. */
+    assert_int_equal(
+        hub_store_discard_draft(s, "nope", 1, "organiser:anna", &diag),
+        TNY_ENOTFOUND);
+    hub_store_stats(s, &st);
+    assert_int_equal(st.writes_begun - base.writes_begun, 2);
+    assert_int_equal(st.writes_rolled_back - base.writes_rolled_back, 1);
+    /* Refused before anything began (the caller's contract). */
+    assert_int_equal(hub_store_add_penalty(s, "nope", 1, 1, NULL, 0, "late",
+                                           "organiser:anna", &diag),
+                     TNY_EINVAL);
+    hub_store_stats(s, &st);
+    assert_int_equal(st.writes_begun - base.writes_begun, 2);
+    /* A batch: its writes are counted as writes, it as a batch. */
+    OK(hub_store_batch_begin(s, &diag));
+    OK(hub_store_device_register(s, "table-2", "hub", &diag));
+    OK(hub_store_batch_end(s, false, &diag));
+    OK(hub_store_batch_begin(s, &diag));
+    OK(hub_store_batch_end(s, true, &diag));
+    hub_store_stats(s, &st);
+    assert_int_equal(st.writes_begun - base.writes_begun, 3);
+    assert_int_equal(st.writes_committed - base.writes_committed, 2);
+    assert_int_equal(st.batches_begun - base.batches_begun, 2);
+    assert_int_equal(st.batches_committed - base.batches_committed, 1);
+    assert_int_equal(st.batches_rolled_back - base.batches_rolled_back, 1);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 static void test_store_counters_and_migration_1_to_2(void **state)
 {
     (void)state;
@@ -2426,6 +2473,7 @@ int main(void)
         cmocka_unit_test(test_store_migrations),
         cmocka_unit_test(test_issue19_store_sides),
         cmocka_unit_test(test_issue19_CM_5_swap_recomputes_sides),
+        cmocka_unit_test(test_issue17_store_counts_writes),
         cmocka_unit_test(test_store_counters_and_migration_1_to_2),
         cmocka_unit_test(test_NH_11_declare_armies),
         cmocka_unit_test(test_store_migration_6_to_7_draft_starts),
