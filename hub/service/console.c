@@ -106,13 +106,6 @@ static int reply_records(struct ctx *c, json_t *v)
     return rc < 0 ? fail(c, rc, "the reply's records nest too deep") : TNY_OK;
 }
 
-static char *dump(json_t *j)
-{
-    char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-    json_decref(j);
-    return s;
-}
-
 static const char *round_status_name(enum hub_round_status s)
 {
     static const char *const names[] = {"draft", "published", "started",
@@ -431,49 +424,6 @@ static int32_t current_round(const struct ctx *c)
     return c->e->ev.n_rounds;
 }
 
-static json_t *player_json(const struct tny_wire_player *p, int32_t late,
-                           const char *decklist)
-{
-    json_t *o = json_pack("{s:s, s:s}", "id", p->id, "name", p->name);
-    if (!o)
-        return NULL;
-    if (p->club[0])
-        json_object_set_new(o, "club", json_string(p->club));
-    if (p->country[0])
-        json_object_set_new(o, "country", json_string(p->country));
-    if (p->external_id[0])
-        json_object_set_new(o, "external_id", json_string(p->external_id));
-    if (p->has_rating)
-        json_object_set_new(o, "rating", json_real(p->rating));
-    if (p->n_armies > 0) {
-        json_t *a = json_array();
-        for (int32_t i = 0; a && i < p->n_armies; i++)
-            json_array_append_new(a, json_string(p->armies[i]));
-        json_object_set_new(o, "armies", a);
-    }
-    if (p->beginner)
-        json_object_set_new(o, "beginner", json_true());
-    if (p->n_colours > 0) {
-        json_t *a = json_array();
-        for (int32_t i = 0; a && i < p->n_colours; i++)
-            json_array_append_new(a, json_string(p->colours[i]));
-        json_object_set_new(o, "colours", a);
-    }
-    if (p->colour_blind)
-        json_object_set_new(o, "colour_blind", json_true());
-    if (p->hook) /* NH-10 */
-        json_object_set_new(o, "hook", json_true());
-    if (p->faction[0])
-        json_object_set_new(o, "faction", json_string(p->faction));
-    if (p->agenda[0])
-        json_object_set_new(o, "agenda", json_string(p->agenda));
-    if (late > 1)
-        json_object_set_new(o, "late_from_round", json_integer(late));
-    if (decklist && decklist[0]) /* GT-14 */
-        json_object_set_new(o, "decklist", json_string(decklist));
-    return o;
-}
-
 static int32_t draft_number(const struct ctx *c);
 
 /* A plan stored as the draft, in the order the store reads it back (byes
@@ -559,12 +509,36 @@ static struct tny_player *model_player(struct ctx *c, const char *id)
     return NULL;
 }
 
+/* Issue 17 item 1: ev (the model, or a copy sharing all but its rounds)
+ * with plan appended validates (tny_event_validate's rc and words in d). */
+static int valid_with_plan(const struct tny_event *ev,
+                           const struct tny_round_plan *plan,
+                           struct tny_diag *d)
+{
+    struct tny_event tmp = *ev; /* shares all but the rounds array */
+    int rc;
+    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(tmp.n_rounds + 1));
+    if (!tmp.rounds)
+        return tny_diag_set(d, TNY_ENOMEM, "out of memory");
+    if (tmp.n_rounds > 0)
+        memcpy(tmp.rounds, ev->rounds,
+               sizeof(*tmp.rounds) * (size_t)tmp.n_rounds);
+    if ((rc = tny_event_append_round(&tmp, plan)) == 0) {
+        rc = tny_event_validate(&tmp, d);
+        free(tmp.rounds[tmp.n_rounds - 1].tables);
+    } else {
+        rc = tny_diag_set(d, rc, "out of memory");
+    }
+    free(tmp.rounds);
+    return rc;
+}
+
 /* Issue 17: the check a player change must pass, made on the model (with
- * the change applied) before any write, as the store's invariant checks
- * the rows after it: the event validates (tny_event_validate; refused:
- * TNY_EINVAL with the engine's words in the reply); *draft_ok: so does it
- * with its draft appended (false: the draft was paired for another field;
- * the store discards it with the change, the service pairs again). */
+ * the change applied) before any write (the store reads nothing back):
+ * the event validates (tny_event_validate; refused: TNY_EINVAL with the
+ * engine's words in the reply); *draft_ok: so does it with its draft
+ * appended (false: the draft was paired for another field; the caller
+ * has the store discard it with the change, and pairs again). */
 static int check_player_change(struct ctx *c, bool *draft_ok)
 {
     const struct tny_round_plan *draft = NULL;
@@ -577,24 +551,17 @@ static int check_player_change(struct ctx *c, bool *draft_ok)
         return TNY_OK;
     if ((rc = hub__ev_draft(c->svc, c->e, &draft, &c->diag)) < 0)
         return fail_diag(c, rc);
-    struct tny_event tmp = c->e->ev; /* shares all but the rounds array */
-    tmp.rounds = malloc(sizeof(*tmp.rounds) * (size_t)(tmp.n_rounds + 1));
-    if (!tmp.rounds)
-        return fail(c, TNY_ENOMEM, "out of memory");
-    if (tmp.n_rounds > 0)
-        memcpy(tmp.rounds, c->e->ev.rounds,
-               sizeof(*tmp.rounds) * (size_t)tmp.n_rounds);
-    if ((rc = tny_event_append_round(&tmp, draft)) == 0) {
-        *draft_ok = tny_event_validate(&tmp, &ignored) == TNY_OK;
-        free(tmp.rounds[tmp.n_rounds - 1].tables);
-    }
-    free(tmp.rounds);
-    return rc < 0 ? fail(c, rc, "out of memory") : TNY_OK;
+    rc = valid_with_plan(&c->e->ev, draft, &ignored);
+    if (rc == TNY_ENOMEM)
+        return fail(c, rc, "out of memory");
+    *draft_ok = rc == TNY_OK;
+    return TNY_OK;
 }
 
 /* After a player change the store committed: a draft the change made
- * invalid is gone from the store (check_player_change said so), and from
- * the model; replan_draft pairs again. */
+ * invalid is gone from the store (check_player_change said so and the
+ * caller had the store discard it), and from the model; replan_draft
+ * pairs again. */
 static void draft_gone(struct ctx *c, bool draft_ok)
 {
     if (draft_ok || !draft_number(c))
@@ -604,23 +571,19 @@ static void draft_gone(struct ctx *c, bool draft_ok)
     c->e->info.n_rounds = c->e->ev.n_rounds;
 }
 
-/* The player as the store takes it (an event-file player object, JSON
- * text in *text, malloc'd), checked against the open round: a late entrant
- * joins the draft's round when there is a draft (it is planned again),
- * else the next round; decklist: GT-14's deck list or NULL. */
-static int player_text(struct ctx *c, const struct tny_wire_player *p,
-                       const char *decklist, char **text)
+/* CM-1: a late entrant joins the draft's round when there is a draft (it
+ * is planned again), else the next round; an earlier round is refused.
+ * *late: the player's first round. */
+static int late_round(struct ctx *c, const struct tny_wire_player *p,
+                      int32_t *late)
 {
     int32_t open = draft_number(c) ? draft_number(c) : next_round(c);
-    int32_t late = p->first_round ? p->first_round : open;
-    *text = NULL;
-    if (late < open && c->e->info.n_rounds > 0)
+    *late = p->first_round ? p->first_round : open;
+    if (*late < open && c->e->info.n_rounds > 0)
         return fail(c, TNY_EINVAL,
                     "player \"%s\": first_round %d is already paired; the "
                     "next round is %d (CM-1)",
-                    p->id, (int)late, (int)open);
-    if (!(*text = dump(player_json(p, late, decklist))))
-        return fail(c, TNY_ENOMEM, "out of memory");
+                    p->id, (int)*late, (int)open);
     return TNY_OK;
 }
 
@@ -631,8 +594,9 @@ static char *dup_text(const char *s, bool *oom)
     return d;
 }
 
-/* Issue 17: the wire player as the model keeps it: what the store's
- * projection reads back from the row of player_json(w, late, decklist). */
+/* Issue 17: the wire player as the model keeps it and the store writes it
+ * (issue 18 item 4: typed, no JSON text across the seam); decklist:
+ * GT-14's deck list or NULL. */
 static int player_from_wire(struct ctx *c, const struct tny_wire_player *w,
                             int32_t late, const char *decklist,
                             struct tny_player *out)
@@ -680,8 +644,8 @@ static int player_from_wire(struct ctx *c, const struct tny_wire_player *w,
  * table and knockout armies cleared), checked on the model first (CM-1's
  * open round, the armies, the event with its draft: check_player_change),
  * then stored in one transaction, the model keeping the change.  A draft
- * the new field makes invalid is discarded by the store and planned
- * again here. */
+ * the new field makes invalid is discarded with them (decided here) and
+ * planned again. */
 static int register_players(struct ctx *c, const struct tny_wire_player *w,
                             int32_t n, const char *decklist)
 {
@@ -690,24 +654,18 @@ static int register_players(struct ctx *c, const struct tny_wire_player *w,
     struct tny_player *typed = calloc((size_t)n + 1, sizeof(*typed));
     struct tny_player *old = calloc((size_t)n + 1, sizeof(*old));
     int32_t *at = calloc((size_t)n + 1, sizeof(*at));
-    char **text = calloc((size_t)n + 1, sizeof(*text));
-    size_t *len = calloc((size_t)n + 1, sizeof(*len));
+    struct tny_player *rows = calloc((size_t)n + 1, sizeof(*rows));
     bool draft_ok = true;
-    int32_t i;
+    int32_t i, late;
     int rc = TNY_OK;
-    if (!typed || !old || !at || !text || !len) {
+    if (!typed || !old || !at || !rows) {
         rc = fail(c, TNY_ENOMEM, "out of memory");
         goto out;
     }
-    for (i = 0; i < n; i++) {
-        if ((rc = player_text(c, &w[i], decklist, &text[i])) < 0)
+    for (i = 0; i < n; i++)
+        if ((rc = late_round(c, &w[i], &late)) < 0 ||
+            (rc = player_from_wire(c, &w[i], late, decklist, &typed[i])) < 0)
             goto out;
-        len[i] = strlen(text[i]);
-        int32_t open = draft ? draft : next_round(c);
-        int32_t late = w[i].first_round ? w[i].first_round : open;
-        if ((rc = player_from_wire(c, &w[i], late, decklist, &typed[i])) < 0)
-            goto out;
-    }
     /* The change on the model (undone when refused). */
     for (i = 0; i < n; i++) {
         int32_t ix = tny_event_player_index(ev, w[i].id);
@@ -735,8 +693,10 @@ static int register_players(struct ctx *c, const struct tny_wire_player *w,
     if (rc < 0)
         goto undo;
     c->touched = true; /* the model has the change: a failure reads back */
-    if ((rc = hub_store_put_players(c->svc->store, c->e->id,
-                                    (const char *const *)text, len, n, c->actor,
+    for (i = 0; i < n; i++)
+        rows[i] = ev->players[at[i]]; /* shallow: the model owns them */
+    if ((rc = hub_store_put_players(c->svc->store, c->e->id, &ev->format, rows,
+                                    n, draft_ok ? 0 : draft, c->actor,
                                     &c->diag)) < 0) {
         fail_diag(c, rc);
         goto out;
@@ -759,16 +719,14 @@ undo:
     while (ev->n_players > n0)
         tny_event_remove_player(ev, ev->n_players - 1);
 out:
-    for (i = 0; i < n && typed && old && text; i++) {
+    for (i = 0; i < n && typed && old; i++) {
         tny_player_release(&typed[i]);
         tny_player_release(&old[i]);
-        free(text[i]);
     }
     free(typed);
     free(old);
     free(at);
-    free(text);
-    free(len);
+    free(rows);
     return rc;
 }
 
@@ -943,12 +901,15 @@ static int cmd_drop(struct ctx *c, bool dq)
     *pl = was;
     if (rc < 0)
         return rc;
+    /* The draft the change makes invalid goes in the same transaction
+     * (decided here, once: the store reads no event back). */
+    int32_t stale = draft_ok ? 0 : draft;
     if (dq)
         rc = hub_store_disqualify_player(c->svc->store, c->e->id, q->player_id,
-                                         after, c->actor, &c->diag);
+                                         after, stale, c->actor, &c->diag);
     else
         rc = hub_store_drop_player(c->svc->store, c->e->id, q->player_id, after,
-                                   c->actor, &c->diag);
+                                   stale, c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     /* Issue 17: the player's lifecycle in the model; a draft the change
@@ -1006,7 +967,8 @@ static int cmd_rejoin_player(struct ctx *c)
     if (rc < 0)
         return rc;
     if ((rc = hub_store_rejoin_player(c->svc->store, c->e->id, id, from,
-                                      c->actor, &c->diag)) < 0)
+                                      draft_ok ? 0 : draft, c->actor,
+                                      &c->diag)) < 0)
         return fail_diag(c, rc);
     /* Issue 17: in place. */
     c->touched = true;
@@ -1129,6 +1091,12 @@ static int cmd_fix_table(struct ctx *c)
                 return fail_diag(c, rc);
             }
             moved = true;
+            /* Issue 17 item 1: the event with the moved draft validates,
+             * checked on the model before the store writes it. */
+            if ((rc = valid_with_plan(&c->e->ev, &plan, &c->diag)) < 0) {
+                tny_round_plan_release(&plan);
+                return fail_diag(c, rc);
+            }
         }
     }
     rc = hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,

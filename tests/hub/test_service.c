@@ -1243,9 +1243,9 @@ static void test_CM_5_publish_all_or_nothing(void **state)
     q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\n";
     free(must(f, &q));
     /* What no console command lets in today: straight into the store. */
-    static const char bad[] =
-        "{\"id\": \"c8\", \"name\": \"Eve\\u001b[31mRed\"}";
-    OK(hub_store_put_player(f->store, EV, bad, strlen(bad), "hub", &diag));
+    struct tny_format catan = {.name = "catan"};
+    struct tny_player bad = {.id = "c8", .name = "Eve\x1b[31mRed"};
+    OK(hub_store_put_player(f->store, EV, &catan, &bad, "hub", &diag));
     hub_service_free(f->svc);
     fx_open_service(f);
     presence(f, "table-001");
