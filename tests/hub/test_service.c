@@ -1340,6 +1340,51 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
     faultvfs_uninstall();
 }
 
+/* GT-11 and NH-11, issue 17 item 1: a player change is checked on the
+ * service's model, once, before the store is called (the store reads no
+ * event back): a rejoin in the knockout and a knockout declaration
+ * of the wrong count are refused with the engine's words, and nothing is
+ * stored (the event read back from the store has neither). */
+static void test_GT_11_NH_11_player_changes_checked_on_the_model(void **state)
+{
+    (void)state;
+    static const char *const two[] = {"Borgo", "Moloch"};
+    struct tny_wire_request q;
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
+    q.options_json = "{\"swiss_rounds\": 1, \"cut\": 4}";
+    q.has_seed = true;
+    q.seed = 7;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)csv;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_DROP_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "p2");
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_REJOIN_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "p2");
+    q.round = 9;
+    assert_int_equal(must_fail(f, &q, "elimination has no rejoin (GT-11"),
+                     TNY_EINVAL);
+    req_init(f, &q, TNY_WIRE_CMD_DECLARE_ARMIES);
+    snprintf(q.player_id, sizeof(q.player_id), "p1");
+    q.player.n_armies = 2;
+    for (int k = 0; k < 2; k++)
+        snprintf(q.player.armies[k], TNY_NAME_MAX, "%s", two[k]);
+    assert_int_equal(must_fail(f, &q, "expected 3 armies"), TNY_EINVAL);
+    OK(hub_store_load_event(f->store, EV, &ev, &diag));
+    assert_int_equal(ev.players[1].dropped_after, 1);
+    assert_int_equal(ev.players[1].rejoined_from, 0);
+    assert_int_equal(ev.players[0].n_ko_armies, 0);
+    tny_event_release(&ev);
+    fx_free(f);
+}
+
 /* NH-11 (issue 18: the rule is the service's, from its model): knockout
  * armies are declared before the first knockout round; once it is paired
  * (a draft counts) a declaration is refused as a refusal (TNY_ESTATE),
@@ -4838,6 +4883,7 @@ int main(void)
         cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
         cmocka_unit_test(test_AG_14_each_table_starts_with_its_draft),
         cmocka_unit_test(test_NH_11_no_declaration_once_the_knockout_is_paired),
+        cmocka_unit_test(test_GT_11_NH_11_player_changes_checked_on_the_model),
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
         cmocka_unit_test(
             test_CM_6_store_faults_acknowledge_nothing_uncommitted),

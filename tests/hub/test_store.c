@@ -752,6 +752,60 @@ static void test_CM_6_batch_submit_mixed_outcomes(void **state)
 
 /* ---- players, drafts, penalties, devices, clocks ----------------------- */
 
+/* Issue 17 item 1 ("loading from the store happens at start-up and after
+ * a restore, not per command"), issue 18 item 4 (no rule in the store):
+ * a player change writes its rows without reading the event back from
+ * them.  The stored header is made unreadable behind the store's back:
+ * reading the event back (as each of these did before: hs_validate_event)
+ * fails on it, the writes do not. */
+static void test_player_changes_read_no_event_back(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct tny_event ev;
+    sqlite3 *raw = NULL;
+    tmpdb_make(&db);
+    struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
+    char *text = event_text("catan", "{}", 8, 2);
+    OK(hub_store_create_event(s, "rb", text, strlen(text), "organiser:anna",
+                              &diag));
+    free(text);
+    assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(raw,
+                                  "UPDATE events SET header_json = '{' "
+                                  "WHERE name = 'rb'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(raw);
+    /* A read of the event does fail on it. */
+    assert_int_equal(hub_store_load_event(s, "rb", &ev, &diag), TNY_EINVAL);
+    assert_non_null(strstr(diag.msg, "stored event header"));
+    struct tny_format catan = {.name = "catan"};
+    struct tny_player late[2] = {{.id = "p9", .name = "Late"},
+                                 {.id = "p10", .name = "Later"}};
+    static const char *const armies[] = {"Borgo"};
+    memset(&diag, 0, sizeof(diag));
+    OK(hub_store_put_players(s, "rb", &catan, late, 2, 0, "organiser:anna",
+                             &diag));
+    OK(hub_store_drop_player(s, "rb", "p3", 1, 0, "organiser:anna", &diag));
+    OK(hub_store_rejoin_player(s, "rb", "p3", 3, 0, "organiser:anna", &diag));
+    OK(hub_store_disqualify_player(s, "rb", "p4", 1, 0, "organiser:anna",
+                                   &diag));
+    OK(hub_store_fix_player_table(s, "rb", "p5", 2, NULL, "organiser:anna",
+                                  &diag));
+    OK(hub_store_declare_armies(s, "rb", "p6", armies, 1, "organiser:anna",
+                                &diag));
+    assert_int_equal(count_log(s, "rb", "player.put"), 2);
+    assert_int_equal(count_log(s, "rb", "player.drop"), 1);
+    assert_int_equal(count_log(s, "rb", "player.rejoin"), 1);
+    assert_int_equal(count_log(s, "rb", "player.disqualify"), 1);
+    assert_int_equal(count_log(s, "rb", "player.fix"), 1);
+    assert_int_equal(count_log(s, "rb", "player.declare"), 1);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 static void test_CM_2_CM_3_CM_5_TX_7_organiser_actions(void **state)
 {
     (void)state;
@@ -2448,6 +2502,7 @@ int main(void)
         cmocka_unit_test(test_CM_6_idempotency_and_conflicts),
         cmocka_unit_test(test_CM_6_batch_submit_mixed_outcomes),
         cmocka_unit_test(test_CM_2_CM_3_CM_5_TX_7_organiser_actions),
+        cmocka_unit_test(test_player_changes_read_no_event_back),
         cmocka_unit_test(test_store_migrations),
         cmocka_unit_test(test_issue19_store_sides),
         cmocka_unit_test(test_issue19_CM_5_swap_recomputes_sides),
