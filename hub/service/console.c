@@ -2639,14 +2639,39 @@ static int cmd_reopen_round(struct ctx *c)
                                       "discarded_draft", (int)discarded));
 }
 
+/* Issue 17 item 1: the event with the player's new texts validates,
+ * checked on the model (the texts set in place for the check, then put
+ * back) before the store writes them; refused: the engine's words. */
+static int check_edit_player(struct ctx *c)
+{
+    const struct tny_wire_request *q = c->req;
+    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
+    if (ix < 0 || (q->player.name[0] == '\0' && q->set_club == false &&
+                   q->set_country == false))
+        return TNY_OK; /* the store's refusal, its words */
+    struct tny_player *pl = &c->e->ev.players[ix], was = *pl;
+    if (q->player.name[0])
+        pl->name = (char *)q->player.name;
+    if (q->set_club)
+        pl->club = q->player.club[0] ? (char *)q->player.club : NULL;
+    if (q->set_country)
+        pl->country = q->player.country[0] ? (char *)q->player.country : NULL;
+    int rc = tny_event_validate(&c->e->ev, &c->diag);
+    *pl = was;
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
 static int cmd_edit_player(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
-    int rc = hub_store_edit_player(c->svc->store, c->e->id, q->player_id,
-                                   q->player.name[0] ? q->player.name : NULL,
-                                   q->set_club ? q->player.club : NULL,
-                                   q->set_country ? q->player.country : NULL,
-                                   c->actor, &c->diag);
+    int rc = check_edit_player(c);
+    if (rc < 0)
+        return rc;
+    rc = hub_store_edit_player(c->svc->store, c->e->id, q->player_id,
+                               q->player.name[0] ? q->player.name : NULL,
+                               q->set_club ? q->player.club : NULL,
+                               q->set_country ? q->player.country : NULL,
+                               c->actor, &c->diag);
     if (rc < 0)
         return fail_diag(c, rc);
     HUB_LOG(HUB_LOG_INFO, "player edited event=%s player=%s", c->e->id,

@@ -754,10 +754,10 @@ static void test_CM_6_batch_submit_mixed_outcomes(void **state)
 
 /* Issue 17 item 1 ("loading from the store happens at start-up and after
  * a restore, not per command"), issue 18 item 4 (no rule in the store):
- * a player change writes its rows without reading the event back from
- * them.  The stored header is made unreadable behind the store's back:
- * reading the event back (as each of these did before: hs_validate_event)
- * fails on it, the writes do not. */
+ * a player change, a player's edit, an unpublish and a reopen write their
+ * rows without reading the event back from them.  The stored header is made
+ * unreadable behind the store's back: reading the event back (as each of these
+ * did before: hs_validate_event) fails on it, the writes do not. */
 static void test_player_changes_read_no_event_back(void **state)
 {
     (void)state;
@@ -768,9 +768,20 @@ static void test_player_changes_read_no_event_back(void **state)
     tmpdb_make(&db);
     struct hub_store *s = open_store(db.path, HUB_STORE_NO_SYNC);
     char *text = event_text("catan", "{}", 8, 2);
+    struct tny_event mirror;
+    struct tny_rng rng;
+    int32_t discarded = 0;
     OK(hub_store_create_event(s, "rb", text, strlen(text), "organiser:anna",
                               &diag));
+    OK(tny_event_from_json_text(text, strlen(text), &mirror, &diag));
     free(text);
+    /* Round 1 played and closed, round 2 paired and started. */
+    tny_rng_seed(&rng, 5);
+    register_devices(s, 4);
+    next_round(s, "rb", &mirror);
+    play_round(s, "rb", &mirror, &rng);
+    next_round(s, "rb", &mirror);
+    tny_event_release(&mirror);
     assert_int_equal(sqlite3_open(db.path, &raw), SQLITE_OK);
     assert_int_equal(sqlite3_exec(raw,
                                   "UPDATE events SET header_json = '{' "
@@ -802,6 +813,16 @@ static void test_player_changes_read_no_event_back(void **state)
     assert_int_equal(count_log(s, "rb", "player.disqualify"), 1);
     assert_int_equal(count_log(s, "rb", "player.fix"), 1);
     assert_int_equal(count_log(s, "rb", "player.declare"), 1);
+    /* The corrections too (store_correct.c): a player's texts, round 2
+     * back to a draft, round 1 reopened (the draft goes with it). */
+    OK(hub_store_edit_player(s, "rb", "p7", "Seven", "Club", NULL,
+                             "organiser:anna", &diag));
+    OK(hub_store_unpublish_round(s, "rb", 2, "organiser:anna", &diag));
+    OK(hub_store_reopen_round(s, "rb", 1, "organiser:anna", &discarded, &diag));
+    assert_int_equal(discarded, 2);
+    assert_int_equal(count_log(s, "rb", "player.edit"), 1);
+    assert_int_equal(count_log(s, "rb", "round.unpublish"), 1);
+    assert_int_equal(count_log(s, "rb", "round.reopen"), 1);
     hub_store_close(s);
     tmpdb_remove(&db);
 }
