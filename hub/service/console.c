@@ -817,6 +817,49 @@ static int cmd_import_players(struct ctx *c)
     return rc;
 }
 
+/* Issue 17 item 1: the event without player ix validates, checked on a
+ * copy of the model before the store writes (the store reads nothing
+ * back): with the draft when it does not seat them (its seats moved down
+ * as the players' indices are), alone when it does (the store discards a
+ * draft that seats them; the service pairs again). */
+static int check_withdrawal(struct ctx *c, int32_t ix)
+{
+    const struct tny_round_plan *draft = NULL;
+    struct tny_round_plan plan = {0};
+    struct tny_event tmp;
+    bool seated = false;
+    int rc;
+    if (draft_number(c) &&
+        (rc = hub__ev_draft(c->svc, c->e, &draft, &c->diag)) < 0)
+        return fail_diag(c, rc);
+    for (int32_t t = 0; draft && t < draft->n_tables; t++)
+        for (int32_t k = 0; k < draft->tables[t].n_seats; k++)
+            seated |= draft->tables[t].seats[k] == ix;
+    if ((rc = tny_event_copy(&c->e->ev, &tmp)) < 0)
+        return fail(c, rc, "out of memory");
+    tny_event_remove_player(&tmp, ix);
+    if (draft && !seated) {
+        plan = *draft;
+        plan.tables =
+            malloc(sizeof(*plan.tables) * (size_t)(draft->n_tables + 1));
+        if (!plan.tables) {
+            tny_event_release(&tmp);
+            return fail(c, TNY_ENOMEM, "out of memory");
+        }
+        memcpy(plan.tables, draft->tables,
+               sizeof(*plan.tables) * (size_t)draft->n_tables);
+        for (int32_t t = 0; t < plan.n_tables; t++)
+            for (int32_t k = 0; k < plan.tables[t].n_seats; k++)
+                plan.tables[t].seats[k] -= plan.tables[t].seats[k] > ix;
+        rc = valid_with_plan(&tmp, &plan, &c->diag);
+        free(plan.tables);
+    } else {
+        rc = tny_event_validate(&tmp, &c->diag);
+    }
+    tny_event_release(&tmp);
+    return rc < 0 ? fail_diag(c, rc) : TNY_OK;
+}
+
 /* Before round 1 (a no-show): the entry is withdrawn, the draft of round 1
  * planned again without them.  CM-2 decided on the model first: a player
  * seated in a published round is dropped after it instead. */
@@ -839,22 +882,8 @@ static int withdraw(struct ctx *c, int32_t draft)
                             r + 1 == c->e->round.number
                                 ? round_status_name(c->e->round.status)
                                 : "closed");
-    /* The event without them validates (no round refers to them). */
-    struct tny_event tmp = *ev;
-    tmp.players = malloc(sizeof(*tmp.players) * (size_t)ev->n_players);
-    if (!tmp.players)
-        return fail(c, TNY_ENOMEM, "out of memory");
-    memcpy(tmp.players, ev->players, sizeof(*tmp.players) * (size_t)ix);
-    memcpy(tmp.players + ix, ev->players + ix + 1,
-           sizeof(*tmp.players) * (size_t)(ev->n_players - ix - 1));
-    tmp.n_players--;
-    tmp.n_absences = tmp.n_cut_seeds = 0;
-    rc = ev->n_rounds == 0 && ev->n_absences == 0 && ev->n_cut_seeds == 0
-             ? tny_event_validate(&tmp, &c->diag)
-             : TNY_OK;
-    free(tmp.players);
-    if (rc < 0)
-        return fail_diag(c, rc);
+    if ((rc = check_withdrawal(c, ix)) < 0)
+        return rc;
     int32_t discarded = 0;
     if ((rc = hub_store_withdraw_player(c->svc->store, c->e->id, q->player_id,
                                         c->actor, &discarded, &c->diag)) < 0)

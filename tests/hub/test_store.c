@@ -754,10 +754,11 @@ static void test_CM_6_batch_submit_mixed_outcomes(void **state)
 
 /* Issue 17 item 1 ("loading from the store happens at start-up and after
  * a restore, not per command"), issue 18 item 4 (no rule in the store):
- * a player change, a player's edit, an unpublish and a reopen write their
- * rows without reading the event back from them.  The stored header is made
- * unreadable behind the store's back: reading the event back (as each of these
- * did before: hs_validate_event) fails on it, the writes do not. */
+ * a player change, a player's edit and withdrawal, an unpublish and a
+ * reopen write their rows without reading the event back from them.  The stored
+ * header is made unreadable behind the store's back: reading the event back (as
+ * each of these did before: hs_validate_event) fails on it, the writes do not.
+ */
 static void test_player_changes_read_no_event_back(void **state)
 {
     (void)state;
@@ -820,6 +821,9 @@ static void test_player_changes_read_no_event_back(void **state)
     OK(hub_store_unpublish_round(s, "rb", 2, "organiser:anna", &diag));
     OK(hub_store_reopen_round(s, "rb", 1, "organiser:anna", &discarded, &diag));
     assert_int_equal(discarded, 2);
+    OK(hub_store_withdraw_player(s, "rb", "p10", "organiser:anna", &discarded,
+                                 &diag));
+    assert_int_equal(count_log(s, "rb", "player.withdraw"), 1);
     assert_int_equal(count_log(s, "rb", "player.edit"), 1);
     assert_int_equal(count_log(s, "rb", "round.unpublish"), 1);
     assert_int_equal(count_log(s, "rb", "round.reopen"), 1);
