@@ -1111,10 +1111,18 @@ static int cmd_fix_table(struct ctx *c)
                 if (!draft->tables[t].is_bye && draft->tables[t].seats[k] == p)
                     from = draft->tables[t].number;
         if (from >= 0 && from != c->req->table) {
-            if ((rc = hub_store_load_round_plan(c->svc->store, c->e->id,
-                                                draft->round, &c->e->ev, &plan,
-                                                &c->diag)) < 0 ||
-                (rc = tny_round_plan_move(&plan, from, c->req->table,
+            /* Issue 17: the model's draft, copied (not read back). */
+            plan = *draft;
+            plan.tables =
+                malloc(sizeof(*plan.tables) * (size_t)(draft->n_tables + 1));
+            plan.explain = draft->explain ? strdup(draft->explain) : NULL;
+            if (!plan.tables || (draft->explain && !plan.explain)) {
+                tny_round_plan_release(&plan);
+                return fail(c, TNY_ENOMEM, "out of memory");
+            }
+            memcpy(plan.tables, draft->tables,
+                   sizeof(*plan.tables) * (size_t)draft->n_tables);
+            if ((rc = tny_round_plan_move(&plan, from, c->req->table,
                                           &c->diag)) < 0) {
                 tny_round_plan_release(&plan);
                 return fail_diag(c, rc);
@@ -1131,18 +1139,24 @@ static int cmd_fix_table(struct ctx *c)
     rc = hub_store_fix_player_table(c->svc->store, c->e->id, c->req->player_id,
                                     c->req->table, moved ? &plan : NULL,
                                     c->actor, &c->diag);
-    tny_round_plan_release(&plan);
-    if (rc < 0)
+    if (rc < 0) {
+        tny_round_plan_release(&plan);
         return fail_diag(c, rc);
-    /* Issue 17: the player's fixed table in the model; the draft, which
-     * the store seated them in again, is read when next needed. */
+    }
+    /* Issue 17: the player's fixed table in the model, and the moved
+     * draft in the store's order (kept in the model, not read back). */
     c->touched = true;
     int32_t ix = tny_event_player_index(&c->e->ev, c->req->player_id);
-    if (ix < 0)
+    if (ix < 0) {
+        tny_round_plan_release(&plan);
         return fail(c, TNY_ESTATE, "player \"%s\" is not in the model",
                     c->req->player_id);
+    }
     c->e->ev.players[ix].fixed_table = c->req->table;
-    hub__ev_draft_drop(c->e);
+    if (moved) {
+        plan_in_store_order(&plan);
+        hub__ev_draft_take(c->e, &plan);
+    }
     c->e->feed_dirty = true;
     return TNY_OK;
 }
