@@ -8,10 +8,13 @@
  * the commit is durable (WAL, synchronous=FULL), so the hub may acknowledge
  * as soon as a call returns 0.  A call that fails changes nothing.
  *
- * Invariant kept by every write: the stored event projects into an engine
- * event that tny_event_validate accepts (each write is checked against the
- * projection before it commits), so hub_store_load_event never fails on
- * data the store itself accepted.
+ * Invariant: the stored event projects into an engine event that
+ * tny_event_validate accepts, so hub_store_load_event never fails on data
+ * the store itself accepted.  The caller checks a change on its model
+ * before the write (issue 17 item 1: player changes, edits, unpublish and
+ * reopen read nothing back); the store checks its arguments and keys, and
+ * projects and validates the whole event on open (the integrity check),
+ * on event create, on a penalty and where a caller gives no model.
  *
  * Not here: MQTT, protobuf, deciding what to pair (the engine), timers.
  * Threads: a struct hub_store belongs to the one thread that owns state (the

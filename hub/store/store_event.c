@@ -1,9 +1,11 @@
 /* store_event.c - events, players, rounds and drafts, devices and clocks.
  *
  * Every public write here is one transaction: check the arguments, change
- * the rows, re-project the event and validate it with the engine (so the
- * store never holds an event the engine rejects), append the log row,
- * commit.  Any failure rolls everything back.
+ * the rows, append the log row, commit.  That the event stays one the
+ * engine accepts is checked by the caller on its model before the write
+ * (issue 17 item 1); event create and a publish without the caller's model
+ * re-project the event and validate it.  Any failure rolls everything
+ * back.
  *
  * Not here: results and submissions (store_result.c), the projection itself
  * (store_load.c).  Invariants: players are never deleted (their row order
