@@ -686,6 +686,10 @@ static int register_players(struct ctx *c, const struct tny_wire_player *w,
         }
         at[i] = ix;
         ev->players[ix] = typed[i];
+        /* The store's row i: entry i as given (shallow; its strings live
+         * in the model, or in old[] when a later entry of the same id
+         * replaced it), so that the log keeps every entry. */
+        rows[i] = typed[i];
         memset(&typed[i], 0, sizeof(typed[i]));
     }
     if (rc == 0)
@@ -693,8 +697,6 @@ static int register_players(struct ctx *c, const struct tny_wire_player *w,
     if (rc < 0)
         goto undo;
     c->touched = true; /* the model has the change: a failure reads back */
-    for (i = 0; i < n; i++)
-        rows[i] = ev->players[at[i]]; /* shallow: the model owns them */
     if ((rc = hub_store_put_players(c->svc->store, c->e->id, &ev->format, rows,
                                     n, draft_ok ? 0 : draft, c->actor,
                                     &c->diag)) < 0) {
