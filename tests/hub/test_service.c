@@ -348,6 +348,18 @@ static void round_one(struct fx *f, const char *event_id, const char *preset,
     }
 }
 
+/* A Catan event with the players of csv imported. */
+static void catan_with(struct fx *f, const char *players_csv)
+{
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "catan");
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)players_csv;
+    free(must(f, &q));
+}
+
 /* Creates the NH event and its players, registers table-001..004. */
 static void setup_event(struct fx *f)
 {
@@ -1244,9 +1256,9 @@ static void test_CM_5_publish_all_or_nothing(void **state)
     q.csv = "id,name\nc1,A\nc2,B\nc3,C\nc4,D\nc5,E\nc6,F\nc7,G\n";
     free(must(f, &q));
     /* What no console command lets in today: straight into the store. */
-    static const char bad[] =
-        "{\"id\": \"c8\", \"name\": \"Eve\\u001b[31mRed\"}";
-    OK(hub_store_put_player(f->store, EV, bad, strlen(bad), "hub", &diag));
+    struct tny_format catan = {.name = "catan"};
+    struct tny_player bad = {.id = "c8", .name = "Eve\x1b[31mRed"};
+    OK(hub_store_put_player(f->store, EV, &catan, &bad, "hub", &diag));
     hub_service_free(f->svc);
     fx_open_service(f);
     presence(f, "table-001");
@@ -1339,6 +1351,94 @@ static void test_CM_6_store_faults_acknowledge_nothing_uncommitted(void **state)
     OK(hub_store_check(f->store, &diag));
     fx_free(f);
     faultvfs_uninstall();
+}
+
+/* GT-11 and NH-11, issue 17 item 1: a player change is checked on the
+ * service's model, once, before the store is called (the store reads no
+ * event back): a rejoin in the knockout and a knockout declaration
+ * of the wrong count are refused with the engine's words, and nothing is
+ * stored (the event read back from the store has neither). */
+static void test_GT_11_NH_11_player_changes_checked_on_the_model(void **state)
+{
+    (void)state;
+    static const char *const two[] = {"Borgo", "Moloch"};
+    struct tny_wire_request q;
+    struct tny_event ev;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
+    q.options_json = "{\"swiss_rounds\": 1, \"cut\": 4}";
+    q.has_seed = true;
+    q.seed = 7;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)csv;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_DROP_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "p2");
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_REJOIN_PLAYER);
+    snprintf(q.player_id, sizeof(q.player_id), "p2");
+    q.round = 9;
+    assert_int_equal(must_fail(f, &q, "elimination has no rejoin (GT-11"),
+                     TNY_EINVAL);
+    req_init(f, &q, TNY_WIRE_CMD_DECLARE_ARMIES);
+    snprintf(q.player_id, sizeof(q.player_id), "p1");
+    q.player.n_armies = 2;
+    for (int k = 0; k < 2; k++)
+        snprintf(q.player.armies[k], TNY_NAME_MAX, "%s", two[k]);
+    assert_int_equal(must_fail(f, &q, "expected 3 armies"), TNY_EINVAL);
+    OK(hub_store_load_event(f->store, EV, &ev, &diag));
+    assert_int_equal(ev.players[1].dropped_after, 1);
+    assert_int_equal(ev.players[1].rejoined_from, 0);
+    assert_int_equal(ev.players[0].n_ko_armies, 0);
+    tny_event_release(&ev);
+    fx_free(f);
+}
+
+/* Issue 18 item 4: the store takes typed players; its log's detail of
+ * each registration is the event-file player object it was (as when the
+ * service passed that JSON text), and a registration of a known id
+ * replaces the entry. */
+static void test_import_logs_every_entry_typed(void **state)
+{
+    (void)state;
+    struct tny_wire_request q;
+    struct tny_diag diag = {{0}};
+    struct hub_log_entry *log = NULL;
+    struct tny_event ev;
+    int32_t n = 0, puts = 0;
+    struct fx *f = fx_new();
+    catan_with(f, "id,name,club,rating,first_round\nx1,Ann,Red,1500.5,\n"
+                  "x2,Bob,,,2\n");
+    req_init(f, &q, TNY_WIRE_CMD_REGISTER_PLAYER);
+    snprintf(q.player.id, sizeof(q.player.id), "x1");
+    snprintf(q.player.name, sizeof(q.player.name), "Ann B");
+    snprintf(q.player.club, sizeof(q.player.club), "Blue");
+    free(must(f, &q));
+    OK(hub_store_read_log(f->store, EV, 0, 100, &log, &n, &diag));
+    for (int32_t i = 0; i < n; i++) {
+        if (strcmp(log[i].kind, "player.put") != 0)
+            continue;
+        static const char *const want[] = {
+            "{\"id\":\"x1\",\"name\":\"Ann\",\"club\":\"Red\",\"rating\":1500."
+            "5}",
+            "{\"id\":\"x2\",\"name\":\"Bob\",\"late_from_round\":2}",
+            "{\"id\":\"x1\",\"name\":\"Ann B\",\"club\":\"Blue\"}"};
+        assert_true(puts < 3);
+        assert_string_equal(log[i].detail, want[puts]);
+        puts++;
+    }
+    assert_int_equal(puts, 3);
+    hub_log_entries_free(log, n);
+    OK(hub_store_load_event(f->store, EV, &ev, &diag));
+    assert_int_equal(ev.n_players, 2);
+    assert_string_equal(ev.players[0].name, "Ann B");
+    assert_string_equal(ev.players[0].club, "Blue");
+    tny_event_release(&ev);
+    fx_free(f);
 }
 
 /* NH-11 (issue 18: the rule is the service's, from its model): knockout
@@ -5072,6 +5172,8 @@ int main(void)
         cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
         cmocka_unit_test(test_AG_14_each_table_starts_with_its_draft),
         cmocka_unit_test(test_NH_11_no_declaration_once_the_knockout_is_paired),
+        cmocka_unit_test(test_GT_11_NH_11_player_changes_checked_on_the_model),
+        cmocka_unit_test(test_import_logs_every_entry_typed),
         cmocka_unit_test(test_GT_14_decklist_for_judges_not_on_feed),
         cmocka_unit_test(
             test_CM_6_store_faults_acknowledge_nothing_uncommitted),
