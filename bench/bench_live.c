@@ -158,6 +158,19 @@ static int free_port(void)
     return ntohs(a.sin_port);
 }
 
+/* True when nothing listens on 127.0.0.1:p (a bind succeeds). */
+static bool port_free(int p)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)p),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
 static pid_t spawn(char *const argv[], const char *log)
 {
     pid_t pid = fork();
@@ -203,7 +216,11 @@ static void read_cred(const char *file, const char *login, char *pw, size_t cap)
 static void start_broker(void)
 {
     char cmd[1024];
-    port = free_port();
+    /* The broker listens on port and port + 1 (the consoles' listener):
+     * both free ("Address already in use" once failed a run). */
+    for (int i = 0; (port = free_port()) && !port_free(port + 1); i++)
+        if (i == 50)
+            die("no two free ports in a row");
     snprintf(cmd, sizeof(cmd),
              "bash %s/deploy/broker/gen-config.sh --tables 0 --organisers o1 "
              "--monitors watch --bind 127.0.0.1 --port %d --run-as \"$(id "
