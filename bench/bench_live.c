@@ -988,9 +988,8 @@ static void bench_cpu(void)
     double idle_ms = (i1 - i0) / 1e6, run_ms = (r1 - r0) / 1e6;
     double idle_rate = idle_ms / (it1 - it0); /* ms of CPU per second */
     int acked_n = n - missing;
-    double per = acked_n > 0
-                     ? (run_ms - idle_rate * (end - start)) / acked_n
-                     : -1;
+    double per =
+        acked_n > 0 ? (run_ms - idle_rate * (end - start)) / acked_n : -1;
     check(per > 0, "(g): no CPU per result");
     printf("(g) %d tables (%d players), feed %s: %d results sent at %d/s, "
            "%d acknowledged, the last %.2f s after the first was sent\n",
