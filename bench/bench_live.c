@@ -37,12 +37,21 @@
  * end, a fresh hub on the same database: its RSS and the turnaround of
  * one more round it plays (the yardstick of what the data itself costs).
  *
+ * (g) --cpu-only [--pace R] [--results N] (instead of (a)..(f)): the
+ * hub's CPU per result at --tables N tables (2N players, 1,000 tables
+ * unless given), feed on: its idle CPU over a window as long as the
+ * run's, then N results (every table's unless given) at R a second (100
+ * unless given); (CPU of the run - the idle rate x its wall time) /
+ * results, from the scheduler's per-process clock.
+ *
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
- *                   [--presence-flood] [--turnaround-only] [--tables N]
- *                   [--players N]
+ *                   [--presence-flood] [--turnaround-only] [--latency-only]
+ *                   [--cpu-only [--pace R] [--results N]]
+ *                   [--feed-interval MS] [--tables N] [--players N]
  *                   [--soak [--minutes N]] [HUB_BINARY]
- * (--flood-only: (b) and (f) only; --turnaround-only: (d) only, with
- * each process's CPU over it; --presence-flood: (f) floods presence
+ * (--latency-only: (b) alone; --feed-interval MS: the hub's
+ * feed_interval_ms; --flood-only: (b) and (f) only; --turnaround-only: (d)
+ * only, with each process's CPU over it; --presence-flood: (f) floods presence
  * messages instead of results; --tables N: the tables of (d), 1,000
  * unless given, e.g. 2500 for 5,000 players; --players N: the players of
  * the restart event (e), 2,000 unless given, 10 rounds of results each;
@@ -101,6 +110,7 @@ static bool latency_only;    /* --latency-only: (b) alone */
 static bool cpu_only;        /* --cpu-only: (g) alone */
 static int cpu_pace = 100;   /* --pace R: (g)'s results per second */
 static int cpu_results;      /* --results N: (g)'s results (all tables: 0) */
+static int feed_interval_ms; /* --feed-interval MS: the hub's (0: its own) */
 static double disk_p99_ms;   /* the disk probe's fdatasync p99 ((b) beside) */
 static int failures;         /* figures not measured (check) */
 static int soak_minutes;     /* --soak [--minutes N]: (s) only */
@@ -370,6 +380,8 @@ static void write_hub_conf(void)
             "log_level = \"debug\"\n",
             port, tmp, tmp, feed ? "true" : "false",
             sync_db ? "true" : "false");
+    if (feed_interval_ms > 0)
+        fprintf(f, "feed_interval_ms = %d\n", feed_interval_ms);
     fclose(f);
 }
 
@@ -1408,6 +1420,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[a], "--results") == 0 && a + 1 < argc &&
                  (cpu_results = atoi(argv[a + 1])) >= 1)
             a++;
+        else if (strcmp(argv[a], "--feed-interval") == 0 && a + 1 < argc &&
+                 (feed_interval_ms = atoi(argv[a + 1])) >= 1)
+            a++;
         else if (strcmp(argv[a], "--pace") == 0 && a + 1 < argc &&
                  (cpu_pace = atoi(argv[a + 1])) >= 1 && cpu_pace <= 100000)
             a++;
@@ -1428,7 +1443,8 @@ int main(int argc, char **argv)
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
                 "[--presence-flood] [--turnaround-only] [--latency-only] "
-                "[--cpu-only [--pace R] [--results N]] [--tables 1..8000] "
+                "[--cpu-only [--pace R] [--results N]] [--feed-interval MS] "
+                "[--tables 1..8000] "
                 "[--players 2..20000] "
                 "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
     }
