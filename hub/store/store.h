@@ -139,12 +139,14 @@ bool hub_store_write_fault(const struct hub_store *store, struct tny_diag *why);
 TNY_MUST_USE int hub_store_probe_write(struct hub_store *store,
                                        struct tny_diag *diag);
 
-/* Copies the committed WAL content into the database file and truncates
- * the WAL (SQLITE_CHECKPOINT_TRUNCATE), retried while busy (another
- * checkpoint under way, readers on an older snapshot) for up to 5 s.
- * After it returns 0 the database file alone holds every commit made
- * before the call (a reader on the latest snapshot may keep the WAL from
- * being truncated).  Errors: TNY_ESTORE (still busy after 5 s: the
+/* Copies the committed WAL content into the database file and has the
+ * next commit restart the WAL from its start, keeping the file's size
+ * (SQLITE_CHECKPOINT_RESTART) when it was written ahead at open, else
+ * truncates it (TRUNCATE), retried while busy (another checkpoint
+ * under way, readers on an older snapshot) for up to 5 s.  After it
+ * returns 0 the database file alone holds every commit made before the
+ * call (a reader on the latest snapshot may keep the WAL from being
+ * restarted).  Errors: TNY_ESTORE (still busy after 5 s: the
  * committed results are not in the database file as promised, which
  * raises the hub's store alarm until a write commits; I/O). */
 TNY_MUST_USE int hub_store_checkpoint(struct hub_store *store,

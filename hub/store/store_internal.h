@@ -47,6 +47,9 @@ struct hub_store {
      * storage, cleared by the next COMMIT that succeeds. */
     bool fault;
     int busy_timeout_ms; /* as opened (hub_store_checkpoint sets its own) */
+    /* The WAL was written ahead (store.c wal_write_ahead): the guaranteed
+     * checkpoint restarts it instead of truncating it. */
+    bool wal_ahead;
     char fault_why[160];
     /* hub_store_batch_begin: every write is a savepoint of one open
      * transaction until hub_store_batch_end; batch_lost: SQLite rolled

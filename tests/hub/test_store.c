@@ -2161,6 +2161,60 @@ static void test_store_checkpoint_soon(void **state)
     tmpdb_remove(&db);
 }
 
+/* Issue 17 (b): the hub's store writes its WAL ahead (zeros) when it
+ * opens, so a commit writes over existing blocks and its fdatasync need
+ * not journal a new file size; the guaranteed checkpoint restarts the WAL
+ * instead of truncating it, so the next round's commits do not grow it
+ * again.  Frames written over the zeros are what a crash leaves: a copy
+ * of the database and its WAL taken while the store is open (the state
+ * after a killed hub) has every commit. */
+static void test_store_wal_written_ahead(void **state)
+{
+    (void)state;
+    struct tmpdb db;
+    struct tny_diag diag = {{0}};
+    struct stat st;
+    char wal[192], cmd[1024];
+    tmpdb_make(&db);
+    snprintf(wal, sizeof(wal), "%s-wal", db.path);
+    struct hub_store *s = open_store(db.path, HUB_STORE_BACKGROUND_CHECKPOINT);
+    assert_int_equal(stat(wal, &st), 0);
+    const off_t ahead = st.st_size;
+    assert_true(ahead >= 4 << 20);
+    char *text = event_text("catan", "{}", 8, 4);
+    OK(hub_store_create_event(s, "ev1", text, strlen(text), "organiser:anna",
+                              &diag));
+    assert_int_equal(stat(wal, &st), 0);
+    assert_int_equal(st.st_size, ahead); /* written over, not appended */
+    OK(hub_store_checkpoint(s, &diag));
+    assert_true(file_alone_has(&db, "ev1"));
+    assert_int_equal(stat(wal, &st), 0);
+    assert_int_equal(st.st_size, ahead); /* restarted, not truncated */
+    OK(hub_store_create_event(s, "ev2", text, strlen(text), "organiser:anna",
+                              &diag));
+    free(text);
+    assert_false(file_alone_has(&db, "ev2")); /* in the WAL only */
+    /* The files as a killed hub leaves them, opened elsewhere. */
+    snprintf(cmd, sizeof(cmd),
+             "rm -f %s/k.db %s/k.db-wal %s/k.db-shm && cp %s %s/k.db && "
+             "cp %s %s/k.db-wal",
+             db.dir, db.dir, db.dir, db.path, db.dir, wal, db.dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof(cmd), "%s/k.db", db.dir);
+    struct hub_store *k = open_store(cmd, HUB_STORE_MUST_EXIST);
+    struct hub_event_info info;
+    OK(hub_store_get_event(k, "ev1", &info, &diag));
+    OK(hub_store_get_event(k, "ev2", &info, &diag));
+    assert_int_equal(hub_store_get_event(k, "ev3", &info, &diag),
+                     TNY_ENOTFOUND);
+    hub_store_close(k);
+    snprintf(cmd, sizeof(cmd), "rm -f %s/k.db %s/k.db-wal %s/k.db-shm", db.dir,
+             db.dir, db.dir);
+    assert_int_equal(system(cmd), 0);
+    hub_store_close(s);
+    tmpdb_remove(&db);
+}
+
 /* Issue 23: the guaranteed checkpoint (round publish and close) against
  * a reader of its own connection.  A reader on the latest snapshot keeps
  * the WAL from being truncated but not its frames from being copied: the
@@ -2592,6 +2646,7 @@ int main(void)
         cmocka_unit_test(test_store_must_exist_probe_backup),
         cmocka_unit_test(test_store_checkpoint_soon),
         cmocka_unit_test(test_store_checkpoint_with_reader),
+        cmocka_unit_test(test_store_wal_written_ahead),
         cmocka_unit_test(test_store_load_10000_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
