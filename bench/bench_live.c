@@ -37,15 +37,24 @@
  * end, a fresh hub on the same database: its RSS and the turnaround of
  * one more round it plays (the yardstick of what the data itself costs).
  *
+ * (g) --cpu-only [--pace R] [--results N] (instead of (a)..(f)): the
+ * hub's CPU per result at --tables N tables (2N players, 1,000 tables
+ * unless given), feed on: its idle CPU over a window as long as the
+ * run's, then N results (every table's unless given) at R a second (100
+ * unless given); (CPU of the run - the idle rate x its wall time) /
+ * results, from the scheduler's per-process clock.
+ *
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
- *                   [--presence-flood] [--turnaround-only]
- *                   [--hub-log info|debug] [--tables N]
+ *                   [--presence-flood] [--turnaround-only] [--latency-only]
+ *                   [--cpu-only [--pace R] [--results N]]
+ *                   [--feed-interval MS] [--hub-log info|debug] [--tables N]
  *                   [--players N]
  *                   [--soak [--minutes N]] [HUB_BINARY]
- * (--flood-only: (b) and (f) only; --turnaround-only: (d) only, with
- * each process's CPU over it; --hub-log: the hub's log level, info as
- * deployed with --turnaround-only, else debug ((b) and (f) read its
- * result trace);
+ * (--latency-only: (b) alone; --feed-interval MS: the hub's
+ * feed_interval_ms; --flood-only: (b) and (f) only; --turnaround-only: (d)
+ * only, with each process's CPU over it; --hub-log: the hub's log level,
+ * info as deployed with --turnaround-only, else debug ((b) and (f) read
+ * its result trace);
  * --presence-flood: (f) floods presence
  * messages instead of results; --tables N: the tables of (d), 1,000
  * unless given, e.g. 2500 for 5,000 players; --players N: the players of
@@ -107,6 +116,11 @@ static const char *hub_log;
 static bool flood_only;      /* --flood-only: (b) and (f) */
 static bool presence_flood;  /* --presence-flood: (f) floods presence */
 static bool turnaround_only; /* --turnaround-only: (d) alone */
+static bool latency_only;    /* --latency-only: (b) alone */
+static bool cpu_only;        /* --cpu-only: (g) alone */
+static int cpu_pace = 100;   /* --pace R: (g)'s results per second */
+static int cpu_results;      /* --results N: (g)'s results (all tables: 0) */
+static int feed_interval_ms; /* --feed-interval MS: the hub's (0: its own) */
 static double disk_p99_ms;   /* the disk probe's fdatasync p99 ((b) beside) */
 static int failures;         /* figures not measured (check) */
 static int soak_minutes;     /* --soak [--minutes N]: (s) only */
@@ -393,6 +407,8 @@ static void write_hub_conf(void)
             "log_level = \"%s\"\n",
             port, tmp, tmp, feed ? "true" : "false", sync_db ? "true" : "false",
             hub_log);
+    if (feed_interval_ms > 0)
+        fprintf(f, "feed_interval_ms = %d\n", feed_interval_ms);
     fclose(f);
 }
 
@@ -952,6 +968,80 @@ static void bench_turnaround(void)
     print_load("(d) after");
 }
 
+/* A process's CPU time so far (every thread, ns: the scheduler's own
+ * count, not the 10 ms tick of /proc's stat), -1 when not readable. */
+static double proc_cpu_ns(pid_t pid)
+{
+    clockid_t id;
+    struct timespec ts;
+    if (clock_getcpuclockid(pid, &id) != 0 || clock_gettime(id, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* (g) the hub's CPU per result with the feed on, at d_tables tables
+ * (2 x d_tables players): the hub's idle CPU over a window first (the
+ * feed on, nothing arriving: Paho's threads, timers), then d1000's
+ * round 1 results (--results N of them, every table's unless given)
+ * sent at cpu_pace a second (--pace R), each device its
+ * own, and the hub's CPU from the first sent to 1 s after the last ack
+ * (the coalesced feed builds after the last result included); per
+ * result = (that CPU - the idle rate x that wall time) / results. */
+static void bench_cpu(void)
+{
+    int n = cpu_results > 0 && cpu_results < d_tables ? cpu_results : d_tables;
+    int first = D_FIRST, last = D_FIRST + n - 1;
+    double span = (double)n / cpu_pace + 1.0;
+    /* Let the start-up's feed builds and retained republish finish. */
+    for (double until = now_s() + 5; now_s() < until;)
+        pump(50);
+    print_load("(g) before");
+    double i0 = proc_cpu_ns(hub_pid), it0 = now_s();
+    for (double until = it0 + span; now_s() < until;)
+        pump(50);
+    double i1 = proc_cpu_ns(hub_pid), it1 = now_s();
+    double r0 = proc_cpu_ns(hub_pid), start = now_s();
+    for (int k = 0; k < n;) {
+        if (now_s() >= start + (double)k / cpu_pace) {
+            char key[32];
+            snprintf(key, sizeof(key), "g-%d", first + k);
+            submit(first + k, key);
+            k++;
+            pump(0);
+        } else {
+            pump(1);
+        }
+    }
+    wait_acks(first, last, 60);
+    double acked = now_s();
+    for (double until = acked + 1.0; now_s() < until;)
+        pump(50);
+    double r1 = proc_cpu_ns(hub_pid), end = now_s();
+    int missing = missing_acks(first, last), refused = 0;
+    for (int t = first; t <= last; t++)
+        refused += acked_at[t] > 0 && acked_status[t] != TNY_WIRE_ACK_ACCEPTED;
+    check(missing == 0, "(g): a result sent and not acknowledged");
+    check(refused == 0, "(g): a result not accepted (the ack's status)");
+    check(i0 >= 0 && i1 >= 0 && r0 >= 0 && r1 >= 0,
+          "(g): the hub's CPU clock not readable");
+    double idle_ms = (i1 - i0) / 1e6, run_ms = (r1 - r0) / 1e6;
+    double idle_rate = idle_ms / (it1 - it0); /* ms of CPU per second */
+    int acked_n = n - missing;
+    double per =
+        acked_n > 0 ? (run_ms - idle_rate * (end - start)) / acked_n : -1;
+    check(per > 0, "(g): no CPU per result");
+    printf("(g) %d tables (%d players), feed %s: %d results sent at %d/s, "
+           "%d acknowledged, the last %.2f s after the first was sent\n",
+           d_tables, 2 * d_tables, feed ? "on" : "off", n, cpu_pace, acked_n,
+           acked - start);
+    printf("(g) hub CPU: idle %.0f ms over %.1f s (%.2f ms/s); results "
+           "%.0f ms over %.1f s -> %.3f ms per result beyond idle "
+           "(goal <= 2 ms: %s)\n",
+           idle_ms, it1 - it0, idle_rate, run_ms, end - start, per,
+           per > 0 && per <= 2.0 ? "met" : "missed");
+    print_load("(g) after");
+}
+
 /* (e) restart with >= 10,000 stored results. */
 static void bench_restart(void)
 {
@@ -1354,6 +1444,19 @@ int main(int argc, char **argv)
                  (strcmp(argv[a + 1], "info") == 0 ||
                   strcmp(argv[a + 1], "debug") == 0))
             hub_log = argv[++a];
+        else if (strcmp(argv[a], "--latency-only") == 0)
+            latency_only = true;
+        else if (strcmp(argv[a], "--cpu-only") == 0)
+            cpu_only = true;
+        else if (strcmp(argv[a], "--results") == 0 && a + 1 < argc &&
+                 (cpu_results = atoi(argv[a + 1])) >= 1)
+            a++;
+        else if (strcmp(argv[a], "--feed-interval") == 0 && a + 1 < argc &&
+                 (feed_interval_ms = atoi(argv[a + 1])) >= 1)
+            a++;
+        else if (strcmp(argv[a], "--pace") == 0 && a + 1 < argc &&
+                 (cpu_pace = atoi(argv[a + 1])) >= 1 && cpu_pace <= 100000)
+            a++;
         else if (strcmp(argv[a], "--tables") == 0 && a + 1 < argc &&
                  (d_tables = atoi(argv[a + 1])) >= 1 && d_tables <= 8000)
             a++;
@@ -1370,7 +1473,8 @@ int main(int argc, char **argv)
             soak_minutes = atoi(argv[++a]);
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
-                "[--presence-flood] [--turnaround-only] "
+                "[--presence-flood] [--turnaround-only] [--latency-only] "
+                "[--cpu-only [--pace R] [--results N]] [--feed-interval MS] "
                 "[--hub-log info|debug] [--tables 1..8000] "
                 "[--players 2..20000] "
                 "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
@@ -1427,6 +1531,10 @@ int main(int argc, char **argv)
     if (!hub_online)
         die("hub did not come online (see its log in the temp dir)");
 
+    if (cpu_only) {
+        bench_cpu();
+        goto done;
+    }
     if (soak_minutes || turnaround_only) {
         open_watch();
         if (soak_minutes)
@@ -1438,6 +1546,8 @@ int main(int argc, char **argv)
         goto done;
     }
     bench_latency();
+    if (latency_only)
+        goto done;
     if (!flood_only) {
         bench_throughput();
         open_watch();
