@@ -47,9 +47,11 @@
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
  *                   [--presence-flood] [--turnaround-only] [--latency-only]
  *                   [--cpu-only [--pace R] [--results N]]
- *                   [--feed-interval MS] [--tables N] [--players N]
+ *                   [--feed-interval MS] [--settle S] [--tables N]
+ *                   [--players N]
  *                   [--soak [--minutes N]] [HUB_BINARY]
- * (--latency-only: (b) alone; --feed-interval MS: the hub's
+ * (--latency-only: (b) alone; --settle S: (b) S s after the hub came
+ * online, not at once; --feed-interval MS: the hub's
  * feed_interval_ms; --flood-only: (b) and (f) only; --turnaround-only: (d)
  * only, with each process's CPU over it; --presence-flood: (f) floods presence
  * messages instead of results; --tables N: the tables of (d), 1,000
@@ -111,6 +113,7 @@ static bool cpu_only;        /* --cpu-only: (g) alone */
 static int cpu_pace = 100;   /* --pace R: (g)'s results per second */
 static int cpu_results;      /* --results N: (g)'s results (all tables: 0) */
 static int feed_interval_ms; /* --feed-interval MS: the hub's (0: its own) */
+static int settle_s;         /* --settle S: (b) begins S s after online */
 static double disk_p99_ms;   /* the disk probe's fdatasync p99 ((b) beside) */
 static int failures;         /* figures not measured (check) */
 static int soak_minutes;     /* --soak [--minutes N]: (s) only */
@@ -790,9 +793,14 @@ static void print_stages(const char *label, int first, int last)
     free(have);
 }
 
-/* (b) 200 tables, each one result, spread uniformly over 4 s. */
+/* (b) 200 tables, each one result, spread uniformly over 4 s (--settle
+ * S: S s after the hub came online, its start-up feed published). */
 static void bench_latency(void)
 {
+    for (double until = now_s() + settle_s; now_s() < until;)
+        pump(50);
+    if (settle_s > 0)
+        printf("(b) begins %d s after the hub came online\n", settle_s);
     struct tny_rng rng;
     tny_rng_seed(&rng, 1);
     double at[201];
@@ -1423,6 +1431,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[a], "--feed-interval") == 0 && a + 1 < argc &&
                  (feed_interval_ms = atoi(argv[a + 1])) >= 1)
             a++;
+        else if (strcmp(argv[a], "--settle") == 0 && a + 1 < argc &&
+                 (settle_s = atoi(argv[a + 1])) >= 0 && settle_s <= 600)
+            a++;
         else if (strcmp(argv[a], "--pace") == 0 && a + 1 < argc &&
                  (cpu_pace = atoi(argv[a + 1])) >= 1 && cpu_pace <= 100000)
             a++;
@@ -1444,6 +1455,7 @@ int main(int argc, char **argv)
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
                 "[--presence-flood] [--turnaround-only] [--latency-only] "
                 "[--cpu-only [--pace R] [--results N]] [--feed-interval MS] "
+                "[--settle S] "
                 "[--tables 1..8000] "
                 "[--players 2..20000] "
                 "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
