@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench_feed.sh - the public feed at the scale of a hall: N WebSocket
-# clients (default 2,000 phones holding what the player page holds once
-# its player is chosen, bench/feed_clients.js) on the feed broker while a 2,000-player Catan
+# clients (default 2,000 phones doing what the player page does once its
+# player is chosen: its topics, QoS and options from deploy/overlays/pages.js,
+# bench/feed_clients.js) on the feed broker while a 2,000-player Catan
 # event (500 tables) is published and its 500 results are entered.  Not
 # a test of speed: it prints numbers and how they compare with the goal
 # (1 s from publish to the last phone having its table), and exits 0
@@ -18,7 +19,12 @@
 # - results: for every table, the organiser's `result enter` issued ->
 #   the last of its phones saw it confirmed (table/N);
 # - the size of each retained document at 500 tables;
-# - CPU (utime + stime, /proc) of the hub and of the feed broker over the
+# - what the feed broker carried: the messages and bytes the hub
+#   published on the event's feed (a monitor on the venue broker) and the
+#   messages and bytes that left the feed broker for the phones, over the
+#   publish and over the results;
+# - CPU (utime + stime, /proc) of the hub, of the feed broker (its system
+#   time apart) and of the node process simulating the phones, over the
 #   publish and over the results; the hub's CPU per result beyond its idle
 #   CPU (each thread's scheduler count, /proc/PID/task/*/schedstat; idle:
 #   as long a wall time after the last phone's confirmation).
@@ -30,9 +36,12 @@
 #
 # usage: bench/bench_feed.sh [--build=DIR] [--phones=N] [--players=N]
 #                            [--results=N] [--callgrind] [--piece-kb=N]
+#                            [--overlays=DIR]
 # (--piece-kb=N: the hub's feed_piece_kb, the players' documents a feed
 # build writes: at the publish they then go out in pieces of N kB)
-# (--clients=N is --phones=N; --results=N: the first N tables' results)
+# (--clients=N is --phones=N; --results=N: the first N tables' results;
+# --overlays=DIR: the pages whose player page the phones do, default
+# deploy/overlays: another copy compares a change of the page)
 set -u -o pipefail
 here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -42,6 +51,7 @@ players=2000
 results=0
 callgrind=false
 piece_kb=
+OVL=$src/deploy/overlays
 for arg in "$@"; do
     case $arg in
     --build=*) build=${arg#--build=} ;;
@@ -50,11 +60,12 @@ for arg in "$@"; do
     --results=*) results=${arg#--results=} ;;
     --callgrind) callgrind=true ;;
     --piece-kb=*) piece_kb=${arg#--piece-kb=} ;;
-    *) echo "usage: $0 [--build=DIR] [--phones=N] [--players=N] [--results=N] [--callgrind] [--piece-kb=N]" >&2; exit 2 ;;
+    --overlays=*) OVL=${arg#--overlays=} ;;
+    *) echo "usage: $0 [--build=DIR] [--phones=N] [--players=N] [--results=N] [--callgrind] [--piece-kb=N] [--overlays=DIR]" >&2; exit 2 ;;
     esac
 done
 build=$(cd "$build" && pwd) || exit 2
-OVL=$src/deploy/overlays
+OVL=$(cd "$OVL" && pwd) || exit 2
 [ -f "$OVL/node_modules/mqtt/package.json" ] || { echo "run deploy/overlays/install.sh first" >&2; exit 2; }
 
 E2E_TIMEOUT=1200
@@ -87,6 +98,7 @@ cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; } # clock ticks
 # scheduler's own count: /proc's ticks are 10 ms, too coarse for 2 ms a
 # result)
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { if (NR) printf "%.0f", s }'; }
+sys() { awk '{ print $15 }' "/proc/$1/stat"; }
 tck=$(getconf CLK_TCK)
 now_ms() { date +%s%3N; }
 
@@ -110,6 +122,24 @@ need() {
     [ -n "$2" ] || fail "no figure for $1: nothing was measured"
 }
 
+# What the hub publishes on the event's feed (what the bridge brings the
+# feed broker): one line "SECONDS BYTES TOPIC" per message.
+auth_args watch
+stdbuf -oL mosquitto_sub -h "$BROKER_HOST" -p "$BROKER_PORT" -V mqttv5 -q 1 "${AUTH[@]}" \
+    -t "tourney/v1/feed/$EV/#" -F '%U %l %t' >"$E2E_TMP/hubfeed" 2>"$E2E_TMP/hubfeed.err" </dev/null &
+e2e_track $!
+# in_window T0_MS T1_MS: "MESSAGES BYTES" the hub published in [T0, T1]
+in_window() {
+    awk -v a="$1" -v b="$2" '{ t = $1 * 1000 } t >= a && t <= b { n++; s += $2 } END { printf "%d %d", n, s }' "$E2E_TMP/hubfeed"
+}
+# mark NAME: the phones' messages and bytes since the last mark
+mark() {
+    echo "MARK $1" >&9
+    wait_until 10 grep -q "^M $1 " "$E2E_TMP/obs" || fail "mark $1: no answer from the clients"
+    awk -v k="$1" '$1 == "M" && $2 == k { printf "%d %d", $3, $4 }' "$E2E_TMP/obs"
+}
+kb() { awk -v b="$1" 'BEGIN { printf "%.0f kB", b / 1024 }'; }
+
 mkfifo "$E2E_TMP/ctl"
 node "$here/feed_clients.js" --overlays "$OVL" --broker "ws://$BROKER_HOST:$BROKER_WS_PORT" --event "$EV" \
     --n "$clients" --out "$E2E_TMP/obs" <"$E2E_TMP/ctl" >"$E2E_TMP/clients.out" 2>&1 &
@@ -119,30 +149,41 @@ exec 9>"$E2E_TMP/ctl"
 t0=$(now_ms)
 wait_until 300 grep -q READY "$E2E_TMP/clients.out" || fail "clients: $(tail -n 5 "$E2E_TMP/clients.out")"
 echo "connected $clients clients in $(($(now_ms) - t0)) ms"
+mark connect >/dev/null
 
 t_rt=$(now_ms)
 live 0 event list
 echo "console round trip (event list): $(($(now_ms) - t_rt)) ms"
-hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID")
+hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID") fsys0=$(sys "$FEED_PID") node0=$(cpu "$NODE")
 t_pub=$(now_ms)
 live 0 round publish "$EV"
 wait_for 60 "[ \$(grep -c '^P 1 ' '$E2E_TMP/obs') -ge $clients ]" ||
     fail "only $(grep -c '^P 1 ' "$E2E_TMP/obs") of $clients phones got their table within 60 s"
-hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID")
+hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID") fsys1=$(sys "$FEED_PID") node1=$(cpu "$NODE")
 awk -v t="$t_pub" '$1 == "P" && $2 == 1 { print $3 - t }' "$E2E_TMP/obs" | sort -n >"$E2E_TMP/lat.pub"
 pub_med=$(awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }' "$E2E_TMP/lat.pub")
 pub_last=$(tail -n 1 "$E2E_TMP/lat.pub")
 need "publish median" "$pub_med"
 need "publish last" "$pub_last"
 echo "publish of $n_tables tables -> $(wc -l <"$E2E_TMP/lat.pub") phones have their table: median $pub_med ms, last $pub_last ms (goal <= 1000 ms)"
-echo "  CPU during publish: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms"
+echo "  CPU during publish: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms (system $(((fsys1 - fsys0) * 1000 / tck)) ms), the phones' node $(((node1 - node0) * 1000 / tck)) ms"
+# what the publish carried: until every phone had its table and 1 s more
+# (the tables' and the round's documents go out after the players')
+sleep 1
+t_pub_end=$(now_ms)
+read -r ph_msgs ph_bytes <<<"$(mark publish)"
+read -r in_msgs in_bytes <<<"$(in_window "$t_pub" "$t_pub_end")"
+[ "${in_msgs:-0}" -gt 0 ] || fail "the monitor saw no feed message of the publish: $(cat "$E2E_TMP/hubfeed.err")"
+echo "  the hub published $in_msgs messages ($(kb "$in_bytes")) on the feed; $ph_msgs messages ($(kb "$ph_bytes")) left the feed broker for the $clients phones"
 live 0 clock start "$EV"
 
 # the results: the first seat 10 VP, the others 5, 4, 3
 [ "$results" -gt 0 ] && [ "$results" -lt "$n_tables" ] || results=$n_tables
 head -n "$results" "$E2E_TMP/pairs" >"$E2E_TMP/to_enter"
 $callgrind && { callgrind_control -z "$HUB_PID" >/dev/null || fail "callgrind_control -z"; }
-hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID") hubns0=$(cpu_ns "$HUB_PID")
+sleep 1 # the clock start rewrites every table/N: not the results' messages
+mark clock >/dev/null
+hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID") fsys0=$(sys "$FEED_PID") node0=$(cpu "$NODE") hubns0=$(cpu_ns "$HUB_PID")
 t_res=$(now_ms)
 : >"$E2E_TMP/entered"
 while read -r t a b c d; do
@@ -160,8 +201,10 @@ want=$(awk 'NR == FNR { t[$1] = 1; next } $1 == "S" && ($2 in t)' "$E2E_TMP/ente
 [ "$results" -lt "$n_tables" ] || want=$clients
 wait_for 60 "[ \$(grep -c '^C ' '$E2E_TMP/obs') -ge $want ]" ||
     fail "only $(grep -c '^C ' "$E2E_TMP/obs") of $want phones saw their table confirmed within 60 s"
-hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID") hubns1=$(cpu_ns "$HUB_PID")
+hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID") fsys1=$(sys "$FEED_PID") node1=$(cpu "$NODE") hubns1=$(cpu_ns "$HUB_PID")
 t_conf=$(now_ms)
+t_res_seen=$t_conf
+read -r ph_msgs ph_bytes <<<"$(mark results)"
 # The hub's idle CPU (phones connected, feed on, nothing entered) over
 # as long a wall time as the results took, subtracted from theirs.
 sleep "$(awk -v ms="$((t_conf - t_res))" 'BEGIN { printf "%.3f", ms / 1000 }')"
@@ -188,7 +231,9 @@ need "result max" "$res_max"
 echo "$n_entered results entered and acknowledged in $((t_res_end - t_res)) ms; result command issued (the console's round trip included) -> the last of its table's phones: median $res_med ms, max $res_max ms (over $(wc -l <"$E2E_TMP/lat.res") tables with a phone; goal <= 500 ms)"
 read -r per_ms run_ms idle_ms <<<"$per_res"
 echo "  hub CPU per result: $per_ms ms beyond idle (goal <= 2 ms; $run_ms ms from the first result entered to the last phone's confirmation over $((t_conf - t_res)) ms, idle $idle_ms ms over $((t_idle - t_conf)) ms; load $(cut -d ' ' -f 1-3 /proc/loadavg))"
-echo "  CPU during the results: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms over $((t_res_end - t_res)) ms"
+echo "  CPU during the results: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms (system $(((fsys1 - fsys0) * 1000 / tck)) ms), the phones' node $(((node1 - node0) * 1000 / tck)) ms over $((t_res_seen - t_res)) ms"
+read -r in_msgs in_bytes <<<"$(in_window "$t_res" "$t_res_seen")"
+echo "  the hub published $in_msgs messages ($(kb "$in_bytes")) on the feed; $ph_msgs messages ($(kb "$ph_bytes")) left the feed broker for the phones"
 echo "retained document sizes (bytes, last seen):"
 awk '$1 == "B" { s[$2] = $3 } END { for (k in s) print "  " k, s[k] }' "$E2E_TMP/obs" | sort
 exec 9>&-

@@ -47,19 +47,21 @@
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
  *                   [--presence-flood] [--turnaround-only] [--latency-only]
  *                   [--cpu-only [--pace R] [--results N]]
- *                   [--feed-interval MS] [--settle S] [--tables N]
- *                   [--players N]
+ *                   [--feed-interval MS] [--settle S]
+ *                   [--hub-log info|debug] [--tables N] [--players N]
  *                   [--soak [--minutes N]] [HUB_BINARY]
  * (--latency-only: (b) alone; --settle S: (b) S s after the hub came
  * online, 5 unless given (0: at once, its start-up feed going out);
  * --feed-interval MS: the hub's feed_interval_ms; --flood-only: (b) and (f)
  * only; --turnaround-only: (d) only, with each process's CPU over it;
- * --presence-flood: (f) floods presence messages instead of results; --tables
- * N: the tables of (d), 1,000 unless given, e.g. 2500 for 5,000 players;
- * --players N: the players of the restart event (e), 2,000 unless given, 10
- * rounds of results each; HUB_BINARY default: ../hub/tourney-hub next to this
- * binary in the build tree).  Not a test of speed, but it fails (exit 1,
- * "FAILED: ...") when it did not measure what it prints: a result sent and not
+ * --hub-log: the hub's log level, info as deployed with --turnaround-only,
+ * else debug ((b) and (f) read its result trace); --presence-flood: (f)
+ * floods presence messages instead of results; --tables N: the tables of
+ * (d), 1,000 unless given, e.g. 2500 for 5,000 players; --players N: the
+ * players of the restart event (e), 2,000 unless given, 10 rounds of
+ * results each; HUB_BINARY default: ../hub/tourney-hub next to this binary
+ * in the build tree).  Not a test of speed, but it fails (exit 1, "FAILED:
+ * ...") when it did not measure what it prints: a result sent and not
  * acknowledged, a table without its assignment, a command refused, an empty
  * figure (issue 17 item 5).
  */
@@ -105,6 +107,12 @@ static char tmp[64], hub_bin[1024];
 static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
+/* The hub's log_level: "info" as deployed (deploy/hub.conf.example) for
+ * --turnaround-only, else "debug" ((b) and (f) read the hub's result
+ * trace); --hub-log sets it.
+ * At debug the hub writes a line per assignment sent (5,000 write(2)s
+ * of the 2,500-table turnaround). */
+static const char *hub_log;
 static bool flood_only;      /* --flood-only: (b) and (f) */
 static bool presence_flood;  /* --presence-flood: (f) floods presence */
 static bool turnaround_only; /* --turnaround-only: (d) alone */
@@ -165,6 +173,19 @@ static int free_port(void)
     return ntohs(a.sin_port);
 }
 
+/* True when nothing listens on 127.0.0.1:p (a bind succeeds). */
+static bool port_free(int p)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)p),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
 static pid_t spawn(char *const argv[], const char *log)
 {
     pid_t pid = fork();
@@ -210,7 +231,11 @@ static void read_cred(const char *file, const char *login, char *pw, size_t cap)
 static void start_broker(void)
 {
     char cmd[1024];
-    port = free_port();
+    /* The broker listens on port and port + 1 (the consoles' listener):
+     * both free ("Address already in use" once failed a run). */
+    for (int i = 0; (port = free_port()) && !port_free(port + 1); i++)
+        if (i == 50)
+            die("no two free ports in a row");
     snprintf(cmd, sizeof(cmd),
              "bash %s/deploy/broker/gen-config.sh --tables 0 --organisers o1 "
              "--monitors watch --bind 127.0.0.1 --port %d --run-as \"$(id "
@@ -380,9 +405,9 @@ static void write_hub_conf(void)
             "broker_uri = \"tcp://127.0.0.1:%d\"\nusername = \"hub\"\n"
             "password_file = \"%s/hub.pw\"\ndatabase = \"%s/hub.db\"\n"
             "keepalive_s = 5\nfeed = %s\ndatabase_sync = %s\n"
-            "log_level = \"debug\"\n",
-            port, tmp, tmp, feed ? "true" : "false",
-            sync_db ? "true" : "false");
+            "log_level = \"%s\"\n",
+            port, tmp, tmp, feed ? "true" : "false", sync_db ? "true" : "false",
+            hub_log);
     if (feed_interval_ms > 0)
         fprintf(f, "feed_interval_ms = %d\n", feed_interval_ms);
     fclose(f);
@@ -1423,6 +1448,10 @@ int main(int argc, char **argv)
             presence_flood = true;
         else if (strcmp(argv[a], "--turnaround-only") == 0)
             turnaround_only = true;
+        else if (strcmp(argv[a], "--hub-log") == 0 && a + 1 < argc &&
+                 (strcmp(argv[a + 1], "info") == 0 ||
+                  strcmp(argv[a + 1], "debug") == 0))
+            hub_log = argv[++a];
         else if (strcmp(argv[a], "--latency-only") == 0)
             latency_only = true;
         else if (strcmp(argv[a], "--cpu-only") == 0)
@@ -1457,11 +1486,12 @@ int main(int argc, char **argv)
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
                 "[--presence-flood] [--turnaround-only] [--latency-only] "
                 "[--cpu-only [--pace R] [--results N]] [--feed-interval MS] "
-                "[--settle S] "
-                "[--tables 1..8000] "
+                "[--settle S] [--hub-log info|debug] [--tables 1..8000] "
                 "[--players 2..20000] "
                 "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
     }
+    if (!hub_log)
+        hub_log = turnaround_only ? "info" : "debug";
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));
     assign_at = calloc((size_t)N_DEVICES + 1, sizeof(*assign_at));
@@ -1495,9 +1525,10 @@ int main(int argc, char **argv)
     setup_db();
     write_hub_conf();
     printf("setup (broker; events of 700, 500 and %d tables; a "
-           "%d-result event; feed %s, database_sync %s): %.1f s\n",
+           "%d-result event; feed %s, database_sync %s, hub log %s): %.1f "
+           "s\n",
            d_tables, big_players / 2 * 10, feed ? "on" : "off",
-           sync_db ? "on" : "off", now_s() - t0);
+           sync_db ? "on" : "off", hub_log, now_s() - t0);
 
     struct tny_mqtt_subscription subs[] = {
         {PREFIX "hub/state", 1},

@@ -1,9 +1,12 @@
 /* feed_clients.js - N phones on the feed broker for bench/bench_feed.sh:
- * anonymous WebSocket clients that hold what the player page holds once
- * its player is chosen (player.html): the event, the clock heartbeat,
- * the player's own document and its table's (docs/feed.md player/ID,
- * table/N).  Client i is player p<i+1>.  Uses the `mqtt` package of
- * deploy/overlays.
+ * anonymous WebSocket clients that do what the player page does once its
+ * player is chosen (player.html): the topics of deploy/overlays/pages.js
+ * playerTopics (the event, the clock heartbeat, the player's own
+ * document and, once it names one, its table's: docs/feed.md player/ID,
+ * table/N) at the page's QoS (PLAYER_QOS) with the page's connection
+ * options (FEED_CONNECT), the messages taken by pages.js mineMessage and
+ * the subscriptions following them as the page's resync does.  Client i
+ * is player p<i+1>.  Uses the `mqtt` package of deploy/overlays.
  *
  *   node feed_clients.js --overlays DIR --broker ws://H:P --event ID --n N --out FILE
  *
@@ -13,68 +16,78 @@
  *   "C TABLE MS"  a client first saw its TABLE confirmed
  *   "S TABLE"     a client learnt its table (from its player document)
  *   "B TOPIC BYTES" the size of each document client 0 receives
+ *   "M NAME MSGS BYTES" on a line "MARK NAME" on stdin: the messages and
+ *                 payload bytes every client together received since the
+ *                 previous mark (what left the broker for the phones)
  * and exits when stdin closes.
  */
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const readline = require('readline');
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2)
     args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-const mqtt = require(path.join(path.resolve(args.overlays), 'node_modules', 'mqtt'));
+const ovl = path.resolve(args.overlays);
+const mqtt = require(path.join(ovl, 'node_modules', 'mqtt'));
+const O = require(path.join(ovl, 'overlay.js'));
+const P = require(path.join(ovl, 'pages.js'));
 const n = +args.n;
+const ev = args.event;
 const out = fs.createWriteStream(args.out);
-const prefix = 'tourney/v1/feed/' + args.event + '/';
-let ready = 0;
+let ready = 0, msgs = 0, bytes = 0;
 
 function start(i) {
-    const me = 'p' + (i + 1);
+    const pick = ev + '/p' + (i + 1);
+    const st = O.newState(ev);
+    st.mine = {};
     const seenRound = {}, seenConf = {};
-    let got = false, table = 0;
-    const c = mqtt.connect(args.broker, {clientId: 'bench-' + process.pid + '-' + i, clean: true,
-                                         protocolVersion: 4, reconnectPeriod: 2000, keepalive: 60});
-    c.on('connect', () => {
-        const topics = [prefix + 'event', prefix + 'now', prefix + 'player/' + me];
-        if (table)
-            topics.push(prefix + 'table/' + table);
-        c.subscribe(topics, {qos: 1}, () => {
-            if (!got) {
-                got = true;
-                if (++ready === n)
-                    console.log('READY');
-            }
-        });
-    });
+    let got = false, held = [], table = 0;
+    const c = mqtt.connect(args.broker, Object.assign({clientId: 'bench-' + process.pid + '-' + i}, P.FEED_CONNECT));
+    /* the page's resync: hold exactly playerTopics() */
+    function resync(all) {
+        const want = P.playerTopics([ev], pick, [st]);
+        const add = want.filter(t => all || held.indexOf(t) < 0);
+        const drop = held.filter(t => want.indexOf(t) < 0);
+        if (drop.length)
+            c.unsubscribe(drop);
+        if (add.length)
+            c.subscribe(add, {qos: P.PLAYER_QOS}, () => {
+                if (!got) {
+                    got = true;
+                    if (++ready === n)
+                        console.log('READY');
+                }
+            });
+        held = want;
+    }
+    c.on('connect', () => resync(true));
     c.on('message', (topic, payload) => {
         const now = Date.now();
-        const key = topic.slice(prefix.length);
+        msgs++;
+        bytes += payload.length;
         if (i === 0)
-            out.write('B ' + key + ' ' + payload.length + '\n');
-        let doc;
-        if (key.startsWith('player/')) {
-            doc = JSON.parse(payload.toString());
-            if (doc.round && doc.table && !seenRound[doc.round]) {
-                seenRound[doc.round] = true;
-                out.write('P ' + doc.round + ' ' + now + '\n');
-            }
-            if (doc.table && doc.table !== table) {
-                out.write('S ' + doc.table + '\n');
-                if (table)
-                    c.unsubscribe(prefix + 'table/' + table);
-                table = doc.table;
-                c.subscribe(prefix + 'table/' + table, {qos: 1});
-            }
-        } else if (key.startsWith('table/')) {
-            doc = JSON.parse(payload.toString());
-            if (doc.state === 'confirmed' && !seenConf[doc.round + '/' + doc.table]) {
-                seenConf[doc.round + '/' + doc.table] = true;
-                out.write('C ' + doc.table + ' ' + now + '\n');
-            }
+            out.write('B ' + topic.slice(('tourney/v1/feed/' + ev + '/').length) + ' ' + payload.length + '\n');
+        if (!P.mineMessage(st, topic, payload.toString(), pick))
+            return;
+        const pd = st.mine.player, td = st.mine.table;
+        if (pd && pd.round && pd.table && !seenRound[pd.round]) {
+            seenRound[pd.round] = true;
+            out.write('P ' + pd.round + ' ' + now + '\n');
         }
+        if (pd && pd.table && pd.table !== table) {
+            table = pd.table;
+            out.write('S ' + table + '\n');
+        }
+        if (td && td.state === 'confirmed' && !seenConf[td.round + '/' + td.table]) {
+            seenConf[td.round + '/' + td.table] = true;
+            out.write('C ' + td.table + ' ' + now + '\n');
+        }
+        resync(false);
     });
 }
 
-/* connect in batches so the broker is not flooded by 2000 handshakes */
+/* connect in batches so the broker is not flooded by N handshakes */
 let i = 0;
 const t = setInterval(() => {
     for (let k = 0; k < 100 && i < n; k++)
@@ -82,7 +95,12 @@ const t = setInterval(() => {
     if (i >= n)
         clearInterval(t);
 }, 100);
-process.stdin.resume();
-process.stdin.on('end', () => {
+readline.createInterface({input: process.stdin}).on('line', line => {
+    const m = /^MARK (\S+)$/.exec(line);
+    if (m) {
+        out.write('M ' + m[1] + ' ' + msgs + ' ' + bytes + '\n');
+        msgs = bytes = 0;
+    }
+}).on('close', () => {
     out.end(() => process.exit(0));
 });

@@ -79,14 +79,14 @@
         root.innerHTML = O.renderError(errors).replace(/<div>Parameters:[\s\S]*?<\/div>/, '');
     }
 
-    /* connect(opts, onChange, wanted, onMessage): the feed client;
+    /* connect(opts, onChange, wanted, onMessage, qos): the feed client;
      * states[i] is overlay.js's state of opts.events[i].  wanted() lists
-     * the topic filters to hold now (feed.resync() follows a change);
+     * the topic filters to hold now, at QoS qos (feed.resync() follows a change);
      * onMessage(topic, text, retained) may take a message overlay.js does
      * not know (returns true when it did).  missing[i] turns true when the
      * broker answered long ago and event i's `event` document never came
      * (no such event on this feed). */
-    function connect(opts, onChange, wanted, onMessage) {
+    function connect(opts, onChange, wanted, onMessage, qos) {
         var states = opts.events.map(function (ev) {
             var st = O.newState(ev);
             st.broker = opts.broker;
@@ -104,14 +104,11 @@
                 feed.offlineSince = Date.now();
             onChange();
         }
-        var client = window.mqtt.connect(opts.broker, {
-            clientId: randomId('page'),
-            clean: true,
-            protocolVersion: 4,
-            reconnectPeriod: 2000,
-            connectTimeout: 8000,
-            keepalive: 20
+        var copts = {clientId: randomId('page')};
+        Object.keys(P.FEED_CONNECT).forEach(function (k) {
+            copts[k] = P.FEED_CONNECT[k];
         });
+        var client = window.mqtt.connect(opts.broker, copts);
         feed.client = client;
         var held = [];
         /* hold exactly wanted(): subscribe the new filters, drop the old */
@@ -128,7 +125,7 @@
             if (drop.length)
                 client.unsubscribe(drop);
             if (add.length)
-                client.subscribe(add, {qos: 1});
+                client.subscribe(add, {qos: qos});
             held = want;
         };
         client.on('connect', function () {
@@ -314,7 +311,7 @@
             return opts.events.map(function (ev) {
                 return O.topics(ev).subscribe;
             });
-        });
+        }, null, 1);
         window.addEventListener('resize', draw);
         window.setInterval(draw, 250);
         draw();
@@ -457,27 +454,9 @@
                 el.q.focus();
             window.scrollTo(0, 0);
         });
-        /* A phone holds little: the event and the clock heartbeat, the
-         * pairings only while searching (the names), then its player's
-         * own document and its table's (docs/feed.md player/ID, table/N). */
+        /* what the phone holds: pages.js playerTopics */
         function wanted() {
-            var out = [];
-            opts.events.forEach(function (ev, i) {
-                var pre = 'tourney/v1/feed/' + ev + '/';
-                out.push(pre + 'event', pre + 'now');
-                if (!opts.player) {
-                    out.push(pre + 'pairings');
-                    return;
-                }
-                if (opts.player.indexOf(ev + '/') !== 0)
-                    return;
-                out.push(pre + 'player/' + opts.player.slice(ev.length + 1));
-                var st = feed ? feed.states[i] : null;
-                var pd = st && st.mine && st.mine.player;
-                if (pd && typeof pd.table === 'number' && pd.table > 0)
-                    out.push(pre + 'table/' + pd.table);
-            });
-            return out;
+            return P.playerTopics(opts.events, opts.player, feed ? feed.states : null);
         }
         feed = connect(opts, draw, wanted, function (topic, text) {
             var took = false;
@@ -488,7 +467,7 @@
             if (took)
                 feed.resync();
             return took;
-        });
+        }, P.PLAYER_QOS);
         feed.states.forEach(function (st) {
             st.mine = {};
             st.mineAsked = Date.now();

@@ -698,6 +698,43 @@
         return c;
     }
 
+    /* The feed client of the hall and the player page (pages-live.js;
+     * bench/feed_clients.js simulates the phones with these). */
+    var FEED_CONNECT = {clean: true, protocolVersion: 4, reconnectPeriod: 2000, connectTimeout: 8000, keepalive: 20};
+    /* The player page subscribes at QoS 0: every topic it holds is a
+     * complete retained document (or the `now` heartbeat) that comes
+     * again after a reconnect, so an acknowledgement per message buys a
+     * phone nothing and costs the feed broker a PUBACK to read from every
+     * phone for every message (docs/feed.md). */
+    var PLAYER_QOS = 0;
+
+    /* playerTopics(events, pick, states): the topics the player page holds
+     * now.  A phone holds little: each event's `event` and the clock
+     * heartbeat `now`, the pairings only while searching (the names),
+     * then its player's own document and its table's (docs/feed.md
+     * player/ID, table/N), never the whole round (`tables`, `pairings`,
+     * `standings`).  states[i] (may be missing) is events[i]'s state with
+     * st.mine from mineMessage. */
+    function playerTopics(events, pick, states) {
+        var out = [];
+        events.forEach(function (ev, i) {
+            var pre = 'tourney/v1/feed/' + ev + '/';
+            out.push(pre + 'event', pre + 'now');
+            if (!pick) {
+                out.push(pre + 'pairings');
+                return;
+            }
+            if (pick.indexOf(ev + '/') !== 0)
+                return;
+            out.push(pre + 'player/' + pick.slice(ev.length + 1));
+            var st = states ? states[i] : null;
+            var pd = st && st.mine && st.mine.player;
+            if (pd && typeof pd.table === 'number' && pd.table > 0)
+                out.push(pre + 'table/' + pd.table);
+        });
+        return out;
+    }
+
     /* mineMessage(st, topic, text, pick): a message of the chosen
      * player's own topics (feed player/ID, table/N) into st.mine; returns
      * true when it was one.  pick = "EVENT/ID". */
@@ -831,6 +868,9 @@
         findPlayers: findPlayers,
         playerCard: playerCard,
         mineMessage: mineMessage,
+        playerTopics: playerTopics,
+        FEED_CONNECT: FEED_CONNECT,
+        PLAYER_QOS: PLAYER_QOS,
         renderMatches: renderMatches,
         renderCard: renderCard,
         eventHeads: eventHeads

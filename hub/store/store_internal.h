@@ -58,6 +58,7 @@ struct hub_store {
     /* sqlite3_total_changes64 at the last BEGIN: a commit that wrote
      * nothing does not clear the write fault. */
     int64_t changes_at_begin;
+    struct hub_store_stats stats; /* hub_store_stats */
 };
 
 /* ---- store_sql.c --------------------------------------------------------- */
@@ -165,8 +166,9 @@ TNY_MUST_USE int hs_project(struct hub_store *s, int64_t ev_row,
                             bool with_draft, bool validate,
                             const struct hs_override *ov, struct tny_event *out,
                             struct tny_diag *d);
-/* hs_project with validation, the event thrown away: the check every
- * write runs before it commits. */
+/* hs_project with validation, the event thrown away: the check on open,
+ * on event create, on a penalty and where a caller gives no model (other
+ * writes are checked by the caller on its model: issue 17 item 1). */
 TNY_MUST_USE int hs_validate_event(struct hub_store *s, int64_t ev_row,
                                    bool with_draft, struct tny_diag *d);
 
