@@ -54,13 +54,14 @@
  * online, 5 unless given (0: at once, its start-up feed going out);
  * --feed-interval MS: the hub's feed_interval_ms; --flood-only: (b) and (f)
  * only; --turnaround-only: (d) only, with each process's CPU over it;
- * --hub-log: the hub's log level, info as deployed with --turnaround-only,
- * else debug ((b) and (f) read its result trace); --presence-flood: (f)
- * floods presence messages instead of results; --tables N: the tables of
- * (d), 1,000 unless given, e.g. 2500 for 5,000 players; --players N: the
- * players of the restart event (e), 2,000 unless given, 10 rounds of
- * results each; HUB_BINARY default: ../hub/tourney-hub next to this binary
- * in the build tree).  Not a test of speed, but it fails (exit 1, "FAILED:
+ * --hub-log: the hub's log level, info as deployed with --turnaround-only
+ * and --cpu-only, else debug ((b) and (f) read its result trace);
+ * --presence-flood: (f) floods presence messages instead of results; --tables
+ * N: the tables of (d), 1,000 unless given, e.g. 2500 for 5,000 players;
+ * --players N: the players of the restart event (e), 2,000 unless given, 10
+ * rounds of results each; HUB_BINARY default: ../hub/tourney-hub next to this
+ * binary in the build tree).  Not a test of speed, but it fails (exit 1,
+ * "FAILED:
  * ...") when it did not measure what it prints: a result sent and not
  * acknowledged, a table without its assignment, a command refused, an empty
  * figure (issue 17 item 5).
@@ -1491,7 +1492,7 @@ int main(int argc, char **argv)
                 "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
     }
     if (!hub_log)
-        hub_log = turnaround_only ? "info" : "debug";
+        hub_log = turnaround_only || cpu_only ? "info" : "debug";
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));
     assign_at = calloc((size_t)N_DEVICES + 1, sizeof(*assign_at));
