@@ -13,7 +13,11 @@
  * must send every table its assignment.  With --edits, two more: a
  * device's result that contradicts the organiser's at the last table
  * (a CM-6 conflict, before the close) kept by `result resolve`, and
- * `round swap` of two players in the published round 2 (CM-5).  Prints
+ * `round swap` of two players in the published round 2 (CM-5).  With
+ * --players, two player commands after the publish (issue 17 item 1: no
+ * reload of the event per command): `player drop` of p1 after round 2,
+ * and `players import` of a CSV of 10 new players (late entrants); both
+ * must succeed, and the import must add exactly 10 players.  Prints
  * each one's CPU and wall time, the load average, and (unless --no-icount) its
  * instructions, counted by running itself again under callgrind (icount.h).  By
  * hand:
@@ -21,7 +25,7 @@
  *       build/bench/bench_console --tables 2500 --no-icount
  * (callgrind_annotate --inclusive=yes splits them by cmd_* handler).
  *
- * usage: bench_console [--tables N] [--edits] [--no-icount]
+ * usage: bench_console [--tables N] [--edits] [--players] [--no-icount]
  * Exit: 0 measured; 1 a setup step or a command failed, a figure missing.
  */
 #include <stdbool.h>
@@ -237,7 +241,7 @@ static void conflicting_submission(struct hub_service *svc,
 int main(int argc, char **argv)
 {
     int n = 2500;
-    bool icount = true, edits = false;
+    bool icount = true, edits = false, players = false;
     struct tny_diag d = {{0}};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--tables") == 0 && i + 1 < argc)
@@ -246,9 +250,11 @@ int main(int argc, char **argv)
             icount = false;
         else if (strcmp(argv[i], "--edits") == 0)
             edits = true;
+        else if (strcmp(argv[i], "--players") == 0)
+            players = true;
         else {
             fprintf(stderr, "usage: bench_console [--tables N] [--edits] "
-                            "[--no-icount]\n");
+                            "[--players] [--no-icount]\n");
             return 2;
         }
     }
@@ -273,14 +279,16 @@ int main(int argc, char **argv)
     struct tny_table last;
     setup(s, n, &last, &ev);
 
-    struct part parts[7] = {{.name = "service start-up load"},
+    struct part parts[9] = {{.name = "service start-up load"},
                             {.name = "result enter"},
                             {.name = "round close"},
                             {.name = "round pair"},
                             {.name = "round publish"},
                             {.name = "result resolve (a conflict kept)"},
-                            {.name = "round swap (published round)"}};
-    int n_parts = edits ? 7 : 5;
+                            {.name = "round swap (published round)"},
+                            {.name = "player drop"},
+                            {.name = "players import (10)"}};
+    int n_parts = players ? 9 : edits ? 7 : 5;
     struct hub_service_options opt;
     struct hub_service *svc = NULL;
     hub_service_options_init(&opt);
@@ -346,6 +354,31 @@ int main(int argc, char **argv)
         tny_event_release(&ev2);
         run(svc, &q, now + 4000, 0, &parts[6]);
     }
+    if (players) {
+        struct hub_event_info info;
+        char csv[512];
+        size_t used = (size_t)snprintf(csv, sizeof(csv), "id,name\n");
+        memset(&q, 0, sizeof(q));
+        q.cmd = TNY_WIRE_CMD_DROP_PLAYER;
+        q.round = 2;
+        snprintf(q.player_id, sizeof(q.player_id), "p1");
+        run(svc, &q, now + 5000, 0, &parts[7]);
+        for (int i = 1; i <= 10; i++)
+            used += (size_t)snprintf(csv + used, sizeof(csv) - used,
+                                     "late%d,Late %d\n", i, i);
+        memset(&q, 0, sizeof(q));
+        q.cmd = TNY_WIRE_CMD_IMPORT_PLAYERS;
+        q.csv = csv;
+        run(svc, &q, now + 6000, 0, &parts[8]);
+        if (hub_store_get_event(s, EV, &info, &d) < 0 ||
+            info.n_players != 2 * n + 10) {
+            fprintf(stderr,
+                    "bench_console: players import: %d players stored, "
+                    "expected %d\n",
+                    (int)info.n_players, 2 * n + 10);
+            return 1;
+        }
+    }
     hub_service_free(svc);
     tny_event_release(&ev);
     hub_store_close(s);
@@ -363,6 +396,8 @@ int main(int argc, char **argv)
     int64_t ic4 = 0;
     int missing = 0;
     for (int i = 0; i < n_parts; i++) {
+        if (!edits && (i == 5 || i == 6))
+            continue;
         int64_t c = icount ? bench_icount_get(&ic, parts[i].name) : -1;
         if (icount && c < 0) {
             fprintf(stderr, "bench_console: %s: no instruction count\n",

@@ -37,12 +37,25 @@
  * end, a fresh hub on the same database: its RSS and the turnaround of
  * one more round it plays (the yardstick of what the data itself costs).
  *
+ * (g) --cpu-only [--pace R] [--results N] (instead of (a)..(f)): the
+ * hub's CPU per result at --tables N tables (2N players, 1,000 tables
+ * unless given), feed on: its idle CPU over a window as long as the
+ * run's, then N results (every table's unless given) at R a second (100
+ * unless given); (CPU of the run - the idle rate x its wall time) /
+ * results, from the scheduler's per-process clock.
+ *
  * usage: bench_live [--no-feed] [--no-sync] [--flood-only]
- *                   [--presence-flood] [--turnaround-only] [--tables N]
+ *                   [--presence-flood] [--turnaround-only] [--latency-only]
+ *                   [--cpu-only [--pace R] [--results N]]
+ *                   [--feed-interval MS] [--hub-log info|debug] [--tables N]
  *                   [--players N]
  *                   [--soak [--minutes N]] [HUB_BINARY]
- * (--flood-only: (b) and (f) only; --turnaround-only: (d) only, with
- * each process's CPU over it; --presence-flood: (f) floods presence
+ * (--latency-only: (b) alone; --feed-interval MS: the hub's
+ * feed_interval_ms; --flood-only: (b) and (f) only; --turnaround-only: (d)
+ * only, with each process's CPU over it; --hub-log: the hub's log level,
+ * info as deployed with --turnaround-only, else debug ((b) and (f) read
+ * its result trace);
+ * --presence-flood: (f) floods presence
  * messages instead of results; --tables N: the tables of (d), 1,000
  * unless given, e.g. 2500 for 5,000 players; --players N: the players of
  * the restart event (e), 2,000 unless given, 10 rounds of results each;
@@ -94,9 +107,20 @@ static char tmp[64], hub_bin[1024];
 static pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
+/* The hub's log_level: "info" as deployed (deploy/hub.conf.example) for
+ * --turnaround-only, else "debug" ((b) and (f) read the hub's result
+ * trace); --hub-log sets it.
+ * At debug the hub writes a line per assignment sent (5,000 write(2)s
+ * of the 2,500-table turnaround). */
+static const char *hub_log;
 static bool flood_only;      /* --flood-only: (b) and (f) */
 static bool presence_flood;  /* --presence-flood: (f) floods presence */
 static bool turnaround_only; /* --turnaround-only: (d) alone */
+static bool latency_only;    /* --latency-only: (b) alone */
+static bool cpu_only;        /* --cpu-only: (g) alone */
+static int cpu_pace = 100;   /* --pace R: (g)'s results per second */
+static int cpu_results;      /* --results N: (g)'s results (all tables: 0) */
+static int feed_interval_ms; /* --feed-interval MS: the hub's (0: its own) */
 static double disk_p99_ms;   /* the disk probe's fdatasync p99 ((b) beside) */
 static int failures;         /* figures not measured (check) */
 static int soak_minutes;     /* --soak [--minutes N]: (s) only */
@@ -148,6 +172,19 @@ static int free_port(void)
     return ntohs(a.sin_port);
 }
 
+/* True when nothing listens on 127.0.0.1:p (a bind succeeds). */
+static bool port_free(int p)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)p),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
 static pid_t spawn(char *const argv[], const char *log)
 {
     pid_t pid = fork();
@@ -193,7 +230,11 @@ static void read_cred(const char *file, const char *login, char *pw, size_t cap)
 static void start_broker(void)
 {
     char cmd[1024];
-    port = free_port();
+    /* The broker listens on port and port + 1 (the consoles' listener):
+     * both free ("Address already in use" once failed a run). */
+    for (int i = 0; (port = free_port()) && !port_free(port + 1); i++)
+        if (i == 50)
+            die("no two free ports in a row");
     snprintf(cmd, sizeof(cmd),
              "bash %s/deploy/broker/gen-config.sh --tables 0 --organisers o1 "
              "--monitors watch --bind 127.0.0.1 --port %d --run-as \"$(id "
@@ -363,9 +404,11 @@ static void write_hub_conf(void)
             "broker_uri = \"tcp://127.0.0.1:%d\"\nusername = \"hub\"\n"
             "password_file = \"%s/hub.pw\"\ndatabase = \"%s/hub.db\"\n"
             "keepalive_s = 5\nfeed = %s\ndatabase_sync = %s\n"
-            "log_level = \"debug\"\n",
-            port, tmp, tmp, feed ? "true" : "false",
-            sync_db ? "true" : "false");
+            "log_level = \"%s\"\n",
+            port, tmp, tmp, feed ? "true" : "false", sync_db ? "true" : "false",
+            hub_log);
+    if (feed_interval_ms > 0)
+        fprintf(f, "feed_interval_ms = %d\n", feed_interval_ms);
     fclose(f);
 }
 
@@ -925,6 +968,80 @@ static void bench_turnaround(void)
     print_load("(d) after");
 }
 
+/* A process's CPU time so far (every thread, ns: the scheduler's own
+ * count, not the 10 ms tick of /proc's stat), -1 when not readable. */
+static double proc_cpu_ns(pid_t pid)
+{
+    clockid_t id;
+    struct timespec ts;
+    if (clock_getcpuclockid(pid, &id) != 0 || clock_gettime(id, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* (g) the hub's CPU per result with the feed on, at d_tables tables
+ * (2 x d_tables players): the hub's idle CPU over a window first (the
+ * feed on, nothing arriving: Paho's threads, timers), then d1000's
+ * round 1 results (--results N of them, every table's unless given)
+ * sent at cpu_pace a second (--pace R), each device its
+ * own, and the hub's CPU from the first sent to 1 s after the last ack
+ * (the coalesced feed builds after the last result included); per
+ * result = (that CPU - the idle rate x that wall time) / results. */
+static void bench_cpu(void)
+{
+    int n = cpu_results > 0 && cpu_results < d_tables ? cpu_results : d_tables;
+    int first = D_FIRST, last = D_FIRST + n - 1;
+    double span = (double)n / cpu_pace + 1.0;
+    /* Let the start-up's feed builds and retained republish finish. */
+    for (double until = now_s() + 5; now_s() < until;)
+        pump(50);
+    print_load("(g) before");
+    double i0 = proc_cpu_ns(hub_pid), it0 = now_s();
+    for (double until = it0 + span; now_s() < until;)
+        pump(50);
+    double i1 = proc_cpu_ns(hub_pid), it1 = now_s();
+    double r0 = proc_cpu_ns(hub_pid), start = now_s();
+    for (int k = 0; k < n;) {
+        if (now_s() >= start + (double)k / cpu_pace) {
+            char key[32];
+            snprintf(key, sizeof(key), "g-%d", first + k);
+            submit(first + k, key);
+            k++;
+            pump(0);
+        } else {
+            pump(1);
+        }
+    }
+    wait_acks(first, last, 60);
+    double acked = now_s();
+    for (double until = acked + 1.0; now_s() < until;)
+        pump(50);
+    double r1 = proc_cpu_ns(hub_pid), end = now_s();
+    int missing = missing_acks(first, last), refused = 0;
+    for (int t = first; t <= last; t++)
+        refused += acked_at[t] > 0 && acked_status[t] != TNY_WIRE_ACK_ACCEPTED;
+    check(missing == 0, "(g): a result sent and not acknowledged");
+    check(refused == 0, "(g): a result not accepted (the ack's status)");
+    check(i0 >= 0 && i1 >= 0 && r0 >= 0 && r1 >= 0,
+          "(g): the hub's CPU clock not readable");
+    double idle_ms = (i1 - i0) / 1e6, run_ms = (r1 - r0) / 1e6;
+    double idle_rate = idle_ms / (it1 - it0); /* ms of CPU per second */
+    int acked_n = n - missing;
+    double per =
+        acked_n > 0 ? (run_ms - idle_rate * (end - start)) / acked_n : -1;
+    check(per > 0, "(g): no CPU per result");
+    printf("(g) %d tables (%d players), feed %s: %d results sent at %d/s, "
+           "%d acknowledged, the last %.2f s after the first was sent\n",
+           d_tables, 2 * d_tables, feed ? "on" : "off", n, cpu_pace, acked_n,
+           acked - start);
+    printf("(g) hub CPU: idle %.0f ms over %.1f s (%.2f ms/s); results "
+           "%.0f ms over %.1f s -> %.3f ms per result beyond idle "
+           "(goal <= 2 ms: %s)\n",
+           idle_ms, it1 - it0, idle_rate, run_ms, end - start, per,
+           per > 0 && per <= 2.0 ? "met" : "missed");
+    print_load("(g) after");
+}
+
 /* (e) restart with >= 10,000 stored results. */
 static void bench_restart(void)
 {
@@ -1323,6 +1440,23 @@ int main(int argc, char **argv)
             presence_flood = true;
         else if (strcmp(argv[a], "--turnaround-only") == 0)
             turnaround_only = true;
+        else if (strcmp(argv[a], "--hub-log") == 0 && a + 1 < argc &&
+                 (strcmp(argv[a + 1], "info") == 0 ||
+                  strcmp(argv[a + 1], "debug") == 0))
+            hub_log = argv[++a];
+        else if (strcmp(argv[a], "--latency-only") == 0)
+            latency_only = true;
+        else if (strcmp(argv[a], "--cpu-only") == 0)
+            cpu_only = true;
+        else if (strcmp(argv[a], "--results") == 0 && a + 1 < argc &&
+                 (cpu_results = atoi(argv[a + 1])) >= 1)
+            a++;
+        else if (strcmp(argv[a], "--feed-interval") == 0 && a + 1 < argc &&
+                 (feed_interval_ms = atoi(argv[a + 1])) >= 1)
+            a++;
+        else if (strcmp(argv[a], "--pace") == 0 && a + 1 < argc &&
+                 (cpu_pace = atoi(argv[a + 1])) >= 1 && cpu_pace <= 100000)
+            a++;
         else if (strcmp(argv[a], "--tables") == 0 && a + 1 < argc &&
                  (d_tables = atoi(argv[a + 1])) >= 1 && d_tables <= 8000)
             a++;
@@ -1339,10 +1473,14 @@ int main(int argc, char **argv)
             soak_minutes = atoi(argv[++a]);
         else
             die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
-                "[--presence-flood] [--turnaround-only] [--tables 1..8000] "
+                "[--presence-flood] [--turnaround-only] [--latency-only] "
+                "[--cpu-only [--pace R] [--results N]] [--feed-interval MS] "
+                "[--hub-log info|debug] [--tables 1..8000] "
                 "[--players 2..20000] "
                 "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
     }
+    if (!hub_log)
+        hub_log = turnaround_only ? "info" : "debug";
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));
     assign_at = calloc((size_t)N_DEVICES + 1, sizeof(*assign_at));
@@ -1376,9 +1514,10 @@ int main(int argc, char **argv)
     setup_db();
     write_hub_conf();
     printf("setup (broker; events of 700, 500 and %d tables; a "
-           "%d-result event; feed %s, database_sync %s): %.1f s\n",
+           "%d-result event; feed %s, database_sync %s, hub log %s): %.1f "
+           "s\n",
            d_tables, big_players / 2 * 10, feed ? "on" : "off",
-           sync_db ? "on" : "off", now_s() - t0);
+           sync_db ? "on" : "off", hub_log, now_s() - t0);
 
     struct tny_mqtt_subscription subs[] = {
         {PREFIX "hub/state", 1},
@@ -1392,6 +1531,10 @@ int main(int argc, char **argv)
     if (!hub_online)
         die("hub did not come online (see its log in the temp dir)");
 
+    if (cpu_only) {
+        bench_cpu();
+        goto done;
+    }
     if (soak_minutes || turnaround_only) {
         open_watch();
         if (soak_minutes)
@@ -1403,6 +1546,8 @@ int main(int argc, char **argv)
         goto done;
     }
     bench_latency();
+    if (latency_only)
+        goto done;
     if (!flood_only) {
         bench_throughput();
         open_watch();

@@ -1,9 +1,12 @@
 /* wire_console_reply.c - the typed payloads of ConsoleReply (issue 18 item
  * 3): one message per reply shape of the commands' descriptions
- * (console_cmds.h TNY_REPLY_*), checked, built and copied here, and the
- * table of them (wire__payloads) that wire_console.c walks for the
- * ConsoleReply around them.  The records (lists, acknowledgements) are
- * one generic shape: typed values by name, flat in pre-order.
+ * (console_cmds.h TNY_REPLY_*), and the table of them (wire__payloads)
+ * that wire_console.c walks for the ConsoleReply around them.  The
+ * seating, the standings and the publish summary are each described by
+ * tables of their fields by wire name (the description below), which one
+ * walk over protobuf-c's descriptors checks, decodes, encodes and frees;
+ * the records (lists, acknowledgements) are one generic shape: typed
+ * values by name, flat in pre-order.
  *
  * Invariants: the same check runs before encode and after decode, so the
  * hub cannot send what a console would refuse; a decoded payload is
@@ -12,17 +15,970 @@
  */
 #include "wire_internal.h"
 
+#include "tny/wire_reply.h"
+
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Tables and names a seating may hold: the console message's 4 MiB bounds
- * them long before. */
+/* Counts a reply may hold: the console message's 4 MiB bounds them long
+ * before. */
 #define SEATING_MAX_TABLES WIRE_MAX_TABLE
 #define SEATING_MAX_NAMES (4 * WIRE_MAX_TABLE)
+#define STANDINGS_MAX_ROWS (4 * WIRE_MAX_TABLE)
 
-/* ---- owning and freeing ------------------------------------------------ */
+/* A text of the event a reply carries back: required or not, UTF-8. */
+static int event_text(const char *s, bool required, const char *p,
+                      struct tny_diag *diag)
+{
+    return wire__check_text(s, WIRE_TEXT_UTF8, required, p, diag);
+}
+
+/* ---- the description of the typed replies ------------------------------
+ *
+ * A message is a table of its fields by their names in console.proto: the
+ * kind of value, where it lives in its wire.h struct, its rule.  Checking,
+ * decoding, encoding and freeing walk the table and protobuf-c's
+ * descriptor of the message, so a field of a known kind is one row.  A
+ * message's own code is its hooks: a variant (a bye) and rules across its
+ * fields. */
+
+enum rk {
+    RK_INT,  /* int32_t (uint32 on the wire), RF_64 int64_t (sint64) */
+    RK_REAL, /* double, present when the bool at has_off is (RF_HAS) */
+    RK_FLAG, /* bool, sent when true */
+    RK_TEXT, /* char *, UTF-8: the event's own texts */
+    RK_ENUM, /* an enum by its map (struct renum) */
+    RK_NAME, /* an enum sent as its name (a string) */
+    RK_MSG,  /* a struct: a message of its own table */
+};
+
+enum {
+    RF_NEED = 1,   /* present on the wire (decode: "missing") */
+    RF_ALWAYS = 2, /* sent even when 0 (else when not 0) */
+    RF_64 = 4,     /* RK_INT: int64_t */
+    RF_PTR = 8,    /* the member points to the value (a list's first) */
+    RF_LIST = 16,  /* repeated: n_off counts them, n_lo..n_hi */
+    RF_PAIR = 32,  /* RF_LIST: 0 or n_hi of them */
+    RF_OUTER = 64, /* RF_LIST: the outer struct's n_off, exactly */
+    RF_HAS = 128,  /* present when the bool at has_off is */
+};
+
+/* An enum of a wire.h struct and the protocol's. */
+struct renum {
+    const char *noun; /* "stage": in "unknown stage 9" */
+    bool (*valid)(int v);
+    int (*to_pb)(int v);
+    bool (*from_pb)(int pb, int *v);
+    const char *(*name)(int v);               /* RK_NAME */
+    bool (*from_name)(const char *s, int *v); /* RK_NAME */
+};
+
+struct rmsg;
+
+struct rf {
+    const char *name; /* the field in console.proto */
+    enum rk kind;
+    unsigned flags;
+    size_t off;             /* the member (a list's: its first value) */
+    int64_t lo, hi;         /* RK_INT: each value's range */
+    size_t n_off;           /* RF_LIST: its int32_t count */
+    int32_t n_lo, n_hi;     /* RF_LIST: the count's range (inline: its room) */
+    size_t has_off;         /* RF_HAS: its bool */
+    const struct rmsg *msg; /* RK_MSG */
+    const struct renum *en; /* RK_ENUM, RK_NAME */
+    const char *what;       /* RF_LIST: what it counts (default: name) */
+};
+
+struct rmsg {
+    const ProtobufCMessageDescriptor *pb;
+    size_t size;  /* its struct (an element of a list of them) */
+    bool columns; /* its fields are columns of the outer struct (one
+                     element each), not a struct */
+    const struct rf *f;
+    size_t n;
+    const char *own; /* the fields its hooks handle, not in f */
+    /* A variant of its own: > 0 handled, 0 walk the fields, < 0 error. */
+    int (*own_check)(const void *s, const char *path, struct tny_diag *diag);
+    bool (*own_to_pb)(const void *s, ProtobufCMessage *m);
+    int (*own_from_pb)(const ProtobufCMessage *m, void *s, const char *path,
+                       struct tny_diag *diag);
+    /* Rules across its fields (after theirs); outer is the struct that
+     * holds it. */
+    int (*rule)(const void *s, const void *outer, const char *path,
+                struct tny_diag *diag);
+};
+
+/* Where a message's values are: its struct, or (columns) the outer
+ * struct and the element's index. */
+struct place {
+    char *base;
+    size_t idx;
+    const char *outer;
+};
+
+static size_t value_size(const struct rf *f)
+{
+    switch (f->kind) {
+    case RK_INT: return f->flags & RF_64 ? sizeof(int64_t) : sizeof(int32_t);
+    case RK_REAL: return sizeof(double);
+    case RK_FLAG: return sizeof(bool);
+    case RK_TEXT: return sizeof(char *);
+    case RK_ENUM:
+    case RK_NAME: return sizeof(int);
+    case RK_MSG: return f->msg->size;
+    }
+    return 0;
+}
+
+/* The address of member off (a column's element with columns). */
+static char *member(const struct rmsg *m, const struct place *pl, size_t off,
+                    bool ptr, size_t size)
+{
+    char *at = pl->base + off;
+    if (ptr) {
+        char *to;
+        memcpy(&to, at, sizeof to);
+        at = to;
+    }
+    return m->columns && at ? at + pl->idx * size : at;
+}
+
+/* The value of f (a list's first). */
+static char *value_at(const struct rmsg *m, const struct place *pl,
+                      const struct rf *f)
+{
+    return member(m, pl, f->off, (f->flags & RF_PTR) != 0, value_size(f));
+}
+
+static bool has_at(const struct rmsg *m, const struct place *pl,
+                   const struct rf *f)
+{
+    return *(const bool *)member(m, pl, f->has_off, false, sizeof(bool));
+}
+
+static int32_t list_n(const struct place *pl, const struct rf *f)
+{
+    int32_t n;
+    memcpy(&n, (f->flags & RF_OUTER ? pl->outer : pl->base) + f->n_off,
+           sizeof n);
+    return n;
+}
+
+static int64_t int_get(const struct rf *f, const char *at)
+{
+    if (f->flags & RF_64) {
+        int64_t v;
+        memcpy(&v, at, sizeof v);
+        return v;
+    }
+    int32_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+static int enum_get(const char *at)
+{
+    int v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+/* The place of the message a value of f at `at` holds (element j of a
+ * list: its columns'). */
+static struct place sub_place(const struct rf *f, const struct place *pl,
+                              char *at, size_t j)
+{
+    if (f->msg->columns)
+        return (struct place){pl->base, j, pl->base};
+    return (struct place){at, 0, pl->base};
+}
+
+/* Whether a single value is sent (and checked, for an enum). */
+static bool is_present(const struct rmsg *m, const struct place *pl,
+                       const struct rf *f, const char *at)
+{
+    if (f->flags & RF_HAS)
+        return has_at(m, pl, f);
+    if (f->flags & (RF_ALWAYS | RF_NEED))
+        return true;
+    switch (f->kind) {
+    case RK_INT: return int_get(f, at) != 0;
+    case RK_FLAG: return *(const bool *)at;
+    case RK_ENUM: return enum_get(at) != 0;
+    default: return true;
+    }
+}
+
+/* ---- check ------------------------------------------------------------- */
+
+static int msg_check(const struct rmsg *m, const struct place *pl,
+                     const char *path, struct tny_diag *diag);
+
+static int value_check(const struct rmsg *m, const struct place *pl,
+                       const struct rf *f, char *at, size_t j, const char *p,
+                       struct tny_diag *diag)
+{
+    switch (f->kind) {
+    case RK_INT:
+        return wire__check_range(int_get(f, at), f->lo, f->hi, p, diag);
+    case RK_REAL: {
+        double v;
+        memcpy(&v, at, sizeof v);
+        return isfinite(v)
+                   ? TNY_OK
+                   : wire__fail(diag, "%s: expected a finite number", p);
+    }
+    case RK_FLAG: return TNY_OK;
+    case RK_TEXT: {
+        const char *s;
+        memcpy(&s, at, sizeof s);
+        return event_text(s, (f->flags & RF_NEED) != 0, p, diag);
+    }
+    case RK_ENUM:
+    case RK_NAME:
+        return f->en->valid(enum_get(at))
+                   ? TNY_OK
+                   : wire__fail(diag, "%s: unknown %s %d", p, f->en->noun,
+                                enum_get(at));
+    case RK_MSG: {
+        struct place sp = sub_place(f, pl, at, j);
+        (void)m;
+        return msg_check(f->msg, &sp, p, diag);
+    }
+    }
+    return TNY_OK;
+}
+
+/* A list's count and room: 0 when they hold. */
+static int list_check(const struct rmsg *m, const struct place *pl,
+                      const struct rf *f, const char *p, struct tny_diag *diag)
+{
+    int32_t n = list_n(pl, f);
+    const char *what = f->what ? f->what : f->name;
+    if (f->flags & RF_OUTER)
+        return TNY_OK; /* the outer's own count, checked there */
+    if (n < f->n_lo || n > f->n_hi ||
+        ((f->flags & RF_PAIR) && n != 0 && n != f->n_hi))
+        return f->flags & RF_PAIR
+                   ? wire__fail(diag, "%s: expected 0 or %d %s, got %d", p,
+                                (int)f->n_hi, what, (int)n)
+                   : wire__fail(diag, "%s: expected %d..%d %s, got %d", p,
+                                (int)f->n_lo, (int)f->n_hi, what, (int)n);
+    if (n == 0)
+        return TNY_OK;
+    bool none = (f->flags & RF_PTR) && !value_at(m, pl, f);
+    for (size_t k = 0; f->kind == RK_MSG && f->msg->columns && k < f->msg->n;
+         k++) {
+        const struct rf *c = &f->msg->f[k];
+        const char *col;
+        memcpy(&col, pl->base + c->off, sizeof col);
+        none |= (c->flags & RF_PTR) && !col;
+    }
+    return none ? wire__fail(diag, "%s: %d %s, none given", p, (int)n, what)
+                : TNY_OK;
+}
+
+static int msg_check(const struct rmsg *m, const struct place *pl,
+                     const char *path, struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX], ep[WIRE_PATH_MAX];
+    int rc;
+    if (m->own_check && (rc = m->own_check(pl->base, path, diag)) != 0)
+        return rc < 0 ? rc : TNY_OK;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rf *f = &m->f[i];
+        char *at = value_at(m, pl, f);
+        WIRE_CHECK_PATH(diag, p, "%s.%s", path, f->name);
+        if (!(f->flags & RF_LIST)) {
+            if (is_present(m, pl, f, at) &&
+                (rc = value_check(m, pl, f, at, 0, p, diag)) < 0)
+                return rc;
+            continue;
+        }
+        if ((rc = list_check(m, pl, f, p, diag)) < 0)
+            return rc;
+        int32_t n = list_n(pl, f);
+        for (int32_t j = 0; j < n; j++) {
+            WIRE_CHECK_PATH(diag, ep, "%s[%d]", p, (int)j);
+            if ((rc = value_check(m, pl, f, at + (size_t)j * value_size(f),
+                                  (size_t)j, ep, diag)) < 0)
+                return rc;
+        }
+    }
+    return m->rule ? m->rule(pl->base, pl->outer, path, diag) : TNY_OK;
+}
+
+/* ---- free -------------------------------------------------------------- */
+
+/* Frees what the values of m at pl own (not the struct itself). */
+static void msg_free(const struct rmsg *m, const struct place *pl)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rf *f = &m->f[i];
+        char *at = value_at(m, pl, f);
+        bool list = (f->flags & RF_LIST) != 0;
+        /* an inline list of texts holds its room, others their count */
+        int32_t n = !list ? 1
+                    : f->kind == RK_TEXT && !(f->flags & RF_PTR)
+                        ? f->n_hi
+                        : list_n(pl, f);
+        if (f->kind == RK_TEXT)
+            for (int32_t j = 0; at && j < n; j++) {
+                char *s;
+                memcpy(&s, at + (size_t)j * sizeof s, sizeof s);
+                free(s);
+            }
+        if (f->kind == RK_MSG)
+            for (int32_t j = 0; (at || f->msg->columns) && j < n; j++) {
+                struct place sp =
+                    sub_place(f, pl, at ? at + (size_t)j * f->msg->size : NULL,
+                              (size_t)j);
+                msg_free(f->msg, &sp);
+            }
+        if (f->kind == RK_MSG && f->msg->columns && list)
+            for (size_t k = 0; k < f->msg->n; k++)
+                if (f->msg->f[k].flags & RF_PTR) {
+                    void *col;
+                    memcpy(&col, pl->base + f->msg->f[k].off, sizeof col);
+                    free(col);
+                }
+        if ((f->flags & RF_PTR) && !m->columns)
+            free(at);
+    }
+}
+
+static void reply_free(const struct rmsg *m, void *s)
+{
+    if (!s)
+        return;
+    struct place pl = {s, 0, NULL};
+    msg_free(m, &pl);
+    free(s);
+}
+
+/* ---- encode ------------------------------------------------------------ */
+
+static const ProtobufCFieldDescriptor *pb_field(const struct rmsg *m,
+                                                const struct rf *f)
+{
+    return protobuf_c_message_descriptor_get_field_by_name(m->pb, f->name);
+}
+
+/* Frees a message msg_to_pb built (its strings are borrowed). */
+static void pb_free(ProtobufCMessage *x)
+{
+    if (!x)
+        return;
+    const ProtobufCMessageDescriptor *d = x->descriptor;
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        char *v = (char *)x + f->offset;
+        void *p = NULL;
+        if (f->label == PROTOBUF_C_LABEL_REPEATED ||
+            f->type == PROTOBUF_C_TYPE_MESSAGE)
+            memcpy(&p, v, sizeof p);
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n;
+            memcpy(&n, (char *)x + f->quantifier_offset, sizeof n);
+            for (size_t j = 0; p && f->type == PROTOBUF_C_TYPE_MESSAGE && j < n;
+                 j++)
+                pb_free(((ProtobufCMessage **)p)[j]);
+            free(p);
+        } else if (f->type == PROTOBUF_C_TYPE_MESSAGE) {
+            pb_free(p);
+        }
+    }
+    free(x);
+}
+
+static size_t pb_size(const ProtobufCFieldDescriptor *d)
+{
+    switch (d->type) {
+    case PROTOBUF_C_TYPE_UINT32: return sizeof(uint32_t);
+    case PROTOBUF_C_TYPE_SINT64:
+    case PROTOBUF_C_TYPE_DOUBLE: return sizeof(int64_t);
+    case PROTOBUF_C_TYPE_BOOL: return sizeof(protobuf_c_boolean);
+    case PROTOBUF_C_TYPE_ENUM: return sizeof(int);
+    default: return sizeof(void *); /* STRING, MESSAGE */
+    }
+}
+
+static ProtobufCMessage *msg_to_pb(const struct rmsg *m,
+                                   const struct place *pl);
+
+/* One value of f at `at` into the protobuf's at v: false when out of
+ * memory. */
+static bool value_to_pb(const struct rf *f, const struct place *pl, char *at,
+                        size_t j, char *v)
+{
+    switch (f->kind) {
+    case RK_INT:
+        if (f->flags & RF_64) {
+            int64_t n = int_get(f, at);
+            memcpy(v, &n, sizeof n);
+        } else {
+            uint32_t n = (uint32_t)int_get(f, at);
+            memcpy(v, &n, sizeof n);
+        }
+        return true;
+    case RK_REAL: memcpy(v, at, sizeof(double)); return true;
+    case RK_FLAG: {
+        protobuf_c_boolean b = *(const bool *)at;
+        memcpy(v, &b, sizeof b);
+        return true;
+    }
+    case RK_TEXT: {
+        const char *t;
+        memcpy(&t, at, sizeof t);
+        memcpy(v, &t, sizeof t);
+        return true;
+    }
+    case RK_ENUM: {
+        int e = f->en->to_pb(enum_get(at));
+        memcpy(v, &e, sizeof e);
+        return true;
+    }
+    case RK_NAME: {
+        const char *s = f->en->name(enum_get(at));
+        memcpy(v, &s, sizeof s);
+        return true;
+    }
+    case RK_MSG: {
+        struct place sp = sub_place(f, pl, at, j);
+        ProtobufCMessage *x = msg_to_pb(f->msg, &sp);
+        memcpy(v, &x, sizeof x);
+        return x != NULL;
+    }
+    }
+    return false;
+}
+
+static ProtobufCMessage *msg_to_pb(const struct rmsg *m, const struct place *pl)
+{
+    ProtobufCMessage *x = calloc(1, m->pb->sizeof_message);
+    if (!x)
+        return NULL;
+    m->pb->message_init(x);
+    if (m->own_to_pb && m->own_to_pb(pl->base, x))
+        return x;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rf *f = &m->f[i];
+        const ProtobufCFieldDescriptor *d = pb_field(m, f);
+        char *at = value_at(m, pl, f), *v = (char *)x + d->offset;
+        if (!(f->flags & RF_LIST)) {
+            protobuf_c_boolean has = is_present(m, pl, f, at);
+            if (has && !value_to_pb(f, pl, at, 0, v))
+                goto fail;
+            if (d->quantifier_offset)
+                memcpy((char *)x + d->quantifier_offset, &has, sizeof has);
+            continue;
+        }
+        size_t n = (size_t)list_n(pl, f), sz = pb_size(d);
+        if (n == 0)
+            continue;
+        char *arr = calloc(n, sz);
+        if (!arr)
+            goto fail;
+        memcpy(v, &arr, sizeof arr);
+        memcpy((char *)x + d->quantifier_offset, &n, sizeof n);
+        for (size_t j = 0; j < n; j++)
+            if (!value_to_pb(f, pl, at + j * value_size(f), j, arr + j * sz))
+                goto fail;
+    }
+    return x;
+fail:
+    pb_free(x);
+    return NULL;
+}
+
+/* ---- decode ------------------------------------------------------------ */
+
+static int msg_from_pb(const struct rmsg *m, const ProtobufCMessage *x,
+                       const struct place *pl, const char *path,
+                       struct tny_diag *diag);
+
+/* One value of the protobuf's at v (present) into f's at `at`. */
+static int value_from_pb(const struct rf *f, const struct place *pl,
+                         const char *v, char *at, size_t j, const char *p,
+                         struct tny_diag *diag)
+{
+    int rc, e;
+    switch (f->kind) {
+    case RK_INT:
+        if (f->flags & RF_64) {
+            int64_t n;
+            memcpy(&n, v, sizeof n);
+            memcpy(at, &n, sizeof n);
+        } else {
+            uint32_t u;
+            int32_t n;
+            memcpy(&u, v, sizeof u);
+            if ((rc = wire__u32(true, u, true, p, &n, diag)) < 0)
+                return rc;
+            memcpy(at, &n, sizeof n);
+        }
+        return wire__check_range(int_get(f, at), f->lo, f->hi, p, diag);
+    case RK_REAL: memcpy(at, v, sizeof(double)); return TNY_OK;
+    case RK_FLAG: {
+        protobuf_c_boolean b;
+        memcpy(&b, v, sizeof b);
+        *(bool *)at = b;
+        return TNY_OK;
+    }
+    case RK_TEXT: {
+        const char *s;
+        memcpy(&s, v, sizeof s);
+        return wire__dup((char **)(void *)at, s, diag);
+    }
+    case RK_ENUM:
+        if (!f->en->from_pb(enum_get(v), &e))
+            return wire__fail(diag, "%s: unknown %s %d", p, f->en->noun,
+                              enum_get(v));
+        memcpy(at, &e, sizeof e);
+        return TNY_OK;
+    case RK_NAME: {
+        const char *s;
+        memcpy(&s, v, sizeof s);
+        if (!s || !f->en->from_name(s, &e))
+            return wire__fail(diag, "%s: unknown %s \"%.40s\"", p, f->en->noun,
+                              s ? s : "");
+        memcpy(at, &e, sizeof e);
+        return TNY_OK;
+    }
+    case RK_MSG: {
+        const ProtobufCMessage *x;
+        memcpy(&x, v, sizeof x);
+        struct place sp = sub_place(f, pl, at, j);
+        return msg_from_pb(f->msg, x, &sp, p, diag);
+    }
+    }
+    return TNY_OK;
+}
+
+/* The room of a decoded list when its member points to it. */
+static int make_room(const struct rf *c, size_t n, char *base,
+                     struct tny_diag *diag)
+{
+    if (!(c->flags & RF_PTR))
+        return TNY_OK;
+    void *arr = calloc(n, value_size(c));
+    if (!arr)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    memcpy(base + c->off, &arr, sizeof arr);
+    return TNY_OK;
+}
+
+/* A list's count from the wire, its room made: 0 or an error. */
+static int list_from_pb(const struct rf *f, size_t n, const struct place *pl,
+                        const char *p, struct tny_diag *diag)
+{
+    const char *what = f->what ? f->what : f->name;
+    int rc = TNY_OK;
+    if (f->flags & RF_OUTER) {
+        int32_t want = list_n(pl, f);
+        return n == (size_t)want
+                   ? TNY_OK
+                   : wire__fail(diag, "%s: expected %d %s, got %zu", p,
+                                (int)want, what, n);
+    }
+    if (n < (size_t)f->n_lo || n > (size_t)f->n_hi ||
+        ((f->flags & RF_PAIR) && n != 0 && n != (size_t)f->n_hi))
+        return f->flags & RF_PAIR
+                   ? wire__fail(diag, "%s: expected 0 or %d %s, got %zu", p,
+                                (int)f->n_hi, what, n)
+                   : wire__fail(diag, "%s: expected %d..%d %s, got %zu", p,
+                                (int)f->n_lo, (int)f->n_hi, what, n);
+    if (n && f->kind == RK_MSG && f->msg->columns)
+        for (size_t k = 0; rc == TNY_OK && k < f->msg->n; k++)
+            rc = make_room(&f->msg->f[k], n, pl->base, diag);
+    else if (n)
+        rc = make_room(f, n, pl->base, diag);
+    int32_t n32 = (int32_t)n;
+    if (rc == TNY_OK)
+        memcpy(pl->base + f->n_off, &n32, sizeof n32);
+    return rc;
+}
+
+static int msg_from_pb(const struct rmsg *m, const ProtobufCMessage *x,
+                       const struct place *pl, const char *path,
+                       struct tny_diag *diag)
+{
+    char p[WIRE_PATH_MAX], ep[WIRE_PATH_MAX];
+    int rc;
+    if (m->own_from_pb && (rc = m->own_from_pb(x, pl->base, path, diag)) != 0)
+        return rc < 0 ? rc : TNY_OK;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rf *f = &m->f[i];
+        const ProtobufCFieldDescriptor *d = pb_field(m, f);
+        const char *v = (const char *)x + d->offset;
+        protobuf_c_boolean has = true;
+        size_t n = 1;
+        wire__path(p, sizeof p, "%s.%s", path, f->name);
+        if (d->label == PROTOBUF_C_LABEL_REPEATED) {
+            memcpy(&n, (const char *)x + d->quantifier_offset, sizeof n);
+            if ((rc = list_from_pb(f, n, pl, p, diag)) < 0)
+                return rc;
+            const char *arr;
+            memcpy(&arr, v, sizeof arr);
+            char *at = value_at(m, pl, f);
+            for (size_t j = 0; j < n; j++) {
+                wire__path(ep, sizeof ep, "%s[%zu]", p, j);
+                if ((rc = value_from_pb(f, pl, arr + j * pb_size(d),
+                                        at + j * value_size(f), j, ep, diag)) <
+                    0)
+                    return rc;
+            }
+            continue;
+        }
+        if (d->quantifier_offset)
+            memcpy(&has, (const char *)x + d->quantifier_offset, sizeof has);
+        else if (d->type == PROTOBUF_C_TYPE_MESSAGE ||
+                 d->type == PROTOBUF_C_TYPE_STRING)
+            has = *(void *const *)v != NULL;
+        if (!has) {
+            if (f->flags & RF_NEED)
+                return wire__fail(diag, "%s: missing", p);
+            continue;
+        }
+        if ((rc = value_from_pb(f, pl, v, value_at(m, pl, f), 0, p, diag)) < 0)
+            return rc;
+        if (f->flags & RF_HAS)
+            *(bool *)member(m, pl, f->has_off, false, sizeof(bool)) = true;
+    }
+    return TNY_OK;
+}
+
+/* A payload's decode: NULL x (absent) gives NULL. */
+static int reply_from_pb(const struct rmsg *m, const ProtobufCMessage *x,
+                         const char *path, void **out, struct tny_diag *diag)
+{
+    *out = NULL;
+    if (!x)
+        return TNY_OK;
+    void *s = calloc(1, m->size);
+    if (!s)
+        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
+    struct place pl = {s, 0, NULL};
+    int rc = msg_from_pb(m, x, &pl, path, diag);
+    if (rc < 0)
+        reply_free(m, s);
+    else
+        *out = s;
+    return rc;
+}
+
+/* ---- the enums ---------------------------------------------------------- */
+
+static bool stage_valid(int v)
+{
+    return wire__stage_valid((enum tny_stage_kind)v);
+}
+static int stage_to_pb(int v)
+{
+    return wire__stage_to_pb((enum tny_stage_kind)v);
+}
+static bool stage_from_pb(int pb, int *v)
+{
+    enum tny_stage_kind s;
+    if (!wire__stage_from_pb(pb, &s))
+        return false;
+    *v = (int)s;
+    return true;
+}
+static const struct renum stage_enum = {"stage",       stage_valid, stage_to_pb,
+                                        stage_from_pb, NULL,        NULL};
+
+static const int clock_pb[] = {
+    [TNY_ROUND_CLOCK_READY] = TOURNEY__V1__CLOCK_STATE__CLOCK_NOT_STARTED,
+    [TNY_ROUND_CLOCK_RUNNING] = TOURNEY__V1__CLOCK_STATE__CLOCK_RUNNING,
+    [TNY_ROUND_CLOCK_PAUSED] = TOURNEY__V1__CLOCK_STATE__CLOCK_PAUSED,
+};
+static bool clock_valid(int v)
+{
+    return v >= TNY_ROUND_CLOCK_READY && v <= TNY_ROUND_CLOCK_PAUSED;
+}
+static int clock_to_pb(int v)
+{
+    return clock_pb[v];
+}
+static bool clock_from_pb(int pb, int *v)
+{
+    for (int s = TNY_ROUND_CLOCK_READY; s <= TNY_ROUND_CLOCK_PAUSED; s++)
+        if (clock_pb[s] == pb) {
+            *v = s;
+            return true;
+        }
+    return false;
+}
+static const struct renum clock_enum = {"clock state", clock_valid, clock_to_pb,
+                                        clock_from_pb, NULL,        NULL};
+
+/* RoundStatus is wire.h's enum; NONE (a draft) is the field absent. */
+static bool status_valid(int v)
+{
+    return v >= TNY_WIRE_ROUND_NONE && v <= TNY_WIRE_ROUND_CLOSED;
+}
+static int status_to_pb(int v)
+{
+    return v;
+}
+static bool status_from_pb(int pb, int *v)
+{
+    *v = pb;
+    return pb >= TNY_WIRE_ROUND_DRAFT && pb <= TNY_WIRE_ROUND_CLOSED;
+}
+static const struct renum status_enum = {
+    "round status", status_valid, status_to_pb, status_from_pb, NULL, NULL};
+
+static const char *tiebreak_name(int v)
+{
+    return tny_tiebreak_name((enum tny_tiebreak)v);
+}
+static bool tiebreak_from_name(const char *s, int *v)
+{
+    enum tny_tiebreak tb;
+    if (tny_tiebreak_from_name(s, &tb) < 0)
+        return false;
+    *v = (int)tb;
+    return true;
+}
+static bool tiebreak_valid(int v)
+{
+    int back;
+    const char *name = tiebreak_name(v);
+    return name && tiebreak_from_name(name, &back) && back == v;
+}
+static const struct renum tiebreak_enum = {
+    "tiebreak", tiebreak_valid, NULL, NULL, tiebreak_name, tiebreak_from_name};
+
+_Static_assert(sizeof(enum tny_stage_kind) == sizeof(int) &&
+                   sizeof(enum tny_round_clock_state) == sizeof(int) &&
+                   sizeof(enum tny_wire_round_status) == sizeof(int) &&
+                   sizeof(enum tny_tiebreak) == sizeof(int),
+               "an enum member is read as an int");
+
+/* ---- the messages ------------------------------------------------------- */
+
+#define F(T, wire, k, fl, m, ...)                                              \
+    {                                                                          \
+        .name = wire, .kind = k, .flags = fl, .off = offsetof(T, m),           \
+        __VA_ARGS__                                                            \
+    }
+#define LIST(T, n, lo, hi) .n_off = offsetof(T, n), .n_lo = lo, .n_hi = hi
+/* A message's description: its fields' table m_f, its hooks. */
+#define MSG(m, ...)                                                            \
+    static const struct rmsg m##_m = {.pb = &tourney__v1__##m##__descriptor,   \
+                                      .f = m##_f,                              \
+                                      .n = sizeof m##_f / sizeof m##_f[0],     \
+                                      __VA_ARGS__}
+
+/* TimeLeft: a clock as the reply shows it. */
+#define T struct tny_wire_time_left
+static const struct rf time_left_f[] = {
+    F(T, "state", RK_ENUM, RF_NEED | RF_ALWAYS, state, .en = &clock_enum),
+    F(T, "left_ms", RK_INT, RF_NEED | RF_ALWAYS | RF_64, left_ms,
+      .lo = -TNY_CLOCK_MAX_INSTANT_MS, .hi = TNY_CLOCK_MAX_INSTANT_MS),
+};
+#undef T
+MSG(time_left, .size = sizeof(struct tny_wire_time_left));
+
+/* SeatedTable: a table, or a bye (table 0): the bye's own code. */
+static int bye_check(const void *sv, const char *p, struct tny_diag *diag)
+{
+    const struct tny_wire_seated_table *t = sv;
+    char fp[WIRE_PATH_MAX];
+    if (t->table != 0)
+        return 0;
+    if (t->n_players != 1 || t->n_sides || t->first_player || t->clock.has)
+        return wire__fail(diag,
+                          "%s: a bye (no table number) has one player "
+                          "and nothing else",
+                          p);
+    WIRE_CHECK_PATH(diag, fp, "%s.bye", p);
+    int rc = event_text(t->players[0], true, fp, diag);
+    return rc < 0 ? rc : 1;
+}
+
+static bool bye_to_pb(const void *sv, ProtobufCMessage *x)
+{
+    const struct tny_wire_seated_table *t = sv;
+    if (t->table != 0)
+        return false;
+    ((Tourney__V1__SeatedTable *)(void *)x)->bye = t->players[0];
+    return true;
+}
+
+static int bye_from_pb(const ProtobufCMessage *x, void *sv, const char *p,
+                       struct tny_diag *diag)
+{
+    const Tourney__V1__SeatedTable *m = (const void *)x;
+    struct tny_wire_seated_table *t = sv;
+    if (!m->bye)
+        return 0;
+    if (m->has_table || m->n_players || m->n_sides || m->first_player ||
+        m->clock)
+        return wire__fail(diag,
+                          "%s: a bye has no table number, players, "
+                          "sides, first player or clock",
+                          p);
+    t->n_players = 1;
+    int rc = wire__dup(&t->players[0], m->bye, diag);
+    return rc < 0 ? rc : 1;
+}
+
+#define T struct tny_wire_seated_table
+static const struct rf seated_table_f[] = {
+    F(T, "table", RK_INT, RF_NEED | RF_ALWAYS, table, .lo = 1,
+      .hi = WIRE_MAX_TABLE),
+    F(T, "players", RK_TEXT, RF_NEED | RF_LIST, players,
+      LIST(T, n_players, 1, TNY_MAX_SEATS)),
+    F(T, "sides", RK_TEXT, RF_NEED | RF_LIST | RF_PAIR, sides,
+      LIST(T, n_sides, 0, 2)),
+    F(T, "first_player", RK_TEXT, 0, first_player, .lo = 0),
+    F(T, "clock", RK_MSG, RF_HAS, clock, .has_off = offsetof(T, clock.has),
+      .msg = &time_left_m),
+};
+#undef T
+MSG(seated_table, .size = sizeof(struct tny_wire_seated_table), .own = "bye",
+    .own_check = bye_check, .own_to_pb = bye_to_pb, .own_from_pb = bye_from_pb);
+
+#define T struct tny_wire_player_name
+static const struct rf player_name_f[] = {
+    F(T, "id", RK_TEXT, RF_NEED, id, .lo = 0),
+    F(T, "name", RK_TEXT, 0, name, .lo = 0),
+};
+#undef T
+MSG(player_name, .size = sizeof(struct tny_wire_player_name));
+
+/* Seating: a draft (explain) or a round sent (status); republished: only
+ * the round. */
+static int seating_rule(const void *sv, const void *outer, const char *path,
+                        struct tny_diag *diag)
+{
+    const struct tny_wire_seating *s = sv;
+    (void)outer;
+    if (s->status != TNY_WIRE_ROUND_NONE && s->explain)
+        return wire__fail(diag,
+                          "%s: explain is a draft's, status a published "
+                          "round's: not both",
+                          path);
+    if (s->republished && (s->n_tables || s->n_names || s->explain))
+        return wire__fail(diag,
+                          "%s.republished: a republished round carries "
+                          "no seating (ask for it)",
+                          path);
+    return TNY_OK;
+}
+
+#define T struct tny_wire_seating
+static const struct rf seating_f[] = {
+    F(T, "round", RK_INT, RF_NEED | RF_ALWAYS, round, .lo = 1,
+      .hi = WIRE_MAX_ROUND),
+    F(T, "stage", RK_ENUM, RF_HAS, stage, .has_off = offsetof(T, has_stage),
+      .en = &stage_enum),
+    F(T, "status", RK_ENUM, 0, status, .en = &status_enum),
+    F(T, "clock", RK_MSG, RF_HAS, clock, .has_off = offsetof(T, clock.has),
+      .msg = &time_left_m),
+    F(T, "tables", RK_MSG, RF_LIST | RF_PTR, tables,
+      LIST(T, n_tables, 0, SEATING_MAX_TABLES), .msg = &seated_table_m),
+    F(T, "explain", RK_TEXT, 0, explain, .lo = 0),
+    F(T, "names", RK_MSG, RF_LIST | RF_PTR, names,
+      LIST(T, n_names, 0, SEATING_MAX_NAMES), .msg = &player_name_m),
+    F(T, "republished", RK_FLAG, 0, republished, .lo = 0),
+};
+#undef T
+MSG(seating, .size = sizeof(struct tny_wire_seating), .rule = seating_rule);
+
+/* TiebreakValue: a row's columns has_tiebreak[k], tiebreaks[k]. */
+#define T struct tny_wire_standing_row
+static const struct rf tiebreak_value_f[] = {
+    F(T, "value", RK_REAL, RF_HAS, tiebreaks,
+      .has_off = offsetof(T, has_tiebreak)),
+};
+MSG(tiebreak_value, .columns = true);
+
+/* A row's games on each side: none without sides. */
+static int row_rule(const void *rv, const void *outer, const char *p,
+                    struct tny_diag *diag)
+{
+    const struct tny_wire_standing_row *r = rv;
+    const struct tny_wire_standings *s = outer;
+    for (int k = 0; k < 2; k++)
+        if (!s->n_sides && r->side_games[k])
+            return wire__fail(diag,
+                              "%s.side_games: expected games on each of "
+                              "the format's sides",
+                              p);
+    return TNY_OK;
+}
+
+static const struct rf standing_row_f[] = {
+    F(T, "rank", RK_INT, RF_NEED | RF_ALWAYS, rank, .lo = 1,
+      .hi = STANDINGS_MAX_ROWS),
+    F(T, "player", RK_TEXT, RF_NEED, player, .lo = 0),
+    F(T, "name", RK_TEXT, 0, name, .lo = 0),
+    F(T, "points_units", RK_INT, RF_NEED | RF_ALWAYS | RF_64, points_units,
+      .lo = INT64_MIN, .hi = INT64_MAX),
+    F(T, "tiebreaks", RK_MSG, RF_LIST | RF_OUTER, tiebreaks,
+      .n_off = offsetof(struct tny_wire_standings, n_tiebreaks),
+      .n_hi = TNY_MAX_TIEBREAKS, .msg = &tiebreak_value_m,
+      .what = "values (one per column)"),
+    F(T, "dropped", RK_FLAG, 0, dropped, .lo = 0),
+    F(T, "decided_by_lot", RK_FLAG, 0, decided_by_lot, .lo = 0),
+    F(T, "disqualified", RK_FLAG, 0, disqualified, .lo = 0),
+    F(T, "separate_list", RK_FLAG, 0, separate_list, .lo = 0),
+    F(T, "side_games", RK_INT, RF_LIST | RF_OUTER, side_games, .hi = INT32_MAX,
+      .n_off = offsetof(struct tny_wire_standings, n_sides), .n_hi = 2,
+      .what = "counts (one per side)"),
+};
+#undef T
+MSG(standing_row, .size = sizeof(struct tny_wire_standing_row),
+    .rule = row_rule);
+
+#define T struct tny_wire_standings
+static const struct rf standings_f[] = {
+    F(T, "after_round", RK_INT, RF_ALWAYS, after_round, .hi = WIRE_MAX_ROUND),
+    F(T, "stage", RK_ENUM, RF_NEED | RF_ALWAYS, stage, .en = &stage_enum),
+    F(T, "tiebreaks", RK_NAME, RF_LIST, tiebreaks,
+      LIST(T, n_tiebreaks, 0, TNY_MAX_TIEBREAKS), .en = &tiebreak_enum),
+    F(T, "sides", RK_TEXT, RF_NEED | RF_LIST | RF_PAIR, sides,
+      LIST(T, n_sides, 0, 2)),
+    F(T, "rows", RK_MSG, RF_LIST | RF_PTR, rows,
+      LIST(T, n_rows, 0, STANDINGS_MAX_ROWS), .msg = &standing_row_m),
+};
+#undef T
+MSG(standings, .size = sizeof(struct tny_wire_standings));
+
+/* DeviceAtTable: the summary's columns tables[i], devices[i]. */
+#define T struct tny_wire_published
+static const struct rf device_at_table_f[] = {
+    F(T, "table", RK_INT, RF_NEED | RF_ALWAYS | RF_PTR, tables, .lo = 1,
+      .hi = WIRE_MAX_TABLE),
+    F(T, "device", RK_TEXT, RF_NEED | RF_PTR, devices, .lo = 0),
+};
+MSG(device_at_table, .columns = true);
+
+static const struct rf publish_summary_f[] = {
+    F(T, "round", RK_INT, RF_NEED | RF_ALWAYS, round, .lo = 1,
+      .hi = WIRE_MAX_ROUND),
+    F(T, "assigned", RK_MSG, RF_LIST, n_assigned,
+      LIST(T, n_assigned, 0, WIRE_MAX_TABLE), .msg = &device_at_table_m,
+      .what = "tables"),
+    F(T, "tables_without_device", RK_INT, RF_LIST | RF_PTR, missing, .lo = 1,
+      .hi = WIRE_MAX_TABLE, LIST(T, n_missing, 0, WIRE_MAX_TABLE),
+      .what = "tables"),
+    F(T, "idle_devices", RK_INT, 0, idle_devices, .hi = INT32_MAX),
+};
+#undef T
+MSG(publish_summary, .size = sizeof(struct tny_wire_published));
+#undef F
+#undef LIST
+#undef MSG
+
+/* ---- owning and freeing -------------------------------------------------- */
 
 struct tny_wire_seating *tny_wire_seating_new(int32_t n_tables, int32_t n_names)
 {
@@ -45,400 +1001,8 @@ fail:
 
 void tny_wire_seating_free(struct tny_wire_seating *s)
 {
-    if (!s)
-        return;
-    for (int32_t i = 0; s->tables && i < s->n_tables; i++) {
-        struct tny_wire_seated_table *t = &s->tables[i];
-        for (int k = 0; k < TNY_MAX_SEATS; k++)
-            free(t->players[k]);
-        free(t->sides[0]);
-        free(t->sides[1]);
-        free(t->first_player);
-    }
-    for (int32_t i = 0; s->names && i < s->n_names; i++) {
-        free(s->names[i].id);
-        free(s->names[i].name);
-    }
-    free(s->tables);
-    free(s->names);
-    free(s->explain);
-    free(s);
+    reply_free(&seating_m, s);
 }
-
-void tny_wire_reply_drop_payload(struct tny_wire_reply *rep)
-{
-    for (size_t i = 0; i < wire__n_payloads; i++) {
-        size_t off = wire__payloads[i].rep_off;
-        wire__payloads[i].free(wire__slot_get(rep, off));
-        wire__slot_set(rep, off, NULL);
-    }
-}
-
-/* ---- checks ------------------------------------------------------------ */
-
-static int time_left_check(const struct tny_wire_time_left *c, const char *p,
-                           struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    if (!c->has)
-        return TNY_OK;
-    if (c->state != TNY_ROUND_CLOCK_READY &&
-        c->state != TNY_ROUND_CLOCK_RUNNING &&
-        c->state != TNY_ROUND_CLOCK_PAUSED)
-        return wire__fail(diag, "%s.state: unknown clock state %d", p,
-                          (int)c->state);
-    WIRE_CHECK_PATH(diag, fp, "%s.left_ms", p);
-    return wire__check_range(c->left_ms, -TNY_CLOCK_MAX_INSTANT_MS,
-                             TNY_CLOCK_MAX_INSTANT_MS, fp, diag);
-}
-
-/* A text of the event a reply carries back: required or not, UTF-8. */
-static int event_text(const char *s, bool required, const char *p,
-                      struct tny_diag *diag)
-{
-    return wire__check_text(s, WIRE_TEXT_UTF8, required, p, diag);
-}
-
-static int table_check(const struct tny_wire_seated_table *t, const char *p,
-                       struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    if (t->table == 0) { /* a bye */
-        if (t->n_players != 1 || t->n_sides || t->first_player || t->clock.has)
-            return wire__fail(diag,
-                              "%s: a bye (no table number) has one player "
-                              "and nothing else",
-                              p);
-        WIRE_CHECK_PATH(diag, fp, "%s.bye", p);
-        return event_text(t->players[0], true, fp, diag);
-    }
-    WIRE_CHECK_PATH(diag, fp, "%s.table", p);
-    if ((rc = wire__check_range(t->table, 1, WIRE_MAX_TABLE, fp, diag)) < 0)
-        return rc;
-    WIRE_CHECK_PATH(diag, fp, "%s.players", p);
-    if (t->n_players < 1 || t->n_players > TNY_MAX_SEATS)
-        return wire__fail(diag, "%s: expected 1..%d players, got %d", fp,
-                          TNY_MAX_SEATS, (int)t->n_players);
-    for (int32_t k = 0; k < t->n_players; k++) {
-        WIRE_CHECK_PATH(diag, fp, "%s.players[%d]", p, (int)k);
-        if ((rc = event_text(t->players[k], true, fp, diag)) < 0)
-            return rc;
-    }
-    if (t->n_sides != 0 && t->n_sides != 2)
-        return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %d", p,
-                          (int)t->n_sides);
-    for (int32_t k = 0; k < t->n_sides; k++) {
-        WIRE_CHECK_PATH(diag, fp, "%s.sides[%d]", p, (int)k);
-        if ((rc = event_text(t->sides[k], true, fp, diag)) < 0)
-            return rc;
-    }
-    WIRE_CHECK_PATH(diag, fp, "%s.first_player", p);
-    if ((rc = event_text(t->first_player, false, fp, diag)) < 0)
-        return rc;
-    WIRE_CHECK_PATH(diag, fp, "%s.clock", p);
-    return time_left_check(&t->clock, fp, diag);
-}
-
-static int wire__seating_check(const struct tny_wire_seating *s,
-                               const char *path, struct tny_diag *diag)
-{
-    char p[WIRE_PATH_MAX];
-    int rc;
-    WIRE_CHECK_PATH(diag, p, "%s.round", path);
-    if ((rc = wire__check_range(s->round, 1, WIRE_MAX_ROUND, p, diag)) < 0)
-        return rc;
-    if (s->has_stage && !wire__stage_valid(s->stage))
-        return wire__fail(diag, "%s.stage: unknown stage %d", path,
-                          (int)s->stage);
-    if ((int)s->status < TNY_WIRE_ROUND_NONE ||
-        s->status > TNY_WIRE_ROUND_CLOSED)
-        return wire__fail(diag, "%s.status: unknown round status %d", path,
-                          (int)s->status);
-    if (s->status != TNY_WIRE_ROUND_NONE && s->explain)
-        return wire__fail(diag,
-                          "%s: explain is a draft's, status a published "
-                          "round's: not both",
-                          path);
-    WIRE_CHECK_PATH(diag, p, "%s.clock", path);
-    if ((rc = time_left_check(&s->clock, p, diag)) < 0)
-        return rc;
-    if (s->n_tables < 0 || s->n_tables > SEATING_MAX_TABLES ||
-        (s->n_tables && !s->tables))
-        return wire__fail(diag, "%s.tables: expected at most %d tables", path,
-                          SEATING_MAX_TABLES);
-    for (int32_t i = 0; i < s->n_tables; i++) {
-        WIRE_CHECK_PATH(diag, p, "%s.tables[%d]", path, (int)i);
-        if ((rc = table_check(&s->tables[i], p, diag)) < 0)
-            return rc;
-    }
-    WIRE_CHECK_PATH(diag, p, "%s.explain", path);
-    if ((rc = event_text(s->explain, false, p, diag)) < 0)
-        return rc;
-    if (s->n_names < 0 || s->n_names > SEATING_MAX_NAMES ||
-        (s->n_names && !s->names))
-        return wire__fail(diag, "%s.names: expected at most %d names", path,
-                          SEATING_MAX_NAMES);
-    for (int32_t i = 0; i < s->n_names; i++) {
-        WIRE_CHECK_PATH(diag, p, "%s.names[%d].id", path, (int)i);
-        if ((rc = event_text(s->names[i].id, true, p, diag)) < 0)
-            return rc;
-        WIRE_CHECK_PATH(diag, p, "%s.names[%d].name", path, (int)i);
-        if ((rc = event_text(s->names[i].name, false, p, diag)) < 0)
-            return rc;
-    }
-    if (s->republished && (s->n_tables || s->n_names || s->explain))
-        return wire__fail(diag,
-                          "%s.republished: a republished round carries "
-                          "no seating (ask for it)",
-                          path);
-    return TNY_OK;
-}
-
-/* ---- encode ------------------------------------------------------------ */
-
-static const int clock_pb[] = {
-    [TNY_ROUND_CLOCK_READY] = TOURNEY__V1__CLOCK_STATE__CLOCK_NOT_STARTED,
-    [TNY_ROUND_CLOCK_RUNNING] = TOURNEY__V1__CLOCK_STATE__CLOCK_RUNNING,
-    [TNY_ROUND_CLOCK_PAUSED] = TOURNEY__V1__CLOCK_STATE__CLOCK_PAUSED,
-};
-
-static Tourney__V1__TimeLeft *
-time_left_to_pb(const struct tny_wire_time_left *c, Tourney__V1__TimeLeft *m)
-{
-    if (!c->has)
-        return NULL;
-    tourney__v1__time_left__init(m);
-    m->has_state = true;
-    m->state = (Tourney__V1__ClockState)clock_pb[c->state];
-    m->has_left_ms = true;
-    m->left_ms = c->left_ms;
-    return m;
-}
-
-/* The protobuf of a checked seating; m first (freed as one with free()). */
-struct seating_pb {
-    Tourney__V1__Seating m;
-    Tourney__V1__TimeLeft clock;
-    Tourney__V1__SeatedTable *tabs, **tp;
-    Tourney__V1__TimeLeft *tl;
-    Tourney__V1__PlayerName *nm, **np;
-};
-
-static void wire__seating_pb_free(Tourney__V1__Seating *m)
-{
-    struct seating_pb *s = (struct seating_pb *)m;
-    if (!s)
-        return;
-    free(s->tabs);
-    free(s->tp);
-    free(s->tl);
-    free(s->nm);
-    free(s->np);
-    free(s);
-}
-
-static Tourney__V1__Seating *
-wire__seating_to_pb(const struct tny_wire_seating *in)
-{
-    struct seating_pb *s = calloc(1, sizeof *s);
-    size_t nt = (size_t)in->n_tables, nn = (size_t)in->n_names;
-    if (!s)
-        return NULL;
-    if ((nt && (!(s->tabs = calloc(nt, sizeof *s->tabs)) ||
-                !(s->tp = calloc(nt, sizeof *s->tp)) ||
-                !(s->tl = calloc(nt, sizeof *s->tl)))) ||
-        (nn && (!(s->nm = calloc(nn, sizeof *s->nm)) ||
-                !(s->np = calloc(nn, sizeof *s->np))))) {
-        wire__seating_pb_free(&s->m);
-        return NULL;
-    }
-    Tourney__V1__Seating *m = &s->m;
-    tourney__v1__seating__init(m);
-    m->has_round = true;
-    m->round = (uint32_t)in->round;
-    m->has_stage = in->has_stage;
-    m->stage =
-        (Tourney__V1__Stage)(in->has_stage ? wire__stage_to_pb(in->stage) : 0);
-    m->has_status = in->status != TNY_WIRE_ROUND_NONE;
-    m->status = (Tourney__V1__RoundStatus)in->status;
-    m->clock = time_left_to_pb(&in->clock, &s->clock);
-    for (size_t i = 0; i < nt; i++) {
-        const struct tny_wire_seated_table *t = &in->tables[i];
-        Tourney__V1__SeatedTable *x = &s->tabs[i];
-        tourney__v1__seated_table__init(x);
-        if (t->table == 0) {
-            x->bye = t->players[0];
-        } else {
-            x->has_table = true;
-            x->table = (uint32_t)t->table;
-            x->n_players = (size_t)t->n_players;
-            x->players = (char **)t->players;
-            x->n_sides = (size_t)t->n_sides;
-            x->sides = (char **)t->sides;
-            x->first_player = t->first_player;
-            x->clock = time_left_to_pb(&t->clock, &s->tl[i]);
-        }
-        s->tp[i] = x;
-    }
-    m->n_tables = nt;
-    m->tables = s->tp;
-    m->explain = in->explain;
-    for (size_t i = 0; i < nn; i++) {
-        tourney__v1__player_name__init(&s->nm[i]);
-        s->nm[i].id = in->names[i].id;
-        s->nm[i].name = in->names[i].name;
-        s->np[i] = &s->nm[i];
-    }
-    m->n_names = nn;
-    m->names = s->np;
-    m->has_republished = in->republished;
-    m->republished = in->republished;
-    return m;
-}
-
-/* ---- decode ------------------------------------------------------------ */
-
-static int time_left_from_pb(const Tourney__V1__TimeLeft *m, const char *p,
-                             struct tny_wire_time_left *out,
-                             struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    memset(out, 0, sizeof *out);
-    if (!m)
-        return TNY_OK;
-    wire__path(fp, sizeof fp, "%s.state", p);
-    if ((rc = wire__need(m->has_state, fp, diag)) < 0)
-        return rc;
-    bool known = false;
-    for (int s = TNY_ROUND_CLOCK_READY; s <= TNY_ROUND_CLOCK_PAUSED; s++)
-        if (clock_pb[s] == (int)m->state) {
-            out->state = (enum tny_round_clock_state)s;
-            known = true;
-        }
-    if (!known)
-        return wire__fail(diag, "%s: unknown clock state %d", fp,
-                          (int)m->state);
-    wire__path(fp, sizeof fp, "%s.left_ms", p);
-    if ((rc = wire__need(m->has_left_ms, fp, diag)) < 0)
-        return rc;
-    out->has = true;
-    out->left_ms = m->left_ms;
-    return TNY_OK;
-}
-
-static int table_from_pb(const Tourney__V1__SeatedTable *m, const char *p,
-                         struct tny_wire_seated_table *t, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    if (m->bye) {
-        if (m->has_table || m->n_players || m->n_sides || m->first_player ||
-            m->clock)
-            return wire__fail(diag,
-                              "%s: a bye has no table number, players, "
-                              "sides, first player or clock",
-                              p);
-        t->n_players = 1;
-        return wire__dup(&t->players[0], m->bye, diag);
-    }
-    wire__path(fp, sizeof fp, "%s.table", p);
-    if ((rc = wire__u32(m->has_table, m->table, true, fp, &t->table, diag)) < 0)
-        return rc;
-    if (t->table == 0)
-        return wire__fail(diag, "%s: expected 1..%d, got 0", fp,
-                          WIRE_MAX_TABLE);
-    if (m->n_players > TNY_MAX_SEATS)
-        return wire__fail(diag, "%s.players: expected 1..%d players, got %zu",
-                          p, TNY_MAX_SEATS, m->n_players);
-    for (size_t k = 0; k < m->n_players; k++)
-        if ((rc = wire__dup(&t->players[k], m->players[k], diag)) < 0)
-            return rc;
-    t->n_players = (int32_t)m->n_players;
-    if (m->n_sides > 2)
-        return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %zu", p,
-                          m->n_sides);
-    for (size_t k = 0; k < m->n_sides; k++)
-        if ((rc = wire__dup(&t->sides[k], m->sides[k], diag)) < 0)
-            return rc;
-    t->n_sides = (int32_t)m->n_sides;
-    if ((rc = wire__dup(&t->first_player, m->first_player, diag)) < 0)
-        return rc;
-    wire__path(fp, sizeof fp, "%s.clock", p);
-    return time_left_from_pb(m->clock, fp, &t->clock, diag);
-}
-
-static int wire__seating_from_pb(const Tourney__V1__Seating *m,
-                                 const char *path,
-                                 struct tny_wire_seating **out,
-                                 struct tny_diag *diag)
-{
-    char p[WIRE_PATH_MAX];
-    int rc;
-    *out = NULL;
-    if (!m)
-        return TNY_OK;
-    if (m->n_tables > SEATING_MAX_TABLES)
-        return wire__fail(diag,
-                          "%s.tables: expected at most %d tables, got "
-                          "%zu",
-                          path, SEATING_MAX_TABLES, m->n_tables);
-    if (m->n_names > SEATING_MAX_NAMES)
-        return wire__fail(diag, "%s.names: expected at most %d names, got %zu",
-                          path, SEATING_MAX_NAMES, m->n_names);
-    struct tny_wire_seating *s =
-        tny_wire_seating_new((int32_t)m->n_tables, (int32_t)m->n_names);
-    if (!s)
-        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
-    wire__path(p, sizeof p, "%s.round", path);
-    if ((rc = wire__u32(m->has_round, m->round, true, p, &s->round, diag)) < 0)
-        goto out;
-    if (m->has_stage) {
-        s->has_stage = true;
-        if (!wire__stage_from_pb((int)m->stage, &s->stage)) {
-            rc = wire__fail(diag, "%s.stage: unknown stage %d", path,
-                            (int)m->stage);
-            goto out;
-        }
-    }
-    if (m->has_status) {
-        if ((int)m->status < TNY_WIRE_ROUND_DRAFT ||
-            (int)m->status > TNY_WIRE_ROUND_CLOSED) {
-            rc = wire__fail(diag, "%s.status: unknown round status %d", path,
-                            (int)m->status);
-            goto out;
-        }
-        s->status = (enum tny_wire_round_status)m->status;
-    }
-    wire__path(p, sizeof p, "%s.clock", path);
-    if ((rc = time_left_from_pb(m->clock, p, &s->clock, diag)) < 0)
-        goto out;
-    for (size_t i = 0; i < m->n_tables; i++) {
-        wire__path(p, sizeof p, "%s.tables[%zu]", path, i);
-        if ((rc = table_from_pb(m->tables[i], p, &s->tables[i], diag)) < 0)
-            goto out;
-    }
-    if ((rc = wire__dup(&s->explain, m->explain, diag)) < 0)
-        goto out;
-    for (size_t i = 0; i < m->n_names; i++)
-        if ((rc = wire__dup(&s->names[i].id, m->names[i]->id, diag)) < 0 ||
-            (rc = wire__dup(&s->names[i].name, m->names[i]->name, diag)) < 0)
-            goto out;
-    s->republished = m->has_republished && m->republished;
-    rc = TNY_OK;
-out:
-    if (rc < 0)
-        tny_wire_seating_free(s);
-    else
-        *out = s;
-    return rc;
-}
-
-/* ---- standings (TNY_REPLY_STANDINGS) ----------------------------------- */
-
-/* Rows the standings may hold: more than any event's players. */
-#define STANDINGS_MAX_ROWS (4 * WIRE_MAX_TABLE)
 
 struct tny_wire_standings *tny_wire_standings_new(int32_t n_rows)
 {
@@ -455,279 +1019,8 @@ struct tny_wire_standings *tny_wire_standings_new(int32_t n_rows)
 
 void tny_wire_standings_free(struct tny_wire_standings *s)
 {
-    if (!s)
-        return;
-    for (int32_t i = 0; s->rows && i < s->n_rows; i++) {
-        free(s->rows[i].player);
-        free(s->rows[i].name);
-    }
-    free(s->sides[0]);
-    free(s->sides[1]);
-    free(s->rows);
-    free(s);
+    reply_free(&standings_m, s);
 }
-
-static bool tiebreak_valid(enum tny_tiebreak tb)
-{
-    enum tny_tiebreak back;
-    const char *name = tny_tiebreak_name(tb);
-    return name && tny_tiebreak_from_name(name, &back) == TNY_OK && back == tb;
-}
-
-static int wire__standings_check(const struct tny_wire_standings *s,
-                                 const char *path, struct tny_diag *diag)
-{
-    char p[WIRE_PATH_MAX];
-    int rc;
-    WIRE_CHECK_PATH(diag, p, "%s.after_round", path);
-    if ((rc = wire__check_range(s->after_round, 0, WIRE_MAX_ROUND, p, diag)) <
-        0)
-        return rc;
-    if (!wire__stage_valid(s->stage))
-        return wire__fail(diag, "%s.stage: unknown stage %d", path,
-                          (int)s->stage);
-    if (s->n_tiebreaks < 0 || s->n_tiebreaks > TNY_MAX_TIEBREAKS)
-        return wire__fail(diag, "%s.tiebreaks: expected at most %d, got %d",
-                          path, TNY_MAX_TIEBREAKS, (int)s->n_tiebreaks);
-    for (int32_t k = 0; k < s->n_tiebreaks; k++)
-        if (!tiebreak_valid(s->tiebreaks[k]))
-            return wire__fail(diag, "%s.tiebreaks[%d]: unknown tiebreak %d",
-                              path, (int)k, (int)s->tiebreaks[k]);
-    if (s->n_sides != 0 && s->n_sides != 2)
-        return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %d", path,
-                          (int)s->n_sides);
-    for (int32_t k = 0; k < s->n_sides; k++) {
-        WIRE_CHECK_PATH(diag, p, "%s.sides[%d]", path, (int)k);
-        if ((rc = event_text(s->sides[k], true, p, diag)) < 0)
-            return rc;
-    }
-    if (s->n_rows < 0 || s->n_rows > STANDINGS_MAX_ROWS ||
-        (s->n_rows && !s->rows))
-        return wire__fail(diag, "%s.rows: expected at most %d rows", path,
-                          STANDINGS_MAX_ROWS);
-    for (int32_t i = 0; i < s->n_rows; i++) {
-        const struct tny_wire_standing_row *r = &s->rows[i];
-        WIRE_CHECK_PATH(diag, p, "%s.rows[%d].rank", path, (int)i);
-        if ((rc = wire__check_range(r->rank, 1, STANDINGS_MAX_ROWS, p, diag)) <
-            0)
-            return rc;
-        WIRE_CHECK_PATH(diag, p, "%s.rows[%d].player", path, (int)i);
-        if ((rc = event_text(r->player, true, p, diag)) < 0)
-            return rc;
-        WIRE_CHECK_PATH(diag, p, "%s.rows[%d].name", path, (int)i);
-        if ((rc = event_text(r->name, false, p, diag)) < 0)
-            return rc;
-        for (int32_t k = 0; k < s->n_tiebreaks; k++)
-            if (r->has_tiebreak[k] && !isfinite(r->tiebreaks[k]))
-                return wire__fail(diag,
-                                  "%s.rows[%d].tiebreaks[%d]: expected a "
-                                  "finite number",
-                                  path, (int)i, (int)k);
-        for (int k = 0; k < 2; k++)
-            if (r->side_games[k] < 0 || (!s->n_sides && r->side_games[k]))
-                return wire__fail(diag,
-                                  "%s.rows[%d].side_games: expected games "
-                                  "on each of the format's sides",
-                                  path, (int)i);
-    }
-    return TNY_OK;
-}
-
-/* The protobuf of checked standings; m first (freed as one). */
-struct standings_pb {
-    Tourney__V1__Standings m;
-    char *tb_names[TNY_MAX_TIEBREAKS];
-    Tourney__V1__StandingRow *rows, **rp;
-    Tourney__V1__TiebreakValue *tv, **tp; /* n_rows * n_tiebreaks */
-    uint32_t *side_games;                 /* n_rows * 2 */
-};
-
-static void wire__standings_pb_free(Tourney__V1__Standings *m)
-{
-    struct standings_pb *s = (struct standings_pb *)m;
-    if (!s)
-        return;
-    free(s->rows);
-    free(s->rp);
-    free(s->tv);
-    free(s->tp);
-    free(s->side_games);
-    free(s);
-}
-
-static Tourney__V1__Standings *
-wire__standings_to_pb(const struct tny_wire_standings *in)
-{
-    struct standings_pb *s = calloc(1, sizeof *s);
-    size_t nr = (size_t)in->n_rows, nt = (size_t)in->n_tiebreaks;
-    if (!s)
-        return NULL;
-    if (nr && (!(s->rows = calloc(nr, sizeof *s->rows)) ||
-               !(s->rp = calloc(nr, sizeof *s->rp)) ||
-               !(s->side_games = calloc(nr * 2, sizeof *s->side_games)) ||
-               (nt && (!(s->tv = calloc(nr * nt, sizeof *s->tv)) ||
-                       !(s->tp = calloc(nr * nt, sizeof *s->tp)))))) {
-        wire__standings_pb_free(&s->m);
-        return NULL;
-    }
-    Tourney__V1__Standings *m = &s->m;
-    tourney__v1__standings__init(m);
-    m->has_after_round = true;
-    m->after_round = (uint32_t)in->after_round;
-    m->has_stage = true;
-    m->stage = (Tourney__V1__Stage)wire__stage_to_pb(in->stage);
-    for (size_t k = 0; k < nt; k++)
-        s->tb_names[k] = (char *)tny_tiebreak_name(in->tiebreaks[k]);
-    m->n_tiebreaks = nt;
-    m->tiebreaks = s->tb_names;
-    m->n_sides = (size_t)in->n_sides;
-    m->sides = (char **)in->sides;
-    for (size_t i = 0; i < nr; i++) {
-        const struct tny_wire_standing_row *r = &in->rows[i];
-        Tourney__V1__StandingRow *x = &s->rows[i];
-        tourney__v1__standing_row__init(x);
-        x->has_rank = true;
-        x->rank = (uint32_t)r->rank;
-        x->player = r->player;
-        x->name = r->name;
-        x->has_points_units = true;
-        x->points_units = r->points_units;
-        for (size_t k = 0; k < nt; k++) {
-            Tourney__V1__TiebreakValue *v = &s->tv[i * nt + k];
-            tourney__v1__tiebreak_value__init(v);
-            v->has_value = r->has_tiebreak[k];
-            v->value = r->has_tiebreak[k] ? r->tiebreaks[k] : 0.0;
-            s->tp[i * nt + k] = v;
-        }
-        x->n_tiebreaks = nt;
-        x->tiebreaks = nt ? &s->tp[i * nt] : NULL;
-        x->has_dropped = r->dropped;
-        x->dropped = r->dropped;
-        x->has_decided_by_lot = r->decided_by_lot;
-        x->decided_by_lot = r->decided_by_lot;
-        x->has_disqualified = r->disqualified;
-        x->disqualified = r->disqualified;
-        x->has_separate_list = r->separate_list;
-        x->separate_list = r->separate_list;
-        if (in->n_sides == 2) {
-            s->side_games[2 * i] = (uint32_t)r->side_games[0];
-            s->side_games[2 * i + 1] = (uint32_t)r->side_games[1];
-            x->n_side_games = 2;
-            x->side_games = &s->side_games[2 * i];
-        }
-        s->rp[i] = x;
-    }
-    m->n_rows = nr;
-    m->rows = s->rp;
-    return m;
-}
-
-static int row_from_pb(const Tourney__V1__StandingRow *m, int32_t n_tiebreaks,
-                       int32_t n_sides, const char *p,
-                       struct tny_wire_standing_row *r, struct tny_diag *diag)
-{
-    char fp[WIRE_PATH_MAX];
-    int rc;
-    wire__path(fp, sizeof fp, "%s.rank", p);
-    if ((rc = wire__u32(m->has_rank, m->rank, true, fp, &r->rank, diag)) < 0)
-        return rc;
-    if ((rc = wire__dup(&r->player, m->player, diag)) < 0 ||
-        (rc = wire__dup(&r->name, m->name, diag)) < 0)
-        return rc;
-    wire__path(fp, sizeof fp, "%s.points_units", p);
-    if ((rc = wire__need(m->has_points_units, fp, diag)) < 0)
-        return rc;
-    r->points_units = m->points_units;
-    if (m->n_tiebreaks != (size_t)n_tiebreaks)
-        return wire__fail(diag,
-                          "%s.tiebreaks: expected %d values (one per "
-                          "column), got %zu",
-                          p, (int)n_tiebreaks, m->n_tiebreaks);
-    for (int32_t k = 0; k < n_tiebreaks; k++) {
-        r->has_tiebreak[k] = m->tiebreaks[k]->has_value;
-        r->tiebreaks[k] =
-            m->tiebreaks[k]->has_value ? m->tiebreaks[k]->value : 0.0;
-    }
-    r->dropped = m->has_dropped && m->dropped;
-    r->decided_by_lot = m->has_decided_by_lot && m->decided_by_lot;
-    r->disqualified = m->has_disqualified && m->disqualified;
-    r->separate_list = m->has_separate_list && m->separate_list;
-    if (m->n_side_games != (size_t)n_sides)
-        return wire__fail(diag,
-                          "%s.side_games: expected %d counts (one per "
-                          "side), got %zu",
-                          p, (int)n_sides, m->n_side_games);
-    for (int32_t k = 0; k < n_sides; k++) {
-        wire__path(fp, sizeof fp, "%s.side_games[%d]", p, (int)k);
-        if ((rc = wire__u32(true, m->side_games[k], true, fp, &r->side_games[k],
-                            diag)) < 0)
-            return rc;
-    }
-    return TNY_OK;
-}
-
-static int wire__standings_from_pb(const Tourney__V1__Standings *m,
-                                   const char *path,
-                                   struct tny_wire_standings **out,
-                                   struct tny_diag *diag)
-{
-    char p[WIRE_PATH_MAX];
-    int rc;
-    *out = NULL;
-    if (!m)
-        return TNY_OK;
-    if (m->n_rows > STANDINGS_MAX_ROWS)
-        return wire__fail(diag, "%s.rows: expected at most %d rows, got %zu",
-                          path, STANDINGS_MAX_ROWS, m->n_rows);
-    if (m->n_tiebreaks > TNY_MAX_TIEBREAKS)
-        return wire__fail(diag, "%s.tiebreaks: expected at most %d, got %zu",
-                          path, TNY_MAX_TIEBREAKS, m->n_tiebreaks);
-    if (m->n_sides != 0 && m->n_sides != 2)
-        return wire__fail(diag, "%s.sides: expected 0 or 2 sides, got %zu",
-                          path, m->n_sides);
-    struct tny_wire_standings *s = tny_wire_standings_new((int32_t)m->n_rows);
-    if (!s)
-        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
-    wire__path(p, sizeof p, "%s.after_round", path);
-    if ((rc = wire__u32(m->has_after_round, m->after_round, false, p,
-                        &s->after_round, diag)) < 0)
-        goto out;
-    wire__path(p, sizeof p, "%s.stage", path);
-    if ((rc = wire__need(m->has_stage, p, diag)) < 0)
-        goto out;
-    if (!wire__stage_from_pb((int)m->stage, &s->stage)) {
-        rc = wire__fail(diag, "%s: unknown stage %d", p, (int)m->stage);
-        goto out;
-    }
-    for (size_t k = 0; k < m->n_tiebreaks; k++)
-        if (!m->tiebreaks[k] ||
-            tny_tiebreak_from_name(m->tiebreaks[k], &s->tiebreaks[k]) < 0) {
-            rc = wire__fail(diag,
-                            "%s.tiebreaks[%zu]: unknown tiebreak \"%.40s\"",
-                            path, k, m->tiebreaks[k] ? m->tiebreaks[k] : "");
-            goto out;
-        }
-    s->n_tiebreaks = (int32_t)m->n_tiebreaks;
-    for (size_t k = 0; k < m->n_sides; k++)
-        if ((rc = wire__dup(&s->sides[k], m->sides[k], diag)) < 0)
-            goto out;
-    s->n_sides = (int32_t)m->n_sides;
-    for (size_t i = 0; i < m->n_rows; i++) {
-        wire__path(p, sizeof p, "%s.rows[%zu]", path, i);
-        if ((rc = row_from_pb(m->rows[i], s->n_tiebreaks, s->n_sides, p,
-                              &s->rows[i], diag)) < 0)
-            goto out;
-    }
-    rc = TNY_OK;
-out:
-    if (rc < 0)
-        tny_wire_standings_free(s);
-    else
-        *out = s;
-    return rc;
-}
-
-/* ---- the publish summary (TNY_REPLY_PUBLISHED) ------------------------- */
 
 struct tny_wire_published *tny_wire_published_new(int32_t n_assigned,
                                                   int32_t n_missing)
@@ -751,143 +1044,16 @@ struct tny_wire_published *tny_wire_published_new(int32_t n_assigned,
 
 void tny_wire_published_free(struct tny_wire_published *p)
 {
-    if (!p)
-        return;
-    for (int32_t i = 0; p->devices && i < p->n_assigned; i++)
-        free(p->devices[i]);
-    free(p->tables);
-    free(p->devices);
-    free(p->missing);
-    free(p);
+    reply_free(&publish_summary_m, p);
 }
 
-static int wire__published_check(const struct tny_wire_published *s,
-                                 const char *path, struct tny_diag *diag)
+void tny_wire_reply_drop_payload(struct tny_wire_reply *rep)
 {
-    char p[WIRE_PATH_MAX];
-    int rc;
-    WIRE_CHECK_PATH(diag, p, "%s.round", path);
-    if ((rc = wire__check_range(s->round, 1, WIRE_MAX_ROUND, p, diag)) < 0)
-        return rc;
-    if (s->n_assigned < 0 || s->n_assigned > WIRE_MAX_TABLE ||
-        s->n_missing < 0 || s->n_missing > WIRE_MAX_TABLE ||
-        (s->n_assigned && (!s->tables || !s->devices)) ||
-        (s->n_missing && !s->missing))
-        return wire__fail(diag, "%s: expected at most %d tables", path,
-                          WIRE_MAX_TABLE);
-    for (int32_t i = 0; i < s->n_assigned; i++) {
-        WIRE_CHECK_PATH(diag, p, "%s.assigned[%d].table", path, (int)i);
-        if ((rc = wire__check_range(s->tables[i], 1, WIRE_MAX_TABLE, p, diag)) <
-            0)
-            return rc;
-        WIRE_CHECK_PATH(diag, p, "%s.assigned[%d].device", path, (int)i);
-        if ((rc = event_text(s->devices[i], true, p, diag)) < 0)
-            return rc;
+    for (size_t i = 0; i < wire__n_payloads; i++) {
+        size_t off = wire__payloads[i].rep_off;
+        wire__payloads[i].free(wire__slot_get(rep, off));
+        wire__slot_set(rep, off, NULL);
     }
-    for (int32_t i = 0; i < s->n_missing; i++) {
-        WIRE_CHECK_PATH(diag, p, "%s.tables_without_device[%d]", path, (int)i);
-        if ((rc = wire__check_range(s->missing[i], 1, WIRE_MAX_TABLE, p,
-                                    diag)) < 0)
-            return rc;
-    }
-    WIRE_CHECK_PATH(diag, p, "%s.idle_devices", path);
-    return wire__check_range(s->idle_devices, 0, INT32_MAX, p, diag);
-}
-
-/* The protobuf of a checked summary; m first (freed as one). */
-struct published_pb {
-    Tourney__V1__PublishSummary m;
-    Tourney__V1__DeviceAtTable *at, **ap;
-    uint32_t *missing;
-};
-
-static void wire__published_pb_free(Tourney__V1__PublishSummary *m)
-{
-    struct published_pb *s = (struct published_pb *)m;
-    if (!s)
-        return;
-    free(s->at);
-    free(s->ap);
-    free(s->missing);
-    free(s);
-}
-
-static Tourney__V1__PublishSummary *
-wire__published_to_pb(const struct tny_wire_published *in)
-{
-    struct published_pb *s = calloc(1, sizeof *s);
-    size_t na = (size_t)in->n_assigned, nm = (size_t)in->n_missing;
-    if (!s)
-        return NULL;
-    if ((na && (!(s->at = calloc(na, sizeof *s->at)) ||
-                !(s->ap = calloc(na, sizeof *s->ap)))) ||
-        (nm && !(s->missing = calloc(nm, sizeof *s->missing)))) {
-        wire__published_pb_free(&s->m);
-        return NULL;
-    }
-    Tourney__V1__PublishSummary *m = &s->m;
-    tourney__v1__publish_summary__init(m);
-    m->has_round = true;
-    m->round = (uint32_t)in->round;
-    for (size_t i = 0; i < na; i++) {
-        tourney__v1__device_at_table__init(&s->at[i]);
-        s->at[i].has_table = true;
-        s->at[i].table = (uint32_t)in->tables[i];
-        s->at[i].device = in->devices[i];
-        s->ap[i] = &s->at[i];
-    }
-    m->n_assigned = na;
-    m->assigned = s->ap;
-    for (size_t i = 0; i < nm; i++)
-        s->missing[i] = (uint32_t)in->missing[i];
-    m->n_tables_without_device = nm;
-    m->tables_without_device = s->missing;
-    m->has_idle_devices = in->idle_devices != 0;
-    m->idle_devices = (uint32_t)in->idle_devices;
-    return m;
-}
-
-static int wire__published_from_pb(const Tourney__V1__PublishSummary *m,
-                                   const char *path,
-                                   struct tny_wire_published **out,
-                                   struct tny_diag *diag)
-{
-    char p[WIRE_PATH_MAX];
-    int rc;
-    *out = NULL;
-    if (!m)
-        return TNY_OK;
-    if (m->n_assigned > WIRE_MAX_TABLE ||
-        m->n_tables_without_device > WIRE_MAX_TABLE)
-        return wire__fail(diag, "%s: expected at most %d tables", path,
-                          WIRE_MAX_TABLE);
-    struct tny_wire_published *s = tny_wire_published_new(
-        (int32_t)m->n_assigned, (int32_t)m->n_tables_without_device);
-    if (!s)
-        return tny_diag_set(diag, TNY_ENOMEM, "out of memory");
-    wire__path(p, sizeof p, "%s.round", path);
-    rc = wire__u32(m->has_round, m->round, true, p, &s->round, diag);
-    for (size_t i = 0; rc == TNY_OK && i < m->n_assigned; i++) {
-        wire__path(p, sizeof p, "%s.assigned[%zu].table", path, i);
-        rc = wire__u32(m->assigned[i]->has_table, m->assigned[i]->table, true,
-                       p, &s->tables[i], diag);
-        if (rc == TNY_OK)
-            rc = wire__dup(&s->devices[i], m->assigned[i]->device, diag);
-    }
-    for (size_t i = 0; rc == TNY_OK && i < m->n_tables_without_device; i++) {
-        wire__path(p, sizeof p, "%s.tables_without_device[%zu]", path, i);
-        rc = wire__u32(true, m->tables_without_device[i], true, p,
-                       &s->missing[i], diag);
-    }
-    wire__path(p, sizeof p, "%s.idle_devices", path);
-    if (rc == TNY_OK)
-        rc = wire__u32(m->has_idle_devices, m->idle_devices, false, p,
-                       &s->idle_devices, diag);
-    if (rc < 0)
-        tny_wire_published_free(s);
-    else
-        *out = s;
-    return rc;
 }
 
 /* ---- records (TNY_REPLY_RECORDS) --------------------------------------- */
@@ -1138,43 +1304,66 @@ static int records_from_pb(const Tourney__V1__Records *m, const char *path,
 
 /* ---- the payloads' table ----------------------------------------------- */
 
-/* Each payload's codec with the table's types (the casts are the only
- * difference). */
-#define PAYLOAD(field, T, PB, prefix)                                          \
+/* A described payload's codec: the walks with its message's table. */
+#define DESCRIBED(field, T, desc)                                              \
     static int field##_check_any(const void *s, const char *p,                 \
                                  struct tny_diag *diag)                        \
     {                                                                          \
+        struct place pl = {(char *)s, 0, NULL};                                \
         /* Without paths; a refused one again with them (issue 17). */         \
-        int rc = prefix##_check((const T *)s, p, NULL);                        \
-        return rc < 0 && diag ? prefix##_check((const T *)s, p, diag) : rc;    \
+        int rc = msg_check(&desc, &pl, p, NULL);                               \
+        return rc < 0 && diag ? msg_check(&desc, &pl, p, diag) : rc;           \
     }                                                                          \
     static int field##_from_any(const void *m, const char *p, void **out,      \
                                 struct tny_diag *diag)                         \
     {                                                                          \
-        T *o = NULL;                                                           \
-        int rc = prefix##_from_pb((const PB *)m, p, &o, diag);                 \
-        *out = o;                                                              \
-        return rc;                                                             \
+        return reply_from_pb(&desc, m, p, out, diag);                          \
     }                                                                          \
     static void *field##_to_any(const void *s)                                 \
     {                                                                          \
-        return prefix##_to_pb((const T *)s);                                   \
+        struct place pl = {(char *)s, 0, NULL};                                \
+        return msg_to_pb(&desc, &pl);                                          \
     }                                                                          \
     static void field##_pb_free_any(void *m)                                   \
     {                                                                          \
-        prefix##_pb_free((PB *)m);                                             \
+        pb_free(m);                                                            \
     }                                                                          \
     static void field##_free_any(void *s)                                      \
     {                                                                          \
-        tny_wire_##field##_free((T *)s);                                       \
+        reply_free(&desc, s);                                                  \
     }
-PAYLOAD(seating, struct tny_wire_seating, Tourney__V1__Seating, wire__seating)
-PAYLOAD(standings, struct tny_wire_standings, Tourney__V1__Standings,
-        wire__standings)
-PAYLOAD(published, struct tny_wire_published, Tourney__V1__PublishSummary,
-        wire__published)
-PAYLOAD(records, struct tny_wire_records, Tourney__V1__Records, records)
-#undef PAYLOAD
+DESCRIBED(seating, struct tny_wire_seating, seating_m)
+DESCRIBED(standings, struct tny_wire_standings, standings_m)
+DESCRIBED(published, struct tny_wire_published, publish_summary_m)
+#undef DESCRIBED
+
+/* The records' codec (one generic shape, above). */
+static int records_check_any(const void *s, const char *p,
+                             struct tny_diag *diag)
+{
+    int rc = records_check(s, p, NULL);
+    return rc < 0 && diag ? records_check(s, p, diag) : rc;
+}
+static int records_from_any(const void *m, const char *p, void **out,
+                            struct tny_diag *diag)
+{
+    struct tny_wire_records *o = NULL;
+    int rc = records_from_pb(m, p, &o, diag);
+    *out = o;
+    return rc;
+}
+static void *records_to_any(const void *s)
+{
+    return records_to_pb(s);
+}
+static void records_pb_free_any(void *m)
+{
+    records_pb_free(m);
+}
+static void records_free_any(void *s)
+{
+    tny_wire_records_free(s);
+}
 
 #define ROW(field)                                                             \
     {                                                                          \
@@ -1188,3 +1377,74 @@ const struct wire__payload wire__payloads[] = {ROW(seating), ROW(standings),
 #undef ROW
 const size_t wire__n_payloads =
     sizeof wire__payloads / sizeof wire__payloads[0];
+
+/* ---- the description against console.proto ------------------------------ */
+
+static bool kind_fits(const struct rf *f, const ProtobufCFieldDescriptor *d)
+{
+    bool list = (f->flags & RF_LIST) != 0;
+    if (list != (d->label == PROTOBUF_C_LABEL_REPEATED))
+        return false;
+    switch (f->kind) {
+    case RK_INT:
+        return d->type == (f->flags & RF_64 ? PROTOBUF_C_TYPE_SINT64
+                                            : PROTOBUF_C_TYPE_UINT32);
+    case RK_REAL: return d->type == PROTOBUF_C_TYPE_DOUBLE;
+    case RK_FLAG: return d->type == PROTOBUF_C_TYPE_BOOL;
+    case RK_TEXT:
+    case RK_NAME: return d->type == PROTOBUF_C_TYPE_STRING;
+    case RK_ENUM: return d->type == PROTOBUF_C_TYPE_ENUM;
+    case RK_MSG:
+        return d->type == PROTOBUF_C_TYPE_MESSAGE &&
+               d->descriptor == f->msg->pb;
+    }
+    return false;
+}
+
+/* Whether name is a word of the space-separated own. */
+static bool owns(const char *own, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *w = own; w && *w;) {
+        size_t k = strcspn(w, " ");
+        if (k == n && strncmp(w, name, n) == 0)
+            return true;
+        w += k + (w[k] == ' ');
+    }
+    return false;
+}
+
+static int msg_tables_check(const struct rmsg *m, struct tny_diag *diag)
+{
+    int rc;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rf *f = &m->f[i];
+        const ProtobufCFieldDescriptor *d = pb_field(m, f);
+        if (!d)
+            return wire__fail(diag, "%s.%s: not a field of the message",
+                              m->pb->name, f->name);
+        if (!kind_fits(f, d))
+            return wire__fail(diag, "%s.%s: its kind is not the field's type",
+                              m->pb->name, f->name);
+        if (f->kind == RK_MSG && (rc = msg_tables_check(f->msg, diag)) < 0)
+            return rc;
+    }
+    for (unsigned k = 0; k < m->pb->n_fields; k++) {
+        const char *name = m->pb->fields[k].name;
+        bool named = owns(m->own, name);
+        for (size_t i = 0; !named && i < m->n; i++)
+            named = strcmp(m->f[i].name, name) == 0;
+        if (!named)
+            return wire__fail(diag, "%s.%s: not described", m->pb->name, name);
+    }
+    return TNY_OK;
+}
+
+int tny_wire_reply_check_messages(struct tny_diag *diag)
+{
+    const struct rmsg *all[] = {&seating_m, &standings_m, &publish_summary_m};
+    int rc = TNY_OK;
+    for (size_t i = 0; rc == TNY_OK && i < sizeof all / sizeof all[0]; i++)
+        rc = msg_tables_check(all[i], diag);
+    return rc;
+}

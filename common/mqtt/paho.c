@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Sonames of Debian's libpaho-mqtt1.3 (both builds ship in it). */
@@ -64,6 +65,20 @@ static void load_build(struct build *b)
               LOAD_AS(b, lib, "MQTTProperties_add", properties_add) &&
               LOAD_AS(b, lib, "MQTTProperties_free", properties_free);
     b->rc = ok ? TNY_OK : TNY_ESTATE;
+    /* Paho's default trace level (TRACE_MINIMUM, its build without
+     * HIGH_PERFORMANCE as Debian ships it) formats every protocol event
+     * and records every function entry and exit (a time read, a copy of
+     * its name) in an in-memory trace nobody here reads: about half of
+     * Paho's threads' CPU while the hub sends 2,500 assignments (issue
+     * 17).  Errors only, unless Paho's own MQTT_C_CLIENT_TRACE asks for
+     * its trace. */
+    void (*set_level)(enum MQTTASYNC_TRACE_LEVELS) = NULL;
+    if (ok && !getenv("MQTT_C_CLIENT_TRACE")) {
+        if (load_symbol(lib, "MQTTAsync_setTraceLevel", &set_level,
+                        sizeof(set_level), b))
+            set_level(MQTTASYNC_TRACE_ERROR);
+        b->why[0] = '\0'; /* optional: never a reason to fail */
+    }
 }
 
 static void load_plain(void)

@@ -1524,24 +1524,30 @@ out:
 static int reason_option(struct live *lv);
 
 /* run_plain's options: each the plain field of the same name (--reason
- * T, --force, --confirm) where the description carries that field. */
+ * T, --force, --confirm, --round N, --table N) where the description
+ * carries that field. */
 static int plain_options(struct live *lv, unsigned fields)
 {
     for (const char *const *o = lv->cmd->opts; *o; o++) {
+        int status = HUB_CONSOLE_EXIT_OK;
         if (strcmp(*o, "reason=") == 0 && (fields & TNY_WF_REASON)) {
-            int status = reason_option(lv);
-            if (status != HUB_CONSOLE_EXIT_OK)
-                return status;
+            status = reason_option(lv);
+        } else if (strcmp(*o, "round=") == 0 && (fields & TNY_WF_ROUND)) {
+            status = opt_int(lv, "round", 1, 10000, &lv->req.round);
+        } else if (strcmp(*o, "table=") == 0 && (fields & TNY_WF_TABLE)) {
+            status = opt_int(lv, "table", 1, 100000, &lv->req.table);
         } else if (strcmp(*o, "force") == 0 && (fields & TNY_WF_FORCE)) {
             lv->req.force = flag(lv, "force");
         } else if (strcmp(*o, "confirm") == 0 && (fields & TNY_WF_CONFIRM)) {
             lv->req.confirm = flag(lv, "confirm");
         } else {
-            say("%s: --%s is not a plain field's option (give the command "
+            say("%s: --%.*s is not a plain field's option (give the command "
                 "a runner)",
-                tny_wire_cmd_name(lv->cmd->wire), *o);
+                tny_wire_cmd_name(lv->cmd->wire), (int)strcspn(*o, "="), *o);
             return HUB_CONSOLE_EXIT_INTERNAL;
         }
+        if (status != HUB_CONSOLE_EXIT_OK)
+            return status;
     }
     return HUB_CONSOLE_EXIT_OK;
 }
@@ -1824,18 +1830,6 @@ static int run_round_pair(struct live *lv)
              "round publish %s`",
              (int)lv->rep.round, lv->req.event_id, lv->req.event_id);
     return show(lv, line);
-}
-
-static int run_round_show(struct live *lv)
-{
-    int status = start_request(lv, TNY_WIRE_CMD_SHOW_DRAFT, lv->pos[0]);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = opt_int(lv, "round", 1, 10000, &lv->req.round);
-    if (status == HUB_CONSOLE_EXIT_OK)
-        status = exchange(lv);
-    if (status != HUB_CONSOLE_EXIT_OK)
-        return status;
-    return show(lv, NULL);
 }
 
 /* After a CM-5 edit: the hub answers a draft with itself, a published

@@ -8,10 +8,14 @@
  * the commit is durable (WAL, synchronous=FULL), so the hub may acknowledge
  * as soon as a call returns 0.  A call that fails changes nothing.
  *
- * Invariant kept by every write: the stored event projects into an engine
- * event that tny_event_validate accepts (each write is checked against the
- * projection before it commits), so hub_store_load_event never fails on
- * data the store itself accepted.
+ * Invariant: the stored event projects into an engine event that
+ * tny_event_validate accepts, so hub_store_load_event never fails on data
+ * the store itself accepted.  The caller checks a change on its model
+ * before the write (issue 17 item 1: player changes, edits, unpublish and
+ * reopen read nothing back; issue 18 item 4: a TX-7 penalty and a draft's
+ * discard are decided by the service); the store checks its arguments and
+ * keys, and projects and validates the whole event on open (the integrity
+ * check), on event create and where a caller gives no model.
  *
  * Not here: MQTT, protobuf, deciding what to pair (the engine), timers.
  * Threads: a struct hub_store belongs to the one thread that owns state (the
@@ -135,12 +139,14 @@ bool hub_store_write_fault(const struct hub_store *store, struct tny_diag *why);
 TNY_MUST_USE int hub_store_probe_write(struct hub_store *store,
                                        struct tny_diag *diag);
 
-/* Copies the committed WAL content into the database file and truncates
- * the WAL (SQLITE_CHECKPOINT_TRUNCATE), retried while busy (another
- * checkpoint under way, readers on an older snapshot) for up to 5 s.
- * After it returns 0 the database file alone holds every commit made
- * before the call (a reader on the latest snapshot may keep the WAL from
- * being truncated).  Errors: TNY_ESTORE (still busy after 5 s: the
+/* Copies the committed WAL content into the database file and has the
+ * next commit restart the WAL from its start, keeping the file's size
+ * (SQLITE_CHECKPOINT_RESTART) when it was written ahead at open, else
+ * truncates it (TRUNCATE), retried while busy (another checkpoint
+ * under way, readers on an older snapshot) for up to 5 s.  After it
+ * returns 0 the database file alone holds every commit made before the
+ * call (a reader on the latest snapshot may keep the WAL from being
+ * restarted).  Errors: TNY_ESTORE (still busy after 5 s: the
  * committed results are not in the database file as promised, which
  * raises the hub's store alarm until a write commits; I/O). */
 TNY_MUST_USE int hub_store_checkpoint(struct hub_store *store,
@@ -167,6 +173,23 @@ TNY_MUST_USE int hub_store_schema_version(struct hub_store *store,
  * TNY_ESTATE with the first problem in diag. */
 TNY_MUST_USE int hub_store_check(struct hub_store *store,
                                  struct tny_diag *diag);
+
+/* ---- counters ---------------------------------------------------------- */
+
+/* What the store began and ended since it was opened (issue 17: a refused
+ * command begins no write; tests read these).  A write is one call's
+ * transaction (hs_begin: BEGIN IMMEDIATE, or a savepoint inside a
+ * batch); a batch is hub_store_batch_begin .. _end.  Begun counts only
+ * what did begin; each begun write ends committed (released into its
+ * batch) or rolled back. */
+struct hub_store_stats {
+    int64_t writes_begun, writes_committed, writes_rolled_back;
+    int64_t batches_begun, batches_committed, batches_rolled_back;
+};
+
+/* Copies the counters into *out (a few integers; any time). */
+void hub_store_stats(const struct hub_store *store,
+                     struct hub_store_stats *out);
 
 /* ---- batches (one console command, one transaction) ------------------- */
 
@@ -257,74 +280,85 @@ TNY_MUST_USE int hub_store_delete_event(struct hub_store *store,
 
 /* ---- players (CM-1, CM-2, CM-3, GT-11, CM-5 fixed tables) -------------- */
 
-/* Adds a player, or replaces every attribute of the player with the same
- * id, from an event-file player object (len bytes of JSON: "id", "name",
- * "club", "country", "external_id", "rating", "armies", "beginner",
- * "colours", "colour_blind", "faction", "agenda", "decklist",
- * "late_from_round",
- * "fixed_table"; "x_"/"_" keys are ignored).  Players keep the order in
- * which they were first added (it is the engine's player index order).
- * Errors: TNY_EINVAL (bad JSON, unknown key, wrong type, or the event would
- * not validate, e.g. an unknown army: diag says which), TNY_ENOTFOUND (no
- * event), TNY_ESTORE (I/O, read-only), TNY_ENOMEM. */
+/* Adds a player, or replaces the attributes a registration gives of the
+ * player with the same id (its drop, rejoin and disqualification kept,
+ * its fixed table and knockout armies cleared): the engine's player
+ * (issue 17 item 1, issue 18 item 4: typed, no JSON text), its armies
+ * indices of fmt, first_round > 1 a late entry.  Players keep the order
+ * in which they were first added (it is the engine's player index order).
+ * The event with the player is the service's to check (on its model,
+ * before the call): the store checks only its keys (the id, the name,
+ * the army indices).  Errors: TNY_EINVAL (diag says which), TNY_ENOTFOUND
+ * (no event), TNY_ESTORE (I/O, read-only), TNY_ENOMEM. */
 TNY_MUST_USE int hub_store_put_player(struct hub_store *store,
                                       const char *event_id,
-                                      const char *player_json, size_t len,
+                                      const struct tny_format *fmt,
+                                      const struct tny_player *player,
                                       const char *actor, struct tny_diag *diag);
 
-/* The same for n players in one transaction (a console import): all are
- * stored, or none (the first failure's diag names the player).  Linear in
- * n: the event is validated once, after the last row. */
-TNY_MUST_USE int
-hub_store_put_players(struct hub_store *store, const char *event_id,
-                      const char *const *player_json, const size_t *len,
-                      int32_t n, const char *actor, struct tny_diag *diag);
+/* The same for players[0..n-1] in one transaction (a console import): all
+ * are stored, or none (the first failure's diag names the player).
+ * discard_draft: the number of the draft round the new field makes
+ * invalid, deleted in the same transaction (the service decided it on
+ * its model and pairs again; logged "draft.discard"), 0 = keep it;
+ * TNY_ENOTFOUND when that draft is not stored. */
+TNY_MUST_USE int hub_store_put_players(
+    struct hub_store *store, const char *event_id, const struct tny_format *fmt,
+    const struct tny_player *players, int32_t n, int32_t discard_draft,
+    const char *actor, struct tny_diag *diag);
 
 /* CM-2: the player is not paired after round after_round (>= 1); a later
- * call moves the drop and clears a rejoin.  Errors: TNY_ENOTFOUND (event or
- * player), TNY_EINVAL (after_round < 1, or the event would not validate:
- * the player already sits in a later round), TNY_ESTATE. */
+ * call moves the drop and clears a rejoin.  That the event validates with
+ * the change (the player sits in no later round) is the service's check,
+ * made on its model before the call (issue 17 item 1); discard_draft as
+ * for hub_store_put_players (the log's detail names it
+ * "discarded_draft").  Errors: TNY_ENOTFOUND (event, player, the draft
+ * to discard), TNY_EINVAL (after_round < 1), TNY_ESTORE. */
 TNY_MUST_USE int hub_store_drop_player(struct hub_store *store,
                                        const char *event_id,
                                        const char *player_id,
-                                       int32_t after_round, const char *actor,
+                                       int32_t after_round,
+                                       int32_t discard_draft, const char *actor,
                                        struct tny_diag *diag);
 
 /* GT-11: a dropped player is paired again from round from_round.  Who
  * may rejoin (dropped, not disqualified: CM-3, after the drop) is the
- * service's rule (issue 18).  Errors: TNY_EINVAL (from_round < 1, or the
- * event would not validate), TNY_ENOTFOUND. */
-TNY_MUST_USE int hub_store_rejoin_player(struct hub_store *store,
-                                         const char *event_id,
-                                         const char *player_id,
-                                         int32_t from_round, const char *actor,
-                                         struct tny_diag *diag);
+ * service's rule (issue 18), and so is the check of the event with the
+ * change; discard_draft as for hub_store_drop_player.  Errors: TNY_EINVAL
+ * (from_round < 1), TNY_ENOTFOUND. */
+TNY_MUST_USE int
+hub_store_rejoin_player(struct hub_store *store, const char *event_id,
+                        const char *player_id, int32_t from_round,
+                        int32_t discard_draft, const char *actor,
+                        struct tny_diag *diag);
 
 /* NH-11: the armies player_id declares for the knockout (names[0..n-1]).
- * The event is validated with it (count, registered armies).  When a
- * player may declare (before the first knockout round) is the service's
- * rule.  Errors: TNY_EINVAL (refused by validation: the message says
- * why), TNY_ENOTFOUND, TNY_ESTORE, TNY_ENOMEM. */
+ * When a player may declare (before the first knockout round) and that
+ * the event validates with it (count, registered armies, the draft) are
+ * the service's checks, on its model before the call (issue 17 item 1).
+ * Errors: TNY_ENOTFOUND, TNY_ESTORE, TNY_ENOMEM. */
 TNY_MUST_USE int
 hub_store_declare_armies(struct hub_store *store, const char *event_id,
                          const char *player_id, const char *const *names,
                          int32_t n, const char *actor, struct tny_diag *diag);
 
 /* CM-3: disqualified after round after_round (>= 1); that a player is
- * disqualified once is the service's rule (issue 18).  Errors as
- * hub_store_drop_player. */
+ * disqualified once is the service's rule (issue 18).  discard_draft and
+ * errors as hub_store_drop_player. */
 TNY_MUST_USE int
 hub_store_disqualify_player(struct hub_store *store, const char *event_id,
                             const char *player_id, int32_t after_round,
-                            const char *actor, struct tny_diag *diag);
+                            int32_t discard_draft, const char *actor,
+                            struct tny_diag *diag);
 
 /* CM-5: the player always sits at table `table` (0 = no longer fixed), for
  * the pairings to come.  draft (may be NULL): the draft round's plan with
  * the player's table moved to that number, as the service edited it
  * (the rule and the engine's move are the service's), stored in the same
- * transaction.  Errors: TNY_EINVAL (table < 0, the event would not
- * validate), TNY_ENOTFOUND (event, player; a draft given and none
- * stored), TNY_ESTORE. */
+ * transaction.  That the event validates with the change (and the draft)
+ * is the service's check, on its model before the call (issue 17 item 1).
+ * Errors: TNY_EINVAL (table < 0), TNY_ENOTFOUND (event, player; a draft
+ * given and none stored), TNY_ESTORE. */
 TNY_MUST_USE int
 hub_store_fix_player_table(struct hub_store *store, const char *event_id,
                            const char *player_id, int32_t table,
@@ -363,8 +397,11 @@ TNY_MUST_USE int hub_store_save_draft(struct hub_store *store,
                                       const struct tny_round_plan *plan,
                                       const char *actor, struct tny_diag *diag);
 
-/* Deletes the draft round (to pair again).  Errors: TNY_ENOTFOUND (no such
- * round), TNY_ESTATE (not a draft). */
+/* Deletes the draft round (to pair again).  That round N is the draft is
+ * the caller's decision (the service's, on its model: issue 18 item 4);
+ * the store deletes round N only while its row is a draft.  Errors:
+ * TNY_ENOTFOUND (no such round, or round N is not a draft: nothing is
+ * deleted; a caller's error). */
 TNY_MUST_USE int hub_store_discard_draft(struct hub_store *store,
                                          const char *event_id, int32_t round,
                                          const char *actor,
@@ -643,10 +680,15 @@ void hub_result_rows_free(struct hub_result_row *rows, int32_t n);
 
 /* TX-7: deducts `units` (TNY_POINT_SCALE units, > 0) of TP from
  * player_id at the table, or from every player of the table when player_id
- * is NULL; entries add up and appear as the result's "penalty" object.
- * Errors: TNY_EINVAL (units <= 0, reason empty, or the format has no
- * penalties: the event would not validate), TNY_ENOTFOUND, TNY_ESTATE (a
- * draft round or a bye). */
+ * is NULL; entries add up and appear as the result's "penalty" object
+ * (of a counted result: the projection merges them into it).  TX-7's
+ * rules (units 1..1000 points, a counted result to penalise, a game that
+ * takes penalties) are the caller's, decided before the call (issue 18
+ * item 4: the service's check_penalty); the store writes the rows.
+ * Errors: TNY_EINVAL (units <= 0 or no reason: the caller's contract,
+ * before anything begins), TNY_ENOTFOUND (no such round, table (a bye has
+ * none) or player, or the player is not at the table: the write is
+ * rolled back). */
 TNY_MUST_USE int hub_store_add_penalty(struct hub_store *store,
                                        const char *event_id, int32_t round,
                                        int32_t table, const char *player_id,

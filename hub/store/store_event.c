@@ -1,9 +1,11 @@
 /* store_event.c - events, players, rounds and drafts, devices and clocks.
  *
  * Every public write here is one transaction: check the arguments, change
- * the rows, re-project the event and validate it with the engine (so the
- * store never holds an event the engine rejects), append the log row,
- * commit.  Any failure rolls everything back.
+ * the rows, append the log row, commit.  That the event stays one the
+ * engine accepts is checked by the caller on its model before the write
+ * (issue 17 item 1); event create and a publish without the caller's model
+ * re-project the event and validate it.  Any failure rolls everything
+ * back.
  *
  * Not here: results and submissions (store_result.c), the projection itself
  * (store_load.c).  Invariants: players are never deleted (their row order
@@ -31,7 +33,7 @@ static int event_status_from(const char *name, enum hub_event_status *out)
     return TNY_EINVAL;
 }
 
-/* ---- players: rows from the engine struct or from JSON ----------------- */
+/* ---- players: rows from the engine struct ------------------------------ */
 
 static void bind_opt_text(sqlite3_stmt *st, int i, const char *v)
 {
@@ -131,128 +133,6 @@ out:
     free(colours_text);
     free(ko_text);
     return rc;
-}
-
-static const char *const player_keys[] = {"id",
-                                          "name",
-                                          "club",
-                                          "country",
-                                          "external_id",
-                                          "rating",
-                                          "armies",
-                                          "beginner",
-                                          "colours",
-                                          "colour_blind",
-                                          "faction",
-                                          "agenda",
-                                          "late_from_round",
-                                          "fixed_table",
-                                          "decklist",
-                                          "knockout_armies",
-                                          "hook",
-                                          NULL};
-
-static int want(bool ok, const char *key, const char *what, struct tny_diag *d)
-{
-    if (ok)
-        return TNY_OK;
-    return tny_diag_set(d, TNY_EINVAL, "player.%s: expected %s", key, what);
-}
-
-static int bind_json_player(sqlite3_stmt *st, const json_t *p,
-                            struct tny_diag *d)
-{
-    const char *key;
-    json_t *v;
-    int rc;
-    json_object_foreach ((json_t *)p, key, v) {
-        int i = 0;
-        while (player_keys[i] && strcmp(player_keys[i], key) != 0)
-            i++;
-        if (!player_keys[i]) {
-            if (key[0] == '_' || strncmp(key, "x_", 2) == 0)
-                continue;
-            return tny_diag_set(d, TNY_EINVAL, "player.%.64s: unknown key",
-                                key);
-        }
-        switch (i) {
-        case 0: /* id, checked by the caller */ break;
-        case 1:
-        case 2:
-        case 3:
-        case 4:
-        case 10:
-        case 11: {
-            static const int col[] = {0, 3, 4, 5, 6, 0, 0, 0, 0, 0, 12, 13};
-            size_t n = json_is_string(v) ? json_string_length(v) : 0;
-            if ((rc = want(n >= 1 && n <= TNY_TEXT_MAX, key,
-                           "a string of 1..200 bytes", d)) < 0)
-                return rc;
-            sqlite3_bind_text(st, col[i], json_string_value(v), -1,
-                              SQLITE_TRANSIENT);
-            break;
-        }
-        case 5:
-            if ((rc = want(json_is_number(v), key, "a number", d)) < 0)
-                return rc;
-            sqlite3_bind_double(st, 7, json_number_value(v));
-            break;
-        case 6:
-        case 8: {
-            bool ok = json_is_array(v) && json_array_size(v) <= TNY_MAX_ARMIES;
-            for (size_t k = 0; ok && k < json_array_size(v); k++)
-                ok = json_is_string(json_array_get(v, k));
-            if ((rc = want(ok, key, "an array of names", d)) < 0)
-                return rc;
-            char *text = hs_dump(v);
-            if (!text)
-                return TNY_ENOMEM;
-            sqlite3_bind_text(st, i == 6 ? 8 : 10, text, -1, free);
-            break;
-        }
-        case 7:
-        case 9:
-            if ((rc = want(json_is_boolean(v), key, "true or false", d)) < 0)
-                return rc;
-            sqlite3_bind_int(st, i == 7 ? 9 : 11, json_is_true(v));
-            break;
-        case 12:
-        case 13:
-            if ((rc = want(json_is_integer(v) && json_integer_value(v) >= 0 &&
-                               json_integer_value(v) <= 1000000,
-                           key, "an integer 0..1000000", d)) < 0)
-                return rc;
-            sqlite3_bind_int(st, i == 12 ? 14 : 15, (int)json_integer_value(v));
-            break;
-        case 14: { /* GT-14 deck list: lines of text */
-            size_t n = json_is_string(v) ? json_string_length(v) : 0;
-            if ((rc = want(n >= 1 && n <= TNY_DECKLIST_MAX, key,
-                           "a string of 1..16384 bytes", d)) < 0)
-                return rc;
-            sqlite3_bind_text(st, 19, json_string_value(v), -1,
-                              SQLITE_TRANSIENT);
-            break;
-        }
-        case 15: { /* NH-11 knockout declaration: army names */
-            bool ok = json_is_array(v) && json_array_size(v) <= TNY_MAX_ARMIES;
-            for (size_t k = 0; ok && k < json_array_size(v); k++)
-                ok = json_is_string(json_array_get(v, k));
-            if ((rc = want(ok, key, "an array of names", d)) < 0)
-                return rc;
-            char *text = hs_dump(v);
-            if (!text)
-                return TNY_ENOMEM;
-            sqlite3_bind_text(st, 20, text, -1, free);
-            break;
-        }
-        case 16: /* NH-10 Hook swap token */
-            if ((rc = want(json_is_boolean(v), key, "true or false", d)) < 0)
-                return rc;
-            sqlite3_bind_int(st, 21, json_is_true(v));
-            break;
-        }
-    }
-    return TNY_OK;
 }
 
 /* Store player rows in entry order = the engine's player indices. */
@@ -872,89 +752,133 @@ out:
 static int draft_row(struct hub_store *s, int64_t ev_row, int64_t *row,
                      int32_t *number, struct tny_diag *d);
 
-/* The check of a player change: the event with its draft must validate.
- * A draft the change makes invalid (it seats a player who left, or misses
- * one who joined) was paired for another field: it is deleted in the same
- * transaction (*dropped = its number; the service pairs again), and the
- * event without it must validate. */
-static int validate_player_change(struct hub_store *s, int64_t ev_row,
-                                  int32_t *dropped, struct tny_diag *d)
+/* Issue 17 item 1, issue 18 item 4: the draft a player change makes
+ * invalid (it seats a player who left, or misses one who joined) is
+ * deleted in the change's transaction when the service says so (round
+ * `draft`, found by the service's check on its model; 0 = keep it): the
+ * store decides nothing and reads no event back.  *gone = its number. */
+static int drop_stale_draft(struct hub_store *s, int64_t ev_row,
+                            const char *event_id, int32_t draft, int32_t *gone,
+                            struct tny_diag *d)
 {
-    struct tny_diag first = {{0}};
+    sqlite3_stmt *st = NULL;
     int64_t row;
     int32_t number;
-    *dropped = 0;
-    int rc = hs_validate_event(s, ev_row, true, &first);
-    if (rc != TNY_EINVAL)
-        return rc < 0 ? tny_diag_set(d, rc, "%s", first.msg) : rc;
+    int rc;
+    *gone = 0;
+    if (draft <= 0)
+        return TNY_OK;
     rc = draft_row(s, ev_row, &row, &number, d);
-    if (rc == TNY_ENOTFOUND) /* no draft: the change itself is invalid */
-        return tny_diag_set(d, TNY_EINVAL, "%s", first.msg);
-    if (rc < 0)
-        return rc;
-    sqlite3_stmt *st = NULL;
-    if ((rc = hs_prepare(s, "DELETE FROM rounds WHERE id = ?", &st, d)) < 0)
+    if (rc == TNY_ENOTFOUND || (rc == 0 && number != draft))
+        return tny_diag_set(d, TNY_ENOTFOUND,
+                            "event \"%s\": no draft of round %d to discard",
+                            event_id, (int)draft);
+    if (rc < 0 ||
+        (rc = hs_prepare(s, "DELETE FROM rounds WHERE id = ?", &st, d)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, row);
     rc = hs_done(s, st, d);
     hs_finalize(s, st);
-    if (rc < 0 || (rc = hs_validate_event(s, ev_row, false, d)) < 0)
-        return rc;
-    *dropped = number;
-    return TNY_OK;
-}
-
-/* One player row (and its audit entry) inside the caller's transaction;
- * the event is validated by the caller, once. */
-static int put_one(struct hub_store *store, int64_t ev_row,
-                   const char *event_id, const char *player_json, size_t len,
-                   const char *actor, struct tny_diag *diag)
-{
-    sqlite3_stmt *st = NULL;
-    json_t *p = NULL;
-    json_error_t err;
-    int rc;
-    if (len > HUB_STORE_JSON_MAX) {
-        rc = tny_diag_set(diag, TNY_EINVAL, "player: larger than %u bytes",
-                          HUB_STORE_JSON_MAX);
-        goto out;
-    }
-    p = json_loadb(player_json, len, JSON_REJECT_DUPLICATES, &err);
-    if (!p || !json_is_object(p)) {
-        rc = tny_diag_set(diag, TNY_EINVAL, "player: %s",
-                          p ? "expected an object" : err.text);
-        goto out;
-    }
-    json_t *id = json_object_get(p, "id");
-    if ((rc = hs_check_id("player.id", json_string_value(id), diag)) < 0)
-        goto out;
-    if (!json_is_string(json_object_get(p, "name"))) {
-        rc = tny_diag_set(diag, TNY_EINVAL, "player.name: missing");
-        goto out;
-    }
-    if ((rc = hs_prepare(store, player_sql, &st, diag)) < 0)
-        goto out;
-    sqlite3_bind_int64(st, 1, ev_row);
-    sqlite3_bind_text(st, 2, json_string_value(id), -1, SQLITE_TRANSIENT);
-    for (int i = 9; i <= 18; i++)
-        if (i != 10 && i != 12 && i != 13)
-            sqlite3_bind_int(st, i, 0);
-    sqlite3_bind_int(st, 21, 0); /* NH-10 hook */
-    if ((rc = bind_json_player(st, p, diag)) < 0 ||
-        (rc = hs_done(store, st, diag)) < 0)
-        goto out;
-    rc = hs_log(store, actor, event_id, "player.put", json_incref(p), diag);
-out:
-    hs_finalize(store, st);
-    json_decref(p);
+    if (rc == 0)
+        *gone = number;
     return rc;
 }
 
+/* The log's detail of a player stored: the event-file player object
+ * (the keys a registration gives; the log is the store's own text). */
+static json_t *player_detail(const struct tny_format *fmt,
+                             const struct tny_player *p)
+{
+    json_t *o = json_pack("{s:s, s:s}", "id", p->id, "name", p->name);
+    bool ok = o != NULL;
+#define SET(k, v) (ok = ok && json_object_set_new(o, k, v) == 0)
+    if (p->club)
+        SET("club", json_string(p->club));
+    if (p->country)
+        SET("country", json_string(p->country));
+    if (p->external_id)
+        SET("external_id", json_string(p->external_id));
+    if (p->has_rating)
+        SET("rating", json_real(p->rating));
+    if (p->n_armies > 0) {
+        json_t *a = json_array();
+        for (int32_t i = 0; a && i < p->n_armies; i++)
+            if (json_array_append_new(a,
+                                      json_string(fmt->armies[p->armies[i]])))
+                ok = false;
+        SET("armies", a);
+    }
+    if (p->beginner)
+        SET("beginner", json_true());
+    if (p->n_colours > 0) {
+        json_t *a = json_array();
+        for (int32_t i = 0; a && i < p->n_colours; i++)
+            if (json_array_append_new(a, json_string(p->colours[i])))
+                ok = false;
+        SET("colours", a);
+    }
+    if (p->colour_blind)
+        SET("colour_blind", json_true());
+    if (p->hook) /* NH-10 */
+        SET("hook", json_true());
+    if (p->faction)
+        SET("faction", json_string(p->faction));
+    if (p->agenda)
+        SET("agenda", json_string(p->agenda));
+    if (p->first_round > 1)
+        SET("late_from_round", json_integer(p->first_round));
+    if (p->decklist) /* GT-14 */
+        SET("decklist", json_string(p->decklist));
+#undef SET
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* One player row (and its audit entry) inside the caller's transaction.
+ * The player was checked on the service's model (issue 17 item 1); the
+ * store keeps its keys sound (the id, the name, army indices of fmt). */
+static int put_one(struct hub_store *store, int64_t ev_row,
+                   const char *event_id, const struct tny_format *fmt,
+                   const struct tny_player *p, const char *actor,
+                   struct tny_diag *diag)
+{
+    int64_t row;
+    int rc;
+    if ((rc = hs_check_id("player.id", p->id, diag)) < 0)
+        return rc;
+    if (!p->name)
+        return tny_diag_set(diag, TNY_EINVAL, "player.name: missing");
+    bool armies_ok = p->n_armies >= 0 && p->n_armies <= TNY_MAX_ARMIES &&
+                     p->n_ko_armies >= 0 && p->n_ko_armies <= TNY_MAX_ARMIES;
+    for (int32_t i = 0; armies_ok && i < p->n_armies; i++)
+        armies_ok = p->armies[i] >= 0 && p->armies[i] < fmt->n_armies;
+    for (int32_t i = 0; armies_ok && i < p->n_ko_armies; i++)
+        armies_ok = p->ko_armies[i] >= 0 && p->ko_armies[i] < fmt->n_armies;
+    if (!armies_ok)
+        return tny_diag_set(diag, TNY_EINVAL,
+                            "player \"%s\": armies: not of format \"%s\"",
+                            p->id, fmt->name);
+    json_t *detail = player_detail(fmt, p);
+    if (!detail)
+        return TNY_ENOMEM;
+    if ((rc = insert_player(store, ev_row, fmt, p, &row, diag)) < 0) {
+        json_decref(detail);
+        return rc;
+    }
+    return hs_log(store, actor, event_id, "player.put", detail, diag);
+}
+
 int hub_store_put_players(struct hub_store *store, const char *event_id,
-                          const char *const *player_json, const size_t *len,
-                          int32_t n, const char *actor, struct tny_diag *diag)
+                          const struct tny_format *fmt,
+                          const struct tny_player *players, int32_t n,
+                          int32_t discard, const char *actor,
+                          struct tny_diag *diag)
 {
     int64_t ev_row;
+    int32_t gone = 0;
     int rc;
     if ((rc = hs_check_actor(actor, diag)) < 0)
         return rc;
@@ -962,26 +886,26 @@ int hub_store_put_players(struct hub_store *store, const char *event_id,
         return rc;
     rc = hs_event_row(store, event_id, &ev_row, diag);
     for (int32_t i = 0; rc == 0 && i < n; i++)
-        rc = put_one(store, ev_row, event_id, player_json[i], len[i], actor,
-                     diag);
-    /* Validated once for the whole batch: an import stays linear.  A draft
-     * the new players make invalid is discarded (the service pairs again). */
-    int32_t dropped = 0;
+        rc = put_one(store, ev_row, event_id, fmt, &players[i], actor, diag);
+    /* Issue 17: the batch was checked on the service's model, once; a
+     * draft the new players make invalid goes when the service says so
+     * (it pairs again). */
     if (rc == 0)
-        rc = validate_player_change(store, ev_row, &dropped, diag);
-    if (rc == 0 && dropped)
-        rc = hs_log(store, actor, event_id, "draft.discard",
-                    json_pack("{s:i, s:s}", "round", (int)dropped, "why",
-                              "players added"),
-                    diag);
+        rc = drop_stale_draft(store, ev_row, event_id, discard, &gone, diag);
+    if (rc == 0 && gone)
+        rc = hs_log(
+            store, actor, event_id, "draft.discard",
+            json_pack("{s:i, s:s}", "round", (int)gone, "why", "players added"),
+            diag);
     return hs_finish(store, rc, diag);
 }
 
 int hub_store_put_player(struct hub_store *store, const char *event_id,
-                         const char *player_json, size_t len, const char *actor,
+                         const struct tny_format *fmt,
+                         const struct tny_player *player, const char *actor,
                          struct tny_diag *diag)
 {
-    return hub_store_put_players(store, event_id, &player_json, &len, 1, actor,
+    return hub_store_put_players(store, event_id, fmt, player, 1, 0, actor,
                                  diag);
 }
 
@@ -993,8 +917,8 @@ static int rewrite_tables(struct hub_store *s, int64_t ev_row,
 
 static int lifecycle(struct hub_store *store, const char *event_id,
                      const char *player_id, enum lifecycle what, int32_t value,
-                     const struct tny_round_plan *draft, const char *actor,
-                     struct tny_diag *diag)
+                     const struct tny_round_plan *draft, int32_t discard,
+                     const char *actor, struct tny_diag *diag)
 {
     static const char *const kinds[] = {"player.drop", "player.rejoin",
                                         "player.disqualify", "player.fix"};
@@ -1040,12 +964,11 @@ static int lifecycle(struct hub_store *store, const char *event_id,
             (rc = rewrite_tables(store, ev_row, draft_id, draft, diag)) < 0)
             goto out;
     }
+    /* Issue 17: the change was checked on the service's model (the event
+     * with its draft) before this transaction began. */
     int32_t gone = 0;
-    if (what == LC_FIX)
-        rc = hs_validate_event(store, ev_row, true, diag);
-    else
-        rc = validate_player_change(store, ev_row, &gone, diag);
-    if (rc < 0)
+    if ((rc = drop_stale_draft(store, ev_row, event_id, discard, &gone, diag)) <
+        0)
         goto out;
     json_t *detail = json_pack("{s:s, s:i}", "player", player_id,
                                what == LC_FIX ? "table" : "round", (int)value);
@@ -1059,18 +982,20 @@ out:
 
 int hub_store_drop_player(struct hub_store *store, const char *event_id,
                           const char *player_id, int32_t after_round,
-                          const char *actor, struct tny_diag *diag)
+                          int32_t discard_draft, const char *actor,
+                          struct tny_diag *diag)
 {
     return lifecycle(store, event_id, player_id, LC_DROP, after_round, NULL,
-                     actor, diag);
+                     discard_draft, actor, diag);
 }
 
 int hub_store_rejoin_player(struct hub_store *store, const char *event_id,
                             const char *player_id, int32_t from_round,
-                            const char *actor, struct tny_diag *diag)
+                            int32_t discard_draft, const char *actor,
+                            struct tny_diag *diag)
 {
     return lifecycle(store, event_id, player_id, LC_REJOIN, from_round, NULL,
-                     actor, diag);
+                     discard_draft, actor, diag);
 }
 
 int hub_store_declare_armies(struct hub_store *store, const char *event_id,
@@ -1105,8 +1030,9 @@ int hub_store_declare_armies(struct hub_store *store, const char *event_id,
         goto out;
     sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 2, prow);
-    if ((rc = hs_done(store, st, diag)) < 0 ||
-        (rc = hs_validate_event(store, ev_row, true, diag)) < 0)
+    /* Issue 17: checked on the service's model (the armies of the format,
+     * NH-11's count, the event with its draft) before this transaction. */
+    if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
     rc = hs_log(store, actor, event_id, "player.declare",
                 json_pack("{s:s, s:O}", "player", player_id, "armies", list),
@@ -1122,10 +1048,11 @@ done:
 
 int hub_store_disqualify_player(struct hub_store *store, const char *event_id,
                                 const char *player_id, int32_t after_round,
-                                const char *actor, struct tny_diag *diag)
+                                int32_t discard_draft, const char *actor,
+                                struct tny_diag *diag)
 {
     return lifecycle(store, event_id, player_id, LC_DQ, after_round, NULL,
-                     actor, diag);
+                     discard_draft, actor, diag);
 }
 
 int hub_store_fix_player_table(struct hub_store *store, const char *event_id,
@@ -1133,7 +1060,7 @@ int hub_store_fix_player_table(struct hub_store *store, const char *event_id,
                                const struct tny_round_plan *draft,
                                const char *actor, struct tny_diag *diag)
 {
-    return lifecycle(store, event_id, player_id, LC_FIX, table, draft, actor,
+    return lifecycle(store, event_id, player_id, LC_FIX, table, draft, 0, actor,
                      diag);
 }
 
@@ -1528,28 +1455,29 @@ int hub_store_discard_draft(struct hub_store *store, const char *event_id,
                             struct tny_diag *diag)
 {
     sqlite3_stmt *st = NULL;
-    int64_t ev_row, round_row;
-    enum hub_round_status status;
+    int64_t ev_row;
     int rc;
+    /* Issue 18 item 4: that round N is the draft is the service's
+     * decision; the statement deletes a draft row and nothing else. */
     if ((rc = hs_check_actor(actor, diag)) < 0 ||
         (rc = hs_begin(store, diag)) < 0)
         return rc;
     if ((rc = hs_event_row(store, event_id, &ev_row, diag)) < 0 ||
-        (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &status,
-                           diag)) < 0)
+        (rc = hs_prepare(store,
+                         "DELETE FROM rounds WHERE event_id = ? AND number = ? "
+                         "AND status = 'draft'",
+                         &st, diag)) < 0)
         goto out;
-    if (status != HUB_ROUND_DRAFT) {
-        rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d is %s, not a draft", event_id,
-                          (int)round, hs_round_status_name(status));
-        goto out;
-    }
-    if ((rc = hs_prepare(store, "DELETE FROM rounds WHERE id = ?", &st, diag)) <
-        0)
-        goto out;
-    sqlite3_bind_int64(st, 1, round_row);
+    sqlite3_bind_int64(st, 1, ev_row);
+    sqlite3_bind_int(st, 2, round);
     if ((rc = hs_done(store, st, diag)) < 0)
         goto out;
+    if (sqlite3_changes(store->db) == 0) {
+        rc = tny_diag_set(diag, TNY_ENOTFOUND,
+                          "store: event \"%s\" has no draft round %d", event_id,
+                          (int)round);
+        goto out;
+    }
     rc = hs_log(store, actor, event_id, "round.discard",
                 json_pack("{s:i}", "round", (int)round), diag);
 out:

@@ -47,6 +47,9 @@ struct hub_store {
      * storage, cleared by the next COMMIT that succeeds. */
     bool fault;
     int busy_timeout_ms; /* as opened (hub_store_checkpoint sets its own) */
+    /* The WAL was written ahead (store.c wal_write_ahead): the guaranteed
+     * checkpoint restarts it instead of truncating it. */
+    bool wal_ahead;
     char fault_why[160];
     /* hub_store_batch_begin: every write is a savepoint of one open
      * transaction until hub_store_batch_end; batch_lost: SQLite rolled
@@ -55,6 +58,7 @@ struct hub_store {
     /* sqlite3_total_changes64 at the last BEGIN: a commit that wrote
      * nothing does not clear the write fault. */
     int64_t changes_at_begin;
+    struct hub_store_stats stats; /* hub_store_stats */
 };
 
 /* ---- store_sql.c --------------------------------------------------------- */
@@ -162,8 +166,9 @@ TNY_MUST_USE int hs_project(struct hub_store *s, int64_t ev_row,
                             bool with_draft, bool validate,
                             const struct hs_override *ov, struct tny_event *out,
                             struct tny_diag *d);
-/* hs_project with validation, the event thrown away: the check every
- * write runs before it commits. */
+/* hs_project with validation, the event thrown away: the check on open,
+ * on event create, on a penalty and where a caller gives no model (other
+ * writes are checked by the caller on its model: issue 17 item 1). */
 TNY_MUST_USE int hs_validate_event(struct hub_store *s, int64_t ev_row,
                                    bool with_draft, struct tny_diag *d);
 

@@ -168,7 +168,17 @@ int hs_exec(struct hub_store *s, const char *sql, struct tny_diag *d)
     return TNY_OK;
 }
 
-int hs_begin(struct hub_store *s, struct tny_diag *d)
+/* BEGIN IMMEDIATE of a write or of a batch; refuses a read-only store. */
+static int begin_immediate(struct hub_store *s, struct tny_diag *d)
+{
+    if (s->read_only)
+        return tny_diag_set(d, TNY_ESTATE,
+                            "store: the database is open read-only");
+    s->changes_at_begin = sqlite3_total_changes64(s->db);
+    return hs_run(s, "BEGIN IMMEDIATE", d);
+}
+
+static int begin_write(struct hub_store *s, struct tny_diag *d)
 {
     if (s->read_only)
         return tny_diag_set(d, TNY_ESTATE,
@@ -185,11 +195,24 @@ int hs_begin(struct hub_store *s, struct tny_diag *d)
         }
         return hs_run(s, "SAVEPOINT hs_write", d);
     }
-    s->changes_at_begin = sqlite3_total_changes64(s->db);
-    return hs_run(s, "BEGIN IMMEDIATE", d);
+    return begin_immediate(s, d);
 }
 
-int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
+int hs_begin(struct hub_store *s, struct tny_diag *d)
+{
+    int rc = begin_write(s, d);
+    if (rc == 0)
+        s->stats.writes_begun++;
+    return rc;
+}
+
+void hub_store_stats(const struct hub_store *store, struct hub_store_stats *out)
+{
+    *out = store->stats;
+}
+
+/* hs_finish proper; counted by hs_finish from its answer. */
+static int finish_write(struct hub_store *s, int rc, struct tny_diag *d)
 {
     if (s->batch) {
         /* The write becomes part of the batch (committed or rolled back
@@ -229,6 +252,19 @@ int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
     if (!sqlite3_get_autocommit(s->db))
         (void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
+}
+
+/* rc, counted as an end that committed (rc 0) or rolled back. */
+static int ended(int rc, int64_t *committed, int64_t *rolled_back)
+{
+    ++*(rc == 0 ? committed : rolled_back);
+    return rc;
+}
+
+int hs_finish(struct hub_store *s, int rc, struct tny_diag *d)
+{
+    return ended(finish_write(s, rc, d), &s->stats.writes_committed,
+                 &s->stats.writes_rolled_back);
 }
 
 int hs_begin_read(struct hub_store *s, struct tny_diag *d)
@@ -482,8 +518,9 @@ int hub_store_batch_begin(struct hub_store *store, struct tny_diag *diag)
     int rc;
     if (store->batch)
         return tny_diag_set(diag, TNY_ESTATE, "store: a batch is open");
-    if ((rc = hs_begin(store, diag)) < 0)
+    if ((rc = begin_immediate(store, diag)) < 0)
         return rc;
+    store->stats.batches_begun++;
     store->batch = true;
     store->batch_lost = false;
     return TNY_OK;
@@ -500,11 +537,13 @@ int hub_store_batch_end(struct hub_store *store, bool commit,
     if (!commit) {
         if (!sqlite3_get_autocommit(store->db))
             (void)sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+        store->stats.batches_rolled_back++;
         return TNY_OK;
     }
     int rc = lost ? tny_diag_set(diag, TNY_ESTATE,
                                  "store: the command's transaction was "
                                  "rolled back by the database")
                   : TNY_OK;
-    return hs_finish(store, rc, diag);
+    return ended(finish_write(store, rc, diag), &store->stats.batches_committed,
+                 &store->stats.batches_rolled_back);
 }

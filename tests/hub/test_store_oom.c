@@ -78,15 +78,16 @@ static void test_CM_1_put_player_survives_every_allocation_failure(void **st)
     OK(hub_store_create_event(s, "oom", event, strlen(event), "hub", &diag));
     assert_int_equal(n_players(s), 2);
 
-    static const char player[] = "{\"id\": \"p3\", \"name\": \"Three\"}";
+    /* Issue 17 item 1: the typed player the service hands over. */
+    struct tny_format fmt = {.name = "neuroshima-hex"};
+    struct tny_player player = {.id = "p3", .name = "Three"};
     int rc = -1, failures = 0;
     for (long n = 0; rc != 0; n++) {
         assert_true(n < 100000); /* a write needs fewer allocations */
         atomic_store(&n_allocs, 0);
         atomic_store(&n_failed, 0);
         atomic_store(&fail_at, n);
-        rc = hub_store_put_player(s, "oom", player, strlen(player), "hub",
-                                  &diag);
+        rc = hub_store_put_player(s, "oom", &fmt, &player, "hub", &diag);
         atomic_store(&fail_at, -1);
         if (rc == 0) {
             assert_int_equal(atomic_load(&n_failed), 0);

@@ -39,9 +39,10 @@
  * Adding a console command: one W line here, its message in
  * console.proto (its fields are plain ones the codec walks by name,
  * proto/wire_console.c), its handler cmd_<name> in hub/service/console.c,
- * its runner in hub/cli/console.c (run_plain when its words are its plain
- * fields and the reply says it all), a test (docs/architecture.md
- * "Adding a console command").
+ * its runner in hub/cli/console.c (run_plain when its words and options
+ * are its plain fields: --reason, --force, --confirm, --round, --table;
+ * and the reply says it all), a test (docs/architecture.md "Adding a
+ * console command").
  */
 #ifndef TNY_CONSOLE_CMDS_H
 #define TNY_CONSOLE_CMDS_H
@@ -193,7 +194,7 @@ enum tny_reply_shape {
       run_round_pair)                                                          \
     W(show_draft, SHOW_DRAFT, TNY_CMD_EV_EXISTING, true, TNY_CC_R,             \
       TNY_REPLY_DRAFT, "round", "show", "EVENT_ID [--round N]", 1, 1, o_round, \
-      "show the draft (or round N)", run_round_show)                           \
+      "show the draft (or round N)", run_plain)                                \
     W(swap_players, SWAP_PLAYERS, TNY_CMD_EV_EXISTING, true,                   \
       TNY_CC_R1 | TNY_CC_P | TNY_WF_OTHER_PLAYER_ID | TNY_WF_FORCE,            \
       TNY_REPLY_DRAFT, "round", "swap",                                        \
