@@ -9,15 +9,16 @@
  * apart), then runs the organiser's requests an organiser would run at the
  * end of the round through hub_service_handle, as the loop hands them
  * over: `result enter` of the last table, `round close`, `round pair`,
- * `round publish` of round 2; each must succeed, and close and publish
- * must send every table its assignment.  With --edits, two more: a
- * device's result that contradicts the organiser's at the last table
- * (a CM-6 conflict, before the close) kept by `result resolve`, and
- * `round swap` of two players in the published round 2 (CM-5).  With
- * --players, two player commands after the publish (issue 17 item 1: no
- * reload of the event per command): `player drop` of p1 after round 2,
- * and `players import` of a CSV of 10 new players (late entrants); both
- * must succeed, and the import must add exactly 10 players.  Prints
+ * `round publish` of round 2; each must succeed, and publish must send
+ * every table its assignment (close sends none again: issue 17).  With
+ * --edits, two more: a device's result that contradicts the organiser's
+ * at the last table (a CM-6 conflict, before the close) kept by `result
+ * resolve`, and `round swap` of two players in the published round 2
+ * (CM-5).  With --players, two player commands after the publish (issue
+ * 17 item 1: no reload of the event per command): `player drop` of p1
+ * after round 2, and `players import` of a CSV of 10 new players (late
+ * entrants); both must succeed, and the import must add exactly 10
+ * players.  Prints
  * each one's CPU and wall time, the load average, and (unless --no-icount) its
  * instructions, counted by running itself again under callgrind (icount.h).  By
  * hand:
@@ -330,7 +331,7 @@ int main(int argc, char **argv)
     memset(&q, 0, sizeof(q));
     q.cmd = TNY_WIRE_CMD_CLOSE_ROUND;
     q.round = 1;
-    run(svc, &q, now + 1000, n, &parts[2]);
+    run(svc, &q, now + 1000, 0, &parts[2]); /* no assignment again */
     memset(&q, 0, sizeof(q));
     q.cmd = TNY_WIRE_CMD_PAIR_ROUND;
     run(svc, &q, now + 2000, 0, &parts[3]);

@@ -175,6 +175,10 @@ read -r ph_msgs ph_bytes <<<"$(mark publish)"
 read -r in_msgs in_bytes <<<"$(in_window "$t_pub" "$t_pub_end")"
 [ "${in_msgs:-0}" -gt 0 ] || fail "the monitor saw no feed message of the publish: $(cat "$E2E_TMP/hubfeed.err")"
 echo "  the hub published $in_msgs messages ($(kb "$in_bytes")) on the feed; $ph_msgs messages ($(kb "$ph_bytes")) left the feed broker for the $clients phones"
+# mosquitto 2.0's WebSocket clients are polled (libwebsockets, every
+# client's socket) once per packet its loop reads, here the bridge's: its
+# CPU grows with the messages in times the clients (README, Benchmarks)
+echo "  feed broker CPU per message in per phone: $(awk -v c="$(((feed1 - feed0) * 1000 / tck))" -v m="$in_msgs" -v n="$clients" 'BEGIN { printf "%.0f ns", c * 1e6 / m / n }')"
 live 0 clock start "$EV"
 
 # the results: the first seat 10 VP, the others 5, 4, 3

@@ -154,11 +154,6 @@ struct loop {
      * NULL: play_broker_uri not set). */
     struct tny_mqtt *play;
     struct queue pending, inflight;
-    /* Issue 17: the bulk retained messages (assignments; then the feed's
-     * documents) waiting for room in the send window (SEND_WINDOW), in
-     * order; bulk_at: the next one of each. */
-    struct queue bulk[2];
-    int32_t bulk_at[2];
     /* The loop (poll and timers) and the timers of this file's parts,
      * each armed by the part that has work later (tny/timers.h ids). */
     struct tny_loop *ev;
@@ -211,16 +206,6 @@ struct loop {
 };
 
 #define HELD_MAX 200000
-
-/* Issue 17: at most this many QoS 1 messages handed to Paho and not yet
- * acknowledged before a bulk one (an assignment, a feed document) is
- * handed over: Paho walks its queued commands, its in-flight messages and
- * its pending responses once per message sent (a message id) and per
- * acknowledgement, so 2,500 assignments handed over at once cost it
- * quadratic time, and acknowledgements of results and console replies
- * waited behind them in its queue.  Within the broker's receive maximum
- * (deploy/broker/gen-config.sh, 1,000). */
-#define SEND_WINDOW 256
 
 /* Feed documents published per turn of the loop (a few ms). */
 #define FEED_SLICE 64
@@ -486,69 +471,6 @@ static void publish(struct loop *l, struct hub_msg *m)
     retry_soon(l);
 }
 
-/* The bulk class of m (SEND_WINDOW): 0 a device's assignment, 1 a
- * retained feed document, -1 none (sent at once). */
-static int bulk_class(const struct hub_msg *m)
-{
-    static const char dev[] = TNY_WIRE_TOPIC_PREFIX "device/";
-    static const char feed[] = TNY_WIRE_TOPIC_PREFIX "feed/";
-    static const char assign[] = "/assign";
-    if (!m->retained)
-        return -1;
-    if (strncmp(m->topic, feed, sizeof(feed) - 1) == 0)
-        return 1;
-    size_t n = strlen(m->topic);
-    if (strncmp(m->topic, dev, sizeof(dev) - 1) == 0 &&
-        n >= sizeof(assign) - 1 &&
-        strcmp(m->topic + n - (sizeof(assign) - 1), assign) == 0)
-        return 0;
-    return -1;
-}
-
-/* Hands Paho the bulk messages waiting, assignments first, while the
- * window has room and the broker is there. */
-static void bulk_drain(struct loop *l)
-{
-    for (int k = 0; k < 2; k++) {
-        struct queue *q = &l->bulk[k];
-        while (l->connected && l->inflight.n < SEND_WINDOW &&
-               l->bulk_at[k] < q->n)
-            publish(l, &q->items[l->bulk_at[k]++].m);
-        if (l->bulk_at[k] < q->n)
-            return; /* the feed waits behind the assignments */
-        q->n = 0;
-        l->bulk_at[k] = 0;
-    }
-}
-
-/* Publishes m (consumed): a bulk message after those of its class that
- * wait (so never before an older one of its topic), others at once. */
-static void send_msg(struct loop *l, struct hub_msg *m)
-{
-    int k = bulk_class(m);
-    if (k < 0) {
-        publish(l, m);
-        return;
-    }
-    if (queue_push(&l->bulk[k], m, 0) < 0) {
-        publish(l, m); /* out of memory: at once, unwindowed */
-        return;
-    }
-    bulk_drain(l);
-}
-
-/* Shutting down: every bulk message waiting handed to Paho. */
-static void bulk_flush(struct loop *l)
-{
-    for (int k = 0; k < 2; k++) {
-        struct queue *q = &l->bulk[k];
-        while (l->bulk_at[k] < q->n)
-            publish(l, &q->items[l->bulk_at[k]++].m);
-        q->n = 0;
-        l->bulk_at[k] = 0;
-    }
-}
-
 /* Publishes what the service appended, but no feed document equal to
  * the one already sent (retries of pending messages do not come here). */
 static void publish_outbox(struct loop *l, struct hub_outbox *ob)
@@ -559,7 +481,7 @@ static void publish_outbox(struct loop *l, struct hub_outbox *ob)
             memset(&ob->msgs[i], 0, sizeof(ob->msgs[i]));
             continue;
         }
-        send_msg(l, &ob->msgs[i]);
+        publish(l, &ob->msgs[i]);
     }
     hub_outbox_release(ob);
 }
@@ -581,7 +503,6 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
             continue;
         struct hub_msg m = l->inflight.items[i].m;
         l->inflight.items[i] = l->inflight.items[--l->inflight.n];
-        bulk_drain(l); /* room in the window */
         if (ev->lib_rc == 0 && ev->reason < 128) {
             free(m.payload);
             return;
@@ -706,7 +627,6 @@ static void on_connected(struct loop *l, bool again)
         return;
     }
     retry_pending(l);
-    bulk_drain(l);
     publish_store_status(l);
     republish_begin(l);
 }
@@ -752,7 +672,6 @@ static void lease_take(struct loop *l)
             l->lease_other);
     if (l->connected) { /* else on_connected does it */
         retry_pending(l);
-        bulk_drain(l);
         publish_store_status(l);
         republish_begin(l);
     }
@@ -1198,7 +1117,7 @@ static bool feed_slice(struct loop *l, int32_t max)
             memset(m, 0, sizeof(*m));
             continue;
         }
-        send_msg(l, m);
+        publish(l, m);
     }
     if (l->feed_at < ob->n)
         return true;
@@ -1676,7 +1595,6 @@ int hub_run(const struct hub_config *cfg)
     }
     flush_feed(&l, true);
     flush_presence(&l);
-    bulk_flush(&l);
     say_offline(&l);
     /* Everything committed into the database file and the WAL emptied,
      * so a copy of hub.db alone is complete after a clean stop. */
@@ -1692,11 +1610,6 @@ out:
     hub_outbox_release(&l.feed_out);
     queue_release(&l.pending);
     queue_release(&l.inflight);
-    for (int k = 0; k < 2; k++) {
-        for (int32_t i = l.bulk_at[k]; i < l.bulk[k].n; i++)
-            free(l.bulk[k].items[i].m.payload);
-        free(l.bulk[k].items);
-    }
     hub_fairq_free(l.results);
     held_release(&l);
     free(l.batch);

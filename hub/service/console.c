@@ -122,6 +122,18 @@ static const char *event_status_name(enum hub_event_status s)
 
 /* ---- events ------------------------------------------------------------ */
 
+/* Issue 17 item 1: an event id the hub has is refused on the service's
+ * events (every event of the store, listed at start-up) before the store
+ * is called, in the store's words; the store's unique key stays the
+ * last word. */
+static int event_taken(struct ctx *c)
+{
+    if (hub__ev_find(c->svc, c->req->event_id))
+        return fail(c, TNY_ECONFLICT, "event \"%s\": already exists",
+                    c->req->event_id);
+    return TNY_OK;
+}
+
 static int cmd_create_event(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
@@ -134,6 +146,8 @@ static int cmd_create_event(struct ctx *c)
         return fail(c, TNY_ENOMEM, "out of memory");
     if (q->event_json) { /* an imported event: the file as it is */
         json_decref(root);
+        if (event_taken(c) < 0)
+            return c->rep->rc;
         rc = hub_store_create_event(c->svc->store, q->event_id, q->event_json,
                                     strlen(q->event_json), c->actor, &c->diag);
         if (rc < 0)
@@ -202,8 +216,10 @@ static int cmd_create_event(struct ctx *c)
             rc = fail(c, TNY_ENOMEM, "out of memory");
     }
     json_decref(root);
-    if (rc < 0)
+    if (rc < 0 || (rc = event_taken(c)) < 0) {
+        free(text);
         return rc;
+    }
     rc = hub_store_create_event(c->svc->store, q->event_id, text, strlen(text),
                                 c->actor, &c->diag);
     free(text);

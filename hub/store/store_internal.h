@@ -167,7 +167,7 @@ TNY_MUST_USE int hs_project(struct hub_store *s, int64_t ev_row,
                             const struct hs_override *ov, struct tny_event *out,
                             struct tny_diag *d);
 /* hs_project with validation, the event thrown away: the check on open,
- * on event create, on a penalty and where a caller gives no model (other
+ * on event create and where a caller gives no model (other
  * writes are checked by the caller on its model: issue 17 item 1). */
 TNY_MUST_USE int hs_validate_event(struct hub_store *s, int64_t ev_row,
                                    bool with_draft, struct tny_diag *d);

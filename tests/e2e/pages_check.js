@@ -84,6 +84,18 @@ function selftest() {
           ok.opts.broker === 'ws://h:1', 'hall params: ' + JSON.stringify(ok));
     check(P.playerUrl('http://10.0.0.2:9001/hall.html', ok.opts, 'ws://10.0.0.2:9001') ===
           'http://10.0.0.2:9001/player.html?events=a,b&broker=ws%3A%2F%2Fh%3A1', 'player url');
+    /* issue 17: a phone holds the event, the heartbeat, its player's and
+     * its table's documents, never the round's big ones, at QoS 0 */
+    const F = 'tourney/v1/feed/';
+    const pt = (evs, pick, sts) => JSON.stringify(P.playerTopics(evs, pick, sts));
+    check(pt(['a'], '', null) === JSON.stringify([F + 'a/event', F + 'a/now', F + 'a/pairings']),
+          'player topics while searching: ' + pt(['a'], '', null));
+    check(pt(['a', 'b'], 'b/p1', null) === JSON.stringify([F + 'a/event', F + 'a/now', F + 'b/event', F + 'b/now', F + 'b/player/p1']),
+          'player topics before its document: ' + pt(['a', 'b'], 'b/p1', null));
+    check(pt(['b'], 'b/p1', [{mine: {player: {table: 7}}}]) === JSON.stringify([F + 'b/event', F + 'b/now', F + 'b/player/p1', F + 'b/table/7']),
+          'player topics once seated: ' + pt(['b'], 'b/p1', [{mine: {player: {table: 7}}}]));
+    check(pt(['b'], 'b/p1', [{mine: {player: {table: 0}}}]).indexOf('table/') < 0, 'player topics: table 0 is no table');
+    check(P.PLAYER_QOS === 0, 'the player page subscribes at QoS 0, not ' + P.PLAYER_QOS);
     /* a state with a hostile name and 300 players: every one on exactly
      * one page, escaped */
     const st = O.newState('e');

@@ -2888,9 +2888,6 @@ static const struct {
     enum tny_wire_cmd cmd;
     const char *words, *why;
 } store_refusals[] = {
-    {TNY_WIRE_CMD_CREATE_EVENT, "already exists",
-     "the event id is the store's unique key (ON CONFLICT): the one place "
-     "that sees every event of the file"},
     /* Known, moved out by branch s11b (lifecycle(), store_correct.c): */
     {TNY_WIRE_CMD_FIX_TABLE, "no player", "lifecycle() LC_FIX (s11b)"},
     {TNY_WIRE_CMD_EDIT_PLAYER, "no player",

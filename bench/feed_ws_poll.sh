@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# feed_ws_poll.sh - what one message costs the feed broker per WebSocket
+# client, without the hub (README, Benchmarks, issue 17): a mosquitto with
+# a WebSocket listener (as feed.conf's) and a TCP one, N idle WebSocket
+# clients (node, deploy/overlays' `mqtt`; each holds a topic of its own),
+# then K messages published over TCP to a topic nobody holds.  Prints the
+# broker's CPU (user, system) over the K messages: with mosquitto 2.0's
+# libwebsockets it grows with K x N (every WebSocket client's socket is
+# polled once per packet the broker reads) though no client receives
+# anything.  Exits 1 when it measured nothing (a client or the broker
+# missing).
+#
+# usage: bench/feed_ws_poll.sh [--clients=N] [--messages=K]
+set -u -o pipefail
+here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+OVL=$(cd "$here/../deploy/overlays" && pwd)
+n=2000
+k=3000
+for arg in "$@"; do
+    case $arg in
+    --clients=*) n=${arg#--clients=} ;;
+    --messages=*) k=${arg#--messages=} ;;
+    *) echo "usage: $0 [--clients=N] [--messages=K]" >&2; exit 2 ;;
+    esac
+done
+[ -f "$OVL/node_modules/mqtt/package.json" ] || { echo "run deploy/overlays/install.sh first" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/feed_ws_poll.XXXXXX")
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "feed_ws_poll: $*" >&2; exit 1; }
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+tcp=$(port) ws=$(port)
+cat >"$tmp/m.conf" <<EOF
+persistence false
+log_dest stderr
+log_type error
+set_tcp_nodelay true
+max_queued_messages 50000
+max_inflight_messages 1000
+listener $tcp 127.0.0.1
+allow_anonymous true
+listener $ws 127.0.0.1
+protocol websockets
+socket_domain ipv4
+allow_anonymous true
+EOF
+mosquitto -c "$tmp/m.conf" 2>"$tmp/broker.err" &
+B=$!
+pids+=("$B")
+sleep 0.5
+kill -0 "$B" 2>/dev/null || fail "mosquitto: $(cat "$tmp/broker.err")"
+cat >"$tmp/idle.js" <<'EOF'
+'use strict';
+const mqtt = require(process.argv[2]);
+const url = process.argv[3], n = +process.argv[4];
+let ready = 0, i = 0;
+const t = setInterval(() => {
+    for (let b = 0; b < 100 && i < n; b++, i++) {
+        const j = i;
+        const c = mqtt.connect(url, {clientId: 'idle-' + j, clean: true, protocolVersion: 4, keepalive: 600});
+        c.on('connect', () => c.subscribe('idle/' + j, {qos: 0}, () => {
+            if (++ready === n)
+                console.log('READY');
+        }));
+    }
+    if (i >= n)
+        clearInterval(t);
+}, 100);
+EOF
+if [ "$n" -gt 0 ]; then
+    node "$tmp/idle.js" "$OVL/node_modules/mqtt" "ws://127.0.0.1:$ws" "$n" >"$tmp/idle.out" 2>&1 &
+    pids+=("$!")
+    for ((s = 0; s < 600; s++)); do
+        grep -q READY "$tmp/idle.out" && break
+        sleep 0.5
+    done
+    grep -q READY "$tmp/idle.out" || fail "the $n clients did not connect: $(tail -n 3 "$tmp/idle.out")"
+fi
+sleep 1
+read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$B/stat")
+t0=$(date +%s%3N)
+seq "$k" | mosquitto_pub -h 127.0.0.1 -p "$tcp" -q 1 -t nobody/holds/this -l || fail "mosquitto_pub"
+t1=$(date +%s%3N)
+read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$B/stat")
+tck=$(getconf CLK_TCK)
+cpu=$(((u1 - u0 + s1 - s0) * 1000 / tck))
+echo "$k messages to no subscriber, $n idle WebSocket clients: feed broker CPU $cpu ms (user $(((u1 - u0) * 1000 / tck)), system $(((s1 - s0) * 1000 / tck))) over $((t1 - t0)) ms"
+[ "$n" -eq 0 ] || echo "  per message per WebSocket client: $(awk -v c="$cpu" -v k="$k" -v n="$n" 'BEGIN { printf "%.0f ns", c * 1e6 / k / n }')"
