@@ -165,8 +165,12 @@ grep -v -x READY "$E2E_TMP/player.out"
 # What the phone held after the restart (its last full SUBSCRIBE): its
 # player's and its table's documents, not the round's big ones, at QoS 0
 # (issue 17: no PUBACK from every phone for every message).
-pc=$(grep -o "page-[0-9a-f]* [0-2] tourney/v1/feed/small/player/s1" "$FEED_LOG" | tail -n 1 | cut -d' ' -f1,2)
-[ -n "$pc" ] || fail "the player page never subscribed to small/player/s1"
+# (-a: the log is read as text whatever bytes a client's line carries;
+# GNU grep would otherwise only say "binary file matches" on stderr.)
+sub_re="page-[0-9a-f]* [0-2] tourney/v1/feed/small/player/s1"
+wait_until 10 grep -a -q "$sub_re" "$FEED_LOG" ||
+    fail "the player page never subscribed to small/player/s1 ($(grep -a -c 'Received SUBSCRIBE from page-' "$FEED_LOG") SUBSCRIBEs from pages, $(grep -a -c 'New client connected.* as page-' "$FEED_LOG") page connections; $(LC_ALL=C.UTF-8 grep -a -c -x -v '.*' "$FEED_LOG") lines not UTF-8)"
+pc=$(grep -a -o "$sub_re" "$FEED_LOG" | tail -n 1 | cut -d' ' -f1,2)
 [ "${pc#* }" = 0 ] || fail "the player page subscribed to small/player/s1 at QoS ${pc#* }, not 0"
 pc=${pc% *}
 awk -v c="$pc" '$0 ~ "Received SUBSCRIBE from " c "$" { n = 0; delete t; on = 1; next }
