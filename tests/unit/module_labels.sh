@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# module_labels.sh LABELS POT... - every label of every registered game
+# module (LABELS: the program module_labels.c, writes them as a .pot) is
+# a msgid of each template POT (issue 18 item 1: the printout's domain
+# po/tourney and the table's po/tourney-table translate them).  A label
+# missing from a template is named with its game; exits 1 then.
+set -euo pipefail
+labels=$1
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$labels" | msguniq --use-first -o "$tmp/labels.pot" -
+n=$(grep -c '^msgid "[^"]' "$tmp/labels.pot" || true)
+bad=0
+for pot in "$@"; do
+    # msgcmp DEF REF: every msgid (and context) of REF is in DEF.
+    if ! msgcmp --use-untranslated "$pot" "$tmp/labels.pot" 2>"$tmp/err"; then
+        echo "$pot: game module labels missing (mark them N_() or NC_()" \
+             "in common/games/, then po/catalogues.sh update DOMAIN):"
+        # msgcmp names the lines of labels.pot: each such msgid with the
+        # comment saying whose label it is.
+        sed -n 's/^.*labels\.pot:\([0-9]*\): this message is used but not defined.*/\1/p' \
+            "$tmp/err" | while read -r ln; do
+            awk -v ln="$ln" 'NR > ln { exit } /^#\. / { who = substr($0, 4) }
+                /^msgid / { id = $0 } END { print "  " who ": " id }' \
+                "$tmp/labels.pot"
+        done
+        bad=1
+    fi
+done
+[ "$n" -gt 0 ] || { echo "module_labels.sh: the registry gave no label"; exit 1; }
+[ "$bad" -eq 0 ] || exit 1
+echo "module labels: all $n in $*"
