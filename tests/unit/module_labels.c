@@ -5,9 +5,13 @@
  * so module_labels.sh can check with msgcmp that the catalogues' templates
  * hold every one (issue 18 item 1: a module's labels are msgids the
  * printout and the table translate).  A label that is not marked N_()
- * or NC_() in its module is missing from the templates.
+ * or NC_() in its module is missing from the templates.  With --keys:
+ * only the labels of the modules' own result keys (what the play page
+ * shows of a module).
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tny/game.h"
 #include "tny/result_schema.h"
@@ -43,10 +47,11 @@ static void entry(const char *game, const char *what, const char *ctx,
     fputs("\nmsgstr \"\"\n\n", stdout);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct tny_game_ops *const *all = NULL;
     const int32_t n = tny_game_registry(&all);
+    const bool keys_only = argc > 1 && strcmp(argv[1], "--keys") == 0;
 
     printf("msgid \"\"\nmsgstr \"Content-Type: text/plain; "
            "charset=UTF-8\\n\"\n\n");
@@ -54,13 +59,15 @@ int main(void)
         const struct tny_game_ops *m = all[g];
         if (!m)
             continue;
+        for (int32_t i = 0; i < m->n_ext; i++)
+            entry(m->name, m->ext[i].info.name, NULL, m->ext[i].text);
+        if (keys_only)
+            continue;
         for (int32_t i = 0; i < m->slip.n_cols; i++)
             entry(m->name, "slip heading", m->slip.cols[i].context,
                   m->slip.cols[i].head);
         entry(m->name, "slip note", NULL, m->slip.note);
         entry(m->name, "slip box", NULL, m->slip.tick);
-        for (int32_t i = 0; i < m->n_ext; i++)
-            entry(m->name, m->ext[i].info.name, NULL, m->ext[i].text);
     }
     return 0;
 }
