@@ -2880,36 +2880,6 @@ static bool decided_on_the_model(enum tny_wire_cmd cmd)
  * decided on the model neither changes the model nor drops it (it is
  * still loaded, never read back from the store: a refusal is decided
  * before any write). */
-/* Issue 17 item 1 / issue 18 item 4: the refusals still decided inside
- * the store, after its write began (rolled back: refused_changes_nothing
- * checks the store is unchanged): the command, words of its reply, why.
- * Every other refusal begins no write. */
-static const struct {
-    enum tny_wire_cmd cmd;
-    const char *words, *why;
-} store_refusals[] = {
-    /* Known, moved out by branch s11b (lifecycle(), store_correct.c): */
-    {TNY_WIRE_CMD_FIX_TABLE, "no player", "lifecycle() LC_FIX (s11b)"},
-    {TNY_WIRE_CMD_EDIT_PLAYER, "no player",
-     "hub_store_edit_player, store_correct.c (s11b)"},
-    {TNY_WIRE_CMD_CLOSE_ROUND, "has no result yet",
-     "lifecycle() round close (s11b)"},
-    {TNY_WIRE_CMD_CLOSE_ROUND, "cannot become closed",
-     "lifecycle() round close, CM-5 (s11b)"},
-    {TNY_WIRE_CMD_CLOSE_ROUND, "no round",
-     "lifecycle() round close of a round not played (s11b)"},
-};
-
-static const char *store_decided(enum tny_wire_cmd cmd, const char *message)
-{
-    for (size_t i = 0; i < sizeof(store_refusals) / sizeof(store_refusals[0]);
-         i++)
-        if (store_refusals[i].cmd == cmd &&
-            strstr(message, store_refusals[i].words))
-            return store_refusals[i].why;
-    return NULL;
-}
-
 /* As refused_changes_nothing; words (NULL: any): the refusal's reply
  * contains them (the words users see, kept as they were). */
 static void refused_with(struct fx *f, struct tny_wire_request *q,
@@ -2941,12 +2911,11 @@ static void refused_with(struct fx *f, struct tny_wire_request *q,
     if (words && !strstr(rep.message, words))
         fail_msg("%s (%s): refused with \"%s\", expected \"%s\"", what,
                  tny_wire_cmd_name(q->cmd), rep.message, words);
-    /* Issue 17 item 1: decided before the store is called, so no write
-     * began (the command's batch, which every command opens, is rolled
-     * back unused); a refusal only the store knows begins one and rolls
-     * it back. */
-    const char *in_store = store_decided(q->cmd, rep.message);
-    if (ss1.writes_begun != ss0.writes_begun && !in_store)
+    /* Issue 17 item 1, issue 18 item 4: every refusal is decided before
+     * the store is called, so no write began (the command's batch, which
+     * every command opens, is rolled back unused): no game rule is left
+     * for the store to refuse after its write began. */
+    if (ss1.writes_begun != ss0.writes_begun)
         fail_msg("%s (%s): refused (%s) after %lld write(s) began in the "
                  "store: decide it before the store is called",
                  what, tny_wire_cmd_name(q->cmd), rep.message,
@@ -3137,6 +3106,13 @@ static const struct refusal draft_refusals[] = {
      .cmd = TNY_WIRE_CMD_EDIT_PLAYER,
      .player_id = "nobody",
      .name = "New Name"},
+    /* Issue 18 item 4: CM-5 decided by the service, not the store. */
+    {.what = "close the draft (CM-5)",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 1},
+    {.what = "close a round that does not exist",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 9},
     {.what = "standings after a round not played",
      .cmd = TNY_WIRE_CMD_GET_STANDINGS,
      .round = 9},
@@ -3258,6 +3234,16 @@ static const struct refusal closed_refusals[] = {
     {.what = "close a closed round",
      .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
      .round = 1},
+    {.what = "close the draft of round 2 (CM-5)",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 2},
+    {.what = "close a round after the draft",
+     .cmd = TNY_WIRE_CMD_CLOSE_ROUND,
+     .round = 3},
+    {.what = "fix an unknown player with a draft",
+     .cmd = TNY_WIRE_CMD_FIX_TABLE,
+     .table = 2,
+     .player_id = "nobody"},
     {.what = "start the clock of a closed round",
      .cmd = TNY_WIRE_CMD_CLOCK_START,
      .round = 1},
@@ -4680,6 +4666,32 @@ static void test_issue17_published_edit_and_kept_conflict_in_place(void **state)
     q.table = b[0].table;
     q.result_id = conflict + 100;
     refused_changes_nothing(f, &q, "keep a result of no table");
+    /* CM-6 (issue 18 item 4: decided on the service's model, in the
+     * words the store used): every other table has its result, the open
+     * conflict still keeps the round from closing. */
+    for (int i = 1; i < 4; i++) {
+        char dev[16], msg[256];
+        snprintf(dev, sizeof(dev), "table-%03d", i + 1);
+        nh_submission(&b[i], dev, "k3", 0, 4, &s);
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+        req_init(f, &q, TNY_WIRE_CMD_CLOSE_ROUND);
+        q.round = round;
+        int32_t missing = 0; /* the first table still playing */
+        for (int j = i + 1; j < 4; j++)
+            if (!missing || b[j].table < missing)
+                missing = b[j].table;
+        if (missing)
+            snprintf(msg, sizeof(msg),
+                     "event \"%s\": round %d: table %d has no result yet", EV,
+                     (int)round, (int)missing);
+        else
+            snprintf(msg, sizeof(msg),
+                     "event \"%s\": round %d: table %d has a conflicting "
+                     "result to resolve (CM-6)",
+                     EV, (int)round, (int)b[0].table);
+        refused_with(f, &q, "close with a table to finish (CM-6)", msg);
+    }
     req_init(f, &q, TNY_WIRE_CMD_RESOLVE_CONFLICT);
     q.round = round;
     q.table = b[0].table;
@@ -5050,10 +5062,9 @@ static void random_session(const char *preset, const char *options,
         request(f, &q, &rep);
         hub_service_stats_get(f->svc, &st1);
         hub_store_stats(f->store, &ss1);
-        if (rep.rc < 0 && ss1.writes_begun != ss0.writes_begun &&
-            !store_decided(cmd, rep.message))
+        if (rep.rc < 0 && ss1.writes_begun != ss0.writes_begun)
             fail_msg("%s step %d: refused %s (%s) after a write began in the "
-                     "store (issue 17 item 1)",
+                     "store (issue 17 item 1, issue 18 item 4)",
                      preset, step, tny_wire_cmd_name(cmd), rep.message);
         if (rep.rc < 0 && loaded && decided_on_the_model(cmd) &&
             st1.model_loads != st0.model_loads)
