@@ -2111,6 +2111,12 @@ static int clock_cmd(struct ctx *c, enum clock_op op)
                         "back",
                         (int)q->table, span(had, (char[24]){0}, 24),
                         span(-q->extra_ms, (char[24]){0}, 24));
+        /* CM-7's bound on a table's extensions (issue 18 item 4: decided
+         * here, on the model, in the words the store used). */
+        if (q->extra_ms > 0 && had > TNY_CLOCK_MAX_MS - q->extra_ms)
+            return fail(c, TNY_EINVAL,
+                        "table %d: total extension would exceed %lld ms",
+                        (int)q->table, (long long)TNY_CLOCK_MAX_MS);
         if ((rc = hub_store_extend_table(c->svc->store, c->e->id, q->round,
                                          q->table, q->extra_ms, c->actor,
                                          &total, &c->diag)) < 0)

@@ -2093,15 +2093,13 @@ int hub_store_extend_table(struct hub_store *store, const char *event_id,
     if ((rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
     if (!row) {
-        rc = extra_ms < 0
-                 ? tny_diag_set(diag, TNY_EINVAL,
-                                "table %d: taking back %lld ms is more than "
-                                "its extension",
-                                (int)table, (long long)-extra_ms)
-                 : tny_diag_set(diag, TNY_EINVAL,
-                                "table %d: total extension would exceed %lld "
-                                "ms",
-                                (int)table, (long long)TNY_CLOCK_MAX_MS);
+        /* Issue 18 item 4: the bounds (CM-7) are the service's, decided
+         * on its model first; this is the store's integrity assertion. */
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "store: table %d: an extension of %lld ms leaves "
+                          "its total outside 0..%lld ms",
+                          (int)table, (long long)extra_ms,
+                          (long long)TNY_CLOCK_MAX_MS);
         goto out;
     }
     total = sqlite3_column_int64(st, 0);

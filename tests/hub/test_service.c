@@ -3164,6 +3164,11 @@ static const struct refusal playing_refusals[] = {
      .round = 1,
      .table = 77,
      .extra_ms = 60000},
+    {.what = "extend a table past the longest total extension (CM-7)",
+     .cmd = TNY_WIRE_CMD_CLOCK_EXTEND,
+     .round = 1,
+     .table = -2,
+     .extra_ms = TNY_CLOCK_MAX_MS},
     {.what = "a result over a confirmed one without override",
      .cmd = TNY_WIRE_CMD_ENTER_RESULT,
      .round = 1,
@@ -3322,6 +3327,12 @@ static void test_issue22_refused_commands_change_nothing(void **state)
     req_init(f, &q, TNY_WIRE_CMD_DISQUALIFY_PLAYER);
     q.round = 1;
     snprintf(q.player_id, sizeof(q.player_id), "p7");
+    free(must(f, &q));
+    /* Table a[1] has a minute of extension (CM-7). */
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_EXTEND);
+    q.round = 1;
+    q.table = a[1].table;
+    q.extra_ms = 60000;
     free(must(f, &q));
     RUN(playing_refusals);
 
