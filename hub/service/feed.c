@@ -116,6 +116,13 @@ struct hub_feed_cache {
      * 2,000 players, most of it each confirmed table's result converted
      * and written again). */
     size_t tables_len; /* the last `tables` document's length */
+    /* Issue 17 item 2: when the aggregate documents (`tables`,
+     * `standings`, `pairings`, `bracket`) were last built (the build's
+     * clock; 0 never) and the round state they were built for (agg_key):
+     * a build within hub_service_options.feed_aggregate_ms of agg_ms and
+     * of the same round state leaves them for the window's end. */
+    int64_t agg_ms;
+    uint64_t agg_key;
     int32_t n_piece;
     struct piece {
         uint64_t fp;
@@ -1486,6 +1493,31 @@ static void build_end(struct build *b)
     hub_jw_free(&b->piece);
 }
 
+/* Issue 17 item 2: whether this build writes the aggregate documents
+ * (`pairings`, `tables`, `standings`, `bracket`: each O(tables) or
+ * O(players) to fingerprint or write, sent whole to every overlay): at
+ * most once per feed_aggregate_ms of the build's clock, coalescing every
+ * result in the window, but at once for a new round, a round status or
+ * round clock state of its own, a republish (cache forgotten) or a
+ * clock stepped back.  Records the build when it does. */
+static bool aggregates_due(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct hub_ev *e = b->e;
+    int64_t window = b->svc->opt.feed_aggregate_ms;
+    uint64_t key = mix((uint64_t)b->r << 8 | (uint64_t)e->round.status,
+                       (uint64_t)e->info.status << 8 |
+                           (uint64_t)(b->have_clock ? b->clock.state + 1 : 0));
+    bool due = window <= 0 || b->svc->feed_agg_now || c->agg_ms == 0 ||
+               c->agg_key != key || c->standings_fp == 0 ||
+               b->now < c->agg_ms || b->now - c->agg_ms >= window;
+    if (due) {
+        c->agg_ms = b->now > 0 ? b->now : 1;
+        c->agg_key = key;
+    }
+    return due;
+}
+
 /* A document sent only when its fingerprint changed (*last: the last
  * sent one's). */
 static int add_if_changed(struct hub_outbox *ob, struct build *b,
@@ -1526,6 +1558,7 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
      * round before (2,000 messages of the feed broker's fan-out before
      * the first player's document at 2,000 phones). */
     e->feed_more = false;
+    e->feed_later_ms = 0;
     if ((rc = build_begin(&b, diag)) < 0 || (rc = entries(&b)) < 0 ||
         (rc = standings(&b, diag)) < 0 || (rc = player_docs(&b, ob)) < 0)
         goto out;
@@ -1540,6 +1573,13 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
     event_doc(&b.w, e, now_ms); /* small: always (the loop drops repeats) */
     if ((rc = add_text(ob, e, "event", &b.w, true)) < 0)
         goto out;
+    if (!aggregates_due(&b)) {
+        /* Issue 17 item 2: the aggregates at the window's end, with
+         * every change until then (e->feed_later_ms: the loop's wake) */
+        e->feed_later_ms = b.c->agg_ms + svc->opt.feed_aggregate_ms;
+        goto out;
+    }
+    e->feed_later_ms = 0;
     uint64_t pfp = mix((uint64_t)b.r, hash_str(0, stage_name(e)));
     for (int32_t t = 0; b.round && t < b.round->n_tables; t++)
         pfp = mix(pfp,
@@ -1596,22 +1636,48 @@ int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
 
 /* The first event whose feed is due (marked dirty); NULL when none.  With
  * the feed off every mark is cleared. */
-static struct hub_ev *next_dirty_feed(struct hub_service *svc)
+static struct hub_ev *next_dirty_feed(struct hub_service *svc, int64_t now_ms)
 {
     for (int32_t i = 0; i < svc->n_events; i++) {
         struct hub_ev *e = svc->events[i];
-        if (e->feed_dirty && svc->opt.feed)
+        /* issue 17 item 2: the aggregates left for the window's end */
+        bool later = e->feed_later_ms != 0 && now_ms >= e->feed_later_ms;
+        if ((e->feed_dirty || later) && svc->opt.feed)
             return e;
         e->feed_dirty = false;
+        if (!svc->opt.feed)
+            e->feed_later_ms = 0;
     }
     return NULL;
+}
+
+int64_t hub_service_feed_wait(const struct hub_service *svc, int64_t now_ms)
+{
+    int64_t wait = -1;
+    for (int32_t i = 0; svc->opt.feed && i < svc->n_events; i++) {
+        int64_t at = svc->events[i]->feed_later_ms;
+        if (at == 0)
+            continue;
+        int64_t d = at > now_ms ? at - now_ms : 0;
+        if (wait < 0 || d < wait)
+            wait = d;
+    }
+    return wait;
+}
+
+void hub_service_feed_later(struct hub_service *svc, const char *event,
+                            int64_t at_ms)
+{
+    struct hub_ev *e = hub__ev_find(svc, event);
+    if (e && at_ms > 0 && (e->feed_later_ms == 0 || at_ms < e->feed_later_ms))
+        e->feed_later_ms = at_ms;
 }
 
 int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
                            struct hub_outbox *ob, bool *more,
                            struct tny_diag *diag)
 {
-    struct hub_ev *e = next_dirty_feed(svc);
+    struct hub_ev *e = next_dirty_feed(svc, now_ms);
     int rc;
     *more = false;
     if (!e)
@@ -1620,7 +1686,7 @@ int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
         (rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
         return rc;
     e->feed_dirty = e->feed_more; /* the rest of a piecewise build */
-    *more = next_dirty_feed(svc) != NULL;
+    *more = next_dirty_feed(svc, now_ms) != NULL;
     return TNY_OK;
 }
 
@@ -1629,8 +1695,14 @@ int hub_service_flush(struct hub_service *svc, int64_t now_ms,
 {
     bool more = true;
     int rc = TNY_OK;
+    /* everything now: the aggregates left for later too */
+    for (int32_t i = 0; i < svc->n_events; i++)
+        if (svc->events[i]->feed_later_ms != 0)
+            svc->events[i]->feed_dirty = true;
+    svc->feed_agg_now = true;
     while (more && rc == 0)
         rc = hub_service_flush_step(svc, now_ms, ob, &more, diag);
+    svc->feed_agg_now = false;
     return rc;
 }
 
@@ -1741,7 +1813,7 @@ static int registry_set(struct hub_service *b, struct hub_ev *e,
 bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
                            struct hub_feed_snapshot *out, int *rc)
 {
-    struct hub_ev *e = next_dirty_feed(svc);
+    struct hub_ev *e = next_dirty_feed(svc, now_ms);
     *rc = TNY_OK;
     memset(out, 0, sizeof(*out));
     if (!e)
@@ -1800,6 +1872,7 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
     snprintf(out->event, sizeof(out->event), "%s", e->id);
     out->now_ms = now_ms;
     e->feed_dirty = false;
+    e->feed_later_ms = 0; /* the builder says again if it leaves them */
     return true;
 }
 
@@ -1868,6 +1941,7 @@ int hub_service_feed_build(struct hub_service *b,
     e->feed_dirty = false;
     snap->resync = rc < 0 || lacked;
     snap->more = rc == 0 && e->feed_more;
+    snap->later_ms = rc == 0 ? e->feed_later_ms : 0;
     return rc;
 }
 
