@@ -123,6 +123,19 @@ struct hub_feed_cache {
      * of the same round state leaves them for the window's end. */
     int64_t agg_ms;
     uint64_t agg_key;
+    /* Issue 17 item 2: serials of the standings (st) and the histories'
+     * prefix (hist0), renewed when they are computed again; and what the
+     * last complete pass over the players' documents read but the
+     * latest round's tables (pd_key; 0 none: the next pass visits every
+     * player), each of those tables' key (pd_tkey[n_pd_t]: the table's
+     * fingerprint and first seat) and each player's row in st
+     * (row_of[n_row_of]).  A build whose pd_key is the last one's visits
+     * only the players of the tables whose key changed (it fingerprinted
+     * every player's document for each build). */
+    uint64_t st_serial, h0_serial, pd_key;
+    int32_t n_pd_t, n_row_of;
+    uint64_t *pd_tkey;
+    int32_t *row_of;
     int32_t n_piece;
     struct piece {
         uint64_t fp;
@@ -160,6 +173,8 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     free(c->st_row_fp);
     free(c->pfp);
     free(c->reg);
+    free(c->pd_tkey);
+    free(c->row_of);
     free(c);
 }
 
@@ -171,6 +186,7 @@ static void cache_forget(struct hub_feed_cache *c)
     if (c->table_fp)
         memset(c->table_fp, 0, sizeof(*c->table_fp) * (size_t)c->n_table_fp);
     c->event_fp = c->pairings_fp = c->standings_fp = c->bracket_fp = 0;
+    c->pd_key = 0;
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -417,6 +433,9 @@ struct build {
      * and the `tables` document (each made them for every table). */
     struct entry *ent;
     uint64_t *ent_fp;
+    /* Issue 17 item 2: the rows of the standings whose players' documents
+     * this build visits, ascending (NULL: every row; players_todo) */
+    int32_t *todo, n_todo;
     struct hub_jw w, res; /* the document being written; a result */
     struct hub_jw piece;  /* a `tables` entry, its clock */
 };
@@ -921,6 +940,7 @@ static int standings(struct build *b, struct tny_diag *diag)
     c->st_row_fp = NULL;
     c->have_st = false;
     c->standings_in = h;
+    c->st_serial++;
     int rc = tny_standings_compute(ev, &c->st, diag);
     if (rc == TNY_ENOMEM)
         return rc;
@@ -1120,7 +1140,8 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
                         sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
     if ((rc = row_fps(c)) < 0)
         return rc;
-    for (int32_t i = 0; i < st->n_rows; i++) {
+    for (int32_t k = 0; k < (b->todo ? b->n_todo : st->n_rows); k++) {
+        const int32_t i = b->todo ? b->todo[k] : k; /* players_todo */
         const struct tny_standing_row *row = &st->rows[i];
         int32_t p = row->player, ti = b->seat_tab[p];
         const char *id = e->ev.players[p].id;
@@ -1390,6 +1411,7 @@ static int hist_prefix(struct build *b)
     c->h0_n = n;
     c->h0_players = c->rfp_players;
     c->h0_valid = true;
+    c->h0_serial++;
     return TNY_OK;
 }
 
@@ -1477,8 +1499,105 @@ static int build_begin(struct build *b, struct tny_diag *diag)
     return TNY_OK;
 }
 
+/* The key of what every player's document reads but the latest round's
+ * tables (player_docs' fingerprint without the table's part): the round,
+ * the standings and their rows, the players, their histories before the
+ * latest round, where each sits and who has a bye. */
+static uint64_t pd_key_of(const struct build *b)
+{
+    const struct hub_feed_cache *c = b->c;
+    const int32_t n = b->e->ev.n_players;
+    uint64_t h = mix(mix((uint64_t)b->r, c->st_serial << 1 | c->have_st),
+                     mix(c->standings_in, c->pfp_all));
+    h = mix(mix(h, c->h0_serial),
+            (uint64_t)(uint32_t)n << 32 |
+                (uint32_t)(b->round ? b->round->n_tables : 0));
+    h = hash_bytes(h, b->seat_tab, sizeof(*b->seat_tab) * (size_t)n);
+    h = hash_bytes(h, b->bye, sizeof(*b->bye) * (size_t)n);
+    return h | 1;
+}
+
+/* A table's part of its players' documents' fingerprints. */
+static uint64_t pd_tkey_of(struct build *b, int32_t t)
+{
+    const struct tny_table *tb = &b->round->tables[t];
+    return b->cur_fp[t] ^ (uint64_t)(first_seat_of(b, tb) + 2);
+}
+
+/* Issue 17 item 2: b->todo, the rows of the players whose documents may
+ * have changed since the last complete pass: those seated at a table of
+ * the latest round whose key changed, when nothing else every document
+ * reads did (pd_key); else NULL (every row).  A row is where player_docs
+ * decides by the document's whole fingerprint, as for every row. */
+static int players_todo(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct tny_standings *st = &c->st;
+    const int32_t n = b->e->ev.n_players;
+    b->todo = NULL;
+    if (!c->have_st || c->pd_key == 0 || c->pd_key != pd_key_of(b) ||
+        !b->round || c->n_pd_t != b->round->n_tables || !c->row_of ||
+        c->n_row_of != n)
+        return TNY_OK;
+    if (!(b->todo = malloc(sizeof(*b->todo) * ((size_t)n + 1))))
+        return TNY_ENOMEM;
+    b->n_todo = 0;
+    for (int32_t t = 0; t < b->round->n_tables; t++) {
+        const struct tny_table *tb = &b->round->tables[t];
+        if (c->pd_tkey[t] == pd_tkey_of(b, t))
+            continue;
+        for (int32_t s = 0; s < tb->n_seats; s++) {
+            int32_t p = tb->seats[s];
+            int32_t i = p >= 0 && p < n ? c->row_of[p] : -1;
+            if (i < 0 || i >= st->n_rows || b->n_todo >= n)
+                continue;
+            int32_t k = b->n_todo++; /* ascending: the rows' order */
+            for (; k > 0 && b->todo[k - 1] > i; k--)
+                b->todo[k] = b->todo[k - 1];
+            b->todo[k] = i;
+        }
+    }
+    return TNY_OK;
+}
+
+/* After a complete pass over the players' documents: what it read, for
+ * the next build's players_todo. */
+static void players_done(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct tny_standings *st = &c->st;
+    const int32_t n = b->e->ev.n_players,
+                  nt = b->round ? b->round->n_tables : 0;
+    c->pd_key = 0;
+    if (!c->have_st || !b->round)
+        return;
+    if (c->n_pd_t != nt) {
+        free(c->pd_tkey);
+        c->n_pd_t = 0;
+        if (!(c->pd_tkey = malloc(sizeof(*c->pd_tkey) * ((size_t)nt + 1))))
+            return;
+        c->n_pd_t = nt;
+    }
+    if (c->n_row_of != n || !c->row_of) {
+        free(c->row_of);
+        c->n_row_of = 0;
+        if (!(c->row_of = malloc(sizeof(*c->row_of) * ((size_t)n + 1))))
+            return;
+        c->n_row_of = n;
+    }
+    for (int32_t p = 0; p < n; p++)
+        c->row_of[p] = -1;
+    for (int32_t i = 0; i < st->n_rows; i++)
+        if (st->rows[i].player >= 0 && st->rows[i].player < n)
+            c->row_of[st->rows[i].player] = i;
+    for (int32_t t = 0; t < nt; t++)
+        c->pd_tkey[t] = pd_tkey_of(b, t);
+    c->pd_key = pd_key_of(b);
+}
+
 static void build_end(struct build *b)
 {
+    free(b->todo);
     free(b->ent);
     free(b->ent_fp);
     free(b->hist_fp);
@@ -1560,8 +1679,17 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
     e->feed_more = false;
     e->feed_later_ms = 0;
     if ((rc = build_begin(&b, diag)) < 0 || (rc = entries(&b)) < 0 ||
-        (rc = standings(&b, diag)) < 0 || (rc = player_docs(&b, ob)) < 0)
+        (rc = standings(&b, diag)) < 0 || (rc = players_todo(&b)) < 0 ||
+        (rc = player_docs(&b, ob)) < 0)
         goto out;
+    svc->stats.feed_player_docs_checked +=
+        (uint64_t)(b.todo         ? b.n_todo
+                   : b.c->have_st ? b.c->st.n_rows
+                                  : 0);
+    if (b.partial)
+        b.c->pd_key = 0; /* the next pass visits every player */
+    else if (!b.todo || b.n_todo > 0)
+        players_done(&b);
     if (b.partial) {
         /* The tables' and the round's documents after every player's
          * (a phone learns its table from its player's document). */

@@ -2820,11 +2820,18 @@ static void test_issue17_aggregates_coalesced_per_window(void **state)
         submit(f, dev, &s, &ack);
         assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
         assert_true(f->now < agg_at + window);
+        struct hub_service_stats s0, s1;
+        hub_service_stats_get(builder, &s0);
         int64_t later = build_counting(f, builder, &h, &aggs, &tops);
+        hub_service_stats_get(builder, &s1);
         assert_int_equal(aggs, 0);
         /* table/N and its two players; the last result completes the
          * round: every player's standing row changes with it */
         assert_int_equal(tops, 1 + (t < 3 ? 2 : 8));
+        /* only those players' documents looked at, not every player's */
+        assert_int_equal(s1.feed_player_docs_checked -
+                             s0.feed_player_docs_checked,
+                         t < 3 ? 2 : 8);
         assert_int_equal(later, agg_at + window);
     }
     /* Nothing due before the window's end. */

@@ -364,6 +364,11 @@ struct hub_service_stats {
     /* Issue 17 item 2: player/ID documents written (only a player whose
      * document's content changed). */
     uint64_t feed_player_docs_written;
+    /* Issue 17 item 2: players whose document's fingerprint a build
+     * looked at (after a result only the players of the tables whose
+     * fingerprint changed, unless the standings, the players or the
+     * seating changed too: then every player). */
+    uint64_t feed_player_docs_checked;
 };
 void hub_service_stats_get(const struct hub_service *svc,
                            struct hub_service_stats *out);
