@@ -2387,6 +2387,22 @@ static void held_keep(struct hub_outbox *ob, struct held *h)
     }
 }
 
+/* Every document of `from` into h (the payloads move to h). */
+static void held_keep_all(struct held *from, struct held *h)
+{
+    struct hub_outbox ob;
+    hub_outbox_init(&ob);
+    for (int32_t i = 0; i < from->n; i++) {
+        assert_int_equal(hub_outbox_add(&ob, from->m[i].topic,
+                                        from->m[i].payload, from->m[i].len,
+                                        true),
+                         0);
+        from->m[i].payload = NULL;
+    }
+    held_keep(&ob, h);
+    hub_outbox_release(&ob);
+}
+
 /* The loop's next snapshot built by the builder (as the feed thread
  * does), its retained documents kept in h. */
 static void build_into(struct fx *f, struct hub_service *builder,
@@ -2720,6 +2736,133 @@ static void test_issue17_player_docs_in_bounded_pieces(void **state)
     held_keep(&f->ob, &h);
     held_is_the_feed(f, &h);
     held_free(&h);
+    fx_free(f);
+}
+
+/* The loop's next snapshot built by the builder, as the loop's feed_done
+ * takes it: its retained documents kept in h, *aggs the aggregate
+ * documents it wrote (`tables`, `standings`, `pairings`, `bracket`),
+ * *tops its table/N and player/ID documents; returns its later_ms. */
+static int64_t build_counting(struct fx *f, struct hub_service *builder,
+                              struct held *h, int32_t *aggs, int32_t *tops)
+{
+    struct tny_diag diag = {{0}};
+    struct hub_feed_snapshot snap;
+    struct hub_outbox built;
+    int rc;
+    assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
+    assert_int_equal(rc, 0);
+    hub_outbox_init(&built);
+    OK(hub_service_feed_build(builder, &snap, &built, &diag));
+    assert_false(snap.resync);
+    *aggs = *tops = 0;
+    for (int32_t i = 0; i < built.n; i++) {
+        const char *t = strstr(built.msgs[i].topic, "/feed/" EV "/");
+        assert_non_null(t);
+        t += strlen("/feed/" EV "/");
+        *aggs += strcmp(t, "tables") == 0 || strcmp(t, "standings") == 0 ||
+                 strcmp(t, "pairings") == 0 || strcmp(t, "bracket") == 0;
+        *tops += strncmp(t, "table/", 6) == 0 || strncmp(t, "player/", 7) == 0;
+    }
+    int64_t later = snap.later_ms;
+    if (later)
+        hub_service_feed_later(f->svc, EV, later); /* as feed_done */
+    hub_feed_snapshot_release(&snap);
+    held_keep(&built, h);
+    hub_outbox_release(&built);
+    return later;
+}
+
+/* Issue 17 item 2 ("a result changes its table's document, the two
+ * players' documents, and the standings ... at a rate the hall can read
+ * (coalesced), never rebuild everything"): with feed_aggregate_ms, each
+ * result's build sends its table/N and its players' documents at once
+ * and none of `tables`, `standings`, `pairings`; the window's end (the
+ * build the loop asks for at later_ms, nothing else changed) sends them
+ * once, with every result of the window; what a reader then holds is
+ * the model's whole feed byte for byte (never stale after the window).
+ * The hub's clock is the test's: no timing. */
+static void test_issue17_aggregates_coalesced_per_window(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct tny_wire_submission s;
+    struct tny_wire_ack ack;
+    struct hub_store *store2 = NULL;
+    struct hub_service *builder = NULL;
+    struct hub_service_options o;
+    struct held h = {0};
+    int32_t aggs = 0, tops = 0;
+    const int64_t window = 60000; /* each message moves f->now by 1 s */
+
+    setup_event(f);
+    OK(hub_store_open(f->path, &store2, &diag));
+    test_options(&o);
+    o.feed_aggregate_ms = window;
+    OK(hub_service_new(store2, &o, &builder, &diag));
+    pair_publish(f, a);
+    /* a new round: everything at once, the aggregates too */
+    assert_int_equal(build_counting(f, builder, &h, &aggs, &tops), 0);
+    assert_true(aggs >= 3); /* pairings, tables, standings (bracket) */
+    held_is_the_feed(f, &h);
+    int64_t agg_at = f->now;
+
+    /* Every table's result (the round complete: the standings change)
+     * within the window: each build its table's and players' documents,
+     * no aggregate, and the window's end to come. */
+    for (int32_t t = 0; t < 4; t++) {
+        char dev[16], key[8];
+        snprintf(dev, sizeof dev, "table-%03d", (int)t + 1);
+        snprintf(key, sizeof key, "k%d", (int)t);
+        nh_submission(&a[t], dev, key, 0, 3, &s);
+        submit(f, dev, &s, &ack);
+        assert_int_equal(ack.status, TNY_WIRE_ACK_ACCEPTED);
+        assert_true(f->now < agg_at + window);
+        struct hub_service_stats s0, s1;
+        hub_service_stats_get(builder, &s0);
+        int64_t later = build_counting(f, builder, &h, &aggs, &tops);
+        hub_service_stats_get(builder, &s1);
+        assert_int_equal(aggs, 0);
+        /* table/N and its two players; the last result completes the
+         * round: every player's standing row changes with it */
+        assert_int_equal(tops, 1 + (t < 3 ? 2 : 8));
+        /* only those players' documents looked at, not every player's */
+        assert_int_equal(s1.feed_player_docs_checked -
+                             s0.feed_player_docs_checked,
+                         t < 3 ? 2 : 8);
+        assert_int_equal(later, agg_at + window);
+    }
+    /* Nothing due before the window's end. */
+    struct hub_feed_snapshot snap;
+    int rc;
+    assert_int_equal(hub_service_feed_wait(f->svc, f->now),
+                     agg_at + window - f->now);
+    assert_false(hub_service_feed_next(f->svc, f->now, &snap, &rc));
+    assert_int_equal(rc, 0);
+
+    /* The window's end: one build, the aggregates once (the standings
+     * after the completed round among them), nothing else to send. */
+    f->now = agg_at + window;
+    assert_int_equal(hub_service_feed_wait(f->svc, f->now), 0);
+    struct held last = {0};
+    assert_int_equal(build_counting(f, builder, &last, &aggs, &tops), 0);
+    assert_int_equal(tops, 0);
+    assert_int_equal(aggs, 3); /* tables, standings, pairings (NH-11) */
+    const struct held_msg *st = held_get(&last, "standings");
+    assert_non_null(st);
+    char *text = strndup((const char *)st->payload, st->len);
+    assert_non_null(strstr(text, "\"after_round\":1"));
+    free(text);
+    held_keep_all(&last, &h);
+    assert_int_equal(hub_service_feed_wait(f->svc, f->now), -1);
+    held_is_the_feed(f, &h);
+
+    held_free(&last);
+    held_free(&h);
+    hub_service_free(builder);
+    hub_store_close(store2);
     fx_free(f);
 }
 
@@ -5241,6 +5384,7 @@ int main(void)
         cmocka_unit_test(
             test_issue17_feed_snapshot_copies_players_when_changed),
         cmocka_unit_test(test_issue17_player_docs_in_bounded_pieces),
+        cmocka_unit_test(test_issue17_aggregates_coalesced_per_window),
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),
