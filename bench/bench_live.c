@@ -74,6 +74,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -105,7 +106,9 @@ static int big_players = 2000; /* --players */
 #define PREFIX "tourney/v1/"
 
 static char tmp[64], hub_bin[1024];
-static pid_t broker_pid = -1, hub_pid = -1;
+/* Its children: die() and on_signal() end them, and each has the kernel
+ * signal it when this program dies however it dies (spawn). */
+static volatile pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
 /* The hub's log_level: "info" as deployed (deploy/hub.conf.example) for
@@ -187,12 +190,32 @@ static bool port_free(int p)
     return ok;
 }
 
-static pid_t spawn(char *const argv[], const char *log)
+/* SIGINT, SIGTERM, SIGHUP: the hub and the broker go first, then this
+ * program dies of the signal (the temp dir stays, with their logs). */
+static void on_signal(int sig)
 {
+    if (hub_pid > 0)
+        kill(hub_pid, SIGKILL);
+    if (broker_pid > 0)
+        kill(broker_pid, SIGTERM);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Forks and execs argv (stdout and stderr to `log`); the child gets
+ * `death_sig` when this program dies, even of SIGKILL (PR_SET_PDEATHSIG),
+ * so a killed bench leaves no hub behind spinning without its broker nor
+ * a broker holding its port.  A bench that died between the fork and the
+ * prctl is seen by getppid() no longer being its pid. */
+static pid_t spawn(char *const argv[], const char *log, int death_sig)
+{
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         die("fork");
     if (pid == 0) {
+        if (prctl(PR_SET_PDEATHSIG, death_sig) != 0 || getppid() != parent)
+            _exit(127);
         int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
         if (fd >= 0) {
             dup2(fd, 1);
@@ -254,7 +277,7 @@ static void start_broker(void)
     snprintf(conf, sizeof(conf), "%s/broker/mosquitto.conf", tmp);
     snprintf(log, sizeof(log), "%s/broker.log", tmp);
     char *argv[] = {"/usr/sbin/mosquitto", "-c", conf, NULL};
-    broker_pid = spawn(argv, log);
+    broker_pid = spawn(argv, log, SIGTERM);
     for (int i = 0; i < 100; i++) {
         struct sockaddr_in a = {.sin_family = AF_INET,
                                 .sin_port = htons((uint16_t)port),
@@ -386,7 +409,7 @@ static void start_hub(void)
     snprintf(conf, sizeof(conf), "%s/hub.conf", tmp);
     snprintf(log, sizeof(log), "%s/hub.log", tmp);
     char *argv[] = {hub_bin, "--config", conf, NULL};
-    hub_pid = spawn(argv, log);
+    hub_pid = spawn(argv, log, SIGKILL);
 }
 
 static void write_hub_conf(void)
@@ -1491,6 +1514,9 @@ int main(int argc, char **argv)
                 "[--players 2..20000] "
                 "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
     }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
     if (!hub_log)
         hub_log = turnaround_only || cpu_only ? "info" : "debug";
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
