@@ -348,6 +348,27 @@ static void round_one(struct fx *f, const char *event_id, const char *preset,
     }
 }
 
+/* Creates an event of `preset` (its title and options when not NULL) drawn
+ * with `seed` and imports the players of `players_csv`, both required to
+ * succeed. */
+static void event_with_players(struct fx *f, const char *preset,
+                               const char *title, const char *options,
+                               uint64_t seed, const char *players_csv)
+{
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "%s", preset);
+    if (title)
+        snprintf(q.title, sizeof(q.title), "%s", title);
+    q.options_json = (char *)options;
+    q.has_seed = true;
+    q.seed = seed;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = (char *)players_csv;
+    free(must(f, &q));
+}
+
 /* A Catan event with the players of csv imported. */
 static void catan_with(struct fx *f, const char *players_csv)
 {
@@ -1366,15 +1387,8 @@ static void test_GT_11_NH_11_player_changes_checked_on_the_model(void **state)
     struct tny_event ev;
     struct tny_diag diag = {{0}};
     struct fx *f = fx_new();
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
-    q.options_json = "{\"swiss_rounds\": 1, \"cut\": 4}";
-    q.has_seed = true;
-    q.seed = 7;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = (char *)csv;
-    free(must(f, &q));
+    event_with_players(f, "neuroshima-hex", NULL,
+                       "{\"swiss_rounds\": 1, \"cut\": 4}", 7, csv);
     req_init(f, &q, TNY_WIRE_CMD_DROP_PLAYER);
     snprintf(q.player_id, sizeof(q.player_id), "p2");
     q.round = 1;
@@ -1454,16 +1468,8 @@ static void test_NH_11_no_declaration_once_the_knockout_is_paired(void **state)
     struct tny_wire_submission s;
     struct tny_wire_ack ack;
     struct fx *f = fx_new();
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "neuroshima-hex");
-    snprintf(q.title, sizeof(q.title), "Hex Open");
-    q.options_json = "{\"swiss_rounds\": 1, \"cut\": 4}";
-    q.has_seed = true;
-    q.seed = 7;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = (char *)csv;
-    free(must(f, &q));
+    event_with_players(f, "neuroshima-hex", "Hex Open",
+                       "{\"swiss_rounds\": 1, \"cut\": 4}", 7, csv);
     for (int i = 1; i <= 4; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i);
@@ -3961,14 +3967,9 @@ static void test_issue19_sides_on_tables_feed_and_swap(void **state)
     struct tny_diag diag = {{0}};
     struct tny_wire_request q;
     struct tny_wire_assignment a[4], b[4], c[4];
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "netrunner-sss");
-    q.has_seed = true;
-    q.seed = 19;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = "id,name\nn1,A\nn2,B\nn3,C\nn4,D\nn5,E\nn6,F\nn7,G\nn8,H\n";
-    free(must(f, &q));
+    event_with_players(
+        f, "netrunner-sss", NULL, NULL, 19,
+        "id,name\nn1,A\nn2,B\nn3,C\nn4,D\nn5,E\nn6,F\nn7,G\nn8,H\n");
     for (int i = 1; i <= 4; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i);
@@ -4393,14 +4394,8 @@ static void test_issue20_player_codes(void **state)
     struct tny_wire_request q;
     struct tny_wire_reply rep;
     char r0[80], r1[80];
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "got-lcg2");
-    q.has_seed = true;
-    q.seed = 3;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = "id,name\nq1,Ann\nq2,Bo\nq3,Cy\nq4,Di\n";
-    free(must(f, &q));
+    event_with_players(f, "got-lcg2", NULL, NULL, 3,
+                       "id,name\nq1,Ann\nq2,Bo\nq3,Cy\nq4,Di\n");
 
     req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
     char *text = must(f, &q);
@@ -5010,15 +5005,7 @@ static void random_session(const char *preset, const char *options,
     struct tny_rng rng;
     int ok = 0, refused = 0, published = 0, results = 0;
     tny_rng_seed(&rng, seed);
-    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
-    snprintf(q.preset, sizeof(q.preset), "%s", preset);
-    q.options_json = (char *)options;
-    q.has_seed = true;
-    q.seed = seed;
-    free(must(f, &q));
-    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
-    q.csv = (char *)players;
-    free(must(f, &q));
+    event_with_players(f, preset, NULL, options, seed, players);
     for (int i = 1; i <= 3; i++) {
         char dev[16];
         snprintf(dev, sizeof(dev), "table-%03d", i);
