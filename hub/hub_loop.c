@@ -209,6 +209,17 @@ struct loop {
 
 /* Feed documents published per turn of the loop (a few ms). */
 #define FEED_SLICE 64
+/* A slice of feed documents goes to Paho only while fewer than this many
+ * of the hub's publishes wait for their acknowledgement (on_slice; a
+ * delivery, or a reconnect, wakes it).  Issue 17: Paho walks its queued
+ * commands, in-flight messages and pending responses once per message
+ * sent (the free message id) and per acknowledgement, so each send costs
+ * what is outstanding; a round's assignments (thousands, sent at once by
+ * `round publish`) went out beside the feed's thousands of documents of
+ * the builds before, each send of either paying for both (1,000 tables:
+ * 216 M instructions on the main thread for the feed's sends alone).
+ * The assignments now go out on short lists, ahead of the feed. */
+#define FEED_WINDOW 256
 
 static int sig_pipe[2] = {-1, -1};
 static volatile sig_atomic_t sig_seen;
@@ -503,6 +514,8 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
             continue;
         struct hub_msg m = l->inflight.items[i].m;
         l->inflight.items[i] = l->inflight.items[--l->inflight.n];
+        if (l->inflight.n < FEED_WINDOW && l->feed_out.n > 0)
+            (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
         if (ev->lib_rc == 0 && ev->reason < 128) {
             free(m.payload);
             return;
@@ -618,6 +631,8 @@ static void on_connected(struct loop *l, bool again)
             free(m.payload);
     }
     l->inflight.n = 0;
+    if (l->feed_out.n > 0) /* on_slice waited for deliveries */
+        (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     publish_text(l, LEASE_TOPIC, l->lease);
     if (l->lease_state != LEASE_HELD) {
         /* lease_seen starts serving; should our lease not come back (a
@@ -1359,6 +1374,8 @@ static void on_feed(void *ctx, int32_t id, int64_t now)
 static void on_slice(void *ctx, int32_t id, int64_t now)
 {
     struct loop *l = ctx;
+    if (l->feed_out.n > 0 && l->inflight.n >= FEED_WINDOW)
+        return; /* on_delivered (or on_connected) arms it again */
     if (l->feed_out.n > 0 && !feed_slice(l, FEED_SLICE))
         feed_done(l); /* a build that waited for this one */
     if (l->feed_out.n > 0)
