@@ -1762,6 +1762,16 @@ int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
 
 /* ---- feed scheduling: which events are due -------------------------- */
 
+/* Issue 17 item 2: e's aggregates left for later are due at now_ms (or
+ * the hub's clock was stepped back further than their window: due). */
+static bool later_due(const struct hub_service *svc, const struct hub_ev *e,
+                      int64_t now_ms)
+{
+    int64_t at = e->feed_later_ms;
+    return at != 0 &&
+           (now_ms >= at || at - now_ms > svc->opt.feed_aggregate_ms);
+}
+
 /* The first event whose feed is due (marked dirty); NULL when none.  With
  * the feed off every mark is cleared. */
 static struct hub_ev *next_dirty_feed(struct hub_service *svc, int64_t now_ms)
@@ -1769,8 +1779,7 @@ static struct hub_ev *next_dirty_feed(struct hub_service *svc, int64_t now_ms)
     for (int32_t i = 0; i < svc->n_events; i++) {
         struct hub_ev *e = svc->events[i];
         /* issue 17 item 2: the aggregates left for the window's end */
-        bool later = e->feed_later_ms != 0 && now_ms >= e->feed_later_ms;
-        if ((e->feed_dirty || later) && svc->opt.feed)
+        if ((e->feed_dirty || later_due(svc, e, now_ms)) && svc->opt.feed)
             return e;
         e->feed_dirty = false;
         if (!svc->opt.feed)
@@ -1786,7 +1795,7 @@ int64_t hub_service_feed_wait(const struct hub_service *svc, int64_t now_ms)
         int64_t at = svc->events[i]->feed_later_ms;
         if (at == 0)
             continue;
-        int64_t d = at > now_ms ? at - now_ms : 0;
+        int64_t d = later_due(svc, svc->events[i], now_ms) ? 0 : at - now_ms;
         if (wait < 0 || d < wait)
             wait = d;
     }

@@ -2808,6 +2808,7 @@ static void test_issue17_aggregates_coalesced_per_window(void **state)
     test_options(&o);
     o.feed_aggregate_ms = window;
     OK(hub_service_new(store2, &o, &builder, &diag));
+    f->svc->opt.feed_aggregate_ms = window; /* the hub gives both the same */
     pair_publish(f, a);
     /* a new round: everything at once, the aggregates too */
     assert_int_equal(build_counting(f, builder, &h, &aggs, &tops), 0);

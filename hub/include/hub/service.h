@@ -108,7 +108,8 @@ struct hub_service_options {
      * and leaves the aggregates for a build at the window's end
      * (hub_feed_snapshot.later_ms).  A new round, a round status or clock
      * state change, a republish and hub_service_flush build them at
-     * once.  Default 0: with every build. */
+     * once.  The loop's service and the feed builder take the same
+     * value.  Default 0: with every build. */
     int64_t feed_aggregate_ms;
 };
 
