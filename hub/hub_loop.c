@@ -1079,6 +1079,18 @@ static void drain(struct loop *l)
     }
 }
 
+/* The feed's next turn: at once when `more` is due, else after the
+ * interval while a build's aggregate documents wait for their window
+ * (issue 17 item 2: hub_service_feed_wait), else when something changes. */
+static void feed_wait(struct loop *l, int64_t now, int64_t mono,
+                      int64_t interval, bool more)
+{
+    int64_t wait = more ? 0 : hub_service_feed_wait(l->svc, now);
+    l->feed_due = wait >= 0;
+    l->next_feed_ms = more ? mono : mono + (wait > interval ? wait : interval);
+    feed_rearm(l);
+}
+
 /* Publishes the feed of one changed event (all of them when `all`); the
  * next event's comes in the next turn, after the messages waiting.  With
  * the feed thread, hands it the next event's snapshot instead (its
@@ -1101,9 +1113,7 @@ static void flush_feed(struct loop *l, bool all)
         }
         if (rc < 0)
             HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", tny_strerror(rc));
-        l->feed_due = false;
-        l->next_feed_ms = mono + interval;
-        feed_rearm(l);
+        feed_wait(l, now, mono, interval, false);
         return;
     }
     hub_outbox_init(&ob);
@@ -1114,9 +1124,7 @@ static void flush_feed(struct loop *l, bool all)
     if (rc < 0)
         HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", diag.msg);
     publish_outbox(l, &ob);
-    l->feed_due = more;
-    l->next_feed_ms = more ? mono : mono + interval;
-    feed_rearm(l);
+    feed_wait(l, now, mono, interval, more);
 }
 
 /* Publishes the next slice of the feed build in l->feed_out; true while
@@ -1160,6 +1168,9 @@ static void feed_done(struct loop *l)
         hub_service_feed_more(l->svc, more);
         l->next_feed_ms = mono_ms();
     }
+    int64_t later_ms = 0;
+    if (hub_feed_thread_later(l->feeder, more, sizeof more, &later_ms))
+        hub_service_feed_later(l->svc, more, later_ms);
     l->feed_at = 0;
     (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     feed_soon(l); /* flush_feed looks for the next dirty event */
@@ -1548,6 +1559,7 @@ int hub_run(const struct hub_config *cfg)
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
     so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
     so.feed_piece_bytes = (size_t)cfg->v[HUB_CFG_FEED_PIECE_KB].number * 1024;
+    so.feed_aggregate_ms = cfg->v[HUB_CFG_FEED_AGGREGATE_MS].number;
     so.codes = cfg->v[HUB_CFG_PLAY_BROKER_URI].text[0] != '\0';
     const char *check = getenv("TNY_MODEL_CHECK"); /* the tests' check */
     so.model_check = check && strcmp(check, "1") == 0;
