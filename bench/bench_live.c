@@ -121,6 +121,10 @@ static const char *hub_log;
 static bool flood_only;      /* --flood-only: (b) and (f) */
 static bool presence_flood;  /* --presence-flood: (f) floods presence */
 static bool turnaround_only; /* --turnaround-only: (d) alone */
+/* BENCH_LIVE_SLOW=K: the waits for the hub K times as long (a hub run
+ * under valgrind, e.g. callgrind counting the turnaround's instructions;
+ * its wall-clock figures then mean nothing). */
+static double slow = 1;
 static bool latency_only;    /* --latency-only: (b) alone */
 static bool cpu_only;        /* --cpu-only: (g) alone */
 static int cpu_pace = 100;   /* --pace R: (g)'s results per second */
@@ -640,7 +644,7 @@ static int missing_acks(int first, int last)
 
 static void wait_acks(int first, int last, double timeout_s)
 {
-    double until = now_s() + timeout_s;
+    double until = now_s() + timeout_s * slow;
     while (missing_acks(first, last) && now_s() < until)
         pump(50);
 }
@@ -649,7 +653,7 @@ static void wait_acks(int first, int last, double timeout_s)
  * of them got it (0: timed out). */
 static double wait_assignments(int first, int last, int round, double timeout_s)
 {
-    double until = now_s() + timeout_s;
+    double until = now_s() + timeout_s * slow;
     for (;;) {
         int missing = 0;
         double latest = 0;
@@ -693,7 +697,7 @@ static double console(enum tny_wire_cmd cmd, const char *event, int round)
                             NULL, &d) < 0)
         pump(1);
     free(buf);
-    for (double until = now_s() + 30; !reply_seen && now_s() < until;)
+    for (double until = now_s() + 30 * slow; !reply_seen && now_s() < until;)
         pump(5);
     double t = now_s();
     if (!reply_seen || reply_rc != 0) {
@@ -764,7 +768,7 @@ static void open_watch(void)
                                                      1};
     watch = open_client("benchwatch", &sub, 1);
     int missing = 1;
-    for (double until = now_s() + 20; missing && now_s() < until;) {
+    for (double until = now_s() + 20 * slow; missing && now_s() < until;) {
         pump(20);
         missing = 0;
         for (int t = LIVE_FIRST; t < C_FIRST && !soak_minutes; t++)
@@ -1600,6 +1604,9 @@ int main(int argc, char **argv)
     signal(SIGHUP, on_signal);
     if (!hub_log)
         hub_log = turnaround_only || cpu_only ? "info" : "debug";
+    const char *slow_env = getenv("BENCH_LIVE_SLOW");
+    if (slow_env && atof(slow_env) >= 1)
+        slow = atof(slow_env);
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));
     assign_at = calloc((size_t)N_DEVICES + 1, sizeof(*assign_at));
@@ -1645,7 +1652,7 @@ int main(int argc, char **argv)
     };
     cli = open_client("bench", subs, 3);
     start_hub();
-    for (double until = now_s() + 20; !hub_online && now_s() < until;)
+    for (double until = now_s() + 20 * slow; !hub_online && now_s() < until;)
         pump(100);
     if (!hub_online)
         die("hub did not come online (see its log in the temp dir)");
