@@ -5,8 +5,9 @@
  * published here, with its return code checked.
  *
  * Publishing: a publish the adapter refuses (not connected, Paho's buffer
- * full) waits in `pending` and is retried every RETRY_MS and after each
- * reconnect; a QoS 1 publish stays in `inflight` (by token) until the
+ * full) waits in `pending` and is retried every RETRY_MS while connected
+ * and after each reconnect (a hub without its broker does not retry:
+ * it waits for the reconnect); a QoS 1 publish stays in `inflight` (by token) until the
  * adapter's DELIVERED event says the broker has it, and goes back to
  * `pending` when the delivery failed.  Retained state does not depend on
  * this: every (re)connect republishes all of it from the database, in
