@@ -6,11 +6,11 @@
  *
  * Publishing: a publish the adapter refuses (not connected, Paho's buffer
  * full) waits in `pending` and is retried every RETRY_MS while connected
- * and after each reconnect (a hub without its broker does not retry:
- * it waits for the reconnect); a QoS 1 publish stays in `inflight` (by token) until the
- * adapter's DELIVERED event says the broker has it, and goes back to
- * `pending` when the delivery failed.  Retained state does not depend on
- * this: every (re)connect republishes all of it from the database, in
+ * and after each reconnect (a hub without its broker does not retry: it
+ * waits for the reconnect); a QoS 1 publish stays in `inflight` (by
+ * token) until the adapter's DELIVERED event says the broker has it, and
+ * goes back to `pending` when the delivery failed.  Retained state does not
+ * depend on this: every (re)connect republishes all of it from the database, in
  * steps (16 assignments, or one event's clock, or one event's feed per
  * turn of the loop) with the messages received in between handled first,
  * so results are answered while thousands of assignments go out.  The
