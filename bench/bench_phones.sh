@@ -24,22 +24,15 @@
 #                   10000: every table of the hall within 10 s)
 set -u -o pipefail
 here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+source "$here/lib.sh"
 src=$(cd "$here/.." && pwd)
 build=$src/build
 tables=500
 spread=10000
-for arg in "$@"; do
-    case $arg in
-    --build=*) build=${arg#--build=} ;;
-    --tables=*) tables=${arg#--tables=} ;;
-    --spread-ms=*) spread=${arg#--spread-ms=} ;;
-    *) echo "usage: $0 [--build=DIR] [--tables=N] [--spread-ms=MS]" >&2; exit 2 ;;
-    esac
-done
+bench_args "[--build=DIR] [--tables=N] [--spread-ms=MS]" build=build tables=tables spread-ms=spread -- "$@"
 build=$(cd "$build" && pwd) || exit 2
 OVL=$src/deploy/overlays
-[ -f "$OVL/node_modules/mqtt/package.json" ] && [ -f "$OVL/node_modules/protobufjs/package.json" ] ||
-    { echo "run deploy/overlays/install.sh first" >&2; exit 2; }
+bench_need_overlays "$OVL" protobufjs
 
 E2E_TIMEOUT=1800
 source "$src/tests/e2e/lib.sh"

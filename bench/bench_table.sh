@@ -27,27 +27,18 @@
 #        tourney-hub and tourney)
 set -u -o pipefail
 here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+source "$here/lib.sh"
 src=$(cd "$here/.." && pwd)
 display=headless
 build=$src/build
 seconds=60
 runs=5
-for arg in "$@"; do
-    case $arg in
-    --display=headless | --display=tui) display=${arg#--display=} ;;
-    --build=*) build=${arg#--build=} ;;
-    --seconds=*) seconds=${arg#--seconds=} ;;
-    --runs=*) runs=${arg#--runs=} ;;
-    -h | --help)
-        sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
-        exit 0
-        ;;
-    *)
-        echo "usage: $0 [--display=headless|tui] [--build=DIR] [--seconds=N] [--runs=N]" >&2
-        exit 2
-        ;;
-    esac
-done
+usage="[--display=headless|tui] [--build=DIR] [--seconds=N] [--runs=N]"
+bench_args "$usage" display=display build=build seconds=seconds runs=runs -- "$@"
+case $display in
+headless | tui) ;;
+*) echo "usage: $0 $usage" >&2; exit 2 ;;
+esac
 build=$(cd "$build" && pwd) || exit 2
 
 E2E_TIMEOUT=$((seconds + runs * 30 + 180))

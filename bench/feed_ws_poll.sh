@@ -13,17 +13,12 @@
 # usage: bench/feed_ws_poll.sh [--clients=N] [--messages=K]
 set -u -o pipefail
 here=$(cd "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+source "$here/lib.sh"
 OVL=$(cd "$here/../deploy/overlays" && pwd)
 n=2000
 k=3000
-for arg in "$@"; do
-    case $arg in
-    --clients=*) n=${arg#--clients=} ;;
-    --messages=*) k=${arg#--messages=} ;;
-    *) echo "usage: $0 [--clients=N] [--messages=K]" >&2; exit 2 ;;
-    esac
-done
-[ -f "$OVL/node_modules/mqtt/package.json" ] || { echo "run deploy/overlays/install.sh first" >&2; exit 2; }
+bench_args "[--clients=N] [--messages=K]" clients=n messages=k -- "$@"
+bench_need_overlays "$OVL"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/feed_ws_poll.XXXXXX")
 pids=()
 cleanup() {
@@ -31,11 +26,13 @@ cleanup() {
     wait 2>/dev/null
     rm -rf "$tmp"
 }
-trap cleanup EXIT
+bench_traps cleanup
 fail() { echo "feed_ws_poll: $*" >&2; exit 1; }
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-tcp=$(port) ws=$(port)
+tcp=$(bench_port) ws=$(bench_port)
+# (user: the login running this, so mosquitto changes no credentials,
+# which would clear the parent-death signal of BENCH_TIED)
 cat >"$tmp/m.conf" <<EOF
+user $(id -un)
 persistence false
 log_dest stderr
 log_type error
@@ -49,7 +46,7 @@ protocol websockets
 socket_domain ipv4
 allow_anonymous true
 EOF
-mosquitto -c "$tmp/m.conf" 2>"$tmp/broker.err" &
+"${BENCH_TIED[@]}" mosquitto -c "$tmp/m.conf" 2>"$tmp/broker.err" &
 B=$!
 pids+=("$B")
 sleep 0.5
@@ -73,7 +70,7 @@ const t = setInterval(() => {
 }, 100);
 EOF
 if [ "$n" -gt 0 ]; then
-    node "$tmp/idle.js" "$OVL/node_modules/mqtt" "ws://127.0.0.1:$ws" "$n" >"$tmp/idle.out" 2>&1 &
+    "${BENCH_TIED[@]}" node "$tmp/idle.js" "$OVL/node_modules/mqtt" "ws://127.0.0.1:$ws" "$n" >"$tmp/idle.out" 2>&1 &
     pids+=("$!")
     for ((s = 0; s < 600; s++)); do
         grep -q READY "$tmp/idle.out" && break
