@@ -23,7 +23,13 @@
  * --db F keeps the set-up database in F (made when missing; a later run
  * copies it, so the set-up, 100 pairings, runs once, natively).
  *
+ * --aggregate-ms MS: the services' feed_aggregate_ms (issue 17 item 2; 0
+ * unless given: every build writes the aggregate documents); with a
+ * window longer than the K results (K s of the bench's clock) the
+ * measured builds are those within it (table/N, player/ID, event).
+ *
  * usage: bench_feed_build [--tables N] [--rounds R] [--db FILE]
+ *                         [--aggregate-ms MS]
  * Exit: 0 measured; 1 a set-up step, a command or a build failed, or a
  * build sent no document.
  */
@@ -234,7 +240,7 @@ static void copy_file(const char *from, const char *to)
 
 int main(int argc, char **argv)
 {
-    int n = 500, rounds = 1;
+    int n = 500, rounds = 1, aggregate_ms = 0;
     const char *keep = NULL;
     struct tny_diag d = {{0}};
     for (int i = 1; i < argc; i++) {
@@ -244,9 +250,11 @@ int main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
             keep = argv[++i];
+        else if (strcmp(argv[i], "--aggregate-ms") == 0 && i + 1 < argc)
+            aggregate_ms = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_feed_build [--tables N] [--rounds "
-                            "R] [--db FILE]\n");
+                            "R] [--db FILE] [--aggregate-ms MS]\n");
             return 2;
         }
     }
@@ -277,6 +285,7 @@ int main(int argc, char **argv)
     struct hub_service_options opt;
     struct hub_service *loop = NULL, *builder = NULL;
     hub_service_options_init(&opt);
+    opt.feed_aggregate_ms = aggregate_ms < 0 ? 0 : aggregate_ms;
     if (hub_store_open_with(path, &so, &s, &d) < 0 ||
         hub_store_open_with(path, &so, &s2, &d) < 0 ||
         hub_service_new(s, &opt, &loop, &d) < 0 ||

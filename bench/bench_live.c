@@ -68,12 +68,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -105,7 +107,9 @@ static int big_players = 2000; /* --players */
 #define PREFIX "tourney/v1/"
 
 static char tmp[64], hub_bin[1024];
-static pid_t broker_pid = -1, hub_pid = -1;
+/* Its children: die() and on_signal() end them, and each has the kernel
+ * signal it when this program dies however it dies (spawn). */
+static volatile pid_t broker_pid = -1, hub_pid = -1;
 static int port;
 static bool feed = true, sync_db = true;
 /* The hub's log_level: "info" as deployed (deploy/hub.conf.example) for
@@ -117,6 +121,10 @@ static const char *hub_log;
 static bool flood_only;      /* --flood-only: (b) and (f) */
 static bool presence_flood;  /* --presence-flood: (f) floods presence */
 static bool turnaround_only; /* --turnaround-only: (d) alone */
+/* BENCH_LIVE_SLOW=K: the waits for the hub K times as long (a hub run
+ * under valgrind, e.g. callgrind counting the turnaround's instructions;
+ * its wall-clock figures then mean nothing). */
+static double slow = 1;
 static bool latency_only;    /* --latency-only: (b) alone */
 static bool cpu_only;        /* --cpu-only: (g) alone */
 static int cpu_pace = 100;   /* --pace R: (g)'s results per second */
@@ -187,12 +195,32 @@ static bool port_free(int p)
     return ok;
 }
 
-static pid_t spawn(char *const argv[], const char *log)
+/* SIGINT, SIGTERM, SIGHUP: the hub and the broker go first, then this
+ * program dies of the signal (the temp dir stays, with their logs). */
+static void on_signal(int sig)
 {
+    if (hub_pid > 0)
+        kill(hub_pid, SIGKILL);
+    if (broker_pid > 0)
+        kill(broker_pid, SIGTERM);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Forks and execs argv (stdout and stderr to `log`); the child gets
+ * `death_sig` when this program dies, even of SIGKILL (PR_SET_PDEATHSIG),
+ * so a killed bench leaves no hub behind spinning without its broker nor
+ * a broker holding its port.  A bench that died between the fork and the
+ * prctl is seen by getppid() no longer being its pid. */
+static pid_t spawn(char *const argv[], const char *log, int death_sig)
+{
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         die("fork");
     if (pid == 0) {
+        if (prctl(PR_SET_PDEATHSIG, death_sig) != 0 || getppid() != parent)
+            _exit(127);
         int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
         if (fd >= 0) {
             dup2(fd, 1);
@@ -254,7 +282,7 @@ static void start_broker(void)
     snprintf(conf, sizeof(conf), "%s/broker/mosquitto.conf", tmp);
     snprintf(log, sizeof(log), "%s/broker.log", tmp);
     char *argv[] = {"/usr/sbin/mosquitto", "-c", conf, NULL};
-    broker_pid = spawn(argv, log);
+    broker_pid = spawn(argv, log, SIGTERM);
     for (int i = 0; i < 100; i++) {
         struct sockaddr_in a = {.sin_family = AF_INET,
                                 .sin_port = htons((uint16_t)port),
@@ -386,7 +414,7 @@ static void start_hub(void)
     snprintf(conf, sizeof(conf), "%s/hub.conf", tmp);
     snprintf(log, sizeof(log), "%s/hub.log", tmp);
     char *argv[] = {hub_bin, "--config", conf, NULL};
-    hub_pid = spawn(argv, log);
+    hub_pid = spawn(argv, log, SIGKILL);
 }
 
 static void write_hub_conf(void)
@@ -616,7 +644,7 @@ static int missing_acks(int first, int last)
 
 static void wait_acks(int first, int last, double timeout_s)
 {
-    double until = now_s() + timeout_s;
+    double until = now_s() + timeout_s * slow;
     while (missing_acks(first, last) && now_s() < until)
         pump(50);
 }
@@ -625,7 +653,7 @@ static void wait_acks(int first, int last, double timeout_s)
  * of them got it (0: timed out). */
 static double wait_assignments(int first, int last, int round, double timeout_s)
 {
-    double until = now_s() + timeout_s;
+    double until = now_s() + timeout_s * slow;
     for (;;) {
         int missing = 0;
         double latest = 0;
@@ -669,7 +697,7 @@ static double console(enum tny_wire_cmd cmd, const char *event, int round)
                             NULL, &d) < 0)
         pump(1);
     free(buf);
-    for (double until = now_s() + 30; !reply_seen && now_s() < until;)
+    for (double until = now_s() + 30 * slow; !reply_seen && now_s() < until;)
         pump(5);
     double t = now_s();
     if (!reply_seen || reply_rc != 0) {
@@ -740,7 +768,7 @@ static void open_watch(void)
                                                      1};
     watch = open_client("benchwatch", &sub, 1);
     int missing = 1;
-    for (double until = now_s() + 20; missing && now_s() < until;) {
+    for (double until = now_s() + 20 * slow; missing && now_s() < until;) {
         pump(20);
         missing = 0;
         for (int t = LIVE_FIRST; t < C_FIRST && !soak_minutes; t++)
@@ -1435,64 +1463,150 @@ static void probe_disk(void)
     disk_p99_ms = lat[396];
 }
 
-int main(int argc, char **argv)
+/* The command line: one row an option, read by parse_args() and printed
+ * by usage(). */
+enum opt_kind {
+    OPT_ON,   /* sets *(bool *)target */
+    OPT_OFF,  /* clears *(bool *)target */
+    OPT_INT,  /* *(int *)target = its value, in min..max */
+    OPT_WORD, /* *(const char **)target = its value, one of arg's "a|b" */
+};
+struct opt {
+    const char *name;
+    enum opt_kind kind;
+    void *target;
+    int min, max;
+    const char *arg; /* the value's name in the usage */
+    const char *help;
+};
+static bool soak; /* --soak: soak_minutes 60 unless --minutes */
+static const struct opt opts[] = {
+    {"--no-feed", OPT_OFF, &feed, 0, 0, NULL, "the hub's feed off"},
+    {"--no-sync", OPT_OFF, &sync_db, 0, 0, NULL, "the hub's database_sync off"},
+    {"--flood-only", OPT_ON, &flood_only, 0, 0, NULL, "(b) and (f) only"},
+    {"--presence-flood", OPT_ON, &presence_flood, 0, 0, NULL,
+     "(f) floods presence messages instead of results"},
+    {"--turnaround-only", OPT_ON, &turnaround_only, 0, 0, NULL,
+     "(d) only, with each process's CPU over it"},
+    {"--latency-only", OPT_ON, &latency_only, 0, 0, NULL, "(b) only"},
+    {"--cpu-only", OPT_ON, &cpu_only, 0, 0, NULL,
+     "(g) only: the hub's CPU per result"},
+    {"--pace", OPT_INT, &cpu_pace, 1, 100000, "R",
+     "(g)'s results per second (100)"},
+    {"--results", OPT_INT, &cpu_results, 1, INT_MAX, "N",
+     "(g)'s results (every table's)"},
+    {"--feed-interval", OPT_INT, &feed_interval_ms, 1, INT_MAX, "MS",
+     "the hub's feed_interval_ms (its own)"},
+    {"--settle", OPT_INT, &settle_s, 0, 600, "S",
+     "(b) begins S s after the hub came online (5; 0: at once)"},
+    {"--hub-log", OPT_WORD, &hub_log, 0, 0, "info|debug",
+     "the hub's log level (info with --turnaround-only and --cpu-only, "
+     "else debug)"},
+    {"--tables", OPT_INT, &d_tables, 1, 8000, "N", "the tables of (d) (1000)"},
+    {"--players", OPT_INT, &big_players, 2, 20000, "N",
+     "the players of the restart event (e) (2000)"},
+    {"--soak", OPT_ON, &soak, 0, 0, NULL, "(s) only, for 60 minutes"},
+    {"--minutes", OPT_INT, &soak_minutes, 1, INT_MAX, "N",
+     "(s) for N minutes (and --soak)"},
+    {"--spread", OPT_INT, &soak_spread, 1, 600, "S",
+     "(s): a round's results over S s (30)"},
+};
+#define N_OPTS ((int)(sizeof(opts) / sizeof(opts[0])))
+
+/* Prints `problem` (when not NULL) and the usage to stderr; exits 1. */
+static void usage(const char *problem)
 {
+    if (problem)
+        fprintf(stderr, "bench_live: %s\n", problem);
+    fprintf(stderr, "usage: bench_live [OPTION]... [HUB_BINARY]\n");
+    for (int i = 0; i < N_OPTS; i++) {
+        char left[48];
+        snprintf(left, sizeof(left), "%s%s%s", opts[i].name,
+                 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+        fprintf(stderr, "  %-26s %s\n", left, opts[i].help);
+    }
+    fprintf(stderr, "  %-26s %s\n", "HUB_BINARY",
+            "../hub/tourney-hub next to this binary unless given");
+    exit(1);
+}
+
+/* True when `v` is one of `choices` ("a|b|c"). */
+static bool one_of(const char *v, const char *choices)
+{
+    size_t n = strlen(v);
+    for (const char *c = choices; n > 0;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, v, n) == 0)
+            return true;
+        if (!bar)
+            return false;
+        c = bar + 1;
+    }
+    return false;
+}
+
+/* Reads the options (opts) from argv; returns the index of the first
+ * argument that is not one. */
+static int parse_args(int argc, char **argv)
+{
+    char why[160];
     int a = 1;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
-        if (strcmp(argv[a], "--no-feed") == 0)
-            feed = false;
-        else if (strcmp(argv[a], "--no-sync") == 0)
-            sync_db = false;
-        else if (strcmp(argv[a], "--flood-only") == 0)
-            flood_only = true;
-        else if (strcmp(argv[a], "--presence-flood") == 0)
-            presence_flood = true;
-        else if (strcmp(argv[a], "--turnaround-only") == 0)
-            turnaround_only = true;
-        else if (strcmp(argv[a], "--hub-log") == 0 && a + 1 < argc &&
-                 (strcmp(argv[a + 1], "info") == 0 ||
-                  strcmp(argv[a + 1], "debug") == 0))
-            hub_log = argv[++a];
-        else if (strcmp(argv[a], "--latency-only") == 0)
-            latency_only = true;
-        else if (strcmp(argv[a], "--cpu-only") == 0)
-            cpu_only = true;
-        else if (strcmp(argv[a], "--results") == 0 && a + 1 < argc &&
-                 (cpu_results = atoi(argv[a + 1])) >= 1)
-            a++;
-        else if (strcmp(argv[a], "--feed-interval") == 0 && a + 1 < argc &&
-                 (feed_interval_ms = atoi(argv[a + 1])) >= 1)
-            a++;
-        else if (strcmp(argv[a], "--settle") == 0 && a + 1 < argc &&
-                 (settle_s = atoi(argv[a + 1])) >= 0 && settle_s <= 600)
-            a++;
-        else if (strcmp(argv[a], "--pace") == 0 && a + 1 < argc &&
-                 (cpu_pace = atoi(argv[a + 1])) >= 1 && cpu_pace <= 100000)
-            a++;
-        else if (strcmp(argv[a], "--tables") == 0 && a + 1 < argc &&
-                 (d_tables = atoi(argv[a + 1])) >= 1 && d_tables <= 8000)
-            a++;
-        else if (strcmp(argv[a], "--players") == 0 && a + 1 < argc &&
-                 (big_players = atoi(argv[a + 1])) >= 2 && big_players <= 20000)
-            a++;
-        else if (strcmp(argv[a], "--soak") == 0 && !soak_minutes)
-            soak_minutes = 60;
-        else if (strcmp(argv[a], "--spread") == 0 && a + 1 < argc &&
-                 (soak_spread = atoi(argv[a + 1])) >= 1 && soak_spread <= 600)
-            a++;
-        else if (strcmp(argv[a], "--minutes") == 0 && a + 1 < argc &&
-                 atoi(argv[a + 1]) > 0)
-            soak_minutes = atoi(argv[++a]);
-        else
-            die("usage: bench_live [--no-feed] [--no-sync] [--flood-only] "
-                "[--presence-flood] [--turnaround-only] [--latency-only] "
-                "[--cpu-only [--pace R] [--results N]] [--feed-interval MS] "
-                "[--settle S] [--hub-log info|debug] [--tables 1..8000] "
-                "[--players 2..20000] "
-                "[--soak [--minutes N] [--spread S]] [HUB_BINARY]");
+        const struct opt *o = NULL;
+        for (int i = 0; i < N_OPTS && !o; i++)
+            if (strcmp(argv[a], opts[i].name) == 0)
+                o = &opts[i];
+        if (!o) {
+            snprintf(why, sizeof(why), "unknown option %.64s", argv[a]);
+            usage(why);
+        }
+        if (o->kind == OPT_ON || o->kind == OPT_OFF) {
+            *(bool *)o->target = o->kind == OPT_ON;
+            continue;
+        }
+        const char *v = ++a < argc ? argv[a] : NULL;
+        if (!v) {
+            snprintf(why, sizeof(why), "%s: no %s given", o->name, o->arg);
+            usage(why);
+        }
+        if (o->kind == OPT_WORD) {
+            if (!one_of(v, o->arg)) {
+                snprintf(why, sizeof(why), "%s: \"%.32s\" is not %s", o->name,
+                         v, o->arg);
+                usage(why);
+            }
+            *(const char **)o->target = v;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (errno || end == v || *end || n < o->min || n > o->max) {
+            snprintf(why, sizeof(why),
+                     "%s: \"%.32s\" is not a number in "
+                     "%d..%d",
+                     o->name, v, o->min, o->max);
+            usage(why);
+        }
+        *(int *)o->target = (int)n;
     }
+    return a;
+}
+
+int main(int argc, char **argv)
+{
+    int a = parse_args(argc, argv);
+    if (soak && !soak_minutes)
+        soak_minutes = 60;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
     if (!hub_log)
         hub_log = turnaround_only || cpu_only ? "info" : "debug";
+    const char *slow_env = getenv("BENCH_LIVE_SLOW");
+    if (slow_env && atof(slow_env) >= 1)
+        slow = atof(slow_env);
     sent_at = calloc((size_t)N_DEVICES + 1, sizeof(*sent_at));
     acked_at = calloc((size_t)N_DEVICES + 1, sizeof(*acked_at));
     assign_at = calloc((size_t)N_DEVICES + 1, sizeof(*assign_at));
@@ -1538,7 +1652,7 @@ int main(int argc, char **argv)
     };
     cli = open_client("bench", subs, 3);
     start_hub();
-    for (double until = now_s() + 20; !hub_online && now_s() < until;)
+    for (double until = now_s() + 20 * slow; !hub_online && now_s() < until;)
         pump(100);
     if (!hub_online)
         die("hub did not come online (see its log in the temp dir)");

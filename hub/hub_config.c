@@ -78,6 +78,12 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
                                "a feed build writes at most this many kB of "
                                "players' documents, the next build the rest "
                                "(0: no limit)"},
+    [HUB_CFG_FEED_AGGREGATE_MS] = {"feed_aggregate_ms", TNY_CONFIG_INT, "1000",
+                                   0, 60000, NULL,
+                                   "the feed's tables, standings, pairings "
+                                   "and bracket documents are built at most "
+                                   "this often, with every result since "
+                                   "(0: with every feed update)"},
     [HUB_CFG_REPLY_CACHE] = {"reply_cache", TNY_CONFIG_INT, "1024", 1, 1000000,
                              NULL,
                              "console replies remembered for repeated "

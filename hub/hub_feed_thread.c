@@ -51,6 +51,10 @@ struct hub_feed_thread {
     /* Issue 17 item 2: the last build left documents of this event for
      * the next one (hub_feed_snapshot.more); "" none */
     char more[HUB_FEED_ID_MAX + 1];
+    /* Issue 17 item 2: the last build left this event's aggregate
+     * documents for a build at later_ms (hub_feed_snapshot.later_ms) */
+    char later[HUB_FEED_ID_MAX + 1];
+    int64_t later_ms;
     struct hub_feed_snapshot job;
     struct hub_outbox done;
     struct hub_outbox beat; /* the latest heartbeat, not yet taken */
@@ -123,11 +127,17 @@ static void *feed_main(void *arg)
         if (snap.more && sizeof(snap.event) == sizeof(more))
             memcpy(more, snap.event, sizeof(more));
         more[sizeof(more) - 1] = '\0';
+        int64_t later_ms = snap.later_ms;
+        char later[sizeof(t->later)];
+        memcpy(later, snap.event, sizeof(later));
+        later[sizeof(later) - 1] = '\0';
         hub_feed_snapshot_release(&snap);
 
         pthread_mutex_lock(&t->mu);
         t->resync = t->resync || resync;
         memcpy(t->more, more, sizeof(more));
+        memcpy(t->later, later, sizeof(later));
+        t->later_ms = later_ms;
         t->done = ob;
         t->has_done = true;
         pthread_mutex_unlock(&t->mu);
@@ -249,6 +259,22 @@ bool hub_feed_thread_more(struct hub_feed_thread *t, char *event, size_t cap)
         event[n] = '\0';
     }
     t->more[0] = '\0';
+    pthread_mutex_unlock(&t->mu);
+    return r;
+}
+
+bool hub_feed_thread_later(struct hub_feed_thread *t, char *event, size_t cap,
+                           int64_t *at_ms)
+{
+    pthread_mutex_lock(&t->mu);
+    bool r = t->later_ms != 0 && cap > 0;
+    if (r) {
+        size_t n = strnlen(t->later, cap - 1);
+        memcpy(event, t->later, n);
+        event[n] = '\0';
+        *at_ms = t->later_ms;
+    }
+    t->later_ms = 0;
     pthread_mutex_unlock(&t->mu);
     return r;
 }

@@ -209,6 +209,17 @@ struct loop {
 
 /* Feed documents published per turn of the loop (a few ms). */
 #define FEED_SLICE 64
+/* A slice of feed documents goes to Paho only while fewer than this many
+ * of the hub's publishes wait for their acknowledgement (on_slice; a
+ * delivery, or a reconnect, wakes it).  Issue 17: Paho walks its queued
+ * commands, in-flight messages and pending responses once per message
+ * sent (the free message id) and per acknowledgement, so each send costs
+ * what is outstanding; a round's assignments (thousands, sent at once by
+ * `round publish`) went out beside the feed's thousands of documents of
+ * the builds before, each send of either paying for both (1,000 tables:
+ * 216 M instructions on the main thread for the feed's sends alone).
+ * The assignments now go out on short lists, ahead of the feed. */
+#define FEED_WINDOW 256
 
 static int sig_pipe[2] = {-1, -1};
 static volatile sig_atomic_t sig_seen;
@@ -503,6 +514,8 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
             continue;
         struct hub_msg m = l->inflight.items[i].m;
         l->inflight.items[i] = l->inflight.items[--l->inflight.n];
+        if (l->inflight.n < FEED_WINDOW && l->feed_out.n > 0)
+            (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
         if (ev->lib_rc == 0 && ev->reason < 128) {
             free(m.payload);
             return;
@@ -618,6 +631,8 @@ static void on_connected(struct loop *l, bool again)
             free(m.payload);
     }
     l->inflight.n = 0;
+    if (l->feed_out.n > 0) /* on_slice waited for deliveries */
+        (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     publish_text(l, LEASE_TOPIC, l->lease);
     if (l->lease_state != LEASE_HELD) {
         /* lease_seen starts serving; should our lease not come back (a
@@ -1064,6 +1079,18 @@ static void drain(struct loop *l)
     }
 }
 
+/* The feed's next turn: at once when `more` is due, else after the
+ * interval while a build's aggregate documents wait for their window
+ * (issue 17 item 2: hub_service_feed_wait), else when something changes. */
+static void feed_wait(struct loop *l, int64_t now, int64_t mono,
+                      int64_t interval, bool more)
+{
+    int64_t wait = more ? 0 : hub_service_feed_wait(l->svc, now);
+    l->feed_due = wait >= 0;
+    l->next_feed_ms = more ? mono : mono + (wait > interval ? wait : interval);
+    feed_rearm(l);
+}
+
 /* Publishes the feed of one changed event (all of them when `all`); the
  * next event's comes in the next turn, after the messages waiting.  With
  * the feed thread, hands it the next event's snapshot instead (its
@@ -1086,9 +1113,7 @@ static void flush_feed(struct loop *l, bool all)
         }
         if (rc < 0)
             HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", tny_strerror(rc));
-        l->feed_due = false;
-        l->next_feed_ms = mono + interval;
-        feed_rearm(l);
+        feed_wait(l, now, mono, interval, false);
         return;
     }
     hub_outbox_init(&ob);
@@ -1099,9 +1124,7 @@ static void flush_feed(struct loop *l, bool all)
     if (rc < 0)
         HUB_LOG(HUB_LOG_ERROR, "feed not built: %s", diag.msg);
     publish_outbox(l, &ob);
-    l->feed_due = more;
-    l->next_feed_ms = more ? mono : mono + interval;
-    feed_rearm(l);
+    feed_wait(l, now, mono, interval, more);
 }
 
 /* Publishes the next slice of the feed build in l->feed_out; true while
@@ -1145,6 +1168,9 @@ static void feed_done(struct loop *l)
         hub_service_feed_more(l->svc, more);
         l->next_feed_ms = mono_ms();
     }
+    int64_t later_ms = 0;
+    if (hub_feed_thread_later(l->feeder, more, sizeof more, &later_ms))
+        hub_service_feed_later(l->svc, more, later_ms);
     l->feed_at = 0;
     (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     feed_soon(l); /* flush_feed looks for the next dirty event */
@@ -1348,6 +1374,8 @@ static void on_feed(void *ctx, int32_t id, int64_t now)
 static void on_slice(void *ctx, int32_t id, int64_t now)
 {
     struct loop *l = ctx;
+    if (l->feed_out.n > 0 && l->inflight.n >= FEED_WINDOW)
+        return; /* on_delivered (or on_connected) arms it again */
     if (l->feed_out.n > 0 && !feed_slice(l, FEED_SLICE))
         feed_done(l); /* a build that waited for this one */
     if (l->feed_out.n > 0)
@@ -1531,6 +1559,7 @@ int hub_run(const struct hub_config *cfg)
     so.feed = cfg->v[HUB_CFG_FEED].number != 0;
     so.reply_cache = (int32_t)cfg->v[HUB_CFG_REPLY_CACHE].number;
     so.feed_piece_bytes = (size_t)cfg->v[HUB_CFG_FEED_PIECE_KB].number * 1024;
+    so.feed_aggregate_ms = cfg->v[HUB_CFG_FEED_AGGREGATE_MS].number;
     so.codes = cfg->v[HUB_CFG_PLAY_BROKER_URI].text[0] != '\0';
     const char *check = getenv("TNY_MODEL_CHECK"); /* the tests' check */
     so.model_check = check && strcmp(check, "1") == 0;

@@ -273,7 +273,8 @@ static bool ask_module_keys(struct tbl_flow_run *r, struct tny_table *t)
     for (int32_t i = 0; ops && i < ops->n_ext && i < TNY_RESULT_EXT_MAX; i++) {
         const struct tny_result_ext *x = &ops->ext[i];
         const bool per = x->info.value == TNY_RV_PER_PLAYER;
-        const char *what = x->text ? x->text : x->info.name;
+        /* the module's label is a msgid (N_(), result_schema.h) */
+        const char *what = x->text && x->text[0] ? _(x->text) : x->info.name;
         struct tny_result_val v;
         int32_t got;
 

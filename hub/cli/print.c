@@ -802,6 +802,13 @@ static const char *slip_text(const struct tny_slip_col *c)
     return hub_lang_pgettext(ctx_id, c->head);
 }
 
+/* A game module's own key's label in the reader's language
+ * (result_schema.h struct tny_result_ext: a msgid), else its name. */
+static const char *ext_text(const struct tny_result_ext *x)
+{
+    return x->text && x->text[0] ? _(x->text) : x->info.name;
+}
+
 /* A per-game heading ("Game %d", translated) with its %d replaced by
  * game k: the msgid comes from the game's module, not a literal the
  * compiler could check as a format. */
@@ -901,13 +908,12 @@ static void slip(struct out *o, const struct tny_event *ev,
     }
     /* The game module's own keys (result_schema.h struct tny_result_ext):
      * a per-player one a column, a number or a flag a line under the
-     * table; their text is the module's (data, not a msgid). */
+     * table; their text is a msgid (N_(), result_schema.h), shown in the
+     * printout's language. */
     const struct tny_game_ops *own = tny_game_ops_of(g);
     for (int32_t i = 0; own && i < own->n_ext && n < 8; i++)
         if (own->ext[i].info.value == TNY_RV_PER_PLAYER)
-            col[n++] = (struct slip_col){
-                own->ext[i].text ? own->ext[i].text : own->ext[i].info.name, 18,
-                box};
+            col[n++] = (struct slip_col){ext_text(&own->ext[i]), 18, box};
     /* Fixed columns, the same on every slip of the event (issue 24): Seat
      * and the format's boxes as wide as their heading's longest word (a
      * translation never breaks inside a word), the name takes the rest. */
@@ -958,7 +964,7 @@ static void slip(struct out *o, const struct tny_event *ev,
         if (x->info.value == TNY_RV_PER_PLAYER)
             continue;
         put(o, "<p class=\"more\">");
-        html_text(o, x->text ? x->text : x->info.name);
+        html_text(o, ext_text(x));
         put(o, x->info.value == TNY_RV_FLAG ? "&nbsp;&#9744;</p>\n"
                                             : " ________</p>\n");
     }

@@ -1118,6 +1118,10 @@ static int cmd_fix_table(struct ctx *c)
     int rc = check_draft_edit(c, EDIT_KIND_FIX);
     if (rc < 0)
         return rc;
+    /* Issue 18 item 4: an unknown player is refused here, on the model,
+     * in the store's words (the store is not called). */
+    if (!model_player(c, c->req->player_id))
+        return c->rep->rc;
     /* CM-5 (issue 18: decided here): with a draft, the table holding the
      * player moves to the fixed number (a table already there takes the
      * old one), by the engine's move. */
@@ -1856,6 +1860,70 @@ static int cmd_publish_round(struct ctx *c)
 
 static int finish_if_complete(struct ctx *c);
 
+/* CM-5, CM-6 (issue 18 item 4: decided here, on the model, before the
+ * store is called; the words the store used to refuse with): only the
+ * round in play (published or started) closes, once every table but a
+ * bye has its counted result and no conflicting submission is open. */
+static int check_close(struct ctx *c)
+{
+    const struct tny_event *ev = &c->e->ev;
+    int32_t round = c->req->round, n = ev->n_rounds;
+    const char *status = NULL;
+    if (round >= 1 && round < n)
+        status = "closed"; /* CM-5: a round is published after its
+                              predecessor closed */
+    else if (round >= 1 && round == n &&
+             c->e->round.status != HUB_ROUND_PUBLISHED &&
+             c->e->round.status != HUB_ROUND_STARTED)
+        status = round_status_name(c->e->round.status);
+    else if (round > n && round == draft_number(c))
+        status = "draft";
+    else if (round < 1 || round > n)
+        return fail(c, TNY_ENOTFOUND, "event \"%s\": no round %d", c->e->id,
+                    (int)round);
+    if (status)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d is %s, cannot become closed "
+                    "(CM-5)",
+                    c->e->id, (int)round, status);
+    int32_t missing = 0, conflict = 0;
+    const struct tny_round *r = &ev->rounds[n - 1];
+    for (int32_t t = 0; t < r->n_tables; t++)
+        if (!r->tables[t].is_bye && !r->tables[t].has_result &&
+            (!missing || r->tables[t].number < missing))
+            missing = r->tables[t].number;
+    if (missing)
+        return fail(c, TNY_ESTATE,
+                    "event \"%s\": round %d: table %d has no result yet",
+                    c->e->id, (int)round, (int)missing);
+    if (c->e->round.n_conflicts <= 0)
+        return TNY_OK;
+    /* Which table: the table states when they are the round's, else the
+     * round's result rows (a read: nothing is written). */
+    if (c->e->state_round == n) {
+        for (int32_t t = 0; t < c->e->n_tables; t++)
+            if (c->e->tables[t].conflict &&
+                (!conflict || c->e->tables[t].number < conflict))
+                conflict = c->e->tables[t].number;
+    } else {
+        struct hub_result_row *rows = NULL;
+        int32_t n_rows = 0;
+        int rc = hub_store_list_results(c->svc->store, c->e->id, round, 0,
+                                        &rows, &n_rows, &c->diag);
+        if (rc < 0)
+            return fail_diag(c, rc);
+        for (int32_t i = 0; i < n_rows; i++)
+            if (rows[i].status == HUB_RESULT_CONFLICT && !rows[i].resolved &&
+                (!conflict || rows[i].table < conflict))
+                conflict = rows[i].table;
+        hub_result_rows_free(rows, n_rows);
+    }
+    return fail(c, TNY_ESTATE,
+                "event \"%s\": round %d: table %d has a conflicting result "
+                "to resolve (CM-6)",
+                c->e->id, (int)round, (int)conflict);
+}
+
 static int cmd_close_round(struct ctx *c)
 {
     struct tny_round_clock clock;
@@ -1863,8 +1931,10 @@ static int cmd_close_round(struct ctx *c)
     int rc;
 
     /* First what may refuse (issue 22: a table still playing must leave
-     * the clock running): the store closes the round only when every
-     * table has its result and no conflict is open. */
+     * the clock running), decided on the model (check_close); then the
+     * store closes the round. */
+    if ((rc = check_close(c)) < 0)
+        return rc;
     rc = hub_store_set_round_status(c->svc->store, c->e->id, c->req->round,
                                     HUB_ROUND_CLOSED, c->actor, &c->diag);
     if (rc < 0)
@@ -2041,6 +2111,12 @@ static int clock_cmd(struct ctx *c, enum clock_op op)
                         "back",
                         (int)q->table, span(had, (char[24]){0}, 24),
                         span(-q->extra_ms, (char[24]){0}, 24));
+        /* CM-7's bound on a table's extensions (issue 18 item 4: decided
+         * here, on the model, in the words the store used). */
+        if (q->extra_ms > 0 && had > TNY_CLOCK_MAX_MS - q->extra_ms)
+            return fail(c, TNY_EINVAL,
+                        "table %d: total extension would exceed %lld ms",
+                        (int)q->table, (long long)TNY_CLOCK_MAX_MS);
         if ((rc = hub_store_extend_table(c->svc->store, c->e->id, q->round,
                                          q->table, q->extra_ms, c->actor,
                                          &total, &c->diag)) < 0)
@@ -2795,11 +2871,14 @@ static int cmd_reopen_round(struct ctx *c)
 static int check_edit_player(struct ctx *c)
 {
     const struct tny_wire_request *q = c->req;
-    int32_t ix = tny_event_player_index(&c->e->ev, q->player_id);
-    if (ix < 0 || (q->player.name[0] == '\0' && q->set_club == false &&
-                   q->set_country == false))
-        return TNY_OK; /* the store's refusal, its words */
-    struct tny_player *pl = &c->e->ev.players[ix], was = *pl;
+    /* Issue 18 item 4: what the store used to refuse, in its words. */
+    if (q->player.name[0] == '\0' && !q->set_club && !q->set_country)
+        return fail(c, TNY_EINVAL, "player \"%s\": nothing to change",
+                    q->player_id);
+    struct tny_player *pl = model_player(c, q->player_id), was;
+    if (!pl)
+        return c->rep->rc;
+    was = *pl;
     if (q->player.name[0])
         pl->name = (char *)q->player.name;
     if (q->set_club)

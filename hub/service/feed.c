@@ -116,6 +116,26 @@ struct hub_feed_cache {
      * 2,000 players, most of it each confirmed table's result converted
      * and written again). */
     size_t tables_len; /* the last `tables` document's length */
+    /* Issue 17 item 2: when the aggregate documents (`tables`,
+     * `standings`, `pairings`, `bracket`) were last built (the build's
+     * clock; 0 never) and the round state they were built for (agg_key):
+     * a build within hub_service_options.feed_aggregate_ms of agg_ms and
+     * of the same round state leaves them for the window's end. */
+    int64_t agg_ms;
+    uint64_t agg_key;
+    /* Issue 17 item 2: serials of the standings (st) and the histories'
+     * prefix (hist0), renewed when they are computed again; and what the
+     * last complete pass over the players' documents read but the
+     * latest round's tables (pd_key; 0 none: the next pass visits every
+     * player), each of those tables' key (pd_tkey[n_pd_t]: the table's
+     * fingerprint and first seat) and each player's row in st
+     * (row_of[n_row_of]).  A build whose pd_key is the last one's visits
+     * only the players of the tables whose key changed (it fingerprinted
+     * every player's document for each build). */
+    uint64_t st_serial, h0_serial, pd_key;
+    int32_t n_pd_t, n_row_of;
+    uint64_t *pd_tkey;
+    int32_t *row_of;
     int32_t n_piece;
     struct piece {
         uint64_t fp;
@@ -153,6 +173,8 @@ void hub__feed_cache_free(struct hub_feed_cache *c)
     free(c->st_row_fp);
     free(c->pfp);
     free(c->reg);
+    free(c->pd_tkey);
+    free(c->row_of);
     free(c);
 }
 
@@ -164,6 +186,7 @@ static void cache_forget(struct hub_feed_cache *c)
     if (c->table_fp)
         memset(c->table_fp, 0, sizeof(*c->table_fp) * (size_t)c->n_table_fp);
     c->event_fp = c->pairings_fp = c->standings_fp = c->bracket_fp = 0;
+    c->pd_key = 0;
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -410,6 +433,9 @@ struct build {
      * and the `tables` document (each made them for every table). */
     struct entry *ent;
     uint64_t *ent_fp;
+    /* Issue 17 item 2: the rows of the standings whose players' documents
+     * this build visits, ascending (NULL: every row; players_todo) */
+    int32_t *todo, n_todo;
     struct hub_jw w, res; /* the document being written; a result */
     struct hub_jw piece;  /* a `tables` entry, its clock */
 };
@@ -914,6 +940,7 @@ static int standings(struct build *b, struct tny_diag *diag)
     c->st_row_fp = NULL;
     c->have_st = false;
     c->standings_in = h;
+    c->st_serial++;
     int rc = tny_standings_compute(ev, &c->st, diag);
     if (rc == TNY_ENOMEM)
         return rc;
@@ -1113,7 +1140,8 @@ static int player_docs(struct build *b, struct hub_outbox *ob)
                         sizeof(st->tiebreaks[0]) * (size_t)st->n_tiebreaks);
     if ((rc = row_fps(c)) < 0)
         return rc;
-    for (int32_t i = 0; i < st->n_rows; i++) {
+    for (int32_t k = 0; k < (b->todo ? b->n_todo : st->n_rows); k++) {
+        const int32_t i = b->todo ? b->todo[k] : k; /* players_todo */
         const struct tny_standing_row *row = &st->rows[i];
         int32_t p = row->player, ti = b->seat_tab[p];
         const char *id = e->ev.players[p].id;
@@ -1383,6 +1411,7 @@ static int hist_prefix(struct build *b)
     c->h0_n = n;
     c->h0_players = c->rfp_players;
     c->h0_valid = true;
+    c->h0_serial++;
     return TNY_OK;
 }
 
@@ -1470,8 +1499,105 @@ static int build_begin(struct build *b, struct tny_diag *diag)
     return TNY_OK;
 }
 
+/* The key of what every player's document reads but the latest round's
+ * tables (player_docs' fingerprint without the table's part): the round,
+ * the standings and their rows, the players, their histories before the
+ * latest round, where each sits and who has a bye. */
+static uint64_t pd_key_of(const struct build *b)
+{
+    const struct hub_feed_cache *c = b->c;
+    const int32_t n = b->e->ev.n_players;
+    uint64_t h = mix(mix((uint64_t)b->r, c->st_serial << 1 | c->have_st),
+                     mix(c->standings_in, c->pfp_all));
+    h = mix(mix(h, c->h0_serial),
+            (uint64_t)(uint32_t)n << 32 |
+                (uint32_t)(b->round ? b->round->n_tables : 0));
+    h = hash_bytes(h, b->seat_tab, sizeof(*b->seat_tab) * (size_t)n);
+    h = hash_bytes(h, b->bye, sizeof(*b->bye) * (size_t)n);
+    return h | 1;
+}
+
+/* A table's part of its players' documents' fingerprints. */
+static uint64_t pd_tkey_of(struct build *b, int32_t t)
+{
+    const struct tny_table *tb = &b->round->tables[t];
+    return b->cur_fp[t] ^ (uint64_t)(first_seat_of(b, tb) + 2);
+}
+
+/* Issue 17 item 2: b->todo, the rows of the players whose documents may
+ * have changed since the last complete pass: those seated at a table of
+ * the latest round whose key changed, when nothing else every document
+ * reads did (pd_key); else NULL (every row).  A row is where player_docs
+ * decides by the document's whole fingerprint, as for every row. */
+static int players_todo(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct tny_standings *st = &c->st;
+    const int32_t n = b->e->ev.n_players;
+    b->todo = NULL;
+    if (!c->have_st || c->pd_key == 0 || c->pd_key != pd_key_of(b) ||
+        !b->round || c->n_pd_t != b->round->n_tables || !c->row_of ||
+        c->n_row_of != n)
+        return TNY_OK;
+    if (!(b->todo = malloc(sizeof(*b->todo) * ((size_t)n + 1))))
+        return TNY_ENOMEM;
+    b->n_todo = 0;
+    for (int32_t t = 0; t < b->round->n_tables; t++) {
+        const struct tny_table *tb = &b->round->tables[t];
+        if (c->pd_tkey[t] == pd_tkey_of(b, t))
+            continue;
+        for (int32_t s = 0; s < tb->n_seats; s++) {
+            int32_t p = tb->seats[s];
+            int32_t i = p >= 0 && p < n ? c->row_of[p] : -1;
+            if (i < 0 || i >= st->n_rows || b->n_todo >= n)
+                continue;
+            int32_t k = b->n_todo++; /* ascending: the rows' order */
+            for (; k > 0 && b->todo[k - 1] > i; k--)
+                b->todo[k] = b->todo[k - 1];
+            b->todo[k] = i;
+        }
+    }
+    return TNY_OK;
+}
+
+/* After a complete pass over the players' documents: what it read, for
+ * the next build's players_todo. */
+static void players_done(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct tny_standings *st = &c->st;
+    const int32_t n = b->e->ev.n_players,
+                  nt = b->round ? b->round->n_tables : 0;
+    c->pd_key = 0;
+    if (!c->have_st || !b->round)
+        return;
+    if (c->n_pd_t != nt) {
+        free(c->pd_tkey);
+        c->n_pd_t = 0;
+        if (!(c->pd_tkey = malloc(sizeof(*c->pd_tkey) * ((size_t)nt + 1))))
+            return;
+        c->n_pd_t = nt;
+    }
+    if (c->n_row_of != n || !c->row_of) {
+        free(c->row_of);
+        c->n_row_of = 0;
+        if (!(c->row_of = malloc(sizeof(*c->row_of) * ((size_t)n + 1))))
+            return;
+        c->n_row_of = n;
+    }
+    for (int32_t p = 0; p < n; p++)
+        c->row_of[p] = -1;
+    for (int32_t i = 0; i < st->n_rows; i++)
+        if (st->rows[i].player >= 0 && st->rows[i].player < n)
+            c->row_of[st->rows[i].player] = i;
+    for (int32_t t = 0; t < nt; t++)
+        c->pd_tkey[t] = pd_tkey_of(b, t);
+    c->pd_key = pd_key_of(b);
+}
+
 static void build_end(struct build *b)
 {
+    free(b->todo);
     free(b->ent);
     free(b->ent_fp);
     free(b->hist_fp);
@@ -1484,6 +1610,31 @@ static void build_end(struct build *b)
     hub_jw_free(&b->w);
     hub_jw_free(&b->res);
     hub_jw_free(&b->piece);
+}
+
+/* Issue 17 item 2: whether this build writes the aggregate documents
+ * (`pairings`, `tables`, `standings`, `bracket`: each O(tables) or
+ * O(players) to fingerprint or write, sent whole to every overlay): at
+ * most once per feed_aggregate_ms of the build's clock, coalescing every
+ * result in the window, but at once for a new round, a round status or
+ * round clock state of its own, a republish (cache forgotten) or a
+ * clock stepped back.  Records the build when it does. */
+static bool aggregates_due(struct build *b)
+{
+    struct hub_feed_cache *c = b->c;
+    const struct hub_ev *e = b->e;
+    int64_t window = b->svc->opt.feed_aggregate_ms;
+    uint64_t key = mix((uint64_t)b->r << 8 | (uint64_t)e->round.status,
+                       (uint64_t)e->info.status << 8 |
+                           (uint64_t)(b->have_clock ? b->clock.state + 1 : 0));
+    bool due = window <= 0 || b->svc->feed_agg_now || c->agg_ms == 0 ||
+               c->agg_key != key || c->standings_fp == 0 ||
+               b->now < c->agg_ms || b->now - c->agg_ms >= window;
+    if (due) {
+        c->agg_ms = b->now > 0 ? b->now : 1;
+        c->agg_key = key;
+    }
+    return due;
 }
 
 /* A document sent only when its fingerprint changed (*last: the last
@@ -1526,9 +1677,19 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
      * round before (2,000 messages of the feed broker's fan-out before
      * the first player's document at 2,000 phones). */
     e->feed_more = false;
+    e->feed_later_ms = 0;
     if ((rc = build_begin(&b, diag)) < 0 || (rc = entries(&b)) < 0 ||
-        (rc = standings(&b, diag)) < 0 || (rc = player_docs(&b, ob)) < 0)
+        (rc = standings(&b, diag)) < 0 || (rc = players_todo(&b)) < 0 ||
+        (rc = player_docs(&b, ob)) < 0)
         goto out;
+    svc->stats.feed_player_docs_checked +=
+        (uint64_t)(b.todo         ? b.n_todo
+                   : b.c->have_st ? b.c->st.n_rows
+                                  : 0);
+    if (b.partial)
+        b.c->pd_key = 0; /* the next pass visits every player */
+    else if (!b.todo || b.n_todo > 0)
+        players_done(&b);
     if (b.partial) {
         /* The tables' and the round's documents after every player's
          * (a phone learns its table from its player's document). */
@@ -1540,6 +1701,13 @@ int hub_feed_publish(struct hub_service *svc, struct hub_ev *e, int64_t now_ms,
     event_doc(&b.w, e, now_ms); /* small: always (the loop drops repeats) */
     if ((rc = add_text(ob, e, "event", &b.w, true)) < 0)
         goto out;
+    if (!aggregates_due(&b)) {
+        /* Issue 17 item 2: the aggregates at the window's end, with
+         * every change until then (e->feed_later_ms: the loop's wake) */
+        e->feed_later_ms = b.c->agg_ms + svc->opt.feed_aggregate_ms;
+        goto out;
+    }
+    e->feed_later_ms = 0;
     uint64_t pfp = mix((uint64_t)b.r, hash_str(0, stage_name(e)));
     for (int32_t t = 0; b.round && t < b.round->n_tables; t++)
         pfp = mix(pfp,
@@ -1596,22 +1764,48 @@ int hub_feed_heartbeat(struct hub_service *svc, int64_t now_ms,
 
 /* The first event whose feed is due (marked dirty); NULL when none.  With
  * the feed off every mark is cleared. */
-static struct hub_ev *next_dirty_feed(struct hub_service *svc)
+static struct hub_ev *next_dirty_feed(struct hub_service *svc, int64_t now_ms)
 {
     for (int32_t i = 0; i < svc->n_events; i++) {
         struct hub_ev *e = svc->events[i];
-        if (e->feed_dirty && svc->opt.feed)
+        /* issue 17 item 2: the aggregates left for the window's end */
+        bool later = e->feed_later_ms != 0 && now_ms >= e->feed_later_ms;
+        if ((e->feed_dirty || later) && svc->opt.feed)
             return e;
         e->feed_dirty = false;
+        if (!svc->opt.feed)
+            e->feed_later_ms = 0;
     }
     return NULL;
+}
+
+int64_t hub_service_feed_wait(const struct hub_service *svc, int64_t now_ms)
+{
+    int64_t wait = -1;
+    for (int32_t i = 0; svc->opt.feed && i < svc->n_events; i++) {
+        int64_t at = svc->events[i]->feed_later_ms;
+        if (at == 0)
+            continue;
+        int64_t d = at > now_ms ? at - now_ms : 0;
+        if (wait < 0 || d < wait)
+            wait = d;
+    }
+    return wait;
+}
+
+void hub_service_feed_later(struct hub_service *svc, const char *event,
+                            int64_t at_ms)
+{
+    struct hub_ev *e = hub__ev_find(svc, event);
+    if (e && at_ms > 0 && (e->feed_later_ms == 0 || at_ms < e->feed_later_ms))
+        e->feed_later_ms = at_ms;
 }
 
 int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
                            struct hub_outbox *ob, bool *more,
                            struct tny_diag *diag)
 {
-    struct hub_ev *e = next_dirty_feed(svc);
+    struct hub_ev *e = next_dirty_feed(svc, now_ms);
     int rc;
     *more = false;
     if (!e)
@@ -1620,7 +1814,7 @@ int hub_service_flush_step(struct hub_service *svc, int64_t now_ms,
         (rc = hub_feed_publish(svc, e, now_ms, ob, diag)) < 0)
         return rc;
     e->feed_dirty = e->feed_more; /* the rest of a piecewise build */
-    *more = next_dirty_feed(svc) != NULL;
+    *more = next_dirty_feed(svc, now_ms) != NULL;
     return TNY_OK;
 }
 
@@ -1629,8 +1823,14 @@ int hub_service_flush(struct hub_service *svc, int64_t now_ms,
 {
     bool more = true;
     int rc = TNY_OK;
+    /* everything now: the aggregates left for later too */
+    for (int32_t i = 0; i < svc->n_events; i++)
+        if (svc->events[i]->feed_later_ms != 0)
+            svc->events[i]->feed_dirty = true;
+    svc->feed_agg_now = true;
     while (more && rc == 0)
         rc = hub_service_flush_step(svc, now_ms, ob, &more, diag);
+    svc->feed_agg_now = false;
     return rc;
 }
 
@@ -1741,7 +1941,7 @@ static int registry_set(struct hub_service *b, struct hub_ev *e,
 bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
                            struct hub_feed_snapshot *out, int *rc)
 {
-    struct hub_ev *e = next_dirty_feed(svc);
+    struct hub_ev *e = next_dirty_feed(svc, now_ms);
     *rc = TNY_OK;
     memset(out, 0, sizeof(*out));
     if (!e)
@@ -1800,6 +2000,7 @@ bool hub_service_feed_next(struct hub_service *svc, int64_t now_ms,
     snprintf(out->event, sizeof(out->event), "%s", e->id);
     out->now_ms = now_ms;
     e->feed_dirty = false;
+    e->feed_later_ms = 0; /* the builder says again if it leaves them */
     return true;
 }
 
@@ -1868,6 +2069,7 @@ int hub_service_feed_build(struct hub_service *b,
     e->feed_dirty = false;
     snap->resync = rc < 0 || lacked;
     snap->more = rc == 0 && e->feed_more;
+    snap->later_ms = rc == 0 ? e->feed_later_ms : 0;
     return rc;
 }
 

@@ -110,6 +110,11 @@ struct hub_ev {
     /* The last feed build left player documents for the next one
      * (hub_service_options.feed_piece_bytes). */
     bool feed_more;
+    /* Issue 17 item 2: the event's feed is due at this time (hub clock;
+     * 0 none) whether or not it is dirty: the aggregate documents a build
+     * left for the end of its window (hub_service_options.
+     * feed_aggregate_ms). */
+    int64_t feed_later_ms;
     int32_t players_omitted;
     /* Model check only: players_gen and a hash of the players at the last
      * check (changed players under the same generation: a missed
@@ -148,6 +153,9 @@ struct hub_service {
     /* Feed builder only (issue 17 item 2): counts the builds that set
      * the registry from a snapshot's devices (feed.c). */
     uint64_t feed_registry_sets;
+    /* Issue 17 item 2: while true (hub_service_flush) a feed build writes
+     * the aggregate documents whatever their window (feed.c). */
+    bool feed_agg_now;
     int32_t n_events, cap_events;
     struct hub_ev **events;
     int32_t n_replies, next_reply;

@@ -446,10 +446,11 @@ TNY_MUST_USE int hub_store_save_round_edit(struct hub_store *store,
 
 /* Moves the round one step forward: DRAFT -> PUBLISHED -> STARTED ->
  * CLOSED (PUBLISHED -> CLOSED is allowed too: a round without a clock).
- * Closing needs a counted result at every table and no unresolved conflict.
- * Publishing sets the event RUNNING.  Errors: TNY_ESTATE (any other move;
- * a table without result or with a conflict: diag names the table),
- * TNY_ENOTFOUND. */
+ * Which round may move or close (CM-5, CM-6) is the service's rule,
+ * decided before this call (issue 18 item 4); the store asserts it.
+ * Publishing sets the event RUNNING.  Errors: TNY_ESTATE (integrity: any
+ * other move; closing a table without result or with a conflict: diag
+ * names the table), TNY_ENOTFOUND. */
 TNY_MUST_USE int hub_store_set_round_status(struct hub_store *store,
                                             const char *event_id, int32_t round,
                                             enum hub_round_status status,
@@ -1059,9 +1060,9 @@ TNY_MUST_USE int hub_store_edit_player(struct hub_store *store,
 
 /* A player who leaves before playing any round (a no-show before round
  * 1): removed from the event; a draft that seats them is deleted with it
- * (*discarded_draft, may be NULL, receives its number; 0 = none).  Errors:
- * TNY_ESTATE (seated in a published round: drop them instead, CM-2),
- * TNY_ENOTFOUND. */
+ * (*discarded_draft, may be NULL, receives its number; 0 = none).  CM-2 is
+ * the service's rule (issue 18 item 4).  Errors: TNY_ESTATE (integrity:
+ * seated in a published round), TNY_ENOTFOUND. */
 TNY_MUST_USE int
 hub_store_withdraw_player(struct hub_store *store, const char *event_id,
                           const char *player_id, const char *actor,
@@ -1070,9 +1071,10 @@ hub_store_withdraw_player(struct hub_store *store, const char *event_id,
 /* CM-6: the organiser keeps the table's counted result counted_id and
  * resolves every open conflict of the table (one transaction);
  * *n_resolved (may be NULL) receives how many.  (Keeping a conflicting
- * submission instead is hub_store_enter_result with its result.)  Errors:
+ * submission instead is hub_store_enter_result with its result.)  Which
+ * may be kept is the service's rule (issue 18 item 4).  Errors:
  * TNY_ENOTFOUND (no such table, counted_id is not its counted result),
- * TNY_ESTATE (no open conflict). */
+ * TNY_ESTATE (integrity: no open conflict). */
 TNY_MUST_USE int hub_store_keep_counted(struct hub_store *store,
                                         const char *event_id, int32_t round,
                                         int32_t table, int64_t counted_id,

@@ -312,8 +312,8 @@ int hub_store_keep_counted(struct hub_store *store, const char *event_id,
         goto out;
     if (!row) {
         rc = tny_diag_set(diag, TNY_ENOTFOUND,
-                          "event \"%s\": result %lld is not the counted "
-                          "result of table %d, round %d",
+                          "store: event \"%s\": result %lld is not the "
+                          "counted result of table %d, round %d",
                           event_id, (long long)counted_id, (int)table,
                           (int)round);
         goto out;
@@ -327,9 +327,11 @@ int hub_store_keep_counted(struct hub_store *store, const char *event_id,
         goto out;
     int resolved = sqlite3_changes(store->db);
     if (resolved == 0) {
+        /* Issue 18 item 4: the service refuses first (CM-6, on the
+         * round's rows); this is the store's integrity assertion. */
         rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": table %d of round %d has no "
-                          "conflict to resolve",
+                          "store: event \"%s\": table %d of round %d: no "
+                          "open conflict",
                           event_id, (int)table, (int)round);
         goto out;
     }
@@ -485,9 +487,11 @@ int hub_store_withdraw_player(struct hub_store *store, const char *event_id,
     while ((rc = hs_row(store, st, &row, diag)) == 0 && row) {
         const char *status = (const char *)sqlite3_column_text(st, 1);
         if (!status || strcmp(status, "draft") != 0) {
+            /* Issue 18 item 4: CM-2 is the service's (withdraw(), on
+             * its model); this is the store's integrity assertion. */
             rc = tny_diag_set(diag, TNY_ESTATE,
-                              "player \"%s\" is seated in round %d (%s): "
-                              "drop them after a round instead (CM-2)",
+                              "store: player \"%s\" is seated in round %d "
+                              "(%s): not withdrawn",
                               player_id, sqlite3_column_int(st, 0),
                               status ? status : "?");
             goto out;

@@ -1547,12 +1547,16 @@ static int round_status_tx(struct hub_store *store, const char *event_id,
         (rc = hs_round_row(store, ev_row, event_id, round, &round_row, &cur,
                            diag)) < 0)
         goto out;
+    /* Issue 18 item 4: which round may move (CM-5) and close (CM-6) is
+     * the service's rule, decided on its model before this call; what
+     * stays here is the store's integrity assertion (a status moves one
+     * step on, a closed round has its results): "store: " words. */
     bool ok = (int)status == (int)cur + 1 ||
               (cur == HUB_ROUND_PUBLISHED && status == HUB_ROUND_CLOSED);
     if (!ok) {
         rc = tny_diag_set(diag, TNY_ESTATE,
-                          "event \"%s\": round %d is %s, cannot become %s "
-                          "(CM-5)",
+                          "store: event \"%s\": round %d: status %s cannot "
+                          "be followed by %s",
                           event_id, (int)round, hs_round_status_name(cur),
                           hs_round_status_name(status));
         goto out;
@@ -1561,18 +1565,13 @@ static int round_status_tx(struct hub_store *store, const char *event_id,
         if ((rc = round_counts(store, round_row, &info, &missing, &conflict,
                                diag)) < 0)
             goto out;
-        if (missing) {
-            rc = tny_diag_set(diag, TNY_ESTATE,
-                              "event \"%s\": round %d: table %d has no "
-                              "result yet",
-                              event_id, (int)round, (int)missing);
-            goto out;
-        }
-        if (conflict) {
-            rc = tny_diag_set(diag, TNY_ESTATE,
-                              "event \"%s\": round %d: table %d has a "
-                              "conflicting result to resolve (CM-6)",
-                              event_id, (int)round, (int)conflict);
+        if (missing || conflict) {
+            rc = tny_diag_set(
+                diag, TNY_ESTATE,
+                "store: event \"%s\": round %d: table %d has "
+                "%s: not closed",
+                event_id, (int)round, (int)(missing ? missing : conflict),
+                missing ? "no counted result" : "an open conflict");
             goto out;
         }
     }
@@ -2094,15 +2093,13 @@ int hub_store_extend_table(struct hub_store *store, const char *event_id,
     if ((rc = hs_row(store, st, &row, diag)) < 0)
         goto out;
     if (!row) {
-        rc = extra_ms < 0
-                 ? tny_diag_set(diag, TNY_EINVAL,
-                                "table %d: taking back %lld ms is more than "
-                                "its extension",
-                                (int)table, (long long)-extra_ms)
-                 : tny_diag_set(diag, TNY_EINVAL,
-                                "table %d: total extension would exceed %lld "
-                                "ms",
-                                (int)table, (long long)TNY_CLOCK_MAX_MS);
+        /* Issue 18 item 4: the bounds (CM-7) are the service's, decided
+         * on its model first; this is the store's integrity assertion. */
+        rc = tny_diag_set(diag, TNY_EINVAL,
+                          "store: table %d: an extension of %lld ms leaves "
+                          "its total outside 0..%lld ms",
+                          (int)table, (long long)extra_ms,
+                          (long long)TNY_CLOCK_MAX_MS);
         goto out;
     }
     total = sqlite3_column_int64(st, 0);

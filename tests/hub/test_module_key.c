@@ -16,7 +16,9 @@
  *   result;
  * - be asked by the table's guided flow after the result's script (the
  *   module's range, a refusal out of it) and sent in GameResult.values;
- * - count in result equality (CM-6: another value is a conflict).
+ * - count in result equality (CM-6: another value is a conflict);
+ * - be asked by the flow and printed on the slip by its label in the
+ *   table's and the printout's language (the label a msgid, N_()).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,8 +35,10 @@
 #include "flow.h"
 #include "game.h"
 #include "module_key_double.h"
+#include "print.h"
 #include "tny/event.h"
 #include "tny/game.h"
+#include "tny/i18n_io.h"
 #include "tny/json_io.h"
 #include "tny/result_schema.h"
 #include "tny/result_value.h"
@@ -336,17 +340,13 @@ static void test_result_same_counts_them(void **state)
 }
 
 /* The table's RESULT flow of a two-player table of the double (its
- * format swiss-2p's, its game the double's): the two-player script, then
- * the module's keys in their order. */
-static void test_table_flow_asks_them(void **state)
+ * format swiss-2p's, its game the double's) begun on *gp, *fp; the flow
+ * keeps *ap. */
+static void begin_result_flow(struct tny_wire_assignment *ap,
+                              struct tbl_game *gp, struct tbl_flow *fp)
 {
     struct tny_wire_assignment a;
-    struct tbl_game g;
-    struct tbl_flow f;
-    struct tbl_flow_step st;
     struct tny_diag d = {{0}};
-    const int32_t answers[] = {0 /* both scores */, 7, 3, 9, 2, 0, 1 /* yes */};
-    (void)state;
 
     memset(&a, 0, sizeof a);
     a.version = 1;
@@ -362,11 +362,27 @@ static void test_table_flow_asks_them(void **state)
                  i + 1);
         snprintf(a.seats[i].name, sizeof a.seats[i].name, "P%d", i + 1);
     }
-    if (tbl_game_from_assignment(&a, &g, &d) != 0)
+    *ap = a;
+    if (tbl_game_from_assignment(ap, gp, &d) != 0)
         fail_msg("game: %s", d.msg);
-    g.ev.format.game = DOUBLE;
-    if (tbl_flow_begin(&f, TBL_FLOW_RESULT, &g, &a, NULL, 1, &d) != 0)
+    gp->ev.format.game = DOUBLE;
+    if (tbl_flow_begin(fp, TBL_FLOW_RESULT, gp, ap, NULL, 1, &d) != 0)
         fail_msg("begin: %s", d.msg);
+}
+
+/* The double's table's RESULT flow: the two-player script, then the
+ * module's keys in their order. */
+static void test_table_flow_asks_them(void **state)
+{
+    struct tny_wire_assignment a;
+    struct tbl_game g;
+    struct tbl_flow f;
+    struct tbl_flow_step st;
+    struct tny_diag d = {{0}};
+    const int32_t answers[] = {0 /* both scores */, 7, 3, 9, 2, 0, 1 /* yes */};
+    (void)state;
+
+    begin_result_flow(&a, &g, &f);
     for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
         tbl_flow_step(&f, &st);
         if (i == 3) {
@@ -397,6 +413,90 @@ static void test_table_flow_asks_them(void **state)
     tbl_game_release(&g);
 }
 
+/* Issue 18 item 1: a module's key labels are msgids (N_()), shown in the
+ * table's language: the flow of the double's table in Polish asks
+ * "Rozegrane rundy", "Premia" and "Dogrywka" (tests/hub/module_key_po),
+ * the flow's own words in Polish around them, no English label left. */
+static void test_table_flow_in_polish(void **state)
+{
+    struct tny_wire_assignment a;
+    struct tbl_game g;
+    struct tbl_flow f;
+    struct tbl_flow_step st;
+    struct tny_diag d = {{0}};
+    const int32_t answers[] = {0, 7, 3, 9, 2, 0, 1};
+    (void)state;
+
+    setenv("TOURNEY_LOCALEDIR", TNY_TEST_LOCALEDIR, 1);
+    tny_i18n_open("tourney-table");
+    assert_int_equal(tny_i18n_use("pl"), 0);
+    begin_result_flow(&a, &g, &f);
+    for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
+        tbl_flow_step(&f, &st);
+        if (i == 3) {
+            assert_non_null(strstr(st.title, "Rozegrane rundy"));
+            assert_null(strstr(st.title, "Rounds played"));
+            assert_non_null(strstr(st.text, "Rozegrane rundy, 1..20."));
+        }
+        if (i == 4) /* the flow's "seat" in Polish, the label too */
+            assert_non_null(strstr(st.title, "P1 (miejsce 1): Premia"));
+        if (i == 6)
+            assert_non_null(strstr(st.title, "Dogrywka?"));
+        if (tbl_flow_answer(&f, answers[i], &d) != 0)
+            fail_msg("answer %d to \"%s\": %s", (int)answers[i], st.title,
+                     d.msg);
+    }
+    tbl_flow_step(&f, &st);
+    assert_int_equal(st.ask, TBL_ASK_INFO); /* the summary, in Polish */
+    assert_non_null(strstr(st.text, "Rozegrane rundy: 9"));
+    assert_non_null(strstr(st.text, "Dogrywka: tak"));
+    assert_null(strstr(st.text, "Overtime"));
+    /* the wire keeps the key's name, not its label */
+    assert_string_equal(f.result.ext[0].key, "rounds");
+    tbl_flow_release(&f);
+    tbl_game_release(&g);
+    assert_int_equal(tny_i18n_use("en"), 0);
+}
+
+/* Issue 18 item 1: the printed slip of the double's table in Polish
+ * (print.c): the per-player key a column headed "Premia", the number and
+ * the flag lines under the table, the slip's own words in Polish. */
+static void test_slip_in_polish(void **state)
+{
+    struct tny_event ev;
+    struct tny_diag d = {{0}};
+    struct hub_print_opts po;
+    char *html = NULL, buf[4096];
+    (void)state;
+
+    int n = snprintf(buf, sizeof buf,
+                     "{\"format\": %s, \"seed\": 1, \"players\": "
+                     "[{\"id\": \"p1\", \"name\": \"P1\"}, {\"id\": \"p2\", "
+                     "\"name\": \"P2\"}], \"rounds\": [{\"stage\": "
+                     "\"swiss\", \"tables\": [{\"table\": 1, \"players\": "
+                     "[\"p1\", \"p2\"]}]}]}",
+                     fmt_text);
+    assert_true(n > 0 && (size_t)n < sizeof buf);
+    if (tny_event_from_json_text(buf, strlen(buf), &ev, &d) != 0)
+        fail_msg("event: %s", d.msg);
+    setenv("TOURNEY_LOCALEDIR", TNY_TEST_LOCALEDIR, 1);
+    tny_i18n_open("tourney");
+    memset(&po, 0, sizeof po);
+    po.what = HUB_PRINT_SLIPS;
+    po.lang = "pl";
+    if (hub_print_html(&ev, &po, &html, &d) != 0)
+        fail_msg("print: %s", d.msg);
+    assert_non_null(strstr(html, "Premia"));
+    assert_non_null(strstr(html, "Rozegrane rundy ________"));
+    assert_non_null(strstr(html, "Dogrywka&nbsp;&#9744;"));
+    assert_non_null(strstr(html, "Podpis")); /* the slip's own words */
+    assert_null(strstr(html, "Rounds played"));
+    assert_null(strstr(html, "Overtime"));
+    assert_null(strstr(html, "Bonus"));
+    free(html);
+    tny_event_release(&ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +507,8 @@ int main(void)
         cmocka_unit_test(test_console_argument),
         cmocka_unit_test(test_result_same_counts_them),
         cmocka_unit_test(test_table_flow_asks_them),
+        cmocka_unit_test(test_table_flow_in_polish),
+        cmocka_unit_test(test_slip_in_polish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,8 @@
  */
 #include "module_key_double.h"
 
+#include "tny/i18n.h"
+
 static const enum tny_result_key keys[] = {
     TNY_RK_SCORES, TNY_RK_WINNER, TNY_RK_DRAW, K_ROUNDS,
     K_BONUS,       K_OVERTIME,    TNY_RK_LOTS};
@@ -12,17 +14,17 @@ static const struct tny_result_ext ext[] = {
      TNY_BOUND_CONST(1),
      TNY_BOUND_CONST(20),
      "T-1",
-     "Rounds played"},
+     N_("Rounds played")},
     {{"bonus", "bonus", TNY_RV_PER_PLAYER, 0},
      TNY_BOUND_CONST(0),
      TNY_BOUND_CONST(5),
      "T-2",
-     "Bonus"},
+     N_("Bonus")},
     {{"overtime", "overtime", TNY_RV_FLAG, 0},
      TNY_BOUND_NONE,
      TNY_BOUND_NONE,
      "T-3",
-     "Overtime"},
+     N_("Overtime")},
 };
 
 static const struct tny_result_range_info ranges[] = {

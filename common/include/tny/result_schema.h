@@ -173,8 +173,12 @@ struct tny_result_ext {
     struct tny_result_key_info info;
     struct tny_result_bound lo, hi; /* NUMBER, PER_PLAYER: accepted range */
     const char *rule;               /* the rule the key and range come from */
-    const char *text; /* for people: the table's question, the console's
-                       * help ("Rounds played") */
+    /* For people: the table's question, the slip's heading or line
+     * ("Rounds played").  A msgid marked N_() (tny/i18n.h): the table's
+     * flow and the printout translate it, so every label of a module in
+     * the registry is in po/tourney and po/tourney-table
+     * (tests/unit/module_labels.sh checks it). */
+    const char *text;
 };
 
 /* Module key k's row, NULL for a shared key or an id no module has. */

@@ -49,6 +49,11 @@ bool hub_feed_thread_resync(struct hub_feed_thread *t);
  * event for the next build (hub_feed_snapshot.more), the event's id in
  * event[cap]: call hub_service_feed_more and build again at once. */
 bool hub_feed_thread_more(struct hub_feed_thread *t, char *event, size_t cap);
+/* Issue 17 item 2: true once after a build that left its event's
+ * aggregate documents for later (hub_feed_snapshot.later_ms), the event's
+ * id in event[cap] and the time in *at_ms: call hub_service_feed_later. */
+bool hub_feed_thread_later(struct hub_feed_thread *t, char *event, size_t cap,
+                           int64_t *at_ms);
 /* Stops the thread (after the build under way), closes the builder. */
 void hub_feed_thread_stop(struct hub_feed_thread *t);
 

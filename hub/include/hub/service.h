@@ -101,6 +101,15 @@ struct hub_service_options {
      * rounds of text were held in one build.  Default 1 MiB; 0 = no
      * limit. */
     size_t feed_piece_bytes;
+    /* Issue 17 item 2: the aggregate documents (`tables`, `standings`,
+     * `pairings`, `bracket`) are built at most once per this many ms of
+     * the build's clock, coalescing every change in the window; a build
+     * within it writes the table/N, player/ID and event documents only
+     * and leaves the aggregates for a build at the window's end
+     * (hub_feed_snapshot.later_ms).  A new round, a round status or clock
+     * state change, a republish and hub_service_flush build them at
+     * once.  Default 0: with every build. */
+    int64_t feed_aggregate_ms;
 };
 
 /* Fills defaults: prefix "table-", feed on, 1024 replies, /dev/urandom,
@@ -283,6 +292,10 @@ struct hub_feed_snapshot {
      * next build (feed_piece_bytes): the loop builds the event's feed
      * again at once (hub_service_feed_more). */
     bool more;
+    /* Issue 17 item 2: set by the builder when it left the aggregate
+     * documents for a build at or after this time (hub clock, ms; 0 none):
+     * the loop calls hub_service_feed_later. */
+    int64_t later_ms;
 };
 
 void hub_feed_snapshot_release(struct hub_feed_snapshot *s);
@@ -312,6 +325,17 @@ void hub_service_feed_resync(struct hub_service *svc);
  * build left documents for the next one: hub_feed_snapshot.more). */
 void hub_service_feed_more(struct hub_service *svc, const char *event);
 
+/* Issue 17 item 2: the feed of event `event` is due at at_ms (hub clock)
+ * whatever changes until then (hub_feed_snapshot.later_ms: the builder
+ * left its aggregate documents for then). */
+void hub_service_feed_later(struct hub_service *svc, const char *event,
+                            int64_t at_ms);
+
+/* Issue 17 item 2: ms from now_ms until the earliest feed left for later
+ * (hub_service_feed_later, or a build of this service's own) is due, 0 if
+ * one is due now; -1 when none waits (or the feed is off). */
+int64_t hub_service_feed_wait(const struct hub_service *svc, int64_t now_ms);
+
 /* Time-driven work: marks the tables feed of events whose round clock ran
  * out since the last call (overdue tables).  *next_ms receives the next
  * instant this wants to run (INT64_MAX: none).  Never fails. */
@@ -340,6 +364,11 @@ struct hub_service_stats {
     /* Issue 17 item 2: player/ID documents written (only a player whose
      * document's content changed). */
     uint64_t feed_player_docs_written;
+    /* Issue 17 item 2: players whose document's fingerprint a build
+     * looked at (after a result only the players of the tables whose
+     * fingerprint changed, unless the standings, the players or the
+     * seating changed too: then every player). */
+    uint64_t feed_player_docs_checked;
 };
 void hub_service_stats_get(const struct hub_service *svc,
                            struct hub_service_stats *out);
