@@ -3575,9 +3575,13 @@ struct command {
 /* Built from the commands' descriptions (tny/console_cmds.h): the
  * handler of command NAME is cmd_NAME. */
 static const struct command commands[] = {
-#define W(name, ID, event, in_place, players, fields, reply, records, ...)     \
-    {TNY_WIRE_CMD_##ID, (event) == TNY_CMD_EV_EXISTING, cmd_##name,            \
-     in_place,          (players) == TNY_CMD_PL_KEPT,   records},
+#define W(name, ID, event, inp, players, fields, reply, recs, ...)             \
+    {.cmd = TNY_WIRE_CMD_##ID,                                                 \
+     .needs_event = (event) == TNY_CMD_EV_EXISTING,                            \
+     .run = cmd_##name,                                                        \
+     .in_place = inp,                                                          \
+     .keeps_players = (players) == TNY_CMD_PL_KEPT,                            \
+     .records = recs},
 #define L(...)
     TNY_CONSOLE_COMMANDS(W, L)
 #undef W
