@@ -566,7 +566,7 @@ static int result_rules(const struct rparse *ep, const struct tny_jv *res,
         return TNY_OK;
     for (int32_t i = 0; i < n; i++)
         if (tny__jv_get(res, tny_result_key_name(keys[i])))
-            present |= 1ull << keys[i];
+            present |= 1ull << TNY_RK_BIT(keys[i]);
     return shape->result_rules(fmt, present, path, &t->result, ep->diag);
 }
 

@@ -497,6 +497,46 @@ static void test_slip_in_polish(void **state)
     tny_event_release(&ev);
 }
 
+/* Issue 18 item 1, second part: a set of one result's keys (the uint64_t
+ * of tny_game_ops.result_rules) has a bit per key of that game
+ * (TNY_RK_BIT), not per key id, so key ids past 63 (a 12th game's own
+ * keys on) fit: every registered game's keys (the double's too) have
+ * distinct bits under 64, and a module's own key of any game number,
+ * however far past today's list, has the bit of its slot. */
+static void test_key_bits_per_game(void **state)
+{
+    const struct tny_game_ops *const *all = NULL;
+    const int32_t n = tny_game_registry(&all);
+    (void)state;
+
+    assert_int_equal(n, TNY_GAME_COUNT + 1); /* the double registered */
+    for (int32_t g = 0; g < n; g++) {
+        const enum tny_result_key *keys;
+        const int32_t nk = tny_result_keys(all[g]->game, &keys);
+        uint64_t seen = 0;
+        for (int32_t i = 0; i < nk; i++) {
+            const int bit = TNY_RK_BIT(keys[i]);
+            assert_in_range(bit, 0, 63);
+            assert_false((seen >> bit) & 1u); /* one bit a key */
+            seen |= 1ull << bit;
+            assert_true(TNY__HAS_KEY(seen, keys[i]));
+        }
+    }
+    for (int g = 0; g < 200; g++)
+        for (int slot = 0; slot < TNY_RESULT_EXT_MAX; slot++) {
+            const enum tny_result_key k = TNY_RK_EXT(g, slot);
+            const uint64_t present = 1ull << TNY_RK_BIT(k);
+            assert_int_equal(TNY_RK_BIT(k), TNY_RK_COUNT + slot);
+            assert_true(TNY__HAS_KEY(present, k));
+            assert_false(TNY__HAS_KEY(present, TNY_RK_WINNER));
+            assert_false(TNY__HAS_KEY(
+                present, TNY_RK_EXT(g, (slot + 1) % TNY_RESULT_EXT_MAX)));
+        }
+    /* a key id past 63 (game 20's own keys: 17 + 80 + slot) */
+    assert_true((int)TNY_RK_EXT(20, 3) > 63);
+    assert_true(TNY__HAS_KEY(1ull << (TNY_RK_COUNT + 3), TNY_RK_EXT(20, 3)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_table_flow_asks_them),
         cmocka_unit_test(test_table_flow_in_polish),
         cmocka_unit_test(test_slip_in_polish),
+        cmocka_unit_test(test_key_bits_per_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,8 +254,9 @@ struct tny_game_ops {
     const enum tny_result_key *keys_written;
     /* The event file's rules between a result's keys (event-file.md,
      * "result"), after every key was read by its kind; present has bit
-     * 1ull << k for each key k given.  May complete r (two-player: the
-     * winner by the scores).  NULL: none.  Errors: TNY_EINVAL. */
+     * TNY_RK_BIT(k) for each key k given (TNY__HAS_KEY).  May complete r
+     * (two-player: the winner by the scores).  NULL: none.  Errors:
+     * TNY_EINVAL. */
     int (*result_rules)(const struct tny_format *fmt, uint64_t present,
                         const char *path, struct tny_result *r,
                         struct tny_diag *diag);
@@ -350,7 +351,7 @@ int tny__vp_result_rules(const struct tny_format *fmt, uint64_t present,
 void tny__vp_result_line(const struct tny_result *r, int32_t n_seats,
                          const char *const *name, char *buf, size_t size);
 /* Whether present (tny_game_ops.result_rules) has key k. */
-#define TNY__HAS_KEY(present, k) (((present) >> (k)) & 1u)
+#define TNY__HAS_KEY(present, k) (((present) >> TNY_RK_BIT(k)) & 1u)
 /* Simulation: a uniform double in [0,1), an integer lo..hi, the chance
  * (Elo curve, 0.5 unrated) that player a beats player b. */
 double tny__sim_uniform(struct tny_rng *rng);

@@ -61,15 +61,26 @@ enum tny_result_key {
 #define TNY_RK_EXT(game, slot)                                                 \
     ((enum tny_result_key)(TNY_RK_COUNT + (int)(game)*TNY_RESULT_EXT_MAX +     \
                            (slot)))
-/* Every key id, shared and the modules' (arrays indexed by key). */
+/* Every key id, shared and the modules' (arrays indexed by key).  No
+ * limit on the number of games: a set of one result's keys has a bit per
+ * key of that game only (TNY_RK_BIT), not per key id. */
 #define TNY_RK_ALL (TNY_RK_COUNT + (TNY_GAME_COUNT + 1) * TNY_RESULT_EXT_MAX)
-_Static_assert(TNY_RK_ALL <= 64, "a key set is a uint64_t bit mask "
-                                 "(tny_game_ops.result_rules' present)");
 
 /* Whether k is a module's own key (TNY_RK_EXT). */
 #define TNY_RK_IS_EXT(k) ((int)(k) >= TNY_RK_COUNT && (int)(k) < TNY_RK_ALL)
 /* Its slot in struct tny_result's ext[]. */
 #define TNY_RK_EXT_SLOT(k) (((int)(k)-TNY_RK_COUNT) % TNY_RESULT_EXT_MAX)
+
+/* Key k's bit in a set of one game's result keys (a uint64_t,
+ * tny_game_ops.result_rules' present): a shared key's id, a module's own
+ * key TNY_RK_COUNT + its slot, whatever the game, so the set holds the
+ * shared keys and one game's own ones. */
+#define TNY_RK_BIT(k)                                                          \
+    ((int)(k) >= TNY_RK_COUNT ? TNY_RK_COUNT + TNY_RK_EXT_SLOT(k) : (int)(k))
+_Static_assert(TNY_RK_COUNT + TNY_RESULT_EXT_MAX <= 64,
+               "a set of a result's keys is a uint64_t (TNY_RK_BIT): more "
+               "shared keys or slots of a module's own keys need a wider "
+               "set in tny_game_ops.result_rules and event_json.c");
 
 /* What a key's value is. */
 enum tny_result_value {
