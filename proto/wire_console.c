@@ -25,10 +25,11 @@ static const struct {
     struct tny_wire_cmd_info info;
     pb_case pc;
 } cmds[TNY_WIRE_CMD_COUNT_] = {
-#define W(n, ID, ev, inp, fields, reply, ...)                                  \
+#define W(n, ID, ev, inp, players, fields, reply, records, ...)                \
     [TNY_WIRE_CMD_##                                                           \
         ID] = {{#n, ev, inp, fields, (enum tny_reply_shape)((reply)&0xff),     \
-                ((reply)&TNY_REPLY_JSON_LINE) != 0},                           \
+                ((reply)&TNY_REPLY_JSON_LINE) != 0,                            \
+                (players) == TNY_CMD_PL_KEPT, records},                        \
                TOURNEY__V1__CONSOLE_REQUEST__COMMAND_##ID},
 #define L(...)
     TNY_CONSOLE_COMMANDS(W, L)

@@ -7,6 +7,7 @@
 #include "io_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,18 +54,10 @@ bool tny__is_extension_key(const char *key)
 static int unknown_key(const char *path, const char *key,
                        const char *const *allowed, struct tny_diag *diag)
 {
-    char list[384] = "";
-    size_t used = 0;
-    for (size_t i = 0; allowed[i] && used < sizeof(list); i++) {
-        int n = snprintf(list + used, sizeof(list) - used, "%s%s",
-                         i ? ", " : "", allowed[i]);
-        if (n < 0)
-            break;
-        used += (size_t)n;
-    }
-    return tny_diag_set(diag, TNY_EINVAL,
-                        "%s.%.64s: unknown key (expected one of: %s)", path,
-                        key, list);
+    char list[384];
+    return tny_diag_set(
+        diag, TNY_EINVAL, "%s.%.64s: unknown key (expected one of: %s)", path,
+        key, tny_key_list(list, sizeof(list), allowed, SIZE_MAX));
 }
 
 static bool key_allowed(const char *key, const char *const *allowed)

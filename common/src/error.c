@@ -30,3 +30,19 @@ int tny_diag_set(struct tny_diag *diag, int rc, const char *fmt, ...)
     }
     return rc;
 }
+
+const char *tny_key_list(char *dst, size_t cap, const char *const *names,
+                         size_t n)
+{
+    size_t used = 0;
+    if (cap > 0)
+        dst[0] = '\0';
+    for (size_t i = 0; i < n && names[i] && used < cap; i++) {
+        int w =
+            snprintf(dst + used, cap - used, "%s%s", i ? ", " : "", names[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return dst;
+}

@@ -565,7 +565,8 @@ static void cli_words(const struct live *lv, const char *msg, char *out,
     static const struct {
         const char *name, *group, *verb;
     } cmd_words[] = {
-#define W(name, ID, event, in_place, fields, reply, group, verb, ...)          \
+#define W(name, ID, event, in_place, players, fields, reply, records, group,   \
+          verb, ...)                                                           \
     {#name, group, verb},
 #define L(...)
         TNY_CONSOLE_COMMANDS(W, L)
@@ -3160,8 +3161,8 @@ static const char *const o_force[] = {"force", NULL};
 /* Built from the commands' descriptions (tny/console_cmds.h), in the
  * order of --help. */
 static const struct live_cmd live_cmds[] = {
-#define W(name, ID, event, in_place, fields, reply, group, verb, synopsis,     \
-          min, max, opts, help, run)                                           \
+#define W(name, ID, event, in_place, players, fields, reply, records, group,   \
+          verb, synopsis, min, max, opts, help, run)                           \
     {group, verb, synopsis, min, max, opts, help, run, TNY_WIRE_CMD_##ID},
 #define L(group, verb, synopsis, min, max, opts, help, run)                    \
     {group, verb, synopsis, min, max, opts, help, run, TNY_WIRE_CMD_NONE_},

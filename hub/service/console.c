@@ -2447,19 +2447,17 @@ static int check_penalty(struct ctx *c)
          * event file's check of its result keys. */
         const enum tny_result_key *keys;
         int32_t n = tny_result_keys(ev->format.game, &keys);
-        char list[384] = "";
-        size_t used = 0;
-        for (int32_t i = 0; i < n && used < sizeof(list); i++) {
-            int w = snprintf(list + used, sizeof(list) - used, "%s%s",
-                             i ? ", " : "", tny_result_key_name(keys[i]));
-            if (w < 0)
-                break;
-            used += (size_t)w;
-        }
+        const char *names[TNY_RK_ALL];
+        char list[384];
+        for (int32_t i = 0; i < n && i < TNY_RK_ALL; i++)
+            names[i] = tny_result_key_name(keys[i]);
         return fail(c, TNY_EINVAL,
                     "%s.penalty: unknown key (expected one of: %s) in a "
                     "\"%s\" result",
-                    path, list, tny_game_name(ev->format.game));
+                    path,
+                    tny_key_list(list, sizeof(list), names,
+                                 n < TNY_RK_ALL ? (size_t)n : TNY_RK_ALL),
+                    tny_game_name(ev->format.game));
     }
     int rc = tny_result_validate(ev, r->stage, &with, path, &c->diag);
     return rc < 0 ? fail_diag(c, rc) : TNY_OK;
@@ -3565,43 +3563,47 @@ struct command {
      * the service's memory is taken; a failure after the first write
      * (c->touched) reads the model back from the store. */
     bool in_place;
+    /* Issue 17 item 2: the command never changes the event's players;
+     * after any other that succeeded the players get a new generation
+     * (the feed snapshot copies them again; the model check catches a
+     * change under an old one). */
+    bool keeps_players;
+    /* Issue 18 item 3: the records its ok reply holds. */
+    enum tny_rec_shape records;
 };
 
 /* Built from the commands' descriptions (tny/console_cmds.h): the
  * handler of command NAME is cmd_NAME. */
 static const struct command commands[] = {
-#define W(name, ID, event, in_place, ...)                                      \
-    {TNY_WIRE_CMD_##ID, (event) == TNY_CMD_EV_EXISTING, cmd_##name, in_place},
+#define W(name, ID, event, inp, players, fields, reply, recs, ...)             \
+    {.cmd = TNY_WIRE_CMD_##ID,                                                 \
+     .needs_event = (event) == TNY_CMD_EV_EXISTING,                            \
+     .run = cmd_##name,                                                        \
+     .in_place = inp,                                                          \
+     .keeps_players = (players) == TNY_CMD_PL_KEPT,                            \
+     .records = recs},
 #define L(...)
     TNY_CONSOLE_COMMANDS(W, L)
 #undef W
 #undef L
 };
 
-/* Issue 17 item 2: the commands that never change the event's players;
- * after any other that succeeded the players get a new generation (the
- * feed snapshot copies them again; the model check catches a change
- * under an old one). */
-static bool keeps_players(enum tny_wire_cmd cmd)
+/* Issue 18 item 3: the reply holds the records its description declares
+ * (console_records.h; a walk of its nodes, run always).  A reply that
+ * does not is the hub's bug: logged; with the model check (the tests) the
+ * command is refused with the check's words, so a test sees it. */
+static void reply_shape_check(struct ctx *c, const struct command *cmd)
 {
-    switch (cmd) {
-    case TNY_WIRE_CMD_ENTER_RESULT:
-    case TNY_WIRE_CMD_RESOLVE_CONFLICT:
-    case TNY_WIRE_CMD_CLOCK_START:
-    case TNY_WIRE_CMD_CLOCK_PAUSE:
-    case TNY_WIRE_CMD_CLOCK_RESUME:
-    case TNY_WIRE_CMD_CLOCK_DRAFT:
-    case TNY_WIRE_CMD_CLOCK_EXTEND:
-    case TNY_WIRE_CMD_LIST_EVENTS:
-    case TNY_WIRE_CMD_SHOW_DRAFT:
-    case TNY_WIRE_CMD_SHOW_RESULTS:
-    case TNY_WIRE_CMD_READ_LOG:
-    case TNY_WIRE_CMD_GET_STANDINGS:
-    case TNY_WIRE_CMD_EXPORT_EVENT:
-    case TNY_WIRE_CMD_LIST_DEVICES:
-    case TNY_WIRE_CMD_LIST_CODES:
-    case TNY_WIRE_CMD_LIST_CHECKINS: return true;
-    default: return false;
+    struct tny_diag why = {{0}};
+    char path[64];
+    snprintf(path, sizeof(path), "%s's records", tny_wire_cmd_name(cmd->cmd));
+    if (tny_wire_records_check_shape(c->rep->records, cmd->records, path,
+                                     &why) == TNY_OK)
+        return;
+    HUB_LOG(HUB_LOG_ERROR, "console reply: %s", why.msg);
+    if (c->svc->model_check) {
+        tny_wire_reply_drop_payload(c->rep);
+        fail(c, TNY_EINVAL, "the hub's reply: %s", why.msg);
     }
 }
 
@@ -3822,6 +3824,8 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
     int rrc = cmd->run(&c); /* errors are in the reply */
     if (rrc < 0 && rep->rc == 0)
         fail(&c, rrc, "%s", c.diag.msg[0] ? c.diag.msg : tny_strerror(rrc));
+    if (rep->rc == 0)
+        reply_shape_check(&c, cmd);
     /* Issue 20: the sign-in codes follow the event (a player code to its
      * player's table of the round just published, a dropped player's
      * code ends, a revoked or expired code says so). */
@@ -3857,7 +3861,7 @@ int hub__console_run(struct hub_service *svc, const char *console_id,
         hub__codes_forget(svc); /* nothing of it went out */
     } else if (c.deleted)
         hub__ev_remove(svc, c.e);
-    else if (rep->rc == 0 && c.e && !keeps_players(req->cmd))
+    else if (rep->rc == 0 && c.e && !cmd->keeps_players)
         hub__ev_players_changed(c.e);
     undo_release(&u);
     if (hub_store_set_reason(svc->store, NULL) < 0) /* clearing cannot fail */

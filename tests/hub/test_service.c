@@ -154,13 +154,34 @@ static void renew(struct fx *f, struct tny_wire_request *q)
     snprintf(q->correlation_id, sizeof(q->correlation_id), "c%d", ++f->corr);
 }
 
-/* Runs a console request; *rep is the decoded reply (release it). */
+/* Issue 18 item 3 and issue 17 item 2, checked on every reply of this
+ * file (request()): the commands whose ok reply held its declared
+ * records, and the ones declared to keep the players that ran on a
+ * loaded event and kept its players' generation;
+ * test_issue18_every_command_checked_against_its_description asserts
+ * every command was seen (it runs last). */
+static bool records_seen[TNY_WIRE_CMD_COUNT_];
+static bool kept_seen[TNY_WIRE_CMD_COUNT_];
+
+/* The players' generation of the request's event (0: not loaded). */
+static uint64_t players_gen_of(struct fx *f, const char *event_id)
+{
+    const struct hub_ev *e =
+        event_id[0] ? hub__ev_find(f->svc, event_id) : NULL;
+    return e && e->loaded ? e->players_gen : 0;
+}
+
+/* Runs a console request; *rep is the decoded reply (release it).  An ok
+ * reply must hold the records its command's description declares, and a
+ * command declared to keep the players must leave their generation. */
 static void request(struct fx *f, const struct tny_wire_request *q,
                     struct tny_wire_reply *rep)
 {
     struct tny_diag diag = {{0}};
     uint8_t *buf = NULL;
     size_t len = 0;
+    const struct tny_wire_cmd_info *info = tny_wire_cmd_info(q->cmd);
+    uint64_t gen = players_gen_of(f, q->event_id);
     OK(tny_wire_encode_request(q, &buf, &len, &diag));
     OK(handle(f, "tourney/v1/ctl/" CON "/req", buf, len));
     free(buf);
@@ -169,6 +190,20 @@ static void request(struct fx *f, const struct tny_wire_request *q,
     assert_false(m->retained);
     OK(tny_wire_decode_reply(m->payload, m->len, rep, &diag));
     assert_string_equal(rep->correlation_id, q->correlation_id);
+    if (rep->rc != 0 || !info)
+        return;
+    if (tny_wire_records_check_shape(rep->records, info->records, info->name,
+                                     &diag) < 0)
+        fail_msg("issue 18 item 3: %s", diag.msg);
+    records_seen[q->cmd] = true;
+    uint64_t after = players_gen_of(f, q->event_id);
+    if (info->keeps_players && gen != 0 && after != 0) {
+        if (after != gen)
+            fail_msg("issue 17 item 2: %s is declared TNY_CMD_PL_KEPT but "
+                     "gave the players a new generation",
+                     info->name);
+        kept_seen[q->cmd] = true;
+    }
 }
 
 /* The reply's payload as the console's --json prints it (malloc'd; NULL:
@@ -1584,6 +1619,44 @@ static void presence_draft(struct fx *f, const char *dev, int32_t round)
                       &diag));
     OK(handle(f, topic, buf, len));
     free(buf);
+}
+
+/* AG-14 by hand: `clock draft` starts one table's own clock from the
+ * console (a table whose device cannot report its draft), the other
+ * table still waiting; the players are left as they were (the command is
+ * declared TNY_CMD_PL_KEPT: request() checks their generation). */
+static void test_AG_14_console_starts_a_table_clock(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    struct tny_wire_assignment a;
+    const int64_t len = 105 * 60000;
+
+    round_one(f, "ag1", "agricola", NULL, 11,
+              "id,name\na1,A\na2,B\na3,C\na4,D\na5,E\na6,F\na7,G\na8,H\n");
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_START);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    q.round = 1;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_CLOCK_DRAFT);
+    snprintf(q.event_id, sizeof(q.event_id), "ag1");
+    q.round = 1;
+    q.table = 2;
+    free(must(f, &q));
+    int64_t t = f->now;
+    bool found = false;
+    for (int d = 1; d <= 2; d++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "table-%03d", d);
+        if (!assignment(f, dev, &a) || a.table != 2)
+            continue;
+        assert_int_equal(a.clock.state, TNY_ROUND_CLOCK_RUNNING);
+        assert_int_equal(a.clock.deadline_ms, t + len);
+        found = true;
+    }
+    assert_true(found);
+    fx_free(f);
 }
 
 /* AG-14 (seed 002 S6): after `clock start` each Agricola table waits for
@@ -4386,6 +4459,115 @@ static void test_delete_event_with_codes(void **state)
     fx_free(f);
 }
 
+/* The reply's records of q (must succeed) as a JSON tree. */
+static json_t *must_records(struct fx *f, const struct tny_wire_request *q)
+{
+    struct tny_wire_reply rep;
+    request(f, q, &rep);
+    if (rep.rc != 0)
+        fail_msg("%s: %s", tny_wire_cmd_name(q->cmd), rep.message);
+    json_t *tree = hub_console_records_tree(rep.records);
+    tny_wire_reply_release(&rep);
+    assert_non_null(tree);
+    return tree;
+}
+
+/* Issue 18 item 3: the records of the check-in commands (drop_no_shows;
+ * drop_requests waiting, then confirmed), a round's submissions and the
+ * log, each checked against its declared shape by request(), with the
+ * values they carry. */
+static void test_issue18_check_in_results_and_log_records(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct tny_wire_request q;
+    req_init(f, &q, TNY_WIRE_CMD_CREATE_EVENT);
+    snprintf(q.preset, sizeof(q.preset), "got-lcg2");
+    q.has_seed = true;
+    q.seed = 3;
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_IMPORT_PLAYERS);
+    q.csv = "id,name\nq1,Ann\nq2,Bo\nq3,Cy\nq4,Di\nq5,Ed\n";
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_ISSUE_PLAYER_CODE);
+    json_t *codes = must_records(f, &q);
+    assert_int_equal(json_array_size(codes), 5);
+    for (size_t k = 0; k < 4; k++) {
+        json_t *c = json_array_get(codes, k);
+        char key[16];
+        snprintf(key, sizeof(key), "k%zu", k);
+        player_request(f, json_string_value(json_object_get(c, "login")),
+                       json_string_value(json_object_get(c, "player")), key,
+                       TNY_WIRE_PLAYER_CHECK_IN);
+    }
+    /* q5 never checked in: withdrawn */
+    req_init(f, &q, TNY_WIRE_CMD_DROP_NO_SHOWS);
+    json_t *r = must_records(f, &q);
+    assert_int_equal(json_array_size(r), 1);
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(r, 0), "player")),
+        "q5");
+    json_decref(r);
+
+    req_init(f, &q, TNY_WIRE_CMD_PAIR_ROUND);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_PUBLISH_ROUND);
+    q.round = 1;
+    free(must(f, &q));
+    /* q2 asks to drop from their phone: waiting, then confirmed */
+    json_t *c2 = json_array_get(codes, 1);
+    assert_string_equal(json_string_value(json_object_get(c2, "player")), "q2");
+    player_request(f, json_string_value(json_object_get(c2, "login")), "q2",
+                   "drop-1", TNY_WIRE_PLAYER_DROP);
+    req_init(f, &q, TNY_WIRE_CMD_DROP_REQUESTS);
+    r = must_records(f, &q);
+    assert_int_equal(json_array_size(r), 1);
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(r, 0), "name")), "Bo");
+    json_decref(r);
+    req_init(f, &q, TNY_WIRE_CMD_DROP_REQUESTS);
+    q.confirm = true;
+    r = must_records(f, &q);
+    assert_int_equal(json_array_size(r), 1);
+    assert_int_equal(json_integer_value(
+                         json_object_get(json_array_get(r, 0), "after_round")),
+                     1);
+    json_decref(r);
+    json_decref(codes);
+
+    /* a result entered at round 1's first table: one submission */
+    struct tny_wire_reply rep;
+    req_init(f, &q, TNY_WIRE_CMD_SHOW_DRAFT);
+    q.round = 1;
+    request(f, &q, &rep);
+    assert_int_equal(rep.rc, 0);
+    assert_non_null(rep.seating);
+    const struct tny_wire_seated_table *t = &rep.seating->tables[0];
+    assert_int_equal(t->n_players, 2);
+    req_init(f, &q, TNY_WIRE_CMD_ENTER_RESULT);
+    q.round = 1;
+    q.table = t->table;
+    q.result.game = TNY_GAME_GOT_LCG2;
+    snprintf(q.result.winner_id, sizeof(q.result.winner_id), "%s",
+             t->players[0]);
+    tny_wire_reply_release(&rep);
+    free(must(f, &q));
+    req_init(f, &q, TNY_WIRE_CMD_SHOW_RESULTS);
+    q.round = 1;
+    r = must_records(f, &q);
+    assert_int_equal(json_integer_value(json_object_get(r, "round")), 1);
+    json_t *sub = json_array_get(json_object_get(r, "results"), 0);
+    assert_string_equal(json_string_value(json_object_get(sub, "source")),
+                        "organiser");
+    assert_true(json_is_object(json_object_get(sub, "result")));
+    json_decref(r);
+    req_init(f, &q, TNY_WIRE_CMD_READ_LOG);
+    r = must_records(f, &q);
+    assert_true(json_array_size(json_object_get(r, "log")) > 0);
+    json_decref(r);
+    fx_free(f);
+}
+
 /* Issue 20 items 2, 3 and 5: players' own codes follow them to their
  * table's page device each round; check-in from the phone. */
 static void test_issue20_player_codes(void **state)
@@ -5342,6 +5524,60 @@ static void test_issue17_failed_commit_reads_the_model_back(void **state)
     faultvfs_uninstall();
 }
 
+/* Issue 18 item 3, issue 17 item 2: every command's reply in this file
+ * was checked against its description (request()): each command with
+ * records replied ok at least once, with exactly its declared records;
+ * each command of an event declared to keep the players ran on a loaded
+ * event and left their generation.  And docs/protocol.md lists each
+ * command's records as console_records.h declares them. */
+static void
+test_issue18_every_command_checked_against_its_description(void **state)
+{
+    (void)state;
+    char *doc = NULL;
+    FILE *fp = fopen(TNY_SOURCE_DIR "/docs/protocol.md", "r");
+    assert_non_null(fp);
+    size_t cap = 0;
+    ssize_t n = getdelim(&doc, &cap, '\0', fp);
+    fclose(fp);
+    assert_true(n > 0);
+    int listed = 0, unseen = 0;
+    for (int cmd = 1; cmd < TNY_WIRE_CMD_COUNT_; cmd++) {
+        const struct tny_wire_cmd_info *info = tny_wire_cmd_info(cmd);
+        char text[1024], line[1200];
+        assert_non_null(info);
+        if (info->records != TNY_RECS_NONE && !records_seen[cmd] && ++unseen)
+            print_message("issue 18 item 3: no ok reply of %s was checked "
+                          "(a test of it is missing, or this test ran "
+                          "alone)\n",
+                          info->name);
+        if (info->keeps_players && info->event == TNY_CMD_EV_EXISTING &&
+            !kept_seen[cmd] && ++unseen)
+            print_message("issue 17 item 2: %s (TNY_CMD_PL_KEPT) never ran "
+                          "ok on a loaded event here\n",
+                          info->name);
+        if (info->records == TNY_RECS_NONE)
+            continue;
+        assert_true(
+            tny_wire_records_shape_text(info->records, text, sizeof text) > 0);
+        snprintf(line, sizeof line, "\n- `%s`: `%s`\n", info->name, text);
+        if (!strstr(doc, line))
+            fail_msg("docs/protocol.md lacks the line%s", line);
+        listed++;
+    }
+    /* and no other line of that section */
+    const char *sec = strstr(doc, "\n### Each command's records\n");
+    assert_non_null(sec);
+    const char *end = strstr(sec + 1, "\n#");
+    int lines = 0;
+    for (const char *p = strstr(sec, "\n- `"); p && (!end || p < end);
+         p = strstr(p + 1, "\n- `"))
+        lines++;
+    assert_int_equal(lines, listed);
+    free(doc);
+    assert_int_equal(unseen, 0);
+}
+
 int main(void)
 {
     hub_log_setup(HUB_LOG_ERROR, false);
@@ -5356,6 +5592,7 @@ int main(void)
         cmocka_unit_test(test_NH_10_players_without_armies_are_warned),
         cmocka_unit_test(test_CM_5_edit_published_round_until_clock_start),
         cmocka_unit_test(test_AG_14_each_table_starts_with_its_draft),
+        cmocka_unit_test(test_AG_14_console_starts_a_table_clock),
         cmocka_unit_test(test_NH_11_no_declaration_once_the_knockout_is_paired),
         cmocka_unit_test(test_GT_11_NH_11_player_changes_checked_on_the_model),
         cmocka_unit_test(test_import_logs_every_entry_typed),
@@ -5376,6 +5613,7 @@ int main(void)
         cmocka_unit_test(test_issue22_refused_commands_change_nothing),
         cmocka_unit_test(test_issue20_codes),
         cmocka_unit_test(test_issue20_player_codes),
+        cmocka_unit_test(test_issue18_check_in_results_and_log_records),
         cmocka_unit_test(test_delete_event_with_codes),
         cmocka_unit_test(test_issue17_console_changes_the_model_in_place),
         cmocka_unit_test(
@@ -5395,6 +5633,9 @@ int main(void)
         cmocka_unit_test(test_feed_json_writes_what_jansson_printed),
         cmocka_unit_test(
             test_issue18_penalty_and_discard_decided_before_the_store),
+        /* last: it asserts what request() saw in every test above */
+        cmocka_unit_test(
+            test_issue18_every_command_checked_against_its_description),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3091,6 +3091,118 @@ static void test_PROTO_random_inputs_every_decoder(void **state)
     }
 }
 
+/* Issue 18 item 3: a command's records are declared (console_records.h)
+ * and checked against the declaration: an undeclared member, a member of
+ * another kind, a required one missing, one out of the declared order, a
+ * nested record's stray member and records where none are declared are
+ * each refused and named. */
+static struct tny_wire_records *checkins_sample(const char *extra)
+{
+    /* [{"player": "p1", "name": "Ann", "checked_in": true, EXTRA: 1}] */
+    struct tny_wire_records *r = tny_wire_records_new(extra ? 6 : 5);
+    assert_non_null(r);
+    records_node(r, 0, NULL, TNY_WIRE_NODE_LIST, 1);
+    records_node(r, 1, NULL, TNY_WIRE_NODE_RECORD, extra ? 4 : 3);
+    records_node(r, 2, "player", TNY_WIRE_NODE_TEXT, 0);
+    r->nodes[2].text = strdup("p1");
+    records_node(r, 3, "name", TNY_WIRE_NODE_TEXT, 0);
+    r->nodes[3].text = strdup("Ann");
+    records_node(r, 4, "checked_in", TNY_WIRE_NODE_FLAG, 0);
+    r->nodes[4].flag = true;
+    if (extra) {
+        records_node(r, 5, extra, TNY_WIRE_NODE_INTEGER, 0);
+        r->nodes[5].integer = 1;
+    }
+    return r;
+}
+
+static void shape_refused(const struct tny_wire_records *r,
+                          enum tny_rec_shape shape, const char *want)
+{
+    struct tny_diag diag = {{0}};
+    assert_diag(tny_wire_records_check_shape(r, shape, "x", &diag), diag, want);
+}
+
+static void test_issue18_records_checked_against_their_shape(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    assert_int_equal(tny_wire_records_shapes_check(&diag), 0);
+    struct tny_wire_records *r = checkins_sample(NULL);
+    assert_int_equal(
+        tny_wire_records_check_shape(r, TNY_RECS_CHECKINS, "x", &diag), 0);
+    /* another command's shape, or none declared */
+    shape_refused(r, TNY_RECS_DROPPED, "x[0].name: not a member");
+    shape_refused(r, TNY_RECS_NONE, "x: records where none are declared");
+    shape_refused(NULL, TNY_RECS_CHECKINS, "x: missing (declared CHECKINS)");
+    /* a member of another kind */
+    r->nodes[4].kind = TNY_WIRE_NODE_INTEGER;
+    shape_refused(r, TNY_RECS_CHECKINS,
+                  "x[0].checked_in: kind integer, not one its shape "
+                  "(CHECKINS) declares");
+    r->nodes[4].kind = TNY_WIRE_NODE_FLAG;
+    /* a required member missing: before a later one, or at the end */
+    free(r->nodes[3].key);
+    r->nodes[3].key = strdup("checked_in");
+    free(r->nodes[4].key);
+    r->nodes[4].key = strdup("name");
+    shape_refused(r, TNY_RECS_CHECKINS, "x[0].name: missing");
+    r->nodes[1].n = 2;
+    r->n_nodes = 4;
+    shape_refused(r, TNY_RECS_CHECKINS, "x[0].name: missing");
+    /* out of the declared order (drop_requests: player, name?, ...,
+     * after_round?) */
+    r->n_nodes = 5;
+    r->nodes[1].n = 3;
+    free(r->nodes[3].key);
+    r->nodes[3].key = strdup("after_round");
+    r->nodes[3].kind = TNY_WIRE_NODE_INTEGER;
+    r->nodes[4].kind = TNY_WIRE_NODE_TEXT;
+    r->nodes[4].text = strdup("Ann");
+    shape_refused(r, TNY_RECS_DROP_REQUESTS,
+                  "x[0].name: out of the declared order (DROP_REQUESTS)");
+    tny_wire_records_free(r);
+    /* an undeclared member */
+    r = checkins_sample("seat");
+    shape_refused(r, TNY_RECS_CHECKINS,
+                  "x[0].seat: not a member of its declared shape (CHECKINS)");
+    tny_wire_records_free(r);
+
+    /* nested: {"log": [{seq, time_ms, actor, kind, detail: {any}}]} */
+    r = tny_wire_records_new(11);
+    assert_non_null(r);
+    records_node(r, 0, NULL, TNY_WIRE_NODE_RECORD, 1);
+    records_node(r, 1, "log", TNY_WIRE_NODE_LIST, 1);
+    records_node(r, 2, NULL, TNY_WIRE_NODE_RECORD, 5);
+    records_node(r, 3, "seq", TNY_WIRE_NODE_INTEGER, 0);
+    records_node(r, 4, "time_ms", TNY_WIRE_NODE_INTEGER, 0);
+    records_node(r, 5, "actor", TNY_WIRE_NODE_TEXT, 0);
+    records_node(r, 6, "kind", TNY_WIRE_NODE_TEXT, 0);
+    records_node(r, 7, "detail", TNY_WIRE_NODE_RECORD, 2);
+    records_node(r, 8, "anything", TNY_WIRE_NODE_LIST, 1);
+    records_node(r, 9, NULL, TNY_WIRE_NODE_NULL, 0);
+    records_node(r, 10, "else", TNY_WIRE_NODE_REAL, 0);
+    assert_int_equal(tny_wire_records_check_shape(r, TNY_RECS_LOG, "x", &diag),
+                     0);
+    free(r->nodes[6].key);
+    r->nodes[6].key = strdup("why");
+    shape_refused(r, TNY_RECS_LOG,
+                  "x.log[0].why: not a member of its declared shape "
+                  "(LOG_ENTRY)");
+    tny_wire_records_free(r);
+
+    /* the text docs/protocol.md lists */
+    char text[512];
+    assert_true(
+        tny_wire_records_shape_text(TNY_RECS_RESULTS, text, sizeof text) > 0);
+    assert_string_equal(text, "{round: integer, results: [{id: integer, "
+                              "table: integer, status: text, by: text, "
+                              "source: text, time_ms: integer, result: "
+                              "any}]}");
+    assert_int_equal(tny_wire_records_shape_text(TNY_RECS_RESULTS, text, 20),
+                     TNY_ERANGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3115,6 +3227,7 @@ int main(void)
         cmocka_unit_test(test_issue18_malformed_seating_named),
         cmocka_unit_test(test_issue18_standings_reply_is_typed),
         cmocka_unit_test(test_issue18_records_reply_is_typed),
+        cmocka_unit_test(test_issue18_records_checked_against_their_shape),
         cmocka_unit_test(test_PROTO_crafted_submission_decodes),
         cmocka_unit_test(test_PROTO_error_truncated),
         cmocka_unit_test(test_PROTO_error_wrong_wire_type),

@@ -49,4 +49,11 @@ struct tny_diag {
 int tny_diag_set(struct tny_diag *diag, int rc, const char *fmt, ...)
     TNY_PRINTF(3, 4);
 
+/* The list of a "path.key: unknown key (expected one of: LIST)"
+ * diagnostic, in one wording for every check of keys (the event file's,
+ * a result's penalty): names[0..n), or up to a NULL, joined by ", " into
+ * dst (cap bytes, the list cut there).  Returns dst. */
+const char *tny_key_list(char *dst, size_t cap, const char *const *names,
+                         size_t n);
+
 #endif

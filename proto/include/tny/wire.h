@@ -588,6 +588,8 @@ struct tny_wire_cmd_info {
     unsigned fields;            /* TNY_WF_* bits: the request's fields */
     enum tny_reply_shape reply; /* what an ok reply carries */
     bool json_line;             /* its records' --json on one line */
+    bool keeps_players;         /* TNY_CMD_PL_KEPT: players unchanged */
+    enum tny_rec_shape records; /* the records of its ok reply */
 };
 
 /* The description of cmd; NULL when out of range. */
@@ -859,6 +861,27 @@ struct tny_wire_records {
     int32_t n_nodes;
     struct tny_wire_node *nodes; /* nodes[0] is the root */
 };
+
+/* Issue 18 item 3: checks r (NULL: none) against shape, a command's
+ * declared records (console_records.h): none for TNY_RECS_NONE, else one
+ * record (a list of records) holding exactly the shape's members, in its
+ * order (an optional one may be missing), each of a kind it allows, a
+ * nested list's records of their shape.  path names the root in the
+ * message ("list_events's records").  Errors: TNY_EINVAL "PATH[i].key:
+ * what is wrong". */
+TNY_MUST_USE int tny_wire_records_check_shape(const struct tny_wire_records *r,
+                                              enum tny_rec_shape shape,
+                                              const char *path,
+                                              struct tny_diag *diag);
+/* The shapes' table itself: each shape has members, unique names, kinds
+ * among TNY_REC_*, a list member naming a LIST shape.  TNY_EINVAL says
+ * which. */
+TNY_MUST_USE int tny_wire_records_shapes_check(struct tny_diag *diag);
+/* shape as docs/protocol.md lists it ("[{id: text, club?: text, name:
+ * text|null, log: [{...}]}]", "none" for TNY_RECS_NONE) into dst (cap
+ * bytes); returns its length, TNY_ERANGE when it does not fit. */
+TNY_MUST_USE int tny_wire_records_shape_text(enum tny_rec_shape shape,
+                                             char *dst, size_t cap);
 
 /* n_nodes zeroed nodes (NULL nodes' strings), NULL when out of memory;
  * freed with tny_wire_records_free (NULL: nothing). */
