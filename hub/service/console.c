@@ -1898,14 +1898,14 @@ static int check_close(struct ctx *c)
                     c->e->id, (int)round, (int)missing);
     if (c->e->round.n_conflicts <= 0)
         return TNY_OK;
-    /* Which table: the table states when they are the round's, else the
-     * round's result rows (a read: nothing is written). */
-    if (c->e->state_round == n) {
-        for (int32_t t = 0; t < c->e->n_tables; t++)
-            if (c->e->tables[t].conflict &&
-                (!conflict || c->e->tables[t].number < conflict))
-                conflict = c->e->tables[t].number;
-    } else {
+    /* Which table: the table states when they are the round's, else (or
+     * when they name none) the round's result rows (a read: nothing is
+     * written). */
+    for (int32_t t = 0; c->e->state_round == n && t < c->e->n_tables; t++)
+        if (c->e->tables[t].conflict &&
+            (!conflict || c->e->tables[t].number < conflict))
+            conflict = c->e->tables[t].number;
+    if (!conflict) {
         struct hub_result_row *rows = NULL;
         int32_t n_rows = 0;
         int rc = hub_store_list_results(c->svc->store, c->e->id, round, 0,

@@ -5023,6 +5023,12 @@ static void test_issue17_published_edit_and_kept_conflict_in_place(void **state)
                      "result to resolve (CM-6)",
                      EV, (int)round, (int)b[0].table);
         refused_with(f, &q, "close with a table to finish (CM-6)", msg);
+        if (i == 3) { /* the same when the table states are not built */
+            struct hub_ev *e0 = hub__ev_find(f->svc, EV);
+            assert_non_null(e0);
+            e0->state_round = 0;
+            refused_with(f, &q, "close with a conflict, no table states", msg);
+        }
     }
     req_init(f, &q, TNY_WIRE_CMD_RESOLVE_CONFLICT);
     q.round = round;
