@@ -85,7 +85,7 @@ static int check_list(const struct tny_wire_records *r, int32_t *at,
                             "%s: expected a list of records, got %s", path,
                             kind_name(x->kind));
     for (int32_t i = 0; i < x->n; i++) {
-        snprintf(sub, sizeof sub, "%s[%d]", path, (int)i);
+        snprintf(sub, sizeof sub, "%.120s[%d]", path, (int)i);
         int rc = check_record(r, at, s, sub, diag);
         if (rc < 0)
             return rc;
@@ -130,7 +130,7 @@ static int check_record(const struct tny_wire_records *r, int32_t *at,
                                     "%s.%s: missing (declared in %s)", path,
                                     s->members[m].name, s->id);
         const struct tny_rec_member *d = &s->members[m++];
-        snprintf(sub, sizeof sub, "%s.%.64s", path, key);
+        snprintf(sub, sizeof sub, "%.90s.%.64s", path, key);
         int rc = TNY_OK;
         if (d->kinds & TNY_REC_ANY)
             *at = skip(r, *at);
