@@ -17,7 +17,9 @@
 #   table (player/ID of the round; the last one, the median), and the
 #   console's own round trip (`event list`) for comparison;
 # - results: for every table, the organiser's `result enter` issued ->
-#   the last of its phones saw it confirmed (table/N);
+#   the last of its phones saw it confirmed (table/N), in two legs: to the
+#   hub's table/N on the venue broker (the console's own start and round
+#   trip included), then to the phones;
 # - the size of each retained document at 500 tables;
 # - what the feed broker carried: the messages and bytes the hub
 #   published on the event's feed (a monitor on the venue broker) and the
@@ -228,11 +230,33 @@ if $callgrind; then
 fi
 awk 'NR == FNR { e[$1] = $2; next } $1 == "C" && ($2 in e) { d = $3 - e[$2]; if (!($2 in m) || d > m[$2]) m[$2] = d } END { for (t in m) print m[t] }' \
     "$E2E_TMP/entered" "$E2E_TMP/obs" | sort -n >"$E2E_TMP/lat.res"
+# the two legs of each: issued -> the hub's table/N on the venue broker
+# (the console's start, connection and request, the commit, the feed
+# build; the monitor's first table/N at or after the command), and that
+# -> the last of the table's phones (bridge, feed broker, WebSocket)
+awk -v ev="tourney/v1/feed/$EV/table/" '
+    FILENAME ~ /entered$/ { e[$1] = $2; next }
+    FILENAME ~ /hubfeed$/ { if (index($3, ev) == 1) { t = substr($3, length(ev) + 1); ms = $1 * 1000
+                              if ((t in e) && ms >= e[t] && !(t in h)) h[t] = ms }; next }
+    $1 == "C" && ($2 in e) { if (!($2 in m) || $3 > m[$2]) m[$2] = $3 }
+    END { for (t in m) if (t in h) printf "%.0f %.0f\n", h[t] - e[t], m[t] - h[t] }' \
+    "$E2E_TMP/entered" "$E2E_TMP/hubfeed" "$E2E_TMP/obs" >"$E2E_TMP/lat.legs"
 res_med=$(awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }' "$E2E_TMP/lat.res")
 res_max=$(tail -n 1 "$E2E_TMP/lat.res")
+hub_med=$(cut -d ' ' -f 1 "$E2E_TMP/lat.legs" | sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')
+hub_max=$(cut -d ' ' -f 1 "$E2E_TMP/lat.legs" | sort -n | tail -n 1)
+fan_med=$(cut -d ' ' -f 2 "$E2E_TMP/lat.legs" | sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')
+fan_max=$(cut -d ' ' -f 2 "$E2E_TMP/lat.legs" | sort -n | tail -n 1)
+[ "$(wc -l <"$E2E_TMP/lat.legs")" -eq "$(wc -l <"$E2E_TMP/lat.res")" ] ||
+    fail "the monitor saw the table/N of $(wc -l <"$E2E_TMP/lat.legs") of $(wc -l <"$E2E_TMP/lat.res") tables"
+need "result -> hub median" "$hub_med"
+need "result -> hub max" "$hub_max"
+need "hub -> phones median" "$fan_med"
+need "hub -> phones max" "$fan_max"
 need "result median" "$res_med"
 need "result max" "$res_max"
 echo "$n_entered results entered and acknowledged in $((t_res_end - t_res)) ms; result command issued (the console's round trip included) -> the last of its table's phones: median $res_med ms, max $res_max ms (over $(wc -l <"$E2E_TMP/lat.res") tables with a phone; goal <= 500 ms)"
+echo "  legs: command issued -> the hub's table/N on the venue broker median $hub_med ms, max $hub_max ms; -> the last of its phones median $fan_med ms, max $fan_max ms"
 read -r per_ms run_ms idle_ms <<<"$per_res"
 echo "  hub CPU per result: $per_ms ms beyond idle (goal <= 2 ms; $run_ms ms from the first result entered to the last phone's confirmation over $((t_conf - t_res)) ms, idle $idle_ms ms over $((t_idle - t_conf)) ms; load $(cut -d ' ' -f 1-3 /proc/loadavg))"
 echo "  CPU during the results: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms (system $(((fsys1 - fsys0) * 1000 / tck)) ms), the phones' node $(((node1 - node0) * 1000 / tck)) ms over $((t_res_seen - t_res)) ms"

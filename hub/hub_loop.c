@@ -169,6 +169,11 @@ struct loop {
     int32_t t_lease;     /* the lease's probation ends (lease_until_ms) */
     int32_t t_alarm;     /* the store alarm's next probe */
     int64_t next_feed_ms;
+    /* The earliest next build for a change (the last build plus
+     * feed_interval_ms): a change made while the aggregates wait for
+     * their window (next_feed_ms later) goes out at this time, not with
+     * them (issue 17: result -> its table's phones) */
+    int64_t next_change_ms;
     bool feed_due; /* a feed build waits (at next_feed_ms) */
     /* Issue 23: a console command and a feed build each hold copies of a
      * whole event for a moment (they grow with its rounds); glibc keeps
@@ -287,6 +292,8 @@ static void feed_rearm(struct loop *l)
 static void feed_soon(struct loop *l)
 {
     l->feed_due = true;
+    if (l->next_feed_ms > l->next_change_ms)
+        l->next_feed_ms = l->next_change_ms;
     feed_rearm(l);
 }
 
@@ -1096,12 +1103,14 @@ static void drain(struct loop *l)
 
 /* The feed's next turn: at once when `more` is due, else after the
  * interval while a build's aggregate documents wait for their window
- * (issue 17 item 2: hub_service_feed_wait), else when something changes. */
+ * (issue 17 item 2: hub_service_feed_wait), else when something changes
+ * (feed_soon: after the interval, however long the aggregates wait). */
 static void feed_wait(struct loop *l, int64_t now, int64_t mono,
                       int64_t interval, bool more)
 {
     int64_t wait = more ? 0 : hub_service_feed_wait(l->svc, now);
     l->feed_due = wait >= 0;
+    l->next_change_ms = more ? mono : mono + interval;
     l->next_feed_ms = more ? mono : mono + (wait > interval ? wait : interval);
     feed_rearm(l);
 }
