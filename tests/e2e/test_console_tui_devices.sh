@@ -51,13 +51,13 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
 hl_programs
 
-TWS=$(random_port)
 WWW=$E2E_TMP/www
 mkdir -p "$WWW"
 cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
 cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
 "$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
-start_broker --no-ws --tables 2 --organisers o1,o2 --table-ws-port "$TWS" --http-dir "$E2E_TMP/www"
+start_broker --no-ws --tables 2 --organisers o1,o2 --table-ws-port auto --http-dir "$E2E_TMP/www"
+TWS=$BROKER_TABLE_WS_PORT
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
 cred play-admin >"$E2E_TMP/play.pw"
 cred o2 >"$E2E_TMP/o2.pw"

@@ -30,9 +30,9 @@ N_PLAYERS=4
 N_ROUNDS=2
 EV=tls
 
-TLS_PORT=$(random_port)
-start_broker --no-ws --tables $N_DEV --organisers o1 --gen-tls --tls-port "$TLS_PORT"
-wait_until 10 tcp_open "$TLS_PORT" || fail "no TLS listener on $TLS_PORT"
+start_broker --no-ws --tables $N_DEV --organisers o1 --gen-tls --tls-port auto
+TLS_PORT=$BROKER_TLS_PORT
+port_listener_is "$TLS_PORT" "$BROKER_PID" || fail "no TLS listener on $TLS_PORT"
 CA=$BROKER_DIR/tls/ca.crt
 [ -s "$CA" ] && [ -s "$BROKER_DIR/tls/server.crt" ] || fail "gen-config.sh --gen-tls wrote no certificates"
 grep -q -x "listener $TLS_PORT $BROKER_HOST" "$BROKER_DIR/mosquitto.conf" ||
