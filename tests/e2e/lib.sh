@@ -191,6 +191,32 @@ e2e_init() {
     E2E_WATCHDOG=$!
 }
 
+# need_binaries NAME...: sets each NAME to that program of this build
+# ($E2E_BUILD) and fails the test unless it is there.  NAME: TOURNEY
+# (hub/tourney), HUB (hub/tourney-hub), TABLE
+# (table-client/tourney-table), WIRETOOL (table-client/wiretool),
+# FAULT_FS (tests/fault_fs.so), POWER_CUT (tests/power_cut.so),
+# POWER_CUT_UNDO (tests/power_cut_undo).
+need_binaries() {
+    local name path
+    [ -n "$E2E_BUILD" ] || fail "no BUILD_DIR given: usage: bash $0 SOURCE_DIR BUILD_DIR"
+    for name in "$@"; do
+        case $name in
+        TOURNEY) path=hub/tourney ;;
+        HUB) path=hub/tourney-hub ;;
+        TABLE) path=table-client/tourney-table ;;
+        WIRETOOL) path=table-client/wiretool ;;
+        FAULT_FS) path=tests/fault_fs.so ;;
+        POWER_CUT) path=tests/power_cut.so ;;
+        POWER_CUT_UNDO) path=tests/power_cut_undo ;;
+        *) fail "need_binaries: no program called $name" ;;
+        esac
+        [ -f "$E2E_BUILD/$path" ] && [ -x "$E2E_BUILD/$path" ] ||
+            fail "$E2E_BUILD/$path not built (cmake --build $E2E_BUILD)"
+        printf -v "$name" '%s' "$E2E_BUILD/$path"
+    done
+}
+
 # e2e_done: the test passed.
 e2e_done() {
     ok "$E2E_NAME passed"
@@ -699,8 +725,8 @@ ws_mqtt_ping() {
 # play_setup [--tables N]: the preamble of the play tests (a phone is a
 # table, issue 20): after e2e_init, skips (exit 77) without node, chromium
 # or deploy/overlays/install.sh's npm packages and fails without its
-# vendor files; sources headless.sh (hl_programs: $TOURNEY, $HUB,
-# $TABLE); copies the pages as the venue serves them into $WWW with this
+# vendor files; sources headless.sh; need_binaries TOURNEY HUB
+# TABLE; copies the pages as the venue serves them into $WWW with this
 # build's result schema (install.sh may have run before the build); starts
 # the venue broker (N table devices, default 0; organiser o1) with the
 # table-page listener on $TWS serving $WWW (checked: the listener is up and
@@ -734,8 +760,7 @@ play_setup() {
         [ -s "$OVL/vendor/$f" ] || fail "deploy/overlays/install.sh did not finish: no vendor/$f"
     done
     source "$E2E_SRC/tests/e2e/headless.sh"
-    hl_programs
-
+    need_binaries TOURNEY HUB TABLE
     WWW=$E2E_TMP/www
     mkdir -p "$WWW"
     cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
@@ -747,7 +772,7 @@ play_setup() {
 
 # play_broker_hub [--tables N] [--no-ws] [--wait S]: the part of
 # play_setup bench/bench_phones.sh shares (after e2e_init and
-# hl_programs): the venue broker (N table devices, default 0; organiser
+# need_binaries TOURNEY HUB TABLE): the venue broker (N table devices, default 0; organiser
 # o1; --no-ws: no table WebSocket listener) with the table-page listener
 # on $TWS serving $WWW (made when missing; checked: the listener is up,
 # and serves play.html when $WWW has it: $BASE is its http:// address);

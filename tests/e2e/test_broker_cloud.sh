@@ -19,7 +19,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 e2e_init "$@"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 command -v openssl >/dev/null || fail "openssl not found"
 GEN=$E2E_SRC/deploy/broker/gen-config.sh
 

@@ -49,8 +49,7 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || skip "no $CHROMIUM (deploy/install-deps.sh)"
 [ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
-
+need_binaries TOURNEY HUB TABLE
 WWW=$E2E_TMP/www
 mkdir -p "$WWW"
 cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/

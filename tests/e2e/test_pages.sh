@@ -57,7 +57,7 @@ node "$CHECK" selftest --overlays "$OVL" --po "$E2E_SRC/po/tourney-pages" >"$E2E
 cat "$E2E_TMP/self.out"
 
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 N_DEV=3
 start_broker --tables $N_DEV --organisers o1 --http-dir "$OVL"
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"

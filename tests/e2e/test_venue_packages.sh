@@ -30,8 +30,7 @@ E2E_TIMEOUT=420 # cpack twice and lintian (lib.sh: 120)
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
 source "$E2E_SRC/tests/e2e/live_hub.sh"
-hl_programs
-
+need_binaries TOURNEY HUB TABLE
 command -v cpack >/dev/null || fail "cpack not found"
 command -v dpkg-deb >/dev/null || fail "dpkg-deb not found"
 command -v lintian >/dev/null || fail "lintian not found (deploy/install-deps.sh installs it)"
