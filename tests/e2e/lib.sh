@@ -89,9 +89,10 @@ fail() {
     exit 1
 }
 
-# ok MESSAGE...: one progress line on stdout.
+# ok MESSAGE...: one progress line on stdout, ending with the seconds
+# since the test started (where a slow test spends its time).
 ok() {
-    echo "ok - $*"
+    echo "ok - $* [${SECONDS}s]"
 }
 
 # e2e_track PID...: kill these on exit.
@@ -722,10 +723,30 @@ ws_mqtt_ping() {
     done
 }
 
+# need_browser: what a test of the pages in a real browser needs; skips
+# (exit 77) without node, chromium ($CHROMIUM, default /usr/bin/chromium)
+# or deploy/overlays/install.sh's npm packages (deploy/test.sh installs
+# all three, so CI does not skip).  Sets OVL (deploy/overlays), CHROMIUM.
+need_browser() {
+    OVL=$E2E_SRC/deploy/overlays
+    CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+    local why=
+    if ! command -v node >/dev/null; then
+        why="no node (Debian packages nodejs npm; deploy/install-deps.sh)"
+    elif [ ! -x "$CHROMIUM" ]; then
+        why="no $CHROMIUM (Debian package chromium; deploy/install-deps.sh)"
+    elif [ ! -f "$OVL/node_modules/playwright-core/package.json" ]; then
+        why="no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
+    fi
+    if [ -n "$why" ]; then
+        echo "SKIP: $E2E_NAME: $why"
+        exit 77
+    fi
+}
+
 # play_setup [--tables N]: the preamble of the play tests (a phone is a
-# table, issue 20): after e2e_init, skips (exit 77) without node, chromium
-# or deploy/overlays/install.sh's npm packages and fails without its
-# vendor files; sources headless.sh; need_binaries TOURNEY HUB
+# table, issue 20): after e2e_init, need_browser, and fails without
+# deploy/overlays/install.sh's vendor files; sources headless.sh; need_binaries TOURNEY HUB
 # TABLE; copies the pages as the venue serves them into $WWW with this
 # build's result schema (install.sh may have run before the build); starts
 # the venue broker (N table devices, default 0; organiser o1) with the
@@ -742,20 +763,7 @@ play_setup() {
         *) fail "play_setup: unknown option $1" ;;
         esac
     done
-    OVL=$E2E_SRC/deploy/overlays
-    CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-    local why=
-    if ! command -v node >/dev/null; then
-        why="no node (deploy/install-deps.sh)"
-    elif [ ! -x "$CHROMIUM" ]; then
-        why="no $CHROMIUM (deploy/install-deps.sh)"
-    elif [ ! -f "$OVL/node_modules/playwright-core/package.json" ]; then
-        why="no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
-    fi
-    if [ -n "$why" ]; then
-        echo "SKIP: $E2E_NAME: $why"
-        exit 77
-    fi
+    need_browser
     for f in mqtt.min.js protobuf.min.js tourney-proto.js; do
         [ -s "$OVL/vendor/$f" ] || fail "deploy/overlays/install.sh did not finish: no vendor/$f"
     done
