@@ -75,7 +75,7 @@ source "$src/tests/e2e/lib.sh"
 E2E_NAME=bench_feed
 e2e_init "$src" "$build"
 source "$src/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 start_broker --tables 1 --organisers o1
 source "$src/tests/e2e/live_hub.sh"
 if [ -n "$piece_kb" ]; then

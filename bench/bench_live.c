@@ -81,6 +81,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ports.h" /* tests/e2e: reserved ports */
 #include "store.h"
 #include "tny/json_io.h"
 #include "tny/mqtt.h"
@@ -169,32 +170,6 @@ static void die(const char *what)
     exit(1);
 }
 
-static int free_port(void)
-{
-    struct sockaddr_in a = {.sin_family = AF_INET,
-                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof(a);
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &len) < 0)
-        die("no free port");
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-/* True when nothing listens on 127.0.0.1:p (a bind succeeds). */
-static bool port_free(int p)
-{
-    struct sockaddr_in a = {.sin_family = AF_INET,
-                            .sin_port = htons((uint16_t)p),
-                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-    if (fd >= 0)
-        close(fd);
-    return ok;
-}
-
 /* SIGINT, SIGTERM, SIGHUP: the hub and the broker go first, then this
  * program dies of the signal (the temp dir stays, with their logs). */
 static void on_signal(int sig)
@@ -260,14 +235,18 @@ static void read_cred(const char *file, const char *login, char *pw, size_t cap)
 static void start_broker(void)
 {
     char cmd[1024];
-    /* The broker listens on port and port + 1 (the consoles' listener):
-     * both free ("Address already in use" once failed a run). */
-    for (int i = 0; (port = free_port()) && !port_free(port + 1); i++)
-        if (i == 50)
-            die("no two free ports in a row");
+    /* The broker listens on port and on the feed bridge's port, both
+     * reserved against the tests and benches running meanwhile
+     * (tests/e2e/ports.h; "Address already in use" once failed a run). */
+    int bridge_port;
+    port = tu_port_reserve();
+    bridge_port = tu_port_reserve();
+    if (port < 0 || bridge_port < 0)
+        die("no port reserved (tests/e2e/ports.h)");
     snprintf(cmd, sizeof(cmd),
              "bash %s/deploy/broker/gen-config.sh --tables 0 --organisers o1 "
-             "--monitors watch --bind 127.0.0.1 --port %d --run-as \"$(id "
+             "--monitors watch --bind 127.0.0.1 --port %d --bridge-port %d "
+             "--run-as \"$(id "
              "-un)\" %s/broker >/dev/null && mosquitto_passwd -b "
              "%s/broker/passwd bench bench-pw && mosquitto_passwd -b "
              "%s/broker/passwd benchwatch bench-pw && mosquitto_passwd -b "
@@ -276,25 +255,21 @@ static void start_broker(void)
              "tourney/v1/#\\nuser benchflood\\ntopic write "
              "tourney/v1/device/table-0700/result\\ntopic write "
              "tourney/v1/device/table-0700/presence\\n' >>%s/broker/acl",
-             TNY_SOURCE_DIR, port, tmp, tmp, tmp, tmp, tmp);
+             TNY_SOURCE_DIR, port, bridge_port, tmp, tmp, tmp, tmp, tmp);
     run(cmd);
     char conf[128], log[128];
     snprintf(conf, sizeof(conf), "%s/broker/mosquitto.conf", tmp);
     snprintf(log, sizeof(log), "%s/broker.log", tmp);
     char *argv[] = {"/usr/sbin/mosquitto", "-c", conf, NULL};
     broker_pid = spawn(argv, log, SIGTERM);
+    /* up when the sockets on its ports are its own, not another's */
     for (int i = 0; i < 100; i++) {
-        struct sockaddr_in a = {.sin_family = AF_INET,
-                                .sin_port = htons((uint16_t)port),
-                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        int ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-        close(fd);
-        if (ok)
+        if (tu_port_listener_is(port, broker_pid) &&
+            tu_port_listener_is(bridge_port, broker_pid))
             return;
         nanosleep(&(struct timespec){0, 50000000}, NULL);
     }
-    die("broker did not start");
+    die("broker did not start (or another program holds its port)");
 }
 
 #define CHECK(call)                                                            \

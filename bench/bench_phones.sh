@@ -39,7 +39,7 @@ source "$src/tests/e2e/lib.sh"
 E2E_NAME=bench_phones
 e2e_init "$src" "$build"
 source "$src/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 # the venue broker with its table-page listener (no pages: the phones are
 # node clients) and the hub provisioning the codes, as the play tests
 play_broker_hub --no-ws --tables 1 --wait 60

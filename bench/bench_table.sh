@@ -46,7 +46,7 @@ source "$src/tests/e2e/lib.sh"
 E2E_NAME=bench_table
 e2e_init "$src" "$build"
 source "$src/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 [ "$display" = headless ] || command -v tmux >/dev/null || fail "--display=tui needs tmux"
 SOCK=$E2E_TMP/tmux.sock
 trap 'b_rc=$?; tmux -S "$SOCK" kill-server 2>/dev/null; (exit $b_rc); e2e_cleanup' EXIT

@@ -28,7 +28,7 @@ cleanup() {
 }
 bench_traps cleanup
 fail() { echo "feed_ws_poll: $*" >&2; exit 1; }
-tcp=$(bench_port) ws=$(bench_port)
+port_reserve tcp ws
 # (user: the login running this, so mosquitto changes no credentials,
 # which would clear the parent-death signal of BENCH_TIED)
 cat >"$tmp/m.conf" <<EOF
@@ -49,8 +49,12 @@ EOF
 "${BENCH_TIED[@]}" mosquitto -c "$tmp/m.conf" 2>"$tmp/broker.err" &
 B=$!
 pids+=("$B")
-sleep 0.5
-kill -0 "$B" 2>/dev/null || fail "mosquitto: $(cat "$tmp/broker.err")"
+for ((i = 0; i < 100; i++)); do
+    kill -0 "$B" 2>/dev/null || fail "mosquitto: $(cat "$tmp/broker.err")"
+    port_listener_is "$tcp" "$B" && port_listener_is "$ws" "$B" && break
+    sleep 0.1
+done
+[ "$i" -lt 100 ] || fail "mosquitto does not listen on its ports $tcp and $ws"
 cat >"$tmp/idle.js" <<'EOF'
 'use strict';
 const mqtt = require(process.argv[2]);

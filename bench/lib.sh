@@ -78,7 +78,7 @@ bench_traps() {
     trap 'exit 129' HUP
 }
 
-# bench_port: a free TCP port on 127.0.0.1.
-bench_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+# Ports for a bench's own servers: port_reserve VAR... (reserved against
+# every test and bench running at the same time; port_listener_is PORT
+# PID: the server started got it), tests/e2e/ports.sh.
+source "$(dirname -- "${BASH_SOURCE[0]}")/../tests/e2e/ports.sh"

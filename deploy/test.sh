@@ -14,8 +14,8 @@ cd "$root"
 
 deploy/install-deps.sh --cross
 # The pages' npm packages (MQTT client, QR code, playwright-core for the
-# browser tests; a few seconds); without them e2e_test_overlays and
-# e2e_test_pages report themselves skipped.
+# browser tests; a few seconds); without them e2e_test_overlays,
+# e2e_test_pages and e2e_test_pages_lang report themselves skipped.
 deploy/overlays/install.sh || echo "deploy/overlays/install.sh failed: the overlay and page tests will skip" >&2
 
 jobs=$(nproc 2>/dev/null || echo 2)

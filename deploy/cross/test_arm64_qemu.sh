@@ -56,7 +56,7 @@ not_run() {
 [ -e "$QEMU_LD_PREFIX/lib/ld-linux-aarch64.so.1" ] ||
     not_run "$QEMU_LD_PREFIX/lib/ld-linux-aarch64.so.1 missing (Debian package libc6:arm64)"
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 machine=$(od -A n -t x1 -j 18 -N 2 "$ARM_TABLE" | tr -d ' ')
 [ "$machine" = "b700" ] || fail "$ARM_TABLE is not an aarch64 ELF (e_machine $machine)"
 "$QEMU" "$ARM_TABLE" --version >"$E2E_TMP/version.out" 2>&1 ||

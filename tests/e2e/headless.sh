@@ -12,17 +12,6 @@
 
 # shellcheck shell=bash disable=SC2034 # (variables are the API)
 
-# hl_programs: TOURNEY, HUB and TABLE of $E2E_BUILD; fails unless built.
-hl_programs() {
-    local b
-    TOURNEY=$E2E_BUILD/hub/tourney
-    HUB=$E2E_BUILD/hub/tourney-hub
-    TABLE=$E2E_BUILD/table-client/tourney-table
-    for b in "$TOURNEY" "$HUB" "$TABLE"; do
-        [ -x "$b" ] || fail "$b not built"
-    done
-}
-
 # hl_hub N_DEVICES: the venue broker (no feed; devices table-001..,
 # organiser o1) and the hub on a fresh database (live_hub.sh), online.
 hl_hub() {

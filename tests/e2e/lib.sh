@@ -32,14 +32,26 @@
 # Invariants: every process the harness or the test starts in the
 # background is killed by id on exit (e2e_track registers it), the temp
 # dir is removed (kept when E2E_KEEP=1), and a failing test prints the
-# brokers' log tails.  Ports come from a real bind: mosquitto itself binds
-# random ports and the harness retries on "address in use", so parallel
-# tests never race for a port.  Brokers log every packet (--log-debug),
-# which some helpers read (bridge_subacks).
+# brokers' log tails.  Brokers log every packet (--log-debug), which some
+# helpers read (bridge_subacks).
+#
+# Ports (tests/e2e/ports.sh says why and how): every port a test's
+# servers listen on is reserved with port_reserve (an flock per port,
+# shared by every test, bench and tests/e2e/ports.c), so tests running in
+# parallel never pick the same one, and a broker restarted on its port
+# finds it free.  A broker counts as up only when the socket listening on
+# each port of its config is its own (launch: port_listener_is), not when
+# something accepts there; a port taken by a program outside the project
+# makes start_broker draw others.  Ports a test needs beyond the broker's
+# own: `start_broker --table-ws-port auto` (drawn with the others, in
+# $BROKER_TABLE_WS_PORT; likewise --tls-port), or port_reserve VAR in the
+# test's own shell (never in $(...): the lock would go with the subshell).
 
 # shellcheck shell=bash disable=SC2034 # (variables are the API)
 set -u -o pipefail
 export LC_ALL=C
+
+source "$(dirname -- "${BASH_SOURCE[0]}")/ports.sh"
 
 E2E_NAME=$(basename -- "$0" .sh)
 E2E_TMP=
@@ -77,9 +89,10 @@ fail() {
     exit 1
 }
 
-# ok MESSAGE...: one progress line on stdout.
+# ok MESSAGE...: one progress line on stdout, ending with the seconds
+# since the test started (where a slow test spends its time).
 ok() {
-    echo "ok - $*"
+    echo "ok - $* [${SECONDS}s]"
 }
 
 # e2e_track PID...: kill these on exit.
@@ -163,7 +176,7 @@ e2e_init() {
         fail "cannot create a temp dir"
     local tool
     for tool in "$MOSQUITTO" mosquitto_pub mosquitto_sub mosquitto_passwd \
-        timeout dd od stdbuf; do
+        timeout dd od stdbuf flock find awk; do
         command -v "$tool" >/dev/null 2>&1 ||
             fail "$tool not found: install mosquitto and mosquitto-clients (deploy/install-deps.sh)"
     done
@@ -177,6 +190,32 @@ e2e_init() {
         wait "$sp" && kill -TERM "$main"
     ) </dev/null >/dev/null 2>&1 &
     E2E_WATCHDOG=$!
+}
+
+# need_binaries NAME...: sets each NAME to that program of this build
+# ($E2E_BUILD) and fails the test unless it is there.  NAME: TOURNEY
+# (hub/tourney), HUB (hub/tourney-hub), TABLE
+# (table-client/tourney-table), WIRETOOL (table-client/wiretool),
+# FAULT_FS (tests/fault_fs.so), POWER_CUT (tests/power_cut.so),
+# POWER_CUT_UNDO (tests/power_cut_undo).
+need_binaries() {
+    local name path
+    [ -n "$E2E_BUILD" ] || fail "no BUILD_DIR given: usage: bash $0 SOURCE_DIR BUILD_DIR"
+    for name in "$@"; do
+        case $name in
+        TOURNEY) path=hub/tourney ;;
+        HUB) path=hub/tourney-hub ;;
+        TABLE) path=table-client/tourney-table ;;
+        WIRETOOL) path=table-client/wiretool ;;
+        FAULT_FS) path=tests/fault_fs.so ;;
+        POWER_CUT) path=tests/power_cut.so ;;
+        POWER_CUT_UNDO) path=tests/power_cut_undo ;;
+        *) fail "need_binaries: no program called $name" ;;
+        esac
+        [ -f "$E2E_BUILD/$path" ] && [ -x "$E2E_BUILD/$path" ] ||
+            fail "$E2E_BUILD/$path not built (cmake --build $E2E_BUILD)"
+        printf -v "$name" '%s' "$E2E_BUILD/$path"
+    done
 }
 
 # e2e_done: the test passed.
@@ -215,22 +254,19 @@ tcp_open() {
     (exec 3<>"/dev/tcp/$BROKER_HOST/$1") 2>/dev/null
 }
 
-# random_port: in [20000, lower end of the ephemeral range), so outgoing
-# connections never hold it.
-random_port() {
-    local lo=32768
-    if [ -r /proc/sys/net/ipv4/ip_local_port_range ]; then
-        read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-    fi
-    [ "$lo" -gt 21000 ] || lo=32768
-    echo $((20000 + (RANDOM * 32768 + RANDOM) % (lo - 20000)))
+# conf_ports CONF: the TCP ports mosquitto's CONF listens on.
+conf_ports() {
+    awk '$1 == "listener" && $2 > 0 { print $2 }' "$1"
 }
 
-# launch CONF LOG PORT PIDVAR: runs mosquitto on CONF in the background and
-# waits until PORT accepts.  Status 0 when up, 1 when its port was taken
-# (mosquitto exited saying so); fails the test otherwise.
+# launch CONF LOG PIDVAR: runs mosquitto on CONF in the background and
+# waits until the socket listening on each port of CONF is its own.
+# Status 0 when up, 1 when one of its ports was taken (mosquitto exited
+# saying so, or something else listens there); fails the test otherwise.
 launch() {
-    local conf=$1 log=$2 port=$3 pidvar=$4 pid i
+    local conf=$1 log=$2 pidvar=$3 pid i p up ports
+    ports=$(conf_ports "$conf")
+    [ -n "$ports" ] || fail "launch: $conf has no TCP listener"
     "$MOSQUITTO" -c "$conf" >>"$log" 2>&1 </dev/null &
     pid=$!
     printf -v "$pidvar" '%s' "$pid"
@@ -241,12 +277,19 @@ launch() {
             if grep -q -i -E "address already in use|unable to create websockets listener|unable to start any listening" "$log"; then
                 return 1
             fi
+            for p in $ports; do
+                ! port_listening "$p" || return 1
+            done
             fail "mosquitto -c $conf exited at start (log: $log)"
         fi
-        tcp_open "$port" && return 0
+        up=1
+        for p in $ports; do
+            port_listener_is "$p" "$pid" || { up=0; break; }
+        done
+        [ $up = 0 ] || return 0
         sleep 0.05
     done
-    fail "mosquitto -c $conf did not accept connections within 10 s"
+    fail "mosquitto -c $conf did not listen on its ports (${ports//$'\n'/ }) within 10 s"
 }
 
 # bridge_subacks: how many times the feed broker's bridge subscribed.
@@ -264,42 +307,46 @@ wait_bridge() {
 # (hub "hub", organisers o1,o2, monitors watch,watch2, 3 tables unless the
 # options say otherwise), the venue broker on $BROKER_PORT and, unless
 # --no-ws is given, the feed broker on $BROKER_WS_PORT with its bridge
-# subscribed.  Logs: $BROKER_LOG, $FEED_LOG.
+# subscribed.  A port option given as "auto" (--table-ws-port auto,
+# --tls-port auto) is drawn with the others, into BROKER_TABLE_WS_PORT,
+# BROKER_TLS_PORT (the option's name).  Every port is reserved (ports.sh)
+# and owned by the broker started; a port taken by another program: all
+# are drawn again.  Logs: $BROKER_LOG, $FEED_LOG.
 start_broker() {
     [ -z "$BROKER_PID" ] || fail "start_broker: a broker is already running"
     BROKER_DIR=$E2E_TMP/broker
     BROKER_LOG=$E2E_TMP/broker.log
     FEED_LOG=$E2E_TMP/feed.log
-    local want_ws=1 a attempt prev='' taken=' ' p clash
-    for a in "$@"; do
-        [ "$a" != --no-ws ] || want_ws=0
-        # A port the caller chose (--table-ws-port N) is not drawn again.
-        [ "$prev" != --table-ws-port ] || taken+="$a "
-        prev=$a
+    local want_ws=1 a attempt prev='' var drawn args
+    local autos=() # "INDEX VAR" of each "--X-port auto" argument
+    args=("$@")
+    for ((a = 0; a < ${#args[@]}; a++)); do
+        [ "${args[a]}" != --no-ws ] || want_ws=0
+        if [ "${args[a]}" = auto ] && [[ "$prev" == --*-port ]]; then
+            var=${prev#--}
+            var=BROKER_${var//-/_}
+            autos+=("$a ${var^^}")
+        fi
+        prev=${args[a]}
     done
     for ((attempt = 1; attempt <= 20; attempt++)); do
-        BROKER_PORT=$(random_port)
-        BROKER_CONSOLE_PORT=$(random_port)
-        [ "$BROKER_CONSOLE_PORT" != "$BROKER_PORT" ] || continue
+        drawn=(BROKER_PORT BROKER_CONSOLE_PORT)
         BROKER_WS_PORT=
         BROKER_BRIDGE_PORT=
-        if [ $want_ws = 1 ]; then
-            BROKER_WS_PORT=$(random_port)
-            [ "$BROKER_WS_PORT" != "$BROKER_PORT" ] || continue
-            # The venue broker's loopback listener for the feed bridge.
-            BROKER_BRIDGE_PORT=$(random_port)
-            [ "$BROKER_BRIDGE_PORT" != "$BROKER_PORT" ] &&
-                [ "$BROKER_BRIDGE_PORT" != "$BROKER_WS_PORT" ] &&
-                [ "$BROKER_BRIDGE_PORT" != "$BROKER_CONSOLE_PORT" ] || continue
-        fi
-        clash=0
-        for p in $BROKER_PORT $BROKER_CONSOLE_PORT $BROKER_WS_PORT $BROKER_BRIDGE_PORT; do
-            [[ "$taken" != *" $p "* ]] || clash=1
+        # BROKER_BRIDGE_PORT: the venue broker's loopback listener for the
+        # feed bridge.
+        [ $want_ws = 0 ] || drawn+=(BROKER_WS_PORT BROKER_BRIDGE_PORT)
+        for a in "${autos[@]}"; do
+            drawn+=("${a#* }")
         done
-        [ $clash = 0 ] || continue
+        port_reserve "${drawn[@]}"
+        for a in "${autos[@]}"; do
+            var=${a#* }
+            args[${a%% *}]=${!var}
+        done
         # shellcheck disable=SC2054 # (commas are gen-config.sh's lists)
         BROKER_GEN_ARGS=(--organisers o1,o2 --monitors watch,watch2 --tables 3
-            "$@" --bind "$BROKER_HOST" --port "$BROKER_PORT"
+            "${args[@]}" --bind "$BROKER_HOST" --port "$BROKER_PORT"
             --console-port "$BROKER_CONSOLE_PORT"
             --run-as "$(id -un)" --log-debug)
         [ -z "$BROKER_WS_PORT" ] ||
@@ -310,28 +357,21 @@ start_broker() {
             fail "gen-config.sh: $(cat "$E2E_TMP/gen-config.err")"
         : >"$BROKER_LOG"
         : >"$FEED_LOG"
-        launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" "$BROKER_PORT" BROKER_PID || continue
-        # The console listener is bound too (mosquitto exits when it
-        # cannot bind any of its listeners).
-        if ! wait_until 10 tcp_open "$BROKER_CONSOLE_PORT" || ! kill -0 "$BROKER_PID" 2>/dev/null; then
-            grep -q -i "address already in use" "$BROKER_LOG" ||
-                fail "mosquitto: console listener $BROKER_CONSOLE_PORT not up (log: $BROKER_LOG)"
-            kill_wait "$BROKER_PID" 2>/dev/null
-            BROKER_PID=
-            continue
-        fi
-        if [ $want_ws = 1 ]; then
-            if ! launch "$BROKER_DIR/feed.conf" "$FEED_LOG" "$BROKER_WS_PORT" FEED_PID; then
-                kill_wait "$BROKER_PID"
-                BROKER_PID=
-                continue
+        if launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" BROKER_PID; then
+            if [ $want_ws = 0 ] || launch "$BROKER_DIR/feed.conf" "$FEED_LOG" FEED_PID; then
+                [ $want_ws = 0 ] || wait_bridge 0
+                ok "brokers up: venue $BROKER_HOST:$BROKER_PORT (consoles: $BROKER_CONSOLE_PORT)${BROKER_WS_PORT:+, feed WebSocket $BROKER_WS_PORT}"
+                return 0
             fi
-            wait_bridge 0
+            kill_wait "$BROKER_PID"
+            BROKER_PID=
         fi
-        ok "brokers up: venue $BROKER_HOST:$BROKER_PORT (consoles: $BROKER_CONSOLE_PORT)${BROKER_WS_PORT:+, feed WebSocket $BROKER_WS_PORT}"
-        return 0
+        # A port was taken by a program outside the reservation: others.
+        for var in "${drawn[@]}"; do
+            port_release "${!var}"
+        done
     done
-    fail "start_broker: no free port pair in 20 attempts"
+    fail "start_broker: no free ports in 20 attempts"
 }
 
 # stop_broker: stops the venue broker (TERM, then wait).  Retained
@@ -351,7 +391,7 @@ restart_broker() {
     [ -z "$BROKER_PID" ] || stop_broker
     [ -z "$FEED_PID" ] || n=$(bridge_subacks)
     for ((i = 0; i < 50; i++)); do
-        if launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" "$BROKER_PORT" BROKER_PID; then
+        if launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" BROKER_PID; then
             [ -z "$FEED_PID" ] || wait_bridge "$n"
             return 0
         fi
@@ -373,7 +413,7 @@ restart_feed() {
         kill_wait "$FEED_PID"
     fi
     FEED_PID=
-    launch "$BROKER_DIR/feed.conf" "$FEED_LOG" "$BROKER_WS_PORT" FEED_PID ||
+    launch "$BROKER_DIR/feed.conf" "$FEED_LOG" FEED_PID ||
         fail "restart_feed: port $BROKER_WS_PORT is taken"
     wait_bridge "$n"
 }
@@ -683,11 +723,31 @@ ws_mqtt_ping() {
     done
 }
 
+# need_browser: what a test of the pages in a real browser needs; skips
+# (exit 77) without node, chromium ($CHROMIUM, default /usr/bin/chromium)
+# or deploy/overlays/install.sh's npm packages (deploy/test.sh installs
+# all three, so CI does not skip).  Sets OVL (deploy/overlays), CHROMIUM.
+need_browser() {
+    OVL=$E2E_SRC/deploy/overlays
+    CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+    local why=
+    if ! command -v node >/dev/null; then
+        why="no node (Debian packages nodejs npm; deploy/install-deps.sh)"
+    elif [ ! -x "$CHROMIUM" ]; then
+        why="no $CHROMIUM (Debian package chromium; deploy/install-deps.sh)"
+    elif [ ! -f "$OVL/node_modules/playwright-core/package.json" ]; then
+        why="no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
+    fi
+    if [ -n "$why" ]; then
+        echo "SKIP: $E2E_NAME: $why"
+        exit 77
+    fi
+}
+
 # play_setup [--tables N]: the preamble of the play tests (a phone is a
-# table, issue 20): after e2e_init, skips (exit 77) without node, chromium
-# or deploy/overlays/install.sh's npm packages and fails without its
-# vendor files; sources headless.sh (hl_programs: $TOURNEY, $HUB,
-# $TABLE); copies the pages as the venue serves them into $WWW with this
+# table, issue 20): after e2e_init, need_browser, and fails without
+# deploy/overlays/install.sh's vendor files; sources headless.sh; need_binaries TOURNEY HUB
+# TABLE; copies the pages as the venue serves them into $WWW with this
 # build's result schema (install.sh may have run before the build); starts
 # the venue broker (N table devices, default 0; organiser o1) with the
 # table-page listener on $TWS serving $WWW (checked: the listener is up and
@@ -703,26 +763,12 @@ play_setup() {
         *) fail "play_setup: unknown option $1" ;;
         esac
     done
-    OVL=$E2E_SRC/deploy/overlays
-    CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-    local why=
-    if ! command -v node >/dev/null; then
-        why="no node (deploy/install-deps.sh)"
-    elif [ ! -x "$CHROMIUM" ]; then
-        why="no $CHROMIUM (deploy/install-deps.sh)"
-    elif [ ! -f "$OVL/node_modules/playwright-core/package.json" ]; then
-        why="no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
-    fi
-    if [ -n "$why" ]; then
-        echo "SKIP: $E2E_NAME: $why"
-        exit 77
-    fi
+    need_browser
     for f in mqtt.min.js protobuf.min.js tourney-proto.js; do
         [ -s "$OVL/vendor/$f" ] || fail "deploy/overlays/install.sh did not finish: no vendor/$f"
     done
     source "$E2E_SRC/tests/e2e/headless.sh"
-    hl_programs
-
+    need_binaries TOURNEY HUB TABLE
     WWW=$E2E_TMP/www
     mkdir -p "$WWW"
     cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
@@ -734,7 +780,7 @@ play_setup() {
 
 # play_broker_hub [--tables N] [--no-ws] [--wait S]: the part of
 # play_setup bench/bench_phones.sh shares (after e2e_init and
-# hl_programs): the venue broker (N table devices, default 0; organiser
+# need_binaries TOURNEY HUB TABLE): the venue broker (N table devices, default 0; organiser
 # o1; --no-ws: no table WebSocket listener) with the table-page listener
 # on $TWS serving $WWW (made when missing; checked: the listener is up,
 # and serves play.html when $WWW has it: $BASE is its http:// address);
@@ -754,8 +800,8 @@ play_broker_hub() {
     done
     WWW=${WWW:-$E2E_TMP/www}
     mkdir -p "$WWW"
-    TWS=$(random_port)
-    start_broker $no_ws --tables "$n_tables" --organisers o1 --table-ws-port "$TWS" --http-dir "$WWW"
+    start_broker $no_ws --tables "$n_tables" --organisers o1 --table-ws-port auto --http-dir "$WWW"
+    TWS=$BROKER_TABLE_WS_PORT
     grep -q "Opening websockets listen socket on port $TWS" "$BROKER_LOG" ||
         fail "the table-page listener is not up: $(tail -n 5 "$BROKER_LOG")"
     BASE=http://$BROKER_HOST:$TWS

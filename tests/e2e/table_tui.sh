@@ -22,12 +22,7 @@
 #
 # Synchronisation: every wait polls `tmux capture-pane` (bounded).
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-TABLE=$E2E_BUILD/table-client/tourney-table
-for b in "$TOURNEY" "$HUB" "$TABLE"; do
-    [ -x "$b" ] || fail "$b not built"
-done
+need_binaries TOURNEY HUB TABLE
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
 SOCK=$E2E_TMP/tmux.sock

@@ -30,7 +30,7 @@ command -v sqlite3 >/dev/null || {
     exit 77
 }
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 start_broker --no-ws --tables 2 --organisers o1
 source "$E2E_SRC/tests/e2e/live_hub.sh"
 live_hub_config 'feed = true' 'feed_interval_ms = 50'

@@ -19,7 +19,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 e2e_init "$@"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 command -v openssl >/dev/null || fail "openssl not found"
 GEN=$E2E_SRC/deploy/broker/gen-config.sh
 
@@ -69,9 +69,9 @@ CLOUD_PORT=
 CLOUD_PID=
 # cloud_start CERTDIR: the cloud broker with that server certificate.
 cloud_start() {
-    local attempt
+    local attempt again=$CLOUD_PORT
     for ((attempt = 0; attempt < 20; attempt++)); do
-        CLOUD_PORT=${CLOUD_PORT:-$(random_port)}
+        [ -n "$CLOUD_PORT" ] || port_reserve CLOUD_PORT
         cat >"$C/cloud.conf" <<EOF2
 per_listener_settings false
 user $(id -un)
@@ -86,7 +86,10 @@ cafile $1/ca.crt
 certfile $1/server.crt
 keyfile $1/server.key
 EOF2
-        launch "$C/cloud.conf" "$C/cloud.log" "$CLOUD_PORT" CLOUD_PID && { e2e_track "$CLOUD_PID"; return 0; }
+        launch "$C/cloud.conf" "$C/cloud.log" CLOUD_PID && { e2e_track "$CLOUD_PID"; return 0; }
+        # a restart keeps its port (the feed bridge dials it)
+        [ -z "$again" ] || fail "cloud broker: port $CLOUD_PORT taken at its restart"
+        port_release "$CLOUD_PORT"
         CLOUD_PORT=
     done
     fail "cloud broker: no free port"

@@ -174,20 +174,16 @@ if [ "$(id -u)" = 0 ] && id -u mosquitto >/dev/null 2>&1; then
     # be traversable for it).
     chmod 0711 "$E2E_TMP"
     for ((i = 0; i < 20; i++)); do
-        BROKER_PORT=$(random_port)
-        BROKER_WS_PORT=$(random_port)
-        BROKER_BRIDGE_PORT=$(random_port)
-        [ "$BROKER_PORT" != "$BROKER_WS_PORT" ] && [ "$BROKER_BRIDGE_PORT" != "$BROKER_PORT" ] &&
-            [ "$BROKER_BRIDGE_PORT" != "$BROKER_WS_PORT" ] || continue
+        port_reserve BROKER_PORT BROKER_WS_PORT BROKER_BRIDGE_PORT
         gen --tables 1 --run-as mosquitto --bind 127.0.0.1 --port "$BROKER_PORT" \
             --ws-port "$BROKER_WS_PORT" --bridge-port "$BROKER_BRIDGE_PORT" --log-debug "$r"
         [ $st -eq 0 ] || fail "run-as mosquitto on loopback: exit $st"
-        launch "$r/mosquitto.conf" "$E2E_TMP/rooted.log" "$BROKER_PORT" BROKER_PID || continue
-        if launch "$r/feed.conf" "$E2E_TMP/rooted-feed.log" "$BROKER_WS_PORT" FEED_PID; then
-            break
+        if launch "$r/mosquitto.conf" "$E2E_TMP/rooted.log" BROKER_PID; then
+            launch "$r/feed.conf" "$E2E_TMP/rooted-feed.log" FEED_PID && break
+            kill_wait "$BROKER_PID"
+            BROKER_PID=
         fi
-        kill_wait "$BROKER_PID"
-        BROKER_PID=
+        port_release "$BROKER_PORT" "$BROKER_WS_PORT" "$BROKER_BRIDGE_PORT"
     done
     [ -n "$FEED_PID" ] || fail "no free ports for the run-as test"
     [ "$(ps -o user= -p "$BROKER_PID")" = mosquitto ] || fail "the venue broker did not drop to mosquitto"

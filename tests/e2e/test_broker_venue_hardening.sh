@@ -23,7 +23,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 command -v curl >/dev/null || fail "curl not found (deploy/install-deps.sh)"
 
 # The pages as a checkout has them after deploy/overlays/install.sh:

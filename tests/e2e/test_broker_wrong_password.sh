@@ -12,9 +12,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 
-HUB=$E2E_BUILD/hub/tourney-hub
-TABLE=$E2E_BUILD/table-client/tourney-table
-for b in "$HUB" "$TABLE"; do [ -x "$b" ] || fail "no $b"; done
+need_binaries HUB TABLE
 start_broker --tables 2 --no-ws
 
 # refusals: how many connects the broker refused so far

@@ -11,12 +11,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 
-HUB=$E2E_BUILD/hub/tourney-hub
-TABLE=$E2E_BUILD/table-client/tourney-table
-TOURNEY=$E2E_BUILD/hub/tourney
-for b in "$HUB" "$TABLE" "$TOURNEY"; do
-    [ -x "$b" ] || fail "$b not built"
-done
+need_binaries HUB TABLE TOURNEY
 start_broker --tables 2 --no-ws
 source "$E2E_SRC/tests/e2e/live_hub.sh"
 live_hub_config

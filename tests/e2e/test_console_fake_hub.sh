@@ -24,8 +24,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 export TNY_MODEL_CHECK=1
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-[ -x "$TOURNEY" ] || fail "no tourney binary at $TOURNEY"
+need_binaries TOURNEY
 command -v protoc-c >/dev/null || fail "protoc-c not found (protobuf-c-compiler)"
 export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
 unset TOURNEY_PASSWORD

@@ -16,11 +16,8 @@ export TNY_MODEL_CHECK=1
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
+need_binaries TOURNEY HUB
 DATA=$E2E_SRC/tests/data/external
-[ -x "$TOURNEY" ] || fail "no tourney binary at $TOURNEY"
-[ -x "$HUB" ] || fail "no $HUB (build the tourney-hub target)"
 [ -d "$DATA/listfortress" ] || fail "no $DATA/listfortress"
 
 start_broker --no-ws --organisers o1

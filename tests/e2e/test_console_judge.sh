@@ -29,8 +29,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 # command and result (it aborts on a difference)
 export TNY_MODEL_CHECK=1
 e2e_init "$@"
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
+need_binaries TOURNEY HUB
 start_broker --no-ws --organisers o1
 source "$E2E_SRC/tests/e2e/live_hub.sh"
 live_hub_config

@@ -24,7 +24,7 @@ export TNY_MODEL_CHECK=1
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 hl_hub 2
 EV=day
 

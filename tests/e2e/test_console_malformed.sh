@@ -20,9 +20,7 @@ export TNY_MODEL_CHECK=1
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
 source "$E2E_SRC/tests/e2e/pb.sh"
-hl_programs
-WIRETOOL=$E2E_BUILD/table-client/wiretool
-[ -x "$WIRETOOL" ] || fail "$WIRETOOL not built"
+need_binaries TOURNEY HUB TABLE WIRETOOL
 hl_hub 1
 live 0 event create mf --format catan --title "Malformed" --seed 3
 

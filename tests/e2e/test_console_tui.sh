@@ -22,10 +22,7 @@ export TNY_MODEL_CHECK=1
 E2E_TIMEOUT=${E2E_TIMEOUT:-240}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-[ -x "$TOURNEY" ] || fail "no tourney binary at $TOURNEY"
-[ -x "$HUB" ] || fail "no $HUB (build the tourney-hub target)"
+need_binaries TOURNEY HUB
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
 export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
 unset TOURNEY_PASSWORD

@@ -49,15 +49,14 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || skip "no $CHROMIUM (deploy/install-deps.sh)"
 [ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
-
-TWS=$(random_port)
+need_binaries TOURNEY HUB TABLE
 WWW=$E2E_TMP/www
 mkdir -p "$WWW"
 cp "$OVL"/*.html "$OVL"/*.js "$OVL"/*.css "$WWW"/
 cp -r "$OVL/vendor" "$OVL/locale" "$WWW"/
 "$TOURNEY" result-schema --js >"$WWW/vendor/result-schema.js" || fail "tourney result-schema --js failed"
-start_broker --no-ws --tables 2 --organisers o1,o2 --table-ws-port "$TWS" --http-dir "$E2E_TMP/www"
+start_broker --no-ws --tables 2 --organisers o1,o2 --table-ws-port auto --http-dir "$E2E_TMP/www"
+TWS=$BROKER_TABLE_WS_PORT
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
 cred play-admin >"$E2E_TMP/play.pw"
 cred o2 >"$E2E_TMP/o2.pw"

@@ -15,11 +15,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-200}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-for b in "$TOURNEY" "$HUB"; do
-    [ -x "$b" ] || fail "$b not built"
-done
+need_binaries TOURNEY HUB
 [ -f "$E2E_BUILD/locale/cs/LC_MESSAGES/tourney.mo" ] || fail "no Czech catalogue in $E2E_BUILD/locale"
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
 start_broker --no-ws --tables 1 --organisers o1,o2

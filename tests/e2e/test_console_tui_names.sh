@@ -21,9 +21,7 @@ export TNY_MODEL_CHECK=1
 E2E_TIMEOUT=${E2E_TIMEOUT:-200}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-[ -x "$TOURNEY" ] && [ -x "$HUB" ] || fail "tourney, tourney-hub not built"
+need_binaries TOURNEY HUB
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
 

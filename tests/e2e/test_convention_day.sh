@@ -19,7 +19,7 @@ E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
 source "$E2E_SRC/tests/e2e/live_hub.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
 command -v sqlite3 >/dev/null || fail "no sqlite3 command (deploy/install-deps.sh)"
 

@@ -32,12 +32,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-400}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-TABLE=$E2E_BUILD/table-client/tourney-table
-for b in "$TOURNEY" "$HUB" "$TABLE"; do
-    [ -x "$b" ] || fail "$b not built"
-done
+need_binaries TOURNEY HUB TABLE
 N_DEV=4
 N_PLAYERS=16
 N_ROUNDS=3

@@ -16,7 +16,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 # hl_hub, with a read-only monitor login m1 watching the broker.
 start_broker --no-ws --tables 4 --organisers o1 --monitors m1
 source "$E2E_SRC/tests/e2e/live_hub.sh"

@@ -28,7 +28,7 @@ if ! command -v node >/dev/null || [ ! -f "$OVL/node_modules/mqtt/package.json" 
     exit 77
 fi
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 play_broker_hub
 DS=$BROKER_DIR/dynsec/dynamic-security.json
 

@@ -18,12 +18,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-TABLE=$E2E_BUILD/table-client/tourney-table
-for b in "$TOURNEY" "$HUB" "$TABLE"; do
-    [ -x "$b" ] || fail "$b not built"
-done
+need_binaries TOURNEY HUB TABLE
 command -v python3 >/dev/null || fail "python3 is needed to read the export"
 N_DEV=4
 EV=nr

@@ -14,8 +14,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_mount_ns "$@"
 e2e_init "$@"
-HUB=$E2E_BUILD/hub/tourney-hub
-[ -x "$HUB" ] || fail "$HUB not built"
+need_binaries HUB
 command -v sqlite3 >/dev/null || fail "sqlite3 not found (deploy/install-deps.sh)"
 
 FULL=$E2E_TMP/full

@@ -22,11 +22,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-for b in "$TOURNEY" "$HUB"; do
-    [ -x "$b" ] || fail "$b not built"
-done
+need_binaries TOURNEY HUB
 
 start_broker --no-ws --organisers o1
 source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"

@@ -30,8 +30,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
-
+need_binaries TOURNEY HUB TABLE
 start_broker --no-ws --tables 2 --organisers o1
 source "$E2E_SRC/tests/e2e/live_hub.sh"
 hub_faketime

@@ -16,8 +16,7 @@
 # usage: bash test_hub_config_bytes.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
-HUB=$E2E_BUILD/hub/tourney-hub
-[ -x "$HUB" ] || fail "$HUB not built"
+need_binaries HUB
 C=$E2E_TMP/hub.conf
 
 # refused WHAT PATTERN ARGS...: tourney-hub --dump-config ARGS exits 2

@@ -21,7 +21,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 command -v sqlite3 >/dev/null || fail "sqlite3 not found (deploy/install-deps.sh)"
 
 start_broker --no-ws --tables 1 --organisers o1

@@ -34,11 +34,9 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 command -v sqlite3 >/dev/null || fail "sqlite3 not found (deploy/install-deps.sh)"
-SHIM=$E2E_BUILD/tests/power_cut.so
-UNDO=$E2E_BUILD/tests/power_cut_undo
-[ -f "$SHIM" ] && [ -x "$UNDO" ] || fail "$SHIM or $UNDO not built"
+need_binaries POWER_CUT POWER_CUT_UNDO
 N_DEV=6
 N_PLAYERS=24
 N_ROUNDS=3
@@ -55,7 +53,7 @@ DB=$DBDIR/hub.db
 sed -i -e "s|^database = .*|database = \"$DB\"|" \
     -e "s|^database_sync = .*|database_sync = true|" "$E2E_TMP/hub.conf"
 hub_create
-hub_wrap cut LD_PRELOAD="$SHIM" TNY_CUT_DIR="$DBDIR" TNY_CUT_JOURNAL="$E2E_TMP/cut.journal"
+hub_wrap cut LD_PRELOAD="$POWER_CUT" TNY_CUT_DIR="$DBDIR" TNY_CUT_JOURNAL="$E2E_TMP/cut.journal"
 
 # hub_start: a fresh journal, the hub online.
 hub_start() {
@@ -67,7 +65,7 @@ hub_start() {
 CUTS=0
 UNDONE=0
 undo() {
-    "$UNDO" "$E2E_TMP/cut.journal" >"$E2E_TMP/undo.out" 2>&1 || fail "power_cut_undo: $(cat "$E2E_TMP/undo.out")"
+    "$POWER_CUT_UNDO" "$E2E_TMP/cut.journal" >"$E2E_TMP/undo.out" 2>&1 || fail "power_cut_undo: $(cat "$E2E_TMP/undo.out")"
     UNDONE=$((UNDONE + $(sed -n 's/^power_cut_undo: \([0-9]*\) of .*/\1/p' "$E2E_TMP/undo.out")))
     rm -f "$DB-shm"
     CUTS=$((CUTS + 1))

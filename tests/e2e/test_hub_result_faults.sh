@@ -30,9 +30,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
 source "$E2E_SRC/tests/e2e/pb.sh"
-hl_programs
-WIRETOOL=$E2E_BUILD/table-client/wiretool
-[ -x "$WIRETOOL" ] || fail "$WIRETOOL not built"
+need_binaries TOURNEY HUB TABLE WIRETOOL
 command -v sqlite3 >/dev/null || fail "sqlite3 not found (deploy/install-deps.sh)"
 
 hl_hub 2

@@ -10,8 +10,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 
-HUB=$E2E_BUILD/hub/tourney-hub
-[ -x "$HUB" ] || fail "no $HUB (build the tourney-hub target)"
+need_binaries HUB
 STATE=tourney/v1/hub/state
 DB=$E2E_TMP/hub.db
 HUB_PID=

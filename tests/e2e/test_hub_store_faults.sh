@@ -38,7 +38,7 @@ e2e_mount_ns "$@"
 E2E_TIMEOUT=${E2E_TIMEOUT:-240}
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 command -v sqlite3 >/dev/null || fail "sqlite3 not found (deploy/install-deps.sh)"
 
 DBDIR=$E2E_TMP/dbfs
@@ -55,10 +55,9 @@ live_hub_config 'feed = false' 'log_level = debug'
 sed -i "s|^database = .*|database = \"$DBDIR/hub.db\"|" "$E2E_TMP/hub.conf"
 # The hub with the write-fault shim (inactive while $E2E_TMP/fault is
 # empty).
-SHIM=$E2E_BUILD/tests/fault_fs.so
-[ -f "$SHIM" ] || fail "$SHIM not built"
+need_binaries FAULT_FS
 : >"$E2E_TMP/fault"
-hub_wrap shim LD_PRELOAD="$SHIM" TNY_FAULT_DIR="$DBDIR" TNY_FAULT_CONTROL="$E2E_TMP/fault"
+hub_wrap shim LD_PRELOAD="$FAULT_FS" TNY_FAULT_DIR="$DBDIR" TNY_FAULT_CONTROL="$E2E_TMP/fault"
 hub_create
 # Organiser o1 on the console listener: the dashboard and the commands
 # run as o1 at the same time.

@@ -11,9 +11,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-TABLE=$E2E_BUILD/table-client/tourney-table
-for b in "$TOURNEY" "$TABLE"; do [ -x "$b" ] || fail "no $b"; done
+need_binaries TOURNEY TABLE
 [ -f "$E2E_BUILD/locale/pl/LC_MESSAGES/tourney.mo" ] ||
     fail "no $E2E_BUILD/locale/pl/LC_MESSAGES/tourney.mo (the build compiles po/tourney/)"
 unset TOURNEY_LOCALEDIR LANGUAGE

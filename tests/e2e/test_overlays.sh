@@ -51,7 +51,7 @@ node "$CHECK" selftest --overlays "$OVL" >"$E2E_TMP/self.out" 2>&1 ||
 cat "$E2E_TMP/self.out"
 
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 N_DEV=3
 EV=ovl
 

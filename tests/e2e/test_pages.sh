@@ -19,55 +19,19 @@
 #   "brzeczy" the Brz\u0119czyszczykiewicz of the other event), the card
 #   shows his table, seat, opponent and place; then the feed broker is
 #   restarted and a result entered: the page goes offline, comes back by
-#   itself and shows the result;
-# - issue 21, the venue's language: four more events of the seeds' games,
-#   with real names (accents, CJK, long ones): Neuroshima Hex in Polish,
-#   Tantrix in Hungarian, Agricola in Norwegian, Catan in Czech; the hall
-#   (1920x1080) and the player page (390x844, 360x640), light and dark, in
-#   each language with no English word of the catalogue
-#   (po/tourney-pages/LANG.po) left, nothing cut; the phone's language
-#   switcher; a browser's own language on an event without one.
-#   Screenshots lang-*.png.
+#   itself and shows the result.
+# The venue's language (issue 21) is test_pages_lang.sh, on a broker and
+# hub of its own (pages.sh has what both share).
 #
 # Skips (exit 77) without node, deploy/overlays/install.sh's result, or
 # chromium: deploy/test.sh installs all three, so CI does not skip.
 #
 # usage: bash test_pages.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
-E2E_TIMEOUT=300
-
-skip() {
-    echo "SKIP: $E2E_NAME: $*"
-    exit 77
-}
+E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 e2e_init "$@"
-OVL=$E2E_SRC/deploy/overlays
-CHECK=$E2E_SRC/tests/e2e/pages_check.js
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-command -v node >/dev/null || skip "no node (Debian packages nodejs npm; deploy/install-deps.sh)"
-[ -x "$CHROMIUM" ] || skip "no $CHROMIUM (Debian package chromium; deploy/install-deps.sh)"
-[ -f "$OVL/node_modules/playwright-core/package.json" ] || skip "no $OVL/node_modules/playwright-core: run deploy/overlays/install.sh"
-[ -s "$OVL/vendor/mqtt.min.js" ] && [ -s "$OVL/vendor/qrcode.js" ] ||
-    fail "deploy/overlays/install.sh did not finish: no vendor/mqtt.min.js or vendor/qrcode.js"
-
-# The pages' words from today's po/tourney-pages (as install.sh does).
-node "$OVL/po2js.mjs" >"$E2E_TMP/po2js.out" 2>&1 || fail "po2js.mjs: $(cat "$E2E_TMP/po2js.out")"
-node "$CHECK" selftest --overlays "$OVL" --po "$E2E_SRC/po/tourney-pages" >"$E2E_TMP/self.out" 2>&1 ||
-    fail "pages.js selftest: $(cat "$E2E_TMP/self.out")"
-cat "$E2E_TMP/self.out"
-
-source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
-N_DEV=3
-start_broker --tables $N_DEV --organisers o1 --http-dir "$OVL"
-source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
-live_hub_config 'feed = true' 'feed_interval_ms = 100'
-hub_launch
-live 0 wait-hub --timeout 20
-BASE=http://$BROKER_HOST:$BROKER_WS_PORT
-curl -fsS "$BASE/hall.html" | grep -q 'TourneyPagesLive.hall' ||
-    fail "the feed broker does not serve $OVL over HTTP ($BASE/hall.html)"
-ok "feed broker serves the pages at $BASE/"
+source "$(dirname -- "${BASH_SOURCE[0]}")/pages.sh"
+pages_setup
 
 # 500 names: given names and surnames with accents; one long real name.
 GIVEN=(Anna Jan Petr Zuzana Łukasz Małgorzata Jiří Søren Zoë Ágnes Björn Renée
@@ -89,26 +53,14 @@ SUR=(Nowak Dvořák Kowalski Novák Černý Wiśniewska Müller Øster Ångströ
 } >"$E2E_TMP/big.csv"
 live 0 event create big --format catan --title 'Catan Open 2026' --seed 5
 live 0 players import big "$E2E_TMP/big.csv"
-live 0 event create small --format got-lcg2 --title 'Thrones Cup' --seed 6
-FACTIONS=(Stark Lannister Baratheon Greyjoy Martell Targaryen Tyrell "Night's Watch")
-SMALL=("Jan Šebesta" "Eva Malá" "Ola Berg" "Li Wei" "Sam Tarly" "Ana Díaz" "Bo Kim" "Max Roth")
-for i in 1 2 3 4 5 6 7 8; do
-    live 0 player add small "s$i" "${SMALL[$((i - 1))]}" --faction "${FACTIONS[$((i - 1))]}"
-done
+pages_event_small
 ok "events big (500 players, Catan) and small (8, Thrones)"
 
 # Round 1 of both: paired, published, clocks running.  The expected list
 # (event, id, table, seat) from `round show`.
 : >"$E2E_TMP/expect.tsv"
-for ev in big small; do
-    live 0 round pair "$ev"
-    live 0 round show "$ev"
-    awk -v ev="$ev" '$1 == "table" { n = 0; for (i = 3; i <= NF; i++) if ($i ~ /^[a-z][0-9]+$/) print ev "\t" $i "\t" $2 "\t" ++n }
-                     $1 == "bye" { print ev "\t" $2 "\t0\t0" }' "$E2E_TMP/out" >>"$E2E_TMP/expect.tsv"
-    cp "$E2E_TMP/out" "$E2E_TMP/pairs.$ev"
-    live 0 round publish "$ev"
-    live 0 clock start "$ev"
-done
+pages_round_one big
+pages_round_one small
 [ "$(wc -l <"$E2E_TMP/expect.tsv")" -eq 508 ] ||
     fail "round show listed $(wc -l <"$E2E_TMP/expect.tsv") seats, expected 508: $(head -n 5 "$E2E_TMP/pairs.big")"
 {
@@ -117,8 +69,6 @@ done
 } >"$E2E_TMP/names.tsv"
 ok "round 1 published and started in both events"
 
-SHOTS=$E2E_TMP/shots
-mkdir -p "$SHOTS"
 node "$CHECK" hall --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big,small \
     --expect "$E2E_TMP/expect.tsv" --names "$E2E_TMP/names.tsv" --shots "$SHOTS" \
     >"$E2E_TMP/hall.out" 2>&1 || fail "hall screen: $(cat "$E2E_TMP/hall.out")"
@@ -197,55 +147,5 @@ for t in pairings standings "player/s1" "table/$t1"; do
         fail "after the venue broker restarted: no retained tourney/v1/feed/small/$t"
 done
 ok "after a venue broker restart the hub republished the unchanged feed documents too"
-
-# Issue 21: one event per seed language, round 1 published and running.
-# lang_event ID FORMAT LANG TITLE NAME...: the event (its language LANG,
-# none when "-"), its players (ids ID1.., the names given, the options of
-# the array POPTS), round 1 paired, published and started; writes
-# $E2E_TMP/lang-ID.expect and .names.
-lang_event() {
-    local ev=$1 format=$2 lang=$3 title=$4 i=0 name
-    shift 4
-    local lopt=()
-    [ "$lang" = - ] || lopt=(--language "$lang")
-    live 0 event create "$ev" --format "$format" --title "$title" --seed 21 "${lopt[@]}"
-    for name in "$@"; do
-        i=$((i + 1))
-        live 0 player add "$ev" "$ev$i" "$name" "${POPTS[@]}"
-        printf '%s\t%s%s\t%s\n' "$ev" "$ev" "$i" "$name" >>"$E2E_TMP/lang-$ev.names"
-    done
-    live 0 round pair "$ev"
-    live 0 round show "$ev"
-    awk -v ev="$ev" '$1 == "table" { n = 0; for (i = 3; i <= NF; i++) if ($i ~ "^" ev "[0-9]+$") print ev "\t" $i "\t" $2 "\t" ++n }
-                     $1 == "bye" { print ev "\t" $2 "\t0\t0" }' "$E2E_TMP/out" >"$E2E_TMP/lang-$ev.expect"
-    [ "$(wc -l <"$E2E_TMP/lang-$ev.expect")" -eq $# ] ||
-        fail "$ev: round show listed $(wc -l <"$E2E_TMP/lang-$ev.expect") seats for $# players: $(head -c 300 "$E2E_TMP/out")"
-    live 0 round publish "$ev"
-    live 0 clock start "$ev"
-}
-POPTS=(--club 'Klub Gier Planszowych „Portal” Gliwice' --army Borgo --army Hegemony --army Moloch --army Outpost --army 'New York')
-lang_event nh neuroshima-hex - 'Turniej otwarty Portalcon 2026 – Neuroshima Hex!' 'Łukasz Brzęczyszczykiewicz' 'Małgorzata Wiśniewska-Żółkiewska' 'Grzegorz Świątek' 'Agnieszka Kołodziejczyk' \
-    'Wojciech Ząbkowski' 'Zofia Dąbrowska' 'Katarzyna Szczepańska-Chrzanowska' '王小明'
-POPTS=(--club 'Budapesti Tantrix Klub' --colour red --colour yellow)
-lang_event tx tantrix hu 'Tantrix Magyar Bajnokság 2026' 'SZŐKE Ödön' 'Kovácsné Szabó Erzsébet' 'Nagy-Győri Zsófia' 'Tóth Gyöngyvér' 'Lőrincz Árpád' \
-    'Egerszegi Krisztina' 'NGUYỄN Thị Minh Khai' '金 美淑'
-POPTS=(--club 'Spillklubben ARES, Oslo')
-lang_event ag agricola nb 'Agricola-NM 2026' 'Bjørn André Kildalen' 'Oddbjørn Nødland' 'Åse Kristin Ødegård' 'Håkon Sæther' 'Rune Halvorsen' \
-    'Solveig Ørnulfsdóttir Bråthen' 'David Kristensen' '佐藤 花子'
-POPTS=(--club 'Klub deskových her Brno')
-lang_event ct catan cs 'Mistrovství ČR v Osadnících z Katanu 2026' 'Jiří Dvořák' 'Kateřina Nováková-Šťastná' 'Ondřej Černý' 'Přemysl Vondráček' 'Šárka Řezníčková' \
-    'Zdeněk Chlupatý-Křižanovský' '山田 太郎' 'Vítězslav Ďurovič'
-ok "issue 21: events nh (no language: lang=pl), tx (hu), ag (nb), ct (cs) playing round 1"
-# nh: lang=pl in the address; the others: the event's language in the feed.
-for pair in nh:pl:1 tx:hu:0 ag:nb:0 ct:cs:0; do
-    IFS=: read -r ev lang param <<<"$pair"
-    extra=()
-    [ "$ev" != ct ] || extra=(--switch pl)
-    [ "$ev" != ag ] || extra=(--navigator nb-NO --navevent small)
-    node "$CHECK" lang --lang "$lang" --param "$param" --po "$E2E_SRC/po/tourney-pages" --overlays "$OVL" --base "$BASE" \
-        --chromium "$CHROMIUM" --events "$ev" --expect "$E2E_TMP/lang-$ev.expect" --names "$E2E_TMP/lang-$ev.names" \
-        --shots "$SHOTS" "${extra[@]}" >"$E2E_TMP/lang.out" 2>&1 || fail "pages in $lang: $(cat "$E2E_TMP/lang.out")"
-    cat "$E2E_TMP/lang.out"
-done
 ok "screenshots: $(ls "$SHOTS" | tr '\n' ' ')"
 e2e_done

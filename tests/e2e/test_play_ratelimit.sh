@@ -26,8 +26,7 @@ e2e_init "$@"
 command -v nft >/dev/null || skip "no nft (deploy/install-deps.sh: nftables)"
 unshare -n true 2>/dev/null || skip "no network namespace allowed here (unshare -n)"
 OUT=$E2E_TMP/gen
-TWS=$(random_port)
-MP=$(random_port)
+port_reserve TWS MP # (in a network namespace of its own: for form)
 bash "$E2E_SRC/deploy/broker/gen-config.sh" --organisers o1 --tables 2 --bind 127.0.0.1 --port "$MP" \
     --table-ws-port "$TWS" --no-ws --run-as "$(id -un)" "$OUT" >"$E2E_TMP/gen.out" 2>&1 ||
     fail "gen-config.sh: $(cat "$E2E_TMP/gen.out")"

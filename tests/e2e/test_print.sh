@@ -51,7 +51,7 @@ command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null ||
 command -v node >/dev/null || skip "no node (Debian package nodejs)"
 export TOURNEY_CHROMIUM=$CHROMIUM
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 FIX=$E2E_SRC/tests/e2e/print_fixture.js
 HOSTILE='<b>Zoë & "O'\''Brien"</b>'
 HOSTILE_HTML='&lt;b&gt;Zoë &amp; &quot;O&#39;Brien&quot;&lt;/b&gt;'

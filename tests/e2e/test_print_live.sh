@@ -34,8 +34,7 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || skip "no $CHROMIUM (Debian package chromium; deploy/install-deps.sh)"
 command -v pdftotext >/dev/null || skip "no pdftotext (Debian package poppler-utils)"
 export TOURNEY_CHROMIUM=$CHROMIUM
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
+need_binaries TOURNEY HUB
 
 N_DEV=0
 start_broker --tables 1 --organisers o1 --no-ws

@@ -16,10 +16,7 @@
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 e2e_init "$@"
-[ -n "$E2E_BUILD" ] || fail "usage: bash $0 SOURCE_DIR BUILD_DIR"
-for b in hub/tourney hub/tourney-hub table-client/tourney-table; do
-    [ -x "$E2E_BUILD/$b" ] || fail "$E2E_BUILD/$b not built"
-done
+need_binaries TOURNEY HUB TABLE # (run.sh runs them from the build)
 RUN_SH=$E2E_SRC/deploy/run.sh
 N=6
 
@@ -93,7 +90,7 @@ ok "neuroshima-hex demo: players with 5 armies each, no warning"
 # The printed results name each army played as the format does (its
 # seed-2026 games include Iron Gang and Death Breath: "IronGang" was
 # printed while the layout's blanks were stripped with the values').
-"$E2E_BUILD/hub/tourney" format neuroshima-hex | jq -r '.neuroshima_hex.armies[]' >"$E2E_TMP/armies"
+"$TOURNEY" format neuroshima-hex | jq -r '.neuroshima_hex.armies[]' >"$E2E_TMP/armies"
 grep -o 'armies:{[^}]*}' "$E2E_TMP/run3.out" | sed 's/^armies:{//; s/}$//' | tr ',' '\n' |
     sed 's/^p[0-9]*://' | sort -u >"$E2E_TMP/played"
 [ -s "$E2E_TMP/played" ] || fail "neuroshima-hex: no armies in the printed results"

@@ -16,10 +16,7 @@
 # usage: bash test_table_headless.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
-TABLE=$E2E_BUILD/table-client/tourney-table
-WIRE=$E2E_BUILD/table-client/wiretool
-[ -x "$TABLE" ] || fail "$TABLE not built"
-[ -x "$WIRE" ] || fail "$WIRE not built"
+need_binaries TABLE WIRETOOL
 start_broker --tables 3 --no-ws
 
 dev=tourney/v1/device
@@ -35,7 +32,7 @@ hub_pub() {
 decoded() {
     local h
     e2e_messages watch | awk -v t="$2" '$2 == t { print $3 }' |
-        while read -r h; do "$WIRE" "$1" "$h" || echo "undecodable"; done
+        while read -r h; do "$WIRETOOL" "$1" "$h" || echo "undecodable"; done
 }
 count_decoded() {
     decoded "$1" "$2" | grep -c -F -e "$3"
@@ -92,12 +89,12 @@ say "result vp.c1=10"
 expect_new "error result: no table assigned"
 say "dance"
 expect_new 'error unknown command "dance" (expected one of: result, confirm, reject, draft, status, quit, help)'
-"$WIRE" assign version=7 event=cat1 game=catan round=2 stage=round table=5 \
+"$WIRETOOL" assign version=7 event=cat1 game=catan round=2 stage=round table=5 \
     seats=c1,c2,c3 clock=running:5400000 >"$E2E_TMP/a.bin" || fail "wiretool assign"
 hub_pub "$dev/table-002/assign" "$E2E_TMP/a.bin" -r
 expect_out "assigned event=cat1 round=2 table=5 version=7 game=catan stage=round seats=c1,c2,c3"
 expect_out "state playing"
-"$WIRE" clock version=8 event=cat1 round=2 clock=paused:600000 ext=2:1000,5:60000 \
+"$WIRETOOL" clock version=8 event=cat1 round=2 clock=paused:600000 ext=2:1000,5:60000 \
     >"$E2E_TMP/c.bin" || fail "wiretool clock"
 hub_pub tourney/v1/event/cat1/clock "$E2E_TMP/c.bin" -r
 expect_out "clock remaining_ms=660000 state=paused"
@@ -131,7 +128,7 @@ ok "bad entries refused with the key named; every player confirms; a reject retu
 
 # --- the hub rejects: reason shown, corrected entry with a new key ----------------
 
-"$WIRE" ack key="$key1" status=rejected reason=invalid_result \
+"$WIRETOOL" ack key="$key1" status=rejected reason=invalid_result \
     text='result_submission.result.ct.players[1].vp: expected 0..8, got 9' \
     >"$E2E_TMP/r.bin" || fail "wiretool ack"
 MARK=$(wc -l <"$OUT")
@@ -163,13 +160,13 @@ ok "broker down: offline with 1 queued; on reconnect $key2 resent at once, then 
 
 # --- pending confirmation, accepted -------------------------------------------------
 
-"$WIRE" ack key="$key2" status=pending_confirmation reason=unconfirmed >"$E2E_TMP/p.bin"
+"$WIRETOOL" ack key="$key2" status=pending_confirmation reason=unconfirmed >"$E2E_TMP/p.bin"
 MARK=$(wc -l <"$OUT")
 hub_pub "$dev/table-002/ack" "$E2E_TMP/p.bin"
 expect_new "ack pending_confirmation key=$key2 reason=unconfirmed"
 expect_new "state pending_confirmation"
 expect_new "net online queued=0"
-"$WIRE" ack key="$key2" status=accepted >"$E2E_TMP/k.bin"
+"$WIRETOOL" ack key="$key2" status=accepted >"$E2E_TMP/k.bin"
 hub_pub "$dev/table-002/ack" "$E2E_TMP/k.bin"
 expect_new "state done"
 say "result vp.c1=1 vp.c2=1 vp.c3=1"

@@ -36,8 +36,7 @@ command -v ip >/dev/null || skip "no ip command (Debian package iproute2)"
 
 e2e_init "$@"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
-
+need_binaries TOURNEY HUB TABLE
 # --- the namespace and the veth pair ---------------------------------------
 NS=tny-e2e-$$
 VH=tnyh$$ # host end (interface names: at most 15 characters)

@@ -18,10 +18,7 @@
 # usage: bash test_table_simulate.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 e2e_init "$@"
-TABLE=$E2E_BUILD/table-client/tourney-table
-WIRE=$E2E_BUILD/table-client/wiretool
-[ -x "$TABLE" ] || fail "$TABLE not built"
-[ -x "$WIRE" ] || fail "$WIRE not built"
+need_binaries TABLE WIRETOOL
 start_broker --tables 3 --no-ws
 
 dev=tourney/v1/device
@@ -40,7 +37,7 @@ hub_pub() {
 decoded() {
     local h
     e2e_messages watch | awk -v t="$2" '$2 == t { print $3 }' |
-        while read -r h; do "$WIRE" "$1" "$h" || echo "undecodable"; done
+        while read -r h; do "$WIRETOOL" "$1" "$h" || echo "undecodable"; done
 }
 count_decoded() {
     decoded "$1" "$2" | grep -c -F -e "$3"
@@ -90,7 +87,7 @@ ok "table-001 logs in and publishes its retained presence (online, queued 0)"
 
 # --- assignment -> simulated result ------------------------------------------
 
-"$WIRE" assign version=1 event=ev1 game=neuroshima-hex round=1 stage=swiss \
+"$WIRETOOL" assign version=1 event=ev1 game=neuroshima-hex round=1 stage=swiss \
     table=4 seats=p1,p2 clock=running:2700000 >"$E2E_TMP/a1.bin" || fail "wiretool assign"
 hub_pub "$dev/table-001/assign" "$E2E_TMP/a1.bin" -r
 expect_out run1 "assigned event=ev1 round=1 table=4 version=1 game=neuroshima-hex stage=swiss seats=p1,p2"
@@ -122,7 +119,7 @@ ok "after the restart the outbox resends $key (same key, no new submission)"
 
 # --- the ack ends the resends ------------------------------------------------------
 
-"$WIRE" ack key="$key" status=accepted >"$E2E_TMP/ack1.bin" || fail "wiretool ack"
+"$WIRETOOL" ack key="$key" status=accepted >"$E2E_TMP/ack1.bin" || fail "wiretool ack"
 hub_pub "$dev/table-001/ack" "$E2E_TMP/ack1.bin"
 expect_out run2 "ack accepted key=$key"
 expect_out run2 "state done"
@@ -152,7 +149,7 @@ ok "SIGTERM publishes offline; after the ack nothing is queued or resent (presen
 
 # --- the next assignment, and a stale one -----------------------------------------
 
-"$WIRE" assign version=2 event=ev1 game=neuroshima-hex round=2 stage=swiss \
+"$WIRETOOL" assign version=2 event=ev1 game=neuroshima-hex round=2 stage=swiss \
     table=1 seats=p3,p1 clock=not_started:2700000 >"$E2E_TMP/a2.bin" || fail "wiretool assign 2"
 hub_pub "$dev/table-001/assign" "$E2E_TMP/a2.bin" -r
 expect_out run3 "assigned event=ev1 round=2 table=1 version=2 game=neuroshima-hex stage=swiss seats=p3,p1"

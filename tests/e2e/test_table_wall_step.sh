@@ -32,7 +32,7 @@ skip() {
 }
 e2e_init "$@"
 source "$(dirname -- "${BASH_SOURCE[0]}")/headless.sh"
-hl_programs
+need_binaries TOURNEY HUB TABLE
 e2e_faketime_lib
 command -v sqlite3 >/dev/null || skip "no sqlite3 command (Debian package sqlite3; deploy/install-deps.sh)"
 

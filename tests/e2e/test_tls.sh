@@ -18,21 +18,16 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 E2E_TIMEOUT=${E2E_TIMEOUT:-200}
 e2e_init "$@"
 
-TOURNEY=$E2E_BUILD/hub/tourney
-HUB=$E2E_BUILD/hub/tourney-hub
-TABLE=$E2E_BUILD/table-client/tourney-table
-for b in "$TOURNEY" "$HUB" "$TABLE"; do
-    [ -x "$b" ] || fail "$b not built"
-done
+need_binaries TOURNEY HUB TABLE
 command -v openssl >/dev/null || fail "openssl not installed"
 N_DEV=2
 N_PLAYERS=4
 N_ROUNDS=2
 EV=tls
 
-TLS_PORT=$(random_port)
-start_broker --no-ws --tables $N_DEV --organisers o1 --gen-tls --tls-port "$TLS_PORT"
-wait_until 10 tcp_open "$TLS_PORT" || fail "no TLS listener on $TLS_PORT"
+start_broker --no-ws --tables $N_DEV --organisers o1 --gen-tls --tls-port auto
+TLS_PORT=$BROKER_TLS_PORT
+port_listener_is "$TLS_PORT" "$BROKER_PID" || fail "no TLS listener on $TLS_PORT"
 CA=$BROKER_DIR/tls/ca.crt
 [ -s "$CA" ] && [ -s "$BROKER_DIR/tls/server.crt" ] || fail "gen-config.sh --gen-tls wrote no certificates"
 grep -q -x "listener $TLS_PORT $BROKER_HOST" "$BROKER_DIR/mosquitto.conf" ||

@@ -30,8 +30,7 @@ E2E_TIMEOUT=420 # cpack twice and lintian (lib.sh: 120)
 e2e_init "$@"
 source "$E2E_SRC/tests/e2e/headless.sh"
 source "$E2E_SRC/tests/e2e/live_hub.sh"
-hl_programs
-
+need_binaries TOURNEY HUB TABLE
 command -v cpack >/dev/null || fail "cpack not found"
 command -v dpkg-deb >/dev/null || fail "dpkg-deb not found"
 command -v lintian >/dev/null || fail "lintian not found (deploy/install-deps.sh installs it)"
@@ -145,25 +144,26 @@ BROKER_LOG=$E2E_TMP/broker.log
 FEED_LOG=$E2E_TMP/feed.log
 up=0
 for ((attempt = 1; attempt <= 20 && up == 0; attempt++)); do
-    BROKER_PORT=$(random_port)
-    BROKER_WS_PORT=$(random_port)
-    [ "$BROKER_PORT" != "$BROKER_WS_PORT" ] || continue
+    port_reserve BROKER_PORT BROKER_WS_PORT BROKER_BRIDGE_PORT
     "$srv/usr/sbin/tourney-venue-setup" --root "$srv" --no-systemd \
         --tables 3 --organisers o1 --bind "$BROKER_HOST" --port "$BROKER_PORT" \
-        --ws-port "$BROKER_WS_PORT" --run-as "$(id -un)" --log-debug \
+        --ws-port "$BROKER_WS_PORT" --bridge-port "$BROKER_BRIDGE_PORT" \
+        --run-as "$(id -un)" --log-debug \
         >"$E2E_TMP/setup.out" 2>&1 || fail "tourney-venue-setup: $(cat "$E2E_TMP/setup.out")"
     : >"$BROKER_LOG"
     : >"$FEED_LOG"
-    launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" "$BROKER_PORT" BROKER_PID || continue
-    e2e_track "$BROKER_PID"
-    if ! launch "$BROKER_DIR/feed.conf" "$FEED_LOG" "$BROKER_WS_PORT" FEED_PID; then
+    if launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" BROKER_PID; then
+        e2e_track "$BROKER_PID"
+        if launch "$BROKER_DIR/feed.conf" "$FEED_LOG" FEED_PID; then
+            e2e_track "$FEED_PID"
+            up=1
+            continue
+        fi
         kill_wait "$BROKER_PID"
-        continue
     fi
-    e2e_track "$FEED_PID"
-    up=1
+    port_release "$BROKER_PORT" "$BROKER_WS_PORT" "$BROKER_BRIDGE_PORT"
 done
-[ $up = 1 ] || fail "no free port pair in 20 attempts"
+[ $up = 1 ] || fail "no free ports in 20 attempts"
 grep -q "^http_dir $srv/usr/share/tourney/www\$" "$BROKER_DIR/feed.conf" ||
     fail "feed.conf does not serve the shipped pages"
 grep -q '^password_file = "/etc/tourney/hub.password"$' "$srv/etc/tourney/hub.conf" ||

@@ -4,7 +4,11 @@
  * Not here: protocol payloads (proto/), hub or table logic.
  *
  * Every broker is a child (fork/exec of /usr/sbin/mosquitto with a generated
- * config in a temp dir) registered in g_children: the group teardown and an
+ * config in a temp dir) on a port reserved against every other test running
+ * at the same time (tests/e2e/ports.h), and is taken as up only when the
+ * socket listening on its port is its own (a program outside the project on
+ * that port: another port is drawn).  Brokers are registered in
+ * g_children: the group teardown and an
  * atexit handler kill them, and PR_SET_PDEATHSIG kills them if this program
  * dies.  A missing mosquitto fails the tests.  The last-will case runs a
  * second copy of this program (--lwt-child) that is SIGKILLed, the honest
@@ -15,6 +19,8 @@
 #include "testutil.h"
 
 #include "tny/mqtt.h"
+
+#include "ports.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -60,6 +66,15 @@ static void child_add(pid_t pid)
     fail_msg("too many children");
 }
 
+/* Drops a child this program has already reaped from g_children (never
+ * signal a reaped pid: it may be another process's by now). */
+static void child_forget(pid_t pid)
+{
+    for (int i = 0; i < MAX_CHILDREN; i++)
+        if (g_children[i] == pid)
+            g_children[i] = 0;
+}
+
 /* Sends sig, waits up to 5 s, then SIGKILL; forgets the child. */
 static void child_stop(pid_t pid, int sig)
 {
@@ -76,9 +91,7 @@ static void child_stop(pid_t pid, int sig)
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
 forget:
-    for (int i = 0; i < MAX_CHILDREN; i++)
-        if (g_children[i] == pid)
-            g_children[i] = 0;
+    child_forget(pid);
 }
 
 static void children_kill_all(void)
@@ -108,7 +121,9 @@ static pid_t spawn(char *const argv[], int stdout_fd)
 
 struct broker {
     pid_t pid;
-    int port;
+    int port; /* reserved (ports.h) from broker_init to broker_remove */
+    bool acl;
+    bool started; /* once: a restart keeps the port its clients know */
     char dir[64];
     char conf[128];
 };
@@ -116,37 +131,13 @@ struct broker {
 #define MAX_BROKERS 4
 static struct broker *g_brokers[MAX_BROKERS];
 
-static int free_port(void)
+/* A reserved port (ports.h) or the test fails. */
+static int reserve_port(void)
 {
-    struct sockaddr_in a;
-    socklen_t len = sizeof(a);
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    int port;
-
-    assert_true(s >= 0);
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
-    assert_int_equal(getsockname(s, (struct sockaddr *)&a, &len), 0);
-    port = ntohs(a.sin_port);
-    close(s);
+    int port = tu_port_reserve();
+    if (port < 0)
+        fail_msg("no port reserved: %s", strerror(errno));
     return port;
-}
-
-static bool port_accepts(int port)
-{
-    struct sockaddr_in a;
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    bool ok;
-
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons((uint16_t)port);
-    ok = connect(s, (struct sockaddr *)&a, sizeof(a)) == 0;
-    close(s);
-    return ok;
 }
 
 static void write_file(const char *path, const char *text)
@@ -157,24 +148,13 @@ static void write_file(const char *path, const char *text)
     assert_int_equal(fclose(f), 0);
 }
 
-/* Writes the config: anonymous, or with password + ACL files (acl). */
-static void broker_init(struct broker *b, bool acl)
+/* Writes b's mosquitto.conf for b->port: anonymous, or with the password
+ * and ACL files (b->acl). */
+static void broker_write_conf(struct broker *b)
 {
     char text[2048];
-    char path[192];
 
-    memset(b, 0, sizeof(*b));
-    snprintf(b->dir, sizeof(b->dir), "/tmp/tny-mqtt-XXXXXX");
-    assert_non_null(mkdtemp(b->dir));
-    for (int i = 0; i < MAX_BROKERS; i++) {
-        if (!g_brokers[i]) {
-            g_brokers[i] = b;
-            break;
-        }
-    }
-    b->port = free_port();
-    snprintf(b->conf, sizeof(b->conf), "%s/mosquitto.conf", b->dir);
-    if (!acl) {
+    if (!b->acl) {
         snprintf(text, sizeof(text),
                  "listener %d 127.0.0.1\n"
                  "allow_anonymous true\n"
@@ -196,6 +176,29 @@ static void broker_init(struct broker *b, bool acl)
                  "%s",
                  b->port, b->dir, b->dir, b->dir,
                  geteuid() == 0 ? "user root\n" : "");
+    }
+    write_file(b->conf, text);
+}
+
+/* A broker's temp dir, reserved port and config: anonymous, or with
+ * password + ACL files (acl). */
+static void broker_init(struct broker *b, bool acl)
+{
+    char path[192];
+
+    memset(b, 0, sizeof(*b));
+    b->acl = acl;
+    snprintf(b->dir, sizeof(b->dir), "/tmp/tny-mqtt-XXXXXX");
+    assert_non_null(mkdtemp(b->dir));
+    for (int i = 0; i < MAX_BROKERS; i++) {
+        if (!g_brokers[i]) {
+            g_brokers[i] = b;
+            break;
+        }
+    }
+    b->port = reserve_port();
+    snprintf(b->conf, sizeof(b->conf), "%s/mosquitto.conf", b->dir);
+    if (acl) {
         snprintf(path, sizeof(path), "%s/acl", b->dir);
         write_file(path, "user dev-1\n"
                          "topic write tourney/v1/device/dev-1/result\n"
@@ -216,13 +219,18 @@ static void broker_init(struct broker *b, bool acl)
             assert_int_equal(access(TNY_MOSQUITTO_PASSWD, X_OK), 0);
             pid = spawn(argv, -1);
             assert_int_equal(waitpid(pid, &status, 0), pid);
-            child_stop(pid, 0); /* forget it */
+            child_forget(pid); /* reaped */
             assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
         }
     }
-    write_file(b->conf, text);
+    broker_write_conf(b);
 }
 
+/* Starts b's mosquitto and waits until the socket listening on b->port is
+ * its own.  When that port turns out taken by a program outside the
+ * reservation (our mosquitto exits, another process listens there), the
+ * first start draws another port; a restart cannot (its clients know the
+ * port) and fails. */
 static void broker_start(struct broker *b)
 {
     char *argv[] = {(char *)TNY_MOSQUITTO, "-c", b->conf, NULL};
@@ -230,17 +238,37 @@ static void broker_start(struct broker *b)
     if (access(TNY_MOSQUITTO, X_OK) != 0)
         fail_msg("mosquitto not found at %s: the e2e tests need it",
                  TNY_MOSQUITTO);
-    b->pid = spawn(argv, -1);
-    for (int i = 0; i < 500; i++) {
-        int status;
-        if (port_accepts(b->port))
-            return;
-        if (waitpid(b->pid, &status, WNOHANG) == b->pid)
-            fail_msg("mosquitto exited (status %d); see %s/mosquitto.log",
-                     status, b->dir);
-        sleep_ms(10);
+    for (int attempt = 0; attempt < 10; attempt++) {
+        b->pid = spawn(argv, -1);
+        for (int i = 0; i < 500; i++) {
+            int status;
+            if (tu_port_listener_is(b->port, b->pid)) {
+                b->started = true;
+                return;
+            }
+            if (waitpid(b->pid, &status, WNOHANG) == b->pid) {
+                child_forget(b->pid); /* reaped */
+                b->pid = 0;
+                if (b->started || !tu_port_listening(b->port))
+                    fail_msg("mosquitto exited (status %d); see "
+                             "%s/mosquitto.log",
+                             status, b->dir);
+                break;
+            }
+            sleep_ms(10);
+        }
+        if (b->pid != 0)
+            fail_msg("mosquitto does not listen on port %d within 5 s; see "
+                     "%s/mosquitto.log",
+                     b->port, b->dir);
+        fprintf(stderr,
+                "    port %d taken by another program: drawing another\n",
+                b->port);
+        tu_port_release(b->port);
+        b->port = reserve_port();
+        broker_write_conf(b);
     }
-    fail_msg("mosquitto does not accept connections on port %d", b->port);
+    fail_msg("mosquitto: every port drawn was taken by another program");
 }
 
 static void broker_stop(struct broker *b)
@@ -271,6 +299,8 @@ static void remove_dir(const char *path)
 static void broker_remove(struct broker *b)
 {
     broker_stop(b);
+    tu_port_release(b->port);
+    b->port = 0;
     for (int i = 0; i < MAX_BROKERS; i++)
         if (g_brokers[i] == b)
             g_brokers[i] = NULL;
@@ -650,7 +680,7 @@ static void test_publish_while_disconnected_is_an_error(void **state)
 
     (void)state;
     memset(&nobody, 0, sizeof(nobody));
-    nobody.port = free_port(); /* nothing listens there */
+    nobody.port = reserve_port(); /* nothing listens there, nor will */
     client_options(&o, &nobody, "lonely", uri, sizeof(uri), servers);
     c = open_client(&o);
     assert_int_equal(tny_mqtt_publish(c, "t/x", "x", 1, 1, false, &token, &d),
@@ -669,6 +699,7 @@ static void test_publish_while_disconnected_is_an_error(void **state)
     assert_int_equal(st.n_publish_refused, 1);
     assert_false(tny_mqtt_is_connected(c));
     tny_mqtt_close(c);
+    tu_port_release(nobody.port);
 }
 
 static void test_oversize_inbound_dropped_and_counted(void **state)
