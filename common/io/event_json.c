@@ -30,10 +30,15 @@
 
 #define ID_HEAD 11
 
+/* An id as a slot keeps it: its first ID_HEAD bytes, zero-padded, then its
+ * length; compared as two words. */
+struct id_key {
+    unsigned char k[ID_HEAD + 1];
+};
+
 struct id_slot {
-    int32_t player;     /* index into players[], or -1 */
-    uint8_t len;        /* the id's length (at most TNY_ID_MAX) */
-    char head[ID_HEAD]; /* its first bytes, zero-padded */
+    struct id_key key;
+    int32_t player; /* index into players[], or -1 */
 };
 
 struct id_index {
@@ -41,14 +46,30 @@ struct id_index {
     size_t mask;
 };
 
-static uint64_t hash_id(const char *s, size_t len)
+/* id's key and hash (FNV-1a) in one pass; len at most TNY_ID_MAX. */
+static uint64_t key_of(const char *id, size_t len, struct id_key *key)
 {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    uint64_t h = 1469598103934665603ULL;
+    memset(key, 0, sizeof(*key));
     for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
+        h ^= (unsigned char)id[i];
         h *= 1099511628211ULL;
+        if (i < ID_HEAD)
+            key->k[i] = (unsigned char)id[i];
     }
+    key->k[ID_HEAD] = (unsigned char)len;
     return h;
+}
+
+static bool key_equal(const struct id_key *a, const struct id_key *b)
+{
+    uint64_t a0, b0;
+    uint32_t a1, b1;
+    memcpy(&a0, a->k, 8);
+    memcpy(&b0, b->k, 8);
+    memcpy(&a1, a->k + 8, 4);
+    memcpy(&b1, b->k + 8, 4);
+    return a0 == b0 && a1 == b1;
 }
 
 static int index_init(struct id_index *ix, int32_t n)
@@ -65,30 +86,29 @@ static int index_init(struct id_index *ix, int32_t n)
     return TNY_OK;
 }
 
-/* Slot of id (len bytes): holds its player, or -1 where it would go. */
-static size_t index_slot(const struct id_index *ix, const struct tny_event *ev,
-                         const char *id, size_t len)
+/* Slot of id (len bytes, at most TNY_ID_MAX): holds its player, or -1
+ * where it would go. */
+static struct id_slot *index_slot(const struct id_index *ix,
+                                  const struct tny_event *ev, const char *id,
+                                  size_t len)
 {
-    size_t i = (size_t)hash_id(id, len) & ix->mask;
-    size_t head = len < ID_HEAD ? len : ID_HEAD;
+    struct id_key key;
+    size_t i = (size_t)key_of(id, len, &key) & ix->mask;
     for (;; i = (i + 1) & ix->mask) {
-        const struct id_slot *s = &ix->slots[i];
+        struct id_slot *s = &ix->slots[i];
         if (s->player < 0 ||
-            (s->len == len && memcmp(s->head, id, head) == 0 &&
+            (key_equal(&s->key, &key) &&
              (len <= ID_HEAD || memcmp(ev->players[s->player].id + ID_HEAD,
                                        id + ID_HEAD, len - ID_HEAD) == 0)))
-            return i;
+            return s;
     }
 }
 
-static void index_set(struct id_index *ix, size_t slot, const char *id,
-                      size_t len, int32_t player)
+/* The player whose id is id (len bytes), or -1. */
+static int32_t index_find(const struct id_index *ix, const struct tny_event *ev,
+                          const char *id, size_t len)
 {
-    struct id_slot *s = &ix->slots[slot];
-    memset(s, 0, sizeof(*s));
-    s->player = player;
-    s->len = (uint8_t)len;
-    memcpy(s->head, id, len < ID_HEAD ? len : ID_HEAD);
+    return len <= TNY_ID_MAX ? index_slot(ix, ev, id, len)->player : -1;
 }
 
 /* ---- parse context ----------------------------------------------------- */
@@ -174,7 +194,7 @@ static int player_ref(const struct eparse *ep, const struct tny_jv *v,
     if (rc < 0)
         return rc;
     /* A checked string: v->n is its length, at most TNY_ID_MAX. */
-    int32_t p = ep->ids.slots[index_slot(&ep->ids, ep->ev, id, v->n)].player;
+    int32_t p = index_find(&ep->ids, ep->ev, id, v->n);
     if (p < 0)
         return tny_diag_set(ep->diag, TNY_EINVAL, "%s: unknown player \"%s\"",
                             path, id);
@@ -346,14 +366,15 @@ static int parse_players(struct eparse *ep, const struct tny_jv *arr)
         tny__path_index(p, "event.players", i);
         if ((rc = parse_player(ep, arr->u.kids[i], p, pl)) < 0)
             return rc;
-        size_t len = strlen(pl->id);
-        size_t slot = index_slot(&ep->ids, ev, pl->id, len);
-        if (ep->ids.slots[slot].player >= 0)
+        size_t len = strlen(pl->id); /* at most TNY_ID_MAX: checked */
+        struct id_slot *slot = index_slot(&ep->ids, ev, pl->id, len);
+        if (slot->player >= 0)
             return tny_diag_set(ep->diag, TNY_EINVAL,
                                 "%s.id: duplicate player id \"%s\" (also "
                                 "event.players[%d])",
-                                p, pl->id, (int)ep->ids.slots[slot].player);
-        index_set(&ep->ids, slot, pl->id, len, (int32_t)i);
+                                p, pl->id, (int)slot->player);
+        key_of(pl->id, len, &slot->key);
+        slot->player = (int32_t)i;
     }
     return TNY_OK;
 }
@@ -415,7 +436,7 @@ static int seat_of_id(const struct rparse *ep, const struct tny_table *t,
                       const char *id, size_t len)
 {
     if (ep->ids) { /* one slot read, not each seat's player and id */
-        int32_t p = ep->ids->slots[index_slot(ep->ids, ep->ev, id, len)].player;
+        int32_t p = index_find(ep->ids, ep->ev, id, len);
         for (int s = 0; p >= 0 && s < t->n_seats; s++)
             if (t->seats[s] == p)
                 return s;
