@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,5 +30,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
             abort();                                                           \
         }                                                                      \
     } while (0)
+
+/* A writable copy of the input (for a reader that works in place), at
+ * least one byte; NULL when out of memory. */
+static inline char *fuzz_copy(const uint8_t *data, size_t size)
+{
+    char *copy = malloc(size ? size : 1);
+    if (copy && size)
+        memcpy(copy, data, size);
+    return copy;
+}
 
 #endif

@@ -47,9 +47,7 @@ struct tny_jv {
 struct jdoc_block;
 struct tny_jdoc {
     const struct tny_jv *root;
-    struct tny_jv *nodes;
-    const struct tny_jv **kids;
-    struct jdoc_block *blocks;
+    struct jdoc_block *blocks; /* the values, runs of children, strings */
 };
 
 /* Parses len bytes of JSON into doc, accepting and refusing exactly what
@@ -58,6 +56,13 @@ struct tny_jdoc {
 TNY_MUST_USE int tny__jdoc_parse(struct tny_jdoc *doc, const char *text,
                                  size_t len, const char *what,
                                  struct tny_diag *diag);
+/* The same, reading text in place: a string without escapes is left in
+ * text (its closing quote becomes its NUL), so text must outlive doc.
+ * When the text is refused, or out of memory, text is given back as it
+ * was. */
+TNY_MUST_USE int tny__jdoc_parse_in_place(struct tny_jdoc *doc, char *text,
+                                          size_t len, const char *what,
+                                          struct tny_diag *diag);
 /* A document holding a copy of root (any value).  Errors: TNY_ENOMEM. */
 TNY_MUST_USE int tny__jdoc_from_json(struct tny_jdoc *doc, const json_t *root);
 void tny__jdoc_release(struct tny_jdoc *doc);

@@ -14,11 +14,16 @@
  * the text) its tree copied into a document.  So every message about bad
  * JSON stays jansson's, word for word.
  *
- * Values live in one array; a container's children are a contiguous run
- * of pointers; an object keeps its members in document order (the first
+ * Values, runs of children and copied strings are cut from blocks that
+ * never move (no array that grows by copying, no second pass to turn
+ * indices into pointers: issue 17, page faults were a quarter of
+ * `tourney pair`); a container's children are a contiguous run of
+ * pointers; an object keeps its members in document order (the first
  * unknown key named is the same as with jansson).  Strings are copied,
- * NUL-terminated, into blocks that never move.  Not for writing JSON:
- * output stays jansson's (tny__dump).
+ * NUL-terminated; or, read in place (tny__jdoc_parse_in_place), a string
+ * without escapes stays where it is in the caller's text, its closing
+ * quote overwritten with the NUL, so the file is not copied a second
+ * time.  Not for writing JSON: output stays jansson's (tny__dump).
  */
 #include "io_internal.h"
 
@@ -33,32 +38,43 @@
 /* jansson's JSON_PARSER_MAX_DEPTH. */
 #define JDOC_MAX_DEPTH 2048
 
+/* The document's memory: values, children's runs and strings are cut from
+ * blocks that never move (so a value's address is final when it is made),
+ * each block twice the last, up to JDOC_BLOCK_MAX: memory is touched once,
+ * where the values are, and not copied as an array that grows. */
+#define JDOC_BLOCK_MIN 4096
+#define JDOC_BLOCK_MAX (4u << 20)
+
 struct jdoc_block {
     struct jdoc_block *next;
     size_t used, cap;
     char text[];
 };
 
+_Static_assert(offsetof(struct jdoc_block, text) % 8 == 0 &&
+                   _Alignof(struct tny_jv) <= 8 &&
+                   _Alignof(const struct tny_jv *) <= 8,
+               "blocks hand out 8-byte aligned memory");
+
 struct open_container {
-    uint32_t node;  /* index of the container's value */
-    uint32_t start; /* its first child's place in pending */
+    struct tny_jv *node; /* the container's value */
+    size_t start;        /* its first child's place in pending */
 };
 
 struct builder {
-    struct tny_jv *nodes;
-    size_t n_nodes, cap_nodes;
-    uint32_t *pending; /* children of the open containers, in order */
+    struct tny_jv *root;     /* the first value made */
+    struct tny_jv **pending; /* children of the open containers, in order */
     size_t n_pending, cap_pending;
-    uint32_t *kids; /* children of closed containers, runs by container */
-    size_t n_kids, cap_kids;
     struct open_container *open;
     size_t depth, cap_open;
     struct jdoc_block *blocks;
     const char *key; /* the member name for the next value, or NULL */
-    yajl_handle h;   /* reading text, else NULL */
-    size_t end;      /* bytes of text up to the end of the top value */
-    bool nomem;      /* allocation failed */
-    bool decline;    /* jansson must judge this text */
+    char *place;     /* the text read in place, else NULL */
+    size_t place_len;
+    yajl_handle h; /* reading text, else NULL */
+    size_t end;    /* bytes of text up to the end of the top value */
+    bool nomem;    /* allocation failed */
+    bool decline;  /* jansson must judge this text */
 };
 
 static bool grow(void **p, size_t *cap, size_t need, size_t size)
@@ -76,27 +92,39 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size)
     return true;
 }
 
-/* A NUL-terminated copy of s[0..len) that never moves. */
-static const char *copy_text(struct builder *b, const char *s, size_t len,
-                             size_t block_hint)
+/* size bytes (aligned to align, 1 or 8) that never move; NULL when out
+ * of memory. */
+static void *cut(struct builder *b, size_t size, size_t align)
 {
     struct jdoc_block *bl = b->blocks;
-    if (!bl || bl->cap - bl->used < len + 1) {
-        size_t cap = len + 1 > block_hint ? len + 1 : block_hint;
-        bl = malloc(sizeof(*bl) + cap);
-        if (!bl) {
+    size_t at = bl ? (bl->used + align - 1) & ~(align - 1) : 0;
+    if (!bl || at > bl->cap || bl->cap - at < size) {
+        size_t cap = bl ? bl->cap * 2 : JDOC_BLOCK_MIN;
+        if (cap > JDOC_BLOCK_MAX)
+            cap = JDOC_BLOCK_MAX;
+        if (cap < size)
+            cap = size;
+        if (!(bl = malloc(sizeof(*bl) + cap))) {
             b->nomem = true;
             return NULL;
         }
         bl->next = b->blocks;
-        bl->used = 0;
         bl->cap = cap;
         b->blocks = bl;
+        at = 0;
     }
-    char *out = bl->text + bl->used;
+    bl->used = at + size;
+    return bl->text + at;
+}
+
+/* A NUL-terminated copy of s[0..len) that never moves. */
+static const char *copy_text(struct builder *b, const char *s, size_t len)
+{
+    char *out = cut(b, len + 1, 1);
+    if (!out)
+        return NULL;
     memcpy(out, s, len);
     out[len] = '\0';
-    bl->used += len + 1;
     return out;
 }
 
@@ -155,34 +183,79 @@ static const char *take_text(struct builder *b, const unsigned char *s,
         }
         break;
     }
-    return copy_text(b, (const char *)s, len, 64 * 1024);
+    /* yajl hands a string without escapes as it lies in the text (with
+     * its closing quote at s[len]); one with escapes from its own
+     * buffer. */
+    if (b->place && (const char *)s >= b->place &&
+        (const char *)s + len < b->place + b->place_len) {
+        char *at = b->place + ((const char *)s - b->place);
+        at[len] = '\0';
+        return at;
+    }
+    return copy_text(b, (const char *)s, len);
+}
+
+/* Whether s lies in the text read in place (its NUL was a quote). */
+static bool in_place(const struct builder *b, const char *s)
+{
+    return b->place && s >= b->place && s < b->place + b->place_len;
+}
+
+/* The quotes of v and of the values below it, as they were. */
+static void give_back_value(struct builder *b, const struct tny_jv *v)
+{
+    if (v->key && in_place(b, v->key))
+        b->place[v->key - b->place + (ptrdiff_t)strlen(v->key)] = '"';
+    if (v->type == TNY_J_STRING && in_place(b, v->u.s))
+        b->place[v->u.s - b->place + (ptrdiff_t)v->n] = '"';
+    /* An open container has no children yet (they are in pending). */
+    if ((v->type == TNY_J_ARRAY || v->type == TNY_J_OBJECT) && v->u.kids)
+        for (uint32_t i = 0; i < v->n; i++)
+            give_back_value(b, v->u.kids[i]);
+}
+
+/* Puts back the closing quotes overwritten in the text (before jansson
+ * reads it): every string and member name kept in place, and the name
+ * still waiting for its value.  Every value is below the top one once it
+ * is closed, else below one of pending. */
+static void give_back(struct builder *b)
+{
+    if (!b->place)
+        return;
+    if (b->root && b->depth == 0)
+        give_back_value(b, b->root);
+    for (size_t i = 0; i < b->n_pending; i++)
+        give_back_value(b, b->pending[i]);
+    if (b->key && in_place(b, b->key))
+        b->place[b->key - b->place + (ptrdiff_t)strlen(b->key)] = '"';
+    b->key = NULL;
 }
 
 /* A new value (a child of the open container, if any); NULL on failure. */
 static struct tny_jv *add(struct builder *b, uint8_t type)
 {
-    if (b->n_nodes >= UINT32_MAX ||
-        !grow((void **)&b->nodes, &b->cap_nodes, b->n_nodes + 1,
-              sizeof(*b->nodes)) ||
-        !grow((void **)&b->pending, &b->cap_pending, b->n_pending + 1,
+    /* jansson takes one object or array at the top. */
+    if (b->depth == 0 &&
+        (b->root || (type != TNY_J_OBJECT && type != TNY_J_ARRAY))) {
+        b->decline = true;
+        return NULL;
+    }
+    if (!grow((void **)&b->pending, &b->cap_pending, b->n_pending + 1,
               sizeof(*b->pending))) {
         b->nomem = true;
         return NULL;
     }
-    /* jansson takes one object or array at the top. */
-    if (b->depth == 0 &&
-        (b->n_nodes > 0 || (type != TNY_J_OBJECT && type != TNY_J_ARRAY))) {
-        b->decline = true;
+    struct tny_jv *v = cut(b, sizeof(*v), 8);
+    if (!v)
         return NULL;
-    }
-    uint32_t i = (uint32_t)b->n_nodes++;
-    struct tny_jv *v = &b->nodes[i];
     memset(v, 0, sizeof(*v));
     v->type = type;
     v->key = b->key;
     b->key = NULL;
+    if (!b->root)
+        b->root = v;
     if (b->depth > 0)
-        b->pending[b->n_pending++] = i;
+        b->pending[b->n_pending++] = v;
     return v;
 }
 
@@ -200,8 +273,8 @@ static bool open_container(struct builder *b, uint8_t type)
     struct tny_jv *v = add(b, type);
     if (!v)
         return false;
-    b->open[b->depth].node = (uint32_t)(v - b->nodes);
-    b->open[b->depth].start = (uint32_t)b->n_pending;
+    b->open[b->depth].node = v;
+    b->open[b->depth].start = b->n_pending;
     b->depth++;
     return true;
 }
@@ -212,12 +285,13 @@ static int keycmp(const void *a, const void *b)
 }
 
 /* Two members of one object with the same name (jansson refuses them). */
-static bool has_duplicate(struct builder *b, const uint32_t *kid, size_t n)
+static bool has_duplicate(struct builder *b, struct tny_jv *const *kid,
+                          size_t n)
 {
     if (n <= 16) {
         for (size_t i = 1; i < n; i++)
             for (size_t j = 0; j < i; j++)
-                if (strcmp(b->nodes[kid[i]].key, b->nodes[kid[j]].key) == 0)
+                if (strcmp(kid[i]->key, kid[j]->key) == 0)
                     return true;
         return false;
     }
@@ -228,7 +302,7 @@ static bool has_duplicate(struct builder *b, const uint32_t *kid, size_t n)
         return true;
     }
     for (size_t i = 0; i < n; i++)
-        names[i] = b->nodes[kid[i]].key;
+        names[i] = kid[i]->key;
     qsort(names, n, sizeof(*names), keycmp);
     for (size_t i = 1; i < n && !dup; i++)
         dup = strcmp(names[i - 1], names[i]) == 0;
@@ -240,22 +314,19 @@ static bool close_container(struct builder *b)
 {
     struct open_container oc = b->open[--b->depth];
     size_t n = b->n_pending - oc.start;
-    struct tny_jv *v = &b->nodes[oc.node];
+    struct tny_jv *v = oc.node;
     if (v->type == TNY_J_OBJECT && has_duplicate(b, b->pending + oc.start, n)) {
         b->decline = true;
         return false;
     }
-    if (!grow((void **)&b->kids, &b->cap_kids, b->n_kids + n,
-              sizeof(*b->kids))) {
-        b->nomem = true;
-        return false;
+    if (n > 0) { /* an empty container keeps u.kids NULL */
+        const struct tny_jv **run = cut(b, n * sizeof(*run), 8);
+        if (!run)
+            return false;
+        memcpy(run, b->pending + oc.start, n * sizeof(*run));
+        v->u.kids = run;
     }
-    if (n > 0) /* kids is still NULL while every container was empty */
-        memcpy(b->kids + b->n_kids, b->pending + oc.start,
-               n * sizeof(*b->kids));
     v->n = (uint32_t)n;
-    v->u.i = (int64_t)b->n_kids; /* made a pointer by finish() */
-    b->n_kids += n;
     b->n_pending = oc.start;
     if (b->depth == 0 && b->h) /* yajl has read up to the last bracket */
         b->end = yajl_get_bytes_consumed(b->h);
@@ -321,8 +392,11 @@ static int on_string(void *ctx, const unsigned char *s, size_t len)
     }
     const char *text = take_text(b, s, len);
     struct tny_jv *v = text ? add(b, TNY_J_STRING) : NULL;
-    if (!v)
+    if (!v) {
+        if (text && in_place(b, text))
+            b->place[text - b->place + (ptrdiff_t)len] = '"';
         return 0;
+    }
     v->u.s = text;
     v->n = (uint32_t)len;
     return 1;
@@ -366,9 +440,7 @@ static const yajl_callbacks callbacks = {
 
 static void builder_free(struct builder *b)
 {
-    free(b->nodes);
     free(b->pending);
-    free(b->kids);
     free(b->open);
     while (b->blocks) {
         struct jdoc_block *next = b->blocks->next;
@@ -378,28 +450,13 @@ static void builder_free(struct builder *b)
     memset(b, 0, sizeof(*b));
 }
 
-/* Moves the built values into doc: children's runs become pointers. */
-static int finish(struct builder *b, struct tny_jdoc *doc)
+/* Moves the built values into doc. */
+static void finish(struct builder *b, struct tny_jdoc *doc)
 {
-    const struct tny_jv **ptr =
-        malloc((b->n_kids ? b->n_kids : 1) * sizeof(*ptr));
-    if (!ptr)
-        return TNY_ENOMEM;
-    for (size_t i = 0; i < b->n_kids; i++)
-        ptr[i] = &b->nodes[b->kids[i]];
-    for (size_t i = 0; i < b->n_nodes; i++) {
-        struct tny_jv *v = &b->nodes[i];
-        if (v->type == TNY_J_OBJECT || v->type == TNY_J_ARRAY)
-            v->u.kids = ptr + v->u.i;
-    }
-    doc->nodes = b->nodes;
-    doc->kids = ptr;
+    doc->root = b->root;
     doc->blocks = b->blocks;
-    doc->root = b->nodes;
-    b->nodes = NULL;
     b->blocks = NULL;
     builder_free(b);
-    return TNY_OK;
 }
 
 /* Copies a jansson value (and its children) into the builder. */
@@ -413,8 +470,7 @@ static bool copy_json(struct builder *b, const json_t *j)
         if (!open_container(b, TNY_J_OBJECT))
             return false;
         json_object_foreach ((json_t *)j, key, m) {
-            if (!(b->key = copy_text(b, key, strlen(key), 4096)) ||
-                !copy_json(b, m))
+            if (!(b->key = copy_text(b, key, strlen(key))) || !copy_json(b, m))
                 return false;
         }
         return close_container(b);
@@ -428,7 +484,7 @@ static bool copy_json(struct builder *b, const json_t *j)
         return close_container(b);
     case JSON_STRING: {
         const char *s =
-            copy_text(b, json_string_value(j), json_string_length(j), 4096);
+            copy_text(b, json_string_value(j), json_string_length(j));
         if (!s || !(v = add(b, TNY_J_STRING)))
             return false;
         v->u.s = s;
@@ -480,10 +536,8 @@ int tny__jdoc_from_json(struct tny_jdoc *doc, const json_t *root)
         builder_free(&b);
         return TNY_ENOMEM;
     }
-    int rc = finish(&b, doc);
-    if (rc < 0)
-        builder_free(&b);
-    return rc;
+    finish(&b, doc);
+    return TNY_OK;
 }
 
 /* Bytes of text that yajl reads differently from jansson: \f and \v as
@@ -502,8 +556,9 @@ static bool needs_jansson(const char *text, size_t len)
     return false;
 }
 
-int tny__jdoc_parse(struct tny_jdoc *doc, const char *text, size_t len,
-                    const char *what, struct tny_diag *diag)
+/* place: the text itself, read in place, else NULL (strings copied). */
+static int parse(struct tny_jdoc *doc, const char *text, char *place,
+                 size_t len, const char *what, struct tny_diag *diag)
 {
     struct builder b = {0};
     yajl_handle h = NULL;
@@ -516,11 +571,8 @@ int tny__jdoc_parse(struct tny_jdoc *doc, const char *text, size_t len,
                             "most %u)",
                             what, len, TNY_JSON_MAX_BYTES);
     if (!needs_jansson(text, len)) {
-        /* Strings are copied with their NUL into blocks of the text's
-         * size: one block for the whole file. */
-        if (!copy_text(&b, "", 0, len + 1))
-            goto nomem;
-        b.blocks->used = 0;
+        b.place = place;
+        b.place_len = len;
         if (!(h = yajl_alloc(&callbacks, NULL, &b)))
             goto nomem;
         b.h = h;
@@ -529,16 +581,18 @@ int tny__jdoc_parse(struct tny_jdoc *doc, const char *text, size_t len,
             st = yajl_complete_parse(h);
         yajl_free(h);
         b.h = NULL;
-        if (b.nomem)
-            goto nomem;
         /* yajl leaves an unfinished token after the value unread ("{}\"");
          * jansson reads to the end: only blanks may follow. */
         for (size_t i = b.end; st == yajl_status_ok && i < len; i++)
             if (!strchr(" \t\n\r", text[i]) || text[i] == '\0')
                 st = yajl_status_error;
-        if (st == yajl_status_ok && b.n_nodes > 0 && b.depth == 0)
-            return finish(&b, doc) < 0 ? (builder_free(&b), TNY_ENOMEM)
-                                       : TNY_OK;
+        if (!b.nomem && st == yajl_status_ok && b.root && b.depth == 0) {
+            finish(&b, doc);
+            return TNY_OK;
+        }
+        give_back(&b); /* the text as it was, for jansson */
+        if (b.nomem)
+            goto nomem;
         builder_free(&b);
     }
     /* jansson judges: its message, or its tree. */
@@ -554,10 +608,21 @@ nomem:
     return tny_diag_set(diag, TNY_ENOMEM, "%s: out of memory", what);
 }
 
+int tny__jdoc_parse(struct tny_jdoc *doc, const char *text, size_t len,
+                    const char *what, struct tny_diag *diag)
+{
+    return parse(doc, text, NULL, len, what, diag);
+}
+
+int tny__jdoc_parse_in_place(struct tny_jdoc *doc, char *text, size_t len,
+                             const char *what, struct tny_diag *diag)
+{
+    return parse(doc, text, text, len, what, diag);
+}
+
 void tny__jdoc_release(struct tny_jdoc *doc)
 {
-    struct builder b = {.nodes = doc->nodes, .blocks = doc->blocks};
-    free(doc->kids);
+    struct builder b = {.blocks = doc->blocks};
     builder_free(&b);
     memset(doc, 0, sizeof(*doc));
 }

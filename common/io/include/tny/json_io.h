@@ -117,6 +117,12 @@ json_t *tny_result_to_json(const struct tny_event *ev,
 TNY_MUST_USE int tny_event_from_json_text(const char *text, size_t len,
                                           struct tny_event *out,
                                           struct tny_diag *diag);
+/* The same, reading text in place (no copy of its strings): text is
+ * changed (closing quotes become NULs) and may be freed once this
+ * returns. */
+TNY_MUST_USE int tny_event_from_json_buffer(char *text, size_t len,
+                                            struct tny_event *out,
+                                            struct tny_diag *diag);
 
 /* The event as an event file (format written by preset name when it equals
  * that preset, else as a full object), in *out (malloc'd).  Parsing it
