@@ -976,7 +976,8 @@
             var marks = resultMarks(tb);
             h += '<div class="row st-' + esc(tb.state || 'none') + (tb.players.length > 2 ? ' multi' : '') +
                  '" data-table="' + tb.table + '">' +
-                 '<span class="tn">' + tb.table + '</span><span class="pls">' +
+                 '<span class="tn">' + tb.table + '</span><span class="pls"' +
+                 (tb.players.length > 2 ? ' style="--seats:' + tb.players.length + '"' : '') + '>' +
                  tb.players.map(function (p) {
                      var win = (tb.winner && tb.winner.winner === p.id) || marks.winner === p.id;
                      return playerHtml(p, false, win ? 'win' : '') +
@@ -1115,7 +1116,7 @@
                     ? '<span class="result">' + esc(resultText(tb) || t('Finished')) + '</span>'
                     : clockHtml(tb.clock, 'table-clock')) +
                 (tb.extensionMs > 0 ? '<span class="ext">' + esc(t('+{time} extra', {time: formatClock(tb.extensionMs)})) + '</span>' : '') +
-                '</div><div class="seats">';
+                '</div><div class="seats' + (tb.players.length > 2 ? ' multi' : '') + '">';
         h += tb.players.map(function (p) {
             return playerHtml(p, true, tb.winner && tb.winner.winner === p.id ? 'win' : '');
         }).join('<span class="vs">' + esc(t('vs')) + '</span>');
