@@ -133,7 +133,15 @@ struct ctx {
     int32_t nv, bye_vertex;
     struct tny_match_edge *pend;
     int64_t n_pend, cap_pend;
+    /* Where pend goes when it holds PEND_CHUNK edges (set while the
+     * edges are listed), so it stays small and is written once. */
+    struct tny_matching *sink;
+    struct tny_diag *diag;
 };
+
+/* Edges listed before they are handed to the matching (issue 17: one
+ * buffer of every edge was a tenth of `tourney pair`'s page faults). */
+#define PEND_CHUNK 4096
 
 struct strbuf {
     char *s;
@@ -523,8 +531,15 @@ static int set_weights(struct ctx *c, struct tny_diag *diag)
 
 /* ----------------------------------------------------- candidate graph */
 
+static int flush(struct ctx *c, struct tny_matching *m, struct tny_diag *diag);
+
 static int pend_add(struct ctx *c, int32_t a, int32_t b, int64_t cost)
 {
+    if (c->n_pend == PEND_CHUNK && c->sink) {
+        int rc = flush(c, c->sink, c->diag);
+        if (rc)
+            return rc;
+    }
     if (c->n_pend == c->cap_pend) {
         int64_t cap = c->cap_pend ? 2 * c->cap_pend : 1024;
         struct tny_match_edge *p = realloc(c->pend, (size_t)cap * sizeof(*p));
@@ -595,6 +610,8 @@ static int build_full(struct ctx *c, struct tny_matching *m,
                       struct tny_diag *diag)
 {
     int rc = 0;
+    c->sink = m;
+    c->diag = diag;
     for (int32_t u = 0; u < c->n && !rc; u++) {
         for (int32_t v = u + 1; v < c->n && !rc; v++)
             rc = pend_add(c, c->vid[u], c->vid[v], pair_cost(c, u, v));
@@ -826,6 +843,8 @@ static void ctx_release(struct ctx *c)
 static int solve_case_a(struct ctx *c, struct tny_matching *m,
                         struct tny_diag *diag)
 {
+    c->sink = m;
+    c->diag = diag;
     int rc = c->sided ? scan_all(c) : scan_kstar(c);
     if (!rc)
         rc = flush(c, m, diag);
