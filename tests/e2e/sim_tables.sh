@@ -4,7 +4,8 @@
 
 # start_sim_tables N DELAY SEED_BASE: starts N simulated tables
 # (table-001..) with simulate_delay_ms DELAY ("lo-hi") and seeds SEED_BASE+i,
-# tracked for cleanup; returns once each is online.  Needs $TABLE, $E2E_TMP
+# tracked for cleanup (pid in $E2E_TMP/DEVICE.pid); returns once each is
+# online.  Needs $TABLE, $E2E_TMP
 # and a started broker (lib.sh).
 start_sim_tables() {
     local i d
@@ -22,6 +23,7 @@ keepalive_s = 5
 EOF
         "$TABLE" --config "$E2E_TMP/$d.conf" </dev/null >"$E2E_TMP/$d.out" 2>"$E2E_TMP/$d.err" &
         e2e_track $!
+        echo $! >"$E2E_TMP/$d.pid"
     done
     for ((i = 1; i <= $1; i++)); do
         d=$(printf 'table-%03d' "$i")
