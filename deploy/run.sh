@@ -314,7 +314,10 @@ start_broker() {
                 "$RUN/broker.log" && return 1
             die "mosquitto exited at start: $(log_tail "$RUN/broker.log")"
         fi
-        if tcp_open "$p"; then
+        # Up once mosquitto says it runs: it says so only after binding
+        # every listener (something else accepting on the port, e.g.
+        # another broker that got there first, is not ours).
+        if grep -q '^[^ ]* mosquitto version .* running$' "$RUN/broker.log"; then
             track "$pid"
             BROKER_PORT=$p
             return 0

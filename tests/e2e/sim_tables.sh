@@ -4,7 +4,8 @@
 
 # start_sim_tables N DELAY SEED_BASE: starts N simulated tables
 # (table-001..) with simulate_delay_ms DELAY ("lo-hi") and seeds SEED_BASE+i,
-# tracked for cleanup; returns once each is online.  Needs $TABLE, $E2E_TMP
+# tracked for cleanup (pid in $E2E_TMP/DEVICE.pid); returns once each is
+# online.  Needs $TABLE, $E2E_TMP
 # and a started broker (lib.sh).
 start_sim_tables() {
     local i d
@@ -22,6 +23,7 @@ keepalive_s = 5
 EOF
         "$TABLE" --config "$E2E_TMP/$d.conf" </dev/null >"$E2E_TMP/$d.out" 2>"$E2E_TMP/$d.err" &
         e2e_track $!
+        echo $! >"$E2E_TMP/$d.pid"
     done
     for ((i = 1; i <= $1; i++)); do
         d=$(printf 'table-%03d' "$i")
@@ -72,3 +74,49 @@ round_sent() {
     done | awk -v r="$1" '$1 == "P" && $2 == r' | wc -l
 }
 
+# table_done DEVICE EVENT ROUND TABLE: the device showed "state done" after
+# its assignment to that table of that round.
+table_done() {
+    awk -v want="assigned event=$2 round=$3 table=$4 " '
+        index($0, want) == 1 { seen = 1; done = 0; next }
+        /^assigned / { seen = 0; next }
+        seen && $0 == "state done" { done = 1 }
+        END { exit !done }' "$E2E_TMP/$1.out"
+}
+
+# sim_pair_round R: pairs round R of $EV (`tourney live round pair`, at
+# most 90 s; $TOURNEY); status 3 when the event is complete (nothing left
+# to pair: $E2E_TMP/err says why), else the round's table numbers are in
+# $E2E_TMP/tables and tables.R, one per device ($N_DEV, checked).
+sim_pair_round() {
+    local st nt
+    timeout 90 "$TOURNEY" live round pair "$EV" >"$E2E_TMP/pair.out" 2>"$E2E_TMP/err"
+    st=$?
+    [ $st -ne 3 ] || return 3
+    [ $st -eq 0 ] || fail "round pair: exit $st: $(cat "$E2E_TMP/err")"
+    grep '^  table ' "$E2E_TMP/pair.out" | awk '{ print $2 }' >"$E2E_TMP/tables"
+    nt=$(wc -l <"$E2E_TMP/tables")
+    cp "$E2E_TMP/tables" "$E2E_TMP/tables.$1"
+    [ "$nt" -eq "$N_DEV" ] || fail "round $1: $nt tables, expected $N_DEV: $(cat "$E2E_TMP/pair.out")"
+}
+
+# sim_wait_acks R: until the device of each table of round R
+# ($E2E_TMP/tables) has its result acknowledged (60 s each).
+sim_wait_acks() {
+    local t d
+    while read -r t; do
+        d=$(printf 'table-%03d' "$t")
+        wait_until 60 table_acked "$d" "$1" "$t" ||
+            fail "round $1 table $t: $d got no ack: $(tail -n 12 "$E2E_TMP/$d.out" | tr '\n' '|') hub: $(tail -n 5 "$E2E_TMP/hub.log" | tr '\n' '|')"
+    done <"$E2E_TMP/tables"
+}
+
+# sim_rounds_played ROUNDS COMPLETE N_ROUNDS: after the rounds loop, the
+# event completed (COMPLETE 1: sim_pair_round said so) after ROUNDS
+# rounds, N_ROUNDS expected.
+sim_rounds_played() {
+    [ "$2" = 1 ] || fail "the event did not complete after $1 rounds"
+    grep -q -i 'complete' "$E2E_TMP/err" ||
+        fail "pairing round $(($1 + 1)) refused for another reason: $(cat "$E2E_TMP/err")"
+    [ "$1" -eq "$3" ] || fail "$1 rounds played, expected $3"
+}

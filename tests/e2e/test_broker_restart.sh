@@ -60,8 +60,11 @@ queued_since() {
         END { exit !(p && q) }'
 }
 
-# broker_outage ROUND: once every table plays, the venue broker stops;
-# it comes back when every table has queued its result.
+# broker_outage ROUND: every table is held (SIGSTOP) as soon as it plays,
+# the venue broker stops, the tables go on (SIGCONT); the broker comes back
+# when every table has queued its result.  (Held, not raced: on a loaded
+# machine a table's simulated game could end before the last one was
+# seen playing and the broker was down.)
 broker_outage() {
     local r=$1 i d
     local -a mark=()
@@ -69,14 +72,18 @@ broker_outage() {
         d=$(printf 'table-%03d' "$i")
         wait_until 30 table_playing "$d" "$r" ||
             fail "round $r: $d does not play: $(tail -n 8 "$E2E_TMP/$d.out" | tr '\n' '|')"
+        kill -STOP "$(cat "$E2E_TMP/$d.pid")" || fail "round $r: $d is gone"
     done
     for ((i = 1; i <= N_DEV; i++)); do
         d=$(printf 'table-%03d' "$i")
         [ -z "$(subs "$d" | awk -v r="$r" '$1 == "P" && $2 == r')" ] ||
-            fail "round $r: $d submitted before the broker stopped (simulate delays too short for this machine?)"
+            fail "round $r: $d submitted before it was held (simulate delays too short for this machine?)"
         mark[i]=$(wc -l <"$E2E_TMP/$d.out")
     done
     stop_broker
+    for ((i = 1; i <= N_DEV; i++)); do
+        kill -CONT "$(cat "$E2E_TMP/$(printf 'table-%03d' "$i").pid")"
+    done
     ok "round $r: broker stopped while all $N_DEV tables play"
     for ((i = 1; i <= N_DEV; i++)); do
         d=$(printf 'table-%03d' "$i")
@@ -100,26 +107,12 @@ event_with_devices catan "Broker restart Catan" "{\"rounds\": $N_ROUNDS}"
 round=0
 complete=0
 for ((r = 1; r <= 10; r++)); do
-    timeout 90 "$TOURNEY" live round pair "$EV" >"$E2E_TMP/pair.out" 2>"$E2E_TMP/err"
-    st=$?
-    if [ $st -eq 3 ]; then
-        complete=1
-        break
-    fi
-    [ $st -eq 0 ] || fail "round pair: exit $st: $(cat "$E2E_TMP/err")"
+    sim_pair_round "$r" || { complete=1; break; }
     round=$r
-    grep '^  table ' "$E2E_TMP/pair.out" | awk '{ print $2 }' >"$E2E_TMP/tables"
-    nt=$(wc -l <"$E2E_TMP/tables")
-    cp "$E2E_TMP/tables" "$E2E_TMP/tables.$r"
-    [ "$nt" -eq $N_DEV ] || fail "round $r: $nt tables, expected $N_DEV: $(cat "$E2E_TMP/pair.out")"
     live 0 round publish "$EV"
     [ "$r" -ne 1 ] || broker_outage "$r"
     live 0 clock start "$EV"
-    while read -r t; do
-        d=$(printf 'table-%03d' "$t")
-        wait_until 60 table_acked "$d" "$r" "$t" ||
-            fail "round $r table $t: $d got no ack: $(tail -n 12 "$E2E_TMP/$d.out" | tr '\n' '|') hub: $(tail -n 5 "$E2E_TMP/hub.log" | tr '\n' '|')"
-    done <"$E2E_TMP/tables"
+    sim_wait_acks "$r"
     while read -r t; do
         [ "$(hub_accepted "$r" "$t")" -eq 1 ] ||
             fail "round $r table $t: the hub stored $(hub_accepted "$r" "$t") results: $(grep "round=$r table=$t" "$E2E_TMP/hub.log" | tr '\n' '|')"
@@ -127,10 +120,7 @@ for ((r = 1; r <= 10; r++)); do
     live 0 round close "$EV"
     ok "round $r closed, each table's result stored once"
 done
-[ $complete = 1 ] || fail "the event did not complete after $round rounds"
-grep -q -i 'complete' "$E2E_TMP/err" ||
-    fail "pairing round $((round + 1)) refused for another reason: $(cat "$E2E_TMP/err")"
-[ "$round" -eq $N_ROUNDS ] || fail "$round rounds played, expected $N_ROUNDS"
+sim_rounds_played "$round" "$complete" "$N_ROUNDS"
 
 check_event_complete "the broker restart"
 

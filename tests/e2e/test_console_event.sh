@@ -22,54 +22,21 @@ E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 e2e_init "$@"
 
 need_binaries TOURNEY HUB
-export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
-unset TOURNEY_PASSWORD
-mkdir -p "$XDG_CONFIG_HOME/tourney" "$HOME"
-
 start_broker --no-ws --organisers o1,o2
-printf '%s\n' "$(cred hub)" >"$E2E_TMP/hub.pw"
-cred o1 >"$E2E_TMP/o1.pw"
-cat >"$E2E_TMP/hub.conf" <<EOF
-broker_uri = "tcp://$BROKER_HOST:$BROKER_PORT"
-username = "hub"
-password_file = "$E2E_TMP/hub.pw"
-database = "$E2E_TMP/hub.db"
-database_sync = false
-keepalive_s = 5
-feed = false
-EOF
-cat >"$XDG_CONFIG_HOME/tourney/console.conf" <<EOF
-broker = "tcp://$BROKER_HOST:$BROKER_PORT"
-user = o1
-password_file = "$E2E_TMP/o1.pw"
-timeout = 30
-EOF
+source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
+live_hub_config # (no feed; o1's console config)
+hub_launch
 
-"$HUB" --config "$E2E_TMP/hub.conf" --create >"$E2E_TMP/create.out" 2>&1 ||
-    fail "tourney-hub --create: $(cat "$E2E_TMP/create.out")"
-"$HUB" --config "$E2E_TMP/hub.conf" >>"$E2E_TMP/hub.log" 2>&1 </dev/null &
-HUB_PID=$!
-e2e_track "$HUB_PID"
-
-run() {
-    local want=$1 st
-    shift
-    timeout 90 "$TOURNEY" live "$@" >"$E2E_TMP/out" 2>"$E2E_TMP/err"
-    st=$?
-    [ "$st" -eq "$want" ] ||
-        fail "tourney live $*: exit $st, expected $want; stderr: $(cat "$E2E_TMP/err"); hub log: $(tail -n 5 "$E2E_TMP/hub.log")"
-}
-
-run 0 wait-hub --timeout 20
+live 0 wait-hub --timeout 20
 ok "wait-hub: the hub is online"
 
-run 0 event create ev1 --format catan --title 'Console Cup' --seed 2024 --options '{"rounds": 2}'
+live 0 event create ev1 --format catan --title 'Console Cup' --seed 2024 --options '{"rounds": 2}'
 grep -q -x 'created event ev1' "$E2E_TMP/out" || fail "create: $(cat "$E2E_TMP/out")"
 grep -q -x 'seed 2024: every lot of the event is drawn from it (CM-4)' "$E2E_TMP/out" || fail "create record: $(cat "$E2E_TMP/out")"
-run 3 event create ev1 --format catan
+live 3 event create ev1 --format catan
 [ "$(wc -l <"$E2E_TMP/err")" -eq 1 ] && grep -q '^tourney: the hub refused event create: ' "$E2E_TMP/err" ||
     fail "second create: $(cat "$E2E_TMP/err")"
-run 0 event list --json
+live 0 event list --json
 grep -q '"id": "ev1"' "$E2E_TMP/out" || fail "event list: $(cat "$E2E_TMP/out")"
 ok "event created; the same id again is refused (exit 3, one line)"
 
@@ -77,10 +44,10 @@ ok "event created; the same id again is refused (exit 3, one line)"
 # naming its line; nothing is imported.
 printf 'id,name,club\np1,Player 1,Club 1\np2,Play\0er 2,Club 2\np3,Player 3,Club 0\n' \
     >"$E2E_TMP/nul.csv"
-run 3 players import ev1 "$E2E_TMP/nul.csv"
+live 3 players import ev1 "$E2E_TMP/nul.csv"
 grep -q 'csv line 3, field 2: contains a NUL byte' "$E2E_TMP/err" ||
     fail "NUL import: $(cat "$E2E_TMP/err")"
-run 0 export ev1
+live 0 export ev1
 grep -q '"p1"' "$E2E_TMP/out" && fail "NUL import stored a player: $(cat "$E2E_TMP/out")"
 ok "a player list with a NUL byte is refused whole with its line"
 
@@ -90,11 +57,11 @@ ok "a player list with a NUL byte is refused whole with its line"
         echo "p$i,Player $i,Club $((i % 3))"
     done
 } >"$E2E_TMP/players.csv"
-run 0 players import ev1 "$E2E_TMP/players.csv"
+live 0 players import ev1 "$E2E_TMP/players.csv"
 grep -q -x 'imported 8 players into ev1' "$E2E_TMP/out" || fail "import: $(cat "$E2E_TMP/out")"
 ok "8 players imported from a CSV"
-run 0 devices
-run 0 devices --json
+live 0 devices
+live 0 devices --json
 
 e2e_sub_start clock watch 'tourney/v1/event/ev1/clock' -- -F 'MSG %r %t %x'
 n_clock() { grep -c '^MSG [01] tourney/v1/event/ev1/clock ' "$E2E_TMP/clock.out"; }
@@ -113,20 +80,20 @@ for ((r = 1; r <= 10; r++)); do
         fail "pair round $r: $(cat "$E2E_TMP/pair.out")"
     grep '^  table ' "$E2E_TMP/pair.out" >"$E2E_TMP/tables"
     [ -s "$E2E_TMP/tables" ] || fail "round $r: no tables: $(cat "$E2E_TMP/pair.out")"
-    run 0 round show ev1
+    live 0 round show ev1
     grep '^  table ' "$E2E_TMP/out" | cmp -s - "$E2E_TMP/tables" ||
         fail "round show differs from pair: $(cat "$E2E_TMP/out")"
     # Results before publishing are refused.
-    run 3 result enter ev1 "$r" 1 '{"vp": {"p1": 10, "p2": 8, "p3": 6, "p4": 4}}'
-    run 0 round publish ev1
+    live 3 result enter ev1 "$r" 1 '{"vp": {"p1": 10, "p2": 8, "p3": 6, "p4": 4}}'
+    live 0 round publish ev1
     grep -q -x "published round $r of ev1 to the tables" "$E2E_TMP/out" ||
         fail "publish: $(cat "$E2E_TMP/out")"
     before=$(n_clock)
-    run 0 clock start ev1
+    live 0 clock start ev1
     grep -q "started the clock of every table in round $r of ev1" "$E2E_TMP/out" ||
         fail "clock start: $(cat "$E2E_TMP/out")"
     wait_for 10 '[ "$(n_clock)" -gt "$before" ]' || fail "no RoundClock after clock start"
-    run 0 clock extend ev1 5 --table 1
+    live 0 clock extend ev1 5 --table 1
     n_tables=0
     while read -r _ table players; do
         # players: "pA Name A - pB Name B - ..." (id, then the name)
@@ -139,10 +106,10 @@ for ((r = 1; r <= 10; r++)); do
             json+="\"${ids[$k]}\": ${vps[$k]}"
         done
         json+='}}'
-        run 0 result enter ev1 "$r" "$table" "$json"
+        live 0 result enter ev1 "$r" "$table" "$json"
         n_tables=$((n_tables + 1))
     done <"$E2E_TMP/tables"
-    run 0 round close ev1
+    live 0 round close ev1
     grep -q -x "closed round $r of ev1" "$E2E_TMP/out" || fail "close: $(cat "$E2E_TMP/out")"
     ok "round $r: paired, shown, published, clock started, $n_tables results entered, closed"
 done
@@ -150,16 +117,16 @@ done
 [ "$(wc -l <"$E2E_TMP/err")" -eq 1 ] || fail "refused pair: $(cat "$E2E_TMP/err")"
 ok "after round 2 the hub refuses to pair: $(cat "$E2E_TMP/err")"
 
-run 0 export ev1
+live 0 export ev1
 cp "$E2E_TMP/out" "$E2E_TMP/export.json"
-run 0 standings ev1 --json
+live 0 standings ev1 --json
 cp "$E2E_TMP/out" "$E2E_TMP/hub-standings.json"
 "$TOURNEY" standings "$E2E_TMP/export.json" >"$E2E_TMP/offline-standings.json" 2>"$E2E_TMP/err" ||
     fail "offline standings of the export: $(cat "$E2E_TMP/err")"
 cmp "$E2E_TMP/offline-standings.json" "$E2E_TMP/hub-standings.json" ||
     fail "standings differ: hub $(head -c 400 "$E2E_TMP/hub-standings.json") offline $(head -c 400 "$E2E_TMP/offline-standings.json")"
 grep -q '"after_round": 2' "$E2E_TMP/hub-standings.json" || fail "standings: $(head -c 200 "$E2E_TMP/hub-standings.json")"
-run 0 standings ev1
+live 0 standings ev1
 grep -q -E '^ +1  p[1-8] ' "$E2E_TMP/out" || fail "human standings: $(cat "$E2E_TMP/out")"
 ok "export -> tourney standings equals the hub's standings, byte for byte"
 

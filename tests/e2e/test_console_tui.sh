@@ -24,36 +24,11 @@ e2e_init "$@"
 
 need_binaries TOURNEY HUB
 command -v tmux >/dev/null || fail "no tmux (deploy/install-deps.sh)"
-export XDG_CONFIG_HOME=$E2E_TMP/xdg HOME=$E2E_TMP/home
-unset TOURNEY_PASSWORD
-mkdir -p "$XDG_CONFIG_HOME/tourney" "$HOME"
-
 start_broker --no-ws --organisers o1,o2
-printf '%s\n' "$(cred hub)" >"$E2E_TMP/hub.pw"
-cred o1 >"$E2E_TMP/o1.pw"
+source "$(dirname -- "${BASH_SOURCE[0]}")/live_hub.sh"
+live_hub_config 'feed = true' 'feed_interval_ms = 50' # (o1's console config)
 cred o2 >"$E2E_TMP/o2.pw"
-cat >"$E2E_TMP/hub.conf" <<EOF
-broker_uri = "tcp://$BROKER_HOST:$BROKER_PORT"
-username = "hub"
-password_file = "$E2E_TMP/hub.pw"
-database = "$E2E_TMP/hub.db"
-database_sync = false
-keepalive_s = 5
-feed = true
-feed_interval_ms = 50
-EOF
-cat >"$XDG_CONFIG_HOME/tourney/console.conf" <<EOF
-broker = "tcp://$BROKER_HOST:$BROKER_PORT"
-user = o1
-password_file = "$E2E_TMP/o1.pw"
-timeout = 30
-EOF
-
-"$HUB" --config "$E2E_TMP/hub.conf" --create >"$E2E_TMP/create.out" 2>&1 ||
-    fail "tourney-hub --create: $(cat "$E2E_TMP/create.out")"
-"$HUB" --config "$E2E_TMP/hub.conf" >>"$E2E_TMP/hub.log" 2>&1 </dev/null &
-HUB_PID=$!
-e2e_track "$HUB_PID"
+hub_launch
 
 # The test's own commands: organiser o2.
 run() {

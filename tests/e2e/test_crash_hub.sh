@@ -87,26 +87,13 @@ KILLS=0
 round=0
 complete=0
 for ((r = 1; r <= 10; r++)); do
-    timeout 90 "$TOURNEY" live round pair "$EV" >"$E2E_TMP/pair.out" 2>"$E2E_TMP/err"
-    st=$?
-    if [ $st -eq 3 ]; then
-        complete=1
-        break
-    fi
-    [ $st -eq 0 ] || fail "round pair: exit $st: $(cat "$E2E_TMP/err")"
+    sim_pair_round "$r" || { complete=1; break; }
     round=$r
-    grep '^  table ' "$E2E_TMP/pair.out" | awk '{ print $2 }' >"$E2E_TMP/tables"
     nt=$(wc -l <"$E2E_TMP/tables")
-    cp "$E2E_TMP/tables" "$E2E_TMP/tables.$r"
-    [ "$nt" -eq $N_DEV ] || fail "round $r: $nt tables, expected $N_DEV: $(cat "$E2E_TMP/pair.out")"
     live 0 round publish "$EV"
     live 0 clock start "$EV"
     kill_during "$r" "$nt"
-    while read -r t; do
-        d=$(printf 'table-%03d' "$t")
-        wait_until 60 table_acked "$d" "$r" "$t" ||
-            fail "round $r table $t: $d got no ack: $(tail -n 12 "$E2E_TMP/$d.out" | tr '\n' '|') hub: $(tail -n 5 "$E2E_TMP/hub.log" | tr '\n' '|')"
-    done <"$E2E_TMP/tables"
+    sim_wait_acks "$r"
     # A kill between the commit and the log line may hide one, so at most
     # one (the export check below is the exact one).
     while read -r t; do
@@ -116,10 +103,7 @@ for ((r = 1; r <= 10; r++)); do
     live 0 round close "$EV"
     ok "round $r closed after $KILLS kills so far"
 done
-[ $complete = 1 ] || fail "the event did not complete after $round rounds"
-grep -q -i 'complete' "$E2E_TMP/err" ||
-    fail "pairing round $((round + 1)) refused for another reason: $(cat "$E2E_TMP/err")"
-[ "$round" -eq $N_ROUNDS ] || fail "$round rounds played, expected $N_ROUNDS"
+sim_rounds_played "$round" "$complete" "$N_ROUNDS"
 [ "$KILLS" -eq $((N_ROUNDS * KILLS_PER_ROUND)) ] || fail "$KILLS kills"
 
 # One more kill with everything settled: the final state is the database's.

@@ -33,16 +33,6 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/sim_tables.sh"
 start_sim_tables "$N_DEV" "20-150" 1000
 ok "hub and $N_DEV simulated tables online"
 
-# table_done DEVICE EVENT ROUND TABLE: the device showed "state done" after
-# its assignment to that table of that round.
-table_done() {
-    awk -v want="assigned event=$2 round=$3 table=$4 " '
-        index($0, want) == 1 { seen = 1; done = 0; next }
-        /^assigned / { seen = 0; next }
-        seen && $0 == "state done" { done = 1 }
-        END { exit !done }' "$E2E_TMP/$1.out"
-}
-
 # play EVENT FORMAT OPTIONS N_PLAYERS: the whole event.
 play() {
     local ev=$1 format=$2 options=$3 n=$4 round=0 r t d players

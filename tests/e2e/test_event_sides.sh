@@ -35,16 +35,6 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/sim_tables.sh"
 start_sim_tables "$N_DEV" "20-150" 1900
 ok "hub and $N_DEV simulated tables online"
 
-# table_done DEVICE ROUND TABLE: the device showed "state done" after its
-# assignment to that table of that round.
-table_done() {
-    awk -v want="assigned event=$EV round=$2 table=$3 " '
-        index($0, want) == 1 { seen = 1; done = 0; next }
-        /^assigned / { seen = 0; next }
-        seen && $0 == "state done" { done = 1 }
-        END { exit !done }' "$E2E_TMP/$1.out"
-}
-
 # seat_sides DEVICE ROUND TABLE: "PLAYER SIDE" per seat, from the device's
 # last assignment to that table of that round ("-" for a seat without).
 seat_sides() {
@@ -83,7 +73,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
     live 0 clock start "$EV"
     while read -r t; do
         d=$(printf 'table-%03d' "$t")
-        wait_until 30 table_done "$d" "$r" "$t" ||
+        wait_until 30 table_done "$d" "$EV" "$r" "$t" ||
             fail "round $r table $t: $d did not finish: $(tail -n 12 "$E2E_TMP/$d.out" | tr '\n' '|')"
         seat_sides "$d" "$r" "$t" >"$E2E_TMP/seats"
         [ "$(wc -l <"$E2E_TMP/seats")" -eq 2 ] ||

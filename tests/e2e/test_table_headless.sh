@@ -20,30 +20,8 @@ need_binaries TABLE WIRETOOL
 start_broker --tables 3 --no-ws
 
 dev=tourney/v1/device
-e2e_sub_start watch watch 'tourney/v1/#' -- -F 'MSG %r %t %x'
-
-hub_pub() {
-    local topic=$1 file=$2
-    shift 2
-    timeout 10 mosquitto_pub -h "$BROKER_HOST" -p "$BROKER_PORT" -V mqttv5 -q 1 \
-        -u hub -P "$(cred hub)" -t "$topic" -f "$file" "$@" \
-        2>"$E2E_TMP/hubpub.err" || fail "hub publish on $topic: $(cat "$E2E_TMP/hubpub.err")"
-}
-decoded() {
-    local h
-    e2e_messages watch | awk -v t="$2" '$2 == t { print $3 }' |
-        while read -r h; do "$WIRETOOL" "$1" "$h" || echo "undecodable"; done
-}
-count_decoded() {
-    decoded "$1" "$2" | grep -c -F -e "$3"
-}
-has_decoded() {
-    decoded "$1" "$2" | grep -F -e "$3" >/dev/null
-}
-expect_decoded() {
-    wait_until "${4:-10}" has_decoded "$1" "$2" "$3" ||
-        fail "no $1 on $2 with \"$3\"; got: $(decoded "$1" "$2" | tr '\n' '|')"
-}
+source "$(dirname -- "${BASH_SOURCE[0]}")/wire_watch.sh"
+watch_start
 OUT=$E2E_TMP/t2.out
 out_has() {
     grep -q -x -F -e "$1" "$OUT"

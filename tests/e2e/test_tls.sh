@@ -140,14 +140,6 @@ for ((i = 1; i <= N_DEV; i++)); do
 done
 ok "hub, console and $N_DEV tables online over ssl://"
 
-table_done() {
-    awk -v want="assigned event=$EV round=$2 table=$3 " '
-        index($0, want) == 1 { seen = 1; done = 0; next }
-        /^assigned / { seen = 0; next }
-        seen && $0 == "state done" { done = 1 }
-        END { exit !done }' "$E2E_TMP/$1.out"
-}
-
 live 0 event create "$EV" --format got-lcg2 --title "TLS" --seed 5 \
     --options '{"structure": "custom", "swiss_rounds": 2, "cut": 0}'
 printf 'id,name\n' >"$E2E_TMP/players.csv"
@@ -163,7 +155,7 @@ for ((r = 1; r <= N_ROUNDS; r++)); do
     live 0 clock start "$EV"
     for ((t = 1; t <= N_DEV; t++)); do
         d=$(printf 'table-%03d' "$t")
-        wait_until 30 table_done "$d" "$r" "$t" ||
+        wait_until 30 table_done "$d" "$EV" "$r" "$t" ||
             fail "round $r table $t: $d did not finish: $(tail -n 8 "$E2E_TMP/$d.out" | tr '\n' '|')"
     done
     live 0 round close "$EV"
