@@ -973,16 +973,17 @@
         var h = '<div class="panel pairings">' + headerHtml(rv, opts, right) +
                 '<div class="rows">';
         shown.forEach(function (tb) {
-            var marks = resultMarks(tb);
-            h += '<div class="row st-' + esc(tb.state || 'none') + (tb.players.length > 2 ? ' multi' : '') +
+            var marks = resultMarks(tb), multi = tb.players.length > 2;
+            h += '<div class="row st-' + esc(tb.state || 'none') + (multi ? ' multi' : '') +
                  '" data-table="' + tb.table + '">' +
                  '<span class="tn">' + tb.table + '</span><span class="pls"' +
-                 (tb.players.length > 2 ? ' style="--seats:' + tb.players.length + '"' : '') + '>' +
-                 tb.players.map(function (p) {
+                 (multi ? ' style="grid-template-columns: repeat(' + tb.players.length + ', minmax(0, max-content))"' : '') +
+                 '>' + tb.players.map(function (p) {
                      var win = (tb.winner && tb.winner.winner === p.id) || marks.winner === p.id;
-                     return playerHtml(p, false, win ? 'win' : '') +
-                            (marks.pts[p.id] !== undefined ? '<span class="sc">' + esc(marks.pts[p.id]) + '</span>' : '');
-                 }).join(tb.players.length > 2 ? '' : '<span class="vs">' + esc(marks.draw ? t('draw') : t('vs')) + '</span>') +
+                     var cell = playerHtml(p, false, win ? 'win' : '') +
+                                (marks.pts[p.id] !== undefined ? '<span class="sc">' + esc(marks.pts[p.id]) + '</span>' : '');
+                     return multi ? '<span class="seat">' + cell + '</span>' : cell;
+                 }).join(multi ? '' : '<span class="vs">' + esc(marks.draw ? t('draw') : t('vs')) + '</span>') +
                  '</span><span class="ts">' + esc(tb.label) +
                  (tb.extensionMs > 0 ? '<span class="ext">+' + esc(formatClock(tb.extensionMs)) + '</span>' : '') +
                  '</span></div>';

@@ -507,6 +507,9 @@
             st.name = S.status.name; /* withdrawn: the hub knows it no more */
         S.login = login;
         S.status = st;
+        /* the event's language first: a code that no longer works says
+         * why in it too */
+        language((S.assign && S.assign.language) || st.language || '');
         var cs = T.CodeState;
         if (st.state !== cs.CODE_VALID) {
             var words = {};
@@ -525,7 +528,6 @@
             S.connected = false;
             return;
         }
-        language((S.assign && S.assign.language) || st.language || '');
         if (S.connected && !willChanged())
             loginPresence();
     }

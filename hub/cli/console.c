@@ -279,7 +279,16 @@ static int read_password(struct live *lv, const char *path)
     char *text = NULL;
     size_t len;
     if (hub_console_read_file(path, 64 * 1024, &text, &len, &d) < 0) {
-        say("password file: %s", d.msg);
+        /* A relative password_file is read from where the command runs,
+         * not beside the config file: say so, and from where. */
+        char cwd[1024];
+        if (!lv->password_file_flag && path[0] != '/' &&
+            getcwd(cwd, sizeof cwd))
+            say("password file: %s (password_file in %s: a relative path is "
+                "read from the current directory, %s)",
+                d.msg, where(lv), cwd);
+        else
+            say("password file: %s", d.msg);
         return HUB_CONSOLE_EXIT_USAGE;
     }
     len = strcspn(text, "\r\n");

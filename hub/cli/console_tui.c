@@ -1387,6 +1387,15 @@ static void run_typed(struct tui *t, struct hub_console_conn *conn,
     struct hub_console_result res;
     run_cmd(t, conn, typed, m, x, &res);
     status_from(t, typed, res.status, res.text);
+    /* The command line's habit, the event id typed too (`:round close
+     * ev1`): the usage error ("too many arguments (expected EVENT_ID
+     * ...)") would name the very word given; say what to type instead. */
+    if (res.status == HUB_CONSOLE_EXIT_USAGE && at < n &&
+        !takes_no_event(w[0]) && strcmp(w[at], t->ev) == 0)
+        snprintf(t->status_line, sizeof t->status_line,
+                 "error (exit 2): the dashboard adds the event id: type "
+                 ":%s%s%s without \"%s\"",
+                 w[0], at > 1 ? " " : "", at > 1 ? w[1] : "", t->ev);
     key_tip(t, &res);
     /* More than one line: the whole output in the panel. */
     const char *text = res.text;

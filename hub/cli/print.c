@@ -456,7 +456,9 @@ static void head(struct out *o, const struct tny_event *ev,
         "overflow-wrap: anywhere; }\n"
         /* the players' cards: cut along the dashed lines */
         ".cards { display: flex; flex-wrap: wrap; }\n"
-        ".card { width: 50%; box-sizing: border-box; height: 64mm; "
+        /* at least 64 mm: a long name or language grows its card (and
+         * its row) rather than being cut at the card's top and bottom */
+        ".card { width: 50%; box-sizing: border-box; min-height: 64mm; "
         "border: 0.3mm dashed #888; padding: 3mm 4mm; display: flex; "
         "gap: 4mm; align-items: center; break-inside: avoid; "
         "page-break-inside: avoid; overflow: hidden; }\n"

@@ -7,6 +7,8 @@
  *   node pages_check.js selftest --overlays DIR
  *   node pages_check.js hall|player --overlays DIR --base http://HOST:PORT
  *       --chromium PATH --events big,small --expect TSV --names TSV --shots DIR
+ *   node pages_check.js longname --overlays DIR --base URL --chromium PATH
+ *       --events EV --table N --long NAME --shots DIR
  *   node pages_check.js lang --lang pl --param 1|0 --po po/tourney-pages
  *       [--switch cs] [--navigator nb-NO --navevent small] (and the above)
  *
@@ -529,6 +531,47 @@ async function overlays() {
     await b.close();
 }
 
+/* A very long name (--long) at a four-player table (--table) of --events
+ * whose result is in: pairings.html cuts that name alone, never its
+ * neighbours' (they had 18 px left each: "Ödön G…"); table.html wraps
+ * every name of the table, none cut (at 52 px four names cut to
+ * "Barthol…", "Ödön G…"). */
+async function longName() {
+    const b = await browser();
+    const page = await b.newPage({viewport: {width: 1920, height: 1080}});
+    page.on('pageerror', (e) => die('overlay: page error ' + e.message));
+    const ev = args.events, tb = args.table;
+    await page.goto(args.base + '/pairings.html?event=' + ev);
+    await page.waitForFunction((tb) => {
+        const r = document.querySelector('.rows .row.multi[data-table="' + tb + '"]');
+        return r && r.querySelectorAll('.sc').length === 4;
+    }, tb, {timeout: 20000});
+    await page.screenshot({path: path.join(args.shots, 'overlay-pairings-long-name-1920x1080.png')});
+    const row = await page.evaluate((tb) => Array.prototype.map.call(
+        document.querySelectorAll('.rows .row[data-table="' + tb + '"] .pl .nm'),
+        (e) => ({name: e.textContent, cut: e.scrollWidth > e.clientWidth + 1})), tb);
+    check(row.length === 4 && row.some((e) => e.name === args.long),
+          'pairings overlay: table ' + tb + ' is not the long name\'s: ' + JSON.stringify(row));
+    const cut = row.filter((e) => e.cut && e.name !== args.long).map((e) => e.name);
+    check(!cut.length, 'pairings overlay: beside a ' + args.long.length + '-character name, names cut off: ' +
+          JSON.stringify(cut));
+    console.log('overlay pairings.html: a ' + args.long.length + '-character name cuts none of its three neighbours');
+    await page.goto(args.base + '/table.html?event=' + ev + '&table=' + tb);
+    await page.waitForFunction(() => document.querySelectorAll('.featured .seats .pl .nm').length === 4, null,
+                               {timeout: 20000});
+    await page.screenshot({path: path.join(args.shots, 'overlay-table-long-name-1920x1080.png')});
+    const seats = await page.evaluate(() => Array.prototype.map.call(
+        document.querySelectorAll('.featured .seats .pl .nm'),
+        (e) => ({name: e.textContent, cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1})));
+    const scut = seats.filter((e) => e.cut).map((e) => e.name);
+    check(!scut.length, 'table overlay: names cut off: ' + JSON.stringify(scut));
+    const over = await page.evaluate(() => document.documentElement.scrollWidth > 1920 ||
+                                           document.documentElement.scrollHeight > 1080);
+    check(!over, 'table overlay: wider or taller than 1920x1080');
+    console.log('overlay table.html: the four names of a four-player table wrap, none cut off');
+    await b.close();
+}
+
 /* The hall screen of a paused event: its clock says so and stands. */
 async function hallPaused() {
     const b = await browser();
@@ -773,6 +816,8 @@ async function langCheck() {
         return hallPaused();
     if (mode === 'overlays')
         return overlays();
+    if (mode === 'longname')
+        return longName();
     if (mode === 'selftest')
         return args.po ? selftest() || langSelftest() : selftest();
     if (mode === 'hall')

@@ -24,7 +24,9 @@
  * 4. NH round 2 (round 1's other table entered by the organiser): the
  *    bye goes to a player who sat at a table in round 1 (NH-4: no second
  *    bye): their phone says the bye in round 2, no table any more; round
- *    1's bye shows their new table.
+ *    1's bye shows their new table;
+ * 5. a CT player's code revoked, then opened on a fresh phone: the page
+ *    says it was revoked in Czech (the CodeStatus's language).
  * Prints "ok - ..." per check and "ARMIES TABLE WINNER LOSER" for the
  * table of 3; exit 1 with the failure.
  */
@@ -177,6 +179,23 @@ async function main() {
                    30000);
     console.log('ok - nh round 2: ' + bye2[0] + ' (at a table in round 1) has the bye, their phone says so and shows no table; ' +
                 nh.byer + ' (round 1\'s bye) shows table ' + t2.table);
+
+    /* 5. a code revoked, then opened on a fresh phone (tryout 13): the
+     * page says why in the event's language (its CodeStatus's), not in
+     * the browser's */
+    const gone = phones.ct[0], dashed = gone.code.slice(0, 4) + '-' + gone.code.slice(4);
+    live(false, 'code', 'revoke', 'ct', dashed);
+    const ctx5 = await browser.newContext({viewport: {width: 390, height: 844}, deviceScaleFactor: 1});
+    const p5 = await ctx5.newPage();
+    p5.on('pageerror', (e) => errors.push('revoked: ' + e.message));
+    await p5.goto(args.base + '/play.html?code=' + gone.code);
+    await waitText(p5, '#ended', tr('cs', 'The code {code} was revoked by the organiser: ask them for a new one.',
+                                    {code: dashed}), 'the revoked code on a fresh phone');
+    const lang5 = await p5.evaluate(() => document.documentElement.lang);
+    check(lang5 === 'cs', 'the revoked code\'s page: <html lang="' + lang5 + '">, expected cs');
+    await p5.screenshot({path: path.join(args.shots, 'ct-revoked.png'), fullPage: true});
+    await ctx5.close();
+    console.log('ok - ct: a revoked code opened on a fresh phone says so in cs (<html lang="cs">)');
 
     check(errors.length === 0, 'page errors: ' + errors.join('; '));
     await browser.close();

@@ -93,6 +93,11 @@ run 2 round pair ev1 --broker tcp://127.0.0.1:1 --user o1
 err_is 'no password'
 run 2 round pair ev1 --broker tcp://127.0.0.1:1 --user o1 --password-file "$E2E_TMP/none"
 err_is 'password file: cannot read'
+# A relative password_file of the config file is read from the current
+# directory, not beside the config file (tryout 13): the error says so.
+printf 'broker = tcp://127.0.0.1:1\nuser = o1\npassword_file = "desk.pw"\n' >"$E2E_TMP/rel.conf"
+run 2 round pair ev1 --config "$E2E_TMP/rel.conf"
+err_is "cannot read desk.pw: .* \\(password_file in $E2E_TMP/rel.conf: a relative path is read from the current directory, $PWD\\)"
 # A line copied from users.cred ("LOGIN PASSWORD") is not a password: named,
 # as the hub's and the table's password_file do, not sent to be refused.
 printf 'o1 Secret123\n' >"$E2E_TMP/cred-line.pw"

@@ -212,6 +212,13 @@ tm send-keys -t tui : "round swap 2 $a $x" Enter
 wait_until 30 grep_joined "> error \(exit 3\): .*refused: p[0-9]+ \(Player [0-9]+\) and p[0-9]+ \(Player [0-9]+\) already played each other" ||
     fail "a swap creating a rematch refused on the dashboard: $(screen)"
 ok "typed swap creating a rematch: refused, the players named"
+# The event id typed as on the command line (tryout 13): the usage error
+# says the dashboard adds it, not "too many arguments (expected
+# EVENT_ID ...)" of a line that has one.
+tm send-keys -t tui : "round show ev1" Enter
+wait_until 20 grep_joined '> error \(exit 2\): the dashboard adds the event id: type :round show without "ev1"' ||
+    fail "the event id typed after ':': $(screen)"
+ok "the event id typed after ':': the answer says to type the command without it"
 tm send-keys -t tui : "player dq p16 --reason 'abusive behaviour'" Enter
 expect 10 'this cannot be undone: player dq p16' "DQ asks first"
 tm send-keys -t tui n

@@ -19,7 +19,10 @@
 #   "brzeczy" the Brz\u0119czyszczykiewicz of the other event), the card
 #   shows his table, seat, opponent and place; then the feed broker is
 #   restarted and a result entered: the page goes offline, comes back by
-#   itself and shows the result.
+#   itself and shows the result;
+# - the overlays: pairings.html of "big" cuts no name; a 60-character name
+#   at a four-player table cuts none of its neighbours' on pairings.html,
+#   and table.html cuts none of the four (they wrap).
 # The venue's language (issue 21) is test_pages_lang.sh, on a broker and
 # hub of its own (pages.sh has what both share).
 #
@@ -83,6 +86,37 @@ live 0 clock resume small
 node "$CHECK" overlays --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events big \
     --shots "$SHOTS" >"$E2E_TMP/ovl.out" 2>&1 || fail "overlays: $(cat "$E2E_TMP/ovl.out")"
 cat "$E2E_TMP/ovl.out"
+
+# A 60-character name at a four-player Catan table with its result in
+# (tryout 13): its neighbours' names are not cut on pairings.html, and
+# table.html cuts none of the four.
+LONG='Bartholomew Alexander Wolfgang Žďárský-Hohenzollern Ødegaard'
+{
+    echo 'id,name'
+    echo "l1,$LONG"
+    n=1
+    for nm in 'Ödön Győrffy' 'Małgorzata Grzęślewicz' 'Zoë Ångström' 'Jiří Šťastný' \
+        'Øystein Ærø' 'Łukasz Żółkiewski' 'Erzsébet Szőke'; do
+        n=$((n + 1))
+        echo "l$n,$nm"
+    done
+} >"$E2E_TMP/long.csv"
+live 0 event create longnames --format catan --title 'Long Names' --seed 7
+live 0 players import longnames "$E2E_TMP/long.csv"
+live 0 round pair longnames
+live 0 round publish longnames
+live 0 clock start longnames
+live 0 round show longnames
+tl=$(awk '$1 == "table" && / l1 / { print $2 }' "$E2E_TMP/out")
+vp=$(awk -v t="$tl" '$1 == "table" && $2 == t { v[1] = 10; v[2] = 9; v[3] = 11; v[4] = 4; k = 0
+        for (i = 3; i <= NF; i++) if ($i ~ /^l[0-9]$/) s = s (k ? ", " : "") "\"" $i "\": " v[++k]
+        print "{\"vp\": {" s "}}" }' "$E2E_TMP/out")
+[ -n "$tl" ] && [[ $vp == *'"l1"'* ]] || fail "longnames: no table of l1 in $(cat "$E2E_TMP/out")"
+live 0 result enter longnames 1 "$tl" "$vp"
+node "$CHECK" longname --overlays "$OVL" --base "$BASE" --chromium "$CHROMIUM" --events longnames \
+    --table "$tl" --long "$LONG" --shots "$SHOTS" >"$E2E_TMP/long.out" 2>&1 ||
+    fail "overlays, a long name: $(cat "$E2E_TMP/long.out")"
+cat "$E2E_TMP/long.out"
 
 # An unchanged feed document is not published again (hub_loop.c): a
 # result of another table of "small" brings a new tables document through

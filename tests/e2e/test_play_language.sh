@@ -17,7 +17,8 @@
 #   (values: the format's), the result is entered with them and confirmed
 #   on both phones, the summary and the stored state name them in Polish;
 #   round 2: the bye goes to a player who sat at a table in round 1: their
-#   phone says the bye (in round 2), not round 1's table;
+#   phone says the bye (in round 2), not round 1's table; a Czech
+#   player's code revoked and opened on a fresh phone says so in Czech;
 # - afterwards: that table's counted result names the armies as the
 #   format does (Hegemony, Outpost): the page translated only the words.
 # The expected words come from the pages' catalogues (i18n.js over

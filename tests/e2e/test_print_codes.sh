@@ -15,7 +15,9 @@
 #   refuses --url;
 # - tents or codes without --url, or with a bad one (not http(s), a
 #   space, a quote, an angle bracket), are refused with a clear message
-#   and print nothing.
+#   and print nothing;
+# - a late entrant with a 60-character name: their card in Czech holds
+#   the name and the instructions whole (Chromium, print layout).
 # The pages rendered at 60 dpi (tents-*.png, codes-*.png, slips-*.png,
 # all-*.png: every player's card, Hungarian, Letter) stay in the
 # test's directory.
@@ -157,4 +159,42 @@ live 0 print $EV codes --url "$URL" --pdf "$E2E_TMP/all.pdf" --lang hu --paper l
 decode "$E2E_TMP/all.pdf" all >"$E2E_TMP/all.qr"
 diff "$E2E_TMP/all.qr.want" "$E2E_TMP/all.qr" || fail "codes PDF of every player: the QR codes are not the valid player codes"
 ok "PDFs: the tents' QR codes (two per page, one page per table) the cards' and the slips' read URL?code=CODE"
+
+# A 60-character name on a card in Czech (tryout 13): the card grows to
+# hold it, nothing cut at its top or bottom (a card was 64 mm high with
+# its overflow hidden: "Bartholomew" half above the card).  Chromium lays
+# the printout out for print at A4's width inside the margins.
+LONG='Bartholomew Alexander Wolfgang Žďárský-Hohenzollern Ødegaard'
+live 0 player add $EV p7 "$LONG"
+live 0 code player $EV p7
+live 0 print $EV codes --url "$URL" --lang cs
+cp "$E2E_TMP/out" "$E2E_TMP/long.html"
+node - "$OVL" "$CHROMIUM" "$E2E_TMP/long.html" "$LONG" >"$E2E_TMP/long.out" 2>&1 <<'JS' ||
+const path = require('path');
+const [ovl, exe, file, long] = process.argv.slice(2);
+const {chromium} = require(path.join(ovl, 'node_modules', 'playwright-core'));
+(async () => {
+    const b = await chromium.launch({executablePath: exe, args: ['--no-sandbox', '--disable-gpu']});
+    const page = await b.newPage({viewport: {width: 703, height: 1000}}); /* 186 mm */
+    await page.emulateMedia({media: 'print'});
+    await page.goto('file://' + file);
+    const cards = await page.evaluate(() => Array.prototype.map.call(document.querySelectorAll('.card'), (c) => {
+        const r = c.getBoundingClientRect(), w = c.querySelector('.who').getBoundingClientRect();
+        return {name: c.querySelector('.nm').textContent, inside: w.top >= r.top - 0.5 && w.bottom <= r.bottom + 0.5};
+    }));
+    await b.close();
+    const mine = cards.filter((c) => c.name === long);
+    if (mine.length !== 1)
+        throw new Error('no card for the long name: ' + JSON.stringify(cards.map((c) => c.name)));
+    const cut = cards.filter((c) => !c.inside).map((c) => c.name);
+    if (cut.length)
+        throw new Error('cards cut at the top or bottom: ' + JSON.stringify(cut));
+    console.log(cards.length + ' cards, none cut');
+})().catch((e) => {
+    console.error('FAIL: ' + e.message);
+    process.exit(1);
+});
+JS
+    fail "codes, a long name: $(cat "$E2E_TMP/long.out")"
+ok "codes in Czech: a 60-character name's card holds it whole ($(cat "$E2E_TMP/long.out"))"
 e2e_done
