@@ -309,25 +309,44 @@ int32_t tny_ag_starting_player(struct tny_rng *rng)
     return (int32_t)tny_rng_below(rng, 4);
 }
 
+void tny_ag_places(const int32_t vp[4], int32_t n_seats, int32_t above[4],
+                   int32_t equal[4])
+{
+    assert(vp && above && equal);
+    assert(n_seats >= 1 && n_seats <= 4);
+
+    for (int32_t i = 0; i < n_seats; i++) {
+        above[i] = equal[i] = 0;
+        for (int32_t j = 0; j < n_seats; j++) {
+            above[i] += vp[j] > vp[i];
+            equal[i] += vp[j] == vp[i];
+        }
+    }
+}
+
+void tny_ag_places_points(const int32_t above[4], const int32_t equal[4],
+                          int32_t n_seats, const int64_t base_points_1200[4],
+                          int64_t out_tp_1200[4])
+{
+    assert(above && equal && base_points_1200 && out_tp_1200);
+    assert(n_seats >= 1 && n_seats <= 4);
+
+    for (int32_t i = 0; i < n_seats; i++) {
+        int64_t sum = 0;
+        /* The tied players occupy places above+1 .. above+equal. */
+        for (int32_t p = above[i]; p < above[i] + equal[i]; p++)
+            sum += base_points_1200[p];
+        out_tp_1200[i] = sum / equal[i];
+    }
+    for (int32_t i = n_seats; i < 4; i++)
+        out_tp_1200[i] = 0;
+}
+
 void tny_ag_placement_points(const int32_t vp[4], int32_t n_seats,
                              const int64_t base_points_1200[4],
                              int64_t out_tp_1200[4])
 {
-    assert(vp && base_points_1200 && out_tp_1200);
-    assert(n_seats >= 1 && n_seats <= 4);
-
-    for (int32_t i = 0; i < n_seats; i++) {
-        int32_t above = 0, equal = 0;
-        int64_t sum = 0;
-        for (int32_t j = 0; j < n_seats; j++) {
-            above += vp[j] > vp[i];
-            equal += vp[j] == vp[i];
-        }
-        /* The tied players occupy places above+1 .. above+equal. */
-        for (int32_t p = above; p < above + equal; p++)
-            sum += base_points_1200[p];
-        out_tp_1200[i] = sum / equal;
-    }
-    for (int32_t i = n_seats; i < 4; i++)
-        out_tp_1200[i] = 0;
+    int32_t above[4], equal[4];
+    tny_ag_places(vp, n_seats, above, equal);
+    tny_ag_places_points(above, equal, n_seats, base_points_1200, out_tp_1200);
 }

@@ -108,27 +108,22 @@ void tny_tantrix_tp(const struct tny_format *fmt, const struct tny_result *res,
     tp[1] -= res->penalty[1];
 }
 
-/* Placement 1..n of each seat: by score, then (AG-7, seed 002 T2(d): only
- * to seat game 2) the tie scores.  score_place counts score alone, so
- * players with equal VP share a place (T3, AG-13). */
-static void placements(const struct tny_table *t, bool ag_order, int8_t *place,
-                       int8_t *score_place)
+/* Placement 1..n of each seat: by score (above: the seats with a better
+ * one, tny_ag_places), then (AG-7, seed 002 T2(d): only to seat game 2)
+ * the tie scores.  score_place counts score alone, so players with equal
+ * VP share a place (T3, AG-13). */
+static void placements(const struct tny_table *t, bool ag_order,
+                       const int32_t *above, int8_t *place, int8_t *score_place)
 {
     const struct tny_result *r = &t->result;
     for (int32_t i = 0; i < t->n_seats; i++) {
-        int p = 1, sp = 1;
-        for (int32_t j = 0; j < t->n_seats; j++) {
-            if (j == i)
-                continue;
-            bool better = r->score[j] > r->score[i];
-            sp += better;
-            if (ag_order && r->score[j] == r->score[i])
-                better = r->ip[j] > r->ip[i] ||
-                         (r->ip[j] == r->ip[i] && r->bp[j] > r->bp[i]);
-            p += better;
-        }
+        int p = 1 + above[i];
+        for (int32_t j = 0; ag_order && j < t->n_seats; j++)
+            p += j != i && r->score[j] == r->score[i] &&
+                 (r->ip[j] > r->ip[i] ||
+                  (r->ip[j] == r->ip[i] && r->bp[j] > r->bp[i]));
         place[i] = (int8_t)p;
-        score_place[i] = (int8_t)sp;
+        score_place[i] = (int8_t)(1 + above[i]);
     }
 }
 
@@ -169,11 +164,11 @@ void tny__score_placement(const struct tny_event *ev,
     const struct tny_format *fmt = &ev->format;
     const struct tny_result *res = &t->result;
     int32_t score[TNY_MAX_SEATS];
-    int64_t sum = 0;
+    int64_t sum = 0, cap = 0;
+    /* CT-4 as tny_ct_game_points, the cap looked up once per table */
+    bool capped = catan && tny_result_cap(fmt, TNY_RF_VP, &cap) && cap > 0;
     for (int32_t s = 0; s < t->n_seats; s++) {
-        score[s] = res->score[s];
-        if (catan)
-            score[s] = tny_ct_game_points(fmt, score[s]); /* CT-4 */
+        score[s] = capped && res->score[s] > cap ? (int32_t)cap : res->score[s];
         sum += score[s];
     }
     /* AG-11 weights the final stage; CT-3 3-player tables give 4,3,2. */
@@ -183,13 +178,18 @@ void tny__score_placement(const struct tny_event *ev,
     const int64_t *base = catan && t->n_seats == 3 ? fmt->placement_points_3
                                                    : fmt->placement_points;
     int64_t weighted[TNY_MAX_SEATS], tp[TNY_MAX_SEATS];
-    for (int i = 0; i < TNY_MAX_SEATS; i++)
-        weighted[i] = base[i] * num / den;
+    if (num != den) {
+        for (int i = 0; i < TNY_MAX_SEATS; i++)
+            weighted[i] = base[i] * num / den;
+        base = weighted;
+    }
     /* Placement by the game's own VP; the CT-4 cap only limits game
      * points and the success rate. */
-    tny_ag_placement_points(res->score, t->n_seats, weighted, tp);
+    int32_t above[TNY_MAX_SEATS], equal[TNY_MAX_SEATS];
+    tny_ag_places(res->score, t->n_seats, above, equal);
+    tny_ag_places_points(above, equal, t->n_seats, base, tp);
     int8_t place[TNY_MAX_SEATS], score_place[TNY_MAX_SEATS];
-    placements(t, !catan, place, score_place);
+    placements(t, !catan, above, place, score_place);
     double mean = (double)sum / t->n_seats;
     for (int32_t s = 0; s < t->n_seats; s++) {
         rec[s]->tp = tp[s];

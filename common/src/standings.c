@@ -34,9 +34,6 @@ struct work {
     double key[TNY_MAX_TIEBREAKS];   /* sort keys, higher is better */
     double value[TNY_MAX_TIEBREAKS]; /* shown values */
     bool has[TNY_MAX_TIEBREAKS];
-    int32_t prev_pos; /* position before the current sort (stability) */
-    bool cur_has;     /* copy of has[k]/key[k] for the sort of step k */
-    double cur_key;
 };
 
 struct ctx {
@@ -174,51 +171,89 @@ static double opponents_value(const struct ctx *c, enum tny_tiebreak tb,
     return sum;
 }
 
-/* Value of a group-independent criterion for player p. */
-static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
-                        double *value, double *key)
+/* What the criteria summing a player's rounds need, over the rounds
+ * that count, each summed in round order. */
+struct sums {
+    double hq, wins, total_score, relative, success, game_points, mov;
+    double firsts, seconds, thirds;
+    double best_relative, best_prelim_relative; /* -INFINITY: none */
+    int32_t n_rounds;                           /* not absent */
+};
+
+static bool sums_rounds(enum tny_tiebreak tb)
 {
-    double sum = 0, best = -INFINITY;
-    int32_t count = 0;
+    switch (tb) {
+    case TNY_TB_HQ_DIFF:
+    case TNY_TB_WINS:
+    case TNY_TB_TOTAL_SCORE:
+    case TNY_TB_RELATIVE_SCORE:
+    case TNY_TB_BEST_PRELIM_RELATIVE:
+    case TNY_TB_BEST_RELATIVE:
+    case TNY_TB_SUCCESS_RATE:
+    case TNY_TB_GAME_POINTS:
+    case TNY_TB_MOV:
+    case TNY_TB_FIRSTS:
+    case TNY_TB_SECONDS:
+    case TNY_TB_THIRDS: return true;
+    default: return false;
+    }
+}
+
+static void sum_rounds(const struct ctx *c, int32_t p, struct sums *a)
+{
+    *a = (struct sums){.best_relative = -INFINITY,
+                       .best_prelim_relative = -INFINITY};
     for (int32_t r = 0; r < c->n_rounds; r++) {
         const struct tny_record *x = tny_records_at(c->rec, p, r);
         if (!counts(c, p, r) || x->presence == TNY_ABSENT)
             continue;
         bool played = x->presence == TNY_PLAYED;
-        switch (tb) {
-        case TNY_TB_HQ_DIFF: sum += x->hq; break;
-        case TNY_TB_WINS: sum += x->win; break;
-        case TNY_TB_TOTAL_SCORE: sum += x->has_score ? x->score : 0; break;
-        case TNY_TB_RELATIVE_SCORE: sum += played ? x->relative : 0; break;
-        case TNY_TB_BEST_PRELIM_RELATIVE:
-            if (x->stage != TNY_STAGE_PRELIM)
-                break;
-            /* fall through */
-        case TNY_TB_BEST_RELATIVE:
-            if (played && x->relative > best)
-                best = x->relative;
-            break;
-        case TNY_TB_SUCCESS_RATE:
-            sum += x->success;
-            count++;
-            break;
-        case TNY_TB_GAME_POINTS: sum += x->score; break;
-        case TNY_TB_MOV: sum += x->mov; break;
-        case TNY_TB_FIRSTS: sum += played && x->place == 1; break;
-        case TNY_TB_SECONDS: sum += played && x->place == 2; break;
-        case TNY_TB_THIRDS: sum += played && x->place == 3; break;
-        default: break;
-        }
+        a->hq += x->hq;
+        a->wins += x->win;
+        a->total_score += x->has_score ? x->score : 0;
+        a->relative += played ? x->relative : 0;
+        if (played && x->relative > a->best_relative)
+            a->best_relative = x->relative;
+        if (played && x->stage == TNY_STAGE_PRELIM &&
+            x->relative > a->best_prelim_relative)
+            a->best_prelim_relative = x->relative;
+        a->success += x->success;
+        a->n_rounds++;
+        a->game_points += x->score;
+        a->mov += x->mov;
+        a->firsts += played && x->place == 1;
+        a->seconds += played && x->place == 2;
+        a->thirds += played && x->place == 3;
     }
+}
+
+/* Value of a group-independent criterion for player p; a for the
+ * criteria that sum p's rounds (sums_rounds). */
+static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
+                        const struct sums *a, double *value, double *key)
+{
     switch (tb) {
+    case TNY_TB_HQ_DIFF: *value = *key = a->hq; return true;
+    case TNY_TB_WINS: *value = *key = a->wins; return true;
+    case TNY_TB_TOTAL_SCORE: *value = *key = a->total_score; return true;
+    case TNY_TB_RELATIVE_SCORE: *value = *key = a->relative; return true;
+    case TNY_TB_GAME_POINTS: *value = *key = a->game_points; return true;
+    case TNY_TB_MOV: *value = *key = a->mov; return true;
+    case TNY_TB_FIRSTS: *value = *key = a->firsts; return true;
+    case TNY_TB_SECONDS: *value = *key = a->seconds; return true;
+    case TNY_TB_THIRDS: *value = *key = a->thirds; return true;
     case TNY_TB_BEST_RELATIVE:
-    case TNY_TB_BEST_PRELIM_RELATIVE:
+    case TNY_TB_BEST_PRELIM_RELATIVE: {
+        double best = tb == TNY_TB_BEST_RELATIVE ? a->best_relative
+                                                 : a->best_prelim_relative;
         if (best == -INFINITY)
             return false;
         *value = *key = best;
         return true;
+    }
     case TNY_TB_SUCCESS_RATE: /* CT-5: mean of the games, in percent */
-        *value = *key = count > 0 ? 100.0 * sum / count : 0.0;
+        *value = *key =
+            a->n_rounds > 0 ? 100.0 * a->success / a->n_rounds : 0.0;
         return true;
     case TNY_TB_SOS:
         if (!c->have_sos)
@@ -252,7 +287,7 @@ static bool plain_value(struct ctx *c, enum tny_tiebreak tb, int32_t p,
         *value = c->lot[p];
         *key = -c->lot[p];
         return true;
-    default: *value = *key = sum; return true;
+    default: *value = *key = 0; return true;
     }
 }
 
@@ -310,63 +345,145 @@ static bool same_before(const struct work *a, const struct work *b, int k)
     return true;
 }
 
-static int cmp_base(const void *pa, const void *pb)
+/* The two orders rank_rows sorts by.  base: category, group, points,
+ * player (total).  Otherwise the chain's step: key[] and has[] indexed by
+ * position, higher key first, else the position before the sort. */
+struct order {
+    const struct work *rows;
+    const double *key;
+    const bool *has;
+    bool base;
+};
+
+static int cmp_order(const struct order *o, int32_t x, int32_t y)
 {
-    const struct work *a = pa, *b = pb;
-    if (a->category != b->category)
-        return a->category < b->category ? -1 : 1;
-    if (a->group != b->group)
-        return a->group < b->group ? -1 : 1;
-    if (a->points != b->points)
-        return a->points > b->points ? -1 : 1;
-    return a->player < b->player ? -1 : a->player > b->player;
+    if (o->base) {
+        const struct work *a = &o->rows[x], *b = &o->rows[y];
+        if (a->category != b->category)
+            return a->category < b->category ? -1 : 1;
+        if (a->group != b->group)
+            return a->group < b->group ? -1 : 1;
+        if (a->points != b->points)
+            return a->points > b->points ? -1 : 1;
+        return a->player < b->player ? -1 : a->player > b->player;
+    }
+    if (o->has[x] && o->has[y] &&
+        fabs(o->key[x] - o->key[y]) > EPS * (1 + fabs(o->key[x])))
+        return o->key[x] > o->key[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
 }
 
-static int cmp_key(const void *pa, const void *pb)
+/* glibc's qsort (stdlib/msort.c, the merge sort it uses whenever it can
+ * allocate its buffer) on indices: the same halves (n / 2 first), the
+ * same merge (the left one on a tie), so the same comparisons in the
+ * same order.  The chain's comparison is not transitive (EPS), so the
+ * order of the comparisons decides the result: this is the order qsort
+ * gave, without its indirect sort of 200-byte rows and a call per
+ * comparison (issue 17). */
+static void merge_sort(const struct order *o, int32_t *b, int32_t n,
+                       int32_t *tmp)
 {
-    const struct work *a = pa, *b = pb;
-    if (a->cur_has && b->cur_has &&
-        fabs(a->cur_key - b->cur_key) > EPS * (1 + fabs(a->cur_key)))
-        return a->cur_key > b->cur_key ? -1 : 1;
-    return a->prev_pos < b->prev_pos ? -1 : a->prev_pos > b->prev_pos;
+    if (n <= 1)
+        return;
+    int32_t n1 = n / 2, n2 = n - n1;
+    int32_t *b1 = b, *b2 = b + n1, *t = tmp;
+    merge_sort(o, b1, n1, tmp);
+    merge_sort(o, b2, n2, tmp);
+    while (n1 > 0 && n2 > 0) {
+        if (cmp_order(o, *b1, *b2) <= 0) {
+            *t++ = *b1++;
+            n1--;
+        } else {
+            *t++ = *b2++;
+            n2--;
+        }
+    }
+    if (n1 > 0)
+        memcpy(t, b1, sizeof(*b1) * (size_t)n1);
+    memcpy(b, tmp, sizeof(*b) * (size_t)(n - n2));
 }
 
-/* Sorts rows by category, group, points, then the chain. */
-static void rank_rows(struct ctx *c, struct work *rows, int32_t n,
-                      const struct tny_stage *stage)
+void tny__standings_sort_step(const double *key, const bool *has, int32_t *pos,
+                              int32_t n, int32_t *tmp)
 {
-    qsort(rows, (size_t)n, sizeof(*rows), cmp_base);
-    for (int k = 0; k < stage->n_tiebreaks; k++) {
-        enum tny_tiebreak tb = stage->tiebreaks[k];
-        for (int32_t i = 0; i < n; i++) {
-            struct work *w = &rows[i];
-            w->prev_pos = i;
+    struct order step = {.key = key, .has = has};
+    merge_sort(&step, pos, n, tmp);
+}
+
+/* ord: the rows (indexed by player) in rank order: category, group,
+ * points, then the chain, each criterion sorting the runs still tied on
+ * everything before it. */
+static int rank_rows(struct ctx *c, struct work *rows, int32_t n,
+                     const struct tny_stage *stage, int32_t *ord)
+{
+    size_t np = (size_t)(n > 0 ? n : 1);
+    int32_t *pos = malloc(sizeof(*pos) * np);
+    int32_t *tmp = malloc(sizeof(*tmp) * np);
+    int32_t *prev = malloc(sizeof(*prev) * np);
+    double *key = malloc(sizeof(*key) * np);
+    bool *has = malloc(sizeof(*has) * np);
+    int rc = TNY_ENOMEM;
+    if (!pos || !tmp || !prev || !key || !has)
+        goto out;
+
+    /* Every row's value of every criterion (none depends on the order),
+     * the ones summing the player's rounds in one pass over them. */
+    bool summed = false;
+    for (int k = 0; k < stage->n_tiebreaks; k++)
+        summed = summed || sums_rounds(stage->tiebreaks[k]);
+    for (int32_t p = 0; p < n; p++) {
+        struct work *w = &rows[p];
+        struct sums sums = {0};
+        if (summed)
+            sum_rounds(c, p, &sums);
+        for (int k = 0; k < stage->n_tiebreaks; k++) {
+            enum tny_tiebreak tb = stage->tiebreaks[k];
             w->has[k] = false;
             if (tb == TNY_TB_MINI_TP || tb == TNY_TB_MINI_SCORE_DIFF) {
                 w->value[k] = w->key[k] =
-                    mini_league(c, w->player, tb == TNY_TB_MINI_SCORE_DIFF);
+                    mini_league(c, p, tb == TNY_TB_MINI_SCORE_DIFF);
                 w->has[k] = true;
             } else if (tb != TNY_TB_HEAD_TO_HEAD) {
                 w->has[k] =
-                    plain_value(c, tb, w->player, &w->value[k], &w->key[k]);
+                    plain_value(c, tb, p, &sums, &w->value[k], &w->key[k]);
             }
         }
+    }
+
+    for (int32_t i = 0; i < n; i++)
+        ord[i] = i;
+    struct order base = {.rows = rows, .base = true};
+    merge_sort(&base, ord, n, tmp);
+    for (int k = 0; k < stage->n_tiebreaks; k++) {
+        enum tny_tiebreak tb = stage->tiebreaks[k];
         for (int32_t i = 0; i < n;) {
             int32_t j = i + 1;
-            while (j < n && same_before(&rows[i], &rows[j], k))
+            while (j < n && same_before(&rows[ord[i]], &rows[ord[j]], k))
                 j++;
             if (tb == TNY_TB_HEAD_TO_HEAD && j - i == 2)
-                head_to_head(c, &rows[i], &rows[i + 1], k);
+                head_to_head(c, &rows[ord[i]], &rows[ord[i + 1]], k);
             if (j - i > 1) {
                 for (int32_t m = i; m < j; m++) {
-                    rows[m].cur_has = rows[m].has[k];
-                    rows[m].cur_key = rows[m].key[k];
+                    has[m] = rows[ord[m]].has[k];
+                    key[m] = rows[ord[m]].key[k];
+                    pos[m] = m;
+                    prev[m] = ord[m];
                 }
-                qsort(rows + i, (size_t)(j - i), sizeof(*rows), cmp_key);
+                tny__standings_sort_step(key, has, pos + i, j - i, tmp);
+                for (int32_t m = i; m < j; m++)
+                    ord[m] = prev[pos[m]];
             }
             i = j;
         }
     }
+    rc = TNY_OK;
+out:
+    free(pos);
+    free(tmp);
+    free(prev);
+    free(key);
+    free(has);
+    return rc;
 }
 
 static const struct tny_stage *stage_for(const struct tny_format *fmt,
@@ -412,7 +529,8 @@ static int make_lot(const struct tny_event *ev, int32_t *lot)
     return TNY_OK;
 }
 
-static void fill_rows_out(const struct ctx *c, struct work *rows, int32_t n,
+static void fill_rows_out(const struct ctx *c, const struct work *by_player,
+                          const int32_t *ord, int32_t n,
                           const struct tny_stage *stage,
                           struct tny_standings *out)
 {
@@ -420,17 +538,18 @@ static void fill_rows_out(const struct ctx *c, struct work *rows, int32_t n,
     memcpy(out->tiebreaks, stage->tiebreaks, sizeof(out->tiebreaks));
     for (int32_t i = 0; i < n; i++) {
         struct tny_standing_row *row = &out->rows[i];
-        const struct tny_player *pl = &c->ev->players[rows[i].player];
+        const struct work *w = &by_player[ord[i]];
+        const struct tny_player *pl = &c->ev->players[w->player];
         row->rank = i + 1;
-        row->player = rows[i].player;
-        row->points = rows[i].points;
+        row->player = w->player;
+        row->points = w->points;
         for (int k = 0; k < stage->n_tiebreaks; k++) {
-            row->tiebreaks[k] = rows[i].value[k];
-            row->has_tiebreak[k] = rows[i].has[k];
+            row->tiebreaks[k] = w->value[k];
+            row->has_tiebreak[k] = w->has[k];
         }
-        row->games_played = rounds_played(c, rows[i].player);
-        row->missed_games = missed_games(c, rows[i].player);
-        row->separate_list = rows[i].category == 1;
+        row->games_played = rounds_played(c, w->player);
+        row->missed_games = missed_games(c, w->player);
+        row->separate_list = w->category == 1;
         row->disqualified = pl->dq_after > 0 && pl->dq_after <= c->n_rounds;
         row->dropped =
             (pl->no_show ||
@@ -440,7 +559,7 @@ static void fill_rows_out(const struct ctx *c, struct work *rows, int32_t n,
         int k_lot = stage->n_tiebreaks - 1;
         row->decided_by_lot = i + 1 < n && k_lot >= 0 &&
                               stage->tiebreaks[k_lot] == TNY_TB_LOT &&
-                              same_before(&rows[i], &rows[i + 1], k_lot);
+                              same_before(w, &by_player[ord[i + 1]], k_lot);
     }
 }
 
@@ -591,6 +710,7 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
     struct tny_records rec = {0};
     struct ctx c = {0};
     struct work *rows = NULL;
+    int32_t *ord = NULL;
     int rc = tny_records_compute(ev, after_round, &rec, diag);
     if (rc < 0)
         return rc;
@@ -646,13 +766,17 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
         rc = tny_diag_set(diag, TNY_ENOMEM, "standings: out of memory");
         goto out;
     }
-    for (int32_t p = 0; p < n; p++)
-        played[p] = rounds_played(&c, p);
+    for (int32_t p = 0; p < n; p++) { /* with the points: one pass */
+        played[p] = 0;
+        for (int32_t r = 0; r < after_round; r++) {
+            const struct tny_record *x = tny_records_at(&rec, p, r);
+            if (!counts(&c, p, r))
+                continue;
+            c.points[p] += x->tp;
+            played[p] += x->presence != TNY_ABSENT;
+        }
+    }
     c.played = played;
-    for (int32_t p = 0; p < n; p++)
-        for (int32_t r = 0; r < after_round; r++)
-            if (counts(&c, p, r))
-                c.points[p] += tny_records_at(&rec, p, r)->tp;
 
     const struct tny_stage *stage = stage_for(&ev->format, out->stage);
     const struct tny_game_ops *ops = tny_game_ops_of(ev->format.game);
@@ -675,7 +799,11 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
     }
     if (ag_final)
         agricola_groups(&c, rows, n, final_complete);
-    rank_rows(&c, rows, n, stage);
+    ord = malloc(sizeof(*ord) * np);
+    if (!ord || rank_rows(&c, rows, n, stage, ord) < 0) {
+        rc = tny_diag_set(diag, TNY_ENOMEM, "standings: out of memory");
+        goto out;
+    }
 
     out->rows = calloc(np, sizeof(*out->rows));
     if (!out->rows) {
@@ -683,11 +811,12 @@ int tny_standings_compute_at(const struct tny_event *ev, int32_t after_round,
         goto out;
     }
     out->n_rows = n;
-    fill_rows_out(&c, rows, n, stage, out);
+    fill_rows_out(&c, rows, ord, n, stage, out);
     out->final = final_complete;
     rc = TNY_OK;
 out:
     free(rows);
+    free(ord);
     free(c.in_scope);
     free(c.excluded);
     free(c.points);

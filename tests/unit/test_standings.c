@@ -585,6 +585,77 @@ static void test_CM_8_stable_and_CM_4_lot_by_seed(void **state)
     assert_true(first_differs);
 }
 
+#ifdef __GLIBC__
+/* The chain's sort before issue 17's rewrite: glibc's qsort of the rows
+ * with this comparison (EPS as standings.c). */
+struct old_row {
+    bool has;
+    double key;
+    int32_t prev_pos;
+};
+
+static int old_cmp_key(const void *pa, const void *pb)
+{
+    const struct old_row *a = pa, *b = pb;
+    if (a->has && b->has && fabs(a->key - b->key) > 1e-9 * (1 + fabs(a->key)))
+        return a->key > b->key ? -1 : 1;
+    return a->prev_pos < b->prev_pos ? -1 : a->prev_pos > b->prev_pos;
+}
+#endif
+
+/* CM-8 (the order is reproducible): the chain's sort gives the order
+ * glibc's qsort gave with the same comparison, on random runs whose keys
+ * sit within and just beyond the tolerance of each other (where the
+ * comparison is not transitive, so only the same comparisons in the same
+ * order give the same result), some rows without a value. */
+static void test_CM_8_sort_step_is_glibc_qsort_order(void **state)
+{
+    (void)state;
+#ifdef __GLIBC__
+    enum { MAX_N = 300 };
+    static double key[MAX_N];
+    static bool has[MAX_N];
+    static int32_t pos[MAX_N], tmp[MAX_N];
+    static struct old_row old[MAX_N];
+    const double base[] = {0, 1, 57.25, 100, 1e6};
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    int eps_decided = 0; /* runs where the tolerance changed the order */
+    for (int trial = 0; trial < 3000; trial++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int32_t n = (int32_t)((x >> 33) % MAX_N);
+        int n_base = 1 + (int)((x >> 20) % 5);
+        for (int32_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            double v = base[(x >> 33) % (uint64_t)n_base];
+            /* -3..3 steps of 0.6 tolerance: neighbours tie, two apart
+             * do not */
+            int step = (int)((x >> 40) % 7) - 3;
+            key[i] = v + step * 0.6e-9 * (1 + fabs(v));
+            has[i] = (x >> 50) % 8 != 0;
+            pos[i] = i;
+            old[i] = (struct old_row){has[i], key[i], i};
+        }
+        qsort(old, (size_t)n, sizeof(*old), old_cmp_key);
+        tny__standings_sort_step(key, has, pos, n, tmp);
+        for (int32_t i = 0; i < n; i++)
+            if (pos[i] != old[i].prev_pos)
+                fail_msg("trial %d, n %d: position %d is row %d, qsort "
+                         "gave %d",
+                         trial, (int)n, (int)i, (int)pos[i],
+                         (int)old[i].prev_pos);
+        /* a lower key before a higher one: the tolerance decided */
+        for (int32_t i = 1; i < n; i++)
+            if (old[i - 1].has && old[i].has && old[i - 1].key < old[i].key) {
+                eps_decided++;
+                break;
+            }
+    }
+    assert_true(eps_decided > 100);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_CT_4_cap_and_CT_3_ties),
         cmocka_unit_test(test_CM_2_CM_3_drop_and_dq),
         cmocka_unit_test(test_CM_8_stable_and_CM_4_lot_by_seed),
+        cmocka_unit_test(test_CM_8_sort_step_is_glibc_qsort_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

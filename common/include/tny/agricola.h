@@ -156,4 +156,14 @@ void tny_ag_placement_points(const int32_t vp[4], int32_t n_seats,
                              const int64_t base_points_1200[4],
                              int64_t out_tp_1200[4]);
 
+/* The two halves of tny_ag_placement_points, for a caller that needs the
+ * places too (score.c): above[i] = the players with more VP than seat i,
+ * equal[i] = those with the same VP, seat i included; then the points of
+ * those places. */
+void tny_ag_places(const int32_t vp[4], int32_t n_seats, int32_t above[4],
+                   int32_t equal[4]);
+void tny_ag_places_points(const int32_t above[4], const int32_t equal[4],
+                          int32_t n_seats, const int64_t base_points_1200[4],
+                          int64_t out_tp_1200[4]);
+
 #endif

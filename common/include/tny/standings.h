@@ -62,4 +62,12 @@ void tny_standings_release(struct tny_standings *st);
  * hold ev->n_players entries. */
 void tny_standings_lot_order(const struct tny_event *ev, int32_t *order);
 
+/* Internal (standings.c and its test): the sort of one step of the
+ * chain.  pos[0..n) are positions, ascending on entry; they end ordered
+ * by key[pos] (higher first) where both rows have one (has[pos]) and the
+ * two differ by more than the standings' tolerance, else by position:
+ * the order glibc's qsort gave with that comparison.  tmp: n ints. */
+void tny__standings_sort_step(const double *key, const bool *has, int32_t *pos,
+                              int32_t n, int32_t *tmp);
+
 #endif
