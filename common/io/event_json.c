@@ -385,7 +385,7 @@ static int parse_lifecycle(struct eparse *ep, const struct tny_jv *arr,
     char p[TNY__PATH_MAX], kp[TNY__PATH_MAX];
     const struct tny_jv *v;
     int64_t x;
-    int32_t who;
+    int32_t who = -1;
     int rc;
     if ((rc = tny__v_want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
         return rc;
@@ -832,7 +832,7 @@ static int parse_absences(struct eparse *ep, const struct tny_jv *arr)
     struct tny_event *ev = ep->ev;
     const struct tny_jv *v;
     int64_t x;
-    int32_t who;
+    int32_t who = -1;
     int rc;
     if ((rc = tny__v_want_array(arr, path, TNY_MAX_PLAYERS, ep->diag)) < 0)
         return rc;
@@ -883,7 +883,7 @@ static int parse_cut_seeds(struct eparse *ep, const struct tny_jv *arr)
     if (!ev->cut_seeds)
         return TNY_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        int32_t who;
+        int32_t who = -1;
         tny__path_index(p, path, i);
         if ((rc = player_ref(ep, arr->u.kids[i], p, &who)) < 0)
             return rc;
