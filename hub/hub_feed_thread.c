@@ -215,11 +215,16 @@ void hub_feed_thread_post(struct hub_feed_thread *t,
     memset(snap, 0, sizeof(*snap));
 }
 
-bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob)
+void hub_feed_thread_clear(struct hub_feed_thread *t)
 {
     char buf[64];
     while (read(t->pipe[0], buf, sizeof(buf)) > 0)
         ;
+}
+
+bool hub_feed_thread_take(struct hub_feed_thread *t, struct hub_outbox *ob)
+{
+    hub_feed_thread_clear(t);
     pthread_mutex_lock(&t->mu);
     bool ready = t->has_done || t->beat.n > 0;
     if (t->has_done) {

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "hub/feed_thread.h"
 #include "hub/log.h"
 #include "hub/service.h"
 #include "service/events.h" /* hub__ev_find */
@@ -26,6 +27,7 @@
 #include "store.h"
 #include "tny/console_cmds.h"
 #include "tny/json_io.h"
+#include "tny/loop.h"
 #include "tny/rng.h"
 #include "tny/score.h"
 #include "tny/simulate.h"
@@ -2357,6 +2359,48 @@ static void test_CM_presence_coalesced(void **state)
 /* The feed built by a second service (the hub's feed thread) from a
  * snapshot is byte for byte the feed the service builds itself: devices
  * with their presence, results, pending tables, clock. */
+/* The loop clears the feed thread's wake-up every turn, also when it
+ * does not take the finished build then (the previous build's documents
+ * still wait for deliveries): the descriptor must then stop being
+ * readable while the build stays for hub_feed_thread_take.  The hub
+ * polled a readable descriptor in a loop for up to a second at a
+ * 2,500-table round publish when only the take cleared it. */
+static void test_feed_thread_wakeup_cleared_build_kept(void **state)
+{
+    (void)state;
+    struct tny_diag diag = {{0}};
+    struct fx *f = fx_new();
+    struct tny_wire_assignment a[4];
+    struct hub_service_options o;
+    struct hub_feed_thread *t = NULL;
+    struct hub_feed_snapshot snap;
+    struct hub_outbox built;
+    int rc;
+
+    setup_event(f);
+    pair_publish(f, a);
+    test_options(&o);
+    OK(hub_feed_thread_start(f->path, &o, &t, &diag));
+    assert_true(hub_service_feed_next(f->svc, f->now, &snap, &rc));
+    hub_feed_thread_post(t, &snap);
+    /* the build's end wakes the owner (bounded wait, not a timing) */
+    bool woke = false;
+    for (int i = 0; i < 600 && !woke; i++)
+        woke = tny_loop_wait_fd(hub_feed_thread_fd(t), 100);
+    assert_true(woke);
+    hub_feed_thread_clear(t);
+    assert_false(tny_loop_wait_fd(hub_feed_thread_fd(t), 0));
+    assert_true(hub_feed_thread_busy(t)); /* not taken: still its own */
+    hub_outbox_init(&built);
+    assert_true(hub_feed_thread_take(t, &built));
+    assert_false(hub_feed_thread_busy(t));
+    /* event pairings tables standings bracket, 4 tables, 8 players */
+    assert_int_equal(built.n, 5 + 4 + 8);
+    hub_outbox_release(&built);
+    hub_feed_thread_stop(t);
+    fx_free(f);
+}
+
 static void test_CM_6_feed_from_a_snapshot_equals_the_feed(void **state)
 {
     (void)state;
@@ -5765,6 +5809,7 @@ int main(void)
         cmocka_unit_test(test_AG_4_first_seat_survives_a_restart),
         cmocka_unit_test(test_CM_5_publish_all_or_nothing),
         cmocka_unit_test(test_CM_6_feed_from_a_snapshot_equals_the_feed),
+        cmocka_unit_test(test_feed_thread_wakeup_cleared_build_kept),
         cmocka_unit_test(test_issue23_feed_builds_only_changed_rounds),
         cmocka_unit_test(
             test_issue17_feed_snapshot_copies_players_when_changed),

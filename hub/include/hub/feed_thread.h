@@ -28,8 +28,14 @@ TNY_MUST_USE int hub_feed_thread_start(const char *database_path,
                                        const struct hub_service_options *opt,
                                        struct hub_feed_thread **out,
                                        struct tny_diag *diag);
-/* Readable when a build finished (hub_feed_thread_take). */
+/* Readable when a build finished or a heartbeat is ready; the owner
+ * clears it every time it wakes (hub_feed_thread_clear), whether or not
+ * it takes the build then. */
 int hub_feed_thread_fd(const struct hub_feed_thread *t);
+/* Reads the wake-ups written so far: the descriptor is not readable
+ * again until the thread has something new.  What is ready stays for
+ * hub_feed_thread_take. */
+void hub_feed_thread_clear(struct hub_feed_thread *t);
 /* True while a snapshot is being built (post nothing then). */
 bool hub_feed_thread_busy(const struct hub_feed_thread *t);
 /* Hands snap (moved: *snap is emptied) to the thread; only when not busy. */
