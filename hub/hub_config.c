@@ -47,6 +47,13 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
     [HUB_CFG_KEEPALIVE_S] = {"keepalive_s", TNY_CONFIG_INT, "15", 1, 3600, NULL,
                              "MQTT keep-alive in seconds: a crashed hub shows "
                              "offline (last will) within about 1.5 times this"},
+    [HUB_CFG_PUBLISH_WINDOW] = {"publish_window", TNY_CONFIG_INT, "256", 1,
+                                65535, NULL,
+                                "at most this many of the hub's publishes "
+                                "await the broker's acknowledgement, the rest "
+                                "wait in the hub in order (below the broker's "
+                                "max_inflight_messages: beyond it Paho may "
+                                "wait up to 1 s for a free slot)"},
     [HUB_CFG_DATABASE] = {"database", TNY_CONFIG_STRING,
                           "/var/lib/tourney/hub.db", 0, 0, NULL,
                           "SQLite database file: the truth the hub restarts "

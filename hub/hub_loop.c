@@ -4,12 +4,17 @@
  * goes through the service, and everything the service appends is
  * published here, with its return code checked.
  *
- * Publishing: a publish the adapter refuses (not connected, Paho's buffer
- * full) waits in `pending` and is retried every RETRY_MS while connected
- * and after each reconnect (a hub without its broker does not retry: it
- * waits for the reconnect); a QoS 1 publish stays in `inflight` (by
- * token) until the adapter's DELIVERED event says the broker has it, and
- * goes back to `pending` when the delivery failed.  Retained state does not
+ * Publishing: at most publish_window of the hub's publishes (hub.conf)
+ * await the broker's acknowledgement at once; every other one waits in
+ * `waiting`, in order, and goes out as deliveries free the window
+ * (send_waiting: every publisher, assignments, acks, replies and the
+ * feed, goes through this one rule).  A publish the adapter refuses (not
+ * connected, Paho's buffer full) waits in `pending` and is retried every
+ * RETRY_MS while connected and after each reconnect, ahead of `waiting`
+ * (a hub without its broker does not retry: it waits for the reconnect);
+ * a QoS 1 publish stays in `inflight` (by token) until the adapter's
+ * DELIVERED event says the broker has it, and goes back to `pending`
+ * when the delivery failed.  Retained state does not
  * depend on this: every (re)connect republishes all of it from the database, in
  * steps (16 assignments, or one event's clock, or one event's feed per
  * turn of the loop) with the messages received in between handled first,
@@ -155,6 +160,11 @@ struct loop {
      * NULL: play_broker_uri not set). */
     struct tny_mqtt *play;
     struct queue pending, inflight;
+    /* Publishes beyond the window, in order: waiting.items[wait_at..n)
+     * (send_waiting); window: publish_window. */
+    struct queue waiting;
+    int32_t wait_at;
+    int32_t window;
     /* The loop (poll and timers) and the timers of this file's parts,
      * each armed by the part that has work later (tny/timers.h ids). */
     struct tny_loop *ev;
@@ -215,17 +225,18 @@ struct loop {
 
 /* Feed documents published per turn of the loop (a few ms). */
 #define FEED_SLICE 64
-/* A slice of feed documents goes to Paho only while fewer than this many
- * of the hub's publishes wait for their acknowledgement (on_slice; a
- * delivery, or a reconnect, wakes it).  Issue 17: Paho walks its queued
- * commands, in-flight messages and pending responses once per message
- * sent (the free message id) and per acknowledgement, so each send costs
- * what is outstanding; a round's assignments (thousands, sent at once by
- * `round publish`) went out beside the feed's thousands of documents of
- * the builds before, each send of either paying for both (1,000 tables:
- * 216 M instructions on the main thread for the feed's sends alone).
- * The assignments now go out on short lists, ahead of the feed. */
-#define FEED_WINDOW 256
+/* The publish window (publish_window; send_waiting), issue 17.  Paho
+ * walks its queued commands, in-flight messages and pending responses
+ * once per message sent (the free message id) and per acknowledgement,
+ * so each send costs what is outstanding: a round's assignments
+ * (thousands, sent at once by `round publish`) and the feed's documents
+ * each paid for all the others.  And Paho keeps at most the broker's
+ * receive maximum (max_inflight_messages) in flight; the rest wait in
+ * its queue until the next publish or its send thread's 1 s timeout (an
+ * acknowledgement does not wake it: Paho 1.3.12, MQTTAsync_sendThread),
+ * so a burst above that maximum could stall up to a second.  The
+ * window keeps Paho's lists short and below that maximum; a slice of
+ * feed documents is built into it only when nothing waits (on_slice). */
 
 static int sig_pipe[2] = {-1, -1};
 static volatile sig_atomic_t sig_seen;
@@ -451,15 +462,11 @@ static void play_publish(struct loop *l, struct hub_msg *m)
     memset(m, 0, sizeof(*m));
 }
 
-/* Publishes m (consumed).  Refused: into pending for a retry. */
-static void publish(struct loop *l, struct hub_msg *m)
+/* Hands m (consumed) to the adapter.  Refused: into pending for a retry. */
+static void send_now(struct loop *l, struct hub_msg *m)
 {
     struct tny_diag diag = {{0}};
     int token = 0;
-    if (strncmp(m->topic, "$CONTROL/", 9) == 0) {
-        play_publish(l, m);
-        return;
-    }
     if (m->retained)
         pending_drop_topic(&l->pending, m->topic);
     int rc = tny_mqtt_publish(l->mqtt, m->topic, m->payload, m->len, 1,
@@ -495,6 +502,63 @@ static void publish(struct loop *l, struct hub_msg *m)
     retry_soon(l);
 }
 
+/* The window has room and nothing waits for it. */
+static bool window_room(const struct loop *l)
+{
+    return l->inflight.n < l->window && l->wait_at == l->waiting.n;
+}
+
+/* Sends the waiting publishes, in order, while the window has room and
+ * the adapter is connected (else they wait for the reconnect). */
+static void send_waiting(struct loop *l)
+{
+    while (l->wait_at < l->waiting.n && l->inflight.n < l->window &&
+           tny_mqtt_is_connected(l->mqtt))
+        send_now(l, &l->waiting.items[l->wait_at++].m);
+    if (l->wait_at == l->waiting.n)
+        l->waiting.n = l->wait_at = 0;
+}
+
+/* Publishes m (consumed): now when the window has room, else after the
+ * publishes waiting before it. */
+static void publish(struct loop *l, struct hub_msg *m)
+{
+    if (strncmp(m->topic, "$CONTROL/", 9) == 0) {
+        play_publish(l, m);
+        return;
+    }
+    if (window_room(l)) {
+        send_now(l, m);
+        return;
+    }
+    if (queue_push(&l->waiting, m, 0) < 0) { /* out of memory: at once */
+        HUB_LOG(HUB_LOG_WARN, "publish window: out of memory, sent at once");
+        send_now(l, m);
+    }
+}
+
+/* Puts q's messages (moved) in front of the waiting ones, in order. */
+static void waiting_prepend(struct loop *l, struct queue *q)
+{
+    int32_t rest = l->waiting.n - l->wait_at;
+    if (q->n == 0)
+        return;
+    if (l->wait_at >= q->n) { /* room before the waiting ones */
+        l->wait_at -= q->n;
+        memcpy(&l->waiting.items[l->wait_at], q->items,
+               sizeof(*q->items) * (size_t)q->n);
+        q->n = 0;
+        return;
+    }
+    for (int32_t i = 0; i < rest; i++) /* behind q's, then q moves over */
+        if (queue_push(q, &l->waiting.items[l->wait_at + i].m, 0) < 0)
+            free(l->waiting.items[l->wait_at + i].m.payload);
+    free(l->waiting.items);
+    l->waiting = *q;
+    l->wait_at = 0;
+    memset(q, 0, sizeof(*q));
+}
+
 /* Publishes what the service appended, but no feed document equal to
  * the one already sent (retries of pending messages do not come here). */
 static void publish_outbox(struct loop *l, struct hub_outbox *ob)
@@ -510,23 +574,17 @@ static void publish_outbox(struct loop *l, struct hub_outbox *ob)
     hub_outbox_release(ob);
 }
 
-/* Publishes the pending messages again, in order; once the adapter is
- * not connected (the broker went away meanwhile) the rest stay pending
+/* Publishes the pending messages again, in order, ahead of the waiting
+ * ones (every pending one is older) and within the window; once the
+ * adapter is not connected (the broker went away meanwhile) the rest wait
  * untried, for the reconnect. */
 static void retry_pending(struct loop *l)
 {
-    struct queue q = l->pending;
-    int32_t i = 0;
     tny_timers_disarm(timers(l), l->t_retry);
     if (!tny_mqtt_is_connected(l->mqtt))
         return;
-    memset(&l->pending, 0, sizeof(l->pending));
-    for (; i < q.n && tny_mqtt_is_connected(l->mqtt); i++)
-        publish(l, &q.items[i].m);
-    for (; i < q.n; i++)
-        if (queue_push(&l->pending, &q.items[i].m, 0) < 0)
-            free(q.items[i].m.payload);
-    free(q.items);
+    waiting_prepend(l, &l->pending);
+    send_waiting(l);
 }
 
 static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
@@ -536,7 +594,8 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
             continue;
         struct hub_msg m = l->inflight.items[i].m;
         l->inflight.items[i] = l->inflight.items[--l->inflight.n];
-        if (l->inflight.n < FEED_WINDOW && l->feed_out.n > 0)
+        send_waiting(l);
+        if (window_room(l) && l->feed_out.n > 0)
             (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
         if (ev->lib_rc == 0 && ev->reason < 128) {
             free(m.payload);
@@ -556,8 +615,10 @@ static void on_delivered(struct loop *l, const struct tny_mqtt_message *ev)
     }
 }
 
-/* Publishes a retained text message (QoS 1). */
-static void publish_text(struct loop *l, const char *topic, const char *text)
+/* Publishes a retained text message (QoS 1); at_once: ahead of the
+ * window (the lease: the hub does not serve before it is back). */
+static void publish_text(struct loop *l, const char *topic, const char *text,
+                         bool at_once)
 {
     struct hub_msg m = {.retained = true, .len = strlen(text)};
     snprintf(m.topic, sizeof(m.topic), "%s", topic);
@@ -566,7 +627,10 @@ static void publish_text(struct loop *l, const char *topic, const char *text)
         return;
     }
     memcpy(m.payload, text, m.len);
-    publish(l, &m);
+    if (at_once)
+        send_now(l, &m);
+    else
+        publish(l, &m);
 }
 
 /* The retained tourney/v1/hub/store: "ok", or "failing: REASON" while
@@ -575,7 +639,7 @@ static void publish_store_status(struct loop *l)
 {
     char status[300];
     hub_store_alarm_status(&l->alarm, status, sizeof(status));
-    publish_text(l, TNY_WIRE_HUB_STORE_TOPIC, status);
+    publish_text(l, TNY_WIRE_HUB_STORE_TOPIC, status, false);
 }
 
 /* Acts on a change of the store alarm: the status topic follows it, and
@@ -599,7 +663,7 @@ static void store_alarm_changed(struct loop *l,
         struct tny_diag diag = {{0}};
         if (tny_wire_topic(TNY_WIRE_TOPIC_HUB_STATE, NULL, topic, sizeof(topic),
                            &diag) == 0)
-            publish_text(l, topic, TNY_WIRE_HUB_ONLINE);
+            publish_text(l, topic, TNY_WIRE_HUB_ONLINE, false);
     }
 }
 
@@ -646,16 +710,20 @@ static void on_connected(struct loop *l, bool again)
                 ? "republishing retained state"
                 : "checking that no other hub holds the login");
     /* Deliveries outstanding on the old connection are in doubt: send
-     * them again (QoS 1 receivers deduplicate). */
-    for (int32_t i = 0; i < l->inflight.n; i++) {
-        struct hub_msg m = l->inflight.items[i].m;
-        if (queue_push(&l->pending, &m, 0) < 0)
-            free(m.payload);
+     * them again (QoS 1 receivers deduplicate), before the pending ones
+     * (newer). */
+    {
+        struct queue q = l->inflight;
+        for (int32_t i = 0; i < l->pending.n; i++)
+            if (queue_push(&q, &l->pending.items[i].m, 0) < 0)
+                free(l->pending.items[i].m.payload);
+        free(l->pending.items);
+        l->pending = q;
+        memset(&l->inflight, 0, sizeof(l->inflight));
     }
-    l->inflight.n = 0;
     if (l->feed_out.n > 0) /* on_slice waited for deliveries */
         (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
-    publish_text(l, LEASE_TOPIC, l->lease);
+    publish_text(l, LEASE_TOPIC, l->lease, true);
     if (l->lease_state != LEASE_HELD) {
         /* lease_seen starts serving; should our lease not come back (a
          * broker that drops it), the hub serves after the probation. */
@@ -752,7 +820,7 @@ static void lease_seen(struct loop *l, const struct tny_mqtt_message *ev)
                 "broker login %s: another tourney-hub connected with it "
                 "(%s); it is refused and the connection taken back",
                 l->cfg->v[HUB_CFG_USERNAME].text, text);
-        publish_text(l, LEASE_TOPIC, l->lease);
+        publish_text(l, LEASE_TOPIC, l->lease, true);
         return;
     }
     if (!ours) {
@@ -1398,7 +1466,7 @@ static void on_feed(void *ctx, int32_t id, int64_t now)
 static void on_slice(void *ctx, int32_t id, int64_t now)
 {
     struct loop *l = ctx;
-    if (l->feed_out.n > 0 && l->inflight.n >= FEED_WINDOW)
+    if (l->feed_out.n > 0 && !window_room(l))
         return; /* on_delivered (or on_connected) arms it again */
     if (l->feed_out.n > 0 && !feed_slice(l, FEED_SLICE))
         feed_done(l); /* a build that waited for this one */
@@ -1551,6 +1619,7 @@ int hub_run(const struct hub_config *cfg)
 
     memset(&l, 0, sizeof(l));
     l.cfg = cfg;
+    l.window = (int32_t)cfg->v[HUB_CFG_PUBLISH_WINDOW].number;
     hub_log_setup((enum hub_log_level)cfg->v[HUB_CFG_LOG_LEVEL].number,
                   cfg->v[HUB_CFG_LOG_TIMESTAMPS].number != 0);
     if (pipe(sig_pipe) < 0) {
@@ -1641,6 +1710,17 @@ int hub_run(const struct hub_config *cfg)
     if (l.lease_state == LEASE_REFUSED)
         goto out; /* nothing more published: the login is another's */
     HUB_LOG(HUB_LOG_INFO, "shutting down (signal %d)", (int)sig_seen);
+    {
+        /* The adapter's own count, before the flush below (tests read it:
+         * test_hub_publish_window.sh). */
+        struct tny_mqtt_stats st;
+        tny_mqtt_stats_get(l.mqtt, &st);
+        HUB_LOG(HUB_LOG_INFO,
+                "publishes: %llu sent, at most %d awaiting their "
+                "acknowledgement at once (publish_window %d)",
+                (unsigned long long)st.n_published, st.max_publishes_in_flight,
+                (int)l.window);
+    }
     if (l.feeder) { /* its last build (up to 2 s), then the rest here */
         for (int i = 0; i < 200 && hub_feed_thread_busy(l.feeder); i++) {
             (void)tny_loop_wait_fd(hub_feed_thread_fd(l.feeder), 10);
@@ -1654,6 +1734,8 @@ int hub_run(const struct hub_config *cfg)
         l.feeder = NULL;
     }
     flush_feed(&l, true);
+    l.window = INT32_MAX; /* what waits goes to Paho before the offline */
+    send_waiting(&l);
     flush_presence(&l);
     say_offline(&l);
     /* Everything committed into the database file and the WAL emptied,
@@ -1670,6 +1752,7 @@ out:
     hub_outbox_release(&l.feed_out);
     queue_release(&l.pending);
     queue_release(&l.inflight);
+    queue_release(&l.waiting);
     hub_fairq_free(l.results);
     held_release(&l);
     free(l.batch);

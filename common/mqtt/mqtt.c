@@ -143,6 +143,7 @@ struct tny_mqtt {
     /* Requests Paho accepted whose answer (an ack, or Paho's failure) has
      * not reached our callbacks yet; close waits for 0 (see there). */
     int in_flight;
+    int pub_in_flight; /* tny_mqtt_publish's part of it (QoS > 0) */
     struct timespec due;
     int attempt;     /* failed attempts since the last connection */
     int server_idx;  /* server to try next */
@@ -809,6 +810,7 @@ static void on_pub_ok(void *ctx, MQTTAsync_successData5 *resp)
         n->m.token = resp->token;
     pthread_mutex_lock(&c->mu);
     in_flight_locked(c, -1);
+    c->pub_in_flight--;
     push_control_locked(c, n);
     pthread_mutex_unlock(&c->mu);
 }
@@ -835,6 +837,7 @@ static void on_pub_fail(void *ctx, MQTTAsync_failureData5 *resp)
     else
         c->stats.n_delivery_failed++;
     in_flight_locked(c, -1);
+    c->pub_in_flight--;
     push_control_locked(c, n);
     pthread_mutex_unlock(&c->mu);
 }
@@ -1403,12 +1406,20 @@ int tny_mqtt_publish(struct tny_mqtt *c, const char *topic, const void *payload,
         ro.onSuccess5 = on_pub_ok;
         ro.onFailure5 = on_pub_fail;
         ro.context = c;
-        in_flight_add(c, 1);
+        pthread_mutex_lock(&c->mu);
+        in_flight_locked(c, 1);
+        if (++c->pub_in_flight > c->stats.max_publishes_in_flight)
+            c->stats.max_publishes_in_flight = c->pub_in_flight;
+        pthread_mutex_unlock(&c->mu);
     }
     prc = c->api->sendMessage(c->paho, topic, &m, &ro);
     if (prc != MQTTASYNC_SUCCESS) {
-        if (qos > 0)
-            in_flight_add(c, -1);
+        if (qos > 0) {
+            pthread_mutex_lock(&c->mu);
+            in_flight_locked(c, -1);
+            c->pub_in_flight--;
+            pthread_mutex_unlock(&c->mu);
+        }
         rc = paho_error(c, prc, "publish", diag);
         goto out;
     }

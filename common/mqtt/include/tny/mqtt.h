@@ -217,6 +217,10 @@ struct tny_mqtt_stats {
     uint64_t n_birth_failed;     /* birth publishes refused or not acked */
     uint64_t n_subs_refused;     /* subscriptions refused, all connects */
     uint64_t n_events_lost;      /* control events lost: out of memory */
+    /* Most QoS 1/2 publishes of tny_mqtt_publish accepted by Paho and not
+     * yet answered (acknowledged or failed) at once: what an owner that
+     * bounds its own window (the hub's publish_window) kept in flight. */
+    int max_publishes_in_flight;
 };
 
 struct tny_mqtt; /* opaque: one client */
