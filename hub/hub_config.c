@@ -51,9 +51,11 @@ const struct tny_config_item hub_config_items[HUB_CFG_COUNT_] = {
                                 65535, NULL,
                                 "at most this many of the hub's publishes "
                                 "await the broker's acknowledgement, the rest "
-                                "wait in the hub in order (below the broker's "
-                                "max_inflight_messages: beyond it Paho may "
-                                "wait up to 1 s for a free slot)"},
+                                "wait in the hub in order (the hub keeps it "
+                                "below the Receive Maximum the broker "
+                                "announces, its max_inflight_messages: "
+                                "beyond it Paho may wait up to 1 s for a "
+                                "free slot)"},
     [HUB_CFG_DATABASE] = {"database", TNY_CONFIG_STRING,
                           "/var/lib/tourney/hub.db", 0, 0, NULL,
                           "SQLite database file: the truth the hub restarts "

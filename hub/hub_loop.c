@@ -164,7 +164,8 @@ struct loop {
      * (send_waiting); window: publish_window. */
     struct queue waiting;
     int32_t wait_at;
-    int32_t window;
+    int32_t window;     /* in force: publish_window, below the broker's */
+    int32_t window_cfg; /* publish_window (hub.conf) */
     /* The loop (poll and timers) and the timers of this file's parts,
      * each armed by the part that has work later (tny/timers.h ids). */
     struct tny_loop *ev;
@@ -721,6 +722,16 @@ static void on_connected(struct loop *l, bool again)
         l->pending = q;
         memset(&l->inflight, 0, sizeof(l->inflight));
     }
+    /* Below the broker's Receive Maximum, with room for the lease sent
+     * at once: Paho holds a publish beyond it for up to a second (the
+     * window's comment). */
+    int rm = tny_mqtt_receive_maximum(l->mqtt);
+    l->window = rm - 1 < l->window_cfg ? (rm > 1 ? rm - 1 : 1) : l->window_cfg;
+    if (l->window < l->window_cfg)
+        HUB_LOG(HUB_LOG_INFO,
+                "publish window %d, not publish_window %d: the broker takes "
+                "%d unacknowledged publishes (its max_inflight_messages)",
+                (int)l->window, (int)l->window_cfg, rm);
     if (l->feed_out.n > 0) /* on_slice waited for deliveries */
         (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     publish_text(l, LEASE_TOPIC, l->lease, true);
@@ -1619,7 +1630,7 @@ int hub_run(const struct hub_config *cfg)
 
     memset(&l, 0, sizeof(l));
     l.cfg = cfg;
-    l.window = (int32_t)cfg->v[HUB_CFG_PUBLISH_WINDOW].number;
+    l.window = l.window_cfg = (int32_t)cfg->v[HUB_CFG_PUBLISH_WINDOW].number;
     hub_log_setup((enum hub_log_level)cfg->v[HUB_CFG_LOG_LEVEL].number,
                   cfg->v[HUB_CFG_LOG_TIMESTAMPS].number != 0);
     if (pipe(sig_pipe) < 0) {

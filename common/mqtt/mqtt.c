@@ -144,6 +144,7 @@ struct tny_mqtt {
      * not reached our callbacks yet; close waits for 0 (see there). */
     int in_flight;
     int pub_in_flight; /* tny_mqtt_publish's part of it (QoS > 0) */
+    int receive_max;   /* the last CONNACK's (MQTT v5), 65535 if none */
     struct timespec due;
     int attempt;     /* failed attempts since the last connection */
     int server_idx;  /* server to try next */
@@ -607,6 +608,19 @@ static void on_birth_fail(void *ctx, MQTTAsync_failureData5 *resp)
     pthread_mutex_unlock(&c->mu);
 }
 
+/* The CONNACK's Receive Maximum (MQTT v5 3.2.2.3.3): how many QoS 1/2
+ * publishes the server takes unacknowledged; absent, 65535.  Read from
+ * the structure (Paho's property functions are not in our table). */
+static int connack_receive_max(const MQTTProperties *props)
+{
+    for (int i = 0; props && i < props->count; i++)
+        if (props->array[i].identifier ==
+                MQTTPROPERTY_CODE_RECEIVE_MAXIMUM &&
+            props->array[i].value.integer2 > 0)
+            return props->array[i].value.integer2;
+    return 65535;
+}
+
 static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
 {
     struct tny_mqtt *c = ctx;
@@ -628,6 +642,7 @@ static void on_connect_ok(void *ctx, MQTTAsync_successData5 *resp)
     c->conn_kind =
         c->ever_connected ? TNY_MQTT_RECONNECTED : TNY_MQTT_CONNECTED;
     c->conn_session_present = resp->alt.connect.sessionPresent != 0;
+    c->receive_max = connack_receive_max(&resp->properties);
     c->ever_connected = true;
     closing = c->closing;
     nodelay = c->tcp_nodelay;
@@ -1538,6 +1553,15 @@ int tny_mqtt_unsubscribe(struct tny_mqtt *c, const char *filter,
         rc = paho_error(c, prc, "unsubscribe", diag);
     }
     return rc;
+}
+
+int tny_mqtt_receive_maximum(struct tny_mqtt *c)
+{
+    int rm;
+    pthread_mutex_lock(&c->mu);
+    rm = c->receive_max > 0 ? c->receive_max : 65535;
+    pthread_mutex_unlock(&c->mu);
+    return rm;
 }
 
 bool tny_mqtt_is_connected(struct tny_mqtt *c)

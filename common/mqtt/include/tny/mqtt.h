@@ -312,6 +312,14 @@ TNY_MUST_USE int tny_mqtt_unsubscribe(struct tny_mqtt *client,
  * CONNECTED event may still be on its way). */
 bool tny_mqtt_is_connected(struct tny_mqtt *client);
 
+/* The server's Receive Maximum from the last CONNACK (65535 when it gave
+ * none, or before the first connection): Paho 1.3.12 holds a QoS 1/2
+ * publish beyond it in its queue, and an acknowledgement does not wake
+ * its send thread (fixed upstream after 1.3.13: eclipse/paho.mqtt.c
+ * 11757bf), so such a publish can wait a second; an owner that keeps
+ * fewer in flight never meets that wait. */
+int tny_mqtt_receive_maximum(struct tny_mqtt *client);
+
 /* Copies the counters. */
 void tny_mqtt_stats_get(struct tny_mqtt *client, struct tny_mqtt_stats *out);
 
