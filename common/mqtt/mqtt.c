@@ -614,8 +614,7 @@ static void on_birth_fail(void *ctx, MQTTAsync_failureData5 *resp)
 static int connack_receive_max(const MQTTProperties *props)
 {
     for (int i = 0; props && i < props->count; i++)
-        if (props->array[i].identifier ==
-                MQTTPROPERTY_CODE_RECEIVE_MAXIMUM &&
+        if (props->array[i].identifier == MQTTPROPERTY_CODE_RECEIVE_MAXIMUM &&
             props->array[i].value.integer2 > 0)
             return props->array[i].value.integer2;
     return 65535;
