@@ -107,15 +107,18 @@ let brokerDown = false;
 wss.on('connection', (ws) => {
     const broker = net.connect({ path: config.broker_socket });
     const phone = createWebSocketStream(ws);
+    let connected = false;
     broker.on('connect', () => {
+        connected = true;
         if (brokerDown)
             console.log(`the feed broker at ${config.broker_socket} accepts again`);
         brokerDown = false;
     });
+    // Logged once until it accepts again (a hall of phones retries).
     broker.on('error', (e) => {
-        if (!brokerDown && broker.connecting)
+        if (!connected && !brokerDown)
             console.error(`feed-front: the feed broker at ${config.broker_socket}: ${e.message} (phones are turned away until it accepts)`);
-        brokerDown = brokerDown || broker.connecting;
+        brokerDown = brokerDown || !connected;
         phone.destroy();
     });
     phone.on('error', () => broker.destroy());
