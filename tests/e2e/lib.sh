@@ -301,7 +301,10 @@ launch() {
 # launch_feed: the feed broker (feed.conf, FEED_PID) until its local
 # socket is bound; then, unless it runs already, its WebSocket front
 # (feed-front.js, or FRONT_JS when set, on feed-front.json, FRONT_PID; as
-# the user FRONT_AS when set, root only) until the socket listening on
+# the user FRONT_AS when set, root only; its npm packages from
+# $TNY_FRONT_NODE_PATH when set, e.g. /usr/share/nodejs for Debian's
+# node-ws and node-serve-static as the hub package runs it, else
+# deploy/overlays/node_modules) until the socket listening on
 # $BROKER_WS_PORT is the front's own (as launch does for mosquitto).
 # Status 0 when up, 1 when the front's port was taken (the front said so,
 # or something else listens there); fails the test otherwise.
@@ -312,12 +315,12 @@ launch_feed() {
     FEED_PID=$!
     wait_until 10 test -S "$sock" || fail "the feed broker did not bind $sock within 10 s (log: $FEED_LOG)"
     [ -z "$FRONT_PID" ] || return 0
-    [ -f "$E2E_SRC/deploy/overlays/node_modules/ws/package.json" ] ||
-        fail "the feed's front needs deploy/overlays' npm packages: run deploy/overlays/install.sh"
-    local as=()
+    local as=() np=${TNY_FRONT_NODE_PATH:-$E2E_SRC/deploy/overlays/node_modules}
+    [ -f "$np/ws/package.json" ] ||
+        fail "the feed's front needs the npm packages ws and serve-static in $np: run deploy/overlays/install.sh"
     [ -z "$FRONT_AS" ] || as=(setpriv --reuid="$FRONT_AS" --regid="$FRONT_AS" --init-groups --)
     # (setpriv execs node: FRONT_PID is node's own id)
-    NODE_PATH=$E2E_SRC/deploy/overlays/node_modules "${as[@]}" node "${FRONT_JS:-$E2E_SRC/deploy/broker/feed-front.js}" \
+    NODE_PATH=$np "${as[@]}" node "${FRONT_JS:-$E2E_SRC/deploy/broker/feed-front.js}" \
         "$BROKER_DIR/feed-front.json" >>"$FRONT_LOG" 2>&1 </dev/null &
     FRONT_PID=$!
     for ((i = 0; i < 200; i++)); do
