@@ -304,7 +304,8 @@ launch() {
 # the user FRONT_AS when set, root only; its npm packages from
 # $TNY_FRONT_NODE_PATH when set, e.g. /usr/share/nodejs for Debian's
 # node-ws and node-serve-static as the hub package runs it, else
-# deploy/overlays/node_modules) until the socket listening on
+# deploy/overlays/node_modules; run by $TNY_FRONT_NODE when set, else the
+# PATH's node) until the socket listening on
 # $BROKER_WS_PORT is the front's own (as launch does for mosquitto).
 # Status 0 when up, 1 when the front's port was taken (the front said so,
 # or something else listens there); fails the test otherwise.
@@ -320,7 +321,7 @@ launch_feed() {
         fail "the feed's front needs the npm packages ws and serve-static in $np: run deploy/overlays/install.sh"
     [ -z "$FRONT_AS" ] || as=(setpriv --reuid="$FRONT_AS" --regid="$FRONT_AS" --init-groups --)
     # (setpriv execs node: FRONT_PID is node's own id)
-    NODE_PATH=$np "${as[@]}" node "${FRONT_JS:-$E2E_SRC/deploy/broker/feed-front.js}" \
+    NODE_PATH=$np "${as[@]}" "${TNY_FRONT_NODE:-node}" "${FRONT_JS:-$E2E_SRC/deploy/broker/feed-front.js}" \
         "$BROKER_DIR/feed-front.json" >>"$FRONT_LOG" 2>&1 </dev/null &
     FRONT_PID=$!
     for ((i = 0; i < 200; i++)); do
