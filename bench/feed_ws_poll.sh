@@ -100,6 +100,7 @@ const t = setInterval(() => {
 }, 100);
 EOF
 if [ "$n" -gt 0 ]; then
+    : >"$tmp/idle.out" # (read below before node may have opened it)
     "${BENCH_TIED[@]}" node "$tmp/idle.js" "$OVL/node_modules/mqtt" "ws://127.0.0.1:$ws" "$n" >"$tmp/idle.out" 2>&1 &
     pids+=("$!")
     for ((s = 0; s < 600; s++)); do

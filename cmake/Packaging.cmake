@@ -250,9 +250,12 @@ set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "${TNY_LIB_DEPENDS}, libqrencode4, ${TNY_CJ
 set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "chromium")
 # The hub package runs the venue's brokers too: mosquitto (and openssl for
 # gen-config.sh --gen-tls), and the feed's WebSocket front
-# (feed-front.js: node with Debian's ws and serve-static).
+# (feed-front.js: node with Debian's ws and serve-static; the versions
+# Debian 12 has, node 18, ws 8.11, serve-static 1.15, are what the front's
+# tests ran on: tests/e2e/lib.sh, TNY_FRONT_NODE and TNY_FRONT_NODE_PATH;
+# ws 8 is where WebSocketServer is named).
 set(CPACK_DEBIAN_HUB_PACKAGE_DEPENDS
-    "${TNY_LIB_DEPENDS}, passwd, mosquitto (>= 2.0), openssl, nodejs, node-ws, node-serve-static, tourney-cli (= ${PROJECT_VERSION}), ${TNY_CJK_FONT_PACKAGE}")
+    "${TNY_LIB_DEPENDS}, passwd, mosquitto (>= 2.0), openssl, nodejs (>= 18), node-ws (>= 8.11), node-serve-static (>= 1.15), tourney-cli (= ${PROJECT_VERSION}), ${TNY_CJK_FONT_PACKAGE}")
 set(CPACK_DEBIAN_TABLE_PACKAGE_DEPENDS "${TNY_LIB_DEPENDS}, passwd")
 set(CPACK_DEBIAN_HUB_PACKAGE_RECOMMENDS "chrony")
 include(CPack)
