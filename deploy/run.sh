@@ -46,8 +46,10 @@ usage: deploy/run.sh [--format NAME|all] [--players N] [--tables N] [--seed S]
                      [--no-build] [--build-dir DIR]
        deploy/run.sh --offline [tourney demo options: --format NAME --players N
                      --seed S --out FILE --quiet]
-Installs the packages, builds build/, starts mosquitto, tourney-hub and N
-simulated tables on 127.0.0.1, and plays a demo event of each format (or
+Installs the packages, builds build/, starts mosquitto, the public feed
+(hall screen, phones: its broker and WebSocket front, when
+deploy/overlays/install.sh has run; the build step runs it), tourney-hub
+and N simulated tables on 127.0.0.1, and plays a demo event of each format (or
 NAME: neuroshima-hex, tantrix, agricola, got-lcg2, catan) through the hub
 with `tourney live`.  On a terminal the organiser dashboard (`tourney live
 console`) shows the event playing itself; otherwise (or with --print) the
