@@ -155,11 +155,12 @@ done < <(cat "$v/users.cred" "$v/devices.cred")
 ok "--rotate: every password new"
 
 # --- the feed's front refuses a bad configuration, loudly ---------------------
-# front CONFIG: runs feed-front.js on CONFIG; its exit status in st, its
-# stderr in front.err.
+# front CONFIG: runs feed-front.js on CONFIG (node and npm packages as
+# launch_feed takes them); its exit status in st, its stderr in front.err.
 front() {
     st=0
-    NODE_PATH=$E2E_SRC/deploy/overlays/node_modules timeout 10 node "$E2E_SRC/deploy/broker/feed-front.js" "$@" \
+    NODE_PATH=${TNY_FRONT_NODE_PATH:-$E2E_SRC/deploy/overlays/node_modules} \
+        timeout 10 "${TNY_FRONT_NODE:-node}" "$E2E_SRC/deploy/broker/feed-front.js" "$@" \
         >/dev/null 2>"$E2E_TMP/front.err" </dev/null || st=$?
 }
 fj=$E2E_TMP/front.json
