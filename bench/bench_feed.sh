@@ -26,7 +26,8 @@
 #   messages and bytes that left the feed broker for the phones, over the
 #   publish and over the results;
 # - CPU (utime + stime, /proc) of the hub, of the feed broker (its system
-#   time apart) and of the node process simulating the phones, over the
+#   time apart), of its WebSocket front (deploy/broker/feed-front.js, where
+#   the phones connect) and of the node process simulating the phones, over the
 #   publish and over the results; the hub's CPU per result beyond its idle
 #   CPU (each thread's scheduler count, /proc/PID/task/*/schedstat; idle:
 #   as long a wall time after the last phone's confirmation).
@@ -156,19 +157,19 @@ mark connect >/dev/null
 t_rt=$(now_ms)
 live 0 event list
 echo "console round trip (event list): $(($(now_ms) - t_rt)) ms"
-hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID") fsys0=$(sys "$FEED_PID") node0=$(cpu "$NODE")
+hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID") fsys0=$(sys "$FEED_PID") node0=$(cpu "$NODE") fr0=$(cpu "$FRONT_PID")
 t_pub=$(now_ms)
 live 0 round publish "$EV"
 wait_for 60 "[ \$(grep -c '^P 1 ' '$E2E_TMP/obs') -ge $clients ]" ||
     fail "only $(grep -c '^P 1 ' "$E2E_TMP/obs") of $clients phones got their table within 60 s"
-hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID") fsys1=$(sys "$FEED_PID") node1=$(cpu "$NODE")
+hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID") fsys1=$(sys "$FEED_PID") node1=$(cpu "$NODE") fr1=$(cpu "$FRONT_PID")
 awk -v t="$t_pub" '$1 == "P" && $2 == 1 { print $3 - t }' "$E2E_TMP/obs" | sort -n >"$E2E_TMP/lat.pub"
 pub_med=$(awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }' "$E2E_TMP/lat.pub")
 pub_last=$(tail -n 1 "$E2E_TMP/lat.pub")
 need "publish median" "$pub_med"
 need "publish last" "$pub_last"
 echo "publish of $n_tables tables -> $(wc -l <"$E2E_TMP/lat.pub") phones have their table: median $pub_med ms, last $pub_last ms (goal <= 1000 ms)"
-echo "  CPU during publish: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms (system $(((fsys1 - fsys0) * 1000 / tck)) ms), the phones' node $(((node1 - node0) * 1000 / tck)) ms"
+echo "  CPU during publish: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms (system $(((fsys1 - fsys0) * 1000 / tck)) ms), the front $(((fr1 - fr0) * 1000 / tck)) ms, the phones' node $(((node1 - node0) * 1000 / tck)) ms; load $(cut -d ' ' -f 1-3 /proc/loadavg)"
 # what the publish carried: until every phone had its table and 1 s more
 # (the tables' and the round's documents go out after the players')
 sleep 1
@@ -177,9 +178,10 @@ read -r ph_msgs ph_bytes <<<"$(mark publish)"
 read -r in_msgs in_bytes <<<"$(in_window "$t_pub" "$t_pub_end")"
 [ "${in_msgs:-0}" -gt 0 ] || fail "the monitor saw no feed message of the publish: $(cat "$E2E_TMP/hubfeed.err")"
 echo "  the hub published $in_msgs messages ($(kb "$in_bytes")) on the feed; $ph_msgs messages ($(kb "$ph_bytes")) left the feed broker for the $clients phones"
-# mosquitto 2.0's WebSocket clients are polled (libwebsockets, every
-# client's socket) once per packet its loop reads, here the bridge's: its
-# CPU grows with the messages in times the clients (README, Benchmarks)
+# (with mosquitto 2.0's own WebSocket listener, its clients were polled,
+# every client's socket, once per packet its loop read, here the
+# bridge's: its CPU grew with the messages in times the clients; README,
+# Benchmarks, issue 17)
 echo "  feed broker CPU per message in per phone: $(awk -v c="$(((feed1 - feed0) * 1000 / tck))" -v m="$in_msgs" -v n="$clients" 'BEGIN { printf "%.0f ns", c * 1e6 / m / n }')"
 live 0 clock start "$EV"
 
@@ -189,7 +191,7 @@ head -n "$results" "$E2E_TMP/pairs" >"$E2E_TMP/to_enter"
 $callgrind && { callgrind_control -z "$HUB_PID" >/dev/null || fail "callgrind_control -z"; }
 sleep 1 # the clock start rewrites every table/N: not the results' messages
 mark clock >/dev/null
-hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID") fsys0=$(sys "$FEED_PID") node0=$(cpu "$NODE") hubns0=$(cpu_ns "$HUB_PID")
+hub0=$(cpu "$HUB_PID") feed0=$(cpu "$FEED_PID") fsys0=$(sys "$FEED_PID") node0=$(cpu "$NODE") hubns0=$(cpu_ns "$HUB_PID") fr0=$(cpu "$FRONT_PID")
 t_res=$(now_ms)
 : >"$E2E_TMP/entered"
 while read -r t a b c d; do
@@ -207,7 +209,7 @@ want=$(awk 'NR == FNR { t[$1] = 1; next } $1 == "S" && ($2 in t)' "$E2E_TMP/ente
 [ "$results" -lt "$n_tables" ] || want=$clients
 wait_for 60 "[ \$(grep -c '^C ' '$E2E_TMP/obs') -ge $want ]" ||
     fail "only $(grep -c '^C ' "$E2E_TMP/obs") of $want phones saw their table confirmed within 60 s"
-hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID") fsys1=$(sys "$FEED_PID") node1=$(cpu "$NODE") hubns1=$(cpu_ns "$HUB_PID")
+hub1=$(cpu "$HUB_PID") feed1=$(cpu "$FEED_PID") fsys1=$(sys "$FEED_PID") node1=$(cpu "$NODE") hubns1=$(cpu_ns "$HUB_PID") fr1=$(cpu "$FRONT_PID")
 t_conf=$(now_ms)
 t_res_seen=$t_conf
 read -r ph_msgs ph_bytes <<<"$(mark results)"
@@ -259,7 +261,7 @@ echo "$n_entered results entered and acknowledged in $((t_res_end - t_res)) ms; 
 echo "  legs: command issued -> the hub's table/N on the venue broker median $hub_med ms, max $hub_max ms; -> the last of its phones median $fan_med ms, max $fan_max ms"
 read -r per_ms run_ms idle_ms <<<"$per_res"
 echo "  hub CPU per result: $per_ms ms beyond idle (goal <= 2 ms; $run_ms ms from the first result entered to the last phone's confirmation over $((t_conf - t_res)) ms, idle $idle_ms ms over $((t_idle - t_conf)) ms; load $(cut -d ' ' -f 1-3 /proc/loadavg))"
-echo "  CPU during the results: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms (system $(((fsys1 - fsys0) * 1000 / tck)) ms), the phones' node $(((node1 - node0) * 1000 / tck)) ms over $((t_res_seen - t_res)) ms"
+echo "  CPU during the results: hub $(((hub1 - hub0) * 1000 / tck)) ms, feed broker $(((feed1 - feed0) * 1000 / tck)) ms (system $(((fsys1 - fsys0) * 1000 / tck)) ms), the front $(((fr1 - fr0) * 1000 / tck)) ms, the phones' node $(((node1 - node0) * 1000 / tck)) ms over $((t_res_seen - t_res)) ms"
 read -r in_msgs in_bytes <<<"$(in_window "$t_res" "$t_res_seen")"
 echo "  the hub published $in_msgs messages ($(kb "$in_bytes")) on the feed; $ph_msgs messages ($(kb "$ph_bytes")) left the feed broker for the phones"
 echo "retained document sizes (bytes, last seen):"

@@ -84,12 +84,14 @@ if(TARGET tourney-hub)
     install(FILES ${PROJECT_SOURCE_DIR}/deploy/hub/tourney-hub.service
                   ${PROJECT_SOURCE_DIR}/deploy/broker/tourney-broker.service
                   ${PROJECT_SOURCE_DIR}/deploy/broker/tourney-feed.service
+                  ${PROJECT_SOURCE_DIR}/deploy/broker/tourney-feed-front.service
             DESTINATION ${TNY_UNITDIR} COMPONENT hub)
     install(PROGRAMS ${PROJECT_SOURCE_DIR}/deploy/hub/tourney-venue-setup
             DESTINATION sbin COMPONENT hub)
     install(PROGRAMS ${PROJECT_SOURCE_DIR}/deploy/broker/gen-config.sh
             DESTINATION share/tourney/broker COMPONENT hub)
     install(FILES ${PROJECT_SOURCE_DIR}/deploy/broker/README.md
+                  ${PROJECT_SOURCE_DIR}/deploy/broker/feed-front.js
             DESTINATION share/tourney/broker COMPONENT hub)
     # The pages the feed broker serves (gen-config.sh --http-dir): static
     # files only; their npm bundles (vendor/) below.
@@ -247,9 +249,13 @@ set(TNY_LIB_DEPENDS
 set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "${TNY_LIB_DEPENDS}, libqrencode4, ${TNY_CJK_FONT_PACKAGE}")
 set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "chromium")
 # The hub package runs the venue's brokers too: mosquitto (and openssl for
-# gen-config.sh --gen-tls).
+# gen-config.sh --gen-tls), and the feed's WebSocket front
+# (feed-front.js: node with Debian's ws and serve-static; the versions
+# Debian 12 has, node 18, ws 8.11, serve-static 1.15, are what the front's
+# tests ran on: tests/e2e/lib.sh, TNY_FRONT_NODE and TNY_FRONT_NODE_PATH;
+# ws 8 is where WebSocketServer is named).
 set(CPACK_DEBIAN_HUB_PACKAGE_DEPENDS
-    "${TNY_LIB_DEPENDS}, passwd, mosquitto (>= 2.0), openssl, tourney-cli (= ${PROJECT_VERSION}), ${TNY_CJK_FONT_PACKAGE}")
+    "${TNY_LIB_DEPENDS}, passwd, mosquitto (>= 2.0), openssl, nodejs (>= 18), node-ws (>= 8.11), node-serve-static (>= 1.15), tourney-cli (= ${PROJECT_VERSION}), ${TNY_CJK_FONT_PACKAGE}")
 set(CPACK_DEBIAN_TABLE_PACKAGE_DEPENDS "${TNY_LIB_DEPENDS}, passwd")
 set(CPACK_DEBIAN_HUB_PACKAGE_RECOMMENDS "chrony")
 include(CPack)

@@ -2,7 +2,10 @@
 # deploy/run.sh - the README's first command: installs what Tourney needs,
 # builds build/, and runs the live system on this machine for a demo event:
 # a venue broker (mosquitto, config from deploy/broker/gen-config.sh,
-# 127.0.0.1 on a free port), tourney-hub on a fresh database, N simulated
+# 127.0.0.1 on a free port), the public feed (its mosquitto, bridged, and
+# its WebSocket front deploy/broker/feed-front.js serving the hall screen
+# and player page on a free port; when deploy/overlays/install.sh has run,
+# which the build step does), tourney-hub on a fresh database, N simulated
 # table devices (tourney-table --simulate), and `tourney live` commands
 # driving the event round by round (pair, publish, start the clock, wait
 # for every table to report, close) until it is complete, printing each
@@ -43,8 +46,10 @@ usage: deploy/run.sh [--format NAME|all] [--players N] [--tables N] [--seed S]
                      [--no-build] [--build-dir DIR]
        deploy/run.sh --offline [tourney demo options: --format NAME --players N
                      --seed S --out FILE --quiet]
-Installs the packages, builds build/, starts mosquitto, tourney-hub and N
-simulated tables on 127.0.0.1, and plays a demo event of each format (or
+Installs the packages, builds build/, starts mosquitto, the public feed
+(hall screen, phones: its broker and WebSocket front, when
+deploy/overlays/install.sh has run; the build step runs it), tourney-hub
+and N simulated tables on 127.0.0.1, and plays a demo event of each format (or
 NAME: neuroshima-hex, tantrix, agricola, got-lcg2, catan) through the hub
 with `tourney live`.  On a terminal the organiser dashboard (`tourney live
 console`) shows the event playing itself; otherwise (or with --print) the
@@ -204,6 +209,18 @@ fi
 for b in "$HUB" "$TABLE"; do
     [ -x "$b" ] || die "$b: not built (run without --no-build)"
 done
+# The public feed (hall screen, phones): its front and pages need
+# deploy/overlays' npm packages (ws, serve-static, mqtt), which
+# install.sh takes from the npm registry once (a few seconds); without
+# them, or without node, the demo runs without the feed.
+ovl=$root/deploy/overlays
+have_ovl() { [ -f "$ovl/node_modules/ws/package.json" ] && [ -f "$ovl/node_modules/serve-static/package.json" ] && [ -f "$ovl/vendor/mqtt.min.js" ]; }
+if [ $do_build = 1 ] && ! have_ovl && command -v npm >/dev/null 2>&1; then
+    echo "$prog: installing the pages' npm packages (deploy/overlays/install.sh)" >&2
+    TOURNEY=$TOURNEY "$ovl/install.sh" >&2 || echo "$prog: deploy/overlays/install.sh failed: no feed" >&2
+fi
+feed=0
+if command -v node >/dev/null 2>&1 && have_ovl; then feed=1; fi
 MOSQUITTO=${MOSQUITTO:-/usr/sbin/mosquitto}
 for t in "$MOSQUITTO" mosquitto_passwd timeout; do
     command -v "$t" >/dev/null 2>&1 ||
@@ -297,13 +314,55 @@ random_port() {
 tcp_open() {
     (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
 }
-# start_broker PORT: 0 when up, 1 when the port is taken, dies otherwise.
+# start_feed WS: the feed broker (feed.conf: its Unix socket, its bridge
+# to the venue broker) and its WebSocket front on $HOST:WS; 0 when up, 1
+# when WS is taken (both stopped then), dies otherwise.
+start_feed() {
+    local ws=$1 pid fpid i sock=$RUN/broker/run/feed.sock
+    rm -f -- "$sock"
+    : >"$RUN/feed.log"
+    "$MOSQUITTO" -c "$RUN/broker/feed.conf" >>"$RUN/feed.log" 2>&1 </dev/null &
+    pid=$!
+    track "$pid"
+    for ((i = 0; i < 200; i++)); do
+        [ ! -S "$sock" ] || break
+        kill -0 "$pid" 2>/dev/null || die "the feed broker exited at start: $(log_tail "$RUN/feed.log")"
+        sleep 0.05
+    done
+    [ -S "$sock" ] || die "the feed broker did not open $sock within 10 s: $(log_tail "$RUN/feed.log")"
+    : >"$RUN/front.log"
+    NODE_PATH=$ovl/node_modules node deploy/broker/feed-front.js "$RUN/broker/feed-front.json" \
+        >>"$RUN/front.log" 2>&1 </dev/null &
+    fpid=$!
+    track "$fpid"
+    for ((i = 0; i < 200; i++)); do
+        if ! kill -0 "$fpid" 2>/dev/null; then
+            wait "$fpid" 2>/dev/null || true
+            if grep -q -i "address already in use" "$RUN/front.log"; then
+                kill -TERM "$pid" 2>/dev/null || true
+                wait "$pid" 2>/dev/null || true
+                return 1
+            fi
+            die "the feed's front exited at start: $(log_tail "$RUN/front.log")"
+        fi
+        # (it says so once listening)
+        ! grep -q '^listening on ' "$RUN/front.log" || return 0
+        sleep 0.05
+    done
+    die "the feed's front did not listen on $HOST:$ws within 10 s: $(log_tail "$RUN/front.log")"
+}
+# start_broker PORT [WS BRIDGE]: the venue broker on PORT and, with WS,
+# the feed (its bridge from the venue broker's BRIDGE, its front on WS);
+# 0 when up, 1 when a port is taken (what it started stopped), dies
+# otherwise.
 start_broker() {
-    local p=$1 pid i
-    bash deploy/broker/gen-config.sh --no-ws --tables "$n_dev" --organisers demo,console \
+    local p=$1 pid i ws=${2:-} feed_args=(--no-ws)
+    [ -z "$ws" ] || feed_args=(--ws-bind "$HOST" --ws-port "$ws" --bridge-port "$3" --http-dir "$ovl")
+    bash deploy/broker/gen-config.sh "${feed_args[@]}" --tables "$n_dev" --organisers demo,console \
         --bind "$HOST" --port "$p" --run-as "$(id -un)" "$RUN/broker" \
         2>"$RUN/gen-config.err" || die "gen-config.sh: $(cat "$RUN/gen-config.err")"
     ! tcp_open "$p" || return 1
+    [ -z "$ws" ] || { ! tcp_open "$ws" && ! tcp_open "$3"; } || return 1
     : >"$RUN/broker.log"
     "$MOSQUITTO" -c "$RUN/broker/mosquitto.conf" >>"$RUN/broker.log" 2>&1 </dev/null &
     pid=$!
@@ -319,7 +378,13 @@ start_broker() {
         # another broker that got there first, is not ours).
         if grep -q '^[^ ]* mosquitto version .* running$' "$RUN/broker.log"; then
             track "$pid"
+            if [ -n "$ws" ] && ! start_feed "$ws"; then
+                kill -TERM "$pid" 2>/dev/null || true
+                wait "$pid" 2>/dev/null || true
+                return 1
+            fi
             BROKER_PORT=$p
+            FEED_PORT=$ws
             return 0
         fi
         sleep 0.05
@@ -327,15 +392,22 @@ start_broker() {
     kill -KILL "$pid" 2>/dev/null || true
     die "mosquitto did not accept connections on $HOST:$p within 10 s: $(log_tail "$RUN/broker.log")"
 }
-if [ -n "$port" ]; then
-    start_broker "$port" || die "port $port on $HOST is in use (choose another --port, or omit it)"
-else
-    up=0
-    for ((attempt = 0; attempt < 20; attempt++)); do
-        if start_broker "$(random_port)"; then up=1; break; fi
-    done
-    [ $up = 1 ] || die "no free port for the broker in 20 attempts"
-fi
+FEED_PORT=
+up=0
+for ((attempt = 0; attempt < 20; attempt++)); do
+    p=${port:-$(random_port)}
+    feed_ports=()
+    if [ $feed = 1 ]; then
+        # the front's port and the venue broker's loopback listener for the
+        # feed's bridge
+        feed_ports=("$(random_port)" "$(random_port)")
+        [ "${feed_ports[0]}" != "$p" ] && [ "${feed_ports[1]}" != "$p" ] &&
+            [ "${feed_ports[0]}" != "${feed_ports[1]}" ] || continue
+    fi
+    if start_broker "$p" "${feed_ports[@]}"; then up=1; break; fi
+    [ -z "$port" ] || ! tcp_open "$port" || die "port $port on $HOST is in use (choose another --port, or omit it)"
+done
+[ $up = 1 ] || die "no free port for the broker in 20 attempts"
 cred() { # LOGIN: its password
     awk -v u="$1" '$1 == u { print $2; found = 1 } END { exit !found }' \
         "$RUN/broker/users.cred" "$RUN/broker/devices.cred" ||
@@ -416,6 +488,11 @@ for ((i = 1; i <= n_dev; i++)); do
         die "$d did not connect within 15 s: $(log_tail "$RUN/$d.err")"
 done
 echo "== live system up: mosquitto $HOST:$BROKER_PORT, tourney-hub, $n_dev simulated tables (runtime dir $RUN)"
+if [ $feed = 1 ]; then
+    echo "== the public feed: its front http://$HOST:$FEED_PORT/ (WebSocket and pages: hall.html, player.html), feed broker $RUN/broker/run/feed.sock"
+else
+    echo "== no public feed (hall screen, phones): deploy/overlays/install.sh has not run, or no node"
+fi
 
 # --- the event ---------------------------------------------------------------
 # table_done DEVICE EVENT ROUND TABLE: the device showed "state done" after
@@ -475,6 +552,7 @@ play() {
     echo
     echo "==== $fmt: $n players, live through tourney-hub (event $ev) ===="
     live event create "$ev" --format "$fmt" --title "Demo $fmt" --seed "$seed"
+    [ $feed = 0 ] || echo "hall screen: http://$HOST:$FEED_PORT/hall.html?events=$ev  phones: http://$HOST:$FEED_PORT/player.html?events=$ev"
     # Neuroshima Hex players list their 5 armies (NH-10; without them the
     # import and every pairing warn, and NH-11 goes unchecked): 5 of the
     # preset's armies each, in turn.

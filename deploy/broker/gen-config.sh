@@ -6,11 +6,18 @@
 #                   passwd + acl; no anonymous clients; with --console-port
 #                   a second listener for organiser consoles only
 #                   (passwd-console), several connections per login
-#   feed.conf       the public feed broker: one WebSocket listener,
-#                   anonymous and read-only (acl-feed), fed by a bridge that
-#                   pulls tourney/v1/feed/# from the venue broker through
-#                   a listener of its own on 127.0.0.1 (passwd-bridge: the
-#                   bridge's login works there only)
+#   feed.conf       the public feed broker: one local socket listener
+#                   (run/feed.sock), anonymous and read-only (acl-feed),
+#                   fed by a bridge that pulls tourney/v1/feed/# from the
+#                   venue broker through a listener of its own on
+#                   127.0.0.1 (passwd-bridge: the bridge's login works
+#                   there only)
+#   feed-front.json the public feed's WebSocket port (--ws-bind, --ws-port)
+#                   and, with --http-dir, its pages: the configuration of
+#                   deploy/broker/feed-front.js, which pipes each WebSocket
+#                   to its own connection on run/feed.sock (mosquitto 2.0's
+#                   own WebSocket listener costs the broker every client's
+#                   poll per message: README, Benchmarks, issue 17)
 #   www/            with --http-dir: the pages only (html, js, css, md and
 #                   vendor/), copied from DIR when DIR holds anything else
 #   devices.cred, users.cred  plaintext logins for provisioning (0600)
@@ -53,11 +60,13 @@ usage() {
     cat <<'EOF'
 usage: gen-config.sh [options] OUTDIR
 
-Writes mosquitto.conf, feed.conf, passwd, acl, acl-feed, devices.cred and
-users.cred (and passwd-console with --console-port) into OUTDIR (created
-if missing).  Run the two brokers with:
+Writes mosquitto.conf, feed.conf, feed-front.json, passwd, acl, acl-feed,
+devices.cred and users.cred (and passwd-console with --console-port) into
+OUTDIR (created if missing).  Run the two brokers and the feed's front with:
     mosquitto -c OUTDIR/mosquitto.conf     (venue broker)
-    mosquitto -c OUTDIR/feed.conf          (public feed, WebSocket)
+    mosquitto -c OUTDIR/feed.conf          (public feed)
+    node feed-front.js OUTDIR/feed-front.json   (its WebSocket port, as
+                                           the feed broker's --run-as user)
 
 options:
   --tables N               devices table-001..table-N (0..9999, default 0)
@@ -67,9 +76,9 @@ options:
   --port N                 MQTT listener port (default 1883, 8883 with TLS)
   --monitors LIST          read-only logins for all of tourney/v1/ (default
                            none; debugging at a venue, test observers)
-  --ws-bind ADDR           feed broker's WebSocket address (default: --bind)
-  --ws-port N              feed broker's WebSocket port (default 9001)
-  --no-ws                  no feed broker (no feed.conf)
+  --ws-bind ADDR           the feed's WebSocket address (default: --bind)
+  --ws-port N              the feed's WebSocket port (default 9001)
+  --no-ws                  no feed broker (no feed.conf, no feed-front.json)
   --bridge-port N          the venue broker's listener for the feed bridge,
                            on 127.0.0.1 only (default --port + 1): the
                            bridge's login is refused on every other
@@ -87,8 +96,9 @@ options:
   --cloud-client-id ID     client id on the remote (default: tourney-feed-
                            and a hash of the login; some services require
                            their own)
-  --http-dir DIR           the feed broker's WebSocket port also serves the
-                           files of DIR over HTTP (mosquitto's http_dir): the
+  --http-dir DIR           the feed's WebSocket port also serves the
+                           files of DIR over HTTP (feed-front.json's
+                           http_dir; mosquitto's on --table-ws-port): the
                            hall screens and the players' phones load the pages
                            from it, e.g. http://HUB:9001/player.html?events=ID
                            (deploy/overlays; the hub package ships them in
@@ -879,31 +889,19 @@ EOF
         common_settings
         cat <<EOF
 
-# mosquitto 2.0.11 will not start with WebSocket listeners only ("Unable
-# to start any listening sockets"): this local socket is the other
-# listener it needs, under the same read-only rules.  It is bound after
-# mosquitto drops to --run-as, hence its own directory.
+# --- The phones, hall screens and overlays: anonymous, read-only ---------
+# Their WebSockets end in feed-front.js (feed-front.json: port $ws_port on
+# $ws_bind, and the pages), which pipes each into its own connection
+# here.  No WebSocket listener in this process: mosquitto 2.0's
+# (libwebsockets) polls every WebSocket client's socket once per packet
+# it reads, a second of CPU per publish of the round at 2,000 phones
+# (README, Benchmarks, issue 17); this one is served by epoll.  Bound
+# after mosquitto drops to --run-as, hence its own directory; the front
+# runs as --run-as too.
 listener 0 $outdir/run/feed.sock
-
-# --- WebSocket listener: overlays and browsers, anonymous, read-only ------
-listener $ws_port $ws_bind
-protocol websockets
-# Without socket_domain the WebSocket listener binds every interface
-# whatever the address above says (measured on 2.0.11).
-socket_domain ipv4
 allow_anonymous true
 acl_file $outdir/acl-feed
-EOF
-        if [ -n "$http_dir" ]; then
-            cat <<EOF
-# The pages (hall screen, player page, overlays) over plain HTTP on the
-# same port (GET only, nothing outside the directory): a phone that scans
-# the hall's QR code loads them from here.  The pages only: no
-# node_modules/, package files or scripts.
-http_dir $served_dir
-EOF
-        fi
-        cat <<EOF
+
 
 # --- Bridge: pull the public feed from the venue broker -------------------
 connection venue
@@ -957,6 +955,20 @@ EOF
             fi
         fi
     } >"$work/feed.conf"
+    # feed-front.js's configuration (JSON; the paths as JSON strings).
+    json_str() {
+        local v=${1//\\/\\\\}
+        printf '"%s"' "${v//\"/\\\"}"
+    }
+    {
+        printf '{\n  "address": "%s",\n  "port": %d,\n' "$ws_bind" "$ws_port"
+        printf '  "broker_socket": %s,\n' "$(json_str "$outdir/run/feed.sock")"
+        if [ -n "$http_dir" ]; then
+            printf '  "http_dir": %s\n}\n' "$(json_str "$served_dir")"
+        else
+            printf '  "http_dir": null\n}\n'
+        fi
+    } >"$work/feed-front.json"
 fi
 
 # --- install ---------------------------------------------------------------
@@ -967,7 +979,7 @@ group=
 if [ "$(id -u)" = 0 ] && [ "$run_as" != root ] && id -u "$run_as" >/dev/null 2>&1; then
     group=$(id -gn "$run_as")
 fi
-for f in passwd passwd-console passwd-bridge acl acl-feed mosquitto.conf feed.conf; do
+for f in passwd passwd-console passwd-bridge acl acl-feed mosquitto.conf feed.conf feed-front.json; do
     [ -f "$work/$f" ] || continue
     if [ -n "$group" ]; then
         chgrp "$group" "$work/$f"
@@ -1079,7 +1091,7 @@ elif [ -d "$outdir/www" ] && [ "$served_dir" != "$outdir/www" ]; then
 fi
 
 # Rename into place (atomic per file); stale files of a previous layout go.
-for f in passwd passwd-console passwd-bridge acl acl-feed mosquitto.conf feed.conf users.cred devices.cred; do
+for f in passwd passwd-console passwd-bridge acl acl-feed mosquitto.conf feed.conf feed-front.json users.cred devices.cred; do
     if [ -f "$work/$f" ]; then
         mv -f -- "$work/$f" "$outdir/$f"
     else

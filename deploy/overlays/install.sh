@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # install.sh - installs the pages' dependencies from the npm registry with
 # the versions pinned in package-lock.json (`npm ci`): `mqtt` (MQTT over
-# WebSocket), `qrcode-generator` (the hall screen's QR code), `protobufjs`
+# WebSocket), `ws` and `serve-static` (the feed's WebSocket front,
+# deploy/broker/feed-front.js, and the pages it serves: run from a
+# checkout and in the tests with NODE_PATH=deploy/overlays/node_modules;
+# the hub package uses Debian's node-ws and node-serve-static),
+# `qrcode-generator` (the hall screen's QR code), `protobufjs`
 # (play.html: the table protocol, from proto/*.proto) and, for the
 # tests only, `playwright-core` (drives Debian's chromium); copies the two
 # browser files the pages load to vendor/mqtt.min.js and vendor/qrcode.js;

@@ -15,7 +15,9 @@
 # deploy/broker/gen-config.sh: the venue broker ($BROKER_PORT, logins
 # hub, o1, o2, monitors watch and watch2, table-001..; organiser consoles
 # also on $BROKER_CONSOLE_PORT, several connections per login) and the public feed
-# broker ($BROKER_WS_PORT, WebSocket, bridged); restart_broker; passwords
+# broker (bridged) with its WebSocket front on $BROKER_WS_PORT
+# (deploy/broker/feed-front.js, node and deploy/overlays' npm packages);
+# restart_broker, restart_feed; passwords
 # by login (cred); MQTT v5 QoS 1 publish/subscribe helpers with timeouts;
 # a raw MQTT v5 over WebSocket client in pure bash (Debian's mosquitto_sub
 # has no WebSocket transport); fail; a watchdog for the whole test
@@ -73,6 +75,9 @@ BROKER_LOG=
 BROKER_GEN_ARGS=()
 FEED_PID=
 FEED_LOG=
+FRONT_PID=
+FRONT_LOG=
+FRONT_AS=
 
 # --- basics ----------------------------------------------------------------
 
@@ -80,7 +85,7 @@ FEED_LOG=
 fail() {
     echo "FAIL: $E2E_NAME: $*" >&2
     local log
-    for log in "$BROKER_LOG" "$FEED_LOG"; do
+    for log in "$BROKER_LOG" "$FEED_LOG" "$FRONT_LOG"; do
         if [ -n "$log" ] && [ -s "$log" ]; then
             echo "--- last lines of $log:" >&2
             tail -n 20 "$log" >&2
@@ -123,6 +128,7 @@ e2e_cleanup() {
     for pid in "${E2E_PIDS[@]}"; do
         kill_wait "$pid"
     done
+    [ -z "$FRONT_PID" ] || kill_wait "$FRONT_PID"
     [ -z "$FEED_PID" ] || kill_wait "$FEED_PID"
     [ -z "$BROKER_PID" ] || kill_wait "$BROKER_PID"
     if [ -n "$E2E_TMP" ] && [ -d "$E2E_TMP" ]; then
@@ -292,6 +298,46 @@ launch() {
     fail "mosquitto -c $conf did not listen on its ports (${ports//$'\n'/ }) within 10 s"
 }
 
+# launch_feed: the feed broker (feed.conf, FEED_PID) until its local
+# socket is bound; then, unless it runs already, its WebSocket front
+# (feed-front.js, or FRONT_JS when set, on feed-front.json, FRONT_PID; as
+# the user FRONT_AS when set, root only; its npm packages from
+# $TNY_FRONT_NODE_PATH when set, e.g. /usr/share/nodejs for Debian's
+# node-ws and node-serve-static as the hub package runs it, else
+# deploy/overlays/node_modules; run by $TNY_FRONT_NODE when set, else the
+# PATH's node) until the socket listening on
+# $BROKER_WS_PORT is the front's own (as launch does for mosquitto).
+# Status 0 when up, 1 when the front's port was taken (the front said so,
+# or something else listens there); fails the test otherwise.
+launch_feed() {
+    local sock=$BROKER_DIR/run/feed.sock i
+    rm -f -- "$sock"
+    "$MOSQUITTO" -c "$BROKER_DIR/feed.conf" >>"$FEED_LOG" 2>&1 </dev/null &
+    FEED_PID=$!
+    wait_until 10 test -S "$sock" || fail "the feed broker did not bind $sock within 10 s (log: $FEED_LOG)"
+    [ -z "$FRONT_PID" ] || return 0
+    local as=() np=${TNY_FRONT_NODE_PATH:-$E2E_SRC/deploy/overlays/node_modules}
+    [ -f "$np/ws/package.json" ] ||
+        fail "the feed's front needs the npm packages ws and serve-static in $np: run deploy/overlays/install.sh"
+    [ -z "$FRONT_AS" ] || as=(setpriv --reuid="$FRONT_AS" --regid="$FRONT_AS" --init-groups --)
+    # (setpriv execs node: FRONT_PID is node's own id)
+    NODE_PATH=$np "${as[@]}" "${TNY_FRONT_NODE:-node}" "${FRONT_JS:-$E2E_SRC/deploy/broker/feed-front.js}" \
+        "$BROKER_DIR/feed-front.json" >>"$FRONT_LOG" 2>&1 </dev/null &
+    FRONT_PID=$!
+    for ((i = 0; i < 200; i++)); do
+        if ! kill -0 "$FRONT_PID" 2>/dev/null; then
+            wait "$FRONT_PID" 2>/dev/null
+            FRONT_PID=
+            grep -q -i "address already in use" "$FRONT_LOG" && return 1
+            ! port_listening "$BROKER_WS_PORT" || return 1
+            fail "feed-front.js exited at start (log: $FRONT_LOG)"
+        fi
+        port_listener_is "$BROKER_WS_PORT" "$FRONT_PID" && return 0
+        sleep 0.05
+    done
+    fail "feed-front.js did not listen on $BROKER_WS_PORT within 10 s (log: $FRONT_LOG)"
+}
+
 # bridge_subacks: how many times the feed broker's bridge subscribed.
 bridge_subacks() {
     grep -c 'Received SUBACK from feed-bridge-' "$FEED_LOG" 2>/dev/null
@@ -306,17 +352,19 @@ wait_bridge() {
 # start_broker [gen-config.sh options...]: a fresh config for this test
 # (hub "hub", organisers o1,o2, monitors watch,watch2, 3 tables unless the
 # options say otherwise), the venue broker on $BROKER_PORT and, unless
-# --no-ws is given, the feed broker on $BROKER_WS_PORT with its bridge
-# subscribed.  A port option given as "auto" (--table-ws-port auto,
-# --tls-port auto) is drawn with the others, into BROKER_TABLE_WS_PORT,
-# BROKER_TLS_PORT (the option's name).  Every port is reserved (ports.sh)
-# and owned by the broker started; a port taken by another program: all
-# are drawn again.  Logs: $BROKER_LOG, $FEED_LOG.
+# --no-ws is given, the feed broker with its bridge subscribed and its
+# WebSocket front on $BROKER_WS_PORT.  A port option given as "auto"
+# (--table-ws-port auto, --tls-port auto) is drawn with the others, into
+# BROKER_TABLE_WS_PORT, BROKER_TLS_PORT (the option's name).  Every port
+# is reserved (ports.sh) and owned by the process started on it (the
+# front's by the front); a port taken by another program: all are drawn
+# again.  Logs: $BROKER_LOG, $FEED_LOG, $FRONT_LOG.
 start_broker() {
     [ -z "$BROKER_PID" ] || fail "start_broker: a broker is already running"
     BROKER_DIR=$E2E_TMP/broker
     BROKER_LOG=$E2E_TMP/broker.log
     FEED_LOG=$E2E_TMP/feed.log
+    FRONT_LOG=$E2E_TMP/front.log
     local want_ws=1 a attempt prev='' var drawn args
     local autos=() # "INDEX VAR" of each "--X-port auto" argument
     args=("$@")
@@ -357,12 +405,15 @@ start_broker() {
             fail "gen-config.sh: $(cat "$E2E_TMP/gen-config.err")"
         : >"$BROKER_LOG"
         : >"$FEED_LOG"
+        : >"$FRONT_LOG"
         if launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" BROKER_PID; then
-            if [ $want_ws = 0 ] || launch "$BROKER_DIR/feed.conf" "$FEED_LOG" FEED_PID; then
+            if [ $want_ws = 0 ] || launch_feed; then
                 [ $want_ws = 0 ] || wait_bridge 0
-                ok "brokers up: venue $BROKER_HOST:$BROKER_PORT (consoles: $BROKER_CONSOLE_PORT)${BROKER_WS_PORT:+, feed WebSocket $BROKER_WS_PORT}"
+                ok "brokers up: venue $BROKER_HOST:$BROKER_PORT (consoles: $BROKER_CONSOLE_PORT)${BROKER_WS_PORT:+, feed WebSocket front $BROKER_WS_PORT}"
                 return 0
             fi
+            [ -z "$FEED_PID" ] || kill_wait "$FEED_PID"
+            FEED_PID=
             kill_wait "$BROKER_PID"
             BROKER_PID=
         fi
@@ -401,7 +452,9 @@ restart_broker() {
 }
 
 # restart_feed [KILL]: the feed broker again (SIGKILL first when KILL is
-# given, as after a power loss); waits for its bridge to subscribe.
+# given, as after a power loss); waits for its bridge to subscribe.  The
+# front keeps running: the phones it carried lose their connection to
+# the broker, and so their WebSocket, and reconnect.
 restart_feed() {
     local n
     [ -n "$FEED_PID" ] || fail "restart_feed: the feed broker is not running"
@@ -413,8 +466,7 @@ restart_feed() {
         kill_wait "$FEED_PID"
     fi
     FEED_PID=
-    launch "$BROKER_DIR/feed.conf" "$FEED_LOG" FEED_PID ||
-        fail "restart_feed: port $BROKER_WS_PORT is taken"
+    launch_feed || fail "restart_feed: port $BROKER_WS_PORT is taken"
     wait_bridge "$n"
 }
 

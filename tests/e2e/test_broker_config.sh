@@ -95,7 +95,7 @@ v=$E2E_TMP/venue
 gen --tables 5 --organisers o1,o2 --run-as "$me" "$v"
 [ $st -eq 0 ] || fail "gen: exit $st: $(cat "$E2E_TMP/gen.err")"
 [ ! -s "$E2E_TMP/gen.out" ] || fail "gen printed on stdout"
-for f in mosquitto.conf feed.conf passwd passwd-bridge acl acl-feed users.cred devices.cred; do
+for f in mosquitto.conf feed.conf feed-front.json passwd passwd-bridge acl acl-feed users.cred devices.cred; do
     [ -f "$v/$f" ] || fail "no $f"
     [ "$(stat -c %a "$v/$f")" = 600 ] || fail "$f has mode $(stat -c %a "$v/$f")"
 done
@@ -112,7 +112,13 @@ done
 cut -d' ' -f2 "$v/users.cred" "$v/devices.cred" | grep -q -v -x '[A-Za-z0-9_-]\{24\}' &&
     fail "a password is not 24 URL-safe characters"
 grep -q -x 'listener 1883 0.0.0.0' "$v/mosquitto.conf" || fail "venue default listener"
-grep -q -x 'listener 9001 0.0.0.0' "$v/feed.conf" || fail "feed default listener"
+# The feed's WebSocket port is its front's (feed-front.js); the feed
+# broker itself listens on its local socket only (issue 17).
+jq -e --arg s "$v/run/feed.sock" '.address == "0.0.0.0" and .port == 9001 and .broker_socket == $s and .http_dir == null' \
+    "$v/feed-front.json" >/dev/null || fail "feed default WebSocket port: $(cat "$v/feed-front.json")"
+grep -q -x "listener 0 $v/run/feed.sock" "$v/feed.conf" || fail "feed.conf: no local socket listener"
+[ "$(grep -c "^listener" "$v/feed.conf")" = 1 ] && ! grep -q "^protocol" "$v/feed.conf" ||
+    fail "feed.conf has another listener: $(grep -e "^listener" -e "^protocol" "$v/feed.conf")"
 grep -q -x 'listener 1884 127.0.0.1' "$v/mosquitto.conf" || fail "no loopback bridge listener (--port + 1)"
 grep -q -x 'address 127.0.0.1:1884' "$v/feed.conf" || fail "the bridge should dial its loopback listener"
 grep -q -x "remote_password $(awk '$1 == "feed-bridge" { print $2 }' "$v/users.cred")" "$v/feed.conf" ||
@@ -122,7 +128,7 @@ ok "5 tables: files 0600, logins in order, 9 distinct 24-character passwords, ve
 cp -a "$v" "$E2E_TMP/v1"
 gen --tables 5 --organisers o1,o2 --run-as "$me" "$v"
 [ $st -eq 0 ] || fail "re-run: exit $st"
-for f in mosquitto.conf feed.conf passwd passwd-bridge acl acl-feed users.cred devices.cred; do
+for f in mosquitto.conf feed.conf feed-front.json passwd passwd-bridge acl acl-feed users.cred devices.cred; do
     cmp -s "$v/$f" "$E2E_TMP/v1/$f" || fail "re-run changed $f"
 done
 [ -z "$(find "$v" -name '.gen.*')" ] || fail "a work dir was left behind"
@@ -148,6 +154,45 @@ while read -r name pw; do
 done < <(cat "$v/users.cred" "$v/devices.cred")
 ok "--rotate: every password new"
 
+# --- the feed's front refuses a bad configuration, loudly ---------------------
+# front CONFIG: runs feed-front.js on CONFIG (node and npm packages as
+# launch_feed takes them); its exit status in st, its stderr in front.err.
+front() {
+    st=0
+    NODE_PATH=${TNY_FRONT_NODE_PATH:-$E2E_SRC/deploy/overlays/node_modules} \
+        timeout 10 "${TNY_FRONT_NODE:-node}" "$E2E_SRC/deploy/broker/feed-front.js" "$@" \
+        >/dev/null 2>"$E2E_TMP/front.err" </dev/null || st=$?
+}
+fj=$E2E_TMP/front.json
+while IFS='|' read -r want json; do
+    printf '%s\n' "$json" >"$fj"
+    front "$fj"
+    [ $st -eq 2 ] && [ "$(wc -l <"$E2E_TMP/front.err")" -eq 1 ] && grep -q -F "feed-front: $fj: $want" "$E2E_TMP/front.err" ||
+        fail "front on $json: exit $st, $(cat "$E2E_TMP/front.err") (want: $want)"
+done <<EOF
+unknown key "htdocs"|{"address": "127.0.0.1", "port": 9001, "broker_socket": "/s", "http_dir": null, "htdocs": "/"}
+"port" must be a number|{"address": "127.0.0.1", "port": "9001", "broker_socket": "/s", "http_dir": null}
+"http_dir" must be a string or null|{"address": "127.0.0.1", "port": 9001, "broker_socket": "/s"}
+"port" must be 1..65535, got 0|{"address": "127.0.0.1", "port": 0, "broker_socket": "/s", "http_dir": null}
+"address" must be an IPv4 address, got "hall"|{"address": "hall", "port": 9001, "broker_socket": "/s", "http_dir": null}
+"http_dir" /nonexistent is not a directory|{"address": "127.0.0.1", "port": 9001, "broker_socket": "/s", "http_dir": "/nonexistent"}
+not JSON|{"address": "127.0.0.1",
+EOF
+front "$E2E_TMP/none.json"
+[ $st -eq 2 ] && grep -q "ENOENT" "$E2E_TMP/front.err" || fail "front without its file: exit $st, $(cat "$E2E_TMP/front.err")"
+front
+[ $st -eq 2 ] && grep -q "^feed-front: usage:" "$E2E_TMP/front.err" || fail "front without arguments: exit $st, $(cat "$E2E_TMP/front.err")"
+# a port it cannot bind: exit 1, the port named
+python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(60)' >"$E2E_TMP/held.port" </dev/null &
+e2e_track $!
+wait_until 5 test -s "$E2E_TMP/held.port" || fail "no port held for the test"
+printf '{"address": "127.0.0.1", "port": %d, "broker_socket": "/s", "http_dir": null}\n' "$(cat "$E2E_TMP/held.port")" >"$fj"
+front "$fj"
+[ $st -eq 1 ] && grep -q "cannot listen on 127.0.0.1:$(cat "$E2E_TMP/held.port"): .*EADDRINUSE" "$E2E_TMP/front.err" ||
+    fail "front on a taken port: exit $st, $(cat "$E2E_TMP/front.err")"
+ok "feed-front.js: unknown, missing, ill-typed keys, bad JSON, no file: one line, exit 2; a taken port: exit 1"
+
 # --- the generated logins work; as root, mosquitto's group reads the files -----
 
 start_broker --tables 2 --no-ws
@@ -163,7 +208,7 @@ if [ "$(id -u)" = 0 ] && id -u mosquitto >/dev/null 2>&1; then
     gen --tables 1 --run-as mosquitto "$r"
     [ $st -eq 0 ] || fail "run-as mosquitto: exit $st"
     g=$(id -gn mosquitto)
-    for f in mosquitto.conf feed.conf passwd passwd-bridge acl acl-feed; do
+    for f in mosquitto.conf feed.conf feed-front.json passwd passwd-bridge acl acl-feed; do
         [ "$(stat -c '%a %G' "$r/$f")" = "640 $g" ] || fail "$f: $(stat -c '%a %G' "$r/$f")"
     done
     for f in users.cred devices.cred; do
@@ -179,7 +224,12 @@ if [ "$(id -u)" = 0 ] && id -u mosquitto >/dev/null 2>&1; then
             --ws-port "$BROKER_WS_PORT" --bridge-port "$BROKER_BRIDGE_PORT" --log-debug "$r"
         [ $st -eq 0 ] || fail "run-as mosquitto on loopback: exit $st"
         if launch "$r/mosquitto.conf" "$E2E_TMP/rooted.log" BROKER_PID; then
-            launch "$r/feed.conf" "$E2E_TMP/rooted-feed.log" FEED_PID && break
+            # the feed broker and its front, as tourney-feed-front.service
+            # runs it: as mosquitto
+            BROKER_DIR=$r FEED_LOG=$E2E_TMP/rooted-feed.log FRONT_LOG=$E2E_TMP/rooted-front.log FRONT_AS=mosquitto
+            launch_feed && break
+            [ -z "$FEED_PID" ] || kill_wait "$FEED_PID"
+            FEED_PID=
             kill_wait "$BROKER_PID"
             BROKER_PID=
         fi
@@ -188,18 +238,27 @@ if [ "$(id -u)" = 0 ] && id -u mosquitto >/dev/null 2>&1; then
     [ -n "$FEED_PID" ] || fail "no free ports for the run-as test"
     [ "$(ps -o user= -p "$BROKER_PID")" = mosquitto ] || fail "the venue broker did not drop to mosquitto"
     [ "$(ps -o user= -p "$FEED_PID")" = mosquitto ] || fail "the feed broker did not drop to mosquitto"
-    FEED_LOG=$E2E_TMP/rooted-feed.log
+    [ "$(ps -o user= -p "$FRONT_PID")" = mosquitto ] || fail "the front does not run as mosquitto"
     wait_bridge 0
-    BROKER_DIR=$r
+    # a WebSocket reader through the front, running as mosquitto, reaches
+    # the feed broker's socket
+    e2e_pub hub tourney/v1/feed/e1/event E1 -r || fail "feed publish: $(cat "$E2E_TMP/pub.err")"
+    ws_open "$BROKER_WS_PORT"
+    ws_mqtt_connect rooted-reader
+    [ "$WS_RC" = 0 ] || fail "CONNECT through the front as mosquitto: reason $WS_RC"
+    ws_mqtt_subscribe 1 tourney/v1/feed/e1/event
+    ws_expect 3 "the retained feed through the front"
+    [ "$WS_PAYLOAD" = E1 ] || fail "through the front as mosquitto: $WS_PAYLOAD"
+    ws_close
     e2e_pub table-001 tourney/v1/device/table-001/result as-mosquitto ||
         fail "login against the dropped-privilege broker: $(cat "$E2E_TMP/pub.err")"
     grep -q 'Publish 1 failed' "$E2E_TMP/pub.err" && fail "denied: $(cat "$E2E_TMP/pub.err")"
+    kill_wait "$FRONT_PID"
     kill_wait "$FEED_PID"
     kill_wait "$BROKER_PID"
-    FEED_PID=
-    BROKER_PID=
+    FRONT_PID= FEED_PID= BROKER_PID= FRONT_AS=
     BROKER_DIR=$E2E_TMP/broker
-    ok "as root with --run-as mosquitto: configs 0640 group $g, credentials 0600 root; both brokers run as mosquitto, the bridge and table-001 log in"
+    ok "as root with --run-as mosquitto: configs 0640 group $g, credentials 0600 root; both brokers and the front run as mosquitto, the bridge, table-001 and a WebSocket reader log in"
 else
     ok "(not root or no mosquitto user: the group-permission case is not exercised here)"
 fi

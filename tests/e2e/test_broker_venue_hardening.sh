@@ -15,8 +15,11 @@
 #    subscription is "retain as published"), and a new subscriber finds
 #    nothing retained there.
 # 3. http_dir served the whole directory given: node_modules/,
-#    package-lock.json, install.sh.  Now the feed broker serves a
-#    pages-only copy (OUTDIR/www): the pages load, the rest is 404.
+#    package-lock.json, install.sh.  Now the feed's port serves a
+#    pages-only copy (OUTDIR/www): the pages load, the rest is 404.  The
+#    port is the feed's front (deploy/broker/feed-front.js, issue 17): it
+#    serves no file outside that copy (../, another method, a dot file)
+#    and upgrades no WebSocket but MQTT's (subprotocol mqtt).
 #
 # usage: bash test_broker_venue_hardening.sh SOURCE_DIR BUILD_DIR
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -80,8 +83,9 @@ ok "a retained result published while the hub runs is cleared at once"
 
 # --- 3. http_dir: the pages only -------------------------------------------------
 BASE=http://$BROKER_HOST:$BROKER_WS_PORT
-grep -q -x "http_dir $BROKER_DIR/www" "$BROKER_DIR/feed.conf" ||
-    fail "feed.conf does not serve the pages-only copy: $(grep http_dir "$BROKER_DIR/feed.conf")"
+[ "$(jq -r .http_dir "$BROKER_DIR/feed-front.json")" = "$BROKER_DIR/www" ] ||
+    fail "feed-front.json does not serve the pages-only copy: $(cat "$BROKER_DIR/feed-front.json")"
+! grep -q http_dir "$BROKER_DIR/feed.conf" || fail "feed.conf serves pages: $(grep http_dir "$BROKER_DIR/feed.conf")"
 for f in hall.html player.html pages.js pages.css vendor/mqtt.min.js; do
     curl -fsS -o /dev/null "$BASE/$f" || fail "$f is not served"
 done
@@ -89,5 +93,19 @@ for f in node_modules/mqtt/index.js package-lock.json package.json install.sh; d
     code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/$f")
     [ "$code" = 404 ] || fail "$f is served (HTTP $code)"
 done
-ok "the feed broker serves the pages and vendor/, not node_modules/, package files or install.sh"
+ok "the feed's port serves the pages and vendor/, not node_modules/, package files or install.sh"
+
+echo secret >"$BROKER_DIR/www/.hidden"
+for path in /../feed.conf /../users.cred /%2e%2e/feed.conf /.hidden; do
+    code=$(curl -s --path-as-is -o "$E2E_TMP/body" -w '%{http_code}' "$BASE$path")
+    [ "$code" = 404 ] && ! grep -q -e secret -e remote_password "$E2E_TMP/body" ||
+        fail "$path: HTTP $code: $(head -c 200 "$E2E_TMP/body")"
+done
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data x "$BASE/hall.html")
+[ "$code" = 404 ] || fail "POST hall.html: HTTP $code"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Connection: Upgrade' -H 'Upgrade: websocket' \
+    -H 'Sec-WebSocket-Version: 13' -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' \
+    -H 'Sec-WebSocket-Protocol: chat' --max-time 5 "$BASE/mqtt")
+[ "$code" != 101 ] || fail "a WebSocket of subprotocol chat was upgraded"
+ok "nothing outside the pages (../, %2e%2e, dot files, POST) and no WebSocket but subprotocol mqtt"
 e2e_done

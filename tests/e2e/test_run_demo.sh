@@ -2,7 +2,11 @@
 # test_run_demo.sh - deploy/run.sh, the README's first command, runs the
 # live demo end to end without a terminal: its own mosquitto, tourney-hub
 # and simulated tables, a small Tantrix event driven by `tourney live` to
-# the end.  Checks: exit 0, every round's pairings, results and standings
+# the end; with deploy/overlays/install.sh's packages (CI has them) the
+# public feed too, its broker and WebSocket front (feed-front.js).
+# Checks: exit 0, the feed's front up and the hall screen's address
+# printed (or "no public feed" said, without the packages), every round's
+# pairings, results and standings
 # printed, the final standings list every player once, and afterwards no
 # process it started is left (none whose command line names its runtime
 # dir, none of the pids it recorded) and the runtime dir is gone.  Then a
@@ -19,6 +23,11 @@ e2e_init "$@"
 need_binaries TOURNEY HUB TABLE # (run.sh runs them from the build)
 RUN_SH=$E2E_SRC/deploy/run.sh
 N=6
+# run.sh starts the feed when these are there (its have_ovl)
+OVL=$E2E_SRC/deploy/overlays
+feed=0
+[ ! -f "$OVL/node_modules/ws/package.json" ] || [ ! -f "$OVL/node_modules/serve-static/package.json" ] ||
+    [ ! -f "$OVL/vendor/mqtt.min.js" ] || feed=1
 
 # run.sh makes its runtime dir under $TMPDIR: ours, so we can find it.
 mkdir -p "$E2E_TMP/t"
@@ -32,6 +41,15 @@ ok "run.sh --format tantrix --players $N: exit 0"
 out=$E2E_TMP/run.out
 grep -q '^== live system up: mosquitto 127\.0\.0\.1:[0-9]*, tourney-hub, 3 simulated tables' "$out" ||
     fail "no start line: $(head -n 3 "$out")"
+if [ $feed = 1 ]; then
+    grep -q '^== the public feed: its front http://127\.0\.0\.1:[0-9]*/ ' "$out" ||
+        fail "no feed line: $(head -n 3 "$out")"
+    grep -q '^hall screen: http://127\.0\.0\.1:[0-9]*/hall\.html?events=tantrix-demo ' "$out" ||
+        fail "no hall screen address: $(head -n 8 "$out")"
+    ok "the public feed's front up, the hall screen's address printed"
+else
+    grep -q '^== no public feed' "$out" || fail "no line saying the feed is off: $(head -n 3 "$out")"
+fi
 rounds=$(grep -c '^--- tantrix round [0-9]*: pairings$' "$out")
 [ "$rounds" -ge 2 ] || fail "only $rounds rounds printed: $(head -c 400 "$out")"
 [ "$(grep -c '^--- tantrix round [0-9]*: results' "$out")" -eq "$rounds" ] ||
@@ -67,14 +85,21 @@ TMPDIR=$E2E_TMP/t timeout 240 bash "$RUN_SH" --no-build --build-dir "$E2E_BUILD"
     fail "run.sh --keep (catan, 4 players): $(tail -n 3 "$E2E_TMP/run2.err")"
 kept=$(find "$E2E_TMP/t" -mindepth 1 -maxdepth 1 -name 'tourney-run.*')
 [ -n "$kept" ] && [ -s "$kept/pids" ] || fail "--keep: no runtime dir with a pids file"
-[ "$(wc -l <"$kept/pids")" -eq 3 ] || fail "expected 3 pids (broker, hub, 1 table): $(cat "$kept/pids")"
+# broker, hub, 1 table; the feed broker and its front
+npids=$((3 + 2 * feed))
+[ "$(wc -l <"$kept/pids")" -eq $npids ] || fail "expected $npids pids (broker, hub, 1 table$([ $feed = 0 ] || echo ', feed broker, front')): $(cat "$kept/pids")"
+if [ $feed = 1 ]; then
+    grep -q '^listening on 127\.0\.0\.1:' "$kept/front.log" || fail "--keep: the front's log: $(cat "$kept/front.log")"
+    grep -q 'New bridge connected from .* as feed-bridge' "$kept/broker.log" ||
+        fail "--keep: the feed broker's bridge never connected: $(tail -n 5 "$kept/broker.log") $(tail -n 5 "$kept/feed.log")"
+fi
 while read -r pid; do
     ! kill -0 "$pid" 2>/dev/null || fail "pid $pid from $kept/pids still runs: $(ps -o args= -p "$pid")"
 done <"$kept/pids"
 pgrep -f "$kept" >/dev/null && fail "processes left: $(pgrep -a -f "$kept")"
 grep -q '^==== catan: final standings after [0-9]* rounds ====$' "$E2E_TMP/run2.out" ||
     fail "catan: no final standings"
-ok "--keep: the 3 recorded pids are gone"
+ok "--keep: the $npids recorded pids are gone"
 
 # The Neuroshima Hex demo's players list their armies (NH-10): the
 # import and the pairings do not warn that they have none.

@@ -68,6 +68,8 @@ hub_deb=$(ls "$E2E_TMP"/pkg/tourney-hub_*.deb)
 table_deb=$(ls "$E2E_TMP"/pkg/tourney-table_*.deb)
 deps=$(dpkg-deb -f "$hub_deb" Depends)
 grep -q 'mosquitto' <<<"$deps" || fail "tourney-hub does not depend on mosquitto: $deps"
+# the feed's WebSocket front (feed-front.js) with Debian's npm packages
+grep -q 'nodejs, node-ws, node-serve-static' <<<"$deps" || fail "tourney-hub does not depend on the front's node packages: $deps"
 version=$(dpkg-deb -f "$cli_deb" Version)
 grep -q -F "tourney-cli (= $version)" <<<"$deps" || fail "tourney-hub does not depend on tourney-cli (= $version): $deps"
 for deb in "$cli_deb" "$hub_deb"; do
@@ -77,6 +79,7 @@ done
 dpkg-deb -c "$hub_deb" | awk '{ print $6 }' >"$E2E_TMP/hub.files"
 for f in ./usr/sbin/tourney-venue-setup ./usr/share/tourney/broker/gen-config.sh \
     ./usr/lib/systemd/system/tourney-broker.service ./usr/lib/systemd/system/tourney-feed.service \
+    ./usr/lib/systemd/system/tourney-feed-front.service ./usr/share/tourney/broker/feed-front.js \
     ./usr/lib/systemd/system/tourney-hub.service ./usr/share/tourney/www/pairings.html ./usr/share/tourney/www/hall.html ./usr/share/tourney/www/player.html \
     ./usr/share/tourney/www/vendor/mqtt.min.js ./usr/share/tourney/www/vendor/qrcode.js ./usr/share/tourney/www/locale/catalogues.js \
     ./usr/share/man/man1/tourney-hub.1.gz ./usr/share/man/man8/tourney-venue-setup.8.gz; do
@@ -89,7 +92,7 @@ for f in ./usr/sbin/tourney-table-firstboot ./usr/lib/systemd/system/tourney-tab
     ./usr/share/man/man1/tourney-table.1.gz ./usr/share/man/man8/tourney-table-firstboot.8.gz; do
     grep -q -x -F "$f" "$E2E_TMP/table.files" || fail "tourney-table lacks $f"
 done
-ok "packages: hub depends on mosquitto, tourney-cli and the CJK font, ships the venue set-up, pages and bundles; table ships first boot"
+ok "packages: hub depends on mosquitto, node's ws and serve-static, tourney-cli and the CJK font, ships the venue set-up, the feed's front, pages and bundles; table ships first boot"
 
 # lintian: no error in any package (warnings are printed, not failed).
 lintian --fail-on error --tag-display-limit 0 "$cli_deb" "$hub_deb" "$table_deb" \
@@ -142,6 +145,10 @@ DESTDIR=$srv cmake --install "$E2E_BUILD" --component hub --prefix /usr >/dev/nu
 BROKER_DIR=$srv/etc/tourney/broker
 BROKER_LOG=$E2E_TMP/broker.log
 FEED_LOG=$E2E_TMP/feed.log
+FRONT_LOG=$E2E_TMP/front.log
+# the front the package ships (its npm packages: the checkout's; the
+# package depends on Debian's node-ws and node-serve-static)
+FRONT_JS=$srv/usr/share/tourney/broker/feed-front.js
 up=0
 for ((attempt = 1; attempt <= 20 && up == 0; attempt++)); do
     port_reserve BROKER_PORT BROKER_WS_PORT BROKER_BRIDGE_PORT
@@ -152,20 +159,23 @@ for ((attempt = 1; attempt <= 20 && up == 0; attempt++)); do
         >"$E2E_TMP/setup.out" 2>&1 || fail "tourney-venue-setup: $(cat "$E2E_TMP/setup.out")"
     : >"$BROKER_LOG"
     : >"$FEED_LOG"
+    : >"$FRONT_LOG"
     if launch "$BROKER_DIR/mosquitto.conf" "$BROKER_LOG" BROKER_PID; then
         e2e_track "$BROKER_PID"
-        if launch "$BROKER_DIR/feed.conf" "$FEED_LOG" FEED_PID; then
+        if launch_feed; then
             e2e_track "$FEED_PID"
             up=1
             continue
         fi
+        [ -z "$FEED_PID" ] || kill_wait "$FEED_PID"
+        FEED_PID=
         kill_wait "$BROKER_PID"
     fi
     port_release "$BROKER_PORT" "$BROKER_WS_PORT" "$BROKER_BRIDGE_PORT"
 done
 [ $up = 1 ] || fail "no free ports in 20 attempts"
-grep -q "^http_dir $srv/usr/share/tourney/www\$" "$BROKER_DIR/feed.conf" ||
-    fail "feed.conf does not serve the shipped pages"
+[ "$(jq -r .http_dir "$BROKER_DIR/feed-front.json")" = "$srv/usr/share/tourney/www" ] ||
+    fail "feed-front.json does not serve the shipped pages: $(cat "$BROKER_DIR/feed-front.json")"
 grep -q '^password_file = "/etc/tourney/hub.password"$' "$srv/etc/tourney/hub.conf" ||
     fail "hub.conf has no password_file: $(cat "$srv/etc/tourney/hub.conf")"
 grep -q "^broker_uri = \"tcp://127.0.0.1:$BROKER_PORT\"\$" "$srv/etc/tourney/hub.conf" ||
@@ -176,7 +186,7 @@ perm=$(stat -c %a "$srv/etc/tourney/hub.password")
 [ "$perm" = 640 ] || fail "hub.password is mode $perm, expected 640"
 ok "venue set-up: broker configs, hub password (0640) and broker_uri written"
 
-# The feed broker serves the pages (what the hall screens and phones load).
+# The feed's port serves the pages (what the hall screens and phones load).
 page=$(curl -s -f "http://$BROKER_HOST:$BROKER_WS_PORT/pairings.html") ||
     fail "GET /pairings.html from the feed broker failed"
 grep -q 'TourneyLive.start("pairings")' <<<"$page" || fail "served page is not pairings.html"
