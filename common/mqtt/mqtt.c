@@ -31,6 +31,16 @@
  *   1.3.13), and a failed write reports packet_type PUBLISH with code -1.
  *   reasonCode is reliable: >= 128 only for a refusing ack, otherwise
  *   MQTTREASONCODE_SUCCESS with the Paho error in code.
+ * - Two fixed 100 ms sleeps that no option of this API avoids, about
+ *   200 ms of every short-lived client (a `tourney live` command): the
+ *   receive thread, started by MQTTAsync_connect (MQTTAsync.c:663-667)
+ *   before the connect command is queued (:931), finds no socket yet and
+ *   sleeps 100 ms (MQTTAsync_cycle, MQTTAsyncUtils.c:3000-3001) before it
+ *   sees the TCP connect complete and sends CONNECT; and MQTTAsync_destroy
+ *   of the process's last client stops both threads in a loop that sleeps
+ *   100 ms before its first look (MQTTAsync_stop, MQTTAsyncUtils.c:2356-
+ *   2360).  Paho's synchronous API (MQTTClient, no callbacks, no thread)
+ *   has neither.
  *
  * Invariants: the pipe holds one byte exactly while the queue is non-empty
  * (c->signalled); q_limited/q_bytes count only MESSAGE and DROPPED nodes;
