@@ -31,6 +31,21 @@
  *   1.3.13), and a failed write reports packet_type PUBLISH with code -1.
  *   reasonCode is reliable: >= 128 only for a refusing ack, otherwise
  *   MQTTREASONCODE_SUCCESS with the Paho error in code.
+ * - Two 100 ms sleeps that no option of this API avoids, about 200 ms of
+ *   every short-lived client (a `tourney live` command): the receive
+ *   thread, started by MQTTAsync_connect (MQTTAsync.c:663-667) before the
+ *   connect command is queued (:931), usually polls before the send
+ *   thread has made the TCP connect, finds no socket and sleeps 100 ms
+ *   (MQTTAsync_cycle, MQTTAsyncUtils.c:3000-3001) before it sees the
+ *   connect complete and sends CONNECT (6 runs of 10 under strace); and
+ *   MQTTAsync_destroy of the process's last client stops both threads in
+ *   a loop that sleeps 100 ms before its first look (MQTTAsync_stop,
+ *   MQTTAsyncUtils.c:2356-2360), every time, and up to 1 s more when the
+ *   send thread misses the receive thread's wake-up (a condition variable
+ *   without a predicate, :2314-2315 against :1806: its 1 s wait runs out;
+ *   1 run of 10).
+ *   Upstream master (1.3.13+) has the same.  Paho's synchronous API
+ *   (MQTTClient, no callbacks, so no thread) has neither.
  *
  * Invariants: the pipe holds one byte exactly while the queue is non-empty
  * (c->signalled); q_limited/q_bytes count only MESSAGE and DROPPED nodes;
