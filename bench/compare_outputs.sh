@@ -4,6 +4,9 @@
 # sees, output by output.  Not part of the pass/fail test run.
 #
 # usage: bench/compare_outputs.sh [-q] [--offline-only|--live-only] OLD_BUILD_DIR NEW_BUILD_DIR
+#        COMPARE_KEEP=DIR bench/compare_outputs.sh [-q] --again
+# (--again: compares the outputs an earlier run kept in DIR again, runs
+# nothing: the same lines, groups and summary)
 #
 # Each build directory must hold tourney, tourney-hub and tourney-table
 # (found under hub/ and table-client/, else anywhere below it).  Inputs are
@@ -68,8 +71,10 @@
 # "DIFFERENT NAME" with the first differing lines; -q prints only the
 # differences), then the differing outputs grouped by their first
 # difference (the first differing old and new lines of diff's first hunk,
-# digits replaced by N: outputs that differ for one cause share it), the
-# largest group first, and a summary;
+# digits replaced by N: outputs that differ for one cause share it; an
+# output only one build has, by its kind: the name after its input's
+# ".json.", else after its last "."), the largest group first, and a
+# summary;
 # exit status 0 when everything is the same, 1 on any difference, 2 on a
 # usage error or when a build cannot play the live event.  The outputs
 # stay in $COMPARE_KEEP (default: a temp dir, printed) for a closer look.
@@ -317,9 +322,11 @@ fi
 QUIET=0
 DO_OFFLINE=1
 DO_LIVE=1
+AGAIN=0
 while [ $# -gt 0 ]; do
     case $1 in
     -q) QUIET=1 ;;
+    --again) AGAIN=1 ;;
     --offline-only) DO_LIVE=0 ;;
     --live-only) DO_OFFLINE=0 ;;
     -h | --help)
@@ -334,14 +341,22 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-if [ $# -ne 2 ]; then
+if [ $AGAIN = 1 ]; then
+    if [ $# -ne 0 ] || [ -z "${COMPARE_KEEP:-}" ] || [ ! -d "$COMPARE_KEEP/old" ] || [ ! -d "$COMPARE_KEEP/new" ]; then
+        echo "usage: COMPARE_KEEP=DIR bench/compare_outputs.sh [-q] --again (DIR: an earlier run's outputs, old/ and new/)" >&2
+        exit 2
+    fi
+    DO_OFFLINE=0
+    DO_LIVE=0
+    set -- "$COMPARE_KEEP" "$COMPARE_KEEP"
+elif [ $# -ne 2 ]; then
     echo "usage: bench/compare_outputs.sh [-q] [--offline-only|--live-only] OLD_BUILD_DIR NEW_BUILD_DIR" >&2
     exit 2
 fi
 declare -A BUILD
 BUILD[old]=$(cd -- "$1" && pwd -P) || exit 2
 BUILD[new]=$(cd -- "$2" && pwd -P) || exit 2
-for side in old new; do
+[ $AGAIN = 1 ] || for side in old new; do
     for p in tourney tourney-hub tourney-table; do
         [ -n "$(find_bin "${BUILD[$side]}" $p)" ] || {
             echo "compare_outputs.sh: no $p in ${BUILD[$side]}" >&2
@@ -518,7 +533,9 @@ while read -r name; do
         echo "DIFFERENT $name"
         if [ ! -f "$a" ] || [ ! -f "$b" ]; then
             echo "    only in the $([ -f "$a" ] && echo old || echo new) build's outputs"
-            printf 'only in the %s build\t%s\n' "$([ -f "$a" ] && echo old || echo new)" "$name" >>"$OUT/groups"
+            kind=${name##*.json.}
+            [ "$kind" != "$name" ] || kind=${name##*.}
+            printf 'only in the %s build: %s\t%s\n' "$([ -f "$a" ] && echo old || echo new)" "$kind" "$name" >>"$OUT/groups"
         else
             diff "$a" "$b" | head -n 8 | sed 's/^/    /'
             printf '%s\t%s\n' "$(first_diff "$a" "$b")" "$name" >>"$OUT/groups"
