@@ -4,6 +4,9 @@
 # sees, output by output.  Not part of the pass/fail test run.
 #
 # usage: bench/compare_outputs.sh [-q] [--offline-only|--live-only] OLD_BUILD_DIR NEW_BUILD_DIR
+#        COMPARE_KEEP=DIR bench/compare_outputs.sh [-q] --again
+# (--again: compares the outputs an earlier run kept in DIR again, runs
+# nothing: the same lines, groups and summary)
 #
 # Each build directory must hold tourney, tourney-hub and tourney-table
 # (found under hub/ and table-client/, else anywhere below it).  Inputs are
@@ -20,8 +23,14 @@
 #     samples (tests/fuzz/import_*), with the standings and both exports of
 #     each imported event; `tourney demo` of every preset (fixed seed) and
 #     the standings of its --out file; `tourney ratings`.  Each output is
-#     stdout, stderr and the exit status.  Nothing is masked: the offline
-#     commands depend on their input only.
+#     stdout, stderr and the exit status.  One thing is masked offline
+#     (replaced by a fixed token, in the `print` outputs only): the
+#     printouts' "printed DATE, HH:MM" (issue 21: the local time the
+#     printout was made, in the event's language, e.g. "printed 28
+#     November 2026, 21:38", "wydrukowano 28 listopada 2026 r., godz.
+#     21:38"), as "&middot; <PRINTED DATE, HH:MM></p>"; the rest of the
+#     offline commands depend on their input only (two runs of one build
+#     a minute apart give the same outputs).
 #   live: the same small event of each of the five games (test_event_full's
 #     events: 8 players, 4 simulated tables seeded 1001..1004, event seed
 #     77) played on each build with the e2e harness (tests/e2e/lib.sh,
@@ -58,8 +67,14 @@
 #     other tables' results).
 # Everything else is compared byte for byte.
 #
-# Prints one line per compared output ("same NAME" or "DIFFERENT NAME" with
-# the first differing lines; -q prints only the differences) and a summary;
+# Prints what it masks, one line per compared output ("same NAME" or
+# "DIFFERENT NAME" with the first differing lines; -q prints only the
+# differences), then the differing outputs grouped by their first
+# difference (the first differing old and new lines of diff's first hunk,
+# digits replaced by N: outputs that differ for one cause share it; an
+# output only one build has, by its kind: the name after its input's
+# ".json.", else after its last "."), the largest group first, and a
+# summary;
 # exit status 0 when everything is the same, 1 on any difference, 2 on a
 # usage error or when a build cannot play the live event.  The outputs
 # stay in $COMPARE_KEEP (default: a temp dir, printed) for a closer look.
@@ -307,9 +322,11 @@ fi
 QUIET=0
 DO_OFFLINE=1
 DO_LIVE=1
+AGAIN=0
 while [ $# -gt 0 ]; do
     case $1 in
     -q) QUIET=1 ;;
+    --again) AGAIN=1 ;;
     --offline-only) DO_LIVE=0 ;;
     --live-only) DO_OFFLINE=0 ;;
     -h | --help)
@@ -324,14 +341,22 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-if [ $# -ne 2 ]; then
+if [ $AGAIN = 1 ]; then
+    if [ $# -ne 0 ] || [ -z "${COMPARE_KEEP:-}" ] || [ ! -d "$COMPARE_KEEP/old" ] || [ ! -d "$COMPARE_KEEP/new" ]; then
+        echo "usage: COMPARE_KEEP=DIR bench/compare_outputs.sh [-q] --again (DIR: an earlier run's outputs, old/ and new/)" >&2
+        exit 2
+    fi
+    DO_OFFLINE=0
+    DO_LIVE=0
+    set -- "$COMPARE_KEEP" "$COMPARE_KEEP"
+elif [ $# -ne 2 ]; then
     echo "usage: bench/compare_outputs.sh [-q] [--offline-only|--live-only] OLD_BUILD_DIR NEW_BUILD_DIR" >&2
     exit 2
 fi
 declare -A BUILD
 BUILD[old]=$(cd -- "$1" && pwd -P) || exit 2
 BUILD[new]=$(cd -- "$2" && pwd -P) || exit 2
-for side in old new; do
+[ $AGAIN = 1 ] || for side in old new; do
     for p in tourney tourney-hub tourney-table; do
         [ -n "$(find_bin "${BUILD[$side]}" $p)" ] || {
             echo "compare_outputs.sh: no $p in ${BUILD[$side]}" >&2
@@ -389,6 +414,7 @@ offline() {
         run "$side" "$b.export-nrtm" export nrtm "$f"
         for what in pairings slips standings final; do
             run "$side" "$b.print-$what" print "$what" "$f"
+            mask_printed "$OUT/$side/offline/$b.print-$what"
         done
     done
     run "$side" ratings ratings "$SRC"/tests/cases/ratings/event1.json "$SRC"/tests/cases/ratings/event2.json
@@ -415,6 +441,14 @@ offline() {
         cp "$OUT/work.$side/demo.json" "$OUT/$side/offline/demo.$fmt.json" 2>/dev/null
         run "$side" "demo.$fmt.standings" standings demo.json
     done
+}
+
+# mask_printed FILE: the printouts' "printed DATE, HH:MM" (the header), in
+# place: the sub line's last part when it holds a year and a time.
+mask_printed() {
+    sed -E -i \
+        -e 's/( &middot; )[^<&]*[0-9]{4}[^<&]*[0-9]{2}:[0-9]{2}<\/p>/\1<PRINTED DATE, HH:MM><\/p>/g' \
+        "$1"
 }
 
 # mask_live FILE: the masking the header describes, in place.
@@ -459,13 +493,35 @@ live_side() {
     done
 }
 
+echo "masked: offline, the printouts' \"printed DATE, HH:MM\"; live, wall-clock dates and times, clock readings (*_ms) of the feed, log and export, result ids, the tables' log lines' order"
 [ $DO_OFFLINE = 0 ] || for side in old new; do offline $side; done
 if [ $DO_LIVE = 1 ]; then
     for side in old new; do live_side $side; done
 fi
 
+# first_diff OLD NEW: the first difference, "OLD_LINE  ->  NEW_LINE" (diff's
+# first hunk's first old and new lines, "(none)" for a side it has none
+# of; digits replaced by N; where the two lines differ, from 30
+# characters before, at most 90 characters each): the group's key.
+first_diff() {
+    diff -- "$1" "$2" | awk '
+        /^[0-9]/ { if (++h > 1) exit; next }
+        /^< / && o == "" { o = substr($0, 3) }
+        /^> / && n == "" { n = substr($0, 3) }
+        END {
+            gsub(/[0-9]+/, "N", o); gsub(/[0-9]+/, "N", n)
+            i = 1
+            while (i <= length(o) && substr(o, i, 1) == substr(n, i, 1)) i++
+            i = i > 30 ? i - 30 : 1
+            o = o == "" ? "(none)" : (i > 1 ? "..." : "") substr(o, i, 90)
+            n = n == "" ? "(none)" : (i > 1 ? "..." : "") substr(n, i, 90)
+            print o "  ->  " n
+        }'
+}
+
 n_same=0
 n_diff=0
+: >"$OUT/groups"
 while read -r name; do
     a=$OUT/old/$name
     b=$OUT/new/$name
@@ -477,11 +533,23 @@ while read -r name; do
         echo "DIFFERENT $name"
         if [ ! -f "$a" ] || [ ! -f "$b" ]; then
             echo "    only in the $([ -f "$a" ] && echo old || echo new) build's outputs"
+            kind=${name##*.json.}
+            [ "$kind" != "$name" ] || kind=${name##*.}
+            printf 'only in the %s build: %s\t%s\n' "$([ -f "$a" ] && echo old || echo new)" "$kind" "$name" >>"$OUT/groups"
         else
             diff "$a" "$b" | head -n 8 | sed 's/^/    /'
+            printf '%s\t%s\n' "$(first_diff "$a" "$b")" "$name" >>"$OUT/groups"
         fi
     fi
 done < <(cd "$OUT" && { find old new -type f | sed -E 's#^(old|new)/##'; } | sort -u)
+if [ $n_diff -gt 0 ]; then
+    echo "the $n_diff differing outputs by first difference (old  ->  new, digits as N), the largest group first:"
+    # one line a group (size, key, up to 3 of its outputs), sorted by size
+    awk -F '\t' '{ if (!($1 in n)) order[++k] = $1; n[$1]++; if (n[$1] <= 3) e[$1] = e[$1] "\t" $2 }
+        END { for (i = 1; i <= k; i++) print n[order[i]] "\t" order[i] e[order[i]] }' "$OUT/groups" |
+        sort -s -t "$(printf '\t')" -k1,1nr | awk -F '\t' '
+            { printf "  %d: %s\n", $1, $2; for (i = 3; i <= NF; i++) printf "      e.g. %s\n", $i }'
+fi
 echo "compared $((n_same + n_diff)) outputs: $n_same same, $n_diff different (outputs in $OUT)"
 if [ $DO_LIVE = 1 ] && { [ "${LIVE_OK[old]}" != 1 ] || [ "${LIVE_OK[new]}" != 1 ]; }; then
     echo "the live comparison is incomplete: a build's live run failed (see above)"

@@ -9,7 +9,8 @@
 # table devices (tourney-table --simulate), and `tourney live` commands
 # driving the event round by round (pair, publish, start the clock, wait
 # for every table to report, close) until it is complete, printing each
-# round's pairings, results and standings, then the final standings.
+# round's pairings, results and standings, the last round's standings once,
+# as the final standings.
 # `--offline` runs the old offline `tourney demo` instead (no broker).
 #
 # It does not touch the machine's own mosquitto or /etc, and keeps nothing:
@@ -575,6 +576,10 @@ play() {
     for ((i = 1; i <= n_dev; i++)); do
         live device assign "$(dev_name "$i")" "$ev" "$i"
     done
+    # The standings after a round are printed once the next round is
+    # paired: after the last round they are the final standings, printed
+    # once, under that heading (they were printed twice).
+    : >"$RUN/standings.out"
     for ((r = 1; r <= 100; r++)); do
         st=0
         fg timeout 60 "$TOURNEY" live round pair "$ev" >"$RUN/pair.out" 2>"$RUN/err" </dev/null || st=$?
@@ -584,6 +589,8 @@ play() {
             fg timeout 60 "$TOURNEY" live stage next "$ev" --confirm >"$RUN/out" 2>"$RUN/err" </dev/null || st=$?
             [ $st = 0 ] || { [ $st = 3 ] && break; } ||
                 die "$ev: stage next: exit $st: $(log_tail "$RUN/err" 2)"
+            cat "$RUN/standings.out"
+            : >"$RUN/standings.out"
             echo "-- $fmt: next stage: $(head -n 1 "$RUN/out")"
             fg timeout 60 "$TOURNEY" live round pair "$ev" >"$RUN/pair.out" 2>"$RUN/err" </dev/null || st=$?
             [ $st = 0 ] || { [ $st = 3 ] && break; } ||
@@ -591,6 +598,8 @@ play() {
         elif [ $st != 0 ]; then
             die "$ev: round pair: exit $st: $(log_tail "$RUN/err" 2)"
         fi
+        cat "$RUN/standings.out"
+        : >"$RUN/standings.out"
         echo
         echo "--- $fmt round $r: pairings"
         cat "$RUN/pair.out"
@@ -608,9 +617,8 @@ play() {
         echo "--- $fmt round $r: results (entered at the tables)"
         live export "$ev"
         round_results "$RUN/out" "$r"
-        echo "--- $fmt standings after round $r"
         live standings "$ev"
-        cat "$RUN/out"
+        { echo "--- $fmt standings after round $r" && cat "$RUN/out"; } >"$RUN/standings.out"
         last=$r
     done
     [ $last -ge 1 ] || die "$ev: no round could be paired: $(log_tail "$RUN/err" 2)"

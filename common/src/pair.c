@@ -1225,8 +1225,11 @@ int tny_pair_next(const struct tny_event *ev, struct tny_round_plan *out,
     out->round = c.round;
     out->stage = c.stage->kind;
     out->stage_index = c.stage_index;
-    text_add(&c.explain, "round %d: %s round %d\n", (int)c.round, c.stage->name,
-             (int)c.round_in_stage);
+    /* "round 2: round 2 of the stage \"Gorn rounds\"" (it said "Gorn
+     * rounds round 2": a stage's name is not always a word before
+     * "round", tryout of session 14) */
+    text_add(&c.explain, "round %d: round %d of the stage \"%s\"\n",
+             (int)c.round, (int)c.round_in_stage, c.stage->name);
     switch (c.stage->pairing) {
     case TNY_PAIR_SWISS: rc = pair_swiss(&c); break;
     case TNY_PAIR_RESEEDED:

@@ -249,7 +249,10 @@
         }
 
         /* A name longer than its column ("Szczepa\u0144ska-Chrzanowska,
-         * Katarzyna") is set smaller, in two steps, rather than cut. */
+         * Katarzyna") is set smaller, in two steps, rather than cut; one
+         * still too long (a 60-character name: the tryout of session 14
+         * saw them cut from about 45) is set smaller again on two lines
+         * of the entry's height. */
         function shrinkLong() {
             var nms = el.list.querySelectorAll('.en .nm');
             for (var i = 0; i < nms.length; i++) {
@@ -258,6 +261,8 @@
                     n.className = 'nm fit1';
                 if (n.scrollWidth > n.clientWidth)
                     n.className = 'nm fit2';
+                if (n.scrollWidth > n.clientWidth)
+                    n.className = 'nm fit3';
             }
         }
 

@@ -79,7 +79,7 @@ void hub_lang_leave(const struct hub_lang_saved *saved)
 }
 
 /* "1.50" -> "1.5", "2.00" -> "2", "-0" -> "0" (LC_NUMERIC is "C": tourney.c) */
-static void plain_number(double v, char *b, size_t size)
+void hub_plain_number(double v, char *b, size_t size)
 {
     snprintf(b, size, "%.2f", v);
     char *e = b + strlen(b);
@@ -119,7 +119,7 @@ void hub_lang_number(double v, char *buf, size_t size)
 {
     static const char *const names[] = {"INTEGER", "FRACTION"};
     char b[64];
-    plain_number(v, b, sizeof b);
+    hub_plain_number(v, b, sizeof b);
     char *dot = strchr(b, '.');
     if (!dot) {
         snprintf(buf, size, "%s", b);

@@ -47,6 +47,11 @@ struct hub_lang_saved {
 void hub_lang_enter(const char *code, struct hub_lang_saved *saved);
 void hub_lang_leave(const struct hub_lang_saved *saved);
 
+/* hub_plain_number(v, buf, size): v with at most two decimals, no
+ * trailing zeros, a decimal point whatever the language ("12.33" for
+ * 12.333333, "1.5", "2"): the console's text tables. */
+void hub_plain_number(double v, char *buf, size_t size);
+
 /* hub_lang_number(v, buf, size): v with at most two decimals, no trailing
  * zeros, the current language's decimal separator ("1,5" in Polish). */
 void hub_lang_number(double v, char *buf, size_t size);

@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "console_internal.h"
+#include "cli_lang.h"
 #include "cli_out.h"
 #include "console_tui.h"
 #include "print.h"
@@ -1096,6 +1097,15 @@ static bool print_seating(const struct tny_wire_seating *s)
     return true;
 }
 
+/* std_number(v, num): a standings value as the printouts and the
+ * dashboard show it, at most two decimals, no trailing zeros ("12.33",
+ * not 12.3333 or 12.333333: tryout of session 14); num holds 32. */
+static const char *std_number(double v, char num[32])
+{
+    hub_plain_number(v, num, 32);
+    return num;
+}
+
 /* The standings shape of `tourney standings` from JSON text: a hub
  * from before typed replies (issue 18) sends them so. */
 static bool print_standings(const json_t *root)
@@ -1131,14 +1141,15 @@ static bool print_standings(const json_t *root)
         char num[32];
         if (id && (int)strlen(id) > id_w)
             id_w = (int)strlen(id);
-        int n = snprintf(num, sizeof num, "%g",
-                         json_number_value(json_object_get(r, "points")));
+        int n = (int)strlen(
+            std_number(json_number_value(json_object_get(r, "points")), num));
         if (n > pts_w)
             pts_w = n;
         for (int k = 0; k < n_tb; k++) {
-            n = snprintf(num, sizeof num, "%g",
-                         json_number_value(json_object_get(
-                             json_object_get(r, "tiebreaks"), tb_key[k])));
+            n = (int)strlen(
+                std_number(json_number_value(json_object_get(
+                               json_object_get(r, "tiebreaks"), tb_key[k])),
+                           num));
             if (n > tb_w[k])
                 tb_w[k] = n;
         }
@@ -1153,16 +1164,18 @@ static bool print_standings(const json_t *root)
         const json_t *pts = json_object_get(r, "points");
         const json_t *name = json_object_get(r, "name");
         const json_t *tbs = json_object_get(r, "tiebreaks");
-        fprintf(out(), "%4lld  %-*s  %*g", (long long)json_integer_value(rank),
+        char num[32];
+        fprintf(out(), "%4lld  %-*s  %*s", (long long)json_integer_value(rank),
                 id_w,
                 json_string_value(json_object_get(r, "player"))
                     ? json_string_value(json_object_get(r, "player"))
                     : "?",
-                pts_w, json_number_value(pts));
+                pts_w, std_number(json_number_value(pts), num));
         for (int k = 0; k < n_tb; k++) {
             const json_t *tv = json_object_get(tbs, tb_key[k]);
             if (json_is_number(tv))
-                fprintf(out(), "  %*g", tb_w[k], json_number_value(tv));
+                fprintf(out(), "  %*s", tb_w[k],
+                        std_number(json_number_value(tv), num));
             else
                 fprintf(out(), "  %*s", tb_w[k], "-");
         }
@@ -1197,13 +1210,13 @@ static void print_standings_typed(const struct tny_wire_standings *s)
         const struct tny_wire_standing_row *r = &s->rows[i];
         if ((int)strlen(r->player) > id_w)
             id_w = (int)strlen(r->player);
-        int n = snprintf(num, sizeof num, "%g",
-                         (double)r->points_units / TNY_POINT_SCALE);
+        int n = (int)strlen(
+            std_number((double)r->points_units / TNY_POINT_SCALE, num));
         if (n > pts_w)
             pts_w = n;
         for (int k = 0; k < n_tb; k++) {
-            n = snprintf(num, sizeof num, "%g",
-                         r->has_tiebreak[k] ? r->tiebreaks[k] : 0.0);
+            n = (int)strlen(
+                std_number(r->has_tiebreak[k] ? r->tiebreaks[k] : 0.0, num));
             if (n > tb_w[k])
                 tb_w[k] = n;
         }
@@ -1214,11 +1227,12 @@ static void print_standings_typed(const struct tny_wire_standings *s)
     out_line("  name");
     for (int32_t i = 0; i < s->n_rows; i++) {
         const struct tny_wire_standing_row *r = &s->rows[i];
-        fprintf(out(), "%4d  %-*s  %*g", (int)r->rank, id_w, r->player, pts_w,
-                (double)r->points_units / TNY_POINT_SCALE);
+        fprintf(out(), "%4d  %-*s  %*s", (int)r->rank, id_w, r->player, pts_w,
+                std_number((double)r->points_units / TNY_POINT_SCALE, num));
         for (int k = 0; k < n_tb; k++) {
             if (r->has_tiebreak[k])
-                fprintf(out(), "  %*g", tb_w[k], r->tiebreaks[k]);
+                fprintf(out(), "  %*s", tb_w[k],
+                        std_number(r->tiebreaks[k], num));
             else
                 fprintf(out(), "  %*s", tb_w[k], "-");
         }

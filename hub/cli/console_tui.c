@@ -831,6 +831,8 @@ static void render(struct tui *t, int rows, int cols)
     fb_printf(t, row++, 1, C_TITLE, _("TABLES (round %d): %d"), t->tables_round,
               t->n_tables);
     int per_row = cols / CELL_W > 0 ? cols / CELL_W : 1;
+    /* the columns left over are shared by the cells of a row */
+    int cell_w = per_row > 1 ? cols / per_row : CELL_W;
     int standings_min = 4;
     for (int i = 0; i < t->n_tables; i++) {
         const struct tui_table *tb = &t->tables[i];
@@ -850,10 +852,12 @@ static void render(struct tui *t, int rows, int cols)
         if (strcmp(tb->state, "playing") == 0) /* AG-14: its own time */
             table_clock_text(t, tb->number, own, sizeof own);
         /* One cell: the device's kind and whether it is connected (for
-         * a phone: whether anyone is signed in with the table's code)
-         * first, never cut; then the state in the language's words, cut
-         * (with "…") only if a translation is longer than the catalogue
-         * allows, so that it never runs into the next cell. */
+         * a phone: whether anyone is signed in with the table's code),
+         * the players signed in, then the state in the language's
+         * words.  The state is never cut: the kind gives way (with "…",
+         * left out below 3 columns; its colour still says offline),
+         * and two blanks keep the cell from the next one (the tryout of
+         * session 14 saw "T1   bez mobilu 0/4 hraj… T2" in Czech). */
         const char *kind = "";
         const struct tui_signins *si = signins_of(t, tb->number);
         /* A phone table whose players sign in with their own codes: a
@@ -881,16 +885,20 @@ static void render(struct tui *t, int rows, int cols)
                           signed in with the table's code (at most 12
                           columns). */
                        : _("phone");
-        char cell[CELL_W * TNY_UTF8_GLYPH_MAX], fit[sizeof cell];
-        char count[24] = "";
+        char tail[FB_COLS * TNY_UTF8_GLYPH_MAX], fit[sizeof tail];
+        char head[sizeof tail], num[16], count[24] = "";
         /* The players signed in on their own phones over the seats. */
         if (si)
             snprintf(count, sizeof count, "%d/%d ", si->in, si->seats);
-        snprintf(cell, sizeof cell, "%s%s%s%s%s", kind, kind[0] ? " " : "",
-                 count, label, own);
-        tny_utf8_fit(cell, CELL_W - 6, true, fit, sizeof fit);
-        fb_printf(t, r, 1 + (i % per_row) * CELL_W, offline ? C_OFFLINE : c,
-                  "T%-3d %s", tb->number, fit);
+        snprintf(num, sizeof num, "T%-3d ", tb->number);
+        int room = cell_w - 2 - (int)strlen(num);
+        snprintf(tail, sizeof tail, "%s%s%s", count, label, own);
+        room -= tny_utf8_fit(tail, room, true, fit, sizeof fit) + 1;
+        head[0] = '\0';
+        if (kind[0] && room >= 3)
+            tny_utf8_fit(kind, room, true, head, sizeof head);
+        fb_printf(t, r, 1 + (i % per_row) * cell_w, offline ? C_OFFLINE : c,
+                  "%s%s%s%s", num, head, head[0] ? " " : "", fit);
     }
     if (t->n_tables == 0)
         fb_put(t, row, 2, C_PLAIN, _("no published round"));

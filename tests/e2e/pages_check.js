@@ -339,8 +339,9 @@ function expected() {
 function hallDom() {
     const root = document.getElementById('page');
     const W = window.innerWidth, H = window.innerHeight;
-    /* strict: an ellipsis shows from the first pixel over */
-    const cut = (el) => el && el.scrollWidth > el.clientWidth;
+    /* strict: an ellipsis shows from the first pixel over; a name set on
+     * two lines must not lose a line either */
+    const cut = (el) => el && (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight + 1);
     const entries = Array.prototype.map.call(document.querySelectorAll('.list .en'), (e) => {
         const r = e.getBoundingClientRect();
         const tb = e.querySelector('.tb');
@@ -414,6 +415,11 @@ async function hall() {
             });
             if (p === 1)
                 await page.screenshot({path: path.join(args.shots, 'hall-' + w + 'x' + h + '-page2.png')});
+            if (dp.entries.some((e) => e.text.length > 45)) {
+                /* after the page's fade-in (0.6 s): the page as read */
+                await page.waitForTimeout(800);
+                await page.screenshot({path: path.join(args.shots, 'hall-' + w + 'x' + h + '-long-name.png')});
+            }
         }
         check(order.length === seats.length, w + 'x' + h + ': ' + order.length + ' of ' + seats.length + ' players shown');
         for (let i = 1; i < order.length; i++)

@@ -129,6 +129,31 @@ grep -q '"after_round": 2' "$E2E_TMP/hub-standings.json" || fail "standings: $(h
 live 0 standings ev1
 grep -q -E '^ +1  p[1-8] ' "$E2E_TMP/out" || fail "human standings: $(cat "$E2E_TMP/out")"
 ok "export -> tourney standings equals the hub's standings, byte for byte"
+# The human standings show points and tiebreaks as the printouts do: at
+# most two decimals, no trailing zeros (CT-5's success rate 31.0185185 is
+# "31.02"; the tryout of session 14 saw raw decimals), each the --json
+# value so rounded.
+python3 - "$E2E_TMP/hub-standings.json" "$E2E_TMP/out" <<'PY' || fail "human standings' numbers: $(cat "$E2E_TMP/out")"
+import json, sys
+js = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+head = next(l for l in lines if l.startswith('rank')).split()
+keys = list(js['standings'][0]['tiebreaks'])
+assert head[:3] == ['rank', 'player', 'points'] and head[3:3 + len(keys)] == keys, head
+def shown(v):
+    s = '%.2f' % v
+    s = s.rstrip('0').rstrip('.') if '.' in s else s
+    return '0' if s == '-0' else s
+decimals = 0
+for row in js['standings']:
+    line = next(l for l in lines if l.split()[1:2] == [row['player']])
+    cells = line.split()[2:3 + len(keys)]
+    want = [shown(row['points'])] + [shown(row['tiebreaks'][k]) for k in keys]
+    assert cells == want, (row['player'], cells, want)
+    decimals += sum('.' in c for c in cells)
+assert decimals > 0, 'no value with decimals: the check checks nothing'
+PY
+ok "human standings: points and tiebreaks with at most two decimals, as --json rounds"
 
 kill -TERM "$HUB_PID"
 wait "$HUB_PID" || fail "hub exit status $? after SIGTERM"

@@ -26,7 +26,10 @@
 # goodbye: its last will says so, "T1 Pi 1/4"; then the Pi is taken away
 # (`device assign table-001 mix 0`): the player codes of table 1 get a
 # page device of the table and the phone still signed in there shows the
-# table and its result form, "T1 phone 1/4".
+# table and its result form, "T1 phone 1/4".  Then, the clock running
+# and table 2's Pi gone, the grid in Czech at 100 and 80 columns: every
+# table's state whole ("hraje se"), two blanks between cells, at 100
+# columns "T2 Pi ODPOJEN 0/4 hraje se" whole.
 #
 # Skips (exit 77) without node, chromium or deploy/overlays/install.sh's
 # packages.
@@ -183,7 +186,37 @@ expect 20 'T1 +phone 1/4 waiting' "table 1 without its Pi: $second's phone is th
 ok "the Pi taken away: table 1's player codes re-pointed at $(jq -r '[.[] | select(.player and .table == 1)][0].device' "$E2E_TMP/out"), $second's phone shows the table and its result form: T1 phone 1/4"
 touch "$CTL/quit"
 
+# The grid in Czech (the tryout of session 14: "T1   bez mobilu 0/4
+# hraj… T2"): the clock running, table 2's Pi gone: at 100 columns every
+# cell whole ("Pi ODPOJEN 0/4 hraje se"), at 80 the state whole in each
+# cell (the device's word gives way); two blanks between cells.
+live 0 clock start mix
+hl_quit table-002
+# (as o2, one at a time: two dashboards of one login were seen taking
+# turns on the broker, "DISCONNECTED" each in turn)
+cat >"$E2E_TMP/pane-cs.sh" <<EOF
+export XDG_CONFIG_HOME='$XDG_CONFIG_HOME' HOME='$HOME' LC_ALL=C.UTF-8 LANGUAGE=cs TERM=screen
+export TOURNEY_LOCALEDIR='$E2E_BUILD/locale'
+unset TOURNEY_PASSWORD
+'$TOURNEY' live --user o2 --password-file '$E2E_TMP/o2.pw' console mix 2>'$E2E_TMP/console-cs.err'
+exec sleep 600
+EOF
+cs() { tm capture-pane -p -t cs 2>/dev/null | sed -n '/^ STOLY/,/^ *$/p'; }
+declare -A grid
+for w in 100 80; do
+    tm kill-session -t cs 2>/dev/null
+    tm new-session -d -s cs -x "$w" -y 40 "bash '$E2E_TMP/pane-cs.sh'" || fail "tmux new-session cs ($w)"
+    wait_for 20 '[ "$(cs | grep -o "T[1-4] [^T]*hraje se" | wc -l)" -eq 4 ]' ||
+        fail "Czech grid at $w columns: not 4 tables whole \"hraje se\": $(cs)"
+    wait_for 20 'cs | grep -q -E "T2 +Pi (ODPOJEN|OD…) 0/4 hraje se"' ||
+        fail "Czech grid at $w columns: table 2's Pi not offline: $(cs)"
+    cs | grep -E '[^ ] ?T[0-9]' && fail "Czech grid at $w columns: cells run together: $(cs)"
+    [ "$w" != 100 ] || cs | grep -q -E 'T2 +Pi ODPOJEN 0/4 hraje se' ||
+        fail "Czech grid at 100 columns: table 2 not whole: $(cs)"
+    grid[$w]=$(cs | grep -o -E 'T2 [^T]*hraje se' | tr -s ' ')
+done
+ok "the grid in Czech: ${grid[100]}; at 80 columns: ${grid[80]}"
+
 tm send-keys -t tui q
 hl_quit table-001
-hl_quit table-002
 e2e_done

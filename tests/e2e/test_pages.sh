@@ -11,7 +11,8 @@
 # - hall: at 1920x1080 and 3840x2160, both events' clocks, every one of
 #   the 508 players exactly once over the pages with the table and seat
 #   of `tourney live round show`, in surname order (accents ignored),
-#   no name, table or extra cut off or outside the screen, the QR code
+#   no name, table or extra cut off or outside the screen (a
+#   60-character name among them: set smaller on two lines), the QR code
 #   holding the player page's address; an unknown event id is named as
 #   such; a paused round clock says "paused" and stands; screenshots in
 #   the test's directory;
@@ -48,10 +49,13 @@ SUR=(Nowak Dvořák Kowalski Novák Černý Wiśniewska Müller Øster Ångströ
     for g in "${GIVEN[@]}"; do
         for s in "${SUR[@]}"; do
             n=$((n + 1))
-            [ $n -le 499 ] || break 2
+            [ $n -le 498 ] || break 2
             echo "b$n,$g $s,Club $((n % 17))"
         done
     done
+    # a 60-character name (the tryout of session 14: the hall cut names
+    # from about 45 characters)
+    echo 'b499,Bartholomew Alexander Wolfgang Žďárský-Hohenzollern Ødegaard,Club 1'
     echo 'b500,Zbigniew Brzęczyszczykiewicz,Klub Szachowo-Planszowy Chrząszczyrzewoszyce'
 } >"$E2E_TMP/big.csv"
 live 0 event create big --format catan --title 'Catan Open 2026' --seed 5

@@ -160,6 +160,18 @@ static void play(const char *format, const char *options, int n, uint64_t seed,
         if (rc != 0)
             fail_msg("%s n=%d seed=%llu round %d: %s", format, n,
                      (unsigned long long)seed, (int)ev->n_rounds + 1, diag.msg);
+        /* The explanation names the round, then the stage by its name
+         * as a name (not "round 1: Gorn rounds round 1"). */
+        char head[TNY_NAME_MAX + 64];
+        snprintf(head, sizeof head, "round %d: round ", (int)plan.round);
+        assert_non_null(plan.explain);
+        assert_memory_equal(plan.explain, head, strlen(head));
+        snprintf(head, sizeof head, " of the stage \"%s\"\n",
+                 ev->format.stages[plan.stage_index].name);
+        const char *eol = strchr(plan.explain, '\n');
+        assert_non_null(eol);
+        assert_true((size_t)(eol + 1 - plan.explain) >= strlen(head));
+        assert_memory_equal(eol + 1 - strlen(head), head, strlen(head));
         /* CM-4: planning twice gives the same round */
         assert_int_equal(tny_pair_next(ev, &again, &diag), 0);
         assert_int_equal(plan.n_tables, again.n_tables);
