@@ -69,7 +69,7 @@ table_deb=$(ls "$E2E_TMP"/pkg/tourney-table_*.deb)
 deps=$(dpkg-deb -f "$hub_deb" Depends)
 grep -q 'mosquitto' <<<"$deps" || fail "tourney-hub does not depend on mosquitto: $deps"
 # the feed's WebSocket front (feed-front.js) with Debian's npm packages
-grep -q 'nodejs, node-ws, node-serve-static' <<<"$deps" || fail "tourney-hub does not depend on the front's node packages: $deps"
+grep -Eq 'nodejs \(>= 18\), node-ws \(>= 8\.11\), node-serve-static \(>= 1\.15\)' <<<"$deps" || fail "tourney-hub does not depend on the front's node packages (Debian 12's versions): $deps"
 version=$(dpkg-deb -f "$cli_deb" Version)
 grep -q -F "tourney-cli (= $version)" <<<"$deps" || fail "tourney-hub does not depend on tourney-cli (= $version): $deps"
 for deb in "$cli_deb" "$hub_deb"; do
