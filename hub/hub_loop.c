@@ -723,15 +723,15 @@ static void on_connected(struct loop *l, bool again)
         memset(&l->inflight, 0, sizeof(l->inflight));
     }
     /* Below the broker's Receive Maximum, with room for the lease sent
-     * at once: Paho holds a publish beyond it for up to a second (the
-     * window's comment). */
-    int rm = tny_mqtt_receive_maximum(l->mqtt);
+     * at once and the adapter's birth message: Paho holds a publish
+     * beyond it for up to a second (the window's comment). */
+    int rm = tny_mqtt_receive_maximum(l->mqtt) - 1;
     l->window = rm - 1 < l->window_cfg ? (rm > 1 ? rm - 1 : 1) : l->window_cfg;
     if (l->window < l->window_cfg)
         HUB_LOG(HUB_LOG_INFO,
                 "publish window %d, not publish_window %d: the broker takes "
                 "%d unacknowledged publishes (its max_inflight_messages)",
-                (int)l->window, (int)l->window_cfg, rm);
+                (int)l->window, (int)l->window_cfg, rm + 1);
     if (l->feed_out.n > 0) /* on_slice waited for deliveries */
         (void)tny_timers_arm(timers(l), l->t_slice, mono_ms());
     publish_text(l, LEASE_TOPIC, l->lease, true);
