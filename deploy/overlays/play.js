@@ -528,17 +528,6 @@
             S.connected = false;
             return;
         }
-        /* A table code's login is its device (web-N): known from the
-         * status before the table's first assignment, so the page says
-         * its device online from the sign-in on. */
-        if (!isPlayer() && !S.dev && login) {
-            S.dev = login;
-            S.store.dev = login;
-            save();
-            if (S.connected)
-                devReady();
-            return;
-        }
         if (S.connected && !willChanged())
             loginPresence();
     }
@@ -1496,7 +1485,7 @@
             var bye = isPlayer() && st.bye && st.round > 0;
             var title = !a && S.screen === 'connecting' && !st ? t('Signing in...')
                 : bye ? t('Bye in round {round}', {round: st.round})
-                    : st && st.table && (!isPlayer() || st.table_device) ? t('Table {table}', {table: st.table})
+                    : isPlayer() && st.table_device && st.table ? t('Table {table}', {table: st.table})
                         : a ? t('No table this round') : t('No table yet');
             h += '<div class="panel"><h1 id="title">' + esc(title) + '</h1>' + '<p class="dim">' +
                 esc(a ? a.event_title || a.event_id : st ? st.event_title || st.event_id

@@ -430,44 +430,6 @@ static int client_with_role(json_t *cmds, const char *code, const char *role)
                : TNY_OK;
 }
 
-/* Appends createRole "status-LOGIN" for a valid table code (its login is
- * its device, web-N) and gives the code's client that role besides the
- * device's: its status.  Before the table's first assignment the page
- * had nothing else to read, so it showed the browser's language, no
- * event, and its device "never connected" (tryout of session 14); from
- * the status it has the event's title and language, and its device id
- * (the login).  A role of its own, not an ACL on web-N's: the players'
- * own codes at that table hold web-N's role too, and must not read the
- * table code's status as theirs.  addClientRole: a client made before
- * this role existed is kept by createClient ("already exists"). */
-static int table_status_role(json_t *cmds, const char *code, const char *login)
-{
-    char role[HUB_STORE_ID_MAX + 16], t[HUB_STORE_ID_MAX + 64];
-    snprintf(role, sizeof(role), "status-%s", login);
-    snprintf(t, sizeof(t), "tourney/v1/code/%s/status", login);
-    json_t *acls = json_array();
-    if (!acls)
-        return TNY_ENOMEM;
-    json_array_append_new(acls, acl("publishClientReceive", t));
-    json_array_append_new(acls, acl("subscribeLiteral", t));
-    /* as device/+/assign: the page's filter */
-    json_array_append_new(acls,
-                          acl("subscribeLiteral", "tourney/v1/code/+/status"));
-    if (json_array_append_new(cmds, json_pack("{s:s, s:s, s:o}", "command",
-                                              "createRole", "rolename", role,
-                                              "acls", acls)) < 0 ||
-        json_array_append_new(
-            cmds, json_pack("{s:s, s:s, s:s, s:[{s:s}, {s:s}]}", "command",
-                            "createClient", "username", code, "password", code,
-                            "roles", "rolename", login, "rolename", role)) <
-            0 ||
-        json_array_append_new(cmds, json_pack("{s:s, s:s, s:s}", "command",
-                                              "addClientRole", "username", code,
-                                              "rolename", role)) < 0)
-        return TNY_ENOMEM;
-    return TNY_OK;
-}
-
 /* Appends the plugin's commands that make code c's login what its target
  * says.  fresh: the broker may hold an older login for it (a sync, or a
  * change): it is deleted first, which signs its pages out (they sign in
@@ -482,7 +444,7 @@ static int dynsec_commands(json_t *cmds, const struct hub_code *c, int state,
     if (state == TNY_WIRE_CODE_VALID && !c->player_id[0]) {
         if ((rc = device_role(cmds, login)) < 0)
             return rc;
-        return table_status_role(cmds, c->code, login);
+        return client_with_role(cmds, c->code, login);
     }
     if ((rc = plain(cmds, "deleteClient", "username", c->code)) < 0)
         return rc;
@@ -492,10 +454,6 @@ static int dynsec_commands(json_t *cmds, const struct hub_code *c, int state,
          * new page device). */
         if (!c->player_id[0] &&
             (rc = plain(cmds, "deleteRole", "rolename", login)) < 0)
-            return rc;
-        snprintf(role, sizeof(role), "status-%s", login);
-        if (!c->player_id[0] &&
-            (rc = plain(cmds, "deleteRole", "rolename", role)) < 0)
             return rc;
         snprintf(role, sizeof(role), "login-%s", login);
         if (c->player_id[0] &&

@@ -83,31 +83,6 @@ async function main() {
     const errors = [];
     const EVENTS = [{id: 'nh', lang: 'pl', bye: 3, rule: 'NH-4'}, {id: 'ct', lang: 'cs', bye: 4, rule: 'CT-6'}];
     const phone = {};
-    /* 0. a table code before its event's first pairing: the event's
-     * language over the browser's (en-US), its title, and its device
-     * online from the sign-in on */
-    {
-        const tc = phones.tablecode;
-        const ctx = await browser.newContext({viewport: {width: 390, height: 844}, deviceScaleFactor: 1,
-                                              locale: 'en-US'});
-        const page = await ctx.newPage();
-        page.on('pageerror', (e) => errors.push('table code: ' + e.message));
-        await page.goto(args.base + '/play.html?code=' + tc.code);
-        await waitText(page, '#title', tr('cs', 'Table {table}', {table: tc.table}), 'table code before round 1');
-        await waitText(page, '#title + .dim', tc.title, 'table code: the event\'s title');
-        const lang = await page.evaluate(() => document.documentElement.lang);
-        check(lang === 'cs', 'table code: <html lang="' + lang + '">, expected cs (the event\'s, not the browser\'s)');
-        let dev = '';
-        for (let k = 0; k < 100 && !/online/.test(dev); k++) {
-            dev = live(false, 'devices', '--event', tc.event).split('\n').filter((l) => l.includes(tc.device)).join(' ');
-            await sleep(200);
-        }
-        check(/online/.test(dev) && !/never connected/.test(dev), 'table code: devices says "' + dev + '"');
-        await page.screenshot({path: path.join(args.shots, 'table-code-before-round-1.png'), fullPage: true});
-        await ctx.close();
-        console.log('ok - a table code before round 1: "' + tr('cs', 'Table {table}', {table: tc.table}) +
-                    '", the event\'s title, <html lang="cs"> in an en-US browser; ' + dev.trim());
-    }
     for (const ev of EVENTS) {
         /* 1. before round 1 */
         for (const p of phones[ev.id]) {

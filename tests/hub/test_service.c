@@ -4783,34 +4783,7 @@ static void test_issue20_codes(void **state)
         }
     }
     assert_int_equal(sends, 4);
-    /* Its login also reads its own status, through a role of its own
-     * (the players' codes at the table share web-1's role): before the
-     * table's first assignment the page has the event's language and
-     * title from it, and its device id (tryout of session 14). */
-    json_t *dcmd, *status_role = NULL;
-    json_array_foreach (json_object_get(j, "commands"), i, dcmd)
-        if (strcmp(json_string_value(json_object_get(dcmd, "command")),
-                   "createRole") == 0 &&
-            strcmp(json_string_value(json_object_get(dcmd, "rolename")),
-                   "status-web-1") == 0)
-            status_role = dcmd;
-    assert_non_null(status_role);
-    size_t receives = 0;
-    json_array_foreach (json_object_get(status_role, "acls"), i, acl) {
-        const char *type = json_string_value(json_object_get(acl, "acltype"));
-        const char *topic = json_string_value(json_object_get(acl, "topic"));
-        assert_string_not_equal(type, "publishClientSend");
-        if (strcmp(type, "publishClientReceive") == 0) {
-            receives++;
-            assert_string_equal(topic, "tourney/v1/code/web-1/status");
-        }
-    }
-    assert_int_equal(receives, 1);
     json_decref(j);
-    char r0[64], r1[64];
-    assert_true(client_roles(f, code, r0, r1, sizeof r0));
-    assert_string_equal(r0, "web-1");
-    assert_string_equal(r1, "status-web-1");
     assert_int_equal(device_table(f, "web-1"), 3);
 
     /* A second code for the table is refused and sends nothing. */
